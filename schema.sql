@@ -1,0 +1,206 @@
+-- Gitstead's whole schema, read top to bottom.
+--
+-- A fresh database gets this file and is stamped with PRAGMA user_version = schema version
+-- (src/db/migrate.ts). Older databases are upgraded in place by the ordered steps in
+-- src/db/migrations.ts, which must end in exactly this schema (test/storage.test.ts checks it).
+--
+-- Conventions:
+--   * Resource timestamps (created_at, updated_at, ...) are ISO 8601 UTC text 'YYYY-MM-DDTHH:MM:SSZ',
+--     exactly as the API returns them; they sort lexically.
+--   * Internal timers (expires_at, reset_at, run_at, ...) are INTEGER epoch seconds.
+--   * Booleans are INTEGER 0/1.
+--   * Logins, organization names, enterprise slugs and repository names compare case-insensitively.
+
+-- Instance-wide facts: the instance id, when the database was created, ...
+CREATE TABLE settings (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE enterprises (
+  id          INTEGER PRIMARY KEY,
+  slug        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  name        TEXT NOT NULL,
+  description TEXT,
+  website_url TEXT,
+  -- Enterprise policy: may organizations convert members to outside collaborators?
+  allow_outside_collaborators INTEGER NOT NULL DEFAULT 1,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL
+);
+
+-- Users, organizations and app bots share one id space, as accounts do on GitHub.
+CREATE TABLE accounts (
+  id          INTEGER PRIMARY KEY,
+  login       TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  type        TEXT NOT NULL CHECK (type IN ('User', 'Organization', 'Bot')),
+  name        TEXT,
+  email       TEXT,
+  company     TEXT,
+  blog        TEXT,
+  location    TEXT,
+  bio         TEXT,
+  description TEXT,                                   -- organizations
+  site_admin  INTEGER NOT NULL DEFAULT 0,             -- users
+  -- Organization settings.
+  enterprise_id INTEGER REFERENCES enterprises(id) ON DELETE SET NULL,
+  billing_email TEXT,
+  default_repository_permission TEXT NOT NULL DEFAULT 'read'
+    CHECK (default_repository_permission IN ('none', 'read', 'write', 'admin')),
+  members_can_create_repositories INTEGER NOT NULL DEFAULT 1,
+  members_can_create_teams        INTEGER NOT NULL DEFAULT 1,
+  has_organization_projects       INTEGER NOT NULL DEFAULT 1,
+  has_repository_projects         INTEGER NOT NULL DEFAULT 1,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL
+);
+CREATE INDEX accounts_enterprise ON accounts(enterprise_id) WHERE enterprise_id IS NOT NULL;
+
+CREATE TABLE enterprise_members (
+  enterprise_id INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  user_id       INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  role          TEXT NOT NULL CHECK (role IN ('owner', 'billing_manager')),
+  created_at    TEXT NOT NULL,
+  PRIMARY KEY (enterprise_id, user_id)
+) WITHOUT ROWID;
+
+-- Organization membership. role 'admin' is an organization owner. A pending row is an invitation.
+CREATE TABLE org_memberships (
+  org_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  role       TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+  state      TEXT NOT NULL CHECK (state IN ('active', 'pending')),
+  public     INTEGER NOT NULL DEFAULT 0,              -- publicized membership
+  inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (org_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX org_memberships_user ON org_memberships(user_id);
+
+CREATE TABLE teams (
+  id                   INTEGER PRIMARY KEY,
+  org_id               INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name                 TEXT NOT NULL,
+  slug                 TEXT NOT NULL,
+  description          TEXT,
+  privacy              TEXT NOT NULL CHECK (privacy IN ('secret', 'closed')),
+  notification_setting TEXT NOT NULL
+    CHECK (notification_setting IN ('notifications_enabled', 'notifications_disabled')),
+  permission           TEXT NOT NULL DEFAULT 'pull',  -- closing down: default permission for new repos
+  -- Deleting a parent team deletes its child teams, as an organization owner's delete does on GitHub.
+  parent_id            INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+  ldap_dn              TEXT,
+  created_at           TEXT NOT NULL,
+  updated_at           TEXT NOT NULL,
+  UNIQUE (org_id, slug)
+);
+CREATE UNIQUE INDEX teams_org_name ON teams(org_id, name COLLATE NOCASE);
+CREATE INDEX teams_parent ON teams(parent_id) WHERE parent_id IS NOT NULL;
+
+-- Team membership. A pending row waits for the user to accept the organization invitation.
+CREATE TABLE team_memberships (
+  team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  role       TEXT NOT NULL CHECK (role IN ('member', 'maintainer')),
+  state      TEXT NOT NULL CHECK (state IN ('active', 'pending')),
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (team_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX team_memberships_user ON team_memberships(user_id);
+
+CREATE TABLE repositories (
+  id             INTEGER PRIMARY KEY,
+  owner_id       INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name           TEXT NOT NULL COLLATE NOCASE,
+  description    TEXT,
+  homepage       TEXT,
+  visibility     TEXT NOT NULL CHECK (visibility IN ('public', 'private', 'internal')),
+  fork_parent_id INTEGER REFERENCES repositories(id) ON DELETE SET NULL,
+  default_branch TEXT NOT NULL DEFAULT 'main',
+  language       TEXT,
+  license_key    TEXT,
+  topics         TEXT NOT NULL DEFAULT '[]',          -- JSON array of strings
+  has_issues     INTEGER NOT NULL DEFAULT 1,
+  has_projects   INTEGER NOT NULL DEFAULT 1,
+  has_wiki       INTEGER NOT NULL DEFAULT 1,
+  has_downloads  INTEGER NOT NULL DEFAULT 1,
+  has_discussions INTEGER NOT NULL DEFAULT 0,
+  is_template    INTEGER NOT NULL DEFAULT 0,
+  archived       INTEGER NOT NULL DEFAULT 0,
+  allow_squash_merge     INTEGER NOT NULL DEFAULT 1,
+  allow_merge_commit     INTEGER NOT NULL DEFAULT 1,
+  allow_rebase_merge     INTEGER NOT NULL DEFAULT 1,
+  allow_auto_merge       INTEGER NOT NULL DEFAULT 0,
+  delete_branch_on_merge INTEGER NOT NULL DEFAULT 0,
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL,
+  pushed_at      TEXT,
+  UNIQUE (owner_id, name)
+);
+CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork_parent_id IS NOT NULL;
+
+-- Direct repository access. For an organization repository, a collaborator who is not an
+-- organization member is an outside collaborator.
+CREATE TABLE repository_collaborators (
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (repo_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX repository_collaborators_user ON repository_collaborators(user_id);
+
+CREATE TABLE team_repositories (
+  team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (team_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX team_repositories_repo ON team_repositories(repo_id);
+
+-- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
+CREATE TABLE tokens (
+  id                INTEGER PRIMARY KEY,
+  kind              TEXT NOT NULL
+    CHECK (kind IN ('classic', 'fine-grained', 'oauth', 'user-to-server', 'installation')),
+  token_hash        BLOB NOT NULL UNIQUE,             -- SHA-256 of the whole token string
+  token_last_eight  TEXT NOT NULL,                    -- shown by `admin list-tokens`
+  user_id           INTEGER REFERENCES accounts(id) ON DELETE CASCADE,  -- acting user; NULL for installation tokens
+  created_by_id     INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  scopes            TEXT NOT NULL DEFAULT '',         -- classic and OAuth tokens: normalized, comma separated
+  permissions       TEXT NOT NULL DEFAULT '{}',       -- fine-grained and app tokens: JSON {permission_key: level}
+  resource_owner_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,  -- account a fine-grained/app token is limited to
+  note              TEXT,
+  created_at        INTEGER NOT NULL,
+  expires_at        INTEGER,
+  last_used_at      INTEGER,
+  revoked_at        INTEGER,
+  CHECK ((kind = 'installation') = (user_id IS NULL))
+);
+CREATE INDEX tokens_user ON tokens(user_id);
+
+-- Rate-limit windows per principal ('user:1', 'installation:2', 'ip:127.0.0.1') and resource
+-- (core, search, ...). Counted in memory, written here by a job every second, loaded on start.
+CREATE TABLE rate_limit_windows (
+  principal TEXT NOT NULL,
+  resource  TEXT NOT NULL,
+  used      INTEGER NOT NULL,
+  reset_at  INTEGER NOT NULL,
+  PRIMARY KEY (principal, resource)
+) WITHOUT ROWID;
+
+-- Durable background work: a row is written in the same transaction as the request that needs
+-- it, then a job runs it. A crash never loses it.
+CREATE TABLE background_tasks (
+  id         INTEGER PRIMARY KEY,
+  kind       TEXT NOT NULL,
+  payload    TEXT NOT NULL,                           -- JSON
+  state      TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'done', 'failed')),
+  attempts   INTEGER NOT NULL DEFAULT 0,
+  run_at     INTEGER NOT NULL,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX background_tasks_due ON background_tasks(run_at) WHERE state = 'queued';

@@ -1,0 +1,31 @@
+// Bundles src/main.ts into build/gitstead.cjs (one CommonJS file, run by bin/gitstead and `npm start`).
+// With --sea it bundles for the single executable instead (build/gitstead-sea.cjs): every dependency
+// inlined, better-sqlite3's native addon loaded from an embedded SEA asset (see src/db/native.ts).
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const sea = process.argv.includes('--sea');
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+
+await build({
+	entryPoints: [resolve(root, 'src/main.ts')],
+	outfile: resolve(root, sea ? 'build/gitstead-sea.cjs' : 'build/gitstead.cjs'),
+	bundle: true,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	sourcemap: sea ? false : 'linked',
+	legalComments: 'none',
+	logLevel: 'warning',
+	// From a checkout, better-sqlite3 finds its compiled addon in node_modules itself.
+	external: sea ? [] : ['better-sqlite3'],
+	define: {
+		GITSTEAD_VERSION: JSON.stringify(pkg.version),
+		GITSTEAD_SCHEMA_SQL: JSON.stringify(readFileSync(resolve(root, 'schema.sql'), 'utf8')),
+		GITSTEAD_CONFIG_TEMPLATE: JSON.stringify(readFileSync(resolve(root, 'config/gitstead.toml'), 'utf8')),
+		GITSTEAD_SEA: JSON.stringify(sea),
+	},
+});

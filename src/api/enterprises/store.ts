@@ -1,0 +1,41 @@
+/**
+ * Prepared statements for enterprises and their owners and billing managers.
+ */
+import type { DB } from '../../db/open';
+
+export interface EnterpriseRow {
+	id: number;
+	slug: string;
+	name: string;
+	description: string | null;
+	website_url: string | null;
+	allow_outside_collaborators: number;
+	created_at: string;
+	updated_at: string;
+}
+
+export type EnterpriseStore = ReturnType<typeof createEnterpriseStore>;
+
+export function createEnterpriseStore(db: DB) {
+	const bySlug = db.prepare('SELECT * FROM enterprises WHERE slug = ?');
+	const byId = db.prepare('SELECT * FROM enterprises WHERE id = ?');
+	const insert = db.prepare(`
+		INSERT INTO enterprises (slug, name, allow_outside_collaborators, created_at, updated_at)
+		VALUES (@slug, @name, @allowOutsideCollaborators, @now, @now)`);
+	const addMember = db.prepare(`
+		INSERT INTO enterprise_members (enterprise_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (enterprise_id, user_id) DO UPDATE SET role = excluded.role`);
+	const role = db.prepare('SELECT role FROM enterprise_members WHERE enterprise_id = ? AND user_id = ?').pluck();
+
+	return {
+		bySlug: (slug: string) => bySlug.get(slug) as EnterpriseRow | undefined,
+		byId: (id: number) => byId.get(id) as EnterpriseRow | undefined,
+		/** @param now ISO timestamp */
+		insert: (input: { slug: string; name: string; allowOutsideCollaborators: boolean; now: string }) =>
+			Number(insert.run({ ...input, allowOutsideCollaborators: input.allowOutsideCollaborators ? 1 : 0 }).lastInsertRowid),
+		/** @param now ISO timestamp */
+		setRole: (enterpriseId: number, userId: number, memberRole: 'owner' | 'billing_manager', now: string) =>
+			void addMember.run(enterpriseId, userId, memberRole, now),
+		role: (enterpriseId: number, userId: number) => role.get(enterpriseId, userId) as 'owner' | 'billing_manager' | undefined,
+	};
+}

@@ -1,0 +1,242 @@
+/**
+ * Organization members and memberships (reference §2.2): members, memberships, public members,
+ * and the authenticated user's own memberships.
+ */
+import * as v from 'valibot';
+import { forbidden, notFound } from '../../http/errors';
+import { noContent, ok, paged, redirect } from '../../http/reply';
+import { route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { loadOrganization, orgAccess, ownerAccess } from '../orgs/access';
+import { simpleUser } from '../users/render';
+import type { AccountRow } from '../users/store';
+import { orgMembership } from './render';
+import { acceptInvitation, removeMember, setMembership } from './service';
+
+const membersQuery = v.object({
+	// Gitstead has no two-factor authentication: every member counts as 2fa_disabled, none as 2fa_insecure.
+	filter: v.optional(v.picklist(['all', '2fa_disabled', '2fa_insecure'])),
+	role: v.optional(v.picklist(['all', 'admin', 'member'])),
+});
+
+function loadUser(ctx: Context): AccountRow {
+	const user = ctx.app.stores.accounts.user(ctx.params.username);
+	if (!user) throw notFound();
+	return user;
+}
+
+function activeMember(ctx: Context, orgId: number, userId: number): boolean {
+	return ctx.app.stores.memberships.get(orgId, userId)?.state === 'active';
+}
+
+function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>, publicOnly: boolean) {
+	const org = loadOrganization(ctx);
+	const access = orgAccess(ctx, org);
+	if (ctx.query.filter === '2fa_insecure') return paged([], 0);
+	const { rows, total } = ctx.app.stores.memberships.members({
+		orgId: org.id,
+		role: ctx.query.role ?? 'all',
+		// Organization members see concealed members too; everyone else sees public members only.
+		publicOnly: publicOnly || !access.member,
+		limit: ctx.page.perPage,
+		offset: ctx.page.offset,
+	});
+	return paged(rows.map((row) => simpleUser(ctx.app.urls, row)), total);
+}
+
+export const memberRoutes = [
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/members',
+		docs: 'orgs/members#list-organization-members',
+		permissions: 'matrix',
+		access: 'public',
+		resource: 'Member',
+		query: membersQuery,
+		pagination: true,
+		handler: (ctx) => listMembers(ctx, false),
+	}),
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/members/{username}',
+		docs: 'orgs/members#check-organization-membership-for-a-user',
+		permissions: 'matrix',
+		access: 'public',
+		handler(ctx) {
+			const org = loadOrganization(ctx);
+			const access = orgAccess(ctx, org);
+			if (!access.member) {
+				// Non-members are sent to the public membership check (reference §2.2).
+				return redirect(ctx.app.urls.api(`/orgs/${org.login}/public_members/${ctx.params.username}`));
+			}
+			const user = loadUser(ctx);
+			if (!activeMember(ctx, org.id, user.id)) throw notFound();
+			return noContent();
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: '/orgs/{org}/members/{username}',
+		docs: 'orgs/members#remove-an-organization-member',
+		permissions: 'matrix',
+		access: 'authenticated',
+		handler(ctx) {
+			const org = loadOrganization(ctx);
+			const access = orgAccess(ctx, org);
+			const user = loadUser(ctx);
+			if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
+			if (!removeMember(ctx.app, org, user.id)) throw notFound();
+			return noContent();
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/memberships/{username}',
+		docs: 'orgs/members#get-organization-membership-for-a-user',
+		permissions: 'matrix',
+		access: 'authenticated',
+		handler(ctx) {
+			const org = loadOrganization(ctx);
+			const access = orgAccess(ctx, org);
+			const user = loadUser(ctx);
+			if (!access.member && access.userId !== user.id) throw forbidden(`You must be a member of ${org.login} to see its memberships.`);
+			const membership = ctx.app.stores.memberships.get(org.id, user.id);
+			if (!membership) throw notFound();
+			return ok(orgMembership(ctx.app.urls, org, user, membership));
+		},
+	}),
+	route({
+		method: 'PUT',
+		path: '/orgs/{org}/memberships/{username}',
+		docs: 'orgs/members#set-organization-membership-for-a-user',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'Membership',
+		body: v.object({ role: v.optional(v.picklist(['admin', 'member'])) }),
+		handler(ctx) {
+			const access = ownerAccess(ctx, 'manage memberships');
+			const user = loadUser(ctx);
+			const membership = setMembership(ctx.app, access.org, user, ctx.body.role ?? 'member', access.userId, isoSeconds(ctx.now));
+			return ok(orgMembership(ctx.app.urls, access.org, user, membership));
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: '/orgs/{org}/memberships/{username}',
+		docs: 'orgs/members#remove-organization-membership-for-a-user',
+		permissions: 'matrix',
+		access: 'authenticated',
+		handler(ctx) {
+			const org = loadOrganization(ctx);
+			const access = orgAccess(ctx, org);
+			const user = loadUser(ctx);
+			if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
+			if (!removeMember(ctx.app, org, user.id)) throw notFound();
+			return noContent();
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/public_members',
+		docs: 'orgs/members#list-public-organization-members',
+		permissions: 'matrix',
+		access: 'public',
+		resource: 'Member',
+		query: membersQuery,
+		pagination: true,
+		handler: (ctx) => listMembers(ctx, true),
+	}),
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/public_members/{username}',
+		docs: 'orgs/members#check-public-organization-membership-for-a-user',
+		permissions: 'matrix',
+		access: 'public',
+		handler(ctx) {
+			const org = loadOrganization(ctx);
+			const user = loadUser(ctx);
+			const membership = ctx.app.stores.memberships.get(org.id, user.id);
+			if (membership?.state !== 'active' || membership.public !== 1) throw notFound();
+			return noContent();
+		},
+	}),
+	...(['PUT', 'DELETE'] as const).map((method) =>
+		route({
+			method,
+			path: '/orgs/{org}/public_members/{username}',
+			docs:
+				method === 'PUT'
+					? 'orgs/members#set-public-organization-membership-for-the-authenticated-user'
+					: 'orgs/members#remove-public-organization-membership-for-the-authenticated-user',
+			permissions: 'matrix',
+			access: 'authenticated',
+			handler(ctx) {
+				const org = loadOrganization(ctx);
+				const user = loadUser(ctx);
+				// A user can only publicize or conceal their own membership.
+				if (ctx.principal.user?.id !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
+				if (!activeMember(ctx, org.id, user.id)) throw forbidden(`${user.login} is not a member of ${org.login}.`);
+				ctx.app.db.transaction(() => ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT'))();
+				return noContent();
+			},
+		}),
+	),
+	route({
+		method: 'GET',
+		path: '/user/memberships/orgs',
+		docs: 'orgs/members#list-organization-memberships-for-the-authenticated-user',
+		permissions: [],
+		scopes: ['read:org', 'write:org', 'admin:org'],
+		access: 'authenticated',
+		resource: 'Membership',
+		query: v.object({ state: v.optional(v.picklist(['active', 'pending'])) }),
+		pagination: true,
+		handler(ctx) {
+			const self = ctx.principal.user;
+			if (!self) throw notFound();
+			const user = ctx.app.stores.accounts.byId(self.id)!;
+			const { rows, total } = ctx.app.stores.memberships.forUser({
+				userId: self.id,
+				state: ctx.query.state ?? 'all',
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			const orgs = new Map(ctx.app.stores.accounts.byIds(rows.map((row) => row.org_id)).map((org) => [org.id, org]));
+			return paged(rows.map((row) => orgMembership(ctx.app.urls, orgs.get(row.org_id)!, user, row)), total);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/user/memberships/orgs/{org}',
+		docs: 'orgs/members#get-an-organization-membership-for-the-authenticated-user',
+		permissions: 'matrix',
+		access: 'authenticated',
+		handler(ctx) {
+			const self = ctx.principal.user;
+			if (!self) throw notFound();
+			const org = loadOrganization(ctx);
+			const membership = ctx.app.stores.memberships.get(org.id, self.id);
+			if (!membership) throw notFound();
+			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, membership));
+		},
+	}),
+	route({
+		method: 'PATCH',
+		path: '/user/memberships/orgs/{org}',
+		docs: 'orgs/members#update-an-organization-membership-for-the-authenticated-user',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'Membership',
+		body: v.object({ state: v.picklist(['active'], 'state must be "active"') }),
+		handler(ctx) {
+			const self = ctx.principal.user;
+			if (!self) throw notFound();
+			const org = loadOrganization(ctx);
+			const membership = ctx.app.stores.memberships.get(org.id, self.id);
+			if (!membership) throw notFound();
+			if (membership.state === 'pending') ctx.app.db.transaction(() => acceptInvitation(ctx.app, org, self.id))();
+			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, ctx.app.stores.memberships.get(org.id, self.id)!));
+		},
+	}),
+];
+

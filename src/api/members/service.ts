@@ -1,0 +1,86 @@
+/**
+ * Organization membership rules (reference §2.2): owners vs members, invitations, and the rule
+ * that the last owner can be neither removed nor demoted.
+ */
+import type { App } from '../../app';
+import { forbidden, invalidField } from '../../http/errors';
+import type { AccountRow } from '../users/store';
+import { teamScope } from '../teams/service';
+import type { OrgMembershipRow } from './store';
+
+/** @throws HttpError 403 when `userId` is the organization's only active owner. */
+export function assertNotLastOwner(app: App, org: AccountRow, userId: number, action: string): void {
+	const membership = app.stores.memberships.get(org.id, userId);
+	if (membership?.role === 'admin' && membership.state === 'active' && app.stores.memberships.ownerCount(org.id) <= 1) {
+		throw forbidden(`Cannot ${action} the last owner of ${org.login}; make someone else an owner first.`);
+	}
+}
+
+/**
+ * Adds a user to an organization at once (`gitstead admin add-member`), or changes the role of a
+ * member. Pending invitations are accepted.
+ * @param now ISO timestamp
+ * @throws HttpError 422 for a non-user account; 403 when demoting the last owner.
+ */
+export function addMember(app: App, org: AccountRow, user: AccountRow, role: 'admin' | 'member', now: string): OrgMembershipRow {
+	if (user.type !== 'User') throw invalidField('Membership', 'username', `${user.login} is not a user`);
+	return app.db.transaction(() => {
+		const existing = app.stores.memberships.get(org.id, user.id);
+		if (!existing) {
+			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'active', inviterId: null, now });
+		} else {
+			if (role === 'member') assertNotLastOwner(app, org, user.id, 'demote');
+			app.stores.memberships.setRole(org.id, user.id, role);
+			if (existing.state === 'pending') acceptInvitation(app, org, user.id);
+		}
+		return app.stores.memberships.get(org.id, user.id)!;
+	})();
+}
+
+/**
+ * PUT /orgs/{org}/memberships/{username}: invites a new user (pending until accepted) or changes a
+ * member's role.
+ * @param now ISO timestamp
+ */
+export function setMembership(
+	app: App,
+	org: AccountRow,
+	user: AccountRow,
+	role: 'admin' | 'member',
+	inviterId: number | null,
+	now: string,
+): OrgMembershipRow {
+	if (user.type !== 'User') throw invalidField('Membership', 'username', `${user.login} is not a user`);
+	return app.db.transaction(() => {
+		const existing = app.stores.memberships.get(org.id, user.id);
+		if (!existing) {
+			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'pending', inviterId, now });
+		} else {
+			if (role === 'member') assertNotLastOwner(app, org, user.id, 'demote');
+			app.stores.memberships.setRole(org.id, user.id, role);
+		}
+		return app.stores.memberships.get(org.id, user.id)!;
+	})();
+}
+
+/** A pending member accepts: membership and pending team memberships become active. */
+export function acceptInvitation(app: App, org: AccountRow, userId: number): void {
+	app.stores.memberships.setState(org.id, userId, 'active');
+	app.stores.teams.activatePending(org.id, userId);
+	app.cache.invalidate(teamScope(org.id));
+}
+
+/**
+ * Removes a member or cancels an invitation: membership, team memberships and direct access to
+ * the organization's repositories go.
+ * @returns false when the user had no membership
+ * @throws HttpError 403 for the last owner.
+ */
+export function removeMember(app: App, org: AccountRow, userId: number): boolean {
+	return app.db.transaction(() => {
+		if (!app.stores.memberships.get(org.id, userId)) return false;
+		assertNotLastOwner(app, org, userId, 'remove');
+		app.stores.memberships.removeEverywhere(org.id, userId);
+		return true;
+	})();
+}

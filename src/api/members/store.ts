@@ -1,0 +1,81 @@
+/**
+ * Prepared statements for organization memberships (org_memberships).
+ */
+import type { DB } from '../../db/open';
+import type { AccountRow } from '../users/store';
+
+export interface OrgMembershipRow {
+	org_id: number;
+	user_id: number;
+	role: 'admin' | 'member';
+	state: 'active' | 'pending';
+	public: number;
+	inviter_id: number | null;
+	created_at: string;
+}
+
+export type MembershipStore = ReturnType<typeof createMembershipStore>;
+
+export function createMembershipStore(db: DB) {
+	const get = db.prepare('SELECT * FROM org_memberships WHERE org_id = ? AND user_id = ?');
+	const insert = db.prepare(`
+		INSERT INTO org_memberships (org_id, user_id, role, state, public, inviter_id, created_at)
+		VALUES (@orgId, @userId, @role, @state, 0, @inviterId, @now)`);
+	const setRole = db.prepare('UPDATE org_memberships SET role = ? WHERE org_id = ? AND user_id = ?');
+	const setState = db.prepare('UPDATE org_memberships SET state = ? WHERE org_id = ? AND user_id = ?');
+	const setPublic = db.prepare('UPDATE org_memberships SET public = ? WHERE org_id = ? AND user_id = ?');
+	const remove = db.prepare('DELETE FROM org_memberships WHERE org_id = ? AND user_id = ?');
+	const removeTeamMemberships = db.prepare(
+		'DELETE FROM team_memberships WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)',
+	);
+	const removeCollaborations = db.prepare(
+		'DELETE FROM repository_collaborators WHERE user_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)',
+	);
+	const ownerCount = db
+		.prepare("SELECT count(*) FROM org_memberships WHERE org_id = ? AND role = 'admin' AND state = 'active'")
+		.pluck();
+	// role: 'all' | 'admin' | 'member'; publicOnly: 0 | 1
+	const listMembers = db.prepare(`
+		SELECT a.* FROM org_memberships m JOIN accounts a ON a.id = m.user_id
+		WHERE m.org_id = @orgId AND m.state = 'active' AND (@role = 'all' OR m.role = @role) AND (@publicOnly = 0 OR m.public = 1)
+		ORDER BY a.id LIMIT @limit OFFSET @offset`);
+	const countMembers = db
+		.prepare(`
+		SELECT count(*) FROM org_memberships m
+		WHERE m.org_id = @orgId AND m.state = 'active' AND (@role = 'all' OR m.role = @role) AND (@publicOnly = 0 OR m.public = 1)`)
+		.pluck();
+	const forUser = db.prepare(`
+		SELECT m.* FROM org_memberships m WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state)
+		ORDER BY m.org_id LIMIT @limit OFFSET @offset`);
+	const countForUser = db
+		.prepare(`SELECT count(*) FROM org_memberships m WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state)`)
+		.pluck();
+
+	return {
+		get: (orgId: number, userId: number) => get.get(orgId, userId) as OrgMembershipRow | undefined,
+		/** @param now ISO timestamp */
+		insert(input: { orgId: number; userId: number; role: 'admin' | 'member'; state: 'active' | 'pending'; inviterId: number | null; now: string }) {
+			insert.run(input);
+		},
+		setRole: (orgId: number, userId: number, role: 'admin' | 'member') => void setRole.run(role, orgId, userId),
+		setState: (orgId: number, userId: number, state: 'active' | 'pending') => void setState.run(state, orgId, userId),
+		setPublic: (orgId: number, userId: number, value: boolean) => void setPublic.run(value ? 1 : 0, orgId, userId),
+		/** Removes the membership, the user's team memberships and direct access to the organization's repositories. */
+		removeEverywhere(orgId: number, userId: number): void {
+			remove.run(orgId, userId);
+			removeTeamMemberships.run(userId, orgId);
+			removeCollaborations.run(userId, orgId);
+		},
+		/** Removes only the organization membership row. */
+		remove: (orgId: number, userId: number) => void remove.run(orgId, userId),
+		removeTeamMemberships: (orgId: number, userId: number) => void removeTeamMemberships.run(userId, orgId),
+		ownerCount: (orgId: number) => ownerCount.get(orgId) as number,
+		members(filter: { orgId: number; role: 'all' | 'admin' | 'member'; publicOnly: boolean; limit: number; offset: number }) {
+			const params = { ...filter, publicOnly: filter.publicOnly ? 1 : 0 };
+			return { rows: listMembers.all(params) as AccountRow[], total: countMembers.get(params) as number };
+		},
+		forUser(filter: { userId: number; state: 'all' | 'active' | 'pending'; limit: number; offset: number }) {
+			return { rows: forUser.all(filter) as OrgMembershipRow[], total: countForUser.get(filter) as number };
+		},
+	};
+}

@@ -1,0 +1,59 @@
+/**
+ * Service discovery: GET / (the API root's URL templates), GET /meta (GitHub Enterprise Server's
+ * installed_version, which clients read to detect an enterprise server) and GET /versions.
+ */
+import { version } from '../../build-info';
+import { API_VERSIONS } from '../../http/negotiation';
+import { ok } from '../../http/reply';
+import { route } from '../../http/route';
+
+export const metaRoutes = [
+	route({
+		method: 'GET',
+		path: '/',
+		docs: 'meta/meta#github-api-root',
+		permissions: [],
+		access: 'public',
+		handler(ctx) {
+			const api = ctx.app.urls.apiBase;
+			return ok({
+				current_user_url: `${api}/user`,
+				current_user_authorizations_html_url: `${ctx.app.urls.origin}/settings/connections/applications{/client_id}`,
+				emails_url: `${api}/user/emails`,
+				events_url: `${api}/events`,
+				feeds_url: `${api}/feeds`,
+				followers_url: `${api}/user/followers`,
+				following_url: `${api}/user/following{/target}`,
+				gists_url: `${api}/gists{/gist_id}`,
+				issues_url: `${api}/issues`,
+				notifications_url: `${api}/notifications`,
+				organization_url: `${api}/orgs/{org}`,
+				organization_repositories_url: `${api}/orgs/{org}/repos{?type,page,per_page,sort}`,
+				organization_teams_url: `${api}/orgs/{org}/teams`,
+				public_gists_url: `${api}/gists/public`,
+				rate_limit_url: `${api}/rate_limit`,
+				repository_url: `${api}/repos/{owner}/{repo}`,
+				current_user_repositories_url: `${api}/user/repos{?type,page,per_page,sort}`,
+				user_url: `${api}/users/{user}`,
+				user_organizations_url: `${api}/user/orgs`,
+				user_repositories_url: `${api}/users/{user}/repos{?type,page,per_page,sort}`,
+			});
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/meta',
+		docs: 'meta/meta#get-apiname-meta-information',
+		permissions: [],
+		access: 'public',
+		handler: () => ok({ verifiable_password_authentication: false, installed_version: version }),
+	}),
+	route({
+		method: 'GET',
+		path: '/versions',
+		docs: 'meta/meta#get-all-api-versions',
+		permissions: [],
+		access: 'public',
+		handler: () => ok([...API_VERSIONS]),
+	}),
+];

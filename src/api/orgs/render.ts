@@ -1,0 +1,72 @@
+/**
+ * Organization shapes: organization-simple, the spec's OrganizationSummary (embedded in a team's
+ * full form) and GitHub's organization-full for GET /orgs/{org}.
+ */
+import { nodeId, type Urls } from '../../http/urls';
+import type { AccountCounts, AccountRow } from '../users/store';
+
+/** GitHub's organization-simple (membership records, runner-group organization lists). */
+export function orgSimple(urls: Urls, org: AccountRow) {
+	const base = `${urls.apiBase}/orgs/${org.login}`;
+	return {
+		login: org.login,
+		id: org.id,
+		node_id: nodeId('Organization', org.id),
+		url: base,
+		repos_url: `${base}/repos`,
+		events_url: `${base}/events`,
+		hooks_url: `${base}/hooks`,
+		issues_url: `${base}/issues`,
+		members_url: `${base}/members{/member}`,
+		public_members_url: `${base}/public_members{/member}`,
+		avatar_url: `${urls.origin}/avatars/u/${org.id}`,
+		description: org.description,
+	};
+}
+
+/** OrganizationSummary (spec document 1, Resources): organization-simple plus profile and counts. */
+export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
+	return {
+		...orgSimple(urls, org),
+		name: org.name,
+		company: org.company,
+		blog: org.blog,
+		location: org.location,
+		email: org.email,
+		has_organization_projects: org.has_organization_projects === 1,
+		has_repository_projects: org.has_repository_projects === 1,
+		public_repos: counts.public_repos,
+		public_gists: 0,
+		followers: 0,
+		following: 0,
+		html_url: `${urls.origin}/${org.login}`,
+		created_at: org.created_at,
+		updated_at: org.updated_at,
+		type: 'Organization',
+	};
+}
+
+/** GET /orgs/{org}: organization-full; settings and private counts only for owners. */
+export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, viewer: { member: boolean; admin: boolean }) {
+	const base = {
+		...orgSummary(urls, org, counts),
+		twitter_username: null,
+		is_verified: false,
+		archived_at: null,
+	};
+	if (!viewer.member) return base;
+	const members = {
+		...base,
+		total_private_repos: counts.private_repos,
+		owned_private_repos: counts.private_repos,
+		private_gists: 0,
+		disk_usage: 0,
+		collaborators: 0,
+		default_repository_permission: org.default_repository_permission,
+		members_can_create_repositories: org.members_can_create_repositories === 1,
+		members_can_create_teams: org.members_can_create_teams === 1,
+		two_factor_requirement_enabled: false,
+		members_allowed_repository_creation_type: org.members_can_create_repositories === 1 ? 'all' : 'none',
+	};
+	return viewer.admin ? { ...members, billing_email: org.billing_email } : members;
+}

@@ -1,0 +1,130 @@
+/**
+ * Organizations: GET and PATCH /orgs/{org}, GET /organizations, GET /user/orgs,
+ * GET /users/{username}/orgs (GitHub's orgs API).
+ */
+import * as v from 'valibot';
+import { notFound } from '../../http/errors';
+import { ok, paged } from '../../http/reply';
+import { route } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { loadOrganization, orgAccess, ownerAccess } from './access';
+import { orgFull, orgSimple } from './render';
+import type { OrgSettings } from './store';
+
+const nullableText = v.optional(v.nullable(v.string()));
+const updateBody = v.object({
+	name: nullableText,
+	email: nullableText,
+	company: nullableText,
+	blog: nullableText,
+	location: nullableText,
+	description: nullableText,
+	billing_email: nullableText,
+	twitter_username: nullableText,
+	default_repository_permission: v.optional(v.picklist(['read', 'write', 'admin', 'none'])),
+	members_can_create_repositories: v.optional(v.boolean()),
+	/** Gitstead: whether members (not only owners) may create teams; GitHub keeps this in its web settings. */
+	members_can_create_teams: v.optional(v.boolean()),
+	has_organization_projects: v.optional(v.boolean()),
+	has_repository_projects: v.optional(v.boolean()),
+});
+
+const sinceQuery = v.object({
+	since: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'since must be an organization id'))),
+});
+
+export const orgRoutes = [
+	route({
+		method: 'GET',
+		path: '/orgs/{org}',
+		docs: 'orgs/orgs#get-an-organization',
+		permissions: [],
+		access: 'public',
+		handler(ctx) {
+			const access = orgAccess(ctx, loadOrganization(ctx));
+			return ok(orgFull(ctx.app.urls, access.org, ctx.app.stores.accounts.counts(access.org.id), access));
+		},
+	}),
+	route({
+		method: 'PATCH',
+		path: '/orgs/{org}',
+		docs: 'orgs/orgs#update-an-organization',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'Organization',
+		body: updateBody,
+		handler(ctx) {
+			const access = ownerAccess(ctx, 'change its settings');
+			const org = access.org;
+			const body = ctx.body;
+			const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
+			const settings: OrgSettings = {
+				name: body.name !== undefined ? body.name : org.name,
+				email: body.email !== undefined ? body.email : org.email,
+				company: body.company !== undefined ? body.company : org.company,
+				blog: body.blog !== undefined ? body.blog : org.blog,
+				location: body.location !== undefined ? body.location : org.location,
+				description: body.description !== undefined ? body.description : org.description,
+				billing_email: body.billing_email !== undefined ? body.billing_email : org.billing_email,
+				default_repository_permission: body.default_repository_permission ?? org.default_repository_permission,
+				members_can_create_repositories: flag(body.members_can_create_repositories, org.members_can_create_repositories),
+				members_can_create_teams: flag(body.members_can_create_teams, org.members_can_create_teams),
+				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
+				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
+			};
+			ctx.app.db.transaction(() => ctx.app.stores.orgs.update(org.id, settings, isoSeconds(ctx.now)))();
+			ctx.app.cache.invalidate(`teams:${org.id}`);
+			const updated = ctx.app.stores.accounts.byId(org.id)!;
+			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/organizations',
+		docs: 'orgs/orgs#list-organizations',
+		permissions: [],
+		access: 'public',
+		query: sinceQuery,
+		pagination: true,
+		handler(ctx) {
+			const perPage = ctx.page.perPage; // paginated by `since`, not `page`
+			const since = Number(ctx.query.since ?? 0);
+			const rows = ctx.app.stores.orgs.list(since, perPage);
+			const headers: Record<string, string> = {};
+			if (rows.length === perPage) {
+				headers.Link = `<${ctx.app.urls.api('/organizations')}?per_page=${perPage}&since=${rows[rows.length - 1].id}>; rel="next"`;
+			}
+			return { status: 200, body: rows.map((org) => orgSimple(ctx.app.urls, org)), headers };
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/user/orgs',
+		docs: 'orgs/orgs#list-organizations-for-the-authenticated-user',
+		permissions: [],
+		scopes: ['user', 'read:org', 'write:org', 'admin:org'],
+		access: 'authenticated',
+		pagination: true,
+		handler(ctx) {
+			const user = ctx.principal.user;
+			if (!user) throw notFound();
+			const { rows, total } = ctx.app.stores.orgs.ofUser({ userId: user.id, publicOnly: false, limit: ctx.page.perPage, offset: ctx.page.offset });
+			return paged(rows.map((org) => orgSimple(ctx.app.urls, org)), total);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/users/{username}/orgs',
+		docs: 'orgs/orgs#list-organizations-for-a-user',
+		permissions: [],
+		access: 'public',
+		pagination: true,
+		handler(ctx) {
+			const user = ctx.app.stores.accounts.user(ctx.params.username);
+			if (!user) throw notFound();
+			const self = !ctx.publicView && ctx.principal.user?.id === user.id;
+			const { rows, total } = ctx.app.stores.orgs.ofUser({ userId: user.id, publicOnly: !self, limit: ctx.page.perPage, offset: ctx.page.offset });
+			return paged(rows.map((org) => orgSimple(ctx.app.urls, org)), total);
+		},
+	}),
+];

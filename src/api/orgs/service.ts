@@ -1,0 +1,31 @@
+/**
+ * Creating organizations (`gitstead admin create-org`).
+ */
+import type { App } from '../../app';
+import { isoSeconds } from '../../time';
+import { assertLogin, assertLoginFree } from '../users/service';
+import type { AccountRow } from '../users/store';
+
+/**
+ * Creates an organization with `ownerId` as its first owner.
+ * @throws HttpError 422 for an invalid or taken login.
+ */
+export function createOrganization(
+	app: App,
+	input: { login: string; ownerId: number; enterpriseId?: number | null; name?: string | null },
+): AccountRow {
+	assertLogin(input.login, 'Organization', 'login');
+	return app.db.transaction(() => {
+		assertLoginFree(app, input.login, 'Organization', 'login');
+		const now = isoSeconds(app.clock());
+		const id = app.stores.accounts.insert({
+			login: input.login,
+			type: 'Organization',
+			name: input.name ?? null,
+			enterpriseId: input.enterpriseId ?? null,
+			now,
+		});
+		app.stores.memberships.insert({ orgId: id, userId: input.ownerId, role: 'admin', state: 'active', inviterId: null, now });
+		return app.stores.accounts.byId(id)!;
+	})();
+}

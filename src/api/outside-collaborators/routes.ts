@@ -1,0 +1,78 @@
+/**
+ * Outside collaborators (spec document 1, Outside collaborators; reference §2.3).
+ */
+import * as v from 'valibot';
+import { HttpError, notFound } from '../../http/errors';
+import { accepted, noContent, paged } from '../../http/reply';
+import { route } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { memberAccess, ownerAccess } from '../orgs/access';
+import { simpleUser } from '../users/render';
+import { assertConvertible, convertToOutsideCollaborator, CONVERT_TASK } from './service';
+
+export const outsideCollaboratorRoutes = [
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/outside_collaborators',
+		docs: 'orgs/outside-collaborators#list-outside-collaborators-for-an-organization',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'OutsideCollaborator',
+		// Gitstead has no two-factor authentication: everyone counts as 2fa_disabled, no one as 2fa_insecure.
+		query: v.object({ filter: v.optional(v.picklist(['all', '2fa_disabled', '2fa_insecure'])) }),
+		pagination: true,
+		handler(ctx) {
+			const access = memberAccess(ctx, 'list its outside collaborators');
+			if (ctx.query.filter === '2fa_insecure') return paged([], 0);
+			const { rows, total } = ctx.app.stores.repos.outsideCollaborators({
+				orgId: access.org.id,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(rows.map((row) => simpleUser(ctx.app.urls, row)), total);
+		},
+	}),
+	route({
+		method: 'PUT',
+		path: '/orgs/{org}/outside_collaborators/{username}',
+		docs: 'orgs/outside-collaborators#convert-an-organization-member-to-outside-collaborator',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'OutsideCollaborator',
+		body: v.object({ async: v.optional(v.boolean()) }),
+		handler(ctx) {
+			const access = ownerAccess(ctx, 'convert members to outside collaborators');
+			const user = ctx.app.stores.accounts.user(ctx.params.username);
+			if (!user) throw notFound();
+			const now = isoSeconds(ctx.now);
+			if (ctx.body.async) {
+				ctx.app.db.transaction(() => {
+					assertConvertible(ctx.app, access.org, user);
+					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now });
+				})();
+				return accepted({});
+			}
+			convertToOutsideCollaborator(ctx.app, access.org, user, now);
+			return noContent();
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: '/orgs/{org}/outside_collaborators/{username}',
+		docs: 'orgs/outside-collaborators#remove-outside-collaborator-from-an-organization',
+		permissions: 'matrix',
+		access: 'authenticated',
+		handler(ctx) {
+			const access = ownerAccess(ctx, 'remove outside collaborators');
+			const user = ctx.app.stores.accounts.user(ctx.params.username);
+			if (!user) throw notFound();
+			if (ctx.app.stores.memberships.get(access.org.id, user.id)?.state === 'active') {
+				throw new HttpError(422, 'You cannot specify an organization member to remove as an outside collaborator.');
+			}
+			ctx.app.db.transaction(() => ctx.app.stores.repos.removeCollaborations(user.id, access.org.id))();
+			return noContent();
+		},
+	}),
+];
+
+

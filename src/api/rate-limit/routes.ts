@@ -1,0 +1,39 @@
+/**
+ * GET /rate_limit (spec document 2, Rate-limit status): every resource's window for the caller,
+ * plus the deprecated `rate` (= core). Not counted; 404 when rate limiting is off, as GitHub
+ * Enterprise Server answers.
+ */
+import { RATE_RESOURCES } from '../../config';
+import { HttpError } from '../../http/errors';
+import { ok } from '../../http/reply';
+import { route } from '../../http/route';
+import { epochSeconds } from '../../time';
+
+export const rateLimitRoutes = [
+	route({
+		method: 'GET',
+		path: '/rate_limit',
+		docs: 'rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user',
+		permissions: [],
+		access: 'public',
+		rateLimit: null,
+		handler(ctx) {
+			const limiter = ctx.app.rateLimiter;
+			if (!limiter.enabled) throw new HttpError(404, 'Rate limiting is not enabled.');
+			const now = epochSeconds(ctx.now);
+			const resources: Record<string, { limit: number; used: number; remaining: number; reset: number }> = {};
+			for (const resource of RATE_RESOURCES) {
+				// source_import is gone from the next API version (spec document 2).
+				if (resource === 'source_import' && ctx.apiVersion !== '2022-11-28') continue;
+				const window = limiter.peek(ctx.principal.rateKey, resource, now);
+				resources[resource] = {
+					limit: window.limit,
+					used: window.used,
+					remaining: Math.max(0, window.limit - window.used),
+					reset: window.reset,
+				};
+			}
+			return ok({ resources, rate: resources.core });
+		},
+	}),
+];

@@ -1,0 +1,124 @@
+/**
+ * The spec's Repository (team repository form): GitHub's repository record with every link
+ * template, counts, flags, `permissions` and `role_name`.
+ */
+import { nodeId, type Urls } from '../../http/urls';
+import type { AccountRow } from '../users/store';
+import { simpleUser } from '../users/render';
+import { LICENSES } from './licenses';
+import { permissionFlags, roleName, type RepoPermission } from './permissions';
+import type { RepositoryRow } from './store';
+
+function license(urls: Urls, key: string | null) {
+	if (!key) return null;
+	const known = LICENSES[key];
+	if (!known) return null;
+	return {
+		key,
+		name: known.name,
+		spdx_id: known.spdx_id,
+		url: `${urls.apiBase}/licenses/${key}`,
+		node_id: nodeId('License', known.id),
+		html_url: `${urls.origin}/licenses/${key}`,
+	};
+}
+
+/**
+ * A repository record.
+ * @param permission the permission to report (the caller's, or a team's on team routes); null omits permissions/role_name
+ */
+export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, permission: RepoPermission | null) {
+	const full = `${owner.login}/${repo.name}`;
+	const api = `${urls.apiBase}/repos/${full}`;
+	const record = {
+		id: repo.id,
+		node_id: nodeId('Repository', repo.id),
+		name: repo.name,
+		full_name: full,
+		owner: simpleUser(urls, owner),
+		private: repo.visibility !== 'public',
+		html_url: `${urls.origin}/${full}`,
+		description: repo.description,
+		fork: repo.fork_parent_id !== null,
+		url: api,
+		archive_url: `${api}/{archive_format}{/ref}`,
+		assignees_url: `${api}/assignees{/user}`,
+		blobs_url: `${api}/git/blobs{/sha}`,
+		branches_url: `${api}/branches{/branch}`,
+		collaborators_url: `${api}/collaborators{/collaborator}`,
+		comments_url: `${api}/comments{/number}`,
+		commits_url: `${api}/commits{/sha}`,
+		compare_url: `${api}/compare/{base}...{head}`,
+		contents_url: `${api}/contents/{+path}`,
+		contributors_url: `${api}/contributors`,
+		deployments_url: `${api}/deployments`,
+		downloads_url: `${api}/downloads`,
+		events_url: `${api}/events`,
+		forks_url: `${api}/forks`,
+		git_commits_url: `${api}/git/commits{/sha}`,
+		git_refs_url: `${api}/git/refs{/sha}`,
+		git_tags_url: `${api}/git/tags{/sha}`,
+		git_url: `git://${urls.host}/${full}.git`,
+		issue_comment_url: `${api}/issues/comments{/number}`,
+		issue_events_url: `${api}/issues/events{/number}`,
+		issues_url: `${api}/issues{/number}`,
+		keys_url: `${api}/keys{/key_id}`,
+		labels_url: `${api}/labels{/name}`,
+		languages_url: `${api}/languages`,
+		merges_url: `${api}/merges`,
+		milestones_url: `${api}/milestones{/number}`,
+		notifications_url: `${api}/notifications{?since,all,participating}`,
+		pulls_url: `${api}/pulls{/number}`,
+		releases_url: `${api}/releases{/id}`,
+		ssh_url: `git@${urls.host.replace(/:\d+$/, '')}:${full}.git`,
+		stargazers_url: `${api}/stargazers`,
+		statuses_url: `${api}/statuses/{sha}`,
+		subscribers_url: `${api}/subscribers`,
+		subscription_url: `${api}/subscription`,
+		tags_url: `${api}/tags`,
+		teams_url: `${api}/teams`,
+		trees_url: `${api}/git/trees{/sha}`,
+		clone_url: `${urls.origin}/${full}.git`,
+		mirror_url: null,
+		hooks_url: `${api}/hooks`,
+		svn_url: `${urls.origin}/${full}`,
+		homepage: repo.homepage,
+		language: repo.language,
+		forks_count: 0,
+		stargazers_count: 0,
+		watchers_count: 0,
+		size: 0,
+		default_branch: repo.default_branch,
+		open_issues_count: 0,
+		is_template: repo.is_template === 1,
+		topics: JSON.parse(repo.topics) as string[],
+		has_issues: repo.has_issues === 1,
+		has_projects: repo.has_projects === 1,
+		has_wiki: repo.has_wiki === 1,
+		has_pages: false,
+		has_downloads: repo.has_downloads === 1,
+		has_discussions: repo.has_discussions === 1,
+		archived: repo.archived === 1,
+		disabled: false,
+		visibility: repo.visibility,
+		pushed_at: repo.pushed_at,
+		created_at: repo.created_at,
+		updated_at: repo.updated_at,
+		allow_rebase_merge: repo.allow_rebase_merge === 1,
+		// A temporary clone credential on GitHub; Gitstead never issues one.
+		temp_clone_token: null,
+		allow_squash_merge: repo.allow_squash_merge === 1,
+		allow_auto_merge: repo.allow_auto_merge === 1,
+		delete_branch_on_merge: repo.delete_branch_on_merge === 1,
+		allow_merge_commit: repo.allow_merge_commit === 1,
+		subscribers_count: 0,
+		network_count: 0,
+		license: license(urls, repo.license_key),
+		forks: 0,
+		open_issues: 0,
+		watchers: 0,
+		template_repository: null,
+	};
+	if (!permission) return record;
+	return { ...record, permissions: permissionFlags(permission), role_name: roleName(permission) };
+}

@@ -1,0 +1,104 @@
+/**
+ * Prepared statements for repositories, their collaborators and team grants.
+ */
+import type { DB } from '../../db/open';
+import type { AccountRow } from '../users/store';
+import type { RepoPermission } from './permissions';
+
+export interface RepositoryRow {
+	id: number;
+	owner_id: number;
+	name: string;
+	description: string | null;
+	homepage: string | null;
+	visibility: 'public' | 'private' | 'internal';
+	fork_parent_id: number | null;
+	default_branch: string;
+	language: string | null;
+	license_key: string | null;
+	topics: string;
+	has_issues: number;
+	has_projects: number;
+	has_wiki: number;
+	has_downloads: number;
+	has_discussions: number;
+	is_template: number;
+	archived: number;
+	allow_squash_merge: number;
+	allow_merge_commit: number;
+	allow_rebase_merge: number;
+	allow_auto_merge: number;
+	delete_branch_on_merge: number;
+	created_at: string;
+	updated_at: string;
+	pushed_at: string | null;
+}
+
+export type NewRepository = Omit<RepositoryRow, 'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics'> & {
+	fork_parent_id?: number | null;
+};
+
+export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
+
+export function createRepositoryStore(db: DB) {
+	const byOwnerAndName = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
+	const byId = db.prepare('SELECT * FROM repositories WHERE id = ?');
+	const insert = db.prepare(`
+		INSERT INTO repositories (owner_id, name, description, homepage, visibility, fork_parent_id, default_branch, license_key,
+			has_issues, has_projects, has_wiki, has_downloads, has_discussions, is_template, allow_squash_merge, allow_merge_commit,
+			allow_rebase_merge, allow_auto_merge, delete_branch_on_merge, created_at, updated_at, pushed_at)
+		VALUES (@owner_id, @name, @description, @homepage, @visibility, @fork_parent_id, @default_branch, @license_key,
+			@has_issues, @has_projects, @has_wiki, @has_downloads, @has_discussions, @is_template, @allow_squash_merge, @allow_merge_commit,
+			@allow_rebase_merge, @allow_auto_merge, @delete_branch_on_merge, @now, @now, @now)`);
+	const collaborator = db.prepare('SELECT permission FROM repository_collaborators WHERE repo_id = ? AND user_id = ?').pluck();
+	const setCollaborator = db.prepare(`
+		INSERT INTO repository_collaborators (repo_id, user_id, permission, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (repo_id, user_id) DO UPDATE SET permission = excluded.permission`);
+	// Team grants reach members of the team and of its child teams (a child team inherits its
+	// parent's access), so walk from the user's teams up to their ancestors.
+	const teamPermissions = db
+		.prepare(`
+		WITH RECURSIVE my_teams(id) AS (
+			SELECT team_id FROM team_memberships WHERE user_id = @userId AND state = 'active'
+			UNION SELECT t.parent_id FROM teams t JOIN my_teams m ON t.id = m.id WHERE t.parent_id IS NOT NULL
+		)
+		SELECT permission FROM team_repositories WHERE repo_id = @repoId AND team_id IN (SELECT id FROM my_teams)`)
+		.pluck();
+	const forOwner = db.prepare('SELECT * FROM repositories WHERE owner_id = ? ORDER BY id');
+	const removeCollaborations = db.prepare(
+		'DELETE FROM repository_collaborators WHERE user_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)',
+	);
+	// Outside collaborators of an organization: collaborators on its repositories who are not active members.
+	const outsideCollaborators = db.prepare(`
+		SELECT a.* FROM accounts a WHERE a.id IN (
+			SELECT c.user_id FROM repository_collaborators c JOIN repositories r ON r.id = c.repo_id WHERE r.owner_id = @orgId)
+		AND NOT EXISTS (SELECT 1 FROM org_memberships m WHERE m.org_id = @orgId AND m.user_id = a.id AND m.state = 'active')
+		ORDER BY a.id LIMIT @limit OFFSET @offset`);
+	const countOutsideCollaborators = db
+		.prepare(`
+		SELECT count(*) FROM accounts a WHERE a.id IN (
+			SELECT c.user_id FROM repository_collaborators c JOIN repositories r ON r.id = c.repo_id WHERE r.owner_id = @orgId)
+		AND NOT EXISTS (SELECT 1 FROM org_memberships m WHERE m.org_id = @orgId AND m.user_id = a.id AND m.state = 'active')`)
+		.pluck();
+
+	return {
+		byOwnerAndName: (ownerId: number, name: string) => byOwnerAndName.get(ownerId, name) as RepositoryRow | undefined,
+		byId: (id: number) => byId.get(id) as RepositoryRow | undefined,
+		/** @param now ISO timestamp */
+		insert: (repo: NewRepository, now: string) =>
+			Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),
+		collaboratorPermission: (repoId: number, userId: number) =>
+			collaborator.get(repoId, userId) as RepoPermission | undefined,
+		/** @param now ISO timestamp */
+		setCollaborator: (repoId: number, userId: number, permission: RepoPermission, now: string) =>
+			void setCollaborator.run(repoId, userId, permission, now),
+		/** Permissions the user holds on the repository through teams (including parent teams). */
+		teamPermissions: (repoId: number, userId: number) => teamPermissions.all({ repoId, userId }) as RepoPermission[],
+		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
+		/** Removes the user's direct access to every repository of the owner. @returns rows removed */
+		removeCollaborations: (userId: number, ownerId: number) => removeCollaborations.run(userId, ownerId).changes,
+		outsideCollaborators(filter: { orgId: number; limit: number; offset: number }) {
+			return { rows: outsideCollaborators.all(filter) as AccountRow[], total: countOutsideCollaborators.get(filter) as number };
+		},
+	};
+}

@@ -1,0 +1,23 @@
+/**
+ * The route table: every area's declarations, in one list (test/matrix.test.ts walks it).
+ */
+import type { RouteDeclaration } from '../http/route';
+import { memberRoutes } from './members/routes';
+import { metaRoutes } from './meta/routes';
+import { orgRoutes } from './orgs/routes';
+import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
+import { rateLimitRoutes } from './rate-limit/routes';
+import { repositoryRoutes } from './repos/routes';
+import { teamsRoutes } from './teams/routes';
+import { userRoutes } from './users/routes';
+
+export const ROUTES: RouteDeclaration[] = [
+	...metaRoutes,
+	...rateLimitRoutes,
+	...userRoutes,
+	...orgRoutes,
+	...memberRoutes,
+	...outsideCollaboratorRoutes,
+	...teamsRoutes,
+	...repositoryRoutes,
+];

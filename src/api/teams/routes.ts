@@ -1,0 +1,449 @@
+/**
+ * Teams (spec document 1, Teams; reference §2.1): list, create, get, update, delete, child teams,
+ * members and memberships, and team repositories. Every team operation is served at
+ * /orgs/{org}/teams/{team_slug}…, at /organizations/{org_id}/team/{team_id}… (the `url` field of
+ * a team) and, where GitHub keeps it, at the legacy /teams/{team_id}….
+ */
+import * as v from 'valibot';
+import { matrixRow } from '../../auth/permission-matrix';
+import { TOKEN_KINDS } from '../../auth/tokens';
+import { forbidden, invalidField, notFound } from '../../http/errors';
+import { created, noContent, ok, paged, type Reply } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { memberAccess } from '../orgs/access';
+import { loadRepository, callerRepoPermission } from '../repos/access';
+import { strongest, type RepoPermission } from '../repos/permissions';
+import { repository } from '../repos/render';
+import { simpleUser } from '../users/render';
+import { loadTeam, type TeamAccess } from './access';
+import { teamMembership } from './render';
+import {
+	assertOrganizationRepository,
+	createTeam,
+	deleteTeam,
+	teamFull,
+	teamListJson,
+	updateTeam,
+} from './service';
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const privacy = v.picklist(['secret', 'closed']);
+const notificationSetting = v.picklist(['notifications_enabled', 'notifications_disabled']);
+const login = v.pipe(v.string(), v.minLength(1));
+
+const createBody = v.object({
+	name: v.pipe(v.string(), v.minLength(1, 'name must not be empty')),
+	description: v.optional(v.string()),
+	maintainers: v.optional(v.array(login)),
+	repo_names: v.optional(v.array(v.string())),
+	privacy: v.optional(privacy),
+	notification_setting: v.optional(notificationSetting),
+	permission: v.optional(v.picklist(['pull', 'push'])),
+	parent_team_id: v.optional(v.pipe(v.number(), v.integer())),
+	parent_team_slug: v.optional(v.string()),
+	ldap_dn: v.optional(v.string()),
+});
+
+const updateBody = v.object({
+	name: v.optional(v.pipe(v.string(), v.minLength(1, 'name must not be empty'))),
+	description: v.optional(v.nullable(v.string())),
+	privacy: v.optional(privacy),
+	notification_setting: v.optional(notificationSetting),
+	permission: v.optional(v.picklist(['pull', 'push', 'admin'])),
+	parent_team_id: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
+	parent_team_slug: v.optional(v.nullable(v.string())),
+});
+
+const listQuery = v.object({ team_type: v.optional(v.picklist(['all', 'enterprise', 'organization'])) });
+const membersQuery = v.object({ role: v.optional(v.picklist(['all', 'member', 'maintainer'])) });
+const membershipBody = v.object({ role: v.optional(v.picklist(['member', 'maintainer'])) });
+const repoPermissionBody = v.object({ permission: v.optional(v.picklist(['pull', 'triage', 'push', 'maintain', 'admin'])) });
+/** The legacy route accepts only pull, push and admin (spec document 1, Teams). */
+const legacyRepoPermissionBody = v.object({ permission: v.optional(v.picklist(['pull', 'push', 'admin'])) });
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function requireManage(team: TeamAccess, action: string): void {
+	if (!team.manage) throw forbidden(`You must be an organization owner or a maintainer of ${team.team.slug} to ${action}.`);
+}
+
+function loadUser(ctx: Context) {
+	const user = ctx.app.stores.accounts.byLogin(ctx.params.username);
+	if (!user) throw notFound();
+	return user;
+}
+
+/** The team's effective permission on a repository: its own grant or an ancestor's. */
+function teamPermission(ctx: Context, teamId: number, repoId: number): RepoPermission | null {
+	let permission: RepoPermission | null = null;
+	for (const granted of ctx.app.stores.teams.lineageGrants(teamId, repoId)) permission = strongest(permission, granted);
+	return permission;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handlers shared by the three ways of addressing a team
+
+function getTeam(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	return ok(teamFull(ctx.app, team.org, team.team));
+}
+
+function patchTeam(ctx: Context<Record<string, unknown>, v.InferOutput<typeof updateBody>>): Reply {
+	const team = loadTeam(ctx);
+	requireManage(team, 'edit it');
+	const updated = updateTeam(ctx.app, team.org, team.team, ctx.body, isoSeconds(ctx.now));
+	return ok(teamFull(ctx.app, team.org, updated));
+}
+
+function removeTeam(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	requireManage(team, 'delete it');
+	deleteTeam(ctx.app, team, team.team);
+	return noContent();
+}
+
+function listChildTeams(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const { ids, total } = ctx.app.stores.teams.visibleChildren({
+		parentId: team.team.id,
+		seeAll: team.admin,
+		userId: team.userId,
+		limit: ctx.page.perPage,
+		offset: ctx.page.offset,
+	});
+	return { status: 200, json: teamListJson(ctx.app, team.org, ids), total };
+}
+
+function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>): Reply {
+	const team = loadTeam(ctx);
+	const { rows, total } = ctx.app.stores.teams.members({
+		teamId: team.team.id,
+		role: ctx.query.role ?? 'all',
+		limit: ctx.page.perPage,
+		offset: ctx.page.offset,
+	});
+	return paged(
+		rows.map((row) => ({ ...simpleUser(ctx.app.urls, row), role: row.member_role, inherited: row.inherited === 1 })),
+		total,
+	);
+}
+
+function getMembership(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const user = loadUser(ctx);
+	const membership = ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
+	if (!membership) throw notFound();
+	// Organization owners are reported as maintainers (reference §2.1).
+	const owner = ctx.app.stores.memberships.get(team.org.id, user.id);
+	const role = owner?.role === 'admin' && owner.state === 'active' ? 'maintainer' : membership.role;
+	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, membership.state));
+}
+
+function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeof membershipBody>>): Reply {
+	const team = loadTeam(ctx);
+	requireManage(team, 'add members');
+	const user = loadUser(ctx);
+	if (user.type !== 'User') throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
+	const { stores } = ctx.app;
+	const now = isoSeconds(ctx.now);
+	const role = ctx.body.role ?? 'member';
+	const state = ctx.app.db.transaction(() => {
+		const orgMembership = stores.memberships.get(team.org.id, user.id);
+		if (orgMembership?.state === 'active') {
+			stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'active', now });
+			return 'active' as const;
+		}
+		if (!team.admin) {
+			throw forbidden(`Only owners of ${team.org.login} can add people who are not members of the organization.`);
+		}
+		// An owner adding a non-member invites them to the organization; the team membership
+		// stays pending until the invitation is accepted.
+		if (!orgMembership) {
+			stores.memberships.insert({ orgId: team.org.id, userId: user.id, role: 'member', state: 'pending', inviterId: team.userId, now });
+		}
+		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
+		return stores.teams.membership(team.team.id, user.id)!.state;
+	})();
+	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, state));
+}
+
+function deleteMembership(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const user = loadUser(ctx);
+	if (team.userId !== user.id) requireManage(team, 'remove members');
+	ctx.app.db.transaction(() => ctx.app.stores.teams.removeMembership(team.team.id, user.id))();
+	return noContent();
+}
+
+function checkMember(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const user = loadUser(ctx);
+	const membership = ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
+	if (membership?.state !== 'active') throw notFound();
+	return noContent();
+}
+
+function putMember(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	requireManage(team, 'add members');
+	const user = loadUser(ctx);
+	const { stores } = ctx.app;
+	if (stores.memberships.get(team.org.id, user.id)?.state !== 'active') {
+		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${team.org.login}`, 'unprocessable');
+	}
+	const existing = stores.teams.membership(team.team.id, user.id);
+	ctx.app.db.transaction(() =>
+		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) }),
+	)();
+	return noContent();
+}
+
+function listRepos(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const { stores } = ctx.app;
+	const byRepo = new Map<number, { repo: (ReturnType<typeof stores.teams.lineageRepositories>)[number]; permission: RepoPermission }>();
+	for (const row of stores.teams.lineageRepositories(team.team.id)) {
+		const seen = byRepo.get(row.id);
+		byRepo.set(row.id, { repo: row, permission: strongest(seen?.permission, row.granted)! });
+	}
+	const owners = new Map(stores.accounts.byIds([...new Set([...byRepo.values()].map((x) => x.repo.owner_id))]).map((a) => [a.id, a]));
+	const visible = [...byRepo.values()].filter(({ repo }) => callerRepoPermission(ctx, repo, owners.get(repo.owner_id)!) !== null);
+	const page = visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
+	return paged(
+		page.map(({ repo, permission }) => repository(ctx.app.urls, repo, owners.get(repo.owner_id)!, permission)),
+		visible.length,
+	);
+}
+
+function checkRepo(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const { repo, owner } = loadRepository(ctx);
+	const permission = teamPermission(ctx, team.team.id, repo.id);
+	if (!permission) throw notFound();
+	// The repository media type asks for the repository with the team's permissions (reference §2.1).
+	if (ctx.media === 'repository') return ok(repository(ctx.app.urls, repo, owner, permission));
+	return noContent();
+}
+
+function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermission }>): Reply {
+	const team = loadTeam(ctx);
+	const target = loadRepository(ctx);
+	if (target.permission !== 'admin') throw forbidden('You must have admin rights to the repository to add it to a team.');
+	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
+	const permission = ctx.body.permission ?? (team.team.permission as RepoPermission);
+	ctx.app.db.transaction(() => ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now)))();
+	return noContent();
+}
+
+function deleteRepo(ctx: Context): Reply {
+	const team = loadTeam(ctx);
+	const target = loadRepository(ctx);
+	if (!team.manage && target.permission !== 'admin') {
+		throw forbidden('You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.');
+	}
+	ctx.app.db.transaction(() => ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id))();
+	return noContent();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+
+type Variant = 'slug' | 'id' | 'legacy';
+
+/** One team operation, declared once and served at each of its addresses. */
+interface TeamOperation extends Omit<RouteDeclaration, 'path' | 'permissions'> {
+	suffix: string;
+	variants: Variant[];
+	/** Body schema of the legacy route when it differs. */
+	legacyBody?: RouteDeclaration['body'];
+}
+
+const ALL: Variant[] = ['slug', 'id', 'legacy'];
+const paths: Record<Variant, string> = {
+	slug: '/orgs/{org}/teams/{team_slug}',
+	id: '/organizations/{org_id}/team/{team_id}',
+	legacy: '/teams/{team_id}',
+};
+
+function teamRoutes(op: TeamOperation): RouteDeclaration[] {
+	const { suffix, variants, legacyBody, ...rest } = op;
+	// The /organizations/{org_id}/team/{team_id} address is not in the spec's matrix: it takes
+	// the policy of the slug address (or the legacy one where no slug address exists).
+	const source = variants.includes('slug') ? 'slug' : 'legacy';
+	const sourceRow = matrixRow(`${op.method} ${paths[source]}${suffix}`);
+	return variants.map((variant) => {
+		const path = `${paths[variant]}${suffix}`;
+		const body = variant === 'legacy' && legacyBody ? legacyBody : rest.body;
+		if (variant === 'id') {
+			const tokens = (rest.tokens ?? TOKEN_KINDS).filter((kind) => !sourceRow.rejects.includes(kind));
+			return { ...rest, body, path, permissions: sourceRow.policy, tokens };
+		}
+		return { ...rest, body, path, permissions: 'matrix' as const };
+	});
+}
+
+export const teamsRoutes: RouteDeclaration[] = [
+	route({
+		method: 'GET',
+		path: '/orgs/{org}/teams',
+		docs: 'teams/teams#list-teams',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'Team',
+		query: listQuery,
+		pagination: true,
+		handler(ctx) {
+			const access = memberAccess(ctx, 'list its teams');
+			// Every team Gitstead holds is an organization team; enterprise teams do not exist here.
+			if (ctx.query.team_type === 'enterprise') return paged([], 0);
+			const { ids, total } = ctx.app.stores.teams.visible({
+				orgId: access.org.id,
+				seeAll: access.admin,
+				userId: access.userId,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			const json = teamListJson(ctx.app, access.org, ids);
+			return { status: 200, json, total, etagKey: `${ctx.app.cache.generation(`teams:${access.org.id}`)}:${ids.join(',')}` };
+		},
+	}),
+	route({
+		method: 'POST',
+		path: '/orgs/{org}/teams',
+		docs: 'teams/teams#create-a-team',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: 'Team',
+		body: createBody,
+		handler(ctx) {
+			const access = memberAccess(ctx, 'create teams');
+			if (!access.admin && access.org.members_can_create_teams === 0) {
+				throw forbidden(`Only owners of ${access.org.login} may create teams.`);
+			}
+			const team = createTeam(ctx.app, access.org, access.userId, ctx.body, isoSeconds(ctx.now));
+			return created(teamFull(ctx.app, access.org, team));
+		},
+	}),
+	...teamRoutes({ method: 'GET', suffix: '', variants: ALL, docs: 'teams/teams#get-a-team-by-name', access: 'authenticated', handler: getTeam }),
+	...teamRoutes({
+		method: 'PATCH',
+		suffix: '',
+		variants: ALL,
+		docs: 'teams/teams#update-a-team',
+		access: 'authenticated',
+		resource: 'Team',
+		body: updateBody,
+		handler: patchTeam as RouteDeclaration['handler'],
+	}),
+	...teamRoutes({ method: 'DELETE', suffix: '', variants: ALL, docs: 'teams/teams#delete-a-team', access: 'authenticated', handler: removeTeam }),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '/teams',
+		variants: ALL,
+		docs: 'teams/teams#list-child-teams',
+		access: 'authenticated',
+		pagination: true,
+		handler: listChildTeams,
+	}),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '/members',
+		variants: ALL,
+		docs: 'teams/members#list-team-members',
+		access: 'authenticated',
+		resource: 'TeamMember',
+		query: membersQuery,
+		pagination: true,
+		handler: listMembers as RouteDeclaration['handler'],
+	}),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '/memberships/{username}',
+		variants: ALL,
+		docs: 'teams/members#get-team-membership-for-a-user',
+		access: 'authenticated',
+		handler: getMembership,
+	}),
+	...teamRoutes({
+		method: 'PUT',
+		suffix: '/memberships/{username}',
+		variants: ALL,
+		docs: 'teams/members#add-or-update-team-membership-for-a-user',
+		access: 'authenticated',
+		resource: 'TeamMember',
+		body: membershipBody,
+		handler: putMembership as RouteDeclaration['handler'],
+	}),
+	...teamRoutes({
+		method: 'DELETE',
+		suffix: '/memberships/{username}',
+		variants: ALL,
+		docs: 'teams/members#remove-team-membership-for-a-user',
+		access: 'authenticated',
+		handler: deleteMembership,
+	}),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '/members/{username}',
+		variants: ['legacy', 'id'],
+		docs: 'teams/members#get-team-member-legacy',
+		access: 'authenticated',
+		handler: checkMember,
+	}),
+	...teamRoutes({
+		method: 'PUT',
+		suffix: '/members/{username}',
+		variants: ['legacy', 'id'],
+		docs: 'teams/members#add-team-member-legacy',
+		access: 'authenticated',
+		handler: putMember,
+	}),
+	...teamRoutes({
+		method: 'DELETE',
+		suffix: '/members/{username}',
+		variants: ['legacy', 'id'],
+		docs: 'teams/members#remove-team-member-legacy',
+		access: 'authenticated',
+		handler: deleteMembership,
+	}),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '/repos',
+		variants: ALL,
+		docs: 'teams/teams#list-team-repositories',
+		access: 'authenticated',
+		pagination: true,
+		handler: listRepos,
+	}),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '/repos/{owner}/{repo}',
+		variants: ALL,
+		docs: 'teams/teams#check-team-permissions-for-a-repository',
+		access: 'authenticated',
+		handler: checkRepo,
+	}),
+	...teamRoutes({
+		method: 'PUT',
+		suffix: '/repos/{owner}/{repo}',
+		variants: ALL,
+		docs: 'teams/teams#add-or-update-team-repository-permissions',
+		access: 'authenticated',
+		resource: 'Team',
+		body: repoPermissionBody,
+		legacyBody: legacyRepoPermissionBody,
+		handler: putRepo as RouteDeclaration['handler'],
+	}),
+	...teamRoutes({
+		method: 'DELETE',
+		suffix: '/repos/{owner}/{repo}',
+		variants: ALL,
+		docs: 'teams/teams#remove-a-repository-from-a-team',
+		access: 'authenticated',
+		handler: deleteRepo,
+	}),
+];

@@ -1,0 +1,249 @@
+/**
+ * Team rules shared by the team routes: slugs, privacy and nesting, creation and update, and the
+ * serialized list form kept in the representation cache.
+ */
+import type { App } from '../../app';
+import { invalidField, unprocessable } from '../../http/errors';
+import type { OrgAccess } from '../orgs/access';
+import type { RepoPermission } from '../repos/permissions';
+import type { AccountRow } from '../users/store';
+import { teamFullForm, teamListForm } from './render';
+import type { TeamRow } from './store';
+
+/**
+ * GitHub's slug of a team name: accents dropped, lower-cased, every run of characters other than
+ * letters, digits and '_' replaced by '-', no '-' at either end ("Justice League" → "justice-league").
+ */
+export function teamSlug(name: string): string {
+	return name
+		.normalize('NFKD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/[^a-z0-9_]+/g, '-')
+		.replace(/^-+|-+$/g, '');
+}
+
+/** Cache scope of an organization's team list forms. */
+export const teamScope = (orgId: number) => `teams:${orgId}`;
+
+/**
+ * A new or changed name's slug, unique in the organization.
+ * @throws HttpError 422 for a name without letters or digits, or one already used.
+ */
+function uniqueSlug(app: App, orgId: number, name: string, exceptId: number | null): string {
+	const slug = teamSlug(name);
+	if (!slug || name.trim().length === 0) throw invalidField('Team', 'name', `"${name}" needs at least one letter or digit`);
+	if (name.length > 255) throw invalidField('Team', 'name', 'name is longer than 255 characters');
+	const sameName = app.stores.teams.byName(orgId, name);
+	const sameSlug = app.stores.teams.bySlug(orgId, slug);
+	if ((sameName && sameName.id !== exceptId) || (sameSlug && sameSlug.id !== exceptId)) {
+		throw invalidField('Team', 'name', `Name must be unique for this org; "${name}" (slug "${slug}") is taken`, 'already_exists');
+	}
+	return slug;
+}
+
+/**
+ * The parent named by parent_team_id or parent_team_slug, checked: same organization, not the
+ * team itself or one of its descendants, not secret.
+ * @throws HttpError 422 naming the field.
+ */
+function resolveParent(
+	app: App,
+	org: AccountRow,
+	input: { parent_team_id?: number | null; parent_team_slug?: string | null },
+	teamId: number | null,
+): TeamRow | null | undefined {
+	let parent: TeamRow | undefined;
+	let field = 'parent_team_id';
+	if (input.parent_team_id !== undefined) {
+		if (input.parent_team_id === null) return null;
+		parent = app.stores.teams.byId(input.parent_team_id);
+	} else if (input.parent_team_slug !== undefined) {
+		field = 'parent_team_slug';
+		if (input.parent_team_slug === null) return null;
+		parent = app.stores.teams.bySlug(org.id, input.parent_team_slug.toLowerCase());
+	} else {
+		return undefined; // not given
+	}
+	if (!parent || parent.org_id !== org.id) throw invalidField('Team', field, `no team of ${org.login} matches the parent you gave`);
+	if (teamId !== null && (parent.id === teamId || app.stores.teams.ancestors(parent.id).includes(teamId))) {
+		throw invalidField('Team', field, 'a team cannot be its own parent or the parent of one of its ancestors');
+	}
+	if (parent.privacy === 'secret') {
+		throw invalidField('Team', field, `"${parent.name}" is secret; a parent team must be closed`);
+	}
+	return parent;
+}
+
+export interface CreateTeamInput {
+	name: string;
+	description?: string;
+	maintainers?: string[];
+	repo_names?: string[];
+	privacy?: 'secret' | 'closed';
+	notification_setting?: 'notifications_enabled' | 'notifications_disabled';
+	permission?: 'pull' | 'push';
+	parent_team_id?: number;
+	parent_team_slug?: string;
+	ldap_dn?: string;
+}
+
+/**
+ * POST /orgs/{org}/teams: creates the team, its maintainers (the creator among them) and its
+ * repository grants in one transaction.
+ * @param creatorId the acting user (null for an app), who becomes a maintainer
+ * @param now ISO timestamp
+ * @throws HttpError 422 for any invalid field; nothing is written then.
+ */
+export function createTeam(app: App, org: AccountRow, creatorId: number | null, input: CreateTeamInput, now: string): TeamRow {
+	const { stores } = app;
+	if (input.ldap_dn !== undefined && !app.config.ldap.sync_enabled) {
+		throw invalidField('Team', 'ldap_dn', 'LDAP synchronization is not enabled on this instance (config ldap.sync_enabled)');
+	}
+	const team = app.db.transaction(() => {
+		const slug = uniqueSlug(app, org.id, input.name, null);
+		const parent = resolveParent(app, org, input, null) ?? null;
+		const privacy = input.privacy ?? (parent ? 'closed' : 'secret');
+		if (parent && privacy === 'secret') {
+			throw invalidField('Team', 'privacy', 'a child team must be closed; secret applies only to teams without a parent');
+		}
+		const maintainers = (input.maintainers ?? []).map((login) => {
+			const user = stores.accounts.user(login);
+			const membership = user && stores.memberships.get(org.id, user.id);
+			if (!user || membership?.state !== 'active') {
+				throw invalidField('Team', 'maintainers', `${login} is not a member of ${org.login}`);
+			}
+			return user.id;
+		});
+		const repositories = (input.repo_names ?? []).map((fullName) => {
+			const [ownerLogin, name, extra] = fullName.split('/');
+			const repo = ownerLogin && name && extra === undefined && ownerLogin.toLowerCase() === org.login.toLowerCase()
+				? stores.repos.byOwnerAndName(org.id, name)
+				: undefined;
+			if (!repo) throw invalidField('Team', 'repo_names', `${fullName} is not a repository of ${org.login}`);
+			return repo.id;
+		});
+		const permission = input.permission ?? 'pull';
+		const id = stores.teams.insert(
+			{
+				org_id: org.id,
+				name: input.name,
+				slug,
+				description: input.description ?? null,
+				privacy,
+				notification_setting: input.notification_setting ?? 'notifications_enabled',
+				permission,
+				parent_id: parent?.id ?? null,
+				ldap_dn: input.ldap_dn ?? null,
+			},
+			now,
+		);
+		for (const userId of new Set([...(creatorId !== null ? [creatorId] : []), ...maintainers])) {
+			stores.teams.setMembership({ teamId: id, userId, role: 'maintainer', state: 'active', now });
+		}
+		for (const repoId of repositories) stores.teams.setGrant(id, repoId, permission as RepoPermission, now);
+		return stores.teams.byId(id)!;
+	})();
+	app.cache.invalidate(teamScope(org.id));
+	return team;
+}
+
+export interface UpdateTeamInput {
+	name?: string;
+	description?: string | null;
+	privacy?: 'secret' | 'closed';
+	notification_setting?: 'notifications_enabled' | 'notifications_disabled';
+	permission?: 'pull' | 'push' | 'admin';
+	parent_team_id?: number | null;
+	parent_team_slug?: string | null;
+}
+
+/**
+ * PATCH a team: omitted fields stay unchanged; a new name gets a new slug.
+ * @param now ISO timestamp
+ * @throws HttpError 422 for an invalid combination (secret with a parent or children, cycles, ...).
+ */
+export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: UpdateTeamInput, now: string): TeamRow {
+	const updated = app.db.transaction(() => {
+		const next: TeamRow = { ...team };
+		if (input.name !== undefined && input.name !== team.name) {
+			next.slug = uniqueSlug(app, org.id, input.name, team.id);
+			next.name = input.name;
+		}
+		if (input.description !== undefined) next.description = input.description;
+		if (input.notification_setting !== undefined) next.notification_setting = input.notification_setting;
+		if (input.permission !== undefined) next.permission = input.permission;
+		const parent = resolveParent(app, org, input, team.id);
+		if (parent !== undefined) next.parent_id = parent?.id ?? null;
+		if (input.privacy !== undefined) next.privacy = input.privacy;
+		if (next.privacy === 'secret') {
+			if (next.parent_id !== null) throw invalidField('Team', 'privacy', 'a child team must be closed');
+			if (app.stores.teams.hasChildren(team.id)) throw invalidField('Team', 'privacy', 'a parent team cannot be secret');
+		}
+		if (parent && team.privacy === 'secret' && input.privacy === undefined) next.privacy = 'closed';
+		app.stores.teams.update(next, now);
+		return app.stores.teams.byId(team.id)!;
+	})();
+	app.cache.invalidate(teamScope(org.id));
+	return updated;
+}
+
+/**
+ * DELETE a team. An owner's delete removes the child teams too (GitHub's rule); a maintainer's
+ * moves them up to the deleted team's parent.
+ */
+export function deleteTeam(app: App, access: OrgAccess, team: TeamRow): void {
+	app.db.transaction(() => {
+		if (!access.admin) app.stores.teams.reparentChildren(team.id, team.parent_id);
+		app.stores.teams.remove(team.id);
+	})();
+	app.cache.invalidate(teamScope(team.org_id));
+}
+
+/**
+ * JSON array of the list forms of `ids`, in order, from the representation cache; the missing ones
+ * are loaded in one query, rendered and cached.
+ */
+export function teamListJson(app: App, org: AccountRow, ids: number[]): string {
+	if (ids.length === 0) return '[]';
+	const scope = teamScope(org.id);
+	const parts: string[] = new Array(ids.length);
+	let missing: number[] | null = null;
+	for (let i = 0; i < ids.length; i++) {
+		const cached = app.cache.get(scope, String(ids[i]));
+		if (cached === undefined) (missing ??= []).push(ids[i]);
+		else parts[i] = cached;
+	}
+	if (missing) {
+		const rows = new Map(app.stores.teams.byIds(missing).map((row) => [row.id, row]));
+		const parentIds = [...rows.values()].map((row) => row.parent_id).filter((id): id is number => id !== null);
+		const parents = new Map(app.stores.teams.byIds(parentIds).map((row) => [row.id, row]));
+		for (let i = 0; i < ids.length; i++) {
+			if (parts[i] !== undefined) continue;
+			const row = rows.get(ids[i])!;
+			const json = JSON.stringify(teamListForm(app.urls, org.login, row, row.parent_id ? parents.get(row.parent_id) : undefined));
+			app.cache.set(scope, String(row.id), json);
+			parts[i] = json;
+		}
+	}
+	return `[${parts.join(',')}]`;
+}
+
+/** The full form of a team, with fresh counts. */
+export function teamFull(app: App, org: AccountRow, team: TeamRow) {
+	const parent = team.parent_id !== null ? app.stores.teams.byId(team.parent_id) : undefined;
+	return teamFullForm(app.urls, org, app.stores.accounts.counts(org.id), team, parent, {
+		members: app.stores.teams.memberCount(team.id),
+		repos: app.stores.teams.directRepoCount(team.id),
+	});
+}
+
+/** @throws HttpError 422 when the repository is not the organization's and not a direct fork of one. */
+export function assertOrganizationRepository(app: App, orgId: number, repo: { owner_id: number; fork_parent_id: number | null }): void {
+	if (repo.owner_id === orgId) return;
+	const parent = repo.fork_parent_id !== null ? app.stores.repos.byId(repo.fork_parent_id) : undefined;
+	if (parent?.owner_id === orgId) return;
+	throw unprocessable(
+		'Validation Failed: the repository must belong to the team\'s organization or be a direct fork of one of its repositories.',
+	);
+}

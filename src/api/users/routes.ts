@@ -1,0 +1,36 @@
+/**
+ * Users: GET /user, GET /users/{username} (GitHub's users API; not in the spec's matrix, so no
+ * fine-grained permission is needed, as on GitHub).
+ */
+import { notFound } from '../../http/errors';
+import { ok } from '../../http/reply';
+import { route } from '../../http/route';
+import { privateUser, publicUser } from './render';
+
+export const userRoutes = [
+	route({
+		method: 'GET',
+		path: '/user',
+		docs: 'users/users#get-the-authenticated-user',
+		permissions: [],
+		access: 'authenticated',
+		handler(ctx) {
+			const user = ctx.principal.user;
+			if (!user) throw notFound(); // installation tokens act for no user
+			const account = ctx.app.stores.accounts.byId(user.id)!;
+			return ok(privateUser(ctx.app.urls, account, ctx.app.stores.accounts.counts(account.id)));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/users/{username}',
+		docs: 'users/users#get-a-user',
+		permissions: [],
+		access: 'public',
+		handler(ctx) {
+			const account = ctx.app.stores.accounts.byLogin(ctx.params.username);
+			if (!account) throw notFound();
+			return ok(publicUser(ctx.app.urls, account, ctx.app.stores.accounts.counts(account.id)));
+		},
+	}),
+];

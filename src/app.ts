@@ -1,0 +1,114 @@
+/**
+ * The application object: configuration, the database with every area's prepared statements
+ * (created once, here), the clock, caches, the rate limiter and the background task queue.
+ * `serve` and every `admin` command open one; tests open one per suite.
+ */
+import { mkdirSync } from 'node:fs';
+import { createTokenStore, type TokenStore } from './auth/token-store';
+import type { Resolved } from './config';
+import { migrate, type MigrationResult } from './db/migrate';
+import { openDatabase, type DB } from './db/open';
+import { RepresentationCache } from './http/cache';
+import { RateLimiter } from './http/rate-limit';
+import { Urls } from './http/urls';
+import { TaskQueue } from './jobs/tasks';
+import { createLogger, type Logger } from './log';
+import { systemClock, epochSeconds, type Clock } from './time';
+import { createEnterpriseStore } from './api/enterprises/store';
+import { createMembershipStore } from './api/members/store';
+import { createOrgStore } from './api/orgs/store';
+import { createRepositoryStore } from './api/repos/store';
+import { createTeamStore } from './api/teams/store';
+import { createAccountStore } from './api/users/store';
+import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
+
+function createStores(db: DB) {
+	return {
+		accounts: createAccountStore(db),
+		orgs: createOrgStore(db),
+		enterprises: createEnterpriseStore(db),
+		memberships: createMembershipStore(db),
+		teams: createTeamStore(db),
+		repos: createRepositoryStore(db),
+	};
+}
+
+export type Stores = ReturnType<typeof createStores>;
+
+export interface App {
+	config: Resolved;
+	db: DB;
+	/** Epoch milliseconds. */
+	clock: Clock;
+	log: Logger;
+	urls: Urls;
+	tokens: TokenStore;
+	stores: Stores;
+	cache: RepresentationCache;
+	rateLimiter: RateLimiter;
+	tasks: TaskQueue;
+	migration: MigrationResult;
+	/** Records that a token was used (last_used_at, written at most once a minute per token). */
+	noteTokenUse(tokenId: number): void;
+}
+
+export interface OpenOptions {
+	clock?: Clock;
+	log?: Logger;
+}
+
+/**
+ * Opens the data folder: creates it, opens and upgrades the database, prepares every statement.
+ * @throws Error with a one-line reason when the folder or database cannot be used.
+ */
+export function openApp(config: Resolved, options: OpenOptions = {}): App {
+	try {
+		mkdirSync(config.storage.data_dir, { recursive: true });
+	} catch (error) {
+		throw new Error(`cannot create the data folder ${config.storage.data_dir}: ${(error as Error).message}`);
+	}
+	let db: DB;
+	try {
+		db = openDatabase(config.databaseFile);
+	} catch (error) {
+		throw new Error(`cannot open the database ${config.databaseFile}: ${(error as Error).message}`);
+	}
+	if (config.storage.synchronous === 'full') db.pragma('synchronous = FULL');
+	const migration = migrate(db);
+	const clock = options.clock ?? systemClock;
+	const lastUse = new Map<number, number>();
+	const tokens = createTokenStore(db);
+	const app: App = {
+		config,
+		db,
+		clock,
+		log: options.log ?? createLogger(),
+		urls: new Urls(config.origin, config.apiBase),
+		tokens,
+		stores: createStores(db),
+		cache: new RepresentationCache(db),
+		rateLimiter: new RateLimiter(db, config.rate_limit),
+		tasks: undefined as unknown as TaskQueue,
+		migration,
+		noteTokenUse(tokenId) {
+			const now = epochSeconds(clock());
+			if ((lastUse.get(tokenId) ?? 0) > now - 60) return;
+			lastUse.set(tokenId, now);
+			tokens.touch(tokenId, now);
+		},
+	};
+	app.tasks = new TaskQueue(app);
+	app.tasks.register(CONVERT_TASK, runConversionTask);
+	app.rateLimiter.load(epochSeconds(clock()));
+	return app;
+}
+
+/** Writes pending counters and closes the database (folding the WAL back into the file). */
+export function closeApp(app: App): void {
+	if (!app.db.open) return;
+	try {
+		app.rateLimiter.flush();
+	} finally {
+		app.db.close();
+	}
+}

@@ -1,0 +1,105 @@
+/**
+ * Authentication: the Authorization header → the principal a request acts as
+ * (spec document 1, Authentication; reference §1.2).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { MESSAGES, unauthorized } from '../http/errors';
+import type { GrantedPermissions } from './permissions';
+import { expandScopes } from './scopes';
+import type { TokenStore } from './token-store';
+import { hashToken, tokenKindOf, type TokenKind } from './tokens';
+
+/** The user a request acts for. */
+export interface Actor {
+	id: number;
+	login: string;
+	siteAdmin: boolean;
+}
+
+export interface Principal {
+	kind: TokenKind | 'anonymous';
+	tokenId: number | null;
+	/** The acting user; null for anonymous requests and installation tokens. */
+	user: Actor | null;
+	/** Classic/OAuth: the token's scopes as stored (X-OAuth-Scopes). */
+	scopeList: string[];
+	/** Classic/OAuth: the scopes with every implied scope added. */
+	scopes: ReadonlySet<string>;
+	/** Fine-grained and app tokens: permission key → level. */
+	permissions: GrantedPermissions;
+	/** Fine-grained and app tokens: the only account (organization or user) the token reaches. */
+	resourceOwnerId: number | null;
+	/** Rate-limit principal: 'user:ID', 'installation:TOKENID' or 'ip:ADDRESS'. */
+	rateKey: string;
+}
+
+const EMPTY_SCOPES: ReadonlySet<string> = new Set();
+
+export function anonymous(ip: string): Principal {
+	return {
+		kind: 'anonymous',
+		tokenId: null,
+		user: null,
+		scopeList: [],
+		scopes: EMPTY_SCOPES,
+		permissions: {},
+		resourceOwnerId: null,
+		rateKey: `ip:${ip}`,
+	};
+}
+
+/** The token in `Authorization: Bearer|token <token>` or in Basic credentials' password. */
+export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
+	const header = headers.authorization;
+	if (!header) return null;
+	const space = header.indexOf(' ');
+	if (space < 0) return header.trim() || null; // a bare token, as some scripts send
+	const scheme = header.slice(0, space).toLowerCase();
+	const value = header.slice(space + 1).trim();
+	if (scheme === 'bearer' || scheme === 'token') return value;
+	if (scheme === 'basic') {
+		const decoded = Buffer.from(value, 'base64').toString('utf8');
+		const colon = decoded.indexOf(':');
+		return colon >= 0 ? decoded.slice(colon + 1) : decoded;
+	}
+	return value;
+}
+
+/**
+ * Resolves the request's principal.
+ * @param now epoch seconds
+ * @param onUse called with the token id after a successful lookup (last_used_at bookkeeping)
+ * @throws HttpError 401 "Bad credentials" for a malformed, unknown, revoked or expired token.
+ */
+export function authenticate(
+	headers: IncomingHttpHeaders,
+	ip: string,
+	tokens: TokenStore,
+	now: number,
+	onUse?: (tokenId: number) => void,
+): Principal {
+	const token = tokenFromHeader(headers);
+	if (token === null) return anonymous(ip);
+	const kind = tokenKindOf(token);
+	if (!kind) throw unauthorized(MESSAGES.badCredentials);
+	const row = tokens.findByHash(hashToken(token));
+	if (!row || row.kind !== kind || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
+		throw unauthorized(MESSAGES.badCredentials);
+	}
+	onUse?.(row.id);
+	const scopeList = row.scopes ? row.scopes.split(',') : [];
+	const user =
+		row.user_id !== null && row.login !== null
+			? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 }
+			: null;
+	return {
+		kind,
+		tokenId: row.id,
+		user,
+		scopeList,
+		scopes: kind === 'classic' || kind === 'oauth' ? expandScopes(scopeList) : EMPTY_SCOPES,
+		permissions: JSON.parse(row.permissions) as GrantedPermissions,
+		resourceOwnerId: row.resource_owner_id,
+		rateKey: user ? `user:${user.id}` : `installation:${row.id}`,
+	};
+}

@@ -1,0 +1,92 @@
+/**
+ * Prepared statements for the tokens table. Used by the HTTP layer (authentication) and by
+ * `gitstead admin create-token|list-tokens|revoke-token`.
+ */
+import type { DB } from '../db/open';
+import type { GrantedPermissions } from './permissions';
+import { generateToken, hashToken, type TokenKind } from './tokens';
+
+export interface TokenRow {
+	id: number;
+	kind: TokenKind;
+	user_id: number | null;
+	created_by_id: number | null;
+	scopes: string;
+	permissions: string;
+	resource_owner_id: number | null;
+	note: string | null;
+	/** Epoch seconds. */
+	created_at: number;
+	expires_at: number | null;
+	last_used_at: number | null;
+	revoked_at: number | null;
+	token_last_eight: string;
+}
+
+/** A token row joined with its user, as authentication needs it. */
+export interface AuthenticatedTokenRow extends TokenRow {
+	login: string | null;
+	site_admin: number | null;
+	account_type: string | null;
+}
+
+export interface NewToken {
+	kind: TokenKind;
+	userId: number | null;
+	createdById: number | null;
+	scopes?: string[];
+	permissions?: GrantedPermissions;
+	resourceOwnerId?: number | null;
+	note?: string | null;
+	/** Epoch seconds. */
+	now: number;
+	/** Epoch seconds; null: never. */
+	expiresAt?: number | null;
+}
+
+export type TokenStore = ReturnType<typeof createTokenStore>;
+
+export function createTokenStore(db: DB) {
+	const insert = db.prepare(`
+		INSERT INTO tokens (kind, token_hash, token_last_eight, user_id, created_by_id, scopes, permissions,
+			resource_owner_id, note, created_at, expires_at)
+		VALUES (@kind, @hash, @lastEight, @userId, @createdById, @scopes, @permissions, @resourceOwnerId, @note, @now, @expiresAt)`);
+	const byHash = db.prepare(`
+		SELECT t.*, a.login, a.site_admin, a.type AS account_type
+		FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id
+		WHERE t.token_hash = ?`);
+	const byId = db.prepare('SELECT * FROM tokens WHERE id = ?');
+	const all = db.prepare(`SELECT t.*, a.login FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id ORDER BY t.id`);
+	const forUser = db.prepare(`SELECT t.*, a.login FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id WHERE t.user_id = ? ORDER BY t.id`);
+	const revoke = db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+	const touch = db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?');
+
+	return {
+		/** Creates a token; the secret is returned once and never stored. */
+		create(input: NewToken): { id: number; token: string } {
+			const token = generateToken(input.kind);
+			const result = insert.run({
+				kind: input.kind,
+				hash: hashToken(token),
+				lastEight: token.slice(-8),
+				userId: input.userId,
+				createdById: input.createdById,
+				scopes: (input.scopes ?? []).join(','),
+				permissions: JSON.stringify(input.permissions ?? {}),
+				resourceOwnerId: input.resourceOwnerId ?? null,
+				note: input.note ?? null,
+				now: input.now,
+				expiresAt: input.expiresAt ?? null,
+			});
+			return { id: Number(result.lastInsertRowid), token };
+		},
+		findByHash: (hash: Buffer) => byHash.get(hash) as AuthenticatedTokenRow | undefined,
+		get: (id: number) => byId.get(id) as TokenRow | undefined,
+		list: (userId?: number) =>
+			(userId === undefined ? all.all() : forUser.all(userId)) as Array<TokenRow & { login: string | null }>,
+		/** Revokes; false when already revoked or unknown. @param now epoch seconds */
+		revoke: (id: number, now: number) => revoke.run(now, id).changes > 0,
+		/** Records use. @param now epoch seconds */
+		touch: (id: number, now: number) => void touch.run(now, id),
+	};
+}

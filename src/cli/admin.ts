@@ -1,0 +1,304 @@
+/**
+ * `gitstead admin …`: bootstrap users, enterprises, organizations, memberships and tokens from
+ * the command line. Each command goes through the same service code and rules as the API, runs
+ * in its own transaction, and is safe while the server runs (WAL, busy timeout).
+ * With --json each prints one JSON object; otherwise one readable line.
+ */
+import { parseArgs } from 'node:util';
+import type { App } from '../app';
+import { createEnterprise } from '../api/enterprises/service';
+import { addMember } from '../api/members/service';
+import { createOrganization } from '../api/orgs/service';
+import { createUser } from '../api/users/service';
+import type { AccountRow } from '../api/users/store';
+import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
+import { normalizeScopes } from '../auth/scopes';
+import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
+import { migrate } from '../db/migrate';
+import { epochSeconds, isoSeconds } from '../time';
+import { CliError, type Output } from './output';
+
+export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
+
+Commands:
+  create-user LOGIN [--site-admin] [--email E] [--name N]
+  create-enterprise SLUG --owner LOGIN [--name N]
+  create-org LOGIN --owner LOGIN [--enterprise SLUG]
+  add-member ORG LOGIN [--role member|admin]
+  create-token LOGIN [--kind classic|fine-grained|oauth|user-to-server|installation]
+               [--scopes a,b] [--permissions key:level,...] [--org ORG] [--expires-in DAYS] [--note TEXT]
+  list-tokens [LOGIN]
+  revoke-token ID
+  migrate                      upgrade the database schema (serve does this on start)
+
+Options for every command:
+  --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR)
+  --config FILE    configuration file (GITSTEAD_CONFIG)
+  --json           print one JSON object instead of a readable line
+
+Token kinds: classic and oauth carry --scopes; fine-grained, user-to-server and installation
+carry --permissions (key:level with level read, write or admin) and --org, the one account they
+reach (installation tokens act as an app on that organization and expire after 60 minutes).
+`;
+
+/** Options every admin command accepts besides its own. */
+export const COMMON_OPTIONS = {
+	'data-dir': { type: 'string' },
+	config: { type: 'string' },
+	json: { type: 'boolean' },
+	help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+function parse<O extends Options>(args: string[], options: O, positionals: string[]) {
+	let parsed;
+	try {
+		parsed = parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
+	} catch (error) {
+		throw new CliError((error as Error).message);
+	}
+	if (parsed.positionals.length > positionals.length) {
+		throw new CliError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
+	}
+	for (let i = 0; i < positionals.length; i++) {
+		if (!positionals[i].startsWith('[') && parsed.positionals[i] === undefined) throw new CliError(`missing ${positionals[i]}`);
+	}
+	return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
+}
+
+function requireUser(app: App, login: string): AccountRow {
+	const user = app.stores.accounts.user(login);
+	if (!user) throw new CliError(`unknown user "${login}"`);
+	return user;
+}
+
+function requireOrg(app: App, login: string): AccountRow {
+	const org = app.stores.accounts.organization(login);
+	if (!org) throw new CliError(`unknown organization "${login}"`);
+	return org;
+}
+
+function string(value: string | boolean | undefined): string | undefined {
+	return typeof value === 'string' ? value : undefined;
+}
+
+export interface AdminCommand {
+	/** Options beyond COMMON_OPTIONS, for parseArgs. */
+	options: Options;
+	/** Positional argument names; '[NAME]' is optional. */
+	positionals: string[];
+	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output): void;
+}
+
+export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
+	'create-user': {
+		options: { 'site-admin': { type: 'boolean' }, email: { type: 'string' }, name: { type: 'string' } },
+		positionals: ['LOGIN'],
+		run(app, values, [login], out) {
+			const user = createUser(app, {
+				login,
+				email: string(values.email),
+				name: string(values.name),
+				siteAdmin: values['site-admin'] === true,
+			});
+			out.result(
+				{ id: user.id, login: user.login, site_admin: user.site_admin === 1, email: user.email, name: user.name },
+				`created user ${user.login} (id ${user.id}${user.site_admin ? ', site administrator' : ''})`,
+			);
+		},
+	},
+	'create-enterprise': {
+		options: { owner: { type: 'string' }, name: { type: 'string' } },
+		positionals: ['SLUG'],
+		run(app, values, [slug], out) {
+			const ownerLogin = string(values.owner);
+			if (!ownerLogin) throw new CliError('--owner LOGIN is required');
+			const owner = requireUser(app, ownerLogin);
+			const enterprise = createEnterprise(app, { slug, name: string(values.name), ownerId: owner.id });
+			out.result(
+				{ id: enterprise.id, slug: enterprise.slug, name: enterprise.name, owner: owner.login },
+				`created enterprise ${enterprise.slug} (id ${enterprise.id}) owned by ${owner.login}`,
+			);
+		},
+	},
+	'create-org': {
+		options: { owner: { type: 'string' }, enterprise: { type: 'string' }, name: { type: 'string' } },
+		positionals: ['LOGIN'],
+		run(app, values, [login], out) {
+			const ownerLogin = string(values.owner);
+			if (!ownerLogin) throw new CliError('--owner LOGIN is required');
+			const owner = requireUser(app, ownerLogin);
+			const slug = string(values.enterprise);
+			const enterprise = slug ? app.stores.enterprises.bySlug(slug) : undefined;
+			if (slug && !enterprise) throw new CliError(`unknown enterprise "${slug}"`);
+			const org = createOrganization(app, { login, ownerId: owner.id, enterpriseId: enterprise?.id, name: string(values.name) });
+			out.result(
+				{ id: org.id, login: org.login, owner: owner.login, enterprise: enterprise?.slug ?? null },
+				`created organization ${org.login} (id ${org.id}) owned by ${owner.login}${enterprise ? ` in enterprise ${enterprise.slug}` : ''}`,
+			);
+		},
+	},
+	'add-member': {
+		options: { role: { type: 'string' } },
+		positionals: ['ORG', 'LOGIN'],
+		run(app, values, [orgLogin, login], out) {
+			const role = string(values.role) ?? 'member';
+			if (role !== 'member' && role !== 'admin') throw new CliError(`--role must be member or admin, got "${role}"`);
+			const org = requireOrg(app, orgLogin);
+			const user = requireUser(app, login);
+			const membership = addMember(app, org, user, role, isoSeconds(app.clock()));
+			out.result(
+				{ organization: org.login, login: user.login, role: membership.role, state: membership.state },
+				`${user.login} is now ${role === 'admin' ? 'an owner' : 'a member'} of ${org.login}`,
+			);
+		},
+	},
+	'create-token': {
+		options: {
+			kind: { type: 'string' },
+			scopes: { type: 'string' },
+			permissions: { type: 'string' },
+			org: { type: 'string' },
+			'expires-in': { type: 'string' },
+			note: { type: 'string' },
+		},
+		positionals: ['LOGIN'],
+		run(app, values, [login], out) {
+			const kind = (string(values.kind) ?? 'classic') as TokenKind;
+			if (!TOKEN_KINDS.includes(kind)) throw new CliError(`--kind must be one of ${TOKEN_KINDS.join(', ')}, got "${kind}"`);
+			const user = requireUser(app, login);
+			const scopedKind = kind === 'classic' || kind === 'oauth';
+			const scopesText = string(values.scopes);
+			const permissionsText = string(values.permissions);
+			if (scopedKind && permissionsText !== undefined) throw new CliError(`${kind} tokens carry --scopes, not --permissions`);
+			if (!scopedKind && scopesText !== undefined) throw new CliError(`${kind} tokens carry --permissions, not --scopes`);
+			let scopes: string[] = [];
+			let permissions: GrantedPermissions = {};
+			try {
+				if (scopesText !== undefined) scopes = normalizeScopes(scopesText.split(','));
+				if (permissionsText !== undefined) permissions = parsePermissions(permissionsText);
+			} catch (error) {
+				throw new CliError((error as Error).message);
+			}
+
+			const orgLogin = string(values.org);
+			if (scopedKind && orgLogin) throw new CliError(`${kind} tokens reach every account the user can; --org applies to the other kinds`);
+			let resourceOwner: AccountRow | null = null;
+			if (!scopedKind) {
+				if (orgLogin) resourceOwner = app.stores.accounts.byLogin(orgLogin) ?? null;
+				if (orgLogin && !resourceOwner) throw new CliError(`unknown organization "${orgLogin}"`);
+				if (kind === 'fine-grained') resourceOwner ??= user;
+				if (!resourceOwner) throw new CliError(`${kind} tokens need --org ORG, the organization the app is installed on`);
+				if (kind === 'installation' && resourceOwner.type !== 'Organization') throw new CliError(`${orgLogin} is not an organization`);
+				if (kind !== 'installation' && resourceOwner.type === 'Organization' && app.stores.memberships.get(resourceOwner.id, user.id)?.state !== 'active') {
+					throw new CliError(`${user.login} is not a member of ${resourceOwner.login}`);
+				}
+			}
+
+			const now = epochSeconds(app.clock());
+			const expiresText = string(values['expires-in']);
+			let expiresAt: number | null = null;
+			if (kind === 'installation') {
+				if (expiresText !== undefined) throw new CliError('installation tokens always expire after 60 minutes; drop --expires-in');
+				expiresAt = now + INSTALLATION_TOKEN_SECONDS;
+			} else if (expiresText !== undefined) {
+				if (!/^\d+$/.test(expiresText) || Number(expiresText) < 1 || Number(expiresText) > 3650) {
+					throw new CliError(`--expires-in must be a number of days from 1 to 3650, got "${expiresText}"`);
+				}
+				expiresAt = now + Number(expiresText) * 86400;
+			}
+
+			const { id, token } = app.db.transaction(() =>
+				app.tokens.create({
+					kind,
+					userId: kind === 'installation' ? null : user.id,
+					createdById: user.id,
+					scopes,
+					permissions,
+					resourceOwnerId: resourceOwner?.id ?? null,
+					note: string(values.note) ?? null,
+					now,
+					expiresAt,
+				}),
+			)();
+			const expires = expiresAt === null ? null : isoSeconds(expiresAt * 1000);
+			out.result(
+				{
+					id,
+					token,
+					kind,
+					login: user.login,
+					scopes,
+					permissions,
+					org: resourceOwner?.login ?? null,
+					expires_at: expires,
+				},
+				`${token}  (token ${id}, ${kind}, for ${kind === 'installation' ? `an app on ${resourceOwner!.login}` : user.login}, ` +
+					`${scopedKind ? `scopes: ${scopes.join(', ') || 'none'}` : `permissions: ${Object.entries(permissions).map(([k, l]) => `${k}:${l}`).join(', ') || 'none'}`}, ` +
+					`expires ${expires ?? 'never'})`,
+			);
+		},
+	},
+	'list-tokens': {
+		options: {},
+		positionals: ['[LOGIN]'],
+		run(app, _values, [login], out) {
+			const user = login ? requireUser(app, login) : undefined;
+			const now = epochSeconds(app.clock());
+			const tokens = app.tokens.list(user?.id).map((row) => ({
+				id: row.id,
+				kind: row.kind,
+				login: row.login,
+				ends_with: row.token_last_eight,
+				scopes: row.scopes ? row.scopes.split(',') : [],
+				permissions: JSON.parse(row.permissions) as GrantedPermissions,
+				note: row.note,
+				created_at: isoSeconds(row.created_at * 1000),
+				expires_at: row.expires_at === null ? null : isoSeconds(row.expires_at * 1000),
+				last_used_at: row.last_used_at === null ? null : isoSeconds(row.last_used_at * 1000),
+				state: row.revoked_at !== null ? 'revoked' : row.expires_at !== null && row.expires_at <= now ? 'expired' : 'active',
+			}));
+			out.result(
+				{ tokens },
+				tokens.length === 0
+					? 'no tokens'
+					: tokens
+							.map((t) => `${t.id}\t${t.kind}\t${t.login ?? '(app)'}\t…${t.ends_with}\t${t.state}\t${t.scopes.join(',') || Object.keys(t.permissions).join(',') || '-'}`)
+							.join('\n'),
+			);
+		},
+	},
+	'revoke-token': {
+		options: {},
+		positionals: ['ID'],
+		run(app, _values, [idText], out) {
+			if (!/^\d+$/.test(idText)) throw new CliError(`token ID must be a number, got "${idText}"`);
+			const id = Number(idText);
+			const token = app.tokens.get(id);
+			if (!token) throw new CliError(`unknown token ${id}`);
+			if (token.revoked_at !== null) throw new CliError(`token ${id} is already revoked`);
+			app.db.transaction(() => app.tokens.revoke(id, epochSeconds(app.clock())))();
+			out.result({ id, revoked: true }, `revoked token ${id}`);
+		},
+	},
+	migrate: {
+		options: {},
+		positionals: [],
+		run(app, _values, _positionals, out) {
+			const result = app.migration.from === app.migration.to ? migrate(app.db) : app.migration;
+			out.result(
+				{ from: result.from, to: result.to },
+				result.from === result.to ? `database is at schema version ${result.to}` : `upgraded database from schema version ${result.from} to ${result.to}`,
+			);
+		},
+	},
+};
+
+/** Parses an admin command's arguments. @throws CliError for unknown or missing arguments. */
+export function parseAdmin(name: string, args: string[]) {
+	const command = ADMIN_COMMANDS[name];
+	if (!command) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
+	const { values, positionals } = parse(args, command.options, command.positionals);
+	return { command, values, positionals };
+}

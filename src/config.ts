@@ -1,0 +1,247 @@
+/**
+ * Gitstead's configuration: built-in defaults < config file (TOML) < GITSTEAD_* environment
+ * variables < command-line flags. The commented template is config/gitstead.toml.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import * as v from 'valibot';
+
+// smol-toml ships a CommonJS build, but its type declarations are ESM-only.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse: parseToml } = require('smol-toml') as { parse(text: string): Record<string, unknown> };
+
+/** The rate-limit resources of GET /rate_limit (spec document 2, Rate-limit status). */
+export const RATE_RESOURCES = [
+	'core',
+	'search',
+	'code_search',
+	'graphql',
+	'integration_manifest',
+	'dependency_snapshots',
+	'dependency_sbom',
+	'actions_runner_registration',
+	'scim',
+	'code_scanning_autofix',
+	'source_import',
+] as const;
+export type RateResource = (typeof RATE_RESOURCES)[number];
+
+export interface Config {
+	server: {
+		host: string;
+		port: number;
+		/** Origin clients use, without /api/v3 and without a trailing slash. */
+		external_url: string;
+		/** Bytes. */
+		body_limit: number;
+		log_requests: boolean;
+	};
+	storage: {
+		/** Absolute path. */
+		data_dir: string;
+		synchronous: 'normal' | 'full';
+	};
+	rate_limit: {
+		enabled: boolean;
+		/** Seconds. */
+		window_seconds: number;
+		limits: Record<RateResource | 'core_unauthenticated', number>;
+	};
+	ldap: { sync_enabled: boolean };
+}
+
+/** Paths and URLs derived from a Config. */
+export interface Resolved extends Config {
+	/** Origin for html_url fields, e.g. http://127.0.0.1:8080 */
+	origin: string;
+	/** Base of every API URL, e.g. http://127.0.0.1:8080/api/v3 */
+	apiBase: string;
+	databaseFile: string;
+	blobDir: string;
+	/** Config file actually read, if any. */
+	configFile: string | null;
+}
+
+export function defaultConfig(): Config {
+	return {
+		server: { host: '127.0.0.1', port: 8080, external_url: '', body_limit: 5 * 1024 * 1024, log_requests: false },
+		storage: { data_dir: './data', synchronous: 'normal' },
+		rate_limit: {
+			enabled: true,
+			window_seconds: 3600,
+			limits: {
+				core: 5000,
+				core_unauthenticated: 60,
+				search: 30,
+				code_search: 10,
+				graphql: 5000,
+				integration_manifest: 5000,
+				dependency_snapshots: 100,
+				dependency_sbom: 100,
+				actions_runner_registration: 10000,
+				scim: 15000,
+				code_scanning_autofix: 10,
+				source_import: 100,
+			},
+		},
+		ldap: { sync_enabled: false },
+	};
+}
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const limitsSchema = v.strictObject(
+	Object.fromEntries(
+		[...RATE_RESOURCES, 'core_unauthenticated'].map((name) => [name, v.optional(count)]),
+	) as Record<RateResource | 'core_unauthenticated', v.OptionalSchema<typeof count, undefined>>,
+);
+
+/** Shape of a config file: every key optional, unknown keys rejected so typos are caught. */
+const fileSchema = v.strictObject({
+	server: v.optional(
+		v.strictObject({
+			host: v.optional(v.pipe(v.string(), v.minLength(1))),
+			port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
+			external_url: v.optional(v.string()),
+			body_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024))),
+			log_requests: v.optional(v.boolean()),
+		}),
+	),
+	storage: v.optional(
+		v.strictObject({
+			data_dir: v.optional(v.pipe(v.string(), v.minLength(1))),
+			synchronous: v.optional(v.picklist(['normal', 'full'])),
+		}),
+	),
+	rate_limit: v.optional(
+		v.strictObject({
+			enabled: v.optional(v.boolean()),
+			window_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			limits: v.optional(limitsSchema),
+		}),
+	),
+	ldap: v.optional(v.strictObject({ sync_enabled: v.optional(v.boolean()) })),
+});
+
+/** Settings that flags and GITSTEAD_* variables may override. */
+export interface Overrides {
+	host?: string;
+	port?: number;
+	dataDir?: string;
+	externalUrl?: string;
+	config?: string;
+}
+
+/** Error in configuration; its message is one line meant for a person. */
+export class ConfigError extends Error {}
+
+/** Reads GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_EXTERNAL_URL, GITSTEAD_CONFIG. */
+export function environmentOverrides(env: NodeJS.ProcessEnv): Overrides {
+	const out: Overrides = {};
+	if (env.GITSTEAD_HOST) out.host = env.GITSTEAD_HOST;
+	if (env.GITSTEAD_PORT) out.port = parsePort(env.GITSTEAD_PORT, 'GITSTEAD_PORT');
+	if (env.GITSTEAD_DATA_DIR) out.dataDir = env.GITSTEAD_DATA_DIR;
+	if (env.GITSTEAD_EXTERNAL_URL) out.externalUrl = env.GITSTEAD_EXTERNAL_URL;
+	if (env.GITSTEAD_CONFIG) out.config = env.GITSTEAD_CONFIG;
+	return out;
+}
+
+export function parsePort(text: string, what: string): number {
+	const port = Number(text);
+	if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`${what} must be a port number (0-65535), got "${text}"`);
+	return port;
+}
+
+/**
+ * Builds the effective configuration.
+ * @param flags command-line overrides (win over env)
+ * @param env environment (GITSTEAD_* variables)
+ * @param cwd folder relative paths resolve against
+ * @throws ConfigError for an unreadable or invalid file, or a bad value
+ */
+export function loadConfig(flags: Overrides = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Resolved {
+	const fromEnv = environmentOverrides(env);
+	const overrides: Overrides = { ...fromEnv, ...stripUndefined(flags) };
+	const config = defaultConfig();
+
+	let configFile: string | null = null;
+	if (overrides.config) {
+		configFile = resolve(cwd, overrides.config);
+		if (!existsSync(configFile)) throw new ConfigError(`config file ${configFile} does not exist`);
+	} else {
+		const dataDir = resolve(cwd, overrides.dataDir ?? config.storage.data_dir);
+		const candidate = join(dataDir, 'gitstead.toml');
+		if (existsSync(candidate)) configFile = candidate;
+	}
+	if (configFile) merge(config, readConfigFile(configFile));
+
+	if (overrides.host) config.server.host = overrides.host;
+	if (overrides.port !== undefined) config.server.port = overrides.port;
+	if (overrides.dataDir) config.storage.data_dir = overrides.dataDir;
+	if (overrides.externalUrl !== undefined) config.server.external_url = overrides.externalUrl;
+
+	return resolveConfig(config, cwd, configFile);
+}
+
+/** Derives absolute paths and the URL bases. @throws ConfigError for a bad external_url. */
+export function resolveConfig(config: Config, cwd = process.cwd(), configFile: string | null = null): Resolved {
+	const dataDir = isAbsolute(config.storage.data_dir) ? config.storage.data_dir : resolve(cwd, config.storage.data_dir);
+	config.storage.data_dir = dataDir;
+	const origin = externalOrigin(config);
+	return {
+		...config,
+		origin,
+		apiBase: `${origin}/api/v3`,
+		databaseFile: join(dataDir, 'gitstead.db'),
+		blobDir: join(dataDir, 'blobs'),
+		configFile,
+	};
+}
+
+function externalOrigin(config: Config): string {
+	let text = config.server.external_url.trim();
+	if (!text) {
+		const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+		const shown = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+		return `http://${shown}:${config.server.port}`;
+	}
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw new ConfigError(`external_url must be an absolute http(s) URL, got "${text}"`);
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		throw new ConfigError(`external_url must use http or https, got "${text}"`);
+	}
+	text = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+	return text.endsWith('/api/v3') ? text.slice(0, -'/api/v3'.length) : text;
+}
+
+function readConfigFile(file: string): v.InferOutput<typeof fileSchema> {
+	let data: unknown;
+	try {
+		data = parseToml(readFileSync(file, 'utf8'));
+	} catch (error) {
+		throw new ConfigError(`cannot read config file ${file}: ${(error as Error).message.split('\n')[0]}`);
+	}
+	const result = v.safeParse(fileSchema, data);
+	if (!result.success) {
+		const issue = result.issues[0];
+		const path = v.getDotPath(issue) ?? '(top level)';
+		throw new ConfigError(`config file ${file}: ${path}: ${issue.message}`);
+	}
+	return result.output;
+}
+
+function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
+	Object.assign(config.server, stripUndefined(file.server ?? {}));
+	Object.assign(config.storage, stripUndefined(file.storage ?? {}));
+	const { limits, ...rate } = file.rate_limit ?? {};
+	Object.assign(config.rate_limit, stripUndefined(rate));
+	Object.assign(config.rate_limit.limits, stripUndefined(limits ?? {}));
+	Object.assign(config.ldap, stripUndefined(file.ldap ?? {}));
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+	return Object.fromEntries(Object.entries(value).filter(([, x]) => x !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,307 @@
+/**
+ * The request pipeline every route runs through (docs/ARCHITECTURE.md, "One request"):
+ * negotiation → body → authentication → route policy → rate limit → validation → handler →
+ * response (JSON, ETag/304, Link, standard headers). Cross-cutting rules live here once.
+ */
+import { hash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../app';
+import { authenticate, type Principal } from '../auth/principal';
+import { permissionsSatisfy } from '../auth/permissions';
+import { isBusy } from '../db/errors';
+import { epochSeconds } from '../time';
+import { forbidden, HttpError, MESSAGES, notFound, unauthorized } from './errors';
+import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
+import type { RateWindow } from './rate-limit';
+import type { Reply } from './reply';
+import type { Context, PageRequest, Route } from './route';
+import { validate } from './validation';
+
+/** A request after polka: path parameters, parsed query, parsed body. */
+export interface PolkaRequest extends IncomingMessage {
+	params: Record<string, string>;
+	query: Record<string, string | string[]>;
+	/** The path below /api/v3, e.g. /orgs/acme/teams */
+	path: string;
+	/** Query string including '?', or ''. */
+	search: string;
+	body?: unknown;
+}
+
+/** Marks a request body that is not valid JSON (set by the body parser in server.ts). */
+export const MALFORMED_BODY: unique symbol = Symbol('malformed JSON body');
+
+/** Headers GitHub lets browsers read (reference §1.8). */
+export const EXPOSED_HEADERS =
+	'ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, ' +
+	'X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, ' +
+	'X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset, X-Accepted-Service-Permissions, ' +
+	'X-Accepted-GitHub-Permissions, X-Service-Api-Version-Selected, X-GitHub-Api-Version-Selected';
+
+const VARY = 'Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, X-Requested-With';
+
+/** Headers on every answer, routed or not. */
+export function baseHeaders(requestId: string): Record<string, string> {
+	return {
+		'X-GitHub-Request-Id': requestId,
+		'Access-Control-Allow-Origin': '*',
+		'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+		'X-Content-Type-Options': 'nosniff',
+	};
+}
+
+interface State {
+	requestId: string;
+	headers: Record<string, string>;
+	principal: Principal | null;
+	window: RateWindow | null;
+	version: ApiVersion;
+	media: MediaParam;
+}
+
+/** Builds the polka handler of one route. */
+export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: ServerResponse) => void {
+	return (req, res) => {
+		const now = app.clock();
+		const state: State = {
+			requestId: randomUUID(),
+			headers: {},
+			principal: null,
+			window: null,
+			version: DEFAULT_API_VERSION,
+			media: null,
+		};
+		try {
+			const reply = run(app, route, req, now, state);
+			send(app, route, req, res, reply, state);
+		} catch (error) {
+			sendError(app, route, req, res, error, state);
+		}
+	};
+}
+
+function run(app: App, route: Route, req: PolkaRequest, now: number, state: State): Reply {
+	state.version = negotiateVersion(req.headers);
+	state.media = negotiateMedia(req.headers.accept);
+	const ip = clientIp(req);
+	const seconds = epochSeconds(now);
+	const principal = authenticate(req.headers, ip, app.tokens, seconds, app.noteTokenUse);
+	state.principal = principal;
+	const publicView = authorize(route, principal);
+
+	if (app.rateLimiter.enabled && route.rateResource) {
+		const window = app.rateLimiter.window(principal.rateKey, route.rateResource, seconds);
+		state.window = window;
+		if (window.used >= window.limit) throw rateLimitExceeded(principal, window, ip, seconds);
+	}
+
+	const rawBody = req.body;
+	if (rawBody === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
+	let body: unknown = {};
+	if (route.body) {
+		const input = rawBody === undefined ? {} : rawBody;
+		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
+		body = validate(route.body, input, route.resource ?? 'Resource');
+	}
+	const query = route.query ? validate(route.query, req.query, route.resource ?? 'Resource') : req.query;
+
+	app.cache.sync();
+	const ctx: Context = {
+		app,
+		req,
+		route,
+		now,
+		requestId: state.requestId,
+		ip,
+		apiVersion: state.version,
+		media: state.media,
+		principal,
+		publicView,
+		params: req.params,
+		query: query as Record<string, unknown>,
+		body: body as Record<string, unknown>,
+		page: route.pagination ? pageRequest(req.query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
+	};
+	return route.handler(ctx);
+}
+
+const FIRST_PAGE: PageRequest = { page: 1, perPage: 30, offset: 0 };
+
+/**
+ * page and per_page as GitHub reads them: non-numbers and values below 1 fall back to the
+ * defaults, per_page above the maximum is capped.
+ */
+export function pageRequest(query: Record<string, unknown>, perPageDefault: number, max: number): PageRequest {
+	const page = positiveInt(query.page) ?? 1;
+	const perPage = Math.min(positiveInt(query.per_page) ?? perPageDefault, max);
+	return { page, perPage, offset: (page - 1) * perPage };
+}
+
+function positiveInt(value: unknown): number | undefined {
+	if (typeof value !== 'string' || !/^\d{1,9}$/.test(value)) return undefined;
+	const n = Number(value);
+	return n >= 1 ? n : undefined;
+}
+
+/**
+ * Route policy: access rule, token kind, then scopes (classic/OAuth) or permissions
+ * (fine-grained, app). Returns true when the request must be answered as a public view.
+ * @throws HttpError 401, 403, or 404 (site-administrator routes hide themselves).
+ */
+function authorize(route: Route, principal: Principal): boolean {
+	if (principal.kind === 'anonymous') {
+		if (route.access === 'public') return true;
+		throw unauthorized();
+	}
+	if (route.access === 'site_admin' && !principal.user?.siteAdmin) throw notFound();
+	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server';
+	if (!route.tokenKinds.has(principal.kind)) {
+		throw forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
+	}
+	if (principal.kind === 'classic' || principal.kind === 'oauth') {
+		if (route.acceptedScopes.length === 0 || route.acceptedScopes.some((scope) => principal.scopes.has(scope))) return false;
+		if (route.access === 'public') return true;
+		throw forbidden(
+			`Your token has not been granted the required scopes to execute this operation. ` +
+				`It needs one of these scopes: ${route.acceptedScopes.join(', ')}.`,
+		);
+	}
+	if (permissionsSatisfy(principal.permissions, route.policy)) return false;
+	if (route.access === 'public') return true;
+	throw forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
+}
+
+function rateLimitExceeded(principal: Principal, window: RateWindow, ip: string, now: number): HttpError {
+	const who = principal.user
+		? `user ID ${principal.user.id}.`
+		: principal.kind === 'installation'
+			? `installation ID ${principal.tokenId}.`
+			: `${ip}. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)`;
+	return new HttpError(403, `API rate limit exceeded for ${who}`, {
+		documentation: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+		headers: { 'Retry-After': String(Math.max(0, window.reset - now)) },
+	});
+}
+
+export function clientIp(req: IncomingMessage): string {
+	return req.socket.remoteAddress ?? 'unknown';
+}
+
+function commonHeaders(route: Route, state: State): Record<string, string> {
+	const headers = baseHeaders(state.requestId);
+	headers['X-GitHub-Media-Type'] = mediaTypeHeader(state.media);
+	headers['X-GitHub-Api-Version-Selected'] = state.version;
+	headers['X-Service-Api-Version-Selected'] = state.version;
+	headers['X-Accepted-Service-Permissions'] = route.acceptedPermissionsHeader;
+	headers['X-Accepted-GitHub-Permissions'] = route.acceptedPermissionsHeader;
+	headers['X-Accepted-OAuth-Scopes'] = route.acceptedScopesHeader;
+	const principal = state.principal;
+	if (principal && (principal.kind === 'classic' || principal.kind === 'oauth')) {
+		headers['X-OAuth-Scopes'] = principal.scopeList.join(', ');
+	}
+	headers.Vary = VARY;
+	return headers;
+}
+
+function rateHeaders(headers: Record<string, string>, window: RateWindow): void {
+	headers['X-RateLimit-Limit'] = String(window.limit);
+	headers['X-RateLimit-Remaining'] = String(Math.max(0, window.limit - window.used));
+	headers['X-RateLimit-Used'] = String(window.used);
+	headers['X-RateLimit-Reset'] = String(window.reset);
+	headers['X-RateLimit-Resource'] = window.resource;
+}
+
+function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, reply: Reply, state: State): void {
+	const headers = commonHeaders(route, state);
+	if (reply.headers) Object.assign(headers, reply.headers);
+	let status = reply.status;
+	let payload: string | undefined;
+	if (status !== 204 && (reply.json !== undefined || reply.body !== undefined)) {
+		payload = reply.json ?? JSON.stringify(reply.body);
+	}
+	if (reply.total !== undefined && route.pagination) {
+		const link = linkHeader(app, req, reply.total, route.pagination.perPage, route.pagination.maxPerPage);
+		if (link) headers.Link = link;
+	}
+	if (status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
+		const etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${reply.etagKey ?? payload ?? ''}`)}"`;
+		headers.ETag = etag;
+		headers['Cache-Control'] = state.principal?.kind === 'anonymous' ? 'public, max-age=60, s-maxage=60' : 'private, max-age=60, s-maxage=60';
+		const ifNoneMatch = req.headers['if-none-match'];
+		if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
+			status = 304;
+			payload = undefined;
+		}
+	}
+	const window = state.window;
+	if (window) {
+		if (status !== 304) app.rateLimiter.consume(window); // a 304 is free (reference §1.7)
+		rateHeaders(headers, window);
+	}
+	write(res, status, headers, payload);
+}
+
+function matchesEtag(header: string, etag: string): boolean {
+	if (header.trim() === '*') return true;
+	const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+	const wanted = weak(etag);
+	return header.split(',').some((tag) => weak(tag) === wanted);
+}
+
+/** Writes a JSON answer; 204/304 carry no body. */
+export function write(res: ServerResponse, status: number, headers: Record<string, string>, payload?: string): void {
+	if (res.headersSent) return;
+	if (payload !== undefined && status !== 204 && status !== 304) {
+		headers['Content-Type'] = 'application/json; charset=utf-8';
+		headers['Content-Length'] = String(Buffer.byteLength(payload));
+		res.writeHead(status, headers);
+		res.end(payload);
+	} else {
+		if (status !== 304) headers['Content-Length'] = '0';
+		res.writeHead(status, headers);
+		res.end();
+	}
+}
+
+function sendError(app: App, route: Route, req: PolkaRequest, res: ServerResponse, error: unknown, state: State): void {
+	const headers = commonHeaders(route, state);
+	let httpError: HttpError;
+	if (error instanceof HttpError) {
+		httpError = error;
+	} else if (isBusy(error)) {
+		httpError = new HttpError(503, 'Service Unavailable: the database stayed busy; try again.');
+		headers['Retry-After'] = '1';
+	} else {
+		app.log.error('request failed', { method: req.method, path: req.path, request_id: state.requestId, error });
+		httpError = new HttpError(500, MESSAGES.serverError);
+	}
+	if (httpError.headers) Object.assign(headers, httpError.headers);
+	const window = state.window;
+	if (window) {
+		const exceeded = window.used >= window.limit && httpError.status === 403;
+		if (!exceeded) app.rateLimiter.consume(window);
+		rateHeaders(headers, window);
+	}
+	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl)));
+}
+
+/**
+ * Link header (reference §1.5): absolute URLs with the request's own query, per_page carried,
+ * rels prev, next, last, first; absent when everything fits on one page.
+ */
+function linkHeader(app: App, req: PolkaRequest, total: number, perPageDefault: number, max: number): string | null {
+	const { page, perPage } = pageRequest(req.query, perPageDefault, max);
+	const last = Math.max(1, Math.ceil(total / perPage));
+	if (last === 1 && page === 1) return null;
+	const params = new URLSearchParams(req.search);
+	const url = (n: number) => {
+		params.set('page', String(n));
+		return `<${app.urls.api(req.path)}?${params.toString()}>`;
+	};
+	const links: string[] = [];
+	if (page > 1) links.push(`${url(Math.min(page - 1, last))}; rel="prev"`);
+	if (page < last) links.push(`${url(page + 1)}; rel="next"`);
+	if (page < last) links.push(`${url(last)}; rel="last"`);
+	if (page > 1) links.push(`${url(1)}; rel="first"`);
+	return links.length ? links.join(', ') : null;
+}

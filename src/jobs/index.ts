@@ -1,0 +1,63 @@
+/**
+ * In-process jobs, scheduled with node-cron by `serve` only (admin commands run none). Each has a
+ * stable id; a failing run is logged as a warning and never stops the server.
+ */
+// require(): the bundler must take node-cron's CommonJS build (its ESM build locates a daemon file by import.meta.url).
+import cron = require('node-cron');
+import type { App } from '../app';
+import { epochSeconds } from '../time';
+
+export interface Job {
+	id: string;
+	/** node-cron expression (six fields: seconds first). */
+	schedule: string;
+	run(app: App): void | Promise<unknown>;
+}
+
+export const JOBS: Job[] = [
+	{
+		id: 'rate-limit-flush',
+		schedule: '* * * * * *',
+		run: (app) => void app.rateLimiter.flush(),
+	},
+	{
+		id: 'rate-limit-reset',
+		schedule: '0 * * * * *',
+		run: (app) => void app.rateLimiter.resetExpired(epochSeconds(app.clock())),
+	},
+	{
+		id: 'background-tasks',
+		schedule: '* * * * * *',
+		run: (app) => app.tasks.runDue(),
+	},
+	{
+		id: 'database-maintenance',
+		schedule: '0 17 3 * * *',
+		run(app) {
+			app.db.pragma('wal_checkpoint(TRUNCATE)');
+			app.db.pragma('optimize');
+		},
+	},
+];
+
+/** Starts every job; returns a function that stops them. */
+export function startJobs(app: App, jobs: Job[] = JOBS): () => void {
+	const tasks = jobs.map((job) =>
+		cron.schedule(
+			job.schedule,
+			async () => {
+				try {
+					await job.run(app);
+				} catch (error) {
+					app.log.warn('job failed', { job: job.id, error: (error as Error).message });
+				}
+			},
+			{ name: job.id, noOverlap: true },
+		),
+	);
+	app.tasks.autoRun = true;
+	return () => {
+		app.tasks.autoRun = false;
+		for (const task of tasks) void task.stop();
+	};
+}

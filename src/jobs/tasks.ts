@@ -1,0 +1,99 @@
+/**
+ * Durable background work. `enqueue` writes a background_tasks row inside the caller's
+ * transaction (so the work exists exactly when the change it belongs to does); the
+ * `background-tasks` job runs due rows, each handler in turn, and a prompt run is scheduled right
+ * after the request. A failed task is retried with exponential backoff up to `maxAttempts`, then
+ * marked failed with its error. A crash between enqueue and run loses nothing: the row waits.
+ */
+import type { App } from '../app';
+import { epochSeconds } from '../time';
+
+/** Runs one task; may be asynchronous (file or network work). Throwing means "retry later". */
+export type TaskHandler = (app: App, payload: unknown, task: { id: number; attempts: number }) => void | Promise<void>;
+
+interface TaskRow {
+	id: number;
+	kind: string;
+	payload: string;
+	attempts: number;
+}
+
+export class TaskQueue {
+	private readonly handlers = new Map<string, TaskHandler>();
+	private running: Promise<number> | null = null;
+	private readonly insert;
+	private readonly due;
+	private readonly done;
+	private readonly retry;
+	private readonly fail;
+	/** Attempts before a task is marked failed. */
+	maxAttempts = 5;
+	/** Run a prompt pass after each enqueue (off for `gitstead admin`, which runs no jobs). */
+	autoRun = false;
+
+	constructor(private readonly app: App) {
+		const { db } = app;
+		this.insert = db.prepare(
+			'INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+		);
+		this.due = db.prepare(
+			"SELECT id, kind, payload, attempts FROM background_tasks WHERE state = 'queued' AND run_at <= ? ORDER BY run_at, id LIMIT 50",
+		);
+		this.done = db.prepare("UPDATE background_tasks SET state = 'done', attempts = attempts + 1, last_error = NULL, updated_at = ? WHERE id = ?");
+		this.retry = db.prepare('UPDATE background_tasks SET attempts = attempts + 1, run_at = ?, last_error = ?, updated_at = ? WHERE id = ?');
+		this.fail = db.prepare("UPDATE background_tasks SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?");
+	}
+
+	register(kind: string, handler: TaskHandler): void {
+		this.handlers.set(kind, handler);
+	}
+
+	/** Queues a task; call inside the transaction of the change it belongs to. @returns task id */
+	enqueue(kind: string, payload: unknown): number {
+		if (!this.handlers.has(kind)) throw new Error(`no handler for background task kind "${kind}"`);
+		const now = epochSeconds(this.app.clock());
+		const id = Number(this.insert.run(kind, JSON.stringify(payload), now, now, now).lastInsertRowid);
+		if (this.autoRun) setImmediate(() => void this.runDue().catch(() => undefined));
+		return id;
+	}
+
+	/** Runs every due task once; overlapping calls share one pass. @returns tasks attempted */
+	runDue(): Promise<number> {
+		this.running ??= this.pass().finally(() => (this.running = null));
+		return this.running;
+	}
+
+	private async pass(): Promise<number> {
+		let attempted = 0;
+		for (;;) {
+			const rows = this.due.all(epochSeconds(this.app.clock())) as TaskRow[];
+			if (rows.length === 0) return attempted;
+			for (const row of rows) {
+				attempted++;
+				await this.runOne(row);
+			}
+		}
+	}
+
+	private async runOne(row: TaskRow): Promise<void> {
+		const handler = this.handlers.get(row.kind);
+		const now = epochSeconds(this.app.clock());
+		try {
+			if (!handler) throw new Error(`no handler for background task kind "${row.kind}"`);
+			await handler(this.app, JSON.parse(row.payload), { id: row.id, attempts: row.attempts });
+			this.done.run(now, row.id);
+		} catch (error) {
+			const message = (error as Error).message ?? String(error);
+			if (row.attempts + 1 >= this.maxAttempts || error instanceof PermanentTaskError) {
+				this.fail.run(message, now, row.id);
+				this.app.log.warn('background task failed', { id: row.id, kind: row.kind, error: message });
+			} else {
+				const delay = 2 ** row.attempts * 5; // 5 s, 10 s, 20 s, ...
+				this.retry.run(now + delay, message, now, row.id);
+			}
+		}
+	}
+}
+
+/** Thrown by a handler when retrying cannot help (the task's preconditions no longer hold). */
+export class PermanentTaskError extends Error {}

@@ -1,0 +1,113 @@
+/**
+ * The gitstead command: `serve`, `admin …`, `version`, `--help`.
+ * --help and version never open the database.
+ */
+import { parseArgs } from 'node:util';
+import { closeApp, openApp } from './app';
+import { version } from './build-info';
+import { ADMIN_COMMANDS, ADMIN_HELP, parseAdmin } from './cli/admin';
+import { CliError, createOutput, describeError } from './cli/output';
+import { serve } from './cli/serve';
+import { ConfigError, loadConfig, parsePort, type Overrides } from './config';
+import { createLogger } from './log';
+
+const HELP = `Gitstead ${version}: a self-hosted source-code hosting server speaking GitHub's REST API.
+
+Usage:
+  gitstead serve [--host 127.0.0.1] [--port 8080] [--data-dir ./data] [--config FILE] [--external-url URL]
+  gitstead admin <command> [options]      (gitstead admin --help lists the commands)
+  gitstead version
+  gitstead --help
+
+Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG and
+GITSTEAD_EXTERNAL_URL stand in for the flags of the same name.
+`;
+
+function fail(message: string, code = 1): never {
+	process.stderr.write(`gitstead: error: ${message}\n`);
+	process.exit(code);
+}
+
+function overrides(values: Record<string, string | boolean | undefined>): Overrides {
+	const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string) : undefined);
+	const port = text('port');
+	return {
+		host: text('host'),
+		port: port === undefined ? undefined : parsePort(port, '--port'),
+		dataDir: text('data-dir'),
+		config: text('config'),
+		externalUrl: text('external-url'),
+	};
+}
+
+async function runServe(args: string[]): Promise<void> {
+	const { values, positionals } = parseArgs({
+		args,
+		options: {
+			host: { type: 'string' },
+			port: { type: 'string' },
+			'data-dir': { type: 'string' },
+			config: { type: 'string' },
+			'external-url': { type: 'string' },
+			help: { type: 'boolean', short: 'h' },
+		},
+		allowPositionals: true,
+		strict: true,
+	});
+	if (values.help) return void process.stdout.write(HELP);
+	if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"`);
+	const config = loadConfig(overrides(values));
+	const serving = await serve(config);
+	const shutdown = (signal: string) => {
+		createLogger().info(`received ${signal}, stopping`);
+		serving.stop().then(
+			() => process.exit(0),
+			(error) => fail(`stopping failed: ${(error as Error).message}`),
+		);
+	};
+	process.once('SIGINT', () => shutdown('SIGINT'));
+	process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function runAdmin(args: string[]): void {
+	const [name, ...rest] = args;
+	if (!name || name === '--help' || name === '-h' || name === 'help') return void process.stdout.write(ADMIN_HELP);
+	if (!ADMIN_COMMANDS[name]) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
+	const { command, values, positionals } = parseAdmin(name, rest);
+	if (values.help) return void process.stdout.write(ADMIN_HELP);
+	const config = loadConfig(overrides(values));
+	const app = openApp(config, { log: createLogger('warn') });
+	try {
+		command.run(app, values, positionals, createOutput(values.json === true));
+	} finally {
+		closeApp(app);
+	}
+}
+
+async function main(argv: string[]): Promise<void> {
+	const [command, ...args] = argv;
+	switch (command) {
+		case 'serve':
+			return runServe(args);
+		case 'admin':
+			return runAdmin(args);
+		case 'version':
+		case '--version':
+		case '-v':
+			return void process.stdout.write(`gitstead ${version}\n`);
+		case undefined:
+		case 'help':
+		case '--help':
+		case '-h':
+			return void process.stdout.write(HELP);
+		default:
+			throw new CliError(`unknown command "${command}" (see gitstead --help)`);
+	}
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+	if (error instanceof CliError || error instanceof ConfigError) fail(error.message);
+	const code = (error as { code?: string }).code;
+	if (code?.startsWith('ERR_PARSE_ARGS')) fail(`${(error as Error).message} (see gitstead --help)`);
+	fail(describeError(error));
+});

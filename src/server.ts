@@ -1,0 +1,158 @@
+/**
+ * The HTTP server: polka with the route table, JSON bodies through @polka/parse, the API served at
+ * /api/v3 and at / (hosted-cloud style clients), and GitHub-shaped answers for unknown routes,
+ * oversized bodies and CORS preflight.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { parse } from '@polka/parse';
+import polka from 'polka';
+import type { App } from './app';
+import { ROUTES } from './api/routes';
+import { DOCS_BASE, MESSAGES } from './http/errors';
+import { baseHeaders, MALFORMED_BODY, routeHandler, write } from './http/pipeline';
+import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
+import { Urls } from './http/urls';
+
+const API_PREFIX = '/api/v3';
+
+/** Resolves every declaration's policy (throws at startup on a bad declaration). */
+export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] {
+	const seen = new Set<string>();
+	return declarations.map((declaration) => {
+		const id = `${declaration.method} ${declaration.path}`;
+		if (seen.has(id)) throw new Error(`route declared twice: ${id}`);
+		seen.add(id);
+		return resolveRoute(declaration, DOCS_BASE);
+	});
+}
+
+function errorBody(status: number, message: string): string {
+	return JSON.stringify({ message, documentation_url: `${DOCS_BASE}`, status: String(status) });
+}
+
+/** The request listener: (req, res) → answer. */
+export function createRequestListener(app: App, routes: Route[] = buildRoutes()): (req: IncomingMessage, res: ServerResponse) => void {
+	const limit = app.config.server.body_limit;
+	const router = polka({
+		onError(error: unknown, req: IncomingMessage, res: ServerResponse) {
+			const status = (error as { status?: number }).status;
+			if (res.headersSent) return;
+			if (status === 413) {
+				res.setHeader('Connection', 'close');
+				write(res, 413, baseHeaders(randomUUID()), errorBody(413, MESSAGES.bodyTooLarge));
+				req.resume();
+				return;
+			}
+			app.log.error('unhandled error', { method: req.method, url: req.url, error });
+			write(res, 500, baseHeaders(randomUUID()), errorBody(500, MESSAGES.serverError));
+		},
+		onNoMatch(_req: IncomingMessage, res: ServerResponse) {
+			write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
+		},
+	});
+	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway).
+	router.use(
+		parse({
+			type: '',
+			limit,
+			parser: (bits: string | Buffer) => {
+				const text = String(bits);
+				if (text.trim() === '') return {};
+				try {
+					return JSON.parse(text) as unknown;
+				} catch {
+					return MALFORMED_BODY;
+				}
+			},
+		}),
+	);
+	for (const route of routes) {
+		const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+		router[method](route.pattern, routeHandler(app, route) as never);
+	}
+
+	const logRequests = app.config.server.log_requests;
+	return (req, res) => {
+		if (logRequests) {
+			const started = process.hrtime.bigint();
+			res.on('finish', () => {
+				const ms = Number(process.hrtime.bigint() - started) / 1e6;
+				app.log.info('request', { method: req.method, url: req.url, status: res.statusCode, ms: ms.toFixed(1) });
+			});
+		}
+		const url = req.url ?? '/';
+		if (url.startsWith(API_PREFIX)) {
+			const rest = url.slice(API_PREFIX.length);
+			if (rest === '' || rest[0] === '/' || rest[0] === '?') req.url = rest[0] === '/' ? rest : `/${rest}`;
+		}
+		if (req.method === 'OPTIONS') return preflight(res);
+		const length = Number(req.headers['content-length']);
+		if (length > limit) {
+			res.setHeader('Connection', 'close');
+			write(res, 413, baseHeaders(randomUUID()), errorBody(413, MESSAGES.bodyTooLarge));
+			req.resume();
+			return;
+		}
+		router.handler(req as never, res, undefined as never);
+	};
+}
+
+/** CORS preflight, as GitHub answers it. */
+function preflight(res: ServerResponse): void {
+	const headers = baseHeaders(randomUUID());
+	headers['Access-Control-Allow-Methods'] = 'GET, POST, PATCH, PUT, DELETE';
+	headers['Access-Control-Allow-Headers'] =
+		'Authorization, Content-Type, If-Match, If-Modified-Since, If-None-Match, If-Unmodified-Since, X-GitHub-OTP, ' +
+		'X-Requested-With, X-GitHub-Api-Version, X-Service-Api-Version';
+	headers['Access-Control-Max-Age'] = '86400';
+	write(res, 204, headers);
+}
+
+export interface RunningServer {
+	server: Server;
+	/** e.g. http://127.0.0.1:43123 (the bound address, not the external URL) */
+	address: string;
+	port: number;
+	close(): Promise<void>;
+}
+
+/**
+ * Listens on host:port (port 0 picks a free one).
+ * @throws Error with a one-line reason (address in use, permission denied).
+ */
+export function listen(app: App, host: string, port: number): Promise<RunningServer> {
+	const server = createServer({ keepAliveTimeout: 65_000 }, createRequestListener(app));
+	return new Promise((resolve, reject) => {
+		server.once('error', (error: NodeJS.ErrnoException) => {
+			const reason =
+				error.code === 'EADDRINUSE'
+					? `port ${port} on ${host} is already in use (choose another with --port)`
+					: error.code === 'EACCES'
+						? `no permission to listen on ${host}:${port} (ports below 1024 need privileges)`
+						: error.message;
+			reject(new Error(`cannot listen: ${reason}`));
+		});
+		server.listen(port, host, () => {
+			const bound = server.address() as AddressInfo;
+			const shownHost = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+			// Without a configured external URL, response URLs use the address actually bound
+			// (it differs from the configuration when port 0 asked for any free port).
+			if (!app.config.server.external_url) {
+				const origin = `http://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${bound.port}`;
+				app.urls = new Urls(origin, `${origin}/api/v3`);
+			}
+			resolve({
+				server,
+				port: bound.port,
+				address: `http://${shownHost}:${bound.port}`,
+				close: () =>
+					new Promise<void>((done) => {
+						server.close(() => done());
+						server.closeAllConnections();
+					}),
+			});
+		});
+	});
+}
