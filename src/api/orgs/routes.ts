@@ -73,7 +73,6 @@ export const orgRoutes = [
 				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
 			};
 			ctx.app.db.transaction(() => ctx.app.stores.orgs.update(org.id, settings, isoSeconds(ctx.now)))();
-			ctx.app.cache.invalidate(`teams:${org.id}`);
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
 			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access));
 		},

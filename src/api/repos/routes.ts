@@ -1,21 +1,21 @@
 /**
- * Repositories, as far as teams need them: POST /orgs/{org}/repos, GET /orgs/{org}/repos,
- * GET /repos/{owner}/{repo} (GitHub's repos API; not in the spec's matrix, so the permissions are
- * GitHub's: Administration repository write to create, Metadata read to read).
+ * Repositories, as far as teams and outside collaborators need them: create (organization, user,
+ * fork), list an organization's, get one (GitHub's repos API; not in the spec's matrix, so the
+ * permissions are GitHub's: Administration repository write to create, Metadata read to read).
  */
 import * as v from 'valibot';
 import { forbidden, invalidField } from '../../http/errors';
 import { created, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadOrganization, memberAccess } from '../orgs/access';
+import { loadOrganization, memberAccess, orgAccess } from '../orgs/access';
 import { callerRepoPermission, loadRepository } from './access';
-import { LICENSES } from './licenses';
-import type { RepoPermission } from './permissions';
 import { repository } from './render';
+import { createRepository } from './service';
 
 const flag = v.optional(v.boolean());
-const createBody = v.object({
+/** Body of repository creation (organization and user). */
+export const createBody = v.object({
 	name: v.pipe(v.string(), v.minLength(1)),
 	description: v.optional(v.nullable(v.string())),
 	homepage: v.optional(v.nullable(v.string())),
@@ -44,13 +44,6 @@ const listQuery = v.object({
 	direction: v.optional(v.picklist(['asc', 'desc'])),
 });
 
-/** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
-export function repositoryName(requested: string): string {
-	return requested.trim().replace(/[^A-Za-z0-9._-]/g, '-');
-}
-
-const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallback) ? 1 : 0);
-
 export const repositoryRoutes = [
 	route({
 		method: 'POST',
@@ -67,56 +60,71 @@ export const repositoryRoutes = [
 			if (!access.admin && org.members_can_create_repositories === 0) {
 				throw forbidden(`Members of ${org.login} may not create repositories; ask an owner.`);
 			}
-			const body = ctx.body;
-			const name = repositoryName(body.name);
-			if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
-				throw invalidField('Repository', 'name', `"${body.name}" is not a valid repository name`);
-			}
-			if (body.license_template !== undefined && !LICENSES[body.license_template]) {
-				throw invalidField('Repository', 'license_template', `unknown license template "${body.license_template}"; known: ${Object.keys(LICENSES).join(', ')}`);
-			}
-			const visibility = body.visibility ?? (body.private ? 'private' : 'public');
-			const { stores } = ctx.app;
-			const now = isoSeconds(ctx.now);
-			const repoId = ctx.app.db.transaction(() => {
-				if (stores.repos.byOwnerAndName(org.id, name)) {
-					throw invalidField('Repository', 'name', 'name already exists on this account', 'custom');
-				}
-				const team = body.team_id === undefined ? undefined : stores.teams.byId(body.team_id);
-				if (body.team_id !== undefined && (!team || team.org_id !== org.id)) {
-					throw invalidField('Repository', 'team_id', `team ${body.team_id} is not a team of ${org.login}`);
-				}
-				const id = stores.repos.insert(
-					{
-						owner_id: org.id,
-						name,
-						description: body.description ?? null,
-						homepage: body.homepage ?? null,
-						visibility,
-						default_branch: 'main',
-						license_key: body.license_template ?? null,
-						has_issues: bit(body.has_issues, true),
-						has_projects: bit(body.has_projects, true),
-						has_wiki: bit(body.has_wiki, true),
-						has_downloads: bit(body.has_downloads, true),
-						has_discussions: bit(body.has_discussions, false),
-						is_template: bit(body.is_template, false),
-						allow_squash_merge: bit(body.allow_squash_merge, true),
-						allow_merge_commit: bit(body.allow_merge_commit, true),
-						allow_rebase_merge: bit(body.allow_rebase_merge, true),
-						allow_auto_merge: bit(body.allow_auto_merge, false),
-						delete_branch_on_merge: bit(body.delete_branch_on_merge, false),
-					},
-					now,
-				);
-				// The member who creates a repository administers it, as on GitHub.
-				if (access.userId !== null && !access.admin) stores.repos.setCollaborator(id, access.userId, 'admin', now);
-				if (team) stores.teams.setGrant(team.id, id, team.permission as RepoPermission, now);
-				return id;
-			})();
-			ctx.app.cache.invalidate(`teams:${org.id}`);
-			const repo = stores.repos.byId(repoId)!;
+			// The member who creates a repository administers it, as on GitHub.
+			const creatorGrant = access.userId !== null && !access.admin ? access.userId : null;
+			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: creatorGrant, now: isoSeconds(ctx.now) });
 			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
+		},
+	}),
+	route({
+		method: 'POST',
+		path: '/user/repos',
+		docs: 'repos/repos#create-a-repository-for-the-authenticated-user',
+		permissions: [{ administration: 'write' }],
+		scopes: ['repo', 'public_repo'],
+		access: 'authenticated',
+		resource: 'Repository',
+		body: createBody,
+		handler(ctx) {
+			const self = ctx.principal.user;
+			if (!self) throw forbidden('Installation tokens act for no user; create the repository in an organization.');
+			const owner = ctx.app.stores.accounts.byId(self.id)!;
+			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
+			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now) });
+			return created(repository(ctx.app.urls, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
+		},
+	}),
+	route({
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/forks',
+		docs: 'repos/forks#create-a-fork',
+		permissions: [{ administration: 'write', contents: 'read' }],
+		scopes: ['repo', 'public_repo'],
+		access: 'authenticated',
+		resource: 'Fork',
+		body: v.object({
+			organization: v.optional(v.string()),
+			name: v.optional(v.pipe(v.string(), v.minLength(1))),
+			default_branch_only: v.optional(v.boolean()),
+		}),
+		handler(ctx) {
+			const source = loadRepository(ctx);
+			let target;
+			let collaboratorId: number | null = null;
+			if (ctx.body.organization !== undefined) {
+				const org = ctx.app.stores.accounts.organization(ctx.body.organization);
+				const access = org && orgAccess(ctx, org);
+				if (!org || !access?.member) throw invalidField('Fork', 'organization', `you cannot create repositories in ${ctx.body.organization}`);
+				if (!access.admin && org.members_can_create_repositories === 0) throw forbidden(`Members of ${org.login} may not create repositories.`);
+				if (access.userId !== null && !access.admin) collaboratorId = access.userId;
+				target = org;
+			} else {
+				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
+				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
+			}
+			const repo = createRepository(
+				ctx.app,
+				target,
+				{
+					name: ctx.body.name ?? source.repo.name,
+					description: source.repo.description,
+					homepage: source.repo.homepage,
+					visibility: source.repo.visibility === 'internal' ? 'private' : source.repo.visibility,
+				},
+				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo },
+			);
+			// GitHub answers 202: the fork's git data is copied in the background.
+			return { status: 202, body: repository(ctx.app.urls, repo, target, 'admin') };
 		},
 	}),
 	route({

@@ -176,11 +176,12 @@ export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: Upda
 		const parent = resolveParent(app, org, input, team.id);
 		if (parent !== undefined) next.parent_id = parent?.id ?? null;
 		if (input.privacy !== undefined) next.privacy = input.privacy;
+		// A secret team given a parent becomes closed unless the request insists on secret.
+		else if (parent) next.privacy = 'closed';
 		if (next.privacy === 'secret') {
 			if (next.parent_id !== null) throw invalidField('Team', 'privacy', 'a child team must be closed');
 			if (app.stores.teams.hasChildren(team.id)) throw invalidField('Team', 'privacy', 'a parent team cannot be secret');
 		}
-		if (parent && team.privacy === 'secret' && input.privacy === undefined) next.privacy = 'closed';
 		app.stores.teams.update(next, now);
 		return app.stores.teams.byId(team.id)!;
 	})();

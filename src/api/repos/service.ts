@@ -1,0 +1,105 @@
+/**
+ * Creating repositories (organization, user and fork), with GitHub's naming rules.
+ */
+import type { App } from '../../app';
+import { invalidField } from '../../http/errors';
+import type { AccountRow } from '../users/store';
+import { LICENSES } from './licenses';
+import type { RepoPermission } from './permissions';
+import type { RepositoryRow } from './store';
+
+/** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
+export function repositoryName(requested: string): string {
+	return requested.trim().replace(/[^A-Za-z0-9._-]/g, '-');
+}
+
+export interface CreateRepositoryInput {
+	name: string;
+	description?: string | null;
+	homepage?: string | null;
+	private?: boolean;
+	visibility?: 'public' | 'private' | 'internal';
+	has_issues?: boolean;
+	has_projects?: boolean;
+	has_wiki?: boolean;
+	has_downloads?: boolean;
+	has_discussions?: boolean;
+	is_template?: boolean;
+	team_id?: number;
+	license_template?: string;
+	allow_squash_merge?: boolean;
+	allow_merge_commit?: boolean;
+	allow_rebase_merge?: boolean;
+	allow_auto_merge?: boolean;
+	delete_branch_on_merge?: boolean;
+}
+
+const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallback) ? 1 : 0);
+
+/**
+ * Creates a repository owned by `owner` in one transaction.
+ * @param options.collaboratorId user given admin access as a direct collaborator (a member creating an org repository)
+ * @param options.forkOf the repository this one is a fork of
+ * @param options.now ISO timestamp
+ * @throws HttpError 422 for an invalid or taken name, an unknown license template, or a team_id outside the organization.
+ */
+export function createRepository(
+	app: App,
+	owner: AccountRow,
+	input: CreateRepositoryInput,
+	options: { collaboratorId: number | null; now: string; forkOf?: RepositoryRow },
+): RepositoryRow {
+	const name = repositoryName(input.name);
+	if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
+		throw invalidField('Repository', 'name', `"${input.name}" is not a valid repository name`);
+	}
+	if (input.license_template !== undefined && !LICENSES[input.license_template]) {
+		throw invalidField(
+			'Repository',
+			'license_template',
+			`unknown license template "${input.license_template}"; known: ${Object.keys(LICENSES).join(', ')}`,
+		);
+	}
+	if (input.visibility === 'internal' && owner.type !== 'Organization') {
+		throw invalidField('Repository', 'visibility', 'internal repositories belong to organizations');
+	}
+	const visibility = input.visibility ?? (input.private ? 'private' : 'public');
+	const { stores } = app;
+	const repo = app.db.transaction(() => {
+		if (stores.repos.byOwnerAndName(owner.id, name)) {
+			throw invalidField('Repository', 'name', 'name already exists on this account', 'custom');
+		}
+		const team = input.team_id === undefined ? undefined : stores.teams.byId(input.team_id);
+		if (input.team_id !== undefined && (!team || team.org_id !== owner.id)) {
+			throw invalidField('Repository', 'team_id', `team ${input.team_id} is not a team of ${owner.login}`);
+		}
+		const id = stores.repos.insert(
+			{
+				owner_id: owner.id,
+				name,
+				description: input.description ?? null,
+				homepage: input.homepage ?? null,
+				visibility,
+				fork_parent_id: options.forkOf?.id ?? null,
+				default_branch: options.forkOf?.default_branch ?? 'main',
+				license_key: input.license_template ?? options.forkOf?.license_key ?? null,
+				has_issues: bit(input.has_issues, !options.forkOf),
+				has_projects: bit(input.has_projects, true),
+				has_wiki: bit(input.has_wiki, true),
+				has_downloads: bit(input.has_downloads, true),
+				has_discussions: bit(input.has_discussions, false),
+				is_template: bit(input.is_template, false),
+				allow_squash_merge: bit(input.allow_squash_merge, true),
+				allow_merge_commit: bit(input.allow_merge_commit, true),
+				allow_rebase_merge: bit(input.allow_rebase_merge, true),
+				allow_auto_merge: bit(input.allow_auto_merge, false),
+				delete_branch_on_merge: bit(input.delete_branch_on_merge, false),
+			},
+			options.now,
+		);
+		if (options.collaboratorId !== null) stores.repos.setCollaborator(id, options.collaboratorId, 'admin', options.now);
+		if (team) stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
+		return stores.repos.byId(id)!;
+	})();
+	return repo;
+}
