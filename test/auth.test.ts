@@ -1,0 +1,171 @@
+/**
+ * Authentication and authorization (spec document 1, Authentication; reference §1.2, §1.3):
+ * header forms, the five token kinds, expiry, revocation, scopes and permissions, public views,
+ * hidden private resources.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { hashToken, tokenKindOf } from '../src/auth/tokens';
+import { epochSeconds } from '../src/time';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('auth');
+let s: TestServer;
+let classic: string;
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mike', 'oscar']) s.user(login);
+	s.org('acme', 'olivia');
+	s.org('globex', 'oscar');
+	s.member('acme', 'mike');
+	classic = s.fullToken('olivia');
+	await s.request('POST', '/orgs/acme/repos', { token: classic, body: { name: 'hidden', private: true } });
+	await s.request('POST', '/orgs/acme/teams', { token: classic, body: { name: 'Closed', privacy: 'closed' } });
+});
+test.after(() => s.close());
+
+test('header forms – Bearer, token, any case, Basic password', async () => {
+	for (const header of [`Bearer ${classic}`, `token ${classic}`, `bearer ${classic}`, `TOKEN ${classic}`]) {
+		const res = await s.get('/user', undefined, { Authorization: header });
+		assert.is(res.status, 200, `~> ${header.split(' ')[0]} accepted`);
+	}
+	const basic = Buffer.from(`olivia:${classic}`).toString('base64');
+	assert.is((await s.get('/user', undefined, { Authorization: `Basic ${basic}` })).status, 200);
+});
+
+test('token kinds – distinct prefixes, checksums, stored only as hashes', async () => {
+	const kinds = {
+		classic: s.token('olivia'),
+		'fine-grained': s.token('olivia', { kind: 'fine-grained' }),
+		oauth: s.token('olivia', { kind: 'oauth' }),
+		'user-to-server': s.token('olivia', { kind: 'user-to-server', org: 'acme' }),
+		installation: s.token('olivia', { kind: 'installation', org: 'acme' }),
+	};
+	const prefixes = Object.values(kinds).map((t) => t.split('_')[0]);
+	assert.equal(prefixes, ['ghp', 'github', 'gho', 'ghu', 'ghs']);
+	assert.is(kinds['fine-grained'].length, 93);
+	assert.is(kinds.classic.length, 40);
+	for (const [kind, token] of Object.entries(kinds)) assert.is(tokenKindOf(token), kind);
+	const typo = `${classic.slice(0, 10)}${classic[10] === 'A' ? 'B' : 'A'}${classic.slice(11)}`;
+	assert.is(tokenKindOf(typo), null, '~> the checksum catches a mistyped token');
+	const res = await s.get('/user', typo);
+	assert.is(res.status, 401);
+	assert.is(res.body.message, 'Bad credentials');
+	const stored = s.app.db.prepare('SELECT count(*) FROM tokens WHERE token_hash = ?').pluck().get(hashToken(classic));
+	assert.is(stored, 1);
+	const plain = s.app.db.prepare("SELECT count(*) FROM tokens WHERE CAST(token_hash AS TEXT) LIKE 'ghp_%'").pluck().get();
+	assert.is(plain, 0, '~> no token is stored in clear');
+	for (const token of Object.values(kinds)) {
+		assert.not.equal((await s.get('/orgs/acme', token)).status, 401);
+	}
+});
+
+test('unknown, revoked and expired tokens are 401 "Bad credentials", even on public routes', async () => {
+	const unknown = s.token('olivia').replace(/^ghp_/, 'ghp_');
+	s.app.db.prepare('DELETE FROM tokens WHERE token_hash = ?').run(hashToken(unknown));
+	assert.is((await s.get('/orgs/acme', unknown)).status, 401);
+	const revoked = s.token('olivia');
+	const row = s.app.db.prepare('SELECT id FROM tokens WHERE token_hash = ?').get(hashToken(revoked)) as { id: number };
+	s.app.tokens.revoke(row.id, epochSeconds(s.clock.now));
+	const res = await s.get('/orgs/acme', revoked);
+	assert.is(res.status, 401);
+	assert.is(res.body.message, 'Bad credentials');
+	assert.is(res.body.status, '401');
+	const expiring = s.token('olivia', { kind: 'fine-grained' });
+	s.app.db.prepare('UPDATE tokens SET expires_at = ? WHERE token_hash = ?').run(epochSeconds(s.clock.now) - 1, hashToken(expiring));
+	assert.is((await s.get('/user', expiring)).status, 401);
+});
+
+test('installation tokens expire after 60 minutes', async () => {
+	const token = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { members: 'read' } });
+	assert.is((await s.get('/orgs/acme/teams', token)).status, 200);
+	s.clock.advance(59 * 60 * 1000);
+	assert.is((await s.get('/orgs/acme/teams', token)).status, 200);
+	s.clock.advance(2 * 60 * 1000);
+	const res = await s.get('/orgs/acme/teams', token);
+	assert.is(res.status, 401);
+	assert.is(res.body.message, 'Bad credentials');
+});
+
+test('requires authentication – 401 "Requires authentication" without a token', async () => {
+	const res = await s.get('/orgs/acme/teams');
+	assert.is(res.status, 401);
+	assert.is(res.body.message, 'Requires authentication');
+});
+
+test('scopes – X-OAuth-Scopes for classic and OAuth tokens; missing scope is 403', async () => {
+	const narrow = s.token('olivia', { scopes: ['read:org', 'repo'] });
+	const res = await s.get('/orgs/acme/teams', narrow);
+	assert.is(res.status, 200);
+	assert.is(res.headers.get('x-oauth-scopes'), 'read:org, repo');
+	assert.is(res.headers.get('x-accepted-oauth-scopes'), 'read:org, write:org, admin:org');
+	const parent = s.token('olivia', { scopes: ['admin:org'] });
+	assert.is((await s.get('/orgs/acme/teams', parent)).status, 200, '~> admin:org implies read:org');
+	const none = s.token('olivia', { kind: 'oauth', scopes: [] });
+	const denied = await s.get('/orgs/acme/teams', none);
+	assert.is(denied.status, 403);
+	assert.match(denied.body.message, 'read:org');
+	assert.is(denied.headers.get('x-oauth-scopes'), '');
+	const fg = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'read' } });
+	assert.is((await s.get('/orgs/acme/teams', fg)).headers.get('x-oauth-scopes'), null, '~> not for fine-grained tokens');
+});
+
+test('scopes – classic tokens need repo for private repositories', async () => {
+	const noRepo = s.token('olivia', { scopes: ['read:org'] });
+	assert.is((await s.get('/repos/acme/hidden', noRepo)).status, 404);
+	assert.is((await s.get('/repos/acme/hidden', classic)).status, 200);
+});
+
+test('permissions – levels: write implies read; a missing permission is 403 with the accepted permissions', async () => {
+	const write = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'write' } });
+	assert.is((await s.get('/orgs/acme/teams', write)).status, 200, '~> write implies read');
+	const other = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'admin' } });
+	const res = await s.get('/orgs/acme/teams', other);
+	assert.is(res.status, 403);
+	assert.is(res.body.message, 'Resource not accessible by personal access token');
+	assert.is(res.headers.get('x-accepted-github-permissions'), 'members=read');
+	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { contents: 'read' } });
+	const byApp = await s.get('/orgs/acme/teams', app);
+	assert.is(byApp.status, 403);
+	assert.is(byApp.body.message, 'Resource not accessible by integration');
+});
+
+test('permissions – tokens reach only their resource owner', async () => {
+	const acmeApp = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { members: 'read' } });
+	assert.is((await s.get('/orgs/acme/teams', acmeApp)).status, 200);
+	assert.is((await s.get('/orgs/globex/teams', acmeApp)).status, 403);
+	const uat = s.token('mike', { kind: 'user-to-server', org: 'acme', permissions: { members: 'read' } });
+	assert.is((await s.get('/orgs/acme/teams', uat)).status, 200);
+	assert.is((await s.get('/orgs/acme/teams/closed', uat)).status, 200);
+	const personal = s.token('mike', { kind: 'fine-grained', permissions: { members: 'read' } });
+	assert.is((await s.get('/orgs/acme/teams', personal)).status, 403, '~> a token owned by the user does not reach the organization');
+});
+
+test('public view – a token without the permission sees what anonymous callers see', async () => {
+	await s.request('PUT', '/orgs/acme/public_members/mike', { token: s.fullToken('mike') });
+	const member = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'read' } });
+	const full = await s.get('/orgs/acme/members', member);
+	assert.equal(full.body.map((m: any) => m.login).sort(), ['mike', 'olivia']);
+	const withoutPermission = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
+	const limited = await s.get('/orgs/acme/members', withoutPermission);
+	assert.is(limited.status, 200);
+	assert.equal(limited.body.map((m: any) => m.login), ['mike'], '~> only public members');
+});
+
+test('hidden resources – a private repository the caller cannot see is 404, not 403', async () => {
+	const outsider = s.fullToken('oscar');
+	const res = await s.get('/repos/acme/hidden', outsider);
+	assert.is(res.status, 404);
+	assert.is((await s.get('/repos/acme/hidden')).status, 404);
+	assert.is((await s.get('/repos/acme/hidden', s.fullToken('mike'))).status, 200, '~> members read through the base permission');
+});
+
+test('last_used_at – recorded, at most once a minute', async () => {
+	const token = s.token('mike');
+	await s.get('/user', token);
+	const row = s.app.db.prepare('SELECT last_used_at FROM tokens WHERE token_hash = ?').get(hashToken(token)) as { last_used_at: number };
+	assert.is(row.last_used_at, epochSeconds(s.clock.now));
+});
+
+test.run();
