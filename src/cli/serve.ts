@@ -59,7 +59,7 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 		closeApp(app);
 		throw error;
 	}
-	const notes = bootstrapAdmin(app);
+	for (const line of bootstrapAdmin(app)) print(line);
 	const stopJobs = startJobs(app);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	log.info(`Gitstead ${version} serving ${app.urls.apiBase}`, {
@@ -69,7 +69,6 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 		rate_limit: config.rate_limit.enabled ? 'on' : 'off',
 		started_ms: ms.toFixed(0),
 	});
-	for (const line of notes) print(line);
 
 	let stopping: Promise<void> | null = null;
 	const stop = () =>

@@ -1,0 +1,187 @@
+/**
+ * The command line (issue: "a contract: scripts depend on these names"): serve's first start,
+ * every admin command with --json and readable output, errors as one line and a non-zero exit,
+ * environment variables, config files, and admin commands while the server runs.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bundleCommand, run, serve, waitFor, type Served } from './helpers/cli';
+
+const test = suite('cli');
+const gitstead = bundleCommand();
+let dir: string;
+let served: Served | undefined;
+
+const admin = (...args: string[]) => run(gitstead, ['admin', ...args, '--data-dir', join(dir, 'data')]);
+const json = (...args: string[]) => {
+	const result = admin(...args, '--json');
+	assert.is(result.code, 0, `~> ${args.join(' ')}: ${result.stderr}`);
+	return JSON.parse(result.stdout);
+};
+
+test.before(() => {
+	dir = mkdtempSync(join(tmpdir(), 'gitstead-cli-'));
+});
+test.after(async () => {
+	await served?.stop();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+test('version and help never open the database', () => {
+	const version = run(gitstead, ['version'], { cwd: dir });
+	assert.is(version.code, 0);
+	assert.match(version.stdout, /^gitstead \d+\.\d+\.\d+\n$/);
+	const help = run(gitstead, ['--help'], { cwd: dir });
+	assert.is(help.code, 0);
+	assert.match(help.stdout, 'gitstead serve');
+	const adminHelp = run(gitstead, ['admin', '--help'], { cwd: dir });
+	assert.match(adminHelp.stdout, 'create-token LOGIN');
+	assert.not.ok(existsSync(join(dir, 'data')), '~> no data folder created');
+});
+
+test('first start creates admin and prints its token once; the token works', async () => {
+	served = await serve(gitstead, ['--data-dir', join(dir, 'data')]);
+	await waitFor(() => served!.stdout().includes('Try it'));
+	const token = /(ghp_[A-Za-z0-9]{36})/.exec(served.stdout())?.[1];
+	assert.ok(token, '~> a classic token is printed');
+	assert.match(served.stdout(), `curl -H "Authorization: Bearer ${token}" ${served.address}/api/v3/user`);
+	const me = await fetch(`${served.address}/api/v3/user`, { headers: { Authorization: `Bearer ${token}` } });
+	const body = (await me.json()) as { login: string; site_admin: boolean };
+	assert.is(body.login, 'admin');
+	assert.is(body.site_admin, true);
+	assert.is(await served.stop(), 0, '~> SIGTERM stops cleanly');
+	served = await serve(gitstead, ['--data-dir', join(dir, 'data')]);
+	assert.not.match(served.stdout(), 'ghp_', '~> the second start prints no secret');
+});
+
+test('admin commands while the server runs; the server sees them at once', async () => {
+	const user = json('create-user', 'alice', '--email', 'alice@example.test', '--name', 'Alice');
+	assert.equal(user, { id: user.id, login: 'alice', site_admin: false, email: 'alice@example.test', name: 'Alice' });
+	const line = admin('create-user', 'bob', '--site-admin');
+	assert.is(line.code, 0);
+	assert.match(line.stdout, /^created user bob \(id \d+, site administrator\)\n$/);
+	const enterprise = json('create-enterprise', 'bigco', '--owner', 'alice', '--name', 'Big Co');
+	assert.is(enterprise.slug, 'bigco');
+	const org = json('create-org', 'acme', '--owner', 'alice', '--enterprise', 'bigco');
+	assert.equal([org.login, org.owner, org.enterprise], ['acme', 'alice', 'bigco']);
+	const member = json('add-member', 'acme', 'bob', '--role', 'admin');
+	assert.equal(member, { organization: 'acme', login: 'bob', role: 'admin', state: 'active' });
+	const token = json('create-token', 'alice', '--scopes', 'read:org,repo', '--expires-in', '30');
+	assert.equal(Object.keys(token), ['id', 'token', 'kind', 'login', 'scopes', 'permissions', 'org', 'expires_at']);
+	assert.is(token.kind, 'classic');
+	assert.equal(token.scopes, ['read:org', 'repo']);
+	const res = await fetch(`${served!.address}/api/v3/orgs/acme/members`, { headers: { Authorization: `token ${token.token}` } });
+	assert.is(res.status, 200);
+	assert.equal(((await res.json()) as any[]).map((m) => m.login).sort(), ['alice', 'bob']);
+	assert.is(res.headers.get('x-oauth-scopes'), 'read:org, repo');
+});
+
+test('create-token – every kind', async () => {
+	const fine = json('create-token', 'alice', '--kind', 'fine-grained', '--org', 'acme', '--permissions', 'members:read');
+	assert.match(fine.token, /^github_pat_/);
+	assert.equal(fine.permissions, { members: 'read' });
+	const oauth = json('create-token', 'alice', '--kind', 'oauth', '--scopes', 'admin:org');
+	assert.match(oauth.token, /^gho_/);
+	const uat = json('create-token', 'alice', '--kind', 'user-to-server', '--org', 'acme', '--permissions', 'members:write');
+	assert.match(uat.token, /^ghu_/);
+	const iat = json('create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--permissions', 'members:read');
+	assert.match(iat.token, /^ghs_/);
+	assert.is(iat.org, 'acme');
+	const minutes = (Date.parse(iat.expires_at) - Date.now()) / 60000;
+	assert.ok(minutes > 58 && minutes <= 60, '~> installation tokens expire after 60 minutes');
+	for (const token of [fine.token, oauth.token, uat.token, iat.token]) {
+		const res = await fetch(`${served!.address}/api/v3/orgs/acme/teams`, { headers: { Authorization: `Bearer ${token}` } });
+		assert.is(res.status, 200, `~> ${token.slice(0, 4)} token lists teams`);
+	}
+	const line = admin('create-token', 'alice');
+	assert.match(line.stdout, /^ghp_[A-Za-z0-9]{36} {2}\(token \d+, classic, for alice, scopes: none, expires never\)\n$/);
+});
+
+test('list-tokens and revoke-token; a revoked token is refused by the running server', async () => {
+	const token = json('create-token', 'bob', '--scopes', 'read:org');
+	const listed = json('list-tokens', 'bob');
+	const entry = listed.tokens.find((t: any) => t.id === token.id);
+	assert.is(entry.state, 'active');
+	assert.is(entry.ends_with, token.token.slice(-8));
+	assert.not.ok(JSON.stringify(listed).includes(token.token), '~> secrets are never listed');
+	const table = admin('list-tokens');
+	assert.match(table.stdout, `${token.id}\tclassic\tbob`);
+	const revoked = admin('revoke-token', String(token.id));
+	assert.is(revoked.code, 0);
+	assert.is(revoked.stdout, `revoked token ${token.id}\n`);
+	const res = await fetch(`${served!.address}/api/v3/user`, { headers: { Authorization: `Bearer ${token.token}` } });
+	assert.is(res.status, 401);
+	assert.is(json('list-tokens', 'bob').tokens.find((t: any) => t.id === token.id).state, 'revoked');
+});
+
+test('errors – one clear line on stderr and a non-zero exit', () => {
+	const cases: Array<[string[], RegExp]> = [
+		[['create-user', 'alice'], /already taken/],
+		[['create-user', 'bad_name'], /not a valid name/],
+		[['create-user'], /missing LOGIN/],
+		[['create-org', 'acme2', '--owner', 'nobody'], /unknown user "nobody"/],
+		[['create-org', 'acme2'], /--owner LOGIN is required/],
+		[['add-member', 'nope', 'alice'], /unknown organization "nope"/],
+		[['add-member', 'acme', 'alice', '--role', 'boss'], /--role must be member or admin/],
+		[['create-token', 'alice', '--scopes', 'repo,fly'], /unknown scope "fly"/],
+		[['create-token', 'alice', '--kind', 'robot'], /--kind must be one of/],
+		[['create-token', 'alice', '--kind', 'fine-grained', '--permissions', 'members:godlike'], /needs a level read, write or admin/],
+		[['create-token', 'alice', '--kind', 'installation'], /need --org ORG/],
+		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--expires-in', '2'], /always expire after 60 minutes/],
+		[['create-token', 'alice', '--expires-in', 'soon'], /--expires-in must be a number of days/],
+		[['create-token', 'alice', '--permissions', 'members:read'], /carry --scopes, not --permissions/],
+		[['revoke-token', '99999'], /unknown token 99999/],
+		[['launch-rockets'], /unknown admin command "launch-rockets"/],
+		[['create-user', 'carol', '--colour', 'red'], /Unknown option '--colour'/],
+	];
+	for (const [args, message] of cases) {
+		const result = admin(...args);
+		assert.is(result.code, 1, `~> ${args.join(' ')} exits 1`);
+		assert.is(result.stdout, '', `~> ${args.join(' ')} prints nothing on stdout`);
+		assert.match(result.stderr, /^gitstead: error: [^\n]+\n$/, `~> ${args.join(' ')}: one line (${result.stderr})`);
+		assert.match(result.stderr, message);
+	}
+	const unknown = run(gitstead, ['frobnicate']);
+	assert.is(unknown.code, 1);
+	assert.match(unknown.stderr, /unknown command "frobnicate"/);
+});
+
+test('environment variables mirror the flags', () => {
+	const result = run(gitstead, ['admin', 'create-user', 'envy', '--json'], { env: { GITSTEAD_DATA_DIR: join(dir, 'data') } });
+	assert.is(result.code, 0, result.stderr);
+	assert.is(JSON.parse(result.stdout).login, 'envy');
+	const badPort = run(gitstead, ['serve'], { env: { GITSTEAD_PORT: 'eighty', GITSTEAD_DATA_DIR: join(dir, 'data') } });
+	assert.is(badPort.code, 1);
+	assert.match(badPort.stderr, /GITSTEAD_PORT must be a port number/);
+});
+
+test('config files – read with --config; a bad key or value is named', async () => {
+	const good = join(dir, 'good.toml');
+	writeFileSync(good, `[storage]\ndata_dir = "${join(dir, 'other')}"\n[rate_limit]\nenabled = false\n`);
+	const created = run(gitstead, ['admin', 'create-user', 'tomlish', '--config', good]);
+	assert.is(created.code, 0, created.stderr);
+	assert.ok(existsSync(join(dir, 'other', 'gitstead.db')), '~> data_dir from the file');
+	const bad = join(dir, 'bad.toml');
+	writeFileSync(bad, '[server]\nprot = 80\n');
+	const refused = run(gitstead, ['admin', 'list-tokens', '--config', bad]);
+	assert.is(refused.code, 1);
+	assert.match(refused.stderr, /config file .*bad\.toml: server\.prot/);
+	const missing = run(gitstead, ['admin', 'list-tokens', '--config', join(dir, 'none.toml')]);
+	assert.match(missing.stderr, /does not exist/);
+	const off = await serve(gitstead, ['--config', good]);
+	const status = await fetch(`${off.address}/api/v3/rate_limit`);
+	assert.is(status.status, 404, '~> rate limiting off from the file');
+	await off.stop();
+});
+
+test('serve – a port in use is one clear line', async () => {
+	const port = new URL(served!.address).port;
+	const clash = run(gitstead, ['serve', '--port', port, '--data-dir', join(dir, 'data')]);
+	assert.is(clash.code, 1);
+	assert.match(clash.stderr, /gitstead: error: cannot listen: port \d+ on 127\.0\.0\.1 is already in use/);
+});
+
+test.run();

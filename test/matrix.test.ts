@@ -1,0 +1,112 @@
+/**
+ * The spec's permission matrix against the route table: every matrix row whose path Gitstead
+ * implements is checked over HTTP — the route names the row's permissions in
+ * X-Accepted-Service-Permissions / X-Accepted-GitHub-Permissions, a fine-grained token without
+ * them is refused (or, on a public route, answered as a public view), a token holding them gets
+ * past the permission check, and token kinds the row rejects are refused.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MATRIX, type MatrixRow } from '../src/auth/permission-matrix';
+import { formatAcceptedPermissions, type GrantedPermissions } from '../src/auth/permissions';
+import { MESSAGES } from '../src/http/errors';
+import { buildRoutes } from '../src/server';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('permission matrix');
+let s: TestServer;
+const routes = buildRoutes();
+const implemented = MATRIX.filter((row) => routes.some((r) => r.method === row.method && r.path === row.path));
+let params: Record<string, string>;
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mike']) s.user(login);
+	s.org('acme', 'olivia');
+	s.member('acme', 'mike');
+	const owner = s.fullToken('olivia');
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
+	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
+	params = { org: 'acme', team_slug: 'crew', team_id: String(team.body.id), username: 'mike', owner: 'acme', repo: 'app' };
+});
+test.after(() => s.close());
+
+function concrete(path: string): string {
+	return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+		if (!(name in params)) throw new Error(`no fixture for {${name}}`);
+		return params[name];
+	});
+}
+
+/** All permissions of the row's first alternative, as a token grant. */
+function grant(row: MatrixRow): GrantedPermissions {
+	return { ...row.policy[0] };
+}
+
+test('the matrix covers the team, member and outside-collaborator routes', () => {
+	const ids = implemented.map((row) => `${row.method} ${row.path}`);
+	for (const id of [
+		'GET /orgs/{org}/teams',
+		'POST /orgs/{org}/teams',
+		'PATCH /orgs/{org}/teams/{team_slug}',
+		'PUT /teams/{team_id}/repos/{owner}/{repo}',
+		'GET /teams/{team_id}/teams',
+		'PUT /orgs/{org}/outside_collaborators/{username}',
+		'PUT /orgs/{org}/public_members/{username}',
+		'PATCH /user/memberships/orgs/{org}',
+	]) {
+		assert.ok(ids.includes(id), `~> ${id} is implemented and in the matrix`);
+	}
+	assert.ok(implemented.length >= 45, `~> ${implemented.length} matrix rows implemented`);
+});
+
+test('every implemented row: the route policy is the row', () => {
+	for (const row of implemented) {
+		const route = routes.find((r) => r.method === row.method && r.path === row.path)!;
+		assert.equal(route.policy, row.policy, `~> ${row.method} ${row.path} policy`);
+		for (const kind of row.rejects) assert.not.ok(route.tokenKinds.has(kind), `~> ${row.method} ${row.path} rejects ${kind}`);
+	}
+});
+
+test('every implemented row over HTTP: header, refusal without the permission, passage with it', async () => {
+	for (const row of implemented) {
+		const route = routes.find((r) => r.method === row.method && r.path === row.path)!;
+		const path = concrete(row.path);
+		const id = `${row.method} ${row.path}`;
+		const body = row.method === 'GET' || row.method === 'DELETE' ? undefined : {};
+
+		const without = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
+		const refused = await s.request(row.method, path, { token: without, body });
+		assert.is(refused.headers.get('x-accepted-service-permissions'), formatAcceptedPermissions(row.policy), `~> ${id} header`);
+		assert.is(refused.headers.get('x-accepted-github-permissions'), formatAcceptedPermissions(row.policy), `~> ${id} GitHub header`);
+		if (route.access === 'public') {
+			assert.is.not(refused.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} is public: answered as a public view`);
+		} else {
+			assert.is(refused.status, 403, `~> ${id} without ${formatAcceptedPermissions(row.policy)} is 403`);
+			assert.is(refused.body.message, MESSAGES.byPersonalAccessToken, `~> ${id} message`);
+		}
+
+		const holder = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: grant(row) });
+		const passed = await s.request(row.method, path, { token: holder, body });
+		assert.is.not(passed.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} with the permission passes the check`);
+
+		const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: grant(row) });
+		const byApp = await s.request(row.method, path, { token: app, body });
+		if (row.rejects.includes('installation')) {
+			assert.is(byApp.status, 403, `~> ${id} rejects installation tokens`);
+			assert.is(byApp.body.message, MESSAGES.byIntegration);
+		} else {
+			assert.is.not(byApp.body?.message, MESSAGES.byIntegration, `~> ${id} accepts installation tokens`);
+		}
+	}
+});
+
+test('routes outside the matrix declare their own policy', () => {
+	for (const route of routes) {
+		assert.ok(Array.isArray(route.policy), `~> ${route.method} ${route.path} has a policy`);
+		assert.ok(route.tokenKinds.size > 0, `~> ${route.method} ${route.path} accepts some token kind`);
+		assert.ok(['public', 'authenticated', 'site_admin'].includes(route.access));
+	}
+});
+
+test.run();
