@@ -94,7 +94,8 @@ CREATE TABLE teams (
   updated_at           TEXT NOT NULL,
   UNIQUE (org_id, slug)
 );
-CREATE UNIQUE INDEX teams_org_name ON teams(org_id, name COLLATE NOCASE);
+-- Names are unique per organization case-insensitively: equal names give equal slugs, so the
+-- UNIQUE (org_id, slug) constraint enforces it without an index of its own.
 CREATE INDEX teams_parent ON teams(parent_id) WHERE parent_id IS NOT NULL;
 
 -- Team membership. A pending row waits for the user to accept the organization invitation.

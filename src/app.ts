@@ -4,8 +4,10 @@
  * `serve` and every `admin` command open one; tests open one per suite.
  */
 import { mkdirSync } from 'node:fs';
+import { Authenticator } from './auth/principal';
 import { createTokenStore, type TokenStore } from './auth/token-store';
 import type { Resolved } from './config';
+import { ExternalChanges } from './db/external-changes';
 import { migrate, type MigrationResult } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
 import { RepresentationCache } from './http/cache';
@@ -48,8 +50,17 @@ export interface App {
 	rateLimiter: RateLimiter;
 	tasks: TaskQueue;
 	migration: MigrationResult;
-	/** Records that a token was used (last_used_at, written at most once a minute per token). */
-	noteTokenUse(tokenId: number): void;
+	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
+	authenticator: Authenticator;
+	/** Notices commits by other processes and clears in-memory caches. */
+	externalChanges: ExternalChanges;
+	/**
+	 * Runs `fn` in one transaction (nested calls become savepoints). When the outermost transaction
+	 * rolls back, in-memory caches are cleared, since they may have seen uncommitted rows.
+	 */
+	transaction<T>(fn: () => T): T;
+	/** Writes in-memory counters (rate-limit windows, token use). @returns rows written */
+	flushCounters(): number;
 }
 
 export interface OpenOptions {
@@ -76,8 +87,19 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	if (config.storage.synchronous === 'full') db.pragma('synchronous = FULL');
 	const migration = migrate(db);
 	const clock = options.clock ?? systemClock;
-	const lastUse = new Map<number, number>();
-	const tokens = createTokenStore(db);
+	const tokens = createTokenStore(db, () => authenticator.clear());
+	const authenticator = new Authenticator(tokens);
+	const externalChanges = new ExternalChanges(db);
+	const stores = createStores(db);
+	const cache = new RepresentationCache();
+	const clearCaches = () => {
+		stores.accounts.forget();
+		cache.clear();
+	};
+	externalChanges.onChange(() => {
+		authenticator.clear();
+		clearCaches();
+	});
 	const app: App = {
 		config,
 		db,
@@ -85,16 +107,25 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		log: options.log ?? createLogger(),
 		urls: new Urls(config.origin, config.apiBase),
 		tokens,
-		stores: createStores(db),
-		cache: new RepresentationCache(db),
+		authenticator,
+		externalChanges,
+		stores,
+		cache,
 		rateLimiter: new RateLimiter(db, config.rate_limit),
 		tasks: undefined as unknown as TaskQueue,
 		migration,
-		noteTokenUse(tokenId) {
-			const now = epochSeconds(clock());
-			if ((lastUse.get(tokenId) ?? 0) > now - 60) return;
-			lastUse.set(tokenId, now);
-			tokens.touch(tokenId, now);
+		transaction<T>(fn: () => T): T {
+			try {
+				return db.transaction(fn)();
+			} catch (error) {
+				if (!db.inTransaction) clearCaches();
+				throw error;
+			}
+		},
+		flushCounters() {
+			const windows = app.rateLimiter.flush();
+			const tokensUsed = db.transaction(() => authenticator.flushUsage())();
+			return windows + tokensUsed;
 		},
 	};
 	app.tasks = new TaskQueue(app);
@@ -107,7 +138,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 export function closeApp(app: App): void {
 	if (!app.db.open) return;
 	try {
-		app.rateLimiter.flush();
+		app.flushCounters();
 	} finally {
 		app.db.close();
 	}

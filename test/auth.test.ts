@@ -161,11 +161,23 @@ test('hidden resources – a private repository the caller cannot see is 404, no
 	assert.is((await s.get('/repos/acme/hidden', s.fullToken('mike'))).status, 200, '~> members read through the base permission');
 });
 
-test('last_used_at – recorded, at most once a minute', async () => {
+test('last_used_at – recorded by the usage-flush job, at most once a minute', async () => {
 	const token = s.token('mike');
 	await s.get('/user', token);
+	const read = () => s.app.db.prepare('SELECT last_used_at FROM tokens WHERE token_hash = ?').pluck().get(hashToken(token));
+	assert.is(read(), null, '~> not written on the request path');
+	s.app.flushCounters();
 	const row = s.app.db.prepare('SELECT last_used_at FROM tokens WHERE token_hash = ?').get(hashToken(token)) as { last_used_at: number };
 	assert.is(row.last_used_at, epochSeconds(s.clock.now));
+	const first = read();
+	s.clock.advance(30_000);
+	await s.get('/user', token);
+	s.app.flushCounters();
+	assert.is(read(), first, '~> within the minute nothing new is written');
+	s.clock.advance(31_000);
+	await s.get('/user', token);
+	s.app.flushCounters();
+	assert.is(read(), epochSeconds(s.clock.now));
 });
 
 test.run();

@@ -66,33 +66,23 @@ export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
 }
 
 /**
- * Resolves the request's principal.
+ * The principal of a token.
  * @param now epoch seconds
- * @param onUse called with the token id after a successful lookup (last_used_at bookkeeping)
  * @throws HttpError 401 "Bad credentials" for a malformed, unknown, revoked or expired token.
  */
-export function authenticate(
-	headers: IncomingHttpHeaders,
-	ip: string,
-	tokens: TokenStore,
-	now: number,
-	onUse?: (tokenId: number) => void,
-): Principal {
-	const token = tokenFromHeader(headers);
-	if (token === null) return anonymous(ip);
+function principalOfToken(token: string, tokens: TokenStore, now: number): { principal: Principal; expiresAt: number | null } {
 	const kind = tokenKindOf(token);
 	if (!kind) throw unauthorized(MESSAGES.badCredentials);
 	const row = tokens.findByHash(hashToken(token));
 	if (!row || row.kind !== kind || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
 		throw unauthorized(MESSAGES.badCredentials);
 	}
-	onUse?.(row.id);
 	const scopeList = row.scopes ? row.scopes.split(',') : [];
 	const user =
 		row.user_id !== null && row.login !== null
 			? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 }
 			: null;
-	return {
+	const principal: Principal = {
 		kind,
 		tokenId: row.id,
 		user,
@@ -102,4 +92,63 @@ export function authenticate(
 		resourceOwnerId: row.resource_owner_id,
 		rateKey: user ? `user:${user.id}` : `installation:${row.id}`,
 	};
+	return { principal, expiresAt: row.expires_at };
+}
+
+/**
+ * Authentication with a memory of recently seen tokens, so a request costs a Map lookup instead
+ * of a SHA-256 and a database read. Entries honour the token's expiry; the cache is cleared when
+ * tokens change (clear(): revocation, in this process or by `gitstead admin`, noticed through
+ * ExternalChanges). Principals are shared between requests and must not be mutated.
+ *
+ * Token use (last_used_at) is recorded in memory, at most once a minute per token, and written by
+ * flushUsage() (the `usage-flush` job), so authenticating never writes on the request path.
+ */
+export class Authenticator {
+	private readonly known = new Map<string, { principal: Principal; expiresAt: number | null }>();
+	/** token id → epoch seconds of use not yet written */
+	private readonly pendingUse = new Map<number, number>();
+	/** token id → epoch seconds last written */
+	private readonly writtenUse = new Map<number, number>();
+	/** Entries kept at most; the map is emptied when it grows past this. */
+	static readonly MAX_ENTRIES = 10_000;
+
+	constructor(private readonly tokens: TokenStore) {}
+
+	/**
+	 * @param now epoch seconds
+	 * @throws HttpError 401 "Bad credentials"
+	 */
+	authenticate(headers: IncomingHttpHeaders, ip: string, now: number): Principal {
+		const token = tokenFromHeader(headers);
+		if (token === null) return anonymous(ip);
+		let entry = this.known.get(token);
+		if (entry && entry.expiresAt !== null && entry.expiresAt <= now) {
+			this.known.delete(token);
+			entry = undefined;
+		}
+		if (!entry) {
+			entry = principalOfToken(token, this.tokens, now);
+			if (this.known.size >= Authenticator.MAX_ENTRIES) this.known.clear();
+			this.known.set(token, entry);
+		}
+		const id = entry.principal.tokenId!;
+		if ((this.writtenUse.get(id) ?? 0) <= now - 60) this.pendingUse.set(id, now);
+		return entry.principal;
+	}
+
+	/** Writes recorded token use (call inside a transaction). @returns tokens written */
+	flushUsage(): number {
+		for (const [id, at] of this.pendingUse) {
+			this.tokens.touch(id, at);
+			this.writtenUse.set(id, at);
+		}
+		const count = this.pendingUse.size;
+		this.pendingUse.clear();
+		return count;
+	}
+
+	clear(): void {
+		this.known.clear();
+	}
 }

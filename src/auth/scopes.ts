@@ -76,16 +76,14 @@ function ancestors(scope: string): string[] {
 	return out;
 }
 
+/** scope → every scope it implies (itself included), computed once. */
+const CLOSURE = new Map<string, string[]>(
+	SCOPES.map((scope) => [scope, SCOPES.filter((child) => child === scope || ancestors(child).includes(scope))]),
+);
+
 /** The token's scopes with every implied scope added, for O(1) checks. */
 export function expandScopes(scopes: Iterable<string>): Set<string> {
 	const out = new Set<string>();
-	for (const scope of scopes) {
-		out.add(scope);
-		for (const [child, parent] of Object.entries(PARENT)) if (parent && impliedBy(child, scope)) out.add(child);
-	}
+	for (const scope of scopes) for (const implied of CLOSURE.get(scope) ?? [scope]) out.add(implied);
 	return out;
-}
-
-function impliedBy(child: string, scope: string): boolean {
-	return ancestors(child).includes(scope);
 }

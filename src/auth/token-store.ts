@@ -46,7 +46,8 @@ export interface NewToken {
 
 export type TokenStore = ReturnType<typeof createTokenStore>;
 
-export function createTokenStore(db: DB) {
+/** @param onChange called after a token is revoked (authentication caches forget it) */
+export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 	const insert = db.prepare(`
 		INSERT INTO tokens (kind, token_hash, token_last_eight, user_id, created_by_id, scopes, permissions,
 			resource_owner_id, note, created_at, expires_at)
@@ -85,7 +86,11 @@ export function createTokenStore(db: DB) {
 		list: (userId?: number) =>
 			(userId === undefined ? all.all() : forUser.all(userId)) as Array<TokenRow & { login: string | null }>,
 		/** Revokes; false when already revoked or unknown. @param now epoch seconds */
-		revoke: (id: number, now: number) => revoke.run(now, id).changes > 0,
+		revoke(id: number, now: number): boolean {
+			const changed = revoke.run(now, id).changes > 0;
+			onChange();
+			return changed;
+		},
 		/** Records use. @param now epoch seconds */
 		touch: (id: number, now: number) => void touch.run(now, id),
 	};

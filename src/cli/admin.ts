@@ -209,7 +209,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				expiresAt = now + Number(expiresText) * 86400;
 			}
 
-			const { id, token } = app.db.transaction(() =>
+			const { id, token } = app.transaction(() =>
 				app.tokens.create({
 					kind,
 					userId: kind === 'installation' ? null : user.id,
@@ -221,7 +221,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 					now,
 					expiresAt,
 				}),
-			)();
+			);
 			const expires = expiresAt === null ? null : isoSeconds(expiresAt * 1000);
 			out.result(
 				{
@@ -278,7 +278,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			const token = app.tokens.get(id);
 			if (!token) throw new CliError(`unknown token ${id}`);
 			if (token.revoked_at !== null) throw new CliError(`token ${id} is already revoked`);
-			app.db.transaction(() => app.tokens.revoke(id, epochSeconds(app.clock())))();
+			app.transaction(() => app.tokens.revoke(id, epochSeconds(app.clock())));
 			out.result({ id, revoked: true }, `revoked token ${id}`);
 		},
 	},

@@ -25,6 +25,6 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
 	}
 	db.pragma('foreign_keys = ON');
 	db.pragma('temp_store = MEMORY');
-	db.pragma('cache_size = -16000'); // 16 MB page cache
+	db.pragma('cache_size = -8000'); // 8 MB page cache
 	return db;
 }

@@ -1,42 +1,25 @@
 /**
- * Serialized JSON of read-mostly resources (e.g. a team's list form), kept so hot list endpoints
- * join cached strings instead of building and stringifying objects on every request.
+ * Representations of read-mostly resources kept in memory: serialized JSON fragments (a team's
+ * list form) and small derived lists (an organization's team order), so hot list endpoints join
+ * cached strings instead of building and stringifying objects on every request.
  *
  * Entries live in scopes (e.g. 'teams:ORG_ID'); a write invalidates the scope it changes, in the
- * handler that changes it. Writes by another process (`gitstead admin` while the server runs) are
- * noticed through SQLite's PRAGMA data_version, checked once per request, and clear everything.
+ * code that changes it. Writes by another process clear everything (see ExternalChanges).
  */
-import type { DB } from '../db/open';
 
 export class RepresentationCache {
-	private readonly scopes = new Map<string, Map<string, string>>();
+	private readonly scopes = new Map<string, Map<string, unknown>>();
 	private readonly generations = new Map<string, number>();
-	private readonly dataVersion;
-	private seenDataVersion: number;
 	private epoch = 0;
 
-	constructor(db: DB) {
-		this.dataVersion = db.prepare('PRAGMA data_version').pluck();
-		this.seenDataVersion = this.dataVersion.get() as number;
+	get<T>(scope: string, key: string): T | undefined {
+		return this.scopes.get(scope)?.get(key) as T | undefined;
 	}
 
-	/** Clears everything when another connection committed since the last call. */
-	sync(): void {
-		const current = this.dataVersion.get() as number;
-		if (current !== this.seenDataVersion) {
-			this.seenDataVersion = current;
-			this.clear();
-		}
-	}
-
-	get(scope: string, key: string): string | undefined {
-		return this.scopes.get(scope)?.get(key);
-	}
-
-	set(scope: string, key: string, json: string): void {
+	set(scope: string, key: string, value: unknown): void {
 		let entries = this.scopes.get(scope);
 		if (!entries) this.scopes.set(scope, (entries = new Map()));
-		entries.set(key, json);
+		entries.set(key, value);
 	}
 
 	/** A string that changes whenever the scope is invalidated or the cache cleared (for ETag keys). */

@@ -51,7 +51,12 @@ export class HttpError extends Error {
 			extra?: Record<string, unknown>;
 		} = {},
 	) {
+		// An HttpError is an answer, not a fault: skip the stack trace V8 would capture (its cost
+		// shows on hot 404/403 paths).
+		const limit = Error.stackTraceLimit;
+		Error.stackTraceLimit = 0;
 		super(message);
+		Error.stackTraceLimit = limit;
 		this.status = status;
 		this.errors = options.errors;
 		this.headers = options.headers;

@@ -6,7 +6,7 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app';
-import { authenticate, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { permissionsSatisfy } from '../auth/permissions';
 import { isBusy } from '../db/errors';
 import { epochSeconds } from '../time';
@@ -83,9 +83,20 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 function run(app: App, route: Route, req: PolkaRequest, now: number, state: State): Reply {
 	state.version = negotiateVersion(req.headers);
 	state.media = negotiateMedia(req.headers.accept);
+	const rawBody = req.body;
+	if (rawBody === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
+	// A write request runs in one transaction from authentication to the handler's last read: one
+	// commit, all-or-nothing, and its reads share one lock instead of taking one each. Reads run
+	// without: measured, BEGIN/COMMIT costs a GET more than the per-statement locks (192 vs 164 µs).
+	if (req.method === 'GET' || req.method === 'HEAD') return handle(app, route, req, now, state, rawBody);
+	return app.transaction(() => handle(app, route, req, now, state, rawBody));
+}
+
+function handle(app: App, route: Route, req: PolkaRequest, now: number, state: State, rawBody: unknown): Reply {
 	const ip = clientIp(req);
 	const seconds = epochSeconds(now);
-	const principal = authenticate(req.headers, ip, app.tokens, seconds, app.noteTokenUse);
+	app.externalChanges.check();
+	const principal = app.authenticator.authenticate(req.headers, ip, seconds);
 	state.principal = principal;
 	const publicView = authorize(route, principal);
 
@@ -95,8 +106,6 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 		if (window.used >= window.limit) throw rateLimitExceeded(principal, window, ip, seconds);
 	}
 
-	const rawBody = req.body;
-	if (rawBody === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
 	let body: unknown = {};
 	if (route.body) {
 		const input = rawBody === undefined ? {} : rawBody;
@@ -105,7 +114,6 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 	}
 	const query = route.query ? validate(route.query, req.query, route.resource ?? 'Resource') : req.query;
 
-	app.cache.sync();
 	const ctx: Context = {
 		app,
 		req,
@@ -215,7 +223,7 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 	const headers = commonHeaders(route, state);
 	if (reply.headers) Object.assign(headers, reply.headers);
 	let status = reply.status;
-	let payload: string | undefined;
+	let payload: string | Buffer | undefined;
 	if (status !== 204 && (reply.json !== undefined || reply.body !== undefined)) {
 		payload = reply.json ?? JSON.stringify(reply.body);
 	}
@@ -249,11 +257,11 @@ function matchesEtag(header: string, etag: string): boolean {
 }
 
 /** Writes a JSON answer; 204/304 carry no body. */
-export function write(res: ServerResponse, status: number, headers: Record<string, string>, payload?: string): void {
+export function write(res: ServerResponse, status: number, headers: Record<string, string>, payload?: string | Buffer): void {
 	if (res.headersSent) return;
 	if (payload !== undefined && status !== 204 && status !== 304) {
 		headers['Content-Type'] = 'application/json; charset=utf-8';
-		headers['Content-Length'] = String(Buffer.byteLength(payload));
+		headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
 		res.writeHead(status, headers);
 		res.end(payload);
 	} else {

@@ -7,8 +7,8 @@ export interface Reply {
 	status: number;
 	/** Serialized with JSON.stringify. */
 	body?: unknown;
-	/** Already-serialized JSON body (cached fragments); wins over `body`. */
-	json?: string;
+	/** Already-serialized JSON body (cached representations; a Buffer is sent as is); wins over `body`. */
+	json?: string | Buffer;
 	headers?: Record<string, string>;
 	/** For paginated lists: total number of items, to build the Link header. */
 	total?: number;

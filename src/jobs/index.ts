@@ -16,9 +16,10 @@ export interface Job {
 
 export const JOBS: Job[] = [
 	{
-		id: 'rate-limit-flush',
+		// Rate-limit windows and token last_used_at are counted in memory and written here.
+		id: 'usage-flush',
 		schedule: '* * * * * *',
-		run: (app) => void app.rateLimiter.flush(),
+		run: (app) => void app.flushCounters(),
 	},
 	{
 		id: 'rate-limit-reset',

@@ -16,7 +16,7 @@ export function createEnterprise(
 	input: { slug: string; name?: string | null; ownerId: number; allowOutsideCollaborators?: boolean },
 ): EnterpriseRow {
 	assertLogin(input.slug, 'Enterprise', 'slug');
-	return app.db.transaction(() => {
+	return app.transaction(() => {
 		if (app.stores.enterprises.bySlug(input.slug)) {
 			throw invalidField('Enterprise', 'slug', `an enterprise with slug "${input.slug}" already exists`, 'already_exists');
 		}
@@ -29,5 +29,5 @@ export function createEnterprise(
 		});
 		app.stores.enterprises.setRole(id, input.ownerId, 'owner', now);
 		return app.stores.enterprises.byId(id)!;
-	})();
+	});
 }

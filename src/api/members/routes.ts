@@ -176,7 +176,7 @@ export const memberRoutes = [
 				// A user can only publicize or conceal their own membership.
 				if (ctx.principal.user?.id !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
 				if (!activeMember(ctx, org.id, user.id)) throw forbidden(`${user.login} is not a member of ${org.login}.`);
-				ctx.app.db.transaction(() => ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT'))();
+				ctx.app.transaction(() => ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT'));
 				return noContent();
 			},
 		}),
@@ -234,7 +234,7 @@ export const memberRoutes = [
 			const org = loadOrganization(ctx);
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
-			if (membership.state === 'pending') ctx.app.db.transaction(() => acceptInvitation(ctx.app, org, self.id))();
+			if (membership.state === 'pending') ctx.app.transaction(() => acceptInvitation(ctx.app, org, self.id));
 			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, ctx.app.stores.memberships.get(org.id, self.id)!));
 		},
 	}),

@@ -24,7 +24,7 @@ export function assertNotLastOwner(app: App, org: AccountRow, userId: number, ac
  */
 export function addMember(app: App, org: AccountRow, user: AccountRow, role: 'admin' | 'member', now: string): OrgMembershipRow {
 	if (user.type !== 'User') throw invalidField('Membership', 'username', `${user.login} is not a user`);
-	return app.db.transaction(() => {
+	return app.transaction(() => {
 		const existing = app.stores.memberships.get(org.id, user.id);
 		if (!existing) {
 			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'active', inviterId: null, now });
@@ -34,7 +34,7 @@ export function addMember(app: App, org: AccountRow, user: AccountRow, role: 'ad
 			if (existing.state === 'pending') acceptInvitation(app, org, user.id);
 		}
 		return app.stores.memberships.get(org.id, user.id)!;
-	})();
+	});
 }
 
 /**
@@ -51,7 +51,7 @@ export function setMembership(
 	now: string,
 ): OrgMembershipRow {
 	if (user.type !== 'User') throw invalidField('Membership', 'username', `${user.login} is not a user`);
-	return app.db.transaction(() => {
+	return app.transaction(() => {
 		const existing = app.stores.memberships.get(org.id, user.id);
 		if (!existing) {
 			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'pending', inviterId, now });
@@ -60,7 +60,7 @@ export function setMembership(
 			app.stores.memberships.setRole(org.id, user.id, role);
 		}
 		return app.stores.memberships.get(org.id, user.id)!;
-	})();
+	});
 }
 
 /** A pending member accepts: membership and pending team memberships become active. */
@@ -77,10 +77,10 @@ export function acceptInvitation(app: App, org: AccountRow, userId: number): voi
  * @throws HttpError 403 for the last owner.
  */
 export function removeMember(app: App, org: AccountRow, userId: number): boolean {
-	return app.db.transaction(() => {
+	return app.transaction(() => {
 		if (!app.stores.memberships.get(org.id, userId)) return false;
 		assertNotLastOwner(app, org, userId, 'remove');
 		app.stores.memberships.removeEverywhere(org.id, userId);
 		return true;
-	})();
+	});
 }

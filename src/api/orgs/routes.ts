@@ -9,7 +9,7 @@ import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { loadOrganization, orgAccess, ownerAccess } from './access';
 import { orgFull, orgSimple } from './render';
-import type { OrgSettings } from './store';
+import type { OrgSettings } from '../users/store';
 
 const nullableText = v.optional(v.nullable(v.string()));
 const updateBody = v.object({
@@ -72,7 +72,7 @@ export const orgRoutes = [
 				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
 				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
 			};
-			ctx.app.db.transaction(() => ctx.app.stores.orgs.update(org.id, settings, isoSeconds(ctx.now)))();
+			ctx.app.transaction(() => ctx.app.stores.accounts.updateOrgSettings(org.id, settings, isoSeconds(ctx.now)));
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
 			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access));
 		},

@@ -15,7 +15,7 @@ export function createOrganization(
 	input: { login: string; ownerId: number; enterpriseId?: number | null; name?: string | null },
 ): AccountRow {
 	assertLogin(input.login, 'Organization', 'login');
-	return app.db.transaction(() => {
+	return app.transaction(() => {
 		assertLoginFree(app, input.login, 'Organization', 'login');
 		const now = isoSeconds(app.clock());
 		const id = app.stores.accounts.insert({
@@ -27,5 +27,5 @@ export function createOrganization(
 		});
 		app.stores.memberships.insert({ orgId: id, userId: input.ownerId, role: 'admin', state: 'active', inviterId: null, now });
 		return app.stores.accounts.byId(id)!;
-	})();
+	});
 }

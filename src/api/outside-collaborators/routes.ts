@@ -46,10 +46,10 @@ export const outsideCollaboratorRoutes = [
 			if (!user) throw notFound();
 			const now = isoSeconds(ctx.now);
 			if (ctx.body.async) {
-				ctx.app.db.transaction(() => {
+				ctx.app.transaction(() => {
 					assertConvertible(ctx.app, access.org, user);
 					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now });
-				})();
+				});
 				return accepted({});
 			}
 			convertToOutsideCollaborator(ctx.app, access.org, user, now);
@@ -69,7 +69,7 @@ export const outsideCollaboratorRoutes = [
 			if (ctx.app.stores.memberships.get(access.org.id, user.id)?.state === 'active') {
 				throw new HttpError(422, 'You cannot specify an organization member to remove as an outside collaborator.');
 			}
-			ctx.app.db.transaction(() => ctx.app.stores.repos.removeCollaborations(user.id, access.org.id))();
+			ctx.app.transaction(() => ctx.app.stores.repos.removeCollaborations(user.id, access.org.id));
 			return noContent();
 		},
 	}),

@@ -36,7 +36,7 @@ export function assertConvertible(app: App, org: AccountRow, user: AccountRow): 
  * @throws HttpError 403 when a condition of assertConvertible fails.
  */
 export function convertToOutsideCollaborator(app: App, org: AccountRow, user: AccountRow, now: string): void {
-	app.db.transaction(() => {
+	app.transaction(() => {
 		assertConvertible(app, org, user);
 		const grants = new Map<number, RepoPermission>();
 		for (const { repo_id, permission } of app.stores.teams.userTeamGrants(org.id, user.id)) {
@@ -46,7 +46,7 @@ export function convertToOutsideCollaborator(app: App, org: AccountRow, user: Ac
 		for (const [repoId, permission] of grants) app.stores.repos.setCollaborator(repoId, user.id, permission, now);
 		app.stores.memberships.removeTeamMemberships(org.id, user.id);
 		app.stores.memberships.remove(org.id, user.id);
-	})();
+	});
 	app.cache.invalidate(teamScope(org.id));
 }
 

@@ -65,7 +65,7 @@ export function createRepository(
 	}
 	const visibility = input.visibility ?? (input.private ? 'private' : 'public');
 	const { stores } = app;
-	const repo = app.db.transaction(() => {
+	const repo = app.transaction(() => {
 		if (stores.repos.byOwnerAndName(owner.id, name)) {
 			throw invalidField('Repository', 'name', 'name already exists on this account', 'custom');
 		}
@@ -100,6 +100,6 @@ export function createRepository(
 		if (options.collaboratorId !== null) stores.repos.setCollaborator(id, options.collaboratorId, 'admin', options.now);
 		if (team) stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
 		return stores.repos.byId(id)!;
-	})();
+	});
 	return repo;
 }

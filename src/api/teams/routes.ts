@@ -24,7 +24,9 @@ import {
 	deleteTeam,
 	teamFull,
 	teamListJson,
+	teamScope,
 	updateTeam,
+	visibleTeams,
 } from './service';
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +153,7 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 	const { stores } = ctx.app;
 	const now = isoSeconds(ctx.now);
 	const role = ctx.body.role ?? 'member';
-	const state = ctx.app.db.transaction(() => {
+	const state = ctx.app.transaction(() => {
 		const orgMembership = stores.memberships.get(team.org.id, user.id);
 		if (orgMembership?.state === 'active') {
 			stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'active', now });
@@ -167,7 +169,7 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 		}
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
 		return stores.teams.membership(team.team.id, user.id)!.state;
-	})();
+	});
 	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, state));
 }
 
@@ -175,7 +177,7 @@ function deleteMembership(ctx: Context): Reply {
 	const team = loadTeam(ctx);
 	const user = loadUser(ctx);
 	if (team.userId !== user.id) requireManage(team, 'remove members');
-	ctx.app.db.transaction(() => ctx.app.stores.teams.removeMembership(team.team.id, user.id))();
+	ctx.app.transaction(() => ctx.app.stores.teams.removeMembership(team.team.id, user.id));
 	return noContent();
 }
 
@@ -196,9 +198,9 @@ function putMember(ctx: Context): Reply {
 		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${team.org.login}`, 'unprocessable');
 	}
 	const existing = stores.teams.membership(team.team.id, user.id);
-	ctx.app.db.transaction(() =>
+	ctx.app.transaction(() =>
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) }),
-	)();
+	);
 	return noContent();
 }
 
@@ -235,7 +237,7 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 	if (target.permission !== 'admin') throw forbidden('You must have admin rights to the repository to add it to a team.');
 	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
 	const permission = ctx.body.permission ?? (team.team.permission as RepoPermission);
-	ctx.app.db.transaction(() => ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now)))();
+	ctx.app.transaction(() => ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now)));
 	return noContent();
 }
 
@@ -245,7 +247,7 @@ function deleteRepo(ctx: Context): Reply {
 	if (!team.manage && target.permission !== 'admin') {
 		throw forbidden('You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.');
 	}
-	ctx.app.db.transaction(() => ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id))();
+	ctx.app.transaction(() => ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id));
 	return noContent();
 }
 
@@ -300,15 +302,14 @@ export const teamsRoutes: RouteDeclaration[] = [
 			const access = memberAccess(ctx, 'list its teams');
 			// Every team Gitstead holds is an organization team; enterprise teams do not exist here.
 			if (ctx.query.team_type === 'enterprise') return paged([], 0);
-			const { ids, total } = ctx.app.stores.teams.visible({
-				orgId: access.org.id,
-				seeAll: access.admin,
-				userId: access.userId,
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
+			const { ids, total } = visibleTeams(
+				ctx.app,
+				access.org.id,
+				{ seeAll: access.admin, userId: access.userId },
+				{ limit: ctx.page.perPage, offset: ctx.page.offset },
+			);
 			const json = teamListJson(ctx.app, access.org, ids);
-			return { status: 200, json, total, etagKey: `${ctx.app.cache.generation(`teams:${access.org.id}`)}:${ids.join(',')}` };
+			return { status: 200, json, total, etagKey: `${ctx.app.cache.generation(teamScope(access.org.id))}:${ids.join(',')}` };
 		},
 	}),
 	route({

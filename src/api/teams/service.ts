@@ -34,9 +34,9 @@ function uniqueSlug(app: App, orgId: number, name: string, exceptId: number | nu
 	const slug = teamSlug(name);
 	if (!slug || name.trim().length === 0) throw invalidField('Team', 'name', `"${name}" needs at least one letter or digit`);
 	if (name.length > 255) throw invalidField('Team', 'name', 'name is longer than 255 characters');
-	const sameName = app.stores.teams.byName(orgId, name);
+	// Names equal but for case give equal slugs, so a free slug means a free name.
 	const sameSlug = app.stores.teams.bySlug(orgId, slug);
-	if ((sameName && sameName.id !== exceptId) || (sameSlug && sameSlug.id !== exceptId)) {
+	if (sameSlug && sameSlug.id !== exceptId) {
 		throw invalidField('Team', 'name', `Name must be unique for this org; "${name}" (slug "${slug}") is taken`, 'already_exists');
 	}
 	return slug;
@@ -100,7 +100,7 @@ export function createTeam(app: App, org: AccountRow, creatorId: number | null, 
 	if (input.ldap_dn !== undefined && !app.config.ldap.sync_enabled) {
 		throw invalidField('Team', 'ldap_dn', 'LDAP synchronization is not enabled on this instance (config ldap.sync_enabled)');
 	}
-	const team = app.db.transaction(() => {
+	const team = app.transaction(() => {
 		const slug = uniqueSlug(app, org.id, input.name, null);
 		const parent = resolveParent(app, org, input, null) ?? null;
 		const privacy = input.privacy ?? (parent ? 'closed' : 'secret');
@@ -143,7 +143,7 @@ export function createTeam(app: App, org: AccountRow, creatorId: number | null, 
 		}
 		for (const repoId of repositories) stores.teams.setGrant(id, repoId, permission as RepoPermission, now);
 		return stores.teams.byId(id)!;
-	})();
+	});
 	app.cache.invalidate(teamScope(org.id));
 	return team;
 }
@@ -164,7 +164,7 @@ export interface UpdateTeamInput {
  * @throws HttpError 422 for an invalid combination (secret with a parent or children, cycles, ...).
  */
 export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: UpdateTeamInput, now: string): TeamRow {
-	const updated = app.db.transaction(() => {
+	const updated = app.transaction(() => {
 		const next: TeamRow = { ...team };
 		if (input.name !== undefined && input.name !== team.name) {
 			next.slug = uniqueSlug(app, org.id, input.name, team.id);
@@ -184,7 +184,7 @@ export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: Upda
 		}
 		app.stores.teams.update(next, now);
 		return app.stores.teams.byId(team.id)!;
-	})();
+	});
 	app.cache.invalidate(teamScope(org.id));
 	return updated;
 }
@@ -194,24 +194,54 @@ export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: Upda
  * moves them up to the deleted team's parent.
  */
 export function deleteTeam(app: App, access: OrgAccess, team: TeamRow): void {
-	app.db.transaction(() => {
+	app.transaction(() => {
 		if (!access.admin) app.stores.teams.reparentChildren(team.id, team.parent_id);
 		app.stores.teams.remove(team.id);
-	})();
+	});
 	app.cache.invalidate(teamScope(team.org_id));
 }
 
 /**
- * JSON array of the list forms of `ids`, in order, from the representation cache; the missing ones
- * are loaded in one query, rendered and cached.
+ * One page of the teams of an organization the viewer sees, in name order: owners and the app
+ * see every team, members the closed teams and the secret teams they belong to. The order comes
+ * from the representation cache; the viewer's memberships are read fresh.
  */
-export function teamListJson(app: App, org: AccountRow, ids: number[]): string {
-	if (ids.length === 0) return '[]';
+export function visibleTeams(
+	app: App,
+	orgId: number,
+	viewer: { seeAll: boolean; userId: number | null },
+	page: { limit: number; offset: number },
+): { ids: number[]; total: number } {
+	const scope = teamScope(orgId);
+	let order = app.cache.get<Array<[number, 'secret' | 'closed']>>(scope, 'order');
+	if (!order) app.cache.set(scope, 'order', (order = app.stores.teams.order(orgId)));
+	let visible = order;
+	if (!viewer.seeAll) {
+		const mine = new Set(viewer.userId === null ? [] : app.stores.teams.userTeamIds(orgId, viewer.userId));
+		visible = order.filter(([id, privacy]) => privacy === 'closed' || mine.has(id));
+	}
+	const ids: number[] = [];
+	for (let i = page.offset; i < Math.min(visible.length, page.offset + page.limit); i++) ids.push(visible[i][0]);
+	return { ids, total: visible.length };
+}
+
+/** Pages of list forms kept per organization (distinct pages: one per visibility and page size). */
+const PAGES_PER_SCOPE = 256;
+
+/**
+ * JSON array of the list forms of `ids`, in order, as a Buffer ready to send. Whole pages and
+ * single list forms come from the representation cache; missing list forms are loaded in one
+ * query, rendered and cached.
+ */
+export function teamListJson(app: App, org: AccountRow, ids: number[]): Buffer {
 	const scope = teamScope(org.id);
+	const pageKey = `page:${ids.join(',')}`;
+	const page = app.cache.get<Buffer>(scope, pageKey);
+	if (page) return page;
 	const parts: string[] = new Array(ids.length);
 	let missing: number[] | null = null;
 	for (let i = 0; i < ids.length; i++) {
-		const cached = app.cache.get(scope, String(ids[i]));
+		const cached = app.cache.get<string>(scope, String(ids[i]));
 		if (cached === undefined) (missing ??= []).push(ids[i]);
 		else parts[i] = cached;
 	}
@@ -227,7 +257,12 @@ export function teamListJson(app: App, org: AccountRow, ids: number[]): string {
 			parts[i] = json;
 		}
 	}
-	return `[${parts.join(',')}]`;
+	const body = Buffer.from(`[${parts.join(',')}]`);
+	if ((app.cache.get<number>(scope, 'pages') ?? 0) < PAGES_PER_SCOPE) {
+		app.cache.set(scope, 'pages', (app.cache.get<number>(scope, 'pages') ?? 0) + 1);
+		app.cache.set(scope, pageKey, body);
+	}
+	return body;
 }
 
 /** The full form of a team, with fresh counts. */

@@ -41,12 +41,11 @@ export type TeamStore = ReturnType<typeof createTeamStore>;
  * the secret teams the user (@userId) belongs to.
  */
 const VISIBLE = `(@seeAll = 1 OR t.privacy = 'closed' OR EXISTS (
-	SELECT 1 FROM team_memberships tm WHERE tm.team_id = t.id AND tm.user_id = @userId))`;
+	SELECT 1 FROM team_memberships tm WHERE tm.team_id = t.id AND tm.user_id = @userId AND tm.state = 'active'))`;
 
 export function createTeamStore(db: DB) {
 	const byId = db.prepare('SELECT * FROM teams WHERE id = ?');
 	const bySlug = db.prepare('SELECT * FROM teams WHERE org_id = ? AND slug = ?');
-	const byName = db.prepare('SELECT * FROM teams WHERE org_id = ? AND name = ? COLLATE NOCASE');
 	const byIds = db.prepare('SELECT * FROM teams WHERE id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
 		INSERT INTO teams (org_id, name, slug, description, privacy, notification_setting, permission, parent_id, ldap_dn, created_at, updated_at)
@@ -57,12 +56,12 @@ export function createTeamStore(db: DB) {
 		WHERE id = @id`);
 	const remove = db.prepare('DELETE FROM teams WHERE id = ?');
 	const reparent = db.prepare('UPDATE teams SET parent_id = ? WHERE parent_id = ?');
-	const visibleIds = db
+	const order = db.prepare('SELECT id, privacy FROM teams WHERE org_id = ? ORDER BY name COLLATE NOCASE, id').raw();
+	const userTeamIds = db
 		.prepare(`
-		SELECT t.id FROM teams t WHERE t.org_id = @orgId AND ${VISIBLE}
-		ORDER BY t.name COLLATE NOCASE, t.id LIMIT @limit OFFSET @offset`)
+		SELECT m.team_id FROM team_memberships m JOIN teams t ON t.id = m.team_id
+		WHERE m.user_id = ? AND m.state = 'active' AND t.org_id = ?`)
 		.pluck();
-	const countVisible = db.prepare(`SELECT count(*) FROM teams t WHERE t.org_id = @orgId AND ${VISIBLE}`).pluck();
 	const childIds = db
 		.prepare(`
 		SELECT t.id FROM teams t WHERE t.parent_id = @parentId AND ${VISIBLE}
@@ -142,7 +141,6 @@ export function createTeamStore(db: DB) {
 	return {
 		byId: (id: number) => byId.get(id) as TeamRow | undefined,
 		bySlug: (orgId: number, slug: string) => bySlug.get(orgId, slug) as TeamRow | undefined,
-		byName: (orgId: number, name: string) => byName.get(orgId, name) as TeamRow | undefined,
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as TeamRow[],
 		/** @param now ISO timestamp */
 		insert: (team: NewTeam, now: string) => Number(insert.run({ ...team, now }).lastInsertRowid),
@@ -151,11 +149,10 @@ export function createTeamStore(db: DB) {
 		remove: (id: number) => void remove.run(id),
 		/** Moves the children of `teamId` under `newParentId` (null: top level). */
 		reparentChildren: (teamId: number, newParentId: number | null) => void reparent.run(newParentId, teamId),
-		/** Ids of the teams the viewer sees in the organization, one page, by name. */
-		visible(filter: { orgId: number; seeAll: boolean; userId: number | null; limit: number; offset: number }) {
-			const params = { ...filter, seeAll: filter.seeAll ? 1 : 0, userId: filter.userId ?? 0 };
-			return { ids: visibleIds.all(params) as number[], total: countVisible.get(params) as number };
-		},
+		/** Every team of the organization as [id, privacy], ordered by name. */
+		order: (orgId: number) => order.all(orgId) as Array<[number, 'secret' | 'closed']>,
+		/** Ids of the organization's teams the user is an active member of. */
+		userTeamIds: (orgId: number, userId: number) => userTeamIds.all(userId, orgId) as number[],
 		/** Ids of the child teams the viewer sees, one page, by name. */
 		visibleChildren(filter: { parentId: number; seeAll: boolean; userId: number | null; limit: number; offset: number }) {
 			const params = { ...filter, seeAll: filter.seeAll ? 1 : 0, userId: filter.userId ?? 0 };

@@ -39,7 +39,7 @@ export function createUser(
 	input: { login: string; email?: string | null; name?: string | null; siteAdmin?: boolean },
 ): AccountRow {
 	assertLogin(input.login);
-	return app.db.transaction(() => {
+	return app.transaction(() => {
 		assertLoginFree(app, input.login);
 		const id = app.stores.accounts.insert({
 			login: input.login,
@@ -50,5 +50,5 @@ export function createUser(
 			now: isoSeconds(app.clock()),
 		});
 		return app.stores.accounts.byId(id)!;
-	})();
+	});
 }

@@ -1,5 +1,9 @@
 /**
  * Prepared statements for the accounts table (users, organizations, app bots share it).
+ *
+ * Accounts are read on nearly every request and change rarely, so lookups by login and id are
+ * remembered; every write to accounts goes through this store and forgets them, and the app
+ * calls forget() when another process commits. Returned rows are frozen: never mutate them.
  */
 import type { DB } from '../../db/open';
 
@@ -32,7 +36,27 @@ export interface AccountCounts {
 	private_repos: number;
 }
 
+/** Columns PATCH /orgs/{org} may change. */
+export type OrgSettings = Pick<
+	AccountRow,
+	| 'name'
+	| 'email'
+	| 'company'
+	| 'blog'
+	| 'location'
+	| 'description'
+	| 'billing_email'
+	| 'default_repository_permission'
+	| 'members_can_create_repositories'
+	| 'members_can_create_teams'
+	| 'has_organization_projects'
+	| 'has_repository_projects'
+>;
+
 export type AccountStore = ReturnType<typeof createAccountStore>;
+
+/** Remembered lookups kept at most (unknown logins are remembered too, so the map is bounded). */
+const MEMO_LIMIT = 50_000;
 
 export function createAccountStore(db: DB) {
 	const byLogin = db.prepare('SELECT * FROM accounts WHERE login = ?');
@@ -47,18 +71,50 @@ export function createAccountStore(db: DB) {
 		       count(*) FILTER (WHERE visibility <> 'public') AS private_repos
 		FROM repositories WHERE owner_id = ?`);
 	const users = db.prepare("SELECT * FROM accounts WHERE type = 'User' ORDER BY id");
+	const updateOrg = db.prepare(`
+		UPDATE accounts SET name = @name, email = @email, company = @company, blog = @blog, location = @location,
+			description = @description, billing_email = @billing_email,
+			default_repository_permission = @default_repository_permission,
+			members_can_create_repositories = @members_can_create_repositories,
+			members_can_create_teams = @members_can_create_teams,
+			has_organization_projects = @has_organization_projects, has_repository_projects = @has_repository_projects,
+			updated_at = @updated_at
+		WHERE id = @id AND type = 'Organization'`);
+
+	const loginMemo = new Map<string, AccountRow | null>();
+	const idMemo = new Map<number, AccountRow | null>();
+	const remember = <K>(memo: Map<K, AccountRow | null>, key: K, row: AccountRow | undefined) => {
+		if (memo.size >= MEMO_LIMIT) memo.clear();
+		memo.set(key, row ? Object.freeze(row) : null);
+		return row;
+	};
+	const forget = () => {
+		loginMemo.clear();
+		idMemo.clear();
+	};
+	const lookupLogin = (login: string): AccountRow | undefined => {
+		const key = login.toLowerCase();
+		const memo = loginMemo.get(key);
+		return memo !== undefined ? (memo ?? undefined) : remember(loginMemo, key, byLogin.get(login) as AccountRow | undefined);
+	};
+	const lookupId = (id: number): AccountRow | undefined => {
+		const memo = idMemo.get(id);
+		return memo !== undefined ? (memo ?? undefined) : remember(idMemo, id, byId.get(id) as AccountRow | undefined);
+	};
 
 	return {
-		byLogin: (login: string) => byLogin.get(login) as AccountRow | undefined,
-		byId: (id: number) => byId.get(id) as AccountRow | undefined,
+		/** Drops remembered lookups (after another process wrote accounts). */
+		forget,
+		byLogin: lookupLogin,
+		byId: lookupId,
 		/** Accounts by id, in one query (avoid N+1). */
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as AccountRow[],
 		user(login: string): AccountRow | undefined {
-			const row = byLogin.get(login) as AccountRow | undefined;
+			const row = lookupLogin(login);
 			return row?.type === 'User' ? row : undefined;
 		},
 		organization(login: string): AccountRow | undefined {
-			const row = byLogin.get(login) as AccountRow | undefined;
+			const row = lookupLogin(login);
 			return row?.type === 'Organization' ? row : undefined;
 		},
 		/** @param now ISO timestamp */
@@ -72,6 +128,7 @@ export function createAccountStore(db: DB) {
 			billingEmail?: string | null;
 			now: string;
 		}): number {
+			forget();
 			return Number(
 				insert.run({
 					login: input.login,
@@ -84,6 +141,11 @@ export function createAccountStore(db: DB) {
 					now: input.now,
 				}).lastInsertRowid,
 			);
+		},
+		/** @param updatedAt ISO timestamp */
+		updateOrgSettings(id: number, settings: OrgSettings, updatedAt: string): void {
+			forget();
+			updateOrg.run({ ...settings, id, updated_at: updatedAt });
 		},
 		siteAdminCount: () => siteAdmins.get() as number,
 		counts: (id: number) => counts.get(id) as AccountCounts,

@@ -1,0 +1,181 @@
+// npm run bench: loads Gitstead and a bare polka server (same response sizes) in the same run and
+// prints req/s, p99 latency and the server's RSS, with the ratio to the baseline.
+//
+// Layout: each server is a child process pinned to CPU 0 (taskset, when available); autocannon
+// runs in this process, pinned to CPU 1. Gitstead runs from build/gitstead.cjs on a fresh data
+// folder with rate limiting on and limits high enough not to interfere (counting still happens).
+//
+// Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const haveTaskset = (() => {
+	try {
+		execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+		return cpus().length > 1;
+	} catch {
+		return false;
+	}
+})();
+if (haveTaskset) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
+function startChild(args, env = {}) {
+	const command = haveTaskset ? 'taskset' : process.execPath;
+	const argv = haveTaskset ? ['-c', '0', process.execPath, ...args] : args;
+	const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (d) => (stdout += d));
+	child.stderr.on('data', (d) => (stderr += d));
+	return {
+		child,
+		out: () => stdout,
+		err: () => stderr,
+		async waitFor(pattern, stream = 'err') {
+			const started = Date.now();
+			for (;;) {
+				const match = pattern.exec(stream === 'err' ? stderr : stdout);
+				if (match) return match;
+				if (Date.now() - started > 20000) throw new Error(`timed out waiting for ${pattern}:\n${stderr}`);
+				await new Promise((r) => setTimeout(r, 10));
+			}
+		},
+	};
+}
+
+/** CPU time (user + system) of a process so far, in microseconds. */
+function cpuMicros(pid) {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime, stime in clock ticks (100/s)
+}
+
+/** Peak RSS of a process in MB, sampled every 100 ms while `fn` runs, and its CPU time per request. */
+async function withRss(pid, fn) {
+	const read = () => {
+		try {
+			const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+			return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+		} catch {
+			return 0;
+		}
+	};
+	let peak = read();
+	const timer = setInterval(() => (peak = Math.max(peak, read())), 100);
+	const cpuBefore = cpuMicros(pid);
+	try {
+		const result = await fn();
+		const cpuPerRequest = (cpuMicros(pid) - cpuBefore) / result.requests.total;
+		return { result, rss: Math.max(peak, read()), cpuPerRequest };
+	} finally {
+		clearInterval(timer);
+	}
+}
+
+function load(options) {
+	return new Promise((resolveLoad, reject) => {
+		autocannon({ connections, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolveLoad(result)));
+	});
+}
+
+async function json(url, token, method = 'GET', body) {
+	const res = await fetch(url, {
+		method,
+		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+	return { text, body: JSON.parse(text) };
+}
+
+const summary = (r) => ({
+	rps: r.requests.average,
+	p99: r.latency.p99,
+	non2xx: r.non2xx + r.errors + r.timeouts,
+	requests: r.requests.total,
+});
+
+async function main() {
+	const dir = mkdtempSync(join(tmpdir(), 'gitstead-bench-'));
+	const config = join(dir, 'bench.toml');
+	writeFileSync(
+		config,
+		`[storage]\ndata_dir = "${join(dir, 'data')}"\n[rate_limit.limits]\ncore = 1000000000\ncore_unauthenticated = 1000000000\n`,
+	);
+	const started = Date.now();
+	const gitstead = startChild([join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
+	const [, address] = await gitstead.waitFor(/listen=(http:\/\/\S+)/);
+	const startupMs = Date.now() - started;
+	const [, token] = await gitstead.waitFor(/(ghp_[A-Za-z0-9]{36})/, 'out');
+	const api = `${address}/api/v3`;
+	const serverPid = gitstead.child.pid; // taskset execs node in place: same pid
+
+	// Fixtures through the CLI, as an admin would: an organization with 30 teams to read, another to write into.
+	const cli = (...args) => execFileSync(process.execPath, [join(root, 'build/gitstead.cjs'), 'admin', ...args, '--config', config]);
+	cli('create-org', 'bench', '--owner', 'admin');
+	cli('create-org', 'writes', '--owner', 'admin');
+	for (let i = 0; i < 30; i++) {
+		await json(`${api}/orgs/bench/teams`, token, 'POST', { name: `Team ${String(i).padStart(2, '0')}`, description: `Bench team number ${i}`, privacy: 'closed' });
+	}
+	const list = await json(`${api}/orgs/bench/teams`, token);
+	const created = await json(`${api}/orgs/writes/teams`, token, 'POST', { name: 'Sample', privacy: 'closed' });
+	const listBytes = Buffer.byteLength(list.text);
+	const createBytes = Buffer.byteLength(created.text);
+	if (list.body.length !== 30) throw new Error(`expected 30 teams, got ${list.body.length}`);
+
+	const bare = startChild([join(root, 'bench/bare-polka.mjs')], { BARE_GET_BYTES: String(listBytes), BARE_POST_BYTES: String(createBytes) });
+	const [, bareAddress] = await bare.waitFor(/listening (http:\/\/\S+)/);
+	const barePid = bare.child.pid;
+
+	const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+	const results = {};
+	results.readBare = await withRss(barePid, () => load({ url: `${bareAddress}/orgs/bench/teams`, headers }));
+	results.read = await withRss(serverPid, () => load({ url: `${api}/orgs/bench/teams`, headers }));
+	results.writeBare = await withRss(barePid, () =>
+		load({ url: `${bareAddress}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
+	);
+	results.write = await withRss(serverPid, () =>
+		load({ url: `${api}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
+	);
+
+	const idle = readFileSync(`/proc/${serverPid}/status`, 'utf8');
+	gitstead.child.kill('SIGTERM');
+	bare.child.kill('SIGTERM');
+	await new Promise((r) => setTimeout(r, 300));
+	rmSync(dir, { recursive: true, force: true });
+
+	const rows = [
+		['GET /orgs/{org}/teams (30 teams, token)', results.read, results.readBare, listBytes],
+		['POST /orgs/{org}/teams', results.write, results.writeBare, createBytes],
+	];
+	console.log(`\nGitstead benchmark: ${seconds} s per run, ${connections} connections, ${haveTaskset ? 'server on CPU 0, load on CPU 1' : 'no CPU pinning'}`);
+	console.log(`node ${process.version}, ${cpus()[0].model}; startup to listening: ${startupMs} ms\n`);
+	console.log('| endpoint | body | Gitstead req/s | p99 ms | CPU µs/req | RSS MB | bare polka req/s | p99 ms | CPU µs/req | ratio | non-2xx |');
+	console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+	for (const [name, ours, base, bytes] of rows) {
+		const a = summary(ours.result);
+		const b = summary(base.result);
+		console.log(
+			`| ${name} | ${(bytes / 1024).toFixed(1)} KB | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ` +
+				`${b.rps.toFixed(0)} | ${b.p99} | ${base.cpuPerRequest.toFixed(0)} | ${(a.rps / b.rps).toFixed(2)}× | ${a.non2xx} |`,
+		);
+	}
+	console.log(`\nGitstead RSS after the runs: ${(Number(/VmRSS:\s+(\d+)/.exec(idle)[1]) / 1024).toFixed(0)} MB`);
+	const failed = rows.some(([, ours]) => summary(ours.result).non2xx > 0);
+	if (failed) {
+		console.error('some Gitstead responses were not 2xx');
+		process.exitCode = 1;
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
