@@ -68,6 +68,13 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			},
 		}),
 	);
+	// avatar_url of every account: a generated picture (Gitstead stores no uploaded avatars).
+	router.get('/avatars/u/:id', (req: IncomingMessage & { params: Record<string, string> }, res: ServerResponse) => {
+		const account = /^\d{1,15}$/.test(req.params.id) ? app.stores.accounts.byId(Number(req.params.id)) : undefined;
+		if (!account) return write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
+		res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
+		res.end(avatarSvg(account.id, account.login));
+	});
 	for (const route of routes) {
 		const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
 		router[method](route.pattern, routeHandler(app, route) as never);
@@ -97,6 +104,17 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		}
 		router.handler(req as never, res, undefined as never);
 	};
+}
+
+/** A 96×96 SVG: the login's first letter on a colour derived from the account id. */
+export function avatarSvg(id: number, login: string): string {
+	const hue = (id * 137) % 360;
+	const letter = (login[0] ?? '?').toUpperCase().replace(/[^A-Z0-9]/, '?');
+	return (
+		`<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
+		`<rect width="96" height="96" fill="hsl(${hue},55%,45%)"/>` +
+		`<text x="48" y="64" font-family="sans-serif" font-size="48" fill="#fff" text-anchor="middle">${letter}</text></svg>`
+	);
 }
 
 /** CORS preflight, as GitHub answers it. */

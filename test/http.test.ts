@@ -193,6 +193,15 @@ test('headers – Location and URLs follow the external URL', async () => {
 	assert.is(res.body.html_url, `${s.origin}/acme/located`);
 });
 
+test('avatars – avatar_url answers with a generated picture', async () => {
+	const org = await s.get('/orgs/acme');
+	const res = await fetch(org.body.avatar_url);
+	assert.is(res.status, 200);
+	assert.is(res.headers.get('content-type'), 'image/svg+xml');
+	assert.match(await res.text(), '>A</text>');
+	assert.is((await fetch(`${s.origin}/avatars/u/99999`)).status, 404);
+});
+
 test('discovery – GET /, /meta, /versions', async () => {
 	const root = await s.get('/');
 	assert.is(root.status, 200);
