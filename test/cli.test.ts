@@ -177,6 +177,29 @@ test('config files – read with --config; a bad key or value is named', async (
 	await off.stop();
 });
 
+test('durability – a killed server loses no answered write', async () => {
+	const data = join(dir, 'killed');
+	const env = { GITSTEAD_DATA_DIR: data };
+	run(gitstead, ['admin', 'create-user', 'kim'], { env });
+	run(gitstead, ['admin', 'create-org', 'kco', '--owner', 'kim'], { env });
+	const token = JSON.parse(run(gitstead, ['admin', 'create-token', 'kim', '--scopes', 'admin:org', '--json'], { env }).stdout).token;
+	const first = await serve(gitstead, [], { env });
+	for (let i = 0; i < 20; i++) {
+		const res = await fetch(`${first.address}/api/v3/orgs/kco/teams`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${token}` },
+			body: JSON.stringify({ name: `Kept ${i}` }),
+		});
+		assert.is(res.status, 201);
+	}
+	first.child.kill('SIGKILL');
+	await new Promise((done) => first.child.on('exit', done));
+	const second = await serve(gitstead, [], { env });
+	const res = await fetch(`${second.address}/api/v3/orgs/kco/teams?per_page=100`, { headers: { Authorization: `Bearer ${token}` } });
+	assert.is(((await res.json()) as unknown[]).length, 20, '~> every answered write survived SIGKILL');
+	await second.stop();
+});
+
 test('serve – a port in use is one clear line', async () => {
 	const port = new URL(served!.address).port;
 	const clash = run(gitstead, ['serve', '--port', port, '--data-dir', join(dir, 'data')]);
