@@ -8,7 +8,7 @@ import { forbidden, invalidField } from '../../http/errors';
 import { created, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadOrganization, memberAccess, orgAccess } from '../orgs/access';
+import { loadOrganization, memberAccess, orgAccess, type OrgAccess } from '../orgs/access';
 import { callerRepoPermission, loadRepository } from './access';
 import { repository } from './render';
 import { createRepository } from './service';
@@ -44,6 +44,19 @@ const listQuery = v.object({
 	direction: v.optional(v.picklist(['asc', 'desc'])),
 });
 
+/**
+ * Checks that the caller may create repositories in the organization and returns the user to
+ * grant admin as a direct collaborator: a member who creates a repository administers it, as on
+ * GitHub (owners and apps need no grant).
+ * @throws HttpError 403 when the organization lets only owners create repositories.
+ */
+function repositoryCreator(access: OrgAccess): number | null {
+	if (!access.admin && access.org.members_can_create_repositories === 0) {
+		throw forbidden(`Members of ${access.org.login} may not create repositories; ask an owner.`);
+	}
+	return access.userId !== null && !access.admin ? access.userId : null;
+}
+
 export const repositoryRoutes = [
 	route({
 		method: 'POST',
@@ -57,12 +70,7 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			const access = memberAccess(ctx, 'create its repositories');
 			const org = access.org;
-			if (!access.admin && org.members_can_create_repositories === 0) {
-				throw forbidden(`Members of ${org.login} may not create repositories; ask an owner.`);
-			}
-			// The member who creates a repository administers it, as on GitHub.
-			const creatorGrant = access.userId !== null && !access.admin ? access.userId : null;
-			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: creatorGrant, now: isoSeconds(ctx.now) });
+			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now) });
 			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
@@ -105,8 +113,7 @@ export const repositoryRoutes = [
 				const org = ctx.app.stores.accounts.organization(ctx.body.organization);
 				const access = org && orgAccess(ctx, org);
 				if (!org || !access?.member) throw invalidField('Fork', 'organization', `you cannot create repositories in ${ctx.body.organization}`);
-				if (!access.admin && org.members_can_create_repositories === 0) throw forbidden(`Members of ${org.login} may not create repositories.`);
-				if (access.userId !== null && !access.admin) collaboratorId = access.userId;
+				collaboratorId = repositoryCreator(access);
 				target = org;
 			} else {
 				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
