@@ -160,6 +160,27 @@ CREATE TABLE team_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX team_repositories_repo ON team_repositories(repo_id);
 
+-- Custom property definitions (spec document 1, Custom properties): repository properties defined by
+-- an organization (org_id), or organization properties defined by an enterprise (enterprise_id).
+CREATE TABLE custom_property_definitions (
+  id                      INTEGER PRIMARY KEY,
+  org_id                  INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  enterprise_id           INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
+  property_name           TEXT NOT NULL COLLATE NOCASE,
+  value_type              TEXT NOT NULL CHECK (value_type IN ('string', 'single_select', 'multi_select', 'true_false', 'url')),
+  required                INTEGER NOT NULL DEFAULT 0,
+  default_value           TEXT,                       -- JSON: a string, an array of strings, or NULL
+  description             TEXT,
+  allowed_values          TEXT,                       -- JSON array of strings, ordered, or NULL
+  values_editable_by      TEXT,
+  require_explicit_values INTEGER NOT NULL DEFAULT 0, -- organization definitions only
+  created_at              TEXT NOT NULL,
+  updated_at              TEXT NOT NULL,
+  CHECK ((org_id IS NULL) <> (enterprise_id IS NULL)),
+  UNIQUE (org_id, property_name),
+  UNIQUE (enterprise_id, property_name)
+);
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,

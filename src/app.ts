@@ -16,6 +16,7 @@ import { Urls } from './http/urls';
 import { TaskQueue } from './jobs/tasks';
 import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
+import { createCustomPropertyStore } from './api/custom-properties/store';
 import { createEnterpriseStore } from './api/enterprises/store';
 import { createMembershipStore } from './api/members/store';
 import { createOrgStore } from './api/orgs/store';
@@ -32,6 +33,7 @@ function createStores(db: DB) {
 		memberships: createMembershipStore(db),
 		teams: createTeamStore(db),
 		repos: createRepositoryStore(db),
+		customProperties: createCustomPropertyStore(db),
 	};
 }
 

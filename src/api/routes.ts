@@ -2,6 +2,7 @@
  * The route table: every area's declarations, in one list (test/matrix.test.ts walks it).
  */
 import type { RouteDeclaration } from '../http/route';
+import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { metaRoutes } from './meta/routes';
 import { orgRoutes } from './orgs/routes';
@@ -20,4 +21,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
 	...repositoryRoutes,
+	...customPropertyRoutes,
 ];

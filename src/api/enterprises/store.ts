@@ -2,6 +2,7 @@
  * Prepared statements for enterprises and their owners and billing managers.
  */
 import type { DB } from '../../db/open';
+import type { AccountRow } from '../users/store';
 
 export interface EnterpriseRow {
 	id: number;
@@ -26,6 +27,13 @@ export function createEnterpriseStore(db: DB) {
 		INSERT INTO enterprise_members (enterprise_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (enterprise_id, user_id) DO UPDATE SET role = excluded.role`);
 	const role = db.prepare('SELECT role FROM enterprise_members WHERE enterprise_id = ? AND user_id = ?').pluck();
+	// Members of an enterprise: active members of its organizations.
+	const isMember = db
+		.prepare(`
+		SELECT EXISTS (SELECT 1 FROM org_memberships m JOIN accounts o ON o.id = m.org_id
+			WHERE o.enterprise_id = ? AND m.user_id = ? AND m.state = 'active')`)
+		.pluck();
+	const organizations = db.prepare("SELECT * FROM accounts WHERE type = 'Organization' AND enterprise_id = ? ORDER BY id");
 
 	return {
 		bySlug: (slug: string) => bySlug.get(slug) as EnterpriseRow | undefined,
@@ -37,5 +45,7 @@ export function createEnterpriseStore(db: DB) {
 		setRole: (enterpriseId: number, userId: number, memberRole: 'owner' | 'billing_manager', now: string) =>
 			void addMember.run(enterpriseId, userId, memberRole, now),
 		role: (enterpriseId: number, userId: number) => role.get(enterpriseId, userId) as 'owner' | 'billing_manager' | undefined,
+		isMember: (enterpriseId: number, userId: number) => (isMember.get(enterpriseId, userId) as number) === 1,
+		organizations: (enterpriseId: number) => organizations.all(enterpriseId) as AccountRow[],
 	};
 }

@@ -1,0 +1,155 @@
+/**
+ * Custom property definitions (spec document 1, Organization custom properties and Enterprise
+ * organization custom properties; reference §2.5): list, batch create-or-replace, get, create or
+ * replace one, delete — for an organization (/orgs/{org}/properties/schema) and for an enterprise
+ * (/enterprises/{enterprise}/org-properties/schema).
+ */
+import * as v from 'valibot';
+import { notFound } from '../../http/errors';
+import { noContent, ok } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { requireEnterpriseRole } from '../enterprises/access';
+import { memberAccess, ownerAccess } from '../orgs/access';
+import { definition } from './render';
+import { MAX_BATCH, saveDefinitions, VALUE_TYPES, type DefinitionInput } from './service';
+import type { Owner } from './store';
+
+const definitionFields = {
+	value_type: v.picklist(VALUE_TYPES),
+	required: v.optional(v.boolean()),
+	default_value: v.optional(v.nullable(v.union([v.string(), v.array(v.string())]))),
+	description: v.optional(v.nullable(v.string())),
+	allowed_values: v.optional(v.nullable(v.array(v.string()))),
+	values_editable_by: v.optional(v.nullable(v.string())),
+	require_explicit_values: v.optional(v.boolean()),
+};
+const oneBody = v.object(definitionFields);
+const batchBody = v.object({
+	properties: v.pipe(
+		v.array(
+			v.object({
+				property_name: v.pipe(v.string(), v.minLength(1)),
+				// Accepted and ignored: the server sets them.
+				url: v.optional(v.string()),
+				source_type: v.optional(v.picklist(['organization', 'enterprise'])),
+				...definitionFields,
+			}),
+		),
+		v.minLength(1, 'properties must list at least one definition'),
+		v.maxLength(MAX_BATCH, `properties may list at most ${MAX_BATCH} definitions`),
+	),
+});
+
+interface Level {
+	/** Path of the schema collection. */
+	collection: string;
+	docs: string;
+	/** Loads the owner for reading or writing; throws 403/404. */
+	owner(ctx: Context, write: boolean): { owner: Owner; base: string };
+	permission: { read: RouteDeclaration['permissions']; write: RouteDeclaration['permissions'] };
+	tokens?: RouteDeclaration['tokens'];
+}
+
+const organization: Level = {
+	collection: '/orgs/{org}/properties/schema',
+	docs: 'orgs/custom-properties',
+	owner(ctx, write) {
+		const access = write ? ownerAccess(ctx, 'manage its custom properties') : memberAccess(ctx, 'read its custom properties');
+		return { owner: { kind: 'organization', id: access.org.id }, base: `/orgs/${access.org.login}/properties/schema` };
+	},
+	permission: { read: [{ organization_custom_properties: 'read' }], write: [{ organization_custom_properties: 'admin' }] },
+};
+
+const enterprise: Level = {
+	collection: '/enterprises/{enterprise}/org-properties/schema',
+	docs: 'enterprise-admin/custom-properties-for-orgs',
+	owner(ctx, write) {
+		const access = requireEnterpriseRole(ctx, ['owner'], write ? 'manage its organization properties' : 'read its organization properties');
+		return { owner: { kind: 'enterprise', id: access.enterprise.id }, base: `/enterprises/${access.enterprise.slug}/org-properties/schema` };
+	},
+	permission: {
+		read: [{ enterprise_custom_properties_for_organizations: 'read' }],
+		write: [{ enterprise_custom_properties_for_organizations: 'admin' }],
+	},
+	// Installation tokens act for no enterprise administrator.
+	tokens: ['classic', 'oauth', 'fine-grained', 'user-to-server'],
+};
+
+function levelRoutes(level: Level): RouteDeclaration[] {
+	const one = `${level.collection}/{custom_property_name}`;
+	return [
+		route({
+			method: 'GET',
+			path: level.collection,
+			docs: level.docs,
+			permissions: level.permission.read,
+			tokens: level.tokens,
+			access: 'authenticated',
+			handler(ctx) {
+				const { owner, base } = level.owner(ctx, false);
+				return ok(ctx.app.stores.customProperties.list(owner).map((row) => definition(ctx.app.urls, base, row)));
+			},
+		}),
+		route({
+			method: 'PATCH',
+			path: level.collection,
+			docs: level.docs,
+			permissions: level.permission.write,
+			tokens: level.tokens,
+			access: 'authenticated',
+			resource: 'CustomProperty',
+			body: batchBody,
+			handler(ctx) {
+				const { owner, base } = level.owner(ctx, true);
+				const rows = saveDefinitions(ctx.app, owner, ctx.body.properties as DefinitionInput[], isoSeconds(ctx.now), true);
+				return ok(rows.map((row) => definition(ctx.app.urls, base, row)));
+			},
+		}),
+		route({
+			method: 'GET',
+			path: one,
+			docs: level.docs,
+			permissions: level.permission.read,
+			tokens: level.tokens,
+			access: 'authenticated',
+			handler(ctx) {
+				const { owner, base } = level.owner(ctx, false);
+				const row = ctx.app.stores.customProperties.get(owner, ctx.params.custom_property_name);
+				if (!row) throw notFound();
+				return ok(definition(ctx.app.urls, base, row));
+			},
+		}),
+		route({
+			method: 'PUT',
+			path: one,
+			docs: level.docs,
+			permissions: level.permission.write,
+			tokens: level.tokens,
+			access: 'authenticated',
+			resource: 'CustomProperty',
+			body: oneBody,
+			handler(ctx) {
+				const { owner, base } = level.owner(ctx, true);
+				const input = { ...ctx.body, property_name: ctx.params.custom_property_name } as DefinitionInput;
+				const [row] = saveDefinitions(ctx.app, owner, [input], isoSeconds(ctx.now), false);
+				return ok(definition(ctx.app.urls, base, row));
+			},
+		}),
+		route({
+			method: 'DELETE',
+			path: one,
+			docs: level.docs,
+			permissions: level.permission.write,
+			tokens: level.tokens,
+			access: 'authenticated',
+			handler(ctx) {
+				const { owner } = level.owner(ctx, true);
+				if (!ctx.app.stores.customProperties.remove(owner, ctx.params.custom_property_name)) throw notFound();
+				return noContent();
+			},
+		}),
+	];
+}
+
+export const customPropertyRoutes = [...levelRoutes(organization), ...levelRoutes(enterprise)];
