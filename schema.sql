@@ -181,6 +181,27 @@ CREATE TABLE custom_property_definitions (
   UNIQUE (enterprise_id, property_name)
 );
 
+-- Billing budgets (spec document 1, Billing budgets) of an organization or an enterprise.
+CREATE TABLE budgets (
+  id                    TEXT PRIMARY KEY,           -- UUID
+  org_id                INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  enterprise_id         INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
+  budget_type           TEXT NOT NULL CHECK (budget_type IN ('BundlePricing', 'ProductPricing', 'SkuPricing')),
+  budget_product_sku    TEXT NOT NULL,
+  budget_scope          TEXT NOT NULL,
+  budget_entity_name    TEXT NOT NULL DEFAULT '',
+  user_login            TEXT,                       -- the user of a `user` scope budget
+  budget_amount         INTEGER NOT NULL CHECK (budget_amount >= 0),  -- whole dollars, or licenses
+  prevent_further_usage INTEGER NOT NULL,
+  will_alert            INTEGER NOT NULL DEFAULT 0,
+  alert_recipients      TEXT NOT NULL DEFAULT '[]', -- JSON array of logins
+  created_at            TEXT NOT NULL,
+  updated_at            TEXT NOT NULL,
+  CHECK ((org_id IS NULL) <> (enterprise_id IS NULL))
+);
+CREATE INDEX budgets_org ON budgets(org_id) WHERE org_id IS NOT NULL;
+CREATE INDEX budgets_enterprise ON budgets(enterprise_id) WHERE enterprise_id IS NOT NULL;
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,

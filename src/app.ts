@@ -16,6 +16,7 @@ import { Urls } from './http/urls';
 import { TaskQueue } from './jobs/tasks';
 import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
+import { createBudgetStore } from './api/budgets/store';
 import { createCustomPropertyStore } from './api/custom-properties/store';
 import { createEnterpriseStore } from './api/enterprises/store';
 import { createMembershipStore } from './api/members/store';
@@ -34,6 +35,7 @@ function createStores(db: DB) {
 		teams: createTeamStore(db),
 		repos: createRepositoryStore(db),
 		customProperties: createCustomPropertyStore(db),
+		budgets: createBudgetStore(db),
 	};
 }
 

@@ -48,6 +48,10 @@ export interface Config {
 		limits: Record<RateResource | 'core_unauthenticated', number>;
 	};
 	ldap: { sync_enabled: boolean };
+	billing: {
+		/** Billing budgets answer 404 ("feature not enabled") when false. */
+		budgets_enabled: boolean;
+	};
 }
 
 /** Paths and URLs derived from a Config. */
@@ -85,6 +89,7 @@ export function defaultConfig(): Config {
 			},
 		},
 		ldap: { sync_enabled: false },
+		billing: { budgets_enabled: true },
 	};
 }
 
@@ -120,6 +125,7 @@ const fileSchema = v.strictObject({
 		}),
 	),
 	ldap: v.optional(v.strictObject({ sync_enabled: v.optional(v.boolean()) })),
+	billing: v.optional(v.strictObject({ budgets_enabled: v.optional(v.boolean()) })),
 });
 
 /** Settings that flags and GITSTEAD_* variables may override. */
@@ -240,6 +246,7 @@ function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
 	Object.assign(config.rate_limit, stripUndefined(rate));
 	Object.assign(config.rate_limit.limits, stripUndefined(limits ?? {}));
 	Object.assign(config.ldap, stripUndefined(file.ldap ?? {}));
+	Object.assign(config.billing, stripUndefined(file.billing ?? {}));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

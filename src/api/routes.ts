@@ -2,6 +2,7 @@
  * The route table: every area's declarations, in one list (test/matrix.test.ts walks it).
  */
 import type { RouteDeclaration } from '../http/route';
+import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { metaRoutes } from './meta/routes';
@@ -22,4 +23,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...teamsRoutes,
 	...repositoryRoutes,
 	...customPropertyRoutes,
+	...budgetRoutes,
 ];
