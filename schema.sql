@@ -202,6 +202,57 @@ CREATE TABLE budgets (
 CREATE INDEX budgets_org ON budgets(org_id) WHERE org_id IS NOT NULL;
 CREATE INDEX budgets_enterprise ON budgets(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
+-- Enterprise self-hosted runner groups (spec document 1). Every enterprise has one default group,
+-- made with the enterprise, that cannot be deleted.
+CREATE TABLE runner_groups (
+  id                              INTEGER PRIMARY KEY,
+  enterprise_id                   INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  name                            TEXT NOT NULL COLLATE NOCASE,
+  visibility                      TEXT NOT NULL CHECK (visibility IN ('all', 'selected', 'private')),
+  is_default                      INTEGER NOT NULL DEFAULT 0,
+  allows_public_repositories      INTEGER NOT NULL DEFAULT 0,
+  restricted_to_workflows         INTEGER NOT NULL DEFAULT 0,
+  selected_workflows              TEXT NOT NULL DEFAULT '[]',  -- JSON array; empty unless restricted
+  workflow_restrictions_read_only INTEGER NOT NULL DEFAULT 0,
+  network_configuration_id        TEXT,
+  created_at                      TEXT NOT NULL,
+  updated_at                      TEXT NOT NULL,
+  UNIQUE (enterprise_id, name)
+);
+CREATE UNIQUE INDEX runner_groups_default ON runner_groups(enterprise_id) WHERE is_default = 1;
+
+-- Organizations a `selected` runner group is available to.
+CREATE TABLE runner_group_organizations (
+  group_id INTEGER NOT NULL REFERENCES runner_groups(id) ON DELETE CASCADE,
+  org_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  PRIMARY KEY (group_id, org_id)
+) WITHOUT ROWID;
+
+-- Self-hosted runners registered with an enterprise (gitstead admin register-runner); each is in
+-- exactly one group of its enterprise.
+CREATE TABLE runners (
+  id            INTEGER PRIMARY KEY,
+  enterprise_id INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  group_id      INTEGER NOT NULL REFERENCES runner_groups(id),
+  name          TEXT NOT NULL,
+  os            TEXT NOT NULL,
+  status        TEXT NOT NULL DEFAULT 'offline' CHECK (status IN ('online', 'offline')),
+  busy          INTEGER NOT NULL DEFAULT 0,
+  ephemeral     INTEGER NOT NULL DEFAULT 0,
+  version       TEXT,
+  created_at    TEXT NOT NULL,
+  UNIQUE (enterprise_id, name)
+);
+CREATE INDEX runners_group ON runners(group_id);
+
+CREATE TABLE runner_labels (
+  id        INTEGER PRIMARY KEY,
+  runner_id INTEGER NOT NULL REFERENCES runners(id) ON DELETE CASCADE,
+  name      TEXT NOT NULL,
+  type      TEXT NOT NULL CHECK (type IN ('read-only', 'custom')),
+  UNIQUE (runner_id, name)
+);
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,

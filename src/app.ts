@@ -22,6 +22,7 @@ import { createEnterpriseStore } from './api/enterprises/store';
 import { createMembershipStore } from './api/members/store';
 import { createOrgStore } from './api/orgs/store';
 import { createRepositoryStore } from './api/repos/store';
+import { createRunnerGroupStore } from './api/runner-groups/store';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
@@ -36,6 +37,7 @@ function createStores(db: DB) {
 		repos: createRepositoryStore(db),
 		customProperties: createCustomPropertyStore(db),
 		budgets: createBudgetStore(db),
+		runnerGroups: createRunnerGroupStore(db),
 	};
 }
 

@@ -9,6 +9,7 @@ import { metaRoutes } from './meta/routes';
 import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
+import { runnerGroupRoutes } from './runner-groups/routes';
 import { repositoryRoutes } from './repos/routes';
 import { teamsRoutes } from './teams/routes';
 import { userRoutes } from './users/routes';
@@ -24,4 +25,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...repositoryRoutes,
 	...customPropertyRoutes,
 	...budgetRoutes,
+	...runnerGroupRoutes,
 ];

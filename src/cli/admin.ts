@@ -9,6 +9,7 @@ import type { App } from '../app';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
+import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
 import type { AccountRow } from '../api/users/store';
 import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
@@ -29,6 +30,8 @@ Commands:
                [--scopes a,b] [--permissions key:level,...] [--org ORG] [--expires-in DAYS] [--note TEXT]
   list-tokens [LOGIN]
   revoke-token ID
+  register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
+               [--status online|offline] [--ephemeral]
   migrate                      upgrade the database schema (serve does this on start)
 
 Options for every command:
@@ -237,6 +240,33 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				`${token}  (token ${id}, ${kind}, for ${kind === 'installation' ? `an app on ${resourceOwner!.login}` : user.login}, ` +
 					`${scopedKind ? `scopes: ${scopes.join(', ') || 'none'}` : `permissions: ${Object.entries(permissions).map(([k, l]) => `${k}:${l}`).join(', ') || 'none'}`}, ` +
 					`expires ${expires ?? 'never'})`,
+			);
+		},
+	},
+	'register-runner': {
+		options: { os: { type: 'string' }, labels: { type: 'string' }, group: { type: 'string' }, status: { type: 'string' }, ephemeral: { type: 'boolean' } },
+		positionals: ['ENTERPRISE', 'NAME'],
+		run(app, values, [slug, name], out) {
+			const enterprise = app.stores.enterprises.bySlug(slug);
+			if (!enterprise) throw new CliError(`unknown enterprise "${slug}"`);
+			const status = string(values.status) ?? 'offline';
+			if (status !== 'online' && status !== 'offline') throw new CliError(`--status must be online or offline, got "${status}"`);
+			const runner = registerRunner(
+				app,
+				enterprise.id,
+				{
+					name,
+					os: string(values.os) ?? 'linux',
+					labels: (string(values.labels) ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+					group: string(values.group),
+					status,
+					ephemeral: values.ephemeral === true,
+				},
+				isoSeconds(app.clock()),
+			);
+			out.result(
+				{ id: runner.id, name: runner.name, os: runner.os, enterprise: enterprise.slug, runner_group_id: runner.group.id, runner_group: runner.group.name },
+				`registered runner ${runner.name} (id ${runner.id}) in runner group ${runner.group.name} of ${enterprise.slug}`,
 			);
 		},
 	},

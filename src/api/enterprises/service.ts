@@ -4,6 +4,7 @@
 import type { App } from '../../app';
 import { invalidField } from '../../http/errors';
 import { isoSeconds } from '../../time';
+import { createDefaultGroup } from '../runner-groups/service';
 import { assertLogin } from '../users/service';
 import type { EnterpriseRow } from './store';
 
@@ -28,6 +29,8 @@ export function createEnterprise(
 			now,
 		});
 		app.stores.enterprises.setRole(id, input.ownerId, 'owner', now);
+		// Every enterprise has its default runner group from the start.
+		createDefaultGroup(app, id, now);
 		return app.stores.enterprises.byId(id)!;
 	});
 }

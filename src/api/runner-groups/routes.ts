@@ -1,0 +1,266 @@
+/**
+ * Enterprise self-hosted runner groups (spec document 1; reference §2.7): list, create, get,
+ * update, delete, and the organization and runner membership routes GitHub has for enterprise
+ * groups. Enterprise owners with classic or OAuth tokens holding manage_runners:enterprise only.
+ */
+import * as v from 'valibot';
+import { HttpError, notFound, unprocessable } from '../../http/errors';
+import { created, noContent, ok } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { requireEnterpriseRole } from '../enterprises/access';
+import { orgSimple } from '../orgs/render';
+import { runner, runnerGroup } from './render';
+import { enterpriseOrganizationIds, enterpriseRunners, groupValues, type GroupInput } from './service';
+import type { RunnerGroupRow } from './store';
+
+const BASE = '/enterprises/{enterprise}/actions/runner-groups';
+const id = v.pipe(v.number(), v.integer());
+
+const createBody = v.object({
+	name: v.pipe(v.string(), v.minLength(1, 'name is required')),
+	visibility: v.optional(v.picklist(['selected', 'all'])),
+	selected_organization_ids: v.optional(v.array(id)),
+	runners: v.optional(v.array(id)),
+	allows_public_repositories: v.optional(v.boolean()),
+	restricted_to_workflows: v.optional(v.boolean()),
+	selected_workflows: v.optional(v.array(v.string())),
+	network_configuration_id: v.optional(v.string()),
+});
+const updateBody = v.object({
+	name: v.optional(v.pipe(v.string(), v.minLength(1))),
+	visibility: v.optional(v.picklist(['selected', 'all'])),
+	allows_public_repositories: v.optional(v.boolean()),
+	restricted_to_workflows: v.optional(v.boolean()),
+	selected_workflows: v.optional(v.array(v.string())),
+	network_configuration_id: v.optional(v.nullable(v.string())),
+});
+
+/** Every route: enterprise owners, classic/OAuth tokens with manage_runners:enterprise (the spec). */
+const POLICY = {
+	access: 'authenticated' as const,
+	permissions: [],
+	scopes: ['manage_runners:enterprise'],
+	tokens: ['classic', 'oauth'] as RouteDeclaration['tokens'],
+	resource: 'RunnerGroup',
+};
+
+function enterprise(ctx: Context) {
+	return requireEnterpriseRole(ctx, ['owner'], 'manage its runner groups').enterprise;
+}
+
+function positive(text: string): number | null {
+	return /^\d{1,15}$/.test(text) ? Number(text) : null;
+}
+
+function loadGroup(ctx: Context): { slug: string; group: RunnerGroupRow } {
+	const ent = enterprise(ctx);
+	const groupId = positive(ctx.params.runner_group_id);
+	const group = groupId === null ? undefined : ctx.app.stores.runnerGroups.get(ent.id, groupId);
+	if (!group) throw notFound();
+	return { slug: ent.slug, group };
+}
+
+function loadOrgId(ctx: Context, enterpriseId: number): number {
+	const orgId = positive(ctx.params.org_id);
+	const org = orgId === null ? undefined : ctx.app.stores.accounts.byId(orgId);
+	if (!org || org.type !== 'Organization' || org.enterprise_id !== enterpriseId) throw notFound();
+	return org.id;
+}
+
+function requireSelected(group: RunnerGroupRow): void {
+	if (group.visibility !== 'selected') {
+		throw unprocessable('The runner group must have visibility set to selected to choose its organizations.');
+	}
+}
+
+export const runnerGroupRoutes = [
+	route({
+		...POLICY,
+		method: 'GET',
+		path: BASE,
+		docs: 'enterprise-admin/actions#list-self-hosted-runner-groups-for-an-enterprise',
+		query: v.object({ visible_to_organization: v.optional(v.string()) }),
+		pagination: true,
+		handler(ctx) {
+			const ent = enterprise(ctx);
+			let visibleTo: number | null = null;
+			if (ctx.query.visible_to_organization !== undefined) {
+				const org = ctx.app.stores.accounts.organization(ctx.query.visible_to_organization);
+				// An organization outside the enterprise can use none of its groups.
+				if (!org || org.enterprise_id !== ent.id) return { status: 200, body: { total_count: 0, runner_groups: [] }, total: 0 };
+				visibleTo = org.id;
+			}
+			const { rows, total } = ctx.app.stores.runnerGroups.list({ enterpriseId: ent.id, visibleTo, limit: ctx.page.perPage, offset: ctx.page.offset });
+			return { status: 200, body: { total_count: total, runner_groups: rows.map((g) => runnerGroup(ctx.app.urls, ent.slug, g)) }, total };
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'POST',
+		path: BASE,
+		docs: 'enterprise-admin/actions#create-a-self-hosted-runner-group-for-an-enterprise',
+		body: createBody,
+		handler(ctx) {
+			const ent = enterprise(ctx);
+			const { stores } = ctx.app;
+			const values = groupValues(ctx.app, ent.id, ctx.body as GroupInput);
+			const orgIds = enterpriseOrganizationIds(ctx.app, ent.id, ctx.body.selected_organization_ids ?? [], 'selected_organization_ids');
+			const runners = enterpriseRunners(ctx.app, ent.id, ctx.body.runners ?? [], 'runners');
+			const group = ctx.app.transaction(() => {
+				const row = stores.runnerGroups.insert(ent.id, values, false, isoSeconds(ctx.now));
+				for (const orgId of orgIds) stores.runnerGroups.addOrganization(row.id, orgId);
+				for (const r of runners) stores.runnerGroups.moveRunner(r.id, row.id);
+				return row;
+			});
+			return created(runnerGroup(ctx.app.urls, ent.slug, group));
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'GET',
+		path: `${BASE}/{runner_group_id}`,
+		docs: 'enterprise-admin/actions#get-a-self-hosted-runner-group-for-an-enterprise',
+		handler(ctx) {
+			const { slug, group } = loadGroup(ctx);
+			return ok(runnerGroup(ctx.app.urls, slug, group));
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'PATCH',
+		path: `${BASE}/{runner_group_id}`,
+		docs: 'enterprise-admin/actions#update-a-self-hosted-runner-group-for-an-enterprise',
+		body: updateBody,
+		handler(ctx) {
+			const { slug, group } = loadGroup(ctx);
+			const values = groupValues(ctx.app, group.enterprise_id, ctx.body as GroupInput, group);
+			const updated = ctx.app.transaction(() => ctx.app.stores.runnerGroups.update(group, values, isoSeconds(ctx.now)));
+			return ok(runnerGroup(ctx.app.urls, slug, updated));
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'DELETE',
+		path: `${BASE}/{runner_group_id}`,
+		docs: 'enterprise-admin/actions#delete-a-self-hosted-runner-group-from-an-enterprise',
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			if (group.is_default) throw new HttpError(422, 'The default runner group cannot be deleted.');
+			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
+			ctx.app.transaction(() => ctx.app.stores.runnerGroups.remove(group, fallback.id));
+			return noContent();
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'GET',
+		path: `${BASE}/{runner_group_id}/organizations`,
+		docs: 'enterprise-admin/actions#list-organization-access-to-a-self-hosted-runner-group-in-an-enterprise',
+		pagination: true,
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			const { rows, total } = ctx.app.stores.runnerGroups.organizations(group.id, ctx.page.perPage, ctx.page.offset);
+			return { status: 200, body: { total_count: total, organizations: rows.map((org) => orgSimple(ctx.app.urls, org)) }, total };
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'PUT',
+		path: `${BASE}/{runner_group_id}/organizations`,
+		docs: 'enterprise-admin/actions#set-organization-access-for-a-self-hosted-runner-group-in-an-enterprise',
+		body: v.object({ selected_organization_ids: v.array(id) }),
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			requireSelected(group);
+			const ids = enterpriseOrganizationIds(ctx.app, group.enterprise_id, ctx.body.selected_organization_ids, 'selected_organization_ids');
+			ctx.app.transaction(() => {
+				ctx.app.stores.runnerGroups.clearOrganizations(group.id);
+				for (const orgId of ids) ctx.app.stores.runnerGroups.addOrganization(group.id, orgId);
+			});
+			return noContent();
+		},
+	}),
+	...(['PUT', 'DELETE'] as const).map((method) =>
+		route({
+			...POLICY,
+			method,
+			path: `${BASE}/{runner_group_id}/organizations/{org_id}`,
+			docs:
+				method === 'PUT'
+					? 'enterprise-admin/actions#add-organization-access-to-a-self-hosted-runner-group-in-an-enterprise'
+					: 'enterprise-admin/actions#remove-organization-access-to-a-self-hosted-runner-group-in-an-enterprise',
+			handler(ctx) {
+				const { group } = loadGroup(ctx);
+				const orgId = loadOrgId(ctx, group.enterprise_id);
+				requireSelected(group);
+				ctx.app.transaction(() =>
+					method === 'PUT' ? ctx.app.stores.runnerGroups.addOrganization(group.id, orgId) : ctx.app.stores.runnerGroups.removeOrganization(group.id, orgId),
+				);
+				return noContent();
+			},
+		}),
+	),
+	route({
+		...POLICY,
+		method: 'GET',
+		path: `${BASE}/{runner_group_id}/runners`,
+		docs: 'enterprise-admin/actions#list-self-hosted-runners-in-a-group-for-an-enterprise',
+		pagination: true,
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			const { rows, total } = ctx.app.stores.runnerGroups.runners(group.id, ctx.page.perPage, ctx.page.offset);
+			const labels = ctx.app.stores.runnerGroups.labels(rows.map((r) => r.id));
+			return { status: 200, body: { total_count: total, runners: rows.map((r) => runner(r, labels)) }, total };
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'PUT',
+		path: `${BASE}/{runner_group_id}/runners`,
+		docs: 'enterprise-admin/actions#set-self-hosted-runners-in-a-group-for-an-enterprise',
+		body: v.object({ runners: v.array(id) }),
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			const runners = enterpriseRunners(ctx.app, group.enterprise_id, ctx.body.runners, 'runners');
+			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
+			ctx.app.transaction(() => {
+				// Replaces the group's runners: the ones left out return to the default group.
+				if (!group.is_default) ctx.app.stores.runnerGroups.moveRunners(group.id, fallback.id);
+				for (const r of runners) ctx.app.stores.runnerGroups.moveRunner(r.id, group.id);
+			});
+			return noContent();
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'PUT',
+		path: `${BASE}/{runner_group_id}/runners/{runner_id}`,
+		docs: 'enterprise-admin/actions#add-a-self-hosted-runner-to-a-group-for-an-enterprise',
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			const runnerId = positive(ctx.params.runner_id);
+			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
+			if (!found) throw notFound();
+			ctx.app.transaction(() => ctx.app.stores.runnerGroups.moveRunner(found.id, group.id));
+			return noContent();
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'DELETE',
+		path: `${BASE}/{runner_group_id}/runners/{runner_id}`,
+		docs: 'enterprise-admin/actions#remove-a-self-hosted-runner-from-a-group-for-an-enterprise',
+		handler(ctx) {
+			const { group } = loadGroup(ctx);
+			const runnerId = positive(ctx.params.runner_id);
+			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
+			if (!found || found.group_id !== group.id) throw notFound();
+			if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');
+			// The runner returns to the default group.
+			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
+			ctx.app.transaction(() => ctx.app.stores.runnerGroups.moveRunner(found.id, fallback.id));
+			return noContent();
+		},
+	}),
+];

@@ -1,0 +1,144 @@
+/**
+ * Runner group rules (spec document 1, Enterprise self-hosted runner groups; reference §2.7):
+ * names unique per enterprise; visibility all or selected; selected_workflows kept only while
+ * restricted_to_workflows is true; the default group cannot be deleted; runners leaving a group
+ * return to the default group; registering runners.
+ */
+import type { App } from '../../app';
+import { invalidField, validationFailed, type ValidationItem } from '../../http/errors';
+import type { RunnerGroupRow, RunnerGroupValues, RunnerRow } from './store';
+
+/** A workflow reference: owner/repo/path/to/workflow.yml@ref (a ref, tag or SHA is required). */
+const WORKFLOW = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/.+\.ya?ml@.+$/;
+export const DEFAULT_GROUP_NAME = 'Default';
+export const RUNNER_OSES = ['linux', 'macos', 'windows'] as const;
+
+export interface GroupInput {
+	name?: string;
+	visibility?: 'all' | 'selected';
+	allows_public_repositories?: boolean;
+	restricted_to_workflows?: boolean;
+	selected_workflows?: string[];
+	network_configuration_id?: string | null;
+}
+
+/**
+ * The values of a new group (`existing` undefined) or of an update. PATCH's omitted booleans keep
+ * their values; its omitted visibility keeps the current one.
+ * @throws HttpError 422 listing the problems.
+ */
+export function groupValues(app: App, enterpriseId: number, input: GroupInput, existing?: RunnerGroupRow): RunnerGroupValues {
+	const problems: ValidationItem[] = [];
+	const name = (input.name ?? existing?.name ?? '').trim();
+	if (!name) problems.push({ resource: 'RunnerGroup', field: 'name', code: 'missing_field', message: 'name is required' });
+	else if (name.length > 100) problems.push({ resource: 'RunnerGroup', field: 'name', code: 'invalid', message: 'at most 100 characters' });
+	const same = name ? app.stores.runnerGroups.byName(enterpriseId, name) : undefined;
+	if (same && same.id !== existing?.id) {
+		problems.push({ resource: 'RunnerGroup', field: 'name', code: 'already_exists', message: `a runner group named "${same.name}" already exists` });
+	}
+	if (existing?.is_default && input.visibility === 'selected') {
+		problems.push({ resource: 'RunnerGroup', field: 'visibility', code: 'invalid', message: 'the default runner group is visible to every organization' });
+	}
+	const restricted = input.restricted_to_workflows ?? (existing ? existing.restricted_to_workflows === 1 : false);
+	let workflows = input.selected_workflows ?? (existing ? (JSON.parse(existing.selected_workflows) as string[]) : []);
+	// selected_workflows is ignored unless restricted_to_workflows is true.
+	if (!restricted) workflows = [];
+	for (const workflow of workflows) {
+		if (!WORKFLOW.test(workflow)) {
+			problems.push({
+				resource: 'RunnerGroup',
+				field: 'selected_workflows',
+				code: 'invalid',
+				message: `"${workflow}" is not owner/repo/path/workflow.yml@ref (a ref, tag or SHA is required)`,
+			});
+		}
+	}
+	if (problems.length) throw validationFailed(problems);
+	return {
+		name,
+		visibility: input.visibility ?? existing?.visibility ?? 'all',
+		allows_public_repositories: (input.allows_public_repositories ?? (existing ? existing.allows_public_repositories === 1 : false)) ? 1 : 0,
+		restricted_to_workflows: restricted ? 1 : 0,
+		selected_workflows: JSON.stringify([...new Set(workflows)]),
+		network_configuration_id:
+			input.network_configuration_id !== undefined ? input.network_configuration_id : (existing?.network_configuration_id ?? null),
+	};
+}
+
+/** The enterprise's default group, made with the enterprise. @param now ISO timestamp */
+export function createDefaultGroup(app: App, enterpriseId: number, now: string): RunnerGroupRow {
+	return app.stores.runnerGroups.insert(
+		enterpriseId,
+		{ name: DEFAULT_GROUP_NAME, visibility: 'all', allows_public_repositories: 0, restricted_to_workflows: 0, selected_workflows: '[]', network_configuration_id: null },
+		true,
+		now,
+	);
+}
+
+/**
+ * Ids of organizations of the enterprise.
+ * @throws HttpError 422 naming ids that are not organizations of the enterprise.
+ */
+export function enterpriseOrganizationIds(app: App, enterpriseId: number, ids: number[], field: string): number[] {
+	const orgs = new Set(app.stores.enterprises.organizations(enterpriseId).map((org) => org.id));
+	const foreign = ids.filter((id) => !orgs.has(id));
+	if (foreign.length) throw invalidField('RunnerGroup', field, `not organizations of this enterprise: ${foreign.join(', ')}`);
+	return [...new Set(ids)];
+}
+
+/**
+ * Runners of the enterprise.
+ * @throws HttpError 422 naming ids that are not runners of the enterprise.
+ */
+export function enterpriseRunners(app: App, enterpriseId: number, ids: number[], field: string): RunnerRow[] {
+	const found = ids.map((id) => app.stores.runnerGroups.runner(enterpriseId, id));
+	const missing = ids.filter((_, i) => !found[i]);
+	if (missing.length) throw invalidField('RunnerGroup', field, `not runners of this enterprise: ${missing.join(', ')}`);
+	return found as RunnerRow[];
+}
+
+/**
+ * Registers a self-hosted runner with the enterprise (`gitstead admin register-runner`). Its
+ * read-only labels are self-hosted, its OS and X64; `labels` adds custom ones.
+ * @param now ISO timestamp
+ * @throws HttpError 422 for a taken name, an unknown OS or group.
+ */
+export function registerRunner(
+	app: App,
+	enterpriseId: number,
+	input: { name: string; os: string; labels: string[]; group?: string; status?: 'online' | 'offline'; ephemeral?: boolean },
+	now: string,
+): RunnerRow & { group: RunnerGroupRow } {
+	if (!(RUNNER_OSES as readonly string[]).includes(input.os)) throw invalidField('Runner', 'os', `os must be one of ${RUNNER_OSES.join(', ')}`);
+	if (!/^[A-Za-z0-9_.-]{1,64}$/.test(input.name)) throw invalidField('Runner', 'name', `"${input.name}" is not a valid runner name`);
+	return app.transaction(() => {
+		const group = input.group ? app.stores.runnerGroups.byName(enterpriseId, input.group) : app.stores.runnerGroups.defaultGroup(enterpriseId);
+		if (!group) throw invalidField('Runner', 'group', `no runner group named "${input.group}"`);
+		const osLabel = { linux: 'Linux', macos: 'macOS', windows: 'Windows' }[input.os as (typeof RUNNER_OSES)[number]];
+		const labels = [
+			{ name: 'self-hosted', type: 'read-only' as const },
+			{ name: osLabel, type: 'read-only' as const },
+			{ name: 'X64', type: 'read-only' as const },
+			...input.labels.map((name) => ({ name, type: 'custom' as const })),
+		];
+		try {
+			const runner = app.stores.runnerGroups.insertRunner({
+				enterpriseId,
+				groupId: group.id,
+				name: input.name,
+				os: input.os,
+				status: input.status ?? 'offline',
+				ephemeral: input.ephemeral ?? false,
+				version: null,
+				labels,
+				now,
+			});
+			return { ...runner, group };
+		} catch (error) {
+			if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+				throw invalidField('Runner', 'name', `a runner named "${input.name}" is already registered`, 'already_exists');
+			}
+			throw error;
+		}
+	});
+}
