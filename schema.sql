@@ -253,6 +253,39 @@ CREATE TABLE runner_labels (
   UNIQUE (runner_id, name)
 );
 
+-- Organization migrations (spec document 1, Organization migrations; reference §2.4): an export
+-- is queued as `pending`, run by a background task (exporting → exported or failed), and leaves a
+-- .tar.gz in the blob folder (archive_path) until it is deleted.
+CREATE TABLE migrations (
+  id                     INTEGER PRIMARY KEY,
+  org_id                 INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  guid                   TEXT NOT NULL UNIQUE,
+  state                  TEXT NOT NULL CHECK (state IN ('pending', 'exporting', 'exported', 'failed')),
+  lock_repositories      INTEGER NOT NULL DEFAULT 0,
+  exclude_metadata       INTEGER NOT NULL DEFAULT 0,
+  exclude_git_data       INTEGER NOT NULL DEFAULT 0,
+  exclude_attachments    INTEGER NOT NULL DEFAULT 0,
+  exclude_releases       INTEGER NOT NULL DEFAULT 0,
+  exclude_owner_projects INTEGER NOT NULL DEFAULT 0,
+  org_metadata_only      INTEGER NOT NULL DEFAULT 0,
+  exclude                TEXT NOT NULL DEFAULT '[]',  -- JSON: related items left out of responses
+  archive_path           TEXT,                        -- file name below <blob_dir>/migrations; NULL when none
+  archive_deleted_at     TEXT,
+  failure                TEXT,
+  created_at             TEXT NOT NULL,
+  updated_at             TEXT NOT NULL
+);
+CREATE INDEX migrations_org ON migrations(org_id);
+
+-- Repositories of a migration; `locked` while lock_repositories holds them (until unlocked).
+CREATE TABLE migration_repositories (
+  migration_id INTEGER NOT NULL REFERENCES migrations(id) ON DELETE CASCADE,
+  repo_id      INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  locked       INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (migration_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX migration_repositories_locked ON migration_repositories(repo_id) WHERE locked = 1;
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,

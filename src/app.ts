@@ -23,6 +23,9 @@ import { createMembershipStore } from './api/members/store';
 import { createOrgStore } from './api/orgs/store';
 import { createRepositoryStore } from './api/repos/store';
 import { createRunnerGroupStore } from './api/runner-groups/store';
+import { createMigrationStore } from './api/migrations/store';
+import { EXPORT_TASK, runExportTask } from './api/migrations/service';
+import { createSettings, type Settings } from './db/settings';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
@@ -38,6 +41,7 @@ function createStores(db: DB) {
 		customProperties: createCustomPropertyStore(db),
 		budgets: createBudgetStore(db),
 		runnerGroups: createRunnerGroupStore(db),
+		migrations: createMigrationStore(db),
 	};
 }
 
@@ -52,6 +56,8 @@ export interface App {
 	urls: Urls;
 	tokens: TokenStore;
 	stores: Stores;
+	/** Instance-wide facts (settings table). */
+	settings: Settings;
 	cache: RepresentationCache;
 	rateLimiter: RateLimiter;
 	tasks: TaskQueue;
@@ -113,6 +119,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		log: options.log ?? createLogger(),
 		urls: new Urls(config.origin, config.apiBase),
 		tokens,
+		settings: createSettings(db),
 		authenticator,
 		externalChanges,
 		stores,
@@ -136,6 +143,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	};
 	app.tasks = new TaskQueue(app);
 	app.tasks.register(CONVERT_TASK, runConversionTask);
+	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	return app;
 }

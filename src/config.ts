@@ -40,6 +40,8 @@ export interface Config {
 		/** Absolute path. */
 		data_dir: string;
 		synchronous: 'normal' | 'full';
+		/** Blob folder (migration archives), relative to data_dir; '' = no blob storage. */
+		blob_dir: string;
 	};
 	rate_limit: {
 		enabled: boolean;
@@ -61,7 +63,8 @@ export interface Resolved extends Config {
 	/** Base of every API URL, e.g. http://127.0.0.1:8080/api/v3 */
 	apiBase: string;
 	databaseFile: string;
-	blobDir: string;
+	/** Absolute blob folder, or null when blob storage is switched off. */
+	blobDir: string | null;
 	/** Config file actually read, if any. */
 	configFile: string | null;
 }
@@ -69,7 +72,7 @@ export interface Resolved extends Config {
 export function defaultConfig(): Config {
 	return {
 		server: { host: '127.0.0.1', port: 8080, external_url: '', body_limit: 5 * 1024 * 1024, log_requests: false },
-		storage: { data_dir: './data', synchronous: 'normal' },
+		storage: { data_dir: './data', synchronous: 'normal', blob_dir: 'blobs' },
 		rate_limit: {
 			enabled: true,
 			window_seconds: 3600,
@@ -115,6 +118,7 @@ const fileSchema = v.strictObject({
 		v.strictObject({
 			data_dir: v.optional(v.pipe(v.string(), v.minLength(1))),
 			synchronous: v.optional(v.picklist(['normal', 'full'])),
+			blob_dir: v.optional(v.string()),
 		}),
 	),
 	rate_limit: v.optional(
@@ -198,7 +202,7 @@ export function resolveConfig(config: Config, cwd = process.cwd(), configFile: s
 		origin,
 		apiBase: `${origin}/api/v3`,
 		databaseFile: join(dataDir, 'gitstead.db'),
-		blobDir: join(dataDir, 'blobs'),
+		blobDir: config.storage.blob_dir.trim() === '' ? null : resolve(dataDir, config.storage.blob_dir),
 		configFile,
 	};
 }

@@ -6,6 +6,7 @@ import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { metaRoutes } from './meta/routes';
+import { migrationRoutes } from './migrations/routes';
 import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
@@ -26,4 +27,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...customPropertyRoutes,
 	...budgetRoutes,
 	...runnerGroupRoutes,
+	...migrationRoutes,
 ];

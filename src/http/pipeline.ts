@@ -4,6 +4,7 @@
  * response (JSON, ETag/304, Link, standard headers). Cross-cutting rules live here once.
  */
 import { hash, randomUUID } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app';
 import type { Principal } from '../auth/principal';
@@ -222,6 +223,7 @@ function rateHeaders(headers: Record<string, string>, window: RateWindow): void 
 function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, reply: Reply, state: State): void {
 	const headers = commonHeaders(route, state);
 	if (reply.headers) Object.assign(headers, reply.headers);
+	if (reply.file) return sendFile(app, res, headers, reply.file, state);
 	let status = reply.status;
 	let payload: string | Buffer | undefined;
 	if (status !== 204 && (reply.json !== undefined || reply.body !== undefined)) {
@@ -247,6 +249,21 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 		rateHeaders(headers, window);
 	}
 	write(res, status, headers, payload);
+}
+
+/** Streams a file (e.g. a migration archive); counted like any request. */
+function sendFile(app: App, res: ServerResponse, headers: Record<string, string>, file: NonNullable<Reply['file']>, state: State): void {
+	if (state.window) {
+		app.rateLimiter.consume(state.window);
+		rateHeaders(headers, state.window);
+	}
+	headers['Content-Type'] = file.contentType;
+	headers['Content-Length'] = String(statSync(file.path).size);
+	headers['Content-Disposition'] = `attachment; filename="${file.name}"`;
+	res.writeHead(200, headers);
+	createReadStream(file.path)
+		.on('error', () => res.destroy())
+		.pipe(res);
 }
 
 function matchesEtag(header: string, etag: string): boolean {

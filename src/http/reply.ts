@@ -12,6 +12,8 @@ export interface Reply {
 	headers?: Record<string, string>;
 	/** For paginated lists: total number of items, to build the Link header. */
 	total?: number;
+	/** A file to stream as the body (archives), instead of JSON. */
+	file?: { path: string; contentType: string; name: string };
 	/**
 	 * Short string that determines the body completely (e.g. cache generation + ids); when given,
 	 * the ETag is a hash of it instead of the whole body.

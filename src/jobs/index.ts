@@ -5,6 +5,7 @@
 // require(): the bundler must take node-cron's CommonJS build (its ESM build locates a daemon file by import.meta.url).
 import cron = require('node-cron');
 import type { App } from '../app';
+import { expireArchives } from '../api/migrations/service';
 import { epochSeconds } from '../time';
 
 export interface Job {
@@ -30,6 +31,12 @@ export const JOBS: Job[] = [
 		id: 'background-tasks',
 		schedule: '* * * * * *',
 		run: (app) => app.tasks.runDue(),
+	},
+	{
+		// Migration archives are deleted automatically after seven days.
+		id: 'migration-archive-expiry',
+		schedule: '0 7 * * * *',
+		run: (app) => void expireArchives(app),
 	},
 	{
 		id: 'database-maintenance',

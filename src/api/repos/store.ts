@@ -65,6 +65,8 @@ export function createRepositoryStore(db: DB) {
 		SELECT permission FROM team_repositories WHERE repo_id = @repoId AND team_id IN (SELECT id FROM my_teams)`)
 		.pluck();
 	const forOwner = db.prepare('SELECT * FROM repositories WHERE owner_id = ? ORDER BY id');
+	const collaborators = db.prepare(`
+		SELECT a.*, c.permission FROM repository_collaborators c JOIN accounts a ON a.id = c.user_id WHERE c.repo_id = ? ORDER BY a.id`);
 	const removeCollaborations = db.prepare(
 		'DELETE FROM repository_collaborators WHERE user_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)',
 	);
@@ -95,6 +97,8 @@ export function createRepositoryStore(db: DB) {
 		/** Permissions the user holds on the repository through teams (including parent teams). */
 		teamPermissions: (repoId: number, userId: number) => teamPermissions.all({ repoId, userId }) as RepoPermission[],
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
+		/** Direct collaborators of a repository, with their permission. */
+		collaborators: (repoId: number) => collaborators.all(repoId) as Array<AccountRow & { permission: RepoPermission }>,
 		/** Removes the user's direct access to every repository of the owner. @returns rows removed */
 		removeCollaborations: (userId: number, ownerId: number) => removeCollaborations.run(userId, ownerId).changes,
 		outsideCollaborators(filter: { orgId: number; limit: number; offset: number }) {
