@@ -286,6 +286,55 @@ CREATE TABLE migration_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX migration_repositories_locked ON migration_repositories(repo_id) WHERE locked = 1;
 
+-- Global webhooks (spec document 1, Global webhooks; reference §2.8).
+CREATE TABLE global_webhooks (
+  id           INTEGER PRIMARY KEY,
+  active       INTEGER NOT NULL DEFAULT 1,
+  events       TEXT NOT NULL,                       -- JSON array of event names
+  url          TEXT NOT NULL,
+  content_type TEXT NOT NULL DEFAULT 'form' CHECK (content_type IN ('json', 'form')),
+  insecure_ssl TEXT NOT NULL DEFAULT '0' CHECK (insecure_ssl IN ('0', '1')),
+  secret       TEXT,                                -- needed to sign deliveries; never returned
+  created_at   TEXT NOT NULL,
+  updated_at   TEXT NOT NULL
+);
+
+-- One delivery of one event to one hook, written in the transaction of the change that caused it
+-- and sent by the webhook-deliveries job (retried with backoff while state is 'queued').
+CREATE TABLE webhook_deliveries (
+  id              INTEGER PRIMARY KEY,
+  hook_id         INTEGER NOT NULL REFERENCES global_webhooks(id) ON DELETE CASCADE,
+  guid            TEXT NOT NULL,                    -- X-GitHub-Delivery; kept by redeliveries
+  event           TEXT NOT NULL,
+  action          TEXT,
+  payload         TEXT NOT NULL,                    -- the JSON payload exactly as delivered
+  state           TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'delivered', 'failed')),
+  redelivery      INTEGER NOT NULL DEFAULT 0,
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,                          -- epoch seconds while queued
+  status          TEXT,                             -- of the last attempt: "OK", "failed to connect", ...
+  status_code     INTEGER,                          -- of the last attempt; NULL without a response
+  duration        REAL,                             -- seconds, of the last attempt
+  delivered_at    TEXT,                             -- time of the last attempt
+  created_at      TEXT NOT NULL
+);
+CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(hook_id, id);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'queued';
+
+-- Every attempt of a delivery: the delivery log.
+CREATE TABLE webhook_delivery_attempts (
+  id               INTEGER PRIMARY KEY,
+  delivery_id      INTEGER NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+  attempted_at     TEXT NOT NULL,
+  duration         REAL NOT NULL,                   -- seconds
+  status           TEXT NOT NULL,
+  status_code      INTEGER,
+  request_headers  TEXT NOT NULL,                   -- JSON object
+  response_headers TEXT,                            -- JSON object
+  response_body    TEXT                             -- at most 64 KiB
+);
+CREATE INDEX webhook_delivery_attempts_delivery ON webhook_delivery_attempts(delivery_id);
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,

@@ -26,6 +26,8 @@ import { createRunnerGroupStore } from './api/runner-groups/store';
 import { createMigrationStore } from './api/migrations/store';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { createSettings, type Settings } from './db/settings';
+import { createWebhookStore } from './webhooks/store';
+import { Webhooks } from './webhooks';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
@@ -42,6 +44,7 @@ function createStores(db: DB) {
 		budgets: createBudgetStore(db),
 		runnerGroups: createRunnerGroupStore(db),
 		migrations: createMigrationStore(db),
+		webhooks: createWebhookStore(db),
 	};
 }
 
@@ -61,6 +64,8 @@ export interface App {
 	cache: RepresentationCache;
 	rateLimiter: RateLimiter;
 	tasks: TaskQueue;
+	/** Global webhook events and deliveries. */
+	webhooks: Webhooks;
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
 	authenticator: Authenticator;
@@ -126,6 +131,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		cache,
 		rateLimiter: new RateLimiter(db, config.rate_limit),
 		tasks: undefined as unknown as TaskQueue,
+		webhooks: undefined as unknown as Webhooks,
 		migration,
 		transaction<T>(fn: () => T): T {
 			try {
@@ -142,6 +148,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		},
 	};
 	app.tasks = new TaskQueue(app);
+	app.webhooks = new Webhooks(app);
+	externalChanges.onChange(() => app.webhooks.invalidate());
 	app.tasks.register(CONVERT_TASK, runConversionTask);
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.rateLimiter.load(epochSeconds(clock()));

@@ -54,6 +54,16 @@ export interface Config {
 		/** Billing budgets answer 404 ("feature not enabled") when false. */
 		budgets_enabled: boolean;
 	};
+	webhooks: {
+		/** Attempts per delivery before it is marked failed. */
+		max_attempts: number;
+		/** Seconds before the first retry; each later retry waits twice as long. */
+		retry_base_seconds: number;
+		/** Seconds a receiver has to answer. */
+		timeout_seconds: number;
+		/** Deliveries sent at the same time. */
+		concurrency: number;
+	};
 }
 
 /** Paths and URLs derived from a Config. */
@@ -93,6 +103,7 @@ export function defaultConfig(): Config {
 		},
 		ldap: { sync_enabled: false },
 		billing: { budgets_enabled: true },
+		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4 },
 	};
 }
 
@@ -130,6 +141,14 @@ const fileSchema = v.strictObject({
 	),
 	ldap: v.optional(v.strictObject({ sync_enabled: v.optional(v.boolean()) })),
 	billing: v.optional(v.strictObject({ budgets_enabled: v.optional(v.boolean()) })),
+	webhooks: v.optional(
+		v.strictObject({
+			max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+			retry_base_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			timeout_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(300))),
+			concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
+		}),
+	),
 });
 
 /** Settings that flags and GITSTEAD_* variables may override. */
@@ -251,6 +270,7 @@ function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
 	Object.assign(config.rate_limit.limits, stripUndefined(limits ?? {}));
 	Object.assign(config.ldap, stripUndefined(file.ldap ?? {}));
 	Object.assign(config.billing, stripUndefined(file.billing ?? {}));
+	Object.assign(config.webhooks, stripUndefined(file.webhooks ?? {}));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -5,6 +5,7 @@ import type { RouteDeclaration } from '../http/route';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
+import { globalWebhookRoutes } from './global-webhooks/routes';
 import { metaRoutes } from './meta/routes';
 import { migrationRoutes } from './migrations/routes';
 import { orgRoutes } from './orgs/routes';
@@ -28,4 +29,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...budgetRoutes,
 	...runnerGroupRoutes,
 	...migrationRoutes,
+	...globalWebhookRoutes,
 ];

@@ -30,6 +30,7 @@ Commands:
                [--scopes a,b] [--permissions key:level,...] [--org ORG] [--expires-in DAYS] [--note TEXT]
   list-tokens [LOGIN]
   revoke-token ID
+  list-deliveries [HOOK_ID] [--limit N]   the global webhook delivery log, newest first
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]
   migrate                      upgrade the database schema (serve does this on start)
@@ -267,6 +268,43 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			out.result(
 				{ id: runner.id, name: runner.name, os: runner.os, enterprise: enterprise.slug, runner_group_id: runner.group.id, runner_group: runner.group.name },
 				`registered runner ${runner.name} (id ${runner.id}) in runner group ${runner.group.name} of ${enterprise.slug}`,
+			);
+		},
+	},
+	'list-deliveries': {
+		options: { limit: { type: 'string' } },
+		positionals: ['[HOOK_ID]'],
+		run(app, values, [hookText], out) {
+			if (hookText !== undefined && !/^\d+$/.test(hookText)) throw new CliError(`HOOK_ID must be a number, got "${hookText}"`);
+			const hookId = hookText === undefined ? null : Number(hookText);
+			if (hookId !== null && !app.stores.webhooks.get(hookId)) throw new CliError(`unknown global webhook ${hookId}`);
+			const limitText = string(values.limit) ?? '50';
+			if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw new CliError(`--limit must be a positive number, got "${limitText}"`);
+			const deliveries = app.stores.webhooks.recent(hookId, Number(limitText)).map((row) => ({
+				id: row.id,
+				hook_id: row.hook_id,
+				guid: row.guid,
+				event: row.action ? `${row.event}.${row.action}` : row.event,
+				state: row.state,
+				attempts: row.attempts,
+				status: row.status,
+				status_code: row.status_code,
+				duration: row.duration,
+				delivered_at: row.delivered_at,
+				attempt_log: app.stores.webhooks.attempts(row.id).map((a) => ({
+					attempted_at: a.attempted_at,
+					duration: a.duration,
+					status: a.status,
+					status_code: a.status_code,
+				})),
+			}));
+			out.result(
+				{ deliveries },
+				deliveries.length === 0
+					? 'no deliveries'
+					: deliveries
+							.map((d) => `${d.id}\thook ${d.hook_id}\t${d.event}\t${d.state}\t${d.attempts} attempt(s)\t${d.status_code ?? '-'} ${d.status ?? ''}`)
+							.join('\n'),
 			);
 		},
 	},

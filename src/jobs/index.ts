@@ -33,6 +33,12 @@ export const JOBS: Job[] = [
 		run: (app) => app.tasks.runDue(),
 	},
 	{
+		// Global webhook deliveries, and their retries with backoff.
+		id: 'webhook-deliveries',
+		schedule: '* * * * * *',
+		run: (app) => app.webhooks.deliverDue(),
+	},
+	{
 		// Migration archives are deleted automatically after seven days.
 		id: 'migration-archive-expiry',
 		schedule: '0 7 * * * *',
@@ -64,8 +70,10 @@ export function startJobs(app: App, jobs: Job[] = JOBS): () => void {
 		),
 	);
 	app.tasks.autoRun = true;
+	app.webhooks.autoRun = true;
 	return () => {
 		app.tasks.autoRun = false;
+		app.webhooks.autoRun = false;
 		for (const task of tasks) void task.stop();
 	};
 }

@@ -31,7 +31,7 @@ export function createBudgetStore(db: DB) {
 	const statements = (col: 'org_id' | 'enterprise_id') => ({
 		list: db.prepare(`
 			SELECT * FROM budgets WHERE ${col} = @owner AND (@scope IS NULL OR budget_scope = @scope)
-			ORDER BY created_at, id LIMIT @limit OFFSET @offset`),
+			ORDER BY created_at, rowid LIMIT @limit OFFSET @offset`),
 		count: db.prepare(`SELECT count(*) FROM budgets WHERE ${col} = @owner AND (@scope IS NULL OR budget_scope = @scope)`).pluck(),
 		get: db.prepare(`SELECT * FROM budgets WHERE ${col} = ? AND id = ?`),
 		forUser: db.prepare(`

@@ -6,6 +6,7 @@ import type { App } from '../../app';
 import { forbidden, invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
 import { teamScope } from '../teams/service';
+import { events } from '../../webhooks/events';
 import type { OrgMembershipRow } from './store';
 
 /** @throws HttpError 403 when `userId` is the organization's only active owner. */
@@ -22,12 +23,13 @@ export function assertNotLastOwner(app: App, org: AccountRow, userId: number, ac
  * @param now ISO timestamp
  * @throws HttpError 422 for a non-user account; 403 when demoting the last owner.
  */
-export function addMember(app: App, org: AccountRow, user: AccountRow, role: 'admin' | 'member', now: string): OrgMembershipRow {
+export function addMember(app: App, org: AccountRow, user: AccountRow, role: 'admin' | 'member', now: string, actorId: number | null = null): OrgMembershipRow {
 	if (user.type !== 'User') throw invalidField('Membership', 'username', `${user.login} is not a user`);
 	return app.transaction(() => {
 		const existing = app.stores.memberships.get(org.id, user.id);
 		if (!existing) {
-			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'active', inviterId: null, now });
+			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'active', inviterId: actorId, now });
+			events.orgMember(app, 'member_added', org, user, role, actorId);
 		} else {
 			if (role === 'member') assertNotLastOwner(app, org, user.id, 'demote');
 			app.stores.memberships.setRole(org.id, user.id, role);
@@ -55,6 +57,7 @@ export function setMembership(
 		const existing = app.stores.memberships.get(org.id, user.id);
 		if (!existing) {
 			app.stores.memberships.insert({ orgId: org.id, userId: user.id, role, state: 'pending', inviterId, now });
+			events.orgMemberInvited(app, org, user, role, now, inviterId);
 		} else {
 			if (role === 'member') assertNotLastOwner(app, org, user.id, 'demote');
 			app.stores.memberships.setRole(org.id, user.id, role);
@@ -68,6 +71,8 @@ export function acceptInvitation(app: App, org: AccountRow, userId: number): voi
 	app.stores.memberships.setState(org.id, userId, 'active');
 	app.stores.teams.activatePending(org.id, userId);
 	app.cache.invalidate(teamScope(org.id));
+	const user = app.stores.accounts.byId(userId)!;
+	events.orgMember(app, 'member_added', org, user, app.stores.memberships.get(org.id, userId)!.role, userId);
 }
 
 /**
@@ -76,11 +81,13 @@ export function acceptInvitation(app: App, org: AccountRow, userId: number): voi
  * @returns false when the user had no membership
  * @throws HttpError 403 for the last owner.
  */
-export function removeMember(app: App, org: AccountRow, userId: number): boolean {
+export function removeMember(app: App, org: AccountRow, userId: number, actorId: number | null): boolean {
 	return app.transaction(() => {
-		if (!app.stores.memberships.get(org.id, userId)) return false;
+		const membership = app.stores.memberships.get(org.id, userId);
+		if (!membership) return false;
 		assertNotLastOwner(app, org, userId, 'remove');
 		app.stores.memberships.removeEverywhere(org.id, userId);
+		if (membership.state === 'active') events.orgMember(app, 'member_removed', org, app.stores.accounts.byId(userId)!, membership.role, actorId);
 		return true;
 	});
 }

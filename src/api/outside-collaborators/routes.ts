@@ -8,6 +8,7 @@ import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { memberAccess, ownerAccess } from '../orgs/access';
 import { simpleUser } from '../users/render';
+import { events } from '../../webhooks/events';
 import { assertConvertible, convertToOutsideCollaborator, CONVERT_TASK } from './service';
 
 export const outsideCollaboratorRoutes = [
@@ -48,11 +49,11 @@ export const outsideCollaboratorRoutes = [
 			if (ctx.body.async) {
 				ctx.app.transaction(() => {
 					assertConvertible(ctx.app, access.org, user);
-					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now });
+					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now, actorId: access.userId });
 				});
 				return accepted({});
 			}
-			convertToOutsideCollaborator(ctx.app, access.org, user, now);
+			convertToOutsideCollaborator(ctx.app, access.org, user, now, access.userId);
 			return noContent();
 		},
 	}),
@@ -69,7 +70,12 @@ export const outsideCollaboratorRoutes = [
 			if (ctx.app.stores.memberships.get(access.org.id, user.id)?.state === 'active') {
 				throw new HttpError(422, 'You cannot specify an organization member to remove as an outside collaborator.');
 			}
-			ctx.app.transaction(() => ctx.app.stores.repos.removeCollaborations(user.id, access.org.id));
+			ctx.app.transaction(() => {
+				for (const repo of ctx.app.stores.repos.forOwner(access.org.id)) {
+					if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.userId);
+				}
+				ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
+			});
 			return noContent();
 		},
 	}),

@@ -9,6 +9,7 @@ import { assertNotLastOwner } from '../members/service';
 import { strongest, type RepoPermission } from '../repos/permissions';
 import { teamScope } from '../teams/service';
 import type { AccountRow } from '../users/store';
+import { events } from '../../webhooks/events';
 
 /** Background task kind of an asynchronous conversion (PUT … {"async": true}). */
 export const CONVERT_TASK = 'convert-member-to-outside-collaborator';
@@ -35,29 +36,34 @@ export function assertConvertible(app: App, org: AccountRow, user: AccountRow): 
  * @param now ISO timestamp
  * @throws HttpError 403 when a condition of assertConvertible fails.
  */
-export function convertToOutsideCollaborator(app: App, org: AccountRow, user: AccountRow, now: string): void {
+export function convertToOutsideCollaborator(app: App, org: AccountRow, user: AccountRow, now: string, actorId: number | null): void {
 	app.transaction(() => {
 		assertConvertible(app, org, user);
+		const role = app.stores.memberships.get(org.id, user.id)!.role;
 		const grants = new Map<number, RepoPermission>();
 		for (const { repo_id, permission } of app.stores.teams.userTeamGrants(org.id, user.id)) {
 			grants.set(repo_id, strongest(grants.get(repo_id), permission)!);
 		}
 		app.stores.repos.removeCollaborations(user.id, org.id);
-		for (const [repoId, permission] of grants) app.stores.repos.setCollaborator(repoId, user.id, permission, now);
+		for (const [repoId, permission] of grants) {
+			app.stores.repos.setCollaborator(repoId, user.id, permission, now);
+			events.member(app, 'added', app.stores.repos.byId(repoId)!, user, { to: permission }, actorId);
+		}
 		app.stores.memberships.removeTeamMemberships(org.id, user.id);
 		app.stores.memberships.remove(org.id, user.id);
+		events.orgMember(app, 'member_removed', org, user, role, actorId);
 	});
 	app.cache.invalidate(teamScope(org.id));
 }
 
 /** Handler of CONVERT_TASK: payload {orgId, userId, now}. */
 export function runConversionTask(app: App, payload: unknown): void {
-	const { orgId, userId, now } = payload as { orgId: number; userId: number; now: string };
+	const { orgId, userId, now, actorId } = payload as { orgId: number; userId: number; now: string; actorId: number | null };
 	const org = app.stores.accounts.byId(orgId);
 	const user = app.stores.accounts.byId(userId);
 	if (!org || !user) throw new PermanentTaskError('the organization or the user no longer exists');
 	try {
-		convertToOutsideCollaborator(app, org, user, now);
+		convertToOutsideCollaborator(app, org, user, now, actorId ?? null);
 	} catch (error) {
 		throw new PermanentTaskError((error as Error).message);
 	}

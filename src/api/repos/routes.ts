@@ -70,7 +70,7 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			const access = memberAccess(ctx, 'create its repositories');
 			const org = access.org;
-			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now) });
+			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.userId });
 			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
@@ -88,7 +88,7 @@ export const repositoryRoutes = [
 			if (!self) throw forbidden('Installation tokens act for no user; create the repository in an organization.');
 			const owner = ctx.app.stores.accounts.byId(self.id)!;
 			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
-			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now) });
+			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now), actorId: self.id });
 			return created(repository(ctx.app.urls, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
 		},
 	}),
@@ -128,7 +128,7 @@ export const repositoryRoutes = [
 					homepage: source.repo.homepage,
 					visibility: source.repo.visibility === 'internal' ? 'private' : source.repo.visibility,
 				},
-				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo },
+				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo, actorId: ctx.principal.user?.id ?? null },
 			);
 			// GitHub answers 202: the fork's git data is copied in the background.
 			return { status: 202, body: repository(ctx.app.urls, repo, target, 'admin') };

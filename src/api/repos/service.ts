@@ -6,6 +6,7 @@ import { invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
 import { LICENSES } from './licenses';
 import type { RepoPermission } from './permissions';
+import { events } from '../../webhooks/events';
 import type { RepositoryRow } from './store';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
@@ -39,7 +40,8 @@ const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallba
 /**
  * Creates a repository owned by `owner` in one transaction.
  * @param options.collaboratorId user given admin access as a direct collaborator (a member creating an org repository)
- * @param options.forkOf the repository this one is a fork of
+ * @param options.forkOf the repository this one is a fork of (a fork event is sent too)
+ * @param options.actorId who acts (webhook sender), null for an app or the command line
  * @param options.now ISO timestamp
  * @throws HttpError 422 for an invalid or taken name, an unknown license template, or a team_id outside the organization.
  */
@@ -47,7 +49,7 @@ export function createRepository(
 	app: App,
 	owner: AccountRow,
 	input: CreateRepositoryInput,
-	options: { collaboratorId: number | null; now: string; forkOf?: RepositoryRow },
+	options: { collaboratorId: number | null; now: string; forkOf?: RepositoryRow; actorId: number | null },
 ): RepositoryRow {
 	const name = repositoryName(input.name);
 	if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
@@ -98,8 +100,17 @@ export function createRepository(
 			options.now,
 		);
 		if (options.collaboratorId !== null) stores.repos.setCollaborator(id, options.collaboratorId, 'admin', options.now);
-		if (team) stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
-		return stores.repos.byId(id)!;
+		const repo = stores.repos.byId(id)!;
+		events.repositoryCreated(app, repo, options.actorId);
+		if (options.forkOf) events.fork(app, options.forkOf, repo, options.actorId);
+		if (options.collaboratorId !== null) {
+			events.member(app, 'added', repo, stores.accounts.byId(options.collaboratorId)!, { to: 'admin' }, options.actorId);
+		}
+		if (team) {
+			stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
+			events.teamRepository(app, 'added_to_repository', owner, team, repo, options.actorId);
+		}
+		return repo;
 	});
 	return repo;
 }

@@ -13,7 +13,8 @@ import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { memberAccess } from '../orgs/access';
 import { loadRepository, callerRepoPermission } from '../repos/access';
-import { strongest, type RepoPermission } from '../repos/permissions';
+import { permissionFlags, strongest, type RepoPermission } from '../repos/permissions';
+import { events } from '../../webhooks/events';
 import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
 import { loadTeam, type TeamAccess } from './access';
@@ -97,7 +98,7 @@ function getTeam(ctx: Context): Reply {
 function patchTeam(ctx: Context<Record<string, unknown>, v.InferOutput<typeof updateBody>>): Reply {
 	const team = loadTeam(ctx);
 	requireManage(team, 'edit it');
-	const updated = updateTeam(ctx.app, team.org, team.team, ctx.body, isoSeconds(ctx.now));
+	const updated = updateTeam(ctx.app, team.org, team.team, ctx.body, isoSeconds(ctx.now), team.userId);
 	return ok(teamFull(ctx.app, team.org, updated));
 }
 
@@ -156,7 +157,9 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 	const state = ctx.app.transaction(() => {
 		const orgMembership = stores.memberships.get(team.org.id, user.id);
 		if (orgMembership?.state === 'active') {
+			const before = stores.teams.membership(team.team.id, user.id);
 			stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'active', now });
+			if (before?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.userId);
 			return 'active' as const;
 		}
 		if (!team.admin) {
@@ -177,7 +180,11 @@ function deleteMembership(ctx: Context): Reply {
 	const team = loadTeam(ctx);
 	const user = loadUser(ctx);
 	if (team.userId !== user.id) requireManage(team, 'remove members');
-	ctx.app.transaction(() => ctx.app.stores.teams.removeMembership(team.team.id, user.id));
+	ctx.app.transaction(() => {
+		const before = ctx.app.stores.teams.membership(team.team.id, user.id);
+		ctx.app.stores.teams.removeMembership(team.team.id, user.id);
+		if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.userId);
+	});
 	return noContent();
 }
 
@@ -198,9 +205,10 @@ function putMember(ctx: Context): Reply {
 		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${team.org.login}`, 'unprocessable');
 	}
 	const existing = stores.teams.membership(team.team.id, user.id);
-	ctx.app.transaction(() =>
-		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) }),
-	);
+	ctx.app.transaction(() => {
+		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) });
+		if (existing?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.userId);
+	});
 	return noContent();
 }
 
@@ -237,7 +245,17 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 	if (target.permission !== 'admin') throw forbidden('You must have admin rights to the repository to add it to a team.');
 	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
 	const permission = ctx.body.permission ?? (team.team.permission as RepoPermission);
-	ctx.app.transaction(() => ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now)));
+	ctx.app.transaction(() => {
+		const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
+		ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now));
+		if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.userId);
+		else if (before !== permission) {
+			const flags = permissionFlags(before);
+			events.team(ctx.app, 'edited', team.org, team.team, team.userId, {
+				repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } },
+			});
+		}
+	});
 	return noContent();
 }
 
@@ -247,7 +265,11 @@ function deleteRepo(ctx: Context): Reply {
 	if (!team.manage && target.permission !== 'admin') {
 		throw forbidden('You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.');
 	}
-	ctx.app.transaction(() => ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id));
+	ctx.app.transaction(() => {
+		if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
+			events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.userId);
+		}
+	});
 	return noContent();
 }
 

@@ -8,6 +8,7 @@ import type { OrgAccess } from '../orgs/access';
 import type { RepoPermission } from '../repos/permissions';
 import type { AccountRow } from '../users/store';
 import { teamFullForm, teamListForm } from './render';
+import { events } from '../../webhooks/events';
 import type { TeamRow } from './store';
 
 /**
@@ -138,11 +139,17 @@ export function createTeam(app: App, org: AccountRow, creatorId: number | null, 
 			},
 			now,
 		);
+		const team = stores.teams.byId(id)!;
+		events.team(app, 'created', org, team, creatorId);
 		for (const userId of new Set([...(creatorId !== null ? [creatorId] : []), ...maintainers])) {
 			stores.teams.setMembership({ teamId: id, userId, role: 'maintainer', state: 'active', now });
+			events.teamMembership(app, 'added', org, team, stores.accounts.byId(userId)!, creatorId);
 		}
-		for (const repoId of repositories) stores.teams.setGrant(id, repoId, permission as RepoPermission, now);
-		return stores.teams.byId(id)!;
+		for (const repoId of repositories) {
+			stores.teams.setGrant(id, repoId, permission as RepoPermission, now);
+			events.teamRepository(app, 'added_to_repository', org, team, stores.repos.byId(repoId)!, creatorId);
+		}
+		return team;
 	});
 	app.cache.invalidate(teamScope(org.id));
 	return team;
@@ -163,7 +170,7 @@ export interface UpdateTeamInput {
  * @param now ISO timestamp
  * @throws HttpError 422 for an invalid combination (secret with a parent or children, cycles, ...).
  */
-export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: UpdateTeamInput, now: string): TeamRow {
+export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: UpdateTeamInput, now: string, actorId: number | null): TeamRow {
 	const updated = app.transaction(() => {
 		const next: TeamRow = { ...team };
 		if (input.name !== undefined && input.name !== team.name) {
@@ -183,7 +190,14 @@ export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: Upda
 			if (app.stores.teams.hasChildren(team.id)) throw invalidField('Team', 'privacy', 'a parent team cannot be secret');
 		}
 		app.stores.teams.update(next, now);
-		return app.stores.teams.byId(team.id)!;
+		const updated = app.stores.teams.byId(team.id)!;
+		const changes: Record<string, { from: unknown }> = {};
+		for (const key of ['name', 'description', 'privacy', 'notification_setting'] as const) {
+			if (team[key] !== updated[key]) changes[key] = { from: team[key] };
+		}
+		if (team.parent_id !== updated.parent_id) changes.parent = { from: team.parent_id };
+		if (Object.keys(changes).length) events.team(app, 'edited', org, updated, actorId, changes);
+		return updated;
 	});
 	app.cache.invalidate(teamScope(org.id));
 	return updated;
@@ -196,7 +210,10 @@ export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: Upda
 export function deleteTeam(app: App, access: OrgAccess, team: TeamRow): void {
 	app.transaction(() => {
 		if (!access.admin) app.stores.teams.reparentChildren(team.id, team.parent_id);
+		// The team and, for an owner, its descendants (deleted by the cascade).
+		const deleted = [team, ...(access.admin ? app.stores.teams.descendants(team.id) : [])];
 		app.stores.teams.remove(team.id);
+		for (const gone of deleted) events.team(app, 'deleted', access.org, gone, access.userId);
 	});
 	app.cache.invalidate(teamScope(team.org_id));
 }

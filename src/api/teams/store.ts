@@ -69,6 +69,9 @@ export function createTeamStore(db: DB) {
 		.pluck();
 	const countChildren = db.prepare(`SELECT count(*) FROM teams t WHERE t.parent_id = @parentId AND ${VISIBLE}`).pluck();
 	const hasChildren = db.prepare('SELECT EXISTS (SELECT 1 FROM teams WHERE parent_id = ?)').pluck();
+	const descendants = db.prepare(`
+		WITH RECURSIVE down(id) AS (SELECT id FROM teams WHERE parent_id = ? UNION SELECT t.id FROM teams t JOIN down ON t.parent_id = down.id)
+		SELECT * FROM teams WHERE id IN (SELECT id FROM down) ORDER BY id`);
 	const ancestors = db
 		.prepare(`
 		WITH RECURSIVE up(id) AS (SELECT parent_id FROM teams WHERE id = ? AND parent_id IS NOT NULL
@@ -159,6 +162,8 @@ export function createTeamStore(db: DB) {
 			return { ids: childIds.all(params) as number[], total: countChildren.get(params) as number };
 		},
 		hasChildren: (id: number) => (hasChildren.get(id) as number) === 1,
+		/** The team's child teams, their children, ... */
+		descendants: (id: number) => descendants.all(id) as TeamRow[],
 		/** Ids of the team's parent, grandparent, ... */
 		ancestors: (id: number) => ancestors.all(id) as number[],
 

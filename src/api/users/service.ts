@@ -4,6 +4,7 @@
 import type { App } from '../../app';
 import { invalidField } from '../../http/errors';
 import { isoSeconds } from '../../time';
+import { events } from '../../webhooks/events';
 import type { AccountRow } from './store';
 
 /** GitHub's rule: alphanumerics and single hyphens, not at either end, at most 39 characters. */
@@ -49,6 +50,8 @@ export function createUser(
 			siteAdmin: input.siteAdmin,
 			now: isoSeconds(app.clock()),
 		});
-		return app.stores.accounts.byId(id)!;
+		const user = app.stores.accounts.byId(id)!;
+		events.userCreated(app, user);
+		return user;
 	});
 }

@@ -1,0 +1,190 @@
+/**
+ * Global webhooks (spec document 1, Global webhooks; reference §2.8): list, create, get, update
+ * (omitted fields reset to their defaults), delete, ping — site administrators with classic tokens
+ * only; everyone else gets 404. config.secret is masked in every answer.
+ *
+ * GitHub has no delivery log for global hooks; Gitstead exposes one in the shape GitHub uses for
+ * organization hooks (hook-delivery-item, hook-delivery, redelivery), at
+ * /admin/hooks/{hook_id}/deliveries, and through `gitstead admin list-deliveries`.
+ */
+import * as v from 'valibot';
+import { invalidField, notFound } from '../../http/errors';
+import { accepted, created, noContent, ok, paged } from '../../http/reply';
+import { route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { DEFAULT_EVENTS, HOOK_EVENTS } from '../../webhooks';
+import type { HookRow, HookValues } from '../../webhooks/store';
+import { delivery, deliveryItem, globalHook } from './render';
+
+const POLICY = {
+	access: 'site_admin' as const,
+	permissions: [],
+	scopes: ['site_admin'],
+	// The spec: only personal access tokens (classic).
+	tokens: ['classic'] as Array<'classic'>,
+	resource: 'Hook',
+};
+
+const config = v.object({
+	url: v.pipe(v.string(), v.minLength(1, 'config.url is required')),
+	content_type: v.optional(v.picklist(['json', 'form'])),
+	secret: v.optional(v.nullable(v.string())),
+	insecure_ssl: v.optional(v.union([v.picklist(['0', '1']), v.picklist([0, 1])])),
+});
+const events = v.optional(v.array(v.picklist(HOOK_EVENTS)));
+const createBody = v.object({
+	name: v.literal('web', 'name must be "web"'),
+	config,
+	events,
+	active: v.optional(v.boolean()),
+});
+const updateBody = v.object({ config: v.optional(config), events, active: v.optional(v.boolean()) });
+
+/** Hook values from a request: what it omits takes its default (create and update alike). */
+function hookValues(input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean }): HookValues {
+	let url: URL | null = null;
+	try {
+		url = new URL(input.config.url);
+	} catch {
+		// reported below
+	}
+	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+		throw invalidField('Hook', 'config.url', `"${input.config.url}" is not an http(s) URL`);
+	}
+	return {
+		active: input.active === false ? 0 : 1,
+		events: JSON.stringify([...new Set(input.events ?? DEFAULT_EVENTS)]),
+		url: input.config.url,
+		content_type: input.config.content_type ?? 'form',
+		insecure_ssl: String(input.config.insecure_ssl ?? '0') as '0' | '1',
+		secret: input.config.secret || null,
+	};
+}
+
+function loadHook(ctx: Context): HookRow {
+	const id = /^\d{1,15}$/.test(ctx.params.hook_id) ? Number(ctx.params.hook_id) : null;
+	const hook = id === null ? undefined : ctx.app.stores.webhooks.get(id);
+	if (!hook) throw notFound();
+	return hook;
+}
+
+export const globalWebhookRoutes = [
+	route({
+		...POLICY,
+		method: 'GET',
+		path: '/admin/hooks',
+		docs: 'enterprise-admin/global-webhooks#list-global-webhooks',
+		pagination: true,
+		handler(ctx) {
+			const { rows, total } = ctx.app.stores.webhooks.page(ctx.page.perPage, ctx.page.offset);
+			return paged(rows.map((hook) => globalHook(ctx.app.urls, hook, true)), total);
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'POST',
+		path: '/admin/hooks',
+		docs: 'enterprise-admin/global-webhooks#create-a-global-webhook',
+		body: createBody,
+		handler(ctx) {
+			const values = hookValues(ctx.body);
+			const hook = ctx.app.transaction(() => ctx.app.stores.webhooks.insert(values, isoSeconds(ctx.now)));
+			ctx.app.webhooks.invalidate();
+			return created(globalHook(ctx.app.urls, hook, true), ctx.app.urls.api(`/admin/hooks/${hook.id}`));
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'GET',
+		path: '/admin/hooks/{hook_id}',
+		docs: 'enterprise-admin/global-webhooks#get-a-global-webhook',
+		handler: (ctx) => ok(globalHook(ctx.app.urls, loadHook(ctx), true)),
+	}),
+	route({
+		...POLICY,
+		method: 'PATCH',
+		path: '/admin/hooks/{hook_id}',
+		docs: 'enterprise-admin/global-webhooks#update-a-global-webhook',
+		body: updateBody,
+		handler(ctx) {
+			const hook = loadHook(ctx);
+			// "Parameters that are not provided will be overwritten with the default value or removed
+			// if no default exists": config (with its url) must therefore be given.
+			if (!ctx.body.config) throw invalidField('Hook', 'config', 'config with its url is required', 'missing_field');
+			const values = hookValues({ ...ctx.body, config: ctx.body.config });
+			const updated = ctx.app.transaction(() => ctx.app.stores.webhooks.update(hook.id, values, isoSeconds(ctx.now)));
+			ctx.app.webhooks.invalidate();
+			// The update answer (global-hook-2) carries no secret at all.
+			return ok(globalHook(ctx.app.urls, updated, false));
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'DELETE',
+		path: '/admin/hooks/{hook_id}',
+		docs: 'enterprise-admin/global-webhooks#delete-a-global-webhook',
+		handler(ctx) {
+			const hook = loadHook(ctx);
+			ctx.app.transaction(() => ctx.app.stores.webhooks.remove(hook.id));
+			ctx.app.webhooks.invalidate();
+			return noContent();
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'POST',
+		path: '/admin/hooks/{hook_id}/pings',
+		docs: 'enterprise-admin/global-webhooks#ping-a-global-webhook',
+		handler(ctx) {
+			const hook = loadHook(ctx);
+			const { config: hookConfig, ...rest } = globalHook(ctx.app.urls, hook, false);
+			ctx.app.transaction(() => ctx.app.webhooks.ping(hook, { ...rest, config: hookConfig }));
+			return noContent();
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'GET',
+		path: '/admin/hooks/{hook_id}/deliveries',
+		docs: 'orgs/webhooks#list-deliveries-for-an-organization-webhook',
+		query: v.object({ status: v.optional(v.picklist(['success', 'failure'])) }),
+		pagination: true,
+		handler(ctx) {
+			const hook = loadHook(ctx);
+			const { rows, total } = ctx.app.stores.webhooks.deliveries({
+				hookId: hook.id,
+				status: ctx.query.status ?? null,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(rows.map(deliveryItem), total);
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'GET',
+		path: '/admin/hooks/{hook_id}/deliveries/{delivery_id}',
+		docs: 'orgs/webhooks#get-a-webhook-delivery-for-an-organization-webhook',
+		handler(ctx) {
+			const hook = loadHook(ctx);
+			const id = /^\d{1,15}$/.test(ctx.params.delivery_id) ? Number(ctx.params.delivery_id) : null;
+			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
+			if (!row) throw notFound();
+			return ok(delivery(hook, row, ctx.app.stores.webhooks.attempts(row.id)));
+		},
+	}),
+	route({
+		...POLICY,
+		method: 'POST',
+		path: '/admin/hooks/{hook_id}/deliveries/{delivery_id}/attempts',
+		docs: 'orgs/webhooks#redeliver-a-delivery-for-an-organization-webhook',
+		handler(ctx) {
+			const hook = loadHook(ctx);
+			const id = /^\d{1,15}$/.test(ctx.params.delivery_id) ? Number(ctx.params.delivery_id) : null;
+			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
+			if (!row) throw notFound();
+			ctx.app.transaction(() => ctx.app.webhooks.redeliver(row));
+			return accepted({});
+		},
+	}),
+];

@@ -1,0 +1,129 @@
+/**
+ * The events global webhooks subscribe to (spec document 1, Events; reference §2.8), one function
+ * per event and action. Each is called inside the transaction of the change it reports; nothing is
+ * built unless an active hook listens.
+ */
+import type { App } from '../app';
+import { repository } from '../api/repos/render';
+import type { RepoPermission } from '../api/repos/permissions';
+import type { RepositoryRow } from '../api/repos/store';
+import type { TeamRow } from '../api/teams/store';
+import type { AccountRow } from '../api/users/store';
+import { inOrganization, orgMembershipObject, sender, webhookTeam, webhookUser } from './payloads';
+
+/** Legacy permission names of member events: maintain → write, triage → read. */
+const LEGACY: Record<RepoPermission, string> = { pull: 'read', triage: 'read', push: 'write', maintain: 'write', admin: 'admin' };
+
+function repositoryPayload(app: App, repo: RepositoryRow) {
+	const owner = app.stores.accounts.byId(repo.owner_id)!;
+	return {
+		repository: repository(app.urls, repo, owner, null),
+		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+	};
+}
+
+export const events = {
+	/** user created: an account was added (`gitstead admin create-user`). */
+	userCreated(app: App, user: AccountRow): void {
+		app.webhooks.emit('user', 'created', () => ({ user: webhookUser(app, user) }));
+	},
+
+	/** organization member_added / member_removed. */
+	orgMember(app: App, action: 'member_added' | 'member_removed', org: AccountRow, user: AccountRow, role: string, actorId: number | null): void {
+		app.webhooks.emit('organization', action, () => ({
+			membership: orgMembershipObject(app, org, user, role, action === 'member_added' ? 'active' : 'inactive'),
+			...inOrganization(app, org),
+			...sender(app, actorId),
+		}));
+	},
+
+	/** organization member_invited. */
+	orgMemberInvited(app: App, org: AccountRow, user: AccountRow, role: string, invitedAt: string, actorId: number | null): void {
+		app.webhooks.emit('organization', 'member_invited', () => {
+			const inviter = actorId === null ? undefined : app.stores.accounts.byId(actorId);
+			return {
+				invitation: {
+					id: user.id,
+					node_id: Buffer.from(`04:OrganizationInvitation${org.id}:${user.id}`).toString('base64'),
+					login: user.login,
+					email: user.email,
+					role: role === 'admin' ? 'admin' : 'direct_member',
+					created_at: invitedAt,
+					failed_at: null,
+					failed_reason: null,
+					inviter: inviter ? webhookUser(app, inviter) : null,
+					team_count: app.stores.teams.membershipsInOrg(org.id, user.id).length,
+					invitation_teams_url: app.urls.api(`/organizations/${org.id}/invitations/${user.id}/teams`),
+				},
+				user: webhookUser(app, user),
+				...inOrganization(app, org),
+				...sender(app, actorId),
+			};
+		});
+	},
+
+	/** team created / deleted / edited (with `changes`). */
+	team(app: App, action: 'created' | 'deleted' | 'edited', org: AccountRow, team: TeamRow, actorId: number | null, changes?: Record<string, unknown>): void {
+		app.webhooks.emit('team', action, () => ({
+			...(changes ? { changes } : {}),
+			team: webhookTeam(app, org, team),
+			...inOrganization(app, org),
+			...sender(app, actorId),
+		}));
+	},
+
+	/** team added_to_repository / removed_from_repository. */
+	teamRepository(app: App, action: 'added_to_repository' | 'removed_from_repository', org: AccountRow, team: TeamRow, repo: RepositoryRow, actorId: number | null): void {
+		app.webhooks.emit('team', action, () => ({
+			team: webhookTeam(app, org, team),
+			repository: repository(app.urls, repo, app.stores.accounts.byId(repo.owner_id)!, null),
+			...inOrganization(app, org),
+			...sender(app, actorId),
+		}));
+	},
+
+	/** membership added / removed: team membership. */
+	teamMembership(app: App, action: 'added' | 'removed', org: AccountRow, team: TeamRow, user: AccountRow, actorId: number | null): void {
+		app.webhooks.emit('membership', action, () => ({
+			scope: 'team',
+			member: webhookUser(app, user),
+			team: webhookTeam(app, org, team),
+			...inOrganization(app, org),
+			sender: actorId === null ? null : (sender(app, actorId).sender ?? null),
+		}));
+	},
+
+	/** repository created. */
+	repositoryCreated(app: App, repo: RepositoryRow, actorId: number | null): void {
+		app.webhooks.emit('repository', 'created', () => ({ ...repositoryPayload(app, repo), ...sender(app, actorId) }));
+	},
+
+	/** fork: `forkee` is the new repository, `repository` the one forked. */
+	fork(app: App, source: RepositoryRow, forkee: RepositoryRow, actorId: number | null): void {
+		app.webhooks.emit('fork', null, () => ({
+			forkee: repository(app.urls, forkee, app.stores.accounts.byId(forkee.owner_id)!, null),
+			...repositoryPayload(app, source),
+			...sender(app, actorId),
+		}));
+	},
+
+	/** member added / removed / edited: a repository collaborator. */
+	member(
+		app: App,
+		action: 'added' | 'removed' | 'edited',
+		repo: RepositoryRow,
+		user: AccountRow,
+		permission: { from?: RepoPermission; to?: RepoPermission },
+		actorId: number | null,
+	): void {
+		app.webhooks.emit('member', action, () => {
+			const changes =
+				action === 'added' && permission.to
+					? { changes: { permission: { to: LEGACY[permission.to] }, role_name: { to: permission.to } } }
+					: action === 'edited'
+						? { changes: { permission: { from: permission.from ? LEGACY[permission.from] : null, to: permission.to ? LEGACY[permission.to] : null } } }
+						: {};
+			return { ...changes, member: webhookUser(app, user), ...repositoryPayload(app, repo), ...sender(app, actorId) };
+		});
+	},
+};

@@ -1,0 +1,324 @@
+/**
+ * Global webhooks (spec document 1, Global webhooks and Events; reference §2.8): management, and
+ * real deliveries to a receiver on loopback — signatures, payloads, retries with backoff across a
+ * restart, the delivery log.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createUser } from '../src/api/users/service';
+import { startServer, TestClock, type TestServer } from './helpers/server';
+
+interface Received {
+	headers: IncomingHttpHeaders;
+	body: string;
+}
+
+/** A webhook receiver on loopback; `answers` are status codes served in turn (then 200). */
+class Receiver {
+	readonly received: Received[] = [];
+	answers: number[] = [];
+	delayMs = 0;
+	private server!: Server;
+	url = '';
+
+	async start(): Promise<void> {
+		this.server = createServer((req, res) => {
+			let body = '';
+			req.setEncoding('utf8');
+			req.on('data', (chunk) => (body += chunk));
+			req.on('end', () => {
+				this.received.push({ headers: req.headers, body });
+				const status = this.answers.shift() ?? 200;
+				setTimeout(() => {
+					res.writeHead(status, { 'Content-Type': 'text/plain' });
+					res.end(status < 300 ? 'ok' : 'nope');
+				}, this.delayMs);
+			});
+		});
+		await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+	}
+
+	stop(): Promise<void> {
+		this.server.closeAllConnections();
+		return new Promise((done) => this.server.close(() => done()));
+	}
+
+	take(): Received[] {
+		return this.received.splice(0);
+	}
+}
+
+const test = suite('global-webhooks');
+const clock = new TestClock();
+let s: TestServer;
+let admin: string;
+const receiver = new Receiver();
+const SECRET = 'shh-its-a-secret';
+
+const configure = (c: import('../src/config').Config) => {
+	c.webhooks.retry_base_seconds = 10;
+	c.webhooks.max_attempts = 4;
+	c.webhooks.timeout_seconds = 1;
+};
+
+test.before(async () => {
+	await receiver.start();
+	s = await startServer({ clock, configure });
+	s.user('root', { siteAdmin: true });
+	s.user('olivia');
+	s.user('mike');
+	admin = s.fullToken('root');
+});
+test.after(async () => {
+	await s.close();
+	await receiver.stop();
+});
+
+const hmac = (algorithm: string, body: string) => createHmac(algorithm, SECRET).update(body).digest('hex');
+
+test('create – defaults, the masked secret, validation', async () => {
+	const res = await s.request('POST', '/admin/hooks', { token: admin, body: { name: 'web', config: { url: receiver.url, secret: SECRET } } });
+	assert.is(res.status, 201);
+	assert.equal(res.body, {
+		type: 'Global',
+		id: res.body.id,
+		name: 'web',
+		active: true,
+		events: ['user', 'organization'],
+		config: { url: receiver.url, content_type: 'form', insecure_ssl: '0', secret: '********' },
+		updated_at: res.body.updated_at,
+		created_at: res.body.created_at,
+		url: `${s.api}/admin/hooks/${res.body.id}`,
+		ping_url: `${s.api}/admin/hooks/${res.body.id}/pings`,
+	});
+	assert.not.match(JSON.stringify((await s.get('/admin/hooks', admin)).body), SECRET, '~> the secret is never shown');
+	const cases: Array<[Record<string, unknown>, string]> = [
+		[{ name: 'email', config: { url: receiver.url } }, 'name'],
+		[{ name: 'web' }, 'config'],
+		[{ name: 'web', config: { url: 'not a url' } }, 'config.url'],
+		[{ name: 'web', config: { url: 'ftp://example.test' } }, 'config.url'],
+		[{ name: 'web', config: { url: receiver.url, content_type: 'xml' } }, 'config.content_type'],
+		[{ name: 'web', config: { url: receiver.url, insecure_ssl: '2' } }, 'config.insecure_ssl'],
+		[{ name: 'web', config: { url: receiver.url }, events: ['push'] }, 'events.0'],
+	];
+	for (const [body, field] of cases) {
+		const bad = await s.request('POST', '/admin/hooks', { token: admin, body });
+		assert.is(bad.status, 422, `~> ${JSON.stringify(body)}`);
+		assert.ok(bad.body.errors.some((e: any) => e.field === field), `~> names ${field}: ${JSON.stringify(bad.body.errors)}`);
+	}
+	await s.request('DELETE', `/admin/hooks/${res.body.id}`, { token: admin });
+});
+
+test('access – site administrators with classic tokens; everyone else 404', async () => {
+	assert.is((await s.get('/admin/hooks')).status, 401);
+	const user = await s.get('/admin/hooks', s.fullToken('olivia'));
+	assert.is(user.status, 404, '~> non-administrators get 404');
+	const fine = await s.get('/admin/hooks', s.token('root', { kind: 'fine-grained', permissions: { organization_administration: 'admin' } }));
+	assert.is(fine.status, 403);
+	const noScope = await s.get('/admin/hooks', s.token('root', { scopes: ['admin:org'] }));
+	assert.is(noScope.status, 403);
+	assert.is(noScope.headers.get('x-accepted-oauth-scopes'), 'site_admin');
+});
+
+let hookId: number;
+
+test('ping – a signed ping reaches the receiver', async () => {
+	const created = await s.request('POST', '/admin/hooks', {
+		token: admin,
+		body: { name: 'web', config: { url: receiver.url, content_type: 'json', secret: SECRET }, events: ['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork'] },
+	});
+	hookId = created.body.id;
+	receiver.take();
+	assert.is((await s.request('POST', `/admin/hooks/${hookId}/pings`, { token: admin })).status, 204);
+	await s.app.webhooks.deliverDue();
+	const [ping] = receiver.take();
+	assert.ok(ping, '~> delivered');
+	assert.is(ping.headers['x-github-event'], 'ping');
+	assert.is(ping.headers['x-github-hook-id'], String(hookId));
+	assert.is(ping.headers['x-service-hook-id'], String(hookId));
+	assert.match(String(ping.headers['x-github-delivery']), /^[0-9a-f-]{36}$/);
+	assert.match(String(ping.headers['user-agent']), /^GitHub-Hookshot\//);
+	assert.is(ping.headers['content-type'], 'application/json');
+	assert.is(ping.headers['x-hub-signature-256'], `sha256=${hmac('sha256', ping.body)}`);
+	assert.is(ping.headers['x-hub-signature'], `sha1=${hmac('sha1', ping.body)}`);
+	const payload = JSON.parse(ping.body);
+	assert.is(payload.hook_id, hookId);
+	assert.type(payload.zen, 'string');
+	assert.is(payload.hook.type, 'Global');
+	assert.not.ok('secret' in payload.hook.config);
+});
+
+test('events – user, organization, team, membership, repository, fork, member; in the same transaction', async () => {
+	createUser(s.app, { login: 'newcomer' });
+	s.org('acme', 'olivia');
+	const owner = s.fullToken('olivia');
+	await s.request('PUT', '/orgs/acme/memberships/mike', { token: owner, body: {} });
+	await s.request('PATCH', '/user/memberships/orgs/acme', { token: s.fullToken('mike'), body: { state: 'active' } });
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
+	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] } });
+	await s.request('PATCH', '/orgs/acme/teams/crew', { token: owner, body: { description: 'The crew' } });
+	await s.request('POST', '/repos/acme/app/forks', { token: s.fullToken('mike'), body: {} });
+	await s.request('PUT', '/orgs/acme/outside_collaborators/mike', { token: owner, body: {} });
+	const refused = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Broken', maintainers: ['ghost'] } });
+	assert.is(refused.status, 422);
+	await s.app.webhooks.deliverDue();
+	const got = receiver.take().map((r) => ({ event: r.headers['x-github-event'], payload: JSON.parse(r.body), raw: r.body, headers: r.headers }));
+	const names = got.map((g) => `${g.event}.${g.payload.action ?? ''}`);
+	for (const expected of [
+		'user.created',
+		'organization.member_added',
+		'organization.member_invited',
+		'repository.created',
+		'team.created',
+		'membership.added',
+		'team.added_to_repository',
+		'team.edited',
+		'fork.',
+		'member.added',
+		'organization.member_removed',
+	]) {
+		assert.ok(names.includes(expected), `~> ${expected} delivered (got ${names.join(', ')})`);
+	}
+	assert.not.ok(got.some((g) => g.payload.team?.name === 'Broken'), '~> a refused change sends nothing');
+	for (const g of got) assert.is(g.headers['x-hub-signature-256'], `sha256=${hmac('sha256', g.raw)}`);
+	const user = got.find((g) => g.event === 'user')!.payload;
+	assert.is(user.user.login, 'newcomer');
+	const added = got.find((g) => g.event === 'organization' && g.payload.action === 'member_added' && g.payload.membership.user.login === 'mike')!.payload;
+	assert.equal(Object.keys(added.membership), ['url', 'state', 'role', 'organization_url', 'user']);
+	assert.is(added.organization.login, 'acme');
+	assert.is(added.sender.login, 'mike', '~> the user who accepted');
+	const team = got.find((g) => g.event === 'team' && g.payload.action === 'created')!.payload;
+	assert.is(team.team.slug, 'crew');
+	assert.is(team.sender.login, 'olivia');
+	const edited = got.find((g) => g.event === 'team' && g.payload.action === 'edited')!.payload;
+	assert.equal(edited.changes, { description: { from: null } });
+	const membership = got.find((g) => g.event === 'membership' && g.payload.member.login === 'mike')!.payload;
+	assert.is(membership.scope, 'team');
+	const fork = got.find((g) => g.event === 'fork')!.payload;
+	assert.is(fork.forkee.full_name, 'mike/app');
+	assert.is(fork.forkee.fork, true);
+	assert.is(fork.repository.full_name, 'acme/app');
+	const member = got.find((g) => g.event === 'member')!.payload;
+	assert.is(member.member.login, 'mike');
+	assert.is(member.changes.permission.to, 'read');
+});
+
+test('inactive hooks and unsubscribed events send nothing', async () => {
+	await s.request('PATCH', `/admin/hooks/${hookId}`, {
+		token: admin,
+		body: { active: false, config: { url: receiver.url, content_type: 'json', secret: SECRET }, events: ['user'] },
+	});
+	createUser(s.app, { login: 'quiet' });
+	await s.request('POST', '/orgs/acme/teams', { token: s.fullToken('olivia'), body: { name: 'Quiet Team' } });
+	await s.app.webhooks.deliverDue();
+	assert.equal(receiver.take(), []);
+});
+
+test('update – omitted fields reset to their defaults; the answer names no secret', async () => {
+	const res = await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { config: { url: receiver.url } } });
+	assert.is(res.status, 200);
+	assert.is(res.body.active, true);
+	assert.equal(res.body.events, ['user', 'organization']);
+	assert.equal(res.body.config, { url: receiver.url, content_type: 'form', insecure_ssl: '0' });
+	assert.not.ok('secret' in (await s.get(`/admin/hooks/${hookId}`, admin)).body.config, '~> the secret was removed');
+	assert.is((await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { active: true } })).status, 422, '~> config is required');
+	createUser(s.app, { login: 'formal' });
+	await s.app.webhooks.deliverDue();
+	const [delivery] = receiver.take();
+	assert.is(delivery.headers['content-type'], 'application/x-www-form-urlencoded');
+	const payload = JSON.parse(new URLSearchParams(delivery.body).get('payload')!);
+	assert.is(payload.user.login, 'formal');
+	assert.is(delivery.headers['x-hub-signature'], undefined, '~> unsigned without a secret');
+});
+
+test('retries – fails twice, then succeeds, with a restart in between; the delivery log records each attempt', async () => {
+	await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { config: { url: receiver.url, content_type: 'json', secret: SECRET } } });
+	receiver.answers = [500, 502];
+	createUser(s.app, { login: 'persistent' });
+	await s.app.webhooks.deliverDue();
+	assert.is(receiver.take().length, 1, '~> first attempt');
+	await s.app.webhooks.deliverDue();
+	assert.is(receiver.take().length, 0, '~> not before the backoff');
+	const dataDir = s.dataDir;
+	await s.close(true);
+	s = await startServer({ dataDir, clock, configure });
+	admin = s.fullToken('root');
+	clock.advance(10_000);
+	await s.app.webhooks.deliverDue();
+	const second = receiver.take();
+	assert.is(second.length, 1, '~> second attempt after restart and 10 s');
+	clock.advance(10_000);
+	await s.app.webhooks.deliverDue();
+	assert.is(receiver.take().length, 0, '~> the next wait is twice as long');
+	clock.advance(10_000);
+	await s.app.webhooks.deliverDue();
+	const third = receiver.take();
+	assert.is(third.length, 1);
+	assert.is(third[0].body, second[0].body, '~> the same payload');
+	assert.is(third[0].headers['x-github-delivery'], second[0].headers['x-github-delivery'], '~> the same GUID');
+	const list = await s.get(`/admin/hooks/${hookId}/deliveries`, admin);
+	const item = list.body.find((d: any) => d.guid === third[0].headers['x-github-delivery']);
+	assert.is(item.state, 'delivered');
+	assert.is(item.attempts, 3);
+	assert.is(item.status_code, 200);
+	assert.is(item.status, 'OK');
+	assert.is(item.event, 'user');
+	assert.is(item.action, 'created');
+	const one = await s.get(`/admin/hooks/${hookId}/deliveries/${item.id}`, admin);
+	assert.equal(one.body.attempt_log.map((a: any) => a.status_code), [500, 502, 200]);
+	assert.is(one.body.request.payload.user.login, 'persistent');
+	assert.is(one.body.response.payload, 'ok');
+	assert.type(one.body.attempt_log[0].duration, 'number');
+	const failures = await s.get(`/admin/hooks/${hookId}/deliveries?status=failure`, admin);
+	assert.not.ok(failures.body.some((d: any) => d.id === item.id));
+});
+
+test('retries – connection errors and timeouts count as failures; max_attempts ends in failed', async () => {
+	await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { config: { url: 'http://127.0.0.1:9/closed', content_type: 'json' } } });
+	createUser(s.app, { login: 'unreachable' });
+	for (let i = 0; i < 4; i++) {
+		await s.app.webhooks.deliverDue();
+		clock.advance(100_000);
+	}
+	const [item] = (await s.get(`/admin/hooks/${hookId}/deliveries`, admin)).body;
+	assert.is(item.state, 'failed');
+	assert.is(item.attempts, 4);
+	assert.match(item.status, 'failed to connect');
+	await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { config: { url: receiver.url, content_type: 'json' } } });
+	receiver.delayMs = 1500;
+	createUser(s.app, { login: 'slowpoke' });
+	await s.app.webhooks.deliverDue();
+	receiver.delayMs = 0;
+	const [slow] = (await s.get(`/admin/hooks/${hookId}/deliveries`, admin)).body;
+	assert.match(slow.status, 'timed out');
+	assert.is(slow.state, 'queued', '~> retried later');
+	receiver.take();
+});
+
+test('redelivery – 202 {}; a new delivery with the same GUID', async () => {
+	const [first] = (await s.get(`/admin/hooks/${hookId}/deliveries?status=success`, admin)).body;
+	const res = await s.request('POST', `/admin/hooks/${hookId}/deliveries/${first.id}/attempts`, { token: admin });
+	assert.is(res.status, 202);
+	assert.equal(res.body, {});
+	await s.app.webhooks.deliverDue();
+	const got = receiver.take();
+	assert.ok(got.some((r) => r.headers['x-github-delivery'] === first.guid));
+	const [newest] = (await s.get(`/admin/hooks/${hookId}/deliveries`, admin)).body;
+	assert.is(newest.guid, first.guid);
+	assert.is(newest.redelivery, true);
+	assert.is((await s.get(`/admin/hooks/${hookId}/deliveries/999999`, admin)).status, 404);
+});
+
+test('delete – the hook and its deliveries go', async () => {
+	assert.is((await s.request('DELETE', `/admin/hooks/${hookId}`, { token: admin })).status, 204);
+	assert.is((await s.get(`/admin/hooks/${hookId}`, admin)).status, 404);
+	createUser(s.app, { login: 'after-delete' });
+	await s.app.webhooks.deliverDue();
+	assert.equal(receiver.take(), []);
+});
+
+test.run();
