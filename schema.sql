@@ -335,6 +335,37 @@ CREATE TABLE webhook_delivery_attempts (
 );
 CREATE INDEX webhook_delivery_attempts_delivery ON webhook_delivery_attempts(delivery_id);
 
+-- GitHub Apps (gitstead admin create-app): an app authenticates with JWTs signed by its private
+-- key (only the public key is kept) and acts through its bot account, `<slug>[bot]`.
+CREATE TABLE apps (
+  id           INTEGER PRIMARY KEY,
+  slug         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  name         TEXT NOT NULL,
+  description  TEXT,
+  owner_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  bot_id       INTEGER NOT NULL REFERENCES accounts(id),
+  client_id    TEXT NOT NULL UNIQUE,
+  public_key   TEXT NOT NULL,                       -- PEM (SPKI)
+  permissions  TEXT NOT NULL DEFAULT '{}',          -- JSON {permission_key: level} the app asks for
+  events       TEXT NOT NULL DEFAULT '[]',          -- JSON array
+  external_url TEXT,
+  created_at   TEXT NOT NULL,
+  updated_at   TEXT NOT NULL
+);
+
+-- An app installed on an account (gitstead admin install-app), with the permissions granted.
+CREATE TABLE installations (
+  id                   INTEGER PRIMARY KEY,
+  app_id               INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+  account_id           INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  permissions          TEXT NOT NULL,               -- JSON, at most the app's
+  repository_selection TEXT NOT NULL DEFAULT 'all' CHECK (repository_selection IN ('all', 'selected')),
+  suspended_at         TEXT,
+  created_at           TEXT NOT NULL,
+  updated_at           TEXT NOT NULL,
+  UNIQUE (app_id, account_id)
+);
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,
@@ -347,12 +378,16 @@ CREATE TABLE tokens (
   scopes            TEXT NOT NULL DEFAULT '',         -- classic and OAuth tokens: normalized, comma separated
   permissions       TEXT NOT NULL DEFAULT '{}',       -- fine-grained and app tokens: JSON {permission_key: level}
   resource_owner_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,  -- account a fine-grained/app token is limited to
+  -- App tokens: the installation they act through (its permissions bound theirs).
+  installation_id   INTEGER REFERENCES installations(id) ON DELETE CASCADE,
+  repository_ids    TEXT,                             -- JSON array: an installation token limited to these repositories
   note              TEXT,
   created_at        INTEGER NOT NULL,
   expires_at        INTEGER,
   last_used_at      INTEGER,
   revoked_at        INTEGER,
-  CHECK ((kind = 'installation') = (user_id IS NULL))
+  CHECK ((kind = 'installation') = (user_id IS NULL)),
+  CHECK (kind NOT IN ('installation', 'user-to-server') OR installation_id IS NOT NULL)
 );
 CREATE INDEX tokens_user ON tokens(user_id);
 

@@ -27,6 +27,7 @@ import { createMigrationStore } from './api/migrations/store';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { createSettings, type Settings } from './db/settings';
 import { createWebhookStore } from './webhooks/store';
+import { createAppStore } from './api/apps/store';
 import { Webhooks } from './webhooks';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
@@ -45,6 +46,7 @@ function createStores(db: DB) {
 		runnerGroups: createRunnerGroupStore(db),
 		migrations: createMigrationStore(db),
 		webhooks: createWebhookStore(db),
+		apps: createAppStore(db),
 	};
 }
 
@@ -105,9 +107,9 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const migration = migrate(db);
 	const clock = options.clock ?? systemClock;
 	const tokens = createTokenStore(db, () => authenticator.clear());
-	const authenticator = new Authenticator(tokens);
-	const externalChanges = new ExternalChanges(db);
 	const stores = createStores(db);
+	const authenticator = new Authenticator(tokens, stores.apps);
+	const externalChanges = new ExternalChanges(db);
 	const cache = new RepresentationCache();
 	const clearCaches = () => {
 		stores.accounts.forget();

@@ -79,13 +79,31 @@ test('admin commands while the server runs; the server sees them at once', async
 	assert.is(res.headers.get('x-oauth-scopes'), 'read:org, repo');
 });
 
+test('create-app and install-app; a private key shown once', () => {
+	const app = json('create-app', 'Deployer', '--owner', 'acme', '--permissions', 'members:write,contents:read');
+	assert.is(app.slug, 'deployer');
+	assert.is(app.bot, 'deployer[bot]');
+	assert.match(app.private_key, /^-----BEGIN RSA PRIVATE KEY-----/);
+	assert.equal(app.permissions, { metadata: 'read', members: 'write', contents: 'read' });
+	const installed = json('install-app', 'deployer', 'acme', '--permissions', 'members:read');
+	assert.is(installed.account, 'acme');
+	assert.equal(installed.permissions, { metadata: 'read', members: 'read' });
+	const tooMuch = admin('install-app', 'deployer', 'acme', '--permissions', 'administration:write');
+	assert.is(tooMuch.code, 1);
+	assert.match(tooMuch.stderr, /does not ask for administration:write/);
+	const keyFile = join(dir, 'other.pem');
+	const line = admin('create-app', 'Other App', '--owner', 'alice', '--private-key-file', keyFile);
+	assert.match(line.stdout, /^created app other-app \(id \d+, client ID Iv1\.[0-9a-f]{16}\); its private key is in /);
+	assert.ok(existsSync(keyFile));
+});
+
 test('create-token – every kind', async () => {
 	const fine = json('create-token', 'alice', '--kind', 'fine-grained', '--org', 'acme', '--permissions', 'members:read');
 	assert.match(fine.token, /^github_pat_/);
 	assert.equal(fine.permissions, { members: 'read' });
 	const oauth = json('create-token', 'alice', '--kind', 'oauth', '--scopes', 'admin:org');
 	assert.match(oauth.token, /^gho_/);
-	const uat = json('create-token', 'alice', '--kind', 'user-to-server', '--org', 'acme', '--permissions', 'members:write');
+	const uat = json('create-token', 'alice', '--kind', 'user-to-server', '--org', 'acme', '--permissions', 'members:read');
 	assert.match(uat.token, /^ghu_/);
 	const iat = json('create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--permissions', 'members:read');
 	assert.match(iat.token, /^ghs_/);
@@ -130,6 +148,9 @@ test('errors – one clear line on stderr and a non-zero exit', () => {
 		[['create-token', 'alice', '--kind', 'robot'], /--kind must be one of/],
 		[['create-token', 'alice', '--kind', 'fine-grained', '--permissions', 'members:godlike'], /needs a level read, write or admin/],
 		[['create-token', 'alice', '--kind', 'installation'], /need --org ORG/],
+		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--permissions', 'members:write'], /installation does not grant members:write/],
+		[['create-token', 'bob', '--kind', 'installation', '--org', 'bob'], /no app is installed on bob/],
+		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--app', 'nope'], /unknown app "nope"/],
 		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--expires-in', '2'], /always expire after 60 minutes/],
 		[['create-token', 'alice', '--expires-in', 'soon'], /--expires-in must be a number of days/],
 		[['create-token', 'alice', '--permissions', 'members:read'], /carry --scopes, not --permissions/],

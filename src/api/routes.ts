@@ -2,6 +2,7 @@
  * The route table: every area's declarations, in one list (test/matrix.test.ts walks it).
  */
 import type { RouteDeclaration } from '../http/route';
+import { appRoutes } from './apps/routes';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
@@ -30,4 +31,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...runnerGroupRoutes,
 	...migrationRoutes,
 	...globalWebhookRoutes,
+	...appRoutes,
 ];

@@ -4,7 +4,9 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { MESSAGES, unauthorized } from '../http/errors';
-import type { GrantedPermissions } from './permissions';
+import { levelMeets, type GrantedPermissions, type Level } from './permissions';
+import type { AppStore } from '../api/apps/store';
+import { looksLikeJwt, verifyAppJwt } from './jwt';
 import { expandScopes } from './scopes';
 import type { TokenStore } from './token-store';
 import { hashToken, tokenKindOf, type TokenKind } from './tokens';
@@ -16,11 +18,22 @@ export interface Actor {
 	siteAdmin: boolean;
 }
 
+/** What a request can authenticate as: a stored token's kind, an app (JWT), or nobody. */
+export type PrincipalKind = TokenKind | 'app';
+
 export interface Principal {
-	kind: TokenKind | 'anonymous';
+	kind: PrincipalKind | 'anonymous';
 	tokenId: number | null;
-	/** The acting user; null for anonymous requests and installation tokens. */
+	/** The acting user; null for anonymous requests, installation tokens and app JWTs. */
 	user: Actor | null;
+	/** Who acts, for records and webhook senders: the user, or the app's bot account. */
+	actorId: number | null;
+	/** App tokens: the installation they act through. */
+	installationId: number | null;
+	/** App JWTs: the app. */
+	appId: number | null;
+	/** Installation tokens limited to some repositories; null: every repository of the account. */
+	repositoryIds: ReadonlySet<number> | null;
 	/** Classic/OAuth: the token's scopes as stored (X-OAuth-Scopes). */
 	scopeList: string[];
 	/** Classic/OAuth: the scopes with every implied scope added. */
@@ -40,6 +53,10 @@ export function anonymous(ip: string): Principal {
 		kind: 'anonymous',
 		tokenId: null,
 		user: null,
+		actorId: null,
+		installationId: null,
+		appId: null,
+		repositoryIds: null,
 		scopeList: [],
 		scopes: EMPTY_SCOPES,
 		permissions: {},
@@ -82,17 +99,57 @@ function principalOfToken(token: string, tokens: TokenStore, now: number): { pri
 		row.user_id !== null && row.login !== null
 			? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 }
 			: null;
+	const own = JSON.parse(row.permissions) as GrantedPermissions;
+	const installed = row.installation_permissions === null ? null : (JSON.parse(row.installation_permissions) as GrantedPermissions);
 	const principal: Principal = {
 		kind,
 		tokenId: row.id,
 		user,
+		actorId: user?.id ?? row.bot_id,
+		installationId: row.installation_id,
+		appId: null,
+		repositoryIds: row.repository_ids === null ? null : new Set(JSON.parse(row.repository_ids) as number[]),
 		scopeList,
 		scopes: kind === 'classic' || kind === 'oauth' ? expandScopes(scopeList) : EMPTY_SCOPES,
-		permissions: JSON.parse(row.permissions) as GrantedPermissions,
-		resourceOwnerId: row.resource_owner_id,
-		rateKey: user ? `user:${user.id}` : `installation:${row.id}`,
+		// App tokens never exceed their installation: the token's own set narrows it.
+		permissions: installed === null ? own : Object.keys(own).length ? narrow(own, installed) : installed,
+		resourceOwnerId: row.installation_account_id ?? row.resource_owner_id,
+		rateKey: user ? `user:${user.id}` : `installation:${row.installation_id ?? row.id}`,
 	};
 	return { principal, expiresAt: row.expires_at };
+}
+
+/** The principal of an app JWT: the app itself, acting through its bot account. */
+function principalOfJwt(token: string, apps: AppStore, now: number): { principal: Principal; expiresAt: number } {
+	const { app, expiresAt } = verifyAppJwt(token, apps, now);
+	return {
+		principal: {
+			kind: 'app',
+			tokenId: null,
+			user: null,
+			actorId: app.bot_id,
+			installationId: null,
+			appId: app.id,
+			repositoryIds: null,
+			scopeList: [],
+			scopes: EMPTY_SCOPES,
+			permissions: {},
+			resourceOwnerId: null,
+			rateKey: `app:${app.id}`,
+		},
+		expiresAt,
+	};
+}
+
+/** The permissions of `wanted` that `allowed` grants, each at the lower level. */
+export function narrow(wanted: GrantedPermissions, allowed: GrantedPermissions): GrantedPermissions {
+	const out: GrantedPermissions = {};
+	for (const [key, level] of Object.entries(wanted) as Array<[keyof GrantedPermissions, Level]>) {
+		const limit = allowed[key];
+		if (!limit) continue;
+		out[key] = levelMeets(limit, level) ? level : limit;
+	}
+	return out;
 }
 
 /**
@@ -113,7 +170,10 @@ export class Authenticator {
 	/** Entries kept at most; the map is emptied when it grows past this. */
 	static readonly MAX_ENTRIES = 10_000;
 
-	constructor(private readonly tokens: TokenStore) {}
+	constructor(
+		private readonly tokens: TokenStore,
+		private readonly apps: AppStore,
+	) {}
 
 	/**
 	 * @param now epoch seconds
@@ -128,12 +188,12 @@ export class Authenticator {
 			entry = undefined;
 		}
 		if (!entry) {
-			entry = principalOfToken(token, this.tokens, now);
+			entry = looksLikeJwt(token) ? principalOfJwt(token, this.apps, now) : principalOfToken(token, this.tokens, now);
 			if (this.known.size >= Authenticator.MAX_ENTRIES) this.known.clear();
 			this.known.set(token, entry);
 		}
-		const id = entry.principal.tokenId!;
-		if ((this.writtenUse.get(id) ?? 0) <= now - 60) this.pendingUse.set(id, now);
+		const id = entry.principal.tokenId;
+		if (id !== null && (this.writtenUse.get(id) ?? 0) <= now - 60) this.pendingUse.set(id, now);
 		return entry.principal;
 	}
 

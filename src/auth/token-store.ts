@@ -14,6 +14,8 @@ export interface TokenRow {
 	scopes: string;
 	permissions: string;
 	resource_owner_id: number | null;
+	installation_id: number | null;
+	repository_ids: string | null;
 	note: string | null;
 	/** Epoch seconds. */
 	created_at: number;
@@ -23,11 +25,16 @@ export interface TokenRow {
 	token_last_eight: string;
 }
 
-/** A token row joined with its user, as authentication needs it. */
+/** A token row joined with its user and installation, as authentication needs it. */
 export interface AuthenticatedTokenRow extends TokenRow {
 	login: string | null;
 	site_admin: number | null;
 	account_type: string | null;
+	/** The installation's permissions (app tokens). */
+	installation_permissions: string | null;
+	installation_account_id: number | null;
+	/** The app's bot account (app tokens). */
+	bot_id: number | null;
 }
 
 export interface NewToken {
@@ -37,6 +44,8 @@ export interface NewToken {
 	scopes?: string[];
 	permissions?: GrantedPermissions;
 	resourceOwnerId?: number | null;
+	installationId?: number | null;
+	repositoryIds?: number[] | null;
 	note?: string | null;
 	/** Epoch seconds. */
 	now: number;
@@ -50,11 +59,14 @@ export type TokenStore = ReturnType<typeof createTokenStore>;
 export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 	const insert = db.prepare(`
 		INSERT INTO tokens (kind, token_hash, token_last_eight, user_id, created_by_id, scopes, permissions,
-			resource_owner_id, note, created_at, expires_at)
-		VALUES (@kind, @hash, @lastEight, @userId, @createdById, @scopes, @permissions, @resourceOwnerId, @note, @now, @expiresAt)`);
+			resource_owner_id, installation_id, repository_ids, note, created_at, expires_at)
+		VALUES (@kind, @hash, @lastEight, @userId, @createdById, @scopes, @permissions, @resourceOwnerId, @installationId,
+			@repositoryIds, @note, @now, @expiresAt)`);
 	const byHash = db.prepare(`
-		SELECT t.*, a.login, a.site_admin, a.type AS account_type
+		SELECT t.*, a.login, a.site_admin, a.type AS account_type, i.permissions AS installation_permissions,
+			i.account_id AS installation_account_id, p.bot_id
 		FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id
+			LEFT JOIN installations i ON i.id = t.installation_id LEFT JOIN apps p ON p.id = i.app_id
 		WHERE t.token_hash = ?`);
 	const byId = db.prepare('SELECT * FROM tokens WHERE id = ?');
 	const all = db.prepare(`SELECT t.*, a.login FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id ORDER BY t.id`);
@@ -75,6 +87,8 @@ export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 				scopes: (input.scopes ?? []).join(','),
 				permissions: JSON.stringify(input.permissions ?? {}),
 				resourceOwnerId: input.resourceOwnerId ?? null,
+				installationId: input.installationId ?? null,
+				repositoryIds: input.repositoryIds ? JSON.stringify(input.repositoryIds) : null,
 				note: input.note ?? null,
 				now: input.now,
 				expiresAt: input.expiresAt ?? null,

@@ -4,11 +4,14 @@
  * in its own transaction, and is safe while the server runs (WAL, busy timeout).
  * With --json each prints one JSON object; otherwise one readable line.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { App } from '../app';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
+import { createApp, exceeding, installApp } from '../api/apps/service';
+import type { InstallationRow } from '../api/apps/store';
 import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
 import type { AccountRow } from '../api/users/store';
@@ -27,7 +30,9 @@ Commands:
   create-org LOGIN --owner LOGIN [--enterprise SLUG]
   add-member ORG LOGIN [--role member|admin]
   create-token LOGIN [--kind classic|fine-grained|oauth|user-to-server|installation]
-               [--scopes a,b] [--permissions key:level,...] [--org ORG] [--expires-in DAYS] [--note TEXT]
+               [--scopes a,b] [--permissions key:level,...] [--org ORG] [--app SLUG] [--expires-in DAYS] [--note TEXT]
+  create-app NAME --owner LOGIN [--permissions key:level,...] [--events a,b] [--private-key-file FILE]
+  install-app APP ACCOUNT [--permissions key:level,...]
   list-tokens [LOGIN]
   revoke-token ID
   list-deliveries [HOOK_ID] [--limit N]   the global webhook delivery log, newest first
@@ -42,7 +47,9 @@ Options for every command:
 
 Token kinds: classic and oauth carry --scopes; fine-grained, user-to-server and installation
 carry --permissions (key:level with level read, write or admin) and --org, the one account they
-reach (installation tokens act as an app on that organization and expire after 60 minutes).
+reach. Installation and user-to-server tokens act through an app installed on --org (--app when
+several are): their permissions are at most the installation's. Installation tokens act as the
+app, not as LOGIN, and expire after 60 minutes.
 `;
 
 /** Options every admin command accepts besides its own. */
@@ -166,6 +173,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			org: { type: 'string' },
 			'expires-in': { type: 'string' },
 			note: { type: 'string' },
+			app: { type: 'string' },
 		},
 		positionals: ['LOGIN'],
 		run(app, values, [login], out) {
@@ -189,15 +197,22 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			const orgLogin = string(values.org);
 			if (scopedKind && orgLogin) throw new CliError(`${kind} tokens reach every account the user can; --org applies to the other kinds`);
 			let resourceOwner: AccountRow | null = null;
+			let installationId: number | null = null;
 			if (!scopedKind) {
 				if (orgLogin) resourceOwner = app.stores.accounts.byLogin(orgLogin) ?? null;
 				if (orgLogin && !resourceOwner) throw new CliError(`unknown organization "${orgLogin}"`);
 				if (kind === 'fine-grained') resourceOwner ??= user;
 				if (!resourceOwner) throw new CliError(`${kind} tokens need --org ORG, the organization the app is installed on`);
-				if (kind === 'installation' && resourceOwner.type !== 'Organization') throw new CliError(`${orgLogin} is not an organization`);
 				if (kind !== 'installation' && resourceOwner.type === 'Organization' && app.stores.memberships.get(resourceOwner.id, user.id)?.state !== 'active') {
 					throw new CliError(`${user.login} is not a member of ${resourceOwner.login}`);
 				}
+			}
+			if (kind === 'installation' || kind === 'user-to-server') {
+				// App tokens act through an installation; their permissions narrow its own.
+				const installation = findInstallation(app, resourceOwner!, string(values.app));
+				installationId = installation.id;
+				const extra = exceeding(permissions, JSON.parse(installation.permissions) as GrantedPermissions);
+				if (extra.length) throw new CliError(`the installation does not grant ${extra.join(', ')}`);
 			}
 
 			const now = epochSeconds(app.clock());
@@ -221,6 +236,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 					scopes,
 					permissions,
 					resourceOwnerId: resourceOwner?.id ?? null,
+					installationId,
 					note: string(values.note) ?? null,
 					now,
 					expiresAt,
@@ -268,6 +284,58 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			out.result(
 				{ id: runner.id, name: runner.name, os: runner.os, enterprise: enterprise.slug, runner_group_id: runner.group.id, runner_group: runner.group.name },
 				`registered runner ${runner.name} (id ${runner.id}) in runner group ${runner.group.name} of ${enterprise.slug}`,
+			);
+		},
+	},
+	'create-app': {
+		options: {
+			owner: { type: 'string' },
+			permissions: { type: 'string' },
+			events: { type: 'string' },
+			description: { type: 'string' },
+			'private-key-file': { type: 'string' },
+		},
+		positionals: ['NAME'],
+		run(app, values, [name], out) {
+			const ownerLogin = string(values.owner);
+			if (!ownerLogin) throw new CliError('--owner LOGIN is required');
+			const owner = app.stores.accounts.byLogin(ownerLogin);
+			if (!owner || owner.type === 'Bot') throw new CliError(`unknown user or organization "${ownerLogin}"`);
+			let permissions: GrantedPermissions = {};
+			try {
+				permissions = parsePermissions(string(values.permissions) ?? '');
+			} catch (error) {
+				throw new CliError((error as Error).message);
+			}
+			const events = (string(values.events) ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+			const { app: created, privateKey } = createApp(app, { name, owner, permissions, events, description: string(values.description) }, isoSeconds(app.clock()));
+			const keyFile = string(values['private-key-file']);
+			if (keyFile) writeFileSync(keyFile, privateKey, { mode: 0o600 });
+			out.result(
+				{ id: created.id, slug: created.slug, client_id: created.client_id, bot: `${created.slug}[bot]`, permissions: JSON.parse(created.permissions), ...(keyFile ? { private_key_file: keyFile } : { private_key: privateKey }) },
+				`created app ${created.slug} (id ${created.id}, client ID ${created.client_id})` +
+					(keyFile ? `; its private key is in ${keyFile}` : `; its private key, shown once:\n${privateKey.trimEnd()}`),
+			);
+		},
+	},
+	'install-app': {
+		options: { permissions: { type: 'string' } },
+		positionals: ['APP', 'ACCOUNT'],
+		run(app, values, [slug, login], out) {
+			const target = app.stores.apps.bySlug(slug);
+			if (!target) throw new CliError(`unknown app "${slug}"`);
+			const account = app.stores.accounts.byLogin(login);
+			if (!account || account.type === 'Bot') throw new CliError(`unknown organization or user "${login}"`);
+			let permissions: GrantedPermissions | null = null;
+			try {
+				if (values.permissions !== undefined) permissions = parsePermissions(string(values.permissions) ?? '');
+			} catch (error) {
+				throw new CliError((error as Error).message);
+			}
+			const installation = installApp(app, target, account, permissions, isoSeconds(app.clock()));
+			out.result(
+				{ id: installation.id, app: target.slug, account: account.login, permissions: JSON.parse(installation.permissions) },
+				`installed ${target.slug} on ${account.login} (installation ${installation.id})`,
 			);
 		},
 	},
@@ -362,6 +430,23 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		},
 	},
 };
+
+/** The installation app tokens act through: of --app on the account, or the account's only one. */
+function findInstallation(app: App, account: AccountRow, slug: string | undefined): InstallationRow {
+	if (slug) {
+		const target = app.stores.apps.bySlug(slug);
+		if (!target) throw new CliError(`unknown app "${slug}"`);
+		const installation = app.stores.apps.installationOn(target.id, account.id);
+		if (!installation) throw new CliError(`${target.slug} is not installed on ${account.login} (gitstead admin install-app ${target.slug} ${account.login})`);
+		return installation;
+	}
+	const installations = app.stores.apps.installationsOn(account.id);
+	if (installations.length === 1) return installations[0];
+	if (installations.length === 0) {
+		throw new CliError(`no app is installed on ${account.login}; register one with gitstead admin create-app and install it with gitstead admin install-app`);
+	}
+	throw new CliError(`several apps are installed on ${account.login}; name one with --app SLUG`);
+}
 
 /** Parses an admin command's arguments. @throws CliError for unknown or missing arguments. */
 export function parseAdmin(name: string, args: string[]) {

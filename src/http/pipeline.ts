@@ -163,7 +163,7 @@ function authorize(route: Route, principal: Principal): boolean {
 		throw unauthorized();
 	}
 	if (route.access === 'site_admin' && !principal.user?.siteAdmin) throw notFound();
-	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server';
+	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server' || principal.kind === 'app';
 	if (!route.tokenKinds.has(principal.kind)) {
 		throw forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
 	}

@@ -12,7 +12,7 @@ import {
 	scopesForPolicy,
 	type PermissionPolicy,
 } from '../auth/permissions';
-import type { Principal } from '../auth/principal';
+import type { Principal, PrincipalKind } from '../auth/principal';
 import { TOKEN_KINDS, type TokenKind } from '../auth/tokens';
 import type { App } from '../app';
 import type { RateResource } from '../config';
@@ -79,8 +79,8 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	 */
 	permissions: 'matrix' | PermissionPolicy;
 	access: Access;
-	/** Accepted token kinds; default every kind the matrix row does not reject. */
-	tokens?: readonly TokenKind[];
+	/** Accepted token kinds; default every stored kind the matrix row does not reject ('app' = an app JWT). */
+	tokens?: readonly PrincipalKind[];
 	/** Classic/OAuth scopes accepted (any one); default derived from the permissions. */
 	scopes?: string[];
 	/** Rate-limit resource counted; null: not counted (GET /rate_limit). Default 'core'. */
@@ -102,7 +102,7 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 /** A declaration with its policy resolved once, at startup. */
 export interface Route extends RouteDeclaration {
 	policy: PermissionPolicy;
-	tokenKinds: ReadonlySet<TokenKind>;
+	tokenKinds: ReadonlySet<PrincipalKind>;
 	acceptedScopes: string[];
 	/** X-Accepted-Service-Permissions value. */
 	acceptedPermissionsHeader: string;
@@ -138,7 +138,7 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 	} else {
 		policy = declaration.permissions;
 	}
-	const kinds = (declaration.tokens ?? TOKEN_KINDS).filter((kind) => !rejects.includes(kind));
+	const kinds = (declaration.tokens ?? TOKEN_KINDS).filter((kind) => !rejects.includes(kind as TokenKind));
 	const acceptedScopes = declaration.scopes ?? scopesForPolicy(policy);
 	const pagination =
 		declaration.pagination === true ? DEFAULT_PAGINATION : declaration.pagination ? declaration.pagination : false;

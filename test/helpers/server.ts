@@ -11,7 +11,9 @@ import { addMember } from '../../src/api/members/service';
 import { createOrganization } from '../../src/api/orgs/service';
 import { createUser } from '../../src/api/users/service';
 import type { AccountRow } from '../../src/api/users/store';
-import type { GrantedPermissions } from '../../src/auth/permissions';
+import { PERMISSION_KEYS, type GrantedPermissions } from '../../src/auth/permissions';
+import { createApp, installApp } from '../../src/api/apps/service';
+import type { AppRow } from '../../src/api/apps/store';
 import { ALL_TOP_LEVEL_SCOPES } from '../../src/auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, type TokenKind } from '../../src/auth/tokens';
 import { defaultConfig, resolveConfig, type Config } from '../../src/config';
@@ -106,6 +108,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 	};
 
 	const now = () => isoSeconds(clock.now);
+	const everything = Object.fromEntries(Object.keys(PERMISSION_KEYS).map((key) => [key, 'admin'])) as GrantedPermissions;
+	let testApp: AppRow | undefined;
+	const testInstallation = (account: AccountRow) => {
+		testApp ??= createApp(app, { name: 'test-app', owner: account, permissions: everything }, now()).app;
+		return app.stores.apps.installationOn(testApp.id, account.id) ?? installApp(app, testApp, account, null, now());
+	};
 	const server: TestServer = {
 		app,
 		origin,
@@ -129,6 +137,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 			const kind = opts.kind ?? 'classic';
 			const user = app.stores.accounts.user(login)!;
 			const owner = opts.org ? app.stores.accounts.byLogin(opts.org)! : kind === 'fine-grained' ? user : null;
+			// App tokens act through an installation of the test app, which may do everything.
+			const installation = kind === 'installation' || kind === 'user-to-server' ? testInstallation(owner!) : null;
 			return app.tokens.create({
 				kind,
 				userId: kind === 'installation' ? null : user.id,
@@ -136,6 +146,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 				scopes: opts.scopes ?? [],
 				permissions: opts.permissions ?? {},
 				resourceOwnerId: owner?.id ?? null,
+				installationId: installation?.id ?? null,
 				now: epochSeconds(clock.now),
 				expiresAt: kind === 'installation' ? epochSeconds(clock.now) + INSTALLATION_TOKEN_SECONDS : null,
 			}).token;

@@ -85,7 +85,7 @@ export const memberRoutes = [
 			const access = orgAccess(ctx, org);
 			const user = loadUser(ctx);
 			if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
-			if (!removeMember(ctx.app, org, user.id, access.userId)) throw notFound();
+			if (!removeMember(ctx.app, org, user.id, access.actorId)) throw notFound();
 			return noContent();
 		},
 	}),
@@ -131,7 +131,7 @@ export const memberRoutes = [
 			const access = orgAccess(ctx, org);
 			const user = loadUser(ctx);
 			if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
-			if (!removeMember(ctx.app, org, user.id, access.userId)) throw notFound();
+			if (!removeMember(ctx.app, org, user.id, access.actorId)) throw notFound();
 			return noContent();
 		},
 	}),

@@ -20,6 +20,8 @@ export interface OrgAccess {
 	member: boolean;
 	/** The acting user's id, null for an app or anonymous caller. */
 	userId: number | null;
+	/** Who acts, for records and webhook senders: the user, or an app's bot account. */
+	actorId: number | null;
 }
 
 /**
@@ -35,8 +37,16 @@ export function loadOrganization(ctx: Context, login: string = ctx.params.org): 
 /** The caller's standing in `org`. */
 export function orgAccess(ctx: Context, org: AccountRow): OrgAccess {
 	const { principal } = ctx;
-	const outsider: OrgAccess = { org, role: null, app: false, admin: false, member: false, userId: principal.user?.id ?? null };
-	if (ctx.publicView) return { ...outsider, userId: null };
+	const outsider: OrgAccess = {
+		org,
+		role: null,
+		app: false,
+		admin: false,
+		member: false,
+		userId: principal.user?.id ?? null,
+		actorId: principal.actorId,
+	};
+	if (ctx.publicView) return { ...outsider, userId: null, actorId: null };
 	if (principal.kind === 'installation') {
 		return principal.resourceOwnerId === org.id ? { ...outsider, app: true, admin: true, member: true } : outsider;
 	}

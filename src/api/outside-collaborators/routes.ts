@@ -49,11 +49,11 @@ export const outsideCollaboratorRoutes = [
 			if (ctx.body.async) {
 				ctx.app.transaction(() => {
 					assertConvertible(ctx.app, access.org, user);
-					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now, actorId: access.userId });
+					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now, actorId: access.actorId });
 				});
 				return accepted({});
 			}
-			convertToOutsideCollaborator(ctx.app, access.org, user, now, access.userId);
+			convertToOutsideCollaborator(ctx.app, access.org, user, now, access.actorId);
 			return noContent();
 		},
 	}),
@@ -72,7 +72,7 @@ export const outsideCollaboratorRoutes = [
 			}
 			ctx.app.transaction(() => {
 				for (const repo of ctx.app.stores.repos.forOwner(access.org.id)) {
-					if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.userId);
+					if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
 				}
 				ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
 			});

@@ -44,7 +44,10 @@ export function callerRepoPermission(ctx: Context, repo: RepositoryRow, owner: A
 	const { principal } = ctx;
 	const publicPermission: RepoPermission | null = repo.visibility === 'public' ? 'pull' : null;
 	if (ctx.publicView) return publicPermission;
-	if (principal.kind === 'installation') return principal.resourceOwnerId === owner.id ? 'admin' : publicPermission;
+	if (principal.kind === 'installation') {
+		const reaches = principal.resourceOwnerId === owner.id && (principal.repositoryIds === null || principal.repositoryIds.has(repo.id));
+		return reaches ? 'admin' : publicPermission;
+	}
 	if (!principal.user) return publicPermission;
 	if (principal.resourceOwnerId !== null && principal.resourceOwnerId !== owner.id) return publicPermission;
 	if ((principal.kind === 'classic' || principal.kind === 'oauth') && repo.visibility !== 'public' && !principal.scopes.has('repo')) {

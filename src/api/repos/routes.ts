@@ -70,7 +70,7 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			const access = memberAccess(ctx, 'create its repositories');
 			const org = access.org;
-			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.userId });
+			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.actorId });
 			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
@@ -128,7 +128,7 @@ export const repositoryRoutes = [
 					homepage: source.repo.homepage,
 					visibility: source.repo.visibility === 'internal' ? 'private' : source.repo.visibility,
 				},
-				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo, actorId: ctx.principal.user?.id ?? null },
+				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo, actorId: ctx.principal.actorId },
 			);
 			// GitHub answers 202: the fork's git data is copied in the background.
 			return { status: 202, body: repository(ctx.app.urls, repo, target, 'admin') };

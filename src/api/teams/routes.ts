@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { matrixRow } from '../../auth/permission-matrix';
-import { TOKEN_KINDS } from '../../auth/tokens';
+import { TOKEN_KINDS, type TokenKind } from '../../auth/tokens';
 import { forbidden, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
@@ -98,7 +98,7 @@ function getTeam(ctx: Context): Reply {
 function patchTeam(ctx: Context<Record<string, unknown>, v.InferOutput<typeof updateBody>>): Reply {
 	const team = loadTeam(ctx);
 	requireManage(team, 'edit it');
-	const updated = updateTeam(ctx.app, team.org, team.team, ctx.body, isoSeconds(ctx.now), team.userId);
+	const updated = updateTeam(ctx.app, team.org, team.team, ctx.body, isoSeconds(ctx.now), team.actorId);
 	return ok(teamFull(ctx.app, team.org, updated));
 }
 
@@ -159,7 +159,7 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 		if (orgMembership?.state === 'active') {
 			const before = stores.teams.membership(team.team.id, user.id);
 			stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'active', now });
-			if (before?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.userId);
+			if (before?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.actorId);
 			return 'active' as const;
 		}
 		if (!team.admin) {
@@ -183,7 +183,7 @@ function deleteMembership(ctx: Context): Reply {
 	ctx.app.transaction(() => {
 		const before = ctx.app.stores.teams.membership(team.team.id, user.id);
 		ctx.app.stores.teams.removeMembership(team.team.id, user.id);
-		if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.userId);
+		if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
 	});
 	return noContent();
 }
@@ -207,7 +207,7 @@ function putMember(ctx: Context): Reply {
 	const existing = stores.teams.membership(team.team.id, user.id);
 	ctx.app.transaction(() => {
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) });
-		if (existing?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.userId);
+		if (existing?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.actorId);
 	});
 	return noContent();
 }
@@ -248,10 +248,10 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 	ctx.app.transaction(() => {
 		const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
 		ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now));
-		if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.userId);
+		if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
 		else if (before !== permission) {
 			const flags = permissionFlags(before);
-			events.team(ctx.app, 'edited', team.org, team.team, team.userId, {
+			events.team(ctx.app, 'edited', team.org, team.team, team.actorId, {
 				repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } },
 			});
 		}
@@ -267,7 +267,7 @@ function deleteRepo(ctx: Context): Reply {
 	}
 	ctx.app.transaction(() => {
 		if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
-			events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.userId);
+			events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.actorId);
 		}
 	});
 	return noContent();
@@ -303,7 +303,7 @@ function teamRoutes(op: TeamOperation): RouteDeclaration[] {
 		const path = `${paths[variant]}${suffix}`;
 		const body = variant === 'legacy' && legacyBody ? legacyBody : rest.body;
 		if (variant === 'id') {
-			const tokens = (rest.tokens ?? TOKEN_KINDS).filter((kind) => !sourceRow.rejects.includes(kind));
+			const tokens = (rest.tokens ?? TOKEN_KINDS).filter((kind) => !sourceRow.rejects.includes(kind as TokenKind));
 			return { ...rest, body, path, permissions: sourceRow.policy, tokens };
 		}
 		return { ...rest, body, path, permissions: 'matrix' as const };
@@ -347,7 +347,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 			if (!access.admin && access.org.members_can_create_teams === 0) {
 				throw forbidden(`Only owners of ${access.org.login} may create teams.`);
 			}
-			const team = createTeam(ctx.app, access.org, access.userId, ctx.body, isoSeconds(ctx.now));
+			const team = createTeam(ctx.app, access.org, access.userId, ctx.body, isoSeconds(ctx.now), access.actorId);
 			return created(teamFull(ctx.app, access.org, team));
 		},
 	}),

@@ -94,9 +94,10 @@ export interface CreateTeamInput {
  * repository grants in one transaction.
  * @param creatorId the acting user (null for an app), who becomes a maintainer
  * @param now ISO timestamp
+ * @param actorId who acts (webhook sender): the user, or an app's bot account
  * @throws HttpError 422 for any invalid field; nothing is written then.
  */
-export function createTeam(app: App, org: AccountRow, creatorId: number | null, input: CreateTeamInput, now: string): TeamRow {
+export function createTeam(app: App, org: AccountRow, creatorId: number | null, input: CreateTeamInput, now: string, actorId: number | null = creatorId): TeamRow {
 	const { stores } = app;
 	if (input.ldap_dn !== undefined && !app.config.ldap.sync_enabled) {
 		throw invalidField('Team', 'ldap_dn', 'LDAP synchronization is not enabled on this instance (config ldap.sync_enabled)');
@@ -140,14 +141,14 @@ export function createTeam(app: App, org: AccountRow, creatorId: number | null, 
 			now,
 		);
 		const team = stores.teams.byId(id)!;
-		events.team(app, 'created', org, team, creatorId);
+		events.team(app, 'created', org, team, actorId);
 		for (const userId of new Set([...(creatorId !== null ? [creatorId] : []), ...maintainers])) {
 			stores.teams.setMembership({ teamId: id, userId, role: 'maintainer', state: 'active', now });
-			events.teamMembership(app, 'added', org, team, stores.accounts.byId(userId)!, creatorId);
+			events.teamMembership(app, 'added', org, team, stores.accounts.byId(userId)!, actorId);
 		}
 		for (const repoId of repositories) {
 			stores.teams.setGrant(id, repoId, permission as RepoPermission, now);
-			events.teamRepository(app, 'added_to_repository', org, team, stores.repos.byId(repoId)!, creatorId);
+			events.teamRepository(app, 'added_to_repository', org, team, stores.repos.byId(repoId)!, actorId);
 		}
 		return team;
 	});
@@ -213,7 +214,7 @@ export function deleteTeam(app: App, access: OrgAccess, team: TeamRow): void {
 		// The team and, for an owner, its descendants (deleted by the cascade).
 		const deleted = [team, ...(access.admin ? app.stores.teams.descendants(team.id) : [])];
 		app.stores.teams.remove(team.id);
-		for (const gone of deleted) events.team(app, 'deleted', access.org, gone, access.userId);
+		for (const gone of deleted) events.team(app, 'deleted', access.org, gone, access.actorId);
 	});
 	app.cache.invalidate(teamScope(team.org_id));
 }

@@ -1,0 +1,180 @@
+/**
+ * GitHub Apps (spec document 1, Authentication §8; reference §1.2, §2.12): the app's own routes
+ * (authenticated with its JWT), the installation lookups, token exchange, and the routes an
+ * installation token uses about itself.
+ */
+import * as v from 'valibot';
+import { isLevel, isPermissionKey, type GrantedPermissions } from '../../auth/permissions';
+import { HttpError, notFound } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
+import { route, type Context } from '../../http/route';
+import { repository } from '../repos/render';
+import type { AccountRow } from '../users/store';
+import { installation, integration } from './render';
+import { createInstallationToken, expiresAtIso } from './service';
+import type { AppRow } from './store';
+
+/** Routes an app calls with its JWT. */
+const AS_APP = { access: 'authenticated' as const, permissions: [], tokens: ['app'] as Array<'app'> };
+
+function currentApp(ctx: Context): AppRow {
+	return ctx.app.stores.apps.byId(ctx.principal.appId!)!;
+}
+
+function ownInstallation(ctx: Context) {
+	const app = currentApp(ctx);
+	const id = /^\d{1,15}$/.test(ctx.params.installation_id) ? Number(ctx.params.installation_id) : null;
+	const row = id === null ? undefined : ctx.app.stores.apps.installation(id);
+	if (!row || row.app_id !== app.id) throw notFound();
+	return { app, row, account: ctx.app.stores.accounts.byId(row.account_id)! };
+}
+
+/** The current app's installation on an account, or 404. */
+function installationOn(ctx: Context, account: AccountRow | undefined) {
+	const app = currentApp(ctx);
+	const row = account && ctx.app.stores.apps.installationOn(app.id, account.id);
+	if (!account || !row) throw notFound();
+	return ok(installation(ctx.app.urls, row, app, account));
+}
+
+const permissionsBody = v.pipe(
+	v.record(v.string(), v.string()),
+	v.check(
+		(value) => Object.entries(value).every(([key, level]) => isPermissionKey(key) && isLevel(level)),
+		'permissions maps known permission keys to read, write or admin',
+	),
+);
+
+export const appRoutes = [
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/app',
+		docs: 'apps/apps#get-the-authenticated-app',
+		handler(ctx) {
+			const app = currentApp(ctx);
+			return ok(integration(ctx.app.urls, app, ctx.app.stores.accounts.byId(app.owner_id)!, ctx.app.stores.apps.installationCount(app.id)));
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/app/installations',
+		docs: 'apps/apps#list-installations-for-the-authenticated-app',
+		pagination: true,
+		handler(ctx) {
+			const app = currentApp(ctx);
+			const { rows, total } = ctx.app.stores.apps.installationsOf(app.id, ctx.page.perPage, ctx.page.offset);
+			return paged(rows.map((row) => installation(ctx.app.urls, row, app, ctx.app.stores.accounts.byId(row.account_id)!)), total);
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/app/installations/{installation_id}',
+		docs: 'apps/apps#get-an-installation-for-the-authenticated-app',
+		handler(ctx) {
+			const { app, row, account } = ownInstallation(ctx);
+			return ok(installation(ctx.app.urls, row, app, account));
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'DELETE',
+		path: '/app/installations/{installation_id}',
+		docs: 'apps/apps#delete-an-installation-for-the-authenticated-app',
+		handler(ctx) {
+			const { row } = ownInstallation(ctx);
+			// Its tokens go with it (ON DELETE CASCADE); forget them in memory too.
+			ctx.app.transaction(() => ctx.app.stores.apps.uninstall(row.id));
+			ctx.app.authenticator.clear();
+			return noContent();
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'POST',
+		path: '/app/installations/{installation_id}/access_tokens',
+		docs: 'apps/apps#create-an-installation-access-token-for-an-app',
+		resource: 'InstallationToken',
+		body: v.object({
+			repositories: v.optional(v.array(v.string())),
+			repository_ids: v.optional(v.array(v.pipe(v.number(), v.integer()))),
+			permissions: v.optional(permissionsBody),
+		}),
+		handler(ctx) {
+			const { row, account } = ownInstallation(ctx);
+			if (row.suspended_at) throw new HttpError(403, 'This installation has been suspended');
+			const result = createInstallationToken(ctx.app, row, { ...ctx.body, permissions: ctx.body.permissions as GrantedPermissions | undefined });
+			return created({
+				token: result.token,
+				expires_at: expiresAtIso(result.expiresAt),
+				permissions: result.permissions,
+				repository_selection: result.repositories ? 'selected' : 'all',
+				...(result.repositories ? { repositories: result.repositories.map((repo) => repository(ctx.app.urls, repo, account, null)) } : {}),
+			});
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/orgs/{org}/installation',
+		docs: 'apps/apps#get-an-organization-installation-for-the-authenticated-app',
+		handler: (ctx) => installationOn(ctx, ctx.app.stores.accounts.organization(ctx.params.org)),
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/users/{username}/installation',
+		docs: 'apps/apps#get-a-user-installation-for-the-authenticated-app',
+		handler: (ctx) => installationOn(ctx, ctx.app.stores.accounts.user(ctx.params.username)),
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/installation',
+		docs: 'apps/apps#get-a-repository-installation-for-the-authenticated-app',
+		handler(ctx) {
+			const owner = ctx.app.stores.accounts.byLogin(ctx.params.owner);
+			const repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, ctx.params.repo);
+			return installationOn(ctx, repo ? owner : undefined);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/installation/repositories',
+		docs: 'apps/installations#list-repositories-accessible-to-the-app-installation',
+		access: 'authenticated',
+		permissions: [],
+		tokens: ['installation'],
+		pagination: true,
+		handler(ctx) {
+			const owner = ctx.app.stores.accounts.byId(ctx.principal.resourceOwnerId!)!;
+			const only = ctx.principal.repositoryIds;
+			const repos = ctx.app.stores.repos.forOwner(owner.id).filter((repo) => only === null || only.has(repo.id));
+			const page = repos.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
+			return {
+				status: 200,
+				body: {
+					total_count: repos.length,
+					repositories: page.map((repo) => repository(ctx.app.urls, repo, owner, 'admin')),
+					repository_selection: only === null ? 'all' : 'selected',
+				},
+				total: repos.length,
+			};
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: '/installation/token',
+		docs: 'apps/installations#revoke-an-installation-access-token',
+		access: 'authenticated',
+		permissions: [],
+		tokens: ['installation'],
+		handler(ctx) {
+			const tokenId = ctx.principal.tokenId!;
+			ctx.app.transaction(() => ctx.app.tokens.revoke(tokenId, Math.floor(ctx.now / 1000)));
+			return noContent();
+		},
+	}),
+];

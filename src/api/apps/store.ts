@@ -1,0 +1,75 @@
+/**
+ * Prepared statements for GitHub Apps and their installations.
+ */
+import type { DB } from '../../db/open';
+
+export interface AppRow {
+	id: number;
+	slug: string;
+	name: string;
+	description: string | null;
+	owner_id: number;
+	bot_id: number;
+	client_id: string;
+	public_key: string;
+	permissions: string;
+	events: string;
+	external_url: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+export interface InstallationRow {
+	id: number;
+	app_id: number;
+	account_id: number;
+	permissions: string;
+	repository_selection: 'all' | 'selected';
+	suspended_at: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;
+
+export function createAppStore(db: DB) {
+	const byId = db.prepare('SELECT * FROM apps WHERE id = ?');
+	const bySlug = db.prepare('SELECT * FROM apps WHERE slug = ?');
+	const byClientId = db.prepare('SELECT * FROM apps WHERE client_id = ?');
+	const insert = db.prepare(`
+		INSERT INTO apps (slug, name, description, owner_id, bot_id, client_id, public_key, permissions, events, external_url, created_at, updated_at)
+		VALUES (@slug, @name, @description, @owner_id, @bot_id, @client_id, @public_key, @permissions, @events, @external_url, @now, @now)`);
+	const installation = db.prepare('SELECT * FROM installations WHERE id = ?');
+	const installationOn = db.prepare('SELECT * FROM installations WHERE app_id = ? AND account_id = ?');
+	const installationsOfApp = db.prepare('SELECT * FROM installations WHERE app_id = ? ORDER BY id LIMIT ? OFFSET ?');
+	const countOfApp = db.prepare('SELECT count(*) FROM installations WHERE app_id = ?').pluck();
+	const installationsOn = db.prepare('SELECT * FROM installations WHERE account_id = ? ORDER BY id');
+	const install = db.prepare(`
+		INSERT INTO installations (app_id, account_id, permissions, repository_selection, created_at, updated_at)
+		VALUES (@app_id, @account_id, @permissions, 'all', @now, @now)
+		ON CONFLICT (app_id, account_id) DO UPDATE SET permissions = excluded.permissions, updated_at = excluded.updated_at`);
+	const uninstall = db.prepare('DELETE FROM installations WHERE id = ?');
+
+	return {
+		byId: (id: number) => byId.get(id) as AppRow | undefined,
+		bySlug: (slug: string) => bySlug.get(slug) as AppRow | undefined,
+		byClientId: (clientId: string) => byClientId.get(clientId) as AppRow | undefined,
+		/** @param now ISO timestamp */
+		insert: (app: Omit<AppRow, 'id' | 'created_at' | 'updated_at'>, now: string) =>
+			byId.get(Number(insert.run({ ...app, now }).lastInsertRowid)) as AppRow,
+		installation: (id: number) => installation.get(id) as InstallationRow | undefined,
+		installationOn: (appId: number, accountId: number) => installationOn.get(appId, accountId) as InstallationRow | undefined,
+		installationsOf(appId: number, limit: number, offset: number) {
+			return { rows: installationsOfApp.all(appId, limit, offset) as InstallationRow[], total: countOfApp.get(appId) as number };
+		},
+		installationCount: (appId: number) => countOfApp.get(appId) as number,
+		/** Installations on an account (every app). */
+		installationsOn: (accountId: number) => installationsOn.all(accountId) as InstallationRow[],
+		/** Installs (or re-grants) an app on an account. @param now ISO timestamp */
+		install(appId: number, accountId: number, permissions: string, now: string): InstallationRow {
+			install.run({ app_id: appId, account_id: accountId, permissions, now });
+			return installationOn.get(appId, accountId) as InstallationRow;
+		},
+		uninstall: (id: number) => uninstall.run(id).changes > 0,
+	};
+}
