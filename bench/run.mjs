@@ -1,5 +1,6 @@
 // npm run bench: loads Gitstead and a bare polka server (same response sizes) in the same run and
-// prints req/s, p99 latency and the server's RSS, with the ratio to the baseline.
+// prints req/s, p99 latency, CPU per request and the server's RSS, with the ratio to the baseline;
+// then custom property definition reads and writes, and webhook delivery throughput.
 //
 // Layout: each server is a child process pinned to CPU 0 (taskset, when available); autocannon
 // runs in this process, pinned to CPU 1. Gitstead runs from build/gitstead.cjs on a fresh data
@@ -7,6 +8,7 @@
 //
 // Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32).
 import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -80,7 +82,9 @@ async function withRss(pid, fn) {
 
 function load(options) {
 	return new Promise((resolveLoad, reject) => {
-		autocannon({ connections, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolveLoad(result)));
+		const settings = { connections, duration: seconds, ...options };
+		if (settings.amount) delete settings.duration;
+		autocannon(settings, (error, result) => (error ? reject(error) : resolveLoad(result)));
 	});
 }
 
@@ -145,6 +149,50 @@ async function main() {
 		load({ url: `${api}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
 	);
 
+	// Custom property definitions: GET one, and PATCH a batch of one new definition per request.
+	await json(`${api}/orgs/bench/properties/schema/environment`, token, 'PUT', {
+		value_type: 'single_select',
+		allowed_values: ['production', 'staging', 'development'],
+		default_value: 'production',
+		required: true,
+		description: 'Where the repository runs',
+	});
+	results.propertyGet = await withRss(serverPid, () => load({ url: `${api}/orgs/bench/properties/schema/environment`, headers }));
+	results.propertyPatch = await withRss(serverPid, () =>
+		load({
+			url: `${api}/orgs/writes/properties/schema`,
+			method: 'PATCH',
+			headers,
+			body: '{"properties":[{"property_name":"p[<id>]","value_type":"string","description":"bench"}]}',
+			idReplacement: true,
+		}),
+	);
+
+	// Webhook deliveries: a receiver on loopback (in this process, CPU 1); pings queue deliveries,
+	// the server's webhook-deliveries job sends them (config webhooks.concurrency at its default).
+	const received = [];
+	const receiver = createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			received.push(performance.now());
+			res.writeHead(200);
+			res.end('ok');
+		});
+	});
+	await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+	const hook = await json(`${api}/admin/hooks`, token, 'POST', {
+		name: 'web',
+		config: { url: `http://127.0.0.1:${receiver.address().port}/hook`, content_type: 'json', secret: 'bench' },
+		events: ['team'],
+	});
+	const deliveries = Number(process.env.BENCH_DELIVERIES ?? 3000);
+	await load({ url: `${api}/admin/hooks/${hook.body.id}/pings`, method: 'POST', headers, amount: deliveries, connections: 8, duration: undefined });
+	const waitStart = Date.now();
+	while (received.length < deliveries && Date.now() - waitStart < 120_000) await new Promise((r) => setTimeout(r, 50));
+	receiver.close();
+	const span = (received[received.length - 1] - received[0]) / 1000;
+	results.deliveries = { count: received.length, perSecond: received.length / span };
+
 	const idle = readFileSync(`/proc/${serverPid}/status`, 'utf8');
 	gitstead.child.kill('SIGTERM');
 	bare.child.kill('SIGTERM');
@@ -167,8 +215,23 @@ async function main() {
 				`${b.rps.toFixed(0)} | ${b.p99} | ${base.cpuPerRequest.toFixed(0)} | ${(a.rps / b.rps).toFixed(2)}× | ${a.non2xx} |`,
 		);
 	}
-	console.log(`\nGitstead RSS after the runs: ${(Number(/VmRSS:\s+(\d+)/.exec(idle)[1]) / 1024).toFixed(0)} MB`);
-	const failed = rows.some(([, ours]) => summary(ours.result).non2xx > 0);
+	console.log('\n| endpoint | Gitstead req/s | p99 ms | CPU µs/req | RSS MB | non-2xx |');
+	console.log('|---|---:|---:|---:|---:|---:|');
+	for (const [name, ours] of [
+		['GET /orgs/{org}/properties/schema/{name}', results.propertyGet],
+		['PATCH /orgs/{org}/properties/schema (one new definition)', results.propertyPatch],
+	]) {
+		const a = summary(ours.result);
+		console.log(`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`);
+	}
+	console.log(
+		`\nWebhook deliveries to a loopback receiver: ${results.deliveries.count} delivered at ${results.deliveries.perSecond.toFixed(0)} deliveries/s (signed JSON, concurrency 4)`,
+	);
+	console.log(`Gitstead RSS after the runs: ${(Number(/VmRSS:\s+(\d+)/.exec(idle)[1]) / 1024).toFixed(0)} MB`);
+	const failed =
+		rows.some(([, ours]) => summary(ours.result).non2xx > 0) ||
+		[results.propertyGet, results.propertyPatch].some((r) => summary(r.result).non2xx > 0) ||
+		results.deliveries.count < deliveries;
 	if (failed) {
 		console.error('some Gitstead responses were not 2xx');
 		process.exitCode = 1;
