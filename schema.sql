@@ -366,6 +366,15 @@ CREATE TABLE installations (
   UNIQUE (app_id, account_id)
 );
 
+-- ===== git objects (src/api/git) =====
+-- ===== end git objects =====
+
+-- ===== deployments and environments (src/api/deployments) =====
+-- ===== end deployments and environments =====
+
+-- ===== workflows, runs and jobs (src/api/actions) =====
+-- ===== end workflows, runs and jobs =====
+
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,

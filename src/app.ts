@@ -28,6 +28,9 @@ import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { createSettings, type Settings } from './db/settings';
 import { createWebhookStore } from './webhooks/store';
 import { createAppStore } from './api/apps/store';
+import { createGitStore } from './api/git/store';
+import { createDeploymentStore } from './api/deployments/store';
+import { createActionsStore } from './api/actions/store';
 import { Webhooks } from './webhooks';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
@@ -47,6 +50,9 @@ function createStores(db: DB) {
 		migrations: createMigrationStore(db),
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),
+		git: createGitStore(db),
+		deployments: createDeploymentStore(db),
+		actions: createActionsStore(db),
 	};
 }
 

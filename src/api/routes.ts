@@ -2,7 +2,10 @@
  * The route table: every area's declarations, in one list (test/matrix.test.ts walks it).
  */
 import type { RouteDeclaration } from '../http/route';
+import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
+import { deploymentRoutes } from './deployments/routes';
+import { gitRoutes } from './git/routes';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
@@ -32,4 +35,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...migrationRoutes,
 	...globalWebhookRoutes,
 	...appRoutes,
+	...gitRoutes,
+	...deploymentRoutes,
+	...actionsRoutes,
 ];

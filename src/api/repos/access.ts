@@ -3,10 +3,10 @@
  * (reference §1.3).
  */
 import type { App } from '../../app';
-import { notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
 import type { Context } from '../../http/route';
 import type { AccountRow } from '../users/store';
-import { basePermission, strongest, type RepoPermission } from './permissions';
+import { atLeast, basePermission, strongest, type RepoPermission } from './permissions';
 import type { RepositoryRow } from './store';
 
 export interface RepoAccess {
@@ -67,4 +67,27 @@ export function loadRepository(ctx: Context, ownerLogin = ctx.params.owner, name
 	const permission = callerRepoPermission(ctx, repo, owner);
 	if (!permission) throw notFound();
 	return { repo, owner, permission };
+}
+
+/**
+ * Loads `owner/repo` and requires a permission of the caller.
+ * @throws HttpError 404 when the caller cannot see the repository, 403 when it can but lacks `needed`.
+ */
+export function requireRepository(ctx: Context, needed: RepoPermission, action = 'do that'): RepoAccess {
+	const access = loadRepository(ctx);
+	if (!atLeast(access.permission, needed)) {
+		throw forbidden(needed === 'admin' ? 'Must have admin rights to Repository.' : `Must have ${needed} access to the repository to ${action}.`);
+	}
+	return access;
+}
+
+/**
+ * requireRepository for a change to the repository's content: also refused (403) while the
+ * repository is archived or locked by an organization migration.
+ */
+export function requireWritableRepository(ctx: Context, needed: RepoPermission = 'push', action = 'change it'): RepoAccess {
+	const access = requireRepository(ctx, needed, action);
+	if (access.repo.archived === 1) throw forbidden('Repository was archived so is read-only.');
+	if (ctx.app.stores.migrations.isLocked(access.repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
+	return access;
 }

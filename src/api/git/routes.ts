@@ -1,0 +1,6 @@
+/**
+ * Git objects and refs. (Being built.)
+ */
+import type { RouteDeclaration } from '../../http/route';
+
+export const gitRoutes: RouteDeclaration[] = [];
