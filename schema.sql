@@ -366,6 +366,73 @@ CREATE TABLE installations (
   UNIQUE (app_id, account_id)
 );
 
+-- Gists (GitHub's gists API) and their comments (spec document 2, Gist comments).
+CREATE TABLE gists (
+  id          INTEGER PRIMARY KEY,
+  gist_id     TEXT NOT NULL UNIQUE,                   -- the public id: 32 hex characters
+  owner_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  description TEXT,
+  public      INTEGER NOT NULL DEFAULT 0,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL
+);
+CREATE INDEX gists_owner ON gists(owner_id, updated_at);
+CREATE INDEX gists_public ON gists(updated_at) WHERE public = 1;
+
+CREATE TABLE gist_files (
+  gist_id  INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+  filename TEXT NOT NULL,
+  content  TEXT NOT NULL,
+  PRIMARY KEY (gist_id, filename)
+) WITHOUT ROWID;
+
+CREATE TABLE gist_comments (
+  id         INTEGER PRIMARY KEY,
+  gist_id    INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  body       TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX gist_comments_gist ON gist_comments(gist_id, id);
+
+-- Issues and pull requests (every pull request is an issue), numbered per repository.
+CREATE TABLE issues (
+  id              INTEGER PRIMARY KEY,
+  repo_id         INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number          INTEGER NOT NULL,
+  title           TEXT NOT NULL,
+  body            TEXT,
+  user_id         INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  state           TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+  state_reason    TEXT,
+  locked          INTEGER NOT NULL DEFAULT 0,
+  active_lock_reason TEXT,
+  pull_request    INTEGER NOT NULL DEFAULT 0,
+  labels          TEXT NOT NULL DEFAULT '[]',         -- JSON array of label names
+  assignees       TEXT NOT NULL DEFAULT '[]',         -- JSON array of account ids
+  comments        INTEGER NOT NULL DEFAULT 0,         -- count, kept with the comments
+  closed_by_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  closed_at       TEXT,
+  UNIQUE (repo_id, number)
+);
+CREATE INDEX issues_repo_state ON issues(repo_id, state, number);
+
+CREATE TABLE issue_comments (
+  id         INTEGER PRIMARY KEY,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  body       TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX issue_comments_repo ON issue_comments(repo_id, id);
+CREATE INDEX issue_comments_repo_updated ON issue_comments(repo_id, updated_at);
+CREATE INDEX issue_comments_issue ON issue_comments(issue_id, id);
+
 -- ===== git objects (src/api/git) =====
 -- ===== end git objects =====
 

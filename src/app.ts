@@ -31,6 +31,7 @@ import { createAppStore } from './api/apps/store';
 import { createGitStore } from './api/git/store';
 import { createDeploymentStore } from './api/deployments/store';
 import { createActionsStore } from './api/actions/store';
+import { createGistStore } from './api/gists/store';
 import { Webhooks } from './webhooks';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
@@ -53,6 +54,7 @@ function createStores(db: DB) {
 		git: createGitStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
+		gists: createGistStore(db),
 	};
 }
 

@@ -5,6 +5,7 @@ import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
 import { deploymentRoutes } from './deployments/routes';
+import { gistRoutes } from './gists/routes';
 import { gitRoutes } from './git/routes';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
@@ -38,4 +39,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...gitRoutes,
 	...deploymentRoutes,
 	...actionsRoutes,
+	...gistRoutes,
 ];

@@ -224,6 +224,17 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 	const headers = commonHeaders(route, state);
 	if (reply.headers) Object.assign(headers, reply.headers);
 	if (reply.file) return sendFile(app, res, headers, reply.file, state);
+	if (reply.raw) {
+		if (state.window) {
+			app.rateLimiter.consume(state.window);
+			rateHeaders(headers, state.window);
+		}
+		headers['Content-Type'] = reply.raw.contentType;
+		headers['Content-Length'] = String(Buffer.byteLength(reply.raw.body));
+		res.writeHead(reply.status, headers);
+		res.end(reply.raw.body);
+		return;
+	}
 	let status = reply.status;
 	let payload: string | Buffer | undefined;
 	if (status !== 204 && (reply.json !== undefined || reply.body !== undefined)) {

@@ -64,7 +64,7 @@ export function publicUser(urls: Urls, account: AccountRow, counts: AccountCount
 		bio: account.type === 'Organization' ? account.description : account.bio,
 		twitter_username: null,
 		public_repos: counts.public_repos,
-		public_gists: 0,
+		public_gists: counts.public_gists,
 		followers: 0,
 		following: 0,
 		created_at: account.created_at,
@@ -76,7 +76,7 @@ export function publicUser(urls: Urls, account: AccountRow, counts: AccountCount
 export function privateUser(urls: Urls, account: AccountRow, counts: AccountCounts) {
 	return {
 		...publicUser(urls, account, counts),
-		private_gists: 0,
+		private_gists: counts.private_gists,
 		total_private_repos: counts.private_repos,
 		owned_private_repos: counts.private_repos,
 		disk_usage: 0,

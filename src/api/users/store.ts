@@ -30,10 +30,12 @@ export interface AccountRow {
 	updated_at: string;
 }
 
-/** Repository counts shown on user and organization records. */
+/** Repository and gist counts shown on user and organization records. */
 export interface AccountCounts {
 	public_repos: number;
 	private_repos: number;
+	public_gists: number;
+	private_gists: number;
 }
 
 /** Columns PATCH /orgs/{org} may change. */
@@ -67,9 +69,10 @@ export function createAccountStore(db: DB) {
 		VALUES (@login, @type, @name, @email, @siteAdmin, @enterpriseId, @billingEmail, @now, @now)`);
 	const siteAdmins = db.prepare("SELECT count(*) FROM accounts WHERE type = 'User' AND site_admin = 1").pluck();
 	const counts = db.prepare(`
-		SELECT count(*) FILTER (WHERE visibility = 'public') AS public_repos,
-		       count(*) FILTER (WHERE visibility <> 'public') AS private_repos
-		FROM repositories WHERE owner_id = ?`);
+		SELECT (SELECT count(*) FROM repositories WHERE owner_id = @id AND visibility = 'public') AS public_repos,
+		       (SELECT count(*) FROM repositories WHERE owner_id = @id AND visibility <> 'public') AS private_repos,
+		       (SELECT count(*) FROM gists WHERE owner_id = @id AND public = 1) AS public_gists,
+		       (SELECT count(*) FROM gists WHERE owner_id = @id AND public = 0) AS private_gists`);
 	const users = db.prepare("SELECT * FROM accounts WHERE type = 'User' ORDER BY id");
 	const updateOrg = db.prepare(`
 		UPDATE accounts SET name = @name, email = @email, company = @company, blog = @blog, location = @location,
@@ -148,7 +151,7 @@ export function createAccountStore(db: DB) {
 			updateOrg.run({ ...settings, id, updated_at: updatedAt });
 		},
 		siteAdminCount: () => siteAdmins.get() as number,
-		counts: (id: number) => counts.get(id) as AccountCounts,
+		counts: (id: number) => counts.get({ id }) as AccountCounts,
 		users: () => users.all() as AccountRow[],
 	};
 }

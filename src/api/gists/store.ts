@@ -1,0 +1,101 @@
+/**
+ * Prepared statements for gists, their files and their comments.
+ */
+import type { DB } from '../../db/open';
+
+export interface GistRow {
+	id: number;
+	gist_id: string;
+	owner_id: number;
+	description: string | null;
+	public: number;
+	created_at: string;
+	updated_at: string;
+}
+
+export interface GistFileRow {
+	gist_id: number;
+	filename: string;
+	content: string;
+}
+
+export interface GistCommentRow {
+	id: number;
+	gist_id: number;
+	user_id: number;
+	body: string;
+	created_at: string;
+	updated_at: string;
+}
+
+export type GistStore = ReturnType<typeof createGistStore>;
+
+export function createGistStore(db: DB) {
+	const byGistId = db.prepare('SELECT * FROM gists WHERE gist_id = ?');
+	const insert = db.prepare(`
+		INSERT INTO gists (gist_id, owner_id, description, public, created_at, updated_at)
+		VALUES (@gist_id, @owner_id, @description, @public, @now, @now)`);
+	const touch = db.prepare('UPDATE gists SET description = ?, updated_at = ? WHERE id = ?');
+	const remove = db.prepare('DELETE FROM gists WHERE id = ?');
+	const files = db.prepare('SELECT * FROM gist_files WHERE gist_id IN (SELECT value FROM json_each(?)) ORDER BY filename');
+	const putFile = db.prepare(`
+		INSERT INTO gist_files (gist_id, filename, content) VALUES (?, ?, ?)
+		ON CONFLICT (gist_id, filename) DO UPDATE SET content = excluded.content`);
+	const removeFile = db.prepare('DELETE FROM gist_files WHERE gist_id = ? AND filename = ?');
+	const fileCount = db.prepare('SELECT count(*) FROM gist_files WHERE gist_id = ?').pluck();
+	// ownerId: one owner's gists, or NULL for everyone's; publicOnly: 0 | 1.
+	const list = db.prepare(`
+		SELECT * FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
+			AND (@since IS NULL OR updated_at >= @since)
+		ORDER BY updated_at DESC, id DESC LIMIT @limit OFFSET @offset`);
+	const count = db
+		.prepare(`
+		SELECT count(*) FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
+			AND (@since IS NULL OR updated_at >= @since)`)
+		.pluck();
+	const commentCounts = db.prepare('SELECT gist_id, count(*) AS n FROM gist_comments WHERE gist_id IN (SELECT value FROM json_each(?)) GROUP BY gist_id');
+	const comments = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? ORDER BY id LIMIT ? OFFSET ?');
+	const commentTotal = db.prepare('SELECT count(*) FROM gist_comments WHERE gist_id = ?').pluck();
+	const comment = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? AND id = ?');
+	const insertComment = db.prepare('INSERT INTO gist_comments (gist_id, user_id, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+	const updateComment = db.prepare('UPDATE gist_comments SET body = ?, updated_at = ? WHERE id = ?');
+	const removeComment = db.prepare('DELETE FROM gist_comments WHERE id = ?');
+
+	return {
+		byGistId: (gistId: string) => byGistId.get(gistId) as GistRow | undefined,
+		/** @param now ISO timestamp */
+		insert(gist: { gist_id: string; owner_id: number; description: string | null; public: boolean }, now: string): GistRow {
+			insert.run({ ...gist, public: gist.public ? 1 : 0, now });
+			return byGistId.get(gist.gist_id) as GistRow;
+		},
+		/** Sets the description and updated_at. @param now ISO timestamp */
+		touch: (id: number, description: string | null, now: string) => void touch.run(description, now, id),
+		remove: (id: number) => void remove.run(id),
+		/** Files of several gists, in one query. */
+		files: (ids: number[]) => files.all(JSON.stringify(ids)) as GistFileRow[],
+		putFile: (id: number, filename: string, content: string) => void putFile.run(id, filename, content),
+		removeFile: (id: number, filename: string) => removeFile.run(id, filename).changes > 0,
+		fileCount: (id: number) => fileCount.get(id) as number,
+		list(filter: { ownerId: number | null; publicOnly: boolean; since: string | null; limit: number; offset: number }) {
+			const params = { ...filter, publicOnly: filter.publicOnly ? 1 : 0 };
+			return { rows: list.all(params) as GistRow[], total: count.get(params) as number };
+		},
+		/** gist id → number of comments, for several gists. */
+		commentCounts(ids: number[]): Map<number, number> {
+			return new Map((commentCounts.all(JSON.stringify(ids)) as Array<{ gist_id: number; n: number }>).map((r) => [r.gist_id, r.n]));
+		},
+		comments(gistId: number, limit: number, offset: number) {
+			return { rows: comments.all(gistId, limit, offset) as GistCommentRow[], total: commentTotal.get(gistId) as number };
+		},
+		comment: (gistId: number, id: number) => comment.get(gistId, id) as GistCommentRow | undefined,
+		/** @param now ISO timestamp */
+		insertComment: (gistId: number, userId: number, body: string, now: string) =>
+			comment.get(gistId, Number(insertComment.run(gistId, userId, body, now, now).lastInsertRowid)) as GistCommentRow,
+		/** @param now ISO timestamp */
+		updateComment: (row: GistCommentRow, body: string, now: string) => {
+			updateComment.run(body, now, row.id);
+			return comment.get(row.gist_id, row.id) as GistCommentRow;
+		},
+		removeComment: (id: number) => void removeComment.run(id),
+	};
+}
