@@ -122,6 +122,7 @@ CREATE TABLE repositories (
   license_key    TEXT,
   topics         TEXT NOT NULL DEFAULT '[]',          -- JSON array of strings
   has_issues     INTEGER NOT NULL DEFAULT 1,
+  open_issues_count INTEGER NOT NULL DEFAULT 0,      -- open issues and pull requests, kept by triggers on issues
   has_projects   INTEGER NOT NULL DEFAULT 1,
   has_wiki       INTEGER NOT NULL DEFAULT 1,
   has_downloads  INTEGER NOT NULL DEFAULT 1,
@@ -374,7 +375,9 @@ CREATE TABLE gists (
   description TEXT,
   public      INTEGER NOT NULL DEFAULT 0,
   created_at  TEXT NOT NULL,
-  updated_at  TEXT NOT NULL
+  updated_at  TEXT NOT NULL,
+  blocked_at  TEXT,                                   -- set by `gitstead admin block-gist`: reads answer 403
+  block_reason TEXT
 );
 CREATE INDEX gists_owner ON gists(owner_id, updated_at);
 CREATE INDEX gists_public ON gists(updated_at) WHERE public = 1;
@@ -396,30 +399,69 @@ CREATE TABLE gist_comments (
 );
 CREATE INDEX gist_comments_gist ON gist_comments(gist_id, id);
 
--- Issues and pull requests (every pull request is an issue), numbered per repository.
+-- Labels of a repository (names unique case-insensitively); issues refer to them through issue_labels.
+CREATE TABLE labels (
+  id          INTEGER PRIMARY KEY,
+  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL COLLATE NOCASE,
+  color       TEXT NOT NULL,                          -- six hex digits, without '#'
+  description TEXT,
+  is_default  INTEGER NOT NULL DEFAULT 0,             -- one of the labels every new repository gets
+  UNIQUE (repo_id, name)
+);
+
+-- Issues and pull requests (every pull request is an issue), numbered per repository from 1.
+-- state_reason: completed, not_planned, duplicate or reopened (NULL for a new issue).
 CREATE TABLE issues (
-  id              INTEGER PRIMARY KEY,
-  repo_id         INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
-  number          INTEGER NOT NULL,
-  title           TEXT NOT NULL,
-  body            TEXT,
-  user_id         INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-  state           TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
-  state_reason    TEXT,
-  locked          INTEGER NOT NULL DEFAULT 0,
-  active_lock_reason TEXT,
-  pull_request    INTEGER NOT NULL DEFAULT 0,
-  labels          TEXT NOT NULL DEFAULT '[]',         -- JSON array of label names
-  assignees       TEXT NOT NULL DEFAULT '[]',         -- JSON array of account ids
-  comments        INTEGER NOT NULL DEFAULT 0,         -- count, kept with the comments
-  closed_by_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
-  created_at      TEXT NOT NULL,
-  updated_at      TEXT NOT NULL,
-  closed_at       TEXT,
+  id                 INTEGER PRIMARY KEY,
+  repo_id            INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number             INTEGER NOT NULL,
+  title              TEXT NOT NULL,
+  body               TEXT,
+  user_id            INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  state              TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+  state_reason       TEXT CHECK (state_reason IN ('completed', 'not_planned', 'duplicate', 'reopened')),
+  locked             INTEGER NOT NULL DEFAULT 0,
+  active_lock_reason TEXT CHECK (active_lock_reason IN ('off-topic', 'too heated', 'resolved', 'spam')),
+  pull_request       INTEGER NOT NULL DEFAULT 0,       -- 1: this issue is a pull request
+  comments           INTEGER NOT NULL DEFAULT 0,       -- number of issue_comments, kept with them
+  closed_by_id       INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  created_at         TEXT NOT NULL,
+  updated_at         TEXT NOT NULL,
+  closed_at          TEXT,
   UNIQUE (repo_id, number)
 );
 CREATE INDEX issues_repo_state ON issues(repo_id, state, number);
+CREATE INDEX issues_user ON issues(user_id);
 
+-- repositories.open_issues_count follows the issues' states.
+CREATE TRIGGER issues_count_insert AFTER INSERT ON issues WHEN NEW.state = 'open' BEGIN
+  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id;
+END;
+CREATE TRIGGER issues_count_delete AFTER DELETE ON issues WHEN OLD.state = 'open' BEGIN
+  UPDATE repositories SET open_issues_count = open_issues_count - 1 WHERE id = OLD.repo_id;
+END;
+CREATE TRIGGER issues_count_state AFTER UPDATE OF state ON issues WHEN OLD.state <> NEW.state BEGIN
+  UPDATE repositories SET open_issues_count = open_issues_count + (CASE NEW.state WHEN 'open' THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
+END;
+
+CREATE TABLE issue_labels (
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  label_id INTEGER NOT NULL REFERENCES labels(id) ON DELETE CASCADE,
+  PRIMARY KEY (issue_id, label_id)
+) WITHOUT ROWID;
+CREATE INDEX issue_labels_label ON issue_labels(label_id);
+
+-- Assignees of an issue (at most 10), in the order they were given.
+CREATE TABLE issue_assignees (
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  user_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (issue_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX issue_assignees_user ON issue_assignees(user_id);
+
+-- Comments on issues and pull requests (spec document 2, Issue comments).
 CREATE TABLE issue_comments (
   id         INTEGER PRIMARY KEY,
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
@@ -430,13 +472,98 @@ CREATE TABLE issue_comments (
   updated_at TEXT NOT NULL
 );
 CREATE INDEX issue_comments_repo ON issue_comments(repo_id, id);
-CREATE INDEX issue_comments_repo_updated ON issue_comments(repo_id, updated_at);
+CREATE INDEX issue_comments_repo_created ON issue_comments(repo_id, created_at, id);
+CREATE INDEX issue_comments_repo_updated ON issue_comments(repo_id, updated_at, id);
 CREATE INDEX issue_comments_issue ON issue_comments(issue_id, id);
 
 -- ===== git objects (src/api/git) =====
 -- ===== end git objects =====
 
 -- ===== deployments and environments (src/api/deployments) =====
+-- Deployments of a repository (GitHub's deployments API). Gitstead does not resolve refs yet:
+-- sha holds the ref as given. environment may change with a status; original_environment never.
+CREATE TABLE deployments (
+  id                     INTEGER PRIMARY KEY,
+  repo_id                INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  ref                    TEXT NOT NULL,
+  sha                    TEXT NOT NULL,
+  task                   TEXT NOT NULL DEFAULT 'deploy',
+  payload                TEXT NOT NULL DEFAULT '{}',  -- JSON: an object or a string, as given
+  original_environment   TEXT NOT NULL,
+  environment            TEXT NOT NULL COLLATE NOCASE,
+  description            TEXT,
+  creator_id             INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  performed_via_app_id   INTEGER REFERENCES apps(id) ON DELETE SET NULL,
+  transient_environment  INTEGER NOT NULL DEFAULT 0,
+  production_environment INTEGER NOT NULL DEFAULT 0,
+  auto_merge             INTEGER NOT NULL DEFAULT 1,  -- stored only: Gitstead merges nothing
+  required_contexts      TEXT,                        -- JSON array, NULL = all contexts; not enforced
+  created_at             TEXT NOT NULL,
+  updated_at             TEXT NOT NULL
+);
+CREATE INDEX deployments_repo ON deployments(repo_id, id);
+CREATE INDEX deployments_repo_environment ON deployments(repo_id, environment, id);
+
+-- Statuses of a deployment (spec document 2, DeploymentStatus); the newest is the deployment's state.
+CREATE TABLE deployment_statuses (
+  id              INTEGER PRIMARY KEY,
+  deployment_id   INTEGER NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+  state           TEXT NOT NULL CHECK (state IN ('error', 'failure', 'inactive', 'in_progress', 'queued', 'pending', 'success')),
+  description     TEXT NOT NULL DEFAULT '',         -- at most 140 characters
+  environment     TEXT NOT NULL,
+  target_url      TEXT NOT NULL DEFAULT '',
+  log_url         TEXT NOT NULL DEFAULT '',
+  environment_url TEXT NOT NULL DEFAULT '',
+  creator_id      INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL
+);
+CREATE INDEX deployment_statuses_deployment ON deployment_statuses(deployment_id, id);
+
+-- Deployment environments of a repository; names are unique per repository, case-insensitively.
+-- branch_policy: NULL (every branch may deploy), 'protected' (protected branches only) or
+-- 'custom' (names matching the environment's deployment_branch_policies).
+CREATE TABLE environments (
+  id                  INTEGER PRIMARY KEY,
+  repo_id             INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  name                TEXT NOT NULL COLLATE NOCASE,
+  wait_timer          INTEGER NOT NULL DEFAULT 0,      -- minutes, 0 to 43200
+  prevent_self_review INTEGER NOT NULL DEFAULT 0,
+  branch_policy       TEXT CHECK (branch_policy IN ('protected', 'custom')),
+  created_at          TEXT NOT NULL,
+  updated_at          TEXT NOT NULL,
+  UNIQUE (repo_id, name)
+);
+
+-- The protection rules an environment shows (one per type while its setting is on), for their ids.
+CREATE TABLE environment_protection_rules (
+  id             INTEGER PRIMARY KEY,
+  environment_id INTEGER NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+  type           TEXT NOT NULL CHECK (type IN ('wait_timer', 'required_reviewers', 'branch_policy')),
+  UNIQUE (environment_id, type)
+);
+
+-- Required reviewers of an environment (at most six): a user or a team, in the order given.
+CREATE TABLE environment_reviewers (
+  id             INTEGER PRIMARY KEY,
+  environment_id INTEGER NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+  user_id        INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  team_id        INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+  CHECK ((user_id IS NULL) <> (team_id IS NULL))
+);
+CREATE INDEX environment_reviewers_environment ON environment_reviewers(environment_id, id);
+
+-- Name patterns (shell-style globs; wildcards do not match '/') that branches or tags must match
+-- to deploy to an environment whose branch_policy is 'custom' (spec document 2).
+CREATE TABLE deployment_branch_policies (
+  id             INTEGER PRIMARY KEY,
+  environment_id INTEGER NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+  name           TEXT NOT NULL,
+  type           TEXT NOT NULL DEFAULT 'branch' CHECK (type IN ('branch', 'tag')),
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL,
+  UNIQUE (environment_id, type, name)
+);
 -- ===== end deployments and environments =====
 
 -- ===== workflows, runs and jobs (src/api/actions) =====

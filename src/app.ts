@@ -32,6 +32,8 @@ import { createGitStore } from './api/git/store';
 import { createDeploymentStore } from './api/deployments/store';
 import { createActionsStore } from './api/actions/store';
 import { createGistStore } from './api/gists/store';
+import { createIssueStore } from './api/issues/store';
+import { createLabelStore } from './api/labels/store';
 import { Webhooks } from './webhooks';
 import { createTeamStore } from './api/teams/store';
 import { createAccountStore } from './api/users/store';
@@ -55,6 +57,8 @@ function createStores(db: DB) {
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
 		gists: createGistStore(db),
+		issues: createIssueStore(db),
+		labels: createLabelStore(db),
 	};
 }
 
@@ -119,6 +123,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const authenticator = new Authenticator(tokens, stores.apps);
 	const externalChanges = new ExternalChanges(db);
 	const cache = new RepresentationCache();
+	const totalChanges = db.prepare('SELECT total_changes()').pluck();
 	const clearCaches = () => {
 		stores.accounts.forget();
 		cache.clear();
@@ -144,10 +149,13 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		webhooks: undefined as unknown as Webhooks,
 		migration,
 		transaction<T>(fn: () => T): T {
+			const changesBefore = totalChanges.get() as number;
 			try {
 				return db.transaction(fn)();
 			} catch (error) {
-				if (!db.inTransaction) clearCaches();
+				// Caches may hold rows written inside the rolled-back transaction; a transaction
+				// that wrote nothing (most 4xx answers) leaves them valid.
+				if (!db.inTransaction && (totalChanges.get() as number) !== changesBefore) clearCaches();
 				throw error;
 			}
 		},

@@ -3,6 +3,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ADMIN_COMMANDS } from '../src/cli/admin';
+import { createOutput } from '../src/cli/output';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('gists');
@@ -124,6 +126,24 @@ test('comments – create, list, get with media types, 304, update, delete', asy
 	assert.is((await s.request('DELETE', `/gists/${gistId}/comments/${id}`, { token: alice })).status, 204, '~> the gist owner may delete any comment');
 	assert.is((await s.get(`/gists/${gistId}/comments/${id}`)).status, 404);
 	assert.is((await s.get(`/gists/${gistId}/comments/abc`)).status, 404);
+});
+
+test('a gist blocked by a site administrator answers 403 Forbidden Gist with the block object', async () => {
+	const res = await s.request('POST', '/gists', { token: bob, body: { public: true, files: { 'spam.txt': { content: 'buy now' } } } });
+	const id = res.body.id;
+	const printed: string[] = [];
+	ADMIN_COMMANDS['block-gist'].run(s.app, { reason: 'spam' }, [id], createOutput(true, (text) => void printed.push(text)));
+	assert.equal(JSON.parse(printed[0]), { id, blocked: true, reason: 'spam', blocked_at: '2026-11-22T12:00:00Z' });
+	for (const path of [`/gists/${id}`, `/gists/${id}/comments`]) {
+		const blocked = await s.get(path, alice);
+		assert.is(blocked.status, 403);
+		assert.equal(blocked.body.block, { reason: 'spam', created_at: '2026-11-22T12:00:00Z', html_url: `${s.origin}/gist/${id}` });
+		assert.is(blocked.body.message, 'Gist blocked');
+	}
+	assert.ok(!(await s.get('/gists/public')).body.some((g: any) => g.id === id), '~> blocked gists leave the lists');
+	ADMIN_COMMANDS['block-gist'].run(s.app, { unblock: true }, [id], createOutput(true, () => {}));
+	assert.is((await s.get(`/gists/${id}/comments`, alice)).status, 200);
+	assert.throws(() => ADMIN_COMMANDS['block-gist'].run(s.app, {}, ['ffff'], createOutput(true, () => {})), /unknown gist/);
 });
 
 test('delete – owner only; comments go with it', async () => {

@@ -6,6 +6,9 @@ import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
 import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
+import { issueCommentRoutes } from './issue-comments/routes';
+import { issueRoutes } from './issues/routes';
+import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
@@ -40,4 +43,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...deploymentRoutes,
 	...actionsRoutes,
 	...gistRoutes,
+	// /issues/comments before /issues/{issue_number}: the first matching declaration answers.
+	...issueCommentRoutes,
+	...issueRoutes,
+	...labelRoutes,
 ];

@@ -36,6 +36,7 @@ Commands:
   list-tokens [LOGIN]
   revoke-token ID
   list-deliveries [HOOK_ID] [--limit N]   the global webhook delivery log, newest first
+  block-gist GIST_ID [--reason TEXT] [--unblock]   reads of a blocked gist answer 403 "Forbidden Gist"
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]
   migrate                      upgrade the database schema (serve does this on start)
@@ -336,6 +337,22 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			out.result(
 				{ id: installation.id, app: target.slug, account: account.login, permissions: JSON.parse(installation.permissions) },
 				`installed ${target.slug} on ${account.login} (installation ${installation.id})`,
+			);
+		},
+	},
+	'block-gist': {
+		options: { reason: { type: 'string' }, unblock: { type: 'boolean' } },
+		positionals: ['GIST_ID'],
+		run(app, values, [gistId], out) {
+			const gist = app.stores.gists.byGistId(gistId.toLowerCase());
+			if (!gist) throw new CliError(`unknown gist "${gistId}"`);
+			const unblock = values.unblock === true;
+			const reason = unblock ? null : (string(values.reason) ?? 'blocked by a site administrator');
+			const blockedAt = unblock ? null : isoSeconds(app.clock());
+			app.transaction(() => app.stores.gists.block(gist.id, blockedAt, reason));
+			out.result(
+				{ id: gist.gist_id, blocked: !unblock, reason, blocked_at: blockedAt },
+				unblock ? `unblocked gist ${gist.gist_id}` : `blocked gist ${gist.gist_id} (${reason})`,
 			);
 		},
 	},

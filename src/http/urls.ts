@@ -27,7 +27,10 @@ export class Urls {
 	}
 }
 
-/** GitHub's legacy global node id: base64 of "04:<Type><id>" (e.g. MDQ6VXNlcjE= for User 1). */
+/**
+ * GitHub's legacy global node id: base64 of "0<length of Type>:<Type><id>" (MDQ6VXNlcjE= is
+ * "04:User1", MDEwOlJlcG9zaXRvcnkx is "010:Repository1").
+ */
 export function nodeId(type: string, id: number): string {
-	return Buffer.from(`04:${type}${id}`).toString('base64');
+	return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
 }

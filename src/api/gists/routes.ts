@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound } from '../../http/errors';
+import { forbidden, HttpError, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -42,9 +42,19 @@ const updateBody = v.object({
 const listQuery = v.object({ since: v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp'))) });
 const commentBody = v.object({ body: v.pipe(v.string(), v.minLength(1, "body can't be blank")) });
 
+/**
+ * The gist of the path.
+ * @throws HttpError 404 when there is none; 403 "Forbidden Gist" with GitHub's `block` object when a
+ * site administrator blocked it (`gitstead admin block-gist`).
+ */
 function loadGist(ctx: Context): GistRow {
 	const row = /^[0-9a-f]{1,64}$/i.test(ctx.params.gist_id) ? ctx.app.stores.gists.byGistId(ctx.params.gist_id.toLowerCase()) : undefined;
 	if (!row) throw notFound();
+	if (row.blocked_at) {
+		throw new HttpError(403, 'Gist blocked', {
+			extra: { block: { reason: row.block_reason, created_at: row.blocked_at, html_url: ctx.app.urls.html(`/gist/${row.gist_id}`) } },
+		});
+	}
 	return row;
 }
 

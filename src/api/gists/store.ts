@@ -11,6 +11,9 @@ export interface GistRow {
 	public: number;
 	created_at: string;
 	updated_at: string;
+	/** ISO timestamp when a site administrator blocked the gist, else null. */
+	blocked_at: string | null;
+	block_reason: string | null;
 }
 
 export interface GistFileRow {
@@ -37,6 +40,7 @@ export function createGistStore(db: DB) {
 		VALUES (@gist_id, @owner_id, @description, @public, @now, @now)`);
 	const touch = db.prepare('UPDATE gists SET description = ?, updated_at = ? WHERE id = ?');
 	const remove = db.prepare('DELETE FROM gists WHERE id = ?');
+	const block = db.prepare('UPDATE gists SET blocked_at = ?, block_reason = ? WHERE id = ?');
 	const files = db.prepare('SELECT * FROM gist_files WHERE gist_id IN (SELECT value FROM json_each(?)) ORDER BY filename');
 	const putFile = db.prepare(`
 		INSERT INTO gist_files (gist_id, filename, content) VALUES (?, ?, ?)
@@ -46,12 +50,12 @@ export function createGistStore(db: DB) {
 	// ownerId: one owner's gists, or NULL for everyone's; publicOnly: 0 | 1.
 	const list = db.prepare(`
 		SELECT * FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
-			AND (@since IS NULL OR updated_at >= @since)
+			AND (@since IS NULL OR updated_at >= @since) AND blocked_at IS NULL
 		ORDER BY updated_at DESC, id DESC LIMIT @limit OFFSET @offset`);
 	const count = db
 		.prepare(`
 		SELECT count(*) FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
-			AND (@since IS NULL OR updated_at >= @since)`)
+			AND (@since IS NULL OR updated_at >= @since) AND blocked_at IS NULL`)
 		.pluck();
 	const commentCounts = db.prepare('SELECT gist_id, count(*) AS n FROM gist_comments WHERE gist_id IN (SELECT value FROM json_each(?)) GROUP BY gist_id');
 	const comments = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? ORDER BY id LIMIT ? OFFSET ?');
@@ -71,6 +75,8 @@ export function createGistStore(db: DB) {
 		/** Sets the description and updated_at. @param now ISO timestamp */
 		touch: (id: number, description: string | null, now: string) => void touch.run(description, now, id),
 		remove: (id: number) => void remove.run(id),
+		/** Blocks (reason and ISO time) or unblocks (nulls) a gist. */
+		block: (id: number, blockedAt: string | null, reason: string | null) => void block.run(blockedAt, reason, id),
 		/** Files of several gists, in one query. */
 		files: (ids: number[]) => files.all(JSON.stringify(ids)) as GistFileRow[],
 		putFile: (id: number, filename: string, content: string) => void putFile.run(id, filename, content),

@@ -89,7 +89,7 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		watchers_count: 0,
 		size: 0,
 		default_branch: repo.default_branch,
-		open_issues_count: 0,
+		open_issues_count: repo.open_issues_count,
 		is_template: repo.is_template === 1,
 		topics: JSON.parse(repo.topics) as string[],
 		has_issues: repo.has_issues === 1,
@@ -115,7 +115,7 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		network_count: 0,
 		license: license(urls, repo.license_key),
 		forks: 0,
-		open_issues: 0,
+		open_issues: repo.open_issues_count,
 		watchers: 0,
 		template_repository: null,
 	};

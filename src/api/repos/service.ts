@@ -38,7 +38,7 @@ export interface CreateRepositoryInput {
 const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallback) ? 1 : 0);
 
 /**
- * Creates a repository owned by `owner` in one transaction.
+ * Creates a repository owned by `owner` in one transaction, with GitHub's default labels.
  * @param options.collaboratorId user given admin access as a direct collaborator (a member creating an org repository)
  * @param options.forkOf the repository this one is a fork of (a fork event is sent too)
  * @param options.actorId who acts (webhook sender), null for an app or the command line
@@ -55,7 +55,7 @@ export function createRepository(
 	if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
 		throw invalidField('Repository', 'name', `"${input.name}" is not a valid repository name`);
 	}
-	if (input.license_template !== undefined && !LICENSES[input.license_template]) {
+	if (input.license_template !== undefined && !Object.hasOwn(LICENSES, input.license_template)) {
 		throw invalidField(
 			'Repository',
 			'license_template',
@@ -100,6 +100,7 @@ export function createRepository(
 			options.now,
 		);
 		if (options.collaboratorId !== null) stores.repos.setCollaborator(id, options.collaboratorId, 'admin', options.now);
+		stores.labels.createDefaults(id);
 		const repo = stores.repos.byId(id)!;
 		events.repositoryCreated(app, repo, options.actorId);
 		if (options.forkOf) events.fork(app, options.forkOf, repo, options.actorId);

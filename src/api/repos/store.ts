@@ -18,6 +18,8 @@ export interface RepositoryRow {
 	license_key: string | null;
 	topics: string;
 	has_issues: number;
+	/** Open issues and pull requests (kept by triggers on issues). */
+	open_issues_count: number;
 	has_projects: number;
 	has_wiki: number;
 	has_downloads: number;
@@ -34,7 +36,10 @@ export interface RepositoryRow {
 	pushed_at: string | null;
 }
 
-export type NewRepository = Omit<RepositoryRow, 'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics'> & {
+export type NewRepository = Omit<
+	RepositoryRow,
+	'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics' | 'open_issues_count'
+> & {
 	fork_parent_id?: number | null;
 };
 

@@ -1,0 +1,138 @@
+/**
+ * Response shapes: GitHub's `deployment`; DeploymentStatus exactly as spec document 2 lists it;
+ * GitHub's `environment` (protection rules, deployment_branch_policy) and DeploymentBranchPolicy.
+ */
+import { nodeId, type Urls } from '../../http/urls';
+import { teamListForm } from '../teams/render';
+import type { TeamRow } from '../teams/store';
+import { simpleUser } from '../users/render';
+import type { AccountRow } from '../users/store';
+import type { BranchPolicyRow, DeploymentRow, EnvironmentRow, ReviewerRow, RuleRow, StatusRow } from './store';
+
+/** A repository as the routes address it: its owner's login and its name. */
+export interface RepoRef {
+	owner: string;
+	name: string;
+}
+
+const repoPath = (repo: RepoRef) => `/repos/${repo.owner}/${repo.name}`;
+
+/** API URL of an environment (the name URL-encoded: '/' becomes %2F). */
+export function environmentUrl(urls: Urls, repo: RepoRef, name: string): string {
+	return urls.api(`${repoPath(repo)}/environments/${encodeURIComponent(name)}`);
+}
+
+/** API URL of a deployment branch policy. */
+export function branchPolicyUrl(urls: Urls, repo: RepoRef, environment: string, id: number): string {
+	return `${environmentUrl(urls, repo, environment)}/deployment-branch-policies/${id}`;
+}
+
+/**
+ * A deployment. payload comes back as given (object or string).
+ * @param creator the creating account, undefined when it is gone
+ * @param app the app the deployment was created through (`performed_via_github_app`), or null
+ */
+export function deployment(urls: Urls, repo: RepoRef, row: DeploymentRow, creator: AccountRow | undefined, app: unknown) {
+	const url = urls.api(`${repoPath(repo)}/deployments/${row.id}`);
+	return {
+		url,
+		id: row.id,
+		node_id: nodeId('Deployment', row.id),
+		sha: row.sha,
+		ref: row.ref,
+		task: row.task,
+		payload: JSON.parse(row.payload) as unknown,
+		original_environment: row.original_environment,
+		environment: row.environment,
+		description: row.description,
+		creator: creator ? simpleUser(urls, creator) : null,
+		created_at: row.created_at,
+		updated_at: row.updated_at,
+		statuses_url: `${url}/statuses`,
+		repository_url: urls.api(repoPath(repo)),
+		transient_environment: row.transient_environment === 1,
+		production_environment: row.production_environment === 1,
+		performed_via_github_app: app,
+	};
+}
+
+/** A DeploymentStatus: exactly the spec's fields, in its order. */
+export function deploymentStatus(urls: Urls, repo: RepoRef, row: StatusRow, creator: AccountRow | undefined) {
+	const deploymentUrl = urls.api(`${repoPath(repo)}/deployments/${row.deployment_id}`);
+	return {
+		url: `${deploymentUrl}/statuses/${row.id}`,
+		id: row.id,
+		node_id: nodeId('DeploymentStatus', row.id),
+		state: row.state,
+		creator: creator ? simpleUser(urls, creator) : null,
+		description: row.description,
+		environment: row.environment,
+		target_url: row.target_url,
+		created_at: row.created_at,
+		updated_at: row.updated_at,
+		deployment_url: deploymentUrl,
+		repository_url: urls.api(repoPath(repo)),
+		environment_url: row.environment_url,
+		log_url: row.log_url,
+	};
+}
+
+/** What an environment's reviewers resolve to. */
+export interface ReviewerLookup {
+	users: Map<number, AccountRow>;
+	teams: Map<number, TeamRow>;
+	/** Login of the organization owning the teams. */
+	orgLogin: string;
+}
+
+/**
+ * An environment with its protection rules (wait_timer, required_reviewers, branch_policy, in the
+ * order they were first set) and deployment_branch_policy (null: every branch may deploy).
+ */
+export function environment(urls: Urls, repo: RepoRef, row: EnvironmentRow, rules: RuleRow[], reviewers: ReviewerRow[], lookup: ReviewerLookup) {
+	const protection = rules
+		.filter((rule) => rule.environment_id === row.id)
+		.map((rule) => {
+			const base = { id: rule.id, node_id: nodeId('Gate', rule.id) };
+			switch (rule.type) {
+				case 'wait_timer':
+					return { ...base, type: rule.type, wait_timer: row.wait_timer };
+				case 'required_reviewers':
+					return {
+						...base,
+						prevent_self_review: row.prevent_self_review === 1,
+						type: rule.type,
+						reviewers: reviewers
+							.filter((r) => r.environment_id === row.id)
+							.flatMap((r): Array<{ type: 'User' | 'Team'; reviewer: object }> => {
+								const user = r.user_id !== null ? lookup.users.get(r.user_id) : undefined;
+								if (user) return [{ type: 'User', reviewer: simpleUser(urls, user) }];
+								const team = r.team_id !== null ? lookup.teams.get(r.team_id) : undefined;
+								if (team) return [{ type: 'Team', reviewer: teamListForm(urls, lookup.orgLogin, team, undefined) }];
+								return [];
+							}),
+					};
+				default:
+					return { ...base, type: rule.type };
+			}
+		});
+	return {
+		id: row.id,
+		node_id: nodeId('Environment', row.id),
+		name: row.name,
+		url: environmentUrl(urls, repo, row.name),
+		html_url: urls.html(`/${repo.owner}/${repo.name}/deployments/activity_log?environments_filter=${encodeURIComponent(row.name)}`),
+		created_at: row.created_at,
+		updated_at: row.updated_at,
+		protection_rules: protection,
+		deployment_branch_policy:
+			row.branch_policy === null
+				? null
+				: { protected_branches: row.branch_policy === 'protected', custom_branch_policies: row.branch_policy === 'custom' },
+	};
+}
+
+/** A DeploymentBranchPolicy. */
+export function branchPolicy(row: BranchPolicyRow) {
+	return { id: row.id, node_id: nodeId('GateBranchPolicy', row.id), name: row.name, type: row.type };
+}

@@ -1,0 +1,151 @@
+/**
+ * Issue comments (spec document 2, Issue comments; creation, deletion and the per-issue list as
+ * GitHub has them): list for a repository (default ascending id; sort created|updated with
+ * direction; since), list for one issue, create, get, update, delete. Comments on pull requests
+ * are issue comments too. Bodies follow the raw (default), text, html and full media types.
+ */
+import * as v from 'valibot';
+import { forbidden, notFound } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
+import { route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { atLeast } from '../repos/permissions';
+import { issueComment } from '../issues/render';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
+import { accountsById, issueRepository, loadIssue, type IssueScope } from '../issues/service';
+import type { IssueCommentRow, IssueRow } from '../issues/store';
+
+const MAX_BODY = 65536;
+const commentBody = v.object({
+	body: v.pipe(v.string('body must be a string'), v.minLength(1, "body can't be blank"), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`)),
+});
+const since = v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp')));
+const repositoryListQuery = v.object({
+	sort: v.optional(v.picklist(['created', 'updated'], 'sort must be created or updated')),
+	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc')),
+	since,
+});
+const issueListQuery = v.object({ since });
+
+const isoOrNull = (value: string | undefined) => (value ? isoSeconds(Date.parse(value)) : null);
+
+/** Renders comments with their issues and authors loaded in one query each. */
+function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues?: IssueRow[]) {
+	const byId = new Map((issues ?? ctx.app.stores.issues.byIds([...new Set(rows.map((c) => c.issue_id))])).map((i) => [i.id, i]));
+	const authors = accountsById(ctx.app, rows.map((c) => c.user_id));
+	return rows.map((row) => {
+		const issue = byId.get(row.issue_id)!;
+		const author = authors.get(row.user_id)!;
+		return issueComment(ctx.app.urls, scope.paths, issue.number, issue.pull_request === 1, row, author, scope.associations.of(author), ctx.media);
+	});
+}
+
+/** A comment of the repository by its id. @throws HttpError 404 */
+function loadComment(ctx: Context, scope: IssueScope): IssueCommentRow {
+	const id = /^\d{1,15}$/.test(ctx.params.comment_id) ? Number(ctx.params.comment_id) : 0;
+	const row = id ? ctx.app.stores.issues.comment(scope.repo.id, id) : undefined;
+	if (!row) throw notFound();
+	return row;
+}
+
+/** Authors change their own comments; others need push access (GitHub's write role). */
+function requireEditable(ctx: Context, scope: IssueScope, row: IssueCommentRow): void {
+	if (row.user_id !== ctx.principal.actorId && !atLeast(scope.permission, 'push')) {
+		throw forbidden('Must be the author of the comment or have write access to the repository to change it.');
+	}
+}
+
+export const issueCommentRoutes = [
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/issues/comments',
+		docs: 'issues/comments#list-issue-comments-for-a-repository',
+		resource: 'IssueComment',
+		query: repositoryListQuery,
+		pagination: true,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			// direction is ignored without sort; with sort it defaults to descending, as GitHub's sorts do.
+			const { rows, total } = ctx.app.stores.issues.repoComments({
+				repoId: scope.repo.id,
+				sort: ctx.query.sort ?? null,
+				direction: ctx.query.direction ?? 'desc',
+				since: isoOrNull(ctx.query.since),
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(render(ctx, scope, rows), total);
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
+		docs: 'issues/comments#get-an-issue-comment',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			return ok(render(ctx, scope, [loadComment(ctx, scope)])[0]);
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'PATCH',
+		path: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
+		docs: 'issues/comments#update-an-issue-comment',
+		resource: 'IssueComment',
+		body: commentBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadComment(ctx, scope);
+			requireEditable(ctx, scope, row);
+			const updated = ctx.app.transaction(() => ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now)));
+			return ok(render(ctx, scope, [updated])[0]);
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
+		docs: 'issues/comments#delete-an-issue-comment',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadComment(ctx, scope);
+			requireEditable(ctx, scope, row);
+			ctx.app.transaction(() => ctx.app.stores.issues.removeComment(row, isoSeconds(ctx.now)));
+			return noContent();
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
+		docs: 'issues/comments#list-issue-comments',
+		resource: 'IssueComment',
+		query: issueListQuery,
+		pagination: true,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			const issue = loadIssue(ctx, scope);
+			const { rows, total } = ctx.app.stores.issues.issueComments(issue.id, isoOrNull(ctx.query.since), ctx.page.perPage, ctx.page.offset);
+			return paged(render(ctx, scope, rows, [issue]), total);
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
+		docs: 'issues/comments#create-an-issue-comment',
+		resource: 'IssueComment',
+		body: commentBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const issue = loadIssue(ctx, scope);
+			// A locked conversation takes comments only from people with write access.
+			if (issue.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');
+			const row = ctx.app.transaction(() => ctx.app.stores.issues.insertComment(issue, ctx.principal.actorId!, ctx.body.body, isoSeconds(ctx.now)));
+			const body = render(ctx, scope, [row], [issue])[0];
+			return created(body, body.url);
+		},
+	}),
+];

@@ -1,0 +1,125 @@
+/**
+ * GitHub's issue object and the spec's Comment for issue comments (spec document 2, Comment).
+ * Body fields follow the requested media type (raw default, text, html, full).
+ */
+import { nodeId, type Urls } from '../../http/urls';
+import { label } from '../labels/render';
+import type { LabelRow } from '../labels/store';
+import { bodyFields } from '../markdown/render';
+import { simpleUser } from '../users/render';
+import type { AccountRow } from '../users/store';
+import type { AuthorAssociation } from './association';
+import type { IssueCommentRow, IssueRow } from './store';
+
+/** Where a repository's issues live: `/repos/{owner}/{repo}` and `/{owner}/{repo}` as named now. */
+export interface RepositoryPaths {
+	api: string;
+	html: string;
+}
+
+export const repositoryPaths = (urls: Urls, ownerLogin: string, name: string): RepositoryPaths => ({
+	api: urls.api(`/repos/${ownerLogin}/${name}`),
+	html: urls.html(`/${ownerLogin}/${name}`),
+});
+
+/** Reactions are not stored: every count is zero (GitHub's reaction-rollup shape). */
+function reactions(url: string) {
+	return { url: `${url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
+}
+
+/** The body fields of an issue without a body: each field the media type names, null. */
+function nullBody(media: string | null): Record<string, null> {
+	if (media === 'text') return { body_text: null };
+	if (media === 'html') return { body_html: null };
+	if (media === 'full') return { body: null, body_text: null, body_html: null };
+	return { body: null };
+}
+
+export interface IssueParts {
+	author: AccountRow;
+	labels: LabelRow[];
+	assignees: AccountRow[];
+	association: AuthorAssociation;
+	/** Only a single issue shows closed_by; undefined leaves the field out. */
+	closedBy?: AccountRow | null;
+}
+
+/** An issue or pull request (GitHub's issue object). */
+export function issue(urls: Urls, paths: RepositoryPaths, row: IssueRow, parts: IssueParts, media: string | null) {
+	const url = `${paths.api}/issues/${row.number}`;
+	const body = row.body === null ? nullBody(media) : bodyFields(row.body, media);
+	const assignees = parts.assignees.map((account) => simpleUser(urls, account));
+	return {
+		url,
+		repository_url: paths.api,
+		labels_url: `${url}/labels{/name}`,
+		comments_url: `${url}/comments`,
+		events_url: `${url}/events`,
+		html_url: `${paths.html}/${row.pull_request ? 'pull' : 'issues'}/${row.number}`,
+		id: row.id,
+		node_id: nodeId(row.pull_request ? 'PullRequest' : 'Issue', row.id),
+		number: row.number,
+		title: row.title,
+		user: simpleUser(urls, parts.author),
+		labels: parts.labels.map((l) => label(paths.api, l)),
+		state: row.state,
+		locked: row.locked === 1,
+		assignee: assignees[0] ?? null,
+		assignees,
+		milestone: null,
+		comments: row.comments,
+		created_at: row.created_at,
+		updated_at: row.updated_at,
+		closed_at: row.closed_at,
+		author_association: parts.association,
+		type: null,
+		active_lock_reason: row.active_lock_reason,
+		...(row.pull_request
+			? {
+					draft: false,
+					pull_request: {
+						url: `${paths.api}/pulls/${row.number}`,
+						html_url: `${paths.html}/pull/${row.number}`,
+						diff_url: `${paths.html}/pull/${row.number}.diff`,
+						patch_url: `${paths.html}/pull/${row.number}.patch`,
+						merged_at: null,
+					},
+				}
+			: {}),
+		...body,
+		...(parts.closedBy !== undefined ? { closed_by: parts.closedBy ? simpleUser(urls, parts.closedBy) : null } : {}),
+		reactions: reactions(url),
+		timeline_url: `${url}/timeline`,
+		performed_via_github_app: null,
+		state_reason: row.state_reason,
+	};
+}
+
+/** An issue comment (spec document 2, Comment: issue comments carry html_url, issue_url and pin). */
+export function issueComment(
+	urls: Urls,
+	paths: RepositoryPaths,
+	issueNumber: number,
+	pullRequest: boolean,
+	row: IssueCommentRow,
+	author: AccountRow,
+	association: AuthorAssociation,
+	media: string | null,
+) {
+	const url = `${paths.api}/issues/comments/${row.id}`;
+	return {
+		url,
+		html_url: `${paths.html}/${pullRequest ? 'pull' : 'issues'}/${issueNumber}#issuecomment-${row.id}`,
+		issue_url: `${paths.api}/issues/${issueNumber}`,
+		id: row.id,
+		node_id: nodeId('IssueComment', row.id),
+		user: simpleUser(urls, author),
+		created_at: row.created_at,
+		updated_at: row.updated_at,
+		...bodyFields(row.body, media),
+		author_association: association,
+		performed_via_github_app: null,
+		reactions: reactions(url),
+		pin: null,
+	};
+}

@@ -1,0 +1,403 @@
+/**
+ * Issues (GitHub's issues API; spec document 2: every pull request is an issue, numbered with the
+ * repository's issues): create, get, list with filters, update, lock and unlock, an issue's labels
+ * and assignees. Anyone who can see a repository with issues turned on may open an issue; labels,
+ * assignees and milestones given by callers without push access are dropped, as GitHub does.
+ */
+import * as v from 'valibot';
+import { forbidden, invalidField, notFound } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
+import { route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { atLeast } from '../repos/permissions';
+import { label } from '../labels/render';
+import type { IssueRow } from './store';
+import {
+	canTriage,
+	ensureLabels,
+	issueRepository,
+	loadIssue,
+	MAX_ASSIGNEES,
+	renderIssues,
+	resolveAssignees,
+	type IssueScope,
+} from './service';
+
+/** Reading issues: Issues or Pull requests (read), either suffices; public repositories without a token. */
+export const ISSUES_READ = { access: 'public' as const, permissions: [{ issues: 'read' as const }, { pull_requests: 'read' as const }] };
+/** Changing issues: Issues or Pull requests (write). */
+export const ISSUES_WRITE = {
+	access: 'authenticated' as const,
+	permissions: [{ issues: 'write' as const }, { pull_requests: 'write' as const }],
+};
+
+const MAX_TITLE = 256;
+const MAX_BODY = 65536;
+
+const title = v.pipe(
+	v.union([v.string(), v.number()], 'title must be a string'),
+	v.transform((value) => String(value).trim()),
+	v.minLength(1, "title can't be blank"),
+	v.maxLength(MAX_TITLE, `title is longer than ${MAX_TITLE} characters`),
+);
+const body = v.nullable(v.pipe(v.string(), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`)));
+const labelInput = v.array(v.union([v.string(), v.object({ name: v.optional(v.string()) })]));
+const milestone = v.nullable(v.union([v.string(), v.number()]));
+
+const createBody = v.object({
+	title,
+	body: v.optional(body),
+	assignee: v.optional(v.nullable(v.string())),
+	assignees: v.optional(v.array(v.string())),
+	labels: v.optional(labelInput),
+	milestone: v.optional(milestone),
+	type: v.optional(v.nullable(v.string())),
+});
+const updateBody = v.object({
+	title: v.optional(title),
+	body: v.optional(body),
+	assignee: v.optional(v.nullable(v.string())),
+	assignees: v.optional(v.array(v.string())),
+	state: v.optional(v.picklist(['open', 'closed'], 'state must be open or closed')),
+	state_reason: v.optional(
+		v.nullable(v.picklist(['completed', 'not_planned', 'duplicate', 'reopened'], 'state_reason must be completed, not_planned, duplicate or reopened')),
+	),
+	duplicate_issue_id: v.optional(v.nullable(v.number())),
+	labels: v.optional(labelInput),
+	milestone: v.optional(milestone),
+	type: v.optional(v.nullable(v.string())),
+});
+const listQuery = v.object({
+	milestone: v.optional(v.string()),
+	state: v.optional(v.picklist(['open', 'closed', 'all'], 'state must be open, closed or all'), 'open'),
+	assignee: v.optional(v.string()),
+	creator: v.optional(v.string()),
+	mentioned: v.optional(v.string()),
+	labels: v.optional(v.string()),
+	type: v.optional(v.string()),
+	sort: v.optional(v.picklist(['created', 'updated', 'comments'], 'sort must be created, updated or comments'), 'created'),
+	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'), 'desc'),
+	since: v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp'))),
+});
+const lockBody = v.object({
+	lock_reason: v.optional(v.picklist(['off-topic', 'too heated', 'resolved', 'spam'], 'lock_reason must be off-topic, too heated, resolved or spam')),
+});
+const labelsBody = v.object({ labels: labelInput });
+const assigneesBody = v.object({ assignees: v.optional(v.array(v.string()), []) });
+
+/** Gitstead has no milestones: any milestone given names one that does not exist. */
+function rejectMilestone(value: string | number | null | undefined): void {
+	if (value !== undefined && value !== null) throw invalidField('Issue', 'milestone', `milestone ${value} does not exist`);
+}
+
+/** Assignee logins of a request: `assignees`, else the closing-down single `assignee`. */
+function assigneeLogins(input: { assignee?: string | null; assignees?: string[] }): string[] | undefined {
+	if (input.assignees !== undefined) return input.assignees;
+	if (input.assignee !== undefined) return input.assignee === null ? [] : [input.assignee];
+	return undefined;
+}
+
+function one(ctx: Context, scope: IssueScope, row: IssueRow) {
+	return renderIssues(ctx, scope, [ctx.app.stores.issues.byId(row.id)!], true)[0];
+}
+
+/** The caller must triage the repository (labels, assignees); 403 otherwise. */
+function requireTriage(scope: IssueScope, what: string): void {
+	if (!canTriage(scope)) throw forbidden(`Must have triage access to the repository to change an issue's ${what}.`);
+}
+
+function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
+	return (ctx.app.stores.labels.forIssues([row.id]).get(row.id) ?? []).map((l) => label(scope.paths.api, l));
+}
+
+export const issueRoutes = [
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/issues',
+		docs: 'issues/issues#list-repository-issues',
+		resource: 'Issue',
+		query: listQuery,
+		pagination: true,
+		handler(ctx) {
+			const scope = issueRepository(ctx);
+			const { query } = ctx;
+			const { stores } = ctx.app;
+			const accountId = (login: string | undefined) => (login === undefined ? null : (stores.accounts.user(login)?.id ?? -1));
+			let assignee: 'any' | 'none' | 'user' | null = null;
+			if (query.assignee === '*') assignee = 'any';
+			else if (query.assignee === 'none') assignee = 'none';
+			else if (query.assignee !== undefined) assignee = 'user';
+			const labels = query.labels ? [...new Map(query.labels.split(',').map((n) => n.trim()).filter(Boolean).map((n) => [n.toLowerCase(), n])).values()] : [];
+			const { rows, total } = stores.issues.list({
+				repoId: scope.repo.id,
+				state: query.state,
+				creatorId: accountId(query.creator),
+				assignee,
+				assigneeId: assignee === 'user' ? accountId(query.assignee) : null,
+				mentioned: query.mentioned ?? null,
+				labels,
+				since: query.since ? isoSeconds(Date.parse(query.since)) : null,
+				// No issue has a milestone (or a type): '*' and a number match nothing, 'none' everything.
+				none: (query.milestone !== undefined && query.milestone !== 'none') || (query.type !== undefined && query.type !== 'none'),
+				sort: query.sort,
+				direction: query.direction,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(renderIssues(ctx, scope, rows), total);
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		permissions: [{ issues: 'write' }],
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/issues',
+		docs: 'issues/issues#create-an-issue',
+		resource: 'Issue',
+		body: createBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true });
+			const push = atLeast(scope.permission, 'push');
+			const input = ctx.body;
+			if (push) rejectMilestone(input.milestone);
+			const now = isoSeconds(ctx.now);
+			const row = ctx.app.transaction(() => {
+				const { issues, labels } = ctx.app.stores;
+				const inserted = issues.insert(
+					{ repo_id: scope.repo.id, title: input.title, body: input.body ?? null, user_id: ctx.principal.actorId!, pull_request: false },
+					now,
+				);
+				if (push) {
+					const logins = assigneeLogins(input);
+					if (logins?.length) issues.replaceAssignees(inserted.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
+					if (input.labels?.length) labels.attach(inserted.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
+				}
+				return inserted;
+			});
+			const rendered = one(ctx, scope, row);
+			return created(rendered, rendered.url);
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}',
+		docs: 'issues/issues#get-an-issue',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			return ok(one(ctx, scope, loadIssue(ctx, scope)));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'PATCH',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}',
+		docs: 'issues/issues#update-an-issue',
+		resource: 'Issue',
+		body: updateBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const current = loadIssue(ctx, scope);
+			const actor = ctx.principal.actorId!;
+			const triage = canTriage(scope);
+			if (!triage && current.user_id !== actor) {
+				throw forbidden('Must be the author of the issue or have triage access to the repository to update it.');
+			}
+			const input = ctx.body;
+			if (triage) rejectMilestone(input.milestone);
+			const next: IssueRow = { ...current };
+			if (input.title !== undefined) next.title = input.title;
+			if (input.body !== undefined) next.body = input.body;
+			const now = isoSeconds(ctx.now);
+			if (input.state !== undefined && input.state !== current.state) {
+				const reason = input.state_reason ?? null;
+				if (input.state === 'closed') {
+					if (reason === 'reopened') throw invalidField('Issue', 'state_reason', 'a closed issue cannot have the reason reopened');
+					Object.assign(next, { state: 'closed', state_reason: reason ?? 'completed', closed_at: now, closed_by_id: actor });
+				} else {
+					if (reason && reason !== 'reopened') throw invalidField('Issue', 'state_reason', `an open issue cannot have the reason ${reason}`);
+					Object.assign(next, { state: 'open', state_reason: 'reopened', closed_at: null, closed_by_id: null });
+				}
+			}
+			ctx.app.transaction(() => {
+				const { issues, labels } = ctx.app.stores;
+				issues.update(next, now);
+				if (triage) {
+					const logins = assigneeLogins(input);
+					if (logins !== undefined) issues.replaceAssignees(current.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
+					if (input.labels !== undefined) labels.replace(current.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
+				}
+			});
+			return ok(one(ctx, scope, current));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/lock',
+		docs: 'issues/issues#lock-an-issue',
+		resource: 'Issue',
+		body: lockBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { needed: 'push', write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			ctx.app.transaction(() => ctx.app.stores.issues.setLock(row.id, true, ctx.body.lock_reason ?? null, isoSeconds(ctx.now)));
+			return noContent();
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/lock',
+		docs: 'issues/issues#unlock-an-issue',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { needed: 'push', write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			ctx.app.transaction(() => ctx.app.stores.issues.setLock(row.id, false, null, isoSeconds(ctx.now)));
+			return noContent();
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
+		docs: 'issues/labels#list-labels-for-an-issue',
+		pagination: true,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			const all = issueLabels(ctx, scope, loadIssue(ctx, scope));
+			return paged(all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage), all.length);
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
+		docs: 'issues/labels#add-labels-to-an-issue',
+		resource: 'Label',
+		body: labelsBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			requireTriage(scope, 'labels');
+			ctx.app.transaction(() => {
+				ctx.app.stores.labels.attach(row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id));
+				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
+			});
+			return ok(issueLabels(ctx, scope, row));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
+		docs: 'issues/labels#set-labels-for-an-issue',
+		resource: 'Label',
+		body: labelsBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			requireTriage(scope, 'labels');
+			ctx.app.transaction(() => {
+				ctx.app.stores.labels.replace(row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id));
+				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
+			});
+			return ok(issueLabels(ctx, scope, row));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
+		docs: 'issues/labels#remove-all-labels-from-an-issue',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			requireTriage(scope, 'labels');
+			ctx.app.transaction(() => {
+				ctx.app.stores.labels.replace(row.id, []);
+				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
+			});
+			return noContent();
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
+		docs: 'issues/labels#remove-a-label-from-an-issue',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			requireTriage(scope, 'labels');
+			const existing = ctx.app.stores.labels.byName(scope.repo.id, ctx.params.name);
+			ctx.app.transaction(() => {
+				if (!existing || !ctx.app.stores.labels.detach(row.id, existing.id)) throw notFound('Label does not exist');
+				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
+			});
+			return ok(issueLabels(ctx, scope, row));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/assignees',
+		docs: 'issues/assignees#add-assignees-to-an-issue',
+		resource: 'Issue',
+		body: assigneesBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			requireTriage(scope, 'assignees');
+			ctx.app.transaction(() => {
+				const { issues } = ctx.app.stores;
+				const current = issues.assignees([row.id]).get(row.id) ?? [];
+				const added = resolveAssignees(ctx, scope, ctx.body.assignees).filter((a) => !current.includes(a.id));
+				if (current.length + added.length > MAX_ASSIGNEES) {
+					throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
+				}
+				issues.addAssignees(row.id, added.map((a) => a.id));
+				issues.touch(row.id, isoSeconds(ctx.now));
+			});
+			return created(one(ctx, scope, row));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/assignees',
+		docs: 'issues/assignees#remove-assignees-from-an-issue',
+		resource: 'Issue',
+		body: assigneesBody,
+		handler(ctx) {
+			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const row = loadIssue(ctx, scope);
+			requireTriage(scope, 'assignees');
+			ctx.app.transaction(() => {
+				const { accounts, issues } = ctx.app.stores;
+				for (const login of ctx.body.assignees) {
+					const account = accounts.user(login);
+					if (account) issues.removeAssignee(row.id, account.id);
+				}
+				issues.touch(row.id, isoSeconds(ctx.now));
+			});
+			return ok(one(ctx, scope, row));
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/assignees/{assignee}',
+		docs: 'issues/assignees#check-if-a-user-can-be-assigned',
+		handler(ctx) {
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			try {
+				resolveAssignees(ctx, scope, [ctx.params.assignee]);
+			} catch {
+				throw notFound();
+			}
+			return noContent();
+		},
+	}),
+];

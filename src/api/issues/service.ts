@@ -1,0 +1,145 @@
+/**
+ * Shared rules of the issue routes: the repository with issues enabled, one issue by number,
+ * batch rendering, and the assignee and label inputs (GitHub's issues API).
+ */
+import type { App } from '../../app';
+import { HttpError, invalidField, notFound, validationFailed } from '../../http/errors';
+import type { Context } from '../../http/route';
+import { loadRepository, requireRepository, requireWritableRepository, userRepoPermission, type RepoAccess } from '../repos/access';
+import { atLeast, type RepoPermission } from '../repos/permissions';
+import type { LabelRow } from '../labels/store';
+import type { AccountRow } from '../users/store';
+import { Associations } from './association';
+import { issue, repositoryPaths, type RepositoryPaths } from './render';
+import type { IssueRow } from './store';
+
+/** GitHub allows at most ten assignees on an issue. */
+export const MAX_ASSIGNEES = 10;
+
+/** A repository's issue context: access, paths for URLs, and author associations. */
+export interface IssueScope extends RepoAccess {
+	paths: RepositoryPaths;
+	associations: Associations;
+}
+
+function scope(ctx: Context, access: RepoAccess): IssueScope {
+	return {
+		...access,
+		paths: repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name),
+		associations: new Associations(ctx.app, access.repo, access.owner),
+	};
+}
+
+/** 410 as GitHub answers when a repository has issues turned off. */
+export const issuesDisabled = () => new HttpError(410, 'Issues are disabled for this repo');
+
+/**
+ * The repository of an issue route, seen by the caller.
+ * @param options.needed permission the caller must hold (403 without it)
+ * @param options.write the route changes the repository's content: refused while archived or locked for migration
+ * @param options.allowDisabled answer even when issues are turned off (routes that reach pull requests)
+ * @throws HttpError 404 (invisible repository), 403 (missing permission, archived, locked), 410 (issues turned off)
+ */
+export function issueRepository(
+	ctx: Context,
+	options: { needed?: RepoPermission; write?: boolean; allowDisabled?: boolean } = {},
+): IssueScope {
+	const needed = options.needed ?? 'pull';
+	const access = options.write ? requireWritableRepository(ctx, needed) : options.needed ? requireRepository(ctx, needed) : loadRepository(ctx);
+	if (!options.allowDisabled && access.repo.has_issues === 0) throw issuesDisabled();
+	return scope(ctx, access);
+}
+
+/** Parses a path's issue_number. @throws HttpError 404 when it is not a number or no such issue exists */
+export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
+	const number = /^\d{1,10}$/.test(ctx.params.issue_number) ? Number(ctx.params.issue_number) : 0;
+	const row = number ? ctx.app.stores.issues.byNumber(access.repo.id, number) : undefined;
+	if (!row) throw notFound();
+	// Pull requests stay reachable as issues when issues are turned off; plain issues do not.
+	if (!row.pull_request && access.repo.has_issues === 0) throw issuesDisabled();
+	return row;
+}
+
+/** Accounts by id, for rendering several rows in one query. */
+export function accountsById(app: App, ids: Iterable<number>): Map<number, AccountRow> {
+	return new Map(app.stores.accounts.byIds([...new Set(ids)]).map((account) => [account.id, account]));
+}
+
+/** Renders issues with their labels, assignees and authors loaded in one query each. */
+export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], single = false) {
+	const { stores } = ctx.app;
+	const ids = rows.map((row) => row.id);
+	const labels = stores.labels.forIssues(ids);
+	const assignees = stores.issues.assignees(ids);
+	const accounts = accountsById(ctx.app, [
+		...rows.map((row) => row.user_id),
+		...[...assignees.values()].flat(),
+		...(single ? rows.flatMap((row) => (row.closed_by_id ? [row.closed_by_id] : [])) : []),
+	]);
+	return rows.map((row) => {
+		const author = accounts.get(row.user_id)!;
+		return issue(
+			ctx.app.urls,
+			scope.paths,
+			row,
+			{
+				author,
+				labels: labels.get(row.id) ?? [],
+				assignees: (assignees.get(row.id) ?? []).map((id) => accounts.get(id)!),
+				association: scope.associations.of(author),
+				closedBy: single ? (row.closed_by_id ? (accounts.get(row.closed_by_id) ?? null) : null) : undefined,
+			},
+			ctx.media,
+		);
+	});
+}
+
+/**
+ * Resolves assignee logins to accounts that can be assigned: the repository's owner, its
+ * collaborators and members of its organization who can see it (GitHub's assignable users).
+ * @throws HttpError 422 naming the first login that cannot be assigned, or more than ten
+ */
+export function resolveAssignees(ctx: Context, scope: IssueScope, logins: string[]): AccountRow[] {
+	const unique = [...new Map(logins.map((login) => [login.toLowerCase(), login])).values()];
+	if (unique.length > MAX_ASSIGNEES) throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
+	const invalid = [];
+	const accounts: AccountRow[] = [];
+	for (const login of unique) {
+		const account = ctx.app.stores.accounts.user(login);
+		if (account && assignable(ctx.app, scope, account)) accounts.push(account);
+		else invalid.push(login);
+	}
+	if (invalid.length) {
+		throw validationFailed(invalid.map((login) => ({ resource: 'Issue', field: 'assignees', code: 'invalid' as const, value: login })));
+	}
+	return accounts;
+}
+
+function assignable(app: App, scope: IssueScope, account: AccountRow): boolean {
+	const permission = userRepoPermission(app, scope.repo, scope.owner, account.id);
+	if (atLeast(permission, 'triage')) return true;
+	// Organization members who can see the repository are assignable too.
+	return scope.owner.type === 'Organization' && permission !== null && app.stores.memberships.get(scope.owner.id, account.id)?.state === 'active';
+}
+
+/** Label names of an issue request (strings or {name} objects), distinct case-insensitively. */
+export function labelNames(labels: Array<string | { name?: string }>): string[] {
+	const names = new Map<string, string>();
+	for (const item of labels) {
+		const name = (typeof item === 'string' ? item : (item.name ?? '')).trim();
+		if (!name) throw invalidField('Label', 'name', 'label names cannot be blank', 'missing_field');
+		if (name.length > 50) throw invalidField('Label', 'name', `label "${name}" is longer than 50 characters`);
+		if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+	}
+	return [...names.values()];
+}
+
+/** The labels named, created when missing (GitHub creates labels named on an issue). */
+export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
+	return ctx.app.stores.labels.ensure(scope.repo.id, labelNames(labels));
+}
+
+/** True when the caller may triage the repository's issues (labels, assignees, any issue's state). */
+export function canTriage(scope: RepoAccess): boolean {
+	return atLeast(scope.permission, 'triage');
+}

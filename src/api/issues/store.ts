@@ -1,0 +1,249 @@
+/**
+ * Prepared statements for issues (pull requests included), their assignees, and issue comments.
+ * repositories.open_issues_count is kept by triggers (schema.sql).
+ */
+import type { DB } from '../../db/open';
+
+export interface IssueRow {
+	id: number;
+	repo_id: number;
+	number: number;
+	title: string;
+	body: string | null;
+	user_id: number;
+	state: 'open' | 'closed';
+	state_reason: 'completed' | 'not_planned' | 'duplicate' | 'reopened' | null;
+	locked: number;
+	active_lock_reason: string | null;
+	pull_request: number;
+	comments: number;
+	closed_by_id: number | null;
+	created_at: string;
+	updated_at: string;
+	closed_at: string | null;
+}
+
+export interface IssueCommentRow {
+	id: number;
+	repo_id: number;
+	issue_id: number;
+	user_id: number;
+	body: string;
+	created_at: string;
+	updated_at: string;
+}
+
+export type IssueSort = 'created' | 'updated' | 'comments';
+export type Direction = 'asc' | 'desc';
+
+/** Filters of GET /repos/{owner}/{repo}/issues, resolved to ids. */
+export interface IssueFilter {
+	repoId: number;
+	state: 'open' | 'closed' | 'all';
+	/** null: any creator */
+	creatorId: number | null;
+	/** 'any' | 'none' | 'user' (assigneeId) | null: no filter */
+	assignee: 'any' | 'none' | 'user' | null;
+	assigneeId: number | null;
+	/** login mentioned in the body or a comment; null: no filter */
+	mentioned: string | null;
+	/** label names that must all be on the issue (distinct, case-insensitively) */
+	labels: string[];
+	/** ISO timestamp: updated at or after */
+	since: string | null;
+	/** true when the milestone filter can match nothing (Gitstead has no milestones) */
+	none: boolean;
+	sort: IssueSort;
+	direction: Direction;
+	limit: number;
+	offset: number;
+}
+
+/** Filters of GET /repos/{owner}/{repo}/issues/comments. */
+export interface CommentFilter {
+	repoId: number;
+	/** null: ascending id (no sort parameter) */
+	sort: 'created' | 'updated' | null;
+	direction: Direction;
+	/** ISO timestamp: updated at or after */
+	since: string | null;
+	limit: number;
+	offset: number;
+}
+
+/** True when `text` mentions @login (a whole login, case-insensitively). */
+export function mentions(text: string | null, login: string): boolean {
+	if (!text) return false;
+	const lower = text.toLowerCase();
+	const needle = `@${login.toLowerCase()}`;
+	for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
+		const before = at === 0 ? '' : lower[at - 1];
+		const after = lower[at + needle.length] ?? '';
+		if (!/[a-z0-9_`]/.test(before) && !/[a-z0-9-]/.test(after)) return true;
+	}
+	return false;
+}
+
+const ISSUE_WHERE = `
+	i.repo_id = @repoId AND @none = 0
+	AND (@state = 'all' OR i.state = @state)
+	AND (@creatorId IS NULL OR i.user_id = @creatorId)
+	AND (@assignee IS NULL
+		OR (@assignee = 'none' AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id))
+		OR (@assignee = 'any' AND EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id))
+		OR (@assignee = 'user' AND EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = @assigneeId)))
+	AND (@labelCount = 0 OR (SELECT count(*) FROM issue_labels il JOIN labels l ON l.id = il.label_id
+		WHERE il.issue_id = i.id AND l.name IN (SELECT value FROM json_each(@labels))) = @labelCount)
+	AND (@mentioned IS NULL OR gitstead_mentions(i.body, @mentioned)
+		OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, @mentioned)))
+	AND (@since IS NULL OR i.updated_at >= @since)`;
+
+const ISSUE_ORDER: Record<IssueSort, string> = { created: 'i.number', updated: 'i.updated_at', comments: 'i.comments' };
+
+export type IssueStore = ReturnType<typeof createIssueStore>;
+
+export function createIssueStore(db: DB) {
+	db.function('gitstead_mentions', { deterministic: true }, (text: unknown, login: unknown) =>
+		mentions(typeof text === 'string' ? text : null, String(login)) ? 1 : 0,
+	);
+	const byNumber = db.prepare('SELECT * FROM issues WHERE repo_id = ? AND number = ?');
+	const byId = db.prepare('SELECT * FROM issues WHERE id = ?');
+	const byIds = db.prepare('SELECT * FROM issues WHERE id IN (SELECT value FROM json_each(?))');
+	const nextNumber = db.prepare('SELECT coalesce(max(number), 0) + 1 FROM issues WHERE repo_id = ?').pluck();
+	const insert = db.prepare(`
+		INSERT INTO issues (repo_id, number, title, body, user_id, pull_request, created_at, updated_at)
+		VALUES (@repo_id, @number, @title, @body, @user_id, @pull_request, @now, @now)`);
+	const update = db.prepare(`
+		UPDATE issues SET title = @title, body = @body, state = @state, state_reason = @state_reason, closed_by_id = @closed_by_id,
+			closed_at = @closed_at, updated_at = @now WHERE id = @id`);
+	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
+	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
+	const lists = new Map<string, ReturnType<DB['prepare']>>();
+	for (const sort of Object.keys(ISSUE_ORDER) as IssueSort[]) {
+		for (const direction of ['asc', 'desc'] as Direction[]) {
+			lists.set(
+				`${sort} ${direction}`,
+				db.prepare(`SELECT i.* FROM issues i WHERE ${ISSUE_WHERE}
+					ORDER BY ${ISSUE_ORDER[sort]} ${direction}, i.number ${direction} LIMIT @limit OFFSET @offset`),
+			);
+		}
+	}
+	const count = db.prepare(`SELECT count(*) FROM issues i WHERE ${ISSUE_WHERE}`).pluck();
+
+	const assignees = db.prepare(`
+		SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY issue_id, position`);
+	const clearAssignees = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ?');
+	const addAssignee = db.prepare(`
+		INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position)
+		VALUES (@issueId, @userId, (SELECT coalesce(max(position), 0) + 1 FROM issue_assignees WHERE issue_id = @issueId))`);
+	const removeAssignee = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ? AND user_id = ?');
+
+	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
+	const insertComment = db.prepare(
+		'INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+	);
+	const updateComment = db.prepare('UPDATE issue_comments SET body = ?, updated_at = ? WHERE id = ?');
+	const removeComment = db.prepare('DELETE FROM issue_comments WHERE id = ?');
+	const countComments = db.prepare('UPDATE issues SET comments = comments + ?, updated_at = ? WHERE id = ?');
+	const issueComments = db.prepare(`
+		SELECT * FROM issue_comments WHERE issue_id = @issueId AND (@since IS NULL OR updated_at >= @since)
+		ORDER BY id LIMIT @limit OFFSET @offset`);
+	const issueCommentTotal = db
+		.prepare('SELECT count(*) FROM issue_comments WHERE issue_id = @issueId AND (@since IS NULL OR updated_at >= @since)')
+		.pluck();
+	const COMMENT_WHERE = 'repo_id = @repoId AND (@since IS NULL OR updated_at >= @since)';
+	const repoComments = new Map<string, ReturnType<DB['prepare']>>();
+	repoComments.set('id', db.prepare(`SELECT * FROM issue_comments WHERE ${COMMENT_WHERE} ORDER BY id LIMIT @limit OFFSET @offset`));
+	for (const sort of ['created', 'updated'] as const) {
+		for (const direction of ['asc', 'desc'] as Direction[]) {
+			repoComments.set(
+				`${sort} ${direction}`,
+				db.prepare(`SELECT * FROM issue_comments WHERE ${COMMENT_WHERE}
+					ORDER BY ${sort}_at ${direction}, id ${direction} LIMIT @limit OFFSET @offset`),
+			);
+		}
+	}
+	const repoCommentTotal = db.prepare(`SELECT count(*) FROM issue_comments WHERE ${COMMENT_WHERE}`).pluck();
+
+	return {
+		byNumber: (repoId: number, number: number) => byNumber.get(repoId, number) as IssueRow | undefined,
+		byId: (id: number) => byId.get(id) as IssueRow | undefined,
+		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as IssueRow[],
+		/**
+		 * Inserts an issue with the repository's next number (issues and pull requests share them).
+		 * @param now ISO timestamp
+		 */
+		insert(issue: { repo_id: number; title: string; body: string | null; user_id: number; pull_request: boolean }, now: string): IssueRow {
+			const number = nextNumber.get(issue.repo_id) as number;
+			const id = insert.run({ ...issue, pull_request: issue.pull_request ? 1 : 0, number, now }).lastInsertRowid;
+			return byId.get(id) as IssueRow;
+		},
+		/** Writes the editable fields and updated_at. @param now ISO timestamp */
+		update(row: IssueRow, now: string): IssueRow {
+			update.run({ ...row, now });
+			return byId.get(row.id) as IssueRow;
+		},
+		/** @param now ISO timestamp */
+		setLock: (id: number, locked: boolean, reason: string | null, now: string) => void lock.run(locked ? 1 : 0, reason, now, id),
+		/** @param now ISO timestamp */
+		touch: (id: number, now: string) => void touch.run(now, id),
+		list(filter: IssueFilter) {
+			const params = { ...filter, labels: JSON.stringify(filter.labels), labelCount: filter.labels.length, none: filter.none ? 1 : 0 };
+			const { sort, direction, limit, offset, ...where } = params;
+			return {
+				rows: lists.get(`${sort} ${direction}`)!.all({ ...where, limit, offset }) as IssueRow[],
+				total: count.get(where) as number,
+			};
+		},
+		/** issue id → assignee account ids in order, for several issues. */
+		assignees(issueIds: number[]): Map<number, number[]> {
+			const result = new Map<number, number[]>();
+			for (const row of assignees.all(JSON.stringify(issueIds)) as Array<{ issue_id: number; user_id: number }>) {
+				let ids = result.get(row.issue_id);
+				if (!ids) result.set(row.issue_id, (ids = []));
+				ids.push(row.user_id);
+			}
+			return result;
+		},
+		replaceAssignees(issueId: number, userIds: number[]): void {
+			clearAssignees.run(issueId);
+			for (const userId of userIds) addAssignee.run({ issueId, userId });
+		},
+		addAssignees(issueId: number, userIds: number[]): void {
+			for (const userId of userIds) addAssignee.run({ issueId, userId });
+		},
+		removeAssignee: (issueId: number, userId: number) => void removeAssignee.run(issueId, userId),
+
+		comment: (repoId: number, id: number) => comment.get(repoId, id) as IssueCommentRow | undefined,
+		/** Adds a comment and counts it on the issue (which counts as updated). @param now ISO timestamp */
+		insertComment(issue: IssueRow, userId: number, body: string, now: string): IssueCommentRow {
+			const id = insertComment.run(issue.repo_id, issue.id, userId, body, now, now).lastInsertRowid;
+			countComments.run(1, now, issue.id);
+			return comment.get(issue.repo_id, id) as IssueCommentRow;
+		},
+		/** @param now ISO timestamp */
+		updateComment(row: IssueCommentRow, body: string, now: string): IssueCommentRow {
+			updateComment.run(body, now, row.id);
+			return comment.get(row.repo_id, row.id) as IssueCommentRow;
+		},
+		/** @param now ISO timestamp */
+		removeComment(row: IssueCommentRow, now: string): void {
+			removeComment.run(row.id);
+			countComments.run(-1, now, row.issue_id);
+		},
+		/** One issue's comments in ascending id order; since: ISO timestamp or null. */
+		issueComments(issueId: number, since: string | null, limit: number, offset: number) {
+			const params = { issueId, since, limit, offset };
+			return { rows: issueComments.all(params) as IssueCommentRow[], total: issueCommentTotal.get({ issueId, since }) as number };
+		},
+		/** A repository's comments (spec: default ascending id; sort with direction otherwise). */
+		repoComments(filter: CommentFilter) {
+			const { sort, direction, ...where } = filter;
+			const statement = repoComments.get(sort ? `${sort} ${direction}` : 'id')!;
+			return {
+				rows: statement.all(where) as IssueCommentRow[],
+				total: repoCommentTotal.get({ repoId: where.repoId, since: where.since }) as number,
+			};
+		},
+	};
+}

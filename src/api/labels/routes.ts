@@ -1,0 +1,120 @@
+/**
+ * Repository labels (GitHub's labels API): list, create, get, update, delete. Names are unique per
+ * repository, case-insensitively; colors are six hex digits (a leading '#' is accepted and
+ * dropped). Managing labels needs triage access to the repository.
+ */
+import * as v from 'valibot';
+import { invalidField, notFound } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
+import { route, type Context } from '../../http/route';
+import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
+import { repositoryPaths } from '../issues/render';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
+import { label } from './render';
+import { IMPLICIT_LABEL_COLOR, type LabelRow } from './store';
+
+const name = v.pipe(v.string(), v.transform((s) => s.trim()), v.minLength(1, "name can't be blank"), v.maxLength(50, 'name is longer than 50 characters'));
+const color = v.pipe(
+	v.string(),
+	v.transform((s) => s.replace(/^#/, '').toLowerCase()),
+	v.regex(/^[0-9a-f]{6}$/, 'color must be six hexadecimal digits, like f29513'),
+);
+const description = v.nullable(v.pipe(v.string(), v.maxLength(100, 'description is longer than 100 characters')));
+const createBody = v.object({ name, color: v.optional(color), description: v.optional(description) });
+const updateBody = v.object({ new_name: v.optional(name), color: v.optional(color), description: v.optional(description) });
+
+const url = (ctx: Context, access: RepoAccess) => repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name).api;
+
+function loadLabel(ctx: Context, access: RepoAccess): LabelRow {
+	const row = ctx.app.stores.labels.byName(access.repo.id, ctx.params.name);
+	if (!row) throw notFound();
+	return row;
+}
+
+function unique(ctx: Context, access: RepoAccess, wanted: string, self: number | null): void {
+	const existing = ctx.app.stores.labels.byName(access.repo.id, wanted);
+	if (existing && existing.id !== self) throw invalidField('Label', 'name', `label "${wanted}" already exists`, 'already_exists');
+}
+
+export const labelRoutes = [
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/labels',
+		docs: 'issues/labels#list-labels-for-a-repository',
+		pagination: true,
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			const { rows, total } = ctx.app.stores.labels.list(access.repo.id, ctx.page.perPage, ctx.page.offset);
+			const repositoryUrl = url(ctx, access);
+			return paged(rows.map((row) => label(repositoryUrl, row)), total);
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/labels',
+		docs: 'issues/labels#create-a-label',
+		resource: 'Label',
+		body: createBody,
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'triage', 'create labels');
+			const row = ctx.app.transaction(() => {
+				unique(ctx, access, ctx.body.name, null);
+				return ctx.app.stores.labels.insert({
+					repo_id: access.repo.id,
+					name: ctx.body.name,
+					color: ctx.body.color ?? IMPLICIT_LABEL_COLOR,
+					description: ctx.body.description ?? null,
+					is_default: 0,
+				});
+			});
+			const body = label(url(ctx, access), row);
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/labels/{name}',
+		docs: 'issues/labels#get-a-label',
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			return ok(label(url(ctx, access), loadLabel(ctx, access)));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'PATCH',
+		path: '/repos/{owner}/{repo}/labels/{name}',
+		docs: 'issues/labels#update-a-label',
+		resource: 'Label',
+		body: updateBody,
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'triage', 'update labels');
+			const current = loadLabel(ctx, access);
+			const row = ctx.app.transaction(() => {
+				if (ctx.body.new_name !== undefined) unique(ctx, access, ctx.body.new_name, current.id);
+				return ctx.app.stores.labels.update({
+					id: current.id,
+					name: ctx.body.new_name ?? current.name,
+					color: ctx.body.color ?? current.color,
+					description: ctx.body.description !== undefined ? ctx.body.description : current.description,
+				});
+			});
+			return ok(label(url(ctx, access), row));
+		},
+	}),
+	route({
+		...ISSUES_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/labels/{name}',
+		docs: 'issues/labels#delete-a-label',
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'triage', 'delete labels');
+			const row = loadLabel(ctx, access);
+			ctx.app.transaction(() => ctx.app.stores.labels.remove(row.id));
+			return noContent();
+		},
+	}),
+];

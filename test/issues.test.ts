@@ -1,0 +1,293 @@
+/**
+ * Issues and labels (GitHub's issues API; spec document 2: pull requests are issues).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('issues');
+let s: TestServer;
+let olivia: string; // owner of acme
+let mia: string; // member of acme
+let carl: string; // outside collaborator with push on acme/web (triages its issues)
+let eve: string; // nobody to acme
+let uma: string; // owns uma/notes
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mia', 'carl', 'eve', 'uma']) s.user(login);
+	s.org('acme', 'olivia');
+	s.member('acme', 'mia');
+	olivia = s.fullToken('olivia');
+	mia = s.fullToken('mia');
+	carl = s.fullToken('carl');
+	eve = s.fullToken('eve');
+	uma = s.fullToken('uma');
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'web' } });
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'vault', private: true } });
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'quiet', has_issues: false } });
+	await s.request('POST', '/user/repos', { token: uma, body: { name: 'notes' } });
+	const web = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'web')!;
+	s.app.stores.repos.setCollaborator(web.id, s.app.stores.accounts.user('carl')!.id, 'push', '2026-01-01T00:00:00Z');
+});
+test.after(() => s.close());
+
+test('create: 201 with Location, numbers per repository, GitHub shape', async () => {
+	const res = await s.request('POST', '/repos/acme/web/issues', {
+		token: olivia,
+		body: { title: 'Login fails', body: 'Steps:\n- [ ] open\n- [x] click', labels: ['bug', 'ui'], assignees: ['mia'] },
+	});
+	assert.is(res.status, 201);
+	const issue = res.body;
+	assert.is(res.headers.get('location'), `${s.api}/repos/acme/web/issues/1`);
+	assert.is(issue.number, 1);
+	assert.is(issue.url, `${s.api}/repos/acme/web/issues/1`);
+	assert.is(issue.html_url, `${s.origin}/acme/web/issues/1`);
+	assert.is(issue.repository_url, `${s.api}/repos/acme/web`);
+	assert.is(issue.comments_url, `${s.api}/repos/acme/web/issues/1/comments`);
+	assert.is(issue.labels_url, `${s.api}/repos/acme/web/issues/1/labels{/name}`);
+	assert.is(issue.state, 'open');
+	assert.is(issue.state_reason, null);
+	assert.is(issue.title, 'Login fails');
+	assert.is(issue.body, 'Steps:\n- [ ] open\n- [x] click');
+	assert.is(issue.user.login, 'olivia');
+	assert.is(issue.author_association, 'MEMBER', '~> organization owners are members: OWNER is for user repositories');
+	assert.equal(issue.labels.map((l: any) => [l.name, l.color, l.default]), [['bug', 'd73a4a', true], ['ui', 'ededed', false]]);
+	assert.is(issue.labels[1].url, `${s.api}/repos/acme/web/labels/ui`);
+	assert.is(issue.assignee.login, 'mia');
+	assert.equal(issue.assignees.map((a: any) => a.login), ['mia']);
+	assert.is(issue.milestone, null);
+	assert.is(issue.locked, false);
+	assert.is(issue.comments, 0);
+	assert.is(issue.closed_at, null);
+	assert.is(issue.closed_by, null);
+	assert.is(issue.pull_request, undefined);
+	assert.equal(issue.reactions, { url: `${issue.url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 });
+	assert.is(issue.node_id, Buffer.from(`05:Issue${issue.id}`).toString('base64'));
+
+	const second = await s.request('POST', '/repos/acme/web/issues', { token: mia, body: { title: 42 } });
+	assert.is(second.status, 201);
+	assert.is(second.body.number, 2);
+	assert.is(second.body.title, '42', '~> GitHub accepts a number as title');
+	assert.is(second.body.body, null);
+	const elsewhere = await s.request('POST', '/repos/uma/notes/issues', { token: uma, body: { title: 'first' } });
+	assert.is(elsewhere.body.number, 1, '~> numbers count per repository');
+	assert.is(elsewhere.body.author_association, 'OWNER');
+	const repo = await s.get('/repos/acme/web', olivia);
+	assert.is(repo.body.open_issues_count, 2);
+});
+
+test('create: callers without push access cannot set labels or assignees (dropped, as on GitHub)', async () => {
+	const res = await s.request('POST', '/repos/acme/web/issues', { token: eve, body: { title: 'Drive-by', labels: ['bug'], assignees: ['mia'] } });
+	assert.is(res.status, 201);
+	assert.equal(res.body.labels, []);
+	assert.equal(res.body.assignees, []);
+	assert.is(res.body.author_association, 'NONE');
+	const collaborator = await s.request('POST', '/repos/acme/web/issues', { token: carl, body: { title: 'From carl', labels: ['question'] } });
+	assert.is(collaborator.body.author_association, 'COLLABORATOR');
+	assert.equal(collaborator.body.labels.map((l: any) => l.name), ['question']);
+});
+
+test('create: validation and denial', async () => {
+	const blank = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: '  ' } });
+	assert.is(blank.status, 422);
+	assert.equal(blank.body.errors[0].field, 'title');
+	const missing = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { body: 'no title' } });
+	assert.is(missing.status, 422);
+	const badAssignee = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 't', assignees: ['eve'] } });
+	assert.is(badAssignee.status, 422);
+	assert.equal(badAssignee.body.errors, [{ resource: 'Issue', field: 'assignees', code: 'invalid', value: 'eve' }]);
+	const milestone = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 't', milestone: 3 } });
+	assert.is(milestone.status, 422);
+	assert.is(milestone.body.errors[0].field, 'milestone');
+	assert.is((await s.request('POST', '/repos/acme/web/issues', { body: { title: 't' } })).status, 401);
+	assert.is((await s.request('POST', '/repos/acme/vault/issues', { token: eve, body: { title: 't' } })).status, 404, '~> private: 404, not 403');
+	const disabled = await s.request('POST', '/repos/acme/quiet/issues', { token: olivia, body: { title: 't' } });
+	assert.is(disabled.status, 410);
+	assert.is(disabled.body.message, 'Issues are disabled for this repo');
+	assert.is((await s.get('/repos/acme/quiet/issues', olivia)).status, 410);
+	const readOnly = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'read' } });
+	const denied = await s.request('POST', '/repos/acme/web/issues', { token: readOnly, body: { title: 't' } });
+	assert.is(denied.status, 403);
+	assert.is(denied.headers.get('x-accepted-github-permissions'), 'issues=write');
+	const count = (await s.get('/repos/acme/web', olivia)).body.open_issues_count;
+	assert.is(count, 4, '~> failed creates leave nothing behind');
+});
+
+test('get: 200 for visible issues, 404 otherwise; media types render the body', async () => {
+	const res = await s.get('/repos/acme/web/issues/1');
+	assert.is(res.status, 200, '~> public repository: no token needed');
+	assert.is(res.body.title, 'Login fails');
+	assert.is((await s.get('/repos/acme/web/issues/99', olivia)).status, 404);
+	assert.is((await s.get('/repos/acme/web/issues/abc', olivia)).status, 404);
+	const full = await s.get('/repos/acme/web/issues/1', olivia, { Accept: 'application/vnd.github.full+json' });
+	assert.is(full.body.body, 'Steps:\n- [ ] open\n- [x] click');
+	assert.match(full.body.body_html, '<input type="checkbox" class="task-list-item-checkbox" disabled');
+	assert.match(full.body.body_text, 'Steps:');
+	const html = await s.get('/repos/acme/web/issues/1', olivia, { Accept: 'application/vnd.github.html+json' });
+	assert.is(html.body.body, undefined);
+	assert.ok(html.body.body_html);
+	const etag = res.headers.get('etag')!;
+	assert.is((await s.get('/repos/acme/web/issues/1', undefined, { 'If-None-Match': etag })).status, 304);
+});
+
+test('update: authors edit their issue; triage closes with a reason and reopens', async () => {
+	const own = await s.request('PATCH', '/repos/acme/web/issues/3', { token: eve, body: { title: 'Drive-by (edited)', labels: ['bug'] } });
+	assert.is(own.status, 200);
+	assert.is(own.body.title, 'Drive-by (edited)');
+	assert.equal(own.body.labels, [], '~> labels from a caller without triage are dropped');
+	const other = await s.request('PATCH', '/repos/acme/web/issues/1', { token: eve, body: { title: 'mine now' } });
+	assert.is(other.status, 403);
+
+	const reader = await s.request('PATCH', '/repos/acme/web/issues/1', { token: mia, body: { state: 'closed' } });
+	assert.is(reader.status, 403, '~> members with read access change only their own issues');
+	s.clock.advance(60_000);
+	const closed = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { state: 'closed', state_reason: 'not_planned' } });
+	assert.is(closed.status, 200);
+	assert.is(closed.body.state, 'closed');
+	assert.is(closed.body.state_reason, 'not_planned');
+	assert.is(closed.body.closed_by.login, 'carl');
+	assert.is(closed.body.closed_at, '2026-11-22T12:01:00Z');
+	assert.is(closed.body.updated_at, '2026-11-22T12:01:00Z');
+	assert.is((await s.get('/repos/acme/web', olivia)).body.open_issues_count, 3);
+
+	const reopened = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { state: 'open' } });
+	assert.is(reopened.body.state, 'open');
+	assert.is(reopened.body.state_reason, 'reopened');
+	assert.is(reopened.body.closed_at, null);
+	const bad = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { state: 'closed', state_reason: 'reopened' } });
+	assert.is(bad.status, 422);
+	const badState = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { state: 'merged' } });
+	assert.is(badState.status, 422);
+
+	const relabel = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { labels: [{ name: 'enhancement' }], assignees: [] } });
+	assert.equal(relabel.body.labels.map((l: any) => l.name), ['enhancement']);
+	assert.equal(relabel.body.assignees, []);
+	assert.is(relabel.body.assignee, null);
+});
+
+test('list: filters, sorting and pagination', async () => {
+	const open = await s.get('/repos/acme/web/issues', olivia);
+	assert.is(open.status, 200);
+	assert.equal(open.body.map((i: any) => i.number), [4, 3, 2, 1], '~> default: open, newest first');
+	assert.equal((await s.get('/repos/acme/web/issues?direction=asc', olivia)).body.map((i: any) => i.number), [1, 2, 3, 4]);
+	await s.request('PATCH', '/repos/acme/web/issues/2', { token: olivia, body: { state: 'closed' } });
+	assert.equal((await s.get('/repos/acme/web/issues?state=closed', olivia)).body.map((i: any) => i.number), [2]);
+	assert.equal((await s.get('/repos/acme/web/issues?state=all', olivia)).body.length, 4);
+	assert.equal((await s.get('/repos/acme/web/issues?creator=eve', olivia)).body.map((i: any) => i.number), [3]);
+	assert.equal((await s.get('/repos/acme/web/issues?labels=Question', olivia)).body.map((i: any) => i.number), [4]);
+	assert.equal((await s.get('/repos/acme/web/issues?labels=question,bug', olivia)).body, [], '~> every label must match');
+	await s.request('POST', '/repos/acme/web/issues/4/assignees', { token: olivia, body: { assignees: ['carl'] } });
+	assert.equal((await s.get('/repos/acme/web/issues?assignee=carl', olivia)).body.map((i: any) => i.number), [4]);
+	assert.equal((await s.get('/repos/acme/web/issues?assignee=*', olivia)).body.map((i: any) => i.number), [4]);
+	assert.equal((await s.get('/repos/acme/web/issues?assignee=none', olivia)).body.map((i: any) => i.number), [3, 1]);
+	assert.equal((await s.get('/repos/acme/web/issues?milestone=*', olivia)).body, [], '~> no issue has a milestone');
+	assert.equal((await s.get('/repos/acme/web/issues?milestone=none', olivia)).body.length, 3);
+	s.clock.advance(60_000);
+	await s.request('PATCH', '/repos/acme/web/issues/3', { token: eve, body: { body: 'cc @mia please' } });
+	assert.equal((await s.get('/repos/acme/web/issues?mentioned=mia', olivia)).body.map((i: any) => i.number), [3]);
+	assert.equal((await s.get('/repos/acme/web/issues?mentioned=mi', olivia)).body, [], '~> whole logins only');
+	assert.equal((await s.get('/repos/acme/web/issues?sort=updated&direction=desc', olivia)).body[0].number, 3);
+	const paged = await s.get('/repos/acme/web/issues?state=all&per_page=2', olivia);
+	assert.is(paged.body.length, 2);
+	assert.match(paged.headers.get('link')!, 'rel="next"');
+	assert.is((await s.get('/repos/acme/web/issues?state=bogus', olivia)).status, 422);
+	assert.is((await s.get('/repos/acme/web/issues?since=yesterday', olivia)).status, 422);
+	assert.is((await s.get('/repos/acme/vault/issues', eve)).status, 404);
+});
+
+test('lock and unlock: push access; comments on locked issues need it too', async () => {
+	assert.is((await s.request('PUT', '/repos/acme/web/issues/4/lock', { token: eve, body: {} })).status, 403);
+	const bad = await s.request('PUT', '/repos/acme/web/issues/4/lock', { token: carl, body: { lock_reason: 'boring' } });
+	assert.is(bad.status, 422);
+	assert.is((await s.request('PUT', '/repos/acme/web/issues/4/lock', { token: carl, body: { lock_reason: 'too heated' } })).status, 204);
+	const locked = await s.get('/repos/acme/web/issues/4', olivia);
+	assert.is(locked.body.locked, true);
+	assert.is(locked.body.active_lock_reason, 'too heated');
+	const refused = await s.request('POST', '/repos/acme/web/issues/4/comments', { token: eve, body: { body: 'hi' } });
+	assert.is(refused.status, 403);
+	assert.is((await s.request('POST', '/repos/acme/web/issues/4/comments', { token: carl, body: { body: 'calm down' } })).status, 201);
+	assert.is((await s.request('DELETE', '/repos/acme/web/issues/4/lock', { token: carl })).status, 204);
+	assert.is((await s.get('/repos/acme/web/issues/4', olivia)).body.locked, false);
+});
+
+test('issue labels and assignees routes', async () => {
+	const added = await s.request('POST', '/repos/acme/web/issues/3/labels', { token: carl, body: { labels: ['bug', 'Needs Review'] } });
+	assert.is(added.status, 200);
+	assert.equal(added.body.map((l: any) => l.name), ['bug', 'Needs Review']);
+	const set = await s.request('PUT', '/repos/acme/web/issues/3/labels', { token: carl, body: { labels: ['question'] } });
+	assert.equal(set.body.map((l: any) => l.name), ['question']);
+	const listed = await s.get('/repos/acme/web/issues/3/labels', eve);
+	assert.equal(listed.body.map((l: any) => l.name), ['question']);
+	const removed = await s.request('DELETE', '/repos/acme/web/issues/3/labels/question', { token: carl });
+	assert.is(removed.status, 200);
+	assert.equal(removed.body, []);
+	const gone = await s.request('DELETE', '/repos/acme/web/issues/3/labels/question', { token: carl });
+	assert.is(gone.status, 404);
+	assert.is(gone.body.message, 'Label does not exist');
+	assert.is((await s.request('POST', '/repos/acme/web/issues/3/labels', { token: eve, body: { labels: ['bug'] } })).status, 403);
+	assert.is((await s.request('DELETE', '/repos/acme/web/issues/3/labels', { token: carl })).status, 204);
+
+	const assigned = await s.request('POST', '/repos/acme/web/issues/3/assignees', { token: olivia, body: { assignees: ['mia', 'carl'] } });
+	assert.is(assigned.status, 201);
+	assert.equal(assigned.body.assignees.map((a: any) => a.login), ['mia', 'carl']);
+	const unassigned = await s.request('DELETE', '/repos/acme/web/issues/3/assignees', { token: olivia, body: { assignees: ['mia'] } });
+	assert.equal(unassigned.body.assignees.map((a: any) => a.login), ['carl']);
+	assert.is((await s.get('/repos/acme/web/assignees/carl', olivia)).status, 204);
+	assert.is((await s.get('/repos/acme/web/assignees/eve', olivia)).status, 404);
+});
+
+test('repository labels: defaults, create, get, update, delete', async () => {
+	const list = await s.get('/repos/uma/notes/labels', uma);
+	assert.is(list.status, 200);
+	assert.equal(
+		list.body.map((l: any) => l.name),
+		['bug', 'documentation', 'duplicate', 'enhancement', 'good first issue', 'help wanted', 'invalid', 'question', 'wontfix'],
+	);
+	const made = await s.request('POST', '/repos/uma/notes/labels', { token: uma, body: { name: 'p1', color: '#FF0000', description: 'urgent' } });
+	assert.is(made.status, 201);
+	assert.equal(made.body, {
+		id: made.body.id,
+		node_id: made.body.node_id,
+		url: `${s.api}/repos/uma/notes/labels/p1`,
+		name: 'p1',
+		color: 'ff0000',
+		default: false,
+		description: 'urgent',
+	});
+	const dup = await s.request('POST', '/repos/uma/notes/labels', { token: uma, body: { name: 'P1' } });
+	assert.is(dup.status, 422);
+	assert.is(dup.body.errors[0].code, 'already_exists');
+	assert.is((await s.request('POST', '/repos/uma/notes/labels', { token: uma, body: { name: 'x', color: 'red' } })).status, 422);
+	assert.is((await s.request('POST', '/repos/uma/notes/labels', { token: eve, body: { name: 'x' } })).status, 403);
+	const spaced = await s.get('/repos/uma/notes/labels/good%20first%20issue', eve);
+	assert.is(spaced.body.color, '7057ff');
+	const renamed = await s.request('PATCH', '/repos/uma/notes/labels/p1', { token: uma, body: { new_name: 'priority', description: null } });
+	assert.is(renamed.body.name, 'priority');
+	assert.is(renamed.body.description, null);
+	assert.is((await s.get('/repos/uma/notes/labels/p1', uma)).status, 404);
+	assert.is((await s.request('DELETE', '/repos/uma/notes/labels/priority', { token: uma })).status, 204);
+	assert.is((await s.get('/repos/uma/notes/labels/priority', uma)).status, 404);
+});
+
+test('pull requests are issues: shared numbers, pull_request field, /pull/ URLs', async () => {
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('uma')!.id, 'notes')!;
+	const pr = s.app.transaction(() =>
+		s.app.stores.issues.insert({ repo_id: repo.id, title: 'Add docs', body: null, user_id: repo.owner_id, pull_request: true }, '2026-11-22T12:00:00Z'),
+	);
+	assert.is(pr.number, 2);
+	const res = await s.get('/repos/uma/notes/issues/2', uma);
+	assert.is(res.body.html_url, `${s.origin}/uma/notes/pull/2`);
+	assert.equal(res.body.pull_request, {
+		url: `${s.api}/repos/uma/notes/pulls/2`,
+		html_url: `${s.origin}/uma/notes/pull/2`,
+		diff_url: `${s.origin}/uma/notes/pull/2.diff`,
+		patch_url: `${s.origin}/uma/notes/pull/2.patch`,
+		merged_at: null,
+	});
+	assert.is(res.body.draft, false);
+	const next = await s.request('POST', '/repos/uma/notes/issues', { token: uma, body: { title: 'after the pull request' } });
+	assert.is(next.body.number, 3);
+});
+
+test.run();
