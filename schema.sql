@@ -129,6 +129,10 @@ CREATE TABLE repositories (
   has_discussions INTEGER NOT NULL DEFAULT 0,
   is_template    INTEGER NOT NULL DEFAULT 0,
   archived       INTEGER NOT NULL DEFAULT 0,
+  -- security_and_analysis: advanced security (dependency review of private repositories) and
+  -- delegated alert dismissal (dependabot alerts are dismissed through reviewed requests).
+  advanced_security          INTEGER NOT NULL DEFAULT 0,
+  delegated_alert_dismissal  INTEGER NOT NULL DEFAULT 0,
   allow_squash_merge     INTEGER NOT NULL DEFAULT 1,
   allow_merge_commit     INTEGER NOT NULL DEFAULT 1,
   allow_rebase_merge     INTEGER NOT NULL DEFAULT 1,
@@ -477,6 +481,39 @@ CREATE INDEX issue_comments_repo_updated ON issue_comments(repo_id, updated_at, 
 CREATE INDEX issue_comments_issue ON issue_comments(issue_id, id);
 
 -- ===== git objects (src/api/git) =====
+-- Git objects of a repository (blobs, trees, commits, annotated tags), addressed by their git
+-- object id: the SHA-1 of "<type> <size>\0<content>", as `git hash-object` computes it.
+CREATE TABLE git_objects (
+  id         INTEGER PRIMARY KEY,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  sha        TEXT NOT NULL,                           -- 40 lowercase hex digits
+  type       TEXT NOT NULL CHECK (type IN ('blob', 'tree', 'commit', 'tag')),
+  size       INTEGER NOT NULL,                        -- bytes of content
+  content    BLOB NOT NULL,                           -- git's canonical encoding, without the header
+  created_at TEXT NOT NULL,
+  UNIQUE (repo_id, sha)
+);
+CREATE INDEX git_objects_type ON git_objects(repo_id, type);
+
+-- The commit graph: each commit's parents in order (position 0 is the first parent), for
+-- fast-forward checks and merge bases without parsing commits.
+CREATE TABLE git_commit_parents (
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  commit_sha TEXT NOT NULL,
+  position   INTEGER NOT NULL,
+  parent_sha TEXT NOT NULL,
+  PRIMARY KEY (repo_id, commit_sha, position)
+) WITHOUT ROWID;
+
+-- References (refs/heads/<branch>, refs/tags/<tag>) of a repository.
+CREATE TABLE git_refs (
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  name       TEXT NOT NULL,                           -- full name, case-sensitive: refs/heads/main
+  sha        TEXT NOT NULL,                           -- a git_objects sha of the same repository
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (repo_id, name)
+) WITHOUT ROWID;
 -- ===== end git objects =====
 
 -- ===== deployments and environments (src/api/deployments) =====
@@ -568,6 +605,12 @@ CREATE TABLE deployment_branch_policies (
 
 -- ===== workflows, runs and jobs (src/api/actions) =====
 -- ===== end workflows, runs and jobs =====
+
+-- ===== dependency graph (src/api/dependency-graph) =====
+-- ===== end dependency graph =====
+
+-- ===== dependabot alerts and dismissal requests (src/api/dependabot) =====
+-- ===== end dependabot alerts and dismissal requests =====
 
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.
 CREATE TABLE tokens (

@@ -31,6 +31,7 @@ import { createAppStore } from './api/apps/store';
 import { createGitStore } from './api/git/store';
 import { createDeploymentStore } from './api/deployments/store';
 import { createActionsStore } from './api/actions/store';
+import { createDependabotStore } from './api/dependabot/store';
 import { createGistStore } from './api/gists/store';
 import { createIssueStore } from './api/issues/store';
 import { createLabelStore } from './api/labels/store';
@@ -57,6 +58,7 @@ function createStores(db: DB) {
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
 		gists: createGistStore(db),
+		dependabot: createDependabotStore(db),
 		issues: createIssueStore(db),
 		labels: createLabelStore(db),
 	};

@@ -4,6 +4,7 @@
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
+import { dependabotRoutes } from './dependabot/routes';
 import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
@@ -47,4 +48,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueCommentRoutes,
 	...issueRoutes,
 	...labelRoutes,
+	...dependabotRoutes,
 ];

@@ -5,6 +5,7 @@
 // require(): the bundler must take node-cron's CommonJS build (its ESM build locates a daemon file by import.meta.url).
 import cron = require('node-cron');
 import type { App } from '../app';
+import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
 import { epochSeconds } from '../time';
 
@@ -43,6 +44,11 @@ export const JOBS: Job[] = [
 		id: 'migration-archive-expiry',
 		schedule: '0 7 * * * *',
 		run: (app) => void expireArchives(app),
+	},
+	{
+		id: 'dismissal-request-expiry',
+		schedule: '0 * * * * *',
+		run: (app) => void expireDismissalRequests(app, app.clock()),
 	},
 	{
 		id: 'database-maintenance',

@@ -1,6 +1,383 @@
 /**
- * Git objects and refs. (Being built.)
+ * GitHub's git database API for repositories (spec document 2, Git tag objects; OpenAPI
+ * operations git/*): blobs, trees, commits, annotated tag objects and references, stored in
+ * SQLite under their real git object ids. Reading needs Contents (read) — public repositories
+ * anonymously too; writing needs Contents (write) and push access to a writable repository.
+ * References take a path with slashes ({ref} is 'heads/main'), so those routes end in a wildcard.
  */
-import type { RouteDeclaration } from '../../http/route';
+import * as v from 'valibot';
+import { notFound, unprocessable } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { loadRepository, requireWritableRepository } from '../repos/access';
+import { parseCommit, parseTag, parseTree, TREE_MODES, type Ident, type TreeEntry } from './objects';
+import * as render from './render';
+import { peel, resolveObject } from './service';
+import {
+	blobContent,
+	createCommit,
+	createRef,
+	createTag,
+	createTree,
+	deleteRef,
+	fullSha,
+	ident,
+	requireCommits,
+	storeObject,
+	updateRef,
+	type PersonInput,
+	type TreeInput,
+} from './writes';
 
-export const gitRoutes: RouteDeclaration[] = [];
+const BASE = '/repos/{owner}/{repo}/git';
+
+const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const };
+// A public_repo token may write to public repositories; private ones stay invisible to it (404).
+const WRITE = { permissions: [{ contents: 'write' as const }], scopes: ['repo', 'public_repo'], access: 'authenticated' as const };
+
+const person = v.object({ name: v.string(), email: v.string(), date: v.optional(v.string()) });
+
+/** Largest number of entries a tree listing returns before it is truncated (GitHub's limit). */
+export const MAX_TREE_ENTRIES = 100_000;
+
+/** The wildcard part of a route's path ('heads/main' of .../git/ref/heads/main). */
+function rest(ctx: Context): string {
+	return ctx.params['*'] ?? '';
+}
+
+function view(ctx: Context, write = false, action = 'change it'): render.RepoView {
+	const access = write ? requireWritableRepository(ctx, 'push', action) : loadRepository(ctx);
+	return { repo: access.repo, owner: access.owner };
+}
+
+/**
+ * The caller as a commit author or tagger: the account's name (else login) and email (else
+ * GitHub's noreply address <id>+<login>@users.noreply.<host>), dated now.
+ */
+function caller(ctx: Context): PersonInput {
+	const account = ctx.principal.actorId === null ? undefined : ctx.app.stores.accounts.byId(ctx.principal.actorId);
+	if (!account) throw unprocessable('author is required when no user acts');
+	const host = ctx.app.urls.host.replace(/:\d+$/, '');
+	// Characters git cannot keep in an identity are dropped rather than refused: the caller gave none of this.
+	const clean = (text: string | null) => (text ?? '').replace(/[<>\n\0]/g, '').trim();
+	return { name: clean(account.name) || account.login, email: clean(account.email) || `${account.id}+${account.login}@users.noreply.${host}` };
+}
+
+/**
+ * A tree's listing: its own entries, or with `recursive` every entry below it, depth first with a
+ * folder before its contents (git ls-tree -r -t order); at most MAX_TREE_ENTRIES, then truncated.
+ */
+function treeItems(ctx: Context, repoId: number, sha: string, recursive: boolean): { items: render.TreeItem[]; truncated: boolean } {
+	const { git } = ctx.app.stores;
+	const items: render.TreeItem[] = [];
+	// An explicit stack: trees may nest deeper than the call stack would allow.
+	const stack: Array<{ entries: TreeEntry[]; at: number; prefix: string; sizes: Map<string, number> }> = [];
+	const open = (treeSha: string, prefix: string) => {
+		const row = git.object(repoId, treeSha);
+		if (!row || row.type !== 'tree') return;
+		const entries = parseTree(row.content);
+		const blobs = entries.filter((e) => e.mode !== '040000' && e.mode !== '160000').map((e) => e.sha);
+		stack.push({ entries, at: 0, prefix, sizes: new Map(git.metas(repoId, blobs).map((m) => [m.sha, m.size])) });
+	};
+	open(sha, '');
+	while (stack.length) {
+		const top = stack[stack.length - 1];
+		if (top.at >= top.entries.length) {
+			stack.pop();
+			continue;
+		}
+		if (items.length >= MAX_TREE_ENTRIES) return { items, truncated: true };
+		const entry = top.entries[top.at++];
+		const type = entry.mode === '040000' ? 'tree' : entry.mode === '160000' ? 'commit' : 'blob';
+		items.push({ path: top.prefix + entry.name, mode: entry.mode, type, sha: entry.sha, size: top.sizes.get(entry.sha) });
+		if (recursive && type === 'tree') open(entry.sha, `${top.prefix}${entry.name}/`);
+	}
+	return { items, truncated: false };
+}
+
+function refAnswer(ctx: Context, repo: render.RepoView, name: string) {
+	const row = ctx.app.stores.git.ref(repo.repo.id, name);
+	return row ? render.ref(ctx.app.urls, repo, row.name, row.sha, row.type) : null;
+}
+
+/** A page of the references starting with `prefix`, as GitRef items. */
+function matching(ctx: Context, repo: render.RepoView, prefix: string) {
+	const { rows, total } = ctx.app.stores.git.matchingRefs(repo.repo.id, prefix, ctx.page.perPage, ctx.page.offset);
+	return { items: rows.map((row) => render.ref(ctx.app.urls, repo, row.name, row.sha, row.type)), total };
+}
+
+export const gitRoutes: RouteDeclaration[] = [
+	// ----- blobs
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${BASE}/blobs`,
+		docs: 'git/blobs#create-a-blob',
+		resource: 'Blob',
+		body: v.object({ content: v.string(), encoding: v.optional(v.picklist(['utf-8', 'base64']), 'utf-8') }),
+		handler(ctx) {
+			const repo = view(ctx, true, 'create blobs');
+			const content = blobContent(ctx.body.content, ctx.body.encoding);
+			const sha = ctx.app.transaction(() => storeObject(ctx.app, repo.repo.id, 'blob', content, isoSeconds(ctx.now)));
+			const body = render.shortBlob(ctx.app.urls, repo, sha);
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/blobs/{file_sha}`,
+		docs: 'git/blobs#get-a-blob',
+		resource: 'Blob',
+		handler(ctx) {
+			const repo = view(ctx);
+			const sha = fullSha(ctx.params.file_sha);
+			if (!sha) throw unprocessable('The sha parameter must be exactly 40 characters and contain only [0-9a-f].');
+			const row = ctx.app.stores.git.object(repo.repo.id, sha);
+			if (!row || row.type !== 'blob') throw notFound();
+			return ok(render.blob(ctx.app.urls, repo, sha, row.content));
+		},
+	}),
+
+	// ----- trees
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${BASE}/trees`,
+		docs: 'git/trees#create-a-tree',
+		resource: 'Tree',
+		body: v.object({
+			tree: v.array(
+				v.object({
+					path: v.string(),
+					mode: v.picklist(TREE_MODES),
+					type: v.optional(v.picklist(['blob', 'tree', 'commit'])),
+					sha: v.optional(v.nullable(v.string())),
+					content: v.optional(v.string()),
+				}),
+			),
+			base_tree: v.optional(v.string()),
+		}),
+		handler(ctx) {
+			const repo = view(ctx, true, 'create trees');
+			const sha = ctx.app.transaction(() => createTree(ctx.app, repo.repo.id, ctx.body.base_tree, ctx.body.tree as TreeInput[], isoSeconds(ctx.now)));
+			const { items, truncated } = treeItems(ctx, repo.repo.id, sha, false);
+			const body = render.tree(ctx.app.urls, repo, sha, items, truncated);
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/trees/*`,
+		docs: 'git/trees#get-a-tree',
+		resource: 'Tree',
+		query: v.object({ recursive: v.optional(v.union([v.string(), v.array(v.string())])) }),
+		handler(ctx) {
+			const repo = view(ctx);
+			// A tree id, or anything leading to a tree: a commit, a tag, a branch or tag name.
+			const object = resolveObject(ctx.app, repo.repo, rest(ctx));
+			const sha = object ? peel(ctx.app, repo.repo.id, object.sha, 'tree') : null;
+			if (!sha) throw notFound();
+			// Any value of recursive (even 0 or false) asks for the whole tree, as on GitHub.
+			const { items, truncated } = treeItems(ctx, repo.repo.id, sha, ctx.query.recursive !== undefined);
+			return ok(render.tree(ctx.app.urls, repo, sha, items, truncated));
+		},
+	}),
+
+	// ----- commits
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${BASE}/commits`,
+		docs: 'git/commits#create-a-commit',
+		resource: 'Commit',
+		body: v.object({
+			message: v.string(),
+			tree: v.string(),
+			parents: v.optional(v.array(v.string()), []),
+			author: v.optional(person),
+			committer: v.optional(person),
+			signature: v.optional(v.string()),
+		}),
+		handler(ctx) {
+			const repo = view(ctx, true, 'create commits');
+			// The author defaults to the caller, now; the committer to the author.
+			const author: Ident = ident('Commit', 'author', ctx.body.author ?? caller(ctx), ctx.now);
+			const committer: Ident = ctx.body.committer ? ident('Commit', 'committer', ctx.body.committer, ctx.now) : author;
+			const now = isoSeconds(ctx.now);
+			const sha = ctx.app.transaction(() =>
+				createCommit(
+					ctx.app,
+					repo.repo.id,
+					{ message: ctx.body.message, tree: ctx.body.tree, parents: ctx.body.parents, author, committer, signature: ctx.body.signature ?? null },
+					now,
+				),
+			);
+			const body = render.commit(ctx.app.urls, repo, sha, parseCommit(ctx.app.stores.git.object(repo.repo.id, sha)!.content));
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/commits/{commit_sha}`,
+		docs: 'git/commits#get-a-commit-object',
+		resource: 'Commit',
+		handler(ctx) {
+			const repo = view(ctx);
+			const sha = fullSha(ctx.params.commit_sha);
+			const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
+			if (!sha || !row || row.type !== 'commit') throw notFound();
+			return ok(render.commit(ctx.app.urls, repo, sha, parseCommit(row.content)));
+		},
+	}),
+
+	// ----- tag objects (spec document 2, Git tag objects)
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${BASE}/tags`,
+		docs: 'git/tags#create-a-tag-object',
+		resource: 'Tag',
+		body: v.object({
+			tag: v.string(),
+			message: v.string(),
+			object: v.string(),
+			type: v.picklist(['commit', 'tree', 'blob', 'tag']),
+			tagger: v.optional(person),
+		}),
+		handler(ctx) {
+			const repo = view(ctx, true, 'create tags');
+			const tagger = ident('Tag', 'tagger', ctx.body.tagger ?? caller(ctx), ctx.now);
+			const now = isoSeconds(ctx.now);
+			const sha = ctx.app.transaction(() =>
+				createTag(ctx.app, repo.repo.id, { tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger }, now),
+			);
+			const row = ctx.app.stores.git.object(repo.repo.id, sha)!;
+			const body = render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8'));
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/tags/{tag_sha}`,
+		docs: 'git/tags#get-a-tag',
+		resource: 'Tag',
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const sha = fullSha(ctx.params.tag_sha);
+			const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
+			if (!sha || !row || row.type !== 'tag') throw notFound();
+			return ok(render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8')));
+		},
+	}),
+
+	// ----- references
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/matching-refs/*?`,
+		docs: 'git/refs#list-matching-references',
+		resource: 'Reference',
+		pagination: true,
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			// A plain prefix: heads/feature lists feature, featureA and feature/x.
+			const { items, total } = matching(ctx, repo, `refs/${rest(ctx)}`);
+			return paged(items, total);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/ref/*`,
+		docs: 'git/refs#get-a-reference',
+		resource: 'Reference',
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const answer = refAnswer(ctx, repo, `refs/${rest(ctx)}`);
+			if (!answer) throw notFound();
+			return ok(answer);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/refs`,
+		docs: 'git/refs#list-matching-references',
+		resource: 'Reference',
+		pagination: true,
+		handler(ctx) {
+			// GitHub's older listing of every reference (PyGithub's get_git_refs).
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const { items, total } = matching(ctx, repo, 'refs/');
+			return paged(items, total);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/refs/*`,
+		docs: 'git/refs#get-a-reference',
+		resource: 'Reference',
+		pagination: true,
+		handler(ctx) {
+			// GitHub's older form: the reference when the name is exact, else the references it prefixes.
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const name = `refs/${rest(ctx)}`;
+			const exact = refAnswer(ctx, repo, name);
+			if (exact) return ok(exact);
+			const { items, total } = matching(ctx, repo, name);
+			if (total === 0) throw notFound();
+			return paged(items, total);
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${BASE}/refs`,
+		docs: 'git/refs#create-a-reference',
+		resource: 'Reference',
+		body: v.object({ ref: v.string(), sha: v.string() }),
+		handler(ctx) {
+			const repo = view(ctx, true, 'create references');
+			const target = ctx.app.transaction(() => createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now)));
+			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'PATCH',
+		path: `${BASE}/refs/*`,
+		docs: 'git/refs#update-a-reference',
+		resource: 'Reference',
+		body: v.object({ sha: v.string(), force: v.optional(v.boolean(), false) }),
+		handler(ctx) {
+			const repo = view(ctx, true, 'update references');
+			const name = `refs/${rest(ctx)}`;
+			const target = ctx.app.transaction(() => updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now)));
+			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'DELETE',
+		path: `${BASE}/refs/*`,
+		docs: 'git/refs#delete-a-reference',
+		resource: 'Reference',
+		handler(ctx) {
+			const repo = view(ctx, true, 'delete references');
+			ctx.app.transaction(() => deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`));
+			return noContent();
+		},
+	}),
+];

@@ -26,6 +26,10 @@ export interface RepositoryRow {
 	has_discussions: number;
 	is_template: number;
 	archived: number;
+	/** security_and_analysis.advanced_security: 1 enabled. */
+	advanced_security: number;
+	/** Dependabot alerts are dismissed through reviewed dismissal requests: 1 enabled. */
+	delegated_alert_dismissal: number;
 	allow_squash_merge: number;
 	allow_merge_commit: number;
 	allow_rebase_merge: number;
@@ -39,6 +43,7 @@ export interface RepositoryRow {
 export type NewRepository = Omit<
 	RepositoryRow,
 	'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics' | 'open_issues_count'
+	| 'advanced_security' | 'delegated_alert_dismissal'
 > & {
 	fork_parent_id?: number | null;
 };
@@ -55,6 +60,9 @@ export function createRepositoryStore(db: DB) {
 		VALUES (@owner_id, @name, @description, @homepage, @visibility, @fork_parent_id, @default_branch, @license_key,
 			@has_issues, @has_projects, @has_wiki, @has_downloads, @has_discussions, @is_template, @allow_squash_merge, @allow_merge_commit,
 			@allow_rebase_merge, @allow_auto_merge, @delete_branch_on_merge, @now, @now, @now)`);
+	const setSecurity = db.prepare(
+		'UPDATE repositories SET advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal WHERE id = @id',
+	);
 	const collaborator = db.prepare('SELECT permission FROM repository_collaborators WHERE repo_id = ? AND user_id = ?').pluck();
 	const setCollaborator = db.prepare(`
 		INSERT INTO repository_collaborators (repo_id, user_id, permission, created_at) VALUES (?, ?, ?, ?)
@@ -94,6 +102,9 @@ export function createRepositoryStore(db: DB) {
 		/** @param now ISO timestamp */
 		insert: (repo: NewRepository, now: string) =>
 			Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),
+		/** Sets the security_and_analysis switches (1 enabled, 0 disabled). */
+		setSecurity: (id: number, settings: { advanced_security: number; delegated_alert_dismissal: number }) =>
+			void setSecurity.run({ id, ...settings }),
 		collaboratorPermission: (repoId: number, userId: number) =>
 			collaborator.get(repoId, userId) as RepoPermission | undefined,
 		/** @param now ISO timestamp */
