@@ -138,6 +138,10 @@ test('blobs – utf-8 and base64 content under git hash-object ids; read back ba
 	assert.equal(Buffer.from(got.body.content, 'base64'), bytes);
 	assert.is(decodeNodeId(got.body.node_id), `04:Blob${app.id}:${binary.body.sha}`);
 	assert.ok(got.headers.get('etag'));
+	const raw = await fetch(`${s.api}${R}/blobs/${binary.body.sha}`, { headers: { Accept: 'application/vnd.github.raw+json', Authorization: `Bearer ${owner}` } });
+	assert.is(raw.status, 200);
+	assert.is(raw.headers.get('content-type'), 'application/vnd.github.raw');
+	assert.equal(Buffer.from(await raw.arrayBuffer()), bytes, '~> the raw media type answers the bytes themselves');
 	const anonymous = await s.get(`${R}/blobs/${text.body.sha}`);
 	assert.is(anonymous.status, 200, '~> public repositories are readable anonymously');
 	assert.is(Buffer.from(anonymous.body.content, 'base64').toString(), 'Content of the blob');
@@ -592,6 +596,18 @@ test('refs – update: fast-forward only unless force; delete; the default branc
 
 // ---------------------------------------------------------------------------------------------
 // Annotated tags (spec document 2, Git tag objects)
+
+test('forks start with the parent\'s objects and references', async () => {
+	const main = (await s.get(`${R}/ref/heads/main`, owner)).body.object.sha;
+	const fork = await s.request('POST', '/repos/acme/app/forks', { token: outsider, body: {} });
+	assert.is(fork.status, 202);
+	const forked = await s.get(`/repos/eve/app/git/ref/heads/main`, outsider);
+	assert.is(forked.status, 200);
+	assert.is(forked.body.object.sha, main);
+	const commit = await s.get(`/repos/eve/app/git/commits/${main}`, outsider);
+	assert.is(commit.body.sha, main);
+	assert.ok(commit.body.parents.length > 0, '~> the commit graph comes along');
+});
 
 test('tags – create a tag object as git tag -a writes it; refs/tags/<tag> completes the annotated tag', async () => {
 	const res = await create('/tags', {

@@ -14,8 +14,8 @@ export interface Reply {
 	total?: number;
 	/** A file to stream as the body (archives), instead of JSON. */
 	file?: { path: string; contentType: string; name: string };
-	/** A body that is not JSON (raw gist files), sent as is with its content type. */
-	raw?: { body: string; contentType: string };
+	/** A body that is not JSON (raw gist files, raw git blobs), sent as is with its content type. */
+	raw?: { body: string | Buffer; contentType: string };
 	/**
 	 * Short string that determines the body completely (e.g. cache generation + ids); when given,
 	 * the ETag is a hash of it instead of the whole body.

@@ -136,6 +136,8 @@ export const gitRoutes: RouteDeclaration[] = [
 			if (!sha) throw unprocessable('The sha parameter must be exactly 40 characters and contain only [0-9a-f].');
 			const row = ctx.app.stores.git.object(repo.repo.id, sha);
 			if (!row || row.type !== 'blob') throw notFound();
+			// application/vnd.github.raw(+json): the blob's bytes themselves.
+			if (ctx.media === 'raw') return { status: 200, raw: { body: row.content, contentType: 'application/vnd.github.raw' } };
 			return ok(render.blob(ctx.app.urls, repo, sha, row.content));
 		},
 	}),

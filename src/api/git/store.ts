@@ -69,6 +69,16 @@ export function createGitStore(db: DB) {
 	const insertRef = db.prepare('INSERT INTO git_refs (repo_id, name, sha, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
 	const updateRef = db.prepare('UPDATE git_refs SET sha = ?, updated_at = ? WHERE repo_id = ? AND name = ?');
 	const deleteRef = db.prepare('DELETE FROM git_refs WHERE repo_id = ? AND name = ?');
+	// A fork starts with its parent's objects, commit graph and references.
+	const copyObjects = db.prepare(`
+		INSERT INTO git_objects (repo_id, sha, type, size, content, created_at)
+		SELECT @to, sha, type, size, content, created_at FROM git_objects WHERE repo_id = @from`);
+	const copyParents = db.prepare(`
+		INSERT INTO git_commit_parents (repo_id, commit_sha, position, parent_sha)
+		SELECT @to, commit_sha, position, parent_sha FROM git_commit_parents WHERE repo_id = @from`);
+	const copyRefs = db.prepare(`
+		INSERT INTO git_refs (repo_id, name, sha, created_at, updated_at)
+		SELECT @to, name, sha, created_at, updated_at FROM git_refs WHERE repo_id = @from`);
 	// The repository record belongs to the repos area; a branch push only moves its pushed_at.
 	const touchPushed = db.prepare('UPDATE repositories SET pushed_at = ? WHERE id = ?');
 
@@ -106,6 +116,12 @@ export function createGitStore(db: DB) {
 		/** @param now ISO timestamp */
 		updateRef: (repoId: number, name: string, sha: string, now: string) => void updateRef.run(sha, now, repoId, name),
 		deleteRef: (repoId: number, name: string) => deleteRef.run(repoId, name).changes > 0,
+		/** Copies every object, parent link and reference of repository `from` into the new repository `to` (a fork). */
+		copyRepository(from: number, to: number): void {
+			copyObjects.run({ from, to });
+			copyParents.run({ from, to });
+			copyRefs.run({ from, to });
+		},
 		/** Sets the repository's pushed_at. @param now ISO timestamp */
 		touchPushed: (repoId: number, now: string) => void touchPushed.run(now, repoId),
 	};

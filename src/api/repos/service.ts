@@ -40,7 +40,7 @@ const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallba
 /**
  * Creates a repository owned by `owner` in one transaction, with GitHub's default labels.
  * @param options.collaboratorId user given admin access as a direct collaborator (a member creating an org repository)
- * @param options.forkOf the repository this one is a fork of (a fork event is sent too)
+ * @param options.forkOf the repository this one is a fork of: its git objects and refs are copied, a fork event is sent
  * @param options.actorId who acts (webhook sender), null for an app or the command line
  * @param options.now ISO timestamp
  * @throws HttpError 422 for an invalid or taken name, an unknown license template, or a team_id outside the organization.
@@ -101,6 +101,7 @@ export function createRepository(
 		);
 		if (options.collaboratorId !== null) stores.repos.setCollaborator(id, options.collaboratorId, 'admin', options.now);
 		stores.labels.createDefaults(id);
+		if (options.forkOf) stores.git.copyRepository(options.forkOf.id, id);
 		const repo = stores.repos.byId(id)!;
 		events.repositoryCreated(app, repo, options.actorId);
 		if (options.forkOf) events.fork(app, options.forkOf, repo, options.actorId);
