@@ -5,6 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { normalizeScopes } from '../src/auth/scopes';
 import { hashToken, tokenKindOf } from '../src/auth/tokens';
 import { epochSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
@@ -178,6 +179,56 @@ test('last_used_at – recorded by the usage-flush job, at most once a minute', 
 	await s.get('/user', token);
 	s.app.flushCounters();
 	assert.is(read(), epochSeconds(s.clock.now));
+});
+
+test('tokens bound to an organization – no repositories in the personal account (code review)', async () => {
+	const permissions = { administration: 'write', contents: 'read' } as const;
+	const acmeOnly = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions });
+	const personal = await s.request('POST', '/user/repos', { token: acmeOnly, body: { name: 'escape' } });
+	assert.is(personal.status, 403);
+	assert.is(personal.body.message, 'Resource not accessible by personal access token');
+	assert.is((await s.get('/repos/mike/escape', s.fullToken('mike'))).status, 404, '~> nothing created');
+	assert.is((await s.request('POST', '/orgs/acme/repos', { token: acmeOnly, body: { name: 'inside' } })).status, 201);
+	const fork = await s.request('POST', '/repos/acme/inside/forks', { token: acmeOnly, body: {} });
+	assert.is(fork.status, 403, '~> the default fork target is the personal account');
+	assert.is(fork.body.message, 'Resource not accessible by personal access token');
+	assert.is((await s.get('/repos/mike/inside', s.fullToken('mike'))).status, 404);
+	const forkInOrg = await s.request('POST', '/repos/acme/inside/forks', { token: acmeOnly, body: { organization: 'acme', name: 'inside-fork' } });
+	assert.is(forkInOrg.status, 202, '~> forking into the organization it reaches is fine');
+	const uts = s.token('mike', { kind: 'user-to-server', org: 'acme', permissions });
+	const byApp = await s.request('POST', '/user/repos', { token: uts, body: { name: 'escape' } });
+	assert.is(byApp.status, 403);
+	assert.is(byApp.body.message, 'Resource not accessible by integration');
+	const own = s.token('mike', { kind: 'fine-grained', permissions });
+	assert.is((await s.request('POST', '/user/repos', { token: own, body: { name: 'mine' } })).status, 201, '~> a token for the personal account');
+});
+
+test('scopes – public_repo creates public repositories only (code review)', async () => {
+	const publicOnly = s.token('olivia', { scopes: ['public_repo', 'read:org'] });
+	const cases: Array<[string, Record<string, unknown>]> = [
+		['/user/repos', { name: 'scoped-private', private: true }],
+		['/user/repos', { name: 'scoped-visibility', visibility: 'private' }],
+		['/orgs/acme/repos', { name: 'scoped-org', private: true }],
+		['/orgs/acme/repos', { name: 'scoped-internal', visibility: 'internal' }],
+	];
+	for (const [path, body] of cases) {
+		const res = await s.request('POST', path, { token: publicOnly, body });
+		assert.is(res.status, 403, `~> ${path} ${JSON.stringify(body)}`);
+		assert.match(res.body.message, 'It needs one of these scopes: repo');
+	}
+	assert.is((await s.get('/repos/olivia/scoped-private', classic)).status, 404, '~> nothing created');
+	assert.is((await s.request('POST', '/user/repos', { token: publicOnly, body: { name: 'scoped-public' } })).status, 201);
+	const fork = await s.request('POST', '/repos/acme/hidden/forks', { token: publicOnly, body: { name: 'hidden-fork' } });
+	assert.is(fork.status, 404, '~> a private source stays hidden from a token without repo');
+	assert.is((await s.get('/repos/olivia/hidden-fork', classic)).status, 404);
+	assert.is((await s.request('POST', '/user/repos', { token: s.token('olivia', { scopes: ['repo'] }), body: { name: 'scoped-private', private: true } })).status, 201);
+});
+
+test('scopes – names of Object.prototype are unknown scopes (code review)', () => {
+	for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+		assert.throws(() => normalizeScopes([name]), /unknown scope/, `~> ${name}`);
+	}
+	assert.equal(normalizeScopes(['read:org', 'admin:org', 'repo']), ['admin:org', 'repo']);
 });
 
 test.run();

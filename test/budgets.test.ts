@@ -241,4 +241,27 @@ test('feature switch – budgets answer 404 when not enabled', async () => {
 	await off.close();
 });
 
+test('enterprise – a pending invitation to be an organization admin grants nothing (code review)', async () => {
+	s.user('pam');
+	s.org('acme2', 'olivia', { enterprise: 'bigco' });
+	s.member('acme', 'pam'); // an enterprise member through acme
+	const invited = await s.request('PUT', '/orgs/acme2/memberships/pam', { token: owner, body: { role: 'admin' } });
+	assert.is(invited.body.state, 'pending');
+	const pam = s.fullToken('pam');
+	const body = {
+		budget_amount: 7,
+		prevent_further_usage: true,
+		budget_scope: 'organization',
+		budget_entity_name: 'acme2',
+		budget_type: 'ProductPricing',
+		budget_product_sku: 'actions',
+		budget_alerting: { will_alert: false, alert_recipients: [] },
+	};
+	const pending = await s.request('POST', ENT, { token: pam, body });
+	assert.is(pending.status, 403, '~> not an admin of acme2 until the invitation is accepted');
+	assert.is((await s.get(ENT, erin)).body.budgets.some((b: any) => b.budget_entity_name === 'acme2'), false, '~> nothing written');
+	await s.request('PATCH', '/user/memberships/orgs/acme2', { token: pam, body: { state: 'active' } });
+	assert.is((await s.request('POST', ENT, { token: pam, body })).status, 200, '~> an active admin may');
+});
+
 test.run();

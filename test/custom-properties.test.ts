@@ -218,4 +218,28 @@ test('enterprise – access: members 403, outsiders 404, scopes', async () => {
 	assert.is((await s.get('/enterprises/bigco/org-properties/schema', app)).status, 403, '~> installation tokens are refused');
 });
 
+test('enterprise – tokens bound to an account outside the enterprise are refused (code review)', async () => {
+	s.org('solo', 'erin'); // erin's own organization, not part of bigco
+	s.member('acme', 'erin');
+	const permissions = { enterprise_custom_properties_for_organizations: 'admin' } as const;
+	const body = { value_type: 'string' };
+	const solo = s.token('erin', { kind: 'fine-grained', org: 'solo', permissions });
+	const put = await s.request('PUT', '/enterprises/bigco/org-properties/schema/tier', { token: solo, body });
+	assert.is(put.status, 403);
+	assert.is(put.body.message, 'Resource not accessible by personal access token');
+	assert.is((await s.get('/enterprises/bigco/org-properties/schema', solo)).status, 403);
+	const personal = s.token('erin', { kind: 'fine-grained', permissions });
+	assert.is((await s.request('PUT', '/enterprises/bigco/org-properties/schema/tier', { token: personal, body })).status, 403);
+	const soloApp = s.token('erin', { kind: 'user-to-server', org: 'solo', permissions });
+	const byApp = await s.request('PUT', '/enterprises/bigco/org-properties/schema/tier', { token: soloApp, body });
+	assert.is(byApp.status, 403);
+	assert.is(byApp.body.message, 'Resource not accessible by integration');
+	assert.is((await s.get('/enterprises/bigco/org-properties/schema/tier', s.fullToken('erin'))).status, 404, '~> nothing written');
+	const acme = s.token('erin', { kind: 'fine-grained', org: 'acme', permissions });
+	assert.is((await s.request('PUT', '/enterprises/bigco/org-properties/schema/tier', { token: acme, body })).status, 200, '~> a token for an organization of bigco');
+	const acmeApp = s.token('erin', { kind: 'user-to-server', org: 'acme', permissions });
+	assert.is((await s.get('/enterprises/bigco/org-properties/schema/tier', acmeApp)).status, 200);
+	assert.is((await s.get('/enterprises/bigco/org-properties/schema', s.token('oscar', { kind: 'fine-grained', permissions }))).status, 404, '~> outsiders still see nothing');
+});
+
 test.run();

@@ -321,4 +321,70 @@ test('delete – the hook and its deliveries go', async () => {
 	assert.equal(receiver.take(), []);
 });
 
+/** Creates an active hook on the receiver for `events`; returns its id. */
+async function hookFor(events: string[]): Promise<number> {
+	const res = await s.request('POST', '/admin/hooks', { token: admin, body: { name: 'web', config: { url: receiver.url, content_type: 'json' }, events } });
+	assert.is(res.status, 201);
+	return res.body.id;
+}
+
+/** The delivery log entry of one delivery. */
+async function logOf(hook: number, delivery: number) {
+	return (await s.get(`/admin/hooks/${hook}/deliveries/${delivery}`, admin)).body;
+}
+
+test('inactive – a retry, ping or redelivery to a hook deactivated since is not sent; it fails as "hook inactive" (code review)', async () => {
+	const id = await hookFor(['user']);
+	receiver.take();
+	receiver.answers = [500];
+	createUser(s.app, { login: 'retry-me' });
+	await s.app.webhooks.deliverDue();
+	assert.is(receiver.take().length, 1, '~> the first attempt failed (500)');
+	const [queued] = (await s.get(`/admin/hooks/${id}/deliveries`, admin)).body;
+	assert.is(queued.state, 'queued');
+	const off = await s.request('PATCH', `/admin/hooks/${id}`, { token: admin, body: { active: false, config: { url: receiver.url, content_type: 'json' }, events: ['user'] } });
+	assert.is(off.body.active, false);
+	clock.advance(60_000);
+	await s.app.webhooks.deliverDue();
+	assert.equal(receiver.take(), [], '~> the retry is not sent to an inactive hook');
+	const failed = await logOf(id, queued.id);
+	assert.is(failed.state, 'failed', '~> and not retried again');
+	assert.is(failed.status, 'hook inactive');
+	assert.equal(failed.attempt_log.map((a: any) => a.status), ['Internal Server Error', 'hook inactive']);
+	assert.is((await s.request('POST', `/admin/hooks/${id}/pings`, { token: admin })).status, 204);
+	assert.is((await s.request('POST', `/admin/hooks/${id}/deliveries/${queued.id}/attempts`, { token: admin })).status, 202);
+	await s.app.webhooks.deliverDue();
+	assert.equal(receiver.take(), [], '~> neither a ping nor a redelivery is sent');
+	const [redelivered, ping] = (await s.get(`/admin/hooks/${id}/deliveries`, admin)).body;
+	assert.is(ping.event, 'ping');
+	for (const item of [ping, redelivered]) {
+		assert.is(item.state, 'failed');
+		assert.is(item.status, 'hook inactive');
+	}
+	await s.request('DELETE', `/admin/hooks/${id}`, { token: admin });
+});
+
+test('delete – a hook deleted while one of its deliveries is in flight stops nothing else (code review)', async () => {
+	const doomed = await hookFor(['user']);
+	const kept = await hookFor(['user']);
+	receiver.take();
+	receiver.delayMs = 400;
+	createUser(s.app, { login: 'in-flight' });
+	const pass = s.app.webhooks.deliverDue();
+	for (let i = 0; i < 100 && receiver.received.length < 2; i++) await new Promise((done) => setTimeout(done, 10));
+	assert.is(receiver.received.length, 2, '~> both deliveries are in flight');
+	assert.is((await s.request('DELETE', `/admin/hooks/${doomed}`, { token: admin })).status, 204);
+	const attempts = await pass; // rejected with "FOREIGN KEY constraint failed" before the fix
+	assert.ok(attempts >= 2);
+	receiver.delayMs = 0;
+	const [item] = (await s.get(`/admin/hooks/${kept}/deliveries`, admin)).body;
+	assert.is(item.state, 'delivered', '~> the other hook\'s delivery is recorded');
+	assert.is(s.app.db.prepare('SELECT count(*) FROM webhook_deliveries WHERE hook_id = ?').pluck().get(doomed), 0);
+	receiver.take();
+	createUser(s.app, { login: 'after-flight' });
+	await s.app.webhooks.deliverDue();
+	assert.is(receiver.take().length, 1, '~> later passes deliver as usual');
+	await s.request('DELETE', `/admin/hooks/${kept}`, { token: admin });
+});
+
 test.run();

@@ -3,7 +3,10 @@
  * base paths, error bodies, bad bodies, unknown routes, versions, media types, ETag/304,
  * pagination links, standard headers, CORS.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
@@ -147,6 +150,32 @@ test('caching – a change gives a new ETag', async () => {
 	const after = await s.get('/orgs/acme/teams', token, { 'If-None-Match': before.headers.get('etag')! });
 	assert.is(after.status, 200);
 	assert.is.not(after.headers.get('etag'), before.headers.get('etag'));
+});
+
+test('caching – an ETag from before a restart never matches different content after it (code review)', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'gitstead-etag-'));
+	try {
+		const first = await startServer({ dataDir });
+		first.user('octocat');
+		first.org('acme', 'octocat');
+		const t = first.fullToken('octocat');
+		await first.request('POST', '/orgs/acme/teams', { token: t, body: { name: 'Alpha', privacy: 'closed' } });
+		const before = await first.get('/orgs/acme/teams', t);
+		assert.is(before.body[0].name, 'Alpha');
+		await first.close(true);
+		const second = await startServer({ dataDir });
+		try {
+			// The same number of changes as before the restart: the per-process generations are equal again.
+			assert.is((await second.request('PATCH', '/orgs/acme/teams/alpha', { token: t, body: { name: 'Beta' } })).status, 200);
+			const after = await second.get('/orgs/acme/teams', t, { 'If-None-Match': before.headers.get('etag')! });
+			assert.is(after.status, 200, '~> not a stale 304');
+			assert.is(after.body[0].name, 'Beta');
+		} finally {
+			await second.close();
+		}
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
+	}
 });
 
 test('pagination – Link header with absolute next/last/first/prev', async () => {

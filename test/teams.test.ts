@@ -38,6 +38,11 @@ const LIST_KEYS = [
 const FULL_KEYS = [...LIST_KEYS, 'members_count', 'repos_count', 'created_at', 'updated_at', 'organization', 'ldap_dn'];
 
 test('create – full form, slug, defaults, creator as maintainer', async () => {
+	// repo_names need admin rights on each repository: mike administers acme/app as a collaborator.
+	const acmeId = s.app.stores.accounts.organization('acme')!.id;
+	const mikeId = s.app.stores.accounts.user('mike')!.id;
+	const app = s.app.stores.repos.byOwnerAndName(acmeId, 'app')!;
+	s.app.stores.repos.setCollaborator(app.id, mikeId, 'admin', '2026-11-22T12:00:00Z');
 	const res = await s.request('POST', '/orgs/acme/teams', {
 		token: member,
 		body: { name: 'Justice League', description: 'A great team', repo_names: ['acme/app'] },
@@ -62,6 +67,7 @@ test('create – full form, slug, defaults, creator as maintainer', async () => 
 	const membership = await s.get('/orgs/acme/teams/justice-league/memberships/mike', owner);
 	assert.is(membership.body.role, 'maintainer');
 	assert.is(membership.body.state, 'active');
+	s.app.stores.repos.removeCollaborations(mikeId, acmeId);
 });
 
 test('create – slug generation replaces special characters', async () => {
@@ -411,6 +417,144 @@ test('delete – a maintainer deleting a parent moves its children up', async ()
 	const leaf = await s.get('/orgs/acme/teams/leaf', owner);
 	assert.is(leaf.status, 200);
 	assert.is(leaf.body.parent, null);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Regressions: repository grants and parents need the caller's rights (code review).
+
+/** A second organization for the regression tests: owner olivia, members mike and nina. */
+async function mergers() {
+	if (!s.app.stores.accounts.organization('mergers')) {
+		s.org('mergers', 'olivia');
+		s.member('mergers', 'mike');
+		s.member('mergers', 'nina');
+		await s.request('POST', '/orgs/mergers/repos', { token: owner, body: { name: 'vault', private: true } });
+	}
+	return s.app.stores.accounts.organization('mergers')!;
+}
+
+test('create – repo_names need admin on each repository (members cannot grant themselves push)', async () => {
+	const org = await mergers();
+	const escalate = await s.request('POST', '/orgs/mergers/teams', {
+		token: member,
+		body: { name: 'Escalate', repo_names: ['mergers/vault'], permission: 'push' },
+	});
+	assert.is(escalate.status, 403, '~> a member without admin on mergers/vault cannot add it to a new team');
+	assert.match(escalate.body.message, 'admin rights to mergers/vault');
+	assert.is(s.app.stores.teams.bySlug(org.id, 'escalate'), undefined, '~> nothing written');
+	const repo = await s.get('/repos/mergers/vault', member);
+	assert.is(repo.body.permissions.push, false, '~> mike still only reads the repository');
+	// A private repository the caller cannot see is answered like one that does not exist.
+	await s.request('PATCH', '/orgs/mergers', { token: owner, body: { default_repository_permission: 'none' } });
+	const hidden = await s.request('POST', '/orgs/mergers/teams', { token: member, body: { name: 'Escalate', repo_names: ['mergers/vault'] } });
+	const missing = await s.request('POST', '/orgs/mergers/teams', { token: member, body: { name: 'Escalate', repo_names: ['mergers/nope'] } });
+	assert.is(hidden.status, 422);
+	assert.is(hidden.body.errors[0].field, 'repo_names');
+	assert.is(missing.status, 422);
+	await s.request('PATCH', '/orgs/mergers', { token: owner, body: { default_repository_permission: 'read' } });
+	const byOwner = await s.request('POST', '/orgs/mergers/teams', {
+		token: owner,
+		body: { name: 'Vault Keepers', repo_names: ['mergers/vault'], permission: 'push', privacy: 'closed' },
+	});
+	assert.is(byOwner.status, 201, '~> an owner administers every repository');
+	assert.is(byOwner.body.repos_count, 1);
+	const app = s.token('olivia', { kind: 'installation', org: 'mergers', permissions: { members: 'write' } });
+	const byApp = await s.request('POST', '/orgs/mergers/teams', { token: app, body: { name: 'App Keepers', repo_names: ['mergers/vault'] } });
+	assert.is(byApp.status, 201, '~> an installation token of the organization passes');
+});
+
+test('parent – a maintainer of the child only cannot attach it to another team and inherit its grants', async () => {
+	const org = await mergers();
+	const crown = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Crown Jewels', privacy: 'closed' } });
+	assert.is(crown.status, 201);
+	assert.is((await s.request('PUT', '/orgs/mergers/teams/crown-jewels/repos/mergers/vault', { token: owner, body: { permission: 'admin' } })).status, 204);
+	const sneaky = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Sneaky', privacy: 'closed' } });
+	assert.is(sneaky.status, 201, '~> nina maintains her new team');
+	for (const body of [{ parent_team_id: crown.body.id }, { parent_team_slug: 'crown-jewels' }]) {
+		const patch = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body });
+		assert.is(patch.status, 403, '~> nina does not maintain crown-jewels');
+		assert.match(patch.body.message, 'maintainer of both teams');
+	}
+	assert.is((await s.get('/orgs/mergers/teams/sneaky', other)).body.parent, null, '~> the parent is unchanged');
+	assert.is((await s.get('/repos/mergers/vault', other)).body.permissions.admin, false, '~> no inherited grant');
+	const created = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Sneaky Two', parent_team_id: crown.body.id } });
+	assert.is(created.status, 403, '~> nor create a child of it');
+	assert.is(s.app.stores.teams.bySlug(org.id, 'sneaky-two'), undefined, '~> nothing written');
+	// A maintainer of both teams may; an owner may set any parent.
+	await s.request('PUT', '/orgs/mergers/teams/crown-jewels/memberships/nina', { token: owner, body: { role: 'maintainer' } });
+	const allowed = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: crown.body.id } });
+	assert.is(allowed.status, 200);
+	assert.is(allowed.body.parent.slug, 'crown-jewels');
+	const again = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: crown.body.id, description: 'same parent' } });
+	assert.is(again.status, 200);
+	await s.request('PUT', '/orgs/mergers/teams/crown-jewels/memberships/nina', { token: owner, body: { role: 'member' } });
+	const keep = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: crown.body.id, description: 'kept' } });
+	assert.is(keep.status, 200, '~> keeping the current parent needs no right on it');
+	const byOwner = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Crown Child', parent_team_id: crown.body.id } });
+	assert.is(byOwner.status, 201);
+	// Apps: organization administration is needed to choose a parent.
+	const membersOnly = s.token('olivia', { kind: 'installation', org: 'mergers', permissions: { members: 'write' } });
+	const byApp = await s.request('POST', '/orgs/mergers/teams', { token: membersOnly, body: { name: 'App Child', parent_team_id: crown.body.id } });
+	assert.is(byApp.status, 403);
+	const orgAdmin = s.token('olivia', { kind: 'installation', org: 'mergers', permissions: { members: 'write', organization_administration: 'write' } });
+	const byAdminApp = await s.request('POST', '/orgs/mergers/teams', { token: orgAdmin, body: { name: 'App Child', parent_team_id: crown.body.id } });
+	assert.is(byAdminApp.status, 201);
+});
+
+test('parent – a secret team the caller cannot see is answered like a team that does not exist', async () => {
+	await mergers();
+	const secret = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Mergers Secret Plan' } });
+	assert.is(secret.body.privacy, 'secret');
+	const hidden = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Probe', parent_team_id: secret.body.id } });
+	const missing = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Probe', parent_team_id: 987654 } });
+	assert.is(hidden.status, 422);
+	assert.equal(hidden.body.errors, missing.body.errors, '~> the same answer as for an unknown id');
+	assert.not.match(hidden.text, 'Mergers Secret Plan', '~> the secret team is not named');
+	const bySlug = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Probe', parent_team_slug: 'mergers-secret-plan' } });
+	assert.not.match(bySlug.text, 'Mergers Secret Plan');
+	const patch = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: secret.body.id } });
+	assert.is(patch.status, 422);
+	assert.not.match(patch.text, 'Mergers Secret Plan');
+	const asOwner = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Probe', parent_team_id: secret.body.id } });
+	assert.is(asOwner.status, 422);
+	assert.match(asOwner.body.errors[0].message, 'is secret', '~> those who see the team learn why');
+});
+
+test('team repositories – the list shows what GET /repos shows the caller, with a constant number of queries (code review)', async () => {
+	await mergers();
+	const { stores } = s.app;
+	const team = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Bulk', privacy: 'closed' } });
+	assert.is(team.status, 201);
+	const names: string[] = [];
+	for (let i = 0; i < 12; i++) {
+		const name = `bulk-${i}`;
+		await s.request('POST', '/orgs/mergers/repos', { token: owner, body: { name, private: i % 3 === 0 } });
+		await s.request('PUT', `/orgs/mergers/teams/bulk/repos/mergers/${name}`, { token: owner, body: { permission: 'push' } });
+		names.push(name);
+	}
+	await s.request('PATCH', '/orgs/mergers', { token: owner, body: { default_repository_permission: 'none' } });
+	const counts = { membership: 0, collaborator: 0, teams: 0 };
+	const original = { get: stores.memberships.get, collaboratorPermission: stores.repos.collaboratorPermission, teamPermissions: stores.repos.teamPermissions };
+	stores.memberships.get = (...args) => (counts.membership++, original.get(...args));
+	stores.repos.collaboratorPermission = (...args) => (counts.collaborator++, original.collaboratorPermission(...args));
+	stores.repos.teamPermissions = (...args) => (counts.teams++, original.teamPermissions(...args));
+	try {
+		for (const token of [other, owner]) {
+			Object.assign(counts, { membership: 0, collaborator: 0, teams: 0 });
+			const list = await s.get('/orgs/mergers/teams/bulk/repos?per_page=100', token);
+			assert.is(list.status, 200);
+			assert.ok(counts.membership <= 2, `~> memberships read a fixed number of times (${counts.membership})`);
+			assert.is(counts.collaborator + counts.teams, 0, '~> no per-repository grant queries');
+			const visible = [];
+			for (const name of names) if ((await s.get(`/repos/mergers/${name}`, token)).status === 200) visible.push(`mergers/${name}`);
+			assert.equal(list.body.map((r: any) => r.full_name).sort(), visible.sort(), '~> exactly the repositories the caller sees');
+		}
+		assert.is((await s.get('/orgs/mergers/teams/bulk/repos?per_page=100', other)).body.length, 8, '~> a member without base permission misses the private ones');
+	} finally {
+		Object.assign(stores.memberships, { get: original.get });
+		Object.assign(stores.repos, { collaboratorPermission: original.collaboratorPermission, teamPermissions: original.teamPermissions });
+		await s.request('PATCH', '/orgs/mergers', { token: owner, body: { default_repository_permission: 'read' } });
+	}
 });
 
 test.run();

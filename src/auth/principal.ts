@@ -3,7 +3,7 @@
  * (spec document 1, Authentication; reference §1.2).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { MESSAGES, unauthorized } from '../http/errors';
+import { forbidden, MESSAGES, unauthorized, type HttpError } from '../http/errors';
 import { levelMeets, type GrantedPermissions, type Level } from './permissions';
 import type { AppStore } from '../api/apps/store';
 import { looksLikeJwt, verifyAppJwt } from './jwt';
@@ -63,6 +63,44 @@ export function anonymous(ip: string): Principal {
 		resourceOwnerId: null,
 		rateKey: `ip:${ip}`,
 	};
+}
+
+/**
+ * The one account (organization or user) a fine-grained, user-to-server or installation token is
+ * bound to: its resource owner (`--org`; a fine-grained token without one, its user's own account).
+ * Null for principals bound to no account: classic and OAuth tokens, anonymous callers, app JWTs.
+ */
+export function boundAccountId(principal: Principal): number | null {
+	if (principal.kind === 'fine-grained' || principal.kind === 'user-to-server' || principal.kind === 'installation') {
+		return principal.resourceOwnerId ?? principal.user?.id ?? 0; // 0: no account at all
+	}
+	return null;
+}
+
+/**
+ * Whether the principal may act on an account (an organization or a user) at all: classic and
+ * OAuth tokens reach every account their user does; fine-grained, user-to-server and installation
+ * tokens only the account they are bound to (boundAccountId). Anonymous callers and app JWTs act
+ * on no account. Roles are checked separately (README, Authentication and permissions).
+ */
+export function reachesAccount(principal: Principal, accountId: number): boolean {
+	if (principal.kind === 'anonymous' || principal.kind === 'app') return false;
+	const bound = boundAccountId(principal);
+	return bound === null || bound === accountId;
+}
+
+/** GitHub's 403 for a token used beyond what it may reach: "Resource not accessible by personal access token" / "… by integration". */
+export function notAccessible(principal: Principal): HttpError {
+	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server' || principal.kind === 'app';
+	return forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
+}
+
+/**
+ * Requires that the principal reaches the account (see reachesAccount).
+ * @throws HttpError 403 "Resource not accessible by personal access token" / "… by integration".
+ */
+export function requireReach(principal: Principal, accountId: number): void {
+	if (!reachesAccount(principal, accountId)) throw notAccessible(principal);
 }
 
 /** The token in `Authorization: Bearer|token <token>` or in Basic credentials' password. */

@@ -64,7 +64,7 @@ export function normalizeScopes(scopes: Iterable<string>): string[] {
 	for (const raw of scopes) {
 		const scope = raw.trim();
 		if (!scope) continue;
-		if (!(scope in PARENT)) throw new Error(`unknown scope "${scope}"; known scopes: ${SCOPES.join(', ')}`);
+		if (!Object.hasOwn(PARENT, scope)) throw new Error(`unknown scope "${scope}"; known scopes: ${SCOPES.join(', ')}`);
 		set.add(scope);
 	}
 	return [...set].filter((scope) => !ancestors(scope).some((parent) => set.has(parent))).sort();

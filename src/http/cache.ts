@@ -6,11 +6,17 @@
  * Entries live in scopes (e.g. 'teams:ORG_ID'); a write invalidates the scope it changes, in the
  * code that changes it. Writes by another process clear everything (see ExternalChanges).
  */
+import { randomBytes } from 'node:crypto';
 
 export class RepresentationCache {
 	private readonly scopes = new Map<string, Map<string, unknown>>();
 	private readonly generations = new Map<string, number>();
 	private epoch = 0;
+	/**
+	 * Random per process: generations restart at 0 with every process, so without it an ETag issued
+	 * before a restart could match different content after it (a stale 304).
+	 */
+	private readonly instance = randomBytes(4).toString('hex');
 
 	get<T>(scope: string, key: string): T | undefined {
 		return this.scopes.get(scope)?.get(key) as T | undefined;
@@ -22,9 +28,12 @@ export class RepresentationCache {
 		entries.set(key, value);
 	}
 
-	/** A string that changes whenever the scope is invalidated or the cache cleared (for ETag keys). */
+	/**
+	 * A string that changes whenever the scope is invalidated, the cache cleared or the process
+	 * restarted (for ETag keys): `INSTANCE:EPOCH:GENERATION`, INSTANCE 8 random hex characters.
+	 */
 	generation(scope: string): string {
-		return `${this.epoch}:${this.generations.get(scope) ?? 0}`;
+		return `${this.instance}:${this.epoch}:${this.generations.get(scope) ?? 0}`;
 	}
 
 	invalidate(scope: string): void {

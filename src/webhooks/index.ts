@@ -67,13 +67,17 @@ export class Webhooks {
 		this.queue(hooks, event, action, payload, randomUUID(), false);
 	}
 
-	/** Queues a ping to one hook (POST /admin/hooks/{hook_id}/pings), active or not. */
+	/**
+	 * Queues a ping to one hook (POST /admin/hooks/{hook_id}/pings). An inactive hook sends nothing
+	 * (spec document 1, States: "inactive (no notifications sent)"): its ping is logged as failed,
+	 * "hook inactive", without a request (see attempt()).
+	 */
 	ping(hook: HookRow, body: Record<string, unknown>): void {
 		const payload = JSON.stringify({ zen: ZEN[Math.floor(Math.random() * ZEN.length)], hook_id: hook.id, hook: body });
 		this.queue([hook], 'ping', null, payload, randomUUID(), false);
 	}
 
-	/** Queues the payload of an earlier delivery again, with its GUID (redelivery). */
+	/** Queues the payload of an earlier delivery again, with its GUID (redelivery; to an inactive hook it fails as a ping does). */
 	redeliver(delivery: DeliveryRow): number {
 		const hook = this.app.stores.webhooks.get(delivery.hook_id)!;
 		return this.queue([hook], delivery.event, delivery.action, delivery.payload, delivery.guid, true)[0];
@@ -94,23 +98,55 @@ export class Webhooks {
 		return this.running;
 	}
 
+	/**
+	 * One delivery pass. One attempt failing unexpectedly (it is logged) never stops the others; a
+	 * delivery whose attempt failed so is not tried again in the same pass, so the pass ends.
+	 */
 	private async pass(): Promise<number> {
 		const { concurrency } = this.app.config.webhooks;
 		let attempted = 0;
+		const broken = new Set<number>();
 		for (;;) {
-			const due = this.app.stores.webhooks.due(epochSeconds(this.app.clock()), concurrency * 4);
+			const due = this.app.stores.webhooks
+				.due(epochSeconds(this.app.clock()), concurrency * 4 + broken.size)
+				.filter((delivery) => !broken.has(delivery.id));
 			if (due.length === 0) return attempted;
 			for (let i = 0; i < due.length; i += concurrency) {
-				await Promise.all(due.slice(i, i + concurrency).map((delivery) => this.attempt(delivery)));
-				attempted += Math.min(concurrency, due.length - i);
+				const batch = due.slice(i, i + concurrency);
+				const results = await Promise.allSettled(batch.map((delivery) => this.attempt(delivery)));
+				results.forEach((result, j) => {
+					if (result.status === 'fulfilled') return;
+					broken.add(batch[j].id);
+					this.app.log.error('webhook delivery attempt failed', { delivery: batch[j].id, error: String(result.reason) });
+				});
+				attempted += batch.length;
 			}
 		}
 	}
 
-	/** One attempt: POST, record it, schedule a retry or settle the delivery. */
+	/**
+	 * One attempt: POST, record it, schedule a retry or settle the delivery. A hook deactivated since
+	 * the delivery was queued gets no request: the delivery fails at once, logged as "hook inactive".
+	 * A hook deleted during the attempt took its deliveries along: nothing is recorded then.
+	 */
 	private async attempt(delivery: DeliveryRow): Promise<void> {
 		const hook = this.app.stores.webhooks.get(delivery.hook_id);
 		if (!hook) return; // deleted meanwhile: its deliveries went with it
+		if (hook.active !== 1) {
+			this.app.stores.webhooks.recordAttempt({
+				deliveryId: delivery.id,
+				attemptedAt: isoSeconds(this.app.clock()),
+				duration: 0,
+				status: 'hook inactive',
+				statusCode: null,
+				requestHeaders: '{}', // no request was sent
+				responseHeaders: null,
+				responseBody: null,
+				state: 'failed',
+				nextAttemptAt: null,
+			});
+			return;
+		}
 		const { body, headers } = signedRequest(this.app, hook, delivery);
 		const started = this.app.clock();
 		const timer = performance.now();
@@ -120,7 +156,7 @@ export class Webhooks {
 		const attempts = delivery.attempts + 1;
 		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.app.config.webhooks;
 		const retry = !ok && attempts < maxAttempts;
-		this.app.stores.webhooks.recordAttempt({
+		const recorded = this.app.stores.webhooks.recordAttempt({
 			deliveryId: delivery.id,
 			attemptedAt: isoSeconds(started),
 			duration: Math.round(duration * 1000) / 1000,
@@ -133,7 +169,9 @@ export class Webhooks {
 			// Exponential backoff: base, 2×base, 4×base, … seconds after this attempt.
 			nextAttemptAt: retry ? epochSeconds(this.app.clock()) + base * 2 ** (attempts - 1) : null,
 		});
-		if (!ok && !retry) this.app.log.warn('webhook delivery failed for good', { hook: hook.id, delivery: delivery.id, status: result.status });
+		if (recorded && !ok && !retry) {
+			this.app.log.warn('webhook delivery failed for good', { hook: hook.id, delivery: delivery.id, status: result.status });
+		}
 	}
 }
 

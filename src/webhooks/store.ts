@@ -78,9 +78,11 @@ export function createWebhookStore(db: DB) {
 			OR (@status = 'success' AND status_code BETWEEN 200 AND 399)
 			OR (@status = 'failure' AND (status_code IS NULL OR status_code >= 400) AND attempts > 0))`)
 		.pluck();
+	// Only while the delivery exists: its hook may have been deleted (with its deliveries) during the attempt.
 	const recordAttempt = db.prepare(`
 		INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, duration, status, status_code, request_headers, response_headers, response_body)
-		VALUES (@deliveryId, @attemptedAt, @duration, @status, @statusCode, @requestHeaders, @responseHeaders, @responseBody)`);
+		SELECT @deliveryId, @attemptedAt, @duration, @status, @statusCode, @requestHeaders, @responseHeaders, @responseBody
+		WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = @deliveryId)`);
 	const finishAttempt = db.prepare(`
 		UPDATE webhook_deliveries SET attempts = attempts + 1, state = @state, next_attempt_at = @nextAttemptAt, status = @status,
 			status_code = @statusCode, duration = @duration, delivered_at = @attemptedAt WHERE id = @deliveryId`);
@@ -111,7 +113,10 @@ export function createWebhookStore(db: DB) {
 		deliveries(filter: { hookId: number; status: 'success' | 'failure' | null; limit: number; offset: number }) {
 			return { rows: deliveries.all(filter) as DeliveryRow[], total: deliveryCount.get(filter) as number };
 		},
-		/** Records an attempt and the delivery's new state, in one transaction. */
+		/**
+		 * Records an attempt and the delivery's new state, in one transaction.
+		 * @returns false (nothing written) when the delivery no longer exists (its hook was deleted meanwhile)
+		 */
 		recordAttempt(input: {
 			deliveryId: number;
 			attemptedAt: string;
@@ -123,11 +128,8 @@ export function createWebhookStore(db: DB) {
 			responseBody: string | null;
 			state: DeliveryRow['state'];
 			nextAttemptAt: number | null;
-		}): void {
-			db.transaction(() => {
-				recordAttempt.run(input);
-				finishAttempt.run(input);
-			})();
+		}): boolean {
+			return db.transaction(() => recordAttempt.run(input).changes > 0 && finishAttempt.run(input).changes > 0)();
 		},
 		attempts: (deliveryId: number) => attempts.all(deliveryId) as AttemptRow[],
 		/** The newest deliveries, of one hook or of all (gitstead admin list-deliveries). */

@@ -73,8 +73,12 @@ const enterprise: Level = {
 		const all = ctx.app.stores.enterprises.organizations(access.enterprise.id);
 		const owner = { kind: 'enterprise' as const, id: access.enterprise.id };
 		if (access.role === 'owner' || access.role === 'billing_manager') return { owner, organizations: all, scopes: ENTERPRISE_SCOPES };
-		// Organization admins of the enterprise may create and update budgets of their organizations.
-		const administered = all.filter((org) => ctx.app.stores.memberships.get(org.id, access.userId!)?.role === 'admin');
+		// Organization admins of the enterprise may create and update budgets of their organizations
+		// (an active admin: a pending invitation to be one grants nothing yet).
+		const administered = all.filter((org) => {
+			const membership = ctx.app.stores.memberships.get(org.id, access.userId!);
+			return membership?.role === 'admin' && membership.state === 'active';
+		});
 		if (action === 'write' && administered.length > 0) return { owner, organizations: administered, scopes: ['organization', 'repository'] };
 		throw forbidden(`You must be an enterprise owner or billing manager of ${access.enterprise.slug} to ${action === 'read' ? 'read' : 'manage'} its budgets.`);
 	},

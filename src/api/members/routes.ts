@@ -3,6 +3,7 @@
  * and the authenticated user's own memberships.
  */
 import * as v from 'valibot';
+import { boundAccountId, requireReach } from '../../auth/principal';
 import { forbidden, notFound } from '../../http/errors';
 import { noContent, ok, paged, redirect } from '../../http/reply';
 import { route, type Context } from '../../http/route';
@@ -173,8 +174,9 @@ export const memberRoutes = [
 			handler(ctx) {
 				const org = loadOrganization(ctx);
 				const user = loadUser(ctx);
-				// A user can only publicize or conceal their own membership.
-				if (ctx.principal.user?.id !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
+				// A user can only publicize or conceal their own membership, with a token that reaches the organization.
+				if (ctx.principal.user?.id === user.id) requireReach(ctx.principal, org.id);
+				if (orgAccess(ctx, org).userId !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
 				if (!activeMember(ctx, org.id, user.id)) throw forbidden(`${user.login} is not a member of ${org.login}.`);
 				ctx.app.transaction(() => ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT'));
 				return noContent();
@@ -195,8 +197,10 @@ export const memberRoutes = [
 			const self = ctx.principal.user;
 			if (!self) throw notFound();
 			const user = ctx.app.stores.accounts.byId(self.id)!;
+			// A token bound to one account (fine-grained, user-to-server) lists only the membership it reaches.
 			const { rows, total } = ctx.app.stores.memberships.forUser({
 				userId: self.id,
+				orgId: boundAccountId(ctx.principal),
 				state: ctx.query.state ?? 'all',
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
@@ -215,6 +219,7 @@ export const memberRoutes = [
 			const self = ctx.principal.user;
 			if (!self) throw notFound();
 			const org = loadOrganization(ctx);
+			requireReach(ctx.principal, org.id);
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
 			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, membership));
@@ -232,6 +237,7 @@ export const memberRoutes = [
 			const self = ctx.principal.user;
 			if (!self) throw notFound();
 			const org = loadOrganization(ctx);
+			requireReach(ctx.principal, org.id);
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
 			if (membership.state === 'pending') ctx.app.transaction(() => acceptInvitation(ctx.app, org, self.id));

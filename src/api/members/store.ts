@@ -18,6 +18,7 @@ export type MembershipStore = ReturnType<typeof createMembershipStore>;
 
 export function createMembershipStore(db: DB) {
 	const get = db.prepare('SELECT * FROM org_memberships WHERE org_id = ? AND user_id = ?');
+	const ofUserIn = db.prepare('SELECT * FROM org_memberships WHERE user_id = ? AND org_id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
 		INSERT INTO org_memberships (org_id, user_id, role, state, public, inviter_id, created_at)
 		VALUES (@orgId, @userId, @role, @state, 0, @inviterId, @now)`);
@@ -44,15 +45,21 @@ export function createMembershipStore(db: DB) {
 		SELECT count(*) FROM org_memberships m
 		WHERE m.org_id = @orgId AND m.state = 'active' AND (@role = 'all' OR m.role = @role) AND (@publicOnly = 0 OR m.public = 1)`)
 		.pluck();
+	// @orgId NULL: every organization; otherwise that one only (a token bound to one account).
 	const forUser = db.prepare(`
-		SELECT m.* FROM org_memberships m WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state)
+		SELECT m.* FROM org_memberships m
+		WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state) AND (@orgId IS NULL OR m.org_id = @orgId)
 		ORDER BY m.org_id LIMIT @limit OFFSET @offset`);
 	const countForUser = db
-		.prepare(`SELECT count(*) FROM org_memberships m WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state)`)
+		.prepare(`
+		SELECT count(*) FROM org_memberships m
+		WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state) AND (@orgId IS NULL OR m.org_id = @orgId)`)
 		.pluck();
 
 	return {
 		get: (orgId: number, userId: number) => get.get(orgId, userId) as OrgMembershipRow | undefined,
+		/** The user's memberships (any state) in any of the organizations. */
+		ofUserIn: (userId: number, orgIds: number[]) => ofUserIn.all(userId, JSON.stringify(orgIds)) as OrgMembershipRow[],
 		/** @param now ISO timestamp */
 		insert(input: { orgId: number; userId: number; role: 'admin' | 'member'; state: 'active' | 'pending'; inviterId: number | null; now: string }) {
 			insert.run(input);
@@ -74,7 +81,9 @@ export function createMembershipStore(db: DB) {
 			const params = { ...filter, publicOnly: filter.publicOnly ? 1 : 0 };
 			return { rows: listMembers.all(params) as AccountRow[], total: countMembers.get(params) as number };
 		},
-		forUser(filter: { userId: number; state: 'all' | 'active' | 'pending'; limit: number; offset: number }) {
+		/** The user's memberships, in organization id order; `orgId` (optional) narrows them to one organization. */
+		forUser(filter: { userId: number; orgId?: number | null; state: 'all' | 'active' | 'pending'; limit: number; offset: number }) {
+			filter = { ...filter, orgId: filter.orgId ?? null };
 			return { rows: forUser.all(filter) as OrgMembershipRow[], total: countForUser.get(filter) as number };
 		},
 	};

@@ -4,6 +4,7 @@
  * user-to-server tokens reach only their resource owner; a public view (anonymous, or a token
  * without the route's permission on a public route) sees public things only.
  */
+import { reachesAccount } from '../../auth/principal';
 import { forbidden, notFound } from '../../http/errors';
 import type { Context } from '../../http/route';
 import type { AccountRow } from '../users/store';
@@ -34,24 +35,26 @@ export function loadOrganization(ctx: Context, login: string = ctx.params.org): 
 	return org;
 }
 
-/** The caller's standing in `org`. */
+/**
+ * The caller's standing in `org`. A caller whose token does not reach the organization (a
+ * fine-grained or app token of another account; reachesAccount) is an outsider acting for nobody:
+ * userId and actorId are null, so self-service checks (`access.userId === user.id`) fail too.
+ */
 export function orgAccess(ctx: Context, org: AccountRow): OrgAccess {
 	const { principal } = ctx;
+	const reaches = !ctx.publicView && reachesAccount(principal, org.id);
 	const outsider: OrgAccess = {
 		org,
 		role: null,
 		app: false,
 		admin: false,
 		member: false,
-		userId: principal.user?.id ?? null,
-		actorId: principal.actorId,
+		userId: reaches ? (principal.user?.id ?? null) : null,
+		actorId: reaches ? principal.actorId : null,
 	};
-	if (ctx.publicView) return { ...outsider, userId: null, actorId: null };
-	if (principal.kind === 'installation') {
-		return principal.resourceOwnerId === org.id ? { ...outsider, app: true, admin: true, member: true } : outsider;
-	}
+	if (!reaches) return outsider;
+	if (principal.kind === 'installation') return { ...outsider, app: true, admin: true, member: true };
 	if (!principal.user) return outsider;
-	if (principal.resourceOwnerId !== null && principal.resourceOwnerId !== org.id) return outsider;
 	const membership = ctx.app.stores.memberships.get(org.id, principal.user.id);
 	if (!membership || membership.state !== 'active') return outsider;
 	const role = membership.role === 'admin' ? 'owner' : 'member';

@@ -3,6 +3,7 @@
  * GET /users/{username}/orgs (GitHub's orgs API).
  */
 import * as v from 'valibot';
+import { boundAccountId, reachesAccount } from '../../auth/principal';
 import { notFound } from '../../http/errors';
 import { ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
@@ -107,7 +108,14 @@ export const orgRoutes = [
 		handler(ctx) {
 			const user = ctx.principal.user;
 			if (!user) throw notFound();
-			const { rows, total } = ctx.app.stores.orgs.ofUser({ userId: user.id, publicOnly: false, limit: ctx.page.perPage, offset: ctx.page.offset });
+			// A token bound to one account (fine-grained, user-to-server) lists only the organization it reaches.
+			const { rows, total } = ctx.app.stores.orgs.ofUser({
+				userId: user.id,
+				orgId: boundAccountId(ctx.principal),
+				publicOnly: false,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
 			return paged(rows.map((org) => orgSimple(ctx.app.urls, org)), total);
 		},
 	}),
@@ -121,7 +129,8 @@ export const orgRoutes = [
 		handler(ctx) {
 			const user = ctx.app.stores.accounts.user(ctx.params.username);
 			if (!user) throw notFound();
-			const self = !ctx.publicView && ctx.principal.user?.id === user.id;
+			// Concealed memberships only to the user, with a token that reaches the user's own account.
+			const self = !ctx.publicView && ctx.principal.user?.id === user.id && reachesAccount(ctx.principal, user.id);
 			const { rows, total } = ctx.app.stores.orgs.ofUser({ userId: user.id, publicOnly: !self, limit: ctx.page.perPage, offset: ctx.page.offset });
 			return paged(rows.map((org) => orgSimple(ctx.app.urls, org)), total);
 		},

@@ -4,14 +4,18 @@
  * permissions are GitHub's: Administration repository write to create, Metadata read to read).
  */
 import * as v from 'valibot';
+import { requireReach } from '../../auth/principal';
 import { forbidden, invalidField } from '../../http/errors';
 import { created, ok, paged } from '../../http/reply';
-import { route } from '../../http/route';
+import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { loadOrganization, memberAccess, orgAccess, type OrgAccess } from '../orgs/access';
-import { callerRepoPermission, loadRepository } from './access';
+import type { RepositoryFilter } from './store';
+import { loadRepository, organizationRepositoryScope, repositoryPermissions } from './access';
+import type { RepoPermission } from './permissions';
 import { repository } from './render';
 import { createRepository } from './service';
+import type { RepositoryRow } from './store';
 
 const flag = v.optional(v.boolean());
 /** Body of repository creation (organization and user). */
@@ -57,6 +61,22 @@ function repositoryCreator(access: OrgAccess): number | null {
 	return access.userId !== null && !access.admin ? access.userId : null;
 }
 
+/**
+ * Classic and OAuth tokens need the `repo` scope for a repository that is not public: `public_repo`
+ * covers public repositories only (README, Authentication and permissions).
+ * @throws HttpError 403 with GitHub's missing-scope message.
+ */
+function requireScopeFor(ctx: Context, visibility: 'public' | 'private' | 'internal'): void {
+	const { principal } = ctx;
+	if ((principal.kind === 'classic' || principal.kind === 'oauth') && visibility !== 'public' && !principal.scopes.has('repo')) {
+		throw forbidden('Your token has not been granted the required scopes to execute this operation. It needs one of these scopes: repo.');
+	}
+}
+
+/** The visibility a creation body asks for (GitHub's default: public). */
+const requestedVisibility = (body: { private?: boolean; visibility?: 'public' | 'private' | 'internal' }) =>
+	body.visibility ?? (body.private ? 'private' : 'public');
+
 export const repositoryRoutes = [
 	route({
 		method: 'POST',
@@ -69,6 +89,7 @@ export const repositoryRoutes = [
 		body: createBody,
 		handler(ctx) {
 			const access = memberAccess(ctx, 'create its repositories');
+			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const org = access.org;
 			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.actorId });
 			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
@@ -86,6 +107,9 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			const self = ctx.principal.user;
 			if (!self) throw forbidden('Installation tokens act for no user; create the repository in an organization.');
+			// A token bound to an organization does not reach the user's own account.
+			requireReach(ctx.principal, self.id);
+			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const owner = ctx.app.stores.accounts.byId(self.id)!;
 			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
 			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now), actorId: self.id });
@@ -107,6 +131,8 @@ export const repositoryRoutes = [
 		}),
 		handler(ctx) {
 			const source = loadRepository(ctx);
+			// The fork keeps the source's privacy (loadRepository already hides non-public sources from tokens without `repo`).
+			requireScopeFor(ctx, source.repo.visibility);
 			let target;
 			let collaboratorId: number | null = null;
 			if (ctx.body.organization !== undefined) {
@@ -117,6 +143,8 @@ export const repositoryRoutes = [
 				target = org;
 			} else {
 				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
+				// The default target is the user's own account, which a token bound to an organization does not reach.
+				requireReach(ctx.principal, ctx.principal.user.id);
 				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
 			}
 			const repo = createRepository(
@@ -148,22 +176,28 @@ export const repositoryRoutes = [
 			const type = ctx.query.type ?? 'all';
 			const sort = ctx.query.sort ?? 'created';
 			const direction = ctx.query.direction ?? (sort === 'full_name' ? 'asc' : 'desc');
-			const visible = ctx.app.stores.repos
-				.forOwner(org.id)
-				.map((repo) => ({ repo, permission: callerRepoPermission(ctx, repo, org) }))
-				.filter(({ repo, permission }) => {
-					if (!permission) return false;
-					if (type === 'public') return repo.visibility === 'public';
-					if (type === 'private') return repo.visibility !== 'public';
-					if (type === 'forks') return repo.fork_parent_id !== null;
-					if (type === 'sources') return repo.fork_parent_id === null;
-					return true;
-				});
-			const key = (repo: (typeof visible)[number]['repo']) =>
-				sort === 'full_name' ? repo.name.toLowerCase() : sort === 'updated' ? repo.updated_at : sort === 'pushed' ? (repo.pushed_at ?? '') : repo.created_at;
-			visible.sort((a, b) => (key(a.repo) < key(b.repo) ? -1 : key(a.repo) > key(b.repo) ? 1 : a.repo.id - b.repo.id) * (direction === 'asc' ? 1 : -1));
-			const page = visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map(({ repo, permission }) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permission)), visible.length);
+			const filter: RepositoryFilter = {
+				ownerId: org.id,
+				visibility: type === 'public' ? 'public' : type === 'private' ? 'private' : 'any',
+				fork: type === 'forks' ? 'fork' : type === 'sources' ? 'source' : 'any',
+			};
+			const render = (rows: RepositoryRow[], permissions: Map<number, RepoPermission | null>, total: number) =>
+				paged(rows.map((repo) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permissions.get(repo.id)!)), total);
+			// Permissions come from a constant number of queries (repositoryPermissions); when the
+			// caller sees all of the organization's repositories or only its public ones, SQL pages too.
+			const scope = organizationRepositoryScope(ctx, org);
+			if (scope !== 'some') {
+				if (scope === 'public') {
+					if (filter.visibility === 'private') return paged([], 0);
+					filter.visibility = 'public';
+				}
+				const rows = ctx.app.stores.repos.page(filter, sort, direction, ctx.page.perPage, ctx.page.offset);
+				return render(rows, repositoryPermissions(ctx, rows.map((repo) => ({ repo, owner: org }))), ctx.app.stores.repos.count(filter));
+			}
+			const all = ctx.app.stores.repos.page(filter, sort, direction, -1, 0);
+			const permissions = repositoryPermissions(ctx, all.map((repo) => ({ repo, owner: org })));
+			const visible = all.filter((repo) => permissions.get(repo.id));
+			return render(visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage), permissions, visible.length);
 		},
 	}),
 	route({

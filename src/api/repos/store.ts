@@ -1,5 +1,7 @@
 /**
- * Prepared statements for repositories, their collaborators and team grants.
+ * Prepared statements for repositories, their collaborators and team grants, and the bulk reads
+ * behind repository lists: one page of an owner's repositories in SQL, and a user's collaborator
+ * rows on many repositories at once.
  */
 import type { DB } from '../../db/open';
 import type { AccountRow } from '../users/store';
@@ -47,6 +49,30 @@ export type NewRepository = Omit<
 > & {
 	fork_parent_id?: number | null;
 };
+
+/** Sort keys of GET /orgs/{org}/repos. */
+export type RepositorySort = 'created' | 'updated' | 'pushed' | 'full_name';
+
+/**
+ * Filter of an owner's repository list. visibility: 'public' only, 'private' (every non-public
+ * one: private and internal) or 'any'; fork: 'fork' only, 'source' (not forks) only, or 'any'.
+ */
+export interface RepositoryFilter {
+	ownerId: number;
+	visibility: 'any' | 'public' | 'private';
+	fork: 'any' | 'fork' | 'source';
+}
+
+/** SQL sort key per sort; names are [A-Za-z0-9._-] only, so lower() folds them as JavaScript does. */
+const SORT_KEYS: Record<RepositorySort, string> = {
+	created: 'created_at',
+	updated: 'updated_at',
+	pushed: "coalesce(pushed_at, '')",
+	full_name: 'lower(name)',
+};
+const REPOSITORY_FILTER = `owner_id = @ownerId
+	AND (@visibility = 'any' OR (@visibility = 'public') = (visibility = 'public'))
+	AND (@fork = 'any' OR (@fork = 'fork') = (fork_parent_id IS NOT NULL))`;
 
 export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
 
@@ -96,6 +122,22 @@ export function createRepositoryStore(db: DB) {
 		AND NOT EXISTS (SELECT 1 FROM org_memberships m WHERE m.org_id = @orgId AND m.user_id = a.id AND m.state = 'active')`)
 		.pluck();
 
+	// One statement per sort and direction; ties are broken by id in the same direction.
+	const repositoryPages = new Map(
+		(Object.keys(SORT_KEYS) as RepositorySort[]).flatMap((sort) =>
+			(['asc', 'desc'] as const).map((direction) => [
+				`${sort} ${direction}`,
+				db.prepare(`
+					SELECT * FROM repositories WHERE ${REPOSITORY_FILTER}
+					ORDER BY ${SORT_KEYS[sort]} ${direction}, id ${direction} LIMIT @limit OFFSET @offset`),
+			]),
+		),
+	);
+	const repositoryCount = db.prepare(`SELECT count(*) FROM repositories WHERE ${REPOSITORY_FILTER}`).pluck();
+	const collaboratorGrants = db.prepare(
+		'SELECT repo_id, permission FROM repository_collaborators WHERE user_id = ? AND repo_id IN (SELECT value FROM json_each(?))',
+	);
+
 	return {
 		byOwnerAndName: (ownerId: number, name: string) => byOwnerAndName.get(ownerId, name) as RepositoryRow | undefined,
 		byId: (id: number) => byId.get(id) as RepositoryRow | undefined,
@@ -120,5 +162,16 @@ export function createRepositoryStore(db: DB) {
 		outsideCollaborators(filter: { orgId: number; limit: number; offset: number }) {
 			return { rows: outsideCollaborators.all(filter) as AccountRow[], total: countOutsideCollaborators.get(filter) as number };
 		},
+		/**
+		 * An owner's repositories matching the filter, sorted (ties by id in the same direction); one
+		 * page, or all of them when `limit` is -1.
+		 */
+		page(filter: RepositoryFilter, sort: RepositorySort, direction: 'asc' | 'desc', limit: number, offset: number) {
+			return repositoryPages.get(`${sort} ${direction}`)!.all({ ...filter, limit, offset }) as RepositoryRow[];
+		},
+		count: (filter: RepositoryFilter) => repositoryCount.get(filter) as number,
+		/** The user's direct collaborator permissions on any of the repositories. */
+		collaboratorGrants: (userId: number, repoIds: number[]) =>
+			collaboratorGrants.all(userId, JSON.stringify(repoIds)) as Array<{ repo_id: number; permission: RepoPermission }>,
 	};
 }

@@ -4,6 +4,7 @@
  * /teams/{team_id}. Secret teams are visible only to organization owners and the team's members;
  * closed teams to every organization member. A team the caller cannot see answers 404.
  */
+import type { App } from '../../app';
 import { notFound } from '../../http/errors';
 import type { Context } from '../../http/route';
 import { orgAccess, type OrgAccess } from '../orgs/access';
@@ -40,10 +41,19 @@ function findTeam(ctx: Context): { team: TeamRow; orgLogin?: string } {
 
 /** True when the caller may see the team. */
 export function canSeeTeam(ctx: Context, access: OrgAccess, team: TeamRow): boolean {
+	return teamVisible(ctx.app, access, team);
+}
+
+/**
+ * True when a caller of standing `access` may see the team: owners and the app every team of the
+ * organization, members its closed teams and the secret teams they belong to.
+ */
+export function teamVisible(app: App, access: OrgAccess, team: TeamRow): boolean {
+	if (team.org_id !== access.org.id) return false;
 	if (access.admin) return true;
 	if (!access.member) return false;
 	if (team.privacy === 'closed') return true;
-	return access.userId !== null && ctx.app.stores.teams.membership(team.id, access.userId)?.state === 'active';
+	return access.userId !== null && app.stores.teams.membership(team.id, access.userId)?.state === 'active';
 }
 
 /**

@@ -6,13 +6,14 @@
  */
 import * as v from 'valibot';
 import { matrixRow } from '../../auth/permission-matrix';
+import { levelMeets } from '../../auth/permissions';
 import { TOKEN_KINDS, type TokenKind } from '../../auth/tokens';
 import { forbidden, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { memberAccess } from '../orgs/access';
-import { loadRepository, callerRepoPermission } from '../repos/access';
+import { memberAccess, type OrgAccess } from '../orgs/access';
+import { callerRepoPermission, loadRepository, repositoryPermissions } from '../repos/access';
 import { permissionFlags, strongest, type RepoPermission } from '../repos/permissions';
 import { events } from '../../webhooks/events';
 import { repository } from '../repos/render';
@@ -28,6 +29,7 @@ import {
 	teamScope,
 	updateTeam,
 	visibleTeams,
+	type TeamEditor,
 } from './service';
 
 // ---------------------------------------------------------------------------------------------
@@ -70,6 +72,16 @@ const legacyRepoPermissionBody = v.object({ permission: v.optional(v.picklist(['
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+/** What the caller may do when creating or changing a team of the organization `access` names. */
+function teamEditor(ctx: Context, access: OrgAccess): TeamEditor {
+	return {
+		access,
+		// Owners may make any team a parent; an app needs organization administration for that.
+		anyParent: access.app ? levelMeets(ctx.principal.permissions.organization_administration, 'write') : access.admin,
+		repoPermission: (repo) => callerRepoPermission(ctx, repo, access.org),
+	};
+}
+
 function requireManage(team: TeamAccess, action: string): void {
 	if (!team.manage) throw forbidden(`You must be an organization owner or a maintainer of ${team.team.slug} to ${action}.`);
 }
@@ -98,7 +110,7 @@ function getTeam(ctx: Context): Reply {
 function patchTeam(ctx: Context<Record<string, unknown>, v.InferOutput<typeof updateBody>>): Reply {
 	const team = loadTeam(ctx);
 	requireManage(team, 'edit it');
-	const updated = updateTeam(ctx.app, team.org, team.team, ctx.body, isoSeconds(ctx.now), team.actorId);
+	const updated = updateTeam(ctx.app, teamEditor(ctx, team), team.team, ctx.body, isoSeconds(ctx.now));
 	return ok(teamFull(ctx.app, team.org, updated));
 }
 
@@ -221,7 +233,9 @@ function listRepos(ctx: Context): Reply {
 		byRepo.set(row.id, { repo: row, permission: strongest(seen?.permission, row.granted)! });
 	}
 	const owners = new Map(stores.accounts.byIds([...new Set([...byRepo.values()].map((x) => x.repo.owner_id))]).map((a) => [a.id, a]));
-	const visible = [...byRepo.values()].filter(({ repo }) => callerRepoPermission(ctx, repo, owners.get(repo.owner_id)!) !== null);
+	// The caller's own permissions decide which repositories are listed: a constant number of queries.
+	const mine = repositoryPermissions(ctx, [...byRepo.values()].map(({ repo }) => ({ repo, owner: owners.get(repo.owner_id)! })));
+	const visible = [...byRepo.values()].filter(({ repo }) => mine.get(repo.id) !== null);
 	const page = visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
 	return paged(
 		page.map(({ repo, permission }) => repository(ctx.app.urls, repo, owners.get(repo.owner_id)!, permission)),
@@ -347,7 +361,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 			if (!access.admin && access.org.members_can_create_teams === 0) {
 				throw forbidden(`Only owners of ${access.org.login} may create teams.`);
 			}
-			const team = createTeam(ctx.app, access.org, access.userId, ctx.body, isoSeconds(ctx.now), access.actorId);
+			const team = createTeam(ctx.app, teamEditor(ctx, access), ctx.body, isoSeconds(ctx.now));
 			return created(teamFull(ctx.app, access.org, team));
 		},
 	}),

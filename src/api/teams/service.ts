@@ -3,10 +3,12 @@
  * serialized list form kept in the representation cache.
  */
 import type { App } from '../../app';
-import { invalidField, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, unprocessable } from '../../http/errors';
 import type { OrgAccess } from '../orgs/access';
 import type { RepoPermission } from '../repos/permissions';
+import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
+import { teamVisible } from './access';
 import { teamFullForm, teamListForm } from './render';
 import { events } from '../../webhooks/events';
 import type { TeamRow } from './store';
@@ -44,21 +46,46 @@ function uniqueSlug(app: App, orgId: number, name: string, exceptId: number | nu
 }
 
 /**
- * The parent named by parent_team_id or parent_team_slug, checked: same organization, not the
- * team itself or one of its descendants, not secret.
- * @throws HttpError 422 naming the field.
+ * Who creates or changes a team, as the routes know it: the organization standing and what the
+ * caller may do with parents and repositories.
+ */
+export interface TeamEditor {
+	/** The caller's standing in the team's organization. */
+	access: OrgAccess;
+	/**
+	 * May make any team a parent: an organization owner, or an app with organization administration
+	 * (write). Anyone else must maintain both the child and the parent team (GitHub's rule).
+	 */
+	anyParent: boolean;
+	/** The caller's permission on a repository of the organization; null when the caller cannot see it. */
+	repoPermission(repo: RepositoryRow): RepoPermission | null;
+}
+
+/**
+ * The parent named by parent_team_id or parent_team_slug (the id wins when both are given),
+ * checked: a team of the organization the caller can see (a team the caller cannot see is answered
+ * exactly like one that does not exist), not the team itself or one of its descendants, not secret,
+ * and one the caller may make a parent: an owner or app with organization administration, or a
+ * maintainer of the parent (the routes already require a maintainer of the child on update; the
+ * creator of a new team becomes its maintainer).
+ * @param current the team's parent now (update) or null (create): keeping it needs no permission
+ * @returns the parent, null to detach, undefined when neither field was given
+ * @throws HttpError 422 naming the field; 403 when the caller may not make that team a parent.
  */
 function resolveParent(
 	app: App,
-	org: AccountRow,
+	editor: TeamEditor,
 	input: { parent_team_id?: number | null; parent_team_slug?: string | null },
 	teamId: number | null,
+	current: number | null,
 ): TeamRow | null | undefined {
+	const { org } = editor.access;
 	let parent: TeamRow | undefined;
 	let field = 'parent_team_id';
-	if (input.parent_team_id !== undefined) {
-		if (input.parent_team_id === null) return null;
+	if (input.parent_team_id !== undefined && input.parent_team_id !== null) {
 		parent = app.stores.teams.byId(input.parent_team_id);
+	} else if (input.parent_team_id === null) {
+		return null;
 	} else if (input.parent_team_slug !== undefined) {
 		field = 'parent_team_slug';
 		if (input.parent_team_slug === null) return null;
@@ -66,12 +93,23 @@ function resolveParent(
 	} else {
 		return undefined; // not given
 	}
-	if (!parent || parent.org_id !== org.id) throw invalidField('Team', field, `no team of ${org.login} matches the parent you gave`);
+	if (!parent || !teamVisible(app, editor.access, parent)) {
+		throw invalidField('Team', field, `no team of ${org.login} matches the parent you gave`);
+	}
 	if (teamId !== null && (parent.id === teamId || app.stores.teams.ancestors(parent.id).includes(teamId))) {
 		throw invalidField('Team', field, 'a team cannot be its own parent or the parent of one of its ancestors');
 	}
 	if (parent.privacy === 'secret') {
 		throw invalidField('Team', field, `"${parent.name}" is secret; a parent team must be closed`);
+	}
+	if (parent.id !== current && !editor.anyParent) {
+		const userId = editor.access.userId;
+		const membership = userId === null ? undefined : app.stores.teams.membership(parent.id, userId);
+		if (membership?.state !== 'active' || membership.role !== 'maintainer') {
+			throw forbidden(
+				`You must be an owner of ${org.login}, or a maintainer of both teams, to make ${parent.slug} the parent of a team.`,
+			);
+		}
 	}
 	return parent;
 }
@@ -90,21 +128,23 @@ export interface CreateTeamInput {
 }
 
 /**
- * POST /orgs/{org}/teams: creates the team, its maintainers (the creator among them) and its
- * repository grants in one transaction.
- * @param creatorId the acting user (null for an app), who becomes a maintainer
+ * POST /orgs/{org}/teams: creates the team, its maintainers (the creator, editor.access.userId, among
+ * them; null for an app) and its repository grants in one transaction. Every repository of
+ * repo_names needs admin rights of the caller, as PUT …/teams/{team_slug}/repos/{owner}/{repo} does.
  * @param now ISO timestamp
- * @param actorId who acts (webhook sender): the user, or an app's bot account
- * @throws HttpError 422 for any invalid field; nothing is written then.
+ * @throws HttpError 422 for any invalid field (a repository or parent the caller cannot see is
+ *   answered as one that does not exist); 403 for a repository the caller does not administer or a
+ *   parent the caller may not use. Nothing is written then.
  */
-export function createTeam(app: App, org: AccountRow, creatorId: number | null, input: CreateTeamInput, now: string, actorId: number | null = creatorId): TeamRow {
+export function createTeam(app: App, editor: TeamEditor, input: CreateTeamInput, now: string): TeamRow {
 	const { stores } = app;
+	const { org, userId: creatorId, actorId } = editor.access;
 	if (input.ldap_dn !== undefined && !app.config.ldap.sync_enabled) {
 		throw invalidField('Team', 'ldap_dn', 'LDAP synchronization is not enabled on this instance (config ldap.sync_enabled)');
 	}
 	const team = app.transaction(() => {
 		const slug = uniqueSlug(app, org.id, input.name, null);
-		const parent = resolveParent(app, org, input, null) ?? null;
+		const parent = resolveParent(app, editor, input, null, null) ?? null;
 		const privacy = input.privacy ?? (parent ? 'closed' : 'secret');
 		if (parent && privacy === 'secret') {
 			throw invalidField('Team', 'privacy', 'a child team must be closed; secret applies only to teams without a parent');
@@ -122,7 +162,9 @@ export function createTeam(app: App, org: AccountRow, creatorId: number | null, 
 			const repo = ownerLogin && name && extra === undefined && ownerLogin.toLowerCase() === org.login.toLowerCase()
 				? stores.repos.byOwnerAndName(org.id, name)
 				: undefined;
-			if (!repo) throw invalidField('Team', 'repo_names', `${fullName} is not a repository of ${org.login}`);
+			const permission = repo ? editor.repoPermission(repo) : null;
+			if (!repo || permission === null) throw invalidField('Team', 'repo_names', `${fullName} is not a repository of ${org.login}`);
+			if (permission !== 'admin') throw forbidden(`You must have admin rights to ${fullName} to add it to a team.`);
 			return repo.id;
 		});
 		const permission = input.permission ?? 'pull';
@@ -167,11 +209,14 @@ export interface UpdateTeamInput {
 }
 
 /**
- * PATCH a team: omitted fields stay unchanged; a new name gets a new slug.
+ * PATCH a team (the routes have checked that the caller may edit it): omitted fields stay
+ * unchanged; a new name gets a new slug.
  * @param now ISO timestamp
- * @throws HttpError 422 for an invalid combination (secret with a parent or children, cycles, ...).
+ * @throws HttpError 422 for an invalid combination (secret with a parent or children, cycles, ...);
+ *   403 for a parent the caller may not use (resolveParent).
  */
-export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: UpdateTeamInput, now: string, actorId: number | null): TeamRow {
+export function updateTeam(app: App, editor: TeamEditor, team: TeamRow, input: UpdateTeamInput, now: string): TeamRow {
+	const { org, actorId } = editor.access;
 	const updated = app.transaction(() => {
 		const next: TeamRow = { ...team };
 		if (input.name !== undefined && input.name !== team.name) {
@@ -181,7 +226,7 @@ export function updateTeam(app: App, org: AccountRow, team: TeamRow, input: Upda
 		if (input.description !== undefined) next.description = input.description;
 		if (input.notification_setting !== undefined) next.notification_setting = input.notification_setting;
 		if (input.permission !== undefined) next.permission = input.permission;
-		const parent = resolveParent(app, org, input, team.id);
+		const parent = resolveParent(app, editor, input, team.id, team.parent_id);
 		if (parent !== undefined) next.parent_id = parent?.id ?? null;
 		if (input.privacy !== undefined) next.privacy = input.privacy;
 		// A secret team given a parent becomes closed unless the request insists on secret.

@@ -139,6 +139,15 @@ export function createTeamStore(db: DB) {
 			UNION SELECT t.parent_id FROM teams t JOIN my_teams m ON t.id = m.id WHERE t.parent_id IS NOT NULL
 		)
 		SELECT repo_id, permission FROM team_repositories WHERE team_id IN (SELECT id FROM my_teams)`);
+	// Grants reaching a user on any of the repositories through any team (and its ancestors): the
+	// repository store's teamPermissions for many repositories at once.
+	const userGrantsOn = db.prepare(`
+		WITH RECURSIVE my_teams(id) AS (
+			SELECT team_id FROM team_memberships WHERE user_id = @userId AND state = 'active'
+			UNION SELECT t.parent_id FROM teams t JOIN my_teams m ON t.id = m.id WHERE t.parent_id IS NOT NULL
+		)
+		SELECT repo_id, permission FROM team_repositories
+		WHERE repo_id IN (SELECT value FROM json_each(@repoIds)) AND team_id IN (SELECT id FROM my_teams)`);
 	const directRepoCount = db.prepare('SELECT count(*) FROM team_repositories WHERE team_id = ?').pluck();
 
 	return {
@@ -194,6 +203,9 @@ export function createTeamStore(db: DB) {
 		/** Repository grants that reach the user through the organization's teams. */
 		userTeamGrants: (orgId: number, userId: number) =>
 			userTeamGrants.all({ orgId, userId }) as Array<{ repo_id: number; permission: RepoPermission }>,
+		/** Team grants (with parent teams') that reach the user on any of the repositories; one row per grant. */
+		userGrantsOn: (userId: number, repoIds: number[]) =>
+			userGrantsOn.all({ userId, repoIds: JSON.stringify(repoIds) }) as Array<{ repo_id: number; permission: RepoPermission }>,
 		directRepoCount: (teamId: number) => directRepoCount.get(teamId) as number,
 	};
 }
