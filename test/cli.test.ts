@@ -135,6 +135,48 @@ test('list-tokens and revoke-token; a revoked token is refused by the running se
 	assert.is(json('list-tokens', 'bob').tokens.find((t: any) => t.id === token.id).state, 'revoked');
 });
 
+test('import-runs and advance-job: demo workflow data through the command line', async () => {
+	const token = json('create-token', 'alice', '--scopes', 'repo');
+	const created = await fetch(`${served!.address}/api/v3/orgs/acme/repos`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${token.token}` },
+		body: JSON.stringify({ name: 'demo' }),
+	});
+	assert.is(created.status, 201);
+	const file = join(dir, 'runs.json');
+	writeFileSync(
+		file,
+		JSON.stringify({
+			workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }, { name: 'test', needs: ['build'] }] }],
+			runs: [
+				{ path: '.github/workflows/ci.yml', actor: 'alice', branch: 'main', conclusion: 'failure' },
+				{ path: '.github/workflows/ci.yml', actor: 'bob', branch: 'main', status: 'queued', conclusion: null },
+			],
+		}),
+	);
+	const imported = json('import-runs', 'acme/demo', file);
+	assert.equal([imported.workflows, imported.runs, imported.jobs], [1, 2, 4]);
+	const runs = await fetch(`${served!.address}/api/v3/repos/acme/demo/actions/runs?status=failure`, { headers: { Authorization: `Bearer ${token.token}` } });
+	assert.is(((await runs.json()) as { total_count: number }).total_count, 1);
+	const queued = imported.run_ids[1];
+	const jobs = await fetch(`${served!.address}/api/v3/repos/acme/demo/actions/runs/${queued}/jobs`, { headers: { Authorization: `Bearer ${token.token}` } });
+	const build = ((await jobs.json()) as { jobs: Array<{ id: number; name: string }> }).jobs.find((j) => j.name === 'build')!;
+	const started = json('advance-job', 'acme/demo', String(build.id), 'in_progress');
+	assert.equal([started.status, started.conclusion], ['in_progress', null]);
+	const line = admin('advance-job', 'acme/demo', String(build.id), 'completed', 'success');
+	assert.is(line.code, 0);
+	assert.match(line.stdout, `job ${build.id} is completed (success); run ${queued} is`);
+	const bad = admin('import-runs', 'acme/demo', join(dir, 'missing.json'));
+	assert.is(bad.code, 1);
+	assert.match(bad.stderr, /cannot read .*missing\.json: ENOENT/);
+	writeFileSync(file, JSON.stringify({ runs: [{ path: '.github/workflows/ci.yml', actor: 'alice', conclusion: 'maybe' }] }));
+	const invalid = admin('import-runs', 'acme/demo', file);
+	assert.is(invalid.code, 1);
+	assert.match(invalid.stderr, /runs\.0\.conclusion/);
+	assert.match(admin('import-runs', 'acme/nope', file).stderr, /unknown repository "acme\/nope"/);
+	assert.match(admin('advance-job', 'acme/demo', String(build.id), 'queued').stderr, /^gitstead: error: /);
+});
+
 test('errors – one clear line on stderr and a non-zero exit', () => {
 	const cases: Array<[string[], RegExp]> = [
 		[['create-user', 'alice'], /already taken/],

@@ -4,9 +4,12 @@
  * in its own transaction, and is safe while the server runs (WAL, busy timeout).
  * With --json each prints one JSON object; otherwise one readable line.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { App } from '../app';
+import { importRuns } from '../api/actions/import';
+import { advanceJob } from '../api/actions/service';
+import type { JobConclusion, RunStatus } from '../api/actions/store';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
@@ -15,6 +18,7 @@ import type { InstallationRow } from '../api/apps/store';
 import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
 import type { AccountRow } from '../api/users/store';
+import type { RepositoryRow } from '../api/repos/store';
 import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
 import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
@@ -37,6 +41,8 @@ Commands:
   revoke-token ID
   list-deliveries [HOOK_ID] [--limit N]   the global webhook delivery log, newest first
   block-gist GIST_ID [--reason TEXT] [--unblock]   reads of a blocked gist answer 403 "Forbidden Gist"
+  import-runs OWNER/REPO FILE  workflows, runs and jobs from a JSON file (demo data; format in README)
+  advance-job OWNER/REPO JOB_ID STATUS [CONCLUSION]   move a workflow job along as a runner would
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]
   migrate                      upgrade the database schema (serve does this on start)
@@ -89,6 +95,31 @@ function requireOrg(app: App, login: string): AccountRow {
 	const org = app.stores.accounts.organization(login);
 	if (!org) throw new CliError(`unknown organization "${login}"`);
 	return org;
+}
+
+/** A repository named OWNER/NAME (both case-insensitive). @throws CliError when there is none */
+function requireRepositoryNamed(app: App, fullName: string): RepositoryRow {
+	const [ownerLogin, name, extra] = fullName.split('/');
+	if (!ownerLogin || !name || extra !== undefined) throw new CliError(`expected OWNER/REPO, got "${fullName}"`);
+	const owner = app.stores.accounts.byLogin(ownerLogin);
+	const repo = owner && app.stores.repos.byOwnerAndName(owner.id, name);
+	if (!repo) throw new CliError(`unknown repository "${fullName}"`);
+	return repo;
+}
+
+/** Reads and parses a JSON file. @throws CliError naming the file and the problem */
+function readJson(file: string): unknown {
+	let text: string;
+	try {
+		text = readFileSync(file, 'utf8');
+	} catch (error) {
+		throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+	}
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new CliError(`${file} is not JSON: ${(error as Error).message}`);
+	}
 }
 
 function string(value: string | boolean | undefined): string | undefined {
@@ -353,6 +384,37 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			out.result(
 				{ id: gist.gist_id, blocked: !unblock, reason, blocked_at: blockedAt },
 				unblock ? `unblocked gist ${gist.gist_id}` : `blocked gist ${gist.gist_id} (${reason})`,
+			);
+		},
+	},
+	'import-runs': {
+		options: {},
+		positionals: ['OWNER/REPO', 'FILE'],
+		run(app, _values, [fullName, file], out) {
+			const repo = requireRepositoryNamed(app, fullName);
+			const result = importRuns(app, repo, readJson(file));
+			out.result(
+				{ workflows: result.workflows, runs: result.runs, jobs: result.jobs, run_ids: result.run_ids },
+				`imported ${result.runs} runs with ${result.jobs} jobs into ${fullName} (${result.workflows} new workflows)`,
+			);
+		},
+	},
+	'advance-job': {
+		options: {},
+		positionals: ['OWNER/REPO', 'JOB_ID', 'STATUS', '[CONCLUSION]'],
+		run(app, _values, [fullName, jobText, status, conclusion], out) {
+			const repo = requireRepositoryNamed(app, fullName);
+			if (!/^\d+$/.test(jobText)) throw new CliError(`JOB_ID must be a number, got "${jobText}"`);
+			const run = advanceJob(
+				app,
+				repo,
+				Number(jobText),
+				{ status: status as RunStatus, conclusion: (conclusion ?? null) as JobConclusion | null },
+				isoSeconds(app.clock()),
+			);
+			out.result(
+				{ run_id: run.id, status: run.status, conclusion: run.conclusion, run_attempt: run.run_attempt },
+				`job ${jobText} is ${status}${conclusion ? ` (${conclusion})` : ''}; run ${run.id} is ${run.status}${run.conclusion ? ` (${run.conclusion})` : ''}`,
 			);
 		},
 	},

@@ -1,6 +1,241 @@
 /**
- * Workflows, runs and jobs. (Being built.)
+ * Workflows, workflow runs and jobs (spec document 2, Workflow runs; GitHub's actions/* operations):
+ * list and get workflows (by id or file name), dispatch a workflow, list runs (of a repository or
+ * of one workflow) with every search filter, get a run, list and get jobs, re-run a job (and the
+ * jobs that need it) or a whole run, cancel a run.
+ *
+ * Reads need Actions (read); public repositories are readable anonymously. Writes need Actions
+ * (write) (classic and OAuth tokens: repo) and push access to the repository.
  */
-import type { RouteDeclaration } from '../../http/route';
+import * as v from 'valibot';
+import { notFound } from '../../http/errors';
+import { noContent, ok, type Reply } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
+import { job, repoUrls, RunRenderer, workflow } from './render';
+import {
+	cancelRun,
+	dispatchWorkflow,
+	listRuns,
+	MAX_INPUTS,
+	rerunJob,
+	rerunRun,
+	resolveWorkflow,
+	STATUS_FILTERS,
+	type RunQuery,
+} from './service';
+import type { RunRow, WorkflowRow } from './store';
 
-export const actionsRoutes: RouteDeclaration[] = [];
+const REPO = '/repos/{owner}/{repo}/actions';
+
+const READ: Pick<RouteDeclaration, 'permissions' | 'access'> = { permissions: [{ actions: 'read' }], access: 'public' };
+const WRITE: Pick<RouteDeclaration, 'permissions' | 'access'> = { permissions: [{ actions: 'write' }], access: 'authenticated' };
+
+const flag = v.optional(v.picklist(['true', 'false', ''], 'must be true or false'));
+
+const runsQuery = v.object({
+	actor: v.optional(v.string()),
+	branch: v.optional(v.string()),
+	event: v.optional(v.string()),
+	status: v.optional(v.picklist([...STATUS_FILTERS, ''], `must be one of ${STATUS_FILTERS.join(', ')}`)),
+	created: v.optional(v.string()),
+	exclude_pull_requests: flag,
+	check_suite_id: v.optional(v.pipe(v.string(), v.regex(/^(\d{1,15})?$/, 'must be an integer'))),
+	head_sha: v.optional(v.string()),
+});
+
+const inputValue = v.union([v.string(), v.number(), v.boolean()], 'input values are strings, numbers or booleans');
+const dispatchBody = v.object({
+	ref: v.pipe(v.string(), v.minLength(1, 'ref is required')),
+	inputs: v.optional(
+		v.nullable(
+			v.pipe(
+				v.unknown(),
+				v.check((inputs) => typeof inputs === 'object' && !Array.isArray(inputs), 'inputs is an object of input names and values'),
+				v.record(v.string(), inputValue),
+				v.check((inputs) => Object.keys(inputs).length <= MAX_INPUTS, `at most ${MAX_INPUTS} inputs`),
+			),
+		),
+	),
+	return_run_details: v.optional(v.boolean()),
+});
+
+const debug = v.optional(v.boolean());
+
+/** A positive integer path parameter, or null. */
+function idParam(text: string): number | null {
+	return /^\d{1,15}$/.test(text) ? Number(text) : null;
+}
+
+function loadRun(ctx: Context, access: RepoAccess): RunRow {
+	const id = idParam(ctx.params.run_id);
+	const run = id === null ? undefined : ctx.app.stores.actions.run(access.repo.id, id);
+	if (!run) throw notFound();
+	return run;
+}
+
+function renderer(ctx: Context, access: RepoAccess): RunRenderer {
+	return new RunRenderer(ctx.app.urls, ctx.app.stores.accounts, access.repo, access.owner);
+}
+
+/** A page of runs as `{total_count, workflow_runs}` (serialized by the renderer). */
+function runsReply(ctx: Context<v.InferOutput<typeof runsQuery>>, access: RepoAccess, scope: WorkflowRow | null): Reply {
+	const { rows, total } = listRuns(ctx.app, access.repo, scope, ctx.query as RunQuery, ctx.page);
+	return { status: 200, json: renderer(ctx, access).listJson(rows, total, ctx.query.exclude_pull_requests === 'true'), total };
+}
+
+export const actionsRoutes: RouteDeclaration[] = [
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/workflows`,
+		docs: 'actions/workflows#list-repository-workflows',
+		pagination: true,
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			const { rows, total } = ctx.app.stores.actions.workflows(access.repo.id, ctx.page.perPage, ctx.page.offset);
+			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
+			return { status: 200, body: { total_count: total, workflows: rows.map((row) => workflow(base, access.repo.default_branch, row)) }, total };
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/workflows/{workflow_id}`,
+		docs: 'actions/workflows#get-a-workflow',
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			const found = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id);
+			return ok(workflow(repoUrls(ctx.app.urls, access.owner, access.repo), access.repo.default_branch, found));
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${REPO}/workflows/{workflow_id}/dispatches`,
+		docs: 'actions/workflows#create-a-workflow-dispatch-event',
+		resource: 'Workflow',
+		body: dispatchBody,
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'push', 'dispatch its workflows');
+			const now = isoSeconds(ctx.now);
+			const run = ctx.app.transaction(() => {
+				// A file name not yet known registers the workflow (Gitstead reads no workflow files).
+				const target = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id, { now });
+				return dispatchWorkflow(ctx.app, access.repo, target, ctx.body, ctx.principal.actorId, now);
+			});
+			if (!ctx.body.return_run_details) return noContent();
+			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
+			return ok({ workflow_run_id: run.id, run_url: `${base.api}/actions/runs/${run.id}`, html_url: `${base.html}/actions/runs/${run.id}` });
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/runs`,
+		docs: 'actions/workflow-runs#list-workflow-runs-for-a-repository',
+		resource: 'WorkflowRun',
+		query: runsQuery,
+		pagination: true,
+		handler(ctx) {
+			return runsReply(ctx, loadRepository(ctx), null);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/workflows/{workflow_id}/runs`,
+		docs: 'actions/workflow-runs#list-workflow-runs-for-a-workflow',
+		resource: 'WorkflowRun',
+		query: runsQuery,
+		pagination: true,
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			return runsReply(ctx, access, resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id));
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/runs/{run_id}`,
+		docs: 'actions/workflow-runs#get-a-workflow-run',
+		resource: 'WorkflowRun',
+		query: v.object({ exclude_pull_requests: flag }),
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			return ok(renderer(ctx, access).run(loadRun(ctx, access), ctx.query.exclude_pull_requests === 'true'));
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/runs/{run_id}/jobs`,
+		docs: 'actions/workflow-jobs#list-jobs-for-a-workflow-run',
+		resource: 'WorkflowJob',
+		query: v.object({ filter: v.optional(v.picklist(['latest', 'all', ''], 'must be latest or all')) }),
+		pagination: true,
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			const run = loadRun(ctx, access);
+			const attempt = ctx.query.filter === 'all' ? null : run.run_attempt;
+			const { rows, total } = ctx.app.stores.actions.jobs(run.id, attempt, ctx.page.perPage, ctx.page.offset);
+			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
+			return { status: 200, body: { total_count: total, jobs: rows.map((row) => job(base, row)) }, total };
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/jobs/{job_id}`,
+		docs: 'actions/workflow-jobs#get-a-job-for-a-workflow-run',
+		handler(ctx) {
+			const access = loadRepository(ctx);
+			const id = idParam(ctx.params.job_id);
+			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
+			if (!found) throw notFound();
+			return ok(job(repoUrls(ctx.app.urls, access.owner, access.repo), found));
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${REPO}/jobs/{job_id}/rerun`,
+		docs: 'actions/workflow-runs#re-run-a-job-from-a-workflow-run',
+		resource: 'WorkflowJob',
+		body: v.object({ enable_debug_logging: debug, enable_debugger: debug }),
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'push', 're-run its workflows');
+			const id = idParam(ctx.params.job_id);
+			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
+			const run = found && ctx.app.stores.actions.run(access.repo.id, found.run_id);
+			if (!found || !run) throw notFound();
+			rerunJob(ctx.app, run, found, ctx.principal.actorId, isoSeconds(ctx.now));
+			return { status: 201, body: {} };
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${REPO}/runs/{run_id}/rerun`,
+		docs: 'actions/workflow-runs#re-run-a-workflow',
+		resource: 'WorkflowRun',
+		body: v.object({ enable_debug_logging: debug }),
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'push', 're-run its workflows');
+			rerunRun(ctx.app, loadRun(ctx, access), ctx.principal.actorId, isoSeconds(ctx.now));
+			return { status: 201, body: {} };
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'POST',
+		path: `${REPO}/runs/{run_id}/cancel`,
+		docs: 'actions/workflow-runs#cancel-a-workflow-run',
+		handler(ctx) {
+			const access = requireWritableRepository(ctx, 'push', 'cancel its workflow runs');
+			cancelRun(ctx.app, loadRun(ctx, access), isoSeconds(ctx.now));
+			return { status: 202, body: {} };
+		},
+	}),
+];
