@@ -693,9 +693,167 @@ CREATE TABLE workflow_jobs (
 -- ===== end workflows, runs and jobs =====
 
 -- ===== dependency graph (src/api/dependency-graph) =====
+-- Dependency snapshots submitted for a commit (spec document 2, Dependency submission). Every
+-- snapshot is kept, so dependency review can read the dependencies of older commits; the latest
+-- one per (job_correlator, detector_name) is the repository's current state.
+CREATE TABLE dependency_snapshots (
+  id               INTEGER PRIMARY KEY,
+  repo_id          INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  version          INTEGER NOT NULL,
+  job_id           TEXT NOT NULL,
+  job_correlator   TEXT NOT NULL,
+  job_html_url     TEXT,
+  sha              TEXT NOT NULL,                      -- commit id, lowercase hex
+  ref              TEXT NOT NULL,                      -- refs/heads/<branch> that triggered it
+  detector_name    TEXT NOT NULL,
+  detector_version TEXT NOT NULL,
+  detector_url     TEXT NOT NULL,
+  metadata         TEXT NOT NULL DEFAULT '{}',         -- JSON object, at most 8 scalar values
+  scanned          TEXT NOT NULL,                      -- ISO timestamp of the scan
+  created_at       TEXT NOT NULL
+);
+CREATE INDEX dependency_snapshots_latest ON dependency_snapshots(repo_id, job_correlator, detector_name, id);
+CREATE INDEX dependency_snapshots_sha ON dependency_snapshots(repo_id, sha);
+
+-- The manifests of a snapshot; path is file.source_location, else the manifest's name.
+CREATE TABLE dependency_manifests (
+  id          INTEGER PRIMARY KEY,
+  snapshot_id INTEGER NOT NULL REFERENCES dependency_snapshots(id) ON DELETE CASCADE,
+  key         TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  path        TEXT NOT NULL,
+  metadata    TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX dependency_manifests_snapshot ON dependency_manifests(snapshot_id);
+
+-- Resolved dependencies of a manifest, parsed from their package-url.
+CREATE TABLE dependency_packages (
+  manifest_id  INTEGER NOT NULL REFERENCES dependency_manifests(id) ON DELETE CASCADE,
+  package_url  TEXT NOT NULL,
+  ecosystem    TEXT NOT NULL,                          -- GitHub's ecosystem names: npm, pip, maven, rubygems, go, ...
+  name         TEXT NOT NULL,
+  version      TEXT,
+  relationship TEXT CHECK (relationship IN ('direct', 'indirect')),
+  scope        TEXT CHECK (scope IN ('runtime', 'development')),
+  metadata     TEXT NOT NULL DEFAULT '{}',
+  dependencies TEXT NOT NULL DEFAULT '[]'              -- JSON array of the package-urls of direct children
+);
+CREATE INDEX dependency_packages_manifest ON dependency_packages(manifest_id);
 -- ===== end dependency graph =====
 
 -- ===== dependabot alerts and dismissal requests (src/api/dependabot) =====
+-- GitHub global security advisories, imported from GitHub's JSON (GET /advisories) with
+-- importAdvisories, since Gitstead is offline. Upserted by ghsa_id; JSON columns keep GitHub's shapes.
+CREATE TABLE security_advisories (
+  id                   INTEGER PRIMARY KEY,
+  ghsa_id              TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  cve_id               TEXT,
+  type                 TEXT NOT NULL DEFAULT 'reviewed' CHECK (type IN ('reviewed', 'unreviewed', 'malware')),
+  summary              TEXT NOT NULL,
+  description          TEXT,
+  -- 'unknown' advisories are kept but never match a dependency (alerts need a severity).
+  severity             TEXT NOT NULL CHECK (severity IN ('low', 'medium', 'high', 'critical', 'unknown')),
+  cvss                 TEXT,                           -- JSON {vector_string, score} or NULL
+  cvss_severities      TEXT,                           -- JSON {cvss_v3, cvss_v4} or NULL
+  epss                 TEXT,                           -- JSON as imported, or NULL
+  cwes                 TEXT NOT NULL DEFAULT '[]',     -- JSON [{cwe_id, name}]
+  identifiers          TEXT NOT NULL DEFAULT '[]',     -- JSON [{type, value}]
+  reference_urls       TEXT NOT NULL DEFAULT '[]',     -- JSON array of URL strings (GitHub's `references`)
+  source_code_location TEXT,
+  published_at         TEXT NOT NULL,
+  updated_at           TEXT NOT NULL,
+  withdrawn_at         TEXT,                           -- withdrawn advisories match nothing; their alerts are removed
+  imported_at          TEXT NOT NULL
+);
+
+-- Vulnerable packages of an advisory: replaced whole on every import of the advisory. Entries
+-- without a package name or range are not stored (they cannot match).
+CREATE TABLE advisory_vulnerabilities (
+  id                       INTEGER PRIMARY KEY,
+  advisory_id              INTEGER NOT NULL REFERENCES security_advisories(id) ON DELETE CASCADE,
+  ecosystem                TEXT NOT NULL,              -- GitHub's names: npm, pip, maven, rubygems, nuget, go, composer, rust, ...
+  package_name             TEXT NOT NULL,              -- as the advisory writes it
+  package_key              TEXT NOT NULL,              -- as compared: lower-cased (pip: PEP 503) for pip, nuget, composer
+  vulnerable_version_range TEXT NOT NULL,              -- GitHub's syntax: ">= 1.0.0, < 1.2.3"
+  first_patched_version    TEXT
+);
+CREATE INDEX advisory_vulnerabilities_advisory ON advisory_vulnerabilities(advisory_id);
+CREATE INDEX advisory_vulnerabilities_package ON advisory_vulnerabilities(ecosystem, package_key);
+
+-- Per-repository number sequences of alerts and dismissal requests (numbers are never reused,
+-- even when alerts of a withdrawn advisory are removed).
+CREATE TABLE dependabot_sequences (
+  repo_id            INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  alerts             INTEGER NOT NULL DEFAULT 0,       -- last alert number given
+  dismissal_requests INTEGER NOT NULL DEFAULT 0        -- last dismissal request number given
+);
+
+-- Dependabot alerts: one per (manifest, package, advisory) of a repository, opened, fixed and
+-- reopened by refreshAlerts from the repository's current dependencies; dismissed and reopened
+-- through the API. The vulnerable range and patched version are those that matched last.
+CREATE TABLE dependabot_alerts (
+  id                       INTEGER PRIMARY KEY,
+  repo_id                  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number                   INTEGER NOT NULL,
+  advisory_id              INTEGER NOT NULL REFERENCES security_advisories(id) ON DELETE CASCADE,
+  manifest_path            TEXT NOT NULL,
+  ecosystem                TEXT NOT NULL,              -- GitHub's ecosystem names
+  package_name             TEXT NOT NULL,              -- as the dependency names it
+  package_key              TEXT NOT NULL,              -- as compared (see advisory_vulnerabilities)
+  version                  TEXT,                       -- the vulnerable version last seen
+  scope                    TEXT CHECK (scope IN ('runtime', 'development')),
+  relationship             TEXT CHECK (relationship IN ('direct', 'transitive', 'unknown')),
+  vulnerable_version_range TEXT NOT NULL,
+  first_patched_version    TEXT,
+  state                    TEXT NOT NULL CHECK (state IN ('open', 'dismissed', 'fixed', 'auto_dismissed')),
+  dismissed_at             TEXT,
+  dismissed_by_id          INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  dismissed_reason         TEXT CHECK (dismissed_reason IN ('fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk')),
+  dismissed_comment        TEXT,
+  fixed_at                 TEXT,
+  auto_dismissed_at        TEXT,
+  created_at               TEXT NOT NULL,
+  updated_at               TEXT NOT NULL,
+  UNIQUE (repo_id, number),
+  UNIQUE (repo_id, manifest_path, ecosystem, package_key, advisory_id)
+);
+CREATE INDEX dependabot_alerts_advisory ON dependabot_alerts(advisory_id);
+
+-- Requests to dismiss a dependabot alert under delegated alert dismissal (spec document 2,
+-- DismissalRequest). status: open → approved | denied | cancelled | expired (after expires_at,
+-- by the dismissal-request-expiry job; reads already show an overdue open request as expired).
+CREATE TABLE dependabot_dismissal_requests (
+  id                INTEGER PRIMARY KEY,
+  repo_id           INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number            INTEGER NOT NULL,                  -- per repository
+  alert_id          INTEGER NOT NULL REFERENCES dependabot_alerts(id) ON DELETE CASCADE,
+  requester_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  reason            TEXT NOT NULL CHECK (reason IN ('fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk')),
+  requester_comment TEXT,
+  status            TEXT NOT NULL
+    CHECK (status IN ('pending', 'open', 'approved', 'denied', 'expired', 'completed', 'cancelled')),
+  expires_at        TEXT NOT NULL,
+  created_at        TEXT NOT NULL,
+  updated_at        TEXT NOT NULL,
+  UNIQUE (repo_id, number)
+);
+-- At most one open request per alert.
+CREATE UNIQUE INDEX dependabot_dismissal_requests_open ON dependabot_dismissal_requests(alert_id) WHERE status = 'open';
+CREATE INDEX dependabot_dismissal_requests_alert ON dependabot_dismissal_requests(alert_id, id);
+CREATE INDEX dependabot_dismissal_requests_repo ON dependabot_dismissal_requests(repo_id, created_at);
+CREATE INDEX dependabot_dismissal_requests_expiry ON dependabot_dismissal_requests(expires_at) WHERE status = 'open';
+
+-- Reviews of a dismissal request (its `responses`).
+CREATE TABLE dependabot_dismissal_responses (
+  id          INTEGER PRIMARY KEY,
+  request_id  INTEGER NOT NULL REFERENCES dependabot_dismissal_requests(id) ON DELETE CASCADE,
+  reviewer_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  status      TEXT NOT NULL CHECK (status IN ('approved', 'denied', 'dismissed')),
+  message     TEXT,
+  created_at  TEXT NOT NULL
+);
+CREATE INDEX dependabot_dismissal_responses_request ON dependabot_dismissal_responses(request_id);
+CREATE INDEX dependabot_dismissal_responses_reviewer ON dependabot_dismissal_responses(reviewer_id);
 -- ===== end dependabot alerts and dismissal requests =====
 
 -- Access tokens. Only the SHA-256 of a token is stored; the secret is shown once at creation.

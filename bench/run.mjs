@@ -1,6 +1,7 @@
 // npm run bench: loads Gitstead and a bare polka server (same response sizes) in the same run and
 // prints req/s, p99 latency, CPU per request and the server's RSS, with the ratio to the baseline;
-// then custom property definition reads and writes, and webhook delivery throughput.
+// then custom property definition reads and writes, webhook delivery throughput, filtered lists of
+// 100,000 workflow runs, and dependency snapshot submissions of a 1,000-dependency manifest.
 //
 // Layout: each server is a child process pinned to CPU 0 (taskset, when available); autocannon
 // runs in this process, pinned to CPU 1. Gitstead runs from build/gitstead.cjs on a fresh data
@@ -111,7 +112,8 @@ async function main() {
 	const config = join(dir, 'bench.toml');
 	writeFileSync(
 		config,
-		`[storage]\ndata_dir = "${join(dir, 'data')}"\n[rate_limit.limits]\ncore = 1000000000\ncore_unauthenticated = 1000000000\n`,
+		`[storage]\ndata_dir = "${join(dir, 'data')}"\n[rate_limit.limits]\ncore = 1000000000\ncore_unauthenticated = 1000000000\n` +
+			'dependency_snapshots = 1000000000\n',
 	);
 	const started = Date.now();
 	const gitstead = startChild([join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
@@ -193,6 +195,61 @@ async function main() {
 	const span = (received[received.length - 1] - received[0]) / 1000;
 	results.deliveries = { count: received.length, perSecond: received.length / span };
 
+	// Workflow runs: 100,000 runs imported through the CLI (demo data), then filtered lists.
+	const runCount = Number(process.env.BENCH_RUNS ?? 100_000);
+	await json(`${api}/orgs/bench/repos`, token, 'POST', { name: 'ci' });
+	const actors = ['alice', 'bob', 'carol', 'dave'];
+	for (const login of actors) cli('create-user', login);
+	const branches = ['main', 'develop', 'release/1.x', 'feature/login', 'feature/search'];
+	const events = ['push', 'pull_request', 'schedule', 'workflow_dispatch'];
+	const conclusions = ['success', 'success', 'success', 'failure', 'cancelled', 'skipped'];
+	const day0 = Date.UTC(2026, 7, 1);
+	const runs = Array.from({ length: runCount }, (_, i) => ({
+		path: i % 3 === 0 ? '.github/workflows/release.yml' : '.github/workflows/ci.yml',
+		actor: actors[i % actors.length],
+		branch: branches[(i * 7) % branches.length],
+		event: events[(i * 3) % events.length],
+		conclusion: conclusions[(i * 5) % conclusions.length],
+		created_at: new Date(day0 + Math.floor((i / runCount) * 90 * 86_400_000)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+	}));
+	const runsFile = join(dir, 'runs.json');
+	writeFileSync(runsFile, JSON.stringify({ runs }));
+	const importStarted = Date.now();
+	cli('import-runs', 'bench/ci', runsFile);
+	results.importSeconds = (Date.now() - importStarted) / 1000;
+	const runLists = [
+		['GET …/actions/runs?actor=&branch=&status=', `${api}/repos/bench/ci/actions/runs?actor=alice&branch=main&status=success`],
+		['GET …/actions/runs?created=2026-09-01..2026-09-15&event=push', `${api}/repos/bench/ci/actions/runs?created=2026-09-01..2026-09-15&event=push`],
+	];
+	for (const [, url] of runLists) {
+		const first = await json(url, token);
+		if (!(first.body.total_count > 0)) throw new Error(`no runs match ${url}`);
+	}
+	results.runLists = [];
+	for (const [name, url] of runLists) results.runLists.push([name, await withRss(serverPid, () => load({ url, headers }))]);
+
+	// Dependency snapshots: a 1,000-dependency manifest submitted for the default branch (every
+	// submission also recomputes the repository's dependabot alerts).
+	const resolved = Object.fromEntries(
+		Array.from({ length: 1000 }, (_, i) => [
+			`package-${i}`,
+			{ package_url: `pkg:npm/package-${i}@1.${i % 10}.${i % 7}`, relationship: i % 4 ? 'indirect' : 'direct', scope: i % 5 ? 'runtime' : 'development' },
+		]),
+	);
+	const snapshotBody = JSON.stringify({
+		version: 0,
+		job: { id: 'bench', correlator: 'bench-ci' },
+		sha: 'a'.repeat(40),
+		ref: 'refs/heads/main',
+		detector: { name: 'bench-detector', version: '1.0.0', url: 'https://example.com/detector' },
+		manifests: { 'package-lock.json': { name: 'package-lock.json', file: { source_location: 'package-lock.json' }, resolved } },
+		scanned: '2026-11-22T12:00:00Z',
+	});
+	results.snapshotBytes = Buffer.byteLength(snapshotBody);
+	results.snapshot = await withRss(serverPid, () =>
+		load({ url: `${api}/repos/bench/ci/dependency-graph/snapshots`, method: 'POST', headers, body: snapshotBody, connections: 4 }),
+	);
+
 	const idle = readFileSync(`/proc/${serverPid}/status`, 'utf8');
 	gitstead.child.kill('SIGTERM');
 	bare.child.kill('SIGTERM');
@@ -224,13 +281,23 @@ async function main() {
 		const a = summary(ours.result);
 		console.log(`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`);
 	}
+	console.log(`\nWorkflow runs: ${runCount.toLocaleString('en')} runs imported with gitstead admin import-runs in ${results.importSeconds.toFixed(1)} s`);
+	console.log('\n| endpoint | Gitstead req/s | p99 ms | CPU µs/req | RSS MB | non-2xx |');
+	console.log('|---|---:|---:|---:|---:|---:|');
+	for (const [name, ours] of [
+		...results.runLists,
+		[`POST …/dependency-graph/snapshots (1,000 dependencies, ${(results.snapshotBytes / 1024).toFixed(0)} KB, 4 connections)`, results.snapshot],
+	]) {
+		const a = summary(ours.result);
+		console.log(`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`);
+	}
 	console.log(
 		`\nWebhook deliveries to a loopback receiver: ${results.deliveries.count} delivered at ${results.deliveries.perSecond.toFixed(0)} deliveries/s (signed JSON, concurrency 4)`,
 	);
 	console.log(`Gitstead RSS after the runs: ${(Number(/VmRSS:\s+(\d+)/.exec(idle)[1]) / 1024).toFixed(0)} MB`);
 	const failed =
 		rows.some(([, ours]) => summary(ours.result).non2xx > 0) ||
-		[results.propertyGet, results.propertyPatch].some((r) => summary(r.result).non2xx > 0) ||
+		[results.propertyGet, results.propertyPatch, results.snapshot, ...results.runLists.map(([, r]) => r)].some((r) => summary(r.result).non2xx > 0) ||
 		results.deliveries.count < deliveries;
 	if (failed) {
 		console.error('some Gitstead responses were not 2xx');

@@ -32,6 +32,7 @@ import { createGitStore } from './api/git/store';
 import { createDeploymentStore } from './api/deployments/store';
 import { createActionsStore } from './api/actions/store';
 import { createDependabotStore } from './api/dependabot/store';
+import { createDependencyGraphStore } from './api/dependency-graph/store';
 import { createGistStore } from './api/gists/store';
 import { createIssueStore } from './api/issues/store';
 import { createLabelStore } from './api/labels/store';
@@ -59,6 +60,7 @@ function createStores(db: DB) {
 		actions: createActionsStore(db),
 		gists: createGistStore(db),
 		dependabot: createDependabotStore(db),
+		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
 		labels: createLabelStore(db),
 	};

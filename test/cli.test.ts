@@ -177,6 +177,31 @@ test('import-runs and advance-job: demo workflow data through the command line',
 	assert.match(admin('advance-job', 'acme/demo', String(build.id), 'queued').stderr, /^gitstead: error: /);
 });
 
+test('import-advisories: GitHub advisory JSON; a bad advisory is named and nothing is written', () => {
+	const file = join(dir, 'advisories.json');
+	const advisory = (ghsa: string, severity: string) => ({
+		ghsa_id: ghsa,
+		summary: `about ${ghsa}`,
+		description: 'details',
+		type: 'reviewed',
+		severity,
+		identifiers: [{ type: 'GHSA', value: ghsa }],
+		references: [],
+		published_at: '2024-01-01T00:00:00Z',
+		updated_at: '2024-01-01T00:00:00Z',
+		withdrawn_at: null,
+		vulnerabilities: [{ package: { ecosystem: 'npm', name: 'left-pad' }, vulnerable_version_range: '< 1.3.0', first_patched_version: '1.3.0' }],
+	});
+	writeFileSync(file, JSON.stringify([advisory('GHSA-aaaa-bbbb-cccc', 'high'), advisory('GHSA-dddd-eeee-ffff', 'low')]));
+	assert.equal(json('import-advisories', file), { imported: 2, updated: 0, repositories: 0 });
+	const again = admin('import-advisories', file);
+	assert.is(again.stdout, 'imported 2 advisories (0 new, 2 updated); refreshed the alerts of 0 repositories\n');
+	writeFileSync(file, JSON.stringify(advisory('GHSA-1111-2222-3333', 'severe')));
+	const bad = admin('import-advisories', file);
+	assert.is(bad.code, 1);
+	assert.match(bad.stderr, /^gitstead: error: advisories\[0\] \(GHSA-1111-2222-3333\): severity: must be low, medium, high, critical or unknown\n$/);
+});
+
 test('errors – one clear line on stderr and a non-zero exit', () => {
 	const cases: Array<[string[], RegExp]> = [
 		[['create-user', 'alice'], /already taken/],

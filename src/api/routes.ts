@@ -5,6 +5,7 @@ import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
 import { dependabotRoutes } from './dependabot/routes';
+import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
@@ -49,4 +50,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueRoutes,
 	...labelRoutes,
 	...dependabotRoutes,
+	...dependencyGraphRoutes,
 ];

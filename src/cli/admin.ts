@@ -10,6 +10,8 @@ import type { App } from '../app';
 import { importRuns } from '../api/actions/import';
 import { advanceJob } from '../api/actions/service';
 import type { JobConclusion, RunStatus } from '../api/actions/store';
+import { importAdvisories } from '../api/dependabot/service';
+import { refreshAllAlerts } from '../api/dependency-graph/service';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
@@ -42,6 +44,8 @@ Commands:
   list-deliveries [HOOK_ID] [--limit N]   the global webhook delivery log, newest first
   block-gist GIST_ID [--reason TEXT] [--unblock]   reads of a blocked gist answer 403 "Forbidden Gist"
   import-runs OWNER/REPO FILE  workflows, runs and jobs from a JSON file (demo data; format in README)
+  import-advisories FILE       security advisories (GitHub's global advisory JSON, an array or one
+                               object) for dependabot alerts and dependency review; alerts are refreshed
   advance-job OWNER/REPO JOB_ID STATUS [CONCLUSION]   move a workflow job along as a runner would
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]
@@ -384,6 +388,23 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			out.result(
 				{ id: gist.gist_id, blocked: !unblock, reason, blocked_at: blockedAt },
 				unblock ? `unblocked gist ${gist.gist_id}` : `blocked gist ${gist.gist_id} (${reason})`,
+			);
+		},
+	},
+	'import-advisories': {
+		options: {},
+		positionals: ['FILE'],
+		run(app, _values, [file], out) {
+			const parsed = readJson(file);
+			const list = Array.isArray(parsed) ? parsed : [parsed];
+			const now = isoSeconds(app.clock());
+			const { imported, updated, repositories } = app.transaction(() => {
+				const result = importAdvisories(app, list, now);
+				return { ...result, repositories: refreshAllAlerts(app, now) };
+			});
+			out.result(
+				{ imported, updated, repositories },
+				`imported ${imported + updated} advisories (${imported} new, ${updated} updated); refreshed the alerts of ${repositories} repositories`,
 			);
 		},
 	},

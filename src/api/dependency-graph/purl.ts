@@ -1,0 +1,50 @@
+/**
+ * Package-urls (https://github.com/package-url/purl-spec, parsed with packageurl-js) as GitHub's
+ * dependency graph names packages: the advisory database's ecosystem names and package names
+ * (`@scope/name` for npm, `group:artifact` for Maven, the module path for Go).
+ */
+import { PackageURL } from 'packageurl-js';
+
+/** purl type → GitHub's ecosystem name (as in advisories and dependabot alerts). */
+const ECOSYSTEMS: Record<string, string> = {
+	npm: 'npm',
+	pypi: 'pip',
+	maven: 'maven',
+	gem: 'rubygems',
+	nuget: 'nuget',
+	golang: 'go',
+	composer: 'composer',
+	cargo: 'rust',
+	pub: 'pub',
+	swift: 'swift',
+	hex: 'erlang',
+	githubactions: 'actions',
+	github: 'actions',
+};
+
+export interface ParsedPackage {
+	ecosystem: string;
+	name: string;
+	version: string | null;
+}
+
+/**
+ * Parses a package-url; GitHub's `pkg:/npm/...` spelling is accepted too.
+ * @returns null when the string is not a package-url
+ */
+export function parsePackageUrl(purl: string): ParsedPackage | null {
+	let parsed: PackageURL;
+	try {
+		parsed = PackageURL.fromString(purl);
+	} catch {
+		return null;
+	}
+	const type = parsed.type.toLowerCase();
+	const ecosystem = ECOSYSTEMS[type] ?? type;
+	const namespace = parsed.namespace ?? null;
+	let name: string;
+	if (!namespace) name = parsed.name;
+	else if (type === 'maven') name = `${namespace}:${parsed.name}`;
+	else name = `${namespace}/${parsed.name}`;
+	return { ecosystem, name, version: parsed.version ?? null };
+}
