@@ -98,6 +98,20 @@ export const events = {
 		app.webhooks.emit('repository', 'created', () => ({ ...repositoryPayload(app, repo), ...sender(app, actorId) }));
 	},
 
+	/**
+	 * repository edited (with `changes`), renamed, archived, unarchived, privatized, publicized:
+	 * PATCH /repos/{owner}/{repo}.
+	 */
+	repository(
+		app: App,
+		action: 'edited' | 'renamed' | 'archived' | 'unarchived' | 'privatized' | 'publicized',
+		repo: RepositoryRow,
+		actorId: number | null,
+		changes?: Record<string, unknown>,
+	): void {
+		app.webhooks.emit('repository', action, () => ({ ...(changes ? { changes } : {}), ...repositoryPayload(app, repo), ...sender(app, actorId) }));
+	},
+
 	/** fork: `forkee` is the new repository, `repository` the one forked. */
 	fork(app: App, source: RepositoryRow, forkee: RepositoryRow, actorId: number | null): void {
 		app.webhooks.emit('fork', null, () => ({

@@ -120,5 +120,15 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		template_repository: null,
 	};
 	if (!permission) return record;
-	return { ...record, permissions: permissionFlags(permission), role_name: roleName(permission) };
+	const withPermissions = { ...record, permissions: permissionFlags(permission), role_name: roleName(permission) };
+	if (permission !== 'admin') return withPermissions;
+	// GitHub shows security_and_analysis to administrators only.
+	const status = (on: number) => ({ status: on === 1 ? 'enabled' : 'disabled' });
+	return {
+		...withPermissions,
+		security_and_analysis: {
+			advanced_security: status(repo.advanced_security),
+			dependabot_delegated_alert_dismissal: status(repo.delegated_alert_dismissal),
+		},
+	};
 }

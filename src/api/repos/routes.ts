@@ -1,7 +1,7 @@
 /**
- * Repositories, as far as teams and outside collaborators need them: create (organization, user,
- * fork), list an organization's, get one (GitHub's repos API; not in the spec's matrix, so the
- * permissions are GitHub's: Administration repository write to create, Metadata read to read).
+ * Repositories: create (organization, user, fork), list an organization's, get and update one
+ * (GitHub's repos API; not in the spec's matrix, so the permissions are GitHub's: Administration
+ * repository write to create and update, Metadata read to read).
  */
 import * as v from 'valibot';
 import { requireReach } from '../../auth/principal';
@@ -11,13 +11,38 @@ import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { loadOrganization, memberAccess, orgAccess, type OrgAccess } from '../orgs/access';
 import type { RepositoryFilter } from './store';
-import { loadRepository, organizationRepositoryScope, repositoryPermissions } from './access';
+import { loadRepository, organizationRepositoryScope, repositoryPermissions, requireRepository } from './access';
 import type { RepoPermission } from './permissions';
 import { repository } from './render';
-import { createRepository } from './service';
+import { createRepository, updateRepository } from './service';
 import type { RepositoryRow } from './store';
 
 const flag = v.optional(v.boolean());
+const securityStatus = v.optional(v.object({ status: v.picklist(['enabled', 'disabled'], 'status must be enabled or disabled') }));
+/** Body of PATCH /repos/{owner}/{repo}. */
+const updateBody = v.object({
+	name: v.optional(v.pipe(v.string(), v.minLength(1, "name can't be blank"))),
+	description: v.optional(v.nullable(v.string())),
+	homepage: v.optional(v.nullable(v.string())),
+	private: flag,
+	visibility: v.optional(v.picklist(['public', 'private', 'internal'], 'visibility must be public, private or internal')),
+	default_branch: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255))),
+	has_issues: flag,
+	has_projects: flag,
+	has_wiki: flag,
+	has_downloads: flag,
+	has_discussions: flag,
+	is_template: flag,
+	archived: flag,
+	allow_squash_merge: flag,
+	allow_merge_commit: flag,
+	allow_rebase_merge: flag,
+	allow_auto_merge: flag,
+	delete_branch_on_merge: flag,
+	security_and_analysis: v.optional(
+		v.object({ advanced_security: securityStatus, dependabot_delegated_alert_dismissal: securityStatus }),
+	),
+});
 /** Body of repository creation (organization and user). */
 export const createBody = v.object({
 	name: v.pipe(v.string(), v.minLength(1)),
@@ -209,6 +234,29 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			const { repo, owner, permission } = loadRepository(ctx);
 			return ok(repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission));
+		},
+	}),
+	route({
+		method: 'PATCH',
+		path: '/repos/{owner}/{repo}',
+		docs: 'repos/repos#update-a-repository',
+		permissions: [{ administration: 'write' }],
+		access: 'authenticated',
+		resource: 'Repository',
+		body: updateBody,
+		handler(ctx) {
+			const { repo, owner } = requireRepository(ctx, 'admin');
+			// An archived repository is read-only: the one change it takes is being unarchived.
+			const onlyUnarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
+			if (repo.archived === 1 && !onlyUnarchive) throw forbidden('Repository was archived so is read-only.');
+			if (ctx.app.stores.migrations.isLocked(repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
+			const { principal } = ctx;
+			const goesPrivate = ctx.body.private === true || (ctx.body.visibility !== undefined && ctx.body.visibility !== 'public');
+			if (goesPrivate && (principal.kind === 'classic' || principal.kind === 'oauth') && !principal.scopes.has('repo')) {
+				throw forbidden('Making a repository private needs the repo scope.');
+			}
+			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: principal.actorId, now: isoSeconds(ctx.now) });
+			return ok(repository(ctx.app.urls, updated, owner, 'admin'));
 		},
 	}),
 ];

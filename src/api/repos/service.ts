@@ -116,3 +116,73 @@ export function createRepository(
 	});
 	return repo;
 }
+
+/** Body of PATCH /repos/{owner}/{repo} (GitHub's update-a-repository; security_and_analysis statuses). */
+export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInput, 'team_id' | 'license_template'>> {
+	default_branch?: string;
+	archived?: boolean;
+	security_and_analysis?: {
+		advanced_security?: { status: 'enabled' | 'disabled' };
+		/** GitHub's code security configuration setting of that name, kept per repository. */
+		dependabot_delegated_alert_dismissal?: { status: 'enabled' | 'disabled' };
+	};
+}
+
+/**
+ * Updates a repository in one transaction and sends the repository webhooks GitHub sends
+ * (renamed, privatized/publicized, archived/unarchived, edited with `changes`).
+ * @param options.now ISO timestamp
+ * @throws HttpError 422 for an invalid or taken name, or internal visibility outside an organization
+ */
+export function updateRepository(
+	app: App,
+	repo: RepositoryRow,
+	owner: AccountRow,
+	input: UpdateRepositoryInput,
+	options: { actorId: number | null; now: string },
+): RepositoryRow {
+	const next: RepositoryRow = { ...repo, updated_at: options.now };
+	if (input.name !== undefined) {
+		const name = repositoryName(input.name);
+		if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
+			throw invalidField('Repository', 'name', `"${input.name}" is not a valid repository name`);
+		}
+		next.name = name;
+	}
+	if (input.description !== undefined) next.description = input.description;
+	if (input.homepage !== undefined) next.homepage = input.homepage;
+	if (input.visibility !== undefined) next.visibility = input.visibility;
+	else if (input.private !== undefined) next.visibility = input.private ? 'private' : 'public';
+	if (next.visibility === 'internal' && owner.type !== 'Organization') {
+		throw invalidField('Repository', 'visibility', 'internal repositories belong to organizations');
+	}
+	if (input.default_branch !== undefined) next.default_branch = input.default_branch;
+	const flags = [
+		'has_issues', 'has_projects', 'has_wiki', 'has_downloads', 'has_discussions', 'is_template', 'archived', 'allow_squash_merge',
+		'allow_merge_commit', 'allow_rebase_merge', 'allow_auto_merge', 'delete_branch_on_merge',
+	] as const;
+	for (const flag of flags) if (input[flag] !== undefined) next[flag] = input[flag] ? 1 : 0;
+	const security = input.security_and_analysis;
+	if (security?.advanced_security) next.advanced_security = security.advanced_security.status === 'enabled' ? 1 : 0;
+	if (security?.dependabot_delegated_alert_dismissal) {
+		next.delegated_alert_dismissal = security.dependabot_delegated_alert_dismissal.status === 'enabled' ? 1 : 0;
+	}
+	return app.transaction(() => {
+		if (next.name.toLowerCase() !== repo.name.toLowerCase() && app.stores.repos.byOwnerAndName(owner.id, next.name)) {
+			throw invalidField('Repository', 'name', 'name already exists on this account', 'custom');
+		}
+		const updated = app.stores.repos.update(next);
+		const { actorId } = options;
+		if (updated.name !== repo.name) events.repository(app, 'renamed', updated, actorId, { repository: { name: { from: repo.name } } });
+		if ((updated.visibility === 'public') !== (repo.visibility === 'public')) {
+			events.repository(app, updated.visibility === 'public' ? 'publicized' : 'privatized', updated, actorId);
+		}
+		if (updated.archived !== repo.archived) events.repository(app, updated.archived ? 'archived' : 'unarchived', updated, actorId);
+		const edited: Record<string, { from: unknown }> = {};
+		for (const field of ['description', 'homepage', 'default_branch'] as const) {
+			if (updated[field] !== repo[field]) edited[field] = { from: repo[field] };
+		}
+		if (Object.keys(edited).length) events.repository(app, 'edited', updated, actorId, edited);
+		return updated;
+	});
+}

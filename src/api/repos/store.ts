@@ -86,6 +86,14 @@ export function createRepositoryStore(db: DB) {
 		VALUES (@owner_id, @name, @description, @homepage, @visibility, @fork_parent_id, @default_branch, @license_key,
 			@has_issues, @has_projects, @has_wiki, @has_downloads, @has_discussions, @is_template, @allow_squash_merge, @allow_merge_commit,
 			@allow_rebase_merge, @allow_auto_merge, @delete_branch_on_merge, @now, @now, @now)`);
+	const update = db.prepare(`
+		UPDATE repositories SET name = @name, description = @description, homepage = @homepage, visibility = @visibility,
+			default_branch = @default_branch, has_issues = @has_issues, has_projects = @has_projects, has_wiki = @has_wiki,
+			has_downloads = @has_downloads, has_discussions = @has_discussions, is_template = @is_template, archived = @archived,
+			allow_squash_merge = @allow_squash_merge, allow_merge_commit = @allow_merge_commit, allow_rebase_merge = @allow_rebase_merge,
+			allow_auto_merge = @allow_auto_merge, delete_branch_on_merge = @delete_branch_on_merge,
+			advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal, updated_at = @updated_at
+		WHERE id = @id`);
 	const setSecurity = db.prepare(
 		'UPDATE repositories SET advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal WHERE id = @id',
 	);
@@ -144,6 +152,11 @@ export function createRepositoryStore(db: DB) {
 		/** @param now ISO timestamp */
 		insert: (repo: NewRepository, now: string) =>
 			Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),
+		/** Writes every editable field of the row (PATCH /repos/{owner}/{repo}); returns the stored row. */
+		update(row: RepositoryRow): RepositoryRow {
+			update.run(row);
+			return byId.get(row.id) as RepositoryRow;
+		},
 		/** Sets the security_and_analysis switches (1 enabled, 0 disabled). */
 		setSecurity: (id: number, settings: { advanced_security: number; delegated_alert_dismissal: number }) =>
 			void setSecurity.run({ id, ...settings }),

@@ -1,0 +1,90 @@
+/**
+ * Repositories: get and update (GitHub's repos API; creation is covered with teams, members and
+ * auth).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('repos');
+let s: TestServer;
+let olivia: string; // owner of acme
+let mia: string; // member of acme (read)
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mia', 'eve']) s.user(login);
+	s.org('acme', 'olivia');
+	s.member('acme', 'mia');
+	olivia = s.fullToken('olivia');
+	mia = s.fullToken('mia');
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'web', description: 'Web site' } });
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'api' } });
+});
+test.after(() => s.close());
+
+test('update: fields, rename, visibility; the answer is the updated repository', async () => {
+	const res = await s.request('PATCH', '/repos/acme/web', {
+		token: olivia,
+		body: { name: 'site', description: 'The site', homepage: 'https://example.com', private: true, has_wiki: false, default_branch: 'trunk' },
+	});
+	assert.is(res.status, 200);
+	assert.is(res.body.full_name, 'acme/site');
+	assert.is(res.body.url, `${s.api}/repos/acme/site`);
+	assert.is(res.body.description, 'The site');
+	assert.is(res.body.homepage, 'https://example.com');
+	assert.is(res.body.private, true);
+	assert.is(res.body.visibility, 'private');
+	assert.is(res.body.has_wiki, false);
+	assert.is(res.body.default_branch, 'trunk');
+	assert.is((await s.get('/repos/acme/web', olivia)).status, 404, '~> the old name is gone');
+	assert.is((await s.get('/repos/acme/site', mia)).status, 200, '~> members still see it (base permission)');
+	assert.is((await s.get('/repos/acme/site', s.fullToken('eve'))).status, 404, '~> private now');
+	const internal = await s.request('PATCH', '/repos/acme/site', { token: olivia, body: { visibility: 'internal' } });
+	assert.is(internal.body.visibility, 'internal');
+});
+
+test('security_and_analysis: shown to administrators, switched by PATCH', async () => {
+	const before = await s.get('/repos/acme/api', olivia);
+	assert.equal(before.body.security_and_analysis, {
+		advanced_security: { status: 'disabled' },
+		dependabot_delegated_alert_dismissal: { status: 'disabled' },
+	});
+	assert.is((await s.get('/repos/acme/api', mia)).body.security_and_analysis, undefined, '~> not to readers');
+	const res = await s.request('PATCH', '/repos/acme/api', {
+		token: olivia,
+		body: { security_and_analysis: { advanced_security: { status: 'enabled' }, dependabot_delegated_alert_dismissal: { status: 'enabled' } } },
+	});
+	assert.equal(res.body.security_and_analysis, { advanced_security: { status: 'enabled' }, dependabot_delegated_alert_dismissal: { status: 'enabled' } });
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'api')!;
+	assert.equal([repo.advanced_security, repo.delegated_alert_dismissal], [1, 1]);
+});
+
+test('archived repositories are read-only until unarchived; has_issues turns issues off', async () => {
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { archived: true } })).body.archived, true);
+	const edit = await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { description: 'x' } });
+	assert.is(edit.status, 403);
+	assert.is(edit.body.message, 'Repository was archived so is read-only.');
+	assert.is((await s.request('POST', '/repos/acme/api/issues', { token: olivia, body: { title: 't' } })).status, 403);
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { archived: false } })).body.archived, false);
+	await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { has_issues: false } });
+	assert.is((await s.request('POST', '/repos/acme/api/issues', { token: olivia, body: { title: 't' } })).status, 410);
+});
+
+test('update: validation and denial', async () => {
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { name: 'site' } })).status, 422, '~> taken');
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { name: 'x.git' } })).status, 422);
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { visibility: 'secret' } })).status, 422);
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { security_and_analysis: { advanced_security: { status: 'on' } } } })).status, 422);
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: mia, body: { description: 'x' } })).status, 403, '~> readers cannot');
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: s.fullToken('eve'), body: { description: 'x' } })).status, 403, '~> public, not theirs: 403');
+	assert.is((await s.request('PATCH', '/repos/acme/site', { token: s.fullToken('eve'), body: { description: 'x' } })).status, 404, '~> hidden: 404');
+	assert.is((await s.request('PATCH', '/repos/acme/api', { body: { description: 'x' } })).status, 401);
+	const publicOnly = s.token('olivia', { scopes: ['public_repo'] });
+	assert.is((await s.request('PATCH', '/repos/acme/api', { token: publicOnly, body: { private: true } })).status, 403);
+	const user = await s.request('POST', '/user/repos', { token: s.fullToken('eve'), body: { name: 'mine' } });
+	assert.is(user.status, 201);
+	assert.is((await s.request('PATCH', '/repos/eve/mine', { token: s.fullToken('eve'), body: { visibility: 'internal' } })).status, 422);
+});
+
+test.run();
