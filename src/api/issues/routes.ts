@@ -110,6 +110,39 @@ function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
 	return (ctx.app.stores.labels.forIssues([row.id]).get(row.id) ?? []).map((l) => label(scope.paths.api, l));
 }
 
+/**
+ * A triage change to an issue (labels, assignees): the repository (writable, issues may be off
+ * for pull requests), the issue, triage access, then `change` and updated_at in one transaction.
+ */
+function triageIssue(ctx: Context, what: string, change: (scope: IssueScope, row: IssueRow) => void): { scope: IssueScope; row: IssueRow } {
+	const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+	const row = loadIssue(ctx, scope);
+	requireTriage(scope, what);
+	ctx.app.transaction(() => {
+		change(scope, row);
+		ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
+	});
+	return { scope, row };
+}
+
+/** POST (add) and PUT (set) an issue's labels: the same rules, attach or replace. */
+function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'replace') {
+	return route({
+		...ISSUES_WRITE,
+		method,
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
+		docs,
+		resource: 'Label',
+		body: labelsBody,
+		handler(ctx) {
+			const { scope, row } = triageIssue(ctx, 'labels', (scope, row) =>
+				ctx.app.stores.labels[change](row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id)),
+			);
+			return ok(issueLabels(ctx, scope, row));
+		},
+	});
+}
+
 export const issueRoutes = [
 	route({
 		...ISSUES_READ,
@@ -270,55 +303,15 @@ export const issueRoutes = [
 			return paged(all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage), all.length);
 		},
 	}),
-	route({
-		...ISSUES_WRITE,
-		method: 'POST',
-		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
-		docs: 'issues/labels#add-labels-to-an-issue',
-		resource: 'Label',
-		body: labelsBody,
-		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			requireTriage(scope, 'labels');
-			ctx.app.transaction(() => {
-				ctx.app.stores.labels.attach(row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id));
-				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
-			});
-			return ok(issueLabels(ctx, scope, row));
-		},
-	}),
-	route({
-		...ISSUES_WRITE,
-		method: 'PUT',
-		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
-		docs: 'issues/labels#set-labels-for-an-issue',
-		resource: 'Label',
-		body: labelsBody,
-		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			requireTriage(scope, 'labels');
-			ctx.app.transaction(() => {
-				ctx.app.stores.labels.replace(row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id));
-				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
-			});
-			return ok(issueLabels(ctx, scope, row));
-		},
-	}),
+	labelsRoute('POST', 'issues/labels#add-labels-to-an-issue', 'attach'),
+	labelsRoute('PUT', 'issues/labels#set-labels-for-an-issue', 'replace'),
 	route({
 		...ISSUES_WRITE,
 		method: 'DELETE',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
 		docs: 'issues/labels#remove-all-labels-from-an-issue',
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			requireTriage(scope, 'labels');
-			ctx.app.transaction(() => {
-				ctx.app.stores.labels.replace(row.id, []);
-				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
-			});
+			triageIssue(ctx, 'labels', (_scope, row) => ctx.app.stores.labels.replace(row.id, []));
 			return noContent();
 		},
 	}),
@@ -328,13 +321,9 @@ export const issueRoutes = [
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
 		docs: 'issues/labels#remove-a-label-from-an-issue',
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			requireTriage(scope, 'labels');
-			const existing = ctx.app.stores.labels.byName(scope.repo.id, ctx.params.name);
-			ctx.app.transaction(() => {
+			const { scope, row } = triageIssue(ctx, 'labels', (scope, row) => {
+				const existing = ctx.app.stores.labels.byName(scope.repo.id, ctx.params.name);
 				if (!existing || !ctx.app.stores.labels.detach(row.id, existing.id)) throw notFound('Label does not exist');
-				ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
 			});
 			return ok(issueLabels(ctx, scope, row));
 		},
@@ -347,10 +336,7 @@ export const issueRoutes = [
 		resource: 'Issue',
 		body: assigneesBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			requireTriage(scope, 'assignees');
-			ctx.app.transaction(() => {
+			const { scope, row } = triageIssue(ctx, 'assignees', (scope, row) => {
 				const { issues } = ctx.app.stores;
 				const current = issues.assignees([row.id]).get(row.id) ?? [];
 				const added = resolveAssignees(ctx, scope, ctx.body.assignees).filter((a) => !current.includes(a.id));
@@ -358,7 +344,6 @@ export const issueRoutes = [
 					throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
 				}
 				issues.addAssignees(row.id, added.map((a) => a.id));
-				issues.touch(row.id, isoSeconds(ctx.now));
 			});
 			return created(one(ctx, scope, row));
 		},
@@ -371,16 +356,12 @@ export const issueRoutes = [
 		resource: 'Issue',
 		body: assigneesBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			requireTriage(scope, 'assignees');
-			ctx.app.transaction(() => {
+			const { scope, row } = triageIssue(ctx, 'assignees', (_scope, row) => {
 				const { accounts, issues } = ctx.app.stores;
 				for (const login of ctx.body.assignees) {
 					const account = accounts.user(login);
 					if (account) issues.removeAssignee(row.id, account.id);
 				}
-				issues.touch(row.id, isoSeconds(ctx.now));
 			});
 			return ok(one(ctx, scope, row));
 		},

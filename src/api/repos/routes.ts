@@ -241,6 +241,7 @@ export const repositoryRoutes = [
 		path: '/repos/{owner}/{repo}',
 		docs: 'repos/repos#update-a-repository',
 		permissions: [{ administration: 'write' }],
+		scopes: ['repo', 'public_repo'],
 		access: 'authenticated',
 		resource: 'Repository',
 		body: updateBody,
@@ -250,12 +251,10 @@ export const repositoryRoutes = [
 			const onlyUnarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
 			if (repo.archived === 1 && !onlyUnarchive) throw forbidden('Repository was archived so is read-only.');
 			if (ctx.app.stores.migrations.isLocked(repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
-			const { principal } = ctx;
-			const goesPrivate = ctx.body.private === true || (ctx.body.visibility !== undefined && ctx.body.visibility !== 'public');
-			if (goesPrivate && (principal.kind === 'classic' || principal.kind === 'oauth') && !principal.scopes.has('repo')) {
-				throw forbidden('Making a repository private needs the repo scope.');
-			}
-			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: principal.actorId, now: isoSeconds(ctx.now) });
+			// public_repo suffices for public repositories only (as when creating one).
+			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
+			else requireScopeFor(ctx, repo.visibility);
+			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: ctx.principal.actorId, now: isoSeconds(ctx.now) });
 			return ok(repository(ctx.app.urls, updated, owner, 'admin'));
 		},
 	}),
