@@ -3,9 +3,17 @@
  * `{resource, field, code, message}` (reference §1.4).
  */
 import * as v from 'valibot';
+import { isoSeconds } from '../time';
 import { validationFailed, type HttpError, type ValidationItem } from './errors';
 
 type AnySchema = v.GenericSchema;
+
+/**
+ * An ISO 8601 timestamp parameter (`since` and the like), output as the API's
+ * 'YYYY-MM-DDTHH:MM:SSZ' so it compares with stored timestamps as text.
+ */
+export const timestampParam = (field: string) =>
+	v.pipe(v.string(), v.isoTimestamp(`${field} must be an ISO 8601 timestamp`), v.transform((text) => isoSeconds(Date.parse(text))));
 
 /**
  * Parses `input` with `schema`.

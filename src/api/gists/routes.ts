@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { forbidden, HttpError, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
+import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
 import { gist, gistComment } from './render';
@@ -39,7 +40,7 @@ const updateBody = v.object({
 		),
 	),
 });
-const listQuery = v.object({ since: v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp'))) });
+const listQuery = v.object({ since: v.optional(timestampParam('since')) });
 const commentBody = v.object({ body: v.pipe(v.string(), v.minLength(1, "body can't be blank")) });
 
 /**
@@ -80,7 +81,7 @@ function list(ctx: Context<v.InferOutput<typeof listQuery>>, ownerId: number | n
 	const { rows, total } = ctx.app.stores.gists.list({
 		ownerId,
 		publicOnly,
-		since: ctx.query.since ? isoSeconds(Date.parse(ctx.query.since)) : null,
+		since: ctx.query.since ?? null,
 		limit: ctx.page.perPage,
 		offset: ctx.page.offset,
 	});

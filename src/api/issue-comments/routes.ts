@@ -8,26 +8,24 @@ import * as v from 'valibot';
 import { forbidden, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
+import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../repos/permissions';
 import { issueComment } from '../issues/render';
-import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
+import { ISSUES_READ, ISSUES_WRITE, MAX_BODY } from '../issues/routes';
 import { accountsById, issueRepository, loadIssue, type IssueScope } from '../issues/service';
 import type { IssueCommentRow, IssueRow } from '../issues/store';
 
-const MAX_BODY = 65536;
 const commentBody = v.object({
 	body: v.pipe(v.string('body must be a string'), v.minLength(1, "body can't be blank"), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`)),
 });
-const since = v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp')));
+const since = v.optional(timestampParam('since'));
 const repositoryListQuery = v.object({
 	sort: v.optional(v.picklist(['created', 'updated'], 'sort must be created or updated')),
 	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc')),
 	since,
 });
 const issueListQuery = v.object({ since });
-
-const isoOrNull = (value: string | undefined) => (value ? isoSeconds(Date.parse(value)) : null);
 
 /** Renders comments with their issues and authors loaded in one query each. */
 function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues?: IssueRow[]) {
@@ -71,7 +69,7 @@ export const issueCommentRoutes = [
 				repoId: scope.repo.id,
 				sort: ctx.query.sort ?? null,
 				direction: ctx.query.direction ?? 'desc',
-				since: isoOrNull(ctx.query.since),
+				since: ctx.query.since ?? null,
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
@@ -127,7 +125,7 @@ export const issueCommentRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const issue = loadIssue(ctx, scope);
-			const { rows, total } = ctx.app.stores.issues.issueComments(issue.id, isoOrNull(ctx.query.since), ctx.page.perPage, ctx.page.offset);
+			const { rows, total } = ctx.app.stores.issues.issueComments(issue.id, ctx.query.since ?? null, ctx.page.perPage, ctx.page.offset);
 			return paged(render(ctx, scope, rows, [issue]), total);
 		},
 	}),

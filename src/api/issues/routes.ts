@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { forbidden, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
+import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../repos/permissions';
 import { label } from '../labels/render';
@@ -32,7 +33,8 @@ export const ISSUES_WRITE = {
 };
 
 const MAX_TITLE = 256;
-const MAX_BODY = 65536;
+/** GitHub's limit on issue and comment bodies, in characters. */
+export const MAX_BODY = 65536;
 
 const title = v.pipe(
 	v.union([v.string(), v.number()], 'title must be a string'),
@@ -77,7 +79,7 @@ const listQuery = v.object({
 	type: v.optional(v.string()),
 	sort: v.optional(v.picklist(['created', 'updated', 'comments'], 'sort must be created, updated or comments'), 'created'),
 	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'), 'desc'),
-	since: v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp'))),
+	since: v.optional(timestampParam('since')),
 });
 const lockBody = v.object({
 	lock_reason: v.optional(v.picklist(['off-topic', 'too heated', 'resolved', 'spam'], 'lock_reason must be off-topic, too heated, resolved or spam')),
@@ -170,7 +172,7 @@ export const issueRoutes = [
 				assigneeId: assignee === 'user' ? accountId(query.assignee) : null,
 				mentioned: query.mentioned ?? null,
 				labels,
-				since: query.since ? isoSeconds(Date.parse(query.since)) : null,
+				since: query.since ?? null,
 				// No issue has a milestone (or a type): '*' and a number match nothing, 'none' everything.
 				none: (query.milestone !== undefined && query.milestone !== 'none') || (query.type !== undefined && query.type !== 'none'),
 				sort: query.sort,

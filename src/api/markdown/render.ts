@@ -57,23 +57,27 @@ const ALLOWED: sanitizeHtml.IOptions = {
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': ' ' };
 
-/** Sanitized HTML of a Markdown source. */
-export function toHtml(source: string): string {
-	return sanitizeHtml(markdown.render(source), ALLOWED).trim();
-}
+/** Sanitized HTML of rendered Markdown. */
+const sanitized = (rendered: string) => sanitizeHtml(rendered, ALLOWED).trim();
 
-/** Plain text of a Markdown source: the rendered HTML without tags, entities decoded. */
-export function toText(source: string): string {
-	const html = markdown.render(source).replace(/<br\s*\/?>/g, '\n').replace(/<\/(p|li|h\d|tr|blockquote|pre)>/g, '$&\n');
+/** Plain text of rendered Markdown: the HTML without tags, entities decoded. */
+function plain(rendered: string): string {
+	const html = rendered.replace(/<br\s*\/?>/g, '\n').replace(/<\/(p|li|h\d|tr|blockquote|pre)>/g, '$&\n');
 	return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} })
 		.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (entity) => ENTITIES[entity])
 		.replace(/\n{3,}/g, '\n\n')
 		.trim();
 }
 
+/** Sanitized HTML of a Markdown source. */
+const toHtml = (source: string): string => sanitized(markdown.render(source));
+
+/** Plain text of a Markdown source. */
+const toText = (source: string): string => plain(markdown.render(source));
+
 /**
  * The body fields of a comment for the requested media type (spec document 2, media types):
- * raw (default) → body; text → body_text; html → body_html; full → all three.
+ * raw (default) → body; text → body_text; html → body_html; full → all three (rendered once).
  */
 export function bodyFields(body: string, media: string | null): Record<string, string> {
 	switch (media) {
@@ -81,8 +85,10 @@ export function bodyFields(body: string, media: string | null): Record<string, s
 			return { body_text: toText(body) };
 		case 'html':
 			return { body_html: toHtml(body) };
-		case 'full':
-			return { body, body_text: toText(body), body_html: toHtml(body) };
+		case 'full': {
+			const rendered = markdown.render(body);
+			return { body, body_text: plain(rendered), body_html: sanitized(rendered) };
+		}
 		default:
 			return { body };
 	}

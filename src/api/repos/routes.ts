@@ -11,7 +11,7 @@ import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { loadOrganization, memberAccess, orgAccess, type OrgAccess } from '../orgs/access';
 import type { RepositoryFilter } from './store';
-import { loadRepository, organizationRepositoryScope, repositoryPermissions, requireRepository } from './access';
+import { loadRepository, organizationRepositoryScope, repositoryPermissions, requireRepository, requireWritableRepository } from './access';
 import type { RepoPermission } from './permissions';
 import { repository } from './render';
 import { createRepository, updateRepository } from './service';
@@ -102,16 +102,21 @@ function requireScopeFor(ctx: Context, visibility: 'public' | 'private' | 'inter
 const requestedVisibility = (body: { private?: boolean; visibility?: 'public' | 'private' | 'internal' }) =>
 	body.visibility ?? (body.private ? 'private' : 'public');
 
+/** What both creation routes share: Administration (write); public_repo suffices for public ones. */
+const CREATE = {
+	method: 'POST' as const,
+	permissions: [{ administration: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+	access: 'authenticated' as const,
+	resource: 'Repository',
+	body: createBody,
+};
+
 export const repositoryRoutes = [
 	route({
-		method: 'POST',
+		...CREATE,
 		path: '/orgs/{org}/repos',
 		docs: 'repos/repos#create-an-organization-repository',
-		permissions: [{ administration: 'write' }],
-		scopes: ['repo', 'public_repo'],
-		access: 'authenticated',
-		resource: 'Repository',
-		body: createBody,
 		handler(ctx) {
 			const access = memberAccess(ctx, 'create its repositories');
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
@@ -121,14 +126,9 @@ export const repositoryRoutes = [
 		},
 	}),
 	route({
-		method: 'POST',
+		...CREATE,
 		path: '/user/repos',
 		docs: 'repos/repos#create-a-repository-for-the-authenticated-user',
-		permissions: [{ administration: 'write' }],
-		scopes: ['repo', 'public_repo'],
-		access: 'authenticated',
-		resource: 'Repository',
-		body: createBody,
 		handler(ctx) {
 			const self = ctx.principal.user;
 			if (!self) throw forbidden('Installation tokens act for no user; create the repository in an organization.');
@@ -246,11 +246,9 @@ export const repositoryRoutes = [
 		resource: 'Repository',
 		body: updateBody,
 		handler(ctx) {
-			const { repo, owner } = requireRepository(ctx, 'admin');
 			// An archived repository is read-only: the one change it takes is being unarchived.
-			const onlyUnarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
-			if (repo.archived === 1 && !onlyUnarchive) throw forbidden('Repository was archived so is read-only.');
-			if (ctx.app.stores.migrations.isLocked(repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
+			const unarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
+			const { repo, owner } = unarchive ? requireRepository(ctx, 'admin') : requireWritableRepository(ctx, 'admin');
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);
