@@ -120,11 +120,9 @@ export const actionsRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'push', 'dispatch its workflows');
 			const now = isoSeconds(ctx.now);
-			const run = ctx.app.transaction(() => {
-				// A file name not yet known registers the workflow (Gitstead reads no workflow files).
-				const target = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id, { now });
-				return dispatchWorkflow(ctx.app, access.repo, target, ctx.body, ctx.principal.actorId, now);
-			});
+			// A file name not yet known registers the workflow (Gitstead reads no workflow files).
+			const target = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id, { now });
+			const run = dispatchWorkflow(ctx.app, access.repo, target, ctx.body, ctx.principal.actorId, now);
 			if (!ctx.body.return_run_details) return noContent();
 			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
 			return ok({ workflow_run_id: run.id, run_url: `${base.api}/actions/runs/${run.id}`, html_url: `${base.html}/actions/runs/${run.id}` });

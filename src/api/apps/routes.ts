@@ -86,7 +86,7 @@ export const appRoutes = [
 		handler(ctx) {
 			const { row } = ownInstallation(ctx);
 			// Its tokens go with it (ON DELETE CASCADE); forget them in memory too.
-			ctx.app.transaction(() => ctx.app.stores.apps.uninstall(row.id));
+			ctx.app.stores.apps.uninstall(row.id);
 			ctx.app.authenticator.clear();
 			return noContent();
 		},
@@ -173,7 +173,7 @@ export const appRoutes = [
 		tokens: ['installation'],
 		handler(ctx) {
 			const tokenId = ctx.principal.tokenId!;
-			ctx.app.transaction(() => ctx.app.tokens.revoke(tokenId, Math.floor(ctx.now / 1000)));
+			ctx.app.tokens.revoke(tokenId, Math.floor(ctx.now / 1000));
 			return noContent();
 		},
 	}),

@@ -189,7 +189,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 				enabled(ctx);
 				const context = level.context(ctx, 'delete');
 				const row = loadBudget(ctx, context);
-				ctx.app.transaction(() => ctx.app.stores.budgets.remove(context.owner, row.id));
+				ctx.app.stores.budgets.remove(context.owner, row.id);
 				// GitHub's schema names the key `id`, its example `budget_id`: both are sent.
 				return ok({ message: 'Budget successfully deleted.', id: row.id, budget_id: row.id });
 			},

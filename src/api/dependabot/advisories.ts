@@ -249,21 +249,40 @@ export function importAdvisories(app: App, advisories: unknown[], now: string): 
 // ---------------------------------------------------------------- matching
 
 /**
- * The vulnerabilities of live advisories (not withdrawn, known severity) affecting one package
- * version, at most one per advisory (its first matching range).
+ * The vulnerabilities of live advisories (not withdrawn, known severity) affecting each package
+ * version, by input index, at most one per advisory (its first matching range). One query for all
+ * the packages; a package without a version matches nothing.
  * @param ecosystem package-url type or GitHub ecosystem name
  */
-export function matchPackage(app: App, ecosystem: string, name: string, version: string | null): PackageVulnerability[] {
-	if (version === null || version.trim() === '') return [];
-	const eco = ecosystemName(ecosystem);
-	const seen = new Set<number>();
-	const out: PackageVulnerability[] = [];
-	for (const row of app.stores.dependabot.packageVulnerabilities(eco, packageKey(eco, name))) {
-		if (seen.has(row.advisory_id) || !inRange(version, row.vulnerable_version_range)) continue;
-		seen.add(row.advisory_id);
-		out.push(row);
+export function matchPackages(
+	app: App,
+	packages: ReadonlyArray<{ ecosystem: string; name: string; version: string | null }>,
+): PackageVulnerability[][] {
+	const keys = packages.map(({ ecosystem, name }) => {
+		const eco = ecosystemName(ecosystem);
+		return [eco, packageKey(eco, name)] as [string, string];
+	});
+	const candidates = new Map<string, PackageVulnerability[]>();
+	const versioned = keys.filter((_, i) => packages[i].version?.trim());
+	if (versioned.length) {
+		for (const row of app.stores.dependabot.vulnerabilitiesOfPackages(versioned)) {
+			const key = `${row.ecosystem}\n${row.package_key}`;
+			const list = candidates.get(key);
+			if (list) list.push(row);
+			else candidates.set(key, [row]);
+		}
 	}
-	return out;
+	return packages.map(({ version }, i) => {
+		if (!version?.trim()) return [];
+		const seen = new Set<number>();
+		const out: PackageVulnerability[] = [];
+		for (const row of candidates.get(`${keys[i][0]}\n${keys[i][1]}`) ?? []) {
+			if (seen.has(row.advisory_id) || !inRange(version, row.vulnerable_version_range)) continue;
+			seen.add(row.advisory_id);
+			out.push(row);
+		}
+		return out;
+	});
 }
 
 export interface PackageAdvisory {
@@ -283,8 +302,8 @@ export function vulnerabilitiesFor(
 	app: App,
 	packages: Array<{ ecosystem: string; name: string; version: string | null }>,
 ): PackageAdvisory[][] {
-	return packages.map(({ ecosystem, name, version }) =>
-		matchPackage(app, ecosystem, name, version).map((row) => ({
+	return matchPackages(app, packages).map((rows) =>
+		rows.map((row) => ({
 			severity: row.severity,
 			advisory_ghsa_id: row.ghsa_id,
 			advisory_summary: row.summary,

@@ -253,7 +253,7 @@ const declarations: RouteDeclaration[] = [
 				);
 			}
 			const now = isoSeconds(ctx.now);
-			const updated = ctx.app.transaction(() => updateAlert(ctx.app, alert, ctx.body, actorOf(ctx), now));
+			const updated = updateAlert(ctx.app, alert, ctx.body, actorOf(ctx), now);
 			return ok(new AlertRenderer(ctx.app, ctx.apiVersion, now).alert(updated));
 		},
 	}),

@@ -25,7 +25,7 @@ import type { App } from '../../app';
 import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
-import { ecosystemName, matchPackage, packageKey } from './advisories';
+import { ecosystemName, matchPackages, packageKey } from './advisories';
 import type { AlertRow, DismissedReason, NewAlert, RequestView, ResponseView } from './store';
 
 export { importAdvisories, vulnerabilitiesFor } from './advisories';
@@ -89,10 +89,11 @@ export function refreshAlerts(app: App, repo: RepositoryRow, dependencies: Graph
 	const { dependabot } = app.stores;
 	app.transaction(() => {
 		const wanted = new Map<string, NewAlert>();
-		for (const dependency of dependencies) {
+		const matches = matchPackages(app, dependencies);
+		for (const [index, dependency] of dependencies.entries()) {
 			const ecosystem = ecosystemName(dependency.ecosystem);
 			const key = packageKey(ecosystem, dependency.name);
-			for (const vulnerability of matchPackage(app, ecosystem, dependency.name, dependency.version)) {
+			for (const vulnerability of matches[index]) {
 				const id = alertKey(dependency.manifest, ecosystem, key, vulnerability.advisory_id);
 				if (wanted.has(id)) continue;
 				wanted.set(id, {

@@ -215,6 +215,14 @@ export function createDependabotStore(db: DB) {
 		JOIN security_advisories a ON a.id = v.advisory_id
 		WHERE v.ecosystem = ? AND v.package_key = ? AND a.withdrawn_at IS NULL AND a.severity <> 'unknown'
 		ORDER BY a.id, v.id`);
+	// The same for many packages at once: a JSON array of [ecosystem, package_key] pairs.
+	const vulnerabilitiesOfPackages = db.prepare(`
+		SELECT v.*, a.ghsa_id, a.severity, a.summary
+		FROM (SELECT DISTINCT json_extract(value, '$[0]') AS ecosystem, json_extract(value, '$[1]') AS package_key FROM json_each(?)) p
+		JOIN advisory_vulnerabilities v ON v.ecosystem = p.ecosystem AND v.package_key = p.package_key
+		JOIN security_advisories a ON a.id = v.advisory_id
+		WHERE a.withdrawn_at IS NULL AND a.severity <> 'unknown'
+		ORDER BY a.id, v.id`);
 	const deleteAlertsOfAdvisory = db.prepare('DELETE FROM dependabot_alerts WHERE advisory_id = ?');
 
 	// ------------------------------------------------------------------ sequences
@@ -371,6 +379,9 @@ export function createDependabotStore(db: DB) {
 		/** Vulnerabilities of live advisories (not withdrawn, known severity) for one package. */
 		packageVulnerabilities: (ecosystem: string, packageKey: string) =>
 			packageVulnerabilities.all(ecosystem, packageKey) as PackageVulnerability[],
+		/** packageVulnerabilities for many [ecosystem, package_key] pairs in one query. */
+		vulnerabilitiesOfPackages: (packages: Array<[string, string]>) =>
+			vulnerabilitiesOfPackages.all(JSON.stringify(packages)) as PackageVulnerability[],
 		/** Removes every alert of an advisory (it was withdrawn). @returns alerts removed */
 		deleteAlertsOfAdvisory: (advisoryId: number) => deleteAlertsOfAdvisory.run(advisoryId).changes,
 

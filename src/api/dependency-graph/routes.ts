@@ -91,7 +91,7 @@ export const dependencyGraphRoutes = [
 		body: snapshotBody,
 		handler(ctx): Reply {
 			const access = requireWritableRepository(ctx, 'push', 'submit dependencies');
-			const snapshot = ctx.app.transaction(() => submitSnapshot(ctx.app, access.repo, ctx.body, isoSeconds(ctx.now)));
+			const snapshot = submitSnapshot(ctx.app, access.repo, ctx.body, isoSeconds(ctx.now));
 			return {
 				status: 201,
 				body: {

@@ -308,7 +308,7 @@ export const deploymentRoutes = [
 		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'admin');
 			const row = loadEnvironment(ctx, access);
-			ctx.app.transaction(() => ctx.app.stores.deployments.removeEnvironment(row.id));
+			ctx.app.stores.deployments.removeEnvironment(row.id);
 			return noContent();
 		},
 	}),
@@ -345,7 +345,7 @@ export const deploymentRoutes = [
 			const existing = store.policyByName(env.id, type, ctx.body.name);
 			// The same pattern exists: 303 See Other to it.
 			if (existing) return redirect(branchPolicyUrl(ctx.app.urls, ref(access), env.name, existing.id), 303);
-			const row = ctx.app.transaction(() => store.insertPolicy(env.id, ctx.body.name, type, isoSeconds(ctx.now)));
+			const row = store.insertPolicy(env.id, ctx.body.name, type, isoSeconds(ctx.now));
 			return ok(branchPolicy(row));
 		},
 	}),
@@ -382,7 +382,7 @@ export const deploymentRoutes = [
 			if (same && same.id !== row.id) {
 				throw invalidField('DeploymentBranchPolicy', 'name', `the ${row.type} pattern "${ctx.body.name}" already exists`, 'already_exists');
 			}
-			return ok(branchPolicy(ctx.app.transaction(() => store.renamePolicy(row, ctx.body.name, isoSeconds(ctx.now)))));
+			return ok(branchPolicy(store.renamePolicy(row, ctx.body.name, isoSeconds(ctx.now))));
 		},
 	}),
 	route({
@@ -396,7 +396,7 @@ export const deploymentRoutes = [
 			const id = positive(ctx.params.branch_policy_id);
 			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
 			if (!row) throw notFound();
-			ctx.app.transaction(() => ctx.app.stores.deployments.removePolicy(row.id));
+			ctx.app.stores.deployments.removePolicy(row.id);
 			return noContent();
 		},
 	}),

@@ -109,19 +109,16 @@ export const gistRoutes = [
 			if (files.length === 0) throw invalidField('Gist', 'files', 'a gist needs at least one file', 'missing_field');
 			if (files.length > MAX_FILES) throw invalidField('Gist', 'files', `at most ${MAX_FILES} files`);
 			const now = isoSeconds(ctx.now);
-			const row = ctx.app.transaction(() => {
-				const inserted = ctx.app.stores.gists.insert(
-					{
-						gist_id: randomBytes(16).toString('hex'),
-						owner_id: ctx.principal.user!.id,
-						description: ctx.body.description ?? null,
-						public: ctx.body.public === true || ctx.body.public === 'true',
-					},
-					now,
-				);
-				for (const [name, file] of files) ctx.app.stores.gists.putFile(inserted.id, name, file.content);
-				return inserted;
-			});
+			const row = ctx.app.stores.gists.insert(
+				{
+					gist_id: randomBytes(16).toString('hex'),
+					owner_id: ctx.principal.user!.id,
+					description: ctx.body.description ?? null,
+					public: ctx.body.public === true || ctx.body.public === 'true',
+				},
+				now,
+			);
+			for (const [name, file] of files) ctx.app.stores.gists.putFile(row.id, name, file.content);
 			return created(render(ctx, [row], true)[0], ctx.app.urls.api(`/gists/${row.gist_id}`));
 		},
 	}),
@@ -189,25 +186,23 @@ export const gistRoutes = [
 		handler(ctx) {
 			const row = ownGist(ctx);
 			const { stores } = ctx.app;
-			ctx.app.transaction(() => {
-				const existing = new Map(stores.gists.files([row.id]).map((f) => [f.filename, f]));
-				for (const [name, change] of Object.entries(ctx.body.files ?? {})) {
-					const current = existing.get(name);
-					if (change === null) {
-						if (!stores.gists.removeFile(row.id, name)) throw invalidField('Gist', `files.${name}`, `there is no file named "${name}"`);
-						continue;
-					}
-					const content = change.content ?? current?.content;
-					if (content === undefined) throw invalidField('Gist', `files.${name}`, `a new file needs content`, 'missing_field');
-					if (change.filename && change.filename !== name) {
-						if (!current) throw invalidField('Gist', `files.${name}`, `there is no file named "${name}" to rename`);
-						stores.gists.removeFile(row.id, name);
-					}
-					stores.gists.putFile(row.id, change.filename ?? name, content);
+			const existing = new Map(stores.gists.files([row.id]).map((f) => [f.filename, f]));
+			for (const [name, change] of Object.entries(ctx.body.files ?? {})) {
+				const current = existing.get(name);
+				if (change === null) {
+					if (!stores.gists.removeFile(row.id, name)) throw invalidField('Gist', `files.${name}`, `there is no file named "${name}"`);
+					continue;
 				}
-				if (stores.gists.fileCount(row.id) === 0) throw invalidField('Gist', 'files', 'a gist needs at least one file');
-				stores.gists.touch(row.id, ctx.body.description !== undefined ? ctx.body.description : row.description, isoSeconds(ctx.now));
-			});
+				const content = change.content ?? current?.content;
+				if (content === undefined) throw invalidField('Gist', `files.${name}`, `a new file needs content`, 'missing_field');
+				if (change.filename && change.filename !== name) {
+					if (!current) throw invalidField('Gist', `files.${name}`, `there is no file named "${name}" to rename`);
+					stores.gists.removeFile(row.id, name);
+				}
+				stores.gists.putFile(row.id, change.filename ?? name, content);
+			}
+			if (stores.gists.fileCount(row.id) === 0) throw invalidField('Gist', 'files', 'a gist needs at least one file');
+			stores.gists.touch(row.id, ctx.body.description !== undefined ? ctx.body.description : row.description, isoSeconds(ctx.now));
 			return ok(render(ctx, [stores.gists.byGistId(row.gist_id)!], true)[0]);
 		},
 	}),
@@ -218,7 +213,7 @@ export const gistRoutes = [
 		docs: 'gists/gists#delete-a-gist',
 		handler(ctx) {
 			const row = ownGist(ctx);
-			ctx.app.transaction(() => ctx.app.stores.gists.remove(row.id));
+			ctx.app.stores.gists.remove(row.id);
 			return noContent();
 		},
 	}),
@@ -245,7 +240,7 @@ export const gistRoutes = [
 		handler(ctx) {
 			const row = loadGist(ctx);
 			const author = ctx.app.stores.accounts.byId(ctx.principal.user!.id)!;
-			const comment = ctx.app.transaction(() => ctx.app.stores.gists.insertComment(row.id, author.id, ctx.body.body, isoSeconds(ctx.now)));
+			const comment = ctx.app.stores.gists.insertComment(row.id, author.id, ctx.body.body, isoSeconds(ctx.now));
 			const body = gistComment(ctx.app.urls, row, comment, author, ctx.media);
 			return created(body, body.url);
 		},
@@ -271,7 +266,7 @@ export const gistRoutes = [
 			const { gist: row, comment, author } = loadComment(ctx);
 			// Only the author edits a comment; to everyone else it is not there to edit.
 			if (comment.user_id !== ctx.principal.user!.id) throw notFound();
-			const updated = ctx.app.transaction(() => ctx.app.stores.gists.updateComment(comment, ctx.body.body, isoSeconds(ctx.now)));
+			const updated = ctx.app.stores.gists.updateComment(comment, ctx.body.body, isoSeconds(ctx.now));
 			return ok(gistComment(ctx.app.urls, row, updated, author, ctx.media));
 		},
 	}),
@@ -284,7 +279,7 @@ export const gistRoutes = [
 			const { gist: row, comment } = loadComment(ctx);
 			const self = ctx.principal.user!.id;
 			if (comment.user_id !== self && row.owner_id !== self) throw forbidden('Only the author of a comment or the owner of the gist can delete it.');
-			ctx.app.transaction(() => ctx.app.stores.gists.removeComment(comment.id));
+			ctx.app.stores.gists.removeComment(comment.id);
 			return noContent();
 		},
 	}),

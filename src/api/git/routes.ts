@@ -119,7 +119,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx, true, 'create blobs');
 			const content = blobContent(ctx.body.content, ctx.body.encoding);
-			const sha = ctx.app.transaction(() => storeObject(ctx.app, repo.repo.id, 'blob', content, isoSeconds(ctx.now)));
+			const sha = storeObject(ctx.app, repo.repo.id, 'blob', content, isoSeconds(ctx.now));
 			const body = render.shortBlob(ctx.app.urls, repo, sha);
 			return created(body, body.url);
 		},
@@ -163,7 +163,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		}),
 		handler(ctx) {
 			const repo = view(ctx, true, 'create trees');
-			const sha = ctx.app.transaction(() => createTree(ctx.app, repo.repo.id, ctx.body.base_tree, ctx.body.tree as TreeInput[], isoSeconds(ctx.now)));
+			const sha = createTree(ctx.app, repo.repo.id, ctx.body.base_tree, ctx.body.tree as TreeInput[], isoSeconds(ctx.now));
 			const { items, truncated } = treeItems(ctx, repo.repo.id, sha, false);
 			const body = render.tree(ctx.app.urls, repo, sha, items, truncated);
 			return created(body, body.url);
@@ -209,13 +209,11 @@ export const gitRoutes: RouteDeclaration[] = [
 			const author: Ident = ident('Commit', 'author', ctx.body.author ?? caller(ctx), ctx.now);
 			const committer: Ident = ctx.body.committer ? ident('Commit', 'committer', ctx.body.committer, ctx.now) : author;
 			const now = isoSeconds(ctx.now);
-			const sha = ctx.app.transaction(() =>
-				createCommit(
-					ctx.app,
-					repo.repo.id,
-					{ message: ctx.body.message, tree: ctx.body.tree, parents: ctx.body.parents, author, committer, signature: ctx.body.signature ?? null },
-					now,
-				),
+			const sha = createCommit(
+				ctx.app,
+				repo.repo.id,
+				{ message: ctx.body.message, tree: ctx.body.tree, parents: ctx.body.parents, author, committer, signature: ctx.body.signature ?? null },
+				now,
 			);
 			const body = render.commit(ctx.app.urls, repo, sha, parseCommit(ctx.app.stores.git.object(repo.repo.id, sha)!.content));
 			return created(body, body.url);
@@ -254,9 +252,7 @@ export const gitRoutes: RouteDeclaration[] = [
 			const repo = view(ctx, true, 'create tags');
 			const tagger = ident('Tag', 'tagger', ctx.body.tagger ?? caller(ctx), ctx.now);
 			const now = isoSeconds(ctx.now);
-			const sha = ctx.app.transaction(() =>
-				createTag(ctx.app, repo.repo.id, { tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger }, now),
-			);
+			const sha = createTag(ctx.app, repo.repo.id, { tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger }, now);
 			const row = ctx.app.stores.git.object(repo.repo.id, sha)!;
 			const body = render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8'));
 			return created(body, body.url);
@@ -351,7 +347,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		body: v.object({ ref: v.string(), sha: v.string() }),
 		handler(ctx) {
 			const repo = view(ctx, true, 'create references');
-			const target = ctx.app.transaction(() => createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now)));
+			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now));
 			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
 			return created(body, body.url);
 		},
@@ -366,7 +362,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx, true, 'update references');
 			const name = `refs/${rest(ctx)}`;
-			const target = ctx.app.transaction(() => updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now)));
+			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now));
 			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
 		},
 	}),
@@ -378,7 +374,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		resource: 'Reference',
 		handler(ctx) {
 			const repo = view(ctx, true, 'delete references');
-			ctx.app.transaction(() => deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`));
+			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`);
 			return noContent();
 		},
 	}),

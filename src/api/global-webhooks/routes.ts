@@ -88,7 +88,7 @@ export const globalWebhookRoutes = [
 		body: createBody,
 		handler(ctx) {
 			const values = hookValues(ctx.body);
-			const hook = ctx.app.transaction(() => ctx.app.stores.webhooks.insert(values, isoSeconds(ctx.now)));
+			const hook = ctx.app.stores.webhooks.insert(values, isoSeconds(ctx.now));
 			ctx.app.webhooks.invalidate();
 			return created(globalHook(ctx.app.urls, hook, true), ctx.app.urls.api(`/admin/hooks/${hook.id}`));
 		},
@@ -112,7 +112,7 @@ export const globalWebhookRoutes = [
 			// if no default exists": config (with its url) must therefore be given.
 			if (!ctx.body.config) throw invalidField('Hook', 'config', 'config with its url is required', 'missing_field');
 			const values = hookValues({ ...ctx.body, config: ctx.body.config });
-			const updated = ctx.app.transaction(() => ctx.app.stores.webhooks.update(hook.id, values, isoSeconds(ctx.now)));
+			const updated = ctx.app.stores.webhooks.update(hook.id, values, isoSeconds(ctx.now));
 			ctx.app.webhooks.invalidate();
 			// The update answer (global-hook-2) carries no secret at all.
 			return ok(globalHook(ctx.app.urls, updated, false));
@@ -125,7 +125,7 @@ export const globalWebhookRoutes = [
 		docs: 'enterprise-admin/global-webhooks#delete-a-global-webhook',
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			ctx.app.transaction(() => ctx.app.stores.webhooks.remove(hook.id));
+			ctx.app.stores.webhooks.remove(hook.id);
 			ctx.app.webhooks.invalidate();
 			return noContent();
 		},
@@ -138,7 +138,7 @@ export const globalWebhookRoutes = [
 		handler(ctx) {
 			const hook = loadHook(ctx);
 			const { config: hookConfig, ...rest } = globalHook(ctx.app.urls, hook, false);
-			ctx.app.transaction(() => ctx.app.webhooks.ping(hook, { ...rest, config: hookConfig }));
+			ctx.app.webhooks.ping(hook, { ...rest, config: hookConfig });
 			return noContent();
 		},
 	}),
@@ -183,7 +183,7 @@ export const globalWebhookRoutes = [
 			const id = /^\d{1,15}$/.test(ctx.params.delivery_id) ? Number(ctx.params.delivery_id) : null;
 			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
 			if (!row) throw notFound();
-			ctx.app.transaction(() => ctx.app.webhooks.redeliver(row));
+			ctx.app.webhooks.redeliver(row);
 			return accepted({});
 		},
 	}),

@@ -97,7 +97,7 @@ export const issueCommentRoutes = [
 			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
-			const updated = ctx.app.transaction(() => ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now)));
+			const updated = ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now));
 			return ok(render(ctx, scope, [updated])[0]);
 		},
 	}),
@@ -110,7 +110,7 @@ export const issueCommentRoutes = [
 			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
-			ctx.app.transaction(() => ctx.app.stores.issues.removeComment(row, isoSeconds(ctx.now)));
+			ctx.app.stores.issues.removeComment(row, isoSeconds(ctx.now));
 			return noContent();
 		},
 	}),
@@ -141,7 +141,7 @@ export const issueCommentRoutes = [
 			const issue = loadIssue(ctx, scope);
 			// A locked conversation takes comments only from people with write access.
 			if (issue.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');
-			const row = ctx.app.transaction(() => ctx.app.stores.issues.insertComment(issue, ctx.principal.actorId!, ctx.body.body, isoSeconds(ctx.now)));
+			const row = ctx.app.stores.issues.insertComment(issue, ctx.principal.actorId!, ctx.body.body, isoSeconds(ctx.now));
 			const body = render(ctx, scope, [row], [issue])[0];
 			return created(body, body.url);
 		},

@@ -120,10 +120,8 @@ function triageIssue(ctx: Context, what: string, change: (scope: IssueScope, row
 	const scope = issueRepository(ctx, { write: true, allowDisabled: true });
 	const row = loadIssue(ctx, scope);
 	requireTriage(scope, what);
-	ctx.app.transaction(() => {
-		change(scope, row);
-		ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
-	});
+	change(scope, row);
+	ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
 	return { scope, row };
 }
 
@@ -197,19 +195,16 @@ export const issueRoutes = [
 			const input = ctx.body;
 			if (push) rejectMilestone(input.milestone);
 			const now = isoSeconds(ctx.now);
-			const row = ctx.app.transaction(() => {
-				const { issues, labels } = ctx.app.stores;
-				const inserted = issues.insert(
-					{ repo_id: scope.repo.id, title: input.title, body: input.body ?? null, user_id: ctx.principal.actorId!, pull_request: false },
-					now,
-				);
-				if (push) {
-					const logins = assigneeLogins(input);
-					if (logins?.length) issues.replaceAssignees(inserted.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
-					if (input.labels?.length) labels.attach(inserted.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
-				}
-				return inserted;
-			});
+			const { issues, labels } = ctx.app.stores;
+			const row = issues.insert(
+				{ repo_id: scope.repo.id, title: input.title, body: input.body ?? null, user_id: ctx.principal.actorId!, pull_request: false },
+				now,
+			);
+			if (push) {
+				const logins = assigneeLogins(input);
+				if (logins?.length) issues.replaceAssignees(row.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
+				if (input.labels?.length) labels.attach(row.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
+			}
 			const rendered = one(ctx, scope, row);
 			return created(rendered, rendered.url);
 		},
@@ -255,15 +250,13 @@ export const issueRoutes = [
 					Object.assign(next, { state: 'open', state_reason: 'reopened', closed_at: null, closed_by_id: null });
 				}
 			}
-			ctx.app.transaction(() => {
-				const { issues, labels } = ctx.app.stores;
-				issues.update(next, now);
-				if (triage) {
-					const logins = assigneeLogins(input);
-					if (logins !== undefined) issues.replaceAssignees(current.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
-					if (input.labels !== undefined) labels.replace(current.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
-				}
-			});
+			const { issues, labels } = ctx.app.stores;
+			issues.update(next, now);
+			if (triage) {
+				const logins = assigneeLogins(input);
+				if (logins !== undefined) issues.replaceAssignees(current.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
+				if (input.labels !== undefined) labels.replace(current.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
+			}
 			return ok(one(ctx, scope, current));
 		},
 	}),
@@ -277,7 +270,7 @@ export const issueRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { needed: 'push', write: true, allowDisabled: true });
 			const row = loadIssue(ctx, scope);
-			ctx.app.transaction(() => ctx.app.stores.issues.setLock(row.id, true, ctx.body.lock_reason ?? null, isoSeconds(ctx.now)));
+			ctx.app.stores.issues.setLock(row.id, true, ctx.body.lock_reason ?? null, isoSeconds(ctx.now));
 			return noContent();
 		},
 	}),
@@ -289,7 +282,7 @@ export const issueRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { needed: 'push', write: true, allowDisabled: true });
 			const row = loadIssue(ctx, scope);
-			ctx.app.transaction(() => ctx.app.stores.issues.setLock(row.id, false, null, isoSeconds(ctx.now)));
+			ctx.app.stores.issues.setLock(row.id, false, null, isoSeconds(ctx.now));
 			return noContent();
 		},
 	}),

@@ -59,15 +59,13 @@ export const labelRoutes = [
 		body: createBody,
 		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'triage', 'create labels');
-			const row = ctx.app.transaction(() => {
-				unique(ctx, access, ctx.body.name, null);
-				return ctx.app.stores.labels.insert({
-					repo_id: access.repo.id,
-					name: ctx.body.name,
-					color: ctx.body.color ?? IMPLICIT_LABEL_COLOR,
-					description: ctx.body.description ?? null,
-					is_default: 0,
-				});
+			unique(ctx, access, ctx.body.name, null);
+			const row = ctx.app.stores.labels.insert({
+				repo_id: access.repo.id,
+				name: ctx.body.name,
+				color: ctx.body.color ?? IMPLICIT_LABEL_COLOR,
+				description: ctx.body.description ?? null,
+				is_default: 0,
 			});
 			const body = label(url(ctx, access), row);
 			return created(body, body.url);
@@ -93,14 +91,12 @@ export const labelRoutes = [
 		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'triage', 'update labels');
 			const current = loadLabel(ctx, access);
-			const row = ctx.app.transaction(() => {
-				if (ctx.body.new_name !== undefined) unique(ctx, access, ctx.body.new_name, current.id);
-				return ctx.app.stores.labels.update({
-					id: current.id,
-					name: ctx.body.new_name ?? current.name,
-					color: ctx.body.color ?? current.color,
-					description: ctx.body.description !== undefined ? ctx.body.description : current.description,
-				});
+			if (ctx.body.new_name !== undefined) unique(ctx, access, ctx.body.new_name, current.id);
+			const row = ctx.app.stores.labels.update({
+				id: current.id,
+				name: ctx.body.new_name ?? current.name,
+				color: ctx.body.color ?? current.color,
+				description: ctx.body.description !== undefined ? ctx.body.description : current.description,
 			});
 			return ok(label(url(ctx, access), row));
 		},
@@ -113,7 +109,7 @@ export const labelRoutes = [
 		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'triage', 'delete labels');
 			const row = loadLabel(ctx, access);
-			ctx.app.transaction(() => ctx.app.stores.labels.remove(row.id));
+			ctx.app.stores.labels.remove(row.id);
 			return noContent();
 		},
 	}),

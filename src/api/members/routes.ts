@@ -178,7 +178,7 @@ export const memberRoutes = [
 				if (ctx.principal.user?.id === user.id) requireReach(ctx.principal, org.id);
 				if (orgAccess(ctx, org).userId !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
 				if (!activeMember(ctx, org.id, user.id)) throw forbidden(`${user.login} is not a member of ${org.login}.`);
-				ctx.app.transaction(() => ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT'));
+				ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT');
 				return noContent();
 			},
 		}),
@@ -240,7 +240,7 @@ export const memberRoutes = [
 			requireReach(ctx.principal, org.id);
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
-			if (membership.state === 'pending') ctx.app.transaction(() => acceptInvitation(ctx.app, org, self.id));
+			if (membership.state === 'pending') acceptInvitation(ctx.app, org, self.id);
 			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, ctx.app.stores.memberships.get(org.id, self.id)!));
 		},
 	}),

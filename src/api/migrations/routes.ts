@@ -121,7 +121,7 @@ export const migrationRoutes = [
 		handler(ctx) {
 			const { org, row } = loadMigration(ctx);
 			const repo = ctx.app.stores.repos.byOwnerAndName(org.id, ctx.params.repo_name);
-			if (!repo || !ctx.app.transaction(() => ctx.app.stores.migrations.unlock(row.id, repo.id))) throw notFound();
+			if (!repo || !ctx.app.stores.migrations.unlock(row.id, repo.id)) throw notFound();
 			return noContent();
 		},
 	}),

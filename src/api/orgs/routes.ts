@@ -73,7 +73,7 @@ export const orgRoutes = [
 				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
 				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
 			};
-			ctx.app.transaction(() => ctx.app.stores.accounts.updateOrgSettings(org.id, settings, isoSeconds(ctx.now)));
+			ctx.app.stores.accounts.updateOrgSettings(org.id, settings, isoSeconds(ctx.now));
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
 			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access));
 		},

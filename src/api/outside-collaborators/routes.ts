@@ -47,10 +47,8 @@ export const outsideCollaboratorRoutes = [
 			if (!user) throw notFound();
 			const now = isoSeconds(ctx.now);
 			if (ctx.body.async) {
-				ctx.app.transaction(() => {
-					assertConvertible(ctx.app, access.org, user);
-					ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now, actorId: access.actorId });
-				});
+				assertConvertible(ctx.app, access.org, user);
+				ctx.app.tasks.enqueue(CONVERT_TASK, { orgId: access.org.id, userId: user.id, now, actorId: access.actorId });
 				return accepted({});
 			}
 			convertToOutsideCollaborator(ctx.app, access.org, user, now, access.actorId);
@@ -70,12 +68,10 @@ export const outsideCollaboratorRoutes = [
 			if (ctx.app.stores.memberships.get(access.org.id, user.id)?.state === 'active') {
 				throw new HttpError(422, 'You cannot specify an organization member to remove as an outside collaborator.');
 			}
-			ctx.app.transaction(() => {
-				for (const repo of ctx.app.stores.repos.forOwner(access.org.id)) {
-					if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
-				}
-				ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
-			});
+			for (const repo of ctx.app.stores.repos.forOwner(access.org.id)) {
+				if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
+			}
+			ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
 			return noContent();
 		},
 	}),

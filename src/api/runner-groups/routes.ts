@@ -107,12 +107,9 @@ export const runnerGroupRoutes = [
 			const values = groupValues(ctx.app, ent.id, ctx.body as GroupInput);
 			const orgIds = enterpriseOrganizationIds(ctx.app, ent.id, ctx.body.selected_organization_ids ?? [], 'selected_organization_ids');
 			const runners = enterpriseRunners(ctx.app, ent.id, ctx.body.runners ?? [], 'runners');
-			const group = ctx.app.transaction(() => {
-				const row = stores.runnerGroups.insert(ent.id, values, false, isoSeconds(ctx.now));
-				for (const orgId of orgIds) stores.runnerGroups.addOrganization(row.id, orgId);
-				for (const r of runners) stores.runnerGroups.moveRunner(r.id, row.id);
-				return row;
-			});
+			const group = stores.runnerGroups.insert(ent.id, values, false, isoSeconds(ctx.now));
+			for (const orgId of orgIds) stores.runnerGroups.addOrganization(group.id, orgId);
+			for (const r of runners) stores.runnerGroups.moveRunner(r.id, group.id);
 			return created(runnerGroup(ctx.app.urls, ent.slug, group));
 		},
 	}),
@@ -135,7 +132,7 @@ export const runnerGroupRoutes = [
 		handler(ctx) {
 			const { slug, group } = loadGroup(ctx);
 			const values = groupValues(ctx.app, group.enterprise_id, ctx.body as GroupInput, group);
-			const updated = ctx.app.transaction(() => ctx.app.stores.runnerGroups.update(group, values, isoSeconds(ctx.now)));
+			const updated = ctx.app.stores.runnerGroups.update(group, values, isoSeconds(ctx.now));
 			return ok(runnerGroup(ctx.app.urls, slug, updated));
 		},
 	}),
@@ -148,7 +145,7 @@ export const runnerGroupRoutes = [
 			const { group } = loadGroup(ctx);
 			if (group.is_default) throw new HttpError(422, 'The default runner group cannot be deleted.');
 			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
-			ctx.app.transaction(() => ctx.app.stores.runnerGroups.remove(group, fallback.id));
+			ctx.app.stores.runnerGroups.remove(group, fallback.id);
 			return noContent();
 		},
 	}),
@@ -174,10 +171,8 @@ export const runnerGroupRoutes = [
 			const { group } = loadGroup(ctx);
 			requireSelected(group);
 			const ids = enterpriseOrganizationIds(ctx.app, group.enterprise_id, ctx.body.selected_organization_ids, 'selected_organization_ids');
-			ctx.app.transaction(() => {
-				ctx.app.stores.runnerGroups.clearOrganizations(group.id);
-				for (const orgId of ids) ctx.app.stores.runnerGroups.addOrganization(group.id, orgId);
-			});
+			ctx.app.stores.runnerGroups.clearOrganizations(group.id);
+			for (const orgId of ids) ctx.app.stores.runnerGroups.addOrganization(group.id, orgId);
 			return noContent();
 		},
 	}),
@@ -194,9 +189,8 @@ export const runnerGroupRoutes = [
 				const { group } = loadGroup(ctx);
 				const orgId = loadOrgId(ctx, group.enterprise_id);
 				requireSelected(group);
-				ctx.app.transaction(() =>
-					method === 'PUT' ? ctx.app.stores.runnerGroups.addOrganization(group.id, orgId) : ctx.app.stores.runnerGroups.removeOrganization(group.id, orgId),
-				);
+				if (method === 'PUT') ctx.app.stores.runnerGroups.addOrganization(group.id, orgId);
+				else ctx.app.stores.runnerGroups.removeOrganization(group.id, orgId);
 				return noContent();
 			},
 		}),
@@ -224,11 +218,9 @@ export const runnerGroupRoutes = [
 			const { group } = loadGroup(ctx);
 			const runners = enterpriseRunners(ctx.app, group.enterprise_id, ctx.body.runners, 'runners');
 			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
-			ctx.app.transaction(() => {
-				// Replaces the group's runners: the ones left out return to the default group.
-				if (!group.is_default) ctx.app.stores.runnerGroups.moveRunners(group.id, fallback.id);
-				for (const r of runners) ctx.app.stores.runnerGroups.moveRunner(r.id, group.id);
-			});
+			// Replaces the group's runners: the ones left out return to the default group.
+			if (!group.is_default) ctx.app.stores.runnerGroups.moveRunners(group.id, fallback.id);
+			for (const r of runners) ctx.app.stores.runnerGroups.moveRunner(r.id, group.id);
 			return noContent();
 		},
 	}),
@@ -242,7 +234,7 @@ export const runnerGroupRoutes = [
 			const runnerId = positive(ctx.params.runner_id);
 			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
 			if (!found) throw notFound();
-			ctx.app.transaction(() => ctx.app.stores.runnerGroups.moveRunner(found.id, group.id));
+			ctx.app.stores.runnerGroups.moveRunner(found.id, group.id);
 			return noContent();
 		},
 	}),
@@ -259,7 +251,7 @@ export const runnerGroupRoutes = [
 			if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');
 			// The runner returns to the default group.
 			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
-			ctx.app.transaction(() => ctx.app.stores.runnerGroups.moveRunner(found.id, fallback.id));
+			ctx.app.stores.runnerGroups.moveRunner(found.id, fallback.id);
 			return noContent();
 		},
 	}),

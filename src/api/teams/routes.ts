@@ -166,7 +166,7 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 	const { stores } = ctx.app;
 	const now = isoSeconds(ctx.now);
 	const role = ctx.body.role ?? 'member';
-	const state = ctx.app.transaction(() => {
+	const state = ((): 'active' | 'pending' => {
 		const orgMembership = stores.memberships.get(team.org.id, user.id);
 		if (orgMembership?.state === 'active') {
 			const before = stores.teams.membership(team.team.id, user.id);
@@ -184,7 +184,7 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 		}
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
 		return stores.teams.membership(team.team.id, user.id)!.state;
-	});
+	})();
 	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, state));
 }
 
@@ -192,11 +192,9 @@ function deleteMembership(ctx: Context): Reply {
 	const team = loadTeam(ctx);
 	const user = loadUser(ctx);
 	if (team.userId !== user.id) requireManage(team, 'remove members');
-	ctx.app.transaction(() => {
-		const before = ctx.app.stores.teams.membership(team.team.id, user.id);
-		ctx.app.stores.teams.removeMembership(team.team.id, user.id);
-		if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
-	});
+	const before = ctx.app.stores.teams.membership(team.team.id, user.id);
+	ctx.app.stores.teams.removeMembership(team.team.id, user.id);
+	if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
 	return noContent();
 }
 
@@ -217,10 +215,8 @@ function putMember(ctx: Context): Reply {
 		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${team.org.login}`, 'unprocessable');
 	}
 	const existing = stores.teams.membership(team.team.id, user.id);
-	ctx.app.transaction(() => {
-		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) });
-		if (existing?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.actorId);
-	});
+	stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) });
+	if (existing?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.actorId);
 	return noContent();
 }
 
@@ -259,17 +255,15 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 	if (target.permission !== 'admin') throw forbidden('You must have admin rights to the repository to add it to a team.');
 	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
 	const permission = ctx.body.permission ?? (team.team.permission as RepoPermission);
-	ctx.app.transaction(() => {
-		const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
-		ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now));
-		if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
-		else if (before !== permission) {
-			const flags = permissionFlags(before);
-			events.team(ctx.app, 'edited', team.org, team.team, team.actorId, {
-				repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } },
-			});
-		}
-	});
+	const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
+	ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now));
+	if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
+	else if (before !== permission) {
+		const flags = permissionFlags(before);
+		events.team(ctx.app, 'edited', team.org, team.team, team.actorId, {
+			repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } },
+		});
+	}
 	return noContent();
 }
 
@@ -279,11 +273,9 @@ function deleteRepo(ctx: Context): Reply {
 	if (!team.manage && target.permission !== 'admin') {
 		throw forbidden('You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.');
 	}
-	ctx.app.transaction(() => {
-		if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
-			events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.actorId);
-		}
-	});
+	if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
+		events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.actorId);
+	}
 	return noContent();
 }
 
