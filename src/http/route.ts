@@ -122,6 +122,11 @@ export function route<QS extends v.GenericSchema | undefined = undefined, BS ext
 	return declaration as unknown as RouteDeclaration;
 }
 
+/** A numeric path parameter (an id or number): the number, or null for anything else (answer 404). */
+export function idParam(text: string | undefined): number | null {
+	return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : null;
+}
+
 const DEFAULT_PAGINATION: Pagination = { perPage: 30, maxPerPage: 100 };
 
 /**

@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import { notFound } from '../../http/errors';
 import { noContent, ok, type Reply } from '../../http/reply';
-import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
 import { job, repoUrls, RunRenderer, workflow } from './render';
@@ -64,9 +64,6 @@ const dispatchBody = v.object({
 const debug = v.optional(v.boolean());
 
 /** A positive integer path parameter, or null. */
-function idParam(text: string): number | null {
-	return /^\d{1,15}$/.test(text) ? Number(text) : null;
-}
 
 function loadRun(ctx: Context, access: RepoAccess): RunRow {
 	const id = idParam(ctx.params.run_id);

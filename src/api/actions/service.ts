@@ -12,7 +12,7 @@ import type { App } from '../../app';
 import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
-import { isoFromSeconds, parseCommit } from '../git/objects';
+import { parseCommit } from '../git/objects';
 import { peel } from '../git/service';
 import type { JobConclusion, JobDefinition, JobRow, NewJob, RunConclusion, RunFilter, RunRow, RunStatus, WorkflowRow } from './store';
 
@@ -295,7 +295,7 @@ function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; he
 	const head_commit = {
 		tree_id: data.tree,
 		message: data.message,
-		timestamp: isoFromSeconds(data.committer.seconds),
+		timestamp: isoSeconds(data.committer.seconds * 1000),
 		author: { name: data.author.name, email: data.author.email },
 		committer: { name: data.committer.name, email: data.committer.email },
 	};

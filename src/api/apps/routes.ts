@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { isLevel, isPermissionKey, type GrantedPermissions } from '../../auth/permissions';
 import { HttpError, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { idParam, route, type Context } from '../../http/route';
 import { repository } from '../repos/render';
 import type { AccountRow } from '../users/store';
 import { installation, integration } from './render';
@@ -23,7 +23,7 @@ function currentApp(ctx: Context): AppRow {
 
 function ownInstallation(ctx: Context) {
 	const app = currentApp(ctx);
-	const id = /^\d{1,15}$/.test(ctx.params.installation_id) ? Number(ctx.params.installation_id) : null;
+	const id = idParam(ctx.params.installation_id);
 	const row = id === null ? undefined : ctx.app.stores.apps.installation(id);
 	if (!row || row.app_id !== app.id) throw notFound();
 	return { app, row, account: ctx.app.stores.accounts.byId(row.account_id)! };

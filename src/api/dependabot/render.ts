@@ -58,6 +58,8 @@ const SIMPLE_REQUEST_STATUS: Record<string, string | undefined> = {
 export class AlertRenderer {
 	private readonly advisories = new Map<number, Record<string, unknown>>();
 	private readonly repos = new Map<number, { repo: RepositoryRow; owner: AccountRow }>();
+	/** alert id → its latest dismissal request (absent: none), read once per list. */
+	private requests: Map<number, RequestView> | undefined;
 
 	constructor(
 		private readonly app: App,
@@ -107,6 +109,12 @@ export class AlertRenderer {
 		return found;
 	}
 
+	/** Several alerts, their dismissal requests read in one query. */
+	alerts(alerts: AlertRow[], withRepository = false) {
+		this.requests = this.app.stores.dependabot.latestRequestsOfAlerts(alerts.map((a) => a.id), this.now);
+		return alerts.map((alert) => this.alert(alert, withRepository));
+	}
+
 	/** GitHub's dependabot-alert; with `withRepository`, dependabot-alert-with-repository. */
 	alert(alert: AlertRow, withRepository = false) {
 		const { urls } = this.app;
@@ -115,7 +123,7 @@ export class AlertRenderer {
 		const advisory = this.advisory(alert.advisory_id);
 		const pkg = { ecosystem: alert.ecosystem, name: alert.package_name };
 		const dismisser = alert.dismissed_by_id === null ? undefined : this.app.stores.accounts.byId(alert.dismissed_by_id);
-		const request = this.app.stores.dependabot.latestRequestOfAlert(alert.id, this.now);
+		const request = this.requests ? this.requests.get(alert.id) : this.app.stores.dependabot.latestRequestOfAlert(alert.id, this.now);
 		const requestStatus = request ? SIMPLE_REQUEST_STATUS[request.status] : undefined;
 		const body: Record<string, unknown> = {
 			number: alert.number,

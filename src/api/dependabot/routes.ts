@@ -184,8 +184,19 @@ function tokenRepositories(ctx: Context): number[] | null {
 }
 
 /** A page of dismissal requests, rendered; logins that name nobody match nothing. */
-function requestPage(ctx: Context, filter: Omit<RequestFilter, 'requesterId' | 'reviewerId'>, requester?: string, reviewer?: string) {
+function requestPage(
+	ctx: Context,
+	scope: Pick<RequestFilter, 'repoId' | 'orgId' | 'repoIds' | 'repoName'>,
+	query: { time_period: TimePeriod; request_status: string; requester?: string; reviewer?: string },
+) {
 	const { accounts, dependabot } = ctx.app.stores;
+	const { requester, reviewer } = query;
+	const filter = {
+		...scope,
+		since: isoSeconds(ctx.now - TIME_PERIODS[query.time_period]),
+		statuses: statusFilter(query.request_status),
+		now: isoSeconds(ctx.now),
+	};
 	const requesterAccount = requester ? accounts.byLogin(requester) : undefined;
 	const reviewerAccount = reviewer ? accounts.byLogin(reviewer) : undefined;
 	if ((requester && !requesterAccount) || (reviewer && !reviewerAccount)) return paged([], 0);
@@ -219,7 +230,7 @@ const declarations: RouteDeclaration[] = [
 			);
 			const renderer = new AlertRenderer(ctx.app, ctx.apiVersion, isoSeconds(ctx.now));
 			return paged(
-				rows.map((row) => renderer.alert(row)),
+				renderer.alerts(rows),
 				total,
 			);
 		},
@@ -274,7 +285,7 @@ const declarations: RouteDeclaration[] = [
 			);
 			const renderer = new AlertRenderer(ctx.app, ctx.apiVersion, isoSeconds(ctx.now));
 			return paged(
-				rows.map((row) => renderer.alert(row, true)),
+				renderer.alerts(rows, true),
 				total,
 			);
 		},
@@ -291,21 +302,8 @@ const declarations: RouteDeclaration[] = [
 		pagination: true,
 		handler(ctx) {
 			const access = ownerAccess(ctx, 'review its Dependabot alert dismissal requests');
-			const { query } = ctx;
-			return requestPage(
-				ctx,
-				{
-					repoId: null,
-					orgId: access.org.id,
-					repoIds: tokenRepositories(ctx),
-					repoName: query.repository_name || null,
-					since: isoSeconds(ctx.now - TIME_PERIODS[query.time_period]),
-					statuses: statusFilter(query.request_status),
-					now: isoSeconds(ctx.now),
-				},
-				query.requester,
-				query.reviewer,
-			);
+			const scope = { repoId: null, orgId: access.org.id, repoIds: tokenRepositories(ctx), repoName: ctx.query.repository_name || null };
+			return requestPage(ctx, scope, ctx.query);
 		},
 	}),
 	route({
@@ -319,21 +317,7 @@ const declarations: RouteDeclaration[] = [
 		handler(ctx) {
 			const access = alertAccess(ctx, 'read its Dependabot alert dismissal requests');
 			requireDelegatedDismissal(access.repo);
-			const { query } = ctx;
-			return requestPage(
-				ctx,
-				{
-					repoId: access.repo.id,
-					orgId: null,
-					repoIds: null,
-					repoName: null,
-					since: isoSeconds(ctx.now - TIME_PERIODS[query.time_period]),
-					statuses: statusFilter(query.request_status),
-					now: isoSeconds(ctx.now),
-				},
-				query.requester,
-				query.reviewer,
-			);
+			return requestPage(ctx, { repoId: access.repo.id, orgId: null, repoIds: null, repoName: null }, ctx.query);
 		},
 	}),
 	route({
@@ -376,12 +360,7 @@ const declarations: RouteDeclaration[] = [
 			const access = alertAccess(ctx, 'review its Dependabot alert dismissal requests');
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
-			const now = isoSeconds(ctx.now);
-			latestRequest(ctx.app, alert, now);
-			if (!isReviewer(access)) {
-				throw forbidden('Only dismissal reviewers (repository administrators and organization owners) can review dismissal requests.');
-			}
-			const id = reviewDismissalRequest(ctx.app, alert, actorOf(ctx), ctx.body, now);
+			const id = reviewDismissalRequest(ctx.app, alert, actorOf(ctx), isReviewer(access), ctx.body, isoSeconds(ctx.now));
 			return ok({ dismissal_review_id: id });
 		},
 	}),

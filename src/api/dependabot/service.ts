@@ -280,12 +280,16 @@ export function reviewDismissalRequest(
 	app: App,
 	alert: AlertRow,
 	reviewerId: number,
+	reviewer: boolean,
 	review: { status: 'approve' | 'deny'; message: string },
 	now: string,
 ): number {
 	const { dependabot } = app.stores;
 	return app.transaction(() => {
 		const request = latestRequest(app, alert, now);
+		if (!reviewer) {
+			throw forbidden('Only dismissal reviewers (repository administrators and organization owners) can review dismissal requests.');
+		}
 		if (request.requester_id === reviewerId) throw forbidden('A requester cannot review their own dismissal request.');
 		if (request.status !== 'open') {
 			throw unprocessable(`The dismissal request for alert ${alert.number} is ${request.status}; only open requests can be reviewed.`);

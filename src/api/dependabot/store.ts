@@ -323,6 +323,9 @@ export function createDependabotStore(db: DB) {
 		.pluck();
 	const requestById = db.prepare(`${REQUEST_VIEW} WHERE d.id = @id`);
 	const latestRequestOfAlert = db.prepare(`${REQUEST_VIEW} WHERE d.alert_id = @alertId ORDER BY d.id DESC LIMIT 1`);
+	// The latest request of each of several alerts.
+	const latestRequestsOfAlerts = db.prepare(`${REQUEST_VIEW}
+		WHERE d.id IN (SELECT max(id) FROM dependabot_dismissal_requests WHERE alert_id IN (SELECT value FROM json_each(@ids)) GROUP BY alert_id)`);
 	const requestWhere = `
 		WHERE (@repoId IS NULL OR d.repo_id = @repoId)
 			AND (@orgId IS NULL OR r.owner_id = @orgId)
@@ -416,6 +419,11 @@ export function createDependabotStore(db: DB) {
 		/** @param now ISO timestamp deciding whether an overdue open request reads as expired */
 		requestById: (id: number, now: string) => requestById.get({ id, now }) as RequestView | undefined,
 		latestRequestOfAlert: (alertId: number, now: string) => latestRequestOfAlert.get({ alertId, now }) as RequestView | undefined,
+		/** alert id → its latest dismissal request, for several alerts. @param now ISO timestamp */
+		latestRequestsOfAlerts(alertIds: number[], now: string): Map<number, RequestView> {
+			const rows = latestRequestsOfAlerts.all({ ids: JSON.stringify(alertIds), now }) as RequestView[];
+			return new Map(rows.map((row) => [row.alert_id, row]));
+		},
 		listRequests(filter: RequestFilter, page: { limit: number; offset: number }) {
 			const bound = bindRequests(filter);
 			return {

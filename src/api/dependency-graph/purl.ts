@@ -4,23 +4,7 @@
  * (`@scope/name` for npm, `group:artifact` for Maven, the module path for Go).
  */
 import { PackageURL } from 'packageurl-js';
-
-/** purl type → GitHub's ecosystem name (as in advisories and dependabot alerts). */
-const ECOSYSTEMS: Record<string, string> = {
-	npm: 'npm',
-	pypi: 'pip',
-	maven: 'maven',
-	gem: 'rubygems',
-	nuget: 'nuget',
-	golang: 'go',
-	composer: 'composer',
-	cargo: 'rust',
-	pub: 'pub',
-	swift: 'swift',
-	hex: 'erlang',
-	githubactions: 'actions',
-	github: 'actions',
-};
+import { ecosystemName } from '../dependabot/advisories';
 
 export interface ParsedPackage {
 	ecosystem: string;
@@ -40,7 +24,7 @@ export function parsePackageUrl(purl: string): ParsedPackage | null {
 		return null;
 	}
 	const type = parsed.type.toLowerCase();
-	const ecosystem = ECOSYSTEMS[type] ?? type;
+	const ecosystem = ecosystemName(type);
 	const namespace = parsed.namespace ?? null;
 	let name: string;
 	if (!namespace) name = parsed.name;

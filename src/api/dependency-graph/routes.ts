@@ -4,8 +4,8 @@
  * - GET /repos/{owner}/{repo}/dependency-graph/compare/{basehead}
  */
 import * as v from 'valibot';
-import { HttpError, badRequest, forbidden, notFound } from '../../http/errors';
-import { paged, type Reply } from '../../http/reply';
+import { badRequest, forbidden, notFound } from '../../http/errors';
+import { created, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { mergeBase, resolveCommit } from '../git/service';
@@ -89,18 +89,15 @@ export const dependencyGraphRoutes = [
 		rateLimit: 'dependency_snapshots',
 		resource: 'Snapshot',
 		body: snapshotBody,
-		handler(ctx): Reply {
+		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'push', 'submit dependencies');
 			const snapshot = submitSnapshot(ctx.app, access.repo, ctx.body, isoSeconds(ctx.now));
-			return {
-				status: 201,
-				body: {
-					id: snapshot.id,
-					created_at: snapshot.created_at,
-					result: 'SUCCESS',
-					message: 'Dependency results for the repo have been successfully updated.',
-				},
-			};
+			return created({
+				id: snapshot.id,
+				created_at: snapshot.created_at,
+				result: 'SUCCESS',
+				message: 'Dependency results for the repo have been successfully updated.',
+			});
 		},
 	}),
 	route({
@@ -123,7 +120,7 @@ export const dependencyGraphRoutes = [
 				return sha;
 			});
 			const common = mergeBase(ctx.app, repo.id, base, head);
-			if (!common) throw new HttpError(404, `No common ancestor between ${parts[0]} and ${parts[1]}.`);
+			if (!common) throw notFound(`No common ancestor between ${parts[0]} and ${parts[1]}.`);
 			const manifest = ctx.query.name?.replace(/^\/+/, '');
 			const only = (list: Dependency[]) => (manifest === undefined ? list : list.filter((d) => d.manifest_path === manifest));
 			const before = only(dependenciesAt(ctx.app, repo, common));

@@ -12,7 +12,7 @@
 import * as v from 'valibot';
 import { invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { integration } from '../apps/render';
 import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
@@ -89,16 +89,13 @@ const environmentBody = v.object({
 
 const policyName = v.pipe(v.string(), v.minLength(1, 'name cannot be empty'));
 
-function positive(text: string): number | null {
-	return /^\d{1,15}$/.test(text) ? Number(text) : null;
-}
 
 function ref(access: RepoAccess): RepoRef {
 	return { owner: access.owner.login, name: access.repo.name };
 }
 
 function loadDeployment(ctx: Context, access: RepoAccess): DeploymentRow {
-	const id = positive(ctx.params.deployment_id);
+	const id = idParam(ctx.params.deployment_id);
 	const row = id === null ? undefined : ctx.app.stores.deployments.deployment(access.repo.id, id);
 	if (!row) throw notFound();
 	return row;
@@ -257,7 +254,7 @@ export const deploymentRoutes = [
 		handler(ctx) {
 			const access = loadRepository(ctx);
 			const row = loadDeployment(ctx, access);
-			const id = positive(ctx.params.status_id);
+			const id = idParam(ctx.params.status_id);
 			const status = id === null ? undefined : ctx.app.stores.deployments.status(row.id, id);
 			if (!status) throw notFound();
 			return ok(renderStatuses(ctx, access, [status])[0]);
@@ -357,7 +354,7 @@ export const deploymentRoutes = [
 		handler(ctx) {
 			const access = loadRepository(ctx);
 			const env = loadEnvironment(ctx, access);
-			const id = positive(ctx.params.branch_policy_id);
+			const id = idParam(ctx.params.branch_policy_id);
 			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
 			if (!row) throw notFound();
 			return ok(branchPolicy(row));
@@ -374,7 +371,7 @@ export const deploymentRoutes = [
 			const access = requireWritableRepository(ctx, 'admin');
 			const env = loadEnvironment(ctx, access);
 			const store = ctx.app.stores.deployments;
-			const id = positive(ctx.params.branch_policy_id);
+			const id = idParam(ctx.params.branch_policy_id);
 			const row = id === null ? undefined : store.policy(env.id, id);
 			if (!row) throw notFound();
 			checkPattern(ctx.body.name);
@@ -393,7 +390,7 @@ export const deploymentRoutes = [
 		handler(ctx) {
 			const access = requireWritableRepository(ctx, 'admin');
 			const env = loadEnvironment(ctx, access);
-			const id = positive(ctx.params.branch_policy_id);
+			const id = idParam(ctx.params.branch_policy_id);
 			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
 			if (!row) throw notFound();
 			ctx.app.stores.deployments.removePolicy(row.id);

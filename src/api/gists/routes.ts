@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { forbidden, HttpError, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
@@ -90,7 +90,7 @@ function list(ctx: Context<v.InferOutput<typeof listQuery>>, ownerId: number | n
 
 function loadComment(ctx: Context) {
 	const row = loadGist(ctx);
-	const id = /^\d{1,15}$/.test(ctx.params.comment_id) ? Number(ctx.params.comment_id) : null;
+	const id = idParam(ctx.params.comment_id);
 	const comment = id === null ? undefined : ctx.app.stores.gists.comment(row.id, id);
 	if (!comment) throw notFound();
 	return { gist: row, comment, author: ctx.app.stores.accounts.byId(comment.user_id)! };

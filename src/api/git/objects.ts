@@ -6,13 +6,9 @@
 import { createHash } from 'node:crypto';
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
-export const OBJECT_TYPES: readonly ObjectType[] = ['blob', 'tree', 'commit', 'tag'];
 
 /** A full object id: 40 lowercase hexadecimal digits. */
 export const FULL_SHA = /^[0-9a-f]{40}$/;
-
-/** The id of the empty tree, which every git repository knows. */
-export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** Object id of `content` stored as `type`: SHA-1 of "<type> <byte length>\0<content>". */
 export function hashObject(type: ObjectType, content: Buffer): string {
@@ -73,11 +69,6 @@ export function parseIsoDate(text: string): { seconds: number; tz: string } | nu
 	const seconds = Math.floor(utc / 1000) - offsetMinutes * 60;
 	if (seconds < 0) return null;
 	return { seconds, tz };
-}
-
-/** Epoch seconds → 'YYYY-MM-DDTHH:MM:SSZ' (GitHub answers git dates in UTC). */
-export function isoFromSeconds(seconds: number): string {
-	return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 // ---------------------------------------------------------------------------------------------

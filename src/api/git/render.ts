@@ -3,13 +3,13 @@
  * git-tag, verification). Dates are answered in UTC ('YYYY-MM-DDTHH:MM:SSZ'), as GitHub does.
  */
 import type { Urls } from '../../http/urls';
+import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
 import type { RepositoryRow } from '../repos/store';
 import {
 	armorKind,
 	commitPayload,
 	findTrailingSignature,
-	isoFromSeconds,
 	type CommitData,
 	type Ident,
 	type ObjectType,
@@ -100,7 +100,7 @@ export function tree(urls: Urls, view: RepoView, sha: string, items: TreeItem[],
 }
 
 function person(ident: Ident) {
-	return { name: ident.name, email: ident.email, date: isoFromSeconds(ident.seconds) };
+	return { name: ident.name, email: ident.email, date: isoSeconds(ident.seconds * 1000) };
 }
 
 /** GitHub's reason for a signature it cannot check against any registered key. */

@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import { invalidField, notFound } from '../../http/errors';
 import { accepted, created, noContent, ok, paged } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { DEFAULT_EVENTS, HOOK_EVENTS } from '../../webhooks';
 import type { HookRow, HookValues } from '../../webhooks/store';
@@ -62,7 +62,7 @@ function hookValues(input: { config: v.InferOutput<typeof config>; events?: stri
 }
 
 function loadHook(ctx: Context): HookRow {
-	const id = /^\d{1,15}$/.test(ctx.params.hook_id) ? Number(ctx.params.hook_id) : null;
+	const id = idParam(ctx.params.hook_id);
 	const hook = id === null ? undefined : ctx.app.stores.webhooks.get(id);
 	if (!hook) throw notFound();
 	return hook;
@@ -167,7 +167,7 @@ export const globalWebhookRoutes = [
 		docs: 'orgs/webhooks#get-a-webhook-delivery-for-an-organization-webhook',
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			const id = /^\d{1,15}$/.test(ctx.params.delivery_id) ? Number(ctx.params.delivery_id) : null;
+			const id = idParam(ctx.params.delivery_id);
 			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
 			if (!row) throw notFound();
 			return ok(delivery(hook, row, ctx.app.stores.webhooks.attempts(row.id)));
@@ -180,7 +180,7 @@ export const globalWebhookRoutes = [
 		docs: 'orgs/webhooks#redeliver-a-delivery-for-an-organization-webhook',
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			const id = /^\d{1,15}$/.test(ctx.params.delivery_id) ? Number(ctx.params.delivery_id) : null;
+			const id = idParam(ctx.params.delivery_id);
 			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
 			if (!row) throw notFound();
 			ctx.app.webhooks.redeliver(row);

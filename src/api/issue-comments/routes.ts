@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { forbidden, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../repos/permissions';
@@ -40,7 +40,7 @@ function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues
 
 /** A comment of the repository by its id. @throws HttpError 404 */
 function loadComment(ctx: Context, scope: IssueScope): IssueCommentRow {
-	const id = /^\d{1,15}$/.test(ctx.params.comment_id) ? Number(ctx.params.comment_id) : 0;
+	const id = idParam(ctx.params.comment_id);
 	const row = id ? ctx.app.stores.issues.comment(scope.repo.id, id) : undefined;
 	if (!row) throw notFound();
 	return row;

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { HttpError, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { idParam, route, type Context } from '../../http/route';
 import { epochSeconds, isoSeconds } from '../../time';
 import { ownerAccess } from '../orgs/access';
 import { repository } from '../repos/render';
@@ -43,7 +43,7 @@ function excludesRepositories(ctx: Context): boolean {
 
 function loadMigration(ctx: Context) {
 	const access = ownerAccess(ctx, 'manage its migrations');
-	const id = /^\d{1,15}$/.test(ctx.params.migration_id) ? Number(ctx.params.migration_id) : null;
+	const id = idParam(ctx.params.migration_id);
 	const row = id === null ? undefined : ctx.app.stores.migrations.get(access.org.id, id);
 	if (!row) throw notFound();
 	return { org: access.org, row };

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { HttpError, notFound, unprocessable } from '../../http/errors';
 import { created, noContent, ok } from '../../http/reply';
-import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { requireEnterpriseRole } from '../enterprises/access';
 import { orgSimple } from '../orgs/render';
@@ -49,20 +49,17 @@ function enterprise(ctx: Context) {
 	return requireEnterpriseRole(ctx, ['owner'], 'manage its runner groups').enterprise;
 }
 
-function positive(text: string): number | null {
-	return /^\d{1,15}$/.test(text) ? Number(text) : null;
-}
 
 function loadGroup(ctx: Context): { slug: string; group: RunnerGroupRow } {
 	const ent = enterprise(ctx);
-	const groupId = positive(ctx.params.runner_group_id);
+	const groupId = idParam(ctx.params.runner_group_id);
 	const group = groupId === null ? undefined : ctx.app.stores.runnerGroups.get(ent.id, groupId);
 	if (!group) throw notFound();
 	return { slug: ent.slug, group };
 }
 
 function loadOrgId(ctx: Context, enterpriseId: number): number {
-	const orgId = positive(ctx.params.org_id);
+	const orgId = idParam(ctx.params.org_id);
 	const org = orgId === null ? undefined : ctx.app.stores.accounts.byId(orgId);
 	if (!org || org.type !== 'Organization' || org.enterprise_id !== enterpriseId) throw notFound();
 	return org.id;
@@ -231,7 +228,7 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#add-a-self-hosted-runner-to-a-group-for-an-enterprise',
 		handler(ctx) {
 			const { group } = loadGroup(ctx);
-			const runnerId = positive(ctx.params.runner_id);
+			const runnerId = idParam(ctx.params.runner_id);
 			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
 			if (!found) throw notFound();
 			ctx.app.stores.runnerGroups.moveRunner(found.id, group.id);
@@ -245,7 +242,7 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#remove-a-self-hosted-runner-from-a-group-for-an-enterprise',
 		handler(ctx) {
 			const { group } = loadGroup(ctx);
-			const runnerId = positive(ctx.params.runner_id);
+			const runnerId = idParam(ctx.params.runner_id);
 			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
 			if (!found || found.group_id !== group.id) throw notFound();
 			if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');

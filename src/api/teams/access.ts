@@ -6,6 +6,7 @@
  */
 import type { App } from '../../app';
 import { notFound } from '../../http/errors';
+import { idParam } from '../../http/route';
 import type { Context } from '../../http/route';
 import { orgAccess, type OrgAccess } from '../orgs/access';
 import type { TeamRow } from './store';
@@ -18,9 +19,6 @@ export interface TeamAccess extends OrgAccess {
 	manage: boolean;
 }
 
-function positiveId(text: string | undefined): number | null {
-	return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : null;
-}
 
 /** The team and organization a path names, or 404. */
 function findTeam(ctx: Context): { team: TeamRow; orgLogin?: string } {
@@ -31,9 +29,9 @@ function findTeam(ctx: Context): { team: TeamRow; orgLogin?: string } {
 		const org = stores.accounts.organization(params.org);
 		team = org && stores.teams.bySlug(org.id, params.team_slug.toLowerCase());
 	} else {
-		const teamId = positiveId(params.team_id);
+		const teamId = idParam(params.team_id);
 		team = teamId === null ? undefined : stores.teams.byId(teamId);
-		if (team && params.org_id !== undefined && positiveId(params.org_id) !== team.org_id) team = undefined;
+		if (team && params.org_id !== undefined && idParam(params.org_id) !== team.org_id) team = undefined;
 	}
 	if (!team) throw notFound();
 	return { team };
