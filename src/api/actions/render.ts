@@ -3,22 +3,16 @@
  * every field of GitHub's workflow-run schema) and Job records.
  */
 import { nodeId, type Urls } from '../../http/urls';
-import { repository } from '../repos/render';
+import { repository, repositoryPaths, type RepositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountStore, AccountRow } from '../users/store';
-import { simpleUser } from '../users/render';
+import { simpleUser, type SimpleUser } from '../users/render';
 import type { JobRow, RunRow, WorkflowRow } from './store';
 
-/** A repository's addresses: API base (…/repos/owner/name) and web base (origin/owner/name). */
-export interface RepoUrls {
-	api: string;
-	html: string;
-}
+/** A repository's addresses (repositoryPaths of the repos area). */
+export type RepoUrls = RepositoryPaths;
 
-export function repoUrls(urls: Urls, owner: AccountRow, repo: RepositoryRow): RepoUrls {
-	const full = `/${owner.login}/${repo.name}`;
-	return { api: urls.api(`/repos${full}`), html: urls.html(full) };
-}
+export const repoUrls = (urls: Urls, owner: AccountRow, repo: RepositoryRow): RepoUrls => repositoryPaths(urls, owner.login, repo.name);
 
 /** The Workflow record. @param defaultBranch the branch html_url points into */
 export function workflow(base: RepoUrls, defaultBranch: string, row: WorkflowRow) {
@@ -75,9 +69,17 @@ export class RunRenderer {
 		return this.record;
 	}
 
+	private readonly users = new Map<number, SimpleUser | null>();
+
+	/** A run's actor or triggering actor, rendered once per account. */
 	private user(id: number | null) {
-		const account = id === null ? undefined : this.accounts.byId(id);
-		return account ? simpleUser(this.urls, account) : null;
+		if (id === null) return null;
+		let user = this.users.get(id);
+		if (user === undefined) {
+			const account = this.accounts.byId(id);
+			this.users.set(id, (user = account ? simpleUser(this.urls, account) : null));
+		}
+		return user;
 	}
 
 	/** Every field but repository and head_repository, in GitHub's order. */

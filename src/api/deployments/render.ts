@@ -5,26 +5,20 @@
 import { nodeId, type Urls } from '../../http/urls';
 import { teamListForm } from '../teams/render';
 import type { TeamRow } from '../teams/store';
+import type { RepositoryPaths } from '../repos/render';
 import { simpleUser } from '../users/render';
 import type { AccountRow } from '../users/store';
 import type { BranchPolicyRow, DeploymentRow, EnvironmentRow, ReviewerRow, RuleRow, StatusRow } from './store';
 
-/** A repository as the routes address it: its owner's login and its name. */
-export interface RepoRef {
-	owner: string;
-	name: string;
-}
-
-const repoPath = (repo: RepoRef) => `/repos/${repo.owner}/${repo.name}`;
 
 /** API URL of an environment (the name URL-encoded: '/' becomes %2F). */
-export function environmentUrl(urls: Urls, repo: RepoRef, name: string): string {
-	return urls.api(`${repoPath(repo)}/environments/${encodeURIComponent(name)}`);
+export function environmentUrl(repo: RepositoryPaths, name: string): string {
+	return `${repo.api}/environments/${encodeURIComponent(name)}`;
 }
 
 /** API URL of a deployment branch policy. */
-export function branchPolicyUrl(urls: Urls, repo: RepoRef, environment: string, id: number): string {
-	return `${environmentUrl(urls, repo, environment)}/deployment-branch-policies/${id}`;
+export function branchPolicyUrl(repo: RepositoryPaths, environment: string, id: number): string {
+	return `${environmentUrl(repo, environment)}/deployment-branch-policies/${id}`;
 }
 
 /**
@@ -32,8 +26,8 @@ export function branchPolicyUrl(urls: Urls, repo: RepoRef, environment: string, 
  * @param creator the creating account, undefined when it is gone
  * @param app the app the deployment was created through (`performed_via_github_app`), or null
  */
-export function deployment(urls: Urls, repo: RepoRef, row: DeploymentRow, creator: AccountRow | undefined, app: unknown) {
-	const url = urls.api(`${repoPath(repo)}/deployments/${row.id}`);
+export function deployment(urls: Urls, repo: RepositoryPaths, row: DeploymentRow, creator: AccountRow | undefined, app: unknown) {
+	const url = `${repo.api}/deployments/${row.id}`;
 	return {
 		url,
 		id: row.id,
@@ -49,7 +43,7 @@ export function deployment(urls: Urls, repo: RepoRef, row: DeploymentRow, creato
 		created_at: row.created_at,
 		updated_at: row.updated_at,
 		statuses_url: `${url}/statuses`,
-		repository_url: urls.api(repoPath(repo)),
+		repository_url: repo.api,
 		transient_environment: row.transient_environment === 1,
 		production_environment: row.production_environment === 1,
 		performed_via_github_app: app,
@@ -57,8 +51,8 @@ export function deployment(urls: Urls, repo: RepoRef, row: DeploymentRow, creato
 }
 
 /** A DeploymentStatus: exactly the spec's fields, in its order. */
-export function deploymentStatus(urls: Urls, repo: RepoRef, row: StatusRow, creator: AccountRow | undefined) {
-	const deploymentUrl = urls.api(`${repoPath(repo)}/deployments/${row.deployment_id}`);
+export function deploymentStatus(urls: Urls, repo: RepositoryPaths, row: StatusRow, creator: AccountRow | undefined) {
+	const deploymentUrl = `${repo.api}/deployments/${row.deployment_id}`;
 	return {
 		url: `${deploymentUrl}/statuses/${row.id}`,
 		id: row.id,
@@ -71,7 +65,7 @@ export function deploymentStatus(urls: Urls, repo: RepoRef, row: StatusRow, crea
 		created_at: row.created_at,
 		updated_at: row.updated_at,
 		deployment_url: deploymentUrl,
-		repository_url: urls.api(repoPath(repo)),
+		repository_url: repo.api,
 		environment_url: row.environment_url,
 		log_url: row.log_url,
 	};
@@ -89,7 +83,7 @@ export interface ReviewerLookup {
  * An environment with its protection rules (wait_timer, required_reviewers, branch_policy, in the
  * order they were first set) and deployment_branch_policy (null: every branch may deploy).
  */
-export function environment(urls: Urls, repo: RepoRef, row: EnvironmentRow, rules: RuleRow[], reviewers: ReviewerRow[], lookup: ReviewerLookup) {
+export function environment(urls: Urls, repo: RepositoryPaths, row: EnvironmentRow, rules: RuleRow[], reviewers: ReviewerRow[], lookup: ReviewerLookup) {
 	const protection = rules
 		.filter((rule) => rule.environment_id === row.id)
 		.map((rule) => {
@@ -120,8 +114,8 @@ export function environment(urls: Urls, repo: RepoRef, row: EnvironmentRow, rule
 		id: row.id,
 		node_id: nodeId('Environment', row.id),
 		name: row.name,
-		url: environmentUrl(urls, repo, row.name),
-		html_url: urls.html(`/${repo.owner}/${repo.name}/deployments/activity_log?environments_filter=${encodeURIComponent(row.name)}`),
+		url: environmentUrl(repo, row.name),
+		html_url: `${repo.html}/deployments/activity_log?environments_filter=${encodeURIComponent(row.name)}`,
 		created_at: row.created_at,
 		updated_at: row.updated_at,
 		protection_rules: protection,

@@ -18,7 +18,8 @@ import { integration } from '../apps/render';
 import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
 import type { TeamRow } from '../teams/store';
 import type { AccountRow } from '../users/store';
-import { branchPolicy, branchPolicyUrl, deployment, deploymentStatus, environment, type RepoRef } from './render';
+import { repositoryPaths } from '../repos/render';
+import { branchPolicy, branchPolicyUrl, deployment, deploymentStatus, environment } from './render';
 import {
 	checkPattern,
 	createDeployment,
@@ -89,10 +90,8 @@ const environmentBody = v.object({
 
 const policyName = v.pipe(v.string(), v.minLength(1, 'name cannot be empty'));
 
-
-function ref(access: RepoAccess): RepoRef {
-	return { owner: access.owner.login, name: access.repo.name };
-}
+/** The repository's addresses, for the records' URLs. */
+const ref = (ctx: Context, access: RepoAccess) => repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name);
 
 function loadDeployment(ctx: Context, access: RepoAccess): DeploymentRow {
 	const id = idParam(ctx.params.deployment_id);
@@ -117,7 +116,7 @@ function actingAppId(ctx: Context): number | null {
 function renderDeployments(ctx: Context, access: RepoAccess, rows: DeploymentRow[]) {
 	const { stores, urls } = ctx.app;
 	const creatorIds = [...new Set(rows.flatMap((r) => (r.creator_id === null ? [] : [r.creator_id])))];
-	const accounts = new Map(stores.accounts.byIds(creatorIds).map((a) => [a.id, a]));
+	const accounts = stores.accounts.mapByIds(creatorIds);
 	const apps = new Map<number, unknown>();
 	return rows.map((row) => {
 		let via: unknown = null;
@@ -129,14 +128,14 @@ function renderDeployments(ctx: Context, access: RepoAccess, rows: DeploymentRow
 			}
 			via = apps.get(row.performed_via_app_id);
 		}
-		return deployment(urls, ref(access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id), via);
+		return deployment(urls, ref(ctx, access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id), via);
 	});
 }
 
 function renderStatuses(ctx: Context, access: RepoAccess, rows: StatusRow[]) {
 	const ids = [...new Set(rows.flatMap((r) => (r.creator_id === null ? [] : [r.creator_id])))];
-	const accounts = new Map(ctx.app.stores.accounts.byIds(ids).map((a) => [a.id, a]));
-	return rows.map((row) => deploymentStatus(ctx.app.urls, ref(access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id)));
+	const accounts = ctx.app.stores.accounts.mapByIds(ids);
+	return rows.map((row) => deploymentStatus(ctx.app.urls, ref(ctx, access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id)));
 }
 
 function renderEnvironments(ctx: Context, access: RepoAccess, rows: EnvironmentRow[]) {
@@ -149,7 +148,7 @@ function renderEnvironments(ctx: Context, access: RepoAccess, rows: EnvironmentR
 	const users = new Map<number, AccountRow>(userIds.length ? ctx.app.stores.accounts.byIds(userIds).map((a) => [a.id, a]) : []);
 	const teams = new Map<number, TeamRow>(teamIds.length ? ctx.app.stores.teams.byIds(teamIds).map((t) => [t.id, t]) : []);
 	const lookup = { users, teams, orgLogin: access.owner.login };
-	return rows.map((row) => environment(ctx.app.urls, ref(access), row, rules, reviewers, lookup));
+	return rows.map((row) => environment(ctx.app.urls, ref(ctx, access), row, rules, reviewers, lookup));
 }
 
 export const deploymentRoutes = [
@@ -341,7 +340,7 @@ export const deploymentRoutes = [
 			const store = ctx.app.stores.deployments;
 			const existing = store.policyByName(env.id, type, ctx.body.name);
 			// The same pattern exists: 303 See Other to it.
-			if (existing) return redirect(branchPolicyUrl(ctx.app.urls, ref(access), env.name, existing.id), 303);
+			if (existing) return redirect(branchPolicyUrl(ref(ctx, access), env.name, existing.id), 303);
 			const row = store.insertPolicy(env.id, ctx.body.name, type, isoSeconds(ctx.now));
 			return ok(branchPolicy(row));
 		},

@@ -13,7 +13,7 @@ import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
 import { gist, gistComment } from './render';
-import type { GistRow } from './store';
+import type { GistFileRow, GistRow } from './store';
 
 /** Writes need the Gists user permission (classic: the gist scope); apps act for no user. */
 const WRITE = {
@@ -69,11 +69,16 @@ function ownGist(ctx: Context): GistRow {
 function render(ctx: Context, rows: GistRow[], withContent: boolean) {
 	const { stores, urls } = ctx.app;
 	const ids = rows.map((row) => row.id);
-	const files = stores.gists.files(ids);
+	const files = new Map<number, GistFileRow[]>();
+	for (const file of stores.gists.files(ids)) {
+		const list = files.get(file.gist_id);
+		if (list) list.push(file);
+		else files.set(file.gist_id, [file]);
+	}
 	const counts = stores.gists.commentCounts(ids);
-	const owners = new Map(stores.accounts.byIds([...new Set(rows.map((row) => row.owner_id))]).map((a) => [a.id, a]));
+	const owners = stores.accounts.mapByIds(rows.map((row) => row.owner_id));
 	return rows.map((row) =>
-		gist(urls, row, owners.get(row.owner_id)!, files.filter((f) => f.gist_id === row.id), counts.get(row.id) ?? 0, withContent),
+		gist(urls, row, owners.get(row.owner_id)!, files.get(row.id) ?? [], counts.get(row.id) ?? 0, withContent),
 	);
 }
 
@@ -226,7 +231,7 @@ export const gistRoutes = [
 		handler(ctx) {
 			const row = loadGist(ctx);
 			const { rows, total } = ctx.app.stores.gists.comments(row.id, ctx.page.perPage, ctx.page.offset);
-			const authors = new Map(ctx.app.stores.accounts.byIds([...new Set(rows.map((c) => c.user_id))]).map((a) => [a.id, a]));
+			const authors = ctx.app.stores.accounts.mapByIds(rows.map((c) => c.user_id));
 			return paged(rows.map((c) => gistComment(ctx.app.urls, row, c, authors.get(c.user_id)!, ctx.media)), total);
 		},
 	}),

@@ -5,6 +5,7 @@
 import type { Urls } from '../../http/urls';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
+import { repositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import {
 	armorKind,
@@ -33,7 +34,7 @@ export function gitNodeId(type: 'Blob' | 'Tree' | 'Commit' | 'Tag' | 'Ref', repo
 
 /** API base of the repository: .../repos/<owner>/<repo> */
 export function repoApi(urls: Urls, view: RepoView): string {
-	return urls.api(`/repos/${view.owner.login}/${view.repo.name}`);
+	return repositoryPaths(urls, view.owner.login, view.repo.name).api;
 }
 
 const COLLECTION: Record<ObjectType, string> = { blob: 'blobs', tree: 'trees', commit: 'commits', tag: 'tags' };

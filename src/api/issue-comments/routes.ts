@@ -13,7 +13,7 @@ import { isoSeconds } from '../../time';
 import { atLeast } from '../repos/permissions';
 import { issueComment } from '../issues/render';
 import { ISSUES_READ, ISSUES_WRITE, MAX_BODY } from '../issues/routes';
-import { accountsById, issueRepository, loadIssue, type IssueScope } from '../issues/service';
+import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
 import type { IssueCommentRow, IssueRow } from '../issues/store';
 
 const commentBody = v.object({
@@ -30,7 +30,7 @@ const issueListQuery = v.object({ since });
 /** Renders comments with their issues and authors loaded in one query each. */
 function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues?: IssueRow[]) {
 	const byId = new Map((issues ?? ctx.app.stores.issues.byIds([...new Set(rows.map((c) => c.issue_id))])).map((i) => [i.id, i]));
-	const authors = accountsById(ctx.app, rows.map((c) => c.user_id));
+	const authors = ctx.app.stores.accounts.mapByIds(rows.map((c) => c.user_id));
 	return rows.map((row) => {
 		const issue = byId.get(row.issue_id)!;
 		const author = authors.get(row.user_id)!;

@@ -3,6 +3,7 @@
  * Body fields follow the requested media type (raw default, text, html, full).
  */
 import { nodeId, type Urls } from '../../http/urls';
+import type { RepositoryPaths } from '../repos/render';
 import { label } from '../labels/render';
 import type { LabelRow } from '../labels/store';
 import { bodyFields } from '../markdown/render';
@@ -10,17 +11,6 @@ import { simpleUser } from '../users/render';
 import type { AccountRow } from '../users/store';
 import type { AuthorAssociation } from './association';
 import type { IssueCommentRow, IssueRow } from './store';
-
-/** Where a repository's issues live: `/repos/{owner}/{repo}` and `/{owner}/{repo}` as named now. */
-export interface RepositoryPaths {
-	api: string;
-	html: string;
-}
-
-export const repositoryPaths = (urls: Urls, ownerLogin: string, name: string): RepositoryPaths => ({
-	api: urls.api(`/repos/${ownerLogin}/${name}`),
-	html: urls.html(`/${ownerLogin}/${name}`),
-});
 
 /** Reactions are not stored: every count is zero (GitHub's reaction-rollup shape). */
 function reactions(url: string) {

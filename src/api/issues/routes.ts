@@ -10,6 +10,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
+import { requirePermission } from '../repos/access';
 import { atLeast } from '../repos/permissions';
 import { label } from '../labels/render';
 import type { IssueRow } from './store';
@@ -99,13 +100,9 @@ function assigneeLogins(input: { assignee?: string | null; assignees?: string[] 
 	return undefined;
 }
 
+/** One issue as a single-issue answer (with closed_by); `row` must be current. */
 function one(ctx: Context, scope: IssueScope, row: IssueRow) {
-	return renderIssues(ctx, scope, [ctx.app.stores.issues.byId(row.id)!], true)[0];
-}
-
-/** The caller must triage the repository (labels, assignees); 403 otherwise. */
-function requireTriage(scope: IssueScope, what: string): void {
-	if (!canTriage(scope)) throw forbidden(`Must have triage access to the repository to change an issue's ${what}.`);
+	return renderIssues(ctx, scope, [row], true)[0];
 }
 
 function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
@@ -119,7 +116,7 @@ function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
 function triageIssue(ctx: Context, what: string, change: (scope: IssueScope, row: IssueRow) => void): { scope: IssueScope; row: IssueRow } {
 	const scope = issueRepository(ctx, { write: true, allowDisabled: true });
 	const row = loadIssue(ctx, scope);
-	requireTriage(scope, what);
+	requirePermission(scope, 'triage', `change an issue's ${what}`);
 	change(scope, row);
 	ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
 	return { scope, row };
@@ -251,13 +248,13 @@ export const issueRoutes = [
 				}
 			}
 			const { issues, labels } = ctx.app.stores;
-			issues.update(next, now);
+			const updated = issues.update(next, now);
 			if (triage) {
 				const logins = assigneeLogins(input);
 				if (logins !== undefined) issues.replaceAssignees(current.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
 				if (input.labels !== undefined) labels.replace(current.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
 			}
-			return ok(one(ctx, scope, current));
+			return ok(one(ctx, scope, updated));
 		},
 	}),
 	route({
@@ -340,7 +337,7 @@ export const issueRoutes = [
 				}
 				issues.addAssignees(row.id, added.map((a) => a.id));
 			});
-			return created(one(ctx, scope, row));
+			return created(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
 		},
 	}),
 	route({
@@ -358,7 +355,7 @@ export const issueRoutes = [
 					if (account) issues.removeAssignee(row.id, account.id);
 				}
 			});
-			return ok(one(ctx, scope, row));
+			return ok(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
 		},
 	}),
 	route({

@@ -10,7 +10,8 @@ import { atLeast, type RepoPermission } from '../repos/permissions';
 import type { LabelRow } from '../labels/store';
 import type { AccountRow } from '../users/store';
 import { Associations } from './association';
-import { issue, repositoryPaths, type RepositoryPaths } from './render';
+import { repositoryPaths, type RepositoryPaths } from '../repos/render';
+import { issue } from './render';
 import type { IssueRow } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
@@ -60,18 +61,13 @@ export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
 	return row;
 }
 
-/** Accounts by id, for rendering several rows in one query. */
-export function accountsById(app: App, ids: Iterable<number>): Map<number, AccountRow> {
-	return new Map(app.stores.accounts.byIds([...new Set(ids)]).map((account) => [account.id, account]));
-}
-
 /** Renders issues with their labels, assignees and authors loaded in one query each. */
 export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], single = false) {
 	const { stores } = ctx.app;
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
 	const assignees = stores.issues.assignees(ids);
-	const accounts = accountsById(ctx.app, [
+	const accounts = ctx.app.stores.accounts.mapByIds([
 		...rows.map((row) => row.user_id),
 		...[...assignees.values()].flat(),
 		...(single ? rows.flatMap((row) => (row.closed_by_id ? [row.closed_by_id] : [])) : []),

@@ -8,7 +8,7 @@ import { invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
-import { repositoryPaths } from '../issues/render';
+import { repositoryPaths } from '../repos/render';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { label } from './render';
 import { IMPLICIT_LABEL_COLOR, type LabelRow } from './store';

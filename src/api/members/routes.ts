@@ -205,7 +205,7 @@ export const memberRoutes = [
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
-			const orgs = new Map(ctx.app.stores.accounts.byIds(rows.map((row) => row.org_id)).map((org) => [org.id, org]));
+			const orgs = ctx.app.stores.accounts.mapByIds(rows.map((row) => row.org_id));
 			return paged(rows.map((row) => orgMembership(ctx.app.urls, orgs.get(row.org_id)!, user, row)), total);
 		},
 	}),

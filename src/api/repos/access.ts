@@ -76,10 +76,19 @@ export function loadRepository(ctx: Context, ownerLogin = ctx.params.owner, name
  */
 export function requireRepository(ctx: Context, needed: RepoPermission, action = 'do that'): RepoAccess {
 	const access = loadRepository(ctx);
+	requirePermission(access, needed, action);
+	return access;
+}
+
+/**
+ * Requires a permission on a repository already loaded (checks that come after finding the object
+ * inside it, so a missing object is 404 first).
+ * @throws HttpError 403 when the caller lacks `needed`
+ */
+export function requirePermission(access: RepoAccess, needed: RepoPermission, action: string): void {
 	if (!atLeast(access.permission, needed)) {
 		throw forbidden(needed === 'admin' ? 'Must have admin rights to Repository.' : `Must have ${needed} access to the repository to ${action}.`);
 	}
-	return access;
 }
 
 /**

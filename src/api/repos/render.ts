@@ -23,6 +23,17 @@ function license(urls: Urls, key: string | null) {
 	};
 }
 
+/** A repository's addresses: API base (…/api/v3/repos/{owner}/{repo}) and web base (origin/{owner}/{repo}). */
+export interface RepositoryPaths {
+	api: string;
+	html: string;
+}
+
+export const repositoryPaths = (urls: Urls, ownerLogin: string, name: string): RepositoryPaths => ({
+	api: urls.api(`/repos/${ownerLogin}/${name}`),
+	html: urls.html(`/${ownerLogin}/${name}`),
+});
+
 /**
  * A repository record.
  * @param permission the permission to report (the caller's, or a team's on team routes); null omits permissions/role_name

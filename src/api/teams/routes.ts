@@ -228,7 +228,7 @@ function listRepos(ctx: Context): Reply {
 		const seen = byRepo.get(row.id);
 		byRepo.set(row.id, { repo: row, permission: strongest(seen?.permission, row.granted)! });
 	}
-	const owners = new Map(stores.accounts.byIds([...new Set([...byRepo.values()].map((x) => x.repo.owner_id))]).map((a) => [a.id, a]));
+	const owners = stores.accounts.mapByIds([...byRepo.values()].map((x) => x.repo.owner_id));
 	// The caller's own permissions decide which repositories are listed: a constant number of queries.
 	const mine = repositoryPermissions(ctx, [...byRepo.values()].map(({ repo }) => ({ repo, owner: owners.get(repo.owner_id)! })));
 	const visible = [...byRepo.values()].filter(({ repo }) => mine.get(repo.id) !== null);

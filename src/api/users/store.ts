@@ -112,6 +112,12 @@ export function createAccountStore(db: DB) {
 		byId: lookupId,
 		/** Accounts by id, in one query (avoid N+1). */
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as AccountRow[],
+		/** Accounts by id for rendering many rows: one query for the distinct ids (none for no ids). */
+		mapByIds(ids: Iterable<number>): Map<number, AccountRow> {
+			const distinct = [...new Set(ids)];
+			if (distinct.length === 0) return new Map();
+			return new Map((byIds.all(JSON.stringify(distinct)) as AccountRow[]).map((account) => [account.id, account]));
+		},
 		user(login: string): AccountRow | undefined {
 			const row = lookupLogin(login);
 			return row?.type === 'User' ? row : undefined;
