@@ -3,7 +3,7 @@
  * --help and version never open the database.
  */
 import { parseArgs } from 'node:util';
-import { closeApp, openApp } from './app';
+import { closeApp, openApp } from './compose';
 import { version } from './build-info';
 import { ADMIN_COMMANDS, ADMIN_HELP, parseAdmin } from './cli/admin';
 import { CliError, createOutput, describeError } from './cli/output';

@@ -4,7 +4,8 @@
  * closed so the WAL folds back).
  */
 import { setFlagsFromString } from 'node:v8';
-import { closeApp, openApp, type App } from '../app';
+import type { App } from '../app';
+import { closeApp, openApp } from '../compose';
 import { createUser } from '../api/users/service';
 import { ALL_TOP_LEVEL_SCOPES } from '../auth/scopes';
 import { version } from '../build-info';

@@ -11,5 +11,6 @@ export function isDuplicateKey(error: unknown): boolean {
 /** True when `error` means the database stayed locked past the busy timeout. */
 export function isBusy(error: unknown): boolean {
 	const code = (error as { code?: unknown })?.code;
-	return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+	// Extended codes too: SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY, SQLITE_LOCKED_SHAREDCACHE, ...
+	return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }

@@ -105,7 +105,7 @@ export class RateLimiter {
 				window.dirty = false;
 				written++;
 			}
-		})();
+		}).immediate();
 		return written;
 	}
 

@@ -5,11 +5,23 @@
  * after the request. A failed task is retried with exponential backoff up to `maxAttempts`, then
  * marked failed with its error. A crash between enqueue and run loses nothing: the row waits.
  */
-import type { App } from '../app';
-import { epochSeconds } from '../time';
+import type { DB } from '../db/open';
+import type { Logger } from '../log';
+import { epochSeconds, type Clock } from '../time';
 
-/** Runs one task; may be asynchronous (file or network work). Throwing means "retry later". */
-export type TaskHandler = (app: App, payload: unknown, task: { id: number; attempts: number }) => void | Promise<void>;
+/**
+ * Runs one task with the application it was registered on (`C`, the App); may be asynchronous
+ * (file or network work). Throwing means "retry later".
+ */
+export type TaskHandler<C> = (context: C, payload: unknown, task: { id: number; attempts: number }) => void | Promise<void>;
+
+/** What a queue needs: the connection, the clock (epoch ms), a log, and the context handlers receive. */
+export interface TaskQueueDeps<C> {
+	db: DB;
+	clock: Clock;
+	log: Logger;
+	context(): C;
+}
 
 interface TaskRow {
 	id: number;
@@ -18,8 +30,8 @@ interface TaskRow {
 	attempts: number;
 }
 
-export class TaskQueue {
-	private readonly handlers = new Map<string, TaskHandler>();
+export class TaskQueue<C> {
+	private readonly handlers = new Map<string, TaskHandler<C>>();
 	private running: Promise<number> | null = null;
 	private readonly insert;
 	private readonly due;
@@ -31,8 +43,8 @@ export class TaskQueue {
 	/** Run a prompt pass after each enqueue (off for `gitstead admin`, which runs no jobs). */
 	autoRun = false;
 
-	constructor(private readonly app: App) {
-		const { db } = app;
+	constructor(private readonly deps: TaskQueueDeps<C>) {
+		const { db } = deps;
 		this.insert = db.prepare(
 			'INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
 		);
@@ -44,14 +56,14 @@ export class TaskQueue {
 		this.fail = db.prepare("UPDATE background_tasks SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?");
 	}
 
-	register(kind: string, handler: TaskHandler): void {
+	register(kind: string, handler: TaskHandler<C>): void {
 		this.handlers.set(kind, handler);
 	}
 
 	/** Queues a task; call inside the transaction of the change it belongs to. @returns task id */
 	enqueue(kind: string, payload: unknown): number {
 		if (!this.handlers.has(kind)) throw new Error(`no handler for background task kind "${kind}"`);
-		const now = epochSeconds(this.app.clock());
+		const now = epochSeconds(this.deps.clock());
 		const id = Number(this.insert.run(kind, JSON.stringify(payload), now, now, now).lastInsertRowid);
 		if (this.autoRun) setImmediate(() => void this.runDue().catch(() => undefined));
 		return id;
@@ -66,7 +78,7 @@ export class TaskQueue {
 	private async pass(): Promise<number> {
 		let attempted = 0;
 		for (;;) {
-			const rows = this.due.all(epochSeconds(this.app.clock())) as TaskRow[];
+			const rows = this.due.all(epochSeconds(this.deps.clock())) as TaskRow[];
 			if (rows.length === 0) return attempted;
 			for (const row of rows) {
 				attempted++;
@@ -77,16 +89,16 @@ export class TaskQueue {
 
 	private async runOne(row: TaskRow): Promise<void> {
 		const handler = this.handlers.get(row.kind);
-		const now = epochSeconds(this.app.clock());
+		const now = epochSeconds(this.deps.clock());
 		try {
 			if (!handler) throw new Error(`no handler for background task kind "${row.kind}"`);
-			await handler(this.app, JSON.parse(row.payload), { id: row.id, attempts: row.attempts });
+			await handler(this.deps.context(), JSON.parse(row.payload), { id: row.id, attempts: row.attempts });
 			this.done.run(now, row.id);
 		} catch (error) {
 			const message = (error as Error).message ?? String(error);
 			if (row.attempts + 1 >= this.maxAttempts || error instanceof PermanentTaskError) {
 				this.fail.run(message, now, row.id);
-				this.app.log.warn('background task failed', { id: row.id, kind: row.kind, error: message });
+				this.deps.log.warn('background task failed', { id: row.id, kind: row.kind, error: message });
 			} else {
 				const delay = 2 ** row.attempts * 5; // 5 s, 10 s, 20 s, ...
 				this.retry.run(now + delay, message, now, row.id);

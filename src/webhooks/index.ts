@@ -12,10 +12,22 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { App } from '../app';
 import { version } from '../build-info';
-import { epochSeconds, isoSeconds } from '../time';
-import type { DeliveryRow, HookRow } from './store';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import { epochSeconds, isoSeconds, type Clock } from '../time';
+import type { DeliveryRow, HookRow, WebhookStore } from './store';
+
+/** What delivery needs from the application. */
+export interface WebhookDeps {
+	store: WebhookStore;
+	/** Epoch milliseconds. */
+	clock: Clock;
+	log: Logger;
+	settings: Config['webhooks'];
+	/** Host name of this server (X-GitHub-Enterprise-Host); read per delivery, as it is known only once listening. */
+	host(): string;
+}
 
 /** Event types a global webhook may subscribe to (spec document 1). */
 export const HOOK_EVENTS = ['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork', 'ping'] as const;
@@ -44,7 +56,7 @@ export class Webhooks {
 	/** Run a delivery pass right after a request queues deliveries (off in `gitstead admin`). */
 	autoRun = false;
 
-	constructor(private readonly app: App) {}
+	constructor(private readonly deps: WebhookDeps) {}
 
 	/** Forget the cached hook list (after hooks change, here or in another process). */
 	invalidate(): void {
@@ -52,7 +64,7 @@ export class Webhooks {
 	}
 
 	private subscribers(event: HookEvent): HookRow[] {
-		this.hooks ??= this.app.stores.webhooks.all();
+		this.hooks ??= this.deps.store.all();
 		return this.hooks.filter((hook) => hook.active === 1 && (JSON.parse(hook.events) as string[]).includes(event));
 	}
 
@@ -79,14 +91,14 @@ export class Webhooks {
 
 	/** Queues the payload of an earlier delivery again, with its GUID (redelivery; to an inactive hook it fails as a ping does). */
 	redeliver(delivery: DeliveryRow): number {
-		const hook = this.app.stores.webhooks.get(delivery.hook_id)!;
+		const hook = this.deps.store.get(delivery.hook_id)!;
 		return this.queue([hook], delivery.event, delivery.action, delivery.payload, delivery.guid, true)[0];
 	}
 
 	private queue(hooks: HookRow[], event: string, action: string | null, payload: string, guid: string, redelivery: boolean): number[] {
-		const now = this.app.clock();
+		const now = this.deps.clock();
 		const ids = hooks.map((hook) =>
-			this.app.stores.webhooks.insertDelivery({ hookId: hook.id, guid, event, action, payload, redelivery, nextAttemptAt: epochSeconds(now), now: isoSeconds(now) }),
+			this.deps.store.insertDelivery({ hookId: hook.id, guid, event, action, payload, redelivery, nextAttemptAt: epochSeconds(now), now: isoSeconds(now) }),
 		);
 		if (this.autoRun) setImmediate(() => void this.deliverDue().catch(() => undefined));
 		return ids;
@@ -103,12 +115,12 @@ export class Webhooks {
 	 * delivery whose attempt failed so is not tried again in the same pass, so the pass ends.
 	 */
 	private async pass(): Promise<number> {
-		const { concurrency } = this.app.config.webhooks;
+		const { concurrency } = this.deps.settings;
 		let attempted = 0;
 		const broken = new Set<number>();
 		for (;;) {
-			const due = this.app.stores.webhooks
-				.due(epochSeconds(this.app.clock()), concurrency * 4 + broken.size)
+			const due = this.deps.store
+				.due(epochSeconds(this.deps.clock()), concurrency * 4 + broken.size)
 				.filter((delivery) => !broken.has(delivery.id));
 			if (due.length === 0) return attempted;
 			for (let i = 0; i < due.length; i += concurrency) {
@@ -117,7 +129,7 @@ export class Webhooks {
 				results.forEach((result, j) => {
 					if (result.status === 'fulfilled') return;
 					broken.add(batch[j].id);
-					this.app.log.error('webhook delivery attempt failed', { delivery: batch[j].id, error: String(result.reason) });
+					this.deps.log.error('webhook delivery attempt failed', { delivery: batch[j].id, error: String(result.reason) });
 				});
 				attempted += batch.length;
 			}
@@ -130,12 +142,12 @@ export class Webhooks {
 	 * A hook deleted during the attempt took its deliveries along: nothing is recorded then.
 	 */
 	private async attempt(delivery: DeliveryRow): Promise<void> {
-		const hook = this.app.stores.webhooks.get(delivery.hook_id);
+		const hook = this.deps.store.get(delivery.hook_id);
 		if (!hook) return; // deleted meanwhile: its deliveries went with it
 		if (hook.active !== 1) {
-			this.app.stores.webhooks.recordAttempt({
+			this.deps.store.recordAttempt({
 				deliveryId: delivery.id,
-				attemptedAt: isoSeconds(this.app.clock()),
+				attemptedAt: isoSeconds(this.deps.clock()),
 				duration: 0,
 				status: 'hook inactive',
 				statusCode: null,
@@ -147,16 +159,16 @@ export class Webhooks {
 			});
 			return;
 		}
-		const { body, headers } = signedRequest(this.app, hook, delivery);
-		const started = this.app.clock();
+		const { body, headers } = signedRequest(this.deps.host(), hook, delivery);
+		const started = this.deps.clock();
 		const timer = performance.now();
-		const result = await post(hook, body, headers, this.app.config.webhooks.timeout_seconds * 1000);
+		const result = await post(hook, body, headers, this.deps.settings.timeout_seconds * 1000);
 		const duration = (performance.now() - timer) / 1000;
 		const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 		const attempts = delivery.attempts + 1;
-		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.app.config.webhooks;
+		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.deps.settings;
 		const retry = !ok && attempts < maxAttempts;
-		const recorded = this.app.stores.webhooks.recordAttempt({
+		const recorded = this.deps.store.recordAttempt({
 			deliveryId: delivery.id,
 			attemptedAt: isoSeconds(started),
 			duration: Math.round(duration * 1000) / 1000,
@@ -167,16 +179,16 @@ export class Webhooks {
 			responseBody: result.body,
 			state: ok ? 'delivered' : retry ? 'queued' : 'failed',
 			// Exponential backoff: base, 2×base, 4×base, … seconds after this attempt.
-			nextAttemptAt: retry ? epochSeconds(this.app.clock()) + base * 2 ** (attempts - 1) : null,
+			nextAttemptAt: retry ? epochSeconds(this.deps.clock()) + base * 2 ** (attempts - 1) : null,
 		});
 		if (recorded && !ok && !retry) {
-			this.app.log.warn('webhook delivery failed for good', { hook: hook.id, delivery: delivery.id, status: result.status });
+			this.deps.log.warn('webhook delivery failed for good', { hook: hook.id, delivery: delivery.id, status: result.status });
 		}
 	}
 }
 
 /** The exact body and headers of a delivery: JSON or form encoding, signatures over the body. */
-export function signedRequest(app: App, hook: HookRow, delivery: DeliveryRow): { body: string; headers: Record<string, string> } {
+export function signedRequest(host: string, hook: HookRow, delivery: DeliveryRow): { body: string; headers: Record<string, string> } {
 	const body = hook.content_type === 'json' ? delivery.payload : `payload=${encodeURIComponent(delivery.payload)}`;
 	const headers: Record<string, string> = {
 		Accept: '*/*',
@@ -189,7 +201,7 @@ export function signedRequest(app: App, hook: HookRow, delivery: DeliveryRow): {
 		'X-GitHub-Hook-Installation-Target-Type': 'business',
 		'X-GitHub-Hook-Installation-Target-ID': String(hook.id),
 		'X-GitHub-Enterprise-Version': version,
-		'X-GitHub-Enterprise-Host': app.urls.host,
+		'X-GitHub-Enterprise-Host': host,
 	};
 	if (hook.secret) {
 		headers['X-Hub-Signature'] = `sha1=${createHmac('sha1', hook.secret).update(body).digest('hex')}`;

@@ -129,7 +129,7 @@ export function createWebhookStore(db: DB) {
 			state: DeliveryRow['state'];
 			nextAttemptAt: number | null;
 		}): boolean {
-			return db.transaction(() => recordAttempt.run(input).changes > 0 && finishAttempt.run(input).changes > 0)();
+			return db.transaction(() => recordAttempt.run(input).changes > 0 && finishAttempt.run(input).changes > 0).immediate();
 		},
 		attempts: (deliveryId: number) => attempts.all(deliveryId) as AttemptRow[],
 		/** The newest deliveries, of one hook or of all (gitstead admin list-deliveries). */

@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeApp, openApp, type App } from '../../src/app';
+import type { App } from '../../src/app';
+import { closeApp, openApp } from '../../src/compose';
 import { createEnterprise } from '../../src/api/enterprises/service';
 import { addMember } from '../../src/api/members/service';
 import { createOrganization } from '../../src/api/orgs/service';

@@ -1,0 +1,53 @@
+/**
+ * Every area's store (its prepared statements), created once per open database. Stores import only
+ * src/db and each other's row types, so anything may depend on the `Stores` shape.
+ */
+import type { DB } from '../db/open';
+import { createActionsStore } from './actions/store';
+import { createAppStore } from './apps/store';
+import { createBudgetStore } from './budgets/store';
+import { createCustomPropertyStore } from './custom-properties/store';
+import { createDependabotStore } from './dependabot/store';
+import { createDependencyGraphStore } from './dependency-graph/store';
+import { createDeploymentStore } from './deployments/store';
+import { createEnterpriseStore } from './enterprises/store';
+import { createGistStore } from './gists/store';
+import { createGitStore } from './git/store';
+import { createIssueStore } from './issues/store';
+import { createLabelStore } from './labels/store';
+import { createMembershipStore } from './members/store';
+import { createMigrationStore } from './migrations/store';
+import { createOrgStore } from './orgs/store';
+import { createRepositoryStore } from './repos/store';
+import { createRunnerGroupStore } from './runner-groups/store';
+import { createTeamStore } from './teams/store';
+import { createAccountStore } from './users/store';
+import { createWebhookStore } from '../webhooks/store';
+
+/** Prepares every area's statements on `db`. */
+export function createStores(db: DB) {
+	return {
+		accounts: createAccountStore(db),
+		orgs: createOrgStore(db),
+		enterprises: createEnterpriseStore(db),
+		memberships: createMembershipStore(db),
+		teams: createTeamStore(db),
+		repos: createRepositoryStore(db),
+		customProperties: createCustomPropertyStore(db),
+		budgets: createBudgetStore(db),
+		runnerGroups: createRunnerGroupStore(db),
+		migrations: createMigrationStore(db),
+		webhooks: createWebhookStore(db),
+		apps: createAppStore(db),
+		git: createGitStore(db),
+		deployments: createDeploymentStore(db),
+		actions: createActionsStore(db),
+		gists: createGistStore(db),
+		dependabot: createDependabotStore(db),
+		dependencyGraph: createDependencyGraphStore(db),
+		issues: createIssueStore(db),
+		labels: createLabelStore(db),
+	};
+}
+
+export type Stores = ReturnType<typeof createStores>;

@@ -1,0 +1,110 @@
+/**
+ * The composition root: opens the data folder and wires the application (src/app.ts describes its
+ * shape). `serve`, every `admin` command and the tests open one with openApp; nothing else in src
+ * imports this module.
+ */
+import { mkdirSync } from 'node:fs';
+import type { App } from './app';
+import { Authenticator } from './auth/principal';
+import { createTokenStore } from './auth/token-store';
+import type { Resolved } from './config';
+import { ExternalChanges } from './db/external-changes';
+import { migrate } from './db/migrate';
+import { openDatabase, type DB } from './db/open';
+import { createSettings } from './db/settings';
+import { createTransaction, immediate } from './db/transaction';
+import { RepresentationCache } from './http/cache';
+import { RateLimiter } from './http/rate-limit';
+import { Urls } from './http/urls';
+import { TaskQueue } from './jobs/tasks';
+import { createLogger, type Logger } from './log';
+import { systemClock, epochSeconds, type Clock } from './time';
+import { Webhooks } from './webhooks';
+import { createStores } from './api/stores';
+import { EXPORT_TASK, runExportTask } from './api/migrations/service';
+import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
+
+export interface OpenOptions {
+	clock?: Clock;
+	log?: Logger;
+}
+
+/**
+ * Opens the data folder: creates it, opens and upgrades the database, prepares every statement.
+ * @throws Error with a one-line reason when the folder or database cannot be used.
+ */
+export function openApp(config: Resolved, options: OpenOptions = {}): App {
+	try {
+		mkdirSync(config.storage.data_dir, { recursive: true });
+	} catch (error) {
+		throw new Error(`cannot create the data folder ${config.storage.data_dir}: ${(error as Error).message}`);
+	}
+	let db: DB;
+	try {
+		db = openDatabase(config.databaseFile);
+	} catch (error) {
+		throw new Error(`cannot open the database ${config.databaseFile}: ${(error as Error).message}`);
+	}
+	if (config.storage.synchronous === 'full') db.pragma('synchronous = FULL');
+	const migration = migrate(db);
+	const clock = options.clock ?? systemClock;
+	const log = options.log ?? createLogger();
+	const tokens = createTokenStore(db, () => authenticator.clear());
+	const stores = createStores(db);
+	const authenticator = new Authenticator(tokens, stores.apps);
+	const externalChanges = new ExternalChanges(db);
+	const cache = new RepresentationCache();
+	const clearCaches = () => {
+		stores.accounts.forget();
+		cache.clear();
+	};
+	const webhooks = new Webhooks({
+		store: stores.webhooks,
+		clock,
+		log,
+		settings: config.webhooks,
+		host: () => app.urls.host,
+	});
+	externalChanges.onChange(() => {
+		authenticator.clear();
+		clearCaches();
+		webhooks.invalidate();
+	});
+	const app: App = {
+		config,
+		db,
+		clock,
+		log,
+		urls: new Urls(config.origin, config.apiBase),
+		tokens,
+		settings: createSettings(db),
+		authenticator,
+		externalChanges,
+		stores,
+		cache,
+		rateLimiter: new RateLimiter(db, config.rate_limit),
+		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
+		webhooks,
+		migration,
+		transaction: createTransaction(db, clearCaches),
+		flushCounters() {
+			const windows = app.rateLimiter.flush();
+			const tokensUsed = immediate(db, () => authenticator.flushUsage());
+			return windows + tokensUsed;
+		},
+	};
+	app.tasks.register(CONVERT_TASK, runConversionTask);
+	app.tasks.register(EXPORT_TASK, runExportTask);
+	app.rateLimiter.load(epochSeconds(clock()));
+	return app;
+}
+
+/** Writes pending counters and closes the database (folding the WAL back into the file). */
+export function closeApp(app: App): void {
+	if (!app.db.open) return;
+	try {
+		app.flushCounters();
+	} finally {
+		app.db.close();
+	}
+}

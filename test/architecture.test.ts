@@ -1,0 +1,38 @@
+/**
+ * The source tree's shape (docs/ARCHITECTURE.md, Layers): no import cycles, type imports included,
+ * and imports flow one way — cli → server → api areas → http/auth → db. The composition root
+ * (src/compose.ts) is imported only by the command line.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import madge from 'madge';
+
+const test = suite('architecture');
+const SRC = `${__dirname}/../src`;
+
+test('src has no import cycles (type imports included)', async () => {
+	const graph = await madge(SRC, { fileExtensions: ['ts'] });
+	const cycles = graph.circular();
+	assert.equal(cycles, [], `~> cycles: ${cycles.map((c) => c.join(' > ')).join('; ')}`);
+});
+
+test('imports flow one way: db below http/auth below api areas below server and cli', async () => {
+	// Value imports only: a lower layer may name a higher layer's types (the App shape), never run its code.
+	const graph = await madge(SRC, { fileExtensions: ['ts'], detectiveOptions: { ts: { skipTypeImports: true } } });
+	const layer = (file: string): number => {
+		if (file.startsWith('db/') || file === 'time.ts' || file === 'log.ts' || file === 'build-info.ts' || file === 'config.ts') return 0;
+		if (file.startsWith('http/') || file.startsWith('auth/')) return 1;
+		if (file.startsWith('api/') || file.startsWith('webhooks/') || file.startsWith('jobs/') || file === 'app.ts') return 2;
+		if (file === 'server.ts' || file === 'compose.ts') return 3;
+		return 4; // cli/, main.ts
+	};
+	const upward: string[] = [];
+	for (const [file, imports] of Object.entries(graph.obj())) {
+		for (const imported of imports) if (layer(imported) > layer(file)) upward.push(`${file} → ${imported}`);
+	}
+	assert.equal(upward, [], `~> upward imports: ${upward.join(', ')}`);
+	const roots = Object.entries(graph.obj()).filter(([, imports]) => imports.includes('compose.ts')).map(([file]) => file);
+	assert.ok(roots.every((file) => file.startsWith('cli/') || file === 'main.ts'), `~> compose.ts imported by ${roots.join(', ')}`);
+});
+
+test.run();
