@@ -545,7 +545,7 @@ test('dispatch – denial', async () => {
 	assert.is((await s.request('POST', path, { body })).status, 401);
 	const reader = await s.request('POST', path, { token: member, body });
 	assert.is(reader.status, 403, '~> read access is not enough');
-	assert.is(reader.body.message, 'Must have push access to the repository to dispatch its workflows.');
+	assert.is(reader.body.message, 'Must have push access to the repository to create a workflow dispatch event.');
 	const noScope = await s.request('POST', path, { token: s.token('olivia', { scopes: ['read:org'] }), body });
 	assert.is(noScope.status, 403);
 	assert.is(noScope.headers.get('x-accepted-oauth-scopes'), 'repo');
@@ -725,7 +725,7 @@ test('re-run a job – validation and denial', async () => {
 	assert.is((await s.request('POST', path, { body: {} })).status, 401);
 	const reader = await s.request('POST', path, { token: member });
 	assert.is(reader.status, 403);
-	assert.is(reader.body.message, 'Must have push access to the repository to re-run its workflows.');
+	assert.is(reader.body.message, 'Must have push access to the repository to re run a job from a workflow run.');
 	assert.is((await s.request('POST', path, { token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { actions: 'read' } }) })).status, 403);
 	assert.is((await s.request('POST', path, { token: s.token('olivia', { scopes: ['public_repo'] }) })).status, 403);
 	assert.is((await s.request('POST', `/repos/acme/app/actions/jobs/${build.id}/rerun`, { token: owner })).status, 404, '~> a job of another repository');

@@ -205,8 +205,11 @@ test('enterprise – owners define organization properties', async () => {
 	assert.is((await s.request('DELETE', '/enterprises/bigco/org-properties/schema/cost_center', { token: erin })).status, 204);
 });
 
-test('enterprise – access: members 403, outsiders 404, scopes', async () => {
-	assert.is((await s.get('/enterprises/bigco/org-properties/schema', owner)).status, 403, '~> an organization owner is an enterprise member, not an owner');
+test('enterprise – access: non-administrators see no enterprise (same answer as none), scopes', async () => {
+	const member = await s.get('/enterprises/bigco/org-properties/schema', owner);
+	const missing = await s.get('/enterprises/nope/org-properties/schema', owner);
+	assert.is(member.status, 404, '~> an organization owner is an enterprise member, not an owner');
+	assert.equal(member.body, missing.body, '~> an existing enterprise answers exactly as a missing one');
 	assert.is((await s.get('/enterprises/bigco/org-properties/schema', outsider)).status, 404);
 	assert.is((await s.get('/enterprises/nope/org-properties/schema', s.fullToken('erin'))).status, 404);
 	const reader = s.token('erin', { scopes: ['read:enterprise'] });

@@ -319,7 +319,12 @@ test('alerts – who may read: write access, token scopes and permissions', asyn
 	assert.is(nora.status, 403, '~> a public repository without write access');
 	assert.is((await s.get(`${APP}/depbot/alerts/1`, reader)).status, 403, '~> read access is not enough');
 	assert.is((await s.get(`${VAULT}/dependabot/alerts`, outsider)).status, 404, '~> a private repository stays invisible');
-	assert.is((await s.get(`${VAULT}/dependabot/alerts`, writer)).status, 404, '~> security_events without repo: public repositories only');
+	// security_events stands in for repo on Dependabot routes: private repositories are reached, the role still counts.
+	assert.is((await s.get(`${VAULT}/dependabot/alerts`, writer)).status, 403, '~> security_events reaches a private repository; walt only reads vault');
+	const ownerEvents = s.token('olivia', { scopes: ['security_events'] });
+	assert.is((await s.get(`${VAULT}/dependabot/alerts`, ownerEvents)).status, 200, '~> security_events alone: alerts of a private repository');
+	assert.is((await s.get(`${VAULT}/dismissal-requests/dependabot`, ownerEvents)).status !== 404, true, '~> and its dismissal requests');
+	assert.is((await s.get(`${VAULT}/dependabot/alerts`, s.token('olivia', { scopes: ['public_repo'] }))).status, 404, '~> public_repo: public repositories only');
 	const noScope = s.token('walt', { scopes: ['read:org'] });
 	const denied = await s.get(`${APP}/dependabot/alerts`, noScope);
 	assert.is(denied.status, 403);

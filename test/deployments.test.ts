@@ -210,8 +210,8 @@ test('create a deployment – denial', async () => {
 	assert.is((await s.request('POST', `${APP}/deployments`, { token: s.token('mike', { scopes: ['repo_deployment'] }), body: { ref: 'main' } })).status, 201);
 	assert.is(
 		(await s.request('POST', `${VAULT}/deployments`, { token: s.token('mike', { scopes: ['repo_deployment'] }), body: { ref: 'main' } })).status,
-		404,
-		'~> repo_deployment alone does not reach private repositories',
+		201,
+		'~> repo_deployment reaches the private repositories the user can push to',
 	);
 	const fineWithout = await s.request('POST', `${APP}/deployments`, {
 		token: s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { deployments: 'read' } }),

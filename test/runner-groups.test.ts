@@ -185,7 +185,7 @@ test('access – manage_runners:enterprise on classic or OAuth tokens of enterpr
 	assert.is(fine.body.message, 'Resource not accessible by personal access token');
 	const app = await s.get(BASE, s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_self_hosted_runners: 'admin' } }));
 	assert.is(app.status, 403);
-	assert.is((await s.get(BASE, s.token('olivia', { scopes: ['manage_runners:enterprise'] }))).status, 403, '~> organization owners are enterprise members, not owners');
+	assert.is((await s.get(BASE, s.token('olivia', { scopes: ['manage_runners:enterprise'] }))).status, 404, '~> organization owners are enterprise members, not owners: no enterprise to them');
 	assert.is((await s.get('/enterprises/nope/actions/runner-groups', token)).status, 404);
 });
 

@@ -8,6 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app';
 import type { Principal } from '../auth/principal';
+import { loadResources } from '../auth/guards';
 import { permissionsSatisfy } from '../auth/permissions';
 import { isBusy } from '../db/errors';
 import { epochSeconds } from '../time';
@@ -107,14 +108,6 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		if (window.used >= window.limit) throw rateLimitExceeded(principal, window, ip, seconds);
 	}
 
-	let body: unknown = {};
-	if (route.body) {
-		const input = rawBody === undefined ? {} : rawBody;
-		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
-		body = validate(route.body, input, route.resource ?? 'Resource');
-	}
-	const query = route.query ? validate(route.query, req.query, route.resource ?? 'Resource') : req.query;
-
 	const ctx: Context = {
 		app,
 		req,
@@ -127,10 +120,24 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		principal,
 		publicView,
 		params: req.params,
-		query: query as Record<string, unknown>,
-		body: body as Record<string, unknown>,
+		query: req.query,
+		body: {},
 		page: route.pagination ? pageRequest(req.query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
+		// Set by loadResources for the resources the route declares.
+		repo: undefined as never,
+		org: undefined as never,
+		team: undefined as never,
+		enterprise: undefined as never,
+		gist: undefined as never,
 	};
+	// The declared resource before the body: 404 and 403 come before 422, as on GitHub.
+	loadResources(ctx);
+	if (route.body) {
+		const input = rawBody === undefined ? {} : rawBody;
+		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
+		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
+	}
+	if (route.query) ctx.query = validate(route.query, req.query, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	return route.handler(ctx);
 }
 

@@ -15,6 +15,8 @@ import {
 import type { Principal, PrincipalKind } from '../auth/principal';
 import { TOKEN_KINDS, type TokenKind } from '../auth/tokens';
 import type { App } from '../app';
+import type { EnterpriseAccess, OrgAccess, RepoAccess, TeamAccess } from '../auth/access/types';
+import type { GistRow } from '../api/gists/store';
 import type { RateResource } from '../config';
 import type { ApiVersion, MediaParam } from './negotiation';
 import type { Reply } from './reply';
@@ -28,6 +30,58 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - site_admin: a site administrator's token; everyone else gets 404, as on GitHub Enterprise Server.
  */
 export type Access = 'public' | 'authenticated' | 'site_admin';
+
+/**
+ * The resource a route guards and the caller's standing it requires. The pipeline resolves it once
+ * per request (src/auth/guards.ts), answering 404 for what the caller may not see and 403 for what
+ * it may see but not change, and hands the loaded resource to the handler (ctx.repo, ctx.org,
+ * ctx.team, ctx.enterprise, ctx.gist). Handlers never load or check these themselves.
+ *
+ * Tokens bound to one account (fine-grained, user-to-server, installation) act only on resources of
+ * that account: elsewhere they read what is public and nothing more (403 "Resource not accessible
+ * by …" for anything else).
+ */
+export interface ResourceGuard {
+	/**
+	 * The repository {owner}/{repo}, with GitHub's repository roles (read = pull, push = write): a
+	 * repository the caller cannot see is 404; below the role, 403.
+	 */
+	repo?: 'read' | 'triage' | 'push' | 'maintain' | 'admin';
+	/**
+	 * The organization {org}: `read` any caller (non-members see its public side), `member` its
+	 * active members and its app, `owner` its owners and its app; below the level, 403.
+	 */
+	org?: 'read' | 'member' | 'owner';
+	/**
+	 * The team of {org}/{team_slug}, {org_id}/{team_id} or {team_id} (also sets ctx.org): `member`
+	 * any caller who may see it (others, 404: a secret team looks like no team), `maintainer`
+	 * organization owners, the app and the team's maintainers (others who see it, 403).
+	 */
+	team?: 'member' | 'maintainer';
+	/**
+	 * The enterprise {enterprise}: `member` anyone with a part in it, `billing` owners and billing
+	 * managers, `admin` owners. Everyone below the level gets 404, the answer for an enterprise that
+	 * does not exist, so the route is no existence oracle.
+	 */
+	enterprise?: 'member' | 'billing' | 'admin';
+	/** The gist {gist_id}: `read` anyone with its id (a secret gist is unlisted, not private), `owner` its owner (others 404). */
+	gist?: 'read' | 'owner';
+	/**
+	 * The authenticated user (/user/…): a user must be acting (installation tokens and app JWTs act
+	 * for no user: 404). With `bound` and no other resource, a token bound to one account must be bound to the
+	 * user's own (with an organization, to that organization).
+	 */
+	self?: true;
+	/**
+	 * Write methods on a repository: the route changes the repository's content, so an archived or
+	 * migration-locked repository answers 403 (default true for POST, PUT, PATCH, DELETE).
+	 */
+	writable?: boolean;
+	/** The route only reads the guarded resource although its method writes (the source of a fork): it gets the read rules. */
+	readOnly?: true;
+	/** A token bound to one account must be bound to this resource's account even to read it (the answer is private to the caller). */
+	bound?: true;
+}
 
 export interface Pagination {
 	/** Default per_page. */
@@ -60,6 +114,19 @@ export interface Context<Query = Record<string, unknown>, Body = Record<string, 
 	 * answered as for an anonymous caller (public resources only), as GitHub does.
 	 */
 	publicView: boolean;
+	// The resources the route's guard declares, loaded and checked by the pipeline. Only those the
+	// declaration names are set; reading another is a programming error (test/guards.test.ts walks
+	// every route to catch it).
+	/** `resource.repo`: the repository with the caller's permission. */
+	repo: RepoAccess;
+	/** `resource.org` (and `resource.team`): the organization with the caller's standing. */
+	org: OrgAccess;
+	/** `resource.team`: the team with the caller's standing. */
+	team: TeamAccess;
+	/** `resource.enterprise`: the enterprise with the caller's role. */
+	enterprise: EnterpriseAccess;
+	/** `resource.gist`: the gist. */
+	gist: GistRow;
 	/** Path parameters, URL-decoded. */
 	params: Record<string, string>;
 	query: Query;
@@ -79,14 +146,19 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	 */
 	permissions: 'matrix' | PermissionPolicy;
 	access: Access;
+	/**
+	 * The resource the route guards (ResourceGuard), or 'none' for routes about no one resource:
+	 * discovery (/meta, /rate_limit), public user profiles, site-administrator routes, app routes.
+	 */
+	resource: ResourceGuard | 'none';
 	/** Accepted token kinds; default every stored kind the matrix row does not reject ('app' = an app JWT). */
 	tokens?: readonly PrincipalKind[];
 	/** Classic/OAuth scopes accepted (any one); default derived from the permissions. */
 	scopes?: string[];
 	/** Rate-limit resource counted; null: not counted (GET /rate_limit). Default 'core'. */
 	rateLimit?: RateResource | null;
-	/** Resource name in 422 errors[] items, e.g. 'Team'. */
-	resource?: string;
+	/** `resource` of 422 errors[] items, e.g. 'Team'. */
+	errorResource?: string;
 	query?: QS;
 	body?: BS;
 	/** Paginated list: default 30 per page, maximum 100 unless given. */
@@ -110,6 +182,10 @@ export interface Route extends RouteDeclaration {
 	acceptedScopesHeader: string;
 	pagination: Pagination | false;
 	rateResource: RateResource | null;
+	/** The declared guard; null for 'none'. */
+	guard: ResourceGuard | null;
+	/** What the route does, in words from its documentation anchor ("list teams"), for 403 messages. */
+	action: string;
 	documentationUrl: string;
 	/** Polka pattern: /orgs/:org/teams */
 	pattern: string;
@@ -145,6 +221,7 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 	}
 	const kinds = (declaration.tokens ?? TOKEN_KINDS).filter((kind) => !rejects.includes(kind as TokenKind));
 	const acceptedScopes = declaration.scopes ?? scopesForPolicy(policy);
+	const guard = declaration.resource === 'none' ? null : declaration.resource;
 	const pagination =
 		declaration.pagination === true ? DEFAULT_PAGINATION : declaration.pagination ? declaration.pagination : false;
 	return {
@@ -156,6 +233,8 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 		acceptedScopesHeader: acceptedScopes.join(', '),
 		pagination,
 		rateResource: declaration.rateLimit === undefined ? 'core' : declaration.rateLimit,
+		guard,
+		action: (declaration.docs.split('#')[1] ?? declaration.docs).replace(/-/g, ' '),
 		documentationUrl: `${docsBase}/${declaration.docs}`,
 		pattern: declaration.path.replace(/\{([a-z_]+)\}/g, ':$1'),
 	};

@@ -5,7 +5,7 @@
  */
 import type { App } from '../app';
 import { repository } from '../api/repos/render';
-import type { RepoPermission } from '../api/repos/permissions';
+import type { RepoPermission } from '../auth/repo-permissions';
 import type { RepositoryRow } from '../api/repos/store';
 import type { TeamRow } from '../api/teams/store';
 import type { AccountRow } from '../api/users/store';

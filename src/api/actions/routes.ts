@@ -12,7 +12,7 @@ import { notFound } from '../../http/errors';
 import { noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
+import type { RepoAccess } from '../../auth/access/types';
 import { job, repoUrls, RunRenderer, workflow } from './render';
 import {
 	cancelRun,
@@ -87,10 +87,11 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...READ,
 		method: 'GET',
 		path: `${REPO}/workflows`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflows#list-repository-workflows',
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.actions.workflows(access.repo.id, ctx.page.perPage, ctx.page.offset);
 			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
 			return { status: 200, body: { total_count: total, workflows: rows.map((row) => workflow(base, access.repo.default_branch, row)) }, total };
@@ -100,9 +101,10 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...READ,
 		method: 'GET',
 		path: `${REPO}/workflows/{workflow_id}`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflows#get-a-workflow',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const found = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id);
 			return ok(workflow(repoUrls(ctx.app.urls, access.owner, access.repo), access.repo.default_branch, found));
 		},
@@ -111,11 +113,12 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...WRITE,
 		method: 'POST',
 		path: `${REPO}/workflows/{workflow_id}/dispatches`,
+		resource: { repo: 'push' },
 		docs: 'actions/workflows#create-a-workflow-dispatch-event',
-		resource: 'Workflow',
+		errorResource: 'Workflow',
 		body: dispatchBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 'dispatch its workflows');
+			const access = ctx.repo;
 			const now = isoSeconds(ctx.now);
 			// A file name not yet known registers the workflow (Gitstead reads no workflow files).
 			const target = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id, { now });
@@ -129,24 +132,26 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...READ,
 		method: 'GET',
 		path: `${REPO}/runs`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflow-runs#list-workflow-runs-for-a-repository',
-		resource: 'WorkflowRun',
+		errorResource: 'WorkflowRun',
 		query: runsQuery,
 		pagination: true,
 		handler(ctx) {
-			return runsReply(ctx, loadRepository(ctx), null);
+			return runsReply(ctx, ctx.repo, null);
 		},
 	}),
 	route({
 		...READ,
 		method: 'GET',
 		path: `${REPO}/workflows/{workflow_id}/runs`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflow-runs#list-workflow-runs-for-a-workflow',
-		resource: 'WorkflowRun',
+		errorResource: 'WorkflowRun',
 		query: runsQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			return runsReply(ctx, access, resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id));
 		},
 	}),
@@ -154,11 +159,12 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...READ,
 		method: 'GET',
 		path: `${REPO}/runs/{run_id}`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflow-runs#get-a-workflow-run',
-		resource: 'WorkflowRun',
+		errorResource: 'WorkflowRun',
 		query: v.object({ exclude_pull_requests: flag }),
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			return ok(renderer(ctx, access).run(loadRun(ctx, access), ctx.query.exclude_pull_requests === 'true'));
 		},
 	}),
@@ -166,12 +172,13 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...READ,
 		method: 'GET',
 		path: `${REPO}/runs/{run_id}/jobs`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflow-jobs#list-jobs-for-a-workflow-run',
-		resource: 'WorkflowJob',
+		errorResource: 'WorkflowJob',
 		query: v.object({ filter: v.optional(v.picklist(['latest', 'all', ''], 'must be latest or all')) }),
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const run = loadRun(ctx, access);
 			const attempt = ctx.query.filter === 'all' ? null : run.run_attempt;
 			const { rows, total } = ctx.app.stores.actions.jobs(run.id, attempt, ctx.page.perPage, ctx.page.offset);
@@ -183,9 +190,10 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...READ,
 		method: 'GET',
 		path: `${REPO}/jobs/{job_id}`,
+		resource: { repo: 'read' },
 		docs: 'actions/workflow-jobs#get-a-job-for-a-workflow-run',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const id = idParam(ctx.params.job_id);
 			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
 			if (!found) throw notFound();
@@ -196,11 +204,12 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...WRITE,
 		method: 'POST',
 		path: `${REPO}/jobs/{job_id}/rerun`,
+		resource: { repo: 'push' },
 		docs: 'actions/workflow-runs#re-run-a-job-from-a-workflow-run',
-		resource: 'WorkflowJob',
+		errorResource: 'WorkflowJob',
 		body: v.object({ enable_debug_logging: debug, enable_debugger: debug }),
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 're-run its workflows');
+			const access = ctx.repo;
 			const id = idParam(ctx.params.job_id);
 			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
 			const run = found && ctx.app.stores.actions.run(access.repo.id, found.run_id);
@@ -213,11 +222,12 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...WRITE,
 		method: 'POST',
 		path: `${REPO}/runs/{run_id}/rerun`,
+		resource: { repo: 'push' },
 		docs: 'actions/workflow-runs#re-run-a-workflow',
-		resource: 'WorkflowRun',
+		errorResource: 'WorkflowRun',
 		body: v.object({ enable_debug_logging: debug }),
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 're-run its workflows');
+			const access = ctx.repo;
 			rerunRun(ctx.app, loadRun(ctx, access), ctx.principal.actorId, isoSeconds(ctx.now));
 			return { status: 201, body: {} };
 		},
@@ -226,9 +236,10 @@ export const actionsRoutes: RouteDeclaration[] = [
 		...WRITE,
 		method: 'POST',
 		path: `${REPO}/runs/{run_id}/cancel`,
+		resource: { repo: 'push' },
 		docs: 'actions/workflow-runs#cancel-a-workflow-run',
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 'cancel its workflow runs');
+			const access = ctx.repo;
 			cancelRun(ctx.app, loadRun(ctx, access), isoSeconds(ctx.now));
 			return { status: 202, body: {} };
 		},

@@ -14,8 +14,11 @@ import { installation, integration } from './render';
 import { createInstallationToken, expiresAtIso } from './service';
 import type { AppRow } from './store';
 
-/** Routes an app calls with its JWT. */
-const AS_APP = { access: 'authenticated' as const, permissions: [], tokens: ['app'] as Array<'app'> };
+/**
+ * Routes an app calls with its JWT. They guard no repository, organization or user: what they
+ * reach is the calling app's own installations, found by the handlers for that app alone.
+ */
+const AS_APP = { access: 'authenticated' as const, resource: 'none' as const, permissions: [], tokens: ['app'] as Array<'app'> };
 
 function currentApp(ctx: Context): AppRow {
 	return ctx.app.stores.apps.byId(ctx.principal.appId!)!;
@@ -96,7 +99,7 @@ export const appRoutes = [
 		method: 'POST',
 		path: '/app/installations/{installation_id}/access_tokens',
 		docs: 'apps/apps#create-an-installation-access-token-for-an-app',
-		resource: 'InstallationToken',
+		errorResource: 'InstallationToken',
 		body: v.object({
 			repositories: v.optional(v.array(v.string())),
 			repository_ids: v.optional(v.array(v.pipe(v.number(), v.integer()))),
@@ -145,6 +148,8 @@ export const appRoutes = [
 		path: '/installation/repositories',
 		docs: 'apps/installations#list-repositories-accessible-to-the-app-installation',
 		access: 'authenticated',
+		// The installation token's own repositories and the token itself.
+		resource: 'none',
 		permissions: [],
 		tokens: ['installation'],
 		pagination: true,
@@ -169,6 +174,8 @@ export const appRoutes = [
 		path: '/installation/token',
 		docs: 'apps/installations#revoke-an-installation-access-token',
 		access: 'authenticated',
+		// The installation token's own repositories and the token itself.
+		resource: 'none',
 		permissions: [],
 		tokens: ['installation'],
 		handler(ctx) {

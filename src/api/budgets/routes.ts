@@ -7,10 +7,8 @@
 import * as v from 'valibot';
 import { forbidden, HttpError, notFound } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { enterpriseAccess } from '../enterprises/access';
-import { ownerAccess } from '../orgs/access';
 import { BUDGET_TYPES, ENTERPRISE_SCOPES, ORGANIZATION_FILTER_SCOPES, ORGANIZATION_SCOPES } from './catalog';
 import { budget, budgetListItem } from './render';
 import { createBudget, updateBudget, type BudgetContext, type BudgetInput } from './service';
@@ -42,7 +40,9 @@ interface Level {
 	collection: string;
 	docs: string;
 	filterScopes: readonly string[];
-	/** The caller's budget context; write: create/update/delete. @throws HttpError 403/404 */
+	/** The resource the budgets belong to, and who may reach them at all. */
+	guard: ResourceGuard;
+	/** The caller's budget context in the loaded owner; write: create/update/delete. @throws HttpError 403 */
 	context(ctx: Context, write: 'read' | 'write' | 'delete'): BudgetContext;
 	bodies: { create: v.GenericSchema<unknown, Record<string, unknown>>; update: v.GenericSchema<unknown, Record<string, unknown>> };
 	permissions: { read: RouteDeclaration['permissions']; write: RouteDeclaration['permissions'] };
@@ -54,9 +54,10 @@ const organization: Level = {
 	collection: '/organizations/{org}/settings/billing/budgets',
 	docs: 'billing/budgets',
 	filterScopes: ORGANIZATION_FILTER_SCOPES,
+	// Organization admins (billing managers are not a role Gitstead has).
+	guard: { org: 'owner' },
 	context(ctx) {
-		// Organization admins (billing managers are not a role Gitstead has).
-		const access = ownerAccess(ctx, 'manage its budgets');
+		const access = ctx.org;
 		return { owner: { kind: 'organization', id: access.org.id }, organizations: [access.org], scopes: ORGANIZATION_SCOPES };
 	},
 	bodies: { create: organizationCreate, update: organizationUpdate },
@@ -67,9 +68,10 @@ const enterprise: Level = {
 	collection: '/enterprises/{enterprise}/settings/billing/budgets',
 	docs: 'billing/budgets',
 	filterScopes: ENTERPRISE_SCOPES,
+	// Owners and billing managers; organization admins of the enterprise for their organizations.
+	guard: { enterprise: 'member' },
 	context(ctx, action) {
-		const access = enterpriseAccess(ctx);
-		if (access.role === null) throw notFound();
+		const access = ctx.enterprise;
 		const all = ctx.app.stores.enterprises.organizations(access.enterprise.id);
 		const owner = { kind: 'enterprise' as const, id: access.enterprise.id };
 		if (access.role === 'owner' || access.role === 'billing_manager') return { owner, organizations: all, scopes: ENTERPRISE_SCOPES };
@@ -109,7 +111,7 @@ function loadBudget(ctx: Context, context: BudgetContext) {
 
 function levelRoutes(level: Level): RouteDeclaration[] {
 	const one = `${level.collection}/{budget_id}`;
-	const common = { docs: level.docs, access: 'authenticated' as const, tokens: level.tokens, resource: 'Budget' };
+	const common = { docs: level.docs, access: 'authenticated' as const, resource: level.guard, tokens: level.tokens, errorResource: 'Budget' };
 	return [
 		route({
 			...common,

@@ -7,10 +7,8 @@
 import * as v from 'valibot';
 import { notFound } from '../../http/errors';
 import { noContent, ok } from '../../http/reply';
-import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { requireEnterpriseRole } from '../enterprises/access';
-import { memberAccess, ownerAccess } from '../orgs/access';
 import { definition } from './render';
 import { MAX_BATCH, saveDefinitions, VALUE_TYPES, type DefinitionInput } from './service';
 import type { Owner } from './store';
@@ -45,8 +43,10 @@ interface Level {
 	/** Path of the schema collection. */
 	collection: string;
 	docs: string;
-	/** Loads the owner for reading or writing; throws 403/404. */
-	owner(ctx: Context, write: boolean): { owner: Owner; base: string };
+	/** Who may read and who may change the definitions. */
+	guard: { read: ResourceGuard; write: ResourceGuard };
+	/** The owner the guard loaded, and the base path of its definitions' URLs. */
+	owner(ctx: Context): { owner: Owner; base: string };
 	permission: { read: RouteDeclaration['permissions']; write: RouteDeclaration['permissions'] };
 	tokens?: RouteDeclaration['tokens'];
 }
@@ -54,8 +54,9 @@ interface Level {
 const organization: Level = {
 	collection: '/orgs/{org}/properties/schema',
 	docs: 'orgs/custom-properties',
-	owner(ctx, write) {
-		const access = write ? ownerAccess(ctx, 'manage its custom properties') : memberAccess(ctx, 'read its custom properties');
+	guard: { read: { org: 'member' }, write: { org: 'owner' } },
+	owner(ctx) {
+		const access = ctx.org;
 		return { owner: { kind: 'organization', id: access.org.id }, base: `/orgs/${access.org.login}/properties/schema` };
 	},
 	permission: { read: [{ organization_custom_properties: 'read' }], write: [{ organization_custom_properties: 'admin' }] },
@@ -64,8 +65,9 @@ const organization: Level = {
 const enterprise: Level = {
 	collection: '/enterprises/{enterprise}/org-properties/schema',
 	docs: 'enterprise-admin/custom-properties-for-orgs',
-	owner(ctx, write) {
-		const access = requireEnterpriseRole(ctx, ['owner'], write ? 'manage its organization properties' : 'read its organization properties');
+	guard: { read: { enterprise: 'admin' }, write: { enterprise: 'admin' } },
+	owner(ctx) {
+		const access = ctx.enterprise;
 		return { owner: { kind: 'enterprise', id: access.enterprise.id }, base: `/enterprises/${access.enterprise.slug}/org-properties/schema` };
 	},
 	permission: {
@@ -86,8 +88,9 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			permissions: level.permission.read,
 			tokens: level.tokens,
 			access: 'authenticated',
+			resource: level.guard.read,
 			handler(ctx) {
-				const { owner, base } = level.owner(ctx, false);
+				const { owner, base } = level.owner(ctx);
 				return ok(ctx.app.stores.customProperties.list(owner).map((row) => definition(ctx.app.urls, base, row)));
 			},
 		}),
@@ -98,10 +101,11 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			permissions: level.permission.write,
 			tokens: level.tokens,
 			access: 'authenticated',
-			resource: 'CustomProperty',
+			resource: level.guard.write,
+			errorResource: 'CustomProperty',
 			body: batchBody,
 			handler(ctx) {
-				const { owner, base } = level.owner(ctx, true);
+				const { owner, base } = level.owner(ctx);
 				const rows = saveDefinitions(ctx.app, owner, ctx.body.properties as DefinitionInput[], isoSeconds(ctx.now), true);
 				return ok(rows.map((row) => definition(ctx.app.urls, base, row)));
 			},
@@ -113,8 +117,9 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			permissions: level.permission.read,
 			tokens: level.tokens,
 			access: 'authenticated',
+			resource: level.guard.read,
 			handler(ctx) {
-				const { owner, base } = level.owner(ctx, false);
+				const { owner, base } = level.owner(ctx);
 				const row = ctx.app.stores.customProperties.get(owner, ctx.params.custom_property_name);
 				if (!row) throw notFound();
 				return ok(definition(ctx.app.urls, base, row));
@@ -127,10 +132,11 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			permissions: level.permission.write,
 			tokens: level.tokens,
 			access: 'authenticated',
-			resource: 'CustomProperty',
+			resource: level.guard.write,
+			errorResource: 'CustomProperty',
 			body: oneBody,
 			handler(ctx) {
-				const { owner, base } = level.owner(ctx, true);
+				const { owner, base } = level.owner(ctx);
 				const input = { ...ctx.body, property_name: ctx.params.custom_property_name } as DefinitionInput;
 				const [row] = saveDefinitions(ctx.app, owner, [input], isoSeconds(ctx.now), false);
 				return ok(definition(ctx.app.urls, base, row));
@@ -143,8 +149,9 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			permissions: level.permission.write,
 			tokens: level.tokens,
 			access: 'authenticated',
+			resource: level.guard.write,
 			handler(ctx) {
-				const { owner } = level.owner(ctx, true);
+				const { owner } = level.owner(ctx);
 				if (!ctx.app.stores.customProperties.remove(owner, ctx.params.custom_property_name)) throw notFound();
 				return noContent();
 			},

@@ -17,9 +17,8 @@ import { forbidden } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { ownerAccess } from '../orgs/access';
-import { requireRepository, type RepoAccess } from '../repos/access';
-import { atLeast } from '../repos/permissions';
+import type { RepoAccess } from '../../auth/access/types';
+import { atLeast } from '../../auth/repo-permissions';
 import { ECOSYSTEMS } from './advisories';
 import { AlertRenderer, dismissalRequest } from './render';
 import {
@@ -138,10 +137,11 @@ const reviewBody = v.object({
 	message: v.pipe(v.string(), v.maxLength(MAX_REVIEW_MESSAGE, `must be at most ${MAX_REVIEW_MESSAGE} characters`)),
 });
 
-/** Alerts are for callers with write access (GitHub: write, maintain, admin, security managers). */
-function alertAccess(ctx: Context, action: string): RepoAccess {
-	return requireRepository(ctx, 'push', action);
-}
+/**
+ * Alerts and dismissal requests are for callers with write access (GitHub: write, maintain, admin,
+ * security managers); dismissing or reviewing does not change the repository's content.
+ */
+const ALERT_REPOSITORY = { repo: 'push', writable: false } as const;
 
 /** A dismissal reviewer: repository admin (organization owners are), or an app acting on the repository. */
 function isReviewer(access: RepoAccess): boolean {
@@ -217,12 +217,13 @@ const declarations: RouteDeclaration[] = [
 		...ALERTS_READ,
 		method: 'GET',
 		path: REPO_ALERTS,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alerts#list-dependabot-alerts-for-a-repository',
-		resource: 'DependabotAlert',
+		errorResource: 'DependabotAlert',
 		query: alertsQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = alertAccess(ctx, 'read its Dependabot alerts');
+			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.dependabot.listAlerts(
 				alertFilter(ctx.query, { repoId: access.repo.id, orgId: null, repoIds: null }),
 				alertOrder(ctx.query),
@@ -239,9 +240,10 @@ const declarations: RouteDeclaration[] = [
 		...ALERTS_READ,
 		method: 'GET',
 		path: `${REPO_ALERTS}/{alert_number}`,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alerts#get-a-dependabot-alert',
 		handler(ctx) {
-			const access = alertAccess(ctx, 'read its Dependabot alerts');
+			const access = ctx.repo;
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			return ok(new AlertRenderer(ctx.app, ctx.apiVersion, isoSeconds(ctx.now)).alert(alert));
 		},
@@ -250,11 +252,12 @@ const declarations: RouteDeclaration[] = [
 		...ALERTS_WRITE,
 		method: 'PATCH',
 		path: `${REPO_ALERTS}/{alert_number}`,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alerts#update-a-dependabot-alert',
-		resource: 'DependabotAlert',
+		errorResource: 'DependabotAlert',
 		body: updateBody,
 		handler(ctx) {
-			const access = alertAccess(ctx, 'update its Dependabot alerts');
+			const access = ctx.repo;
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			if (ctx.body.state === 'dismissed' && access.repo.delegated_alert_dismissal === 1 && !isReviewer(access)) {
 				const requests = `/repos/${access.owner.login}/${access.repo.name}/dismissal-requests/dependabot/${alert.number}`;
@@ -272,12 +275,13 @@ const declarations: RouteDeclaration[] = [
 		...ALERTS_READ,
 		method: 'GET',
 		path: '/orgs/{org}/dependabot/alerts',
+		resource: { org: 'owner' },
 		docs: 'dependabot/alerts#list-dependabot-alerts-for-an-organization',
-		resource: 'DependabotAlert',
+		errorResource: 'DependabotAlert',
 		query: alertsQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'list its Dependabot alerts');
+			const access = ctx.org;
 			const { rows, total } = ctx.app.stores.dependabot.listAlerts(
 				alertFilter(ctx.query, { repoId: null, orgId: access.org.id, repoIds: tokenRepositories(ctx) }),
 				alertOrder(ctx.query),
@@ -296,12 +300,13 @@ const declarations: RouteDeclaration[] = [
 		...ORG_REQUESTS_READ,
 		method: 'GET',
 		path: '/orgs/{org}/dismissal-requests/dependabot',
+		resource: { org: 'owner' },
 		docs: 'dependabot/alert-dismissal-requests#list-dismissal-requests-for-dependabot-alerts-for-an-organization',
-		resource: 'DismissalRequest',
+		errorResource: 'DismissalRequest',
 		query: orgRequestsQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'review its Dependabot alert dismissal requests');
+			const access = ctx.org;
 			const scope = { repoId: null, orgId: access.org.id, repoIds: tokenRepositories(ctx), repoName: ctx.query.repository_name || null };
 			return requestPage(ctx, scope, ctx.query);
 		},
@@ -310,12 +315,13 @@ const declarations: RouteDeclaration[] = [
 		...REQUESTS_READ,
 		method: 'GET',
 		path: REPO_REQUESTS,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alert-dismissal-requests#list-dismissal-requests-for-dependabot-alerts-for-a-repository',
-		resource: 'DismissalRequest',
+		errorResource: 'DismissalRequest',
 		query: repoRequestsQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = alertAccess(ctx, 'read its Dependabot alert dismissal requests');
+			const access = ctx.repo;
 			requireDelegatedDismissal(access.repo);
 			return requestPage(ctx, { repoId: access.repo.id, orgId: null, repoIds: null, repoName: null }, ctx.query);
 		},
@@ -324,9 +330,10 @@ const declarations: RouteDeclaration[] = [
 		...REQUESTS_READ,
 		method: 'GET',
 		path: `${REPO_REQUESTS}/{alert_number}`,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alert-dismissal-requests#get-a-dismissal-request-for-a-dependabot-alert-for-a-repository',
 		handler(ctx) {
-			const access = alertAccess(ctx, 'read its Dependabot alert dismissal requests');
+			const access = ctx.repo;
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			const request = latestRequest(ctx.app, alert, isoSeconds(ctx.now));
@@ -337,11 +344,12 @@ const declarations: RouteDeclaration[] = [
 		...REQUESTS_WRITE,
 		method: 'POST',
 		path: `${REPO_REQUESTS}/{alert_number}`,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alert-dismissal-requests#create-a-dismissal-request-for-a-dependabot-alert-for-a-repository',
-		resource: 'DismissalRequest',
+		errorResource: 'DismissalRequest',
 		body: createBody,
 		handler(ctx) {
-			const access = alertAccess(ctx, 'request the dismissal of its Dependabot alerts');
+			const access = ctx.repo;
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			const request = createDismissalRequest(ctx.app, alert, actorOf(ctx), ctx.body, ctx.now);
@@ -353,11 +361,12 @@ const declarations: RouteDeclaration[] = [
 		...REQUESTS_WRITE,
 		method: 'PATCH',
 		path: `${REPO_REQUESTS}/{alert_number}`,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alert-dismissal-requests#review-a-dismissal-request-for-a-dependabot-alert-for-a-repository',
-		resource: 'DismissalRequest',
+		errorResource: 'DismissalRequest',
 		body: reviewBody,
 		handler(ctx) {
-			const access = alertAccess(ctx, 'review its Dependabot alert dismissal requests');
+			const access = ctx.repo;
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			const id = reviewDismissalRequest(ctx.app, alert, actorOf(ctx), isReviewer(access), ctx.body, isoSeconds(ctx.now));
@@ -368,9 +377,10 @@ const declarations: RouteDeclaration[] = [
 		...REQUESTS_WRITE,
 		method: 'DELETE',
 		path: `${REPO_REQUESTS}/{alert_number}`,
+		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alert-dismissal-requests#cancel-a-dismissal-request-for-a-dependabot-alert-for-a-repository',
 		handler(ctx) {
-			const access = alertAccess(ctx, 'cancel dismissal requests of its Dependabot alerts');
+			const access = ctx.repo;
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			cancelDismissalRequest(ctx.app, alert, ctx.principal.actorId, isReviewer(access), isoSeconds(ctx.now));

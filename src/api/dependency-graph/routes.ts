@@ -9,7 +9,6 @@ import { created, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { mergeBase, resolveCommit } from '../git/service';
-import { loadRepository, requireWritableRepository } from '../repos/access';
 import type { RepositoryRow } from '../repos/store';
 import { vulnerabilitiesFor } from '../dependabot/service';
 import { dependenciesAt, submitSnapshot, type Dependency } from './service';
@@ -83,14 +82,15 @@ export const dependencyGraphRoutes = [
 	route({
 		method: 'POST',
 		path: '/repos/{owner}/{repo}/dependency-graph/snapshots',
+		resource: { repo: 'push' },
 		docs: 'dependency-graph/dependency-submission#create-a-snapshot-of-dependencies-for-a-repository',
 		access: 'authenticated',
 		permissions: [{ contents: 'write' }],
 		rateLimit: 'dependency_snapshots',
-		resource: 'Snapshot',
+		errorResource: 'Snapshot',
 		body: snapshotBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 'submit dependencies');
+			const access = ctx.repo;
 			const snapshot = submitSnapshot(ctx.app, access.repo, ctx.body, isoSeconds(ctx.now));
 			return created({
 				id: snapshot.id,
@@ -103,14 +103,15 @@ export const dependencyGraphRoutes = [
 	route({
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/dependency-graph/compare/{basehead}',
+		resource: { repo: 'read' },
 		docs: 'dependency-graph/dependency-review#get-a-diff-of-the-dependencies-between-commits',
 		access: 'public',
 		permissions: [{ contents: 'read' }],
-		resource: 'DependencyReview',
+		errorResource: 'DependencyReview',
 		query: v.object({ name: v.optional(v.string()) }),
 		pagination: true,
 		handler(ctx) {
-			const { repo } = loadRepository(ctx);
+			const { repo } = ctx.repo;
 			requireReviewable(repo);
 			const parts = ctx.params.basehead.split('...');
 			if (parts.length !== 2 || !parts[0] || !parts[1]) throw badRequest('Invalid basehead: expected {base}...{head}, like main...feature');

@@ -15,7 +15,7 @@ import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { integration } from '../apps/render';
-import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
+import type { RepoAccess } from '../../auth/access/types';
 import type { TeamRow } from '../teams/store';
 import type { AccountRow } from '../users/store';
 import { repositoryPaths } from '../repos/render';
@@ -157,11 +157,12 @@ export const deploymentRoutes = [
 		...READ_DEPLOYMENTS,
 		method: 'GET',
 		path: DEPLOYMENTS,
+		resource: { repo: 'read' },
 		docs: 'deployments/deployments#list-deployments',
 		query: listDeploymentsQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.deployments.deployments({
 				repoId: access.repo.id,
 				sha: ctx.query.sha ?? null,
@@ -178,11 +179,12 @@ export const deploymentRoutes = [
 		...WRITE_DEPLOYMENTS,
 		method: 'POST',
 		path: DEPLOYMENTS,
+		resource: { repo: 'push' },
 		docs: 'deployments/deployments#create-a-deployment',
-		resource: 'Deployment',
+		errorResource: 'Deployment',
 		body: deploymentBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 'create deployments');
+			const access = ctx.repo;
 			const row = createDeployment(
 				ctx.app,
 				access.repo,
@@ -198,9 +200,10 @@ export const deploymentRoutes = [
 		...READ_DEPLOYMENTS,
 		method: 'GET',
 		path: DEPLOYMENT,
+		resource: { repo: 'read' },
 		docs: 'deployments/deployments#get-a-deployment',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			return ok(renderDeployments(ctx, access, [loadDeployment(ctx, access)])[0]);
 		},
 	}),
@@ -208,9 +211,10 @@ export const deploymentRoutes = [
 		...WRITE_DEPLOYMENTS,
 		method: 'DELETE',
 		path: DEPLOYMENT,
+		resource: { repo: 'push' },
 		docs: 'deployments/deployments#delete-a-deployment',
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 'delete deployments');
+			const access = ctx.repo;
 			deleteDeployment(ctx.app, loadDeployment(ctx, access));
 			return noContent();
 		},
@@ -221,10 +225,11 @@ export const deploymentRoutes = [
 		...READ_DEPLOYMENTS,
 		method: 'GET',
 		path: `${DEPLOYMENT}/statuses`,
+		resource: { repo: 'read' },
 		docs: 'deployments/statuses#list-deployment-statuses',
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const row = loadDeployment(ctx, access);
 			const { rows, total } = ctx.app.stores.deployments.statuses(row.id, ctx.page.perPage, ctx.page.offset);
 			return paged(renderStatuses(ctx, access, rows), total);
@@ -234,11 +239,12 @@ export const deploymentRoutes = [
 		...WRITE_DEPLOYMENTS,
 		method: 'POST',
 		path: `${DEPLOYMENT}/statuses`,
+		resource: { repo: 'push' },
 		docs: 'deployments/statuses#create-a-deployment-status',
-		resource: 'DeploymentStatus',
+		errorResource: 'DeploymentStatus',
 		body: statusBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'push', 'create deployment statuses');
+			const access = ctx.repo;
 			const row = loadDeployment(ctx, access);
 			const status = createStatus(ctx.app, row, ctx.body as StatusInput, ctx.principal.actorId, isoSeconds(ctx.now));
 			const [body] = renderStatuses(ctx, access, [status]);
@@ -249,9 +255,10 @@ export const deploymentRoutes = [
 		...READ_DEPLOYMENTS,
 		method: 'GET',
 		path: `${DEPLOYMENT}/statuses/{status_id}`,
+		resource: { repo: 'read' },
 		docs: 'deployments/statuses#get-a-deployment-status',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const row = loadDeployment(ctx, access);
 			const id = idParam(ctx.params.status_id);
 			const status = id === null ? undefined : ctx.app.stores.deployments.status(row.id, id);
@@ -265,10 +272,11 @@ export const deploymentRoutes = [
 		...READ_ENVIRONMENTS,
 		method: 'GET',
 		path: ENVIRONMENTS,
+		resource: { repo: 'read' },
 		docs: 'deployments/environments#list-environments',
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.deployments.environments(access.repo.id, ctx.page.perPage, ctx.page.offset);
 			return { status: 200, body: { total_count: total, environments: renderEnvironments(ctx, access, rows) }, total };
 		},
@@ -277,9 +285,10 @@ export const deploymentRoutes = [
 		...READ_ENVIRONMENTS,
 		method: 'GET',
 		path: ENVIRONMENT,
+		resource: { repo: 'read' },
 		docs: 'deployments/environments#get-an-environment',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			return ok(renderEnvironments(ctx, access, [loadEnvironment(ctx, access)])[0]);
 		},
 	}),
@@ -287,11 +296,12 @@ export const deploymentRoutes = [
 		...WRITE_ENVIRONMENTS,
 		method: 'PUT',
 		path: ENVIRONMENT,
+		resource: { repo: 'admin' },
 		docs: 'deployments/environments#create-or-update-an-environment',
-		resource: 'Environment',
+		errorResource: 'Environment',
 		body: environmentBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'admin');
+			const access = ctx.repo;
 			const row = saveEnvironment(ctx.app, access.repo, access.owner, ctx.params.environment_name, ctx.body as EnvironmentInput, isoSeconds(ctx.now));
 			return ok(renderEnvironments(ctx, access, [row])[0]);
 		},
@@ -300,9 +310,10 @@ export const deploymentRoutes = [
 		...WRITE_ENVIRONMENTS,
 		method: 'DELETE',
 		path: ENVIRONMENT,
+		resource: { repo: 'admin' },
 		docs: 'deployments/environments#delete-an-environment',
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'admin');
+			const access = ctx.repo;
 			const row = loadEnvironment(ctx, access);
 			ctx.app.stores.deployments.removeEnvironment(row.id);
 			return noContent();
@@ -314,10 +325,11 @@ export const deploymentRoutes = [
 		...READ_ENVIRONMENTS,
 		method: 'GET',
 		path: POLICIES,
+		resource: { repo: 'read' },
 		docs: 'deployments/branch-policies#list-deployment-branch-policies',
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const env = loadEnvironment(ctx, access);
 			const { rows, total } = ctx.app.stores.deployments.policies(env.id, ctx.page.perPage, ctx.page.offset);
 			return { status: 200, body: { total_count: total, branch_policies: rows.map(branchPolicy) }, total };
@@ -327,11 +339,12 @@ export const deploymentRoutes = [
 		...WRITE_ENVIRONMENTS,
 		method: 'POST',
 		path: POLICIES,
+		resource: { repo: 'admin' },
 		docs: 'deployments/branch-policies#create-a-deployment-branch-policy',
-		resource: 'DeploymentBranchPolicy',
+		errorResource: 'DeploymentBranchPolicy',
 		body: v.object({ name: policyName, type: v.optional(v.picklist(['branch', 'tag'])) }),
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'admin');
+			const access = ctx.repo;
 			const env = loadEnvironment(ctx, access);
 			// The endpoints apply only while the environment uses custom branch policies.
 			if (env.branch_policy !== 'custom') throw notFound();
@@ -349,9 +362,10 @@ export const deploymentRoutes = [
 		...READ_ENVIRONMENTS,
 		method: 'GET',
 		path: POLICY,
+		resource: { repo: 'read' },
 		docs: 'deployments/branch-policies#get-a-deployment-branch-policy',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const env = loadEnvironment(ctx, access);
 			const id = idParam(ctx.params.branch_policy_id);
 			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
@@ -363,11 +377,12 @@ export const deploymentRoutes = [
 		...WRITE_ENVIRONMENTS,
 		method: 'PUT',
 		path: POLICY,
+		resource: { repo: 'admin' },
 		docs: 'deployments/branch-policies#update-a-deployment-branch-policy',
-		resource: 'DeploymentBranchPolicy',
+		errorResource: 'DeploymentBranchPolicy',
 		body: v.object({ name: policyName }),
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'admin');
+			const access = ctx.repo;
 			const env = loadEnvironment(ctx, access);
 			const store = ctx.app.stores.deployments;
 			const id = idParam(ctx.params.branch_policy_id);
@@ -385,9 +400,10 @@ export const deploymentRoutes = [
 		...WRITE_ENVIRONMENTS,
 		method: 'DELETE',
 		path: POLICY,
+		resource: { repo: 'admin' },
 		docs: 'deployments/branch-policies#delete-a-deployment-branch-policy',
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'admin');
+			const access = ctx.repo;
 			const env = loadEnvironment(ctx, access);
 			const id = idParam(ctx.params.branch_policy_id);
 			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);

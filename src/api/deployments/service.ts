@@ -15,7 +15,7 @@
 import picomatch from 'picomatch';
 import type { App } from '../../app';
 import { invalidField, unprocessable, validationFailed, type ValidationItem } from '../../http/errors';
-import { userRepoPermission } from '../repos/access';
+import { userRepoPermission } from '../../auth/access/repos';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
 import type { DeploymentRow, DeploymentState, EnvironmentRow, EnvironmentSettings, StatusRow } from './store';

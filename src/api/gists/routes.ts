@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { forbidden, HttpError, invalidField, notFound } from '../../http/errors';
+import { forbidden, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
@@ -43,29 +43,6 @@ const updateBody = v.object({
 const listQuery = v.object({ since: v.optional(timestampParam('since')) });
 const commentBody = v.object({ body: v.pipe(v.string(), v.minLength(1, "body can't be blank")) });
 
-/**
- * The gist of the path.
- * @throws HttpError 404 when there is none; 403 "Forbidden Gist" with GitHub's `block` object when a
- * site administrator blocked it (`gitstead admin block-gist`).
- */
-function loadGist(ctx: Context): GistRow {
-	const row = /^[0-9a-f]{1,64}$/i.test(ctx.params.gist_id) ? ctx.app.stores.gists.byGistId(ctx.params.gist_id.toLowerCase()) : undefined;
-	if (!row) throw notFound();
-	if (row.blocked_at) {
-		throw new HttpError(403, 'Gist blocked', {
-			extra: { block: { reason: row.block_reason, created_at: row.blocked_at, html_url: ctx.app.urls.html(`/gist/${row.gist_id}`) } },
-		});
-	}
-	return row;
-}
-
-/** The gist, which only its owner may change (others get 404, as on GitHub). */
-function ownGist(ctx: Context): GistRow {
-	const row = loadGist(ctx);
-	if (ctx.principal.user?.id !== row.owner_id) throw notFound();
-	return row;
-}
-
 function render(ctx: Context, rows: GistRow[], withContent: boolean) {
 	const { stores, urls } = ctx.app;
 	const ids = rows.map((row) => row.id);
@@ -94,7 +71,7 @@ function list(ctx: Context<v.InferOutput<typeof listQuery>>, ownerId: number | n
 }
 
 function loadComment(ctx: Context) {
-	const row = loadGist(ctx);
+	const row = ctx.gist;
 	const id = idParam(ctx.params.comment_id);
 	const comment = id === null ? undefined : ctx.app.stores.gists.comment(row.id, id);
 	if (!comment) throw notFound();
@@ -106,8 +83,9 @@ export const gistRoutes = [
 		...WRITE,
 		method: 'POST',
 		path: '/gists',
+		resource: { self: true },
 		docs: 'gists/gists#create-a-gist',
-		resource: 'Gist',
+		errorResource: 'Gist',
 		body: createBody,
 		handler(ctx) {
 			const files = Object.entries(ctx.body.files);
@@ -131,8 +109,9 @@ export const gistRoutes = [
 		...READ,
 		method: 'GET',
 		path: '/gists',
+		resource: 'none',
 		docs: 'gists/gists#list-gists-for-the-authenticated-user',
-		resource: 'Gist',
+		errorResource: 'Gist',
 		query: listQuery,
 		pagination: true,
 		// The authenticated user's gists; anonymous callers get every public gist.
@@ -142,8 +121,9 @@ export const gistRoutes = [
 		...READ,
 		method: 'GET',
 		path: '/gists/public',
+		resource: 'none',
 		docs: 'gists/gists#list-public-gists',
-		resource: 'Gist',
+		errorResource: 'Gist',
 		query: listQuery,
 		pagination: true,
 		handler: (ctx) => list(ctx, null, true),
@@ -152,8 +132,9 @@ export const gistRoutes = [
 		...READ,
 		method: 'GET',
 		path: '/users/{username}/gists',
+		resource: 'none',
 		docs: 'gists/gists#list-gists-for-a-user',
-		resource: 'Gist',
+		errorResource: 'Gist',
 		query: listQuery,
 		pagination: true,
 		handler(ctx) {
@@ -166,16 +147,18 @@ export const gistRoutes = [
 		...READ,
 		method: 'GET',
 		path: '/gists/{gist_id}',
+		resource: { gist: 'read' },
 		docs: 'gists/gists#get-a-gist',
-		handler: (ctx) => ok(render(ctx, [loadGist(ctx)], true)[0]),
+		handler: (ctx) => ok(render(ctx, [ctx.gist], true)[0]),
 	}),
 	route({
 		...READ,
 		method: 'GET',
 		path: '/gists/{gist_id}/raw/{filename}',
+		resource: { gist: 'read' },
 		docs: 'gists/gists#get-a-gist',
 		handler(ctx) {
-			const row = loadGist(ctx);
+			const row = ctx.gist;
 			const file = ctx.app.stores.gists.files([row.id]).find((f) => f.filename === ctx.params.filename);
 			if (!file) throw notFound();
 			return { status: 200, raw: { body: file.content, contentType: 'text/plain; charset=utf-8' } };
@@ -185,11 +168,12 @@ export const gistRoutes = [
 		...WRITE,
 		method: 'PATCH',
 		path: '/gists/{gist_id}',
+		resource: { gist: 'owner' },
 		docs: 'gists/gists#update-a-gist',
-		resource: 'Gist',
+		errorResource: 'Gist',
 		body: updateBody,
 		handler(ctx) {
-			const row = ownGist(ctx);
+			const row = ctx.gist;
 			const { stores } = ctx.app;
 			const existing = new Map(stores.gists.files([row.id]).map((f) => [f.filename, f]));
 			for (const [name, change] of Object.entries(ctx.body.files ?? {})) {
@@ -215,9 +199,10 @@ export const gistRoutes = [
 		...WRITE,
 		method: 'DELETE',
 		path: '/gists/{gist_id}',
+		resource: { gist: 'owner' },
 		docs: 'gists/gists#delete-a-gist',
 		handler(ctx) {
-			const row = ownGist(ctx);
+			const row = ctx.gist;
 			ctx.app.stores.gists.remove(row.id);
 			return noContent();
 		},
@@ -226,10 +211,11 @@ export const gistRoutes = [
 		...READ,
 		method: 'GET',
 		path: '/gists/{gist_id}/comments',
+		resource: { gist: 'read' },
 		docs: 'gists/comments#list-gist-comments',
 		pagination: true,
 		handler(ctx) {
-			const row = loadGist(ctx);
+			const row = ctx.gist;
 			const { rows, total } = ctx.app.stores.gists.comments(row.id, ctx.page.perPage, ctx.page.offset);
 			const authors = ctx.app.stores.accounts.mapByIds(rows.map((c) => c.user_id));
 			return paged(rows.map((c) => gistComment(ctx.app.urls, row, c, authors.get(c.user_id)!, ctx.media)), total);
@@ -239,11 +225,12 @@ export const gistRoutes = [
 		...WRITE,
 		method: 'POST',
 		path: '/gists/{gist_id}/comments',
+		resource: { gist: 'read' },
 		docs: 'gists/comments#create-a-gist-comment',
-		resource: 'GistComment',
+		errorResource: 'GistComment',
 		body: commentBody,
 		handler(ctx) {
-			const row = loadGist(ctx);
+			const row = ctx.gist;
 			const author = ctx.app.stores.accounts.byId(ctx.principal.user!.id)!;
 			const comment = ctx.app.stores.gists.insertComment(row.id, author.id, ctx.body.body, isoSeconds(ctx.now));
 			const body = gistComment(ctx.app.urls, row, comment, author, ctx.media);
@@ -254,6 +241,7 @@ export const gistRoutes = [
 		...READ,
 		method: 'GET',
 		path: '/gists/{gist_id}/comments/{comment_id}',
+		resource: { gist: 'read' },
 		docs: 'gists/comments#get-a-gist-comment',
 		handler(ctx) {
 			const { gist: row, comment, author } = loadComment(ctx);
@@ -264,8 +252,9 @@ export const gistRoutes = [
 		...WRITE,
 		method: 'PATCH',
 		path: '/gists/{gist_id}/comments/{comment_id}',
+		resource: { gist: 'read' },
 		docs: 'gists/comments#update-a-gist-comment',
-		resource: 'GistComment',
+		errorResource: 'GistComment',
 		body: commentBody,
 		handler(ctx) {
 			const { gist: row, comment, author } = loadComment(ctx);
@@ -279,6 +268,7 @@ export const gistRoutes = [
 		...WRITE,
 		method: 'DELETE',
 		path: '/gists/{gist_id}/comments/{comment_id}',
+		resource: { gist: 'read' },
 		docs: 'gists/comments#delete-a-gist-comment',
 		handler(ctx) {
 			const { gist: row, comment } = loadComment(ctx);

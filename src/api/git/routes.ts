@@ -10,7 +10,6 @@ import { notFound, unprocessable } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadRepository, requireWritableRepository } from '../repos/access';
 import { parseCommit, parseTag, parseTree, TREE_MODES, type Ident, type TreeEntry } from './objects';
 import * as render from './render';
 import { peel, resolveObject } from './service';
@@ -32,9 +31,14 @@ import {
 
 const BASE = '/repos/{owner}/{repo}/git';
 
-const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const };
+const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const } };
 // A public_repo token may write to public repositories; private ones stay invisible to it (404).
-const WRITE = { permissions: [{ contents: 'write' as const }], scopes: ['repo', 'public_repo'], access: 'authenticated' as const };
+const WRITE = {
+	permissions: [{ contents: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+	access: 'authenticated' as const,
+	resource: { repo: 'push' as const },
+};
 
 const person = v.object({ name: v.string(), email: v.string(), date: v.optional(v.string()) });
 
@@ -46,9 +50,8 @@ function rest(ctx: Context): string {
 	return ctx.params['*'] ?? '';
 }
 
-function view(ctx: Context, write = false, action = 'change it'): render.RepoView {
-	const access = write ? requireWritableRepository(ctx, 'push', action) : loadRepository(ctx);
-	return { repo: access.repo, owner: access.owner };
+function view(ctx: Context): render.RepoView {
+	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
 }
 
 /**
@@ -114,10 +117,10 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'POST',
 		path: `${BASE}/blobs`,
 		docs: 'git/blobs#create-a-blob',
-		resource: 'Blob',
+		errorResource: 'Blob',
 		body: v.object({ content: v.string(), encoding: v.optional(v.picklist(['utf-8', 'base64']), 'utf-8') }),
 		handler(ctx) {
-			const repo = view(ctx, true, 'create blobs');
+			const repo = view(ctx);
 			const content = blobContent(ctx.body.content, ctx.body.encoding);
 			const sha = storeObject(ctx.app, repo.repo.id, 'blob', content, isoSeconds(ctx.now));
 			const body = render.shortBlob(ctx.app.urls, repo, sha);
@@ -129,7 +132,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/blobs/{file_sha}`,
 		docs: 'git/blobs#get-a-blob',
-		resource: 'Blob',
+		errorResource: 'Blob',
 		handler(ctx) {
 			const repo = view(ctx);
 			const sha = fullSha(ctx.params.file_sha);
@@ -148,7 +151,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'POST',
 		path: `${BASE}/trees`,
 		docs: 'git/trees#create-a-tree',
-		resource: 'Tree',
+		errorResource: 'Tree',
 		body: v.object({
 			tree: v.array(
 				v.object({
@@ -162,7 +165,7 @@ export const gitRoutes: RouteDeclaration[] = [
 			base_tree: v.optional(v.string()),
 		}),
 		handler(ctx) {
-			const repo = view(ctx, true, 'create trees');
+			const repo = view(ctx);
 			const sha = createTree(ctx.app, repo.repo.id, ctx.body.base_tree, ctx.body.tree as TreeInput[], isoSeconds(ctx.now));
 			const { items, truncated } = treeItems(ctx, repo.repo.id, sha, false);
 			const body = render.tree(ctx.app.urls, repo, sha, items, truncated);
@@ -174,7 +177,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/trees/*`,
 		docs: 'git/trees#get-a-tree',
-		resource: 'Tree',
+		errorResource: 'Tree',
 		query: v.object({ recursive: v.optional(v.union([v.string(), v.array(v.string())])) }),
 		handler(ctx) {
 			const repo = view(ctx);
@@ -194,7 +197,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'POST',
 		path: `${BASE}/commits`,
 		docs: 'git/commits#create-a-commit',
-		resource: 'Commit',
+		errorResource: 'Commit',
 		body: v.object({
 			message: v.string(),
 			tree: v.string(),
@@ -204,7 +207,7 @@ export const gitRoutes: RouteDeclaration[] = [
 			signature: v.optional(v.string()),
 		}),
 		handler(ctx) {
-			const repo = view(ctx, true, 'create commits');
+			const repo = view(ctx);
 			// The author defaults to the caller, now; the committer to the author.
 			const author: Ident = ident('Commit', 'author', ctx.body.author ?? caller(ctx), ctx.now);
 			const committer: Ident = ctx.body.committer ? ident('Commit', 'committer', ctx.body.committer, ctx.now) : author;
@@ -224,7 +227,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/commits/{commit_sha}`,
 		docs: 'git/commits#get-a-commit-object',
-		resource: 'Commit',
+		errorResource: 'Commit',
 		handler(ctx) {
 			const repo = view(ctx);
 			const sha = fullSha(ctx.params.commit_sha);
@@ -240,7 +243,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'POST',
 		path: `${BASE}/tags`,
 		docs: 'git/tags#create-a-tag-object',
-		resource: 'Tag',
+		errorResource: 'Tag',
 		body: v.object({
 			tag: v.string(),
 			message: v.string(),
@@ -249,7 +252,7 @@ export const gitRoutes: RouteDeclaration[] = [
 			tagger: v.optional(person),
 		}),
 		handler(ctx) {
-			const repo = view(ctx, true, 'create tags');
+			const repo = view(ctx);
 			const tagger = ident('Tag', 'tagger', ctx.body.tagger ?? caller(ctx), ctx.now);
 			const now = isoSeconds(ctx.now);
 			const sha = createTag(ctx.app, repo.repo.id, { tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger }, now);
@@ -263,7 +266,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/tags/{tag_sha}`,
 		docs: 'git/tags#get-a-tag',
-		resource: 'Tag',
+		errorResource: 'Tag',
 		handler(ctx) {
 			const repo = view(ctx);
 			requireCommits(ctx.app, repo.repo.id);
@@ -280,7 +283,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/matching-refs/*?`,
 		docs: 'git/refs#list-matching-references',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		pagination: true,
 		handler(ctx) {
 			const repo = view(ctx);
@@ -295,7 +298,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/ref/*`,
 		docs: 'git/refs#get-a-reference',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		handler(ctx) {
 			const repo = view(ctx);
 			requireCommits(ctx.app, repo.repo.id);
@@ -309,7 +312,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/refs`,
 		docs: 'git/refs#list-matching-references',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		pagination: true,
 		handler(ctx) {
 			// GitHub's older listing of every reference (PyGithub's get_git_refs).
@@ -324,7 +327,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: `${BASE}/refs/*`,
 		docs: 'git/refs#get-a-reference',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		pagination: true,
 		handler(ctx) {
 			// GitHub's older form: the reference when the name is exact, else the references it prefixes.
@@ -343,10 +346,10 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'POST',
 		path: `${BASE}/refs`,
 		docs: 'git/refs#create-a-reference',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		body: v.object({ ref: v.string(), sha: v.string() }),
 		handler(ctx) {
-			const repo = view(ctx, true, 'create references');
+			const repo = view(ctx);
 			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now));
 			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
 			return created(body, body.url);
@@ -357,10 +360,10 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'PATCH',
 		path: `${BASE}/refs/*`,
 		docs: 'git/refs#update-a-reference',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		body: v.object({ sha: v.string(), force: v.optional(v.boolean(), false) }),
 		handler(ctx) {
-			const repo = view(ctx, true, 'update references');
+			const repo = view(ctx);
 			const name = `refs/${rest(ctx)}`;
 			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now));
 			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
@@ -371,9 +374,9 @@ export const gitRoutes: RouteDeclaration[] = [
 		method: 'DELETE',
 		path: `${BASE}/refs/*`,
 		docs: 'git/refs#delete-a-reference',
-		resource: 'Reference',
+		errorResource: 'Reference',
 		handler(ctx) {
-			const repo = view(ctx, true, 'delete references');
+			const repo = view(ctx);
 			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`);
 			return noContent();
 		},

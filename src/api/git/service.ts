@@ -9,7 +9,7 @@
  * - resolveObject / peel: a revision → its object, an object → the commit or tree it leads to.
  *
  * All are reads of the git tables (src/api/git/store.ts); none throws for unknown names. The
- * repository is given as its row (`app.stores.repos.byId(id)`, or `loadRepository(ctx).repo`).
+ * repository is given as its row (`app.stores.repos.byId(id)`, or `ctx.repo.repo`).
  */
 import type { App } from '../../app';
 import type { RepositoryRow } from '../repos/store';

@@ -18,11 +18,13 @@ import { delivery, deliveryItem, globalHook } from './render';
 
 const POLICY = {
 	access: 'site_admin' as const,
+	// The site itself: `access: 'site_admin'` is the guard.
+	resource: 'none' as const,
 	permissions: [],
 	scopes: ['site_admin'],
 	// The spec: only personal access tokens (classic).
 	tokens: ['classic'] as Array<'classic'>,
-	resource: 'Hook',
+	errorResource: 'Hook',
 };
 
 const config = v.object({

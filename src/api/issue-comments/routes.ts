@@ -10,7 +10,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../repos/permissions';
+import { atLeast } from '../../auth/repo-permissions';
 import { issueComment } from '../issues/render';
 import { ISSUES_READ, ISSUES_WRITE, MAX_BODY } from '../issues/routes';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
@@ -59,7 +59,7 @@ export const issueCommentRoutes = [
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/issues/comments',
 		docs: 'issues/comments#list-issue-comments-for-a-repository',
-		resource: 'IssueComment',
+		errorResource: 'IssueComment',
 		query: repositoryListQuery,
 		pagination: true,
 		handler(ctx) {
@@ -91,10 +91,10 @@ export const issueCommentRoutes = [
 		method: 'PATCH',
 		path: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
 		docs: 'issues/comments#update-an-issue-comment',
-		resource: 'IssueComment',
+		errorResource: 'IssueComment',
 		body: commentBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const scope = issueRepository(ctx, { allowDisabled: true });
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
 			const updated = ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now));
@@ -107,7 +107,7 @@ export const issueCommentRoutes = [
 		path: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
 		docs: 'issues/comments#delete-an-issue-comment',
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const scope = issueRepository(ctx, { allowDisabled: true });
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
 			ctx.app.stores.issues.removeComment(row, isoSeconds(ctx.now));
@@ -119,7 +119,7 @@ export const issueCommentRoutes = [
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
 		docs: 'issues/comments#list-issue-comments',
-		resource: 'IssueComment',
+		errorResource: 'IssueComment',
 		query: issueListQuery,
 		pagination: true,
 		handler(ctx) {
@@ -134,10 +134,10 @@ export const issueCommentRoutes = [
 		method: 'POST',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
 		docs: 'issues/comments#create-an-issue-comment',
-		resource: 'IssueComment',
+		errorResource: 'IssueComment',
 		body: commentBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const scope = issueRepository(ctx, { allowDisabled: true });
 			const issue = loadIssue(ctx, scope);
 			// A locked conversation takes comments only from people with write access.
 			if (issue.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');

@@ -10,8 +10,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
-import { requirePermission } from '../repos/access';
-import { atLeast } from '../repos/permissions';
+import { atLeast } from '../../auth/repo-permissions';
 import { label } from '../labels/render';
 import type { IssueRow } from './store';
 import {
@@ -26,12 +25,26 @@ import {
 } from './service';
 
 /** Reading issues: Issues or Pull requests (read), either suffices; public repositories without a token. */
-export const ISSUES_READ = { access: 'public' as const, permissions: [{ issues: 'read' as const }, { pull_requests: 'read' as const }] };
-/** Changing issues: Issues or Pull requests (write). */
+export const ISSUES_READ = {
+	access: 'public' as const,
+	resource: { repo: 'read' as const },
+	permissions: [{ issues: 'read' as const }, { pull_requests: 'read' as const }],
+};
+/**
+ * Changing issues: Issues or Pull requests (write). Anyone who can read a repository opens issues
+ * and comments in it (classic `public_repo` on public repositories); triage changes need triage.
+ */
 export const ISSUES_WRITE = {
 	access: 'authenticated' as const,
+	resource: { repo: 'read' as const },
 	permissions: [{ issues: 'write' as const }, { pull_requests: 'write' as const }],
+	// public_repo: issues and comments on public repositories (the guard hides private ones from it).
+	scopes: ['repo', 'public_repo'],
 };
+/** Changing an issue's labels and assignees: triage access. */
+const ISSUES_TRIAGE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };
+/** Locking and unlocking conversations: push access. */
+const ISSUES_LOCK = { ...ISSUES_WRITE, resource: { repo: 'push' as const } };
 
 const MAX_TITLE = 256;
 /** GitHub's limit on issue and comment bodies, in characters. */
@@ -110,13 +123,12 @@ function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
 }
 
 /**
- * A triage change to an issue (labels, assignees): the repository (writable, issues may be off
- * for pull requests), the issue, triage access, then `change` and updated_at in one transaction.
+ * A triage change to an issue (labels, assignees; the route's guard requires triage access): the
+ * issue (issues may be off for pull requests), then `change` and updated_at in one transaction.
  */
-function triageIssue(ctx: Context, what: string, change: (scope: IssueScope, row: IssueRow) => void): { scope: IssueScope; row: IssueRow } {
-	const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+function triageIssue(ctx: Context, change: (scope: IssueScope, row: IssueRow) => void): { scope: IssueScope; row: IssueRow } {
+	const scope = issueRepository(ctx, { allowDisabled: true });
 	const row = loadIssue(ctx, scope);
-	requirePermission(scope, 'triage', `change an issue's ${what}`);
 	change(scope, row);
 	ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
 	return { scope, row };
@@ -125,14 +137,14 @@ function triageIssue(ctx: Context, what: string, change: (scope: IssueScope, row
 /** POST (add) and PUT (set) an issue's labels: the same rules, attach or replace. */
 function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'replace') {
 	return route({
-		...ISSUES_WRITE,
+		...ISSUES_TRIAGE,
 		method,
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
 		docs,
-		resource: 'Label',
+		errorResource: 'Label',
 		body: labelsBody,
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, 'labels', (scope, row) =>
+			const { scope, row } = triageIssue(ctx, (scope, row) =>
 				ctx.app.stores.labels[change](row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id)),
 			);
 			return ok(issueLabels(ctx, scope, row));
@@ -146,7 +158,7 @@ export const issueRoutes = [
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/issues',
 		docs: 'issues/issues#list-repository-issues',
-		resource: 'Issue',
+		errorResource: 'Issue',
 		query: listQuery,
 		pagination: true,
 		handler(ctx) {
@@ -184,10 +196,10 @@ export const issueRoutes = [
 		method: 'POST',
 		path: '/repos/{owner}/{repo}/issues',
 		docs: 'issues/issues#create-an-issue',
-		resource: 'Issue',
+		errorResource: 'Issue',
 		body: createBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true });
+			const scope = issueRepository(ctx);
 			const push = atLeast(scope.permission, 'push');
 			const input = ctx.body;
 			if (push) rejectMilestone(input.milestone);
@@ -221,10 +233,10 @@ export const issueRoutes = [
 		method: 'PATCH',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}',
 		docs: 'issues/issues#update-an-issue',
-		resource: 'Issue',
+		errorResource: 'Issue',
 		body: updateBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { write: true, allowDisabled: true });
+			const scope = issueRepository(ctx, { allowDisabled: true });
 			const current = loadIssue(ctx, scope);
 			const actor = ctx.principal.actorId!;
 			const triage = canTriage(scope);
@@ -258,26 +270,26 @@ export const issueRoutes = [
 		},
 	}),
 	route({
-		...ISSUES_WRITE,
+		...ISSUES_LOCK,
 		method: 'PUT',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/lock',
 		docs: 'issues/issues#lock-an-issue',
-		resource: 'Issue',
+		errorResource: 'Issue',
 		body: lockBody,
 		handler(ctx) {
-			const scope = issueRepository(ctx, { needed: 'push', write: true, allowDisabled: true });
+			const scope = issueRepository(ctx, { allowDisabled: true });
 			const row = loadIssue(ctx, scope);
 			ctx.app.stores.issues.setLock(row.id, true, ctx.body.lock_reason ?? null, isoSeconds(ctx.now));
 			return noContent();
 		},
 	}),
 	route({
-		...ISSUES_WRITE,
+		...ISSUES_LOCK,
 		method: 'DELETE',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/lock',
 		docs: 'issues/issues#unlock-an-issue',
 		handler(ctx) {
-			const scope = issueRepository(ctx, { needed: 'push', write: true, allowDisabled: true });
+			const scope = issueRepository(ctx, { allowDisabled: true });
 			const row = loadIssue(ctx, scope);
 			ctx.app.stores.issues.setLock(row.id, false, null, isoSeconds(ctx.now));
 			return noContent();
@@ -298,22 +310,22 @@ export const issueRoutes = [
 	labelsRoute('POST', 'issues/labels#add-labels-to-an-issue', 'attach'),
 	labelsRoute('PUT', 'issues/labels#set-labels-for-an-issue', 'replace'),
 	route({
-		...ISSUES_WRITE,
+		...ISSUES_TRIAGE,
 		method: 'DELETE',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
 		docs: 'issues/labels#remove-all-labels-from-an-issue',
 		handler(ctx) {
-			triageIssue(ctx, 'labels', (_scope, row) => ctx.app.stores.labels.replace(row.id, []));
+			triageIssue(ctx, (_scope, row) => ctx.app.stores.labels.replace(row.id, []));
 			return noContent();
 		},
 	}),
 	route({
-		...ISSUES_WRITE,
+		...ISSUES_TRIAGE,
 		method: 'DELETE',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
 		docs: 'issues/labels#remove-a-label-from-an-issue',
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, 'labels', (scope, row) => {
+			const { scope, row } = triageIssue(ctx, (scope, row) => {
 				const existing = ctx.app.stores.labels.byName(scope.repo.id, ctx.params.name);
 				if (!existing || !ctx.app.stores.labels.detach(row.id, existing.id)) throw notFound('Label does not exist');
 			});
@@ -321,14 +333,14 @@ export const issueRoutes = [
 		},
 	}),
 	route({
-		...ISSUES_WRITE,
+		...ISSUES_TRIAGE,
 		method: 'POST',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/assignees',
 		docs: 'issues/assignees#add-assignees-to-an-issue',
-		resource: 'Issue',
+		errorResource: 'Issue',
 		body: assigneesBody,
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, 'assignees', (scope, row) => {
+			const { scope, row } = triageIssue(ctx, (scope, row) => {
 				const { issues } = ctx.app.stores;
 				const current = issues.assignees([row.id]).get(row.id) ?? [];
 				const added = resolveAssignees(ctx, scope, ctx.body.assignees).filter((a) => !current.includes(a.id));
@@ -341,14 +353,14 @@ export const issueRoutes = [
 		},
 	}),
 	route({
-		...ISSUES_WRITE,
+		...ISSUES_TRIAGE,
 		method: 'DELETE',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/assignees',
 		docs: 'issues/assignees#remove-assignees-from-an-issue',
-		resource: 'Issue',
+		errorResource: 'Issue',
 		body: assigneesBody,
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, 'assignees', (_scope, row) => {
+			const { scope, row } = triageIssue(ctx, (_scope, row) => {
 				const { accounts, issues } = ctx.app.stores;
 				for (const login of ctx.body.assignees) {
 					const account = accounts.user(login);

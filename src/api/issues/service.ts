@@ -5,8 +5,9 @@
 import type { App } from '../../app';
 import { HttpError, invalidField, notFound, validationFailed } from '../../http/errors';
 import type { Context } from '../../http/route';
-import { loadRepository, requireRepository, requireWritableRepository, userRepoPermission, type RepoAccess } from '../repos/access';
-import { atLeast, type RepoPermission } from '../repos/permissions';
+import { userRepoPermission } from '../../auth/access/repos';
+import type { RepoAccess } from '../../auth/access/types';
+import { atLeast } from '../../auth/repo-permissions';
 import type { LabelRow } from '../labels/store';
 import type { AccountRow } from '../users/store';
 import { Associations } from './association';
@@ -35,20 +36,13 @@ function scope(ctx: Context, access: RepoAccess): IssueScope {
 export const issuesDisabled = () => new HttpError(410, 'Issues are disabled for this repo');
 
 /**
- * The repository of an issue route, seen by the caller.
- * @param options.needed permission the caller must hold (403 without it)
- * @param options.write the route changes the repository's content: refused while archived or locked for migration
+ * The issue context of the repository the route's guard loaded (ctx.repo).
  * @param options.allowDisabled answer even when issues are turned off (routes that reach pull requests)
- * @throws HttpError 404 (invisible repository), 403 (missing permission, archived, locked), 410 (issues turned off)
+ * @throws HttpError 410 when issues are turned off
  */
-export function issueRepository(
-	ctx: Context,
-	options: { needed?: RepoPermission; write?: boolean; allowDisabled?: boolean } = {},
-): IssueScope {
-	const needed = options.needed ?? 'pull';
-	const access = options.write ? requireWritableRepository(ctx, needed) : options.needed ? requireRepository(ctx, needed) : loadRepository(ctx);
-	if (!options.allowDisabled && access.repo.has_issues === 0) throw issuesDisabled();
-	return scope(ctx, access);
+export function issueRepository(ctx: Context, options: { allowDisabled?: boolean } = {}): IssueScope {
+	if (!options.allowDisabled && ctx.repo.repo.has_issues === 0) throw issuesDisabled();
+	return scope(ctx, ctx.repo);
 }
 
 /** Parses a path's issue_number. @throws HttpError 404 when it is not a number or no such issue exists */

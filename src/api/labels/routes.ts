@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
-import { loadRepository, requireWritableRepository, type RepoAccess } from '../repos/access';
+import type { RepoAccess } from '../../auth/access/types';
 import { repositoryPaths } from '../repos/render';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { label } from './render';
@@ -41,10 +41,11 @@ export const labelRoutes = [
 		...ISSUES_READ,
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/labels',
+		resource: { repo: 'read' },
 		docs: 'issues/labels#list-labels-for-a-repository',
 		pagination: true,
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.labels.list(access.repo.id, ctx.page.perPage, ctx.page.offset);
 			const repositoryUrl = url(ctx, access);
 			return paged(rows.map((row) => label(repositoryUrl, row)), total);
@@ -54,11 +55,12 @@ export const labelRoutes = [
 		...ISSUES_WRITE,
 		method: 'POST',
 		path: '/repos/{owner}/{repo}/labels',
+		resource: { repo: 'triage' },
 		docs: 'issues/labels#create-a-label',
-		resource: 'Label',
+		errorResource: 'Label',
 		body: createBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'triage', 'create labels');
+			const access = ctx.repo;
 			unique(ctx, access, ctx.body.name, null);
 			const row = ctx.app.stores.labels.insert({
 				repo_id: access.repo.id,
@@ -75,9 +77,10 @@ export const labelRoutes = [
 		...ISSUES_READ,
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/labels/{name}',
+		resource: { repo: 'read' },
 		docs: 'issues/labels#get-a-label',
 		handler(ctx) {
-			const access = loadRepository(ctx);
+			const access = ctx.repo;
 			return ok(label(url(ctx, access), loadLabel(ctx, access)));
 		},
 	}),
@@ -85,11 +88,12 @@ export const labelRoutes = [
 		...ISSUES_WRITE,
 		method: 'PATCH',
 		path: '/repos/{owner}/{repo}/labels/{name}',
+		resource: { repo: 'triage' },
 		docs: 'issues/labels#update-a-label',
-		resource: 'Label',
+		errorResource: 'Label',
 		body: updateBody,
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'triage', 'update labels');
+			const access = ctx.repo;
 			const current = loadLabel(ctx, access);
 			if (ctx.body.new_name !== undefined) unique(ctx, access, ctx.body.new_name, current.id);
 			const row = ctx.app.stores.labels.update({
@@ -105,9 +109,10 @@ export const labelRoutes = [
 		...ISSUES_WRITE,
 		method: 'DELETE',
 		path: '/repos/{owner}/{repo}/labels/{name}',
+		resource: { repo: 'triage' },
 		docs: 'issues/labels#delete-a-label',
 		handler(ctx) {
-			const access = requireWritableRepository(ctx, 'triage', 'delete labels');
+			const access = ctx.repo;
 			const row = loadLabel(ctx, access);
 			ctx.app.stores.labels.remove(row.id);
 			return noContent();

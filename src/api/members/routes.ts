@@ -3,12 +3,11 @@
  * and the authenticated user's own memberships.
  */
 import * as v from 'valibot';
-import { boundAccountId, requireReach } from '../../auth/principal';
+import { boundAccountId } from '../../auth/principal';
 import { forbidden, notFound } from '../../http/errors';
 import { noContent, ok, paged, redirect } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadOrganization, orgAccess, ownerAccess } from '../orgs/access';
 import { simpleUser } from '../users/render';
 import type { AccountRow } from '../users/store';
 import { orgMembership } from './render';
@@ -31,8 +30,7 @@ function activeMember(ctx: Context, orgId: number, userId: number): boolean {
 }
 
 function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>, publicOnly: boolean) {
-	const org = loadOrganization(ctx);
-	const access = orgAccess(ctx, org);
+	const { org, ...access } = ctx.org;
 	if (ctx.query.filter === '2fa_insecure') return paged([], 0);
 	const { rows, total } = ctx.app.stores.memberships.members({
 		orgId: org.id,
@@ -45,6 +43,15 @@ function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>, publicOnl
 	return paged(rows.map((row) => simpleUser(ctx.app.urls, row)), total);
 }
 
+/** DELETE an organization membership: owners remove anyone, members themselves. */
+function removeMembership(ctx: Context) {
+	const { org, ...access } = ctx.org;
+	const user = loadUser(ctx);
+	if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
+	if (!removeMember(ctx.app, org, user.id, access.actorId)) throw notFound();
+	return noContent();
+}
+
 export const memberRoutes = [
 	route({
 		method: 'GET',
@@ -52,7 +59,8 @@ export const memberRoutes = [
 		docs: 'orgs/members#list-organization-members',
 		permissions: 'matrix',
 		access: 'public',
-		resource: 'Member',
+		resource: { org: 'read' },
+		errorResource: 'Member',
 		query: membersQuery,
 		pagination: true,
 		handler: (ctx) => listMembers(ctx, false),
@@ -63,9 +71,9 @@ export const memberRoutes = [
 		docs: 'orgs/members#check-organization-membership-for-a-user',
 		permissions: 'matrix',
 		access: 'public',
+		resource: { org: 'read' },
 		handler(ctx) {
-			const org = loadOrganization(ctx);
-			const access = orgAccess(ctx, org);
+			const { org, ...access } = ctx.org;
 			if (!access.member) {
 				// Non-members are sent to the public membership check (reference §2.2).
 				return redirect(ctx.app.urls.api(`/orgs/${org.login}/public_members/${ctx.params.username}`));
@@ -81,14 +89,9 @@ export const memberRoutes = [
 		docs: 'orgs/members#remove-an-organization-member',
 		permissions: 'matrix',
 		access: 'authenticated',
-		handler(ctx) {
-			const org = loadOrganization(ctx);
-			const access = orgAccess(ctx, org);
-			const user = loadUser(ctx);
-			if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
-			if (!removeMember(ctx.app, org, user.id, access.actorId)) throw notFound();
-			return noContent();
-		},
+		// Owners remove anyone; members remove themselves.
+		resource: { org: 'read' },
+		handler: removeMembership,
 	}),
 	route({
 		method: 'GET',
@@ -96,9 +99,10 @@ export const memberRoutes = [
 		docs: 'orgs/members#get-organization-membership-for-a-user',
 		permissions: 'matrix',
 		access: 'authenticated',
+		// Members see every membership, a user their own: private to the caller either way.
+		resource: { org: 'read', bound: true },
 		handler(ctx) {
-			const org = loadOrganization(ctx);
-			const access = orgAccess(ctx, org);
+			const { org, ...access } = ctx.org;
 			const user = loadUser(ctx);
 			if (!access.member && access.userId !== user.id) throw forbidden(`You must be a member of ${org.login} to see its memberships.`);
 			const membership = ctx.app.stores.memberships.get(org.id, user.id);
@@ -112,10 +116,11 @@ export const memberRoutes = [
 		docs: 'orgs/members#set-organization-membership-for-a-user',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'Membership',
+		resource: { org: 'owner' },
+		errorResource: 'Membership',
 		body: v.object({ role: v.optional(v.picklist(['admin', 'member'])) }),
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'manage memberships');
+			const access = ctx.org;
 			const user = loadUser(ctx);
 			const membership = setMembership(ctx.app, access.org, user, ctx.body.role ?? 'member', access.userId, isoSeconds(ctx.now));
 			return ok(orgMembership(ctx.app.urls, access.org, user, membership));
@@ -127,14 +132,9 @@ export const memberRoutes = [
 		docs: 'orgs/members#remove-organization-membership-for-a-user',
 		permissions: 'matrix',
 		access: 'authenticated',
-		handler(ctx) {
-			const org = loadOrganization(ctx);
-			const access = orgAccess(ctx, org);
-			const user = loadUser(ctx);
-			if (!access.admin && access.userId !== user.id) throw forbidden(`You must be an owner of ${org.login} to remove members.`);
-			if (!removeMember(ctx.app, org, user.id, access.actorId)) throw notFound();
-			return noContent();
-		},
+		// Owners remove anyone; members remove themselves.
+		resource: { org: 'read' },
+		handler: removeMembership,
 	}),
 	route({
 		method: 'GET',
@@ -142,7 +142,8 @@ export const memberRoutes = [
 		docs: 'orgs/members#list-public-organization-members',
 		permissions: 'matrix',
 		access: 'public',
-		resource: 'Member',
+		resource: { org: 'read' },
+		errorResource: 'Member',
 		query: membersQuery,
 		pagination: true,
 		handler: (ctx) => listMembers(ctx, true),
@@ -153,8 +154,9 @@ export const memberRoutes = [
 		docs: 'orgs/members#check-public-organization-membership-for-a-user',
 		permissions: 'matrix',
 		access: 'public',
+		resource: { org: 'read' },
 		handler(ctx) {
-			const org = loadOrganization(ctx);
+			const { org } = ctx.org;
 			const user = loadUser(ctx);
 			const membership = ctx.app.stores.memberships.get(org.id, user.id);
 			if (membership?.state !== 'active' || membership.public !== 1) throw notFound();
@@ -171,12 +173,12 @@ export const memberRoutes = [
 					: 'orgs/members#remove-public-organization-membership-for-the-authenticated-user',
 			permissions: 'matrix',
 			access: 'authenticated',
+			// A user publicizes or conceals their own membership, with a token that reaches the organization.
+			resource: { org: 'read' },
 			handler(ctx) {
-				const org = loadOrganization(ctx);
+				const { org, userId } = ctx.org;
 				const user = loadUser(ctx);
-				// A user can only publicize or conceal their own membership, with a token that reaches the organization.
-				if (ctx.principal.user?.id === user.id) requireReach(ctx.principal, org.id);
-				if (orgAccess(ctx, org).userId !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
+				if (userId !== user.id) throw forbidden('You can only publicize or conceal your own membership.');
 				if (!activeMember(ctx, org.id, user.id)) throw forbidden(`${user.login} is not a member of ${org.login}.`);
 				ctx.app.stores.memberships.setPublic(org.id, user.id, method === 'PUT');
 				return noContent();
@@ -190,12 +192,12 @@ export const memberRoutes = [
 		permissions: [],
 		scopes: ['read:org', 'write:org', 'admin:org'],
 		access: 'authenticated',
-		resource: 'Membership',
+		resource: { self: true },
+		errorResource: 'Membership',
 		query: v.object({ state: v.optional(v.picklist(['active', 'pending'])) }),
 		pagination: true,
 		handler(ctx) {
-			const self = ctx.principal.user;
-			if (!self) throw notFound();
+			const self = ctx.principal.user!;
 			const user = ctx.app.stores.accounts.byId(self.id)!;
 			// A token bound to one account (fine-grained, user-to-server) lists only the membership it reaches.
 			const { rows, total } = ctx.app.stores.memberships.forUser({
@@ -215,11 +217,11 @@ export const memberRoutes = [
 		docs: 'orgs/members#get-an-organization-membership-for-the-authenticated-user',
 		permissions: 'matrix',
 		access: 'authenticated',
+		// The caller's own membership: private, so only with a token that reaches the organization.
+		resource: { self: true, org: 'read', bound: true },
 		handler(ctx) {
-			const self = ctx.principal.user;
-			if (!self) throw notFound();
-			const org = loadOrganization(ctx);
-			requireReach(ctx.principal, org.id);
+			const self = ctx.principal.user!;
+			const { org } = ctx.org;
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
 			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, membership));
@@ -231,13 +233,12 @@ export const memberRoutes = [
 		docs: 'orgs/members#update-an-organization-membership-for-the-authenticated-user',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'Membership',
+		errorResource: 'Membership',
+		resource: { self: true, org: 'read' },
 		body: v.object({ state: v.picklist(['active'], 'state must be "active"') }),
 		handler(ctx) {
-			const self = ctx.principal.user;
-			if (!self) throw notFound();
-			const org = loadOrganization(ctx);
-			requireReach(ctx.principal, org.id);
+			const self = ctx.principal.user!;
+			const { org } = ctx.org;
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
 			if (membership.state === 'pending') acceptInvitation(ctx.app, org, self.id);

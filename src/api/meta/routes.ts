@@ -14,6 +14,7 @@ export const metaRoutes = [
 		docs: 'meta/meta#github-api-root',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		handler(ctx) {
 			const api = ctx.app.urls.apiBase;
 			return ok({
@@ -46,6 +47,7 @@ export const metaRoutes = [
 		docs: 'meta/meta#get-apiname-meta-information',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		handler: () => ok({ verifiable_password_authentication: false, installed_version: version }),
 	}),
 	route({
@@ -54,6 +56,7 @@ export const metaRoutes = [
 		docs: 'meta/meta#get-all-api-versions',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		handler: () => ok([...API_VERSIONS]),
 	}),
 ];

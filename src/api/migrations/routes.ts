@@ -8,7 +8,6 @@ import { HttpError, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { epochSeconds, isoSeconds } from '../../time';
-import { ownerAccess } from '../orgs/access';
 import { repository } from '../repos/render';
 import { migration } from './render';
 import { archivePath, deleteArchive, signedArchiveUrl, startMigration, validArchiveSignature, type StartInput } from './service';
@@ -19,7 +18,8 @@ const POLICY = {
 	scopes: ['admin:org'],
 	// The spec: fine-grained tokens and app tokens are not accepted.
 	tokens: ['classic', 'oauth'] as Array<'classic' | 'oauth'>,
-	resource: 'Migration',
+	resource: { org: 'owner' as const },
+	errorResource: 'Migration',
 };
 
 const flag = v.optional(v.boolean());
@@ -42,7 +42,7 @@ function excludesRepositories(ctx: Context): boolean {
 }
 
 function loadMigration(ctx: Context) {
-	const access = ownerAccess(ctx, 'manage its migrations');
+	const access = ctx.org;
 	const id = idParam(ctx.params.migration_id);
 	const row = id === null ? undefined : ctx.app.stores.migrations.get(access.org.id, id);
 	if (!row) throw notFound();
@@ -57,7 +57,7 @@ export const migrationRoutes = [
 		docs: 'migrations/orgs#list-organization-migrations',
 		pagination: true,
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'list its migrations');
+			const access = ctx.org;
 			const { rows, total } = ctx.app.stores.migrations.list(access.org.id, ctx.page.perPage, ctx.page.offset);
 			const skip = excludesRepositories(ctx);
 			const repos = skip ? [] : ctx.app.stores.migrations.repositoriesOf(rows.map((row) => row.id));
@@ -74,7 +74,7 @@ export const migrationRoutes = [
 		docs: 'migrations/orgs#start-an-organization-migration',
 		body: startBody,
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'start its migrations');
+			const access = ctx.org;
 			const row = startMigration(ctx.app, access.org, ctx.body as StartInput, isoSeconds(ctx.now));
 			const skip = (ctx.body.exclude ?? []).includes('repositories');
 			return created(migration(ctx.app.urls, row, access.org, skip ? null : ctx.app.stores.migrations.repositories(row.id)));
@@ -144,6 +144,7 @@ export const migrationRoutes = [
 		docs: 'migrations/orgs#download-an-organization-migration-archive',
 		// The signed URL is the credential, as a storage provider's pre-signed URL would be.
 		access: 'public',
+		resource: 'none',
 		permissions: [],
 		query: v.object({ expires: v.optional(v.string()), signature: v.optional(v.string()) }),
 		handler(ctx) {

@@ -8,7 +8,6 @@ import { notFound } from '../../http/errors';
 import { ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadOrganization, orgAccess, ownerAccess } from './access';
 import { orgFull, orgSimple } from './render';
 import type { OrgSettings } from '../users/store';
 
@@ -41,8 +40,9 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#get-an-organization',
 		permissions: [],
 		access: 'public',
+		resource: { org: 'read' },
 		handler(ctx) {
-			const access = orgAccess(ctx, loadOrganization(ctx));
+			const access = ctx.org;
 			return ok(orgFull(ctx.app.urls, access.org, ctx.app.stores.accounts.counts(access.org.id), access));
 		},
 	}),
@@ -52,10 +52,11 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#update-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'Organization',
+		resource: { org: 'owner' },
+		errorResource: 'Organization',
 		body: updateBody,
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'change its settings');
+			const access = ctx.org;
 			const org = access.org;
 			const body = ctx.body;
 			const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
@@ -84,6 +85,7 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#list-organizations',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		query: sinceQuery,
 		pagination: true,
 		handler(ctx) {
@@ -104,10 +106,10 @@ export const orgRoutes = [
 		permissions: [],
 		scopes: ['user', 'read:org', 'write:org', 'admin:org'],
 		access: 'authenticated',
+		resource: { self: true },
 		pagination: true,
 		handler(ctx) {
-			const user = ctx.principal.user;
-			if (!user) throw notFound();
+			const user = ctx.principal.user!;
 			// A token bound to one account (fine-grained, user-to-server) lists only the organization it reaches.
 			const { rows, total } = ctx.app.stores.orgs.ofUser({
 				userId: user.id,
@@ -125,6 +127,7 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#list-organizations-for-a-user',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		pagination: true,
 		handler(ctx) {
 			const user = ctx.app.stores.accounts.user(ctx.params.username);

@@ -6,7 +6,6 @@ import { HttpError, notFound } from '../../http/errors';
 import { accepted, noContent, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { memberAccess, ownerAccess } from '../orgs/access';
 import { simpleUser } from '../users/render';
 import { events } from '../../webhooks/events';
 import { assertConvertible, convertToOutsideCollaborator, CONVERT_TASK } from './service';
@@ -18,12 +17,13 @@ export const outsideCollaboratorRoutes = [
 		docs: 'orgs/outside-collaborators#list-outside-collaborators-for-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'OutsideCollaborator',
+		resource: { org: 'member' },
+		errorResource: 'OutsideCollaborator',
 		// Gitstead has no two-factor authentication: everyone counts as 2fa_disabled, no one as 2fa_insecure.
 		query: v.object({ filter: v.optional(v.picklist(['all', '2fa_disabled', '2fa_insecure'])) }),
 		pagination: true,
 		handler(ctx) {
-			const access = memberAccess(ctx, 'list its outside collaborators');
+			const access = ctx.org;
 			if (ctx.query.filter === '2fa_insecure') return paged([], 0);
 			const { rows, total } = ctx.app.stores.repos.outsideCollaborators({
 				orgId: access.org.id,
@@ -39,10 +39,11 @@ export const outsideCollaboratorRoutes = [
 		docs: 'orgs/outside-collaborators#convert-an-organization-member-to-outside-collaborator',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'OutsideCollaborator',
+		resource: { org: 'owner' },
+		errorResource: 'OutsideCollaborator',
 		body: v.object({ async: v.optional(v.boolean()) }),
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'convert members to outside collaborators');
+			const access = ctx.org;
 			const user = ctx.app.stores.accounts.user(ctx.params.username);
 			if (!user) throw notFound();
 			const now = isoSeconds(ctx.now);
@@ -61,8 +62,9 @@ export const outsideCollaboratorRoutes = [
 		docs: 'orgs/outside-collaborators#remove-outside-collaborator-from-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
+		resource: { org: 'owner' },
 		handler(ctx) {
-			const access = ownerAccess(ctx, 'remove outside collaborators');
+			const access = ctx.org;
 			const user = ctx.app.stores.accounts.user(ctx.params.username);
 			if (!user) throw notFound();
 			if (ctx.app.stores.memberships.get(access.org.id, user.id)?.state === 'active') {

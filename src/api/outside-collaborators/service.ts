@@ -6,7 +6,7 @@ import type { App } from '../../app';
 import { forbidden } from '../../http/errors';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { assertNotLastOwner } from '../members/service';
-import { strongest, type RepoPermission } from '../repos/permissions';
+import { strongest, type RepoPermission } from '../../auth/repo-permissions';
 import { teamScope } from '../teams/service';
 import type { AccountRow } from '../users/store';
 import { events } from '../../webhooks/events';

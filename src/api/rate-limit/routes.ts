@@ -16,6 +16,7 @@ export const rateLimitRoutes = [
 		docs: 'rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		rateLimit: null,
 		handler(ctx) {
 			const limiter = ctx.app.rateLimiter;

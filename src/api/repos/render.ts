@@ -6,7 +6,7 @@ import { nodeId, type Urls } from '../../http/urls';
 import type { AccountRow } from '../users/store';
 import { simpleUser } from '../users/render';
 import { LICENSES } from './licenses';
-import { permissionFlags, roleName, type RepoPermission } from './permissions';
+import { permissionFlags, roleName, type RepoPermission } from '../../auth/repo-permissions';
 import type { RepositoryRow } from './store';
 
 function license(urls: Urls, key: string | null) {

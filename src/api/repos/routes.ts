@@ -4,15 +4,17 @@
  * repository write to create and update, Metadata read to read).
  */
 import * as v from 'valibot';
-import { requireReach } from '../../auth/principal';
 import { forbidden, invalidField } from '../../http/errors';
 import { created, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { loadOrganization, memberAccess, orgAccess, type OrgAccess } from '../orgs/access';
+import { orgAccess } from '../../auth/access/orgs';
+import { organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
+import type { OrgAccess } from '../../auth/access/types';
+import { requireWritableRepository } from '../../auth/guards';
+import { notAccessible, reachesAccount } from '../../auth/principal';
 import type { RepositoryFilter } from './store';
-import { loadRepository, organizationRepositoryScope, repositoryPermissions, requireRepository, requireWritableRepository } from './access';
-import type { RepoPermission } from './permissions';
+import type { RepoPermission } from '../../auth/repo-permissions';
 import { repository } from './render';
 import { createRepository, updateRepository } from './service';
 import type { RepositoryRow } from './store';
@@ -108,7 +110,7 @@ const CREATE = {
 	permissions: [{ administration: 'write' as const }],
 	scopes: ['repo', 'public_repo'],
 	access: 'authenticated' as const,
-	resource: 'Repository',
+	errorResource: 'Repository',
 	body: createBody,
 };
 
@@ -117,8 +119,9 @@ export const repositoryRoutes = [
 		...CREATE,
 		path: '/orgs/{org}/repos',
 		docs: 'repos/repos#create-an-organization-repository',
+		resource: { org: 'member' },
 		handler(ctx) {
-			const access = memberAccess(ctx, 'create its repositories');
+			const access = ctx.org;
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const org = access.org;
 			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.actorId });
@@ -129,11 +132,10 @@ export const repositoryRoutes = [
 		...CREATE,
 		path: '/user/repos',
 		docs: 'repos/repos#create-a-repository-for-the-authenticated-user',
+		// A token bound to an organization does not reach the user's own account.
+		resource: { self: true, bound: true },
 		handler(ctx) {
-			const self = ctx.principal.user;
-			if (!self) throw forbidden('Installation tokens act for no user; create the repository in an organization.');
-			// A token bound to an organization does not reach the user's own account.
-			requireReach(ctx.principal, self.id);
+			const self = ctx.principal.user!;
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const owner = ctx.app.stores.accounts.byId(self.id)!;
 			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
@@ -148,16 +150,17 @@ export const repositoryRoutes = [
 		permissions: [{ administration: 'write', contents: 'read' }],
 		scopes: ['repo', 'public_repo'],
 		access: 'authenticated',
-		resource: 'Fork',
+		// The source is only read; the fork is created in the caller's account or a named organization.
+		resource: { repo: 'read', readOnly: true },
+		errorResource: 'Fork',
 		body: v.object({
 			organization: v.optional(v.string()),
 			name: v.optional(v.pipe(v.string(), v.minLength(1))),
 			default_branch_only: v.optional(v.boolean()),
 		}),
 		handler(ctx) {
-			const source = loadRepository(ctx);
-			// The fork keeps the source's privacy (loadRepository already hides non-public sources from tokens without `repo`).
-			requireScopeFor(ctx, source.repo.visibility);
+			// The fork keeps the source's privacy (the guard hides non-public sources from tokens without `repo`).
+			const source = ctx.repo;
 			let target;
 			let collaboratorId: number | null = null;
 			if (ctx.body.organization !== undefined) {
@@ -169,7 +172,7 @@ export const repositoryRoutes = [
 			} else {
 				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
 				// The default target is the user's own account, which a token bound to an organization does not reach.
-				requireReach(ctx.principal, ctx.principal.user.id);
+				if (!reachesAccount(ctx.principal, ctx.principal.user.id)) throw notAccessible(ctx.principal);
 				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
 			}
 			const repo = createRepository(
@@ -193,11 +196,12 @@ export const repositoryRoutes = [
 		docs: 'repos/repos#list-organization-repositories',
 		permissions: [{ metadata: 'read' }],
 		access: 'public',
-		resource: 'Repository',
+		resource: { org: 'read' },
+		errorResource: 'Repository',
 		query: listQuery,
 		pagination: true,
 		handler(ctx) {
-			const org = loadOrganization(ctx);
+			const { org } = ctx.org;
 			const type = ctx.query.type ?? 'all';
 			const sort = ctx.query.sort ?? 'created';
 			const direction = ctx.query.direction ?? (sort === 'full_name' ? 'asc' : 'desc');
@@ -210,7 +214,7 @@ export const repositoryRoutes = [
 				paged(rows.map((repo) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permissions.get(repo.id)!)), total);
 			// Permissions come from a constant number of queries (repositoryPermissions); when the
 			// caller sees all of the organization's repositories or only its public ones, SQL pages too.
-			const scope = organizationRepositoryScope(ctx, org);
+			const scope = organizationRepositoryScope(ctx, ctx.org);
 			if (scope !== 'some') {
 				if (scope === 'public') {
 					if (filter.visibility === 'private') return paged([], 0);
@@ -231,8 +235,9 @@ export const repositoryRoutes = [
 		docs: 'repos/repos#get-a-repository',
 		permissions: [{ metadata: 'read' }],
 		access: 'public',
+		resource: { repo: 'read' },
 		handler(ctx) {
-			const { repo, owner, permission } = loadRepository(ctx);
+			const { repo, owner, permission } = ctx.repo;
 			return ok(repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission));
 		},
 	}),
@@ -243,12 +248,15 @@ export const repositoryRoutes = [
 		permissions: [{ administration: 'write' }],
 		scopes: ['repo', 'public_repo'],
 		access: 'authenticated',
-		resource: 'Repository',
+		// Archived: checked below, since unarchiving is the one change an archived repository takes.
+		resource: { repo: 'admin', writable: false },
+		errorResource: 'Repository',
 		body: updateBody,
 		handler(ctx) {
+			const { repo, owner } = ctx.repo;
 			// An archived repository is read-only: the one change it takes is being unarchived.
 			const unarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
-			const { repo, owner } = unarchive ? requireRepository(ctx, 'admin') : requireWritableRepository(ctx, 'admin');
+			if (!unarchive) requireWritableRepository(ctx);
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);

@@ -5,7 +5,7 @@ import type { App } from '../../app';
 import { invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
 import { LICENSES } from './licenses';
-import type { RepoPermission } from './permissions';
+import type { RepoPermission } from '../../auth/repo-permissions';
 import { events } from '../../webhooks/events';
 import type { RepositoryRow } from './store';
 

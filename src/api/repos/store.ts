@@ -5,7 +5,7 @@
  */
 import type { DB } from '../../db/open';
 import type { AccountRow } from '../users/store';
-import type { RepoPermission } from './permissions';
+import type { RepoPermission } from '../../auth/repo-permissions';
 
 export interface RepositoryRow {
 	id: number;

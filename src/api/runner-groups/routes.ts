@@ -8,7 +8,6 @@ import { HttpError, notFound, unprocessable } from '../../http/errors';
 import { created, noContent, ok } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { requireEnterpriseRole } from '../enterprises/access';
 import { orgSimple } from '../orgs/render';
 import { runner, runnerGroup } from './render';
 import { enterpriseOrganizationIds, enterpriseRunners, groupValues, type GroupInput } from './service';
@@ -42,16 +41,12 @@ const POLICY = {
 	permissions: [],
 	scopes: ['manage_runners:enterprise'],
 	tokens: ['classic', 'oauth'] as RouteDeclaration['tokens'],
-	resource: 'RunnerGroup',
+	resource: { enterprise: 'admin' as const },
+	errorResource: 'RunnerGroup',
 };
 
-function enterprise(ctx: Context) {
-	return requireEnterpriseRole(ctx, ['owner'], 'manage its runner groups').enterprise;
-}
-
-
 function loadGroup(ctx: Context): { slug: string; group: RunnerGroupRow } {
-	const ent = enterprise(ctx);
+	const ent = ctx.enterprise.enterprise;
 	const groupId = idParam(ctx.params.runner_group_id);
 	const group = groupId === null ? undefined : ctx.app.stores.runnerGroups.get(ent.id, groupId);
 	if (!group) throw notFound();
@@ -80,7 +75,7 @@ export const runnerGroupRoutes = [
 		query: v.object({ visible_to_organization: v.optional(v.string()) }),
 		pagination: true,
 		handler(ctx) {
-			const ent = enterprise(ctx);
+			const ent = ctx.enterprise.enterprise;
 			let visibleTo: number | null = null;
 			if (ctx.query.visible_to_organization !== undefined) {
 				const org = ctx.app.stores.accounts.organization(ctx.query.visible_to_organization);
@@ -99,7 +94,7 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#create-a-self-hosted-runner-group-for-an-enterprise',
 		body: createBody,
 		handler(ctx) {
-			const ent = enterprise(ctx);
+			const ent = ctx.enterprise.enterprise;
 			const { stores } = ctx.app;
 			const values = groupValues(ctx.app, ent.id, ctx.body as GroupInput);
 			const orgIds = enterpriseOrganizationIds(ctx.app, ent.id, ctx.body.selected_organization_ids ?? [], 'selected_organization_ids');

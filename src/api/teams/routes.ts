@@ -12,13 +12,12 @@ import { forbidden, invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { memberAccess, type OrgAccess } from '../orgs/access';
-import { callerRepoPermission, loadRepository, repositoryPermissions } from '../repos/access';
-import { permissionFlags, strongest, type RepoPermission } from '../repos/permissions';
+import { callerRepoPermission, repositoryPermissions } from '../../auth/access/repos';
+import type { OrgAccess } from '../../auth/access/types';
+import { permissionFlags, strongest, type RepoPermission } from '../../auth/repo-permissions';
 import { events } from '../../webhooks/events';
 import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
-import { loadTeam, type TeamAccess } from './access';
 import { teamMembership } from './render';
 import {
 	assertOrganizationRepository,
@@ -82,10 +81,6 @@ function teamEditor(ctx: Context, access: OrgAccess): TeamEditor {
 	};
 }
 
-function requireManage(team: TeamAccess, action: string): void {
-	if (!team.manage) throw forbidden(`You must be an organization owner or a maintainer of ${team.team.slug} to ${action}.`);
-}
-
 function loadUser(ctx: Context) {
 	const user = ctx.app.stores.accounts.byLogin(ctx.params.username);
 	if (!user) throw notFound();
@@ -103,26 +98,24 @@ function teamPermission(ctx: Context, teamId: number, repoId: number): RepoPermi
 // Handlers shared by the three ways of addressing a team
 
 function getTeam(ctx: Context): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	return ok(teamFull(ctx.app, team.org, team.team));
 }
 
 function patchTeam(ctx: Context<Record<string, unknown>, v.InferOutput<typeof updateBody>>): Reply {
-	const team = loadTeam(ctx);
-	requireManage(team, 'edit it');
+	const team = ctx.team;
 	const updated = updateTeam(ctx.app, teamEditor(ctx, team), team.team, ctx.body, isoSeconds(ctx.now));
 	return ok(teamFull(ctx.app, team.org, updated));
 }
 
 function removeTeam(ctx: Context): Reply {
-	const team = loadTeam(ctx);
-	requireManage(team, 'delete it');
+	const team = ctx.team;
 	deleteTeam(ctx.app, team, team.team);
 	return noContent();
 }
 
 function listChildTeams(ctx: Context): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	const { ids, total } = ctx.app.stores.teams.visibleChildren({
 		parentId: team.team.id,
 		seeAll: team.admin,
@@ -134,7 +127,7 @@ function listChildTeams(ctx: Context): Reply {
 }
 
 function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	const { rows, total } = ctx.app.stores.teams.members({
 		teamId: team.team.id,
 		role: ctx.query.role ?? 'all',
@@ -148,7 +141,7 @@ function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>): Reply {
 }
 
 function getMembership(ctx: Context): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	const user = loadUser(ctx);
 	const membership = ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
 	if (!membership) throw notFound();
@@ -159,8 +152,7 @@ function getMembership(ctx: Context): Reply {
 }
 
 function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeof membershipBody>>): Reply {
-	const team = loadTeam(ctx);
-	requireManage(team, 'add members');
+	const team = ctx.team;
 	const user = loadUser(ctx);
 	if (user.type !== 'User') throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
 	const { stores } = ctx.app;
@@ -189,9 +181,12 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 }
 
 function deleteMembership(ctx: Context): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	const user = loadUser(ctx);
-	if (team.userId !== user.id) requireManage(team, 'remove members');
+	// Maintainers remove anyone; members leave on their own.
+	if (team.userId !== user.id && !team.manage) {
+		throw forbidden(`You must be an organization owner or a maintainer of ${team.team.slug} to remove members.`);
+	}
 	const before = ctx.app.stores.teams.membership(team.team.id, user.id);
 	ctx.app.stores.teams.removeMembership(team.team.id, user.id);
 	if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
@@ -199,7 +194,7 @@ function deleteMembership(ctx: Context): Reply {
 }
 
 function checkMember(ctx: Context): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	const user = loadUser(ctx);
 	const membership = ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
 	if (membership?.state !== 'active') throw notFound();
@@ -207,8 +202,7 @@ function checkMember(ctx: Context): Reply {
 }
 
 function putMember(ctx: Context): Reply {
-	const team = loadTeam(ctx);
-	requireManage(team, 'add members');
+	const team = ctx.team;
 	const user = loadUser(ctx);
 	const { stores } = ctx.app;
 	if (stores.memberships.get(team.org.id, user.id)?.state !== 'active') {
@@ -221,7 +215,7 @@ function putMember(ctx: Context): Reply {
 }
 
 function listRepos(ctx: Context): Reply {
-	const team = loadTeam(ctx);
+	const team = ctx.team;
 	const { stores } = ctx.app;
 	const byRepo = new Map<number, { repo: (ReturnType<typeof stores.teams.lineageRepositories>)[number]; permission: RepoPermission }>();
 	for (const row of stores.teams.lineageRepositories(team.team.id)) {
@@ -240,8 +234,8 @@ function listRepos(ctx: Context): Reply {
 }
 
 function checkRepo(ctx: Context): Reply {
-	const team = loadTeam(ctx);
-	const { repo, owner } = loadRepository(ctx);
+	const team = ctx.team;
+	const { repo, owner } = ctx.repo;
 	const permission = teamPermission(ctx, team.team.id, repo.id);
 	if (!permission) throw notFound();
 	// The repository media type asks for the repository with the team's permissions (reference §2.1).
@@ -250,9 +244,8 @@ function checkRepo(ctx: Context): Reply {
 }
 
 function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermission }>): Reply {
-	const team = loadTeam(ctx);
-	const target = loadRepository(ctx);
-	if (target.permission !== 'admin') throw forbidden('You must have admin rights to the repository to add it to a team.');
+	const team = ctx.team;
+	const target = ctx.repo;
 	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
 	const permission = ctx.body.permission ?? (team.team.permission as RepoPermission);
 	const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
@@ -268,8 +261,8 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 }
 
 function deleteRepo(ctx: Context): Reply {
-	const team = loadTeam(ctx);
-	const target = loadRepository(ctx);
+	const team = ctx.team;
+	const target = ctx.repo;
 	if (!team.manage && target.permission !== 'admin') {
 		throw forbidden('You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.');
 	}
@@ -323,11 +316,12 @@ export const teamsRoutes: RouteDeclaration[] = [
 		docs: 'teams/teams#list-teams',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'Team',
+		resource: { org: 'member' },
+		errorResource: 'Team',
 		query: listQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = memberAccess(ctx, 'list its teams');
+			const access = ctx.org;
 			// Every team Gitstead holds is an organization team; enterprise teams do not exist here.
 			if (ctx.query.team_type === 'enterprise') return paged([], 0);
 			const { ids, total } = visibleTeams(
@@ -346,10 +340,11 @@ export const teamsRoutes: RouteDeclaration[] = [
 		docs: 'teams/teams#create-a-team',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: 'Team',
+		resource: { org: 'member' },
+		errorResource: 'Team',
 		body: createBody,
 		handler(ctx) {
-			const access = memberAccess(ctx, 'create teams');
+			const access = ctx.org;
 			if (!access.admin && access.org.members_can_create_teams === 0) {
 				throw forbidden(`Only owners of ${access.org.login} may create teams.`);
 			}
@@ -357,24 +352,42 @@ export const teamsRoutes: RouteDeclaration[] = [
 			return created(teamFull(ctx.app, access.org, team));
 		},
 	}),
-	...teamRoutes({ method: 'GET', suffix: '', variants: ALL, docs: 'teams/teams#get-a-team-by-name', access: 'authenticated', handler: getTeam }),
+	...teamRoutes({
+		method: 'GET',
+		suffix: '',
+		variants: ALL,
+		docs: 'teams/teams#get-a-team-by-name',
+		access: 'authenticated',
+		resource: { team: 'member' },
+		handler: getTeam,
+	}),
 	...teamRoutes({
 		method: 'PATCH',
 		suffix: '',
 		variants: ALL,
 		docs: 'teams/teams#update-a-team',
 		access: 'authenticated',
-		resource: 'Team',
+		resource: { team: 'maintainer' },
+		errorResource: 'Team',
 		body: updateBody,
 		handler: patchTeam as RouteDeclaration['handler'],
 	}),
-	...teamRoutes({ method: 'DELETE', suffix: '', variants: ALL, docs: 'teams/teams#delete-a-team', access: 'authenticated', handler: removeTeam }),
+	...teamRoutes({
+		method: 'DELETE',
+		suffix: '',
+		variants: ALL,
+		docs: 'teams/teams#delete-a-team',
+		access: 'authenticated',
+		resource: { team: 'maintainer' },
+		handler: removeTeam,
+	}),
 	...teamRoutes({
 		method: 'GET',
 		suffix: '/teams',
 		variants: ALL,
 		docs: 'teams/teams#list-child-teams',
 		access: 'authenticated',
+		resource: { team: 'member' },
 		pagination: true,
 		handler: listChildTeams,
 	}),
@@ -384,7 +397,8 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/members#list-team-members',
 		access: 'authenticated',
-		resource: 'TeamMember',
+		resource: { team: 'member' },
+		errorResource: 'TeamMember',
 		query: membersQuery,
 		pagination: true,
 		handler: listMembers as RouteDeclaration['handler'],
@@ -395,6 +409,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/members#get-team-membership-for-a-user',
 		access: 'authenticated',
+		resource: { team: 'member' },
 		handler: getMembership,
 	}),
 	...teamRoutes({
@@ -403,7 +418,8 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/members#add-or-update-team-membership-for-a-user',
 		access: 'authenticated',
-		resource: 'TeamMember',
+		resource: { team: 'maintainer' },
+		errorResource: 'TeamMember',
 		body: membershipBody,
 		handler: putMembership as RouteDeclaration['handler'],
 	}),
@@ -413,6 +429,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/members#remove-team-membership-for-a-user',
 		access: 'authenticated',
+		resource: { team: 'member' },
 		handler: deleteMembership,
 	}),
 	...teamRoutes({
@@ -421,6 +438,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ['legacy', 'id'],
 		docs: 'teams/members#get-team-member-legacy',
 		access: 'authenticated',
+		resource: { team: 'member' },
 		handler: checkMember,
 	}),
 	...teamRoutes({
@@ -429,6 +447,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ['legacy', 'id'],
 		docs: 'teams/members#add-team-member-legacy',
 		access: 'authenticated',
+		resource: { team: 'maintainer' },
 		handler: putMember,
 	}),
 	...teamRoutes({
@@ -437,6 +456,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ['legacy', 'id'],
 		docs: 'teams/members#remove-team-member-legacy',
 		access: 'authenticated',
+		resource: { team: 'member' },
 		handler: deleteMembership,
 	}),
 	...teamRoutes({
@@ -445,6 +465,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/teams#list-team-repositories',
 		access: 'authenticated',
+		resource: { team: 'member' },
 		pagination: true,
 		handler: listRepos,
 	}),
@@ -454,6 +475,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/teams#check-team-permissions-for-a-repository',
 		access: 'authenticated',
+		resource: { team: 'member', repo: 'read' },
 		handler: checkRepo,
 	}),
 	...teamRoutes({
@@ -462,7 +484,8 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/teams#add-or-update-team-repository-permissions',
 		access: 'authenticated',
-		resource: 'Team',
+		resource: { team: 'member', repo: 'admin', writable: false },
+		errorResource: 'Team',
 		body: repoPermissionBody,
 		legacyBody: legacyRepoPermissionBody,
 		handler: putRepo as RouteDeclaration['handler'],
@@ -473,6 +496,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		variants: ALL,
 		docs: 'teams/teams#remove-a-repository-from-a-team',
 		access: 'authenticated',
+		resource: { team: 'member', repo: 'read', writable: false },
 		handler: deleteRepo,
 	}),
 ];

@@ -4,11 +4,11 @@
  */
 import type { App } from '../../app';
 import { forbidden, invalidField, unprocessable } from '../../http/errors';
-import type { OrgAccess } from '../orgs/access';
-import type { RepoPermission } from '../repos/permissions';
+import type { OrgAccess } from '../../auth/access/types';
+import type { RepoPermission } from '../../auth/repo-permissions';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
-import { teamVisible } from './access';
+import { teamVisible } from '../../auth/access/teams';
 import { teamFullForm, teamListForm } from './render';
 import { events } from '../../webhooks/events';
 import type { TeamRow } from './store';

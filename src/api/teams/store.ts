@@ -3,7 +3,7 @@
  */
 import type { DB } from '../../db/open';
 import type { AccountRow } from '../users/store';
-import type { RepoPermission } from '../repos/permissions';
+import type { RepoPermission } from '../../auth/repo-permissions';
 import type { RepositoryRow } from '../repos/store';
 
 export interface TeamRow {

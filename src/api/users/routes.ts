@@ -14,10 +14,9 @@ export const userRoutes = [
 		docs: 'users/users#get-the-authenticated-user',
 		permissions: [],
 		access: 'authenticated',
+		resource: { self: true },
 		handler(ctx) {
-			const user = ctx.principal.user;
-			if (!user) throw notFound(); // installation tokens act for no user
-			const account = ctx.app.stores.accounts.byId(user.id)!;
+			const account = ctx.app.stores.accounts.byId(ctx.principal.user!.id)!;
 			return ok(privateUser(ctx.app.urls, account, ctx.app.stores.accounts.counts(account.id)));
 		},
 	}),
@@ -27,6 +26,7 @@ export const userRoutes = [
 		docs: 'users/users#get-a-user',
 		permissions: [],
 		access: 'public',
+		resource: 'none',
 		handler(ctx) {
 			const account = ctx.app.stores.accounts.byLogin(ctx.params.username);
 			if (!account) throw notFound();

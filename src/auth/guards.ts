@@ -1,0 +1,158 @@
+/**
+ * Resource guards: the one place that loads the resource a route declares (ResourceGuard in
+ * src/http/route.ts) and decides 404 or 403 for it. The pipeline calls loadResources after
+ * authentication, the route policy and the rate limit; handlers receive ctx.repo, ctx.org,
+ * ctx.team, ctx.enterprise and ctx.gist already checked.
+ *
+ * Rules, in GitHub's terms (reference §1.3):
+ * - what the caller may not see answers 404, exactly like what does not exist;
+ * - what the caller may see but not change answers 403 with a sentence naming the missing role;
+ * - a token bound to one account (fine-grained, user-to-server, installation) acts only on that
+ *   account's resources: elsewhere it reads what is public, and anything more is 403 "Resource not
+ *   accessible by personal access token" / "… by integration".
+ */
+import { forbidden, HttpError, notFound } from '../http/errors';
+import { idParam, type Context, type ResourceGuard } from '../http/route';
+import type { GistRow } from '../api/gists/store';
+import type { TeamRow } from '../api/teams/store';
+import { enterpriseAccess, tokenReachesEnterprise } from './access/enterprises';
+import { orgAccess } from './access/orgs';
+import { callerRepoPermission, tokenReachesRepository } from './access/repos';
+import { teamAccess } from './access/teams';
+import type { EnterpriseAccess, OrgAccess, RepoAccess, TeamAccess } from './access/types';
+import { notAccessible, reachesAccount } from './principal';
+import { atLeast, type RepoPermission } from './repo-permissions';
+
+/**
+ * Loads and checks every resource the route's guard names, setting them on the context.
+ * @throws HttpError 404 (not visible), 403 (visible but the caller lacks the role, or the token is
+ *   bound to another account), 403 for archived or migration-locked repositories on writes.
+ */
+export function loadResources(ctx: Context): void {
+	const guard = ctx.route.guard;
+	if (!guard) return;
+	// A write changes the guarded resource unless the route says it only reads it.
+	const write = ctx.route.method !== 'GET' && !guard.readOnly;
+	const mustReach = write || guard.bound === true;
+	// The user's own account: user permissions (gists) follow the user whatever account a token is
+	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
+	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
+	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
+	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach);
+	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
+	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false);
+	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
+}
+
+/** True when the caller authenticated with a token bound to some account other than `accountId`. */
+function foreignToken(ctx: Context, accountId: number): boolean {
+	return ctx.principal.kind !== 'anonymous' && !ctx.publicView && !reachesAccount(ctx.principal, accountId);
+}
+
+function requireSelf(ctx: Context, mustReach: boolean): void {
+	const user = ctx.principal.user;
+	// Installation tokens and app JWTs act for no user: there is no authenticated user to answer for.
+	if (!user) throw notFound();
+	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
+}
+
+function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean): OrgAccess {
+	const org = ctx.app.stores.accounts.organization(ctx.params.org);
+	if (!org) throw notFound();
+	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
+	const access = orgAccess(ctx, org);
+	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
+	if (level === 'owner' && !access.admin) throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
+	return access;
+}
+
+/** The team a path names: {org}/{team_slug}, {org_id}/{team_id} or the legacy {team_id}. */
+function findTeam(ctx: Context): TeamRow | undefined {
+	const { stores } = ctx.app;
+	const { params } = ctx;
+	if (params.team_slug !== undefined) {
+		const org = stores.accounts.organization(params.org);
+		return org && stores.teams.bySlug(org.id, params.team_slug.toLowerCase());
+	}
+	const teamId = idParam(params.team_id);
+	const row = teamId === null ? undefined : stores.teams.byId(teamId);
+	if (row && params.org_id !== undefined && idParam(params.org_id) !== row.org_id) return undefined;
+	return row;
+}
+
+function team(ctx: Context, level: NonNullable<ResourceGuard['team']>): TeamAccess {
+	const row = findTeam(ctx);
+	// A token bound to another account stands outside the organization and sees no team: 404,
+	// as for a team that does not exist (a secret team is never confirmed to an outsider).
+	const access = row && teamAccess(ctx, row);
+	if (!access) throw notFound();
+	if (level === 'maintainer' && !access.manage) {
+		throw forbidden(`You must be an organization owner or a maintainer of ${access.team.slug} to ${ctx.route.action}.`);
+	}
+	return access;
+}
+
+const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
+	read: 'pull',
+	triage: 'triage',
+	push: 'push',
+	maintain: 'maintain',
+	admin: 'admin',
+};
+
+function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean): RepoAccess {
+	const owner = ctx.app.stores.accounts.byLogin(ctx.params.owner);
+	const repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, ctx.params.repo.replace(/\.git$/, ''));
+	if (!owner || !repo) throw notFound();
+	const permission = callerRepoPermission(ctx, repo, owner);
+	if (!permission) throw notFound();
+	const needed = REPO_LEVEL[level];
+	// A public repository of another account: the bound token may read it, nothing more.
+	if ((mustReach || needed !== 'pull') && !ctx.publicView && !tokenReachesRepository(ctx.principal, repo, owner)) {
+		throw notAccessible(ctx.principal);
+	}
+	if (!atLeast(permission, needed)) {
+		throw forbidden(needed === 'admin' ? 'Must have admin rights to Repository.' : `Must have ${needed} access to the repository to ${ctx.route.action}.`);
+	}
+	const access = { repo, owner, permission };
+	if (writable) requireWritableRepository(ctx, access);
+	return access;
+}
+
+/**
+ * Refuses a change to an archived repository or one locked by an organization migration. The
+ * guard applies it to every write of a repository route; a route that declares `writable: false`
+ * and decides from its body (PATCH /repos/{owner}/{repo}: unarchiving) calls it itself.
+ * @throws HttpError 403
+ */
+export function requireWritableRepository(ctx: Context, access: RepoAccess = ctx.repo): void {
+	if (access.repo.archived === 1) throw forbidden('Repository was archived so is read-only.');
+	if (ctx.app.stores.migrations.isLocked(access.repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
+}
+
+function enterprise(ctx: Context, level: NonNullable<ResourceGuard['enterprise']>): EnterpriseAccess {
+	const row = ctx.app.stores.enterprises.bySlug(ctx.params.enterprise);
+	const access = row && enterpriseAccess(ctx, row);
+	const role = access?.role ?? null;
+	const allowed =
+		level === 'member' ? role !== null : level === 'billing' ? role === 'owner' || role === 'billing_manager' : role === 'owner';
+	// Everyone below the level gets the answer of an enterprise that does not exist.
+	if (!access || !allowed) throw notFound();
+	if (!tokenReachesEnterprise(ctx, access.enterprise)) throw notAccessible(ctx.principal);
+	return access;
+}
+
+function gist(ctx: Context, level: NonNullable<ResourceGuard['gist']>): GistRow {
+	const id = ctx.params.gist_id;
+	const row = /^[0-9a-f]{1,64}$/i.test(id) ? ctx.app.stores.gists.byGistId(id.toLowerCase()) : undefined;
+	if (!row) throw notFound();
+	if (row.blocked_at) {
+		// A site administrator blocked it (`gitstead admin block-gist`): GitHub's 403 with its `block` object.
+		throw new HttpError(403, 'Gist blocked', {
+			extra: { block: { reason: row.block_reason, created_at: row.blocked_at, html_url: ctx.app.urls.html(`/gist/${row.gist_id}`) } },
+		});
+	}
+	// Only its owner changes a gist; everyone else is told it does not exist, as on GitHub.
+	if (level === 'owner' && ctx.principal.user?.id !== row.owner_id) throw notFound();
+	return row;
+}
