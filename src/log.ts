@@ -16,8 +16,9 @@ function format(fields: Record<string, unknown> | undefined): string {
 	let out = '';
 	for (const [key, value] of Object.entries(fields)) {
 		if (value === undefined) continue;
+		// An error's stack is kept, JSON-quoted like any text with spaces, so each entry stays one line.
 		const text = value instanceof Error ? (value.stack ?? value.message) : typeof value === 'string' ? value : JSON.stringify(value);
-		out += ` ${key}=${/[\s"=]/.test(text) && !(value instanceof Error) ? JSON.stringify(text) : text}`;
+		out += ` ${key}=${/[\s"=]/.test(text) ? JSON.stringify(text) : text}`;
 	}
 	return out;
 }

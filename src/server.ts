@@ -28,8 +28,8 @@ export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] 
 	});
 }
 
-function errorBody(status: number, message: string): string {
-	return JSON.stringify({ message, documentation_url: `${DOCS_BASE}`, status: String(status) });
+function errorBody(status: number, message: string, extra: Record<string, string> = {}): string {
+	return JSON.stringify({ message, documentation_url: `${DOCS_BASE}`, status: String(status), ...extra });
 }
 
 /** The request listener: (req, res) → answer. */
@@ -45,8 +45,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 				req.resume();
 				return;
 			}
-			app.log.error('unhandled error', { method: req.method, url: req.url, error });
-			write(res, 500, baseHeaders(randomUUID()), errorBody(500, MESSAGES.serverError));
+			// One line with the request id and the stack; the path without its query (it may carry secrets).
+			const requestId = randomUUID();
+			app.log.error('unhandled error', { request_id: requestId, method: req.method, path: (req.url ?? '').split('?')[0], error });
+			write(res, 500, baseHeaders(requestId), errorBody(500, MESSAGES.serverError, { request_id: requestId }));
 		},
 		onNoMatch(_req: IncomingMessage, res: ServerResponse) {
 			write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));

@@ -231,4 +231,54 @@ test('scopes – names of Object.prototype are unknown scopes (code review)', ()
 	assert.equal(normalizeScopes(['read:org', 'admin:org', 'repo']), ['admin:org', 'repo']);
 });
 
+// ----- finding 1 of the hostile-input review: token boundaries (regressions)
+
+test('token boundaries – bound tokens read public repositories of other accounts, and change nothing there (regression)', async () => {
+	const owner = s.fullToken('oscar');
+	await s.request('POST', '/orgs/globex/repos', { token: owner, body: { name: 'open', has_issues: true } });
+	const issue = await s.request('POST', '/repos/globex/open/issues', { token: owner, body: { title: 'Existing' } });
+	assert.is(issue.status, 201);
+	const kinds = [
+		['fine-grained', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'write', contents: 'write' } }), 'Resource not accessible by personal access token'],
+		['user-to-server', s.token('olivia', { kind: 'user-to-server', org: 'acme', permissions: { issues: 'write' } }), 'Resource not accessible by integration'],
+		['installation', s.token('olivia', { kind: 'installation', org: 'acme', permissions: { issues: 'write' } }), 'Resource not accessible by integration'],
+	] as const;
+	for (const [kind, token, message] of kinds) {
+		assert.is((await s.get('/repos/globex/open/issues', token)).status, 200, `~> ${kind} reads another account's public issues`);
+		const created = await s.request('POST', '/repos/globex/open/issues', { token, body: { title: 'Spam' } });
+		assert.is(created.status, 403, `~> ${kind} opens no issue on another account's repository`);
+		assert.is(created.body.message, message);
+		const comment = await s.request('POST', `/repos/globex/open/issues/${issue.body.number}/comments`, { token, body: { body: 'spam' } });
+		assert.is(comment.status, 403, `~> ${kind} comments nowhere but on its own account`);
+	}
+	const list = await s.get('/repos/globex/open/issues', owner);
+	assert.equal(list.body.map((i: any) => i.title), ['Existing'], '~> nothing was written');
+	// Its own account: allowed.
+	await s.request('POST', '/orgs/acme/repos', { token: classic, body: { name: 'tracker' } });
+	const own = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'write' } });
+	assert.is((await s.request('POST', '/repos/acme/tracker/issues', { token: own, body: { title: 'Mine' } })).status, 201);
+});
+
+test('token boundaries – classic scopes as GitHub documents them: public_repo, repo_deployment, security_events (regression)', async () => {
+	const mikeToken = (scopes: string[]) => s.token('mike', { scopes });
+	// public_repo: issues and comments on any public repository; private ones stay invisible.
+	const publicRepo = mikeToken(['public_repo']);
+	const issue = await s.request('POST', '/repos/globex/open/issues', { token: publicRepo, body: { title: 'From public_repo' } });
+	assert.is(issue.status, 201, '~> public_repo opens issues on public repositories');
+	assert.is((await s.request('POST', `/repos/globex/open/issues/${issue.body.number}/comments`, { token: publicRepo, body: { body: 'hi' } })).status, 201);
+	assert.is((await s.request('POST', '/repos/acme/hidden/issues', { token: s.token('olivia', { scopes: ['public_repo'] }), body: { title: 'x' } })).status, 404);
+	const noScope = await s.request('POST', '/repos/globex/open/issues', { token: mikeToken([]), body: { title: 'x' } });
+	assert.is(noScope.status, 403, '~> a token without repo or public_repo writes nothing');
+	// repo_deployment: deployments on private repositories the user can push to.
+	const deployer = s.token('olivia', { scopes: ['repo_deployment'] });
+	const deployment = await s.request('POST', '/repos/acme/hidden/deployments', { token: deployer, body: { ref: 'main', required_contexts: [] } });
+	assert.ok([201, 409, 422].includes(deployment.status), `~> repo_deployment reaches the private repository (${deployment.status})`);
+	assert.is((await s.get('/repos/acme/hidden/deployments', deployer)).status, 200);
+	assert.is((await s.get('/repos/acme/hidden/issues', deployer)).status, 404, '~> but not its issues');
+	// security_events: Dependabot alerts and dismissal requests of private repositories.
+	const security = s.token('olivia', { scopes: ['security_events'] });
+	assert.is((await s.get('/repos/acme/hidden/dependabot/alerts', security)).status, 200, '~> security_events reads alerts of a private repository');
+	assert.is((await s.get('/repos/acme/hidden/issues', security)).status, 404, '~> and nothing else there');
+});
+
 test.run();

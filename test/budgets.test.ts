@@ -218,8 +218,8 @@ test('enterprise – organization admins create for their organizations only; to
 		body: { budget_amount: 5, prevent_further_usage: true, budget_scope: 'enterprise', budget_type: 'ProductPricing', budget_product_sku: 'packages', budget_alerting: { will_alert: false, alert_recipients: [] } },
 	});
 	assert.is(notMine.status, 422);
-	assert.is((await s.get(ENT, owner)).status, 403, '~> but not list the enterprise budgets');
-	assert.is((await s.get(ENT, member)).status, 403);
+	assert.is((await s.get(ENT, owner)).status, 404, '~> but not list the enterprise budgets (to them, as if there were none)');
+	assert.is((await s.get(ENT, member)).status, 404, '~> a member administers nothing here: no enterprise to them');
 	assert.is((await s.get(ENT, s.fullToken('oscar'))).status, 404);
 	const fine = s.token('erin', { kind: 'fine-grained', permissions: { organization_administration: 'admin' } });
 	const refused = await s.get(ENT, fine);
@@ -258,7 +258,7 @@ test('enterprise – a pending invitation to be an organization admin grants not
 		budget_alerting: { will_alert: false, alert_recipients: [] },
 	};
 	const pending = await s.request('POST', ENT, { token: pam, body });
-	assert.is(pending.status, 403, '~> not an admin of acme2 until the invitation is accepted');
+	assert.is(pending.status, 404, '~> not an admin of acme2 until the invitation is accepted: no enterprise to administer');
 	assert.is((await s.get(ENT, erin)).body.budgets.some((b: any) => b.budget_entity_name === 'acme2'), false, '~> nothing written');
 	await s.request('PATCH', '/user/memberships/orgs/acme2', { token: pam, body: { state: 'active' } });
 	assert.is((await s.request('POST', ENT, { token: pam, body })).status, 200, '~> an active admin may');

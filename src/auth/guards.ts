@@ -134,8 +134,15 @@ function enterprise(ctx: Context, level: NonNullable<ResourceGuard['enterprise']
 	const row = ctx.app.stores.enterprises.bySlug(ctx.params.enterprise);
 	const access = row && enterpriseAccess(ctx, row);
 	const role = access?.role ?? null;
+	const billing = role === 'owner' || role === 'billing_manager';
 	const allowed =
-		level === 'member' ? role !== null : level === 'billing' ? role === 'owner' || role === 'billing_manager' : role === 'owner';
+		level === 'member'
+			? role !== null
+			: level === 'organization_admin'
+				? billing || (role === 'member' && ctx.app.stores.enterprises.isOrganizationAdmin(access!.enterprise.id, access!.userId!))
+				: level === 'billing'
+					? billing
+					: role === 'owner';
 	// Everyone below the level gets the answer of an enterprise that does not exist.
 	if (!access || !allowed) throw notFound();
 	if (!tokenReachesEnterprise(ctx, access.enterprise)) throw notAccessible(ctx.principal);

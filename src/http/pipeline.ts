@@ -10,9 +10,9 @@ import type { App } from '../app';
 import type { Principal } from '../auth/principal';
 import { loadResources } from '../auth/guards';
 import { permissionsSatisfy } from '../auth/permissions';
-import { isBusy } from '../db/errors';
+import { isBusy, isDuplicateKey } from '../db/errors';
 import { epochSeconds } from '../time';
-import { forbidden, HttpError, MESSAGES, notFound, unauthorized } from './errors';
+import { forbidden, HttpError, MESSAGES, notFound, unauthorized, validationFailed } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
 import type { Reply } from './reply';
@@ -57,6 +57,11 @@ interface State {
 	headers: Record<string, string>;
 	principal: Principal | null;
 	window: RateWindow | null;
+	/**
+	 * The rate limit is spent, but the request is conditional (If-None-Match, If-Modified-Since):
+	 * it is answered 304 if nothing changed, and with the rate-limit error otherwise.
+	 */
+	exhausted: HttpError | null;
 	version: ApiVersion;
 	media: MediaParam;
 }
@@ -70,6 +75,7 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			headers: {},
 			principal: null,
 			window: null,
+			exhausted: null,
 			version: DEFAULT_API_VERSION,
 			media: null,
 		};
@@ -105,7 +111,13 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 	if (app.rateLimiter.enabled && route.rateResource) {
 		const window = app.rateLimiter.window(principal.rateKey, route.rateResource, seconds);
 		state.window = window;
-		if (window.used >= window.limit) throw rateLimitExceeded(principal, window, ip, seconds);
+		if (window.used >= window.limit) {
+			const exceeded = rateLimitExceeded(principal, window, ip, seconds);
+			// A conditional read still learns whether anything changed: a 304 costs nothing (reference
+			// §1.7), so it is answered before the limit applies; anything else gets the 403.
+			if (!isConditional(req)) throw exceeded;
+			state.exhausted = exceeded;
+		}
 	}
 
 	const ctx: Context = {
@@ -228,6 +240,8 @@ function rateHeaders(headers: Record<string, string>, window: RateWindow): void 
 }
 
 function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, reply: Reply, state: State): void {
+	const conditional = state.exhausted !== null;
+	if (conditional && (reply.status !== 200 || reply.file || reply.raw)) throw state.exhausted;
 	const headers = commonHeaders(route, state);
 	if (reply.headers) Object.assign(headers, reply.headers);
 	if (reply.file) return sendFile(app, res, headers, reply.file, state);
@@ -248,25 +262,55 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 		payload = reply.json ?? JSON.stringify(reply.body);
 	}
 	if (reply.total !== undefined && route.pagination) {
-		const link = linkHeader(app, req, reply.total, route.pagination.perPage, route.pagination.maxPerPage);
+		const link = linkHeader(app, route, req, reply.total, route.pagination.perPage, route.pagination.maxPerPage);
 		if (link) headers.Link = link;
 	}
 	if (status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
-		const etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${reply.etagKey ?? payload ?? ''}`)}"`;
+		// Everything that varies in the answer: version, media type, the Link header (it carries the
+		// total) and the body; a cached Buffer's digest is computed once (digestOf).
+		const body = payload === undefined ? '' : typeof payload === 'string' ? hash('sha1', payload) : digestOf(payload);
+		const etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${headers.Link ?? ''};${body}`)}"`;
 		headers.ETag = etag;
 		headers['Cache-Control'] = state.principal?.kind === 'anonymous' ? 'public, max-age=60, s-maxage=60' : 'private, max-age=60, s-maxage=60';
-		const ifNoneMatch = req.headers['if-none-match'];
-		if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
+		if (notModified(req, etag, headers['Last-Modified'])) {
 			status = 304;
 			payload = undefined;
 		}
 	}
+	// A spent rate limit: only "nothing changed" is still answered.
+	if (conditional && status !== 304) throw state.exhausted;
 	const window = state.window;
 	if (window) {
 		if (status !== 304) app.rateLimiter.consume(window); // a 304 is free (reference §1.7)
 		rateHeaders(headers, window);
 	}
 	write(res, status, headers, payload);
+}
+
+/** SHA-1 of cached response bodies (whole list pages kept as Buffers), computed once per Buffer. */
+const digests = new WeakMap<Buffer, string>();
+function digestOf(buffer: Buffer): string {
+	let digest = digests.get(buffer);
+	if (digest === undefined) digests.set(buffer, (digest = hash('sha1', buffer)));
+	return digest;
+}
+
+/** If-None-Match or If-Modified-Since is present (a GET or HEAD). */
+function isConditional(req: PolkaRequest): boolean {
+	return (req.method === 'GET' || req.method === 'HEAD') && (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined);
+}
+
+/**
+ * RFC 9110 §13.1: If-None-Match decides when present; otherwise If-Modified-Since, where the route
+ * sends Last-Modified, when the resource has not changed since (second precision).
+ */
+function notModified(req: PolkaRequest, etag: string, lastModified: string | undefined): boolean {
+	const ifNoneMatch = req.headers['if-none-match'];
+	if (ifNoneMatch !== undefined) return matchesEtag(ifNoneMatch, etag);
+	const since = req.headers['if-modified-since'];
+	if (since === undefined || lastModified === undefined) return false;
+	const at = Date.parse(since);
+	return !Number.isNaN(at) && Date.parse(lastModified) <= at;
 }
 
 /** Streams a file (e.g. a migration archive); counted like any request. */
@@ -308,15 +352,22 @@ export function write(res: ServerResponse, status: number, headers: Record<strin
 
 function sendError(app: App, route: Route, req: PolkaRequest, res: ServerResponse, error: unknown, state: State): void {
 	const headers = commonHeaders(route, state);
+	// A conditional request past its rate limit is answered 304 or with the rate-limit error.
+	if (state.exhausted) error = state.exhausted;
 	let httpError: HttpError;
 	if (error instanceof HttpError) {
 		httpError = error;
 	} else if (isBusy(error)) {
-		httpError = new HttpError(503, 'Service Unavailable: the database stayed busy; try again.');
-		headers['Retry-After'] = '1';
+		// Another process (a `gitstead admin` command) held the write lock past the busy timeout.
+		httpError = new HttpError(503, 'Service Unavailable: the database stayed busy; try again.', { headers: { 'Retry-After': '1' } });
+	} else if (isDuplicateKey(error)) {
+		// A concurrent writer inserted the same unique key first (the checks before the insert saw none).
+		const field = duplicateField(error);
+		httpError = validationFailed([{ resource: route.errorResource ?? 'Resource', field, code: 'already_exists' }]);
 	} else {
-		app.log.error('request failed', { method: req.method, path: req.path, request_id: state.requestId, error });
-		httpError = new HttpError(500, MESSAGES.serverError);
+		// One line: the request id ties the client's answer to the stack in the log.
+		app.log.error('request failed', { request_id: state.requestId, method: req.method, route: route.path, error });
+		httpError = new HttpError(500, MESSAGES.serverError, { extra: { request_id: state.requestId } });
 	}
 	if (httpError.headers) Object.assign(headers, httpError.headers);
 	const window = state.window;
@@ -328,15 +379,25 @@ function sendError(app: App, route: Route, req: PolkaRequest, res: ServerRespons
 	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl)));
 }
 
+/** The column a UNIQUE violation names last ("UNIQUE constraint failed: teams.org_id, teams.slug" → slug). */
+function duplicateField(error: unknown): string {
+	const match = /constraint failed: (.+)$/.exec((error as Error).message ?? '');
+	const column = match?.[1].split(',').pop()?.trim().split('.').pop();
+	return column ?? 'id';
+}
+
 /**
  * Link header (reference §1.5): absolute URLs with the request's own query, per_page carried,
- * rels prev, next, last, first; absent when everything fits on one page.
+ * rels prev, next, last, first; absent when everything fits on one page. Only the query
+ * parameters the route accepts are repeated (its query schema, page, per_page), so the header
+ * stays bounded whatever a client appends.
  */
-function linkHeader(app: App, req: PolkaRequest, total: number, perPageDefault: number, max: number): string | null {
+function linkHeader(app: App, route: Route, req: PolkaRequest, total: number, perPageDefault: number, max: number): string | null {
 	const { page, perPage } = pageRequest(req.query, perPageDefault, max);
 	const last = Math.max(1, Math.ceil(total / perPage));
 	if (last === 1 && page === 1) return null;
-	const params = new URLSearchParams(req.search);
+	const params = new URLSearchParams();
+	for (const [key, value] of new URLSearchParams(req.search)) if (route.queryKeys.has(key)) params.append(key, value);
 	const url = (n: number) => {
 		params.set('page', String(n));
 		return `<${app.urls.api(req.path)}?${params.toString()}>`;

@@ -16,11 +16,6 @@ export interface Reply {
 	file?: { path: string; contentType: string; name: string };
 	/** A body that is not JSON (raw gist files, raw git blobs), sent as is with its content type. */
 	raw?: { body: string | Buffer; contentType: string };
-	/**
-	 * Short string that determines the body completely (e.g. cache generation + ids); when given,
-	 * the ETag is a hash of it instead of the whole body.
-	 */
-	etagKey?: string;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });

@@ -59,11 +59,12 @@ export interface ResourceGuard {
 	 */
 	team?: 'member' | 'maintainer';
 	/**
-	 * The enterprise {enterprise}: `member` anyone with a part in it, `billing` owners and billing
-	 * managers, `admin` owners. Everyone below the level gets 404, the answer for an enterprise that
-	 * does not exist, so the route is no existence oracle.
+	 * The enterprise {enterprise}: `member` anyone with a part in it, `organization_admin` owners,
+	 * billing managers and the admins of its organizations, `billing` owners and billing managers,
+	 * `admin` owners. Everyone below the level gets 404, the answer for an enterprise that does not
+	 * exist, so the route is no existence oracle.
 	 */
-	enterprise?: 'member' | 'billing' | 'admin';
+	enterprise?: 'member' | 'organization_admin' | 'billing' | 'admin';
 	/** The gist {gist_id}: `read` anyone with its id (a secret gist is unlisted, not private), `owner` its owner (others 404). */
 	gist?: 'read' | 'owner';
 	/**
@@ -184,6 +185,8 @@ export interface Route extends RouteDeclaration {
 	rateResource: RateResource | null;
 	/** The declared guard; null for 'none'. */
 	guard: ResourceGuard | null;
+	/** Query parameters the route reads (its query schema's keys, page, per_page): Link repeats only these. */
+	queryKeys: ReadonlySet<string>;
 	/** What the route does, in words from its documentation anchor ("list teams"), for 403 messages. */
 	action: string;
 	documentationUrl: string;
@@ -234,6 +237,7 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 		pagination,
 		rateResource: declaration.rateLimit === undefined ? 'core' : declaration.rateLimit,
 		guard,
+		queryKeys: new Set(['page', 'per_page', ...Object.keys((declaration.query as { entries?: object } | undefined)?.entries ?? {})]),
 		action: (declaration.docs.split('#')[1] ?? declaration.docs).replace(/-/g, ' '),
 		documentationUrl: `${docsBase}/${declaration.docs}`,
 		pattern: declaration.path.replace(/\{([a-z_]+)\}/g, ':$1'),

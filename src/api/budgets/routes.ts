@@ -40,8 +40,8 @@ interface Level {
 	collection: string;
 	docs: string;
 	filterScopes: readonly string[];
-	/** The resource the budgets belong to, and who may reach them at all. */
-	guard: ResourceGuard;
+	/** The resource the budgets belong to, and who may read and who may change them at all. */
+	guard: { read: ResourceGuard; write: ResourceGuard };
 	/** The caller's budget context in the loaded owner; write: create/update/delete. @throws HttpError 403 */
 	context(ctx: Context, write: 'read' | 'write' | 'delete'): BudgetContext;
 	bodies: { create: v.GenericSchema<unknown, Record<string, unknown>>; update: v.GenericSchema<unknown, Record<string, unknown>> };
@@ -55,7 +55,7 @@ const organization: Level = {
 	docs: 'billing/budgets',
 	filterScopes: ORGANIZATION_FILTER_SCOPES,
 	// Organization admins (billing managers are not a role Gitstead has).
-	guard: { org: 'owner' },
+	guard: { read: { org: 'owner' }, write: { org: 'owner' } },
 	context(ctx) {
 		const access = ctx.org;
 		return { owner: { kind: 'organization', id: access.org.id }, organizations: [access.org], scopes: ORGANIZATION_SCOPES };
@@ -68,8 +68,8 @@ const enterprise: Level = {
 	collection: '/enterprises/{enterprise}/settings/billing/budgets',
 	docs: 'billing/budgets',
 	filterScopes: ENTERPRISE_SCOPES,
-	// Owners and billing managers; organization admins of the enterprise for their organizations.
-	guard: { enterprise: 'member' },
+	// Owners and billing managers; organization admins of the enterprise change their organizations' budgets.
+	guard: { read: { enterprise: 'billing' }, write: { enterprise: 'organization_admin' } },
 	context(ctx, action) {
 		const access = ctx.enterprise;
 		const all = ctx.app.stores.enterprises.organizations(access.enterprise.id);
@@ -81,7 +81,7 @@ const enterprise: Level = {
 			const membership = ctx.app.stores.memberships.get(org.id, access.userId!);
 			return membership?.role === 'admin' && membership.state === 'active';
 		});
-		if (action === 'write' && administered.length > 0) return { owner, organizations: administered, scopes: ['organization', 'repository'] };
+		if (action === 'write') return { owner, organizations: administered, scopes: ['organization', 'repository'] };
 		throw forbidden(`You must be an enterprise owner or billing manager of ${access.enterprise.slug} to ${action === 'read' ? 'read' : 'manage'} its budgets.`);
 	},
 	bodies: { create: enterpriseCreate, update: enterpriseUpdate },
@@ -111,11 +111,12 @@ function loadBudget(ctx: Context, context: BudgetContext) {
 
 function levelRoutes(level: Level): RouteDeclaration[] {
 	const one = `${level.collection}/{budget_id}`;
-	const common = { docs: level.docs, access: 'authenticated' as const, resource: level.guard, tokens: level.tokens, errorResource: 'Budget' };
+	const common = { docs: level.docs, access: 'authenticated' as const, tokens: level.tokens, errorResource: 'Budget' };
 	return [
 		route({
 			...common,
 			method: 'GET',
+			resource: level.guard.read,
 			path: level.collection,
 			permissions: level.permissions.read,
 			scopes: level.scopes?.read,
@@ -146,6 +147,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			...common,
 			method: 'POST',
+			resource: level.guard.write,
 			path: level.collection,
 			permissions: level.permissions.write,
 			scopes: level.scopes?.write,
@@ -159,6 +161,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			...common,
 			method: 'GET',
+			resource: level.guard.read,
 			path: one,
 			permissions: level.permissions.read,
 			scopes: level.scopes?.read,
@@ -170,6 +173,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			...common,
 			method: 'PATCH',
+			resource: level.guard.write,
 			path: one,
 			permissions: level.permissions.write,
 			scopes: level.scopes?.write,
@@ -184,6 +188,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			...common,
 			method: 'DELETE',
+			resource: level.guard.write,
 			path: one,
 			permissions: level.permissions.write,
 			scopes: level.scopes?.write,

@@ -33,6 +33,12 @@ export function createEnterpriseStore(db: DB) {
 		SELECT EXISTS (SELECT 1 FROM org_memberships m JOIN accounts o ON o.id = m.org_id
 			WHERE o.enterprise_id = ? AND m.user_id = ? AND m.state = 'active')`)
 		.pluck();
+	// Active admins of one of its organizations (they manage their organizations' budgets).
+	const isOrganizationAdmin = db
+		.prepare(`
+		SELECT EXISTS (SELECT 1 FROM org_memberships m JOIN accounts o ON o.id = m.org_id
+			WHERE o.enterprise_id = ? AND m.user_id = ? AND m.state = 'active' AND m.role = 'admin')`)
+		.pluck();
 	const organizations = db.prepare("SELECT * FROM accounts WHERE type = 'Organization' AND enterprise_id = ? ORDER BY id");
 
 	return {
@@ -46,6 +52,7 @@ export function createEnterpriseStore(db: DB) {
 			void addMember.run(enterpriseId, userId, memberRole, now),
 		role: (enterpriseId: number, userId: number) => role.get(enterpriseId, userId) as 'owner' | 'billing_manager' | undefined,
 		isMember: (enterpriseId: number, userId: number) => (isMember.get(enterpriseId, userId) as number) === 1,
+		isOrganizationAdmin: (enterpriseId: number, userId: number) => (isOrganizationAdmin.get(enterpriseId, userId) as number) === 1,
 		organizations: (enterpriseId: number) => organizations.all(enterpriseId) as AccountRow[],
 	};
 }
