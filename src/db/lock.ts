@@ -26,7 +26,9 @@ import Database from 'better-sqlite3';
 import { isBusy } from './errors';
 import { nativeBinding } from './native';
 
+/** The lock database, in the data folder. */
 export const LOCK_FILE = 'gitstead.lock';
+/** The holder's description (JSON, a LockHolder), in the data folder. */
 export const LOCK_DESCRIPTION_FILE = 'gitstead.lock.json';
 /** How long a loser waits for the holder's description to appear (milliseconds). */
 export const LOCK_DESCRIPTION_WAIT_MS = 1000;

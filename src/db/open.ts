@@ -9,6 +9,7 @@ export type DB = Database.Database;
 /** The busy timeout when none is configured (storage.busy_timeout_ms), in milliseconds. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+/** How openDatabase opens a file. */
 export interface OpenDatabaseOptions {
 	/** Open read-only (no pragmas that write). */
 	readonly?: boolean;
