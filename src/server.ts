@@ -139,29 +139,43 @@ function targetLength(packet: Buffer | undefined): number {
 	return Math.max(0, targetEnd - space - 1);
 }
 
+/** Sockets already answered by answerClientError (Node reports each later chunk again). */
+const answered = new WeakSet<Duplex>();
+
 /**
  * Node's answer to a request it could not parse (clientError), with GitHub's error body: when the
  * request line and headers together exceed maxHeaderSize, 414 if the URL alone is over its limit
- * and 431 otherwise; 408 on a request timeout; 400 otherwise. Nothing is written once a response has started on the socket.
+ * and 431 otherwise; 408 on a request timeout; 400 otherwise. Nothing is written once a response
+ * has started on the socket; the connection is closed.
  */
 function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+	if (answered.has(socket)) return;
+	answered.add(socket);
 	const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-	if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
-		const [status, reason, message] =
-			error.code === 'HPE_HEADER_OVERFLOW'
-				? targetLength(error.rawPacket) > maxUrl
-					? [414, 'URI Too Long', 'URI Too Long']
-					: [431, 'Request Header Fields Too Large', 'Request Header Fields Too Large']
-				: error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-					? [408, 'Request Timeout', 'Request Timeout']
-					: [400, 'Bad Request', 'Problems parsing the request'];
-		const body = errorBody(status, message);
-		const headers = { ...baseHeaders(randomUUID()), 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-		const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-		socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`);
+	if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+		socket.destroy();
+		return;
 	}
-	// The client may still be sending (the rest of an oversized header block): stop reading, and
-	// close for good once the answer is flushed or after a second.
+	const [status, reason, message] =
+		error.code === 'HPE_HEADER_OVERFLOW'
+			? targetLength(error.rawPacket) > maxUrl
+				? [414, 'URI Too Long', 'URI Too Long']
+				: [431, 'Request Header Fields Too Large', 'Request Header Fields Too Large']
+			: error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+				? [408, 'Request Timeout', 'Request Timeout']
+				: [400, 'Bad Request', 'Problems parsing the request'];
+	const body = errorBody(status, message);
+	const headers = {
+		...baseHeaders(randomUUID()),
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': String(Buffer.byteLength(body)),
+		Connection: 'close',
+	};
+	const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+	socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`);
+	// The client may still be sending (the rest of an oversized header block): whatever arrives is
+	// read and dropped, so closing does not reset the connection before the answer is read; the
+	// socket is closed for good after a second at most.
 	setTimeout(() => socket.destroy(), 1000).unref();
 }
 
