@@ -3,7 +3,7 @@
  * shape). `serve`, every `admin` command and the tests open one with openApp; nothing else in src
  * imports this module.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { App } from './app';
 import { Authenticator } from './auth/principal';
 import { createTokenStore } from './auth/token-store';
@@ -27,21 +27,38 @@ import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/ser
 export interface OpenOptions {
 	clock?: Clock;
 	log?: Logger;
+	/**
+	 * Create the data folder and the database when missing (default true: `serve`, `admin init`,
+	 * tests). With false a missing folder or database is refused (the other admin commands).
+	 */
+	create?: boolean;
 }
 
+/** The data folder or its database does not exist (and openApp was told not to create them). */
+export class MissingDatabaseError extends Error {}
+
 /**
- * Opens the data folder: creates it, opens and upgrades the database, prepares every statement.
+ * Opens the data folder: creates it (unless `create: false`), opens and upgrades the database,
+ * prepares every statement.
+ * @throws MissingDatabaseError when `create` is false and the folder or database is missing
  * @throws Error with a one-line reason when the folder or database cannot be used.
  */
 export function openApp(config: Resolved, options: OpenOptions = {}): App {
+	const create = options.create ?? true;
+	const dataDir = config.storage.data_dir;
+	if (!create) {
+		const hint = '(create it with: gitstead admin init, or start gitstead serve)';
+		if (!existsSync(dataDir)) throw new MissingDatabaseError(`the data folder ${dataDir} does not exist ${hint}`);
+		if (!existsSync(config.databaseFile)) throw new MissingDatabaseError(`the data folder ${dataDir} has no gitstead.db ${hint}`);
+	}
 	try {
-		mkdirSync(config.storage.data_dir, { recursive: true });
+		mkdirSync(dataDir, { recursive: true });
 	} catch (error) {
-		throw new Error(`cannot create the data folder ${config.storage.data_dir}: ${(error as Error).message}`);
+		throw new Error(`cannot create the data folder ${dataDir}: ${(error as Error).message}`);
 	}
 	let db: DB;
 	try {
-		db = openDatabase(config.databaseFile);
+		db = openDatabase(config.databaseFile, { mustExist: !create, busyTimeoutMs: config.storage.busy_timeout_ms });
 	} catch (error) {
 		throw new Error(`cannot open the database ${config.databaseFile}: ${(error as Error).message}`);
 	}

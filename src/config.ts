@@ -34,12 +34,18 @@ export interface Config {
 		external_url: string;
 		/** Bytes. */
 		body_limit: number;
+		/** Longest request target (the URL of the request line), in bytes; longer answers 414. */
+		max_url_bytes: number;
+		/** Largest header block (names and values), in bytes; larger answers 431. */
+		max_header_bytes: number;
 		log_requests: boolean;
 	};
 	storage: {
 		/** Absolute path. */
 		data_dir: string;
 		synchronous: 'normal' | 'full';
+		/** Milliseconds a statement waits for another connection's write lock before SQLITE_BUSY (a 503). */
+		busy_timeout_ms: number;
 		/** Blob folder (migration archives), relative to data_dir; '' = no blob storage. */
 		blob_dir: string;
 	};
@@ -81,8 +87,16 @@ export interface Resolved extends Config {
 
 export function defaultConfig(): Config {
 	return {
-		server: { host: '127.0.0.1', port: 8080, external_url: '', body_limit: 5 * 1024 * 1024, log_requests: false },
-		storage: { data_dir: './data', synchronous: 'normal', blob_dir: 'blobs' },
+		server: {
+			host: '127.0.0.1',
+			port: 8080,
+			external_url: '',
+			body_limit: 5 * 1024 * 1024,
+			max_url_bytes: 8 * 1024,
+			max_header_bytes: 16 * 1024,
+			log_requests: false,
+		},
+		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs' },
 		rate_limit: {
 			enabled: true,
 			window_seconds: 3600,
@@ -122,6 +136,8 @@ const fileSchema = v.strictObject({
 			port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
 			external_url: v.optional(v.string()),
 			body_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024))),
+			max_url_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(256), v.maxValue(1024 * 1024))),
+			max_header_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024))),
 			log_requests: v.optional(v.boolean()),
 		}),
 	),
@@ -129,6 +145,7 @@ const fileSchema = v.strictObject({
 		v.strictObject({
 			data_dir: v.optional(v.pipe(v.string(), v.minLength(1))),
 			synchronous: v.optional(v.picklist(['normal', 'full'])),
+			busy_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(600_000))),
 			blob_dir: v.optional(v.string()),
 		}),
 	),

@@ -2,6 +2,7 @@
  * The gitstead command: `serve`, `admin …`, `version`, `--help`.
  * --help and version never open the database.
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closeApp, openApp } from './compose';
 import { version } from './build-info';
@@ -15,12 +16,14 @@ const HELP = `Gitstead ${version}: a self-hosted source-code hosting server spea
 
 Usage:
   gitstead serve [--host 127.0.0.1] [--port 8080] [--data-dir ./data] [--config FILE] [--external-url URL]
+  gitstead admin init [--data-dir ./data]  create the data folder and database (serve does too)
   gitstead admin <command> [options]      (gitstead admin --help lists the commands)
   gitstead version
   gitstead --help
 
 Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG and
-GITSTEAD_EXTERNAL_URL stand in for the flags of the same name.
+GITSTEAD_EXTERNAL_URL stand in for the flags of the same name. One server serves a data folder at
+a time (a second serve on it exits naming the first); admin commands run beside it.
 `;
 
 function fail(message: string, code = 1): never {
@@ -57,16 +60,21 @@ async function runServe(args: string[]): Promise<void> {
 	if (values.help) return void process.stdout.write(HELP);
 	if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"`);
 	const config = loadConfig(overrides(values));
-	const serving = await serve(config);
+	const starting = serve(config);
+	// Handlers first: a signal that arrives while the server is still starting (it has already
+	// logged its address) stops it cleanly too, releasing the data folder's lock.
 	const shutdown = (signal: string) => {
 		createLogger().info(`received ${signal}, stopping`);
-		serving.stop().then(
-			() => process.exit(0),
-			(error) => fail(`stopping failed: ${(error as Error).message}`),
-		);
+		starting
+			.then((serving) => serving.stop())
+			.then(
+				() => process.exit(0),
+				(error) => fail(`stopping failed: ${(error as Error).message}`),
+			);
 	};
 	process.once('SIGINT', () => shutdown('SIGINT'));
 	process.once('SIGTERM', () => shutdown('SIGTERM'));
+	await starting;
 }
 
 function runAdmin(args: string[]): void {
@@ -76,9 +84,10 @@ function runAdmin(args: string[]): void {
 	const { command, values, positionals } = parseAdmin(name, rest);
 	if (values.help) return void process.stdout.write(ADMIN_HELP);
 	const config = loadConfig(overrides(values));
-	const app = openApp(config, { log: createLogger('warn') });
+	const createdFolder = !existsSync(config.storage.data_dir);
+	const app = openApp(config, { log: createLogger('warn'), create: command.createsDatabase === true });
 	try {
-		command.run(app, values, positionals, createOutput(values.json === true));
+		command.run(app, values, positionals, createOutput(values.json === true), { createdFolder });
 	} finally {
 		closeApp(app);
 	}

@@ -1,10 +1,12 @@
 /**
  * The HTTP server: polka with the route table, JSON bodies through @polka/parse, the API served at
  * /api/v3 and at / (hosted-cloud style clients), and GitHub-shaped answers for unknown routes,
- * oversized bodies and CORS preflight.
+ * oversized bodies (413), URLs (414) and header blocks (431), unparsable requests and CORS
+ * preflight.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { parse } from '@polka/parse';
 import polka from 'polka';
@@ -83,6 +85,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 	}
 
 	const logRequests = app.config.server.log_requests;
+	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
 	return (req, res) => {
 		if (logRequests) {
 			const started = process.hrtime.bigint();
@@ -92,6 +95,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			});
 		}
 		const url = req.url ?? '/';
+		// Node's own limit (maxHeaderSize, set in listen) counts the URL and the headers together
+		// and is their sum; each is held to its own, smaller limit here, with GitHub's body.
+		if (url.length > maxUrl) return refuse(req, res, 414, 'URI Too Long');
+		if (headerBytes(req.rawHeaders) > maxHeaders) return refuse(req, res, 431, 'Request Header Fields Too Large');
 		if (url.startsWith(API_PREFIX)) {
 			const rest = url.slice(API_PREFIX.length);
 			if (rest === '' || rest[0] === '/' || rest[0] === '?') req.url = rest[0] === '/' ? rest : `/${rest}`;
@@ -106,6 +113,72 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		}
 		router.handler(req as never, res, undefined as never);
 	};
+}
+
+/** Bytes of header names and values, as Node counts them against maxHeaderSize. */
+function headerBytes(raw: string[]): number {
+	let total = 0;
+	for (let i = 0; i < raw.length; i++) total += raw[i].length;
+	return total;
+}
+
+/** Answers an oversized request line or header block; the body, if any, is drained. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: 414 | 431, message: string): void {
+	write(res, status, baseHeaders(randomUUID()), errorBody(status, message));
+	req.resume();
+}
+
+/**
+ * Length of the request target in the packet Node failed on, when that packet starts with the
+ * request line (`METHOD target HTTP/1.1`, possibly cut short); else 0.
+ */
+function targetLength(packet: Buffer | undefined): number {
+	if (!packet) return 0;
+	const space = packet.indexOf(32);
+	if (space < 1 || space > 16 || !/^[A-Z]+$/.test(packet.toString('latin1', 0, space))) return 0;
+	const lineEnd = packet.indexOf('\r\n');
+	const targetEnd = lineEnd === -1 ? packet.length : packet.lastIndexOf(32, lineEnd);
+	return Math.max(0, targetEnd - space - 1);
+}
+
+/** Sockets already answered by answerClientError (Node reports each later chunk again). */
+const answered = new WeakSet<Duplex>();
+
+/**
+ * Node's answer to a request it could not parse (clientError), with GitHub's error body: when the
+ * request line and headers together exceed maxHeaderSize, 414 if the URL alone is over its limit
+ * and 431 otherwise; 408 on a request timeout; 400 otherwise. Nothing is written once a response
+ * has started on the socket; the connection is closed.
+ */
+function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+	if (answered.has(socket)) return;
+	answered.add(socket);
+	const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+	if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+		socket.destroy();
+		return;
+	}
+	const [status, reason, message] =
+		error.code === 'HPE_HEADER_OVERFLOW'
+			? targetLength(error.rawPacket) > maxUrl
+				? [414, 'URI Too Long', 'URI Too Long']
+				: [431, 'Request Header Fields Too Large', 'Request Header Fields Too Large']
+			: error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+				? [408, 'Request Timeout', 'Request Timeout']
+				: [400, 'Bad Request', 'Problems parsing the request'];
+	const body = errorBody(status, message);
+	const headers = {
+		...baseHeaders(randomUUID()),
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': String(Buffer.byteLength(body)),
+		Connection: 'close',
+	};
+	const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+	socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`);
+	// The client may still be sending (the rest of an oversized header block): whatever arrives is
+	// read and dropped, so closing does not reset the connection before the answer is read; the
+	// socket is closed for good after a second at most.
+	setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** A 96×96 SVG: the login's first letter on a colour derived from the account id. */
@@ -143,7 +216,11 @@ export interface RunningServer {
  * @throws Error with a one-line reason (address in use, permission denied).
  */
 export function listen(app: App, host: string, port: number): Promise<RunningServer> {
-	const server = createServer({ keepAliveTimeout: 65_000 }, createRequestListener(app));
+	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
+	// Node counts the URL and the header names and values against one limit: their sum here, so
+	// each of the request listener's own limits (414, 431) is reached first.
+	const server = createServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders }, createRequestListener(app));
+	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(maxUrl, error, socket));
 	return new Promise((resolve, reject) => {
 		server.once('error', (error: NodeJS.ErrnoException) => {
 			const reason =

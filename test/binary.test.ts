@@ -31,6 +31,8 @@ test('version and admin run from an empty folder', () => {
 	const version = run(binary, ['version'], { cwd: dir, env });
 	assert.is(version.code, 0, version.stderr);
 	assert.match(version.stdout, /^gitstead \d+\.\d+\.\d+\n$/);
+	const init = run(binary, ['admin', 'init'], { cwd: dir, env });
+	assert.is(init.code, 0, init.stderr);
 	const created = run(binary, ['admin', 'create-user', 'alice', '--json'], { cwd: dir, env });
 	assert.is(created.code, 0, created.stderr);
 	assert.is(JSON.parse(created.stdout).login, 'alice');

@@ -3,7 +3,7 @@
  * every admin command with --json and readable output, errors as one line and a non-zero exit,
  * environment variables, config files, and admin commands while the server runs.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -40,6 +40,44 @@ test('version and help never open the database', () => {
 	const adminHelp = run(gitstead, ['admin', '--help'], { cwd: dir });
 	assert.match(adminHelp.stdout, 'create-token LOGIN');
 	assert.not.ok(existsSync(join(dir, 'data')), '~> no data folder created');
+});
+
+test('admin init creates the data folder and database; again, it says so and changes nothing', () => {
+	const data = join(dir, 'fresh', 'data');
+	const first = run(gitstead, ['admin', 'init', '--data-dir', data]);
+	assert.is(first.code, 0, first.stderr);
+	assert.is(first.stdout, `created the data folder ${data} and the database ${join(data, 'gitstead.db')} (schema version 1)\n`);
+	assert.ok(existsSync(join(data, 'gitstead.db')));
+	const again = run(gitstead, ['admin', 'init', '--data-dir', data, '--json']);
+	assert.is(again.code, 0, again.stderr);
+	assert.equal(JSON.parse(again.stdout), {
+		data_dir: data,
+		database: join(data, 'gitstead.db'),
+		created: false,
+		created_folder: false,
+		schema_version: 1,
+		upgraded_from: null,
+	});
+	assert.match(run(gitstead, ['admin', 'init', '--data-dir', data]).stdout, /already exists \(schema version 1\); nothing to do/);
+	const user = run(gitstead, ['admin', 'create-user', 'initial', '--data-dir', data]);
+	assert.is(user.code, 0, `~> admin commands work on it: ${user.stderr}`);
+	assert.match(run(gitstead, ['admin', '--help']).stdout, /^ {2}init {2,}create the data folder and its database/m);
+});
+
+test('admin commands refuse a missing data folder or database and create nothing', () => {
+	const missing = join(dir, 'missing');
+	for (const args of [['create-user', 'ghost'], ['list-tokens'], ['migrate']]) {
+		const result = run(gitstead, ['admin', ...args, '--data-dir', missing]);
+		assert.is(result.code, 1, `~> ${args[0]} exits 1`);
+		assert.is(result.stderr, `gitstead: error: the data folder ${missing} does not exist (create it with: gitstead admin init, or start gitstead serve)\n`);
+		assert.not.ok(existsSync(missing), `~> ${args[0]} created nothing`);
+	}
+	const empty = join(dir, 'empty');
+	mkdirSync(empty);
+	const result = run(gitstead, ['admin', 'create-user', 'ghost'], { env: { GITSTEAD_DATA_DIR: empty } });
+	assert.is(result.code, 1);
+	assert.match(result.stderr, /^gitstead: error: the data folder \S+empty has no gitstead\.db \(create it with: gitstead admin init/);
+	assert.equal(readdirSync(empty), [], '~> no database was created');
 });
 
 test('first start creates admin and prints its token once; the token works', async () => {
@@ -249,6 +287,7 @@ test('environment variables mirror the flags', () => {
 test('config files – read with --config; a bad key or value is named', async () => {
 	const good = join(dir, 'good.toml');
 	writeFileSync(good, `[storage]\ndata_dir = "${join(dir, 'other')}"\n[rate_limit]\nenabled = false\n`);
+	assert.is(run(gitstead, ['admin', 'init', '--config', good]).code, 0);
 	const created = run(gitstead, ['admin', 'create-user', 'tomlish', '--config', good]);
 	assert.is(created.code, 0, created.stderr);
 	assert.ok(existsSync(join(dir, 'other', 'gitstead.db')), '~> data_dir from the file');
@@ -268,6 +307,7 @@ test('config files – read with --config; a bad key or value is named', async (
 test('durability – a killed server loses no answered write', async () => {
 	const data = join(dir, 'killed');
 	const env = { GITSTEAD_DATA_DIR: data };
+	run(gitstead, ['admin', 'init'], { env });
 	run(gitstead, ['admin', 'create-user', 'kim'], { env });
 	run(gitstead, ['admin', 'create-org', 'kco', '--owner', 'kim'], { env });
 	const token = JSON.parse(run(gitstead, ['admin', 'create-token', 'kim', '--scopes', 'admin:org', '--json'], { env }).stdout).token;
@@ -290,7 +330,7 @@ test('durability – a killed server loses no answered write', async () => {
 
 test('serve – a port in use is one clear line', async () => {
 	const port = new URL(served!.address).port;
-	const clash = run(gitstead, ['serve', '--port', port, '--data-dir', join(dir, 'data')]);
+	const clash = run(gitstead, ['serve', '--port', port, '--data-dir', join(dir, 'elsewhere')]);
 	assert.is(clash.code, 1);
 	assert.match(clash.stderr, /gitstead: error: cannot listen: port \d+ on 127\.0\.0\.1 is already in use/);
 });

@@ -1,8 +1,10 @@
 /**
  * `gitstead admin …`: bootstrap users, enterprises, organizations, memberships and tokens from
  * the command line. Each command goes through the same service code and rules as the API, runs
- * in its own transaction, and is safe while the server runs (WAL, busy timeout).
- * With --json each prints one JSON object; otherwise one readable line.
+ * in its own transaction, and is safe while the server runs (WAL, busy timeout; admin commands
+ * never take serve's data-folder lock). Only `init` creates a data folder and database; every
+ * other command refuses a missing one. With --json each prints one JSON object; otherwise one
+ * readable line.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -31,6 +33,8 @@ import { CliError, type Output } from './output';
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
 
 Commands:
+  init                         create the data folder and its database (serve does this too);
+                               on an existing database it says so and changes nothing
   create-user LOGIN [--site-admin] [--email E] [--name N]
   create-enterprise SLUG --owner LOGIN [--name N]
   create-org LOGIN --owner LOGIN [--enterprise SLUG]
@@ -52,7 +56,8 @@ Commands:
   migrate                      upgrade the database schema (serve does this on start)
 
 Options for every command:
-  --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR)
+  --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR); every command but init
+                   refuses a folder without gitstead.db
   --config FILE    configuration file (GITSTEAD_CONFIG)
   --json           print one JSON object instead of a readable line
 
@@ -130,15 +135,39 @@ function string(value: string | boolean | undefined): string | undefined {
 	return typeof value === 'string' ? value : undefined;
 }
 
+/** What opening the data folder did, for commands that report it (init). */
+export interface Opened {
+	/** The data folder did not exist and was created. */
+	createdFolder: boolean;
+}
+
 export interface AdminCommand {
 	/** Options beyond COMMON_OPTIONS, for parseArgs. */
 	options: Options;
 	/** Positional argument names; '[NAME]' is optional. */
 	positionals: string[];
-	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output): void;
+	/** Creates a missing data folder and database (init); every other command refuses them. */
+	createsDatabase?: boolean;
+	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output, opened?: Opened): void;
 }
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
+	init: {
+		options: {},
+		positionals: [],
+		createsDatabase: true,
+		run(app, _values, _positionals, out, opened = { createdFolder: false }) {
+			const dataDir = app.config.storage.data_dir;
+			const file = app.config.databaseFile;
+			const { created, from, to } = app.migration;
+			const upgraded = !created && from !== to;
+			let line: string;
+			if (created) line = `created ${opened.createdFolder ? `the data folder ${dataDir} and ` : ''}the database ${file} (schema version ${to})`;
+			else if (upgraded) line = `the database ${file} already exists; upgraded it from schema version ${from} to ${to}`;
+			else line = `the database ${file} already exists (schema version ${to}); nothing to do`;
+			out.result({ data_dir: dataDir, database: file, created, created_folder: opened.createdFolder, schema_version: to, upgraded_from: upgraded ? from : null }, line);
+		},
+	},
 	'create-user': {
 		options: { 'site-admin': { type: 'boolean' }, email: { type: 'string' }, name: { type: 'string' } },
 		positionals: ['LOGIN'],

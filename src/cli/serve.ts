@@ -1,8 +1,10 @@
 /**
- * `gitstead serve`: opens the data folder, bootstraps the first site administrator, starts the
- * jobs and the HTTP server, and shuts down cleanly on SIGINT/SIGTERM (counters written, database
- * closed so the WAL folds back).
+ * `gitstead serve`: takes the data folder's lock (one server per folder, src/db/lock.ts), opens the
+ * data folder, bootstraps the first site administrator, starts the jobs and the HTTP server, and
+ * shuts down cleanly on SIGINT/SIGTERM (counters written, database closed so the WAL folds back,
+ * lock released).
  */
+import { mkdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { App } from '../app';
 import { closeApp, openApp } from '../compose';
@@ -10,6 +12,7 @@ import { createUser } from '../api/users/service';
 import { ALL_TOP_LEVEL_SCOPES } from '../auth/scopes';
 import { version } from '../build-info';
 import type { Resolved } from '../config';
+import { acquireDataDirLock, type DataDirLock } from '../db/lock';
 import { startJobs } from '../jobs';
 import { createLogger } from '../log';
 import { listen, type RunningServer } from '../server';
@@ -49,7 +52,11 @@ export interface Serving {
 	stop(): Promise<void>;
 }
 
-/** Starts Gitstead. @throws Error with a one-line reason. */
+/**
+ * Starts Gitstead.
+ * @throws DataDirLockedError (src/db/lock.ts) when another server holds the data folder
+ * @throws Error with a one-line reason otherwise (folder, database, address)
+ */
 export async function serve(config: Resolved, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<Serving> {
 	const started = process.hrtime.bigint();
 	// Keep V8's young generation at its initial size instead of letting it double up to 16 MB
@@ -57,14 +64,29 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 	// of 125 MB for about 8% more CPU per write (npm run bench; README, Performance).
 	setFlagsFromString('--semi-space-growth-factor=1');
 	const log = createLogger();
-	const app = openApp(config, { log });
+	try {
+		mkdirSync(config.storage.data_dir, { recursive: true });
+	} catch (error) {
+		throw new Error(`cannot create the data folder ${config.storage.data_dir}: ${(error as Error).message}`);
+	}
+	// Before the database is opened: a second server must neither upgrade nor bootstrap it.
+	const lock: DataDirLock = await acquireDataDirLock(config.storage.data_dir, version);
+	let app: App;
 	let server: RunningServer;
+	try {
+		app = openApp(config, { log });
+	} catch (error) {
+		lock.release();
+		throw error;
+	}
 	try {
 		server = await listen(app, config.server.host, config.server.port);
 	} catch (error) {
 		closeApp(app);
+		lock.release();
 		throw error;
 	}
+	lock.setListen(server.address);
 	for (const line of bootstrapAdmin(app)) print(line);
 	const stopJobs = startJobs(app);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -81,7 +103,11 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 		(stopping ??= (async () => {
 			stopJobs();
 			await server.close();
-			closeApp(app);
+			try {
+				closeApp(app);
+			} finally {
+				lock.release();
+			}
 		})());
 	return { app, server, stop };
 }

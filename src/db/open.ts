@@ -6,16 +6,35 @@ import { nativeBinding } from './native';
 
 export type DB = Database.Database;
 
+/** The busy timeout when none is configured (storage.busy_timeout_ms), in milliseconds. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** How openDatabase opens a file. */
+export interface OpenDatabaseOptions {
+	/** Open read-only (no pragmas that write). */
+	readonly?: boolean;
+	/** Refuse (throw) instead of creating a missing file. */
+	mustExist?: boolean;
+	/** Milliseconds to wait for another connection's lock before SQLITE_BUSY; default 5000. */
+	busyTimeoutMs?: number;
+}
+
 /**
- * Opens (creating if needed) the database file with Gitstead's pragmas.
+ * Opens (creating if needed, unless `mustExist`) the database file with Gitstead's pragmas.
  * @param file path of the SQLite file, or ':memory:'
- * @param options.readonly open read-only (no pragmas that write)
+ * @throws SqliteError when the file cannot be opened (or is missing with `mustExist`)
  */
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): DB {
-	const db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: nativeBinding() as never });
-	// First, so every later statement (including the pragmas below) waits for a concurrent
-	// `gitstead admin` command instead of failing with SQLITE_BUSY.
-	db.pragma('busy_timeout = 5000');
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): DB {
+	const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+	// `timeout` is SQLite's busy timeout, set before anything else runs, so every later statement
+	// (including the pragmas below) waits for a concurrent `gitstead admin` command or the server
+	// instead of failing with SQLITE_BUSY.
+	const db = new Database(file, {
+		readonly: options.readonly ?? false,
+		fileMustExist: options.mustExist ?? false,
+		timeout: busyTimeout,
+		nativeBinding: nativeBinding() as never,
+	});
 	if (!options.readonly) {
 		// WAL: readers never block the writer, and a commit is one append (~20 µs with NORMAL).
 		db.pragma('journal_mode = WAL');

@@ -26,6 +26,22 @@ export function run(command: [string, string[]], args: string[], options: { cwd?
 	return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Runs to completion without blocking the event loop (for commands run beside load). */
+export function runAsync(command: [string, string[]], args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+	return new Promise((resolveRun) => {
+		const child = spawn(command[0], [...command[1], ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => (stdout += chunk));
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolveRun({ code, stdout, stderr });
+		});
+	});
+}
+
 export interface Served {
 	child: ChildProcess;
 	/** e.g. http://127.0.0.1:40000 */
