@@ -52,7 +52,11 @@ CREATE TABLE accounts (
   has_organization_projects       INTEGER NOT NULL DEFAULT 1,
   has_repository_projects         INTEGER NOT NULL DEFAULT 1,
   created_at  TEXT NOT NULL,
-  updated_at  TEXT NOT NULL
+  updated_at  TEXT NOT NULL,
+  -- Schema 2. Organizations: whether members may fork its private and internal repositories.
+  members_can_fork_private_repositories INTEGER NOT NULL DEFAULT 0,
+  -- Schema 2. Users: whether `email` is shown to others (GitHub's public email); it is private otherwise.
+  email_public INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX accounts_enterprise ON accounts(enterprise_id) WHERE enterprise_id IS NOT NULL;
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SCHEMA_VERSION } from '../src/db/migrations';
 import { bundleCommand, run, serve, waitFor, type Served } from './helpers/cli';
 
 const test = suite('cli');
@@ -46,7 +47,7 @@ test('admin init creates the data folder and database; again, it says so and cha
 	const data = join(dir, 'fresh', 'data');
 	const first = run(gitstead, ['admin', 'init', '--data-dir', data]);
 	assert.is(first.code, 0, first.stderr);
-	assert.is(first.stdout, `created the data folder ${data} and the database ${join(data, 'gitstead.db')} (schema version 1)\n`);
+	assert.is(first.stdout, `created the data folder ${data} and the database ${join(data, 'gitstead.db')} (schema version ${SCHEMA_VERSION})\n`);
 	assert.ok(existsSync(join(data, 'gitstead.db')));
 	const again = run(gitstead, ['admin', 'init', '--data-dir', data, '--json']);
 	assert.is(again.code, 0, again.stderr);
@@ -55,10 +56,10 @@ test('admin init creates the data folder and database; again, it says so and cha
 		database: join(data, 'gitstead.db'),
 		created: false,
 		created_folder: false,
-		schema_version: 1,
+		schema_version: SCHEMA_VERSION,
 		upgraded_from: null,
 	});
-	assert.match(run(gitstead, ['admin', 'init', '--data-dir', data]).stdout, /already exists \(schema version 1\); nothing to do/);
+	assert.match(run(gitstead, ['admin', 'init', '--data-dir', data]).stdout, new RegExp(`already exists \\(schema version ${SCHEMA_VERSION}\\); nothing to do`));
 	const user = run(gitstead, ['admin', 'create-user', 'initial', '--data-dir', data]);
 	assert.is(user.code, 0, `~> admin commands work on it: ${user.stderr}`);
 	assert.match(run(gitstead, ['admin', '--help']).stdout, /^ {2}init {2,}create the data folder and its database/m);
@@ -97,7 +98,7 @@ test('first start creates admin and prints its token once; the token works', asy
 
 test('admin commands while the server runs; the server sees them at once', async () => {
 	const user = json('create-user', 'alice', '--email', 'alice@example.test', '--name', 'Alice');
-	assert.equal(user, { id: user.id, login: 'alice', site_admin: false, email: 'alice@example.test', name: 'Alice' });
+	assert.equal(user, { id: user.id, login: 'alice', site_admin: false, email: 'alice@example.test', email_public: false, name: 'Alice' });
 	const line = admin('create-user', 'bob', '--site-admin');
 	assert.is(line.code, 0);
 	assert.match(line.stdout, /^created user bob \(id \d+, site administrator\)\n$/);

@@ -87,4 +87,52 @@ test('update: validation and denial', async () => {
 	assert.is((await s.request('PATCH', '/repos/eve/mine', { token: s.fullToken('eve'), body: { visibility: 'internal' } })).status, 422);
 });
 
+// ----- finding 2 of the hostile-input review: private forks (regressions)
+
+test('private forks – members_can_fork_private_repositories (off by default) decides who forks a private repository', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'secret', private: true } });
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'open' } });
+	const org = await s.get('/orgs/acme', olivia);
+	assert.is(org.body.members_can_fork_private_repositories, false, '~> off by default, shown to owners');
+	const refused = await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: {} });
+	assert.is(refused.status, 403, '~> forking a private organization repository needs the setting');
+	assert.match(refused.body.message, 'private repository forking');
+	assert.is((await s.request('POST', '/repos/acme/open/forks', { token: mia, body: { name: 'open-fork' } })).status, 202, '~> public repositories fork freely');
+	const patched = await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_fork_private_repositories: true } });
+	assert.is(patched.body.members_can_fork_private_repositories, true);
+	const fork = await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: {} });
+	assert.is(fork.status, 202);
+	assert.is(fork.body.full_name, 'mia/secret');
+	assert.is(fork.body.private, true, '~> the fork stays private');
+});
+
+test('private forks – a user who loses read access loses their forks of private repositories, in the same change', async () => {
+	assert.is((await s.get('/repos/mia/secret', mia)).status, 200, '~> the fork of the previous test');
+	// Base permission lowered: mia reads nothing private any more.
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'none' } });
+	assert.is((await s.get('/repos/mia/secret', mia)).status, 404, '~> the private fork went with the access');
+	assert.is((await s.get('/repos/mia/open-fork', mia)).status, 200, '~> a fork of a public repository stays');
+	// Through a team: access given, fork made, team membership removed.
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'read' } });
+	const fork = await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: { name: 'secret-2' } });
+	assert.is(fork.status, 202);
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'none' } });
+	assert.is((await s.get('/repos/mia/secret-2', mia)).status, 404);
+	await s.request('POST', '/orgs/acme/teams', { token: olivia, body: { name: 'Readers', repo_names: ['acme/secret'], privacy: 'closed' } });
+	await s.request('PUT', '/orgs/acme/teams/readers/memberships/mia', { token: olivia, body: {} });
+	assert.is((await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: { name: 'secret-3' } })).status, 202);
+	assert.is((await s.request('DELETE', '/orgs/acme/teams/readers/memberships/mia', { token: olivia })).status, 204);
+	assert.is((await s.get('/repos/mia/secret-3', mia)).status, 404, '~> leaving the team took the fork');
+	// Removed from the organization.
+	await s.request('PUT', '/orgs/acme/teams/readers/memberships/mia', { token: olivia, body: {} });
+	assert.is((await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: { name: 'secret-4' } })).status, 202);
+	assert.is((await s.request('DELETE', '/orgs/acme/members/mia', { token: olivia })).status, 204);
+	assert.is((await s.get('/repos/mia/secret-4', mia)).status, 404, '~> leaving the organization took the fork');
+	assert.is((await s.get('/repos/mia/open-fork', mia)).status, 200);
+	const owners = await s.get('/repos/acme/secret', olivia);
+	assert.is(owners.status, 200, '~> the source is untouched');
+	s.member('acme', 'mia');
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'read' } });
+});
+
 test.run();

@@ -35,7 +35,7 @@ export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
 Commands:
   init                         create the data folder and its database (serve does this too);
                                on an existing database it says so and changes nothing
-  create-user LOGIN [--site-admin] [--email E] [--name N]
+  create-user LOGIN [--site-admin] [--email E [--public-email]] [--name N]
   create-enterprise SLUG --owner LOGIN [--name N]
   create-org LOGIN --owner LOGIN [--enterprise SLUG]
   add-member ORG LOGIN [--role member|admin]
@@ -169,17 +169,20 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		},
 	},
 	'create-user': {
-		options: { 'site-admin': { type: 'boolean' }, email: { type: 'string' }, name: { type: 'string' } },
+		options: { 'site-admin': { type: 'boolean' }, email: { type: 'string' }, 'public-email': { type: 'boolean' }, name: { type: 'string' } },
 		positionals: ['LOGIN'],
 		run(app, values, [login], out) {
+			if (values['public-email'] && !values.email) throw new CliError('--public-email needs --email');
 			const user = createUser(app, {
 				login,
 				email: string(values.email),
+				// An email stays private (shown to the user and site administrators only) unless made public.
+				emailPublic: values['public-email'] === true,
 				name: string(values.name),
 				siteAdmin: values['site-admin'] === true,
 			});
 			out.result(
-				{ id: user.id, login: user.login, site_admin: user.site_admin === 1, email: user.email, name: user.name },
+				{ id: user.id, login: user.login, site_admin: user.site_admin === 1, email: user.email, email_public: user.email_public === 1, name: user.name },
 				`created user ${user.login} (id ${user.id}${user.site_admin ? ', site administrator' : ''})`,
 			);
 		},

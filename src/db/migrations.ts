@@ -3,7 +3,7 @@
  * Never reorder or delete a step; retire one by making it a no-op. After the last step the
  * database must equal a fresh schema.sql (test/storage.test.ts compares sqlite_master).
  *
- * Version 1 is the first released schema, so there are no steps yet.
+ * Version 1 is the first released schema.
  */
 import type { DB } from './open';
 
@@ -13,7 +13,18 @@ export interface Migration {
 	up(db: DB): void;
 }
 
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+	{
+		version: 2,
+		description: 'organization setting members_can_fork_private_repositories; public or private user email',
+		up(db) {
+			db.exec(`
+				ALTER TABLE accounts ADD COLUMN members_can_fork_private_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN email_public INTEGER NOT NULL DEFAULT 0;
+			`);
+		},
+	},
+];
 
 /** The schema version schema.sql describes. */
 export const SCHEMA_VERSION = 1 + migrations.length;

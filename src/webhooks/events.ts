@@ -104,7 +104,7 @@ export const events = {
 	 */
 	repository(
 		app: App,
-		action: 'edited' | 'renamed' | 'archived' | 'unarchived' | 'privatized' | 'publicized',
+		action: 'edited' | 'renamed' | 'archived' | 'unarchived' | 'privatized' | 'publicized' | 'deleted',
 		repo: RepositoryRow,
 		actorId: number | null,
 		changes?: Record<string, unknown>,

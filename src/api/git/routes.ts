@@ -12,6 +12,7 @@ import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { parseCommit, parseTag, parseTree, TREE_MODES, type Ident, type TreeEntry } from './objects';
 import * as render from './render';
+import { visibleEmail } from '../users/render';
 import { peel, resolveObject } from './service';
 import {
 	blobContent,
@@ -64,7 +65,8 @@ function caller(ctx: Context): PersonInput {
 	const host = ctx.app.urls.host.replace(/:\d+$/, '');
 	// Characters git cannot keep in an identity are dropped rather than refused: the caller gave none of this.
 	const clean = (text: string | null) => (text ?? '').replace(/[<>\n\0]/g, '').trim();
-	return { name: clean(account.name) || account.login, email: clean(account.email) || `${account.id}+${account.login}@users.noreply.${host}` };
+	// A private email never goes into a commit anyone may read: GitHub's noreply address stands in.
+	return { name: clean(account.name) || account.login, email: clean(visibleEmail(account)) || `${account.id}+${account.login}@users.noreply.${host}` };
 }
 
 /**

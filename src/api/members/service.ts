@@ -5,6 +5,7 @@
 import type { App } from '../../app';
 import { forbidden, invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
+import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
 import { events } from '../../webhooks/events';
 import type { OrgMembershipRow } from './store';
@@ -88,6 +89,7 @@ export function removeMember(app: App, org: AccountRow, userId: number, actorId:
 		assertNotLastOwner(app, org, userId, 'remove');
 		app.stores.memberships.removeEverywhere(org.id, userId);
 		if (membership.state === 'active') events.orgMember(app, 'member_removed', org, app.stores.accounts.byId(userId)!, membership.role, actorId);
+		deleteForksWithoutAccess(app, org, actorId);
 		return true;
 	});
 }

@@ -65,6 +65,7 @@ export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, view
 		default_repository_permission: org.default_repository_permission,
 		members_can_create_repositories: org.members_can_create_repositories === 1,
 		members_can_create_teams: org.members_can_create_teams === 1,
+		members_can_fork_private_repositories: org.members_can_fork_private_repositories === 1,
 		two_factor_requirement_enabled: false,
 		members_allowed_repository_creation_type: org.members_can_create_repositories === 1 ? 'all' : 'none',
 	};

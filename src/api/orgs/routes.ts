@@ -8,6 +8,7 @@ import { notFound } from '../../http/errors';
 import { ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
+import { deleteForksWithoutAccess } from '../repos/service';
 import { orgFull, orgSimple } from './render';
 import type { OrgSettings } from '../users/store';
 
@@ -25,6 +26,7 @@ const updateBody = v.object({
 	members_can_create_repositories: v.optional(v.boolean()),
 	/** Gitstead: whether members (not only owners) may create teams; GitHub keeps this in its web settings. */
 	members_can_create_teams: v.optional(v.boolean()),
+	members_can_fork_private_repositories: v.optional(v.boolean()),
 	has_organization_projects: v.optional(v.boolean()),
 	has_repository_projects: v.optional(v.boolean()),
 });
@@ -71,10 +73,15 @@ export const orgRoutes = [
 				default_repository_permission: body.default_repository_permission ?? org.default_repository_permission,
 				members_can_create_repositories: flag(body.members_can_create_repositories, org.members_can_create_repositories),
 				members_can_create_teams: flag(body.members_can_create_teams, org.members_can_create_teams),
+				members_can_fork_private_repositories: flag(body.members_can_fork_private_repositories, org.members_can_fork_private_repositories),
 				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
 				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
 			};
 			ctx.app.stores.accounts.updateOrgSettings(org.id, settings, isoSeconds(ctx.now));
+			// A lower base permission may take members' read access to private repositories.
+			if (settings.default_repository_permission !== org.default_repository_permission) {
+				deleteForksWithoutAccess(ctx.app, ctx.app.stores.accounts.byId(org.id)!, access.actorId);
+			}
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
 			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access));
 		},

@@ -8,6 +8,7 @@ import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { simpleUser } from '../users/render';
 import { events } from '../../webhooks/events';
+import { deleteForksWithoutAccess } from '../repos/service';
 import { assertConvertible, convertToOutsideCollaborator, CONVERT_TASK } from './service';
 
 export const outsideCollaboratorRoutes = [
@@ -74,6 +75,7 @@ export const outsideCollaboratorRoutes = [
 				if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
 			}
 			ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
+			deleteForksWithoutAccess(ctx.app, access.org, access.actorId);
 			return noContent();
 		},
 	}),

@@ -7,6 +7,7 @@ import { forbidden } from '../../http/errors';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { assertNotLastOwner } from '../members/service';
 import { strongest, type RepoPermission } from '../../auth/repo-permissions';
+import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
 import type { AccountRow } from '../users/store';
 import { events } from '../../webhooks/events';
@@ -52,6 +53,7 @@ export function convertToOutsideCollaborator(app: App, org: AccountRow, user: Ac
 		app.stores.memberships.removeTeamMemberships(org.id, user.id);
 		app.stores.memberships.remove(org.id, user.id);
 		events.orgMember(app, 'member_removed', org, user, role, actorId);
+		deleteForksWithoutAccess(app, org, actorId);
 	});
 	app.cache.invalidate(teamScope(org.id));
 }

@@ -161,6 +161,10 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			// The fork keeps the source's privacy (the guard hides non-public sources from tokens without `repo`).
 			const source = ctx.repo;
+			if (source.owner.type === 'Organization' && source.repo.visibility !== 'public' && source.owner.members_can_fork_private_repositories !== 1) {
+				// The organization setting members_can_fork_private_repositories (off by default).
+				throw forbidden('This organization does not allow private repository forking.');
+			}
 			let target;
 			let collaboratorId: number | null = null;
 			if (ctx.body.organization !== undefined) {

@@ -2,6 +2,7 @@
  * Creating repositories (organization, user and fork), with GitHub's naming rules.
  */
 import type { App } from '../../app';
+import { userRepoPermission } from '../../auth/access/repos';
 import { invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
 import { LICENSES } from './licenses';
@@ -115,6 +116,28 @@ export function createRepository(
 		return repo;
 	});
 	return repo;
+}
+
+/**
+ * GitHub's rule for private forks: a user who can no longer read a private or internal repository
+ * loses their fork of it ("Removing a member from your organization": the member's forks of the
+ * organization's private repositories are deleted). Checks the users' forks of `owner`'s
+ * non-public repositories and deletes those whose owner lost read access. Call it inside the
+ * transaction of every change that may take read access away (a member, an outside collaborator or
+ * a team member removed, a team's repository or parent changed, a team deleted, the base
+ * permission lowered), so the change and the deletions commit together.
+ * @returns the forks deleted
+ */
+export function deleteForksWithoutAccess(app: App, owner: AccountRow, actorId: number | null): RepositoryRow[] {
+	const deleted: RepositoryRow[] = [];
+	for (const fork of app.stores.repos.userForksOfPrivate(owner.id)) {
+		const parent = app.stores.repos.byId(fork.fork_parent_id!)!;
+		if (userRepoPermission(app, parent, owner, fork.owner_id) !== null) continue;
+		events.repository(app, 'deleted', fork, actorId);
+		app.stores.repos.remove(fork.id);
+		deleted.push(fork);
+	}
+	return deleted;
 }
 
 /** Body of PATCH /repos/{owner}/{repo} (GitHub's update-a-repository; security_and_analysis statuses). */

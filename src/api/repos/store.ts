@@ -112,6 +112,13 @@ export function createRepositoryStore(db: DB) {
 		SELECT permission FROM team_repositories WHERE repo_id = @repoId AND team_id IN (SELECT id FROM my_teams)`)
 		.pluck();
 	const forOwner = db.prepare('SELECT * FROM repositories WHERE owner_id = ? ORDER BY id');
+	// Forks owned by users of an owner's private and internal repositories (the private-fork rule).
+	const userForksOfPrivate = db.prepare(`
+		SELECT f.* FROM repositories p
+		JOIN repositories f ON f.fork_parent_id = p.id
+		JOIN accounts a ON a.id = f.owner_id AND a.type = 'User'
+		WHERE p.owner_id = ? AND p.visibility != 'public' ORDER BY f.id`);
+	const remove = db.prepare('DELETE FROM repositories WHERE id = ?');
 	const collaborators = db.prepare(`
 		SELECT a.*, c.permission FROM repository_collaborators c JOIN accounts a ON a.id = c.user_id WHERE c.repo_id = ? ORDER BY a.id`);
 	const removeCollaborations = db.prepare(
@@ -168,6 +175,10 @@ export function createRepositoryStore(db: DB) {
 		/** Permissions the user holds on the repository through teams (including parent teams). */
 		teamPermissions: (repoId: number, userId: number) => teamPermissions.all({ repoId, userId }) as RepoPermission[],
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
+		/** Users' forks of the owner's private and internal repositories. */
+		userForksOfPrivate: (ownerId: number) => userForksOfPrivate.all(ownerId) as RepositoryRow[],
+		/** Deletes a repository with everything in it (foreign keys cascade; its forks are detached). */
+		remove: (id: number) => void remove.run(id),
 		/** Direct collaborators of a repository, with their permission. */
 		collaborators: (repoId: number) => collaborators.all(repoId) as Array<AccountRow & { permission: RepoPermission }>,
 		/** Removes the user's direct access to every repository of the owner. @returns rows removed */

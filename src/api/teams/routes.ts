@@ -18,6 +18,7 @@ import { permissionFlags, strongest, type RepoPermission } from '../../auth/repo
 import { events } from '../../webhooks/events';
 import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
+import { deleteForksWithoutAccess } from '../repos/service';
 import { teamMembership } from './render';
 import {
 	assertOrganizationRepository,
@@ -188,7 +189,10 @@ function deleteMembership(ctx: Context): Reply {
 	}
 	const before = ctx.app.stores.teams.membership(team.team.id, user.id);
 	ctx.app.stores.teams.removeMembership(team.team.id, user.id);
-	if (before?.state === 'active') events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
+	if (before?.state === 'active') {
+		events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
+		deleteForksWithoutAccess(ctx.app, team.org, team.actorId);
+	}
 	return noContent();
 }
 
@@ -267,6 +271,7 @@ function deleteRepo(ctx: Context): Reply {
 	}
 	if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
 		events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.actorId);
+		deleteForksWithoutAccess(ctx.app, team.org, team.actorId);
 	}
 	return noContent();
 }

@@ -6,6 +6,7 @@ import type { App } from '../../app';
 import { forbidden, invalidField, unprocessable } from '../../http/errors';
 import type { OrgAccess } from '../../auth/access/types';
 import type { RepoPermission } from '../../auth/repo-permissions';
+import { deleteForksWithoutAccess } from '../repos/service';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
 import { teamVisible } from '../../auth/access/teams';
@@ -241,7 +242,11 @@ export function updateTeam(app: App, editor: TeamEditor, team: TeamRow, input: U
 		for (const key of ['name', 'description', 'privacy', 'notification_setting'] as const) {
 			if (team[key] !== updated[key]) changes[key] = { from: team[key] };
 		}
-		if (team.parent_id !== updated.parent_id) changes.parent = { from: team.parent_id };
+		if (team.parent_id !== updated.parent_id) {
+			changes.parent = { from: team.parent_id };
+			// Inherited repository access changed with the parent.
+			deleteForksWithoutAccess(app, editor.access.org, editor.access.actorId);
+		}
 		if (Object.keys(changes).length) events.team(app, 'edited', org, updated, actorId, changes);
 		return updated;
 	});
@@ -260,6 +265,7 @@ export function deleteTeam(app: App, access: OrgAccess, team: TeamRow): void {
 		const deleted = [team, ...(access.admin ? app.stores.teams.descendants(team.id) : [])];
 		app.stores.teams.remove(team.id);
 		for (const gone of deleted) events.team(app, 'deleted', access.org, gone, access.actorId);
+		deleteForksWithoutAccess(app, access.org, access.actorId);
 	});
 	app.cache.invalidate(teamScope(team.org_id));
 }

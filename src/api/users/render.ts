@@ -51,6 +51,14 @@ export function simpleUser(urls: Urls, account: Pick<AccountRow, 'id' | 'login' 
 	};
 }
 
+/**
+ * The email others may see: a user's only when the user made it public (GitHub's public email), an
+ * organization's profile email always.
+ */
+export function visibleEmail(account: AccountRow): string | null {
+	return account.type === 'User' && account.email_public !== 1 ? null : account.email;
+}
+
 /** GET /users/{username}: the public user record. */
 export function publicUser(urls: Urls, account: AccountRow, counts: AccountCounts) {
 	return {
@@ -59,7 +67,7 @@ export function publicUser(urls: Urls, account: AccountRow, counts: AccountCount
 		company: account.company,
 		blog: account.blog ?? '',
 		location: account.location,
-		email: account.email,
+		email: visibleEmail(account),
 		hireable: null,
 		bio: account.type === 'Organization' ? account.description : account.bio,
 		twitter_username: null,
@@ -76,6 +84,8 @@ export function publicUser(urls: Urls, account: AccountRow, counts: AccountCount
 export function privateUser(urls: Urls, account: AccountRow, counts: AccountCounts) {
 	return {
 		...publicUser(urls, account, counts),
+		// The user's own email, public or not.
+		email: account.email,
 		private_gists: counts.private_gists,
 		total_private_repos: counts.private_repos,
 		owned_private_repos: counts.private_repos,

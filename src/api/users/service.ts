@@ -37,7 +37,7 @@ export function assertLoginFree(app: App, login: string, resource = 'User', fiel
  */
 export function createUser(
 	app: App,
-	input: { login: string; email?: string | null; name?: string | null; siteAdmin?: boolean },
+	input: { login: string; email?: string | null; emailPublic?: boolean; name?: string | null; siteAdmin?: boolean },
 ): AccountRow {
 	assertLogin(input.login);
 	return app.transaction(() => {
@@ -47,6 +47,7 @@ export function createUser(
 			type: 'User',
 			name: input.name,
 			email: input.email,
+			emailPublic: input.emailPublic,
 			siteAdmin: input.siteAdmin,
 			now: isoSeconds(app.clock()),
 		});

@@ -28,6 +28,10 @@ export interface AccountRow {
 	has_repository_projects: number;
 	created_at: string;
 	updated_at: string;
+	/** Organizations: members may fork its private and internal repositories (1) or not (0, the default). */
+	members_can_fork_private_repositories: number;
+	/** Users: `email` is public (1) or private to the user and site administrators (0, the default). */
+	email_public: number;
 }
 
 /** Repository and gist counts shown on user and organization records. */
@@ -51,6 +55,7 @@ export type OrgSettings = Pick<
 	| 'default_repository_permission'
 	| 'members_can_create_repositories'
 	| 'members_can_create_teams'
+	| 'members_can_fork_private_repositories'
 	| 'has_organization_projects'
 	| 'has_repository_projects'
 >;
@@ -65,8 +70,8 @@ export function createAccountStore(db: DB) {
 	const byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
 	const byIds = db.prepare('SELECT * FROM accounts WHERE id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
-		INSERT INTO accounts (login, type, name, email, site_admin, enterprise_id, billing_email, created_at, updated_at)
-		VALUES (@login, @type, @name, @email, @siteAdmin, @enterpriseId, @billingEmail, @now, @now)`);
+		INSERT INTO accounts (login, type, name, email, email_public, site_admin, enterprise_id, billing_email, created_at, updated_at)
+		VALUES (@login, @type, @name, @email, @emailPublic, @siteAdmin, @enterpriseId, @billingEmail, @now, @now)`);
 	const siteAdmins = db.prepare("SELECT count(*) FROM accounts WHERE type = 'User' AND site_admin = 1").pluck();
 	const counts = db.prepare(`
 		SELECT (SELECT count(*) FROM repositories WHERE owner_id = @id AND visibility = 'public') AS public_repos,
@@ -80,6 +85,7 @@ export function createAccountStore(db: DB) {
 			default_repository_permission = @default_repository_permission,
 			members_can_create_repositories = @members_can_create_repositories,
 			members_can_create_teams = @members_can_create_teams,
+			members_can_fork_private_repositories = @members_can_fork_private_repositories,
 			has_organization_projects = @has_organization_projects, has_repository_projects = @has_repository_projects,
 			updated_at = @updated_at
 		WHERE id = @id AND type = 'Organization'`);
@@ -132,6 +138,8 @@ export function createAccountStore(db: DB) {
 			type: AccountRow['type'];
 			name?: string | null;
 			email?: string | null;
+			/** Users: show `email` to others. */
+			emailPublic?: boolean;
 			siteAdmin?: boolean;
 			enterpriseId?: number | null;
 			billingEmail?: string | null;
@@ -144,6 +152,7 @@ export function createAccountStore(db: DB) {
 					type: input.type,
 					name: input.name ?? null,
 					email: input.email ?? null,
+					emailPublic: input.emailPublic ? 1 : 0,
 					siteAdmin: input.siteAdmin ? 1 : 0,
 					enterpriseId: input.enterpriseId ?? null,
 					billingEmail: input.billingEmail ?? null,
