@@ -59,9 +59,9 @@ export interface Config {
 		max_attempts: number;
 		/** Seconds before the first retry; each later retry waits twice as long. */
 		retry_base_seconds: number;
-		/** Seconds a receiver has to answer. */
+		/** Seconds one attempt may take in all: connecting, sending, and reading the whole answer. */
 		timeout_seconds: number;
-		/** Deliveries sent at the same time. */
+		/** Attempts in flight at the same time, over all hooks (each hook has at most one). */
 		concurrency: number;
 	};
 }

@@ -1,11 +1,12 @@
 /**
  * Global webhooks (spec document 1, Global webhooks and Events; reference §2.8): management, and
  * real deliveries to a receiver on loopback — signatures, payloads, retries with backoff across a
- * restart, the delivery log.
+ * restart, the delivery log; isolation of slow receivers (a tarpit holds only its own hook's slot,
+ * within a total deadline), deleting hooks with deliveries in flight.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../src/api/users/service';
@@ -50,6 +51,58 @@ class Receiver {
 	take(): Received[] {
 		return this.received.splice(0);
 	}
+}
+
+/**
+ * A receiver that accepts connections and never answers in full: it trickles one byte of an
+ * unending header block every `everyMs` (so no idle timeout fires), or stays silent (`everyMs` 0).
+ */
+class Tarpit {
+	connections = 0;
+	readonly open = new Set<Socket>();
+	private server!: TcpServer;
+	private timers = new Set<NodeJS.Timeout>();
+	url = '';
+
+	constructor(private readonly everyMs: number) {}
+
+	async start(): Promise<void> {
+		this.server = createTcpServer((socket) => {
+			this.connections++;
+			this.open.add(socket);
+			socket.resume(); // read (and drop) the request, so its end is seen
+			socket.on('error', () => undefined);
+			socket.on('close', () => {
+				this.open.delete(socket);
+				clearInterval(timer);
+				this.timers.delete(timer);
+			});
+			const text = 'HTTP/1.1 200 OK\r\nX-Slow: ';
+			let sent = 0;
+			const timer = setInterval(() => {
+				if (this.everyMs > 0 && !socket.destroyed) socket.write(sent < text.length ? text[sent++] : 'a');
+			}, this.everyMs || 1000);
+			this.timers.add(timer);
+		});
+		await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+	}
+
+	stop(): Promise<void> {
+		for (const timer of this.timers) clearInterval(timer);
+		for (const socket of this.open) socket.destroy();
+		return new Promise((done) => this.server.close(() => done()));
+	}
+}
+
+/** Waits until `condition` holds, checking every 10 ms; false when `ms` pass first. */
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+	const end = performance.now() + ms;
+	while (!condition()) {
+		if (performance.now() > end) return false;
+		await new Promise((done) => setTimeout(done, 10));
+	}
+	return true;
 }
 
 const test = suite('global-webhooks');
@@ -385,6 +438,129 @@ test('delete – a hook deleted while one of its deliveries is in flight stops n
 	await s.app.webhooks.deliverDue();
 	assert.is(receiver.take().length, 1, '~> later passes deliver as usual');
 	await s.request('DELETE', `/admin/hooks/${kept}`, { token: admin });
+});
+
+/** A server of its own (fresh data folder unless `dataDir`) with webhook settings for the tests below. */
+async function serverWith(webhooks: Partial<import('../src/config').Config['webhooks']>, dataDir?: string): Promise<TestServer> {
+	const server = await startServer({
+		dataDir,
+		clock: new TestClock(),
+		configure: (c) => Object.assign(c.webhooks, { retry_base_seconds: 60, max_attempts: 3, timeout_seconds: 2 }, webhooks),
+	});
+	if (!dataDir) server.user('root', { siteAdmin: true });
+	return server;
+}
+
+/** POST /admin/hooks on `server` for `url` (JSON, events ['user']); the whole answer. */
+function createHook(server: TestServer, url: string) {
+	return server.request('POST', '/admin/hooks', { token: server.fullToken('root'), body: { name: 'web', config: { url, content_type: 'json' }, events: ['user'] } });
+}
+
+/** POST …/pings through HTTP. */
+async function ping(server: TestServer, hook: number): Promise<void> {
+	assert.is((await server.request('POST', `/admin/hooks/${hook}/pings`, { token: server.fullToken('root') })).status, 204);
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+test('isolation – a tarpit holds only its own slot, until the total deadline; a healthy hook keeps getting its deliveries (finding 4)', async () => {
+	const tarpit = new Tarpit(250); // a byte every 250 ms: an idle timeout never fires
+	const healthy = new Receiver();
+	await tarpit.start();
+	await healthy.start();
+	const iso = await serverWith({ timeout_seconds: 2, concurrency: 2 });
+	iso.app.webhooks.autoRun = true; // as under `serve`: a pass right after each request that queues deliveries
+	// Overlapping passes, as the every-second webhook-deliveries job makes them, only denser.
+	const job = setInterval(() => void iso.app.webhooks.deliverDue().catch(() => undefined), 100);
+	try {
+		const slow = (await createHook(iso, tarpit.url)).body.id;
+		const fast = (await createHook(iso, healthy.url)).body.id;
+		await ping(iso, slow);
+		await ping(iso, slow);
+		assert.ok(await until(() => tarpit.connections === 1, 1000), '~> the tarpit holds an attempt');
+		const held = performance.now();
+		const latencies: number[] = [];
+		for (let i = 1; i <= 4; i++) {
+			const sent = performance.now();
+			await ping(iso, fast);
+			assert.ok(await until(() => healthy.received.length === i, 1500), `~> delivery ${i} to the healthy hook arrives while the tarpit holds its connection`);
+			latencies.push(Math.round(performance.now() - sent));
+			await sleep(150);
+		}
+		assert.ok(performance.now() - held < 2000 && tarpit.open.size === 1, '~> all of that while the tarpit held its connection');
+		assert.ok(Math.max(...latencies) < 1000, `~> each healthy delivery arrives within a second (ms: ${latencies.join(', ')})`);
+		assert.is(tarpit.connections, 1, '~> one attempt per hook: the second ping to the tarpit waits, and no overlapping pass picks the first again');
+
+		// The total deadline (2 s) ends the trickling attempt; it is recorded as timed out, to be retried.
+		const [, first] = (await iso.get(`/admin/hooks/${slow}/deliveries`, iso.fullToken('root'))).body;
+		assert.ok(await until(() => iso.app.stores.webhooks.delivery(slow, first.id)!.attempts === 1, 2500), '~> the attempt ends at its deadline');
+		const log = await iso.get(`/admin/hooks/${slow}/deliveries/${first.id}`, iso.fullToken('root'));
+		assert.is(log.body.status, 'timed out after 2 s');
+		assert.is(log.body.state, 'queued', '~> retried later with the backoff');
+		assert.ok(log.body.duration >= 1.9 && log.body.duration < 2.5, `~> after 2 s (${log.body.duration} s)`);
+		assert.ok(await until(() => tarpit.connections === 2, 1000), '~> the slot goes to the tarpit hook\'s next delivery');
+		assert.equal(new Set(healthy.received.map((r) => r.headers['x-github-delivery'])).size, 4, '~> each healthy delivery was sent once');
+		assert.is(healthy.received.length, 4);
+		assert.ok(await until(() => tarpit.open.size === 1, 100), '~> the timed-out connection was closed');
+	} finally {
+		clearInterval(job);
+		await tarpit.stop();
+		await iso.app.webhooks.deliverDue().catch(() => undefined);
+		await iso.close();
+		await healthy.stop();
+	}
+});
+
+test('delete – a hook deleted with deliveries queued and in flight: its attempt is cancelled, the pass ends, a later pass attempts nothing, other hooks deliver (finding 4)', async () => {
+	const tarpit = new Tarpit(0); // accepts, never answers
+	const healthy = new Receiver();
+	await tarpit.start();
+	await healthy.start();
+	const iso = await serverWith({ timeout_seconds: 10 }); // long: what ends the attempt is the delete
+	try {
+		const doomed = (await createHook(iso, tarpit.url)).body.id;
+		const kept = (await createHook(iso, healthy.url)).body.id;
+		for (let i = 0; i < 3; i++) await ping(iso, doomed);
+		const pass = iso.app.webhooks.deliverDue();
+		assert.ok(await until(() => tarpit.connections === 1, 1000), '~> one delivery in flight, two queued behind it');
+		const deleted = performance.now();
+		assert.is((await iso.request('DELETE', `/admin/hooks/${doomed}`, { token: iso.fullToken('root') })).status, 204);
+		assert.is(await pass, 1, '~> the pass ends, having attempted the one delivery in flight');
+		const ended = performance.now() - deleted;
+		assert.ok(ended < 500, `~> promptly (${Math.round(ended)} ms), not at the 10 s deadline`);
+		assert.ok(await until(() => tarpit.open.size === 0, 500), '~> the connection in flight was dropped');
+		const lagStart = performance.now();
+		assert.is(await iso.app.webhooks.deliverDue(), 0, '~> a later pass attempts nothing');
+		await sleep(20);
+		assert.ok(performance.now() - lagStart < 200, '~> the event loop is free (nothing spins)');
+		assert.is(iso.app.db.prepare('SELECT count(*) FROM webhook_deliveries WHERE hook_id = ?').pluck().get(doomed), 0);
+		assert.is(tarpit.connections, 1, '~> the queued deliveries were never sent');
+		await ping(iso, kept);
+		assert.is(await iso.app.webhooks.deliverDue(), 1);
+		assert.is(healthy.take().length, 1, '~> other hooks deliver as usual');
+	} finally {
+		await tarpit.stop();
+		await iso.close();
+		await healthy.stop();
+	}
+});
+
+test('delete – a delivery left without its hook (deleted with foreign keys off, e.g. from the sqlite3 shell) is dropped, not fetched again for ever (finding 4)', async () => {
+	const iso = await serverWith({});
+	try {
+		const orphaned = (await createHook(iso, 'http://127.0.0.1:9/gone')).body.id;
+		await ping(iso, orphaned);
+		iso.app.db.pragma('foreign_keys = OFF');
+		iso.app.db.prepare('DELETE FROM global_webhooks WHERE id = ?').run(orphaned);
+		iso.app.db.pragma('foreign_keys = ON');
+		// Before the fix this pass never ended: the attempt returned without recording anything and the
+		// row was fetched again at once, in microtasks, starving the event loop at 100 % CPU.
+		assert.is(await iso.app.webhooks.deliverDue(), 1, '~> the pass ends');
+		assert.is(iso.app.db.prepare('SELECT count(*) FROM webhook_deliveries WHERE hook_id = ?').pluck().get(orphaned), 0, '~> the orphan is gone');
+		assert.is(await iso.app.webhooks.deliverDue(), 0);
+	} finally {
+		await iso.close();
+	}
 });
 
 test.run();
