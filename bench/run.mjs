@@ -113,7 +113,9 @@ async function main() {
 	writeFileSync(
 		config,
 		`[storage]\ndata_dir = "${join(dir, 'data')}"\n[rate_limit.limits]\ncore = 1000000000\ncore_unauthenticated = 1000000000\n` +
-			'dependency_snapshots = 1000000000\n',
+			'dependency_snapshots = 1000000000\n' +
+			// The webhook receiver below listens on loopback, which hooks may reach only when allowed.
+			'[webhooks]\nallowed_hosts = ["127.0.0.1"]\n',
 	);
 	const started = Date.now();
 	const gitstead = startChild([join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);

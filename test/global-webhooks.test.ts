@@ -2,14 +2,19 @@
  * Global webhooks (spec document 1, Global webhooks and Events; reference §2.8): management, and
  * real deliveries to a receiver on loopback — signatures, payloads, retries with backoff across a
  * restart, the delivery log; isolation of slow receivers (a tarpit holds only its own hook's slot,
- * within a total deadline), deleting hooks with deliveries in flight.
+ * within a total deadline), deleting hooks with deliveries in flight, and the address rule for
+ * hook targets (loopback, link-local, unspecified refused unless webhooks.allowed_hosts lists them).
  */
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../src/api/users/service';
+import { loadConfig } from '../src/config';
 import { startServer, TestClock, type TestServer } from './helpers/server';
 
 interface Received {
@@ -116,6 +121,8 @@ const configure = (c: import('../src/config').Config) => {
 	c.webhooks.retry_base_seconds = 10;
 	c.webhooks.max_attempts = 4;
 	c.webhooks.timeout_seconds = 1;
+	// The receivers listen on loopback, which hooks may reach only when allowed.
+	c.webhooks.allowed_hosts = ['127.0.0.1'];
 };
 
 test.before(async () => {
@@ -445,7 +452,7 @@ async function serverWith(webhooks: Partial<import('../src/config').Config['webh
 	const server = await startServer({
 		dataDir,
 		clock: new TestClock(),
-		configure: (c) => Object.assign(c.webhooks, { retry_base_seconds: 60, max_attempts: 3, timeout_seconds: 2 }, webhooks),
+		configure: (c) => Object.assign(c.webhooks, { retry_base_seconds: 60, max_attempts: 3, timeout_seconds: 2, allowed_hosts: ['127.0.0.1'] }, webhooks),
 	});
 	if (!dataDir) server.user('root', { siteAdmin: true });
 	return server;
@@ -560,6 +567,152 @@ test('delete – a delivery left without its hook (deleted with foreign keys off
 		assert.is(await iso.app.webhooks.deliverDue(), 0);
 	} finally {
 		await iso.close();
+	}
+});
+
+test('targets – loopback, link-local, metadata and unspecified URLs are refused with 422 at create and update; private ranges are accepted (finding 5)', async () => {
+	const strict = await serverWith({ allowed_hosts: [] }); // the default configuration
+	const token = strict.fullToken('root');
+	try {
+		const refused: Array<[string, RegExp]> = [
+			['http://127.0.0.1:9/hook', /127\.0\.0\.1 is a loopback address/],
+			['http://127.1.2.3/hook', /loopback address/],
+			['http://2130706433/hook', /127\.0\.0\.1 is a loopback address/],
+			['http://localhost:8080/hook', /localhost is a loopback host name/],
+			['https://HOOKS.localhost/hook', /hooks\.localhost is a loopback host name/],
+			['http://[::1]/hook', /::1 is a loopback address/],
+			['http://[::ffff:127.0.0.1]/hook', /loopback address/],
+			['http://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is a cloud metadata address/],
+			['http://169.254.10.1/hook', /link-local address/],
+			['http://[fe80::1]/hook', /fe80::1 is a link-local address/],
+			['http://[fd00:ec2::254]/hook', /cloud metadata address/],
+			['http://[::ffff:169.254.169.254]/hook', /cloud metadata address/],
+			['http://0.0.0.0:8080/hook', /0\.0\.0\.0 is an unspecified address/],
+			['http://[::]/hook', /:: is an unspecified address/],
+		];
+		for (const [url, reason] of refused) {
+			const res = await createHook(strict, url);
+			assert.is(res.status, 422, `~> ${url} is refused`);
+			assert.is(res.body.message, 'Validation Failed');
+			const [error] = res.body.errors;
+			assert.equal([error.resource, error.field, error.code], ['Hook', 'url', 'custom'], `~> GitHub's error item for ${url}`);
+			assert.match(error.message, reason, `~> the message names the reason: ${error.message}`);
+			assert.match(error.message, 'webhooks.allowed_hosts', '~> and the configuration key that allows it');
+		}
+		assert.is((await strict.get('/admin/hooks', token)).body.length, 0, '~> nothing was stored');
+		const accepted = ['http://10.0.0.5:8080/hook', 'https://192.168.1.20/hook', 'http://172.16.0.1/hook', 'http://[fd12:3456::1]/hook', 'https://hooks.example.test/hook'];
+		const ids: number[] = [];
+		for (const url of accepted) {
+			const res = await createHook(strict, url);
+			assert.is(res.status, 201, `~> ${url} (private or public) is accepted`);
+			ids.push(res.body.id);
+		}
+		for (const [url, reason] of [['http://127.0.0.1:9/hook', /loopback/], ['http://[fe80::1]/hook', /link-local/]] as const) {
+			const res = await strict.request('PATCH', `/admin/hooks/${ids[0]}`, { token, body: { config: { url } } });
+			assert.is(res.status, 422, `~> an update to ${url} is refused`);
+			assert.is(res.body.errors[0].field, 'url');
+			assert.match(res.body.errors[0].message, reason);
+		}
+		assert.is((await strict.get(`/admin/hooks/${ids[0]}`, token)).body.config.url, accepted[0], '~> the hook is unchanged');
+	} finally {
+		await strict.close();
+	}
+	const lenient = await serverWith({ allowed_hosts: ['LocalHost', '[::1]'] });
+	try {
+		assert.is((await createHook(lenient, 'http://localhost:8080/hook')).status, 201, '~> a listed name is allowed (case-insensitive)');
+		assert.is((await createHook(lenient, 'http://[0:0::1]:8080/hook')).status, 201, '~> a listed IPv6 address, however written');
+		assert.is((await createHook(lenient, 'http://127.0.0.1:8080/hook')).status, 422, '~> only the listed hosts');
+	} finally {
+		await lenient.close();
+	}
+});
+
+test('targets – a host name resolving to loopback that slipped past creation is refused when delivering, and not retried (finding 5)', async () => {
+	const lenient = await serverWith({ allowed_hosts: ['localhost'] });
+	const port = new URL(receiver.url).port;
+	const hook = (await createHook(lenient, `http://localhost:${port}/hook`)).body.id;
+	assert.ok(hook, '~> allowed by the configuration of the time');
+	const dataDir = lenient.dataDir;
+	await lenient.close(true);
+	// Restarted without `localhost` in allowed_hosts: listing the address it resolves to is not enough.
+	const strict = await serverWith({ allowed_hosts: ['127.0.0.1'] }, dataDir);
+	try {
+		receiver.take();
+		await ping(strict, hook);
+		assert.is(await strict.app.webhooks.deliverDue(), 1);
+		assert.equal(receiver.take(), [], '~> nothing reaches the receiver on loopback');
+		const [item] = (await strict.get(`/admin/hooks/${hook}/deliveries`, strict.fullToken('root'))).body;
+		assert.match(item.status, /^refused: (127\.0\.0\.1|::1) is a loopback address \(webhooks\.allowed_hosts\)$/, `~> refused after resolving (${item.status})`);
+		assert.is(item.state, 'failed', '~> for good');
+		assert.is(item.attempts, 1);
+		strict.clock.advance(3600_000);
+		assert.is(await strict.app.webhooks.deliverDue(), 0, '~> not retried');
+	} finally {
+		await strict.close();
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+});
+
+test('delivery log – an answer is kept up to 64 KiB and reading stops there; oversized response headers fail the attempt (finding 5)', async () => {
+	const endless = createServer((req, res) => {
+		req.resume();
+		res.writeHead(200, { 'Content-Type': 'text/plain' });
+		const chunk = Buffer.alloc(16 * 1024, 'x');
+		const more = () => {
+			while (!res.destroyed && res.write(chunk));
+			if (!res.destroyed) res.once('drain', more);
+		};
+		more();
+	});
+	const bigHeaders = createServer((req, res) => {
+		req.resume();
+		res.writeHead(200, { 'X-Big': 'a'.repeat(20 * 1024) });
+		res.end('ok');
+	});
+	const listen = async (server: Server) => {
+		await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+		return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+	};
+	const iso = await serverWith({ timeout_seconds: 5 });
+	try {
+		const token = iso.fullToken('root');
+		const streaming = (await createHook(iso, await listen(endless))).body.id;
+		await ping(iso, streaming);
+		const started = performance.now();
+		await iso.app.webhooks.deliverDue();
+		assert.ok(performance.now() - started < 2000, '~> an unending answer ends the attempt at 64 KiB, long before the deadline');
+		const [item] = (await iso.get(`/admin/hooks/${streaming}/deliveries`, token)).body;
+		const log = (await iso.get(`/admin/hooks/${streaming}/deliveries/${item.id}`, token)).body;
+		assert.is(log.state, 'delivered', '~> the status code decides');
+		assert.is(log.response.payload.length, 64 * 1024, '~> the first 64 KiB are kept');
+		const headers = (await createHook(iso, await listen(bigHeaders))).body.id;
+		await ping(iso, headers);
+		await iso.app.webhooks.deliverDue();
+		const [big] = (await iso.get(`/admin/hooks/${headers}/deliveries`, token)).body;
+		assert.is(big.status, 'response headers larger than 16 KiB');
+		assert.is(big.state, 'queued', '~> a failure like any other: retried');
+	} finally {
+		await iso.close();
+		endless.closeAllConnections();
+		bigHeaders.closeAllConnections();
+		await new Promise((done) => endless.close(done));
+		await new Promise((done) => bigHeaders.close(done));
+	}
+});
+
+test('config – webhooks.allowed_hosts takes host names and IP addresses; anything else is refused by name (finding 5)', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'gitstead-hosts-'));
+	try {
+		const file = join(dir, 'gitstead.toml');
+		writeFileSync(file, '[webhooks]\nallowed_hosts = ["127.0.0.1", "LocalHost", "[::1]", "fe80::1", "hooks.internal.example"]\n');
+		assert.equal(loadConfig({ config: file }, {}, dir).webhooks.allowed_hosts, ['127.0.0.1', 'LocalHost', '[::1]', 'fe80::1', 'hooks.internal.example']);
+		assert.equal(loadConfig({}, {}, dir).webhooks.allowed_hosts, [], '~> none by default');
+		for (const bad of ['"http://127.0.0.1"', '"127.0.0.1:8080"', '""', '"-bad-.example"', '42']) {
+			writeFileSync(file, `[webhooks]\nallowed_hosts = [${bad}]\n`);
+			assert.throws(() => loadConfig({ config: file }, {}, dir), /webhooks\.allowed_hosts\.0/, `~> ${bad} is refused, naming the key`);
+		}
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
 	}
 });
 

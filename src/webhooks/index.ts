@@ -15,6 +15,10 @@
  * answer). A slow or dead receiver therefore holds one slot for at most that long while the others
  * keep delivering to other hooks. A delivery in flight is never picked up again by an overlapping
  * call, and a hook deleted meanwhile has its attempts in flight cancelled.
+ *
+ * Targets: a hook may not deliver to loopback, link-local or unspecified addresses unless config
+ * webhooks.allowed_hosts lists its host (./targets.ts); checked on the URL and again on the
+ * addresses its host resolves to. Such an attempt fails for good (no retry), "refused: …".
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
@@ -24,6 +28,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import { epochSeconds, isoSeconds, type Clock } from '../time';
 import type { DeliveryRow, HookRow, WebhookStore } from './store';
+import { ALLOWED_HOSTS_KEY, deliveryTarget, TargetRefused } from './targets';
 
 /** What delivery needs from the application. */
 export interface WebhookDeps {
@@ -41,8 +46,10 @@ export const HOOK_EVENTS = ['organization', 'user', 'repository', 'team', 'membe
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Subscription of a hook created without `events`. */
 export const DEFAULT_EVENTS: HookEvent[] = ['user', 'organization'];
-/** Largest response body kept in the delivery log. */
-const LOGGED_BODY_BYTES = 64 * 1024;
+/** Largest response body kept in the delivery log (bytes); reading stops once an answer exceeds it. */
+export const LOGGED_BODY_BYTES = 64 * 1024;
+/** Largest response header block read (bytes, Node's maxHeaderSize); a larger one fails the attempt. */
+export const RESPONSE_HEADER_BYTES = 16 * 1024;
 /**
  * Attempts in flight per hook. One: a slow or dead receiver holds a single worker slot, and a
  * hook's deliveries go out one after another.
@@ -236,6 +243,7 @@ export class Webhooks {
 	 * the delivery was queued gets no request: the delivery fails at once, logged as "hook inactive".
 	 * A hook deleted before or during the attempt took its deliveries along: nothing is recorded then
 	 * (a delivery left without its hook, by a delete with foreign keys off, is deleted here).
+	 * A target refused by the address rule fails for good, without retries.
 	 */
 	private async attempt(delivery: DeliveryRow, cancelled: AbortSignal): Promise<void> {
 		const hook = this.deps.store.get(delivery.hook_id);
@@ -261,12 +269,13 @@ export class Webhooks {
 		const { body, headers } = signedRequest(this.deps.host(), hook, delivery);
 		const started = this.deps.clock();
 		const timer = performance.now();
-		const result = await post(hook, body, headers, { timeoutSeconds: this.deps.settings.timeout_seconds, cancelled });
+		const { timeout_seconds: timeoutSeconds, allowed_hosts: allowedHosts } = this.deps.settings;
+		const result = await post(hook, body, headers, { timeoutSeconds, allowedHosts, cancelled });
 		const duration = (performance.now() - timer) / 1000;
 		const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 		const attempts = delivery.attempts + 1;
 		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.deps.settings;
-		const retry = !ok && attempts < maxAttempts;
+		const retry = !ok && !result.refused && attempts < maxAttempts;
 		const recorded = this.deps.store.recordAttempt(delivery, {
 			attemptedAt: isoSeconds(started),
 			duration: Math.round(duration * 1000) / 1000,
@@ -313,20 +322,26 @@ interface PostResult {
 	status: string;
 	headers: IncomingHttpHeaders | null;
 	body: string | null;
+	/** Refused by the address rule (./targets.ts): not retried. */
+	refused: boolean;
 }
 
 interface PostOptions {
 	/** Total deadline of the attempt, seconds: connecting, sending and reading the whole answer. */
 	timeoutSeconds: number;
+	/** Config webhooks.allowed_hosts. */
+	allowedHosts: readonly string[];
 	/** Aborted when the delivery is gone (its hook was deleted): the request is dropped. */
 	cancelled: AbortSignal;
 }
 
-const failure = (status: string): PostResult => ({ statusCode: null, status, headers: null, body: null });
+const failure = (status: string, refused = false): PostResult => ({ statusCode: null, status, headers: null, body: null, refused });
 
 /**
  * POSTs a delivery; never throws. The request is destroyed when the total deadline passes ("timed
- * out after N s") or when the attempt is cancelled.
+ * out after N s"), when the attempt is cancelled, or once the answer's body exceeds
+ * LOGGED_BODY_BYTES (the first LOGGED_BODY_BYTES are kept; the status code decides). A target
+ * refused by the address rule, before or after resolving its host, gets no request at all.
  */
 function post(hook: HookRow, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
 	return new Promise((resolve) => {
@@ -336,6 +351,8 @@ function post(hook: HookRow, body: string, headers: Record<string, string>, opti
 		} catch {
 			return resolve(failure('invalid URL'));
 		}
+		const target = deliveryTarget(url, options.allowedHosts);
+		if (target.refusal) return resolve(failure(`refused: ${target.refusal} (${ALLOWED_HOSTS_KEY})`, true));
 		if (options.cancelled.aborted) return resolve(failure('cancelled: hook deleted'));
 
 		let responded = false;
@@ -357,6 +374,9 @@ function post(hook: HookRow, body: string, headers: Record<string, string>, opti
 			req = send(url, {
 				method: 'POST',
 				headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+				// Host names not listed in webhooks.allowed_hosts: every address they resolve to is checked.
+				lookup: target.lookup,
+				maxHeaderSize: RESPONSE_HEADER_BYTES,
 				// insecure_ssl '0' verifies the receiver's certificate (the default); '1' does not.
 				rejectUnauthorized: hook.insecure_ssl !== '1',
 			});
@@ -374,18 +394,23 @@ function post(hook: HookRow, body: string, headers: Record<string, string>, opti
 				status: res.statusCode && res.statusCode < 300 ? 'OK' : (res.statusMessage ?? `HTTP ${res.statusCode}`),
 				headers: res.headers,
 				body: Buffer.concat(chunks).subarray(0, LOGGED_BODY_BYTES).toString('utf8'),
+				refused: false,
 			});
 			res.on('data', (chunk: Buffer) => {
-				if (size < LOGGED_BODY_BYTES) chunks.push(chunk);
+				chunks.push(chunk);
 				size += chunk.length;
+				// Enough for the log: stop reading rather than buffer the rest.
+				if (size > LOGGED_BODY_BYTES) finish(answer(), true);
 			});
 			res.on('end', () => finish(answer(), false));
 			res.on('error', () => undefined); // reported by 'close'
 			res.on('close', () => {
-				if (!res.complete) finish({ statusCode: res.statusCode ?? null, status: 'response interrupted', headers: res.headers, body: null }, false);
+				if (!res.complete) finish({ statusCode: res.statusCode ?? null, status: 'response interrupted', headers: res.headers, body: null, refused: false }, false);
 			});
 		});
 		req.on('error', (error: NodeJS.ErrnoException) => {
+			if (error instanceof TargetRefused) return finish(failure(`refused: ${error.message} (${ALLOWED_HOSTS_KEY})`, true), false);
+			if (error.code === 'HPE_HEADER_OVERFLOW') return finish(failure(`response headers larger than ${RESPONSE_HEADER_BYTES / 1024} KiB`), false);
 			finish(failure(responded ? 'response interrupted' : `failed to connect: ${error.code ?? error.message}`), false);
 		});
 		req.end(body);
