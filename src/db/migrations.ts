@@ -3,7 +3,7 @@
  * Never reorder or delete a step; retire one by making it a no-op. After the last step the
  * database must equal a fresh schema.sql (test/storage.test.ts compares sqlite_master).
  *
- * Version 1 is the first released schema, so there are no steps yet.
+ * Version 1 is the first released schema.
  */
 import type { DB } from './open';
 
@@ -13,7 +13,17 @@ export interface Migration {
 	up(db: DB): void;
 }
 
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+	{
+		version: 2,
+		description: 'queued webhook deliveries indexed per hook, (hook_id, next_attempt_at), instead of by due time alone',
+		up(db) {
+			db.exec(`
+				DROP INDEX webhook_deliveries_due;
+				CREATE INDEX webhook_deliveries_queued ON webhook_deliveries(hook_id, next_attempt_at) WHERE state = 'queued';`);
+		},
+	},
+];
 
 /** The schema version schema.sql describes. */
 export const SCHEMA_VERSION = 1 + migrations.length;

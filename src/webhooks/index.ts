@@ -10,7 +10,8 @@
  * config webhooks.max_attempts; queued deliveries survive restarts (delivery is at least once).
  *
  * Isolation: attempts run in a pool of config webhooks.concurrency worker slots, refilled as soon
- * as an attempt ends, with at most ATTEMPTS_PER_HOOK (one) attempt in flight per hook, and each
+ * as an attempt ends, with at most one attempt in flight per hook (a hook's deliveries go out one
+ * after another; the due query takes the oldest of each hook that has none in flight), and each
  * attempt has a total deadline of webhooks.timeout_seconds (connecting, sending, reading the whole
  * answer). A slow or dead receiver therefore holds one slot for at most that long while the others
  * keep delivering to other hooks. A delivery in flight is never picked up again by an overlapping
@@ -50,11 +51,6 @@ export const DEFAULT_EVENTS: HookEvent[] = ['user', 'organization'];
 export const LOGGED_BODY_BYTES = 64 * 1024;
 /** Largest response header block read (bytes, Node's maxHeaderSize); a larger one fails the attempt. */
 export const RESPONSE_HEADER_BYTES = 16 * 1024;
-/**
- * Attempts in flight per hook. One: a slow or dead receiver holds a single worker slot, and a
- * hook's deliveries go out one after another.
- */
-export const ATTEMPTS_PER_HOOK = 1;
 /** While a pass runs, due deliveries are looked for at least this often (ms): retries falling due start on time. */
 const REFILL_MS = 1000;
 /** A delivery whose attempt failed unexpectedly (it is logged) waits this long (ms) before it is picked again. */
@@ -94,10 +90,8 @@ interface Pass {
 export class Webhooks {
 	private hooks: HookRow[] | null = null;
 	private pass: Pass | null = null;
-	/** Attempts in flight, by delivery id. */
+	/** Attempts in flight, by delivery id; at most one per hook. */
 	private readonly inFlight = new Map<number, InFlight>();
-	/** Attempts in flight per hook id (absent: none). */
-	private readonly hookLoad = new Map<number, number>();
 	/** Deliveries whose attempt failed unexpectedly → performance.now() (ms) before which they are not picked again. */
 	private readonly quarantine = new Map<number, number>();
 	/** Run a delivery pass right after a request queues deliveries (off in `gitstead admin`). */
@@ -157,10 +151,10 @@ export class Webhooks {
 	}
 
 	/**
-	 * Starts due deliveries in the free worker slots (config webhooks.concurrency, at most
-	 * ATTEMPTS_PER_HOOK per hook). Overlapping calls share one pass, which refills a slot as soon as
-	 * an attempt ends and looks for newly due deliveries every second, and ends when no attempt is in
-	 * flight and nothing else is due.
+	 * Starts due deliveries in the free worker slots (config webhooks.concurrency, at most one per
+	 * hook). Overlapping calls share one pass, which refills a slot as soon as an attempt ends, looks
+	 * for newly due deliveries every second, and ends when no attempt is in flight and nothing else
+	 * is due.
 	 * @returns the number of attempts started in the pass
 	 * @throws (rejects with) an error reading the due deliveries, e.g. the database was closed
 	 */
@@ -186,14 +180,13 @@ export class Webhooks {
 			const { concurrency } = this.deps.settings;
 			const now = performance.now();
 			for (const [id, until] of this.quarantine) if (until <= now) this.quarantine.delete(id);
-			while (pass.error === undefined && this.inFlight.size < concurrency) {
-				const busyHooks = [...this.hookLoad].filter(([, load]) => load >= ATTEMPTS_PER_HOOK).map(([id]) => id);
-				const skip = [...this.inFlight.keys(), ...this.quarantine.keys()];
+			if (pass.error === undefined && this.inFlight.size < concurrency) {
+				const flying = [...this.inFlight.values()];
+				// One row per hook, none of a hook with an attempt in flight, none in flight or quarantined.
+				const busyHooks = flying.map(({ delivery }) => delivery.hook_id);
+				const skip = [...flying.map(({ delivery }) => delivery.id), ...this.quarantine.keys()];
 				const due = this.deps.store.due(epochSeconds(this.deps.clock()), { busyHooks, skip }, concurrency - this.inFlight.size);
-				if (due.length === 0) break;
-				// Several rows of one hook may come back: it takes no more than its share. Every round
-				// starts at least the first row (its hook was not busy), so the loop ends.
-				for (const delivery of due) if ((this.hookLoad.get(delivery.hook_id) ?? 0) < ATTEMPTS_PER_HOOK) this.start(pass, delivery);
+				for (const delivery of due) this.start(pass, delivery);
 			}
 		} catch (error) {
 			pass.error ??= error;
@@ -209,7 +202,6 @@ export class Webhooks {
 	private start(pass: Pass, delivery: DeliveryRow): void {
 		const cancel = new AbortController();
 		this.inFlight.set(delivery.id, { delivery, cancel });
-		this.hookLoad.set(delivery.hook_id, (this.hookLoad.get(delivery.hook_id) ?? 0) + 1);
 		pass.attempted++;
 		this.attempt(delivery, cancel.signal)
 			.catch((error: unknown) => {
@@ -219,9 +211,6 @@ export class Webhooks {
 			})
 			.finally(() => {
 				this.inFlight.delete(delivery.id);
-				const load = (this.hookLoad.get(delivery.hook_id) ?? 1) - 1;
-				if (load > 0) this.hookLoad.set(delivery.hook_id, load);
-				else this.hookLoad.delete(delivery.hook_id);
 				// Not in this microtask: attempts that end without I/O never starve the event loop.
 				setImmediate(() => this.fill());
 			});
@@ -241,14 +230,14 @@ export class Webhooks {
 	/**
 	 * One attempt: POST, record it, schedule a retry or settle the delivery. A hook deactivated since
 	 * the delivery was queued gets no request: the delivery fails at once, logged as "hook inactive".
-	 * A hook deleted before or during the attempt took its deliveries along: nothing is recorded then
-	 * (a delivery left without its hook, by a delete with foreign keys off, is deleted here).
+	 * A hook deleted before or during the attempt took its deliveries along: nothing is recorded then.
 	 * A target refused by the address rule fails for good, without retries.
 	 */
 	private async attempt(delivery: DeliveryRow, cancelled: AbortSignal): Promise<void> {
 		const hook = this.deps.store.get(delivery.hook_id);
 		if (!hook) {
-			// Otherwise the row would stay due, and be picked again at once, for ever.
+			// Deleted (in another process) since the due query: gone with its deliveries, unless foreign
+			// keys were off; then the row would stay behind, so it goes now.
 			this.deps.store.discardOrphan(delivery.id);
 			return;
 		}

@@ -65,11 +65,17 @@ export function createWebhookStore(db: DB) {
 	const insertDelivery = db.prepare(`
 		INSERT INTO webhook_deliveries (hook_id, guid, event, action, payload, redelivery, next_attempt_at, created_at)
 		VALUES (@hookId, @guid, @event, @action, @payload, @redelivery, @nextAttemptAt, @now)`);
-	// json_each: the in-memory lists of busy hooks and deliveries to leave out, as JSON arrays.
+	// The oldest due delivery of each hook not busy (index webhook_deliveries_queued: one seek per hook,
+	// however long another hook's backlog), oldest first. json_each: the in-memory lists of busy hooks
+	// and of deliveries to leave out, as JSON arrays.
 	const due = db.prepare(`
-		SELECT * FROM webhook_deliveries WHERE state = 'queued' AND next_attempt_at <= @now
-			AND hook_id NOT IN (SELECT value FROM json_each(@busyHooks)) AND id NOT IN (SELECT value FROM json_each(@skip))
-		ORDER BY next_attempt_at, id LIMIT @limit`);
+		SELECT d.* FROM global_webhooks h
+		JOIN webhook_deliveries d ON d.id = (
+			SELECT q.id FROM webhook_deliveries q
+			WHERE q.hook_id = h.id AND q.state = 'queued' AND q.next_attempt_at <= @now AND q.id NOT IN (SELECT value FROM json_each(@skip))
+			ORDER BY q.next_attempt_at, q.id LIMIT 1)
+		WHERE h.id NOT IN (SELECT value FROM json_each(@busyHooks))
+		ORDER BY d.next_attempt_at, d.id LIMIT @limit`);
 	const delivery = db.prepare('SELECT * FROM webhook_deliveries WHERE hook_id = ? AND id = ?');
 	const deliveries = db.prepare(`
 		SELECT * FROM webhook_deliveries WHERE hook_id = @hookId AND (@status IS NULL
@@ -95,7 +101,7 @@ export function createWebhookStore(db: DB) {
 			status_code = @statusCode, duration = @duration, delivered_at = @attemptedAt WHERE id = @deliveryId`);
 	const pending = db.prepare(`SELECT ${attempted}`).pluck();
 	// A delivery whose hook row is gone although foreign keys cascade (deleted with foreign keys off,
-	// e.g. from the sqlite3 shell, whose default they are).
+	// e.g. from the sqlite3 shell, whose default they are). The due query never returns one.
 	const discardOrphan = db.prepare('DELETE FROM webhook_deliveries WHERE id = ? AND NOT EXISTS (SELECT 1 FROM global_webhooks h WHERE h.id = hook_id)');
 	const attempts = db.prepare('SELECT * FROM webhook_delivery_attempts WHERE delivery_id = ? ORDER BY id');
 	const recent = db.prepare(`
@@ -119,8 +125,9 @@ export function createWebhookStore(db: DB) {
 		insertDelivery: (input: { hookId: number; guid: string; event: string; action: string | null; payload: string; redelivery: boolean; nextAttemptAt: number; now: string }) =>
 			Number(insertDelivery.run({ ...input, redelivery: input.redelivery ? 1 : 0 }).lastInsertRowid),
 		/**
-		 * Queued deliveries due at `now` (epoch seconds), oldest due first, leaving out those of
-		 * `busyHooks` (hook ids) and the deliveries in `skip` (ids, e.g. those in flight).
+		 * Deliveries due at `now` (epoch seconds), at most one per hook — each hook's oldest due one —
+		 * oldest due first, leaving out the hooks in `busyHooks` (ids) and the deliveries in `skip`
+		 * (ids). A delivery whose hook row is gone (see discardOrphan) is never returned.
 		 */
 		due: (now: number, leaveOut: { busyHooks: number[]; skip: number[] }, limit: number) =>
 			due.all({ now, busyHooks: JSON.stringify(leaveOut.busyHooks), skip: JSON.stringify(leaveOut.skip), limit }) as DeliveryRow[],
