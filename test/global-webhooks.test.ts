@@ -494,7 +494,7 @@ test('isolation – a tarpit holds only its own slot, until the total deadline; 
 			await ping(iso, fast);
 			assert.ok(await until(() => healthy.received.length === i, 1500), `~> delivery ${i} to the healthy hook arrives while the tarpit holds its connection`);
 			latencies.push(Math.round(performance.now() - sent));
-			await sleep(150);
+			await sleep(100);
 		}
 		assert.ok(performance.now() - held < 2000 && tarpit.open.size === 1, '~> all of that while the tarpit held its connection');
 		assert.ok(Math.max(...latencies) < 1000, `~> each healthy delivery arrives within a second (ms: ${latencies.join(', ')})`);
