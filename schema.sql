@@ -328,7 +328,9 @@ CREATE TABLE webhook_deliveries (
   created_at      TEXT NOT NULL
 );
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(hook_id, id);
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'queued';
+-- Queued deliveries per hook in due order: the delivery pass takes the oldest due one of each hook
+-- with no attempt in flight, so a hook's backlog is never scanned for another's (schema 3).
+CREATE INDEX webhook_deliveries_queued ON webhook_deliveries(hook_id, next_attempt_at) WHERE state = 'queued';
 
 -- Every attempt of a delivery: the delivery log.
 CREATE TABLE webhook_delivery_attempts (

@@ -113,7 +113,9 @@ async function main() {
 	writeFileSync(
 		config,
 		`[storage]\ndata_dir = "${join(dir, 'data')}"\n[rate_limit.limits]\ncore = 1000000000\ncore_unauthenticated = 1000000000\n` +
-			'dependency_snapshots = 1000000000\n',
+			'dependency_snapshots = 1000000000\n' +
+			// The webhook receiver below listens on loopback, which hooks may reach only when allowed.
+			'[webhooks]\nallowed_hosts = ["127.0.0.1"]\n',
 	);
 	const started = Date.now();
 	const gitstead = startChild([join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
@@ -171,7 +173,7 @@ async function main() {
 	);
 
 	// Webhook deliveries: a receiver on loopback (in this process, CPU 1); pings queue deliveries,
-	// the server's webhook-deliveries job sends them (config webhooks.concurrency at its default).
+	// the server's webhook-deliveries job sends them (one hook: one attempt in flight at a time).
 	const received = [];
 	const receiver = createServer((req, res) => {
 		req.resume();
@@ -292,7 +294,7 @@ async function main() {
 		console.log(`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`);
 	}
 	console.log(
-		`\nWebhook deliveries to a loopback receiver: ${results.deliveries.count} delivered at ${results.deliveries.perSecond.toFixed(0)} deliveries/s (signed JSON, concurrency 4)`,
+		`\nWebhook deliveries to a loopback receiver: ${results.deliveries.count} delivered at ${results.deliveries.perSecond.toFixed(0)} deliveries/s (signed JSON, one hook: one attempt in flight)`,
 	);
 	console.log(`Gitstead RSS after the runs: ${(Number(/VmRSS:\s+(\d+)/.exec(idle)[1]) / 1024).toFixed(0)} MB`);
 	const failed =

@@ -3,6 +3,7 @@
  * variables < command-line flags. The commented template is config/gitstead.toml.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 
@@ -65,10 +66,16 @@ export interface Config {
 		max_attempts: number;
 		/** Seconds before the first retry; each later retry waits twice as long. */
 		retry_base_seconds: number;
-		/** Seconds a receiver has to answer. */
+		/** Seconds one attempt may take in all: connecting, sending, and reading the whole answer. */
 		timeout_seconds: number;
-		/** Deliveries sent at the same time. */
+		/** Attempts in flight at the same time, over all hooks (each hook has at most one). */
 		concurrency: number;
+		/**
+		 * Hosts (names or IP literals, compared exactly and case-insensitively with a hook URL's
+		 * host) that may receive deliveries although they are loopback, link-local or unspecified
+		 * addresses (src/webhooks/targets.ts).
+		 */
+		allowed_hosts: string[];
 	};
 }
 
@@ -117,11 +124,19 @@ export function defaultConfig(): Config {
 		},
 		ldap: { sync_enabled: false },
 		billing: { budgets_enabled: true },
-		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4 },
+		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4, allowed_hosts: [] },
 	};
 }
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** A DNS host name: dot-separated labels of letters, digits, hyphens (not at either end) and underscores. */
+const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+/** webhooks.allowed_hosts entry: a host name or an IP address (IPv6 with or without brackets), no port or scheme. */
+const hostEntry = v.pipe(
+	v.string(),
+	v.check((text) => HOST_NAME.test(text) || isIP(text.replace(/^\[(.*)\]$/, '$1')) !== 0, 'must be a host name or an IP address, without a scheme or port'),
+);
 const limitsSchema = v.strictObject(
 	Object.fromEntries(
 		[...RATE_RESOURCES, 'core_unauthenticated'].map((name) => [name, v.optional(count)]),
@@ -164,6 +179,7 @@ const fileSchema = v.strictObject({
 			retry_base_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 			timeout_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(300))),
 			concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
+			allowed_hosts: v.optional(v.array(hostEntry)),
 		}),
 	),
 });

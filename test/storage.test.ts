@@ -1,7 +1,7 @@
 /**
  * Storage (issue: one SQLite file, schema.sql, PRAGMA user_version upgrades, WAL, foreign keys).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -74,6 +74,36 @@ test('foreign keys cascade: deleting an organization removes its teams and membe
 	assert.is(db.prepare('SELECT count(*) FROM teams').pluck().get(), 0);
 	assert.is(db.prepare('SELECT count(*) FROM team_memberships').pluck().get(), 0);
 	db.close();
+});
+
+test('a version-1 database (the first released schema, test/fixtures/schema-v1.sql) upgrades to exactly schema.sql, its rows kept', () => {
+	const shape = (db: ReturnType<typeof openDatabase>) => {
+		const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+		const columns = Object.fromEntries(
+			tables.map((table) => [
+				table,
+				(db.pragma(`table_info(${table})`) as Array<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>)
+					.map((c) => `${c.name} ${c.type} ${c.notnull} ${c.dflt_value} ${c.pk}`)
+					.sort(),
+			]),
+		);
+		const indexes = db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name").all();
+		return { columns, indexes };
+	};
+	const fresh = openDatabase(join(dir, 'fresh-v.db'));
+	migrate(fresh);
+	const old = openDatabase(join(dir, 'v1.db'));
+	old.exec(readFileSync(join(__dirname, 'fixtures', 'schema-v1.sql'), 'utf8'));
+	old.pragma('user_version = 1');
+	old.prepare("INSERT INTO accounts (login, type, email, created_at, updated_at) VALUES ('kept', 'User', 'k@example.test', 'x', 'x')").run();
+	assert.equal(migrate(old), { from: 1, to: SCHEMA_VERSION, created: false });
+	assert.equal(shape(old), shape(fresh), '~> the upgraded schema equals schema.sql: columns, indexes, triggers');
+	const kept = old.prepare("SELECT * FROM accounts WHERE login = 'kept'").get() as Record<string, unknown>;
+	assert.is(kept.email, 'k@example.test', '~> rows survive');
+	assert.is(kept.email_public, 0, '~> new columns take their defaults (schema 2)');
+	assert.ok(old.prepare("SELECT 1 FROM sqlite_master WHERE name = 'webhook_deliveries_queued'").get(), '~> the per-hook delivery index (schema 3)');
+	fresh.close();
+	old.close();
 });
 
 test.run();

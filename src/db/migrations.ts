@@ -24,6 +24,15 @@ export const migrations: Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 3,
+		description: 'queued webhook deliveries indexed per hook, (hook_id, next_attempt_at), instead of by due time alone',
+		up(db) {
+			db.exec(`
+				DROP INDEX webhook_deliveries_due;
+				CREATE INDEX webhook_deliveries_queued ON webhook_deliveries(hook_id, next_attempt_at) WHERE state = 'queued';`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -8,15 +8,28 @@
  * deliveries) POSTs the payload, signed with the hook's secret, and records each attempt. A failed
  * attempt (connection error, timeout, non-2xx answer) is retried with exponential backoff until
  * config webhooks.max_attempts; queued deliveries survive restarts (delivery is at least once).
+ *
+ * Isolation: attempts run in a pool of config webhooks.concurrency worker slots, refilled as soon
+ * as an attempt ends, with at most one attempt in flight per hook (a hook's deliveries go out one
+ * after another; the due query takes the oldest of each hook that has none in flight), and each
+ * attempt has a total deadline of webhooks.timeout_seconds (connecting, sending, reading the whole
+ * answer). A slow or dead receiver therefore holds one slot for at most that long while the others
+ * keep delivering to other hooks. A delivery in flight is never picked up again by an overlapping
+ * call, and a hook deleted meanwhile has its attempts in flight cancelled.
+ *
+ * Targets: a hook may not deliver to loopback, link-local or unspecified addresses unless config
+ * webhooks.allowed_hosts lists its host (./targets.ts); checked on the URL and again on the
+ * addresses its host resolves to. Such an attempt fails for good (no retry), "refused: …".
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { version } from '../build-info';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { epochSeconds, isoSeconds, type Clock } from '../time';
 import type { DeliveryRow, HookRow, WebhookStore } from './store';
+import { ALLOWED_HOSTS_KEY, deliveryTarget, TargetRefused } from './targets';
 
 /** What delivery needs from the application. */
 export interface WebhookDeps {
@@ -34,8 +47,14 @@ export const HOOK_EVENTS = ['organization', 'user', 'repository', 'team', 'membe
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Subscription of a hook created without `events`. */
 export const DEFAULT_EVENTS: HookEvent[] = ['user', 'organization'];
-/** Largest response body kept in the delivery log. */
-const LOGGED_BODY_BYTES = 64 * 1024;
+/** Largest response body kept in the delivery log (bytes); reading stops once an answer exceeds it. */
+export const LOGGED_BODY_BYTES = 64 * 1024;
+/** Largest response header block read (bytes, Node's maxHeaderSize); a larger one fails the attempt. */
+export const RESPONSE_HEADER_BYTES = 16 * 1024;
+/** While a pass runs, due deliveries are looked for at least this often (ms): retries falling due start on time. */
+const REFILL_MS = 1000;
+/** A delivery whose attempt failed unexpectedly (it is logged) waits this long (ms) before it is picked again. */
+const QUARANTINE_MS = 1000;
 
 const ZEN = [
 	'Keep it logically awesome.',
@@ -50,17 +69,44 @@ const ZEN = [
 	'Practicality beats purity.',
 ];
 
+/** An attempt in flight: the delivery row as read when it started, and how to cancel it. */
+interface InFlight {
+	delivery: DeliveryRow;
+	cancel: AbortController;
+}
+
+/** One delivery pass: it lasts while attempts are in flight or deliveries are due. */
+interface Pass {
+	/** Attempts started in this pass. */
+	attempted: number;
+	/** The first unexpected failure to read due deliveries; the pass ends with it. */
+	error: unknown;
+	done: Promise<number>;
+	resolve(attempted: number): void;
+	reject(error: unknown): void;
+	ticker: NodeJS.Timeout;
+}
+
 export class Webhooks {
 	private hooks: HookRow[] | null = null;
-	private running: Promise<number> | null = null;
+	private pass: Pass | null = null;
+	/** Attempts in flight, by delivery id; at most one per hook. */
+	private readonly inFlight = new Map<number, InFlight>();
+	/** Deliveries whose attempt failed unexpectedly → performance.now() (ms) before which they are not picked again. */
+	private readonly quarantine = new Map<number, number>();
 	/** Run a delivery pass right after a request queues deliveries (off in `gitstead admin`). */
 	autoRun = false;
 
 	constructor(private readonly deps: WebhookDeps) {}
 
-	/** Forget the cached hook list (after hooks change, here or in another process). */
+	/**
+	 * Forget the cached hook list (after hooks change, here or in another process). Attempts in
+	 * flight whose delivery has gone since (its hook was deleted) are cancelled right after the
+	 * current transaction.
+	 */
 	invalidate(): void {
 		this.hooks = null;
+		if (this.inFlight.size > 0) setImmediate(() => this.cancelGone());
 	}
 
 	private subscribers(event: HookEvent): HookRow[] {
@@ -104,49 +150,99 @@ export class Webhooks {
 		return ids;
 	}
 
-	/** Sends every due delivery (a few at a time); overlapping calls share one pass. @returns attempts made */
+	/**
+	 * Starts due deliveries in the free worker slots (config webhooks.concurrency, at most one per
+	 * hook). Overlapping calls share one pass, which refills a slot as soon as an attempt ends, looks
+	 * for newly due deliveries every second, and ends when no attempt is in flight and nothing else
+	 * is due.
+	 * @returns the number of attempts started in the pass
+	 * @throws (rejects with) an error reading the due deliveries, e.g. the database was closed
+	 */
 	deliverDue(): Promise<number> {
-		this.running ??= this.pass().finally(() => (this.running = null));
-		return this.running;
+		if (!this.pass) {
+			let resolve!: (attempted: number) => void;
+			let reject!: (error: unknown) => void;
+			const done = new Promise<number>((ok, fail) => ((resolve = ok), (reject = fail)));
+			const ticker = setInterval(() => this.fill(), REFILL_MS);
+			ticker.unref();
+			this.pass = { attempted: 0, error: undefined, done, resolve, reject, ticker };
+		}
+		const pass = this.pass;
+		this.fill();
+		return pass.done;
 	}
 
-	/**
-	 * One delivery pass. One attempt failing unexpectedly (it is logged) never stops the others; a
-	 * delivery whose attempt failed so is not tried again in the same pass, so the pass ends.
-	 */
-	private async pass(): Promise<number> {
-		const { concurrency } = this.deps.settings;
-		let attempted = 0;
-		const broken = new Set<number>();
-		for (;;) {
-			const due = this.deps.store
-				.due(epochSeconds(this.deps.clock()), concurrency * 4 + broken.size)
-				.filter((delivery) => !broken.has(delivery.id));
-			if (due.length === 0) return attempted;
-			for (let i = 0; i < due.length; i += concurrency) {
-				const batch = due.slice(i, i + concurrency);
-				const results = await Promise.allSettled(batch.map((delivery) => this.attempt(delivery)));
-				results.forEach((result, j) => {
-					if (result.status === 'fulfilled') return;
-					broken.add(batch[j].id);
-					this.deps.log.error('webhook delivery attempt failed', { delivery: batch[j].id, error: String(result.reason) });
-				});
-				attempted += batch.length;
+	/** Fills free worker slots with due deliveries; ends the pass when nothing is in flight. */
+	private fill(): void {
+		const pass = this.pass;
+		if (!pass) return;
+		try {
+			const { concurrency } = this.deps.settings;
+			const now = performance.now();
+			for (const [id, until] of this.quarantine) if (until <= now) this.quarantine.delete(id);
+			if (pass.error === undefined && this.inFlight.size < concurrency) {
+				const flying = [...this.inFlight.values()];
+				// One row per hook, none of a hook with an attempt in flight, none in flight or quarantined.
+				const busyHooks = flying.map(({ delivery }) => delivery.hook_id);
+				const skip = [...flying.map(({ delivery }) => delivery.id), ...this.quarantine.keys()];
+				const due = this.deps.store.due(epochSeconds(this.deps.clock()), { busyHooks, skip }, concurrency - this.inFlight.size);
+				for (const delivery of due) this.start(pass, delivery);
 			}
+		} catch (error) {
+			pass.error ??= error;
+		}
+		if (this.inFlight.size > 0) return;
+		clearInterval(pass.ticker);
+		this.pass = null;
+		if (pass.error === undefined) pass.resolve(pass.attempted);
+		else pass.reject(pass.error);
+	}
+
+	/** Starts one attempt in a worker slot; when it ends, the slot is refilled (on the next turn of the event loop). */
+	private start(pass: Pass, delivery: DeliveryRow): void {
+		const cancel = new AbortController();
+		this.inFlight.set(delivery.id, { delivery, cancel });
+		pass.attempted++;
+		this.attempt(delivery, cancel.signal)
+			.catch((error: unknown) => {
+				// Not tried again for a moment, so a delivery that cannot be recorded never spins.
+				this.quarantine.set(delivery.id, performance.now() + QUARANTINE_MS);
+				this.deps.log.error('webhook delivery attempt failed', { delivery: delivery.id, error: String(error) });
+			})
+			.finally(() => {
+				this.inFlight.delete(delivery.id);
+				// Not in this microtask: attempts that end without I/O never starve the event loop.
+				setImmediate(() => this.fill());
+			});
+	}
+
+	/** Cancels the attempts in flight whose delivery is gone (its hook was deleted). */
+	private cancelGone(): void {
+		try {
+			for (const { delivery, cancel } of this.inFlight.values()) {
+				if (!cancel.signal.aborted && !this.deps.store.pending(delivery)) cancel.abort();
+			}
+		} catch (error) {
+			this.deps.log.warn('webhook delivery check failed', { error: String(error) });
 		}
 	}
 
 	/**
 	 * One attempt: POST, record it, schedule a retry or settle the delivery. A hook deactivated since
 	 * the delivery was queued gets no request: the delivery fails at once, logged as "hook inactive".
-	 * A hook deleted during the attempt took its deliveries along: nothing is recorded then.
+	 * A hook deleted before or during the attempt took its deliveries along: nothing is recorded then.
+	 * A target refused by the address rule fails for good, without retries.
 	 */
-	private async attempt(delivery: DeliveryRow): Promise<void> {
+	private async attempt(delivery: DeliveryRow, cancelled: AbortSignal): Promise<void> {
 		const hook = this.deps.store.get(delivery.hook_id);
-		if (!hook) return; // deleted meanwhile: its deliveries went with it
+		if (!hook) {
+			// Deleted (in another process) since the due query: gone with its deliveries, unless foreign
+			// keys were off; then the row would stay behind, so it goes now.
+			this.deps.store.discardOrphan(delivery.id);
+			return;
+		}
 		if (hook.active !== 1) {
-			this.deps.store.recordAttempt({
-				deliveryId: delivery.id,
+			this.deps.store.recordAttempt(delivery, {
 				attemptedAt: isoSeconds(this.deps.clock()),
 				duration: 0,
 				status: 'hook inactive',
@@ -162,14 +258,14 @@ export class Webhooks {
 		const { body, headers } = signedRequest(this.deps.host(), hook, delivery);
 		const started = this.deps.clock();
 		const timer = performance.now();
-		const result = await post(hook, body, headers, this.deps.settings.timeout_seconds * 1000);
+		const { timeout_seconds: timeoutSeconds, allowed_hosts: allowedHosts } = this.deps.settings;
+		const result = await post(hook, body, headers, { timeoutSeconds, allowedHosts, cancelled });
 		const duration = (performance.now() - timer) / 1000;
 		const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 		const attempts = delivery.attempts + 1;
 		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.deps.settings;
-		const retry = !ok && attempts < maxAttempts;
-		const recorded = this.deps.store.recordAttempt({
-			deliveryId: delivery.id,
+		const retry = !ok && !result.refused && attempts < maxAttempts;
+		const recorded = this.deps.store.recordAttempt(delivery, {
 			attemptedAt: isoSeconds(started),
 			duration: Math.round(duration * 1000) / 1000,
 			status: result.status,
@@ -215,51 +311,97 @@ interface PostResult {
 	status: string;
 	headers: IncomingHttpHeaders | null;
 	body: string | null;
+	/** Refused by the address rule (./targets.ts): not retried. */
+	refused: boolean;
 }
 
-/** POSTs a delivery; never throws. */
-function post(hook: HookRow, body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostResult> {
+interface PostOptions {
+	/** Total deadline of the attempt, seconds: connecting, sending and reading the whole answer. */
+	timeoutSeconds: number;
+	/** Config webhooks.allowed_hosts. */
+	allowedHosts: readonly string[];
+	/** Aborted when the delivery is gone (its hook was deleted): the request is dropped. */
+	cancelled: AbortSignal;
+}
+
+const failure = (status: string, refused = false): PostResult => ({ statusCode: null, status, headers: null, body: null, refused });
+
+/**
+ * POSTs a delivery; never throws. The request is destroyed when the total deadline passes ("timed
+ * out after N s"), when the attempt is cancelled, or once the answer's body exceeds
+ * LOGGED_BODY_BYTES (the first LOGGED_BODY_BYTES are kept; the status code decides). A target
+ * refused by the address rule, before or after resolving its host, gets no request at all.
+ */
+function post(hook: HookRow, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
 	return new Promise((resolve) => {
 		let url: URL;
 		try {
 			url = new URL(hook.url);
 		} catch {
-			return resolve({ statusCode: null, status: 'invalid URL', headers: null, body: null });
+			return resolve(failure('invalid URL'));
 		}
+		const target = deliveryTarget(url, options.allowedHosts);
+		if (target.refusal) return resolve(failure(`refused: ${target.refusal} (${ALLOWED_HOSTS_KEY})`, true));
+		if (options.cancelled.aborted) return resolve(failure('cancelled: hook deleted'));
+
+		let responded = false;
+		let settled = false;
+		/** Resolves once; `drop` destroys the request (and its connection) when it is not over. */
+		const finish = (result: PostResult, drop: boolean) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(deadline);
+			options.cancelled.removeEventListener('abort', onCancel);
+			if (drop) req.destroy();
+			resolve(result);
+		};
+		const onCancel = () => finish(failure('cancelled: hook deleted'), true);
+
 		const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-		const req = send(url, {
-			method: 'POST',
-			headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-			timeout: timeoutMs,
-			// insecure_ssl '0' verifies the receiver's certificate (the default); '1' does not.
-			rejectUnauthorized: hook.insecure_ssl !== '1',
-		});
+		let req: ClientRequest;
+		try {
+			req = send(url, {
+				method: 'POST',
+				headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+				// Host names not listed in webhooks.allowed_hosts: every address they resolve to is checked.
+				lookup: target.lookup,
+				maxHeaderSize: RESPONSE_HEADER_BYTES,
+				// insecure_ssl '0' verifies the receiver's certificate (the default); '1' does not.
+				rejectUnauthorized: hook.insecure_ssl !== '1',
+			});
+		} catch (error) {
+			return resolve(failure(`invalid request: ${(error as Error).message}`));
+		}
+		const deadline = setTimeout(() => finish(failure(`timed out after ${options.timeoutSeconds} s`), true), options.timeoutSeconds * 1000);
+		options.cancelled.addEventListener('abort', onCancel);
 		req.on('response', (res) => {
+			responded = true;
 			const chunks: Buffer[] = [];
 			let size = 0;
-			res.on('data', (chunk: Buffer) => {
-				if (size < LOGGED_BODY_BYTES) chunks.push(chunk);
-				size += chunk.length;
+			const answer = (): PostResult => ({
+				statusCode: res.statusCode ?? null,
+				status: res.statusCode && res.statusCode < 300 ? 'OK' : (res.statusMessage ?? `HTTP ${res.statusCode}`),
+				headers: res.headers,
+				body: Buffer.concat(chunks).subarray(0, LOGGED_BODY_BYTES).toString('utf8'),
+				refused: false,
 			});
-			res.on('end', () =>
-				resolve({
-					statusCode: res.statusCode ?? null,
-					status: res.statusCode && res.statusCode < 300 ? 'OK' : (res.statusMessage ?? `HTTP ${res.statusCode}`),
-					headers: res.headers,
-					body: Buffer.concat(chunks).subarray(0, LOGGED_BODY_BYTES).toString('utf8'),
-				}),
-			);
-			res.on('error', () => resolve({ statusCode: res.statusCode ?? null, status: 'response interrupted', headers: res.headers, body: null }));
+			res.on('data', (chunk: Buffer) => {
+				chunks.push(chunk);
+				size += chunk.length;
+				// Enough for the log: stop reading rather than buffer the rest.
+				if (size > LOGGED_BODY_BYTES) finish(answer(), true);
+			});
+			res.on('end', () => finish(answer(), false));
+			res.on('error', () => undefined); // reported by 'close'
+			res.on('close', () => {
+				if (!res.complete) finish({ statusCode: res.statusCode ?? null, status: 'response interrupted', headers: res.headers, body: null, refused: false }, false);
+			});
 		});
-		req.on('timeout', () => req.destroy(new Error('timed out')));
-		req.on('error', (error: NodeJS.ErrnoException) =>
-			resolve({
-				statusCode: null,
-				status: error.message === 'timed out' ? `timed out after ${timeoutMs / 1000} s` : `failed to connect: ${error.code ?? error.message}`,
-				headers: null,
-				body: null,
-			}),
-		);
+		req.on('error', (error: NodeJS.ErrnoException) => {
+			if (error instanceof TargetRefused) return finish(failure(`refused: ${error.message} (${ALLOWED_HOSTS_KEY})`, true), false);
+			if (error.code === 'HPE_HEADER_OVERFLOW') return finish(failure(`response headers larger than ${RESPONSE_HEADER_BYTES / 1024} KiB`), false);
+			finish(failure(responded ? 'response interrupted' : `failed to connect: ${error.code ?? error.message}`), false);
+		});
 		req.end(body);
 	});
 }

@@ -14,6 +14,7 @@ import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { DEFAULT_EVENTS, HOOK_EVENTS } from '../../webhooks';
 import type { HookRow, HookValues } from '../../webhooks/store';
+import { ALLOWED_HOSTS_KEY, urlRefusal } from '../../webhooks/targets';
 import { delivery, deliveryItem, globalHook } from './render';
 
 const POLICY = {
@@ -42,8 +43,13 @@ const createBody = v.object({
 });
 const updateBody = v.object({ config: v.optional(config), events, active: v.optional(v.boolean()) });
 
-/** Hook values from a request: what it omits takes its default (create and update alike). */
-function hookValues(input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean }): HookValues {
+/**
+ * Hook values from a request: what it omits takes its default (create and update alike).
+ * @param allowedHosts config webhooks.allowed_hosts
+ * @throws HttpError 422 for a URL that is not http(s), or whose host is refused by the address rule
+ *   (src/webhooks/targets.ts: loopback, link-local, unspecified) and not in allowedHosts
+ */
+function hookValues(input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean }, allowedHosts: readonly string[]): HookValues {
 	let url: URL | null = null;
 	try {
 		url = new URL(input.config.url);
@@ -52,6 +58,10 @@ function hookValues(input: { config: v.InferOutput<typeof config>; events?: stri
 	}
 	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
 		throw invalidField('Hook', 'config.url', `"${input.config.url}" is not an http(s) URL`);
+	}
+	const refusal = urlRefusal(url, allowedHosts);
+	if (refusal) {
+		throw invalidField('Hook', 'url', `Url is not supported: ${refusal}; hooks may deliver there only if ${ALLOWED_HOSTS_KEY} lists "${url.hostname}"`, 'custom');
 	}
 	return {
 		active: input.active === false ? 0 : 1,
@@ -89,7 +99,7 @@ export const globalWebhookRoutes = [
 		docs: 'enterprise-admin/global-webhooks#create-a-global-webhook',
 		body: createBody,
 		handler(ctx) {
-			const values = hookValues(ctx.body);
+			const values = hookValues(ctx.body, ctx.app.config.webhooks.allowed_hosts);
 			const hook = ctx.app.stores.webhooks.insert(values, isoSeconds(ctx.now));
 			ctx.app.webhooks.invalidate();
 			return created(globalHook(ctx.app.urls, hook, true), ctx.app.urls.api(`/admin/hooks/${hook.id}`));
@@ -113,7 +123,7 @@ export const globalWebhookRoutes = [
 			// "Parameters that are not provided will be overwritten with the default value or removed
 			// if no default exists": config (with its url) must therefore be given.
 			if (!ctx.body.config) throw invalidField('Hook', 'config', 'config with its url is required', 'missing_field');
-			const values = hookValues({ ...ctx.body, config: ctx.body.config });
+			const values = hookValues({ ...ctx.body, config: ctx.body.config }, ctx.app.config.webhooks.allowed_hosts);
 			const updated = ctx.app.stores.webhooks.update(hook.id, values, isoSeconds(ctx.now));
 			ctx.app.webhooks.invalidate();
 			// The update answer (global-hook-2) carries no secret at all.
