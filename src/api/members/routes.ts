@@ -76,7 +76,7 @@ export const memberRoutes = [
 			const { org, ...access } = ctx.org;
 			if (!access.member) {
 				// Non-members are sent to the public membership check (reference §2.2).
-				return redirect(ctx.app.urls.api(`/orgs/${org.login}/public_members/${ctx.params.username}`));
+				return redirect(ctx.app.urls.api(`/orgs/${org.login}/public_members/${encodeURIComponent(ctx.params.username)}`));
 			}
 			const user = loadUser(ctx);
 			if (!activeMember(ctx, org.id, user.id)) throw notFound();
