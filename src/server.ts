@@ -13,7 +13,8 @@ import polka from 'polka';
 import type { App } from './app';
 import { ROUTES } from './api/routes';
 import { DOCS_BASE, MESSAGES } from './http/errors';
-import { baseHeaders, MALFORMED_BODY, routeHandler, write } from './http/pipeline';
+import { baseHeaders, MALFORMED_BODY, routeHandler, write, type PolkaRequest } from './http/pipeline';
+import { RouteTable } from './http/router';
 import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { Urls } from './http/urls';
 
@@ -79,10 +80,17 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
 		res.end(avatarSvg(account.id, account.login));
 	});
-	for (const route of routes) {
-		const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-		router[method](route.pattern, routeHandler(app, route) as never);
-	}
+	// The API routes: one walk of the route table's trie per request (src/http/router.ts); what it
+	// does not know goes on to onNoMatch. HEAD is answered as GET.
+	const table = new RouteTable<ReturnType<typeof routeHandler>>();
+	for (const route of routes) table.add(route.method, route.path, routeHandler(app, route));
+	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
+		const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+		const match = table.find(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
+		if (!match) return next();
+		req.params = match.params;
+		match.value(req, res);
+	});
 
 	const logRequests = app.config.server.log_requests;
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;

@@ -45,7 +45,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...deploymentRoutes,
 	...actionsRoutes,
 	...gistRoutes,
-	// /issues/comments before /issues/{issue_number}: the first matching declaration answers.
+	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter
+	// (/issues/{issue_number}) at the same place (src/http/router.ts).
 	...issueCommentRoutes,
 	...issueRoutes,
 	...labelRoutes,

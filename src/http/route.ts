@@ -190,8 +190,6 @@ export interface Route extends RouteDeclaration {
 	/** What the route does, in words from its documentation anchor ("list teams"), for 403 messages. */
 	action: string;
 	documentationUrl: string;
-	/** Polka pattern: /orgs/:org/teams */
-	pattern: string;
 }
 
 /** Declares a route with its schemas' types checked against the handler. */
@@ -240,6 +238,5 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 		queryKeys: new Set(['page', 'per_page', ...Object.keys((declaration.query as { entries?: object } | undefined)?.entries ?? {})]),
 		action: (declaration.docs.split('#')[1] ?? declaration.docs).replace(/-/g, ' '),
 		documentationUrl: `${docsBase}/${declaration.docs}`,
-		pattern: declaration.path.replace(/\{([a-z_]+)\}/g, ':$1'),
 	};
 }
