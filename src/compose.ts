@@ -73,6 +73,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const cache = new RepresentationCache();
 	const clearCaches = () => {
 		stores.accounts.forget();
+		stores.memberships.forget();
 		cache.clear();
 	};
 	const webhooks = new Webhooks({

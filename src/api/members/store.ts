@@ -1,5 +1,10 @@
 /**
- * Prepared statements for organization memberships (org_memberships).
+ * Prepared statements for organization memberships (org_memberships). get() is remembered: every
+ * request to an organization's routes asks for the caller's membership (the org guard), so lookups
+ * are answered from memory. Every write to org_memberships goes through this store and forgets
+ * them (code that deletes an account, whose memberships go by ON DELETE CASCADE, must call
+ * forget() too); the app calls forget() when another process commits or a transaction that wrote
+ * rolls back (src/compose.ts). Returned rows are frozen: never mutate them.
  */
 import type { DB } from '../../db/open';
 import type { AccountRow } from '../users/store';
@@ -15,6 +20,9 @@ export interface OrgMembershipRow {
 }
 
 export type MembershipStore = ReturnType<typeof createMembershipStore>;
+
+/** Remembered lookups kept at most (absent memberships are remembered too, so the map is bounded). */
+const MEMO_LIMIT = 50_000;
 
 export function createMembershipStore(db: DB) {
 	const get = db.prepare('SELECT * FROM org_memberships WHERE org_id = ? AND user_id = ?');
@@ -56,25 +64,46 @@ export function createMembershipStore(db: DB) {
 		WHERE m.user_id = @userId AND (@state = 'all' OR m.state = @state) AND (@orgId IS NULL OR m.org_id = @orgId)`)
 		.pluck();
 
+	const memo = new Map<string, OrgMembershipRow | null>();
+	const forget = () => memo.clear();
+	/** Runs a write and forgets every remembered membership (writes are rare; lookups are not). */
+	const writing =
+		<A extends unknown[], R>(write: (...args: A) => R) =>
+		(...args: A): R => {
+			memo.clear();
+			return write(...args);
+		};
+
 	return {
-		get: (orgId: number, userId: number) => get.get(orgId, userId) as OrgMembershipRow | undefined,
+		get(orgId: number, userId: number): OrgMembershipRow | undefined {
+			const key = `${orgId}:${userId}`;
+			let row = memo.get(key);
+			if (row === undefined) {
+				if (memo.size >= MEMO_LIMIT) memo.clear();
+				row = (get.get(orgId, userId) as OrgMembershipRow | undefined) ?? null;
+				memo.set(key, row && Object.freeze(row));
+			}
+			return row ?? undefined;
+		},
+		/** Forgets remembered memberships (another process wrote, or a transaction rolled back). */
+		forget,
 		/** The user's memberships (any state) in any of the organizations. */
 		ofUserIn: (userId: number, orgIds: number[]) => ofUserIn.all(userId, JSON.stringify(orgIds)) as OrgMembershipRow[],
 		/** @param now ISO timestamp */
-		insert(input: { orgId: number; userId: number; role: 'admin' | 'member'; state: 'active' | 'pending'; inviterId: number | null; now: string }) {
+		insert: writing((input: { orgId: number; userId: number; role: 'admin' | 'member'; state: 'active' | 'pending'; inviterId: number | null; now: string }) => {
 			insert.run(input);
-		},
-		setRole: (orgId: number, userId: number, role: 'admin' | 'member') => void setRole.run(role, orgId, userId),
-		setState: (orgId: number, userId: number, state: 'active' | 'pending') => void setState.run(state, orgId, userId),
-		setPublic: (orgId: number, userId: number, value: boolean) => void setPublic.run(value ? 1 : 0, orgId, userId),
+		}),
+		setRole: writing((orgId: number, userId: number, role: 'admin' | 'member') => void setRole.run(role, orgId, userId)),
+		setState: writing((orgId: number, userId: number, state: 'active' | 'pending') => void setState.run(state, orgId, userId)),
+		setPublic: writing((orgId: number, userId: number, value: boolean) => void setPublic.run(value ? 1 : 0, orgId, userId)),
 		/** Removes the membership, the user's team memberships and direct access to the organization's repositories. */
-		removeEverywhere(orgId: number, userId: number): void {
+		removeEverywhere: writing((orgId: number, userId: number): void => {
 			remove.run(orgId, userId);
 			removeTeamMemberships.run(userId, orgId);
 			removeCollaborations.run(userId, orgId);
-		},
+		}),
 		/** Removes only the organization membership row. */
-		remove: (orgId: number, userId: number) => void remove.run(orgId, userId),
+		remove: writing((orgId: number, userId: number) => void remove.run(orgId, userId)),
 		removeTeamMemberships: (orgId: number, userId: number) => void removeTeamMemberships.run(userId, orgId),
 		ownerCount: (orgId: number) => ownerCount.get(orgId) as number,
 		members(filter: { orgId: number; role: 'all' | 'admin' | 'member'; publicOnly: boolean; limit: number; offset: number }) {
