@@ -2,11 +2,14 @@
  * GitHub-flavored Markdown for comment bodies (body_html, body_text): markdown-it with GFM's
  * tables, strikethrough, autolinks, hard line breaks as in comments, and task lists; raw HTML is
  * allowed in the source and then sanitized with sanitize-html to GitHub's kind of allowlist.
+ * markdown-it's superlinear rules are replaced (./bounded): any body renders in time linear in its length.
  */
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
+import { boundMarkdown } from './bounded';
 
 const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true, typographer: false });
+boundMarkdown(markdown);
 
 // Task lists ("- [ ] todo", "- [x] done"): GitHub renders a disabled checkbox in the list item.
 markdown.core.ruler.after('inline', 'task-lists', (state) => {
