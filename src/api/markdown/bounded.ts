@@ -43,7 +43,8 @@ const MAX_SCHEME = 32;
  * token; the expression is tried from every position of that text, so a paragraph of many "://"
  * that never become links ("<http://" or "a:// " repeated) takes time quadratic in its length.
  * Here the scheme is the run of scheme characters at the end of the pending text, read backwards
- * and at most MAX_SCHEME long: the same answer (a longer run is never one of linkify-it's schemes).
+ * and at most MAX_SCHEME long: the same answer (a longer run is never one of linkify-it's schemes)
+ * in constant time.
  */
 function linkifyInline(state: StateInline, silent: boolean): boolean {
 	if (!state.md.options.linkify || (state as Linking).linkLevel > 0) return false;
@@ -52,14 +53,17 @@ function linkifyInline(state: StateInline, silent: boolean): boolean {
 	if (state.src.charCodeAt(pos) !== 0x3a /* : */ || state.src.charCodeAt(pos + 1) !== 0x2f || state.src.charCodeAt(pos + 2) !== 0x2f) {
 		return false;
 	}
-	const pending = state.pending;
-	let start = pending.length;
-	while (start > 0 && isSchemeChar(pending.charCodeAt(start - 1))) {
-		if (pending.length - start >= MAX_SCHEME) return false;
-		start--;
-	}
-	if (start === pending.length || !isLetter(pending.charCodeAt(start))) return false;
-	const proto = pending.slice(start);
+	// The pending text ends with the source's characters before pos (every rule that consumes
+	// source characters without pushing a token appends them to it). They are read from the
+	// source: reading the pending text itself, a string built one piece at a time, would make V8
+	// flatten it again at every "://".
+	const src = state.src;
+	const limit = Math.max(pos - state.pending.length, pos - MAX_SCHEME - 1);
+	let start = pos;
+	while (start > limit && isSchemeChar(src.charCodeAt(start - 1))) start--;
+	if (pos - start > MAX_SCHEME) return false;
+	if (start === pos || !isLetter(src.charCodeAt(start))) return false;
+	const proto = src.slice(start, pos);
 	const link = state.md.linkify.matchAtStart(state.src.slice(pos - proto.length));
 	if (!link) return false;
 	let url = link.url;
@@ -70,7 +74,7 @@ function linkifyInline(state: StateInline, silent: boolean): boolean {
 	const fullUrl = state.md.normalizeLink(url);
 	if (!state.md.validateLink(fullUrl)) return false;
 	if (!silent) {
-		state.pending = pending.slice(0, -proto.length);
+		state.pending = state.pending.slice(0, -proto.length);
 		const open = state.push('link_open', 'a', 1);
 		open.attrs = [['href', fullUrl]];
 		open.markup = 'linkify';
@@ -92,19 +96,20 @@ const OPEN_CLOSE_TAG = new RegExp(
 		'|<\\/[A-Za-z][A-Za-z0-9\\-]*\\s*>)',
 );
 
-/** Positions of each searched string in an inline state's source, found once (ascending). */
-const occurrences = new WeakMap<StateInline, Map<string, number[]>>();
+/** Per inline state (its source never changes): positions found once, ascending. */
+const positions = new WeakMap<StateInline, Map<string, number[]>>();
 
-/** Index of the first `needle` at or after `from` in the state's source, or -1 (a binary search). */
-function nextIndex(state: StateInline, needle: string, from: number): number {
-	let byNeedle = occurrences.get(state);
-	if (!byNeedle) occurrences.set(state, (byNeedle = new Map()));
-	let list = byNeedle.get(needle);
-	if (!list) {
-		list = [];
-		for (let at = state.src.indexOf(needle); at !== -1; at = state.src.indexOf(needle, at + 1)) list.push(at);
-		byNeedle.set(needle, list);
-	}
+/** The positions of `key` in the state's source, computed by `find` the first time. */
+function positionsOf(state: StateInline, key: string, find: (src: string) => number[]): number[] {
+	let byKey = positions.get(state);
+	if (!byKey) positions.set(state, (byKey = new Map()));
+	let list = byKey.get(key);
+	if (!list) byKey.set(key, (list = find(state.src)));
+	return list;
+}
+
+/** The first of the ascending `list` at or after `from`, or -1 (a binary search). */
+function firstFrom(list: number[], from: number): number {
 	let low = 0;
 	let high = list.length;
 	while (low < high) {
@@ -117,17 +122,48 @@ function nextIndex(state: StateInline, needle: string, from: number): number {
 
 /** The end (exclusive) of a construct at pos closed by the first `close` from pos + skip on; -1 when it is never closed. */
 function closedAt(state: StateInline, pos: number, close: string, skip: number): number {
-	const at = nextIndex(state, close, pos + skip);
+	const list = positionsOf(state, close, (src) => {
+		const found = [];
+		for (let at = src.indexOf(close); at !== -1; at = src.indexOf(close, at + 1)) found.push(at);
+		return found;
+	});
+	const at = firstFrom(list, pos + skip);
 	return at === -1 ? -1 : at + close.length;
+}
+
+/**
+ * The end (exclusive) of the comment "<!--" at pos as markdown-it's expression
+ * /<!--(?:[^-]|-[^-]|--[^>])*-->/ finds it, or -1. Its body takes any run of dashes followed by
+ * another character, except a run of 3n + 2 dashes followed by '>': the comment ends at the first
+ * such run (a "-->" after 3n dashes), and is no comment when there is none.
+ */
+function commentEnd(state: StateInline, pos: number): number {
+	const src = state.src;
+	const body = pos + 4;
+	let after = body;
+	while (src.charCodeAt(after) === 0x2d /* - */) after++;
+	if (after >= src.length) return -1;
+	if (src.charCodeAt(after) === 0x3e /* > */ && (after - body) % 3 === 2) return after + 1;
+	const ends = positionsOf(state, 'comment ends', (text) => {
+		const found = [];
+		for (let i = 0, dashes = 0; i < text.length; i++) {
+			const code = text.charCodeAt(i);
+			if (code === 0x3e && dashes % 3 === 2) found.push(i);
+			dashes = code === 0x2d ? dashes + 1 : 0;
+		}
+		return found;
+	});
+	const end = firstFrom(ends, after + 1);
+	return end === -1 ? -1 : end + 1;
 }
 
 /**
  * The inline `html_inline` rule without its quadratic cases. The original matches one regular
  * expression against the rest of the paragraph at every '<': a comment, processing instruction,
  * declaration or CDATA section that is never closed is scanned to the end each time (8,192
- * "<!--" without "-->" took a second). Here those four end at the first closing string after
- * them, found in a list of its positions (CommonMark 0.31: a comment is "<!-->", "<!--->", or
- * "<!--" up to the first "-->"); tags keep markdown-it's expression, which stops at the tag's end.
+ * "<!--" without "-->" took a second). Here those four find their end in a list of the positions
+ * where one can end, made once per paragraph (the same ends as markdown-it's expression); tags
+ * keep markdown-it's expression, which stops at the tag's end.
  */
 function htmlInline(state: StateInline, silent: boolean): boolean {
 	if (!state.md.options.html) return false;
@@ -139,7 +175,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
 	if (src.startsWith('<!--', pos)) {
 		if (src.startsWith('<!-->', pos)) end = pos + 5;
 		else if (src.startsWith('<!--->', pos)) end = pos + 6;
-		else end = closedAt(state, pos, '-->', 4);
+		else end = commentEnd(state, pos);
 	} else if (src.startsWith('<![CDATA[', pos)) {
 		end = closedAt(state, pos, ']]>', 9);
 	} else if (second === 0x21 /* ! */) {
