@@ -399,13 +399,17 @@ CREATE TABLE gist_files (
   PRIMARY KEY (gist_id, filename)
 ) WITHOUT ROWID;
 
+-- body_html and body_text: the body rendered when it was written (src/api/markdown/render.ts
+-- renderBody), read back for the html, text and full media types (schema version 2).
 CREATE TABLE gist_comments (
   id         INTEGER PRIMARY KEY,
   gist_id    INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
   user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   body       TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  body_html  TEXT,
+  body_text  TEXT
 );
 CREATE INDEX gist_comments_gist ON gist_comments(gist_id, id);
 
@@ -422,6 +426,7 @@ CREATE TABLE labels (
 
 -- Issues and pull requests (every pull request is an issue), numbered per repository from 1.
 -- state_reason: completed, not_planned, duplicate or reopened (NULL for a new issue).
+-- body_html and body_text: the body rendered when it was written (NULL without a body).
 CREATE TABLE issues (
   id                 INTEGER PRIMARY KEY,
   repo_id            INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
@@ -439,6 +444,8 @@ CREATE TABLE issues (
   created_at         TEXT NOT NULL,
   updated_at         TEXT NOT NULL,
   closed_at          TEXT,
+  body_html          TEXT,
+  body_text          TEXT,
   UNIQUE (repo_id, number)
 );
 CREATE INDEX issues_repo_state ON issues(repo_id, state, number);
@@ -471,7 +478,8 @@ CREATE TABLE issue_assignees (
 ) WITHOUT ROWID;
 CREATE INDEX issue_assignees_user ON issue_assignees(user_id);
 
--- Comments on issues and pull requests (spec document 2, Issue comments).
+-- Comments on issues and pull requests (spec document 2, Issue comments); body_html and
+-- body_text: the body rendered when it was written.
 CREATE TABLE issue_comments (
   id         INTEGER PRIMARY KEY,
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
@@ -479,7 +487,9 @@ CREATE TABLE issue_comments (
   user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   body       TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  body_html  TEXT,
+  body_text  TEXT
 );
 CREATE INDEX issue_comments_repo ON issue_comments(repo_id, id);
 CREATE INDEX issue_comments_repo_created ON issue_comments(repo_id, created_at, id);

@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
 import { Webhooks } from './webhooks';
 import { createStores } from './api/stores';
+import { renderBody } from './api/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
 
@@ -63,7 +64,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		throw new Error(`cannot open the database ${config.databaseFile}: ${(error as Error).message}`);
 	}
 	if (config.storage.synchronous === 'full') db.pragma('synchronous = FULL');
-	const migration = migrate(db);
+	const migration = migrate(db, { renderBody });
 	const clock = options.clock ?? systemClock;
 	const log = options.log ?? createLogger();
 	const tokens = createTokenStore(db, () => authenticator.clear());

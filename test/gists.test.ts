@@ -118,8 +118,21 @@ test('comments – create, list, get with media types, 304, update, delete', asy
 	assert.equal(list.body.map((c: any) => c.id), [id, own.body.id]);
 	assert.is((await s.get(`/gists/${gistId}`)).body.comments, 2);
 	assert.is((await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: alice, body: { body: 'hijack' } })).status, 404, '~> only the author edits');
-	const edited = await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: bob, body: { body: 'Edited' } });
-	assert.is(edited.body.body, 'Edited');
+	const edited = await s.request('PATCH', `/gists/${gistId}/comments/${id}`, {
+		token: bob,
+		body: { body: 'Edited *again*' },
+		headers: { Accept: 'application/vnd.github.full+json' },
+	});
+	assert.is(edited.body.body, 'Edited *again*');
+	assert.is(edited.body.body_html, '<p dir="auto">Edited <em>again</em></p>', '~> the new body is rendered');
+	const tooLong = await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: bob, body: { body: 'x'.repeat(65537) } });
+	assert.is(tooLong.status, 422);
+	assert.equal(tooLong.body.errors, [
+		{ resource: 'GistComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' },
+	]);
+	assert.is((await s.request('POST', `/gists/${gistId}/comments`, { token: bob, body: { body: 'x'.repeat(65537) } })).status, 422);
+	assert.is((await s.get(`/gists/${gistId}/comments/${id}`)).body.body, 'Edited *again*', '~> nothing written');
+	assert.is((await s.get(`/gists/${gistId}`)).body.comments, 2);
 	assert.is((await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: bob, body: { body: '' } })).status, 422);
 	assert.is((await s.request('POST', `/gists/${gistId}/comments`, { body: { body: 'anon' } })).status, 401);
 	assert.is((await s.request('DELETE', `/gists/${gistId}/comments/${own.body.id}`, { token: bob })).status, 403, '~> not the author, not the gist owner');

@@ -290,4 +290,40 @@ test('pull requests are issues: shared numbers, pull_request field, /pull/ URLs'
 	assert.is(next.body.number, 3);
 });
 
+test('bodies: stored rendering follows edits; more than 65,536 characters is GitHub\'s 422, nothing written', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'drafts' } });
+	const created = await s.request('POST', '/repos/acme/drafts/issues', {
+		token: olivia,
+		body: { title: 'Rendered once', body: 'First *draft*' },
+		headers: { Accept: 'application/vnd.github.full+json' },
+	});
+	assert.is(created.status, 201);
+	assert.is(created.body.body_html, '<p dir="auto">First <em>draft</em></p>');
+	const path = `/repos/acme/drafts/issues/${created.body.number}`;
+	const full = { Accept: 'application/vnd.github.full+json' };
+	const retitled = await s.request('PATCH', path, { token: olivia, body: { title: 'Renamed' }, headers: full });
+	assert.is(retitled.body.body_html, '<p dir="auto">First <em>draft</em></p>', '~> a title change keeps the rendering');
+	const edited = await s.request('PATCH', path, { token: olivia, body: { body: 'Second **version**' }, headers: full });
+	assert.is(edited.body.body_html, '<p dir="auto">Second <strong>version</strong></p>');
+	assert.is(edited.body.body_text, 'Second version');
+	assert.is((await s.get(path, undefined, { Accept: 'application/vnd.github.text+json' })).body.body_text, 'Second version');
+	const cleared = await s.request('PATCH', path, { token: olivia, body: { body: null }, headers: full });
+	assert.equal([cleared.body.body, cleared.body.body_html, cleared.body.body_text], [null, null, null]);
+
+	const expected = {
+		message: 'Validation Failed',
+		errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+	};
+	const count = (await s.get('/repos/acme/drafts', olivia)).body.open_issues_count;
+	const tooLong = await s.request('POST', '/repos/acme/drafts/issues', { token: olivia, body: { title: 'Long', body: 'x'.repeat(65537) } });
+	assert.is(tooLong.status, 422);
+	assert.equal({ message: tooLong.body.message, errors: tooLong.body.errors }, expected);
+	assert.is((await s.get('/repos/acme/drafts', olivia)).body.open_issues_count, count, '~> nothing written');
+	const longEdit = await s.request('PATCH', path, { token: olivia, body: { body: 'x'.repeat(65537) } });
+	assert.is(longEdit.status, 422);
+	assert.equal(longEdit.body.errors, expected.errors);
+	assert.is((await s.get(path, olivia)).body.body, null, '~> nothing written');
+	assert.is((await s.request('PATCH', path, { token: olivia, body: { body: 'x'.repeat(65536) } })).status, 200, '~> the limit itself is allowed');
+});
+
 test.run();

@@ -6,12 +6,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { renderBody } from '../src/api/markdown/render';
 import { migrate } from '../src/db/migrate';
-import { SCHEMA_VERSION, type Migration } from '../src/db/migrations';
-import { openDatabase } from '../src/db/open';
+import { SCHEMA_VERSION, type Migration, type UpgradeTools } from '../src/db/migrations';
+import { openDatabase, type DB } from '../src/db/open';
 
 const test = suite('storage');
 let dir: string;
+const tools: UpgradeTools = { renderBody };
+
+/**
+ * A database's structure: every table's columns (in name order: a column added by an upgrade comes
+ * last, where schema.sql may list it earlier), every index's columns, every trigger's name.
+ */
+function shape(db: DB) {
+	const names = (type: string) =>
+		db.prepare("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all(type) as string[];
+	const columns = (table: string) =>
+		(db.pragma(`table_info(${table})`) as Array<{ name: string }>).map(({ cid: _cid, ...column }: Record<string, unknown>) => column).sort((a, b) => String(a.name).localeCompare(String(b.name)));
+	return {
+		tables: Object.fromEntries(names('table').map((table) => [table, columns(table)])),
+		indexes: Object.fromEntries(names('index').map((index) => [index, db.pragma(`index_xinfo(${index})`)])),
+		triggers: names('trigger'),
+	};
+}
 
 test.before(() => {
 	dir = mkdtempSync(join(tmpdir(), 'gitstead-storage-'));
@@ -20,7 +38,7 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('a fresh database gets schema.sql, its version, WAL and foreign keys', () => {
 	const db = openDatabase(join(dir, 'fresh.db'));
-	const result = migrate(db);
+	const result = migrate(db, tools);
 	assert.equal(result, { from: 0, to: SCHEMA_VERSION, created: true });
 	assert.is(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
 	assert.is(db.pragma('journal_mode', { simple: true }), 'wal');
@@ -30,24 +48,24 @@ test('a fresh database gets schema.sql, its version, WAL and foreign keys', () =
 	for (const table of ['accounts', 'teams', 'team_memberships', 'org_memberships', 'repositories', 'tokens', 'rate_limit_windows']) {
 		assert.ok(tables.includes(table), `~> ${table}`);
 	}
-	assert.equal(migrate(db), { from: SCHEMA_VERSION, to: SCHEMA_VERSION, created: false }, '~> a second start changes nothing');
+	assert.equal(migrate(db, tools), { from: SCHEMA_VERSION, to: SCHEMA_VERSION, created: false }, '~> a second start changes nothing');
 	db.close();
 });
 
 test('an older database is upgraded in place by the ordered steps, in one transaction', () => {
 	const db = openDatabase(join(dir, 'old.db'));
-	migrate(db);
+	migrate(db, tools);
 	db.prepare("INSERT INTO settings (key, value) VALUES ('kept', 'yes')").run();
 	const steps: Migration[] = [
 		{ version: SCHEMA_VERSION + 1, description: 'add a table', up: (d) => d.exec('CREATE TABLE extra (id INTEGER PRIMARY KEY)') },
 		{ version: SCHEMA_VERSION + 2, description: 'add a column', up: (d) => d.exec('ALTER TABLE extra ADD COLUMN note TEXT') },
 	];
-	const result = migrate(db, steps, SCHEMA_VERSION + 2);
+	const result = migrate(db, tools, steps, SCHEMA_VERSION + 2);
 	assert.equal(result, { from: SCHEMA_VERSION, to: SCHEMA_VERSION + 2, created: false });
 	assert.is(db.prepare("SELECT value FROM settings WHERE key = 'kept'").pluck().get(), 'yes', '~> data survives');
 	assert.ok(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'extra'").pluck().get());
 	const failing: Migration[] = [{ version: SCHEMA_VERSION + 3, description: 'broken', up: (d) => d.exec('CREATE TABLE extra (x)') }];
-	assert.throws(() => migrate(db, failing, SCHEMA_VERSION + 3));
+	assert.throws(() => migrate(db, tools, failing, SCHEMA_VERSION + 3));
 	assert.is(db.pragma('user_version', { simple: true }), SCHEMA_VERSION + 2, '~> a failed upgrade changes nothing');
 	db.close();
 });
@@ -55,17 +73,17 @@ test('an older database is upgraded in place by the ordered steps, in one transa
 test('a database from a newer Gitstead, or not a Gitstead database, is refused with a clear reason', () => {
 	const newer = openDatabase(join(dir, 'newer.db'));
 	newer.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
-	assert.throws(() => migrate(newer), /newer than this Gitstead/);
+	assert.throws(() => migrate(newer, tools), /newer than this Gitstead/);
 	newer.close();
 	const foreign = openDatabase(join(dir, 'foreign.db'));
 	foreign.exec('CREATE TABLE something (x)');
-	assert.throws(() => migrate(foreign), /not a Gitstead database/);
+	assert.throws(() => migrate(foreign, tools), /not a Gitstead database/);
 	foreign.close();
 });
 
 test('foreign keys cascade: deleting an organization removes its teams and memberships', () => {
 	const db = openDatabase(join(dir, 'cascade.db'));
-	migrate(db);
+	migrate(db, tools);
 	const now = '2026-01-01T00:00:00Z';
 	db.prepare("INSERT INTO accounts (id, login, type, created_at, updated_at) VALUES (1, 'u', 'User', ?, ?), (2, 'o', 'Organization', ?, ?)").run(now, now, now, now);
 	db.prepare("INSERT INTO teams (id, org_id, name, slug, privacy, notification_setting, created_at, updated_at) VALUES (1, 2, 't', 't', 'closed', 'notifications_enabled', ?, ?)").run(now, now);
@@ -76,34 +94,42 @@ test('foreign keys cascade: deleting an organization removes its teams and membe
 	db.close();
 });
 
-test('a version-1 database (the first released schema, test/fixtures/schema-v1.sql) upgrades to exactly schema.sql, its rows kept', () => {
-	const shape = (db: ReturnType<typeof openDatabase>) => {
-		const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-		const columns = Object.fromEntries(
-			tables.map((table) => [
-				table,
-				(db.pragma(`table_info(${table})`) as Array<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>)
-					.map((c) => `${c.name} ${c.type} ${c.notnull} ${c.dflt_value} ${c.pk}`)
-					.sort(),
-			]),
-		);
-		const indexes = db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name").all();
-		return { columns, indexes };
-	};
+test('a version-1 database (the first released schema, test/fixtures/schema-v1.sql) upgrades to exactly schema.sql, its rows kept and bodies rendered', () => {
 	const fresh = openDatabase(join(dir, 'fresh-v.db'));
-	migrate(fresh);
-	const old = openDatabase(join(dir, 'v1.db'));
-	old.exec(readFileSync(join(__dirname, 'fixtures', 'schema-v1.sql'), 'utf8'));
-	old.pragma('user_version = 1');
-	old.prepare("INSERT INTO accounts (login, type, email, created_at, updated_at) VALUES ('kept', 'User', 'k@example.test', 'x', 'x')").run();
-	assert.equal(migrate(old), { from: 1, to: SCHEMA_VERSION, created: false });
-	assert.equal(shape(old), shape(fresh), '~> the upgraded schema equals schema.sql: columns, indexes, triggers');
-	const kept = old.prepare("SELECT * FROM accounts WHERE login = 'kept'").get() as Record<string, unknown>;
-	assert.is(kept.email, 'k@example.test', '~> rows survive');
+	migrate(fresh, tools);
+	const db = openDatabase(join(dir, 'v1.db'));
+	db.exec(readFileSync(join(__dirname, 'fixtures', 'schema-v1.sql'), 'utf8'));
+	db.pragma('user_version = 1');
+	const now = '2026-01-01T00:00:00Z';
+	db.prepare("INSERT INTO accounts (id, login, type, email, created_at, updated_at) VALUES (1, 'u', 'User', 'u@example.test', ?, ?)").run(now, now);
+	db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(now, now);
+	const issue = db.prepare('INSERT INTO issues (id, repo_id, number, title, body, user_id, created_at, updated_at) VALUES (?, 1, ?, ?, ?, 1, ?, ?)');
+	issue.run(1, 1, 'with a body', 'Some **bold** <script>x</script> text', now, now);
+	issue.run(2, 2, 'without', null, now, now);
+	const comment = db.prepare('INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (1, 1, 1, ?, ?, ?)');
+	for (let i = 0; i < 1201; i++) comment.run(`comment _${i}_`, now, now); // more than two batches of 500
+	db.prepare("INSERT INTO gists (id, gist_id, owner_id, created_at, updated_at) VALUES (1, 'abc', 1, ?, ?)").run(now, now);
+	db.prepare("INSERT INTO gist_comments (gist_id, user_id, body, created_at, updated_at) VALUES (1, 1, '# Title', ?, ?)").run(now, now);
+
+	assert.equal(migrate(db, tools), { from: 1, to: SCHEMA_VERSION, created: false });
+	assert.equal(shape(db), shape(fresh), '~> the upgraded schema equals a fresh schema.sql: columns, indexes, triggers');
+	const kept = db.prepare('SELECT * FROM accounts WHERE id = 1').get() as Record<string, unknown>;
+	assert.is(kept.email, 'u@example.test', '~> rows survive');
 	assert.is(kept.email_public, 0, '~> new columns take their defaults (schema 2)');
-	assert.ok(old.prepare("SELECT 1 FROM sqlite_master WHERE name = 'webhook_deliveries_queued'").get(), '~> the per-hook delivery index (schema 3)');
+	assert.ok(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'webhook_deliveries_queued'").get(), '~> the per-hook delivery index (schema 3)');
+	// Schema 4: bodies rendered.
+	const issues = db.prepare('SELECT id, body_html, body_text FROM issues ORDER BY id').all();
+	assert.equal(issues, [
+		{ id: 1, body_html: '<p dir="auto">Some <strong>bold</strong>  text</p>', body_text: 'Some bold  text' },
+		{ id: 2, body_html: null, body_text: null },
+	]);
+	const comments = db.prepare('SELECT body_html FROM issue_comments ORDER BY id').pluck().all() as string[];
+	assert.is(comments.length, 1201);
+	assert.is(comments[0], '<p dir="auto">comment <em>0</em></p>');
+	assert.is(comments[1200], '<p dir="auto">comment <em>1200</em></p>');
+	assert.equal(db.prepare('SELECT body_html, body_text FROM gist_comments').get(), { body_html: '<h1>Title</h1>', body_text: 'Title' });
+	db.close();
 	fresh.close();
-	old.close();
 });
 
 test.run();

@@ -19,6 +19,7 @@ import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
 import { createApp, exceeding, installApp } from '../api/apps/service';
 import type { InstallationRow } from '../api/apps/store';
+import { renderBody } from '../api/markdown/render';
 import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
 import type { AccountRow } from '../api/users/store';
@@ -554,7 +555,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		options: {},
 		positionals: [],
 		run(app, _values, _positionals, out) {
-			const result = app.migration.from === app.migration.to ? migrate(app.db) : app.migration;
+			const result = app.migration.from === app.migration.to ? migrate(app.db, { renderBody }) : app.migration;
 			out.result(
 				{ from: result.from, to: result.to },
 				result.from === result.to ? `database is at schema version ${result.to}` : `upgraded database from schema version ${result.from} to ${result.to}`,

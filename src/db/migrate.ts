@@ -4,7 +4,7 @@
  */
 import { schemaSql } from '../build-info';
 import type { DB } from './open';
-import { migrations as allMigrations, SCHEMA_VERSION, type Migration } from './migrations';
+import { migrations as allMigrations, SCHEMA_VERSION, type Migration, type UpgradeTools } from './migrations';
 
 export interface MigrationResult {
 	from: number;
@@ -14,9 +14,10 @@ export interface MigrationResult {
 
 /**
  * Applies schema.sql or the pending upgrade steps.
+ * @param tools what the steps need from above the database layer (e.g. the Markdown renderer)
  * @throws Error when the database was written by a newer Gitstead (user_version too high).
  */
-export function migrate(db: DB, steps: Migration[] = allMigrations, target = SCHEMA_VERSION): MigrationResult {
+export function migrate(db: DB, tools: UpgradeTools, steps: Migration[] = allMigrations, target = SCHEMA_VERSION): MigrationResult {
 	const from = db.pragma('user_version', { simple: true }) as number;
 	if (from > target) {
 		throw new Error(
@@ -31,7 +32,7 @@ export function migrate(db: DB, steps: Migration[] = allMigrations, target = SCH
 			if (tables > 0) throw new Error('the database has tables but no schema version; it is not a Gitstead database');
 			db.exec(schemaSql());
 		} else {
-			for (const step of steps) if (step.version > from && step.version <= target) step.up(db);
+			for (const step of steps) if (step.version > from && step.version <= target) step.up(db, tools);
 		}
 		db.pragma(`user_version = ${target}`);
 	}).immediate();

@@ -1,16 +1,47 @@
 /**
  * Append-only list of schema upgrades. Step N upgrades a database at user_version N-1 to N.
  * Never reorder or delete a step; retire one by making it a no-op. After the last step the
- * database must equal a fresh schema.sql (test/storage.test.ts compares sqlite_master).
+ * database must equal a fresh schema.sql (test/storage.test.ts compares the two).
  *
  * Version 1 is the first released schema.
  */
 import type { DB } from './open';
 
+/**
+ * What upgrade steps may use from the layers above the database; the caller of migrate passes
+ * them (src/compose.ts), so this layer imports nothing from above.
+ */
+export interface UpgradeTools {
+	/** A Markdown body's stored renderings (src/api/markdown/render.ts renderBody). */
+	renderBody(source: string): { html: string; text: string };
+}
+
 export interface Migration {
 	version: number;
 	description: string;
-	up(db: DB): void;
+	up(db: DB, tools: UpgradeTools): void;
+}
+
+/** Rows whose bodies are rendered per batch while upgrading (bounds the memory used). */
+const RENDER_BATCH = 500;
+
+/**
+ * Adds body_html and body_text to a table with `id` and `body` columns and fills them for every
+ * row with a body, in batches by ascending id.
+ */
+function addRenderedBody(db: DB, table: string, tools: UpgradeTools): void {
+	db.exec(`ALTER TABLE ${table} ADD COLUMN body_html TEXT; ALTER TABLE ${table} ADD COLUMN body_text TEXT;`);
+	const batch = db.prepare(`SELECT id, body FROM ${table} WHERE id > ? AND body IS NOT NULL ORDER BY id LIMIT ${RENDER_BATCH}`);
+	const store = db.prepare(`UPDATE ${table} SET body_html = ?, body_text = ? WHERE id = ?`);
+	for (let after = 0; ; ) {
+		const rows = batch.all(after) as Array<{ id: number; body: string }>;
+		for (const row of rows) {
+			const { html, text } = tools.renderBody(row.body);
+			store.run(html, text, row.id);
+		}
+		if (rows.length < RENDER_BATCH) break;
+		after = rows[rows.length - 1].id;
+	}
 }
 
 export const migrations: Migration[] = [
@@ -31,6 +62,13 @@ export const migrations: Migration[] = [
 			db.exec(`
 				DROP INDEX webhook_deliveries_due;
 				CREATE INDEX webhook_deliveries_queued ON webhook_deliveries(hook_id, next_attempt_at) WHERE state = 'queued';`);
+		},
+	},
+	{
+		version: 4,
+		description: 'issue, issue comment and gist comment bodies keep their rendering (body_html, body_text)',
+		up(db, tools) {
+			for (const table of ['issues', 'issue_comments', 'gist_comments']) addRenderedBody(db, table, tools);
 		},
 	},
 ];

@@ -15,6 +15,33 @@ type AnySchema = v.GenericSchema;
 export const timestampParam = (field: string) =>
 	v.pipe(v.string(), v.isoTimestamp(`${field} must be an ISO 8601 timestamp`), v.transform((text) => isoSeconds(Date.parse(text))));
 
+/** Requirements whose failures are GitHub's `custom` errors: their message is the whole errors[] message. */
+const customRequirements = new WeakSet<object>();
+
+/** Unicode characters (code points) in `text`, as GitHub counts a text's length; stops counting past `max`. */
+function characters(text: string, max: number): number {
+	if (text.length <= max) return text.length;
+	let count = 0;
+	for (let i = 0; i < text.length && count <= max; i++, count++) {
+		const code = text.charCodeAt(i);
+		if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+			const next = text.charCodeAt(i + 1);
+			if (next >= 0xdc00 && next <= 0xdfff) i++;
+		}
+	}
+	return count;
+}
+
+/**
+ * At most `max` characters (Unicode code points, as GitHub counts them), else GitHub's 422 item
+ * `{resource, field, code: "custom", message: "<field> is too long (maximum is <max> characters)"}`.
+ */
+export function maxCharacters(field: string, max: number) {
+	const requirement = (text: string) => characters(text, max) <= max;
+	customRequirements.add(requirement);
+	return v.check(requirement, `${field} is too long (maximum is ${max} characters)`);
+}
+
 /**
  * Parses `input` with `schema`.
  * @param resource GitHub resource name for errors[] items, e.g. 'Team'
@@ -30,6 +57,9 @@ export function toValidationError(issues: readonly v.BaseIssue<unknown>[], resou
 	const items: ValidationItem[] = issues.map((issue) => {
 		const field = v.getDotPath(issue) ?? '';
 		const missing = issue.input === undefined && issue.kind === 'schema';
+		if (issue.type === 'check' && customRequirements.has(issue.requirement as object)) {
+			return { resource, field, code: 'custom', message: issue.message };
+		}
 		return {
 			resource,
 			field,

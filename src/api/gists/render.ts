@@ -83,13 +83,13 @@ export function gist(urls: Urls, row: GistRow, owner: AccountRow, files: GistFil
 	};
 }
 
-/** A gist comment (spec document 2, Comment), body fields by media type. */
+/** A gist comment (spec document 2, Comment), body fields by media type from the stored renderings. */
 export function gistComment(urls: Urls, gistRow: GistRow, row: GistCommentRow, author: AccountRow, media: string | null) {
 	return {
 		url: `${urls.apiBase}/gists/${gistRow.gist_id}/comments/${row.id}`,
 		id: row.id,
 		node_id: nodeId('GistComment', row.id),
-		...bodyFields(row.body, media),
+		...bodyFields(row, media),
 		user: simpleUser(urls, author),
 		author_association: author.id === gistRow.owner_id ? 'OWNER' : 'NONE',
 		created_at: row.created_at,

@@ -11,6 +11,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
+import { commentBodyField } from '../markdown/body';
 import type { AccountRow } from '../users/store';
 import { gist, gistComment } from './render';
 import type { GistFileRow, GistRow } from './store';
@@ -41,7 +42,7 @@ const updateBody = v.object({
 	),
 });
 const listQuery = v.object({ since: v.optional(timestampParam('since')) });
-const commentBody = v.object({ body: v.pipe(v.string(), v.minLength(1, "body can't be blank")) });
+const commentBody = v.object({ body: commentBodyField });
 
 function render(ctx: Context, rows: GistRow[], withContent: boolean) {
 	const { stores, urls } = ctx.app;

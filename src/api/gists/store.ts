@@ -1,7 +1,9 @@
 /**
- * Prepared statements for gists, their files and their comments.
+ * Prepared statements for gists, their files and their comments. Comment bodies are rendered
+ * here, when they are written, and stored next to the source (body_html, body_text).
  */
 import type { DB } from '../../db/open';
+import { renderBody } from '../markdown/render';
 
 export interface GistRow {
 	id: number;
@@ -29,6 +31,10 @@ export interface GistCommentRow {
 	body: string;
 	created_at: string;
 	updated_at: string;
+	/** body rendered as sanitized HTML when it was written */
+	body_html: string;
+	/** body rendered as plain text when it was written */
+	body_text: string;
 }
 
 export type GistStore = ReturnType<typeof createGistStore>;
@@ -61,8 +67,10 @@ export function createGistStore(db: DB) {
 	const comments = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? ORDER BY id LIMIT ? OFFSET ?');
 	const commentTotal = db.prepare('SELECT count(*) FROM gist_comments WHERE gist_id = ?').pluck();
 	const comment = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? AND id = ?');
-	const insertComment = db.prepare('INSERT INTO gist_comments (gist_id, user_id, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
-	const updateComment = db.prepare('UPDATE gist_comments SET body = ?, updated_at = ? WHERE id = ?');
+	const insertComment = db.prepare(
+		'INSERT INTO gist_comments (gist_id, user_id, body, body_html, body_text, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+	);
+	const updateComment = db.prepare('UPDATE gist_comments SET body = ?, body_html = ?, body_text = ?, updated_at = ? WHERE id = ?');
 	const removeComment = db.prepare('DELETE FROM gist_comments WHERE id = ?');
 
 	return {
@@ -94,12 +102,15 @@ export function createGistStore(db: DB) {
 			return { rows: comments.all(gistId, limit, offset) as GistCommentRow[], total: commentTotal.get(gistId) as number };
 		},
 		comment: (gistId: number, id: number) => comment.get(gistId, id) as GistCommentRow | undefined,
-		/** @param now ISO timestamp */
-		insertComment: (gistId: number, userId: number, body: string, now: string) =>
-			comment.get(gistId, Number(insertComment.run(gistId, userId, body, now, now).lastInsertRowid)) as GistCommentRow,
-		/** @param now ISO timestamp */
-		updateComment: (row: GistCommentRow, body: string, now: string) => {
-			updateComment.run(body, now, row.id);
+		/** Adds a comment with its body rendered. @param now ISO timestamp */
+		insertComment(gistId: number, userId: number, body: string, now: string): GistCommentRow {
+			const { html, text } = renderBody(body);
+			return comment.get(gistId, Number(insertComment.run(gistId, userId, body, html, text, now, now).lastInsertRowid)) as GistCommentRow;
+		},
+		/** Replaces a comment's body and its rendering. @param now ISO timestamp */
+		updateComment(row: GistCommentRow, body: string, now: string): GistCommentRow {
+			const { html, text } = body === row.body ? { html: row.body_html, text: row.body_text } : renderBody(body);
+			updateComment.run(body, html, text, now, row.id);
 			return comment.get(row.gist_id, row.id) as GistCommentRow;
 		},
 		removeComment: (id: number) => void removeComment.run(id),

@@ -12,13 +12,12 @@ import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import { issueComment } from '../issues/render';
-import { ISSUES_READ, ISSUES_WRITE, MAX_BODY } from '../issues/routes';
+import { commentBodyField } from '../markdown/body';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
 import type { IssueCommentRow, IssueRow } from '../issues/store';
 
-const commentBody = v.object({
-	body: v.pipe(v.string('body must be a string'), v.minLength(1, "body can't be blank"), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`)),
-});
+const commentBody = v.object({ body: commentBodyField });
 const since = v.optional(timestampParam('since'));
 const repositoryListQuery = v.object({
 	sort: v.optional(v.picklist(['created', 'updated'], 'sort must be created or updated')),

@@ -1,6 +1,7 @@
 /**
  * GitHub's issue object and the spec's Comment for issue comments (spec document 2, Comment).
- * Body fields follow the requested media type (raw default, text, html, full).
+ * Body fields follow the requested media type (raw default, text, html, full), read from the
+ * renderings stored with the rows.
  */
 import { nodeId, type Urls } from '../../http/urls';
 import type { RepositoryPaths } from '../repos/render';
@@ -17,14 +18,6 @@ function reactions(url: string) {
 	return { url: `${url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
 }
 
-/** The body fields of an issue without a body: each field the media type names, null. */
-function nullBody(media: string | null): Record<string, null> {
-	if (media === 'text') return { body_text: null };
-	if (media === 'html') return { body_html: null };
-	if (media === 'full') return { body: null, body_text: null, body_html: null };
-	return { body: null };
-}
-
 export interface IssueParts {
 	author: AccountRow;
 	labels: LabelRow[];
@@ -37,7 +30,7 @@ export interface IssueParts {
 /** An issue or pull request (GitHub's issue object). */
 export function issue(urls: Urls, paths: RepositoryPaths, row: IssueRow, parts: IssueParts, media: string | null) {
 	const url = `${paths.api}/issues/${row.number}`;
-	const body = row.body === null ? nullBody(media) : bodyFields(row.body, media);
+	const body = bodyFields(row, media);
 	const assignees = parts.assignees.map((account) => simpleUser(urls, account));
 	return {
 		url,
@@ -106,7 +99,7 @@ export function issueComment(
 		user: simpleUser(urls, author),
 		created_at: row.created_at,
 		updated_at: row.updated_at,
-		...bodyFields(row.body, media),
+		...bodyFields(row, media),
 		author_association: association,
 		performed_via_github_app: null,
 		reactions: reactions(url),

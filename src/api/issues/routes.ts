@@ -12,6 +12,7 @@ import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import { label } from '../labels/render';
+import { issueBodyField } from '../markdown/body';
 import type { IssueRow } from './store';
 import {
 	canTriage,
@@ -47,8 +48,6 @@ const ISSUES_TRIAGE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } }
 const ISSUES_LOCK = { ...ISSUES_WRITE, resource: { repo: 'push' as const } };
 
 const MAX_TITLE = 256;
-/** GitHub's limit on issue and comment bodies, in characters. */
-export const MAX_BODY = 65536;
 
 const title = v.pipe(
 	v.union([v.string(), v.number()], 'title must be a string'),
@@ -56,13 +55,12 @@ const title = v.pipe(
 	v.minLength(1, "title can't be blank"),
 	v.maxLength(MAX_TITLE, `title is longer than ${MAX_TITLE} characters`),
 );
-const body = v.nullable(v.pipe(v.string(), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`)));
 const labelInput = v.array(v.union([v.string(), v.object({ name: v.optional(v.string()) })]));
 const milestone = v.nullable(v.union([v.string(), v.number()]));
 
 const createBody = v.object({
 	title,
-	body: v.optional(body),
+	body: v.optional(issueBodyField),
 	assignee: v.optional(v.nullable(v.string())),
 	assignees: v.optional(v.array(v.string())),
 	labels: v.optional(labelInput),
@@ -71,7 +69,7 @@ const createBody = v.object({
 });
 const updateBody = v.object({
 	title: v.optional(title),
-	body: v.optional(body),
+	body: v.optional(issueBodyField),
 	assignee: v.optional(v.nullable(v.string())),
 	assignees: v.optional(v.array(v.string())),
 	state: v.optional(v.picklist(['open', 'closed'], 'state must be open or closed')),

@@ -1,8 +1,10 @@
 /**
  * Prepared statements for issues (pull requests included), their assignees, and issue comments.
- * repositories.open_issues_count is kept by triggers (schema.sql).
+ * repositories.open_issues_count is kept by triggers (schema.sql). Bodies are rendered here, when
+ * they are written, and stored next to the source (body_html, body_text); reads never render.
  */
 import type { DB } from '../../db/open';
+import { renderBody, renderNullableBody } from '../markdown/render';
 
 export interface IssueRow {
 	id: number;
@@ -21,6 +23,10 @@ export interface IssueRow {
 	created_at: string;
 	updated_at: string;
 	closed_at: string | null;
+	/** body rendered as sanitized HTML when it was written; null without a body */
+	body_html: string | null;
+	/** body rendered as plain text when it was written; null without a body */
+	body_text: string | null;
 }
 
 export interface IssueCommentRow {
@@ -31,6 +37,10 @@ export interface IssueCommentRow {
 	body: string;
 	created_at: string;
 	updated_at: string;
+	/** body rendered as sanitized HTML when it was written */
+	body_html: string;
+	/** body rendered as plain text when it was written */
+	body_text: string;
 }
 
 export type IssueSort = 'created' | 'updated' | 'comments';
@@ -111,11 +121,12 @@ export function createIssueStore(db: DB) {
 	const byIds = db.prepare('SELECT * FROM issues WHERE id IN (SELECT value FROM json_each(?))');
 	const nextNumber = db.prepare('SELECT coalesce(max(number), 0) + 1 FROM issues WHERE repo_id = ?').pluck();
 	const insert = db.prepare(`
-		INSERT INTO issues (repo_id, number, title, body, user_id, pull_request, created_at, updated_at)
-		VALUES (@repo_id, @number, @title, @body, @user_id, @pull_request, @now, @now)`);
+		INSERT INTO issues (repo_id, number, title, body, body_html, body_text, user_id, pull_request, created_at, updated_at)
+		VALUES (@repo_id, @number, @title, @body, @body_html, @body_text, @user_id, @pull_request, @now, @now)`);
 	const update = db.prepare(`
-		UPDATE issues SET title = @title, body = @body, state = @state, state_reason = @state_reason, closed_by_id = @closed_by_id,
-			closed_at = @closed_at, updated_at = @now WHERE id = @id`);
+		UPDATE issues SET title = @title, body = @body, body_html = @body_html, body_text = @body_text, state = @state,
+			state_reason = @state_reason, closed_by_id = @closed_by_id, closed_at = @closed_at, updated_at = @now WHERE id = @id`);
+	const storedBody = db.prepare('SELECT body, body_html, body_text FROM issues WHERE id = ?');
 	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
@@ -140,9 +151,9 @@ export function createIssueStore(db: DB) {
 
 	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
 	const insertComment = db.prepare(
-		'INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+		'INSERT INTO issue_comments (repo_id, issue_id, user_id, body, body_html, body_text, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 	);
-	const updateComment = db.prepare('UPDATE issue_comments SET body = ?, updated_at = ? WHERE id = ?');
+	const updateComment = db.prepare('UPDATE issue_comments SET body = ?, body_html = ?, body_text = ?, updated_at = ? WHERE id = ?');
 	const removeComment = db.prepare('DELETE FROM issue_comments WHERE id = ?');
 	const countComments = db.prepare('UPDATE issues SET comments = comments + ?, updated_at = ? WHERE id = ?');
 	const issueComments = db.prepare(`
@@ -170,17 +181,24 @@ export function createIssueStore(db: DB) {
 		byId: (id: number) => byId.get(id) as IssueRow | undefined,
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as IssueRow[],
 		/**
-		 * Inserts an issue with the repository's next number (issues and pull requests share them).
-		 * @param now ISO timestamp
+		 * Inserts an issue with the repository's next number (issues and pull requests share them),
+		 * its body rendered. @param now ISO timestamp
 		 */
 		insert(issue: { repo_id: number; title: string; body: string | null; user_id: number; pull_request: boolean }, now: string): IssueRow {
 			const number = nextNumber.get(issue.repo_id) as number;
-			const id = insert.run({ ...issue, pull_request: issue.pull_request ? 1 : 0, number, now }).lastInsertRowid;
+			const rendered = renderNullableBody(issue.body);
+			const id = insert.run({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }).lastInsertRowid;
 			return byId.get(id) as IssueRow;
 		},
-		/** Writes the editable fields and updated_at. @param now ISO timestamp */
+		/**
+		 * Writes the editable fields (title, body, state and its reason, closer) and updated_at; the
+		 * body is rendered again only when it changed (row.body_html and row.body_text are ignored).
+		 * @param now ISO timestamp
+		 */
 		update(row: IssueRow, now: string): IssueRow {
-			update.run({ ...row, now });
+			const stored = storedBody.get(row.id) as Pick<IssueRow, 'body' | 'body_html' | 'body_text'>;
+			const rendered = row.body === stored.body ? { body_html: stored.body_html, body_text: stored.body_text } : renderNullableBody(row.body);
+			update.run({ ...row, ...rendered, now });
 			return byId.get(row.id) as IssueRow;
 		},
 		/** @param now ISO timestamp */
@@ -215,15 +233,20 @@ export function createIssueStore(db: DB) {
 		removeAssignee: (issueId: number, userId: number) => void removeAssignee.run(issueId, userId),
 
 		comment: (repoId: number, id: number) => comment.get(repoId, id) as IssueCommentRow | undefined,
-		/** Adds a comment and counts it on the issue (which counts as updated). @param now ISO timestamp */
+		/**
+		 * Adds a comment, its body rendered, and counts it on the issue (which counts as updated).
+		 * @param now ISO timestamp
+		 */
 		insertComment(issue: IssueRow, userId: number, body: string, now: string): IssueCommentRow {
-			const id = insertComment.run(issue.repo_id, issue.id, userId, body, now, now).lastInsertRowid;
+			const { html, text } = renderBody(body);
+			const id = insertComment.run(issue.repo_id, issue.id, userId, body, html, text, now, now).lastInsertRowid;
 			countComments.run(1, now, issue.id);
 			return comment.get(issue.repo_id, id) as IssueCommentRow;
 		},
-		/** @param now ISO timestamp */
+		/** Replaces a comment's body and its rendering. @param now ISO timestamp */
 		updateComment(row: IssueCommentRow, body: string, now: string): IssueCommentRow {
-			updateComment.run(body, now, row.id);
+			const { html, text } = body === row.body ? { html: row.body_html, text: row.body_text } : renderBody(body);
+			updateComment.run(body, html, text, now, row.id);
 			return comment.get(row.repo_id, row.id) as IssueCommentRow;
 		},
 		/** @param now ISO timestamp */

@@ -1,12 +1,20 @@
 /**
- * GitHub-flavored Markdown for comment bodies (body_html, body_text): markdown-it with GFM's
- * tables, strikethrough, autolinks, hard line breaks as in comments, and task lists; raw HTML is
- * allowed in the source and then sanitized with sanitize-html to GitHub's kind of allowlist.
+ * GitHub-flavored Markdown for comment and issue bodies (body_html, body_text): markdown-it with
+ * GFM's tables, strikethrough, autolinks, hard line breaks as in comments, and task lists; raw HTML
+ * is allowed in the source and then sanitized with sanitize-html to GitHub's kind of allowlist.
+ *
+ * Bodies are rendered once, when they are written (renderBody), and the stores keep the result
+ * next to the source; reads only pick the stored fields for the media type (bodyFields). Rendering
+ * a body of GitHub's maximum size (65,536 characters) takes time linear in its length, whatever
+ * it contains, and its HTML is bounded (MAX_HTML).
  */
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
+import { boundMarkdown } from './bounded';
 
 const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true, typographer: false });
+
+boundMarkdown(markdown);
 
 // Task lists ("- [ ] todo", "- [x] done"): GitHub renders a disabled checkbox in the list item.
 markdown.core.ruler.after('inline', 'task-lists', (state) => {
@@ -69,27 +77,79 @@ function plain(rendered: string): string {
 		.trim();
 }
 
-/** Sanitized HTML of a Markdown source. */
-const toHtml = (source: string): string => sanitized(markdown.render(source));
+/**
+ * Most characters of HTML a body may render to (8 × GitHub's 65,536-character body limit). A few
+ * short constructs expand a lot — a table row of one character gets every column of the header
+ * (markdown-it fills up to 65,536 cells), a task-list item of eight characters becomes a hundred —
+ * so a maximal body could render to megabytes, which every read of it would then send. Ordinary
+ * Markdown stays well below (a 64 KiB table of short cells renders to about 360,000 characters).
+ */
+export const MAX_HTML = 8 * 65536;
 
-/** Plain text of a Markdown source. */
-const toText = (source: string): string => plain(markdown.render(source));
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
- * The body fields of a comment for the requested media type (spec document 2, media types):
- * raw (default) → body; text → body_text; html → body_html; full → all three (rendered once).
+ * What a body whose HTML would exceed MAX_HTML is stored as: its source, escaped, in one paragraph
+ * (at most 6 characters per character of source, so within MAX_HTML for a body of GitHub's
+ * maximum size), and as text the source itself.
  */
-export function bodyFields(body: string, media: string | null): Record<string, string> {
+function fallback(source: string): RenderedBody {
+	const escaped = source.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(/\r?\n/g, '<br>\n');
+	return { html: `<p dir="auto">${escaped}</p>`, text: source.trim() };
+}
+
+/** A body rendered for the text, html and full media types. */
+export interface RenderedBody {
+	/** body_html: sanitized HTML */
+	html: string;
+	/** body_text: the rendered text without markup */
+	text: string;
+}
+
+/**
+ * Renders a Markdown body once, for storing next to it (stores call this when a body is created or
+ * changed). Time is linear in the length of `source`; the HTML is at most MAX_HTML characters
+ * (larger renderings fall back to the escaped source in one paragraph).
+ */
+export function renderBody(source: string): RenderedBody {
+	const rendered = markdown.render(source);
+	// Sanitizing takes time in proportion to the rendering's length and shortens it only by what it
+	// drops (the source's own disallowed markup, the style of aligned table cells): a rendering four
+	// times too long is not worth sanitizing.
+	if (rendered.length > 4 * MAX_HTML) return fallback(source);
+	const html = sanitized(rendered);
+	if (html.length > MAX_HTML) return fallback(source);
+	return { html, text: plain(rendered) };
+}
+
+/** The rendered columns of a nullable body (an issue may have none). */
+export function renderNullableBody(source: string | null): { body_html: string | null; body_text: string | null } {
+	if (source === null) return { body_html: null, body_text: null };
+	const { html, text } = renderBody(source);
+	return { body_html: html, body_text: text };
+}
+
+/** A stored body with its renderings (columns body, body_html, body_text; null when there is no body). */
+export interface StoredBody {
+	body: string | null;
+	body_html: string | null;
+	body_text: string | null;
+}
+
+/**
+ * The body fields for the requested media type (spec document 2, media types), from the stored
+ * columns — nothing is rendered here: raw (default) → body; text → body_text; html → body_html;
+ * full → all three. A missing body gives null for each field the media type names.
+ */
+export function bodyFields(row: StoredBody, media: string | null): Record<string, string | null> {
 	switch (media) {
 		case 'text':
-			return { body_text: toText(body) };
+			return { body_text: row.body_text };
 		case 'html':
-			return { body_html: toHtml(body) };
-		case 'full': {
-			const rendered = markdown.render(body);
-			return { body, body_text: plain(rendered), body_html: sanitized(rendered) };
-		}
+			return { body_html: row.body_html };
+		case 'full':
+			return { body: row.body, body_text: row.body_text, body_html: row.body_html };
 		default:
-			return { body };
+			return { body: row.body };
 	}
 }
