@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createLogger } from '../src/log';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('http');
@@ -239,6 +240,70 @@ test('discovery – GET /, /meta, /versions', async () => {
 	assert.type(meta.body.installed_version, 'string');
 	const versions = await s.get('/versions');
 	assert.equal(versions.body, ['2026-03-10', '2022-11-28']);
+});
+
+// ----- findings 6, 8 and 11 of the hostile-input review (regressions)
+
+test('pagination – Link repeats only the query parameters the route reads, so it stays bounded', async () => {
+	for (const name of ['One', 'Two', 'Three']) await s.request('POST', '/orgs/acme/teams', { token, body: { name: `Link ${name}` } });
+	const junk = 'x'.repeat(2000);
+	const res = await s.get(`/orgs/acme/teams?per_page=1&team_type=all&junk=${junk}&more=${junk}`, token);
+	const link = res.headers.get('link')!;
+	assert.ok(link, '~> a Link header');
+	assert.not.ok(link.includes('junk') || link.includes('more='), '~> parameters the route does not read are dropped');
+	assert.ok(link.includes('team_type=all') && link.includes('per_page=1'), '~> its own are kept');
+	assert.ok(link.length < 1000, `~> bounded (${link.length} characters)`);
+});
+
+test('errors – a unique key taken by a concurrent writer is 422 already_exists, not 500', async () => {
+	// Stand-in for another writer: the name check sees no label, the insert then meets the one that exists.
+	await s.request('POST', '/orgs/acme/repos', { token, body: { name: 'racy' } });
+	assert.is((await s.request('POST', '/repos/acme/racy/labels', { token, body: { name: 'dup' } })).status, 201);
+	const { labels } = s.app.stores;
+	const byName = labels.byName;
+	labels.byName = () => undefined;
+	try {
+		const res = await s.request('POST', '/repos/acme/racy/labels', { token, body: { name: 'dup' } });
+		assert.is(res.status, 422);
+		assert.is(res.body.message, 'Validation Failed');
+		assert.equal(res.body.errors[0].code, 'already_exists');
+		assert.is(res.body.errors[0].resource, 'Label');
+	} finally {
+		labels.byName = byName;
+	}
+});
+
+test('errors – a 500 carries no stack, and its request id is in the body, the header and one log line', async () => {
+	const lines: string[] = [];
+	const log = s.app.log;
+	const orgs = s.app.stores.accounts.organization;
+	s.app.log = { ...log, error: (message, fields) => lines.push(JSON.stringify({ message, ...fields, error: String((fields?.error as Error)?.stack) })) };
+	s.app.stores.accounts.organization = () => {
+		throw new Error('disk on fire');
+	};
+	try {
+		const res = await s.get('/orgs/acme', token);
+		assert.is(res.status, 500);
+		assert.is(res.body.message, 'Server Error');
+		assert.not.ok(res.text.includes('disk on fire') || /\bat \S+ \(/.test(res.text), '~> no error text or stack in the answer');
+		const id = res.headers.get('x-github-request-id');
+		assert.is(res.body.request_id, id, '~> the body names the request id of the header');
+		assert.is(lines.length, 1, '~> one log entry');
+		assert.ok(lines[0].includes(id!) && lines[0].includes('disk on fire'), '~> with the request id and the stack');
+	} finally {
+		s.app.log = log;
+		s.app.stores.accounts.organization = orgs;
+	}
+});
+
+test('logs – an error with its stack is written as one line', () => {
+	const written: string[] = [];
+	const log = createLogger('info', (line) => written.push(line));
+	log.error('request failed', { request_id: 'abc', error: new Error('boom') });
+	assert.is(written.length, 1);
+	assert.is(written[0].indexOf('\n'), written[0].length - 1, '~> one line, ended by its newline');
+	assert.match(written[0], 'request_id=abc');
+	assert.match(written[0], 'Error: boom\\n    at ', '~> the stack, escaped');
 });
 
 test.run();

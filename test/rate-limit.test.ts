@@ -61,9 +61,12 @@ test('GET /rate_limit – every resource plus rate, not counted', async () => {
 	assert.is(anon.body.resources.core.limit, 3, '~> anonymous callers get the lower limit');
 });
 
+let knownEtag = '';
+
 test('exhausted – authenticated callers get 403 with remaining 0', async () => {
+	knownEtag = (await s.get('/orgs/acme', token)).headers.get('etag')!;
 	let last;
-	for (let i = 0; i < 8; i++) last = await s.get('/orgs/acme', token);
+	for (let i = 0; i < 7; i++) last = await s.get('/orgs/acme', token);
 	assert.is(last!.headers.get('x-ratelimit-remaining'), '0');
 	const res = await s.get('/orgs/acme', token);
 	assert.is(res.status, 403);
@@ -72,6 +75,18 @@ test('exhausted – authenticated callers get 403 with remaining 0', async () =>
 	assert.is(res.headers.get('x-ratelimit-used'), '10');
 	assert.ok(Number(res.headers.get('retry-after')) > 0);
 	assert.is((await s.get('/rate_limit', token)).status, 200, '~> /rate_limit still answers');
+});
+
+test('exhausted – a conditional request still learns that nothing changed: 304, not counted (regression)', async () => {
+	// The budget is spent (previous test); the ETag of /orgs/acme was learnt before it was.
+	const spent = await s.get('/orgs/acme', s.token('olivia'));
+	assert.is(spent.status, 403, '~> the budget is spent');
+	const unchanged = await s.get('/orgs/acme', token, { 'If-None-Match': knownEtag });
+	assert.is(unchanged.status, 304, '~> a matching If-None-Match is answered before the rate limit');
+	assert.is(unchanged.headers.get('x-ratelimit-used'), '10', '~> and not counted');
+	const changed = await s.get('/orgs/acme', token, { 'If-None-Match': 'W/"something-else"' });
+	assert.is(changed.status, 403, '~> an ETag that does not match: the rate-limit answer');
+	assert.match(changed.body.message, 'API rate limit exceeded');
 });
 
 test('exhausted – anonymous callers are counted per IP', async () => {
