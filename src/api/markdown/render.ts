@@ -68,10 +68,16 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 /** Sanitized HTML of rendered Markdown. */
 const sanitized = (rendered: string) => sanitizeHtml(rendered, ALLOWED).trim();
 
-/** Plain text of rendered Markdown: the HTML without tags, entities decoded. */
-function plain(rendered: string): string {
-	const html = rendered.replace(/<br\s*\/?>/g, '\n').replace(/<\/(p|li|h\d|tr|blockquote|pre)>/g, '$&\n');
-	return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} })
+/**
+ * Plain text of sanitized HTML: the tags dropped, entities decoded. The input comes out of
+ * sanitize-html, so it holds only allowlisted tags with escaped attribute values (no `>` inside a
+ * tag, no script or style content): dropping every `<…>` leaves exactly its text.
+ */
+function plain(html: string): string {
+	return html
+		.replace(/<br\s*\/?>/g, '\n')
+		.replace(/<\/(p|li|h\d|tr|blockquote|pre)>/g, '\n')
+		.replace(/<[^>]*>/g, '')
 		.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (entity) => ENTITIES[entity])
 		.replace(/\n{3,}/g, '\n\n')
 		.trim();
@@ -119,7 +125,7 @@ export function renderBody(source: string): RenderedBody {
 	if (rendered.length > 4 * MAX_HTML) return fallback(source);
 	const html = sanitized(rendered);
 	if (html.length > MAX_HTML) return fallback(source);
-	return { html, text: plain(rendered) };
+	return { html, text: plain(html) };
 }
 
 /** The rendered columns of a nullable body (an issue may have none). */

@@ -118,11 +118,25 @@ export function createAccountStore(db: DB) {
 		byId: lookupId,
 		/** Accounts by id, in one query (avoid N+1). */
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as AccountRow[],
-		/** Accounts by id for rendering many rows: one query for the distinct ids (none for no ids). */
+		/**
+		 * Accounts by id for rendering many rows: the remembered ones from memory, the others in one
+		 * query (none when every id is remembered).
+		 */
 		mapByIds(ids: Iterable<number>): Map<number, AccountRow> {
-			const distinct = [...new Set(ids)];
-			if (distinct.length === 0) return new Map();
-			return new Map((byIds.all(JSON.stringify(distinct)) as AccountRow[]).map((account) => [account.id, account]));
+			const out = new Map<number, AccountRow>();
+			let missing: number[] | null = null;
+			for (const id of ids) {
+				if (out.has(id)) continue;
+				const known = idMemo.get(id);
+				if (known) out.set(id, known);
+				else if (known === undefined) (missing ??= []).push(id);
+			}
+			if (missing) {
+				for (const account of byIds.all(JSON.stringify([...new Set(missing)])) as AccountRow[]) {
+					out.set(account.id, remember(idMemo, account.id, account)!);
+				}
+			}
+			return out;
 		},
 		user(login: string): AccountRow | undefined {
 			const row = lookupLogin(login);
