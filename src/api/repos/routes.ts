@@ -12,7 +12,7 @@ import { orgAccess } from '../../auth/access/orgs';
 import { organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
 import { requireWritableRepository } from '../../auth/guards';
-import { notAccessible, reachesAccount } from '../../auth/principal';
+import { requireReach } from '../../auth/principal';
 import type { RepositoryFilter } from './store';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { repository } from './render';
@@ -176,7 +176,7 @@ export const repositoryRoutes = [
 			} else {
 				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
 				// The default target is the user's own account, which a token bound to an organization does not reach.
-				if (!reachesAccount(ctx.principal, ctx.principal.user.id)) throw notAccessible(ctx.principal);
+				requireReach(ctx.principal, ctx.principal.user.id);
 				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
 			}
 			const repo = createRepository(

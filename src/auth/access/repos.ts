@@ -8,7 +8,7 @@ import { basePermission, strongest, type RepoPermission } from '../repo-permissi
 import type { App } from '../../app';
 import type { RepositoryRow } from '../../api/repos/store';
 import type { AccountRow } from '../../api/users/store';
-import type { OrgAccess, RepoAccess, Viewer } from './types';
+import type { OrgAccess, Viewer } from './types';
 
 /**
  * Classic scopes that stand in for `repo` on the routes that accept them (GitHub's scope docs):
@@ -73,18 +73,6 @@ export function callerRepoPermission(viewer: Viewer, repo: RepositoryRow, owner:
 		if (!scopesReachPrivate(principal, viewer.route?.acceptedScopes)) return null;
 	}
 	return userRepoPermission(viewer.app, repo, owner, principal.user!.id);
-}
-
-/**
- * `owner/repo` (both case-insensitive, a trailing .git ignored) with the caller's permission.
- * @returns undefined when it does not exist or the caller cannot see it (answer 404)
- */
-export function findRepository(viewer: Viewer, ownerLogin: string, name: string): RepoAccess | undefined {
-	const owner = viewer.app.stores.accounts.byLogin(ownerLogin);
-	const repo = owner && viewer.app.stores.repos.byOwnerAndName(owner.id, name.replace(/\.git$/, ''));
-	if (!owner || !repo) return undefined;
-	const permission = callerRepoPermission(viewer, repo, owner);
-	return permission ? { repo, owner, permission } : undefined;
 }
 
 // ----- many repositories at once (lists: GET /orgs/{org}/repos, a team's repositories). The rules
