@@ -14,10 +14,19 @@ import { boundMarkdown } from './bounded';
 
 const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true, typographer: false });
 
+/**
+ * The renderer of bodies without raw HTML (no `<` in the source): the same parser, with renderer
+ * rules that write what sanitize-html would make of markdown-it's output (see safeRenderer below),
+ * so such a body needs no sanitizing pass (the costliest part of rendering). test/markdown.test.ts
+ * checks the two agree.
+ */
+const direct = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false, xhtmlOut: true });
+
 boundMarkdown(markdown);
+boundMarkdown(direct);
 
 // Task lists ("- [ ] todo", "- [x] done"): GitHub renders a disabled checkbox in the list item.
-markdown.core.ruler.after('inline', 'task-lists', (state) => {
+const taskLists = (state: Parameters<Parameters<MarkdownIt['core']['ruler']['after']>[2]>[0]) => {
 	const tokens = state.tokens;
 	for (let i = 2; i < tokens.length; i++) {
 		const inline = tokens[i];
@@ -32,7 +41,9 @@ markdown.core.ruler.after('inline', 'task-lists', (state) => {
 		inline.children.unshift(box);
 		tokens[i - 2].attrJoin('class', 'task-list-item');
 	}
-});
+};
+markdown.core.ruler.after('inline', 'task-lists', taskLists);
+direct.core.ruler.after('inline', 'task-lists', taskLists);
 
 const ALLOWED: sanitizeHtml.IOptions = {
 	allowedTags: [
@@ -67,6 +78,63 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 
 /** Sanitized HTML of rendered Markdown. */
 const sanitized = (rendered: string) => sanitizeHtml(rendered, ALLOWED).trim();
+
+/**
+ * sanitize-html's rule for href and src (its naughtyHref with our options): a scheme outside
+ * allowedSchemes, or a protocol-relative URL, loses the attribute.
+ */
+function allowedUrl(url: string): boolean {
+	const bare = url.replace(/[\x00-\x20]+/g, '');
+	const scheme = /^([a-zA-Z][a-zA-Z0-9.\-+]*):/.exec(bare);
+	if (!scheme) return !/^[/\\]{2}/.test(bare);
+	return (ALLOWED.allowedSchemes as string[]).includes(scheme[1].toLowerCase());
+}
+
+/**
+ * Renderer rules that make markdown-it write, for a source without raw HTML, exactly what
+ * sanitize-html makes of its usual output: paragraphs get dir="auto"; table cells lose their
+ * style and ordered lists their start (attributes outside the allowlist); links and images lose an
+ * href or src of a scheme outside it; text keeps its double quotes unescaped (sanitize-html
+ * escapes them in attributes only); void elements, the task-list checkbox too, close with " />".
+ */
+function safeRenderer(md: MarkdownIt): void {
+	const rules = md.renderer.rules;
+	const escape = md.utils.escapeHtml;
+	const text = (content: string) => escape(content).replace(/&quot;/g, '"');
+	rules.text = (tokens, i) => text(tokens[i].content);
+	rules.code_inline = (tokens, i) => `<code>${text(tokens[i].content)}</code>`;
+	rules.code_block = (tokens, i) => `<pre><code>${text(tokens[i].content)}</code></pre>\n`;
+	rules.fence = (tokens, i) => {
+		const token = tokens[i];
+		const language = token.info ? md.utils.unescapeAll(token.info).trim().split(/\s+/g)[0] : '';
+		const attribute = language ? ` class="${escape(`language-${language}`)}"` : '';
+		return `<pre><code${attribute}>${text(token.content)}</code></pre>\n`;
+	};
+	rules.paragraph_open = (tokens, i) => (tokens[i].hidden ? '' : '<p dir="auto">');
+	const drop = (name: string) => (tokens: Parameters<NonNullable<typeof rules.text>>[0], i: number, options: MarkdownIt.Options, _env: unknown, self: MarkdownIt['renderer']) => {
+		const token = tokens[i];
+		if (token.attrs) token.attrs = token.attrs.filter(([key]) => key !== name);
+		return self.renderToken(tokens, i, options);
+	};
+	rules.th_open = drop('style');
+	rules.td_open = drop('style');
+	rules.ordered_list_open = drop('start');
+	const url = (attribute: string) => (tokens: Parameters<NonNullable<typeof rules.text>>[0], i: number, options: MarkdownIt.Options, env: unknown, self: MarkdownIt['renderer']) => {
+		const token = tokens[i];
+		const value = token.attrGet(attribute);
+		if (value !== null && !allowedUrl(value)) token.attrs = token.attrs!.filter(([key]) => key !== attribute);
+		return attribute === 'src' ? imageRule(tokens, i, options, env, self) : self.renderToken(tokens, i, options);
+	};
+	const imageRule = rules.image!;
+	rules.link_open = url('href');
+	rules.image = url('src');
+	// The only raw HTML here is the task-list checkbox (no source `<` reaches this renderer).
+	rules.html_inline = (tokens, i) => tokens[i].content.replace(/> $/, ' /> ');
+}
+safeRenderer(direct);
+
+/** For test/markdown.test.ts: the sanitized rendering of any source, as bodies with raw HTML get it. */
+export const sanitizedRendering = (source: string): string => sanitized(markdown.render(source));
 
 /**
  * Plain text of sanitized HTML: the tags dropped, entities decoded. The input comes out of
@@ -118,6 +186,11 @@ export interface RenderedBody {
  * (larger renderings fall back to the escaped source in one paragraph).
  */
 export function renderBody(source: string): RenderedBody {
+	// No `<`: no raw HTML, so the direct renderer writes the sanitized HTML itself.
+	if (!source.includes('<')) {
+		const html = direct.render(source).trim();
+		return html.length > MAX_HTML ? fallback(source) : { html, text: plain(html) };
+	}
 	const rendered = markdown.render(source);
 	// Sanitizing takes time in proportion to the rendering's length and shortens it only by what it
 	// drops (the source's own disallowed markup, the style of aligned table cells): a rendering four
