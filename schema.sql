@@ -921,3 +921,26 @@ CREATE TABLE background_tasks (
   updated_at INTEGER NOT NULL
 );
 CREATE INDEX background_tasks_due ON background_tasks(run_at) WHERE state = 'queued';
+
+-- The domain-event log (src/events/log.ts): one row per state change GitHub reports as an activity
+-- event, a notification or a webhook, written in the transaction of the change. Rows with a
+-- feed_type are the activity feeds (GET /events, /repos/{owner}/{repo}/events, ...), newest first;
+-- the events-prune job keeps 30 days (schema 5).
+CREATE TABLE events (
+  id         INTEGER PRIMARY KEY,
+  event      TEXT NOT NULL,                         -- GitHub's webhook event name (issues, push, ...)
+  action     TEXT,
+  actor_id   INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  repo_id    INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+  repo_name  TEXT,                                  -- owner/name when it happened
+  org_id     INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  public     INTEGER NOT NULL,                      -- 1: a public repository's event
+  feed_type  TEXT,                                  -- GitHub's Event type (IssuesEvent, ...); NULL: not in feeds
+  payload    TEXT,                                  -- the feed payload (JSON) as it was
+  created_at TEXT NOT NULL
+);
+CREATE INDEX events_repo ON events(repo_id, id) WHERE feed_type IS NOT NULL;
+CREATE INDEX events_org ON events(org_id, id) WHERE feed_type IS NOT NULL;
+CREATE INDEX events_actor ON events(actor_id, id) WHERE feed_type IS NOT NULL;
+CREATE INDEX events_public ON events(id) WHERE feed_type IS NOT NULL AND public = 1;
+CREATE INDEX events_created ON events(created_at);

@@ -22,7 +22,7 @@ test('imports flow one way: db below http/auth below api areas below server and 
 	const layer = (file: string): number => {
 		if (file.startsWith('db/') || file === 'time.ts' || file === 'log.ts' || file === 'build-info.ts' || file === 'config.ts') return 0;
 		if (file.startsWith('http/') || file.startsWith('auth/')) return 1;
-		if (file.startsWith('api/') || file.startsWith('webhooks/') || file.startsWith('jobs/') || file === 'app.ts') return 2;
+		if (file.startsWith('api/') || file.startsWith('events/') || file.startsWith('webhooks/') || file.startsWith('jobs/') || file === 'app.ts') return 2;
 		if (file === 'server.ts' || file === 'compose.ts') return 3;
 		return 4; // cli/, main.ts
 	};

@@ -23,6 +23,7 @@ import { createRunnerGroupStore } from './runner-groups/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
 import { createWebhookStore } from '../webhooks/store';
+import { createEventStore } from '../events/store';
 
 /** Prepares every area's statements on `db`. */
 export function createStores(db: DB) {
@@ -47,6 +48,7 @@ export function createStores(db: DB) {
 		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
 		labels: createLabelStore(db),
+		events: createEventStore(db),
 	};
 }
 

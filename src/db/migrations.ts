@@ -71,6 +71,31 @@ export const migrations: Migration[] = [
 			for (const table of ['issues', 'issue_comments', 'gist_comments']) addRenderedBody(db, table, tools);
 		},
 	},
+	{
+		version: 5,
+		description: 'the domain-event log (activity feeds, and what webhooks and notifications derive from)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE events (
+				  id         INTEGER PRIMARY KEY,
+				  event      TEXT NOT NULL,
+				  action     TEXT,
+				  actor_id   INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  repo_id    INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+				  repo_name  TEXT,
+				  org_id     INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  public     INTEGER NOT NULL,
+				  feed_type  TEXT,
+				  payload    TEXT,
+				  created_at TEXT NOT NULL
+				);
+				CREATE INDEX events_repo ON events(repo_id, id) WHERE feed_type IS NOT NULL;
+				CREATE INDEX events_org ON events(org_id, id) WHERE feed_type IS NOT NULL;
+				CREATE INDEX events_actor ON events(actor_id, id) WHERE feed_type IS NOT NULL;
+				CREATE INDEX events_public ON events(id) WHERE feed_type IS NOT NULL AND public = 1;
+				CREATE INDEX events_created ON events(created_at);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

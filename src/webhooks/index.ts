@@ -109,7 +109,7 @@ export class Webhooks {
 		if (this.inFlight.size > 0) setImmediate(() => this.cancelGone());
 	}
 
-	private subscribers(event: HookEvent): HookRow[] {
+	private subscribers(event: string): HookRow[] {
 		this.hooks ??= this.deps.store.all();
 		return this.hooks.filter((hook) => hook.active === 1 && (JSON.parse(hook.events) as string[]).includes(event));
 	}
@@ -118,7 +118,7 @@ export class Webhooks {
 	 * Queues `event` for every active hook subscribed to it. Call inside the transaction of the change.
 	 * @param build makes the payload; called only when some hook listens
 	 */
-	emit(event: HookEvent, action: string | null, build: () => Record<string, unknown>): void {
+	emit(event: string, action: string | null, build: () => Record<string, unknown>): void {
 		const hooks = this.subscribers(event);
 		if (hooks.length === 0) return;
 		const payload = JSON.stringify(action === null ? build() : { action, ...build() });

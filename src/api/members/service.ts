@@ -7,7 +7,7 @@ import { forbidden, invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 import type { OrgMembershipRow } from './store';
 
 /** @throws HttpError 403 when `userId` is the organization's only active owner. */

@@ -7,7 +7,7 @@ import { accepted, noContent, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { simpleUser } from '../users/render';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { assertConvertible, convertToOutsideCollaborator, CONVERT_TASK } from './service';
 

@@ -10,7 +10,7 @@ import { strongest, type RepoPermission } from '../../auth/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
 import type { AccountRow } from '../users/store';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 
 /** Background task kind of an asynchronous conversion (PUT … {"async": true}). */
 export const CONVERT_TASK = 'convert-member-to-outside-collaborator';

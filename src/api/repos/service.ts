@@ -7,7 +7,7 @@ import { invalidField } from '../../http/errors';
 import type { AccountRow } from '../users/store';
 import { LICENSES } from './licenses';
 import type { RepoPermission } from '../../auth/repo-permissions';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 import type { RepositoryRow } from './store';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */

@@ -15,7 +15,7 @@ import { isoSeconds } from '../../time';
 import { callerRepoPermission, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
 import { permissionFlags, strongest, type RepoPermission } from '../../auth/repo-permissions';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
 import { deleteForksWithoutAccess } from '../repos/service';

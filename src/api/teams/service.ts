@@ -11,7 +11,7 @@ import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
 import { teamVisible } from '../../auth/access/teams';
 import { teamFullForm, teamListForm } from './render';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 import type { TeamRow } from './store';
 
 /**

@@ -4,7 +4,7 @@
 import type { App } from '../../app';
 import { invalidField } from '../../http/errors';
 import { isoSeconds } from '../../time';
-import { events } from '../../webhooks/events';
+import { events } from '../../events/catalog';
 import type { AccountRow } from './store';
 
 /** GitHub's rule: alphanumerics and single hyphens, not at either end, at most 39 characters. */

@@ -1,0 +1,63 @@
+/**
+ * The domain-event log: the one function every state change that GitHub reports (as an activity
+ * event, a notification or a webhook) calls, inside the transaction of the change. It writes the
+ * event row (the activity feeds read those rows) and hands the event to the subscribers that
+ * derive from it in the same transaction: webhook deliveries for every hook whose events match.
+ * A crash after the commit loses nothing: the derived rows were written with the change.
+ *
+ * Callers never write feed rows, deliveries or notifications themselves.
+ */
+import type { App } from '../app';
+import type { RepositoryRow } from '../api/repos/store';
+import type { AccountRow } from '../api/users/store';
+import { isoSeconds } from '../time';
+
+/** One thing that happened, as GitHub names it. */
+export interface DomainEvent {
+	/** GitHub's webhook event name: issues, issue_comment, push, create, delete, fork, member, repository, ... */
+	event: string;
+	/** Its action (opened, created, added, ...), or null for events without one (push, fork, create). */
+	action: string | null;
+	/** Who acted: a user, an app's bot account, or null (the command line). */
+	actorId: number | null;
+	/** The repository it happened in, if any. */
+	repo?: RepositoryRow;
+	/** The organization it concerns (an organization repository's owner, or the organization itself). */
+	org?: AccountRow;
+	/** The activity-feed entry GitHub shows for it (Event type and payload), if any. */
+	feed?: { type: string; payload: Record<string, unknown> };
+	/**
+	 * The webhook payload without `action` (built only when a hook listens). GitHub's payloads carry
+	 * repository, organization and sender themselves.
+	 */
+	webhook?: () => Record<string, unknown>;
+}
+
+/**
+ * Records `event`: its row in the log, and what derives from it. Call inside the transaction of the
+ * change (the pipeline's for a request; the service's own for the command line).
+ * @returns the event's id
+ */
+export function record(app: App, event: DomainEvent): number {
+	const { repo } = event;
+	let org = event.org;
+	let owner: AccountRow | undefined;
+	if (repo) {
+		owner = app.stores.accounts.byId(repo.owner_id);
+		if (!org && owner?.type === 'Organization') org = owner;
+	}
+	const id = app.stores.events.insert({
+		event: event.event,
+		action: event.action,
+		actor_id: event.actorId,
+		repo_id: repo?.id ?? null,
+		repo_name: repo && owner ? `${owner.login}/${repo.name}` : null,
+		org_id: org?.id ?? null,
+		public: repo ? (repo.visibility === 'public' ? 1 : 0) : 0,
+		feed_type: event.feed?.type ?? null,
+		payload: event.feed ? JSON.stringify(event.feed.payload) : null,
+		created_at: isoSeconds(app.clock()),
+	});
+	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook);
+	return id;
+}
