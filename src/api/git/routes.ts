@@ -352,7 +352,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		body: v.object({ ref: v.string(), sha: v.string() }),
 		handler(ctx) {
 			const repo = view(ctx);
-			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now));
+			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now), ctx.principal.actorId);
 			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
 			return created(body, body.url);
 		},
@@ -367,7 +367,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const name = `refs/${rest(ctx)}`;
-			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now));
+			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now), ctx.principal.actorId);
 			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
 		},
 	}),
@@ -379,7 +379,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		errorResource: 'Reference',
 		handler(ctx) {
 			const repo = view(ctx);
-			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`);
+			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`, ctx.principal.actorId);
 			return noContent();
 		},
 	}),

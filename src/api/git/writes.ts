@@ -23,6 +23,7 @@ import {
 	type TreeMode,
 } from './objects';
 import { isAncestor, peel } from './service';
+import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../repos/store';
 
 /** GitHub's answer for git operations on a repository without commits. */
@@ -300,29 +301,40 @@ function pushed(app: App, repoId: number, name: string, now: string): void {
 }
 
 /**
- * Creates a reference (POST /git/refs).
+ * Creates a reference (POST /git/refs), recording the create and push events.
  * @param now ISO timestamp
+ * @param actorId who acts (the events' actor and sender)
  * @throws HttpError 409 for a repository without commits; 422 for an invalid name, an existing
  *   reference ("Reference already exists"), or a missing object ("Object does not exist")
  */
-export function createRef(app: App, repo: RepositoryRow, name: string, shaText: string, now: string): { sha: string; type: ObjectType } {
+export function createRef(app: App, repo: RepositoryRow, name: string, shaText: string, now: string, actorId: number | null): { sha: string; type: ObjectType } {
 	requireCommits(app, repo.id);
 	checkRefName(name);
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
+	recordCreateRef(app, repo, name, target.sha, actorId);
 	return target;
 }
 
 /**
  * Moves a reference (PATCH /git/refs/{ref}); without `force` only forward, to a commit that has
- * the current one in its history (annotated tags are followed to their commits).
+ * the current one in its history (annotated tags are followed to their commits); records the push.
  * @param now ISO timestamp
+ * @param actorId who acts (the event's actor and sender)
  * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist",
  *   "Object does not exist", "Update is not a fast forward"
  */
-export function updateRef(app: App, repo: RepositoryRow, name: string, shaText: string, force: boolean, now: string): { sha: string; type: ObjectType } {
+export function updateRef(
+	app: App,
+	repo: RepositoryRow,
+	name: string,
+	shaText: string,
+	force: boolean,
+	now: string,
+	actorId: number | null,
+): { sha: string; type: ObjectType } {
 	requireCommits(app, repo.id);
 	const current = app.stores.git.ref(repo.id, name);
 	if (!current) throw unprocessable('Reference does not exist');
@@ -334,16 +346,20 @@ export function updateRef(app: App, repo: RepositoryRow, name: string, shaText: 
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
+	if (current.sha !== target.sha) recordPush(app, repo, name, current.sha, target.sha, actorId);
 	return target;
 }
 
 /**
- * Deletes a reference (DELETE /git/refs/{ref}); the default branch stays.
+ * Deletes a reference (DELETE /git/refs/{ref}); the default branch stays. Records the delete and
+ * push events (`actorId` acts).
  * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist", "Cannot delete the default branch"
  */
-export function deleteRef(app: App, repo: RepositoryRow, name: string): void {
+export function deleteRef(app: App, repo: RepositoryRow, name: string, actorId: number | null): void {
 	requireCommits(app, repo.id);
-	if (!app.stores.git.ref(repo.id, name)) throw unprocessable('Reference does not exist');
+	const current = app.stores.git.ref(repo.id, name);
+	if (!current) throw unprocessable('Reference does not exist');
 	if (name === `refs/heads/${repo.default_branch}`) throw unprocessable('Cannot delete the default branch');
 	app.stores.git.deleteRef(repo.id, name);
+	recordDeleteRef(app, repo, name, current.sha, actorId);
 }

@@ -15,6 +15,7 @@ import { issueComment } from '../issues/render';
 import { commentBodyField } from '../markdown/body';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
+import { recordIssueComment } from '../issues/events';
 import type { IssueCommentRow, IssueRow } from '../issues/store';
 
 const commentBody = v.object({ body: commentBodyField });
@@ -97,6 +98,7 @@ export const issueCommentRoutes = [
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
 			const updated = ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now));
+			if (updated.body !== row.body) recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(row.issue_id)!, updated, 'edited', row.body);
 			return ok(render(ctx, scope, [updated])[0]);
 		},
 	}),
@@ -110,6 +112,7 @@ export const issueCommentRoutes = [
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
 			ctx.app.stores.issues.removeComment(row, isoSeconds(ctx.now));
+			recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(row.issue_id)!, row, 'deleted');
 			return noContent();
 		},
 	}),
@@ -141,6 +144,7 @@ export const issueCommentRoutes = [
 			// A locked conversation takes comments only from people with write access.
 			if (issue.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');
 			const row = ctx.app.stores.issues.insertComment(issue, ctx.principal.actorId!, ctx.body.body, isoSeconds(ctx.now));
+			recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(issue.id)!, row, 'created');
 			const body = render(ctx, scope, [row], [issue])[0];
 			return created(body, body.url);
 		},

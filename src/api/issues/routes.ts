@@ -14,6 +14,7 @@ import { atLeast } from '../../auth/repo-permissions';
 import { label } from '../labels/render';
 import { issueBodyField } from '../markdown/body';
 import type { IssueRow } from './store';
+import { issueSnapshot, recordIssueChanges } from './events';
 import {
 	canTriage,
 	ensureLabels,
@@ -127,8 +128,10 @@ function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
 function triageIssue(ctx: Context, change: (scope: IssueScope, row: IssueRow) => void): { scope: IssueScope; row: IssueRow } {
 	const scope = issueRepository(ctx, { allowDisabled: true });
 	const row = loadIssue(ctx, scope);
+	const before = issueSnapshot(ctx, row);
 	change(scope, row);
 	ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
+	recordIssueChanges(ctx, scope, before, ctx.app.stores.issues.byId(row.id)!);
 	return { scope, row };
 }
 
@@ -213,6 +216,7 @@ export const issueRoutes = [
 				if (input.labels?.length) labels.attach(row.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
 			}
 			const rendered = one(ctx, scope, row);
+			recordIssueChanges(ctx, scope, null, row, rendered);
 			return created(rendered, rendered.url);
 		},
 	}),
@@ -236,6 +240,7 @@ export const issueRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const current = loadIssue(ctx, scope);
+			const before = issueSnapshot(ctx, current);
 			const actor = ctx.principal.actorId!;
 			const triage = canTriage(scope);
 			if (!triage && current.user_id !== actor) {
@@ -264,7 +269,9 @@ export const issueRoutes = [
 				if (logins !== undefined) issues.replaceAssignees(current.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
 				if (input.labels !== undefined) labels.replace(current.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
 			}
-			return ok(one(ctx, scope, updated));
+			const rendered = one(ctx, scope, updated);
+			recordIssueChanges(ctx, scope, before, updated, rendered);
+			return ok(rendered);
 		},
 	}),
 	route({
@@ -277,7 +284,9 @@ export const issueRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const row = loadIssue(ctx, scope);
+			const before = issueSnapshot(ctx, row);
 			ctx.app.stores.issues.setLock(row.id, true, ctx.body.lock_reason ?? null, isoSeconds(ctx.now));
+			recordIssueChanges(ctx, scope, before, ctx.app.stores.issues.byId(row.id)!);
 			return noContent();
 		},
 	}),
@@ -289,7 +298,9 @@ export const issueRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const row = loadIssue(ctx, scope);
+			const before = issueSnapshot(ctx, row);
 			ctx.app.stores.issues.setLock(row.id, false, null, isoSeconds(ctx.now));
+			recordIssueChanges(ctx, scope, before, ctx.app.stores.issues.byId(row.id)!);
 			return noContent();
 		},
 	}),

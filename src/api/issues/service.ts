@@ -55,8 +55,12 @@ export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
 	return row;
 }
 
-/** Renders issues with their labels, assignees and authors loaded in one query each. */
-export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], single = false) {
+/**
+ * Renders issues with their labels, assignees and authors loaded in one query each.
+ * @param media the body fields' media type (default: the request's; null for the raw body, as
+ *   event payloads carry it)
+ */
+export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media) {
 	const { stores } = ctx.app;
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
@@ -79,7 +83,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 				association: scope.associations.of(author),
 				closedBy: single ? (row.closed_by_id ? (accounts.get(row.closed_by_id) ?? null) : null) : undefined,
 			},
-			ctx.media,
+			media,
 		);
 	});
 }

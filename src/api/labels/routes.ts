@@ -8,7 +8,9 @@ import { invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';
-import { repositoryPaths } from '../repos/render';
+import { record } from '../../events/log';
+import { inOrganization, sender } from '../../events/payloads';
+import { repository, repositoryPaths } from '../repos/render';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { label } from './render';
 import { IMPLICIT_LABEL_COLOR, type LabelRow } from './store';
@@ -29,6 +31,24 @@ function loadLabel(ctx: Context, access: RepoAccess): LabelRow {
 	const row = ctx.app.stores.labels.byName(access.repo.id, ctx.params.name);
 	if (!row) throw notFound();
 	return row;
+}
+
+/** The label webhook (created, edited with the previous values, deleted), through the event log. */
+function recordLabel(ctx: Context, access: RepoAccess, action: 'created' | 'edited' | 'deleted', row: LabelRow, changes?: Record<string, { from: unknown }>): void {
+	const object = label(url(ctx, access), row);
+	record(ctx.app, {
+		event: 'label',
+		action,
+		actorId: ctx.principal.actorId,
+		repo: access.repo,
+		webhook: () => ({
+			label: object,
+			...(changes && Object.keys(changes).length ? { changes } : {}),
+			repository: repository(ctx.app.urls, access.repo, access.owner, null),
+			...(access.owner.type === 'Organization' ? inOrganization(ctx.app, access.owner) : {}),
+			...sender(ctx.app, ctx.principal.actorId),
+		}),
+	});
 }
 
 function unique(ctx: Context, access: RepoAccess, wanted: string, self: number | null): void {
@@ -69,6 +89,7 @@ export const labelRoutes = [
 				description: ctx.body.description ?? null,
 				is_default: 0,
 			});
+			recordLabel(ctx, access, 'created', row);
 			const body = label(url(ctx, access), row);
 			return created(body, body.url);
 		},
@@ -102,6 +123,9 @@ export const labelRoutes = [
 				color: ctx.body.color ?? current.color,
 				description: ctx.body.description !== undefined ? ctx.body.description : current.description,
 			});
+			const changes: Record<string, { from: unknown }> = {};
+			for (const key of ['name', 'color', 'description'] as const) if (row[key] !== current[key]) changes[key] = { from: current[key] };
+			recordLabel(ctx, access, 'edited', row, changes);
 			return ok(label(url(ctx, access), row));
 		},
 	}),
@@ -115,6 +139,7 @@ export const labelRoutes = [
 			const access = ctx.repo;
 			const row = loadLabel(ctx, access);
 			ctx.app.stores.labels.remove(row.id);
+			recordLabel(ctx, access, 'deleted', row);
 			return noContent();
 		},
 	}),

@@ -1,0 +1,164 @@
+/**
+ * Domain events of references (GitHub's push, create and delete webhooks; PushEvent, CreateEvent
+ * and DeleteEvent in the activity feeds), recorded through the event log by the reference writes
+ * of src/api/git/writes.ts, inside their transaction.
+ */
+import type { App } from '../../app';
+import { record } from '../../events/log';
+import { inOrganization, sender } from '../../events/payloads';
+import { repository } from '../repos/render';
+import type { RepositoryRow } from '../repos/store';
+import { parseCommit } from './objects';
+import { isAncestor } from './service';
+
+/** GitHub lists at most 20 commits in a push's payload; `size` counts them all. */
+const PAYLOAD_COMMITS = 20;
+/** Commits walked at most to count a push (its `size` stops there). */
+const MAX_WALK = 1000;
+const ZERO = '0'.repeat(40);
+
+/** The short ref name and its kind: refs/heads/main → main, branch. */
+function refKind(name: string): { short: string; kind: 'branch' | 'tag' | null } {
+	if (name.startsWith('refs/heads/')) return { short: name.slice(11), kind: 'branch' };
+	if (name.startsWith('refs/tags/')) return { short: name.slice(10), kind: 'tag' };
+	return { short: name.replace(/^refs\//, ''), kind: null };
+}
+
+/**
+ * The commits a push brings: reachable from `head`, not from `before` (all of `head`'s history for
+ * a new ref), oldest first, walked breadth-first up to MAX_WALK commits.
+ */
+function pushedCommits(app: App, repoId: number, before: string | null, head: string): { shas: string[]; complete: boolean } {
+	const seen = new Set<string>();
+	const queue = [head];
+	const shas: string[] = [];
+	while (queue.length && shas.length < MAX_WALK) {
+		const sha = queue.shift()!;
+		if (seen.has(sha)) continue;
+		seen.add(sha);
+		if (before && (sha === before || isAncestor(app, repoId, sha, before))) continue;
+		const meta = app.stores.git.meta(repoId, sha);
+		if (!meta || meta.type !== 'commit') continue;
+		shas.push(sha);
+		queue.push(...app.stores.git.parents(repoId, sha));
+	}
+	return { shas: shas.reverse(), complete: queue.length === 0 };
+}
+
+function commitSummaries(app: App, repo: RepositoryRow, owner: { login: string }, shas: string[]) {
+	return shas.slice(-PAYLOAD_COMMITS).map((sha) => {
+		const data = parseCommit(app.stores.git.object(repo.id, sha)!.content);
+		return {
+			sha,
+			author: { email: data.author.email, name: data.author.name },
+			message: data.message,
+			distinct: true,
+			url: app.urls.api(`/repos/${owner.login}/${repo.name}/commits/${sha}`),
+		};
+	});
+}
+
+/**
+ * A reference moved (or was created or deleted): the push webhook, with PushEvent in the feeds
+ * when commits arrived on an existing ref.
+ * @param before the ref's commit before (null: the ref is new); @param after after (null: deleted)
+ */
+export function recordPush(app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, actorId: number | null): void {
+	const owner = app.stores.accounts.byId(repo.owner_id)!;
+	const { shas } = after ? pushedCommits(app, repo.id, before, after) : { shas: [] };
+	const commits = commitSummaries(app, repo, owner, shas);
+	const moved = before !== null && after !== null;
+	// The event's row gets the next id: the push's id, as GitHub numbers pushes.
+	const pushId = app.stores.events.latestId() + 1;
+	const pusher = actorId === null ? undefined : app.stores.accounts.byId(actorId);
+	record(app, {
+		event: 'push',
+		action: null,
+		actorId,
+		repo,
+		feed: moved
+			? {
+					type: 'PushEvent',
+					payload: {
+						repository_id: repo.id,
+						push_id: pushId,
+						size: shas.length,
+						distinct_size: shas.length,
+						ref,
+						head: after,
+						before,
+						commits,
+					},
+				}
+			: undefined,
+		webhook: () => ({
+			ref,
+			before: before ?? ZERO,
+			after: after ?? ZERO,
+			created: before === null,
+			deleted: after === null,
+			forced: false,
+			base_ref: null,
+			compare: app.urls.html(`/${owner.login}/${repo.name}/compare/${(before ?? ZERO).slice(0, 12)}...${(after ?? ZERO).slice(0, 12)}`),
+			commits: commits.map((c) => ({ id: c.sha, tree_id: null, distinct: true, message: c.message, url: c.url, author: c.author })),
+			head_commit: commits.length ? { id: commits[commits.length - 1].sha, message: commits[commits.length - 1].message } : null,
+			pusher: pusher ? { name: pusher.login, email: pusher.email } : { name: 'gitstead', email: null },
+			repository: repository(app.urls, repo, owner, null),
+			...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+			...sender(app, actorId),
+		}),
+	});
+}
+
+/** A branch or tag was created: the create webhook and CreateEvent; then the push. */
+export function recordCreateRef(app: App, repo: RepositoryRow, ref: string, sha: string, actorId: number | null): void {
+	const { short, kind } = refKind(ref);
+	if (kind) {
+		const owner = app.stores.accounts.byId(repo.owner_id)!;
+		record(app, {
+			event: 'create',
+			action: null,
+			actorId,
+			repo,
+			feed: {
+				type: 'CreateEvent',
+				payload: { ref: short, ref_type: kind, master_branch: repo.default_branch, description: repo.description, pusher_type: 'user' },
+			},
+			webhook: () => ({
+				ref: short,
+				ref_type: kind,
+				master_branch: repo.default_branch,
+				description: repo.description,
+				pusher_type: 'user',
+				repository: repository(app.urls, repo, owner, null),
+				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+				...sender(app, actorId),
+			}),
+		});
+	}
+	recordPush(app, repo, ref, null, sha, actorId);
+}
+
+/** A branch or tag was deleted: the delete webhook and DeleteEvent; then the push. */
+export function recordDeleteRef(app: App, repo: RepositoryRow, ref: string, sha: string, actorId: number | null): void {
+	const { short, kind } = refKind(ref);
+	if (kind) {
+		const owner = app.stores.accounts.byId(repo.owner_id)!;
+		record(app, {
+			event: 'delete',
+			action: null,
+			actorId,
+			repo,
+			feed: { type: 'DeleteEvent', payload: { ref: short, ref_type: kind, pusher_type: 'user' } },
+			webhook: () => ({
+				ref: short,
+				ref_type: kind,
+				pusher_type: 'user',
+				repository: repository(app.urls, repo, owner, null),
+				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+				...sender(app, actorId),
+			}),
+		});
+	}
+	recordPush(app, repo, ref, sha, null, actorId);
+}
