@@ -52,4 +52,6 @@ export interface App {
 	transaction: Transaction;
 	/** Writes in-memory counters (rate-limit windows, token use). @returns rows written */
 	flushCounters(): number;
+	/** X-Poll-Interval, in seconds (grows while the server is busy). */
+	pollInterval(): number;
 }

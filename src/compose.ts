@@ -14,6 +14,7 @@ import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
 import { createTransaction, immediate } from './db/transaction';
 import { RepresentationCache } from './http/cache';
+import { PollInterval } from './http/poll';
 import { RateLimiter } from './http/rate-limit';
 import { Urls } from './http/urls';
 import { TaskQueue } from './jobs/tasks';
@@ -24,6 +25,9 @@ import { createStores } from './api/stores';
 import { renderBody } from './api/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
+
+/** Each open application's poll-interval sampler, stopped when it closes. */
+const samplers = new WeakMap<App, PollInterval>();
 
 export interface OpenOptions {
 	clock?: Clock;
@@ -77,6 +81,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		stores.memberships.forget();
 		cache.clear();
 	};
+	const poll = new PollInterval(config.polling.interval_seconds);
 	const webhooks = new Webhooks({
 		store: stores.webhooks,
 		clock,
@@ -106,12 +111,14 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		webhooks,
 		migration,
 		transaction: createTransaction(db, clearCaches),
+		pollInterval: () => poll.seconds(),
 		flushCounters() {
 			const windows = app.rateLimiter.flush();
 			const tokensUsed = immediate(db, () => authenticator.flushUsage());
 			return windows + tokensUsed;
 		},
 	};
+	samplers.set(app, poll);
 	app.tasks.register(CONVERT_TASK, runConversionTask);
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.rateLimiter.load(epochSeconds(clock()));
@@ -121,6 +128,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 /** Writes pending counters and closes the database (folding the WAL back into the file). */
 export function closeApp(app: App): void {
 	if (!app.db.open) return;
+	samplers.get(app)?.stop();
 	try {
 		app.flushCounters();
 	} finally {

@@ -61,6 +61,16 @@ export interface Config {
 		/** Billing budgets answer 404 ("feature not enabled") when false. */
 		budgets_enabled: boolean;
 	};
+	polling: {
+		/** Seconds: X-Poll-Interval of activity feeds and notifications when the server is not busy. */
+		interval_seconds: number;
+	};
+	events: {
+		/** Days an event is kept in the activity feeds (GitHub: 30). */
+		retention_days: number;
+		/** Events at most in one timeline (GitHub: 300). */
+		timeline_limit: number;
+	};
 	webhooks: {
 		/** Attempts per delivery before it is marked failed. */
 		max_attempts: number;
@@ -124,6 +134,8 @@ export function defaultConfig(): Config {
 		},
 		ldap: { sync_enabled: false },
 		billing: { budgets_enabled: true },
+		polling: { interval_seconds: 60 },
+		events: { retention_days: 30, timeline_limit: 300 },
 		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4, allowed_hosts: [] },
 	};
 }
@@ -173,6 +185,13 @@ const fileSchema = v.strictObject({
 	),
 	ldap: v.optional(v.strictObject({ sync_enabled: v.optional(v.boolean()) })),
 	billing: v.optional(v.strictObject({ budgets_enabled: v.optional(v.boolean()) })),
+	polling: v.optional(v.strictObject({ interval_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))) })),
+	events: v.optional(
+		v.strictObject({
+			retention_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			timeline_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+		}),
+	),
 	webhooks: v.optional(
 		v.strictObject({
 			max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
@@ -303,6 +322,8 @@ function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
 	Object.assign(config.rate_limit.limits, stripUndefined(limits ?? {}));
 	Object.assign(config.ldap, stripUndefined(file.ldap ?? {}));
 	Object.assign(config.billing, stripUndefined(file.billing ?? {}));
+	Object.assign(config.polling, stripUndefined(file.polling ?? {}));
+	Object.assign(config.events, stripUndefined(file.events ?? {}));
 	Object.assign(config.webhooks, stripUndefined(file.webhooks ?? {}));
 }
 

@@ -6,6 +6,7 @@ import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
+import { feedRoutes } from './feeds/routes';
 import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
@@ -52,4 +53,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...labelRoutes,
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
+	...feedRoutes,
 ];

@@ -46,6 +46,8 @@ export function record(app: App, event: DomainEvent): number {
 		owner = app.stores.accounts.byId(repo.owner_id);
 		if (!org && owner?.type === 'Organization') org = owner;
 	}
+	// The feeds: a repository made private takes its past events out of the public feeds.
+	if (repo && event.event === 'repository' && event.action === 'privatized') app.stores.events.hideRepository(repo.id);
 	const id = app.stores.events.insert({
 		event: event.event,
 		action: event.action,

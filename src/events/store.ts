@@ -47,7 +47,14 @@ export function createEventStore(db: DB) {
 		INSERT INTO events (event, action, actor_id, repo_id, repo_name, org_id, public, feed_type, payload, created_at)
 		VALUES (@event, @action, @actor_id, @repo_id, @repo_name, @org_id, @public, @feed_type, @payload, @created_at)`);
 	const prune = db.prepare('DELETE FROM events WHERE created_at < ?');
+	const hide = db.prepare('UPDATE events SET public = 0 WHERE repo_id = ? AND public = 1');
 	const latest = db.prepare('SELECT max(id) FROM events').pluck();
+	const privateRepos = db
+		.prepare('SELECT DISTINCT repo_id FROM events WHERE actor_id = @actorId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since')
+		.pluck();
+	const privateOrgRepos = db
+		.prepare('SELECT DISTINCT repo_id FROM events WHERE org_id = @orgId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since')
+		.pluck();
 	// One statement for every feed: each condition is off (NULL parameter) or on. The parameters are
 	// JSON arrays where a feed names several repositories.
 	const WHERE = `
@@ -72,6 +79,8 @@ export function createEventStore(db: DB) {
 	return {
 		/** @returns the new event's id */
 		insert: (row: Omit<EventRow, 'id'>) => Number(insert.run(row).lastInsertRowid),
+		/** A repository was made private: its past events leave the public feeds. */
+		hideRepository: (repoId: number) => void hide.run(repoId),
 		/** Deletes events older than `before` (ISO timestamp). @returns rows deleted */
 		prune: (before: string) => prune.run(before).changes,
 		/** The newest event id of the whole log (0 when empty). */
@@ -83,6 +92,10 @@ export function createEventStore(db: DB) {
 			const rows = within === 0 ? [] : (page.all({ ...p, limit: within, offset }) as EventRow[]);
 			return { rows, total: count.get(p) as number };
 		},
+		/** Repositories of an actor's private feed events since `since` (candidates for what a reader may see). */
+		privateReposOfActor: (actorId: number, since: string) => privateRepos.all({ actorId, since }) as number[],
+		/** Repositories of an organization's private feed events since `since`. */
+		privateReposOfOrg: (orgId: number, since: string) => privateOrgRepos.all({ orgId, since }) as number[],
 		/** The newest event id a feed shows (0 when none): its version, for ETags. */
 		newestId: (filter: FeedFilter) => (newest.get(params(filter)) as number | null) ?? 0,
 	};

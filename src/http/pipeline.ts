@@ -62,6 +62,8 @@ interface State {
 	 * it is answered 304 if nothing changed, and with the rate-limit error otherwise.
 	 */
 	exhausted: HttpError | null;
+	/** The ETag from the route's version (route.version), when it declares one. */
+	etag: string | null;
 	version: ApiVersion;
 	media: MediaParam;
 }
@@ -76,6 +78,7 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			principal: null,
 			window: null,
 			exhausted: null,
+			etag: null,
 			version: DEFAULT_API_VERSION,
 			media: null,
 		};
@@ -153,6 +156,14 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	}
 	if (route.query) ctx.query = validate(route.query, req.query, route.errorResource ?? 'Resource') as Record<string, unknown>;
+	if (route.version && (req.method === 'GET' || req.method === 'HEAD')) {
+		// The answer's version decides the ETag before anything is rendered: an unchanged resource
+		// costs two index lookups, however large its answer.
+		const { page, perPage } = ctx.page;
+		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${route.version(ctx)}`)}"`;
+		const ifNoneMatch = req.headers['if-none-match'];
+		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
+	}
 	return route.handler(ctx);
 }
 
@@ -244,8 +255,9 @@ function rateHeaders(headers: Record<string, string>, window: RateWindow): void 
 
 function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, reply: Reply, state: State): void {
 	const conditional = state.exhausted !== null;
-	if (conditional && (reply.status !== 200 || reply.file || reply.raw)) throw state.exhausted;
+	if (conditional && ((reply.status !== 200 && reply.status !== 304) || reply.file || reply.raw)) throw state.exhausted;
 	const headers = commonHeaders(route, state);
+	if (route.polled) headers['X-Poll-Interval'] = String(app.pollInterval());
 	if (reply.headers) Object.assign(headers, reply.headers);
 	if (reply.file) return sendFile(app, res, headers, reply.file, state);
 	if (reply.raw) {
@@ -268,12 +280,15 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 		const link = linkHeader(app, route, req, reply.total, route.pagination.perPage, route.pagination.maxPerPage);
 		if (link) headers.Link = link;
 	}
-	if (status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
+	if (status === 304 && state.etag) {
+		headers.ETag = state.etag;
+	} else if (status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
 		// Everything that varies in the answer: version, media type, the Link header (it carries the
-		// total) and the body; a cached Buffer's digest is computed once (digestOf).
-		const body = payload === undefined ? '' : typeof payload === 'string' ? hash('sha1', payload) : digestOf(payload);
+		// total) and the body; a cached Buffer's digest is computed once (digestOf). A route with a
+		// version has its ETag already (computed before the handler, from the same inputs).
+		const body = state.etag ? '' : payload === undefined ? '' : typeof payload === 'string' ? hash('sha1', payload) : digestOf(payload);
 		const varies = state.version !== DEFAULT_API_VERSION || state.media !== null || headers.Link !== undefined;
-		const etag = `W/"${varies ? hash('sha1', `${state.version};${state.media ?? ''};${headers.Link ?? ''};${body}`) : body}"`;
+		const etag = state.etag ?? `W/"${varies ? hash('sha1', `${state.version};${state.media ?? ''};${headers.Link ?? ''};${body}`) : body}"`;
 		headers.ETag = etag;
 		headers['Cache-Control'] = state.principal?.kind === 'anonymous' ? 'public, max-age=60, s-maxage=60' : 'private, max-age=60, s-maxage=60';
 		if (notModified(req, etag, headers['Last-Modified'])) {

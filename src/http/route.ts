@@ -164,6 +164,15 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	body?: BS;
 	/** Paginated list: default 30 per page, maximum 100 unless given. */
 	pagination?: boolean | Pagination;
+	/**
+	 * The version of what a GET answers, computed cheaply before the handler (e.g. a feed's newest
+	 * event id and size): the ETag comes from it (with the API version, media type and page), so a
+	 * matching If-None-Match is answered 304 before anything is rendered. It must change whenever
+	 * the answer to this caller would.
+	 */
+	version?(ctx: Context<any, any>): string;
+	/** Send X-Poll-Interval (polled resources: feeds, notifications). */
+	polled?: boolean;
 	handler(
 		ctx: Context<
 			QS extends v.GenericSchema ? v.InferOutput<QS> : Record<string, unknown>,

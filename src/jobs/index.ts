@@ -7,7 +7,7 @@ import cron = require('node-cron');
 import type { App } from '../app';
 import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
-import { epochSeconds } from '../time';
+import { epochSeconds, isoSeconds } from '../time';
 
 export interface Job {
 	id: string;
@@ -44,6 +44,15 @@ export const JOBS: Job[] = [
 		id: 'migration-archive-expiry',
 		schedule: '0 7 * * * *',
 		run: (app) => void expireArchives(app),
+	},
+	{
+		// Activity feeds keep events.retention_days (30) of events.
+		id: 'events-prune',
+		schedule: '0 23 * * * *',
+		run(app) {
+			const before = isoSeconds(app.clock() - app.config.events.retention_days * 86_400_000);
+			app.transaction(() => app.stores.events.prune(before));
+		},
 	},
 	{
 		id: 'dismissal-request-expiry',

@@ -119,6 +119,19 @@ export function createRepositoryStore(db: DB) {
 		JOIN accounts a ON a.id = f.owner_id AND a.type = 'User'
 		WHERE p.owner_id = ? AND p.visibility != 'public' ORDER BY f.id`);
 	const remove = db.prepare('DELETE FROM repositories WHERE id = ?');
+	// A repository's network: its root (following fork parents up) and every fork below the root.
+	const network = db
+		.prepare(`
+		WITH RECURSIVE up(id, parent) AS (
+			SELECT id, fork_parent_id FROM repositories WHERE id = @id
+			UNION SELECT r.id, r.fork_parent_id FROM repositories r JOIN up ON r.id = up.parent
+		),
+		down(id) AS (
+			SELECT id FROM up WHERE parent IS NULL
+			UNION SELECT r.id FROM repositories r JOIN down ON r.fork_parent_id = down.id
+		)
+		SELECT id FROM down`)
+		.pluck();
 	const collaborators = db.prepare(`
 		SELECT a.*, c.permission FROM repository_collaborators c JOIN accounts a ON a.id = c.user_id WHERE c.repo_id = ? ORDER BY a.id`);
 	const removeCollaborations = db.prepare(
@@ -177,6 +190,8 @@ export function createRepositoryStore(db: DB) {
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
 		/** Users' forks of the owner's private and internal repositories. */
 		userForksOfPrivate: (ownerId: number) => userForksOfPrivate.all(ownerId) as RepositoryRow[],
+		/** The ids of a repository's network: its root repository and every fork of it, at any depth. */
+		network: (id: number) => network.all({ id }) as number[],
 		/** Deletes a repository with everything in it (foreign keys cascade; its forks are detached). */
 		remove: (id: number) => void remove.run(id),
 		/** Direct collaborators of a repository, with their permission. */

@@ -1,0 +1,60 @@
+/**
+ * What each activity feed shows (spec document 2, Activity feeds; GitHub's "Activity → Events"):
+ * the filter of the event log behind it, the caller's visibility applied, its version (for ETags)
+ * and its pages. A timeline holds at most `events.timeline_limit` events (300) and none older than
+ * `events.retention_days` (30).
+ */
+import type { Context } from '../../http/route';
+import type { Reply } from '../../http/reply';
+import { repositoryPermissions } from '../../auth/access/repos';
+import type { FeedFilter } from '../../events/store';
+import { isoSeconds } from '../../time';
+import { eventJson } from './render';
+
+/** The oldest moment a feed shows (ISO timestamp). */
+function since(ctx: Context): string {
+	return isoSeconds(ctx.now - ctx.app.config.events.retention_days * 86_400_000);
+}
+
+/** A filter with the timeline's bounds. */
+export function feed(ctx: Context, filter: Omit<FeedFilter, 'since' | 'cap'>): FeedFilter {
+	return { ...filter, since: since(ctx), cap: ctx.app.config.events.timeline_limit };
+}
+
+/**
+ * Of the given repositories (private events' repositories), those the caller may read: the private
+ * events the caller's feed may show.
+ */
+export function readableOf(ctx: Context, repoIds: readonly number[]): number[] {
+	if (repoIds.length === 0) return [];
+	const { stores } = ctx.app;
+	const repos = repoIds.map((id) => stores.repos.byId(id)).filter((repo) => repo !== undefined);
+	const owners = stores.accounts.mapByIds(repos.map((repo) => repo.owner_id));
+	const permissions = repositoryPermissions(ctx, repos.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })));
+	return repos.filter((repo) => permissions.get(repo.id)).map((repo) => repo.id);
+}
+
+/** The feed's private events repositories the caller reads, for an actor's or organization's timeline. */
+export function readableEvents(ctx: Context, scope: { actorId: number } | { orgId: number }): number[] {
+	const { events } = ctx.app.stores;
+	const candidates = 'actorId' in scope ? events.privateReposOfActor(scope.actorId, since(ctx)) : events.privateReposOfOrg(scope.orgId, since(ctx));
+	return readableOf(ctx, candidates);
+}
+
+/** A feed's version: its newest event and its size (a pruned or hidden event changes the size). */
+export function feedVersion(ctx: Context, filter: FeedFilter): string {
+	const { events } = ctx.app.stores;
+	return `${events.newestId(filter)}:${events.feed(filter, 0, 0).total}`;
+}
+
+/** One page of a feed, as JSON text with its total for the Link header. */
+export function feedPage(ctx: Context, filter: FeedFilter): Reply {
+	const { rows, total } = ctx.app.stores.events.feed(filter, ctx.page.perPage, ctx.page.offset);
+	const ids = new Set<number>();
+	for (const row of rows) {
+		if (row.actor_id !== null) ids.add(row.actor_id);
+		if (row.org_id !== null) ids.add(row.org_id);
+	}
+	const accounts = ctx.app.stores.accounts.mapByIds(ids);
+	return { status: 200, json: `[${rows.map((row) => eventJson(ctx.app.urls, row, accounts)).join(',')}]`, total };
+}
