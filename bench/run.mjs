@@ -101,10 +101,11 @@ async function json(url, token, method = 'GET', body) {
 	return { text, body: JSON.parse(text) };
 }
 
+/** @param r an autocannon result; 304 answers count as successes (conditional polls expect them). */
 const summary = (r) => ({
 	rps: r.requests.average,
 	p99: r.latency.p99,
-	non2xx: r.non2xx + r.errors + r.timeouts,
+	non2xx: r.non2xx - (r['3xx'] ?? 0) + r.errors + r.timeouts,
 	requests: r.requests.total,
 });
 
@@ -139,7 +140,20 @@ async function main() {
 	const createBytes = Buffer.byteLength(created.text);
 	if (list.body.length !== 30) throw new Error(`expected 30 teams, got ${list.body.length}`);
 
-	const bare = startChild([join(root, 'bench/bare-polka.mjs')], { BARE_GET_BYTES: String(listBytes), BARE_POST_BYTES: String(createBytes) });
+	// The feed of issue #9: a repository with 40 events (issues opened), read 30 per page.
+	await json(`${api}/orgs/bench/repos`, token, 'POST', { name: 'busy' });
+	for (let i = 0; i < 40; i++) await json(`${api}/repos/bench/busy/issues`, token, 'POST', { title: `Event ${i}`, body: 'Some **activity** to show' });
+	const feedRes = await fetch(`${api}/repos/bench/busy/events`, { headers: { Authorization: `Bearer ${token}` } });
+	const feedText = await feedRes.text();
+	const feedEtag = feedRes.headers.get('etag');
+	const feedBytes = Buffer.byteLength(feedText);
+	if (JSON.parse(feedText).length !== 30) throw new Error('expected 30 events on the first page');
+
+	const bare = startChild([join(root, 'bench/bare-polka.mjs')], {
+		BARE_GET_BYTES: String(listBytes),
+		BARE_POST_BYTES: String(createBytes),
+		BARE_FEED_BYTES: String(feedBytes),
+	});
 	const [, bareAddress] = await bare.waitFor(/listening (http:\/\/\S+)/);
 	const barePid = bare.child.pid;
 
@@ -147,6 +161,10 @@ async function main() {
 	const results = {};
 	results.readBare = await withRss(barePid, () => load({ url: `${bareAddress}/orgs/bench/teams`, headers }));
 	results.read = await withRss(serverPid, () => load({ url: `${api}/orgs/bench/teams`, headers }));
+	results.feedBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/events`, headers }));
+	results.feed = await withRss(serverPid, () => load({ url: `${api}/repos/bench/busy/events`, headers }));
+	results.pollBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': 'W/"feed"' } }));
+	results.poll = await withRss(serverPid, () => load({ url: `${api}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': feedEtag } }));
 	results.writeBare = await withRss(barePid, () =>
 		load({ url: `${bareAddress}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
 	);
@@ -274,6 +292,8 @@ async function main() {
 		['GET /orgs/{org}/teams (30 teams, token)', results.read, results.readBare, listBytes, 0.6],
 		['POST /orgs/{org}/teams', results.write, results.writeBare, createBytes, null],
 		['POST /repos/{owner}/{repo}/issues (Markdown body)', results.issue, results.issueBare, issueBytes, 0.2],
+		['GET /repos/{owner}/{repo}/events (30 events)', results.feed, results.feedBare, feedBytes, 0.5],
+		['GET /repos/{owner}/{repo}/events, If-None-Match matching (304)', results.poll, results.pollBare, 0, 0.7],
 	];
 	console.log(`\nGitstead benchmark: ${seconds} s per run, ${connections} connections, ${haveTaskset ? 'server on CPU 0, load on CPU 1' : 'no CPU pinning'}`);
 	console.log(`node ${process.version}, ${cpus()[0].model}; startup to listening: ${startupMs} ms\n`);
