@@ -17,8 +17,9 @@
  * Alerts removed with a withdrawn advisory record nothing: GHES 3.19 has no action for it (GitHub
  * added `withdrawn` later, for github.com and GHES 3.24).
  *
- * Payload: { alert (GitHub's dependabot-alert, as the REST API renders it at API version
- * 2022-11-28), repository, organization?, enterprise?, sender }. The sender is the acting user;
+ * Payload: { alert (GitHub's dependabot-alert as the REST API renders it at API version
+ * 2022-11-28, without dismissal_request: the webhook schema's alert has no such field and allows
+ * no other), repository, organization?, enterprise?, sender }. The sender is the acting user;
  * for the changes refreshAlerts finds (created, fixed, reintroduced), whoever submitted the
  * snapshot or imported the advisories that caused them (GitHub names its own account; Gitstead has
  * none), absent when that was the command line.
@@ -48,8 +49,9 @@ export function recordAlert(app: App, repo: RepositoryRow, action: AlertAction, 
 		repo,
 		webhook: () => {
 			const owner = app.stores.accounts.byId(repo.owner_id)!;
+			const { dismissal_request: _request, ...fields } = new AlertRenderer(app, DEFAULT_API_VERSION, now).alert(alert);
 			return {
-				alert: new AlertRenderer(app, DEFAULT_API_VERSION, now).alert(alert),
+				alert: fields,
 				repository: repository(app.urls, repo, owner, null),
 				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
 				...sender(app, actorId),
