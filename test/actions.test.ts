@@ -48,7 +48,7 @@ test.before(async () => {
 	writer = s.fullToken('wendy');
 	outsider = s.fullToken('oscar');
 	const acme = s.app.stores.accounts.byLogin('acme')!;
-	for (const [name, priv] of [['app', false], ['secret', true], ['jobs', false], ['dispatch', false], ['big', false]] as const) {
+	for (const [name, priv] of [['app', false], ['secret', true], ['jobs', false], ['dispatch', false], ['big', false], ['events', false]] as const) {
 		const res = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name, private: priv } });
 		assert.is(res.status, 201);
 		repos[name] = s.app.stores.repos.byOwnerAndName(acme.id, name)!;
@@ -78,6 +78,34 @@ test.before(async () => {
 test.after(() => s.close());
 
 const listIds = (body: any) => body.workflow_runs.map((r: any) => r.id);
+
+/** The event log's id now: events recorded later have larger ids. */
+const eventMark = () => s.app.stores.events.latestId();
+
+/** Events recorded after `mark`, oldest first, as `event.action by login`. */
+function eventsSince(mark: number): string[] {
+	const rows = s.app.db.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id').all(mark) as Array<{
+		event: string;
+		action: string | null;
+		login: string | null;
+	}>;
+	return rows.map((row) => `${row.action === null ? row.event : `${row.event}.${row.action}`} by ${row.login}`);
+}
+
+/**
+ * Captures the webhook payloads events build, whether or not a hook listens (s.app.webhooks.emit
+ * wrapped until stop()).
+ */
+function captureWebhooks() {
+	const webhooks = s.app.webhooks;
+	const emit = webhooks.emit;
+	const seen: Array<{ event: string; action: string | null; payload: any }> = [];
+	webhooks.emit = (event, action, build) => {
+		seen.push({ event, action, payload: build() });
+		emit.call(webhooks, event, action, build);
+	};
+	return { seen, stop: () => void (webhooks.emit = emit) };
+}
 
 // ------------------------------------------------------------------------------------------------
 // Workflows
@@ -829,6 +857,145 @@ test('transitions – only the ones GitHub makes', async () => {
 		['completed', '2026-03-03T00:06:00Z'],
 	]);
 	assert.throws(() => advanceJob(s.app, repos.jobs, 999999, { status: 'in_progress' }, '2026-03-03T00:07:00Z'), (e: unknown) => e instanceof HttpError && e.status === 404);
+});
+
+// ------------------------------------------------------------------------------------------------
+// Events (workflow_dispatch, workflow_run, workflow_job)
+
+test('events – dispatch: workflow_dispatch, workflow_run requested, workflow_job queued per job; GitHub payloads', async () => {
+	const mark = eventMark();
+	importRuns(s.app, repos.events, { workflows: [{ name: 'Deploy', path: 'deploy.yml', jobs: [{ name: 'build' }, { name: 'ship', needs: ['build'] }] }] });
+	assert.equal(eventsSince(mark), [], '~> registering workflows records nothing');
+	const capture = captureWebhooks();
+	try {
+		const res = await s.request('POST', '/repos/acme/events/actions/workflows/deploy.yml/dispatches', {
+			token: writer,
+			body: { ref: 'main', inputs: { environment: 'prod', dry_run: false }, return_run_details: true },
+		});
+		assert.is(res.status, 200);
+		assert.is((await s.request('POST', '/repos/acme/events/actions/workflows/deploy.yml/dispatches', { token: member, body: { ref: 'main' } })).status, 403);
+		assert.equal(eventsSince(mark), [
+			'workflow_dispatch by wendy',
+			'workflow_run.requested by wendy',
+			'workflow_job.queued by wendy',
+			'workflow_job.queued by wendy',
+		], '~> a refused dispatch records nothing');
+		const [dispatch, requested, ...queued] = capture.seen;
+		assert.equal([dispatch.event, dispatch.action], ['workflow_dispatch', null]);
+		assert.equal(dispatch.payload, {
+			inputs: { environment: 'prod', dry_run: false },
+			ref: 'refs/heads/main',
+			workflow: '.github/workflows/deploy.yml',
+			repository: dispatch.payload.repository,
+			organization: dispatch.payload.organization,
+			sender: dispatch.payload.sender,
+		});
+		assert.is(dispatch.payload.repository.full_name, 'acme/events');
+		assert.is(dispatch.payload.organization.login, 'acme');
+		assert.is(dispatch.payload.sender.login, 'wendy');
+
+		assert.equal([requested.event, requested.action], ['workflow_run', 'requested']);
+		assert.equal(Object.keys(requested.payload), ['workflow_run', 'workflow', 'repository', 'organization', 'sender']);
+		const run = (await s.get(`/repos/acme/events/actions/runs/${res.body.workflow_run_id}`, member)).body;
+		assert.equal(requested.payload.workflow_run, run, '~> the run as the API renders it');
+		assert.equal(Object.keys(requested.payload.workflow_run), RUN_KEYS);
+		assert.is(requested.payload.workflow_run.status, 'queued');
+		assert.is(requested.payload.workflow_run.actor.login, 'wendy', '~> actor and triggering_actor: who a notification of the finished run is for');
+		assert.is(requested.payload.workflow_run.triggering_actor.login, 'wendy');
+		assert.equal(Object.keys(requested.payload.workflow), WORKFLOW_KEYS);
+		assert.is(requested.payload.workflow.path, '.github/workflows/deploy.yml');
+		assert.is(requested.payload.sender.login, 'wendy');
+
+		const jobs = (await s.get(`/repos/acme/events/actions/runs/${run.id}/jobs`, member)).body.jobs;
+		assert.equal(queued.map((e) => [e.event, e.action]), [['workflow_job', 'queued'], ['workflow_job', 'queued']]);
+		assert.equal(queued.map((e) => e.payload.workflow_job), jobs, '~> each job as the API renders it');
+		assert.equal(Object.keys(queued[0].payload), ['workflow_job', 'repository', 'organization', 'sender']);
+		assert.equal(Object.keys(queued[0].payload.workflow_job), JOB_KEYS);
+	} finally {
+		capture.stop();
+	}
+});
+
+test('events – advance-job, cancel and re-run: workflow_job per job change, workflow_run in_progress and completed', async () => {
+	const mark = eventMark();
+	const runId = importRuns(s.app, repos.events, {
+		runs: [{ path: 'deploy.yml', actor: 'mike', triggering_actor: 'wendy', status: 'queued', created_at: '2026-05-01T00:00:00Z' }],
+	}).run_ids[0];
+	const [build, ship] = s.app.stores.actions.jobs(runId, 1).rows;
+	const step = (label: string, action: () => unknown, expected: string[]) => {
+		const before = eventMark();
+		action();
+		assert.equal(eventsSince(before), expected, `~> ${label}`);
+	};
+	assert.equal(eventsSince(mark), ['workflow_run.requested by wendy', 'workflow_job.queued by wendy', 'workflow_job.queued by wendy'], '~> an imported queued run is announced');
+	const capture = captureWebhooks();
+	try {
+		// A runner's changes are sent for the run's triggering actor.
+		step('build starts: the run starts', () => advanceJob(s.app, repos.events, build.id, { status: 'in_progress' }, '2026-05-01T00:01:00Z'), [
+			'workflow_job.in_progress by wendy',
+			'workflow_run.in_progress by wendy',
+		]);
+		step('build completes: the run goes on', () => advanceJob(s.app, repos.events, build.id, { status: 'completed', conclusion: 'success' }, '2026-05-01T00:02:00Z'), [
+			'workflow_job.completed by wendy',
+		]);
+		step('ship waits for approval', () => advanceJob(s.app, repos.events, ship.id, { status: 'waiting' }, '2026-05-01T00:03:00Z'), ['workflow_job.waiting by wendy']);
+		const waiting = capture.seen.at(-1)!;
+		assert.equal([waiting.action, waiting.payload.workflow_job.status, waiting.payload.workflow_job.name], ['waiting', 'waiting', 'ship']);
+		const completedJob = capture.seen.find((e) => e.event === 'workflow_job' && e.action === 'completed')!;
+		assert.equal([completedJob.payload.workflow_job.conclusion, completedJob.payload.workflow_job.completed_at], ['success', '2026-05-01T00:02:00Z']);
+
+		const before = eventMark();
+		assert.is((await s.request('POST', `/repos/acme/events/actions/runs/${runId}/cancel`, { token: owner })).status, 202);
+		assert.equal(eventsSince(before), ['workflow_job.completed by olivia', 'workflow_run.completed by olivia'], '~> cancel: the unfinished job, then the run');
+		const completed = capture.seen.at(-1)!;
+		assert.equal([completed.event, completed.action], ['workflow_run', 'completed']);
+		const run = completed.payload.workflow_run;
+		assert.equal([run.status, run.conclusion, run.actor.login, run.triggering_actor.login], ['completed', 'cancelled', 'mike', 'wendy'], '~> the actor and the triggering user of the finished run');
+		assert.is(completed.payload.sender.login, 'olivia');
+		assert.is((await s.request('POST', `/repos/acme/events/actions/runs/${runId}/cancel`, { token: owner })).status, 409);
+		assert.equal(eventsSince(before).length, 2, '~> a refused cancel records nothing');
+
+		const rerun = eventMark();
+		assert.is((await s.request('POST', `/repos/acme/events/actions/jobs/${ship.id}/rerun`, { token: owner })).status, 201);
+		assert.equal(eventsSince(rerun), ['workflow_run.requested by olivia', 'workflow_job.queued by olivia'], '~> the new attempt; only the job run again is queued');
+		const again = capture.seen.at(-2)!.payload.workflow_run;
+		assert.equal([again.run_attempt, again.status, again.actor.login, again.triggering_actor.login], [2, 'queued', 'mike', 'olivia']);
+		const [, ship2] = s.app.stores.actions.jobs(runId, 2).rows;
+		step('the new attempt starts: triggered by olivia now', () => advanceJob(s.app, repos.events, ship2.id, { status: 'in_progress' }, '2026-05-01T00:05:00Z'), [
+			'workflow_job.in_progress by olivia',
+			'workflow_run.in_progress by olivia',
+		]);
+		step('and completes', () => advanceJob(s.app, repos.events, ship2.id, { status: 'completed', conclusion: 'success' }, '2026-05-01T00:06:00Z'), [
+			'workflow_job.completed by olivia',
+			'workflow_run.completed by olivia',
+		]);
+		assert.equal([capture.seen.at(-1)!.payload.workflow_run.conclusion, capture.seen.at(-1)!.payload.workflow_run.run_attempt], ['success', 2]);
+		step('a refused transition records nothing', () => assert.throws(() => advanceJob(s.app, repos.events, ship2.id, { status: 'in_progress' }, '2026-05-01T00:07:00Z')), []);
+	} finally {
+		capture.stop();
+	}
+});
+
+test('events – import: completed runs are history (nothing recorded); unfinished runs are announced as they stand', async () => {
+	const mark = eventMark();
+	importRuns(s.app, repos.events, {
+		runs: [
+			{ path: 'deploy.yml', actor: 'mike', status: 'completed', conclusion: 'failure', created_at: '2026-04-01T00:00:00Z' },
+			{
+				path: 'ci.yml',
+				actor: 'mike',
+				status: 'in_progress',
+				created_at: '2026-04-02T00:00:00Z',
+				jobs: [
+					{ name: 'build', status: 'completed', conclusion: 'success' },
+					{ name: 'lint', status: 'in_progress' },
+					{ name: 'test', needs: ['build'], status: 'queued' },
+					{ name: 'gate', status: 'pending' },
+				],
+			},
+		],
+	});
+	assert.equal(eventsSince(mark), ['workflow_run.requested by mike', 'workflow_job.in_progress by mike', 'workflow_job.queued by mike'], '~> no job action for pending; completed jobs are history');
 });
 
 // ------------------------------------------------------------------------------------------------

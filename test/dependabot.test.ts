@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { importAdvisories, inRange, vulnerabilitiesFor } from '../src/api/dependabot/advisories';
 import { dependabotRoutes } from '../src/api/dependabot/routes';
 import { DISMISSAL_REQUEST_TTL_MS, expireDismissalRequests, refreshAlerts, type GraphDependency } from '../src/api/dependabot/service';
+import { refreshAllAlerts } from '../src/api/dependency-graph/service';
 import type { RepositoryRow } from '../src/api/repos/store';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
@@ -156,6 +157,45 @@ const setDelegated = (name: string, on: boolean) =>
 	s.app.stores.repos.setSecurity(repoRow(name).id, { advanced_security: 0, delegated_alert_dismissal: on ? 1 : 0 });
 const numbers = (res: { body: any[] }) => res.body.map((alert: any) => alert.number);
 
+/** The event log's id now: events recorded later have larger ids. */
+const eventMark = () => s.app.stores.events.latestId();
+
+/** Events recorded after `mark`, oldest first, as `event.action by login`. */
+function eventsSince(mark: number): string[] {
+	const rows = s.app.db.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id').all(mark) as Array<{
+		event: string;
+		action: string | null;
+		login: string | null;
+	}>;
+	return rows.map((row) => `${row.event}.${row.action} by ${row.login}`);
+}
+
+/**
+ * Captures the webhook payloads events build, whether or not a hook listens (s.app.webhooks.emit
+ * wrapped until stop()).
+ */
+function captureWebhooks() {
+	const webhooks = s.app.webhooks;
+	const emit = webhooks.emit;
+	const seen: Array<{ event: string; action: string | null; payload: any }> = [];
+	webhooks.emit = (event, action, build) => {
+		seen.push({ event, action, payload: build() });
+		emit.call(webhooks, event, action, build);
+	};
+	return { seen, stop: () => void (webhooks.emit = emit) };
+}
+
+/** A dependency snapshot of acme/events' default branch with lodash at `version` (package.json). */
+const lodashSnapshot = (version: string) => ({
+	version: 0,
+	job: { id: `job-${version}`, correlator: 'ci' },
+	sha: 'a'.repeat(40),
+	ref: 'refs/heads/main',
+	detector: { name: 'npm-detector', version: '1.0.0', url: 'https://example.com/detector' },
+	manifests: { 'package.json': { name: 'package.json', resolved: { lodash: { package_url: `pkg:npm/lodash@${version}`, relationship: 'direct', scope: 'runtime' } } } },
+	scanned: '2026-11-22T11:00:00Z',
+});
+
 test.before(async () => {
 	s = await startServer();
 	for (const login of ['olivia', 'walt', 'ada', 'rita', 'nora']) s.user(login);
@@ -166,6 +206,7 @@ test.before(async () => {
 		['app', 'public'],
 		['vault', 'private'],
 		['other', 'public'],
+		['events', 'public'],
 	]) {
 		const res = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name, visibility } });
 		assert.is(res.status, 201);
@@ -173,6 +214,7 @@ test.before(async () => {
 	const at = now();
 	s.app.stores.repos.setCollaborator(repoRow('app').id, s.app.stores.accounts.user('walt')!.id, 'push', at);
 	s.app.stores.repos.setCollaborator(repoRow('other').id, s.app.stores.accounts.user('walt')!.id, 'push', at);
+	s.app.stores.repos.setCollaborator(repoRow('events').id, s.app.stores.accounts.user('walt')!.id, 'push', at);
 	s.app.stores.repos.setCollaborator(repoRow('app').id, s.app.stores.accounts.user('ada')!.id, 'admin', at);
 	writer = s.token('walt', { scopes: ['security_events'] });
 	writerRepo = s.token('walt', { scopes: ['repo'] });
@@ -783,6 +825,87 @@ test('expiry – open requests expire 7 days after creation (injectable clock)',
 	const third = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, { token: writer, body: { dismissed_reason: 'tolerable_risk' } });
 	assert.is(third.status, 201);
 	assert.is(s.app.stores.dependabot.requestById(again.body.id, '1970-01-01T00:00:00Z')!.status, 'expired');
+});
+
+test('events – dependabot_alert created, dismissed, reopened, fixed, reintroduced; GitHub payload', async () => {
+	const E = '/repos/acme/events';
+	const submit = async (version: string, token: string) => {
+		const res = await s.request('POST', `${E}/dependency-graph/snapshots`, { token, body: lodashSnapshot(version) });
+		assert.is(res.status, 201, res.text);
+	};
+	const step = async (label: string, action: () => Promise<unknown>, expected: string[]) => {
+		const before = eventMark();
+		await action();
+		assert.equal(eventsSince(before), expected, `~> ${label}`);
+	};
+	const patch = async (number: number, body: Record<string, unknown>, token = writer) => {
+		const res = await s.request('PATCH', `${E}/dependabot/alerts/${number}`, { token, body });
+		assert.is(res.status, 200, res.text);
+	};
+	const capture = captureWebhooks();
+	try {
+		await step('a vulnerable dependency submitted: one alert per advisory, sent by the submitter', () => submit('4.17.11', writerRepo), [
+			'dependabot_alert.created by walt',
+			'dependabot_alert.created by walt',
+		]);
+		const created = capture.seen[0];
+		assert.equal([created.event, created.action], ['dependabot_alert', 'created']);
+		assert.equal(Object.keys(created.payload), ['alert', 'repository', 'organization', 'sender']);
+		const { dismissal_request: _request, ...rendered } = (await s.get(`${E}/dependabot/alerts/1`, writer)).body;
+		assert.equal(created.payload.alert, rendered, '~> the alert as the API renders it, without dismissal_request (not in the webhook schema)');
+		assert.equal(Object.keys(created.payload.alert), ALERT_KEYS.filter((key) => key !== 'dismissal_request'));
+		assert.is(created.payload.alert.security_advisory.ghsa_id, LODASH);
+		assert.is(created.payload.repository.full_name, 'acme/events');
+		assert.is(created.payload.organization.login, 'acme');
+		assert.is(created.payload.sender.login, 'walt');
+		await step('the same dependencies again change nothing', () => submit('4.17.11', writerRepo), []);
+
+		await step('dismissed by walt', () => patch(1, { state: 'dismissed', dismissed_reason: 'tolerable_risk' }), ['dependabot_alert.dismissed by walt']);
+		const dismissed = capture.seen.at(-1)!.payload.alert;
+		assert.equal([dismissed.state, dismissed.dismissed_reason, dismissed.dismissed_by.login], ['dismissed', 'tolerable_risk', 'walt']);
+		await step('dismissing a dismissed alert only changes its reason', () => patch(1, { state: 'dismissed', dismissed_reason: 'inaccurate' }), []);
+		await step('reopened', () => patch(1, { state: 'open' }), ['dependabot_alert.reopened by walt']);
+		await step('reopening an open alert changes nothing', () => patch(1, { state: 'open' }), []);
+		await step('refused requests record nothing', async () => {
+			assert.is((await s.request('PATCH', `${E}/dependabot/alerts/1`, { token: reader, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } })).status, 403);
+			assert.is((await s.request('PATCH', `${E}/dependabot/alerts/1`, { token: writer, body: { state: 'dismissed' } })).status, 422);
+		}, []);
+
+		await step('upgraded past the first advisory: fixed', () => submit('4.17.15', owner), ['dependabot_alert.fixed by olivia']);
+		assert.equal([capture.seen.at(-1)!.payload.alert.number, capture.seen.at(-1)!.payload.alert.state], [1, 'fixed']);
+		await step('the vulnerable version returns: reintroduced (GitHub reopened the previously-fixed alert)', () => submit('4.17.11', owner), [
+			'dependabot_alert.reintroduced by olivia',
+		]);
+		const reintroduced = capture.seen.at(-1)!.payload.alert;
+		assert.equal([reintroduced.number, reintroduced.state, reintroduced.fixed_at], [1, 'open', null]);
+		await step('importing advisories (the command line) refreshes alerts with no sender', async () => {
+			importAdvisories(s.app, [advisory(LODASH, { severity: 'critical', vulnerabilities: [vuln('npm', 'lodash', '< 4.17.10', '4.17.10')] })], now());
+			refreshAllAlerts(s.app, now());
+			importAdvisories(s.app, [advisory(LODASH, { severity: 'critical', vulnerabilities: [vuln('npm', 'lodash', '< 4.17.12', '4.17.12')] })], now());
+			refreshAllAlerts(s.app, now());
+		}, ['dependabot_alert.fixed by null', 'dependabot_alert.reintroduced by null']);
+		assert.not.ok('sender' in capture.seen.at(-1)!.payload);
+
+		setDelegated('events', true);
+		await step('a dismissal request changes no alert', async () => {
+			const res = await s.request('POST', `${E}/dismissal-requests/dependabot/2`, { token: writer, body: { dismissed_reason: 'no_bandwidth' } });
+			assert.is(res.status, 201);
+		}, []);
+		await step('its approval dismisses the alert, by the reviewer', async () => {
+			const res = await s.request('PATCH', `${E}/dismissal-requests/dependabot/2`, { token: owner, body: { status: 'approve', message: 'ok' } });
+			assert.is(res.status, 200);
+		}, ['dependabot_alert.dismissed by olivia']);
+		assert.equal([capture.seen.at(-1)!.payload.alert.number, capture.seen.at(-1)!.payload.alert.dismissed_reason], [2, 'no_bandwidth']);
+		await step('an expiring request changes no alert', async () => {
+			assert.is((await s.request('POST', `${E}/dismissal-requests/dependabot/1`, { token: writer, body: { dismissed_reason: 'not_used' } })).status, 201);
+			s.clock.advance(DISMISSAL_REQUEST_TTL_MS);
+			assert.ok(expireDismissalRequests(s.app, s.clock.now) >= 1);
+			assert.is((await s.get(`${E}/dismissal-requests/dependabot/1`, writer)).body.status, 'expired');
+		}, []);
+		setDelegated('events', false);
+	} finally {
+		capture.stop();
+	}
 });
 
 test('every route answers at both spellings', () => {

@@ -12,7 +12,7 @@ const test = suite('deployments');
 let s: TestServer;
 /** olivia owns acme (admin on every repository). */
 let owner: string;
-/** mike: member of acme with push access to acme/app and acme/vault. */
+/** mike: member of acme with push access to acme/app, acme/vault and acme/events. */
 let pusher: string;
 /** nora: no role in acme; reads public repositories only. */
 let outsider: string;
@@ -77,6 +77,34 @@ async function latestState(repo: string, id: number): Promise<string | undefined
 	return res.body[0]?.state;
 }
 
+/** The event log's id now: events recorded later have larger ids. */
+const eventMark = () => s.app.stores.events.latestId();
+
+/** Events recorded after `mark`, oldest first, as `event.action by login`. */
+function eventsSince(mark: number): string[] {
+	const rows = s.app.db.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id').all(mark) as Array<{
+		event: string;
+		action: string | null;
+		login: string | null;
+	}>;
+	return rows.map((row) => `${row.event}.${row.action} by ${row.login}`);
+}
+
+/**
+ * Captures the webhook payloads events build, whether or not a hook listens (s.app.webhooks.emit
+ * wrapped until stop()).
+ */
+function captureWebhooks() {
+	const webhooks = s.app.webhooks;
+	const emit = webhooks.emit;
+	const seen: Array<{ event: string; action: string | null; payload: any }> = [];
+	webhooks.emit = (event, action, build) => {
+		seen.push({ event, action, payload: build() });
+		emit.call(webhooks, event, action, build);
+	};
+	return { seen, stop: () => void (webhooks.emit = emit) };
+}
+
 test.before(async () => {
 	s = await startServer();
 	for (const login of ['olivia', 'mike', 'nora', 'rita']) s.user(login);
@@ -91,13 +119,14 @@ test.before(async () => {
 		['atomic', 'public'],
 		['cleanup', 'public'],
 		['frozen', 'public'],
+		['events', 'public'],
 	]) {
 		const res = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name, visibility } });
 		assert.is(res.status, 201);
 	}
 	mikeId = s.app.stores.accounts.user('mike')!.id;
 	const now = isoSeconds(s.clock.now);
-	for (const name of ['app', 'vault']) {
+	for (const name of ['app', 'vault', 'events']) {
 		const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, name)!;
 		s.app.stores.repos.setCollaborator(repo.id, mikeId, 'push', now);
 	}
@@ -474,6 +503,62 @@ test('a transient deployment set to inactive stays inactive in the API (destroye
 	assert.is(await latestState(APP, d.id), 'inactive');
 	const again = (await s.get(`${APP}/deployments/${d.id}`, owner)).body;
 	assert.is(again.transient_environment, true);
+});
+
+test('events – deployment created, deployment_status created for each status (auto_inactive ones included), GitHub payloads', async () => {
+	const R = '/repos/acme/events';
+	const capture = captureWebhooks();
+	try {
+		const mark = eventMark();
+		const first = await deploy(R, { ref: 'v1', environment: 'staging-ev', payload: { deploy: 'migrate' } }, pusher);
+		const success = await setState(R, first.id, { state: 'success', environment_url: 'https://staging.example.com' }, pusher);
+		const second = await deploy(R, { ref: 'v2', environment: 'staging-ev' });
+		await setState(R, second.id, { state: 'success' });
+		assert.is(await latestState(R, first.id), 'inactive');
+		assert.is((await s.request('POST', `${R}/deployments/${second.id}/statuses`, { token: owner, body: { state: 'bogus' } })).status, 422);
+		assert.is((await s.request('POST', `${R}/deployments`, { token: outsider, body: { ref: 'x' } })).status, 403);
+		assert.equal(
+			eventsSince(mark),
+			[
+				'deployment.created by mike',
+				'deployment_status.created by mike',
+				'deployment.created by olivia',
+				'deployment_status.created by olivia',
+				'deployment_status.created by olivia',
+			],
+			'~> one event per change; the auto_inactive status of the earlier deployment is its own event; refused requests record nothing',
+		);
+
+		const created = capture.seen.filter((e) => e.event === 'deployment');
+		assert.equal(created.map((e) => e.action), ['created', 'created']);
+		const payload = created[0].payload;
+		assert.equal(Object.keys(payload), ['deployment', 'workflow', 'workflow_run', 'repository', 'organization', 'sender']);
+		assert.equal(payload.deployment, { ...first, updated_at: payload.deployment.updated_at }, '~> the deployment as the API renders it');
+		assert.equal(Object.keys(payload.deployment), DEPLOYMENT_KEYS);
+		assert.equal(payload.deployment.payload, { deploy: 'migrate' });
+		assert.is(payload.workflow, null, '~> not created by a workflow run');
+		assert.is(payload.workflow_run, null);
+		assert.is(payload.repository.full_name, 'acme/events');
+		assert.is(payload.organization.login, 'acme');
+		assert.is(payload.sender.login, 'mike');
+
+		const statuses = capture.seen.filter((e) => e.event === 'deployment_status');
+		assert.equal(
+			statuses.map((e) => `${e.action} ${e.payload.deployment_status.state}`),
+			['created success', 'created success'],
+			'~> the inactive status fires no webhook ("A webhook event is not fired for deployment statuses with an inactive state")',
+		);
+		const status = statuses[0].payload;
+		assert.equal(Object.keys(status), ['deployment_status', 'deployment', 'repository', 'organization', 'sender']);
+		assert.equal(status.deployment_status, success, '~> the status as the API renders it');
+		assert.equal(Object.keys(status.deployment_status), STATUS_KEYS);
+		assert.is(status.deployment.id, first.id);
+		assert.is(status.deployment.environment, 'staging-ev');
+		assert.is(status.sender.login, 'mike');
+		assert.is(statuses[1].payload.deployment.id, second.id);
+	} finally {
+		capture.stop();
+	}
 });
 
 // ---------------------------------------------------------------- environments

@@ -48,7 +48,14 @@
  *   }
  *
  * A bare array is read as `{"runs": [...]}`. A workflow that already exists (same path) is reused
- * as it is. Rules checked: a conclusion exactly when completed; a completed run's jobs are all
+ * as it is.
+ *
+ * Events: importing is a data load, not activity. GitHub never replays history, so a completed
+ * run records no event (a benchmark's 100,000 finished runs deliver nothing). A run that has not
+ * completed is live work entering Gitstead, announced as it stands: workflow_run requested (its
+ * payload shows the run's current status), then workflow_job queued / waiting / in_progress for
+ * each of its jobs in that status (jobs that already completed are history). Their sender is the
+ * run's triggering actor (./events.ts). Rules checked: a conclusion exactly when completed; a completed run's jobs are all
  * completed; a job that started waits for the jobs it needs to complete first; `needs` name jobs
  * of the run and form no cycle; actors are known users.
  */
@@ -60,6 +67,7 @@ import { toValidationError } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
+import { recordJob, recordRun } from './events';
 import {
 	JOB_CONCLUSIONS,
 	jobProblems,
@@ -395,6 +403,13 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 		}
 		for (const job of jobs) actions.insertJob(job);
 		for (const entry of planned.values()) if (entry.added) actions.recordRuns(entry.row!.id, entry.lastNumber, entry.added);
+		for (const run of runs) {
+			if (run.status === 'completed') continue;
+			recordRun(app, target, actions.run(target.id, run.id)!, 'requested', run.triggering_actor_id);
+			for (const job of actions.jobs(run.id, run.run_attempt).rows) {
+				if (job.status !== 'completed') recordJob(app, target, job, run.triggering_actor_id);
+			}
+		}
 		return { workflows: registered, runs: runs.length, jobs: jobs.length, run_ids: runs.map((run) => run.id) };
 	});
 }

@@ -214,7 +214,7 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
 			const run = found && ctx.app.stores.actions.run(access.repo.id, found.run_id);
 			if (!found || !run) throw notFound();
-			rerunJob(ctx.app, run, found, ctx.principal.actorId, isoSeconds(ctx.now));
+			rerunJob(ctx.app, access.repo, run, found, ctx.principal.actorId, isoSeconds(ctx.now));
 			return { status: 201, body: {} };
 		},
 	}),
@@ -228,7 +228,7 @@ export const actionsRoutes: RouteDeclaration[] = [
 		body: v.object({ enable_debug_logging: debug }),
 		handler(ctx) {
 			const access = ctx.repo;
-			rerunRun(ctx.app, loadRun(ctx, access), ctx.principal.actorId, isoSeconds(ctx.now));
+			rerunRun(ctx.app, access.repo, loadRun(ctx, access), ctx.principal.actorId, isoSeconds(ctx.now));
 			return { status: 201, body: {} };
 		},
 	}),
@@ -240,7 +240,7 @@ export const actionsRoutes: RouteDeclaration[] = [
 		docs: 'actions/workflow-runs#cancel-a-workflow-run',
 		handler(ctx) {
 			const access = ctx.repo;
-			cancelRun(ctx.app, loadRun(ctx, access), isoSeconds(ctx.now));
+			cancelRun(ctx.app, access.repo, loadRun(ctx, access), ctx.principal.actorId, isoSeconds(ctx.now));
 			return { status: 202, body: {} };
 		},
 	}),

@@ -5,7 +5,8 @@
  * or a whole run, cancelling, and the list with its filters and its 1,000-result cap.
  *
  * Gitstead runs no workflows: runs change state only through these functions (the API's re-run
- * and cancel, and advanceJob for tools that play a runner's part).
+ * and cancel, and advanceJob for tools that play a runner's part). Each change records GitHub's
+ * workflow_run and workflow_job events in its transaction (./events.ts).
  */
 import { createHash } from 'node:crypto';
 import type { App } from '../../app';
@@ -14,6 +15,7 @@ import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
 import { parseCommit } from '../git/objects';
 import { peel } from '../git/service';
+import { recordDispatch, recordJob, recordRun, recordRunStatus } from './events';
 import type { JobConclusion, JobDefinition, JobRow, NewJob, RunConclusion, RunFilter, RunRow, RunStatus, WorkflowRow } from './store';
 
 export const RUN_STATUSES = ['requested', 'queued', 'in_progress', 'waiting', 'pending', 'completed'] as const satisfies readonly RunStatus[];
@@ -282,15 +284,15 @@ export interface DispatchInput {
 }
 
 /**
- * The commit a dispatch runs on, with the head_commit record of a run (JSON); null when the
- * repository holds no commit at all.
+ * The commit a dispatch runs on, with the head_commit record of a run (JSON) and the full name of
+ * the ref; null when the repository holds no commit at all.
  * @throws HttpError 422 "No ref found for: <ref>" when the repository has commits but no such branch or tag
  */
-function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; head_commit: string } | null {
+function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; head_commit: string; ref: string } | null {
 	if (!app.stores.git.hasCommits(repo.id)) return null;
 	const named = app.stores.git.ref(repo.id, `refs/heads/${ref}`) ?? app.stores.git.ref(repo.id, `refs/tags/${ref}`);
 	const sha = named ? peel(app, repo.id, named.sha, 'commit') : null;
-	if (!sha) throw unprocessable(`No ref found for: ${ref}`);
+	if (!named || !sha) throw unprocessable(`No ref found for: ${ref}`);
 	const data = parseCommit(app.stores.git.object(repo.id, sha)!.content);
 	const head_commit = {
 		tree_id: data.tree,
@@ -299,7 +301,7 @@ function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; he
 		author: { name: data.author.name, email: data.author.email },
 		committer: { name: data.committer.name, email: data.committer.email },
 	};
-	return { sha, head_commit: JSON.stringify(head_commit) };
+	return { sha, head_commit: JSON.stringify(head_commit), ref: named.name };
 }
 
 /**
@@ -308,7 +310,8 @@ function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; he
  * found for: …" otherwise) and the run takes its commit as head_sha and head_commit. A repository
  * without any commit (demo data imported with `gitstead admin import-runs`) has no refs to check:
  * the run takes head_sha and head_commit of the newest run on the same branch, else a placeholder
- * SHA derived from the ref (head_commit null).
+ * SHA derived from the ref (head_commit null). Records workflow_dispatch, workflow_run requested
+ * and workflow_job queued for each job.
  * @param ref a branch or tag name (refs/heads/… and refs/tags/… are shortened)
  * @param actorId who dispatches (actor and triggering_actor)
  * @param now ISO timestamp
@@ -358,18 +361,25 @@ export function dispatchWorkflow(
 		});
 		for (const def of workflowJobs(workflow)) actions.insertJob(jobValues(id, 1, now, def));
 		actions.recordRuns(workflow.id, runNumber, 1);
-		return actions.run(repo.id, id)!;
+		const fullRef = commit?.ref ?? (input.ref.startsWith('refs/tags/') ? input.ref : `refs/heads/${ref}`);
+		recordDispatch(app, repo, fullRef, workflow.path, input.inputs ?? null, actorId);
+		const run = actions.run(repo.id, id)!;
+		recordRun(app, repo, run, 'requested', actorId);
+		for (const job of actions.jobs(id, 1).rows) recordJob(app, repo, job, actorId);
+		return run;
 	});
 }
 
 /**
  * Starts the next attempt of a completed run: the named jobs (and every job needing them, however
  * indirectly) are queued again, the others carried over as they ended; the run is queued with no
- * conclusion and run_attempt + 1.
+ * conclusion and run_attempt + 1. Records workflow_run requested (the new attempt) and
+ * workflow_job queued for each job queued again.
  * @param names jobs to re-run; null: every job
+ * @param actorId who re-runs it (the new triggering_actor)
  * @throws HttpError 403 when the run is not completed or was re-run the maximum number of times.
  */
-function rerun(app: App, run: RunRow, names: string[] | null, actorId: number | null, now: string): void {
+function rerun(app: App, repo: RepositoryRow, run: RunRow, names: string[] | null, actorId: number | null, now: string): void {
 	if (!canTransition(run.status, 'queued', true)) throw forbidden('This workflow run is not completed');
 	if (run.run_attempt >= MAX_ATTEMPT) throw forbidden('This workflow run has been re-run the maximum number of times (50)');
 	const { actions } = app.stores;
@@ -388,6 +398,8 @@ function rerun(app: App, run: RunRow, names: string[] | null, actorId: number | 
 			triggering_actor_id: actorId,
 			updated_at: now,
 		});
+		recordRun(app, repo, actions.run(repo.id, run.id)!, 'requested', actorId);
+		for (const job of actions.jobs(run.id, attempt).rows) if (again.has(job.name)) recordJob(app, repo, job, actorId);
 	});
 }
 
@@ -396,32 +408,35 @@ function rerun(app: App, run: RunRow, names: string[] | null, actorId: number | 
  * @throws HttpError 403 when the run is not completed, the job is not of its latest attempt, or the
  *   run was re-run the maximum number of times.
  */
-export function rerunJob(app: App, run: RunRow, job: JobRow, actorId: number | null, now: string): void {
+export function rerunJob(app: App, repo: RepositoryRow, run: RunRow, job: JobRow, actorId: number | null, now: string): void {
 	if (run.status === 'completed' && job.run_attempt !== run.run_attempt) {
 		throw forbidden(`This job belongs to attempt ${job.run_attempt}; only jobs of the latest attempt (${run.run_attempt}) can be re-run`);
 	}
-	rerun(app, run, [job.name], actorId, now);
+	rerun(app, repo, run, [job.name], actorId, now);
 }
 
 /** Re-runs every job of a completed run (POST .../actions/runs/{run_id}/rerun). @throws HttpError 403 as rerunJob */
-export function rerunRun(app: App, run: RunRow, actorId: number | null, now: string): void {
-	rerun(app, run, null, actorId, now);
+export function rerunRun(app: App, repo: RepositoryRow, run: RunRow, actorId: number | null, now: string): void {
+	rerun(app, repo, run, null, actorId, now);
 }
 
 /**
  * Cancels a run: it completes as cancelled, and so does every job of its latest attempt that has
- * not completed.
+ * not completed. Records workflow_job completed for each of those jobs, then workflow_run completed.
+ * @param actorId who cancels it (the events' sender)
  * @throws HttpError 409 when the run is already completed.
  */
-export function cancelRun(app: App, run: RunRow, now: string): void {
+export function cancelRun(app: App, repo: RepositoryRow, run: RunRow, actorId: number | null, now: string): void {
 	if (!canTransition(run.status, 'completed')) throw conflict('Cannot cancel a workflow run that is completed.');
 	const { actions } = app.stores;
 	app.transaction(() => {
 		for (const job of actions.jobs(run.id, run.run_attempt).rows) {
 			if (job.status === 'completed') continue;
 			actions.updateJob({ id: job.id, status: 'completed', conclusion: 'cancelled', started_at: job.started_at, completed_at: now });
+			recordJob(app, repo, actions.job(repo.id, job.id)!, actorId);
 		}
 		actions.updateRun({ ...run, status: 'completed', conclusion: 'cancelled', updated_at: now });
+		recordRunStatus(app, repo, run.status, actions.run(repo.id, run.id)!, actorId);
 	});
 }
 
@@ -443,7 +458,9 @@ export function runStateOf(jobs: readonly Pick<JobRow, 'status' | 'conclusion'>[
 /**
  * Moves one job along (a runner's part, for tools and demos): checks the transition, that a job
  * starts only once every job it needs has completed, and that a conclusion comes with completion;
- * then sets the run's status and conclusion from its jobs.
+ * then sets the run's status and conclusion from its jobs. Records the job's workflow_job event and,
+ * when the run's status changed to in_progress or completed, workflow_run; their sender is the
+ * run's triggering actor (a runner acts for whoever triggered the run).
  * @param conclusion required exactly when status is completed
  * @param now ISO timestamp
  * @returns the updated run
@@ -489,7 +506,10 @@ export function advanceJob(
 			}
 			actions.updateRun({ ...run, ...state, updated_at: now });
 		}
-		return actions.run(repo.id, run.id)!;
+		const after = actions.run(repo.id, run.id)!;
+		recordJob(app, repo, actions.job(repo.id, job.id)!, run.triggering_actor_id);
+		recordRunStatus(app, repo, run.status, after, run.triggering_actor_id);
+		return after;
 	});
 }
 

@@ -267,7 +267,7 @@ const declarations: RouteDeclaration[] = [
 				);
 			}
 			const now = isoSeconds(ctx.now);
-			const updated = updateAlert(ctx.app, alert, ctx.body, actorOf(ctx), now);
+			const updated = updateAlert(ctx.app, access.repo, alert, ctx.body, actorOf(ctx), now);
 			return ok(new AlertRenderer(ctx.app, ctx.apiVersion, now).alert(updated));
 		},
 	}),
@@ -369,7 +369,7 @@ const declarations: RouteDeclaration[] = [
 			const access = ctx.repo;
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
-			const id = reviewDismissalRequest(ctx.app, alert, actorOf(ctx), isReviewer(access), ctx.body, isoSeconds(ctx.now));
+			const id = reviewDismissalRequest(ctx.app, access.repo, alert, actorOf(ctx), isReviewer(access), ctx.body, isoSeconds(ctx.now));
 			return ok({ dismissal_review_id: id });
 		},
 	}),

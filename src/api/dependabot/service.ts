@@ -26,6 +26,7 @@ import { forbidden, invalidField, notFound, unprocessable } from '../../http/err
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
 import { ecosystemName, matchPackages, packageKey } from './advisories';
+import { recordAlert } from './events';
 import type { AlertRow, DismissedReason, NewAlert, RequestView, ResponseView } from './store';
 
 export { importAdvisories, vulnerabilitiesFor } from './advisories';
@@ -81,11 +82,13 @@ const RELATIONSHIP: Record<string, 'direct' | 'transitive'> = { direct: 'direct'
  * submission, inside its transaction): opens an alert for each vulnerable (manifest, package,
  * advisory) that has none, keeps the dependency facts of existing alerts current, reopens fixed
  * alerts that are vulnerable again, and marks open alerts `fixed` (fixed_at) whose dependency is
- * gone or no longer vulnerable. Dismissed alerts keep their state.
+ * gone or no longer vulnerable. Dismissed alerts keep their state. Records dependabot_alert created,
+ * reintroduced and fixed for those changes (./events.ts).
  * @param dependencies the repository's whole current dependency set
  * @param now ISO timestamp
+ * @param actorId who caused the refresh (the snapshot's submitter; null: the command line)
  */
-export function refreshAlerts(app: App, repo: RepositoryRow, dependencies: GraphDependency[], now: string): void {
+export function refreshAlerts(app: App, repo: RepositoryRow, dependencies: GraphDependency[], now: string, actorId: number | null = null): void {
 	const { dependabot } = app.stores;
 	app.transaction(() => {
 		const wanted = new Map<string, NewAlert>();
@@ -118,7 +121,7 @@ export function refreshAlerts(app: App, repo: RepositoryRow, dependencies: Graph
 		for (const [id, found] of wanted) {
 			const alert = existing.get(id);
 			if (!alert) {
-				dependabot.insertAlert(found, now);
+				recordAlert(app, repo, 'created', dependabot.alertById(dependabot.insertAlert(found, now))!, actorId, now);
 				continue;
 			}
 			dependabot.updateDependency({
@@ -130,11 +133,15 @@ export function refreshAlerts(app: App, repo: RepositoryRow, dependencies: Graph
 				vulnerable_version_range: found.vulnerable_version_range,
 				first_patched_version: found.first_patched_version,
 			});
-			if (alert.state === 'fixed') dependabot.setState({ ...stateOf(alert), state: 'open', fixed_at: null, updated_at: now });
+			if (alert.state === 'fixed') {
+				dependabot.setState({ ...stateOf(alert), state: 'open', fixed_at: null, updated_at: now });
+				recordAlert(app, repo, 'reintroduced', dependabot.alertById(alert.id)!, actorId, now);
+			}
 		}
 		for (const [id, alert] of existing) {
 			if (!wanted.has(id) && alert.state === 'open') {
 				dependabot.setState({ ...stateOf(alert), state: 'fixed', fixed_at: now, updated_at: now });
+				recordAlert(app, repo, 'fixed', dependabot.alertById(alert.id)!, actorId, now);
 			}
 		}
 	});
@@ -167,12 +174,16 @@ export interface AlertUpdate {
 
 /**
  * PATCH an alert: dismiss it (dismissed_reason required; dismissed_by the actor) or reopen it
- * (the dismissal is cleared). Delegated dismissal is checked by the caller.
+ * (the dismissal is cleared). Delegated dismissal is checked by the caller. Records
+ * dependabot_alert dismissed when an alert that was not dismissed is, reopened when a dismissed
+ * one opens again (dismissing a dismissed alert again only updates its reason and comment;
+ * reopening an open one changes nothing).
+ * @param repo the alert's repository
  * @param actorId who dismisses (a user or an app's bot)
  * @param now ISO timestamp
  * @throws HttpError 422 without dismissed_reason when dismissing, or for a fixed alert
  */
-export function updateAlert(app: App, alert: AlertRow, update: AlertUpdate, actorId: number | null, now: string): AlertRow {
+export function updateAlert(app: App, repo: RepositoryRow, alert: AlertRow, update: AlertUpdate, actorId: number | null, now: string): AlertRow {
 	if (alert.state === 'fixed') {
 		throw unprocessable(
 			`Alert ${alert.number} is fixed: its dependency is no longer vulnerable, so it can be neither dismissed nor reopened.`,
@@ -192,6 +203,7 @@ export function updateAlert(app: App, alert: AlertRow, update: AlertUpdate, acto
 			dismissed_comment: update.dismissed_comment ?? null,
 			updated_at: now,
 		});
+		if (alert.state !== 'dismissed') recordAlert(app, repo, 'dismissed', dependabot.alertById(alert.id)!, actorId, now);
 	} else if (alert.state !== 'open') {
 		dependabot.setState({
 			...stateOf(alert),
@@ -202,6 +214,7 @@ export function updateAlert(app: App, alert: AlertRow, update: AlertUpdate, acto
 			dismissed_comment: null,
 			updated_at: now,
 		});
+		recordAlert(app, repo, 'reopened', dependabot.alertById(alert.id)!, actorId, now);
 	}
 	return dependabot.alertById(alert.id)!;
 }
@@ -278,6 +291,7 @@ export function latestRequest(app: App, alert: AlertRow, now: string): RequestVi
  */
 export function reviewDismissalRequest(
 	app: App,
+	repo: RepositoryRow,
 	alert: AlertRow,
 	reviewerId: number,
 	reviewer: boolean,
@@ -300,7 +314,7 @@ export function reviewDismissalRequest(
 		if (status === 'approved' && alert.state === 'open') {
 			const comment = request.requester_comment ?? undefined;
 			const dismissal = { state: 'dismissed' as const, dismissed_reason: request.reason, dismissed_comment: comment };
-			updateAlert(app, alert, dismissal, reviewerId, now);
+			updateAlert(app, repo, alert, dismissal, reviewerId, now);
 		}
 		return responseId;
 	});

@@ -91,7 +91,7 @@ export const dependencyGraphRoutes = [
 		body: snapshotBody,
 		handler(ctx) {
 			const access = ctx.repo;
-			const snapshot = submitSnapshot(ctx.app, access.repo, ctx.body, isoSeconds(ctx.now));
+			const snapshot = submitSnapshot(ctx.app, access.repo, ctx.body, isoSeconds(ctx.now), ctx.principal.actorId);
 			return created({
 				id: snapshot.id,
 				created_at: snapshot.created_at,

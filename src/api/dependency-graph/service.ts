@@ -52,11 +52,13 @@ export type Dependency = Omit<PackageRow, 'snapshot_id'>;
 
 /**
  * Stores a snapshot and, when it was taken on the default branch, refreshes the repository's
- * dependabot alerts from the dependencies that now count — in the caller's transaction.
+ * dependabot alerts from the dependencies that now count — in the caller's transaction (the
+ * dependabot_alert events it causes name the submitter as their sender).
  * @param now ISO timestamp
+ * @param actorId who submits it (a user or an app's bot account)
  * @throws HttpError 422 naming the first resolved dependency whose package_url is not a package-url
  */
-export function submitSnapshot(app: App, repo: RepositoryRow, input: SnapshotInput, now: string): SnapshotRow {
+export function submitSnapshot(app: App, repo: RepositoryRow, input: SnapshotInput, now: string, actorId: number | null): SnapshotRow {
 	const manifests: NewSnapshot['manifests'] = [];
 	for (const [key, manifest] of Object.entries(input.manifests ?? {})) {
 		const packages: NewSnapshot['manifests'][number]['packages'] = [];
@@ -97,26 +99,31 @@ export function submitSnapshot(app: App, repo: RepositoryRow, input: SnapshotInp
 		},
 		now,
 	);
-	if (input.ref === `refs/heads/${repo.default_branch}`) refreshRepositoryAlerts(app, repo, now);
+	if (input.ref === `refs/heads/${repo.default_branch}`) refreshRepositoryAlerts(app, repo, now, actorId);
 	return snapshot;
 }
 
-/** Brings a repository's dependabot alerts in line with its current dependencies. @param now ISO timestamp */
-export function refreshRepositoryAlerts(app: App, repo: RepositoryRow, now: string): void {
-	refreshAlerts(app, repo, currentDependencies(app, repo).map(toGraphDependency), now);
+/**
+ * Brings a repository's dependabot alerts in line with its current dependencies.
+ * @param now ISO timestamp
+ * @param actorId who caused the refresh (the dependabot_alert events' sender; null: the command line)
+ */
+export function refreshRepositoryAlerts(app: App, repo: RepositoryRow, now: string, actorId: number | null = null): void {
+	refreshAlerts(app, repo, currentDependencies(app, repo).map(toGraphDependency), now, actorId);
 }
 
 /**
  * Refreshes the alerts of every repository with submitted dependencies (after advisories were
  * imported), in one transaction. @param now ISO timestamp @returns the number of repositories
+ * @param actorId who imported the advisories (null: the command line, `gitstead admin import-advisories`)
  */
-export function refreshAllAlerts(app: App, now: string): number {
+export function refreshAllAlerts(app: App, now: string, actorId: number | null = null): number {
 	return app.transaction(() => {
 		let count = 0;
 		for (const id of app.stores.dependencyGraph.repositories()) {
 			const repo = app.stores.repos.byId(id);
 			if (!repo) continue;
-			refreshRepositoryAlerts(app, repo, now);
+			refreshRepositoryAlerts(app, repo, now, actorId);
 			count++;
 		}
 		return count;

@@ -2,7 +2,9 @@
  * Response shapes: GitHub's `deployment`; DeploymentStatus exactly as spec document 2 lists it;
  * GitHub's `environment` (protection rules, deployment_branch_policy) and DeploymentBranchPolicy.
  */
+import type { App } from '../../app';
 import { nodeId, type Urls } from '../../http/urls';
+import { integration } from '../apps/render';
 import { teamListForm } from '../teams/render';
 import type { TeamRow } from '../teams/store';
 import type { RepositoryPaths } from '../repos/render';
@@ -10,7 +12,16 @@ import { simpleUser } from '../users/render';
 import type { AccountRow } from '../users/store';
 import type { BranchPolicyRow, DeploymentRow, EnvironmentRow, ReviewerRow, RuleRow, StatusRow } from './store';
 
-
+/**
+ * `performed_via_github_app` of a deployment: the app it was created through (GitHub's
+ * integration record), or null when none was, or the app is gone.
+ */
+export function performedVia(app: App, appId: number | null): unknown {
+	if (appId === null) return null;
+	const found = app.stores.apps.byId(appId);
+	const owner = found && app.stores.accounts.byId(found.owner_id);
+	return found && owner ? integration(app.urls, found, owner, app.stores.apps.installationCount(found.id)) : null;
+}
 /** API URL of an environment (the name URL-encoded: '/' becomes %2F). */
 export function environmentUrl(repo: RepositoryPaths, name: string): string {
 	return `${repo.api}/environments/${encodeURIComponent(name)}`;

@@ -14,12 +14,11 @@ import { invalidField, notFound } from '../../http/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { integration } from '../apps/render';
 import type { RepoAccess } from '../../auth/access/types';
 import type { TeamRow } from '../teams/store';
 import type { AccountRow } from '../users/store';
 import { repositoryPaths } from '../repos/render';
-import { branchPolicy, branchPolicyUrl, deployment, deploymentStatus, environment } from './render';
+import { branchPolicy, branchPolicyUrl, deployment, deploymentStatus, environment, performedVia } from './render';
 import {
 	checkPattern,
 	createDeployment,
@@ -121,11 +120,7 @@ function renderDeployments(ctx: Context, access: RepoAccess, rows: DeploymentRow
 	return rows.map((row) => {
 		let via: unknown = null;
 		if (row.performed_via_app_id !== null) {
-			if (!apps.has(row.performed_via_app_id)) {
-				const app = stores.apps.byId(row.performed_via_app_id);
-				const owner = app && stores.accounts.byId(app.owner_id);
-				apps.set(row.performed_via_app_id, app && owner ? integration(urls, app, owner, stores.apps.installationCount(app.id)) : null);
-			}
+			if (!apps.has(row.performed_via_app_id)) apps.set(row.performed_via_app_id, performedVia(ctx.app, row.performed_via_app_id));
 			via = apps.get(row.performed_via_app_id);
 		}
 		return deployment(urls, ref(ctx, access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id), via);
@@ -246,7 +241,7 @@ export const deploymentRoutes = [
 		handler(ctx) {
 			const access = ctx.repo;
 			const row = loadDeployment(ctx, access);
-			const status = createStatus(ctx.app, row, ctx.body as StatusInput, ctx.principal.actorId, isoSeconds(ctx.now));
+			const status = createStatus(ctx.app, access.repo, row, ctx.body as StatusInput, ctx.principal.actorId, isoSeconds(ctx.now));
 			const [body] = renderStatuses(ctx, access, [status]);
 			return created(body, body.url);
 		},

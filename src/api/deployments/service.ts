@@ -18,6 +18,7 @@ import { invalidField, unprocessable, validationFailed, type ValidationItem } fr
 import { userRepoPermission } from '../../auth/access/repos';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
+import { recordDeploymentCreated, recordDeploymentStatus } from './events';
 import type { DeploymentRow, DeploymentState, EnvironmentRow, EnvironmentSettings, StatusRow } from './store';
 
 export const STATES = ['error', 'failure', 'inactive', 'in_progress', 'queued', 'pending', 'success'] as const;
@@ -68,7 +69,8 @@ export interface DeploymentInput {
 }
 
 /**
- * Creates a deployment (and its environment when missing) in one transaction. Gitstead does not
+ * Creates a deployment (and its environment when missing) in one transaction, and records the
+ * deployment event (./events.ts). Gitstead does not
  * resolve refs yet: sha is the ref as given. auto_merge and required_contexts are stored, not acted on.
  * @param actor who creates it: { id: account id (user or app bot), appId: the app acting, if any }
  * @param now ISO timestamp
@@ -85,7 +87,7 @@ export function createDeployment(
 	checkEnvironmentName(requested, 'Deployment', 'environment');
 	return app.transaction(() => {
 		const environment = ensureEnvironment(app, repo.id, requested, now);
-		return app.stores.deployments.insertDeployment(
+		const row = app.stores.deployments.insertDeployment(
 			{
 				repo_id: repo.id,
 				ref: input.ref,
@@ -104,6 +106,8 @@ export function createDeployment(
 			},
 			now,
 		);
+		recordDeploymentCreated(app, repo, row, actor.id);
+		return row;
 	});
 }
 
@@ -121,13 +125,21 @@ export interface StatusInput {
  * Creates a deployment status, all in one transaction: the deployment moves to the status's
  * environment (created when missing), and with auto_inactive every earlier non-transient,
  * non-production deployment of the repository and environment whose latest state is success gets
- * a new inactive status.
+ * a new inactive status. Each status is recorded as a deployment_status event (./events.ts).
+ * @param repo the deployment's repository
  * @param creatorId the acting account (user or app bot)
  * @param now ISO timestamp
  * @returns the new status
  * @throws HttpError 422 for an invalid environment name.
  */
-export function createStatus(app: App, deployment: DeploymentRow, input: StatusInput, creatorId: number | null, now: string): StatusRow {
+export function createStatus(
+	app: App,
+	repo: RepositoryRow,
+	deployment: DeploymentRow,
+	input: StatusInput,
+	creatorId: number | null,
+	now: string,
+): StatusRow {
 	const store = app.stores.deployments;
 	if (input.environment !== undefined) checkEnvironmentName(input.environment, 'DeploymentStatus', 'environment');
 	return app.transaction(() => {
@@ -152,11 +164,12 @@ export function createStatus(app: App, deployment: DeploymentRow, input: StatusI
 			},
 			now,
 		);
+		recordDeploymentStatus(app, repo, store.deployment(repo.id, deployment.id)!, status, creatorId);
 		if (input.auto_inactive ?? true) {
 			const current = input.environment !== undefined ? environment : deployment.environment;
 			for (const earlier of store.autoInactiveCandidates(deployment.repo_id, current, deployment.id)) {
 				const last = store.latestStatus(earlier.id);
-				store.insertStatus(
+				const inactive = store.insertStatus(
 					{
 						deployment_id: earlier.id,
 						state: 'inactive',
@@ -170,6 +183,7 @@ export function createStatus(app: App, deployment: DeploymentRow, input: StatusI
 					now,
 				);
 				store.setDeploymentEnvironment(earlier.id, earlier.environment, now);
+				recordDeploymentStatus(app, repo, store.deployment(repo.id, earlier.id)!, inactive, creatorId);
 			}
 		}
 		return status;

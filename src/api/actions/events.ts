@@ -1,0 +1,144 @@
+/**
+ * Domain events of GitHub Actions (GitHub's `workflow_dispatch`, `workflow_run` and `workflow_job`
+ * webhooks), recorded through the event log inside the transaction of the change by
+ * src/api/actions/service.ts and import.ts. Activity feeds show none of them.
+ *
+ * Which change records what:
+ * - a run created (dispatch, or an imported run that has not completed) and a re-run's new attempt:
+ *   workflow_run requested; each job queued then: workflow_job queued;
+ * - a job's status changing (advance-job, cancel): workflow_job queued / in_progress / completed /
+ *   waiting (GitHub has no job action for requested or pending);
+ * - the run's status changing with it: workflow_run in_progress / completed (GitHub has no run
+ *   action for queued, waiting or pending);
+ * - a dispatch: workflow_dispatch (no action), before the run it creates.
+ *
+ * Payloads (GitHub's webhook docs; @octokit/openapi-webhooks, GHES 3.19):
+ * - workflow_run: { workflow_run (GitHub's WorkflowRun, as the REST API renders it: actor and
+ *   triggering_actor included), workflow (webhooks_workflow), repository, organization?,
+ *   enterprise?, sender };
+ * - workflow_job: { workflow_job (GitHub's job record), repository, organization?, enterprise?,
+ *   sender } (no `deployment`: Gitstead's jobs name no environment);
+ * - workflow_dispatch: { inputs, ref (refs/heads/… or refs/tags/…), workflow (its path),
+ *   repository, organization?, enterprise?, sender }.
+ *
+ * Actor (the events row, and the payload's sender): whoever made the change through the API
+ * (dispatch, re-run, cancel); for a runner's changes (advance-job) and imports, the run's
+ * triggering actor, as GitHub sends the runner's events with the user who triggered the run.
+ * Notifications of finished runs read workflow_run.actor and workflow_run.triggering_actor from
+ * the payload of workflow_run completed.
+ */
+import type { App } from '../../app';
+import { record } from '../../events/log';
+import { inOrganization, sender } from '../../events/payloads';
+import { repository } from '../repos/render';
+import type { RepositoryRow } from '../repos/store';
+import { job as renderJob, repoUrls, RunRenderer, workflow as renderWorkflow } from './render';
+import type { JobRow, RunRow, RunStatus } from './store';
+
+/** The workflow_job action of a job status (null: GitHub reports none). */
+const JOB_ACTIONS: Partial<Record<RunStatus, 'queued' | 'in_progress' | 'completed' | 'waiting'>> = {
+	queued: 'queued',
+	in_progress: 'in_progress',
+	completed: 'completed',
+	waiting: 'waiting',
+};
+
+/** The workflow_run action of a run status reached by a change (null: GitHub reports none). */
+const RUN_ACTIONS: Partial<Record<RunStatus, 'in_progress' | 'completed'>> = {
+	in_progress: 'in_progress',
+	completed: 'completed',
+};
+
+function where(app: App, repo: RepositoryRow, actorId: number | null): Record<string, unknown> {
+	const owner = app.stores.accounts.byId(repo.owner_id)!;
+	return {
+		repository: repository(app.urls, repo, owner, null),
+		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+		...sender(app, actorId),
+	};
+}
+
+/** The `workflow` of a workflow_run payload (webhooks_workflow), or null when it is gone. */
+function workflowObject(app: App, repo: RepositoryRow, workflowId: number) {
+	const row = app.stores.actions.workflowById(repo.id, workflowId);
+	if (!row) return null;
+	const owner = app.stores.accounts.byId(repo.owner_id)!;
+	// webhooks_workflow has no deleted_at.
+	const { deleted_at: _deletedAt, ...fields } = renderWorkflow(repoUrls(app.urls, owner, repo), repo.default_branch, row);
+	return fields;
+}
+
+/**
+ * workflow_run requested / in_progress / completed.
+ * @param run the run as the change left it (read again from the store by the caller)
+ * @param actorId the sender (see the module comment)
+ */
+export function recordRun(app: App, repo: RepositoryRow, run: RunRow, action: 'requested' | 'in_progress' | 'completed', actorId: number | null): void {
+	record(app, {
+		event: 'workflow_run',
+		action,
+		actorId,
+		repo,
+		webhook: () => {
+			const owner = app.stores.accounts.byId(repo.owner_id)!;
+			return {
+				workflow_run: new RunRenderer(app.urls, app.stores.accounts, repo, owner).run(run),
+				workflow: workflowObject(app, repo, run.workflow_id),
+				...where(app, repo, actorId),
+			};
+		},
+	});
+}
+
+/**
+ * workflow_run in_progress / completed when a change moved the run to that status (nothing for
+ * any other status, or when the status stayed).
+ * @param before the run's status before the change
+ */
+export function recordRunStatus(app: App, repo: RepositoryRow, before: RunStatus, run: RunRow, actorId: number | null): void {
+	const action = RUN_ACTIONS[run.status];
+	if (action && before !== run.status) recordRun(app, repo, run, action, actorId);
+}
+
+/**
+ * workflow_job queued / in_progress / completed / waiting: the job's action for its (new) status;
+ * nothing for requested and pending, which GitHub does not report.
+ * @param job the job as the change left it
+ */
+export function recordJob(app: App, repo: RepositoryRow, job: JobRow, actorId: number | null): void {
+	const action = JOB_ACTIONS[job.status];
+	if (!action) return;
+	record(app, {
+		event: 'workflow_job',
+		action,
+		actorId,
+		repo,
+		webhook: () => {
+			const owner = app.stores.accounts.byId(repo.owner_id)!;
+			return { workflow_job: renderJob(repoUrls(app.urls, owner, repo), job), ...where(app, repo, actorId) };
+		},
+	});
+}
+
+/**
+ * workflow_dispatch (no action): a workflow was run by hand (POST …/dispatches).
+ * @param ref the full ref dispatched (refs/heads/… or refs/tags/…)
+ * @param path the workflow file's path (.github/workflows/ci.yml)
+ * @param inputs the dispatch's inputs as given (null when none)
+ */
+export function recordDispatch(
+	app: App,
+	repo: RepositoryRow,
+	ref: string,
+	path: string,
+	inputs: Record<string, unknown> | null,
+	actorId: number | null,
+): void {
+	record(app, {
+		event: 'workflow_dispatch',
+		action: null,
+		actorId,
+		repo,
+		webhook: () => ({ inputs, ref, workflow: path, ...where(app, repo, actorId) }),
+	});
+}
