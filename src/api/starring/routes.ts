@@ -44,6 +44,7 @@ const STAR = {
 	resource: { self: true as const, repo: 'read' as const, readOnly: true as const },
 };
 
+/** The activity/starring routes (registered in src/api/routes.ts). */
 export const starringRoutes = [
 	route({
 		method: 'GET',

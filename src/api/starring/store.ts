@@ -24,6 +24,7 @@ const SORT_KEYS: Record<StarSort, string> = { created: 's.created_at', updated: 
 
 export type StarStore = ReturnType<typeof createStarStore>;
 
+/** Prepares the starring statements on `db` (once per open database, src/api/stores.ts). */
 export function createStarStore(db: DB) {
 	const get = db.prepare('SELECT * FROM stars WHERE user_id = ? AND repo_id = ?');
 	const insert = db.prepare('INSERT OR IGNORE INTO stars (user_id, repo_id, created_at) VALUES (?, ?, ?)');

@@ -42,6 +42,7 @@ const SUBSCRIPTION = {
 	resource: { self: true as const, repo: 'read' as const, readOnly: true as const },
 };
 
+/** The activity/watching routes (registered in src/api/routes.ts). */
 export const watchingRoutes = [
 	route({
 		method: 'GET',

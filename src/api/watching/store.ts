@@ -24,6 +24,7 @@ export type Subscriber = AccountRow & { at: string };
 
 export type SubscriptionStore = ReturnType<typeof createSubscriptionStore>;
 
+/** Prepares the repository-subscription statements on `db` (once per open database, src/api/stores.ts). */
 export function createSubscriptionStore(db: DB) {
 	const get = db.prepare('SELECT * FROM repository_subscriptions WHERE user_id = ? AND repo_id = ?');
 	// Setting keeps the first created_at: changing how one watches does not make a new subscription.
