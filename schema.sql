@@ -127,6 +127,8 @@ CREATE TABLE repositories (
   topics         TEXT NOT NULL DEFAULT '[]',          -- JSON array of strings
   has_issues     INTEGER NOT NULL DEFAULT 1,
   open_issues_count INTEGER NOT NULL DEFAULT 0,      -- open issues and pull requests, kept by triggers on issues
+  stargazers_count  INTEGER NOT NULL DEFAULT 0,      -- stars, kept by triggers on stars (schema 6)
+  subscribers_count INTEGER NOT NULL DEFAULT 0,      -- watchers (subscribed), kept by triggers on repository_subscriptions (schema 6)
   has_projects   INTEGER NOT NULL DEFAULT 1,
   has_wiki       INTEGER NOT NULL DEFAULT 1,
   has_downloads  INTEGER NOT NULL DEFAULT 1,
@@ -944,3 +946,42 @@ CREATE INDEX events_org ON events(org_id, id) WHERE feed_type IS NOT NULL;
 CREATE INDEX events_actor ON events(actor_id, id) WHERE feed_type IS NOT NULL;
 CREATE INDEX events_public ON events(id) WHERE feed_type IS NOT NULL AND public = 1;
 CREATE INDEX events_created ON events(created_at);
+
+-- Starring and watching (GitHub's activity API, schema 6). A star bookmarks a repository for a user;
+-- a subscription says whether the user watches it (subscribed) or ignores its notifications
+-- (ignored; never both). Rows stay when the user loses read access to the repository (GitHub keeps
+-- them); lists hide them. repositories.stargazers_count and subscribers_count follow by triggers.
+CREATE TABLE stars (
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,                          -- starred_at
+  PRIMARY KEY (user_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX stars_repo ON stars(repo_id, created_at);
+CREATE INDEX stars_user ON stars(user_id, created_at);
+CREATE TRIGGER stars_count_insert AFTER INSERT ON stars BEGIN
+  UPDATE repositories SET stargazers_count = stargazers_count + 1 WHERE id = NEW.repo_id;
+END;
+CREATE TRIGGER stars_count_delete AFTER DELETE ON stars BEGIN
+  UPDATE repositories SET stargazers_count = stargazers_count - 1 WHERE id = OLD.repo_id;
+END;
+
+CREATE TABLE repository_subscriptions (
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  subscribed INTEGER NOT NULL CHECK (subscribed IN (0, 1)),
+  ignored    INTEGER NOT NULL CHECK (ignored IN (0, 1)),
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (user_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX repository_subscriptions_repo ON repository_subscriptions(repo_id, created_at) WHERE subscribed = 1;
+CREATE INDEX repository_subscriptions_user ON repository_subscriptions(user_id, created_at) WHERE subscribed = 1;
+CREATE TRIGGER subscriptions_count_insert AFTER INSERT ON repository_subscriptions WHEN NEW.subscribed = 1 BEGIN
+  UPDATE repositories SET subscribers_count = subscribers_count + 1 WHERE id = NEW.repo_id;
+END;
+CREATE TRIGGER subscriptions_count_delete AFTER DELETE ON repository_subscriptions WHEN OLD.subscribed = 1 BEGIN
+  UPDATE repositories SET subscribers_count = subscribers_count - 1 WHERE id = OLD.repo_id;
+END;
+CREATE TRIGGER subscriptions_count_update AFTER UPDATE OF subscribed ON repository_subscriptions WHEN OLD.subscribed <> NEW.subscribed BEGIN
+  UPDATE repositories SET subscribers_count = subscribers_count + (CASE NEW.subscribed WHEN 1 THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
+END;

@@ -64,7 +64,11 @@ test('declarations agree with the permission each route needs: repository permis
 		}
 		if (targets.has('organization')) assert.ok(guard?.org || guard?.team, `~> ${id} needs an organization permission, so guards an organization`);
 		if (targets.has('enterprise')) assert.ok(guard?.enterprise, `~> ${id} needs an enterprise permission, so guards an enterprise`);
-		if (targets.has('user')) assert.ok(guard?.gist || guard?.self, `~> ${id} needs a user permission`);
+		// A user permission is the authenticated user's (or a gist's); the public lists of another
+		// user's stars and watched repositories take one too (Starring, Watching): without it the
+		// caller gets the public view.
+		const userList = route.access === 'public' && !guard && paramsOf(route.path).includes('username');
+		if (targets.has('user')) assert.ok(guard?.gist || guard?.self || userList, `~> ${id} needs a user permission`);
 	}
 });
 
@@ -88,6 +92,8 @@ test.before(async () => {
 	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Hidden', privacy: 'secret' } });
 	await s.request('PUT', '/orgs/acme/teams/crew/repos/acme/app', { token: owner, body: { permission: 'push' } });
 	const gist = await s.request('POST', '/gists', { token: owner, body: { files: { 'a.txt': { content: 'a' } } } });
+	// A star to check (GET /user/starred/{owner}/{repo} answers 404 for a repository not starred).
+	await s.request('PUT', '/user/starred/acme/app', { token: owner });
 	const acme = s.app.stores.accounts.organization('acme')!;
 	params = {
 		org: 'acme',

@@ -128,6 +128,11 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 	assert.is(comments[0], '<p dir="auto">comment <em>0</em></p>');
 	assert.is(comments[1200], '<p dir="auto">comment <em>1200</em></p>');
 	assert.equal(db.prepare('SELECT body_html, body_text FROM gist_comments').get(), { body_html: '<h1>Title</h1>', body_text: 'Title' });
+	// Schema 6 (starring and watching): a user's repositories are watched by their owner, and counted.
+	assert.equal(db.prepare('SELECT user_id, repo_id, subscribed, ignored, created_at FROM repository_subscriptions').all(), [
+		{ user_id: 1, repo_id: 1, subscribed: 1, ignored: 0, created_at: now },
+	]);
+	assert.equal(db.prepare('SELECT stargazers_count, subscribers_count FROM repositories WHERE id = 1').get(), { stargazers_count: 0, subscribers_count: 1 });
 	db.close();
 	fresh.close();
 });

@@ -24,8 +24,10 @@ import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
 import { repositoryRoutes } from './repos/routes';
+import { starringRoutes } from './starring/routes';
 import { teamsRoutes } from './teams/routes';
 import { userRoutes } from './users/routes';
+import { watchingRoutes } from './watching/routes';
 
 export const ROUTES: RouteDeclaration[] = [
 	...metaRoutes,
@@ -54,4 +56,6 @@ export const ROUTES: RouteDeclaration[] = [
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
 	...feedRoutes,
+	...starringRoutes,
+	...watchingRoutes,
 ];

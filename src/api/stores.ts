@@ -20,8 +20,10 @@ import { createMigrationStore } from './migrations/store';
 import { createOrgStore } from './orgs/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
+import { createStarStore } from './starring/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
+import { createSubscriptionStore } from './watching/store';
 import { createWebhookStore } from '../webhooks/store';
 import { createEventStore } from '../events/store';
 
@@ -49,6 +51,8 @@ export function createStores(db: DB) {
 		issues: createIssueStore(db),
 		labels: createLabelStore(db),
 		events: createEventStore(db),
+		stars: createStarStore(db),
+		subscriptions: createSubscriptionStore(db),
 	};
 }
 

@@ -67,6 +67,12 @@ export const PERMISSION_KEYS = {
 	},
 	// User permissions
 	gists: { category: 'Gists', target: 'user', scopes: { read: [], write: ['gist'], admin: ['gist'] } },
+	// Reading stars needs no scope; starring a public repository needs public_repo (GitHub's scope
+	// docs: "also required for starring public repositories"), a private one repo.
+	starring: { category: 'Starring', target: 'user', scopes: { read: [], write: ['public_repo', 'repo'], admin: ['public_repo', 'repo'] } },
+	// Reading the repositories a user watches needs no scope; watching and unwatching take
+	// notifications ("watch and unwatch access to a repository") or repo.
+	watching: { category: 'Watching', target: 'user', scopes: { read: [], write: ['notifications', 'repo'], admin: ['notifications', 'repo'] } },
 	// Enterprise permissions
 	enterprise_custom_properties_for_organizations: {
 		category: 'Enterprise custom properties for organizations',

@@ -96,6 +96,52 @@ export const migrations: Migration[] = [
 				CREATE INDEX events_created ON events(created_at);`);
 		},
 	},
+	{
+		version: 6,
+		description: 'starring and watching: stars, repository subscriptions, and the counts on repositories kept by triggers',
+		up(db) {
+			db.exec(`
+				ALTER TABLE repositories ADD COLUMN stargazers_count INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE repositories ADD COLUMN subscribers_count INTEGER NOT NULL DEFAULT 0;
+				CREATE TABLE stars (
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  created_at TEXT NOT NULL,
+				  PRIMARY KEY (user_id, repo_id)
+				) WITHOUT ROWID;
+				CREATE INDEX stars_repo ON stars(repo_id, created_at);
+				CREATE INDEX stars_user ON stars(user_id, created_at);
+				CREATE TRIGGER stars_count_insert AFTER INSERT ON stars BEGIN
+				  UPDATE repositories SET stargazers_count = stargazers_count + 1 WHERE id = NEW.repo_id;
+				END;
+				CREATE TRIGGER stars_count_delete AFTER DELETE ON stars BEGIN
+				  UPDATE repositories SET stargazers_count = stargazers_count - 1 WHERE id = OLD.repo_id;
+				END;
+				CREATE TABLE repository_subscriptions (
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  subscribed INTEGER NOT NULL CHECK (subscribed IN (0, 1)),
+				  ignored    INTEGER NOT NULL CHECK (ignored IN (0, 1)),
+				  created_at TEXT NOT NULL,
+				  PRIMARY KEY (user_id, repo_id)
+				) WITHOUT ROWID;
+				CREATE INDEX repository_subscriptions_repo ON repository_subscriptions(repo_id, created_at) WHERE subscribed = 1;
+				CREATE INDEX repository_subscriptions_user ON repository_subscriptions(user_id, created_at) WHERE subscribed = 1;
+				CREATE TRIGGER subscriptions_count_insert AFTER INSERT ON repository_subscriptions WHEN NEW.subscribed = 1 BEGIN
+				  UPDATE repositories SET subscribers_count = subscribers_count + 1 WHERE id = NEW.repo_id;
+				END;
+				CREATE TRIGGER subscriptions_count_delete AFTER DELETE ON repository_subscriptions WHEN OLD.subscribed = 1 BEGIN
+				  UPDATE repositories SET subscribers_count = subscribers_count - 1 WHERE id = OLD.repo_id;
+				END;
+				CREATE TRIGGER subscriptions_count_update AFTER UPDATE OF subscribed ON repository_subscriptions WHEN OLD.subscribed <> NEW.subscribed BEGIN
+				  UPDATE repositories SET subscribers_count = subscribers_count + (CASE NEW.subscribed WHEN 1 THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
+				END;
+				-- GitHub subscribes whoever creates a repository. Existing repositories of users get their
+				-- owner as watcher; an organization repository's creator was not recorded.
+				INSERT INTO repository_subscriptions (user_id, repo_id, subscribed, ignored, created_at)
+				SELECT r.owner_id, r.id, 1, 0, r.created_at FROM repositories r JOIN accounts a ON a.id = r.owner_id AND a.type = 'User';`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -27,6 +27,7 @@ const MEMO_LIMIT = 50_000;
 export function createMembershipStore(db: DB) {
 	const get = db.prepare('SELECT * FROM org_memberships WHERE org_id = ? AND user_id = ?');
 	const ofUserIn = db.prepare('SELECT * FROM org_memberships WHERE user_id = ? AND org_id IN (SELECT value FROM json_each(?))');
+	const ofUsersIn = db.prepare('SELECT * FROM org_memberships WHERE org_id = ? AND user_id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
 		INSERT INTO org_memberships (org_id, user_id, role, state, public, inviter_id, created_at)
 		VALUES (@orgId, @userId, @role, @state, 0, @inviterId, @now)`);
@@ -89,6 +90,8 @@ export function createMembershipStore(db: DB) {
 		forget,
 		/** The user's memberships (any state) in any of the organizations. */
 		ofUserIn: (userId: number, orgIds: number[]) => ofUserIn.all(userId, JSON.stringify(orgIds)) as OrgMembershipRow[],
+		/** The memberships (any state) of any of the users in the organization. */
+		ofUsersIn: (orgId: number, userIds: number[]) => ofUsersIn.all(orgId, JSON.stringify(userIds)) as OrgMembershipRow[],
 		/** @param now ISO timestamp */
 		insert: writing((input: { orgId: number; userId: number; role: 'admin' | 'member'; state: 'active' | 'pending'; inviterId: number | null; now: string }) => {
 			insert.run(input);

@@ -96,8 +96,9 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		homepage: repo.homepage,
 		language: repo.language,
 		forks_count: 0,
-		stargazers_count: 0,
-		watchers_count: 0,
+		// GitHub's watchers and watchers_count are the stargazers (watching meant starring before 2012).
+		stargazers_count: repo.stargazers_count,
+		watchers_count: repo.stargazers_count,
 		size: 0,
 		default_branch: repo.default_branch,
 		open_issues_count: repo.open_issues_count,
@@ -122,12 +123,12 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		allow_auto_merge: repo.allow_auto_merge === 1,
 		delete_branch_on_merge: repo.delete_branch_on_merge === 1,
 		allow_merge_commit: repo.allow_merge_commit === 1,
-		subscribers_count: 0,
+		subscribers_count: repo.subscribers_count,
 		network_count: 0,
 		license: license(urls, repo.license_key),
 		forks: 0,
 		open_issues: repo.open_issues_count,
-		watchers: 0,
+		watchers: repo.stargazers_count,
 		template_repository: null,
 	};
 	if (!permission) return record;

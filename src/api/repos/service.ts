@@ -39,7 +39,8 @@ export interface CreateRepositoryInput {
 const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallback) ? 1 : 0);
 
 /**
- * Creates a repository owned by `owner` in one transaction, with GitHub's default labels.
+ * Creates a repository owned by `owner` in one transaction, with GitHub's default labels; the user
+ * who creates it watches it.
  * @param options.collaboratorId user given admin access as a direct collaborator (a member creating an org repository)
  * @param options.forkOf the repository this one is a fork of: its git objects and refs are copied, a fork event is sent
  * @param options.actorId who acts (webhook sender), null for an app or the command line
@@ -103,6 +104,9 @@ export function createRepository(
 		if (options.collaboratorId !== null) stores.repos.setCollaborator(id, options.collaboratorId, 'admin', options.now);
 		stores.labels.createDefaults(id);
 		if (options.forkOf) stores.git.copyRepository(options.forkOf.id, id);
+		// GitHub subscribes whoever creates a repository (a user; apps and the command line watch nothing).
+		const creator = options.actorId === null ? undefined : stores.accounts.byId(options.actorId);
+		if (creator?.type === 'User') stores.subscriptions.set(creator.id, id, { subscribed: true, ignored: false }, options.now);
 		const repo = stores.repos.byId(id)!;
 		events.repositoryCreated(app, repo, options.actorId);
 		if (options.forkOf) events.fork(app, options.forkOf, repo, options.actorId);

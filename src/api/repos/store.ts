@@ -22,6 +22,10 @@ export interface RepositoryRow {
 	has_issues: number;
 	/** Open issues and pull requests (kept by triggers on issues). */
 	open_issues_count: number;
+	/** Users who starred it (kept by triggers on stars; GitHub's stargazers_count, watchers_count and watchers). */
+	stargazers_count: number;
+	/** Users watching it (kept by triggers on repository_subscriptions; GitHub's subscribers_count). */
+	subscribers_count: number;
 	has_projects: number;
 	has_wiki: number;
 	has_downloads: number;
@@ -45,10 +49,22 @@ export interface RepositoryRow {
 export type NewRepository = Omit<
 	RepositoryRow,
 	'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics' | 'open_issues_count'
-	| 'advanced_security' | 'delegated_alert_dismissal'
+	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count'
 > & {
 	fork_parent_id?: number | null;
 };
+
+/**
+ * An entry of a user's list of repositories (stars, subscriptions) before the list decides what the
+ * caller may see: the repository's id, owner and visibility, and when it entered the list.
+ */
+export interface ListedRepository {
+	repo_id: number;
+	owner_id: number;
+	visibility: RepositoryRow['visibility'];
+	/** ISO timestamp: starred or subscribed. */
+	at: string;
+}
 
 /** Sort keys of GET /orgs/{org}/repos. */
 export type RepositorySort = 'created' | 'updated' | 'pushed' | 'full_name';
@@ -79,6 +95,7 @@ export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
 export function createRepositoryStore(db: DB) {
 	const byOwnerAndName = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
 	const byId = db.prepare('SELECT * FROM repositories WHERE id = ?');
+	const byIds = db.prepare('SELECT * FROM repositories WHERE id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
 		INSERT INTO repositories (owner_id, name, description, homepage, visibility, fork_parent_id, default_branch, license_key,
 			has_issues, has_projects, has_wiki, has_downloads, has_discussions, is_template, allow_squash_merge, allow_merge_commit,
@@ -169,6 +186,8 @@ export function createRepositoryStore(db: DB) {
 	return {
 		byOwnerAndName: (ownerId: number, name: string) => byOwnerAndName.get(ownerId, name) as RepositoryRow | undefined,
 		byId: (id: number) => byId.get(id) as RepositoryRow | undefined,
+		/** The repositories with these ids that exist, in no particular order. */
+		byIds: (ids: readonly number[]) => (ids.length ? (byIds.all(JSON.stringify(ids)) as RepositoryRow[]) : []),
 		/** @param now ISO timestamp */
 		insert: (repo: NewRepository, now: string) =>
 			Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),

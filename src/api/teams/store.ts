@@ -148,6 +148,17 @@ export function createTeamStore(db: DB) {
 		)
 		SELECT repo_id, permission FROM team_repositories
 		WHERE repo_id IN (SELECT value FROM json_each(@repoIds)) AND team_id IN (SELECT id FROM my_teams)`);
+	// Users among @userIds a team grant reaches on the repository: active members of a granted team
+	// or of any of its descendants (a child team inherits its parent's access).
+	const usersGrantedOn = db
+		.prepare(`
+		WITH RECURSIVE granted(id) AS (
+			SELECT team_id FROM team_repositories WHERE repo_id = @repoId
+			UNION SELECT t.id FROM teams t JOIN granted g ON t.parent_id = g.id
+		)
+		SELECT DISTINCT user_id FROM team_memberships
+		WHERE state = 'active' AND team_id IN (SELECT id FROM granted) AND user_id IN (SELECT value FROM json_each(@userIds))`)
+		.pluck();
 	const directRepoCount = db.prepare('SELECT count(*) FROM team_repositories WHERE team_id = ?').pluck();
 
 	return {
@@ -206,6 +217,8 @@ export function createTeamStore(db: DB) {
 		/** Team grants (with parent teams') that reach the user on any of the repositories; one row per grant. */
 		userGrantsOn: (userId: number, repoIds: number[]) =>
 			userGrantsOn.all({ userId, repoIds: JSON.stringify(repoIds) }) as Array<{ repo_id: number; permission: RepoPermission }>,
+		/** Which of the users some team grant (their teams' or an ancestor's) reaches on the repository. */
+		usersGrantedOn: (repoId: number, userIds: number[]) => usersGrantedOn.all({ repoId, userIds: JSON.stringify(userIds) }) as number[],
 		directRepoCount: (teamId: number) => directRepoCount.get(teamId) as number,
 	};
 }

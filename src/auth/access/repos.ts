@@ -130,21 +130,33 @@ export function repositoryPermissions(viewer: Viewer, repos: readonly OwnedRepos
 		else personal.push(entry);
 	}
 	if (personal.length === 0 || !user) return out;
+	for (const [id, permission] of userRepositoryPermissions(viewer.app, user.id, personal)) out.set(id, permission);
+	return out;
+}
 
-	const { stores } = viewer.app;
-	const orgIds = [...new Set(personal.filter(({ owner }) => owner.type !== 'User').map(({ owner }) => owner.id))];
-	const memberships = new Map(orgIds.length ? stores.memberships.ofUserIn(user.id, orgIds).map((row) => [row.org_id, row]) : []);
-	const ids = personal.map(({ repo }) => repo.id);
-	const collaborator = new Map(stores.repos.collaboratorGrants(user.id, ids).map((row) => [row.repo_id, row.permission]));
+/**
+ * userRepoPermission for every repository given: repository id → the user's own permission (roles,
+ * collaborator grants, teams, base permission), or null when the user cannot read it, whoever asks.
+ * At most three queries, whatever the number of repositories.
+ */
+export function userRepositoryPermissions(app: App, userId: number, repos: readonly OwnedRepository[]): Map<number, RepoPermission | null> {
+	const out = new Map<number, RepoPermission | null>();
+	if (repos.length === 0) return out;
+	const publicPermission = (repo: RepositoryRow): RepoPermission | null => (repo.visibility === 'public' ? 'pull' : null);
+	const { stores } = app;
+	const orgIds = [...new Set(repos.filter(({ owner }) => owner.type !== 'User').map(({ owner }) => owner.id))];
+	const memberships = new Map(orgIds.length ? stores.memberships.ofUserIn(userId, orgIds).map((row) => [row.org_id, row]) : []);
+	const ids = repos.map(({ repo }) => repo.id);
+	const collaborator = new Map(stores.repos.collaboratorGrants(userId, ids).map((row) => [row.repo_id, row.permission]));
 	const teams = new Map<number, RepoPermission | null>();
 	// Team grants count for organization repositories only (userRepoPermission).
 	if (orgIds.length) {
-		for (const row of stores.teams.userGrantsOn(user.id, ids)) teams.set(row.repo_id, strongest(teams.get(row.repo_id), row.permission));
+		for (const row of stores.teams.userGrantsOn(userId, ids)) teams.set(row.repo_id, strongest(teams.get(row.repo_id), row.permission));
 	}
 
-	for (const { repo, owner } of personal) {
+	for (const { repo, owner } of repos) {
 		if (owner.type === 'User') {
-			out.set(repo.id, owner.id === user.id ? 'admin' : strongest(collaborator.get(repo.id), publicPermission(repo)));
+			out.set(repo.id, owner.id === userId ? 'admin' : strongest(collaborator.get(repo.id), publicPermission(repo)));
 			continue;
 		}
 		const membership = memberships.get(owner.id);
@@ -164,3 +176,26 @@ export function repositoryPermissions(viewer: Viewer, repos: readonly OwnedRepos
 	return out;
 }
 
+/**
+ * Which of the users can read the repository themselves (userRepoPermission is not null), in at
+ * most three queries whatever their number: the lists of a repository's stargazers and watchers
+ * hide users who lost access to a private repository (GitHub keeps their stars and subscriptions).
+ */
+export function repositoryReaders(app: App, repo: RepositoryRow, owner: AccountRow, userIds: readonly number[]): Set<number> {
+	if (repo.visibility === 'public') return new Set(userIds);
+	const readers = new Set<number>();
+	if (userIds.length === 0) return readers;
+	const { stores } = app;
+	const wanted = new Set(userIds);
+	for (const collaborator of stores.repos.collaborators(repo.id)) if (wanted.has(collaborator.id)) readers.add(collaborator.id);
+	if (owner.type === 'User') {
+		if (wanted.has(owner.id)) readers.add(owner.id);
+		return readers;
+	}
+	const base = basePermission(owner.default_repository_permission) !== null || repo.visibility === 'internal';
+	for (const membership of stores.memberships.ofUsersIn(owner.id, [...wanted])) {
+		if (membership.state === 'active' && (membership.role === 'admin' || base)) readers.add(membership.user_id);
+	}
+	for (const userId of stores.teams.usersGrantedOn(repo.id, [...wanted])) readers.add(userId);
+	return readers;
+}
