@@ -129,6 +129,23 @@ test('collaborators and visibility changes: MemberEvent, PublicEvent; a reposito
 	assert.ok((await s.get('/repos/acme/later/events', owner)).body.length > 0, '~> still there for readers');
 });
 
+test('received events – the events of the repositories the user watches; private ones only to the user', async () => {
+	assert.is((await s.request('PUT', '/repos/acme/app/subscription', { token: reader, body: { subscribed: true } })).status, 200);
+	assert.is((await s.request('PUT', '/repos/acme/vault/subscription', { token: reader, body: { subscribed: true } })).status, 200);
+	const own = await s.get('/users/rita/received_events?per_page=100', reader);
+	assert.is(own.status, 200);
+	const repos = new Set(own.body.map((e: Event) => e.repo.name));
+	assert.ok(repos.has('acme/app') && repos.has('acme/vault'), '~> watched repositories, private ones to the user');
+	assert.not.ok(repos.has('nora/app'), '~> not the repositories the user does not watch');
+	const seen = await s.get('/users/rita/received_events?per_page=100', outsider);
+	assert.ok(seen.body.length > 0 && seen.body.every((e: Event) => e.public), '~> others see the public ones');
+	const pub = await s.get('/users/rita/received_events/public?per_page=100', reader);
+	assert.ok(pub.body.every((e: Event) => e.public), '~> the public variant is public even to the user');
+	// Creating a repository watches it: its creator receives its events.
+	assert.ok((await s.get('/users/olivia/received_events?per_page=100', owner)).body.some((e: Event) => e.repo.name === 'acme/vault'));
+	assert.is((await s.get('/users/nobody/received_events')).status, 404);
+});
+
 test('polling – ETag from the feed’s version; a matching If-None-Match is 304 and free, even past the rate limit; X-Poll-Interval', async () => {
 	const first = await s.get('/repos/acme/app/events', reader);
 	const etag = first.headers.get('etag')!;

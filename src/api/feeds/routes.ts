@@ -2,7 +2,7 @@
  * Activity feeds (spec document 2, Activity feeds; GitHub's "Activity → Events"): the public
  * timeline, a repository's network, an organization's public events, a repository's events, and
  * a user's events (public; all of them to the user; the user's organization dashboard). Every feed
- * comes from the domain-event log, polls cheaply (its ETag is its version, checked before anything
+ * comes from the domain-event log (received events: those of the repositories the user watches), polls cheaply (its ETag is its version, checked before anything
  * is rendered; X-Poll-Interval) and holds at most 300 events of the last 30 days.
  *
  * A private repository's events reach only callers who can read it, and never the public feeds.
@@ -11,7 +11,7 @@ import { reachesAccount } from '../../auth/principal';
 import { notFound } from '../../http/errors';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import type { FeedFilter } from '../../events/store';
-import { feed, feedPage, feedVersion, readableEvents } from './service';
+import { feed, feedPage, feedVersion, readableEvents, receivedFeed } from './service';
 
 /** Everything feeds share: public reads, 30 per page (at most 100), polled, versioned. */
 const FEED = { method: 'GET' as const, access: 'public' as const, pagination: true, polled: true };
@@ -104,5 +104,22 @@ export const feedRoutes: RouteDeclaration[] = [
 			const orgId = ctx.org.org.id;
 			return feed(ctx, { publicOnly: false, orgId, readableRepoIds: readableEvents(ctx, { orgId }) });
 		},
+	}),
+	feedRoute({
+		path: '/users/{username}/received_events',
+		docs: 'activity/events#list-events-received-by-the-authenticated-user',
+		permissions: [],
+		resource: 'none',
+		filter(ctx) {
+			const user = pathUser(ctx);
+			return receivedFeed(ctx, user.id, isSelf(ctx, user.id));
+		},
+	}),
+	feedRoute({
+		path: '/users/{username}/received_events/public',
+		docs: 'activity/events#list-public-events-received-by-a-user',
+		permissions: [],
+		resource: 'none',
+		filter: (ctx) => receivedFeed(ctx, pathUser(ctx).id, false),
 	}),
 ];

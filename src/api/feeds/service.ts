@@ -41,6 +41,19 @@ export function readableEvents(ctx: Context, scope: { actorId: number } | { orgI
 	return readableOf(ctx, candidates);
 }
 
+/**
+ * What a user receives (GET /users/{username}/received_events): the events of the repositories the
+ * user watches (Gitstead has no following of users). To the user, private ones of the watched
+ * repositories the user still reads; to everyone else, public ones only.
+ */
+export function receivedFeed(ctx: Context, userId: number, self: boolean): FeedFilter {
+	const watched = ctx.app.stores.subscriptions.watchedBy(userId);
+	const repoIds = watched.map((row) => row.repo_id);
+	if (!self) return feed(ctx, { publicOnly: true, repoIds });
+	const privateIds = watched.filter((row) => row.visibility !== 'public').map((row) => row.repo_id);
+	return feed(ctx, { publicOnly: false, repoIds, readableRepoIds: readableOf(ctx, privateIds) });
+}
+
 /** A feed's version: its newest event and its size (a pruned or hidden event changes the size). */
 export function feedVersion(ctx: Context, filter: FeedFilter): string {
 	const { events } = ctx.app.stores;
