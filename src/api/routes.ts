@@ -16,6 +16,7 @@ import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
+import { organizationWebhookRoutes, repositoryWebhookRoutes } from './hooks/routes';
 import { metaRoutes } from './meta/routes';
 import { migrationRoutes } from './migrations/routes';
 import { orgRoutes } from './orgs/routes';
@@ -40,6 +41,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...runnerGroupRoutes,
 	...migrationRoutes,
 	...globalWebhookRoutes,
+	...organizationWebhookRoutes,
+	...repositoryWebhookRoutes,
 	...appRoutes,
 	...gitRoutes,
 	...deploymentRoutes,
