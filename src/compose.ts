@@ -72,11 +72,6 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const authenticator = new Authenticator(tokens, stores.apps);
 	const externalChanges = new ExternalChanges(db);
 	const cache = new RepresentationCache();
-	const clearCaches = () => {
-		stores.accounts.forget();
-		stores.memberships.forget();
-		cache.clear();
-	};
 	const webhooks = new Webhooks({
 		store: stores.webhooks,
 		clock,
@@ -84,10 +79,16 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		settings: config.webhooks,
 		host: () => app.urls.host,
 	});
+	const clearCaches = () => {
+		stores.accounts.forget();
+		stores.memberships.forget();
+		cache.clear();
+		// The hooks (and the repositories and organizations with hooks) the delivery engine remembers.
+		webhooks.invalidate();
+	};
 	externalChanges.onChange(() => {
 		authenticator.clear();
 		clearCaches();
-		webhooks.invalidate();
 	});
 	const app: App = {
 		config,
