@@ -297,18 +297,29 @@ CREATE TABLE migration_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX migration_repositories_locked ON migration_repositories(repo_id) WHERE locked = 1;
 
--- Global webhooks (spec document 1, Global webhooks; reference §2.8).
+-- Webhooks, every kind served by the one delivery engine (src/webhooks): global hooks (spec document
+-- 1, Global webhooks; reference §2.8: repo_id and org_id NULL), organization hooks (org_id) and
+-- repository hooks (repo_id). The table keeps the name it had when it held global hooks only.
+-- Deleting the repository or organization deletes its hooks, and with them their deliveries.
 CREATE TABLE global_webhooks (
   id           INTEGER PRIMARY KEY,
   active       INTEGER NOT NULL DEFAULT 1,
-  events       TEXT NOT NULL,                       -- JSON array of event names
+  events       TEXT NOT NULL,                       -- JSON array of event names ("*": every event)
   url          TEXT NOT NULL,
   content_type TEXT NOT NULL DEFAULT 'form' CHECK (content_type IN ('json', 'form')),
   insecure_ssl TEXT NOT NULL DEFAULT '0' CHECK (insecure_ssl IN ('0', '1')),
   secret       TEXT,                                -- needed to sign deliveries; never returned
   created_at   TEXT NOT NULL,
-  updated_at   TEXT NOT NULL
+  updated_at   TEXT NOT NULL,
+  repo_id      INTEGER REFERENCES repositories(id) ON DELETE CASCADE,  -- a repository hook (schema 7)
+  org_id       INTEGER REFERENCES accounts(id) ON DELETE CASCADE,      -- an organization hook (schema 7)
+  -- The hook's last answer (GitHub's last_response), updated with every attempt (schema 7).
+  last_response_code    INTEGER,
+  last_response_status  TEXT NOT NULL DEFAULT 'unused',
+  last_response_message TEXT
 );
+CREATE INDEX global_webhooks_repo ON global_webhooks(repo_id) WHERE repo_id IS NOT NULL;
+CREATE INDEX global_webhooks_org ON global_webhooks(org_id) WHERE org_id IS NOT NULL;
 
 -- One delivery of one event to one hook, written in the transaction of the change that caused it
 -- and sent by the webhook-deliveries job (retried with backoff while state is 'queued').
@@ -327,7 +338,8 @@ CREATE TABLE webhook_deliveries (
   status_code     INTEGER,                          -- of the last attempt; NULL without a response
   duration        REAL,                             -- seconds, of the last attempt
   delivered_at    TEXT,                             -- time of the last attempt
-  created_at      TEXT NOT NULL
+  created_at      TEXT NOT NULL,
+  repository_id   INTEGER                           -- the event's repository, if any (schema 7; no key: it outlives it)
 );
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(hook_id, id);
 -- Queued deliveries per hook in due order: the delivery pass takes the oldest due one of each hook

@@ -37,7 +37,7 @@ export interface App {
 	cache: RepresentationCache;
 	rateLimiter: RateLimiter;
 	tasks: TaskQueue<App>;
-	/** Global webhook events and deliveries. */
+	/** Webhook events and their deliveries: global, organization and repository hooks. */
 	webhooks: Webhooks;
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */

@@ -76,11 +76,6 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const authenticator = new Authenticator(tokens, stores.apps);
 	const externalChanges = new ExternalChanges(db);
 	const cache = new RepresentationCache();
-	const clearCaches = () => {
-		stores.accounts.forget();
-		stores.memberships.forget();
-		cache.clear();
-	};
 	const poll = new PollInterval(config.polling.interval_seconds);
 	const webhooks = new Webhooks({
 		store: stores.webhooks,
@@ -89,10 +84,16 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		settings: config.webhooks,
 		host: () => app.urls.host,
 	});
+	const clearCaches = () => {
+		stores.accounts.forget();
+		stores.memberships.forget();
+		cache.clear();
+		// The hooks (and the repositories and organizations with hooks) the delivery engine remembers.
+		webhooks.invalidate();
+	};
 	externalChanges.onChange(() => {
 		authenticator.clear();
 		clearCaches();
-		webhooks.invalidate();
 	});
 	const app: App = {
 		config,

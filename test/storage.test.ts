@@ -137,4 +137,29 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 	fresh.close();
 });
 
+test('the webhooks upgrade step: global hooks, their deliveries and attempts are kept as global hooks of the table every kind of hook shares', () => {
+	const db = openDatabase(join(dir, 'hooks-v6.db'));
+	db.exec(readFileSync(join(__dirname, 'fixtures', 'schema-v1.sql'), 'utf8'));
+	db.pragma('user_version = 1');
+	migrate(db, tools, undefined, 6);
+	const now = '2026-01-01T00:00:00Z';
+	db.prepare("INSERT INTO global_webhooks (id, events, url, secret, created_at, updated_at) VALUES (7, '[\"user\"]', 'http://10.0.0.1/h', 's', ?, ?)").run(now, now);
+	db.prepare("INSERT INTO webhook_deliveries (id, hook_id, guid, event, payload, created_at) VALUES (3, 7, 'g', 'user', '{}', ?)").run(now);
+	db.prepare("INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, duration, status, request_headers) VALUES (3, ?, 0.1, 'OK', '{}')").run(now);
+	assert.equal(migrate(db, tools), { from: 6, to: SCHEMA_VERSION, created: false });
+	const hook = db.prepare('SELECT * FROM global_webhooks WHERE id = 7').get() as Record<string, unknown>;
+	assert.equal([hook.url, hook.secret, hook.repo_id, hook.org_id, hook.last_response_status], ['http://10.0.0.1/h', 's', null, null, 'unused'], '~> a global hook still');
+	assert.is(db.prepare('SELECT count(*) FROM webhook_deliveries WHERE hook_id = 7').pluck().get(), 1, '~> its delivery kept');
+	assert.is(db.prepare('SELECT count(*) FROM webhook_delivery_attempts WHERE delivery_id = 3').pluck().get(), 1, '~> and its attempt');
+	// The new columns cascade: deleting a repository deletes its hooks and their deliveries.
+	db.prepare("INSERT INTO accounts (id, login, type, created_at, updated_at) VALUES (1, 'u', 'User', ?, ?)").run(now, now);
+	db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(now, now);
+	db.prepare("INSERT INTO global_webhooks (id, events, url, repo_id, created_at, updated_at) VALUES (8, '[\"push\"]', 'http://10.0.0.1/r', 1, ?, ?)").run(now, now);
+	db.prepare("INSERT INTO webhook_deliveries (hook_id, guid, event, payload, created_at) VALUES (8, 'g2', 'push', '{}', ?)").run(now);
+	db.prepare('DELETE FROM repositories WHERE id = 1').run();
+	assert.is(db.prepare('SELECT count(*) FROM global_webhooks WHERE id = 8').pluck().get(), 0, '~> the repository hook went');
+	assert.is(db.prepare("SELECT count(*) FROM webhook_deliveries WHERE guid = 'g2'").pluck().get(), 0, '~> with its delivery');
+	db.close();
+});
+
 test.run();

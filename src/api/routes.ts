@@ -17,6 +17,7 @@ import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
+import { organizationWebhookRoutes, repositoryWebhookRoutes } from './hooks/routes';
 import { metaRoutes } from './meta/routes';
 import { migrationRoutes } from './migrations/routes';
 import { orgRoutes } from './orgs/routes';
@@ -43,6 +44,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...runnerGroupRoutes,
 	...migrationRoutes,
 	...globalWebhookRoutes,
+	...organizationWebhookRoutes,
+	...repositoryWebhookRoutes,
 	...appRoutes,
 	...gitRoutes,
 	...deploymentRoutes,

@@ -47,6 +47,13 @@ export const PERMISSION_KEYS = {
 		target: 'repository',
 		scopes: { read: ['security_events', 'repo'], write: ['security_events', 'repo'], admin: ['security_events', 'repo'] },
 	},
+	// GitHub's "Webhooks" repository permission; read:repo_hook reads and pings, write:repo_hook
+	// also writes, admin:repo_hook also deletes (each implying the ones below it).
+	repository_hooks: {
+		category: 'Webhooks',
+		target: 'repository',
+		scopes: { read: ['read:repo_hook', 'repo'], write: ['write:repo_hook', 'repo'], admin: ['admin:repo_hook', 'repo'] },
+	},
 	// Organization permissions
 	organization_administration: { category: 'Administration', target: 'organization', scopes: { ...orgScopes, write: ['admin:org'] } },
 	members: { category: 'Members', target: 'organization', scopes: orgScopes },
@@ -59,6 +66,12 @@ export const PERMISSION_KEYS = {
 		category: 'Self-hosted runners',
 		target: 'organization',
 		scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] },
+	},
+	// GitHub's "Webhooks" organization permission; classic tokens need admin:org_hook for every level.
+	organization_hooks: {
+		category: 'Webhooks',
+		target: 'organization',
+		scopes: { read: ['admin:org_hook'], write: ['admin:org_hook'], admin: ['admin:org_hook'] },
 	},
 	organization_dependabot_dismissal_requests: {
 		category: 'Organization dismissal requests for depbot',

@@ -46,7 +46,7 @@ Commands:
   install-app APP ACCOUNT [--permissions key:level,...]
   list-tokens [LOGIN]
   revoke-token ID
-  list-deliveries [HOOK_ID] [--limit N]   the global webhook delivery log, newest first
+  list-deliveries [HOOK_ID] [--limit N]   the webhook delivery log (every kind of hook), newest first
   block-gist GIST_ID [--reason TEXT] [--unblock]   reads of a blocked gist answer 403 "Forbidden Gist"
   import-runs OWNER/REPO FILE  workflows, runs and jobs from a JSON file (demo data; format in README)
   import-advisories FILE       security advisories (GitHub's global advisory JSON, an array or one
@@ -478,7 +478,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		run(app, values, [hookText], out) {
 			if (hookText !== undefined && !/^\d+$/.test(hookText)) throw new CliError(`HOOK_ID must be a number, got "${hookText}"`);
 			const hookId = hookText === undefined ? null : Number(hookText);
-			if (hookId !== null && !app.stores.webhooks.get(hookId)) throw new CliError(`unknown global webhook ${hookId}`);
+			if (hookId !== null && !app.stores.webhooks.get(hookId)) throw new CliError(`unknown webhook ${hookId}`);
 			const limitText = string(values.limit) ?? '50';
 			if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw new CliError(`--limit must be a positive number, got "${limitText}"`);
 			const deliveries = app.stores.webhooks.recent(hookId, Number(limitText)).map((row) => ({

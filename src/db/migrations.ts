@@ -142,6 +142,22 @@ export const migrations: Migration[] = [
 				SELECT r.owner_id, r.id, 1, 0, r.created_at FROM repositories r JOIN accounts a ON a.id = r.owner_id AND a.type = 'User';`);
 		},
 	},
+	{
+		version: 7,
+		description: 'repository and organization webhooks: the hooks table serves every kind (repo_id, org_id), with last_response; deliveries name their repository',
+		up(db) {
+			// Existing rows are global hooks (both NULL) and keep their ids, deliveries and attempts.
+			db.exec(`
+				ALTER TABLE global_webhooks ADD COLUMN repo_id INTEGER REFERENCES repositories(id) ON DELETE CASCADE;
+				ALTER TABLE global_webhooks ADD COLUMN org_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE;
+				ALTER TABLE global_webhooks ADD COLUMN last_response_code INTEGER;
+				ALTER TABLE global_webhooks ADD COLUMN last_response_status TEXT NOT NULL DEFAULT 'unused';
+				ALTER TABLE global_webhooks ADD COLUMN last_response_message TEXT;
+				CREATE INDEX global_webhooks_repo ON global_webhooks(repo_id) WHERE repo_id IS NOT NULL;
+				CREATE INDEX global_webhooks_org ON global_webhooks(org_id) WHERE org_id IS NOT NULL;
+				ALTER TABLE webhook_deliveries ADD COLUMN repository_id INTEGER;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -60,6 +60,7 @@ export function record(app: App, event: DomainEvent): number {
 		payload: event.feed ? JSON.stringify(event.feed.payload) : null,
 		created_at: isoSeconds(app.clock()),
 	});
-	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook);
+	// Global hooks, the organization's hooks and the repository's hooks, in this transaction.
+	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id });
 	return id;
 }

@@ -1,10 +1,12 @@
 /**
- * Global webhook events and their durable delivery (spec document 1, Global webhooks and Events;
- * reference §2.8).
+ * Webhook events and their durable delivery, one engine for global hooks (spec document 1, Global
+ * webhooks and Events; reference §2.8), organization hooks and repository hooks (GitHub's REST
+ * "Organization webhooks" and "Repository webhooks").
  *
- * emit() runs inside the transaction of the change that causes the event: for every active global
- * hook subscribed to the event it writes a webhook_deliveries row, so a delivery exists exactly when
- * the change does. The `webhook-deliveries` job (and a prompt pass after each request that queued
+ * emit() runs inside the transaction of the change that causes the event: for every active hook
+ * subscribed to the event — the global hooks, the hooks of the event's organization and those of
+ * its repository — it writes a webhook_deliveries row, so a delivery exists exactly when the change
+ * does. A hook subscribes by GitHub's event names, or "*" for every event. The `webhook-deliveries` job (and a prompt pass after each request that queued
  * deliveries) POSTs the payload, signed with the hook's secret, and records each attempt. A failed
  * attempt (connection error, timeout, non-2xx answer) is retried with exponential backoff until
  * config webhooks.max_attempts; queued deliveries survive restarts (delivery is at least once).
@@ -28,7 +30,7 @@ import { version } from '../build-info';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { epochSeconds, isoSeconds, type Clock } from '../time';
-import type { DeliveryRow, HookRow, WebhookStore } from './store';
+import { scopeOf, type DeliveryRow, type HookRow, type LastResponse, type WebhookStore } from './store';
 import { ALLOWED_HOSTS_KEY, deliveryTarget, TargetRefused } from './targets';
 
 /** What delivery needs from the application. */
@@ -45,8 +47,103 @@ export interface WebhookDeps {
 /** Event types a global webhook may subscribe to (spec document 1). */
 export const HOOK_EVENTS = ['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork', 'ping'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
-/** Subscription of a hook created without `events`. */
+/** Subscription of a global hook created without `events`. */
 export const DEFAULT_EVENTS: HookEvent[] = ['user', 'organization'];
+
+/**
+ * Event names an organization or repository hook may subscribe to: GitHub's webhook events
+ * (docs.github.com, "Webhook events and payloads"), and "*" for all of them. Gitstead sends those it
+ * records (src/events): the others are accepted, as GitHub does, and simply never fire yet.
+ */
+export const REPOSITORY_HOOK_EVENTS = [
+	'*',
+	'branch_protection_configuration',
+	'branch_protection_rule',
+	'check_run',
+	'check_suite',
+	'code_scanning_alert',
+	'commit_comment',
+	'create',
+	'custom_property',
+	'custom_property_values',
+	'delete',
+	'dependabot_alert',
+	'deploy_key',
+	'deployment',
+	'deployment_protection_rule',
+	'deployment_review',
+	'deployment_status',
+	'discussion',
+	'discussion_comment',
+	'fork',
+	'gollum',
+	'issue_comment',
+	'issue_dependencies',
+	'issues',
+	'label',
+	'member',
+	'membership',
+	'merge_group',
+	'meta',
+	'milestone',
+	'org_block',
+	'organization',
+	'package',
+	'page_build',
+	'personal_access_token_request',
+	'ping',
+	'project',
+	'project_card',
+	'project_column',
+	'projects_v2',
+	'projects_v2_item',
+	'projects_v2_status_update',
+	'public',
+	'pull_request',
+	'pull_request_review',
+	'pull_request_review_comment',
+	'pull_request_review_thread',
+	'push',
+	'registry_package',
+	'release',
+	'repository',
+	'repository_advisory',
+	'repository_dispatch',
+	'repository_import',
+	'repository_ruleset',
+	'repository_vulnerability_alert',
+	'secret_scanning_alert',
+	'secret_scanning_alert_location',
+	'secret_scanning_scan',
+	'security_advisory',
+	'security_and_analysis',
+	'star',
+	'status',
+	'sub_issues',
+	'team',
+	'team_add',
+	'watch',
+	'workflow_dispatch',
+	'workflow_job',
+	'workflow_run',
+] as const;
+/** Subscription of an organization or repository hook created without `events` (GitHub's). */
+export const DEFAULT_REPOSITORY_HOOK_EVENTS = ['push'];
+
+/** Where an event happened: its repository and organization, whose hooks receive it too. */
+export interface EventPlace {
+	repoId?: number | null;
+	orgId?: number | null;
+}
+
+/** A hook as kept in memory: its row and its events, parsed once. */
+interface Subscriber {
+	hook: HookRow;
+	events: ReadonlySet<string>;
+}
+
+const subscriber = (hook: HookRow): Subscriber => ({ hook, events: new Set(JSON.parse(hook.events) as string[]) });
+const listens = (entry: Subscriber, event: string) => entry.events.has(event) || entry.events.has('*');
 /** Largest response body kept in the delivery log (bytes); reading stops once an answer exceeds it. */
 export const LOGGED_BODY_BYTES = 64 * 1024;
 /** Largest response header block read (bytes, Node's maxHeaderSize); a larger one fails the attempt. */
@@ -88,7 +185,10 @@ interface Pass {
 }
 
 export class Webhooks {
-	private hooks: HookRow[] | null = null;
+	/** The active global hooks. */
+	private globals: Subscriber[] | null = null;
+	/** The repositories and organizations with active hooks: only their events query the hooks table. */
+	private scoped: { repoIds: ReadonlySet<number>; orgIds: ReadonlySet<number> } | null = null;
 	private pass: Pass | null = null;
 	/** Attempts in flight, by delivery id; at most one per hook. */
 	private readonly inFlight = new Map<number, InFlight>();
@@ -105,46 +205,83 @@ export class Webhooks {
 	 * current transaction.
 	 */
 	invalidate(): void {
-		this.hooks = null;
+		this.globals = null;
+		this.scoped = null;
 		if (this.inFlight.size > 0) setImmediate(() => this.cancelGone());
 	}
 
-	private subscribers(event: string): HookRow[] {
-		this.hooks ??= this.deps.store.all();
-		return this.hooks.filter((hook) => hook.active === 1 && (JSON.parse(hook.events) as string[]).includes(event));
+	/**
+	 * The active hooks subscribed to `event` where it happened: global hooks from memory; the hooks
+	 * of its organization and repository from the table, only when the in-memory list of scopes
+	 * with hooks names them (one Set lookup each otherwise).
+	 */
+	private subscribers(event: string, place: EventPlace): HookRow[] {
+		this.globals ??= this.deps.store.globals().filter((hook) => hook.active === 1).map(subscriber);
+		this.scoped ??= this.deps.store.scopesWithHooks();
+		const hooks = this.globals.filter((entry) => listens(entry, event)).map((entry) => entry.hook);
+		const { repoId, orgId } = place;
+		const scoped: HookRow[] = [];
+		if (orgId != null && this.scoped.orgIds.has(orgId)) scoped.push(...this.deps.store.activeOfOrg(orgId));
+		if (repoId != null && this.scoped.repoIds.has(repoId)) scoped.push(...this.deps.store.activeOfRepo(repoId));
+		for (const hook of scoped) if (listens(subscriber(hook), event)) hooks.push(hook);
+		return hooks;
 	}
 
 	/**
-	 * Queues `event` for every active hook subscribed to it. Call inside the transaction of the change.
-	 * @param build makes the payload; called only when some hook listens
+	 * Queues `event` for every active hook subscribed to it: the global hooks, and those of the
+	 * organization and repository it happened in. Call inside the transaction of the change.
+	 * @param build makes the payload (without `action`); called only when some hook listens
+	 * @param place the event's repository and organization (an organization repository's owner)
 	 */
-	emit(event: string, action: string | null, build: () => Record<string, unknown>): void {
-		const hooks = this.subscribers(event);
+	emit(event: string, action: string | null, build: () => Record<string, unknown>, place: EventPlace = {}): void {
+		const hooks = this.subscribers(event, place);
 		if (hooks.length === 0) return;
 		const payload = JSON.stringify(action === null ? build() : { action, ...build() });
-		this.queue(hooks, event, action, payload, randomUUID(), false);
+		this.queue(hooks, event, action, payload, randomUUID(), false, place.repoId ?? null);
 	}
 
 	/**
-	 * Queues a ping to one hook (POST /admin/hooks/{hook_id}/pings). An inactive hook sends nothing
-	 * (spec document 1, States: "inactive (no notifications sent)"): its ping is logged as failed,
-	 * "hook inactive", without a request (see attempt()).
+	 * Queues a ping to one hook (POST …/hooks/{hook_id}/pings, and on creating an organization or
+	 * repository hook). An inactive hook sends nothing (spec document 1, States: "inactive (no
+	 * notifications sent)"): its ping is logged as failed, "hook inactive", without a request (see
+	 * attempt()).
+	 * @param body the hook object of the payload
+	 * @param context what the payload carries besides (repository, organization, sender)
 	 */
-	ping(hook: HookRow, body: Record<string, unknown>): void {
-		const payload = JSON.stringify({ zen: ZEN[Math.floor(Math.random() * ZEN.length)], hook_id: hook.id, hook: body });
-		this.queue([hook], 'ping', null, payload, randomUUID(), false);
+	ping(hook: HookRow, body: Record<string, unknown>, context: Record<string, unknown> = {}): void {
+		const payload = JSON.stringify({ zen: ZEN[Math.floor(Math.random() * ZEN.length)], hook_id: hook.id, hook: body, ...context });
+		this.queue([hook], 'ping', null, payload, randomUUID(), false, hook.repo_id);
+	}
+
+	/**
+	 * Queues one event to one hook only, whatever it subscribes to (POST
+	 * /repos/{owner}/{repo}/hooks/{hook_id}/tests). To an inactive hook it fails as a ping does.
+	 * @param payload the complete payload (with `action` when the event has one)
+	 */
+	deliverTo(hook: HookRow, event: string, action: string | null, payload: Record<string, unknown>, repositoryId: number | null): void {
+		this.queue([hook], event, action, JSON.stringify(payload), randomUUID(), false, repositoryId);
 	}
 
 	/** Queues the payload of an earlier delivery again, with its GUID (redelivery; to an inactive hook it fails as a ping does). */
 	redeliver(delivery: DeliveryRow): number {
 		const hook = this.deps.store.get(delivery.hook_id)!;
-		return this.queue([hook], delivery.event, delivery.action, delivery.payload, delivery.guid, true)[0];
+		return this.queue([hook], delivery.event, delivery.action, delivery.payload, delivery.guid, true, delivery.repository_id)[0];
 	}
 
-	private queue(hooks: HookRow[], event: string, action: string | null, payload: string, guid: string, redelivery: boolean): number[] {
+	private queue(hooks: HookRow[], event: string, action: string | null, payload: string, guid: string, redelivery: boolean, repositoryId: number | null): number[] {
 		const now = this.deps.clock();
 		const ids = hooks.map((hook) =>
-			this.deps.store.insertDelivery({ hookId: hook.id, guid, event, action, payload, redelivery, nextAttemptAt: epochSeconds(now), now: isoSeconds(now) }),
+			this.deps.store.insertDelivery({
+				hookId: hook.id,
+				guid,
+				event,
+				action,
+				payload,
+				redelivery,
+				nextAttemptAt: epochSeconds(now),
+				now: isoSeconds(now),
+				repositoryId,
+			}),
 		);
 		if (this.autoRun) setImmediate(() => void this.deliverDue().catch(() => undefined));
 		return ids;
@@ -265,26 +402,54 @@ export class Webhooks {
 		const attempts = delivery.attempts + 1;
 		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.deps.settings;
 		const retry = !ok && !result.refused && attempts < maxAttempts;
-		const recorded = this.deps.store.recordAttempt(delivery, {
-			attemptedAt: isoSeconds(started),
-			duration: Math.round(duration * 1000) / 1000,
-			status: result.status,
-			statusCode: result.statusCode,
-			requestHeaders: JSON.stringify(headers),
-			responseHeaders: result.headers ? JSON.stringify(result.headers) : null,
-			responseBody: result.body,
-			state: ok ? 'delivered' : retry ? 'queued' : 'failed',
-			// Exponential backoff: base, 2×base, 4×base, … seconds after this attempt.
-			nextAttemptAt: retry ? epochSeconds(this.deps.clock()) + base * 2 ** (attempts - 1) : null,
-		});
+		const recorded = this.deps.store.recordAttempt(
+			delivery,
+			{
+				attemptedAt: isoSeconds(started),
+				duration: Math.round(duration * 1000) / 1000,
+				status: result.status,
+				statusCode: result.statusCode,
+				requestHeaders: JSON.stringify(headers),
+				responseHeaders: result.headers ? JSON.stringify(result.headers) : null,
+				responseBody: result.body,
+				state: ok ? 'delivered' : retry ? 'queued' : 'failed',
+				// Exponential backoff: base, 2×base, 4×base, … seconds after this attempt.
+				nextAttemptAt: retry ? epochSeconds(this.deps.clock()) + base * 2 ** (attempts - 1) : null,
+			},
+			lastResponse(result),
+		);
 		if (recorded && !ok && !retry) {
 			this.deps.log.warn('webhook delivery failed for good', { hook: hook.id, delivery: delivery.id, status: result.status });
 		}
 	}
 }
 
+/**
+ * A hook's last_response after an attempt, in GitHub's terms: `active` with the status code after a
+ * 2xx answer; otherwise the code (when there was an answer) and what went wrong.
+ */
+function lastResponse(result: PostResult): LastResponse {
+	const code = result.statusCode;
+	if (code !== null && code >= 200 && code < 300) return { code, status: 'active', message: 'OK' };
+	if (code !== null) return { code, status: 'failed', message: `Invalid HTTP Response: ${code}` };
+	if (result.status.startsWith('timed out')) return { code: null, status: 'timeout', message: 'Service Timeout' };
+	return { code: null, status: 'failed', message: result.status };
+}
+
+/**
+ * X-GitHub-Hook-Installation-Target-Type and -ID: the repository or organization a hook is
+ * installed on; a global hook is the business's (Gitstead names the hook itself).
+ */
+function installationTarget(hook: HookRow): { type: string; id: number } {
+	const scope = scopeOf(hook);
+	if (scope.kind === 'repository') return { type: 'repository', id: scope.repoId };
+	if (scope.kind === 'organization') return { type: 'organization', id: scope.orgId };
+	return { type: 'business', id: hook.id };
+}
+
 /** The exact body and headers of a delivery: JSON or form encoding, signatures over the body. */
 export function signedRequest(host: string, hook: HookRow, delivery: DeliveryRow): { body: string; headers: Record<string, string> } {
+	const target = installationTarget(hook);
 	const body = hook.content_type === 'json' ? delivery.payload : `payload=${encodeURIComponent(delivery.payload)}`;
 	const headers: Record<string, string> = {
 		Accept: '*/*',
@@ -294,8 +459,8 @@ export function signedRequest(host: string, hook: HookRow, delivery: DeliveryRow
 		'X-GitHub-Delivery': delivery.guid,
 		'X-GitHub-Hook-ID': String(hook.id),
 		'X-Service-Hook-ID': String(hook.id),
-		'X-GitHub-Hook-Installation-Target-Type': 'business',
-		'X-GitHub-Hook-Installation-Target-ID': String(hook.id),
+		'X-GitHub-Hook-Installation-Target-Type': target.type,
+		'X-GitHub-Hook-Installation-Target-ID': String(target.id),
 		'X-GitHub-Enterprise-Version': version,
 		'X-GitHub-Enterprise-Host': host,
 	};

@@ -1,11 +1,13 @@
 /**
- * Prepared statements for global webhooks, their deliveries and the delivery log (attempts).
+ * Prepared statements for webhooks — global, organization and repository hooks, one table
+ * (`global_webhooks`, named for its first use) — their deliveries and the delivery log (attempts).
  */
 import type { DB } from '../db/open';
 
 export interface HookRow {
 	id: number;
 	active: number;
+	/** JSON array of event names; "*" stands for every event. */
 	events: string;
 	url: string;
 	content_type: 'json' | 'form';
@@ -13,9 +15,36 @@ export interface HookRow {
 	secret: string | null;
 	created_at: string;
 	updated_at: string;
+	/** The repository of a repository hook, else null. */
+	repo_id: number | null;
+	/** The organization of an organization hook, else null (both null: a global hook). */
+	org_id: number | null;
+	/** The last attempt's answer (GitHub's last_response): HTTP status, or null without one. */
+	last_response_code: number | null;
+	/** unused (never attempted), active (2xx), or the failure's kind. */
+	last_response_status: string;
+	last_response_message: string | null;
 }
 
-export type HookValues = Omit<HookRow, 'id' | 'created_at' | 'updated_at'>;
+/** What a request sets on a hook. */
+export type HookValues = Pick<HookRow, 'active' | 'events' | 'url' | 'content_type' | 'insecure_ssl' | 'secret'>;
+
+/** Where a hook is installed: the whole site (global), one organization, or one repository. */
+export type HookScope = { kind: 'global' } | { kind: 'organization'; orgId: number } | { kind: 'repository'; repoId: number };
+
+/** The scope of a stored hook. */
+export function scopeOf(hook: HookRow): HookScope {
+	if (hook.repo_id !== null) return { kind: 'repository', repoId: hook.repo_id };
+	if (hook.org_id !== null) return { kind: 'organization', orgId: hook.org_id };
+	return { kind: 'global' };
+}
+
+/** The last_response of an attempt's outcome, as GitHub reports a hook's. */
+export interface LastResponse {
+	code: number | null;
+	status: string;
+	message: string | null;
+}
 
 export interface DeliveryRow {
 	id: number;
@@ -33,6 +62,8 @@ export interface DeliveryRow {
 	duration: number | null;
 	delivered_at: string | null;
 	created_at: string;
+	/** The event's repository, if any. */
+	repository_id: number | null;
 }
 
 export interface AttemptRow {
@@ -50,21 +81,34 @@ export interface AttemptRow {
 export type WebhookStore = ReturnType<typeof createWebhookStore>;
 
 export function createWebhookStore(db: DB) {
-	const all = db.prepare('SELECT * FROM global_webhooks ORDER BY id');
-	const page = db.prepare('SELECT * FROM global_webhooks ORDER BY id LIMIT ? OFFSET ?');
-	const count = db.prepare('SELECT count(*) FROM global_webhooks').pluck();
+	const GLOBAL = 'repo_id IS NULL AND org_id IS NULL';
+	// One statement for every scope: @repoId or @orgId set (the other NULL), or both NULL (global).
+	const IN_SCOPE = `repo_id IS @repoId AND org_id IS @orgId`;
+	const globals = db.prepare(`SELECT * FROM global_webhooks WHERE ${GLOBAL} ORDER BY id`);
+	const page = db.prepare(`SELECT * FROM global_webhooks WHERE ${IN_SCOPE} ORDER BY id LIMIT @limit OFFSET @offset`);
+	const count = db.prepare(`SELECT count(*) FROM global_webhooks WHERE ${IN_SCOPE}`).pluck();
+	const inScope = db.prepare(`SELECT * FROM global_webhooks WHERE ${IN_SCOPE} ORDER BY id`);
 	const get = db.prepare('SELECT * FROM global_webhooks WHERE id = ?');
+	const getInScope = db.prepare(`SELECT * FROM global_webhooks WHERE id = @id AND ${IN_SCOPE}`);
+	// Index global_webhooks_repo / _org: the active hooks of one repository or organization.
+	const activeOfRepo = db.prepare('SELECT * FROM global_webhooks WHERE repo_id = ? AND active = 1 ORDER BY id');
+	const activeOfOrg = db.prepare('SELECT * FROM global_webhooks WHERE org_id = ? AND active = 1 ORDER BY id');
+	const scopesWithHooks = db.prepare('SELECT DISTINCT repo_id, org_id FROM global_webhooks WHERE active = 1 AND (repo_id IS NOT NULL OR org_id IS NOT NULL)');
 	const insert = db.prepare(`
-		INSERT INTO global_webhooks (active, events, url, content_type, insecure_ssl, secret, created_at, updated_at)
-		VALUES (@active, @events, @url, @content_type, @insecure_ssl, @secret, @now, @now)`);
+		INSERT INTO global_webhooks (active, events, url, content_type, insecure_ssl, secret, repo_id, org_id, created_at, updated_at)
+		VALUES (@active, @events, @url, @content_type, @insecure_ssl, @secret, @repoId, @orgId, @now, @now)`);
 	const update = db.prepare(`
 		UPDATE global_webhooks SET active = @active, events = @events, url = @url, content_type = @content_type,
 			insecure_ssl = @insecure_ssl, secret = @secret, updated_at = @now WHERE id = @id`);
 	const remove = db.prepare('DELETE FROM global_webhooks WHERE id = ?');
+	const scopeParams = (scope: HookScope) => ({
+		repoId: scope.kind === 'repository' ? scope.repoId : null,
+		orgId: scope.kind === 'organization' ? scope.orgId : null,
+	});
 
 	const insertDelivery = db.prepare(`
-		INSERT INTO webhook_deliveries (hook_id, guid, event, action, payload, redelivery, next_attempt_at, created_at)
-		VALUES (@hookId, @guid, @event, @action, @payload, @redelivery, @nextAttemptAt, @now)`);
+		INSERT INTO webhook_deliveries (hook_id, guid, event, action, payload, redelivery, next_attempt_at, created_at, repository_id)
+		VALUES (@hookId, @guid, @event, @action, @payload, @redelivery, @nextAttemptAt, @now, @repositoryId)`);
 	// The oldest due delivery of each hook not busy (index webhook_deliveries_queued: one seek per hook,
 	// however long another hook's backlog), oldest first. json_each: the in-memory lists of busy hooks
 	// and of deliveries to leave out, as JSON arrays.
@@ -77,17 +121,14 @@ export function createWebhookStore(db: DB) {
 		WHERE h.id NOT IN (SELECT value FROM json_each(@busyHooks))
 		ORDER BY d.next_attempt_at, d.id LIMIT @limit`);
 	const delivery = db.prepare('SELECT * FROM webhook_deliveries WHERE hook_id = ? AND id = ?');
-	const deliveries = db.prepare(`
-		SELECT * FROM webhook_deliveries WHERE hook_id = @hookId AND (@status IS NULL
+	const STATUS = `(@status IS NULL
 			OR (@status = 'success' AND status_code BETWEEN 200 AND 399)
-			OR (@status = 'failure' AND (status_code IS NULL OR status_code >= 400) AND attempts > 0))
-		ORDER BY id DESC LIMIT @limit OFFSET @offset`);
-	const deliveryCount = db
-		.prepare(`
-		SELECT count(*) FROM webhook_deliveries WHERE hook_id = @hookId AND (@status IS NULL
-			OR (@status = 'success' AND status_code BETWEEN 200 AND 399)
-			OR (@status = 'failure' AND (status_code IS NULL OR status_code >= 400) AND attempts > 0))`)
-		.pluck();
+			OR (@status = 'failure' AND (status_code IS NULL OR status_code >= 400) AND attempts > 0))`;
+	const deliveries = db.prepare(`SELECT * FROM webhook_deliveries WHERE hook_id = @hookId AND ${STATUS} ORDER BY id DESC LIMIT @limit OFFSET @offset`);
+	const deliveryCount = db.prepare(`SELECT count(*) FROM webhook_deliveries WHERE hook_id = @hookId AND ${STATUS}`).pluck();
+	// Cursor pagination (index webhook_deliveries_hook): newest first, ids below @before.
+	const deliveriesBefore = db.prepare(`
+		SELECT * FROM webhook_deliveries WHERE hook_id = @hookId AND id < @before AND ${STATUS} ORDER BY id DESC LIMIT @limit`);
 	// Only while the delivery is still the one attempted: its hook may have been deleted (with its
 	// deliveries) during the attempt, and SQLite may since have given its id to a new delivery.
 	const attempted = `EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = @deliveryId AND hook_id = @hookId AND guid = @guid
@@ -99,6 +140,8 @@ export function createWebhookStore(db: DB) {
 	const finishAttempt = db.prepare(`
 		UPDATE webhook_deliveries SET attempts = attempts + 1, state = @state, next_attempt_at = @nextAttemptAt, status = @status,
 			status_code = @statusCode, duration = @duration, delivered_at = @attemptedAt WHERE id = @deliveryId`);
+	const lastResponse = db.prepare(`
+		UPDATE global_webhooks SET last_response_code = @code, last_response_status = @lastStatus, last_response_message = @message WHERE id = @hookId`);
 	const pending = db.prepare(`SELECT ${attempted}`).pluck();
 	// A delivery whose hook row is gone although foreign keys cascade (deleted with foreign keys off,
 	// e.g. from the sqlite3 shell, whose default they are). The due query never returns one.
@@ -108,22 +151,52 @@ export function createWebhookStore(db: DB) {
 		SELECT d.* FROM webhook_deliveries d WHERE (@hookId IS NULL OR d.hook_id = @hookId) ORDER BY d.id DESC LIMIT @limit`);
 
 	return {
-		all: () => all.all() as HookRow[],
-		page(limit: number, offset: number) {
-			return { rows: page.all(limit, offset) as HookRow[], total: count.get() as number };
+		/** Every global hook, in id order (the delivery engine keeps them in memory). */
+		globals: () => globals.all() as HookRow[],
+		/** One page of the hooks of a scope, in id order, and their number. */
+		page(scope: HookScope, limit: number, offset: number) {
+			const where = scopeParams(scope);
+			return { rows: page.all({ ...where, limit, offset }) as HookRow[], total: count.get(where) as number };
 		},
+		/** Every hook of a scope, active or not, in id order. */
+		inScope: (scope: HookScope) => inScope.all(scopeParams(scope)) as HookRow[],
+		/** A hook of any scope. */
 		get: (id: number) => get.get(id) as HookRow | undefined,
+		/** The hook `id` if it belongs to `scope` (a hook of another scope is not found). */
+		getInScope: (scope: HookScope, id: number) => getInScope.get({ ...scopeParams(scope), id }) as HookRow | undefined,
+		/** The active hooks of a repository. */
+		activeOfRepo: (repoId: number) => activeOfRepo.all(repoId) as HookRow[],
+		/** The active hooks of an organization. */
+		activeOfOrg: (orgId: number) => activeOfOrg.all(orgId) as HookRow[],
+		/** The repositories and organizations with at least one active hook. */
+		scopesWithHooks() {
+			const rows = scopesWithHooks.all() as Array<{ repo_id: number | null; org_id: number | null }>;
+			return {
+				repoIds: new Set(rows.flatMap((row) => (row.repo_id === null ? [] : [row.repo_id]))),
+				orgIds: new Set(rows.flatMap((row) => (row.org_id === null ? [] : [row.org_id]))),
+			};
+		},
 		/** @param now ISO timestamp */
-		insert: (values: HookValues, now: string) => get.get(Number(insert.run({ ...values, now }).lastInsertRowid)) as HookRow,
+		insert: (scope: HookScope, values: HookValues, now: string) =>
+			get.get(Number(insert.run({ ...values, ...scopeParams(scope), now }).lastInsertRowid)) as HookRow,
 		/** @param now ISO timestamp */
 		update: (id: number, values: HookValues, now: string) => {
 			update.run({ ...values, id, now });
 			return get.get(id) as HookRow;
 		},
 		remove: (id: number) => remove.run(id).changes > 0,
-		/** @param nextAttemptAt epoch seconds; @param now ISO timestamp */
-		insertDelivery: (input: { hookId: number; guid: string; event: string; action: string | null; payload: string; redelivery: boolean; nextAttemptAt: number; now: string }) =>
-			Number(insertDelivery.run({ ...input, redelivery: input.redelivery ? 1 : 0 }).lastInsertRowid),
+		/** @param nextAttemptAt epoch seconds; @param now ISO timestamp; @param repositoryId the event's repository */
+		insertDelivery: (input: {
+			hookId: number;
+			guid: string;
+			event: string;
+			action: string | null;
+			payload: string;
+			redelivery: boolean;
+			nextAttemptAt: number;
+			now: string;
+			repositoryId: number | null;
+		}) => Number(insertDelivery.run({ ...input, redelivery: input.redelivery ? 1 : 0 }).lastInsertRowid),
 		/**
 		 * Deliveries due at `now` (epoch seconds), at most one per hook — each hook's oldest due one —
 		 * oldest due first, leaving out the hooks in `busyHooks` (ids) and the deliveries in `skip`
@@ -141,8 +214,14 @@ export function createWebhookStore(db: DB) {
 			return { rows: deliveries.all(filter) as DeliveryRow[], total: deliveryCount.get(filter) as number };
 		},
 		/**
-		 * Records an attempt of `delivery` (the row as read before the attempt) and the delivery's new
-		 * state, in one transaction.
+		 * Up to `limit` deliveries of a hook with ids below `before` (cursor pagination), newest first.
+		 * @param before a delivery id (Number.MAX_SAFE_INTEGER for the first page)
+		 */
+		deliveriesBefore: (filter: { hookId: number; status: 'success' | 'failure' | null; before: number; limit: number }) =>
+			deliveriesBefore.all(filter) as DeliveryRow[],
+		/**
+		 * Records an attempt of `delivery` (the row as read before the attempt), the delivery's new
+		 * state and, with `response`, the hook's last_response, in one transaction.
 		 * @returns false (nothing written) when the delivery is no longer that row, still queued: its hook
 		 *   was deleted meanwhile (or it was attempted by someone else)
 		 */
@@ -156,9 +235,15 @@ export function createWebhookStore(db: DB) {
 			responseBody: string | null;
 			state: DeliveryRow['state'];
 			nextAttemptAt: number | null;
-		}): boolean {
+		}, response?: LastResponse): boolean {
 			const values = { ...input, deliveryId: delivery.id, hookId: delivery.hook_id, guid: delivery.guid, attemptsBefore: delivery.attempts };
-			return db.transaction(() => recordAttempt.run(values).changes > 0 && finishAttempt.run(values).changes > 0).immediate();
+			return db
+				.transaction(() => {
+					const recorded = recordAttempt.run(values).changes > 0 && finishAttempt.run(values).changes > 0;
+					if (recorded && response) lastResponse.run({ hookId: delivery.hook_id, code: response.code, lastStatus: response.status, message: response.message });
+					return recorded;
+				})
+				.immediate();
 		},
 		attempts: (deliveryId: number) => attempts.all(deliveryId) as AttemptRow[],
 		/** The newest deliveries, of one hook or of all (gitstead admin list-deliveries). */

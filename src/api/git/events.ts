@@ -8,6 +8,7 @@ import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import { repository } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
+import type { AccountRow } from '../users/store';
 import { parseCommit } from './objects';
 import { isAncestor } from './service';
 
@@ -59,6 +60,47 @@ function commitSummaries(app: App, repo: RepositoryRow, owner: { login: string }
 }
 
 /**
+ * The push webhook's payload (without an action: push has none) for a reference moved from
+ * `before` to `after`: the commits it brings (the last 20), pusher, repository, organization and
+ * sender. Also what a repository hook's test delivery sends (POST …/hooks/{hook_id}/tests).
+ * @param before the ref's commit before (null: the ref is new); @param after after (null: deleted)
+ */
+export function pushPayload(app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, actorId: number | null): Record<string, unknown> {
+	const owner = app.stores.accounts.byId(repo.owner_id)!;
+	const { shas } = after ? pushedCommits(app, repo.id, before, after) : { shas: [] };
+	return pushPayloadOf(app, repo, owner, ref, before, after, commitSummaries(app, repo, owner, shas), actorId);
+}
+
+function pushPayloadOf(
+	app: App,
+	repo: RepositoryRow,
+	owner: AccountRow,
+	ref: string,
+	before: string | null,
+	after: string | null,
+	commits: ReturnType<typeof commitSummaries>,
+	actorId: number | null,
+): Record<string, unknown> {
+	const pusher = actorId === null ? undefined : app.stores.accounts.byId(actorId);
+	return {
+		ref,
+		before: before ?? ZERO,
+		after: after ?? ZERO,
+		created: before === null,
+		deleted: after === null,
+		forced: false,
+		base_ref: null,
+		compare: app.urls.html(`/${owner.login}/${repo.name}/compare/${(before ?? ZERO).slice(0, 12)}...${(after ?? ZERO).slice(0, 12)}`),
+		commits: commits.map((c) => ({ id: c.sha, tree_id: null, distinct: true, message: c.message, url: c.url, author: c.author })),
+		head_commit: commits.length ? { id: commits[commits.length - 1].sha, message: commits[commits.length - 1].message } : null,
+		pusher: pusher ? { name: pusher.login, email: pusher.email } : { name: 'gitstead', email: null },
+		repository: repository(app.urls, repo, owner, null),
+		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+		...sender(app, actorId),
+	};
+}
+
+/**
  * A reference moved (or was created or deleted): the push webhook, with PushEvent in the feeds
  * when commits arrived on an existing ref.
  * @param before the ref's commit before (null: the ref is new); @param after after (null: deleted)
@@ -70,7 +112,6 @@ export function recordPush(app: App, repo: RepositoryRow, ref: string, before: s
 	const moved = before !== null && after !== null;
 	// The event's row gets the next id: the push's id, as GitHub numbers pushes.
 	const pushId = app.stores.events.latestId() + 1;
-	const pusher = actorId === null ? undefined : app.stores.accounts.byId(actorId);
 	record(app, {
 		event: 'push',
 		action: null,
@@ -91,22 +132,7 @@ export function recordPush(app: App, repo: RepositoryRow, ref: string, before: s
 					},
 				}
 			: undefined,
-		webhook: () => ({
-			ref,
-			before: before ?? ZERO,
-			after: after ?? ZERO,
-			created: before === null,
-			deleted: after === null,
-			forced: false,
-			base_ref: null,
-			compare: app.urls.html(`/${owner.login}/${repo.name}/compare/${(before ?? ZERO).slice(0, 12)}...${(after ?? ZERO).slice(0, 12)}`),
-			commits: commits.map((c) => ({ id: c.sha, tree_id: null, distinct: true, message: c.message, url: c.url, author: c.author })),
-			head_commit: commits.length ? { id: commits[commits.length - 1].sha, message: commits[commits.length - 1].message } : null,
-			pusher: pusher ? { name: pusher.login, email: pusher.email } : { name: 'gitstead', email: null },
-			repository: repository(app.urls, repo, owner, null),
-			...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-			...sender(app, actorId),
-		}),
+		webhook: () => pushPayloadOf(app, repo, owner, ref, before, after, commits, actorId),
 	});
 }
 

@@ -13,9 +13,10 @@ import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { DEFAULT_EVENTS, HOOK_EVENTS } from '../../webhooks';
-import type { HookRow, HookValues } from '../../webhooks/store';
-import { ALLOWED_HOSTS_KEY, urlRefusal } from '../../webhooks/targets';
-import { delivery, deliveryItem, globalHook } from './render';
+import type { HookRow, HookScope, HookValues } from '../../webhooks/store';
+import { delivery, deliveryItem } from '../hooks/render';
+import { checkHookUrl, contentType, insecureSsl, secret, sslFlag, uniqueEvents } from '../hooks/service';
+import { globalHook } from './render';
 
 const POLICY = {
 	access: 'site_admin' as const,
@@ -30,9 +31,9 @@ const POLICY = {
 
 const config = v.object({
 	url: v.pipe(v.string(), v.minLength(1, 'config.url is required')),
-	content_type: v.optional(v.picklist(['json', 'form'])),
-	secret: v.optional(v.nullable(v.string())),
-	insecure_ssl: v.optional(v.union([v.picklist(['0', '1']), v.picklist([0, 1])])),
+	content_type: v.optional(contentType),
+	secret: v.optional(secret),
+	insecure_ssl: v.optional(insecureSsl),
 });
 const events = v.optional(v.array(v.picklist(HOOK_EVENTS)));
 const createBody = v.object({
@@ -50,32 +51,21 @@ const updateBody = v.object({ config: v.optional(config), events, active: v.opti
  *   (src/webhooks/targets.ts: loopback, link-local, unspecified) and not in allowedHosts
  */
 function hookValues(input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean }, allowedHosts: readonly string[]): HookValues {
-	let url: URL | null = null;
-	try {
-		url = new URL(input.config.url);
-	} catch {
-		// reported below
-	}
-	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-		throw invalidField('Hook', 'config.url', `"${input.config.url}" is not an http(s) URL`);
-	}
-	const refusal = urlRefusal(url, allowedHosts);
-	if (refusal) {
-		throw invalidField('Hook', 'url', `Url is not supported: ${refusal}; hooks may deliver there only if ${ALLOWED_HOSTS_KEY} lists "${url.hostname}"`, 'custom');
-	}
 	return {
 		active: input.active === false ? 0 : 1,
-		events: JSON.stringify([...new Set(input.events ?? DEFAULT_EVENTS)]),
-		url: input.config.url,
+		events: JSON.stringify(uniqueEvents(input.events ?? DEFAULT_EVENTS)),
+		url: checkHookUrl(input.config.url, allowedHosts),
 		content_type: input.config.content_type ?? 'form',
-		insecure_ssl: String(input.config.insecure_ssl ?? '0') as '0' | '1',
+		insecure_ssl: sslFlag(input.config.insecure_ssl),
 		secret: input.config.secret || null,
 	};
 }
 
+const GLOBAL: HookScope = { kind: 'global' };
+
 function loadHook(ctx: Context): HookRow {
 	const id = idParam(ctx.params.hook_id);
-	const hook = id === null ? undefined : ctx.app.stores.webhooks.get(id);
+	const hook = id === null ? undefined : ctx.app.stores.webhooks.getInScope(GLOBAL, id);
 	if (!hook) throw notFound();
 	return hook;
 }
@@ -88,7 +78,7 @@ export const globalWebhookRoutes = [
 		docs: 'enterprise-admin/global-webhooks#list-global-webhooks',
 		pagination: true,
 		handler(ctx) {
-			const { rows, total } = ctx.app.stores.webhooks.page(ctx.page.perPage, ctx.page.offset);
+			const { rows, total } = ctx.app.stores.webhooks.page(GLOBAL, ctx.page.perPage, ctx.page.offset);
 			return paged(rows.map((hook) => globalHook(ctx.app.urls, hook, true)), total);
 		},
 	}),
@@ -100,7 +90,7 @@ export const globalWebhookRoutes = [
 		body: createBody,
 		handler(ctx) {
 			const values = hookValues(ctx.body, ctx.app.config.webhooks.allowed_hosts);
-			const hook = ctx.app.stores.webhooks.insert(values, isoSeconds(ctx.now));
+			const hook = ctx.app.stores.webhooks.insert(GLOBAL, values, isoSeconds(ctx.now));
 			ctx.app.webhooks.invalidate();
 			return created(globalHook(ctx.app.urls, hook, true), ctx.app.urls.api(`/admin/hooks/${hook.id}`));
 		},

@@ -13,9 +13,19 @@ import type { OrgAccess, Viewer } from './types';
 /**
  * Classic scopes that stand in for `repo` on the routes that accept them (GitHub's scope docs):
  * `repo_deployment` for deployments and their statuses, `security_events` for Dependabot alerts
- * and dismissal requests, `repo:status` for commit statuses, `repo:invite` for invitations.
+ * and dismissal requests, `repo:status` for commit statuses, `repo:invite` for invitations,
+ * `read:repo_hook` / `write:repo_hook` / `admin:repo_hook` for repository webhooks ("in public or
+ * private repositories").
  */
-const REPO_SUBSTITUTES: readonly string[] = ['repo_deployment', 'security_events', 'repo:status', 'repo:invite'];
+const REPO_SUBSTITUTES: readonly string[] = [
+	'repo_deployment',
+	'security_events',
+	'repo:status',
+	'repo:invite',
+	'read:repo_hook',
+	'write:repo_hook',
+	'admin:repo_hook',
+];
 
 /**
  * Whether a classic or OAuth token reaches private and internal repositories on a route: with
