@@ -88,21 +88,19 @@ export const events = {
 		});
 	},
 
-	/** team added_to_repository / removed_from_repository. */
+	/**
+	 * team added_to_repository / removed_from_repository. Adding also reports GitHub's older
+	 * `team_add` event (no action; same payload), which hooks subscribe to separately.
+	 */
 	teamRepository(app: App, action: 'added_to_repository' | 'removed_from_repository', org: AccountRow, team: TeamRow, repo: RepositoryRow, actorId: number | null): void {
-		record(app, {
-			event: 'team',
-			action,
-			actorId,
-			org,
-			repo,
-			webhook: () => ({
-				team: webhookTeam(app, org, team),
-				repository: repository(app.urls, repo, app.stores.accounts.byId(repo.owner_id)!, null),
-				...inOrganization(app, org),
-				...sender(app, actorId),
-			}),
+		const webhook = () => ({
+			team: webhookTeam(app, org, team),
+			repository: repository(app.urls, repo, app.stores.accounts.byId(repo.owner_id)!, null),
+			...inOrganization(app, org),
+			...sender(app, actorId),
 		});
+		record(app, { event: 'team', action, actorId, org, repo, webhook });
+		if (action === 'added_to_repository') record(app, { event: 'team_add', action: null, actorId, org, repo, webhook });
 	},
 
 	/** membership added / removed: team membership. */
