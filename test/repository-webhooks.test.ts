@@ -349,7 +349,7 @@ test('ping – 204; to an inactive hook it is logged as failed, not sent', async
 	await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
 });
 
-test('access – repository administrators only: anonymous 401, no access 404, push 403; scopes and fine-grained permissions', async () => {
+test('access – repository administrators only: anonymous 401, anyone else 404 (GitHub conceals hooks); scopes and fine-grained permissions', async () => {
 	const hook = (await createHook('/access')).body;
 	const vaultHook = (await createHook('/vault', {}, 'acme/vault')).body;
 	await deliver();
@@ -358,11 +358,11 @@ test('access – repository administrators only: anonymous 401, no access 404, p
 	const outsider = s.fullToken('nora');
 	assert.is((await s.get('/repos/acme/vault/hooks', outsider)).status, 404, '~> a private repository the caller cannot see');
 	const readOnly = await s.get('/repos/acme/app/hooks', outsider);
-	assert.is(readOnly.status, 403, '~> a public repository: read is not admin');
-	assert.is(readOnly.body.message, 'Must have admin rights to Repository.');
+	assert.is(readOnly.status, 404, '~> a public repository: read is not admin, and the hooks are not shown');
+	assert.is(readOnly.body.message, 'Not Found');
 	const pusher = await s.get(path, s.fullToken('mike'));
-	assert.is(pusher.status, 403, '~> push access is not admin');
-	assert.is((await s.request('POST', '/repos/acme/app/hooks', { token: s.fullToken('mike'), body: { config: { url: receiver.url('/m') } } })).status, 403);
+	assert.is(pusher.status, 404, '~> push access is not admin');
+	assert.is((await s.request('POST', '/repos/acme/app/hooks', { token: s.fullToken('mike'), body: { config: { url: receiver.url('/m') } } })).status, 404);
 	assert.is((await s.get(`/repos/acme/other/hooks/${hook.id}`, owner)).status, 404, "~> another repository's hook");
 	const global = s.app.stores.webhooks.insert({ kind: 'global' }, { active: 0, events: '["user"]', url: receiver.url('/g'), content_type: 'json', insecure_ssl: '0', secret: null }, '2026-01-01T00:00:00Z').id;
 	assert.is((await s.get(`/repos/acme/app/hooks/${global}`, owner)).status, 404, '~> a global hook is no repository hook');

@@ -38,9 +38,9 @@ export function loadResources(ctx: Context): void {
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
 	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach);
+	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true);
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
-	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false);
+	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true);
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
 }
 
@@ -56,13 +56,16 @@ function requireSelf(ctx: Context, mustReach: boolean): void {
 	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
 }
 
-function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean): OrgAccess {
+function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean): OrgAccess {
 	const org = ctx.app.stores.accounts.organization(ctx.params.org);
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
-	if (level === 'owner' && !access.admin) throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
+	if (level === 'owner' && !access.admin) {
+		if (conceal) throw notFound();
+		throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
+	}
 	return access;
 }
 
@@ -100,7 +103,7 @@ const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 	admin: 'admin',
 };
 
-function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean): RepoAccess {
+function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean, conceal: boolean): RepoAccess {
 	const owner = ctx.app.stores.accounts.byLogin(ctx.params.owner);
 	const repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, ctx.params.repo.replace(/\.git$/, ''));
 	if (!owner || !repo) throw notFound();
@@ -112,6 +115,7 @@ function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mus
 		throw notAccessible(ctx.principal);
 	}
 	if (!atLeast(permission, needed)) {
+		if (conceal) throw notFound();
 		throw forbidden(needed === 'admin' ? 'Must have admin rights to Repository.' : `Must have ${needed} access to the repository to ${ctx.route.action}.`);
 	}
 	const access = { repo, owner, permission };

@@ -82,6 +82,11 @@ export interface ResourceGuard {
 	readOnly?: true;
 	/** A token bound to one account must be bound to this resource's account even to read it (the answer is private to the caller). */
 	bound?: true;
+	/**
+	 * Callers who see the repository or organization but stand below the level get 404, not 403:
+	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
+	 */
+	conceal?: true;
 }
 
 export interface Pagination {

@@ -222,7 +222,7 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 	const need = (level: 'read' | 'write'): PermissionSet => (repo ? { repository_hooks: level } : { organization_hooks: level });
 	const policy = (level: 'read' | 'write') => ({
 		access: 'authenticated' as const,
-		resource: repo ? { repo: 'admin' as const, writable: false } : { org: 'owner' as const },
+		resource: repo ? { repo: 'admin' as const, writable: false, conceal: true as const } : { org: 'owner' as const, conceal: true as const },
 		permissions: [need(level)],
 		errorResource: 'Hook',
 	});
