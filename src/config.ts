@@ -77,6 +77,13 @@ export interface Config {
 		 */
 		allowed_hosts: string[];
 	};
+	notifications: {
+		/**
+		 * Threads PUT /notifications (and the repository form) marks within the request; with more,
+		 * it answers 202 and a background task marks them, this many per transaction.
+		 */
+		mark_read_batch: number;
+	};
 }
 
 /** Paths and URLs derived from a Config. */
@@ -125,6 +132,7 @@ export function defaultConfig(): Config {
 		ldap: { sync_enabled: false },
 		billing: { budgets_enabled: true },
 		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4, allowed_hosts: [] },
+		notifications: { mark_read_batch: 1000 },
 	};
 }
 
@@ -182,6 +190,7 @@ const fileSchema = v.strictObject({
 			allowed_hosts: v.optional(v.array(hostEntry)),
 		}),
 	),
+	notifications: v.optional(v.strictObject({ mark_read_batch: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))) })),
 });
 
 /** Settings that flags and GITSTEAD_* variables may override. */
@@ -304,6 +313,7 @@ function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
 	Object.assign(config.ldap, stripUndefined(file.ldap ?? {}));
 	Object.assign(config.billing, stripUndefined(file.billing ?? {}));
 	Object.assign(config.webhooks, stripUndefined(file.webhooks ?? {}));
+	Object.assign(config.notifications, stripUndefined(file.notifications ?? {}));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

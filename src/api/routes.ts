@@ -18,6 +18,7 @@ import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
 import { metaRoutes } from './meta/routes';
 import { migrationRoutes } from './migrations/routes';
+import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
@@ -52,4 +53,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...labelRoutes,
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
+	...notificationRoutes,
 ];
