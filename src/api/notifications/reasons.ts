@@ -94,7 +94,8 @@ export interface NotificationSubject {
 	path: string | null;
 	/**
 	 * subject.latest_comment_url likewise ('/issues/comments/42'); GitHub points it at the subject
-	 * itself when the latest activity was not a comment. Undefined leaves it as it was (an edit).
+	 * itself when the latest activity was not a comment. Null: none; undefined leaves it as it was
+	 * (an edit; a new subject then starts at `path`).
 	 */
 	latestCommentPath?: string | null;
 	/** A comment that no longer exists: if latest_comment_url points at it, it points at the subject again. */

@@ -35,7 +35,7 @@ const NOTIFICATIONS = {
 	errorResource: 'Notification',
 };
 /** The repository forms: also the repository {owner}/{repo}, read (marking threads read changes nothing in it). */
-const REPOSITORY_NOTIFICATIONS = { ...NOTIFICATIONS, resource: { self: true, repo: 'read', readOnly: true, writable: false } as const };
+const REPOSITORY_NOTIFICATIONS = { ...NOTIFICATIONS, resource: { self: true, repo: 'read', readOnly: true } as const };
 
 const flag = v.optional(
 	v.pipe(
