@@ -997,3 +997,36 @@ END;
 CREATE TRIGGER subscriptions_count_update AFTER UPDATE OF subscribed ON repository_subscriptions WHEN OLD.subscribed <> NEW.subscribed BEGIN
   UPDATE repositories SET subscribers_count = subscribers_count + (CASE NEW.subscribed WHEN 1 THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
 END;
+
+-- Notifications (src/api/notifications, spec document 2 NotificationThread): subjects (what a
+-- thread is about, one row per object) and threads (one per user and subject). Derived from the
+-- domain-event log by its notifications subscriber (src/events/notifications.ts) in the
+-- transaction of the change; a thread is listed from its first notification on (schema 8).
+CREATE TABLE notification_subjects (
+  id                  INTEGER PRIMARY KEY,
+  repository_id       INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  type                TEXT NOT NULL,                -- GitHub's subject.type: Issue, PullRequest, RepositoryInvitation, ...
+  subject_id          INTEGER NOT NULL,             -- the object's own id within its type (issues.id, ...)
+  title               TEXT NOT NULL,
+  path                TEXT,                         -- subject.url below the repository's API address (/issues/7); NULL: none
+  latest_comment_path TEXT,                         -- subject.latest_comment_url likewise
+  UNIQUE (type, subject_id)
+);
+CREATE TABLE notification_threads (
+  id            INTEGER PRIMARY KEY,
+  user_id       INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  subject_id    INTEGER NOT NULL REFERENCES notification_subjects(id) ON DELETE CASCADE,
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  reason        TEXT,                               -- the thread's reason at its latest notification; NULL before the first
+  standing      TEXT,                               -- what the user is to the subject so far (the next notification's reason at least)
+  subscribed    INTEGER NOT NULL DEFAULT 0,         -- 1: follows the thread (took part, named in it, or subscribed by hand)
+  ignored       INTEGER NOT NULL DEFAULT 0,         -- 1: muted until the user comments or is mentioned
+  subscribed_at TEXT,
+  unread        INTEGER NOT NULL DEFAULT 0,
+  done          INTEGER NOT NULL DEFAULT 0,         -- 1: marked done, out of the lists until its next notification
+  updated_at    TEXT,                               -- the latest notification; NULL: none yet (not listed)
+  last_read_at  TEXT,
+  UNIQUE (user_id, subject_id)
+);
+CREATE INDEX notification_threads_inbox ON notification_threads(user_id, updated_at) WHERE updated_at IS NOT NULL;
+CREATE INDEX notification_threads_subject ON notification_threads(subject_id, subscribed);

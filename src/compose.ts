@@ -25,6 +25,7 @@ import { createStores } from './api/stores';
 import { renderBody } from './api/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
+import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
 const samplers = new WeakMap<App, PollInterval>();
@@ -122,6 +123,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	samplers.set(app, poll);
 	app.tasks.register(CONVERT_TASK, runConversionTask);
 	app.tasks.register(EXPORT_TASK, runExportTask);
+	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	return app;
 }

@@ -87,6 +87,13 @@ export interface Config {
 		 */
 		allowed_hosts: string[];
 	};
+	notifications: {
+		/**
+		 * Threads PUT /notifications (and the repository form) marks within the request; with more,
+		 * it answers 202 and a background task marks them, this many per transaction.
+		 */
+		mark_read_batch: number;
+	};
 }
 
 /** Paths and URLs derived from a Config. */
@@ -137,6 +144,7 @@ export function defaultConfig(): Config {
 		polling: { interval_seconds: 60 },
 		events: { retention_days: 30, timeline_limit: 300 },
 		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4, allowed_hosts: [] },
+		notifications: { mark_read_batch: 1000 },
 	};
 }
 
@@ -201,6 +209,7 @@ const fileSchema = v.strictObject({
 			allowed_hosts: v.optional(v.array(hostEntry)),
 		}),
 	),
+	notifications: v.optional(v.strictObject({ mark_read_batch: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))) })),
 });
 
 /** Settings that flags and GITSTEAD_* variables may override. */
@@ -325,6 +334,7 @@ function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
 	Object.assign(config.polling, stripUndefined(file.polling ?? {}));
 	Object.assign(config.events, stripUndefined(file.events ?? {}));
 	Object.assign(config.webhooks, stripUndefined(file.webhooks ?? {}));
+	Object.assign(config.notifications, stripUndefined(file.notifications ?? {}));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

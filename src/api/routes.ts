@@ -20,6 +20,7 @@ import { globalWebhookRoutes } from './global-webhooks/routes';
 import { organizationWebhookRoutes, repositoryWebhookRoutes } from './hooks/routes';
 import { metaRoutes } from './meta/routes';
 import { migrationRoutes } from './migrations/routes';
+import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
@@ -61,4 +62,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...feedRoutes,
 	...starringRoutes,
 	...watchingRoutes,
+	...notificationRoutes,
 ];

@@ -17,6 +17,7 @@ import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
 import { createMembershipStore } from './members/store';
 import { createMigrationStore } from './migrations/store';
+import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
@@ -53,6 +54,7 @@ export function createStores(db: DB) {
 		events: createEventStore(db),
 		stars: createStarStore(db),
 		subscriptions: createSubscriptionStore(db),
+		notifications: createNotificationStore(db),
 	};
 }
 

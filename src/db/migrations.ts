@@ -158,6 +158,61 @@ export const migrations: Migration[] = [
 				ALTER TABLE webhook_deliveries ADD COLUMN repository_id INTEGER;`);
 		},
 	},
+	{
+		version: 8,
+		description: 'notifications: subjects and per-user threads; the participants of existing issues (authors, commenters, assignees) follow them',
+		up(db) {
+			db.exec(`
+				CREATE TABLE notification_subjects (
+				  id                  INTEGER PRIMARY KEY,
+				  repository_id       INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  type                TEXT NOT NULL,                -- GitHub's subject.type: Issue, PullRequest, RepositoryInvitation, ...
+				  subject_id          INTEGER NOT NULL,             -- the object's own id within its type (issues.id, ...)
+				  title               TEXT NOT NULL,
+				  path                TEXT,                         -- subject.url below the repository's API address (/issues/7); NULL: none
+				  latest_comment_path TEXT,                         -- subject.latest_comment_url likewise
+				  UNIQUE (type, subject_id)
+				);
+				CREATE TABLE notification_threads (
+				  id            INTEGER PRIMARY KEY,
+				  user_id       INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  subject_id    INTEGER NOT NULL REFERENCES notification_subjects(id) ON DELETE CASCADE,
+				  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  reason        TEXT,                               -- the thread's reason at its latest notification; NULL before the first
+				  standing      TEXT,                               -- what the user is to the subject so far (the next notification's reason at least)
+				  subscribed    INTEGER NOT NULL DEFAULT 0,         -- 1: follows the thread (took part, named in it, or subscribed by hand)
+				  ignored       INTEGER NOT NULL DEFAULT 0,         -- 1: muted until the user comments or is mentioned
+				  subscribed_at TEXT,
+				  unread        INTEGER NOT NULL DEFAULT 0,
+				  done          INTEGER NOT NULL DEFAULT 0,         -- 1: marked done, out of the lists until its next notification
+				  updated_at    TEXT,                               -- the latest notification; NULL: none yet (not listed)
+				  last_read_at  TEXT,
+				  UNIQUE (user_id, subject_id)
+				);
+				CREATE INDEX notification_threads_inbox ON notification_threads(user_id, updated_at) WHERE updated_at IS NOT NULL;
+				CREATE INDEX notification_threads_subject ON notification_threads(subject_id, subscribed);`);
+			// Issues opened before notifications existed: their participants follow them from now on
+			// (no notification, nothing unread), so the next comment reaches them as it would have.
+			db.exec(`
+				INSERT INTO notification_subjects (repository_id, type, subject_id, title, path, latest_comment_path)
+				SELECT repo_id, CASE WHEN pull_request = 1 THEN 'PullRequest' ELSE 'Issue' END, id, title,
+					CASE WHEN pull_request = 1 THEN '/pulls/' ELSE '/issues/' END || number,
+					coalesce('/issues/comments/' || (SELECT max(c.id) FROM issue_comments c WHERE c.issue_id = issues.id),
+						CASE WHEN pull_request = 1 THEN '/pulls/' ELSE '/issues/' END || number)
+				FROM issues;
+				INSERT INTO notification_threads (user_id, subject_id, repository_id, standing, subscribed, subscribed_at)
+				SELECT p.user_id, s.id, s.repository_id,
+					CASE max(p.rank) WHEN 3 THEN 'assign' WHEN 2 THEN 'author' ELSE 'comment' END, 1, min(p.at)
+				FROM (
+					SELECT id AS issue_id, user_id, 2 AS rank, created_at AS at FROM issues
+					UNION ALL SELECT issue_id, user_id, 1, created_at FROM issue_comments
+					UNION ALL SELECT a.issue_id, a.user_id, 3, i.created_at FROM issue_assignees a JOIN issues i ON i.id = a.issue_id
+				) p
+				JOIN notification_subjects s ON s.type IN ('Issue', 'PullRequest') AND s.subject_id = p.issue_id
+				JOIN accounts u ON u.id = p.user_id AND u.type = 'User'
+				GROUP BY p.user_id, s.id;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -2,7 +2,8 @@
  * The domain-event log: the one function every state change that GitHub reports (as an activity
  * event, a notification or a webhook) calls, inside the transaction of the change. It writes the
  * event row (the activity feeds read those rows) and hands the event to the subscribers that
- * derive from it in the same transaction: webhook deliveries for every hook whose events match.
+ * derive from it in the same transaction: webhook deliveries for every hook whose events match,
+ * and notification threads for the users it concerns.
  * A crash after the commit loses nothing: the derived rows were written with the change.
  *
  * Callers never write feed rows, deliveries or notifications themselves.
@@ -10,7 +11,9 @@
 import type { App } from '../app';
 import type { RepositoryRow } from '../api/repos/store';
 import type { AccountRow } from '../api/users/store';
+import type { NotificationActivity } from '../api/notifications/reasons';
 import { isoSeconds } from '../time';
+import { deriveNotifications } from './notifications';
 
 /** One thing that happened, as GitHub names it. */
 export interface DomainEvent {
@@ -31,6 +34,12 @@ export interface DomainEvent {
 	 * repository, organization and sender themselves.
 	 */
 	webhook?: () => Record<string, unknown>;
+	/**
+	 * What notification threads derive from it (src/events/notifications.ts): the subject it
+	 * changed (an issue, a pull request, ...) and the users it names (mentioned, assigned) with how
+	 * it reaches the thread's followers; only for events in a repository.
+	 */
+	notification?: NotificationActivity;
 }
 
 /**
@@ -48,6 +57,7 @@ export function record(app: App, event: DomainEvent): number {
 	}
 	// The feeds: a repository made private takes its past events out of the public feeds.
 	if (repo && event.event === 'repository' && event.action === 'privatized') app.stores.events.hideRepository(repo.id);
+	if (event.notification && repo) deriveNotifications(app, repo, event.actorId, event.notification);
 	const id = app.stores.events.insert({
 		event: event.event,
 		action: event.action,

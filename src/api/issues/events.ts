@@ -5,9 +5,18 @@
  * and after it (issueSnapshot → recordIssueChanges), so every route that changes an issue reports
  * exactly what it changed: opened, edited, closed, reopened, locked, unlocked, labeled, unlabeled,
  * assigned, unassigned.
+ *
+ * The events that notify carry their `notification` part (src/api/notifications/reasons.ts): the
+ * issue or pull request as the subject, and who the change names. Opening an issue and commenting
+ * reach the repository's watchers and the thread's participants and name the users mentioned
+ * (and, on opening, the assignees); closing and reopening reach them with reason state_change;
+ * an assignment names the assignee; an edit names only the users its new text mentions for the
+ * first time. The actor is the issue's author, a commenter or the one who changed its state.
  */
 import type { Context } from '../../http/route';
 import { record } from '../../events/log';
+import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../notifications/reasons';
+import { newlyMentioned } from '../notifications/mentions';
 import { inOrganization, sender } from '../../events/payloads';
 import { label as renderLabel } from '../labels/render';
 import type { LabelRow } from '../labels/store';
@@ -45,8 +54,41 @@ function where(ctx: Context, scope: IssueScope) {
 	};
 }
 
+/**
+ * An issue or pull request as a notification subject: subject.url is its API address (/pulls/N for
+ * a pull request, as GitHub's threads give it).
+ * @param latestCommentPath the latest comment's path, or the subject's own path when the latest
+ *   activity was not a comment; undefined leaves it as it was
+ */
+function issueSubject(row: IssueRow, latestCommentPath?: string | null): NotificationSubject {
+	const path = row.pull_request ? `/pulls/${row.number}` : `/issues/${row.number}`;
+	return {
+		type: row.pull_request ? 'PullRequest' : 'Issue',
+		id: row.id,
+		title: row.title,
+		path,
+		latestCommentPath: latestCommentPath === null ? path : latestCommentPath,
+	};
+}
+
+/** The users a text newly mentions (not the actor: mentioning oneself notifies no one), as involvements. */
+function mentioned(ctx: Context, text: string | null, previous?: string | null): Involvement[] {
+	return newlyMentioned(ctx.app, text, previous)
+		.filter((user) => user.id !== ctx.principal.actorId)
+		.map((user) => ({ userId: user.id, reason: 'mention' as const }));
+}
+
+const named = (userIds: number[], reason: NotificationReason): Involvement[] => userIds.map((userId) => ({ userId, reason }));
+
 /** One issues event; `issue` is the issue object as GitHub renders it (raw body). */
-function recordIssue(ctx: Context, scope: IssueScope, action: string, issue: unknown, extra: Record<string, unknown> = {}): void {
+function recordIssue(
+	ctx: Context,
+	scope: IssueScope,
+	action: string,
+	issue: unknown,
+	extra: Record<string, unknown> = {},
+	notification?: NotificationActivity,
+): void {
 	record(ctx.app, {
 		event: 'issues',
 		action,
@@ -54,6 +96,7 @@ function recordIssue(ctx: Context, scope: IssueScope, action: string, issue: unk
 		repo: scope.repo,
 		feed: FEED_ACTIONS.has(action) ? { type: 'IssuesEvent', payload: { action, issue, ...extra } } : undefined,
 		webhook: () => ({ issue, ...extra, ...where(ctx, scope) }),
+		notification,
 	});
 }
 
@@ -65,15 +108,34 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 	const after = issueSnapshot(ctx, row);
 	const issue = rendered !== undefined && ctx.media === null ? rendered : renderIssues(ctx, scope, [row], true, null)[0];
 	if (!before) {
-		recordIssue(ctx, scope, 'opened', issue);
+		recordIssue(ctx, scope, 'opened', issue, {}, {
+			subject: issueSubject(row, null),
+			broadcast: true,
+			actorReason: 'author',
+			involved: [...mentioned(ctx, row.body), ...named(after.assigneeIds, 'assign')],
+		});
 		return;
 	}
 	const was = before.row;
 	const changes: Record<string, { from: unknown }> = {};
 	if (was.title !== row.title) changes.title = { from: was.title };
 	if (was.body !== row.body) changes.body = { from: was.body };
-	if (Object.keys(changes).length) recordIssue(ctx, scope, 'edited', issue, { changes });
-	if (was.state !== row.state) recordIssue(ctx, scope, row.state === 'closed' ? 'closed' : 'reopened', issue);
+	if (Object.keys(changes).length) {
+		recordIssue(ctx, scope, 'edited', issue, { changes }, {
+			subject: issueSubject(row),
+			broadcast: false,
+			involved: was.body !== row.body ? mentioned(ctx, row.body, was.body) : [],
+		});
+	}
+	if (was.state !== row.state) {
+		recordIssue(ctx, scope, row.state === 'closed' ? 'closed' : 'reopened', issue, {}, {
+			subject: issueSubject(row, null),
+			broadcast: true,
+			participantReason: 'state_change',
+			actorReason: 'state_change',
+			involved: [],
+		});
+	}
 	if (was.locked !== row.locked) recordIssue(ctx, scope, row.locked ? 'locked' : 'unlocked', issue);
 	const labelIds = new Set(after.labels.map((l) => l.id));
 	const beforeIds = new Set(before.labels.map((l) => l.id));
@@ -82,7 +144,14 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 	for (const l of before.labels) if (!labelIds.has(l.id)) recordIssue(ctx, scope, 'unlabeled', issue, { label: labelObject(l) });
 	const accounts = ctx.app.stores.accounts.mapByIds([...before.assigneeIds, ...after.assigneeIds]);
 	const assignee = (id: number) => simpleUser(ctx.app.urls, accounts.get(id)!);
-	for (const id of after.assigneeIds) if (!before.assigneeIds.includes(id)) recordIssue(ctx, scope, 'assigned', issue, { assignee: assignee(id) });
+	for (const id of after.assigneeIds) {
+		if (before.assigneeIds.includes(id)) continue;
+		recordIssue(ctx, scope, 'assigned', issue, { assignee: assignee(id) }, {
+			subject: issueSubject(row),
+			broadcast: false,
+			involved: named([id], 'assign'),
+		});
+	}
 	for (const id of before.assigneeIds) if (!after.assigneeIds.includes(id)) recordIssue(ctx, scope, 'unassigned', issue, { assignee: assignee(id) });
 }
 
@@ -102,6 +171,13 @@ export function recordIssueComment(
 	const author = ctx.app.stores.accounts.byId(comment.user_id)!;
 	const object = issueComment(ctx.app.urls, scope.paths, issueRow.number, issueRow.pull_request === 1, comment, author, scope.associations.of(author), null);
 	const changes = action === 'edited' ? { changes: { body: { from: previousBody } } } : {};
+	const commentPath = `/issues/comments/${comment.id}`;
+	const notification: NotificationActivity =
+		action === 'created'
+			? { subject: issueSubject(issueRow, commentPath), broadcast: true, actorReason: 'comment', involved: mentioned(ctx, comment.body) }
+			: action === 'edited'
+				? { subject: issueSubject(issueRow), broadcast: false, involved: mentioned(ctx, comment.body, previousBody) }
+				: { subject: { ...issueSubject(issueRow), withdrawnCommentPath: commentPath }, broadcast: false, involved: [] };
 	record(ctx.app, {
 		event: 'issue_comment',
 		action,
@@ -109,5 +185,6 @@ export function recordIssueComment(
 		repo: scope.repo,
 		feed: action === 'created' ? { type: 'IssueCommentEvent', payload: { action, issue, comment: object } } : undefined,
 		webhook: () => ({ ...changes, issue, comment: object, ...where(ctx, scope) }),
+		notification,
 	});
 }

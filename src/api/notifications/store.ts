@@ -1,0 +1,221 @@
+/**
+ * Prepared statements of notifications: subjects (what a thread is about, one row per object) and
+ * threads (one per user and subject). The notifications subscriber of the event log writes them
+ * in the transaction of the change (src/events/notifications.ts); the routes read them and mark
+ * them read, done or (un)subscribed. A thread row exists as soon as the user takes part in its
+ * subject (their participation is kept for later notifications) and shows in the lists from its
+ * first notification on (updated_at set).
+ */
+import type { DB } from '../../db/open';
+import type { RepositoryRow } from '../repos/store';
+import type { NotificationReason, NotificationSubject } from './reasons';
+
+export interface SubjectRow {
+	id: number;
+	repository_id: number;
+	type: NotificationSubject['type'];
+	/** The object's own id within its type (issues.id). */
+	subject_id: number;
+	title: string;
+	/** API path below the repository; null: none. */
+	path: string | null;
+	latest_comment_path: string | null;
+}
+
+export interface ThreadRow {
+	id: number;
+	user_id: number;
+	/** notification_subjects.id */
+	subject_id: number;
+	repository_id: number;
+	/** The thread's reason as of its latest notification; null before the first. */
+	reason: NotificationReason | null;
+	/** What the user is to the subject so far: the reason their next notification carries at least. */
+	standing: NotificationReason | null;
+	/** 1: the user follows the thread (took part in it, was mentioned or assigned, or subscribed by hand). */
+	subscribed: number;
+	/** 1: no notifications for the thread until the user comments or is mentioned. */
+	ignored: number;
+	/** ISO timestamp: when the subscription began (null without one). */
+	subscribed_at: string | null;
+	unread: number;
+	/** 1: marked done (out of the lists until its next notification). */
+	done: number;
+	/** ISO timestamp of the latest notification; null before the first. */
+	updated_at: string | null;
+	/** ISO timestamp. */
+	last_read_at: string | null;
+}
+
+/** A thread with its subject, as the lists and the thread routes render it. */
+export type ThreadView = ThreadRow & {
+	subject_type: SubjectRow['type'];
+	subject_title: string;
+	subject_path: string | null;
+	subject_latest_comment_path: string | null;
+};
+
+/** Filters of the thread lists (GET /notifications, GET /repos/{owner}/{repo}/notifications). */
+export interface ThreadFilter {
+	userId: number;
+	/** Repositories whose threads may show (the user reads them). */
+	repoIds: readonly number[];
+	/** Include read threads. */
+	all: boolean;
+	/** Only threads whose reason is a direct involvement. */
+	participating: boolean;
+	/** ISO timestamps: updated at or after `since`, before `before`. */
+	since: string | null;
+	before: string | null;
+}
+
+/** Which threads PUT /notifications marks: a user's, optionally of one repository, updated at or before a time. */
+export interface MarkFilter {
+	userId: number;
+	repoId: number | null;
+	/** ISO timestamp. */
+	lastReadAt: string;
+	/** true: mark read; false: mark unread. */
+	read: boolean;
+}
+
+export type NotificationStore = ReturnType<typeof createNotificationStore>;
+
+export function createNotificationStore(db: DB) {
+	const upsertSubject = db.prepare(`
+		INSERT INTO notification_subjects (repository_id, type, subject_id, title, path, latest_comment_path)
+		VALUES (@repositoryId, @type, @subjectId, @title, @path, @latestCommentPath)
+		ON CONFLICT (type, subject_id) DO UPDATE SET
+			repository_id = excluded.repository_id, title = excluded.title, path = excluded.path,
+			latest_comment_path = CASE WHEN @keepLatest = 1 THEN latest_comment_path ELSE excluded.latest_comment_path END
+		RETURNING id`);
+	const withdrawComment = db.prepare(
+		'UPDATE notification_subjects SET latest_comment_path = path WHERE id = ? AND latest_comment_path = ?',
+	);
+	const thread = db.prepare('SELECT * FROM notification_threads WHERE user_id = ? AND subject_id = ?');
+	const participants = db.prepare('SELECT * FROM notification_threads WHERE subject_id = ? AND subscribed = 1');
+	const threadsOf = db.prepare('SELECT * FROM notification_threads WHERE subject_id = ? AND user_id IN (SELECT value FROM json_each(?))');
+	const upsertThread = db.prepare(`
+		INSERT INTO notification_threads
+			(user_id, subject_id, repository_id, reason, standing, subscribed, ignored, subscribed_at, unread, done, updated_at, last_read_at)
+		VALUES (@user_id, @subject_id, @repository_id, @reason, @standing, @subscribed, @ignored, @subscribed_at, @unread, @done, @updated_at, @last_read_at)
+		ON CONFLICT (user_id, subject_id) DO UPDATE SET
+			repository_id = excluded.repository_id, reason = excluded.reason, standing = excluded.standing,
+			subscribed = excluded.subscribed, ignored = excluded.ignored, subscribed_at = excluded.subscribed_at,
+			unread = excluded.unread, done = excluded.done, updated_at = excluded.updated_at, last_read_at = excluded.last_read_at`);
+
+	const VIEW = `
+		SELECT t.*, s.type AS subject_type, s.title AS subject_title, s.path AS subject_path,
+			s.latest_comment_path AS subject_latest_comment_path
+		FROM notification_threads t JOIN notification_subjects s ON s.id = t.subject_id`;
+	const byId = db.prepare(`${VIEW} WHERE t.id = ? AND t.user_id = ? AND t.updated_at IS NOT NULL`);
+	// Lists: the user's notified threads, done ones left out, of the repositories they read.
+	const WHERE = `
+		t.user_id = @userId AND t.updated_at IS NOT NULL AND t.done = 0
+		AND t.repository_id IN (SELECT value FROM json_each(@repoIds))
+		AND (@all = 1 OR t.unread = 1)
+		AND (@participating = 0 OR t.reason NOT IN ('subscribed', 'manual'))
+		AND (@since IS NULL OR t.updated_at >= @since)
+		AND (@before IS NULL OR t.updated_at < @before)`;
+	const page = db.prepare(`${VIEW} WHERE ${WHERE} ORDER BY t.updated_at DESC, t.id DESC LIMIT @limit OFFSET @offset`);
+	const count = db.prepare(`SELECT count(*) FROM notification_threads t WHERE ${WHERE}`).pluck();
+	const newest = db.prepare(`SELECT max(t.updated_at) FROM notification_threads t WHERE ${WHERE}`).pluck();
+	const newestOfUser = db
+		.prepare(`SELECT max(updated_at) FROM notification_threads
+			WHERE user_id = @userId AND repository_id IN (SELECT value FROM json_each(@repoIds))`)
+		.pluck();
+	const repositories = db.prepare(`
+		SELECT * FROM repositories WHERE id IN (
+			SELECT DISTINCT repository_id FROM notification_threads WHERE user_id = ? AND updated_at IS NOT NULL)`);
+
+	const MARK = `
+		user_id = @userId AND (@repoId IS NULL OR repository_id = @repoId) AND updated_at IS NOT NULL
+		AND updated_at <= @lastReadAt AND unread = @from`;
+	const countMarkable = db.prepare(`SELECT count(*) FROM notification_threads WHERE ${MARK}`).pluck();
+	const markBatch = db.prepare(`
+		UPDATE notification_threads SET unread = 1 - @from, last_read_at = CASE WHEN @from = 1 THEN @lastReadAt ELSE last_read_at END
+		WHERE id IN (SELECT id FROM notification_threads WHERE ${MARK} LIMIT @limit)`);
+	const markRead = db.prepare('UPDATE notification_threads SET unread = 0, last_read_at = ? WHERE id = ?');
+	const markDone = db.prepare(
+		'UPDATE notification_threads SET done = 1, unread = 0, last_read_at = CASE WHEN unread = 1 THEN @now ELSE last_read_at END WHERE id = @id',
+	);
+	const setSubscription = db.prepare(`
+		UPDATE notification_threads SET subscribed = @subscribed, ignored = @ignored, subscribed_at = @subscribed_at, standing = @standing
+		WHERE id = @id`);
+
+	const listParams = (filter: ThreadFilter) => ({
+		userId: filter.userId,
+		repoIds: JSON.stringify(filter.repoIds),
+		all: filter.all ? 1 : 0,
+		participating: filter.participating ? 1 : 0,
+		since: filter.since,
+		before: filter.before,
+	});
+	const markParams = (filter: MarkFilter) => ({
+		userId: filter.userId,
+		repoId: filter.repoId,
+		lastReadAt: filter.lastReadAt,
+		from: filter.read ? 1 : 0,
+	});
+
+	return {
+		/**
+		 * Creates or refreshes a subject (title, path; the latest comment unless the subject leaves it
+		 * out). @returns its notification_subjects id
+		 */
+		upsertSubject(repositoryId: number, subject: NotificationSubject): number {
+			const keep = subject.latestCommentPath === undefined;
+			return (
+				upsertSubject.get({
+					repositoryId,
+					type: subject.type,
+					subjectId: subject.id,
+					title: subject.title,
+					path: subject.path,
+					latestCommentPath: keep ? subject.path : subject.latestCommentPath,
+					keepLatest: keep ? 1 : 0,
+				}) as { id: number }
+			).id;
+		},
+		/** Points latest_comment_url back at the subject when it named the comment at `path`. */
+		withdrawComment: (subjectId: number, path: string) => void withdrawComment.run(subjectId, path),
+		thread: (userId: number, subjectId: number) => thread.get(userId, subjectId) as ThreadRow | undefined,
+		/** The threads of a subject whose users follow it (subscribed = 1). */
+		participants: (subjectId: number) => participants.all(subjectId) as ThreadRow[],
+		/** The threads of a subject for these users (those that exist). */
+		threadsOf: (subjectId: number, userIds: number[]) => threadsOf.all(subjectId, JSON.stringify(userIds)) as ThreadRow[],
+		/** Writes a whole thread row (insert or update by user and subject). */
+		saveThread: (row: Omit<ThreadRow, 'id'> & { id?: number }) => {
+			const { id: _id, ...values } = row;
+			upsertThread.run(values);
+		},
+		/** One of the user's notified threads with its subject (any repository: the caller checks access). */
+		view: (id: number, userId: number) => byId.get(id, userId) as ThreadView | undefined,
+		/** One page of a thread list, newest first, with the number of threads it holds. */
+		list(filter: ThreadFilter, limit: number, offset: number): { rows: ThreadView[]; total: number } {
+			const params = listParams(filter);
+			return { rows: page.all({ ...params, limit, offset }) as ThreadView[], total: count.get(params) as number };
+		},
+		/**
+		 * The list's Last-Modified (ISO timestamp): the newest updated_at among the threads the filter
+		 * matches, else among all of the user's threads in those repositories; null when there are none.
+		 */
+		lastModified(filter: ThreadFilter): string | null {
+			const params = listParams(filter);
+			return (newest.get(params) as string | null) ?? (newestOfUser.get({ userId: params.userId, repoIds: params.repoIds }) as string | null);
+		},
+		/** The repositories of the user's notified threads (to decide which the user still reads). */
+		repositoriesOf: (userId: number) => repositories.all(userId) as RepositoryRow[],
+		/** How many threads a mark would change. */
+		countMarkable: (filter: MarkFilter) => countMarkable.get(markParams(filter)) as number,
+		/** Marks at most `limit` of the threads the filter matches. @returns threads changed */
+		markBatch: (filter: MarkFilter, limit: number) => markBatch.run({ ...markParams(filter), limit }).changes,
+		/** @param now ISO timestamp */
+		markRead: (id: number, now: string) => void markRead.run(now, id),
+		/** Marks a thread done (and read). @param now ISO timestamp */
+		markDone: (id: number, now: string) => void markDone.run({ id, now }),
+		/** Sets a thread's subscription (and the standing a manual subscription raises). */
+		setSubscription: (id: number, values: Pick<ThreadRow, 'subscribed' | 'ignored' | 'subscribed_at' | 'standing'>) =>
+			void setSubscription.run({ id, ...values }),
+	};
+}
