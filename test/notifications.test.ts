@@ -14,6 +14,8 @@ import * as assert from 'uvu/assert';
 import { MESSAGES } from '../src/http/errors';
 import { openDatabase } from '../src/db/open';
 import { isoSeconds } from '../src/time';
+import { importRuns } from '../src/api/actions/import';
+import { advanceJob } from '../src/api/actions/service';
 import { mentionedLogins } from '../src/api/notifications/mentions';
 import { REASONS, strongest } from '../src/api/notifications/reasons';
 import { startServer, type TestServer } from './helpers/server';
@@ -606,6 +608,72 @@ test('upgrading a database: the authors, commenters and assignees of existing is
 	} finally {
 		rmSync(dataDir, { recursive: true, force: true });
 	}
+});
+
+// ----- watching, team mentions, finished workflow runs
+
+test('watching: a watcher of an organization repository is notified (subscribed); ignoring the repository mutes everything in it, mentions included', async () => {
+	tick();
+	assert.is((await s.request('PUT', '/repos/acme/web/subscription', { token: tokens.zoe, body: { subscribed: true } })).status, 200, '~> zoe watches acme/web');
+	await open('acme/web', 'olivia', 'Watched news');
+	assert.is(await reasonOf('zoe', 'Watched news'), 'subscribed', '~> a watcher: subscribed');
+	assert.is(await reasonOf('olivia', 'Watched news'), undefined, '~> the creator watches too, but is the actor');
+	tick();
+	assert.is((await s.request('PUT', '/repos/acme/web/subscription', { token: tokens.zoe, body: { ignored: true } })).status, 200, '~> zoe ignores acme/web');
+	await open('acme/web', 'olivia', 'Ignored news', { body: 'cc @zoe' });
+	assert.is(await reasonOf('zoe', 'Ignored news'), undefined, '~> ignoring the repository: not even a mention notifies');
+	await s.request('DELETE', '/repos/acme/web/subscription', { token: tokens.zoe });
+});
+
+test('team mentions: @org/team notifies its members (team_mention; child teams too); a secret team only when the actor belongs to it; never a team with notifications disabled or of another organization', async () => {
+	s.member('acme', 'gina');
+	s.member('acme', 'hank');
+	s.member('acme', 'fiona');
+	const team = async (body: Record<string, unknown>, members: string[]) => {
+		const res = await s.request('POST', '/orgs/acme/teams', { token: tokens.olivia, body });
+		assert.is(res.status, 201, `~> team ${body.name}`);
+		for (const login of members) await s.request('PUT', `/orgs/acme/teams/${res.body.slug}/memberships/${login}`, { token: tokens.olivia });
+		return res.body;
+	};
+	const crew = await team({ name: 'Crew', privacy: 'closed' }, ['mia']);
+	await team({ name: 'Crew Juniors', privacy: 'closed', parent_team_id: crew.id }, ['fiona']);
+	await team({ name: 'Spooks', privacy: 'secret' }, ['gina']);
+	await team({ name: 'Quiet', privacy: 'closed', notification_setting: 'notifications_disabled' }, ['hank']);
+
+	await open('acme/web', 'olivia', 'Crew wanted', { body: 'Paging @acme/crew, @acme/quiet and @other/crew; also @acme/spooks.' });
+	assert.is(await reasonOf('mia', 'Crew wanted'), 'team_mention', '~> a member of the mentioned team');
+	assert.is(await reasonOf('fiona', 'Crew wanted'), 'team_mention', '~> a member of a child team');
+	assert.is(await reasonOf('gina', 'Crew wanted'), 'team_mention', '~> the secret team: olivia created it, so belongs to it');
+	assert.is(await reasonOf('hank', 'Crew wanted'), undefined, '~> notifications disabled: nobody');
+	assert.is(await reasonOf('olivia', 'Crew wanted'), undefined, '~> never the actor, although a maintainer of every team');
+
+	const issue = await open('acme/web', 'yves', 'Spooky', { body: 'Hey @acme/spooks' });
+	assert.is(await reasonOf('gina', 'Spooky'), undefined, '~> yves does not belong to the secret team: no one is notified');
+	await comment('acme/web', issue, 'mia', 'Looping in @acme/crew again');
+	assert.is(await reasonOf('fiona', 'Spooky'), 'team_mention', '~> a comment mentions the team too');
+	await comment('acme/web', issue, 'olivia', '@mia and @acme/crew');
+	assert.is(await reasonOf('mia', 'Spooky'), 'mention', '~> a direct mention is stronger than a team mention');
+});
+
+test('ci_activity: a finished workflow run notifies the user who triggered it, with its check suite as the subject', async () => {
+	const web = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'web')!;
+	const imported = importRuns(s.app, web, {
+		workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'build' }] }],
+		runs: [{ path: 'ci.yml', branch: 'main', actor: 'mia', status: 'queued', created_at: isoSeconds(s.clock.now) }],
+	});
+	const runId = imported.run_ids[0];
+	assert.is(await reasonOf('mia', 'CI workflow run failed for main branch'), undefined, '~> nothing while the run is queued');
+	const [job] = s.app.stores.actions.jobs(runId, null).rows;
+	tick();
+	advanceJob(s.app, web, job.id, { status: 'in_progress' }, isoSeconds(s.clock.now));
+	tick();
+	advanceJob(s.app, web, job.id, { status: 'completed', conclusion: 'failure' }, isoSeconds(s.clock.now));
+	const thread = await threadAbout('mia', 'CI workflow run failed for main branch');
+	assert.ok(thread, '~> mia triggered it: notified although the runner reported as her');
+	assert.is(thread.reason, 'ci_activity');
+	assert.equal(thread.subject, { title: 'CI workflow run failed for main branch', url: null, latest_comment_url: null, type: 'CheckSuite' });
+	assert.is(thread.unread, true);
+	assert.is(await reasonOf('olivia', 'CI workflow run failed for main branch'), undefined, '~> only the user who triggered it');
 });
 
 test.run();

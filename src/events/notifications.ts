@@ -38,7 +38,7 @@ export function deriveNotifications(app: App, repo: RepositoryRow, actorId: numb
 	if (activity.subject.withdrawnCommentPath) notifications.withdrawComment(subjectId, activity.subject.withdrawnCommentPath);
 
 	// The actor's own part: kept for their later notifications, never notified.
-	if (actorId !== null && accounts.byId(actorId)?.type === 'User') {
+	if (actorId !== null && !activity.notifyActor && accounts.byId(actorId)?.type === 'User') {
 		const part = [activity.actorReason, ...activity.involved.filter((i) => i.userId === actorId).map((i) => i.reason)].filter(
 			(reason): reason is NotificationReason => reason !== undefined,
 		);

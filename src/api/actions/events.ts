@@ -24,8 +24,7 @@
  * Actor (the events row, and the payload's sender): whoever made the change through the API
  * (dispatch, re-run, cancel); for a runner's changes (advance-job) and imports, the run's
  * triggering actor, as GitHub sends the runner's events with the user who triggered the run.
- * Notifications of finished runs read workflow_run.actor and workflow_run.triggering_actor from
- * the payload of workflow_run completed.
+ * A finished run (workflow_run completed) notifies the user who triggered it (ci_activity).
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
@@ -34,6 +33,7 @@ import { repository } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import { job as renderJob, repoUrls, RunRenderer, workflow as renderWorkflow } from './render';
 import type { JobRow, RunRow, RunStatus } from './store';
+import type { NotificationActivity } from '../notifications/reasons';
 
 /** The workflow_job action of a job status (null: GitHub reports none). */
 const JOB_ACTIONS: Partial<Record<RunStatus, 'queued' | 'in_progress' | 'completed' | 'waiting'>> = {
@@ -79,6 +79,7 @@ export function recordRun(app: App, repo: RepositoryRow, run: RunRow, action: 'r
 		action,
 		actorId,
 		repo,
+		notification: action === 'completed' ? finishedRunNotification(run) : undefined,
 		webhook: () => {
 			const owner = app.stores.accounts.byId(repo.owner_id)!;
 			return {
@@ -88,6 +89,33 @@ export function recordRun(app: App, repo: RepositoryRow, run: RunRow, action: 'r
 			};
 		},
 	});
+}
+
+/** How GitHub's notification titles say a run ended ("CI workflow run failed for main branch"). */
+const ENDED: Record<string, string> = { success: 'succeeded', failure: 'failed', cancelled: 'cancelled', timed_out: 'timed out', skipped: 'skipped' };
+
+/**
+ * The notification of a finished run (GitHub's ci_activity: "a workflow run you triggered
+ * finished"): its check suite is the subject (subject.url null, as GitHub's CheckSuite threads
+ * have), and the user who triggered it is notified, even when the change is theirs (a runner's
+ * report is recorded with the triggering actor; cancelling one's own run still reports its end).
+ */
+function finishedRunNotification(run: RunRow): NotificationActivity | undefined {
+	const userId = run.triggering_actor_id ?? run.actor_id;
+	if (userId === null) return undefined;
+	const ended = ENDED[run.conclusion ?? ''] ?? `completed (${run.conclusion ?? 'no conclusion'})`;
+	return {
+		subject: {
+			type: 'CheckSuite',
+			id: run.check_suite_id,
+			title: `${run.name} workflow run ${ended}${run.head_branch ? ` for ${run.head_branch} branch` : ''}`,
+			path: null,
+			latestCommentPath: null,
+		},
+		broadcast: false,
+		involved: [{ userId, reason: 'ci_activity' }],
+		notifyActor: true,
+	};
 }
 
 /**

@@ -16,7 +16,7 @@
 import type { Context } from '../../http/route';
 import { record } from '../../events/log';
 import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../notifications/reasons';
-import { newlyMentioned } from '../notifications/mentions';
+import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
 import { inOrganization, sender } from '../../events/payloads';
 import { label as renderLabel } from '../labels/render';
 import type { LabelRow } from '../labels/store';
@@ -71,11 +71,18 @@ function issueSubject(row: IssueRow, latestCommentPath?: string | null): Notific
 	};
 }
 
-/** The users a text newly mentions (not the actor: mentioning oneself notifies no one), as involvements. */
-function mentioned(ctx: Context, text: string | null, previous?: string | null): Involvement[] {
-	return newlyMentioned(ctx.app, text, previous)
-		.filter((user) => user.id !== ctx.principal.actorId)
-		.map((user) => ({ userId: user.id, reason: 'mention' as const }));
+/**
+ * The users a text newly mentions, as involvements: `@login` (mention) and the members of an
+ * `@org/team` of the repository's organization (team_mention). Not the actor: mentioning oneself
+ * notifies no one.
+ */
+function mentioned(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
+	const actorId = ctx.principal.actorId;
+	const org = scope.owner.type === 'Organization' ? scope.owner : null;
+	return [
+		...newlyMentioned(ctx.app, text, previous).map((user) => ({ userId: user.id, reason: 'mention' as const })),
+		...newlyMentionedTeamMembers(ctx.app, org, actorId, text, previous).map((userId) => ({ userId, reason: 'team_mention' as const })),
+	].filter((involved) => involved.userId !== actorId);
 }
 
 const named = (userIds: number[], reason: NotificationReason): Involvement[] => userIds.map((userId) => ({ userId, reason }));
@@ -112,7 +119,7 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 			subject: issueSubject(row, null),
 			broadcast: true,
 			actorReason: 'author',
-			involved: [...mentioned(ctx, row.body), ...named(after.assigneeIds, 'assign')],
+			involved: [...mentioned(ctx, scope, row.body), ...named(after.assigneeIds, 'assign')],
 		});
 		return;
 	}
@@ -124,7 +131,7 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 		recordIssue(ctx, scope, 'edited', issue, { changes }, {
 			subject: issueSubject(row),
 			broadcast: false,
-			involved: was.body !== row.body ? mentioned(ctx, row.body, was.body) : [],
+			involved: was.body !== row.body ? mentioned(ctx, scope, row.body, was.body) : [],
 		});
 	}
 	if (was.state !== row.state) {
@@ -174,9 +181,9 @@ export function recordIssueComment(
 	const commentPath = `/issues/comments/${comment.id}`;
 	const notification: NotificationActivity =
 		action === 'created'
-			? { subject: issueSubject(issueRow, commentPath), broadcast: true, actorReason: 'comment', involved: mentioned(ctx, comment.body) }
+			? { subject: issueSubject(issueRow, commentPath), broadcast: true, actorReason: 'comment', involved: mentioned(ctx, scope, comment.body) }
 			: action === 'edited'
-				? { subject: issueSubject(issueRow), broadcast: false, involved: mentioned(ctx, comment.body, previousBody) }
+				? { subject: issueSubject(issueRow), broadcast: false, involved: mentioned(ctx, scope, comment.body, previousBody) }
 				: { subject: { ...issueSubject(issueRow), withdrawnCommentPath: commentPath }, broadcast: false, involved: [] };
 	record(ctx.app, {
 		event: 'issue_comment',

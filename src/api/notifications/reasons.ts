@@ -127,6 +127,11 @@ export interface NotificationActivity {
 	/** The reason the thread's participants are notified with by this change (state_change), if it has one. */
 	participantReason?: NotificationReason;
 	/**
+	 * True when the change reports back to whoever caused it (a workflow run they triggered
+	 * finished: ci_activity), so the actor is notified like anyone else; otherwise the actor never is.
+	 */
+	notifyActor?: boolean;
+	/**
 	 * What the change makes its actor (author, comment, state_change): kept on the actor's thread,
 	 * subscribed, for their later notifications; the actor is not notified of their own change.
 	 */

@@ -39,7 +39,7 @@ export interface Recipient {
 /**
  * The users a change notifies.
  * @param subjectId the subject's notification_subjects id (its participants are read from it)
- * @param actorId who made the change: never notified
+ * @param actorId who made the change: never notified (unless `activity.notifyActor`)
  */
 export function recipients(
 	app: App,
@@ -65,7 +65,7 @@ export function recipients(
 			want(thread.user_id, activity.participantReason ?? null);
 		}
 	}
-	if (actorId !== null) wanted.delete(actorId);
+	if (actorId !== null && !activity.notifyActor) wanted.delete(actorId);
 	const missing = [...wanted.keys()].filter((userId) => !threads.has(userId));
 	if (missing.length) for (const thread of notifications.threadsOf(subjectId, missing)) threads.set(thread.user_id, thread);
 	const users = accounts.mapByIds(wanted.keys());
