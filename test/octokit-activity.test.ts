@@ -1,6 +1,6 @@
 /**
  * A stock GitHub client (@octokit/rest, baseUrl pointed at Gitstead) drives every activity route
- * Octokit names — the event feeds, starring, watching — and the repository and organization
+ * Octokit names — the event feeds, starring, watching, notifications — and the repository and organization
  * webhook methods (repos.*Webhook*, orgs.*Webhook*), with real deliveries to a receiver on loopback.
  * What is checked is what a client relies on: the method resolves (or throws with GitHub's status),
  * the fields it reads are there, pagination through Link headers, conditional requests.
@@ -251,6 +251,55 @@ test('organization webhooks: create, list, get, update, config, ping, deliveries
 	const denied = await failure(mike.rest.orgs.listWebhooks({ org: 'acme' }));
 	assert.is(denied.status, 404, '~> members do not see the organization’s hooks');
 	assert.is((await olivia.rest.orgs.deleteWebhook({ org: 'acme', hook_id })).status, 204);
+});
+
+test('notifications: list, repository list, thread, mark read (205), mark done, thread subscription set/get/delete, mark all read', async () => {
+	await olivia.rest.issues.create({ owner: 'acme', repo: 'app', title: 'Ping @mike', body: 'Could you look, @mike?' });
+	const list = await mike.rest.activity.listNotificationsForAuthenticatedUser();
+	const thread = list.data.find((t) => t.subject.title === 'Ping @mike')!;
+	assert.ok(thread, '~> mike is notified');
+	assert.is(thread.reason, 'mention');
+	assert.is(thread.unread, true);
+	assert.is(thread.subject.type, 'Issue');
+	assert.is(thread.repository.full_name, 'acme/app');
+	assert.ok(list.headers['last-modified'], '~> Last-Modified for polling');
+	const thread_id = Number(thread.id);
+
+	const repoList = await mike.rest.activity.listRepoNotificationsForAuthenticatedUser({ owner: 'acme', repo: 'app' });
+	assert.ok(repoList.data.some((t) => t.id === thread.id), '~> in the repository list too');
+	const participating = await mike.rest.activity.listNotificationsForAuthenticatedUser({ participating: true });
+	assert.ok(participating.data.some((t) => t.id === thread.id), '~> a mention is participating');
+	const notModified = await failure(
+		mike.rest.activity.listNotificationsForAuthenticatedUser({ headers: { 'if-modified-since': String(list.headers['last-modified']) } }),
+	);
+	assert.is(notModified.status, 304, '~> If-Modified-Since: 304');
+
+	const got = await mike.rest.activity.getThread({ thread_id });
+	assert.is(got.data.id, thread.id);
+	const subscription = await mike.rest.activity.getThreadSubscriptionForAuthenticatedUser({ thread_id });
+	assert.equal([subscription.data.subscribed, subscription.data.ignored], [true, false], '~> mentioned: subscribed');
+	const ignored = await mike.rest.activity.setThreadSubscription({ thread_id, ignored: true });
+	assert.is(ignored.data.ignored, true);
+	assert.is((await mike.rest.activity.deleteThreadSubscription({ thread_id })).status, 204);
+
+	assert.is((await mike.rest.activity.markThreadAsRead({ thread_id })).status, 205, '~> marked read: 205');
+	assert.is((await mike.rest.activity.getThread({ thread_id })).data.unread, false);
+	assert.is((await mike.rest.activity.markThreadAsDone({ thread_id })).status, 204, '~> marked done: 204');
+	const after = await mike.rest.activity.listNotificationsForAuthenticatedUser({ all: true });
+	assert.ok(!after.data.some((t) => t.id === thread.id), '~> done: out of the lists');
+
+	await olivia.rest.issues.create({ owner: 'acme', repo: 'app', title: 'Another @mike', body: '@mike again' });
+	assert.is((await mike.rest.activity.markRepoNotificationsAsRead({ owner: 'acme', repo: 'app' })).status, 205);
+	await olivia.rest.issues.create({ owner: 'acme', repo: 'app', title: 'Third @mike', body: '@mike once more' });
+	assert.is((await mike.rest.activity.markNotificationsAsRead()).status, 205);
+	assert.equal((await mike.rest.activity.listNotificationsForAuthenticatedUser()).data, [], '~> nothing unread');
+
+	const fineGrained = new (await import('@octokit/rest')).Octokit({
+		auth: s.token('mike', { kind: 'fine-grained', permissions: { metadata: 'read' } }),
+		baseUrl: s.api,
+		log: quiet,
+	});
+	assert.is((await failure(fineGrained.rest.activity.listNotificationsForAuthenticatedUser())).status, 403, '~> classic tokens only');
 });
 
 test.run();
