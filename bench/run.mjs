@@ -1,6 +1,7 @@
 // npm run bench: loads Gitstead and a bare polka server (same response sizes) in the same run and
 // prints req/s, p99 latency, CPU per request and the server's RSS, with the ratio to the baseline
-// and the targets of issue #8 (GET /orgs/{org}/teams ≥ 0.6×, POST issue ≥ 0.2×);
+// and the targets of issues #8 and #9 (GET /orgs/{org}/teams ≥ 0.6×, POST issue with its event fanned
+// out to 3 hooks and 20 watchers ≥ 0.2×, a repository feed page ≥ 0.5×, a feed 304 ≥ 0.7×);
 // then custom property definition reads and writes, webhook delivery throughput, filtered lists of
 // 100,000 workflow runs, and dependency snapshot submissions of a 1,000-dependency manifest.
 //
@@ -171,8 +172,33 @@ async function main() {
 	results.write = await withRss(serverPid, () =>
 		load({ url: `${api}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
 	);
-	// The write path of issue #8: POST an issue with a short Markdown body (rendered and stored with it).
+	// The write path of issues #8 and #9: POST an issue with a short Markdown body (rendered and stored
+	// with it), which records its event and fans it out in the same transaction: deliveries for 3
+	// repository hooks (sent by the server's webhook-deliveries job to a loopback receiver in this
+	// process while the load runs) and notification threads for 20 watchers.
 	await json(`${api}/orgs/writes/repos`, token, 'POST', { name: 'tracker' });
+	const issueReceiver = createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			res.writeHead(200);
+			res.end('ok');
+		});
+	});
+	await new Promise((r) => issueReceiver.listen(0, '127.0.0.1', r));
+	const issueHooks = [];
+	for (let i = 0; i < 3; i++) {
+		issueHooks[i] = await json(`${api}/repos/writes/tracker/hooks`, token, 'POST', {
+			name: 'web',
+			events: ['issues'],
+			config: { url: `http://127.0.0.1:${issueReceiver.address().port}/hook${i}`, content_type: 'json', secret: `bench${i}` },
+		});
+	}
+	for (let i = 0; i < 20; i++) {
+		const login = `watcher${String(i).padStart(2, '0')}`;
+		cli('create-user', login);
+		const watcherToken = /(ghp_[A-Za-z0-9]{36})/.exec(cli('create-token', login, '--scopes', 'repo,notifications').toString())[1];
+		await json(`${api}/repos/writes/tracker/subscription`, watcherToken, 'PUT', { subscribed: true });
+	}
 	const issueBody = '{"title":"Bench issue [<id>]","body":"Steps: run **the bench** with `npm run bench` ([<id>])"}';
 	const issue = await json(`${api}/repos/writes/tracker/issues`, token, 'POST', { title: 'Sample', body: 'Steps: run **the bench**' });
 	const issueBytes = Buffer.byteLength(JSON.stringify(issue.body));
@@ -182,6 +208,10 @@ async function main() {
 	results.issue = await withRss(serverPid, () =>
 		load({ url: `${api}/repos/writes/tracker/issues`, method: 'POST', headers, body: issueBody, idReplacement: true }),
 	);
+	// Deleting the hooks drops the deliveries still queued, so they do not load the runs below.
+	for (const hook of issueHooks) await fetch(`${api}/repos/writes/tracker/hooks/${hook.body.id}`, { method: 'DELETE', headers });
+	issueReceiver.close();
+	issueReceiver.closeAllConnections();
 
 	// Custom property definitions: GET one, and PATCH a batch of one new definition per request.
 	await json(`${api}/orgs/bench/properties/schema/environment`, token, 'PUT', {
@@ -291,7 +321,7 @@ async function main() {
 	const rows = [
 		['GET /orgs/{org}/teams (30 teams, token)', results.read, results.readBare, listBytes, 0.6],
 		['POST /orgs/{org}/teams', results.write, results.writeBare, createBytes, null],
-		['POST /repos/{owner}/{repo}/issues (Markdown body)', results.issue, results.issueBare, issueBytes, 0.2],
+		['POST /repos/{owner}/{repo}/issues (Markdown body; 3 hooks, 20 watchers)', results.issue, results.issueBare, issueBytes, 0.2],
 		['GET /repos/{owner}/{repo}/events (30 events)', results.feed, results.feedBare, feedBytes, 0.5],
 		['GET /repos/{owner}/{repo}/events, If-None-Match matching (304)', results.poll, results.pollBare, 0, 0.7],
 	];
