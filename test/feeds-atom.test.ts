@@ -119,6 +119,15 @@ test('GET /feeds – a classic token with repo: the private feeds with a feed to
 	assert.is((await s.get('/feeds', 'ghp_notavalidtoken000000000000000000000000')).status, 401, '~> a bad token is 401');
 });
 
+test('Octokit – activity.getFeeds, then the feed reader’s part: each URL serves its Atom document', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const { status, data } = await octokit.rest.activity.getFeeds();
+	assert.is(status, 200);
+	const urls = [data.timeline_url, data.user_url.replace('{user}', 'rita'), data.current_user_public_url!, data.current_user_url!, data.current_user_actor_url!, ...data.current_user_organization_urls!, data.security_advisories_url!];
+	for (const url of urls) atom(await s.request('GET', url, { headers: { Accept: 'application/atom+xml' } }), url);
+});
+
 test('/timeline – the public timeline as Atom: GET /events’ entries, titled, linked, authored', async () => {
 	const { feed, entries } = atom(await web('/timeline'), '/timeline');
 	assert.is(textOf(child(feed, 'id')), 'tag:127.0.0.1,2008:/timeline');
