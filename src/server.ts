@@ -1,6 +1,7 @@
 /**
  * The HTTP server: polka with the route table, JSON bodies through @polka/parse, the API served at
- * /api/v3 and at / (hosted-cloud style clients), and GitHub-shaped answers for unknown routes,
+ * /api/v3 and at / (hosted-cloud style clients), the Atom feeds at the web origin (/timeline, …),
+ * and GitHub-shaped answers for unknown routes,
  * oversized bodies (413), URLs (414) and header blocks (431), unparsable requests and CORS
  * preflight.
  */
@@ -12,6 +13,7 @@ import { parse } from '@polka/parse';
 import polka from 'polka';
 import type { App } from './app';
 import { ROUTES } from './api/routes';
+import { serveAtom } from './api/feeds/web';
 import { DOCS_BASE, MESSAGES } from './http/errors';
 import { baseHeaders, MALFORMED_BODY, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
@@ -91,6 +93,18 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		req.params = match.params;
 		match.value(req, res);
 	});
+	// The Atom feeds GET /feeds lists, at the web origin only (not below /api/v3): /timeline,
+	// /{login}, /{login}.private, … (src/api/feeds/web.ts). API routes win where both could answer.
+	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
+		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req)) return next();
+		app.externalChanges.checkAtMostEvery(1);
+		const token = typeof req.query.token === 'string' ? req.query.token : null;
+		const header = req.headers['if-none-match'];
+		const answer = serveAtom(app, { method: req.method, path: req.path, token, ifNoneMatch: typeof header === 'string' ? header : undefined }, app.clock());
+		if (!answer) return next();
+		res.writeHead(answer.status, { ...baseHeaders(randomUUID()), ...answer.headers });
+		res.end(answer.body);
+	});
 
 	const logRequests = app.config.server.log_requests;
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
@@ -109,7 +123,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		if (headerBytes(req.rawHeaders) > maxHeaders) return refuse(req, res, 431, 'Request Header Fields Too Large');
 		if (url.startsWith(API_PREFIX)) {
 			const rest = url.slice(API_PREFIX.length);
-			if (rest === '' || rest[0] === '/' || rest[0] === '?') req.url = rest[0] === '/' ? rest : `/${rest}`;
+			if (rest === '' || rest[0] === '/' || rest[0] === '?') {
+				req.url = rest[0] === '/' ? rest : `/${rest}`;
+				viaApiPrefix.add(req);
+			}
 		}
 		if (req.method === 'OPTIONS') return preflight(res);
 		const length = Number(req.headers['content-length']);
@@ -122,6 +139,9 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		router.handler(req as never, res, undefined as never);
 	};
 }
+
+/** Requests that came in below /api/v3 (their URL was rewritten): the web paths do not answer them. */
+const viaApiPrefix = new WeakSet<IncomingMessage>();
 
 /** Bytes of header names and values, as Node counts them against maxHeaderSize. */
 function headerBytes(raw: string[]): number {

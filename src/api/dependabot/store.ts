@@ -224,6 +224,11 @@ export function createDependabotStore(db: DB) {
 		WHERE a.withdrawn_at IS NULL AND a.severity <> 'unknown'
 		ORDER BY a.id, v.id`);
 	const deleteAlertsOfAdvisory = db.prepare('DELETE FROM dependabot_alerts WHERE advisory_id = ?');
+	// The advisory feed (src/api/feeds): the most recently updated advisories and their packages.
+	const latestAdvisories = db.prepare('SELECT * FROM security_advisories ORDER BY updated_at DESC, id DESC LIMIT ?');
+	const packagesOfAdvisories = db.prepare(`
+		SELECT DISTINCT advisory_id, package_name FROM advisory_vulnerabilities
+		WHERE advisory_id IN (SELECT value FROM json_each(?)) ORDER BY advisory_id, package_name`);
 
 	// ------------------------------------------------------------------ sequences
 	const nextAlertNumber = db
@@ -387,6 +392,19 @@ export function createDependabotStore(db: DB) {
 			vulnerabilitiesOfPackages.all(JSON.stringify(packages)) as PackageVulnerability[],
 		/** Removes every alert of an advisory (it was withdrawn). @returns alerts removed */
 		deleteAlertsOfAdvisory: (advisoryId: number) => deleteAlertsOfAdvisory.run(advisoryId).changes,
+		/** The `limit` most recently updated advisories (withdrawn ones too), newest first. */
+		latestAdvisories: (limit: number) => latestAdvisories.all(limit) as AdvisoryRow[],
+		/** The affected package names of each advisory, by advisory id, in one query. */
+		packagesOfAdvisories(ids: readonly number[]): Map<number, string[]> {
+			const out = new Map<number, string[]>();
+			if (ids.length === 0) return out;
+			for (const row of packagesOfAdvisories.all(JSON.stringify(ids)) as Array<{ advisory_id: number; package_name: string }>) {
+				const names = out.get(row.advisory_id);
+				if (names) names.push(row.package_name);
+				else out.set(row.advisory_id, [row.package_name]);
+			}
+			return out;
+		},
 
 		// alerts
 		alertsOfRepo: (repoId: number) => alertsOfRepo.all(repoId) as AlertRow[],

@@ -6,12 +6,15 @@
  * is rendered; X-Poll-Interval) and holds at most 300 events of the last 30 days.
  *
  * A private repository's events reach only callers who can read it, and never the public feeds.
+ * GET /feeds lists the same feeds as Atom documents at the web origin (src/api/feeds/web.ts).
  */
 import { reachesAccount } from '../../auth/principal';
 import { notFound } from '../../http/errors';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import type { FeedFilter } from '../../events/store';
+import { ok } from '../../http/reply';
 import { feed, feedPage, feedVersion, readableEvents, receivedFeed } from './service';
+import { feedsListing } from './web';
 
 /** Everything feeds share: public reads, 30 per page (at most 100), polled, versioned. */
 const FEED = { method: 'GET' as const, access: 'public' as const, pagination: true, polled: true };
@@ -42,6 +45,16 @@ function isSelf(ctx: Context, userId: number): boolean {
 }
 
 export const feedRoutes: RouteDeclaration[] = [
+	route({
+		method: 'GET',
+		path: '/feeds',
+		docs: 'activity/feeds#get-feeds',
+		access: 'public',
+		permissions: [],
+		// The Atom feeds' URLs (src/api/feeds/web.ts): the caller's own ones when acting as a user.
+		resource: 'none',
+		handler: (ctx) => ok(feedsListing(ctx)),
+	}),
 	feedRoute({
 		path: '/events',
 		docs: 'activity/events#list-public-events',

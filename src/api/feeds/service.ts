@@ -7,17 +7,24 @@
 import type { Context } from '../../http/route';
 import type { Reply } from '../../http/reply';
 import { repositoryPermissions } from '../../auth/access/repos';
+import type { Viewer } from '../../auth/access/types';
 import type { FeedFilter } from '../../events/store';
 import { isoSeconds } from '../../time';
 import { eventJson } from './render';
 
+/**
+ * Who reads a feed, and when: a request's context, or the viewer of an Atom feed (src/api/feeds/web.ts).
+ * `now` is epoch milliseconds.
+ */
+export type FeedViewer = Viewer & { now: number };
+
 /** The oldest moment a feed shows (ISO timestamp). */
-function since(ctx: Context): string {
+function since(ctx: FeedViewer): string {
 	return isoSeconds(ctx.now - ctx.app.config.events.retention_days * 86_400_000);
 }
 
 /** A filter with the timeline's bounds. */
-export function feed(ctx: Context, filter: Omit<FeedFilter, 'since' | 'cap'>): FeedFilter {
+export function feed(ctx: FeedViewer, filter: Omit<FeedFilter, 'since' | 'cap'>): FeedFilter {
 	return { ...filter, since: since(ctx), cap: ctx.app.config.events.timeline_limit };
 }
 
@@ -25,7 +32,7 @@ export function feed(ctx: Context, filter: Omit<FeedFilter, 'since' | 'cap'>): F
  * Of the given repositories (private events' repositories), those the caller may read: the private
  * events the caller's feed may show.
  */
-export function readableOf(ctx: Context, repoIds: readonly number[]): number[] {
+export function readableOf(ctx: FeedViewer, repoIds: readonly number[]): number[] {
 	if (repoIds.length === 0) return [];
 	const { stores } = ctx.app;
 	const repos = repoIds.map((id) => stores.repos.byId(id)).filter((repo) => repo !== undefined);
@@ -35,7 +42,7 @@ export function readableOf(ctx: Context, repoIds: readonly number[]): number[] {
 }
 
 /** The feed's private events repositories the caller reads, for an actor's or organization's timeline. */
-export function readableEvents(ctx: Context, scope: { actorId: number } | { orgId: number }): number[] {
+export function readableEvents(ctx: FeedViewer, scope: { actorId: number } | { orgId: number }): number[] {
 	const { events } = ctx.app.stores;
 	const candidates = 'actorId' in scope ? events.privateReposOfActor(scope.actorId, since(ctx)) : events.privateReposOfOrg(scope.orgId, since(ctx));
 	return readableOf(ctx, candidates);
@@ -46,7 +53,7 @@ export function readableEvents(ctx: Context, scope: { actorId: number } | { orgI
  * user watches (Gitstead has no following of users). To the user, private ones of the watched
  * repositories the user still reads; to everyone else, public ones only.
  */
-export function receivedFeed(ctx: Context, userId: number, self: boolean): FeedFilter {
+export function receivedFeed(ctx: FeedViewer, userId: number, self: boolean): FeedFilter {
 	const watched = ctx.app.stores.subscriptions.watchedBy(userId);
 	const repoIds = watched.map((row) => row.repo_id);
 	if (!self) return feed(ctx, { publicOnly: true, repoIds });
@@ -55,7 +62,7 @@ export function receivedFeed(ctx: Context, userId: number, self: boolean): FeedF
 }
 
 /** A feed's version: its newest event and its size (a pruned or hidden event changes the size). */
-export function feedVersion(ctx: Context, filter: FeedFilter): string {
+export function feedVersion(ctx: Pick<FeedViewer, 'app'>, filter: FeedFilter): string {
 	const { events } = ctx.app.stores;
 	return `${events.newestId(filter)}:${events.feed(filter, 0, 0).total}`;
 }
