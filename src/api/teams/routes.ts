@@ -175,6 +175,8 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 			stores.memberships.insert({ orgId: team.org.id, userId: user.id, role: 'member', state: 'pending', inviterId: team.userId, now });
 		}
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
+		// A new invitation to the organization (GitHub's organization member_invited).
+		if (!orgMembership) events.orgMemberInvited(ctx.app, team.org, user, 'member', now, team.actorId);
 		return stores.teams.membership(team.team.id, user.id)!.state;
 	})();
 	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, state));
