@@ -88,14 +88,14 @@ const GIST =
 	'GitHub has no gist webhooks, and GistEvent left the activity feeds (GitHub’s event types list no gist event today); gists belong to no repository or organization';
 const BUDGET = 'billing budgets are not reported on GitHub: no webhook event, feed entry or notification concerns them';
 const RUNNER_GROUP =
-	'runner groups are not reported on GitHub: no webhook event concerns them (self-hosted runner changes have none either; workflow_job only names the group of the runner that ran a job)';
+	'runner groups are not reported on GitHub: no webhook event, feed entry or notification concerns them (workflow_job only names the group of the runner that ran a job)';
 const MIGRATION = 'organization migrations are not reported on GitHub: no webhook event, feed entry or notification concerns them';
 const ENVIRONMENT =
 	'environments and their deployment branch policies are not reported on GitHub: no webhook event concerns them (deployment_protection_rule is about a deployment waiting for a protection rule)';
 const ORG_PROPERTY =
-	'GitHub’s custom_property webhook reports definitions of repository properties (made by an organization, or by an enterprise for its repositories); organization custom properties defined by an enterprise have no webhook event';
+	'GitHub’s custom_property webhook reports definitions of repository properties (its `definition` is a repository custom property); its webhook documentation lists no event for the organization properties an enterprise defines';
 const DISMISSAL_REQUEST =
-	'GitHub reports delegated alert dismissal through its dismissal_request_dependabot webhook (created, cancelled, completed, response_submitted); Gitstead records no such event yet: its payload (the exemption request object) is not in the references this work was checked against';
+	'GitHub (github.com) reports delegated alert dismissal requests, made, answered or cancelled, through its dismissal_request_dependabot webhook; Gitstead records none yet: that payload is not in the references this work was checked against, and hooks here cannot subscribe to it (not among the event names src/webhooks accepts)';
 
 /**
  * The table, in the order the walk calls it (creations before the changes that need them). Keys are
@@ -923,8 +923,11 @@ test('A – the table has exactly one entry per write route of the route table',
 	const keys = Object.keys(TABLE);
 	const missing = routes.filter((key) => !(key in TABLE));
 	const stale = keys.filter((key) => !routes.includes(key));
-	assert.equal(missing, [], `~> write routes without an entry in test/events.test.ts (say what each records, or why GitHub reports nothing): ${missing.join(', ')}`);
-	assert.equal(stale, [], `~> entries for routes the route table no longer has: ${stale.join(', ')}`);
+	assert.equal(
+		{ missing, stale },
+		{ missing: [], stale: [] },
+		`~> write routes without an entry in test/events.test.ts (say what each records, or why GitHub reports nothing): ${missing.join(', ') || 'none'}; entries for routes the route table no longer has: ${stale.join(', ') || 'none'}`,
+	);
 	for (const [key, entry] of Object.entries(TABLE)) {
 		const reason = 'none' in entry ? entry.none : 'records' in entry ? undefined : entry.gap;
 		if (reason !== undefined) assert.ok(reason.length > 20, `~> ${key} says why in a sentence`);
@@ -966,7 +969,7 @@ function payloads(event: string, action: string): any[] {
 		.map((row) => JSON.parse(row.payload));
 }
 
-test('C – the events the walk found missing, with GitHub’s payloads: custom_property; invitations by a team; team memberships taking effect', async () => {
+test('C – what the walk found missing, with GitHub’s payloads: custom_property; invitations by a team; team memberships taking effect; the repository of team edited', async () => {
 	// custom_property (organization hooks): definition, organization, enterprise, sender.
 	const created = payloads('custom_property', 'created');
 	assert.equal(created.map((p) => p.definition.property_name), ['tier', 'team']);
@@ -1000,6 +1003,13 @@ test('C – the events the walk found missing, with GitHub’s payloads: custom_
 	assert.is(invited.invitation.inviter.login, 'olivia');
 	assert.is(invited.invitation.team_count, 1, '~> the team she was added to');
 	assert.is(invited.sender.login, 'olivia');
+
+	// A team's new permission on a repository: team edited names the repository (GitHub's optional `repository`).
+	const edited = payloads('team', 'edited').find((p) => p.changes.repository);
+	assert.ok(edited, '~> the permission change reached the organization hook');
+	assert.equal(edited.changes.repository.permissions.from, { admin: false, pull: true, push: false });
+	assert.is(edited.repository.full_name, 'acme/app');
+	assert.is(edited.team.slug, 'ops');
 
 	// paul's pending team membership took effect when he accepted the invitation.
 	const joined = payloads('membership', 'added').find((p) => p.member.login === 'paul');

@@ -258,9 +258,15 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 	if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
 	else if (before !== permission) {
 		const flags = permissionFlags(before);
-		events.team(ctx.app, 'edited', team.org, team.team, team.actorId, {
-			repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } },
-		});
+		events.team(
+			ctx.app,
+			'edited',
+			team.org,
+			team.team,
+			team.actorId,
+			{ repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } } },
+			target.repo,
+		);
 	}
 	return noContent();
 }
