@@ -77,14 +77,31 @@ export const events = {
 		});
 	},
 
-	/** team created / deleted / edited (with `changes`). */
-	team(app: App, action: 'created' | 'deleted' | 'edited', org: AccountRow, team: TeamRow, actorId: number | null, changes?: Record<string, unknown>): void {
+	/**
+	 * team created / deleted / edited (with `changes`). `repo`: the repository whose permission an
+	 * edit changed, carried as the payload's `repository` (GitHub's team edited).
+	 */
+	team(
+		app: App,
+		action: 'created' | 'deleted' | 'edited',
+		org: AccountRow,
+		team: TeamRow,
+		actorId: number | null,
+		changes?: Record<string, unknown>,
+		repo?: RepositoryRow,
+	): void {
 		record(app, {
 			event: 'team',
 			action,
 			actorId,
 			org,
-			webhook: () => ({ ...(changes ? { changes } : {}), team: webhookTeam(app, org, team), ...inOrganization(app, org), ...sender(app, actorId) }),
+			webhook: () => ({
+				...(changes ? { changes } : {}),
+				team: webhookTeam(app, org, team),
+				...(repo ? { repository: repository(app.urls, repo, app.stores.accounts.byId(repo.owner_id)!, null) } : {}),
+				...inOrganization(app, org),
+				...sender(app, actorId),
+			}),
 		});
 	},
 
@@ -99,7 +116,8 @@ export const events = {
 			...inOrganization(app, org),
 			...sender(app, actorId),
 		});
-		record(app, { event: 'team', action, actorId, org, repo, webhook });
+		// GitHub delivers `team` to organization (and global) hooks only, `team_add` to the repository's too.
+		record(app, { event: 'team', action, actorId, org, webhook });
 		if (action === 'added_to_repository') record(app, { event: 'team_add', action: null, actorId, org, repo, webhook });
 	},
 

@@ -10,7 +10,7 @@ import { noContent, ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { definition } from './render';
-import { MAX_BATCH, saveDefinitions, VALUE_TYPES, type DefinitionInput } from './service';
+import { MAX_BATCH, removeDefinition, saveDefinitions, VALUE_TYPES, type DefinitionInput } from './service';
 import type { Owner } from './store';
 
 const definitionFields = {
@@ -106,7 +106,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			body: batchBody,
 			handler(ctx) {
 				const { owner, base } = level.owner(ctx);
-				const rows = saveDefinitions(ctx.app, owner, ctx.body.properties as DefinitionInput[], isoSeconds(ctx.now), true);
+				const rows = saveDefinitions(ctx.app, owner, ctx.body.properties as DefinitionInput[], isoSeconds(ctx.now), true, ctx.principal.actorId);
 				return ok(rows.map((row) => definition(ctx.app.urls, base, row)));
 			},
 		}),
@@ -138,7 +138,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			handler(ctx) {
 				const { owner, base } = level.owner(ctx);
 				const input = { ...ctx.body, property_name: ctx.params.custom_property_name } as DefinitionInput;
-				const [row] = saveDefinitions(ctx.app, owner, [input], isoSeconds(ctx.now), false);
+				const [row] = saveDefinitions(ctx.app, owner, [input], isoSeconds(ctx.now), false, ctx.principal.actorId);
 				return ok(definition(ctx.app.urls, base, row));
 			},
 		}),
@@ -152,7 +152,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			resource: level.guard.write,
 			handler(ctx) {
 				const { owner } = level.owner(ctx);
-				if (!ctx.app.stores.customProperties.remove(owner, ctx.params.custom_property_name)) throw notFound();
+				if (!removeDefinition(ctx.app, owner, ctx.params.custom_property_name, ctx.principal.actorId)) throw notFound();
 				return noContent();
 			},
 		}),

@@ -6,6 +6,7 @@
  */
 import type { App } from '../../app';
 import { validationFailed, type ValidationItem } from '../../http/errors';
+import { recordDefinition, recordDefinitionDeleted } from './events';
 import type { DefinitionRow, DefinitionValues, Owner } from './store';
 
 export const VALUE_TYPES = ['string', 'single_select', 'multi_select', 'true_false', 'url'] as const;
@@ -142,11 +143,13 @@ function isHttpUrl(text: string): boolean {
 }
 
 /**
- * Creates or replaces definitions, all or nothing, in one transaction.
+ * Creates or replaces definitions, all or nothing, in one transaction. An organization's definitions
+ * record custom_property created or updated, one event each, in the request's order.
  * @param now ISO timestamp
+ * @param actorId who changes them (the events' sender)
  * @throws HttpError 422 listing every problem of every definition; nothing is written then.
  */
-export function saveDefinitions(app: App, owner: Owner, inputs: DefinitionInput[], now: string, batch: boolean): DefinitionRow[] {
+export function saveDefinitions(app: App, owner: Owner, inputs: DefinitionInput[], now: string, batch: boolean, actorId: number | null): DefinitionRow[] {
 	const problems: ValidationItem[] = [];
 	const values: DefinitionValues[] = [];
 	const names = new Set<string>();
@@ -162,5 +165,26 @@ export function saveDefinitions(app: App, owner: Owner, inputs: DefinitionInput[
 		names.add(key);
 	});
 	if (problems.length) throw validationFailed(problems);
-	return app.transaction(() => values.map((value) => app.stores.customProperties.upsert(owner, value, now)));
+	return app.transaction(() =>
+		values.map((value) => {
+			const existed = app.stores.customProperties.get(owner, value.property_name) !== undefined;
+			const row = app.stores.customProperties.upsert(owner, value, now);
+			if (owner.kind === 'organization') recordDefinition(app, app.stores.accounts.byId(owner.id)!, existed ? 'updated' : 'created', row, actorId);
+			return row;
+		}),
+	);
+}
+
+/**
+ * Deletes a definition; an organization's records custom_property deleted.
+ * @param actorId who deletes it (the event's sender)
+ * @returns false when there was no such definition (nothing recorded)
+ */
+export function removeDefinition(app: App, owner: Owner, propertyName: string, actorId: number | null): boolean {
+	return app.transaction(() => {
+		const row = app.stores.customProperties.get(owner, propertyName);
+		if (!row || !app.stores.customProperties.remove(owner, propertyName)) return false;
+		if (owner.kind === 'organization') recordDefinitionDeleted(app, app.stores.accounts.byId(owner.id)!, row.property_name, actorId);
+		return true;
+	});
 }

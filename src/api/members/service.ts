@@ -67,13 +67,22 @@ export function setMembership(
 	});
 }
 
-/** A pending member accepts: membership and pending team memberships become active. */
+/**
+ * A pending member accepts: membership and pending team memberships become active. Records
+ * organization member_added, then membership added for each team the user joins with it (the
+ * invitation's teams: GitHub reports the team membership when it takes effect).
+ */
 export function acceptInvitation(app: App, org: AccountRow, userId: number): void {
+	const joining = app.stores.teams.membershipsInOrg(org.id, userId).filter((m) => m.state === 'pending');
 	app.stores.memberships.setState(org.id, userId, 'active');
 	app.stores.teams.activatePending(org.id, userId);
 	app.cache.invalidate(teamScope(org.id));
 	const user = app.stores.accounts.byId(userId)!;
 	events.orgMember(app, 'member_added', org, user, app.stores.memberships.get(org.id, userId)!.role, userId);
+	for (const membership of joining) {
+		const team = app.stores.teams.byId(membership.team_id);
+		if (team) events.teamMembership(app, 'added', org, team, user, userId);
+	}
 }
 
 /**

@@ -175,6 +175,8 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 			stores.memberships.insert({ orgId: team.org.id, userId: user.id, role: 'member', state: 'pending', inviterId: team.userId, now });
 		}
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
+		// A new invitation to the organization (GitHub's organization member_invited).
+		if (!orgMembership) events.orgMemberInvited(ctx.app, team.org, user, 'member', now, team.actorId);
 		return stores.teams.membership(team.team.id, user.id)!.state;
 	})();
 	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, state));
@@ -256,9 +258,15 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermis
 	if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
 	else if (before !== permission) {
 		const flags = permissionFlags(before);
-		events.team(ctx.app, 'edited', team.org, team.team, team.actorId, {
-			repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } },
-		});
+		events.team(
+			ctx.app,
+			'edited',
+			team.org,
+			team.team,
+			team.actorId,
+			{ repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } } },
+			target.repo,
+		);
 	}
 	return noContent();
 }
