@@ -46,8 +46,9 @@ export interface App {
 	externalChanges: ExternalChanges;
 	/**
 	 * Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints; src/db/transaction.ts).
-	 * When the outermost transaction rolls back after writing, in-memory caches are cleared, since
-	 * they may have seen uncommitted rows.
+	 * When a transaction rolls back after writing, in-memory caches are cleared, since they may have
+	 * seen uncommitted rows. In the server (group commit) the writes of one event-loop turn share one
+	 * commit: `durable()` resolves once it is done, and answers wait for it.
 	 */
 	transaction: Transaction;
 	/** Writes in-memory counters (rate-limit windows, token use). @returns rows written */

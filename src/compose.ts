@@ -38,6 +38,11 @@ export interface OpenOptions {
 	 * tests). With false a missing folder or database is refused (the other admin commands).
 	 */
 	create?: boolean;
+	/**
+	 * Group commit (src/db/transaction.ts): the writes of one event-loop turn share one commit, and
+	 * answers wait for it. The server's mode; the command line commits each change as it makes it.
+	 */
+	groupCommit?: boolean;
 }
 
 /** The data folder or its database does not exist (and openApp was told not to create them). */
@@ -112,7 +117,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
 		migration,
-		transaction: createTransaction(db, clearCaches),
+		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true }),
 		pollInterval: () => poll.seconds(),
 		flushCounters() {
 			const windows = app.rateLimiter.flush();
@@ -133,6 +138,7 @@ export function closeApp(app: App): void {
 	if (!app.db.open) return;
 	samplers.get(app)?.stop();
 	try {
+		app.transaction.flush();
 		app.flushCounters();
 	} finally {
 		app.db.close();

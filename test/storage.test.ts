@@ -10,6 +10,7 @@ import { renderBody } from '../src/api/markdown/render';
 import { migrate } from '../src/db/migrate';
 import { SCHEMA_VERSION, type Migration, type UpgradeTools } from '../src/db/migrations';
 import { openDatabase, type DB } from '../src/db/open';
+import { createTransaction } from '../src/db/transaction';
 
 const test = suite('storage');
 let dir: string;
@@ -159,6 +160,57 @@ test('the webhooks upgrade step: global hooks, their deliveries and attempts are
 	db.prepare('DELETE FROM repositories WHERE id = 1').run();
 	assert.is(db.prepare('SELECT count(*) FROM global_webhooks WHERE id = 8').pluck().get(), 0, '~> the repository hook went');
 	assert.is(db.prepare("SELECT count(*) FROM webhook_deliveries WHERE guid = 'g2'").pluck().get(), 0, '~> with its delivery');
+	db.close();
+});
+
+test('group commit (src/db/transaction.ts): one commit per turn, each write in its own savepoint; a failed commit rolls back the group and rejects every waiter', async () => {
+	const db = openDatabase(join(dir, 'group.db'));
+	db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+	let rollbacks = 0;
+	const transaction = createTransaction(db, () => rollbacks++, { batch: true });
+	const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+
+	// A turn: two writes and a failing one share the group; the failing one leaves nothing.
+	transaction.grouped(() => db.prepare('INSERT INTO parent (id) VALUES (1)').run());
+	assert.throws(() => transaction.grouped(() => {
+		db.prepare('INSERT INTO parent (id) VALUES (2)').run();
+		throw new Error('refused');
+	}));
+	transaction.grouped(() => db.prepare('INSERT INTO parent (id) VALUES (3)').run());
+	assert.ok(db.inTransaction, '~> the group is open until the end of the turn');
+	assert.is(rollbacks, 1, '~> the refused write that had written rolled back its savepoint and cleared the caches');
+	// An ungrouped write (a job, a service) joins the open group.
+	transaction(() => db.prepare('INSERT INTO parent (id) VALUES (4)').run());
+	const other = openDatabase(join(dir, 'group.db'));
+	assert.is(other.prepare('SELECT count(*) FROM parent').pluck().get(), 0, '~> another connection sees nothing before the commit');
+	await transaction.durable();
+	assert.ok(!db.inTransaction, '~> committed');
+	assert.equal(other.prepare('SELECT id FROM parent ORDER BY id').pluck().all(), [1, 3, 4], '~> the group, without the refused write');
+	assert.is(await transaction.durable(), undefined, '~> nothing pending: durable at once');
+
+	// Outside a group, a plain transaction commits at once.
+	transaction(() => db.prepare('INSERT INTO parent (id) VALUES (5)').run());
+	assert.ok(!db.inTransaction);
+	assert.is(other.prepare('SELECT count(*) FROM parent').pluck().get(), 4);
+
+	// A commit that fails (a deferred foreign key): every write of the group is gone, every waiter told.
+	transaction.grouped(() => db.prepare('INSERT INTO parent (id) VALUES (6)').run());
+	transaction.grouped(() => db.prepare('INSERT INTO child (id, parent_id) VALUES (1, 999)').run());
+	const waiters = [transaction.durable(), transaction.durable()];
+	const outcomes = await Promise.allSettled(waiters);
+	assert.equal(outcomes.map((o) => o.status), ['rejected', 'rejected'], '~> both waiters learn the commit failed');
+	assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /FOREIGN KEY/);
+	assert.ok(!db.inTransaction, '~> rolled back');
+	assert.is(count('parent'), 4, '~> the group’s other write is gone too');
+	assert.is(count('child'), 0);
+	assert.is(rollbacks, 2, '~> caches cleared');
+
+	// The next turn commits again; flush() commits an open group at once (closing, checkpoints).
+	transaction.grouped(() => db.prepare('INSERT INTO parent (id) VALUES (7)').run());
+	transaction.flush();
+	assert.ok(!db.inTransaction);
+	assert.is(other.prepare('SELECT count(*) FROM parent').pluck().get(), 5);
+	other.close();
 	db.close();
 });
 

@@ -74,7 +74,7 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 	let app: App;
 	let server: RunningServer;
 	try {
-		app = openApp(config, { log });
+		app = openApp(config, { log, groupCommit: true });
 	} catch (error) {
 		lock.release();
 		throw error;

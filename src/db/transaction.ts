@@ -4,30 +4,140 @@
  * second process) instead of failing halfway with SQLITE_BUSY_SNAPSHOT when that connection commits
  * between this transaction's first read and its first write (https://sqlite.org/wal.html#busy,
  * better-sqlite3's `transaction().immediate`). Nested calls become savepoints.
+ *
+ * Group commit (the server's mode, `batch: true`): the requests' writes (`grouped`) that arrive in
+ * one turn of the event loop share one SQLite transaction, committed once at the end of the turn
+ * (setImmediate); other writes (jobs, the services tests call) commit at once unless they run while
+ * a group is open, which they then join. Each
+ * caller's `fn` still runs all-or-nothing, inside its own savepoint: a failing one rolls back only
+ * its own changes. What a commit costs (the WAL frames of every page it touched: the rightmost
+ * leaves of the same indexes, the same watchers' notification pages) is paid once per turn instead
+ * of once per write. A caller that answers someone (an HTTP response) first waits for `durable()`,
+ * so nothing is acknowledged before it is committed; reads in the same turn on this connection see
+ * the writes before their commit, as they would a moment later.
  */
 import type { DB } from './open';
 
 /** Runs `fn` inside one transaction on `db`; nested calls become savepoints. */
-export type Transaction = <T>(fn: () => T) => T;
+export interface Transaction {
+	/** Commits when `fn` returns, unless a group is open: then `fn` joins it (its own savepoint). */
+	<T>(fn: () => T): T;
+	/**
+	 * Runs `fn` in the group of this turn (opening it when none is), in its own savepoint; without
+	 * group commit, as a transaction of its own. For callers that wait for `durable()` before they
+	 * tell anyone (the HTTP pipeline).
+	 */
+	grouped<T>(fn: () => T): T;
+	/**
+	 * Resolves when every change made through this function so far is committed: at once when
+	 * nothing waits for a commit, at the end of the turn in group-commit mode.
+	 * @throws (rejects with) the commit's error; the changes are then rolled back
+	 */
+	durable(): Promise<void>;
+	/** Commits the open group now (closing the database, before a WAL checkpoint). */
+	flush(): void;
+}
+
+interface Waiter {
+	resolve(): void;
+	reject(error: unknown): void;
+}
 
 /**
  * The transaction function of a connection.
- * @param onRolledBackWrites called after an outermost transaction that wrote rows rolled back
- *   (in-memory caches may have seen those rows); one that wrote nothing, like most 4xx answers,
- *   does not call it.
+ * @param onRolledBackWrites called after a transaction (or, grouped, one caller's savepoint) that
+ *   wrote rows rolled back (in-memory caches may have seen those rows); one that wrote nothing,
+ *   like most 4xx answers, does not call it.
+ * @param options.batch group commit: the writes of one event-loop turn share one commit
  */
-export function createTransaction(db: DB, onRolledBackWrites: () => void = () => undefined): Transaction {
+export function createTransaction(db: DB, onRolledBackWrites: () => void = () => undefined, options: { batch?: boolean } = {}): Transaction {
 	const totalChanges = db.prepare('SELECT total_changes()').pluck();
-	return <T>(fn: () => T): T => {
-		if (db.inTransaction) return db.transaction(fn)(); // a savepoint inside the caller's transaction
+	const resolved = Promise.resolve();
+
+	if (!options.batch) {
+		const transaction = (<T>(fn: () => T): T => {
+			if (db.inTransaction) return db.transaction(fn)(); // a savepoint inside the caller's transaction
+			const changesBefore = totalChanges.get() as number;
+			try {
+				return db.transaction(fn).immediate();
+			} catch (error) {
+				if (!db.inTransaction && (totalChanges.get() as number) !== changesBefore) onRolledBackWrites();
+				throw error;
+			}
+		}) as Transaction;
+		transaction.grouped = transaction;
+		transaction.durable = () => resolved;
+		transaction.flush = () => undefined;
+		return transaction;
+	}
+
+	const begin = db.prepare('BEGIN IMMEDIATE');
+	const commitStatement = db.prepare('COMMIT');
+	/** True while this function's group transaction is open. */
+	let open = false;
+	/** Callers waiting for the open group's commit. */
+	let waiters: Waiter[] = [];
+	/** Depth of callers' `fn`s running (nested calls are savepoints of the outermost one). */
+	let depth = 0;
+
+	/** Ends the open group: commits it (or learns SQLite already rolled it back) and answers the waiters. */
+	const commit = () => {
+		if (!open) return;
+		open = false;
+		const waiting = waiters;
+		waiters = [];
+		let failure: unknown = null;
+		if (!db.inTransaction) {
+			// SQLite rolled the whole transaction back itself (an I/O error, a full disk): every write of the group is gone.
+			failure = new Error('the transaction was rolled back by SQLite before its commit');
+		} else {
+			try {
+				commitStatement.run();
+			} catch (error) {
+				failure = error;
+				if (db.inTransaction) db.exec('ROLLBACK');
+			}
+		}
+		if (failure === null) {
+			for (const waiter of waiting) waiter.resolve();
+			return;
+		}
+		onRolledBackWrites();
+		for (const waiter of waiting) waiter.reject(failure);
+	};
+
+	/** `fn` in its own savepoint of the open group. */
+	const inGroup = <T>(fn: () => T): T => {
 		const changesBefore = totalChanges.get() as number;
+		depth++;
 		try {
-			return db.transaction(fn).immediate();
+			return db.transaction(fn)();
 		} catch (error) {
-			if (!db.inTransaction && (totalChanges.get() as number) !== changesBefore) onRolledBackWrites();
+			if ((totalChanges.get() as number) !== changesBefore) onRolledBackWrites();
 			throw error;
+		} finally {
+			depth--;
 		}
 	};
+	const alone = createTransaction(db, onRolledBackWrites);
+
+	const transaction = (<T>(fn: () => T): T => {
+		if (depth > 0 || !open) return alone(fn); // a savepoint of the caller's own, or a transaction of its own
+		return inGroup(fn);
+	}) as Transaction;
+	transaction.grouped = <T>(fn: () => T): T => {
+		if (depth > 0) return db.transaction(fn)(); // a savepoint inside the caller's own
+		if (!open) {
+			if (db.inTransaction) return db.transaction(fn)(); // inside a transaction someone else opened
+			begin.run();
+			open = true;
+			setImmediate(commit);
+		}
+		return inGroup(fn);
+	};
+	transaction.durable = () => (open ? new Promise<void>((resolve, reject) => waiters.push({ resolve, reject })) : resolved);
+	transaction.flush = commit;
+	return transaction;
 }
 
 /** Runs `fn` in one IMMEDIATE transaction on `db` (for code that holds a connection, not an App). */

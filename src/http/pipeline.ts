@@ -82,12 +82,27 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			version: DEFAULT_API_VERSION,
 			media: null,
 		};
+		const answer = (reply: Reply) => {
+			try {
+				send(app, route, req, res, reply, state);
+			} catch (error) {
+				sendError(app, route, req, res, error, state);
+			}
+		};
+		let reply: Reply;
 		try {
-			const reply = run(app, route, req, now, state);
-			send(app, route, req, res, reply, state);
+			reply = run(app, route, req, now, state);
 		} catch (error) {
+			// A refused write changed nothing (its savepoint rolled back): nothing to wait for.
 			sendError(app, route, req, res, error, state);
+			return;
 		}
+		if (req.method === 'GET' || req.method === 'HEAD') return answer(reply);
+		// A write is answered once it is committed (group commit: at the end of this turn).
+		app.transaction.durable().then(
+			() => answer(reply),
+			(error: unknown) => sendError(app, route, req, res, error, state),
+		);
 	};
 }
 
@@ -100,7 +115,7 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 	// commit, all-or-nothing, and its reads share one lock instead of taking one each. Reads run
 	// without: measured, BEGIN/COMMIT costs a GET more than the per-statement locks (192 vs 164 µs).
 	if (req.method === 'GET' || req.method === 'HEAD') return handle(app, route, req, now, state, rawBody);
-	return app.transaction(() => handle(app, route, req, now, state, rawBody));
+	return app.transaction.grouped(() => handle(app, route, req, now, state, rawBody));
 }
 
 function handle(app: App, route: Route, req: PolkaRequest, now: number, state: State, rawBody: unknown): Reply {

@@ -63,6 +63,7 @@ export const JOBS: Job[] = [
 		id: 'database-maintenance',
 		schedule: '0 17 3 * * *',
 		run(app) {
+			app.transaction.flush(); // a checkpoint cannot pass an open write transaction
 			app.db.pragma('wal_checkpoint(TRUNCATE)');
 			app.db.pragma('optimize');
 		},

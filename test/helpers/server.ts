@@ -81,7 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 	config.storage.data_dir = dataDir;
 	options.configure?.(config);
 	const clock = options.clock ?? new TestClock();
-	const app = openApp(resolveConfig(config), { clock: clock.read, log: silentLogger });
+	const app = openApp(resolveConfig(config), { clock: clock.read, log: silentLogger, groupCommit: true });
 	let running: RunningServer;
 	try {
 		running = await listen(app, '127.0.0.1', 0);
