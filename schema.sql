@@ -953,11 +953,27 @@ CREATE TABLE events (
   payload    TEXT,                                  -- the feed payload (JSON) as it was
   created_at TEXT NOT NULL
 );
-CREATE INDEX events_repo ON events(repo_id, id) WHERE feed_type IS NOT NULL;
-CREATE INDEX events_org ON events(org_id, id) WHERE feed_type IS NOT NULL;
-CREATE INDEX events_actor ON events(actor_id, id) WHERE feed_type IS NOT NULL;
-CREATE INDEX events_public ON events(id) WHERE feed_type IS NOT NULL AND public = 1;
+-- The feeds' indexes (schema 9: created_at, public and repo_id ride along, so counting a feed and
+-- finding its newest event read the index alone).
+CREATE INDEX events_repo ON events(repo_id, id, created_at, public) WHERE feed_type IS NOT NULL;
+CREATE INDEX events_org ON events(org_id, id, created_at, public, repo_id) WHERE feed_type IS NOT NULL;
+CREATE INDEX events_actor ON events(actor_id, id, created_at, public, repo_id) WHERE feed_type IS NOT NULL;
+CREATE INDEX events_public ON events(id, created_at) WHERE feed_type IS NOT NULL AND public = 1;
 CREATE INDEX events_created ON events(created_at);
+-- How many feed events were ever deleted (pruned, their repository or organization deleted) or
+-- hidden (their repository made private): part of every feed's version (its ETag), kept by
+-- triggers whoever makes the change (schema 9).
+CREATE TABLE events_version (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  removed INTEGER NOT NULL
+);
+INSERT INTO events_version (id, removed) VALUES (1, 0);
+CREATE TRIGGER events_removed AFTER DELETE ON events WHEN OLD.feed_type IS NOT NULL BEGIN
+  UPDATE events_version SET removed = removed + 1 WHERE id = 1;
+END;
+CREATE TRIGGER events_hidden AFTER UPDATE OF public ON events WHEN OLD.feed_type IS NOT NULL AND OLD.public <> NEW.public BEGIN
+  UPDATE events_version SET removed = removed + 1 WHERE id = 1;
+END;
 
 -- Starring and watching (GitHub's activity API, schema 6). A star bookmarks a repository for a user;
 -- a subscription says whether the user watches it (subscribed) or ignores its notifications

@@ -170,6 +170,43 @@ test('polling – ETag from the feed’s version; a matching If-None-Match is 30
 	assert.is(fresh.body[0].payload.issue.title, 'New activity', '~> visible at once');
 });
 
+test('versions – a feed’s ETag changes when an event leaves it without a newer one: deleted, hidden, or the caller’s access lost', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'short-lived' } });
+	await s.request('POST', '/repos/acme/short-lived/issues', { token: owner, body: { title: 'Soon gone' } });
+	await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title: 'Stays' } });
+	const org = await s.get('/orgs/acme/events', owner);
+	assert.ok(org.body.some((e: any) => e.repo.name === 'acme/short-lived'));
+	assert.is((await s.get('/orgs/acme/events', owner, { 'If-None-Match': org.headers.get('etag')! })).status, 304, '~> unchanged: 304');
+	// Deleting the repository deletes its events (not the newest one of the feed).
+	s.app.transaction(() => s.app.db.prepare("DELETE FROM repositories WHERE name = 'short-lived'").run());
+	const afterDelete = await s.get('/orgs/acme/events', owner, { 'If-None-Match': org.headers.get('etag')! });
+	assert.is(afterDelete.status, 200, '~> a removal changes the version');
+	assert.ok(!afterDelete.body.some((e: any) => e.repo.name === 'acme/short-lived'));
+
+	// Hiding: a repository made private leaves the public feed.
+	const publicFeed = await s.get('/events');
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'soon-private' } });
+	await s.request('POST', '/repos/acme/soon-private/issues', { token: owner, body: { title: 'Was public' } });
+	await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title: 'Newest public' } });
+	const withIt = await s.get('/events');
+	assert.is.not(withIt.headers.get('etag'), publicFeed.headers.get('etag'));
+	await s.request('PATCH', '/repos/acme/soon-private', { token: owner, body: { private: true } });
+	const hidden = await s.get('/events', undefined, { 'If-None-Match': withIt.headers.get('etag')! });
+	assert.is(hidden.status, 200, '~> hiding changes the version');
+	assert.ok(!hidden.body.some((e: any) => e.repo.name === 'acme/soon-private'));
+
+	// Access: nora watches the private repository; her received feed shows its events until she loses access.
+	s.member('acme', 'nora');
+	await s.request('PUT', '/repos/acme/soon-private/subscription', { token: s.fullToken('nora'), body: { subscribed: true } });
+	const nora = s.fullToken('nora');
+	const received = await s.get('/users/nora/received_events', nora);
+	assert.ok(received.body.some((e: any) => e.repo.name === 'acme/soon-private'), '~> a member reads it');
+	await s.request('DELETE', '/orgs/acme/members/nora', { token: owner });
+	const lost = await s.get('/users/nora/received_events', nora, { 'If-None-Match': received.headers.get('etag')! });
+	assert.is(lost.status, 200, '~> lost access: a new version');
+	assert.ok(!lost.body.some((e: any) => e.repo.name === 'acme/soon-private'));
+});
+
 test('bounds – at most 300 events per timeline, none older than 30 days (the prune job deletes them)', async () => {
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
 	const old = clock.now;
@@ -187,8 +224,11 @@ test('bounds – at most 300 events per timeline, none older than 30 days (the p
 	assert.is(last.body.length, 0, '~> the timeline stops at 300');
 	assert.match((await s.get('/repos/acme/app/events?per_page=100', owner)).headers.get('link')!, 'page=3>; rel="last"', '~> three pages of 100');
 	assert.is(page.body[0].actor.login, 'ghost', '~> events without an actor show GitHub’s ghost');
+	const before = (await s.get('/repos/acme/app/events', owner)).headers.get('etag')!;
 	clock.advance(31 * 86_400_000);
-	assert.is((await s.get('/repos/acme/app/events', owner)).body.length, 0, '~> nothing older than 30 days');
+	const aged = await s.get('/repos/acme/app/events', owner, { 'If-None-Match': before });
+	assert.is(aged.status, 200, '~> events aged out of the horizon: the version changed, no stale 304');
+	assert.is(aged.body.length, 0, '~> nothing older than 30 days');
 	await JOBS.find((job) => job.id === 'events-prune')!.run(s.app);
 	assert.is(s.app.db.prepare('SELECT count(*) FROM events').pluck().get(), 0, '~> pruned');
 });

@@ -213,6 +213,32 @@ export const migrations: Migration[] = [
 				GROUP BY p.user_id, s.id;`);
 		},
 	},
+	{
+		version: 9,
+		description: 'feed versions: a count of removed or hidden feed events, kept by triggers; covering feed indexes',
+		up(db) {
+			db.exec(`
+				DROP INDEX events_repo;
+				DROP INDEX events_org;
+				DROP INDEX events_actor;
+				DROP INDEX events_public;
+				CREATE INDEX events_repo ON events(repo_id, id, created_at, public) WHERE feed_type IS NOT NULL;
+				CREATE INDEX events_org ON events(org_id, id, created_at, public, repo_id) WHERE feed_type IS NOT NULL;
+				CREATE INDEX events_actor ON events(actor_id, id, created_at, public, repo_id) WHERE feed_type IS NOT NULL;
+				CREATE INDEX events_public ON events(id, created_at) WHERE feed_type IS NOT NULL AND public = 1;
+				CREATE TABLE events_version (
+				  id      INTEGER PRIMARY KEY CHECK (id = 1),
+				  removed INTEGER NOT NULL
+				);
+				INSERT INTO events_version (id, removed) VALUES (1, 0);
+				CREATE TRIGGER events_removed AFTER DELETE ON events WHEN OLD.feed_type IS NOT NULL BEGIN
+				  UPDATE events_version SET removed = removed + 1 WHERE id = 1;
+				END;
+				CREATE TRIGGER events_hidden AFTER UPDATE OF public ON events WHEN OLD.feed_type IS NOT NULL AND OLD.public <> NEW.public BEGIN
+				  UPDATE events_version SET removed = removed + 1 WHERE id = 1;
+				END;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

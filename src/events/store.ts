@@ -3,6 +3,7 @@
  * GitHub reports as an activity event, a notification or a webhook, written in the transaction of
  * the change (src/events/log.ts). Rows with a feed_type are the activity feeds' entries.
  */
+import type { Statement } from 'better-sqlite3';
 import type { DB } from '../db/open';
 
 export interface EventRow {
@@ -55,26 +56,59 @@ export function createEventStore(db: DB) {
 	const privateOrgRepos = db
 		.prepare('SELECT DISTINCT repo_id FROM events WHERE org_id = @orgId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since')
 		.pluck();
-	// One statement for every feed: each condition is off (NULL parameter) or on. The parameters are
-	// JSON arrays where a feed names several repositories.
-	const WHERE = `
-		feed_type IS NOT NULL AND created_at >= @since
-		AND (@repoIds IS NULL OR repo_id IN (SELECT value FROM json_each(@repoIds)))
-		AND (@orgId IS NULL OR org_id = @orgId)
-		AND (@actorId IS NULL OR actor_id = @actorId)
-		AND (public = 1 OR (@publicOnly = 0 AND (@readable IS NULL OR repo_id IN (SELECT value FROM json_each(@readable)))))`;
-	const page = db.prepare(`SELECT * FROM events WHERE ${WHERE} ORDER BY id DESC LIMIT @limit OFFSET @offset`);
-	const count = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM events WHERE ${WHERE} LIMIT @cap)`).pluck();
-	const newest = db.prepare(`SELECT max(id) FROM (SELECT id FROM events WHERE ${WHERE} ORDER BY id DESC LIMIT 1)`).pluck();
+	// Feeds: statements prepared per shape of filter (which conditions it has), so each plan uses
+	// the index of its leading condition (events_repo, events_org, events_actor, events_public).
+	const shapes = new Map<string, { page: Statement; count: Statement; newest: Statement }>();
+	const statementsOf = (filter: FeedFilter) => {
+		const conditions = ['feed_type IS NOT NULL', 'created_at >= @since'];
+		let key = '';
+		if (filter.repoIds?.length === 1) {
+			conditions.push('repo_id = @repoId');
+			key += 'r';
+		} else if (filter.repoIds) {
+			conditions.push('repo_id IN (SELECT value FROM json_each(@repoIds))');
+			key += 'R';
+		}
+		if (filter.orgId !== undefined) {
+			conditions.push('org_id = @orgId');
+			key += 'o';
+		}
+		if (filter.actorId !== undefined) {
+			conditions.push('actor_id = @actorId');
+			key += 'a';
+		}
+		if (filter.publicOnly) {
+			conditions.push('public = 1');
+			key += 'p';
+		} else if (filter.readableRepoIds) {
+			conditions.push('(public = 1 OR repo_id IN (SELECT value FROM json_each(@readable)))');
+			key += 'v';
+		}
+		let statements = shapes.get(key);
+		if (!statements) {
+			const where = conditions.join(' AND ');
+			statements = {
+				page: db.prepare(`SELECT * FROM events WHERE ${where} ORDER BY id DESC LIMIT @limit OFFSET @offset`),
+				count: db.prepare(`SELECT count(*) FROM (SELECT 1 FROM events WHERE ${where} LIMIT @cap)`).pluck(),
+				newest: db.prepare(`SELECT id FROM events WHERE ${where} ORDER BY id DESC LIMIT 1`).pluck(),
+			};
+			shapes.set(key, statements);
+		}
+		return statements;
+	};
 	const params = (filter: FeedFilter) => ({
 		since: filter.since,
+		repoId: filter.repoIds?.length === 1 ? filter.repoIds[0] : null,
 		repoIds: filter.repoIds ? JSON.stringify(filter.repoIds) : null,
 		orgId: filter.orgId ?? null,
 		actorId: filter.actorId ?? null,
-		publicOnly: filter.publicOnly ? 1 : 0,
 		readable: filter.readableRepoIds ? JSON.stringify(filter.readableRepoIds) : null,
 		cap: filter.cap,
 	});
+	// What can take an event out of a feed without a newer one: deletions and hidings (counted by
+	// triggers, whoever makes them), and time (the first event at or after the feed's horizon).
+	const removed = db.prepare('SELECT removed FROM events_version WHERE id = 1').pluck();
+	const horizon = db.prepare('SELECT id FROM events WHERE created_at >= ? ORDER BY created_at, id LIMIT 1').pluck();
 
 	return {
 		/** @returns the new event's id */
@@ -87,16 +121,23 @@ export function createEventStore(db: DB) {
 		latestId: () => (latest.get() as number | null) ?? 0,
 		/** One page of a feed, newest first, within its cap; and how many events it holds. */
 		feed(filter: FeedFilter, limit: number, offset: number): { rows: EventRow[]; total: number } {
+			const statements = statementsOf(filter);
 			const p = params(filter);
 			const within = Math.max(0, Math.min(limit, filter.cap - offset));
-			const rows = within === 0 ? [] : (page.all({ ...p, limit: within, offset }) as EventRow[]);
-			return { rows, total: count.get(p) as number };
+			const rows = within === 0 ? [] : (statements.page.all({ ...p, limit: within, offset }) as EventRow[]);
+			return { rows, total: statements.count.get(p) as number };
 		},
 		/** Repositories of an actor's private feed events since `since` (candidates for what a reader may see). */
 		privateReposOfActor: (actorId: number, since: string) => privateRepos.all({ actorId, since }) as number[],
 		/** Repositories of an organization's private feed events since `since`. */
 		privateReposOfOrg: (orgId: number, since: string) => privateOrgRepos.all({ orgId, since }) as number[],
-		/** The newest event id a feed shows (0 when none): its version, for ETags. */
-		newestId: (filter: FeedFilter) => (newest.get(params(filter)) as number | null) ?? 0,
+		/**
+		 * A feed's version, for ETags: its newest event, the count of events ever deleted or hidden
+		 * (pruned, their repository deleted or made private), and the first event inside the time
+		 * horizon. A feed changes only by a newer event, a removal or the horizon passing an event, so
+		 * equal versions of one filter mean equal feeds; three index lookups, no scan.
+		 */
+		version: (filter: FeedFilter) =>
+			`${(statementsOf(filter).newest.get(params(filter)) as number | undefined) ?? 0}:${removed.get() as number}:${(horizon.get(filter.since) as number | undefined) ?? 0}`,
 	};
 }

@@ -24,17 +24,47 @@ function actorJson(urls: Urls, account: Pick<AccountRow, 'id' | 'login'> | undef
 }
 
 /**
- * One Event as JSON text.
- * @param accounts the actors and organizations of the page, by id
+ * Renders the Events of one page: the accounts (actors, organizations) and repositories a page
+ * names repeat, so each one's JSON is built once per page.
  */
-export function eventJson(urls: Urls, row: EventRow, accounts: Map<number, AccountRow>): string {
-	const actor = row.actor_id === null ? undefined : accounts.get(row.actor_id);
-	const org = row.org_id === null ? undefined : accounts.get(row.org_id);
-	const repo = JSON.stringify({ id: row.repo_id ?? 0, name: row.repo_name ?? '', url: urls.api(`/repos/${row.repo_name ?? ''}`) });
-	return (
-		`{"id":${JSON.stringify(String(row.id))},"type":${JSON.stringify(row.feed_type)},"actor":${actorJson(urls, actor, 'users')},` +
-		`"repo":${repo},"payload":${row.payload ?? '{}'},"public":${row.public === 1},"created_at":${JSON.stringify(row.created_at)}` +
-		(org ? `,"org":${actorJson(urls, org, 'orgs')}` : '') +
-		'}'
-	);
+export class EventRenderer {
+	private readonly actors = new Map<string, string>();
+	private readonly repos = new Map<string, string>();
+
+	/** @param accounts the actors and organizations of the page, by id */
+	constructor(
+		private readonly urls: Urls,
+		private readonly accounts: Map<number, AccountRow>,
+	) {}
+
+	private actor(id: number | null, kind: 'users' | 'orgs'): string {
+		const key = `${kind}${id ?? ''}`;
+		let json = this.actors.get(key);
+		if (json === undefined) {
+			json = actorJson(this.urls, id === null ? undefined : this.accounts.get(id), kind);
+			this.actors.set(key, json);
+		}
+		return json;
+	}
+
+	private repo(row: EventRow): string {
+		// By repository and the name it had then: a renamed repository's old events keep their name.
+		const key = `${row.repo_id ?? ''}:${row.repo_name ?? ''}`;
+		let json = this.repos.get(key);
+		if (json === undefined) {
+			json = JSON.stringify({ id: row.repo_id ?? 0, name: row.repo_name ?? '', url: this.urls.api(`/repos/${row.repo_name ?? ''}`) });
+			this.repos.set(key, json);
+		}
+		return json;
+	}
+
+	/** One Event as JSON text. */
+	event(row: EventRow): string {
+		return (
+			`{"id":"${row.id}","type":${JSON.stringify(row.feed_type)},"actor":${this.actor(row.actor_id, 'users')},` +
+			`"repo":${this.repo(row)},"payload":${row.payload ?? '{}'},"public":${row.public === 1},"created_at":"${row.created_at}"` +
+			(row.org_id !== null && this.accounts.has(row.org_id) ? `,"org":${this.actor(row.org_id, 'orgs')}` : '') +
+			'}'
+		);
+	}
 }

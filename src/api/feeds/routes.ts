@@ -24,11 +24,24 @@ function feedRoute(
 	declaration: Omit<RouteDeclaration, 'handler' | 'version' | 'method' | 'access'> & { access?: RouteDeclaration['access']; filter(ctx: Context): FeedFilter },
 ): RouteDeclaration {
 	const { filter, ...rest } = declaration;
+	// The version (before the handler, for the ETag) and the page share one filter and one version.
+	const seen = new WeakMap<Context, { filter: FeedFilter; version: string }>();
+	const versioned = (ctx: Context) => {
+		let found = seen.get(ctx);
+		if (!found) {
+			const chosen = filter(ctx);
+			seen.set(ctx, (found = { filter: chosen, version: feedVersion(ctx, chosen) }));
+		}
+		return found;
+	};
 	return route({
 		...FEED,
 		...rest,
-		version: (ctx: Context) => feedVersion(ctx, filter(ctx)),
-		handler: (ctx: Context) => feedPage(ctx, filter(ctx)),
+		version: (ctx: Context) => versioned(ctx).version,
+		handler: (ctx: Context) => {
+			const { filter: chosen, version } = versioned(ctx);
+			return feedPage(ctx, chosen, version);
+		},
 	});
 }
 

@@ -10,7 +10,7 @@ import { repositoryPermissions } from '../../auth/access/repos';
 import type { Viewer } from '../../auth/access/types';
 import type { FeedFilter } from '../../events/store';
 import { isoSeconds } from '../../time';
-import { eventJson } from './render';
+import { EventRenderer } from './render';
 
 /**
  * Who reads a feed, and when: a request's context, or the viewer of an Atom feed (src/api/feeds/web.ts).
@@ -61,14 +61,77 @@ export function receivedFeed(ctx: FeedViewer, userId: number, self: boolean): Fe
 	return feed(ctx, { publicOnly: false, repoIds, readableRepoIds: readableOf(ctx, privateIds) });
 }
 
-/** A feed's version: its newest event and its size (a pruned or hidden event changes the size). */
+/**
+ * A feed's version (its ETag's source, and the key of its cached pages): the event log's version of
+ * the filter (newest event, removals, time horizon: EventStore.version) and the filter itself —
+ * which events it selects and, for the caller, which repositories' private events it may show — so
+ * equal versions mean equal feeds (actor and organization logins never change), and a caller who
+ * gains or loses access gets a new version.
+ */
 export function feedVersion(ctx: Pick<FeedViewer, 'app'>, filter: FeedFilter): string {
-	const { events } = ctx.app.stores;
-	return `${events.newestId(filter)}:${events.feed(filter, 0, 0).total}`;
+	const identity = [
+		filter.publicOnly ? 'p' : 'a',
+		filter.repoIds?.join(',') ?? '*',
+		filter.orgId ?? '*',
+		filter.actorId ?? '*',
+		filter.readableRepoIds?.join(',') ?? '*',
+		filter.cap,
+	].join('|');
+	return `${ctx.app.stores.events.version(filter)}:${identity}`;
 }
 
-/** One page of a feed, as JSON text with its total for the Link header. */
-export function feedPage(ctx: Context, filter: FeedFilter): Reply {
+/** Rendered feed pages kept (bytes, over all feeds): polling clients read the same pages again and again. */
+export const FEED_PAGE_CACHE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Rendered feed pages by feed version and page, least recently used dropped first. A version names
+ * the feed's content exactly, so an entry never goes stale: a change makes a new version.
+ */
+class FeedPageCache {
+	private readonly pages = new Map<string, { body: Buffer; total: number }>();
+	private bytes = 0;
+
+	get(key: string): { body: Buffer; total: number } | undefined {
+		const page = this.pages.get(key);
+		if (page) {
+			this.pages.delete(key);
+			this.pages.set(key, page);
+		}
+		return page;
+	}
+
+	set(key: string, page: { body: Buffer; total: number }): void {
+		if (page.body.length > FEED_PAGE_CACHE_BYTES / 8) return;
+		this.pages.set(key, page);
+		this.bytes += page.body.length;
+		for (const [oldest, { body }] of this.pages) {
+			if (this.bytes <= FEED_PAGE_CACHE_BYTES) break;
+			this.pages.delete(oldest);
+			this.bytes -= body.length;
+		}
+	}
+}
+
+const pageCaches = new WeakMap<object, FeedPageCache>();
+
+/**
+ * One page of a feed, as JSON with its total for the Link header; rendered once per feed version
+ * and page (FeedPageCache).
+ * @param version the feed's version (feedVersion), computed already for the ETag
+ */
+export function feedPage(ctx: Context, filter: FeedFilter, version: string): Reply {
+	let cache = pageCaches.get(ctx.app);
+	if (!cache) pageCaches.set(ctx.app, (cache = new FeedPageCache()));
+	const key = `${version};${ctx.page.perPage};${ctx.page.offset}`;
+	let page = cache.get(key);
+	if (!page) {
+		page = renderPage(ctx, filter);
+		cache.set(key, page);
+	}
+	return { status: 200, json: page.body, total: page.total };
+}
+
+function renderPage(ctx: Context, filter: FeedFilter): { body: Buffer; total: number } {
 	const { rows, total } = ctx.app.stores.events.feed(filter, ctx.page.perPage, ctx.page.offset);
 	const ids = new Set<number>();
 	for (const row of rows) {
@@ -76,5 +139,6 @@ export function feedPage(ctx: Context, filter: FeedFilter): Reply {
 		if (row.org_id !== null) ids.add(row.org_id);
 	}
 	const accounts = ctx.app.stores.accounts.mapByIds(ids);
-	return { status: 200, json: `[${rows.map((row) => eventJson(ctx.app.urls, row, accounts)).join(',')}]`, total };
+	const renderer = new EventRenderer(ctx.app.urls, accounts);
+	return { body: Buffer.from(`[${rows.map((row) => renderer.event(row)).join(',')}]`), total };
 }
