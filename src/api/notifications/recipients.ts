@@ -78,7 +78,8 @@ export function recipients(
 		if (thread?.ignored && !reasons.has('mention')) continue;
 		// Ignoring a repository (its subscription with `ignored`) mutes all of it: GitHub's "never be notified".
 		if (app.stores.subscriptions.get(userId, repo.id)?.ignored) continue;
-		if (!userReads(app, repo, owner, userId)) continue;
+		// Everyone reads a public repository; a private one is asked per user.
+		if (repo.visibility !== 'public' && !userReads(app, repo, owner, userId)) continue;
 		out.push({ userId, thread, reasons: [...reasons] });
 	}
 	return out;
