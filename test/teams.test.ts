@@ -557,4 +557,25 @@ test('team repositories – the list shows what GET /repos shows the caller, wit
 	}
 });
 
+test('list – ETag from the list’s version: a matching If-None-Match is 304 before rendering; a new team, or joining a secret team, changes it', async () => {
+	const first = await s.get('/orgs/acme/teams', other);
+	const etag = first.headers.get('etag')!;
+	assert.ok(etag.startsWith('W/"'));
+	const unchanged = await s.get('/orgs/acme/teams', other, { 'If-None-Match': etag });
+	assert.is(unchanged.status, 304, '~> unchanged: 304');
+	assert.is(unchanged.headers.get('etag'), etag);
+	assert.is((await s.get('/orgs/acme/teams?per_page=1', other, { 'If-None-Match': etag })).status, 200, '~> another page size is another answer');
+	const hidden = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Hush', privacy: 'secret' } });
+	assert.is(hidden.status, 201);
+	const stillSame = await s.get('/orgs/acme/teams', other, { 'If-None-Match': etag });
+	assert.is(stillSame.status, 200, '~> a team write makes a new version (the list is read again)');
+	assert.ok(!stillSame.body.some((t: any) => t.slug === 'hush'), '~> a secret team stays out of a non-member’s list');
+	const second = stillSame.headers.get('etag')!;
+	await s.request('PUT', '/orgs/acme/teams/hush/memberships/nina', { token: owner });
+	const joined = await s.get('/orgs/acme/teams', other, { 'If-None-Match': second });
+	assert.is(joined.status, 200, '~> joining a secret team changes what nina sees: a new version');
+	assert.ok(joined.body.some((t: any) => t.slug === 'hush'));
+	await s.request('DELETE', '/orgs/acme/teams/hush', { token: owner });
+});
+
 test.run();

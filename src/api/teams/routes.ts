@@ -28,6 +28,7 @@ import {
 	teamListJson,
 	updateTeam,
 	visibleTeams,
+	visibleTeamsVersion,
 	type TeamEditor,
 } from './service';
 
@@ -332,6 +333,9 @@ export const teamsRoutes: RouteDeclaration[] = [
 		errorResource: 'Team',
 		query: listQuery,
 		pagination: true,
+		// Unchanged lists are answered 304 before anything is read or rendered.
+		version: (ctx) =>
+			`${ctx.query.team_type === 'enterprise' ? 'enterprise' : 'organization'}:${visibleTeamsVersion(ctx.app, ctx.org.org.id, { seeAll: ctx.org.admin, userId: ctx.org.userId })}`,
 		handler(ctx) {
 			const access = ctx.org;
 			// Every team Gitstead holds is an organization team; enterprise teams do not exist here.

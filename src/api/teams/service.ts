@@ -294,6 +294,18 @@ export function visibleTeams(
 	return { ids, total: visible.length };
 }
 
+/**
+ * The version of an organization's team list as one viewer sees it (the ETag's source, read before
+ * any rendering): the representation cache's generation of the organization's teams (every team
+ * write invalidates it; another process's commit clears the cache) and which secret teams the
+ * viewer sees (owners all, members their own).
+ */
+export function visibleTeamsVersion(app: App, orgId: number, viewer: { seeAll: boolean; userId: number | null }): string {
+	const scope = teamScope(orgId);
+	const sees = viewer.seeAll ? 'all' : viewer.userId === null ? 'closed' : app.stores.teams.userTeamIds(orgId, viewer.userId).join(',');
+	return `${scope}:${app.cache.generation(scope)}:${sees}`;
+}
+
 /** Pages of list forms kept per organization (distinct pages: one per visibility and page size). */
 const PAGES_PER_SCOPE = 256;
 
