@@ -975,6 +975,24 @@ CREATE TRIGGER events_hidden AFTER UPDATE OF public ON events WHEN OLD.feed_type
   UPDATE events_version SET removed = removed + 1 WHERE id = 1;
 END;
 
+-- The names a repository had (schema 10): requests naming an old name are redirected to the
+-- repository (301 for GET and HEAD, 307 otherwise), as GitHub does, until a repository takes the
+-- name again. Kept by triggers, whoever renames.
+CREATE TABLE repository_redirects (
+  owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name     TEXT NOT NULL COLLATE NOCASE,            -- a name the repository had
+  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (owner_id, name)
+) WITHOUT ROWID;
+CREATE INDEX repository_redirects_repo ON repository_redirects(repo_id);
+CREATE TRIGGER repositories_renamed AFTER UPDATE OF name ON repositories WHEN OLD.name <> NEW.name BEGIN
+  DELETE FROM repository_redirects WHERE owner_id = NEW.owner_id AND name = NEW.name;
+  INSERT OR REPLACE INTO repository_redirects (owner_id, name, repo_id) VALUES (OLD.owner_id, OLD.name, OLD.id);
+END;
+CREATE TRIGGER repositories_name_taken AFTER INSERT ON repositories BEGIN
+  DELETE FROM repository_redirects WHERE owner_id = NEW.owner_id AND name = NEW.name;
+END;
+
 -- Starring and watching (GitHub's activity API, schema 6). A star bookmarks a repository for a user;
 -- a subscription says whether the user watches it (subscribed) or ignores its notifications
 -- (ignored; never both). Rows stay when the user loses read access to the repository (GitHub keeps

@@ -37,7 +37,9 @@ test('update: fields, rename, visibility; the answer is the updated repository',
 	assert.is(res.body.visibility, 'private');
 	assert.is(res.body.has_wiki, false);
 	assert.is(res.body.default_branch, 'trunk');
-	assert.is((await s.get('/repos/acme/web', olivia)).status, 404, '~> the old name is gone');
+	const old = await s.get('/repos/acme/web', olivia);
+	assert.is(old.status, 301, '~> the old name redirects to the new one');
+	assert.match(old.headers.get('location')!, /\/repos\/acme\/[^/]+$/);
 	assert.is((await s.get('/repos/acme/site', mia)).status, 200, '~> members still see it (base permission)');
 	assert.is((await s.get('/repos/acme/site', s.fullToken('eve'))).status, 404, '~> private now');
 	const internal = await s.request('PATCH', '/repos/acme/site', { token: olivia, body: { visibility: 'internal' } });
@@ -133,6 +135,44 @@ test('private forks – a user who loses read access loses their forks of privat
 	assert.is(owners.status, 200, '~> the source is untouched');
 	s.member('acme', 'mia');
 	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'read' } });
+});
+
+test('renamed: the old name redirects (301 for reads, 307 for writes, Location and url) for callers who can read it; 404 otherwise; a new repository takes the name back', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'old-name' } });
+	await s.request('POST', '/repos/acme/old-name/issues', { token: olivia, body: { title: 'Before the rename' } });
+	const renamed = await s.request('PATCH', '/repos/acme/old-name', { token: olivia, body: { name: 'new-name' } });
+	assert.is(renamed.status, 200);
+
+	const read = await s.get('/repos/acme/old-name/issues?state=all&per_page=5', mia);
+	assert.is(read.status, 301, '~> a read of the old name: 301');
+	assert.is(read.headers.get('location'), `${s.api}/repos/acme/new-name/issues?state=all&per_page=5`, '~> to the same path and query under the new name');
+	assert.is(read.body.message, 'Moved Permanently');
+	assert.is(read.body.url, read.headers.get('location'));
+	const followed = await fetch(read.headers.get('location')!, { headers: { Authorization: `Bearer ${mia}` } });
+	assert.is(followed.status, 200, '~> which answers');
+	const network = await s.get('/networks/acme/old-name/events', mia);
+	assert.is(network.status, 301, '~> the network feed too, as GitHub does');
+	assert.is(network.headers.get('location'), `${s.api}/networks/acme/new-name/events`);
+
+	const write = await s.request('POST', '/repos/acme/old-name/issues', { token: olivia, body: { title: 'After' } });
+	assert.is(write.status, 307, '~> a write: 307 (the client repeats the method and body)');
+	assert.is(write.body.message, 'Temporary Redirect');
+
+	await s.request('PATCH', '/repos/acme/new-name', { token: olivia, body: { private: true } });
+	assert.is((await s.get('/repos/acme/old-name', s.fullToken('eve'))).status, 404, '~> a private repository stays hidden from who cannot read it');
+	assert.is((await s.get('/repos/acme/old-name', olivia)).status, 301);
+	assert.is((await s.get('/repos/acme/never-was', olivia)).status, 404, '~> a name nothing had: 404');
+
+	const taken = await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'old-name' } });
+	assert.is(taken.status, 201);
+	const again = await s.get('/repos/acme/old-name', olivia);
+	assert.is(again.status, 200, '~> the name belongs to the new repository now');
+	assert.is(again.body.id, taken.body.id);
+	const { octokitFor } = { octokitFor: async (token: string) => new (await import('@octokit/rest')).Octokit({ auth: token, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } }) };
+	await s.request('PATCH', '/repos/acme/new-name', { token: olivia, body: { name: 'newest-name', private: false } });
+	const octokit = await octokitFor(mia);
+	const viaOldName = await octokit.rest.repos.get({ owner: 'acme', repo: 'new-name' });
+	assert.is(viaOldName.data.name, 'newest-name', '~> Octokit follows the redirect');
 });
 
 test.run();

@@ -14,6 +14,7 @@
 import { forbidden, HttpError, notFound } from '../http/errors';
 import { idParam, type Context, type ResourceGuard } from '../http/route';
 import type { GistRow } from '../api/gists/store';
+import type { RepositoryRow } from '../api/repos/store';
 import type { TeamRow } from '../api/teams/store';
 import { enterpriseAccess, tokenReachesEnterprise } from './access/enterprises';
 import { orgAccess } from './access/orgs';
@@ -105,8 +106,10 @@ const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 
 function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean, conceal: boolean): RepoAccess {
 	const owner = ctx.app.stores.accounts.byLogin(ctx.params.owner);
-	const repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, ctx.params.repo.replace(/\.git$/, ''));
-	if (!owner || !repo) throw notFound();
+	const name = ctx.params.repo.replace(/\.git$/, '');
+	const repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, name);
+	if (!owner) throw notFound();
+	if (!repo) throw movedOrNotFound(ctx, ctx.app.stores.repos.redirected(owner.id, name));
 	const permission = callerRepoPermission(ctx, repo, owner);
 	if (!permission) throw notFound();
 	const needed = REPO_LEVEL[level];
@@ -121,6 +124,34 @@ function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mus
 	const access = { repo, owner, permission };
 	if (writable) requireWritableRepository(ctx, access);
 	return access;
+}
+
+/**
+ * A request naming a repository by a name it had before a rename: GitHub's redirect to where it is
+ * now (301 Moved Permanently for GET and HEAD, 307 Temporary Redirect for other methods, with
+ * `Location` and the body's `url`), for callers who can read it; 404 for everyone else and for
+ * names nothing had.
+ */
+function movedOrNotFound(ctx: Context, moved: RepositoryRow | undefined): HttpError {
+	if (!moved) return notFound();
+	const owner = ctx.app.stores.accounts.byId(moved.owner_id);
+	if (!owner || !callerRepoPermission(ctx, moved, owner)) return notFound();
+	// The path's {owner} and {repo} segments, where the route declares them, take the new names.
+	const pattern = ctx.route.path.split('/');
+	// The request as polka leaves it: its path below /api/v3 and its query string.
+	const req = ctx.req as typeof ctx.req & { path: string; search?: string };
+	const segments = req.path.split('/');
+	pattern.forEach((part, index) => {
+		if (part === '{owner}') segments[index] = encodeURIComponent(owner.login);
+		if (part === '{repo}') segments[index] = encodeURIComponent(moved.name);
+	});
+	const url = ctx.app.urls.api(segments.join('/')) + (req.search ?? '');
+	const read = ctx.req.method === 'GET' || ctx.req.method === 'HEAD';
+	return new HttpError(read ? 301 : 307, read ? 'Moved Permanently' : 'Temporary Redirect', {
+		headers: { Location: url },
+		extra: { url },
+		documentation: 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects',
+	});
 }
 
 /**

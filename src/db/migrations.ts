@@ -239,6 +239,27 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 10,
+		description: 'repository redirects: the names a repository had, kept by triggers on rename',
+		up(db) {
+			db.exec(`
+				CREATE TABLE repository_redirects (
+				  owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  name     TEXT NOT NULL COLLATE NOCASE,            -- a name the repository had
+				  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (owner_id, name)
+				) WITHOUT ROWID;
+				CREATE INDEX repository_redirects_repo ON repository_redirects(repo_id);
+				CREATE TRIGGER repositories_renamed AFTER UPDATE OF name ON repositories WHEN OLD.name <> NEW.name BEGIN
+				  DELETE FROM repository_redirects WHERE owner_id = NEW.owner_id AND name = NEW.name;
+				  INSERT OR REPLACE INTO repository_redirects (owner_id, name, repo_id) VALUES (OLD.owner_id, OLD.name, OLD.id);
+				END;
+				CREATE TRIGGER repositories_name_taken AFTER INSERT ON repositories BEGIN
+				  DELETE FROM repository_redirects WHERE owner_id = NEW.owner_id AND name = NEW.name;
+				END;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -94,6 +94,7 @@ export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
 
 export function createRepositoryStore(db: DB) {
 	const byOwnerAndName = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
+	const redirect = db.prepare('SELECT r.* FROM repository_redirects x JOIN repositories r ON r.id = x.repo_id WHERE x.owner_id = ? AND x.name = ?');
 	const byId = db.prepare('SELECT * FROM repositories WHERE id = ?');
 	const byIds = db.prepare('SELECT * FROM repositories WHERE id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
@@ -185,6 +186,8 @@ export function createRepositoryStore(db: DB) {
 
 	return {
 		byOwnerAndName: (ownerId: number, name: string) => byOwnerAndName.get(ownerId, name) as RepositoryRow | undefined,
+		/** The repository that had `name` under the owner before a rename (repository_redirects), if any. */
+		redirected: (ownerId: number, name: string) => redirect.get(ownerId, name) as RepositoryRow | undefined,
 		byId: (id: number) => byId.get(id) as RepositoryRow | undefined,
 		/** The repositories with these ids that exist, in no particular order. */
 		byIds: (ids: readonly number[]) => (ids.length ? (byIds.all(JSON.stringify(ids)) as RepositoryRow[]) : []),
