@@ -1,10 +1,12 @@
 /**
  * Webhook payload shapes (reference §2.8; @octokit/openapi-webhooks, GHES 3.19): the objects
- * events carry — users, organizations, teams, memberships, enterprises.
+ * events carry — users, organizations, repositories, teams, memberships, enterprises.
  */
 import type { App } from '../app';
 import { nodeId } from '../http/urls';
 import { orgSimple } from '../api/orgs/render';
+import { repository } from '../api/repos/render';
+import type { RepositoryRow } from '../api/repos/store';
 import type { TeamRow } from '../api/teams/store';
 import { teamListForm } from '../api/teams/render';
 import { simpleUser } from '../api/users/render';
@@ -45,6 +47,22 @@ export function enterpriseOf(app: App, org: AccountRow | undefined): Record<stri
 /** `organization` and `enterprise` of an event in an organization. */
 export function inOrganization(app: App, org: AccountRow): Record<string, unknown> {
 	return { organization: orgSimple(app.urls, org), ...enterpriseOf(app, org) };
+}
+
+/**
+ * `repository`, `organization` and `enterprise` (of an organization's repository) and `sender`,
+ * as GitHub's repository event payloads carry them. The repository is read again, as it is now
+ * (a trigger of the change may have moved its counts).
+ * @param actorId the sender; null: none (the command line)
+ */
+export function inRepository(app: App, repo: RepositoryRow, actorId: number | null): Record<string, unknown> {
+	const current = app.stores.repos.byId(repo.id) ?? repo;
+	const owner = app.stores.accounts.byId(current.owner_id)!;
+	return {
+		repository: repository(app.urls, current, owner, null),
+		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
+		...sender(app, actorId),
+	};
 }
 
 /** A team as webhooks show it (webhooks_team): the list form plus type and organization_id. */

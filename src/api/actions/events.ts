@@ -28,8 +28,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { inOrganization, sender } from '../../events/payloads';
-import { repository } from '../repos/render';
+import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
 import { job as renderJob, repoUrls, RunRenderer, workflow as renderWorkflow } from './render';
 import type { JobRow, RunRow, RunStatus } from './store';
@@ -48,15 +47,6 @@ const RUN_ACTIONS: Partial<Record<RunStatus, 'in_progress' | 'completed'>> = {
 	in_progress: 'in_progress',
 	completed: 'completed',
 };
-
-function where(app: App, repo: RepositoryRow, actorId: number | null): Record<string, unknown> {
-	const owner = app.stores.accounts.byId(repo.owner_id)!;
-	return {
-		repository: repository(app.urls, repo, owner, null),
-		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-		...sender(app, actorId),
-	};
-}
 
 /** The `workflow` of a workflow_run payload (webhooks_workflow), or null when it is gone. */
 function workflowObject(app: App, repo: RepositoryRow, workflowId: number) {
@@ -85,7 +75,7 @@ export function recordRun(app: App, repo: RepositoryRow, run: RunRow, action: 'r
 			return {
 				workflow_run: new RunRenderer(app.urls, app.stores.accounts, repo, owner).run(run),
 				workflow: workflowObject(app, repo, run.workflow_id),
-				...where(app, repo, actorId),
+				...inRepository(app, repo, actorId),
 			};
 		},
 	});
@@ -143,7 +133,7 @@ export function recordJob(app: App, repo: RepositoryRow, job: JobRow, actorId: n
 		repo,
 		webhook: () => {
 			const owner = app.stores.accounts.byId(repo.owner_id)!;
-			return { workflow_job: renderJob(repoUrls(app.urls, owner, repo), job), ...where(app, repo, actorId) };
+			return { workflow_job: renderJob(repoUrls(app.urls, owner, repo), job), ...inRepository(app, repo, actorId) };
 		},
 	});
 }
@@ -167,6 +157,6 @@ export function recordDispatch(
 		action: null,
 		actorId,
 		repo,
-		webhook: () => ({ inputs, ref, workflow: path, ...where(app, repo, actorId) }),
+		webhook: () => ({ inputs, ref, workflow: path, ...inRepository(app, repo, actorId) }),
 	});
 }

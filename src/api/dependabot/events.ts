@@ -26,9 +26,8 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { inOrganization, sender } from '../../events/payloads';
+import { inRepository } from '../../events/payloads';
 import { DEFAULT_API_VERSION } from '../../http/negotiation';
-import { repository } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import { AlertRenderer } from './render';
 import type { AlertRow } from './store';
@@ -48,14 +47,8 @@ export function recordAlert(app: App, repo: RepositoryRow, action: AlertAction, 
 		actorId,
 		repo,
 		webhook: () => {
-			const owner = app.stores.accounts.byId(repo.owner_id)!;
 			const { dismissal_request: _request, ...fields } = new AlertRenderer(app, DEFAULT_API_VERSION, now).alert(alert);
-			return {
-				alert: fields,
-				repository: repository(app.urls, repo, owner, null),
-				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-				...sender(app, actorId),
-			};
+			return { alert: fields, ...inRepository(app, repo, actorId) };
 		},
 	});
 }

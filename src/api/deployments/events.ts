@@ -19,21 +19,11 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { inOrganization, sender } from '../../events/payloads';
-import { repository, repositoryPaths } from '../repos/render';
+import { inRepository } from '../../events/payloads';
+import { repositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import { deployment as renderDeployment, deploymentStatus as renderStatus, performedVia } from './render';
 import type { DeploymentRow, StatusRow } from './store';
-
-/** repository, organization (and enterprise) of an organization's repository, and sender. */
-function where(app: App, repo: RepositoryRow, actorId: number | null): Record<string, unknown> {
-	const owner = app.stores.accounts.byId(repo.owner_id)!;
-	return {
-		repository: repository(app.urls, repo, owner, null),
-		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-		...sender(app, actorId),
-	};
-}
 
 /** A deployment as webhooks show it: GitHub's deployment record. */
 function deploymentObject(app: App, repo: RepositoryRow, row: DeploymentRow) {
@@ -52,7 +42,7 @@ export function recordDeploymentCreated(app: App, repo: RepositoryRow, row: Depl
 		action: 'created',
 		actorId,
 		repo,
-		webhook: () => ({ deployment: deploymentObject(app, repo, row), workflow: null, workflow_run: null, ...where(app, repo, actorId) }),
+		webhook: () => ({ deployment: deploymentObject(app, repo, row), workflow: null, workflow_run: null, ...inRepository(app, repo, actorId) }),
 	});
 }
 
@@ -78,7 +68,7 @@ export function recordDeploymentStatus(app: App, repo: RepositoryRow, row: Deplo
 						return {
 							deployment_status: renderStatus(app.urls, repositoryPaths(app.urls, owner.login, repo.name), status, creator),
 							deployment: deploymentObject(app, repo, row),
-							...where(app, repo, actorId),
+							...inRepository(app, repo, actorId),
 						};
 					},
 	});

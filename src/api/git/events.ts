@@ -5,8 +5,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { inOrganization, sender } from '../../events/payloads';
-import { repository } from '../repos/render';
+import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
 import { parseCommit } from './objects';
@@ -94,9 +93,7 @@ function pushPayloadOf(
 		commits: commits.map((c) => ({ id: c.sha, tree_id: null, distinct: true, message: c.message, url: c.url, author: c.author })),
 		head_commit: commits.length ? { id: commits[commits.length - 1].sha, message: commits[commits.length - 1].message } : null,
 		pusher: pusher ? { name: pusher.login, email: pusher.email } : { name: 'gitstead', email: null },
-		repository: repository(app.urls, repo, owner, null),
-		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-		...sender(app, actorId),
+		...inRepository(app, repo, actorId),
 	};
 }
 
@@ -140,7 +137,6 @@ export function recordPush(app: App, repo: RepositoryRow, ref: string, before: s
 export function recordCreateRef(app: App, repo: RepositoryRow, ref: string, sha: string, actorId: number | null): void {
 	const { short, kind } = refKind(ref);
 	if (kind) {
-		const owner = app.stores.accounts.byId(repo.owner_id)!;
 		record(app, {
 			event: 'create',
 			action: null,
@@ -156,9 +152,7 @@ export function recordCreateRef(app: App, repo: RepositoryRow, ref: string, sha:
 				master_branch: repo.default_branch,
 				description: repo.description,
 				pusher_type: 'user',
-				repository: repository(app.urls, repo, owner, null),
-				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-				...sender(app, actorId),
+				...inRepository(app, repo, actorId),
 			}),
 		});
 	}
@@ -169,7 +163,6 @@ export function recordCreateRef(app: App, repo: RepositoryRow, ref: string, sha:
 export function recordDeleteRef(app: App, repo: RepositoryRow, ref: string, sha: string, actorId: number | null): void {
 	const { short, kind } = refKind(ref);
 	if (kind) {
-		const owner = app.stores.accounts.byId(repo.owner_id)!;
 		record(app, {
 			event: 'delete',
 			action: null,
@@ -180,9 +173,7 @@ export function recordDeleteRef(app: App, repo: RepositoryRow, ref: string, sha:
 				ref: short,
 				ref_type: kind,
 				pusher_type: 'user',
-				repository: repository(app.urls, repo, owner, null),
-				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-				...sender(app, actorId),
+				...inRepository(app, repo, actorId),
 			}),
 		});
 	}

@@ -8,21 +8,9 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { inOrganization, sender } from '../../events/payloads';
-import { repository } from '../repos/render';
+import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
 
-/** repository, organization (of an organization's repository) and sender, as GitHub's payloads carry them. */
-function where(app: App, repo: RepositoryRow, owner: AccountRow, actorId: number | null): Record<string, unknown> {
-	// The row as it is now: the star's trigger has just changed stargazers_count.
-	const current = app.stores.repos.byId(repo.id) ?? repo;
-	return {
-		repository: repository(app.urls, current, owner, null),
-		...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-		...sender(app, actorId),
-	};
-}
 
 /**
  * A star added (`created`, with starred_at, then watch `started` with its WatchEvent) or removed
@@ -33,7 +21,6 @@ export function recordStar(
 	app: App,
 	action: 'created' | 'deleted',
 	repo: RepositoryRow,
-	owner: AccountRow,
 	starredAt: string | null,
 	actorId: number | null,
 ): void {
@@ -42,7 +29,7 @@ export function recordStar(
 		action,
 		actorId,
 		repo,
-		webhook: () => ({ starred_at: starredAt, ...where(app, repo, owner, actorId) }),
+		webhook: () => ({ starred_at: starredAt, ...inRepository(app, repo, actorId) }),
 	});
 	if (action !== 'created') return;
 	record(app, {
@@ -51,6 +38,6 @@ export function recordStar(
 		actorId,
 		repo,
 		feed: { type: 'WatchEvent', payload: { action: 'started' } },
-		webhook: () => where(app, repo, owner, actorId),
+		webhook: () => inRepository(app, repo, actorId),
 	});
 }

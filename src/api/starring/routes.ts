@@ -111,10 +111,10 @@ export const starringRoutes = [
 		docs: 'activity/starring#star-a-repository-for-the-authenticated-user',
 		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
-			const { repo, owner } = ctx.repo;
+			const { repo } = ctx.repo;
 			const star = ctx.app.stores.stars.star(ctx.principal.user!.id, repo.id, isoSeconds(ctx.now));
 			// Starring again changes nothing and reports nothing.
-			if (star) recordStar(ctx.app, 'created', repo, owner, star.created_at, ctx.principal.actorId);
+			if (star) recordStar(ctx.app, 'created', repo, star.created_at, ctx.principal.actorId);
 			return noContent();
 		},
 	}),
@@ -124,8 +124,8 @@ export const starringRoutes = [
 		docs: 'activity/starring#unstar-a-repository-for-the-authenticated-user',
 		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
-			const { repo, owner } = ctx.repo;
-			if (ctx.app.stores.stars.unstar(ctx.principal.user!.id, repo.id)) recordStar(ctx.app, 'deleted', repo, owner, null, ctx.principal.actorId);
+			const { repo } = ctx.repo;
+			if (ctx.app.stores.stars.unstar(ctx.principal.user!.id, repo.id)) recordStar(ctx.app, 'deleted', repo, null, ctx.principal.actorId);
 			return noContent();
 		},
 	}),
