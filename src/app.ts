@@ -15,6 +15,7 @@ import type { Transaction } from './db/transaction';
 import type { RepresentationCache } from './http/cache';
 import type { RateLimiter } from './http/rate-limit';
 import type { Urls } from './http/urls';
+import type { TrustedProxies } from './http/proxy';
 import type { TaskQueue } from './jobs/tasks';
 import type { Logger } from './log';
 import type { Clock } from './time';
@@ -29,7 +30,13 @@ export interface App {
 	/** Epoch milliseconds. */
 	clock: Clock;
 	log: Logger;
+	/**
+	 * Absolute URLs of answers: the configured external URL, or, for the span of one request from a
+	 * trusted proxy, the origin that proxy forwarded (set by the pipeline; src/http/proxy.ts).
+	 */
 	urls: Urls;
+	/** `[server] trusted_proxies`: whose X-Forwarded-* / Forwarded headers are believed. */
+	proxies: TrustedProxies;
 	tokens: TokenStore;
 	stores: Stores;
 	/** Instance-wide facts (settings table). */

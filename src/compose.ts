@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { App } from './app';
 import { Authenticator } from './auth/principal';
 import { createTokenStore } from './auth/token-store';
-import type { Resolved } from './config';
+import { ConfigError, type Resolved } from './config';
 import { ExternalChanges } from './db/external-changes';
 import { migrate } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
@@ -17,6 +17,7 @@ import { RepresentationCache } from './http/cache';
 import { PollInterval } from './http/poll';
 import { RateLimiter } from './http/rate-limit';
 import { Urls } from './http/urls';
+import { TrustedProxies } from './http/proxy';
 import { TaskQueue } from './jobs/tasks';
 import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
@@ -107,6 +108,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		clock,
 		log,
 		urls: new Urls(config.origin, config.apiBase),
+		proxies: trustedProxies(config),
 		tokens,
 		settings: createSettings(db),
 		authenticator,
@@ -142,5 +144,17 @@ export function closeApp(app: App): void {
 		app.flushCounters();
 	} finally {
 		app.db.close();
+	}
+}
+
+/**
+ * `[server] trusted_proxies` as a TrustedProxies; a configured external_url fixes the origin.
+ * @throws ConfigError naming an entry that is neither an address nor a CIDR range
+ */
+function trustedProxies(config: Resolved): TrustedProxies {
+	try {
+		return new TrustedProxies(config.server.trusted_proxies, config.server.external_url.trim() !== '');
+	} catch (error) {
+		throw new ConfigError((error as Error).message);
 	}
 }

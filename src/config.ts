@@ -40,6 +40,11 @@ export interface Config {
 		/** Largest header block (names and values), in bytes; larger answers 431. */
 		max_header_bytes: number;
 		log_requests: boolean;
+		/**
+		 * Peers (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host and Forwarded headers
+		 * are believed: they set the client address and each answer's external URL (src/http/proxy.ts).
+		 */
+		trusted_proxies: string[];
 	};
 	storage: {
 		/** Absolute path. */
@@ -119,6 +124,7 @@ export function defaultConfig(): Config {
 			max_url_bytes: 8 * 1024,
 			max_header_bytes: 16 * 1024,
 			log_requests: false,
+			trusted_proxies: [],
 		},
 		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs' },
 		rate_limit: {
@@ -174,6 +180,7 @@ const fileSchema = v.strictObject({
 			max_url_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(256), v.maxValue(1024 * 1024))),
 			max_header_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024))),
 			log_requests: v.optional(v.boolean()),
+			trusted_proxies: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
 		}),
 	),
 	storage: v.optional(
@@ -218,21 +225,34 @@ export interface Overrides {
 	port?: number;
 	dataDir?: string;
 	externalUrl?: string;
+	trustedProxies?: string[];
 	config?: string;
 }
 
 /** Error in configuration; its message is one line meant for a person. */
 export class ConfigError extends Error {}
 
-/** Reads GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_EXTERNAL_URL, GITSTEAD_CONFIG. */
+/**
+ * Reads GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_EXTERNAL_URL,
+ * GITSTEAD_TRUSTED_PROXIES (comma-separated) and GITSTEAD_CONFIG.
+ */
 export function environmentOverrides(env: NodeJS.ProcessEnv): Overrides {
 	const out: Overrides = {};
 	if (env.GITSTEAD_HOST) out.host = env.GITSTEAD_HOST;
 	if (env.GITSTEAD_PORT) out.port = parsePort(env.GITSTEAD_PORT, 'GITSTEAD_PORT');
 	if (env.GITSTEAD_DATA_DIR) out.dataDir = env.GITSTEAD_DATA_DIR;
 	if (env.GITSTEAD_EXTERNAL_URL) out.externalUrl = env.GITSTEAD_EXTERNAL_URL;
+	if (env.GITSTEAD_TRUSTED_PROXIES !== undefined) out.trustedProxies = splitList(env.GITSTEAD_TRUSTED_PROXIES);
 	if (env.GITSTEAD_CONFIG) out.config = env.GITSTEAD_CONFIG;
 	return out;
+}
+
+/** "a, b,c" → ["a", "b", "c"] (flags and variables that take a list). */
+export function splitList(text: string): string[] {
+	return text
+		.split(',')
+		.map((item) => item.trim())
+		.filter((item) => item !== '');
 }
 
 export function parsePort(text: string, what: string): number {
@@ -268,6 +288,7 @@ export function loadConfig(flags: Overrides = {}, env: NodeJS.ProcessEnv = proce
 	if (overrides.port !== undefined) config.server.port = overrides.port;
 	if (overrides.dataDir) config.storage.data_dir = overrides.dataDir;
 	if (overrides.externalUrl !== undefined) config.server.external_url = overrides.externalUrl;
+	if (overrides.trustedProxies !== undefined) config.server.trusted_proxies = overrides.trustedProxies;
 
 	return resolveConfig(config, cwd, configFile);
 }

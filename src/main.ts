@@ -9,20 +9,21 @@ import { version } from './build-info';
 import { ADMIN_COMMANDS, ADMIN_HELP, parseAdmin } from './cli/admin';
 import { CliError, createOutput, describeError } from './cli/output';
 import { serve } from './cli/serve';
-import { ConfigError, loadConfig, parsePort, type Overrides } from './config';
+import { ConfigError, loadConfig, parsePort, splitList, type Overrides } from './config';
 import { createLogger } from './log';
 
 const HELP = `Gitstead ${version}: a self-hosted source-code hosting server speaking GitHub's REST API.
 
 Usage:
   gitstead serve [--host 127.0.0.1] [--port 8080] [--data-dir ./data] [--config FILE] [--external-url URL]
+                 [--trusted-proxies ADDR,CIDR,...]
   gitstead admin init [--data-dir ./data]  create the data folder and database (serve does too)
   gitstead admin <command> [options]      (gitstead admin --help lists the commands)
   gitstead version
   gitstead --help
 
-Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG and
-GITSTEAD_EXTERNAL_URL stand in for the flags of the same name. One server serves a data folder at
+Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG,
+GITSTEAD_EXTERNAL_URL and GITSTEAD_TRUSTED_PROXIES stand in for the flags of the same name. One server serves a data folder at
 a time (a second serve on it exits naming the first); admin commands run beside it.
 `;
 
@@ -40,6 +41,7 @@ function overrides(values: Record<string, string | boolean | undefined>): Overri
 		dataDir: text('data-dir'),
 		config: text('config'),
 		externalUrl: text('external-url'),
+		trustedProxies: text('trusted-proxies') === undefined ? undefined : splitList(text('trusted-proxies')!),
 	};
 }
 
@@ -52,6 +54,7 @@ async function runServe(args: string[]): Promise<void> {
 			'data-dir': { type: 'string' },
 			config: { type: 'string' },
 			'external-url': { type: 'string' },
+			'trusted-proxies': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		allowPositionals: true,

@@ -15,7 +15,7 @@ import type { App } from './app';
 import { ROUTES } from './api/routes';
 import { serveAtom } from './api/feeds/web';
 import { DOCS_BASE, MESSAGES } from './http/errors';
-import { baseHeaders, MALFORMED_BODY, routeHandler, write, type PolkaRequest } from './http/pipeline';
+import { baseHeaders, clientIp, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
 import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { Urls } from './http/urls';
@@ -100,7 +100,8 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		app.externalChanges.checkAtMostEvery(1);
 		const token = typeof req.query.token === 'string' ? req.query.token : null;
 		const header = req.headers['if-none-match'];
-		const answer = serveAtom(app, { method: req.method, path: req.path, token, ifNoneMatch: typeof header === 'string' ? header : undefined }, app.clock());
+		const request = { method: req.method, path: req.path, token, ifNoneMatch: typeof header === 'string' ? header : undefined };
+		const answer = requestScope(app, req)(() => serveAtom(app, request, app.clock()));
 		if (!answer) return next();
 		res.writeHead(answer.status, { ...baseHeaders(randomUUID()), ...answer.headers });
 		res.end(answer.body);
@@ -113,7 +114,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			const started = process.hrtime.bigint();
 			res.on('finish', () => {
 				const ms = Number(process.hrtime.bigint() - started) / 1e6;
-				app.log.info('request', { method: req.method, url: req.url, status: res.statusCode, ms: ms.toFixed(1) });
+				app.log.info('request', { method: req.method, url: req.url, status: res.statusCode, ms: ms.toFixed(1), ip: clientIp(app, req) });
 			});
 		}
 		const url = req.url ?? '/';

@@ -17,15 +17,21 @@ export class RepresentationCache {
 	 * before a restart could match different content after it (a stale 304).
 	 */
 	private readonly instance = randomBytes(4).toString('hex');
+	/**
+	 * The external origin of the request being answered when it differs from the configured one
+	 * (a trusted proxy's X-Forwarded-Host, src/http/proxy.ts), '' otherwise: representations carry
+	 * absolute URLs, so each origin keeps its own entries. Set by the pipeline for one request.
+	 */
+	partition = '';
 
 	get<T>(scope: string, key: string): T | undefined {
-		return this.scopes.get(scope)?.get(key) as T | undefined;
+		return this.scopes.get(scope)?.get(this.partition === '' ? key : `${this.partition}\n${key}`) as T | undefined;
 	}
 
 	set(scope: string, key: string, value: unknown): void {
 		let entries = this.scopes.get(scope);
 		if (!entries) this.scopes.set(scope, (entries = new Map()));
-		entries.set(key, value);
+		entries.set(this.partition === '' ? key : `${this.partition}\n${key}`, value);
 	}
 
 	/**

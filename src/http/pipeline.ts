@@ -15,6 +15,7 @@ import { epochSeconds } from '../time';
 import { forbidden, HttpError, MESSAGES, notFound, unauthorized, validationFailed } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
+import { Urls } from './urls';
 import type { Reply } from './reply';
 import type { Context, PageRequest, Route } from './route';
 import { validate } from './validation';
@@ -72,6 +73,7 @@ interface State {
 export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: ServerResponse) => void {
 	return (req, res) => {
 		const now = app.clock();
+		const scoped = requestScope(app, req);
 		const state: State = {
 			requestId: randomUUID(),
 			headers: {},
@@ -82,27 +84,26 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			version: DEFAULT_API_VERSION,
 			media: null,
 		};
-		const answer = (reply: Reply) => {
-			try {
-				send(app, route, req, res, reply, state);
-			} catch (error) {
-				sendError(app, route, req, res, error, state);
-			}
-		};
+		const fail = (error: unknown) => scoped(() => sendError(app, route, req, res, error, state));
+		const answer = (reply: Reply) =>
+			scoped(() => {
+				try {
+					send(app, route, req, res, reply, state);
+				} catch (error) {
+					sendError(app, route, req, res, error, state);
+				}
+			});
 		let reply: Reply;
 		try {
-			reply = run(app, route, req, now, state);
+			reply = scoped(() => run(app, route, req, now, state));
 		} catch (error) {
 			// A refused write changed nothing (its savepoint rolled back): nothing to wait for.
-			sendError(app, route, req, res, error, state);
+			fail(error);
 			return;
 		}
 		if (req.method === 'GET' || req.method === 'HEAD') return answer(reply);
 		// A write is answered once it is committed (group commit: at the end of this turn).
-		app.transaction.durable().then(
-			() => answer(reply),
-			(error: unknown) => sendError(app, route, req, res, error, state),
-		);
+		app.transaction.durable().then(() => answer(reply), fail);
 	};
 }
 
@@ -119,7 +120,7 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 }
 
 function handle(app: App, route: Route, req: PolkaRequest, now: number, state: State, rawBody: unknown): Reply {
-	const ip = clientIp(req);
+	const ip = clientIp(app, req);
 	const seconds = epochSeconds(now);
 	// Another process's commit (a `gitstead admin` command) clears the caches: writes look every
 	// time, reads at most once a millisecond (a PRAGMA per request shows in the read benchmark).
@@ -175,7 +176,7 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		// The answer's version decides the ETag before anything is rendered: an unchanged resource
 		// costs two index lookups, however large its answer.
 		const { page, perPage } = ctx.page;
-		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${route.version(ctx)}`)}"`;
+		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${route.version(ctx)}`)}"`;
 		const ifNoneMatch = req.headers['if-none-match'];
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
 	}
@@ -240,8 +241,43 @@ function rateLimitExceeded(principal: Principal, window: RateWindow, ip: string,
 	});
 }
 
-export function clientIp(req: IncomingMessage): string {
-	return req.socket.remoteAddress ?? 'unknown';
+/**
+ * The client's address: the socket's peer, or what a trusted proxy forwarded (src/http/proxy.ts).
+ * Rate limits of anonymous callers and the request log use it.
+ */
+export function clientIp(app: App, req: IncomingMessage): string {
+	return app.proxies.resolve(req).ip;
+}
+
+const originUrls = new Map<string, Urls>();
+
+/**
+ * Runs the synchronous parts of one request with app.urls (and the representation cache's
+ * partition) set to the origin a trusted proxy forwarded, when it differs from the configured one;
+ * they are restored after each part, so the next request (or a background job) sees the
+ * configured URL. Without a forwarded origin it runs `fn` as it is.
+ */
+export function requestScope(app: App, req: IncomingMessage): <T>(fn: () => T) => T {
+	const { origin } = app.proxies.resolve(req);
+	if (origin === null || origin === app.urls.origin) return (fn) => fn();
+	let urls = originUrls.get(origin);
+	if (!urls) {
+		// A hostile client behind the proxy can vary Host: keep a bounded set of origins.
+		if (originUrls.size >= 64) originUrls.delete(originUrls.keys().next().value!);
+		originUrls.set(origin, (urls = new Urls(origin, `${origin}/api/v3`)));
+	}
+	const scopedUrls = urls;
+	return (fn) => {
+		const base = app.urls;
+		app.urls = scopedUrls;
+		app.cache.partition = origin;
+		try {
+			return fn();
+		} finally {
+			app.urls = base;
+			app.cache.partition = '';
+		}
+	};
 }
 
 function commonHeaders(route: Route, state: State): Record<string, string> {

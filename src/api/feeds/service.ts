@@ -122,7 +122,7 @@ const pageCaches = new WeakMap<object, FeedPageCache>();
 export function feedPage(ctx: Context, filter: FeedFilter, version: string): Reply {
 	let cache = pageCaches.get(ctx.app);
 	if (!cache) pageCaches.set(ctx.app, (cache = new FeedPageCache()));
-	const key = `${version};${ctx.page.perPage};${ctx.page.offset}`;
+	const key = `${ctx.app.urls.origin};${version};${ctx.page.perPage};${ctx.page.offset}`;
 	let page = cache.get(key);
 	if (!page) {
 		page = renderPage(ctx, filter);
