@@ -71,6 +71,7 @@ export class TrustedProxies {
 
 	/** The request's client address and external origin (computed once per request). */
 	resolve(req: IncomingMessage): Forwarded {
+		if (this.empty) return { ip: req.socket.remoteAddress ?? 'unknown', origin: null };
 		let forwarded = this.memo.get(req);
 		if (!forwarded) this.memo.set(req, (forwarded = this.compute(req)));
 		return forwarded;
