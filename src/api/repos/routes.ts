@@ -9,13 +9,13 @@ import { created, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { orgAccess } from '../../auth/access/orgs';
-import { organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
+import { callerRepoPermission, organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
 import { requireWritableRepository } from '../../auth/guards';
 import { requireReach } from '../../auth/principal';
 import type { RepositoryFilter } from './store';
 import type { RepoPermission } from '../../auth/repo-permissions';
-import { repository } from './render';
+import { fullRepository, repository } from './render';
 import { createRepository, updateRepository } from './service';
 import type { RepositoryRow } from './store';
 
@@ -41,6 +41,16 @@ const updateBody = v.object({
 	allow_rebase_merge: flag,
 	allow_auto_merge: flag,
 	delete_branch_on_merge: flag,
+	allow_forking: flag,
+	web_commit_signoff_required: flag,
+	allow_update_branch: flag,
+	use_squash_pr_title_as_default: flag,
+	squash_merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'COMMIT_OR_PR_TITLE'], 'squash_merge_commit_title must be PR_TITLE or COMMIT_OR_PR_TITLE')),
+	squash_merge_commit_message: v.optional(
+		v.picklist(['PR_BODY', 'COMMIT_MESSAGES', 'BLANK'], 'squash_merge_commit_message must be PR_BODY, COMMIT_MESSAGES or BLANK'),
+	),
+	merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'MERGE_MESSAGE'], 'merge_commit_title must be PR_TITLE or MERGE_MESSAGE')),
+	merge_commit_message: v.optional(v.picklist(['PR_BODY', 'PR_TITLE', 'BLANK'], 'merge_commit_message must be PR_BODY, PR_TITLE or BLANK')),
 	security_and_analysis: v.optional(
 		v.object({ advanced_security: securityStatus, dependabot_delegated_alert_dismissal: securityStatus }),
 	),
@@ -125,7 +135,7 @@ export const repositoryRoutes = [
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const org = access.org;
 			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.actorId });
-			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
+			return created(fullRepository(ctx.app, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
 	route({
@@ -140,7 +150,7 @@ export const repositoryRoutes = [
 			const owner = ctx.app.stores.accounts.byId(self.id)!;
 			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
 			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now), actorId: self.id });
-			return created(repository(ctx.app.urls, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
+			return created(fullRepository(ctx.app, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
 		},
 	}),
 	route({
@@ -179,6 +189,9 @@ export const repositoryRoutes = [
 				requireReach(ctx.principal, ctx.principal.user.id);
 				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
 			}
+			// GitHub answers a second fork request with the fork the target already has.
+			const existing = ctx.app.stores.repos.forkOf(target.id, source.repo.id);
+			if (existing) return { status: 202, body: fullRepository(ctx.app, existing, target, callerRepoPermission(ctx, existing, target)) };
 			const repo = createRepository(
 				ctx.app,
 				target,
@@ -191,7 +204,7 @@ export const repositoryRoutes = [
 				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo, actorId: ctx.principal.actorId },
 			);
 			// GitHub answers 202: the fork's git data is copied in the background.
-			return { status: 202, body: repository(ctx.app.urls, repo, target, 'admin') };
+			return { status: 202, body: fullRepository(ctx.app, repo, target, 'admin') };
 		},
 	}),
 	route({
@@ -242,7 +255,7 @@ export const repositoryRoutes = [
 		resource: { repo: 'read' },
 		handler(ctx) {
 			const { repo, owner, permission } = ctx.repo;
-			return ok(repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission));
+			return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
 		},
 	}),
 	route({
@@ -265,7 +278,7 @@ export const repositoryRoutes = [
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);
 			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: ctx.principal.actorId, now: isoSeconds(ctx.now) });
-			return ok(repository(ctx.app.urls, updated, owner, 'admin'));
+			return ok(fullRepository(ctx.app, updated, owner, 'admin'));
 		},
 	}),
 ];

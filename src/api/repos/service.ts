@@ -148,11 +148,65 @@ export function deleteForksWithoutAccess(app: App, owner: AccountRow, actorId: n
 export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInput, 'team_id' | 'license_template'>> {
 	default_branch?: string;
 	archived?: boolean;
+	allow_forking?: boolean;
+	web_commit_signoff_required?: boolean;
+	allow_update_branch?: boolean;
+	use_squash_pr_title_as_default?: boolean;
+	squash_merge_commit_title?: RepositoryRow['squash_merge_commit_title'];
+	squash_merge_commit_message?: RepositoryRow['squash_merge_commit_message'];
+	merge_commit_title?: RepositoryRow['merge_commit_title'];
+	merge_commit_message?: RepositoryRow['merge_commit_message'];
 	security_and_analysis?: {
 		advanced_security?: { status: 'enabled' | 'disabled' };
 		/** GitHub's code security configuration setting of that name, kept per repository. */
 		dependabot_delegated_alert_dismissal?: { status: 'enabled' | 'disabled' };
 	};
+}
+
+/** The default commit messages GitHub offers: [title, message] pairs of its settings page. */
+const SQUASH_DEFAULTS = ['COMMIT_OR_PR_TITLE COMMIT_MESSAGES', 'PR_TITLE BLANK', 'PR_TITLE COMMIT_MESSAGES', 'PR_TITLE PR_BODY'];
+const MERGE_DEFAULTS = ['MERGE_MESSAGE PR_TITLE', 'PR_TITLE BLANK', 'PR_TITLE PR_BODY'];
+
+/**
+ * Applies the squash and merge commit defaults of an update to `next`. GitHub's rules: a message
+ * needs its title in the same request (`squash_merge_commit_title` is "Required when using
+ * `squash_merge_commit_message`"), and only the pairs its settings page offers are taken
+ * (use_squash_pr_title_as_default, the deprecated switch, sets the squash title).
+ * @throws HttpError 422 (field named) for a message without its title or a pair GitHub does not offer
+ */
+function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void {
+	if (input.squash_merge_commit_message !== undefined && input.squash_merge_commit_title === undefined) {
+		throw invalidField('Repository', 'squash_merge_commit_title', 'squash_merge_commit_title is required when using squash_merge_commit_message');
+	}
+	if (input.merge_commit_message !== undefined && input.merge_commit_title === undefined) {
+		throw invalidField('Repository', 'merge_commit_title', 'merge_commit_title is required when using merge_commit_message');
+	}
+	if (input.use_squash_pr_title_as_default !== undefined && input.squash_merge_commit_title === undefined) {
+		next.squash_merge_commit_title = input.use_squash_pr_title_as_default ? 'PR_TITLE' : 'COMMIT_OR_PR_TITLE';
+		next.squash_merge_commit_message = 'COMMIT_MESSAGES';
+	}
+	if (input.squash_merge_commit_title !== undefined) {
+		next.squash_merge_commit_title = input.squash_merge_commit_title;
+		// A title alone keeps the message when the pair stays valid, else takes the title's first pair.
+		next.squash_merge_commit_message = input.squash_merge_commit_message
+			?? (SQUASH_DEFAULTS.includes(`${input.squash_merge_commit_title} ${next.squash_merge_commit_message}`)
+				? next.squash_merge_commit_message
+				: 'COMMIT_MESSAGES');
+		if (!SQUASH_DEFAULTS.includes(`${next.squash_merge_commit_title} ${next.squash_merge_commit_message}`)) {
+			throw invalidField('Repository', 'squash_merge_commit_message', `squash_merge_commit_message ${next.squash_merge_commit_message} cannot be used with squash_merge_commit_title ${next.squash_merge_commit_title}`);
+		}
+		next.use_squash_pr_title_as_default = next.squash_merge_commit_title === 'PR_TITLE' ? 1 : 0;
+	}
+	if (input.merge_commit_title !== undefined) {
+		next.merge_commit_title = input.merge_commit_title;
+		next.merge_commit_message = input.merge_commit_message
+			?? (MERGE_DEFAULTS.includes(`${input.merge_commit_title} ${next.merge_commit_message}`)
+				? next.merge_commit_message
+				: input.merge_commit_title === 'MERGE_MESSAGE' ? 'PR_TITLE' : 'BLANK');
+		if (!MERGE_DEFAULTS.includes(`${next.merge_commit_title} ${next.merge_commit_message}`)) {
+			throw invalidField('Repository', 'merge_commit_message', `merge_commit_message ${next.merge_commit_message} cannot be used with merge_commit_title ${next.merge_commit_title}`);
+		}
+	}
 }
 
 /**
@@ -186,9 +240,11 @@ export function updateRepository(
 	if (input.default_branch !== undefined) next.default_branch = input.default_branch;
 	const flags = [
 		'has_issues', 'has_projects', 'has_wiki', 'has_downloads', 'has_discussions', 'is_template', 'archived', 'allow_squash_merge',
-		'allow_merge_commit', 'allow_rebase_merge', 'allow_auto_merge', 'delete_branch_on_merge',
+		'allow_merge_commit', 'allow_rebase_merge', 'allow_auto_merge', 'delete_branch_on_merge', 'allow_forking',
+		'web_commit_signoff_required', 'allow_update_branch', 'use_squash_pr_title_as_default',
 	] as const;
 	for (const flag of flags) if (input[flag] !== undefined) next[flag] = input[flag] ? 1 : 0;
+	mergeMessages(input, next);
 	const security = input.security_and_analysis;
 	if (security?.advanced_security) next.advanced_security = security.advanced_security.status === 'enabled' ? 1 : 0;
 	if (security?.dependabot_delegated_alert_dismissal) {

@@ -44,12 +44,24 @@ export interface RepositoryRow {
 	created_at: string;
 	updated_at: string;
 	pushed_at: string | null;
+	allow_forking: number;
+	web_commit_signoff_required: number;
+	allow_update_branch: number;
+	use_squash_pr_title_as_default: number;
+	squash_merge_commit_title: 'PR_TITLE' | 'COMMIT_OR_PR_TITLE';
+	squash_merge_commit_message: 'PR_BODY' | 'COMMIT_MESSAGES' | 'BLANK';
+	merge_commit_title: 'PR_TITLE' | 'MERGE_MESSAGE';
+	merge_commit_message: 'PR_BODY' | 'PR_TITLE' | 'BLANK';
+	/** Direct forks (kept by triggers on repositories; GitHub's forks_count and forks). */
+	forks_count: number;
 }
 
 export type NewRepository = Omit<
 	RepositoryRow,
 	'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics' | 'open_issues_count'
-	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count'
+	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count' | 'forks_count'
+	| 'allow_forking' | 'web_commit_signoff_required' | 'allow_update_branch' | 'use_squash_pr_title_as_default'
+	| 'squash_merge_commit_title' | 'squash_merge_commit_message' | 'merge_commit_title' | 'merge_commit_message'
 > & {
 	fork_parent_id?: number | null;
 };
@@ -110,7 +122,11 @@ export function createRepositoryStore(db: DB) {
 			has_downloads = @has_downloads, has_discussions = @has_discussions, is_template = @is_template, archived = @archived,
 			allow_squash_merge = @allow_squash_merge, allow_merge_commit = @allow_merge_commit, allow_rebase_merge = @allow_rebase_merge,
 			allow_auto_merge = @allow_auto_merge, delete_branch_on_merge = @delete_branch_on_merge,
-			advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal, updated_at = @updated_at
+			advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal, updated_at = @updated_at,
+			allow_forking = @allow_forking, web_commit_signoff_required = @web_commit_signoff_required,
+			allow_update_branch = @allow_update_branch, use_squash_pr_title_as_default = @use_squash_pr_title_as_default,
+			squash_merge_commit_title = @squash_merge_commit_title, squash_merge_commit_message = @squash_merge_commit_message,
+			merge_commit_title = @merge_commit_title, merge_commit_message = @merge_commit_message
 		WHERE id = @id`);
 	const setSecurity = db.prepare(
 		'UPDATE repositories SET advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal WHERE id = @id',
@@ -137,6 +153,7 @@ export function createRepositoryStore(db: DB) {
 		JOIN accounts a ON a.id = f.owner_id AND a.type = 'User'
 		WHERE p.owner_id = ? AND p.visibility != 'public' ORDER BY f.id`);
 	const remove = db.prepare('DELETE FROM repositories WHERE id = ?');
+	const forkOf = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND fork_parent_id = ? ORDER BY id LIMIT 1');
 	// A repository's network: its root (following fork parents up) and every fork below the root.
 	const network = db
 		.prepare(`
@@ -212,6 +229,8 @@ export function createRepositoryStore(db: DB) {
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
 		/** Users' forks of the owner's private and internal repositories. */
 		userForksOfPrivate: (ownerId: number) => userForksOfPrivate.all(ownerId) as RepositoryRow[],
+		/** The owner's fork of a repository, if it has one (the oldest). */
+		forkOf: (ownerId: number, parentId: number) => forkOf.get(ownerId, parentId) as RepositoryRow | undefined,
 		/** The ids of a repository's network: its root repository and every fork of it, at any depth. */
 		network: (id: number) => network.all({ id }) as number[],
 		/** Deletes a repository with everything in it (foreign keys cascade; its forks are detached). */
