@@ -283,6 +283,14 @@ const TABLE: Record<string, Entry> = {
 		records: ['repository.edited'],
 		call: () => ({ path: '/repos/acme/site', body: { description: 'The web site' } }),
 	},
+	'DELETE /repos/{owner}/{repo}': {
+		// The event outlives the repository (by name); the organization hook receives it.
+		records: ['repository.deleted'],
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'doomed' } });
+			return { path: '/repos/acme/doomed' };
+		},
+	},
 	'PUT /user/starred/{owner}/{repo}': {
 		records: ['star.created', 'watch.started'],
 		call: () => ({ path: '/user/starred/acme/app', token: token('nora') }),

@@ -158,4 +158,171 @@ test('organization full form: members_can_* and plan for owners; PATCH takes the
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: mia, body: { members_can_delete_issues: false } })).status, 403);
 });
 
+test('GET /user/repos: affiliation, visibility, type, sort, since; 422 when type meets visibility or affiliation', async () => {
+	s.user('lena');
+	s.org('lab', 'olivia');
+	s.member('lab', 'lena');
+	const lena = s.fullToken('lena');
+	await s.request('POST', '/user/repos', { token: lena, body: { name: 'zeta' } });
+	await s.request('POST', '/user/repos', { token: lena, body: { name: 'Alpha', private: true } });
+	await s.request('POST', '/orgs/lab/repos', { token: olivia, body: { name: 'shared', private: true } });
+	await s.request('PATCH', '/orgs/lab', { token: olivia, body: { default_repository_permission: 'none' } });
+	await s.request('POST', '/orgs/lab/repos', { token: olivia, body: { name: 'closed', private: true } });
+	await s.request('POST', '/user/repos', { token: eve, body: { name: 'guest', private: true } });
+	// lena collaborates on eve's private repository.
+	s.app.stores.repos.setCollaborator(s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('eve')!.id, 'guest')!.id, s.app.stores.accounts.byLogin('lena')!.id, 'push', '2026-01-01T00:00:00Z');
+	const names = async (query: string, token = lena) => {
+		const res = await s.get(`/user/repos${query}`, token);
+		assert.is(res.status, 200, `~> ${query} answers`);
+		return res.body.map((repo: any) => repo.full_name);
+	};
+	assert.equal(await names(''), ['eve/guest', 'lena/Alpha', 'lena/zeta'], '~> everything lena reads, by full_name (no base permission: not lab/closed)');
+	assert.equal(await names('?affiliation=owner'), ['lena/Alpha', 'lena/zeta']);
+	assert.equal(await names('?affiliation=collaborator'), ['eve/guest']);
+	assert.equal(await names('?visibility=public'), ['lena/zeta']);
+	assert.equal(await names('?visibility=private&affiliation=owner,collaborator'), ['eve/guest', 'lena/Alpha']);
+	assert.equal(await names('?type=owner'), ['lena/Alpha', 'lena/zeta']);
+	assert.equal(await names('?type=member'), ['eve/guest']);
+	assert.equal(await names('?type=private'), ['eve/guest', 'lena/Alpha']);
+	assert.equal(await names('?sort=full_name&direction=desc'), ['lena/zeta', 'lena/Alpha', 'eve/guest']);
+	assert.equal(await names('?sort=created&direction=asc'), ['lena/zeta', 'lena/Alpha', 'eve/guest'], '~> creation order');
+	assert.equal(await names('?since=2999-01-01T00:00:00Z'), [], '~> since: updated after');
+	assert.equal(await names('?before=2999-01-01T00:00:00Z&affiliation=owner'), ['lena/Alpha', 'lena/zeta'], '~> before: updated before');
+	await s.request('PATCH', '/orgs/lab', { token: olivia, body: { default_repository_permission: 'read' } });
+	assert.equal(await names('?affiliation=organization_member'), ['lab/closed', 'lab/shared'], '~> organization repositories through the base permission');
+	const page = await s.get('/user/repos?per_page=2', lena);
+	assert.is(page.body.length, 2);
+	assert.match(page.headers.get('link') ?? '', /page=3>; rel="last"/, '~> paged with Link');
+	assert.ok(page.body[0].permissions, '~> records carry the caller permissions');
+	const publicOnly = await s.get('/user/repos', s.token('lena', { scopes: [] }));
+	assert.equal(publicOnly.body.map((repo: any) => repo.full_name), ['lena/zeta'], '~> a token without repo: public repositories only');
+	const bound = await s.get('/user/repos', s.token('lena', { kind: 'fine-grained', org: 'lab', permissions: { metadata: 'read' } }));
+	assert.equal(bound.body.map((repo: any) => repo.full_name), ['lab/closed', 'lab/shared'], "~> a token bound to lab: lab's repositories");
+
+	const conflict = await s.get('/user/repos?type=owner&visibility=public', lena);
+	assert.is(conflict.status, 422, '~> type with visibility');
+	assert.is(conflict.body.message, 'If you specify visibility or affiliation, you cannot specify type.');
+	assert.is((await s.get('/user/repos?type=all&affiliation=owner', lena)).status, 422, '~> type with affiliation');
+	for (const query of ['?visibility=secret', '?affiliation=friend', '?type=forks', '?sort=stars', '?since=yesterday']) {
+		const bad = await s.get(`/user/repos${query}`, lena);
+		assert.is(bad.status, 422, `~> ${query} refused`);
+		assert.is(bad.body.message, 'Validation Failed');
+	}
+	assert.is((await s.get('/user/repos')).status, 401, '~> anonymous');
+});
+
+test('GET /users/{username}/repos: public ones, private ones only to who can read them; type, sort', async () => {
+	const names = async (path: string, token?: string) => (await s.get(path, token)).body.map((repo: any) => repo.full_name);
+	assert.equal(await names('/users/lena/repos'), ['lena/zeta'], '~> anonymous: public only');
+	assert.equal(await names('/users/lena/repos', eve), ['lena/zeta'], '~> another user: public only');
+	assert.equal(await names('/users/lena/repos', s.fullToken('lena')), ['lena/Alpha', 'lena/zeta'], '~> the user: private too');
+	assert.equal(await names('/users/lena/repos?type=member', eve), ['eve/guest'], '~> eve reads her own repository lena collaborates on');
+	assert.equal(await names('/users/lena/repos?type=member'), [], '~> hidden from anonymous');
+	assert.equal(await names('/users/lena/repos?sort=full_name&direction=desc', s.fullToken('lena')), ['lena/zeta', 'lena/Alpha']);
+	assert.equal(await names('/users/acme/repos', mia), ['acme/vault', 'acme/web'], "~> an organization's repositories as the caller reads them");
+	assert.equal(await names('/users/acme/repos'), ['acme/web']);
+	assert.is((await s.get('/users/nobody/repos')).status, 404);
+	assert.is((await s.get('/users/lena/repos?type=forks')).status, 422);
+});
+
+test('GET /repositories: public repositories in id order, Link with since and no page numbers', async () => {
+	const first = await s.get('/repositories?per_page=2');
+	assert.is(first.status, 200);
+	assert.is(first.body.length, 2);
+	assert.ok(first.body.every((repo: any) => repo.private === false), '~> public only');
+	assert.ok(first.body[0].id < first.body[1].id, '~> id order');
+	const link = first.headers.get('link') ?? '';
+	assert.match(link, `since=${first.body[1].id}>; rel="next"`, '~> next by since');
+	assert.not.match(link, /[?&]page=/, '~> no page numbers');
+	const next = await s.get(link.slice(link.indexOf('<') + 1 + s.api.length, link.indexOf('>')));
+	assert.ok(next.body[0].id > first.body[1].id, '~> the next page starts after since');
+	const all = await s.get('/repositories?per_page=100', olivia);
+	assert.not.ok(all.body.some((repo: any) => repo.name === 'vault'), '~> never a private one, whoever asks');
+	assert.is((await s.get('/repositories?since=abc')).status, 422);
+});
+
+test('GET /repositories/{repository_id}: guarded like the repository', async () => {
+	const vault = (await s.get('/repos/acme/vault', olivia)).body;
+	const res = await s.get(`/repositories/${vault.id}`, olivia);
+	assert.is(res.status, 200);
+	assert.is(res.body.full_name, 'acme/vault');
+	assert.is(res.body.temp_clone_token, '', '~> the full form');
+	assert.is((await s.get(`/repositories/${vault.id}`, eve)).status, 404, '~> hidden private repository');
+	assert.is((await s.get(`/repositories/${vault.id}`)).status, 404, '~> anonymous: hidden');
+	assert.is((await s.get('/repositories/999999')).status, 404);
+	assert.is((await s.get('/repositories/abc')).status, 404);
+	const web = (await s.get('/repos/acme/web')).body;
+	assert.is((await s.get(`/repositories/${web.id}`)).body.full_name, 'acme/web', '~> public to anyone');
+});
+
+test('DELETE /repos/{owner}/{repo}: admins, the organization policy, everything deleted, the deleted webhook', async () => {
+	s.user('ada');
+	s.org('works', 'olivia');
+	s.member('works', 'ada');
+	const ada = s.fullToken('ada');
+	const made = await s.request('POST', '/orgs/works/repos', { token: ada, body: { name: 'gone' } });
+	assert.is(made.status, 201);
+	// Things inside it, to see them go.
+	const issue = await s.request('POST', '/repos/works/gone/issues', { token: ada, body: { title: 'Bug' } });
+	assert.is(issue.status, 201);
+	await s.request('PUT', '/user/starred/works/gone', { token: eve });
+	const repoId = made.body.id;
+	const hook = await s.request('POST', '/orgs/works/hooks', {
+		token: olivia,
+		body: { name: 'web', config: { url: 'https://hooks.example.com/works', content_type: 'json' }, events: ['repository'] },
+	});
+	assert.is(hook.status, 201);
+
+	assert.is((await s.request('DELETE', '/repos/works/gone')).status, 401, '~> anonymous');
+	assert.is((await s.request('DELETE', '/repos/works/gone', { token: eve })).status, 403, '~> a reader of a public repository: 403');
+	const noScope = await s.request('DELETE', '/repos/works/gone', { token: s.token('ada', { scopes: ['repo'] }) });
+	assert.is(noScope.status, 403, '~> classic tokens need delete_repo');
+	assert.match(noScope.body.message, 'delete_repo');
+	assert.is((await s.request('DELETE', '/repos/acme/vault', { token: eve })).status, 404, '~> hidden private repository');
+
+	await s.request('PATCH', '/orgs/works', { token: olivia, body: { members_can_delete_repositories: false } });
+	const refused = await s.request('DELETE', '/repos/works/gone', { token: ada });
+	assert.is(refused.status, 403, '~> an administrator who is not an owner, when the policy forbids');
+	assert.is(refused.body.message, 'Must have admin rights to Repository.');
+	await s.request('PATCH', '/orgs/works', { token: olivia, body: { members_can_delete_repositories: true } });
+
+	const res = await s.request('DELETE', '/repos/works/gone', { token: ada });
+	assert.is(res.status, 204, '~> allowed again: deleted');
+	assert.is(res.text, '');
+	assert.is((await s.get('/repos/works/gone', ada)).status, 404, '~> gone');
+	const db = s.app.db;
+	for (const table of ['issues', 'labels', 'stars', 'repository_subscriptions', 'repository_collaborators']) {
+		assert.is(db.prepare(`SELECT count(*) FROM ${table} WHERE repo_id = ?`).pluck().get(repoId), 0, `~> ${table} rows deleted`);
+	}
+	const deliveries = s.app.stores.webhooks.deliveries({ hookId: hook.body.id, status: null, limit: 10, offset: 0 });
+	const deleted = deliveries.rows.find((row: any) => row.action === 'deleted');
+	assert.ok(deleted, '~> the organization hook got repository deleted');
+	assert.is(deleted!.event, 'repository');
+
+	// Owners delete whatever the policy.
+	await s.request('POST', '/orgs/works/repos', { token: ada, body: { name: 'second' } });
+	await s.request('PATCH', '/orgs/works', { token: olivia, body: { members_can_delete_repositories: false } });
+	assert.is((await s.request('DELETE', '/repos/works/second', { token: olivia })).status, 204, '~> an owner always may');
+	const own = await s.request('POST', '/user/repos', { token: ada, body: { name: 'mine' } });
+	assert.is(own.status, 201);
+	assert.is((await s.request('DELETE', '/repos/ada/mine', { token: ada })).status, 204, "~> a user's own repository");
+});
+
+test('Octokit: repos.listForAuthenticatedUser and repos.get', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const octokit: Octokit = new Octokit({ auth: s.fullToken('lena'), baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const all = await octokit.paginate(octokit.rest.repos.listForAuthenticatedUser, { per_page: 1 });
+	assert.ok(all.length >= 3, '~> paginated through Link');
+	assert.ok(all.some((repo) => repo.full_name === 'lena/Alpha'));
+	const got = await octokit.rest.repos.get({ owner: 'lena', repo: 'Alpha' });
+	assert.is(got.data.private, true);
+	assert.is(got.data.temp_clone_token, '');
+	try {
+		await octokit.rest.repos.listForAuthenticatedUser({ type: 'owner', visibility: 'all' });
+		assert.unreachable('~> 422 thrown');
+	} catch (error: any) {
+		assert.is(error.status, 422);
+	}
+});
+
 test.run();

@@ -4,8 +4,8 @@
  * repository write to create and update, Metadata read to read).
  */
 import * as v from 'valibot';
-import { forbidden, invalidField } from '../../http/errors';
-import { created, ok, paged } from '../../http/reply';
+import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { orgAccess } from '../../auth/access/orgs';
@@ -13,10 +13,12 @@ import { callerRepoPermission, organizationRepositoryScope, repositoryPermission
 import type { OrgAccess } from '../../auth/access/types';
 import { requireWritableRepository } from '../../auth/guards';
 import { requireReach } from '../../auth/principal';
-import type { RepositoryFilter } from './store';
+import type { RepositoryFilter, RepositorySort } from './store';
+import { timestampParam } from '../../http/validation';
+import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { fullRepository, repository } from './render';
-import { createRepository, updateRepository } from './service';
+import { createRepository, deleteRepository, updateRepository } from './service';
 import type { RepositoryRow } from './store';
 
 const flag = v.optional(v.boolean());
@@ -84,6 +86,37 @@ const listQuery = v.object({
 	sort: v.optional(v.picklist(['created', 'updated', 'pushed', 'full_name'])),
 	direction: v.optional(v.picklist(['asc', 'desc'])),
 });
+
+const sortParam = v.optional(v.picklist(['created', 'updated', 'pushed', 'full_name'], 'sort must be created, updated, pushed or full_name'));
+const directionParam = v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'));
+const AFFILIATIONS = ['owner', 'collaborator', 'organization_member'] as const;
+/** Query of GET /user/repos. */
+const userReposQuery = v.object({
+	visibility: v.optional(v.picklist(['all', 'public', 'private'], 'visibility must be all, public or private')),
+	affiliation: v.optional(
+		v.pipe(
+			v.string(),
+			v.check(
+				(text) => text.split(',').every((part) => (AFFILIATIONS as readonly string[]).includes(part.trim())),
+				'affiliation must be a comma-separated list of owner, collaborator and organization_member',
+			),
+		),
+	),
+	type: v.optional(v.picklist(['all', 'owner', 'public', 'private', 'member'], 'type must be all, owner, public, private or member')),
+	sort: sortParam,
+	direction: directionParam,
+	since: v.optional(timestampParam('since')),
+	before: v.optional(timestampParam('before')),
+});
+/** Query of GET /users/{username}/repos. */
+const accountReposQuery = v.object({
+	type: v.optional(v.picklist(['all', 'owner', 'member'], 'type must be all, owner or member')),
+	sort: sortParam,
+	direction: directionParam,
+});
+
+/** The default direction of GitHub's repository lists: asc for full_name, desc otherwise. */
+const defaultDirection = (sort: RepositorySort) => (sort === 'full_name' ? 'asc' : 'desc');
 
 /**
  * Checks that the caller may create repositories in the organization and returns the user to
@@ -281,4 +314,127 @@ export const repositoryRoutes = [
 			return ok(fullRepository(ctx.app, updated, owner, 'admin'));
 		},
 	}),
+	route({
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}',
+		docs: 'repos/repos#delete-a-repository',
+		permissions: [{ administration: 'write' }],
+		scopes: ['delete_repo'],
+		access: 'authenticated',
+		// An archived repository may still be deleted.
+		resource: { repo: 'admin', writable: false },
+		handler(ctx) {
+			const { repo, owner } = ctx.repo;
+			// The organization policy members_can_delete_repositories: owners (and the organization's
+			// app) always may; other administrators only when it allows.
+			if (owner.type === 'Organization' && owner.members_can_delete_repositories !== 1 && ctx.principal.kind !== 'installation') {
+				const membership = ctx.app.stores.memberships.get(owner.id, ctx.principal.user!.id);
+				if (membership?.state !== 'active' || membership.role !== 'admin') throw forbidden('Must have admin rights to Repository.');
+			}
+			deleteRepository(ctx.app, repo, ctx.principal.actorId);
+			return noContent();
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/user/repos',
+		docs: 'repos/repos#list-repositories-for-the-authenticated-user',
+		// Metadata (read), which every fine-grained token holds: no permission to ask for.
+		permissions: [],
+		access: 'authenticated',
+		resource: { self: true },
+		errorResource: 'Repository',
+		query: userReposQuery,
+		pagination: true,
+		handler(ctx) {
+			const { query } = ctx;
+			if (query.type !== undefined && (query.visibility !== undefined || query.affiliation !== undefined)) {
+				throw unprocessable('If you specify visibility or affiliation, you cannot specify type.');
+			}
+			const type = query.type ?? 'all';
+			const affiliations = new Set<Affiliation>(
+				query.affiliation !== undefined
+					? (query.affiliation.split(',').map((part) => part.trim()) as Affiliation[])
+					: type === 'owner'
+						? ['owner']
+						: type === 'member'
+							? ['collaborator', 'organization_member']
+							: AFFILIATIONS,
+			);
+			const visibility = query.visibility ?? (type === 'public' || type === 'private' ? type : 'all');
+			const sort = query.sort ?? 'full_name';
+			const all = authenticatedUserRepositories(
+				ctx,
+				{ affiliations, visibility, since: query.since, before: query.before },
+				sort,
+				query.direction ?? defaultDirection(sort),
+			);
+			return listPage(ctx, all);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/users/{username}/repos',
+		docs: 'repos/repos#list-repositories-for-a-user',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: 'none',
+		errorResource: 'Repository',
+		query: accountReposQuery,
+		pagination: true,
+		handler(ctx) {
+			const account = ctx.app.stores.accounts.byLogin(ctx.params.username);
+			if (!account || account.type === 'Bot') throw notFound();
+			const sort = ctx.query.sort ?? 'full_name';
+			const all = accountRepositories(ctx, account, ctx.query.type ?? 'owner', sort, ctx.query.direction ?? defaultDirection(sort));
+			return listPage(ctx, all);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repositories',
+		docs: 'repos/repos#list-public-repositories',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: 'none',
+		query: v.object({ since: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'since must be a repository id'))) }),
+		pagination: true,
+		handler(ctx) {
+			// Paginated by `since` (the last id seen), not by page: GitHub's Link has next only.
+			const perPage = ctx.page.perPage;
+			const rows = ctx.app.stores.repos.publicSince(Number(ctx.query.since ?? 0), perPage);
+			const owners = ctx.app.stores.accounts.mapByIds(new Set(rows.map((repo) => repo.owner_id)));
+			const body = rows.flatMap((repo) => {
+				const owner = owners.get(repo.owner_id);
+				return owner ? [repository(ctx.app.urls, repo, owner, null)] : [];
+			});
+			const headers: Record<string, string> = {};
+			if (rows.length === perPage) {
+				headers.Link = `<${ctx.app.urls.api('/repositories')}?per_page=${perPage}&since=${rows[rows.length - 1].id}>; rel="next"`;
+			}
+			return { status: 200, body, headers };
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repositories/{repository_id}',
+		docs: 'repos/repos#get-a-repository',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		// The guard finds the repository by id and applies the rules of GET /repos/{owner}/{repo}.
+		resource: { repo: 'read' },
+		handler(ctx) {
+			const { repo, owner, permission } = ctx.repo;
+			return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
+		},
+	}),
 ];
+
+/** One page (ctx.page) of a whole list, each repository with the caller's permission unless a public view. */
+function listPage(ctx: Context, all: ListedRepositoryEntry[]) {
+	const page = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
+	return paged(
+		page.map(({ repo, owner, permission }) => repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission)),
+		all.length,
+	);
+}

@@ -144,6 +144,21 @@ export function deleteForksWithoutAccess(app: App, owner: AccountRow, actorId: n
 	return deleted;
 }
 
+/**
+ * Deletes a repository with everything in it in one transaction: the `repository` deleted event
+ * first (its webhook reaches the organization's and global hooks; the repository's own hooks go
+ * with it), then the row, whose foreign keys cascade to every table that names it (issues,
+ * comments, labels, git objects and refs, hooks and deliveries, deployments, runs, alerts, stars,
+ * subscriptions, notification threads, topics, redirects, …). Its forks are detached (they stay,
+ * without a parent), as on GitHub.
+ */
+export function deleteRepository(app: App, repo: RepositoryRow, actorId: number | null): void {
+	app.transaction(() => {
+		events.repository(app, 'deleted', repo, actorId);
+		app.stores.repos.remove(repo.id);
+	});
+}
+
 /** Body of PATCH /repos/{owner}/{repo} (GitHub's update-a-repository; security_and_analysis statuses). */
 export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInput, 'team_id' | 'license_template'>> {
 	default_branch?: string;

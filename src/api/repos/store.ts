@@ -78,6 +78,16 @@ export interface ListedRepository {
 	at: string;
 }
 
+/** A repository a user reaches, with how (GET /user/repos affiliations): 1 or 0 each. */
+export interface AffiliatedRepository extends RepositoryRow {
+	/** The user owns it. */
+	is_owner: number;
+	/** The user is a direct collaborator on it. */
+	is_collaborator: number;
+	/** It belongs to an organization the user is an active member of. */
+	is_member: number;
+}
+
 /** Sort keys of GET /orgs/{org}/repos. */
 export type RepositorySort = 'created' | 'updated' | 'pushed' | 'full_name';
 
@@ -153,6 +163,15 @@ export function createRepositoryStore(db: DB) {
 		JOIN accounts a ON a.id = f.owner_id AND a.type = 'User'
 		WHERE p.owner_id = ? AND p.visibility != 'public' ORDER BY f.id`);
 	const remove = db.prepare('DELETE FROM repositories WHERE id = ?');
+	const affiliated = db.prepare(`
+		SELECT r.*, r.owner_id = @userId AS is_owner,
+			EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repo_id = r.id AND c.user_id = @userId) AS is_collaborator,
+			EXISTS (SELECT 1 FROM org_memberships m WHERE m.org_id = r.owner_id AND m.user_id = @userId AND m.state = 'active') AS is_member
+		FROM repositories r
+		WHERE r.owner_id = @userId
+			OR r.id IN (SELECT repo_id FROM repository_collaborators WHERE user_id = @userId)
+			OR r.owner_id IN (SELECT org_id FROM org_memberships WHERE user_id = @userId AND state = 'active')`);
+	const publicSince = db.prepare("SELECT * FROM repositories WHERE id > ? AND visibility = 'public' ORDER BY id LIMIT ?");
 	const forkOf = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND fork_parent_id = ? ORDER BY id LIMIT 1');
 	// A repository's network: its root (following fork parents up) and every fork below the root.
 	const network = db
@@ -229,6 +248,13 @@ export function createRepositoryStore(db: DB) {
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
 		/** Users' forks of the owner's private and internal repositories. */
 		userForksOfPrivate: (ownerId: number) => userForksOfPrivate.all(ownerId) as RepositoryRow[],
+		/**
+		 * Every repository the user owns, collaborates on, or that belongs to an organization the user
+		 * is an active member of (whether the user may read it is the access rules' to say), with how.
+		 */
+		affiliated: (userId: number) => affiliated.all({ userId }) as AffiliatedRepository[],
+		/** Public repositories with an id above `since`, in id order (GET /repositories). */
+		publicSince: (since: number, limit: number) => publicSince.all(since, limit) as RepositoryRow[],
 		/** The owner's fork of a repository, if it has one (the oldest). */
 		forkOf: (ownerId: number, parentId: number) => forkOf.get(ownerId, parentId) as RepositoryRow | undefined,
 		/** The ids of a repository's network: its root repository and every fork of it, at any depth. */
