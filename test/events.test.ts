@@ -291,6 +291,11 @@ const TABLE: Record<string, Entry> = {
 			return { path: '/repos/acme/doomed' };
 		},
 	},
+	'PUT /repos/{owner}/{repo}/topics': {
+		// GitHub's repository edited, with changes.topics.from.
+		records: ['repository.edited'],
+		call: () => ({ path: '/repos/acme/site/topics', body: { names: ['web'] } }),
+	},
 	'PUT /user/starred/{owner}/{repo}': {
 		records: ['star.created', 'watch.started'],
 		call: () => ({ path: '/user/starred/acme/app', token: token('nora') }),

@@ -308,6 +308,83 @@ test('DELETE /repos/{owner}/{repo}: admins, the organization policy, everything 
 	assert.is((await s.request('DELETE', '/repos/ada/mine', { token: ada })).status, 204, "~> a user's own repository");
 });
 
+test('topics: GET and PUT, lowercase, in the repository forms; 422 for names GitHub refuses', async () => {
+	const empty = await s.get('/repos/acme/web/topics');
+	assert.is(empty.status, 200);
+	assert.equal(empty.body, { names: [] });
+	const res = await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: ['Web', 'static-site', 'web', 'go2'] } });
+	assert.is(res.status, 200);
+	assert.equal(res.body, { names: ['web', 'static-site', 'go2'] }, '~> lowercase, each once, in order');
+	assert.equal((await s.get('/repos/acme/web/topics', eve)).body.names, ['web', 'static-site', 'go2']);
+	assert.equal((await s.get('/repos/acme/web')).body.topics, ['web', 'static-site', 'go2'], '~> the full form');
+	const listed = (await s.get('/orgs/acme/repos?sort=full_name', olivia)).body.find((repo: any) => repo.name === 'web');
+	assert.equal(listed.topics, ['web', 'static-site', 'go2'], '~> the list form');
+
+	for (const names of [['-web'], ['has space'], ['a'.repeat(51)], ['ünï'], Array.from({ length: 21 }, (_, i) => `t${i}`)]) {
+		const bad = await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names } });
+		assert.is(bad.status, 422, `~> ${names.slice(0, 2).join(',')} refused`);
+		assert.is(bad.body.message, 'Validation Failed');
+		assert.is(bad.body.errors[0].resource, 'Repository');
+		assert.is(bad.body.errors[0].field, 'topics');
+	}
+	assert.is((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: 'web' } })).status, 422, '~> names must be an array');
+	assert.is((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: {} })).status, 422, '~> names required');
+	assert.is((await s.request('PUT', '/repos/acme/web/topics', { token: mia, body: { names: [] } })).status, 403, '~> a reader may not');
+	assert.is((await s.request('PUT', '/repos/acme/web/topics', { body: { names: [] } })).status, 401, '~> anonymous');
+	assert.is((await s.request('PUT', '/repos/acme/vault/topics', { token: eve, body: { names: [] } })).status, 404, '~> hidden');
+	assert.is((await s.get('/repos/acme/vault/topics', eve)).status, 404, '~> hidden');
+	const max = Array.from({ length: 20 }, (_, i) => `topic-${i}`);
+	assert.equal((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: max } })).body.names, max, '~> 20 topics');
+	assert.equal((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: [] } })).body.names, [], '~> cleared');
+});
+
+test('languages: bytes per language from the default branch blobs, largest first, programming and markup only', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'polyglot' } });
+	const git = async (path: string, body: unknown) => {
+		const res = await s.request('POST', `/repos/acme/polyglot/git/${path}`, { token: olivia, body });
+		assert.is(res.status, 201, `~> ${path} created: ${res.text}`);
+		return res.body.sha as string;
+	};
+	assert.equal((await s.get('/repos/acme/polyglot/languages')).body, {}, '~> no default branch: {}');
+	const blob = (text: string) => git('blobs', { content: text, encoding: 'utf-8' });
+	const ts = await blob('x'.repeat(300));
+	const py = await blob('y'.repeat(120));
+	const html = await blob('<p>hi</p>');
+	const md = await blob('# Read me, a long document '.repeat(20));
+	const json = await blob('{"a":1}'.repeat(50));
+	const vendored = await blob('z'.repeat(5000));
+	const make = await blob('all:\n\ttrue\n');
+	const src = await git('trees', {
+		tree: [
+			{ path: 'app.ts', mode: '100644', type: 'blob', sha: ts },
+			{ path: 'util.ts', mode: '100644', type: 'blob', sha: ts },
+			{ path: 'tool.py', mode: '100755', type: 'blob', sha: py },
+			{ path: 'node_modules/lib.js', mode: '100644', type: 'blob', sha: vendored },
+		],
+	});
+	const root = await git('trees', {
+		tree: [
+			{ path: 'src', mode: '040000', type: 'tree', sha: src },
+			{ path: 'index.html', mode: '100644', type: 'blob', sha: html },
+			{ path: 'README.md', mode: '100644', type: 'blob', sha: md },
+			{ path: 'package.json', mode: '100644', type: 'blob', sha: json },
+			{ path: 'Makefile', mode: '100644', type: 'blob', sha: make },
+			{ path: 'link.ts', mode: '120000', type: 'blob', sha: ts },
+		],
+	});
+	const commit = await git('commits', { message: 'Start', tree: root, parents: [] });
+	const ref = await s.request('POST', '/repos/acme/polyglot/git/refs', { token: olivia, body: { ref: 'refs/heads/main', sha: commit } });
+	assert.is(ref.status, 201);
+	const res = await s.get('/repos/acme/polyglot/languages');
+	assert.is(res.status, 200);
+	assert.equal(res.body, { TypeScript: 600, Python: 120, Makefile: 11, HTML: 9 }, '~> code only: no Markdown (prose), JSON (data), vendored files or links');
+	assert.equal(Object.keys(res.body), ['TypeScript', 'Python', 'Makefile', 'HTML'], '~> largest first');
+	const again = await s.get('/repos/acme/polyglot/languages');
+	assert.equal(again.body, res.body, '~> the same from the cache');
+	assert.is((await s.get('/repos/acme/vault/languages', eve)).status, 404, '~> hidden');
+	assert.is((await s.get('/repos/acme/vault/languages', olivia)).status, 200);
+});
+
 test('Octokit: repos.listForAuthenticatedUser and repos.get', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit: Octokit = new Octokit({ auth: s.fullToken('lena'), baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });

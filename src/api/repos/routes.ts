@@ -18,7 +18,8 @@ import { timestampParam } from '../../http/validation';
 import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { fullRepository, repository } from './render';
-import { createRepository, deleteRepository, updateRepository } from './service';
+import { createRepository, deleteRepository, replaceTopics, updateRepository } from './service';
+import { repositoryLanguages } from './languages';
 import type { RepositoryRow } from './store';
 
 const flag = v.optional(v.boolean());
@@ -333,6 +334,44 @@ export const repositoryRoutes = [
 			}
 			deleteRepository(ctx.app, repo, ctx.principal.actorId);
 			return noContent();
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/topics',
+		docs: 'repos/repos#get-all-repository-topics',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: { repo: 'read' },
+		handler(ctx) {
+			return ok({ names: JSON.parse(ctx.repo.repo.topics) as string[] });
+		},
+	}),
+	route({
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/topics',
+		docs: 'repos/repos#replace-all-repository-topics',
+		permissions: [{ administration: 'write' }],
+		scopes: ['repo', 'public_repo'],
+		access: 'authenticated',
+		// GitHub's maintain role manages topics.
+		resource: { repo: 'maintain' },
+		errorResource: 'Repository',
+		body: v.object({ names: v.array(v.string('names must be strings'), 'names must be an array of topics') }),
+		handler(ctx) {
+			requireScopeFor(ctx, ctx.repo.repo.visibility);
+			return ok({ names: replaceTopics(ctx.app, ctx.repo.repo, ctx.body.names, ctx.principal.actorId) });
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/languages',
+		docs: 'repos/repos#list-repository-languages',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: { repo: 'read' },
+		handler(ctx) {
+			return ok(repositoryLanguages(ctx.app, ctx.repo.repo));
 		},
 	}),
 	route({

@@ -159,6 +159,38 @@ export function deleteRepository(app: App, repo: RepositoryRow, actorId: number 
 	});
 }
 
+/** GitHub's topic rules: a lowercase letter or digit first, then those and hyphens; 50 characters; 20 topics. */
+export const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
+export const MAX_TOPICS = 20;
+
+/**
+ * Replaces a repository's topics (PUT /repos/{owner}/{repo}/topics): names are saved lowercase,
+ * duplicates once, in the order given; a change records `repository` edited with
+ * `changes.topics.from`, as GitHub does.
+ * @returns the topics now
+ * @throws HttpError 422 "Validation Failed" (resource Repository, field topics) for a name GitHub
+ *   refuses or more than 20 topics
+ */
+export function replaceTopics(app: App, repo: RepositoryRow, names: readonly string[], actorId: number | null): string[] {
+	const topics = [...new Set(names.map((name) => name.trim().toLowerCase()))];
+	const bad = topics.find((name) => !TOPIC.test(name));
+	if (bad !== undefined) {
+		throw invalidField(
+			'Repository',
+			'topics',
+			`${JSON.stringify(bad)} is not a valid topic: topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens`,
+		);
+	}
+	if (topics.length > MAX_TOPICS) throw invalidField('Repository', 'topics', `a repository can have at most ${MAX_TOPICS} topics`);
+	const before = JSON.parse(repo.topics) as string[];
+	if (before.length === topics.length && before.every((name, i) => name === topics[i])) return topics;
+	return app.transaction(() => {
+		app.stores.repos.setTopics(repo.id, topics);
+		events.repository(app, 'edited', app.stores.repos.byId(repo.id)!, actorId, { topics: { from: before } });
+		return topics;
+	});
+}
+
 /** Body of PATCH /repos/{owner}/{repo} (GitHub's update-a-repository; security_and_analysis statuses). */
 export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInput, 'team_id' | 'license_template'>> {
 	default_branch?: string;

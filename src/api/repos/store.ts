@@ -172,6 +172,8 @@ export function createRepositoryStore(db: DB) {
 			OR r.id IN (SELECT repo_id FROM repository_collaborators WHERE user_id = @userId)
 			OR r.owner_id IN (SELECT org_id FROM org_memberships WHERE user_id = @userId AND state = 'active')`);
 	const publicSince = db.prepare("SELECT * FROM repositories WHERE id > ? AND visibility = 'public' ORDER BY id LIMIT ?");
+	const clearTopics = db.prepare('DELETE FROM repository_topics WHERE repo_id = ?');
+	const addTopic = db.prepare('INSERT INTO repository_topics (repo_id, name, position) VALUES (?, ?, ?)');
 	const forkOf = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND fork_parent_id = ? ORDER BY id LIMIT 1');
 	// A repository's network: its root (following fork parents up) and every fork below the root.
 	const network = db
@@ -255,6 +257,11 @@ export function createRepositoryStore(db: DB) {
 		affiliated: (userId: number) => affiliated.all({ userId }) as AffiliatedRepository[],
 		/** Public repositories with an id above `since`, in id order (GET /repositories). */
 		publicSince: (since: number, limit: number) => publicSince.all(since, limit) as RepositoryRow[],
+		/** Replaces a repository's topics (repositories.topics follows by triggers). */
+		setTopics(repoId: number, names: readonly string[]): void {
+			clearTopics.run(repoId);
+			names.forEach((name, position) => addTopic.run(repoId, name, position));
+		},
 		/** The owner's fork of a repository, if it has one (the oldest). */
 		forkOf: (ownerId: number, parentId: number) => forkOf.get(ownerId, parentId) as RepositoryRow | undefined,
 		/** The ids of a repository's network: its root repository and every fork of it, at any depth. */
