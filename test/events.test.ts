@@ -296,6 +296,14 @@ const TABLE: Record<string, Entry> = {
 		records: ['repository.edited'],
 		call: () => ({ path: '/repos/acme/site/topics', body: { names: ['web'] } }),
 	},
+	'POST /repos/{owner}/{repo}/transfer': {
+		// Sent to the new owner's hooks only (olivia's own account here), as GitHub does.
+		records: ['repository.transferred'],
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'moving' } });
+			return { path: '/repos/acme/moving/transfer', body: { new_owner: 'olivia' } };
+		},
+	},
 	'PUT /user/starred/{owner}/{repo}': {
 		records: ['star.created', 'watch.started'],
 		call: () => ({ path: '/user/starred/acme/app', token: token('nora') }),

@@ -385,6 +385,67 @@ test('languages: bytes per language from the default branch blobs, largest first
 	assert.is((await s.get('/repos/acme/vault/languages', olivia)).status, 200);
 });
 
+test('transfer: to an organization the caller may create in, to the caller; 422 otherwise; the old name redirects', async () => {
+	s.user('tom');
+	s.org('studio', 'olivia');
+	s.member('studio', 'tom');
+	const tom = s.fullToken('tom');
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'app', private: true } });
+	const crew = await s.request('POST', '/orgs/studio/teams', { token: olivia, body: { name: 'Crew', permission: 'push' } });
+	assert.is(crew.status, 201);
+	const hook = await s.request('POST', '/orgs/studio/hooks', {
+		token: olivia,
+		body: { name: 'web', config: { url: 'https://hooks.example.com/studio', content_type: 'json' }, events: ['repository'] },
+	});
+
+	const path = '/repos/acme/app/transfer';
+	assert.is((await s.request('POST', path, { body: { new_owner: 'studio' } })).status, 401, '~> anonymous');
+	assert.is((await s.request('POST', path, { token: mia, body: { new_owner: 'studio' } })).status, 403, '~> a reader');
+	assert.is((await s.request('POST', path, { token: eve, body: { new_owner: 'eve' } })).status, 404, '~> hidden');
+	for (const body of [{}, { new_owner: 5 }, { new_owner: 'studio', team_ids: ['x'] }]) {
+		const bad = await s.request('POST', path, { token: olivia, body });
+		assert.is(bad.status, 422, `~> ${JSON.stringify(body)} invalid`);
+		assert.is(bad.body.message, 'Validation Failed');
+	}
+	const toStranger = await s.request('POST', path, { token: olivia, body: { new_owner: 'eve' } });
+	assert.is(toStranger.status, 422, '~> another user: GitHub would invite; refused here');
+	assert.is(toStranger.body.errors[0].field, 'new_owner');
+	assert.is((await s.request('POST', path, { token: olivia, body: { new_owner: 'nobody' } })).status, 422, '~> unknown owner');
+	assert.is((await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', team_ids: [999999] } })).status, 422, '~> a team elsewhere');
+	await s.request('POST', '/orgs/studio/repos', { token: olivia, body: { name: 'taken' } });
+	assert.is((await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', new_name: 'taken' } })).status, 422, '~> name taken');
+
+	const res = await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', new_name: 'studio-app', team_ids: [crew.body.id] } });
+	assert.is(res.status, 202);
+	assert.is(res.body.full_name, 'studio/studio-app');
+	assert.is(res.body.owner.login, 'studio');
+	assert.is(res.body.private, true);
+	const teamRepo = await s.get(`/orgs/studio/teams/crew/repos/studio/studio-app`, olivia);
+	assert.is(teamRepo.status, 204, '~> the team named was granted the repository (GitHub answers 204)');
+	const old = await s.get('/repos/acme/app', olivia);
+	assert.is(old.status, 301, '~> the old name redirects');
+	assert.is(old.headers.get('location'), `${s.api}/repos/studio/studio-app`);
+	const write = await s.request('PATCH', '/repos/acme/app', { token: olivia, body: { description: 'x' } });
+	assert.is(write.status, 307, '~> writes too, with 307');
+	assert.is((await s.get('/repos/acme/app', eve)).status, 404, '~> not to who cannot read it');
+	const deliveries = s.app.stores.webhooks.deliveries({ hookId: hook.body.id, status: null, limit: 10, offset: 0 });
+	assert.ok(deliveries.rows.some((row: any) => row.action === 'transferred'), "~> the new organization's hook got repository transferred");
+
+	// A member moves their own repository into the organization, which lets members create repositories.
+	await s.request('POST', '/user/repos', { token: tom, body: { name: 'sketch' } });
+	const intoOrg = await s.request('POST', '/repos/tom/sketch/transfer', { token: tom, body: { new_owner: 'studio' } });
+	assert.is(intoOrg.status, 202, '~> a member may');
+	assert.is(intoOrg.body.full_name, 'studio/sketch');
+	await s.request('PATCH', '/orgs/studio', { token: olivia, body: { members_can_create_repositories: false } });
+	await s.request('POST', '/user/repos', { token: tom, body: { name: 'draft' } });
+	assert.is((await s.request('POST', '/repos/tom/draft/transfer', { token: tom, body: { new_owner: 'studio' } })).status, 422, '~> not when members may not create');
+	// An owner takes a repository back to their own account.
+	const back = await s.request('POST', '/repos/studio/sketch/transfer', { token: olivia, body: { new_owner: 'olivia' } });
+	assert.is(back.status, 202);
+	assert.is(back.body.full_name, 'olivia/sketch');
+	assert.is(back.body.organization, undefined);
+});
+
 test('Octokit: repos.listForAuthenticatedUser and repos.get', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit: Octokit = new Octokit({ auth: s.fullToken('lena'), baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });

@@ -18,9 +18,10 @@ import { timestampParam } from '../../http/validation';
 import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { fullRepository, repository } from './render';
-import { createRepository, deleteRepository, replaceTopics, updateRepository } from './service';
+import { createRepository, deleteRepository, replaceTopics, transferRepository, updateRepository } from './service';
 import { repositoryLanguages } from './languages';
 import type { RepositoryRow } from './store';
+import type { AccountRow } from '../users/store';
 
 const flag = v.optional(v.boolean());
 const securityStatus = v.optional(v.object({ status: v.picklist(['enabled', 'disabled'], 'status must be enabled or disabled') }));
@@ -130,6 +131,34 @@ function repositoryCreator(access: OrgAccess): number | null {
 		throw forbidden(`Members of ${access.org.login} may not create repositories; ask an owner.`);
 	}
 	return access.userId !== null && !access.admin ? access.userId : null;
+}
+
+/**
+ * The organization policy members_can_delete_repositories, which also governs transfers: owners
+ * (and the organization's app) always may; other repository administrators only when it allows.
+ * @throws HttpError 403 "Must have admin rights to Repository." as GitHub answers
+ */
+function requireDeletePolicy(ctx: Context): void {
+	const { owner } = ctx.repo;
+	if (owner.type !== 'Organization' || owner.members_can_delete_repositories === 1 || ctx.principal.kind === 'installation') return;
+	const membership = ctx.principal.user && ctx.app.stores.memberships.get(owner.id, ctx.principal.user.id);
+	if (membership?.state !== 'active' || membership.role !== 'admin') throw forbidden('Must have admin rights to Repository.');
+}
+
+/**
+ * Whether the caller may create a repository of this visibility in `target` (a transfer's new
+ * owner): the user themself, an organization's owners (and its app), its members when the
+ * organization's members_can_create_* policies allow.
+ */
+function mayCreateIn(ctx: Context, target: AccountRow, visibility: RepositoryRow['visibility']): boolean {
+	if (target.type === 'User') return ctx.principal.user?.id === target.id;
+	if (target.type !== 'Organization') return false;
+	const access = orgAccess(ctx, target);
+	if (access.admin) return true;
+	if (!access.member || target.members_can_create_repositories !== 1) return false;
+	if (visibility === 'public') return target.members_can_create_public_repositories === 1;
+	if (visibility === 'internal') return target.members_can_create_internal_repositories === 1;
+	return target.members_can_create_private_repositories === 1;
 }
 
 /**
@@ -325,15 +354,54 @@ export const repositoryRoutes = [
 		// An archived repository may still be deleted.
 		resource: { repo: 'admin', writable: false },
 		handler(ctx) {
-			const { repo, owner } = ctx.repo;
-			// The organization policy members_can_delete_repositories: owners (and the organization's
-			// app) always may; other administrators only when it allows.
-			if (owner.type === 'Organization' && owner.members_can_delete_repositories !== 1 && ctx.principal.kind !== 'installation') {
-				const membership = ctx.app.stores.memberships.get(owner.id, ctx.principal.user!.id);
-				if (membership?.state !== 'active' || membership.role !== 'admin') throw forbidden('Must have admin rights to Repository.');
-			}
+			const { repo } = ctx.repo;
+			requireDeletePolicy(ctx);
 			deleteRepository(ctx.app, repo, ctx.principal.actorId);
 			return noContent();
+		},
+	}),
+	route({
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/transfer',
+		docs: 'repos/repos#transfer-a-repository',
+		permissions: [{ administration: 'write' }],
+		scopes: ['repo', 'public_repo'],
+		access: 'authenticated',
+		resource: { repo: 'admin' },
+		errorResource: 'Repository',
+		body: v.object({
+			new_owner: v.pipe(v.string('new_owner must be a login'), v.minLength(1, "new_owner can't be blank")),
+			new_name: v.optional(v.pipe(v.string(), v.minLength(1, "new_name can't be blank"))),
+			team_ids: v.optional(v.array(v.pipe(v.number(), v.integer()), 'team_ids must be an array of team ids')),
+		}),
+		handler(ctx) {
+			const { repo, owner } = ctx.repo;
+			requireScopeFor(ctx, repo.visibility);
+			// Transferring gives the repository away: the policy that governs deleting it applies.
+			requireDeletePolicy(ctx);
+			const target = ctx.app.stores.accounts.byLogin(ctx.body.new_owner);
+			const visibility = repo.visibility === 'internal' && target?.type !== 'Organization' ? 'private' : repo.visibility;
+			// GitHub invites a user to accept; Gitstead transfers at once, so only where the caller may
+			// create repositories itself.
+			if (!target || target.type === 'Bot' || !mayCreateIn(ctx, target, visibility)) {
+				throw invalidField('Repository', 'new_owner', `you cannot transfer repositories to ${ctx.body.new_owner}`);
+			}
+			requireReach(ctx.principal, target.id);
+			if (ctx.body.team_ids?.length && target.type !== 'Organization') {
+				throw invalidField('Repository', 'team_ids', 'team_ids apply to a transfer to an organization only');
+			}
+			const teams = [...new Set(ctx.body.team_ids ?? [])].map((id) => {
+				const team = ctx.app.stores.teams.byId(id);
+				if (!team || team.org_id !== target.id) throw invalidField('Repository', 'team_ids', `team ${id} is not a team of ${target.login}`);
+				return team;
+			});
+			const moved = transferRepository(ctx.app, repo, owner, target, {
+				newName: ctx.body.new_name,
+				teams,
+				actorId: ctx.principal.actorId,
+				now: isoSeconds(ctx.now),
+			});
+			return { status: 202, body: fullRepository(ctx.app, moved, target, callerRepoPermission(ctx, moved, target)) };
 		},
 	}),
 	route({

@@ -9,6 +9,9 @@ import { LICENSES } from './licenses';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { events } from '../../events/catalog';
 import type { RepositoryRow } from './store';
+import type { TeamRow } from '../teams/store';
+import { orgSimple } from '../orgs/render';
+import { webhookUser } from '../../events/payloads';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
 export function repositoryName(requested: string): string {
@@ -156,6 +159,41 @@ export function deleteRepository(app: App, repo: RepositoryRow, actorId: number 
 	app.transaction(() => {
 		events.repository(app, 'deleted', repo, actorId);
 		app.stores.repos.remove(repo.id);
+	});
+}
+
+/**
+ * Transfers a repository to another account at once, in one transaction (POST
+ * /repos/{owner}/{repo}/transfer; the caller checked who may): renamed to `newName` if given,
+ * internal becomes private outside an organization, the former organization's team grants end and
+ * `teams` of the new organization get theirs, the old owner/name redirects, users' forks that lose
+ * read access go (the private-fork rule), and `repository` transferred is recorded with
+ * `changes.owner.from` (a `user` or an `organization`).
+ * @param options.now ISO timestamp
+ * @throws HttpError 422 for an invalid name or one the new owner already uses
+ */
+export function transferRepository(
+	app: App,
+	repo: RepositoryRow,
+	from: AccountRow,
+	to: AccountRow,
+	options: { newName?: string; teams: readonly TeamRow[]; actorId: number | null; now: string },
+): RepositoryRow {
+	const name = options.newName === undefined ? repo.name : repositoryName(options.newName);
+	if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
+		throw invalidField('Repository', 'new_name', `"${options.newName}" is not a valid repository name`);
+	}
+	const { stores } = app;
+	return app.transaction(() => {
+		const taken = stores.repos.byOwnerAndName(to.id, name);
+		if (taken && taken.id !== repo.id) throw invalidField('Repository', 'new_owner', `${to.login} already has a repository named ${name}`, 'custom');
+		const visibility = repo.visibility === 'internal' && to.type !== 'Organization' ? 'private' : repo.visibility;
+		const moved = stores.repos.transfer(repo, { ownerId: to.id, name, visibility, now: options.now });
+		for (const team of options.teams) stores.teams.setGrant(team.id, moved.id, team.permission as RepoPermission, options.now);
+		const previous = from.type === 'Organization' ? { organization: orgSimple(app.urls, from) } : { user: webhookUser(app, from) };
+		events.repository(app, 'transferred', moved, options.actorId, { owner: { from: previous } });
+		if (to.id !== from.id) deleteForksWithoutAccess(app, to, options.actorId);
+		return moved;
 	});
 }
 

@@ -172,6 +172,12 @@ export function createRepositoryStore(db: DB) {
 			OR r.id IN (SELECT repo_id FROM repository_collaborators WHERE user_id = @userId)
 			OR r.owner_id IN (SELECT org_id FROM org_memberships WHERE user_id = @userId AND state = 'active')`);
 	const publicSince = db.prepare("SELECT * FROM repositories WHERE id > ? AND visibility = 'public' ORDER BY id LIMIT ?");
+	const moveRepository = db.prepare(
+		'UPDATE repositories SET owner_id = @ownerId, name = @name, visibility = @visibility, updated_at = @now WHERE id = @id',
+	);
+	const takeName = db.prepare('DELETE FROM repository_redirects WHERE owner_id = @ownerId AND name = @name');
+	const keepOldName = db.prepare('INSERT OR REPLACE INTO repository_redirects (owner_id, name, repo_id) VALUES (@fromOwnerId, @fromName, @id)');
+	const dropTeamGrants = db.prepare('DELETE FROM team_repositories WHERE repo_id = ?');
 	const clearTopics = db.prepare('DELETE FROM repository_topics WHERE repo_id = ?');
 	const addTopic = db.prepare('INSERT INTO repository_topics (repo_id, name, position) VALUES (?, ?, ?)');
 	const forkOf = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND fork_parent_id = ? ORDER BY id LIMIT 1');
@@ -257,6 +263,18 @@ export function createRepositoryStore(db: DB) {
 		affiliated: (userId: number) => affiliated.all({ userId }) as AffiliatedRepository[],
 		/** Public repositories with an id above `since`, in id order (GET /repositories). */
 		publicSince: (since: number, limit: number) => publicSince.all(since, limit) as RepositoryRow[],
+		/**
+		 * Moves a repository to another owner (a transfer), under `name`: its former owner and name
+		 * redirect to it (repository_redirects), the new name stops redirecting elsewhere, and the
+		 * former organization's team grants end. @param now ISO timestamp
+		 */
+		transfer(repo: RepositoryRow, move: { ownerId: number; name: string; visibility: RepositoryRow['visibility']; now: string }): RepositoryRow {
+			moveRepository.run({ id: repo.id, ...move });
+			takeName.run({ ownerId: move.ownerId, name: move.name });
+			keepOldName.run({ id: repo.id, fromOwnerId: repo.owner_id, fromName: repo.name });
+			if (move.ownerId !== repo.owner_id) dropTeamGrants.run(repo.id);
+			return byId.get(repo.id) as RepositoryRow;
+		},
 		/** Replaces a repository's topics (repositories.topics follows by triggers). */
 		setTopics(repoId: number, names: readonly string[]): void {
 			clearTopics.run(repoId);
