@@ -156,6 +156,20 @@ test('organization full form: members_can_* and plan for owners; PATCH takes the
 	const back = await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_allowed_repository_creation_type: 'all' } });
 	assert.is(back.body.members_can_create_public_repositories, true);
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: mia, body: { members_can_delete_issues: false } })).status, 403);
+
+	// The policies hold: creation by visibility, and changing visibility.
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_create_private_repositories: false, members_can_change_repo_visibility: false } });
+	const privateByMember = await s.request('POST', '/orgs/acme/repos', { token: mia, body: { name: 'secret-plans', private: true } });
+	assert.is(privateByMember.status, 403, '~> members may not create private repositories');
+	assert.is(privateByMember.body.message, 'Members of acme may not create private repositories; ask an owner.');
+	const mine = await s.request('POST', '/orgs/acme/repos', { token: mia, body: { name: 'mia-tools' } });
+	assert.is(mine.status, 201, '~> public ones still');
+	const hide = await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { private: true } });
+	assert.is(hide.status, 403, '~> a repository administrator who is not an owner may not change visibility');
+	assert.is((await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { description: 'Tools' } })).status, 200, '~> other changes still');
+	assert.is((await s.request('PATCH', '/repos/acme/mia-tools', { token: olivia, body: { private: true } })).status, 200, '~> owners may');
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_create_private_repositories: true, members_can_change_repo_visibility: true } });
+	assert.is((await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { private: false } })).status, 200, '~> allowed again');
 });
 
 test('GET /user/repos: affiliation, visibility, type, sort, since; 422 when type meets visibility or affiliation', async () => {
@@ -219,8 +233,8 @@ test('GET /users/{username}/repos: public ones, private ones only to who can rea
 	assert.equal(await names('/users/lena/repos?type=member', eve), ['eve/guest'], '~> eve reads her own repository lena collaborates on');
 	assert.equal(await names('/users/lena/repos?type=member'), [], '~> hidden from anonymous');
 	assert.equal(await names('/users/lena/repos?sort=full_name&direction=desc', s.fullToken('lena')), ['lena/zeta', 'lena/Alpha']);
-	assert.equal(await names('/users/acme/repos', mia), ['acme/vault', 'acme/web'], "~> an organization's repositories as the caller reads them");
-	assert.equal(await names('/users/acme/repos'), ['acme/web']);
+	assert.equal(await names('/users/acme/repos', mia), ['acme/mia-tools', 'acme/vault', 'acme/web'], "~> an organization's repositories as the caller reads them");
+	assert.equal(await names('/users/acme/repos'), ['acme/mia-tools', 'acme/web']);
 	assert.is((await s.get('/users/nobody/repos')).status, 404);
 	assert.is((await s.get('/users/lena/repos?type=forks')).status, 422);
 });

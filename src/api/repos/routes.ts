@@ -121,15 +121,24 @@ const accountReposQuery = v.object({
 const defaultDirection = (sort: RepositorySort) => (sort === 'full_name' ? 'asc' : 'desc');
 
 /**
- * Checks that the caller may create repositories in the organization and returns the user to
- * grant admin as a direct collaborator: a member who creates a repository administers it, as on
- * GitHub (owners and apps need no grant).
- * @throws HttpError 403 when the organization lets only owners create repositories.
+ * Checks that the caller may create repositories of this visibility in the organization and returns
+ * the user to grant admin as a direct collaborator: a member who creates a repository administers
+ * it, as on GitHub (owners and apps need no grant).
+ * @throws HttpError 403 when the organization lets only owners create repositories, or not members
+ *   this visibility (members_can_create_public/private/internal_repositories).
  */
-function repositoryCreator(access: OrgAccess): number | null {
-	if (!access.admin && access.org.members_can_create_repositories === 0) {
-		throw forbidden(`Members of ${access.org.login} may not create repositories; ask an owner.`);
+function repositoryCreator(access: OrgAccess, visibility: RepositoryRow['visibility']): number | null {
+	const { org } = access;
+	if (!access.admin && org.members_can_create_repositories === 0) {
+		throw forbidden(`Members of ${org.login} may not create repositories; ask an owner.`);
 	}
+	const allowed =
+		visibility === 'public'
+			? org.members_can_create_public_repositories
+			: visibility === 'internal'
+				? org.members_can_create_internal_repositories
+				: org.members_can_create_private_repositories;
+	if (!access.admin && allowed === 0) throw forbidden(`Members of ${org.login} may not create ${visibility} repositories; ask an owner.`);
 	return access.userId !== null && !access.admin ? access.userId : null;
 }
 
@@ -197,7 +206,7 @@ export const repositoryRoutes = [
 			const access = ctx.org;
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const org = access.org;
-			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.actorId });
+			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access, requestedVisibility(ctx.body)), now: isoSeconds(ctx.now), actorId: access.actorId });
 			return created(fullRepository(ctx.app, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
@@ -244,7 +253,7 @@ export const repositoryRoutes = [
 				const org = ctx.app.stores.accounts.organization(ctx.body.organization);
 				const access = org && orgAccess(ctx, org);
 				if (!org || !access?.member) throw invalidField('Fork', 'organization', `you cannot create repositories in ${ctx.body.organization}`);
-				collaboratorId = repositoryCreator(access);
+				collaboratorId = repositoryCreator(access, source.repo.visibility === 'internal' ? 'private' : source.repo.visibility);
 				target = org;
 			} else {
 				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
@@ -340,6 +349,14 @@ export const repositoryRoutes = [
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);
+			const visibility = ctx.body.visibility ?? (ctx.body.private === undefined ? repo.visibility : ctx.body.private ? 'private' : 'public');
+			if (visibility !== repo.visibility && owner.type === 'Organization' && owner.members_can_change_repo_visibility !== 1) {
+				// The organization policy members_can_change_repo_visibility: otherwise owners only.
+				const membership = ctx.principal.user && ctx.app.stores.memberships.get(owner.id, ctx.principal.user.id);
+				if (ctx.principal.kind !== 'installation' && (membership?.state !== 'active' || membership.role !== 'admin')) {
+					throw forbidden(`Only owners of ${owner.login} may change the visibility of its repositories.`);
+				}
+			}
 			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: ctx.principal.actorId, now: isoSeconds(ctx.now) });
 			return ok(fullRepository(ctx.app, updated, owner, 'admin'));
 		},
