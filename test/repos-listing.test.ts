@@ -312,6 +312,7 @@ test('DELETE /repos/{owner}/{repo}: admins, the organization policy, everything 
 	const deleted = deliveries.rows.find((row: any) => row.action === 'deleted');
 	assert.ok(deleted, '~> the organization hook got repository deleted');
 	assert.is(deleted!.event, 'repository');
+	assert.is(JSON.parse(deleted!.payload).repository.full_name, 'works/gone', '~> the repository as it was');
 
 	// Owners delete whatever the policy.
 	await s.request('POST', '/orgs/works/repos', { token: ada, body: { name: 'second' } });
@@ -347,6 +348,14 @@ test('topics: GET and PUT, lowercase, in the repository forms; 422 for names Git
 	assert.is((await s.request('PUT', '/repos/acme/web/topics', { body: { names: [] } })).status, 401, '~> anonymous');
 	assert.is((await s.request('PUT', '/repos/acme/vault/topics', { token: eve, body: { names: [] } })).status, 404, '~> hidden');
 	assert.is((await s.get('/repos/acme/vault/topics', eve)).status, 404, '~> hidden');
+	const webId = (await s.get('/repos/acme/web')).body.id;
+	const editedCount = () =>
+		s.app.db.prepare("SELECT count(*) FROM events WHERE event = 'repository' AND action = 'edited' AND repo_id = ?").pluck().get(webId) as number;
+	const editedBefore = editedCount();
+	assert.ok(editedBefore >= 1, '~> repository edited recorded');
+	const unchanged = await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: ['web', 'static-site', 'go2'] } });
+	assert.is(unchanged.status, 200, '~> the same topics again: nothing to change');
+	assert.is(editedCount(), editedBefore, '~> and no event');
 	const max = Array.from({ length: 20 }, (_, i) => `topic-${i}`);
 	assert.equal((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: max } })).body.names, max, '~> 20 topics');
 	assert.equal((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: [] } })).body.names, [], '~> cleared');
@@ -443,7 +452,13 @@ test('transfer: to an organization the caller may create in, to the caller; 422 
 	assert.is(write.status, 307, '~> writes too, with 307');
 	assert.is((await s.get('/repos/acme/app', eve)).status, 404, '~> not to who cannot read it');
 	const deliveries = s.app.stores.webhooks.deliveries({ hookId: hook.body.id, status: null, limit: 10, offset: 0 });
-	assert.ok(deliveries.rows.some((row: any) => row.action === 'transferred'), "~> the new organization's hook got repository transferred");
+	const transferred = deliveries.rows.find((row) => row.action === 'transferred');
+	assert.ok(transferred, "~> the new organization's hook got repository transferred");
+	const payload = JSON.parse(transferred!.payload);
+	assert.is(payload.changes.owner.from.organization.login, 'acme', '~> changes.owner.from names the former owner');
+	assert.is(payload.repository.full_name, 'studio/studio-app');
+	assert.is(payload.organization.login, 'studio');
+	assert.is(payload.sender.login, 'olivia');
 
 	// A member moves their own repository into the organization, which lets members create repositories.
 	await s.request('POST', '/user/repos', { token: tom, body: { name: 'sketch' } });
