@@ -163,14 +163,19 @@ export function createRepositoryStore(db: DB) {
 		JOIN accounts a ON a.id = f.owner_id AND a.type = 'User'
 		WHERE p.owner_id = ? AND p.visibility != 'public' ORDER BY f.id`);
 	const remove = db.prepare('DELETE FROM repositories WHERE id = ?');
+	// Each way in through its own index (owner, collaborator rows by user, memberships by user).
 	const affiliated = db.prepare(`
+		WITH owned(id) AS (SELECT id FROM repositories WHERE owner_id = @userId),
+		collaborating(id) AS (SELECT repo_id FROM repository_collaborators WHERE user_id = @userId),
+		memberships(org_id) AS (SELECT org_id FROM org_memberships WHERE user_id = @userId AND state = 'active'),
+		ids(id) AS (
+			SELECT id FROM owned UNION SELECT id FROM collaborating
+			UNION SELECT r.id FROM memberships m JOIN repositories r ON r.owner_id = m.org_id
+		)
 		SELECT r.*, r.owner_id = @userId AS is_owner,
-			EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repo_id = r.id AND c.user_id = @userId) AS is_collaborator,
-			EXISTS (SELECT 1 FROM org_memberships m WHERE m.org_id = r.owner_id AND m.user_id = @userId AND m.state = 'active') AS is_member
-		FROM repositories r
-		WHERE r.owner_id = @userId
-			OR r.id IN (SELECT repo_id FROM repository_collaborators WHERE user_id = @userId)
-			OR r.owner_id IN (SELECT org_id FROM org_memberships WHERE user_id = @userId AND state = 'active')`);
+			r.id IN (SELECT id FROM collaborating) AS is_collaborator,
+			r.owner_id IN (SELECT org_id FROM memberships) AS is_member
+		FROM ids JOIN repositories r ON r.id = ids.id`);
 	const publicSince = db.prepare("SELECT * FROM repositories WHERE id > ? AND visibility = 'public' ORDER BY id LIMIT ?");
 	const moveRepository = db.prepare(
 		'UPDATE repositories SET owner_id = @ownerId, name = @name, visibility = @visibility, updated_at = @now WHERE id = @id',
