@@ -80,6 +80,20 @@ test('full form: a fork carries parent and source; a second fork request answers
 	assert.is(source.body.network_count, 2, '~> every fork of the network');
 });
 
+test('allow_forking governs forks of private repositories', async () => {
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_fork_private_repositories: true } });
+	await s.request('PATCH', '/repos/acme/vault', { token: olivia, body: { allow_forking: false } });
+	const refused = await s.request('POST', '/repos/acme/vault/forks', { token: mia, body: { name: 'vault-fork' } });
+	assert.is(refused.status, 403, '~> forking turned off');
+	assert.is(refused.body.message, 'This repository does not allow forking.');
+	await s.request('PATCH', '/repos/acme/vault', { token: olivia, body: { allow_forking: true } });
+	const fork = await s.request('POST', '/repos/acme/vault/forks', { token: mia, body: { name: 'vault-fork' } });
+	assert.is(fork.status, 202, '~> allowed again');
+	assert.is(fork.body.private, true);
+	assert.is((await s.request('DELETE', '/repos/mia/vault-fork', { token: mia })).status, 204);
+	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_fork_private_repositories: false } });
+});
+
 test('PATCH: merge and fork settings; 422 for values GitHub refuses', async () => {
 	const res = await s.request('PATCH', '/repos/acme/web', {
 		token: olivia,

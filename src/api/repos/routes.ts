@@ -247,6 +247,10 @@ export const repositoryRoutes = [
 				// The organization setting members_can_fork_private_repositories (off by default).
 				throw forbidden('This organization does not allow private repository forking.');
 			}
+			// The repository's own allow_forking ("true to allow private forks"): it governs forks of private and internal repositories.
+			if (source.repo.visibility !== 'public' && source.repo.allow_forking !== 1) {
+				throw forbidden('This repository does not allow forking.');
+			}
 			let target;
 			let collaboratorId: number | null = null;
 			if (ctx.body.organization !== undefined) {
