@@ -1,7 +1,9 @@
 /**
- * Repositories: create (organization, user, fork), list an organization's, get and update one
- * (GitHub's repos API; not in the spec's matrix, so the permissions are GitHub's: Administration
- * repository write to create and update, Metadata read to read).
+ * Repositories: create (organization, user, fork), list them (an organization's, the authenticated
+ * user's, a user's, every public one), get one (by name or id), update, delete and transfer it,
+ * its topics and languages (GitHub's repos API; not in the spec's matrix, so the permissions are
+ * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
+ * to read).
  */
 import * as v from 'valibot';
 import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
