@@ -56,7 +56,19 @@ CREATE TABLE accounts (
   -- Schema 2. Organizations: whether members may fork its private and internal repositories.
   members_can_fork_private_repositories INTEGER NOT NULL DEFAULT 0,
   -- Schema 2. Users: whether `email` is shown to others (GitHub's public email); it is private otherwise.
-  email_public INTEGER NOT NULL DEFAULT 0
+  email_public INTEGER NOT NULL DEFAULT 0,
+  -- Schema 11. Organizations: the rest of GitHub's members_can_* policies (organization-full).
+  members_can_create_public_repositories   INTEGER NOT NULL DEFAULT 1,
+  members_can_create_private_repositories  INTEGER NOT NULL DEFAULT 1,
+  members_can_create_internal_repositories INTEGER NOT NULL DEFAULT 1,
+  members_can_create_pages                 INTEGER NOT NULL DEFAULT 1,
+  members_can_create_public_pages          INTEGER NOT NULL DEFAULT 1,
+  members_can_create_private_pages         INTEGER NOT NULL DEFAULT 1,
+  members_can_delete_repositories          INTEGER NOT NULL DEFAULT 1,
+  members_can_change_repo_visibility       INTEGER NOT NULL DEFAULT 1,
+  members_can_invite_outside_collaborators INTEGER NOT NULL DEFAULT 1,
+  members_can_delete_issues                INTEGER NOT NULL DEFAULT 0,
+  members_can_view_dependency_insights     INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX accounts_enterprise ON accounts(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
@@ -147,6 +159,21 @@ CREATE TABLE repositories (
   created_at     TEXT NOT NULL,
   updated_at     TEXT NOT NULL,
   pushed_at      TEXT,
+  -- Schema 11: merge and fork settings of GitHub's full repository form, and forks_count (direct
+  -- forks, kept by triggers below).
+  allow_forking               INTEGER NOT NULL DEFAULT 1,
+  web_commit_signoff_required INTEGER NOT NULL DEFAULT 0,
+  allow_update_branch         INTEGER NOT NULL DEFAULT 0,
+  use_squash_pr_title_as_default INTEGER NOT NULL DEFAULT 0,
+  squash_merge_commit_title   TEXT NOT NULL DEFAULT 'COMMIT_OR_PR_TITLE'
+    CHECK (squash_merge_commit_title IN ('PR_TITLE', 'COMMIT_OR_PR_TITLE')),
+  squash_merge_commit_message TEXT NOT NULL DEFAULT 'COMMIT_MESSAGES'
+    CHECK (squash_merge_commit_message IN ('PR_BODY', 'COMMIT_MESSAGES', 'BLANK')),
+  merge_commit_title          TEXT NOT NULL DEFAULT 'MERGE_MESSAGE'
+    CHECK (merge_commit_title IN ('PR_TITLE', 'MERGE_MESSAGE')),
+  merge_commit_message        TEXT NOT NULL DEFAULT 'PR_TITLE'
+    CHECK (merge_commit_message IN ('PR_BODY', 'PR_TITLE', 'BLANK')),
+  forks_count                 INTEGER NOT NULL DEFAULT 0,
   UNIQUE (owner_id, name)
 );
 CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork_parent_id IS NOT NULL;
@@ -1064,3 +1091,30 @@ CREATE TABLE notification_threads (
 );
 CREATE INDEX notification_threads_inbox ON notification_threads(user_id, updated_at) WHERE updated_at IS NOT NULL;
 CREATE INDEX notification_threads_subject ON notification_threads(subject_id, subscribed);
+
+-- Schema 11. A repository's forks_count follows its direct forks.
+CREATE TRIGGER repositories_fork_added AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NOT NULL BEGIN
+  UPDATE repositories SET forks_count = forks_count + 1 WHERE id = NEW.fork_parent_id;
+END;
+CREATE TRIGGER repositories_fork_removed AFTER DELETE ON repositories WHEN OLD.fork_parent_id IS NOT NULL BEGIN
+  UPDATE repositories SET forks_count = forks_count - 1 WHERE id = OLD.fork_parent_id;
+END;
+
+-- Schema 11. Repository topics (GitHub's rules: lowercase letters, digits and hyphens, 50
+-- characters, 20 per repository), in the order given; repositories.topics (JSON) follows them by
+-- triggers, so every repository record carries them without a query.
+CREATE TABLE repository_topics (
+  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  name     TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (repo_id, name)
+) WITHOUT ROWID;
+CREATE INDEX repository_topics_name ON repository_topics(name);
+CREATE TRIGGER repository_topics_added AFTER INSERT ON repository_topics BEGIN
+  UPDATE repositories SET topics = (SELECT json_group_array(name) FROM (SELECT name FROM repository_topics WHERE repo_id = NEW.repo_id ORDER BY position))
+  WHERE id = NEW.repo_id;
+END;
+CREATE TRIGGER repository_topics_removed AFTER DELETE ON repository_topics BEGIN
+  UPDATE repositories SET topics = (SELECT json_group_array(name) FROM (SELECT name FROM repository_topics WHERE repo_id = OLD.repo_id ORDER BY position))
+  WHERE id = OLD.repo_id;
+END;

@@ -283,6 +283,27 @@ const TABLE: Record<string, Entry> = {
 		records: ['repository.edited'],
 		call: () => ({ path: '/repos/acme/site', body: { description: 'The web site' } }),
 	},
+	'DELETE /repos/{owner}/{repo}': {
+		// The event outlives the repository (by name); the organization hook receives it.
+		records: ['repository.deleted'],
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'doomed' } });
+			return { path: '/repos/acme/doomed' };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/topics': {
+		// GitHub's repository edited, with changes.topics.from.
+		records: ['repository.edited'],
+		call: () => ({ path: '/repos/acme/site/topics', body: { names: ['web'] } }),
+	},
+	'POST /repos/{owner}/{repo}/transfer': {
+		// Sent to the new owner's hooks only (olivia's own account here), as GitHub does.
+		records: ['repository.transferred'],
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'moving' } });
+			return { path: '/repos/acme/moving/transfer', body: { new_owner: 'olivia' } };
+		},
+	},
 	'PUT /user/starred/{owner}/{repo}': {
 		records: ['star.created', 'watch.started'],
 		call: () => ({ path: '/user/starred/acme/app', token: token('nora') }),

@@ -105,11 +105,21 @@ const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 };
 
 function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean, conceal: boolean): RepoAccess {
-	const owner = ctx.app.stores.accounts.byLogin(ctx.params.owner);
-	const name = ctx.params.repo.replace(/\.git$/, '');
-	const repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, name);
-	if (!owner) throw notFound();
-	if (!repo) throw movedOrNotFound(ctx, ctx.app.stores.repos.redirected(owner.id, name));
+	let owner;
+	let repo;
+	if (ctx.params.repository_id !== undefined) {
+		// /repositories/{repository_id}: the repository by its id, whatever its name.
+		const id = idParam(ctx.params.repository_id);
+		repo = id === null ? undefined : ctx.app.stores.repos.byId(id);
+		owner = repo && ctx.app.stores.accounts.byId(repo.owner_id);
+		if (!repo || !owner) throw notFound();
+	} else {
+		owner = ctx.app.stores.accounts.byLogin(ctx.params.owner);
+		const name = ctx.params.repo.replace(/\.git$/, '');
+		repo = owner && ctx.app.stores.repos.byOwnerAndName(owner.id, name);
+		if (!owner) throw notFound();
+		if (!repo) throw movedOrNotFound(ctx, ctx.app.stores.repos.redirected(owner.id, name));
+	}
 	const permission = callerRepoPermission(ctx, repo, owner);
 	if (!permission) throw notFound();
 	const needed = REPO_LEVEL[level];

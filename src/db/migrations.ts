@@ -260,6 +260,61 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 11,
+		description: 'full repository forms: merge and fork settings, forks_count; repository topics; organization members_can_* policies',
+		up(db) {
+			db.exec(`
+				ALTER TABLE repositories ADD COLUMN allow_forking INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE repositories ADD COLUMN web_commit_signoff_required INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE repositories ADD COLUMN allow_update_branch INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE repositories ADD COLUMN use_squash_pr_title_as_default INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE repositories ADD COLUMN squash_merge_commit_title TEXT NOT NULL DEFAULT 'COMMIT_OR_PR_TITLE'
+				  CHECK (squash_merge_commit_title IN ('PR_TITLE', 'COMMIT_OR_PR_TITLE'));
+				ALTER TABLE repositories ADD COLUMN squash_merge_commit_message TEXT NOT NULL DEFAULT 'COMMIT_MESSAGES'
+				  CHECK (squash_merge_commit_message IN ('PR_BODY', 'COMMIT_MESSAGES', 'BLANK'));
+				ALTER TABLE repositories ADD COLUMN merge_commit_title TEXT NOT NULL DEFAULT 'MERGE_MESSAGE'
+				  CHECK (merge_commit_title IN ('PR_TITLE', 'MERGE_MESSAGE'));
+				ALTER TABLE repositories ADD COLUMN merge_commit_message TEXT NOT NULL DEFAULT 'PR_TITLE'
+				  CHECK (merge_commit_message IN ('PR_BODY', 'PR_TITLE', 'BLANK'));
+				ALTER TABLE repositories ADD COLUMN forks_count INTEGER NOT NULL DEFAULT 0;
+				UPDATE repositories SET forks_count = (SELECT count(*) FROM repositories f WHERE f.fork_parent_id = repositories.id);
+				CREATE TRIGGER repositories_fork_added AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NOT NULL BEGIN
+				  UPDATE repositories SET forks_count = forks_count + 1 WHERE id = NEW.fork_parent_id;
+				END;
+				CREATE TRIGGER repositories_fork_removed AFTER DELETE ON repositories WHEN OLD.fork_parent_id IS NOT NULL BEGIN
+				  UPDATE repositories SET forks_count = forks_count - 1 WHERE id = OLD.fork_parent_id;
+				END;
+				CREATE TABLE repository_topics (
+				  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  name     TEXT NOT NULL,
+				  position INTEGER NOT NULL,
+				  PRIMARY KEY (repo_id, name)
+				) WITHOUT ROWID;
+				CREATE INDEX repository_topics_name ON repository_topics(name);
+				INSERT OR IGNORE INTO repository_topics (repo_id, name, position)
+				  SELECT r.id, lower(j.value), j.key FROM repositories r, json_each(r.topics) j;
+				CREATE TRIGGER repository_topics_added AFTER INSERT ON repository_topics BEGIN
+				  UPDATE repositories SET topics = (SELECT json_group_array(name) FROM (SELECT name FROM repository_topics WHERE repo_id = NEW.repo_id ORDER BY position))
+				  WHERE id = NEW.repo_id;
+				END;
+				CREATE TRIGGER repository_topics_removed AFTER DELETE ON repository_topics BEGIN
+				  UPDATE repositories SET topics = (SELECT json_group_array(name) FROM (SELECT name FROM repository_topics WHERE repo_id = OLD.repo_id ORDER BY position))
+				  WHERE id = OLD.repo_id;
+				END;
+				ALTER TABLE accounts ADD COLUMN members_can_create_public_repositories INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_create_private_repositories INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_create_internal_repositories INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_create_pages INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_create_public_pages INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_create_private_pages INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_delete_repositories INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_change_repo_visibility INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_invite_outside_collaborators INTEGER NOT NULL DEFAULT 1;
+				ALTER TABLE accounts ADD COLUMN members_can_delete_issues INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN members_can_view_dependency_insights INTEGER NOT NULL DEFAULT 1;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

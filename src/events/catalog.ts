@@ -155,11 +155,12 @@ export const events = {
 
 	/**
 	 * repository edited (with `changes`), renamed, archived, unarchived, privatized, publicized:
-	 * PATCH /repos/{owner}/{repo}.
+	 * PATCH /repos/{owner}/{repo}; deleted; transferred (`changes.owner.from`, sent to the new
+	 * owner's hooks only, as GitHub does: the repository is theirs now).
 	 */
 	repository(
 		app: App,
-		action: 'edited' | 'renamed' | 'archived' | 'unarchived' | 'privatized' | 'publicized' | 'deleted',
+		action: 'edited' | 'renamed' | 'archived' | 'unarchived' | 'privatized' | 'publicized' | 'deleted' | 'transferred',
 		repo: RepositoryRow,
 		actorId: number | null,
 		changes?: Record<string, unknown>,

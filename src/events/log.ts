@@ -62,7 +62,9 @@ export function record(app: App, event: DomainEvent): number {
 		event: event.event,
 		action: event.action,
 		actor_id: event.actorId,
-		repo_id: repo?.id ?? null,
+		// A deleted repository's own rows go with it (ON DELETE CASCADE); the event of its deletion
+		// stays in the log, by name only.
+		repo_id: repo && !(event.event === 'repository' && event.action === 'deleted') ? repo.id : null,
 		repo_name: repo && owner ? `${owner.login}/${repo.name}` : null,
 		org_id: org?.id ?? null,
 		public: repo ? (repo.visibility === 'public' ? 1 : 0) : 0,

@@ -43,7 +43,7 @@ export type Access = 'public' | 'authenticated' | 'site_admin';
  */
 export interface ResourceGuard {
 	/**
-	 * The repository {owner}/{repo}, with GitHub's repository roles (read = pull, push = write): a
+	 * The repository {owner}/{repo}, or {repository_id} (GET /repositories/{repository_id}), with GitHub's repository roles (read = pull, push = write): a
 	 * repository the caller cannot see is 404; below the role, 403.
 	 */
 	repo?: 'read' | 'triage' | 'push' | 'maintain' | 'admin';

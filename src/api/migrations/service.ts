@@ -125,7 +125,7 @@ export function archiveDocuments(app: App, migration: MigrationRow): Record<stri
 	};
 	documents['organizations_000001.json'] = [
 		{
-			...orgFull(urls, org, stores.accounts.counts(org.id), { member: true, admin: true }),
+			...orgFull(urls, org, stores.accounts.counts(org.id), { member: true, admin: true }, stores.accounts.seats(org.id)),
 			members: members.map((user) => ({
 				user: urls.api(`/users/${user.login}`),
 				role: stores.memberships.get(org.id, user.id)!.role,

@@ -3,7 +3,11 @@
  * full form) and GitHub's organization-full for GET /orgs/{org}.
  */
 import { nodeId, type Urls } from '../../http/urls';
-import type { AccountCounts, AccountRow } from '../users/store';
+import { MEMBER_POLICIES, type AccountCounts, type AccountRow } from '../users/store';
+
+/** GitHub's plan values for no limit: disk space in kilobytes, private repositories. */
+const UNLIMITED_SPACE = 976_562_499;
+const UNLIMITED_REPOSITORIES = 999_999;
 
 /** GitHub's organization-simple (membership records, runner-group organization lists). */
 export function orgSimple(urls: Urls, org: AccountRow) {
@@ -46,8 +50,14 @@ export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 	};
 }
 
-/** GET /orgs/{org}: organization-full; settings and private counts only for owners. */
-export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, viewer: { member: boolean; admin: boolean }) {
+/**
+ * GET /orgs/{org}: organization-full. Members see the private counts and the members_can_*
+ * policies; owners also `billing_email` and `plan` (Gitstead has no billing: `enterprise` for an
+ * organization of an enterprise, else `free`; no seat or repository cap, so `seats` equals the
+ * filled seats and `space`/`private_repos` are GitHub's values for unlimited).
+ * @param seats the organization's active members (plan.filled_seats); needed for owners only
+ */
+export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, viewer: { member: boolean; admin: boolean }, seats = 0) {
 	const base = {
 		...orgSummary(urls, org, counts),
 		twitter_username: null,
@@ -63,11 +73,21 @@ export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, view
 		disk_usage: 0,
 		collaborators: 0,
 		default_repository_permission: org.default_repository_permission,
-		members_can_create_repositories: org.members_can_create_repositories === 1,
-		members_can_create_teams: org.members_can_create_teams === 1,
-		members_can_fork_private_repositories: org.members_can_fork_private_repositories === 1,
+		...Object.fromEntries(MEMBER_POLICIES.map((key) => [key, org[key] === 1])),
 		two_factor_requirement_enabled: false,
-		members_allowed_repository_creation_type: org.members_can_create_repositories === 1 ? 'all' : 'none',
+		members_allowed_repository_creation_type:
+			org.members_can_create_repositories !== 1 ? 'none' : org.members_can_create_public_repositories === 1 ? 'all' : 'private',
 	};
-	return viewer.admin ? { ...members, billing_email: org.billing_email } : members;
+	if (!viewer.admin) return members;
+	return {
+		...members,
+		billing_email: org.billing_email,
+		plan: {
+			name: org.enterprise_id !== null ? 'enterprise' : 'free',
+			space: UNLIMITED_SPACE,
+			private_repos: UNLIMITED_REPOSITORIES,
+			filled_seats: seats,
+			seats,
+		},
+	};
 }

@@ -10,7 +10,7 @@ import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { orgFull, orgSimple } from './render';
-import type { OrgSettings } from '../users/store';
+import { MEMBER_POLICIES, type AccountRow, type MemberPolicy, type OrgSettings } from '../users/store';
 
 const nullableText = v.optional(v.nullable(v.string()));
 const updateBody = v.object({
@@ -23,13 +23,32 @@ const updateBody = v.object({
 	billing_email: nullableText,
 	twitter_username: nullableText,
 	default_repository_permission: v.optional(v.picklist(['read', 'write', 'admin', 'none'])),
-	members_can_create_repositories: v.optional(v.boolean()),
-	/** Gitstead: whether members (not only owners) may create teams; GitHub keeps this in its web settings. */
-	members_can_create_teams: v.optional(v.boolean()),
-	members_can_fork_private_repositories: v.optional(v.boolean()),
+	// Every members_can_* policy of organization-full (GitHub's PATCH takes most; Gitstead takes
+	// members_can_create_teams, members_can_delete_repositories and the rest too).
+	...Object.fromEntries(MEMBER_POLICIES.map((key) => [key, v.optional(v.boolean(`${key} must be a boolean`))])) as Record<MemberPolicy, v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
+	members_allowed_repository_creation_type: v.optional(
+		v.picklist(['all', 'private', 'none'], 'members_allowed_repository_creation_type must be all, private or none'),
+	),
 	has_organization_projects: v.optional(v.boolean()),
 	has_repository_projects: v.optional(v.boolean()),
 });
+
+/**
+ * The members_can_* policies after an update: each given one, the others as they are. The older
+ * members_allowed_repository_creation_type (all | private | none) sets the creation policies
+ * unless they are given themselves.
+ */
+function policies(body: Partial<Record<MemberPolicy, boolean>> & { members_allowed_repository_creation_type?: 'all' | 'private' | 'none' }, org: AccountRow) {
+	const settings = Object.fromEntries(MEMBER_POLICIES.map((key) => [key, org[key]])) as Record<MemberPolicy, number>;
+	const type = body.members_allowed_repository_creation_type;
+	if (type !== undefined) {
+		settings.members_can_create_repositories = type === 'none' ? 0 : 1;
+		settings.members_can_create_public_repositories = type === 'all' ? 1 : 0;
+		settings.members_can_create_private_repositories = type === 'none' ? 0 : 1;
+	}
+	for (const key of MEMBER_POLICIES) if (body[key] !== undefined) settings[key] = body[key] ? 1 : 0;
+	return settings;
+}
 
 const sinceQuery = v.object({
 	since: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'since must be an organization id'))),
@@ -45,7 +64,7 @@ export const orgRoutes = [
 		resource: { org: 'read' },
 		handler(ctx) {
 			const access = ctx.org;
-			return ok(orgFull(ctx.app.urls, access.org, ctx.app.stores.accounts.counts(access.org.id), access));
+			return ok(orgFull(ctx.app.urls, access.org, ctx.app.stores.accounts.counts(access.org.id), access, ctx.app.stores.accounts.seats(access.org.id)));
 		},
 	}),
 	route({
@@ -71,9 +90,7 @@ export const orgRoutes = [
 				description: body.description !== undefined ? body.description : org.description,
 				billing_email: body.billing_email !== undefined ? body.billing_email : org.billing_email,
 				default_repository_permission: body.default_repository_permission ?? org.default_repository_permission,
-				members_can_create_repositories: flag(body.members_can_create_repositories, org.members_can_create_repositories),
-				members_can_create_teams: flag(body.members_can_create_teams, org.members_can_create_teams),
-				members_can_fork_private_repositories: flag(body.members_can_fork_private_repositories, org.members_can_fork_private_repositories),
+				...policies(body, org),
 				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
 				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
 			};
@@ -83,7 +100,7 @@ export const orgRoutes = [
 				deleteForksWithoutAccess(ctx.app, ctx.app.stores.accounts.byId(org.id)!, access.actorId);
 			}
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
-			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access));
+			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access, ctx.app.stores.accounts.seats(org.id)));
 		},
 	}),
 	route({

@@ -8,6 +8,7 @@ import { simpleUser } from '../users/render';
 import { LICENSES } from './licenses';
 import { permissionFlags, roleName, type RepoPermission } from '../../auth/repo-permissions';
 import type { RepositoryRow } from './store';
+import type { App } from '../../app';
 
 function license(urls: Urls, key: string | null) {
 	if (!key) return null;
@@ -95,7 +96,7 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		svn_url: `${urls.origin}/${full}`,
 		homepage: repo.homepage,
 		language: repo.language,
-		forks_count: 0,
+		forks_count: repo.forks_count,
 		// GitHub's watchers and watchers_count are the stargazers (watching meant starring before 2012).
 		stargazers_count: repo.stargazers_count,
 		watchers_count: repo.stargazers_count,
@@ -126,10 +127,18 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		subscribers_count: repo.subscribers_count,
 		network_count: 0,
 		license: license(urls, repo.license_key),
-		forks: 0,
+		forks: repo.forks_count,
 		open_issues: repo.open_issues_count,
 		watchers: repo.stargazers_count,
 		template_repository: null,
+		allow_update_branch: repo.allow_update_branch === 1,
+		use_squash_pr_title_as_default: repo.use_squash_pr_title_as_default === 1,
+		squash_merge_commit_title: repo.squash_merge_commit_title,
+		squash_merge_commit_message: repo.squash_merge_commit_message,
+		merge_commit_title: repo.merge_commit_title,
+		merge_commit_message: repo.merge_commit_message,
+		allow_forking: repo.allow_forking === 1,
+		web_commit_signoff_required: repo.web_commit_signoff_required === 1,
 	};
 	if (!permission) return record;
 	const withPermissions = { ...record, permissions: permissionFlags(permission), role_name: roleName(permission) };
@@ -143,4 +152,37 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 			dependabot_delegated_alert_dismissal: status(repo.delegated_alert_dismissal),
 		},
 	};
+}
+
+/**
+ * GitHub's full-repository (GET, PATCH /repos/{owner}/{repo}, creation, forks): the repository
+ * record plus `organization` (an organization's repository), `parent` and `source` (a fork's
+ * parent and the root of its network, as repository records), `network_count` (the forks in the
+ * network), and `temp_clone_token` as a string (Gitstead issues no clone credential: empty).
+ * @param permission the caller's permission; null (a public view) omits permissions, role_name
+ *   and security_and_analysis (administrators only)
+ */
+export function fullRepository(app: App, repo: RepositoryRow, owner: AccountRow, permission: RepoPermission | null) {
+	const { urls, stores } = app;
+	const record: Record<string, unknown> = {
+		...repository(urls, repo, owner, permission),
+		temp_clone_token: '',
+		network_count: stores.repos.network(repo.id).length - 1,
+	};
+	if (owner.type === 'Organization') record.organization = simpleUser(urls, owner);
+	if (repo.fork_parent_id !== null) {
+		const parent = stores.repos.byId(repo.fork_parent_id);
+		if (parent) {
+			record.parent = repository(urls, parent, stores.accounts.byId(parent.owner_id)!, null);
+			// The network's root: fork parents followed up (a fork of a fork's source is the original).
+			let source = parent;
+			while (source.fork_parent_id !== null) {
+				const next = stores.repos.byId(source.fork_parent_id);
+				if (!next) break;
+				source = next;
+			}
+			record.source = source.id === parent.id ? record.parent : repository(urls, source, stores.accounts.byId(source.owner_id)!, null);
+		}
+	}
+	return record;
 }

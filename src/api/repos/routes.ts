@@ -1,23 +1,29 @@
 /**
- * Repositories: create (organization, user, fork), list an organization's, get and update one
- * (GitHub's repos API; not in the spec's matrix, so the permissions are GitHub's: Administration
- * repository write to create and update, Metadata read to read).
+ * Repositories: create (organization, user, fork), list them (an organization's, the authenticated
+ * user's, a user's, every public one), get one (by name or id), update, delete and transfer it,
+ * its topics and languages (GitHub's repos API; not in the spec's matrix, so the permissions are
+ * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
+ * to read).
  */
 import * as v from 'valibot';
-import { forbidden, invalidField } from '../../http/errors';
-import { created, ok, paged } from '../../http/reply';
+import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { orgAccess } from '../../auth/access/orgs';
-import { organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
+import { callerRepoPermission, organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
 import { requireWritableRepository } from '../../auth/guards';
 import { requireReach } from '../../auth/principal';
-import type { RepositoryFilter } from './store';
+import type { RepositoryFilter, RepositorySort } from './store';
+import { timestampParam } from '../../http/validation';
+import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
 import type { RepoPermission } from '../../auth/repo-permissions';
-import { repository } from './render';
-import { createRepository, updateRepository } from './service';
+import { fullRepository, repository } from './render';
+import { createRepository, deleteRepository, replaceTopics, transferRepository, updateRepository } from './service';
+import { repositoryLanguages } from './languages';
 import type { RepositoryRow } from './store';
+import type { AccountRow } from '../users/store';
 
 const flag = v.optional(v.boolean());
 const securityStatus = v.optional(v.object({ status: v.picklist(['enabled', 'disabled'], 'status must be enabled or disabled') }));
@@ -41,6 +47,16 @@ const updateBody = v.object({
 	allow_rebase_merge: flag,
 	allow_auto_merge: flag,
 	delete_branch_on_merge: flag,
+	allow_forking: flag,
+	web_commit_signoff_required: flag,
+	allow_update_branch: flag,
+	use_squash_pr_title_as_default: flag,
+	squash_merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'COMMIT_OR_PR_TITLE'], 'squash_merge_commit_title must be PR_TITLE or COMMIT_OR_PR_TITLE')),
+	squash_merge_commit_message: v.optional(
+		v.picklist(['PR_BODY', 'COMMIT_MESSAGES', 'BLANK'], 'squash_merge_commit_message must be PR_BODY, COMMIT_MESSAGES or BLANK'),
+	),
+	merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'MERGE_MESSAGE'], 'merge_commit_title must be PR_TITLE or MERGE_MESSAGE')),
+	merge_commit_message: v.optional(v.picklist(['PR_BODY', 'PR_TITLE', 'BLANK'], 'merge_commit_message must be PR_BODY, PR_TITLE or BLANK')),
 	security_and_analysis: v.optional(
 		v.object({ advanced_security: securityStatus, dependabot_delegated_alert_dismissal: securityStatus }),
 	),
@@ -75,17 +91,85 @@ const listQuery = v.object({
 	direction: v.optional(v.picklist(['asc', 'desc'])),
 });
 
+const sortParam = v.optional(v.picklist(['created', 'updated', 'pushed', 'full_name'], 'sort must be created, updated, pushed or full_name'));
+const directionParam = v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'));
+const AFFILIATIONS = ['owner', 'collaborator', 'organization_member'] as const;
+/** Query of GET /user/repos. */
+const userReposQuery = v.object({
+	visibility: v.optional(v.picklist(['all', 'public', 'private'], 'visibility must be all, public or private')),
+	affiliation: v.optional(
+		v.pipe(
+			v.string(),
+			v.check(
+				(text) => text.split(',').every((part) => (AFFILIATIONS as readonly string[]).includes(part.trim())),
+				'affiliation must be a comma-separated list of owner, collaborator and organization_member',
+			),
+		),
+	),
+	type: v.optional(v.picklist(['all', 'owner', 'public', 'private', 'member'], 'type must be all, owner, public, private or member')),
+	sort: sortParam,
+	direction: directionParam,
+	since: v.optional(timestampParam('since')),
+	before: v.optional(timestampParam('before')),
+});
+/** Query of GET /users/{username}/repos. */
+const accountReposQuery = v.object({
+	type: v.optional(v.picklist(['all', 'owner', 'member'], 'type must be all, owner or member')),
+	sort: sortParam,
+	direction: directionParam,
+});
+
+/** The default direction of GitHub's repository lists: asc for full_name, desc otherwise. */
+const defaultDirection = (sort: RepositorySort) => (sort === 'full_name' ? 'asc' : 'desc');
+
 /**
- * Checks that the caller may create repositories in the organization and returns the user to
- * grant admin as a direct collaborator: a member who creates a repository administers it, as on
- * GitHub (owners and apps need no grant).
- * @throws HttpError 403 when the organization lets only owners create repositories.
+ * Checks that the caller may create repositories of this visibility in the organization and returns
+ * the user to grant admin as a direct collaborator: a member who creates a repository administers
+ * it, as on GitHub (owners and apps need no grant).
+ * @throws HttpError 403 when the organization lets only owners create repositories, or not members
+ *   this visibility (members_can_create_public/private/internal_repositories).
  */
-function repositoryCreator(access: OrgAccess): number | null {
-	if (!access.admin && access.org.members_can_create_repositories === 0) {
-		throw forbidden(`Members of ${access.org.login} may not create repositories; ask an owner.`);
+function repositoryCreator(access: OrgAccess, visibility: RepositoryRow['visibility']): number | null {
+	const { org } = access;
+	if (!access.admin && org.members_can_create_repositories === 0) {
+		throw forbidden(`Members of ${org.login} may not create repositories; ask an owner.`);
 	}
+	const allowed =
+		visibility === 'public'
+			? org.members_can_create_public_repositories
+			: visibility === 'internal'
+				? org.members_can_create_internal_repositories
+				: org.members_can_create_private_repositories;
+	if (!access.admin && allowed === 0) throw forbidden(`Members of ${org.login} may not create ${visibility} repositories; ask an owner.`);
 	return access.userId !== null && !access.admin ? access.userId : null;
+}
+
+/**
+ * The organization policy members_can_delete_repositories, which also governs transfers: owners
+ * (and the organization's app) always may; other repository administrators only when it allows.
+ * @throws HttpError 403 "Must have admin rights to Repository." as GitHub answers
+ */
+function requireDeletePolicy(ctx: Context): void {
+	const { owner } = ctx.repo;
+	if (owner.type !== 'Organization' || owner.members_can_delete_repositories === 1 || ctx.principal.kind === 'installation') return;
+	const membership = ctx.principal.user && ctx.app.stores.memberships.get(owner.id, ctx.principal.user.id);
+	if (membership?.state !== 'active' || membership.role !== 'admin') throw forbidden('Must have admin rights to Repository.');
+}
+
+/**
+ * Whether the caller may create a repository of this visibility in `target` (a transfer's new
+ * owner): the user themself, an organization's owners (and its app), its members when the
+ * organization's members_can_create_* policies allow.
+ */
+function mayCreateIn(ctx: Context, target: AccountRow, visibility: RepositoryRow['visibility']): boolean {
+	if (target.type === 'User') return ctx.principal.user?.id === target.id;
+	if (target.type !== 'Organization') return false;
+	const access = orgAccess(ctx, target);
+	if (access.admin) return true;
+	if (!access.member || target.members_can_create_repositories !== 1) return false;
+	if (visibility === 'public') return target.members_can_create_public_repositories === 1;
+	if (visibility === 'internal') return target.members_can_create_internal_repositories === 1;
+	return target.members_can_create_private_repositories === 1;
 }
 
 /**
@@ -124,8 +208,8 @@ export const repositoryRoutes = [
 			const access = ctx.org;
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const org = access.org;
-			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access), now: isoSeconds(ctx.now), actorId: access.actorId });
-			return created(repository(ctx.app.urls, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
+			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access, requestedVisibility(ctx.body)), now: isoSeconds(ctx.now), actorId: access.actorId });
+			return created(fullRepository(ctx.app, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
 	route({
@@ -140,7 +224,7 @@ export const repositoryRoutes = [
 			const owner = ctx.app.stores.accounts.byId(self.id)!;
 			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
 			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now), actorId: self.id });
-			return created(repository(ctx.app.urls, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
+			return created(fullRepository(ctx.app, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
 		},
 	}),
 	route({
@@ -165,13 +249,17 @@ export const repositoryRoutes = [
 				// The organization setting members_can_fork_private_repositories (off by default).
 				throw forbidden('This organization does not allow private repository forking.');
 			}
+			// The repository's own allow_forking ("true to allow private forks"): it governs forks of private and internal repositories.
+			if (source.repo.visibility !== 'public' && source.repo.allow_forking !== 1) {
+				throw forbidden('This repository does not allow forking.');
+			}
 			let target;
 			let collaboratorId: number | null = null;
 			if (ctx.body.organization !== undefined) {
 				const org = ctx.app.stores.accounts.organization(ctx.body.organization);
 				const access = org && orgAccess(ctx, org);
 				if (!org || !access?.member) throw invalidField('Fork', 'organization', `you cannot create repositories in ${ctx.body.organization}`);
-				collaboratorId = repositoryCreator(access);
+				collaboratorId = repositoryCreator(access, source.repo.visibility === 'internal' ? 'private' : source.repo.visibility);
 				target = org;
 			} else {
 				if (!ctx.principal.user) throw invalidField('Fork', 'organization', 'an app must name the organization to fork into');
@@ -179,6 +267,9 @@ export const repositoryRoutes = [
 				requireReach(ctx.principal, ctx.principal.user.id);
 				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
 			}
+			// GitHub answers a second fork request with the fork the target already has.
+			const existing = ctx.app.stores.repos.forkOf(target.id, source.repo.id);
+			if (existing) return { status: 202, body: fullRepository(ctx.app, existing, target, callerRepoPermission(ctx, existing, target)) };
 			const repo = createRepository(
 				ctx.app,
 				target,
@@ -191,7 +282,7 @@ export const repositoryRoutes = [
 				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo, actorId: ctx.principal.actorId },
 			);
 			// GitHub answers 202: the fork's git data is copied in the background.
-			return { status: 202, body: repository(ctx.app.urls, repo, target, 'admin') };
+			return { status: 202, body: fullRepository(ctx.app, repo, target, 'admin') };
 		},
 	}),
 	route({
@@ -242,7 +333,7 @@ export const repositoryRoutes = [
 		resource: { repo: 'read' },
 		handler(ctx) {
 			const { repo, owner, permission } = ctx.repo;
-			return ok(repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission));
+			return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
 		},
 	}),
 	route({
@@ -264,8 +355,216 @@ export const repositoryRoutes = [
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);
+			const visibility = ctx.body.visibility ?? (ctx.body.private === undefined ? repo.visibility : ctx.body.private ? 'private' : 'public');
+			if (visibility !== repo.visibility && owner.type === 'Organization' && owner.members_can_change_repo_visibility !== 1) {
+				// The organization policy members_can_change_repo_visibility: otherwise owners only.
+				const membership = ctx.principal.user && ctx.app.stores.memberships.get(owner.id, ctx.principal.user.id);
+				if (ctx.principal.kind !== 'installation' && (membership?.state !== 'active' || membership.role !== 'admin')) {
+					throw forbidden(`Only owners of ${owner.login} may change the visibility of its repositories.`);
+				}
+			}
 			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: ctx.principal.actorId, now: isoSeconds(ctx.now) });
-			return ok(repository(ctx.app.urls, updated, owner, 'admin'));
+			return ok(fullRepository(ctx.app, updated, owner, 'admin'));
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}',
+		docs: 'repos/repos#delete-a-repository',
+		permissions: [{ administration: 'write' }],
+		scopes: ['delete_repo'],
+		access: 'authenticated',
+		// An archived repository may still be deleted.
+		resource: { repo: 'admin', writable: false },
+		handler(ctx) {
+			const { repo } = ctx.repo;
+			requireDeletePolicy(ctx);
+			deleteRepository(ctx.app, repo, ctx.principal.actorId);
+			return noContent();
+		},
+	}),
+	route({
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/transfer',
+		docs: 'repos/repos#transfer-a-repository',
+		permissions: [{ administration: 'write' }],
+		scopes: ['repo', 'public_repo'],
+		access: 'authenticated',
+		resource: { repo: 'admin' },
+		errorResource: 'Repository',
+		body: v.object({
+			new_owner: v.pipe(v.string('new_owner must be a login'), v.minLength(1, "new_owner can't be blank")),
+			new_name: v.optional(v.pipe(v.string(), v.minLength(1, "new_name can't be blank"))),
+			team_ids: v.optional(v.array(v.pipe(v.number(), v.integer()), 'team_ids must be an array of team ids')),
+		}),
+		handler(ctx) {
+			const { repo, owner } = ctx.repo;
+			requireScopeFor(ctx, repo.visibility);
+			// Transferring gives the repository away: the policy that governs deleting it applies.
+			requireDeletePolicy(ctx);
+			const target = ctx.app.stores.accounts.byLogin(ctx.body.new_owner);
+			const visibility = repo.visibility === 'internal' && target?.type !== 'Organization' ? 'private' : repo.visibility;
+			// GitHub invites a user to accept; Gitstead transfers at once, so only where the caller may
+			// create repositories itself.
+			if (!target || target.type === 'Bot' || !mayCreateIn(ctx, target, visibility)) {
+				throw invalidField('Repository', 'new_owner', `you cannot transfer repositories to ${ctx.body.new_owner}`);
+			}
+			requireReach(ctx.principal, target.id);
+			if (ctx.body.team_ids?.length && target.type !== 'Organization') {
+				throw invalidField('Repository', 'team_ids', 'team_ids apply to a transfer to an organization only');
+			}
+			const teams = [...new Set(ctx.body.team_ids ?? [])].map((id) => {
+				const team = ctx.app.stores.teams.byId(id);
+				if (!team || team.org_id !== target.id) throw invalidField('Repository', 'team_ids', `team ${id} is not a team of ${target.login}`);
+				return team;
+			});
+			const moved = transferRepository(ctx.app, repo, owner, target, {
+				newName: ctx.body.new_name,
+				teams,
+				actorId: ctx.principal.actorId,
+				now: isoSeconds(ctx.now),
+			});
+			return { status: 202, body: fullRepository(ctx.app, moved, target, callerRepoPermission(ctx, moved, target)) };
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/topics',
+		docs: 'repos/repos#get-all-repository-topics',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: { repo: 'read' },
+		handler(ctx) {
+			return ok({ names: JSON.parse(ctx.repo.repo.topics) as string[] });
+		},
+	}),
+	route({
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/topics',
+		docs: 'repos/repos#replace-all-repository-topics',
+		permissions: [{ administration: 'write' }],
+		scopes: ['repo', 'public_repo'],
+		access: 'authenticated',
+		// GitHub's maintain role manages topics.
+		resource: { repo: 'maintain' },
+		errorResource: 'Repository',
+		body: v.object({ names: v.array(v.string('names must be strings'), 'names must be an array of topics') }),
+		handler(ctx) {
+			requireScopeFor(ctx, ctx.repo.repo.visibility);
+			return ok({ names: replaceTopics(ctx.app, ctx.repo.repo, ctx.body.names, ctx.principal.actorId) });
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/languages',
+		docs: 'repos/repos#list-repository-languages',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: { repo: 'read' },
+		handler(ctx) {
+			return ok(repositoryLanguages(ctx.app, ctx.repo.repo));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/user/repos',
+		docs: 'repos/repos#list-repositories-for-the-authenticated-user',
+		// Metadata (read), which every fine-grained token holds: no permission to ask for.
+		permissions: [],
+		access: 'authenticated',
+		resource: { self: true },
+		errorResource: 'Repository',
+		query: userReposQuery,
+		pagination: true,
+		handler(ctx) {
+			const { query } = ctx;
+			if (query.type !== undefined && (query.visibility !== undefined || query.affiliation !== undefined)) {
+				throw unprocessable('If you specify visibility or affiliation, you cannot specify type.');
+			}
+			const type = query.type ?? 'all';
+			const affiliations = new Set<Affiliation>(
+				query.affiliation !== undefined
+					? (query.affiliation.split(',').map((part) => part.trim()) as Affiliation[])
+					: type === 'owner'
+						? ['owner']
+						: type === 'member'
+							? ['collaborator', 'organization_member']
+							: AFFILIATIONS,
+			);
+			const visibility = query.visibility ?? (type === 'public' || type === 'private' ? type : 'all');
+			const sort = query.sort ?? 'full_name';
+			const all = authenticatedUserRepositories(
+				ctx,
+				{ affiliations, visibility, since: query.since, before: query.before },
+				sort,
+				query.direction ?? defaultDirection(sort),
+			);
+			return listPage(ctx, all);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/users/{username}/repos',
+		docs: 'repos/repos#list-repositories-for-a-user',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: 'none',
+		errorResource: 'Repository',
+		query: accountReposQuery,
+		pagination: true,
+		handler(ctx) {
+			const account = ctx.app.stores.accounts.byLogin(ctx.params.username);
+			if (!account || account.type === 'Bot') throw notFound();
+			const sort = ctx.query.sort ?? 'full_name';
+			const all = accountRepositories(ctx, account, ctx.query.type ?? 'owner', sort, ctx.query.direction ?? defaultDirection(sort));
+			return listPage(ctx, all);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repositories',
+		docs: 'repos/repos#list-public-repositories',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: 'none',
+		query: v.object({ since: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'since must be a repository id'))) }),
+		pagination: true,
+		handler(ctx) {
+			// Paginated by `since` (the last id seen), not by page: GitHub's Link has next only.
+			const perPage = ctx.page.perPage;
+			const rows = ctx.app.stores.repos.publicSince(Number(ctx.query.since ?? 0), perPage);
+			const owners = ctx.app.stores.accounts.mapByIds(new Set(rows.map((repo) => repo.owner_id)));
+			const body = rows.flatMap((repo) => {
+				const owner = owners.get(repo.owner_id);
+				return owner ? [repository(ctx.app.urls, repo, owner, null)] : [];
+			});
+			const headers: Record<string, string> = {};
+			if (rows.length === perPage) {
+				headers.Link = `<${ctx.app.urls.api('/repositories')}?per_page=${perPage}&since=${rows[rows.length - 1].id}>; rel="next"`;
+			}
+			return { status: 200, body, headers };
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repositories/{repository_id}',
+		docs: 'repos/repos#get-a-repository',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		// The guard finds the repository by id and applies the rules of GET /repos/{owner}/{repo}.
+		resource: { repo: 'read' },
+		handler(ctx) {
+			const { repo, owner, permission } = ctx.repo;
+			return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
 		},
 	}),
 ];
+
+/** One page (ctx.page) of a whole list, each repository with the caller's permission unless a public view. */
+function listPage(ctx: Context, all: ListedRepositoryEntry[]) {
+	const page = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
+	return paged(
+		page.map(({ repo, owner, permission }) => repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission)),
+		all.length,
+	);
+}

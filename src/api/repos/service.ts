@@ -9,6 +9,9 @@ import { LICENSES } from './licenses';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { events } from '../../events/catalog';
 import type { RepositoryRow } from './store';
+import type { TeamRow } from '../teams/store';
+import { orgSimple } from '../orgs/render';
+import { webhookUser } from '../../events/payloads';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
 export function repositoryName(requested: string): string {
@@ -144,15 +147,151 @@ export function deleteForksWithoutAccess(app: App, owner: AccountRow, actorId: n
 	return deleted;
 }
 
+/**
+ * Deletes a repository with everything in it in one transaction: the `repository` deleted event
+ * first (its webhook reaches the organization's and global hooks; the repository's own hooks go
+ * with it), then the row, whose foreign keys cascade to every table that names it (issues,
+ * comments, labels, git objects and refs, hooks and deliveries, deployments, runs, alerts, stars,
+ * subscriptions, notification threads, topics, redirects, …). Its forks are detached (they stay,
+ * without a parent), as on GitHub.
+ */
+export function deleteRepository(app: App, repo: RepositoryRow, actorId: number | null): void {
+	app.transaction(() => {
+		events.repository(app, 'deleted', repo, actorId);
+		app.stores.repos.remove(repo.id);
+	});
+}
+
+/**
+ * Transfers a repository to another account at once, in one transaction (POST
+ * /repos/{owner}/{repo}/transfer; the caller checked who may): renamed to `newName` if given,
+ * internal becomes private outside an organization, the former organization's team grants end and
+ * `teams` of the new organization get theirs, the old owner/name redirects, users' forks that lose
+ * read access go (the private-fork rule), and `repository` transferred is recorded with
+ * `changes.owner.from` (a `user` or an `organization`).
+ * @param options.now ISO timestamp
+ * @throws HttpError 422 for an invalid name or one the new owner already uses
+ */
+export function transferRepository(
+	app: App,
+	repo: RepositoryRow,
+	from: AccountRow,
+	to: AccountRow,
+	options: { newName?: string; teams: readonly TeamRow[]; actorId: number | null; now: string },
+): RepositoryRow {
+	const name = options.newName === undefined ? repo.name : repositoryName(options.newName);
+	if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
+		throw invalidField('Repository', 'new_name', `"${options.newName}" is not a valid repository name`);
+	}
+	const { stores } = app;
+	return app.transaction(() => {
+		const taken = stores.repos.byOwnerAndName(to.id, name);
+		if (taken && taken.id !== repo.id) throw invalidField('Repository', 'new_owner', `${to.login} already has a repository named ${name}`, 'custom');
+		const visibility = repo.visibility === 'internal' && to.type !== 'Organization' ? 'private' : repo.visibility;
+		const moved = stores.repos.transfer(repo, { ownerId: to.id, name, visibility, now: options.now });
+		for (const team of options.teams) stores.teams.setGrant(team.id, moved.id, team.permission as RepoPermission, options.now);
+		const previous = from.type === 'Organization' ? { organization: orgSimple(app.urls, from) } : { user: webhookUser(app, from) };
+		events.repository(app, 'transferred', moved, options.actorId, { owner: { from: previous } });
+		if (to.id !== from.id) deleteForksWithoutAccess(app, to, options.actorId);
+		return moved;
+	});
+}
+
+/** GitHub's topic rules: a lowercase letter or digit first, then those and hyphens; 50 characters; 20 topics. */
+export const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
+export const MAX_TOPICS = 20;
+
+/**
+ * Replaces a repository's topics (PUT /repos/{owner}/{repo}/topics): names are saved lowercase,
+ * duplicates once, in the order given; a change records `repository` edited with
+ * `changes.topics.from`, as GitHub does.
+ * @returns the topics now
+ * @throws HttpError 422 "Validation Failed" (resource Repository, field topics) for a name GitHub
+ *   refuses or more than 20 topics
+ */
+export function replaceTopics(app: App, repo: RepositoryRow, names: readonly string[], actorId: number | null): string[] {
+	const topics = [...new Set(names.map((name) => name.trim().toLowerCase()))];
+	const bad = topics.find((name) => !TOPIC.test(name));
+	if (bad !== undefined) {
+		throw invalidField(
+			'Repository',
+			'topics',
+			`${JSON.stringify(bad)} is not a valid topic: topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens`,
+		);
+	}
+	if (topics.length > MAX_TOPICS) throw invalidField('Repository', 'topics', `a repository can have at most ${MAX_TOPICS} topics`);
+	const before = JSON.parse(repo.topics) as string[];
+	if (before.length === topics.length && before.every((name, i) => name === topics[i])) return topics;
+	return app.transaction(() => {
+		app.stores.repos.setTopics(repo.id, topics);
+		events.repository(app, 'edited', app.stores.repos.byId(repo.id)!, actorId, { topics: { from: before } });
+		return topics;
+	});
+}
+
 /** Body of PATCH /repos/{owner}/{repo} (GitHub's update-a-repository; security_and_analysis statuses). */
 export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInput, 'team_id' | 'license_template'>> {
 	default_branch?: string;
 	archived?: boolean;
+	allow_forking?: boolean;
+	web_commit_signoff_required?: boolean;
+	allow_update_branch?: boolean;
+	use_squash_pr_title_as_default?: boolean;
+	squash_merge_commit_title?: RepositoryRow['squash_merge_commit_title'];
+	squash_merge_commit_message?: RepositoryRow['squash_merge_commit_message'];
+	merge_commit_title?: RepositoryRow['merge_commit_title'];
+	merge_commit_message?: RepositoryRow['merge_commit_message'];
 	security_and_analysis?: {
 		advanced_security?: { status: 'enabled' | 'disabled' };
 		/** GitHub's code security configuration setting of that name, kept per repository. */
 		dependabot_delegated_alert_dismissal?: { status: 'enabled' | 'disabled' };
 	};
+}
+
+/** The default commit messages GitHub offers: [title, message] pairs of its settings page. */
+const SQUASH_DEFAULTS = ['COMMIT_OR_PR_TITLE COMMIT_MESSAGES', 'PR_TITLE BLANK', 'PR_TITLE COMMIT_MESSAGES', 'PR_TITLE PR_BODY'];
+const MERGE_DEFAULTS = ['MERGE_MESSAGE PR_TITLE', 'PR_TITLE BLANK', 'PR_TITLE PR_BODY'];
+
+/**
+ * Applies the squash and merge commit defaults of an update to `next`. GitHub's rules: a message
+ * needs its title in the same request (`squash_merge_commit_title` is "Required when using
+ * `squash_merge_commit_message`"), and only the pairs its settings page offers are taken
+ * (use_squash_pr_title_as_default, the deprecated switch, sets the squash title).
+ * @throws HttpError 422 (field named) for a message without its title or a pair GitHub does not offer
+ */
+function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void {
+	if (input.squash_merge_commit_message !== undefined && input.squash_merge_commit_title === undefined) {
+		throw invalidField('Repository', 'squash_merge_commit_title', 'squash_merge_commit_title is required when using squash_merge_commit_message');
+	}
+	if (input.merge_commit_message !== undefined && input.merge_commit_title === undefined) {
+		throw invalidField('Repository', 'merge_commit_title', 'merge_commit_title is required when using merge_commit_message');
+	}
+	if (input.use_squash_pr_title_as_default !== undefined && input.squash_merge_commit_title === undefined) {
+		next.squash_merge_commit_title = input.use_squash_pr_title_as_default ? 'PR_TITLE' : 'COMMIT_OR_PR_TITLE';
+		next.squash_merge_commit_message = 'COMMIT_MESSAGES';
+	}
+	if (input.squash_merge_commit_title !== undefined) {
+		next.squash_merge_commit_title = input.squash_merge_commit_title;
+		// A title alone keeps the message when the pair stays valid, else takes the title's first pair.
+		next.squash_merge_commit_message = input.squash_merge_commit_message
+			?? (SQUASH_DEFAULTS.includes(`${input.squash_merge_commit_title} ${next.squash_merge_commit_message}`)
+				? next.squash_merge_commit_message
+				: 'COMMIT_MESSAGES');
+		if (!SQUASH_DEFAULTS.includes(`${next.squash_merge_commit_title} ${next.squash_merge_commit_message}`)) {
+			throw invalidField('Repository', 'squash_merge_commit_message', `squash_merge_commit_message ${next.squash_merge_commit_message} cannot be used with squash_merge_commit_title ${next.squash_merge_commit_title}`);
+		}
+		next.use_squash_pr_title_as_default = next.squash_merge_commit_title === 'PR_TITLE' ? 1 : 0;
+	}
+	if (input.merge_commit_title !== undefined) {
+		next.merge_commit_title = input.merge_commit_title;
+		next.merge_commit_message = input.merge_commit_message
+			?? (MERGE_DEFAULTS.includes(`${input.merge_commit_title} ${next.merge_commit_message}`)
+				? next.merge_commit_message
+				: input.merge_commit_title === 'MERGE_MESSAGE' ? 'PR_TITLE' : 'BLANK');
+		if (!MERGE_DEFAULTS.includes(`${next.merge_commit_title} ${next.merge_commit_message}`)) {
+			throw invalidField('Repository', 'merge_commit_message', `merge_commit_message ${next.merge_commit_message} cannot be used with merge_commit_title ${next.merge_commit_title}`);
+		}
+	}
 }
 
 /**
@@ -186,9 +325,11 @@ export function updateRepository(
 	if (input.default_branch !== undefined) next.default_branch = input.default_branch;
 	const flags = [
 		'has_issues', 'has_projects', 'has_wiki', 'has_downloads', 'has_discussions', 'is_template', 'archived', 'allow_squash_merge',
-		'allow_merge_commit', 'allow_rebase_merge', 'allow_auto_merge', 'delete_branch_on_merge',
+		'allow_merge_commit', 'allow_rebase_merge', 'allow_auto_merge', 'delete_branch_on_merge', 'allow_forking',
+		'web_commit_signoff_required', 'allow_update_branch', 'use_squash_pr_title_as_default',
 	] as const;
 	for (const flag of flags) if (input[flag] !== undefined) next[flag] = input[flag] ? 1 : 0;
+	mergeMessages(input, next);
 	const security = input.security_and_analysis;
 	if (security?.advanced_security) next.advanced_security = security.advanced_security.status === 'enabled' ? 1 : 0;
 	if (security?.dependabot_delegated_alert_dismissal) {

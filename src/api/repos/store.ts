@@ -44,12 +44,24 @@ export interface RepositoryRow {
 	created_at: string;
 	updated_at: string;
 	pushed_at: string | null;
+	allow_forking: number;
+	web_commit_signoff_required: number;
+	allow_update_branch: number;
+	use_squash_pr_title_as_default: number;
+	squash_merge_commit_title: 'PR_TITLE' | 'COMMIT_OR_PR_TITLE';
+	squash_merge_commit_message: 'PR_BODY' | 'COMMIT_MESSAGES' | 'BLANK';
+	merge_commit_title: 'PR_TITLE' | 'MERGE_MESSAGE';
+	merge_commit_message: 'PR_BODY' | 'PR_TITLE' | 'BLANK';
+	/** Direct forks (kept by triggers on repositories; GitHub's forks_count and forks). */
+	forks_count: number;
 }
 
 export type NewRepository = Omit<
 	RepositoryRow,
 	'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics' | 'open_issues_count'
-	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count'
+	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count' | 'forks_count'
+	| 'allow_forking' | 'web_commit_signoff_required' | 'allow_update_branch' | 'use_squash_pr_title_as_default'
+	| 'squash_merge_commit_title' | 'squash_merge_commit_message' | 'merge_commit_title' | 'merge_commit_message'
 > & {
 	fork_parent_id?: number | null;
 };
@@ -64,6 +76,16 @@ export interface ListedRepository {
 	visibility: RepositoryRow['visibility'];
 	/** ISO timestamp: starred or subscribed. */
 	at: string;
+}
+
+/** A repository a user reaches, with how (GET /user/repos affiliations): 1 or 0 each. */
+export interface AffiliatedRepository extends RepositoryRow {
+	/** The user owns it. */
+	is_owner: number;
+	/** The user is a direct collaborator on it. */
+	is_collaborator: number;
+	/** It belongs to an organization the user is an active member of. */
+	is_member: number;
 }
 
 /** Sort keys of GET /orgs/{org}/repos. */
@@ -110,7 +132,11 @@ export function createRepositoryStore(db: DB) {
 			has_downloads = @has_downloads, has_discussions = @has_discussions, is_template = @is_template, archived = @archived,
 			allow_squash_merge = @allow_squash_merge, allow_merge_commit = @allow_merge_commit, allow_rebase_merge = @allow_rebase_merge,
 			allow_auto_merge = @allow_auto_merge, delete_branch_on_merge = @delete_branch_on_merge,
-			advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal, updated_at = @updated_at
+			advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal, updated_at = @updated_at,
+			allow_forking = @allow_forking, web_commit_signoff_required = @web_commit_signoff_required,
+			allow_update_branch = @allow_update_branch, use_squash_pr_title_as_default = @use_squash_pr_title_as_default,
+			squash_merge_commit_title = @squash_merge_commit_title, squash_merge_commit_message = @squash_merge_commit_message,
+			merge_commit_title = @merge_commit_title, merge_commit_message = @merge_commit_message
 		WHERE id = @id`);
 	const setSecurity = db.prepare(
 		'UPDATE repositories SET advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal WHERE id = @id',
@@ -137,6 +163,29 @@ export function createRepositoryStore(db: DB) {
 		JOIN accounts a ON a.id = f.owner_id AND a.type = 'User'
 		WHERE p.owner_id = ? AND p.visibility != 'public' ORDER BY f.id`);
 	const remove = db.prepare('DELETE FROM repositories WHERE id = ?');
+	// Each way in through its own index (owner, collaborator rows by user, memberships by user).
+	const affiliated = db.prepare(`
+		WITH owned(id) AS (SELECT id FROM repositories WHERE owner_id = @userId),
+		collaborating(id) AS (SELECT repo_id FROM repository_collaborators WHERE user_id = @userId),
+		memberships(org_id) AS (SELECT org_id FROM org_memberships WHERE user_id = @userId AND state = 'active'),
+		ids(id) AS (
+			SELECT id FROM owned UNION SELECT id FROM collaborating
+			UNION SELECT r.id FROM memberships m JOIN repositories r ON r.owner_id = m.org_id
+		)
+		SELECT r.*, r.owner_id = @userId AS is_owner,
+			r.id IN (SELECT id FROM collaborating) AS is_collaborator,
+			r.owner_id IN (SELECT org_id FROM memberships) AS is_member
+		FROM ids JOIN repositories r ON r.id = ids.id`);
+	const publicSince = db.prepare("SELECT * FROM repositories WHERE id > ? AND visibility = 'public' ORDER BY id LIMIT ?");
+	const moveRepository = db.prepare(
+		'UPDATE repositories SET owner_id = @ownerId, name = @name, visibility = @visibility, updated_at = @now WHERE id = @id',
+	);
+	const takeName = db.prepare('DELETE FROM repository_redirects WHERE owner_id = @ownerId AND name = @name');
+	const keepOldName = db.prepare('INSERT OR REPLACE INTO repository_redirects (owner_id, name, repo_id) VALUES (@fromOwnerId, @fromName, @id)');
+	const dropTeamGrants = db.prepare('DELETE FROM team_repositories WHERE repo_id = ?');
+	const clearTopics = db.prepare('DELETE FROM repository_topics WHERE repo_id = ?');
+	const addTopic = db.prepare('INSERT INTO repository_topics (repo_id, name, position) VALUES (?, ?, ?)');
+	const forkOf = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND fork_parent_id = ? ORDER BY id LIMIT 1');
 	// A repository's network: its root (following fork parents up) and every fork below the root.
 	const network = db
 		.prepare(`
@@ -212,6 +261,32 @@ export function createRepositoryStore(db: DB) {
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],
 		/** Users' forks of the owner's private and internal repositories. */
 		userForksOfPrivate: (ownerId: number) => userForksOfPrivate.all(ownerId) as RepositoryRow[],
+		/**
+		 * Every repository the user owns, collaborates on, or that belongs to an organization the user
+		 * is an active member of (whether the user may read it is the access rules' to say), with how.
+		 */
+		affiliated: (userId: number) => affiliated.all({ userId }) as AffiliatedRepository[],
+		/** Public repositories with an id above `since`, in id order (GET /repositories). */
+		publicSince: (since: number, limit: number) => publicSince.all(since, limit) as RepositoryRow[],
+		/**
+		 * Moves a repository to another owner (a transfer), under `name`: its former owner and name
+		 * redirect to it (repository_redirects), the new name stops redirecting elsewhere, and the
+		 * former organization's team grants end. @param now ISO timestamp
+		 */
+		transfer(repo: RepositoryRow, move: { ownerId: number; name: string; visibility: RepositoryRow['visibility']; now: string }): RepositoryRow {
+			moveRepository.run({ id: repo.id, ...move });
+			takeName.run({ ownerId: move.ownerId, name: move.name });
+			keepOldName.run({ id: repo.id, fromOwnerId: repo.owner_id, fromName: repo.name });
+			if (move.ownerId !== repo.owner_id) dropTeamGrants.run(repo.id);
+			return byId.get(repo.id) as RepositoryRow;
+		},
+		/** Replaces a repository's topics (repositories.topics follows by triggers). */
+		setTopics(repoId: number, names: readonly string[]): void {
+			clearTopics.run(repoId);
+			names.forEach((name, position) => addTopic.run(repoId, name, position));
+		},
+		/** The owner's fork of a repository, if it has one (the oldest). */
+		forkOf: (ownerId: number, parentId: number) => forkOf.get(ownerId, parentId) as RepositoryRow | undefined,
 		/** The ids of a repository's network: its root repository and every fork of it, at any depth. */
 		network: (id: number) => network.all({ id }) as number[],
 		/** Deletes a repository with everything in it (foreign keys cascade; its forks are detached). */

@@ -32,7 +32,39 @@ export interface AccountRow {
 	members_can_fork_private_repositories: number;
 	/** Users: `email` is public (1) or private to the user and site administrators (0, the default). */
 	email_public: number;
+	// Organizations (schema 11): the rest of GitHub's members_can_* policies, 1 allowed.
+	members_can_create_public_repositories: number;
+	members_can_create_private_repositories: number;
+	members_can_create_internal_repositories: number;
+	members_can_create_pages: number;
+	members_can_create_public_pages: number;
+	members_can_create_private_pages: number;
+	/** Repository admins who are not owners may delete or transfer repositories (owners always may). */
+	members_can_delete_repositories: number;
+	members_can_change_repo_visibility: number;
+	members_can_invite_outside_collaborators: number;
+	members_can_delete_issues: number;
+	members_can_view_dependency_insights: number;
 }
+
+/** GitHub's members_can_* organization policies (organization-full, PATCH /orgs/{org}), each a 0/1 column of accounts. */
+export const MEMBER_POLICIES = [
+	'members_can_create_repositories',
+	'members_can_create_public_repositories',
+	'members_can_create_private_repositories',
+	'members_can_create_internal_repositories',
+	'members_can_create_pages',
+	'members_can_create_public_pages',
+	'members_can_create_private_pages',
+	'members_can_delete_repositories',
+	'members_can_change_repo_visibility',
+	'members_can_invite_outside_collaborators',
+	'members_can_delete_issues',
+	'members_can_create_teams',
+	'members_can_view_dependency_insights',
+	'members_can_fork_private_repositories',
+] as const;
+export type MemberPolicy = (typeof MEMBER_POLICIES)[number];
 
 /** Repository and gist counts shown on user and organization records. */
 export interface AccountCounts {
@@ -53,9 +85,7 @@ export type OrgSettings = Pick<
 	| 'description'
 	| 'billing_email'
 	| 'default_repository_permission'
-	| 'members_can_create_repositories'
-	| 'members_can_create_teams'
-	| 'members_can_fork_private_repositories'
+	| MemberPolicy
 	| 'has_organization_projects'
 	| 'has_repository_projects'
 >;
@@ -79,13 +109,12 @@ export function createAccountStore(db: DB) {
 		       (SELECT count(*) FROM gists WHERE owner_id = @id AND public = 1) AS public_gists,
 		       (SELECT count(*) FROM gists WHERE owner_id = @id AND public = 0) AS private_gists`);
 	const users = db.prepare("SELECT * FROM accounts WHERE type = 'User' ORDER BY id");
+	const seats = db.prepare("SELECT count(*) FROM org_memberships WHERE org_id = ? AND state = 'active'").pluck();
 	const updateOrg = db.prepare(`
 		UPDATE accounts SET name = @name, email = @email, company = @company, blog = @blog, location = @location,
 			description = @description, billing_email = @billing_email,
 			default_repository_permission = @default_repository_permission,
-			members_can_create_repositories = @members_can_create_repositories,
-			members_can_create_teams = @members_can_create_teams,
-			members_can_fork_private_repositories = @members_can_fork_private_repositories,
+			${MEMBER_POLICIES.map((key) => `${key} = @${key}`).join(', ')},
 			has_organization_projects = @has_organization_projects, has_repository_projects = @has_repository_projects,
 			updated_at = @updated_at
 		WHERE id = @id AND type = 'Organization'`);
@@ -175,6 +204,8 @@ export function createAccountStore(db: DB) {
 			);
 		},
 		/** @param updatedAt ISO timestamp */
+		/** An organization's filled seats: its active members (owners included). */
+		seats: (orgId: number) => seats.get(orgId) as number,
 		updateOrgSettings(id: number, settings: OrgSettings, updatedAt: string): void {
 			forget();
 			updateOrg.run({ ...settings, id, updated_at: updatedAt });
