@@ -97,7 +97,8 @@ const listQuery = v.object({
 const lockBody = v.object({
 	lock_reason: v.optional(v.picklist(['off-topic', 'too heated', 'resolved', 'spam'], 'lock_reason must be off-topic, too heated, resolved or spam')),
 });
-const labelsBody = v.object({ labels: labelInput });
+/** Add or set labels: `labels` (names or {name} objects; GitHub also takes them bare, see arrayBody). */
+const labelsBody = v.object({ labels: v.optional(labelInput, []) });
 const assigneesBody = v.object({ assignees: v.optional(v.array(v.string()), []) });
 
 /** Gitstead has no milestones: any milestone given names one that does not exist. */
@@ -144,6 +145,7 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'r
 		docs,
 		errorResource: 'Label',
 		body: labelsBody,
+		arrayBody: 'labels',
 		handler(ctx) {
 			const { scope, row } = triageIssue(ctx, (scope, row) =>
 				ctx.app.stores.labels[change](row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id)),
