@@ -23,6 +23,7 @@ import {
 	MAX_ASSIGNEES,
 	renderIssues,
 	resolveAssignees,
+	resolveMilestone,
 	type IssueScope,
 } from './service';
 
@@ -101,11 +102,6 @@ const lockBody = v.object({
 const labelsBody = v.object({ labels: v.optional(labelInput, []) });
 const assigneesBody = v.object({ assignees: v.optional(v.array(v.string()), []) });
 
-/** Gitstead has no milestones: any milestone given names one that does not exist. */
-function rejectMilestone(value: string | number | null | undefined): void {
-	if (value !== undefined && value !== null) throw invalidField('Issue', 'milestone', `milestone ${value} does not exist`);
-}
-
 /** Assignee logins of a request: `assignees`, else the closing-down single `assignee`. */
 function assigneeLogins(input: { assignee?: string | null; assignees?: string[] }): string[] | undefined {
 	if (input.assignees !== undefined) return input.assignees;
@@ -173,6 +169,17 @@ export const issueRoutes = [
 			if (query.assignee === '*') assignee = 'any';
 			else if (query.assignee === 'none') assignee = 'none';
 			else if (query.assignee !== undefined) assignee = 'user';
+			// milestone: a number, '*' (any milestone) or 'none'; an unknown number matches nothing.
+			let milestone: 'none' | 'any' | 'id' | null = null;
+			let milestoneId: number | null = null;
+			let unknownMilestone = false;
+			if (query.milestone === 'none' || query.milestone === '*') milestone = query.milestone === '*' ? 'any' : 'none';
+			else if (query.milestone !== undefined) {
+				const found = /^\d{1,10}$/.test(query.milestone) ? stores.milestones.byNumber(scope.repo.id, Number(query.milestone)) : undefined;
+				milestone = 'id';
+				milestoneId = found?.id ?? null;
+				unknownMilestone = !found;
+			}
 			const labels = query.labels ? [...new Map(query.labels.split(',').map((n) => n.trim()).filter(Boolean).map((n) => [n.toLowerCase(), n])).values()] : [];
 			const { rows, total } = stores.issues.list({
 				repoId: scope.repo.id,
@@ -183,8 +190,10 @@ export const issueRoutes = [
 				mentioned: query.mentioned ?? null,
 				labels,
 				since: query.since ?? null,
-				// No issue has a milestone (or a type): '*' and a number match nothing, 'none' everything.
-				none: (query.milestone !== undefined && query.milestone !== 'none') || (query.type !== undefined && query.type !== 'none'),
+				milestone,
+				milestoneId,
+				// No issue has a type: a type other than 'none' matches nothing.
+				none: unknownMilestone || (query.type !== undefined && query.type !== 'none'),
 				sort: query.sort,
 				direction: query.direction,
 				limit: ctx.page.perPage,
@@ -205,13 +214,17 @@ export const issueRoutes = [
 			const scope = issueRepository(ctx);
 			const push = atLeast(scope.permission, 'push');
 			const input = ctx.body;
-			if (push) rejectMilestone(input.milestone);
+			const milestone = push ? resolveMilestone(ctx, scope, input.milestone) : undefined;
 			const now = isoSeconds(ctx.now);
 			const { issues, labels } = ctx.app.stores;
-			const row = issues.insert(
+			let row = issues.insert(
 				{ repo_id: scope.repo.id, title: input.title, body: input.body ?? null, user_id: ctx.principal.actorId!, pull_request: false },
 				now,
 			);
+			if (milestone) {
+				issues.setMilestone(row.id, milestone.id);
+				row = issues.byId(row.id)!;
+			}
 			if (push) {
 				const logins = assigneeLogins(input);
 				if (logins?.length) issues.replaceAssignees(row.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
@@ -249,7 +262,7 @@ export const issueRoutes = [
 				throw forbidden('Must be the author of the issue or have triage access to the repository to update it.');
 			}
 			const input = ctx.body;
-			if (triage) rejectMilestone(input.milestone);
+			const milestone = triage ? resolveMilestone(ctx, scope, input.milestone) : undefined;
 			const next: IssueRow = { ...current };
 			if (input.title !== undefined) next.title = input.title;
 			if (input.body !== undefined) next.body = input.body;
@@ -265,6 +278,7 @@ export const issueRoutes = [
 				}
 			}
 			const { issues, labels } = ctx.app.stores;
+			if (milestone !== undefined) issues.setMilestone(current.id, milestone?.id ?? null);
 			const updated = issues.update(next, now);
 			if (triage) {
 				const logins = assigneeLogins(input);

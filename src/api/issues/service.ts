@@ -12,6 +12,8 @@ import type { LabelRow } from '../labels/store';
 import type { AccountRow } from '../users/store';
 import { Associations } from './association';
 import { repositoryPaths, type RepositoryPaths } from '../repos/render';
+import { milestone } from '../milestones/render';
+import type { MilestoneRow } from '../milestones/store';
 import { issue } from './render';
 import type { IssueRow } from './store';
 
@@ -65,11 +67,16 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
 	const assignees = stores.issues.assignees(ids);
+	const milestones = stores.milestones.mapByIds(rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id])));
 	const accounts = ctx.app.stores.accounts.mapByIds([
 		...rows.map((row) => row.user_id),
+		...[...milestones.values()].flatMap((m) => (m.creator_id === null ? [] : [m.creator_id])),
 		...[...assignees.values()].flat(),
 		...(single ? rows.flatMap((row) => (row.closed_by_id ? [row.closed_by_id] : [])) : []),
 	]);
+	const renderedMilestones = new Map(
+		[...milestones.values()].map((m) => [m.id, milestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : accounts.get(m.creator_id))]),
+	);
 	return rows.map((row) => {
 		const author = accounts.get(row.user_id)!;
 		return issue(
@@ -81,6 +88,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 				labels: labels.get(row.id) ?? [],
 				assignees: (assignees.get(row.id) ?? []).map((id) => accounts.get(id)!),
 				association: scope.associations.of(author),
+				milestone: (row.milestone_id !== null && renderedMilestones.get(row.milestone_id)) || null,
 				closedBy: single ? (row.closed_by_id ? (accounts.get(row.closed_by_id) ?? null) : null) : undefined,
 			},
 			media,
@@ -131,6 +139,19 @@ export function labelNames(labels: Array<string | { name?: string }>): string[] 
 /** The labels named, created when missing (GitHub creates labels named on an issue). */
 export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
 	return ctx.app.stores.labels.ensure(scope.repo.id, labelNames(labels));
+}
+
+/**
+ * The milestone an issue request names: its number (a number or a numeric string), or null for
+ * none; undefined when the request does not name one.
+ * @throws HttpError 422 invalid when the repository has no milestone with that number
+ */
+export function resolveMilestone(ctx: Context, scope: IssueScope, value: string | number | null | undefined): MilestoneRow | null | undefined {
+	if (value === undefined || value === null) return value;
+	const text = String(value).trim();
+	const row = /^\d{1,10}$/.test(text) ? ctx.app.stores.milestones.byNumber(scope.repo.id, Number(text)) : undefined;
+	if (!row) throw validationFailed([{ resource: 'Issue', field: 'milestone', code: 'invalid', value }]);
+	return row;
 }
 
 /** True when the caller may triage the repository's issues (labels, assignees, any issue's state). */

@@ -27,6 +27,10 @@ export interface IssueRow {
 	body_html: string | null;
 	/** body rendered as plain text when it was written; null without a body */
 	body_text: string | null;
+	/** milestones.id of its milestone, or null */
+	milestone_id: number | null;
+	/** JSON {content: count} of its reactions (triggers keep it) */
+	reaction_counts: string;
 }
 
 export interface IssueCommentRow {
@@ -41,6 +45,8 @@ export interface IssueCommentRow {
 	body_html: string;
 	/** body rendered as plain text when it was written */
 	body_text: string;
+	/** JSON {content: count} of its reactions (triggers keep it) */
+	reaction_counts: string;
 }
 
 export type IssueSort = 'created' | 'updated' | 'comments';
@@ -61,7 +67,10 @@ export interface IssueFilter {
 	labels: string[];
 	/** ISO timestamp: updated at or after */
 	since: string | null;
-	/** true when the milestone filter can match nothing (Gitstead has no milestones) */
+	/** milestone filter: 'none' (no milestone), 'any' (some milestone), 'id' (milestoneId), null: no filter */
+	milestone: 'none' | 'any' | 'id' | null;
+	milestoneId: number | null;
+	/** true when a filter can match nothing (an unknown milestone, an issue type: Gitstead has none) */
 	none: boolean;
 	sort: IssueSort;
 	direction: Direction;
@@ -97,6 +106,8 @@ export function mentions(text: string | null, login: string): boolean {
 const ISSUE_WHERE = `
 	i.repo_id = @repoId AND @none = 0
 	AND (@state = 'all' OR i.state = @state)
+	AND (@milestone IS NULL OR (@milestone = 'none' AND i.milestone_id IS NULL) OR (@milestone = 'any' AND i.milestone_id IS NOT NULL)
+		OR (@milestone = 'id' AND i.milestone_id = @milestoneId))
 	AND (@creatorId IS NULL OR i.user_id = @creatorId)
 	AND (@assignee IS NULL
 		OR (@assignee = 'none' AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id))
@@ -129,6 +140,7 @@ export function createIssueStore(db: DB) {
 	const storedBody = db.prepare('SELECT body, body_html, body_text FROM issues WHERE id = ?');
 	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
+	const setMilestone = db.prepare('UPDATE issues SET milestone_id = ? WHERE id = ?');
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ISSUE_ORDER) as IssueSort[]) {
 		for (const direction of ['asc', 'desc'] as Direction[]) {
@@ -205,6 +217,8 @@ export function createIssueStore(db: DB) {
 		setLock: (id: number, locked: boolean, reason: string | null, now: string) => void lock.run(locked ? 1 : 0, reason, now, id),
 		/** @param now ISO timestamp */
 		touch: (id: number, now: string) => void touch.run(now, id),
+		/** Puts the issue in a milestone (milestones.id) or in none (null); the milestones' counts follow (triggers). */
+		setMilestone: (id: number, milestoneId: number | null) => void setMilestone.run(milestoneId, id),
 		list(filter: IssueFilter) {
 			const params = { ...filter, labels: JSON.stringify(filter.labels), labelCount: filter.labels.length, none: filter.none ? 1 : 0 };
 			const { sort, direction, limit, offset, ...where } = params;
