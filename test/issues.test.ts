@@ -394,4 +394,43 @@ test('writes ignore the read-only and unknown fields clients echo back; known fi
 	assert.is((await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, { token: olivia, body: { body: ['x'] } })).status, 422);
 });
 
+test('assignees: the list and the check agree, user by user (collaborators, teams with parents, members, base permission)', async () => {
+	for (const login of ['bo', 'tess', 'kid', 'rita', 'pam', 'nemo']) s.user(login);
+	s.org('beta', 'bo');
+	for (const login of ['tess', 'kid', 'nemo']) s.member('beta', login);
+	const bo = s.fullToken('bo');
+	await s.request('PATCH', '/orgs/beta', { token: bo, body: { default_repository_permission: 'none' } });
+	await s.request('POST', '/orgs/beta/repos', { token: bo, body: { name: 'core', private: true } });
+	const parent = await s.request('POST', '/orgs/beta/teams', { token: bo, body: { name: 'Parent', privacy: 'closed' } });
+	await s.request('POST', '/orgs/beta/teams', { token: bo, body: { name: 'Child', privacy: 'closed', parent_team_id: parent.body.id } });
+	await s.request('PUT', '/orgs/beta/teams/parent/repos/beta/core', { token: bo, body: { permission: 'pull' } });
+	await s.request('PUT', '/orgs/beta/teams/parent/memberships/tess', { token: bo, body: {} });
+	await s.request('PUT', '/orgs/beta/teams/child/memberships/kid', { token: bo, body: {} });
+	const core = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('beta')!.id, 'core')!;
+	s.app.stores.repos.setCollaborator(core.id, s.app.stores.accounts.user('rita')!.id, 'triage', '2026-01-01T00:00:00Z');
+	s.app.stores.repos.setCollaborator(core.id, s.app.stores.accounts.user('pam')!.id, 'pull', '2026-01-01T00:00:00Z');
+	// bo: owner; tess: member reading through a team; kid: through the child team; rita: outside
+	// collaborator with triage; pam: outside collaborator with read only (not assignable); nemo:
+	// a member without access to the private repository (not assignable).
+	const list = await s.get('/repos/beta/core/assignees', bo);
+	assert.is(list.status, 200);
+	const logins = list.body.map((u: any) => u.login);
+	assert.equal(logins, ['bo', 'kid', 'rita', 'tess'], '~> owners, members who read it, collaborators with triage');
+	assert.is(list.body[0].url, `${s.api}/users/bo`, '~> simple users');
+	for (const login of ['bo', 'tess', 'kid', 'rita', 'pam', 'nemo', 'olivia']) {
+		const check = await s.get(`/repos/beta/core/assignees/${login}`, bo);
+		assert.is(check.status, logins.includes(login) ? 204 : 404, `~> the check agrees with the list for ${login}`);
+	}
+	const refused = await s.request('POST', '/repos/beta/core/issues', { token: bo, body: { title: 'x', assignees: ['pam'] } });
+	assert.is(refused.status, 422, '~> an issue takes only assignable users');
+	const page = await s.get('/repos/beta/core/assignees?per_page=2&page=2', bo);
+	assert.equal(page.body.map((u: any) => u.login), ['rita', 'tess'], '~> paged');
+	assert.match(page.headers.get('link') ?? '', 'rel="prev"');
+	assert.is((await s.get('/repos/beta/core/assignees', eve)).status, 404, '~> a hidden private repository');
+	assert.is((await s.get('/repos/beta/core/assignees')).status, 404, '~> anonymous callers see no private repository');
+	const web = await s.get('/repos/acme/web/assignees');
+	assert.is(web.status, 200, '~> public repositories list without a token');
+	assert.equal(web.body.map((u: any) => u.login).filter((l: string) => ['olivia', 'mia', 'carl', 'eve'].includes(l)), ['carl', 'mia', 'olivia'], '~> every member of a public repository’s organization, collaborators with push');
+});
+
 test.run();

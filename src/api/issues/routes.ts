@@ -12,10 +12,12 @@ import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import { label } from '../labels/render';
+import { simpleUser } from '../users/render';
 import { issueBodyField } from '../markdown/body';
 import type { IssueRow } from './store';
 import { issueSnapshot, recordIssueChanges } from './events';
 import {
+	assignableScope,
 	canTriage,
 	ensureLabels,
 	issueRepository,
@@ -393,6 +395,18 @@ export const issueRoutes = [
 				}
 			});
 			return ok(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/assignees',
+		docs: 'issues/assignees#list-assignees',
+		pagination: true,
+		handler(ctx) {
+			// The same statement decides GET …/assignees/{assignee} and the assignees an issue accepts.
+			const { rows, total } = ctx.app.stores.issues.assignable(assignableScope(ctx.repo), ctx.page.perPage, ctx.page.offset);
+			return paged(rows.map((account) => simpleUser(ctx.app.urls, account)), total);
 		},
 	}),
 	route({

@@ -5,9 +5,8 @@
 import type { App } from '../../app';
 import { HttpError, invalidField, notFound, validationFailed } from '../../http/errors';
 import type { Context } from '../../http/route';
-import { userRepoPermission } from '../../auth/access/repos';
 import type { RepoAccess } from '../../auth/access/types';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast, basePermission, REPO_PERMISSIONS } from '../../auth/repo-permissions';
 import type { LabelRow } from '../labels/store';
 import type { AccountRow } from '../users/store';
 import { Associations } from './association';
@@ -15,7 +14,7 @@ import { repositoryPaths, type RepositoryPaths } from '../repos/render';
 import { milestone } from '../milestones/render';
 import type { MilestoneRow } from '../milestones/store';
 import { issue } from './render';
-import type { IssueRow } from './store';
+import type { AssignableScope, IssueRow } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
 export const MAX_ASSIGNEES = 10;
@@ -117,11 +116,18 @@ export function resolveAssignees(ctx: Context, scope: IssueScope, logins: string
 	return accounts;
 }
 
+/** The repository as the assignable-users statement needs it (src/api/issues/store.ts). */
+export function assignableScope(scope: RepoAccess): AssignableScope {
+	const { repo, owner } = scope;
+	const org = owner.type === 'Organization';
+	const base = org ? basePermission(owner.default_repository_permission) : null;
+	const reads = repo.visibility === 'public' || repo.visibility === 'internal';
+	const memberRank = Math.max(base ? REPO_PERMISSIONS.indexOf(base) + 1 : 0, reads ? 1 : 0);
+	return { repoId: repo.id, ownerId: owner.id, org: org ? 1 : 0, memberRank };
+}
+
 function assignable(app: App, scope: IssueScope, account: AccountRow): boolean {
-	const permission = userRepoPermission(app, scope.repo, scope.owner, account.id);
-	if (atLeast(permission, 'triage')) return true;
-	// Organization members who can see the repository are assignable too.
-	return scope.owner.type === 'Organization' && permission !== null && app.stores.memberships.get(scope.owner.id, account.id)?.state === 'active';
+	return app.stores.issues.isAssignable(assignableScope(scope), account.id);
 }
 
 /** Label names of an issue request (strings or {name} objects), distinct case-insensitively. */
