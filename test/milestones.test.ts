@@ -200,4 +200,24 @@ test('events: the milestone webhook and the issues milestoned/demilestoned actio
 	assert.is(feed, 0, '~> milestones are in no activity feed');
 });
 
+test('Octokit: issues.createMilestone, listMilestones, getMilestone, updateMilestone, deleteMilestone, listLabelsForMilestone', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const octokit = new Octokit({ auth: olivia, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const made = await octokit.rest.issues.createMilestone({ owner: 'acme', repo: 'web', title: 'Octo', due_on: '2027-01-01T00:00:00Z' });
+	assert.is(made.status, 201);
+	const listed = await octokit.rest.issues.listMilestones({ owner: 'acme', repo: 'web', state: 'all', sort: 'due_on', direction: 'desc' });
+	assert.is(listed.data[0].title, 'Octo', '~> latest due date first');
+	const got = await octokit.rest.issues.getMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number });
+	assert.is(got.data.id, made.data.id);
+	const updated = await octokit.rest.issues.updateMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number, state: 'closed' });
+	assert.is(updated.data.state, 'closed');
+	const issue = await octokit.rest.issues.create({ owner: 'acme', repo: 'web', title: 'With milestone', milestone: made.data.number, labels: ['octo'] });
+	assert.is(issue.data.milestone?.number, made.data.number);
+	const labels = await octokit.rest.issues.listLabelsForMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number });
+	assert.equal(labels.data.map((l) => l.name), ['octo']);
+	const dup = await octokit.rest.issues.createMilestone({ owner: 'acme', repo: 'web', title: 'Octo' }).catch((e) => e);
+	assert.is(dup.status, 422, '~> Octokit throws GitHub’s 422');
+	assert.is((await octokit.rest.issues.deleteMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number })).status, 204);
+});
+
 test.run();

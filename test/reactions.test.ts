@@ -144,4 +144,23 @@ test('a list page costs no query per issue: 100 issues with reactions list in on
 	assert.ok(ms < 1000, `~> answered in ${ms.toFixed(0)} ms`);
 });
 
+test('Octokit: reactions.createForIssue, listForIssue, deleteForIssue, createForIssueComment', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const octokit = new Octokit({ auth: eve, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const made = await octokit.rest.reactions.createForIssue({ owner: 'acme', repo: 'web', issue_number: 1, content: 'confused' });
+	assert.is(made.status, 201);
+	assert.is(made.data.content, 'confused');
+	const again = await octokit.rest.reactions.createForIssue({ owner: 'acme', repo: 'web', issue_number: 1, content: 'confused' });
+	assert.is(again.status, 200, '~> already there');
+	const listed = await octokit.rest.reactions.listForIssue({ owner: 'acme', repo: 'web', issue_number: 1, content: 'confused' });
+	assert.equal(listed.data.map((r) => r.id), [made.data.id]);
+	const deleted = await octokit.rest.reactions.deleteForIssue({ owner: 'acme', repo: 'web', issue_number: 1, reaction_id: made.data.id });
+	assert.is(deleted.status, 204);
+	const comment = await s.request('POST', '/repos/acme/web/issues/1/comments', { token: olivia, body: { body: 'More' } });
+	const onComment = await octokit.rest.reactions.createForIssueComment({ owner: 'acme', repo: 'web', comment_id: comment.body.id, content: '-1' });
+	assert.is(onComment.status, 201);
+	const error = await octokit.rest.reactions.createForIssue({ owner: 'acme', repo: 'web', issue_number: 1, content: 'nope' as never }).catch((e) => e);
+	assert.is(error.status, 422, '~> Octokit throws GitHub’s 422');
+});
+
 test.run();
