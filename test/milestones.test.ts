@@ -115,7 +115,10 @@ test('issues join milestones: the milestone field, counts, the list filter, 422 
 	assert.equal(await list('1', 'open'), ['A'], '~> with the state filter');
 	assert.equal(await list('*'), ['B', 'A'], '~> * is any milestone');
 	assert.equal(await list('none'), ['E', 'C'], '~> none is no milestone');
-	assert.equal(await list('42'), [], '~> an unknown milestone matches nothing');
+	const unknownFilter = await s.get('/repos/acme/web/issues?milestone=42', mia);
+	assert.is(unknownFilter.status, 422, '~> an unknown milestone is GitHub’s 422');
+	assert.equal(unknownFilter.body.errors, [{ resource: 'Issue', field: 'milestone', code: 'invalid', value: '42' }]);
+	assert.is((await s.get('/repos/acme/web/issues?milestone=v1.0', mia)).status, 422, '~> a title is not a number');
 
 	const labels = await s.get('/repos/acme/web/milestones/1/labels', mia);
 	assert.is(labels.status, 200);

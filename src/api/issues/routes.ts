@@ -171,16 +171,14 @@ export const issueRoutes = [
 			if (query.assignee === '*') assignee = 'any';
 			else if (query.assignee === 'none') assignee = 'none';
 			else if (query.assignee !== undefined) assignee = 'user';
-			// milestone: a number, '*' (any milestone) or 'none'; an unknown number matches nothing.
+			// milestone: a number, '*' (any milestone) or 'none'; anything else, an unknown number
+			// included, is GitHub's 422 invalid.
 			let milestone: 'none' | 'any' | 'id' | null = null;
 			let milestoneId: number | null = null;
-			let unknownMilestone = false;
 			if (query.milestone === 'none' || query.milestone === '*') milestone = query.milestone === '*' ? 'any' : 'none';
 			else if (query.milestone !== undefined) {
-				const found = /^\d{1,10}$/.test(query.milestone) ? stores.milestones.byNumber(scope.repo.id, Number(query.milestone)) : undefined;
 				milestone = 'id';
-				milestoneId = found?.id ?? null;
-				unknownMilestone = !found;
+				milestoneId = resolveMilestone(ctx, scope, query.milestone)!.id;
 			}
 			const labels = query.labels ? [...new Map(query.labels.split(',').map((n) => n.trim()).filter(Boolean).map((n) => [n.toLowerCase(), n])).values()] : [];
 			const { rows, total } = stores.issues.list({
@@ -195,7 +193,7 @@ export const issueRoutes = [
 				milestone,
 				milestoneId,
 				// No issue has a type: a type other than 'none' matches nothing.
-				none: unknownMilestone || (query.type !== undefined && query.type !== 'none'),
+				none: query.type !== undefined && query.type !== 'none',
 				sort: query.sort,
 				direction: query.direction,
 				limit: ctx.page.perPage,

@@ -71,7 +71,7 @@ export interface IssueFilter {
 	/** milestone filter: 'none' (no milestone), 'any' (some milestone), 'id' (milestoneId), null: no filter */
 	milestone: 'none' | 'any' | 'id' | null;
 	milestoneId: number | null;
-	/** true when a filter can match nothing (an unknown milestone, an issue type: Gitstead has none) */
+	/** true when a filter can match nothing (an issue type: Gitstead has none) */
 	none: boolean;
 	sort: IssueSort;
 	direction: Direction;

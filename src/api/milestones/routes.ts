@@ -53,6 +53,7 @@ function uniqueTitle(ctx: Context, access: RepoAccess, wanted: string, self: num
 	if (existing && existing.id !== self) throw validationFailed([{ resource: 'Milestone', field: 'title', code: 'already_exists' }]);
 }
 
+/** The milestone routes, registered in src/api/routes.ts. */
 export const milestoneRoutes = [
 	route({
 		...ISSUES_READ,

@@ -45,6 +45,7 @@ const WHERE = "m.repo_id = @repoId AND (@state = 'all' OR m.state = @state)";
 
 export type MilestoneStore = ReturnType<typeof createMilestoneStore>;
 
+/** Prepares the milestone statements on `db` (once per open database). */
 export function createMilestoneStore(db: DB) {
 	const byNumber = db.prepare('SELECT * FROM milestones WHERE repo_id = ? AND number = ?');
 	const byTitle = db.prepare('SELECT * FROM milestones WHERE repo_id = ? AND title = ?');

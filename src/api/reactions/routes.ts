@@ -91,6 +91,7 @@ function reactionRoutes(kind: 'issue' | 'comment', base: string, docs: { list: s
 	];
 }
 
+/** The reaction routes of issues and issue comments, registered in src/api/routes.ts. */
 export const reactionsRoutes = [
 	...reactionRoutes('issue', '/repos/{owner}/{repo}/issues/{issue_number}', {
 		list: 'reactions/reactions#list-reactions-for-an-issue',

@@ -28,6 +28,7 @@ export interface ReactionSubject {
 
 export type ReactionStore = ReturnType<typeof createReactionStore>;
 
+/** Prepares the reaction statements on `db` (once per open database). */
 export function createReactionStore(db: DB) {
 	// One set of statements per kind of subject, so each uses its partial unique index.
 	const statements = (subject: string) => {
