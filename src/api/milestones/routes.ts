@@ -2,8 +2,9 @@
  * Repository milestones (GitHub's issues/milestones API): list (state open|closed|all, sort
  * due_on|completeness, direction), create, get, update, delete, and the labels of a milestone's
  * issues. Titles are unique per repository (422 already_exists). Reading follows the issues' read
- * rules; creating, changing and deleting milestones needs write (push) access, GitHub's role for
- * managing milestones. Issues join a milestone through POST/PATCH issue `milestone`.
+ * rules; creating, changing and deleting milestones needs triage access (GitHub's triage role
+ * "manages project milestones", as it manages labels). Issues join a milestone through POST/PATCH
+ * issue `milestone`.
  */
 import * as v from 'valibot';
 import { notFound, validationFailed } from '../../http/errors';
@@ -19,8 +20,8 @@ import { milestone } from './render';
 import { milestoneObject, recordMilestone } from './events';
 import type { MilestoneRow } from './store';
 
-/** Changing milestones: Issues or Pull requests (write), and push access to the repository. */
-const MILESTONES_WRITE = { ...ISSUES_WRITE, resource: { repo: 'push' as const } };
+/** Changing milestones: Issues or Pull requests (write), and triage access to the repository. */
+const MILESTONES_WRITE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };
 
 const title = v.pipe(
 	v.string('title must be a string'),
