@@ -225,4 +225,28 @@ test('Octokit: issues.createMilestone, listMilestones, getMilestone, updateMiles
 	assert.is((await octokit.rest.issues.deleteMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number })).status, 204);
 });
 
+test('webhook payloads: milestone with changes, repository, organization and sender; issues milestoned with the milestone', async () => {
+	const hook = await s.request('POST', '/repos/acme/web/hooks', {
+		token: olivia,
+		body: { events: ['milestone', 'issues'], config: { url: 'http://hooks.example.com/gitstead' } },
+	});
+	assert.is(hook.status, 201, `~> a hook: ${hook.text}`);
+	const made = await s.request('POST', '/repos/acme/web/milestones', { token: olivia, body: { title: 'Hooked' } });
+	await s.request('PATCH', `/repos/acme/web/milestones/${made.body.number}`, { token: olivia, body: { title: 'Hooked!' } });
+	const issue = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'H' } });
+	await s.request('PATCH', `/repos/acme/web/issues/${issue.body.number}`, { token: olivia, body: { milestone: made.body.number } });
+	const payload = (event: string, action: string) =>
+		JSON.parse(s.app.db.prepare('SELECT payload FROM webhook_deliveries WHERE hook_id = ? AND event = ? AND action = ? ORDER BY id DESC').pluck().get(hook.body.id, event, action) as string);
+	const edited = payload('milestone', 'edited');
+	assert.is(edited.action, 'edited');
+	assert.equal(edited.changes, { title: { from: 'Hooked' } }, '~> the previous title');
+	assert.is(edited.milestone.title, 'Hooked!');
+	assert.is(edited.repository.full_name, 'acme/web', '~> the repository');
+	assert.is(edited.organization.login, 'acme', '~> the organization');
+	assert.is(edited.sender.login, 'olivia', '~> the sender');
+	const milestoned = payload('issues', 'milestoned');
+	assert.is(milestoned.milestone.number, made.body.number, '~> the milestone');
+	assert.is(milestoned.issue.milestone.number, made.body.number, '~> the issue in it');
+});
+
 test.run();
