@@ -465,6 +465,27 @@ CREATE TABLE labels (
   UNIQUE (repo_id, name)
 );
 
+-- Milestones of a repository (GitHub's milestones), numbered per repository from 1, titles unique per
+-- repository. open_issues and closed_issues count the issues and pull requests in the milestone,
+-- kept by triggers on issues (below). due_on and closed_at: ISO timestamps.
+CREATE TABLE milestones (
+  id            INTEGER PRIMARY KEY,
+  repo_id       INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number        INTEGER NOT NULL,
+  title         TEXT NOT NULL,
+  description   TEXT,
+  state         TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+  due_on        TEXT,
+  creator_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  open_issues   INTEGER NOT NULL DEFAULT 0,
+  closed_issues INTEGER NOT NULL DEFAULT 0,
+  created_at    TEXT NOT NULL,
+  updated_at    TEXT NOT NULL,
+  closed_at     TEXT,
+  UNIQUE (repo_id, number),
+  UNIQUE (repo_id, title)
+);
+
 -- Issues and pull requests (every pull request is an issue), numbered per repository from 1.
 -- state_reason: completed, not_planned, duplicate or reopened (NULL for a new issue).
 -- body_html and body_text: the body rendered when it was written (NULL without a body).
@@ -487,9 +508,12 @@ CREATE TABLE issues (
   closed_at          TEXT,
   body_html          TEXT,
   body_text          TEXT,
+  milestone_id       INTEGER REFERENCES milestones(id) ON DELETE SET NULL,
+  reaction_counts    TEXT NOT NULL DEFAULT '{}',       -- JSON {content: count} of its reactions, kept by triggers on reactions
   UNIQUE (repo_id, number)
 );
 CREATE INDEX issues_repo_state ON issues(repo_id, state, number);
+CREATE INDEX issues_milestone ON issues(milestone_id, state);
 CREATE INDEX issues_user ON issues(user_id);
 
 -- repositories.open_issues_count follows the issues' states.
@@ -501,6 +525,23 @@ CREATE TRIGGER issues_count_delete AFTER DELETE ON issues WHEN OLD.state = 'open
 END;
 CREATE TRIGGER issues_count_state AFTER UPDATE OF state ON issues WHEN OLD.state <> NEW.state BEGIN
   UPDATE repositories SET open_issues_count = open_issues_count + (CASE NEW.state WHEN 'open' THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
+END;
+
+-- milestones.open_issues and closed_issues follow their issues' states and milestones.
+CREATE TRIGGER issues_milestone_insert AFTER INSERT ON issues WHEN NEW.milestone_id IS NOT NULL BEGIN
+  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
+  WHERE id = NEW.milestone_id;
+END;
+CREATE TRIGGER issues_milestone_delete AFTER DELETE ON issues WHEN OLD.milestone_id IS NOT NULL BEGIN
+  UPDATE milestones SET open_issues = open_issues - (OLD.state = 'open'), closed_issues = closed_issues - (OLD.state = 'closed')
+  WHERE id = OLD.milestone_id;
+END;
+CREATE TRIGGER issues_milestone_update AFTER UPDATE OF state, milestone_id ON issues
+WHEN OLD.milestone_id IS NOT NEW.milestone_id OR (NEW.milestone_id IS NOT NULL AND OLD.state <> NEW.state) BEGIN
+  UPDATE milestones SET open_issues = open_issues - (OLD.state = 'open'), closed_issues = closed_issues - (OLD.state = 'closed')
+  WHERE id = OLD.milestone_id;
+  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
+  WHERE id = NEW.milestone_id;
 END;
 
 CREATE TABLE issue_labels (
@@ -530,12 +571,39 @@ CREATE TABLE issue_comments (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   body_html  TEXT,
-  body_text  TEXT
+  body_text  TEXT,
+  reaction_counts TEXT NOT NULL DEFAULT '{}'          -- JSON {content: count} of its reactions, kept by triggers on reactions
 );
 CREATE INDEX issue_comments_repo ON issue_comments(repo_id, id);
 CREATE INDEX issue_comments_repo_created ON issue_comments(repo_id, created_at, id);
 CREATE INDEX issue_comments_repo_updated ON issue_comments(repo_id, updated_at, id);
 CREATE INDEX issue_comments_issue ON issue_comments(issue_id, id);
+
+-- Reactions (GitHub's reactions API) to an issue (comment_id NULL) or to one of its comments: one per
+-- subject, user and content. The subject's reaction_counts follows them (triggers below).
+CREATE TABLE reactions (
+  id         INTEGER PRIMARY KEY,
+  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  comment_id INTEGER REFERENCES issue_comments(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  content    TEXT NOT NULL CHECK (content IN ('+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes')),
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX reactions_issue ON reactions(issue_id, user_id, content) WHERE comment_id IS NULL;
+CREATE UNIQUE INDEX reactions_comment ON reactions(comment_id, user_id, content) WHERE comment_id IS NOT NULL;
+CREATE INDEX reactions_user ON reactions(user_id);
+CREATE TRIGGER reactions_count_insert AFTER INSERT ON reactions BEGIN
+  UPDATE issues SET reaction_counts = json_set(reaction_counts, '$."' || NEW.content || '"',
+    coalesce(json_extract(reaction_counts, '$."' || NEW.content || '"'), 0) + 1) WHERE id = NEW.issue_id AND NEW.comment_id IS NULL;
+  UPDATE issue_comments SET reaction_counts = json_set(reaction_counts, '$."' || NEW.content || '"',
+    coalesce(json_extract(reaction_counts, '$."' || NEW.content || '"'), 0) + 1) WHERE id = NEW.comment_id;
+END;
+CREATE TRIGGER reactions_count_delete AFTER DELETE ON reactions BEGIN
+  UPDATE issues SET reaction_counts = json_set(reaction_counts, '$."' || OLD.content || '"',
+    coalesce(json_extract(reaction_counts, '$."' || OLD.content || '"'), 1) - 1) WHERE id = OLD.issue_id AND OLD.comment_id IS NULL;
+  UPDATE issue_comments SET reaction_counts = json_set(reaction_counts, '$."' || OLD.content || '"',
+    coalesce(json_extract(reaction_counts, '$."' || OLD.content || '"'), 1) - 1) WHERE id = OLD.comment_id;
+END;
 
 -- ===== git objects (src/api/git) =====
 -- Git objects of a repository (blobs, trees, commits, annotated tags), addressed by their git

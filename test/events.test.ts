@@ -87,6 +87,7 @@ const HOOKS = 'a hook’s configuration is not a domain event: GitHub reports it
 const NO_OBJECT_EVENT = 'git objects written without moving a ref are not events on GitHub (push, create and delete come from refs)';
 const GIST =
 	'GitHub has no gist webhooks, and GistEvent left the activity feeds (GitHub’s event types list no gist event today); gists belong to no repository or organization';
+const REACTIONS = 'GitHub reports reactions to no webhook (no reaction event exists), no activity feed and no notification';
 const BUDGET = 'billing budgets are not reported on GitHub: no webhook event, feed entry or notification concerns them';
 const RUNNER_GROUP =
 	'runner groups are not reported on GitHub: no webhook event, feed entry or notification concerns them (workflow_job only names the group of the runner that ran a job)';
@@ -724,11 +725,39 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/issues/comments/${comment.id}`, body: { body: 'Fixed in main' } };
 		},
 	},
+	'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions': {
+		none: REACTIONS,
+		call: () => ({ path: '/repos/acme/app/issues/1/reactions', body: { content: 'heart' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}': {
+		none: REACTIONS,
+		call: async () => {
+			const [reaction] = await must('GET', '/repos/acme/app/issues/1/reactions');
+			return { path: `/repos/acme/app/issues/1/reactions/${reaction.id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': {
+		none: REACTIONS,
+		call: (w) => ({ path: `/repos/acme/app/issues/comments/${w.ids.comment}/reactions`, body: { content: 'rocket' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}': {
+		none: REACTIONS,
+		call: async (w) => {
+			const [reaction] = await must('GET', `/repos/acme/app/issues/comments/${w.ids.comment}/reactions`);
+			return { path: `/repos/acme/app/issues/comments/${w.ids.comment}/reactions/${reaction.id}` };
+		},
+	},
 	'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}': {
 		records: ['issue_comment.deleted'],
 		call: (w) => ({ path: `/repos/acme/app/issues/comments/${w.ids.comment}` }),
 	},
 	'DELETE /repos/{owner}/{repo}/labels/{name}': { records: ['label.deleted'], call: () => ({ path: '/repos/acme/app/labels/flaky' }) },
+	'POST /repos/{owner}/{repo}/milestones': { records: ['milestone.created'], call: () => ({ path: '/repos/acme/app/milestones', body: { title: 'v1.0' } }) },
+	'PATCH /repos/{owner}/{repo}/milestones/{milestone_number}': {
+		records: ['milestone.edited', 'milestone.closed'],
+		call: () => ({ path: '/repos/acme/app/milestones/1', body: { description: 'First release', state: 'closed' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/milestones/{milestone_number}': { records: ['milestone.deleted'], call: () => ({ path: '/repos/acme/app/milestones/1' }) },
 
 	// ------------------------------------------------------------------ gists
 	'POST /gists': { none: GIST, call: () => ({ path: '/gists', body: { files: { 'a.txt': { content: 'hello' } }, public: true } }) },

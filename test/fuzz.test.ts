@@ -123,7 +123,9 @@ test('every route × fuzzed parameters, queries and bodies: no 5xx, GitHub error
 	const started = Date.now();
 	let requests = 0;
 	for (const route of routes) {
-		if (Date.now() - started > TIME_LIMIT_MS) break;
+		// Stop with time to spare: a route given only a sliver of the budget would be interrupted
+		// before its first run, which fast-check reports as a failure (seen on a loaded machine).
+		if (TIME_LIMIT_MS - (Date.now() - started) < 2_000) break;
 		const write = route.method !== 'GET';
 		await fc.assert(
 			fc.asyncProperty(pathFor(route), queryFor(route), write ? bodyFor(route) : fc.constant({ raw: '' }), fc.constantFrom(...tokens), async (path, query, body, token) => {

@@ -326,4 +326,111 @@ test('bodies: stored rendering follows edits; more than 65,536 characters is Git
 	assert.is((await s.request('PATCH', path, { token: olivia, body: { body: 'x'.repeat(65536) } })).status, 200, '~> the limit itself is allowed');
 });
 
+test('issue labels as clients send them: {labels}, a bare array of names or of {name} objects, a bare string, Octokit', async () => {
+	const { data } = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'Label forms' } }).then((r) => ({ data: r.body }));
+	const path = `/repos/acme/web/issues/${data.number}/labels`;
+	const bare = await s.request('POST', path, { token: carl, body: ['bug'] });
+	assert.is(bare.status, 200, '~> a bare JSON array of names is the labels field');
+	assert.equal(bare.body.map((l: any) => l.name), ['bug']);
+	const objects = await s.request('POST', path, { token: carl, raw: '[{"name":"ui"},{"name":"bug"}]' });
+	assert.is(objects.status, 200, '~> a bare array of {name} objects too');
+	assert.equal(objects.body.map((l: any) => l.name), ['bug', 'ui']);
+	const one = await s.request('POST', path, { token: carl, raw: '"question"' });
+	assert.is(one.status, 200, '~> a bare string is one label');
+	assert.equal(one.body.map((l: any) => l.name), ['bug', 'question', 'ui']);
+	const set = await s.request('PUT', path, { token: carl, body: [{ name: 'wontfix' }] });
+	assert.is(set.status, 200, '~> PUT takes the bare forms too');
+	assert.equal(set.body.map((l: any) => l.name), ['wontfix']);
+	const wrong = await s.request('POST', path, { token: carl, body: [5] });
+	assert.is(wrong.status, 422, '~> a bare array of the wrong type is a validation failure, not a 400');
+	assert.is(wrong.body.errors[0].field, 'labels.0');
+	const notArray = await s.request('POST', '/repos/acme/web/labels', { token: olivia, body: ['bug'] });
+	assert.is(notArray.status, 400, '~> routes that do not declare a bare array still refuse one');
+	assert.is(notArray.body.message, 'Body should be a JSON object');
+	assert.is((await s.request('POST', path, { token: eve, body: ['bug'] })).status, 403, '~> no triage access: 403 before the body');
+	assert.is((await s.request('POST', path, { body: ['bug'] })).status, 401, '~> anonymous: 401');
+	const cleared = await s.request('PUT', path, { token: carl, body: [] });
+	assert.equal(cleared.body, [], '~> an empty array removes every label');
+
+	const { Octokit } = await import('@octokit/rest');
+	const octokit = new Octokit({ auth: carl, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const added = await octokit.rest.issues.addLabels({ owner: 'acme', repo: 'web', issue_number: data.number, labels: ['bug', 'enhancement'] });
+	assert.is(added.status, 200);
+	assert.equal(added.data.map((l) => l.name), ['bug', 'enhancement'], '~> Octokit sends {labels: [...]}');
+	const replaced = await octokit.rest.issues.setLabels({ owner: 'acme', repo: 'web', issue_number: data.number, labels: ['documentation'] });
+	assert.equal(replaced.data.map((l) => l.name), ['documentation']);
+	const listed = await octokit.rest.issues.listLabelsOnIssue({ owner: 'acme', repo: 'web', issue_number: data.number });
+	assert.equal(listed.data.map((l) => l.name), ['documentation']);
+	await octokit.rest.issues.removeAllLabels({ owner: 'acme', repo: 'web', issue_number: data.number });
+	assert.equal((await s.get(path, carl)).body, []);
+});
+
+test('writes ignore the read-only and unknown fields clients echo back; known fields of the wrong type stay 422', async () => {
+	const made = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'Echo', labels: ['bug'] } });
+	const echoed = { ...made.body, title: 'Echoed', id: 1, url: '', html_url: '', created_at: 'yesterday', user: { login: 'eve' }, assets: null, assignee: null, assignees: [], milestone: null, reactions: { total_count: 9 } };
+	const updated = await s.request('PATCH', `/repos/acme/web/issues/${made.body.number}`, { token: olivia, body: echoed });
+	assert.is(updated.status, 200, '~> an issue echoed back is taken');
+	assert.is(updated.body.title, 'Echoed');
+	assert.is(updated.body.id, made.body.id, '~> id and user are read-only');
+	assert.is(updated.body.user.login, 'olivia');
+	assert.is(updated.body.created_at, made.body.created_at);
+	assert.equal(updated.body.labels.map((l: any) => l.name), ['bug'], '~> the echoed label objects name the labels');
+	const wrongType = await s.request('PATCH', `/repos/acme/web/issues/${made.body.number}`, { token: olivia, body: { title: 'x', state: 7 } });
+	assert.is(wrongType.status, 422, '~> a known field of the wrong type is 422');
+
+	const label = await s.request('POST', '/repos/acme/web/labels', { token: olivia, body: { name: 'echo', color: 'aabbcc', id: 5, url: '', default: true, node_id: 'x' } });
+	assert.is(label.status, 201);
+	assert.is(label.body.default, false, '~> default is read-only');
+	const relabel = await s.request('PATCH', '/repos/acme/web/labels/echo', { token: olivia, body: { ...label.body, new_name: 'echoed', url: '' } });
+	assert.is(relabel.status, 200);
+	assert.is(relabel.body.name, 'echoed');
+	assert.is((await s.request('PATCH', '/repos/acme/web/labels/echoed', { token: olivia, body: { color: 5 } })).status, 422);
+
+	const comment = await s.request('POST', `/repos/acme/web/issues/${made.body.number}/comments`, { token: olivia, body: { body: 'hi', id: 3, user: null, html_url: '', created_at: '' } });
+	assert.is(comment.status, 201);
+	const edited = await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, { token: olivia, body: { ...comment.body, body: 'hello' } });
+	assert.is(edited.status, 200);
+	assert.is(edited.body.body, 'hello');
+	assert.is((await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, { token: olivia, body: { body: ['x'] } })).status, 422);
+});
+
+test('assignees: the list and the check agree, user by user (collaborators, teams with parents, members, base permission)', async () => {
+	for (const login of ['bo', 'tess', 'kid', 'rita', 'pam', 'nemo']) s.user(login);
+	s.org('beta', 'bo');
+	for (const login of ['tess', 'kid', 'nemo']) s.member('beta', login);
+	const bo = s.fullToken('bo');
+	await s.request('PATCH', '/orgs/beta', { token: bo, body: { default_repository_permission: 'none' } });
+	await s.request('POST', '/orgs/beta/repos', { token: bo, body: { name: 'core', private: true } });
+	const parent = await s.request('POST', '/orgs/beta/teams', { token: bo, body: { name: 'Parent', privacy: 'closed' } });
+	await s.request('POST', '/orgs/beta/teams', { token: bo, body: { name: 'Child', privacy: 'closed', parent_team_id: parent.body.id } });
+	await s.request('PUT', '/orgs/beta/teams/parent/repos/beta/core', { token: bo, body: { permission: 'pull' } });
+	await s.request('PUT', '/orgs/beta/teams/parent/memberships/tess', { token: bo, body: {} });
+	await s.request('PUT', '/orgs/beta/teams/child/memberships/kid', { token: bo, body: {} });
+	const core = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('beta')!.id, 'core')!;
+	s.app.stores.repos.setCollaborator(core.id, s.app.stores.accounts.user('rita')!.id, 'triage', '2026-01-01T00:00:00Z');
+	s.app.stores.repos.setCollaborator(core.id, s.app.stores.accounts.user('pam')!.id, 'pull', '2026-01-01T00:00:00Z');
+	// bo: owner; tess: member reading through a team; kid: through the child team; rita: outside
+	// collaborator with triage; pam: outside collaborator with read only (not assignable); nemo:
+	// a member without access to the private repository (not assignable).
+	const list = await s.get('/repos/beta/core/assignees', bo);
+	assert.is(list.status, 200);
+	const logins = list.body.map((u: any) => u.login);
+	assert.equal(logins, ['bo', 'kid', 'rita', 'tess'], '~> owners, members who read it, collaborators with triage');
+	assert.is(list.body[0].url, `${s.api}/users/bo`, '~> simple users');
+	for (const login of ['bo', 'tess', 'kid', 'rita', 'pam', 'nemo', 'olivia']) {
+		const check = await s.get(`/repos/beta/core/assignees/${login}`, bo);
+		assert.is(check.status, logins.includes(login) ? 204 : 404, `~> the check agrees with the list for ${login}`);
+	}
+	const refused = await s.request('POST', '/repos/beta/core/issues', { token: bo, body: { title: 'x', assignees: ['pam'] } });
+	assert.is(refused.status, 422, '~> an issue takes only assignable users');
+	const page = await s.get('/repos/beta/core/assignees?per_page=2&page=2', bo);
+	assert.equal(page.body.map((u: any) => u.login), ['rita', 'tess'], '~> paged');
+	assert.match(page.headers.get('link') ?? '', 'rel="prev"');
+	assert.is((await s.get('/repos/beta/core/assignees', eve)).status, 404, '~> a hidden private repository');
+	assert.is((await s.get('/repos/beta/core/assignees')).status, 404, '~> anonymous callers see no private repository');
+	const web = await s.get('/repos/acme/web/assignees');
+	assert.is(web.status, 200, '~> public repositories list without a token');
+	assert.equal(web.body.map((u: any) => u.login).filter((l: string) => ['olivia', 'mia', 'carl', 'eve'].includes(l)), ['carl', 'mia', 'olivia'], '~> every member of a public repository’s organization, collaborators with push');
+});
+
 test.run();

@@ -19,11 +19,13 @@ import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
 import { organizationWebhookRoutes, repositoryWebhookRoutes } from './hooks/routes';
 import { metaRoutes } from './meta/routes';
+import { milestoneRoutes } from './milestones/routes';
 import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
+import { reactionsRoutes } from './reactions/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
 import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
@@ -57,6 +59,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueCommentRoutes,
 	...issueRoutes,
 	...labelRoutes,
+	...milestoneRoutes,
+	...reactionsRoutes,
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
 	...feedRoutes,

@@ -16,9 +16,11 @@ import { createGitStore } from './git/store';
 import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
 import { createMembershipStore } from './members/store';
+import { createMilestoneStore } from './milestones/store';
 import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
+import { createReactionStore } from './reactions/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createStarStore } from './starring/store';
@@ -51,6 +53,8 @@ export function createStores(db: DB) {
 		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
 		labels: createLabelStore(db),
+		milestones: createMilestoneStore(db),
+		reactions: createReactionStore(db),
 		events: createEventStore(db),
 		stars: createStarStore(db),
 		subscriptions: createSubscriptionStore(db),

@@ -315,6 +315,79 @@ export const migrations: Migration[] = [
 				ALTER TABLE accounts ADD COLUMN members_can_view_dependency_insights INTEGER NOT NULL DEFAULT 1;`);
 		},
 	},
+	{
+		version: 12,
+		description: 'milestones: the milestones table, issues.milestone_id, issue counts kept by triggers',
+		up(db) {
+			db.exec(`
+				CREATE TABLE milestones (
+				  id            INTEGER PRIMARY KEY,
+				  repo_id       INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  number        INTEGER NOT NULL,
+				  title         TEXT NOT NULL,
+				  description   TEXT,
+				  state         TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+				  due_on        TEXT,
+				  creator_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  open_issues   INTEGER NOT NULL DEFAULT 0,
+				  closed_issues INTEGER NOT NULL DEFAULT 0,
+				  created_at    TEXT NOT NULL,
+				  updated_at    TEXT NOT NULL,
+				  closed_at     TEXT,
+				  UNIQUE (repo_id, number),
+				  UNIQUE (repo_id, title)
+				);
+				ALTER TABLE issues ADD COLUMN milestone_id INTEGER REFERENCES milestones(id) ON DELETE SET NULL;
+				CREATE INDEX issues_milestone ON issues(milestone_id, state);
+				CREATE TRIGGER issues_milestone_insert AFTER INSERT ON issues WHEN NEW.milestone_id IS NOT NULL BEGIN
+				  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
+				  WHERE id = NEW.milestone_id;
+				END;
+				CREATE TRIGGER issues_milestone_delete AFTER DELETE ON issues WHEN OLD.milestone_id IS NOT NULL BEGIN
+				  UPDATE milestones SET open_issues = open_issues - (OLD.state = 'open'), closed_issues = closed_issues - (OLD.state = 'closed')
+				  WHERE id = OLD.milestone_id;
+				END;
+				CREATE TRIGGER issues_milestone_update AFTER UPDATE OF state, milestone_id ON issues
+				WHEN OLD.milestone_id IS NOT NEW.milestone_id OR (NEW.milestone_id IS NOT NULL AND OLD.state <> NEW.state) BEGIN
+				  UPDATE milestones SET open_issues = open_issues - (OLD.state = 'open'), closed_issues = closed_issues - (OLD.state = 'closed')
+				  WHERE id = OLD.milestone_id;
+				  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
+				  WHERE id = NEW.milestone_id;
+				END;`);
+		},
+	},
+	{
+		version: 13,
+		description: 'reactions to issues and issue comments; their counts on the issue or comment row, kept by triggers',
+		up(db) {
+			db.exec(`
+				ALTER TABLE issues ADD COLUMN reaction_counts TEXT NOT NULL DEFAULT '{}';
+				ALTER TABLE issue_comments ADD COLUMN reaction_counts TEXT NOT NULL DEFAULT '{}';
+				CREATE TABLE reactions (
+				  id         INTEGER PRIMARY KEY,
+				  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+				  comment_id INTEGER REFERENCES issue_comments(id) ON DELETE CASCADE,
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  content    TEXT NOT NULL CHECK (content IN ('+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes')),
+				  created_at TEXT NOT NULL
+				);
+				CREATE UNIQUE INDEX reactions_issue ON reactions(issue_id, user_id, content) WHERE comment_id IS NULL;
+				CREATE UNIQUE INDEX reactions_comment ON reactions(comment_id, user_id, content) WHERE comment_id IS NOT NULL;
+				CREATE INDEX reactions_user ON reactions(user_id);
+				CREATE TRIGGER reactions_count_insert AFTER INSERT ON reactions BEGIN
+				  UPDATE issues SET reaction_counts = json_set(reaction_counts, '$."' || NEW.content || '"',
+				    coalesce(json_extract(reaction_counts, '$."' || NEW.content || '"'), 0) + 1) WHERE id = NEW.issue_id AND NEW.comment_id IS NULL;
+				  UPDATE issue_comments SET reaction_counts = json_set(reaction_counts, '$."' || NEW.content || '"',
+				    coalesce(json_extract(reaction_counts, '$."' || NEW.content || '"'), 0) + 1) WHERE id = NEW.comment_id;
+				END;
+				CREATE TRIGGER reactions_count_delete AFTER DELETE ON reactions BEGIN
+				  UPDATE issues SET reaction_counts = json_set(reaction_counts, '$."' || OLD.content || '"',
+				    coalesce(json_extract(reaction_counts, '$."' || OLD.content || '"'), 1) - 1) WHERE id = OLD.issue_id AND OLD.comment_id IS NULL;
+				  UPDATE issue_comments SET reaction_counts = json_set(reaction_counts, '$."' || OLD.content || '"',
+				    coalesce(json_extract(reaction_counts, '$."' || OLD.content || '"'), 1) - 1) WHERE id = OLD.comment_id;
+				END;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -167,7 +167,9 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 	// The declared resource before the body: 404 and 403 come before 422, as on GitHub.
 	loadResources(ctx);
 	if (route.body) {
-		const input = rawBody === undefined ? {} : rawBody;
+		let input = rawBody === undefined ? {} : rawBody;
+		// A route may take its one list field bare (route.arrayBody): ["bug"] means {"labels":["bug"]}.
+		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string')) input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
 		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
 		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	}

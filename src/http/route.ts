@@ -167,6 +167,12 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	errorResource?: string;
 	query?: QS;
 	body?: BS;
+	/**
+	 * The body field a bare JSON array stands for: GitHub accepts `["bug"]` for `{"labels":["bug"]}`
+	 * on the issue-label routes. The pipeline wraps an array body (and a bare string, as one item)
+	 * into `{ [arrayBody]: … }` before validation; without it, a body that is not an object is 400.
+	 */
+	arrayBody?: string;
 	/** Paginated list: default 30 per page, maximum 100 unless given. */
 	pagination?: boolean | Pagination;
 	/**

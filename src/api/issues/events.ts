@@ -4,7 +4,8 @@
  * the transaction of the change. A change is recorded from what differs between the issue before
  * and after it (issueSnapshot → recordIssueChanges), so every route that changes an issue reports
  * exactly what it changed: opened, edited, closed, reopened, locked, unlocked, labeled, unlabeled,
- * assigned, unassigned.
+ * assigned, unassigned, milestoned, demilestoned (the latter two with the `milestone` object, in no
+ * feed, as on GitHub).
  *
  * The events that notify carry their `notification` part (src/api/notifications/reasons.ts): the
  * issue or pull request as the subject, and who the change names. Opening an issue and commenting
@@ -19,6 +20,7 @@ import type { Involvement, NotificationActivity, NotificationReason, Notificatio
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
 import { inOrganization, sender } from '../../events/payloads';
 import { label as renderLabel } from '../labels/render';
+import { milestone as renderMilestone } from '../milestones/render';
 import type { LabelRow } from '../labels/store';
 import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
@@ -144,6 +146,15 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 		});
 	}
 	if (was.locked !== row.locked) recordIssue(ctx, scope, row.locked ? 'locked' : 'unlocked', issue);
+	if (was.milestone_id !== row.milestone_id) {
+		const milestones = ctx.app.stores.milestones.mapByIds([was.milestone_id, row.milestone_id].filter((id): id is number => id !== null));
+		const milestoneObject = (id: number) => {
+			const m = milestones.get(id)!;
+			return renderMilestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : ctx.app.stores.accounts.byId(m.creator_id));
+		};
+		if (was.milestone_id !== null && milestones.has(was.milestone_id)) recordIssue(ctx, scope, 'demilestoned', issue, { milestone: milestoneObject(was.milestone_id) });
+		if (row.milestone_id !== null) recordIssue(ctx, scope, 'milestoned', issue, { milestone: milestoneObject(row.milestone_id) });
+	}
 	const labelIds = new Set(after.labels.map((l) => l.id));
 	const beforeIds = new Set(before.labels.map((l) => l.id));
 	const labelObject = (l: LabelRow) => renderLabel(scope.paths.api, l);

@@ -8,21 +8,20 @@ import type { RepositoryPaths } from '../repos/render';
 import { label } from '../labels/render';
 import type { LabelRow } from '../labels/store';
 import { bodyFields } from '../markdown/render';
+import { reactionRollup } from '../reactions/render';
 import { simpleUser } from '../users/render';
 import type { AccountRow } from '../users/store';
 import type { AuthorAssociation } from './association';
 import type { IssueCommentRow, IssueRow } from './store';
 
-/** Reactions are not stored: every count is zero (GitHub's reaction-rollup shape). */
-function reactions(url: string) {
-	return { url: `${url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
-}
 
 export interface IssueParts {
 	author: AccountRow;
 	labels: LabelRow[];
 	assignees: AccountRow[];
 	association: AuthorAssociation;
+	/** The issue's milestone as rendered (GitHub's milestone object), or null. */
+	milestone: unknown;
 	/** Only a single issue shows closed_by; undefined leaves the field out. */
 	closedBy?: AccountRow | null;
 }
@@ -49,7 +48,7 @@ export function issue(urls: Urls, paths: RepositoryPaths, row: IssueRow, parts: 
 		locked: row.locked === 1,
 		assignee: assignees[0] ?? null,
 		assignees,
-		milestone: null,
+		milestone: parts.milestone,
 		comments: row.comments,
 		created_at: row.created_at,
 		updated_at: row.updated_at,
@@ -71,7 +70,7 @@ export function issue(urls: Urls, paths: RepositoryPaths, row: IssueRow, parts: 
 			: {}),
 		...body,
 		...(parts.closedBy !== undefined ? { closed_by: parts.closedBy ? simpleUser(urls, parts.closedBy) : null } : {}),
-		reactions: reactions(url),
+		reactions: reactionRollup(url, row.reaction_counts),
 		timeline_url: `${url}/timeline`,
 		performed_via_github_app: null,
 		state_reason: row.state_reason,
@@ -102,7 +101,7 @@ export function issueComment(
 		...bodyFields(row, media),
 		author_association: association,
 		performed_via_github_app: null,
-		reactions: reactions(url),
+		reactions: reactionRollup(url, row.reaction_counts),
 		pin: null,
 	};
 }

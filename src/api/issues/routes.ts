@@ -12,10 +12,12 @@ import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import { label } from '../labels/render';
+import { simpleUser } from '../users/render';
 import { issueBodyField } from '../markdown/body';
 import type { IssueRow } from './store';
 import { issueSnapshot, recordIssueChanges } from './events';
 import {
+	assignableScope,
 	canTriage,
 	ensureLabels,
 	issueRepository,
@@ -23,6 +25,7 @@ import {
 	MAX_ASSIGNEES,
 	renderIssues,
 	resolveAssignees,
+	resolveMilestone,
 	type IssueScope,
 } from './service';
 
@@ -97,13 +100,9 @@ const listQuery = v.object({
 const lockBody = v.object({
 	lock_reason: v.optional(v.picklist(['off-topic', 'too heated', 'resolved', 'spam'], 'lock_reason must be off-topic, too heated, resolved or spam')),
 });
-const labelsBody = v.object({ labels: labelInput });
+/** Add or set labels: `labels` (names or {name} objects; GitHub also takes them bare, see arrayBody). */
+const labelsBody = v.object({ labels: v.optional(labelInput, []) });
 const assigneesBody = v.object({ assignees: v.optional(v.array(v.string()), []) });
-
-/** Gitstead has no milestones: any milestone given names one that does not exist. */
-function rejectMilestone(value: string | number | null | undefined): void {
-	if (value !== undefined && value !== null) throw invalidField('Issue', 'milestone', `milestone ${value} does not exist`);
-}
 
 /** Assignee logins of a request: `assignees`, else the closing-down single `assignee`. */
 function assigneeLogins(input: { assignee?: string | null; assignees?: string[] }): string[] | undefined {
@@ -144,6 +143,7 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'r
 		docs,
 		errorResource: 'Label',
 		body: labelsBody,
+		arrayBody: 'labels',
 		handler(ctx) {
 			const { scope, row } = triageIssue(ctx, (scope, row) =>
 				ctx.app.stores.labels[change](row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id)),
@@ -171,6 +171,15 @@ export const issueRoutes = [
 			if (query.assignee === '*') assignee = 'any';
 			else if (query.assignee === 'none') assignee = 'none';
 			else if (query.assignee !== undefined) assignee = 'user';
+			// milestone: a number, '*' (any milestone) or 'none'; anything else, an unknown number
+			// included, is GitHub's 422 invalid.
+			let milestone: 'none' | 'any' | 'id' | null = null;
+			let milestoneId: number | null = null;
+			if (query.milestone === 'none' || query.milestone === '*') milestone = query.milestone === '*' ? 'any' : 'none';
+			else if (query.milestone !== undefined) {
+				milestone = 'id';
+				milestoneId = resolveMilestone(ctx, scope, query.milestone)!.id;
+			}
 			const labels = query.labels ? [...new Map(query.labels.split(',').map((n) => n.trim()).filter(Boolean).map((n) => [n.toLowerCase(), n])).values()] : [];
 			const { rows, total } = stores.issues.list({
 				repoId: scope.repo.id,
@@ -181,8 +190,10 @@ export const issueRoutes = [
 				mentioned: query.mentioned ?? null,
 				labels,
 				since: query.since ?? null,
-				// No issue has a milestone (or a type): '*' and a number match nothing, 'none' everything.
-				none: (query.milestone !== undefined && query.milestone !== 'none') || (query.type !== undefined && query.type !== 'none'),
+				milestone,
+				milestoneId,
+				// No issue has a type: a type other than 'none' matches nothing.
+				none: query.type !== undefined && query.type !== 'none',
 				sort: query.sort,
 				direction: query.direction,
 				limit: ctx.page.perPage,
@@ -203,13 +214,17 @@ export const issueRoutes = [
 			const scope = issueRepository(ctx);
 			const push = atLeast(scope.permission, 'push');
 			const input = ctx.body;
-			if (push) rejectMilestone(input.milestone);
+			const milestone = push ? resolveMilestone(ctx, scope, input.milestone) : undefined;
 			const now = isoSeconds(ctx.now);
 			const { issues, labels } = ctx.app.stores;
-			const row = issues.insert(
+			let row = issues.insert(
 				{ repo_id: scope.repo.id, title: input.title, body: input.body ?? null, user_id: ctx.principal.actorId!, pull_request: false },
 				now,
 			);
+			if (milestone) {
+				issues.setMilestone(row.id, milestone.id);
+				row = issues.byId(row.id)!;
+			}
 			if (push) {
 				const logins = assigneeLogins(input);
 				if (logins?.length) issues.replaceAssignees(row.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
@@ -247,7 +262,7 @@ export const issueRoutes = [
 				throw forbidden('Must be the author of the issue or have triage access to the repository to update it.');
 			}
 			const input = ctx.body;
-			if (triage) rejectMilestone(input.milestone);
+			const milestone = triage ? resolveMilestone(ctx, scope, input.milestone) : undefined;
 			const next: IssueRow = { ...current };
 			if (input.title !== undefined) next.title = input.title;
 			if (input.body !== undefined) next.body = input.body;
@@ -263,6 +278,7 @@ export const issueRoutes = [
 				}
 			}
 			const { issues, labels } = ctx.app.stores;
+			if (milestone !== undefined) issues.setMilestone(current.id, milestone?.id ?? null);
 			const updated = issues.update(next, now);
 			if (triage) {
 				const logins = assigneeLogins(input);
@@ -377,6 +393,18 @@ export const issueRoutes = [
 				}
 			});
 			return ok(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
+		},
+	}),
+	route({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/assignees',
+		docs: 'issues/assignees#list-assignees',
+		pagination: true,
+		handler(ctx) {
+			// The same statement decides GET …/assignees/{assignee} and the assignees an issue accepts.
+			const { rows, total } = ctx.app.stores.issues.assignable(assignableScope(ctx.repo), ctx.page.perPage, ctx.page.offset);
+			return paged(rows.map((account) => simpleUser(ctx.app.urls, account)), total);
 		},
 	}),
 	route({

@@ -5,15 +5,16 @@
 import type { App } from '../../app';
 import { HttpError, invalidField, notFound, validationFailed } from '../../http/errors';
 import type { Context } from '../../http/route';
-import { userRepoPermission } from '../../auth/access/repos';
 import type { RepoAccess } from '../../auth/access/types';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast, basePermission, REPO_PERMISSIONS } from '../../auth/repo-permissions';
 import type { LabelRow } from '../labels/store';
 import type { AccountRow } from '../users/store';
 import { Associations } from './association';
 import { repositoryPaths, type RepositoryPaths } from '../repos/render';
+import { milestone } from '../milestones/render';
+import type { MilestoneRow } from '../milestones/store';
 import { issue } from './render';
-import type { IssueRow } from './store';
+import type { AssignableScope, IssueRow } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
 export const MAX_ASSIGNEES = 10;
@@ -65,11 +66,16 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
 	const assignees = stores.issues.assignees(ids);
+	const milestones = stores.milestones.mapByIds(rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id])));
 	const accounts = ctx.app.stores.accounts.mapByIds([
 		...rows.map((row) => row.user_id),
+		...[...milestones.values()].flatMap((m) => (m.creator_id === null ? [] : [m.creator_id])),
 		...[...assignees.values()].flat(),
 		...(single ? rows.flatMap((row) => (row.closed_by_id ? [row.closed_by_id] : [])) : []),
 	]);
+	const renderedMilestones = new Map(
+		[...milestones.values()].map((m) => [m.id, milestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : accounts.get(m.creator_id))]),
+	);
 	return rows.map((row) => {
 		const author = accounts.get(row.user_id)!;
 		return issue(
@@ -81,6 +87,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 				labels: labels.get(row.id) ?? [],
 				assignees: (assignees.get(row.id) ?? []).map((id) => accounts.get(id)!),
 				association: scope.associations.of(author),
+				milestone: (row.milestone_id !== null && renderedMilestones.get(row.milestone_id)) || null,
 				closedBy: single ? (row.closed_by_id ? (accounts.get(row.closed_by_id) ?? null) : null) : undefined,
 			},
 			media,
@@ -109,11 +116,18 @@ export function resolveAssignees(ctx: Context, scope: IssueScope, logins: string
 	return accounts;
 }
 
+/** The repository as the assignable-users statement needs it (src/api/issues/store.ts). */
+export function assignableScope(scope: RepoAccess): AssignableScope {
+	const { repo, owner } = scope;
+	const org = owner.type === 'Organization';
+	const base = org ? basePermission(owner.default_repository_permission) : null;
+	const reads = repo.visibility === 'public' || repo.visibility === 'internal';
+	const memberRank = Math.max(base ? REPO_PERMISSIONS.indexOf(base) + 1 : 0, reads ? 1 : 0);
+	return { repoId: repo.id, ownerId: owner.id, org: org ? 1 : 0, memberRank };
+}
+
 function assignable(app: App, scope: IssueScope, account: AccountRow): boolean {
-	const permission = userRepoPermission(app, scope.repo, scope.owner, account.id);
-	if (atLeast(permission, 'triage')) return true;
-	// Organization members who can see the repository are assignable too.
-	return scope.owner.type === 'Organization' && permission !== null && app.stores.memberships.get(scope.owner.id, account.id)?.state === 'active';
+	return app.stores.issues.isAssignable(assignableScope(scope), account.id);
 }
 
 /** Label names of an issue request (strings or {name} objects), distinct case-insensitively. */
@@ -131,6 +145,19 @@ export function labelNames(labels: Array<string | { name?: string }>): string[] 
 /** The labels named, created when missing (GitHub creates labels named on an issue). */
 export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
 	return ctx.app.stores.labels.ensure(scope.repo.id, labelNames(labels));
+}
+
+/**
+ * The milestone an issue request names: its number (a number or a numeric string), or null for
+ * none; undefined when the request does not name one.
+ * @throws HttpError 422 invalid when the repository has no milestone with that number
+ */
+export function resolveMilestone(ctx: Context, scope: IssueScope, value: string | number | null | undefined): MilestoneRow | null | undefined {
+	if (value === undefined || value === null) return value;
+	const text = String(value).trim();
+	const row = /^\d{1,10}$/.test(text) ? ctx.app.stores.milestones.byNumber(scope.repo.id, Number(text)) : undefined;
+	if (!row) throw validationFailed([{ resource: 'Issue', field: 'milestone', code: 'invalid', value }]);
+	return row;
 }
 
 /** True when the caller may triage the repository's issues (labels, assignees, any issue's state). */

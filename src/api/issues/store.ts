@@ -4,6 +4,7 @@
  * they are written, and stored next to the source (body_html, body_text); reads never render.
  */
 import type { DB } from '../../db/open';
+import type { AccountRow } from '../users/store';
 import { renderBody, renderNullableBody } from '../markdown/render';
 
 export interface IssueRow {
@@ -27,6 +28,10 @@ export interface IssueRow {
 	body_html: string | null;
 	/** body rendered as plain text when it was written; null without a body */
 	body_text: string | null;
+	/** milestones.id of its milestone, or null */
+	milestone_id: number | null;
+	/** JSON {content: count} of its reactions (triggers keep it) */
+	reaction_counts: string;
 }
 
 export interface IssueCommentRow {
@@ -41,6 +46,8 @@ export interface IssueCommentRow {
 	body_html: string;
 	/** body rendered as plain text when it was written */
 	body_text: string;
+	/** JSON {content: count} of its reactions (triggers keep it) */
+	reaction_counts: string;
 }
 
 export type IssueSort = 'created' | 'updated' | 'comments';
@@ -61,7 +68,10 @@ export interface IssueFilter {
 	labels: string[];
 	/** ISO timestamp: updated at or after */
 	since: string | null;
-	/** true when the milestone filter can match nothing (Gitstead has no milestones) */
+	/** milestone filter: 'none' (no milestone), 'any' (some milestone), 'id' (milestoneId), null: no filter */
+	milestone: 'none' | 'any' | 'id' | null;
+	milestoneId: number | null;
+	/** true when a filter can match nothing (an issue type: Gitstead has none) */
 	none: boolean;
 	sort: IssueSort;
 	direction: Direction;
@@ -97,6 +107,8 @@ export function mentions(text: string | null, login: string): boolean {
 const ISSUE_WHERE = `
 	i.repo_id = @repoId AND @none = 0
 	AND (@state = 'all' OR i.state = @state)
+	AND (@milestone IS NULL OR (@milestone = 'none' AND i.milestone_id IS NULL) OR (@milestone = 'any' AND i.milestone_id IS NOT NULL)
+		OR (@milestone = 'id' AND i.milestone_id = @milestoneId))
 	AND (@creatorId IS NULL OR i.user_id = @creatorId)
 	AND (@assignee IS NULL
 		OR (@assignee = 'none' AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id))
@@ -109,6 +121,44 @@ const ISSUE_WHERE = `
 	AND (@since IS NULL OR i.updated_at >= @since)`;
 
 const ISSUE_ORDER: Record<IssueSort, string> = { created: 'i.number', updated: 'i.updated_at', comments: 'i.comments' };
+
+/** Whose repository the assignable users are computed for (GET …/assignees, resolveAssignees). */
+export interface AssignableScope {
+	repoId: number;
+	ownerId: number;
+	/** 1: an organization's repository; 0: a user's */
+	org: 0 | 1;
+	/**
+	 * The rank (pull 1 … admin 5) every active member of the organization holds: the base permission,
+	 * at least read on a public or internal repository; 0 for none.
+	 */
+	memberRank: number;
+}
+
+const RANK_SQL = (column: string) =>
+	`(CASE ${column} WHEN 'pull' THEN 1 WHEN 'triage' THEN 2 WHEN 'push' THEN 3 WHEN 'maintain' THEN 4 WHEN 'admin' THEN 5 ELSE 0 END)`;
+
+/**
+ * GitHub's assignable users of a repository, the rule of userRepoPermission in one statement:
+ * users with triage access or more (owner, collaborators, teams with their parents' grants,
+ * organization owners), and active members of the organization who can read it at all.
+ */
+const ASSIGNABLE = `
+	WITH RECURSIVE granted(id, rank) AS (
+		SELECT team_id, ${RANK_SQL('permission')} FROM team_repositories WHERE repo_id = @repoId AND @org = 1
+		UNION SELECT t.id, g.rank FROM teams t JOIN granted g ON t.parent_id = g.id
+	),
+	grants(user_id, rank, member) AS (
+		SELECT user_id, ${RANK_SQL('permission')}, 0 FROM repository_collaborators WHERE repo_id = @repoId AND (@userId IS NULL OR user_id = @userId)
+		UNION ALL SELECT tm.user_id, g.rank, 0 FROM team_memberships tm JOIN granted g ON g.id = tm.team_id
+			WHERE tm.state = 'active' AND (@userId IS NULL OR tm.user_id = @userId)
+		UNION ALL SELECT @ownerId, 5, 0 WHERE @org = 0 AND (@userId IS NULL OR @ownerId = @userId)
+		UNION ALL SELECT m.user_id, CASE WHEN m.role = 'admin' THEN 5 ELSE @memberRank END, 1 FROM org_memberships m
+			WHERE @org = 1 AND m.org_id = @ownerId AND m.state = 'active' AND (@userId IS NULL OR m.user_id = @userId)
+	),
+	best(user_id) AS (
+		SELECT user_id FROM grants GROUP BY user_id HAVING max(rank) >= 2 OR (max(member) = 1 AND max(rank) >= 1)
+	)`;
 
 export type IssueStore = ReturnType<typeof createIssueStore>;
 
@@ -129,6 +179,7 @@ export function createIssueStore(db: DB) {
 	const storedBody = db.prepare('SELECT body, body_html, body_text FROM issues WHERE id = ?');
 	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
+	const setMilestone = db.prepare('UPDATE issues SET milestone_id = ? WHERE id = ?');
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ISSUE_ORDER) as IssueSort[]) {
 		for (const direction of ['asc', 'desc'] as Direction[]) {
@@ -148,6 +199,11 @@ export function createIssueStore(db: DB) {
 		INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position)
 		VALUES (@issueId, @userId, (SELECT coalesce(max(position), 0) + 1 FROM issue_assignees WHERE issue_id = @issueId))`);
 	const removeAssignee = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ? AND user_id = ?');
+
+	const assignablePage = db.prepare(`${ASSIGNABLE}
+		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'
+		ORDER BY a.login COLLATE NOCASE, a.id LIMIT @limit OFFSET @offset`);
+	const assignableCount = db.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'`).pluck();
 
 	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
 	const insertComment = db.prepare(
@@ -205,6 +261,8 @@ export function createIssueStore(db: DB) {
 		setLock: (id: number, locked: boolean, reason: string | null, now: string) => void lock.run(locked ? 1 : 0, reason, now, id),
 		/** @param now ISO timestamp */
 		touch: (id: number, now: string) => void touch.run(now, id),
+		/** Puts the issue in a milestone (milestones.id) or in none (null); the milestones' counts follow (triggers). */
+		setMilestone: (id: number, milestoneId: number | null) => void setMilestone.run(milestoneId, id),
 		list(filter: IssueFilter) {
 			const params = { ...filter, labels: JSON.stringify(filter.labels), labelCount: filter.labels.length, none: filter.none ? 1 : 0 };
 			const { sort, direction, limit, offset, ...where } = params;
@@ -231,6 +289,15 @@ export function createIssueStore(db: DB) {
 			for (const userId of userIds) addAssignee.run({ issueId, userId });
 		},
 		removeAssignee: (issueId: number, userId: number) => void removeAssignee.run(issueId, userId),
+		/** One page of the repository's assignable users (login order) and their number. */
+		assignable(scope: AssignableScope, limit: number, offset: number) {
+			return {
+				rows: assignablePage.all({ ...scope, userId: null, limit, offset }) as AccountRow[],
+				total: assignableCount.get({ ...scope, userId: null }) as number,
+			};
+		},
+		/** Whether the user is one of the repository's assignable users (the same statement). */
+		isAssignable: (scope: AssignableScope, userId: number) => (assignableCount.get({ ...scope, userId }) as number) > 0,
 
 		comment: (repoId: number, id: number) => comment.get(repoId, id) as IssueCommentRow | undefined,
 		/**
