@@ -179,6 +179,7 @@ test('PUT refuses a missing sha (422), a wrong sha (409), bad paths and bad base
 	assert.is(bad64.status, 422, '~> content must be base64');
 	const noMessage = await s.request('PUT', `${R}/contents/new.txt`, { token: owner, body: { content: b64('x') } });
 	assert.is(noMessage.status, 422, '~> message is required');
+	assert.is(noMessage.body.message, 'Invalid request.\n\n"message" wasn\'t supplied.', "~> GitHub's message");
 	const branch = await s.request('PUT', `${R}/contents/new.txt`, { token: owner, body: { message: 'x', content: b64('x'), branch: 'nope' } });
 	assert.is(branch.status, 404, '~> a branch that does not exist is 404');
 	const after = await s.request('GET', `${R}/contents/docs/guide.md`, { token: owner });
@@ -283,6 +284,7 @@ test('DELETE …/contents/{path} with its sha commits the removal (200, content 
 	const file = await s.request('GET', `${R}/contents/long.txt`);
 	const noSha = await s.request('DELETE', `${R}/contents/long.txt`, { token: owner, body: { message: 'x' } });
 	assert.is(noSha.status, 422, '~> sha is required');
+	assert.is(noSha.body.message, 'Invalid request.\n\n"sha" wasn\'t supplied.', "~> GitHub's message");
 	const wrong = await s.request('DELETE', `${R}/contents/long.txt`, { token: owner, body: { message: 'x', sha: 'b'.repeat(40) } });
 	assert.is(wrong.status, 409, '~> a sha that is not the file is a conflict');
 	const nothing = await s.request('DELETE', `${R}/contents/absent.txt`, { token: owner, body: { message: 'x', sha: 'b'.repeat(40) } });
@@ -353,6 +355,20 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 	assert.ok(listed.includes(`${top}/ReadMe.MD`));
 	const guide = execFileSync('tar', ['-xzOf', tarFile, `${top}/docs/guide.md`]).toString('utf8');
 	assert.is(guide, '# Guide\n\nMore.\n', '~> with their bytes');
+	// The same entries, links and submodules as git archive writes for the commit.
+	const git = gitOf(s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'app')!.id);
+	const gitTar = join(work, 'git.tar');
+	git(['archive', '--format=tar', `--prefix=${top}/`, `--output=${gitTar}`, head]);
+	const verbose = (file: string, z: boolean) =>
+		execFileSync('tar', [z ? '-tzvf' : '-tvf', file, '--numeric-owner'])
+			.toString('utf8')
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => line.replace(/^(\S+)\s+\S+\s+(\d+)\s+\S+\s+\S+\s+/, '$1 $2 '))
+			.sort();
+	assert.equal(verbose(tarFile, true), verbose(gitTar, false), '~> modes, sizes, names and link targets agree with git archive');
+	const gitComment = execFileSync('git', ['get-tar-commit-id'], { input: execFileSync('gzip', ['-dc', tarFile]) }).toString('utf8').trim();
+	assert.is(gitComment, head, '~> git get-tar-commit-id reads the commit from the pax header');
 
 	const zipball = await s.request('GET', `${R}/zipball/main`);
 	assert.is(zipball.status, 302);

@@ -18,7 +18,7 @@ import { renderBody } from '../markdown/render';
 import { archiveUrl, rawUrl } from './codeload';
 import { checkWritePath, lookupPath, normalizePath, resolveLink, treeEntries } from './paths';
 import * as render from './render';
-import { callerPerson, commitFile, findReadme, resolveRef, submoduleUrl, type ResolvedRef } from './service';
+import { callerPerson, commitFile, findReadme, notSupplied, resolveRef, submoduleUrl, type ResolvedRef } from './service';
 
 const BASE = '/repos/{owner}/{repo}';
 
@@ -170,11 +170,21 @@ function archiveReply(ctx: Context, format: 'tar' | 'zip'): Reply {
 
 /** Body fields PUT and DELETE share. */
 const changeFields = {
-	message: v.string(),
+	// Required, but checked by the handler: GitHub names a missing field its own way (notSupplied).
+	message: v.optional(v.string()),
 	branch: v.optional(v.pipe(v.string(), v.minLength(1, "branch can't be blank"))),
 	committer: v.optional(person),
 	author: v.optional(person),
 };
+
+/**
+ * A required body field, as GitHub's contents routes check it.
+ * @throws HttpError 422 'Invalid request.\n\n"<field>" wasn\'t supplied.' (no errors[], as GitHub answers)
+ */
+function required<T>(value: T | undefined, field: string): T {
+	if (value === undefined) throw notSupplied(field);
+	return value;
+}
 
 /** The commit's people: committer the caller unless given, author the committer unless given. */
 function people(ctx: Context, body: { committer?: PersonInput; author?: PersonInput }) {
@@ -213,16 +223,17 @@ export const contentRoutes = [
 		method: 'PUT',
 		path: `${BASE}/contents/*`,
 		docs: 'repos/contents#create-or-update-file-contents',
-		body: v.object({ ...changeFields, content: v.string(), sha: v.optional(v.string()) }),
+		body: v.object({ ...changeFields, content: v.optional(v.string()), sha: v.optional(v.string()) }),
 		handler(ctx) {
+			const message = required(ctx.body.message, 'message');
+			const content = decodeContent(required(ctx.body.content, 'content'));
 			const path = pathParam(ctx as Context);
 			checkWritePath(path);
-			const content = decodeContent(ctx.body.content);
 			const { author, committer } = people(ctx as Context, ctx.body);
 			const result = commitFile(
 				ctx.app,
 				ctx.repo.repo,
-				{ path, message: ctx.body.message, content, sha: ctx.body.sha, branch: ctx.body.branch, author, committer },
+				{ path, message, content, sha: ctx.body.sha, branch: ctx.body.branch, author, committer },
 				isoSeconds(ctx.now),
 				ctx.principal.actorId,
 			);
@@ -235,15 +246,17 @@ export const contentRoutes = [
 		method: 'DELETE',
 		path: `${BASE}/contents/*`,
 		docs: 'repos/contents#delete-a-file',
-		body: v.object({ ...changeFields, sha: v.string() }),
+		body: v.object({ ...changeFields, sha: v.optional(v.string()) }),
 		handler(ctx) {
+			const message = required(ctx.body.message, 'message');
+			const sha = required(ctx.body.sha, 'sha');
 			const path = pathParam(ctx as Context);
 			checkWritePath(path);
 			const { author, committer } = people(ctx as Context, ctx.body);
 			const result = commitFile(
 				ctx.app,
 				ctx.repo.repo,
-				{ path, message: ctx.body.message, content: null, sha: ctx.body.sha, branch: ctx.body.branch, author, committer },
+				{ path, message, content: null, sha, branch: ctx.body.branch, author, committer },
 				isoSeconds(ctx.now),
 				ctx.principal.actorId,
 			);

@@ -128,9 +128,9 @@ export interface FileCommit {
 	created: boolean;
 }
 
-/** GitHub's 422 for a write to an existing file without its blob sha. */
-function shaMissing(): HttpError {
-	return new HttpError(422, 'Invalid request.\n\n"sha" wasn\'t supplied.');
+/** GitHub's 422 for a required field left out of a contents write ('sha' for an existing file). */
+export function notSupplied(field: string): HttpError {
+	return new HttpError(422, `Invalid request.\n\n"${field}" wasn't supplied.`);
 }
 
 /**
@@ -164,7 +164,7 @@ export function commitFile(app: App, repo: RepositoryRow, change: FileChange, no
 	if (blocked) throw invalidField('Content', 'path', `${blocked} is a file, so ${change.path} cannot be created below it`);
 	if (change.content === null && !entry) throw notFound();
 	if (entry) {
-		if (change.sha === undefined) throw shaMissing();
+		if (change.sha === undefined) throw notSupplied('sha');
 		if (change.sha.toLowerCase() !== entry.sha) throw conflict(`${change.path} does not match ${change.sha}`);
 	}
 
