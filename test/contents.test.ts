@@ -328,6 +328,9 @@ test('GET …/readme finds README case-insensitively, in a folder too; raw and h
 	assert.is(docs.body.path, 'docs/readme.txt', '~> a folder’s README');
 	const docsHtml = await s.request('GET', `${R}/readme/docs`, { headers: { Accept: 'application/vnd.github.html' } });
 	assert.ok(docsHtml.text.includes('Plain &lt;text&gt;'), '~> plain text is escaped');
+	const fileHtml = await s.request('GET', `${R}/contents/docs/guide.md`, { headers: { Accept: 'application/vnd.github.html+json' } });
+	assert.ok(fileHtml.text.startsWith('<div id="file" class="md"'), '~> any Markdown file renders with the html media type');
+	assert.ok(fileHtml.text.includes('<h1>Guide</h1>'), `~> rendered: ${fileHtml.text}`);
 	const missingDir = await s.request('GET', `${R}/readme/nowhere`);
 	assert.is(missingDir.status, 404);
 	const secret = await s.request('GET', '/repos/acme/secret/readme', { token: owner });
@@ -406,6 +409,12 @@ test('Octokit: createOrUpdateFileContents → getContent → deleteFile', async 
 	assert.is(updated.status, 200);
 	const deleted = await octokit.rest.repos.deleteFile({ owner: 'acme', repo: 'app', path: 'octo/hello.txt', message: 'Bye', sha: updated.data.content!.sha! });
 	assert.is(deleted.status, 200);
+	// Octokit follows the 302 to the codeload URL and hands back the archive's bytes.
+	const tarball = await octokit.rest.repos.downloadTarballArchive({ owner: 'acme', repo: 'app', ref: 'main' });
+	assert.is(tarball.status, 200, '~> Octokit downloads the tarball through the redirect');
+	assert.is(Buffer.from(tarball.data as ArrayBuffer).subarray(0, 2).toString('hex'), '1f8b', '~> gzip bytes');
+	const zipball = await octokit.rest.repos.downloadZipballArchive({ owner: 'acme', repo: 'secret', ref: '' });
+	assert.is(Buffer.from(zipball.data as ArrayBuffer).subarray(0, 2).toString('latin1'), 'PK', '~> and a private repository’s zipball (signed URL)');
 	const error = await octokit.rest.repos.getContent({ owner: 'acme', repo: 'app', path: 'octo/hello.txt' }).catch((e: { status: number }) => e);
 	assert.is((error as { status: number }).status, 404, '~> gone');
 });

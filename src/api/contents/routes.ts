@@ -93,11 +93,15 @@ function tooLarge(): HttpError {
 	);
 }
 
-/** A file's answer in the media type asked for: raw bytes, or content-file JSON. */
-function fileReply(ctx: Context, at: ResolvedRef, item: render.ContentItem): Reply {
+/** A file's answer in the media type asked for: raw bytes, rendered HTML, or content-file JSON. */
+function fileReply(ctx: Context, at: ResolvedRef, item: render.ContentItem, htmlId: 'readme' | 'file' = 'file'): Reply {
 	const repo = view(ctx);
 	const content = ctx.app.stores.git.object(repo.repo.id, item.sha)?.content ?? Buffer.alloc(0);
 	if (ctx.media === 'raw') return { status: 200, raw: { body: content, contentType: 'application/vnd.github.raw' } };
+	if (ctx.media === 'html') {
+		if (content.length > render.MAX_JSON_FILE) throw tooLarge();
+		return { status: 200, raw: { body: markupHtml(htmlId, item.path, content.toString('utf8')), contentType: 'application/vnd.github.html; charset=utf-8' } };
+	}
 	if (content.length > render.MAX_JSON_FILE && ctx.media !== 'object') throw tooLarge();
 	return ok(render.file(ctx.app.urls, repo, at.ref, item, content, rawUrl(ctx.app, repo.owner.login, repo.repo, at.ref, item.path, ctx.now)));
 }
@@ -134,12 +138,17 @@ function contentReply(ctx: Context, at: ResolvedRef, path: string): Reply {
 	return fileReply(ctx, at, item);
 }
 
-/** README HTML as GitHub wraps it; Markdown rendered by the bounded renderer, other text escaped. */
-function readmeHtml(path: string, source: string): string {
-	const markdown = /\.(md|markdown|mdown|mkdn|mkd)$/i.test(path) || !/\.[^/]+$/.test(path.slice(path.lastIndexOf('/') + 1));
+/**
+ * A file as HTML, wrapped as GitHub wraps it (`<div id="readme">` for a README, `<div id="file">`
+ * otherwise): Markdown (and a README without extension) rendered by the bounded renderer, other
+ * text escaped in a <pre>.
+ */
+function markupHtml(id: 'readme' | 'file', path: string, source: string): string {
+	const name = path.slice(path.lastIndexOf('/') + 1);
+	const markdown = /\.(md|markdown|mdown|mkdn|mkd)$/i.test(name) || (id === 'readme' && !name.includes('.'));
 	const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 	const body = markdown ? renderBody(source).html : `<pre>${escape(source)}</pre>`;
-	return `<div id="readme" class="${markdown ? 'md' : 'plain'}" data-path="${escape(path)}"><article class="markdown-body entry-content container-lg" itemprop="text">${body}</article></div>`;
+	return `<div id="${id}" class="${markdown ? 'md' : 'plain'}" data-path="${escape(path)}"><article class="markdown-body entry-content container-lg" itemprop="text">${body}</article></div>`;
 }
 
 /** GET …/readme and …/readme/{dir}. */
@@ -152,12 +161,7 @@ function readmeReply(ctx: Context<{ ref?: string }>, dir: string): Reply {
 	if (!found || found.root) throw notFound();
 	const size = ctx.app.stores.git.meta(repo.repo.id, found.entry.sha)?.size ?? 0;
 	const item = itemOf(found.entry, path, size);
-	if (ctx.media === 'html') {
-		const content = ctx.app.stores.git.object(repo.repo.id, item.sha)?.content ?? Buffer.alloc(0);
-		if (content.length > render.MAX_JSON_FILE) throw tooLarge();
-		return { status: 200, raw: { body: readmeHtml(path, content.toString('utf8')), contentType: 'application/vnd.github.html; charset=utf-8' } };
-	}
-	return fileReply(ctx as Context, at, { ...item, type: 'file' });
+	return fileReply(ctx as Context, at, { ...item, type: 'file' }, 'readme');
 }
 
 /** GET …/tarball/{ref} and …/zipball/{ref}: 302 to the archive of the ref's commit. */
