@@ -108,6 +108,10 @@ test('auto_init makes a first commit with README.md, .gitignore and LICENSE on t
 	const ignore = await s.request('GET', '/repos/olivia/starter/contents/.gitignore', { token: owner });
 	assert.ok(unb64(ignore.body.content).includes('__pycache__/'), '~> .gitignore is the Python template');
 
+	const git = gitOf(s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('olivia')!.id, 'starter')!.id);
+	git(['fsck', '--strict', '--no-dangling', ref.body.object.sha]);
+	assert.is(git(['cat-file', '-p', `${ref.body.object.sha}:LICENSE`]), unb64(license.body.content), '~> git reads the same LICENSE');
+
 	const bad = await s.request('POST', '/user/repos', { token: owner, body: { name: 'other', auto_init: true, gitignore_template: 'Cobol-2099' } });
 	assert.is(bad.status, 422, '~> an unknown gitignore template is refused');
 	assert.is(bad.body.errors[0].field, 'gitignore_template', '~> naming the field');
@@ -249,6 +253,23 @@ test('GET …/contents/{path}: a file (base64 in lines of 60), a folder listing,
 	assert.is(badRef.body.message, 'No commit found for the ref nope');
 	const missing = await s.request('GET', `${R}/contents/nothing/here`);
 	assert.is(missing.status, 404, '~> a missing path is 404');
+});
+
+test('a file over 1 MB: 403 too_large as JSON, empty content with encoding none as object, bytes as raw', async () => {
+	const big = Buffer.alloc(1024 * 1024 + 1, 'a');
+	const put = await s.request('PUT', `${R}/contents/big.bin`, { token: owner, body: { message: 'Big', content: big.toString('base64') } });
+	assert.is(put.status, 201, `~> written: ${put.status}`);
+	const json = await s.request('GET', `${R}/contents/big.bin`);
+	assert.is(json.status, 403, '~> too large for JSON');
+	assert.is(json.body.errors[0].code, 'too_large');
+	const object = await s.request('GET', `${R}/contents/big.bin`, { headers: { Accept: 'application/vnd.github.object' } });
+	assert.is(object.body.encoding, 'none', '~> the object media type answers without content');
+	assert.is(object.body.content, '');
+	assert.is(object.body.size, big.length);
+	const raw = await s.request('GET', `${R}/contents/big.bin`, { headers: { Accept: 'application/vnd.github.raw' } });
+	assert.is(raw.text.length, big.length, '~> raw answers the bytes');
+	const del = await s.request('DELETE', `${R}/contents/big.bin`, { token: owner, body: { message: 'Unbig', sha: put.body.content.sha } });
+	assert.is(del.status, 200);
 });
 
 test('symbolic links and submodules: a link to a file answers the file, others the link; a submodule names its URL', async () => {

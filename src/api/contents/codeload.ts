@@ -34,8 +34,12 @@ export const TOKEN_SECONDS = 300;
 
 type Kind = 'tar' | 'zip' | 'raw';
 
+/** The signing secret per application (it never changes once made): one settings read per process, not per URL. */
+const secrets = new WeakMap<App, string>();
+
 function mac(app: App, kind: Kind, repoId: number, subject: string, expires: number): string {
-	const secret = app.settings.ensure(SECRET, randomSecret);
+	let secret = secrets.get(app);
+	if (secret === undefined) secrets.set(app, (secret = app.settings.ensure(SECRET, randomSecret)));
 	return createHmac('sha256', secret).update(`${kind}:${repoId}:${subject}:${expires}`).digest('hex');
 }
 
