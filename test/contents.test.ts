@@ -272,6 +272,25 @@ test('a file over 1 MB: 403 too_large as JSON, empty content with encoding none 
 	assert.is(del.status, 200);
 });
 
+test('branches with slashes and paths with spaces: in ?ref, branch, URLs and download_url', async () => {
+	const head = (await s.request('GET', `${R}/git/ref/heads/main`, { token: owner })).body.object.sha;
+	const made = await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/feature/x', sha: head } });
+	assert.is(made.status, 201);
+	const put = await s.request('PUT', `${R}/contents/notes/my%20notes.md`, { token: owner, body: { message: 'Notes', content: b64('spaced'), branch: 'feature/x' } });
+	assert.is(put.status, 201, `~> written on feature/x: ${put.text}`);
+	assert.is(put.body.content.path, 'notes/my notes.md', '~> the path decoded');
+	assert.is(put.body.content.url, `${s.api}${R}/contents/notes/my%20notes.md?ref=feature%2Fx`, '~> and encoded in URLs');
+	const onMain = await s.request('GET', `${R}/contents/notes/my%20notes.md`);
+	assert.is(onMain.status, 404, '~> main is untouched');
+	const got = await s.request('GET', `${R}/contents/notes/my%20notes.md?ref=feature/x`);
+	assert.is(got.status, 200, '~> ?ref names the branch');
+	assert.is(await (await fetch(got.body.download_url)).text(), 'spaced', '~> download_url serves it');
+	const branchHead = (await s.request('GET', `${R}/git/ref/heads/feature/x`, { token: owner })).body.object.sha;
+	assert.is(branchHead, put.body.commit.sha, '~> feature/x moved');
+	const del = await s.request('DELETE', `${R}/git/refs/heads/feature/x`, { token: owner });
+	assert.is(del.status, 204);
+});
+
 test('symbolic links and submodules: a link to a file answers the file, others the link; a submodule names its URL', async () => {
 	const blob = await s.request('POST', `${R}/git/blobs`, { token: owner, body: { content: 'long.txt', encoding: 'utf-8' } });
 	const outside = await s.request('POST', `${R}/git/blobs`, { token: owner, body: { content: '../../etc/passwd', encoding: 'utf-8' } });

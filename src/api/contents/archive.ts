@@ -112,17 +112,20 @@ export function tarStream(app: App, repoId: number, commit: string, tree: string
 /** Entries at most in a zip (its listing is walked first); a bigger tree's zip fails, its tarball does not. */
 export const MAX_ZIP_ENTRIES = 100_000;
 
+/** A tree with more than MAX_ZIP_ENTRIES entries asked for as a zip. */
+export class TooManyEntries extends Error {}
+
 /**
  * The zip of the tree `tree` under the folder `top`, entries dated `mtime`. File contents are read
  * when yazl reaches them.
- * @throws Error when the tree has more than MAX_ZIP_ENTRIES entries
+ * @throws TooManyEntries when the tree has more than MAX_ZIP_ENTRIES entries; Error when a tree is missing
  */
 export function zipStream(app: App, repoId: number, tree: string, top: string, mtime: Date): Readable {
 	const zip = new ZipFile();
 	zip.addEmptyDirectory(`${top}/`, { mtime });
 	let count = 0;
 	for (const { path, mode, sha } of walk(app, repoId, tree, `${top}/`)) {
-		if (++count > MAX_ZIP_ENTRIES) throw new Error(`more than ${MAX_ZIP_ENTRIES} entries`);
+		if (++count > MAX_ZIP_ENTRIES) throw new TooManyEntries(`more than ${MAX_ZIP_ENTRIES} entries`);
 		if (mode === '040000' || mode === '160000') {
 			zip.addEmptyDirectory(`${path}/`, { mtime });
 			continue;

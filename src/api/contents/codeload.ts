@@ -23,7 +23,7 @@ import { epochSeconds } from '../../time';
 import { parseCommit } from '../git/objects';
 import { resolveCommit } from '../git/service';
 import type { RepositoryRow } from '../repos/store';
-import { tarStream, zipStream } from './archive';
+import { tarStream, TooManyEntries, zipStream } from './archive';
 import { lookupPath } from './paths';
 import { encodePath } from './render';
 
@@ -123,7 +123,8 @@ export function serveCodeload(app: App, req: IncomingMessage, res: ServerRespons
 		let body;
 		try {
 			body = format === 'zip' ? zipStream(app, repo.id, commit.tree, top, mtime) : tarStream(app, repo.id, sha, commit.tree, top, mtime).pipe(createGzip());
-		} catch {
+		} catch (error) {
+			if (!(error instanceof TooManyEntries)) throw error;
 			plain(res, 413, 'The repository is too large to archive as a zip; download its tarball instead.', headers);
 			return true;
 		}
