@@ -112,6 +112,13 @@ test('auto_init makes a first commit with README.md, .gitignore and LICENSE on t
 	git(['fsck', '--strict', '--no-dangling', ref.body.object.sha]);
 	assert.is(git(['cat-file', '-p', `${ref.body.object.sha}:LICENSE`]), unb64(license.body.content), '~> git reads the same LICENSE');
 
+	const gnu = await s.request('POST', '/user/repos', { token: owner, body: { name: 'gnu', auto_init: true, license_template: 'gpl-3.0' } });
+	assert.is(gnu.status, 201);
+	const gpl = await s.request('GET', '/repos/olivia/gnu/contents/LICENSE', { token: owner });
+	assert.match(unb64(gpl.body.content), 'GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007', '~> the GPL text');
+	const gnuTree = await s.request('GET', '/repos/olivia/gnu/contents', { token: owner });
+	assert.equal(gnuTree.body.map((e: { name: string }) => e.name), ['LICENSE', 'README.md'], '~> no .gitignore without a template');
+
 	const bad = await s.request('POST', '/user/repos', { token: owner, body: { name: 'other', auto_init: true, gitignore_template: 'Cobol-2099' } });
 	assert.is(bad.status, 422, '~> an unknown gitignore template is refused');
 	assert.is(bad.body.errors[0].field, 'gitignore_template', '~> naming the field');
