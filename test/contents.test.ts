@@ -378,6 +378,10 @@ test('GET …/readme finds README case-insensitively, in a folder too; raw and h
 	const fileHtml = await s.request('GET', `${R}/contents/docs/guide.md`, { headers: { Accept: 'application/vnd.github.html+json' } });
 	assert.ok(fileHtml.text.startsWith('<div id="file" class="md"'), '~> any Markdown file renders with the html media type');
 	assert.ok(fileHtml.text.includes('<h1>Guide</h1>'), `~> rendered: ${fileHtml.text}`);
+	const put = await s.request('PUT', `${R}/contents/.github/README`, { token: owner, body: { message: 'Profile', content: b64('From .github\n') } });
+	const preferred = await s.request('GET', `${R}/readme`);
+	assert.is(preferred.body.path, '.github/README', "~> .github/ comes before the root, as on GitHub");
+	await s.request('DELETE', `${R}/contents/.github/README`, { token: owner, body: { message: 'Unprofile', sha: put.body.content.sha } });
 	const missingDir = await s.request('GET', `${R}/readme/nowhere`);
 	assert.is(missingDir.status, 404);
 	const secret = await s.request('GET', '/repos/acme/secret/readme', { token: owner });

@@ -64,11 +64,12 @@ const README_EXTENSIONS = ['.md', '.markdown', '.mdown', '.mkdn', '.mkd', '.rst'
 
 /**
  * The README of the folder `dir` (a file named README, case-insensitively, with any extension;
- * markup preferred); for the root, also .github/ and docs/ (GitHub's places).
+ * markup preferred). For the repository's README, GitHub's places in its order: .github/, the
+ * root, docs/ ("About READMEs": the first of these holding one wins).
  * @returns its repository path, or null
  */
 export function findReadme(app: App, repoId: number, rootTree: string, dir: string): string | null {
-	const places = dir === '' ? ['', '.github', 'docs'] : [dir];
+	const places = dir === '' ? ['.github', '', 'docs'] : [dir];
 	for (const place of places) {
 		const found = lookupPath(app, repoId, rootTree, place);
 		if (!found) continue;
