@@ -215,6 +215,31 @@ test('writes need push access: anonymous 401, outsider 404 on a private reposito
 	assert.is(anonymousRead.status, 404, '~> and anonymous callers do not see it either');
 });
 
+test('reads and deletes: tokens that may not, hidden repositories, validation', async () => {
+	const noRepoScope = s.token('olivia', { scopes: ['read:org'] });
+	const noContents = s.token('olivia', { kind: 'fine-grained', permissions: { issues: 'read' }, org: 'acme' });
+	for (const path of ['/contents/README.md', '/readme', '/tarball', '/zipball/main']) {
+		const scoped = await s.request('GET', `/repos/acme/secret${path}`, { token: noRepoScope });
+		assert.is(scoped.status, 404, `~> ${path}: a classic token without repo does not see a private repository`);
+		const fine = await s.request('GET', `/repos/acme/secret${path}`, { token: noContents });
+		assert.ok([403, 404].includes(fine.status), `~> ${path}: a fine-grained token without Contents reads nothing private (${fine.status})`);
+		const ok = await s.request('GET', `/repos/acme/secret${path}`, { token: owner });
+		assert.ok(ok.status === 200 || ok.status === 302, `~> ${path}: the owner reads it (${ok.status})`);
+	}
+	const twoRefs = await s.request('GET', '/repos/acme/secret/contents/README.md?ref=main&ref=other', { token: owner });
+	assert.is(twoRefs.status, 422, '~> ref must be one string');
+	const file = await s.request('GET', '/repos/acme/secret/contents/README.md', { token: owner });
+	const hidden = await s.request('DELETE', '/repos/acme/secret/contents/README.md', { token: outsider, body: { message: 'x', sha: file.body.sha } });
+	assert.is(hidden.status, 404, '~> deleting in a hidden repository is 404');
+	const readOnly = s.token('olivia', { kind: 'fine-grained', permissions: { contents: 'read' }, org: 'acme' });
+	const refused = await s.request('DELETE', '/repos/acme/secret/contents/README.md', { token: readOnly, body: { message: 'x', sha: file.body.sha } });
+	assert.is(refused.status, 403, '~> Contents read may not delete');
+	const badType = await s.request('DELETE', '/repos/acme/secret/contents/README.md', { token: owner, body: { message: 5, sha: file.body.sha } });
+	assert.is(badType.status, 422, '~> message must be a string');
+	const still = await s.request('GET', '/repos/acme/secret/contents/README.md', { token: owner });
+	assert.is(still.body.sha, file.body.sha, '~> nothing was deleted');
+});
+
 test('GET …/contents/{path}: a file (base64 in lines of 60), a folder listing, raw and object media, ?ref, 404s', async () => {
 	const long = 'x'.repeat(100);
 	const put = await s.request('PUT', `${R}/contents/long.txt`, { token: owner, body: { message: 'Long', content: b64(long) } });
