@@ -333,6 +333,8 @@ test('symbolic links and submodules: a link to a file answers the file, others t
 			{ path: 'escape', mode: '120000', sha: outside.body.sha },
 			{ path: '.gitmodules', mode: '100644', content: modules },
 			{ path: 'lib/dep', mode: '160000', sha: 'c'.repeat(40) },
+			{ path: 'bin/run.sh', mode: '100755', content: '#!/bin/sh\necho hi\n' },
+			{ path: `deep/${'n'.repeat(90)}/${'x'.repeat(120)}.txt`, mode: '100644', content: 'far down\n' },
 		],
 		'Links and a submodule',
 	);
@@ -445,7 +447,11 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 			.filter(Boolean)
 			.map((line) => line.replace(/^(\S+)\s+\S+\s+(\d+)\s+\S+\s+\S+\s+/, '$1 $2 '))
 			.sort();
-	assert.equal(verbose(tarFile, true), verbose(gitTar, false), '~> modes, sizes, names and link targets agree with git archive');
+	const ours = verbose(tarFile, true);
+	assert.ok(ours.some((line) => line.startsWith('-rwxrwxr-x') && line.endsWith('/bin/run.sh')), '~> an executable file keeps its mode');
+	assert.ok(ours.some((line) => line.endsWith(`${'x'.repeat(120)}.txt`)), '~> a path over 100 characters (pax header)');
+	assert.equal(ours, verbose(gitTar, false), '~> modes, sizes, names and link targets agree with git archive');
+
 	const gitComment = execFileSync('git', ['get-tar-commit-id'], { input: execFileSync('gzip', ['-dc', tarFile]) }).toString('utf8').trim();
 	assert.is(gitComment, head, '~> git get-tar-commit-id reads the commit from the pax header');
 
@@ -455,6 +461,12 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 	writeFileSync(zipFile, Buffer.from(await (await fetch(zipball.headers.get('location')!)).arrayBuffer()));
 	const zipped = execFileSync('unzip', ['-p', zipFile, `${top}/docs/guide.md`]).toString('utf8');
 	assert.is(zipped, '# Guide\n\nMore.\n', '~> the zip holds the same file');
+	const zipList = execFileSync('unzip', ['-Z1', zipFile]).toString('utf8').split('\n').filter(Boolean).sort();
+	const tarNames = execFileSync('tar', ['-tzf', tarFile]).toString('utf8').split('\n').filter(Boolean).sort();
+	assert.equal(zipList, tarNames, '~> the zip holds the same entries as the tarball');
+	const modes = execFileSync('unzip', ['-Z', zipFile]).toString('utf8');
+	assert.match(modes, /^-rwxrwxr-x .*\/bin\/run\.sh$/m, '~> with the executable mode');
+	assert.match(modes, /^lrwxrwxrwx .*\/link\.txt$/m, '~> and links as links');
 
 	const badRef = await s.request('GET', `${R}/tarball/nope`);
 	assert.is(badRef.status, 404, '~> an unknown ref is 404');

@@ -57,7 +57,10 @@ function header(fields: { path: string; mode: number; size: number; mtime: Date;
 	const h = new tar.Header({ ...fields, uid: 0, gid: 0, uname: 'root', gname: 'root' });
 	h.encode();
 	const blocks: Buffer[] = [];
-	if (h.needPax) blocks.push(new tar.Pax({ path: fields.path, linkpath: fields.linkpath, mtime: fields.mtime }).encode());
+	// A name over the 100 bytes of ustar's name field gets a pax record, as git archive writes it:
+	// ustar's prefix/name split would drop a folder's trailing slash.
+	const long = Buffer.byteLength(fields.path) > 100 || Buffer.byteLength(fields.linkpath ?? '') > 100;
+	if (h.needPax || long) blocks.push(new tar.Pax({ path: fields.path, linkpath: fields.linkpath, mtime: fields.mtime }).encode());
 	blocks.push(h.block!);
 	return blocks;
 }
