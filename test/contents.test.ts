@@ -334,6 +334,7 @@ test('symbolic links and submodules: a link to a file answers the file, others t
 			{ path: '.gitmodules', mode: '100644', content: modules },
 			{ path: 'lib/dep', mode: '160000', sha: 'c'.repeat(40) },
 			{ path: 'bin/run.sh', mode: '100755', content: '#!/bin/sh\necho hi\n' },
+			{ path: 'intl/ünïcödé 文件.md', mode: '100644', content: 'ü\n' },
 			{ path: `deep/${'n'.repeat(90)}/${'x'.repeat(120)}.txt`, mode: '100644', content: 'far down\n' },
 		],
 		'Links and a submodule',
