@@ -481,6 +481,13 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 	assert.is((await fetch(signed.replace(/token=(\d+)\./, (_m, e) => `token=${Number(e) + 1}.`))).status, 404, '~> nor with a forged expiry');
 	s.clock.advance(301_000);
 	assert.is((await fetch(signed)).status, 404, '~> and not after five minutes');
+	const head2 = await fetch(location, { method: 'HEAD' });
+	assert.is(head2.status, 200, '~> HEAD answers the headers');
+	assert.is(head2.headers.get('content-disposition'), `attachment; filename=${top}.tar.gz`, "~> naming the file as GitHub's codeload does");
+	for (const odd of ['/_raw/acme/app/%E0%A4%A/x', '/_raw/acme/app/main/%ZZ', '/_codeload/acme/app/legacy.tar.gz/zzz', '/_codeload/nobody/app/legacy.zip/' + 'a'.repeat(40), '/_raw/acme/app/main/docs']) {
+		const res = await fetch(`${s.origin}${odd}`);
+		assert.is(res.status, 404, `~> ${odd} is 404, never a failure`);
+	}
 	const hidden = await s.request('GET', '/repos/acme/secret/tarball', { token: outsider });
 	assert.is(hidden.status, 404, '~> callers who cannot read the repository get no URL');
 });
