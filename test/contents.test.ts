@@ -492,6 +492,15 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 	assert.is(hidden.status, 404, '~> callers who cannot read the repository get no URL');
 });
 
+test('a folder of more than 1,000 entries lists the first 1,000, as GitHub does', async () => {
+	const files = Array.from({ length: 1001 }, (_, i) => ({ path: `many/f${String(i).padStart(4, '0')}`, mode: '100644', content: `${i}` }));
+	await gitCommit(files, 'Many files');
+	const listing = await s.request('GET', `${R}/contents/many`);
+	assert.is(listing.status, 200);
+	assert.is(listing.body.length, 1000, '~> 1,000 entries');
+	assert.is(listing.body[999].name, 'f0999', '~> the first ones, in git order');
+});
+
 test('Octokit: createOrUpdateFileContents → getContent → deleteFile', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit: Octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
