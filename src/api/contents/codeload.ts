@@ -71,7 +71,7 @@ export function archiveUrl(app: App, owner: string, repo: RepositoryRow, format:
 
 /** A file's download_url: its bytes at `ref`. @param nowMs epoch milliseconds (the token's clock) */
 export function rawUrl(app: App, owner: string, repo: RepositoryRow, ref: string, path: string, nowMs: number): string {
-	const subject = `${ref}:${path}`;
+	const subject = `${ref}\0${path}`;
 	return app.urls.html(`/_raw/${encodeURIComponent(owner)}/${encodeURIComponent(repo.name)}/${encodeURIComponent(ref)}/${encodePath(path)}${tokenQuery(app, repo, 'raw', subject, nowMs)}`);
 }
 
@@ -151,7 +151,7 @@ export function serveCodeload(app: App, req: IncomingMessage, res: ServerRespons
 	}
 	const pathText = filePath.join('/');
 	const commit = resolveCommit(app, repo, ref);
-	const found = commit && allowed(app, repo, 'raw', `${ref}:${pathText}`, token, now) ? lookupPath(app, repo.id, parseCommit(app.stores.git.object(repo.id, commit)!.content).tree, pathText) : null;
+	const found = commit && allowed(app, repo, 'raw', `${ref}\0${pathText}`, token, now) ? lookupPath(app, repo.id, parseCommit(app.stores.git.object(repo.id, commit)!.content).tree, pathText) : null;
 	const entry = found && !found.root ? found.entry : null;
 	const row = entry && entry.mode !== '040000' && entry.mode !== '160000' ? app.stores.git.object(repo.id, entry.sha) : undefined;
 	if (!row || row.type !== 'blob') {
