@@ -211,6 +211,7 @@ function fileCommitBody(ctx: Context, path: string, result: ReturnType<typeof co
 	return { content, commit: gitRender.commit(app.urls, repo, result.commit, commitData) };
 }
 
+/** The contents routes (GET/PUT/DELETE contents, readme, tarball, zipball), registered in src/api/routes.ts. */
 export const contentRoutes = [
 	route({
 		...READ,

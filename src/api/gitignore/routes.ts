@@ -10,6 +10,7 @@ import { GITIGNORE_TEMPLATES } from './templates';
 /** The template names, sorted as GitHub lists them (case-insensitively). */
 const NAMES = Object.keys(GITIGNORE_TEMPLATES).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 
+/** GET /gitignore/templates and GET /gitignore/templates/{name}, registered in src/api/routes.ts. */
 export const gitignoreRoutes = [
 	route({
 		method: 'GET',
