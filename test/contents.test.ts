@@ -501,6 +501,17 @@ test('a folder of more than 1,000 entries lists the first 1,000, as GitHub does'
 	assert.is(listing.body[999].name, 'f0999', '~> the first ones, in git order');
 });
 
+test('an archived repository is read-only: PUT and DELETE answer 403, reads go on', async () => {
+	const archived = await s.request('PATCH', '/repos/olivia/gnu', { token: owner, body: { archived: true } });
+	assert.is(archived.status, 200);
+	const license = await s.request('GET', '/repos/olivia/gnu/contents/LICENSE', { token: owner });
+	assert.is(license.status, 200, '~> reads go on');
+	const put = await s.request('PUT', '/repos/olivia/gnu/contents/x.txt', { token: owner, body: { message: 'x', content: b64('x') } });
+	assert.is(put.status, 403, '~> no new file');
+	const del = await s.request('DELETE', '/repos/olivia/gnu/contents/LICENSE', { token: owner, body: { message: 'x', sha: license.body.sha } });
+	assert.is(del.status, 403, '~> no deletion');
+});
+
 test('Octokit: createOrUpdateFileContents → getContent → deleteFile', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit: Octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
