@@ -14,6 +14,7 @@ import polka from 'polka';
 import type { App } from './app';
 import { ROUTES } from './api/routes';
 import { serveAtom } from './api/feeds/web';
+import { serveCodeload } from './api/contents/codeload';
 import { DOCS_BASE, MESSAGES } from './http/errors';
 import { baseHeaders, clientIp, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
@@ -92,6 +93,14 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		if (!match) return next();
 		req.params = match.params;
 		match.value(req, res);
+	});
+	// Archives and raw files at the web origin (Gitstead's codeload: src/api/contents/codeload.ts),
+	// reached through the URLs the API hands out.
+	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
+		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req) || !(req.path.startsWith('/_codeload/') || req.path.startsWith('/_raw/'))) return next();
+		app.externalChanges.checkAtMostEvery(1);
+		const token = typeof req.query.token === 'string' ? req.query.token : null;
+		if (!serveCodeload(app, req, res, req.path, token, baseHeaders(randomUUID()))) next();
 	});
 	// The Atom feeds GET /feeds lists, at the web origin only (not below /api/v3): /timeline,
 	// /{login}, /{login}.private, … (src/api/feeds/web.ts). API routes win where both could answer.

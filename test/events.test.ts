@@ -601,6 +601,19 @@ const TABLE: Record<string, Entry> = {
 		call: () => ({ path: '/repos/acme/app/git/refs/heads/topic' }),
 	},
 
+	// ------------------------------------------------------------------ contents (commits on a branch, through the ref writes)
+	'PUT /repos/{owner}/{repo}/contents/*': {
+		records: ['push'],
+		call: () => ({ path: '/repos/acme/app/contents/docs/notes.md', body: { message: 'Add notes', content: Buffer.from('notes').toString('base64') } }),
+	},
+	'DELETE /repos/{owner}/{repo}/contents/*': {
+		records: ['push'],
+		call: async () => {
+			const file = await must('GET', '/repos/acme/app/contents/docs/notes.md');
+			return { path: '/repos/acme/app/contents/docs/notes.md', body: { message: 'Remove notes', sha: file.sha } };
+		},
+	},
+
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': {
 		records: ['deployment.created'],

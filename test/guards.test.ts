@@ -39,7 +39,9 @@ test('every route declares the resource it guards, or none', () => {
 				route.access === 'site_admin' ||
 				appOnly(route) ||
 				route.tokenKinds.size === 1 ||
-				names.every((name) => ['username', 'guid'].includes(name));
+				names.every((name) => ['username', 'guid'].includes(name)) ||
+				// GitHub's public catalogues (gitignore templates): {name} names an entry of a fixed list.
+				route.path.startsWith('/gitignore/');
 			assert.ok(reason, `~> ${id} guards nothing and says why`);
 		}
 	}
@@ -85,7 +87,8 @@ test.before(async () => {
 	s.member('other', 'olivia');
 	const owner = s.fullToken('olivia');
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { default_repository_permission: 'none' } });
-	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
+	// auto_init: a first commit with a README (GET …/readme answers it).
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app', auto_init: true } });
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'vault', private: true } });
 	await s.request('POST', '/orgs/other/repos', { token: s.fullToken('oscar'), body: { name: 'site' } });
 	const crew = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });

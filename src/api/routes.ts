@@ -13,6 +13,8 @@ import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
+import { contentRoutes } from './contents/routes';
+import { gitignoreRoutes } from './gitignore/routes';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
@@ -51,6 +53,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...repositoryWebhookRoutes,
 	...appRoutes,
 	...gitRoutes,
+	...contentRoutes,
+	...gitignoreRoutes,
 	...deploymentRoutes,
 	...actionsRoutes,
 	...gistRoutes,

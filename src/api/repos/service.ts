@@ -12,6 +12,7 @@ import type { RepositoryRow } from './store';
 import type { TeamRow } from '../teams/store';
 import { orgSimple } from '../orgs/render';
 import { webhookUser } from '../../events/payloads';
+import { autoInitialize, checkGitignoreTemplate } from '../contents/init';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
 export function repositoryName(requested: string): string {
@@ -32,6 +33,10 @@ export interface CreateRepositoryInput {
 	is_template?: boolean;
 	team_id?: number;
 	license_template?: string;
+	/** Create an initial commit (README.md, .gitignore, LICENSE) on the default branch. */
+	auto_init?: boolean;
+	/** A gitignore template's name (GET /gitignore/templates), written as .gitignore with auto_init. */
+	gitignore_template?: string;
 	allow_squash_merge?: boolean;
 	allow_merge_commit?: boolean;
 	allow_rebase_merge?: boolean;
@@ -48,7 +53,8 @@ const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallba
  * @param options.forkOf the repository this one is a fork of: its git objects and refs are copied, a fork event is sent
  * @param options.actorId who acts (webhook sender), null for an app or the command line
  * @param options.now ISO timestamp
- * @throws HttpError 422 for an invalid or taken name, an unknown license template, or a team_id outside the organization.
+ * With `auto_init`, the default branch gets an initial commit (src/api/contents/init.ts).
+ * @throws HttpError 422 for an invalid or taken name, an unknown license or gitignore template, or a team_id outside the organization.
  */
 export function createRepository(
 	app: App,
@@ -70,6 +76,7 @@ export function createRepository(
 	if (input.visibility === 'internal' && owner.type !== 'Organization') {
 		throw invalidField('Repository', 'visibility', 'internal repositories belong to organizations');
 	}
+	checkGitignoreTemplate(input.gitignore_template);
 	const visibility = input.visibility ?? (input.private ? 'private' : 'public');
 	const { stores } = app;
 	const repo = app.transaction(() => {
@@ -119,6 +126,11 @@ export function createRepository(
 		if (team) {
 			stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
 			events.teamRepository(app, 'added_to_repository', owner, team, repo, options.actorId);
+		}
+		if (input.auto_init && !options.forkOf) {
+			const nowMs = Date.parse(options.now);
+			autoInitialize(app, repo, owner, { gitignore: input.gitignore_template, license: input.license_template }, nowMs, options.now, options.actorId);
+			return stores.repos.byId(id)!;
 		}
 		return repo;
 	});
