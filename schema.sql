@@ -1064,3 +1064,29 @@ CREATE TABLE notification_threads (
 );
 CREATE INDEX notification_threads_inbox ON notification_threads(user_id, updated_at) WHERE updated_at IS NOT NULL;
 CREATE INDEX notification_threads_subject ON notification_threads(subject_id, subscribed);
+
+-- Search (schema 11): full-text indexes for GET /search/repositories and GET /search/issues.
+-- External-content FTS5 tables (the text stays in repositories and issues), kept by triggers;
+-- unicode61 with remove_diacritics 2, so "café" matches "cafe".
+CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER repositories_fts_insert AFTER INSERT ON repositories BEGIN
+  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+END;
+CREATE TRIGGER repositories_fts_delete AFTER DELETE ON repositories BEGIN
+  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+END;
+CREATE TRIGGER repositories_fts_update AFTER UPDATE OF name, description ON repositories BEGIN
+  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+END;
+CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='issues', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER issues_fts_insert AFTER INSERT ON issues BEGIN
+  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+END;
+CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues BEGIN
+  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+END;
+CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues BEGIN
+  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+END;

@@ -25,6 +25,7 @@ import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
+import { searchRoutes } from './search/routes';
 import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
 import { teamsRoutes } from './teams/routes';
@@ -63,4 +64,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...starringRoutes,
 	...watchingRoutes,
 	...notificationRoutes,
+	...searchRoutes,
 ];

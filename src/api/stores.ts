@@ -21,6 +21,7 @@ import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
+import { createSearchStore } from './search/store';
 import { createStarStore } from './starring/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
@@ -55,6 +56,7 @@ export function createStores(db: DB) {
 		stars: createStarStore(db),
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
+		search: createSearchStore(db),
 	};
 }
 

@@ -260,6 +260,37 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 11,
+		description: 'search: FTS5 indexes of repositories (name, description) and issues (title, body), kept by triggers',
+		up(db) {
+			db.exec(`
+				CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER repositories_fts_insert AFTER INSERT ON repositories BEGIN
+				  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+				END;
+				CREATE TRIGGER repositories_fts_delete AFTER DELETE ON repositories BEGIN
+				  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+				END;
+				CREATE TRIGGER repositories_fts_update AFTER UPDATE OF name, description ON repositories BEGIN
+				  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+				  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+				END;
+				CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='issues', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER issues_fts_insert AFTER INSERT ON issues BEGIN
+				  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+				END;
+				CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues BEGIN
+				  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+				END;
+				CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues BEGIN
+				  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+				  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+				END;
+				INSERT INTO repositories_fts (repositories_fts) VALUES ('rebuild');
+				INSERT INTO issues_fts (issues_fts) VALUES ('rebuild');`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
