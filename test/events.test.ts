@@ -85,6 +85,7 @@ async function commit(content: string, parents: string[]): Promise<string> {
 const NOTIFICATION_STATE = 'notifications derive from events; marking threads read or done and thread subscriptions are a reader’s own state, which GitHub reports to no webhook, feed or other notification';
 const HOOKS = 'a hook’s configuration is not a domain event: GitHub reports it to no feed, notification or other hook';
 const NO_OBJECT_EVENT = 'git objects written without moving a ref are not events on GitHub (push, create and delete come from refs)';
+const MARKDOWN = 'rendering Markdown changes nothing: GitHub’s markdown API only answers with HTML';
 const GIST =
 	'GitHub has no gist webhooks, and GistEvent left the activity feeds (GitHub’s event types list no gist event today); gists belong to no repository or organization';
 const BUDGET = 'billing budgets are not reported on GitHub: no webhook event, feed entry or notification concerns them';
@@ -708,6 +709,10 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: `/repos/acme/app/issues/comments/${w.ids.comment}` }),
 	},
 	'DELETE /repos/{owner}/{repo}/labels/{name}': { records: ['label.deleted'], call: () => ({ path: '/repos/acme/app/labels/flaky' }) },
+
+	// ------------------------------------------------------------------ markdown
+	'POST /markdown': { none: MARKDOWN, call: () => ({ path: '/markdown', body: { text: 'Hello **world**', mode: 'gfm', context: 'acme/app' } }) },
+	'POST /markdown/raw': { none: MARKDOWN, call: () => ({ path: '/markdown/raw', body: { text: 'Hello' } }) },
 
 	// ------------------------------------------------------------------ gists
 	'POST /gists': { none: GIST, call: () => ({ path: '/gists', body: { files: { 'a.txt': { content: 'hello' } }, public: true } }) },

@@ -18,7 +18,9 @@ import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
 import { organizationWebhookRoutes, repositoryWebhookRoutes } from './hooks/routes';
+import { markdownRoutes } from './markdown/routes';
 import { metaRoutes } from './meta/routes';
+import { miscRoutes } from './misc/routes';
 import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
@@ -65,4 +67,6 @@ export const ROUTES: RouteDeclaration[] = [
 	...watchingRoutes,
 	...notificationRoutes,
 	...searchRoutes,
+	...miscRoutes,
+	...markdownRoutes,
 ];
