@@ -401,7 +401,9 @@ CREATE TABLE gists (
   created_at  TEXT NOT NULL,
   updated_at  TEXT NOT NULL,
   blocked_at  TEXT,                                   -- set by `gitstead admin block-gist`: reads answer 403
-  block_reason TEXT
+  block_reason TEXT,
+  -- Schema 12. The gist this one was forked from (POST /gists/{gist_id}/forks); NULL: not a fork.
+  fork_of_id  INTEGER REFERENCES gists(id) ON DELETE SET NULL
 );
 CREATE INDEX gists_owner ON gists(owner_id, updated_at);
 CREATE INDEX gists_public ON gists(updated_at) WHERE public = 1;
@@ -412,6 +414,31 @@ CREATE TABLE gist_files (
   content  TEXT NOT NULL,
   PRIMARY KEY (gist_id, filename)
 ) WITHOUT ROWID;
+
+-- Gist stars, forks and revisions (schema 12). A gist's history is one gist_revisions row per
+-- create or change of its files (description changes are not revisions, as GitHub's): the files
+-- as they were (JSON: filename → content), who made it, when, and the lines added and deleted.
+-- version is the revision's id (40 hex characters). A fork copies its source's revisions.
+CREATE TABLE gist_stars (
+  gist_id    INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (gist_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX gist_stars_user ON gist_stars(user_id, created_at);
+CREATE INDEX gists_fork_of ON gists(fork_of_id, id) WHERE fork_of_id IS NOT NULL;
+CREATE TABLE gist_revisions (
+  id           INTEGER PRIMARY KEY,
+  gist_id      INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+  version      TEXT NOT NULL,
+  user_id      INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  committed_at TEXT NOT NULL,
+  additions    INTEGER NOT NULL,
+  deletions    INTEGER NOT NULL,
+  files        TEXT NOT NULL,
+  UNIQUE (gist_id, version)
+);
+CREATE INDEX gist_revisions_gist ON gist_revisions(gist_id, id);
 
 -- body_html and body_text: the body rendered when it was written (src/api/markdown/render.ts
 -- renderBody), read back for the html, text and full media types (schema version 2).

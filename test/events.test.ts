@@ -724,6 +724,9 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/gists/${gist.id}`, body: { description: 'Greeting' } };
 		},
 	},
+	'PUT /gists/{gist_id}/star': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/star` }) },
+	'DELETE /gists/{gist_id}/star': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/star` }) },
+	'POST /gists/{gist_id}/forks': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/forks`, token: token('nora') }) },
 	'POST /gists/{gist_id}/comments': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/comments`, body: { body: 'Nice' } }) },
 	'PATCH /gists/{gist_id}/comments/{comment_id}': {
 		none: GIST,

@@ -291,6 +291,41 @@ export const migrations: Migration[] = [
 				INSERT INTO issues_fts (issues_fts) VALUES ('rebuild');`);
 		},
 	},
+	{
+		version: 12,
+		description: 'gists: stars, forks (fork_of_id) and revisions; every existing gist gets one revision of its files as they are',
+		up(db) {
+			db.exec(`
+				ALTER TABLE gists ADD COLUMN fork_of_id INTEGER REFERENCES gists(id) ON DELETE SET NULL;
+				CREATE TABLE gist_stars (
+				  gist_id    INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  created_at TEXT NOT NULL,
+				  PRIMARY KEY (gist_id, user_id)
+				) WITHOUT ROWID;
+				CREATE INDEX gist_stars_user ON gist_stars(user_id, created_at);
+				CREATE INDEX gists_fork_of ON gists(fork_of_id, id) WHERE fork_of_id IS NOT NULL;
+				CREATE TABLE gist_revisions (
+				  id           INTEGER PRIMARY KEY,
+				  gist_id      INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+				  version      TEXT NOT NULL,
+				  user_id      INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  committed_at TEXT NOT NULL,
+				  additions    INTEGER NOT NULL,
+				  deletions    INTEGER NOT NULL,
+				  files        TEXT NOT NULL,
+				  UNIQUE (gist_id, version)
+				);
+				CREATE INDEX gist_revisions_gist ON gist_revisions(gist_id, id);
+				INSERT INTO gist_revisions (gist_id, version, user_id, committed_at, additions, deletions, files)
+				SELECT g.id, lower(hex(randomblob(20))), g.owner_id, g.updated_at,
+				  (SELECT coalesce(sum(length(f.content) - length(replace(f.content, char(10), '')) + (substr(f.content, -1) <> char(10))), 0)
+				     FROM gist_files f WHERE f.gist_id = g.id),
+				  0,
+				  (SELECT coalesce(json_group_object(f.filename, f.content), '{}') FROM gist_files f WHERE f.gist_id = g.id)
+				FROM gists g ORDER BY g.id;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
