@@ -1092,7 +1092,8 @@ CREATE TABLE notification_threads (
 CREATE INDEX notification_threads_inbox ON notification_threads(user_id, updated_at) WHERE updated_at IS NOT NULL;
 CREATE INDEX notification_threads_subject ON notification_threads(subject_id, subscribed);
 
--- Search (schema 11): full-text indexes for GET /search/repositories and GET /search/issues.
+-- Search (schema 11): full-text indexes for GET /search/repositories and GET /search/issues
+-- (repositories: name, description; issues: title, body; issue comments: body).
 -- External-content FTS5 tables (the text stays in repositories and issues), kept by triggers;
 -- unicode61 with remove_diacritics 2, so "café" matches "cafe".
 CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
@@ -1116,4 +1117,15 @@ END;
 CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues BEGIN
   INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
   INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+END;
+CREATE VIRTUAL TABLE issue_comments_fts USING fts5(body, content='issue_comments', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER issue_comments_fts_insert AFTER INSERT ON issue_comments BEGIN
+  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
+END;
+CREATE TRIGGER issue_comments_fts_delete AFTER DELETE ON issue_comments BEGIN
+  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+END;
+CREATE TRIGGER issue_comments_fts_update AFTER UPDATE OF body ON issue_comments BEGIN
+  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
 END;

@@ -145,6 +145,21 @@ test('issues – text, state, type, labels (quoted too), author, assignee, menti
 	assert.equal(names(sorted), ['Engine explodes on launch', 'Add a countdown', 'Fuel gauge wrong'], '~> sort=created&order=asc');
 });
 
+test('issues – comments are searched too (in:comments), kept by triggers; in:title,body leaves them out; own text ranks first', async () => {
+	const comment = await s.request('POST', '/repos/acme/rocket-launcher/issues/2/comments', { token: nora, body: { body: 'What about a gyroscope?' } });
+	assert.is(comment.status, 201);
+	assert.equal(names(await search('issues', 'gyroscope', nora)), ['Add a countdown'], '~> found by its comment');
+	assert.equal(names(await search('issues', 'gyroscope in:comments', nora)), ['Add a countdown'], '~> in:comments');
+	assert.is((await search('issues', 'gyroscope in:title,body', nora)).body.total_count, 0, '~> in:title,body leaves comments out');
+	await s.request('POST', '/repos/acme/rocket-launcher/issues/1/comments', { token: nora, body: { body: 'Maybe the countdown is too short' } });
+	assert.equal(names(await search('issues', 'countdown', nora)), ['Add a countdown', 'Engine explodes on launch'], '~> the issue whose own text matches first');
+	await s.request('PATCH', `/repos/acme/rocket-launcher/issues/comments/${comment.body.id}`, { token: nora, body: { body: 'What about a compass?' } });
+	assert.is((await search('issues', 'gyroscope', nora)).body.total_count, 0, '~> an edited comment is indexed again');
+	assert.is((await search('issues', 'compass', nora)).body.total_count, 1);
+	await s.request('DELETE', `/repos/acme/rocket-launcher/issues/comments/${comment.body.id}`, { token: nora });
+	assert.is((await search('issues', 'compass', nora)).body.total_count, 0, '~> a deleted comment is gone');
+});
+
 test('issues – private repositories’ issues only for callers who can read them', async () => {
 	assert.is((await search('issues', 'launch', nora)).body.total_count, 1, '~> an outsider: the public issue only');
 	assert.is((await search('issues', 'launch')).body.total_count, 1, '~> anonymous: the same');
@@ -214,6 +229,22 @@ test('rate limit – search counts per minute (default 30, 10 anonymous) apart f
 	assert.is(anon.headers.get('x-ratelimit-limit'), '500', '~> anonymous: search_unauthenticated');
 	const core = await s.get('/user', olivia);
 	assert.is(core.headers.get('x-ratelimit-resource'), 'core', '~> other routes count against core');
+	// A spent search budget: 403 for searches until the minute is over; core is untouched.
+	const small = await startServer({ configure: (c) => void (c.rate_limit.limits.search_unauthenticated = 2) });
+	try {
+		small.user('zed');
+		assert.is((await small.get('/search/users?q=zed')).status, 200);
+		assert.is((await small.get('/search/users?q=zed')).status, 200);
+		const spent = await small.get('/search/users?q=zed');
+		assert.is(spent.status, 403, '~> the third anonymous search in a minute: 403');
+		assert.match(spent.body.message, /rate limit exceeded/);
+		assert.is(spent.headers.get('x-ratelimit-remaining'), '0');
+		assert.is((await small.get('/users/zed')).status, 200, '~> core requests go on');
+		small.clock.advance(61_000);
+		assert.is((await small.get('/search/users?q=zed')).status, 200, '~> a minute later: a new window');
+	} finally {
+		await small.close();
+	}
 });
 
 test.run();

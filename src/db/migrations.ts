@@ -262,7 +262,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 11,
-		description: 'search: FTS5 indexes of repositories (name, description) and issues (title, body), kept by triggers',
+		description: 'search: FTS5 indexes of repositories (name, description), issues (title, body) and issue comments (body), kept by triggers',
 		up(db) {
 			db.exec(`
 				CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
@@ -287,8 +287,20 @@ export const migrations: Migration[] = [
 				  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
 				  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
 				END;
+				CREATE VIRTUAL TABLE issue_comments_fts USING fts5(body, content='issue_comments', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER issue_comments_fts_insert AFTER INSERT ON issue_comments BEGIN
+				  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
+				END;
+				CREATE TRIGGER issue_comments_fts_delete AFTER DELETE ON issue_comments BEGIN
+				  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+				END;
+				CREATE TRIGGER issue_comments_fts_update AFTER UPDATE OF body ON issue_comments BEGIN
+				  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+				  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
+				END;
 				INSERT INTO repositories_fts (repositories_fts) VALUES ('rebuild');
-				INSERT INTO issues_fts (issues_fts) VALUES ('rebuild');`);
+				INSERT INTO issues_fts (issues_fts) VALUES ('rebuild');
+				INSERT INTO issue_comments_fts (issue_comments_fts) VALUES ('rebuild');`);
 		},
 	},
 	{

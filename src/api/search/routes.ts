@@ -1,10 +1,11 @@
 /**
  * Search (GitHub's search API: repositories, issues and pull requests, users), counted against the
  * `search` rate limit. Free text is matched with the FTS5 indexes of schema 11 (repositories: name,
- * description; issues: title, body), qualifiers become SQL conditions, and what the caller may not
+ * description; issues: title, body; issue comments: body), qualifiers become SQL conditions, and what the caller may not
  * read is filtered in the same query (visibility.ts), so total_count is exact. Only the first 1000
  * results are reachable, as on GitHub. Items carry the shapes of the corresponding list routes and
  * `score` (1.0: Gitstead ranks best matches with FTS5's bm25 but reports no score of its own).
+ * Issues are also found by their comments (issue_comments_fts), unless `in:` leaves them out.
  */
 import * as v from 'valibot';
 import { HttpError, invalidField } from '../../http/errors';
@@ -236,8 +237,21 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 	const visibleIds = readablePrivateRepositories(ctx as Context, { issues: true });
 	const visible = new Set(visibleIds);
 	const where = new Conditions();
-	const match = matchExpression(terms, inColumns(qualifiers, ['title', 'body']));
+	// in:title,body,comments (all three by default): the words match in the issue's title and body,
+	// or within one of its comments.
+	const columns = inColumns(qualifiers, ['title', 'body', 'comments']);
+	const issueColumns = columns.filter((column) => column !== 'comments');
+	const comments = columns.includes('comments');
+	const issueMatch = issueColumns.length ? matchExpression(terms, issueColumns) : null;
+	const commentMatch = comments ? matchExpression(terms, ['body']) : null;
+	// Ranked by FTS5 (bm25) when only the issue's own text is searched.
+	const match = commentMatch ? null : issueMatch;
 	if (match) where.add('issues_fts MATCH ?', match);
+	else if (commentMatch) {
+		const inComments = 'i.id IN (SELECT c.issue_id FROM issue_comments_fts JOIN issue_comments c ON c.id = issue_comments_fts.rowid WHERE issue_comments_fts MATCH ?)';
+		if (issueMatch) where.add(`i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?) OR ${inComments}`, issueMatch, commentMatch);
+		else where.add(inComments, commentMatch);
+	}
 	where.add("r.visibility = 'public' OR r.id IN (SELECT value FROM json_each(?))", JSON.stringify(visibleIds));
 	// Issues of a repository with issues turned off are not found; its pull requests are.
 	where.add('i.pull_request = 1 OR r.has_issues = 1');
@@ -344,11 +358,22 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 		: 'issues i JOIN repositories r ON r.id = i.repo_id';
 	const direction = ctx.query.order === 'asc' ? 'ASC' : 'DESC';
 	const column = ctx.query.sort ? issueSort(ctx.query.sort) : null;
-	const orderBy = column ? `${column} ${direction}, i.id ${direction}` : match ? 'bm25(issues_fts), i.id DESC' : 'i.id DESC';
+	// Best match: bm25 over title and body; with comments searched too, issues whose own text
+	// matches come first.
+	const rankOwnText = !column && !match && issueMatch !== null && commentMatch !== null;
+	const orderBy = column
+		? `${column} ${direction}, i.id ${direction}`
+		: match
+			? 'bm25(issues_fts), i.id DESC'
+			: rankOwnText
+				? 'i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?) DESC, i.id DESC'
+				: 'i.id DESC';
+	const orderParams = rankOwnText ? [issueMatch] : [];
 	const { search, repos, accounts } = ctx.app.stores;
 	const total = search.count(`SELECT count(*) FROM ${from} WHERE ${where.where()}`, where.params);
 	const rows = search.all<IssueRow>(`SELECT i.* FROM ${from} WHERE ${where.where()} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
 		...where.params,
+		...orderParams,
 		page.limit,
 		page.offset,
 	]);
