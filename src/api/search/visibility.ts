@@ -10,6 +10,7 @@ import type { Context } from '../../http/route';
 import { repositoryPermissions } from '../../auth/access/repos';
 import { permissionsSatisfy } from '../../auth/permissions';
 import type { RepositoryRow } from '../repos/store';
+import type { CandidateRepository } from './store';
 
 /**
  * Ids of the non-public repositories the caller can read (none for anonymous callers and public
@@ -22,7 +23,7 @@ export function readablePrivateRepositories(ctx: Context, options: { issues?: bo
 	if (ctx.publicView) return [];
 	const fineGrained = principal.kind !== 'classic' && principal.kind !== 'oauth' && principal.kind !== 'anonymous';
 	if (options.issues && fineGrained && !permissionsSatisfy(principal.permissions, [{ issues: 'read' }, { pull_requests: 'read' }])) return [];
-	let candidates: RepositoryRow[];
+	let candidates: CandidateRepository[];
 	if (principal.kind === 'installation') {
 		if (principal.resourceOwnerId === null) return [];
 		candidates = stores.search.ownerCandidates(principal.resourceOwnerId);
@@ -33,9 +34,11 @@ export function readablePrivateRepositories(ctx: Context, options: { issues?: bo
 	}
 	if (candidates.length === 0) return [];
 	const owners = stores.accounts.mapByIds(candidates.map((repo) => repo.owner_id));
+	// The access rules read a repository's id and visibility only (and its owner's row): the
+	// candidates carry just those columns.
 	const permissions = repositoryPermissions(
 		ctx,
-		candidates.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })),
+		candidates.map((repo) => ({ repo: repo as RepositoryRow, owner: owners.get(repo.owner_id)! })),
 	);
 	return candidates.filter((repo) => permissions.get(repo.id)).map((repo) => repo.id);
 }
