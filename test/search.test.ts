@@ -191,6 +191,22 @@ test('users – text over login and name, type:, repos:, sort', async () => {
 	assert.is((await search('users', 'type:robot')).status, 422, '~> an unknown type: 422');
 });
 
+test('text-match media type – text_matches with fragments and match indices', async () => {
+	const TEXT_MATCH = { Accept: 'application/vnd.github.text-match+json' };
+	const repos = await s.get('/search/repositories?q=launch', nora, TEXT_MATCH);
+	assert.is(repos.status, 200);
+	const [item] = repos.body.items;
+	assert.equal(item.text_matches, [
+		{ object_url: item.url, object_type: 'Repository', property: 'name', fragment: 'rocket-launcher', matches: [{ text: 'launcher', indices: [7, 15] }] },
+		{ object_url: item.url, object_type: 'Repository', property: 'description', fragment: 'Launches rockets to the moon', matches: [{ text: 'Launches', indices: [0, 8] }] },
+	], '~> each property with its matches; the last word as a prefix');
+	const issues = await s.get('/search/issues?q=booster', nora, TEXT_MATCH);
+	assert.equal(issues.body.items[0].text_matches.map((m: any) => [m.object_type, m.property, m.matches[0].text]), [['Issue', 'body', 'booster']]);
+	const users = await s.get('/search/users?q=mik', nora, TEXT_MATCH);
+	assert.equal(users.body.items[0].text_matches[0].matches, [{ text: 'mike', indices: [0, 4] }]);
+	assert.not.ok('text_matches' in (await search('repositories', 'launch', nora)).body.items[0], '~> only with the media type');
+});
+
 test('validation – q missing or blank: 422 missing; bad sort and order: 422; 256 characters at most', async () => {
 	for (const path of ['/search/repositories', '/search/issues', '/search/users', '/search/users?q=%20%20']) {
 		const res = await s.get(path, nora);

@@ -178,3 +178,53 @@ export function booleanValue(qualifier: Qualifier): boolean {
 export function containsPattern(text: string): string {
 	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** A text match (GitHub's text-match media type): where the words were found in one property. */
+export interface TextMatch {
+	object_url: string;
+	object_type: string;
+	property: string;
+	fragment: string;
+	matches: Array<{ text: string; indices: [number, number] }>;
+}
+
+/** Characters of a property shown around the first match when the property is longer. */
+const FRAGMENT = 300;
+/** Matches listed per fragment at most. */
+const MAX_MATCHES = 20;
+
+/**
+ * The `text_matches` of one result for `application/vnd.github.text-match+json`: for each
+ * property holding a searched word (case-insensitively; the last word also as a prefix), the
+ * property (or FRAGMENT characters around its first match) and each match's text and [start, end)
+ * indices in that fragment (UTF-16 units). Words that differ only in diacritics are found by the
+ * search but not marked here.
+ */
+export function textMatches(objectUrl: string, objectType: string, properties: ReadonlyArray<[string, string | null]>, terms: readonly string[]): TextMatch[] {
+	const words = terms
+		.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u))
+		.filter((word) => word !== '');
+	if (words.length === 0) return [];
+	const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const last = words[words.length - 1];
+	const alternatives = [...new Set(words.slice(0, -1).map(escape)), `${escape(last)}[\\p{L}\\p{N}]*`];
+	const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+	const out: TextMatch[] = [];
+	for (const [property, value] of properties) {
+		if (!value) continue;
+		const found = [...value.matchAll(pattern)];
+		if (found.length === 0) continue;
+		let start = 0;
+		let fragment = value;
+		if (value.length > FRAGMENT) {
+			start = Math.max(0, Math.min(found[0].index! - FRAGMENT / 2, value.length - FRAGMENT));
+			fragment = value.slice(start, start + FRAGMENT);
+		}
+		const matches = found
+			.filter((m) => m.index! >= start && m.index! + m[0].length <= start + fragment.length)
+			.slice(0, MAX_MATCHES)
+			.map((m) => ({ text: m[0], indices: [m.index! - start, m.index! - start + m[0].length] as [number, number] }));
+		out.push({ object_url: objectUrl, object_type: objectType, property, fragment, matches });
+	}
+	return out;
+}

@@ -28,6 +28,7 @@ import {
 	dateRange,
 	matchExpression,
 	parseQuery,
+	textMatches,
 	type Qualifier,
 } from './query';
 import { readablePrivateRepositories } from './visibility';
@@ -64,6 +65,9 @@ function searchPage(ctx: Context): { limit: number; offset: number } {
 function results(total: number, items: unknown[]): Reply {
 	return { status: 200, body: { total_count: total, incomplete_results: false, items }, total: Math.min(total, MAX_RESULTS) };
 }
+
+/** The text-match media type (`application/vnd.github.text-match+json`) adds `text_matches` to items. */
+const wantsTextMatches = (ctx: Context) => ctx.media === 'text-match';
 
 /** Negates a condition for `-key:value`. */
 const maybeNot = (sql: string, negated: boolean) => (negated ? `NOT (${sql})` : sql);
@@ -207,9 +211,16 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 	const permissions = showPermissions
 		? repositoryPermissions(ctx as Context, rows.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })))
 		: new Map<number, RepoPermission | null>();
+	const columns = inColumns(qualifiers, ['name', 'description']);
 	return results(
 		total,
-		rows.map((row) => ({ ...repository(ctx.app.urls, row, owners.get(row.owner_id)!, permissions.get(row.id) ?? null), score: 1 })),
+		rows.map((row) => {
+			const item = repository(ctx.app.urls, row, owners.get(row.owner_id)!, permissions.get(row.id) ?? null);
+			const matches = wantsTextMatches(ctx as Context)
+				? { text_matches: textMatches(item.url, 'Repository', columns.map((c) => [c, c === 'name' ? row.name : row.description]), terms) }
+				: {};
+			return { ...item, score: 1, ...matches };
+		}),
 	);
 }
 
@@ -391,7 +402,13 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 			associations: new Associations(ctx.app, repo, owner),
 		};
 		const own = rows.filter((row) => row.repo_id === repo.id);
-		renderIssues(ctx as Context, scope, own).forEach((item, i) => rendered.set(own[i].id, { ...item, score: 1 }));
+		renderIssues(ctx as Context, scope, own).forEach((item, i) => {
+			const row = own[i];
+			const matches = wantsTextMatches(ctx as Context)
+				? { text_matches: textMatches(item.url, 'Issue', issueColumns.map((c) => [c, c === 'title' ? row.title : row.body]), terms) }
+				: {};
+			rendered.set(row.id, { ...item, score: 1, ...matches });
+		});
 	}
 	return results(total, rows.map((row) => rendered.get(row.id)));
 }
@@ -464,7 +481,18 @@ function searchUsers(ctx: Context<{ q?: string; sort?: keyof typeof USER_SORTS; 
 		page.limit,
 		page.offset,
 	]);
-	return results(total, rows.map((row) => ({ ...simpleUser(ctx.app.urls, row), score: 1 })));
+	return results(
+		total,
+		rows.map((row) => {
+			const item = simpleUser(ctx.app.urls, row);
+			const email = row.type === 'Organization' || row.email_public === 1 ? row.email : null;
+			const values: Record<string, string | null> = { login: row.login, name: row.name, email };
+			const matches = wantsTextMatches(ctx as Context)
+				? { text_matches: textMatches(item.url, 'User', columns.map((c) => [c, values[c]]), words) }
+				: {};
+			return { ...item, score: 1, ...matches };
+		}),
+	);
 }
 
 export const searchRoutes = [
