@@ -133,4 +133,32 @@ test('GET /meta and GET / – GitHub Enterprise Server’s fields and URL templa
 	}
 });
 
+test('a stock GitHub client (@octokit/rest): markdown, raw markdown, emojis, zen, search, gist stars and forks', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+	const octokit = new Octokit({ auth: nora, baseUrl: s.api, log: quiet });
+	const rendered = await octokit.rest.markdown.render({ text: 'Hi @olivia', mode: 'gfm', context: 'acme/app' });
+	assert.match(String(rendered.data), /class="user-mention">@olivia<\/a>/);
+	const raw = await octokit.rest.markdown.renderRaw({ data: '**raw**' });
+	assert.is(String(raw.data), '<p dir="auto"><strong>raw</strong></p>', '~> renderRaw sends text/plain');
+	const emojis = await octokit.rest.emojis.get();
+	assert.is(emojis.data['+1'], 'https://github.githubassets.com/images/icons/emoji/unicode/1f44d.png?v8');
+	assert.ok((ZEN as readonly string[]).includes(String((await octokit.rest.meta.getZen()).data)));
+	const repos = await octokit.rest.search.repos({ q: 'app org:acme' });
+	assert.equal(repos.data.items.map((r) => r.full_name), ['acme/app']);
+	const issues = await octokit.rest.search.issuesAndPullRequests({ q: 'first repo:acme/app' });
+	assert.is(issues.data.total_count, 1);
+	const users = await octokit.rest.search.users({ q: 'olivia' });
+	assert.is(users.data.items[0].login, 'olivia');
+	const { data: gist } = await new Octokit({ auth: olivia, baseUrl: s.api, log: quiet }).rest.gists.create({ files: { 'a.txt': { content: 'a' } }, public: true });
+	await octokit.rest.gists.star({ gist_id: gist.id! });
+	assert.is((await octokit.rest.gists.checkIsStarred({ gist_id: gist.id! })).status, 204);
+	const fork = await octokit.rest.gists.fork({ gist_id: gist.id! });
+	assert.is(fork.status, 201);
+	const commits = await octokit.rest.gists.listCommits({ gist_id: fork.data.id! });
+	assert.is(commits.data.length, 1);
+	const revision = await octokit.rest.gists.getRevision({ gist_id: gist.id!, sha: commits.data[0].version });
+	assert.is(revision.data.files!['a.txt']!.content, 'a');
+});
+
 test.run();
