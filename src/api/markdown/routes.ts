@@ -87,6 +87,7 @@ function linkReferences(ctx: Context, rendered: string, contextName: string | un
 		.join('');
 }
 
+/** POST /markdown and POST /markdown/raw (GitHub's markdown API). */
 export const markdownRoutes = [
 	route({
 		...MARKDOWN,

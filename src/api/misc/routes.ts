@@ -103,6 +103,7 @@ const PUBLIC = { access: 'public' as const, resource: 'none' as const, permissio
 /** One design principle, chosen at random. */
 const principle = () => ZEN[Math.floor(Math.random() * ZEN.length)];
 
+/** GET /emojis, GET /zen, GET /octocat. */
 export const miscRoutes = [
 	route({
 		...PUBLIC,

@@ -495,6 +495,7 @@ function searchUsers(ctx: Context<{ q?: string; sort?: keyof typeof USER_SORTS; 
 	);
 }
 
+/** GET /search/repositories, /search/issues, /search/users (GitHub's search API). */
 export const searchRoutes = [
 	route({
 		...SEARCH,
