@@ -428,7 +428,9 @@ CREATE TABLE gists (
   created_at  TEXT NOT NULL,
   updated_at  TEXT NOT NULL,
   blocked_at  TEXT,                                   -- set by `gitstead admin block-gist`: reads answer 403
-  block_reason TEXT
+  block_reason TEXT,
+  -- Schema 12. The gist this one was forked from (POST /gists/{gist_id}/forks); NULL: not a fork.
+  fork_of_id  INTEGER REFERENCES gists(id) ON DELETE SET NULL
 );
 CREATE INDEX gists_owner ON gists(owner_id, updated_at);
 CREATE INDEX gists_public ON gists(updated_at) WHERE public = 1;
@@ -439,6 +441,31 @@ CREATE TABLE gist_files (
   content  TEXT NOT NULL,
   PRIMARY KEY (gist_id, filename)
 ) WITHOUT ROWID;
+
+-- Gist stars, forks and revisions (schema 12). A gist's history is one gist_revisions row per
+-- create or change of its files (description changes are not revisions, as GitHub's): the files
+-- as they were (JSON: filename → content), who made it, when, and the lines added and deleted.
+-- version is the revision's id (40 hex characters). A fork copies its source's revisions.
+CREATE TABLE gist_stars (
+  gist_id    INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (gist_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX gist_stars_user ON gist_stars(user_id, created_at);
+CREATE INDEX gists_fork_of ON gists(fork_of_id, id) WHERE fork_of_id IS NOT NULL;
+CREATE TABLE gist_revisions (
+  id           INTEGER PRIMARY KEY,
+  gist_id      INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+  version      TEXT NOT NULL,
+  user_id      INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  committed_at TEXT NOT NULL,
+  additions    INTEGER NOT NULL,
+  deletions    INTEGER NOT NULL,
+  files        TEXT NOT NULL,
+  UNIQUE (gist_id, version)
+);
+CREATE INDEX gist_revisions_gist ON gist_revisions(gist_id, id);
 
 -- body_html and body_text: the body rendered when it was written (src/api/markdown/render.ts
 -- renderBody), read back for the html, text and full media types (schema version 2).
@@ -1185,4 +1212,42 @@ END;
 CREATE TRIGGER repository_topics_removed AFTER DELETE ON repository_topics BEGIN
   UPDATE repositories SET topics = (SELECT json_group_array(name) FROM (SELECT name FROM repository_topics WHERE repo_id = OLD.repo_id ORDER BY position))
   WHERE id = OLD.repo_id;
+END;
+
+-- Search (schema 11): full-text indexes for GET /search/repositories and GET /search/issues
+-- (repositories: name, description; issues: title, body; issue comments: body).
+-- External-content FTS5 tables (the text stays in repositories and issues), kept by triggers;
+-- unicode61 with remove_diacritics 2, so "café" matches "cafe".
+CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER repositories_fts_insert AFTER INSERT ON repositories BEGIN
+  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+END;
+CREATE TRIGGER repositories_fts_delete AFTER DELETE ON repositories BEGIN
+  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+END;
+CREATE TRIGGER repositories_fts_update AFTER UPDATE OF name, description ON repositories BEGIN
+  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+END;
+CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='issues', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER issues_fts_insert AFTER INSERT ON issues BEGIN
+  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+END;
+CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues BEGIN
+  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+END;
+CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues BEGIN
+  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+END;
+CREATE VIRTUAL TABLE issue_comments_fts USING fts5(body, content='issue_comments', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER issue_comments_fts_insert AFTER INSERT ON issue_comments BEGIN
+  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
+END;
+CREATE TRIGGER issue_comments_fts_delete AFTER DELETE ON issue_comments BEGIN
+  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+END;
+CREATE TRIGGER issue_comments_fts_update AFTER UPDATE OF body ON issue_comments BEGIN
+  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
 END;

@@ -59,7 +59,8 @@ export interface Config {
 		enabled: boolean;
 		/** Seconds. */
 		window_seconds: number;
-		limits: Record<RateResource | 'core_unauthenticated', number>;
+		/** Requests per window; `core_unauthenticated` and `search_unauthenticated` count per client IP address. */
+		limits: Record<RateResource | 'core_unauthenticated' | 'search_unauthenticated', number>;
 	};
 	ldap: { sync_enabled: boolean };
 	billing: {
@@ -134,6 +135,7 @@ export function defaultConfig(): Config {
 				core: 5000,
 				core_unauthenticated: 60,
 				search: 30,
+				search_unauthenticated: 10,
 				code_search: 10,
 				graphql: 5000,
 				integration_manifest: 5000,
@@ -165,8 +167,8 @@ const hostEntry = v.pipe(
 );
 const limitsSchema = v.strictObject(
 	Object.fromEntries(
-		[...RATE_RESOURCES, 'core_unauthenticated'].map((name) => [name, v.optional(count)]),
-	) as Record<RateResource | 'core_unauthenticated', v.OptionalSchema<typeof count, undefined>>,
+		[...RATE_RESOURCES, 'core_unauthenticated', 'search_unauthenticated'].map((name) => [name, v.optional(count)]),
+	) as Record<RateResource | 'core_unauthenticated' | 'search_unauthenticated', v.OptionalSchema<typeof count, undefined>>,
 );
 
 /** Shape of a config file: every key optional, unknown keys rejected so typos are caught. */

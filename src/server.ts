@@ -60,22 +60,44 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
 		},
 	});
+	// The API routes: one walk of the route table's trie per request (src/http/router.ts); what it
+	// does not know goes on to onNoMatch. HEAD is answered as GET.
+	const table = new RouteTable<ReturnType<typeof routeHandler>>();
+	/** The handlers of routes whose body is text (route.textBody), not JSON. */
+	const textRoutes = new Set<ReturnType<typeof routeHandler>>();
+	for (const route of routes) {
+		const handler = routeHandler(app, route);
+		table.add(route.method, route.path, handler);
+		if (route.textBody) textRoutes.add(handler);
+	}
+	const find = (req: PolkaRequest) => {
+		const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+		return table.find(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
+	};
 	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway).
-	router.use(
-		parse({
-			type: '',
-			limit,
-			parser: (bits: string | Buffer) => {
-				const text = String(bits);
-				if (text.trim() === '') return {};
-				try {
-					return JSON.parse(text) as unknown;
-				} catch {
-					return MALFORMED_BODY;
-				}
-			},
-		}),
-	);
+	const json = parse({
+		type: '',
+		limit,
+		parser: (bits: string | Buffer) => {
+			const text = String(bits);
+			if (text.trim() === '') return {};
+			try {
+				return JSON.parse(text) as unknown;
+			} catch {
+				return MALFORMED_BODY;
+			}
+		},
+	});
+	// Text bodies of the routes that declare them (textBody: POST /markdown/raw), as they are.
+	const text = parse({ type: '', limit, parser: (bits: string | Buffer) => ({ text: String(bits) }) });
+	const body: typeof json = (req, res, next) => {
+		if (req.method !== 'GET' && req.method !== 'HEAD' && textRoutes.size > 0) {
+			const match = find(req as unknown as PolkaRequest);
+			if (match && textRoutes.has(match.value)) return text(req, res, next);
+		}
+		return json(req, res, next);
+	};
+	router.use(body);
 	// avatar_url of every account: a generated picture (Gitstead stores no uploaded avatars).
 	router.get('/avatars/u/:id', (req: IncomingMessage & { params: Record<string, string> }, res: ServerResponse) => {
 		const account = /^\d{1,15}$/.test(req.params.id) ? app.stores.accounts.byId(Number(req.params.id)) : undefined;
@@ -83,13 +105,8 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
 		res.end(avatarSvg(account.id, account.login));
 	});
-	// The API routes: one walk of the route table's trie per request (src/http/router.ts); what it
-	// does not know goes on to onNoMatch. HEAD is answered as GET.
-	const table = new RouteTable<ReturnType<typeof routeHandler>>();
-	for (const route of routes) table.add(route.method, route.path, routeHandler(app, route));
 	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
-		const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-		const match = table.find(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
+		const match = find(req);
 		if (!match) return next();
 		req.params = match.params;
 		match.value(req, res);

@@ -85,6 +85,7 @@ async function commit(content: string, parents: string[]): Promise<string> {
 const NOTIFICATION_STATE = 'notifications derive from events; marking threads read or done and thread subscriptions are a reader’s own state, which GitHub reports to no webhook, feed or other notification';
 const HOOKS = 'a hook’s configuration is not a domain event: GitHub reports it to no feed, notification or other hook';
 const NO_OBJECT_EVENT = 'git objects written without moving a ref are not events on GitHub (push, create and delete come from refs)';
+const MARKDOWN = 'rendering Markdown changes nothing: GitHub’s markdown API only answers with HTML';
 const GIST =
 	'GitHub has no gist webhooks, and GistEvent left the activity feeds (GitHub’s event types list no gist event today); gists belong to no repository or organization';
 const REACTIONS = 'GitHub reports reactions to no webhook (no reaction event exists), no activity feed and no notification';
@@ -772,6 +773,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'DELETE /repos/{owner}/{repo}/milestones/{milestone_number}': { records: ['milestone.deleted'], call: () => ({ path: '/repos/acme/app/milestones/1' }) },
 
+	// ------------------------------------------------------------------ markdown
+	'POST /markdown': { none: MARKDOWN, call: () => ({ path: '/markdown', body: { text: 'Hello **world**', mode: 'gfm', context: 'acme/app' } }) },
+	'POST /markdown/raw': { none: MARKDOWN, call: () => ({ path: '/markdown/raw', body: { text: 'Hello' } }) },
+
 	// ------------------------------------------------------------------ gists
 	'POST /gists': { none: GIST, call: () => ({ path: '/gists', body: { files: { 'a.txt': { content: 'hello' } }, public: true } }) },
 	'PATCH /gists/{gist_id}': {
@@ -782,6 +787,9 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/gists/${gist.id}`, body: { description: 'Greeting' } };
 		},
 	},
+	'PUT /gists/{gist_id}/star': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/star` }) },
+	'DELETE /gists/{gist_id}/star': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/star` }) },
+	'POST /gists/{gist_id}/forks': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/forks`, token: token('nora') }) },
 	'POST /gists/{gist_id}/comments': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/comments`, body: { body: 'Nice' } }) },
 	'PATCH /gists/{gist_id}/comments/{comment_id}': {
 		none: GIST,

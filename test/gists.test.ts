@@ -141,6 +141,89 @@ test('comments – create, list, get with media types, 304, update, delete', asy
 	assert.is((await s.get(`/gists/${gistId}/comments/abc`)).status, 404);
 });
 
+test('stars – PUT and DELETE answer 204, the check 204 or 404; starred list; denials', async () => {
+	const { body: gist } = await s.request('POST', '/gists', { token: bob, body: { files: { 'star.txt': { content: 'shine' } }, public: true } });
+	const path = `/gists/${gist.id}/star`;
+	assert.is((await s.get(path, alice)).status, 404, '~> not starred yet: 404');
+	const put = await s.request('PUT', path, { token: alice, headers: { 'Content-Length': '0' } });
+	assert.is(put.status, 204, '~> starred');
+	assert.is(put.text, '');
+	assert.is((await s.request('PUT', path, { token: alice })).status, 204, '~> starring again changes nothing');
+	assert.is((await s.get(path, alice)).status, 204, '~> starred: 204');
+	assert.is((await s.get(path, bob)).status, 404, '~> another user’s star is not the caller’s');
+	const starred = await s.get('/gists/starred', alice);
+	assert.equal(starred.body.map((g: any) => g.id), [gist.id], '~> GET /gists/starred lists it');
+	assert.is((await s.get(path)).status, 401, '~> anonymous: 401');
+	assert.is((await s.request('PUT', path)).status, 401, '~> anonymous star: 401');
+	const noGist = s.token('alice', { scopes: ['repo'] });
+	assert.is((await s.request('PUT', path, { token: noGist })).status, 403, '~> a token without the gist scope: 403');
+	assert.is((await s.request('PUT', '/gists/0123456789abcdef0123456789abcdef/star', { token: alice })).status, 404, '~> no such gist: 404');
+	assert.is((await s.request('DELETE', path, { token: alice })).status, 204, '~> unstarred');
+	assert.is((await s.get(path, alice)).status, 404, '~> 404 again');
+	assert.equal((await s.get('/gists/starred', alice)).body, []);
+});
+
+test('history – every change of files records a revision with change_status; description changes do not', async () => {
+	const created = await s.request('POST', '/gists', { token: alice, body: { files: { 'a.txt': { content: 'one\ntwo\nthree\n' } } } });
+	const id = created.body.id;
+	assert.is(created.body.history.length, 1, '~> the created gist has one revision');
+	const first = created.body.history[0];
+	assert.match(first.version, /^[0-9a-f]{40}$/);
+	assert.equal(first.change_status, { total: 3, additions: 3, deletions: 0 }, '~> three lines added');
+	assert.is(first.user.login, 'alice');
+	assert.is(first.url, `${s.api}/gists/${id}/${first.version}`);
+	assert.equal(created.body.forks, [], '~> no forks yet');
+	await s.request('PATCH', `/gists/${id}`, { token: alice, body: { files: { 'a.txt': { content: 'one\n2\nthree\nfour\n' }, 'b.txt': { content: 'bee' } } } });
+	const described = await s.request('PATCH', `/gists/${id}`, { token: alice, body: { description: 'Counting' } });
+	assert.is(described.body.history.length, 2, '~> a description change is no revision');
+	const commits = await s.get(`/gists/${id}/commits`);
+	assert.is(commits.status, 200);
+	assert.is(commits.body.length, 2, '~> anyone with the id lists them');
+	assert.equal(commits.body[0].change_status, { total: 4, additions: 3, deletions: 1 }, '~> newest first: two lines changed, one added, a new one-line file');
+	assert.equal(Object.keys(commits.body[0]), ['url', 'version', 'user', 'change_status', 'committed_at']);
+	assert.is(commits.body[1].version, first.version);
+	const paged = await s.get(`/gists/${id}/commits?per_page=1`);
+	assert.match(paged.headers.get('link') ?? '', /rel="next"/, '~> paginated');
+	const old = await s.get(`/gists/${id}/${first.version}`, bob);
+	assert.is(old.status, 200, '~> the gist at a revision');
+	assert.equal(Object.keys(old.body.files), ['a.txt'], '~> its files then');
+	assert.is(old.body.files['a.txt'].content, 'one\ntwo\nthree\n');
+	assert.is(old.body.description, 'Counting', '~> the description is not versioned');
+	assert.is((await s.get(`/gists/${id}/${'0'.repeat(40)}`)).status, 404, '~> an unknown revision: 404');
+	assert.is((await s.get(`/gists/${id}/not-a-sha`)).status, 422, '~> not a revision: 422');
+	assert.is((await s.get(`/gists/0123456789abcdef0123456789abcdef/commits`)).status, 404, '~> no such gist: 404');
+});
+
+test('forks – POST 201 with the new gist (history kept); 422 for one’s own gist and a second fork; lists and fields', async () => {
+	const { body: source } = await s.request('POST', '/gists', { token: alice, body: { description: 'Forkable', files: { 'f.txt': { content: 'x\n' } }, public: true } });
+	const own = await s.request('POST', `/gists/${source.id}/forks`, { token: alice });
+	assert.is(own.status, 422, '~> forking one’s own gist: 422');
+	assert.is(own.body.message, 'Validation Failed');
+	assert.is(own.body.errors[0].resource, 'Gist');
+	const fork = await s.request('POST', `/gists/${source.id}/forks`, { token: bob });
+	assert.is(fork.status, 201);
+	assert.is(fork.headers.get('location'), `${s.api}/gists/${fork.body.id}`);
+	assert.is(fork.body.owner.login, 'bob', '~> the caller’s gist');
+	assert.is(fork.body.description, 'Forkable');
+	assert.is(fork.body.files['f.txt'].content, 'x\n');
+	assert.is(fork.body.fork_of.id, source.id, '~> fork_of names the source');
+	assert.equal(fork.body.history.map((h: any) => h.version), source.history.map((h: any) => h.version), '~> the source’s history');
+	assert.is((await s.request('POST', `/gists/${source.id}/forks`, { token: bob })).status, 422, '~> a second fork: 422');
+	const forks = await s.get(`/gists/${source.id}/forks`);
+	assert.equal(forks.body.map((g: any) => g.id), [fork.body.id], '~> GET …/forks lists it');
+	const full = await s.get(`/gists/${source.id}`);
+	assert.is(full.body.forks.length, 1, '~> the source’s forks field');
+	assert.is(full.body.forks[0].id, fork.body.id);
+	assert.is(full.body.forks[0].user.login, 'bob');
+	assert.is((await s.request('POST', `/gists/${source.id}/forks`)).status, 401, '~> anonymous: 401');
+	assert.is((await s.request('POST', `/gists/${source.id}/forks`, { token: s.token('bob', { scopes: ['repo'] }) })).status, 403, '~> without gist: 403');
+	assert.is((await s.request('POST', '/gists/0123456789abcdef0123456789abcdef/forks', { token: bob })).status, 404, '~> no such gist: 404');
+	// Bob's fork changes on its own.
+	await s.request('PATCH', `/gists/${fork.body.id}`, { token: bob, body: { files: { 'f.txt': { content: 'y\n' } } } });
+	assert.is((await s.get(`/gists/${fork.body.id}/commits`)).body.length, 2);
+	assert.is((await s.get(`/gists/${source.id}/commits`)).body.length, 1, '~> the source’s history is its own');
+});
+
 test('a gist blocked by a site administrator answers 403 Forbidden Gist with the block object', async () => {
 	const res = await s.request('POST', '/gists', { token: bob, body: { public: true, files: { 'spam.txt': { content: 'buy now' } } } });
 	const id = res.body.id;

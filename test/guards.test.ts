@@ -95,8 +95,10 @@ test.before(async () => {
 	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Hidden', privacy: 'secret' } });
 	await s.request('PUT', '/orgs/acme/teams/crew/repos/acme/app', { token: owner, body: { permission: 'push' } });
 	const gist = await s.request('POST', '/gists', { token: owner, body: { files: { 'a.txt': { content: 'a' } } } });
-	// A star to check (GET /user/starred/{owner}/{repo} answers 404 for a repository not starred).
+	// A star to check (GET /user/starred/{owner}/{repo} answers 404 for a repository not starred,
+	// and GET /gists/{gist_id}/star for a gist not starred).
 	await s.request('PUT', '/user/starred/acme/app', { token: owner });
+	await s.request('PUT', `/gists/${gist.body.id}/star`, { token: owner });
 	const acme = s.app.stores.accounts.organization('acme')!;
 	params = {
 		org: 'acme',

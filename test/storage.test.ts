@@ -111,6 +111,7 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 	for (let i = 0; i < 1201; i++) comment.run(`comment _${i}_`, now, now); // more than two batches of 500
 	db.prepare("INSERT INTO gists (id, gist_id, owner_id, created_at, updated_at) VALUES (1, 'abc', 1, ?, ?)").run(now, now);
 	db.prepare("INSERT INTO gist_comments (gist_id, user_id, body, created_at, updated_at) VALUES (1, 1, '# Title', ?, ?)").run(now, now);
+	db.prepare("INSERT INTO gist_files (gist_id, filename, content) VALUES (1, 'a.txt', 'one\ntwo\nthree'), (1, 'b.txt', 'x\n')").run();
 
 	assert.equal(migrate(db, tools), { from: 1, to: SCHEMA_VERSION, created: false });
 	assert.equal(shape(db), shape(fresh), '~> the upgraded schema equals a fresh schema.sql: columns, indexes, triggers');
@@ -134,6 +135,13 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 		{ user_id: 1, repo_id: 1, subscribed: 1, ignored: 0, created_at: now },
 	]);
 	assert.equal(db.prepare('SELECT stargazers_count, subscribers_count FROM repositories WHERE id = 1').get(), { stargazers_count: 0, subscribers_count: 1 });
+	// Schema 11 (search): the full-text indexes hold the rows that were there before.
+	assert.equal(db.prepare("SELECT rowid FROM issues_fts WHERE issues_fts MATCH 'bold'").pluck().all(), [1], '~> issues indexed');
+	assert.is(db.prepare("SELECT count(*) FROM issue_comments_fts WHERE issue_comments_fts MATCH 'comment'").pluck().get(), 1201, '~> comments indexed');
+	assert.equal(db.prepare("SELECT rowid FROM repositories_fts WHERE repositories_fts MATCH 'r'").pluck().all(), [1], '~> repositories indexed');
+	// Schema 12 (gist history): every gist gets one revision of its files as they are.
+	const revision = db.prepare('SELECT gist_id, user_id, committed_at, additions, deletions, files FROM gist_revisions').all() as Array<Record<string, unknown>>;
+	assert.equal(revision, [{ gist_id: 1, user_id: 1, committed_at: now, additions: 4, deletions: 0, files: '{"a.txt":"one\\ntwo\\nthree","b.txt":"x\\n"}' }]);
 	db.close();
 	fresh.close();
 });

@@ -20,8 +20,10 @@ import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
 import { organizationWebhookRoutes, repositoryWebhookRoutes } from './hooks/routes';
+import { markdownRoutes } from './markdown/routes';
 import { metaRoutes } from './meta/routes';
 import { milestoneRoutes } from './milestones/routes';
+import { miscRoutes } from './misc/routes';
 import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
@@ -29,6 +31,7 @@ import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
+import { searchRoutes } from './search/routes';
 import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
 import { teamsRoutes } from './teams/routes';
@@ -71,4 +74,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...starringRoutes,
 	...watchingRoutes,
 	...notificationRoutes,
+	...searchRoutes,
+	...miscRoutes,
+	...markdownRoutes,
 ];

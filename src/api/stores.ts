@@ -23,6 +23,7 @@ import { createOrgStore } from './orgs/store';
 import { createReactionStore } from './reactions/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
+import { createSearchStore } from './search/store';
 import { createStarStore } from './starring/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
@@ -59,6 +60,7 @@ export function createStores(db: DB) {
 		stars: createStarStore(db),
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
+		search: createSearchStore(db),
 	};
 }
 

@@ -388,6 +388,84 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 14,
+		description: 'search: FTS5 indexes of repositories (name, description), issues (title, body) and issue comments (body), kept by triggers',
+		up(db) {
+			db.exec(`
+				CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER repositories_fts_insert AFTER INSERT ON repositories BEGIN
+				  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+				END;
+				CREATE TRIGGER repositories_fts_delete AFTER DELETE ON repositories BEGIN
+				  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+				END;
+				CREATE TRIGGER repositories_fts_update AFTER UPDATE OF name, description ON repositories BEGIN
+				  INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
+				  INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
+				END;
+				CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='issues', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER issues_fts_insert AFTER INSERT ON issues BEGIN
+				  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+				END;
+				CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues BEGIN
+				  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+				END;
+				CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues BEGIN
+				  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+				  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+				END;
+				CREATE VIRTUAL TABLE issue_comments_fts USING fts5(body, content='issue_comments', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER issue_comments_fts_insert AFTER INSERT ON issue_comments BEGIN
+				  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
+				END;
+				CREATE TRIGGER issue_comments_fts_delete AFTER DELETE ON issue_comments BEGIN
+				  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+				END;
+				CREATE TRIGGER issue_comments_fts_update AFTER UPDATE OF body ON issue_comments BEGIN
+				  INSERT INTO issue_comments_fts (issue_comments_fts, rowid, body) VALUES ('delete', OLD.id, OLD.body);
+				  INSERT INTO issue_comments_fts (rowid, body) VALUES (NEW.id, NEW.body);
+				END;
+				INSERT INTO repositories_fts (repositories_fts) VALUES ('rebuild');
+				INSERT INTO issues_fts (issues_fts) VALUES ('rebuild');
+				INSERT INTO issue_comments_fts (issue_comments_fts) VALUES ('rebuild');`);
+		},
+	},
+	{
+		version: 15,
+		description: 'gists: stars, forks (fork_of_id) and revisions; every existing gist gets one revision of its files as they are',
+		up(db) {
+			db.exec(`
+				ALTER TABLE gists ADD COLUMN fork_of_id INTEGER REFERENCES gists(id) ON DELETE SET NULL;
+				CREATE TABLE gist_stars (
+				  gist_id    INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  created_at TEXT NOT NULL,
+				  PRIMARY KEY (gist_id, user_id)
+				) WITHOUT ROWID;
+				CREATE INDEX gist_stars_user ON gist_stars(user_id, created_at);
+				CREATE INDEX gists_fork_of ON gists(fork_of_id, id) WHERE fork_of_id IS NOT NULL;
+				CREATE TABLE gist_revisions (
+				  id           INTEGER PRIMARY KEY,
+				  gist_id      INTEGER NOT NULL REFERENCES gists(id) ON DELETE CASCADE,
+				  version      TEXT NOT NULL,
+				  user_id      INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  committed_at TEXT NOT NULL,
+				  additions    INTEGER NOT NULL,
+				  deletions    INTEGER NOT NULL,
+				  files        TEXT NOT NULL,
+				  UNIQUE (gist_id, version)
+				);
+				CREATE INDEX gist_revisions_gist ON gist_revisions(gist_id, id);
+				INSERT INTO gist_revisions (gist_id, version, user_id, committed_at, additions, deletions, files)
+				SELECT g.id, lower(hex(randomblob(20))), g.owner_id, g.updated_at,
+				  (SELECT coalesce(sum(length(f.content) - length(replace(f.content, char(10), '')) + (substr(f.content, -1) <> char(10))), 0)
+				     FROM gist_files f WHERE f.gist_id = g.id),
+				  0,
+				  (SELECT coalesce(json_group_object(f.filename, f.content), '{}') FROM gist_files f WHERE f.gist_id = g.id)
+				FROM gists g ORDER BY g.id;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

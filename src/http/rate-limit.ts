@@ -12,6 +12,9 @@ import type { Config, RateResource } from '../config';
 import { RATE_RESOURCES } from '../config';
 import type { DB } from '../db/open';
 
+/** Resources GitHub counts per minute. */
+const PER_MINUTE: ReadonlySet<RateResource> = new Set(['search', 'code_search']);
+
 export interface RateWindow {
 	principal: string;
 	resource: RateResource;
@@ -57,10 +60,21 @@ export class RateLimiter {
 		}
 	}
 
-	/** Requests per window for a resource; unauthenticated (ip:) principals get core_unauthenticated for core. */
+	/**
+	 * Requests per window for a resource; unauthenticated (ip:) principals get core_unauthenticated
+	 * for core and search_unauthenticated for search (GitHub: 60 an hour, 10 a minute).
+	 */
 	limitFor(resource: RateResource, principal: string): number {
-		if (resource === 'core' && principal.startsWith('ip:')) return this.config.limits.core_unauthenticated;
+		if (principal.startsWith('ip:')) {
+			if (resource === 'core') return this.config.limits.core_unauthenticated;
+			if (resource === 'search') return this.config.limits.search_unauthenticated;
+		}
 		return this.config.limits[resource];
+	}
+
+	/** Seconds a window lasts: a minute for search and code_search (GitHub's), window_seconds otherwise. */
+	windowSeconds(resource: RateResource): number {
+		return PER_MINUTE.has(resource) ? 60 : this.config.window_seconds;
 	}
 
 	/** The current window (a fresh one when none is open). @param now epoch seconds */
@@ -73,7 +87,7 @@ export class RateLimiter {
 				resource,
 				limit: this.limitFor(resource, principal),
 				used: 0,
-				reset: now + this.config.window_seconds,
+				reset: now + this.windowSeconds(resource),
 				dirty: true,
 			};
 			this.windows.set(key, window);
@@ -85,7 +99,7 @@ export class RateLimiter {
 	peek(principal: string, resource: RateResource, now: number): Pick<RateWindow, 'limit' | 'used' | 'reset'> {
 		const window = this.windows.get(`${resource} ${principal}`);
 		if (window && window.reset > now) return window;
-		return { limit: this.limitFor(resource, principal), used: 0, reset: now + this.config.window_seconds };
+		return { limit: this.limitFor(resource, principal), used: 0, reset: now + this.windowSeconds(resource) };
 	}
 
 	/** Counts one request against the window. */

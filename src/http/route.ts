@@ -173,6 +173,12 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	 * into `{ [arrayBody]: … }` before validation; without it, a body that is not an object is 400.
 	 */
 	arrayBody?: string;
+	/**
+	 * The request body is text, not JSON (POST /markdown/raw: `text/plain`, `text/x-markdown`):
+	 * src/server.ts reads it as is, whatever its Content-Type, and hands it to validation as
+	 * `{ text }` (no body: `{}`), so `body` describes that object.
+	 */
+	textBody?: boolean;
 	/** Paginated list: default 30 per page, maximum 100 unless given. */
 	pagination?: boolean | Pagination;
 	/**

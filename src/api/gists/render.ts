@@ -4,9 +4,9 @@
 import { extname } from 'node:path';
 import { nodeId, type Urls } from '../../http/urls';
 import { bodyFields } from '../markdown/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
-import type { GistCommentRow, GistFileRow, GistRow } from './store';
+import { publicUser, simpleUser } from '../users/render';
+import type { AccountCounts, AccountRow } from '../users/store';
+import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow } from './store';
 
 /** Language and MIME type by file extension (what GitHub reports for common files). */
 const KINDS: Record<string, [string | null, string]> = {
@@ -80,6 +80,34 @@ export function gist(urls: Urls, row: GistRow, owner: AccountRow, files: GistFil
 		comments_url: `${url}/comments`,
 		owner: simpleUser(urls, owner),
 		truncated: false,
+	};
+}
+
+/** A gist's API URL. */
+export const gistUrl = (urls: Urls, row: GistRow) => `${urls.apiBase}/gists/${row.gist_id}`;
+
+/**
+ * A revision (GitHub's gist-commit and gist-history): url, version, user (null once deleted),
+ * change_status {total, additions, deletions} (lines), committed_at.
+ */
+export function gistRevision(urls: Urls, row: GistRow, revision: GistRevisionRow, user: AccountRow | undefined) {
+	return {
+		url: `${gistUrl(urls, row)}/${revision.version}`,
+		version: revision.version,
+		user: user ? simpleUser(urls, user) : null,
+		change_status: { total: revision.additions + revision.deletions, additions: revision.additions, deletions: revision.deletions },
+		committed_at: revision.committed_at,
+	};
+}
+
+/** An entry of a gist's `forks` field: the fork's id and url, its owner (public-user), its times. */
+export function gistForkEntry(urls: Urls, fork: GistRow, owner: AccountRow, counts: AccountCounts) {
+	return {
+		id: fork.gist_id,
+		url: gistUrl(urls, fork),
+		user: publicUser(urls, owner, counts),
+		created_at: fork.created_at,
+		updated_at: fork.updated_at,
 	};
 }
 

@@ -1,19 +1,21 @@
 /**
  * Gists (GitHub's gists API) and gist comments (spec document 2, Gist comments): create, get, list
- * (the user's, a user's, public), update, delete; comments list, create, get, update, delete with
- * the raw (default), text, html and full media types. A secret gist is unlisted, not private:
- * anyone with its id reads it, as on GitHub.
+ * (the user's, a user's, public, starred), update, delete; stars, forks, and the revision history
+ * (commits, a gist at a revision; a single gist carries `history` and `forks`); comments list,
+ * create, get, update, delete with the raw (default), text, html and full media types. A secret
+ * gist is unlisted, not private: anyone with its id reads it, as on GitHub.
  */
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound } from '../../http/errors';
+import { forbidden, invalidField, notFound, validationFailed } from '../../http/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { commentBodyField } from '../markdown/body';
 import type { AccountRow } from '../users/store';
-import { gist, gistComment } from './render';
+import { recordRevision, revisionFiles } from './history';
+import { gist, gistComment, gistForkEntry, gistRevision } from './render';
 import type { GistFileRow, GistRow } from './store';
 
 /** Writes need the Gists user permission (classic: the gist scope); apps act for no user. */
@@ -24,6 +26,8 @@ const WRITE = {
 	tokens: ['classic', 'oauth', 'fine-grained', 'user-to-server'] as Array<'classic' | 'oauth' | 'fine-grained' | 'user-to-server'>,
 };
 const READ = { access: 'public' as const, permissions: [] };
+/** The caller's own stars: a user must be acting (apps act for no user). */
+const OWN = { access: 'authenticated' as const, permissions: [], tokens: WRITE.tokens };
 
 const MAX_FILES = 300;
 const filename = v.pipe(v.string(), v.minLength(1), v.maxLength(255), v.check((name) => !name.includes('/'), 'file names cannot contain "/"'));
@@ -58,6 +62,30 @@ function render(ctx: Context, rows: GistRow[], withContent: boolean) {
 	return rows.map((row) =>
 		gist(urls, row, owners.get(row.owner_id)!, files.get(row.id) ?? [], counts.get(row.id) ?? 0, withContent),
 	);
+}
+
+/** Revisions and forks a single gist shows at most (its `history` and `forks` fields). */
+const DETAIL_LIMIT = 100;
+
+/**
+ * A single gist (GET, and the answers of create, update and fork): with its files' content, its
+ * `history` (newest first), `forks` and, for a fork, `fork_of`. `files` replaces its current files
+ * (a gist at a revision).
+ */
+function detail(ctx: Context, row: GistRow, files?: GistFileRow[]) {
+	const { stores, urls } = ctx.app;
+	const base = render(ctx, [row], true)[0];
+	const shown = files ? gist(urls, row, stores.accounts.byId(row.owner_id)!, files, base.comments, true) : base;
+	const history = stores.gists.revisions(row.id, DETAIL_LIMIT, 0).rows;
+	const forks = stores.gists.forks(row.id, DETAIL_LIMIT, 0).rows;
+	const accounts = stores.accounts.mapByIds([...history.flatMap((r) => (r.user_id === null ? [] : [r.user_id])), ...forks.map((f) => f.owner_id)]);
+	const source = row.fork_of_id === null ? undefined : stores.gists.byId(row.fork_of_id);
+	return {
+		...shown,
+		...(source && source.blocked_at === null ? { fork_of: render(ctx, [source], false)[0] } : {}),
+		forks: forks.map((fork) => gistForkEntry(urls, fork, accounts.get(fork.owner_id)!, stores.accounts.counts(fork.owner_id))),
+		history: history.map((revision) => gistRevision(urls, row, revision, revision.user_id === null ? undefined : accounts.get(revision.user_id))),
+	};
 }
 
 function list(ctx: Context<v.InferOutput<typeof listQuery>>, ownerId: number | null, publicOnly: boolean) {
@@ -103,7 +131,8 @@ export const gistRoutes = [
 				now,
 			);
 			for (const [name, file] of files) ctx.app.stores.gists.putFile(row.id, name, file.content);
-			return created(render(ctx, [row], true)[0], ctx.app.urls.api(`/gists/${row.gist_id}`));
+			recordRevision(ctx.app, row, ctx.principal.user!.id, [], ctx.app.stores.gists.files([row.id]), now);
+			return created(detail(ctx, row), ctx.app.urls.api(`/gists/${row.gist_id}`));
 		},
 	}),
 	route({
@@ -150,7 +179,7 @@ export const gistRoutes = [
 		path: '/gists/{gist_id}',
 		resource: { gist: 'read' },
 		docs: 'gists/gists#get-a-gist',
-		handler: (ctx) => ok(render(ctx, [ctx.gist], true)[0]),
+		handler: (ctx) => ok(detail(ctx, ctx.gist)),
 	}),
 	route({
 		...READ,
@@ -176,7 +205,8 @@ export const gistRoutes = [
 		handler(ctx) {
 			const row = ctx.gist;
 			const { stores } = ctx.app;
-			const existing = new Map(stores.gists.files([row.id]).map((f) => [f.filename, f]));
+			const before = stores.gists.files([row.id]);
+			const existing = new Map(before.map((f) => [f.filename, f]));
 			for (const [name, change] of Object.entries(ctx.body.files ?? {})) {
 				const current = existing.get(name);
 				if (change === null) {
@@ -192,8 +222,10 @@ export const gistRoutes = [
 				stores.gists.putFile(row.id, change.filename ?? name, content);
 			}
 			if (stores.gists.fileCount(row.id) === 0) throw invalidField('Gist', 'files', 'a gist needs at least one file');
-			stores.gists.touch(row.id, ctx.body.description !== undefined ? ctx.body.description : row.description, isoSeconds(ctx.now));
-			return ok(render(ctx, [stores.gists.byGistId(row.gist_id)!], true)[0]);
+			const now = isoSeconds(ctx.now);
+			stores.gists.touch(row.id, ctx.body.description !== undefined ? ctx.body.description : row.description, now);
+			recordRevision(ctx.app, row, ctx.principal.user!.id, before, stores.gists.files([row.id]), now);
+			return ok(detail(ctx, stores.gists.byGistId(row.gist_id)!));
 		},
 	}),
 	route({
@@ -206,6 +238,125 @@ export const gistRoutes = [
 			const row = ctx.gist;
 			ctx.app.stores.gists.remove(row.id);
 			return noContent();
+		},
+	}),
+	route({
+		...OWN,
+		method: 'GET',
+		path: '/gists/starred',
+		resource: { self: true },
+		docs: 'gists/gists#list-starred-gists',
+		errorResource: 'Gist',
+		query: listQuery,
+		pagination: true,
+		handler(ctx) {
+			const { rows, total } = ctx.app.stores.gists.starredList({
+				userId: ctx.principal.user!.id,
+				since: ctx.query.since ?? null,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(render(ctx, rows, false), total);
+		},
+	}),
+	route({
+		...OWN,
+		method: 'GET',
+		path: '/gists/{gist_id}/star',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#check-if-a-gist-is-starred',
+		handler(ctx) {
+			if (!ctx.principal.user || !ctx.app.stores.gists.starred(ctx.gist.id, ctx.principal.user.id)) throw notFound();
+			return noContent();
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'PUT',
+		path: '/gists/{gist_id}/star',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#star-a-gist',
+		handler(ctx) {
+			ctx.app.stores.gists.star(ctx.gist.id, ctx.principal.user!.id, isoSeconds(ctx.now));
+			return noContent();
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'DELETE',
+		path: '/gists/{gist_id}/star',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#unstar-a-gist',
+		handler(ctx) {
+			ctx.app.stores.gists.unstar(ctx.gist.id, ctx.principal.user!.id);
+			return noContent();
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/gists/{gist_id}/forks',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#list-gist-forks',
+		pagination: true,
+		handler(ctx) {
+			const { rows, total } = ctx.app.stores.gists.forks(ctx.gist.id, ctx.page.perPage, ctx.page.offset);
+			return paged(render(ctx, rows, false), total);
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'POST',
+		path: '/gists/{gist_id}/forks',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#fork-a-gist',
+		errorResource: 'Gist',
+		handler(ctx) {
+			const source = ctx.gist;
+			const userId = ctx.principal.user!.id;
+			const { gists } = ctx.app.stores;
+			if (source.owner_id === userId) {
+				throw validationFailed([{ resource: 'Gist', field: 'forks', code: 'unprocessable', message: 'You cannot fork your own gist.' }]);
+			}
+			if (gists.forkBy(source.id, userId)) {
+				throw validationFailed([{ resource: 'Gist', field: 'forks', code: 'already_exists', message: 'You have already forked this gist.' }]);
+			}
+			const now = isoSeconds(ctx.now);
+			const row = gists.insert({ gist_id: randomBytes(16).toString('hex'), owner_id: userId, description: source.description, public: source.public === 1 }, now);
+			gists.setForkOf(row.id, source.id);
+			for (const file of gists.files([source.id])) gists.putFile(row.id, file.filename, file.content);
+			// The fork keeps the source's history.
+			gists.copyRevisions(row.id, source.id);
+			const fork = gists.byId(row.id)!;
+			return created(detail(ctx, fork), ctx.app.urls.api(`/gists/${fork.gist_id}`));
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/gists/{gist_id}/commits',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#list-gist-commits',
+		pagination: true,
+		handler(ctx) {
+			const { rows, total } = ctx.app.stores.gists.revisions(ctx.gist.id, ctx.page.perPage, ctx.page.offset);
+			const users = ctx.app.stores.accounts.mapByIds(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])));
+			return paged(rows.map((r) => gistRevision(ctx.app.urls, ctx.gist, r, r.user_id === null ? undefined : users.get(r.user_id))), total);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/gists/{gist_id}/{sha}',
+		resource: { gist: 'read' },
+		docs: 'gists/gists#get-a-gist-revision',
+		errorResource: 'Gist',
+		handler(ctx) {
+			const sha = ctx.params.sha;
+			if (!/^[0-9a-f]{40}$/i.test(sha)) throw invalidField('Gist', 'sha', `"${sha.slice(0, 64)}" is not a revision: 40 hexadecimal characters`);
+			const revision = ctx.app.stores.gists.revision(ctx.gist.id, sha.toLowerCase());
+			if (!revision) throw notFound();
+			return ok(detail(ctx, ctx.gist, revisionFiles(ctx.gist, revision.files)));
 		},
 	}),
 	route({

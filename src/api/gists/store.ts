@@ -16,6 +16,25 @@ export interface GistRow {
 	/** ISO timestamp when a site administrator blocked the gist, else null. */
 	blocked_at: string | null;
 	block_reason: string | null;
+	/** The gist this one was forked from (internal id), or null. */
+	fork_of_id: number | null;
+}
+
+/** One revision of a gist's files (GET /gists/{gist_id}/commits). */
+export interface GistRevisionRow {
+	id: number;
+	gist_id: number;
+	/** 40 hex characters. */
+	version: string;
+	/** Who made it; null once that account is deleted. */
+	user_id: number | null;
+	/** ISO timestamp. */
+	committed_at: string;
+	/** Lines added and deleted against the revision before. */
+	additions: number;
+	deletions: number;
+	/** JSON: filename → content, the files as they were. */
+	files: string;
 }
 
 export interface GistFileRow {
@@ -72,6 +91,32 @@ export function createGistStore(db: DB) {
 	);
 	const updateComment = db.prepare('UPDATE gist_comments SET body = ?, body_html = ?, body_text = ?, updated_at = ? WHERE id = ?');
 	const removeComment = db.prepare('DELETE FROM gist_comments WHERE id = ?');
+	const byId = db.prepare('SELECT * FROM gists WHERE id = ?');
+	const setForkOf = db.prepare('UPDATE gists SET fork_of_id = ? WHERE id = ?');
+	const forks = db.prepare('SELECT * FROM gists WHERE fork_of_id = ? AND blocked_at IS NULL ORDER BY id LIMIT ? OFFSET ?');
+	const forkTotal = db.prepare('SELECT count(*) FROM gists WHERE fork_of_id = ? AND blocked_at IS NULL').pluck();
+	const forkBy = db.prepare('SELECT * FROM gists WHERE fork_of_id = ? AND owner_id = ?');
+	const star = db.prepare('INSERT INTO gist_stars (gist_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+	const unstar = db.prepare('DELETE FROM gist_stars WHERE gist_id = ? AND user_id = ?');
+	const starred = db.prepare('SELECT 1 FROM gist_stars WHERE gist_id = ? AND user_id = ?').pluck();
+	const starredList = db.prepare(`
+		SELECT g.* FROM gist_stars s JOIN gists g ON g.id = s.gist_id
+		WHERE s.user_id = @userId AND g.blocked_at IS NULL AND (@since IS NULL OR g.updated_at >= @since)
+		ORDER BY s.created_at DESC, g.id DESC LIMIT @limit OFFSET @offset`);
+	const starredTotal = db
+		.prepare(`
+		SELECT count(*) FROM gist_stars s JOIN gists g ON g.id = s.gist_id
+		WHERE s.user_id = @userId AND g.blocked_at IS NULL AND (@since IS NULL OR g.updated_at >= @since)`)
+		.pluck();
+	const insertRevision = db.prepare(`
+		INSERT INTO gist_revisions (gist_id, version, user_id, committed_at, additions, deletions, files)
+		VALUES (@gist_id, @version, @user_id, @committed_at, @additions, @deletions, @files)`);
+	const copyRevisions = db.prepare(`
+		INSERT INTO gist_revisions (gist_id, version, user_id, committed_at, additions, deletions, files)
+		SELECT ?, version, user_id, committed_at, additions, deletions, files FROM gist_revisions WHERE gist_id = ? ORDER BY id`);
+	const revisions = db.prepare('SELECT * FROM gist_revisions WHERE gist_id = ? ORDER BY id DESC LIMIT ? OFFSET ?');
+	const revisionTotal = db.prepare('SELECT count(*) FROM gist_revisions WHERE gist_id = ?').pluck();
+	const revision = db.prepare('SELECT * FROM gist_revisions WHERE gist_id = ? AND version = ?');
 
 	return {
 		byGistId: (gistId: string) => byGistId.get(gistId) as GistRow | undefined,
@@ -114,5 +159,30 @@ export function createGistStore(db: DB) {
 			return comment.get(row.gist_id, row.id) as GistCommentRow;
 		},
 		removeComment: (id: number) => void removeComment.run(id),
+		byId: (id: number) => byId.get(id) as GistRow | undefined,
+		/** Marks `id` as a fork of `sourceId`. */
+		setForkOf: (id: number, sourceId: number) => void setForkOf.run(sourceId, id),
+		/** A gist's forks, oldest first (blocked ones left out). */
+		forks(gistId: number, limit: number, offset: number) {
+			return { rows: forks.all(gistId, limit, offset) as GistRow[], total: forkTotal.get(gistId) as number };
+		},
+		/** The user's fork of a gist, if any. */
+		forkBy: (gistId: number, ownerId: number) => forkBy.get(gistId, ownerId) as GistRow | undefined,
+		/** Stars a gist (again: nothing changes). @param now ISO timestamp */
+		star: (gistId: number, userId: number, now: string) => void star.run(gistId, userId, now),
+		unstar: (gistId: number, userId: number) => void unstar.run(gistId, userId),
+		starred: (gistId: number, userId: number) => starred.get(gistId, userId) === 1,
+		/** The gists a user starred, most recently starred first (blocked ones left out). */
+		starredList(filter: { userId: number; since: string | null; limit: number; offset: number }) {
+			return { rows: starredList.all(filter) as GistRow[], total: starredTotal.get(filter) as number };
+		},
+		insertRevision: (row: Omit<GistRevisionRow, 'id'>) => void insertRevision.run(row),
+		/** Copies every revision of `fromId` to `toId` (a fork keeps its source's history). */
+		copyRevisions: (toId: number, fromId: number) => void copyRevisions.run(toId, fromId),
+		/** A gist's revisions, newest first. */
+		revisions(gistId: number, limit: number, offset: number) {
+			return { rows: revisions.all(gistId, limit, offset) as GistRevisionRow[], total: revisionTotal.get(gistId) as number };
+		},
+		revision: (gistId: number, version: string) => revision.get(gistId, version) as GistRevisionRow | undefined,
 	};
 }

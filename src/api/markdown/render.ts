@@ -12,19 +12,6 @@ import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 import { boundMarkdown } from './bounded';
 
-const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true, typographer: false });
-
-/**
- * The renderer of bodies without raw HTML (no `<` in the source): the same parser, with renderer
- * rules that write what sanitize-html would make of markdown-it's output (see safeRenderer below),
- * so such a body needs no sanitizing pass (the costliest part of rendering). test/markdown.test.ts
- * checks the two agree.
- */
-const direct = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false, xhtmlOut: true });
-
-boundMarkdown(markdown);
-boundMarkdown(direct);
-
 // Task lists ("- [ ] todo", "- [x] done"): GitHub renders a disabled checkbox in the list item.
 const taskLists = (state: Parameters<Parameters<MarkdownIt['core']['ruler']['after']>[2]>[0]) => {
 	const tokens = state.tokens;
@@ -42,8 +29,6 @@ const taskLists = (state: Parameters<Parameters<MarkdownIt['core']['ruler']['aft
 		tokens[i - 2].attrJoin('class', 'task-list-item');
 	}
 };
-markdown.core.ruler.after('inline', 'task-lists', taskLists);
-direct.core.ruler.after('inline', 'task-lists', taskLists);
 
 const ALLOWED: sanitizeHtml.IOptions = {
 	allowedTags: [
@@ -131,7 +116,31 @@ function safeRenderer(md: MarkdownIt): void {
 	// The only raw HTML here is the task-list checkbox (no source `<` reaches this renderer).
 	rules.html_inline = (tokens, i) => tokens[i].content.replace(/> $/, ' /> ');
 }
-safeRenderer(direct);
+
+/**
+ * A pair of renderers: `markdown` (raw HTML allowed, then sanitized) and `direct` (for sources
+ * without raw HTML: the same parser, with renderer rules that write what sanitize-html would make
+ * of markdown-it's output (see safeRenderer), so such a body needs no sanitizing pass, the
+ * costliest part of rendering; test/markdown.test.ts checks the two agree).
+ * @param breaks a single newline is a hard line break (GitHub's comments and `gfm` mode) or not
+ *   (documents: `markdown` mode of POST /markdown)
+ */
+function createRenderers(breaks: boolean): { markdown: MarkdownIt; direct: MarkdownIt } {
+	const markdown = new MarkdownIt({ html: true, linkify: true, breaks, typographer: false });
+	const direct = new MarkdownIt({ html: false, linkify: true, breaks, typographer: false, xhtmlOut: true });
+	boundMarkdown(markdown);
+	boundMarkdown(direct);
+	markdown.core.ruler.after('inline', 'task-lists', taskLists);
+	direct.core.ruler.after('inline', 'task-lists', taskLists);
+	safeRenderer(direct);
+	return { markdown, direct };
+}
+
+/** Comment bodies: newlines are line breaks. */
+const comments = createRenderers(true);
+/** Documents (POST /markdown in `markdown` mode): newlines within a paragraph are spaces. */
+const documents = createRenderers(false);
+const { markdown } = comments;
 
 /** For test/markdown.test.ts: the sanitized rendering of any source, as bodies with raw HTML get it. */
 export const sanitizedRendering = (source: string): string => sanitized(markdown.render(source));
@@ -186,6 +195,19 @@ export interface RenderedBody {
  * (larger renderings fall back to the escaped source in one paragraph).
  */
 export function renderBody(source: string): RenderedBody {
+	return renderWith(comments, source);
+}
+
+/**
+ * Renders Markdown for POST /markdown and /markdown/raw (GitHub's markdown API), with the bounds
+ * of renderBody: `gfm` as comments are (newlines are line breaks), `markdown` as documents are.
+ * @returns sanitized HTML
+ */
+export function renderMarkdown(source: string, mode: 'markdown' | 'gfm'): string {
+	return renderWith(mode === 'gfm' ? comments : documents, source).html;
+}
+
+function renderWith({ markdown, direct }: { markdown: MarkdownIt; direct: MarkdownIt }, source: string): RenderedBody {
 	// No `<`: no raw HTML, so the direct renderer writes the sanitized HTML itself.
 	if (!source.includes('<')) {
 		const html = direct.render(source).trim();
