@@ -548,6 +548,21 @@ const TABLE: Record<string, Entry> = {
 	'PUT /notifications': { body: {}, as: 'mike' },
 };
 
+/**
+ * Error answers, validated like the happy paths against the schema GitHub documents for their
+ * status (basic-error, validation-error, validation-error-simple): route, the call and the status
+ * it must answer.
+ */
+const ERRORS: Array<{ route: string; status: number } & Call> = [
+	{ route: 'GET /orgs/{org}', path: '/orgs/nobody', status: 404 },
+	{ route: 'POST /orgs/{org}/teams', path: '/orgs/acme/teams', body: { name: 5 }, status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'dismissed' }, status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'closed' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
+	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
+];
+
 /** The id of a hook's newest delivery. */
 function lastDelivery(hookId: number): number {
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1, offset: 0 });
@@ -848,6 +863,19 @@ test('B – every operation, called for real, answers a documented status with a
 	assert.ok(failed.length === 0, `~> calls that did not succeed:\n    ${failed.join('\n    ')}`);
 	assert.ok(unexplained.length === 0, `~> violations of GitHub's description (fix the renderer, or list the seed's sentence in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`);
 	assert.ok(unseen.length === 0, `~> deviations docs/COMPATIBILITY.md allows that no longer occur (remove them): ${unseen.join(', ')}`);
+});
+
+test('C – error answers have the shapes GitHub documents for their status (validation-error-simple for Dependabot alerts)', async () => {
+	const byKey = new Map(mapped.map((item) => [item.key, item]));
+	const problems: string[] = [];
+	for (const call of ERRORS) {
+		const operation = byKey.get(call.route)?.operation;
+		assert.ok(operation, `~> ${call.route} is a route with an operation`);
+		const res = await s.request(call.route.split(' ')[0], call.path!, { token: credential(call.as), body: call.body });
+		assert.is(res.status, call.status, `~> ${call.route} ${call.path} answers ${call.status}: ${res.text}`);
+		for (const v of openapi.validate(operation, res.status, res.body)) problems.push(`${call.route} ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message} — ${res.text}`);
+	}
+	assert.ok(problems.length === 0, `~> error answers GitHub's description does not accept:\n    ${problems.join('\n    ')}`);
 });
 
 test.run();
