@@ -158,6 +158,23 @@ test('organization – update keeps omitted fields; user budgets stay prevent_fu
 	assert.is(gone.body.message, `Budget with ID ${id} not found.`);
 });
 
+test('organization – update takes the scopes the seed lists, enterprise and cost_center too (regression: they answered 422)', async () => {
+	const created = await s.request('POST', ORG, { token: owner, body: { budget_amount: 10, budget_product_sku: 'packages' } });
+	assert.is(created.status, 200);
+	const id = created.body.budget.id;
+	const toCostCenter = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'cost_center', budget_entity_name: 'research' } });
+	assert.is(toCostCenter.status, 200, `~> cost_center: ${toCostCenter.text}`);
+	assert.equal([toCostCenter.body.budget.budget_scope, toCostCenter.body.budget.budget_entity_name], ['cost_center', 'research']);
+	const toEnterprise = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'enterprise' } });
+	assert.is(toEnterprise.status, 200, `~> enterprise: ${toEnterprise.text}`);
+	assert.is(toEnterprise.body.budget.budget_scope, 'enterprise');
+	const onCreate = await s.request('POST', ORG, { token: owner, body: { budget_product_sku: 'packages', budget_scope: 'enterprise' } });
+	assert.is(onCreate.status, 422, '~> create keeps its own enum (organization, repository, multi_user_customer, user)');
+	const unknown = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'galaxy' } });
+	assert.is(unknown.status, 422);
+	assert.is((await s.request('DELETE', `${ORG}/${id}`, { token: owner })).status, 200);
+});
+
 test('organization – who may call', async () => {
 	assert.is((await s.get(ORG)).status, 401);
 	assert.is((await s.get(ORG, member)).status, 403);
