@@ -588,6 +588,14 @@ function defaultPath(pattern: string): string {
 	});
 }
 
+/** Whether a body is a list with no item: an empty array, or an object whose arrays (workflow_runs, budgets, …) are all empty. */
+function emptyList(body: unknown): boolean {
+	if (Array.isArray(body)) return body.length === 0;
+	if (!body || typeof body !== 'object') return false;
+	const arrays = Object.entries(body).filter(([key, value]) => Array.isArray(value) && key !== 'errors');
+	return arrays.length > 0 && arrays.every(([, value]) => (value as unknown[]).length === 0) && 'total_count' in body;
+}
+
 /** One allowed deviation of docs/COMPATIBILITY.md. */
 interface Deviation {
 	operationId: string;
@@ -628,7 +636,7 @@ test.after(() => s.close());
 
 /**
  * The scenario: users, an enterprise bigco (owner erin) with the organization acme (owner olivia,
- * members mike and wendy), the teams Core and its child Core child with acme/app, acme/app with a
+ * members mike and wendy; otto an outside collaborator), the teams Core and its child Core child with acme/app, acme/app with a
  * git history (main at the first of two commits, topic at the second, a tag object), an issue
  * with a label, a comment and a mention of mike (his notification), a deployment with a status,
  * an environment with a branch policy, imported workflow runs, Dependabot alerts from dependency
@@ -638,7 +646,7 @@ test.after(() => s.close());
  */
 async function scenario() {
 	s = await startServer();
-	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl']) s.user(login);
+	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'otto']) s.user(login);
 	s.user('root', { siteAdmin: true });
 	s.enterprise('bigco', 'erin');
 	const acme = s.org('acme', 'olivia', { enterprise: 'bigco' });
@@ -649,6 +657,9 @@ async function scenario() {
 	await must('POST', '/orgs/acme/repos', { body: { name: 'docs' } });
 	const app = s.app.stores.repos.byOwnerAndName(acme.id, 'app')!;
 	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', now);
+	// otto, an outside collaborator of acme/app; mike watches it (his received events).
+	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('otto')!.id, 'pull', now);
+	await must('PUT', '/repos/acme/app/subscription', { body: { subscribed: true }, as: 'mike' });
 	s.app.stores.repos.setSecurity(app.id, { advanced_security: 0, delegated_alert_dismissal: 1 });
 	const core = await must('POST', '/orgs/acme/teams', { body: { name: 'Core', privacy: 'closed', repo_names: ['acme/app'] } });
 	await must('POST', '/orgs/acme/teams', { body: { name: 'Core child', parent_team_id: core.id, repo_names: ['acme/app'] } });
@@ -823,6 +834,8 @@ test('B – every operation, called for real, answers a documented status with a
 	const found = new Map<string, { operation: Operation; status: number; violations: Violation[] }>();
 	/** Calls that did not succeed (the walk goes on, to report everything at once). */
 	const failed: string[] = [];
+	/** Lists that answered no item: their items' schema went unchecked. */
+	const empty: string[] = [];
 	for (const [key, entry] of Object.entries(TABLE)) {
 		const item = byKey.get(key)!;
 		const [method, pattern] = key.split(' ');
@@ -839,6 +852,7 @@ test('B – every operation, called for real, answers a documented status with a
 		const violations = openapi.validate(operation, res.status, res.body);
 		// OPENAPI_DUMP='GET /app/installations' prints what a route answered, to read a violation against.
 		if (process.env.OPENAPI_DUMP === key) console.log(JSON.stringify({ status: res.status, body: res.body, violations }, null, 2));
+		if (method === 'GET' && emptyList(res.body)) empty.push(key);
 		const id = `${operation.description} ${operation.key}`;
 		const previous = found.get(id);
 		if (previous) previous.violations.push(...violations.filter((v) => !previous.violations.some((p) => p.pointer === v.pointer && p.keyword === v.keyword)));
@@ -860,6 +874,7 @@ test('B – every operation, called for real, answers a documented status with a
 	const deviating = [...found.values()].filter((item) => item.violations.length > 0).map((item) => item.operation.operationId);
 	if (deviating.length) console.log(`  the others validate but for the deviations docs/COMPATIBILITY.md allows, or fail below: ${deviating.join(', ')}`);
 	const unseen = allowed.filter((d) => !seen.has(d)).map((d) => `${d.operationId} ${d.status} ${d.pointer} ${d.keyword}`);
+	assert.ok(empty.length === 0, `~> lists that answered no item (the scenario must give each one something to list, or its items go unchecked):\n    ${empty.join('\n    ')}`);
 	assert.ok(failed.length === 0, `~> calls that did not succeed:\n    ${failed.join('\n    ')}`);
 	assert.ok(unexplained.length === 0, `~> violations of GitHub's description (fix the renderer, or list the seed's sentence in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`);
 	assert.ok(unseen.length === 0, `~> deviations docs/COMPATIBILITY.md allows that no longer occur (remove them): ${unseen.join(', ')}`);

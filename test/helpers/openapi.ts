@@ -38,9 +38,10 @@ export interface Violation {
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /**
- * Errata: places where a description contradicts itself, corrected before use (each description,
- * JSON pointer from the document's root). Only self-contradictions belong here; where Gitstead
- * differs from a consistent description, docs/COMPATIBILITY.md lists the deviation instead.
+ * Errata: places where a description contradicts itself or GitHub's own REST reference, corrected
+ * before use (each description, JSON pointer from the document's root). Only GitHub's
+ * contradictions belong here; where Gitstead differs from a consistent description,
+ * docs/COMPATIBILITY.md lists the deviation instead.
  */
 const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void; why: string }> = [
 	{
@@ -50,6 +51,27 @@ const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void;
 			delete node.allOf;
 		},
 		why: 'GET /app/installations inlines the installation’s account as allOf [Simple User, Enterprise] (a user and an enterprise at once, which nothing is); components/schemas/installation and every other operation say anyOf',
+	},
+	{
+		pointer: '/components/schemas/event',
+		fix(node) {
+			const properties = node.properties as Record<string, Record<string, unknown>>;
+			const branches = (properties.payload.oneOf ?? []) as Array<{ $ref: string }>;
+			const pascal = (ref: string) => ref.split('/').pop()!.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+			properties.payload = { type: 'object' };
+			node.allOf = branches.map((branch) => ({
+				if: { properties: { type: { const: pascal(branch.$ref) } }, required: ['type'] },
+				then: { properties: { payload: branch } },
+			}));
+		},
+		why: 'an event’s payload is oneOf 15 shapes that overlap (public-event accepts any object), so it would check nothing: each payload is checked against the shape its `type` names (PushEvent → push-event)',
+	},
+	{
+		pointer: '/components/schemas/create-event/properties/ref',
+		fix(node) {
+			node.type = ['string', 'null'];
+		},
+		why: 'GitHub’s event types reference (docs.github.com/rest/using-the-rest-api/github-event-types, CreateEvent): `ref` is “The git ref (or null if only a repository was created)”; the description types it a string',
 	},
 ];
 
@@ -221,7 +243,7 @@ function simplify(errors: ErrorObject[]): Violation[] {
 	const kept = errors.filter((error) => !(error.keyword === 'type' && (error.params as { type?: unknown }).type === 'null'));
 	const seen = new Map<string, Violation>();
 	for (const error of kept) {
-		if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
+		if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') {
 			const more = kept.some((other) => other !== error && other.keyword !== error.keyword && other.instancePath.startsWith(error.instancePath));
 			if (more) continue;
 		}
