@@ -5,8 +5,9 @@
  *
  * The descriptions are OpenAPI 3.0: `nullable: true` becomes a JSON Schema type union (or an
  * `anyOf` with null where the schema names no type), `x-*` and other OpenAPI-only keywords are
- * tolerated (ajv strict off), and schemas compile lazily, one per operation and status, against the
- * description's components registered once.
+ * tolerated (ajv strict off), GitHub's own contradictions are corrected first (ERRATA), and schemas
+ * compile lazily, one per operation and status, against the description's components registered
+ * once. The documents' `depbot` paths map to GitHub's `dependabot` operations.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import addFormats from 'ajv-formats';
 
 /** The descriptions tried in order: GitHub Enterprise Server 3.19 first, then the hosted ones for operations it lacks. */
 export const DESCRIPTIONS = ['ghes-3.19', 'ghec', 'api.github.com'] as const;
+/** One of the descriptions @octokit/openapi ships (generated/<name>.json). */
 export type DescriptionName = (typeof DESCRIPTIONS)[number];
 
 /** One documented operation. */
