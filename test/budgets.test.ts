@@ -119,7 +119,7 @@ test('organization – list form, pagination, filters', async () => {
 	assert.is(list.body.has_next_page, false);
 	const item = list.body.budgets[0];
 	assert.equal(item.budget_product_skus, ['actions']);
-	assert.not.ok('budget_product_sku' in item, '~> the list form has budget_product_skus');
+	assert.is(item.budget_product_sku, 'actions', '~> and GitHub’s budget_product_sku, which its description requires in list items too');
 	const page = await s.get(`${ORG}?per_page=3`, owner);
 	assert.is(page.body.budgets.length, 3);
 	assert.is(page.body.has_next_page, true);
@@ -156,6 +156,23 @@ test('organization – update keeps omitted fields; user budgets stay prevent_fu
 	const gone = await s.get(`${ORG}/${id}`, owner);
 	assert.is(gone.status, 404);
 	assert.is(gone.body.message, `Budget with ID ${id} not found.`);
+});
+
+test('organization – update takes the scopes the seed lists, enterprise and cost_center too (regression: they answered 422)', async () => {
+	const created = await s.request('POST', ORG, { token: owner, body: { budget_amount: 10, budget_product_sku: 'packages' } });
+	assert.is(created.status, 200);
+	const id = created.body.budget.id;
+	const toCostCenter = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'cost_center', budget_entity_name: 'research' } });
+	assert.is(toCostCenter.status, 200, `~> cost_center: ${toCostCenter.text}`);
+	assert.equal([toCostCenter.body.budget.budget_scope, toCostCenter.body.budget.budget_entity_name], ['cost_center', 'research']);
+	const toEnterprise = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'enterprise' } });
+	assert.is(toEnterprise.status, 200, `~> enterprise: ${toEnterprise.text}`);
+	assert.is(toEnterprise.body.budget.budget_scope, 'enterprise');
+	const onCreate = await s.request('POST', ORG, { token: owner, body: { budget_product_sku: 'packages', budget_scope: 'enterprise' } });
+	assert.is(onCreate.status, 422, '~> create keeps its own enum (organization, repository, multi_user_customer, user)');
+	const unknown = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'galaxy' } });
+	assert.is(unknown.status, 422);
+	assert.is((await s.request('DELETE', `${ORG}/${id}`, { token: owner })).status, 200);
 });
 
 test('organization – who may call', async () => {

@@ -80,7 +80,7 @@ test('submit: validation (422) and denial', async () => {
 	const good = () => snapshot(commits.root, 'refs/heads/main', lock({ lodash: npm('lodash', '4.17.20') }));
 	const cases: Array<[string, (body: any) => void]> = [
 		['sha longer than 40 characters', (b) => (b.sha = `${commits.root}a`)],
-		['sha not hex', (b) => (b.sha = 'z'.repeat(40))],
+		['sha empty', (b) => (b.sha = '')],
 		['ref not a full reference', (b) => (b.ref = 'main')],
 		['nine metadata keys', (b) => (b.metadata = Object.fromEntries([...Array(9).keys()].map((i) => [`k${i}`, i])))],
 		['non-scalar metadata', (b) => (b.metadata = { nested: { a: 1 } })],
@@ -100,6 +100,13 @@ test('submit: validation (422) and denial', async () => {
 		const res = await submit(body);
 		assert.is(res.status, 422, `~> ${name}`);
 		assert.ok(res.body.errors?.length, `~> ${name}: errors[] names the field`);
+	}
+	// The seed: sha is "at most 40 characters" — any string up to 40 characters, not only 40 hex digits (regression).
+	for (const sha of [commits.root.slice(0, 7), 'z'.repeat(40), 'v1.2.3']) {
+		const body = good();
+		body.sha = sha;
+		const res = await submit(body);
+		assert.is(res.status, 201, `~> sha ${sha}: ${res.text}`);
 	}
 	assert.is((await s.request('POST', `${R}/dependency-graph/snapshots`, { body: good() })).status, 401);
 	assert.is((await submit(good(), eve)).status, 403, '~> a public repository read-only to the caller: 403');
@@ -146,9 +153,9 @@ test('review: base...head resolves branches, tags and SHAs through the merge bas
 	assert.equal(byTag.body, res.body, '~> tags');
 	const reverse = await s.get(`${R}/dependency-graph/compare/feature...main`);
 	assert.equal(reverse.body.map((c: any) => [c.change_type, c.name, c.version]), [['removed', 'express', '4.18.0'], ['added', 'express', '5.0.0']]);
-	const paged = await s.get(`${R}/dependency-graph/compare/main...feature?per_page=2`);
-	assert.is(paged.body.length, 2);
-	assert.match(paged.headers.get('link')!, 'rel="next"');
+	const unpaged = await s.get(`${R}/dependency-graph/compare/main...feature?per_page=2`);
+	assert.equal(unpaged.body, res.body, '~> not paginated: per_page is no parameter of dependency review (regression)');
+	assert.is(unpaged.headers.get('link'), null, '~> no Link header');
 });
 
 test('review: name filters one manifest; errors 400, 404, 403', async () => {
@@ -246,6 +253,18 @@ test('precedence: the latest snapshot per (correlator, detector); first correlat
 	assert.equal(await names(), ['added center-pad@2.0.0'], '~> another detector whose correlator sorts first wins the manifest');
 	await submit(snapshot(sha, ref, yarn({ d: npm('zz-pad', '1.0.0') }), { correlator: 'z-last', detector: 'third-tool' }));
 	assert.equal(await names(), ['added center-pad@2.0.0'], '~> a later correlator of another detector does not');
+});
+
+test('review: every change in one answer, past any page size (regression: it was paginated, 30 a page)', async () => {
+	const base = await commit('many base', [commits.root]);
+	const head = await commit('many head', [base]);
+	await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/many', sha: head } });
+	const packages = Object.fromEntries([...Array(120).keys()].map((i) => [`pkg-${i}`, npm(`pkg-${i}`, '1.0.0')]));
+	assert.is((await submit(snapshot(head, 'refs/heads/many', lock(packages), { correlator: 'many', detector: 'npm-detector' }))).status, 201);
+	const res = await s.get(`${R}/dependency-graph/compare/${base}...many`);
+	assert.is(res.status, 200);
+	assert.is(res.body.length, 120, '~> all 120 added packages, more than the 100 a page could hold');
+	assert.is(res.headers.get('link'), null);
 });
 
 test.run();

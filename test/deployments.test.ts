@@ -38,6 +38,8 @@ const STATUS_KEYS = [
 	'environment_url',
 	'log_url',
 ];
+/** STATUS_KEYS without the URLs a status was given none of (GitHub's description: URIs, left out when empty). */
+const statusKeys = (...absent: string[]) => STATUS_KEYS.filter((key) => !absent.includes(key));
 
 const DEPLOYMENT_KEYS = [
 	'url',
@@ -345,7 +347,7 @@ test('create a deployment status – spec shape, defaults, log_url sets target_u
 	});
 	assert.is(res.status, 201);
 	const st = res.body;
-	assert.equal(Object.keys(st), STATUS_KEYS, '~> exactly the spec fields, in order');
+	assert.equal(Object.keys(st), statusKeys('environment_url'), '~> exactly the spec fields, in order (no environment_url given: none)');
 	assert.is(res.headers.get('location'), st.url);
 	assert.is(st.url, `${s.api}${APP}/deployments/${d.id}/statuses/${st.id}`);
 	assert.is(st.node_id, Buffer.from(`016:DeploymentStatus${st.id}`).toString('base64'));
@@ -355,7 +357,7 @@ test('create a deployment status – spec shape, defaults, log_url sets target_u
 	assert.is(st.environment, 'statuses-env', '~> no previous status: the deployment environment');
 	assert.is(st.log_url, 'https://ci.example.com/run/1');
 	assert.is(st.target_url, 'https://ci.example.com/run/1', '~> log_url also sets target_url');
-	assert.is(st.environment_url, '');
+	assert.is(st.environment_url, undefined, '~> no environment_url: left out (a URI in GitHub’s description, never empty)');
 	assert.is(st.deployment_url, `${s.api}${APP}/deployments/${d.id}`);
 	assert.is(st.repository_url, `${s.api}${APP}`);
 	assert.is(st.created_at, isoSeconds(s.clock.now));
@@ -364,7 +366,7 @@ test('create a deployment status – spec shape, defaults, log_url sets target_u
 
 	const legacy = await setState(APP, d.id, { state: 'queued', target_url: 'https://ci.example.com/legacy' });
 	assert.is(legacy.target_url, 'https://ci.example.com/legacy');
-	assert.is(legacy.log_url, '');
+	assert.is(legacy.log_url, undefined);
 	assert.is(legacy.description, '');
 	const both = await setState(APP, d.id, { state: 'pending', target_url: 'https://old', log_url: 'https://new' });
 	assert.is(both.target_url, 'https://new', '~> log_url supersedes target_url');
@@ -422,7 +424,7 @@ test('list and get deployment statuses – newest first, 404s, public and privat
 	const list = await s.get(`${VAULT}/deployments/${d.id}/statuses`, pusher);
 	assert.is(list.status, 200);
 	assert.equal(list.body.map((x: any) => x.id), [third.id, second.id, first.id], '~> newest first');
-	assert.equal(Object.keys(list.body[0]), STATUS_KEYS);
+	assert.equal(Object.keys(list.body[0]), statusKeys('environment_url', 'log_url'));
 	const page = await s.get(`${VAULT}/deployments/${d.id}/statuses?per_page=1&page=2`, pusher);
 	assert.equal(page.body.map((x: any) => x.id), [second.id]);
 	assert.match(page.headers.get('link')!, 'rel="prev"');
@@ -551,7 +553,7 @@ test('events – deployment created, deployment_status created for each status (
 		const status = statuses[0].payload;
 		assert.equal(Object.keys(status), ['deployment_status', 'deployment', 'repository', 'organization', 'sender']);
 		assert.equal(status.deployment_status, success, '~> the status as the API renders it');
-		assert.equal(Object.keys(status.deployment_status), STATUS_KEYS);
+		assert.equal(Object.keys(status.deployment_status), statusKeys('log_url'));
 		assert.is(status.deployment.id, first.id);
 		assert.is(status.deployment.environment, 'staging-ev');
 		assert.is(status.sender.login, 'mike');

@@ -285,7 +285,19 @@ test('update – omitted fields reset to their defaults; the answer names no sec
 	assert.equal(res.body.events, ['user', 'organization']);
 	assert.equal(res.body.config, { url: receiver.url, content_type: 'form', insecure_ssl: '0' });
 	assert.not.ok('secret' in (await s.get(`/admin/hooks/${hookId}`, admin)).body.config, '~> the secret was removed');
-	assert.is((await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { active: true } })).status, 422, '~> config is required');
+	// The seed's state table: a PATCH of `active` alone turns the hook off or on (regression: it answered 422 "config is required").
+	const off = await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { active: false } });
+	assert.is(off.status, 200, `~> active alone is a valid update: ${off.text}`);
+	assert.is(off.body.active, false);
+	assert.equal(off.body.config, { url: receiver.url, content_type: 'form', insecure_ssl: '0' }, '~> without config, the hook keeps its configuration');
+	assert.equal(off.body.events, ['user', 'organization'], '~> omitted events take their default');
+	createUser(s.app, { login: 'unheard' });
+	await s.app.webhooks.deliverDue();
+	assert.equal(receiver.take(), [], '~> an inactive hook sends nothing');
+	const on = await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { active: true } });
+	assert.is(on.status, 200);
+	assert.is(on.body.active, true);
+	assert.is(on.body.config.url, receiver.url);
 	createUser(s.app, { login: 'formal' });
 	await s.app.webhooks.deliverDue();
 	const [delivery] = receiver.take();

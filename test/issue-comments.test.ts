@@ -141,6 +141,9 @@ test('list for the repository: ascending id by default; sort with direction; sin
 	assert.is(createdDesc.body.at(-1).id, ids[0]);
 	const since = await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:00:00Z', olivia);
 	assert.equal(since.body.map((c: any) => c.id), [ids[0]]);
+	// The seed: "only comments updated after it" — strictly after (regression: a comment updated at the instant itself was listed).
+	assert.equal((await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:02:00Z', olivia)).body, [], '~> updated at since itself: not after it');
+	assert.equal((await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:01:59Z', olivia)).body.map((c: any) => c.id), [ids[0]]);
 	const paged = await s.get('/repos/acme/web/issues/comments?per_page=2&page=2', olivia);
 	assert.is(paged.body.length, 2);
 	assert.match(paged.headers.get('link')!, 'rel="prev"');
@@ -155,6 +158,9 @@ test('list for one issue: ascending id, since', async () => {
 	assert.ok(res.body.every((c: any) => c.issue_url.endsWith('/issues/2')));
 	assert.equal(res.body.map((c: any) => c.id), [...res.body.map((c: any) => c.id)].sort((a: number, b: number) => a - b));
 	assert.equal((await s.get('/repos/acme/web/issues/2/comments?since=2030-01-01T00:00:00Z', eve)).body, []);
+	const newest = res.body.map((c: any) => c.updated_at).sort().at(-1);
+	const after = await s.get(`/repos/acme/web/issues/2/comments?since=${newest}`, eve);
+	assert.equal(after.body, [], '~> a comment updated at the since instant itself is not listed: strictly after (regression)');
 	assert.is((await s.get('/repos/acme/web/issues/77/comments', eve)).status, 404);
 });
 

@@ -308,7 +308,8 @@ test('bodies: stored rendering follows edits; more than 65,536 characters is Git
 	assert.is(edited.body.body_text, 'Second version');
 	assert.is((await s.get(path, undefined, { Accept: 'application/vnd.github.text+json' })).body.body_text, 'Second version');
 	const cleared = await s.request('PATCH', path, { token: olivia, body: { body: null }, headers: full });
-	assert.equal([cleared.body.body, cleared.body.body_html, cleared.body.body_text], [null, null, null]);
+	assert.is(cleared.body.body, null);
+	assert.ok(!('body_html' in cleared.body) && !('body_text' in cleared.body), '~> no body: no renderings (strings in GitHub’s description, never null)');
 
 	const expected = {
 		message: 'Validation Failed',

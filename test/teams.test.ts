@@ -33,9 +33,10 @@ test.after(() => s.close());
 
 const LIST_KEYS = [
 	'id', 'node_id', 'url', 'html_url', 'name', 'slug', 'description', 'privacy', 'notification_setting', 'permission',
-	'members_url', 'repositories_url', 'parent',
+	'members_url', 'repositories_url', 'parent', 'type',
 ];
-const FULL_KEYS = [...LIST_KEYS, 'members_count', 'repos_count', 'created_at', 'updated_at', 'organization', 'ldap_dn'];
+/** The full form; ldap_dn (a string in GitHub's description) only for a team mapped to an LDAP entry. */
+const FULL_KEYS = [...LIST_KEYS, 'members_count', 'repos_count', 'created_at', 'updated_at', 'organization'];
 
 test('create – full form, slug, defaults, creator as maintainer', async () => {
 	// repo_names need admin rights on each repository: mike administers acme/app as a collaborator.
@@ -56,7 +57,8 @@ test('create – full form, slug, defaults, creator as maintainer', async () => 
 	assert.is(res.body.parent, null);
 	assert.is(res.body.members_count, 1, '~> the creator is a member');
 	assert.is(res.body.repos_count, 1);
-	assert.is(res.body.ldap_dn, null);
+	assert.is(res.body.ldap_dn, undefined, '~> no LDAP mapping: no ldap_dn');
+	assert.is(res.body.type, 'organization', '~> GitHub’s ownership type');
 	assert.is(res.body.url, `${s.api}/organizations/${res.body.organization.id}/team/${res.body.id}`);
 	assert.is(res.body.html_url, `${s.origin}/orgs/acme/teams/justice-league`);
 	assert.is(res.body.members_url, `${res.body.url}/members{/member}`);

@@ -64,15 +64,24 @@ export class HttpError extends Error {
 		this.extra = options.extra;
 	}
 
-	/** The response body; `documentation_url` is the route's page unless the error names one. */
-	body(documentationUrl: string): Record<string, unknown> {
+	/**
+	 * The response body; `documentation_url` is the route's page unless the error names one.
+	 * @param shape 'simple': GitHub's validation-error-simple, errors[] as sentences
+	 */
+	body(documentationUrl: string, shape?: 'simple'): Record<string, unknown> {
 		const body: Record<string, unknown> = { message: this.message };
-		if (this.errors) body.errors = this.errors;
+		if (this.errors) body.errors = shape === 'simple' ? this.errors.map(sentence) : this.errors;
 		if (this.extra) Object.assign(body, this.extra);
 		body.documentation_url = this.documentation ?? documentationUrl;
 		body.status = String(this.status);
 		return body;
 	}
+}
+
+/** A validation item as one sentence (validation-error-simple) that names its field: `field: message` (or code). */
+function sentence(item: ValidationItem): string {
+	const text = item.message ?? item.code;
+	return text.startsWith(item.field) ? text : `${item.field}: ${text}`;
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);

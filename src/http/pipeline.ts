@@ -448,7 +448,7 @@ function sendError(app: App, route: Route, req: PolkaRequest, res: ServerRespons
 		if (!exceeded) app.rateLimiter.consume(window);
 		rateHeaders(headers, window);
 	}
-	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl)));
+	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl, route.errorShape)));
 }
 
 /** The column a UNIQUE violation names last ("UNIQUE constraint failed: teams.org_id, teams.slug" → slug). */

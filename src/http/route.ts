@@ -165,6 +165,12 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	rateLimit?: RateResource | null;
 	/** `resource` of 422 errors[] items, e.g. 'Team'. */
 	errorResource?: string;
+	/**
+	 * The shape of this route's 422 answers: 'simple' for GitHub's validation-error-simple, whose
+	 * errors[] are sentences (strings), where GitHub documents it (Dependabot alerts); default
+	 * GitHub's validation-error, errors[] of {resource, field, code, message}.
+	 */
+	errorShape?: 'simple';
 	query?: QS;
 	body?: BS;
 	/**

@@ -30,6 +30,8 @@ export type BudgetType = (typeof BUDGET_TYPES)[number];
 export const ENTERPRISE_SCOPES = ['enterprise', 'organization', 'repository', 'cost_center', 'multi_user_customer', 'multi_user_cost_center', 'user'] as const;
 export const ORGANIZATION_SCOPES = ['organization', 'repository', 'multi_user_customer', 'user'] as const;
 export const ORGANIZATION_FILTER_SCOPES = ['enterprise', 'organization', 'repository', 'cost_center', 'multi_user_customer', 'user'] as const;
+/** Scopes an organization budget update takes: the seed's "budget_scope enum includes enterprise and cost_center". */
+export const ORGANIZATION_UPDATE_SCOPES = ORGANIZATION_FILTER_SCOPES;
 
 /** The budget type a SKU implies (used when an organization create omits budget_type). */
 export function impliedType(sku: string): BudgetType | null {

@@ -24,12 +24,15 @@ export function budget(row: BudgetRow) {
 }
 
 /**
- * List form. consumed_amount is reported for per-user budgets; Gitstead meters no usage, so it is 0.
+ * List form: the seed's budget_product_skus, and GitHub's budget_product_sku (its description's
+ * `budget` requires it in list items too). consumed_amount is reported for per-user budgets;
+ * Gitstead meters no usage, so it is 0.
  */
 export function budgetListItem(row: BudgetRow) {
 	return {
 		id: row.id,
 		budget_type: row.budget_type,
+		budget_product_sku: row.budget_product_sku,
 		budget_product_skus: [row.budget_product_sku],
 		budget_scope: row.budget_scope,
 		budget_entity_name: row.budget_entity_name,

@@ -9,7 +9,7 @@ import { forbidden, HttpError, notFound } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { BUDGET_TYPES, ENTERPRISE_SCOPES, ORGANIZATION_FILTER_SCOPES, ORGANIZATION_SCOPES } from './catalog';
+import { BUDGET_TYPES, ENTERPRISE_SCOPES, ORGANIZATION_FILTER_SCOPES, ORGANIZATION_SCOPES, ORGANIZATION_UPDATE_SCOPES } from './catalog';
 import { budget, budgetListItem } from './render';
 import { createBudget, updateBudget, type BudgetContext, type BudgetInput } from './service';
 
@@ -24,7 +24,7 @@ const fields = {
 	user: v.optional(v.string()),
 };
 const organizationCreate = v.object({ ...fields, budget_scope: v.optional(v.picklist(ORGANIZATION_SCOPES)) });
-const organizationUpdate = v.object({ ...fields, budget_scope: v.optional(v.picklist(ORGANIZATION_FILTER_SCOPES)) });
+const organizationUpdate = v.object({ ...fields, budget_scope: v.optional(v.picklist(ORGANIZATION_UPDATE_SCOPES)) });
 /** Enterprise create: the spec's required fields, budget_alerting with both of its fields. */
 const enterpriseCreate = v.object({
 	...fields,
@@ -58,7 +58,12 @@ const organization: Level = {
 	guard: { read: { org: 'owner' }, write: { org: 'owner' } },
 	context(ctx) {
 		const access = ctx.org;
-		return { owner: { kind: 'organization', id: access.org.id }, organizations: [access.org], scopes: ORGANIZATION_SCOPES };
+		return {
+			owner: { kind: 'organization', id: access.org.id },
+			organizations: [access.org],
+			scopes: ORGANIZATION_SCOPES,
+			updateScopes: ORGANIZATION_UPDATE_SCOPES,
+		};
 	},
 	bodies: { create: organizationCreate, update: organizationUpdate },
 	permissions: { read: [{ organization_administration: 'read' }], write: [{ organization_administration: 'write' }] },

@@ -32,8 +32,10 @@ export interface BudgetContext {
 	owner: BudgetOwner;
 	/** Organizations the budgets may name: the organization itself, or an enterprise's organizations. */
 	organizations: AccountRow[];
-	/** Scopes allowed on create and update. */
+	/** Scopes allowed on create (and on update unless `updateScopes` says otherwise). */
 	scopes: readonly string[];
+	/** Scopes allowed on update, where they differ from create's (an organization's update also takes enterprise and cost_center). */
+	updateScopes?: readonly string[];
 }
 
 const item = (field: string, message: string): ValidationItem => ({ resource: 'Budget', field, code: 'invalid', message });
@@ -52,8 +54,9 @@ export function resolveBudget(app: App, context: BudgetContext, input: BudgetInp
 	const type = input.budget_type ?? (input.budget_product_sku !== undefined ? impliedType(sku) : existing?.budget_type) ?? null;
 	if (type === null) problems.push(item('budget_product_sku', `"${sku}" is neither a product (${Object.keys(PRODUCTS).join(', ')}), a SKU nor ${AI_CREDITS}`));
 
-	if (input.budget_scope !== undefined && !context.scopes.includes(scope)) {
-		problems.push(item('budget_scope', `must be one of ${context.scopes.join(', ')}`));
+	const allowed = existing ? (context.updateScopes ?? context.scopes) : context.scopes;
+	if (input.budget_scope !== undefined && !allowed.includes(scope)) {
+		problems.push(item('budget_scope', `must be one of ${allowed.join(', ')}`));
 	}
 	if (type === 'BundlePricing' && sku !== AI_CREDITS) problems.push(item('budget_product_sku', `BundlePricing covers ${AI_CREDITS}; set budget_product_sku to "${AI_CREDITS}"`));
 	if (type === 'ProductPricing' && !(sku in PRODUCTS) && sku !== AI_CREDITS) {

@@ -220,6 +220,8 @@ const declarations: RouteDeclaration[] = [
 		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alerts#list-dependabot-alerts-for-a-repository',
 		errorResource: 'DependabotAlert',
+		// GitHub documents these 422 answers as validation-error-simple (errors[] are sentences).
+		errorShape: 'simple',
 		query: alertsQuery,
 		pagination: true,
 		handler(ctx) {
@@ -255,6 +257,8 @@ const declarations: RouteDeclaration[] = [
 		resource: ALERT_REPOSITORY,
 		docs: 'dependabot/alerts#update-a-dependabot-alert',
 		errorResource: 'DependabotAlert',
+		// GitHub documents these 422 answers as validation-error-simple (errors[] are sentences).
+		errorShape: 'simple',
 		body: updateBody,
 		handler(ctx) {
 			const access = ctx.repo;
@@ -278,6 +282,8 @@ const declarations: RouteDeclaration[] = [
 		resource: { org: 'owner' },
 		docs: 'dependabot/alerts#list-dependabot-alerts-for-an-organization',
 		errorResource: 'DependabotAlert',
+		// GitHub documents these 422 answers as validation-error-simple (errors[] are sentences).
+		errorShape: 'simple',
 		query: alertsQuery,
 		pagination: true,
 		handler(ctx) {

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { badRequest, forbidden, notFound } from '../../http/errors';
-import { created, paged } from '../../http/reply';
+import { created, ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { mergeBase, resolveCommit } from '../git/service';
@@ -28,7 +28,8 @@ const dependency = v.strictObject({
 const snapshotBody = v.strictObject({
 	version: v.pipe(v.number('version must be an integer'), v.integer('version must be an integer')),
 	job: v.strictObject({ id: v.string(), correlator: v.string(), html_url: v.optional(v.string()) }),
-	sha: v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{40}$/, 'sha must be a commit SHA of 40 hexadecimal characters')),
+	// The seed: "commit SHA, at most 40 characters" (not exactly 40 hexadecimal digits).
+	sha: v.pipe(v.string(), v.minLength(1, 'sha cannot be empty'), v.maxLength(40, 'sha is at most 40 characters')),
 	ref: v.pipe(v.string(), v.regex(/^refs\//, 'ref must be a full reference name, like refs/heads/main')),
 	detector: v.strictObject({ name: v.string(), version: v.string(), url: v.string() }),
 	metadata: v.optional(metadata),
@@ -109,7 +110,7 @@ export const dependencyGraphRoutes = [
 		permissions: [{ contents: 'read' }],
 		errorResource: 'DependencyReview',
 		query: v.object({ name: v.optional(v.string()) }),
-		pagination: true,
+		// Not paginated: the seed's "200: array of DependencyChange" is every change in one answer, as on GitHub.
 		handler(ctx) {
 			const { repo } = ctx.repo;
 			requireReviewable(repo);
@@ -141,9 +142,8 @@ export const dependencyGraphRoutes = [
 						? typeA === 'removed' ? -1 : 1
 						: a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
 			);
-			const page = changes.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			const vulnerabilities = vulnerabilitiesFor(ctx.app, page.map(([, d]) => d));
-			return paged(page.map(([type, d], i) => change(type, d, vulnerabilities[i])), changes.length);
+			const vulnerabilities = vulnerabilitiesFor(ctx.app, changes.map(([, d]) => d));
+			return ok(changes.map(([type, d], i) => change(type, d, vulnerabilities[i])));
 		},
 	}),
 ];

@@ -61,7 +61,11 @@ export function deployment(urls: Urls, repo: RepositoryPaths, row: DeploymentRow
 	};
 }
 
-/** A DeploymentStatus: exactly the spec's fields, in its order. */
+/**
+ * A DeploymentStatus: the spec's fields, in its order. environment_url and log_url are URIs in
+ * GitHub's description (format uri, not required): left out when none was given. target_url, which
+ * the description requires, keeps the seed's default, empty (docs/COMPATIBILITY.md).
+ */
 export function deploymentStatus(urls: Urls, repo: RepositoryPaths, row: StatusRow, creator: AccountRow | undefined) {
 	const deploymentUrl = `${repo.api}/deployments/${row.deployment_id}`;
 	return {
@@ -77,8 +81,8 @@ export function deploymentStatus(urls: Urls, repo: RepositoryPaths, row: StatusR
 		updated_at: row.updated_at,
 		deployment_url: deploymentUrl,
 		repository_url: repo.api,
-		environment_url: row.environment_url,
-		log_url: row.log_url,
+		...(row.environment_url === '' ? {} : { environment_url: row.environment_url }),
+		...(row.log_url === '' ? {} : { log_url: row.log_url }),
 	};
 }
 

@@ -8,7 +8,7 @@
  * /admin/hooks/{hook_id}/deliveries, and through `gitstead admin list-deliveries`.
  */
 import * as v from 'valibot';
-import { invalidField, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -52,13 +52,22 @@ const updateBody = v.object({ config: v.optional(config), events, active: v.opti
  */
 function hookValues(input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean }, allowedHosts: readonly string[]): HookValues {
 	return {
-		active: input.active === false ? 0 : 1,
-		events: JSON.stringify(uniqueEvents(input.events ?? DEFAULT_EVENTS)),
+		...subscription(input),
 		url: checkHookUrl(input.config.url, allowedHosts),
 		content_type: input.config.content_type ?? 'form',
 		insecure_ssl: sslFlag(input.config.insecure_ssl),
 		secret: input.config.secret || null,
 	};
+}
+
+/** active and events from a request: what it omits takes its default. */
+function subscription(input: { events?: string[]; active?: boolean }): Pick<HookValues, 'active' | 'events'> {
+	return { active: input.active === false ? 0 : 1, events: JSON.stringify(uniqueEvents(input.events ?? DEFAULT_EVENTS)) };
+}
+
+/** A hook's stored configuration, kept by an update that sends no config. */
+function keptConfig(hook: HookRow): Pick<HookValues, 'url' | 'content_type' | 'insecure_ssl' | 'secret'> {
+	return { url: hook.url, content_type: hook.content_type, insecure_ssl: hook.insecure_ssl, secret: hook.secret };
 }
 
 const GLOBAL: HookScope = { kind: 'global' };
@@ -110,10 +119,13 @@ export const globalWebhookRoutes = [
 		body: updateBody,
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			// "Parameters that are not provided will be overwritten with the default value or removed
-			// if no default exists": config (with its url) must therefore be given.
-			if (!ctx.body.config) throw invalidField('Hook', 'config', 'config with its url is required', 'missing_field');
-			const values = hookValues({ ...ctx.body, config: ctx.body.config }, ctx.app.config.webhooks.allowed_hosts);
+			// "Parameters omitted are reset to their default or removed when no default exists" — and
+			// the seed's state table turns a hook off or on with a PATCH of `active` alone. A hook's URL
+			// has no default and cannot be removed: without config, the hook keeps its configuration
+			// (URL, content type, TLS check, secret); events and active follow the reset rule.
+			const values = ctx.body.config
+				? hookValues({ ...ctx.body, config: ctx.body.config }, ctx.app.config.webhooks.allowed_hosts)
+				: { ...subscription(ctx.body), ...keptConfig(hook) };
 			const updated = ctx.app.stores.webhooks.update(hook.id, values, isoSeconds(ctx.now));
 			ctx.app.webhooks.invalidate();
 			// The update answer (global-hook-2) carries no secret at all.

@@ -213,12 +213,12 @@ export function createIssueStore(db: DB) {
 	const removeComment = db.prepare('DELETE FROM issue_comments WHERE id = ?');
 	const countComments = db.prepare('UPDATE issues SET comments = comments + ?, updated_at = ? WHERE id = ?');
 	const issueComments = db.prepare(`
-		SELECT * FROM issue_comments WHERE issue_id = @issueId AND (@since IS NULL OR updated_at >= @since)
+		SELECT * FROM issue_comments WHERE issue_id = @issueId AND (@since IS NULL OR updated_at > @since)
 		ORDER BY id LIMIT @limit OFFSET @offset`);
 	const issueCommentTotal = db
-		.prepare('SELECT count(*) FROM issue_comments WHERE issue_id = @issueId AND (@since IS NULL OR updated_at >= @since)')
+		.prepare('SELECT count(*) FROM issue_comments WHERE issue_id = @issueId AND (@since IS NULL OR updated_at > @since)')
 		.pluck();
-	const COMMENT_WHERE = 'repo_id = @repoId AND (@since IS NULL OR updated_at >= @since)';
+	const COMMENT_WHERE = 'repo_id = @repoId AND (@since IS NULL OR updated_at > @since)';
 	const repoComments = new Map<string, ReturnType<DB['prepare']>>();
 	repoComments.set('id', db.prepare(`SELECT * FROM issue_comments WHERE ${COMMENT_WHERE} ORDER BY id LIMIT @limit OFFSET @offset`));
 	for (const sort of ['created', 'updated'] as const) {

@@ -240,16 +240,19 @@ export interface StoredBody {
 /**
  * The body fields for the requested media type (spec document 2, media types), from the stored
  * columns — nothing is rendered here: raw (default) → body; text → body_text; html → body_html;
- * full → all three. A missing body gives null for each field the media type names.
+ * full → all three. A missing body is a null `body`; body_text and body_html, strings in GitHub's
+ * description (never null), are then left out.
  */
 export function bodyFields(row: StoredBody, media: string | null): Record<string, string | null> {
+	const text: Record<string, string> = row.body_text === null ? {} : { body_text: row.body_text };
+	const html: Record<string, string> = row.body_html === null ? {} : { body_html: row.body_html };
 	switch (media) {
 		case 'text':
-			return { body_text: row.body_text };
+			return text;
 		case 'html':
-			return { body_html: row.body_html };
+			return html;
 		case 'full':
-			return { body: row.body, body_text: row.body_text, body_html: row.body_html };
+			return { body: row.body, ...text, ...html };
 		default:
 			return { body: row.body };
 	}

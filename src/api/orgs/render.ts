@@ -28,15 +28,20 @@ export function orgSimple(urls: Urls, org: AccountRow) {
 	};
 }
 
-/** OrganizationSummary (spec document 1, Resources): organization-simple plus profile and counts. */
+/**
+ * The profile fields an organization has set. GitHub's description types name, company, blog,
+ * location and email as strings (blog a URI, email an address), never null: unset ones are left out.
+ */
+function profile(org: AccountRow): { name?: string; company?: string; blog?: string; location?: string; email?: string } {
+	const fields = { name: org.name, company: org.company, blog: org.blog, location: org.location, email: org.email };
+	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== '')) as ReturnType<typeof profile>;
+}
+
+/** OrganizationSummary (spec document 1, Resources): organization-simple plus profile and counts (GitHub's team-organization). */
 export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 	return {
 		...orgSimple(urls, org),
-		name: org.name,
-		company: org.company,
-		blog: org.blog,
-		location: org.location,
-		email: org.email,
+		...profile(org),
 		has_organization_projects: org.has_organization_projects === 1,
 		has_repository_projects: org.has_repository_projects === 1,
 		public_repos: counts.public_repos,
@@ -46,6 +51,8 @@ export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 		html_url: `${urls.origin}/${org.login}`,
 		created_at: org.created_at,
 		updated_at: org.updated_at,
+		// Organizations are never archived here: GitHub's null for one that is not.
+		archived_at: null,
 		type: 'Organization',
 	};
 }

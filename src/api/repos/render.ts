@@ -118,8 +118,9 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		created_at: repo.created_at,
 		updated_at: repo.updated_at,
 		allow_rebase_merge: repo.allow_rebase_merge === 1,
-		// A temporary clone credential on GitHub; Gitstead never issues one.
-		temp_clone_token: null,
+		// GitHub's temporary clone credential: Gitstead issues none. A string in GitHub's description of
+		// every repository-embedding shape (never null): empty.
+		temp_clone_token: '',
 		allow_squash_merge: repo.allow_squash_merge === 1,
 		allow_auto_merge: repo.allow_auto_merge === 1,
 		delete_branch_on_merge: repo.delete_branch_on_merge === 1,

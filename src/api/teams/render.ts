@@ -13,6 +13,9 @@ export function teamUrl(urls: Urls, team: Pick<TeamRow, 'org_id' | 'id'>): strin
 	return `${urls.apiBase}/organizations/${team.org_id}/team/${team.id}`;
 }
 
+/** GitHub's ownership type of a team: every team here belongs to an organization (enterprise teams are not served). */
+const TEAM_TYPE = 'organization';
+
 /** The parent summary embedded in a team (GitHub's nullable-team-simple). */
 function parentSummary(urls: Urls, orgLogin: string, parent: TeamRow) {
 	const url = teamUrl(urls, parent);
@@ -29,6 +32,7 @@ function parentSummary(urls: Urls, orgLogin: string, parent: TeamRow) {
 		html_url: `${urls.origin}/orgs/${orgLogin}/teams/${parent.slug}`,
 		repositories_url: `${url}/repos`,
 		slug: parent.slug,
+		type: TEAM_TYPE,
 	};
 }
 
@@ -49,6 +53,7 @@ export function teamListForm(urls: Urls, orgLogin: string, team: TeamRow, parent
 		members_url: `${url}/members{/member}`,
 		repositories_url: `${url}/repos`,
 		parent: parent ? parentSummary(urls, orgLogin, parent) : null,
+		type: TEAM_TYPE,
 	};
 }
 
@@ -68,7 +73,8 @@ export function teamFullForm(
 		created_at: team.created_at,
 		updated_at: team.updated_at,
 		organization: orgSummary(urls, org, orgCounts),
-		ldap_dn: team.ldap_dn,
+		// A string in GitHub's description: present only when the team maps to an LDAP entry.
+		...(team.ldap_dn === null ? {} : { ldap_dn: team.ldap_dn }),
 	};
 }
 

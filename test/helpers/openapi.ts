@@ -1,0 +1,258 @@
+/**
+ * GitHub's OpenAPI descriptions (@octokit/openapi) as validators: each route of Gitstead's route
+ * table is mapped to GitHub's operation by method and path template, and a response is checked
+ * against the schema GitHub documents for that operation and status (application/json).
+ *
+ * The descriptions are OpenAPI 3.0: `nullable: true` becomes a JSON Schema type union (or an
+ * `anyOf` with null where the schema names no type), `x-*` and other OpenAPI-only keywords are
+ * tolerated (ajv strict off), GitHub's own contradictions are corrected first (ERRATA), and schemas
+ * compile lazily, one per operation and status, against the description's components registered
+ * once. The documents' `depbot` paths map to GitHub's `dependabot` operations.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** The descriptions tried in order: GitHub Enterprise Server 3.19 first, then the hosted ones for operations it lacks. */
+export const DESCRIPTIONS = ['ghes-3.19', 'ghec', 'api.github.com'] as const;
+/** One of the descriptions @octokit/openapi ships (generated/<name>.json). */
+export type DescriptionName = (typeof DESCRIPTIONS)[number];
+
+/** One documented operation. */
+export interface Operation {
+	description: DescriptionName;
+	method: string;
+	/** The description's path template, e.g. /orgs/{org}/teams/{team_slug}. */
+	path: string;
+	operationId: string;
+	/** `METHOD path` in the description: the operation's key. */
+	key: string;
+}
+
+/** A schema violation, with its place in the response body as a JSON pointer (array indexes written `*`). */
+export interface Violation {
+	pointer: string;
+	keyword: string;
+	message: string;
+}
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/**
+ * Errata: places where a description contradicts itself or GitHub's own REST reference, corrected
+ * before use (each description, JSON pointer from the document's root). Only GitHub's
+ * contradictions belong here; where Gitstead differs from a consistent description,
+ * docs/COMPATIBILITY.md lists the deviation instead.
+ */
+const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void; why: string }> = [
+	{
+		pointer: '/paths/~1app~1installations/get/responses/200/content/application~1json/schema/items/properties/account',
+		fix(node) {
+			node.anyOf = node.allOf;
+			delete node.allOf;
+		},
+		why: 'GET /app/installations inlines the installation’s account as allOf [Simple User, Enterprise] (a user and an enterprise at once, which nothing is); components/schemas/installation and every other operation say anyOf',
+	},
+	{
+		pointer: '/components/schemas/event',
+		fix(node) {
+			const properties = node.properties as Record<string, Record<string, unknown>>;
+			const branches = (properties.payload.oneOf ?? []) as Array<{ $ref: string }>;
+			const pascal = (ref: string) => ref.split('/').pop()!.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+			properties.payload = { type: 'object' };
+			node.allOf = branches.map((branch) => ({
+				if: { properties: { type: { const: pascal(branch.$ref) } }, required: ['type'] },
+				then: { properties: { payload: branch } },
+			}));
+		},
+		why: 'an event’s payload is oneOf 15 shapes that overlap (public-event accepts any object), so it would check nothing: each payload is checked against the shape its `type` names (PushEvent → push-event)',
+	},
+	{
+		pointer: '/components/schemas/create-event/properties/ref',
+		fix(node) {
+			node.type = ['string', 'null'];
+		},
+		why: 'GitHub’s event types reference (docs.github.com/rest/using-the-rest-api/github-event-types, CreateEvent): `ref` is “The git ref (or null if only a repository was created)”; the description types it a string',
+	},
+];
+
+/** The node a JSON pointer names in `document`, or undefined. */
+function at(document: unknown, pointer: string): Record<string, unknown> | undefined {
+	let node = document as Record<string, unknown> | undefined;
+	for (const part of pointer.split('/').slice(1)) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown> | undefined;
+	return node;
+}
+
+/**
+ * Document aliases (../shared/spec/README.md): the documents' `depbot` paths are GitHub's
+ * `dependabot` ones.
+ */
+const ALIASES: Array<[RegExp, string]> = [[/\/depbot(\/|$)/g, '/dependabot$1']];
+
+/** A path template with parameter names dropped and wildcards (`/*`, `/*?`) written as one parameter. */
+export function templateKey(method: string, path: string): string {
+	let normal = path.replace(/\/\*\??$/, '/{}').replace(/\{[^}]+\}/g, '{}');
+	for (const [pattern, replacement] of ALIASES) normal = normal.replace(pattern, replacement);
+	return `${method.toUpperCase()} ${normal}`;
+}
+
+/**
+ * Turns OpenAPI 3.0's `nullable` into JSON Schema, in place, everywhere below `node`; and reads
+ * `oneOf` as `anyOf`: GitHub's descriptions use oneOf for alternatives that overlap (an event's
+ * payload is one of 15 shapes, and public-event's accepts any object, so every payload would match
+ * two), where they mean "one of these shapes".
+ */
+function convertNullable(node: unknown): unknown {
+	if (Array.isArray(node)) {
+		for (let i = 0; i < node.length; i++) node[i] = convertNullable(node[i]);
+		return node;
+	}
+	if (!node || typeof node !== 'object') return node;
+	const object = node as Record<string, unknown>;
+	for (const key of Object.keys(object)) {
+		// Examples are data, not schemas.
+		if (key === 'example' || key === 'examples') continue;
+		object[key] = convertNullable(object[key]);
+	}
+	if (Array.isArray(object.oneOf)) {
+		object.anyOf = object.oneOf;
+		delete object.oneOf;
+	}
+	if (object.nullable !== true) {
+		if (object.nullable === false) delete object.nullable;
+		return object;
+	}
+	delete object.nullable;
+	if (typeof object.type === 'string') {
+		object.type = [object.type, 'null'];
+		if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null];
+		return object;
+	}
+	if (Array.isArray(object.type)) {
+		if (!object.type.includes('null')) object.type = [...object.type, 'null'];
+		return object;
+	}
+	return { anyOf: [{ type: 'null' }, object] };
+}
+
+/** Points local references (#/components/...) at the description registered under `id`. */
+function qualifyRefs(node: unknown, id: string): unknown {
+	if (Array.isArray(node)) return node.map((item) => qualifyRefs(item, id));
+	if (!node || typeof node !== 'object') return node;
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(node)) {
+		out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${id}${value}` : qualifyRefs(value, id);
+	}
+	return out;
+}
+
+interface Loaded {
+	name: DescriptionName;
+	paths: Record<string, Record<string, any>>;
+	components: Record<string, Record<string, any>>;
+	/** templateKey → the description's path. */
+	byTemplate: Map<string, { method: string; path: string }>;
+}
+
+/** GitHub's descriptions, an ajv instance holding their components, and per-operation validators compiled on first use. */
+export class OpenApi {
+	private readonly ajv: Ajv;
+	private readonly loaded: Loaded[] = [];
+	private readonly validators = new Map<string, ValidateFunction | null>();
+
+	constructor(names: readonly DescriptionName[] = DESCRIPTIONS) {
+		this.ajv = new Ajv({ strict: false, allErrors: true, logger: false, validateSchema: false });
+		addFormats(this.ajv);
+		const dir = join(__dirname, '../../node_modules/@octokit/openapi/generated');
+		for (const name of names) {
+			const document = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+			for (const erratum of ERRATA) {
+				const node = at(document, erratum.pointer);
+				if (node) erratum.fix(node);
+			}
+			const paths = convertNullable(document.paths) as Loaded['paths'];
+			const components = convertNullable(document.components) as Loaded['components'];
+			this.ajv.addSchema({ $id: name, components }, name);
+			const byTemplate = new Map<string, { method: string; path: string }>();
+			for (const [path, item] of Object.entries(paths)) {
+				for (const method of HTTP_METHODS) if (item[method]) byTemplate.set(templateKey(method, path), { method: method.toUpperCase(), path });
+			}
+			this.loaded.push({ name, paths, components, byTemplate });
+		}
+	}
+
+	/** The operation a route (method and Gitstead path template) is, in the first description that has it. */
+	operation(method: string, path: string): Operation | undefined {
+		const key = templateKey(method, path);
+		for (const loaded of this.loaded) {
+			const found = loaded.byTemplate.get(key);
+			if (!found) continue;
+			const operationId = loaded.paths[found.path][found.method.toLowerCase()].operationId as string;
+			return { description: loaded.name, method: found.method, path: found.path, operationId, key: `${found.method} ${found.path}` };
+		}
+		return undefined;
+	}
+
+	/** The statuses the operation documents. */
+	statuses(operation: Operation): string[] {
+		return Object.keys(this.raw(operation).responses ?? {});
+	}
+
+	/**
+	 * Validates a response of the operation.
+	 * @returns the violations (none when valid); an undocumented status is one violation at ''.
+	 */
+	validate(operation: Operation, status: number, body: unknown): Violation[] {
+		const cacheKey = `${operation.description} ${operation.key} ${status}`;
+		let validator = this.validators.get(cacheKey);
+		if (validator === undefined) {
+			validator = this.compile(operation, status);
+			this.validators.set(cacheKey, validator);
+		}
+		if (validator === null) {
+			return this.statuses(operation).includes(String(status))
+				? body === undefined
+					? []
+					: [{ pointer: '', keyword: 'body', message: `status ${status} documents no JSON body` }]
+				: [{ pointer: '', keyword: 'status', message: `status ${status} is not documented (${this.statuses(operation).join(', ')})` }];
+		}
+		if (validator(body)) return [];
+		return simplify(validator.errors ?? []);
+	}
+
+	private raw(operation: Operation): any {
+		const loaded = this.loaded.find((item) => item.name === operation.description)!;
+		return loaded.paths[operation.path][operation.method.toLowerCase()];
+	}
+
+	private compile(operation: Operation, status: number): ValidateFunction | null {
+		const loaded = this.loaded.find((item) => item.name === operation.description)!;
+		let response = this.raw(operation).responses?.[String(status)];
+		if (response?.$ref) response = loaded.components.responses[response.$ref.split('/').pop()];
+		const schema = response?.content?.['application/json']?.schema;
+		if (!schema) return null;
+		return this.ajv.compile(qualifyRefs(schema, operation.description) as object);
+	}
+}
+
+/**
+ * ajv's errors, one per place and keyword. A nullable schema is `anyOf: [null, X]`: for a value that
+ * is not null, X's errors are what matter, so the null branch's complaint and the anyOf's own are
+ * dropped whenever errors below it say more.
+ */
+function simplify(errors: ErrorObject[]): Violation[] {
+	const kept = errors.filter((error) => !(error.keyword === 'type' && (error.params as { type?: unknown }).type === 'null'));
+	const seen = new Map<string, Violation>();
+	for (const error of kept) {
+		if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') {
+			const more = kept.some((other) => other !== error && other.keyword !== error.keyword && other.instancePath.startsWith(error.instancePath));
+			if (more) continue;
+		}
+		const pointer = error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
+		const detail = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+		const key = `${pointer}${detail} ${error.keyword}`;
+		if (!seen.has(key)) seen.set(key, { pointer: `${pointer}${detail}`, keyword: error.keyword, message: error.message ?? '' });
+	}
+	return [...seen.values()];
+}

@@ -1,0 +1,958 @@
+/**
+ * Every answer valid against GitHub's OpenAPI description (issue 10): each route of the route table
+ * is mapped to GitHub's operation by method and path template (GitHub Enterprise Server 3.19 first,
+ * then GitHub Enterprise Cloud and api.github.com for operations GHES does not document; see
+ * test/helpers/openapi.ts), and a table with one entry per mapped route calls it in one seeded
+ * scenario with a happy-path request. The response must answer a documented status and its body
+ * must validate against the schema GitHub documents for it (application/json).
+ *
+ * Test A holds the table to the route table: a route that maps to an operation and has no entry
+ * fails, named; routes with no operation (Gitstead-only, or named otherwise than GitHub) are listed,
+ * not failed. Test B walks the table and prints "X of Y operations validate"; every list it reads
+ * must list something. C checks error answers (basic-error, validation-error,
+ * validation-error-simple), D the same routes in other situations (callers, media types, API
+ * version, after the writes). Every violation must be one docs/COMPATIBILITY.md allows (its fenced
+ * JSON list: operationId + status + JSON pointer + keyword, each with the seed document's sentence
+ * that wins), and E requires every allowed deviation to still occur (the list is exact).
+ *
+ * Covering a new route is one entry: `{}` calls its path with the scenario's parameters as the
+ * organization owner; `path`, `body`, `as` (a login, 'app' for the app's JWT, 'installation' for an
+ * installation token) or `call` (setup first) say more.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSign } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { importRuns } from '../src/api/actions/import';
+import { createApp, installApp } from '../src/api/apps/service';
+import { importAdvisories } from '../src/api/dependabot/service';
+import { registerRunner } from '../src/api/runner-groups/service';
+import { buildRoutes } from '../src/server';
+import { epochSeconds, isoSeconds } from '../src/time';
+import { OpenApi, type Operation, type Violation } from './helpers/openapi';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('openapi');
+
+/** The request an entry makes. */
+interface Call {
+	/** Concrete path; default: the route's path with the scenario's parameters. */
+	path?: string;
+	body?: unknown;
+	/** Who calls: a login (a classic token with every scope), 'app' (the app's JWT), 'installation' or 'anonymous'; default the organization owner. */
+	as?: string;
+	headers?: Record<string, string>;
+}
+
+/** One route: what to call (setup in `call` when the request needs something made first). */
+type Entry = Call & { call?: (w: World) => Call | Promise<Call> };
+
+/** What the scenario made, by name. */
+interface World {
+	/** Path parameters by name, for entries that take the default path. */
+	params: Record<string, string>;
+	commits: Record<string, string>;
+	ids: Record<string, number | string>;
+	appId: number;
+	appKey: string;
+	installationToken: string;
+}
+
+let s: TestServer;
+const w = { params: {}, commits: {}, ids: {} } as World;
+const tokens = new Map<string, string>();
+const token = (login: string) => {
+	if (!tokens.has(login)) tokens.set(login, s.fullToken(login));
+	return tokens.get(login)!;
+};
+
+/** A JSON web token of the scenario's GitHub App (RS256), valid for nine minutes. */
+function appJwt(): string {
+	const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+	const body = `${encode({ alg: 'RS256', typ: 'JWT' })}.${encode({ iat: epochSeconds(s.clock.now) - 60, exp: epochSeconds(s.clock.now) + 540, iss: w.appId })}`;
+	return `${body}.${createSign('RSA-SHA256').update(body).sign(w.appKey).toString('base64url')}`;
+}
+
+/** The token of a caller: a login, 'app', 'installation', or 'anonymous' (none). */
+const credential = (as = 'olivia') => (as === 'anonymous' ? undefined : as === 'app' ? appJwt() : as === 'installation' ? w.installationToken : token(as));
+
+/** A request that must succeed (setup). @returns its body */
+async function must(method: string, path: string, options: { body?: unknown; as?: string } = {}): Promise<any> {
+	const res = await s.request(method, path, { token: credential(options.as), body: options.body });
+	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path} answered ${res.status}: ${res.text}`);
+	return res.body;
+}
+
+/** A commit of one file on `parents` in acme/app, through the git database API. @returns its sha */
+async function commit(content: string, parents: string[]): Promise<string> {
+	const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] } });
+	return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Commit ${content}`, tree: tree.sha, parents } })).sha;
+}
+
+/** A dependency snapshot of acme/app at `sha` with npm packages (name → version). */
+function snapshot(sha: string, ref: string, packages: Record<string, string>) {
+	const resolved = Object.fromEntries(
+		Object.entries(packages).map(([name, version]) => [name, { package_url: `pkg:npm/${name}@${version}`, relationship: 'direct', scope: 'runtime' }]),
+	);
+	return {
+		version: 0,
+		job: { id: `job-${sha.slice(0, 7)}`, correlator: 'ci' },
+		sha,
+		ref,
+		detector: { name: 'npm-detector', version: '1.0.0', url: 'https://example.com/detector' },
+		manifests: { 'package.json': { name: 'package.json', file: { source_location: 'package.json' }, resolved } },
+		scanned: '2026-11-22T11:00:00Z',
+	};
+}
+
+/**
+ * The table, in the order the walk calls it: reads of what the scenario made, then writes (each
+ * creation before what changes or deletes it). Keys are `METHOD path` exactly as the route table
+ * declares them. Routes of other areas add their entries here.
+ */
+const TABLE: Record<string, Entry> = {
+	// ------------------------------------------------------------------ discovery, users, organizations
+	'GET /': {},
+	'GET /meta': {},
+	'GET /versions': {},
+	'GET /rate_limit': {},
+	'GET /user': {},
+	'GET /users/{username}': {},
+	'GET /orgs/{org}': {},
+	'GET /organizations': {},
+	'GET /user/orgs': {},
+	'GET /users/{username}/orgs': {},
+	'GET /orgs/{org}/members': {},
+	'GET /orgs/{org}/members/{username}': {},
+	'GET /orgs/{org}/memberships/{username}': {},
+	'GET /orgs/{org}/public_members': {},
+	'GET /orgs/{org}/public_members/{username}': {},
+	'GET /user/memberships/orgs': {},
+	'GET /user/memberships/orgs/{org}': {},
+	'GET /orgs/{org}/outside_collaborators': {},
+
+	// ------------------------------------------------------------------ teams
+	'GET /orgs/{org}/teams': {},
+	'GET /orgs/{org}/teams/{team_slug}': { path: '/orgs/acme/teams/core-child' },
+	'GET /teams/{team_id}': {},
+	'GET /orgs/{org}/teams/{team_slug}/teams': {},
+	'GET /teams/{team_id}/teams': {},
+	'GET /orgs/{org}/teams/{team_slug}/members': {},
+	'GET /teams/{team_id}/members': {},
+	'GET /orgs/{org}/teams/{team_slug}/memberships/{username}': {},
+	'GET /teams/{team_id}/memberships/{username}': {},
+	'GET /teams/{team_id}/members/{username}': {},
+	'GET /orgs/{org}/teams/{team_slug}/repos': {},
+	'GET /teams/{team_id}/repos': {},
+	'GET /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { headers: { Accept: 'application/vnd.github.v3.repository+json' } },
+	'GET /teams/{team_id}/repos/{owner}/{repo}': { headers: { Accept: 'application/vnd.github.v3.repository+json' } },
+
+	// ------------------------------------------------------------------ repositories
+	'GET /orgs/{org}/repos': {},
+	'GET /repos/{owner}/{repo}': {},
+
+	// ------------------------------------------------------------------ custom properties, budgets, runner groups, migrations
+	'GET /orgs/{org}/properties/schema': {},
+	'GET /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/tier' },
+	'GET /enterprises/{enterprise}/org-properties/schema': { as: 'erin' },
+	'GET /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/region', as: 'erin' },
+	'GET /organizations/{org}/settings/billing/budgets': {},
+	'GET /organizations/{org}/settings/billing/budgets/{budget_id}': { call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}` }) },
+	'GET /enterprises/{enterprise}/settings/billing/budgets': { as: 'erin' },
+	'GET /enterprises/{enterprise}/settings/billing/budgets/{budget_id}': {
+		call: (w) => ({ path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`, as: 'erin' }),
+	},
+	'GET /enterprises/{enterprise}/actions/runner-groups': { as: 'erin' },
+	'GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}': { as: 'erin' },
+	'GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations': { as: 'erin' },
+	'GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners': { as: 'erin' },
+	'GET /orgs/{org}/migrations': {},
+	'GET /orgs/{org}/migrations/{migration_id}': {},
+	'GET /orgs/{org}/migrations/{migration_id}/archive': {},
+	'GET /orgs/{org}/migrations/{migration_id}/repositories': {},
+
+	// ------------------------------------------------------------------ webhooks and apps
+	'GET /admin/hooks': { as: 'root' },
+	'GET /admin/hooks/{hook_id}': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}`, as: 'root' }) },
+	'GET /orgs/{org}/hooks': {},
+	'GET /orgs/{org}/hooks/{hook_id}': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}` }) },
+	'GET /orgs/{org}/hooks/{hook_id}/config': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/config` }) },
+	'GET /orgs/{org}/hooks/{hook_id}/deliveries': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/deliveries` }) },
+	'GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}': {
+		call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/deliveries/${lastDelivery(Number(w.ids.orgHook))}` }),
+	},
+	'GET /repos/{owner}/{repo}/hooks': {},
+	'GET /repos/{owner}/{repo}/hooks/{hook_id}': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}` }) },
+	'GET /repos/{owner}/{repo}/hooks/{hook_id}/config': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/config` }) },
+	'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/deliveries` }) },
+	'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}': {
+		call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/deliveries/${lastDelivery(Number(w.ids.repoHook))}` }),
+	},
+	'GET /app': { as: 'app' },
+	'GET /app/installations': { as: 'app' },
+	'GET /app/installations/{installation_id}': { as: 'app' },
+	'GET /orgs/{org}/installation': { as: 'app' },
+	'GET /users/{username}/installation': { path: '/users/olivia/installation', as: 'app' },
+	'GET /repos/{owner}/{repo}/installation': { as: 'app' },
+	'GET /installation/repositories': { as: 'installation' },
+
+	// ------------------------------------------------------------------ git database
+	'GET /repos/{owner}/{repo}/git/blobs/{file_sha}': {},
+	'GET /repos/{owner}/{repo}/git/trees/*': { call: (w) => ({ path: `/repos/acme/app/git/trees/${w.params.tree_sha}?recursive=1` }) },
+	'GET /repos/{owner}/{repo}/git/commits/{commit_sha}': {},
+	'GET /repos/{owner}/{repo}/git/tags/{tag_sha}': {},
+	'GET /repos/{owner}/{repo}/git/matching-refs/*?': { path: '/repos/acme/app/git/matching-refs/heads' },
+	'GET /repos/{owner}/{repo}/git/ref/*': { path: '/repos/acme/app/git/ref/heads/main' },
+
+	// ------------------------------------------------------------------ deployments and environments
+	'GET /repos/{owner}/{repo}/deployments': {},
+	'GET /repos/{owner}/{repo}/deployments/{deployment_id}': {},
+	'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses': {},
+	'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses/{status_id}': {},
+	'GET /repos/{owner}/{repo}/environments': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}': {},
+
+	// ------------------------------------------------------------------ actions
+	'GET /repos/{owner}/{repo}/actions/workflows': {},
+	'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}': {},
+	'GET /repos/{owner}/{repo}/actions/runs': {},
+	'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs': {},
+	'GET /repos/{owner}/{repo}/actions/runs/{run_id}': {},
+	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs': {},
+	'GET /repos/{owner}/{repo}/actions/jobs/{job_id}': {},
+
+	// ------------------------------------------------------------------ gists
+	'GET /gists': {},
+	'GET /gists/public': {},
+	'GET /users/{username}/gists': {},
+	'GET /gists/{gist_id}': {},
+	'GET /gists/{gist_id}/comments': {},
+	'GET /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}` }) },
+
+	// ------------------------------------------------------------------ issues, comments, labels
+	'GET /repos/{owner}/{repo}/issues/comments': {},
+	'GET /repos/{owner}/{repo}/issues/comments/{comment_id}': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': {},
+	'GET /repos/{owner}/{repo}/issues': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/labels': {},
+	'GET /repos/{owner}/{repo}/assignees/{assignee}': {},
+	'GET /repos/{owner}/{repo}/labels': {},
+	'GET /repos/{owner}/{repo}/labels/{name}': {},
+
+	// ------------------------------------------------------------------ Dependabot and the dependency graph
+	'GET /repos/{owner}/{repo}/dependabot/alerts': {},
+	'GET /repos/{owner}/{repo}/depbot/alerts': {},
+	'GET /repos/{owner}/{repo}/dependabot/alerts/{alert_number}': {},
+	'GET /repos/{owner}/{repo}/depbot/alerts/{alert_number}': {},
+	'GET /orgs/{org}/dependabot/alerts': {},
+	'GET /orgs/{org}/depbot/alerts': {},
+	'GET /orgs/{org}/dismissal-requests/dependabot': {},
+	'GET /orgs/{org}/dismissal-requests/depbot': {},
+	'GET /repos/{owner}/{repo}/dismissal-requests/dependabot': {},
+	'GET /repos/{owner}/{repo}/dismissal-requests/depbot': {},
+	'GET /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/dependabot/2' },
+	'GET /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/depbot/2' },
+	'GET /repos/{owner}/{repo}/dependency-graph/compare/{basehead}': { path: '/repos/acme/app/dependency-graph/compare/main...topic' },
+
+	// ------------------------------------------------------------------ activity
+	'GET /feeds': {},
+	'GET /events': {},
+	'GET /networks/{owner}/{repo}/events': {},
+	'GET /orgs/{org}/events': {},
+	'GET /repos/{owner}/{repo}/events': {},
+	'GET /users/{username}/events': {},
+	'GET /users/{username}/events/public': {},
+	'GET /users/{username}/events/orgs/{org}': {},
+	'GET /users/{username}/received_events': { path: '/users/mike/received_events', as: 'mike' },
+	'GET /users/{username}/received_events/public': { path: '/users/mike/received_events/public' },
+	'GET /repos/{owner}/{repo}/stargazers': {},
+	'GET /user/starred': { as: 'nora' },
+	'GET /users/{username}/starred': { path: '/users/nora/starred' },
+	'GET /user/starred/{owner}/{repo}': { as: 'nora' },
+	'GET /repos/{owner}/{repo}/subscribers': {},
+	'GET /repos/{owner}/{repo}/subscription': { as: 'nora' },
+	'GET /user/subscriptions': { as: 'nora' },
+	'GET /users/{username}/subscriptions': { path: '/users/nora/subscriptions' },
+	'GET /notifications': { as: 'mike' },
+	'GET /repos/{owner}/{repo}/notifications': { as: 'mike' },
+	'GET /notifications/threads/{thread_id}': { as: 'mike' },
+	'GET /notifications/threads/{thread_id}/subscription': { as: 'mike' },
+
+	// ================================================================== writes
+	// ------------------------------------------------------------------ organizations and members
+	'PATCH /orgs/{org}': { body: { description: 'Anvils and more' } },
+	'PUT /orgs/{org}/memberships/{username}': { path: '/orgs/acme/memberships/paul', body: { role: 'member' } },
+	'PATCH /user/memberships/orgs/{org}': { body: { state: 'active' }, as: 'paul' },
+	'PUT /orgs/{org}/public_members/{username}': { path: '/orgs/acme/public_members/paul', as: 'paul' },
+	'DELETE /orgs/{org}/public_members/{username}': { path: '/orgs/acme/public_members/paul', as: 'paul' },
+	'DELETE /orgs/{org}/memberships/{username}': { path: '/orgs/acme/memberships/paul' },
+	'DELETE /orgs/{org}/members/{username}': {
+		call: () => {
+			s.member('acme', 'quinn');
+			return { path: '/orgs/acme/members/quinn' };
+		},
+	},
+	'PUT /orgs/{org}/outside_collaborators/{username}': {
+		call: async () => {
+			s.member('acme', 'carl');
+			await must('PUT', '/orgs/acme/teams/core/memberships/carl');
+			return { path: '/orgs/acme/outside_collaborators/carl', body: {} };
+		},
+	},
+	'DELETE /orgs/{org}/outside_collaborators/{username}': { path: '/orgs/acme/outside_collaborators/carl' },
+
+	// ------------------------------------------------------------------ teams
+	'POST /orgs/{org}/teams': { body: { name: 'Ops', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] } },
+	'PATCH /orgs/{org}/teams/{team_slug}': {
+		call: async (w) => {
+			w.ids.ops = (await must('GET', '/orgs/acme/teams/ops')).id;
+			return { path: '/orgs/acme/teams/ops', body: { description: 'Runs things' } };
+		},
+	},
+	'PATCH /teams/{team_id}': { body: { description: 'The core' } },
+	'PUT /orgs/{org}/teams/{team_slug}/memberships/{username}': { path: '/orgs/acme/teams/core/memberships/wendy', body: { role: 'member' } },
+	'DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}': { path: '/orgs/acme/teams/core/memberships/wendy' },
+	'PUT /teams/{team_id}/memberships/{username}': { call: (w) => ({ path: `/teams/${w.params.team_id}/memberships/wendy`, body: {} }) },
+	'DELETE /teams/{team_id}/memberships/{username}': { call: (w) => ({ path: `/teams/${w.params.team_id}/memberships/wendy` }) },
+	'PUT /teams/{team_id}/members/{username}': { call: (w) => ({ path: `/teams/${w.params.team_id}/members/wendy` }) },
+	'DELETE /teams/{team_id}/members/{username}': { call: (w) => ({ path: `/teams/${w.params.team_id}/members/wendy` }) },
+	'DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app' },
+	'PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app', body: { permission: 'pull' } },
+	'DELETE /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app` }) },
+	'PUT /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app`, body: { permission: 'admin' } }) },
+	'DELETE /orgs/{org}/teams/{team_slug}': { path: '/orgs/acme/teams/ops' },
+	'DELETE /teams/{team_id}': {
+		call: async () => {
+			const team = await must('POST', '/orgs/acme/teams', { body: { name: 'Temp' } });
+			return { path: `/teams/${team.id}` };
+		},
+	},
+
+	// ------------------------------------------------------------------ repositories
+	'POST /orgs/{org}/repos': { body: { name: 'site' } },
+	'POST /user/repos': { body: { name: 'notes' } },
+	'POST /repos/{owner}/{repo}/forks': { path: '/repos/acme/site/forks', body: {}, as: 'nora' },
+	'PATCH /repos/{owner}/{repo}': { path: '/repos/acme/site', body: { description: 'The web site' } },
+	'PUT /user/starred/{owner}/{repo}': { path: '/user/starred/acme/site', as: 'nora' },
+	'DELETE /user/starred/{owner}/{repo}': { path: '/user/starred/acme/site', as: 'nora' },
+	'PUT /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', body: { subscribed: true }, as: 'nora' },
+	'DELETE /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', as: 'nora' },
+
+	// ------------------------------------------------------------------ custom properties
+	'PUT /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/level', body: { value_type: 'single_select', allowed_values: ['a', 'b'] } },
+	'PATCH /orgs/{org}/properties/schema': {
+		body: { properties: [{ property_name: 'level', value_type: 'single_select', allowed_values: ['a', 'b', 'c'] }, { property_name: 'team', value_type: 'string' }] },
+	},
+	'DELETE /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/team' },
+	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/zone', body: { value_type: 'string' }, as: 'erin' },
+	'PATCH /enterprises/{enterprise}/org-properties/schema': {
+		body: { properties: [{ property_name: 'cost_center', value_type: 'string' }] },
+		as: 'erin',
+	},
+	'DELETE /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/cost_center', as: 'erin' },
+
+	// ------------------------------------------------------------------ budgets, runner groups, migrations
+	'POST /organizations/{org}/settings/billing/budgets': {
+		body: { budget_amount: 50, prevent_further_usage: true, budget_scope: 'organization', budget_entity_name: '', budget_product_sku: 'packages' },
+	},
+	'PATCH /organizations/{org}/settings/billing/budgets/{budget_id}': {
+		call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}`, body: { budget_amount: 60 } }),
+	},
+	'DELETE /organizations/{org}/settings/billing/budgets/{budget_id}': { call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}` }) },
+	'POST /enterprises/{enterprise}/settings/billing/budgets': {
+		as: 'erin',
+		body: {
+			budget_amount: 500,
+			prevent_further_usage: false,
+			budget_scope: 'enterprise',
+			budget_entity_name: '',
+			budget_type: 'ProductPricing',
+			budget_product_sku: 'packages',
+			budget_alerting: { will_alert: false, alert_recipients: [] },
+		},
+	},
+	'PATCH /enterprises/{enterprise}/settings/billing/budgets/{budget_id}': {
+		call: (w) => ({ path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`, body: { budget_amount: 600 }, as: 'erin' }),
+	},
+	'DELETE /enterprises/{enterprise}/settings/billing/budgets/{budget_id}': {
+		call: (w) => ({ path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`, as: 'erin' }),
+	},
+	'POST /enterprises/{enterprise}/actions/runner-groups': { body: { name: 'Big iron', visibility: 'selected' }, as: 'erin' },
+	'PATCH /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}': { body: { name: 'Bigger iron' }, as: 'erin' },
+	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations': { body: { selected_organization_ids: [] }, as: 'erin' },
+	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations/{org_id}': { as: 'erin' },
+	'DELETE /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations/{org_id}': { as: 'erin' },
+	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners': { body: { runners: [] }, as: 'erin' },
+	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': { as: 'erin' },
+	'DELETE /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': { as: 'erin' },
+	'DELETE /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}': { as: 'erin' },
+	'POST /orgs/{org}/migrations': { body: { repositories: ['site'], lock_repositories: true } },
+	'DELETE /orgs/{org}/migrations/{migration_id}/archive': {},
+	'DELETE /orgs/{org}/migrations/{migration_id}/repos/{repo_name}/lock': {
+		call: async () => {
+			const [migration] = (await must('GET', '/orgs/acme/migrations')).filter((m: any) => m.repositories.some((r: any) => r.name === 'site'));
+			return { path: `/orgs/acme/migrations/${migration.id}/repos/site/lock` };
+		},
+	},
+
+	// ------------------------------------------------------------------ webhooks and apps
+	'POST /admin/hooks': { body: { name: 'web', config: { url: 'https://hooks.example.com/global2', content_type: 'json' }, events: ['user'] }, as: 'root' },
+	'PATCH /admin/hooks/{hook_id}': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}`, body: { config: { url: 'https://hooks.example.com/global3' } }, as: 'root' }) },
+	'POST /admin/hooks/{hook_id}/pings': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}/pings`, as: 'root' }) },
+	'DELETE /admin/hooks/{hook_id}': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}`, as: 'root' }) },
+	'POST /orgs/{org}/hooks': { body: { name: 'web', config: { url: 'https://hooks.example.com/second' }, events: ['push'] } },
+	'PATCH /orgs/{org}/hooks/{hook_id}': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}`, body: { events: ['push', 'issues'] } }) },
+	'PATCH /orgs/{org}/hooks/{hook_id}/config': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/config`, body: { content_type: 'json' } }) },
+	'POST /orgs/{org}/hooks/{hook_id}/pings': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/pings` }) },
+	'POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts': {
+		call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/deliveries/${lastDelivery(Number(w.ids.orgHook))}/attempts` }),
+	},
+	'DELETE /orgs/{org}/hooks/{hook_id}': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}` }) },
+	'POST /repos/{owner}/{repo}/hooks': { body: { name: 'web', config: { url: 'https://hooks.example.com/repo2' }, events: ['push'] } },
+	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}`, body: { add_events: ['issues'] } }) },
+	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/config`, body: { content_type: 'json' } }) },
+	'POST /repos/{owner}/{repo}/hooks/{hook_id}/pings': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/pings` }) },
+	'POST /repos/{owner}/{repo}/hooks/{hook_id}/tests': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/tests` }) },
+	'POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts': {
+		call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/deliveries/${lastDelivery(Number(w.ids.repoHook))}/attempts` }),
+	},
+	'DELETE /repos/{owner}/{repo}/hooks/{hook_id}': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}` }) },
+	'POST /app/installations/{installation_id}/access_tokens': { body: {}, as: 'app' },
+	'DELETE /installation/token': {
+		call: async (w) => {
+			const created = await s.request('POST', `/app/installations/${w.params.installation_id}/access_tokens`, { body: {}, token: appJwt() });
+			return { path: '/installation/token', headers: { Authorization: `Bearer ${created.body.token}` }, as: 'anonymous' };
+		},
+	},
+	'DELETE /app/installations/{installation_id}': { as: 'app' },
+
+	// ------------------------------------------------------------------ git database
+	'POST /repos/{owner}/{repo}/git/blobs': { body: { content: 'hello', encoding: 'utf-8' } },
+	'POST /repos/{owner}/{repo}/git/trees': { body: { tree: [{ path: 'NOTES', mode: '100644', type: 'blob', content: 'notes' }] } },
+	'POST /repos/{owner}/{repo}/git/commits': {
+		call: async (w) => {
+			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'three' }] } });
+			return { body: { message: 'Commit three', tree: tree.sha, parents: [w.commits.two] } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/git/tags': {
+		call: (w) => ({
+			body: { tag: 'v2', message: 'Second', object: w.commits.two, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
+		}),
+	},
+	'POST /repos/{owner}/{repo}/git/refs': { call: (w) => ({ body: { ref: 'refs/heads/other', sha: w.commits.one } }) },
+	'PATCH /repos/{owner}/{repo}/git/refs/*': { call: (w) => ({ path: '/repos/acme/app/git/refs/heads/other', body: { sha: w.commits.two } }) },
+	'DELETE /repos/{owner}/{repo}/git/refs/*': { path: '/repos/acme/app/git/refs/heads/other' },
+
+	// ------------------------------------------------------------------ deployments and environments
+	'POST /repos/{owner}/{repo}/deployments': { body: { ref: 'main', environment: 'qa', required_contexts: [] } },
+	'POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses': { body: { state: 'success', environment_url: 'https://app.example.com' } },
+	'DELETE /repos/{owner}/{repo}/deployments/{deployment_id}': {
+		call: async () => {
+			const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'qa2', required_contexts: [] } });
+			await must('POST', `/repos/acme/app/deployments/${deployment.id}/statuses`, { body: { state: 'failure' } });
+			return { path: `/repos/acme/app/deployments/${deployment.id}` };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/environments/{environment_name}': {
+		path: '/repos/acme/app/environments/staging',
+		body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+	},
+	'POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies': {
+		path: '/repos/acme/app/environments/staging/deployment-branch-policies',
+		body: { name: 'release/*', type: 'branch' },
+	},
+	'PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}': {
+		call: async (w) => {
+			const [policy] = (await must('GET', '/repos/acme/app/environments/staging/deployment-branch-policies')).branch_policies;
+			w.ids.stagingPolicy = policy.id;
+			return { path: `/repos/acme/app/environments/staging/deployment-branch-policies/${policy.id}`, body: { name: 'releases/*' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}': {
+		call: (w) => ({ path: `/repos/acme/app/environments/staging/deployment-branch-policies/${w.ids.stagingPolicy}` }),
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}': { path: '/repos/acme/app/environments/staging' },
+
+	// ------------------------------------------------------------------ actions
+	'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches': { body: { ref: 'main' } },
+	'POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel': {
+		call: async (w) => {
+			const [run] = (await must('GET', '/repos/acme/app/actions/runs?status=queued')).workflow_runs;
+			w.ids.dispatched = run.id;
+			return { path: `/repos/acme/app/actions/runs/${run.id}/cancel` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun': { call: (w) => ({ path: `/repos/acme/app/actions/runs/${w.ids.dispatched}/rerun`, body: {} }) },
+	'POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun': {
+		call: async (w) => {
+			await must('POST', `/repos/acme/app/actions/runs/${w.ids.dispatched}/cancel`);
+			const [job] = (await must('GET', `/repos/acme/app/actions/runs/${w.ids.dispatched}/jobs`)).jobs;
+			return { path: `/repos/acme/app/actions/jobs/${job.id}/rerun`, body: {} };
+		},
+	},
+
+	// ------------------------------------------------------------------ issues, comments, labels
+	'POST /repos/{owner}/{repo}/labels': { body: { name: 'flaky', color: 'd73a4a' } },
+	'PATCH /repos/{owner}/{repo}/labels/{name}': { path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } },
+	'POST /repos/{owner}/{repo}/issues': { body: { title: 'It breaks', labels: ['bug'], assignees: ['olivia'] } },
+	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': { body: { title: 'It breaks badly', state: 'closed' } },
+	'PUT /repos/{owner}/{repo}/issues/{issue_number}/lock': { body: { lock_reason: 'resolved' } },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock': {},
+	'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': { body: { labels: ['flaky'] } },
+	'PUT /repos/{owner}/{repo}/issues/{issue_number}/labels': { body: { labels: ['bug', 'flaky'] } },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}': { path: '/repos/acme/app/issues/1/labels/flaky' },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels': {},
+	'POST /repos/{owner}/{repo}/issues/{issue_number}/assignees': { body: { assignees: ['mike'] } },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees': { body: { assignees: ['mike'] } },
+	'POST /repos/{owner}/{repo}/issues/{issue_number}/comments': { body: { body: 'Looking into it' } },
+	'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}': { body: { body: 'Fixed in main' } },
+	'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}': {},
+	'DELETE /repos/{owner}/{repo}/labels/{name}': { path: '/repos/acme/app/labels/flaky' },
+
+	// ------------------------------------------------------------------ gists
+	'POST /gists': { body: { files: { 'b.txt': { content: 'hello' } }, public: true } },
+	'PATCH /gists/{gist_id}': { body: { description: 'Greeting' } },
+	'POST /gists/{gist_id}/comments': { body: { body: 'Nice' } },
+	'PATCH /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}`, body: { body: 'Very nice' } }) },
+	'DELETE /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}` }) },
+	'DELETE /gists/{gist_id}': {},
+
+	// ------------------------------------------------------------------ dependency graph and Dependabot
+	'POST /repos/{owner}/{repo}/dependency-graph/snapshots': { call: (w) => ({ body: snapshot(w.commits.one, 'refs/heads/main', { lodash: '4.17.11', minimist: '1.2.0' }) }) },
+	'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}': { body: { state: 'dismissed', dismissed_reason: 'tolerable_risk' } },
+	'PATCH /repos/{owner}/{repo}/depbot/alerts/{alert_number}': { body: { state: 'open' } },
+	'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'deny', message: 'Fix it instead' } },
+	'POST /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
+		path: '/repos/acme/app/dismissal-requests/dependabot/2',
+		body: { dismissed_reason: 'not_used' },
+		as: 'mike',
+	},
+	'DELETE /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/dependabot/2', as: 'mike' },
+	'POST /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/depbot/2', body: { dismissed_reason: 'inaccurate' }, as: 'mike' },
+	'PATCH /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/depbot/2', body: { status: 'approve', message: 'Inaccurate indeed' } },
+	'DELETE /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
+		call: async () => {
+			await must('POST', '/repos/acme/app/dismissal-requests/depbot/1', { body: { dismissed_reason: 'not_used' }, as: 'mike' });
+			return { path: '/repos/acme/app/dismissal-requests/depbot/1', as: 'mike' };
+		},
+	},
+
+	// ------------------------------------------------------------------ notifications
+	'PATCH /notifications/threads/{thread_id}': { as: 'mike' },
+	'PUT /notifications/threads/{thread_id}/subscription': { body: { ignored: false }, as: 'mike' },
+	'DELETE /notifications/threads/{thread_id}/subscription': { as: 'mike' },
+	'DELETE /notifications/threads/{thread_id}': { as: 'mike' },
+	'PUT /repos/{owner}/{repo}/notifications': { body: {}, as: 'mike' },
+	'PUT /notifications': { body: {}, as: 'mike' },
+};
+
+/**
+ * Error answers, validated like the happy paths against the schema GitHub documents for their
+ * status (basic-error, validation-error, validation-error-simple): route, the call and the status
+ * it must answer.
+ */
+const ERRORS: Array<{ route: string; status: number } & Call> = [
+	{ route: 'GET /orgs/{org}', path: '/orgs/nobody', status: 404 },
+	{ route: 'POST /orgs/{org}/teams', path: '/orgs/acme/teams', body: { name: 5 }, status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'dismissed' }, status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'closed' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
+	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
+];
+
+/**
+ * More answers of routes the walk has called, in other situations (another caller, media type or
+ * API version; the state the writes left): each must validate like the walk's.
+ */
+const VARIANTS: Array<{ route: string } & Entry> = [
+	{ route: 'GET /orgs/{org}', path: '/orgs/acme', as: 'anonymous' },
+	{ route: 'GET /orgs/{org}', path: '/orgs/acme', as: 'mike' },
+	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/acme/app', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/nora/site', as: 'nora' },
+	{ route: 'GET /users/{username}', path: '/users/acme' },
+	{ route: 'GET /user', as: 'root' },
+	{ route: 'GET /rate_limit', path: '/rate_limit', headers: { 'X-GitHub-Api-Version': '2026-03-10' } },
+	{ route: 'GET /repos/{owner}/{repo}/issues/comments', path: '/repos/acme/app/issues/comments', headers: { Accept: 'application/vnd.github.full+json' } },
+	{ route: 'GET /repos/{owner}/{repo}/issues', path: '/repos/acme/app/issues?state=all', headers: { Accept: 'application/vnd.github.full+json' } },
+	{ route: 'GET /repos/{owner}/{repo}/actions/runs', path: '/repos/acme/app/actions/runs' },
+	{ route: 'GET /orgs/{org}/teams', path: '/orgs/acme/teams', as: 'mike' },
+	{ route: 'GET /notifications', path: '/notifications?all=true', as: 'mike' },
+	{ route: 'GET /events', path: '/events', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/dismissal-requests/dependabot', path: '/repos/acme/app/dismissal-requests/dependabot?request_status=all' },
+	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=dismissed,fixed,open' },
+	// The production deployment after the walk gave it a status without target_url: the seed's default, empty.
+	{ route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses' },
+	{
+		route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses/{status_id}',
+		call: async (w) => ({ path: `/repos/acme/app/deployments/${w.params.deployment_id}/statuses/${(await must('GET', `/repos/acme/app/deployments/${w.params.deployment_id}/statuses`))[0].id}` }),
+	},
+];
+
+/** The id of a hook's newest delivery. */
+function lastDelivery(hookId: number): number {
+	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1, offset: 0 });
+	assert.ok(rows.length, `~> hook ${hookId} has a delivery`);
+	return rows[0].id;
+}
+
+/** Whether a concrete path is one the route's pattern matches ({param}: one segment; *: the rest). */
+function matches(pattern: string, path: string): boolean {
+	const source = pattern
+		.split('/')
+		.map((segment) => (segment === '*' ? '.+' : segment === '*?' ? '.*' : segment.startsWith('{') ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+		.join('/');
+	return new RegExp(`^${source}$`).test(path.split('?')[0]);
+}
+
+/** The route's path with the scenario's parameters. */
+function defaultPath(pattern: string): string {
+	return pattern.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+		const value = w.params[name];
+		assert.ok(value !== undefined, `~> the scenario has a value for {${name}} (${pattern}): give the entry a path`);
+		return encodeURIComponent(value);
+	});
+}
+
+/** Whether a body is a list with no item: an empty array, or an object whose arrays (workflow_runs, budgets, …) are all empty. */
+function emptyList(body: unknown): boolean {
+	if (Array.isArray(body)) return body.length === 0;
+	if (!body || typeof body !== 'object') return false;
+	const arrays = Object.entries(body).filter(([key, value]) => Array.isArray(value) && key !== 'errors');
+	return arrays.length > 0 && arrays.every(([, value]) => (value as unknown[]).length === 0) && 'total_count' in body;
+}
+
+/** One allowed deviation of docs/COMPATIBILITY.md. */
+interface Deviation {
+	operationId: string;
+	status: number;
+	pointer: string;
+	keyword: string;
+	seed: string;
+}
+
+/** The allowed deviations: the fenced JSON list of docs/COMPATIBILITY.md. */
+function allowedDeviations(): Deviation[] {
+	const text = readFileSync(join(__dirname, '../docs/COMPATIBILITY.md'), 'utf8');
+	const block = /```json\n([\s\S]*?)\n```/.exec(text);
+	assert.ok(block, '~> docs/COMPATIBILITY.md holds the allowed deviations as a fenced JSON list');
+	const list = JSON.parse(block[1]) as Deviation[];
+	for (const item of list) {
+		assert.ok(item.operationId && item.status && typeof item.pointer === 'string' && item.keyword, `~> a deviation names operationId, status, pointer and keyword: ${JSON.stringify(item)}`);
+		assert.ok(item.seed && item.seed.length > 20, `~> ${item.operationId} ${item.pointer}: the seed document's sentence that wins`);
+	}
+	return list;
+}
+
+const openapi = new OpenApi();
+const routes = buildRoutes();
+/** Every route with its operation (undefined: GitHub documents none). */
+const mapped = routes.map((route) => ({ key: `${route.method} ${route.path}`, route, operation: openapi.operation(route.method, route.path) }));
+
+// uvu reports a failing before hook only as tests not passed: the error is printed here.
+test.before(async () => {
+	try {
+		await scenario();
+	} catch (error) {
+		console.error('the scenario failed:', error);
+		throw error;
+	}
+});
+test.after(() => s.close());
+
+/**
+ * The scenario: users, an enterprise bigco (owner erin) with the organization acme (owner olivia,
+ * members mike and wendy; otto an outside collaborator), the teams Core and its child Core child with acme/app, acme/app with a
+ * git history (main at the first of two commits, topic at the second, a tag object), an issue
+ * with a label, a comment and a mention of mike (his notification), a deployment with a status,
+ * an environment with a branch policy, imported workflow runs, Dependabot alerts from dependency
+ * snapshots and a dismissal request, global, organization and repository hooks with deliveries,
+ * budgets, custom properties, a runner group with a runner, an exported migration, a gist with a
+ * comment, a star and a subscription, and a GitHub App installed on acme and on olivia.
+ */
+async function scenario() {
+	s = await startServer();
+	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'otto']) s.user(login);
+	s.user('root', { siteAdmin: true });
+	s.enterprise('bigco', 'erin');
+	const acme = s.org('acme', 'olivia', { enterprise: 'bigco' });
+	for (const login of ['mike', 'wendy']) s.member('acme', login);
+	const now = isoSeconds(s.clock.now);
+	await must('PUT', '/orgs/acme/public_members/olivia');
+	await must('POST', '/orgs/acme/repos', { body: { name: 'app', has_issues: true } });
+	await must('POST', '/orgs/acme/repos', { body: { name: 'docs' } });
+	const app = s.app.stores.repos.byOwnerAndName(acme.id, 'app')!;
+	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', now);
+	// otto, an outside collaborator of acme/app; mike watches it (his received events).
+	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('otto')!.id, 'pull', now);
+	await must('PUT', '/repos/acme/app/subscription', { body: { subscribed: true }, as: 'mike' });
+	s.app.stores.repos.setSecurity(app.id, { advanced_security: 0, delegated_alert_dismissal: 1 });
+	const core = await must('POST', '/orgs/acme/teams', { body: { name: 'Core', privacy: 'closed', repo_names: ['acme/app'] } });
+	await must('POST', '/orgs/acme/teams', { body: { name: 'Core child', parent_team_id: core.id, repo_names: ['acme/app'] } });
+	await must('PUT', '/orgs/acme/teams/core/memberships/mike', { body: { role: 'member' } });
+
+	// Git: two commits, main at the first, topic at the second, a blob and a tag object.
+	w.commits.one = await commit('one', []);
+	w.commits.two = await commit('two', [w.commits.one]);
+	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/main', sha: w.commits.one } });
+	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/topic', sha: w.commits.two } });
+	const blob = await must('POST', '/repos/acme/app/git/blobs', { body: { content: 'blob', encoding: 'utf-8' } });
+	const tag = await must('POST', '/repos/acme/app/git/tags', {
+		body: { tag: 'v1', message: 'First', object: w.commits.one, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
+	});
+	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/tags/v1', sha: tag.sha } });
+	const commitOne = await must('GET', `/repos/acme/app/git/commits/${w.commits.one}`);
+
+	// Issues: an issue with the default label bug, mentioning mike; a comment.
+	await must('POST', '/repos/acme/app/issues', { body: { title: 'Placeholder', body: 'Have a look, @mike', labels: ['bug'], assignees: ['olivia'] } });
+	const comment = await must('POST', '/repos/acme/app/issues/1/comments', { body: { body: 'A first comment' } });
+
+	// Deployments and environments.
+	const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'production', required_contexts: [], payload: { a: 1 } } });
+	const status = await must('POST', `/repos/acme/app/deployments/${deployment.id}/statuses`, { body: { state: 'success', log_url: 'https://ci.example.com/1' } });
+	await must('PUT', '/repos/acme/app/environments/production', { body: { wait_timer: 0, deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } } });
+	const policy = await must('POST', '/repos/acme/app/environments/production/deployment-branch-policies', { body: { name: 'main', type: 'branch' } });
+
+	// Actions: a workflow with completed runs.
+	const imported = importRuns(s.app, app, {
+		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }, { name: 'test', needs: ['build'] }] }],
+		runs: [
+			{ path: '.github/workflows/ci.yml', event: 'push', branch: 'main', head_sha: w.commits.one, actor: 'olivia', status: 'completed', conclusion: 'success', created_at: '2026-11-01T10:00:00Z' },
+		],
+	});
+	const workflows = await must('GET', '/repos/acme/app/actions/workflows');
+	const jobs = await must('GET', `/repos/acme/app/actions/runs/${imported.run_ids[0]}/jobs`);
+
+	// Dependabot: advisories, snapshots on both commits (alerts 1 and 2), a pending dismissal request on alert 2.
+	importAdvisories(s.app, [advisory('GHSA-jf85-cpcp-j695', 'lodash', '< 4.17.12', '4.17.12'), advisory('GHSA-xvch-5gv4-984h', 'minimist', '< 1.2.6', '1.2.6')], now);
+	await must('POST', '/repos/acme/app/dependency-graph/snapshots', { body: snapshot(w.commits.one, 'refs/heads/main', { lodash: '4.17.11', minimist: '1.2.0' }) });
+	await must('POST', '/repos/acme/app/dependency-graph/snapshots', { body: snapshot(w.commits.two, 'refs/heads/topic', { lodash: '4.17.21', express: '4.18.0' }) });
+	await must('POST', '/repos/acme/app/dismissal-requests/dependabot/2', { body: { dismissed_reason: 'tolerable_risk', message: 'Only in tests' }, as: 'mike' });
+
+	// Hooks with deliveries (pings).
+	w.ids.globalHook = (await must('POST', '/admin/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/global', content_type: 'json' }, events: ['user'] }, as: 'root' })).id;
+	w.ids.orgHook = (await must('POST', '/orgs/acme/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/org', content_type: 'json' }, events: ['*'] } })).id;
+	w.ids.repoHook = (await must('POST', '/repos/acme/app/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/repo' }, events: ['push', 'issues'] } })).id;
+
+	// Budgets, custom properties, runner groups, migrations.
+	await must('POST', '/organizations/acme/settings/billing/budgets', {
+		body: { budget_amount: 50, prevent_further_usage: true, budget_scope: 'organization', budget_entity_name: '', budget_product_sku: 'actions' },
+	});
+	w.ids.orgBudget = (await must('GET', '/organizations/acme/settings/billing/budgets')).budgets[0].id;
+	await must('POST', '/enterprises/bigco/settings/billing/budgets', {
+		as: 'erin',
+		body: {
+			budget_amount: 500,
+			prevent_further_usage: false,
+			budget_scope: 'enterprise',
+			budget_entity_name: '',
+			budget_type: 'ProductPricing',
+			budget_product_sku: 'actions',
+			budget_alerting: { will_alert: true, alert_recipients: ['erin'] },
+		},
+	});
+	w.ids.enterpriseBudget = (await must('GET', '/enterprises/bigco/settings/billing/budgets', { as: 'erin' })).budgets[0].id;
+	await must('PUT', '/orgs/acme/properties/schema/tier', { body: { value_type: 'single_select', allowed_values: ['gold', 'silver'], description: 'Support tier' } });
+	await must('PUT', '/enterprises/bigco/org-properties/schema/region', { body: { value_type: 'string', default_value: 'eu', required: true }, as: 'erin' });
+	const runner = registerRunner(s.app, s.app.stores.enterprises.bySlug('bigco')!.id, { name: 'linux-1', os: 'linux', labels: ['gpu'], status: 'online' }, now);
+	const group = await must('POST', '/enterprises/bigco/actions/runner-groups', {
+		body: { name: 'Builders', visibility: 'selected', selected_organization_ids: [acme.id], runners: [runner.id] },
+		as: 'erin',
+	});
+	const migration = await must('POST', '/orgs/acme/migrations', { body: { repositories: ['docs'], lock_repositories: false } });
+	await s.app.tasks.runDue();
+
+	// Gists, stars, subscriptions.
+	const gist = await must('POST', '/gists', { body: { description: 'Hello', files: { 'a.txt': { content: 'hello' } }, public: true } });
+	w.ids.gistComment = (await must('POST', `/gists/${gist.id}/comments`, { body: { body: 'Nice' } })).id;
+	await must('PUT', '/user/starred/acme/app', { as: 'nora' });
+	await must('PUT', '/repos/acme/app/subscription', { body: { subscribed: true }, as: 'nora' });
+	const [thread] = await must('GET', '/notifications', { as: 'mike' });
+
+	// A GitHub App on acme and on olivia; an installation token on acme (the test app's).
+	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);
+	w.appId = created.app.id;
+	w.appKey = created.privateKey;
+	const installation = installApp(s.app, created.app, acme, null, now);
+	installApp(s.app, created.app, s.app.stores.accounts.user('olivia')!, null, now);
+	w.installationToken = s.token('olivia', { kind: 'installation', org: 'acme' });
+
+	w.params = {
+		owner: 'acme',
+		repo: 'app',
+		org: 'acme',
+		username: 'olivia',
+		assignee: 'olivia',
+		team_slug: 'core',
+		team_id: String(core.id),
+		org_id: String(acme.id),
+		enterprise: 'bigco',
+		runner_group_id: String(group.id),
+		runner_id: String(runner.id),
+		migration_id: String(migration.id),
+		repo_name: 'docs',
+		installation_id: String(installation.id),
+		file_sha: blob.sha,
+		tree_sha: commitOne.tree.sha,
+		commit_sha: w.commits.one,
+		tag_sha: tag.sha,
+		deployment_id: String(deployment.id),
+		status_id: String(status.id),
+		environment_name: 'production',
+		branch_policy_id: String(policy.id),
+		workflow_id: String(workflows.workflows[0].id),
+		run_id: String(imported.run_ids[0]),
+		job_id: String(jobs.jobs[0].id),
+		gist_id: gist.id,
+		comment_id: String(comment.id),
+		issue_number: '1',
+		name: 'bug',
+		alert_number: '1',
+		thread_id: thread.id,
+	};
+}
+
+function advisory(ghsa: string, name: string, range: string, patched: string) {
+	return {
+		ghsa_id: ghsa,
+		cve_id: null,
+		url: `https://api.github.com/advisories/${ghsa}`,
+		html_url: `https://github.com/advisories/${ghsa}`,
+		repository_advisory_url: null,
+		summary: `summary of ${ghsa}`,
+		description: `description of ${ghsa}`,
+		type: 'reviewed',
+		severity: 'high',
+		source_code_location: null,
+		identifiers: [{ type: 'GHSA', value: ghsa }],
+		references: [],
+		published_at: '2024-01-02T03:04:05Z',
+		updated_at: '2024-02-03T04:05:06Z',
+		github_reviewed_at: '2024-01-02T03:04:05Z',
+		nvd_published_at: null,
+		withdrawn_at: null,
+		vulnerabilities: [{ package: { ecosystem: 'npm', name }, vulnerable_version_range: range, first_patched_version: patched, vulnerable_functions: [] }],
+		cvss: null,
+		cwes: [],
+		credits: [],
+	};
+}
+
+test('A – every route with a GitHub operation has an entry; routes without one are listed', () => {
+	const withOperation = mapped.filter((item) => item.operation).map((item) => item.key);
+	const without = mapped.filter((item) => !item.operation).map((item) => item.key);
+	const missing = withOperation.filter((key) => !(key in TABLE));
+	const stale = Object.keys(TABLE).filter((key) => !withOperation.includes(key));
+	console.log(`\n  routes GitHub's descriptions document no operation for (Gitstead-only or named otherwise; not validated): ${without.length}\n    ${without.join('\n    ')}`);
+	const elsewhere = mapped.filter((item) => item.operation && item.operation.description !== 'ghes-3.19');
+	console.log(`  routes GHES 3.19 lacks, validated against a hosted description: ${elsewhere.map((item) => `${item.key} (${item.operation!.description})`).join(', ')}`);
+	assert.equal(
+		{ missing, stale },
+		{ missing: [], stale: [] },
+		`~> routes with an operation but no entry in test/openapi.test.ts: ${missing.join(', ') || 'none'}; entries for routes that have none: ${stale.join(', ') || 'none'}`,
+	);
+});
+
+/** The allowed deviations, read once. */
+let deviations: Deviation[] | undefined;
+/** The deviations some answer needed (each must be needed by one: the list is exact). */
+const seen = new Set<Deviation>();
+/** The deviation of docs/COMPATIBILITY.md that allows a violation, if any (then marked seen). */
+function allowed(operation: Operation, status: number, violation: Violation): Deviation | undefined {
+	deviations ??= allowedDeviations();
+	const deviation = deviations.find((d) => d.operationId === operation.operationId && d.status === status && d.pointer === violation.pointer && d.keyword === violation.keyword);
+	if (deviation) seen.add(deviation);
+	return deviation;
+}
+
+test('B – every operation, called for real, answers a documented status with a body its schema accepts (X of Y)', async () => {
+	const byKey = new Map(mapped.map((item) => [item.key, item]));
+	/** Violations per operation (`description METHOD path`), with the status seen. */
+	const found = new Map<string, { operation: Operation; status: number; violations: Violation[] }>();
+	/** Calls that did not succeed (the walk goes on, to report everything at once). */
+	const failed: string[] = [];
+	/** Lists that answered no item: their items' schema went unchecked. */
+	const empty: string[] = [];
+	for (const [key, entry] of Object.entries(TABLE)) {
+		const item = byKey.get(key)!;
+		const [method, pattern] = key.split(' ');
+		const call: Call = { ...entry, ...(entry.call ? await entry.call(w) : {}) };
+		const path = call.path ?? defaultPath(pattern);
+		assert.ok(matches(pattern, path), `~> ${key}: the call ${path} is that route`);
+		const headers = { ...call.headers };
+		const res = await s.request(method, path, { token: credential(call.as), body: call.body, headers });
+		if (res.status < 200 || res.status >= 400) {
+			failed.push(`${key} answered ${res.status}: ${res.text}`);
+			continue;
+		}
+		const operation = item.operation!;
+		const violations = openapi.validate(operation, res.status, res.body);
+		// OPENAPI_DUMP='GET /app/installations' prints what a route answered, to read a violation against.
+		if (process.env.OPENAPI_DUMP === key) console.log(JSON.stringify({ status: res.status, body: res.body, violations }, null, 2));
+		if (method === 'GET' && emptyList(res.body)) empty.push(key);
+		const id = `${operation.description} ${operation.key} ${res.status}`;
+		const previous = found.get(id);
+		if (previous) previous.violations.push(...violations.filter((v) => !previous.violations.some((p) => p.pointer === v.pointer && p.keyword === v.keyword)));
+		else found.set(id, { operation, status: res.status, violations });
+	}
+	const valid = [...found.values()].filter((item) => item.violations.length === 0).length;
+	console.log(`\n  ${valid} of ${found.size} operations validate`);
+	const unexplained: string[] = [];
+	for (const { operation, status, violations } of found.values()) {
+		for (const violation of violations) {
+			const deviation = allowed(operation, status, violation);
+			if (!deviation) unexplained.push(`${operation.operationId} (${operation.key}, ${status}) ${violation.pointer || '(body)'} ${violation.keyword}: ${violation.message}`);
+		}
+	}
+	const deviating = [...found.values()].filter((item) => item.violations.length > 0).map((item) => item.operation.operationId);
+	if (deviating.length) console.log(`  the others validate but for the deviations docs/COMPATIBILITY.md allows, or fail below: ${deviating.join(', ')}`);
+	assert.ok(empty.length === 0, `~> lists that answered no item (the scenario must give each one something to list, or its items go unchecked):\n    ${empty.join('\n    ')}`);
+	assert.ok(failed.length === 0, `~> calls that did not succeed:\n    ${failed.join('\n    ')}`);
+	assert.ok(unexplained.length === 0, `~> violations of GitHub's description (fix the renderer, or list the seed's sentence in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`);
+});
+
+test('C – error answers have the shapes GitHub documents for their status (validation-error-simple for Dependabot alerts)', async () => {
+	const byKey = new Map(mapped.map((item) => [item.key, item]));
+	const problems: string[] = [];
+	for (const call of ERRORS) {
+		const operation = byKey.get(call.route)?.operation;
+		assert.ok(operation, `~> ${call.route} is a route with an operation`);
+		const res = await s.request(call.route.split(' ')[0], call.path!, { token: credential(call.as), body: call.body });
+		assert.is(res.status, call.status, `~> ${call.route} ${call.path} answers ${call.status}: ${res.text}`);
+		for (const v of openapi.validate(operation, res.status, res.body)) {
+			if (!allowed(operation, res.status, v)) problems.push(`${call.route} ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message} — ${res.text}`);
+		}
+	}
+	assert.ok(problems.length === 0, `~> error answers GitHub's description does not accept:\n    ${problems.join('\n    ')}`);
+});
+
+test('D – the same routes in other situations (callers, media types, API versions, the state the writes left) answer valid bodies too', async () => {
+	const byKey = new Map(mapped.map((item) => [item.key, item]));
+	const problems: string[] = [];
+	for (const call of VARIANTS) {
+		const operation = byKey.get(call.route)?.operation;
+		assert.ok(operation && call.route in TABLE, `~> ${call.route} is a route of the walk`);
+		const made = call.call ? await call.call(w) : {};
+		const path = made.path ?? call.path ?? defaultPath(call.route.split(' ')[1]);
+		const res = await s.request(call.route.split(' ')[0], path, { token: credential(call.as), headers: call.headers });
+		assert.ok(res.status >= 200 && res.status < 300, `~> ${call.route} ${path} answered ${res.status}: ${res.text}`);
+		assert.not.ok(emptyList(res.body), `~> ${path} lists something`);
+		for (const v of openapi.validate(operation, res.status, res.body)) {
+			if (!allowed(operation, res.status, v)) problems.push(`${path} (${call.as ?? 'olivia'}) ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message}`);
+		}
+	}
+	assert.ok(problems.length === 0, `~> answers GitHub's description does not accept:\n    ${problems.join('\n    ')}`);
+});
+
+test('E – every deviation docs/COMPATIBILITY.md allows still occurs (the list is exact)', () => {
+	deviations ??= allowedDeviations();
+	const unseen = deviations.filter((d) => !seen.has(d)).map((d) => `${d.operationId} ${d.status} ${d.pointer} ${d.keyword}`);
+	assert.ok(unseen.length === 0, `~> deviations docs/COMPATIBILITY.md allows that no longer occur (remove them): ${unseen.join(', ')}`);
+});
+
+test.run();
