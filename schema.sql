@@ -162,6 +162,23 @@ CREATE TABLE repository_collaborators (
 ) WITHOUT ROWID;
 CREATE INDEX repository_collaborators_user ON repository_collaborators(user_id);
 
+-- Repository invitations (GitHub's "Repository invitations"): PUT …/collaborators/{username} for a
+-- user who is not yet a collaborator invites them; accepting inserts repository_collaborators and
+-- deletes the invitation, declining or revoking deletes it. Expired (expires_at passed, 7 days) rows
+-- stay listed with `expired` true until replaced or deleted (schema 11).
+CREATE TABLE repository_invitations (
+  id         INTEGER PRIMARY KEY,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  UNIQUE (repo_id, invitee_id)
+);
+CREATE INDEX repository_invitations_invitee ON repository_invitations(invitee_id);
+CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id) WHERE inviter_id IS NOT NULL;
+
 CREATE TABLE team_repositories (
   team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,

@@ -14,6 +14,7 @@ import { issueRoutes } from './issues/routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { budgetRoutes } from './budgets/routes';
+import { collaboratorRoutes } from './collaborators/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
@@ -40,6 +41,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
 	...repositoryRoutes,
+	...collaboratorRoutes,
 	...customPropertyRoutes,
 	...budgetRoutes,
 	...runnerGroupRoutes,

@@ -260,6 +260,25 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 11,
+		description: 'repository invitations: pending invitations to collaborate, with their expiry',
+		up(db) {
+			db.exec(`
+				CREATE TABLE repository_invitations (
+				  id         INTEGER PRIMARY KEY,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+				  created_at TEXT NOT NULL,
+				  expires_at TEXT NOT NULL,
+				  UNIQUE (repo_id, invitee_id)
+				);
+				CREATE INDEX repository_invitations_invitee ON repository_invitations(invitee_id);
+				CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id) WHERE inviter_id IS NOT NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
