@@ -167,7 +167,7 @@ CREATE INDEX repository_collaborators_user ON repository_collaborators(user_id);
 -- deletes the invitation, declining or revoking deletes it. Expired (expires_at passed, 7 days) rows
 -- stay listed with `expired` true until replaced or deleted (schema 11).
 CREATE TABLE repository_invitations (
-  id         INTEGER PRIMARY KEY,
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: notification subjects name invitations by id
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,

@@ -266,7 +266,7 @@ export const migrations: Migration[] = [
 		up(db) {
 			db.exec(`
 				CREATE TABLE repository_invitations (
-				  id         INTEGER PRIMARY KEY,
+				  id         INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: notification subjects name invitations by id
 				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
 				  invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
 				  inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
