@@ -204,7 +204,11 @@ test('invite – an outsider gets an invitation (201), a notification, and accep
 });
 
 test('invitations – update (200), revoke (204), decline (204); 404 and 422 as GitHub', async () => {
-	const inv = (await s.request('PUT', '/repos/acme/site/collaborators/hank', { token: owner, body: {} })).body;
+	await s.request('PATCH', '/repos/acme/site', { token: owner, body: { archived: true } });
+	const invited = await s.request('PUT', '/repos/acme/site/collaborators/hank', { token: owner });
+	await s.request('PATCH', '/repos/acme/site', { token: owner, body: { archived: false } });
+	assert.is(invited.status, 201, '~> no body at all (Content-Length 0), and an archived repository still invites');
+	const inv = invited.body;
 	assert.is(inv.permissions, 'write', '~> push by default');
 	const updated = await s.request('PATCH', `/repos/acme/site/invitations/${inv.id}`, { token: owner, body: { permissions: 'maintain' } });
 	assert.is(updated.status, 200);
@@ -240,7 +244,10 @@ test('invitations – the invitee’s routes: classic and OAuth tokens with repo
 test('invitations – expire after 7 days: listed expired to administrators, gone for the invitee, renewed by inviting again', async () => {
 	const inv = (await s.request('PUT', '/repos/paul/notes/collaborators/dana', { token: token('paul'), body: { permission: 'admin' } })).body;
 	assert.is(inv.permissions, 'admin', '~> personal repositories give read, write or admin');
+	const dana = token('dana');
+	assert.equal((await s.get('/notifications', dana)).body.map((t: any) => t.subject.title), ['Invitation to join paul/notes from paul']);
 	s.clock.advance(8 * DAY);
+	assert.equal((await s.get('/notifications?all=true', dana)).body, [], '~> an expired invitation’s thread leaves a private repository’s outsider');
 	const listed = await s.get('/repos/paul/notes/invitations', token('paul'));
 	assert.equal(listed.body.map((i: any) => [i.id, i.expired]), [[inv.id, true]], '~> expired');
 	assert.equal((await s.get('/user/repository_invitations', token('dana'))).body, [], '~> the invitee no longer sees it');
@@ -251,7 +258,8 @@ test('invitations – expire after 7 days: listed expired to administrators, gon
 	assert.is(renewed.body.expired, false);
 	assert.is(renewed.body.permissions, 'read');
 	assert.is((await s.request('PATCH', `/user/repository_invitations/${renewed.body.id}`, { token: token('dana') })).status, 204);
-	assert.is((await s.get('/repos/paul/notes', token('dana'))).body.role_name, 'read', '~> read on a personal repository');
+	assert.is((await s.get('/repos/paul/notes', dana)).body.role_name, 'read', '~> read on a personal repository');
+	assert.is((await s.get('/notifications?all=true', dana)).body.length, 2, '~> reading the repository, she sees both invitations’ threads');
 });
 
 test('permission – the role from every source; none without access; 404 for an unknown user', async () => {

@@ -104,7 +104,8 @@ export function addCollaborator(
 	const row = stores.collaborators.insertInvitation({
 		repo_id: repo.id,
 		invitee_id: user.id,
-		inviter_id: actorId !== null && stores.accounts.byId(actorId)?.type === 'User' ? actorId : null,
+		// The user, or an app's bot account, who invites.
+		inviter_id: actorId,
 		permission,
 		created_at: at,
 		expires_at: isoSeconds(now + INVITATION_LIFETIME_MS),
