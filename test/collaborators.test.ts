@@ -262,6 +262,16 @@ test('invitations – expire after 7 days: listed expired to administrators, gon
 	assert.is((await s.get('/notifications?all=true', dana)).body.length, 2, '~> reading the repository, she sees both invitations’ threads');
 });
 
+test('remove – a removed collaborator’s fork of a private repository is deleted with their access', async () => {
+	const dana = token('dana');
+	const fork = await s.request('POST', '/repos/paul/notes/forks', { token: dana, body: {} });
+	assert.is(fork.status, 202, '~> dana (read) forks paul/notes');
+	assert.is((await s.get('/repos/dana/notes', dana)).status, 200);
+	assert.is((await s.request('DELETE', '/repos/paul/notes/collaborators/dana', { token: token('paul') })).status, 204);
+	assert.is((await s.get('/repos/dana/notes', dana)).status, 404, '~> the fork went with her access');
+	assert.is((await s.get('/repos/paul/notes/collaborators/dana', token('paul'))).status, 404);
+});
+
 test('permission – the role from every source; none without access; 404 for an unknown user', async () => {
 	const tess = await s.get('/repos/acme/app/collaborators/tess/permission', owner);
 	assert.is(tess.status, 200);
