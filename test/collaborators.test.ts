@@ -67,6 +67,9 @@ test('list – every source of access, with permissions and role_name; affiliati
 	const paged = await s.get('/repos/acme/app/collaborators?per_page=2', owner);
 	assert.is(paged.body.length, 2);
 	assert.match(paged.headers.get('link') ?? '', 'rel="next"', '~> paginated with Link');
+	const past = await s.get('/repos/acme/app/collaborators?per_page=2&page=9', owner);
+	assert.equal([past.status, past.body], [200, []], '~> a page past the end is empty');
+	assert.match(past.headers.get('link') ?? '', 'rel="first"', '~> and still links back');
 	const personal = await s.get('/repos/paul/notes/collaborators', token('paul'));
 	assert.equal(personal.body.map((u: any) => [u.login, u.role_name]), [['paul', 'admin']], '~> a personal repository: its owner');
 });

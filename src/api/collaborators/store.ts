@@ -47,8 +47,11 @@ export const rankPermission = (rank: number): RepoPermission => RANKS[rank - 1];
 const RANK_SQL = (column: string) =>
 	`CASE ${column} WHEN 'pull' THEN 1 WHEN 'triage' THEN 2 WHEN 'push' THEN 3 WHEN 'maintain' THEN 4 WHEN 'admin' THEN 5 END`;
 
-// Every grant on the repository, one row per source; members of a child team inherit its parents' grants.
-const GRANTS = `
+/**
+ * Every grant on the repository, one row per source (members of a child team inherit its parents'
+ * grants), folded per user; `one`: only @userId's (each source then an index lookup).
+ */
+const GRANTS = (one: boolean) => `
 	WITH RECURSIVE
 	granted_teams(id, rank) AS (
 		SELECT team_id, ${RANK_SQL('permission')} FROM team_repositories WHERE repo_id = @repoId
@@ -56,14 +59,15 @@ const GRANTS = `
 		SELECT t.id, g.rank FROM teams t JOIN granted_teams g ON t.parent_id = g.id
 	),
 	grants(user_id, rank, direct) AS (
-		SELECT user_id, ${RANK_SQL('permission')}, 1 FROM repository_collaborators WHERE repo_id = @repoId
+		SELECT user_id, ${RANK_SQL('permission')}, 1 FROM repository_collaborators WHERE repo_id = @repoId${one ? ' AND user_id = @userId' : ''}
 		UNION ALL
-		SELECT m.user_id, g.rank, 0 FROM granted_teams g JOIN team_memberships m ON m.team_id = g.id WHERE m.state = 'active'
+		SELECT m.user_id, g.rank, 0 FROM granted_teams g JOIN team_memberships m ON m.team_id = g.id${one ? ' AND m.user_id = @userId' : ''}
+			WHERE m.state = 'active'
 		UNION ALL
 		SELECT user_id, CASE role WHEN 'admin' THEN 5 ELSE @memberRank END, 0 FROM org_memberships
-			WHERE org_id = @orgId AND state = 'active' AND (role = 'admin' OR @memberRank > 0)
+			WHERE org_id = @orgId${one ? ' AND user_id = @userId' : ''} AND state = 'active' AND (role = 'admin' OR @memberRank > 0)
 		UNION ALL
-		SELECT @ownerId, 5, 0 WHERE @ownerId IS NOT NULL
+		SELECT @ownerId, 5, 0 WHERE @ownerId IS NOT NULL${one ? ' AND @ownerId = @userId' : ''}
 	),
 	collaborators(user_id, rank, direct) AS (SELECT user_id, max(rank), max(direct) FROM grants GROUP BY user_id)`;
 
@@ -75,26 +79,31 @@ const AFFILIATION: Record<Affiliation, string> = {
 		SELECT 1 FROM org_memberships m WHERE m.org_id = @orgId AND m.user_id = c.user_id AND m.state = 'active')`,
 };
 
-const FILTER = (affiliation: Affiliation) => `
-	a.type = 'User' AND c.rank >= @minRank AND (@userId IS NULL OR c.user_id = @userId) AND ${AFFILIATION[affiliation]}`;
+// Grants reach users only (collaborators, team and organization members, a personal repository's owner).
+const FILTER = (affiliation: Affiliation) => `c.rank >= @minRank AND ${AFFILIATION[affiliation]}`;
 
 export type CollaboratorStore = ReturnType<typeof createCollaboratorStore>;
 
 export function createCollaboratorStore(db: DB) {
+	// One statement per affiliation: the page with the number of matches (a window over the same
+	// fold, so the grants are gathered once), and the count alone for a page past the end.
 	const pages = new Map(
 		(Object.keys(AFFILIATION) as Affiliation[]).map((affiliation) => [
 			affiliation,
 			{
-				page: db.prepare(`${GRANTS}
-					SELECT a.*, c.rank AS rank, c.direct AS direct FROM collaborators c JOIN accounts a ON a.id = c.user_id
-					WHERE ${FILTER(affiliation)} ORDER BY a.id LIMIT @limit OFFSET @offset`),
+				page: db.prepare(`${GRANTS(false)},
+					matches AS MATERIALIZED (SELECT c.user_id, c.rank, c.direct FROM collaborators c WHERE ${FILTER(affiliation)})
+					SELECT a.*, m.rank AS rank, m.direct AS direct, (SELECT count(*) FROM matches) AS total
+					FROM matches m JOIN accounts a ON a.id = m.user_id ORDER BY m.user_id LIMIT @limit OFFSET @offset`),
 				count: db
-					.prepare(`${GRANTS}
-					SELECT count(*) FROM collaborators c JOIN accounts a ON a.id = c.user_id WHERE ${FILTER(affiliation)}`)
+					.prepare(`${GRANTS(false)}
+					SELECT count(*) FROM collaborators c WHERE ${FILTER(affiliation)}`)
 					.pluck(),
 			},
 		]),
 	);
+	const one = db.prepare(`${GRANTS(true)}
+		SELECT a.*, c.rank AS rank, c.direct AS direct FROM collaborators c JOIN accounts a ON a.id = c.user_id WHERE a.type = 'User'`);
 	const removeCollaborator = db.prepare('DELETE FROM repository_collaborators WHERE repo_id = ? AND user_id = ?');
 
 	const insertInvitation = db.prepare(`
@@ -113,13 +122,11 @@ export function createCollaboratorStore(db: DB) {
 	const invitationsInOwner = db.prepare(`
 		SELECT * FROM repository_invitations WHERE invitee_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?) ORDER BY id`);
 
-	const params = (scope: GrantScope, filter: { affiliation?: Affiliation; minRank?: number; userId?: number | null }) => ({
+	const params = (scope: GrantScope) => ({
 		repoId: scope.repoId,
 		orgId: scope.orgId,
 		ownerId: scope.ownerId,
 		memberRank: scope.memberRank,
-		minRank: filter.minRank ?? 1,
-		userId: filter.userId ?? null,
 	});
 
 	return {
@@ -129,15 +136,13 @@ export function createCollaboratorStore(db: DB) {
 		 */
 		list(scope: GrantScope, filter: { affiliation: Affiliation; minRank: number; limit: number; offset: number }) {
 			const statements = pages.get(filter.affiliation)!;
-			const values = params(scope, filter);
-			return {
-				rows: statements.page.all({ ...values, limit: filter.limit, offset: filter.offset }) as CollaboratorRow[],
-				total: statements.count.get(values) as number,
-			};
+			const values = { ...params(scope), minRank: filter.minRank };
+			const rows = statements.page.all({ ...values, limit: filter.limit, offset: filter.offset }) as Array<CollaboratorRow & { total: number }>;
+			const total = rows.length ? rows[0].total : filter.offset > 0 ? (statements.count.get(values) as number) : 0;
+			return { rows: rows.map(({ total: _total, ...row }) => row as CollaboratorRow), total };
 		},
 		/** One user's grants on the repository, as the list would show them; undefined: no grant at all. */
-		grant: (scope: GrantScope, userId: number) =>
-			pages.get('all')!.page.get({ ...params(scope, { userId }), limit: 1, offset: 0 }) as CollaboratorRow | undefined,
+		grant: (scope: GrantScope, userId: number) => one.get({ ...params(scope), userId }) as CollaboratorRow | undefined,
 		/** Removes a direct grant. @returns whether there was one */
 		removeCollaborator: (repoId: number, userId: number) => removeCollaborator.run(repoId, userId).changes > 0,
 
