@@ -977,6 +977,8 @@ CREATE INDEX events_org ON events(org_id, id, created_at, public, repo_id) WHERE
 CREATE INDEX events_actor ON events(actor_id, id, created_at, public, repo_id) WHERE feed_type IS NOT NULL;
 CREATE INDEX events_public ON events(id, created_at) WHERE feed_type IS NOT NULL AND public = 1;
 CREATE INDEX events_created ON events(created_at);
+-- The invitations sent to a repository in the last day (GitHub's 50 per repository per 24 hours; schema 11).
+CREATE INDEX events_repository_invitations ON events(repo_id, created_at) WHERE event = 'repository_invitation';
 -- How many feed events were ever deleted (pruned, their repository or organization deleted) or
 -- hidden (their repository made private): part of every feed's version (its ETag), kept by
 -- triggers whoever makes the change (schema 9).

@@ -275,6 +275,23 @@ test('remove – a removed collaborator’s fork of a private repository is dele
 	assert.is((await s.get('/repos/paul/notes/collaborators/dana', token('paul'))).status, 404);
 });
 
+test('invite – at most 50 invitations to a repository in 24 hours (422), whatever became of them; members do not count', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'busy' } });
+	for (let i = 0; i < 50; i++) {
+		s.user(`guest${i}`);
+		const res = await s.request('PUT', `/repos/acme/busy/collaborators/guest${i}`, { token: owner, body: {} });
+		assert.is(res.status, 201, `~> invitation ${i + 1}`);
+		if (i === 0) assert.is((await s.request('DELETE', `/repos/acme/busy/invitations/${res.body.id}`, { token: owner })).status, 204);
+	}
+	s.user('guest50');
+	const over = await s.request('PUT', '/repos/acme/busy/collaborators/guest50', { token: owner, body: {} });
+	assert.is(over.status, 422, '~> the 51st, although one was revoked');
+	assert.is(over.body.errors[0].code, 'custom');
+	assert.is((await s.request('PUT', '/repos/acme/busy/collaborators/mike', { token: owner, body: {} })).status, 204, '~> a member is still added');
+	s.clock.advance(DAY + 1000);
+	assert.is((await s.request('PUT', '/repos/acme/busy/collaborators/guest50', { token: owner, body: {} })).status, 201, '~> a day later');
+});
+
 test('permission – the role from every source; none without access; 404 for an unknown user', async () => {
 	const tess = await s.get('/repos/acme/app/collaborators/tess/permission', owner);
 	assert.is(tess.status, 200);

@@ -262,7 +262,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 11,
-		description: 'repository invitations: pending invitations to collaborate, with their expiry',
+		description: 'repository invitations: pending invitations to collaborate, with their expiry; the invitations sent per repository and day',
 		up(db) {
 			db.exec(`
 				CREATE TABLE repository_invitations (
@@ -276,7 +276,8 @@ export const migrations: Migration[] = [
 				  UNIQUE (repo_id, invitee_id)
 				);
 				CREATE INDEX repository_invitations_invitee ON repository_invitations(invitee_id);
-				CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id) WHERE inviter_id IS NOT NULL;`);
+				CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id) WHERE inviter_id IS NOT NULL;
+				CREATE INDEX events_repository_invitations ON events(repo_id, created_at) WHERE event = 'repository_invitation';`);
 		},
 	},
 ];

@@ -26,6 +26,9 @@ import { permissionRank, rankPermission, type GrantScope, type InvitationRow } f
 
 /** How long an invitation may be accepted: GitHub's 7 days (milliseconds). */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** GitHub's cap: 50 invitations to a repository per 24 hours (organization members added at once do not count). */
+export const INVITATIONS_PER_DAY = 50;
+const DAY_MS = 24 * 3600 * 1000;
 
 /** The grant sources of a repository, for the collaborator queries. */
 export function grantScope(repo: RepositoryRow, owner: AccountRow): GrantScope {
@@ -62,7 +65,7 @@ export type AddResult = { invitation: InvitationRow } | { invitation: null };
  * Adds `user` to the repository with `permission`, or invites them (GitHub's add-a-repository-collaborator).
  * @param now epoch milliseconds
  * @throws HttpError 404 (an organization, not a user), 422 (the owner, a role the repository cannot
- *   give, less than the base permission for a member), 403 (the enterprise allows no outside collaborators)
+ *   give, less than the base permission for a member, a 51st invitation to the repository in 24 hours), 403 (the enterprise allows no outside collaborators)
  */
 export function addCollaborator(
 	app: App,
@@ -98,6 +101,9 @@ export function addCollaborator(
 	if (pending && pending.expires_at > at) {
 		if (pending.permission !== permission) stores.collaborators.setPermission(pending.id, permission);
 		return { invitation: { ...pending, permission } };
+	}
+	if (stores.collaborators.sentSince(repo.id, isoSeconds(now - DAY_MS)) >= INVITATIONS_PER_DAY) {
+		throw invalidField('RepositoryInvitation', 'invitee', `You can only send ${INVITATIONS_PER_DAY} invitations to a repository in 24 hours`, 'custom');
 	}
 	// An expired invitation is replaced by a new one (a new id, a new notification).
 	if (pending) stores.collaborators.removeInvitation(pending.id);

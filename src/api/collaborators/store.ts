@@ -119,6 +119,10 @@ export function createCollaboratorStore(db: DB) {
 	const setPermission = db.prepare('UPDATE repository_invitations SET permission = ? WHERE id = ?');
 	const removeInvitation = db.prepare('DELETE FROM repository_invitations WHERE id = ?');
 	const removeSentBy = db.prepare('DELETE FROM repository_invitations WHERE repo_id = ? AND inviter_id = ?');
+	// Invitations sent are counted from the event log, which keeps them after they are accepted or deleted.
+	const sentSince = db
+		.prepare("SELECT count(*) FROM events WHERE event = 'repository_invitation' AND repo_id = ? AND created_at > ?")
+		.pluck();
 	const invitationsInOwner = db.prepare(`
 		SELECT * FROM repository_invitations WHERE invitee_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?) ORDER BY id`);
 
@@ -167,6 +171,8 @@ export function createCollaboratorStore(db: DB) {
 		removeInvitation: (id: number) => void removeInvitation.run(id),
 		/** Cancels the invitations to a repository that a user sent. @returns how many */
 		removeSentBy: (repoId: number, inviterId: number) => removeSentBy.run(repoId, inviterId).changes,
+		/** How many invitations were sent to the repository after `since` (ISO), whatever became of them. */
+		sentSince: (repoId: number, since: string) => sentSince.get(repoId, since) as number,
 		/** A user's invitations to any repository of an owner. */
 		invitationsInOwner: (userId: number, ownerId: number) => invitationsInOwner.all(userId, ownerId) as InvitationRow[],
 	};
