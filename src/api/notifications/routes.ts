@@ -7,7 +7,9 @@
  * Lists are sorted by updated_at, newest first, and optimized for polling: Last-Modified is the
  * newest updated_at of the list (If-Modified-Since with that value, passed exactly, answers 304
  * without using the rate limit) and X-Poll-Interval is 60 seconds. A user's threads of
- * repositories they no longer read are left out of every answer (404 for one thread).
+ * repositories they no longer read are left out of every answer (404 for one thread), but for the
+ * threads of their open repository invitations (an invitee reads a private repository only once
+ * they accept).
  */
 import * as v from 'valibot';
 import { notFound } from '../../http/errors';
