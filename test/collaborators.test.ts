@@ -247,6 +247,10 @@ test('invitations – the invitee’s routes: classic and OAuth tokens with repo
 test('invitations – expire after 7 days: listed expired to administrators, gone for the invitee, renewed by inviting again', async () => {
 	const inv = (await s.request('PUT', '/repos/paul/notes/collaborators/dana', { token: token('paul'), body: { permission: 'admin' } })).body;
 	assert.is(inv.permissions, 'admin', '~> personal repositories give read, write or admin');
+	const triage = await s.request('PATCH', `/repos/paul/notes/invitations/${inv.id}`, { token: token('paul'), body: { permissions: 'triage' } });
+	assert.is(triage.status, 422, '~> nor triage through an update');
+	assert.is((await s.get('/repos/paul/notes/invitations', token('nora'))).status, 404, '~> a hidden repository’s invitations');
+	assert.is((await s.get('/repos/paul/notes/invitations')).status, 401, '~> anonymous');
 	const dana = token('dana');
 	assert.equal((await s.get('/notifications', dana)).body.map((t: any) => t.subject.title), ['Invitation to join paul/notes from paul']);
 	s.clock.advance(8 * DAY);
