@@ -325,8 +325,14 @@ test('remove – administrators remove anyone, a collaborator themselves; member
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/mike')).status, 401);
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/mike', { token: token('nora') })).status, 404, '~> hidden');
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/nobody-here', { token: owner })).status, 404);
+	const issue = await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title: 'For ivy', assignees: ['ivy', 'tess'] } });
+	assert.equal(issue.body.assignees.map((u: any) => u.login), ['ivy', 'tess']);
 	const left = await s.request('DELETE', '/repos/acme/app/collaborators/ivy', { token: token('ivy') });
 	assert.is(left.status, 204, '~> leaving');
+	const after = await s.get(`/repos/acme/app/issues/${issue.body.number}`, owner);
+	assert.equal(after.body.assignees.map((u: any) => u.login), ['tess'], '~> unassigned from the repository’s issues, as GitHub does');
+	const feed = await s.get('/repos/acme/app/events', owner);
+	assert.ok(feed.body.some((e: any) => e.type === 'IssuesEvent' && e.payload.action === 'unassigned' && e.payload.assignee?.login === 'ivy'), '~> with its IssuesEvent');
 	assert.is((await s.get('/repos/acme/app', token('ivy'))).status, 404, '~> no access left');
 	assert.equal((await s.get('/orgs/acme/outside_collaborators', owner)).body, [], '~> no outside collaborator left');
 	const removed = memberPayloads().filter((p) => p.action === 'removed').map((p) => [p.member.login, p.sender.login]);

@@ -12,6 +12,7 @@ import { userRepoPermission } from '../../auth/access/repos';
 import { REPO_PERMISSIONS, type RepoPermission } from '../../auth/repo-permissions';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
+import { unassignEverywhere } from '../issues/unassign';
 import { collaborator, collaboratorPermission, invitation } from './render';
 import {
 	acceptInvitation,
@@ -149,7 +150,8 @@ export const collaboratorRoutes = [
 			const { repo, owner, permission } = ctx.repo;
 			const user = userParam(ctx);
 			if (permission !== 'admin' && ctx.principal.user?.id !== user.id) throw forbidden('Must have admin rights to Repository.');
-			removeCollaborator(ctx.app, repo, owner, user, ctx.principal.actorId);
+			// GitHub also unassigns a removed collaborator from the repository's issues.
+			if (removeCollaborator(ctx.app, repo, owner, user, ctx.principal.actorId)) unassignEverywhere(ctx, user.id);
 			return noContent();
 		},
 	}),

@@ -132,13 +132,15 @@ function assertOutsideCollaboratorsAllowed(app: App, org: AccountRow): void {
  * Removes `user`'s direct access (GitHub's remove-a-repository-collaborator): cancels the
  * invitations they sent to the repository, records member removed, and deletes their forks of a
  * private repository they can no longer read. A user without a direct grant changes nothing.
+ * @returns whether a direct grant was removed
  */
-export function removeCollaborator(app: App, repo: RepositoryRow, owner: AccountRow, user: AccountRow, actorId: number | null): void {
+export function removeCollaborator(app: App, repo: RepositoryRow, owner: AccountRow, user: AccountRow, actorId: number | null): boolean {
 	const { stores } = app;
 	stores.collaborators.removeSentBy(repo.id, user.id);
-	if (!stores.collaborators.removeCollaborator(repo.id, user.id)) return;
+	if (!stores.collaborators.removeCollaborator(repo.id, user.id)) return false;
 	events.member(app, 'removed', repo, user, {}, actorId);
 	deleteForksWithoutAccess(app, owner, actorId);
+	return true;
 }
 
 /**

@@ -148,6 +148,8 @@ export function createIssueStore(db: DB) {
 		INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position)
 		VALUES (@issueId, @userId, (SELECT coalesce(max(position), 0) + 1 FROM issue_assignees WHERE issue_id = @issueId))`);
 	const removeAssignee = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ? AND user_id = ?');
+	const assignedIn = db.prepare(`
+		SELECT i.* FROM issue_assignees a JOIN issues i ON i.id = a.issue_id WHERE a.user_id = ? AND i.repo_id = ? ORDER BY i.id`);
 
 	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
 	const insertComment = db.prepare(
@@ -231,6 +233,8 @@ export function createIssueStore(db: DB) {
 			for (const userId of userIds) addAssignee.run({ issueId, userId });
 		},
 		removeAssignee: (issueId: number, userId: number) => void removeAssignee.run(issueId, userId),
+		/** The issues (pull requests included) of a repository the user is assigned to, by id. */
+		assignedIn: (repoId: number, userId: number) => assignedIn.all(userId, repoId) as IssueRow[],
 
 		comment: (repoId: number, id: number) => comment.get(repoId, id) as IssueCommentRow | undefined,
 		/**
