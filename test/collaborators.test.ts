@@ -327,6 +327,7 @@ test('remove – administrators remove anyone, a collaborator themselves; member
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/nobody-here', { token: owner })).status, 404);
 	const issue = await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title: 'For ivy', assignees: ['ivy', 'tess'] } });
 	assert.equal(issue.body.assignees.map((u: any) => u.login), ['ivy', 'tess']);
+	assert.is((await s.request('PUT', '/user/starred/acme/app', { token: token('ivy') })).status, 204, '~> ivy stars acme/app');
 	const left = await s.request('DELETE', '/repos/acme/app/collaborators/ivy', { token: token('ivy') });
 	assert.is(left.status, 204, '~> leaving');
 	const after = await s.get(`/repos/acme/app/issues/${issue.body.number}`, owner);
@@ -334,6 +335,7 @@ test('remove – administrators remove anyone, a collaborator themselves; member
 	const feed = await s.get('/repos/acme/app/events', owner);
 	assert.ok(feed.body.some((e: any) => e.type === 'IssuesEvent' && e.payload.action === 'unassigned' && e.payload.assignee?.login === 'ivy'), '~> with its IssuesEvent');
 	assert.is((await s.get('/repos/acme/app', token('ivy'))).status, 404, '~> no access left');
+	assert.is(s.app.stores.stars.get(s.app.stores.accounts.user('ivy')!.id, s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!.id) ?? null, null, '~> and no star');
 	assert.equal((await s.get('/orgs/acme/outside_collaborators', owner)).body, [], '~> no outside collaborator left');
 	const removed = memberPayloads().filter((p) => p.action === 'removed').map((p) => [p.member.login, p.sender.login]);
 	assert.equal(removed, [['ivy', 'ivy']], '~> member removed, sent by whoever removed');

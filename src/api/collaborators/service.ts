@@ -21,6 +21,7 @@ import { events } from '../../events/catalog';
 import { deleteForksWithoutAccess } from '../repos/service';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
+import { recordStar } from '../starring/events';
 import { recordInvitation } from './events';
 import { permissionRank, rankPermission, type GrantScope, type InvitationRow } from './store';
 
@@ -130,8 +131,8 @@ function assertOutsideCollaboratorsAllowed(app: App, org: AccountRow): void {
 
 /**
  * Removes `user`'s direct access (GitHub's remove-a-repository-collaborator): cancels the
- * invitations they sent to the repository, records member removed, and deletes their forks of a
- * private repository they can no longer read. A user without a direct grant changes nothing.
+ * invitations they sent to the repository, records member removed, unstars the repository for
+ * them, and deletes their forks of a private repository they can no longer read. A user without a direct grant changes nothing.
  * @returns whether a direct grant was removed
  */
 export function removeCollaborator(app: App, repo: RepositoryRow, owner: AccountRow, user: AccountRow, actorId: number | null): boolean {
@@ -139,6 +140,8 @@ export function removeCollaborator(app: App, repo: RepositoryRow, owner: Account
 	stores.collaborators.removeSentBy(repo.id, user.id);
 	if (!stores.collaborators.removeCollaborator(repo.id, user.id)) return false;
 	events.member(app, 'removed', repo, user, {}, actorId);
+	// GitHub unstars the repository for them (star deleted, as if they had unstarred it).
+	if (stores.stars.unstar(user.id, repo.id)) recordStar(app, 'deleted', repo, null, user.id);
 	deleteForksWithoutAccess(app, owner, actorId);
 	return true;
 }
