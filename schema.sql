@@ -189,6 +189,23 @@ CREATE TABLE repository_collaborators (
 ) WITHOUT ROWID;
 CREATE INDEX repository_collaborators_user ON repository_collaborators(user_id);
 
+-- Repository invitations (GitHub's "Repository invitations"): PUT …/collaborators/{username} for a
+-- user who is not yet a collaborator invites them; accepting inserts repository_collaborators and
+-- deletes the invitation, declining or revoking deletes it. Expired (expires_at passed, 7 days) rows
+-- stay listed with `expired` true until replaced or deleted (schema 11).
+CREATE TABLE repository_invitations (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: notification subjects name invitations by id
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  UNIQUE (repo_id, invitee_id)
+);
+CREATE INDEX repository_invitations_invitee ON repository_invitations(invitee_id);
+CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id) WHERE inviter_id IS NOT NULL;
+
 CREATE TABLE team_repositories (
   team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
@@ -1082,6 +1099,8 @@ CREATE INDEX events_org ON events(org_id, id, created_at, public, repo_id) WHERE
 CREATE INDEX events_actor ON events(actor_id, id, created_at, public, repo_id) WHERE feed_type IS NOT NULL;
 CREATE INDEX events_public ON events(id, created_at) WHERE feed_type IS NOT NULL AND public = 1;
 CREATE INDEX events_created ON events(created_at);
+-- The invitations sent to a repository in the last day (GitHub's 50 per repository per 24 hours; schema 11).
+CREATE INDEX events_repository_invitations ON events(repo_id, created_at) WHERE event = 'repository_invitation';
 -- How many feed events were ever deleted (pruned, their repository or organization deleted) or
 -- hidden (their repository made private): part of every feed's version (its ETag), kept by
 -- triggers whoever makes the change (schema 9).

@@ -16,10 +16,13 @@ import { createApp, installApp } from '../src/api/apps/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
 import { buildRoutes } from '../src/server';
+import { REPOSITORY_HOOK_EVENTS } from '../src/webhooks';
 import { epochSeconds, isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('events');
+/** The events an organization or repository hook may subscribe to (GitHub's webhook events). */
+const HOOKABLE: ReadonlySet<string> = new Set(REPOSITORY_HOOK_EVENTS);
 
 /** The request an entry makes: its concrete path (matching the entry's route), body and caller. */
 interface Call {
@@ -156,6 +159,42 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/outside_collaborators/{username}': {
 		records: ['member.removed'],
 		call: () => ({ path: '/orgs/acme/outside_collaborators/carl' }),
+	},
+
+	// ------------------------------------------------------------------ collaborators and repository invitations
+	'PUT /repos/{owner}/{repo}/collaborators/{username}': {
+		// ivy is no member of acme: she is invited (a notification, reason invitation; no webhook on GitHub).
+		records: ['repository_invitation.created'],
+		call: () => ({ path: '/repos/acme/app/collaborators/ivy', body: { permission: 'triage' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/invitations/{invitation_id}': {
+		none: 'changing a pending invitation’s permission is reported on GitHub by no webhook, feed entry or notification (member edited concerns collaborators)',
+		call: () => {
+			w.ids.invitation = s.app.stores.collaborators.invitationOf(s.app.stores.repos.byOwnerAndName(w.acmeId, 'app')!.id, s.app.stores.accounts.user('ivy')!.id)!.id;
+			return { path: `/repos/acme/app/invitations/${w.ids.invitation}`, body: { permissions: 'write' } };
+		},
+	},
+	'PATCH /user/repository_invitations/{invitation_id}': {
+		records: ['member.added'],
+		call: () => ({ path: `/user/repository_invitations/${w.ids.invitation}`, token: token('ivy') }),
+	},
+	'DELETE /repos/{owner}/{repo}/invitations/{invitation_id}': {
+		none: 'revoking an invitation is reported on GitHub by no webhook, feed entry or notification (no one was added)',
+		call: async () => {
+			w.ids.revoked = (await must('PUT', '/repos/acme/docs/collaborators/hank', { body: {} })).id;
+			return { path: `/repos/acme/docs/invitations/${w.ids.revoked}` };
+		},
+	},
+	'DELETE /user/repository_invitations/{invitation_id}': {
+		none: 'declining an invitation is reported on GitHub by no webhook, feed entry or notification (no one was added)',
+		call: async () => {
+			w.ids.declined = (await must('PUT', '/repos/acme/docs/collaborators/hank', { body: {} })).id;
+			return { path: `/user/repository_invitations/${w.ids.declined}`, token: token('hank') };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/collaborators/{username}': {
+		records: ['member.removed'],
+		call: () => ({ path: '/repos/acme/app/collaborators/ivy' }),
 	},
 
 	// ------------------------------------------------------------------ teams
@@ -958,7 +997,7 @@ test.after(() => s.close());
  */
 async function scenario() {
 	s = await startServer();
-	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'rose']) s.user(login);
+	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'rose', 'ivy', 'hank']) s.user(login);
 	s.user('root', { siteAdmin: true });
 	s.enterprise('bigco', 'erin');
 	w.acmeId = s.org('acme', 'olivia', { enterprise: 'bigco' }).id;
@@ -1049,7 +1088,8 @@ test('B – every write route, called for real, records exactly its events; the 
 		assert.equal(recorded.map((e) => e.name), expected, `~> ${key} records ${expected.length ? expected.join(', ') : 'nothing'}`);
 		// Every event of the organization (its own, or one of its repositories') reaches its hook.
 		const delivered = deliveriesAfter(seen).names;
-		const ofAcme = recorded.filter((e) => e.orgId === w.acmeId);
+		// Events no hook can subscribe to (a new repository invitation: a notification only) are delivered nowhere.
+		const ofAcme = recorded.filter((e) => e.orgId === w.acmeId && HOOKABLE.has(e.name.split('.')[0]));
 		assert.equal(delivered, ofAcme.map((e) => e.name), `~> ${key}: the organization hook’s deliveries`);
 		organizationEvents += ofAcme.length;
 		repositoryEvents += ofAcme.filter((e) => e.repoId !== null).length;

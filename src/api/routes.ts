@@ -16,6 +16,7 @@ import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
 import { gitignoreRoutes } from './gitignore/routes';
 import { budgetRoutes } from './budgets/routes';
+import { collaboratorRoutes } from './collaborators/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
@@ -47,6 +48,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
 	...repositoryRoutes,
+	...collaboratorRoutes,
 	...customPropertyRoutes,
 	...budgetRoutes,
 	...runnerGroupRoutes,

@@ -6,6 +6,7 @@ import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
 import { createAppStore } from './apps/store';
 import { createBudgetStore } from './budgets/store';
+import { createCollaboratorStore } from './collaborators/store';
 import { createCustomPropertyStore } from './custom-properties/store';
 import { createDependabotStore } from './dependabot/store';
 import { createDependencyGraphStore } from './dependency-graph/store';
@@ -40,6 +41,7 @@ export function createStores(db: DB) {
 		memberships: createMembershipStore(db),
 		teams: createTeamStore(db),
 		repos: createRepositoryStore(db),
+		collaborators: createCollaboratorStore(db),
 		customProperties: createCustomPropertyStore(db),
 		budgets: createBudgetStore(db),
 		runnerGroups: createRunnerGroupStore(db),

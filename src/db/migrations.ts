@@ -466,6 +466,26 @@ export const migrations: Migration[] = [
 				FROM gists g ORDER BY g.id;`);
 		},
 	},
+	{
+		version: 16,
+		description: 'repository invitations: pending invitations to collaborate, with their expiry; the invitations sent per repository and day',
+		up(db) {
+			db.exec(`
+				CREATE TABLE repository_invitations (
+				  id         INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: notification subjects name invitations by id
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+				  created_at TEXT NOT NULL,
+				  expires_at TEXT NOT NULL,
+				  UNIQUE (repo_id, invitee_id)
+				);
+				CREATE INDEX repository_invitations_invitee ON repository_invitations(invitee_id);
+				CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id) WHERE inviter_id IS NOT NULL;
+				CREATE INDEX events_repository_invitations ON events(repo_id, created_at) WHERE event = 'repository_invitation';`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

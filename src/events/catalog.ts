@@ -6,7 +6,7 @@
  */
 import type { App } from '../app';
 import { repository } from '../api/repos/render';
-import type { RepoPermission } from '../auth/repo-permissions';
+import { roleName, type RepoPermission } from '../auth/repo-permissions';
 import type { RepositoryRow } from '../api/repos/store';
 import type { TeamRow } from '../api/teams/store';
 import type { AccountRow } from '../api/users/store';
@@ -207,7 +207,7 @@ export const events = {
 			webhook: () => {
 				const changes =
 					action === 'added' && permission.to
-						? { changes: { permission: { to: LEGACY[permission.to] }, role_name: { to: permission.to } } }
+						? { changes: { permission: { to: LEGACY[permission.to] }, role_name: { to: roleName(permission.to) } } }
 						: action === 'edited'
 							? { changes: { permission: { from: permission.from ? LEGACY[permission.from] : null, to: permission.to ? LEGACY[permission.to] : null } } }
 							: {};

@@ -199,6 +199,8 @@ export function createIssueStore(db: DB) {
 		INSERT OR IGNORE INTO issue_assignees (issue_id, user_id, position)
 		VALUES (@issueId, @userId, (SELECT coalesce(max(position), 0) + 1 FROM issue_assignees WHERE issue_id = @issueId))`);
 	const removeAssignee = db.prepare('DELETE FROM issue_assignees WHERE issue_id = ? AND user_id = ?');
+	const assignedIn = db.prepare(`
+		SELECT i.* FROM issue_assignees a JOIN issues i ON i.id = a.issue_id WHERE a.user_id = ? AND i.repo_id = ? ORDER BY i.id`);
 
 	const assignablePage = db.prepare(`${ASSIGNABLE}
 		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'
@@ -298,6 +300,8 @@ export function createIssueStore(db: DB) {
 		},
 		/** Whether the user is one of the repository's assignable users (the same statement). */
 		isAssignable: (scope: AssignableScope, userId: number) => (assignableCount.get({ ...scope, userId }) as number) > 0,
+		/** The issues (pull requests included) of a repository the user is assigned to, by id. */
+		assignedIn: (repoId: number, userId: number) => assignedIn.all(userId, repoId) as IssueRow[],
 
 		comment: (repoId: number, id: number) => comment.get(repoId, id) as IssueCommentRow | undefined,
 		/**

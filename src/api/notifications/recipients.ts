@@ -4,8 +4,9 @@
  * when the change reaches everyone following the thread, the repository's watchers (reason
  * subscribed) and the thread's participants (their own standing, or the change's participant
  * reason: state_change). Then never the actor, never an account that is not a user, never a user
- * who cannot read the repository, nobody who ignores the repository, and nobody who ignores the
- * thread unless this change mentions them.
+ * who cannot read the repository (but the invitee of a repository invitation, reason invitation),
+ * nobody who ignores the repository, and nobody who ignores the thread unless this change
+ * mentions them.
  */
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
@@ -78,8 +79,9 @@ export function recipients(
 		if (thread?.ignored && !reasons.has('mention')) continue;
 		// Ignoring a repository (its subscription with `ignored`) mutes all of it: GitHub's "never be notified".
 		if (app.stores.subscriptions.get(userId, repo.id)?.ignored) continue;
-		// Everyone reads a public repository; a private one is asked per user.
-		if (repo.visibility !== 'public' && !userReads(app, repo, owner, userId)) continue;
+		// Everyone reads a public repository; a private one is asked per user. An invitation is
+		// addressed to someone who cannot read the repository yet: it reaches its invitee regardless.
+		if (repo.visibility !== 'public' && !reasons.has('invitation') && !userReads(app, repo, owner, userId)) continue;
 		out.push({ userId, thread, reasons: [...reasons] });
 	}
 	return out;

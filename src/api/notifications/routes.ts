@@ -7,7 +7,9 @@
  * Lists are sorted by updated_at, newest first, and optimized for polling: Last-Modified is the
  * newest updated_at of the list (If-Modified-Since with that value, passed exactly, answers 304
  * without using the rate limit) and X-Poll-Interval is 60 seconds. A user's threads of
- * repositories they no longer read are left out of every answer (404 for one thread).
+ * repositories they no longer read are left out of every answer (404 for one thread), but for the
+ * threads of their open repository invitations (an invitee reads a private repository only once
+ * they accept).
  */
 import * as v from 'valibot';
 import { notFound } from '../../http/errors';
@@ -18,7 +20,7 @@ import { isoSeconds } from '../../time';
 import type { OwnedRepository } from '../../auth/access/repos';
 import { strongest } from './reasons';
 import { notificationThread, threadSubscription } from './render';
-import { markThreads, MARKING_IN_BACKGROUND, readableRepositories } from './service';
+import { invitationThreads, markThreads, MARKING_IN_BACKGROUND, readableRepositories } from './service';
 import type { ThreadFilter, ThreadView } from './store';
 import { userReads } from './recipients';
 
@@ -74,15 +76,21 @@ const pollHeaders = (lastModified: string | null): Record<string, string> => ({
 	...(lastModified ? { 'Last-Modified': new Date(lastModified).toUTCString() } : {}),
 });
 
-/** One page of threads in the repositories given, with Last-Modified and X-Poll-Interval. */
+/**
+ * One page of threads in the repositories given (and, with `invitations`, the threads of the user's
+ * open repository invitations), with Last-Modified and X-Poll-Interval.
+ */
 function listThreads(
 	ctx: Context,
-	repositories: Map<number, OwnedRepository>,
+	readable: Map<number, OwnedRepository>,
 	query: { all: boolean; participating: boolean; since?: string; before?: string },
+	invitations?: { ids: number[]; repositories: Map<number, OwnedRepository> },
 ): Reply {
+	const repositories = invitations ? new Map([...invitations.repositories, ...readable]) : readable;
 	const filter: ThreadFilter = {
 		userId: ctx.principal.user!.id,
-		repoIds: [...repositories.keys()],
+		repoIds: [...readable.keys()],
+		invitationIds: invitations?.ids ?? [],
 		all: query.all,
 		participating: query.participating,
 		since: query.since ?? null,
@@ -97,14 +105,21 @@ function listThreads(
 	return { status: 200, body, total, headers: pollHeaders(notifications.lastModified(filter)) };
 }
 
-/** The caller's thread {thread_id} in a repository they read. @throws HttpError 404 */
+/**
+ * The caller's thread {thread_id} in a repository they read, or of one of their open repository
+ * invitations. @throws HttpError 404
+ */
 function loadThread(ctx: Context): { view: ThreadView; repo: OwnedRepository } {
+	const userId = ctx.principal.user!.id;
 	const id = idParam(ctx.params.thread_id);
-	const view = id === null ? undefined : ctx.app.stores.notifications.view(id, ctx.principal.user!.id);
+	const view = id === null ? undefined : ctx.app.stores.notifications.view(id, userId);
 	if (!view) throw notFound();
 	const repo = ctx.app.stores.repos.byId(view.repository_id);
 	const owner = repo && ctx.app.stores.accounts.byId(repo.owner_id);
-	if (!repo || !owner || !userReads(ctx.app, repo, owner, ctx.principal.user!.id)) throw notFound();
+	if (!repo || !owner) throw notFound();
+	const invited = () =>
+		view.subject_type === 'RepositoryInvitation' && invitationThreads(ctx.app, userId, isoSeconds(ctx.now)).ids.includes(view.subject_object_id);
+	if (!userReads(ctx.app, repo, owner, userId) && !invited()) throw notFound();
 	return { view, repo: { repo, owner } };
 }
 
@@ -123,7 +138,7 @@ export const notificationRoutes = [
 		query: listQuery,
 		pagination: { perPage: 50, maxPerPage: 50 },
 		handler(ctx) {
-			return listThreads(ctx, readableRepositories(ctx.app, ctx.principal), ctx.query);
+			return listThreads(ctx, readableRepositories(ctx.app, ctx.principal), ctx.query, invitationThreads(ctx.app, ctx.principal.user!.id, isoSeconds(ctx.now)));
 		},
 	}),
 	route({

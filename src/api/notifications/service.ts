@@ -40,6 +40,21 @@ export function readableRepositories(app: App, principal: Principal): Map<number
 }
 
 /**
+ * The user's open repository invitations: their ids (whose RepositoryInvitation threads show
+ * whatever the user reads) and their repositories by id (to render those threads).
+ * @param now ISO timestamp: invitations expiring at or before it are closed
+ */
+export function invitationThreads(app: App, userId: number, now: string): { ids: number[]; repositories: Map<number, OwnedRepository> } {
+	const invitations = app.stores.collaborators.openForInvitee(userId, now);
+	const repositories = new Map<number, OwnedRepository>();
+	for (const repo of app.stores.repos.byIds(invitations.map((row) => row.repo_id))) {
+		const owner = app.stores.accounts.byId(repo.owner_id);
+		if (owner) repositories.set(repo.id, { repo, owner });
+	}
+	return { ids: invitations.map((row) => row.id), repositories };
+}
+
+/**
  * Marks the threads the filter matches: at once (returns 'done') when they are at most
  * `notifications.mark_read_batch`, else queues MARK_READ_TASK (returns 'queued'). Call inside the
  * request's transaction, so the task exists exactly when the request succeeded.

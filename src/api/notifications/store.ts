@@ -50,6 +50,8 @@ export interface ThreadRow {
 /** A thread with its subject, as the lists and the thread routes render it. */
 export type ThreadView = ThreadRow & {
 	subject_type: SubjectRow['type'];
+	/** The subject's own id within its type (an issue's id, an invitation's id). */
+	subject_object_id: number;
 	subject_title: string;
 	subject_path: string | null;
 	subject_latest_comment_path: string | null;
@@ -60,6 +62,11 @@ export interface ThreadFilter {
 	userId: number;
 	/** Repositories whose threads may show (the user reads them). */
 	repoIds: readonly number[];
+	/**
+	 * The user's open repository invitations (ids): their RepositoryInvitation threads show whatever
+	 * the user reads (an invitee reads a private repository only once they accept).
+	 */
+	invitationIds: readonly number[];
 	/** Include read threads. */
 	all: boolean;
 	/** Only threads whose reason is a direct involvement. */
@@ -105,14 +112,16 @@ export function createNotificationStore(db: DB) {
 			unread = excluded.unread, done = excluded.done, updated_at = excluded.updated_at, last_read_at = excluded.last_read_at`);
 
 	const VIEW = `
-		SELECT t.*, s.type AS subject_type, s.title AS subject_title, s.path AS subject_path,
+		SELECT t.*, s.type AS subject_type, s.subject_id AS subject_object_id, s.title AS subject_title, s.path AS subject_path,
 			s.latest_comment_path AS subject_latest_comment_path
 		FROM notification_threads t JOIN notification_subjects s ON s.id = t.subject_id`;
 	const byId = db.prepare(`${VIEW} WHERE t.id = ? AND t.user_id = ? AND t.updated_at IS NOT NULL`);
 	// Lists: the user's notified threads, done ones left out, of the repositories they read.
 	const WHERE = `
 		t.user_id = @userId AND t.updated_at IS NOT NULL AND t.done = 0
-		AND t.repository_id IN (SELECT value FROM json_each(@repoIds))
+		AND (t.repository_id IN (SELECT value FROM json_each(@repoIds))
+			OR t.subject_id IN (SELECT id FROM notification_subjects
+				WHERE type = 'RepositoryInvitation' AND subject_id IN (SELECT value FROM json_each(@invitationIds))))
 		AND (@all = 1 OR t.unread = 1)
 		AND (@participating = 0 OR t.reason NOT IN ('subscribed', 'manual'))
 		AND (@since IS NULL OR t.updated_at >= @since)
@@ -146,6 +155,7 @@ export function createNotificationStore(db: DB) {
 	const listParams = (filter: ThreadFilter) => ({
 		userId: filter.userId,
 		repoIds: JSON.stringify(filter.repoIds),
+		invitationIds: JSON.stringify(filter.invitationIds),
 		all: filter.all ? 1 : 0,
 		participating: filter.participating ? 1 : 0,
 		since: filter.since,

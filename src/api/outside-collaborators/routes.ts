@@ -75,6 +75,10 @@ export const outsideCollaboratorRoutes = [
 				if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
 			}
 			ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
+			// Their pending invitations to the organization's repositories go too.
+			for (const invitation of ctx.app.stores.collaborators.invitationsInOwner(user.id, access.org.id)) {
+				ctx.app.stores.collaborators.removeInvitation(invitation.id);
+			}
 			deleteForksWithoutAccess(ctx.app, access.org, access.actorId);
 			return noContent();
 		},
