@@ -1064,3 +1064,23 @@ CREATE TABLE notification_threads (
 );
 CREATE INDEX notification_threads_inbox ON notification_threads(user_id, updated_at) WHERE updated_at IS NOT NULL;
 CREATE INDEX notification_threads_subject ON notification_threads(subject_id, subscribed);
+
+-- ===== commit statuses (src/api/statuses) =====
+-- Statuses posted for commits (GitHub's "Commit statuses"): every one is kept, newest last; the
+-- combined status of a commit is the newest row per context (schema 11).
+CREATE TABLE commit_statuses (
+  id          INTEGER PRIMARY KEY,
+  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  sha         TEXT NOT NULL,                          -- the commit, full lower-case hex
+  state       TEXT NOT NULL CHECK (state IN ('error', 'failure', 'pending', 'success')),
+  context     TEXT NOT NULL,
+  description TEXT,
+  target_url  TEXT,
+  creator_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL
+);
+-- Lists (newest first) walk (repo_id, sha, id); the latest per context seeks (repo_id, sha, context).
+CREATE INDEX commit_statuses_commit ON commit_statuses(repo_id, sha, id);
+CREATE INDEX commit_statuses_context ON commit_statuses(repo_id, sha, context, id);
+-- ===== end commit statuses =====

@@ -579,6 +579,12 @@ const TABLE: Record<string, Entry> = {
 		call: () => ({ path: '/repos/acme/app/git/refs/heads/topic' }),
 	},
 
+	// ------------------------------------------------------------------ commit statuses
+	'POST /repos/{owner}/{repo}/statuses/{sha}': {
+		records: ['status'],
+		call: (w) => ({ path: `/repos/acme/app/statuses/${w.commits.one}`, body: { state: 'success', context: 'ci/build' } }),
+	},
+
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': {
 		records: ['deployment.created'],

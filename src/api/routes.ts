@@ -27,6 +27,7 @@ import { rateLimitRoutes } from './rate-limit/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
 import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
+import { statusRoutes } from './statuses/routes';
 import { teamsRoutes } from './teams/routes';
 import { userRoutes } from './users/routes';
 import { watchingRoutes } from './watching/routes';
@@ -50,6 +51,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...appRoutes,
 	...gitRoutes,
 	...deploymentRoutes,
+	...statusRoutes,
 	...actionsRoutes,
 	...gistRoutes,
 	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter

@@ -22,6 +22,7 @@ import { createOrgStore } from './orgs/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createStarStore } from './starring/store';
+import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
 import { createSubscriptionStore } from './watching/store';
@@ -53,6 +54,7 @@ export function createStores(db: DB) {
 		labels: createLabelStore(db),
 		events: createEventStore(db),
 		stars: createStarStore(db),
+		statuses: createStatusStore(db),
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 	};

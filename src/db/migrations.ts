@@ -260,6 +260,27 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 11,
+		description: 'commit statuses (GitHub\'s Commit statuses API)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE commit_statuses (
+				  id          INTEGER PRIMARY KEY,
+				  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  sha         TEXT NOT NULL,
+				  state       TEXT NOT NULL CHECK (state IN ('error', 'failure', 'pending', 'success')),
+				  context     TEXT NOT NULL,
+				  description TEXT,
+				  target_url  TEXT,
+				  creator_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  created_at  TEXT NOT NULL,
+				  updated_at  TEXT NOT NULL
+				);
+				CREATE INDEX commit_statuses_commit ON commit_statuses(repo_id, sha, id);
+				CREATE INDEX commit_statuses_context ON commit_statuses(repo_id, sha, context, id);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
