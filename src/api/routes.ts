@@ -4,6 +4,7 @@
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
+import { checkRoutes } from './checks/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
@@ -53,6 +54,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...deploymentRoutes,
 	...statusRoutes,
 	...actionsRoutes,
+	...checkRoutes,
 	...gistRoutes,
 	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter
 	// (/issues/{issue_number}) at the same place (src/http/router.ts).

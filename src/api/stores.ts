@@ -5,6 +5,7 @@
 import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
 import { createAppStore } from './apps/store';
+import { createCheckStore } from './checks/store';
 import { createBudgetStore } from './budgets/store';
 import { createCustomPropertyStore } from './custom-properties/store';
 import { createDependabotStore } from './dependabot/store';
@@ -47,6 +48,7 @@ export function createStores(db: DB) {
 		git: createGitStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
+		checks: createCheckStore(db),
 		gists: createGistStore(db),
 		dependabot: createDependabotStore(db),
 		dependencyGraph: createDependencyGraphStore(db),
