@@ -1084,3 +1084,48 @@ CREATE TABLE commit_statuses (
 CREATE INDEX commit_statuses_commit ON commit_statuses(repo_id, sha, id);
 CREATE INDEX commit_statuses_context ON commit_statuses(repo_id, sha, context, id);
 -- ===== end commit statuses =====
+
+-- ===== releases (src/api/releases) =====
+-- Releases of a repository (GitHub's "Releases"): the body is rendered when written (body_html,
+-- body_text); drafts have no published_at. make_latest is the latest write's choice; is_latest
+-- marks the release chosen as the repository's latest (make_latest true), at most one. An asset's
+-- bytes are the file <blob_dir>/release-assets/<blob>, written by the upload before its row
+-- (schema 11).
+CREATE TABLE releases (
+  id               INTEGER PRIMARY KEY,
+  repo_id          INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  tag_name         TEXT NOT NULL,
+  target_commitish TEXT NOT NULL,
+  name             TEXT,
+  body             TEXT,
+  body_html        TEXT,
+  body_text        TEXT,
+  draft            INTEGER NOT NULL DEFAULT 0,
+  prerelease       INTEGER NOT NULL DEFAULT 0,
+  make_latest      TEXT NOT NULL DEFAULT 'true' CHECK (make_latest IN ('true', 'false', 'legacy')),
+  is_latest        INTEGER NOT NULL DEFAULT 0,
+  author_id        INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  created_at       TEXT NOT NULL,
+  published_at     TEXT,
+  updated_at       TEXT NOT NULL,
+  UNIQUE (repo_id, tag_name)
+);
+CREATE INDEX releases_latest ON releases(repo_id, published_at) WHERE draft = 0 AND prerelease = 0;
+CREATE TABLE release_assets (
+  id             INTEGER PRIMARY KEY,
+  release_id     INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+  repo_id        INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  name           TEXT NOT NULL,
+  label          TEXT,
+  content_type   TEXT NOT NULL,
+  size           INTEGER NOT NULL,
+  sha256         TEXT NOT NULL,
+  download_count INTEGER NOT NULL DEFAULT 0,
+  uploader_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  blob           TEXT NOT NULL,                    -- file name in <blob_dir>/release-assets
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL,
+  UNIQUE (release_id, name)
+);
+CREATE INDEX release_assets_repo ON release_assets(repo_id);
+-- ===== end releases =====

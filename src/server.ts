@@ -59,22 +59,22 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
 		},
 	});
-	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway).
-	router.use(
-		parse({
-			type: '',
-			limit,
-			parser: (bits: string | Buffer) => {
-				const text = String(bits);
-				if (text.trim() === '') return {};
-				try {
-					return JSON.parse(text) as unknown;
-				} catch {
-					return MALFORMED_BODY;
-				}
-			},
-		}),
-	);
+	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway),
+	// except the files of upload routes, which the pipeline streams to disk (src/http/upload.ts).
+	const json = parse({
+		type: '',
+		limit,
+		parser: (bits: string | Buffer) => {
+			const text = String(bits);
+			if (text.trim() === '') return {};
+			try {
+				return JSON.parse(text) as unknown;
+			} catch {
+				return MALFORMED_BODY;
+			}
+		},
+	});
+	router.use((req, res, next) => (uploads.has(req) ? next() : json(req, res, next)));
 	// avatar_url of every account: a generated picture (Gitstead stores no uploaded avatars).
 	router.get('/avatars/u/:id', (req: IncomingMessage & { params: Record<string, string> }, res: ServerResponse) => {
 		const account = /^\d{1,15}$/.test(req.params.id) ? app.stores.accounts.byId(Number(req.params.id)) : undefined;
@@ -106,6 +106,17 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		res.end(answer.body);
 	});
 
+	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
+	const uploadTable = new RouteTable<true>();
+	let hasUploads = false;
+	for (const route of routes) if (route.upload) (hasUploads = true), uploadTable.add(route.method, route.path, true);
+	const isUpload = (method: string | undefined, url: string) => {
+		if (method !== 'POST' || !hasUploads) return false;
+		let path = url.split('?', 1)[0];
+		if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+		return uploadTable.find(method, path) !== null;
+	};
+
 	const logRequests = app.config.server.log_requests;
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
 	return (req, res) => {
@@ -129,6 +140,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			}
 		}
 		if (req.method === 'OPTIONS') return preflight(res);
+		if (isUpload(req.method, req.url ?? '/')) {
+			uploads.add(req);
+			return router.handler(req as never, res, undefined as never);
+		}
 		const length = Number(req.headers['content-length']);
 		if (length > limit) {
 			res.setHeader('Connection', 'close');
@@ -139,6 +154,9 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		router.handler(req as never, res, undefined as never);
 	};
 }
+
+/** Requests to upload routes: their bodies are streamed by the pipeline, not parsed as JSON. */
+const uploads = new WeakSet<IncomingMessage>();
 
 /** Requests that came in below /api/v3 (their URL was rewritten): the web paths do not answer them. */
 const viaApiPrefix = new WeakSet<IncomingMessage>();

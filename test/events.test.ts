@@ -585,6 +585,40 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: `/repos/acme/app/statuses/${w.commits.one}`, body: { state: 'success', context: 'ci/build' } }),
 	},
 
+	// ------------------------------------------------------------------ releases and their assets
+	'POST /repos/{owner}/{repo}/releases': {
+		// Publishing creates the tag (its create and push), then GitHub's release created, published, released.
+		records: ['create', 'push', 'release.created', 'release.published', 'release.released'],
+		call: () => ({ path: '/repos/acme/app/releases', body: { tag_name: 'v5.0.0', target_commitish: 'main', name: 'Five' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/releases/{release_id}': {
+		records: ['release.edited'],
+		call: async () => {
+			w.ids.release = (await must('GET', '/repos/acme/app/releases/tags/v5.0.0')).id;
+			return { path: `/repos/acme/app/releases/${w.ids.release}`, body: { name: 'Five, renamed' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/releases/{release_id}/assets': {
+		none: 'GitHub reports no event for release assets: the release webhook’s actions concern the release itself, and no feed entry or notification names an asset',
+		call: () => ({ path: `/repos/acme/app/releases/${w.ids.release}/assets?name=notes.json`, body: { notes: true } }),
+	},
+	'PATCH /repos/{owner}/{repo}/releases/assets/{asset_id}': {
+		none: 'GitHub reports no event for release assets: the release webhook’s actions concern the release itself, and no feed entry or notification names an asset',
+		call: async () => {
+			const [asset] = await must('GET', `/repos/acme/app/releases/${w.ids.release}/assets`);
+			w.ids.asset = asset.id;
+			return { path: `/repos/acme/app/releases/assets/${asset.id}`, body: { label: 'Notes' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}': {
+		none: 'GitHub reports no event for release assets: the release webhook’s actions concern the release itself, and no feed entry or notification names an asset',
+		call: () => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }),
+	},
+	'DELETE /repos/{owner}/{repo}/releases/{release_id}': {
+		records: ['release.deleted'],
+		call: () => ({ path: `/repos/acme/app/releases/${w.ids.release}` }),
+	},
+
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': {
 		records: ['deployment.created'],

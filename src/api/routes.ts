@@ -26,6 +26,7 @@ import { orgRoutes } from './orgs/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
+import { releaseRoutes } from './releases/routes';
 import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
 import { statusRoutes } from './statuses/routes';
@@ -53,6 +54,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...gitRoutes,
 	...deploymentRoutes,
 	...statusRoutes,
+	...releaseRoutes,
 	...actionsRoutes,
 	...checkRoutes,
 	...gistRoutes,

@@ -20,6 +20,7 @@ import { createMembershipStore } from './members/store';
 import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
+import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createStarStore } from './starring/store';
@@ -57,6 +58,7 @@ export function createStores(db: DB) {
 		events: createEventStore(db),
 		stars: createStarStore(db),
 		statuses: createStatusStore(db),
+		releases: createReleaseStore(db),
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 	};

@@ -262,7 +262,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 11,
-		description: 'commit statuses (GitHub\'s Commit statuses API)',
+		description: 'commit statuses, releases and release assets',
 		up(db) {
 			db.exec(`
 				CREATE TABLE commit_statuses (
@@ -278,7 +278,44 @@ export const migrations: Migration[] = [
 				  updated_at  TEXT NOT NULL
 				);
 				CREATE INDEX commit_statuses_commit ON commit_statuses(repo_id, sha, id);
-				CREATE INDEX commit_statuses_context ON commit_statuses(repo_id, sha, context, id);`);
+				CREATE INDEX commit_statuses_context ON commit_statuses(repo_id, sha, context, id);
+				CREATE TABLE releases (
+				  id               INTEGER PRIMARY KEY,
+				  repo_id          INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  tag_name         TEXT NOT NULL,
+				  target_commitish TEXT NOT NULL,
+				  name             TEXT,
+				  body             TEXT,
+				  body_html        TEXT,
+				  body_text        TEXT,
+				  draft            INTEGER NOT NULL DEFAULT 0,
+				  prerelease       INTEGER NOT NULL DEFAULT 0,
+				  make_latest      TEXT NOT NULL DEFAULT 'true' CHECK (make_latest IN ('true', 'false', 'legacy')),
+				  is_latest        INTEGER NOT NULL DEFAULT 0,
+				  author_id        INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  created_at       TEXT NOT NULL,
+				  published_at     TEXT,
+				  updated_at       TEXT NOT NULL,
+				  UNIQUE (repo_id, tag_name)
+				);
+				CREATE INDEX releases_latest ON releases(repo_id, published_at) WHERE draft = 0 AND prerelease = 0;
+				CREATE TABLE release_assets (
+				  id             INTEGER PRIMARY KEY,
+				  release_id     INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+				  repo_id        INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  name           TEXT NOT NULL,
+				  label          TEXT,
+				  content_type   TEXT NOT NULL,
+				  size           INTEGER NOT NULL,
+				  sha256         TEXT NOT NULL,
+				  download_count INTEGER NOT NULL DEFAULT 0,
+				  uploader_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  blob           TEXT NOT NULL,
+				  created_at     TEXT NOT NULL,
+				  updated_at     TEXT NOT NULL,
+				  UNIQUE (release_id, name)
+				);
+				CREATE INDEX release_assets_repo ON release_assets(repo_id);`);
 		},
 	},
 ];
