@@ -4,11 +4,12 @@
  * streamed to the blob folder at the upload_url, downloaded as bytes, renamed, deleted with their
  * files; the release webhook and ReleaseEvent; an Octokit round trip.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { sweepAssetFiles } from '../src/api/releases/service';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -271,6 +272,18 @@ test('deleting a release deletes its assets and their files, the tag stays; reco
 	const events = deliveries('release').slice(before);
 	assert.equal(events.map((d) => d.action), ['deleted'], '~> deleted');
 	assert.equal(events[0].release.assets.map((a: any) => a.name), ['three.zip'], '~> the payload shows the assets it had');
+});
+
+test('the sweep deletes asset files no row names once they are an hour old, and keeps the others', async () => {
+	const dir = join(s.dataDir, 'blobs', 'release-assets');
+	const named = assetFiles();
+	writeFileSync(join(dir, 'orphan-old'), 'x');
+	writeFileSync(join(dir, 'orphan-new'), 'x');
+	const hourAgo = new Date(Date.now() - 2 * 3600_000);
+	utimesSync(join(dir, 'orphan-old'), hourAgo, hourAgo);
+	assert.is(sweepAssetFiles(s.app, Date.now()), 1, '~> one file swept');
+	assert.equal(assetFiles().sort(), [...named, 'orphan-new'].sort(), '~> named files and young files stay');
+	rmSync(join(dir, 'orphan-new'));
 });
 
 test('Octokit: createRelease → uploadReleaseAsset → getReleaseAsset with octet-stream → the same bytes', async () => {

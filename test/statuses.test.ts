@@ -152,6 +152,21 @@ test('GET …/commits/{ref}/status combines the latest status per context', asyn
 	);
 });
 
+test('a commit takes at most 1,000 statuses per context: then 422', async () => {
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
+	const at = isoSeconds(s.clock.now);
+	s.app.transaction(() => {
+		for (let i = 0; i < 1000; i++) {
+			s.app.stores.statuses.insert({ repo_id: repo.id, sha: commits.one, state: 'success', context: 'busy', description: null, target_url: null, creator_id: null, created_at: at });
+		}
+	});
+	const res = await s.request('POST', `/repos/acme/app/statuses/${commits.one}`, { token: pusher, body: { state: 'success', context: 'busy' } });
+	assert.is(res.status, 422, '~> the 1,001st status of a context');
+	assert.is(res.body.message, 'This SHA and context has reached the maximum number of statuses.', "~> GitHub's message");
+	const other = await s.request('POST', `/repos/acme/app/statuses/${commits.one}`, { token: pusher, body: { state: 'success', context: 'calm' } });
+	assert.is(other.status, 201, '~> another context still takes statuses');
+});
+
 test('the status webhook carries GitHub\'s payload', async () => {
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 100, offset: 0 });
 	const payloads = rows.filter((row) => row.event === 'status').map((row) => JSON.parse(row.payload));

@@ -89,6 +89,7 @@ export function createReleaseStore(db: DB) {
 	const updateAsset = db.prepare('UPDATE release_assets SET name = @name, label = @label, updated_at = @updated_at WHERE id = @id');
 	const removeAsset = db.prepare('DELETE FROM release_assets WHERE id = ?');
 	const downloaded = db.prepare('UPDATE release_assets SET download_count = download_count + 1 WHERE id = ?');
+	const blobs = db.prepare('SELECT blob FROM release_assets').pluck();
 
 	return {
 		/** Stores a release, rendering its body. @param row.created_at ISO timestamp (also updated_at) */
@@ -146,5 +147,7 @@ export function createReleaseStore(db: DB) {
 		removeAsset: (id: number) => void removeAsset.run(id),
 		/** Counts a download. */
 		downloaded: (id: number) => void downloaded.run(id),
+		/** The file names every asset row names. */
+		blobs: () => blobs.all() as string[],
 	};
 }

@@ -13,6 +13,9 @@ import type { RepositoryRow } from '../repos/store';
 /** GitHub's states of a commit status. */
 export const STATUS_STATES = ['error', 'failure', 'pending', 'success'] as const satisfies readonly StatusState[];
 
+/** GitHub's limit on the statuses of one commit and context. */
+export const MAX_STATUSES_PER_CONTEXT = 1000;
+
 /** GitHub's limit on a status description (longer ones are refused here: 422). */
 export const MAX_DESCRIPTION = 1024;
 
@@ -51,16 +54,21 @@ export interface StatusInput {
  * Creates a status for a commit and records the `status` event.
  * @param sha the commit as given in the path (a full or abbreviated id)
  * @param now ISO timestamp
- * @throws HttpError 422 "No commit found for SHA: <sha>" when it names no commit of the repository
+ * @throws HttpError 422 "No commit found for SHA: <sha>" when it names no commit of the repository;
+ *   422 when the commit has MAX_STATUSES_PER_CONTEXT statuses in that context already
  */
 export function createStatus(app: App, repo: RepositoryRow, sha: string, input: StatusInput, creatorId: number | null, now: string): CommitStatusRow {
 	const commit = /^[0-9a-f]{4,40}$/i.test(sha) ? resolveCommit(app, repo, sha) : null;
 	if (!commit) throw unprocessable(`No commit found for SHA: ${sha}`);
+	const context = input.context ?? 'default';
+	if (app.stores.statuses.contextCount(repo.id, commit, context) >= MAX_STATUSES_PER_CONTEXT) {
+		throw unprocessable('This SHA and context has reached the maximum number of statuses.');
+	}
 	const row = app.stores.statuses.insert({
 		repo_id: repo.id,
 		sha: commit,
 		state: input.state,
-		context: input.context ?? 'default',
+		context,
 		description: input.description ?? null,
 		target_url: input.target_url || null,
 		creator_id: creatorId,

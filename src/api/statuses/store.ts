@@ -30,6 +30,7 @@ export function createStatusStore(db: DB) {
 	const byId = db.prepare('SELECT * FROM commit_statuses WHERE id = ?');
 	const list = db.prepare('SELECT * FROM commit_statuses WHERE repo_id = ? AND sha = ? ORDER BY id DESC LIMIT ? OFFSET ?');
 	const count = db.prepare('SELECT count(*) FROM commit_statuses WHERE repo_id = ? AND sha = ?').pluck();
+	const contextCount = db.prepare('SELECT count(*) FROM commit_statuses WHERE repo_id = ? AND sha = ? AND context = ?').pluck();
 	// The newest status of each context (the index holds (repo_id, sha, context, id): one seek per context).
 	const latest = db.prepare(`
 		SELECT s.* FROM commit_statuses s
@@ -45,6 +46,8 @@ export function createStatusStore(db: DB) {
 		list(repoId: number, sha: string, limit: number, offset: number): { rows: CommitStatusRow[]; total: number } {
 			return { rows: list.all(repoId, sha, limit, offset) as CommitStatusRow[], total: count.get(repoId, sha) as number };
 		},
+		/** How many statuses a commit has in one context. */
+		contextCount: (repoId: number, sha: string, context: string) => contextCount.get(repoId, sha, context) as number,
 		/** The newest status of each context of a commit, newest first. */
 		latestByContext: (repoId: number, sha: string) => latest.all(repoId, sha) as CommitStatusRow[],
 	};
