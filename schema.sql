@@ -1129,3 +1129,41 @@ CREATE TABLE release_assets (
 );
 CREATE INDEX release_assets_repo ON release_assets(repo_id);
 -- ===== end releases =====
+
+-- ===== check runs of apps (src/api/checks) =====
+-- Check runs GitHub Apps create (POST …/check-runs) and their suites, one per (repository, commit,
+-- app). GitHub Actions' suites and runs are the workflow runs and jobs (not stored here). Ids start
+-- at 2^40 (src/api/checks/store.ts CHECK_ID_BASE), apart from the workflow jobs' and runs' ids that
+-- the check routes share (schema 11).
+CREATE TABLE check_suites (
+  id          INTEGER PRIMARY KEY,
+  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  app_id      INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+  head_sha    TEXT NOT NULL,
+  head_branch TEXT,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL,
+  UNIQUE (repo_id, head_sha, app_id)
+);
+CREATE TABLE check_runs (
+  id             INTEGER PRIMARY KEY,
+  suite_id       INTEGER NOT NULL REFERENCES check_suites(id) ON DELETE CASCADE,
+  repo_id        INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  name           TEXT NOT NULL,
+  head_sha       TEXT NOT NULL,
+  external_id    TEXT,
+  details_url    TEXT,
+  status         TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending')),
+  conclusion     TEXT CHECK (conclusion IN ('action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out')),
+  started_at     TEXT,
+  completed_at   TEXT,
+  output_title   TEXT,
+  output_summary TEXT,
+  output_text    TEXT,
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL,
+  CHECK ((status = 'completed') = (conclusion IS NOT NULL))
+);
+CREATE INDEX check_runs_commit ON check_runs(repo_id, head_sha, id);
+CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);
+-- ===== end check runs =====

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { ACTIONS_APP_ID } from '../src/api/checks/render';
+import { CHECK_ID_BASE } from '../src/api/checks/store';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('checks');
@@ -148,6 +149,77 @@ test('permissions: a private repository is hidden (404) from outsiders and anony
 	assert.is((await s.get(`/repos/acme/vault/commits/${sha}/check-runs`, bare)).status, 404, '~> without checks: the public view, which hides the private repository');
 	const granted = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { checks: 'read' } });
 	assert.is((await s.get(`/repos/acme/vault/commits/${sha}/check-runs`, granted)).status, 200, '~> with checks read: 200');
+});
+
+test('apps create and update their own check runs (installation tokens): stored in the app\'s suite, listed with Actions\' ones, check_run events', async () => {
+	const hook = await must('POST', '/repos/acme/app/hooks', { name: 'web', config: { url: 'https://hooks.example.com/c', content_type: 'json' }, events: ['check_run'] });
+	const bot = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } });
+	const res = await s.request('POST', '/repos/acme/app/check-runs', {
+		token: bot,
+		body: { name: 'lint', head_sha: sha, details_url: 'https://ci.example.com/7', external_id: 'ext-7', output: { title: 'Linting', summary: 'Running' } },
+	});
+	assert.is(res.status, 201, `~> created: ${res.text}`);
+	assert.ok(res.body.id >= CHECK_ID_BASE, '~> ids apart from workflow jobs\'');
+	assert.is(res.body.status, 'queued', '~> queued by default');
+	assert.is(res.body.conclusion, null);
+	assert.is(res.body.app.slug, 'test-app', '~> the app that made it');
+	assert.is(res.body.details_url, 'https://ci.example.com/7', '~> details_url');
+	assert.is(res.body.external_id, 'ext-7', '~> external_id');
+	assert.is(res.body.output.title, 'Linting', '~> output');
+	assert.is(res.headers.get('location'), res.body.url, '~> Location');
+	const appId = res.body.app.id;
+	const listed = await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=${appId}`);
+	assert.equal(listed.body.check_runs.map((r: any) => r.id), [res.body.id], '~> app_id filters to the app\'s');
+	const all = await s.get(`/repos/acme/app/commits/${sha}/check-runs`);
+	assert.ok(all.body.check_runs.some((r: any) => r.id === res.body.id) && all.body.check_runs.some((r: any) => r.app.slug === 'github-actions'), '~> listed with Actions\' ones');
+	let suites = await s.get(`/repos/acme/app/commits/${sha}/check-suites?app_id=${appId}`);
+	assert.is(suites.body.total_count, 1, '~> the app\'s suite');
+	const suiteId = suites.body.check_suites[0].id;
+	assert.is(suites.body.check_suites[0].status, 'queued', '~> queued while its run is');
+	assert.is(res.body.check_suite.id, suiteId, '~> the run names it');
+	// Updating: a conclusion completes it.
+	const done = await s.request('PATCH', res.body.url, { token: bot, body: { conclusion: 'failure', output: { title: 'Lint', summary: '3 problems' } } });
+	assert.is(done.status, 200, `~> updated: ${done.text}`);
+	assert.is(done.body.status, 'completed', '~> a conclusion completes it');
+	assert.is(done.body.conclusion, 'failure');
+	assert.ok(done.body.completed_at, '~> completed_at set');
+	assert.is(done.body.output.summary, '3 problems', '~> output replaced');
+	suites = await s.get(`/repos/acme/app/check-suites/${suiteId}`);
+	assert.is(suites.body.status, 'completed', '~> the suite completed');
+	assert.is(suites.body.conclusion, 'failure', '~> with its run\'s conclusion');
+	const runs = await s.get(`/repos/acme/app/check-suites/${suiteId}/check-runs`);
+	assert.equal(runs.body.check_runs.map((r: any) => r.id), [res.body.id], '~> the suite\'s runs');
+	assert.is((await s.get(res.body.url)).body.conclusion, 'failure', '~> GET by id');
+	// Events: created, then completed.
+	const { rows } = s.app.stores.webhooks.deliveries({ hookId: hook.id, status: null, limit: 10, offset: 0 });
+	const events = rows.filter((row) => row.event === 'check_run').reverse().map((row) => ({ action: row.action, payload: JSON.parse(row.payload) }));
+	assert.equal(events.map((e) => e.action), ['created', 'completed'], '~> check_run created, completed');
+	assert.is(events[1].payload.check_run.check_suite.id, suiteId, '~> the payload carries the suite');
+	assert.is(events[1].payload.repository.full_name, 'acme/app', '~> repository');
+});
+
+test('check run writes: installation tokens only, checks write, 422 for bad input, only the app that made it updates it, private repositories hidden', async () => {
+	const body = { name: 'x', head_sha: sha };
+	assert.is((await s.request('POST', '/repos/acme/app/check-runs', { body })).status, 401, '~> anonymous: 401');
+	assert.is((await s.request('POST', '/repos/acme/app/check-runs', { token: owner, body })).status, 403, '~> a classic token: 403');
+	const readOnly = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'read' } });
+	assert.is((await s.request('POST', '/repos/acme/app/check-runs', { token: readOnly, body })).status, 403, '~> checks read only: 403');
+	const bot = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } });
+	let res = await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { name: 'x', head_sha: 'f'.repeat(40) } });
+	assert.is(res.status, 422, '~> an unknown commit: 422');
+	assert.match(res.body.message, /No commit found for SHA/, "~> GitHub's message");
+	res = await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { name: 'x', head_sha: sha, status: 'completed' } });
+	assert.is(res.status, 422, '~> completed without a conclusion: 422');
+	assert.is(res.body.errors[0].field, 'conclusion', '~> names conclusion');
+	res = await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { name: 'x', head_sha: sha, conclusion: 'great' } });
+	assert.is(res.status, 422, '~> a bad conclusion: 422');
+	assert.is((await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { head_sha: sha } })).status, 422, '~> name required: 422');
+	const job = (await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=${ACTIONS_APP_ID}`)).body.check_runs[0];
+	assert.is((await s.request('PATCH', job.url, { token: bot, body: { name: 'mine' } })).status, 403, '~> GitHub Actions\' check runs: 403');
+	assert.is((await s.request('PATCH', `/repos/acme/app/check-runs/${CHECK_ID_BASE + 999}`, { token: bot, body: {} })).status, 404, '~> unknown: 404');
+	s.org('other', 'nora');
+	await s.request('POST', '/orgs/other/repos', { token: outsider, body: { name: 'hidden', private: true } });
+	assert.is((await s.request('POST', '/repos/other/hidden/check-runs', { token: bot, body })).status, 404, '~> another account\'s private repository: 404');
 });
 
 test.run();

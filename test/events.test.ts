@@ -585,6 +585,24 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: `/repos/acme/app/statuses/${w.commits.one}`, body: { state: 'success', context: 'ci/build' } }),
 	},
 
+	// ------------------------------------------------------------------ check runs of apps
+	'POST /repos/{owner}/{repo}/check-runs': {
+		records: ['check_run.created'],
+		call: (w) => ({
+			path: '/repos/acme/app/check-runs',
+			body: { name: 'lint', head_sha: w.commits.one },
+			token: s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } }),
+		}),
+	},
+	'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}': {
+		records: ['check_run.completed'],
+		call: async (w) => {
+			const bot = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } });
+			const runs = await must('GET', `/repos/acme/app/commits/${w.commits.one}/check-runs?check_name=lint`);
+			return { path: `/repos/acme/app/check-runs/${runs.check_runs[0].id}`, body: { conclusion: 'success' }, token: bot };
+		},
+	},
+
 	// ------------------------------------------------------------------ releases and their assets
 	'POST /repos/{owner}/{repo}/releases': {
 		// Publishing creates the tag (its create and push), then GitHub's release created, published, released.

@@ -262,7 +262,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 11,
-		description: 'commit statuses, releases and release assets',
+		description: 'commit statuses, releases and release assets, check runs of apps',
 		up(db) {
 			db.exec(`
 				CREATE TABLE commit_statuses (
@@ -315,7 +315,38 @@ export const migrations: Migration[] = [
 				  updated_at     TEXT NOT NULL,
 				  UNIQUE (release_id, name)
 				);
-				CREATE INDEX release_assets_repo ON release_assets(repo_id);`);
+				CREATE INDEX release_assets_repo ON release_assets(repo_id);
+				CREATE TABLE check_suites (
+				  id          INTEGER PRIMARY KEY,
+				  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  app_id      INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+				  head_sha    TEXT NOT NULL,
+				  head_branch TEXT,
+				  created_at  TEXT NOT NULL,
+				  updated_at  TEXT NOT NULL,
+				  UNIQUE (repo_id, head_sha, app_id)
+				);
+				CREATE TABLE check_runs (
+				  id             INTEGER PRIMARY KEY,
+				  suite_id       INTEGER NOT NULL REFERENCES check_suites(id) ON DELETE CASCADE,
+				  repo_id        INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  name           TEXT NOT NULL,
+				  head_sha       TEXT NOT NULL,
+				  external_id    TEXT,
+				  details_url    TEXT,
+				  status         TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending')),
+				  conclusion     TEXT CHECK (conclusion IN ('action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out')),
+				  started_at     TEXT,
+				  completed_at   TEXT,
+				  output_title   TEXT,
+				  output_summary TEXT,
+				  output_text    TEXT,
+				  created_at     TEXT NOT NULL,
+				  updated_at     TEXT NOT NULL,
+				  CHECK ((status = 'completed') = (conclusion IS NOT NULL))
+				);
+				CREATE INDEX check_runs_commit ON check_runs(repo_id, head_sha, id);
+				CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);`);
 		},
 	},
 ];

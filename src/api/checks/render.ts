@@ -2,7 +2,9 @@
  * GitHub's CheckRun and CheckSuite objects, and the GitHub Actions app that owns every check suite
  * and check run Gitstead shows (they are its workflow runs and jobs).
  */
+import type { App } from '../../app';
 import { nodeId, type Urls } from '../../http/urls';
+import { integration } from '../apps/render';
 import type { RepositoryPaths } from '../repos/render';
 import type { CheckRunRow, SuiteRow } from './store';
 
@@ -83,31 +85,59 @@ function pullRequests(base: RepositoryPaths, repoId: number, repoName: string, j
 	}));
 }
 
+/** The app object a check run or suite shows: GitHub Actions', or an app's integration record. */
+export type AppObject = Record<string, unknown>;
+
+/** The app object of app `appId` (null: GitHub Actions); an app since deleted shows as null. */
+export function appObject(app: App, appId: number | null): AppObject | null {
+	if (appId === null) return actionsApp(app.urls);
+	const row = app.stores.apps.byId(appId);
+	const owner = row && app.stores.accounts.byId(row.owner_id);
+	return row && owner ? integration(app.urls, row, owner, app.stores.apps.installationCount(row.id)) : null;
+}
+
 /**
- * A CheckRun (a workflow job).
- * @param app actionsApp(urls), built once per answer
+ * A CheckRun: a workflow job, or an app's check run.
+ * @param app the app object of its app (actionsApp(urls) for jobs), built once per answer
  */
-export function checkRun(base: RepositoryPaths, repoId: number, repoName: string, app: ReturnType<typeof actionsApp>, row: CheckRunRow) {
+export function checkRun(base: RepositoryPaths, repoId: number, repoName: string, app: AppObject | null, row: CheckRunRow) {
 	const url = `${base.api}/check-runs/${row.id}`;
-	const details = `${base.html}/actions/runs/${row.run_id}/job/${row.id}`;
+	const job = row.run_id !== null;
+	const page = job ? `${base.html}/actions/runs/${row.run_id}/job/${row.id}` : `${base.html}/runs/${row.id}`;
 	return {
 		id: row.id,
 		name: row.name,
 		node_id: nodeId('CheckRun', row.id),
 		head_sha: row.head_sha,
-		external_id: String(row.id),
+		external_id: job ? String(row.id) : (row.external_id ?? ''),
 		url,
-		html_url: details,
-		details_url: details,
+		html_url: page,
+		details_url: job ? page : (row.details_url ?? page),
 		status: row.status,
 		conclusion: row.conclusion,
 		started_at: row.started_at,
 		completed_at: row.completed_at,
-		output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${url}/annotations` },
+		output: { title: row.output_title, summary: row.output_summary, text: row.output_text, annotations_count: 0, annotations_url: `${url}/annotations` },
 		check_suite: { id: row.check_suite_id },
 		app,
 		pull_requests: pullRequests(base, repoId, repoName, row.pull_requests),
 	};
+}
+
+/** Conclusions of a suite's runs, most telling first: the suite concludes with the first one present. */
+const CONCLUSION_ORDER = ['action_required', 'cancelled', 'timed_out', 'failure', 'neutral', 'success', 'skipped', 'stale'];
+
+/**
+ * An app suite's status and conclusion from its runs: in_progress while one runs, queued while
+ * others wait (or without runs), completed with the most telling conclusion once all are.
+ */
+export function suiteState(row: SuiteRow): { status: string; conclusion: string | null } {
+	if (row.run_id !== null) return { status: row.status ?? 'queued', conclusion: row.conclusion };
+	if (row.latest_check_runs_count === 0) return { status: 'queued', conclusion: null };
+	if ((row.running_runs ?? 0) > 0) return { status: 'in_progress', conclusion: null };
+	if ((row.open_runs ?? 0) > 0) return { status: 'queued', conclusion: null };
+	const present = new Set((row.conclusions ?? '').split(','));
+	return { status: 'completed', conclusion: CONCLUSION_ORDER.find((c) => present.has(c)) ?? null };
 }
 
 interface StoredCommit {
@@ -119,10 +149,11 @@ interface StoredCommit {
 }
 
 /**
- * A CheckSuite (a workflow run).
+ * A CheckSuite (a workflow run, or an app's suite).
  * @param repository the repository record (minimal repository), built once per answer
  */
-export function checkSuite(base: RepositoryPaths, repoId: number, repoName: string, app: ReturnType<typeof actionsApp>, repository: unknown, row: SuiteRow) {
+export function checkSuite(base: RepositoryPaths, repoId: number, repoName: string, app: AppObject | null, repository: unknown, row: SuiteRow) {
+	const state = suiteState(row);
 	const commit = row.head_commit === null ? null : (JSON.parse(row.head_commit) as StoredCommit);
 	const url = `${base.api}/check-suites/${row.check_suite_id}`;
 	return {
@@ -130,8 +161,8 @@ export function checkSuite(base: RepositoryPaths, repoId: number, repoName: stri
 		node_id: nodeId('CheckSuite', row.check_suite_id),
 		head_branch: row.head_branch,
 		head_sha: row.head_sha,
-		status: row.status,
-		conclusion: row.conclusion,
+		status: state.status,
+		conclusion: state.conclusion,
 		url,
 		before: null,
 		after: row.head_sha,
@@ -141,7 +172,7 @@ export function checkSuite(base: RepositoryPaths, repoId: number, repoName: stri
 		created_at: row.created_at,
 		updated_at: row.updated_at,
 		rerequestable: true,
-		runs_rerequestable: false,
+		runs_rerequestable: row.run_id === null,
 		latest_check_runs_count: row.latest_check_runs_count,
 		check_runs_url: `${url}/check-runs`,
 		head_commit: commit && {
