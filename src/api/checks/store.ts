@@ -90,6 +90,7 @@ export interface NewCheckRun {
 
 export type CheckStore = ReturnType<typeof createCheckStore>;
 
+/** Prepares the statements of check suites and check runs on `db`. */
 export function createCheckStore(db: DB) {
 	// ---- suites
 	const runSuite = `

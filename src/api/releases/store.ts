@@ -54,6 +54,7 @@ export type ReleaseChange = Pick<ReleaseRow, 'id' | 'tag_name' | 'target_commiti
 
 export type ReleaseStore = ReturnType<typeof createReleaseStore>;
 
+/** Prepares the statements of releases and release assets on `db`. */
 export function createReleaseStore(db: DB) {
 	const insert = db.prepare(`
 		INSERT INTO releases (repo_id, tag_name, target_commitish, name, body, body_html, body_text, draft, prerelease, make_latest,

@@ -23,6 +23,7 @@ export interface CommitStatusRow {
 
 export type StatusStore = ReturnType<typeof createStatusStore>;
 
+/** Prepares the statements of commit statuses on `db`. */
 export function createStatusStore(db: DB) {
 	const insert = db.prepare(`
 		INSERT INTO commit_statuses (repo_id, sha, state, context, description, target_url, creator_id, created_at, updated_at)
