@@ -52,8 +52,10 @@ export interface Config {
 		synchronous: 'normal' | 'full';
 		/** Milliseconds a statement waits for another connection's write lock before SQLITE_BUSY (a 503). */
 		busy_timeout_ms: number;
-		/** Blob folder (migration archives), relative to data_dir; '' = no blob storage. */
+		/** Blob folder (migration archives, release assets), relative to data_dir; '' = no blob storage. */
 		blob_dir: string;
+		/** Largest release asset accepted by an upload, in bytes (streamed to the blob folder); larger answers 413. */
+		max_asset_bytes: number;
 	};
 	rate_limit: {
 		enabled: boolean;
@@ -127,7 +129,7 @@ export function defaultConfig(): Config {
 			log_requests: false,
 			trusted_proxies: [],
 		},
-		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs' },
+		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs', max_asset_bytes: 2 * 1024 * 1024 * 1024 },
 		rate_limit: {
 			enabled: true,
 			window_seconds: 3600,
@@ -191,6 +193,7 @@ const fileSchema = v.strictObject({
 			synchronous: v.optional(v.picklist(['normal', 'full'])),
 			busy_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(600_000))),
 			blob_dir: v.optional(v.string()),
+			max_asset_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 		}),
 	),
 	rate_limit: v.optional(

@@ -74,7 +74,8 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
 		return table.find(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
 	};
-	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway).
+	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway),
+	// except the files of upload routes, which the pipeline streams to disk (src/http/upload.ts).
 	const json = parse({
 		type: '',
 		limit,
@@ -91,6 +92,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 	// Text bodies of the routes that declare them (textBody: POST /markdown/raw), as they are.
 	const text = parse({ type: '', limit, parser: (bits: string | Buffer) => ({ text: String(bits) }) });
 	const body: typeof json = (req, res, next) => {
+		if (uploads.has(req)) return next();
 		if (req.method !== 'GET' && req.method !== 'HEAD' && textRoutes.size > 0) {
 			const match = find(req as unknown as PolkaRequest);
 			if (match && textRoutes.has(match.value)) return text(req, res, next);
@@ -133,6 +135,17 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		res.end(answer.body);
 	});
 
+	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
+	const uploadTable = new RouteTable<true>();
+	let hasUploads = false;
+	for (const route of routes) if (route.upload) (hasUploads = true), uploadTable.add(route.method, route.path, true);
+	const isUpload = (method: string | undefined, url: string) => {
+		if (method !== 'POST' || !hasUploads) return false;
+		let path = url.split('?', 1)[0];
+		if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+		return uploadTable.find(method, path) !== null;
+	};
+
 	const logRequests = app.config.server.log_requests;
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
 	return (req, res) => {
@@ -156,6 +169,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			}
 		}
 		if (req.method === 'OPTIONS') return preflight(res);
+		if (isUpload(req.method, req.url ?? '/')) {
+			uploads.add(req);
+			return router.handler(req as never, res, undefined as never);
+		}
 		const length = Number(req.headers['content-length']);
 		if (length > limit) {
 			res.setHeader('Connection', 'close');
@@ -166,6 +183,9 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		router.handler(req as never, res, undefined as never);
 	};
 }
+
+/** Requests to upload routes: their bodies are streamed by the pipeline, not parsed as JSON. */
+const uploads = new WeakSet<IncomingMessage>();
 
 /** Requests that came in below /api/v3 (their URL was rewritten): the web paths do not answer them. */
 const viaApiPrefix = new WeakSet<IncomingMessage>();

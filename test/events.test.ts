@@ -654,6 +654,64 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 
+	// ------------------------------------------------------------------ commit statuses
+	'POST /repos/{owner}/{repo}/statuses/{sha}': {
+		records: ['status'],
+		call: (w) => ({ path: `/repos/acme/app/statuses/${w.commits.one}`, body: { state: 'success', context: 'ci/build' } }),
+	},
+
+	// ------------------------------------------------------------------ check runs of apps
+	'POST /repos/{owner}/{repo}/check-runs': {
+		records: ['check_run.created'],
+		call: (w) => ({
+			path: '/repos/acme/app/check-runs',
+			body: { name: 'lint', head_sha: w.commits.one },
+			token: s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } }),
+		}),
+	},
+	'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}': {
+		records: ['check_run.completed'],
+		call: async (w) => {
+			const bot = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } });
+			const runs = await must('GET', `/repos/acme/app/commits/${w.commits.one}/check-runs?check_name=lint`);
+			return { path: `/repos/acme/app/check-runs/${runs.check_runs[0].id}`, body: { conclusion: 'success' }, token: bot };
+		},
+	},
+
+	// ------------------------------------------------------------------ releases and their assets
+	'POST /repos/{owner}/{repo}/releases': {
+		// Publishing creates the tag (its create and push), then GitHub's release created, published, released.
+		records: ['create', 'push', 'release.created', 'release.published', 'release.released'],
+		call: () => ({ path: '/repos/acme/app/releases', body: { tag_name: 'v5.0.0', target_commitish: 'main', name: 'Five' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/releases/{release_id}': {
+		records: ['release.edited'],
+		call: async () => {
+			w.ids.release = (await must('GET', '/repos/acme/app/releases/tags/v5.0.0')).id;
+			return { path: `/repos/acme/app/releases/${w.ids.release}`, body: { name: 'Five, renamed' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/releases/{release_id}/assets': {
+		none: 'GitHub reports no event for release assets: the release webhook’s actions concern the release itself, and no feed entry or notification names an asset',
+		call: () => ({ path: `/repos/acme/app/releases/${w.ids.release}/assets?name=notes.json`, body: { notes: true } }),
+	},
+	'PATCH /repos/{owner}/{repo}/releases/assets/{asset_id}': {
+		none: 'GitHub reports no event for release assets: the release webhook’s actions concern the release itself, and no feed entry or notification names an asset',
+		call: async () => {
+			const [asset] = await must('GET', `/repos/acme/app/releases/${w.ids.release}/assets`);
+			w.ids.asset = asset.id;
+			return { path: `/repos/acme/app/releases/assets/${asset.id}`, body: { label: 'Notes' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}': {
+		none: 'GitHub reports no event for release assets: the release webhook’s actions concern the release itself, and no feed entry or notification names an asset',
+		call: () => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }),
+	},
+	'DELETE /repos/{owner}/{repo}/releases/{release_id}': {
+		records: ['release.deleted'],
+		call: () => ({ path: `/repos/acme/app/releases/${w.ids.release}` }),
+	},
+
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': {
 		records: ['deployment.created'],

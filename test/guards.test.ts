@@ -100,6 +100,11 @@ test.before(async () => {
 	await s.request('PUT', '/user/starred/acme/app', { token: owner });
 	await s.request('PUT', `/gists/${gist.body.id}/star`, { token: owner });
 	const acme = s.app.stores.accounts.organization('acme')!;
+	// A published release, so GET …/releases/latest has one to show.
+	const app = s.app.stores.repos.byOwnerAndName(acme.id, 'app')!;
+	const at = '2026-11-22T12:00:00Z';
+	const row = { repo_id: app.id, tag_name: 'v1', target_commitish: 'main', name: null, body: null, draft: 0, prerelease: 0 };
+	s.app.stores.releases.insert({ ...row, make_latest: 'true', author_id: null, created_at: at, published_at: at });
 	params = {
 		org: 'acme',
 		owner: 'acme',

@@ -4,6 +4,7 @@
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
+import { checkRoutes } from './checks/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
@@ -33,8 +34,10 @@ import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
 import { searchRoutes } from './search/routes';
+import { releaseRoutes } from './releases/routes';
 import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
+import { statusRoutes } from './statuses/routes';
 import { teamsRoutes } from './teams/routes';
 import { userRoutes } from './users/routes';
 import { watchingRoutes } from './watching/routes';
@@ -61,7 +64,10 @@ export const ROUTES: RouteDeclaration[] = [
 	...contentRoutes,
 	...gitignoreRoutes,
 	...deploymentRoutes,
+	...statusRoutes,
+	...releaseRoutes,
 	...actionsRoutes,
+	...checkRoutes,
 	...gistRoutes,
 	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter
 	// (/issues/{issue_number}) at the same place (src/http/router.ts).

@@ -5,6 +5,7 @@
 import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
 import { createAppStore } from './apps/store';
+import { createCheckStore } from './checks/store';
 import { createBudgetStore } from './budgets/store';
 import { createCollaboratorStore } from './collaborators/store';
 import { createCustomPropertyStore } from './custom-properties/store';
@@ -22,10 +23,12 @@ import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
 import { createReactionStore } from './reactions/store';
+import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createSearchStore } from './search/store';
 import { createStarStore } from './starring/store';
+import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
 import { createSubscriptionStore } from './watching/store';
@@ -51,6 +54,7 @@ export function createStores(db: DB) {
 		git: createGitStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
+		checks: createCheckStore(db),
 		gists: createGistStore(db),
 		dependabot: createDependabotStore(db),
 		dependencyGraph: createDependencyGraphStore(db),
@@ -60,6 +64,8 @@ export function createStores(db: DB) {
 		reactions: createReactionStore(db),
 		events: createEventStore(db),
 		stars: createStarStore(db),
+		statuses: createStatusStore(db),
+		releases: createReleaseStore(db),
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),

@@ -40,6 +40,9 @@ export const PERMISSION_KEYS = {
 		scopes: { read: ['repo', 'repo_deployment'], write: ['repo_deployment', 'repo'], admin: ['repo'] },
 	},
 	actions: { category: 'Actions', target: 'repository', scopes: repoScopes },
+	// GitHub's "Commit statuses": classic tokens need repo:status (or repo, which implies it).
+	statuses: { category: 'Commit statuses', target: 'repository', scopes: { read: ['repo:status', 'repo'], write: ['repo:status', 'repo'], admin: ['repo:status', 'repo'] } },
+	checks: { category: 'Checks', target: 'repository', scopes: repoScopes },
 	issues: { category: 'Issues', target: 'repository', scopes: repoScopes },
 	pull_requests: { category: 'Pull requests', target: 'repository', scopes: repoScopes },
 	vulnerability_alerts: {

@@ -486,6 +486,95 @@ export const migrations: Migration[] = [
 				CREATE INDEX events_repository_invitations ON events(repo_id, created_at) WHERE event = 'repository_invitation';`);
 		},
 	},
+	{
+		version: 17,
+		description: 'commit statuses, releases and release assets, check runs of apps',
+		up(db) {
+			db.exec(`
+				CREATE TABLE commit_statuses (
+				  id          INTEGER PRIMARY KEY,
+				  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  sha         TEXT NOT NULL,
+				  state       TEXT NOT NULL CHECK (state IN ('error', 'failure', 'pending', 'success')),
+				  context     TEXT NOT NULL,
+				  description TEXT,
+				  target_url  TEXT,
+				  creator_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  created_at  TEXT NOT NULL,
+				  updated_at  TEXT NOT NULL
+				);
+				CREATE INDEX commit_statuses_commit ON commit_statuses(repo_id, sha, id);
+				CREATE INDEX commit_statuses_context ON commit_statuses(repo_id, sha, context, id);
+				CREATE TABLE releases (
+				  id               INTEGER PRIMARY KEY,
+				  repo_id          INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  tag_name         TEXT NOT NULL,
+				  target_commitish TEXT NOT NULL,
+				  name             TEXT,
+				  body             TEXT,
+				  body_html        TEXT,
+				  body_text        TEXT,
+				  draft            INTEGER NOT NULL DEFAULT 0,
+				  prerelease       INTEGER NOT NULL DEFAULT 0,
+				  make_latest      TEXT NOT NULL DEFAULT 'true' CHECK (make_latest IN ('true', 'false', 'legacy')),
+				  is_latest        INTEGER NOT NULL DEFAULT 0,
+				  author_id        INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  created_at       TEXT NOT NULL,
+				  published_at     TEXT,
+				  updated_at       TEXT NOT NULL,
+				  UNIQUE (repo_id, tag_name)
+				);
+				CREATE INDEX releases_latest ON releases(repo_id, published_at) WHERE draft = 0 AND prerelease = 0;
+				CREATE TABLE release_assets (
+				  id             INTEGER PRIMARY KEY,
+				  release_id     INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+				  repo_id        INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  name           TEXT NOT NULL,
+				  label          TEXT,
+				  content_type   TEXT NOT NULL,
+				  size           INTEGER NOT NULL,
+				  sha256         TEXT NOT NULL,
+				  download_count INTEGER NOT NULL DEFAULT 0,
+				  uploader_id    INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  blob           TEXT NOT NULL,
+				  created_at     TEXT NOT NULL,
+				  updated_at     TEXT NOT NULL,
+				  UNIQUE (release_id, name)
+				);
+				CREATE INDEX release_assets_repo ON release_assets(repo_id);
+				CREATE TABLE check_suites (
+				  id          INTEGER PRIMARY KEY,
+				  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  app_id      INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+				  head_sha    TEXT NOT NULL,
+				  head_branch TEXT,
+				  created_at  TEXT NOT NULL,
+				  updated_at  TEXT NOT NULL,
+				  UNIQUE (repo_id, head_sha, app_id)
+				);
+				CREATE TABLE check_runs (
+				  id             INTEGER PRIMARY KEY,
+				  suite_id       INTEGER NOT NULL REFERENCES check_suites(id) ON DELETE CASCADE,
+				  repo_id        INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  name           TEXT NOT NULL,
+				  head_sha       TEXT NOT NULL,
+				  external_id    TEXT,
+				  details_url    TEXT,
+				  status         TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending')),
+				  conclusion     TEXT CHECK (conclusion IN ('action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out')),
+				  started_at     TEXT,
+				  completed_at   TEXT,
+				  output_title   TEXT,
+				  output_summary TEXT,
+				  output_text    TEXT,
+				  created_at     TEXT NOT NULL,
+				  updated_at     TEXT NOT NULL,
+				  CHECK ((status = 'completed') = (conclusion IS NOT NULL))
+				);
+				CREATE INDEX check_runs_commit ON check_runs(repo_id, head_sha, id);
+				CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

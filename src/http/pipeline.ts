@@ -17,7 +17,8 @@ import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion,
 import type { RateWindow } from './rate-limit';
 import { Urls } from './urls';
 import type { Reply } from './reply';
-import type { Context, PageRequest, Route } from './route';
+import type { Context, PageRequest, Route, UploadedFile } from './route';
+import { discardUpload, receiveFile } from './upload';
 import { validate } from './validation';
 
 /** A request after polka: path parameters, parsed query, parsed body. */
@@ -93,6 +94,7 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 					sendError(app, route, req, res, error, state);
 				}
 			});
+		if (route.upload) return receiveUpload(app, route, req, res, now, state, answer, scoped);
 		let reply: Reply;
 		try {
 			reply = scoped(() => run(app, route, req, now, state));
@@ -107,6 +109,63 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 	};
 }
 
+/**
+ * A route whose body is a file (`route.upload`): everything before the handler runs first, without
+ * the body, so nothing is streamed for a caller the route refuses; then the body is streamed to a
+ * file (src/http/upload.ts) and the handler runs with it in the write transaction, as any write.
+ * The file is deleted when the handler refuses it or the commit fails.
+ */
+function receiveUpload(
+	app: App,
+	route: Route,
+	req: PolkaRequest,
+	res: ServerResponse,
+	now: number,
+	state: State,
+	answer: (reply: Reply) => void,
+	scoped: <T>(fn: () => T) => T,
+): void {
+	const upload = route.upload!;
+	let dir: string;
+	let limit: number;
+	try {
+		state.version = negotiateVersion(req.headers);
+		state.media = negotiateMedia(req.headers.accept);
+		scoped(() => handle(app, route, req, now, state, undefined, null, true));
+		dir = upload.dir(app);
+		limit = upload.limit(app);
+		if (Number(req.headers['content-length']) > limit) throw new HttpError(413, MESSAGES.bodyTooLarge, { headers: { Connection: 'close' } });
+	} catch (error) {
+		// The body is not read: the connection closes after the answer.
+		res.setHeader('Connection', 'close');
+		scoped(() => sendError(app, route, req, res, error, state));
+		return;
+	}
+	receiveFile(req, dir, limit).then(
+		(file) => {
+			let reply: Reply;
+			try {
+				reply = scoped(() => app.transaction.grouped(() => handle(app, route, req, app.clock(), state, undefined, file, false)));
+			} catch (error) {
+				discardUpload(file);
+				scoped(() => sendError(app, route, req, res, error, state));
+				return;
+			}
+			app.transaction.durable().then(
+				() => answer(reply),
+				(error: unknown) => {
+					discardUpload(file);
+					scoped(() => sendError(app, route, req, res, error, state));
+				},
+			);
+		},
+		(error: unknown) => {
+			res.setHeader('Connection', 'close');
+			scoped(() => sendError(app, route, req, res, error, state));
+		},
+	);
+}
+
 function run(app: App, route: Route, req: PolkaRequest, now: number, state: State): Reply {
 	state.version = negotiateVersion(req.headers);
 	state.media = negotiateMedia(req.headers.accept);
@@ -119,7 +178,12 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 	return app.transaction.grouped(() => handle(app, route, req, now, state, rawBody));
 }
 
-function handle(app: App, route: Route, req: PolkaRequest, now: number, state: State, rawBody: unknown): Reply {
+/**
+ * Authentication, route policy, rate limit, guard, validation, then the handler.
+ * @param upload the streamed body of an upload route (null elsewhere)
+ * @param check stop before the handler (an upload route's checks before its body is read)
+ */
+function handle(app: App, route: Route, req: PolkaRequest, now: number, state: State, rawBody: unknown, upload: UploadedFile | null = null, check = false): Reply {
 	const ip = clientIp(app, req);
 	const seconds = epochSeconds(now);
 	// Another process's commit (a `gitstead admin` command) clears the caches: writes look every
@@ -157,6 +221,7 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		query: req.query,
 		body: {},
 		page: route.pagination ? pageRequest(req.query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
+		upload,
 		// Set by loadResources for the resources the route declares.
 		repo: undefined as never,
 		org: undefined as never,
@@ -174,6 +239,10 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	}
 	if (route.query) ctx.query = validate(route.query, req.query, route.errorResource ?? 'Resource') as Record<string, unknown>;
+	if (check) {
+		route.upload?.before?.(ctx);
+		return CHECKED;
+	}
 	if (route.version && (req.method === 'GET' || req.method === 'HEAD')) {
 		// The answer's version decides the ETag before anything is rendered: an unchanged resource
 		// costs two index lookups, however large its answer.
@@ -186,6 +255,8 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 }
 
 const FIRST_PAGE: PageRequest = { page: 1, perPage: 30, offset: 0 };
+/** What `handle` returns when asked to check only. */
+const CHECKED: Reply = { status: 0 };
 
 /**
  * page and per_page as GitHub reads them: non-numbers and values below 1 fall back to the

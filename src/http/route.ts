@@ -138,6 +138,18 @@ export interface Context<Query = Record<string, unknown>, Body = Record<string, 
 	query: Query;
 	body: Body;
 	page: PageRequest;
+	/** The streamed body of an `upload` route (null elsewhere). */
+	upload: UploadedFile | null;
+}
+
+/** A request body streamed to a file (routes with `upload`). */
+export interface UploadedFile {
+	/** Absolute path of the file written. */
+	path: string;
+	/** Bytes. */
+	size: number;
+	/** SHA-256 of the bytes, lower-case hex. */
+	sha256: string;
 }
 
 export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.GenericSchema | undefined, BS extends v.GenericSchema | undefined = v.GenericSchema | undefined> {
@@ -196,6 +208,24 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	version?(ctx: Context<any, any>): string;
 	/** Send X-Poll-Interval (polled resources: feeds, notifications). */
 	polled?: boolean;
+	/**
+	 * The body is a file (release asset uploads), not JSON: once authentication, the route policy,
+	 * the rate limit, the guard and the query have passed, the pipeline streams it to a new file in
+	 * `dir(app)` (never held in memory, never parsed), refusing more than `limit(app)` bytes with
+	 * 413, and then runs the handler with `ctx.upload` in the write transaction. The pipeline
+	 * deletes the file when the request fails (the handler threw, or the commit failed).
+	 */
+	upload?: {
+		/** Absolute folder for the file. @throws HttpError when uploads cannot be stored (no blob storage) */
+		dir(app: App): string;
+		/** Most bytes accepted. */
+		limit(app: App): number;
+		/**
+		 * Checks that need no body (the target exists, a name is free), run before the body is read
+		 * (and again by the handler, which sees the state as it is when the file has arrived).
+		 */
+		before?(ctx: Context<any, any>): void;
+	};
 	handler(
 		ctx: Context<
 			QS extends v.GenericSchema ? v.InferOutput<QS> : Record<string, unknown>,

@@ -7,6 +7,7 @@ import cron = require('node-cron');
 import type { App } from '../app';
 import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
+import { sweepAssetFiles } from '../api/releases/service';
 import { epochSeconds, isoSeconds } from '../time';
 
 export interface Job {
@@ -44,6 +45,12 @@ export const JOBS: Job[] = [
 		id: 'migration-archive-expiry',
 		schedule: '0 7 * * * *',
 		run: (app) => void expireArchives(app),
+	},
+	{
+		// Release asset files no row names (a crash mid-upload, a deleted repository's assets).
+		id: 'release-asset-sweep',
+		schedule: '0 37 * * * *',
+		run: (app) => void sweepAssetFiles(app, app.clock()),
 	},
 	{
 		// Activity feeds keep events.retention_days (30) of events.
