@@ -13,6 +13,7 @@ import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
+import { branchRoutes } from './branches/routes';
 import { budgetRoutes } from './budgets/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
@@ -49,6 +50,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...repositoryWebhookRoutes,
 	...appRoutes,
 	...gitRoutes,
+	...branchRoutes,
 	...deploymentRoutes,
 	...actionsRoutes,
 	...gistRoutes,

@@ -5,6 +5,7 @@
 import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
 import { createAppStore } from './apps/store';
+import { createBranchStore } from './branches/store';
 import { createBudgetStore } from './budgets/store';
 import { createCustomPropertyStore } from './custom-properties/store';
 import { createDependabotStore } from './dependabot/store';
@@ -44,6 +45,7 @@ export function createStores(db: DB) {
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),
 		git: createGitStore(db),
+		branches: createBranchStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
 		gists: createGistStore(db),

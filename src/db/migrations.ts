@@ -260,6 +260,22 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 11,
+		description: 'branch protection: one row of JSON settings per protected branch',
+		up(db) {
+			db.exec(`
+				CREATE TABLE branch_protections (
+				  id         INTEGER PRIMARY KEY,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  branch     TEXT NOT NULL,
+				  settings   TEXT NOT NULL,
+				  created_at TEXT NOT NULL,
+				  updated_at TEXT NOT NULL,
+				  UNIQUE (repo_id, branch)
+				);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
