@@ -15,6 +15,7 @@ import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { branchRoutes } from './branches/routes';
 import { budgetRoutes } from './budgets/routes';
+import { commitRoutes } from './commits/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
@@ -51,6 +52,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...appRoutes,
 	...gitRoutes,
 	...branchRoutes,
+	...commitRoutes,
 	...deploymentRoutes,
 	...actionsRoutes,
 	...gistRoutes,

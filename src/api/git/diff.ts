@@ -114,6 +114,8 @@ export interface FilePatch {
 	deletions: number;
 	/** The unified diff's hunks ("@@ -1,2 +1,3 @@ ..."), or undefined for binary, huge or unchanged content. */
 	patch?: string;
+	/** The content is binary or over MAX_PATCH_BLOB: no lines are compared. */
+	binary?: boolean;
 }
 
 function isBinary(content: Buffer): boolean {
@@ -134,8 +136,9 @@ export function filePatch(app: App, repoId: number, change: TreeChange): FilePat
 	};
 	const before = blob(change.oldSha, change.oldMode);
 	const after = blob(change.newSha, change.newMode);
-	if (before === 'skip' || after === 'skip') return { additions: 0, deletions: 0 };
-	if ((before && isBinary(before)) || (after && isBinary(after))) return { additions: 0, deletions: 0 };
+	if (change.oldMode === '160000' || change.newMode === '160000') return { additions: 0, deletions: 0 };
+	if (before === 'skip' || after === 'skip') return { additions: 0, deletions: 0, binary: true };
+	if ((before && isBinary(before)) || (after && isBinary(after))) return { additions: 0, deletions: 0, binary: true };
 	if (before && after && before.equals(after)) return { additions: 0, deletions: 0 };
 	const structured = structuredPatch('a', 'b', before?.toString('utf8') ?? '', after?.toString('utf8') ?? '', '', '', { context: 3 });
 	let additions = 0;
@@ -158,4 +161,37 @@ export function filePatch(app: App, repoId: number, change: TreeChange): FilePat
 /** A hunk range as git writes it: "start" for one line, "start,count" otherwise. */
 function range(start: number, count: number): string {
 	return count === 1 ? String(start) : `${start},${count}`;
+}
+
+/** An abbreviated object id for `index` lines (7 digits; zeros for nothing). */
+const short = (sha: string | null) => (sha ?? '0'.repeat(40)).slice(0, 7);
+
+/**
+ * The changes as `git diff` prints them (GitHub's application/vnd.github.diff): a header per file
+ * (new, deleted, renamed; modes; index line), then its hunks, or "Binary files … differ" for
+ * binary or huge blobs.
+ */
+export function unifiedDiff(app: App, repoId: number, changes: TreeChange[]): string {
+	let out = '';
+	for (const change of changes) {
+		const from = change.previousPath ?? change.path;
+		out += `diff --git a/${from} b/${change.path}\n`;
+		if (change.status === 'added') out += `new file mode ${change.newMode}\n`;
+		else if (change.status === 'removed') out += `deleted file mode ${change.oldMode}\n`;
+		else if (change.oldMode !== change.newMode) out += `old mode ${change.oldMode}\nnew mode ${change.newMode}\n`;
+		if (change.status === 'renamed') out += `similarity index 100%\nrename from ${from}\nrename to ${change.path}\n`;
+		if (change.oldSha === change.newSha) continue;
+		const mode = change.status === 'modified' && change.oldMode === change.newMode ? ` ${change.newMode}` : '';
+		out += `index ${short(change.oldSha)}..${short(change.newSha)}${mode}\n`;
+		const patch = filePatch(app, repoId, change);
+		const a = change.status === 'added' ? '/dev/null' : `a/${from}`;
+		const b = change.status === 'removed' ? '/dev/null' : `b/${change.path}`;
+		if (patch.binary) {
+			out += `Binary files ${a} and ${b} differ\n`;
+			continue;
+		}
+		if (patch.patch === undefined) continue;
+		out += `--- ${a}\n+++ ${b}\n${patch.patch}\n`;
+	}
+	return out;
 }

@@ -1,0 +1,179 @@
+/**
+ * GitHub's repository commits API (repos/commits, repos/compare-commits, repos/list-tags) over the
+ * stored git objects: list commits, get one with its stats and files (also as
+ * application/vnd.github.diff and .patch), compare two commits, and list tags. Reading needs
+ * Contents (read) — public repositories anonymously too.
+ */
+import * as v from 'valibot';
+import { ok, paged, type Reply } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { timestampParam } from '../../http/validation';
+import { callerRepoPermission } from '../../auth/access/repos';
+import { diffTrees, MAX_DIFF_FILES, unifiedDiff, type TreeChange } from '../git/diff';
+import { aheadBehind, CommitReader } from '../git/graph';
+import type { CommitData } from '../git/objects';
+import { repoApi, type RepoView } from '../git/render';
+import { peel } from '../git/service';
+import { requireCommits } from '../git/writes';
+import { AuthorLookup, fullCommit, tagItem } from './render';
+import {
+	commitChanges,
+	comparisonCommits,
+	diffFiles,
+	listCommits,
+	requireCommit,
+	requireMergeBase,
+	resolveComparison,
+} from './service';
+
+const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const }, errorResource: 'Commit' };
+
+function view(ctx: Context): RepoView {
+	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
+}
+
+const epoch = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
+
+/** RFC 2822 date of a commit identity, as `git format-patch` writes it. */
+function mailDate(seconds: number, tz: string): string {
+	const sign = tz.startsWith('-') ? -1 : 1;
+	const offset = sign * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(3, 5)));
+	const local = new Date((seconds + offset * 60) * 1000);
+	const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+	const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+	const two = (n: number) => String(n).padStart(2, '0');
+	return `${days[local.getUTCDay()]}, ${local.getUTCDate()} ${months[local.getUTCMonth()]} ${local.getUTCFullYear()} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())} ${tz}`;
+}
+
+/** One commit as `git format-patch` writes it (application/vnd.github.patch). */
+function formatPatch(sha: string, data: CommitData, diff: string, index: number, count: number): string {
+	const [subject, ...rest] = data.message.replace(/\n+$/, '').split('\n');
+	const body = rest.join('\n').replace(/^\n+/, '');
+	const numbering = count > 1 ? `[PATCH ${index}/${count}]` : '[PATCH]';
+	return (
+		`From ${sha} Mon Sep 17 00:00:00 2001\nFrom: ${data.author.name} <${data.author.email}>\nDate: ${mailDate(data.author.seconds, data.author.tz)}\n` +
+		`Subject: ${numbering} ${subject}\n\n${body ? `${body}\n` : ''}---\n\n${diff}--\n2.0.0\n\n`
+	);
+}
+
+/** A diff or patch answer when the media type asks for one, else null. */
+function textAnswer(ctx: Context, diff: () => string, patch: () => string): Reply | null {
+	if (ctx.media === 'diff') return { status: 200, raw: { body: diff(), contentType: 'application/vnd.github.diff; charset=utf-8' } };
+	if (ctx.media === 'patch') return { status: 200, raw: { body: patch(), contentType: 'application/vnd.github.patch; charset=utf-8' } };
+	return null;
+}
+
+export const commitRoutes: RouteDeclaration[] = [
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/commits',
+		docs: 'commits/commits#list-commits',
+		pagination: true,
+		query: v.object({
+			sha: v.optional(v.string()),
+			path: v.optional(v.string()),
+			author: v.optional(v.string()),
+			committer: v.optional(v.string()),
+			since: v.optional(timestampParam('since')),
+			until: v.optional(timestampParam('until')),
+		}),
+		handler(ctx) {
+			const repo = view(ctx);
+			const head = requireCommit(ctx.app, repo, ctx.query.sha ?? repo.repo.default_branch);
+			const { commits } = listCommits(ctx.app, repo, head, {
+				author: ctx.query.author,
+				committer: ctx.query.committer,
+				path: ctx.query.path,
+				since: epoch(ctx.query.since),
+				until: epoch(ctx.query.until),
+			});
+			const authors = new AuthorLookup(ctx.app);
+			const page = commits.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
+			return paged(page.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)), commits.length);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/commits/{ref}',
+		docs: 'commits/commits#get-a-commit',
+		handler(ctx) {
+			const repo = view(ctx);
+			const sha = requireCommit(ctx.app, repo, ctx.params.ref);
+			const data = new CommitReader(ctx.app, repo.repo.id).read(sha)!;
+			const changes = commitChanges(ctx.app, repo.repo.id, data);
+			const text = textAnswer(
+				ctx,
+				() => unifiedDiff(ctx.app, repo.repo.id, changes),
+				() => formatPatch(sha, data, unifiedDiff(ctx.app, repo.repo.id, changes), 1, 1),
+			);
+			if (text) return text;
+			const { files, stats } = diffFiles(ctx.app, repo, sha, changes);
+			return ok({ ...fullCommit(ctx.app, repo, sha, data, new AuthorLookup(ctx.app)), stats, files });
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/compare/{basehead}',
+		docs: 'commits/commits#compare-two-commits',
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const basehead = ctx.params.basehead;
+			const { repoId, base, head } = resolveComparison(ctx.app, repo, basehead, (id) => {
+				const row = ctx.app.stores.repos.byId(id);
+				const owner = row && ctx.app.stores.accounts.byId(row.owner_id);
+				return !!row && !!owner && callerRepoPermission(ctx, row, owner) !== null;
+			});
+			const mergeBaseSha = requireMergeBase(ctx.app, repoId, base, head);
+			const reader = new CommitReader(ctx.app, repoId);
+			const { commits, total } = comparisonCommits(ctx.app, repoId, base.sha, head.sha);
+			const changes: TreeChange[] = diffTrees(ctx.app, repoId, reader.read(mergeBaseSha)!.tree, reader.read(head.sha)!.tree, MAX_DIFF_FILES).changes;
+			const text = textAnswer(
+				ctx,
+				() => unifiedDiff(ctx.app, repoId, changes),
+				() => commits.map((c, i) => formatPatch(c.sha, c.data, unifiedDiff(ctx.app, repoId, commitChanges(ctx.app, repoId, c.data)), i + 1, commits.length)).join(''),
+			);
+			if (text) return text;
+			const counts = aheadBehind(ctx.app, repoId, base.sha, head.sha);
+			const authors = new AuthorLookup(ctx.app);
+			const html = ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${basehead}`);
+			const { files } = diffFiles(ctx.app, repo, head.sha, changes);
+			return ok({
+				url: `${repoApi(ctx.app.urls, repo)}/compare/${basehead}`,
+				html_url: html,
+				permalink_url: ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${repo.owner.login}:${base.sha}...${repo.owner.login}:${head.sha}`),
+				diff_url: `${html}.diff`,
+				patch_url: `${html}.patch`,
+				base_commit: fullCommit(ctx.app, repo, base.sha, reader.read(base.sha)!, authors),
+				merge_base_commit: fullCommit(ctx.app, repo, mergeBaseSha, reader.read(mergeBaseSha)!, authors),
+				status: counts.status,
+				ahead_by: counts.ahead,
+				behind_by: counts.behind,
+				total_commits: total,
+				commits: commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)),
+				files,
+			});
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/tags',
+		docs: 'repos/repos#list-repository-tags',
+		pagination: true,
+		handler(ctx) {
+			const repo = view(ctx);
+			const { git } = ctx.app.stores;
+			// Newest names first: the store lists by name, so read the mirrored window of that order.
+			const total = git.matchingRefs(repo.repo.id, 'refs/tags/', 0, 0).total;
+			const end = Math.max(0, total - ctx.page.offset);
+			const start = Math.max(0, end - ctx.page.perPage);
+			const { rows } = git.matchingRefs(repo.repo.id, 'refs/tags/', end - start, start);
+			const items = rows.reverse().map((row) => tagItem(ctx.app.urls, repo, row.name.slice('refs/tags/'.length), peel(ctx.app, repo.repo.id, row.sha, 'commit') ?? row.sha));
+			return paged(items, total);
+		},
+	}),
+];
