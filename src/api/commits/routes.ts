@@ -81,16 +81,16 @@ export const commitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const head = requireCommit(ctx.app, repo, ctx.query.sha ?? repo.repo.default_branch);
-			const { commits } = listCommits(ctx.app, repo, head, {
+			const filter = {
 				author: ctx.query.author,
 				committer: ctx.query.committer,
 				path: ctx.query.path,
 				since: epoch(ctx.query.since),
 				until: epoch(ctx.query.until),
-			});
+			};
+			const { commits, total } = listCommits(ctx.app, repo, head, filter, ctx.page.offset, ctx.page.perPage);
 			const authors = new AuthorLookup(ctx.app);
-			const page = commits.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)), commits.length);
+			return paged(commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)), total);
 		},
 	}),
 	route({

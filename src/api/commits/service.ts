@@ -45,10 +45,21 @@ function entryAt(app: App, repoId: number, tree: string, path: string, cache: Ma
 }
 
 /**
- * The commits reachable from `head` that pass the filters, newest first, with a path filter as
- * `git log -- <path>` simplifies history: a commit counts when the path differs from every parent.
+ * One page of the commits reachable from `head` that pass the filters, newest first, with a path
+ * filter as `git log -- <path>` simplifies history: a commit counts when the path differs from
+ * every parent. The walk stops after the page: without filters `total` is exact (a count of the
+ * reachable commits); with filters it is what the walk proved (the commits up to the page, plus one
+ * when more follow), so Link always names the next page when there is one.
  */
-export function listCommits(app: App, view: RepoView, head: string, filter: CommitFilter): { commits: WalkedCommit[]; complete: boolean } {
+export function listCommits(app: App, view: RepoView, head: string, filter: CommitFilter, offset: number, limit: number): { commits: WalkedCommit[]; total: number } {
+	const filtered = Object.values(filter).some((value) => value !== undefined);
+	const { commits } = filterCommits(app, view, head, filter, offset + limit + 1);
+	const page = commits.slice(offset, offset + limit);
+	const total = filtered ? offset + page.length + (commits.length > offset + limit ? 1 : 0) : app.stores.git.ancestors(view.repo.id, head).length;
+	return { commits: page, total };
+}
+
+function filterCommits(app: App, view: RepoView, head: string, filter: CommitFilter, stopAfter: number): { commits: WalkedCommit[]; complete: boolean } {
 	const repoId = view.repo.id;
 	const reader = new CommitReader(app, repoId);
 	const authors = new AuthorLookup(app);
@@ -58,6 +69,7 @@ export function listCommits(app: App, view: RepoView, head: string, filter: Comm
 	const path = filter.path?.replace(/^\/+|\/+$/g, '');
 	return walkCommits(app, repoId, head, {
 		reader,
+		stopAfter,
 		accept: ({ data }) => {
 			if (filter.author !== undefined && !matches(data.author, filter.author)) return false;
 			if (filter.committer !== undefined && !matches(data.committer, filter.committer)) return false;
