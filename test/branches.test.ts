@@ -248,6 +248,37 @@ test('enforcement – reviews need a pull request; restrictions name who may pus
 	assert.is((await s.request('PATCH', `${refs}/zeta`, { token: owner, body: { sha: five } })).status, 200);
 });
 
+test('branch_protection_rule – GitHub’s payload (rule, changes, repository, organization, sender); block_creations after a permitted deletion', async () => {
+	const hook = await must('POST', `${R}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/bp', content_type: 'json' }, events: ['branch_protection_rule'] });
+	const payloads = () =>
+		s.app.stores.webhooks
+			.deliveries({ hookId: hook.id, status: null, limit: 100, offset: 0 })
+			.rows.filter((row) => row.event === 'branch_protection_rule')
+			.reverse()
+			.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
+	await must('PUT', `${R}/branches/feature%2Fx/protection`, { ...FULL_RULES, required_status_checks: null, allow_deletions: true, block_creations: true });
+	await must('POST', `${R}/branches/feature%2Fx/protection/enforce_admins`);
+	const [created, edited] = payloads();
+	assert.equal(Object.keys(created), ['action', 'rule', 'repository', 'organization', 'sender']);
+	assert.is(created.action, 'created');
+	assert.equal(
+		[created.rule.name, created.rule.repository_id, created.rule.allow_deletions_enforcement_level, created.rule.allow_force_pushes_enforcement_level, created.rule.create_protected, created.rule.admin_enforced],
+		['feature/x', app.id, 'everyone', 'off', true, false],
+	);
+	assert.equal([created.repository.full_name, created.organization.login, created.sender.login], ['acme/app', 'acme', 'olivia']);
+	assert.is(edited.action, 'edited');
+	assert.equal(edited.changes.admin_enforced, { from: false }, '~> changes name the previous values');
+	assert.is(edited.rule.admin_enforced, true);
+	await must('DELETE', `${R}/branches/feature%2Fx/protection/enforce_admins`);
+
+	assert.is((await s.request('DELETE', `${R}/git/refs/heads/feature/x`, { token: pusher })).status, 204, '~> allow_deletions lets it go');
+	const again = await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/feature/x', sha: c.one } });
+	assert.equal([again.status, again.body.message], [422, 'Cannot create ref due to creations being restricted.']);
+	assert.is((await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/feature/x', sha: c.one } })).status, 201, '~> an administrator may, without enforce_admins');
+	await must('DELETE', `${R}/branches/feature%2Fx/protection`);
+	assert.is(payloads().at(-1).action, 'deleted');
+});
+
 test('POST /rename – push for a branch, admin for the default; the ref moves with its protection; default_branch follows', async () => {
 	assert.is((await s.request('POST', `${R}/branches/dev2/rename`, { body: { new_name: 'x' } })).status, 401);
 	assert.is((await s.request('POST', '/repos/acme/vault/branches/main/rename', { token: outsider, body: { new_name: 'x' } })).status, 404);

@@ -71,7 +71,7 @@ function mayPush(app: App, settings: ProtectionSettings, actorId: number): boole
  * branches). `before` null: the branch is created; `after` null: it is deleted.
  * @throws HttpError 422 with GitHub's messages: "Cannot delete this protected branch",
  *   "Cannot force-push to this branch", "Cannot update a locked branch.", "You're not authorized to
- *   push to this branch.", "Changes must be made through a pull request.", "Required status check
+ *   push to this branch.", "Cannot create ref due to creations being restricted.", "Changes must be made through a pull request.", "Required status check
  *   \"ci\" is expected.", "This branch must not contain merge commits.", "Commits must have
  *   verified signatures."
  */
@@ -90,6 +90,8 @@ export function checkRefUpdate(app: App, repoId: number, name: string, before: s
 	if (from && to && !settings.allow_force_pushes && !isAncestor(app, repoId, from, to)) throw unprocessable('Cannot force-push to this branch');
 	const bypass = writer.admin && !settings.enforce_admins;
 	if (bypass) return;
+	// The branch was deleted (allow_deletions) and its protection kept: creating it again.
+	if (before === null && settings.block_creations) throw unprocessable('Cannot create ref due to creations being restricted.');
 	if (settings.restrictions && writer.actorId !== null && !mayPush(app, settings, writer.actorId)) throw unprocessable("You're not authorized to push to this branch.");
 	if (settings.required_pull_request_reviews && !writer.viaPullRequest) throw unprocessable('Changes must be made through a pull request.');
 	if (!to) return;
