@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { commitChecksPassed } from '../src/api/branches/enforce';
 import type { RepositoryRow } from '../src/api/repos/store';
+import { schemaProblems } from './helpers/github-schema';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('branches');
@@ -300,6 +301,32 @@ test('POST /rename – push for a branch, admin for the default; the ref moves w
 	assert.is(trunk.body.protected, true, '~> its protection moved with it');
 	assert.is((await s.get(R, owner)).body.default_branch, 'trunk', '~> the default branch follows');
 	assert.is((await s.get(`${R}/branches/trunk/protection`, owner)).body.required_status_checks.contexts[0], 'ci');
+});
+
+test('answers conform to GitHub’s OpenAPI schemas (GHES 3.19)', async () => {
+	const check = async (method: string, path: string, concrete: string, status = 200, body?: unknown) => {
+		const res = await s.request(method, concrete, { token: owner, body });
+		assert.is(res.status, status, `~> ${method} ${concrete}`);
+		assert.equal(schemaProblems(method, path, status, res.body), [], `~> ${method} ${path} as GitHub documents it`);
+	};
+	const B = '/repos/{owner}/{repo}/branches';
+	await must('PUT', `${R}/branches/develop/protection`, {
+		...FULL_RULES,
+		required_pull_request_reviews: { required_approving_review_count: 1, dismissal_restrictions: { users: ['mike'], teams: ['core'] }, bypass_pull_request_allowances: { users: ['olivia'] } },
+		restrictions: { users: ['olivia'], teams: ['core'] },
+	});
+	await check('GET', B, `${R}/branches`);
+	await check('GET', `${B}/{branch}`, `${R}/branches/develop`);
+	await check('GET', `${B}/{branch}/protection`, `${R}/branches/develop/protection`);
+	await check('PUT', `${B}/{branch}/protection`, `${R}/branches/develop/protection`, 200, { ...FULL_RULES, restrictions: { users: ['olivia'], teams: ['core'] } });
+	await check('GET', `${B}/{branch}/protection/enforce_admins`, `${R}/branches/develop/protection/enforce_admins`);
+	await check('GET', `${B}/{branch}/protection/required_signatures`, `${R}/branches/develop/protection/required_signatures`);
+	await check('GET', `${B}/{branch}/protection/required_status_checks`, `${R}/branches/develop/protection/required_status_checks`);
+	await check('GET', `${B}/{branch}/protection/restrictions`, `${R}/branches/develop/protection/restrictions`);
+	await check('GET', `${B}/{branch}/protection/restrictions/users`, `${R}/branches/develop/protection/restrictions/users`);
+	await check('GET', `${B}/{branch}/protection/restrictions/teams`, `${R}/branches/develop/protection/restrictions/teams`);
+	await check('PATCH', `${B}/{branch}/protection/required_pull_request_reviews`, `${R}/branches/develop/protection/required_pull_request_reviews`, 200, { dismissal_restrictions: { users: ['mike'] } });
+	await check('POST', `${B}/{branch}/rename`, `${R}/branches/develop/rename`, 201, { new_name: 'development' });
 });
 
 test.run();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RepositoryRow } from '../src/api/repos/store';
+import { schemaProblems } from './helpers/github-schema';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('commits');
@@ -198,6 +199,19 @@ test('GET /tags – newest name first, annotated tags peeled to their commit, wi
 	assert.equal(page.body.map((t: any) => t.name), ['v1']);
 	assert.equal((await s.get('/repos/acme/empty/tags', owner)).body, [], '~> an empty repository has none');
 	assert.is((await s.get('/repos/acme/vault/tags', outsider)).status, 404);
+});
+
+test('answers conform to GitHub’s OpenAPI schemas (GHES 3.19)', async () => {
+	const check = async (path: string, concrete: string) => {
+		const res = await s.get(concrete, owner);
+		assert.is(res.status, 200, `~> ${concrete}`);
+		assert.equal(schemaProblems('GET', path, 200, res.body), [], `~> GET ${path} as GitHub documents it`);
+	};
+	await check('/repos/{owner}/{repo}/commits', `${R}/commits`);
+	await check('/repos/{owner}/{repo}/commits/{ref}', `${R}/commits/${c.two}`);
+	await check('/repos/{owner}/{repo}/commits/{ref}', `${R}/commits/${c.three}`);
+	await check('/repos/{owner}/{repo}/compare/{basehead}', `${R}/compare/main...feature`);
+	await check('/repos/{owner}/{repo}/tags', `${R}/tags`);
 });
 
 test.run();

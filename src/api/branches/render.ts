@@ -67,7 +67,9 @@ export function actors(app: App, ids: ActorIds) {
 		users: users.map((user) => simpleUser(urls, user)),
 		teams: teams.map((team) => {
 			const org = stores.accounts.byId(team.org_id)!;
-			return teamListForm(urls, org.login, team, team.parent_id !== null ? stores.teams.byId(team.parent_id) : undefined);
+			const parent = team.parent_id !== null ? stores.teams.byId(team.parent_id) : undefined;
+			// GitHub's team schema here names its kind and organization.
+			return { ...teamListForm(urls, org.login, team, parent), type: 'organization', organization_id: org.id };
 		}),
 		apps: apps.map((row) => integration(urls, row, stores.accounts.byId(row.owner_id)!, stores.apps.installationCount(row.id))),
 	};
