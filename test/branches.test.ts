@@ -296,6 +296,9 @@ test('POST /rename – push for a branch, admin for the default; the ref moves w
 
 	const denied = await s.request('POST', `${R}/branches/main/rename`, { token: pusher, body: { new_name: 'trunk' } });
 	assert.is(denied.status, 403, '~> the default branch needs admin');
+	const contentsOnly = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } });
+	const fine = await s.request('POST', `${R}/branches/main/rename`, { token: contentsOnly, body: { new_name: 'trunk' } });
+	assert.equal([fine.status, fine.body.message], [403, 'Resource not accessible by personal access token'], '~> a fine-grained token needs Administration (write) for the default branch');
 	const trunk = await s.request('POST', `${R}/branches/main/rename`, { token: owner, body: { new_name: 'trunk' } });
 	assert.is(trunk.status, 201);
 	assert.is(trunk.body.protected, true, '~> its protection moved with it');
@@ -327,6 +330,29 @@ test('answers conform to GitHub’s OpenAPI schemas (GHES 3.19)', async () => {
 	await check('GET', `${B}/{branch}/protection/restrictions/teams`, `${R}/branches/develop/protection/restrictions/teams`);
 	await check('PATCH', `${B}/{branch}/protection/required_pull_request_reviews`, `${R}/branches/develop/protection/required_pull_request_reviews`, 200, { dismissal_restrictions: { users: ['mike'] } });
 	await check('POST', `${B}/{branch}/rename`, `${R}/branches/develop/rename`, 201, { new_name: 'development' });
+});
+
+test('a stock GitHub client (@octokit/rest): branches, protection, rename, commits, compare, tags', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const repo = { owner: 'acme', repo: 'app' };
+	const branches = await octokit.paginate(octokit.rest.repos.listBranches, { ...repo, per_page: 2 });
+	assert.ok(branches.some((b) => b.name === 'feature/x'), '~> paginated through Link');
+	assert.is((await octokit.rest.repos.getBranch({ ...repo, branch: 'feature/x' })).data.commit.sha, c.one, '~> a name with a slash, as Octokit escapes it');
+	const protection = await octokit.rest.repos.updateBranchProtection({ ...repo, branch: 'feature/x', required_status_checks: { strict: true, contexts: ['build'] }, enforce_admins: true, required_pull_request_reviews: null, restrictions: null });
+	assert.equal(protection.data.required_status_checks?.contexts, ['build']);
+	assert.equal((await octokit.rest.repos.getAllStatusCheckContexts({ ...repo, branch: 'feature/x' })).data, ['build']);
+	await octokit.rest.repos.deleteBranchProtection({ ...repo, branch: 'feature/x' });
+	const renamed = await octokit.rest.repos.renameBranch({ ...repo, branch: 'feature/x', new_name: 'feature/y' });
+	assert.is(renamed.data.name, 'feature/y');
+	const commits = await octokit.paginate(octokit.rest.repos.listCommits, { ...repo, sha: 'zeta', per_page: 1 });
+	assert.is(commits.at(-1)!.sha, c.one, '~> paginated to the root commit');
+	assert.is((await octokit.rest.repos.getCommit({ ...repo, ref: c.two })).data.files?.[0].filename, 'README');
+	const compared = await octokit.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: `${c.one}...${c.three}` });
+	assert.equal([compared.data.status, compared.data.ahead_by], ['ahead', 2]);
+	const diff = await octokit.rest.repos.getCommit({ ...repo, ref: c.two, mediaType: { format: 'diff' } });
+	assert.match(String(diff.data), 'diff --git a/README b/README');
+	assert.equal((await octokit.rest.repos.listTags(repo)).data.map((t) => t.name), ['v1']);
 });
 
 test.run();

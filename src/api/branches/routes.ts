@@ -12,6 +12,8 @@ import { noContent, ok, paged, created } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
+import { levelMeets } from '../../auth/permissions';
+import { notAccessible } from '../../auth/principal';
 import { parseCommit } from '../git/objects';
 import type { RepoView } from '../git/render';
 import { AuthorLookup, fullCommit } from '../commits/render';
@@ -259,8 +261,13 @@ export const branchRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const access = ctx.repo;
 			// The default branch is the repository's: only its administrators rename it.
-			if (access.repo.default_branch === ctx.params.branch && !atLeast(access.permission, 'admin')) {
-				throw forbidden('You must be an admin to rename the default branch.');
+			if (access.repo.default_branch === ctx.params.branch) {
+				if (!atLeast(access.permission, 'admin')) throw forbidden('You must be an admin to rename the default branch.');
+				// Fine-grained and app tokens also need Administration (write) for it.
+				const kind = ctx.principal.kind;
+				if ((kind === 'fine-grained' || kind === 'installation' || kind === 'user-to-server') && !levelMeets(ctx.principal.permissions.administration, 'write')) {
+					throw notAccessible(ctx.principal);
+				}
 			}
 			const repo = renameBranch(ctx.app, view(ctx), ctx.params.branch, ctx.body.new_name, isoSeconds(ctx.now), ctx.principal.actorId);
 			const current = { repo, owner: access.owner };
