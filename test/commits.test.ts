@@ -174,6 +174,9 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	const ahead = (await s.get(`${R}/compare/${c.one}...main`)).body;
 	assert.equal([ahead.status, ahead.ahead_by, ahead.behind_by, ahead.total_commits], ['ahead', 2, 0, 2]);
 	assert.equal(shas(ahead.commits), [c.two, c.three], '~> oldest first');
+	const second = await s.get(`${R}/compare/${c.one}...main?per_page=1&page=2`);
+	assert.equal([shas(second.body.commits), second.body.files, second.body.total_commits], [[c.three], [], 2], '~> a page of commits; files on the first page only');
+	assert.match(second.headers.get('link') ?? '', /page=1>; rel="prev"/);
 	assert.is((await s.get(`${R}/compare/main...v1`)).body.status, 'behind');
 	assert.equal([(await s.get(`${R}/compare/main...main`)).body.status, (await s.get(`${R}/compare/main...main`)).body.files], ['identical', []]);
 	assert.is((await s.get(`${R}/compare/acme:main...acme:feature`)).body.status, 'diverged', '~> owner:branch');
@@ -182,6 +185,16 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	assert.is((await s.get(`${R}/compare/main...nope`)).status, 404, '~> an unknown side');
 	assert.is((await s.get(`${R}/compare/main`)).status, 404, '~> not base...head');
 	assert.is((await s.get(`/repos/acme/vault/compare/main...main`, outsider)).status, 404);
+});
+
+test('GET /commits/{commit_sha}/branches-where-head – the branches whose head it is', async () => {
+	const res = await s.get(`${R}/commits/${c.three}/branches-where-head`);
+	assert.is(res.status, 200);
+	assert.equal(res.body, [{ name: 'main', commit: { sha: c.three, url: `${s.api}${R}/commits/${c.three}` }, protected: false }]);
+	assert.equal((await s.get(`${R}/commits/${c.one}/branches-where-head`)).body, [], '~> a tag is no branch');
+	assert.is((await s.get(`${R}/commits/nope/branches-where-head`)).status, 422);
+	assert.is((await s.get(`/repos/acme/vault/commits/${c.one}/branches-where-head`, outsider)).status, 404);
+	assert.is((await s.get(`/repos/acme/empty/commits/${c.one}/branches-where-head`, owner)).status, 409);
 });
 
 test('GET /tags – newest name first, annotated tags peeled to their commit, with archive URLs', async () => {
@@ -212,6 +225,7 @@ test('answers conform to GitHub’s OpenAPI schemas (GHES 3.19)', async () => {
 	await check('/repos/{owner}/{repo}/commits/{ref}', `${R}/commits/${c.three}`);
 	await check('/repos/{owner}/{repo}/compare/{basehead}', `${R}/compare/main...feature`);
 	await check('/repos/{owner}/{repo}/tags', `${R}/tags`);
+	await check('/repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head', `${R}/commits/${c.three}/branches-where-head`);
 });
 
 test.run();

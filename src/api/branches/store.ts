@@ -103,6 +103,10 @@ export function createBranchStore(db: DB) {
 		SELECT count(*) FROM git_refs r LEFT JOIN branch_protections p ON p.repo_id = r.repo_id AND p.branch = substr(r.name, 12)
 		WHERE ${HEADS} AND ${FILTER}`)
 		.pluck();
+	const headsAt = db.prepare(`
+		SELECT substr(r.name, 12) AS name, r.sha, p.id IS NOT NULL AS protected FROM git_refs r
+		LEFT JOIN branch_protections p ON p.repo_id = r.repo_id AND p.branch = substr(r.name, 12)
+		WHERE ${HEADS} AND r.sha = @sha ORDER BY r.name`);
 	const protection = db.prepare('SELECT * FROM branch_protections WHERE repo_id = ? AND branch = ?');
 	const upsert = db.prepare(`
 		INSERT INTO branch_protections (repo_id, branch, settings, created_at, updated_at) VALUES (@repoId, @branch, @settings, @now, @now)
@@ -124,6 +128,9 @@ export function createBranchStore(db: DB) {
 			const rows = (list.all(filter) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({ ...row, protected: row.protected === 1 }));
 			return { rows, total: count.get(filter) as number };
 		},
+		/** The branches whose head is `sha`, by name. */
+		headsAt: (repoId: number, sha: string) =>
+			(headsAt.all({ repoId, sha }) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({ ...row, protected: row.protected === 1 })) as BranchRow[],
 		protection: (repoId: number, branch: string) => parse(protection.get(repoId, branch) as StoredProtection | undefined),
 		/** Creates or replaces a branch's protection. @param now ISO timestamp @returns whether it was new */
 		saveProtection(repoId: number, branch: string, settings: ProtectionSettings, now: string): ProtectionRow {

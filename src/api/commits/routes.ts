@@ -14,13 +14,16 @@ import { aheadBehind, CommitReader } from '../git/graph';
 import type { CommitData } from '../git/objects';
 import { repoApi, type RepoView } from '../git/render';
 import { peel } from '../git/service';
-import { requireCommits } from '../git/writes';
+import { fullSha, requireCommits } from '../git/writes';
+import { unprocessable } from '../../http/errors';
+import { shortBranch } from '../branches/render';
 import { AuthorLookup, fullCommit, tagItem } from './render';
 import {
 	commitChanges,
 	comparisonCommits,
 	diffFiles,
 	listCommits,
+	MAX_COMPARE_COMMITS,
 	requireCommit,
 	requireMergeBase,
 	resolveComparison,
@@ -116,8 +119,23 @@ export const commitRoutes: RouteDeclaration[] = [
 	route({
 		...READ,
 		method: 'GET',
+		path: '/repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head',
+		docs: 'commits/commits#list-branches-for-head-commit',
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const sha = fullSha(ctx.params.commit_sha);
+			if (!sha || ctx.app.stores.git.meta(repo.repo.id, sha)?.type !== 'commit') throw unprocessable(`No commit found for SHA: ${ctx.params.commit_sha}`);
+			return ok(ctx.app.stores.branches.headsAt(repo.repo.id, sha).map((row) => shortBranch(ctx.app, repo, row.name, row.sha, row.protected)));
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
 		path: '/repos/{owner}/{repo}/compare/{basehead}',
 		docs: 'commits/commits#compare-two-commits',
+		// Without page or per_page, GitHub answers up to 250 commits at once; with them, pages of commits (files on the first only).
+		pagination: { perPage: MAX_COMPARE_COMMITS, maxPerPage: MAX_COMPARE_COMMITS },
 		handler(ctx) {
 			const repo = view(ctx);
 			requireCommits(ctx.app, repo.repo.id);
@@ -129,7 +147,7 @@ export const commitRoutes: RouteDeclaration[] = [
 			});
 			const mergeBaseSha = requireMergeBase(ctx.app, repoId, base, head);
 			const reader = new CommitReader(ctx.app, repoId);
-			const { commits, total } = comparisonCommits(ctx.app, repoId, base.sha, head.sha);
+			const { commits, total } = comparisonCommits(ctx.app, repoId, base.sha, head.sha, ctx.page.offset, ctx.page.perPage);
 			const changes: TreeChange[] = diffTrees(ctx.app, repoId, reader.read(mergeBaseSha)!.tree, reader.read(head.sha)!.tree, MAX_DIFF_FILES).changes;
 			const text = textAnswer(
 				ctx,
@@ -140,8 +158,8 @@ export const commitRoutes: RouteDeclaration[] = [
 			const counts = aheadBehind(ctx.app, repoId, base.sha, head.sha);
 			const authors = new AuthorLookup(ctx.app);
 			const html = ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${basehead}`);
-			const { files } = diffFiles(ctx.app, repo, head.sha, changes);
-			return ok({
+			const { files } = ctx.page.page === 1 ? diffFiles(ctx.app, repo, head.sha, changes) : { files: [] };
+			const body = {
 				url: `${repoApi(ctx.app.urls, repo)}/compare/${basehead}`,
 				html_url: html,
 				permalink_url: ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${repo.owner.login}:${base.sha}...${repo.owner.login}:${head.sha}`),
@@ -155,7 +173,8 @@ export const commitRoutes: RouteDeclaration[] = [
 				total_commits: total,
 				commits: commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)),
 				files,
-			});
+			};
+			return { status: 200, body, total };
 		},
 	}),
 	route({

@@ -164,12 +164,15 @@ export function resolveComparison(app: App, view: RepoView, basehead: string, ca
 	return { repoId, base: base.side, head: head.side };
 }
 
-/** The commits of head that base lacks, oldest first, at most MAX_COMPARE_COMMITS (the oldest). */
-export function comparisonCommits(app: App, repoId: number, base: string, head: string): { commits: WalkedCommit[]; total: number } {
+/**
+ * The commits of head that base lacks, oldest first: the page at `offset` of `limit` commits
+ * (GitHub answers at most MAX_COMPARE_COMMITS at once), and how many there are in all.
+ */
+export function comparisonCommits(app: App, repoId: number, base: string, head: string, offset = 0, limit = MAX_COMPARE_COMMITS): { commits: WalkedCommit[]; total: number } {
 	const exclude = reachable(app, repoId, base);
 	const { commits } = walkCommits(app, repoId, head, { exclude });
 	commits.reverse();
-	return { commits: commits.slice(0, MAX_COMPARE_COMMITS), total: commits.length };
+	return { commits: commits.slice(offset, offset + Math.min(limit, MAX_COMPARE_COMMITS)), total: commits.length };
 }
 
 /** The best common ancestor of two commits. @throws HttpError 404 "No common ancestor between <base> and <head>." */
