@@ -109,7 +109,8 @@ test('GET /commits – newest first from the default branch, as git log; sha, pa
 	assert.equal(shas(page.body), [c.two]);
 	assert.match(page.headers.get('link') ?? '', /page=3>; rel="next"/);
 	assert.is((await s.get(`${R}/commits?since=yesterday`)).status, 422, '~> since must be a timestamp');
-	assert.is((await s.get(`${R}/commits?sha=nope`)).body.message, 'No commit found for SHA: nope');
+	const nope = await s.get(`${R}/commits?sha=nope`);
+	assert.equal([nope.status, nope.body.message], [404, 'No commit found for SHA: nope'], '~> the list answers 404 for an unknown sha');
 	assert.is((await s.get('/repos/acme/vault/commits', outsider)).status, 404, '~> hidden private repository');
 	assert.is((await s.get('/repos/acme/vault/commits')).status, 404);
 	const empty = await s.get('/repos/acme/empty/commits', owner);

@@ -83,7 +83,7 @@ export const commitRoutes: RouteDeclaration[] = [
 		}),
 		handler(ctx) {
 			const repo = view(ctx);
-			const head = requireCommit(ctx.app, repo, ctx.query.sha ?? repo.repo.default_branch);
+			const head = requireCommit(ctx.app, repo, ctx.query.sha ?? repo.repo.default_branch, 404);
 			const filter = {
 				author: ctx.query.author,
 				committer: ctx.query.committer,

@@ -90,12 +90,16 @@ function filterCommits(app: App, view: RepoView, head: string, filter: CommitFil
 
 /**
  * A revision of the repository (sha, branch, tag, HEAD) → its commit.
- * @throws HttpError 409 "Git Repository is empty."; 422 "No commit found for SHA: <ref>"
+ * @param missing the status of GitHub's answer for an unknown revision: 422 for one commit, 404 for the commit list's `sha`
+ * @throws HttpError 409 "Git Repository is empty."; 422 or 404 "No commit found for SHA: <ref>"
  */
-export function requireCommit(app: App, view: RepoView, ref: string): string {
+export function requireCommit(app: App, view: RepoView, ref: string, missing: 404 | 422 = 422): string {
 	requireCommits(app, view.repo.id);
 	const sha = resolveCommit(app, view.repo, ref);
-	if (!sha) throw unprocessable(`No commit found for SHA: ${ref}`);
+	if (!sha) {
+		const message = `No commit found for SHA: ${ref}`;
+		throw missing === 404 ? notFound(message) : unprocessable(message);
+	}
 	return sha;
 }
 
