@@ -142,8 +142,11 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 	const diff = await s.get(`${R}/commits/${c.two}`, undefined, { Accept: 'application/vnd.github.diff' });
 	assert.match(diff.headers.get('content-type') ?? '', 'application/vnd.github.diff');
 	assert.is(diff.text, git(['diff-tree', '-p', c.one, c.two]), '~> .diff: exactly git diff-tree -p');
-	const patch = await s.get(`${R}/commits/${c.one}`, undefined, { Accept: 'application/vnd.github.patch' });
-	assert.match(patch.text, `From ${c.one} Mon Sep 17 00:00:00 2001\nFrom: olivia <olivia@example.com>\nDate: Thu, 1 Jan 2026 00:00:10 +0000\nSubject: [PATCH] First\n\nThe beginning.\n---\n`);
+	for (const sha of [c.one, c.two, c.three]) {
+		const patch = await s.get(`${R}/commits/${sha}`, undefined, { Accept: 'application/vnd.github.patch' });
+		const expected = git(['format-patch', '--stdout', '--no-binary', '-1', sha]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n');
+		assert.is(patch.text, expected, `~> .patch: git format-patch --stdout --no-binary (diffstat, summary, diff; GitHub shows no binary patches) for ${sha}`);
+	}
 	const renamed = (await s.get(`${R}/commits/${c.three}`)).body.files;
 	assert.equal(renamed.map((f: any) => [f.status, f.filename, f.previous_filename, f.changes]), [['renamed', 'docs/manual.md', 'docs/guide.md', 0]]);
 	const root = (await s.get(`${R}/commits/v1`)).body;

@@ -9,8 +9,9 @@ import { ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { callerRepoPermission } from '../../auth/access/repos';
-import { diffTrees, MAX_DIFF_FILES, unifiedDiff, type TreeChange } from '../git/diff';
+import { diffStat, diffTrees, MAX_DIFF_FILES, unifiedDiff, type TreeChange } from '../git/diff';
 import { aheadBehind, CommitReader } from '../git/graph';
+import type { App } from '../../app';
 import type { CommitData } from '../git/objects';
 import { repoApi, type RepoView } from '../git/render';
 import { peel } from '../git/service';
@@ -48,16 +49,23 @@ function mailDate(seconds: number, tz: string): string {
 	return `${days[local.getUTCDay()]}, ${local.getUTCDate()} ${months[local.getUTCMonth()]} ${local.getUTCFullYear()} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())} ${tz}`;
 }
 
-/** One commit as `git format-patch` writes it (application/vnd.github.patch). */
-function formatPatch(sha: string, data: CommitData, diff: string, index: number, count: number): string {
+/**
+ * One commit as `git format-patch --stdout` writes it (application/vnd.github.patch): mail headers,
+ * the message, the diffstat and summary, the diff, and the signature line.
+ */
+function formatPatch(app: App, repoId: number, sha: string, data: CommitData, index: number, count: number): string {
+	const changes = commitChanges(app, repoId, data);
 	const [subject, ...rest] = data.message.replace(/\n+$/, '').split('\n');
 	const body = rest.join('\n').replace(/^\n+/, '');
 	const numbering = count > 1 ? `[PATCH ${index}/${count}]` : '[PATCH]';
 	return (
 		`From ${sha} Mon Sep 17 00:00:00 2001\nFrom: ${data.author.name} <${data.author.email}>\nDate: ${mailDate(data.author.seconds, data.author.tz)}\n` +
-		`Subject: ${numbering} ${subject}\n\n${body ? `${body}\n` : ''}---\n\n${diff}--\n2.0.0\n\n`
+		`Subject: ${numbering} ${subject}\n\n${body ? `${body}\n` : ''}---\n${diffStat(app, repoId, changes)}\n${unifiedDiff(app, repoId, changes)}-- \n${GIT_VERSION}\n\n`
 	);
 }
+
+/** The version line closing a patch, where git writes its own version. */
+const GIT_VERSION = 'Gitstead';
 
 /** A diff or patch answer when the media type asks for one, else null. */
 function textAnswer(ctx: Context, diff: () => string, patch: () => string): Reply | null {
@@ -109,7 +117,7 @@ export const commitRoutes: RouteDeclaration[] = [
 			const text = textAnswer(
 				ctx,
 				() => unifiedDiff(ctx.app, repo.repo.id, changes),
-				() => formatPatch(sha, data, unifiedDiff(ctx.app, repo.repo.id, changes), 1, 1),
+				() => formatPatch(ctx.app, repo.repo.id, sha, data, 1, 1),
 			);
 			if (text) return text;
 			const { files, stats } = diffFiles(ctx.app, repo, sha, changes);
@@ -152,7 +160,7 @@ export const commitRoutes: RouteDeclaration[] = [
 			const text = textAnswer(
 				ctx,
 				() => unifiedDiff(ctx.app, repoId, changes),
-				() => commits.map((c, i) => formatPatch(c.sha, c.data, unifiedDiff(ctx.app, repoId, commitChanges(ctx.app, repoId, c.data)), i + 1, commits.length)).join(''),
+				() => commits.map((c, i) => formatPatch(ctx.app, repoId, c.sha, c.data, i + 1, commits.length)).join(''),
 			);
 			if (text) return text;
 			const counts = aheadBehind(ctx.app, repoId, base.sha, head.sha);

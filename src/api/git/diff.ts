@@ -195,3 +195,71 @@ export function unifiedDiff(app: App, repoId: number, changes: TreeChange[]): st
 	}
 	return out;
 }
+
+/** How git names a rename in a diffstat: the common folders and suffix outside braces ("docs/{a.md => b.md}"). */
+function renameName(from: string, to: string): string {
+	let prefix = 0;
+	for (let i = 0; i < Math.min(from.length, to.length) && from[i] === to[i]; i++) if (from[i] === '/') prefix = i + 1;
+	let suffix = 0;
+	for (let i = 1; i <= Math.min(from.length, to.length) - prefix && from[from.length - i] === to[to.length - i]; i++) {
+		if (from[from.length - i] === '/') suffix = i;
+	}
+	if (!prefix && !suffix) return `${from} => ${to}`;
+	return `${from.slice(0, prefix)}{${from.slice(prefix, from.length - suffix)} => ${to.slice(prefix, to.length - suffix)}}${from.slice(from.length - suffix)}`;
+}
+
+/**
+ * The diffstat and summary `git format-patch` puts under a patch's message (git's show_stats at
+ * 72 columns, then --summary): one line per file with its changed lines and +/- graph ("Bin 6 -> 0
+ * bytes" for binary files), the totals, and the created, deleted and renamed files.
+ */
+export function diffStat(app: App, repoId: number, changes: TreeChange[]): string {
+	const width = 72;
+	const rows = changes.map((change) => {
+		const name = change.status === 'renamed' ? renameName(change.previousPath!, change.path) : change.path;
+		const patch = filePatch(app, repoId, change);
+		const size = (sha: string | null) => (sha ? (app.stores.git.meta(repoId, sha)?.size ?? 0) : 0);
+		return { change, name, patch, binary: patch.binary === true, oldSize: size(change.oldSha), newSize: size(change.newSha) };
+	});
+	const maxLen = Math.max(0, ...rows.map((r) => r.name.length));
+	const maxChange = Math.max(0, ...rows.filter((r) => !r.binary).map((r) => r.patch.additions + r.patch.deletions));
+	const binWidth = rows.some((r) => r.binary) ? Math.max(...rows.filter((r) => r.binary).map((r) => `Bin ${r.oldSize} -> ${r.newSize} bytes`.length)) : 0;
+	const numberWidth = Math.max(binWidth ? 3 : 0, String(maxChange).length);
+	let graphWidth = maxChange + 4 > binWidth ? maxChange : binWidth - 4;
+	let nameWidth = maxLen;
+	if (nameWidth + numberWidth + 6 + graphWidth > width) {
+		if (graphWidth > Math.floor((width * 3) / 8) - numberWidth - 6) graphWidth = Math.max(6, Math.floor((width * 3) / 8) - numberWidth - 6);
+		if (nameWidth > width - numberWidth - 6 - graphWidth) nameWidth = width - numberWidth - 6 - graphWidth;
+		else graphWidth = width - numberWidth - 6 - nameWidth;
+	}
+	const scale = (n: number) => (graphWidth <= maxChange && n ? 1 + Math.floor((n * (graphWidth - 1)) / maxChange) : n);
+	let out = '';
+	let insertions = 0;
+	let deletions = 0;
+	for (const row of rows) {
+		const name = row.name.length > nameWidth ? `...${row.name.slice(row.name.length - nameWidth + 3)}` : row.name;
+		out += ` ${name.padEnd(nameWidth)} |`;
+		if (row.binary) {
+			out += ` ${'Bin'.padStart(numberWidth)}`;
+			out += row.oldSize || row.newSize ? ` ${row.oldSize} -> ${row.newSize} bytes\n` : '\n';
+			continue;
+		}
+		const { additions, deletions: removed } = row.patch;
+		insertions += additions;
+		deletions += removed;
+		const total = additions + removed;
+		out += ` ${String(total).padStart(numberWidth)}${total ? ' ' : ''}${'+'.repeat(scale(additions))}${'-'.repeat(scale(removed))}\n`;
+	}
+	const files = rows.length;
+	out += ` ${files} ${files === 1 ? 'file' : 'files'} changed`;
+	if (insertions || !deletions) out += `, ${insertions} ${insertions === 1 ? 'insertion' : 'insertions'}(+)`;
+	if (deletions || !insertions) out += `, ${deletions} ${deletions === 1 ? 'deletion' : 'deletions'}(-)`;
+	out += '\n';
+	for (const { change, name } of rows) {
+		if (change.status === 'added') out += ` create mode ${change.newMode} ${change.path}\n`;
+		else if (change.status === 'removed') out += ` delete mode ${change.oldMode} ${change.path}\n`;
+		else if (change.status === 'renamed') out += ` rename ${name} (100%)\n`;
+		if (change.status !== 'added' && change.status !== 'removed' && change.oldMode !== change.newMode) out += ` mode change ${change.oldMode} => ${change.newMode} ${change.path}\n`;
+	}
+	return out;
+}
