@@ -147,6 +147,24 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 		const expected = git(['format-patch', '--stdout', '--no-binary', '-1', sha]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n');
 		assert.is(patch.text, expected, `~> .patch: git format-patch --stdout --no-binary (diffstat, summary, diff; GitHub shows no binary patches) for ${sha}`);
 	}
+	// Kinds git treats specially: a file turned folder, a mode change, a symbolic link, an empty file.
+	const odd = await commit(
+		'Odd kinds',
+		[
+			{ path: 'README', mode: '100644', type: 'blob', sha: null },
+			file('README/inner', 'in\n'),
+			{ path: 'src/a.txt', mode: '100755', type: 'blob', content: 'a\nb\nc\n' },
+			{ path: 'link', mode: '120000', type: 'blob', content: 'src/a.txt' },
+			file('empty', ''),
+		],
+		[c.one],
+		35,
+	);
+	exportObjects();
+	const oddDiff = await s.get(`${R}/commits/${odd}`, undefined, { Accept: 'application/vnd.github.diff' });
+	assert.is(oddDiff.text, git(['diff-tree', '-p', c.one, odd]), '~> file to folder, mode change, symlink, empty file: as git');
+	const oddPatch = await s.get(`${R}/commits/${odd}`, undefined, { Accept: 'application/vnd.github.patch' });
+	assert.is(oddPatch.text, git(['format-patch', '--stdout', '--no-binary', '-1', odd]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n'));
 	const renamed = (await s.get(`${R}/commits/${c.three}`)).body.files;
 	assert.equal(renamed.map((f: any) => [f.status, f.filename, f.previous_filename, f.changes]), [['renamed', 'docs/manual.md', 'docs/guide.md', 0]]);
 	const root = (await s.get(`${R}/commits/v1`)).body;
