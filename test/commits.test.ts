@@ -202,6 +202,17 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	assert.is((await s.get(`${R}/compare/main...v1`)).body.status, 'behind');
 	assert.equal([(await s.get(`${R}/compare/main...main`)).body.status, (await s.get(`${R}/compare/main...main`)).body.files], ['identical', []]);
 	assert.is((await s.get(`${R}/compare/acme:main...acme:feature`)).body.status, 'diverged', '~> owner:branch');
+	// A fork's branch: owner:ref names the fork of the network its owner holds.
+	const fork = await s.request('POST', `${R}/forks`, { token: outsider, body: {} });
+	assert.is(fork.status, 202);
+	const tree = await must('POST', '/repos/nora/app/git/trees', { tree: [file('FORK', 'fork\n')], base_tree: (await must('GET', `${R}/git/commits/${c.three}`)).tree.sha }, outsider);
+	const forked = await must('POST', '/repos/nora/app/git/commits', { message: 'In the fork', tree: tree.sha, parents: [c.three] }, outsider);
+	await must('POST', '/repos/nora/app/git/refs', { ref: 'refs/heads/patch-1', sha: forked.sha }, outsider);
+	const across = await s.get(`${R}/compare/main...nora:patch-1`, outsider);
+	assert.equal([across.status, across.body.status, across.body.ahead_by, shas(across.body.commits)], [200, 'ahead', 1, [forked.sha]], '~> main...nora:patch-1');
+	assert.equal(across.body.files.map((f: any) => f.filename), ['FORK']);
+	assert.is((await s.get(`${R}/compare/main...acme:app:feature`)).body.status, 'diverged', '~> owner:repo:ref');
+	assert.is((await s.get(`${R}/compare/main...ghost:patch-1`)).status, 404, '~> an owner with no fork in the network');
 	const diff = await s.get(`${R}/compare/${c.one}...${c.two}`, undefined, { Accept: 'application/vnd.github.diff' });
 	assert.is(diff.text, git(['diff-tree', '-p', c.one, c.two]));
 	assert.is((await s.get(`${R}/compare/main...nope`)).status, 404, '~> an unknown side');
