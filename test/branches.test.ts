@@ -215,7 +215,15 @@ test('enforcement – force pushes and deletions refused, required checks from c
 	const del = await s.request('DELETE', `${refs}/dev`, { token: owner });
 	assert.is(del.body.message, 'Cannot delete this protected branch', '~> deletion refused, administrators included');
 	await must('PUT', `${R}/branches/dev/protection`, { ...FULL_RULES, required_status_checks: null, allow_force_pushes: true, allow_deletions: true });
+	const hook = await must('POST', `${R}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/push', content_type: 'json' }, events: ['push'] });
 	await must('PATCH', `${refs}/dev`, { sha: c.two, force: true });
+	const [push] = s.app.stores.webhooks.deliveries({ hookId: hook.id, status: null, limit: 1, offset: 0 }).rows;
+	assert.equal(
+		[JSON.parse(push.payload).forced, JSON.parse(push.payload).before, JSON.parse(push.payload).after],
+		[true, c.side, c.two],
+		'~> the push webhook says it was forced',
+	);
+	await must('DELETE', `${R}/hooks/${hook.id}`);
 
 	// main requires "ci": three has no check run yet.
 	const expected = await s.request('PATCH', `${refs}/main`, { token: pusher, body: { sha: c.three } });
