@@ -211,6 +211,7 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	const across = await s.get(`${R}/compare/main...nora:patch-1`, outsider);
 	assert.equal([across.status, across.body.status, across.body.ahead_by, shas(across.body.commits)], [200, 'ahead', 1, [forked.sha]], '~> main...nora:patch-1');
 	assert.equal(across.body.files.map((f: any) => f.filename), ['FORK']);
+	assert.is(across.body.permalink_url, `${s.origin}/acme/app/compare/acme:${c.three}...nora:${forked.sha}`);
 	assert.is((await s.get(`${R}/compare/main...acme:app:feature`)).body.status, 'diverged', '~> owner:repo:ref');
 	assert.is((await s.get(`${R}/compare/main...ghost:patch-1`)).status, 404, '~> an owner with no fork in the network');
 	const diff = await s.get(`${R}/compare/${c.one}...${c.two}`, undefined, { Accept: 'application/vnd.github.diff' });

@@ -170,7 +170,7 @@ export const commitRoutes: RouteDeclaration[] = [
 			const body = {
 				url: `${repoApi(ctx.app.urls, repo)}/compare/${basehead}`,
 				html_url: html,
-				permalink_url: ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${repo.owner.login}:${base.sha}...${repo.owner.login}:${head.sha}`),
+				permalink_url: ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${base.ownerLogin}:${base.sha}...${head.ownerLogin}:${head.sha}`),
 				diff_url: `${html}.diff`,
 				patch_url: `${html}.patch`,
 				base_commit: fullCommit(ctx.app, repo, base.sha, reader.read(base.sha)!, authors),

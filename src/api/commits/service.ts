@@ -127,6 +127,8 @@ export interface CompareSide {
 	/** The text as given ('main', 'octocat:main', 'octocat:hello-world:main'). */
 	text: string;
 	sha: string;
+	/** The login owning the repository the side names (for permalink_url). */
+	ownerLogin: string;
 }
 
 /**
@@ -157,7 +159,8 @@ export function resolveComparison(app: App, view: RepoView, basehead: string, ca
 		}
 		const sha = resolveCommit(app, repo, ref);
 		if (!sha) throw notFound();
-		return { repoId: repo.id, side: { text, sha } };
+		const ownerLogin = repo.id === view.repo.id ? view.owner.login : app.stores.accounts.byId(repo.owner_id)!.login;
+		return { repoId: repo.id, side: { text, sha, ownerLogin } };
 	};
 	const base = side(match[1]);
 	const head = side(match[2]);
