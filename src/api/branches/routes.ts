@@ -212,6 +212,7 @@ function restrictionRoutes(kind: 'users' | 'teams' | 'apps'): RouteDeclaration[]
 	];
 }
 
+/** The branches and branch-protection routes, for the route table (src/api/routes.ts). */
 export const branchRoutes: RouteDeclaration[] = [
 	route({
 		...READ,

@@ -52,6 +52,7 @@ export interface ProtectionSettings {
 	allow_fork_syncing: boolean;
 }
 
+/** A stored protection with its settings parsed. */
 export interface ProtectionRow {
 	id: number;
 	repo_id: number;
@@ -76,6 +77,7 @@ export interface CheckRunState {
 	conclusion: string | null;
 }
 
+/** The branch store's methods (app.stores.branches). */
 export type BranchStore = ReturnType<typeof createBranchStore>;
 
 interface StoredProtection {
@@ -90,6 +92,7 @@ interface StoredProtection {
 const parse = (row: StoredProtection | undefined): ProtectionRow | undefined =>
 	row && { ...row, settings: JSON.parse(row.settings) as ProtectionSettings };
 
+/** Prepares the branch and protection statements on `db`, once per open database. */
 export function createBranchStore(db: DB) {
 	// refs/heads/ names lie in ['refs/heads/', 'refs/heads0'): the primary key's range.
 	const HEADS = "r.repo_id = @repoId AND r.name >= 'refs/heads/' AND r.name < 'refs/heads0'";
@@ -132,7 +135,7 @@ export function createBranchStore(db: DB) {
 		headsAt: (repoId: number, sha: string) =>
 			(headsAt.all({ repoId, sha }) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({ ...row, protected: row.protected === 1 })) as BranchRow[],
 		protection: (repoId: number, branch: string) => parse(protection.get(repoId, branch) as StoredProtection | undefined),
-		/** Creates or replaces a branch's protection. @param now ISO timestamp @returns whether it was new */
+		/** Creates or replaces a branch's protection. @param now ISO timestamp @returns the saved row */
 		saveProtection(repoId: number, branch: string, settings: ProtectionSettings, now: string): ProtectionRow {
 			upsert.run({ repoId, branch, settings: JSON.stringify(settings), now });
 			return parse(protection.get(repoId, branch) as StoredProtection)!;

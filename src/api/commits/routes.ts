@@ -74,6 +74,7 @@ function textAnswer(ctx: Context, diff: () => string, patch: () => string): Repl
 	return null;
 }
 
+/** The commits, compare and tags routes, for the route table (src/api/routes.ts). */
 export const commitRoutes: RouteDeclaration[] = [
 	route({
 		...READ,
