@@ -560,6 +560,14 @@ CREATE TABLE branch_protections (
   updated_at TEXT NOT NULL,
   UNIQUE (repo_id, branch)
 );
+-- Branches renamed (POST …/branches/{branch}/rename): GET …/branches/<old> answers 301 to the new
+-- name while no branch of the old name exists. A chain of renames points every old name at the latest.
+CREATE TABLE branch_renames (
+  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  old_name TEXT NOT NULL,
+  new_name TEXT NOT NULL,
+  PRIMARY KEY (repo_id, old_name)
+) WITHOUT ROWID;
 -- ===== end branch protection =====
 
 -- ===== deployments and environments (src/api/deployments) =====

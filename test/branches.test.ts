@@ -300,7 +300,9 @@ test('POST /rename – push for a branch, admin for the default; the ref moves w
 	assert.is(renamed.body.name, 'develop');
 	assert.is(renamed.body.commit.sha, c.one);
 	assert.equal(s.app.db.prepare('SELECT event FROM events WHERE id > ?').pluck().all(mark), ['create', 'push', 'delete', 'push']);
-	assert.is((await s.get(`${R}/branches/dev2`, owner)).status, 404, '~> the old name is gone');
+	const moved = await s.get(`${R}/branches/dev2`, owner);
+	assert.equal([moved.status, moved.headers.get('location'), moved.body.url], [301, `${s.api}${R}/branches/develop`, `${s.api}${R}/branches/develop`], '~> the old name redirects');
+	assert.is((await s.get(`${R}/git/ref/heads/dev2`, owner)).status, 404, '~> the old ref is gone');
 
 	const denied = await s.request('POST', `${R}/branches/main/rename`, { token: pusher, body: { new_name: 'trunk' } });
 	assert.is(denied.status, 403, '~> the default branch needs admin');
@@ -341,12 +343,14 @@ test('answers conform to GitHub’s OpenAPI schemas (GHES 3.19)', async () => {
 });
 
 test('a stock GitHub client (@octokit/rest): branches, protection, rename, commits, compare, tags', async () => {
+	assert.is((await s.get(`${R}/branches/dev2`, owner)).headers.get('location'), `${s.api}${R}/branches/development`, '~> a chain of renames leads to the latest name');
 	const { Octokit } = await import('@octokit/rest');
 	const octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	const repo = { owner: 'acme', repo: 'app' };
 	const branches = await octokit.paginate(octokit.rest.repos.listBranches, { ...repo, per_page: 2 });
 	assert.ok(branches.some((b) => b.name === 'feature/x'), '~> paginated through Link');
 	assert.is((await octokit.rest.repos.getBranch({ ...repo, branch: 'feature/x' })).data.commit.sha, c.one, '~> a name with a slash, as Octokit escapes it');
+	assert.is((await octokit.rest.repos.getBranch({ ...repo, branch: 'dev2' })).data.name, 'development', '~> Octokit follows the redirect of a renamed branch');
 	const protection = await octokit.rest.repos.updateBranchProtection({ ...repo, branch: 'feature/x', required_status_checks: { strict: true, contexts: ['build'] }, enforce_admins: true, required_pull_request_reviews: null, restrictions: null });
 	assert.equal(protection.data.required_status_checks?.contexts, ['build']);
 	assert.equal((await octokit.rest.repos.getAllStatusCheckContexts({ ...repo, branch: 'feature/x' })).data, ['build']);

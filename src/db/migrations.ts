@@ -262,7 +262,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 11,
-		description: 'branch protection: one row of JSON settings per protected branch',
+		description: 'branch protection: one row of JSON settings per protected branch; renamed branches',
 		up(db) {
 			db.exec(`
 				CREATE TABLE branch_protections (
@@ -273,7 +273,13 @@ export const migrations: Migration[] = [
 				  created_at TEXT NOT NULL,
 				  updated_at TEXT NOT NULL,
 				  UNIQUE (repo_id, branch)
-				);`);
+				);
+				CREATE TABLE branch_renames (
+				  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  old_name TEXT NOT NULL,
+				  new_name TEXT NOT NULL,
+				  PRIMARY KEY (repo_id, old_name)
+				) WITHOUT ROWID;`);
 		},
 	},
 ];

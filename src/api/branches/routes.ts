@@ -7,7 +7,7 @@
  * name holds '/' is given with it escaped (feature%2Fx), as Octokit sends it.
  */
 import * as v from 'valibot';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, HttpError, notFound } from '../../http/errors';
 import { noContent, ok, paged, created } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -235,6 +235,12 @@ export const branchRoutes: RouteDeclaration[] = [
 		docs: 'branches/branches#get-a-branch',
 		handler(ctx) {
 			const repo = view(ctx);
+			const renamed = ctx.app.stores.git.ref(repo.repo.id, `refs/heads/${ctx.params.branch}`) ? undefined : ctx.app.stores.branches.renamedTo(repo.repo.id, ctx.params.branch);
+			if (renamed !== undefined && ctx.app.stores.git.ref(repo.repo.id, `refs/heads/${renamed}`)) {
+				// A renamed branch: GitHub's permanent redirect to its new name.
+				const url = render.branchUrl(ctx.app, repo, renamed);
+				throw new HttpError(301, 'Moved Permanently', { headers: { Location: url }, extra: { url } });
+			}
 			const branch = requireBranch(ctx.app, repo.repo.id, ctx.params.branch);
 			const data = parseCommit(ctx.app.stores.git.object(repo.repo.id, branch.sha)!.content);
 			const protection = ctx.app.stores.branches.protection(repo.repo.id, branch.name);

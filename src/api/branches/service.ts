@@ -116,7 +116,8 @@ export function removeProtection(app: App, view: RepoView, branch: string, actor
 
 /**
  * Renames a branch (POST …/branches/{branch}/rename): the reference moves to the new name with its
- * protection; the repository's default branch follows when it was the default. Records `create`
+ * protection; the repository's default branch follows when it was the default; the old name
+ * redirects to the new one (GET …/branches/<old>: 301) until a branch takes it. Records `create`
  * of the new name and `delete` of the old one (with their pushes), as the two reference changes.
  * @param now ISO timestamp
  * @throws HttpError 404 "Branch not found"; 422 for an invalid or taken name
@@ -131,6 +132,7 @@ export function renameBranch(app: App, view: RepoView, from: string, to: string,
 	if (stores.git.ref(view.repo.id, `refs/heads/${name}`)) throw invalidField('Branch', 'new_name', `A branch named ${name} already exists.`, 'already_exists');
 	stores.git.deleteRef(view.repo.id, `refs/heads/${from}`);
 	stores.git.insertRef(view.repo.id, `refs/heads/${name}`, branch.sha, now);
+	stores.branches.recordRename(view.repo.id, from, name);
 	if (stores.branches.protection(view.repo.id, from)) {
 		stores.branches.removeProtection(view.repo.id, name);
 		stores.branches.renameProtection(view.repo.id, from, name, now);

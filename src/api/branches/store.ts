@@ -122,6 +122,10 @@ export function createBranchStore(db: DB) {
 		JOIN workflow_runs r ON r.id = j.run_id AND j.run_attempt = r.run_attempt
 		WHERE r.repo_id = ? AND r.head_sha = ? AND j.name IN (SELECT value FROM json_each(?))
 		ORDER BY j.id`);
+	const renamedTo = db.prepare('SELECT new_name FROM branch_renames WHERE repo_id = ? AND old_name = ?').pluck();
+	const dropRename = db.prepare('DELETE FROM branch_renames WHERE repo_id = @repoId AND old_name = @to');
+	const followRename = db.prepare('UPDATE branch_renames SET new_name = @to WHERE repo_id = @repoId AND new_name = @from');
+	const insertRename = db.prepare('INSERT OR REPLACE INTO branch_renames (repo_id, old_name, new_name) VALUES (@repoId, @from, @to)');
 	const userByEmail = db.prepare("SELECT * FROM accounts WHERE type = 'User' AND email = ? COLLATE NOCASE ORDER BY id LIMIT 1");
 
 	return {
@@ -148,6 +152,15 @@ export function createBranchStore(db: DB) {
 			const found = new Map<string, CheckRunState>();
 			for (const row of checkRuns.all(repoId, sha, JSON.stringify(names)) as CheckRunState[]) found.set(row.name, row);
 			return found;
+		},
+		/** The name a renamed branch has now, or undefined. */
+		renamedTo: (repoId: number, name: string) => renamedTo.get(repoId, name) as string | undefined,
+		/** Remembers a rename: `from` (and every older name of it) now leads to `to`; `to` is no longer an old name. */
+		recordRename(repoId: number, from: string, to: string): void {
+			const names = { repoId, from, to };
+			dropRename.run(names);
+			followRename.run(names);
+			insertRename.run(names);
 		},
 		/** The user whose email is `email` (case-insensitive), for a commit's author and committer. */
 		userByEmail: (email: string) => userByEmail.get(email) as AccountRow | undefined,
