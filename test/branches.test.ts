@@ -85,6 +85,10 @@ test('GET /branches – the branches by name with their head commit, anonymously
 	assert.is((await s.get('/repos/acme/vault/branches', outsider)).status, 404, '~> a private repository is hidden from those who cannot read it');
 	assert.is((await s.get('/repos/acme/vault/branches')).status, 404, '~> and from anonymous callers');
 	assert.is((await s.get('/repos/acme/vault/branches', owner)).body.length, 1, '~> its readers list it');
+	assert.is((await s.get('/repos/acme/vault/branches', s.token('olivia', { scopes: [] }))).status, 404, '~> a classic token without repo: public repositories only');
+	assert.is((await s.get('/repos/acme/vault/branches', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'read' } }))).status, 200, '~> Contents (read)');
+	const fine = await s.request('PUT', `${R}/branches/main/protection`, { token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } }), body: FULL_RULES });
+	assert.equal([fine.status, fine.body.message], [403, 'Resource not accessible by personal access token'], '~> protection needs Administration');
 	const invalid = await s.get(`${R}/branches?protected=maybe`, owner);
 	assert.is(invalid.status, 422, '~> protected takes true or false');
 });

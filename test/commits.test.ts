@@ -113,6 +113,9 @@ test('GET /commits – newest first from the default branch, as git log; sha, pa
 	assert.equal([nope.status, nope.body.message], [404, 'No commit found for SHA: nope'], '~> the list answers 404 for an unknown sha');
 	assert.is((await s.get('/repos/acme/vault/commits', outsider)).status, 404, '~> hidden private repository');
 	assert.is((await s.get('/repos/acme/vault/commits')).status, 404);
+	assert.is((await s.get('/repos/acme/vault/commits', s.token('olivia', { scopes: [] }))).status, 404, '~> a classic token without repo sees public repositories only');
+	assert.is((await s.get('/repos/acme/vault/commits', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} }))).status, 404, '~> a fine-grained token without Contents: the public view');
+	assert.is((await s.get('/repos/acme/vault/commits', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'read' } }))).status, 200, '~> with Contents (read) it reads');
 	const empty = await s.get('/repos/acme/empty/commits', owner);
 	assert.equal([empty.status, empty.body.message], [409, 'Git Repository is empty.']);
 });
