@@ -168,6 +168,13 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 	assert.is(oddDiff.text, git(['diff-tree', '-p', c.one, odd]), '~> file to folder, mode change, symlink, empty file: as git');
 	const oddPatch = await s.get(`${R}/commits/${odd}`, undefined, { Accept: 'application/vnd.github.patch' });
 	assert.is(oddPatch.text, git(['format-patch', '--stdout', '--no-binary', '-1', odd]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n'));
+	// More than 300 files: pages of 300, the same stats on each.
+	const many = await commit('Many', Array.from({ length: 305 }, (_, i) => file(`many/f${String(i).padStart(3, '0')}`, `${i}\n`)), [c.one], 36);
+	const first = await s.get(`${R}/commits/${many}`);
+	assert.equal([first.body.files.length, first.body.stats.additions], [300, 305]);
+	assert.match(first.headers.get('link') ?? '', /page=2>; rel="next"/);
+	const rest = await s.get(`${R}/commits/${many}?page=2`);
+	assert.equal([rest.body.files.map((f: any) => f.filename), rest.body.stats.total], [['many/f300', 'many/f301', 'many/f302', 'many/f303', 'many/f304'], 305]);
 	const renamed = (await s.get(`${R}/commits/${c.three}`)).body.files;
 	assert.equal(renamed.map((f: any) => [f.status, f.filename, f.previous_filename, f.changes]), [['renamed', 'docs/manual.md', 'docs/guide.md', 0]]);
 	const root = (await s.get(`${R}/commits/v1`)).body;

@@ -110,6 +110,8 @@ export const commitRoutes: RouteDeclaration[] = [
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/commits/{ref}',
 		docs: 'commits/commits#get-a-commit',
+		// More than 300 files: pages of files (up to 3,000), each with the same commit and stats.
+		pagination: { perPage: MAX_DIFF_FILES, maxPerPage: MAX_DIFF_FILES },
 		handler(ctx) {
 			const repo = view(ctx);
 			const sha = requireCommit(ctx.app, repo, ctx.params.ref);
@@ -121,8 +123,8 @@ export const commitRoutes: RouteDeclaration[] = [
 				() => formatPatch(ctx.app, repo.repo.id, sha, data, 1, 1),
 			);
 			if (text) return text;
-			const { files, stats } = diffFiles(ctx.app, repo, sha, changes);
-			return ok({ ...fullCommit(ctx.app, repo, sha, data, new AuthorLookup(ctx.app)), stats, files });
+			const { files, stats } = diffFiles(ctx.app, repo, sha, changes, ctx.page.offset, ctx.page.perPage);
+			return { status: 200, body: { ...fullCommit(ctx.app, repo, sha, data, new AuthorLookup(ctx.app)), stats, files }, total: changes.length };
 		},
 	}),
 	route({

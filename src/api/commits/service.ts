@@ -103,23 +103,31 @@ export function requireCommit(app: App, view: RepoView, ref: string, missing: 40
 	return sha;
 }
 
-/** The files of a change list as GitHub lists them (at most MAX_DIFF_FILES), and the totals over them. */
-export function diffFiles(app: App, view: RepoView, atSha: string, changes: TreeChange[]) {
+/** Files of one commit GitHub lists at most, over pages of MAX_DIFF_FILES. */
+export const MAX_COMMIT_FILES = 3000;
+
+/**
+ * The files of a change list as GitHub lists them: the `limit` files from `offset` (at most
+ * MAX_DIFF_FILES), and the line totals over every change given.
+ */
+export function diffFiles(app: App, view: RepoView, atSha: string, changes: TreeChange[], offset = 0, limit = MAX_DIFF_FILES) {
 	let additions = 0;
 	let deletions = 0;
-	const files = changes.slice(0, MAX_DIFF_FILES).map((change) => {
+	const end = offset + Math.min(limit, MAX_DIFF_FILES);
+	const files: Array<ReturnType<typeof diffEntry>> = [];
+	changes.forEach((change, index) => {
 		const patch = filePatch(app, view.repo.id, change);
 		additions += patch.additions;
 		deletions += patch.deletions;
-		return diffEntry(app.urls, view, atSha, change, patch);
+		if (index >= offset && index < end) files.push(diffEntry(app.urls, view, atSha, change, patch));
 	});
 	return { files, stats: { total: additions + deletions, additions, deletions } };
 }
 
-/** The changes a commit made: its tree against its first parent's (everything, for a root commit). */
-export function commitChanges(app: App, repoId: number, data: CommitData): TreeChange[] {
+/** The changes a commit made (at most `limit`): its tree against its first parent's (everything, for a root commit). */
+export function commitChanges(app: App, repoId: number, data: CommitData, limit = MAX_COMMIT_FILES): TreeChange[] {
 	const parent = data.parents[0] ? new CommitReader(app, repoId).read(data.parents[0]) : null;
-	return diffTrees(app, repoId, parent?.tree ?? null, data.tree, MAX_DIFF_FILES).changes;
+	return diffTrees(app, repoId, parent?.tree ?? null, data.tree, limit).changes;
 }
 
 /** One side of a comparison: the repository holding it and the commit. */
