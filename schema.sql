@@ -685,6 +685,30 @@ CREATE TABLE git_refs (
 ) WITHOUT ROWID;
 -- ===== end git objects =====
 
+-- ===== branch protection (src/api/branches) =====
+-- Protection of one branch, by its exact name (GitHub's branch protection API). `settings` is JSON
+-- (src/api/branches/store.ts ProtectionSettings): required_status_checks, enforce_admins,
+-- required_pull_request_reviews, restrictions (account and app ids), required_signatures and the
+-- boolean rules. Renaming the branch moves the row; the ref writes of src/api/git/writes.ts enforce it.
+CREATE TABLE branch_protections (
+  id         INTEGER PRIMARY KEY,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  branch     TEXT NOT NULL,                           -- branch name without refs/heads/, case-sensitive
+  settings   TEXT NOT NULL,                           -- JSON ProtectionSettings
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (repo_id, branch)
+);
+-- Branches renamed (POST …/branches/{branch}/rename): GET …/branches/<old> answers 301 to the new
+-- name while no branch of the old name exists. A chain of renames points every old name at the latest.
+CREATE TABLE branch_renames (
+  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  old_name TEXT NOT NULL,
+  new_name TEXT NOT NULL,
+  PRIMARY KEY (repo_id, old_name)
+) WITHOUT ROWID;
+-- ===== end branch protection =====
+
 -- ===== deployments and environments (src/api/deployments) =====
 -- Deployments of a repository (GitHub's deployments API). Gitstead does not resolve refs yet:
 -- sha holds the ref as given. environment may change with a status; original_environment never.

@@ -104,6 +104,40 @@ const DISMISSAL_REQUEST =
 	'GitHub (github.com) reports delegated alert dismissal requests, made, answered or cancelled, through its dismissal_request_dependabot webhook; Gitstead records none yet: that payload is not in the references this work was checked against, and hooks here cannot subscribe to it (not among the event names src/webhooks accepts)';
 
 /**
+ * The write routes of a protection's parts, in an order where each call changes the rules (so each
+ * records branch_protection_rule edited): main's protection made by the PUT entry before them.
+ */
+function protectionParts(): Record<string, Entry> {
+	const path = (part: string) => `/repos/acme/app/branches/main/protection/${part}`;
+	const key = (method: string, part: string) => `${method} /repos/{owner}/{repo}/branches/{branch}/protection/${part}`;
+	const edited = (part: string, body?: (w: World) => unknown): Entry => ({ records: ['branch_protection_rule.edited'], call: (w) => ({ path: path(part), body: body?.(w) }) });
+	const appSlug = (w: World) => s.app.stores.apps.byId(w.appId)!.slug;
+	return {
+		[key('POST', 'enforce_admins')]: edited('enforce_admins'),
+		[key('DELETE', 'enforce_admins')]: edited('enforce_admins'),
+		[key('POST', 'required_signatures')]: edited('required_signatures'),
+		[key('DELETE', 'required_signatures')]: edited('required_signatures'),
+		[key('PATCH', 'required_pull_request_reviews')]: edited('required_pull_request_reviews', () => ({ required_approving_review_count: 2 })),
+		[key('DELETE', 'required_pull_request_reviews')]: edited('required_pull_request_reviews'),
+		[key('PATCH', 'required_status_checks')]: edited('required_status_checks', () => ({ strict: true })),
+		[key('POST', 'required_status_checks/contexts')]: edited('required_status_checks/contexts', () => ({ contexts: ['lint'] })),
+		[key('PUT', 'required_status_checks/contexts')]: edited('required_status_checks/contexts', () => ({ contexts: ['ci', 'test'] })),
+		[key('DELETE', 'required_status_checks/contexts')]: edited('required_status_checks/contexts', () => ({ contexts: ['test'] })),
+		[key('DELETE', 'required_status_checks')]: edited('required_status_checks'),
+		[key('POST', 'restrictions/users')]: edited('restrictions/users', () => ({ users: ['mike'] })),
+		[key('PUT', 'restrictions/users')]: edited('restrictions/users', () => ({ users: ['wendy'] })),
+		[key('DELETE', 'restrictions/users')]: edited('restrictions/users', () => ({ users: ['wendy'] })),
+		[key('POST', 'restrictions/teams')]: edited('restrictions/teams', () => ({ teams: ['core'] })),
+		[key('DELETE', 'restrictions/teams')]: edited('restrictions/teams', () => ({ teams: ['core'] })),
+		[key('PUT', 'restrictions/teams')]: edited('restrictions/teams', () => ({ teams: ['core'] })),
+		[key('POST', 'restrictions/apps')]: edited('restrictions/apps', (w) => ({ apps: [appSlug(w)] })),
+		[key('DELETE', 'restrictions/apps')]: edited('restrictions/apps', (w) => ({ apps: [appSlug(w)] })),
+		[key('PUT', 'restrictions/apps')]: edited('restrictions/apps', (w) => ({ apps: [appSlug(w)] })),
+		[key('DELETE', 'restrictions')]: edited('restrictions'),
+	};
+}
+
+/**
  * The table, in the order the walk calls it (creations before the changes that need them). Keys are
  * `METHOD path` exactly as the route table declares them. Every entry is called, `none` and `gap`
  * ones too (each must then record nothing, so its reason stays true): none needed leaving out.
@@ -711,6 +745,24 @@ const TABLE: Record<string, Entry> = {
 		records: ['release.deleted'],
 		call: () => ({ path: `/repos/acme/app/releases/${w.ids.release}` }),
 	},
+
+	// ------------------------------------------------------------------ branches and their protection
+	'POST /repos/{owner}/{repo}/branches/{branch}/rename': {
+		records: ['create', 'push', 'delete', 'push'],
+		call: async (w) => {
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/old-name', sha: w.commits.one } });
+			return { path: '/repos/acme/app/branches/old-name/rename', body: { new_name: 'new-name' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/branches/{branch}/protection': {
+		records: ['branch_protection_rule.created'],
+		call: () => ({
+			path: '/repos/acme/app/branches/main/protection',
+			body: { required_status_checks: { strict: false, contexts: ['ci'] }, enforce_admins: false, required_pull_request_reviews: { required_approving_review_count: 1 }, restrictions: { users: ['olivia'], teams: [] } },
+		}),
+	},
+	...protectionParts(),
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': { records: ['branch_protection_rule.deleted'], call: () => ({ path: '/repos/acme/app/branches/main/protection' }) },
 
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': {

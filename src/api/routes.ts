@@ -18,6 +18,8 @@ import { contentRoutes } from './contents/routes';
 import { gitignoreRoutes } from './gitignore/routes';
 import { budgetRoutes } from './budgets/routes';
 import { collaboratorRoutes } from './collaborators/routes';
+import { branchRoutes } from './branches/routes';
+import { commitRoutes } from './commits/routes';
 import { customPropertyRoutes } from './custom-properties/routes';
 import { memberRoutes } from './members/routes';
 import { globalWebhookRoutes } from './global-webhooks/routes';
@@ -63,6 +65,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...gitRoutes,
 	...contentRoutes,
 	...gitignoreRoutes,
+	...branchRoutes,
+	...commitRoutes,
 	...deploymentRoutes,
 	...statusRoutes,
 	...releaseRoutes,

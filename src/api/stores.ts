@@ -6,6 +6,7 @@ import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
 import { createAppStore } from './apps/store';
 import { createCheckStore } from './checks/store';
+import { createBranchStore } from './branches/store';
 import { createBudgetStore } from './budgets/store';
 import { createCollaboratorStore } from './collaborators/store';
 import { createCustomPropertyStore } from './custom-properties/store';
@@ -52,6 +53,7 @@ export function createStores(db: DB) {
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),
 		git: createGitStore(db),
+		branches: createBranchStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
 		checks: createCheckStore(db),

@@ -575,6 +575,28 @@ export const migrations: Migration[] = [
 				CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);`);
 		},
 	},
+	{
+		version: 18,
+		description: 'branch protection: one row of JSON settings per protected branch; renamed branches',
+		up(db) {
+			db.exec(`
+				CREATE TABLE branch_protections (
+				  id         INTEGER PRIMARY KEY,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  branch     TEXT NOT NULL,
+				  settings   TEXT NOT NULL,
+				  created_at TEXT NOT NULL,
+				  updated_at TEXT NOT NULL,
+				  UNIQUE (repo_id, branch)
+				);
+				CREATE TABLE branch_renames (
+				  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  old_name TEXT NOT NULL,
+				  new_name TEXT NOT NULL,
+				  PRIMARY KEY (repo_id, old_name)
+				) WITHOUT ROWID;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -9,7 +9,7 @@ import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
 import { parseCommit } from './objects';
-import { isAncestor } from './service';
+import { isAncestor, peel } from './service';
 
 /** GitHub lists at most 20 commits in a push's payload; `size` counts them all. */
 const PAYLOAD_COMMITS = 20;
@@ -58,6 +58,13 @@ function commitSummaries(app: App, repo: RepositoryRow, owner: { login: string }
 	});
 }
 
+/** True when a ref moved to a commit that does not descend from its old one (a forced push). */
+function forcedMove(app: App, repoId: number, before: string | null, after: string | null): boolean {
+	const from = before && peel(app, repoId, before, 'commit');
+	const to = after && peel(app, repoId, after, 'commit');
+	return !!from && !!to && !isAncestor(app, repoId, from, to);
+}
+
 /**
  * The push webhook's payload (without an action: push has none) for a reference moved from
  * `before` to `after`: the commits it brings (the last 20), pusher, repository, organization and
@@ -87,7 +94,7 @@ function pushPayloadOf(
 		after: after ?? ZERO,
 		created: before === null,
 		deleted: after === null,
-		forced: false,
+		forced: forcedMove(app, repo.id, before, after),
 		base_ref: null,
 		compare: app.urls.html(`/${owner.login}/${repo.name}/compare/${(before ?? ZERO).slice(0, 12)}...${(after ?? ZERO).slice(0, 12)}`),
 		commits: commits.map((c) => ({ id: c.sha, tree_id: null, distinct: true, message: c.message, url: c.url, author: c.author })),

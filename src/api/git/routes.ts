@@ -51,6 +51,11 @@ function rest(ctx: Context): string {
 	return ctx.params['*'] ?? '';
 }
 
+/** Branch protection's view of the writer: repository administrators bypass what enforce_admins leaves to them. */
+function adminWrite(ctx: Context): { admin: boolean } {
+	return { admin: ctx.repo.permission === 'admin' };
+}
+
 function view(ctx: Context): render.RepoView {
 	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
 }
@@ -352,7 +357,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		body: v.object({ ref: v.string(), sha: v.string() }),
 		handler(ctx) {
 			const repo = view(ctx);
-			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now), ctx.principal.actorId);
+			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now), ctx.principal.actorId, adminWrite(ctx));
 			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
 			return created(body, body.url);
 		},
@@ -367,7 +372,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const name = `refs/${rest(ctx)}`;
-			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now), ctx.principal.actorId);
+			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now), ctx.principal.actorId, adminWrite(ctx));
 			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
 		},
 	}),
@@ -379,7 +384,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		errorResource: 'Reference',
 		handler(ctx) {
 			const repo = view(ctx);
-			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`, ctx.principal.actorId);
+			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`, ctx.principal.actorId, adminWrite(ctx));
 			return noContent();
 		},
 	}),

@@ -41,18 +41,20 @@ export function createGitStore(db: DB) {
 		'INSERT INTO git_commit_parents (repo_id, commit_sha, position, parent_sha) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
 	);
 	const parents = db.prepare('SELECT parent_sha FROM git_commit_parents WHERE repo_id = ? AND commit_sha = ? ORDER BY position').pluck();
-	// The commit and every commit reachable from it through parents.
+	// The commit and every commit reachable from it through parents. CROSS JOIN keeps the loop order:
+	// each queued commit looks up its parents by primary key (a plain JOIN let SQLite scan every parent
+	// row of the repository per queued commit: quadratic, 1.8 s for 5,000 commits instead of ~10 ms).
 	const ancestors = db
 		.prepare(`
 		WITH RECURSIVE reach(sha) AS (
-			SELECT @sha UNION SELECT p.parent_sha FROM git_commit_parents p JOIN reach r ON p.repo_id = @repoId AND p.commit_sha = r.sha
+			SELECT @sha UNION SELECT p.parent_sha FROM reach r CROSS JOIN git_commit_parents p ON p.repo_id = @repoId AND p.commit_sha = r.sha
 		)
 		SELECT sha FROM reach`)
 		.pluck();
 	const reaches = db
 		.prepare(`
 		WITH RECURSIVE reach(sha) AS (
-			SELECT @from UNION SELECT p.parent_sha FROM git_commit_parents p JOIN reach r ON p.repo_id = @repoId AND p.commit_sha = r.sha
+			SELECT @from UNION SELECT p.parent_sha FROM reach r CROSS JOIN git_commit_parents p ON p.repo_id = @repoId AND p.commit_sha = r.sha
 		)
 		SELECT 1 FROM reach WHERE sha = @to LIMIT 1`)
 		.pluck();

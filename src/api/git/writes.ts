@@ -25,6 +25,17 @@ import {
 import { isAncestor, peel } from './service';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../repos/store';
+import { checkRefUpdate } from '../branches/enforce';
+
+/**
+ * How a reference write is made, for branch protection (src/api/branches/enforce.ts): the actor
+ * administers the repository (bypasses what enforce_admins leaves to administrators), or the write
+ * is a pull request's merge.
+ */
+export interface RefWriteOptions {
+	admin?: boolean;
+	viaPullRequest?: boolean;
+}
 
 /** GitHub's answer for git operations on a repository without commits. */
 export const EMPTY_REPOSITORY = 'Git Repository is empty.';
@@ -307,11 +318,20 @@ function pushed(app: App, repoId: number, name: string, now: string): void {
  * @throws HttpError 409 for a repository without commits; 422 for an invalid name, an existing
  *   reference ("Reference already exists"), or a missing object ("Object does not exist")
  */
-export function createRef(app: App, repo: RepositoryRow, name: string, shaText: string, now: string, actorId: number | null): { sha: string; type: ObjectType } {
+export function createRef(
+	app: App,
+	repo: RepositoryRow,
+	name: string,
+	shaText: string,
+	now: string,
+	actorId: number | null,
+	options: RefWriteOptions = {},
+): { sha: string; type: ObjectType } {
 	requireCommits(app, repo.id);
 	checkRefName(name);
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
+	checkRefUpdate(app, repo.id, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest });
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
@@ -324,7 +344,8 @@ export function createRef(app: App, repo: RepositoryRow, name: string, shaText: 
  * @param now ISO timestamp
  * @param actorId who acts (the event's actor and sender)
  * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist",
- *   "Object does not exist", "Update is not a fast forward"
+ *   "Object does not exist", "Update is not a fast forward", and the branch protection refusals
+ *   of src/api/branches/enforce.ts checkRefUpdate ("Cannot force-push to this branch", ...)
  */
 export function updateRef(
 	app: App,
@@ -334,6 +355,7 @@ export function updateRef(
 	force: boolean,
 	now: string,
 	actorId: number | null,
+	options: RefWriteOptions = {},
 ): { sha: string; type: ObjectType } {
 	requireCommits(app, repo.id);
 	const current = app.stores.git.ref(repo.id, name);
@@ -344,6 +366,9 @@ export function updateRef(
 		const to = peel(app, repo.id, target.sha, 'commit');
 		if (!from || !to || !isAncestor(app, repo.id, from, to)) throw unprocessable('Update is not a fast forward');
 	}
+	if (current.sha !== target.sha) {
+		checkRefUpdate(app, repo.id, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest });
+	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	if (current.sha !== target.sha) recordPush(app, repo, name, current.sha, target.sha, actorId);
@@ -353,13 +378,15 @@ export function updateRef(
 /**
  * Deletes a reference (DELETE /git/refs/{ref}); the default branch stays. Records the delete and
  * push events (`actorId` acts).
- * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist", "Cannot delete the default branch"
+ * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist", "Cannot delete the default branch",
+ *   "Cannot delete this protected branch" (src/api/branches/enforce.ts)
  */
-export function deleteRef(app: App, repo: RepositoryRow, name: string, actorId: number | null): void {
+export function deleteRef(app: App, repo: RepositoryRow, name: string, actorId: number | null, options: RefWriteOptions = {}): void {
 	requireCommits(app, repo.id);
 	const current = app.stores.git.ref(repo.id, name);
 	if (!current) throw unprocessable('Reference does not exist');
 	if (name === `refs/heads/${repo.default_branch}`) throw unprocessable('Cannot delete the default branch');
+	checkRefUpdate(app, repo.id, name, current.sha, null, { actorId, admin: options.admin === true });
 	app.stores.git.deleteRef(repo.id, name);
 	recordDeleteRef(app, repo, name, current.sha, actorId);
 }

@@ -1,0 +1,209 @@
+/**
+ * GitHub's repository commits API (repos/commits, repos/compare-commits, repos/list-tags) over the
+ * stored git objects: list commits, get one with its stats and files (also as
+ * application/vnd.github.diff and .patch), compare two commits, and list tags. Reading needs
+ * Contents (read) — public repositories anonymously too.
+ */
+import * as v from 'valibot';
+import { ok, paged, type Reply } from '../../http/reply';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
+import { timestampParam } from '../../http/validation';
+import { callerRepoPermission } from '../../auth/access/repos';
+import { diffStat, diffTrees, MAX_DIFF_FILES, unifiedDiff, type TreeChange } from '../git/diff';
+import { aheadBehind, CommitReader } from '../git/graph';
+import type { App } from '../../app';
+import type { CommitData } from '../git/objects';
+import { repoApi, type RepoView } from '../git/render';
+import { peel } from '../git/service';
+import { fullSha, requireCommits } from '../git/writes';
+import { unprocessable } from '../../http/errors';
+import { shortBranch } from '../branches/render';
+import { AuthorLookup, fullCommit, tagItem } from './render';
+import {
+	commitChanges,
+	comparisonCommits,
+	diffFiles,
+	listCommits,
+	MAX_COMPARE_COMMITS,
+	requireCommit,
+	requireMergeBase,
+	resolveComparison,
+} from './service';
+
+const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const }, errorResource: 'Commit' };
+
+function view(ctx: Context): RepoView {
+	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
+}
+
+const epoch = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
+
+/** RFC 2822 date of a commit identity, as `git format-patch` writes it. */
+function mailDate(seconds: number, tz: string): string {
+	const sign = tz.startsWith('-') ? -1 : 1;
+	const offset = sign * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(3, 5)));
+	const local = new Date((seconds + offset * 60) * 1000);
+	const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+	const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+	const two = (n: number) => String(n).padStart(2, '0');
+	return `${days[local.getUTCDay()]}, ${local.getUTCDate()} ${months[local.getUTCMonth()]} ${local.getUTCFullYear()} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())} ${tz}`;
+}
+
+/**
+ * One commit as `git format-patch --stdout` writes it (application/vnd.github.patch): mail headers,
+ * the message, the diffstat and summary, the diff, and the signature line.
+ */
+function formatPatch(app: App, repoId: number, sha: string, data: CommitData, index: number, count: number): string {
+	const changes = commitChanges(app, repoId, data);
+	const [subject, ...rest] = data.message.replace(/\n+$/, '').split('\n');
+	const body = rest.join('\n').replace(/^\n+/, '');
+	const numbering = count > 1 ? `[PATCH ${index}/${count}]` : '[PATCH]';
+	return (
+		`From ${sha} Mon Sep 17 00:00:00 2001\nFrom: ${data.author.name} <${data.author.email}>\nDate: ${mailDate(data.author.seconds, data.author.tz)}\n` +
+		`Subject: ${numbering} ${subject}\n\n${body ? `${body}\n` : ''}---\n${diffStat(app, repoId, changes)}\n${unifiedDiff(app, repoId, changes)}-- \n${GIT_VERSION}\n\n`
+	);
+}
+
+/** The version line closing a patch, where git writes its own version. */
+const GIT_VERSION = 'Gitstead';
+
+/** A diff or patch answer when the media type asks for one, else null. */
+function textAnswer(ctx: Context, diff: () => string, patch: () => string): Reply | null {
+	if (ctx.media === 'diff') return { status: 200, raw: { body: diff(), contentType: 'application/vnd.github.diff; charset=utf-8' } };
+	if (ctx.media === 'patch') return { status: 200, raw: { body: patch(), contentType: 'application/vnd.github.patch; charset=utf-8' } };
+	return null;
+}
+
+/** The commits, compare and tags routes, for the route table (src/api/routes.ts). */
+export const commitRoutes: RouteDeclaration[] = [
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/commits',
+		docs: 'commits/commits#list-commits',
+		pagination: true,
+		query: v.object({
+			sha: v.optional(v.string()),
+			path: v.optional(v.string()),
+			author: v.optional(v.string()),
+			committer: v.optional(v.string()),
+			since: v.optional(timestampParam('since')),
+			until: v.optional(timestampParam('until')),
+		}),
+		handler(ctx) {
+			const repo = view(ctx);
+			const head = requireCommit(ctx.app, repo, ctx.query.sha ?? repo.repo.default_branch, 404);
+			const filter = {
+				author: ctx.query.author,
+				committer: ctx.query.committer,
+				path: ctx.query.path,
+				since: epoch(ctx.query.since),
+				until: epoch(ctx.query.until),
+			};
+			const { commits, total } = listCommits(ctx.app, repo, head, filter, ctx.page.offset, ctx.page.perPage);
+			const authors = new AuthorLookup(ctx.app);
+			return paged(commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)), total);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/commits/{ref}',
+		docs: 'commits/commits#get-a-commit',
+		// More than 300 files: pages of files (up to 3,000), each with the same commit and stats.
+		pagination: { perPage: MAX_DIFF_FILES, maxPerPage: MAX_DIFF_FILES },
+		handler(ctx) {
+			const repo = view(ctx);
+			const sha = requireCommit(ctx.app, repo, ctx.params.ref);
+			const data = new CommitReader(ctx.app, repo.repo.id).read(sha)!;
+			const changes = commitChanges(ctx.app, repo.repo.id, data);
+			const text = textAnswer(
+				ctx,
+				() => unifiedDiff(ctx.app, repo.repo.id, changes),
+				() => formatPatch(ctx.app, repo.repo.id, sha, data, 1, 1),
+			);
+			if (text) return text;
+			const { files, stats } = diffFiles(ctx.app, repo, sha, changes, ctx.page.offset, ctx.page.perPage);
+			return { status: 200, body: { ...fullCommit(ctx.app, repo, sha, data, new AuthorLookup(ctx.app)), stats, files }, total: changes.length };
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head',
+		docs: 'commits/commits#list-branches-for-head-commit',
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const sha = fullSha(ctx.params.commit_sha);
+			if (!sha || ctx.app.stores.git.meta(repo.repo.id, sha)?.type !== 'commit') throw unprocessable(`No commit found for SHA: ${ctx.params.commit_sha}`);
+			return ok(ctx.app.stores.branches.headsAt(repo.repo.id, sha).map((row) => shortBranch(ctx.app, repo, row.name, row.sha, row.protected)));
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/compare/{basehead}',
+		docs: 'commits/commits#compare-two-commits',
+		// Without page or per_page, GitHub answers up to 250 commits at once; with them, pages of commits (files on the first only).
+		pagination: { perPage: MAX_COMPARE_COMMITS, maxPerPage: MAX_COMPARE_COMMITS },
+		handler(ctx) {
+			const repo = view(ctx);
+			requireCommits(ctx.app, repo.repo.id);
+			const basehead = ctx.params.basehead;
+			const { repoId, base, head } = resolveComparison(ctx.app, repo, basehead, (id) => {
+				const row = ctx.app.stores.repos.byId(id);
+				const owner = row && ctx.app.stores.accounts.byId(row.owner_id);
+				return !!row && !!owner && callerRepoPermission(ctx, row, owner) !== null;
+			});
+			const mergeBaseSha = requireMergeBase(ctx.app, repoId, base, head);
+			const reader = new CommitReader(ctx.app, repoId);
+			const { commits, total } = comparisonCommits(ctx.app, repoId, base.sha, head.sha, ctx.page.offset, ctx.page.perPage);
+			const changes: TreeChange[] = diffTrees(ctx.app, repoId, reader.read(mergeBaseSha)!.tree, reader.read(head.sha)!.tree, MAX_DIFF_FILES).changes;
+			const text = textAnswer(
+				ctx,
+				() => unifiedDiff(ctx.app, repoId, changes),
+				() => commits.map((c, i) => formatPatch(ctx.app, repoId, c.sha, c.data, i + 1, commits.length)).join(''),
+			);
+			if (text) return text;
+			const counts = aheadBehind(ctx.app, repoId, base.sha, head.sha);
+			const authors = new AuthorLookup(ctx.app);
+			const html = ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${basehead}`);
+			const { files } = ctx.page.page === 1 ? diffFiles(ctx.app, repo, head.sha, changes) : { files: [] };
+			const body = {
+				url: `${repoApi(ctx.app.urls, repo)}/compare/${basehead}`,
+				html_url: html,
+				permalink_url: ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${base.ownerLogin}:${base.sha}...${head.ownerLogin}:${head.sha}`),
+				diff_url: `${html}.diff`,
+				patch_url: `${html}.patch`,
+				base_commit: fullCommit(ctx.app, repo, base.sha, reader.read(base.sha)!, authors),
+				merge_base_commit: fullCommit(ctx.app, repo, mergeBaseSha, reader.read(mergeBaseSha)!, authors),
+				status: counts.status,
+				ahead_by: counts.ahead,
+				behind_by: counts.behind,
+				total_commits: total,
+				commits: commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)),
+				files,
+			};
+			return { status: 200, body, total };
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/tags',
+		docs: 'repos/repos#list-repository-tags',
+		pagination: true,
+		handler(ctx) {
+			const repo = view(ctx);
+			const { git } = ctx.app.stores;
+			// Newest names first: the store lists by name, so read the mirrored window of that order.
+			const total = git.matchingRefs(repo.repo.id, 'refs/tags/', 0, 0).total;
+			const end = Math.max(0, total - ctx.page.offset);
+			const start = Math.max(0, end - ctx.page.perPage);
+			const { rows } = git.matchingRefs(repo.repo.id, 'refs/tags/', end - start, start);
+			const items = rows.reverse().map((row) => tagItem(ctx.app.urls, repo, row.name.slice('refs/tags/'.length), peel(ctx.app, repo.repo.id, row.sha, 'commit') ?? row.sha));
+			return paged(items, total);
+		},
+	}),
+];
