@@ -244,6 +244,21 @@ test('enforcement – force pushes and deletions refused, required checks from c
 	assert.equal(s.app.db.prepare('SELECT event FROM events WHERE id > ?').pluck().all(mark), ['push']);
 });
 
+test('enforcement – a commit status of the required context satisfies it, as a check run does', async () => {
+	await must('POST', `${R}/git/refs`, { ref: 'refs/heads/gated', sha: c.one });
+	await must('PUT', `${R}/branches/gated/protection`, { ...FULL_RULES, required_status_checks: { strict: false, contexts: ['ci/status'] } });
+	const refs = `${R}/git/refs/heads`;
+	const expected = await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } });
+	assert.is(expected.body.message, 'Required status check "ci/status" is expected.', '~> nothing reported yet');
+	await must('POST', `${R}/statuses/${c.side}`, { state: 'pending', context: 'ci/status' });
+	assert.equal(commitChecksPassed(s.app, app.id, c.side, ['ci/status']).states, [{ context: 'ci/status', state: 'pending' }], '~> a pending status');
+	await must('POST', `${R}/statuses/${c.side}`, { state: 'failure', context: 'ci/status' });
+	const failing = await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } });
+	assert.is(failing.body.message, 'Required status check "ci/status" is failing.', '~> the newest status of the context decides');
+	await must('POST', `${R}/statuses/${c.side}`, { state: 'success', context: 'ci/status' });
+	assert.is((await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } })).status, 200, '~> a successful status lets the push through');
+});
+
 test('enforcement – reviews need a pull request; restrictions name who may push; linear history; enforce_admins binds administrators', async () => {
 	const refs = `${R}/git/refs/heads`;
 	const four = await commit('four', [c.one], 40);

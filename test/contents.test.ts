@@ -512,6 +512,22 @@ test('an archived repository is read-only: PUT and DELETE answer 403, reads go o
 	assert.is(del.status, 403, '~> no deletion');
 });
 
+test('branch protection holds for contents writes: a pusher waits for the required check, an administrator bypasses it', async () => {
+	const made = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'guarded', auto_init: true } });
+	assert.is(made.status, 201);
+	s.user('pete');
+	s.member('acme', 'pete');
+	const pusher = s.fullToken('pete');
+	assert.is((await s.request('PUT', '/repos/acme/guarded/collaborators/pete', { token: owner, body: { permission: 'push' } })).status, 204, '~> pete may push');
+	const rules = { required_status_checks: { strict: false, contexts: ['ci'] }, enforce_admins: false, required_pull_request_reviews: null, restrictions: null };
+	assert.is((await s.request('PUT', '/repos/acme/guarded/branches/main/protection', { token: owner, body: rules })).status, 200);
+	const refused = await s.request('PUT', '/repos/acme/guarded/contents/a.txt', { token: pusher, body: { message: 'a', content: b64('a') } });
+	assert.is(refused.status, 422, '~> the new head has no "ci" result');
+	assert.is(refused.body.message, 'Required status check "ci" is expected.');
+	const admin = await s.request('PUT', '/repos/acme/guarded/contents/a.txt', { token: owner, body: { message: 'a', content: b64('a') } });
+	assert.is(admin.status, 201, '~> an administrator bypasses required checks unless enforce_admins');
+});
+
 test('Octokit: createOrUpdateFileContents → getContent → deleteFile', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit: Octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });

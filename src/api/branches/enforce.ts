@@ -3,7 +3,7 @@
  * its shared create/update/delete functions, so every path that moves a branch (the git refs API,
  * a branch rename, repository contents, later pull request merges) gets the same rules and
  * GitHub's 422 messages. `commitChecksPassed` is the one place required status checks are decided:
- * today from the check runs of Actions (workflow jobs, by name); commit statuses plug in here.
+ * from commit statuses (by context) and check runs (workflow jobs and apps' check runs, by name).
  */
 import type { App } from '../../app';
 import { unprocessable } from '../../http/errors';
@@ -21,16 +21,25 @@ const MAX_PUSHED = 1000;
 export type CheckState = 'success' | 'failure' | 'pending' | 'expected';
 
 /**
- * Whether the required contexts passed on `sha`: each needs a check run of that name (a workflow
- * job of the run's latest attempt, the newest of that name) that completed with success, neutral
- * or skipped. 'expected': nothing of that name reported; 'pending': not completed yet.
+ * Whether the required contexts passed on `sha`. A context is reported by a commit status of that
+ * context (its newest; GitHub's "Commit statuses") or a check run of that name (the newest workflow
+ * job of the run's latest attempt, or an app's check run): it passes when either passed (status
+ * `success`; check run completed with success, neutral or skipped), is 'pending' while either is
+ * still running or pending, 'expected' when nothing of that name reported, 'failure' otherwise.
  * @returns passed, and the state of every context in the order given
  */
 export function commitChecksPassed(app: App, repoId: number, sha: string, contexts: string[]): { passed: boolean; states: Array<{ context: string; state: CheckState }> } {
 	const runs = app.stores.branches.checkRuns(repoId, sha, contexts);
+	const statuses = new Map(app.stores.statuses.latestByContext(repoId, sha).map((status) => [status.context, status.state]));
 	const states = contexts.map((context) => {
 		const run = runs.get(context);
-		const state: CheckState = !run ? 'expected' : run.status !== 'completed' ? 'pending' : PASSING.has(run.conclusion ?? '') ? 'success' : 'failure';
+		const fromRun: CheckState | null = !run ? null : run.status !== 'completed' ? 'pending' : PASSING.has(run.conclusion ?? '') ? 'success' : 'failure';
+		const status = statuses.get(context);
+		const fromStatus: CheckState | null = status === undefined ? null : status === 'success' ? 'success' : status === 'pending' ? 'pending' : 'failure';
+		const reported: CheckState[] = [];
+		if (fromRun) reported.push(fromRun);
+		if (fromStatus) reported.push(fromStatus);
+		const state: CheckState = reported.length === 0 ? 'expected' : reported.includes('success') ? 'success' : reported.includes('pending') ? 'pending' : 'failure';
 		return { context, state };
 	});
 	return { passed: states.every((s) => s.state === 'success'), states };

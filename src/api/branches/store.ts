@@ -116,12 +116,17 @@ export function createBranchStore(db: DB) {
 		ON CONFLICT (repo_id, branch) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`);
 	const remove = db.prepare('DELETE FROM branch_protections WHERE repo_id = ? AND branch = ?');
 	const rename = db.prepare('UPDATE branch_protections SET branch = @to, updated_at = @now WHERE repo_id = @repoId AND branch = @from');
-	// Per job name, the newest job of each run's latest attempt among the runs of the commit.
+	// Per name, the newest check run of the commit: a job of each workflow run's latest attempt, or
+	// a check run an app wrote (their ids start at 2^40, so an app's run is the newer of the two).
 	const checkRuns = db.prepare(`
-		SELECT j.name, j.status, j.conclusion FROM workflow_jobs j
-		JOIN workflow_runs r ON r.id = j.run_id AND j.run_attempt = r.run_attempt
-		WHERE r.repo_id = ? AND r.head_sha = ? AND j.name IN (SELECT value FROM json_each(?))
-		ORDER BY j.id`);
+		SELECT name, status, conclusion FROM (
+		  SELECT j.id, j.name, j.status, j.conclusion FROM workflow_jobs j
+		  JOIN workflow_runs r ON r.id = j.run_id AND j.run_attempt = r.run_attempt
+		  WHERE r.repo_id = @repoId AND r.head_sha = @sha AND j.name IN (SELECT value FROM json_each(@names))
+		  UNION ALL
+		  SELECT c.id, c.name, c.status, c.conclusion FROM check_runs c
+		  WHERE c.repo_id = @repoId AND c.head_sha = @sha AND c.name IN (SELECT value FROM json_each(@names))
+		) ORDER BY id`);
 	const renamedTo = db.prepare('SELECT new_name FROM branch_renames WHERE repo_id = ? AND old_name = ?').pluck();
 	const dropRename = db.prepare('DELETE FROM branch_renames WHERE repo_id = @repoId AND old_name = @to');
 	const followRename = db.prepare('UPDATE branch_renames SET new_name = @to WHERE repo_id = @repoId AND new_name = @from');
@@ -147,10 +152,10 @@ export function createBranchStore(db: DB) {
 		removeProtection: (repoId: number, branch: string) => remove.run(repoId, branch).changes > 0,
 		/** A renamed branch keeps its protection. @param now ISO timestamp */
 		renameProtection: (repoId: number, from: string, to: string, now: string) => void rename.run({ repoId, from, to, now }),
-		/** The state of each named check run on `sha` (the newest job of that name); names without a run are left out. */
+		/** The state of each named check run on `sha` (the newest workflow job or app check run of that name); names without one are left out. */
 		checkRuns(repoId: number, sha: string, names: string[]): Map<string, CheckRunState> {
 			const found = new Map<string, CheckRunState>();
-			for (const row of checkRuns.all(repoId, sha, JSON.stringify(names)) as CheckRunState[]) found.set(row.name, row);
+			for (const row of checkRuns.all({ repoId, sha, names: JSON.stringify(names) }) as CheckRunState[]) found.set(row.name, row);
 			return found;
 		},
 		/** The name a renamed branch has now, or undefined. */

@@ -241,6 +241,7 @@ export const contentRoutes = [
 				{ path, message, content, sha: ctx.body.sha, branch: ctx.body.branch, author, committer },
 				isoSeconds(ctx.now),
 				ctx.principal.actorId,
+				{ admin: ctx.repo.permission === 'admin' },
 			);
 			const body = fileCommitBody(ctx as Context, path, result);
 			return result.created ? created(body) : ok(body);
@@ -264,6 +265,7 @@ export const contentRoutes = [
 				{ path, message, content: null, sha, branch: ctx.body.branch, author, committer },
 				isoSeconds(ctx.now),
 				ctx.principal.actorId,
+				{ admin: ctx.repo.permission === 'admin' },
 			);
 			return ok(fileCommitBody(ctx as Context, path, result));
 		},

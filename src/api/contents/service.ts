@@ -9,7 +9,7 @@ import { conflict, HttpError, invalidField, notFound } from '../../http/errors';
 import type { Ident, TreeMode } from '../git/objects';
 import { parseCommit } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
-import { checkRefName, createCommit, createRef, createTree, storeObject, updateRef, type PersonInput } from '../git/writes';
+import { checkRefName, createCommit, createRef, createTree, storeObject, updateRef, type PersonInput, type RefWriteOptions } from '../git/writes';
 import type { RepositoryRow } from '../repos/store';
 import { visibleEmail } from '../users/render';
 import { blockingFile, lookupPath, treeEntries } from './paths';
@@ -140,11 +140,12 @@ export function notSupplied(field: string): HttpError {
  * empty repository), then the branch moves forward through updateRef (or is created through
  * createRef), which records the push. `path` must be checked already (checkWritePath).
  * @param now ISO timestamp
+ * @param options who writes, for branch protection (an administrator bypasses what enforce_admins allows)
  * @throws HttpError 404 for a missing branch (or file to delete), 409 "<path> does not match <sha>"
  *   when `sha` is not the file's blob, 422 when `sha` is missing for an existing file or the path
  *   runs through a file or names a folder
  */
-export function commitFile(app: App, repo: RepositoryRow, change: FileChange, now: string, actorId: number | null): FileCommit {
+export function commitFile(app: App, repo: RepositoryRow, change: FileChange, now: string, actorId: number | null, options: RefWriteOptions = {}): FileCommit {
 	const { git } = app.stores;
 	const branch = change.branch ?? repo.default_branch;
 	const refName = `refs/heads/${branch}`;
@@ -178,8 +179,8 @@ export function commitFile(app: App, repo: RepositoryRow, change: FileChange, no
 		{ message: change.message, tree, parents: parent ? [parent] : [], author: change.author, committer: change.committer, signature: null },
 		now,
 	);
-	if (ref) updateRef(app, repo, refName, commit, false, now, actorId);
-	else createRef(app, repo, refName, commit, now, actorId);
+	if (ref) updateRef(app, repo, refName, commit, false, now, actorId, options);
+	else createRef(app, repo, refName, commit, now, actorId, options);
 	return { branch, commit, blob, mode, created: !entry };
 }
 
