@@ -40,6 +40,8 @@ interface Call {
 	/** Concrete path; default: the route's path with the scenario's parameters. */
 	path?: string;
 	body?: unknown;
+	/** A raw request body (sent as is; give its Content-Type in `headers`), for routes that take no JSON. */
+	raw?: string;
 	/** Who calls: a login (a classic token with every scope), 'app' (the app's JWT), 'installation' or 'anonymous'; default the organization owner. */
 	as?: string;
 	headers?: Record<string, string>;
@@ -151,6 +153,20 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ repositories
 	'GET /orgs/{org}/repos': {},
 	'GET /repos/{owner}/{repo}': {},
+	'GET /user/repos': {},
+	'GET /users/{username}/repos': {},
+	'GET /repositories': {},
+	'GET /repos/{owner}/{repo}/topics': {},
+	'GET /repos/{owner}/{repo}/languages': {},
+
+	// ------------------------------------------------------------------ contents (main holds README)
+	'GET /repos/{owner}/{repo}/contents/*?': { path: '/repos/acme/app/contents/README' },
+	'GET /repos/{owner}/{repo}/readme': {},
+	// Redirects to the signed codeload URL (302, no body).
+	'GET /repos/{owner}/{repo}/tarball/*?': { path: '/repos/acme/app/tarball/main' },
+	'GET /repos/{owner}/{repo}/zipball/*?': { path: '/repos/acme/app/zipball/main' },
+	'GET /gitignore/templates': {},
+	'GET /gitignore/templates/{name}': { path: '/gitignore/templates/Node' },
 
 	// ------------------------------------------------------------------ custom properties, budgets, runner groups, migrations
 	'GET /orgs/{org}/properties/schema': {},
@@ -240,6 +256,12 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/issues/{issue_number}': {},
 	'GET /repos/{owner}/{repo}/issues/{issue_number}/labels': {},
 	'GET /repos/{owner}/{repo}/assignees/{assignee}': {},
+	'GET /repos/{owner}/{repo}/assignees': {},
+	'GET /repos/{owner}/{repo}/milestones': {},
+	'GET /repos/{owner}/{repo}/milestones/{milestone_number}': {},
+	'GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/reactions': {},
+	'GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': {},
 	'GET /repos/{owner}/{repo}/labels': {},
 	'GET /repos/{owner}/{repo}/labels/{name}': {},
 
@@ -281,6 +303,17 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/notifications': { as: 'mike' },
 	'GET /notifications/threads/{thread_id}': { as: 'mike' },
 	'GET /notifications/threads/{thread_id}/subscription': { as: 'mike' },
+
+	// ------------------------------------------------------------------ search, markdown, miscellaneous
+	'GET /search/repositories': { path: '/search/repositories?q=app' },
+	'GET /search/issues': { path: '/search/issues?q=Placeholder' },
+	'GET /search/users': { path: '/search/users?q=olivia' },
+	'GET /emojis': {},
+	// Non-JSON answers: the documented status and media type (text/plain, application/octocat-stream, text/html).
+	'GET /zen': {},
+	'GET /octocat': {},
+	'POST /markdown': { body: { text: 'Hello **world**, see #1', mode: 'gfm', context: 'acme/app' } },
+	'POST /markdown/raw': { raw: 'Hello **world**', headers: { 'Content-Type': 'text/plain' } },
 
 	// ================================================================== writes
 	// ------------------------------------------------------------------ organizations and members
@@ -341,6 +374,33 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /user/starred/{owner}/{repo}': { path: '/user/starred/acme/site', as: 'nora' },
 	'PUT /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', body: { subscribed: true }, as: 'nora' },
 	'DELETE /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', as: 'nora' },
+	'PUT /repos/{owner}/{repo}/topics': { body: { names: ['anvils', 'rockets'] } },
+	// Destructive ones on throwaway repositories of their own.
+	'POST /repos/{owner}/{repo}/transfer': {
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'moving' } });
+			return { path: '/repos/acme/moving/transfer', body: { new_owner: 'olivia' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}': {
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'trash' } });
+			return { path: '/repos/acme/trash' };
+		},
+	},
+
+	// ------------------------------------------------------------------ contents (written on the branch pages)
+	'PUT /repos/{owner}/{repo}/contents/*': {
+		path: '/repos/acme/app/contents/docs/README.md',
+		body: { message: 'Docs', content: Buffer.from('# Docs\n').toString('base64'), branch: 'pages' },
+	},
+	'GET /repos/{owner}/{repo}/readme/*': { path: '/repos/acme/app/readme/docs?ref=pages' },
+	'DELETE /repos/{owner}/{repo}/contents/*': {
+		call: async () => {
+			const file = await must('GET', '/repos/acme/app/contents/docs/README.md?ref=pages');
+			return { path: '/repos/acme/app/contents/docs/README.md', body: { message: 'No docs', sha: file.sha, branch: 'pages' } };
+		},
+	},
 
 	// ------------------------------------------------------------------ custom properties
 	'PUT /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/level', body: { value_type: 'single_select', allowed_values: ['a', 'b'] } },
@@ -497,6 +557,23 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ issues, comments, labels
+	'POST /repos/{owner}/{repo}/milestones': { body: { title: 'v2.0', description: 'Next', due_on: '2026-12-31T00:00:00Z' } },
+	'PATCH /repos/{owner}/{repo}/milestones/{milestone_number}': { path: '/repos/acme/app/milestones/2', body: { state: 'closed' } },
+	'DELETE /repos/{owner}/{repo}/milestones/{milestone_number}': { path: '/repos/acme/app/milestones/2' },
+	'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions': { body: { content: 'heart' } },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}': {
+		call: async () => {
+			const reactions = await must('GET', '/repos/acme/app/issues/1/reactions?content=heart');
+			return { path: `/repos/acme/app/issues/1/reactions/${reactions[0].id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': { body: { content: 'rocket' } },
+	'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}': {
+		call: async (w) => {
+			const reactions = await must('GET', `/repos/acme/app/issues/comments/${w.params.comment_id}/reactions?content=rocket`);
+			return { path: `/repos/acme/app/issues/comments/${w.params.comment_id}/reactions/${reactions[0].id}` };
+		},
+	},
 	'POST /repos/{owner}/{repo}/labels': { body: { name: 'flaky', color: 'd73a4a' } },
 	'PATCH /repos/{owner}/{repo}/labels/{name}': { path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } },
 	'POST /repos/{owner}/{repo}/issues': { body: { title: 'It breaks', labels: ['bug'], assignees: ['olivia'] } },
@@ -520,6 +597,19 @@ const TABLE: Record<string, Entry> = {
 	'POST /gists/{gist_id}/comments': { body: { body: 'Nice' } },
 	'PATCH /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}`, body: { body: 'Very nice' } }) },
 	'DELETE /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}` }) },
+	'PUT /gists/{gist_id}/star': {},
+	'GET /gists/{gist_id}/star': {},
+	'GET /gists/starred': {},
+	'DELETE /gists/{gist_id}/star': {},
+	'POST /gists/{gist_id}/forks': { as: 'nora' },
+	'GET /gists/{gist_id}/forks': {},
+	'GET /gists/{gist_id}/commits': {},
+	'GET /gists/{gist_id}/{sha}': {
+		call: async (w) => {
+			const [first] = await must('GET', `/gists/${w.params.gist_id}/commits`);
+			return { path: `/gists/${w.params.gist_id}/${first.version}` };
+		},
+	},
 	'DELETE /gists/{gist_id}': {},
 
 	// ------------------------------------------------------------------ dependency graph and Dependabot
@@ -686,6 +776,7 @@ async function scenario() {
 	await must('PUT', '/orgs/acme/public_members/olivia');
 	await must('POST', '/orgs/acme/repos', { body: { name: 'app', has_issues: true } });
 	await must('POST', '/orgs/acme/repos', { body: { name: 'docs' } });
+	await must('POST', '/user/repos', { body: { name: 'dotfiles' } });
 	const app = s.app.stores.repos.byOwnerAndName(acme.id, 'app')!;
 	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', now);
 	// otto, an outside collaborator of acme/app; mike watches it (his received events).
@@ -706,11 +797,19 @@ async function scenario() {
 		body: { tag: 'v1', message: 'First', object: w.commits.one, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
 	});
 	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/tags/v1', sha: tag.sha } });
+	// pages, at the first commit: the branch the contents API writes to (main and topic stay put).
+	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/pages', sha: w.commits.one } });
+	await must('PUT', '/repos/acme/app/topics', { body: { names: ['anvils'] } });
 	const commitOne = await must('GET', `/repos/acme/app/git/commits/${w.commits.one}`);
 
 	// Issues: an issue with the default label bug, mentioning mike; a comment.
 	await must('POST', '/repos/acme/app/issues', { body: { title: 'Placeholder', body: 'Have a look, @mike', labels: ['bug'], assignees: ['olivia'] } });
 	const comment = await must('POST', '/repos/acme/app/issues/1/comments', { body: { body: 'A first comment' } });
+	// Milestone 1 on issue 1 (its labels are the milestone's); reactions on the issue and the comment.
+	await must('POST', '/repos/acme/app/milestones', { body: { title: 'v1.0', description: 'First', due_on: '2026-12-01T00:00:00Z' } });
+	await must('PATCH', '/repos/acme/app/issues/1', { body: { milestone: 1 } });
+	await must('POST', '/repos/acme/app/issues/1/reactions', { body: { content: '+1' }, as: 'mike' });
+	await must('POST', `/repos/acme/app/issues/comments/${comment.id}/reactions`, { body: { content: 'laugh' }, as: 'mike' });
 
 	// Deployments and environments.
 	const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'production', required_contexts: [], payload: { a: 1 } } });
@@ -814,6 +913,13 @@ async function scenario() {
 		name: 'bug',
 		alert_number: '1',
 		thread_id: thread.id,
+		milestone_number: '1',
+		// Ready for the git-backed routes (branches, commits, compare, tags): main at the first
+		// commit, topic at the second (w.commits.one, w.commits.two), the tag v1.
+		branch: 'main',
+		ref: 'main',
+		basehead: 'main...topic',
+		tag: 'v1',
 	};
 }
 
@@ -885,12 +991,21 @@ test('B – every operation, called for real, answers a documented status with a
 		const path = call.path ?? defaultPath(pattern);
 		assert.ok(matches(pattern, path), `~> ${key}: the call ${path} is that route`);
 		const headers = { ...call.headers };
-		const res = await s.request(method, path, { token: credential(call.as), body: call.body, headers });
+		const res = await s.request(method, path, { token: credential(call.as), body: call.body, raw: call.raw, headers });
 		if (res.status < 200 || res.status >= 400) {
 			failed.push(`${key} answered ${res.status}: ${res.text}`);
 			continue;
 		}
 		const operation = item.operation!;
+		// Answers GitHub documents without JSON (a redirect, text/html, text/plain, the octocat stream):
+		// the documented status (checked by validate below: no JSON schema, so no body may be parsed
+		// as JSON), the documented media type, and a redirect's Location.
+		const media = openapi.mediaTypes(operation, res.status);
+		if (media && media.length > 0 && !media.some((type) => type.includes('json'))) {
+			const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+			if (!media.includes(type)) failed.push(`${key} answered ${res.status} as ${type || 'no media type'}; GitHub documents ${media.join(', ')}`);
+		}
+		if (res.status >= 300 && res.status < 400 && !res.headers.get('location')) failed.push(`${key} answered ${res.status} without a Location`);
 		const violations = openapi.validate(operation, res.status, res.body);
 		// OPENAPI_DUMP='GET /app/installations' prints what a route answered, to read a violation against.
 		if (process.env.OPENAPI_DUMP === key) console.log(JSON.stringify({ status: res.status, body: res.body, violations }, null, 2));

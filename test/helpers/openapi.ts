@@ -221,6 +221,17 @@ export class OpenApi {
 		return simplify(validator.errors ?? []);
 	}
 
+	/**
+	 * The media types the operation documents for a status ([] when it documents no body, e.g. a
+	 * 302 or 204; undefined when the status is not documented).
+	 */
+	mediaTypes(operation: Operation, status: number): string[] | undefined {
+		const loaded = this.loaded.find((item) => item.name === operation.description)!;
+		let response = this.raw(operation).responses?.[String(status)];
+		if (response?.$ref) response = loaded.components.responses[response.$ref.split('/').pop()];
+		return response ? Object.keys(response.content ?? {}) : undefined;
+	}
+
 	private raw(operation: Operation): any {
 		const loaded = this.loaded.find((item) => item.name === operation.description)!;
 		return loaded.paths[operation.path][operation.method.toLowerCase()];
