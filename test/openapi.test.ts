@@ -4,7 +4,10 @@
  * then GitHub Enterprise Cloud and api.github.com for operations GHES does not document; see
  * test/helpers/openapi.ts), and a table with one entry per mapped route calls it in one seeded
  * scenario with a happy-path request. The response must answer a documented status and its body
- * must validate against the schema GitHub documents for it (application/json).
+ * must validate against the schema GitHub documents for it (application/json, or the media type the
+ * request asked for where the operation documents one). Answers GitHub documents without JSON (a
+ * 302 redirect, text/plain, text/html, application/octocat-stream) must have the documented status
+ * and media type (a redirect a Location) and no JSON body.
  *
  * Test A holds the table to the route table: a route that maps to an operation and has no entry
  * fails, named; routes with no operation (Gitstead-only, or named otherwise than GitHub) are listed,
@@ -16,8 +19,12 @@
  * that wins), and E requires every allowed deviation to still occur (the list is exact).
  *
  * Covering a new route is one entry: `{}` calls its path with the scenario's parameters as the
- * organization owner; `path`, `body`, `as` (a login, 'app' for the app's JWT, 'installation' for an
- * installation token) or `call` (setup first) say more.
+ * organization owner; `path`, `body` (`raw` with a Content-Type in `headers` for non-JSON bodies),
+ * `as` (a login, 'app' for the app's JWT, 'installation' for an installation token) or `call`
+ * (setup first) say more. The scenario's parameters include a ready git history for the
+ * git-backed routes: `branch`/`ref` main at `w.commits.one`, topic at `w.commits.two`, `basehead`
+ * main...topic, the tag v1, and a branch pages that the contents entries write to (main and topic
+ * stay put).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -676,6 +683,18 @@ const VARIANTS: Array<{ route: string } & Entry> = [
 	{ route: 'GET /events', path: '/events', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/dismissal-requests/dependabot', path: '/repos/acme/app/dismissal-requests/dependabot?request_status=all' },
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=dismissed,fixed,open' },
+	{ route: 'GET /user/repos', path: '/user/repos?affiliation=collaborator,organization_member', as: 'mike' },
+	{ route: 'GET /users/{username}/repos', path: '/users/acme/repos', as: 'anonymous' },
+	{ route: 'GET /repositories', path: '/repositories', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents?ref=pages' },
+	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents/', headers: { Accept: 'application/vnd.github.object+json' } },
+	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/app/readme?ref=topic', as: 'anonymous' },
+	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&sort=stars', as: 'anonymous' },
+	{ route: 'GET /search/issues', path: '/search/issues?q=breaks+is:issue', headers: { Accept: 'application/vnd.github.text-match+json' } },
+	{ route: 'GET /search/users', path: '/search/users?q=acme+type:org', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones?state=all', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/reactions', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}', headers: { Accept: 'application/vnd.github.full+json' } },
 	// The production deployment after the walk gave it a status without target_url: the seed's default, empty.
 	{ route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses' },
 	{
@@ -1006,7 +1025,7 @@ test('B – every operation, called for real, answers a documented status with a
 			if (!media.includes(type)) failed.push(`${key} answered ${res.status} as ${type || 'no media type'}; GitHub documents ${media.join(', ')}`);
 		}
 		if (res.status >= 300 && res.status < 400 && !res.headers.get('location')) failed.push(`${key} answered ${res.status} without a Location`);
-		const violations = openapi.validate(operation, res.status, res.body);
+		const violations = openapi.validate(operation, res.status, res.body, headers.Accept);
 		// OPENAPI_DUMP='GET /app/installations' prints what a route answered, to read a violation against.
 		if (process.env.OPENAPI_DUMP === key) console.log(JSON.stringify({ status: res.status, body: res.body, violations }, null, 2));
 		if (method === 'GET' && emptyList(res.body)) empty.push(key);
@@ -1057,7 +1076,7 @@ test('D – the same routes in other situations (callers, media types, API versi
 		const res = await s.request(call.route.split(' ')[0], path, { token: credential(call.as), headers: call.headers });
 		assert.ok(res.status >= 200 && res.status < 300, `~> ${call.route} ${path} answered ${res.status}: ${res.text}`);
 		assert.not.ok(emptyList(res.body), `~> ${path} lists something`);
-		for (const v of openapi.validate(operation, res.status, res.body)) {
+		for (const v of openapi.validate(operation, res.status, res.body, call.headers?.Accept)) {
 			if (!allowed(operation, res.status, v)) problems.push(`${path} (${call.as ?? 'olivia'}) ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message}`);
 		}
 	}
