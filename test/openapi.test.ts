@@ -661,6 +661,14 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
 	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
 	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents/nowhere', status: 404 },
+	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/docs/readme', status: 404 },
+	{ route: 'PUT /repos/{owner}/{repo}/contents/*', path: '/repos/acme/app/contents/README', body: { message: 'No sha', content: 'eA==', branch: 'pages' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/milestones/{milestone_number}', path: '/repos/acme/app/milestones/99', status: 404 },
+	{ route: 'POST /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones', body: { title: 'v1.0' }, status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', path: '/repos/acme/app/issues/1/reactions', body: { content: 'party' }, status: 422 },
+	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
+	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&page=20&per_page=100', status: 422 },
 ];
 
 /**
