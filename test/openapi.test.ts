@@ -22,7 +22,7 @@
  * organization owner; `path`, `body` (`raw` with a Content-Type in `headers` for non-JSON bodies),
  * `as` (a login, 'app' for the app's JWT, 'installation' for an installation token) or `call`
  * (setup first) say more. The scenario's parameters include a ready git history for the
- * git-backed routes: `branch`/`ref` main at `w.commits.one`, topic at `w.commits.two`, `basehead`
+ * git-backed routes: `branch`/`ref` main at `w.commits.one` (`sha`), topic at `w.commits.two`, `basehead`
  * main...topic, the tag v1, and a branch pages that the contents entries write to (main and topic
  * stay put).
  */
@@ -945,6 +945,7 @@ async function scenario() {
 		// commit, topic at the second (w.commits.one, w.commits.two), the tag v1.
 		branch: 'main',
 		ref: 'main',
+		sha: w.commits.one,
 		basehead: 'main...topic',
 		tag: 'v1',
 	};
