@@ -4,7 +4,10 @@
  * then GitHub Enterprise Cloud and api.github.com for operations GHES does not document; see
  * test/helpers/openapi.ts), and a table with one entry per mapped route calls it in one seeded
  * scenario with a happy-path request. The response must answer a documented status and its body
- * must validate against the schema GitHub documents for it (application/json).
+ * must validate against the schema GitHub documents for it (application/json, or the media type the
+ * request asked for where the operation documents one). Answers GitHub documents without JSON (a
+ * 302 redirect, text/plain, text/html, application/octocat-stream) must have the documented status
+ * and media type (a redirect a Location) and no JSON body.
  *
  * Test A holds the table to the route table: a route that maps to an operation and has no entry
  * fails, named; routes with no operation (Gitstead-only, or named otherwise than GitHub) are listed,
@@ -16,8 +19,12 @@
  * that wins), and E requires every allowed deviation to still occur (the list is exact).
  *
  * Covering a new route is one entry: `{}` calls its path with the scenario's parameters as the
- * organization owner; `path`, `body`, `as` (a login, 'app' for the app's JWT, 'installation' for an
- * installation token) or `call` (setup first) say more.
+ * organization owner; `path`, `body` (`raw` with a Content-Type in `headers` for non-JSON bodies),
+ * `as` (a login, 'app' for the app's JWT, 'installation' for an installation token) or `call`
+ * (setup first) say more. The scenario's parameters include a ready git history for the
+ * git-backed routes: `branch`/`ref` main at `w.commits.one` (`sha`), topic at `w.commits.two`, `basehead`
+ * main...topic, the tag v1, and a branch pages that the contents entries write to (main and topic
+ * stay put).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +47,8 @@ interface Call {
 	/** Concrete path; default: the route's path with the scenario's parameters. */
 	path?: string;
 	body?: unknown;
+	/** A raw request body (sent as is; give its Content-Type in `headers`), for routes that take no JSON. */
+	raw?: string;
 	/** Who calls: a login (a classic token with every scope), 'app' (the app's JWT), 'installation' or 'anonymous'; default the organization owner. */
 	as?: string;
 	headers?: Record<string, string>;
@@ -151,6 +160,20 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ repositories
 	'GET /orgs/{org}/repos': {},
 	'GET /repos/{owner}/{repo}': {},
+	'GET /user/repos': {},
+	'GET /users/{username}/repos': {},
+	'GET /repositories': {},
+	'GET /repos/{owner}/{repo}/topics': {},
+	'GET /repos/{owner}/{repo}/languages': {},
+
+	// ------------------------------------------------------------------ contents (main holds README)
+	'GET /repos/{owner}/{repo}/contents/*?': { path: '/repos/acme/app/contents/README' },
+	'GET /repos/{owner}/{repo}/readme': {},
+	// Redirects to the signed codeload URL (302, no body).
+	'GET /repos/{owner}/{repo}/tarball/*?': { path: '/repos/acme/app/tarball/main' },
+	'GET /repos/{owner}/{repo}/zipball/*?': { path: '/repos/acme/app/zipball/main' },
+	'GET /gitignore/templates': {},
+	'GET /gitignore/templates/{name}': { path: '/gitignore/templates/Node' },
 
 	// ------------------------------------------------------------------ custom properties, budgets, runner groups, migrations
 	'GET /orgs/{org}/properties/schema': {},
@@ -240,6 +263,12 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/issues/{issue_number}': {},
 	'GET /repos/{owner}/{repo}/issues/{issue_number}/labels': {},
 	'GET /repos/{owner}/{repo}/assignees/{assignee}': {},
+	'GET /repos/{owner}/{repo}/assignees': {},
+	'GET /repos/{owner}/{repo}/milestones': {},
+	'GET /repos/{owner}/{repo}/milestones/{milestone_number}': {},
+	'GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/reactions': {},
+	'GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': {},
 	'GET /repos/{owner}/{repo}/labels': {},
 	'GET /repos/{owner}/{repo}/labels/{name}': {},
 
@@ -281,6 +310,17 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/notifications': { as: 'mike' },
 	'GET /notifications/threads/{thread_id}': { as: 'mike' },
 	'GET /notifications/threads/{thread_id}/subscription': { as: 'mike' },
+
+	// ------------------------------------------------------------------ search, markdown, miscellaneous
+	'GET /search/repositories': { path: '/search/repositories?q=app' },
+	'GET /search/issues': { path: '/search/issues?q=Placeholder' },
+	'GET /search/users': { path: '/search/users?q=olivia' },
+	'GET /emojis': {},
+	// Non-JSON answers: the documented status and media type (text/plain, application/octocat-stream, text/html).
+	'GET /zen': {},
+	'GET /octocat': {},
+	'POST /markdown': { body: { text: 'Hello **world**, see #1', mode: 'gfm', context: 'acme/app' } },
+	'POST /markdown/raw': { raw: 'Hello **world**', headers: { 'Content-Type': 'text/plain' } },
 
 	// ================================================================== writes
 	// ------------------------------------------------------------------ organizations and members
@@ -341,6 +381,33 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /user/starred/{owner}/{repo}': { path: '/user/starred/acme/site', as: 'nora' },
 	'PUT /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', body: { subscribed: true }, as: 'nora' },
 	'DELETE /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', as: 'nora' },
+	'PUT /repos/{owner}/{repo}/topics': { body: { names: ['anvils', 'rockets'] } },
+	// Destructive ones on throwaway repositories of their own.
+	'POST /repos/{owner}/{repo}/transfer': {
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'moving' } });
+			return { path: '/repos/acme/moving/transfer', body: { new_owner: 'olivia' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}': {
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'trash' } });
+			return { path: '/repos/acme/trash' };
+		},
+	},
+
+	// ------------------------------------------------------------------ contents (written on the branch pages)
+	'PUT /repos/{owner}/{repo}/contents/*': {
+		path: '/repos/acme/app/contents/docs/README.md',
+		body: { message: 'Docs', content: Buffer.from('# Docs\n').toString('base64'), branch: 'pages' },
+	},
+	'GET /repos/{owner}/{repo}/readme/*': { path: '/repos/acme/app/readme/docs?ref=pages' },
+	'DELETE /repos/{owner}/{repo}/contents/*': {
+		call: async () => {
+			const file = await must('GET', '/repos/acme/app/contents/docs/README.md?ref=pages');
+			return { path: '/repos/acme/app/contents/docs/README.md', body: { message: 'No docs', sha: file.sha, branch: 'pages' } };
+		},
+	},
 
 	// ------------------------------------------------------------------ custom properties
 	'PUT /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/level', body: { value_type: 'single_select', allowed_values: ['a', 'b'] } },
@@ -497,6 +564,23 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ issues, comments, labels
+	'POST /repos/{owner}/{repo}/milestones': { body: { title: 'v2.0', description: 'Next', due_on: '2026-12-31T00:00:00Z' } },
+	'PATCH /repos/{owner}/{repo}/milestones/{milestone_number}': { path: '/repos/acme/app/milestones/2', body: { state: 'closed' } },
+	'DELETE /repos/{owner}/{repo}/milestones/{milestone_number}': { path: '/repos/acme/app/milestones/2' },
+	'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions': { body: { content: 'heart' } },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}': {
+		call: async () => {
+			const reactions = await must('GET', '/repos/acme/app/issues/1/reactions?content=heart');
+			return { path: `/repos/acme/app/issues/1/reactions/${reactions[0].id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': { body: { content: 'rocket' } },
+	'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}': {
+		call: async (w) => {
+			const reactions = await must('GET', `/repos/acme/app/issues/comments/${w.params.comment_id}/reactions?content=rocket`);
+			return { path: `/repos/acme/app/issues/comments/${w.params.comment_id}/reactions/${reactions[0].id}` };
+		},
+	},
 	'POST /repos/{owner}/{repo}/labels': { body: { name: 'flaky', color: 'd73a4a' } },
 	'PATCH /repos/{owner}/{repo}/labels/{name}': { path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } },
 	'POST /repos/{owner}/{repo}/issues': { body: { title: 'It breaks', labels: ['bug'], assignees: ['olivia'] } },
@@ -520,6 +604,19 @@ const TABLE: Record<string, Entry> = {
 	'POST /gists/{gist_id}/comments': { body: { body: 'Nice' } },
 	'PATCH /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}`, body: { body: 'Very nice' } }) },
 	'DELETE /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}` }) },
+	'PUT /gists/{gist_id}/star': {},
+	'GET /gists/{gist_id}/star': {},
+	'GET /gists/starred': {},
+	'DELETE /gists/{gist_id}/star': {},
+	'POST /gists/{gist_id}/forks': { as: 'nora' },
+	'GET /gists/{gist_id}/forks': {},
+	'GET /gists/{gist_id}/commits': {},
+	'GET /gists/{gist_id}/{sha}': {
+		call: async (w) => {
+			const [first] = await must('GET', `/gists/${w.params.gist_id}/commits`);
+			return { path: `/gists/${w.params.gist_id}/${first.version}` };
+		},
+	},
 	'DELETE /gists/{gist_id}': {},
 
 	// ------------------------------------------------------------------ dependency graph and Dependabot
@@ -564,6 +661,14 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
 	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
 	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents/nowhere', status: 404 },
+	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/docs/readme', status: 404 },
+	{ route: 'PUT /repos/{owner}/{repo}/contents/*', path: '/repos/acme/app/contents/README', body: { message: 'No sha', content: 'eA==', branch: 'pages' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/milestones/{milestone_number}', path: '/repos/acme/app/milestones/99', status: 404 },
+	{ route: 'POST /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones', body: { title: 'v1.0' }, status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', path: '/repos/acme/app/issues/1/reactions', body: { content: 'party' }, status: 422 },
+	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
+	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&page=20&per_page=100', status: 422 },
 ];
 
 /**
@@ -586,6 +691,18 @@ const VARIANTS: Array<{ route: string } & Entry> = [
 	{ route: 'GET /events', path: '/events', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/dismissal-requests/dependabot', path: '/repos/acme/app/dismissal-requests/dependabot?request_status=all' },
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=dismissed,fixed,open' },
+	{ route: 'GET /user/repos', path: '/user/repos?affiliation=collaborator,organization_member', as: 'mike' },
+	{ route: 'GET /users/{username}/repos', path: '/users/acme/repos', as: 'anonymous' },
+	{ route: 'GET /repositories', path: '/repositories', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents?ref=pages' },
+	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents/', headers: { Accept: 'application/vnd.github.object+json' } },
+	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/app/readme?ref=topic', as: 'anonymous' },
+	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&sort=stars', as: 'anonymous' },
+	{ route: 'GET /search/issues', path: '/search/issues?q=breaks+is:issue', headers: { Accept: 'application/vnd.github.text-match+json' } },
+	{ route: 'GET /search/users', path: '/search/users?q=acme+type:org', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones?state=all', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/reactions', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}', headers: { Accept: 'application/vnd.github.full+json' } },
 	// The production deployment after the walk gave it a status without target_url: the seed's default, empty.
 	{ route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses' },
 	{
@@ -686,6 +803,7 @@ async function scenario() {
 	await must('PUT', '/orgs/acme/public_members/olivia');
 	await must('POST', '/orgs/acme/repos', { body: { name: 'app', has_issues: true } });
 	await must('POST', '/orgs/acme/repos', { body: { name: 'docs' } });
+	await must('POST', '/user/repos', { body: { name: 'dotfiles' } });
 	const app = s.app.stores.repos.byOwnerAndName(acme.id, 'app')!;
 	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', now);
 	// otto, an outside collaborator of acme/app; mike watches it (his received events).
@@ -706,11 +824,19 @@ async function scenario() {
 		body: { tag: 'v1', message: 'First', object: w.commits.one, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
 	});
 	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/tags/v1', sha: tag.sha } });
+	// pages, at the first commit: the branch the contents API writes to (main and topic stay put).
+	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/pages', sha: w.commits.one } });
+	await must('PUT', '/repos/acme/app/topics', { body: { names: ['anvils'] } });
 	const commitOne = await must('GET', `/repos/acme/app/git/commits/${w.commits.one}`);
 
 	// Issues: an issue with the default label bug, mentioning mike; a comment.
 	await must('POST', '/repos/acme/app/issues', { body: { title: 'Placeholder', body: 'Have a look, @mike', labels: ['bug'], assignees: ['olivia'] } });
 	const comment = await must('POST', '/repos/acme/app/issues/1/comments', { body: { body: 'A first comment' } });
+	// Milestone 1 on issue 1 (its labels are the milestone's); reactions on the issue and the comment.
+	await must('POST', '/repos/acme/app/milestones', { body: { title: 'v1.0', description: 'First', due_on: '2026-12-01T00:00:00Z' } });
+	await must('PATCH', '/repos/acme/app/issues/1', { body: { milestone: 1 } });
+	await must('POST', '/repos/acme/app/issues/1/reactions', { body: { content: '+1' }, as: 'mike' });
+	await must('POST', `/repos/acme/app/issues/comments/${comment.id}/reactions`, { body: { content: 'laugh' }, as: 'mike' });
 
 	// Deployments and environments.
 	const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'production', required_contexts: [], payload: { a: 1 } } });
@@ -814,6 +940,14 @@ async function scenario() {
 		name: 'bug',
 		alert_number: '1',
 		thread_id: thread.id,
+		milestone_number: '1',
+		// Ready for the git-backed routes (branches, commits, compare, tags): main at the first
+		// commit, topic at the second (w.commits.one, w.commits.two), the tag v1.
+		branch: 'main',
+		ref: 'main',
+		sha: w.commits.one,
+		basehead: 'main...topic',
+		tag: 'v1',
 	};
 }
 
@@ -885,13 +1019,22 @@ test('B – every operation, called for real, answers a documented status with a
 		const path = call.path ?? defaultPath(pattern);
 		assert.ok(matches(pattern, path), `~> ${key}: the call ${path} is that route`);
 		const headers = { ...call.headers };
-		const res = await s.request(method, path, { token: credential(call.as), body: call.body, headers });
+		const res = await s.request(method, path, { token: credential(call.as), body: call.body, raw: call.raw, headers });
 		if (res.status < 200 || res.status >= 400) {
 			failed.push(`${key} answered ${res.status}: ${res.text}`);
 			continue;
 		}
 		const operation = item.operation!;
-		const violations = openapi.validate(operation, res.status, res.body);
+		// Answers GitHub documents without JSON (a redirect, text/html, text/plain, the octocat stream):
+		// the documented status (checked by validate below: no JSON schema, so no body may be parsed
+		// as JSON), the documented media type, and a redirect's Location.
+		const media = openapi.mediaTypes(operation, res.status);
+		if (media && media.length > 0 && !media.some((type) => type.includes('json'))) {
+			const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+			if (!media.includes(type)) failed.push(`${key} answered ${res.status} as ${type || 'no media type'}; GitHub documents ${media.join(', ')}`);
+		}
+		if (res.status >= 300 && res.status < 400 && !res.headers.get('location')) failed.push(`${key} answered ${res.status} without a Location`);
+		const violations = openapi.validate(operation, res.status, res.body, headers.Accept);
 		// OPENAPI_DUMP='GET /app/installations' prints what a route answered, to read a violation against.
 		if (process.env.OPENAPI_DUMP === key) console.log(JSON.stringify({ status: res.status, body: res.body, violations }, null, 2));
 		if (method === 'GET' && emptyList(res.body)) empty.push(key);
@@ -942,7 +1085,7 @@ test('D – the same routes in other situations (callers, media types, API versi
 		const res = await s.request(call.route.split(' ')[0], path, { token: credential(call.as), headers: call.headers });
 		assert.ok(res.status >= 200 && res.status < 300, `~> ${call.route} ${path} answered ${res.status}: ${res.text}`);
 		assert.not.ok(emptyList(res.body), `~> ${path} lists something`);
-		for (const v of openapi.validate(operation, res.status, res.body)) {
+		for (const v of openapi.validate(operation, res.status, res.body, call.headers?.Accept)) {
 			if (!allowed(operation, res.status, v)) problems.push(`${path} (${call.as ?? 'olivia'}) ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message}`);
 		}
 	}

@@ -118,6 +118,7 @@ test('issues – text, state, type, labels (quoted too), author, assignee, menti
 	const text = await search('issues', 'booster', nora);
 	assert.is(text.status, 200);
 	assert.equal(names(text), ['Engine explodes on launch'], '~> body text');
+	assert.is(text.body.search_type, 'lexical', '~> GitHub names the kind of issue search it ran');
 	const item = text.body.items[0];
 	assert.is(item.score, 1);
 	assert.is(item.repository_url, `${s.api}/repos/acme/rocket-launcher`, '~> the issue shape of the list routes');

@@ -1,12 +1,13 @@
 /**
  * GitHub's OpenAPI descriptions (@octokit/openapi) as validators: each route of Gitstead's route
  * table is mapped to GitHub's operation by method and path template, and a response is checked
- * against the schema GitHub documents for that operation and status (application/json).
+ * against the schema GitHub documents for that operation and status (application/json, or the
+ * requested media type where the operation documents a schema of its own for it).
  *
  * The descriptions are OpenAPI 3.0: `nullable: true` becomes a JSON Schema type union (or an
  * `anyOf` with null where the schema names no type), `x-*` and other OpenAPI-only keywords are
  * tolerated (ajv strict off), GitHub's own contradictions are corrected first (ERRATA), and schemas
- * compile lazily, one per operation and status, against the description's components registered
+ * compile lazily, one per operation, status and media type, against the description's components registered
  * once. The documents' `depbot` paths map to GitHub's `dependabot` operations.
  */
 import { readFileSync } from 'node:fs';
@@ -67,6 +68,13 @@ const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void;
 			}));
 		},
 		why: 'an event’s payload is oneOf 15 shapes that overlap (public-event accepts any object), so it would check nothing: each payload is checked against the shape its `type` names (PushEvent → push-event)',
+	},
+	{
+		pointer: '/components/schemas/issue-search-result-item/properties/body',
+		fix(node) {
+			node.type = ['string', 'null'];
+		},
+		why: 'a search result item is the issue as the issues routes render it (plus score and text_matches); components/schemas/issue types the same `body` string or null (an issue opened without a body has none, github/rest-api-description#767), the search item a string',
 	},
 	{
 		pointer: '/components/schemas/create-event/properties/ref',
@@ -200,14 +208,19 @@ export class OpenApi {
 	}
 
 	/**
-	 * Validates a response of the operation.
+	 * Validates a response of the operation: against the schema of the media type the request asked
+	 * for (`accept`, e.g. application/vnd.github.object+json) where the operation documents one of its
+	 * own for it (GET contents: application/vnd.github.object), else application/json's.
 	 * @returns the violations (none when valid); an undocumented status is one violation at ''.
 	 */
-	validate(operation: Operation, status: number, body: unknown): Violation[] {
-		const cacheKey = `${operation.description} ${operation.key} ${status}`;
+	validate(operation: Operation, status: number, body: unknown, accept?: string): Violation[] {
+		const documented = this.mediaTypes(operation, status) ?? [];
+		const wanted = accept?.split(';')[0].trim().replace(/\+json$/, '');
+		const media = wanted && documented.includes(wanted) ? wanted : 'application/json';
+		const cacheKey = `${operation.description} ${operation.key} ${status} ${media}`;
 		let validator = this.validators.get(cacheKey);
 		if (validator === undefined) {
-			validator = this.compile(operation, status);
+			validator = this.compile(operation, status, media);
 			this.validators.set(cacheKey, validator);
 		}
 		if (validator === null) {
@@ -221,16 +234,27 @@ export class OpenApi {
 		return simplify(validator.errors ?? []);
 	}
 
+	/**
+	 * The media types the operation documents for a status ([] when it documents no body, e.g. a
+	 * 302 or 204; undefined when the status is not documented).
+	 */
+	mediaTypes(operation: Operation, status: number): string[] | undefined {
+		const loaded = this.loaded.find((item) => item.name === operation.description)!;
+		let response = this.raw(operation).responses?.[String(status)];
+		if (response?.$ref) response = loaded.components.responses[response.$ref.split('/').pop()];
+		return response ? Object.keys(response.content ?? {}) : undefined;
+	}
+
 	private raw(operation: Operation): any {
 		const loaded = this.loaded.find((item) => item.name === operation.description)!;
 		return loaded.paths[operation.path][operation.method.toLowerCase()];
 	}
 
-	private compile(operation: Operation, status: number): ValidateFunction | null {
+	private compile(operation: Operation, status: number, media: string): ValidateFunction | null {
 		const loaded = this.loaded.find((item) => item.name === operation.description)!;
 		let response = this.raw(operation).responses?.[String(status)];
 		if (response?.$ref) response = loaded.components.responses[response.$ref.split('/').pop()];
-		const schema = response?.content?.['application/json']?.schema;
+		const schema = response?.content?.[media]?.schema;
 		if (!schema) return null;
 		return this.ajv.compile(qualifyRefs(schema, operation.description) as object);
 	}

@@ -61,9 +61,12 @@ function searchPage(ctx: Context): { limit: number; offset: number } {
 	return { limit: Math.min(perPage, MAX_RESULTS - offset), offset };
 }
 
-/** The answer: total_count, incomplete_results, items; the Link header stops at result 1000. */
-function results(total: number, items: unknown[]): Reply {
-	return { status: 200, body: { total_count: total, incomplete_results: false, items }, total: Math.min(total, MAX_RESULTS) };
+/**
+ * The answer: total_count, incomplete_results, items (and `more`: search_type for issues); the Link
+ * header stops at result 1000.
+ */
+function results(total: number, items: unknown[], more: Record<string, unknown> = {}): Reply {
+	return { status: 200, body: { total_count: total, incomplete_results: false, items, ...more }, total: Math.min(total, MAX_RESULTS) };
 }
 
 /** The text-match media type (`application/vnd.github.text-match+json`) adds `text_matches` to items. */
@@ -410,7 +413,8 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 			rendered.set(row.id, { ...item, score: 1, ...matches });
 		});
 	}
-	return results(total, rows.map((row) => rendered.get(row.id)));
+	// GitHub's issue search names the kind it ran (lexical, semantic or hybrid): Gitstead's is lexical.
+	return results(total, rows.map((row) => rendered.get(row.id)), { search_type: 'lexical' });
 }
 
 // ----- users
