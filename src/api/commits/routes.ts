@@ -115,6 +115,8 @@ export const commitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const sha = requireCommit(ctx.app, repo, ctx.params.ref);
+			// application/vnd.github.sha: the commit's SHA alone (how clients resolve a ref, e.g. actions/checkout).
+			if (ctx.media === 'sha') return { status: 200, raw: { body: sha, contentType: 'application/vnd.github.sha; charset=utf-8' } };
 			const data = new CommitReader(ctx.app, repo.repo.id).read(sha)!;
 			const changes = commitChanges(ctx.app, repo.repo.id, data);
 			const text = textAnswer(
