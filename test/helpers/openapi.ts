@@ -69,6 +69,16 @@ const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void;
 		why: 'an event’s payload is oneOf 15 shapes that overlap (public-event accepts any object), so it would check nothing: each payload is checked against the shape its `type` names (PushEvent → push-event)',
 	},
 	{
+		pointer: '/paths/~1repos~1{owner}~1{repo}~1collaborators~1{username}/put/responses',
+		fix(node) {
+			node['201'] ??= {
+				description: 'Response when a new invitation is created',
+				content: { 'application/json': { schema: { $ref: '#/components/schemas/repository-invitation' } } },
+			};
+		},
+		why: 'GHES 3.19 documents PUT …/collaborators/{username} with 204 only for “an existing collaborator”, “an organization member” or “an existing team member”, and documents the repository invitations this call creates for anyone else (GET …/invitations, GET /user/repository_invitations, accept, decline), yet drops the 201 “Response when a new invitation is created” (repository-invitation) that api.github.com and GHEC document',
+	},
+	{
 		pointer: '/components/schemas/create-event/properties/ref',
 		fix(node) {
 			node.type = ['string', 'null'];
