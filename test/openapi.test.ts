@@ -702,8 +702,12 @@ const TABLE: Record<string, Entry> = {
 	'POST /repos/{owner}/{repo}/releases': { body: { tag_name: 'v1.0.0', target_commitish: 'main', name: 'One', body: 'The first release' } },
 	'POST /repos/{owner}/{repo}/releases/{release_id}/assets': {
 		call: async (w) => {
-			w.ids.release = (await must('GET', '/repos/acme/app/releases/tags/v1.0.0')).id;
-			return { path: `/repos/acme/app/releases/${w.ids.release}/assets?name=app.txt&label=App`, raw: 'the app', headers: { 'Content-Type': 'text/plain' } };
+			// Through the release's upload_url (a URI template), as clients upload.
+			const release = await must('GET', '/repos/acme/app/releases/tags/v1.0.0');
+			w.ids.release = release.id;
+			const url = String(release.upload_url).replace('{?name,label}', '?name=app.txt&label=App');
+			assert.ok(url.startsWith(s.api), `~> upload_url ${release.upload_url} is served here`);
+			return { path: url.slice(s.api.length), raw: 'the app', headers: { 'Content-Type': 'text/plain' } };
 		},
 	},
 	'GET /repos/{owner}/{repo}/releases': {},
