@@ -751,6 +751,14 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
 	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
 	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
+	// i10-openapi3
+	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', status: 404 },
+	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}', path: '/repos/acme/app/branches/nope', status: 404 },
+	{ route: 'PUT /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', body: { required_status_checks: 'yes' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/nope', status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...nope', status: 404 },
+	{ route: 'PUT /repos/{owner}/{repo}/collaborators/{username}', path: '/repos/acme/app/collaborators/nora', body: { permission: 'boss' }, status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', body: { tag_name: '' }, status: 422 },
 ];
 
 /**
