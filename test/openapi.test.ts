@@ -544,14 +544,6 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 
-	// ------------------------------------------------------------------ notifications
-	'PATCH /notifications/threads/{thread_id}': { as: 'mike' },
-	'PUT /notifications/threads/{thread_id}/subscription': { body: { ignored: false }, as: 'mike' },
-	'DELETE /notifications/threads/{thread_id}/subscription': { as: 'mike' },
-	'DELETE /notifications/threads/{thread_id}': { as: 'mike' },
-	'PUT /repos/{owner}/{repo}/notifications': { body: {}, as: 'mike' },
-	'PUT /notifications': { body: {}, as: 'mike' },
-
 	// ================================================================== i10-openapi3: collaborators and invitations, branches and
 	// protection, commits, statuses, checks, releases (after the other writes: each group makes what it reads first)
 	// ------------------------------------------------------------------ collaborators and repository invitations
@@ -736,6 +728,15 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/releases/${release.id}` };
 		},
 	},
+	// ================================================================== (end of the i10-openapi3 block)
+
+	// ------------------------------------------------------------------ notifications
+	'PATCH /notifications/threads/{thread_id}': { as: 'mike' },
+	'PUT /notifications/threads/{thread_id}/subscription': { body: { ignored: false }, as: 'mike' },
+	'DELETE /notifications/threads/{thread_id}/subscription': { as: 'mike' },
+	'DELETE /notifications/threads/{thread_id}': { as: 'mike' },
+	'PUT /repos/{owner}/{repo}/notifications': { body: {}, as: 'mike' },
+	'PUT /notifications': { body: {}, as: 'mike' },
 };
 
 /**
@@ -745,12 +746,6 @@ const TABLE: Record<string, Entry> = {
  */
 const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /orgs/{org}', path: '/orgs/nobody', status: 404 },
-	{ route: 'POST /orgs/{org}/teams', path: '/orgs/acme/teams', body: { name: 5 }, status: 422 },
-	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'dismissed' }, status: 422 },
-	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'closed' }, status: 422 },
-	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
-	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
-	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
 	// i10-openapi3
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', status: 404 },
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}', path: '/repos/acme/app/branches/nope', status: 404 },
@@ -759,6 +754,12 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...nope', status: 404 },
 	{ route: 'PUT /repos/{owner}/{repo}/collaborators/{username}', path: '/repos/acme/app/collaborators/nora', body: { permission: 'boss' }, status: 422 },
 	{ route: 'POST /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', body: { tag_name: '' }, status: 422 },
+	{ route: 'POST /orgs/{org}/teams', path: '/orgs/acme/teams', body: { name: 5 }, status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'dismissed' }, status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'closed' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
+	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
+	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
 ];
 
 /**
@@ -771,6 +772,17 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/acme/app', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/nora/site', as: 'nora' },
 	{ route: 'GET /users/{username}', path: '/users/acme' },
+	// i10-openapi3: answers that are not JSON (a documented status, no JSON body to validate) and other callers.
+	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
+	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
+	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.sha' }, media: 'application/vnd.github.sha' },
+	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
+	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
+	{ route: 'GET /repos/{owner}/{repo}/releases/assets/{asset_id}', call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }), headers: { Accept: 'application/octet-stream' }, media: 'application/octet-stream' },
+	{ route: 'GET /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', as: 'anonymous' },
+	{ route: 'GET /repos/{owner}/{repo}/collaborators/{username}/permission', path: '/repos/acme/app/collaborators/otto/permission' },
+	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', path: '/repos/acme/app/commits/main/check-runs?filter=all', as: 'anonymous' },
+	// (end of i10-openapi3)
 	{ route: 'GET /user', as: 'root' },
 	{ route: 'GET /rate_limit', path: '/rate_limit', headers: { 'X-GitHub-Api-Version': '2026-03-10' } },
 	{ route: 'GET /repos/{owner}/{repo}/issues/comments', path: '/repos/acme/app/issues/comments', headers: { Accept: 'application/vnd.github.full+json' } },
@@ -787,16 +799,6 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 		route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses/{status_id}',
 		call: async (w) => ({ path: `/repos/acme/app/deployments/${w.params.deployment_id}/statuses/${(await must('GET', `/repos/acme/app/deployments/${w.params.deployment_id}/statuses`))[0].id}` }),
 	},
-	// i10-openapi3: answers that are not JSON (a documented status, no JSON body to validate) and other callers.
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.sha' }, media: 'application/vnd.github.sha' },
-	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
-	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
-	{ route: 'GET /repos/{owner}/{repo}/releases/assets/{asset_id}', call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }), headers: { Accept: 'application/octet-stream' }, media: 'application/octet-stream' },
-	{ route: 'GET /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', as: 'anonymous' },
-	{ route: 'GET /repos/{owner}/{repo}/collaborators/{username}/permission', path: '/repos/acme/app/collaborators/otto/permission' },
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', path: '/repos/acme/app/commits/main/check-runs?filter=all', as: 'anonymous' },
 ];
 
 /**
