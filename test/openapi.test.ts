@@ -4,7 +4,10 @@
  * then GitHub Enterprise Cloud and api.github.com for operations GHES does not document; see
  * test/helpers/openapi.ts), and a table with one entry per mapped route calls it in one seeded
  * scenario with a happy-path request. The response must answer a documented status and its body
- * must validate against the schema GitHub documents for it (application/json).
+ * must validate against the schema GitHub documents for it (application/json). An answer that is not
+ * JSON (application/vnd.github.diff, .patch, .sha, an asset's application/octet-stream bytes) has no
+ * JSON schema to meet: its status must be one the operation documents (D names the media type it
+ * must be served as).
  *
  * Test A holds the table to the route table: a route that maps to an operation and has no entry
  * fails, named; routes with no operation (Gitstead-only, or named otherwise than GitHub) are listed,
@@ -16,8 +19,8 @@
  * that wins), and E requires every allowed deviation to still occur (the list is exact).
  *
  * Covering a new route is one entry: `{}` calls its path with the scenario's parameters as the
- * organization owner; `path`, `body`, `as` (a login, 'app' for the app's JWT, 'installation' for an
- * installation token) or `call` (setup first) say more.
+ * organization owner; `path`, `body` (or `raw` bytes, e.g. an asset upload), `as` (a login, 'app' for
+ * the app's JWT, 'installation' for an installation token) or `call` (setup first) say more.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
