@@ -1,7 +1,7 @@
 /**
  * GitHub's repository commits API (repos/commits, repos/compare-commits, repos/list-tags) over the
  * stored git objects: list commits, get one with its stats and files (also as
- * application/vnd.github.diff and .patch), compare two commits, and list tags. Reading needs
+ * application/vnd.github.diff and .patch, or as its bare SHA with .sha), compare two commits, and list tags. Reading needs
  * Contents (read) — public repositories anonymously too.
  */
 import * as v from 'valibot';
