@@ -125,6 +125,7 @@ test('PUT /protection – admin only; every rule in GitHub’s shapes; branch_pr
 	assert.is((await s.request('PUT', '/repos/acme/vault/branches/main/protection', { token: outsider, body: FULL_RULES })).status, 404, '~> hidden repository');
 	const incomplete = await s.request('PUT', `${R}/branches/main/protection`, { token: owner, body: { enforce_admins: true } });
 	assert.is(incomplete.status, 422, '~> the four required keys must be given (null to leave them off)');
+	assert.ok(incomplete.body.errors.length > 0 && incomplete.body.errors.every((e: unknown) => typeof e === 'string'), `~> GitHub's validation-error-simple: errors are sentences (${incomplete.text})`);
 	const count = await s.request('PUT', `${R}/branches/main/protection`, {
 		token: owner,
 		body: { ...FULL_RULES, required_pull_request_reviews: { required_approving_review_count: 9 } },

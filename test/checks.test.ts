@@ -176,6 +176,11 @@ test('apps create and update their own check runs (installation tokens): stored 
 	assert.is(suites.body.total_count, 1, '~> the app\'s suite');
 	const suiteId = suites.body.check_suites[0].id;
 	assert.is(suites.body.check_suites[0].status, 'queued', '~> queued while its run is');
+	assert.equal(suites.body.check_suites[0].head_commit, {
+		id: sha, tree_id: suites.body.check_suites[0].head_commit.tree_id, message: 'x', timestamp: suites.body.check_suites[0].head_commit.timestamp,
+		author: suites.body.check_suites[0].head_commit.author, committer: suites.body.check_suites[0].head_commit.committer,
+	}, '~> an app\'s suite has GitHub\'s required head_commit, read from the commit');
+	assert.match(suites.body.check_suites[0].head_commit.tree_id, /^[0-9a-f]{40}$/, '~> its tree');
 	assert.is(res.body.check_suite.id, suiteId, '~> the run names it');
 	// Updating: a conclusion completes it.
 	const done = await s.request('PATCH', res.body.url, { token: bot, body: { conclusion: 'failure', output: { title: 'Lint', summary: '3 problems' } } });

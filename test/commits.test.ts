@@ -145,6 +145,9 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 	const diff = await s.get(`${R}/commits/${c.two}`, undefined, { Accept: 'application/vnd.github.diff' });
 	assert.match(diff.headers.get('content-type') ?? '', 'application/vnd.github.diff');
 	assert.is(diff.text, git(['diff-tree', '-p', c.one, c.two]), '~> .diff: exactly git diff-tree -p');
+	const bare = await s.get(`${R}/commits/main`, undefined, { Accept: 'application/vnd.github.sha' });
+	assert.match(bare.headers.get('content-type') ?? '', 'application/vnd.github.sha', '~> .sha: the commit SHA alone, as text');
+	assert.is(bare.text, (await s.get(`${R}/commits/main`)).body.sha, '~> .sha: the SHA the ref names');
 	for (const sha of [c.one, c.two, c.three]) {
 		const patch = await s.get(`${R}/commits/${sha}`, undefined, { Accept: 'application/vnd.github.patch' });
 		const expected = git(['format-patch', '--stdout', '--no-binary', '-1', sha]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n');

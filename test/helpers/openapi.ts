@@ -77,6 +77,16 @@ const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void;
 		why: 'a search result item is the issue as the issues routes render it (plus score and text_matches); components/schemas/issue types the same `body` string or null (an issue opened without a body has none, github/rest-api-description#767), the search item a string',
 	},
 	{
+		pointer: '/paths/~1repos~1{owner}~1{repo}~1collaborators~1{username}/put/responses',
+		fix(node) {
+			node['201'] ??= {
+				description: 'Response when a new invitation is created',
+				content: { 'application/json': { schema: { $ref: '#/components/schemas/repository-invitation' } } },
+			};
+		},
+		why: 'GHES 3.19 documents PUT …/collaborators/{username} with 204 only for “an existing collaborator”, “an organization member” or “an existing team member”, and documents the repository invitations this call creates for anyone else (GET …/invitations, GET /user/repository_invitations, accept, decline), yet drops the 201 “Response when a new invitation is created” (repository-invitation) that api.github.com and GHEC document',
+	},
+	{
 		pointer: '/components/schemas/create-event/properties/ref',
 		fix(node) {
 			node.type = ['string', 'null'];

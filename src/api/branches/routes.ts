@@ -313,6 +313,8 @@ export const branchRoutes: RouteDeclaration[] = [
 		method: 'PUT',
 		path: PROTECTION,
 		docs: 'branches/branch-protection#update-branch-protection',
+		// GitHub documents these 422 answers as validation-error-simple (errors[] are sentences).
+		errorShape: 'simple',
 		body: protectionBody,
 		handler(ctx) {
 			const repo = view(ctx);

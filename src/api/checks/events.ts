@@ -9,6 +9,7 @@ import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import { repositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
+import { withHeadCommit } from './commit';
 import { appObject, checkRun, checkSuite } from './render';
 import type { CheckRunRow } from './store';
 
@@ -24,7 +25,7 @@ export function recordCheckRun(app: App, repo: RepositoryRow, action: 'created' 
 			const base = repositoryPaths(app.urls, owner.login, repo.name);
 			const shownApp = appObject(app, row.app_id);
 			const suite = app.stores.checks.suite(repo.id, row.check_suite_id);
-			const { repository: _repository, ...suiteObject } = suite ? checkSuite(base, repo.id, repo.name, shownApp, null, suite) : { repository: null };
+			const { repository: _repository, ...suiteObject } = suite ? checkSuite(base, repo.id, repo.name, shownApp, null, withHeadCommit(app, repo.id, suite)) : { repository: null };
 			return { check_run: { ...checkRun(base, repo.id, repo.name, shownApp, row), check_suite: suiteObject }, ...inRepository(app, repo, actorId) };
 		},
 	});

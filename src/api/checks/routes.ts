@@ -15,6 +15,7 @@ import { FULL_SHA } from '../git/objects';
 import { resolveCommit } from '../git/service';
 import { repository, repositoryPaths } from '../repos/render';
 import { isoSeconds } from '../../time';
+import { withHeadCommit } from './commit';
 import { recordCheckRun } from './events';
 import { ACTIONS_APP_ID, appObject, checkRun, checkSuite, type AppObject } from './render';
 import type { CheckConclusion, CheckRunFilter, CheckRunRow, CheckStatus, NewCheckRun } from './store';
@@ -165,7 +166,7 @@ export const checkRoutes = [
 			const app = apps(ctx);
 			const record = repository(ctx.app.urls, ctx.repo.repo, ctx.repo.owner, null);
 			const { id, name } = ctx.repo.repo;
-			return { status: 200, total, body: { total_count: total, check_suites: rows.map((row) => checkSuite(base, id, name, app(row.app_id), record, row)) } };
+			return { status: 200, total, body: { total_count: total, check_suites: rows.map((row) => checkSuite(base, id, name, app(row.app_id), record, withHeadCommit(ctx.app, id, row))) } };
 		},
 	}),
 	route({
@@ -192,7 +193,7 @@ export const checkRoutes = [
 			const row = id === null ? undefined : ctx.app.stores.checks.suite(ctx.repo.repo.id, id);
 			if (!row) throw notFound();
 			const record = repository(ctx.app.urls, ctx.repo.repo, ctx.repo.owner, null);
-			return ok(checkSuite(paths(ctx), ctx.repo.repo.id, ctx.repo.repo.name, appObject(ctx.app, row.app_id), record, row));
+			return ok(checkSuite(paths(ctx), ctx.repo.repo.id, ctx.repo.repo.name, appObject(ctx.app, row.app_id), record, withHeadCommit(ctx.app, ctx.repo.repo.id, row)));
 		},
 	}),
 	route({

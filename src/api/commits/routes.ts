@@ -1,7 +1,7 @@
 /**
  * GitHub's repository commits API (repos/commits, repos/compare-commits, repos/list-tags) over the
  * stored git objects: list commits, get one with its stats and files (also as
- * application/vnd.github.diff and .patch), compare two commits, and list tags. Reading needs
+ * application/vnd.github.diff and .patch, or as its bare SHA with .sha), compare two commits, and list tags. Reading needs
  * Contents (read) — public repositories anonymously too.
  */
 import * as v from 'valibot';
@@ -115,6 +115,8 @@ export const commitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const sha = requireCommit(ctx.app, repo, ctx.params.ref);
+			// application/vnd.github.sha: the commit's SHA alone (how clients resolve a ref, e.g. actions/checkout).
+			if (ctx.media === 'sha') return { status: 200, raw: { body: sha, contentType: 'application/vnd.github.sha; charset=utf-8' } };
 			const data = new CommitReader(ctx.app, repo.repo.id).read(sha)!;
 			const changes = commitChanges(ctx.app, repo.repo.id, data);
 			const text = textAnswer(

@@ -448,6 +448,8 @@ export const repositoryRoutes = [
 		// GitHub's maintain role manages topics.
 		resource: { repo: 'maintain' },
 		errorResource: 'Repository',
+		// GitHub's description answers this route's 422 as validation-error-simple.
+		errorShape: 'simple',
 		body: v.object({ names: v.array(v.string('names must be strings'), 'names must be an array of topics') }),
 		handler(ctx) {
 			requireScopeFor(ctx, ctx.repo.repo.visibility);
