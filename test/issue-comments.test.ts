@@ -216,7 +216,7 @@ test("bodies: GitHub's 422 beyond 65,536 characters, nothing written; an edited 
 	}
 });
 
-test('markdown cost: 100 maximum-size comments, pathological ones included, list in full form in < 1 s while others are answered', async () => {
+test('markdown cost: 100 maximum-size comments, pathological ones included, list in full form and others are answered, in seconds not minutes', async () => {
 	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'thread' } });
 	assert.is((await s.request('POST', '/repos/acme/thread/issues', { token: olivia, body: { title: 'Long thread' } })).status, 201);
 	const references = Array.from({ length: 1000 }, (_, i) => `[r${i}]: https://example.com/${i}\n`).join('');
@@ -253,7 +253,9 @@ test('markdown cost: 100 maximum-size comments, pathological ones included, list
 	assert.match(res.body[0].body_html, /^<p dir="auto">&lt;http:\/\/&lt;http:\/\//);
 	assert.match(res.body[5].body_html, /^<p dir="auto"><a href="https:\/\/example.com\/0">r0<\/a>/);
 	assert.match(res.body[10].body_html, /^<p dir="auto">- \[ \] a<br>/, '~> too much HTML: the escaped text');
-	assert.ok(listing < 1000, `~> listed in ${listing.toFixed(0)} ms`);
+	// A bound for the catastrophic case (46 s before the renderer was made linear), not a benchmark:
+	// about 0.3 s on a quiet machine, and loaded test machines must not fail it (npm run bench measures).
+	assert.ok(listing < 10_000, `~> listed in ${listing.toFixed(0)} ms`);
 
 	// Other requests keep being answered while the list is rendered and sent.
 	const meta: number[] = [];
@@ -271,7 +273,7 @@ test('markdown cost: 100 maximum-size comments, pathological ones included, list
 	assert.is((await slow).status, 200);
 	const concurrent = performance.now() - t;
 	const worst = Math.max(...meta);
-	assert.ok(worst < 1000, `~> GET /meta answered within ${worst.toFixed(0)} ms`);
+	assert.ok(worst < 10_000, `~> GET /meta answered within ${worst.toFixed(0)} ms`);
 	if (process.env.GITSTEAD_REPORT) {
 		console.log(`\n  100 comments written in ${writing.toFixed(0)} ms; listed in ${listing.toFixed(0)} ms (${(res.text.length / 1e6).toFixed(1)} MB); ` +
 			`concurrent list ${concurrent.toFixed(0)} ms, ${meta.length} GET /meta meanwhile, slowest ${worst.toFixed(0)} ms`);
