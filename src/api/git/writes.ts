@@ -26,6 +26,7 @@ import { isAncestor, peel } from './service';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../repos/store';
 import { checkRefUpdate } from '../branches/enforce';
+import { followRef } from '../pulls/follow';
 
 /**
  * How a reference write is made, for branch protection (src/api/branches/enforce.ts): the actor
@@ -335,6 +336,7 @@ export function createRef(
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
+	followRef(app, repo, name, target.sha, actorId);
 	return target;
 }
 
@@ -371,7 +373,11 @@ export function updateRef(
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
-	if (current.sha !== target.sha) recordPush(app, repo, name, current.sha, target.sha, actorId);
+	if (current.sha !== target.sha) {
+		recordPush(app, repo, name, current.sha, target.sha, actorId);
+		// Pull requests whose head or base is this branch follow it (src/api/pulls/follow.ts).
+		followRef(app, repo, name, target.sha, actorId);
+	}
 	return target;
 }
 

@@ -1,0 +1,53 @@
+/**
+ * Pull requests follow their branches. The shared reference writes of src/api/git/writes.ts
+ * (createRef, updateRef: every writer — the git refs API, contents, branch renames, releases,
+ * later merges) call followRef after a branch moved, inside the same transaction, so:
+ * - an open pull request whose head is that branch (of that repository, which may be a fork of the
+ *   base repository) takes the new head_sha and records `pull_request` `synchronize` (with
+ *   `before` and `after`; GitHub sends it when the head moves);
+ * - an open pull request whose base is that branch takes the new base_sha (no event, as GitHub).
+ * Both recompute the stored mergeability. A deleted head branch changes nothing: the pull request
+ * stays open with its last head_sha (GitHub's behaviour); re-creating the branch moves the head
+ * again. Merged and closed pull requests keep the shas they had.
+ */
+import type { App } from '../../app';
+import type { RepositoryRow } from '../repos/store';
+import { Associations } from '../issues/association';
+import { repositoryPaths } from '../repos/render';
+import type { IssueScope } from '../issues/service';
+import { eventContext, recordPullRequest } from './events';
+import { refreshMergeability } from './service';
+
+/**
+ * Updates the open pull requests whose head or base is the branch `name` of `repo`, now at `sha`.
+ * @param name the full reference name (only refs/heads/ names concern pull requests)
+ * @param actorId who moved it (the synchronize event's sender)
+ */
+export function followRef(app: App, repo: RepositoryRow, name: string, sha: string, actorId: number | null): void {
+	if (!name.startsWith('refs/heads/')) return;
+	const branch = name.slice('refs/heads/'.length);
+	const { pulls } = app.stores;
+	for (const row of pulls.openByBase(repo.id, branch)) {
+		if (row.pr.base_sha === sha) continue;
+		pulls.setBase(row.id, branch, sha);
+		refreshMergeability(app, { ...row.pr, base_sha: sha });
+	}
+	const ctx = eventContext(app, actorId);
+	for (const row of pulls.openByHead(repo.id, branch)) {
+		if (row.pr.head_sha === sha) continue;
+		const before = row.pr.head_sha;
+		pulls.setHead(row.id, sha);
+		refreshMergeability(app, { ...row.pr, head_sha: sha });
+		const base = row.repo_id === repo.id ? repo : app.stores.repos.byId(row.repo_id);
+		const owner = base && app.stores.accounts.byId(base.owner_id);
+		if (!base || !owner) continue;
+		const scope: IssueScope = {
+			repo: base,
+			owner,
+			permission: null as never,
+			paths: repositoryPaths(app.urls, owner.login, base.name),
+			associations: new Associations(app, base, owner),
+		} as IssueScope;
+		recordPullRequest(ctx, scope, row, 'synchronize', { before, after: sha });
+	}
+}
