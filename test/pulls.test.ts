@@ -34,9 +34,9 @@ async function write(branch: string, path: string, text: string, token = olivia,
 	return (await must('PUT', `${repo}/contents/${path}`, body, token)).commit.sha;
 }
 
-async function branch(name: string, from = 'main', repo = APP): Promise<string> {
-	const sha = (await must('GET', `${repo}/git/ref/heads/${from}`)).object.sha;
-	await must('POST', `${repo}/git/refs`, { ref: `refs/heads/${name}`, sha });
+async function branch(name: string, from = 'main', repo = APP, token = olivia): Promise<string> {
+	const sha = (await must('GET', `${repo}/git/ref/heads/${from}`, undefined, token)).object.sha;
+	await must('POST', `${repo}/git/refs`, { ref: `refs/heads/${name}`, sha }, token);
 	return sha;
 }
 
@@ -324,6 +324,38 @@ test('access: a hidden private repository 404, anonymous reads public, writes ne
 	const reader = s.token('olivia', { kind: 'fine-grained', permissions: { pull_requests: 'read', metadata: 'read' }, org: 'acme' });
 	assert.is((await s.request('GET', '/repos/acme/vault/pulls', { token: reader })).status, 200, '~> Pull requests (read) reads');
 	assert.is((await s.request('PATCH', `/repos/acme/vault/pulls/${pr.number}`, { token: reader, body: { title: 'y' } })).status, 403);
+});
+
+test('a fork\'s branch: owner:branch heads, the head fetched into the base repository, synchronize from pushes to the fork', async () => {
+	const fork = await s.request('POST', `${APP}/forks`, { token: nora, body: {} });
+	assert.is(fork.status, 202, fork.text);
+	const FORK = `/repos/nora/${fork.body.name}`;
+	// The base moves after the fork was made: the fork lacks it, the base lacks the fork's commits.
+	await write('main', 'NEWS', 'after the fork\n');
+	await branch('fix', 'main', FORK, nora);
+	const first = await write('fix', 'fix.txt', 'fixed\n', nora, FORK);
+	const res = await s.request('POST', `${APP}/pulls`, { token: nora, body: { title: 'Fix from a fork', head: 'nora:fix', base: 'main', maintainer_can_modify: true } });
+	assert.is(res.status, 201, res.text);
+	assert.is(res.body.head.label, 'nora:fix');
+	assert.is(res.body.head.repo.full_name, `nora/${fork.body.name}`);
+	assert.is(res.body.head.user.login, 'nora');
+	assert.is(res.body.head.sha, first);
+	assert.is(res.body.maintainer_can_modify, true, '~> maintainers may push to the fork\'s branch');
+	assert.is(res.body.commits, 1, '~> only the fork\'s own commit');
+	assert.is(res.body.changed_files, 1);
+	assert.is(res.body.author_association, 'NONE');
+	assert.equal((await must('GET', `${APP}/pulls?head=nora:fix`)).map((p: any) => p.number), [res.body.number]);
+	const second = await write('fix', 'fix.txt', 'fixed twice\n', nora, FORK);
+	const pr = await must('GET', `${APP}/pulls/${res.body.number}`);
+	assert.is(pr.head.sha, second, '~> a push to the fork moves the head');
+	assert.is(pr.commits, 2);
+	const sync = deliveries('pull_request').filter((d) => d.action === 'synchronize').at(-1);
+	assert.equal([sync.number, sync.before, sync.after], [res.body.number, first, second], '~> synchronize from the fork');
+	const files = await must('GET', `${APP}/pulls/${res.body.number}/files`);
+	assert.equal(files.map((f: any) => [f.filename, f.status]), [['fix.txt', 'added']]);
+	assert.match((await s.request('GET', `${APP}/pulls/${res.body.number}`, { token: olivia, headers: { Accept: 'application/vnd.github.diff' } })).text, /\+fixed twice\n/);
+	const stranger = await s.request('POST', `${APP}/pulls`, { token: olivia, body: { title: 'x', head: 'nora:nope', base: 'main' } });
+	assert.is(stranger.status, 422, '~> an unknown fork branch');
 });
 
 test('Octokit: pulls.create, list, get, listFiles, update', async () => {

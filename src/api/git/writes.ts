@@ -2,7 +2,9 @@
  * Writing to a repository's git database (GitHub's git database API: blobs, trees, commits, tag
  * objects, references) with GitHub's rules and messages. Every function runs inside the caller's
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
- * anything is kept.
+ * anything is kept. createRef and updateRef are the one reference-update path: branch protection
+ * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
+ * base is the branch follow it there (src/api/pulls/follow.ts).
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../http/errors';

@@ -3,8 +3,9 @@
  * (createRef, updateRef: every writer — the git refs API, contents, branch renames, releases,
  * later merges) call followRef after a branch moved, inside the same transaction, so:
  * - an open pull request whose head is that branch (of that repository, which may be a fork of the
- *   base repository) takes the new head_sha and records `pull_request` `synchronize` (with
- *   `before` and `after`; GitHub sends it when the head moves);
+ *   base repository: the new head's objects are fetched into the base repository) takes the new
+ *   head_sha and records `pull_request` `synchronize` (with `before` and `after`; GitHub sends it
+ *   when the head moves);
  * - an open pull request whose base is that branch takes the new base_sha (no event, as GitHub).
  * Both recompute the stored mergeability. A deleted head branch changes nothing: the pull request
  * stays open with its last head_sha (GitHub's behaviour); re-creating the branch moves the head
@@ -16,7 +17,8 @@ import { Associations } from '../issues/association';
 import { repositoryPaths } from '../repos/render';
 import type { IssueScope } from '../issues/service';
 import { eventContext, recordPullRequest } from './events';
-import { refreshMergeability } from './service';
+import { isoSeconds } from '../../time';
+import { fetchHead, refreshMergeability } from './service';
 
 /**
  * Updates the open pull requests whose head or base is the branch `name` of `repo`, now at `sha`.
@@ -36,6 +38,7 @@ export function followRef(app: App, repo: RepositoryRow, name: string, sha: stri
 	for (const row of pulls.openByHead(repo.id, branch)) {
 		if (row.pr.head_sha === sha) continue;
 		const before = row.pr.head_sha;
+		fetchHead(app, row.repo_id, repo.id, sha, isoSeconds(app.clock()));
 		pulls.setHead(row.id, sha);
 		refreshMergeability(app, { ...row.pr, head_sha: sha });
 		const base = row.repo_id === repo.id ? repo : app.stores.repos.byId(row.repo_id);

@@ -26,7 +26,7 @@ import { formatPatch, textAnswer } from '../commits/text';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { canTriage, type IssueScope } from '../issues/service';
 import type { IssueRow } from '../issues/store';
-import { loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, refreshMergeability, renderPulls } from './service';
+import { fetchHead, loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, refreshMergeability, renderPulls } from './service';
 import type { PullRow, PullSort } from './store';
 
 /** Reading pull requests: Pull requests (read); public repositories without a token. */
@@ -194,12 +194,14 @@ export const pullRoutes = [
 			const headLabel = `${head.owner.login}:${head.branch}`;
 			const existing = stores.pulls.openWithHead(scope.repo.id, head.repo.id, head.branch, input.base);
 			if (existing) throw custom('head', `A pull request already exists for ${headLabel}.`);
+			const now = isoSeconds(ctx.now);
+			// A fork's head is fetched into this repository (GitHub's refs/pull/N/head); a refusal below rolls it back.
+			fetchHead(ctx.app, scope.repo.id, head.repo.id, headSha, now);
 			const draft = { repo_id: scope.repo.id, head_repo_id: head.repo.id, base_sha: baseSha, head_sha: headSha };
 			const comparison = pullComparison(ctx.app, { ...draft, issue_id: 0, head_ref: head.branch, base_ref: input.base } as PullRow['pr'], 1);
 			if (!comparison) throw custom('head', `The ${input.head} branch has no history in common with ${input.base}`);
 			if (comparison.commits.length === 0) throw custom('head', `No commits between ${input.base} and ${input.head}`);
 
-			const now = isoSeconds(ctx.now);
 			const actor = ctx.principal.actorId!;
 			let issueRow: IssueRow;
 			if (input.issue !== undefined) {
@@ -288,6 +290,7 @@ export const pullRoutes = [
 					const headSha = current.pr.head_repo_id === null ? null : branchSha(ctx, current.pr.head_repo_id, current.pr.head_ref);
 					if (!headSha) throw custom('state', `state cannot be changed. The ${current.pr.head_ref} branch has been deleted.`);
 					if (!branchSha(ctx, scope.repo.id, input.base ?? current.pr.base_ref)) throw custom('state', 'state cannot be changed. The base branch has been deleted.');
+					if (current.pr.head_repo_id !== null) fetchHead(ctx.app, scope.repo.id, current.pr.head_repo_id, headSha, now);
 					stores.pulls.setHead(current.id, headSha);
 					Object.assign(next, { state: 'open', state_reason: null, closed_at: null, closed_by_id: null });
 				}

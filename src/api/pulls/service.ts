@@ -18,6 +18,7 @@ import { idParam, type Context } from '../../http/route';
 import { commitChecksPassed } from '../branches/enforce';
 import { diffTrees, filePatch, MAX_DIFF_FILES, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
+import { parseCommit, parseTag, parseTree } from '../git/objects';
 import { isAncestor, mergeBase } from '../git/service';
 import { issueRepository, renderIssues, type IssueScope } from '../issues/service';
 import { pullRequest, type PullCounts, type PullSide } from './render';
@@ -52,9 +53,44 @@ export function pullSides(app: App, scope: IssueScope, pr: PullRequestRow): { he
 }
 
 /**
- * The repository whose objects hold both the base and the head commit: the base repository, or
- * the head's fork (a fork holds its parent's objects as of the fork). null when neither does (a
- * fork's head whose base moved since the fork was made: counts read 0 then).
+ * Copies the head commit of a pull request from a fork, with every object it reaches that the base
+ * repository lacks (commits, trees, blobs; submodule entries name commits elsewhere and are not
+ * followed), into the base repository — what GitHub keeps as refs/pull/N/head — so the comparison,
+ * the files, the diff and later the merge read one repository. Objects are content-addressed:
+ * what the base already holds, and everything below it, is skipped.
+ * @param now ISO timestamp
+ */
+export function fetchHead(app: App, baseRepoId: number, headRepoId: number, headSha: string, now: string): void {
+	if (baseRepoId === headRepoId) return;
+	const { git } = app.stores;
+	const queue = [headSha];
+	const seen = new Set<string>();
+	while (queue.length) {
+		const sha = queue.pop()!;
+		if (seen.has(sha)) continue;
+		seen.add(sha);
+		if (git.meta(baseRepoId, sha)) continue;
+		const object = git.object(headRepoId, sha);
+		if (!object) continue;
+		if (object.type === 'commit') {
+			const data = parseCommit(object.content);
+			git.insert(baseRepoId, sha, 'commit', object.content, now, data.parents);
+			queue.push(data.tree, ...data.parents);
+		} else {
+			git.insert(baseRepoId, sha, object.type, object.content, now);
+			if (object.type === 'tree') {
+				for (const entry of parseTree(object.content)) if (entry.mode !== '160000') queue.push(entry.sha);
+			} else if (object.type === 'tag') {
+				queue.push(parseTag(object.content).object);
+			}
+		}
+	}
+}
+
+/**
+ * The repository whose objects hold both the base and the head commit: the base repository (a
+ * fork's head is fetched into it, fetchHead), or the head's fork (a fork holds its parent's
+ * objects as of the fork). null when neither does.
  */
 export function objectsRepo(app: App, pr: Pick<PullRequestRow, 'repo_id' | 'head_repo_id' | 'base_sha' | 'head_sha'>): number | null {
 	const has = (repoId: number, sha: string) => app.stores.git.meta(repoId, sha)?.type === 'commit';
