@@ -266,6 +266,10 @@ test('PATCH /pulls/{n}: title, body, base (edited with changes), close, reopen; 
 	assert.is(refused.status, 422, '~> reopening without the head branch');
 	assert.is(refused.body.errors[0].code, 'custom');
 	assert.is(refused.body.errors[0].field, 'state');
+	assert.is(refused.body.errors[0].message, 'state cannot be changed. The docs branch has been deleted.');
+	const viaIssue = await s.request('PATCH', `${APP}/issues/2`, { token: olivia, body: { state: 'open' } });
+	assert.is(viaIssue.status, 422, '~> nor through the issue route');
+	assert.is((await must('GET', `${APP}/pulls/2`)).state, 'closed');
 });
 
 test('issue routes on a pull request report pull_request (labeled, assigned, milestoned), never issues', async () => {

@@ -26,7 +26,7 @@ import { formatPatch, textAnswer } from '../commits/text';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { canTriage, type IssueScope } from '../issues/service';
 import type { IssueRow } from '../issues/store';
-import { fetchHead, loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, refreshMergeability, renderPulls } from './service';
+import { fetchHead, loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, refreshMergeability, renderPulls, reopenPull } from './service';
 import type { PullRow, PullSort } from './store';
 
 /** Reading pull requests: Pull requests (read); public repositories without a token. */
@@ -282,16 +282,10 @@ export const pullRoutes = [
 			if (input.title !== undefined) next.title = input.title;
 			if (input.body !== undefined) next.body = input.body;
 			if (input.state !== undefined && input.state !== current.state) {
-				if (current.pr.merged_at !== null) throw custom('state', 'state cannot be changed. The pull request has already been merged.');
 				if (input.state === 'closed') {
 					Object.assign(next, { state: 'closed', state_reason: null, closed_at: now, closed_by_id: actor });
 				} else {
-					// Reopening needs the head branch (GitHub refuses it once the branch is deleted); the head follows the branch again.
-					const headSha = current.pr.head_repo_id === null ? null : branchSha(ctx, current.pr.head_repo_id, current.pr.head_ref);
-					if (!headSha) throw custom('state', `state cannot be changed. The ${current.pr.head_ref} branch has been deleted.`);
-					if (!branchSha(ctx, scope.repo.id, input.base ?? current.pr.base_ref)) throw custom('state', 'state cannot be changed. The base branch has been deleted.');
-					if (current.pr.head_repo_id !== null) fetchHead(ctx.app, scope.repo.id, current.pr.head_repo_id, headSha, now);
-					stores.pulls.setHead(current.id, headSha);
+					reopenPull(ctx.app, stores.pulls.byIssue(current.id)!.pr, input.base ?? current.pr.base_ref, now);
 					Object.assign(next, { state: 'open', state_reason: null, closed_at: null, closed_by_id: null });
 				}
 			}

@@ -13,7 +13,7 @@
  * or required checks that have not passed on the head reads `blocked`.
  */
 import type { App } from '../../app';
-import { notFound } from '../../http/errors';
+import { notFound, validationFailed } from '../../http/errors';
 import { idParam, type Context } from '../../http/route';
 import { commitChecksPassed } from '../branches/enforce';
 import { diffTrees, filePatch, MAX_DIFF_FILES, type TreeChange } from '../git/diff';
@@ -196,3 +196,23 @@ export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], fu
 
 /** The first MAX_DIFF_FILES-sized page bound of a files list. */
 export const FILES_PER_PAGE = MAX_DIFF_FILES;
+
+/**
+ * Reopening a closed pull request (PATCH …/pulls/{n} or PATCH …/issues/{n} with state open): the
+ * head and base branches must still exist (GitHub refuses it once the head branch is deleted);
+ * the head follows its branch again (fetched from a fork).
+ * @param now ISO timestamp
+ * @throws HttpError 422 (custom, field state) when the pull request is merged or a branch is gone
+ */
+export function reopenPull(app: App, pr: PullRequestRow, baseRef: string, now: string): void {
+	const refuse = (message: string) => validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message }]);
+	if (pr.merged_at !== null) throw refuse('state cannot be changed. The pull request has already been merged.');
+	const headSha = pr.head_repo_id === null ? null : (app.stores.git.ref(pr.head_repo_id, `refs/heads/${pr.head_ref}`)?.sha ?? null);
+	if (!headSha) throw refuse(`state cannot be changed. The ${pr.head_ref} branch has been deleted.`);
+	if (!app.stores.git.ref(pr.repo_id, `refs/heads/${baseRef}`)) throw refuse(`state cannot be changed. The ${baseRef} branch has been deleted.`);
+	fetchHead(app, pr.repo_id, pr.head_repo_id!, headSha, now);
+	if (headSha !== pr.head_sha) {
+		app.stores.pulls.setHead(pr.issue_id, headSha);
+		refreshMergeability(app, { ...pr, head_sha: headSha });
+	}
+}
