@@ -330,6 +330,25 @@ test('access: a hidden private repository 404, anonymous reads public, writes ne
 	assert.is((await s.request('PATCH', `/repos/acme/vault/pulls/${pr.number}`, { token: reader, body: { title: 'y' } })).status, 403);
 });
 
+test('renaming branches: pull requests into the branch are retargeted (edited), those from it closed', async () => {
+	await branch('target');
+	await branch('work');
+	await write('work', 'work.txt', 'work\n', mike);
+	const pr = await must('POST', `${APP}/pulls`, { title: 'Work', head: 'work', base: 'target' }, mike);
+	const count = deliveries('pull_request').length;
+	await must('POST', `${APP}/branches/target/rename`, { new_name: 'target-2' });
+	const retargeted = await must('GET', `${APP}/pulls/${pr.number}`);
+	assert.is(retargeted.base.ref, 'target-2', '~> retargeted');
+	assert.is(retargeted.state, 'open');
+	const edited = deliveries('pull_request').slice(count);
+	assert.equal(edited.map((d) => d.action), ['edited']);
+	assert.equal(edited[0].changes.base.ref, { from: 'target' });
+	await must('POST', `${APP}/branches/work/rename`, { new_name: 'work-2' });
+	const closed = await must('GET', `${APP}/pulls/${pr.number}`);
+	assert.is(closed.state, 'closed', '~> a pull request from a renamed branch is closed');
+	assert.is(deliveries('pull_request').at(-1).action, 'closed');
+});
+
 test('a fork\'s branch: owner:branch heads, the head fetched into the base repository, synchronize from pushes to the fork', async () => {
 	const fork = await s.request('POST', `${APP}/forks`, { token: nora, body: {} });
 	assert.is(fork.status, 202, fork.text);
