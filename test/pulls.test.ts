@@ -299,6 +299,8 @@ test('feeds show PullRequestEvent (opened, closed, reopened); watchers are notif
 	const opened = prEvents.find((e: any) => e.payload.action === 'opened' && e.payload.number === 1);
 	assert.is(opened.payload.pull_request.number, 1);
 	assert.is(opened.actor.login, 'mike');
+	const atom = await (await fetch(`${s.origin}/mike.atom`)).text();
+	assert.match(atom, /mike opened pull request acme\/app#1/, '~> the Atom feed names it');
 	const threads = await must('GET', '/notifications?all=true');
 	const thread = threads.find((t: any) => t.subject.type === 'PullRequest' && t.subject.url === `${s.api}${APP}/pulls/1`);
 	assert.ok(thread, '~> olivia (watcher, mentioned) has the pull request\'s thread');
