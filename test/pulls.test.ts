@@ -249,6 +249,7 @@ test('PATCH /pulls/{n}: title, body, base (edited with changes), close, reopen; 
 	const baseEdit = deliveries('pull_request').at(-1);
 	assert.equal(baseEdit.changes, { base: { ref: { from: 'main' }, sha: { from: oldBase } } }, '~> edited with changes.base');
 	assert.is((await s.request('PATCH', `${APP}/pulls/1`, { token: olivia, body: { base: 'nope' } })).status, 422, '~> unknown base');
+	assert.is((await s.request('PATCH', `${APP}/pulls/1`, { token: olivia, body: { base: 'feature' } })).status, 422, '~> its own head as base');
 	assert.is((await s.request('PATCH', `${APP}/pulls/1`, { token: nora, body: { title: 'Mine' } })).status, 403, '~> not the author, no triage');
 	const closed = await must('PATCH', `${APP}/pulls/1`, { state: 'closed' });
 	assert.is(closed.state, 'closed');

@@ -40,8 +40,11 @@ export function followRef(app: App, repo: RepositoryRow, name: string, sha: stri
 	for (const row of pulls.openByHead(repo.id, branch)) {
 		if (row.pr.head_sha === sha) continue;
 		const before = row.pr.head_sha;
-		fetchHead(app, row.repo_id, repo.id, sha, isoSeconds(app.clock()));
+		const now = isoSeconds(app.clock());
+		fetchHead(app, row.repo_id, repo.id, sha, now);
 		pulls.setHead(row.id, sha);
+		// A push updates the pull request (its updated_at), as on GitHub.
+		app.stores.issues.touch(row.id, now);
 		refreshMergeability(app, { ...row.pr, head_sha: sha });
 		const scope = baseScope(app, repo, row.repo_id);
 		if (scope) recordPullRequest(ctx, scope, row, 'synchronize', { before, after: sha });

@@ -129,6 +129,7 @@ function pullText(ctx: Context, row: PullRow): Reply | null {
 	);
 }
 
+/** The pull-request routes, registered in src/api/routes.ts. */
 export const pullRoutes = [
 	route({
 		...PULLS_READ,
@@ -273,6 +274,10 @@ export const pullRoutes = [
 				if (!baseSha) throw invalid('base');
 				if (current.pr.head_repo_id === scope.repo.id && input.base === current.pr.head_ref) {
 					throw custom('base', `The base branch ${input.base} is the head branch of this pull request.`);
+				}
+				const other = current.pr.head_repo_id === null ? undefined : stores.pulls.openWithHead(scope.repo.id, current.pr.head_repo_id, current.pr.head_ref, input.base);
+				if (other && other.id !== current.id && current.state === 'open') {
+					throw custom('base', `A pull request already exists for base branch '${input.base}' and head branch '${current.pr.head_ref}'`);
 				}
 				stores.pulls.setBase(current.id, input.base, baseSha);
 				moreChanges.base = { ref: { from: current.pr.base_ref }, sha: { from: current.pr.base_sha } };

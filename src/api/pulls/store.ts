@@ -72,6 +72,7 @@ const ORDER: Record<PullSort, string> = {
 
 export type PullStore = ReturnType<typeof createPullStore>;
 
+/** Prepares the pull-request statements on `db` (src/api/stores.ts). */
 export function createPullStore(db: DB) {
 	const prefixed = PR_COLUMNS.map((c) => `p.${c} AS "pr.${c}"`).join(', ');
 	const split = (row: Record<string, unknown> | undefined): PullRow | undefined => {
