@@ -10,6 +10,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isoSeconds } from '../src/time';
+import { OpenApi } from './helpers/openapi';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('pulls');
@@ -382,6 +383,21 @@ test('a fork\'s branch: owner:branch heads, the head fetched into the base repos
 	assert.match((await s.request('GET', `${APP}/pulls/${res.body.number}`, { token: olivia, headers: { Accept: 'application/vnd.github.diff' } })).text, /\+fixed twice\n/);
 	const stranger = await s.request('POST', `${APP}/pulls`, { token: olivia, body: { title: 'x', head: 'nora:nope', base: 'main' } });
 	assert.is(stranger.status, 422, '~> an unknown fork branch');
+});
+
+test('every pull_request payload validates against GitHub\'s webhook schema for its action', async () => {
+	const openapi = new OpenApi(['ghes-3.19']);
+	assert.ok(openapi.validateComponent('webhook-pull-request-opened', { action: 'opened' })!.length > 0, '~> the check bites');
+	const payloads = deliveries('pull_request');
+	const actions = new Set(payloads.map((d) => d.action));
+	for (const action of ['opened', 'edited', 'closed', 'reopened', 'synchronize', 'labeled', 'assigned', 'milestoned']) assert.ok(actions.has(action), `~> ${action} delivered`);
+	const problems: string[] = [];
+	for (const payload of payloads) {
+		const violations = openapi.validateComponent(`webhook-pull-request-${payload.action.replace(/_/g, '-')}`, payload);
+		assert.ok(violations, `~> GitHub documents ${payload.action}`);
+		for (const v of violations!) problems.push(`${payload.action} ${v.pointer} ${v.keyword}: ${v.message}`);
+	}
+	assert.equal([...new Set(problems)], [], '~> no violations');
 });
 
 test('Octokit: pulls.create, list, get, listFiles, update', async () => {
