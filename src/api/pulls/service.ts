@@ -16,7 +16,7 @@ import type { App } from '../../app';
 import { notFound, validationFailed } from '../../http/errors';
 import { idParam, type Context } from '../../http/route';
 import { commitChecksPassed } from '../branches/enforce';
-import { diffTrees, filePatch, MAX_DIFF_FILES, type TreeChange } from '../git/diff';
+import { diffTrees, filePatch, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseCommit, parseTag, parseTree } from '../git/objects';
 import { isAncestor, mergeBase } from '../git/service';
@@ -193,9 +193,6 @@ export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], fu
 		return pullRequest(ctx.app.urls, scope.paths, issues[index], row.pr, head, base, full ? counts(ctx.app, row) : undefined);
 	});
 }
-
-/** The first MAX_DIFF_FILES-sized page bound of a files list. */
-export const FILES_PER_PAGE = MAX_DIFF_FILES;
 
 /**
  * Reopening a closed pull request (PATCH …/pulls/{n} or PATCH …/issues/{n} with state open): the
