@@ -145,16 +145,16 @@ export const pullRoutes = [
 			let headRepoId: number | null = null;
 			let headRef: string | null = null;
 			if (query.head !== undefined && query.head !== '') {
-				const colon = query.head.indexOf(':');
-				const found = headRepository(ctx, scope, colon === -1 ? `${query.head}:` : query.head, undefined);
-				// `user` alone filters by the head's owner: its repository in the network, any branch.
-				const owner = colon === -1 ? ctx.app.stores.accounts.byLogin(query.head) : null;
-				if (colon === -1) {
-					const network = owner ? ctx.app.stores.repos.byIds(ctx.app.stores.repos.network(scope.repo.id)).find((r) => r.owner_id === owner.id) : undefined;
-					headRepoId = network?.id ?? -1;
-				} else {
+				if (query.head.includes(':')) {
+					// `owner:branch`: that owner's repository in the network (this one or a fork) and branch.
+					const found = headRepository(ctx, scope, query.head, undefined);
 					headRepoId = found?.repo.id ?? -1;
 					headRef = found?.branch ?? null;
+				} else {
+					// `owner` alone: the head's owner, any branch.
+					const owner = ctx.app.stores.accounts.byLogin(query.head);
+					const repo = !owner ? undefined : owner.id === scope.owner.id ? scope.repo : ctx.app.stores.repos.byIds(ctx.app.stores.repos.network(scope.repo.id)).find((r) => r.owner_id === owner.id);
+					headRepoId = repo?.id ?? -1;
 				}
 			}
 			const sort = query.sort as PullSort;
