@@ -307,6 +307,14 @@ test('feeds show PullRequestEvent (opened, closed, reopened); watchers are notif
 	const thread = threads.find((t: any) => t.subject.type === 'PullRequest' && t.subject.url === `${s.api}${APP}/pulls/1`);
 	assert.ok(thread, '~> olivia (watcher, mentioned) has the pull request\'s thread');
 	assert.is(thread.reason, 'mention');
+	// A comment on the pull request (an issue comment) reaches its author (also its assignee since
+	// the labels test: the stronger reason, assign, names the thread).
+	await must('POST', `${APP}/issues/1/comments`, { body: 'Looks good' });
+	const mine = (await must('GET', '/notifications', undefined, mike)).find((t: any) => t.subject.url === `${s.api}${APP}/pulls/1`);
+	assert.ok(mine, '~> the author is notified');
+	assert.is(mine.subject.type, 'PullRequest');
+	assert.is(mine.reason, 'assign');
+	assert.match(mine.subject.latest_comment_url, /\/issues\/comments\/\d+$/);
 });
 
 test('search: is:pr and type:pr find pull requests', async () => {
