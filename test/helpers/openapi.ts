@@ -212,6 +212,24 @@ export class OpenApi {
 		return undefined;
 	}
 
+	/**
+	 * Validates a value against a component schema by name (e.g. `webhook-pull-request-opened`, the
+	 * payload of a webhook), from the first description that has it.
+	 * @returns the violations (none when valid), or null when no description has the schema
+	 */
+	validateComponent(schemaName: string, body: unknown): Violation[] | null {
+		const loaded = this.loaded.find((item) => item.components.schemas?.[schemaName]);
+		if (!loaded) return null;
+		const cacheKey = `${loaded.name} #/components/schemas/${schemaName}`;
+		let validator = this.validators.get(cacheKey);
+		if (!validator) {
+			validator = this.ajv.compile({ $ref: `${loaded.name}#/components/schemas/${schemaName}` });
+			this.validators.set(cacheKey, validator);
+		}
+		if (validator(body)) return [];
+		return simplify(validator.errors ?? []);
+	}
+
 	/** The statuses the operation documents. */
 	statuses(operation: Operation): string[] {
 		return Object.keys(this.raw(operation).responses ?? {});

@@ -64,6 +64,14 @@ function describe(urls: Urls, row: EventRow, actor: string): Description {
 				html: `<p>${xml(clip(str(issue.title)))}</p>`,
 			};
 		}
+		case 'PullRequestEvent': {
+			const pull = payload.pull_request ?? {};
+			return {
+				title: `${actor} ${str(payload.action) || 'changed'} pull request ${repo}#${payload.number ?? pull.number ?? ''}`,
+				link: str(pull.html_url) || repoUrl,
+				html: `<p>${xml(clip(str(pull.title)))}</p>`,
+			};
+		}
 		case 'IssueCommentEvent': {
 			const issue = payload.issue ?? {};
 			const comment = payload.comment ?? {};
