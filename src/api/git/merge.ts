@@ -78,11 +78,25 @@ interface FileSide {
 	sha: string;
 }
 
+/** The bounds of one tree merge (defaults: MAX_MERGE_ENTRIES, MAX_MERGE_BYTES, MAX_MERGE_FILE). */
+export interface MergeLimits {
+	/** Tree entries compared at most. */
+	entries: number;
+	/** Bytes line-merged at most (base, ours and theirs counted). */
+	bytes: number;
+	/** Largest blob (bytes) line-merged; a larger one changed on both sides is a 'too large' conflict. */
+	file: number;
+}
+
+/** The default bounds. */
+export const MERGE_LIMITS: Readonly<MergeLimits> = { entries: MAX_MERGE_ENTRIES, bytes: MAX_MERGE_BYTES, file: MAX_MERGE_FILE };
+
 /** What one merge has stored and visited (for the bounds). */
 interface MergeState {
 	app: App;
 	repoId: number;
 	now: string;
+	limits: MergeLimits;
 	entries: number;
 	bytes: number;
 	conflicts: MergeConflict[];
@@ -147,12 +161,12 @@ function mergeBlob(state: MergeState, path: string, base: FileSide | null, ours:
 	}
 	const { git } = state.app.stores;
 	const sizes = [base, ours, theirs].map((side) => git.meta(state.repoId, side.sha)?.size ?? 0);
-	if (sizes.some((size) => size > MAX_MERGE_FILE)) {
+	if (sizes.some((size) => size > state.limits.file)) {
 		state.conflicts.push({ path, reason: 'too large' });
 		return null;
 	}
 	state.bytes += sizes[0] + sizes[1] + sizes[2];
-	if (state.bytes > MAX_MERGE_BYTES) throw new MergeTooLargeError(`merge: more than ${MAX_MERGE_BYTES} bytes of files changed on both sides`);
+	if (state.bytes > state.limits.bytes) throw new MergeTooLargeError(`merge: more than ${state.limits.bytes} bytes of files changed on both sides`);
 	const [b, o, t] = [base, ours, theirs].map((side) => blobContent(state, side.sha));
 	if (isBinaryContent(b) || isBinaryContent(o) || isBinaryContent(t)) {
 		state.conflicts.push({ path, reason: 'binary' });
@@ -225,7 +239,7 @@ function mergeDir(state: MergeState, prefix: string, base: string | null, ours: 
 	const t = readEntries(state, theirs);
 	const names = [...new Set([...b.keys(), ...o.keys(), ...t.keys()])].sort();
 	state.entries += names.length;
-	if (state.entries > MAX_MERGE_ENTRIES) throw new MergeTooLargeError(`merge: more than ${MAX_MERGE_ENTRIES} tree entries to compare`);
+	if (state.entries > state.limits.entries) throw new MergeTooLargeError(`merge: more than ${state.limits.entries} tree entries to compare`);
 	const result: TreeEntry[] = [];
 	for (const name of names) {
 		const path = prefix + name;
@@ -252,12 +266,21 @@ export const EMPTY_TREE = hashObject('tree', Buffer.alloc(0));
  * directory disappears. Conflicts (ConflictReason) are reported by path, in path order.
  * @param baseTree the merge base's tree, or null (unrelated histories: like --allow-unrelated-histories)
  * @param now ISO timestamp for stored objects
+ * @param limits the bounds (MERGE_LIMITS)
  * @returns `{ tree }` when clean (the new blobs and trees are stored, nothing else), or `{ conflicts }`
  *   and nothing stored
- * @throws MergeTooLargeError past MAX_MERGE_ENTRIES / MAX_MERGE_BYTES; Error when an id is not a tree
+ * @throws MergeTooLargeError past limits.entries / limits.bytes; Error when an id is not a tree
  */
-export function mergeTrees(app: App, repoId: number, baseTree: string | null, oursTree: string, theirsTree: string, now: string): TreeMergeResult {
-	const state: MergeState = { app, repoId, now, entries: 0, bytes: 0, conflicts: [], pending: new Map() };
+export function mergeTrees(
+	app: App,
+	repoId: number,
+	baseTree: string | null,
+	oursTree: string,
+	theirsTree: string,
+	now: string,
+	limits: MergeLimits = MERGE_LIMITS,
+): TreeMergeResult {
+	const state: MergeState = { app, repoId, now, limits, entries: 0, bytes: 0, conflicts: [], pending: new Map() };
 	const tree = mergeDir(state, '', baseTree, oursTree, theirsTree) ?? EMPTY_TREE;
 	if (state.conflicts.length) return { conflicts: state.conflicts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0)) };
 	for (const [sha, object] of state.pending) {
