@@ -604,6 +604,35 @@ CREATE TABLE issue_assignees (
 ) WITHOUT ROWID;
 CREATE INDEX issue_assignees_user ON issue_assignees(user_id);
 
+-- Pull requests (issue #11): a pull request IS an issue (issues.pull_request = 1: its number,
+-- title, body, state, labels, assignees, milestone and comments); this row adds what only a pull
+-- request has. repo_id is the base repository (the issue's); head_repo_id the repository holding
+-- the head branch (the same one, or a fork in its network; NULL once that repository is deleted).
+-- head_sha and base_sha follow their branches (src/api/pulls/follow.ts, called from the reference
+-- writes of src/api/git/writes.ts). merged_at, merged_by_id and merge_commit_sha are set by the
+-- merge; mergeable (NULL unknown, 0, 1) and mergeable_state hold the last mergeability computed,
+-- for the head and base shas in mergeable_head_sha / mergeable_base_sha (stale when they differ).
+CREATE TABLE pull_requests (
+  issue_id              INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  repo_id               INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  head_repo_id          INTEGER REFERENCES repositories(id) ON DELETE SET NULL,
+  head_ref              TEXT NOT NULL,                   -- branch name, without refs/heads/
+  head_sha              TEXT NOT NULL,
+  base_ref              TEXT NOT NULL,                   -- branch name, without refs/heads/
+  base_sha              TEXT NOT NULL,
+  draft                 INTEGER NOT NULL DEFAULT 0,
+  maintainer_can_modify INTEGER NOT NULL DEFAULT 0,
+  merged_at             TEXT,
+  merged_by_id          INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  merge_commit_sha      TEXT,
+  mergeable             INTEGER,                         -- NULL: not computed (or needs the merge engine)
+  mergeable_state       TEXT NOT NULL DEFAULT 'unknown',
+  mergeable_head_sha    TEXT,
+  mergeable_base_sha    TEXT
+);
+CREATE INDEX pull_requests_head ON pull_requests(head_repo_id, head_ref);
+CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);
+
 -- Comments on issues and pull requests (spec document 2, Issue comments); body_html and
 -- body_text: the body rendered when it was written.
 CREATE TABLE issue_comments (

@@ -839,6 +839,24 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ issues, comments, labels
 	'POST /repos/{owner}/{repo}/labels': { records: ['label.created'], call: () => ({ path: '/repos/acme/app/labels', body: { name: 'flaky', color: 'd73a4a' } }) },
 	'PATCH /repos/{owner}/{repo}/labels/{name}': { records: ['label.edited'], call: () => ({ path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } }) },
+	// ------------------------------------------------------------------ pull requests (a pull request's issue routes report pull_request)
+	'POST /repos/{owner}/{repo}/pulls': {
+		records: ['pull_request.opened'],
+		call: async () => {
+			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
+			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'PR.md', mode: '100644', type: 'blob', content: 'pull' }] } });
+			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to pull', tree: tree.sha, parents: [main] } });
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/pr-head', sha: commit.sha } });
+			return { path: '/repos/acme/app/pulls', body: { title: 'Pull me', head: 'pr-head', base: 'main' } };
+		},
+	},
+	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': {
+		records: ['pull_request.edited', 'pull_request.closed'],
+		call: async () => {
+			const [pr] = await must('GET', '/repos/acme/app/pulls?head=acme:pr-head');
+			return { path: `/repos/acme/app/pulls/${pr.number}`, body: { title: 'Pull me now', state: 'closed' } };
+		},
+	},
 	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],

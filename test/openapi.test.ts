@@ -264,6 +264,19 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': {},
 	'GET /repos/{owner}/{repo}/issues': {},
 	'GET /repos/{owner}/{repo}/issues/{issue_number}': {},
+	'GET /repos/{owner}/{repo}/pulls': {},
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}': {},
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits': {},
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/files': {},
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
+		// Merging comes with PUT …/merge (next step): the scenario marks a second pull request merged in its row.
+		call: async (w) => {
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merged-head', sha: w.commits.two } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Merged already', head: 'merged-head', base: 'main' } });
+			s.app.db.prepare('UPDATE pull_requests SET merged_at = ?, merge_commit_sha = ? WHERE issue_id = ?').run('2026-11-22T12:00:00Z', w.commits.two, pr.id);
+			return { path: `/repos/acme/app/pulls/${pr.number}/merge` };
+		},
+	},
 	'GET /repos/{owner}/{repo}/issues/{issue_number}/labels': {},
 	'GET /repos/{owner}/{repo}/assignees/{assignee}': {},
 	'GET /repos/{owner}/{repo}/assignees': {},
@@ -588,6 +601,13 @@ const TABLE: Record<string, Entry> = {
 	'PATCH /repos/{owner}/{repo}/labels/{name}': { path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } },
 	'POST /repos/{owner}/{repo}/issues': { body: { title: 'It breaks', labels: ['bug'], assignees: ['olivia'] } },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': { body: { title: 'It breaks badly', state: 'closed' } },
+	'POST /repos/{owner}/{repo}/pulls': {
+		call: async (w) => {
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/pr-head', sha: w.commits.two } });
+			return { body: { title: 'Another change', head: 'acme:pr-head', base: 'main', body: 'Please pull', draft: true } };
+		},
+	},
+	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': { body: { title: 'Change the second commit', body: 'Edited' } },
 	'PUT /repos/{owner}/{repo}/issues/{issue_number}/lock': { body: { lock_reason: 'resolved' } },
 	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock': {},
 	'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': { body: { labels: ['flaky'] } },
@@ -863,6 +883,9 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/docs/readme', status: 404 },
 	{ route: 'PUT /repos/{owner}/{repo}/contents/*', path: '/repos/acme/app/contents/README', body: { message: 'No sha', content: 'eA==', branch: 'pages' }, status: 422 },
 	{ route: 'GET /repos/{owner}/{repo}/milestones/{milestone_number}', path: '/repos/acme/app/milestones/99', status: 404 },
+	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/99', status: 404 },
+	{ route: 'POST /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls', body: { title: 'Twice', head: 'topic', base: 'main' }, status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls', body: { title: 'Nowhere', head: 'nope', base: 'main' }, status: 422 },
 	{ route: 'POST /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones', body: { title: 'v1.0' }, status: 422 },
 	{ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', path: '/repos/acme/app/issues/1/reactions', body: { content: 'party' }, status: 422 },
 	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
@@ -885,6 +908,9 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.sha' }, media: 'application/vnd.github.sha' },
 	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
 	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
+	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/2', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
+	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/2', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
+	{ route: 'GET /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls?state=all', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/releases/assets/{asset_id}', call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }), headers: { Accept: 'application/octet-stream' }, media: 'application/octet-stream' },
 	{ route: 'GET /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/collaborators/{username}/permission', path: '/repos/acme/app/collaborators/otto/permission' },
@@ -1121,6 +1147,8 @@ async function scenario() {
 	await must('PUT', '/user/starred/acme/app', { as: 'nora' });
 	await must('PUT', '/repos/acme/app/subscription', { body: { subscribed: true }, as: 'nora' });
 	const [thread] = await must('GET', '/notifications', { as: 'mike' });
+	// Pull request 2: topic (the second commit) into main.
+	await must('POST', '/repos/acme/app/pulls', { body: { title: 'Change the second', head: 'topic', base: 'main', body: 'Adds commit two' } });
 
 	// A GitHub App on acme and on olivia; an installation token on acme (the test app's).
 	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);
@@ -1163,6 +1191,7 @@ async function scenario() {
 		alert_number: '1',
 		thread_id: thread.id,
 		milestone_number: '1',
+		pull_number: '2',
 		// Ready for the git-backed routes (branches, commits, compare, tags): main at the first
 		// commit, topic at the second (w.commits.one, w.commits.two), the tag v1.
 		branch: 'main',

@@ -12,6 +12,7 @@ import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
+import { pullRoutes } from './pulls/routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
@@ -77,6 +78,7 @@ export const ROUTES: RouteDeclaration[] = [
 	// (/issues/{issue_number}) at the same place (src/http/router.ts).
 	...issueCommentRoutes,
 	...issueRoutes,
+	...pullRoutes,
 	...labelRoutes,
 	...milestoneRoutes,
 	...reactionsRoutes,

@@ -23,6 +23,7 @@ import { createMilestoneStore } from './milestones/store';
 import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
+import { createPullStore } from './pulls/store';
 import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
@@ -61,6 +62,7 @@ export function createStores(db: DB) {
 		dependabot: createDependabotStore(db),
 		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
+		pulls: createPullStore(db),
 		labels: createLabelStore(db),
 		milestones: createMilestoneStore(db),
 		reactions: createReactionStore(db),

@@ -597,6 +597,33 @@ export const migrations: Migration[] = [
 				) WITHOUT ROWID;`);
 		},
 	},
+	{
+		version: 19,
+		description: 'pull requests: the pull-request part of issues with pull_request = 1 (head, base, draft, merge and mergeability columns)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE pull_requests (
+				  issue_id              INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+				  repo_id               INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  head_repo_id          INTEGER REFERENCES repositories(id) ON DELETE SET NULL,
+				  head_ref              TEXT NOT NULL,
+				  head_sha              TEXT NOT NULL,
+				  base_ref              TEXT NOT NULL,
+				  base_sha              TEXT NOT NULL,
+				  draft                 INTEGER NOT NULL DEFAULT 0,
+				  maintainer_can_modify INTEGER NOT NULL DEFAULT 0,
+				  merged_at             TEXT,
+				  merged_by_id          INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  merge_commit_sha      TEXT,
+				  mergeable             INTEGER,
+				  mergeable_state       TEXT NOT NULL DEFAULT 'unknown',
+				  mergeable_head_sha    TEXT,
+				  mergeable_base_sha    TEXT
+				);
+				CREATE INDEX pull_requests_head ON pull_requests(head_repo_id, head_ref);
+				CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

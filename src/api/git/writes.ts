@@ -2,7 +2,9 @@
  * Writing to a repository's git database (GitHub's git database API: blobs, trees, commits, tag
  * objects, references) with GitHub's rules and messages. Every function runs inside the caller's
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
- * anything is kept.
+ * anything is kept. createRef and updateRef are the one reference-update path: branch protection
+ * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
+ * base is the branch follow it there (src/api/pulls/follow.ts).
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../http/errors';
@@ -26,6 +28,7 @@ import { isAncestor, peel } from './service';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../repos/store';
 import { checkRefUpdate } from '../branches/enforce';
+import { followRef } from '../pulls/follow';
 
 /**
  * How a reference write is made, for branch protection (src/api/branches/enforce.ts): the actor
@@ -335,6 +338,7 @@ export function createRef(
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
+	followRef(app, repo, name, target.sha, actorId);
 	return target;
 }
 
@@ -371,7 +375,11 @@ export function updateRef(
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
-	if (current.sha !== target.sha) recordPush(app, repo, name, current.sha, target.sha, actorId);
+	if (current.sha !== target.sha) {
+		recordPush(app, repo, name, current.sha, target.sha, actorId);
+		// Pull requests whose head or base is this branch follow it (src/api/pulls/follow.ts).
+		followRef(app, repo, name, target.sha, actorId);
+	}
 	return target;
 }
 

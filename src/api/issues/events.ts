@@ -26,6 +26,7 @@ import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
 import { issueComment } from './render';
 import { renderIssues, type IssueScope } from './service';
+import { recordPullRequest } from '../pulls/events';
 import type { IssueCommentRow, IssueRow } from './store';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
@@ -89,15 +90,23 @@ function mentioned(ctx: Context, scope: IssueScope, text: string | null, previou
 
 const named = (userIds: number[], reason: NotificationReason): Involvement[] => userIds.map((userId) => ({ userId, reason }));
 
-/** One issues event; `issue` is the issue object as GitHub renders it (raw body). */
+/**
+ * One issues event; `issue` is the issue object as GitHub renders it (raw body). A pull request's
+ * change is GitHub's pull_request event instead (src/api/pulls/events.ts), whatever route made it.
+ */
 function recordIssue(
 	ctx: Context,
 	scope: IssueScope,
+	row: IssueRow,
 	action: string,
 	issue: unknown,
 	extra: Record<string, unknown> = {},
 	notification?: NotificationActivity,
 ): void {
+	if (row.pull_request) {
+		recordPullRequest(ctx, scope, row, action, extra, notification);
+		return;
+	}
 	record(ctx.app, {
 		event: 'issues',
 		action,
@@ -112,12 +121,21 @@ function recordIssue(
 /**
  * Records what changed between `before` (null: the issue was just opened) and the issue now.
  * @param rendered the issue as the answer renders it, reused when it has the raw body
+ * @param moreChanges further `changes` of an edit (a pull request's base: {base: {ref: {from}, sha: {from}}})
  */
-export function recordIssueChanges(ctx: Context, scope: IssueScope, before: IssueSnapshot | null, row: IssueRow, rendered?: unknown): void {
+export function recordIssueChanges(
+	ctx: Context,
+	scope: IssueScope,
+	before: IssueSnapshot | null,
+	row: IssueRow,
+	rendered?: unknown,
+	moreChanges: Record<string, unknown> = {},
+): void {
 	const after = issueSnapshot(ctx, row);
-	const issue = rendered !== undefined && ctx.media === null ? rendered : renderIssues(ctx, scope, [row], true, null)[0];
+	// A pull request's events carry the pull request, rendered by its own recorder.
+	const issue = row.pull_request ? null : rendered !== undefined && ctx.media === null ? rendered : renderIssues(ctx, scope, [row], true, null)[0];
 	if (!before) {
-		recordIssue(ctx, scope, 'opened', issue, {}, {
+		recordIssue(ctx, scope, row, 'opened', issue, {}, {
 			subject: issueSubject(row, null),
 			broadcast: true,
 			actorReason: 'author',
@@ -126,18 +144,19 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 		return;
 	}
 	const was = before.row;
-	const changes: Record<string, { from: unknown }> = {};
+	const changes: Record<string, unknown> = {};
 	if (was.title !== row.title) changes.title = { from: was.title };
 	if (was.body !== row.body) changes.body = { from: was.body };
+	Object.assign(changes, moreChanges);
 	if (Object.keys(changes).length) {
-		recordIssue(ctx, scope, 'edited', issue, { changes }, {
+		recordIssue(ctx, scope, row, 'edited', issue, { changes }, {
 			subject: issueSubject(row),
 			broadcast: false,
 			involved: was.body !== row.body ? mentioned(ctx, scope, row.body, was.body) : [],
 		});
 	}
 	if (was.state !== row.state) {
-		recordIssue(ctx, scope, row.state === 'closed' ? 'closed' : 'reopened', issue, {}, {
+		recordIssue(ctx, scope, row, row.state === 'closed' ? 'closed' : 'reopened', issue, {}, {
 			subject: issueSubject(row, null),
 			broadcast: true,
 			participantReason: 'state_change',
@@ -145,32 +164,32 @@ export function recordIssueChanges(ctx: Context, scope: IssueScope, before: Issu
 			involved: [],
 		});
 	}
-	if (was.locked !== row.locked) recordIssue(ctx, scope, row.locked ? 'locked' : 'unlocked', issue);
+	if (was.locked !== row.locked) recordIssue(ctx, scope, row, row.locked ? 'locked' : 'unlocked', issue);
 	if (was.milestone_id !== row.milestone_id) {
 		const milestones = ctx.app.stores.milestones.mapByIds([was.milestone_id, row.milestone_id].filter((id): id is number => id !== null));
 		const milestoneObject = (id: number) => {
 			const m = milestones.get(id)!;
 			return renderMilestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : ctx.app.stores.accounts.byId(m.creator_id));
 		};
-		if (was.milestone_id !== null && milestones.has(was.milestone_id)) recordIssue(ctx, scope, 'demilestoned', issue, { milestone: milestoneObject(was.milestone_id) });
-		if (row.milestone_id !== null) recordIssue(ctx, scope, 'milestoned', issue, { milestone: milestoneObject(row.milestone_id) });
+		if (was.milestone_id !== null && milestones.has(was.milestone_id)) recordIssue(ctx, scope, row, 'demilestoned', issue, { milestone: milestoneObject(was.milestone_id) });
+		if (row.milestone_id !== null) recordIssue(ctx, scope, row, 'milestoned', issue, { milestone: milestoneObject(row.milestone_id) });
 	}
 	const labelIds = new Set(after.labels.map((l) => l.id));
 	const beforeIds = new Set(before.labels.map((l) => l.id));
 	const labelObject = (l: LabelRow) => renderLabel(scope.paths.api, l);
-	for (const l of after.labels) if (!beforeIds.has(l.id)) recordIssue(ctx, scope, 'labeled', issue, { label: labelObject(l) });
-	for (const l of before.labels) if (!labelIds.has(l.id)) recordIssue(ctx, scope, 'unlabeled', issue, { label: labelObject(l) });
+	for (const l of after.labels) if (!beforeIds.has(l.id)) recordIssue(ctx, scope, row, 'labeled', issue, { label: labelObject(l) });
+	for (const l of before.labels) if (!labelIds.has(l.id)) recordIssue(ctx, scope, row, 'unlabeled', issue, { label: labelObject(l) });
 	const accounts = ctx.app.stores.accounts.mapByIds([...before.assigneeIds, ...after.assigneeIds]);
 	const assignee = (id: number) => simpleUser(ctx.app.urls, accounts.get(id)!);
 	for (const id of after.assigneeIds) {
 		if (before.assigneeIds.includes(id)) continue;
-		recordIssue(ctx, scope, 'assigned', issue, { assignee: assignee(id) }, {
+		recordIssue(ctx, scope, row, 'assigned', issue, { assignee: assignee(id) }, {
 			subject: issueSubject(row),
 			broadcast: false,
 			involved: named([id], 'assign'),
 		});
 	}
-	for (const id of before.assigneeIds) if (!after.assigneeIds.includes(id)) recordIssue(ctx, scope, 'unassigned', issue, { assignee: assignee(id) });
+	for (const id of before.assigneeIds) if (!after.assigneeIds.includes(id)) recordIssue(ctx, scope, row, 'unassigned', issue, { assignee: assignee(id) });
 }
 
 /**

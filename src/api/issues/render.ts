@@ -24,6 +24,8 @@ export interface IssueParts {
 	milestone: unknown;
 	/** Only a single issue shows closed_by; undefined leaves the field out. */
 	closedBy?: AccountRow | null;
+	/** A pull request's draft flag and merge time (its pull_requests row); absent for plain issues. */
+	pull?: { draft: boolean; merged_at: string | null };
 }
 
 /** An issue or pull request (GitHub's issue object). */
@@ -58,13 +60,13 @@ export function issue(urls: Urls, paths: RepositoryPaths, row: IssueRow, parts: 
 		active_lock_reason: row.active_lock_reason,
 		...(row.pull_request
 			? {
-					draft: false,
+					draft: parts.pull?.draft ?? false,
 					pull_request: {
 						url: `${paths.api}/pulls/${row.number}`,
 						html_url: `${paths.html}/pull/${row.number}`,
 						diff_url: `${paths.html}/pull/${row.number}.diff`,
 						patch_url: `${paths.html}/pull/${row.number}.patch`,
-						merged_at: null,
+						merged_at: parts.pull?.merged_at ?? null,
 					},
 				}
 			: {}),

@@ -16,6 +16,7 @@ import { simpleUser } from '../users/render';
 import { issueBodyField } from '../markdown/body';
 import type { IssueRow } from './store';
 import { issueSnapshot, recordIssueChanges } from './events';
+import { reopenPull } from '../pulls/service';
 import {
 	assignableScope,
 	canTriage,
@@ -274,6 +275,11 @@ export const issueRoutes = [
 					Object.assign(next, { state: 'closed', state_reason: reason ?? 'completed', closed_at: now, closed_by_id: actor });
 				} else {
 					if (reason && reason !== 'reopened') throw invalidField('Issue', 'state_reason', `an open issue cannot have the reason ${reason}`);
+					// A pull request reopens only with its branches (the same rule as PATCH …/pulls/{n}).
+					if (current.pull_request) {
+						const pull = ctx.app.stores.pulls.byIssue(current.id);
+						if (pull) reopenPull(ctx.app, pull.pr, pull.pr.base_ref, now);
+					}
 					Object.assign(next, { state: 'open', state_reason: 'reopened', closed_at: null, closed_by_id: null });
 				}
 			}

@@ -66,6 +66,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
 	const assignees = stores.issues.assignees(ids);
+	const pulls = stores.pulls.forIssues(rows.flatMap((row) => (row.pull_request ? [row.id] : [])));
 	const milestones = stores.milestones.mapByIds(rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id])));
 	const accounts = ctx.app.stores.accounts.mapByIds([
 		...rows.map((row) => row.user_id),
@@ -89,6 +90,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 				association: scope.associations.of(author),
 				milestone: (row.milestone_id !== null && renderedMilestones.get(row.milestone_id)) || null,
 				closedBy: single ? (row.closed_by_id ? (accounts.get(row.closed_by_id) ?? null) : null) : undefined,
+				pull: pulls.has(row.id) ? { draft: pulls.get(row.id)!.draft === 1, merged_at: pulls.get(row.id)!.merged_at } : undefined,
 			},
 			media,
 		);

@@ -33,6 +33,10 @@ import {
 } from './query';
 import { readablePrivateRepositories } from './visibility';
 
+/** A pull request that was merged / is a draft (its pull_requests row). */
+const PR_MERGED = '(EXISTS (SELECT 1 FROM pull_requests pm WHERE pm.issue_id = i.id AND pm.merged_at IS NOT NULL))';
+const PR_DRAFT = '(EXISTS (SELECT 1 FROM pull_requests pd WHERE pd.issue_id = i.id AND pd.draft = 1))';
+
 /** GitHub answers only the first 1000 results of a search. */
 export const MAX_RESULTS = 1000;
 
@@ -283,9 +287,10 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 				else if ((value === 'open' || value === 'closed') && q.key !== 'type') where.add(maybeNot('i.state = ?', q.negated), value);
 				else if ((value === 'public' || value === 'private') && q.key === 'is') where.add(maybeNot(value === 'public' ? "r.visibility = 'public'" : "r.visibility <> 'public'", q.negated));
 				else if ((value === 'locked' || value === 'unlocked') && q.key === 'is') where.add(maybeNot(`i.locked = ${value === 'locked' ? 1 : 0}`, q.negated));
-				// Gitstead's pull requests are never merged nor drafts.
-				else if ((value === 'merged' || value === 'draft') && q.key === 'is') where.add(maybeNot('0', q.negated));
-				else if (value === 'unmerged' && q.key === 'is') where.add(maybeNot("i.pull_request = 1 AND i.state = 'closed'", q.negated));
+				// Merged and draft read the pull request's row (src/api/pulls): unmerged is closed without a merge.
+				else if (value === 'merged' && q.key === 'is') where.add(maybeNot(PR_MERGED, q.negated));
+				else if (value === 'draft' && q.key === 'is') where.add(maybeNot(PR_DRAFT, q.negated));
+				else if (value === 'unmerged' && q.key === 'is') where.add(maybeNot(`i.pull_request = 1 AND i.state = 'closed' AND NOT ${PR_MERGED}`, q.negated));
 				else throw bad(q);
 				break;
 			case 'reason':
@@ -348,7 +353,7 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 				where.add(q.negated ? '1' : '0');
 				break;
 			case 'draft':
-				where.add(maybeNot(booleanValue(q) ? '0' : 'i.pull_request = 1', q.negated));
+				where.add(maybeNot(booleanValue(q) ? PR_DRAFT : `i.pull_request = 1 AND NOT ${PR_DRAFT}`, q.negated));
 				break;
 			case 'archived':
 				where.add(maybeNot('r.archived = ?', q.negated), booleanValue(q) ? 1 : 0);

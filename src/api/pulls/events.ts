@@ -1,0 +1,72 @@
+/**
+ * Domain events of pull requests (GitHub's pull_request webhook; PullRequestEvent in the activity
+ * feeds), recorded through the event log inside the transaction of the change. Every change to a
+ * pull request's issue part goes through recordIssueChanges (src/api/issues/events.ts), which
+ * hands the events of a pull request here: GitHub reports opened, edited, closed, reopened,
+ * labeled, unlabeled, assigned, unassigned, milestoned, demilestoned, locked and unlocked of a pull
+ * request as `pull_request` (never `issues`), whichever route made the change (the pulls routes or
+ * the issue routes). The feeds show PullRequestEvent for opened, closed and reopened. Head moves
+ * record `synchronize` (with `before` and `after`; src/api/pulls/follow.ts), and notify no one.
+ *
+ * Payload: { action, number, pull_request (the full form, raw body), …extra, repository,
+ * organization, sender }.
+ */
+import type { App } from '../../app';
+import { record } from '../../events/log';
+import { inOrganization, sender } from '../../events/payloads';
+import type { Context } from '../../http/route';
+import type { NotificationActivity } from '../notifications/reasons';
+import { repository } from '../repos/render';
+import type { IssueScope } from '../issues/service';
+import type { IssueRow } from '../issues/store';
+import { renderPulls } from './service';
+import type { PullRow } from './store';
+
+/** Actions GitHub shows in the feeds as PullRequestEvent. */
+const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);
+
+/** A context for rendering outside a request (the reference writes): the app, raw bodies. */
+export function eventContext(app: App, actorId: number | null): Context {
+	return { app, media: null, principal: { actorId } } as unknown as Context;
+}
+
+function where(app: App, scope: IssueScope, actorId: number | null) {
+	return {
+		repository: repository(app.urls, scope.repo, scope.owner, null),
+		...(scope.owner.type === 'Organization' ? inOrganization(app, scope.owner) : {}),
+		...sender(app, actorId),
+	};
+}
+
+/**
+ * One pull_request event about the pull request of `row` (read again, as it is now).
+ * @param extra payload fields after pull_request (changes, label, assignee, milestone, before/after)
+ */
+export function recordPullRequest(
+	ctx: Context,
+	scope: IssueScope,
+	row: IssueRow,
+	action: string,
+	extra: Record<string, unknown> = {},
+	notification?: NotificationActivity,
+): void {
+	const { app } = ctx;
+	const actorId = ctx.principal.actorId;
+	let rendered: unknown;
+	const pull = () => {
+		if (rendered === undefined) {
+			const current = app.stores.pulls.byIssue(row.id) as PullRow;
+			rendered = renderPulls(ctx, scope, [current], true, null)[0];
+		}
+		return rendered;
+	};
+	record(app, {
+		event: 'pull_request',
+		action,
+		actorId,
+		repo: scope.repo,
+		feed: FEED_ACTIONS.has(action) ? { type: 'PullRequestEvent', payload: { action, number: row.number, pull_request: pull() } } : undefined,
+		webhook: () => ({ number: row.number, pull_request: pull(), ...extra, ...where(app, scope, actorId) }),
+		notification,
+	});
+}

@@ -1,0 +1,218 @@
+/**
+ * Shared rules of the pull-request routes (GitHub's "Pulls" REST API): one pull request by number,
+ * the comparison of its base and head (commits, changed files, line counts, from the merge base to
+ * the head as GitHub's three-dot diff), its mergeability as far as it can be known without a merge,
+ * and the batch rendering of the simple and full forms.
+ *
+ * Mergeability without the merge engine: when the base commit is in the head's history (the merge
+ * is a fast-forward, nothing of the base is left to merge) the pull request is mergeable and its
+ * git-level state `clean`; when both sides moved since their merge base a real three-way merge
+ * decides, so mergeable stays null and mergeable_state `unknown` until the merge engine
+ * (src/api/git/merge.ts, next step) computes it. On top of the git-level state, a draft reads
+ * `draft`, and a clean pull request whose base branch protection requires reviews (none exist yet)
+ * or required checks that have not passed on the head reads `blocked`.
+ */
+import type { App } from '../../app';
+import { notFound, validationFailed } from '../../http/errors';
+import { idParam, type Context } from '../../http/route';
+import { commitChecksPassed } from '../branches/enforce';
+import { diffTrees, filePatch, MAX_DIFF_FILES, type TreeChange } from '../git/diff';
+import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
+import { parseCommit, parseTag, parseTree } from '../git/objects';
+import { isAncestor, mergeBase } from '../git/service';
+import { issueRepository, renderIssues, type IssueScope } from '../issues/service';
+import { pullRequest, type PullCounts, type PullSide } from './render';
+import type { PullRequestRow, PullRow } from './store';
+
+/** GitHub lists at most 250 commits of a pull request. */
+export const MAX_PULL_COMMITS = 250;
+/** GitHub lists at most 3,000 files of a pull request. */
+export const MAX_PULL_FILES = 3000;
+
+/** The issue context of the route's repository; pull requests answer even with issues turned off. */
+export function pullScope(ctx: Context): IssueScope {
+	return issueRepository(ctx, { allowDisabled: true });
+}
+
+/** The pull request of the path's {pull_number}. @throws HttpError 404 (also for a plain issue's number) */
+export function loadPull(ctx: Context, scope: IssueScope): PullRow {
+	const number = idParam(ctx.params.pull_number);
+	const row = number ? ctx.app.stores.pulls.byNumber(scope.repo.id, number) : undefined;
+	if (!row) throw notFound();
+	return row;
+}
+
+/** Head and base as the shapes show them: branch, commit, repository and its owner. */
+export function pullSides(app: App, scope: IssueScope, pr: PullRequestRow): { head: PullSide; base: PullSide } {
+	const headRepo = pr.head_repo_id === null ? null : pr.head_repo_id === scope.repo.id ? scope.repo : (app.stores.repos.byId(pr.head_repo_id) ?? null);
+	const headOwner = headRepo ? (headRepo.id === scope.repo.id ? scope.owner : (app.stores.accounts.byId(headRepo.owner_id) ?? null)) : null;
+	return {
+		head: { ref: pr.head_ref, sha: pr.head_sha, repo: headRepo, owner: headOwner },
+		base: { ref: pr.base_ref, sha: pr.base_sha, repo: scope.repo, owner: scope.owner },
+	};
+}
+
+/**
+ * Copies the head commit of a pull request from a fork, with every object it reaches that the base
+ * repository lacks (commits, trees, blobs; submodule entries name commits elsewhere and are not
+ * followed), into the base repository — what GitHub keeps as refs/pull/N/head — so the comparison,
+ * the files, the diff and later the merge read one repository. Objects are content-addressed:
+ * what the base already holds, and everything below it, is skipped.
+ * @param now ISO timestamp
+ */
+export function fetchHead(app: App, baseRepoId: number, headRepoId: number, headSha: string, now: string): void {
+	if (baseRepoId === headRepoId) return;
+	const { git } = app.stores;
+	const queue = [headSha];
+	const seen = new Set<string>();
+	while (queue.length) {
+		const sha = queue.pop()!;
+		if (seen.has(sha)) continue;
+		seen.add(sha);
+		if (git.meta(baseRepoId, sha)) continue;
+		const object = git.object(headRepoId, sha);
+		if (!object) continue;
+		if (object.type === 'commit') {
+			const data = parseCommit(object.content);
+			git.insert(baseRepoId, sha, 'commit', object.content, now, data.parents);
+			queue.push(data.tree, ...data.parents);
+		} else {
+			git.insert(baseRepoId, sha, object.type, object.content, now);
+			if (object.type === 'tree') {
+				for (const entry of parseTree(object.content)) if (entry.mode !== '160000') queue.push(entry.sha);
+			} else if (object.type === 'tag') {
+				queue.push(parseTag(object.content).object);
+			}
+		}
+	}
+}
+
+/**
+ * The repository whose objects hold both the base and the head commit: the base repository (a
+ * fork's head is fetched into it, fetchHead), or the head's fork (a fork holds its parent's
+ * objects as of the fork). null when neither does.
+ */
+export function objectsRepo(app: App, pr: Pick<PullRequestRow, 'repo_id' | 'head_repo_id' | 'base_sha' | 'head_sha'>): number | null {
+	const has = (repoId: number, sha: string) => app.stores.git.meta(repoId, sha)?.type === 'commit';
+	for (const id of [pr.repo_id, pr.head_repo_id]) if (id !== null && has(id, pr.base_sha) && has(id, pr.head_sha)) return id;
+	return null;
+}
+
+/** What a pull request changes: its commits (oldest first) and its files from the merge base to the head. */
+export interface PullComparison {
+	repoId: number;
+	mergeBase: string;
+	/** Every commit of head that base lacks, oldest first. */
+	commits: WalkedCommit[];
+	changes: TreeChange[];
+}
+
+/** The comparison of a pull request's base and head, or null when no repository holds both or they share no history. */
+export function pullComparison(app: App, pr: PullRequestRow, fileLimit = MAX_PULL_FILES): PullComparison | null {
+	const repoId = objectsRepo(app, pr);
+	if (repoId === null) return null;
+	const base = mergeBase(app, repoId, pr.base_sha, pr.head_sha);
+	if (!base) return null;
+	const reader = new CommitReader(app, repoId);
+	// The commits of head that base lacks (git log base..head), oldest first. Not commits/service's
+	// comparisonCommits: that module reaches the reference writes, which call this area back.
+	const { commits } = walkCommits(app, repoId, pr.head_sha, { exclude: reachable(app, repoId, pr.base_sha), reader });
+	commits.reverse();
+	const changes = diffTrees(app, repoId, reader.read(base)!.tree, reader.read(pr.head_sha)!.tree, fileLimit).changes;
+	return { repoId, mergeBase: base, commits, changes };
+}
+
+/**
+ * The git-level mergeability of head into base: mergeable and `clean` when the base commit is in
+ * the head's history (a fast-forward); null and `unknown` when a three-way merge would be needed
+ * (the merge engine's to decide) or the objects are not at hand.
+ */
+export function gitMergeability(app: App, pr: PullRequestRow): { mergeable: boolean | null; state: string } {
+	const repoId = objectsRepo(app, pr);
+	if (repoId !== null && isAncestor(app, repoId, pr.base_sha, pr.head_sha)) return { mergeable: true, state: 'clean' };
+	return { mergeable: null, state: 'unknown' };
+}
+
+/** Computes and stores the git-level mergeability for the pull request's current head and base. */
+export function refreshMergeability(app: App, pr: PullRequestRow): void {
+	const { mergeable, state } = gitMergeability(app, pr);
+	app.stores.pulls.setMergeability(pr.issue_id, mergeable, state, pr.head_sha, pr.base_sha);
+}
+
+/** mergeable and mergeable_state as the full form shows them (see the module's comment). */
+function mergeability(app: App, row: PullRow): { mergeable: boolean | null; state: string } {
+	const pr = row.pr;
+	if (pr.merged_at !== null) return { mergeable: null, state: 'unknown' };
+	const stored = pr.mergeable_head_sha === pr.head_sha && pr.mergeable_base_sha === pr.base_sha;
+	const git = stored ? { mergeable: pr.mergeable === null ? null : pr.mergeable === 1, state: pr.mergeable_state } : gitMergeability(app, pr);
+	if (row.state === 'closed' || git.mergeable !== true) return git;
+	if (pr.draft === 1) return { mergeable: true, state: 'draft' };
+	const protection = app.stores.branches.protection(pr.repo_id, pr.base_ref);
+	if (protection) {
+		const { required_pull_request_reviews: reviews, required_status_checks: checks } = protection.settings;
+		if (reviews && reviews.required_approving_review_count > 0) return { mergeable: true, state: 'blocked' };
+		if (checks && checks.contexts.length && !commitChecksPassed(app, pr.repo_id, pr.head_sha, checks.contexts).passed) return { mergeable: true, state: 'blocked' };
+	}
+	return git;
+}
+
+/** The counts of the full form: commits, lines and files of the comparison, mergeability. */
+function counts(app: App, row: PullRow): PullCounts {
+	const comparison = pullComparison(app, row.pr);
+	let additions = 0;
+	let deletions = 0;
+	if (comparison) {
+		for (const change of comparison.changes) {
+			const patch = filePatch(app, comparison.repoId, change);
+			additions += patch.additions;
+			deletions += patch.deletions;
+		}
+	}
+	const { mergeable, state } = mergeability(app, row);
+	return {
+		commits: comparison?.commits.length ?? 0,
+		additions,
+		deletions,
+		changed_files: comparison?.changes.length ?? 0,
+		mergeable,
+		mergeable_state: state,
+		merged_by: row.pr.merged_by_id === null ? null : (app.stores.accounts.byId(row.pr.merged_by_id) ?? null),
+		review_comments: 0,
+	};
+}
+
+/**
+ * Renders pull requests: the simple form (lists), or the full form (`full`: one pull request,
+ * webhooks). Labels, assignees, milestones and authors are loaded once for all rows.
+ * @param media the body fields' media type (default the request's; null for the raw body of events)
+ */
+export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
+	const issues = renderIssues(ctx, scope, rows, false, media) as Array<Record<string, unknown> & { url: string; number: number }>;
+	return rows.map((row, index) => {
+		const { head, base } = pullSides(ctx.app, scope, row.pr);
+		return pullRequest(ctx.app.urls, scope.paths, issues[index], row.pr, head, base, full ? counts(ctx.app, row) : undefined);
+	});
+}
+
+/** The first MAX_DIFF_FILES-sized page bound of a files list. */
+export const FILES_PER_PAGE = MAX_DIFF_FILES;
+
+/**
+ * Reopening a closed pull request (PATCH …/pulls/{n} or PATCH …/issues/{n} with state open): the
+ * head and base branches must still exist (GitHub refuses it once the head branch is deleted);
+ * the head follows its branch again (fetched from a fork).
+ * @param now ISO timestamp
+ * @throws HttpError 422 (custom, field state) when the pull request is merged or a branch is gone
+ */
+export function reopenPull(app: App, pr: PullRequestRow, baseRef: string, now: string): void {
+	const refuse = (message: string) => validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message }]);
+	if (pr.merged_at !== null) throw refuse('state cannot be changed. The pull request has already been merged.');
+	const headSha = pr.head_repo_id === null ? null : (app.stores.git.ref(pr.head_repo_id, `refs/heads/${pr.head_ref}`)?.sha ?? null);
+	if (!headSha) throw refuse(`state cannot be changed. The ${pr.head_ref} branch has been deleted.`);
+	if (!app.stores.git.ref(pr.repo_id, `refs/heads/${baseRef}`)) throw refuse(`state cannot be changed. The ${baseRef} branch has been deleted.`);
+	fetchHead(app, pr.repo_id, pr.head_repo_id!, headSha, now);
+	if (headSha !== pr.head_sha) {
+		app.stores.pulls.setHead(pr.issue_id, headSha);
+		refreshMergeability(app, { ...pr, head_sha: headSha });
+	}
+}
