@@ -260,6 +260,32 @@ test('branch protection: a required check blocks the merge until its commit stat
 	assert.is((await merge(reviewed.number)).status, 200, '~> without the protection');
 });
 
+test('strict required checks: a head behind its base reads `behind` and is refused until update-branch brings it up to date', async () => {
+	await branch('feature-b');
+	const headSha = await write('feature-b', 'behind.txt', 'b\n', mike);
+	await write('main', 'ahead.txt', 'main moved on\n');
+	await must('PUT', `${APP}/branches/main/protection`, {
+		required_status_checks: { strict: true, contexts: ['ci'] },
+		enforce_admins: true,
+		required_pull_request_reviews: null,
+		restrictions: null,
+	});
+	const pr = await open('feature-b', 'Behind');
+	await must('POST', `${APP}/statuses/${headSha}`, { state: 'success', context: 'ci' });
+	await s.app.tasks.runDue();
+	assert.is((await must('GET', `${APP}/pulls/${pr.number}`)).mergeable_state, 'behind');
+	const refused = await merge(pr.number);
+	assert.is(refused.status, 405);
+	assert.is(refused.body.message, 'Head branch is out of date. Review and try the merge again.');
+	assert.is((await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: {} })).status, 202);
+	const updated = await head('feature-b');
+	await must('POST', `${APP}/statuses/${updated}`, { state: 'success', context: 'ci' });
+	await s.app.tasks.runDue();
+	assert.is((await must('GET', `${APP}/pulls/${pr.number}`)).mergeable_state, 'clean');
+	assert.is((await merge(pr.number, { sha: updated })).status, 200);
+	await must('DELETE', `${APP}/branches/main/protection`);
+});
+
 test('closing keywords: the issues a merged pull request names are closed as completed', async () => {
 	assert.equal(closingReferences('Fixes #1, closes acme/app#2; resolved: #3 and close other/repo#4; prefix#5; fix #1', 'acme', 'app'), [1, 2, 3]);
 	const first = await must('POST', `${APP}/issues`, { title: 'Broken one' });
@@ -285,9 +311,11 @@ test('PUT …/update-branch: merges the base into the head branch (202), 422 on 
 	const pr = await open('feature-u', 'Update me');
 	const nothing = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: {} });
 	assert.is(nothing.status, 422, '~> the head has every base commit');
+	assert.is(nothing.body.message, 'There are no new commits on the base branch.');
 	const baseSha = await write('main', 'later.txt', 'later\n');
 	const mismatch = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: { expected_head_sha: baseSha } });
 	assert.is(mismatch.status, 422);
+	assert.is(mismatch.body.message, 'expected head sha didn’t match current head ref.');
 	const res = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: { expected_head_sha: headSha } });
 	assert.is(res.status, 202, res.text);
 	assert.equal(res.body, { message: 'Updating pull request branch.', url: `${s.api}${APP}/pulls/${pr.number}` });

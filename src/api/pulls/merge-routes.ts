@@ -16,7 +16,7 @@
  *   202 "Updating pull request branch."; 422 on an expected_head_sha mismatch or conflicts.
  */
 import * as v from 'valibot';
-import { forbidden, HttpError, unprocessable, conflict, validationFailed } from '../../http/errors';
+import { conflict, forbidden, HttpError, unprocessable } from '../../http/errors';
 import { accepted, ok } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -188,7 +188,9 @@ export const pullMergeRoutes = [
 			// The base branch must still be where the pull request saw it, and hold both commits.
 			const baseRef = `refs/heads/${pull.pr.base_ref}`;
 			const current = app.stores.git.ref(scope.repo.id, baseRef);
-			if (!current || current.sha !== pull.pr.base_sha || objectsRepo(app, pull.pr) !== scope.repo.id) throw notAllowed(NOT_MERGEABLE);
+			if (!current) throw notAllowed(NOT_MERGEABLE);
+			if (current.sha !== pull.pr.base_sha) throw notAllowed('Base branch was modified. Review and try the merge again.');
+			if (objectsRepo(app, pull.pr) !== scope.repo.id) throw notAllowed(NOT_MERGEABLE);
 			const admin = atLeast(scope.permission, 'admin');
 			checkProtection(ctx, scope, pull, admin);
 
@@ -232,7 +234,7 @@ export const pullMergeRoutes = [
 			if (pull.pr.merged_at !== null || pull.state !== 'open') throw unprocessable('Pull request must be open to update its branch.');
 			const expected = ctx.body.expected_head_sha;
 			if (expected !== undefined && expected.toLowerCase() !== pull.pr.head_sha) {
-				throw validationFailed([{ resource: 'PullRequest', field: 'expected_head_sha', code: 'invalid', message: 'expected_head_sha does not match the head of the pull request' }]);
+				throw unprocessable('expected head sha didn’t match current head ref.');
 			}
 			const headRef = `refs/heads/${pull.pr.head_ref}`;
 			const current = app.stores.git.ref(headRepo.id, headRef);
