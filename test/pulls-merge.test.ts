@@ -191,6 +191,13 @@ test('a merge method the repository disallows: 405 with GitHub\'s message', asyn
 	assert.is(plain.status, 405);
 	assert.is(plain.body.message, 'Merge commits are not allowed on this repository.');
 	await must('PATCH', APP, { allow_merge_commit: true });
+	await branch('feature-draft');
+	await write('feature-draft', 'draft.txt', 'draft\n', mike);
+	const draft = await must('POST', `${APP}/pulls`, { title: 'Draft', head: 'feature-draft', base: 'main', draft: true }, mike);
+	const early = await merge(draft.number);
+	assert.is(early.status, 405);
+	assert.is(early.body.message, 'Pull Request is still a draft');
+	await must('PATCH', `${APP}/pulls/${draft.number}`, { state: 'closed' });
 	await must('PATCH', `${APP}/pulls/${pr.number}`, { state: 'closed' });
 	const closed = await merge(pr.number);
 	assert.is(closed.status, 405, '~> a closed pull request');
@@ -328,6 +335,14 @@ test('PUT …/update-branch: merges the base into the head branch (202), 422 on 
 	assert.is(got.head.sha, newHead, '~> the pull request follows its head');
 	assert.ok(deliveries('pull_request').some((d) => d.action === 'synchronize' && d.number === pr.number && d.after === newHead), '~> synchronize');
 	assert.is(await file('feature-u', 'later.txt'), 'later\n');
+	await s.app.tasks.runDue();
+	const mixed = await must('GET', `${APP}/pulls/${pr.number}`);
+	assert.is(mixed.mergeable, true);
+	assert.is(mixed.rebaseable, false, '~> a merge commit in its history does not rebase');
+	const rebase = await merge(pr.number, { merge_method: 'rebase' });
+	assert.is(rebase.status, 405);
+	assert.is(rebase.body.message, "This branch can't be rebased");
+	await must('PATCH', `${APP}/pulls/${pr.number}`, { state: 'closed' });
 });
 
 test('Octokit pulls.merge', async () => {

@@ -31,12 +31,15 @@ import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
 import type { RepositoryRow } from '../repos/store';
 import { closeReferencedIssues } from './closing';
+import { computeMergeability } from './mergeability';
 import { isBehind, reviewsRequirement } from './mergeable-state';
 import { fetchHead, loadPull, objectsRepo, pullComparison, pullScope } from './service';
 import type { PullRow } from './store';
 
 /** GitHub's 405 for a pull request that cannot be merged (closed, merged, conflicting). */
 export const NOT_MERGEABLE = 'Pull Request is not mergeable';
+/** GitHub's 405 for a rebase merge whose commits do not replay onto the base. */
+export const NOT_REBASEABLE = "This branch can't be rebased";
 /** GitHub's 409 when `sha` is not the head any more. */
 export const HEAD_MODIFIED = 'Head branch was modified. Review and try the merge again.';
 
@@ -147,6 +150,8 @@ function buildCommit(ctx: Context, scope: IssueScope, pull: PullRow, method: Mer
 		throw error;
 	}
 	if ('conflicts' in result) {
+		// A rebase can conflict where a merge would not (a commit that does not apply on its own, a merge commit in the history).
+		if (method === 'rebase' && computeMergeability(app, pull.pr)?.mergeable) throw notAllowed(NOT_REBASEABLE);
 		app.stores.pulls.setMergeability(pull.id, false, 'dirty', pull.pr.head_sha, pull.pr.base_sha);
 		throw notAllowed(NOT_MERGEABLE);
 	}
@@ -182,6 +187,7 @@ export const pullMergeRoutes = [
 			const actor = ctx.principal.actorId;
 			if (actor === null) throw forbidden('A user must act to merge a pull request.');
 			if (pull.pr.merged_at !== null || pull.state !== 'open') throw notAllowed(NOT_MERGEABLE);
+			if (pull.pr.draft === 1) throw notAllowed('Pull Request is still a draft');
 			if (input.sha !== undefined && input.sha.toLowerCase() !== pull.pr.head_sha) throw conflict(HEAD_MODIFIED);
 			const method = input.merge_method as MergeMethod;
 			if (!METHOD_SETTING[method].allowed(scope.repo)) throw notAllowed(METHOD_SETTING[method].message);

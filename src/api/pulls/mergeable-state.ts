@@ -131,6 +131,8 @@ export function presentMergeability(app: App, row: PullRow): Mergeability {
 	const outcome = storedOutcome(pr);
 	if (outcome.git === 'unknown') return unknown;
 	if (outcome.git === 'dirty') return { mergeable: false, state: 'dirty', rebaseable: false };
+	// Clean by the fast-forward shortcut: the task still owes rebaseable (queued again should it have been lost).
+	if (outcome.rebaseable === null && row.state === 'open') enqueueMergeability(app, pr.issue_id);
 	const clean = { mergeable: true, rebaseable: outcome.rebaseable };
 	if (row.state === 'closed') return { ...clean, state: 'clean' };
 	if (pr.draft === 1) return { ...clean, state: 'draft' };
