@@ -131,7 +131,7 @@ test('merge_method merge: a merge commit with two parents and both sides\' files
 	assert.ok(feed.some((e: any) => e.type === 'PullRequestEvent' && e.payload.action === 'closed' && e.payload.pull_request.merged === true), '~> PullRequestEvent closed');
 });
 
-test('merge_method squash: one commit on the base, authored by the pull request\'s author, title (#N) and the commit list', async () => {
+test('merge_method squash: one commit on the base, authored by the merger, title (#N), the commit list and co-authors', async () => {
 	await branch('feature-s');
 	await write('feature-s', 's1.txt', 'one\n', mike);
 	const headSha = await write('feature-s', 's2.txt', 'two\n', mike);
@@ -141,8 +141,9 @@ test('merge_method squash: one commit on the base, authored by the pull request\
 	assert.is(res.status, 200, res.text);
 	const commit = await must('GET', `${APP}/git/commits/${res.body.sha}`);
 	assert.equal(commit.parents.map((p: any) => p.sha), [baseSha], '~> one parent');
-	assert.is(commit.message, `Squash these (#${pr.number})\n\n* Write s1.txt\n\n* Write s2.txt`);
-	assert.is(commit.author.name, 'mike', '~> the pull request\'s author');
+	const mikeEmail = (await must('GET', `${APP}/git/commits/${headSha}`)).author.email;
+	assert.is(commit.message, `Squash these (#${pr.number})\n\n* Write s1.txt\n\n* Write s2.txt\n\nCo-authored-by: mike <${mikeEmail}>`, '~> the commits\' other authors as co-authors');
+	assert.is(commit.author.name, 'olivia', '~> the merger authors it (GitHub since 2020)');
 	assert.is(commit.committer.name, 'olivia');
 	const headTree = (await must('GET', `${APP}/git/commits/${headSha}`)).tree.sha;
 	assert.is(commit.tree.sha, headTree, '~> a fast-forward squash has the head\'s tree');

@@ -105,6 +105,19 @@ function commitMessage(ctx: Context, scope: IssueScope, pull: PullRow, method: '
 	else if (setting === 'BLANK') defaultMessage = '';
 	else if (only && repo.squash_merge_commit_title === 'COMMIT_OR_PR_TITLE') defaultMessage = only.body;
 	else defaultMessage = commits.map((c) => `* ${c.data.message.replace(/\n+$/, '')}`).join('\n\n');
+	if (message === undefined) {
+		// GitHub's attribution of a squash: the merger authors it, the other authors of its commits are co-authors.
+		const merger = callerPerson(ctx.app, ctx.principal.actorId);
+		const seen = new Set([merger.email.toLowerCase()]);
+		const trailers: string[] = [];
+		for (const c of commits) {
+			const email = c.data.author.email.toLowerCase();
+			if (seen.has(email)) continue;
+			seen.add(email);
+			trailers.push(`Co-authored-by: ${c.data.author.name} <${c.data.author.email}>`);
+		}
+		if (trailers.length) defaultMessage = join(defaultMessage, trailers.join('\n'));
+	}
 	return join(title ?? defaultTitle, message ?? defaultMessage);
 }
 
@@ -140,9 +153,8 @@ function buildCommit(ctx: Context, scope: IssueScope, pull: PullRow, method: Mer
 			result = rebaseCommits(app, repoId, { base: pull.pr.base_sha, head: pull.pr.head_sha, committer: merger }, now);
 		} else {
 			const text = commitMessage(ctx, scope, pull, method, title, message);
-			// GitHub: a squash commit is authored by the pull request's author; a merge commit by the merger.
-			const author = method === 'squash' ? person(ctx, pull.user_id) : merger;
-			const input = { base: pull.pr.base_sha, head: pull.pr.head_sha, message: text, author, committer: merger };
+			// GitHub (since 2020): merge and squash commits made through the API are authored by the merger.
+			const input = { base: pull.pr.base_sha, head: pull.pr.head_sha, message: text, author: merger, committer: merger };
 			result = method === 'merge' ? mergeCommit(app, repoId, input, now) : squashCommit(app, repoId, input, now);
 		}
 	} catch (error) {
