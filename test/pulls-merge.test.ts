@@ -346,6 +346,32 @@ test('PUT …/update-branch: merges the base into the head branch (202), 422 on 
 	await must('PATCH', `${APP}/pulls/${pr.number}`, { state: 'closed' });
 });
 
+test('a pull request from a fork: update-branch by a maintainer (maintainer_can_modify) merges the base into the fork\'s branch; the merge lands in the base', async () => {
+	s.user('nora');
+	const nora = s.fullToken('nora');
+	const fork = await s.request('POST', `${APP}/forks`, { token: nora, body: {} });
+	assert.is(fork.status, 202, fork.text);
+	const FORK = `/repos/nora/${fork.body.name}`;
+	const forkMain = (await s.request('GET', `${FORK}/git/ref/heads/main`, { token: nora })).body.object.sha;
+	await s.request('POST', `${FORK}/git/refs`, { token: nora, body: { ref: 'refs/heads/fork-fix', sha: forkMain } });
+	const put = await s.request('PUT', `${FORK}/contents/fork.txt`, { token: nora, body: { message: 'Fork change', content: Buffer.from('fork\n').toString('base64'), branch: 'fork-fix' } });
+	assert.is(put.status, 201, put.text);
+	const forkHead = put.body.commit.sha;
+	const baseSha = await write('main', 'after-fork.txt', 'after the fork\n');
+	const pr = (await s.request('POST', `${APP}/pulls`, { token: nora, body: { title: 'From the fork', head: 'nora:fork-fix', base: 'main', maintainer_can_modify: true } })).body;
+	const update = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: { expected_head_sha: forkHead } });
+	assert.is(update.status, 202, update.text);
+	const newHead = (await s.request('GET', `${FORK}/git/ref/heads/fork-fix`, { token: nora })).body.object.sha;
+	const merged = (await s.request('GET', `${FORK}/git/commits/${newHead}`, { token: nora })).body;
+	assert.equal(merged.parents.map((p: any) => p.sha), [forkHead, baseSha], '~> the base merged into the fork\'s branch');
+	assert.is((await must('GET', `${APP}/pulls/${pr.number}`)).head.sha, newHead, '~> the pull request follows the fork');
+	const res = await merge(pr.number, { sha: newHead });
+	assert.is(res.status, 200, res.text);
+	assert.is(await file('main', 'fork.txt'), 'fork\n');
+	assert.equal((await must('GET', `${APP}/git/commits/${res.body.sha}`)).parents.map((p: any) => p.sha), [baseSha, newHead]);
+	assert.is((await must('GET', `${APP}/git/commits/${res.body.sha}`)).message.split('\n')[0], `Merge pull request #${pr.number} from nora/fork-fix`);
+});
+
 test('Octokit pulls.merge', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit = new Octokit({ auth: olivia, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
