@@ -9,7 +9,7 @@
  * - what the branch protection and the checks of the moment make of it, decided at every read
  *   (a commit status arriving changes it without any branch moving): draft, blocked (required
  *   reviews, required checks not passed), behind (strict required checks and a base the head lacks),
- *   unstable (other statuses failing or pending on the head), clean.
+ *   unstable (other statuses or check runs failing or pending on the head), clean.
  *
  * Stored `mergeable_state` (git level only): 'unknown' (not computed), 'dirty' (conflicts),
  * 'clean' (merges; rebase not computed yet: the fast-forward shortcut of refreshMergeability),
@@ -21,6 +21,7 @@
  */
 import type { App } from '../../app';
 import { commitChecksPassed } from '../branches/enforce';
+import { ACTIONS_APP_ID } from '../checks/render';
 import type { ProtectionSettings } from '../branches/store';
 import { isAncestor } from '../git/service';
 import type { PullRequestRow, PullRow } from './store';
@@ -110,10 +111,22 @@ export function protectionState(app: App, pr: PullRequestRow): 'blocked' | 'behi
 	return null;
 }
 
-/** True when a commit status on the head that no protection requires is failing or pending (GitHub's `unstable`). */
+/** Check run conclusions that pass (GitHub's success, neutral, skipped). */
+const PASSING = new Set(['success', 'neutral', 'skipped']);
+/** Check runs of the head inspected for `unstable` at most. */
+const MAX_RUNS = 100;
+
+/**
+ * True when a commit status or a check run (the latest of each name) on the head that no protection
+ * requires is failing or still running (GitHub's `unstable`).
+ */
 function unstable(app: App, pr: PullRequestRow): boolean {
 	const required = new Set(app.stores.branches.protection(pr.repo_id, pr.base_ref)?.settings.required_status_checks?.contexts ?? []);
-	return app.stores.statuses.latestByContext(pr.repo_id, pr.head_sha).some((status) => !required.has(status.context) && status.state !== 'success');
+	if (app.stores.statuses.latestByContext(pr.repo_id, pr.head_sha).some((status) => !required.has(status.context) && status.state !== 'success')) return true;
+	const filter = { name: null, status: null, all: false, appId: null, actionsAppId: ACTIONS_APP_ID };
+	return app.stores.checks
+		.forCommit(pr.repo_id, pr.head_sha, filter, MAX_RUNS, 0)
+		.rows.some((run) => !required.has(run.name) && (run.status !== 'completed' || !PASSING.has(run.conclusion ?? '')));
 }
 
 /**
