@@ -205,6 +205,26 @@ test('a merge method the repository disallows: 405 with GitHub\'s message', asyn
 	assert.is(closed.body.message, 'Pull Request is not mergeable');
 });
 
+test('delete_branch_on_merge: the merged head branch is deleted (delete recorded); a branch another pull request is based on stays', async () => {
+	await must('PATCH', APP, { delete_branch_on_merge: true });
+	await branch('feature-del');
+	await write('feature-del', 'del.txt', 'del\n', mike);
+	await branch('stacked', 'feature-del');
+	await write('stacked', 'stacked.txt', 'stacked\n', mike);
+	const stacked = await must('POST', `${APP}/pulls`, { title: 'Stacked', head: 'stacked', base: 'feature-del' }, mike);
+	const kept = await open('feature-del', 'Kept branch');
+	assert.is((await merge(kept.number)).status, 200);
+	assert.is((await s.request('GET', `${APP}/git/ref/heads/feature-del`, { token: olivia })).status, 200, '~> the stacked pull request is based on it');
+	await must('PATCH', `${APP}/pulls/${stacked.number}`, { state: 'closed' });
+	await branch('feature-gone');
+	await write('feature-gone', 'gone.txt', 'gone\n', mike);
+	const gone = await open('feature-gone', 'Gone branch');
+	assert.is((await merge(gone.number)).status, 200);
+	assert.is((await s.request('GET', `${APP}/git/ref/heads/feature-gone`, { token: olivia })).status, 404, '~> deleted');
+	assert.ok(deliveries('push').some((d) => d.ref === 'refs/heads/feature-gone' && d.deleted === true), '~> the deletion pushed');
+	await must('PATCH', APP, { delete_branch_on_merge: false });
+});
+
 test('a conflicting pull request: mergeable false, mergeable_state dirty after the task, merge 405', async () => {
 	await branch('feature-c');
 	await write('feature-c', 'shared.txt', 'one\nTWO from c\nthree\nfour\nfive\n', mike);

@@ -8,7 +8,8 @@
  *   moves the base branch through writes.ts updateRef (viaPullRequest: branch protection applies,
  *   required checks read on the pull request's head); then the pull request is merged (merged_at,
  *   merged_by, merge_commit_sha), its issue closed (`pull_request` `closed` with merged true, the
- *   PullRequestEvent) and the issues its closing keywords name closed (closing.ts). Refusals are
+ *   PullRequestEvent), the issues its closing keywords name closed (closing.ts) and, with the
+ *   repository's delete_branch_on_merge, its head branch deleted. Refusals are
  *   GitHub's: 409 when `sha` is not the head, 405 for a closed or conflicting pull request, a merge
  *   method the repository disallows, and what the base branch's protection refuses.
  * - PUT …/pulls/{n}/update-branch (Pull requests write, push access to the head branch): merges the
@@ -26,7 +27,7 @@ import { checksMessage, commitChecksPassed } from '../branches/enforce';
 import { callerPerson } from '../contents/service';
 import { mergeCommit, MergeTooLargeError, rebaseCommits, squashCommit, type CommitMergeResult } from '../git/merge';
 import type { Ident } from '../git/objects';
-import { updateRef } from '../git/writes';
+import { deleteRef, updateRef } from '../git/writes';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
 import type { RepositoryRow } from '../repos/store';
@@ -180,6 +181,24 @@ function asMergeRefusal<T>(fn: () => T): T {
 	}
 }
 
+/**
+ * The repository's delete_branch_on_merge: the merged head branch is deleted when it lives in the
+ * base repository, is not the default branch and no other open pull request is based on it; a
+ * protected branch that refuses deletion stays (as on GitHub, the merge still succeeds).
+ */
+function deleteMergedHead(ctx: Context, scope: IssueScope, pull: PullRow, admin: boolean): void {
+	const { app } = ctx;
+	const branch = pull.pr.head_ref;
+	if (scope.repo.delete_branch_on_merge !== 1 || pull.pr.head_repo_id !== scope.repo.id || branch === scope.repo.default_branch) return;
+	if (app.stores.git.ref(scope.repo.id, `refs/heads/${branch}`)?.sha !== pull.pr.head_sha) return;
+	if (app.stores.pulls.openByBase(scope.repo.id, branch).length) return;
+	try {
+		app.transaction(() => deleteRef(app, scope.repo, `refs/heads/${branch}`, ctx.principal.actorId, { admin }));
+	} catch (error) {
+		if (!(error instanceof HttpError)) throw error;
+	}
+}
+
 export const pullMergeRoutes = [
 	route({
 		method: 'PUT',
@@ -224,6 +243,7 @@ export const pullMergeRoutes = [
 			const closed = issues.update({ ...issues.byId(pull.id)!, state: 'closed', state_reason: null, closed_at: now, closed_by_id: actor }, now);
 			recordIssueChanges(ctx, scope, before, closed);
 			closeReferencedIssues(ctx, scope, pull, now);
+			deleteMergedHead(ctx, scope, pull, admin);
 			return ok({ sha, merged: true, message: 'Pull Request successfully merged' });
 		},
 	}),
