@@ -392,12 +392,16 @@ test('a pull request from a fork: update-branch by a maintainer (maintainer_can_
 	assert.is((await must('GET', `${APP}/git/commits/${res.body.sha}`)).message.split('\n')[0], `Merge pull request #${pr.number} from nora/fork-fix`);
 });
 
-test('Octokit pulls.merge', async () => {
+test('Octokit pulls.updateBranch and pulls.merge', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit = new Octokit({ auth: olivia, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	await branch('feature-o');
 	await write('feature-o', 'o.txt', 'o\n', mike);
 	const pr = await open('feature-o', 'Via Octokit');
+	await write('main', 'octokit-main.txt', 'main\n');
+	const updated = await octokit.pulls.updateBranch({ owner: 'acme', repo: 'app', pull_number: pr.number });
+	assert.is(updated.status, 202);
+	assert.is(updated.data.message, 'Updating pull request branch.');
 	const { data, status } = await octokit.pulls.merge({ owner: 'acme', repo: 'app', pull_number: pr.number, merge_method: 'squash' });
 	assert.is(status, 200);
 	assert.is(data.merged, true);
