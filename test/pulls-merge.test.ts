@@ -320,7 +320,11 @@ test('closing keywords: the issues a merged pull request names are closed as com
 	const second = await must('POST', `${APP}/issues`, { title: 'Broken two' });
 	const third = await must('POST', `${APP}/issues`, { title: 'Left alone' });
 	await branch('feature-k');
-	await write('feature-k', 'k.txt', 'k\n', mike);
+	const fourth = await must('POST', `${APP}/issues`, { title: 'Closed by a commit message' });
+	const main = await head('feature-k');
+	const tree = await must('POST', `${APP}/git/trees`, { base_tree: (await must('GET', `${APP}/git/commits/${main}`)).tree.sha, tree: [{ path: 'k.txt', mode: '100644', content: 'k' }] });
+	const commit = await must('POST', `${APP}/git/commits`, { message: `Add k\n\nCloses #${fourth.number}`, tree: tree.sha, parents: [main] });
+	await must('PATCH', `${APP}/git/refs/heads/feature-k`, { sha: commit.sha });
 	const pr = await open('feature-k', `Fix #${first.number}`, `This resolves acme/app#${second.number}; see #${third.number}.`);
 	assert.is((await merge(pr.number)).status, 200);
 	const one = await must('GET', `${APP}/issues/${first.number}`);
@@ -329,6 +333,7 @@ test('closing keywords: the issues a merged pull request names are closed as com
 	assert.is(one.closed_by.login, 'olivia');
 	assert.is((await must('GET', `${APP}/issues/${second.number}`)).state, 'closed');
 	assert.is((await must('GET', `${APP}/issues/${third.number}`)).state, 'open', '~> a mention without a keyword');
+	assert.is((await must('GET', `${APP}/issues/${fourth.number}`)).state, 'closed', '~> a keyword in a commit message');
 	const closed = deliveries('issues').filter((d) => d.action === 'closed').map((d) => d.issue.number);
 	assert.ok(closed.includes(first.number) && closed.includes(second.number), '~> issues closed recorded');
 });

@@ -1,6 +1,6 @@
 /**
  * Closing keywords (GitHub's "Linking a pull request to an issue using a keyword"): a pull request
- * whose title or body says `close`, `closes`, `closed`, `fix`, `fixes`, `fixed`, `resolve`,
+ * whose title, body or commit messages say `close`, `closes`, `closed`, `fix`, `fixes`, `fixed`, `resolve`,
  * `resolves` or `resolved` (any case, an optional colon) followed by `#N` or `owner/repo#N` closes
  * those issues when it is merged into the repository's default branch. Only issues of the base
  * repository are closed (`owner/repo` must name it), only open issues that are not pull requests;
@@ -10,6 +10,7 @@
 import type { Context } from '../../http/route';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
+import { pullComparison } from './service';
 import type { PullRow } from './store';
 
 const KEYWORD = /(?:^|[^\w/.-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+(?:([\w.-]+)\/([\w.-]+))?#(\d+)\b/gi;
@@ -36,7 +37,9 @@ export function closeReferencedIssues(ctx: Context, scope: IssueScope, pull: Pul
 	if (pull.pr.base_ref !== scope.repo.default_branch) return [];
 	const { issues } = ctx.app.stores;
 	const closed: number[] = [];
-	const text = `${pull.title}\n${pull.body ?? ''}`;
+	// The title, the description, and the messages of the commits it brings (GitHub closes from commit messages too).
+	const messages = (pullComparison(ctx.app, pull.pr)?.commits ?? []).map((c) => c.data.message);
+	const text = [pull.title, pull.body ?? '', ...messages].join('\n');
 	for (const number of closingReferences(text, scope.owner.login, scope.repo.name)) {
 		const issue = issues.byNumber(scope.repo.id, number);
 		if (!issue || issue.pull_request || issue.state !== 'open') continue;
