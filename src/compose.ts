@@ -27,6 +27,8 @@ import { renderBody } from './api/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
+import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
+import { runMergeabilityTask } from './api/pulls/mergeability';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
 const samplers = new WeakMap<App, PollInterval>();
@@ -131,6 +133,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(CONVERT_TASK, runConversionTask);
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
+	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	return app;
 }

@@ -857,6 +857,35 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/pulls/${pr.number}`, body: { title: 'Pull me now', state: 'closed' } };
 		},
 	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
+		// The base branch moves (push), then the pull request closes merged; a base branch of its own keeps main for later entries.
+		records: ['push', 'pull_request.closed'],
+		call: async () => {
+			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merge-base', sha: main } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'MERGE.md', mode: '100644', type: 'blob', content: 'merge' }] } });
+			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to merge', tree: tree.sha, parents: [main] } });
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merge-head', sha: commit.sha } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Merge me', head: 'merge-head', base: 'merge-base' } });
+			return { path: `/repos/acme/app/pulls/${pr.number}/merge`, body: { merge_method: 'squash' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch': {
+		// The base merged into the head branch: its push, and the pull request's synchronize.
+		records: ['push', 'pull_request.synchronize'],
+		call: async () => {
+			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
+			const mainTree = (await must('GET', `/repos/acme/app/git/commits/${main}`)).tree.sha;
+			const commit = async (path: string, parent: string) => {
+				const tree = await must('POST', '/repos/acme/app/git/trees', { body: { base_tree: mainTree, tree: [{ path, mode: '100644', type: 'blob', content: path }] } });
+				return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Add ${path}`, tree: tree.sha, parents: [parent] } })).sha;
+			};
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/update-base', sha: await commit('BASE.md', main) } });
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/update-head', sha: await commit('HEAD.md', main) } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Update me', head: 'update-head', base: 'update-base' } });
+			return { path: `/repos/acme/app/pulls/${pr.number}/update-branch`, body: {} };
+		},
+	},
 	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],

@@ -608,6 +608,27 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': { body: { title: 'Change the second commit', body: 'Edited' } },
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
+		// A pull request of its own (main stays put): topic's second commit into a branch at the first.
+		call: async (w) => {
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merge-base', sha: w.commits.one } });
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merge-head', sha: w.commits.two } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Merge me', head: 'merge-head', base: 'merge-base' } });
+			return { path: `/repos/acme/app/pulls/${pr.number}/merge`, body: { merge_method: 'merge', sha: w.commits.two } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch': {
+		// The base (merge-base, merged above) has a commit the head lacks.
+		call: async (w) => {
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/update-head', sha: w.commits.one } });
+			const baseTree = (await must('GET', `/repos/acme/app/git/commits/${w.commits.one}`)).tree.sha;
+			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { base_tree: baseTree, tree: [{ path: 'UPDATE.md', mode: '100644', type: 'blob', content: 'update' }] } });
+			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'Update', tree: tree.sha, parents: [w.commits.one] } });
+			await must('PATCH', '/repos/acme/app/git/refs/heads/update-head', { body: { sha: commit.sha } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Update me', head: 'update-head', base: 'merge-base' } });
+			return { path: `/repos/acme/app/pulls/${pr.number}/update-branch`, body: { expected_head_sha: commit.sha } };
+		},
+	},
 	'PUT /repos/{owner}/{repo}/issues/{issue_number}/lock': { body: { lock_reason: 'resolved' } },
 	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock': {},
 	'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': { body: { labels: ['flaky'] } },

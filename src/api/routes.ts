@@ -13,6 +13,7 @@ import { gistRoutes } from './gists/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
+import { pullMergeRoutes } from './pulls/merge-routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
@@ -79,6 +80,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueCommentRoutes,
 	...issueRoutes,
 	...pullRoutes,
+	...pullMergeRoutes,
 	...labelRoutes,
 	...milestoneRoutes,
 	...reactionsRoutes,

@@ -53,10 +53,12 @@ export interface RefWriter {
 	admin: boolean;
 	/** The change is a pull request's merge (required reviews are then the pull request's to check). */
 	viaPullRequest?: boolean;
+	/** A pull request's merge: the commit whose checks count (its head), instead of the new head of the branch. */
+	checksSha?: string;
 }
 
 /** GitHub's message for required checks that have not passed on the new head. */
-function checksMessage(states: Array<{ context: string; state: CheckState }>): string {
+export function checksMessage(states: Array<{ context: string; state: CheckState }>): string {
 	const failing = states.filter((s) => s.state !== 'success');
 	const expected = failing.filter((s) => s.state === 'expected' || s.state === 'pending');
 	if (failing.length === 1) {
@@ -106,7 +108,7 @@ export function checkRefUpdate(app: App, repoId: number, name: string, before: s
 	if (!to) return;
 	const checks = settings.required_status_checks;
 	if (checks && checks.contexts.length) {
-		const result = commitChecksPassed(app, repoId, to, checks.contexts);
+		const result = commitChecksPassed(app, repoId, writer.checksSha ?? to, checks.contexts);
 		if (!result.passed) throw unprocessable(checksMessage(result.states));
 	}
 	if (settings.required_linear_history || settings.required_signatures) {

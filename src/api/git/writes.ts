@@ -38,6 +38,8 @@ import { followRef } from '../pulls/follow';
 export interface RefWriteOptions {
 	admin?: boolean;
 	viaPullRequest?: boolean;
+	/** A pull request's merge: the head commit whose checks count for required status checks (not the new merge commit). */
+	checksSha?: string;
 }
 
 /** GitHub's answer for git operations on a repository without commits. */
@@ -334,7 +336,7 @@ export function createRef(
 	checkRefName(name);
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
-	checkRefUpdate(app, repo.id, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest });
+	checkRefUpdate(app, repo.id, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
@@ -371,7 +373,7 @@ export function updateRef(
 		if (!from || !to || !isAncestor(app, repo.id, from, to)) throw unprocessable('Update is not a fast forward');
 	}
 	if (current.sha !== target.sha) {
-		checkRefUpdate(app, repo.id, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest });
+		checkRefUpdate(app, repo.id, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);

@@ -30,6 +30,8 @@ export interface PullCounts {
 	mergeable: boolean | null;
 	/** GitHub's mergeable_state: clean, blocked, behind, dirty, draft, unstable, has_hooks, unknown. */
 	mergeable_state: string;
+	/** null: not known yet; whether the commits replay onto the base (GitHub's rebaseable). */
+	rebaseable: boolean | null;
 	merged_by: AccountRow | null;
 	/** Review comments (reviews come with the merge step; 0 today). */
 	review_comments: number;
@@ -111,7 +113,7 @@ export function pullRequest(urls: Urls, paths: RepositoryPaths, issue: RenderedI
 		...simple,
 		merged: pr.merged_at !== null,
 		mergeable: counts.mergeable,
-		rebaseable: null,
+		rebaseable: counts.rebaseable,
 		mergeable_state: counts.mergeable_state,
 		merged_by: counts.merged_by ? simpleUser(urls, counts.merged_by) : null,
 		comments: issue.comments,

@@ -4,23 +4,19 @@
  * the head as GitHub's three-dot diff), its mergeability as far as it can be known without a merge,
  * and the batch rendering of the simple and full forms.
  *
- * Mergeability without the merge engine: when the base commit is in the head's history (the merge
- * is a fast-forward, nothing of the base is left to merge) the pull request is mergeable and its
- * git-level state `clean`; when both sides moved since their merge base a real three-way merge
- * decides, so mergeable stays null and mergeable_state `unknown` until the merge engine
- * (src/api/git/merge.ts, next step) computes it. On top of the git-level state, a draft reads
- * `draft`, and a clean pull request whose base branch protection requires reviews (none exist yet)
- * or required checks that have not passed on the head reads `blocked`.
+ * Mergeability: a fast-forward (the base commit in the head's history) is known clean at once;
+ * everything else is the merge engine's, computed in a background task, and what the protection
+ * and checks make of it is decided at each read (src/api/pulls/mergeable-state.ts).
  */
 import type { App } from '../../app';
 import { notFound, validationFailed } from '../../http/errors';
 import { idParam, type Context } from '../../http/route';
-import { commitChecksPassed } from '../branches/enforce';
 import { diffTrees, filePatch, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseCommit, parseTag, parseTree } from '../git/objects';
 import { isAncestor, mergeBase } from '../git/service';
 import { issueRepository, renderIssues, type IssueScope } from '../issues/service';
+import { enqueueMergeability, presentMergeability } from './mergeable-state';
 import { pullRequest, type PullCounts, type PullSide } from './render';
 import type { PullRequestRow, PullRow } from './store';
 
@@ -133,27 +129,15 @@ export function gitMergeability(app: App, pr: PullRequestRow): { mergeable: bool
 	return { mergeable: null, state: 'unknown' };
 }
 
-/** Computes and stores the git-level mergeability for the pull request's current head and base. */
+/**
+ * The pull request's head or base moved, or it was opened: stores the git-level mergeability for
+ * the current shas as far as it is known at once (a fast-forward is clean; else unknown) and queues
+ * the merge engine's computation (src/api/pulls/mergeable-state.ts, mergeability.ts).
+ */
 export function refreshMergeability(app: App, pr: PullRequestRow): void {
 	const { mergeable, state } = gitMergeability(app, pr);
 	app.stores.pulls.setMergeability(pr.issue_id, mergeable, state, pr.head_sha, pr.base_sha);
-}
-
-/** mergeable and mergeable_state as the full form shows them (see the module's comment). */
-function mergeability(app: App, row: PullRow): { mergeable: boolean | null; state: string } {
-	const pr = row.pr;
-	if (pr.merged_at !== null) return { mergeable: null, state: 'unknown' };
-	const stored = pr.mergeable_head_sha === pr.head_sha && pr.mergeable_base_sha === pr.base_sha;
-	const git = stored ? { mergeable: pr.mergeable === null ? null : pr.mergeable === 1, state: pr.mergeable_state } : gitMergeability(app, pr);
-	if (row.state === 'closed' || git.mergeable !== true) return git;
-	if (pr.draft === 1) return { mergeable: true, state: 'draft' };
-	const protection = app.stores.branches.protection(pr.repo_id, pr.base_ref);
-	if (protection) {
-		const { required_pull_request_reviews: reviews, required_status_checks: checks } = protection.settings;
-		if (reviews && reviews.required_approving_review_count > 0) return { mergeable: true, state: 'blocked' };
-		if (checks && checks.contexts.length && !commitChecksPassed(app, pr.repo_id, pr.head_sha, checks.contexts).passed) return { mergeable: true, state: 'blocked' };
-	}
-	return git;
+	enqueueMergeability(app, pr.issue_id);
 }
 
 /** The counts of the full form: commits, lines and files of the comparison, mergeability. */
@@ -168,7 +152,7 @@ function counts(app: App, row: PullRow): PullCounts {
 			deletions += patch.deletions;
 		}
 	}
-	const { mergeable, state } = mergeability(app, row);
+	const { mergeable, state, rebaseable } = presentMergeability(app, row);
 	return {
 		commits: comparison?.commits.length ?? 0,
 		additions,
@@ -176,6 +160,7 @@ function counts(app: App, row: PullRow): PullCounts {
 		changed_files: comparison?.changes.length ?? 0,
 		mergeable,
 		mergeable_state: state,
+		rebaseable,
 		merged_by: row.pr.merged_by_id === null ? null : (app.stores.accounts.byId(row.pr.merged_by_id) ?? null),
 		review_comments: 0,
 	};

@@ -1,0 +1,52 @@
+/**
+ * Closing keywords (GitHub's "Linking a pull request to an issue using a keyword"): a pull request
+ * whose title, body or commit messages say `close`, `closes`, `closed`, `fix`, `fixes`, `fixed`, `resolve`,
+ * `resolves` or `resolved` (any case, an optional colon) followed by `#N` or `owner/repo#N` closes
+ * those issues when it is merged into the repository's default branch. Only issues of the base
+ * repository are closed (`owner/repo` must name it), only open issues that are not pull requests;
+ * each is closed by the merger with state_reason `completed` and records `issues` `closed` (and the
+ * IssuesEvent), in the transaction of the merge.
+ */
+import type { Context } from '../../http/route';
+import { issueSnapshot, recordIssueChanges } from '../issues/events';
+import type { IssueScope } from '../issues/service';
+import { pullComparison } from './service';
+import type { PullRow } from './store';
+
+const KEYWORD = /(?:^|[^\w/.-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+(?:([\w.-]+)\/([\w.-]+))?#(\d+)\b/gi;
+
+/** Issue numbers of the base repository that the text closes, in order of first mention. */
+export function closingReferences(text: string, owner: string, repo: string): number[] {
+	const numbers: number[] = [];
+	for (const match of text.matchAll(KEYWORD)) {
+		const [, refOwner, refRepo, number] = match;
+		if (refOwner !== undefined && (refOwner.toLowerCase() !== owner.toLowerCase() || refRepo.toLowerCase() !== repo.toLowerCase())) continue;
+		const n = Number(number);
+		if (Number.isSafeInteger(n) && n > 0 && !numbers.includes(n)) numbers.push(n);
+	}
+	return numbers;
+}
+
+/**
+ * Closes the issues a merged pull request's title and body name with a closing keyword, when it was
+ * merged into the default branch. Call inside the merge's transaction, after the merge.
+ * @param now ISO timestamp
+ * @returns the numbers of the issues closed
+ */
+export function closeReferencedIssues(ctx: Context, scope: IssueScope, pull: PullRow, now: string): number[] {
+	if (pull.pr.base_ref !== scope.repo.default_branch) return [];
+	const { issues } = ctx.app.stores;
+	const closed: number[] = [];
+	// The title, the description, and the messages of the commits it brings (GitHub closes from commit messages too).
+	const messages = (pullComparison(ctx.app, pull.pr)?.commits ?? []).map((c) => c.data.message);
+	const text = [pull.title, pull.body ?? '', ...messages].join('\n');
+	for (const number of closingReferences(text, scope.owner.login, scope.repo.name)) {
+		const issue = issues.byNumber(scope.repo.id, number);
+		if (!issue || issue.pull_request || issue.state !== 'open') continue;
+		const before = issueSnapshot(ctx, issue);
+		const after = issues.update({ ...issue, state: 'closed', state_reason: 'completed', closed_at: now, closed_by_id: ctx.principal.actorId }, now);
+		recordIssueChanges(ctx, scope, before, after);
+		closed.push(number);
+	}
+	return closed;
+}
