@@ -24,6 +24,7 @@ import {
 	squashCommit,
 	type MergeConflict,
 } from '../src/api/git/merge';
+import { merge3 } from '../src/api/git/diff3';
 import { parseCommit, type Ident } from '../src/api/git/objects';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -199,6 +200,56 @@ if (!hasGit) {
 		assert.is(mergeText('a\nb\n', 'a\nX\nb\n', 'a\nX\nb\n'), 'a\nX\nb\n');
 		assert.is(mergeText('a\nb\nc\n', 'A\nb\nc\n', 'a\nB\nc\n'), null);
 		assert.is(mergeText('a\nb\nc', 'A\nb\nc', 'a\nb\nc\nd'), 'A\nb\nc\nd', '~> a last line without newline round-trips');
+	});
+
+	test('line merges – 400 random edits of short files with many repeated lines, against git merge-file', () => {
+		let seed = 7;
+		const random = (n: number) => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return seed % n;
+		};
+		const alphabet = ['a\n', 'b\n', 'c\n', '}\n', '\n', 'd\n', 'e\n'];
+		const edit = (lines: string[]) => {
+			const out = [...lines];
+			for (let i = 1 + random(3); i > 0; i--) {
+				const at = random(out.length + 1);
+				const op = random(3);
+				if (op === 0) out.splice(at, 0, `n${random(5)}\n`);
+				else if (op === 1) out.splice(at, 1);
+				else if (at < out.length) out[at] = `m${random(5)}\n`;
+			}
+			return out.join('');
+		};
+		const dir = mkdtempSync(join(work, 'merge-file-'));
+		let agree = 0;
+		const bothCleanDiffer: string[] = [];
+		for (let round = 0; round < 400; round++) {
+			const lines = Array.from({ length: 3 + random(12) }, () => alphabet[random(alphabet.length)]);
+			const [base, ours, theirs] = [lines.join(''), edit(lines), edit(lines)];
+			writeFileSync(join(dir, 'base'), base);
+			writeFileSync(join(dir, 'ours'), ours);
+			writeFileSync(join(dir, 'theirs'), theirs);
+			const run = spawnSync('git', ['merge-file', '-p', '-q', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')], { env: gitEnv() });
+			const expected = run.status === 0 ? run.stdout.toString('latin1') : null;
+			const merged = mergeText(base, ours, theirs);
+			if (merged === expected) agree++;
+			else if (merged !== null && expected !== null) bothCleanDiffer.push(JSON.stringify({ base, ours, theirs }));
+		}
+		assert.equal(bothCleanDiffer, [], '~> when both merge cleanly, the same text');
+		// Ambiguous alignments (which of two equal lines changed) may differ: git slides hunks (xdl_change_compact).
+		assert.ok(agree >= 390, `~> ${agree} of 400 agree with git on clean or conflicting`);
+	});
+
+	test('line merges are bounded – 200,000 lines of repeated braces in well under seconds; past MAX_EDITS a give-up', () => {
+		const base = Array.from({ length: 200_000 }, (_, i) => (i % 2 ? '}\n' : i % 3 ? '\n' : `line ${i}\n`));
+		const ours = [...base];
+		const theirs = [...base];
+		for (let i = 0; i < base.length; i += 200) ours[i] = `ours ${i}\n`;
+		for (let i = 100; i < base.length; i += 200) theirs[i] = `theirs ${i}\n`;
+		const merged = merge3(base.join(''), ours.join(''), theirs.join(''));
+		assert.type(merged, 'string');
+		assert.ok((merged as string).includes('ours 0\ntheirs') === false && (merged as string).startsWith('ours 0\n}\n'));
+		assert.is(merge3(base.join(''), ours.join(''), theirs.join(''), 100), 'too large');
 	});
 
 	test('clean merges – the tree git merge-tree --write-tree writes', async () => {

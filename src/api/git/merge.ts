@@ -11,19 +11,17 @@
  * What git does and this does not: rename detection (a rename is a deletion plus an addition
  * here, so a rename on one side and an edit on the other is a modify/delete conflict), merging
  * submodule pointers (both moved differently is a conflict, git may fast-forward one), and
- * conflict markers (a conflict is reported, never written). Line merges use node-diff3 (an LCS
- * diff, git uses Myers): for ambiguous edits the two may align lines differently.
+ * conflict markers (a conflict is reported, never written). Line merges (diff3.ts) use Myers'
+ * diff as git does, without git's hunk sliding (xdl_change_compact): for ambiguous edits the two
+ * may align lines differently.
  */
-import type * as Diff3 from 'node-diff3' with { 'resolution-mode': 'import' };
 import type { App } from '../../app';
 import { encodeCommit, encodeTree, hashObject, parseCommit, parseTree, type CommitData, type Ident, type TreeEntry, type TreeMode } from './objects';
+import { merge3 } from './diff3';
 import { mergeBase, mergeBases } from './service';
 import { storeObject } from './writes';
 
 export { mergeBase, mergeBases };
-
-// require(): node-diff3 is an ES module package with a CommonJS build, which this CommonJS code takes.
-const { diff3Merge } = require('node-diff3') as typeof Diff3;
 
 /** Entries (files and directories, at every level) one merge visits at most. */
 export const MAX_MERGE_ENTRIES = 100_000;
@@ -47,7 +45,7 @@ export type ConflictReason =
 	| 'binary' // a binary file changed on both sides
 	| 'symlink' // a symbolic link retargeted differently on both sides
 	| 'submodule' // a submodule moved to different commits on both sides
-	| 'too large' // a file over MAX_MERGE_FILE changed on both sides
+	| 'too large' // a file over MAX_MERGE_FILE, or needing over diff3.ts MAX_EDITS line edits, changed on both sides
 	| 'merge commit' // rebase: the pull request's history holds a merge commit
 	| 'empty'; // rebase: the commit to replay is missing (not a commit of the repository)
 
@@ -128,25 +126,15 @@ export function isBinaryContent(content: Buffer): boolean {
 	return content.subarray(0, BINARY_SNIFF).includes(0);
 }
 
-/** Lines with their terminators ('a\nb' → ['a\n', 'b']), so joining them gives the bytes back. */
-function lines(text: string): string[] {
-	return text === '' ? [] : text.split(/(?<=\n)/);
-}
-
 /**
- * A line-level three-way merge of text (git's xdl_merge for the common cases, with node-diff3):
- * changes of one side apply; the same change on both sides applies once; changes of both sides
- * that overlap or touch are a conflict.
- * @returns the merged text, or null on a conflict
+ * A line-level three-way merge of text (git's xdl_merge rules, see diff3.ts): changes of one side
+ * apply; the same change on both sides applies once; changes of both sides that overlap or touch
+ * are a conflict.
+ * @returns the merged text; null on a conflict or when a side's diff exceeds diff3.ts MAX_EDITS
  */
 export function mergeText(base: string, ours: string, theirs: string): string | null {
-	const regions = diff3Merge(lines(ours), lines(base), lines(theirs), { excludeFalseConflicts: true });
-	let merged = '';
-	for (const region of regions) {
-		if (region.conflict) return null;
-		merged += (region.ok ?? []).join('');
-	}
-	return merged;
+	const merged = merge3(base, ours, theirs);
+	return merged === 'conflict' || merged === 'too large' ? null : merged;
 }
 
 /** The merged content of a regular file changed on both sides (git's handle_content_merge). */
@@ -173,9 +161,9 @@ function mergeBlob(state: MergeState, path: string, base: FileSide | null, ours:
 		return null;
 	}
 	// Text is merged as latin1: one character per byte, so any bytes (UTF-8 or not) round-trip.
-	const merged = mergeText(b.toString('latin1'), o.toString('latin1'), t.toString('latin1'));
-	if (merged === null) {
-		state.conflicts.push({ path, reason: 'content' });
+	const merged = merge3(b.toString('latin1'), o.toString('latin1'), t.toString('latin1'));
+	if (merged === 'conflict' || merged === 'too large') {
+		state.conflicts.push({ path, reason: merged === 'conflict' ? 'content' : 'too large' });
 		return null;
 	}
 	return stage(state, 'blob', Buffer.from(merged, 'latin1'));
