@@ -4,9 +4,15 @@
  * squash, rebase) built on top. Nothing here moves a reference: the caller moves the base branch
  * with writes.ts `updateRef`, so branch protection applies to merges as to every other write.
  *
- * - mergeBase(app, repoId, a, b): the best common ancestor (service.ts; re-exported);
+ * - mergeBase(app, repoId, a, b): the best common ancestor (service.ts; re-exported), and
+ *   mergeBaseTree: the tree merged against (a virtual base for criss-cross histories);
  * - mergeTrees(app, repoId, base, ours, theirs, now): one merged tree, or the conflicting paths;
- * - mergeCommit / squashCommit / rebaseCommits: the new commit (or head) id, or the conflicts.
+ * - mergeText(base, ours, theirs): one text file's line merge;
+ * - mergeCommit / squashCommit / rebaseCommits: the new commit (or head) id, or the conflicts;
+ *   rebaseList: the commits a rebase replays.
+ *
+ * Errors: MergeTooLargeError past the bounds (MERGE_LIMITS, MAX_REBASE_COMMITS); a plain Error when
+ * an id given is not a commit (or tree) of the repository (a caller's bug: resolve ids first).
  *
  * What git does and this does not: rename detection (a rename is a deletion plus an addition
  * here, so a rename on one side and an edit on the other is a modify/delete conflict), merging
@@ -46,8 +52,7 @@ export type ConflictReason =
 	| 'symlink' // a symbolic link retargeted differently on both sides
 	| 'submodule' // a submodule moved to different commits on both sides
 	| 'too large' // a file over MAX_MERGE_FILE, or needing over diff3.ts MAX_EDITS line edits, changed on both sides
-	| 'merge commit' // rebase: the pull request's history holds a merge commit
-	| 'empty'; // rebase: the commit to replay is missing (not a commit of the repository)
+	| 'merge commit'; // rebase: the pull request's history holds a merge commit
 
 /** One conflicting path ('' for a conflict of the whole history, e.g. a merge commit in a rebase: then `commit` names it). */
 export interface MergeConflict {
@@ -62,7 +67,7 @@ export type TreeMergeResult = { tree: string } | { conflicts: MergeConflict[] };
 /** A commit builder's outcome: the new commit (for a rebase, the new head). */
 export type CommitMergeResult = { sha: string } | { conflicts: MergeConflict[] };
 
-/** Thrown when a merge exceeds MAX_MERGE_ENTRIES or MAX_MERGE_BYTES (or a rebase MAX_REBASE_COMMITS): too large to merge here. */
+/** Thrown when a merge exceeds its limits' entries or bytes (MERGE_LIMITS), or a rebase MAX_REBASE_COMMITS: too large to merge here. */
 export class MergeTooLargeError extends Error {
 	constructor(message: string) {
 		super(message);
@@ -93,7 +98,6 @@ export const MERGE_LIMITS: Readonly<MergeLimits> = { entries: MAX_MERGE_ENTRIES,
 interface MergeState {
 	app: App;
 	repoId: number;
-	now: string;
 	limits: MergeLimits;
 	entries: number;
 	bytes: number;
@@ -268,7 +272,7 @@ export function mergeTrees(
 	now: string,
 	limits: MergeLimits = MERGE_LIMITS,
 ): TreeMergeResult {
-	const state: MergeState = { app, repoId, now, limits, entries: 0, bytes: 0, conflicts: [], pending: new Map() };
+	const state: MergeState = { app, repoId, limits, entries: 0, bytes: 0, conflicts: [], pending: new Map() };
 	const tree = mergeDir(state, '', baseTree, oursTree, theirsTree) ?? EMPTY_TREE;
 	if (state.conflicts.length) return { conflicts: state.conflicts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0)) };
 	for (const [sha, object] of state.pending) {
