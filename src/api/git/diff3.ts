@@ -1,6 +1,7 @@
 /**
  * Line-level three-way merge of text as git's xdiff merges it (xdl_merge, for deciding clean or
- * conflicting): both sides are diffed against the base with Myers' O(ND) algorithm (git's too);
+ * conflicting): both sides are diffed against the base with Myers' O(ND) algorithm (git's too),
+ * whose changes are then slid as git slides them (xdl_change_compact);
  * a change of one side that neither overlaps nor touches a change of the other applies; changes
  * that overlap or touch form one region, clean only when both sides made it identically. Pure
  * functions, bounded: a diff needing more than MAX_EDITS line edits gives up (null).
@@ -22,7 +23,7 @@ export interface Hunk {
 
 /**
  * The hunks turning `a` into `b` (line ids), in order, with Myers' greedy algorithm after trimming the
- * common prefix and suffix.
+ * common prefix and suffix, slid as git slides them.
  * @returns null when more than `maxEdits` edits are needed
  */
 export function diffLines(a: Int32Array, b: Int32Array, maxEdits = MAX_EDITS): Hunk[] | null {
@@ -59,9 +60,9 @@ export function diffLines(a: Int32Array, b: Int32Array, maxEdits = MAX_EDITS): H
 		if (found >= 0) break;
 	}
 	if (found < 0) return null;
-	// Walk back from (N, M), marking deleted lines of A and inserted lines of B.
-	const deleted = new Uint8Array(N);
-	const inserted = new Uint8Array(M);
+	// Walk back from (N, M), marking deleted lines of A and inserted lines of B (whole-file indexes).
+	const deleted = new Uint8Array(n0);
+	const inserted = new Uint8Array(m0);
 	let x = N;
 	let y = M;
 	for (let d = found; d > 0; d--) {
@@ -72,16 +73,18 @@ export function diffLines(a: Int32Array, b: Int32Array, maxEdits = MAX_EDITS): H
 		const prevK = down ? k + 1 : k - 1;
 		const prevX = at(prevK);
 		const prevY = prevX - prevK;
-		if (down) inserted[prevY] = 1;
-		else deleted[prevX] = 1;
+		if (down) inserted[pre + prevY] = 1;
+		else deleted[pre + prevX] = 1;
 		x = prevX;
 		y = prevY;
 	}
+	compact(a, deleted, inserted);
+	compact(b, inserted, deleted);
 	const hunks: Hunk[] = [];
 	let i = 0;
 	let j = 0;
-	while (i < N || j < M) {
-		if (i < N && j < M && !deleted[i] && !inserted[j]) {
+	while (i < n0 || j < m0) {
+		if (i < n0 && j < m0 && !deleted[i] && !inserted[j]) {
 			i++;
 			j++;
 			continue;
@@ -90,13 +93,89 @@ export function diffLines(a: Int32Array, b: Int32Array, maxEdits = MAX_EDITS): H
 		const j0 = j;
 		for (;;) {
 			const before = i + j;
-			while (i < N && deleted[i]) i++;
-			while (j < M && inserted[j]) j++;
+			while (i < n0 && deleted[i]) i++;
+			while (j < m0 && inserted[j]) j++;
 			if (i + j === before) break;
 		}
-		hunks.push({ base: pre + i0, baseLength: i - i0, side: pre + j0, sideLength: j - j0 });
+		hunks.push({ base: i0, baseLength: i - i0, side: j0, sideLength: j - j0 });
 	}
 	return hunks;
+}
+
+/** A run of changed lines [start, end) of one file. */
+interface Group {
+	start: number;
+	end: number;
+}
+
+/**
+ * git's xdl_change_compact (without the indent heuristic, as merges run it): each run of changed
+ * lines of `rec` slides as far down as equal lines allow, or back to line up with a change of the
+ * other file, so that ambiguous diffs come out as git's do. `changed` and `other` are edited in place.
+ */
+function compact(rec: Int32Array, changed: Uint8Array, other: Uint8Array): void {
+	const n = changed.length;
+	const on = other.length;
+	const chg = (i: number) => i >= 0 && i < n && changed[i] === 1;
+	const ochg = (i: number) => i >= 0 && i < on && other[i] === 1;
+	const g: Group = { start: 0, end: 0 };
+	const go: Group = { start: 0, end: 0 };
+	while (chg(g.end)) g.end++;
+	while (ochg(go.end)) go.end++;
+	const slideUp = (): boolean => {
+		if (g.start > 0 && rec[g.start - 1] === rec[g.end - 1]) {
+			changed[--g.start] = 1;
+			changed[--g.end] = 0;
+			while (chg(g.start - 1)) g.start--;
+			return true;
+		}
+		return false;
+	};
+	const slideDown = (): boolean => {
+		if (g.end < n && rec[g.start] === rec[g.end]) {
+			changed[g.start++] = 0;
+			changed[g.end++] = 1;
+			while (chg(g.end)) g.end++;
+			return true;
+		}
+		return false;
+	};
+	const previousOther = () => {
+		go.end = go.start - 1;
+		for (go.start = go.end; ochg(go.start - 1); go.start--);
+	};
+	const nextOther = () => {
+		go.start = go.end + 1;
+		for (go.end = go.start; ochg(go.end); go.end++);
+	};
+	for (;;) {
+		if (g.end !== g.start) {
+			let size: number;
+			let earliestEnd: number;
+			let endMatchingOther: number;
+			do {
+				size = g.end - g.start;
+				endMatchingOther = -1;
+				while (slideUp()) previousOther();
+				earliestEnd = g.end;
+				if (go.end > go.start) endMatchingOther = g.end;
+				while (slideDown()) {
+					nextOther();
+					if (go.end > go.start) endMatchingOther = g.end;
+				}
+			} while (size !== g.end - g.start);
+			if (g.end !== earliestEnd && endMatchingOther !== -1) {
+				while (go.end === go.start) {
+					slideUp();
+					previousOther();
+				}
+			}
+		}
+		if (g.end === n) break;
+		g.start = g.end + 1;
+		for (g.end = g.start; chg(g.end); g.end++);
+		nextOther();
+	}
 }
 
 /** Lines with their terminators ('a\nb' → ['a\n', 'b']), so joining them gives the text back. */

@@ -17,9 +17,8 @@
  * What git does and this does not: rename detection (a rename is a deletion plus an addition
  * here, so a rename on one side and an edit on the other is a modify/delete conflict), merging
  * submodule pointers (both moved differently is a conflict, git may fast-forward one), and
- * conflict markers (a conflict is reported, never written). Line merges (diff3.ts) use Myers'
- * diff as git does, without git's hunk sliding (xdl_change_compact): for ambiguous edits the two
- * may align lines differently.
+ * conflict markers (a conflict is reported, never written). Line merges (diff3.ts) follow git's
+ * xdiff: Myers' diff, git's hunk sliding, git's rule for touching changes.
  */
 import type { App } from '../../app';
 import { encodeCommit, encodeTree, hashObject, parseCommit, parseTree, type CommitData, type Ident, type TreeEntry, type TreeMode } from './objects';
