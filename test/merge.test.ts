@@ -2,8 +2,10 @@
  * The merge engine (src/api/git/merge.ts, issue #11) against git itself: histories are built over
  * HTTP (POST git/trees, git/blobs, git/commits) and, identically, with the git binary in a temporary
  * repository (commit ids must agree); then Gitstead's merged trees are compared with
- * `git merge-tree --write-tree`, conflicts with the paths git names, rebases with a `git cherry-pick`
- * sequence (same commit ids), and every object Gitstead stored passes `git fsck --strict`.
+ * `git merge-tree --write-tree` (chosen cases and 40 random histories), conflicts with the paths git
+ * names, line merges with `git merge-file` (500 random cases), merge and squash commits with
+ * `git commit-tree`, rebases with a `git cherry-pick` sequence (same commit ids), and every object
+ * Gitstead stored passes `git fsck --strict`.
  * Skipped, with a message, when no git binary is installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -170,6 +172,18 @@ async function expectConflicts(name: string, base: Files, ours: Record<string, F
 
 const objectCount = () => (s.app.db.prepare('SELECT count(*) AS n FROM git_objects WHERE repo_id = ?').get(repoId) as { n: number }).n;
 
+/** A seeded random number generator (mulberry32): random(n) is an integer in [0, n). */
+function generator(seed: number): (n: number) => number {
+	let state = seed >>> 0;
+	return (n) => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+	};
+}
+
 const text = (...lines: string[]) => `${lines.join('\n')}\n`;
 const TEN = text('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten');
 
@@ -204,11 +218,7 @@ if (!hasGit) {
 	});
 
 	test('line merges – 500 random edits of files of repeated lines: clean or conflicting and the merged text as git merge-file', () => {
-		let seed = 7;
-		const random = (n: number) => {
-			seed = (seed * 1103515245 + 12345) % 2147483648;
-			return seed % n;
-		};
+		const random = generator(7);
 		const alphabet = ['a\n', 'b\n', 'c\n', '}\n', '\n', 'd\n', 'e\n'];
 		const edit = (lines: string[]) => {
 			const out = [...lines];
@@ -293,6 +303,49 @@ if (!hasGit) {
 		assert.throws(() => mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, entries: 3 }), (error: Error) => error instanceof MergeTooLargeError && /more than 3 tree entries/.test(error.message));
 		assert.throws(() => mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, bytes: 100 }), (error: Error) => error instanceof MergeTooLargeError && /more than 100 bytes/.test(error.message));
 		assert.equal(mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, file: 10 }), { conflicts: [{ path: 'd/a.txt', reason: 'too large' }] });
+	});
+
+	test('tree merges – 40 random histories (edits, deletions, additions, modes, in subdirectories) against git merge-tree', async () => {
+		const random = generator(11);
+		const PATHS = ['a.txt', 'b.txt', 'd/x.txt', 'd/y.txt', 'd/e/z.txt', 'f.txt', 'g/h.txt'];
+		const alphabet = ['a', 'b', 'c', '}', '', 'd'];
+		const body = () => Array.from({ length: 4 + random(6) }, () => alphabet[random(alphabet.length)]).map((line) => `${line}\n`).join('');
+		let fresh = 0;
+		const change = (files: Files): Record<string, File | null> => {
+			const changes: Record<string, File | null> = {};
+			for (let i = 2 + random(5); i > 0; i--) {
+				const path = PATHS[random(PATHS.length)];
+				const now = changes[path] === undefined ? files[path] : changes[path];
+				const op = random(5);
+				if (now === undefined || now === null) {
+					// Added content is unlike anything else, so git's rename detection finds nothing to pair.
+					if (op < 3) changes[path] = Array.from({ length: 3 }, () => `fresh ${++fresh} ${'#'.repeat(fresh % 7)}\n`).join('');
+				} else if (op === 0) changes[path] = null;
+				else if (op === 1) changes[path] = { content: norm(now).content, mode: norm(now).mode === '100755' ? '100644' : '100755' };
+				else {
+					const lines = (norm(now).content as string).split(/(?<=\n)/);
+					lines[random(lines.length)] = `edit ${random(3)}\n`;
+					changes[path] = { content: lines.join(''), mode: norm(now).mode };
+				}
+			}
+			return changes;
+		};
+		let clean = 0;
+		for (let round = 0; round < 40; round++) {
+			const base: Files = {};
+			for (const path of PATHS) if (random(4) > 0) base[path] = body();
+			const h = await history(base, change(base), change(base));
+			const expected = gitMergeTree(h.ours, h.theirs);
+			const result = engineMerge(h.ours, h.theirs);
+			if (expected.conflicts.length === 0) {
+				clean++;
+				assert.equal(result, { tree: expected.tree }, `~> round ${round}: git's tree`);
+			} else {
+				assert.ok('conflicts' in result, `~> round ${round}: a conflict, as git finds`);
+				assert.equal([...new Set((result as { conflicts: MergeConflict[] }).conflicts.map((c) => c.path))].sort(), expected.conflicts, `~> round ${round}: git's paths`);
+			}
+		}
+		assert.ok(clean >= 5 && clean <= 35, `~> both outcomes exercised (${clean} clean)`);
 	});
 
 	test('unrelated histories – merged against nothing, as git merge-tree --allow-unrelated-histories', async () => {
