@@ -300,6 +300,9 @@ function commitData(app: App, repoId: number, sha: string): CommitData {
  * stored, unreferenced). When it conflicts (git would write conflict markers into the virtual base),
  * or past MAX_VIRTUAL_DEPTH, the newest base (by committer date, then id: mergeBase's pick) is used.
  * @param now ISO timestamp for the stored virtual base
+ * @param depth how deep in virtual bases this call is (callers leave it at 0)
+ * @returns the tree's id, or null for unrelated histories
+ * @throws Error when a or b is not a commit of the repository
  */
 export function mergeBaseTree(app: App, repoId: number, a: string, b: string, now: string, depth = 0): string | null {
 	const bases = mergeBases(app, repoId, a, b);
