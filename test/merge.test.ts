@@ -2,8 +2,10 @@
  * The merge engine (src/api/git/merge.ts, issue #11) against git itself: histories are built over
  * HTTP (POST git/trees, git/blobs, git/commits) and, identically, with the git binary in a temporary
  * repository (commit ids must agree); then Gitstead's merged trees are compared with
- * `git merge-tree --write-tree`, conflicts with the paths git names, rebases with a `git cherry-pick`
- * sequence (same commit ids), and every object Gitstead stored passes `git fsck --strict`.
+ * `git merge-tree --write-tree` (chosen cases and 40 random histories), conflicts with the paths git
+ * names, line merges with `git merge-file` (500 random cases), merge and squash commits with
+ * `git commit-tree`, rebases with a `git cherry-pick` sequence (same commit ids), and every object
+ * Gitstead stored passes `git fsck --strict`.
  * Skipped, with a message, when no git binary is installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +26,7 @@ import {
 	squashCommit,
 	type MergeConflict,
 } from '../src/api/git/merge';
+import { merge3 } from '../src/api/git/diff3';
 import { parseCommit, type Ident } from '../src/api/git/objects';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -133,7 +136,8 @@ function gitMergeTree(ours: string, theirs: string): { tree: string; conflicts: 
 	const run = gitStatus(['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs]);
 	assert.ok(run.status === 0 || run.status === 1, `~> git merge-tree failed: ${run.stdout}`);
 	const [tree, ...rest] = run.stdout.split('\n').filter((line) => line !== '');
-	return { tree, conflicts: run.status === 0 ? [] : rest.sort() };
+	// git moves one side of a file/directory or type conflict aside, to "<path>~<commit>": the same path.
+	return { tree, conflicts: run.status === 0 ? [] : [...new Set(rest.map((path) => path.replace(/~[0-9a-f]{40}$/, '')))].sort() };
 }
 
 /** Gitstead's merge of two commits against their merge base. */
@@ -168,6 +172,18 @@ async function expectConflicts(name: string, base: Files, ours: Record<string, F
 
 const objectCount = () => (s.app.db.prepare('SELECT count(*) AS n FROM git_objects WHERE repo_id = ?').get(repoId) as { n: number }).n;
 
+/** A seeded random number generator (mulberry32): random(n) is an integer in [0, n). */
+function generator(seed: number): (n: number) => number {
+	let state = seed >>> 0;
+	return (n) => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+	};
+}
+
 const text = (...lines: string[]) => `${lines.join('\n')}\n`;
 const TEN = text('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten');
 
@@ -201,6 +217,48 @@ if (!hasGit) {
 		assert.is(mergeText('a\nb\nc', 'A\nb\nc', 'a\nb\nc\nd'), 'A\nb\nc\nd', '~> a last line without newline round-trips');
 	});
 
+	test('line merges – 500 random edits of files of repeated lines: clean or conflicting and the merged text as git merge-file', () => {
+		const random = generator(7);
+		const alphabet = ['a\n', 'b\n', 'c\n', '}\n', '\n', 'd\n', 'e\n'];
+		const edit = (lines: string[]) => {
+			const out = [...lines];
+			for (let i = 1 + random(8); i > 0; i--) {
+				const at = random(out.length + 1);
+				const op = random(3);
+				if (op === 0) out.splice(at, 0, `n${random(5)}\n`);
+				else if (op === 1) out.splice(at, 1);
+				else if (at < out.length) out[at] = `m${random(5)}\n`;
+			}
+			return out.join('');
+		};
+		const dir = mkdtempSync(join(work, 'merge-file-'));
+		const disagree: string[] = [];
+		for (let round = 0; round < 500; round++) {
+			const lines = Array.from({ length: 3 + random(40) }, () => alphabet[random(alphabet.length)]);
+			const [base, ours, theirs] = [lines.join(''), edit(lines), edit(lines)];
+			writeFileSync(join(dir, 'base'), base);
+			writeFileSync(join(dir, 'ours'), ours);
+			writeFileSync(join(dir, 'theirs'), theirs);
+			const run = spawnSync('git', ['merge-file', '-p', '-q', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')], { env: gitEnv() });
+			const expected = run.status === 0 ? run.stdout.toString('latin1') : null;
+			if (mergeText(base, ours, theirs) !== expected) disagree.push(JSON.stringify({ base, ours, theirs }));
+		}
+		// Ambiguous alignments (which of two equal lines changed) are decided as git decides them (xdl_change_compact).
+		assert.equal(disagree, [], '~> every merge agrees with git');
+	});
+
+	test('line merges are bounded – 200,000 lines of repeated braces in well under seconds; past MAX_EDITS a give-up', () => {
+		const base = Array.from({ length: 200_000 }, (_, i) => (i % 2 ? '}\n' : i % 3 ? '\n' : `line ${i}\n`));
+		const ours = [...base];
+		const theirs = [...base];
+		for (let i = 0; i < base.length; i += 200) ours[i] = `ours ${i}\n`;
+		for (let i = 100; i < base.length; i += 200) theirs[i] = `theirs ${i}\n`;
+		const merged = merge3(base.join(''), ours.join(''), theirs.join(''));
+		assert.type(merged, 'string');
+		assert.ok((merged as string).includes('ours 0\ntheirs') === false && (merged as string).startsWith('ours 0\n}\n'));
+		assert.is(merge3(base.join(''), ours.join(''), theirs.join(''), 100), 'too large');
+	});
+
 	test('clean merges – the tree git merge-tree --write-tree writes', async () => {
 		await expectClean('disjoint files', { 'a.txt': 'a\n', 'b.txt': 'b\n' }, { 'a.txt': 'a2\n' }, { 'b.txt': 'b2\n' });
 		await expectClean('same file, different regions', { 'f.txt': TEN }, { 'f.txt': TEN.replace('two', 'TWO') }, { 'f.txt': TEN.replace('nine', 'NINE') });
@@ -231,6 +289,10 @@ if (!hasGit) {
 		await expectConflicts('changes on touching lines', { 'f.txt': TEN }, { 'f.txt': TEN.replace('four', 'FOUR') }, { 'f.txt': TEN.replace('five', 'FIVE') }, { 'f.txt': 'content' });
 		await expectConflicts('a deleted file whose mode changed on the other side', { 'run.sh': 'run\n' }, { 'run.sh': null }, { 'run.sh': { content: 'run\n', mode: '100755' } }, { 'run.sh': 'modify/delete' });
 		await expectConflicts('binary', { 'img.bin': Buffer.from([0, 1, 2, 3]) }, { 'img.bin': Buffer.from([0, 1, 2, 4]) }, { 'img.bin': Buffer.from([0, 1, 2, 5]) }, { 'img.bin': 'binary' });
+		await expectConflicts('a directory deleted on one side, a file in it changed on the other', { 'dir/x.txt': 'x\n', 'dir/y.txt': 'y\n', 'a.txt': 'a\n' }, { 'dir/x.txt': null, 'dir/y.txt': null }, { 'dir/x.txt': 'x2\n' }, { 'dir/x.txt': 'modify/delete' });
+		await expectConflicts('add/add with the same content and different modes', { 'a.txt': 'a\n' }, { 'tool': 'same\n' }, { 'tool': { content: 'same\n', mode: '100755' } }, { 'tool': 'mode' });
+		await expectConflicts('a file on one side, a symbolic link on the other', { 'p': 'target\n' }, { 'p': 'changed\n' }, { 'p': { content: 'elsewhere', mode: '120000' } }, { 'p': 'type' });
+		await expectConflicts('a symbolic link retargeted on both sides', { 'l': { content: 'a', mode: '120000' } }, { 'l': { content: 'b', mode: '120000' } }, { 'l': { content: 'c', mode: '120000' } }, { 'l': 'symlink' });
 		await expectConflicts('two at once, in subdirectories', { 'x/a.txt': 'a\n', 'y/b.txt': 'b\n' }, { 'x/a.txt': 'a1\n', 'y/b.txt': null }, { 'x/a.txt': 'a2\n', 'y/b.txt': 'b2\n' }, { 'x/a.txt': 'content', 'y/b.txt': 'modify/delete' });
 	});
 
@@ -243,9 +305,64 @@ if (!hasGit) {
 		assert.equal(mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, file: 10 }), { conflicts: [{ path: 'd/a.txt', reason: 'too large' }] });
 	});
 
+	test('tree merges – 40 random histories (edits, deletions, additions, modes, in subdirectories) against git merge-tree', async () => {
+		const random = generator(11);
+		const PATHS = ['a.txt', 'b.txt', 'd/x.txt', 'd/y.txt', 'd/e/z.txt', 'f.txt', 'g/h.txt'];
+		const alphabet = ['a', 'b', 'c', '}', '', 'd'];
+		const body = () => Array.from({ length: 4 + random(6) }, () => alphabet[random(alphabet.length)]).map((line) => `${line}\n`).join('');
+		let fresh = 0;
+		const change = (files: Files): Record<string, File | null> => {
+			const changes: Record<string, File | null> = {};
+			for (let i = 2 + random(5); i > 0; i--) {
+				const path = PATHS[random(PATHS.length)];
+				const now = changes[path] === undefined ? files[path] : changes[path];
+				const op = random(5);
+				if (now === undefined || now === null) {
+					// Added content is unlike anything else, so git's rename detection finds nothing to pair.
+					if (op < 3) changes[path] = Array.from({ length: 3 }, () => `fresh ${++fresh} ${'#'.repeat(fresh % 7)}\n`).join('');
+				} else if (op === 0) changes[path] = null;
+				else if (op === 1) changes[path] = { content: norm(now).content, mode: norm(now).mode === '100755' ? '100644' : '100755' };
+				else {
+					const lines = (norm(now).content as string).split(/(?<=\n)/);
+					lines[random(lines.length)] = `edit ${random(3)}\n`;
+					changes[path] = { content: lines.join(''), mode: norm(now).mode };
+				}
+			}
+			return changes;
+		};
+		let clean = 0;
+		for (let round = 0; round < 40; round++) {
+			const base: Files = {};
+			for (const path of PATHS) if (random(4) > 0) base[path] = body();
+			const h = await history(base, change(base), change(base));
+			const expected = gitMergeTree(h.ours, h.theirs);
+			const result = engineMerge(h.ours, h.theirs);
+			if (expected.conflicts.length === 0) {
+				clean++;
+				assert.equal(result, { tree: expected.tree }, `~> round ${round}: git's tree`);
+			} else {
+				assert.ok('conflicts' in result, `~> round ${round}: a conflict, as git finds`);
+				assert.equal([...new Set((result as { conflicts: MergeConflict[] }).conflicts.map((c) => c.path))].sort(), expected.conflicts, `~> round ${round}: git's paths`);
+			}
+		}
+		assert.ok(clean >= 5 && clean <= 35, `~> both outcomes exercised (${clean} clean)`);
+	});
+
+	test('unrelated histories – merged against nothing, as git merge-tree --allow-unrelated-histories', async () => {
+		const one = await commit({ 'a.txt': 'a\n', 'same.txt': 's\n' }, [], 'one\n');
+		const two = await commit({ 'b/c.txt': 'c\n', 'same.txt': 's\n' }, [], 'two\n');
+		const three = await commit({ 'a.txt': 'other\n' }, [], 'three\n');
+		const expected = git(['merge-tree', '--write-tree', '--allow-unrelated-histories', one, two]);
+		assert.equal(engineMerge(one, two), { tree: expected });
+		const clash = gitStatus(['merge-tree', '--write-tree', '--name-only', '--no-messages', '--allow-unrelated-histories', one, three]);
+		assert.is(clash.status, 1);
+		assert.equal(engineMerge(one, three), { conflicts: [{ path: 'a.txt', reason: 'add/add' }] });
+		assert.ok(clash.stdout.split('\n').includes('a.txt'));
+	});
+
 	test('file/directory – a file on one side where the other made a directory', async () => {
 		const h = await history({ 'a.txt': 'a\n' }, { thing: 'file\n' }, { 'thing/inside.txt': 'in\n' });
-		assert.ok(gitMergeTree(h.ours, h.theirs).conflicts.length > 0, '~> git reports a conflict too');
+		assert.equal(gitMergeTree(h.ours, h.theirs).conflicts, ['thing'], '~> git reports it there too');
 		assert.equal(engineMerge(h.ours, h.theirs), { conflicts: [{ path: 'thing', reason: 'file/directory' }] });
 	});
 

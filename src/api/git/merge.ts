@@ -4,26 +4,29 @@
  * squash, rebase) built on top. Nothing here moves a reference: the caller moves the base branch
  * with writes.ts `updateRef`, so branch protection applies to merges as to every other write.
  *
- * - mergeBase(app, repoId, a, b): the best common ancestor (service.ts; re-exported);
+ * - mergeBase(app, repoId, a, b): the best common ancestor (service.ts; re-exported), and
+ *   mergeBaseTree: the tree merged against (a virtual base for criss-cross histories);
  * - mergeTrees(app, repoId, base, ours, theirs, now): one merged tree, or the conflicting paths;
- * - mergeCommit / squashCommit / rebaseCommits: the new commit (or head) id, or the conflicts.
+ * - mergeText(base, ours, theirs): one text file's line merge;
+ * - mergeCommit / squashCommit / rebaseCommits: the new commit (or head) id, or the conflicts;
+ *   rebaseList: the commits a rebase replays.
+ *
+ * Errors: MergeTooLargeError past the bounds (MERGE_LIMITS, MAX_REBASE_COMMITS); a plain Error when
+ * an id given is not a commit (or tree) of the repository (a caller's bug: resolve ids first).
  *
  * What git does and this does not: rename detection (a rename is a deletion plus an addition
  * here, so a rename on one side and an edit on the other is a modify/delete conflict), merging
  * submodule pointers (both moved differently is a conflict, git may fast-forward one), and
- * conflict markers (a conflict is reported, never written). Line merges use node-diff3 (an LCS
- * diff, git uses Myers): for ambiguous edits the two may align lines differently.
+ * conflict markers (a conflict is reported, never written). Line merges (diff3.ts) follow git's
+ * xdiff: Myers' diff, git's hunk sliding, git's rule for touching changes.
  */
-import type * as Diff3 from 'node-diff3' with { 'resolution-mode': 'import' };
 import type { App } from '../../app';
 import { encodeCommit, encodeTree, hashObject, parseCommit, parseTree, type CommitData, type Ident, type TreeEntry, type TreeMode } from './objects';
+import { merge3 } from './diff3';
 import { mergeBase, mergeBases } from './service';
 import { storeObject } from './writes';
 
 export { mergeBase, mergeBases };
-
-// require(): node-diff3 is an ES module package with a CommonJS build, which this CommonJS code takes.
-const { diff3Merge } = require('node-diff3') as typeof Diff3;
 
 /** Entries (files and directories, at every level) one merge visits at most. */
 export const MAX_MERGE_ENTRIES = 100_000;
@@ -47,9 +50,8 @@ export type ConflictReason =
 	| 'binary' // a binary file changed on both sides
 	| 'symlink' // a symbolic link retargeted differently on both sides
 	| 'submodule' // a submodule moved to different commits on both sides
-	| 'too large' // a file over MAX_MERGE_FILE changed on both sides
-	| 'merge commit' // rebase: the pull request's history holds a merge commit
-	| 'empty'; // rebase: the commit to replay is missing (not a commit of the repository)
+	| 'too large' // a file over MAX_MERGE_FILE, or needing over diff3.ts MAX_EDITS line edits, changed on both sides
+	| 'merge commit'; // rebase: the pull request's history holds a merge commit
 
 /** One conflicting path ('' for a conflict of the whole history, e.g. a merge commit in a rebase: then `commit` names it). */
 export interface MergeConflict {
@@ -64,7 +66,7 @@ export type TreeMergeResult = { tree: string } | { conflicts: MergeConflict[] };
 /** A commit builder's outcome: the new commit (for a rebase, the new head). */
 export type CommitMergeResult = { sha: string } | { conflicts: MergeConflict[] };
 
-/** Thrown when a merge exceeds MAX_MERGE_ENTRIES or MAX_MERGE_BYTES (or a rebase MAX_REBASE_COMMITS): too large to merge here. */
+/** Thrown when a merge exceeds its limits' entries or bytes (MERGE_LIMITS), or a rebase MAX_REBASE_COMMITS: too large to merge here. */
 export class MergeTooLargeError extends Error {
 	constructor(message: string) {
 		super(message);
@@ -95,7 +97,6 @@ export const MERGE_LIMITS: Readonly<MergeLimits> = { entries: MAX_MERGE_ENTRIES,
 interface MergeState {
 	app: App;
 	repoId: number;
-	now: string;
 	limits: MergeLimits;
 	entries: number;
 	bytes: number;
@@ -128,25 +129,15 @@ export function isBinaryContent(content: Buffer): boolean {
 	return content.subarray(0, BINARY_SNIFF).includes(0);
 }
 
-/** Lines with their terminators ('a\nb' → ['a\n', 'b']), so joining them gives the bytes back. */
-function lines(text: string): string[] {
-	return text === '' ? [] : text.split(/(?<=\n)/);
-}
-
 /**
- * A line-level three-way merge of text (git's xdl_merge for the common cases, with node-diff3):
- * changes of one side apply; the same change on both sides applies once; changes of both sides
- * that overlap or touch are a conflict.
- * @returns the merged text, or null on a conflict
+ * A line-level three-way merge of text (git's xdl_merge rules, see diff3.ts): changes of one side
+ * apply; the same change on both sides applies once; changes of both sides that overlap or touch
+ * are a conflict.
+ * @returns the merged text; null on a conflict or when a side's diff exceeds diff3.ts MAX_EDITS
  */
 export function mergeText(base: string, ours: string, theirs: string): string | null {
-	const regions = diff3Merge(lines(ours), lines(base), lines(theirs), { excludeFalseConflicts: true });
-	let merged = '';
-	for (const region of regions) {
-		if (region.conflict) return null;
-		merged += (region.ok ?? []).join('');
-	}
-	return merged;
+	const merged = merge3(base, ours, theirs);
+	return merged === 'conflict' || merged === 'too large' ? null : merged;
 }
 
 /** The merged content of a regular file changed on both sides (git's handle_content_merge). */
@@ -173,9 +164,9 @@ function mergeBlob(state: MergeState, path: string, base: FileSide | null, ours:
 		return null;
 	}
 	// Text is merged as latin1: one character per byte, so any bytes (UTF-8 or not) round-trip.
-	const merged = mergeText(b.toString('latin1'), o.toString('latin1'), t.toString('latin1'));
-	if (merged === null) {
-		state.conflicts.push({ path, reason: 'content' });
+	const merged = merge3(b.toString('latin1'), o.toString('latin1'), t.toString('latin1'));
+	if (merged === 'conflict' || merged === 'too large') {
+		state.conflicts.push({ path, reason: merged === 'conflict' ? 'content' : 'too large' });
 		return null;
 	}
 	return stage(state, 'blob', Buffer.from(merged, 'latin1'));
@@ -280,7 +271,7 @@ export function mergeTrees(
 	now: string,
 	limits: MergeLimits = MERGE_LIMITS,
 ): TreeMergeResult {
-	const state: MergeState = { app, repoId, now, limits, entries: 0, bytes: 0, conflicts: [], pending: new Map() };
+	const state: MergeState = { app, repoId, limits, entries: 0, bytes: 0, conflicts: [], pending: new Map() };
 	const tree = mergeDir(state, '', baseTree, oursTree, theirsTree) ?? EMPTY_TREE;
 	if (state.conflicts.length) return { conflicts: state.conflicts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0)) };
 	for (const [sha, object] of state.pending) {
@@ -309,6 +300,9 @@ function commitData(app: App, repoId: number, sha: string): CommitData {
  * stored, unreferenced). When it conflicts (git would write conflict markers into the virtual base),
  * or past MAX_VIRTUAL_DEPTH, the newest base (by committer date, then id: mergeBase's pick) is used.
  * @param now ISO timestamp for the stored virtual base
+ * @param depth how deep in virtual bases this call is (callers leave it at 0)
+ * @returns the tree's id, or null for unrelated histories
+ * @throws Error when a or b is not a commit of the repository
  */
 export function mergeBaseTree(app: App, repoId: number, a: string, b: string, now: string, depth = 0): string | null {
 	const bases = mergeBases(app, repoId, a, b);
