@@ -633,6 +633,19 @@ CREATE TABLE pull_requests (
 CREATE INDEX pull_requests_head ON pull_requests(head_repo_id, head_ref);
 CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);
 
+-- Review requests of a pull request (GitHub's requested_reviewers / requested_teams): a user or a
+-- team, never both; a review submitted by a requested user removes the user's row.
+CREATE TABLE pull_request_review_requests (
+  id         INTEGER PRIMARY KEY,
+  issue_id   INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  user_id    INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  team_id    INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  CHECK ((user_id IS NULL) <> (team_id IS NULL))
+);
+CREATE UNIQUE INDEX pull_request_review_requests_user ON pull_request_review_requests(issue_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX pull_request_review_requests_team ON pull_request_review_requests(issue_id, team_id) WHERE team_id IS NOT NULL;
+
 -- Comments on issues and pull requests (spec document 2, Issue comments); body_html and
 -- body_text: the body rendered when it was written.
 CREATE TABLE issue_comments (

@@ -886,6 +886,25 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/pulls/${pr.number}/update-branch`, body: {} };
 		},
 	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
+		// One review_requested per new request: the user, then the team.
+		records: ['pull_request.review_requested', 'pull_request.review_requested'],
+		call: async () => {
+			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
+			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'REVIEW.md', mode: '100644', type: 'blob', content: 'review' }] } });
+			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to review', tree: tree.sha, parents: [main] } });
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/review-head', sha: commit.sha } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Review me', head: 'review-head', base: 'main' } });
+			return { path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`, body: { reviewers: ['mike'], team_reviewers: ['core'] } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
+		records: ['pull_request.review_request_removed'],
+		call: async () => {
+			const [pr] = await must('GET', '/repos/acme/app/pulls?head=acme:review-head');
+			return { path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`, body: { reviewers: ['mike'] } };
+		},
+	},
 	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],

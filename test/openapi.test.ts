@@ -268,6 +268,7 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/files': {},
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers' },
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// Merging comes with PUT …/merge (next step): the scenario marks a second pull request merged in its row.
 		call: async (w) => {
@@ -608,6 +609,8 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': { body: { title: 'Change the second commit', body: 'Edited' } },
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'], team_reviewers: ['core'] } },
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'] } },
 	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// A pull request of its own (main stays put): topic's second commit into a branch at the first.
 		call: async (w) => {

@@ -14,6 +14,7 @@ import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
+import { reviewRequestRoutes } from './pulls/review-routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
@@ -81,6 +82,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueRoutes,
 	...pullRoutes,
 	...pullMergeRoutes,
+	...reviewRequestRoutes,
 	...labelRoutes,
 	...milestoneRoutes,
 	...reactionsRoutes,

@@ -624,6 +624,23 @@ export const migrations: Migration[] = [
 				CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);`);
 		},
 	},
+	{
+		version: 20,
+		description: 'pull request reviews: review requests (users and teams)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE pull_request_review_requests (
+				  id         INTEGER PRIMARY KEY,
+				  issue_id   INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+				  user_id    INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  team_id    INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+				  created_at TEXT NOT NULL,
+				  CHECK ((user_id IS NULL) <> (team_id IS NULL))
+				);
+				CREATE UNIQUE INDEX pull_request_review_requests_user ON pull_request_review_requests(issue_id, user_id) WHERE user_id IS NOT NULL;
+				CREATE UNIQUE INDEX pull_request_review_requests_team ON pull_request_review_requests(issue_id, team_id) WHERE team_id IS NOT NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -63,7 +63,7 @@ function where(ctx: Context, scope: IssueScope) {
  * @param latestCommentPath the latest comment's path, or the subject's own path when the latest
  *   activity was not a comment; undefined leaves it as it was
  */
-function issueSubject(row: IssueRow, latestCommentPath?: string | null): NotificationSubject {
+export function issueSubject(row: IssueRow, latestCommentPath?: string | null): NotificationSubject {
 	const path = row.pull_request ? `/pulls/${row.number}` : `/issues/${row.number}`;
 	return {
 		type: row.pull_request ? 'PullRequest' : 'Issue',

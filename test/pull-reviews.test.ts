@@ -1,0 +1,163 @@
+/**
+ * Pull request reviews (issue #11; GitHub's "Review requests", "Reviews" and "Review comments"
+ * REST APIs) over real HTTP: requesting reviewers (users and teams, GitHub's 422s, the author
+ * refused), requested_reviewers and requested_teams on the pull-request forms, the pull_request
+ * review_requested / review_request_removed webhooks (validated against GitHub's webhook schemas)
+ * and the review_requested notification reason.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isoSeconds } from '../src/time';
+import { OpenApi } from './helpers/openapi';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('pull-reviews');
+const APP = '/repos/acme/app';
+let s: TestServer;
+let olivia: string; // owner of acme
+let mike: string; // push collaborator on acme/app, the author of the pull request
+let wendy: string; // member of the team core, push through it
+let nora: string; // nobody to acme
+let hookId: number;
+let number: number;
+
+async function must(method: string, path: string, body?: unknown, token = olivia) {
+	const res = await s.request(method, path, { token, body });
+	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
+	return res.body;
+}
+
+/** Writes a file on a branch with the contents API; returns the new commit's sha. */
+async function write(branch: string, path: string, text: string, token = olivia): Promise<string> {
+	const existing = await s.request('GET', `${APP}/contents/${path}?ref=${branch}`, { token });
+	const body: Record<string, unknown> = { message: `Write ${path}`, content: Buffer.from(text).toString('base64'), branch };
+	if (existing.status === 200) body.sha = existing.body.sha;
+	return (await must('PUT', `${APP}/contents/${path}`, body, token)).commit.sha;
+}
+
+async function branch(name: string, from = 'main'): Promise<string> {
+	const sha = (await must('GET', `${APP}/git/ref/heads/${from}`)).object.sha;
+	await must('POST', `${APP}/git/refs`, { ref: `refs/heads/${name}`, sha });
+	return sha;
+}
+
+function deliveries(event: string): any[] {
+	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
+	return rows.filter((row) => row.event === event).reverse().map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
+}
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mike', 'wendy', 'nora']) s.user(login);
+	s.org('acme', 'olivia');
+	olivia = s.fullToken('olivia');
+	mike = s.fullToken('mike');
+	wendy = s.fullToken('wendy');
+	nora = s.fullToken('nora');
+	await must('POST', '/orgs/acme/repos', { name: 'app', auto_init: true });
+	await must('POST', '/orgs/acme/repos', { name: 'vault', private: true, auto_init: true });
+	const app = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
+	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', isoSeconds(s.clock.now));
+	await must('PUT', '/orgs/acme/memberships/wendy', { role: 'member' });
+	await must('PATCH', '/user/memberships/orgs/acme', { state: 'active' }, wendy);
+	await must('POST', '/orgs/acme/teams', { name: 'Core', privacy: 'closed', repo_names: ['acme/app'] });
+	await must('PUT', '/orgs/acme/teams/core/memberships/wendy', { role: 'member' });
+	await must('PUT', '/orgs/acme/teams/core/repos/acme/app', { permission: 'push' });
+	hookId = (await must('POST', `${APP}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/r', content_type: 'json' }, events: ['pull_request', 'pull_request_review', 'pull_request_review_comment'] })).id;
+	await branch('feature');
+	await write('feature', 'src/hello.txt', 'hello\nworld\n', mike);
+	number = (await must('POST', `${APP}/pulls`, { title: 'Say hello', head: 'feature', base: 'main' }, mike)).number;
+});
+test.after(() => s.close());
+
+test('POST requested_reviewers: 201 the simple form with requested_reviewers and requested_teams; GET lists them', async () => {
+	const res = await s.request('POST', `${APP}/pulls/${number}/requested_reviewers`, { token: mike, body: { reviewers: ['olivia'], team_reviewers: ['core'] } });
+	assert.is(res.status, 201, res.text);
+	assert.equal(res.body.requested_reviewers.map((u: any) => u.login), ['olivia']);
+	assert.equal(res.body.requested_teams.map((t: any) => t.slug), ['core']);
+	assert.not.ok('mergeable' in res.body, '~> the simple form');
+	const got = await must('GET', `${APP}/pulls/${number}/requested_reviewers`, undefined, nora);
+	assert.equal([got.users.map((u: any) => u.login), got.teams.map((t: any) => t.slug)], [['olivia'], ['core']]);
+	const full = await must('GET', `${APP}/pulls/${number}`);
+	assert.equal(full.requested_reviewers.map((u: any) => u.login), ['olivia'], '~> the full form too');
+	const [listed] = await must('GET', `${APP}/pulls`);
+	assert.equal(listed.requested_teams.map((t: any) => t.slug), ['core'], '~> and the list');
+	const again = await must('POST', `${APP}/pulls/${number}/requested_reviewers`, { reviewers: ['olivia'] }, mike);
+	assert.equal(again.requested_reviewers.map((u: any) => u.login), ['olivia'], '~> asking twice changes nothing');
+	const requested = deliveries('pull_request').filter((d) => d.action === 'review_requested');
+	assert.equal(requested.map((d) => d.requested_reviewer?.login ?? d.requested_team.slug), ['olivia', 'core'], '~> one event per new request');
+});
+
+test('GitHub\'s 422s: not a collaborator, unknown names, the author; 403 for a stranger', async () => {
+	const outsider = await s.request('POST', '/repos/acme/vault/pulls/1/requested_reviewers', { token: olivia, body: { reviewers: ['nora'] } });
+	assert.is(outsider.status, 404, '~> no such pull request');
+	await branch('second');
+	await write('second', 'two.txt', 'two\n');
+	const pr = await must('POST', `${APP}/pulls`, { title: 'Two', head: 'second', base: 'main' });
+	const teamless = await s.request('POST', `${APP}/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: { team_reviewers: ['nope'] } });
+	assert.is(teamless.status, 422);
+	assert.is(teamless.body.message, 'Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the acme/app repository.');
+	const ghost = await s.request('POST', `${APP}/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: { reviewers: ['ghost-login'] } });
+	assert.is(ghost.status, 422);
+	const author = await s.request('POST', `${APP}/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: { reviewers: ['olivia'] } });
+	assert.is(author.status, 422);
+	assert.is(author.body.message, 'Review cannot be requested from pull request author.');
+	const none = await s.request('POST', `${APP}/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: {} });
+	assert.is(none.status, 422);
+	const stranger = await s.request('POST', `${APP}/pulls/${pr.number}/requested_reviewers`, { token: nora, body: { reviewers: ['mike'] } });
+	assert.is(stranger.status, 403);
+	assert.equal((await must('GET', `${APP}/pulls/${pr.number}/requested_reviewers`)).users, [], '~> nothing requested');
+});
+
+test('a private repository: only users who read it can be asked', async () => {
+	await must('PUT', '/repos/acme/vault/contents/a.txt', { message: 'a', content: Buffer.from('a').toString('base64'), branch: 'main' }).catch(() => undefined);
+	const main = (await must('GET', '/repos/acme/vault/git/ref/heads/main')).object.sha;
+	await must('POST', '/repos/acme/vault/git/refs', { ref: 'refs/heads/topic', sha: main });
+	await must('PUT', '/repos/acme/vault/contents/b.txt', { message: 'b', content: Buffer.from('b').toString('base64'), branch: 'topic' });
+	const pr = await must('POST', '/repos/acme/vault/pulls', { title: 'Vault', head: 'topic', base: 'main' });
+	const nope = await s.request('POST', `/repos/acme/vault/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: { reviewers: ['nora'] } });
+	assert.is(nope.status, 422);
+	assert.match(nope.body.message, /not a collaborator of the acme\/vault repository/);
+	const team = await s.request('POST', `/repos/acme/vault/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: { team_reviewers: ['core'] } });
+	assert.is(team.status, 422, '~> a team without access to the private repository');
+	const member = await s.request('POST', `/repos/acme/vault/pulls/${pr.number}/requested_reviewers`, { token: olivia, body: { reviewers: ['wendy'] } });
+	assert.is(member.status, 201, '~> an organization member reads it through the base permission');
+});
+
+test('review_requested notifications: the requested user and the team\'s members', async () => {
+	const olivias = (await must('GET', '/notifications?all=true')).find((t: any) => t.subject.url === `${s.api}${APP}/pulls/${number}`);
+	assert.ok(olivias, '~> olivia was asked');
+	assert.is(olivias.reason, 'review_requested');
+	assert.is(olivias.subject.type, 'PullRequest');
+	const wendys = (await must('GET', '/notifications?all=true', undefined, wendy)).find((t: any) => t.subject.url === `${s.api}${APP}/pulls/${number}`);
+	assert.ok(wendys, '~> wendy, through the team core');
+	assert.is(wendys.reason, 'review_requested');
+	const noras = (await must('GET', '/notifications?all=true', undefined, nora)).find((t: any) => t.subject.url === `${s.api}${APP}/pulls/${number}`);
+	assert.not.ok(noras);
+});
+
+test('DELETE requested_reviewers: 200 the simple form without them; review_request_removed', async () => {
+	const res = await s.request('DELETE', `${APP}/pulls/${number}/requested_reviewers`, { token: mike, body: { reviewers: ['olivia'], team_reviewers: ['core'] } });
+	assert.is(res.status, 200, res.text);
+	assert.equal([res.body.requested_reviewers, res.body.requested_teams], [[], []]);
+	const removed = deliveries('pull_request').filter((d) => d.action === 'review_request_removed');
+	assert.equal(removed.map((d) => d.requested_reviewer?.login ?? d.requested_team.slug), ['olivia', 'core']);
+	const missing = await s.request('DELETE', `${APP}/pulls/${number}/requested_reviewers`, { token: mike, body: { team_reviewers: ['core'] } });
+	assert.is(missing.status, 422, '~> reviewers is required');
+});
+
+test('every pull_request review payload validates against GitHub\'s webhook schema for its action', async () => {
+	const openapi = new OpenApi(['ghes-3.19']);
+	const payloads = deliveries('pull_request').filter((d) => d.action.startsWith('review_'));
+	const actions = new Set(payloads.map((d) => d.action));
+	for (const action of ['review_requested', 'review_request_removed']) assert.ok(actions.has(action), `~> ${action} delivered`);
+	const problems: string[] = [];
+	for (const payload of payloads) {
+		const violations = openapi.validateComponent(`webhook-pull-request-${payload.action.replace(/_/g, '-')}`, payload);
+		assert.ok(violations, `~> GitHub documents ${payload.action}`);
+		for (const v of violations!) problems.push(`${payload.action} ${v.pointer} ${v.keyword}: ${v.message}`);
+	}
+	assert.equal([...new Set(problems)], [], '~> no violations');
+});
+
+test.run();
