@@ -646,6 +646,25 @@ CREATE TABLE pull_request_review_requests (
 CREATE UNIQUE INDEX pull_request_review_requests_user ON pull_request_review_requests(issue_id, user_id) WHERE user_id IS NOT NULL;
 CREATE UNIQUE INDEX pull_request_review_requests_team ON pull_request_review_requests(issue_id, team_id) WHERE team_id IS NOT NULL;
 
+-- Reviews of a pull request (GitHub's pull-request-review). PENDING reviews are their author's
+-- alone (one per user and pull request); submitted_at is set when the review is submitted. body
+-- is '' when none was given; body_html and body_text are rendered when it is written.
+CREATE TABLE pull_request_reviews (
+  id           INTEGER PRIMARY KEY,
+  issue_id     INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  state        TEXT NOT NULL CHECK (state IN ('PENDING', 'COMMENTED', 'APPROVED', 'CHANGES_REQUESTED', 'DISMISSED')),
+  body         TEXT NOT NULL DEFAULT '',
+  body_html    TEXT,
+  body_text    TEXT,
+  commit_id    TEXT NOT NULL,
+  submitted_at TEXT,
+  created_at   TEXT NOT NULL,
+  updated_at   TEXT NOT NULL
+);
+CREATE INDEX pull_request_reviews_issue ON pull_request_reviews(issue_id, id);
+CREATE UNIQUE INDEX pull_request_reviews_pending ON pull_request_reviews(issue_id, user_id) WHERE state = 'PENDING';
+
 -- Comments on issues and pull requests (spec document 2, Issue comments); body_html and
 -- body_text: the body rendered when it was written.
 CREATE TABLE issue_comments (

@@ -905,6 +905,42 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`, body: { reviewers: ['mike'] } };
 		},
 	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
+		records: ['pull_request_review.submitted'],
+		call: async () => {
+			const [pr] = await must('GET', '/repos/acme/app/pulls?head=acme:review-head');
+			w.ids.reviewPull = pr.number;
+			return { path: `/repos/acme/app/pulls/${pr.number}/reviews`, body: { event: 'COMMENT', body: 'Looks fine' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		records: ['pull_request_review.edited'],
+		call: async () => {
+			const [review] = await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`);
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}`, body: { body: 'Looks fine to me' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		none: 'a pending review is its author’s alone: GitHub reports nothing when it is deleted',
+		call: async () => {
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { body: 'Draft' } });
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events': {
+		records: ['pull_request_review.submitted'],
+		call: async () => {
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { body: 'Second look' } });
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}/events`, body: { event: 'COMMENT' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals': {
+		records: ['pull_request_review.dismissed'],
+		call: async () => {
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { event: 'APPROVE' }, token: token('mike') });
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
+		},
+	},
 	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],

@@ -269,6 +269,13 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/files': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers' },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews': { path: '/repos/acme/app/pulls/2/reviews' },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		call: async () => {
+			const [review] = await must('GET', '/repos/acme/app/pulls/2/reviews');
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}` };
+		},
+	},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// Merging comes with PUT …/merge (next step): the scenario marks a second pull request merged in its row.
 		call: async (w) => {
@@ -611,6 +618,31 @@ const TABLE: Record<string, Entry> = {
 	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': { body: { title: 'Change the second commit', body: 'Edited' } },
 	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'], team_reviewers: ['core'] } },
 	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'] } },
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': { path: '/repos/acme/app/pulls/2/reviews', body: { event: 'COMMENT', body: 'Reads well' } },
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'Reads' } });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}`, body: { body: 'Reads very well' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { body: 'Draft' } });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { body: 'Second look' } });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}/events`, body: { event: 'COMMENT' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'APPROVE' }, as: 'mike' });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
+		},
+	},
 	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// A pull request of its own (main stays put): topic's second commit into a branch at the first.
 		call: async (w) => {
@@ -1173,6 +1205,7 @@ async function scenario() {
 	const [thread] = await must('GET', '/notifications', { as: 'mike' });
 	// Pull request 2: topic (the second commit) into main.
 	await must('POST', '/repos/acme/app/pulls', { body: { title: 'Change the second', head: 'topic', base: 'main', body: 'Adds commit two' } });
+	await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'A first look' }, as: 'mike' });
 
 	// A GitHub App on acme and on olivia; an installation token on acme (the test app's).
 	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);

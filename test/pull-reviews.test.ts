@@ -146,6 +146,116 @@ test('DELETE requested_reviewers: 200 the simple form without them; review_reque
 	assert.is(missing.status, 422, '~> reviewers is required');
 });
 
+test('POST reviews: PENDING without event (its author alone sees it), one per user; submitting through …/events', async () => {
+	await must('POST', `${APP}/pulls/${number}/requested_reviewers`, { reviewers: ['olivia'] }, mike);
+	const res = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: olivia, body: { body: 'Looking' } });
+	assert.is(res.status, 200, res.text);
+	assert.is(res.body.state, 'PENDING');
+	assert.not.ok('submitted_at' in res.body);
+	const head = (await must('GET', `${APP}/pulls/${number}`)).head.sha;
+	assert.is(res.body.commit_id, head, '~> the head by default');
+	assert.ok(res.body.html_url.endsWith(`/acme/app/pull/${number}#pullrequestreview-${res.body.id}`), res.body.html_url);
+	const twice = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: olivia, body: {} });
+	assert.is(twice.status, 422, '~> one pending review per user');
+	assert.is((await s.request('GET', `${APP}/pulls/${number}/reviews/${res.body.id}`, { token: mike })).status, 404, '~> another user\'s pending review');
+	assert.equal((await must('GET', `${APP}/pulls/${number}/reviews`, undefined, mike)).length, 0);
+	assert.equal((await must('GET', `${APP}/pulls/${number}/reviews`)).map((r: any) => r.state), ['PENDING']);
+	const edited = await must('PUT', `${APP}/pulls/${number}/reviews/${res.body.id}`, { body: 'Looking closer' });
+	assert.is(edited.body, 'Looking closer');
+	const submitted = await s.request('POST', `${APP}/pulls/${number}/reviews/${res.body.id}/events`, { token: olivia, body: { event: 'APPROVE' } });
+	assert.is(submitted.status, 200, submitted.text);
+	assert.is(submitted.body.state, 'APPROVED');
+	assert.ok(submitted.body.submitted_at);
+	assert.equal((await must('GET', `${APP}/pulls/${number}/requested_reviewers`)).users, [], '~> the review withdrew the request');
+	const again = await s.request('POST', `${APP}/pulls/${number}/reviews/${res.body.id}/events`, { token: olivia, body: { event: 'COMMENT', body: 'x' } });
+	assert.is(again.status, 422, '~> only a pending review is submitted');
+	const gone = await s.request('DELETE', `${APP}/pulls/${number}/reviews/${res.body.id}`, { token: olivia });
+	assert.is(gone.status, 422, '~> only a pending review is deleted');
+	const submittedHook = deliveries('pull_request_review').filter((d) => d.action === 'submitted').at(-1);
+	assert.equal([submittedHook.review.id, submittedHook.review.state, submittedHook.pull_request.number], [res.body.id, 'approved', number]);
+	const feed = await must('GET', '/repos/acme/app/events');
+	assert.ok(feed.some((e: any) => e.type === 'PullRequestReviewEvent' && e.payload.review.id === res.body.id), '~> PullRequestReviewEvent in the feed');
+});
+
+test('GitHub\'s rules: not on one\'s own pull request, a body for REQUEST_CHANGES and COMMENT, a known commit', async () => {
+	const own = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: mike, body: { event: 'APPROVE' } });
+	assert.is(own.status, 422);
+	assert.is(own.body.message, 'Can not approve your own pull request');
+	const ownChanges = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: mike, body: { event: 'REQUEST_CHANGES', body: 'no' } });
+	assert.is(ownChanges.body.message, 'Can not request changes on your own pull request');
+	const ownComment = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: mike, body: { event: 'COMMENT', body: 'A note to self' } });
+	assert.is(ownComment.status, 200, '~> the author may comment');
+	for (const event of ['REQUEST_CHANGES', 'COMMENT']) {
+		const bare = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: wendy, body: { event } });
+		assert.is(bare.status, 422, `~> ${event} needs a body`);
+		assert.equal(bare.body.errors, [{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
+	}
+	const unknown = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: wendy, body: { event: 'APPROVE', commit_id: 'f'.repeat(40) } });
+	assert.is(unknown.status, 422);
+	const bad = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: wendy, body: { event: 'MERGE' } });
+	assert.is(bad.status, 422);
+});
+
+test('pending reviews are deleted; reviews dismissed with push access; mentions notify', async () => {
+	const pending = await must('POST', `${APP}/pulls/${number}/reviews`, { body: 'Draft thoughts' }, wendy);
+	const removed = await s.request('DELETE', `${APP}/pulls/${number}/reviews/${pending.id}`, { token: wendy });
+	assert.is(removed.status, 200);
+	assert.is(removed.body.id, pending.id);
+	assert.is((await s.request('GET', `${APP}/pulls/${number}/reviews/${pending.id}`, { token: wendy })).status, 404);
+	const changes = await must('POST', `${APP}/pulls/${number}/reviews`, { event: 'REQUEST_CHANGES', body: 'Please fix, @nora' }, wendy);
+	assert.is(changes.state, 'CHANGES_REQUESTED');
+	const noras = (await must('GET', '/notifications?all=true', undefined, nora)).find((t: any) => t.subject.url === `${s.api}${APP}/pulls/${number}`);
+	assert.is(noras?.reason, 'mention');
+	const stranger = await s.request('PUT', `${APP}/pulls/${number}/reviews/${changes.id}/dismissals`, { token: nora, body: { message: 'No' } });
+	assert.is(stranger.status, 403);
+	const dismissed = await must('PUT', `${APP}/pulls/${number}/reviews/${changes.id}/dismissals`, { message: 'Fixed elsewhere', event: 'DISMISS' });
+	assert.is(dismissed.state, 'DISMISSED');
+	const again = await s.request('PUT', `${APP}/pulls/${number}/reviews/${changes.id}/dismissals`, { token: olivia, body: { message: 'Again' } });
+	assert.is(again.status, 422);
+	const hook = deliveries('pull_request_review').at(-1);
+	assert.equal([hook.action, hook.review.state], ['dismissed', 'dismissed']);
+	const edited = await must('PUT', `${APP}/pulls/${number}/reviews/${changes.id}`, { body: 'Please fix this' }, wendy);
+	assert.is(edited.body, 'Please fix this');
+	const editHook = deliveries('pull_request_review').at(-1);
+	assert.equal([editHook.action, editHook.changes.body.from], ['edited', 'Please fix, @nora']);
+	const foreign = await s.request('PUT', `${APP}/pulls/${number}/reviews/${changes.id}`, { token: olivia, body: { body: 'Mine now' } });
+	assert.is(foreign.status, 403);
+});
+
+test('branch protection: approvals of writers count, a writer\'s change request blocks, dismiss_stale_reviews', async () => {
+	await branch('guarded-topic');
+	await write('guarded-topic', 'guarded.txt', 'one\n', mike);
+	const pr = await must('POST', `${APP}/pulls`, { title: 'Guarded', head: 'guarded-topic', base: 'main' }, mike);
+	await must('PUT', `${APP}/branches/main/protection`, {
+		required_status_checks: null,
+		enforce_admins: false,
+		required_pull_request_reviews: { required_approving_review_count: 1, dismiss_stale_reviews: true },
+		restrictions: null,
+	});
+	const state = async () => {
+		await s.app.tasks.runDue();
+		return (await must('GET', `${APP}/pulls/${pr.number}`)).mergeable_state;
+	};
+	assert.is(await state(), 'blocked');
+	await must('POST', `${APP}/pulls/${pr.number}/reviews`, { event: 'APPROVE' }, nora);
+	assert.is(await state(), 'blocked', '~> nora has no write access');
+	await must('POST', `${APP}/pulls/${pr.number}/reviews`, { event: 'APPROVE' }, wendy);
+	assert.is(await state(), 'clean', '~> wendy writes through the team');
+	const changes = await must('POST', `${APP}/pulls/${pr.number}/reviews`, { event: 'REQUEST_CHANGES', body: 'Wait' });
+	assert.is(await state(), 'blocked', '~> olivia requested changes');
+	await must('PUT', `${APP}/pulls/${pr.number}/reviews/${changes.id}/dismissals`, { message: 'Never mind' });
+	assert.is(await state(), 'clean');
+	await write('guarded-topic', 'guarded.txt', 'two\n', mike);
+	assert.is(await state(), 'blocked', '~> the approval was for an older head (dismiss_stale_reviews)');
+	const merge = await s.request('PUT', `${APP}/pulls/${pr.number}/merge`, { token: mike, body: {} });
+	assert.is(merge.status, 405, '~> mike (push, no admin bypass) cannot merge it');
+	assert.is(merge.body.message, 'At least 1 approving review is required by reviewers with write access.');
+	await must('POST', `${APP}/pulls/${pr.number}/reviews`, { event: 'APPROVE' }, wendy);
+	assert.is(await state(), 'clean');
+	assert.is((await s.request('PUT', `${APP}/pulls/${pr.number}/merge`, { token: mike, body: {} })).status, 200, '~> approved: merged');
+	await must('DELETE', `${APP}/branches/main/protection`);
+});
+
 test('every pull_request review payload validates against GitHub\'s webhook schema for its action', async () => {
 	const openapi = new OpenApi(['ghes-3.19']);
 	const payloads = deliveries('pull_request').filter((d) => d.action.startsWith('review_'));
@@ -154,6 +264,19 @@ test('every pull_request review payload validates against GitHub\'s webhook sche
 	const problems: string[] = [];
 	for (const payload of payloads) {
 		const violations = openapi.validateComponent(`webhook-pull-request-${payload.action.replace(/_/g, '-')}`, payload);
+		assert.ok(violations, `~> GitHub documents ${payload.action}`);
+		for (const v of violations!) problems.push(`${payload.action} ${v.pointer} ${v.keyword}: ${v.message}`);
+	}
+	assert.equal([...new Set(problems)], [], '~> no violations');
+});
+
+test('every pull_request_review payload validates against GitHub\'s webhook schema for its action', async () => {
+	const openapi = new OpenApi(['ghes-3.19']);
+	const payloads = deliveries('pull_request_review');
+	assert.equal([...new Set(payloads.map((d) => d.action))].sort(), ['dismissed', 'edited', 'submitted']);
+	const problems: string[] = [];
+	for (const payload of payloads) {
+		const violations = openapi.validateComponent(`webhook-pull-request-review-${payload.action}`, payload);
 		assert.ok(violations, `~> GitHub documents ${payload.action}`);
 		for (const v of violations!) problems.push(`${payload.action} ${v.pointer} ${v.keyword}: ${v.message}`);
 	}

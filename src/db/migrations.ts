@@ -626,7 +626,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 20,
-		description: 'pull request reviews: review requests (users and teams)',
+		description: 'pull request reviews: review requests (users and teams), reviews',
 		up(db) {
 			db.exec(`
 				CREATE TABLE pull_request_review_requests (
@@ -638,7 +638,22 @@ export const migrations: Migration[] = [
 				  CHECK ((user_id IS NULL) <> (team_id IS NULL))
 				);
 				CREATE UNIQUE INDEX pull_request_review_requests_user ON pull_request_review_requests(issue_id, user_id) WHERE user_id IS NOT NULL;
-				CREATE UNIQUE INDEX pull_request_review_requests_team ON pull_request_review_requests(issue_id, team_id) WHERE team_id IS NOT NULL;`);
+				CREATE UNIQUE INDEX pull_request_review_requests_team ON pull_request_review_requests(issue_id, team_id) WHERE team_id IS NOT NULL;
+				CREATE TABLE pull_request_reviews (
+				  id           INTEGER PRIMARY KEY,
+				  issue_id     INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+				  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  state        TEXT NOT NULL CHECK (state IN ('PENDING', 'COMMENTED', 'APPROVED', 'CHANGES_REQUESTED', 'DISMISSED')),
+				  body         TEXT NOT NULL DEFAULT '',
+				  body_html    TEXT,
+				  body_text    TEXT,
+				  commit_id    TEXT NOT NULL,
+				  submitted_at TEXT,
+				  created_at   TEXT NOT NULL,
+				  updated_at   TEXT NOT NULL
+				);
+				CREATE INDEX pull_request_reviews_issue ON pull_request_reviews(issue_id, id);
+				CREATE UNIQUE INDEX pull_request_reviews_pending ON pull_request_reviews(issue_id, user_id) WHERE state = 'PENDING';`);
 		},
 	},
 ];

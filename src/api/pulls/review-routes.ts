@@ -1,6 +1,18 @@
 /**
- * Review requests of a pull request (GitHub's "Review requests" REST API, issue #11):
- * GET/POST/DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers.
+ * Review requests and reviews of a pull request (GitHub's "Review requests" and "Reviews" REST
+ * APIs, issue #11): GET/POST/DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers;
+ * GET/POST …/reviews, GET/PUT/DELETE …/reviews/{review_id}, POST …/reviews/{review_id}/events,
+ * PUT …/reviews/{review_id}/dismissals.
+ *
+ * Reviews: anyone who reads the repository reviews (Pull requests write). A review without
+ * `event` is PENDING, seen by its author alone (others get 404; one per user and pull request);
+ * APPROVE, REQUEST_CHANGES, COMMENT submit it. GitHub's rules: the author cannot approve or
+ * request changes on their own pull request (422 "Can not approve your own pull request" / "Can
+ * not request changes on your own pull request"); REQUEST_CHANGES and COMMENT need a body (422
+ * missing_field body); `commit_id` defaults to the head and must be a commit of the repository.
+ * A submitted review withdraws its author's review request. Only its author edits a review's body
+ * (PUT) or deletes it (pending only, else 422); dismissing (APPROVED or CHANGES_REQUESTED only)
+ * needs push access. Events: src/api/pulls/reviews.ts.
  *
  * Reading needs Pull requests (read) — public repositories anonymously too — and answers
  * pull-request-review-request `{users, teams}`. Requesting and withdrawing need Pull requests
@@ -8,13 +20,19 @@
  * form (201 and 200). The rules of who may be asked: src/api/pulls/review-requests.ts.
  */
 import * as v from 'valibot';
-import { forbidden, validationFailed } from '../../http/errors';
-import { created, ok } from '../../http/reply';
-import { route } from '../../http/route';
-import { canTriage } from '../issues/service';
+import { forbidden, notFound, unprocessable, validationFailed } from '../../http/errors';
+import { created, ok, paged } from '../../http/reply';
+import { idParam, route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { atLeast } from '../../auth/repo-permissions';
+import { canTriage, type IssueScope } from '../issues/service';
+import { MAX_BODY } from '../markdown/body';
 import { requestedReviewers } from './requested';
 import { removeReviewRequests, requestReviews, resolveReviewers } from './review-requests';
+import type { ReviewRow, ReviewState } from './review-store';
+import { recordReview, renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
+import type { PullRow } from './store';
 
 /** Reading: Pull requests (read); public repositories without a token. */
 const PULLS_READ = {
@@ -42,7 +60,56 @@ const removeBody = v.object({
 	team_reviewers: v.optional(names('team_reviewers')),
 });
 
-/** The review-request routes, registered in src/api/routes.ts. */
+const reviewBodyText = v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`));
+const reviewEvent = v.picklist(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'], 'event must be APPROVE, REQUEST_CHANGES or COMMENT');
+const createReviewBody = v.object({
+	commit_id: v.optional(v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'))),
+	body: v.optional(reviewBodyText),
+	event: v.optional(reviewEvent),
+});
+const updateReviewBody = v.object({ body: reviewBodyText });
+const submitReviewBody = v.object({ body: v.optional(reviewBodyText), event: reviewEvent });
+const dismissBody = v.object({
+	message: v.pipe(v.string('message must be a string'), v.minLength(1, "message can't be blank"), v.maxLength(MAX_BODY)),
+	event: v.optional(v.picklist(['DISMISS'], 'event must be DISMISS')),
+});
+
+/** The submitted state of a review event. */
+const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' };
+
+/**
+ * GitHub's rules of submitting: not approving or requesting changes on one's own pull request,
+ * and a body for REQUEST_CHANGES and COMMENT.
+ * @throws HttpError 422
+ */
+function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMITTED, body: string): void {
+	const actor = ctx.principal.actorId;
+	if (event === 'APPROVE' && pull.user_id === actor) throw unprocessable('Can not approve your own pull request');
+	if (event === 'REQUEST_CHANGES' && pull.user_id === actor) throw unprocessable('Can not request changes on your own pull request');
+	if (event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
+}
+
+/** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
+function loadReview(ctx: Context, pull: PullRow): ReviewRow {
+	const id = idParam(ctx.params.review_id);
+	const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
+	if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
+	return review;
+}
+
+/** A review as the answer renders it. */
+function one(ctx: Context, scope: IssueScope, pull: PullRow, id: number) {
+	const review = ctx.app.stores.reviews.review(pull.id, id)!;
+	return renderReview(ctx, scope, pull, review, ctx.app.stores.accounts.byId(review.user_id)!);
+}
+
+/** Submits a review: its state, the request of its author withdrawn, `submitted` recorded. */
+function submit(ctx: Context, scope: IssueScope, pull: PullRow, review: ReviewRow): void {
+	ctx.app.stores.reviews.removeUser(pull.id, review.user_id);
+	recordReview(ctx, scope, pull, review, 'submitted');
+}
+
+/** The review-request and review routes, registered in src/api/routes.ts. */
 export const reviewRequestRoutes = [
 	route({
 		...PULLS_READ,
@@ -94,6 +161,135 @@ export const reviewRequestRoutes = [
 			const { users, teams } = resolveReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
 			removeReviewRequests(ctx, scope, pull, users, teams);
 			return ok(renderPulls(ctx, scope, [ctx.app.stores.pulls.byIssue(pull.id)!], false)[0]);
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+		docs: 'pulls/reviews#list-reviews-for-a-pull-request',
+		pagination: true,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const { rows, total } = ctx.app.stores.reviews.reviews(pull.id, ctx.principal.actorId, ctx.page.perPage, ctx.page.offset);
+			return paged(renderReviews(ctx, scope, pull, rows), total);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+		docs: 'pulls/reviews#create-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		body: createReviewBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const input = ctx.body;
+			const actor = ctx.principal.actorId!;
+			const body = input.body ?? '';
+			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body);
+			else if (ctx.app.stores.reviews.pending(pull.id, actor)) throw unprocessable('User can only have one pending review per pull request');
+			const commitId = (input.commit_id ?? pull.pr.head_sha).toLowerCase();
+			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
+				throw validationFailed([{ resource: 'PullRequestReview', field: 'commit_id', code: 'invalid' }]);
+			}
+			const now = isoSeconds(ctx.now);
+			const state = input.event === undefined ? 'PENDING' : SUBMITTED[input.event];
+			const id = ctx.app.stores.reviews.insertReview({ issue_id: pull.id, user_id: actor, state, body, commit_id: commitId, submitted_at: state === 'PENDING' ? null : now }, now);
+			if (state !== 'PENDING') submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, id)!);
+			return ok(one(ctx, scope, pull, id));
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+		docs: 'pulls/reviews#get-a-review-for-a-pull-request',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			return ok(one(ctx, scope, pull, loadReview(ctx, pull).id));
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+		docs: 'pulls/reviews#update-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		body: updateReviewBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to update it.');
+			const body = ctx.body.body;
+			if (body.trim() === '' && (review.state === 'CHANGES_REQUESTED' || review.state === 'COMMENTED')) {
+				throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
+			}
+			if (body !== review.body) {
+				ctx.app.stores.reviews.updateReview(review, { state: review.state, body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
+				if (review.state !== 'PENDING') recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'edited', review.body);
+			}
+			return ok(one(ctx, scope, pull, review.id));
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+		docs: 'pulls/reviews#delete-a-pending-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to delete it.');
+			if (review.state !== 'PENDING') throw unprocessable('Can not delete a non-pending pull request review');
+			const body = one(ctx, scope, pull, review.id);
+			ctx.app.stores.reviews.deleteReview(review.id);
+			return ok(body);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events',
+		docs: 'pulls/reviews#submit-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		body: submitReviewBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (review.state !== 'PENDING') throw unprocessable('Can not submit a non-pending pull request review');
+			const body = ctx.body.body ?? review.body;
+			checkSubmission(ctx, pull, ctx.body.event, body);
+			const now = isoSeconds(ctx.now);
+			ctx.app.stores.reviews.updateReview(review, { state: SUBMITTED[ctx.body.event], body, submitted_at: now }, now);
+			submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!);
+			return ok(one(ctx, scope, pull, review.id));
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals',
+		docs: 'pulls/reviews#dismiss-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		body: dismissBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (!atLeast(scope.permission, 'push')) throw forbidden('Must have push access to the repository to dismiss a review.');
+			if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending pull request review');
+			if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED') throw unprocessable(`Can not dismiss a ${review.state === 'COMMENTED' ? 'commented' : 'dismissed'} pull request review`);
+			ctx.app.stores.reviews.updateReview(review, { state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
+			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed');
+			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),
 ];
