@@ -941,6 +941,29 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
 		},
 	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
+		records: ['pull_request_review_comment.created'],
+		call: async () => {
+			const head = (await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}`)).head.sha;
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/comments`, body: { body: 'On REVIEW.md', commit_id: head, path: 'REVIEW.md', line: 1 } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
+		records: ['pull_request_review_comment.created'],
+		call: async () => {
+			const [comment] = await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}/comments`);
+			w.ids.reviewComment = comment.id;
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/comments/${comment.id}/replies`, body: { body: 'Agreed' } };
+		},
+	},
+	'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		records: ['pull_request_review_comment.edited'],
+		call: () => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}`, body: { body: 'On REVIEW.md, edited' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		records: ['pull_request_review_comment.deleted'],
+		call: () => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }),
+	},
 	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],

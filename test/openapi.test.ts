@@ -276,6 +276,12 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}` };
 		},
 	},
+	'GET /repos/{owner}/{repo}/pulls/comments': { path: '/repos/acme/app/pulls/comments' },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments': { path: '/repos/acme/app/pulls/2/comments' },
+	'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}': { call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }) },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments': {
+		call: (w) => ({ path: `/repos/acme/app/pulls/2/reviews/${w.ids.reviewCommentReview}/comments` }),
+	},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// Merging comes with PUT …/merge (next step): the scenario marks a second pull request merged in its row.
 		call: async (w) => {
@@ -641,6 +647,23 @@ const TABLE: Record<string, Entry> = {
 		call: async () => {
 			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'APPROVE' }, as: 'mike' });
 			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
+		call: async () => {
+			const [file] = await must('GET', '/repos/acme/app/pulls/2/files');
+			const head = (await must('GET', '/repos/acme/app/pulls/2')).head.sha;
+			return { path: '/repos/acme/app/pulls/2/comments', body: { body: 'On the line', commit_id: head, path: file.filename, line: 1, side: 'RIGHT' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
+		call: (w) => ({ path: `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, body: { body: 'A reply' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}': { call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}`, body: { body: 'Inline, edited' } }) },
+	'DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		call: async (w) => {
+			const reply = await must('POST', `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, { body: { body: 'To delete' } });
+			return { path: `/repos/acme/app/pulls/comments/${reply.id}` };
 		},
 	},
 	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
@@ -1206,6 +1229,12 @@ async function scenario() {
 	// Pull request 2: topic (the second commit) into main.
 	await must('POST', '/repos/acme/app/pulls', { body: { title: 'Change the second', head: 'topic', base: 'main', body: 'Adds commit two' } });
 	await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'A first look' }, as: 'mike' });
+	// A review comment on its first changed file's first line (a review of its own).
+	const [prFile] = await must('GET', '/repos/acme/app/pulls/2/files');
+	const prHead = (await must('GET', '/repos/acme/app/pulls/2')).head.sha;
+	const reviewComment = await must('POST', '/repos/acme/app/pulls/2/comments', { body: { body: 'Inline', commit_id: prHead, path: prFile.filename, position: 1 }, as: 'mike' });
+	w.ids.reviewComment = reviewComment.id;
+	w.ids.reviewCommentReview = reviewComment.pull_request_review_id;
 
 	// A GitHub App on acme and on olivia; an installation token on acme (the test app's).
 	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);

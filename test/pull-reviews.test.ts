@@ -256,6 +256,131 @@ test('branch protection: approvals of writers count, a writer\'s change request 
 	await must('DELETE', `${APP}/branches/main/protection`);
 });
 
+test('POST …/comments: placed in the diff (line/side or position), a review of its own, GitHub\'s shape; 422 outside the diff', async () => {
+	const head = (await must('GET', `${APP}/pulls/${number}`)).head.sha;
+	const res = await s.request('POST', `${APP}/pulls/${number}/comments`, { token: wendy, body: { body: 'Why **world**?', commit_id: head, path: 'src/hello.txt', line: 2, side: 'RIGHT' } });
+	assert.is(res.status, 201, res.text);
+	const c = res.body;
+	assert.equal([c.path, c.position, c.original_position, c.line, c.original_line, c.side, c.start_line, c.commit_id, c.subject_type], ['src/hello.txt', 2, 2, 2, 2, 'RIGHT', null, head, 'line']);
+	assert.is(c.diff_hunk, '@@ -0,0 +1,2 @@\n+hello\n+world');
+	assert.ok(c.html_url.endsWith(`/acme/app/pull/${number}#discussion_r${c.id}`));
+	assert.is(res.headers.get('location'), c.url);
+	const review = await must('GET', `${APP}/pulls/${number}/reviews/${c.pull_request_review_id}`);
+	assert.equal([review.state, review.body], ['COMMENTED', ''], '~> a review of its own');
+	const byPosition = await must('POST', `${APP}/pulls/${number}/comments`, { body: 'First line', commit_id: head, path: 'src/hello.txt', position: 1 }, wendy);
+	assert.equal([byPosition.line, byPosition.side, byPosition.diff_hunk], [1, 'RIGHT', '@@ -0,0 +1,2 @@\n+hello']);
+	const range = await must('POST', `${APP}/pulls/${number}/comments`, { body: 'Both lines', commit_id: head, path: 'src/hello.txt', start_line: 1, line: 2 }, wendy);
+	assert.equal([range.start_line, range.start_side, range.line], [1, 'RIGHT', 2]);
+	const html = await s.request('GET', `${APP}/pulls/comments/${c.id}`, { token: olivia, headers: { Accept: 'application/vnd.github.full+json' } });
+	assert.match(html.body.body_html, /<strong>world<\/strong>/, '~> rendered when written');
+	for (const [body, field] of [
+		[{ path: 'nowhere.txt', line: 1 }, 'pull_request_review_thread.path'],
+		[{ path: 'src/hello.txt', line: 9 }, 'pull_request_review_thread.line'],
+		[{ path: 'src/hello.txt', line: 1, side: 'LEFT' }, 'pull_request_review_thread.line'],
+		[{ path: 'src/hello.txt', position: 7 }, 'pull_request_review_thread.position'],
+	] as const) {
+		const bad = await s.request('POST', `${APP}/pulls/${number}/comments`, { token: wendy, body: { body: 'x', commit_id: head, ...body } });
+		assert.is(bad.status, 422, JSON.stringify(body));
+		assert.equal(bad.body.errors, [{ resource: 'PullRequestReviewComment', code: 'custom', field, message: 'could not be resolved' }]);
+	}
+	const missing = await s.request('POST', `${APP}/pulls/${number}/comments`, { token: wendy, body: { body: 'x', path: 'src/hello.txt', line: 1 } });
+	assert.is(missing.status, 422, '~> commit_id is required');
+	const hook = deliveries('pull_request_review_comment').find((d) => d.comment.id === c.id);
+	assert.is(hook.action, 'created');
+	assert.is(hook.pull_request.number, number);
+	const full = await must('GET', `${APP}/pulls/${number}`);
+	assert.is(full.review_comments, 3, '~> review_comments counts them');
+});
+
+test('replies, lists (pull request, repository, review), PATCH and DELETE', async () => {
+	const [first] = await must('GET', `${APP}/pulls/${number}/comments`);
+	const replied = await s.request('POST', `${APP}/pulls/${number}/comments/${first.id}/replies`, { token: mike, body: { body: 'Because' } });
+	assert.is(replied.status, 201, replied.text);
+	assert.equal([replied.body.in_reply_to_id, replied.body.path, replied.body.line], [first.id, first.path, first.line]);
+	const nested = await must('POST', `${APP}/pulls/${number}/comments`, { body: 'And so', in_reply_to: replied.body.id }, olivia);
+	assert.is(nested.in_reply_to_id, first.id, '~> a reply answers the thread\'s first comment');
+	const list = await must('GET', `${APP}/pulls/${number}/comments`, undefined, nora);
+	assert.equal(list.length, 5);
+	const desc = await must('GET', `${APP}/pulls/${number}/comments?direction=desc`);
+	assert.is(desc[0].id, nested.id);
+	assert.equal((await must('GET', `${APP}/pulls/comments`)).length, 5, '~> the repository\'s');
+	const ofReview = await must('GET', `${APP}/pulls/${number}/reviews/${first.pull_request_review_id}/comments`);
+	assert.equal(ofReview.map((c: any) => c.id), [first.id]);
+	const patched = await must('PATCH', `${APP}/pulls/comments/${first.id}`, { body: 'Why world, @nora?' }, wendy);
+	assert.is(patched.body, 'Why world, @nora?');
+	const stranger = await s.request('PATCH', `${APP}/pulls/comments/${first.id}`, { token: nora, body: { body: 'mine' } });
+	assert.is(stranger.status, 403);
+	const removed = await s.request('DELETE', `${APP}/pulls/comments/${nested.id}`, { token: olivia });
+	assert.is(removed.status, 204);
+	assert.is((await s.request('GET', `${APP}/pulls/comments/${nested.id}`, { token: olivia })).status, 404);
+	const actions = deliveries('pull_request_review_comment').map((d) => d.action);
+	assert.ok(actions.includes('edited') && actions.includes('deleted'));
+	const feed = await must('GET', '/repos/acme/app/events');
+	assert.ok(feed.some((e: any) => e.type === 'PullRequestReviewCommentEvent'), '~> PullRequestReviewCommentEvent in the feed');
+});
+
+test('POST reviews with comments[]: pending comments are their author\'s alone until submitted', async () => {
+	const head = (await must('GET', `${APP}/pulls/${number}`)).head.sha;
+	const outside = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: wendy, body: { comments: [{ path: 'src/hello.txt', line: 40, body: 'x' }] } });
+	assert.is(outside.status, 422, '~> a comment outside the diff refuses the review');
+	const pending = await must('POST', `${APP}/pulls/${number}/reviews`, { commit_id: head, comments: [{ path: 'src/hello.txt', line: 1, body: 'Pending note' }] }, wendy);
+	const mine = await must('GET', `${APP}/pulls/${number}/reviews/${pending.id}/comments`, undefined, wendy);
+	assert.equal(mine.map((c: any) => c.body), ['Pending note']);
+	assert.is((await s.request('GET', `${APP}/pulls/comments/${mine[0].id}`, { token: olivia })).status, 404);
+	assert.not.ok((await must('GET', `${APP}/pulls/${number}/comments`)).some((c: any) => c.id === mine[0].id));
+	const before = deliveries('pull_request_review_comment').length;
+	const submitted = await must('POST', `${APP}/pulls/${number}/reviews/${pending.id}/events`, { event: 'COMMENT' }, wendy);
+	assert.is(submitted.state, 'COMMENTED', '~> inline comments stand for the body');
+	const created = deliveries('pull_request_review_comment').slice(before);
+	assert.equal(created.map((d) => [d.action, d.comment.body]), [['created', 'Pending note']]);
+	assert.ok((await must('GET', `${APP}/pulls/${number}/comments`)).some((c: any) => c.id === mine[0].id), '~> visible once submitted');
+});
+
+test('Octokit: requestReviewers → createReview with inline comments (REQUEST_CHANGES) → a fix (synchronize) → APPROVE → the protected merge', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+	const author = new Octokit({ auth: mike, baseUrl: s.api, log: quiet });
+	const reviewer = new Octokit({ auth: wendy, baseUrl: s.api, log: quiet });
+	const repo = { owner: 'acme', repo: 'app' };
+	await branch('octo-review');
+	await write('octo-review', 'octo.txt', 'one\ntwo\n', mike);
+	const { data: pr } = await author.pulls.create({ ...repo, title: 'Octo review', head: 'octo-review', base: 'main' });
+	await must('PUT', `${APP}/branches/main/protection`, {
+		required_status_checks: null,
+		enforce_admins: false,
+		required_pull_request_reviews: { required_approving_review_count: 1 },
+		restrictions: null,
+	});
+	const { data: requested, status } = await author.pulls.requestReviewers({ ...repo, pull_number: pr.number, reviewers: ['wendy'] });
+	assert.is(status, 201);
+	assert.equal(requested.requested_reviewers!.map((u) => u.login), ['wendy']);
+	const { data: files } = await reviewer.pulls.listFiles({ ...repo, pull_number: pr.number });
+	assert.equal(files.map((f) => f.filename), ['octo.txt']);
+	const { data: changes } = await reviewer.pulls.createReview({
+		...repo,
+		pull_number: pr.number,
+		event: 'REQUEST_CHANGES',
+		body: 'Two is wrong',
+		comments: [{ path: 'octo.txt', line: 2, side: 'RIGHT', body: 'Say 2' }],
+	});
+	assert.is(changes.state, 'CHANGES_REQUESTED');
+	const { data: inline } = await reviewer.pulls.listCommentsForReview({ ...repo, pull_number: pr.number, review_id: changes.id });
+	assert.equal(inline.map((c) => [c.path, c.line, c.body]), [['octo.txt', 2, 'Say 2']]);
+	const refused = await author.pulls.merge({ ...repo, pull_number: pr.number }).catch((error) => error);
+	assert.is(refused.status, 405, '~> blocked before the approval');
+	const fix = await write('octo-review', 'octo.txt', 'one\n2\n', mike);
+	const { data: moved } = await author.pulls.get({ ...repo, pull_number: pr.number });
+	assert.is(moved.head.sha, fix, '~> the fix moved the head (synchronize)');
+	const { data: approval } = await reviewer.pulls.createReview({ ...repo, pull_number: pr.number, event: 'APPROVE' });
+	assert.equal([approval.state, approval.commit_id], ['APPROVED', fix]);
+	const { data: reviews } = await author.pulls.listReviews({ ...repo, pull_number: pr.number });
+	assert.equal(reviews.map((r) => r.state), ['CHANGES_REQUESTED', 'APPROVED']);
+	await s.app.tasks.runDue();
+	const { data: merged } = await author.pulls.merge({ ...repo, pull_number: pr.number });
+	assert.is(merged.merged, true, '~> merged after the approval');
+	await must('DELETE', `${APP}/branches/main/protection`);
+});
+
 test('every pull_request review payload validates against GitHub\'s webhook schema for its action', async () => {
 	const openapi = new OpenApi(['ghes-3.19']);
 	const payloads = deliveries('pull_request').filter((d) => d.action.startsWith('review_'));
@@ -264,6 +389,19 @@ test('every pull_request review payload validates against GitHub\'s webhook sche
 	const problems: string[] = [];
 	for (const payload of payloads) {
 		const violations = openapi.validateComponent(`webhook-pull-request-${payload.action.replace(/_/g, '-')}`, payload);
+		assert.ok(violations, `~> GitHub documents ${payload.action}`);
+		for (const v of violations!) problems.push(`${payload.action} ${v.pointer} ${v.keyword}: ${v.message}`);
+	}
+	assert.equal([...new Set(problems)], [], '~> no violations');
+});
+
+test('every pull_request_review_comment payload validates against GitHub\'s webhook schema for its action', async () => {
+	const openapi = new OpenApi(['ghes-3.19']);
+	const payloads = deliveries('pull_request_review_comment');
+	assert.equal([...new Set(payloads.map((d) => d.action))].sort(), ['created', 'deleted', 'edited']);
+	const problems: string[] = [];
+	for (const payload of payloads) {
+		const violations = openapi.validateComponent(`webhook-pull-request-review-comment-${payload.action}`, payload);
 		assert.ok(violations, `~> GitHub documents ${payload.action}`);
 		for (const v of violations!) problems.push(`${payload.action} ${v.pointer} ${v.keyword}: ${v.message}`);
 	}

@@ -15,6 +15,7 @@ import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
 import { reviewRequestRoutes } from './pulls/review-routes';
+import { reviewCommentRoutes } from './pulls/review-comment-routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
@@ -83,6 +84,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...pullRoutes,
 	...pullMergeRoutes,
 	...reviewRequestRoutes,
+	...reviewCommentRoutes,
 	...labelRoutes,
 	...milestoneRoutes,
 	...reactionsRoutes,

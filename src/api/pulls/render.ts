@@ -33,7 +33,7 @@ export interface PullCounts {
 	/** null: not known yet; whether the commits replay onto the base (GitHub's rebaseable). */
 	rebaseable: boolean | null;
 	merged_by: AccountRow | null;
-	/** Review comments (reviews come with the merge step; 0 today). */
+	/** Submitted review comments (comments of pending reviews left out). */
 	review_comments: number;
 }
 

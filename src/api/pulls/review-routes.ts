@@ -1,6 +1,7 @@
 /**
  * Review requests and reviews of a pull request (GitHub's "Review requests" and "Reviews" REST
  * APIs, issue #11): GET/POST/DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers;
+ * (review comments, GET …/reviews/{review_id}/comments among them: review-comment-routes.ts);
  * GET/POST …/reviews, GET/PUT/DELETE …/reviews/{review_id}, POST …/reviews/{review_id}/events,
  * PUT …/reviews/{review_id}/dismissals.
  *
@@ -9,7 +10,9 @@
  * APPROVE, REQUEST_CHANGES, COMMENT submit it. GitHub's rules: the author cannot approve or
  * request changes on their own pull request (422 "Can not approve your own pull request" / "Can
  * not request changes on your own pull request"); REQUEST_CHANGES and COMMENT need a body (422
- * missing_field body); `commit_id` defaults to the head and must be a commit of the repository.
+ * missing_field body; a COMMENT with inline comments may have none); `comments[]` ({path,
+ * position | line+side, start_line/start_side, body}) become the review's comments, placed in the
+ * diff at `commit_id` (422 outside it); `commit_id` defaults to the head and must be a commit of the repository.
  * A submitted review withdraws its author's review request. Only its author edits a review's body
  * (PUT) or deletes it (pending only, else 422); dismissing (APPROVED or CHANGES_REQUESTED only)
  * needs push access. Events: src/api/pulls/reviews.ts.
@@ -26,7 +29,8 @@ import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import { canTriage, type IssueScope } from '../issues/service';
-import { MAX_BODY } from '../markdown/body';
+import { commentBodyField, MAX_BODY } from '../markdown/body';
+import { locateComment, recordReviewComment } from './review-comments';
 import { requestedReviewers } from './requested';
 import { removeReviewRequests, requestReviews, resolveReviewers } from './review-requests';
 import type { ReviewRow, ReviewState } from './review-store';
@@ -62,10 +66,23 @@ const removeBody = v.object({
 
 const reviewBodyText = v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`));
 const reviewEvent = v.picklist(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'], 'event must be APPROVE, REQUEST_CHANGES or COMMENT');
+const positive = (field: string) => v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
+const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);
+/** A draft review comment of POST …/reviews (GitHub's comments[]). */
+const draftComment = v.object({
+	path: v.pipe(v.string('path must be a string'), v.minLength(1, "path can't be blank")),
+	position: v.optional(positive('position')),
+	line: v.optional(positive('line')),
+	side: v.optional(side('side')),
+	start_line: v.optional(positive('start_line')),
+	start_side: v.optional(side('start_side')),
+	body: commentBodyField,
+});
 const createReviewBody = v.object({
 	commit_id: v.optional(v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'))),
 	body: v.optional(reviewBodyText),
 	event: v.optional(reviewEvent),
+	comments: v.optional(v.pipe(v.array(draftComment, 'comments must be an array'), v.maxLength(100, 'comments holds more than 100 comments'))),
 });
 const updateReviewBody = v.object({ body: reviewBodyText });
 const submitReviewBody = v.object({ body: v.optional(reviewBodyText), event: reviewEvent });
@@ -82,11 +99,12 @@ const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> 
  * and a body for REQUEST_CHANGES and COMMENT.
  * @throws HttpError 422
  */
-function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMITTED, body: string): void {
+function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMITTED, body: string, comments = 0): void {
 	const actor = ctx.principal.actorId;
 	if (event === 'APPROVE' && pull.user_id === actor) throw unprocessable('Can not approve your own pull request');
 	if (event === 'REQUEST_CHANGES' && pull.user_id === actor) throw unprocessable('Can not request changes on your own pull request');
-	if (event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
+	// A COMMENT review may say everything in its inline comments.
+	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
 }
 
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
@@ -103,10 +121,11 @@ function one(ctx: Context, scope: IssueScope, pull: PullRow, id: number) {
 	return renderReview(ctx, scope, pull, review, ctx.app.stores.accounts.byId(review.user_id)!);
 }
 
-/** Submits a review: its state, the request of its author withdrawn, `submitted` recorded. */
+/** Submits a review: its state, the request of its author withdrawn, `submitted` recorded, then `created` for each of its comments. */
 function submit(ctx: Context, scope: IssueScope, pull: PullRow, review: ReviewRow): void {
 	ctx.app.stores.reviews.removeUser(pull.id, review.user_id);
 	recordReview(ctx, scope, pull, review, 'submitted');
+	for (const comment of ctx.app.stores.reviews.commentsOfReview(review.id)) recordReviewComment(ctx, scope, pull, comment, 'created');
 }
 
 /** The review-request and review routes, registered in src/api/routes.ts. */
@@ -189,7 +208,7 @@ export const reviewRequestRoutes = [
 			const input = ctx.body;
 			const actor = ctx.principal.actorId!;
 			const body = input.body ?? '';
-			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body);
+			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body, input.comments?.length ?? 0);
 			else if (ctx.app.stores.reviews.pending(pull.id, actor)) throw unprocessable('User can only have one pending review per pull request');
 			const commitId = (input.commit_id ?? pull.pr.head_sha).toLowerCase();
 			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
@@ -197,7 +216,12 @@ export const reviewRequestRoutes = [
 			}
 			const now = isoSeconds(ctx.now);
 			const state = input.event === undefined ? 'PENDING' : SUBMITTED[input.event];
+			// Every comment is placed first: one outside the diff refuses the whole review.
+			const anchors = (input.comments ?? []).map((comment) => ({ anchor: locateComment(ctx.app, pull, commitId, comment), body: comment.body }));
 			const id = ctx.app.stores.reviews.insertReview({ issue_id: pull.id, user_id: actor, state, body, commit_id: commitId, submitted_at: state === 'PENDING' ? null : now }, now);
+			for (const { anchor, body: text } of anchors) {
+				ctx.app.stores.reviews.insertComment({ repo_id: scope.repo.id, issue_id: pull.id, review_id: id, user_id: actor, in_reply_to_id: null, commit_id: commitId, ...anchor, body: text }, now);
+			}
 			if (state !== 'PENDING') submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, id)!);
 			return ok(one(ctx, scope, pull, id));
 		},
@@ -266,7 +290,7 @@ export const reviewRequestRoutes = [
 			const review = loadReview(ctx, pull);
 			if (review.state !== 'PENDING') throw unprocessable('Can not submit a non-pending pull request review');
 			const body = ctx.body.body ?? review.body;
-			checkSubmission(ctx, pull, ctx.body.event, body);
+			checkSubmission(ctx, pull, ctx.body.event, body, ctx.app.stores.reviews.commentsOfReview(review.id).length);
 			const now = isoSeconds(ctx.now);
 			ctx.app.stores.reviews.updateReview(review, { state: SUBMITTED[ctx.body.event], body, submitted_at: now }, now);
 			submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!);

@@ -163,7 +163,7 @@ function counts(app: App, row: PullRow): PullCounts {
 		mergeable_state: state,
 		rebaseable,
 		merged_by: row.pr.merged_by_id === null ? null : (app.stores.accounts.byId(row.pr.merged_by_id) ?? null),
-		review_comments: 0,
+		review_comments: app.stores.reviews.submittedCommentCounts([row.id]).get(row.id) ?? 0,
 	};
 }
 
