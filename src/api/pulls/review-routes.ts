@@ -10,7 +10,7 @@
  * APPROVE, REQUEST_CHANGES, COMMENT submit it. GitHub's rules: the author cannot approve or
  * request changes on their own pull request (422 "Can not approve your own pull request" / "Can
  * not request changes on your own pull request"); REQUEST_CHANGES and COMMENT need a body (422
- * missing_field body; a COMMENT with inline comments may have none); `comments[]` ({path,
+ * "body can't be blank", GitHub's validation-error-simple as every 422 of the review routes; a COMMENT with inline comments may have none); `comments[]` ({path,
  * position | line+side, start_line/start_side, body}) become the review's comments, placed in the
  * diff at `commit_id` (422 outside it); `commit_id` defaults to the head and must be a commit of the repository.
  * A submitted review withdraws its author's review request. Only its author edits a review's body
@@ -104,7 +104,7 @@ function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMIT
 	if (event === 'APPROVE' && pull.user_id === actor) throw unprocessable('Can not approve your own pull request');
 	if (event === 'REQUEST_CHANGES' && pull.user_id === actor) throw unprocessable('Can not request changes on your own pull request');
 	// A COMMENT review may say everything in its inline comments.
-	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
+	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
 }
 
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
@@ -201,6 +201,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews',
 		docs: 'pulls/reviews#create-a-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
 		body: createReviewBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
@@ -243,6 +244,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
 		docs: 'pulls/reviews#update-a-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
 		body: updateReviewBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
@@ -251,7 +253,7 @@ export const reviewRequestRoutes = [
 			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to update it.');
 			const body = ctx.body.body;
 			if (body.trim() === '' && (review.state === 'CHANGES_REQUESTED' || review.state === 'COMMENTED')) {
-				throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field' }]);
+				throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
 			}
 			if (body !== review.body) {
 				ctx.app.stores.reviews.updateReview(review, { state: review.state, body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
@@ -266,6 +268,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
 		docs: 'pulls/reviews#delete-a-pending-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
@@ -283,6 +286,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events',
 		docs: 'pulls/reviews#submit-a-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
 		body: submitReviewBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
@@ -303,6 +307,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals',
 		docs: 'pulls/reviews#dismiss-a-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
 		body: dismissBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
