@@ -319,6 +319,19 @@ test('replies, lists (pull request, repository, review), PATCH and DELETE', asyn
 	assert.ok(feed.some((e: any) => e.type === 'PullRequestReviewCommentEvent'), '~> PullRequestReviewCommentEvent in the feed');
 });
 
+test('a locked pull request takes reviews and review comments from push access only', async () => {
+	await must('PUT', `${APP}/issues/${number}/lock`, {});
+	const head = (await must('GET', `${APP}/pulls/${number}`)).head.sha;
+	const review = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: nora, body: { event: 'COMMENT', body: 'Hi' } });
+	assert.is(review.status, 403);
+	const comment = await s.request('POST', `${APP}/pulls/${number}/comments`, { token: nora, body: { body: 'Hi', commit_id: head, path: 'src/hello.txt', line: 1 } });
+	assert.is(comment.status, 403);
+	const writer = await s.request('POST', `${APP}/pulls/${number}/comments`, { token: wendy, body: { body: 'Still here', commit_id: head, path: 'src/hello.txt', line: 1 } });
+	assert.is(writer.status, 201);
+	await must('DELETE', `${APP}/pulls/comments/${writer.body.id}`, undefined, wendy);
+	await must('DELETE', `${APP}/issues/${number}/lock`);
+});
+
 test('POST reviews with comments[]: pending comments are their author\'s alone until submitted', async () => {
 	const head = (await must('GET', `${APP}/pulls/${number}`)).head.sha;
 	const outside = await s.request('POST', `${APP}/pulls/${number}/reviews`, { token: wendy, body: { comments: [{ path: 'src/hello.txt', line: 40, body: 'x' }] } });

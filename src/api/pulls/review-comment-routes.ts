@@ -18,7 +18,7 @@ import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import type { IssueScope } from '../issues/service';
 import { commentBodyField } from '../markdown/body';
-import { locateComment, recordReviewComment, renderReviewComment, renderReviewComments, type Anchor } from './review-comments';
+import { assertUnlocked, locateComment, recordReviewComment, renderReviewComment, renderReviewComments, type Anchor } from './review-comments';
 import type { ReviewCommentRow } from './review-store';
 import { loadPull, pullScope } from './service';
 import type { PullRow } from './store';
@@ -76,6 +76,7 @@ const sinceParam = (since: string | undefined) => (since === undefined ? null : 
  * comment), `created` recorded.
  */
 function commentAlone(ctx: Context, scope: IssueScope, pull: PullRow, anchor: Anchor, commitId: string, body: string, inReplyTo: number | null) {
+	assertUnlocked(scope, pull);
 	const { reviews } = ctx.app.stores;
 	const now = isoSeconds(ctx.now);
 	const actor = ctx.principal.actorId!;

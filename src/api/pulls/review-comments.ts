@@ -17,7 +17,8 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import { validationFailed } from '../../http/errors';
+import { forbidden, validationFailed } from '../../http/errors';
+import { atLeast } from '../../auth/repo-permissions';
 import { nodeId } from '../../http/urls';
 import type { Context } from '../../http/route';
 import { filePatch } from '../git/diff';
@@ -40,6 +41,14 @@ export interface Anchor {
 	start_line: number | null;
 	start_side: 'LEFT' | 'RIGHT' | null;
 	diff_hunk: string;
+}
+
+/**
+ * A locked conversation takes reviews and review comments only from people with write access, as
+ * issue comments. @throws HttpError 403
+ */
+export function assertUnlocked(scope: IssueScope, pull: PullRow): void {
+	if (pull.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');
 }
 
 /** What a request says about the place of a comment. */

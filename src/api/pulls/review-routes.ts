@@ -30,7 +30,7 @@ import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import { canTriage, type IssueScope } from '../issues/service';
 import { commentBodyField, MAX_BODY } from '../markdown/body';
-import { locateComment, recordReviewComment } from './review-comments';
+import { assertUnlocked, locateComment, recordReviewComment } from './review-comments';
 import { requestedReviewers } from './requested';
 import { removeReviewRequests, requestReviews, resolveReviewers } from './review-requests';
 import type { ReviewRow, ReviewState } from './review-store';
@@ -208,6 +208,7 @@ export const reviewRequestRoutes = [
 			const pull = loadPull(ctx, scope);
 			const input = ctx.body;
 			const actor = ctx.principal.actorId!;
+			assertUnlocked(scope, pull);
 			const body = input.body ?? '';
 			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body, input.comments?.length ?? 0);
 			else if (ctx.app.stores.reviews.pending(pull.id, actor)) throw unprocessable('User can only have one pending review per pull request');
