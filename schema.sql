@@ -633,6 +633,68 @@ CREATE TABLE pull_requests (
 CREATE INDEX pull_requests_head ON pull_requests(head_repo_id, head_ref);
 CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);
 
+-- Review requests of a pull request (GitHub's requested_reviewers / requested_teams): a user or a
+-- team, never both; a review submitted by a requested user removes the user's row.
+CREATE TABLE pull_request_review_requests (
+  id         INTEGER PRIMARY KEY,
+  issue_id   INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  user_id    INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  team_id    INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  CHECK ((user_id IS NULL) <> (team_id IS NULL))
+);
+CREATE UNIQUE INDEX pull_request_review_requests_user ON pull_request_review_requests(issue_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX pull_request_review_requests_team ON pull_request_review_requests(issue_id, team_id) WHERE team_id IS NOT NULL;
+
+-- Reviews of a pull request (GitHub's pull-request-review). PENDING reviews are their author's
+-- alone (one per user and pull request); submitted_at is set when the review is submitted. body
+-- is '' when none was given; body_html and body_text are rendered when it is written.
+CREATE TABLE pull_request_reviews (
+  id           INTEGER PRIMARY KEY,
+  issue_id     INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  state        TEXT NOT NULL CHECK (state IN ('PENDING', 'COMMENTED', 'APPROVED', 'CHANGES_REQUESTED', 'DISMISSED')),
+  body         TEXT NOT NULL DEFAULT '',
+  body_html    TEXT,
+  body_text    TEXT,
+  commit_id    TEXT NOT NULL,
+  submitted_at TEXT,
+  created_at   TEXT NOT NULL,
+  updated_at   TEXT NOT NULL
+);
+CREATE INDEX pull_request_reviews_issue ON pull_request_reviews(issue_id, id);
+CREATE UNIQUE INDEX pull_request_reviews_pending ON pull_request_reviews(issue_id, user_id) WHERE state = 'PENDING';
+
+-- Review comments (GitHub's pull-request-review-comment): comments on a line (or a range of
+-- lines) of a pull request's diff, each in a review; replies name their thread's first comment.
+-- position counts the lines of the file's patch below its first hunk header; line/side number the
+-- line in the file (RIGHT the head's, LEFT the merge base's); diff_hunk is the patch from the
+-- hunk's header to the line. Bodies are rendered when written.
+CREATE TABLE pull_request_review_comments (
+  id                  INTEGER PRIMARY KEY,
+  repo_id             INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  issue_id            INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  review_id           INTEGER NOT NULL REFERENCES pull_request_reviews(id) ON DELETE CASCADE,
+  user_id             INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  in_reply_to_id      INTEGER,
+  path                TEXT NOT NULL,
+  position            INTEGER NOT NULL,
+  line                INTEGER NOT NULL,
+  side                TEXT NOT NULL CHECK (side IN ('LEFT', 'RIGHT')),
+  start_line          INTEGER,
+  start_side          TEXT CHECK (start_side IN ('LEFT', 'RIGHT')),
+  commit_id           TEXT NOT NULL,
+  diff_hunk           TEXT NOT NULL,
+  body                TEXT NOT NULL,
+  body_html           TEXT,
+  body_text           TEXT,
+  created_at          TEXT NOT NULL,
+  updated_at          TEXT NOT NULL
+);
+CREATE INDEX pull_request_review_comments_repo ON pull_request_review_comments(repo_id, id);
+CREATE INDEX pull_request_review_comments_issue ON pull_request_review_comments(issue_id, id);
+CREATE INDEX pull_request_review_comments_review ON pull_request_review_comments(review_id, id);
+
 -- Comments on issues and pull requests (spec document 2, Issue comments); body_html and
 -- body_text: the body rendered when it was written.
 CREATE TABLE issue_comments (

@@ -886,6 +886,84 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/pulls/${pr.number}/update-branch`, body: {} };
 		},
 	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
+		// One review_requested per new request: the user, then the team.
+		records: ['pull_request.review_requested', 'pull_request.review_requested'],
+		call: async () => {
+			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
+			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'REVIEW.md', mode: '100644', type: 'blob', content: 'review' }] } });
+			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to review', tree: tree.sha, parents: [main] } });
+			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/review-head', sha: commit.sha } });
+			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Review me', head: 'review-head', base: 'main' } });
+			return { path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`, body: { reviewers: ['mike'], team_reviewers: ['core'] } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
+		records: ['pull_request.review_request_removed'],
+		call: async () => {
+			const [pr] = await must('GET', '/repos/acme/app/pulls?head=acme:review-head');
+			return { path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`, body: { reviewers: ['mike'] } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
+		records: ['pull_request_review.submitted'],
+		call: async () => {
+			const [pr] = await must('GET', '/repos/acme/app/pulls?head=acme:review-head');
+			w.ids.reviewPull = pr.number;
+			return { path: `/repos/acme/app/pulls/${pr.number}/reviews`, body: { event: 'COMMENT', body: 'Looks fine' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		records: ['pull_request_review.edited'],
+		call: async () => {
+			const [review] = await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`);
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}`, body: { body: 'Looks fine to me' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		none: 'a pending review is its author’s alone: GitHub reports nothing when it is deleted',
+		call: async () => {
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { body: 'Draft' } });
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events': {
+		records: ['pull_request_review.submitted'],
+		call: async () => {
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { body: 'Second look' } });
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}/events`, body: { event: 'COMMENT' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals': {
+		records: ['pull_request_review.dismissed'],
+		call: async () => {
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { event: 'APPROVE' }, token: token('mike') });
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
+		records: ['pull_request_review_comment.created'],
+		call: async () => {
+			const head = (await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}`)).head.sha;
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/comments`, body: { body: 'On REVIEW.md', commit_id: head, path: 'REVIEW.md', line: 1 } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
+		records: ['pull_request_review_comment.created'],
+		call: async () => {
+			const [comment] = await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}/comments`);
+			w.ids.reviewComment = comment.id;
+			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/comments/${comment.id}/replies`, body: { body: 'Agreed' } };
+		},
+	},
+	'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		records: ['pull_request_review_comment.edited'],
+		call: () => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}`, body: { body: 'On REVIEW.md, edited' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		records: ['pull_request_review_comment.deleted'],
+		call: () => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }),
+	},
 	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],

@@ -268,6 +268,20 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/files': {},
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers' },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews': { path: '/repos/acme/app/pulls/2/reviews' },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		call: async () => {
+			const [review] = await must('GET', '/repos/acme/app/pulls/2/reviews');
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}` };
+		},
+	},
+	'GET /repos/{owner}/{repo}/pulls/comments': { path: '/repos/acme/app/pulls/comments' },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments': { path: '/repos/acme/app/pulls/2/comments' },
+	'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}': { call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }) },
+	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments': {
+		call: (w) => ({ path: `/repos/acme/app/pulls/2/reviews/${w.ids.reviewCommentReview}/comments` }),
+	},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// Merging comes with PUT …/merge (next step): the scenario marks a second pull request merged in its row.
 		call: async (w) => {
@@ -608,6 +622,50 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': { body: { title: 'Change the second commit', body: 'Edited' } },
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'], team_reviewers: ['core'] } },
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'] } },
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': { path: '/repos/acme/app/pulls/2/reviews', body: { event: 'COMMENT', body: 'Reads well' } },
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'Reads' } });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}`, body: { body: 'Reads very well' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { body: 'Draft' } });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}` };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { body: 'Second look' } });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}/events`, body: { event: 'COMMENT' } };
+		},
+	},
+	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals': {
+		call: async () => {
+			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'APPROVE' }, as: 'mike' });
+			return { path: `/repos/acme/app/pulls/2/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments': {
+		call: async () => {
+			const [file] = await must('GET', '/repos/acme/app/pulls/2/files');
+			const head = (await must('GET', '/repos/acme/app/pulls/2')).head.sha;
+			return { path: '/repos/acme/app/pulls/2/comments', body: { body: 'On the line', commit_id: head, path: file.filename, line: 1, side: 'RIGHT' } };
+		},
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
+		call: (w) => ({ path: `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, body: { body: 'A reply' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}': { call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}`, body: { body: 'Inline, edited' } }) },
+	'DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		call: async (w) => {
+			const reply = await must('POST', `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, { body: { body: 'To delete' } });
+			return { path: `/repos/acme/app/pulls/comments/${reply.id}` };
+		},
+	},
 	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge': {
 		// A pull request of its own (main stays put): topic's second commit into a branch at the first.
 		call: async (w) => {
@@ -907,6 +965,10 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/99', status: 404 },
 	{ route: 'POST /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls', body: { title: 'Twice', head: 'topic', base: 'main' }, status: 422 },
 	{ route: 'POST /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls', body: { title: 'Nowhere', head: 'nope', base: 'main' }, status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', path: '/repos/acme/app/pulls/2/reviews', body: { event: 'APPROVE' }, status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', path: '/repos/acme/app/pulls/2/reviews', body: { event: 'COMMENT' }, as: 'mike', status: 422 },
+	{ route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', path: '/repos/acme/app/pulls/2/comments', body: { body: 'x', commit_id: 'f'.repeat(40), path: 'x' }, status: 422 },
+	{ route: 'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}', path: '/repos/acme/app/pulls/comments/999999', status: 404 },
 	{ route: 'POST /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones', body: { title: 'v1.0' }, status: 422 },
 	{ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', path: '/repos/acme/app/issues/1/reactions', body: { content: 'party' }, status: 422 },
 	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
@@ -1170,6 +1232,13 @@ async function scenario() {
 	const [thread] = await must('GET', '/notifications', { as: 'mike' });
 	// Pull request 2: topic (the second commit) into main.
 	await must('POST', '/repos/acme/app/pulls', { body: { title: 'Change the second', head: 'topic', base: 'main', body: 'Adds commit two' } });
+	await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'A first look' }, as: 'mike' });
+	// A review comment on its first changed file's first line (a review of its own).
+	const [prFile] = await must('GET', '/repos/acme/app/pulls/2/files');
+	const prHead = (await must('GET', '/repos/acme/app/pulls/2')).head.sha;
+	const reviewComment = await must('POST', '/repos/acme/app/pulls/2/comments', { body: { body: 'Inline', commit_id: prHead, path: prFile.filename, position: 1 }, as: 'mike' });
+	w.ids.reviewComment = reviewComment.id;
+	w.ids.reviewCommentReview = reviewComment.pull_request_review_id;
 
 	// A GitHub App on acme and on olivia; an installation token on acme (the test app's).
 	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);

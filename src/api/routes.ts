@@ -14,6 +14,8 @@ import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
+import { reviewRequestRoutes } from './pulls/review-routes';
+import { reviewCommentRoutes } from './pulls/review-comment-routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
@@ -81,6 +83,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueRoutes,
 	...pullRoutes,
 	...pullMergeRoutes,
+	...reviewRequestRoutes,
+	...reviewCommentRoutes,
 	...labelRoutes,
 	...milestoneRoutes,
 	...reactionsRoutes,

@@ -24,6 +24,7 @@ import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
 import { createPullStore } from './pulls/store';
+import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
@@ -63,6 +64,7 @@ export function createStores(db: DB) {
 		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
 		pulls: createPullStore(db),
+		reviews: createReviewStore(db),
 		labels: createLabelStore(db),
 		milestones: createMilestoneStore(db),
 		reactions: createReactionStore(db),

@@ -63,7 +63,7 @@ function where(ctx: Context, scope: IssueScope) {
  * @param latestCommentPath the latest comment's path, or the subject's own path when the latest
  *   activity was not a comment; undefined leaves it as it was
  */
-function issueSubject(row: IssueRow, latestCommentPath?: string | null): NotificationSubject {
+export function issueSubject(row: IssueRow, latestCommentPath?: string | null): NotificationSubject {
 	const path = row.pull_request ? `/pulls/${row.number}` : `/issues/${row.number}`;
 	return {
 		type: row.pull_request ? 'PullRequest' : 'Issue',
@@ -77,8 +77,17 @@ function issueSubject(row: IssueRow, latestCommentPath?: string | null): Notific
 /**
  * The users a text newly mentions, as involvements: `@login` (mention) and the members of an
  * `@org/team` of the repository's organization (team_mention). Not the actor: mentioning oneself
- * notifies no one.
+ * notifies no one. Exported as mentionedIn for the review events (src/api/pulls/reviews.ts).
  */
+export function mentionedIn(
+	ctx: Context,
+	scope: IssueScope,
+	text: string | null,
+	previous?: string | null,
+): Involvement[] {
+	return mentioned(ctx, scope, text, previous);
+}
+
 function mentioned(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
 	const actorId = ctx.principal.actorId;
 	const org = scope.owner.type === 'Organization' ? scope.owner : null;

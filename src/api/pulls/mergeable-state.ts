@@ -24,6 +24,8 @@ import { commitChecksPassed } from '../branches/enforce';
 import { ACTIONS_APP_ID } from '../checks/render';
 import type { ProtectionSettings } from '../branches/store';
 import { isAncestor } from '../git/service';
+import { userRepoPermission } from '../../auth/access/repos';
+import { atLeast } from '../../auth/repo-permissions';
 import type { PullRequestRow, PullRow } from './store';
 
 /** The background task computing a pull request's git-level mergeability; payload { issueId }. */
@@ -75,15 +77,30 @@ export function enqueueMergeability(app: App, issueId: number): void {
 }
 
 /**
- * Whether the pull request's approving reviews satisfy required_pull_request_reviews: the one place
- * reviews will plug in. Gitstead has no reviews yet, so any required approving review count above 0
- * blocks.
+ * Whether the pull request's reviews satisfy required_pull_request_reviews (GitHub's rule): each
+ * reviewer's latest decisive review counts when the reviewer has write access (push or more) to
+ * the repository — an APPROVED one is an approval (with dismiss_stale_reviews only when it
+ * reviewed the current head), a CHANGES_REQUESTED one blocks whatever the approvals, a DISMISSED
+ * one counts for nothing. A review change queues the mergeability again (src/api/pulls/reviews.ts)
+ * and this is decided at every read, so the state follows the reviews of the moment.
  * @returns GitHub's 405 message when they do not, else null
  */
-export function reviewsRequirement(_app: App, _pr: PullRequestRow, settings: ProtectionSettings): string | null {
+export function reviewsRequirement(app: App, pr: PullRequestRow, settings: ProtectionSettings): string | null {
 	const reviews = settings.required_pull_request_reviews;
-	const required = reviews?.required_approving_review_count ?? 0;
-	const approvals = 0; // reviews: count the approving reviews by users with write access here
+	if (!reviews) return null;
+	const required = reviews.required_approving_review_count;
+	const repo = app.stores.repos.byId(pr.repo_id);
+	const owner = repo ? app.stores.accounts.byId(repo.owner_id) : undefined;
+	let approvals = 0;
+	let changesRequested = false;
+	for (const review of app.stores.reviews.latestDecisive(pr.issue_id)) {
+		if (review.state === 'DISMISSED' || !repo || !owner) continue;
+		const permission = userRepoPermission(app, repo, owner, review.user_id);
+		if (!permission || !atLeast(permission, 'push')) continue;
+		if (review.state === 'CHANGES_REQUESTED') changesRequested = true;
+		else if (!reviews.dismiss_stale_reviews || review.commit_id === pr.head_sha) approvals += 1;
+	}
+	if (changesRequested) return 'Changes must be made before merging: a reviewer with write access requested changes.';
 	if (approvals >= required) return null;
 	return required === 1
 		? 'At least 1 approving review is required by reviewers with write access.'

@@ -33,8 +33,14 @@ export interface PullCounts {
 	/** null: not known yet; whether the commits replay onto the base (GitHub's rebaseable). */
 	rebaseable: boolean | null;
 	merged_by: AccountRow | null;
-	/** Review comments (reviews come with the merge step; 0 today). */
+	/** Submitted review comments (comments of pending reviews left out). */
 	review_comments: number;
+}
+
+/** The review requests as the forms show them: users (simple-user) and teams (team). */
+export interface RequestedReviewers {
+	users: unknown[];
+	teams: unknown[];
 }
 
 /** The issue as renderIssues gives it (GitHub's issue object). */
@@ -54,8 +60,18 @@ function side(urls: Urls, s: PullSide) {
 /**
  * A pull request: the simple form (counts undefined) or the full form.
  * @param issue the issue object of the same row (renderIssues), whose body fields follow the media type
+ * @param requested its review requests (src/api/pulls/review-requests.ts)
  */
-export function pullRequest(urls: Urls, paths: RepositoryPaths, issue: RenderedIssue, pr: PullRequestRow, head: PullSide, base: PullSide, counts?: PullCounts) {
+export function pullRequest(
+	urls: Urls,
+	paths: RepositoryPaths,
+	issue: RenderedIssue,
+	pr: PullRequestRow,
+	head: PullSide,
+	base: PullSide,
+	requested: RequestedReviewers,
+	counts?: PullCounts,
+) {
 	const api = `${paths.api}/pulls/${issue.number}`;
 	const html = `${paths.html}/pull/${issue.number}`;
 	const bodyFields: Record<string, unknown> = {};
@@ -90,8 +106,8 @@ export function pullRequest(urls: Urls, paths: RepositoryPaths, issue: RenderedI
 		merge_commit_sha: pr.merge_commit_sha,
 		assignee: issue.assignee,
 		assignees: issue.assignees,
-		requested_reviewers: [],
-		requested_teams: [],
+		requested_reviewers: requested.users,
+		requested_teams: requested.teams,
 		head: side(urls, head),
 		base: side(urls, base),
 		_links: {

@@ -18,6 +18,7 @@ import { isAncestor, mergeBase } from '../git/service';
 import { issueRepository, renderIssues, type IssueScope } from '../issues/service';
 import { enqueueMergeability, presentMergeability } from './mergeable-state';
 import { pullRequest, type PullCounts, type PullSide } from './render';
+import { requestedReviewers } from './requested';
 import type { PullRequestRow, PullRow } from './store';
 
 /** GitHub lists at most 250 commits of a pull request. */
@@ -162,7 +163,7 @@ function counts(app: App, row: PullRow): PullCounts {
 		mergeable_state: state,
 		rebaseable,
 		merged_by: row.pr.merged_by_id === null ? null : (app.stores.accounts.byId(row.pr.merged_by_id) ?? null),
-		review_comments: 0,
+		review_comments: app.stores.reviews.submittedCommentCounts([row.id]).get(row.id) ?? 0,
 	};
 }
 
@@ -173,9 +174,10 @@ function counts(app: App, row: PullRow): PullCounts {
  */
 export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
 	const issues = renderIssues(ctx, scope, rows, false, media) as Array<Record<string, unknown> & { url: string; number: number }>;
+	const requested = requestedReviewers(ctx.app, scope.owner, rows.map((row) => row.id));
 	return rows.map((row, index) => {
 		const { head, base } = pullSides(ctx.app, scope, row.pr);
-		return pullRequest(ctx.app.urls, scope.paths, issues[index], row.pr, head, base, full ? counts(ctx.app, row) : undefined);
+		return pullRequest(ctx.app.urls, scope.paths, issues[index], row.pr, head, base, requested.get(row.id)!, full ? counts(ctx.app, row) : undefined);
 	});
 }
 

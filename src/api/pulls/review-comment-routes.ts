@@ -1,0 +1,268 @@
+/**
+ * Review comments (GitHub's "Review comments" REST API, issue #11): GET …/pulls/comments (the
+ * repository's), GET/POST …/pulls/{pull_number}/comments, GET/PATCH/DELETE
+ * …/pulls/comments/{comment_id}, POST …/pulls/{pull_number}/comments/{comment_id}/replies.
+ *
+ * Lists (`sort` created (default)|updated, `direction` asc (default)|desc, `since`) leave out the
+ * comments of others' pending reviews, as GET of one does (404). A new comment (`body`,
+ * `commit_id`, `path`, `line`+`side` or `position`, `start_line`/`start_side`; or `in_reply_to`,
+ * or the replies route with `body` alone) is placed in the diff (src/api/pulls/review-comments.ts,
+ * 422 outside it) and comes in a review of its own, COMMENTED, as GitHub's; a reply takes its
+ * thread's place and answers its first comment. Its author or push access edits or deletes it.
+ */
+import * as v from 'valibot';
+import { forbidden, notFound, validationFailed } from '../../http/errors';
+import { created, noContent, ok, paged } from '../../http/reply';
+import { idParam, route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { atLeast } from '../../auth/repo-permissions';
+import type { IssueScope } from '../issues/service';
+import { commentBodyField } from '../markdown/body';
+import { assertUnlocked, locateComment, recordReviewComment, renderReviewComment, renderReviewComments, type Anchor } from './review-comments';
+import type { ReviewCommentRow } from './review-store';
+import { loadPull, pullScope } from './service';
+import type { PullRow } from './store';
+
+const PULLS_READ = {
+	access: 'public' as const,
+	resource: { repo: 'read' as const },
+	permissions: [{ pull_requests: 'read' as const }],
+};
+const PULLS_WRITE = {
+	access: 'authenticated' as const,
+	resource: { repo: 'read' as const },
+	permissions: [{ pull_requests: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+};
+
+const positive = (field: string) => v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
+const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);
+const sha = v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'));
+const createBody = v.object({
+	body: commentBodyField,
+	commit_id: v.optional(sha),
+	path: v.optional(v.pipe(v.string('path must be a string'), v.minLength(1, "path can't be blank"))),
+	position: v.optional(positive('position')),
+	line: v.optional(positive('line')),
+	side: v.optional(side('side')),
+	start_line: v.optional(positive('start_line')),
+	start_side: v.optional(side('start_side')),
+	in_reply_to: v.optional(positive('in_reply_to')),
+	subject_type: v.optional(v.picklist(['line'], 'subject_type must be line')),
+});
+const replyBody = v.object({ body: commentBodyField });
+const updateBody = v.object({ body: commentBodyField });
+const listQuery = v.object({
+	sort: v.optional(v.picklist(['created', 'updated'], 'sort must be created or updated'), 'created'),
+	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'), 'asc'),
+	since: v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp'))),
+});
+
+/** The path's {comment_id} of the repository; a comment of another user's pending review is 404. */
+function loadComment(ctx: Context, scope: IssueScope): ReviewCommentRow {
+	const id = idParam(ctx.params.comment_id);
+	const comment = id ? ctx.app.stores.reviews.comment(scope.repo.id, id) : undefined;
+	if (!comment) throw notFound();
+	const review = ctx.app.stores.reviews.review(comment.issue_id, comment.review_id)!;
+	if (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId) throw notFound();
+	return comment;
+}
+
+/** `since` as stored timestamps compare (ISO seconds, UTC). */
+const sinceParam = (since: string | undefined) => (since === undefined ? null : isoSeconds(Date.parse(since)));
+
+/**
+ * A comment in a review of its own (COMMENTED, submitted now, as GitHub makes for a single
+ * comment), `created` recorded.
+ */
+function commentAlone(ctx: Context, scope: IssueScope, pull: PullRow, anchor: Anchor, commitId: string, body: string, inReplyTo: number | null) {
+	assertUnlocked(scope, pull);
+	const { reviews } = ctx.app.stores;
+	const now = isoSeconds(ctx.now);
+	const actor = ctx.principal.actorId!;
+	const reviewId = reviews.insertReview({ issue_id: pull.id, user_id: actor, state: 'COMMENTED', body: '', commit_id: commitId, submitted_at: now }, now);
+	const id = reviews.insertComment({ repo_id: scope.repo.id, issue_id: pull.id, review_id: reviewId, user_id: actor, in_reply_to_id: inReplyTo, commit_id: commitId, ...anchor, body }, now);
+	const comment = reviews.comment(scope.repo.id, id)!;
+	recordReviewComment(ctx, scope, pull, comment, 'created');
+	const answer = renderReviewComment(ctx, scope, pull.number, comment, ctx.app.stores.accounts.byId(actor)!);
+	return created(answer, answer.url);
+}
+
+/** A reply: the thread's place, answering its first comment. */
+function reply(ctx: Context, scope: IssueScope, pull: PullRow, parent: ReviewCommentRow, body: string) {
+	const root = parent.in_reply_to_id ?? parent.id;
+	const anchor: Anchor = {
+		path: parent.path,
+		position: parent.position,
+		line: parent.line,
+		side: parent.side,
+		start_line: parent.start_line,
+		start_side: parent.start_side,
+		diff_hunk: parent.diff_hunk,
+	};
+	return commentAlone(ctx, scope, pull, anchor, parent.commit_id, body, root);
+}
+
+/** The review-comment routes, registered in src/api/routes.ts. */
+export const reviewCommentRoutes = [
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/comments',
+		docs: 'pulls/comments#list-review-comments-in-a-repository',
+		query: listQuery,
+		pagination: true,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const { query } = ctx;
+			const { rows, total } = ctx.app.stores.reviews.comments({
+				repoId: scope.repo.id,
+				viewerId: ctx.principal.actorId,
+				sort: query.sort,
+				direction: query.direction,
+				since: sinceParam(query.since),
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(renderReviewComments(ctx, scope, rows), total);
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments',
+		docs: 'pulls/comments#list-review-comments-on-a-pull-request',
+		query: listQuery,
+		pagination: true,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const { query } = ctx;
+			const { rows, total } = ctx.app.stores.reviews.comments({
+				issueId: pull.id,
+				viewerId: ctx.principal.actorId,
+				sort: query.sort,
+				direction: query.direction,
+				since: sinceParam(query.since),
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(renderReviewComments(ctx, scope, rows), total);
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
+		docs: 'pulls/reviews#list-comments-for-a-pull-request-review',
+		pagination: true,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const id = idParam(ctx.params.review_id);
+			const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
+			if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
+			const { rows, total } = ctx.app.stores.reviews.comments({
+				reviewId: review.id,
+				viewerId: ctx.principal.actorId,
+				sort: 'created',
+				direction: 'asc',
+				since: null,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(renderReviewComments(ctx, scope, rows), total);
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/comments/{comment_id}',
+		docs: 'pulls/comments#get-a-review-comment-for-a-pull-request',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			return ok(renderReviewComments(ctx, scope, [loadComment(ctx, scope)])[0]);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'PATCH',
+		path: '/repos/{owner}/{repo}/pulls/comments/{comment_id}',
+		docs: 'pulls/comments#update-a-review-comment-for-a-pull-request',
+		errorResource: 'PullRequestReviewComment',
+		body: updateBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const comment = loadComment(ctx, scope);
+			if (comment.user_id !== ctx.principal.actorId && !atLeast(scope.permission, 'push')) {
+				throw forbidden('Must be the author of the comment or have push access to the repository to update it.');
+			}
+			const { reviews } = ctx.app.stores;
+			if (ctx.body.body !== comment.body) {
+				reviews.updateComment(comment.id, ctx.body.body, isoSeconds(ctx.now));
+				const review = reviews.review(comment.issue_id, comment.review_id)!;
+				if (review.state !== 'PENDING') recordReviewComment(ctx, scope, ctx.app.stores.pulls.byIssue(comment.issue_id)!, reviews.comment(scope.repo.id, comment.id)!, 'edited', comment.body);
+			}
+			return ok(renderReviewComments(ctx, scope, [reviews.comment(scope.repo.id, comment.id)!])[0]);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/pulls/comments/{comment_id}',
+		docs: 'pulls/comments#delete-a-review-comment-for-a-pull-request',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const comment = loadComment(ctx, scope);
+			if (comment.user_id !== ctx.principal.actorId && !atLeast(scope.permission, 'push')) {
+				throw forbidden('Must be the author of the comment or have push access to the repository to delete it.');
+			}
+			const { reviews } = ctx.app.stores;
+			const review = reviews.review(comment.issue_id, comment.review_id)!;
+			reviews.deleteComment(comment.id);
+			if (review.state !== 'PENDING') recordReviewComment(ctx, scope, ctx.app.stores.pulls.byIssue(comment.issue_id)!, comment, 'deleted');
+			return noContent();
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments',
+		docs: 'pulls/comments#create-a-review-comment-for-a-pull-request',
+		errorResource: 'PullRequestReviewComment',
+		body: createBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const input = ctx.body;
+			if (input.in_reply_to !== undefined) {
+				const parent = ctx.app.stores.reviews.comment(scope.repo.id, input.in_reply_to);
+				if (!parent || parent.issue_id !== pull.id) throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'in_reply_to', code: 'invalid' }]);
+				return reply(ctx, scope, pull, parent, input.body);
+			}
+			const missing = (['commit_id', 'path'] as const).filter((field) => input[field] === undefined);
+			if (missing.length) throw validationFailed(missing.map((field) => ({ resource: 'PullRequestReviewComment', field, code: 'missing_field' as const })));
+			const commitId = input.commit_id!.toLowerCase();
+			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
+				throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'commit_id', code: 'invalid' }]);
+			}
+			const anchor = locateComment(ctx.app, pull, commitId, { ...input, path: input.path! });
+			return commentAlone(ctx, scope, pull, anchor, commitId, input.body, null);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies',
+		docs: 'pulls/comments#create-a-reply-for-a-review-comment',
+		errorResource: 'PullRequestReviewComment',
+		body: replyBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const parent = loadComment(ctx, scope);
+			if (parent.issue_id !== pull.id) throw notFound();
+			return reply(ctx, scope, pull, parent, ctx.body.body);
+		},
+	}),
+];

@@ -1,0 +1,325 @@
+/**
+ * Review requests and reviews of a pull request (GitHub's "Review requests" and "Reviews" REST
+ * APIs, issue #11): GET/POST/DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers;
+ * (review comments, GET …/reviews/{review_id}/comments among them: review-comment-routes.ts);
+ * GET/POST …/reviews, GET/PUT/DELETE …/reviews/{review_id}, POST …/reviews/{review_id}/events,
+ * PUT …/reviews/{review_id}/dismissals.
+ *
+ * Reviews: anyone who reads the repository reviews (Pull requests write). A review without
+ * `event` is PENDING, seen by its author alone (others get 404; one per user and pull request);
+ * APPROVE, REQUEST_CHANGES, COMMENT submit it. GitHub's rules: the author cannot approve or
+ * request changes on their own pull request (422 "Can not approve your own pull request" / "Can
+ * not request changes on your own pull request"); REQUEST_CHANGES and COMMENT need a body (422
+ * "body can't be blank", GitHub's validation-error-simple as every 422 of the review routes; a COMMENT with inline comments may have none); `comments[]` ({path,
+ * position | line+side, start_line/start_side, body}) become the review's comments, placed in the
+ * diff at `commit_id` (422 outside it); `commit_id` defaults to the head and must be a commit of the repository.
+ * A submitted review withdraws its author's review request. Only its author edits a review's body
+ * (PUT) or deletes it (pending only, else 422); dismissing (APPROVED or CHANGES_REQUESTED only)
+ * needs push access. Events: src/api/pulls/reviews.ts.
+ *
+ * Reading needs Pull requests (read) — public repositories anonymously too — and answers
+ * pull-request-review-request `{users, teams}`. Requesting and withdrawing need Pull requests
+ * (write) and the pull request's author or triage access; both answer the pull-request-simple
+ * form (201 and 200). The rules of who may be asked: src/api/pulls/review-requests.ts.
+ */
+import * as v from 'valibot';
+import { forbidden, notFound, unprocessable, validationFailed } from '../../http/errors';
+import { created, ok, paged } from '../../http/reply';
+import { idParam, route, type Context } from '../../http/route';
+import { isoSeconds } from '../../time';
+import { atLeast } from '../../auth/repo-permissions';
+import { canTriage, type IssueScope } from '../issues/service';
+import { commentBodyField, MAX_BODY } from '../markdown/body';
+import { assertUnlocked, locateComment, recordReviewComment } from './review-comments';
+import { requestedReviewers } from './requested';
+import { removeReviewRequests, requestReviews, resolveReviewers } from './review-requests';
+import type { ReviewRow, ReviewState } from './review-store';
+import { recordReview, renderReview, renderReviews } from './reviews';
+import { loadPull, pullScope, renderPulls } from './service';
+import type { PullRow } from './store';
+
+/** Reading: Pull requests (read); public repositories without a token. */
+const PULLS_READ = {
+	access: 'public' as const,
+	resource: { repo: 'read' as const },
+	permissions: [{ pull_requests: 'read' as const }],
+};
+/** Writing: Pull requests (write); `public_repo` on public repositories. */
+const PULLS_WRITE = {
+	access: 'authenticated' as const,
+	resource: { repo: 'read' as const },
+	permissions: [{ pull_requests: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+};
+
+/** GitHub takes at most 100 reviewers in one request (and 100 teams). */
+const names = (field: string) =>
+	v.pipe(v.array(v.pipe(v.string(`${field} must be an array of strings`), v.minLength(1, `${field} must not hold blanks`), v.maxLength(256)), `${field} must be an array`), v.maxLength(100, `${field} holds more than 100 names`));
+const requestBody = v.object({
+	reviewers: v.optional(names('reviewers')),
+	team_reviewers: v.optional(names('team_reviewers')),
+});
+const removeBody = v.object({
+	reviewers: names('reviewers'),
+	team_reviewers: v.optional(names('team_reviewers')),
+});
+
+const reviewBodyText = v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`));
+const reviewEvent = v.picklist(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'], 'event must be APPROVE, REQUEST_CHANGES or COMMENT');
+const positive = (field: string) => v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
+const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);
+/** A draft review comment of POST …/reviews (GitHub's comments[]). */
+const draftComment = v.object({
+	path: v.pipe(v.string('path must be a string'), v.minLength(1, "path can't be blank")),
+	position: v.optional(positive('position')),
+	line: v.optional(positive('line')),
+	side: v.optional(side('side')),
+	start_line: v.optional(positive('start_line')),
+	start_side: v.optional(side('start_side')),
+	body: commentBodyField,
+});
+const createReviewBody = v.object({
+	commit_id: v.optional(v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'))),
+	body: v.optional(reviewBodyText),
+	event: v.optional(reviewEvent),
+	comments: v.optional(v.pipe(v.array(draftComment, 'comments must be an array'), v.maxLength(100, 'comments holds more than 100 comments'))),
+});
+const updateReviewBody = v.object({ body: reviewBodyText });
+const submitReviewBody = v.object({ body: v.optional(reviewBodyText), event: reviewEvent });
+const dismissBody = v.object({
+	message: v.pipe(v.string('message must be a string'), v.minLength(1, "message can't be blank"), v.maxLength(MAX_BODY)),
+	event: v.optional(v.picklist(['DISMISS'], 'event must be DISMISS')),
+});
+
+/** The submitted state of a review event. */
+const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' };
+
+/**
+ * GitHub's rules of submitting: not approving or requesting changes on one's own pull request,
+ * and a body for REQUEST_CHANGES and COMMENT.
+ * @throws HttpError 422
+ */
+function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMITTED, body: string, comments = 0): void {
+	const actor = ctx.principal.actorId;
+	if (event === 'APPROVE' && pull.user_id === actor) throw unprocessable('Can not approve your own pull request');
+	if (event === 'REQUEST_CHANGES' && pull.user_id === actor) throw unprocessable('Can not request changes on your own pull request');
+	// A COMMENT review may say everything in its inline comments.
+	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
+}
+
+/** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
+function loadReview(ctx: Context, pull: PullRow): ReviewRow {
+	const id = idParam(ctx.params.review_id);
+	const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
+	if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
+	return review;
+}
+
+/** A review as the answer renders it. */
+function one(ctx: Context, scope: IssueScope, pull: PullRow, id: number) {
+	const review = ctx.app.stores.reviews.review(pull.id, id)!;
+	return renderReview(ctx, scope, pull, review, ctx.app.stores.accounts.byId(review.user_id)!);
+}
+
+/** Submits a review: its state, the request of its author withdrawn, `submitted` recorded, then `created` for each of its comments. */
+function submit(ctx: Context, scope: IssueScope, pull: PullRow, review: ReviewRow): void {
+	ctx.app.stores.reviews.removeUser(pull.id, review.user_id);
+	recordReview(ctx, scope, pull, review, 'submitted');
+	for (const comment of ctx.app.stores.reviews.commentsOfReview(review.id)) recordReviewComment(ctx, scope, pull, comment, 'created');
+}
+
+/** The review-request and review routes, registered in src/api/routes.ts. */
+export const reviewRequestRoutes = [
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
+		docs: 'pulls/review-requests#get-all-requested-reviewers-for-a-pull-request',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			return ok(requestedReviewers(ctx.app, scope.owner, [pull.id]).get(pull.id)!);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
+		docs: 'pulls/review-requests#request-reviewers-for-a-pull-request',
+		errorResource: 'PullRequest',
+		body: requestBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			if (!canTriage(scope) && pull.user_id !== ctx.principal.actorId) {
+				throw forbidden('Must be the author of the pull request or have triage access to the repository to request reviews.');
+			}
+			const { reviewers, team_reviewers } = ctx.body;
+			if (reviewers === undefined && team_reviewers === undefined) {
+				throw validationFailed([{ resource: 'PullRequest', field: 'reviewers', code: 'missing_field' }]);
+			}
+			const { users, teams } = resolveReviewers(ctx, scope, pull, reviewers ?? [], team_reviewers ?? []);
+			requestReviews(ctx, scope, pull, users, teams);
+			const body = renderPulls(ctx, scope, [ctx.app.stores.pulls.byIssue(pull.id)!], false)[0];
+			return created(body, body.url);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
+		docs: 'pulls/review-requests#remove-requested-reviewers-from-a-pull-request',
+		errorResource: 'PullRequest',
+		body: removeBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			if (!canTriage(scope) && pull.user_id !== ctx.principal.actorId) {
+				throw forbidden('Must be the author of the pull request or have triage access to the repository to remove review requests.');
+			}
+			const { users, teams } = resolveReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
+			removeReviewRequests(ctx, scope, pull, users, teams);
+			return ok(renderPulls(ctx, scope, [ctx.app.stores.pulls.byIssue(pull.id)!], false)[0]);
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+		docs: 'pulls/reviews#list-reviews-for-a-pull-request',
+		pagination: true,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const { rows, total } = ctx.app.stores.reviews.reviews(pull.id, ctx.principal.actorId, ctx.page.perPage, ctx.page.offset);
+			return paged(renderReviews(ctx, scope, pull, rows), total);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+		docs: 'pulls/reviews#create-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
+		body: createReviewBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const input = ctx.body;
+			const actor = ctx.principal.actorId!;
+			assertUnlocked(scope, pull);
+			const body = input.body ?? '';
+			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body, input.comments?.length ?? 0);
+			else if (ctx.app.stores.reviews.pending(pull.id, actor)) throw unprocessable('User can only have one pending review per pull request');
+			const commitId = (input.commit_id ?? pull.pr.head_sha).toLowerCase();
+			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
+				throw validationFailed([{ resource: 'PullRequestReview', field: 'commit_id', code: 'invalid' }]);
+			}
+			const now = isoSeconds(ctx.now);
+			const state = input.event === undefined ? 'PENDING' : SUBMITTED[input.event];
+			// Every comment is placed first: one outside the diff refuses the whole review.
+			const anchors = (input.comments ?? []).map((comment) => ({ anchor: locateComment(ctx.app, pull, commitId, comment), body: comment.body }));
+			const id = ctx.app.stores.reviews.insertReview({ issue_id: pull.id, user_id: actor, state, body, commit_id: commitId, submitted_at: state === 'PENDING' ? null : now }, now);
+			for (const { anchor, body: text } of anchors) {
+				ctx.app.stores.reviews.insertComment({ repo_id: scope.repo.id, issue_id: pull.id, review_id: id, user_id: actor, in_reply_to_id: null, commit_id: commitId, ...anchor, body: text }, now);
+			}
+			if (state !== 'PENDING') submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, id)!);
+			return ok(one(ctx, scope, pull, id));
+		},
+	}),
+	route({
+		...PULLS_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+		docs: 'pulls/reviews#get-a-review-for-a-pull-request',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			return ok(one(ctx, scope, pull, loadReview(ctx, pull).id));
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+		docs: 'pulls/reviews#update-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
+		body: updateReviewBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to update it.');
+			const body = ctx.body.body;
+			if (body.trim() === '' && (review.state === 'CHANGES_REQUESTED' || review.state === 'COMMENTED')) {
+				throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
+			}
+			if (body !== review.body) {
+				ctx.app.stores.reviews.updateReview(review, { state: review.state, body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
+				if (review.state !== 'PENDING') recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'edited', review.body);
+			}
+			return ok(one(ctx, scope, pull, review.id));
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'DELETE',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+		docs: 'pulls/reviews#delete-a-pending-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to delete it.');
+			if (review.state !== 'PENDING') throw unprocessable('Can not delete a non-pending pull request review');
+			const body = one(ctx, scope, pull, review.id);
+			ctx.app.stores.reviews.deleteReview(review.id);
+			return ok(body);
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events',
+		docs: 'pulls/reviews#submit-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
+		body: submitReviewBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (review.state !== 'PENDING') throw unprocessable('Can not submit a non-pending pull request review');
+			const body = ctx.body.body ?? review.body;
+			checkSubmission(ctx, pull, ctx.body.event, body, ctx.app.stores.reviews.commentsOfReview(review.id).length);
+			const now = isoSeconds(ctx.now);
+			ctx.app.stores.reviews.updateReview(review, { state: SUBMITTED[ctx.body.event], body, submitted_at: now }, now);
+			submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!);
+			return ok(one(ctx, scope, pull, review.id));
+		},
+	}),
+	route({
+		...PULLS_WRITE,
+		method: 'PUT',
+		path: '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals',
+		docs: 'pulls/reviews#dismiss-a-review-for-a-pull-request',
+		errorResource: 'PullRequestReview',
+		errorShape: 'simple',
+		body: dismissBody,
+		handler(ctx) {
+			const scope = pullScope(ctx);
+			const pull = loadPull(ctx, scope);
+			const review = loadReview(ctx, pull);
+			if (!atLeast(scope.permission, 'push')) throw forbidden('Must have push access to the repository to dismiss a review.');
+			if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending pull request review');
+			if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED') throw unprocessable(`Can not dismiss a ${review.state === 'COMMENTED' ? 'commented' : 'dismissed'} pull request review`);
+			ctx.app.stores.reviews.updateReview(review, { state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
+			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed');
+			return ok(one(ctx, scope, pull, review.id));
+		},
+	}),
+];
