@@ -22,18 +22,7 @@ import { assertUnlocked, locateComment, recordReviewComment, renderReviewComment
 import type { ReviewCommentRow } from './review-store';
 import { loadPull, pullScope } from './service';
 import type { PullRow } from './store';
-
-const PULLS_READ = {
-	access: 'public' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ pull_requests: 'read' as const }],
-};
-const PULLS_WRITE = {
-	access: 'authenticated' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ pull_requests: 'write' as const }],
-	scopes: ['repo', 'public_repo'],
-};
+import { PULLS_READ, PULLS_WRITE } from './access';
 
 const positive = (field: string) => v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
 const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);

@@ -37,20 +37,7 @@ import type { ReviewRow, ReviewState } from './review-store';
 import { recordReview, renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
 import type { PullRow } from './store';
-
-/** Reading: Pull requests (read); public repositories without a token. */
-const PULLS_READ = {
-	access: 'public' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ pull_requests: 'read' as const }],
-};
-/** Writing: Pull requests (write); `public_repo` on public repositories. */
-const PULLS_WRITE = {
-	access: 'authenticated' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ pull_requests: 'write' as const }],
-	scopes: ['repo', 'public_repo'],
-};
+import { PULLS_READ, PULLS_WRITE } from './access';
 
 /** GitHub takes at most 100 reviewers in one request (and 100 teams). */
 const names = (field: string) =>

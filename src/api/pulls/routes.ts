@@ -28,20 +28,7 @@ import { canTriage, type IssueScope } from '../issues/service';
 import type { IssueRow } from '../issues/store';
 import { fetchHead, loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, refreshMergeability, renderPulls, reopenPull } from './service';
 import type { PullRow, PullSort } from './store';
-
-/** Reading pull requests: Pull requests (read); public repositories without a token. */
-const PULLS_READ = {
-	access: 'public' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ pull_requests: 'read' as const }],
-};
-/** Opening and changing pull requests: Pull requests (write); `public_repo` on public repositories. */
-const PULLS_WRITE = {
-	access: 'authenticated' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ pull_requests: 'write' as const }],
-	scopes: ['repo', 'public_repo'],
-};
+import { PULLS_READ, PULLS_WRITE } from './access';
 
 const MAX_TITLE = 256;
 const title = v.pipe(
