@@ -19,7 +19,7 @@ import { atLeast } from '../../auth/repo-permissions';
 import type { IssueScope } from '../issues/service';
 import { commentBodyField } from '../markdown/body';
 import { assertUnlocked, locateComment, recordReviewComment, renderReviewComment, renderReviewComments, type Anchor } from './review-comments';
-import type { ReviewCommentRow } from './review-store';
+import type { ReviewCommentFilter, ReviewCommentRow } from './review-store';
 import { loadPull, pullScope } from './service';
 import type { PullRow } from './store';
 import { PULLS_READ, PULLS_WRITE } from './access';
@@ -46,6 +46,29 @@ const listQuery = v.object({
 	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'), 'asc'),
 	since: v.optional(v.pipe(v.string(), v.isoTimestamp('since must be an ISO 8601 timestamp'))),
 });
+
+/**
+ * One page of review comments: the repository's, a pull request's or a review's (`which`), in the
+ * order `order` asks (the list routes' `sort`, `direction`, `since`; GitHub's defaults otherwise);
+ * other users' pending comments left out.
+ */
+function listComments(
+	ctx: Context,
+	scope: IssueScope,
+	which: Pick<ReviewCommentFilter, 'repoId' | 'issueId' | 'reviewId'>,
+	order: v.InferOutput<typeof listQuery> = ctx.query as v.InferOutput<typeof listQuery>,
+) {
+	const { rows, total } = ctx.app.stores.reviews.comments({
+		...which,
+		viewerId: ctx.principal.actorId,
+		sort: order.sort,
+		direction: order.direction,
+		since: sinceParam(order.since),
+		limit: ctx.page.perPage,
+		offset: ctx.page.offset,
+	});
+	return paged(renderReviewComments(ctx, scope, rows), total);
+}
 
 /** The path's {comment_id} of the repository; a comment of another user's pending review is 404. */
 function loadComment(ctx: Context, scope: IssueScope): ReviewCommentRow {
@@ -103,17 +126,7 @@ export const reviewCommentRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const scope = pullScope(ctx);
-			const { query } = ctx;
-			const { rows, total } = ctx.app.stores.reviews.comments({
-				repoId: scope.repo.id,
-				viewerId: ctx.principal.actorId,
-				sort: query.sort,
-				direction: query.direction,
-				since: sinceParam(query.since),
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
-			return paged(renderReviewComments(ctx, scope, rows), total);
+			return listComments(ctx, scope, { repoId: scope.repo.id });
 		},
 	}),
 	route({
@@ -125,18 +138,7 @@ export const reviewCommentRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const scope = pullScope(ctx);
-			const pull = loadPull(ctx, scope);
-			const { query } = ctx;
-			const { rows, total } = ctx.app.stores.reviews.comments({
-				issueId: pull.id,
-				viewerId: ctx.principal.actorId,
-				sort: query.sort,
-				direction: query.direction,
-				since: sinceParam(query.since),
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
-			return paged(renderReviewComments(ctx, scope, rows), total);
+			return listComments(ctx, scope, { issueId: loadPull(ctx, scope).id });
 		},
 	}),
 	route({
@@ -151,16 +153,7 @@ export const reviewCommentRoutes = [
 			const id = idParam(ctx.params.review_id);
 			const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
 			if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
-			const { rows, total } = ctx.app.stores.reviews.comments({
-				reviewId: review.id,
-				viewerId: ctx.principal.actorId,
-				sort: 'created',
-				direction: 'asc',
-				since: null,
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
-			return paged(renderReviewComments(ctx, scope, rows), total);
+			return listComments(ctx, scope, { reviewId: review.id }, { sort: 'created', direction: 'asc', since: undefined });
 		},
 	}),
 	route({

@@ -198,6 +198,12 @@ const CREATE = {
 	body: createBody,
 };
 
+/** GET /repos/{owner}/{repo} and GET /repositories/{repository_id}: the guarded repository's full form. */
+function getRepository(ctx: Context) {
+	const { repo, owner, permission } = ctx.repo;
+	return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
+}
+
 export const repositoryRoutes = [
 	route({
 		...CREATE,
@@ -331,10 +337,7 @@ export const repositoryRoutes = [
 		permissions: [{ metadata: 'read' }],
 		access: 'public',
 		resource: { repo: 'read' },
-		handler(ctx) {
-			const { repo, owner, permission } = ctx.repo;
-			return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
-		},
+		handler: getRepository,
 	}),
 	route({
 		method: 'PATCH',
@@ -555,10 +558,7 @@ export const repositoryRoutes = [
 		access: 'public',
 		// The guard finds the repository by id and applies the rules of GET /repos/{owner}/{repo}.
 		resource: { repo: 'read' },
-		handler(ctx) {
-			const { repo, owner, permission } = ctx.repo;
-			return ok(fullRepository(ctx.app, repo, owner, ctx.publicView ? null : permission));
-		},
+		handler: getRepository,
 	}),
 ];
 
