@@ -1488,3 +1488,33 @@ CREATE TABLE check_runs (
 CREATE INDEX check_runs_commit ON check_runs(repo_id, head_sha, id);
 CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);
 -- ===== end check runs =====
+
+-- The organization audit log (GET /orgs/{org}/audit-log; schema 21): derived from the domain-event
+-- log in the transaction of each administrative change (src/events/audit.ts), with the acting token's
+-- id and kind, the client address and the request id; kept events.audit_retention_days.
+CREATE TABLE audit_log (
+  id                       INTEGER PRIMARY KEY,
+  event_id                 INTEGER NOT NULL,            -- events.id it derives from (pruned sooner than this)
+  org_id                   INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  org                      TEXT,
+  action                   TEXT NOT NULL,               -- GitHub's audit action: repo.create, team.add_member, ...
+  category                 TEXT NOT NULL CHECK (category IN ('web', 'git')),
+  operation_type           TEXT NOT NULL,
+  actor_id                 INTEGER,
+  actor                    TEXT,
+  user_id                  INTEGER,
+  user                     TEXT,
+  repo_id                  INTEGER,
+  repo                     TEXT,                        -- owner/name when it happened
+  team                     TEXT,                        -- org/slug
+  token_id                 INTEGER,                     -- the token's id, never the token
+  programmatic_access_type TEXT,
+  token_scopes             TEXT,
+  actor_ip                 TEXT,
+  user_agent               TEXT,
+  request_id               TEXT,
+  data                     TEXT NOT NULL DEFAULT '{}',
+  created_at               INTEGER NOT NULL             -- epoch milliseconds
+);
+CREATE INDEX audit_log_org ON audit_log(org_id, id);
+CREATE INDEX audit_log_created ON audit_log(created_at);

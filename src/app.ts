@@ -4,7 +4,7 @@
  * services take it as their first argument. It is built and wired by src/compose.ts (openApp);
  * this module holds only types, so every layer may depend on it without a cycle.
  */
-import type { Authenticator } from './auth/principal';
+import type { Acting, Authenticator } from './auth/principal';
 import type { TokenStore } from './auth/token-store';
 import type { Resolved } from './config';
 import type { ExternalChanges } from './db/external-changes';
@@ -35,6 +35,11 @@ export interface App {
 	 * trusted proxy, the origin that proxy forwarded (set by the pipeline; src/http/proxy.ts).
 	 */
 	urls: Urls;
+	/**
+	 * The request whose handler is running (who, through which token, from where), for the audit
+	 * log; set by the pipeline around each handler, null otherwise (src/auth/principal.ts Acting).
+	 */
+	acting: Acting | null;
 	/** `[server] trusted_proxies`: whose X-Forwarded-* / Forwarded headers are believed. */
 	proxies: TrustedProxies;
 	tokens: TokenStore;

@@ -110,6 +110,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		clock,
 		log,
 		urls: new Urls(config.origin, config.apiBase),
+		acting: null,
 		proxies: trustedProxies(config),
 		tokens,
 		settings: createSettings(db),

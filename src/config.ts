@@ -78,6 +78,8 @@ export interface Config {
 		retention_days: number;
 		/** Events at most in one timeline (GitHub: 300). */
 		timeline_limit: number;
+		/** Days an organization's audit-log entry is kept (GitHub Enterprise Server: 180 for web events). */
+		audit_retention_days: number;
 	};
 	webhooks: {
 		/** Attempts per delivery before it is marked failed. */
@@ -152,7 +154,7 @@ export function defaultConfig(): Config {
 		ldap: { sync_enabled: false },
 		billing: { budgets_enabled: true },
 		polling: { interval_seconds: 60 },
-		events: { retention_days: 30, timeline_limit: 300 },
+		events: { retention_days: 30, timeline_limit: 300, audit_retention_days: 180 },
 		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4, allowed_hosts: [] },
 		notifications: { mark_read_batch: 1000 },
 	};
@@ -210,6 +212,7 @@ const fileSchema = v.strictObject({
 		v.strictObject({
 			retention_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 			timeline_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			audit_retention_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 		}),
 	),
 	webhooks: v.optional(

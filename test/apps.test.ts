@@ -156,4 +156,30 @@ test('a stock client: @octokit/auth-app signs the JWT, exchanges it, and the ins
 	assert.is(app!.slug, 'deploy-bot');
 });
 
+test('GET /orgs/{org}/installations: the apps installed on the organization, for its owners', async () => {
+	s.user('zed');
+	const res = await s.get('/orgs/acme/installations', s.fullToken('olivia'));
+	assert.is(res.status, 200);
+	assert.is(res.body.total_count, 1);
+	assert.is(res.body.installations.length, 1);
+	const [only] = res.body.installations;
+	assert.is(only.id, installationId);
+	assert.is(only.app_slug, 'deploy-bot');
+	assert.is(only.account.login, 'acme');
+	assert.is(only.target_type, 'Organization');
+	assert.type(only.permissions.members, 'string', '~> the permissions granted to the installation');
+	assert.ok(Array.isArray(only.events));
+	const fineGrained = await s.get('/orgs/acme/installations', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'read' } }));
+	assert.is(fineGrained.status, 200, '~> organization administration (read), as the matrix says');
+	assert.is(fineGrained.headers.get('x-accepted-github-permissions'), 'organization_administration=read');
+	const member = await s.get('/orgs/acme/installations', s.fullToken('mike'));
+	assert.is(member.status, 403, '~> members may not list them');
+	const outsider = await s.get('/orgs/acme/installations', s.fullToken('zed'));
+	assert.is(outsider.status, 404, '~> outside the organization: concealed');
+	const paged = await s.get('/orgs/acme/installations?per_page=1&page=2', s.fullToken('olivia'));
+	assert.is(paged.body.total_count, 1);
+	assert.equal(paged.body.installations, []);
+	assert.match(paged.headers.get('link') ?? '', /rel="prev"/);
+});
+
 test.run();

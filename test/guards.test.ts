@@ -180,7 +180,7 @@ test('permission walk: every route × every kind of token answers as its declara
 		const bound = ownAccount ? 'olivia' : 'acme';
 		const kinds: Array<[string, string]> = [
 			['classic', s.fullToken('olivia')],
-			['oauth', s.token('olivia', { kind: 'oauth', scopes: ['repo', 'delete_repo', 'admin:org', 'admin:org_hook', 'admin:enterprise', 'gist', 'site_admin', 'user'] })],
+			['oauth', s.token('olivia', { kind: 'oauth', scopes: ['repo', 'delete_repo', 'admin:org', 'admin:org_hook', 'admin:enterprise', 'audit_log', 'gist', 'site_admin', 'user'] })],
 			['fine-grained', s.token('olivia', { kind: 'fine-grained', org: bound, permissions: needed(route) })],
 			['user-to-server', s.token('olivia', { kind: 'user-to-server', org: bound, permissions: needed(route) })],
 			['installation', s.token('olivia', { kind: 'installation', org: 'acme', permissions: needed(route) })],

@@ -132,6 +132,8 @@ const TABLE: Record<string, Entry> = {
 	'GET /user': {},
 	'GET /users/{username}': {},
 	'GET /orgs/{org}': {},
+	'GET /orgs/{org}/audit-log': { path: '/orgs/acme/audit-log?include=all' },
+	'GET /orgs/{org}/installations': { path: '/orgs/tools/installations' },
 	'GET /organizations': {},
 	'GET /user/orgs': {},
 	'GET /users/{username}/orgs': {},
@@ -1246,6 +1248,9 @@ async function scenario() {
 	w.appKey = created.privateKey;
 	const installation = installApp(s.app, created.app, acme, null, now);
 	installApp(s.app, created.app, s.app.stores.accounts.user('olivia')!, null, now);
+	// An organization with Walker alone (acme also has the test helper's app, which holds every
+	// permission at admin: levels GitHub's description does not allow for most keys).
+	installApp(s.app, created.app, s.org('tools', 'olivia'), null, now);
 	w.installationToken = s.token('olivia', { kind: 'installation', org: 'acme' });
 
 	w.params = {

@@ -16,6 +16,7 @@ import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
 import { reviewRequestRoutes } from './pulls/review-routes';
 import { reviewCommentRoutes } from './pulls/review-comment-routes';
+import { auditLogRoutes } from './audit-log/routes';
 import { labelRoutes } from './labels/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
@@ -53,6 +54,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...rateLimitRoutes,
 	...userRoutes,
 	...orgRoutes,
+	...auditLogRoutes,
 	...memberRoutes,
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,

@@ -36,6 +36,7 @@ import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
 import { createSubscriptionStore } from './watching/store';
 import { createWebhookStore } from '../webhooks/store';
+import { createAuditStore } from '../events/audit-store';
 import { createEventStore } from '../events/store';
 
 /** Prepares every area's statements on `db`. */
@@ -69,6 +70,7 @@ export function createStores(db: DB) {
 		milestones: createMilestoneStore(db),
 		reactions: createReactionStore(db),
 		events: createEventStore(db),
+		auditLog: createAuditStore(db),
 		stars: createStarStore(db),
 		statuses: createStatusStore(db),
 		releases: createReleaseStore(db),

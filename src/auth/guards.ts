@@ -64,7 +64,9 @@ function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mu
 	const access = orgAccess(ctx, org);
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
 	if (level === 'owner' && !access.admin) {
-		if (conceal) throw notFound();
+		// What only owners manage is concealed from everyone outside the organization (issue 13:
+		// members get 403, non-members 404), and from members too where the route says `conceal`.
+		if (conceal || !access.member) throw notFound();
 		throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
 	}
 	return access;

@@ -46,6 +46,19 @@ export interface Principal {
 	rateKey: string;
 }
 
+/**
+ * The request a state change is made in, for the audit log (src/events/audit.ts): set by the
+ * pipeline for the span of a handler (app.acting), null outside requests (command line, jobs).
+ */
+export interface Acting {
+	principal: Principal;
+	/** The client's address (trusted-proxy aware). */
+	ip: string;
+	userAgent: string | null;
+	/** X-GitHub-Request-Id of the answer. */
+	requestId: string;
+}
+
 const EMPTY_SCOPES: ReadonlySet<string> = new Set();
 
 export function anonymous(ip: string): Principal {

@@ -680,6 +680,39 @@ export const migrations: Migration[] = [
 				CREATE INDEX pull_request_review_comments_review ON pull_request_review_comments(review_id, id);`);
 		},
 	},
+	{
+		version: 21,
+		description: 'the organization audit log, derived from the domain-event log',
+		up(db) {
+			db.exec(`
+				CREATE TABLE audit_log (
+				  id                       INTEGER PRIMARY KEY,
+				  event_id                 INTEGER NOT NULL,            -- events.id it derives from (pruned sooner than this)
+				  org_id                   INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  org                      TEXT,
+				  action                   TEXT NOT NULL,               -- GitHub's audit action: repo.create, team.add_member, ...
+				  category                 TEXT NOT NULL CHECK (category IN ('web', 'git')),
+				  operation_type           TEXT NOT NULL,
+				  actor_id                 INTEGER,
+				  actor                    TEXT,
+				  user_id                  INTEGER,
+				  user                     TEXT,
+				  repo_id                  INTEGER,
+				  repo                     TEXT,                        -- owner/name when it happened
+				  team                     TEXT,                        -- org/slug
+				  token_id                 INTEGER,                     -- the token's id, never the token
+				  programmatic_access_type TEXT,
+				  token_scopes             TEXT,
+				  actor_ip                 TEXT,
+				  user_agent               TEXT,
+				  request_id               TEXT,
+				  data                     TEXT NOT NULL DEFAULT '{}',
+				  created_at               INTEGER NOT NULL             -- epoch milliseconds
+				);
+				CREATE INDEX audit_log_org ON audit_log(org_id, id);
+				CREATE INDEX audit_log_created ON audit_log(created_at);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

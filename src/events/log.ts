@@ -3,7 +3,8 @@
  * event, a notification or a webhook) calls, inside the transaction of the change. It writes the
  * event row (the activity feeds read those rows) and hands the event to the subscribers that
  * derive from it in the same transaction: webhook deliveries for every hook whose events match,
- * and notification threads for the users it concerns.
+ * notification threads for the users it concerns, and the organization's audit-log entry
+ * (src/events/audit.ts).
  * A crash after the commit loses nothing: the derived rows were written with the change.
  *
  * Callers never write feed rows, deliveries or notifications themselves.
@@ -13,6 +14,7 @@ import type { RepositoryRow } from '../api/repos/store';
 import type { AccountRow } from '../api/users/store';
 import type { NotificationActivity } from '../api/notifications/reasons';
 import { isoSeconds } from '../time';
+import { deriveAudit } from './audit';
 import { deriveNotifications } from './notifications';
 
 /** One thing that happened, as GitHub names it. */
@@ -72,6 +74,8 @@ export function record(app: App, event: DomainEvent): number {
 		payload: event.feed ? JSON.stringify(event.feed.payload) : null,
 		created_at: isoSeconds(app.clock()),
 	});
+	// The organization's audit log: administrative events, with the request that made them.
+	if (org) deriveAudit(app, { id, event: event.event, action: event.action, actorId: event.actorId, repo, repoName: repo && owner ? `${owner.login}/${repo.name}` : null, org, webhook: event.webhook }, app.acting, app.clock());
 	// Global hooks, the organization's hooks and the repository's hooks, in this transaction.
 	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id });
 	return id;

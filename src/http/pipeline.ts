@@ -251,7 +251,15 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 		const ifNoneMatch = req.headers['if-none-match'];
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
 	}
-	return route.handler(ctx);
+	if (req.method === 'GET' || req.method === 'HEAD') return route.handler(ctx);
+	// A write's domain events name the request that made them (the audit log): who, which token,
+	// from where. Handlers are synchronous, so the slot holds exactly this request's span.
+	app.acting = { principal, ip, userAgent: req.headers['user-agent'] ?? null, requestId: state.requestId };
+	try {
+		return route.handler(ctx);
+	} finally {
+		app.acting = null;
+	}
 }
 
 const FIRST_PAGE: PageRequest = { page: 1, perPage: 30, offset: 0 };

@@ -62,6 +62,15 @@ export const JOBS: Job[] = [
 		},
 	},
 	{
+		// The organization audit log keeps events.audit_retention_days (180) of entries.
+		id: 'audit-log-prune',
+		schedule: '30 23 * * * *',
+		run(app) {
+			const before = app.clock() - app.config.events.audit_retention_days * 86_400_000;
+			app.transaction(() => app.stores.auditLog.prune(before));
+		},
+	},
+	{
 		id: 'dismissal-request-expiry',
 		schedule: '0 * * * * *',
 		run: (app) => void expireDismissalRequests(app, app.clock()),

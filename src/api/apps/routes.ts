@@ -119,6 +119,23 @@ export const appRoutes = [
 		},
 	}),
 	route({
+		method: 'GET',
+		path: '/orgs/{org}/installations',
+		docs: 'orgs/orgs#list-app-installations-for-an-organization',
+		permissions: 'matrix',
+		access: 'authenticated',
+		// GitHub: "The authenticated user must be an organization owner to use this endpoint."
+		resource: { org: 'owner' },
+		errorResource: 'Installation',
+		pagination: true,
+		handler(ctx) {
+			const org = ctx.org.org;
+			const { rows, total } = ctx.app.stores.apps.installationsOnPage(org.id, ctx.page.perPage, ctx.page.offset);
+			const installations = rows.map((row) => installation(ctx.app.urls, row, ctx.app.stores.apps.byId(row.app_id)!, org));
+			return { status: 200, body: { total_count: total, installations }, total };
+		},
+	}),
+	route({
 		...AS_APP,
 		method: 'GET',
 		path: '/orgs/{org}/installation',

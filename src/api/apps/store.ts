@@ -44,6 +44,8 @@ export function createAppStore(db: DB) {
 	const installationsOfApp = db.prepare('SELECT * FROM installations WHERE app_id = ? ORDER BY id LIMIT ? OFFSET ?');
 	const countOfApp = db.prepare('SELECT count(*) FROM installations WHERE app_id = ?').pluck();
 	const installationsOn = db.prepare('SELECT * FROM installations WHERE account_id = ? ORDER BY id');
+	const installationsOnPage = db.prepare('SELECT * FROM installations WHERE account_id = ? ORDER BY id LIMIT ? OFFSET ?');
+	const countOn = db.prepare('SELECT count(*) FROM installations WHERE account_id = ?').pluck();
 	const install = db.prepare(`
 		INSERT INTO installations (app_id, account_id, permissions, repository_selection, created_at, updated_at)
 		VALUES (@app_id, @account_id, @permissions, 'all', @now, @now)
@@ -65,6 +67,10 @@ export function createAppStore(db: DB) {
 		installationCount: (appId: number) => countOfApp.get(appId) as number,
 		/** Installations on an account (every app). */
 		installationsOn: (accountId: number) => installationsOn.all(accountId) as InstallationRow[],
+		/** One page of the installations on an account, oldest first, and how many there are. */
+		installationsOnPage(accountId: number, limit: number, offset: number) {
+			return { rows: installationsOnPage.all(accountId, limit, offset) as InstallationRow[], total: countOn.get(accountId) as number };
+		},
 		/** Installs (or re-grants) an app on an account. @param now ISO timestamp */
 		install(appId: number, accountId: number, permissions: string, now: string): InstallationRow {
 			install.run({ app_id: appId, account_id: accountId, permissions, now });
