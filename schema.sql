@@ -184,6 +184,7 @@ CREATE TABLE repository_collaborators (
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  role_id    INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL, -- a custom role granting `permission` and more (schema 22)
   created_at TEXT NOT NULL,
   PRIMARY KEY (repo_id, user_id)
 ) WITHOUT ROWID;
@@ -199,6 +200,7 @@ CREATE TABLE repository_invitations (
   invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
   permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  role_id    INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL, -- a custom role granting `permission` and more (schema 22)
   created_at TEXT NOT NULL,
   expires_at TEXT NOT NULL,
   UNIQUE (repo_id, invitee_id)
@@ -210,6 +212,7 @@ CREATE TABLE team_repositories (
   team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  role_id    INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL, -- a custom role granting `permission` and more (schema 22)
   created_at TEXT NOT NULL,
   PRIMARY KEY (team_id, repo_id)
 ) WITHOUT ROWID;
@@ -1518,3 +1521,32 @@ CREATE TABLE audit_log (
 );
 CREATE INDEX audit_log_org ON audit_log(org_id, id);
 CREATE INDEX audit_log_created ON audit_log(created_at);
+
+-- Roles (schema 22). Custom repository roles: a base role (the `permission` of the grants that name
+-- the role in role_id) and repository fine-grained permissions on top (src/api/roles). Organization
+-- roles are predefined (all_repo_read … all_repo_admin: that role on every repository of the
+-- organization), assigned to members and teams.
+CREATE TABLE custom_repository_roles (
+  id          INTEGER PRIMARY KEY,
+  org_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL COLLATE NOCASE,
+  description TEXT,
+  base_role   TEXT NOT NULL CHECK (base_role IN ('read', 'triage', 'write', 'maintain')),
+  permissions TEXT NOT NULL DEFAULT '[]',             -- JSON array of repository fine-grained permissions
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL,
+  UNIQUE (org_id, name)
+);
+CREATE TABLE organization_role_assignments (
+  id         INTEGER PRIMARY KEY,
+  org_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  role_id    INTEGER NOT NULL,                        -- a predefined organization role (src/api/roles/predefined.ts)
+  user_id    INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  team_id    INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  CHECK ((user_id IS NULL) <> (team_id IS NULL))
+);
+CREATE UNIQUE INDEX organization_role_assignments_user ON organization_role_assignments(org_id, role_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX organization_role_assignments_team ON organization_role_assignments(org_id, role_id, team_id) WHERE team_id IS NOT NULL;
+CREATE INDEX organization_role_assignments_user_id ON organization_role_assignments(user_id) WHERE user_id IS NOT NULL;
+CREATE INDEX organization_role_assignments_team_id ON organization_role_assignments(team_id) WHERE team_id IS NOT NULL;

@@ -321,6 +321,49 @@ const TABLE: Record<string, Entry> = {
 		records: ['team.removed_from_repository'],
 		call: (w) => ({ path: `/teams/${w.opsId}/repos/acme/app` }),
 	},
+	// Roles: GitHub delivers no webhook and shows no feed entry; the audit log reads these events.
+	'PUT /orgs/{org}/organization-roles/users/{username}/{role_id}': {
+		records: ['organization_role.assigned'],
+		call: () => ({ path: '/orgs/acme/organization-roles/users/wendy/8134' }),
+	},
+	'DELETE /orgs/{org}/organization-roles/users/{username}/{role_id}': {
+		records: ['organization_role.unassigned'],
+		call: () => ({ path: '/orgs/acme/organization-roles/users/wendy/8134' }),
+	},
+	'DELETE /orgs/{org}/organization-roles/users/{username}': {
+		records: ['organization_role.unassigned'],
+		call: async (w) => {
+			await s.request('PUT', '/orgs/acme/organization-roles/users/wendy/8132', { token: w.owner });
+			return { path: '/orgs/acme/organization-roles/users/wendy' };
+		},
+	},
+	'PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}': {
+		records: ['organization_role.assigned'],
+		call: () => ({ path: '/orgs/acme/organization-roles/teams/ops/8132' }),
+	},
+	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}': {
+		records: ['organization_role.unassigned'],
+		call: () => ({ path: '/orgs/acme/organization-roles/teams/ops/8132' }),
+	},
+	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}': {
+		records: ['organization_role.unassigned'],
+		call: async (w) => {
+			await s.request('PUT', '/orgs/acme/organization-roles/teams/ops/8133', { token: w.owner });
+			return { path: '/orgs/acme/organization-roles/teams/ops' };
+		},
+	},
+	'POST /orgs/{org}/custom-repository-roles': {
+		records: ['custom_repository_role.created'],
+		call: () => ({ path: '/orgs/acme/custom-repository-roles', body: { name: 'Labeler', base_role: 'read', permissions: ['add_label'] } }),
+	},
+	'PATCH /orgs/{org}/custom-repository-roles/{role_id}': {
+		records: ['custom_repository_role.updated'],
+		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${s.app.stores.roles.customRoles(w.acmeId)[0].id}`, body: { description: 'Labels issues' } }),
+	},
+	'DELETE /orgs/{org}/custom-repository-roles/{role_id}': {
+		records: ['custom_repository_role.deleted'],
+		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${s.app.stores.roles.customRoles(w.acmeId)[0].id}` }),
+	},
 	'DELETE /orgs/{org}/teams/{team_slug}': {
 		records: ['team.deleted'],
 		call: () => ({ path: '/orgs/acme/teams/ops' }),

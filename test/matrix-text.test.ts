@@ -69,7 +69,6 @@ const PENDING = new Set<string>([
 	'PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}',
 	'DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}',
 	'POST /orgs/{org}/{security_product}/{enablement}',
-	'GET /organizations/{organization_id}/custom_roles',
 	'GET /orgs/{org}/actions/cache/usage',
 	'GET /orgs/{org}/actions/cache/usage-by-repository',
 	'GET /orgs/{org}/actions/oidc/customization/sub',
@@ -86,10 +85,7 @@ const PENDING = new Set<string>([
 	'GET /orgs/{org}/code-security/configurations/defaults',
 	'GET /orgs/{org}/code-security/configurations/{configuration_id}',
 	'GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories',
-	'GET /orgs/{org}/custom-repository-roles',
-	'GET /orgs/{org}/custom-repository-roles/{role_id}',
 	'GET /orgs/{org}/dependabot/repository-access',
-	'GET /orgs/{org}/repository-fine-grained-permissions',
 	'GET /orgs/{org}/secret-scanning/pattern-configurations',
 	'GET /orgs/{org}/security-managers',
 	'GET /orgs/{org}/settings/billing/advanced-security',
@@ -97,17 +93,9 @@ const PENDING = new Set<string>([
 	'GET /orgs/{org}/settings/immutable-releases/repositories',
 	'GET /orgs/{org}/external-group/{group_id}',
 	'GET /orgs/{org}/external-groups',
-	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}',
-	'PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}',
-	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}',
-	'DELETE /orgs/{org}/organization-roles/users/{username}',
-	'PUT /orgs/{org}/organization-roles/users/{username}/{role_id}',
-	'DELETE /orgs/{org}/organization-roles/users/{username}/{role_id}',
 	'GET /orgs/{org}/teams/{team_slug}/external-groups',
 	'PATCH /orgs/{org}/teams/{team_slug}/external-groups',
 	'DELETE /orgs/{org}/teams/{team_slug}/external-groups',
-	'GET /orgs/{org}/organization-roles/{role_id}/teams',
-	'GET /orgs/{org}/organization-roles/{role_id}/users',
 	'POST /orgs/{org}/actions/runner-groups',
 	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}',
 	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}',
@@ -180,9 +168,20 @@ async function fixture(row: TextRow): Promise<Fixture> {
 	if (row.method !== 'PUT' && /public_members\/\{username\}/.test(row.path)) {
 		await s.request('PUT', `/orgs/${org}/public_members/mike`, { token: s.fullToken('mike') });
 	}
+	// {role_id}: a custom repository role of the organization, or the predefined all_repo_write.
+	let roleId = '8134';
+	if (row.path.includes('/custom-repository-roles/')) {
+		const role = await s.request('POST', `/orgs/${org}/custom-repository-roles`, {
+			token: owner,
+			body: { name: 'Triager', base_role: 'read', permissions: ['add_label'] },
+		});
+		assert.is(role.status, 201, `~> ${id(row)}: fixture custom role`);
+		roleId = String(role.body.id);
+	}
 	return {
 		org,
 		params: {
+			role_id: roleId,
 			org,
 			owner: org,
 			repo: 'app',

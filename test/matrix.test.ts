@@ -27,7 +27,16 @@ test.before(async () => {
 	const owner = s.fullToken('olivia');
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
-	params = { org: 'acme', team_slug: 'crew', team_id: String(team.body.id), username: 'mike', owner: 'acme', repo: 'app' };
+	params = {
+		org: 'acme',
+		team_slug: 'crew',
+		team_id: String(team.body.id),
+		username: 'mike',
+		owner: 'acme',
+		repo: 'app',
+		organization_id: String(s.app.stores.accounts.byLogin('acme')!.id),
+		role_id: '8134',
+	};
 });
 test.after(() => s.close());
 

@@ -396,6 +396,31 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app', body: { permission: 'pull' } },
 	'DELETE /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app` }) },
 	'PUT /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app`, body: { permission: 'admin' } }) },
+	// ------------------------------------------------------------------ roles
+	'POST /orgs/{org}/custom-repository-roles': {
+		call: () => ({ path: '/orgs/acme/custom-repository-roles', body: { name: 'Labeler', description: 'Labels issues', base_role: 'read', permissions: ['add_label', 'remove_label'] } }),
+	},
+	'GET /orgs/{org}/custom-repository-roles': {},
+	'GET /orgs/{org}/custom-repository-roles/{role_id}': {
+		call: async (w) => {
+			w.ids.customRole = (await must('GET', '/orgs/acme/custom-repository-roles')).custom_roles[0].id;
+			return { path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}` };
+		},
+	},
+	'PATCH /orgs/{org}/custom-repository-roles/{role_id}': { call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}`, body: { base_role: 'triage' } }) },
+	'GET /organizations/{organization_id}/custom_roles': { call: () => ({ path: `/organizations/${s.app.stores.accounts.byLogin('acme')!.id}/custom_roles` }) },
+	'GET /orgs/{org}/repository-fine-grained-permissions': {},
+	'GET /orgs/{org}/organization-roles': {},
+	'GET /orgs/{org}/organization-roles/{role_id}': { path: '/orgs/acme/organization-roles/8134' },
+	'PUT /orgs/{org}/organization-roles/users/{username}/{role_id}': { path: '/orgs/acme/organization-roles/users/wendy/8134' },
+	'PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}': { path: '/orgs/acme/organization-roles/teams/core/8134' },
+	'GET /orgs/{org}/organization-roles/{role_id}/users': { path: '/orgs/acme/organization-roles/8134/users' },
+	'GET /orgs/{org}/organization-roles/{role_id}/teams': { path: '/orgs/acme/organization-roles/8134/teams' },
+	'DELETE /orgs/{org}/organization-roles/users/{username}/{role_id}': { path: '/orgs/acme/organization-roles/users/wendy/8134' },
+	'DELETE /orgs/{org}/organization-roles/users/{username}': { path: '/orgs/acme/organization-roles/users/wendy' },
+	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}': { path: '/orgs/acme/organization-roles/teams/core/8134' },
+	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}': { path: '/orgs/acme/organization-roles/teams/core' },
+	'DELETE /orgs/{org}/custom-repository-roles/{role_id}': { call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}` }) },
 	'DELETE /orgs/{org}/teams/{team_slug}': { path: '/orgs/acme/teams/ops' },
 	'DELETE /teams/{team_id}': {
 		call: async () => {

@@ -18,6 +18,7 @@ import { reviewRequestRoutes } from './pulls/review-routes';
 import { reviewCommentRoutes } from './pulls/review-comment-routes';
 import { auditLogRoutes } from './audit-log/routes';
 import { labelRoutes } from './labels/routes';
+import { legacyRoleRoutes, roleRoutes } from './roles/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
 import { gitignoreRoutes } from './gitignore/routes';
@@ -55,6 +56,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...userRoutes,
 	...orgRoutes,
 	...auditLogRoutes,
+	...roleRoutes,
+	...legacyRoleRoutes,
 	...memberRoutes,
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,

@@ -38,6 +38,7 @@ import { createSubscriptionStore } from './watching/store';
 import { createWebhookStore } from '../webhooks/store';
 import { createAuditStore } from '../events/audit-store';
 import { createEventStore } from '../events/store';
+import { createRoleStore } from './roles/store';
 
 /** Prepares every area's statements on `db`. */
 export function createStores(db: DB) {
@@ -70,6 +71,7 @@ export function createStores(db: DB) {
 		milestones: createMilestoneStore(db),
 		reactions: createReactionStore(db),
 		events: createEventStore(db),
+		roles: createRoleStore(db),
 		auditLog: createAuditStore(db),
 		stars: createStarStore(db),
 		statuses: createStatusStore(db),

@@ -58,7 +58,9 @@ function requireSelf(ctx: Context, mustReach: boolean): void {
 }
 
 function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean): OrgAccess {
-	const org = ctx.app.stores.accounts.organization(ctx.params.org);
+	// {org} names it by login; /organizations/{organization_id}/… by id.
+	const org =
+		ctx.params.org !== undefined ? ctx.app.stores.accounts.organization(ctx.params.org) : organizationById(ctx, idParam(ctx.params.organization_id));
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
@@ -70,6 +72,11 @@ function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mu
 		throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
 	}
 	return access;
+}
+
+function organizationById(ctx: Context, id: number | null) {
+	const account = id === null ? undefined : ctx.app.stores.accounts.byId(id);
+	return account?.type === 'Organization' ? account : undefined;
 }
 
 /** The team a path names: {org}/{team_slug}, {org_id}/{team_id} or the legacy {team_id}. */
@@ -95,6 +102,7 @@ function team(ctx: Context, level: NonNullable<ResourceGuard['team']>): TeamAcce
 	if (level === 'maintainer' && !access.manage) {
 		throw forbidden(`You must be an organization owner or a maintainer of ${access.team.slug} to ${ctx.route.action}.`);
 	}
+	if (level === 'owner' && !access.admin) throw forbidden(`You must be an owner of ${access.org.login} to ${ctx.route.action}.`);
 	return access;
 }
 

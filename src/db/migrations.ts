@@ -713,6 +713,40 @@ export const migrations: Migration[] = [
 				CREATE INDEX audit_log_created ON audit_log(created_at);`);
 		},
 	},
+	{
+		version: 22,
+		description: 'roles: custom repository roles (role_id on grants and invitations), organization role assignments',
+		up(db) {
+			db.exec(`
+				CREATE TABLE custom_repository_roles (
+				  id          INTEGER PRIMARY KEY,
+				  org_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  name        TEXT NOT NULL COLLATE NOCASE,
+				  description TEXT,
+				  base_role   TEXT NOT NULL CHECK (base_role IN ('read', 'triage', 'write', 'maintain')),
+				  permissions TEXT NOT NULL DEFAULT '[]',             -- JSON array of repository fine-grained permissions
+				  created_at  TEXT NOT NULL,
+				  updated_at  TEXT NOT NULL,
+				  UNIQUE (org_id, name)
+				);
+				CREATE TABLE organization_role_assignments (
+				  id         INTEGER PRIMARY KEY,
+				  org_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  role_id    INTEGER NOT NULL,                        -- a predefined organization role (src/api/roles/predefined.ts)
+				  user_id    INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  team_id    INTEGER REFERENCES teams(id) ON DELETE CASCADE,
+				  created_at TEXT NOT NULL,
+				  CHECK ((user_id IS NULL) <> (team_id IS NULL))
+				);
+				CREATE UNIQUE INDEX organization_role_assignments_user ON organization_role_assignments(org_id, role_id, user_id) WHERE user_id IS NOT NULL;
+				CREATE UNIQUE INDEX organization_role_assignments_team ON organization_role_assignments(org_id, role_id, team_id) WHERE team_id IS NOT NULL;
+				CREATE INDEX organization_role_assignments_user_id ON organization_role_assignments(user_id) WHERE user_id IS NOT NULL;
+				CREATE INDEX organization_role_assignments_team_id ON organization_role_assignments(team_id) WHERE team_id IS NOT NULL;
+				ALTER TABLE repository_collaborators ADD COLUMN role_id INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL;
+				ALTER TABLE team_repositories ADD COLUMN role_id INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL;
+				ALTER TABLE repository_invitations ADD COLUMN role_id INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

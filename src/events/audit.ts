@@ -62,6 +62,8 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	code_security_configuration: (action) => (action ? `code_security_configuration.${action}` : null),
 	organization_settings: (action) => (action ? `org.${action}` : null),
 	push: 'git.push',
+	custom_repository_role: { created: 'role.create', updated: 'role.update', deleted: 'role.destroy' },
+	organization_role: { assigned: 'org.assign_role', unassigned: 'org.unassign_role' },
 };
 
 /** Audit actions of the Git category (GET …/audit-log?include=git|all). */
@@ -119,6 +121,12 @@ function target(payload: Record<string, unknown> | undefined): { user?: { id: nu
 	return { user, team, data };
 }
 
+/** An event's own audit fields (DomainEvent.audit): user {id, login}, team (slug), the rest as data. */
+function fields(audit: Record<string, unknown>): ReturnType<typeof target> {
+	const { user, team, ...data } = audit as { user?: { id: number; login: string }; team?: string };
+	return { user, team, data };
+}
+
 export interface AuditedEvent {
 	id: number;
 	event: string;
@@ -129,6 +137,8 @@ export interface AuditedEvent {
 	repoName: string | null;
 	org: AccountRow;
 	webhook?: () => Record<string, unknown>;
+	/** The entry's fields for events without a webhook payload (DomainEvent.audit). */
+	audit?: Record<string, unknown>;
 }
 
 /**
@@ -139,7 +149,7 @@ export function deriveAudit(app: App, event: AuditedEvent, acting: Acting | null
 	const action = auditAction(event.event, event.action);
 	if (action === null) return;
 	const actor = event.actorId === null ? undefined : app.stores.accounts.byId(event.actorId);
-	const { user, team, data } = target(event.webhook?.());
+	const { user, team, data } = event.audit ? fields(event.audit) : target(event.webhook?.());
 	const principal = acting?.principal;
 	const tokenKind = principal && principal.kind !== 'anonymous' ? principal.kind : null;
 	app.stores.auditLog.insert({

@@ -55,9 +55,10 @@ export interface ResourceGuard {
 	/**
 	 * The team of {org}/{team_slug}, {org_id}/{team_id} or {team_id} (also sets ctx.org): `member`
 	 * any caller who may see it (others, 404: a secret team looks like no team), `maintainer`
-	 * organization owners, the app and the team's maintainers (others who see it, 403).
+	 * organization owners, the app and the team's maintainers (others who see it, 403), `owner`
+	 * organization owners and the app only (others who see it, 403).
 	 */
-	team?: 'member' | 'maintainer';
+	team?: 'member' | 'maintainer' | 'owner';
 	/**
 	 * The enterprise {enterprise}: `member` anyone with a part in it, `organization_admin` owners,
 	 * billing managers and the admins of its organizations, `billing` owners and billing managers,

@@ -8,6 +8,7 @@
 import type { DB } from '../../db/open';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import type { AccountRow } from '../users/store';
+import { ORGANIZATION_ROLE_RANK_SQL } from '../roles/catalog';
 
 /** A row of repository_invitations. Timestamps are ISO (seconds). */
 export interface InvitationRow {
@@ -66,6 +67,14 @@ const GRANTS = (one: boolean) => `
 		UNION ALL
 		SELECT user_id, CASE role WHEN 'admin' THEN 5 ELSE @memberRank END, 0 FROM org_memberships
 			WHERE org_id = @orgId${one ? ' AND user_id = @userId' : ''} AND state = 'active' AND (role = 'admin' OR @memberRank > 0)
+		UNION ALL
+		-- Organization roles (all_repo_*) of active members, held directly or through a team.
+		SELECT h.user_id, ${ORGANIZATION_ROLE_RANK_SQL('h.role_id')}, 0 FROM (
+			SELECT user_id, role_id FROM organization_role_assignments WHERE org_id = @orgId AND user_id IS NOT NULL${one ? ' AND user_id = @userId' : ''}
+			UNION ALL
+			SELECT tm.user_id, a.role_id FROM organization_role_assignments a JOIN team_memberships tm ON tm.team_id = a.team_id AND tm.state = 'active'
+				WHERE a.org_id = @orgId AND a.team_id IS NOT NULL${one ? ' AND tm.user_id = @userId' : ''}
+		) h JOIN org_memberships om ON om.org_id = @orgId AND om.user_id = h.user_id AND om.state = 'active'
 		UNION ALL
 		SELECT @ownerId, 5, 0 WHERE @ownerId IS NOT NULL${one ? ' AND @ownerId = @userId' : ''}
 	),

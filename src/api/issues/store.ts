@@ -6,6 +6,7 @@
 import type { DB } from '../../db/open';
 import type { AccountRow } from '../users/store';
 import { renderBody, renderNullableBody } from '../markdown/render';
+import { ORGANIZATION_ROLE_RANK_SQL } from '../roles/catalog';
 
 export interface IssueRow {
 	id: number;
@@ -155,6 +156,14 @@ const ASSIGNABLE = `
 		UNION ALL SELECT @ownerId, 5, 0 WHERE @org = 0 AND (@userId IS NULL OR @ownerId = @userId)
 		UNION ALL SELECT m.user_id, CASE WHEN m.role = 'admin' THEN 5 ELSE @memberRank END, 1 FROM org_memberships m
 			WHERE @org = 1 AND m.org_id = @ownerId AND m.state = 'active' AND (@userId IS NULL OR m.user_id = @userId)
+		-- Organization roles (all_repo_*) of active members, held directly or through a team.
+		UNION ALL SELECT h.user_id, ${ORGANIZATION_ROLE_RANK_SQL('h.role_id')}, 1 FROM (
+			SELECT user_id, role_id FROM organization_role_assignments WHERE @org = 1 AND org_id = @ownerId AND user_id IS NOT NULL
+			UNION ALL
+			SELECT tm.user_id, a.role_id FROM organization_role_assignments a JOIN team_memberships tm ON tm.team_id = a.team_id AND tm.state = 'active'
+				WHERE @org = 1 AND a.org_id = @ownerId AND a.team_id IS NOT NULL
+		) h JOIN org_memberships om ON om.org_id = @ownerId AND om.user_id = h.user_id AND om.state = 'active'
+			WHERE @userId IS NULL OR h.user_id = @userId
 	),
 	best(user_id) AS (
 		SELECT user_id FROM grants GROUP BY user_id HAVING max(rank) >= 2 OR (max(member) = 1 AND max(rank) >= 1)

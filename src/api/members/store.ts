@@ -38,6 +38,8 @@ export function createMembershipStore(db: DB) {
 	const removeTeamMemberships = db.prepare(
 		'DELETE FROM team_memberships WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE org_id = ?)',
 	);
+	// Organization roles end with the membership (GitHub removes them).
+	const removeRoles = db.prepare('DELETE FROM organization_role_assignments WHERE org_id = ? AND user_id = ?');
 	const removeCollaborations = db.prepare(
 		'DELETE FROM repository_collaborators WHERE user_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)',
 	);
@@ -102,11 +104,15 @@ export function createMembershipStore(db: DB) {
 		/** Removes the membership, the user's team memberships and direct access to the organization's repositories. */
 		removeEverywhere: writing((orgId: number, userId: number): void => {
 			remove.run(orgId, userId);
+			removeRoles.run(orgId, userId);
 			removeTeamMemberships.run(userId, orgId);
 			removeCollaborations.run(userId, orgId);
 		}),
 		/** Removes only the organization membership row. */
-		remove: writing((orgId: number, userId: number) => void remove.run(orgId, userId)),
+		remove: writing((orgId: number, userId: number) => {
+			remove.run(orgId, userId);
+			removeRoles.run(orgId, userId);
+		}),
 		removeTeamMemberships: (orgId: number, userId: number) => void removeTeamMemberships.run(userId, orgId),
 		ownerCount: (orgId: number) => ownerCount.get(orgId) as number,
 		members(filter: { orgId: number; role: 'all' | 'admin' | 'member'; publicOnly: boolean; limit: number; offset: number }) {

@@ -4,7 +4,7 @@
  * answers 404, never 403.
  */
 import { reachesAccount, type Principal } from '../principal';
-import { basePermission, strongest, type RepoPermission } from '../repo-permissions';
+import { basePermission, REPO_PERMISSIONS, strongest, type RepoPermission } from '../repo-permissions';
 import type { App } from '../../app';
 import type { RepositoryRow } from '../../api/repos/store';
 import type { AccountRow } from '../../api/users/store';
@@ -48,7 +48,13 @@ export function tokenReachesRepository(principal: Principal, repo: RepositoryRow
 	return principal.user !== null && reachesAccount(principal, owner.id);
 }
 
-/** A user's own permission on a repository (roles, collaborator grants, teams, base permission). */
+/** A rank 1 (pull) … 5 (admin) as a permission; 0 → null. */
+const rankPermission = (rank: number): RepoPermission | null => (rank > 0 ? REPO_PERMISSIONS[rank - 1] : null);
+
+/**
+ * A user's own permission on a repository (roles, collaborator grants, teams, base permission, the
+ * organization roles all_repo_* held directly or through a team).
+ */
 export function userRepoPermission(app: App, repo: RepositoryRow, owner: AccountRow, userId: number): RepoPermission | null {
 	if (owner.type === 'User') {
 		if (owner.id === userId) return 'admin';
@@ -61,6 +67,7 @@ export function userRepoPermission(app: App, repo: RepositoryRow, owner: Account
 	for (const granted of app.stores.repos.teamPermissions(repo.id, userId)) permission = strongest(permission, granted);
 	if (member) {
 		permission = strongest(permission, basePermission(owner.default_repository_permission));
+		permission = strongest(permission, rankPermission(app.stores.roles.organizationRank(owner.id, userId)));
 		if (repo.visibility === 'internal') permission = strongest(permission, 'pull');
 	}
 	if (repo.visibility === 'public') permission = strongest(permission, 'pull');
@@ -116,7 +123,8 @@ export function organizationRepositoryScope(viewer: Viewer, access: OrgAccess): 
 	if (!reachesAccount(principal, org.id)) return 'public';
 	if ((principal.kind === 'classic' || principal.kind === 'oauth') && !scopesReachPrivate(principal, viewer.route?.acceptedScopes)) return 'public';
 	if (access.role === null) return 'some';
-	return access.role === 'owner' || basePermission(org.default_repository_permission) !== null ? 'all' : 'some';
+	if (access.role === 'owner' || basePermission(org.default_repository_permission) !== null) return 'all';
+	return viewer.app.stores.roles.organizationRank(org.id, principal.user.id) > 0 ? 'all' : 'some';
 }
 
 /**
@@ -164,6 +172,11 @@ export function userRepositoryPermissions(app: App, userId: number, repos: reado
 		for (const row of stores.teams.userGrantsOn(userId, ids)) teams.set(row.repo_id, strongest(teams.get(row.repo_id), row.permission));
 	}
 
+	// Organization roles (all_repo_*): one query per organization the user is a member of.
+	const roleRanks = new Map<number, RepoPermission | null>();
+	for (const [orgId, membership] of memberships) {
+		if (membership.state === 'active') roleRanks.set(orgId, rankPermission(stores.roles.organizationRank(orgId, userId)));
+	}
 	for (const { repo, owner } of repos) {
 		if (owner.type === 'User') {
 			out.set(repo.id, owner.id === userId ? 'admin' : strongest(collaborator.get(repo.id), publicPermission(repo)));
@@ -178,6 +191,7 @@ export function userRepositoryPermissions(app: App, userId: number, repos: reado
 		let permission = strongest(collaborator.get(repo.id), teams.get(repo.id));
 		if (member) {
 			permission = strongest(permission, basePermission(owner.default_repository_permission));
+			permission = strongest(permission, roleRanks.get(owner.id) ?? null);
 			if (repo.visibility === 'internal') permission = strongest(permission, 'pull');
 		}
 		if (repo.visibility === 'public') permission = strongest(permission, 'pull');
@@ -203,8 +217,9 @@ export function repositoryReaders(app: App, repo: RepositoryRow, owner: AccountR
 		return readers;
 	}
 	const base = basePermission(owner.default_repository_permission) !== null || repo.visibility === 'internal';
+	const roleHolders = new Set(stores.roles.organizationRanks(owner.id).map((row) => row.user_id));
 	for (const membership of stores.memberships.ofUsersIn(owner.id, [...wanted])) {
-		if (membership.state === 'active' && (membership.role === 'admin' || base)) readers.add(membership.user_id);
+		if (membership.state === 'active' && (membership.role === 'admin' || base || roleHolders.has(membership.user_id))) readers.add(membership.user_id);
 	}
 	for (const userId of stores.teams.usersGrantedOn(repo.id, [...wanted])) readers.add(userId);
 	return readers;
