@@ -41,7 +41,7 @@ export function loadResources(ctx: Context): void {
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
 	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true);
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
-	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true);
+	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true, guard.grantedBy);
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
 }
 
@@ -114,7 +114,14 @@ const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 	admin: 'admin',
 };
 
-function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean, conceal: boolean): RepoAccess {
+function repository(
+	ctx: Context,
+	level: NonNullable<ResourceGuard['repo']>,
+	mustReach: boolean,
+	writable: boolean,
+	conceal: boolean,
+	grantedBy: string | undefined,
+): RepoAccess {
 	let owner;
 	let repo;
 	if (ctx.params.repository_id !== undefined) {
@@ -137,7 +144,9 @@ function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mus
 	if ((mustReach || needed !== 'pull') && !ctx.publicView && !tokenReachesRepository(ctx.principal, repo, owner)) {
 		throw notAccessible(ctx.principal);
 	}
-	if (!atLeast(permission, needed)) {
+	// A custom repository role may add the route's fine-grained permission to a lower base role.
+	const granted = grantedBy !== undefined && ctx.principal.user !== null && ctx.app.stores.roles.customPermissions(repo.id, ctx.principal.user.id).has(grantedBy);
+	if (!atLeast(permission, needed) && !granted) {
 		if (conceal) throw notFound();
 		throw forbidden(needed === 'admin' ? 'Must have admin rights to Repository.' : `Must have ${needed} access to the repository to ${ctx.route.action}.`);
 	}

@@ -88,6 +88,12 @@ export interface ResourceGuard {
 	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
 	 */
 	conceal?: true;
+	/**
+	 * A repository fine-grained permission (GitHub's custom repository roles: manage_webhooks,
+	 * manage_topics, …) that stands in for the `repo` level on this route: a user whose custom
+	 * repository role on the repository includes it passes the guard below the level.
+	 */
+	grantedBy?: string;
 }
 
 export interface Pagination {

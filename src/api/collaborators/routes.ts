@@ -24,6 +24,7 @@ import {
 	removeCollaborator,
 } from './service';
 import { permissionRank, rankPermission, type InvitationRow } from './store';
+import { repositoryRole } from '../roles/service';
 
 /**
  * Reading collaborators: GitHub's fine-grained list puts them under Metadata, which every
@@ -50,7 +51,8 @@ const listQuery = v.object({
 	affiliation: v.optional(v.picklist(['outside', 'direct', 'all'], 'affiliation must be one of outside, direct, all'), 'all'),
 	permission: v.optional(permissionPick),
 });
-const addBody = v.object({ permission: v.optional(permissionPick, 'push') });
+/** `permission`: a repository role, or a custom repository role's name (src/api/roles/service.ts). */
+const addBody = v.object({ permission: v.optional(v.pipe(v.string(), v.maxLength(100)), 'push') });
 /** PATCH …/invitations/{invitation_id}: the role in the invitation's own spelling. */
 const INVITATION_ROLES: Record<string, RepoPermission> = { read: 'pull', triage: 'triage', write: 'push', maintain: 'maintain', admin: 'admin' };
 const invitationBody = v.object({
@@ -134,7 +136,8 @@ export const collaboratorRoutes = [
 		body: addBody,
 		handler(ctx) {
 			const { repo, owner } = ctx.repo;
-			const result = addCollaborator(ctx.app, repo, owner, userParam(ctx), ctx.body.permission, ctx.principal.actorId, ctx.now);
+			const role = repositoryRole(ctx.app, owner, ctx.body.permission, 'Repository');
+			const result = addCollaborator(ctx.app, repo, owner, userParam(ctx), role.permission, ctx.principal.actorId, ctx.now, role.roleId);
 			if (!result.invitation) return noContent();
 			return created(renderInvitation(ctx, result.invitation));
 		},

@@ -76,6 +76,7 @@ export function addCollaborator(
 	permission: RepoPermission,
 	actorId: number | null,
 	now: number,
+	roleId: number | null = null,
 ): AddResult {
 	const { stores } = app;
 	const at = isoSeconds(now);
@@ -91,8 +92,8 @@ export function addCollaborator(
 		}
 	}
 	if (current || member) {
-		if (current === permission) return { invitation: null };
-		stores.repos.setCollaborator(repo.id, user.id, permission, at);
+		if (current === permission && stores.repos.collaboratorRole(repo.id, user.id) === roleId) return { invitation: null };
+		stores.repos.setCollaborator(repo.id, user.id, permission, at, roleId);
 		if (current) events.member(app, 'edited', repo, user, { from: current, to: permission }, actorId);
 		else events.member(app, 'added', repo, user, { to: permission }, actorId);
 		return { invitation: null };
@@ -100,8 +101,8 @@ export function addCollaborator(
 	if (owner.type === 'Organization') assertOutsideCollaboratorsAllowed(app, owner);
 	const pending = stores.collaborators.invitationOf(repo.id, user.id);
 	if (pending && pending.expires_at > at) {
-		if (pending.permission !== permission) stores.collaborators.setPermission(pending.id, permission);
-		return { invitation: { ...pending, permission } };
+		if (pending.permission !== permission || pending.role_id !== roleId) stores.collaborators.setPermission(pending.id, permission, roleId);
+		return { invitation: { ...pending, permission, role_id: roleId } };
 	}
 	if (stores.collaborators.sentSince(repo.id, isoSeconds(now - DAY_MS)) >= INVITATIONS_PER_DAY) {
 		throw invalidField('RepositoryInvitation', 'invitee', `You can only send ${INVITATIONS_PER_DAY} invitations to a repository in 24 hours`, 'custom');
@@ -114,6 +115,7 @@ export function addCollaborator(
 		// The user, or an app's bot account, who invites.
 		inviter_id: actorId,
 		permission,
+		role_id: roleId,
 		created_at: at,
 		expires_at: isoSeconds(now + INVITATION_LIFETIME_MS),
 	});
@@ -160,7 +162,8 @@ export function acceptInvitation(app: App, id: number, user: AccountRow, now: nu
 	const repo = stores.repos.byId(row.repo_id)!;
 	const current = stores.repos.collaboratorPermission(repo.id, user.id);
 	const permission = strongest(current, row.permission)!;
-	stores.repos.setCollaborator(repo.id, user.id, permission, at);
+	// The invitation's custom role comes with it unless a stronger direct grant stays.
+	stores.repos.setCollaborator(repo.id, user.id, permission, at, permission === row.permission ? row.role_id : stores.repos.collaboratorRole(repo.id, user.id));
 	stores.collaborators.removeInvitation(row.id);
 	if (!current) events.member(app, 'added', repo, user, { to: permission }, row.inviter_id ?? user.id);
 	else if (current !== permission) events.member(app, 'edited', repo, user, { from: current, to: permission }, row.inviter_id ?? user.id);

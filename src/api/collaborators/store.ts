@@ -17,6 +17,8 @@ export interface InvitationRow {
 	invitee_id: number;
 	inviter_id: number | null;
 	permission: RepoPermission;
+	/** A custom repository role whose base role is `permission` (null: none; schema 22). */
+	role_id: number | null;
 	created_at: string;
 	/** When the invitation stops being acceptable (created_at + 7 days). */
 	expires_at: string;
@@ -116,8 +118,8 @@ export function createCollaboratorStore(db: DB) {
 	const removeCollaborator = db.prepare('DELETE FROM repository_collaborators WHERE repo_id = ? AND user_id = ?');
 
 	const insertInvitation = db.prepare(`
-		INSERT INTO repository_invitations (repo_id, invitee_id, inviter_id, permission, created_at, expires_at)
-		VALUES (@repo_id, @invitee_id, @inviter_id, @permission, @created_at, @expires_at) RETURNING *`);
+		INSERT INTO repository_invitations (repo_id, invitee_id, inviter_id, permission, role_id, created_at, expires_at)
+		VALUES (@repo_id, @invitee_id, @inviter_id, @permission, @role_id, @created_at, @expires_at) RETURNING *`);
 	const invitationById = db.prepare('SELECT * FROM repository_invitations WHERE id = ?');
 	const invitationOf = db.prepare('SELECT * FROM repository_invitations WHERE repo_id = ? AND invitee_id = ?');
 	const forRepo = db.prepare('SELECT * FROM repository_invitations WHERE repo_id = ? ORDER BY id LIMIT ? OFFSET ?');
@@ -125,7 +127,7 @@ export function createCollaboratorStore(db: DB) {
 	// The invitee sees only invitations still open (not expired), as GitHub's invitation page does.
 	const forInvitee = db.prepare('SELECT * FROM repository_invitations WHERE invitee_id = ? AND expires_at > ? ORDER BY id LIMIT ? OFFSET ?');
 	const countForInvitee = db.prepare('SELECT count(*) FROM repository_invitations WHERE invitee_id = ? AND expires_at > ?').pluck();
-	const setPermission = db.prepare('UPDATE repository_invitations SET permission = ? WHERE id = ?');
+	const setPermission = db.prepare('UPDATE repository_invitations SET permission = ?, role_id = ? WHERE id = ?');
 	const removeInvitation = db.prepare('DELETE FROM repository_invitations WHERE id = ?');
 	const removeSentBy = db.prepare('DELETE FROM repository_invitations WHERE repo_id = ? AND inviter_id = ?');
 	// Invitations sent are counted from the event log, which keeps them after they are accepted or deleted.
@@ -176,7 +178,8 @@ export function createCollaboratorStore(db: DB) {
 		}),
 		/** Every open invitation of the user (notifications show their threads whatever the user reads). @param now ISO */
 		openForInvitee: (userId: number, now: string) => forInvitee.all(userId, now, -1, 0) as InvitationRow[],
-		setPermission: (id: number, permission: RepoPermission) => void setPermission.run(permission, id),
+		/** @param roleId the custom repository role the invitation now gives (null: none) */
+		setPermission: (id: number, permission: RepoPermission, roleId: number | null = null) => void setPermission.run(permission, roleId, id),
 		removeInvitation: (id: number) => void removeInvitation.run(id),
 		/** Cancels the invitations to a repository that a user sent. @returns how many */
 		removeSentBy: (repoId: number, inviterId: number) => removeSentBy.run(repoId, inviterId).changes,

@@ -222,7 +222,10 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 	const need = (level: 'read' | 'write'): PermissionSet => (repo ? { repository_hooks: level } : { organization_hooks: level });
 	const policy = (level: 'read' | 'write') => ({
 		access: 'authenticated' as const,
-		resource: repo ? { repo: 'admin' as const, writable: false, conceal: true as const } : { org: 'owner' as const, conceal: true as const },
+		// A custom repository role with manage_webhooks manages them below admin.
+		resource: repo
+			? { repo: 'admin' as const, writable: false, conceal: true as const, grantedBy: 'manage_webhooks' }
+			: { org: 'owner' as const, conceal: true as const },
 		permissions: [need(level)],
 		errorResource: 'Hook',
 	});

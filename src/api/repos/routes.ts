@@ -448,8 +448,8 @@ export const repositoryRoutes = [
 		permissions: [{ administration: 'write' }],
 		scopes: ['repo', 'public_repo'],
 		access: 'authenticated',
-		// GitHub's maintain role manages topics.
-		resource: { repo: 'maintain' },
+		// GitHub's maintain role manages topics; so does a custom repository role with manage_topics.
+		resource: { repo: 'maintain', grantedBy: 'manage_topics' },
 		errorResource: 'Repository',
 		// GitHub's description answers this route's 422 as validation-error-simple.
 		errorShape: 'simple',

@@ -142,9 +142,10 @@ export function createRepositoryStore(db: DB) {
 		'UPDATE repositories SET advanced_security = @advanced_security, delegated_alert_dismissal = @delegated_alert_dismissal WHERE id = @id',
 	);
 	const collaborator = db.prepare('SELECT permission FROM repository_collaborators WHERE repo_id = ? AND user_id = ?').pluck();
+	const collaboratorRole = db.prepare('SELECT role_id FROM repository_collaborators WHERE repo_id = ? AND user_id = ?').pluck();
 	const setCollaborator = db.prepare(`
-		INSERT INTO repository_collaborators (repo_id, user_id, permission, created_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (repo_id, user_id) DO UPDATE SET permission = excluded.permission`);
+		INSERT INTO repository_collaborators (repo_id, user_id, permission, created_at, role_id) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (repo_id, user_id) DO UPDATE SET permission = excluded.permission, role_id = excluded.role_id`);
 	// Team grants reach members of the team and of its child teams (a child team inherits its
 	// parent's access), so walk from the user's teams up to their ancestors.
 	const teamPermissions = db
@@ -254,8 +255,11 @@ export function createRepositoryStore(db: DB) {
 		collaboratorPermission: (repoId: number, userId: number) =>
 			collaborator.get(repoId, userId) as RepoPermission | undefined,
 		/** @param now ISO timestamp */
-		setCollaborator: (repoId: number, userId: number, permission: RepoPermission, now: string) =>
-			void setCollaborator.run(repoId, userId, permission, now),
+		/** The custom repository role of a user's direct grant, or null. */
+		collaboratorRole: (repoId: number, userId: number) => (collaboratorRole.get(repoId, userId) as number | null | undefined) ?? null,
+		/** @param roleId a custom repository role whose base role is `permission` (null: none) */
+		setCollaborator: (repoId: number, userId: number, permission: RepoPermission, now: string, roleId: number | null = null) =>
+			void setCollaborator.run(repoId, userId, permission, now, roleId),
 		/** Permissions the user holds on the repository through teams (including parent teams). */
 		teamPermissions: (repoId: number, userId: number) => teamPermissions.all({ repoId, userId }) as RepoPermission[],
 		forOwner: (ownerId: number) => forOwner.all(ownerId) as RepositoryRow[],

@@ -20,6 +20,7 @@ import { repository } from '../repos/render';
 import { simpleUser } from '../users/render';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamMembership } from './render';
+import { repositoryRole } from '../roles/service';
 import {
 	assertOrganizationRepository,
 	createTeam,
@@ -65,7 +66,8 @@ const updateBody = v.object({
 const listQuery = v.object({ team_type: v.optional(v.picklist(['all', 'enterprise', 'organization'])) });
 const membersQuery = v.object({ role: v.optional(v.picklist(['all', 'member', 'maintainer'])) });
 const membershipBody = v.object({ role: v.optional(v.picklist(['member', 'maintainer'])) });
-const repoPermissionBody = v.object({ permission: v.optional(v.picklist(['pull', 'triage', 'push', 'maintain', 'admin'])) });
+/** `permission`: a repository role, or a custom repository role's name (src/api/roles/service.ts). */
+const repoPermissionBody = v.object({ permission: v.optional(v.pipe(v.string(), v.maxLength(100))) });
 /** The legacy route accepts only pull, push and admin (spec document 1, Teams). */
 const legacyRepoPermissionBody = v.object({ permission: v.optional(v.picklist(['pull', 'push', 'admin'])) });
 
@@ -249,13 +251,13 @@ function checkRepo(ctx: Context): Reply {
 	return noContent();
 }
 
-function putRepo(ctx: Context<Record<string, unknown>, { permission?: RepoPermission }>): Reply {
+function putRepo(ctx: Context<Record<string, unknown>, { permission?: string }>): Reply {
 	const team = ctx.team;
 	const target = ctx.repo;
 	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
-	const permission = ctx.body.permission ?? (team.team.permission as RepoPermission);
+	const { permission, roleId } = repositoryRole(ctx.app, team.org, ctx.body.permission ?? team.team.permission, 'Team');
 	const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
-	ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now));
+	ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now), roleId);
 	if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
 	else if (before !== permission) {
 		const flags = permissionFlags(before);

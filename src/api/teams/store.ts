@@ -119,8 +119,8 @@ export function createTeamStore(db: DB) {
 	// Repository grants; a team also has what its ancestors were granted.
 	const grant = db.prepare('SELECT permission FROM team_repositories WHERE team_id = ? AND repo_id = ?').pluck();
 	const setGrant = db.prepare(`
-		INSERT INTO team_repositories (team_id, repo_id, permission, created_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (team_id, repo_id) DO UPDATE SET permission = excluded.permission`);
+		INSERT INTO team_repositories (team_id, repo_id, permission, created_at, role_id) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (team_id, repo_id) DO UPDATE SET permission = excluded.permission, role_id = excluded.role_id`);
 	const removeGrant = db.prepare('DELETE FROM team_repositories WHERE team_id = ? AND repo_id = ?');
 	const lineageGrants = db
 		.prepare(`
@@ -205,7 +205,9 @@ export function createTeamStore(db: DB) {
 
 		grant: (teamId: number, repoId: number) => grant.get(teamId, repoId) as RepoPermission | undefined,
 		/** @param now ISO timestamp */
-		setGrant: (teamId: number, repoId: number, permission: RepoPermission, now: string) => void setGrant.run(teamId, repoId, permission, now),
+		/** @param roleId a custom repository role whose base role is `permission` (null: none) */
+		setGrant: (teamId: number, repoId: number, permission: RepoPermission, now: string, roleId: number | null = null) =>
+			void setGrant.run(teamId, repoId, permission, now, roleId),
 		removeGrant: (teamId: number, repoId: number) => removeGrant.run(teamId, repoId).changes > 0,
 		/** Grants on the repository to the team and its ancestors. */
 		lineageGrants: (teamId: number, repoId: number) => lineageGrants.all({ teamId, repoId }) as RepoPermission[],
