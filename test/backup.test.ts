@@ -13,6 +13,9 @@ import Database from 'better-sqlite3';
 import * as tar from 'tar';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { restoreDataFolder } from '../src/cli/backup';
+import { checkDataFolder } from '../src/cli/check';
+import { defaultConfig, resolveConfig } from '../src/config';
 import { SCHEMA_VERSION } from '../src/db/migrations';
 import { bundleCommand, run, runAsync, serve, type Served } from './helpers/cli';
 
@@ -121,10 +124,10 @@ test('backup refuses to overwrite a file without --force', () => {
 	const refused = run(gitstead, ['admin', 'backup', archive, '--data-dir', dataDir]);
 	assert.is(refused.code, 1, '~> exit code 1');
 	assert.match(refused.stderr, /already exists; pass --force/, '~> says why');
-	const forced = run(gitstead, ['admin', 'backup', join(work, 'second.tar.gz'), '--data-dir', dataDir]);
-	assert.is(forced.code, 0);
-	assert.match(forced.stdout, /^backed up .* to .*second\.tar\.gz \(\d+ bytes, schema version \d+/, '~> a readable line');
-	assert.is(run(gitstead, ['admin', 'backup', join(work, 'second.tar.gz'), '--force', '--data-dir', dataDir]).code, 0, '~> --force overwrites');
+	// (The archive holds at least what it held: the writes acknowledged before it started are in both.)
+	const forced = run(gitstead, ['admin', 'backup', archive, '--force', '--data-dir', dataDir]);
+	assert.is(forced.code, 0, '~> --force overwrites');
+	assert.match(forced.stdout, /^backed up .* to .*under-load\.tar\.gz \(\d+ bytes, schema version \d+, 1 repositories, 1 blob, \d+ ms\)\nsha256 [0-9a-f]{64}\n$/, '~> readable lines');
 });
 
 test('restore into a fresh folder; a server started on it holds every acknowledged write and the asset', async () => {
@@ -165,6 +168,25 @@ test('restore into a fresh folder; a server started on it holds every acknowledg
 	assert.ok(existsSync(join(work, aside[0], 'gitstead.db')), '~> with its database');
 });
 
+test('restore in place, entry by entry, into a folder that cannot be renamed (a mount point)', async () => {
+	const target = join(work, 'mounted');
+	mkdirSync(join(target, 'blobs'), { recursive: true });
+	writeFileSync(join(target, 'gitstead.db'), 'the old database');
+	writeFileSync(join(target, 'blobs', 'old-file'), 'old blob');
+	const config = defaultConfig();
+	config.storage.data_dir = target;
+	const summary = await restoreDataFolder(resolveConfig(config), archive, { inPlace: true });
+	assert.match(summary.previous_data ?? '', /mounted\/\.before-restore-/, '~> the previous data is kept inside the folder');
+	assert.is(readFileSync(join(summary.previous_data!, 'gitstead.db'), 'utf8'), 'the old database', '~> with its database');
+	assert.ok(existsSync(join(summary.previous_data!, 'blobs', 'old-file')), '~> and its blobs');
+	assert.equal(siblings(target), [], '~> nothing is put beside the folder');
+	const db = new Database(join(target, 'gitstead.db'), { readonly: true });
+	assert.is(db.pragma('integrity_check', { simple: true }), 'ok', '~> the restored database is in place');
+	db.close();
+	assert.equal(readdirSync(join(target, 'blobs', 'release-assets')).length, 1, '~> with its blob');
+	assert.equal(readdirSync(target).filter((name) => name.startsWith('.restore-')), [], '~> no staging folder is left');
+});
+
 test('restore is refused while a server holds the folder, naming it; nothing changes', () => {
 	const before = snapshot(join(dataDir, 'blobs'));
 	const refused = run(gitstead, ['admin', 'restore', archive, '--data-dir', dataDir]);
@@ -190,10 +212,23 @@ test('restore refuses an altered, damaged, foreign or newer archive; nothing cha
 	const target = join(work, 'restored');
 	const before = snapshot(target);
 	const beforeSiblings = siblings(target);
-	const refuse = (file: string, message: RegExp, what: string) => {
-		const result = run(gitstead, ['admin', 'restore', file, '--data-dir', target]);
-		assert.is(result.code, 1, `~> ${what}: exit code 1`);
-		assert.match(result.stderr, message, `~> ${what}: says why`);
+	// Each refusal of the command, over the CLI once (exit code and message), the rest in-process.
+	let cli = true;
+	const refuse = async (file: string, message: RegExp, what: string) => {
+		if (cli) {
+			const result = run(gitstead, ['admin', 'restore', file, '--data-dir', target]);
+			assert.is(result.code, 1, `~> ${what}: exit code 1`);
+			assert.match(result.stderr, message, `~> ${what}: says why`);
+			cli = false;
+		} else {
+			const config = defaultConfig();
+			config.storage.data_dir = target;
+			const error = await restoreDataFolder(resolveConfig(config), file).then(
+				() => null,
+				(caught: Error) => caught,
+			);
+			assert.match(error?.message ?? 'no error', message, `~> ${what}: refused, saying why`);
+		}
 		assert.equal(snapshot(target), before, `~> ${what}: the data folder is unchanged`);
 		assert.equal(siblings(target), beforeSiblings, `~> ${what}: nothing is left beside it`);
 	};
@@ -202,26 +237,26 @@ test('restore refuses an altered, damaged, foreign or newer archive; nothing cha
 		writeSync(fd, Buffer.from([0x42]), 0, 1, 5000);
 		closeSync(fd);
 	});
-	refuse(flipped, /damaged or was altered: gitstead\.db does not match its manifest checksum/, 'a changed database');
+	await refuse(flipped, /damaged or was altered: gitstead\.db does not match its manifest checksum/, 'a changed database');
 	const blobGone = await tampered('blob-gone.tar.gz', (folder) => {
 		const dir = join(folder, 'blobs', 'release-assets');
 		writeFileSync(join(dir, readdirSync(dir)[0]), 'other bytes');
 	});
-	refuse(blobGone, /blobs\/release-assets\/.* does not match its manifest checksum/, 'a changed blob');
+	await refuse(blobGone, /blobs\/release-assets\/.* does not match its manifest checksum/, 'a changed blob');
 	const newer = await tampered('newer.tar.gz', (folder) => {
 		const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8'));
 		manifest.schema_version = SCHEMA_VERSION + 1;
 		writeFileSync(join(folder, 'manifest.json'), JSON.stringify(manifest));
 	});
-	refuse(newer, new RegExp(`holds schema version ${SCHEMA_VERSION + 1}, newer than this Gitstead`), 'a newer schema');
+	await refuse(newer, new RegExp(`holds schema version ${SCHEMA_VERSION + 1}, newer than this Gitstead`), 'a newer schema');
 	const truncated = join(work, 'truncated.tar.gz');
 	writeFileSync(truncated, readFileSync(archive).subarray(0, 2000));
-	refuse(truncated, /is not a readable backup archive|is damaged|no readable manifest/, 'a truncated archive');
+	await refuse(truncated, /is not a readable backup archive|is damaged|no readable manifest/, 'a truncated archive');
 	const foreign = join(work, 'foreign.tar.gz');
 	const other = mkdtempSync(join(work, 'foreign-'));
 	writeFileSync(join(other, 'hello.txt'), 'hi');
 	await tar.c({ gzip: true, file: foreign, cwd: other }, ['hello.txt']);
-	refuse(foreign, /is not a Gitstead backup/, 'another archive');
+	await refuse(foreign, /is not a Gitstead backup/, 'another archive');
 });
 
 test('check: healthy exits 0; a corrupt page, a missing blob, a broken foreign key are listed and exit 1', () => {
@@ -261,9 +296,11 @@ test('check: healthy exits 0; a corrupt page, a missing blob, a broken foreign k
 	// Overwrite the middle of the file, page by page, with noise (keeping the header intact).
 	for (let offset = pageSize * 2; offset < size - pageSize; offset += pageSize * 3) writeSync(fd, Buffer.alloc(64, 0x5a), 0, 64, offset + 100);
 	closeSync(fd);
-	const broken = run(gitstead, ['admin', 'check', '--data-dir', corrupt]);
-	assert.is(broken.code, 1, `~> a corrupt file exits 1: ${broken.stdout}${broken.stderr}`);
-	assert.match(broken.stdout, /^error\tintegrity\t/m, '~> with integrity findings');
+	const config = defaultConfig();
+	config.storage.data_dir = corrupt;
+	const broken = checkDataFolder(resolveConfig(config));
+	assert.is(broken.ok, false, '~> a corrupt file is not ok');
+	assert.ok(broken.findings.some((finding) => finding.check === 'integrity' && finding.severity === 'error'), '~> with integrity findings');
 	unlinkSync(join(corrupt, 'gitstead.db'));
 });
 

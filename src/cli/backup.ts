@@ -17,7 +17,9 @@
  */
 import { createHash } from 'node:crypto';
 import {
+	accessSync,
 	closeSync,
+	constants,
 	copyFileSync,
 	createReadStream,
 	existsSync,
@@ -420,6 +422,17 @@ function onlyLock(folder: string): boolean {
 	return readdirSync(folder).every((name) => name === LOCK_FILE || name === LOCK_DESCRIPTION_FILE || name.startsWith(`${LOCK_FILE}-`));
 }
 
+/** Whether a folder can be renamed as a whole: not a mount point, in a folder this user may write. */
+function renamable(folder: string): boolean {
+	try {
+		if (statSync(folder).dev !== statSync(dirname(folder)).dev) return false;
+		accessSync(dirname(folder), constants.W_OK);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** Takes a folder's lock, as a CliError naming the server that holds it. */
 async function lockFolder(folder: string): Promise<DataDirLock> {
 	try {
@@ -436,23 +449,33 @@ async function lockFolder(folder: string): Promise<DataDirLock> {
  * Restores an archive into the configured data folder. Holds the folder's lock throughout (refuses
  * while a server runs there), extracts into a new folder beside it, verifies every file against the
  * manifest and runs PRAGMA integrity_check there, and only then swaps: the previous folder is moved
- * to `<data-dir>.before-restore-<time>` (kept), the new one takes its place.
+ * to `<data-dir>.before-restore-<time>` (kept), the new one takes its place. A folder that cannot be
+ * renamed (a mount point; `inPlace`, detected when not given) is swapped entry by entry instead,
+ * with `.restore-<time>` and `.before-restore-<time>` inside it.
  * @throws CliError (nothing changed) when a server holds the folder, the archive is damaged,
  *   altered, not a backup, or from a newer schema, or the restored database fails its check
  */
-export async function restoreDataFolder(config: Resolved, file: string): Promise<RestoreSummary> {
+export async function restoreDataFolder(config: Resolved, file: string, options: { inPlace?: boolean } = {}): Promise<RestoreSummary> {
 	const started = Date.now();
 	const archive = resolve(file);
 	if (!existsSync(archive)) throw new CliError(`there is no file ${archive}`);
 	const dataDir = config.storage.data_dir;
 	const stamp = fileStamp();
-	const staging = `${dataDir}.restore-${stamp}`;
+	const createdDataDir = !existsSync(dataDir);
+	try {
+		mkdirSync(dataDir, { recursive: true });
+	} catch (error) {
+		throw new CliError(`cannot create the data folder ${dataDir}: ${(error as Error).message}`);
+	}
+	// A data folder that cannot be renamed (a mount point, e.g. a container volume, or in a folder
+	// this user cannot write) is swapped in place: its entries move, one rename each.
+	const inPlace = options.inPlace ?? !renamable(dataDir);
+	const staging = inPlace ? join(dataDir, `.restore-${stamp}`) : `${dataDir}.restore-${stamp}`;
+	const aside = inPlace ? join(dataDir, `.before-restore-${stamp}`) : `${dataDir}.before-restore-${stamp}`;
 	// A blob folder inside the data folder moves with it; one outside is swapped on its own.
 	const blobInside = config.blobDir === null || !relative(dataDir, config.blobDir).startsWith('..');
 	const blobStaging = config.blobDir !== null && !blobInside ? `${config.blobDir}.restore-${stamp}` : null;
 
-	const createdDataDir = !existsSync(dataDir);
-	mkdirSync(dataDir, { recursive: true });
 	let dataLock: DataDirLock;
 	try {
 		dataLock = await lockFolder(dataDir);
@@ -508,12 +531,22 @@ export async function restoreDataFolder(config: Resolved, file: string): Promise
 			}
 		}
 
-		// The swap. The new folder is locked first, so no server starts on it once it is in place.
-		stagingLock = await lockFolder(staging);
-		const aside = `${dataDir}.before-restore-${stamp}`;
-		renameSync(dataDir, aside);
-		renameSync(staging, dataDir);
-		swapped = true;
+		if (inPlace) {
+			// The swap, entry by entry, under the folder's lock (which stays where it is).
+			mkdirSync(aside);
+			const keep = (name: string) =>
+				name === basename(staging) || name === basename(aside) || name.startsWith('.before-restore-') || name === LOCK_FILE || name === LOCK_DESCRIPTION_FILE || name.startsWith(`${LOCK_FILE}-`);
+			for (const name of readdirSync(dataDir)) if (!keep(name)) renameSync(join(dataDir, name), join(aside, name));
+			swapped = true;
+			for (const name of readdirSync(staging)) renameSync(join(staging, name), join(dataDir, name));
+			rmSync(staging, { recursive: true });
+		} else {
+			// The swap. The new folder is locked first, so no server starts on it once it is in place.
+			stagingLock = await lockFolder(staging);
+			renameSync(dataDir, aside);
+			renameSync(staging, dataDir);
+			swapped = true;
+		}
 		let previousBlobs: string | null = null;
 		if (blobStaging && config.blobDir) {
 			if (existsSync(config.blobDir)) {
@@ -523,8 +556,10 @@ export async function restoreDataFolder(config: Resolved, file: string): Promise
 			renameSync(blobStaging, config.blobDir);
 		}
 		// Our lock descriptions, at their new places, are ours to remove while the locks are held.
-		rmSync(join(dataDir, LOCK_DESCRIPTION_FILE), { force: true });
-		rmSync(join(aside, LOCK_DESCRIPTION_FILE), { force: true });
+		if (!inPlace) {
+			rmSync(join(dataDir, LOCK_DESCRIPTION_FILE), { force: true });
+			rmSync(join(aside, LOCK_DESCRIPTION_FILE), { force: true });
+		}
 		let previousData: string | null = aside;
 		if (onlyLock(aside)) {
 			rmSync(aside, { recursive: true, force: true });
