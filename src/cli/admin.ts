@@ -564,8 +564,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		run(app, _values, _positionals, out) {
 			const result = app.migration.from === app.migration.to ? migrate(app.db, { renderBody }) : app.migration;
 			out.result(
-				{ from: result.from, to: result.to },
-				result.from === result.to ? `database is at schema version ${result.to}` : `upgraded database from schema version ${result.from} to ${result.to}`,
+				{ from: result.from, to: result.to, backup: result.backup ?? null },
+				result.from === result.to
+					? `database is at schema version ${result.to}`
+					: `upgraded database from schema version ${result.from} to ${result.to}${result.backup ? `; the database before the upgrade is in ${result.backup}` : ''}`,
 			);
 		},
 	},
