@@ -4,12 +4,13 @@
  * imports this module.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { App } from './app';
 import { Authenticator } from './auth/principal';
 import { createTokenStore } from './auth/token-store';
 import { ConfigError, type Resolved } from './config';
 import { ExternalChanges } from './db/external-changes';
-import { migrate } from './db/migrate';
+import { backupBeforeUpgrade, migrate } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
 import { createTransaction, immediate } from './db/transaction';
@@ -77,9 +78,18 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		throw new Error(`cannot open the database ${config.databaseFile}: ${(error as Error).message}`);
 	}
 	if (config.storage.synchronous === 'full') db.pragma('synchronous = FULL');
-	const migration = migrate(db, { renderBody });
-	const clock = options.clock ?? systemClock;
 	const log = options.log ?? createLogger();
+	// Upgrade steps run on a copy's safety net: refused (the database closed) when the copy fails.
+	let backup: string | null;
+	try {
+		backup = backupBeforeUpgrade(db, join(dataDir, 'backups'));
+	} catch (error) {
+		db.close();
+		throw error;
+	}
+	if (backup) log.info('copied the database before upgrading its schema', { backup });
+	const migration = { ...migrate(db, { renderBody }), backup };
+	const clock = options.clock ?? systemClock;
 	const tokens = createTokenStore(db, () => authenticator.clear());
 	const stores = createStores(db);
 	const authenticator = new Authenticator(tokens, stores.apps);

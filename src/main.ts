@@ -8,6 +8,7 @@ import { closeApp, openApp } from './compose';
 import { version } from './build-info';
 import { ADMIN_COMMANDS, ADMIN_HELP, parseAdmin } from './cli/admin';
 import { CliError, createOutput, describeError } from './cli/output';
+import { parseStorage, STORAGE_COMMANDS } from './cli/storage';
 import { serve } from './cli/serve';
 import { ConfigError, loadConfig, parsePort, splitList, type Overrides } from './config';
 import { createLogger } from './log';
@@ -80,9 +81,17 @@ async function runServe(args: string[]): Promise<void> {
 	await starting;
 }
 
-function runAdmin(args: string[]): void {
+/** backup, restore, check (src/cli/storage.ts): they open the data folder themselves. */
+async function runStorage(name: string, args: string[]): Promise<void> {
+	const { command, values, positionals } = parseStorage(name, args);
+	if (values.help) return void process.stdout.write(ADMIN_HELP);
+	await command.standalone(loadConfig(overrides(values)), values, positionals, createOutput(values.json === true));
+}
+
+async function runAdmin(args: string[]): Promise<void> {
 	const [name, ...rest] = args;
 	if (!name || name === '--help' || name === '-h' || name === 'help') return void process.stdout.write(ADMIN_HELP);
+	if (STORAGE_COMMANDS[name]) return runStorage(name, rest);
 	if (!ADMIN_COMMANDS[name]) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
 	const { command, values, positionals } = parseAdmin(name, rest);
 	if (values.help) return void process.stdout.write(ADMIN_HELP);

@@ -55,6 +55,12 @@ Commands:
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]
   migrate                      upgrade the database schema (serve does this on start)
+  backup FILE [--force]        write a consistent .tar.gz of the database and its blobs while the
+                               server runs (refuses an existing FILE without --force)
+  restore FILE                 replace the data folder with a backup's contents (verified first;
+                               refused while a server runs there); the old data is kept beside it
+  check                        read-only health check (integrity, foreign keys, schema, blobs, tokens,
+                               webhooks); exit code 1 when a problem is found
 
 Options for every command:
   --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR); every command but init
@@ -79,7 +85,8 @@ export const COMMON_OPTIONS = {
 
 type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
-function parse<O extends Options>(args: string[], options: O, positionals: string[]) {
+/** Parses a command's arguments: COMMON_OPTIONS and `options`, then `positionals`. @throws CliError */
+export function parse<O extends Options>(args: string[], options: O, positionals: string[]) {
 	let parsed;
 	try {
 		parsed = parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
@@ -557,8 +564,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		run(app, _values, _positionals, out) {
 			const result = app.migration.from === app.migration.to ? migrate(app.db, { renderBody }) : app.migration;
 			out.result(
-				{ from: result.from, to: result.to },
-				result.from === result.to ? `database is at schema version ${result.to}` : `upgraded database from schema version ${result.from} to ${result.to}`,
+				{ from: result.from, to: result.to, backup: result.backup ?? null },
+				result.from === result.to
+					? `database is at schema version ${result.to}`
+					: `upgraded database from schema version ${result.from} to ${result.to}${result.backup ? `; the database before the upgrade is in ${result.backup}` : ''}`,
 			);
 		},
 	},

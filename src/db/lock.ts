@@ -11,8 +11,9 @@
  * by a holder that died (its pid gone on this host) or not yet written by a holder that has just
  * taken the lock is waited for briefly (LOCK_DESCRIPTION_WAIT_MS), then reported as unknown.
  *
- * `gitstead admin` commands never take this lock: they run beside a serving server, safely, on
- * gitstead.db itself (WAL and a busy timeout).
+ * `gitstead admin` commands do not take this lock: they run beside a serving server, safely, on
+ * gitstead.db itself (WAL and a busy timeout). `gitstead admin restore` is the exception: it takes
+ * it (refused, naming the server, while one runs) and holds it while it replaces the folder.
  *
  * Nothing in the process may open gitstead.lock other than through SQLite: closing any other file
  * descriptor on it would drop the process's POSIX locks on it (SQLite works around this only for
