@@ -80,7 +80,7 @@ async function runServe(args: string[]): Promise<void> {
 	await starting;
 }
 
-function runAdmin(args: string[]): void {
+async function runAdmin(args: string[]): Promise<void> {
 	const [name, ...rest] = args;
 	if (!name || name === '--help' || name === '-h' || name === 'help') return void process.stdout.write(ADMIN_HELP);
 	if (!ADMIN_COMMANDS[name]) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
@@ -90,7 +90,7 @@ function runAdmin(args: string[]): void {
 	const createdFolder = !existsSync(config.storage.data_dir);
 	const app = openApp(config, { log: createLogger('warn'), create: command.createsDatabase === true });
 	try {
-		command.run(app, values, positionals, createOutput(values.json === true), { createdFolder });
+		await command.run(app, values, positionals, createOutput(values.json === true), { createdFolder });
 	} finally {
 		closeApp(app);
 	}

@@ -29,6 +29,7 @@ import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
+import { runSeedDemo } from './demo/command';
 import { CliError, type Output } from './output';
 
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
@@ -55,6 +56,10 @@ Commands:
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]
   migrate                      upgrade the database schema (serve does this on start)
+  seed-demo [--force]          fill a fresh data folder with a demo enterprise (Northwind Traders:
+                               3 organizations, 20 users, 11 repositories with history, issues,
+                               pull requests, deployments, workflow runs, dependabot alerts …) and
+                               print sign-in tokens for four personas; a seeded folder is left alone
 
 Options for every command:
   --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR); every command but init
@@ -149,7 +154,8 @@ export interface AdminCommand {
 	positionals: string[];
 	/** Creates a missing data folder and database (init); every other command refuses them. */
 	createsDatabase?: boolean;
-	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output, opened?: Opened): void;
+	/** May return a promise (seed-demo); runAdmin awaits it before closing the database. */
+	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output, opened?: Opened): void | Promise<void>;
 }
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
@@ -550,6 +556,11 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			app.transaction(() => app.tokens.revoke(id, epochSeconds(app.clock())));
 			out.result({ id, revoked: true }, `revoked token ${id}`);
 		},
+	},
+	'seed-demo': {
+		options: { force: { type: 'boolean' } },
+		positionals: [],
+		run: (app, values, _positionals, out) => runSeedDemo(app, values.force === true, out),
 	},
 	migrate: {
 		options: {},
