@@ -59,7 +59,9 @@ Commands:
   seed-demo [--force]          fill a fresh data folder with a demo enterprise (Northwind Traders:
                                3 organizations, 20 users, 11 repositories with history, issues,
                                pull requests, deployments, workflow runs, dependabot alerts …) and
-                               print sign-in tokens for four personas; a seeded folder is left alone
+                               print sign-in tokens for four personas; a seeded folder is left alone,
+                               a folder with other accounts or repositories refused unless --force;
+                               creates a missing folder like init
 
 Options for every command:
   --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR); every command but init
@@ -560,6 +562,8 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 	'seed-demo': {
 		options: { force: { type: 'boolean' } },
 		positionals: [],
+		// A demo usually starts from nothing: like init, it creates a missing folder and database.
+		createsDatabase: true,
 		run: (app, values, _positionals, out) => runSeedDemo(app, values.force === true, out),
 	},
 	migrate: {

@@ -22,19 +22,19 @@ export async function runSeedDemo(app: App, force: boolean, out: Output): Promis
 	const developer = result.personas[2] ?? result.personas[0];
 	const host = new URL(api).host;
 	const lines = [
-		`Seeded the Northwind Traders demo in ${(result.ms / 1000).toFixed(1)} s: ` +
-			Object.entries(result.counts)
-				.map(([kind, n]) => `${n} ${kind.replace(/_/g, ' ')}`)
-				.join(', ') +
-			'.',
+		`Seeded the Northwind Traders demo in ${(result.ms / 1000).toFixed(1)} s into ${app.config.storage.data_dir}:`,
+		`  ${Object.entries(result.counts)
+			.map(([kind, n]) => `${kind.replace(/_/g, ' ')} ${n}`)
+			.join(', ')}`,
 		'',
 		'Sign in as one of these personas (classic tokens with every scope; shown only this once, store them now):',
 		...result.personas.map((p) => `  ${p.login.padEnd(width)}  ${p.token}  ${p.role}`),
 		'',
-		`Start the server on this folder (gitstead serve --data-dir ${app.config.storage.data_dir}, or npm start), then for example:`,
+		`Start the server on this folder (gitstead serve --data-dir ${app.config.storage.data_dir}; npm start serves ./data), then for example:`,
 		`  curl -H "Authorization: Bearer ${developer.token}" ${api}/user/repos`,
 		`  curl -H "Authorization: Bearer ${developer.token}" ${api}/repos/northwind-eng/storefront/issues`,
 		`  GH_HOST=${host} GH_ENTERPRISE_TOKEN=${developer.token} gh issue list -R ${host}/northwind-eng/storefront`,
+		'  (gh speaks HTTPS to enterprise hosts: serve behind a TLS proxy and set server.external_url)',
 	];
 	out.result(json, lines.join('\n'));
 }

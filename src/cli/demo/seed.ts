@@ -10,7 +10,9 @@
  * Safety: a folder that already holds the demo enterprise is left alone ("already seeded"); a
  * folder holding other accounts or repositories is refused unless `force` (the serve-created
  * `admin` alone does not count). Tokens used only for seeding are revoked at the end; the
- * personas' tokens (./data.ts PERSONAS) are returned, shown once.
+ * personas' tokens (./data.ts PERSONAS) are returned, shown once. A seed that stopped part-way
+ * (an API call refused) leaves its seeding tokens unrevoked: a later run sees them and says the
+ * demo is incomplete instead of "already seeded".
  */
 import type { App } from '../../app';
 import { importRuns } from '../../api/actions/import';
@@ -46,6 +48,8 @@ export interface SeedResult {
 }
 
 const DAY = 86_400_000;
+/** The note of the tokens used only while seeding (revoked at the end). */
+const SEEDING_NOTE = 'seed-demo (revoked after seeding)';
 const MINUTE = 60_000;
 
 /** An answer of the API that was not 2xx: the seed stops, naming the request. */
@@ -61,7 +65,12 @@ class SeedError extends Error {}
 export async function seedDemo(app: App, options: { force?: boolean; progress?: (line: string) => void } = {}): Promise<SeedResult> {
 	const started = Date.now();
 	const progress = options.progress ?? (() => {});
-	if (app.stores.enterprises.bySlug(demo.ENTERPRISE.slug)) return { alreadySeeded: true, personas: [], counts: {}, ms: Date.now() - started };
+	if (app.stores.enterprises.bySlug(demo.ENTERPRISE.slug)) {
+		if (app.tokens.list().some((token) => token.note === SEEDING_NOTE && token.revoked_at === null)) {
+			throw new CliError(`the data folder ${app.config.storage.data_dir} holds an incomplete demo (an earlier seed-demo stopped part-way); start over in an empty folder`);
+		}
+		return { alreadySeeded: true, personas: [], counts: {}, ms: Date.now() - started };
+	}
 	const other = app.db
 		.prepare("SELECT (SELECT count(*) FROM accounts WHERE type IN ('User', 'Organization') AND login <> 'admin') + (SELECT count(*) FROM repositories)")
 		.pluck()
@@ -76,6 +85,9 @@ export async function seedDemo(app: App, options: { force?: boolean; progress?: 
 	app.urls = savedUrls;
 	try {
 		await seeder.run(`${server.address}/api/v3`);
+	} catch (error) {
+		if (error instanceof SeedError) throw new CliError(`${error.message} (the folder now holds an incomplete demo; start over in an empty folder)`);
+		throw error;
 	} finally {
 		await server.close();
 		app.urls = savedUrls;
@@ -180,7 +192,7 @@ class Seeder {
 						createdById: row.id,
 						scopes: [...ALL_TOP_LEVEL_SCOPES],
 						now: epochSeconds(this.now),
-						note: persona ? 'seed-demo persona' : 'seed-demo (revoked after seeding)',
+						note: persona ? 'seed-demo persona' : SEEDING_NOTE,
 					}),
 				);
 			}
@@ -233,6 +245,8 @@ class Seeder {
 			ids.set(team.name, created);
 			for (const login of team.maintainers) await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/memberships/${login}`, { role: 'maintainer' });
 			for (const login of team.members) await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/memberships/${login}`, { role: 'member' });
+			// The API makes the creating owner a maintainer (as GitHub does); the script says who is in.
+			if (![...team.maintainers, ...team.members].includes(owner)) await this.api(owner, 'DELETE', `/orgs/${org.login}/teams/${created.slug}/memberships/${owner}`);
 			for (const [name, permission] of Object.entries(team.repos)) {
 				await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/repos/${org.login}/${name}`, { permission });
 			}
