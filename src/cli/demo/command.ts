@@ -2,7 +2,7 @@
  * What `gitstead admin seed-demo` prints: progress lines on a terminal (standard error, only when
  * it is a TTY), then how to sign in — each persona's login, role and token (shown once) with curl
  * and gh examples against the configured server URL — or, with --json, one object
- * `{"already_seeded","api_url","personas":[{"login","role","token"}],"counts":{…},"elapsed_ms"}`.
+ * `{"already_seeded","api_url","personas":[{"login","role","token"}],"counts":{…},"elapsed_ms","api_requests"}`.
  */
 import type { App } from '../../app';
 import type { Output } from '../output';
@@ -13,7 +13,7 @@ export async function runSeedDemo(app: App, force: boolean, out: Output): Promis
 	const tty = process.stderr.isTTY === true;
 	const result = await seedDemo(app, { force, progress: tty ? (line) => process.stderr.write(`seed-demo: ${line}…\n`) : undefined });
 	const api = app.urls.apiBase;
-	const json = { already_seeded: result.alreadySeeded, api_url: api, personas: result.personas, counts: result.counts, elapsed_ms: result.ms };
+	const json = { already_seeded: result.alreadySeeded, api_url: api, personas: result.personas, counts: result.counts, elapsed_ms: result.ms, api_requests: result.requests };
 	if (result.alreadySeeded) {
 		out.result(json, `the data folder ${app.config.storage.data_dir} is already seeded (it holds the demo enterprise); nothing to do`);
 		return;
@@ -22,7 +22,7 @@ export async function runSeedDemo(app: App, force: boolean, out: Output): Promis
 	const developer = result.personas[2] ?? result.personas[0];
 	const host = new URL(api).host;
 	const lines = [
-		`Seeded the Northwind Traders demo in ${(result.ms / 1000).toFixed(1)} s into ${app.config.storage.data_dir}:`,
+		`Seeded the Northwind Traders demo into ${app.config.storage.data_dir} in ${(result.ms / 1000).toFixed(1)} s (${result.requests} API requests):`,
 		`  ${Object.entries(result.counts)
 			.map(([kind, n]) => `${kind.replace(/_/g, ' ')} ${n}`)
 			.join(', ')}`,

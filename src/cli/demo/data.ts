@@ -665,6 +665,8 @@ axios 1.x changes the default export in CommonJS; we only use ESM so it should b
 			{ workflow: 'Tests', event: 'push', branch: 'main', actor: 'rcosta', status: 'completed', conclusion: 'failure', minutesAgo: 8700, title: 'Reject zero-amount checkouts' },
 			{ workflow: 'Tests', event: 'push', branch: 'main', actor: 'rcosta', status: 'completed', conclusion: 'success', minutesAgo: 8600, title: 'Reject zero-amount checkouts' },
 			{ workflow: 'Tests', event: 'workflow_dispatch', branch: 'main', actor: 'jmartin', status: 'waiting', minutesAgo: 5, title: 'Tests' },
+			{ workflow: 'Tests', event: 'schedule', branch: 'main', actor: 'jmartin', status: 'completed', conclusion: 'skipped', minutesAgo: 1440, title: 'Tests' },
+			{ workflow: 'Tests', event: 'push', branch: 'main', actor: 'rcosta', status: 'requested', minutesAgo: 1, title: 'Reject zero-amount checkouts' },
 		],
 		snapshot: {
 			manifest: 'requirements.txt',

@@ -45,6 +45,8 @@ export interface SeedResult {
 	counts: Record<string, number>;
 	/** Wall-clock milliseconds the seeding took. */
 	ms: number;
+	/** API requests made. */
+	requests: number;
 }
 
 const DAY = 86_400_000;
@@ -69,7 +71,7 @@ export async function seedDemo(app: App, options: { force?: boolean; progress?: 
 		if (app.tokens.list().some((token) => token.note === SEEDING_NOTE && token.revoked_at === null)) {
 			throw new CliError(`the data folder ${app.config.storage.data_dir} holds an incomplete demo (an earlier seed-demo stopped part-way); start over in an empty folder`);
 		}
-		return { alreadySeeded: true, personas: [], counts: {}, ms: Date.now() - started };
+		return { alreadySeeded: true, personas: [], counts: {}, ms: Date.now() - started, requests: 0 };
 	}
 	const other = app.db
 		.prepare("SELECT (SELECT count(*) FROM accounts WHERE type IN ('User', 'Organization') AND login <> 'admin') + (SELECT count(*) FROM repositories)")
@@ -92,13 +94,15 @@ export async function seedDemo(app: App, options: { force?: boolean; progress?: 
 		await server.close();
 		app.urls = savedUrls;
 	}
-	return { alreadySeeded: false, personas: seeder.personas(), counts: seeder.counts, ms: Date.now() - started };
+	return { alreadySeeded: false, personas: seeder.personas(), counts: seeder.counts, ms: Date.now() - started, requests: seeder.requests };
 }
 
 type Json = Record<string, unknown>;
 
 class Seeder {
 	readonly counts: Record<string, number> = {};
+	/** API requests made so far. */
+	requests = 0;
 	private base = '';
 	private readonly now: number;
 	private readonly tokens = new Map<string, { id: number; token: string }>();
@@ -125,6 +129,7 @@ class Seeder {
 	private async api<T = Json>(login: string, method: string, path: string, body?: unknown): Promise<T> {
 		const token = this.tokens.get(login);
 		if (!token) throw new SeedError(`seed-demo: no token for ${login}`);
+		this.requests++;
 		const response = await fetch(`${this.base}${path}`, {
 			method,
 			headers: {
