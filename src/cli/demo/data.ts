@@ -83,7 +83,8 @@ export interface DemoPull {
 	commits: DemoCommit[];
 	labels?: string[];
 	reviewers?: string[];
-	reviews?: Array<{ author: string; event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT'; body: string }>;
+	/** Reviews, with comments on lines of the head's files (line numbers of the new file). */
+	reviews?: Array<{ author: string; event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT'; body: string; comments?: Array<{ path: string; line: number; body: string }> }>;
 	comments?: DemoComment[];
 	/** Merged by this login. */
 	merge?: { by: string; method: 'merge' | 'squash' | 'rebase' };
@@ -574,7 +575,17 @@ axios 1.x changes the default export in CommonJS; we only use ESM so it should b
 				],
 				labels: ['bug', 'checkout'],
 				reviewers: ['rcosta', 'asingh'],
-				reviews: [{ author: 'rcosta', event: 'REQUEST_CHANGES', body: 'The session can expire between page load and click — please refresh the key when the session is older than 15 minutes.' }],
+				reviews: [
+					{
+						author: 'rcosta',
+						event: 'REQUEST_CHANGES',
+						body: 'The session can expire between page load and click — please refresh the key when the session is older than 15 minutes.',
+						comments: [
+							{ path: 'src/api/client.js', line: 7, body: 'If `session` is stale this sends an expired key; payments-api answers 409 and the shopper sees a generic error.' },
+							{ path: 'src/CheckoutButton.jsx', line: 3, body: 'Nice — `aria-busy` also helps screen readers here. 👍' },
+						],
+					},
+				],
 				comments: [{ author: 'bwilliams', body: 'Verified on Safari 17.1 with the preview build: the order goes through.' }],
 			},
 		],

@@ -67,20 +67,30 @@ class SeedError extends Error {}
 export async function seedDemo(app: App, options: { force?: boolean; progress?: (line: string) => void } = {}): Promise<SeedResult> {
 	const started = Date.now();
 	const progress = options.progress ?? (() => {});
-	if (app.stores.enterprises.bySlug(demo.ENTERPRISE.slug)) {
-		if (app.tokens.list().some((token) => token.note === SEEDING_NOTE && token.revoked_at === null)) {
-			throw new CliError(`the data folder ${app.config.storage.data_dir} holds an incomplete demo (an earlier seed-demo stopped part-way); start over in an empty folder`);
-		}
-		return { alreadySeeded: true, personas: [], counts: {}, ms: Date.now() - started, requests: 0 };
-	}
-	const other = app.db
-		.prepare("SELECT (SELECT count(*) FROM accounts WHERE type IN ('User', 'Organization') AND login <> 'admin') + (SELECT count(*) FROM repositories)")
-		.pluck()
-		.get() as number;
-	if (other > 0 && !options.force) {
-		throw new CliError(`the data folder ${app.config.storage.data_dir} already holds accounts or repositories; seed-demo fills a fresh folder (use --force to add the demo beside them)`);
-	}
 	const seeder = new Seeder(app, progress);
+	// The check and the first writes (people, tokens, the enterprise) in one transaction: of two
+	// runs started together on one folder, the second waits, then finds the demo begun.
+	progress('people, enterprise and organizations');
+	const fresh = app.transaction(() => {
+		if (app.stores.enterprises.bySlug(demo.ENTERPRISE.slug)) {
+			if (app.tokens.list().some((token) => token.note === SEEDING_NOTE && token.revoked_at === null)) {
+				throw new CliError(
+					`the data folder ${app.config.storage.data_dir} holds an incomplete demo (an earlier seed-demo stopped part-way, or is still running); start over in an empty folder`,
+				);
+			}
+			return false;
+		}
+		const other = app.db
+			.prepare("SELECT (SELECT count(*) FROM accounts WHERE type IN ('User', 'Organization') AND login <> 'admin') + (SELECT count(*) FROM repositories)")
+			.pluck()
+			.get() as number;
+		if (other > 0 && !options.force) {
+			throw new CliError(`the data folder ${app.config.storage.data_dir} already holds accounts or repositories; seed-demo fills a fresh folder (use --force to add the demo beside them)`);
+		}
+		seeder.bootstrap();
+		return true;
+	});
+	if (!fresh) return { alreadySeeded: true, personas: [], counts: {}, ms: Date.now() - started, requests: 0 };
 	const savedUrls = app.urls;
 	const server = await listen(app, '127.0.0.1', 0);
 	// The listener's address is temporary: URLs written while seeding use the configured origin.
@@ -105,6 +115,7 @@ class Seeder {
 	requests = 0;
 	private base = '';
 	private readonly now: number;
+	private enterpriseId = 0;
 	private readonly tokens = new Map<string, { id: number; token: string }>();
 	private readonly users = new Map<string, AccountRow>();
 	/** owner/name → branch → head sha */
@@ -157,8 +168,6 @@ class Seeder {
 
 	async run(base: string): Promise<void> {
 		this.base = base;
-		this.progress('people, enterprise and organizations');
-		this.people();
 		await this.organizations();
 		this.progress('repositories and teams');
 		for (const repo of demo.REPOS) await this.createRepository(repo);
@@ -180,39 +189,37 @@ class Seeder {
 		this.finish();
 	}
 
-	/** Users with their profiles and seeding tokens, in one transaction. */
-	private people(): void {
+	/** Users with their profiles and seeding tokens, and the enterprise (inside the caller's transaction). */
+	bootstrap(): void {
 		const now = isoSeconds(this.now);
-		this.app.transaction(() => {
-			for (const person of demo.USERS) {
-				const row = createUser(this.app, { login: person.login, name: person.name, email: person.email, emailPublic: true, siteAdmin: person.siteAdmin });
-				this.app.stores.accounts.updateProfile(row.id, { company: person.company, blog: person.blog ?? null, location: person.location, bio: person.bio }, now);
-				this.users.set(person.login, this.app.stores.accounts.byId(row.id)!);
-				const persona = demo.PERSONAS.some((p) => p.login === person.login);
-				this.tokens.set(
-					person.login,
-					this.app.tokens.create({
-						kind: 'classic',
-						userId: row.id,
-						createdById: row.id,
-						scopes: [...ALL_TOP_LEVEL_SCOPES],
-						now: epochSeconds(this.now),
-						note: persona ? 'seed-demo persona' : SEEDING_NOTE,
-					}),
-				);
-			}
-		});
+		for (const person of demo.USERS) {
+			const row = createUser(this.app, { login: person.login, name: person.name, email: person.email, emailPublic: true, siteAdmin: person.siteAdmin });
+			this.app.stores.accounts.updateProfile(row.id, { company: person.company, blog: person.blog ?? null, location: person.location, bio: person.bio }, now);
+			this.users.set(person.login, this.app.stores.accounts.byId(row.id)!);
+			const persona = demo.PERSONAS.some((p) => p.login === person.login);
+			this.tokens.set(
+				person.login,
+				this.app.tokens.create({
+					kind: 'classic',
+					userId: row.id,
+					createdById: row.id,
+					scopes: [...ALL_TOP_LEVEL_SCOPES],
+					now: epochSeconds(this.now),
+					note: persona ? 'seed-demo persona' : SEEDING_NOTE,
+				}),
+			);
+		}
 		this.count('users', demo.USERS.length);
+		const owner = this.user(demo.PERSONAS[0].login);
+		this.enterpriseId = createEnterprise(this.app, { slug: demo.ENTERPRISE.slug, name: demo.ENTERPRISE.name, ownerId: owner.id }).id;
+		this.count('enterprises');
 	}
 
 	private async organizations(): Promise<void> {
 		const now = isoSeconds(this.now);
-		const owner = this.user(demo.PERSONAS[0].login);
-		const enterprise = createEnterprise(this.app, { slug: demo.ENTERPRISE.slug, name: demo.ENTERPRISE.name, ownerId: owner.id });
-		this.count('enterprises');
 		for (const org of demo.ORGS) {
 			const [first, ...others] = org.owners;
-			const row = createOrganization(this.app, { login: org.login, ownerId: this.user(first).id, enterpriseId: enterprise.id, name: org.name });
+			const row = createOrganization(this.app, { login: org.login, ownerId: this.user(first).id, enterpriseId: this.enterpriseId, name: org.name });
 			this.app.transaction(() => {
 				for (const login of others) addMember(this.app, row, this.user(login), 'admin', now, this.user(first).id);
 				for (const login of org.members) addMember(this.app, row, this.user(login), 'member', now, this.user(first).id);
@@ -424,7 +431,13 @@ class Seeder {
 		await this.triage(repo, created.number, { labels: pull.labels }, milestones);
 		if (pull.reviewers?.length) await this.api(pull.author, 'POST', `${path}/pulls/${created.number}/requested_reviewers`, { reviewers: pull.reviewers });
 		for (const review of pull.reviews ?? []) {
-			await this.api(review.author, 'POST', `${path}/pulls/${created.number}/reviews`, { event: review.event, body: review.body, commit_id: heads.get(pull.branch) });
+			await this.api(review.author, 'POST', `${path}/pulls/${created.number}/reviews`, {
+				event: review.event,
+				body: review.body,
+				commit_id: heads.get(pull.branch),
+				comments: (review.comments ?? []).map((comment) => ({ ...comment, side: 'RIGHT' })),
+			});
+			this.count('review_comments', review.comments?.length ?? 0);
 			this.count('reviews');
 		}
 		for (const comment of pull.comments ?? []) await this.comment(repo, created.number, comment);
