@@ -534,14 +534,15 @@ cc @ilarsen for the colour tokens.`,
 | axios   | 0.21.1  | 1.6.0    |
 
 axios 1.x changes the default export in CommonJS; we only use ESM so it should be a drop-in.`,
-				comments: [{ author: 'rcosta', body: 'On it. lodash is easy; for axios I will run the checkout tests against staging first.' }],
+				comments: [{ author: 'rcosta', body: 'On it. lodash is easy; for axios I will run the checkout tests against staging first.', reactions: { rocket: ['tnguyen'] } }],
+				reactions: { '+1': ['mchen', 'jmartin', 'nkowalski'] },
 			},
 			{
 				author: 'cwright',
 				title: 'Product images are blurry on retina screens',
 				labels: ['bug'],
 				body: 'The catalogue grid requests 1x images only. We should use `srcset` with the 2x variants the CDN already has.\n\n![screenshot](https://cdn.northwind.example/bugs/blurry.png)',
-				comments: [{ author: 'asingh', body: 'Thanks @cwright! Would you like to take it? You know the image pipeline better than we do.' }, { author: 'cwright', body: 'Sure, PR coming this week.' }],
+				comments: [{ author: 'asingh', body: 'Thanks @cwright! Would you like to take it? You know the image pipeline better than we do.' }, { author: 'cwright', body: 'Sure, PR coming this week.', reactions: { hooray: ['asingh'], heart: ['ilarsen'] } }],
 			},
 			{
 				author: 'mchen',
@@ -660,6 +661,23 @@ axios 1.x changes the default export in CommonJS; we only use ESM so it should b
 				body: '`PyYAML==5.3.1` is affected by CVE-2020-14343. We do not call `full_load`, but the dependency is flagged; please bump it.',
 				closed: { by: 'rcosta', reason: 'completed' },
 				comments: [{ author: 'rcosta', body: 'Bumped in the next release branch.' }],
+			},
+			{
+				author: 'rcosta',
+				title: 'Partial captures for split shipments',
+				labels: ['enhancement', 'psp'],
+				milestone: 'Q1 hardening',
+				body: `Orders shipped in several parcels are captured in full at the first shipment today. The PSP supports partial captures:
+
+\`\`\`python
+client.capture(authorization_id, amount_cents=1999, final=False)
+\`\`\`
+
+- [ ] store captured amounts per shipment
+- [ ] refund logic must use the sum of captures
+- [ ] migration for existing authorizations`,
+				reactions: { '+1': ['jmartin'], eyes: ['mchen'] },
+				comments: [{ author: 'jmartin', body: 'Refunds already check `captured - refunded`, so the second box is mostly tests. 👍' }],
 			},
 		],
 		collaborators: { vkumar: 'pull' },
