@@ -99,7 +99,7 @@ async function runAdmin(args: string[]): Promise<void> {
 	const createdFolder = !existsSync(config.storage.data_dir);
 	const app = openApp(config, { log: createLogger('warn'), create: command.createsDatabase === true });
 	try {
-		command.run(app, values, positionals, createOutput(values.json === true), { createdFolder });
+		await command.run(app, values, positionals, createOutput(values.json === true), { createdFolder });
 	} finally {
 		closeApp(app);
 	}

@@ -29,6 +29,7 @@ import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
+import { runSeedDemo } from './demo/command';
 import { CliError, type Output } from './output';
 
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
@@ -61,6 +62,12 @@ Commands:
                                refused while a server runs there); the old data is kept beside it
   check                        read-only health check (integrity, foreign keys, schema, blobs, tokens,
                                webhooks); exit code 1 when a problem is found
+  seed-demo [--force]          fill a fresh data folder with a demo enterprise (Northwind Traders:
+                               3 organizations, 20 users, 11 repositories with history, issues,
+                               pull requests, deployments, workflow runs, dependabot alerts …) and
+                               print sign-in tokens for four personas; a seeded folder is left alone,
+                               a folder with other accounts or repositories refused unless --force;
+                               creates a missing folder like init
 
 Options for every command:
   --data-dir DIR   data folder (default ./data; GITSTEAD_DATA_DIR); every command but init
@@ -156,7 +163,8 @@ export interface AdminCommand {
 	positionals: string[];
 	/** Creates a missing data folder and database (init); every other command refuses them. */
 	createsDatabase?: boolean;
-	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output, opened?: Opened): void;
+	/** May return a promise (seed-demo); runAdmin awaits it before closing the database. */
+	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output, opened?: Opened): void | Promise<void>;
 }
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
@@ -557,6 +565,13 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			app.transaction(() => app.tokens.revoke(id, epochSeconds(app.clock())));
 			out.result({ id, revoked: true }, `revoked token ${id}`);
 		},
+	},
+	'seed-demo': {
+		options: { force: { type: 'boolean' } },
+		positionals: [],
+		// A demo usually starts from nothing: like init, it creates a missing folder and database.
+		createsDatabase: true,
+		run: (app, values, _positionals, out) => runSeedDemo(app, values.force === true, out),
 	},
 	migrate: {
 		options: {},

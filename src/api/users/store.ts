@@ -119,6 +119,10 @@ export function createAccountStore(db: DB) {
 			updated_at = @updated_at
 		WHERE id = @id AND type = 'Organization'`);
 
+	const updateProfile = db.prepare(`
+		UPDATE accounts SET company = @company, blog = @blog, location = @location, bio = @bio, updated_at = @updated_at
+		WHERE id = @id AND type = 'User'`);
+
 	const loginMemo = new Map<string, AccountRow | null>();
 	const idMemo = new Map<number, AccountRow | null>();
 	const remember = <K>(memo: Map<K, AccountRow | null>, key: K, row: AccountRow | undefined) => {
@@ -209,6 +213,11 @@ export function createAccountStore(db: DB) {
 		updateOrgSettings(id: number, settings: OrgSettings, updatedAt: string): void {
 			forget();
 			updateOrg.run({ ...settings, id, updated_at: updatedAt });
+		},
+		/** A user's public profile fields (company, blog, location, bio); updatedAt ISO. */
+		updateProfile(id: number, profile: { company: string | null; blog: string | null; location: string | null; bio: string | null }, updatedAt: string): void {
+			forget();
+			updateProfile.run({ ...profile, id, updated_at: updatedAt });
 		},
 		siteAdminCount: () => siteAdmins.get() as number,
 		counts: (id: number) => counts.get({ id }) as AccountCounts,
