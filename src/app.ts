@@ -13,6 +13,8 @@ import type { DB } from './db/open';
 import type { Settings } from './db/settings';
 import type { Transaction } from './db/transaction';
 import type { RepresentationCache } from './http/cache';
+import type { Health } from './http/health';
+import type { Metrics } from './http/metrics';
 import type { RateLimiter } from './http/rate-limit';
 import type { Urls } from './http/urls';
 import type { TrustedProxies } from './http/proxy';
@@ -67,4 +69,8 @@ export interface App {
 	flushCounters(): number;
 	/** X-Poll-Interval, in seconds (grows while the server is busy). */
 	pollInterval(): number;
+	/** GET /healthz: the checks (src/http/health.ts). */
+	health: Health;
+	/** GET /metrics: this application's Prometheus registry and request counters (src/http/metrics.ts). */
+	metrics: Metrics;
 }

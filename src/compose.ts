@@ -15,6 +15,8 @@ import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
 import { createTransaction, immediate } from './db/transaction';
 import { RepresentationCache } from './http/cache';
+import { Health } from './http/health';
+import { Metrics } from './http/metrics';
 import { PollInterval } from './http/poll';
 import { RateLimiter } from './http/rate-limit';
 import { Urls } from './http/urls';
@@ -96,12 +98,19 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const externalChanges = new ExternalChanges(db);
 	const cache = new RepresentationCache();
 	const poll = new PollInterval(config.polling.interval_seconds);
+	const metrics = new Metrics(config.metrics, {
+		databaseFile: config.databaseFile,
+		dataDir,
+		pendingDeliveries: () => stores.webhooks.queuedCount(),
+		taskBacklog: () => app.tasks.backlog(),
+	});
 	const webhooks = new Webhooks({
 		store: stores.webhooks,
 		clock,
 		log,
 		settings: config.webhooks,
 		host: () => app.urls.host,
+		observeAttempt: (seconds, ok, final) => metrics.deliveryAttempt(seconds, ok, final),
 	});
 	const clearCaches = () => {
 		stores.accounts.forget();
@@ -132,13 +141,23 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
 		migration,
-		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true }),
+		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),
 		flushCounters() {
 			const windows = app.rateLimiter.flush();
 			const tokensUsed = immediate(db, () => authenticator.flushUsage());
 			return windows + tokensUsed;
 		},
+		health: new Health({
+			db,
+			databaseFile: config.databaseFile,
+			dataDir,
+			settings: config.health,
+			clock,
+			storageFailure: () => app.transaction.storageFailure(),
+			schemaVersion: migration.to,
+		}),
+		metrics,
 	};
 	samplers.set(app, poll);
 	app.tasks.register(CONVERT_TASK, runConversionTask);

@@ -104,6 +104,19 @@ export interface Config {
 		 */
 		mark_read_batch: number;
 	};
+	health: {
+		/**
+		 * Bytes that must stay free on the disk holding storage.data_dir: below it GET /healthz answers
+		 * 503 "fail", below twice it "warn" (src/http/health.ts); 0 switches the disk check off.
+		 */
+		min_free_bytes: number;
+	};
+	metrics: {
+		/** GET /metrics answers (Prometheus text format); false → 404, like an unknown path, and nothing is counted. */
+		enabled: boolean;
+		/** Non-empty: GET /metrics requires `Authorization: Bearer <token>` (401 otherwise). */
+		token: string;
+	};
 }
 
 /** Paths and URLs derived from a Config. */
@@ -157,6 +170,8 @@ export function defaultConfig(): Config {
 		events: { retention_days: 30, timeline_limit: 300, audit_retention_days: 180 },
 		webhooks: { max_attempts: 5, retry_base_seconds: 10, timeout_seconds: 10, concurrency: 4, allowed_hosts: [] },
 		notifications: { mark_read_batch: 1000 },
+		health: { min_free_bytes: 100 * 1024 * 1024 },
+		metrics: { enabled: true, token: '' },
 	};
 }
 
@@ -225,6 +240,8 @@ const fileSchema = v.strictObject({
 		}),
 	),
 	notifications: v.optional(v.strictObject({ mark_read_batch: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))) })),
+	health: v.optional(v.strictObject({ min_free_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER))) })),
+	metrics: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), token: v.optional(v.string()) })),
 });
 
 /** Settings that flags and GITSTEAD_* variables may override. */
@@ -235,6 +252,8 @@ export interface Overrides {
 	externalUrl?: string;
 	trustedProxies?: string[];
 	config?: string;
+	/** metrics.token (GITSTEAD_METRICS_TOKEN: a secret is better kept out of the file). */
+	metricsToken?: string;
 }
 
 /** Error in configuration; its message is one line meant for a person. */
@@ -242,7 +261,7 @@ export class ConfigError extends Error {}
 
 /**
  * Reads GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_EXTERNAL_URL,
- * GITSTEAD_TRUSTED_PROXIES (comma-separated) and GITSTEAD_CONFIG.
+ * GITSTEAD_TRUSTED_PROXIES (comma-separated), GITSTEAD_CONFIG and GITSTEAD_METRICS_TOKEN.
  */
 export function environmentOverrides(env: NodeJS.ProcessEnv): Overrides {
 	const out: Overrides = {};
@@ -252,6 +271,7 @@ export function environmentOverrides(env: NodeJS.ProcessEnv): Overrides {
 	if (env.GITSTEAD_EXTERNAL_URL) out.externalUrl = env.GITSTEAD_EXTERNAL_URL;
 	if (env.GITSTEAD_TRUSTED_PROXIES !== undefined) out.trustedProxies = splitList(env.GITSTEAD_TRUSTED_PROXIES);
 	if (env.GITSTEAD_CONFIG) out.config = env.GITSTEAD_CONFIG;
+	if (env.GITSTEAD_METRICS_TOKEN !== undefined) out.metricsToken = env.GITSTEAD_METRICS_TOKEN;
 	return out;
 }
 
@@ -297,6 +317,7 @@ export function loadConfig(flags: Overrides = {}, env: NodeJS.ProcessEnv = proce
 	if (overrides.dataDir) config.storage.data_dir = overrides.dataDir;
 	if (overrides.externalUrl !== undefined) config.server.external_url = overrides.externalUrl;
 	if (overrides.trustedProxies !== undefined) config.server.trusted_proxies = overrides.trustedProxies;
+	if (overrides.metricsToken !== undefined) config.metrics.token = overrides.metricsToken;
 
 	return resolveConfig(config, cwd, configFile);
 }
@@ -364,6 +385,8 @@ function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
 	Object.assign(config.events, stripUndefined(file.events ?? {}));
 	Object.assign(config.webhooks, stripUndefined(file.webhooks ?? {}));
 	Object.assign(config.notifications, stripUndefined(file.notifications ?? {}));
+	Object.assign(config.health, stripUndefined(file.health ?? {}));
+	Object.assign(config.metrics, stripUndefined(file.metrics ?? {}));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

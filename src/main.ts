@@ -26,6 +26,8 @@ Usage:
 Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG,
 GITSTEAD_EXTERNAL_URL and GITSTEAD_TRUSTED_PROXIES stand in for the flags of the same name. One server serves a data folder at
 a time (a second serve on it exits naming the first); admin commands run beside it.
+GITSTEAD_METRICS_TOKEN sets [metrics] token (GET /metrics then requires Authorization: Bearer <token>).
+GET /healthz and GET /metrics are served at the root, without authentication (README: Health and metrics).
 `;
 
 function fail(message: string, code = 1): never {

@@ -22,6 +22,14 @@ import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { Urls } from './http/urls';
 
 const API_PREFIX = '/api/v3';
+/** GET /healthz (src/http/health.ts) and GET /metrics (src/http/metrics.ts), at the root only. */
+const HEALTHZ = '/healthz';
+const METRICS = '/metrics';
+
+/** Whether a request target is `path`, with or without a query. */
+function isPath(url: string, path: string): boolean {
+	return url.length === path.length ? url === path : url.startsWith(path) && url.charCodeAt(path.length) === 63; // '?'
+}
 
 /** Resolves every declaration's policy (throws at startup on a bad declaration). */
 export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] {
@@ -102,6 +110,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 	router.use(body);
 	// avatar_url of every account: a generated picture (Gitstead stores no uploaded avatars).
 	router.get('/avatars/u/:id', (req: IncomingMessage & { params: Record<string, string> }, res: ServerResponse) => {
+		app.metrics.mark(res, '/avatars/u/{id}');
 		const account = /^\d{1,15}$/.test(req.params.id) ? app.stores.accounts.byId(Number(req.params.id)) : undefined;
 		if (!account) return write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
 		res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
@@ -119,7 +128,8 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req) || !(req.path.startsWith('/_codeload/') || req.path.startsWith('/_raw/'))) return next();
 		app.externalChanges.checkAtMostEvery(1);
 		const token = typeof req.query.token === 'string' ? req.query.token : null;
-		if (!serveCodeload(app, req, res, req.path, token, baseHeaders(randomUUID()))) next();
+		if (!serveCodeload(app, req, res, req.path, token, baseHeaders(randomUUID()))) return next();
+		app.metrics.mark(res, req.path.startsWith('/_raw/') ? '/_raw/{owner}/{repo}/{ref}/{path}' : '/_codeload/{owner}/{repo}/{archive}/{sha}');
 	});
 	// The Atom feeds GET /feeds lists, at the web origin only (not below /api/v3): /timeline,
 	// /{login}, /{login}.private, … (src/api/feeds/web.ts). API routes win where both could answer.
@@ -131,6 +141,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		const request = { method: req.method, path: req.path, token, ifNoneMatch: typeof header === 'string' ? header : undefined };
 		const answer = requestScope(app, req)(() => serveAtom(app, request, app.clock()));
 		if (!answer) return next();
+		app.metrics.mark(res, 'feeds');
 		res.writeHead(answer.status, { ...baseHeaders(randomUUID()), ...answer.headers });
 		res.end(answer.body);
 	});
@@ -149,6 +160,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 	const logRequests = app.config.server.log_requests;
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
 	return (req, res) => {
+		app.metrics.begin(res);
 		if (logRequests) {
 			const started = process.hrtime.bigint();
 			res.on('finish', () => {
@@ -161,6 +173,14 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		// and is their sum; each is held to its own, smaller limit here, with GitHub's body.
 		if (url.length > maxUrl) return refuse(req, res, 414, 'URI Too Long');
 		if (headerBytes(req.rawHeaders) > maxHeaders) return refuse(req, res, 431, 'Request Header Fields Too Large');
+		// Health and metrics at the server root, outside the API: no authentication, no rate limit.
+		if ((req.method === 'GET' || req.method === 'HEAD') && (url.startsWith(HEALTHZ) || url.startsWith(METRICS))) {
+			if (isPath(url, HEALTHZ)) {
+				app.metrics.mark(res, HEALTHZ);
+				return app.health.serve(req, res);
+			}
+			if (isPath(url, METRICS) && app.metrics.enabled) return app.metrics.serve(req, res);
+		}
 		if (url.startsWith(API_PREFIX)) {
 			const rest = url.slice(API_PREFIX.length);
 			if (rest === '' || rest[0] === '/' || rest[0] === '?') {

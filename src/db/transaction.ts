@@ -16,7 +16,17 @@
  * so nothing is acknowledged before it is committed; reads in the same turn on this connection see
  * the writes before their commit, as they would a moment later.
  */
+import { isStorageFailure } from './errors';
 import type { DB } from './open';
+
+/** A write that failed because the database could not take it (errors.ts isStorageFailure). */
+export interface StorageFailure {
+	/** SQLite's error code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE. */
+	code: string;
+	message: string;
+	/** Epoch milliseconds (the clock given to createTransaction). */
+	at: number;
+}
 
 /** Runs `fn` inside one transaction on `db`; nested calls become savepoints. */
 export interface Transaction {
@@ -36,6 +46,18 @@ export interface Transaction {
 	durable(): Promise<void>;
 	/** Commits the open group now (closing the database, before a WAL checkpoint). */
 	flush(): void;
+	/**
+	 * The last storage failure (read-only, full, I/O error, …: errors.ts isStorageFailure) of a write
+	 * through this function since the last commit that wrote rows; null when there was none (GET
+	 * /healthz reports it: src/http/health.ts).
+	 */
+	storageFailure(): StorageFailure | null;
+}
+
+/** Where a transaction function reports its outcomes. */
+interface Outcomes {
+	failed(error: unknown): void;
+	committed(): void;
 }
 
 interface Waiter {
@@ -49,28 +71,37 @@ interface Waiter {
  *   wrote rows rolled back (in-memory caches may have seen those rows); one that wrote nothing,
  *   like most 4xx answers, does not call it.
  * @param options.batch group commit: the writes of one event-loop turn share one commit
+ * @param options.clock epoch milliseconds, for the time of a storage failure (default Date.now)
  */
-export function createTransaction(db: DB, onRolledBackWrites: () => void = () => undefined, options: { batch?: boolean } = {}): Transaction {
-	const totalChanges = db.prepare('SELECT total_changes()').pluck();
+export function createTransaction(
+	db: DB,
+	onRolledBackWrites: () => void = () => undefined,
+	options: { batch?: boolean; clock?: () => number } = {},
+): Transaction {
+	const clock = options.clock ?? Date.now;
+	let failure: StorageFailure | null = null;
+	const outcomes: Outcomes = {
+		failed(error) {
+			if (isStorageFailure(error)) failure = { code: String((error as { code: string }).code), message: (error as Error).message, at: clock() };
+		},
+		committed() {
+			failure = null;
+		},
+	};
+	const storageFailure = () => failure;
+	const alone = ownTransaction(db, onRolledBackWrites, outcomes);
 	const resolved = Promise.resolve();
 
 	if (!options.batch) {
-		const transaction = (<T>(fn: () => T): T => {
-			if (db.inTransaction) return db.transaction(fn)(); // a savepoint inside the caller's transaction
-			const changesBefore = totalChanges.get() as number;
-			try {
-				return db.transaction(fn).immediate();
-			} catch (error) {
-				if (!db.inTransaction && (totalChanges.get() as number) !== changesBefore) onRolledBackWrites();
-				throw error;
-			}
-		}) as Transaction;
+		const transaction = alone as Transaction;
 		transaction.grouped = transaction;
 		transaction.durable = () => resolved;
 		transaction.flush = () => undefined;
+		transaction.storageFailure = storageFailure;
 		return transaction;
 	}
 
+	const totalChanges = db.prepare('SELECT total_changes()').pluck();
 	const begin = db.prepare('BEGIN IMMEDIATE');
 	const commitStatement = db.prepare('COMMIT');
 	/** True while this function's group transaction is open. */
@@ -79,6 +110,8 @@ export function createTransaction(db: DB, onRolledBackWrites: () => void = () =>
 	let waiters: Waiter[] = [];
 	/** Depth of callers' `fn`s running (nested calls are savepoints of the outermost one). */
 	let depth = 0;
+	/** total_changes() when the open group began: a commit that wrote rows clears a storage failure. */
+	let changesAtBegin = 0;
 
 	/** Ends the open group: commits it (or learns SQLite already rolled it back) and answers the waiters. */
 	const commit = () => {
@@ -86,24 +119,26 @@ export function createTransaction(db: DB, onRolledBackWrites: () => void = () =>
 		open = false;
 		const waiting = waiters;
 		waiters = [];
-		let failure: unknown = null;
+		let error: unknown = null;
 		if (!db.inTransaction) {
 			// SQLite rolled the whole transaction back itself (an I/O error, a full disk): every write of the group is gone.
-			failure = new Error('the transaction was rolled back by SQLite before its commit');
+			error = new Error('the transaction was rolled back by SQLite before its commit');
 		} else {
 			try {
 				commitStatement.run();
-			} catch (error) {
-				failure = error;
+			} catch (thrown) {
+				error = thrown;
+				outcomes.failed(thrown);
 				if (db.inTransaction) db.exec('ROLLBACK');
 			}
 		}
-		if (failure === null) {
+		if (error === null) {
+			if ((totalChanges.get() as number) !== changesAtBegin) outcomes.committed();
 			for (const waiter of waiting) waiter.resolve();
 			return;
 		}
 		onRolledBackWrites();
-		for (const waiter of waiting) waiter.reject(failure);
+		for (const waiter of waiting) waiter.reject(error);
 	};
 
 	/** `fn` in its own savepoint of the open group. */
@@ -113,13 +148,13 @@ export function createTransaction(db: DB, onRolledBackWrites: () => void = () =>
 		try {
 			return db.transaction(fn)();
 		} catch (error) {
+			outcomes.failed(error);
 			if ((totalChanges.get() as number) !== changesBefore) onRolledBackWrites();
 			throw error;
 		} finally {
 			depth--;
 		}
 	};
-	const alone = createTransaction(db, onRolledBackWrites);
 
 	const transaction = (<T>(fn: () => T): T => {
 		if (depth > 0 || !open) return alone(fn); // a savepoint of the caller's own, or a transaction of its own
@@ -129,7 +164,13 @@ export function createTransaction(db: DB, onRolledBackWrites: () => void = () =>
 		if (depth > 0) return db.transaction(fn)(); // a savepoint inside the caller's own
 		if (!open) {
 			if (db.inTransaction) return db.transaction(fn)(); // inside a transaction someone else opened
-			begin.run();
+			try {
+				changesAtBegin = totalChanges.get() as number;
+				begin.run();
+			} catch (error) {
+				outcomes.failed(error);
+				throw error;
+			}
 			open = true;
 			setImmediate(commit);
 		}
@@ -137,7 +178,29 @@ export function createTransaction(db: DB, onRolledBackWrites: () => void = () =>
 	};
 	transaction.durable = () => (open ? new Promise<void>((resolve, reject) => waiters.push({ resolve, reject })) : resolved);
 	transaction.flush = commit;
+	transaction.storageFailure = storageFailure;
 	return transaction;
+}
+
+/**
+ * A transaction of its own (BEGIN IMMEDIATE … COMMIT), or a savepoint inside one already open on
+ * the connection; reports storage failures and commits to `outcomes`.
+ */
+function ownTransaction(db: DB, onRolledBackWrites: () => void, outcomes: Outcomes): <T>(fn: () => T) => T {
+	const totalChanges = db.prepare('SELECT total_changes()').pluck();
+	return <T>(fn: () => T): T => {
+		if (db.inTransaction) return db.transaction(fn)(); // a savepoint inside the caller's transaction
+		const changesBefore = totalChanges.get() as number;
+		try {
+			const result = db.transaction(fn).immediate();
+			if ((totalChanges.get() as number) !== changesBefore) outcomes.committed(); // it wrote rows, and they are on disk
+			return result;
+		} catch (error) {
+			outcomes.failed(error);
+			if (!db.inTransaction && (totalChanges.get() as number) !== changesBefore) onRolledBackWrites();
+			throw error;
+		}
+	};
 }
 
 /** Runs `fn` in one IMMEDIATE transaction on `db` (for code that holds a connection, not an App). */

@@ -73,6 +73,7 @@ interface State {
 /** Builds the polka handler of one route. */
 export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: ServerResponse) => void {
 	return (req, res) => {
+		app.metrics.mark(res, route.path);
 		const now = app.clock();
 		const scoped = requestScope(app, req);
 		const state: State = {
@@ -524,7 +525,8 @@ function sendError(app: App, route: Route, req: PolkaRequest, res: ServerRespons
 	const window = state.window;
 	if (window) {
 		const exceeded = window.used >= window.limit && httpError.status === 403;
-		if (!exceeded) app.rateLimiter.consume(window);
+		if (exceeded) app.metrics.rateLimitRejected(window.resource);
+		else app.rateLimiter.consume(window);
 		rateHeaders(headers, window);
 	}
 	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl, route.errorShape)));

@@ -38,6 +38,8 @@ export class TaskQueue<C> {
 	private readonly done;
 	private readonly retry;
 	private readonly fail;
+	private readonly queued;
+	private readonly queuedDue;
 	/** Attempts before a task is marked failed. */
 	maxAttempts = 5;
 	/** Run a prompt pass after each enqueue (off for `gitstead admin`, which runs no jobs). */
@@ -54,6 +56,17 @@ export class TaskQueue<C> {
 		this.done = db.prepare("UPDATE background_tasks SET state = 'done', attempts = attempts + 1, last_error = NULL, updated_at = ? WHERE id = ?");
 		this.retry = db.prepare('UPDATE background_tasks SET attempts = attempts + 1, run_at = ?, last_error = ?, updated_at = ? WHERE id = ?');
 		this.fail = db.prepare("UPDATE background_tasks SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?");
+		// Both read the partial index background_tasks_due (queued rows only).
+		this.queued = db.prepare("SELECT count(*) FROM background_tasks WHERE state = 'queued'").pluck();
+		this.queuedDue = db.prepare("SELECT count(*) FROM background_tasks WHERE state = 'queued' AND run_at <= ?").pluck();
+	}
+
+	/**
+	 * The backlog (the metrics' gitstead_background_tasks gauge): tasks queued, and those of them due
+	 * now (the others wait for a retry's backoff).
+	 */
+	backlog(): { queued: number; due: number } {
+		return { queued: this.queued.get() as number, due: this.queuedDue.get(epochSeconds(this.deps.clock())) as number };
 	}
 
 	register(kind: string, handler: TaskHandler<C>): void {

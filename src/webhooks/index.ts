@@ -42,6 +42,12 @@ export interface WebhookDeps {
 	settings: Config['webhooks'];
 	/** Host name of this server (X-GitHub-Enterprise-Host); read per delivery, as it is known only once listening. */
 	host(): string;
+	/**
+	 * Told of every attempt made (not of an inactive hook's, which sends nothing): its duration in
+	 * seconds, whether the receiver answered 2xx, and whether a failure is final (no retry follows).
+	 * The metrics (src/http/metrics.ts) count them.
+	 */
+	observeAttempt?(seconds: number, ok: boolean, final: boolean): void;
 }
 
 /** Event types a global webhook may subscribe to (spec document 1). */
@@ -402,6 +408,7 @@ export class Webhooks {
 		const attempts = delivery.attempts + 1;
 		const { max_attempts: maxAttempts, retry_base_seconds: base } = this.deps.settings;
 		const retry = !ok && !result.refused && attempts < maxAttempts;
+		this.deps.observeAttempt?.(duration, ok, !ok && !retry);
 		const recorded = this.deps.store.recordAttempt(
 			delivery,
 			{

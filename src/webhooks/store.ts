@@ -147,6 +147,7 @@ export function createWebhookStore(db: DB) {
 	// e.g. from the sqlite3 shell, whose default they are). The due query never returns one.
 	const discardOrphan = db.prepare('DELETE FROM webhook_deliveries WHERE id = ? AND NOT EXISTS (SELECT 1 FROM global_webhooks h WHERE h.id = hook_id)');
 	const attempts = db.prepare('SELECT * FROM webhook_delivery_attempts WHERE delivery_id = ? ORDER BY id');
+	const queuedCount = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'queued'").pluck();
 	const recent = db.prepare(`
 		SELECT d.* FROM webhook_deliveries d WHERE (@hookId IS NULL OR d.hook_id = @hookId) ORDER BY d.id DESC LIMIT @limit`);
 
@@ -246,6 +247,8 @@ export function createWebhookStore(db: DB) {
 				.immediate();
 		},
 		attempts: (deliveryId: number) => attempts.all(deliveryId) as AttemptRow[],
+		/** Deliveries waiting for an attempt (queued: new ones and retries not yet due), over all hooks; partial index webhook_deliveries_queued. */
+		queuedCount: () => queuedCount.get() as number,
 		/** The newest deliveries, of one hook or of all (gitstead admin list-deliveries). */
 		recent: (hookId: number | null, limit: number) => recent.all({ hookId, limit }) as DeliveryRow[],
 	};
