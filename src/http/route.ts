@@ -85,8 +85,10 @@ export interface ResourceGuard {
 	/**
 	 * Callers who see the repository or organization but stand below the level get 404, not 403:
 	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
+	 * `'outsiders'` (organizations): callers outside the organization get 404, its members below the
+	 * level 403 (organization administration: rulesets, rule suites).
 	 */
-	conceal?: true;
+	conceal?: true | 'outsiders';
 }
 
 export interface Pagination {
