@@ -141,6 +141,17 @@ test('bypass actors – organization admins, teams, repository roles pass with t
 	assert.is((await suites())[0].result, 'bypass');
 	await update('main', c.three);
 
+	// Integration: the app whose installation token writes (its bot acts).
+	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { contents: 'write', metadata: 'read' } });
+	const [installation] = s.app.stores.apps.installationsOn(s.app.stores.accounts.organization('acme')!.id);
+	assert.is((await update('main', c.side, app)).status, 422, '~> the app is no bypass actor yet');
+	await setRuleset(guardId, { bypass_actors: [{ actor_id: installation.app_id, actor_type: 'Integration', bypass_mode: 'always' }] });
+	const byApp = await update('main', c.side, app);
+	assert.is(byApp.status, 200, `~> the app bypasses: ${byApp.text}`);
+	assert.is((await suites())[0].result, 'bypass');
+	assert.is((await update('main', c.side, pusher)).status, 200, '~> no move, nothing to check');
+	await update('main', c.three, app);
+
 	await setRuleset(guardId, { bypass_actors: [{ actor_id: 5, actor_type: 'RepositoryRole', bypass_mode: 'always' }] });
 	assert.is((await update('main', c.side)).status, 422, '~> mike writes, he does not administer');
 	await setRuleset(guardId, { bypass_actors: [{ actor_id: 4, actor_type: 'RepositoryRole', bypass_mode: 'always' }] });
