@@ -231,6 +231,36 @@ test('history rules: linear history, commit message patterns, several violations
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
 });
 
+test('pull_request and required_status_checks: a direct push is refused, a pull request’s merge passes once the check does', async () => {
+	c.four = await commit('app', 'four', [await head('main')]);
+	await must('POST', `${R}/git/refs`, { ref: 'refs/heads/topic', sha: c.four });
+	const ruleset = await must('POST', '/orgs/acme/rulesets', {
+		name: 'Reviewed',
+		enforcement: 'active',
+		conditions: { ref_name: { include: ['~DEFAULT_BRANCH'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: [] } },
+		rules: [
+			{ type: 'pull_request', parameters: { dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_approving_review_count: 0, required_review_thread_resolution: false } },
+			{ type: 'required_status_checks', parameters: { required_status_checks: [{ context: 'ci' }], strict_required_status_checks_policy: false } },
+		],
+	});
+	const direct = await update('main', c.four, pusher, false);
+	assert.is(direct.status, 422);
+	assert.is(direct.body.message, violation('Changes must be made through a pull request.', 'Required status check "ci" is expected.'));
+	const pull = await must('POST', `${R}/pulls`, { title: 'Four', head: 'topic', base: 'main' }, pusher);
+	const failuresBefore = (await suites('?ref=main&rule_suite_result=fail')).length;
+	const refused = await s.request('PUT', `${R}/pulls/${pull.number}/merge`, { token: pusher, body: { merge_method: 'merge' } });
+	assert.is(refused.status, 405, refused.text);
+	assert.is(refused.body.message, violation('Required status check "ci" is expected.'), '~> through a pull request only the check fails');
+	await must('POST', `${R}/statuses/${c.four}`, { state: 'success', context: 'ci' });
+	const merged = await s.request('PUT', `${R}/pulls/${pull.number}/merge`, { token: pusher, body: { merge_method: 'merge' } });
+	assert.is(merged.status, 200, merged.text);
+	const [latest] = await suites('?ref=main');
+	assert.is(latest.result, 'pass');
+	assert.is(latest.after_sha, merged.body.sha);
+	assert.is((await suites('?ref=main&rule_suite_result=fail')).length, failuresBefore + 1, '~> the refused merge left its rule suite too');
+	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
+});
+
 test('rule suites – filters, time periods, deleted rulesets, 404', async () => {
 	const all = await suites();
 	assert.ok(all.length > 5);

@@ -3,8 +3,9 @@
  * objects, references) with GitHub's rules and messages. Every function runs inside the caller's
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
  * anything is kept. createRef and updateRef are the one reference-update path: branch protection
- * (src/api/branches/enforce.ts) and organization rulesets (src/api/rulesets/enforce.ts) check every writer there, and the pull requests whose head or
- * base is the branch follow it there (src/api/pulls/follow.ts).
+ * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
+ * base is the branch follow it there (src/api/pulls/follow.ts). Organization rulesets
+ * (src/api/rulesets/enforce.ts checkRulesets) are evaluated right after branch protection.
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../http/errors';
@@ -337,9 +338,8 @@ export function createRef(
 	checkRefName(name);
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
-	const writer = { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha };
-	checkRefUpdate(app, repo.id, name, null, target.sha, writer);
-	checkRulesets(app, repo, name, null, target.sha, writer);
+	checkRefUpdate(app, repo.id, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
+	checkRulesets(app, repo, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
@@ -376,9 +376,8 @@ export function updateRef(
 		if (!from || !to || !isAncestor(app, repo.id, from, to)) throw unprocessable('Update is not a fast forward');
 	}
 	if (current.sha !== target.sha) {
-		const writer = { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha };
-		checkRefUpdate(app, repo.id, name, current.sha, target.sha, writer);
-		checkRulesets(app, repo, name, current.sha, target.sha, writer);
+		checkRefUpdate(app, repo.id, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
+		checkRulesets(app, repo, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
