@@ -261,6 +261,27 @@ test('pull_request and required_status_checks: a direct push is refused, a pull 
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
 });
 
+test('tag rulesets: tag_name_pattern, update, deletion', async () => {
+	const ruleset = await must('POST', '/orgs/acme/rulesets', {
+		name: 'Tags',
+		target: 'tag',
+		enforcement: 'active',
+		conditions: { ref_name: { include: ['~ALL'], exclude: [] }, repository_name: { include: ['app'], exclude: [] } },
+		rules: [{ type: 'update', parameters: { update_allows_fetch_and_merge: false } }, { type: 'deletion' }, { type: 'tag_name_pattern', parameters: { operator: 'regex', pattern: '^v\\d' } }],
+	});
+	const latest = await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/tags/latest', sha: c.one } });
+	assert.is(latest.status, 422);
+	assert.is(latest.body.message, violation('Tag name must match a given regex pattern: ^v\\d'));
+	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/tags/v2', sha: c.one } })).status, 201);
+	const moved = await s.request('PATCH', `${R}/git/refs/tags/v2`, { token: pusher, body: { sha: c.two, force: false } });
+	assert.is(moved.body.message, violation('Cannot update this protected ref.'));
+	const removed = await s.request('DELETE', `${R}/git/refs/tags/v2`, { token: pusher });
+	assert.is(removed.status, 422);
+	assert.is(removed.body.message, violation('Cannot delete this tag'));
+	assert.is((await s.request('PATCH', `${R}/git/refs/heads/linear`, { token: pusher, body: { sha: c.merge, force: true } })).status, 200, '~> a tag ruleset leaves branches alone');
+	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
+});
+
 test('rule suites – filters, time periods, deleted rulesets, 404', async () => {
 	const all = await suites();
 	assert.ok(all.length > 5);
