@@ -114,6 +114,7 @@ test('validation – 422 for unknown rule types, bad parameters, conditions and 
 		['unknown actor type', { ...base, bypass_actors: [{ actor_id: 1, actor_type: 'User' }], rules: [] }, 'bypass_actors.0.actor_type'],
 		['team of no one', { ...base, bypass_actors: [{ actor_id: 999999, actor_type: 'Team' }], rules: [] }, 'bypass_actors.0.actor_id'],
 		['team without actor_id', { ...base, bypass_actors: [{ actor_type: 'Team' }], rules: [] }, 'bypass_actors.0'],
+		['enterprise owners of an organization in no enterprise', { ...base, bypass_actors: [{ actor_type: 'EnterpriseOwner' }], rules: [] }, 'bypass_actors.0.actor_id'],
 		['unknown repository role', { ...base, bypass_actors: [{ actor_id: 42, actor_type: 'RepositoryRole' }], rules: [] }, 'bypass_actors.0.actor_id'],
 	];
 	for (const [what, body, field] of cases) {

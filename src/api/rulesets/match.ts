@@ -10,7 +10,8 @@
  *   take the organization's definitions' default values (Gitstead stores no per-repository values
  *   yet); `system` properties are the repository's own: visibility, fork, language, archived,
  *   template.
- * Bypass actors: OrganizationAdmin (organization owners), Team (its active members), RepositoryRole
+ * Bypass actors: OrganizationAdmin (organization owners), EnterpriseOwner (owners of the
+ * organization's enterprise), Team (its active members), RepositoryRole
  * (actor_id 2 maintain, 4 write, 5 admin, and 1 read, 3 triage: the actor's role on the repository
  * at least that one), Integration (the app's bot); DeployKey never matches (Gitstead has no deploy keys).
  */
@@ -120,6 +121,8 @@ function actorMatches(app: App, org: AccountRow, actor: BypassActor, actorId: nu
 			const membership = app.stores.memberships.get(org.id, actorId);
 			return membership?.state === 'active' && membership.role === 'admin';
 		}
+		case 'EnterpriseOwner':
+			return org.enterprise_id !== null && app.stores.enterprises.role(org.enterprise_id, actorId) === 'owner';
 		case 'Team':
 			return actor.actor_id != null && app.stores.teams.membership(actor.actor_id, actorId)?.state === 'active';
 		case 'Integration':

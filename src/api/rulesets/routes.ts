@@ -313,4 +313,5 @@ const repositoryRoutes: RouteDeclaration[] = [
 	}),
 ];
 
+/** Every rulesets route: the organization's (matrix rows) and the repository-level reads. */
 export const rulesetRoutes: RouteDeclaration[] = [...orgRoutes, ...repositoryRoutes];

@@ -135,12 +135,14 @@ export const ruleSchema = v.variant('type', [
 		}),
 	),
 ]);
+/** One rule as validated (and stored). */
 export type Rule = v.InferOutput<typeof ruleSchema>;
 
 /** Rule types a push ruleset takes (file rules); branch and tag rulesets take the others. */
 export const PUSH_RULES: ReadonlySet<string> = new Set(['file_path_restriction', 'max_file_path_length', 'file_extension_restriction', 'max_file_size']);
 
-export const ACTOR_TYPES = ['Integration', 'OrganizationAdmin', 'RepositoryRole', 'Team', 'DeployKey'] as const;
+/** Bypass actor types GitHub takes (components/schemas/repository-ruleset-bypass-actor). */
+export const ACTOR_TYPES = ['Integration', 'OrganizationAdmin', 'RepositoryRole', 'Team', 'DeployKey', 'EnterpriseOwner'] as const;
 
 /** repository-ruleset-bypass-actor: actor_id is required for Integration, RepositoryRole and Team. */
 export const bypassActorSchema = v.pipe(

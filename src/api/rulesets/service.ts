@@ -3,7 +3,7 @@
  * (src/api/rulesets/schema.ts): a unique name within the organization, rule types that fit the
  * target (push rulesets take the file rules, branch rulesets no tag_name_pattern, tag rulesets no
  * branch_name_pattern), each rule type once, bypass actors that exist (the organization's teams,
- * installed apps, GitHub's repository role ids), conditions for branch and tag rulesets naming the
+ * installed apps, GitHub's repository role ids, enterprise owners of an organization in an enterprise), conditions for branch and tag rulesets naming the
  * refs. Every create and update stores a version (its state as the REST API renders it) and
  * records the `repository_ruleset` event; every function runs in the caller's transaction.
  */
@@ -54,7 +54,9 @@ function check(app: App, org: AccountRow, input: RulesetInput, id: number | null
 					? app.stores.apps.byId(id) !== undefined
 					: actor.actor_type === 'RepositoryRole'
 						? REPOSITORY_ROLE_IDS[id] !== undefined
-						: true;
+						: actor.actor_type === 'EnterpriseOwner'
+							? org.enterprise_id !== null
+							: true;
 		if (!known) items.push({ resource: RESOURCE, field, code: 'invalid', message: `${field}: no ${actor.actor_type} has the id ${actor.actor_id}` });
 	});
 	if (input.target !== 'push' && input.conditions && !input.conditions.ref_name) {
@@ -68,7 +70,7 @@ function values(input: RulesetInput): RulesetValues {
 		name: input.name,
 		target: input.target,
 		enforcement: input.enforcement,
-		bypass_actors: JSON.stringify(input.bypass_actors.map((a) => ({ actor_id: a.actor_type === 'OrganizationAdmin' || a.actor_type === 'DeployKey' ? (a.actor_id ?? null) : a.actor_id, actor_type: a.actor_type, bypass_mode: a.bypass_mode }))),
+		bypass_actors: JSON.stringify(input.bypass_actors.map((a) => ({ actor_id: a.actor_id ?? null, actor_type: a.actor_type, bypass_mode: a.bypass_mode }))),
 		conditions: input.conditions === null ? null : JSON.stringify(input.conditions),
 		rules: JSON.stringify(input.rules),
 	};
