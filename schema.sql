@@ -1550,3 +1550,66 @@ CREATE UNIQUE INDEX organization_role_assignments_user ON organization_role_assi
 CREATE UNIQUE INDEX organization_role_assignments_team ON organization_role_assignments(org_id, role_id, team_id) WHERE team_id IS NOT NULL;
 CREATE INDEX organization_role_assignments_user_id ON organization_role_assignments(user_id) WHERE user_id IS NOT NULL;
 CREATE INDEX organization_role_assignments_team_id ON organization_role_assignments(team_id) WHERE team_id IS NOT NULL;
+-- ===== repository rulesets =====
+-- Organization rulesets (GitHub's "REST API endpoints for rules"): bypass actors, conditions and
+-- rules kept as GitHub's JSON; every create and update stores a version (its state as rendered).
+CREATE TABLE rulesets (
+  id            INTEGER PRIMARY KEY,
+  org_id        INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name          TEXT NOT NULL,
+  target        TEXT NOT NULL CHECK (target IN ('branch', 'tag', 'push')),
+  enforcement   TEXT NOT NULL CHECK (enforcement IN ('disabled', 'active', 'evaluate')),
+  bypass_actors TEXT NOT NULL,  -- JSON array of {actor_id, actor_type, bypass_mode}
+  conditions    TEXT,           -- JSON object, or NULL
+  rules         TEXT NOT NULL,  -- JSON array of {type, parameters?}
+  created_at    TEXT NOT NULL,
+  updated_at    TEXT NOT NULL,
+  UNIQUE (org_id, name)
+);
+CREATE TABLE ruleset_versions (
+  id         INTEGER PRIMARY KEY,  -- version_id
+  ruleset_id INTEGER NOT NULL REFERENCES rulesets(id) ON DELETE CASCADE,
+  actor_id   INTEGER,              -- the account that made the version (kept if it is deleted)
+  actor_type TEXT NOT NULL,        -- 'User' or 'Integration' ...
+  state      TEXT NOT NULL,        -- JSON: the ruleset as it was
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX ruleset_versions_ruleset ON ruleset_versions(ruleset_id, id);
+-- Rule suites: one per evaluated reference update (rule insights); kept when the ruleset or the
+-- repository goes, as GitHub keeps its insights.
+CREATE TABLE rule_suites (
+  id                INTEGER PRIMARY KEY,
+  org_id            INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repository_id     INTEGER NOT NULL,
+  repository_name   TEXT NOT NULL,
+  actor_id          INTEGER,
+  actor_name        TEXT,
+  before_sha        TEXT NOT NULL,
+  after_sha         TEXT NOT NULL,
+  ref               TEXT NOT NULL,
+  pushed_at         TEXT NOT NULL,
+  result            TEXT NOT NULL CHECK (result IN ('pass', 'fail', 'bypass')),
+  evaluation_result TEXT CHECK (evaluation_result IN ('pass', 'fail', 'bypass')),
+  rule_evaluations  TEXT NOT NULL  -- JSON array
+);
+CREATE INDEX rule_suites_org ON rule_suites(org_id, pushed_at);
+-- Push-rule bypass requests (GET /orgs/{org}/bypass-requests/push-rules). Nothing creates them yet:
+-- Gitstead has no push protection flow asking for a bypass.
+CREATE TABLE push_bypass_requests (
+  id                  INTEGER PRIMARY KEY,
+  org_id              INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id             INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number              INTEGER NOT NULL,
+  requester_id        INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  request_type        TEXT NOT NULL,
+  data                TEXT,          -- JSON array of {ruleset_id, ruleset_name, total_violations, rule_type}
+  resource_identifier TEXT NOT NULL,
+  status              TEXT NOT NULL CHECK (status IN ('pending', 'denied', 'approved', 'cancelled', 'completed', 'expired', 'deleted', 'open')),
+  requester_comment   TEXT,
+  responses           TEXT NOT NULL DEFAULT '[]',  -- JSON array of {id, reviewer: {actor_id, actor_name}, status, created_at}
+  expires_at          TEXT NOT NULL,
+  created_at          TEXT NOT NULL,
+  UNIQUE (repo_id, number)
+);
+CREATE INDEX push_bypass_requests_org ON push_bypass_requests(org_id, created_at);
+-- ===== end repository rulesets =====

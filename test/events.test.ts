@@ -460,6 +460,32 @@ const TABLE: Record<string, Entry> = {
 		records: ['custom_property.deleted'],
 		call: () => ({ path: '/orgs/acme/properties/schema/team' }),
 	},
+
+	// ------------------------------------------------------------------ rulesets
+	'POST /orgs/{org}/rulesets': {
+		records: ['repository_ruleset.created'],
+		call: () => ({
+			path: '/orgs/acme/rulesets',
+			body: {
+				name: 'Main',
+				enforcement: 'evaluate',
+				conditions: { ref_name: { include: ['~DEFAULT_BRANCH'] }, repository_name: { include: ['~ALL'] } },
+				rules: [{ type: 'deletion' }],
+			},
+		}),
+	},
+	'PUT /orgs/{org}/rulesets/{ruleset_id}': {
+		records: ['repository_ruleset.edited'],
+		call: async (w) => {
+			const [ruleset] = await must('GET', '/orgs/acme/rulesets');
+			w.ids.ruleset = ruleset.id;
+			return { path: `/orgs/acme/rulesets/${ruleset.id}`, body: { enforcement: 'disabled' } };
+		},
+	},
+	'DELETE /orgs/{org}/rulesets/{ruleset_id}': {
+		records: ['repository_ruleset.deleted'],
+		call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.ruleset}` }),
+	},
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
 		none: ORG_PROPERTY,
 		call: () => ({ path: '/enterprises/bigco/org-properties/schema/region', body: { value_type: 'string' }, token: token('erin') }),

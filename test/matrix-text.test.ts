@@ -43,7 +43,6 @@ const PENDING = new Set<string>([
 	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}',
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}',
 	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}',
-	'GET /orgs/{org}/bypass-requests/push-rules',
 	'POST /orgs/{org}/code-security/configurations',
 	'DELETE /orgs/{org}/code-security/configurations/detach',
 	'PATCH /orgs/{org}/code-security/configurations/{configuration_id}',
@@ -52,15 +51,6 @@ const PENDING = new Set<string>([
 	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults',
 	'PATCH /orgs/{org}/dependabot/repository-access',
 	'PUT /orgs/{org}/dependabot/repository-access/default-level',
-	'GET /orgs/{org}/rulesets',
-	'POST /orgs/{org}/rulesets',
-	'GET /orgs/{org}/rulesets/rule-suites',
-	'GET /orgs/{org}/rulesets/rule-suites/{rule_suite_id}',
-	'GET /orgs/{org}/rulesets/{ruleset_id}',
-	'PUT /orgs/{org}/rulesets/{ruleset_id}',
-	'DELETE /orgs/{org}/rulesets/{ruleset_id}',
-	'GET /orgs/{org}/rulesets/{ruleset_id}/history',
-	'GET /orgs/{org}/rulesets/{ruleset_id}/history/{version_id}',
 	'PATCH /orgs/{org}/secret-scanning/pattern-configurations',
 	'PUT /orgs/{org}/security-managers/teams/{team_slug}',
 	'DELETE /orgs/{org}/security-managers/teams/{team_slug}',
@@ -125,6 +115,16 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 	'PUT /teams/{team_id}/repos/{owner}/{repo}': () => ({ permission: 'push' }),
 	'PUT /orgs/{org}/memberships/{username}': () => ({ role: 'member' }),
 	'PATCH /user/memberships/orgs/{org}': () => ({ state: 'active' }),
+	'POST /orgs/{org}/rulesets': () => RULESET,
+	'PUT /orgs/{org}/rulesets/{ruleset_id}': () => ({ enforcement: 'active' }),
+};
+
+/** A ruleset the rulesets rows create or find. */
+const RULESET = {
+	name: 'main',
+	enforcement: 'evaluate',
+	conditions: { ref_name: { include: ['~DEFAULT_BRANCH'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: [] } },
+	rules: [{ type: 'required_signatures' }],
 };
 
 /** Who calls a row, when not the organization's owner (olivia): the row acts on the caller. */
@@ -178,9 +178,22 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		assert.is(role.status, 201, `~> ${id(row)}: fixture custom role`);
 		roleId = String(role.body.id);
 	}
+	// {ruleset_id}, {version_id}, {rule_suite_id}: a ruleset, its first version, and the rule suite of
+	// a commit it evaluated.
+	const rulesets: Record<string, string> = {};
+	if (row.path.includes('/rulesets/')) {
+		const ruleset = await s.request('POST', `/orgs/${org}/rulesets`, { token: owner, body: RULESET });
+		assert.is(ruleset.status, 201, `~> ${id(row)}: fixture ruleset`);
+		const history = await s.request('GET', `/orgs/${org}/rulesets/${ruleset.body.id}/history`, { token: owner });
+		await s.request('PUT', `/repos/${org}/app/contents/README.md`, { token: owner, body: { message: 'readme', content: Buffer.from('hi').toString('base64') } });
+		const suites = await s.request('GET', `/orgs/${org}/rulesets/rule-suites`, { token: owner });
+		assert.ok(suites.body.length > 0, `~> ${id(row)}: fixture rule suite`);
+		Object.assign(rulesets, { ruleset_id: String(ruleset.body.id), version_id: String(history.body[0].version_id), rule_suite_id: String(suites.body[0].id) });
+	}
 	return {
 		org,
 		params: {
+			...rulesets,
 			role_id: roleId,
 			org,
 			owner: org,

@@ -27,6 +27,19 @@ test.before(async () => {
 	const owner = s.fullToken('olivia');
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
+	// A ruleset, its first version and a rule suite (a push to main the ruleset evaluates) for the rulesets rows.
+	const ruleset = await s.request('POST', '/orgs/acme/rulesets', {
+		token: owner,
+		body: {
+			name: 'main',
+			enforcement: 'evaluate',
+			conditions: { ref_name: { include: ['~DEFAULT_BRANCH'] }, repository_name: { include: ['~ALL'] } },
+			rules: [{ type: 'required_signatures' }],
+		},
+	});
+	const history = await s.request('GET', `/orgs/acme/rulesets/${ruleset.body.id}/history`, { token: owner });
+	await s.request('PUT', '/repos/acme/app/contents/README.md', { token: owner, body: { message: 'readme', content: Buffer.from('hi').toString('base64') } });
+	const suites = await s.request('GET', '/orgs/acme/rulesets/rule-suites', { token: owner });
 	params = {
 		org: 'acme',
 		team_slug: 'crew',
@@ -36,6 +49,9 @@ test.before(async () => {
 		repo: 'app',
 		organization_id: String(s.app.stores.accounts.byLogin('acme')!.id),
 		role_id: '8134',
+		ruleset_id: String(ruleset.body.id),
+		version_id: String(history.body[0].version_id),
+		rule_suite_id: String(suites.body[0].id),
 	};
 });
 test.after(() => s.close());

@@ -183,6 +183,16 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ custom properties, budgets, runner groups, migrations
 	'GET /orgs/{org}/properties/schema': {},
 	'GET /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/tier' },
+	'GET /orgs/{org}/rulesets': {},
+	'GET /orgs/{org}/rulesets/{ruleset_id}': {},
+	'GET /orgs/{org}/rulesets/{ruleset_id}/history': {},
+	'GET /orgs/{org}/rulesets/{ruleset_id}/history/{version_id}': {},
+	'GET /orgs/{org}/rulesets/rule-suites': {},
+	'GET /orgs/{org}/rulesets/rule-suites/{rule_suite_id}': {},
+	'GET /orgs/{org}/bypass-requests/push-rules': {},
+	'GET /repos/{owner}/{repo}/rulesets': {},
+	'GET /repos/{owner}/{repo}/rulesets/{ruleset_id}': {},
+	'GET /repos/{owner}/{repo}/rules/branches/{branch}': {},
 	'GET /enterprises/{enterprise}/org-properties/schema': { as: 'erin' },
 	'GET /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/region', as: 'erin' },
 	'GET /organizations/{org}/settings/billing/budgets': {},
@@ -472,6 +482,24 @@ const TABLE: Record<string, Entry> = {
 		body: { properties: [{ property_name: 'level', value_type: 'single_select', allowed_values: ['a', 'b', 'c'] }, { property_name: 'team', value_type: 'string' }] },
 	},
 	'DELETE /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/team' },
+	'POST /orgs/{org}/rulesets': {
+		body: {
+			name: 'Releases',
+			target: 'tag',
+			enforcement: 'evaluate',
+			bypass_actors: [{ actor_id: 5, actor_type: 'RepositoryRole', bypass_mode: 'always' }],
+			conditions: { ref_name: { include: ['refs/tags/v*'], exclude: [] }, repository_name: { include: ['app'], exclude: [], protected: false } },
+			rules: [{ type: 'deletion' }, { type: 'tag_name_pattern', parameters: { operator: 'starts_with', pattern: 'v', negate: false, name: 'versions' } }],
+		},
+	},
+	'PUT /orgs/{org}/rulesets/{ruleset_id}': {
+		call: async (w) => {
+			const list = await must('GET', '/orgs/acme/rulesets');
+			w.ids.releasesRuleset = list.find((r: { name: string }) => r.name === 'Releases').id;
+			return { path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}`, body: { enforcement: 'active', rules: [{ type: 'deletion' }, { type: 'non_fast_forward' }] } };
+		},
+	},
+	'DELETE /orgs/{org}/rulesets/{ruleset_id}': { call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}` }) },
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/zone', body: { value_type: 'string' }, as: 'erin' },
 	'PATCH /enterprises/{enterprise}/org-properties/schema': {
 		body: { properties: [{ property_name: 'cost_center', value_type: 'string' }] },
@@ -1243,6 +1271,42 @@ async function scenario() {
 	w.ids.enterpriseBudget = (await must('GET', '/enterprises/bigco/settings/billing/budgets', { as: 'erin' })).budgets[0].id;
 	await must('PUT', '/orgs/acme/properties/schema/tier', { body: { value_type: 'single_select', allowed_values: ['gold', 'silver'], description: 'Support tier' } });
 	await must('PUT', '/enterprises/bigco/org-properties/schema/region', { body: { value_type: 'string', default_value: 'eu', required: true }, as: 'erin' });
+	// Rulesets: an active one on the default branch (deletion), an evaluate one on refs/heads/probe
+	// whose creation leaves a rule suite, and a push-rule bypass request (no Gitstead flow makes one
+	// yet: stored directly).
+	const ruleset = await must('POST', '/orgs/acme/rulesets', {
+		body: {
+			name: 'Default branch',
+			enforcement: 'active',
+			bypass_actors: [{ actor_id: null, actor_type: 'OrganizationAdmin', bypass_mode: 'always' }],
+			conditions: { ref_name: { include: ['~DEFAULT_BRANCH'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: [] } },
+			rules: [{ type: 'deletion' }],
+		},
+	});
+	await must('POST', '/orgs/acme/rulesets', {
+		body: {
+			name: 'Probe',
+			enforcement: 'evaluate',
+			conditions: { ref_name: { include: ['refs/heads/probe'], exclude: [] }, repository_id: { repository_ids: [app.id] } },
+			rules: [{ type: 'required_signatures' }],
+		},
+	});
+	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/probe', sha: w.commits.one } });
+	const [ruleSuite] = await must('GET', '/orgs/acme/rulesets/rule-suites');
+	const [rulesetVersion] = await must('GET', `/orgs/acme/rulesets/${ruleset.id}/history`);
+	s.app.stores.rulesets.addBypassRequest({
+		org_id: acme.id,
+		repo_id: app.id,
+		requester_id: s.app.stores.accounts.user('mike')!.id,
+		request_type: 'push_ruleset_bypass',
+		data: JSON.stringify([{ ruleset_id: ruleset.id, ruleset_name: ruleset.name, total_violations: 1, rule_type: 'deletion' }]),
+		resource_identifier: w.commits.one,
+		status: 'open',
+		requester_comment: 'Hotfix',
+		responses: '[]',
+		expires_at: isoSeconds(s.clock.now + 7 * 86400_000),
+		created_at: now,
+	});
 	const runner = registerRunner(s.app, s.app.stores.enterprises.bySlug('bigco')!.id, { name: 'linux-1', os: 'linux', labels: ['gpu'], status: 'online' }, now);
 	const group = await must('POST', '/enterprises/bigco/actions/runner-groups', {
 		body: { name: 'Builders', visibility: 'selected', selected_organization_ids: [acme.id], runners: [runner.id] },
@@ -1293,6 +1357,9 @@ async function scenario() {
 		migration_id: String(migration.id),
 		repo_name: 'docs',
 		installation_id: String(installation.id),
+		ruleset_id: String(ruleset.id),
+		version_id: String(rulesetVersion.version_id),
+		rule_suite_id: String(ruleSuite.id),
 		file_sha: blob.sha,
 		tree_sha: commitOne.tree.sha,
 		commit_sha: w.commits.one,

@@ -41,6 +41,7 @@ import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
+import { rulesetRoutes } from './rulesets/routes';
 import { searchRoutes } from './search/routes';
 import { releaseRoutes } from './releases/routes';
 import { repositoryRoutes } from './repos/routes';
@@ -64,6 +65,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...repositoryRoutes,
 	...collaboratorRoutes,
 	...customPropertyRoutes,
+	...rulesetRoutes,
 	...budgetRoutes,
 	...runnerGroupRoutes,
 	...migrationRoutes,

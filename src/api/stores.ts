@@ -29,6 +29,7 @@ import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
 import { createRunnerGroupStore } from './runner-groups/store';
+import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
@@ -79,6 +80,7 @@ export function createStores(db: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		rulesets: createRulesetStore(db),
 	};
 }
 

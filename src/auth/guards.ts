@@ -39,7 +39,7 @@ export function loadResources(ctx: Context): void {
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
 	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true);
+	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal ?? false);
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
 	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true, guard.grantedBy);
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
@@ -57,7 +57,7 @@ function requireSelf(ctx: Context, mustReach: boolean): void {
 	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
 }
 
-function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean): OrgAccess {
+function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean | 'outsiders'): OrgAccess {
 	// {org} names it by login; /organizations/{organization_id}/… by id.
 	const org =
 		ctx.params.org !== undefined ? ctx.app.stores.accounts.organization(ctx.params.org) : organizationById(ctx, idParam(ctx.params.organization_id));
@@ -67,8 +67,9 @@ function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mu
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
 	if (level === 'owner' && !access.admin) {
 		// What only owners manage is concealed from everyone outside the organization (issue 13:
-		// members get 403, non-members 404), and from members too where the route says `conceal`.
-		if (conceal || !access.member) throw notFound();
+		// members get 403, non-members 404; `conceal: 'outsiders'` says the same), and from members
+		// too where the route says `conceal: true`.
+		if (conceal === true || !access.member) throw notFound();
 		throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
 	}
 	return access;

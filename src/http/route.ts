@@ -86,8 +86,10 @@ export interface ResourceGuard {
 	/**
 	 * Callers who see the repository or organization but stand below the level get 404, not 403:
 	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
+	 * `'outsiders'` (organizations): callers outside the organization get 404, its members below the
+	 * level 403 (organization administration: rulesets, rule suites).
 	 */
-	conceal?: true;
+	conceal?: true | 'outsiders';
 	/**
 	 * A repository fine-grained permission (GitHub's custom repository roles: manage_webhooks,
 	 * manage_topics, …) that stands in for the `repo` level on this route: a user whose custom

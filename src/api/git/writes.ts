@@ -4,7 +4,8 @@
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
  * anything is kept. createRef and updateRef are the one reference-update path: branch protection
  * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
- * base is the branch follow it there (src/api/pulls/follow.ts).
+ * base is the branch follow it there (src/api/pulls/follow.ts). Organization rulesets
+ * (src/api/rulesets/enforce.ts checkRulesets) are evaluated right after branch protection.
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../http/errors';
@@ -28,6 +29,7 @@ import { isAncestor, peel } from './service';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../repos/store';
 import { checkRefUpdate } from '../branches/enforce';
+import { checkRulesets } from '../rulesets/enforce';
 import { followRef } from '../pulls/follow';
 
 /**
@@ -337,6 +339,7 @@ export function createRef(
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
 	checkRefUpdate(app, repo.id, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
+	checkRulesets(app, repo, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
@@ -374,6 +377,7 @@ export function updateRef(
 	}
 	if (current.sha !== target.sha) {
 		checkRefUpdate(app, repo.id, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
+		checkRulesets(app, repo, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
@@ -397,6 +401,7 @@ export function deleteRef(app: App, repo: RepositoryRow, name: string, actorId: 
 	if (!current) throw unprocessable('Reference does not exist');
 	if (name === `refs/heads/${repo.default_branch}`) throw unprocessable('Cannot delete the default branch');
 	checkRefUpdate(app, repo.id, name, current.sha, null, { actorId, admin: options.admin === true });
+	checkRulesets(app, repo, name, current.sha, null, { actorId, admin: options.admin === true });
 	app.stores.git.deleteRef(repo.id, name);
 	recordDeleteRef(app, repo, name, current.sha, actorId);
 }
