@@ -73,6 +73,11 @@ export function routesMarkdown(rows: RouteRow[]): string {
 	return `${lines.join('\n')}\n`;
 }
 
+/** What README.md carries between its markers: a count and the Markdown table, folded. */
+export function routesReadmeSection(rows: RouteRow[]): string {
+	return `<details><summary>All ${rows.length} routes: method, path (linked to GitHub's documentation), fine-grained permissions (X-Accepted-GitHub-Permissions format), token kinds, rate-limit category, access</summary>\n\n${routesMarkdown(rows)}\n</details>\n`;
+}
+
 /** The markers around the generated table in README.md. */
 export const ROUTES_BEGIN = '<!-- routes:begin (generated from the route table: npm run routes:readme; do not edit by hand) -->';
 export const ROUTES_END = '<!-- routes:end -->';
