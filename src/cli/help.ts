@@ -112,6 +112,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 		options: [
 			['--owner LOGIN', 'the first owner (required)'],
 			['--enterprise SLUG', 'the enterprise it belongs to'],
+			['--name N', 'display name'],
 		],
 		examples: ['admin create-org acme --owner alice'],
 	},
