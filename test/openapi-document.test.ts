@@ -39,7 +39,9 @@ function operations(): Array<{ path: string; method: string; op: any }> {
 	return out;
 }
 
-const operationOf = (method: string, path: string) => document.paths[path]?.[method.toLowerCase()];
+/** Operations by the route table's method and path (x-gitstead-path where the document's path template differs: a wildcard). */
+const byRoute = new Map(operations().map(({ path, method, op }) => [`${method.toUpperCase()} ${op['x-gitstead-path'] ?? path}`, op]));
+const operationOf = (method: string, path: string) => byRoute.get(`${method} ${path}`);
 
 test('one operation per route; each carries its declaration’s permissions, token kinds, rate category, access and guard', () => {
 	assert.is(document.openapi, '3.1.0', '~> an OpenAPI 3.1 document');
@@ -70,6 +72,7 @@ test('structure: operationIds unique, path parameters declared, $refs resolve, s
 		assert.ok(op.summary, `~> ${name} has a summary`);
 		assert.ok(Object.keys(op.responses ?? {}).length > 0, `~> ${name} has responses`);
 		const declared = (op.parameters ?? []).filter((parameter: any) => parameter.in === 'path');
+		assert.not.ok(path.includes('*'), `~> ${name}: no wildcard in the path template`);
 		assert.equal(declared.map((parameter: any) => parameter.name).sort(), pathParameterNames(path).sort(), `~> ${name}: every path parameter declared once`);
 		for (const parameter of declared) assert.is(parameter.required, true, `~> ${name}: path parameter ${parameter.name} is required`);
 		const query = (op.parameters ?? []).filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name);
@@ -166,11 +169,19 @@ test('query and body schemas are converted from the valibot declarations', () =>
 	const upload = routes.find((route) => route.upload)!;
 	assert.ok(operationOf(upload.method, upload.path).requestBody.content['application/octet-stream'], '~> upload: the file’s bytes');
 
-	const twinless = routes.find((route) => !operationOf(route.method, route.path)['x-github-operation'] && route.method === 'GET');
-	if (twinless) {
-		const op = operationOf(twinless.method, twinless.path);
-		assert.ok(op.responses['200'].content['application/json'].schema.type, `~> ${twinless.path}: a generic schema without a GitHub twin`);
-	}
+	const contents = operationOf('GET', '/repos/{owner}/{repo}/contents/*?');
+	assert.ok(document.paths['/repos/{owner}/{repo}/contents/{path}'].get === contents, '~> a wildcard becomes GitHub’s parameter');
+	assert.is(contents.parameters[2].name, 'path');
+
+	const teamByIds = operationOf('GET', '/organizations/{org_id}/team/{team_id}');
+	assert.is(teamByIds.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/team-full', '~> a team at another address answers GitHub’s team-full');
+
+	// Without GitHub's descriptions (or for a route GitHub does not document): generic answers.
+	const bare = openApiDocument(routes, { operations: {}, schemas: {} }) as any;
+	assert.equal(bare.paths['/repos/{owner}/{repo}/labels'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { type: 'object' } }, '~> a list: an array of objects');
+	assert.equal(bare.paths['/repos/{owner}/{repo}/labels'].post.responses['201'].content['application/json'].schema, { type: 'object' }, '~> a creation: 201 and an object');
+	assert.equal(bare.paths['/repos/{owner}/{repo}/labels/{name}'].delete.responses['204'], { description: 'No content' }, '~> a deletion: 204');
+	assert.equal(Object.keys(bare.components.schemas), ['gitstead-error'], '~> and no GitHub component');
 });
 
 test('GET /openapi.json: public, at the root and below /api/v3, the bytes `gitstead openapi` prints, ETag and 304', async () => {

@@ -45,6 +45,29 @@ export function inputSchema(schema: v.GenericSchema): Json {
 	}
 }
 
+/**
+ * A route's path as an OpenAPI path template: a final wildcard (`/*`: one segment or more, `/*?`:
+ * possibly none) becomes one parameter `{name}`. /repos/{owner}/{repo}/contents/*? →
+ * /repos/{owner}/{repo}/contents/{path}.
+ */
+export function openApiPath(path: string, name = 'path'): string {
+	return path.replace(/\/\*\??$/, `/{${name}}`);
+}
+
+/**
+ * The OpenAPI path of every route path: a wildcard is named as the first GitHub twin among the
+ * routes at that path names it (`{ref}`, `{tree_sha}`), else `{path}`, the same for every method.
+ */
+export function openApiPaths(routes: readonly Route[], catalogue: GithubCatalogue): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const route of routes) {
+		const twin = catalogue.operations[`${route.method} ${route.path}`];
+		if (/\/\*\??$/.test(route.path) && twin && !out.has(route.path)) out.set(route.path, openApiPath(route.path, pathParameterNames(twin.path).pop()));
+	}
+	for (const route of routes) if (!out.has(route.path)) out.set(route.path, openApiPath(route.path));
+	return out;
+}
+
 /** Path parameter names in order: /repos/{owner}/{repo} → ['owner', 'repo']. */
 export const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
 
@@ -108,15 +131,22 @@ function queryParameters(route: Route): Json[] {
 	return out;
 }
 
-function pathParameters(route: Route, twin: GithubOperation | undefined): Json[] {
-	return pathParameterNames(route.path).map((name, index) => {
+function pathParameters(route: Route, path: string, twin: GithubOperation | undefined): Json[] {
+	const wildcard = /\/\*\??$/.exec(route.path)?.[0];
+	return pathParameterNames(path).map((name, index, names) => {
 		const given = twin?.pathParameters[index];
+		const rest = wildcard && index === names.length - 1;
+		const description = [
+			given?.description,
+			rest ? `The rest of the path, slashes included${wildcard === '/*?' ? ' (it may be left out with its slash)' : ''}.` : undefined,
+		].filter(Boolean);
 		return {
 			name,
 			in: 'path',
 			required: true,
-			...(given?.description ? { description: given.description } : {}),
+			...(description.length ? { description: description.join(' ') } : {}),
 			schema: (given?.schema as Json | undefined) ?? guessedParameterSchema(name),
+			...(rest ? { 'x-wildcard': wildcard } : {}),
 		};
 	});
 }
@@ -137,8 +167,8 @@ function responses(route: Route, twin: GithubOperation | undefined): Json {
 }
 
 /** The operation object of one route (see the module comment for the extensions). */
-function operation(route: Route, twin: GithubOperation | undefined, operationId: string): Json {
-	const parameters = [...pathParameters(route, twin), ...queryParameters(route)];
+function operation(route: Route, path: string, twin: GithubOperation | undefined, operationId: string, answers: GithubOperation | undefined): Json {
+	const parameters = [...pathParameters(route, path, twin), ...queryParameters(route)];
 	const body = requestBody(route);
 	return {
 		operationId,
@@ -147,7 +177,7 @@ function operation(route: Route, twin: GithubOperation | undefined, operationId:
 		externalDocs: { url: route.documentationUrl },
 		...(parameters.length ? { parameters } : {}),
 		...(body ? { requestBody: body } : {}),
-		responses: responses(route, twin),
+		responses: responses(route, answers),
 		security: route.access === 'public' ? [{}, { token: [] }] : [{ token: [] }],
 		'x-github-permissions': route.acceptedPermissionsHeader,
 		'x-github-permission-sets': route.policy,
@@ -156,6 +186,8 @@ function operation(route: Route, twin: GithubOperation | undefined, operationId:
 		'x-rate-limit-category': route.rateResource ?? 'none',
 		'x-access': route.access,
 		'x-resource-guard': route.guard ?? 'none',
+		// The route table's own path where it has a wildcard (`/*`, `/*?`).
+		...(path !== route.path ? { 'x-gitstead-path': route.path } : {}),
 		...(twin ? { 'x-github-operation': { description: twin.description, operationId: twin.operationId, path: twin.path } } : {}),
 	};
 }
@@ -168,13 +200,25 @@ function operation(route: Route, twin: GithubOperation | undefined, operationId:
 export function openApiDocument(routes: readonly Route[], catalogue: GithubCatalogue = githubCatalogue(routes)): Json {
 	const paths: Record<string, Json> = {};
 	const ids = new Set<string>();
+	// Routes GitHub documents at another address (a team at /organizations/{org_id}/team/{team_id})
+	// answer what the operation of their documentation page answers.
+	const byDocs = new Map<string, GithubOperation>();
+	for (const route of routes) {
+		const twin = catalogue.operations[`${route.method} ${route.path}`];
+		if (twin && !byDocs.has(`${route.method} ${route.docs}`)) byDocs.set(`${route.method} ${route.docs}`, twin);
+	}
+	const templates = openApiPaths(routes, catalogue);
 	for (const route of routes) {
 		const twin = catalogue.operations[`${route.method} ${route.path}`];
 		const base = twin?.operationId ?? route.docs.replace(/\/[^#]*#/, '/').replace(/#/, '/');
 		let id = base;
 		for (let n = 2; ids.has(id); n++) id = `${base}-${n}`;
 		ids.add(id);
-		(paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, twin, id);
+		const path = templates.get(route.path)!;
+		const item = (paths[path] ??= {});
+		const method = route.method.toLowerCase();
+		if (item[method]) throw new Error(`two routes describe ${route.method} ${path}`);
+		item[method] = operation(route, path, twin, id, twin ?? byDocs.get(`${route.method} ${route.docs}`));
 	}
 	const tags = [...new Set(routes.map((route) => route.docs.split('/')[0]))].sort().map((name) => ({ name }));
 	return {
