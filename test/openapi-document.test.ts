@@ -7,6 +7,7 @@
  * without authentication, with an ETag (304), byte for byte what `gitstead openapi` prints.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Ajv2020 from 'ajv/dist/2020';
@@ -14,7 +15,7 @@ import addFormats from 'ajv-formats';
 import { buildRoutes, openApiText } from '../src/server';
 import { openApiDocument, pathParameterNames } from '../src/http/openapi/document';
 import type { Route } from '../src/http/route';
-import { bundleCommand } from './helpers/cli';
+import { BUNDLE, bundleCommand } from './helpers/cli';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('openapi document');
@@ -203,6 +204,8 @@ test('GET /openapi.json: public, at the root and below /api/v3, the bytes `gitst
 	const printed = spawnSync(node, [...args, 'openapi'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 	assert.is(printed.status, 0, printed.stderr);
 	assert.ok(printed.stdout === text, '~> `gitstead openapi` (the bundle, with its embedded GitHub schemas) prints the same bytes');
+	// The bundle carries GitHub's operations itself (the single executable has no node_modules to read).
+	assert.ok(readFileSync(BUNDLE, 'utf8').includes('"description":"ghes-3.19"'), '~> the bundle embeds the extracted operations');
 });
 
 test.run();
