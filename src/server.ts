@@ -127,10 +127,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 	});
 	// The OpenAPI description of this route table, at /openapi.json and /api/v3/openapi.json: public,
 	// generated on the first request and kept (the route table does not change while serving).
-	let openapi: { body: string; etag: string } | undefined;
-	router.get('/openapi.json', (req: IncomingMessage, res: ServerResponse) => {
+	let openapi: { body: Buffer; etag: string } | undefined;
+	const serveOpenApi = (req: IncomingMessage, res: ServerResponse) => {
 		if (!openapi) {
-			const body = openApiText(routes);
+			const body = Buffer.from(openApiText(routes));
 			openapi = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
 		}
 		const headers = { ...baseHeaders(randomUUID()), ETag: openapi.etag, 'Cache-Control': 'public, max-age=60' };
@@ -139,9 +139,12 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			res.end();
 			return;
 		}
-		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(openapi.body)) });
+		// HEAD: Node sends the headers only.
+		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(openapi.body.length) });
 		res.end(openapi.body);
-	});
+	};
+	router.get('/openapi.json', serveOpenApi);
+	router.head('/openapi.json', serveOpenApi);
 	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
 		const match = find(req);
 		if (!match) return next();

@@ -199,6 +199,10 @@ test('GET /openapi.json: public, at the root and below /api/v3, the bytes `gitst
 		assert.is(await again.text(), '');
 		const weak = await fetch(url, { headers: { 'If-None-Match': `"other", W/${etag}` } });
 		assert.is(weak.status, 304, '~> also weak and in a list');
+		const head = await fetch(url, { method: 'HEAD' });
+		assert.is(head.status, 200, '~> HEAD answers too');
+		assert.is(head.headers.get('content-length'), String(Buffer.byteLength(text)));
+		assert.is(await head.text(), '');
 	}
 	const [node, args] = bundleCommand();
 	const printed = spawnSync(node, [...args, 'openapi'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
