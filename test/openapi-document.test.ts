@@ -80,6 +80,22 @@ test('structure: operationIds unique, path parameters declared, $refs resolve, s
 		assert.is(new Set(query).size, query.length, `~> ${name}: no query parameter twice`);
 		for (const requirement of op.security) for (const scheme of Object.keys(requirement)) assert.ok(document.components.securitySchemes[scheme], `~> ${name}: security scheme ${scheme} exists`);
 	}
+	// OpenAPI 3.1: paths begin with '/', templated paths that differ only in parameter names are one path,
+	// every response has a description, every parameter a location and a schema.
+	const shapes = new Map<string, string>();
+	for (const path of Object.keys(document.paths)) {
+		assert.ok(path.startsWith('/'), `~> ${path} begins with /`);
+		const shape = path.replace(/\{[^}]+\}/g, '{}');
+		assert.not.ok(shapes.has(shape), `~> ${path} and ${shapes.get(shape)} are the same template`);
+		shapes.set(shape, path);
+	}
+	for (const { path, method, op } of operations()) {
+		for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+			assert.match(status, /^([1-5]\d\d|default)$/, `~> ${method} ${path}: status ${status}`);
+			assert.type(response.description, 'string', `~> ${method} ${path} ${status} has a description`);
+		}
+		for (const parameter of op.parameters ?? []) assert.ok(['path', 'query'].includes(parameter.in) && parameter.schema, `~> ${method} ${path} ${parameter.name}: location and schema`);
+	}
 	const refs: string[] = [];
 	const walk = (node: unknown) => {
 		if (Array.isArray(node)) return node.forEach(walk);
