@@ -2,13 +2,30 @@
 // With --sea it bundles for the single executable instead (build/gitstead-sea.cjs): every dependency
 // inlined, better-sqlite3's native addon loaded from an embedded SEA asset (see src/db/native.ts).
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sea = process.argv.includes('--sea');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+
+// The route table's GitHub operations (response schemas for `gitstead openapi` and GET /openapi.json),
+// extracted from @octokit/openapi (a devDependency) now, so the bundle embeds only what it needs.
+const extractor = resolve(root, 'build/github-operations.cjs');
+await build({
+	entryPoints: [resolve(root, 'scripts/github-operations.ts')],
+	outfile: extractor,
+	bundle: true,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	packages: 'external',
+	logLevel: 'warning',
+});
+const githubOperations = createRequire(import.meta.url)(extractor).githubOperationsJson(root);
+rmSync(extractor);
 
 await build({
 	entryPoints: [resolve(root, 'src/main.ts')],
@@ -26,6 +43,7 @@ await build({
 		GITSTEAD_VERSION: JSON.stringify(pkg.version),
 		GITSTEAD_SCHEMA_SQL: JSON.stringify(readFileSync(resolve(root, 'schema.sql'), 'utf8')),
 		GITSTEAD_CONFIG_TEMPLATE: JSON.stringify(readFileSync(resolve(root, 'config/gitstead.toml'), 'utf8')),
+		GITSTEAD_GITHUB_OPERATIONS: JSON.stringify(githubOperations),
 		GITSTEAD_SEA: JSON.stringify(sea),
 	},
 });

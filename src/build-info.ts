@@ -1,6 +1,6 @@
 /**
  * Facts fixed at build time. The bundler (scripts/bundle.mjs) defines GITSTEAD_VERSION and
- * GITSTEAD_SCHEMA_SQL so the single executable needs no files beside it; running from source
+ * GITSTEAD_SCHEMA_SQL (and the others below) so the single executable needs no files beside it; running from source
  * (tests under tsx) reads them from the checkout instead.
  */
 import { readFileSync } from 'node:fs';
@@ -9,8 +9,10 @@ import { resolve } from 'node:path';
 declare const GITSTEAD_VERSION: string | undefined;
 declare const GITSTEAD_SCHEMA_SQL: string | undefined;
 declare const GITSTEAD_CONFIG_TEMPLATE: string | undefined;
+declare const GITSTEAD_GITHUB_OPERATIONS: string | undefined;
 
-const checkout = resolve(__dirname, '..');
+/** The source checkout's root folder (running from source; meaningless in the bundle). */
+export const checkout = resolve(__dirname, '..');
 
 /** Gitstead's version, from package.json. */
 export const version: string =
@@ -30,4 +32,13 @@ export function configTemplate(): string {
 	return typeof GITSTEAD_CONFIG_TEMPLATE === 'string'
 		? GITSTEAD_CONFIG_TEMPLATE
 		: readFileSync(resolve(checkout, 'config/gitstead.toml'), 'utf8');
+}
+
+/**
+ * The route table's GitHub operations (src/http/openapi/github.ts GithubCatalogue, as JSON) that
+ * the bundler extracted from @octokit/openapi at build time; undefined running from source, where
+ * the descriptions are read from node_modules instead.
+ */
+export function embeddedGithubOperations(): string | undefined {
+	return typeof GITSTEAD_GITHUB_OPERATIONS === 'string' ? GITSTEAD_GITHUB_OPERATIONS : undefined;
 }

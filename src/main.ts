@@ -1,13 +1,15 @@
 /**
- * The gitstead command: `serve`, `admin …`, `version`, `--help`.
- * --help and version never open the database.
+ * The gitstead command: `serve`, `admin …`, `openapi`, `routes`, `version`, `--help`.
+ * --help (of every command: src/cli/help.ts), version, openapi and routes never open the database.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closeApp, openApp } from './compose';
 import { version } from './build-info';
 import { ADMIN_COMMANDS, ADMIN_HELP, parseAdmin } from './cli/admin';
-import { CliError, createOutput, describeError } from './cli/output';
+import { renderHelp } from './cli/help';
+import { argsError, CliError, createOutput, describeError } from './cli/output';
+import { runOpenapi, runRoutes } from './cli/routes';
 import { parseStorage, STORAGE_COMMANDS } from './cli/storage';
 import { serve } from './cli/serve';
 import { ConfigError, loadConfig, parsePort, splitList, type Overrides } from './config';
@@ -20,8 +22,10 @@ Usage:
                  [--trusted-proxies ADDR,CIDR,...]
   gitstead admin init [--data-dir ./data]  create the data folder and database (serve does too)
   gitstead admin <command> [options]      (gitstead admin --help lists the commands)
+  gitstead openapi                         print the API's OpenAPI 3.1 description (GET /openapi.json)
+  gitstead routes [--json | --markdown]    print the route table with each route's permissions
   gitstead version
-  gitstead --help
+  gitstead --help                          gitstead <command> --help: that command's usage
 
 Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG,
 GITSTEAD_EXTERNAL_URL and GITSTEAD_TRUSTED_PROXIES stand in for the flags of the same name. One server serves a data folder at
@@ -63,7 +67,7 @@ async function runServe(args: string[]): Promise<void> {
 		allowPositionals: true,
 		strict: true,
 	});
-	if (values.help) return void process.stdout.write(HELP);
+	if (values.help) return void process.stdout.write(renderHelp('serve')!);
 	if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"`);
 	const config = loadConfig(overrides(values));
 	const starting = serve(config);
@@ -93,10 +97,11 @@ async function runStorage(name: string, args: string[]): Promise<void> {
 async function runAdmin(args: string[]): Promise<void> {
 	const [name, ...rest] = args;
 	if (!name || name === '--help' || name === '-h' || name === 'help') return void process.stdout.write(ADMIN_HELP);
+	if (!ADMIN_COMMANDS[name] && !STORAGE_COMMANDS[name]) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
+	// The command's own help, before its arguments are checked (a missing LOGIN is no error here).
+	if (rest.includes('--help') || rest.includes('-h')) return void process.stdout.write(renderHelp(`admin ${name}`) ?? ADMIN_HELP);
 	if (STORAGE_COMMANDS[name]) return runStorage(name, rest);
-	if (!ADMIN_COMMANDS[name]) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
 	const { command, values, positionals } = parseAdmin(name, rest);
-	if (values.help) return void process.stdout.write(ADMIN_HELP);
 	const config = loadConfig(overrides(values));
 	const createdFolder = !existsSync(config.storage.data_dir);
 	const app = openApp(config, { log: createLogger('warn'), create: command.createsDatabase === true });
@@ -114,9 +119,14 @@ async function main(argv: string[]): Promise<void> {
 			return runServe(args);
 		case 'admin':
 			return runAdmin(args);
+		case 'openapi':
+			return runOpenapi(args);
+		case 'routes':
+			return runRoutes(args);
 		case 'version':
 		case '--version':
 		case '-v':
+			if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(renderHelp('version')!);
 			return void process.stdout.write(`gitstead ${version}\n`);
 		case undefined:
 		case 'help':
@@ -128,9 +138,15 @@ async function main(argv: string[]): Promise<void> {
 	}
 }
 
+// A closed pipe (gitstead routes | head) ends the output, not in a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+	if (error.code === 'EPIPE') process.exit(0);
+	throw error;
+});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
 	if (error instanceof CliError || error instanceof ConfigError) fail(error.message);
 	const code = (error as { code?: string }).code;
-	if (code?.startsWith('ERR_PARSE_ARGS')) fail(`${(error as Error).message} (see gitstead --help)`);
+	if (code?.startsWith('ERR_PARSE_ARGS')) fail(argsError(error, process.argv[2] === 'serve' ? 'serve' : '').message.replace('gitstead  ', 'gitstead '));
 	fail(describeError(error));
 });

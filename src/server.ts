@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parse } from '@polka/parse';
 import polka from 'polka';
 import type { App } from './app';
@@ -19,6 +19,7 @@ import { DOCS_BASE, MESSAGES } from './http/errors';
 import { baseHeaders, clientIp, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
 import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
+import { documentText, openApiDocument } from './http/openapi/document';
 import { Urls } from './http/urls';
 
 const API_PREFIX = '/api/v3';
@@ -39,6 +40,23 @@ export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] 
 		if (seen.has(id)) throw new Error(`route declared twice: ${id}`);
 		seen.add(id);
 		return resolveRoute(declaration, DOCS_BASE);
+	});
+}
+
+/**
+ * The OpenAPI 3.1 description of `routes` as JSON text (src/http/openapi/document.ts): what
+ * `gitstead openapi` prints and GET /openapi.json serves, byte for byte.
+ */
+export function openApiText(routes: Route[] = buildRoutes()): string {
+	return documentText(openApiDocument(routes));
+}
+
+/** Whether an If-None-Match header names `etag` (weak or strong, in a list, or `*`). */
+function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+	if (typeof header !== 'string') return false;
+	return header.split(',').some((item) => {
+		const tag = item.trim();
+		return tag === '*' || tag.replace(/^W\//, '') === etag;
 	});
 }
 
@@ -116,6 +134,26 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
 		res.end(avatarSvg(account.id, account.login));
 	});
+	// The OpenAPI description of this route table, at /openapi.json and /api/v3/openapi.json: public,
+	// generated on the first request and kept (the route table does not change while serving).
+	let openapi: { body: Buffer; etag: string } | undefined;
+	const serveOpenApi = (req: IncomingMessage, res: ServerResponse) => {
+		if (!openapi) {
+			const body = Buffer.from(openApiText(routes));
+			openapi = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+		}
+		const headers = { ...baseHeaders(randomUUID()), ETag: openapi.etag, 'Cache-Control': 'public, max-age=60' };
+		if (etagMatches(req.headers['if-none-match'], openapi.etag)) {
+			res.writeHead(304, headers);
+			res.end();
+			return;
+		}
+		// HEAD: Node sends the headers only.
+		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(openapi.body.length) });
+		res.end(openapi.body);
+	};
+	router.get('/openapi.json', serveOpenApi);
+	router.head('/openapi.json', serveOpenApi);
 	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
 		const match = find(req);
 		if (!match) return next();

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ADMIN_COMMANDS } from '../src/cli/admin';
+import { COMMAND_HELP, describedFlags } from '../src/cli/help';
 import { SCHEMA_VERSION } from '../src/db/migrations';
+import { buildRoutes } from '../src/server';
 import { bundleCommand, run, serve, waitFor, type Served } from './helpers/cli';
 
 const test = suite('cli');
@@ -327,6 +330,84 @@ test('durability – a killed server loses no answered write', async () => {
 	const res = await fetch(`${second.address}/api/v3/orgs/kco/teams?per_page=100`, { headers: { Authorization: `Bearer ${token}` } });
 	assert.is(((await res.json()) as unknown[]).length, 20, '~> every answered write survived SIGKILL');
 	await second.stop();
+});
+
+test('--help on every command and admin command: its own usage, exit 0, no database opened', () => {
+	const commands = [['serve'], ['openapi'], ['routes'], ['version'], ['admin'], ...Object.keys(ADMIN_COMMANDS).map((name) => ['admin', name])];
+	const cwd = mkdtempSync(join(tmpdir(), 'gitstead-help-'));
+	try {
+		for (const words of commands) {
+			for (const flag of ['--help', '-h']) {
+				const result = run(gitstead, [...words, flag], { cwd });
+				const name = `gitstead ${words.join(' ')} ${flag}`;
+				assert.is(result.code, 0, `~> ${name} exits 0 (${result.stderr})`);
+				assert.is(result.stderr, '', `~> ${name} prints nothing on stderr`);
+				assert.ok(result.stdout.startsWith(`Usage: gitstead ${words.join(' ')}`), `~> ${name} prints its own usage: ${result.stdout.split('\n')[0]}`);
+				if (words.length > 1 || words[0] !== 'admin') assert.match(result.stdout, /\nExamples?:\n  gitstead /, `~> ${name} shows an example`);
+			}
+		}
+		assert.equal(readdirSync(cwd), [], '~> no data folder created');
+	} finally {
+		rmSync(cwd, { recursive: true, force: true });
+	}
+	// A missing LOGIN is no error when help is asked for.
+	assert.is(run(gitstead, ['admin', 'revoke-token', '--help']).code, 0);
+});
+
+test('every admin command has a help entry describing each of its options', () => {
+	for (const [name, command] of Object.entries(ADMIN_COMMANDS)) {
+		assert.ok(COMMAND_HELP[`admin ${name}`], `~> admin ${name} has an entry in src/cli/help.ts`);
+		const described = describedFlags(`admin ${name}`);
+		for (const option of Object.keys(command.options)) assert.ok(described.has(`--${option}`), `~> admin ${name} --help describes --${option}`);
+	}
+});
+
+test('unknown options name the option and the command’s help', () => {
+	const cases: Array<[string[], string]> = [
+		[['serve', '--colour', 'red'], "Unknown option '--colour' (see gitstead serve --help)"],
+		[['routes', '--yaml'], "Unknown option '--yaml' (see gitstead routes --help)"],
+		[['openapi', '--pretty'], "Unknown option '--pretty' (see gitstead openapi --help)"],
+		[['admin', 'create-user', 'carol', '--colour', 'red', '--data-dir', join(dir, 'data')], "Unknown option '--colour' (see gitstead admin create-user --help)"],
+		[['admin', 'create-user', '--data-dir', join(dir, 'data')], 'missing LOGIN (see gitstead admin create-user --help)'],
+	];
+	for (const [args, message] of cases) {
+		const result = run(gitstead, args);
+		assert.is(result.code, 1, `~> ${args.join(' ')} exits 1`);
+		assert.is(result.stdout, '');
+		assert.is(result.stderr, `gitstead: error: ${message}\n`, `~> ${args.join(' ')}: ${result.stderr}`);
+	}
+});
+
+test('routes: one line per route with its permissions; --json the same rows in full', () => {
+	const routes = buildRoutes();
+	const text = run(gitstead, ['routes'], { cwd: dir });
+	assert.is(text.code, 0, text.stderr);
+	const lines = text.stdout.trimEnd().split('\n');
+	assert.is(lines.length, routes.length + 1, '~> a header and one line per route');
+	assert.match(lines[0], /^METHOD\s+PATH\s+PERMISSIONS\s+TOKENS\s+RATE\s+ACCESS$/);
+	const labels = lines.find((line) => /^POST\s+\/repos\/\{owner\}\/\{repo\}\/labels\s/.test(line));
+	assert.ok(labels, '~> POST …/labels is listed');
+	assert.match(labels!, /issues=write; pull_requests=write\s+all\s+core\s+authenticated$/);
+	const json = run(gitstead, ['routes', '--json'], { cwd: dir });
+	assert.is(json.code, 0, json.stderr);
+	const rows = JSON.parse(json.stdout).routes;
+	assert.is(rows.length, routes.length);
+	const row = rows.find((item: any) => item.method === 'POST' && item.path === '/repos/{owner}/{repo}/labels');
+	const route = routes.find((item) => item.method === 'POST' && item.path === '/repos/{owner}/{repo}/labels')!;
+	assert.equal(row, {
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/labels',
+		documentation_url: route.documentationUrl,
+		permissions: route.acceptedPermissionsHeader,
+		permission_sets: route.policy,
+		oauth_scopes: route.acceptedScopes,
+		token_kinds: [...route.tokenKinds],
+		rate_limit: 'core',
+		access: route.access,
+		resource: { repo: 'triage' },
+	});
+	const markdown = run(gitstead, ['routes', '--markdown'], { cwd: dir });
+	assert.is(markdown.stdout.trimEnd().split('\n').length, routes.length + 2, '~> --markdown: the README table');
 });
 
 test('serve – a port in use is one clear line', async () => {

@@ -30,9 +30,11 @@ import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
 import { runSeedDemo } from './demo/command';
-import { CliError, type Output } from './output';
+import { CliError, firstSentence, type Output } from './output';
 
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
+
+gitstead admin <command> --help prints that command's usage, options and an example.
 
 Commands:
   init                         create the data folder and its database (serve does this too);
@@ -98,7 +100,8 @@ export function parse<O extends Options>(args: string[], options: O, positionals
 	try {
 		parsed = parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
 	} catch (error) {
-		throw new CliError((error as Error).message);
+		// parseArgs' own errors, their first sentence; parseAdmin adds where the help is.
+		throw new CliError(firstSentence(error));
 	}
 	if (parsed.positionals.length > positionals.length) {
 		throw new CliError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
@@ -609,6 +612,11 @@ function findInstallation(app: App, account: AccountRow, slug: string | undefine
 export function parseAdmin(name: string, args: string[]) {
 	const command = ADMIN_COMMANDS[name];
 	if (!command) throw new CliError(`unknown admin command "${name}" (see gitstead admin --help)`);
-	const { values, positionals } = parse(args, command.options, command.positionals);
-	return { command, values, positionals };
+	try {
+		const { values, positionals } = parse(args, command.options, command.positionals);
+		return { command, values, positionals };
+	} catch (error) {
+		if (error instanceof CliError) throw new CliError(`${error.message} (see gitstead admin ${name} --help)`);
+		throw error;
+	}
 }

@@ -34,3 +34,17 @@ export function describeError(error: unknown): string {
 	}
 	return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A node:util parseArgs error as one line pointing to the command's help: its first sentence
+ * ("Unknown option '--colour'") and "(see gitstead <command> --help)".
+ */
+export function argsError(error: unknown, command: string): CliError {
+	return new CliError(`${firstSentence(error)} (see gitstead ${command} --help)`);
+}
+
+/** An error's message up to its first full stop ("Unknown option '--colour'"). */
+export function firstSentence(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.split(/\.\s/)[0].replace(/\.$/, '');
+}

@@ -4,8 +4,10 @@
  * against the schema GitHub documents for that operation and status (application/json, or the
  * requested media type where the operation documents a schema of its own for it).
  *
- * The descriptions are OpenAPI 3.0: `nullable: true` becomes a JSON Schema type union (or an
- * `anyOf` with null where the schema names no type), `x-*` and other OpenAPI-only keywords are
+ * The mapping, the errata and the `nullable` conversion are src/http/openapi/github.ts's, shared
+ * with the generated description (src/http/openapi/document.ts). The descriptions are OpenAPI 3.0:
+ * `nullable: true` becomes a JSON Schema type union (or an `anyOf` with null where the schema names
+ * no type), `x-*` and other OpenAPI-only keywords are
  * tolerated (ajv strict off), GitHub's own contradictions are corrected first (ERRATA), and schemas
  * compile lazily, one per operation, status and media type, against the description's components registered
  * once. The documents' `depbot` paths map to GitHub's `dependabot` operations.
@@ -14,11 +16,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { at, convertNullable, DESCRIPTIONS, ERRATA, HTTP_METHODS, templateKey, type DescriptionName } from '../../src/http/openapi/github';
 
-/** The descriptions tried in order: GitHub Enterprise Server 3.19 first, then the hosted ones for operations it lacks. */
-export const DESCRIPTIONS = ['ghes-3.19', 'ghec', 'api.github.com'] as const;
-/** One of the descriptions @octokit/openapi ships (generated/<name>.json). */
-export type DescriptionName = (typeof DESCRIPTIONS)[number];
+export { DESCRIPTIONS, templateKey, type DescriptionName };
 
 /** One documented operation. */
 export interface Operation {
@@ -36,122 +36,6 @@ export interface Violation {
 	pointer: string;
 	keyword: string;
 	message: string;
-}
-
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-
-/**
- * Errata: places where a description contradicts itself or GitHub's own REST reference, corrected
- * before use (each description, JSON pointer from the document's root). Only GitHub's
- * contradictions belong here; where Gitstead differs from a consistent description,
- * docs/COMPATIBILITY.md lists the deviation instead.
- */
-const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>): void; why: string }> = [
-	{
-		pointer: '/paths/~1app~1installations/get/responses/200/content/application~1json/schema/items/properties/account',
-		fix(node) {
-			node.anyOf = node.allOf;
-			delete node.allOf;
-		},
-		why: 'GET /app/installations inlines the installation’s account as allOf [Simple User, Enterprise] (a user and an enterprise at once, which nothing is); components/schemas/installation and every other operation say anyOf',
-	},
-	{
-		pointer: '/components/schemas/event',
-		fix(node) {
-			const properties = node.properties as Record<string, Record<string, unknown>>;
-			const branches = (properties.payload.oneOf ?? []) as Array<{ $ref: string }>;
-			const pascal = (ref: string) => ref.split('/').pop()!.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-			properties.payload = { type: 'object' };
-			node.allOf = branches.map((branch) => ({
-				if: { properties: { type: { const: pascal(branch.$ref) } }, required: ['type'] },
-				then: { properties: { payload: branch } },
-			}));
-		},
-		why: 'an event’s payload is oneOf 15 shapes that overlap (public-event accepts any object), so it would check nothing: each payload is checked against the shape its `type` names (PushEvent → push-event)',
-	},
-	{
-		pointer: '/components/schemas/issue-search-result-item/properties/body',
-		fix(node) {
-			node.type = ['string', 'null'];
-		},
-		why: 'a search result item is the issue as the issues routes render it (plus score and text_matches); components/schemas/issue types the same `body` string or null (an issue opened without a body has none, github/rest-api-description#767), the search item a string',
-	},
-	{
-		pointer: '/paths/~1repos~1{owner}~1{repo}~1collaborators~1{username}/put/responses',
-		fix(node) {
-			node['201'] ??= {
-				description: 'Response when a new invitation is created',
-				content: { 'application/json': { schema: { $ref: '#/components/schemas/repository-invitation' } } },
-			};
-		},
-		why: 'GHES 3.19 documents PUT …/collaborators/{username} with 204 only for “an existing collaborator”, “an organization member” or “an existing team member”, and documents the repository invitations this call creates for anyone else (GET …/invitations, GET /user/repository_invitations, accept, decline), yet drops the 201 “Response when a new invitation is created” (repository-invitation) that api.github.com and GHEC document',
-	},
-	{
-		pointer: '/components/schemas/create-event/properties/ref',
-		fix(node) {
-			node.type = ['string', 'null'];
-		},
-		why: 'GitHub’s event types reference (docs.github.com/rest/using-the-rest-api/github-event-types, CreateEvent): `ref` is “The git ref (or null if only a repository was created)”; the description types it a string',
-	},
-];
-
-/** The node a JSON pointer names in `document`, or undefined. */
-function at(document: unknown, pointer: string): Record<string, unknown> | undefined {
-	let node = document as Record<string, unknown> | undefined;
-	for (const part of pointer.split('/').slice(1)) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown> | undefined;
-	return node;
-}
-
-/**
- * Document aliases (../shared/spec/README.md): the documents' `depbot` paths are GitHub's
- * `dependabot` ones.
- */
-const ALIASES: Array<[RegExp, string]> = [[/\/depbot(\/|$)/g, '/dependabot$1']];
-
-/** A path template with parameter names dropped and wildcards (`/*`, `/*?`) written as one parameter. */
-export function templateKey(method: string, path: string): string {
-	let normal = path.replace(/\/\*\??$/, '/{}').replace(/\{[^}]+\}/g, '{}');
-	for (const [pattern, replacement] of ALIASES) normal = normal.replace(pattern, replacement);
-	return `${method.toUpperCase()} ${normal}`;
-}
-
-/**
- * Turns OpenAPI 3.0's `nullable` into JSON Schema, in place, everywhere below `node`; and reads
- * `oneOf` as `anyOf`: GitHub's descriptions use oneOf for alternatives that overlap (an event's
- * payload is one of 15 shapes, and public-event's accepts any object, so every payload would match
- * two), where they mean "one of these shapes".
- */
-function convertNullable(node: unknown): unknown {
-	if (Array.isArray(node)) {
-		for (let i = 0; i < node.length; i++) node[i] = convertNullable(node[i]);
-		return node;
-	}
-	if (!node || typeof node !== 'object') return node;
-	const object = node as Record<string, unknown>;
-	for (const key of Object.keys(object)) {
-		// Examples are data, not schemas.
-		if (key === 'example' || key === 'examples') continue;
-		object[key] = convertNullable(object[key]);
-	}
-	if (Array.isArray(object.oneOf)) {
-		object.anyOf = object.oneOf;
-		delete object.oneOf;
-	}
-	if (object.nullable !== true) {
-		if (object.nullable === false) delete object.nullable;
-		return object;
-	}
-	delete object.nullable;
-	if (typeof object.type === 'string') {
-		object.type = [object.type, 'null'];
-		if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null];
-		return object;
-	}
-	if (Array.isArray(object.type)) {
-		if (!object.type.includes('null')) object.type = [...object.type, 'null'];
-		return object;
-	}
-	return { anyOf: [{ type: 'null' }, object] };
 }
 
 /** Points local references (#/components/...) at the description registered under `id`. */

@@ -1,0 +1,41 @@
+/**
+ * README.md's route table is generated from the route table (src/cli/routes.ts; issue 12): this
+ * fails, naming the first differing line, while README differs from what `npm run routes:readme`
+ * writes. After adding or changing routes, run `npm run routes:readme`.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { routeRows, routesMarkdown, routesReadmeSection, withRoutesTable } from '../src/cli/routes';
+import { buildRoutes } from '../src/server';
+
+const test = suite('routes table');
+const routes = buildRoutes();
+
+test('README.md carries the route table as generated (npm run routes:readme)', () => {
+	const readme = readFileSync(resolve(__dirname, '../README.md'), 'utf8');
+	const expected = withRoutesTable(readme, routesReadmeSection(routeRows(routes)));
+	if (expected === readme) return;
+	const have = readme.split('\n');
+	const want = expected.split('\n');
+	const line = have.findIndex((text, i) => text !== want[i]);
+	assert.unreachable(
+		`~> README.md's route table differs from the route table at line ${line + 1}:\n  README:   ${have[line]}\n  expected: ${want[line]}\nrun npm run routes:readme`,
+	);
+});
+
+test('the Markdown table has one row per route, in route-table order, with its permissions', () => {
+	const rows = routeRows(routes);
+	const lines = routesMarkdown(rows).trimEnd().split('\n');
+	assert.is(lines.length, routes.length + 2, '~> a header, a rule and one row per route');
+	routes.forEach((route, i) => {
+		const cells = lines[i + 2].split(/(?<!\\)\|/).map((cell) => cell.trim());
+		assert.is(cells[2], route.method, `~> row ${i + 1}: the method`);
+		assert.ok(cells[3].includes(`\`${route.path}\``), `~> row ${i + 1}: the path ${route.path}`);
+		assert.is(cells[4].replace(/\\\|/g, '|'), route.acceptedPermissionsHeader || '–', `~> ${route.method} ${route.path}: the permissions`);
+		assert.is(cells[7], route.access, `~> ${route.method} ${route.path}: the access`);
+	});
+});
+
+test.run();
