@@ -521,7 +521,7 @@ test('organization alerts – owners only, with the repository', async () => {
 		['app', 1],
 	]);
 	assert.is((await s.get('/orgs/acme/dependabot/alerts', writerRepo)).status, 403, '~> members are not owners');
-	assert.is((await s.get('/orgs/acme/dependabot/alerts', outsider)).status, 403);
+	assert.is((await s.get('/orgs/acme/dependabot/alerts', outsider)).status, 404, '~> what owners manage is concealed from outsiders');
 	assert.is((await s.get('/orgs/nope/dependabot/alerts', owner)).status, 404);
 	assert.is((await s.get('/orgs/acme/dependabot/alerts?state=nope', owner)).status, 422);
 });
