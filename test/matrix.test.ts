@@ -27,7 +27,18 @@ test.before(async () => {
 	const owner = s.fullToken('olivia');
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
-	params = { org: 'acme', team_slug: 'crew', team_id: String(team.body.id), username: 'mike', owner: 'acme', repo: 'app' };
+	const configuration = await s.request('POST', '/orgs/acme/code-security/configurations', { token: owner, body: { name: 'Matrix' } });
+	params = {
+		org: 'acme',
+		team_slug: 'crew',
+		team_id: String(team.body.id),
+		username: 'mike',
+		owner: 'acme',
+		repo: 'app',
+		configuration_id: String(configuration.body.id),
+		security_product: 'secret_scanning',
+		enablement: 'enable_all',
+	};
 });
 test.after(() => s.close());
 

@@ -5,6 +5,7 @@ import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
+import { codeSecurityRoutes } from './code-security/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
@@ -35,6 +36,7 @@ import { miscRoutes } from './misc/routes';
 import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
+import { orgSecurityRoutes } from './org-security/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
@@ -90,6 +92,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...reactionsRoutes,
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
+	...codeSecurityRoutes,
+	...orgSecurityRoutes,
 	...feedRoutes,
 	...starringRoutes,
 	...watchingRoutes,

@@ -8,6 +8,7 @@ import { createAppStore } from './apps/store';
 import { createCheckStore } from './checks/store';
 import { createBranchStore } from './branches/store';
 import { createBudgetStore } from './budgets/store';
+import { createCodeSecurityStore } from './code-security/store';
 import { createCollaboratorStore } from './collaborators/store';
 import { createCustomPropertyStore } from './custom-properties/store';
 import { createDependabotStore } from './dependabot/store';
@@ -23,6 +24,7 @@ import { createMilestoneStore } from './milestones/store';
 import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
+import { createOrgSecurityStore } from './org-security/store';
 import { createPullStore } from './pulls/store';
 import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
@@ -75,6 +77,8 @@ export function createStores(db: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		codeSecurity: createCodeSecurityStore(db),
+		orgSecurity: createOrgSecurityStore(db),
 	};
 }
 

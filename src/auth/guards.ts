@@ -39,9 +39,12 @@ export function loadResources(ctx: Context): void {
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
 	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true);
+	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true, guard.concealFromOutsiders === true);
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
-	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true);
+	if (guard.repo) {
+		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
+		ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true, managers);
+	}
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
 }
 
@@ -57,11 +60,18 @@ function requireSelf(ctx: Context, mustReach: boolean): void {
 	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
 }
 
-function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean): OrgAccess {
+function organization(
+	ctx: Context,
+	level: NonNullable<ResourceGuard['org']>,
+	mustReach: boolean,
+	conceal: boolean,
+	concealFromOutsiders: boolean,
+): OrgAccess {
 	const org = ctx.app.stores.accounts.organization(ctx.params.org);
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
+	if (concealFromOutsiders && !access.member) throw notFound();
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
 	if (level === 'owner' && !access.admin) {
 		if (conceal) throw notFound();
@@ -96,6 +106,13 @@ function team(ctx: Context, level: NonNullable<ResourceGuard['team']>): TeamAcce
 	return access;
 }
 
+/** The acting user belongs to a security manager team of the organization `orgId` (a token reaching it). */
+function isSecurityManager(ctx: Context, orgId: number): boolean {
+	const user = ctx.principal.user;
+	if (!user || ctx.publicView || !reachesAccount(ctx.principal, orgId)) return false;
+	return ctx.app.stores.orgSecurity.isSecurityManager(orgId, user.id);
+}
+
 const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 	read: 'pull',
 	triage: 'triage',
@@ -104,7 +121,14 @@ const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 	admin: 'admin',
 };
 
-function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mustReach: boolean, writable: boolean, conceal: boolean): RepoAccess {
+function repository(
+	ctx: Context,
+	level: NonNullable<ResourceGuard['repo']>,
+	mustReach: boolean,
+	writable: boolean,
+	conceal: boolean,
+	securityManagers = false,
+): RepoAccess {
 	let owner;
 	let repo;
 	if (ctx.params.repository_id !== undefined) {
@@ -120,9 +144,14 @@ function repository(ctx: Context, level: NonNullable<ResourceGuard['repo']>, mus
 		if (!owner) throw notFound();
 		if (!repo) throw movedOrNotFound(ctx, ctx.app.stores.repos.redirected(owner.id, name));
 	}
-	const permission = callerRepoPermission(ctx, repo, owner);
+	let permission = callerRepoPermission(ctx, repo, owner);
+	let needed = REPO_LEVEL[level];
+	// A security manager of the owning organization reads its security alerts everywhere.
+	if (securityManagers && (!permission || !atLeast(permission, needed)) && isSecurityManager(ctx, owner.id)) {
+		permission = permission ?? 'pull';
+		needed = 'pull';
+	}
 	if (!permission) throw notFound();
-	const needed = REPO_LEVEL[level];
 	// A public repository of another account: the bound token may read it, nothing more.
 	if ((mustReach || needed !== 'pull') && !ctx.publicView && !tokenReachesRepository(ctx.principal, repo, owner)) {
 		throw notAccessible(ctx.principal);

@@ -87,6 +87,17 @@ export interface ResourceGuard {
 	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
 	 */
 	conceal?: true;
+	/**
+	 * Organization routes: callers who are not members of the organization (nor its app) get 404,
+	 * members below the level 403 — organization settings GitHub shows to no outsider.
+	 */
+	concealFromOutsiders?: true;
+	/**
+	 * Repository reads of security alerts: members of the organization's security manager teams
+	 * read them in every repository of the organization, whatever their own role (GitHub's security
+	 * manager role). Applies to GET only.
+	 */
+	securityManagers?: true;
 }
 
 export interface Pagination {

@@ -2,6 +2,7 @@
  * The spec's Repository (team repository form): GitHub's repository record with every link
  * template, counts, flags, `permissions` and `role_name`.
  */
+import { securityAndAnalysis } from '../code-security/switches';
 import { nodeId, type Urls } from '../../http/urls';
 import type { AccountRow } from '../users/store';
 import { simpleUser } from '../users/render';
@@ -171,6 +172,8 @@ export function fullRepository(app: App, repo: RepositoryRow, owner: AccountRow,
 		network_count: stores.repos.network(repo.id).length - 1,
 	};
 	if (owner.type === 'Organization') record.organization = simpleUser(urls, owner);
+	// Every switch of security_and_analysis (src/api/code-security/switches.ts), administrators only.
+	if (record.security_and_analysis) record.security_and_analysis = securityAndAnalysis(app, repo);
 	if (repo.fork_parent_id !== null) {
 		const parent = stores.repos.byId(repo.fork_parent_id);
 		if (parent) {

@@ -1,6 +1,7 @@
 /**
  * Creating repositories (organization, user and fork), with GitHub's naming rules.
  */
+import { attachDefaultConfiguration } from '../code-security/service';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { invalidField } from '../../http/errors';
@@ -127,6 +128,8 @@ export function createRepository(
 			stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
 			events.teamRepository(app, 'added_to_repository', owner, team, repo, options.actorId);
 		}
+		// The organization's default code security configuration for the repository's visibility.
+		attachDefaultConfiguration(app, owner, repo, options.actorId, options.now);
 		if (input.auto_init && !options.forkOf) {
 			const nowMs = Date.parse(options.now);
 			autoInitialize(app, repo, owner, { gitignore: input.gitignore_template, license: input.license_template }, nowMs, options.now, options.actorId);
