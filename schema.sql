@@ -1542,4 +1542,32 @@ CREATE TABLE dependabot_access_levels (
   org_id        INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
   default_level TEXT CHECK (default_level IN ('public', 'internal'))
 );
+-- Immutable releases: an organization's policy (enforced_repositories all | none | selected; no
+-- row: none) and its selected repositories; the releases published while their repository was
+-- enforced (immutable: assets and tag locked). A row outlives its release (release_id NULL) so the
+-- tag name is never used again (GitHub: "tag_name was used by an immutable release").
+CREATE TABLE immutable_release_settings (
+  org_id                INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  enforced_repositories TEXT NOT NULL CHECK (enforced_repositories IN ('all', 'none', 'selected'))
+);
+CREATE TABLE immutable_release_repositories (
+  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (org_id, repo_id)
+);
+CREATE TABLE immutable_releases (
+  id         INTEGER PRIMARY KEY,
+  release_id INTEGER UNIQUE REFERENCES releases(id) ON DELETE SET NULL,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  tag_name   TEXT NOT NULL
+);
+CREATE INDEX immutable_releases_tag ON immutable_releases(repo_id, tag_name);
+-- Secret scanning pattern configurations of an organization: the push protection setting chosen
+-- for provider patterns (JSON: token_type → enabled | disabled; absent: not-set) and the version
+-- a change must name (null until the first change).
+CREATE TABLE secret_scanning_pattern_configs (
+  org_id            INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  version           TEXT NOT NULL,
+  provider_settings TEXT NOT NULL DEFAULT '{}'
+);
 -- ===== end organization security settings =====

@@ -106,6 +106,8 @@ const DISMISSAL_REQUEST =
 const CODE_SECURITY =
 	'code security configurations themselves are reported on GitHub by no webhook, feed entry or notification (the audit log only); what they change in a repository is reported when they are attached (security_and_analysis)';
 const SECURITY_MANAGERS = 'GitHub reports security manager teams by no webhook, feed entry or notification (the audit log only)';
+const IMMUTABLE =
+	'GitHub reports an organization’s immutable releases policy by no webhook, feed entry or notification (the releases published under it are reported as releases)';
 const DEPENDABOT_ACCESS = 'Dependabot’s repository access is reported on GitHub by no webhook, feed entry or notification';
 
 /**
@@ -1233,6 +1235,26 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/dependabot/repository-access/default-level': {
 		none: DEPENDABOT_ACCESS,
 		call: () => ({ path: '/orgs/acme/dependabot/repository-access/default-level', body: { default_level: 'public' } }),
+	},
+	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': {
+		none: 'GitHub reports secret scanning pattern configurations by no webhook, feed entry or notification (the audit log only)',
+		call: () => ({ path: '/orgs/acme/secret-scanning/pattern-configurations', body: { provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'disabled' }] } }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases': {
+		none: IMMUTABLE,
+		call: () => ({ path: '/orgs/acme/settings/immutable-releases', body: { enforced_repositories: 'selected' } }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories': {
+		none: IMMUTABLE,
+		call: (w) => ({ path: '/orgs/acme/settings/immutable-releases/repositories', body: { selected_repository_ids: [w.ids.appRepo] } }),
+	},
+	'DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		none: IMMUTABLE,
+		call: (w) => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${w.ids.appRepo}` }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		none: IMMUTABLE,
+		call: (w) => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${w.ids.appRepo}` }),
 	},
 	'PUT /orgs/{org}/depbot/repository-access/default-level': {
 		none: DEPENDABOT_ACCESS,

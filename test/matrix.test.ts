@@ -25,7 +25,7 @@ test.before(async () => {
 	s.org('acme', 'olivia');
 	s.member('acme', 'mike');
 	const owner = s.fullToken('olivia');
-	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
+	const repo = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
 	const configuration = await s.request('POST', '/orgs/acme/code-security/configurations', { token: owner, body: { name: 'Matrix' } });
 	params = {
@@ -38,6 +38,7 @@ test.before(async () => {
 		configuration_id: String(configuration.body.id),
 		security_product: 'secret_scanning',
 		enablement: 'enable_all',
+		repository_id: String(repo.body.id),
 	};
 });
 test.after(() => s.close());

@@ -987,6 +987,21 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/depbot/repository-access/default-level': { body: { default_level: 'internal' } },
 	'GET /orgs/{org}/dependabot/repository-access': {},
 	'GET /orgs/{org}/depbot/repository-access': {},
+	'PUT /orgs/{org}/settings/immutable-releases': { body: { enforced_repositories: 'selected' } },
+	'GET /orgs/{org}/settings/immutable-releases': {},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'GET /orgs/{org}/settings/immutable-releases/repositories': {},
+	'DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories': { body: { selected_repository_ids: [] } },
+	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': {
+		body: { pattern_config_version: null, provider_pattern_settings: [{ token_type: 'GITHUB_PERSONAL_ACCESS_TOKEN', push_protection_setting: 'enabled' }] },
+	},
+	'GET /orgs/{org}/secret-scanning/pattern-configurations': {},
+	'GET /orgs/{org}/settings/billing/advanced-security': {},
 };
 
 /**
@@ -999,6 +1014,12 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /orgs/{org}/code-security/configurations/{configuration_id}', path: '/orgs/acme/code-security/configurations/999999', status: 404 },
 	{ route: 'GET /orgs/{org}/code-security/configurations', path: '/orgs/acme/code-security/configurations', status: 403, as: 'mike' },
 	{ route: 'DELETE /orgs/{org}/code-security/configurations/{configuration_id}', path: '/orgs/acme/code-security/configurations/1', status: 409 },
+	{
+		route: 'PATCH /orgs/{org}/secret-scanning/pattern-configurations',
+		path: '/orgs/acme/secret-scanning/pattern-configurations',
+		body: { pattern_config_version: 'stale' },
+		status: 409,
+	},
 	// i10-openapi3
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', status: 404 },
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}', path: '/repos/acme/app/branches/nope', status: 404 },

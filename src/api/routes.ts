@@ -11,6 +11,7 @@ import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
 import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
+import { immutableReleaseRoutes } from './immutable-releases/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
@@ -94,6 +95,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...dependencyGraphRoutes,
 	...codeSecurityRoutes,
 	...orgSecurityRoutes,
+	...immutableReleaseRoutes,
 	...feedRoutes,
 	...starringRoutes,
 	...watchingRoutes,

@@ -17,6 +17,7 @@ import { createDeploymentStore } from './deployments/store';
 import { createEnterpriseStore } from './enterprises/store';
 import { createGistStore } from './gists/store';
 import { createGitStore } from './git/store';
+import { createImmutableReleaseStore } from './immutable-releases/store';
 import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
 import { createMembershipStore } from './members/store';
@@ -79,6 +80,7 @@ export function createStores(db: DB) {
 		search: createSearchStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),
+		immutableReleases: createImmutableReleaseStore(db),
 	};
 }
 

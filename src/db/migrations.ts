@@ -682,7 +682,7 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 21,
-		description: 'organization security settings: code security configurations, their defaults and attachments, repository security switches, security manager teams, Dependabot repository access',
+		description: 'organization security settings: code security configurations, their defaults and attachments, repository security switches, security manager teams, Dependabot repository access, immutable releases, secret scanning pattern configurations',
 		up(db) {
 			db.exec(`
 				CREATE TABLE code_security_configurations (
@@ -728,6 +728,27 @@ export const migrations: Migration[] = [
 				CREATE TABLE dependabot_access_levels (
 				  org_id        INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
 				  default_level TEXT CHECK (default_level IN ('public', 'internal'))
+				);
+				CREATE TABLE immutable_release_settings (
+				  org_id                INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  enforced_repositories TEXT NOT NULL CHECK (enforced_repositories IN ('all', 'none', 'selected'))
+				);
+				CREATE TABLE immutable_release_repositories (
+				  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (org_id, repo_id)
+				);
+				CREATE TABLE immutable_releases (
+				  id         INTEGER PRIMARY KEY,
+				  release_id INTEGER UNIQUE REFERENCES releases(id) ON DELETE SET NULL,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  tag_name   TEXT NOT NULL
+				);
+				CREATE INDEX immutable_releases_tag ON immutable_releases(repo_id, tag_name);
+				CREATE TABLE secret_scanning_pattern_configs (
+				  org_id            INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  version           TEXT NOT NULL,
+				  provider_settings TEXT NOT NULL DEFAULT '{}'
 				);`);
 		},
 	},

@@ -26,7 +26,17 @@ export function createOrgSecurityStore(db: DB) {
 	const setLevel = db.prepare(`
 		INSERT INTO dependabot_access_levels (org_id, default_level) VALUES (?, ?)
 		ON CONFLICT (org_id) DO UPDATE SET default_level = excluded.default_level`);
+	const patternConfig = db.prepare('SELECT version, provider_settings FROM secret_scanning_pattern_configs WHERE org_id = ?');
+	const setPatternConfig = db.prepare(`
+		INSERT INTO secret_scanning_pattern_configs (org_id, version, provider_settings) VALUES (?, ?, ?)
+		ON CONFLICT (org_id) DO UPDATE SET version = excluded.version, provider_settings = excluded.provider_settings`);
 	return {
+		/** The organization's pattern configuration: its version (null: never changed) and provider settings (token_type → setting). */
+		patternConfig(orgId: number): { version: string | null; provider: Record<string, 'enabled' | 'disabled'> } {
+			const row = patternConfig.get(orgId) as { version: string; provider_settings: string } | undefined;
+			return { version: row?.version ?? null, provider: JSON.parse(row?.provider_settings ?? '{}') };
+		},
+		setPatternConfig: (orgId: number, version: string, provider: Record<string, string>) => void setPatternConfig.run(orgId, version, JSON.stringify(provider)),
 		/** The organization's security manager teams, by name. */
 		managerTeams: (orgId: number) => managerTeams.all(orgId) as TeamRow[],
 		/** @returns false when the team already was one */
