@@ -302,4 +302,19 @@ test('POST /orgs/{org}/{security_product}/{enablement} flips the switch on every
 	assert.is((await s.request('POST', '/orgs/acme/secret_scanning/enable_all', { token: outsider })).status, 404);
 });
 
+test('repository administrators switch features with PATCH /repos (security_and_analysis event), except what an enforced configuration sets', async () => {
+	const count = () => s.app.db.prepare("SELECT count(*) FROM events WHERE event = 'security_and_analysis' AND repo_id = ?").pluck().get(ids.docs) as number;
+	const before = count();
+	const res = await s.request('PATCH', '/repos/acme/docs', { token: owner, body: { security_and_analysis: { secret_scanning_push_protection: { status: 'disabled' } } } });
+	assert.is(res.status, 200);
+	assert.is(res.body.security_and_analysis.secret_scanning_push_protection.status, 'disabled');
+	assert.is(count(), before + 1, '~> security_and_analysis recorded');
+	assert.is((await s.request('PATCH', '/repos/acme/docs', { token: owner, body: { security_and_analysis: { secret_scanning_push_protection: { status: 'disabled' } } } })).status, 200);
+	assert.is(count(), before + 1, '~> nothing changed: nothing recorded');
+	const enforced = await s.request('PATCH', '/repos/acme/app', { token: owner, body: { security_and_analysis: { secret_scanning: { status: 'disabled' } } } });
+	assert.is(enforced.status, 422, '~> acme/app is attached to the enforced Strictest');
+	assert.match(JSON.stringify(enforced.body.errors), 'enforced code security configuration');
+	assert.is((await s.request('PATCH', '/repos/acme/app', { token: owner, body: { security_and_analysis: { secret_scanning: { status: 'enabled' } } } })).status, 200, '~> what it sets anyway passes');
+});
+
 test.run();

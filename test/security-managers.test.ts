@@ -76,6 +76,9 @@ test('a security manager reads the alerts and dismissal requests of every reposi
 	assert.match(requests.body.message, 'elegated', '~> the repository’s rule, not the role');
 	assert.is((await s.request('PATCH', '/repos/acme/vault/dependabot/alerts/1', { token: manager, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } })).status, 404, '~> no writes');
 	assert.is((await s.get('/repos/acme/vault', manager)).status, 404, '~> nothing else of the repository');
+	assert.is((await s.get('/orgs/acme/dependabot/alerts', manager)).status, 200, '~> the organization’s alert list, as owners read it');
+	assert.is((await s.get('/orgs/acme/dependabot/alerts', member)).status, 403, '~> not for other members');
+	assert.is((await s.get('/orgs/acme/code-security/configurations', manager)).status, 403, '~> no organization settings');
 	assert.is((await s.get('/repos/acme/vault/dependabot/alerts', member)).status, 404, '~> other members still see nothing');
 	assert.is((await s.get('/repos/globex/theirs/dependabot/alerts', manager)).status, 404, '~> other organizations stay hidden');
 	const bound = s.token('mike', { kind: 'fine-grained', org: 'globex', permissions: { vulnerability_alerts: 'read' } });
@@ -87,6 +90,7 @@ test('DELETE removes the team: its members lose the reading', async () => {
 	assert.is((await s.request('DELETE', `${M}/teams/sec`, { token: owner })).status, 204);
 	assert.is((await s.get(M, owner)).body.length, 0);
 	assert.is((await s.get('/repos/acme/vault/dependabot/alerts', manager)).status, 404, '~> back to hidden');
+	assert.is((await s.get('/orgs/acme/dependabot/alerts', manager)).status, 403, '~> and the organization’s list');
 });
 
 test.run();

@@ -39,7 +39,10 @@ export function loadResources(ctx: Context): void {
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
 	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true, guard.concealFromOutsiders === true);
+	if (guard.org) {
+		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
+		ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true, guard.concealFromOutsiders === true, managers);
+	}
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
 	if (guard.repo) {
 		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
@@ -66,6 +69,7 @@ function organization(
 	mustReach: boolean,
 	conceal: boolean,
 	concealFromOutsiders: boolean,
+	securityManagers = false,
 ): OrgAccess {
 	const org = ctx.app.stores.accounts.organization(ctx.params.org);
 	if (!org) throw notFound();
@@ -73,6 +77,8 @@ function organization(
 	const access = orgAccess(ctx, org);
 	if (concealFromOutsiders && !access.member) throw notFound();
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
+	// A security manager reads the organization's security alerts as its owners do.
+	if (level === 'owner' && !access.admin && securityManagers && isSecurityManager(ctx, org.id)) return access;
 	if (level === 'owner' && !access.admin) {
 		if (conceal) throw notFound();
 		throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);

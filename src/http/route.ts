@@ -93,9 +93,9 @@ export interface ResourceGuard {
 	 */
 	concealFromOutsiders?: true;
 	/**
-	 * Repository reads of security alerts: members of the organization's security manager teams
-	 * read them in every repository of the organization, whatever their own role (GitHub's security
-	 * manager role). Applies to GET only.
+	 * Reads of security alerts: members of the organization's security manager teams read them in
+	 * every repository of the organization, whatever their own role, and the organization's lists
+	 * as its owners do (GitHub's security manager role). Applies to GET only.
 	 */
 	securityManagers?: true;
 }

@@ -108,6 +108,42 @@ export function changesOf(settings: Settings): SwitchChange {
 }
 
 /**
+ * Refuses a repository-level change of a setting its enforced configuration sets (GitHub's
+ * enforcement: "enforced" configurations keep repository administrators from changing them).
+ * @throws HttpError 422 (security_and_analysis) naming the configuration
+ */
+export function checkEnforcedChange(app: App, repo: RepositoryRow, change: SwitchChange): void {
+	const id = app.stores.codeSecurity.attachment(repo.id);
+	const config = id === undefined ? undefined : app.stores.codeSecurity.byId(id);
+	if (!config) return;
+	const settings = settingsOf(config);
+	if (settings.enforcement !== 'enforced') return;
+	const wanted = changesOf(settings);
+	for (const [name, on] of Object.entries(change) as Array<[keyof SwitchChange, boolean]>) {
+		if (wanted[name] !== undefined && wanted[name] !== on) {
+			throw invalidField(
+				'Repository',
+				'security_and_analysis',
+				`${name} is set by the enforced code security configuration "${config.name}"; change the configuration, or detach the repository from it`,
+			);
+		}
+	}
+}
+
+/** Writes the switches of repository_security_settings a change names (no event: the caller records it). */
+export function writeSwitches(app: App, repoId: number, change: SwitchChange): void {
+	const stored = app.stores.codeSecurity.switches(repoId);
+	let any = false;
+	for (const name of SWITCHES) {
+		const wanted = change[name];
+		if (wanted === undefined) continue;
+		stored[name] = wanted ? 1 : 0;
+		any = true;
+	}
+	if (any) app.stores.codeSecurity.setSwitches(repoId, stored);
+}
+
+/**
  * Sets the repository's switches; when any moves, records security_and_analysis with the previous
  * security_and_analysis in changes.from.
  * @returns true when a switch moved

@@ -292,7 +292,7 @@ const declarations: RouteDeclaration[] = [
 		...ALERTS_READ,
 		method: 'GET',
 		path: '/orgs/{org}/dependabot/alerts',
-		resource: { org: 'owner' },
+		resource: { org: 'owner', securityManagers: true },
 		docs: 'dependabot/alerts#list-dependabot-alerts-for-an-organization',
 		errorResource: 'DependabotAlert',
 		// GitHub documents these 422 answers as validation-error-simple (errors[] are sentences).
@@ -319,7 +319,7 @@ const declarations: RouteDeclaration[] = [
 		...ORG_REQUESTS_READ,
 		method: 'GET',
 		path: '/orgs/{org}/dismissal-requests/dependabot',
-		resource: { org: 'owner' },
+		resource: { org: 'owner', securityManagers: true },
 		docs: 'dependabot/alert-dismissal-requests#list-dismissal-requests-for-dependabot-alerts-for-an-organization',
 		errorResource: 'DismissalRequest',
 		query: orgRequestsQuery,

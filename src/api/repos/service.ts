@@ -1,7 +1,14 @@
 /**
  * Creating repositories (organization, user and fork), with GitHub's naming rules.
  */
-import { attachDefaultConfiguration } from '../code-security/service';
+import {
+	attachDefaultConfiguration,
+	checkEnforcedChange,
+	securityAndAnalysis,
+	securityAndAnalysisChanged,
+	writeSwitches,
+	type SwitchChange,
+} from '../code-security/service';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { invalidField } from '../../http/errors';
@@ -260,6 +267,11 @@ export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInpu
 		advanced_security?: { status: 'enabled' | 'disabled' };
 		/** GitHub's code security configuration setting of that name, kept per repository. */
 		dependabot_delegated_alert_dismissal?: { status: 'enabled' | 'disabled' };
+		/** The switches of src/api/code-security/switches.ts. */
+		secret_scanning?: { status: 'enabled' | 'disabled' };
+		secret_scanning_push_protection?: { status: 'enabled' | 'disabled' };
+		secret_scanning_non_provider_patterns?: { status: 'enabled' | 'disabled' };
+		secret_scanning_validity_checks?: { status: 'enabled' | 'disabled' };
 	};
 }
 
@@ -346,10 +358,15 @@ export function updateRepository(
 	for (const flag of flags) if (input[flag] !== undefined) next[flag] = input[flag] ? 1 : 0;
 	mergeMessages(input, next);
 	const security = input.security_and_analysis;
+	const securityChange: SwitchChange = {};
+	for (const [name, value] of Object.entries(security ?? {})) if (value) securityChange[name as keyof SwitchChange] = value.status === 'enabled';
+	// An enforced code security configuration keeps what it sets (GitHub's enforcement).
+	checkEnforcedChange(app, repo, securityChange);
 	if (security?.advanced_security) next.advanced_security = security.advanced_security.status === 'enabled' ? 1 : 0;
 	if (security?.dependabot_delegated_alert_dismissal) {
 		next.delegated_alert_dismissal = security.dependabot_delegated_alert_dismissal.status === 'enabled' ? 1 : 0;
 	}
+	const securityBefore = securityAndAnalysis(app, repo);
 	return app.transaction(() => {
 		if (next.name.toLowerCase() !== repo.name.toLowerCase() && app.stores.repos.byOwnerAndName(owner.id, next.name)) {
 			throw invalidField('Repository', 'name', 'name already exists on this account', 'custom');
@@ -366,6 +383,9 @@ export function updateRepository(
 			if (updated[field] !== repo[field]) edited[field] = { from: repo[field] };
 		}
 		if (Object.keys(edited).length) events.repository(app, 'edited', updated, actorId, edited);
+		writeSwitches(app, updated.id, securityChange);
+		// GitHub's security_and_analysis webhook: the security features changed.
+		if (JSON.stringify(securityAndAnalysis(app, updated)) !== JSON.stringify(securityBefore)) securityAndAnalysisChanged(app, updated, securityBefore, actorId);
 		return updated;
 	});
 }
