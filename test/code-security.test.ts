@@ -317,4 +317,37 @@ test('repository administrators switch features with PATCH /repos (security_and_
 	assert.is((await s.request('PATCH', '/repos/acme/app', { token: owner, body: { security_and_analysis: { secret_scanning: { status: 'enabled' } } } })).status, 200, '~> what it sets anyway passes');
 });
 
+test('a repository transferred out of the organization leaves its configuration (settings kept)', async () => {
+	const moving = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'moving' } });
+	assert.is((await s.request('POST', `${C}/${ids.strict}/attach`, { token: owner, body: { scope: 'selected', selected_repository_ids: [moving.body.id] } })).status, 202);
+	const moved = await s.request('POST', '/repos/acme/moving/transfer', { token: owner, body: { new_owner: 'olivia' } });
+	assert.is(moved.status, 202);
+	assert.not.ok((await s.get(`${C}/${ids.strict}/repositories`, owner)).body.some((r: any) => r.repository.id === moving.body.id), '~> no longer attached');
+	const repo = await s.get('/repos/olivia/moving', owner);
+	assert.is(repo.body.security_and_analysis.secret_scanning.status, 'enabled', '~> its settings stay');
+	assert.is((await s.request('PATCH', '/repos/olivia/moving', { token: owner, body: { security_and_analysis: { secret_scanning: { status: 'disabled' } } } })).status, 200, '~> no longer enforced');
+});
+
+test('Octokit’s codeSecurity methods work unchanged', async () => {
+	const { Octokit } = await import('@octokit/rest');
+	const octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const made = await octokit.rest.codeSecurity.createConfiguration({ org: 'acme', name: 'By Octokit', description: 'made by a client', secret_scanning: 'enabled' });
+	assert.is(made.status, 201);
+	const id = made.data.id!;
+	const list = await octokit.rest.codeSecurity.getConfigurationsForOrg({ org: 'acme', per_page: 100 });
+	assert.ok(list.data.some((c) => c.id === id), '~> listed');
+	const updated = await octokit.rest.codeSecurity.updateConfiguration({ org: 'acme', configuration_id: id, description: 'changed' });
+	assert.is(updated.status, 200);
+	const attached = await octokit.rest.codeSecurity.attachConfiguration({ org: 'acme', configuration_id: id, scope: 'selected', selected_repository_ids: [ids.docs] });
+	assert.is(attached.status, 202);
+	const repos = await octokit.rest.codeSecurity.getRepositoriesForConfiguration({ org: 'acme', configuration_id: id });
+	assert.equal(repos.data.map((r) => r.repository?.name), ['docs']);
+	const set = await octokit.rest.codeSecurity.setConfigurationAsDefault({ org: 'acme', configuration_id: id, default_for_new_repos: 'public' });
+	assert.is(set.data.default_for_new_repos, 'public');
+	const defaults = await octokit.rest.codeSecurity.getDefaultConfigurations({ org: 'acme' });
+	assert.ok(defaults.data.some((d) => d.configuration?.id === id));
+	assert.is((await octokit.rest.codeSecurity.detachConfiguration({ org: 'acme', selected_repository_ids: [ids.docs] })).status, 204);
+	assert.is((await octokit.rest.codeSecurity.deleteConfiguration({ org: 'acme', configuration_id: id })).status, 204);
+});
+
 test.run();

@@ -115,7 +115,8 @@ export function changesOf(settings: Settings): SwitchChange {
 export function checkEnforcedChange(app: App, repo: RepositoryRow, change: SwitchChange): void {
 	const id = app.stores.codeSecurity.attachment(repo.id);
 	const config = id === undefined ? undefined : app.stores.codeSecurity.byId(id);
-	if (!config) return;
+	// An attachment made by another owner (the repository was transferred since) binds nothing.
+	if (!config || (config.org_id !== null && config.org_id !== repo.owner_id)) return;
 	const settings = settingsOf(config);
 	if (settings.enforcement !== 'enforced') return;
 	const wanted = changesOf(settings);

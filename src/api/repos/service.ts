@@ -212,6 +212,8 @@ export function transferRepository(
 		const visibility = repo.visibility === 'internal' && to.type !== 'Organization' ? 'private' : repo.visibility;
 		const moved = stores.repos.transfer(repo, { ownerId: to.id, name, visibility, now: options.now });
 		for (const team of options.teams) stores.teams.setGrant(team.id, moved.id, team.permission as RepoPermission, options.now);
+		// A code security configuration belongs to the organization it leaves (the settings stay).
+		if (to.id !== from.id) stores.codeSecurity.detach(moved.id);
 		const previous = from.type === 'Organization' ? { organization: orgSimple(app.urls, from) } : { user: webhookUser(app, from) };
 		events.repository(app, 'transferred', moved, options.actorId, { owner: { from: previous } });
 		if (to.id !== from.id) deleteForksWithoutAccess(app, to, options.actorId);
