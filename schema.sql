@@ -174,6 +174,9 @@ CREATE TABLE repositories (
   merge_commit_message        TEXT NOT NULL DEFAULT 'PR_TITLE'
     CHECK (merge_commit_message IN ('PR_BODY', 'PR_TITLE', 'BLANK')),
   forks_count                 INTEGER NOT NULL DEFAULT 0,
+  -- Schema 21: the security switches a code security configuration drives (JSON: setting name → 1
+  -- enabled / 0 disabled; absent: Gitstead's default, src/api/code-security/switches.ts).
+  security_settings           TEXT NOT NULL DEFAULT '{}',
   UNIQUE (owner_id, name)
 );
 CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork_parent_id IS NOT NULL;
@@ -1493,8 +1496,8 @@ CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);
 -- Schema 21: organization security settings (issue 13). Code security configurations of an
 -- organization (org_id NULL: the GitHub-provided configuration, target_type global) with their
 -- settings as GitHub's field names (JSON), which configuration is the default for new repositories
--- of an organization, which configuration each repository is attached to, and the repository
--- switches a configuration drives (JSON: setting name → 1 enabled / 0 disabled; absent: the default).
+-- of an organization, and which configuration each repository is attached to (the switches it
+-- drives are repositories.security_settings).
 CREATE TABLE code_security_configurations (
   id          INTEGER PRIMARY KEY,
   org_id      INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
@@ -1521,10 +1524,6 @@ CREATE TABLE code_security_attachments (
   attached_at      TEXT NOT NULL
 );
 CREATE INDEX code_security_attachments_configuration ON code_security_attachments(configuration_id, repo_id);
-CREATE TABLE repository_security_settings (
-  repo_id  INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
-  settings TEXT NOT NULL DEFAULT '{}'
-);
 -- Security managers (teams whose members read the security alerts of every repository of the
 -- organization), and Dependabot's repository access (private and internal repositories Dependabot
 -- may reach when updating dependencies; default_level applies to new repositories).

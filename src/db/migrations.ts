@@ -711,10 +711,7 @@ export const migrations: Migration[] = [
 				  attached_at      TEXT NOT NULL
 				);
 				CREATE INDEX code_security_attachments_configuration ON code_security_attachments(configuration_id, repo_id);
-				CREATE TABLE repository_security_settings (
-				  repo_id  INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
-				  settings TEXT NOT NULL DEFAULT '{}'
-				);
+				ALTER TABLE repositories ADD COLUMN security_settings TEXT NOT NULL DEFAULT '{}';
 				CREATE TABLE security_manager_teams (
 				  team_id INTEGER PRIMARY KEY REFERENCES teams(id) ON DELETE CASCADE,
 				  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE

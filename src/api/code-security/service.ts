@@ -6,7 +6,7 @@
  * or `not_set`). Attaching it to repositories sets their switches: `enabled`/`disabled` set the
  * switch, `not_set` leaves it. The switches are the repository's security_and_analysis:
  * advanced_security and dependabot_delegated_alert_dismissal (columns of repositories), and the
- * others in repository_security_settings. Dependabot alerts read `dependabot_alerts` (disabled:
+ * others in repositories.security_settings. Dependabot alerts read `dependabot_alerts` (disabled:
  * 403, GitHub's "Dependabot alerts are disabled for this repository."), dependency review reads
  * `dependency_graph` and advanced_security. Gitstead's defaults for a repository no configuration
  * touched: dependency graph and Dependabot alerts enabled (Gitstead computes both for every
@@ -131,7 +131,7 @@ export function checkEnforcedChange(app: App, repo: RepositoryRow, change: Switc
 	}
 }
 
-/** Writes the switches of repository_security_settings a change names (no event: the caller records it). */
+/** Writes the switches of repositories.security_settings a change names (no event: the caller records it). */
 export function writeSwitches(app: App, repoId: number, change: SwitchChange): void {
 	const stored = app.stores.codeSecurity.switches(repoId);
 	let any = false;

@@ -2,7 +2,8 @@
  * Prepared statements for code security configurations (GitHub's code-security/configurations):
  * the configurations of an organization and the GitHub-provided one (org_id NULL), which
  * configuration is an organization's default for new repositories, the configuration each
- * repository is attached to, and the repository security switches a configuration drives.
+ * repository is attached to, and the repository security switches a configuration drives
+ * (repositories.security_settings).
  */
 import type { DB } from '../../db/open';
 import type { RepositoryRow } from '../repos/store';
@@ -57,10 +58,8 @@ export function createCodeSecurityStore(db: DB) {
 		SELECT r.* FROM code_security_attachments a JOIN repositories r ON r.id = a.repo_id
 		WHERE a.configuration_id = @configurationId AND r.owner_id = @orgId AND r.id > @after AND r.id < @before
 		ORDER BY r.id LIMIT @limit`);
-	const switches = db.prepare('SELECT settings FROM repository_security_settings WHERE repo_id = ?').pluck();
-	const setSwitches = db.prepare(`
-		INSERT INTO repository_security_settings (repo_id, settings) VALUES (?, ?)
-		ON CONFLICT (repo_id) DO UPDATE SET settings = excluded.settings`);
+	const switches = db.prepare('SELECT security_settings FROM repositories WHERE id = ?').pluck();
+	const setSwitches = db.prepare('UPDATE repositories SET security_settings = ? WHERE id = ?');
 	const MAX = Number.MAX_SAFE_INTEGER;
 	return {
 		byId: (id: number) => byId.get(id) as ConfigurationRow | undefined,
@@ -92,6 +91,6 @@ export function createCodeSecurityStore(db: DB) {
 			attachedRepos.all({ orgId, configurationId, after: cursor.after ?? 0, before: cursor.before ?? MAX, limit }) as RepositoryRow[],
 		/** The repository's stored switches (setting name → 1 enabled / 0 disabled); unset ones are absent. */
 		switches: (repoId: number) => JSON.parse((switches.get(repoId) as string | undefined) ?? '{}') as Record<string, number>,
-		setSwitches: (repoId: number, values: Record<string, number>) => void setSwitches.run(repoId, JSON.stringify(values)),
+		setSwitches: (repoId: number, values: Record<string, number>) => void setSwitches.run(JSON.stringify(values), repoId),
 	};
 }

@@ -1,13 +1,14 @@
 /**
  * The repository security switches a code security configuration drives (repositories'
- * security_and_analysis): read by the areas that gate on them (Dependabot alerts, dependency review)
- * and by the repository renderer. Imports no events, so any area may read them.
+ * security_and_analysis, kept in repositories.security_settings): read by the areas that gate on
+ * them (Dependabot alerts, dependency review) and by the repository renderer. Imports no events
+ * and no store, so any area may read them.
  */
 import type { App } from '../../app';
 import type { RepositoryRow } from '../repos/store';
 
 /**
- * Repository switches a configuration drives, kept in repository_security_settings (1 / 0), with
+ * Repository switches a configuration drives, kept in repositories.security_settings (1 / 0), with
  * Gitstead's value for a repository no configuration set.
  */
 export const SWITCH_DEFAULTS = {
@@ -35,10 +36,15 @@ export function switchOn(app: App, repoId: number, name: SwitchName): boolean {
 	return repositorySwitches(app, repoId)[name] === 1;
 }
 
-/** GitHub's security_and_analysis object of a repository (administrators see it). */
-export function securityAndAnalysis(app: App, repo: RepositoryRow): Record<string, { status: 'enabled' | 'disabled' }> {
+/** Every switch of a repository row: 1 enabled, 0 disabled. */
+export function switchesOf(repo: Pick<RepositoryRow, 'security_settings'>): Record<SwitchName, number> {
+	return { ...SWITCH_DEFAULTS, ...(JSON.parse(repo.security_settings ?? '{}') as Record<string, number>) } as Record<SwitchName, number>;
+}
+
+/** GitHub's security_and_analysis object of a repository row (administrators see it). */
+export function securityAndAnalysisOf(repo: RepositoryRow): Record<string, { status: 'enabled' | 'disabled' }> {
 	const status = (on: number) => ({ status: on === 1 ? ('enabled' as const) : ('disabled' as const) });
-	const on = repositorySwitches(app, repo.id);
+	const on = switchesOf(repo);
 	return {
 		advanced_security: status(repo.advanced_security),
 		dependabot_delegated_alert_dismissal: status(repo.delegated_alert_dismissal),
@@ -50,3 +56,7 @@ export function securityAndAnalysis(app: App, repo: RepositoryRow): Record<strin
 	};
 }
 
+/** security_and_analysis of the repository as it is now (read again: a change may have moved it). */
+export function securityAndAnalysis(app: App, repo: RepositoryRow): Record<string, { status: 'enabled' | 'disabled' }> {
+	return securityAndAnalysisOf(app.stores.repos.byId(repo.id) ?? repo);
+}

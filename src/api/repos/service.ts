@@ -386,8 +386,9 @@ export function updateRepository(
 		}
 		if (Object.keys(edited).length) events.repository(app, 'edited', updated, actorId, edited);
 		writeSwitches(app, updated.id, securityChange);
+		const current = app.stores.repos.byId(updated.id) ?? updated;
 		// GitHub's security_and_analysis webhook: the security features changed.
-		if (JSON.stringify(securityAndAnalysis(app, updated)) !== JSON.stringify(securityBefore)) securityAndAnalysisChanged(app, updated, securityBefore, actorId);
-		return updated;
+		if (JSON.stringify(securityAndAnalysis(app, current)) !== JSON.stringify(securityBefore)) securityAndAnalysisChanged(app, current, securityBefore, actorId);
+		return current;
 	});
 }
