@@ -174,6 +174,9 @@ CREATE TABLE repositories (
   merge_commit_message        TEXT NOT NULL DEFAULT 'PR_TITLE'
     CHECK (merge_commit_message IN ('PR_BODY', 'PR_TITLE', 'BLANK')),
   forks_count                 INTEGER NOT NULL DEFAULT 0,
+  -- Schema 21: the security switches a code security configuration drives (JSON: setting name → 1
+  -- enabled / 0 disabled; absent: Gitstead's default, src/api/code-security/switches.ts).
+  security_settings           TEXT NOT NULL DEFAULT '{}',
   UNIQUE (owner_id, name)
 );
 CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork_parent_id IS NOT NULL;
@@ -1613,3 +1616,81 @@ CREATE TABLE push_bypass_requests (
 );
 CREATE INDEX push_bypass_requests_org ON push_bypass_requests(org_id, created_at);
 -- ===== end repository rulesets =====
+-- ===== organization security settings =====
+-- Schema 21: organization security settings (issue 13). Code security configurations of an
+-- organization (org_id NULL: the GitHub-provided configuration, target_type global) with their
+-- settings as GitHub's field names (JSON), which configuration is the default for new repositories
+-- of an organization, and which configuration each repository is attached to (the switches it
+-- drives are repositories.security_settings).
+CREATE TABLE code_security_configurations (
+  id          INTEGER PRIMARY KEY,
+  org_id      INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  settings    TEXT NOT NULL,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL
+);
+CREATE UNIQUE INDEX code_security_configurations_name ON code_security_configurations(ifnull(org_id, 0), name COLLATE NOCASE);
+INSERT INTO code_security_configurations (id, org_id, name, description, settings, created_at, updated_at) VALUES (1, NULL,
+  'GitHub recommended', 'Suggested settings for Dependabot, secret scanning, and code scanning.',
+  '{"advanced_security":"enabled","dependency_graph":"enabled","dependency_graph_autosubmit_action":"not_set","dependency_graph_autosubmit_action_options":{"labeled_runners":false},"dependabot_alerts":"enabled","dependabot_security_updates":"not_set","code_scanning_default_setup":"enabled","code_scanning_default_setup_options":{"runner_type":"not_set","runner_label":null},"code_scanning_delegated_alert_dismissal":"not_set","secret_scanning":"enabled","secret_scanning_push_protection":"enabled","secret_scanning_delegated_bypass":"disabled","secret_scanning_delegated_bypass_options":{"reviewers":[]},"secret_scanning_validity_checks":"disabled","secret_scanning_non_provider_patterns":"disabled","private_vulnerability_reporting":"enabled","enforcement":"enforced"}',
+  '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z');
+CREATE TABLE code_security_defaults (
+  org_id                INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  configuration_id      INTEGER NOT NULL REFERENCES code_security_configurations(id) ON DELETE CASCADE,
+  default_for_new_repos TEXT NOT NULL CHECK (default_for_new_repos IN ('all', 'private_and_internal', 'public')),
+  PRIMARY KEY (org_id, configuration_id)
+);
+CREATE TABLE code_security_attachments (
+  repo_id          INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  configuration_id INTEGER NOT NULL REFERENCES code_security_configurations(id) ON DELETE CASCADE,
+  attached_at      TEXT NOT NULL
+);
+CREATE INDEX code_security_attachments_configuration ON code_security_attachments(configuration_id, repo_id);
+-- Security managers (teams whose members read the security alerts of every repository of the
+-- organization), and Dependabot's repository access (private and internal repositories Dependabot
+-- may reach when updating dependencies; default_level applies to new repositories).
+CREATE TABLE security_manager_teams (
+  team_id INTEGER PRIMARY KEY REFERENCES teams(id) ON DELETE CASCADE,
+  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE
+);
+CREATE INDEX security_manager_teams_org ON security_manager_teams(org_id);
+CREATE TABLE dependabot_repository_access (
+  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (org_id, repo_id)
+);
+CREATE TABLE dependabot_access_levels (
+  org_id        INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  default_level TEXT CHECK (default_level IN ('public', 'internal'))
+);
+-- Immutable releases: an organization's policy (enforced_repositories all | none | selected; no
+-- row: none) and its selected repositories; the releases published while their repository was
+-- enforced (immutable: assets and tag locked). A row outlives its release (release_id NULL) so the
+-- tag name is never used again (GitHub: "tag_name was used by an immutable release").
+CREATE TABLE immutable_release_settings (
+  org_id                INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  enforced_repositories TEXT NOT NULL CHECK (enforced_repositories IN ('all', 'none', 'selected'))
+);
+CREATE TABLE immutable_release_repositories (
+  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (org_id, repo_id)
+);
+CREATE TABLE immutable_releases (
+  id         INTEGER PRIMARY KEY,
+  release_id INTEGER UNIQUE REFERENCES releases(id) ON DELETE SET NULL,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  tag_name   TEXT NOT NULL
+);
+CREATE INDEX immutable_releases_tag ON immutable_releases(repo_id, tag_name);
+-- Secret scanning pattern configurations of an organization: the push protection setting chosen
+-- for provider patterns (JSON: token_type → enabled | disabled; absent: not-set) and the version
+-- a change must name (null until the first change).
+CREATE TABLE secret_scanning_pattern_configs (
+  org_id            INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  version           TEXT NOT NULL,
+  provider_settings TEXT NOT NULL DEFAULT '{}'
+);
+-- ===== end organization security settings =====

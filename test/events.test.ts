@@ -103,6 +103,13 @@ const ORG_PROPERTY =
 const DISMISSAL_REQUEST =
 	'GitHub (github.com) reports delegated alert dismissal requests, made, answered or cancelled, through its dismissal_request_dependabot webhook; Gitstead records none yet: that payload is not in the references this work was checked against, and hooks here cannot subscribe to it (not among the event names src/webhooks accepts)';
 
+const CODE_SECURITY =
+	'code security configurations themselves are reported on GitHub by no webhook, feed entry or notification (the audit log only); what they change in a repository is reported when they are attached (security_and_analysis)';
+const SECURITY_MANAGERS = 'GitHub reports security manager teams by no webhook, feed entry or notification (the audit log only)';
+const IMMUTABLE =
+	'GitHub reports an organization’s immutable releases policy by no webhook, feed entry or notification (the releases published under it are reported as releases)';
+const DEPENDABOT_ACCESS = 'Dependabot’s repository access is reported on GitHub by no webhook, feed entry or notification';
+
 /**
  * The write routes of a protection's parts, in an order where each call changes the rules (so each
  * records branch_protection_rule edited): main's protection made by the PUT entry before them.
@@ -1238,6 +1245,89 @@ const TABLE: Record<string, Entry> = {
 	'PUT /notifications': {
 		none: NOTIFICATION_STATE,
 		call: () => ({ path: '/notifications', body: {}, token: token('mike') }),
+	},
+
+	// ------------------------------------------------------------------ organization security settings
+	'POST /orgs/{org}/code-security/configurations': {
+		none: CODE_SECURITY,
+		call: () => ({ path: '/orgs/acme/code-security/configurations', body: { name: 'No alerts', dependabot_alerts: 'disabled' } }),
+	},
+	'PATCH /orgs/{org}/code-security/configurations/{configuration_id}': {
+		none: CODE_SECURITY,
+		call: async (w) => {
+			const list = await must('GET', '/orgs/acme/code-security/configurations');
+			w.ids.configuration = list.find((c: any) => c.name === 'No alerts').id;
+			return { path: `/orgs/acme/code-security/configurations/${w.ids.configuration}`, body: { description: 'Alerts off' } };
+		},
+	},
+	'POST /orgs/{org}/code-security/configurations/{configuration_id}/attach': {
+		// The configuration turns Dependabot alerts off in acme/app: its security features changed.
+		records: ['security_and_analysis'],
+		call: async (w) => {
+			w.ids.appRepo = (await must('GET', '/repos/acme/app')).id;
+			return { path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/attach`, body: { scope: 'selected', selected_repository_ids: [w.ids.appRepo] } };
+		},
+	},
+	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults': {
+		none: CODE_SECURITY,
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/defaults`, body: { default_for_new_repos: 'none' } }),
+	},
+	'DELETE /orgs/{org}/code-security/configurations/detach': {
+		none: 'detaching leaves the repositories’ settings as they are (GitHub’s detach): no security feature changes, and GitHub reports attachments to no webhook',
+		call: (w) => ({ path: '/orgs/acme/code-security/configurations/detach', body: { selected_repository_ids: [w.ids.appRepo] } }),
+	},
+	'DELETE /orgs/{org}/code-security/configurations/{configuration_id}': {
+		none: CODE_SECURITY,
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }),
+	},
+	'POST /orgs/{org}/{security_product}/{enablement}': {
+		// Only acme/app had Dependabot alerts off (the configuration above): only its features change.
+		records: ['security_and_analysis'],
+		call: () => ({ path: '/orgs/acme/dependabot_alerts/enable_all' }),
+	},
+	'PUT /orgs/{org}/security-managers/teams/{team_slug}': {
+		none: SECURITY_MANAGERS,
+		call: () => ({ path: '/orgs/acme/security-managers/teams/core' }),
+	},
+	'DELETE /orgs/{org}/security-managers/teams/{team_slug}': {
+		none: SECURITY_MANAGERS,
+		call: () => ({ path: '/orgs/acme/security-managers/teams/core' }),
+	},
+	'PATCH /orgs/{org}/dependabot/repository-access': {
+		none: DEPENDABOT_ACCESS,
+		call: (w) => ({ path: '/orgs/acme/dependabot/repository-access', body: { repository_ids_to_add: [w.ids.appRepo] } }),
+	},
+	'PATCH /orgs/{org}/depbot/repository-access': {
+		none: DEPENDABOT_ACCESS,
+		call: (w) => ({ path: '/orgs/acme/depbot/repository-access', body: { repository_ids_to_remove: [w.ids.appRepo] } }),
+	},
+	'PUT /orgs/{org}/dependabot/repository-access/default-level': {
+		none: DEPENDABOT_ACCESS,
+		call: () => ({ path: '/orgs/acme/dependabot/repository-access/default-level', body: { default_level: 'public' } }),
+	},
+	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': {
+		none: 'GitHub reports secret scanning pattern configurations by no webhook, feed entry or notification (the audit log only)',
+		call: () => ({ path: '/orgs/acme/secret-scanning/pattern-configurations', body: { provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'disabled' }] } }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases': {
+		none: IMMUTABLE,
+		call: () => ({ path: '/orgs/acme/settings/immutable-releases', body: { enforced_repositories: 'selected' } }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories': {
+		none: IMMUTABLE,
+		call: (w) => ({ path: '/orgs/acme/settings/immutable-releases/repositories', body: { selected_repository_ids: [w.ids.appRepo] } }),
+	},
+	'DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		none: IMMUTABLE,
+		call: (w) => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${w.ids.appRepo}` }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		none: IMMUTABLE,
+		call: (w) => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${w.ids.appRepo}` }),
+	},
+	'PUT /orgs/{org}/depbot/repository-access/default-level': {
+		none: DEPENDABOT_ACCESS,
+		call: () => ({ path: '/orgs/acme/depbot/repository-access/default-level', body: { default_level: 'internal' } }),
 	},
 };
 

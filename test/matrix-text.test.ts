@@ -43,22 +43,6 @@ const PENDING = new Set<string>([
 	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}',
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}',
 	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}',
-	'POST /orgs/{org}/code-security/configurations',
-	'DELETE /orgs/{org}/code-security/configurations/detach',
-	'PATCH /orgs/{org}/code-security/configurations/{configuration_id}',
-	'DELETE /orgs/{org}/code-security/configurations/{configuration_id}',
-	'POST /orgs/{org}/code-security/configurations/{configuration_id}/attach',
-	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults',
-	'PATCH /orgs/{org}/dependabot/repository-access',
-	'PUT /orgs/{org}/dependabot/repository-access/default-level',
-	'PATCH /orgs/{org}/secret-scanning/pattern-configurations',
-	'PUT /orgs/{org}/security-managers/teams/{team_slug}',
-	'DELETE /orgs/{org}/security-managers/teams/{team_slug}',
-	'PUT /orgs/{org}/settings/immutable-releases',
-	'PUT /orgs/{org}/settings/immutable-releases/repositories',
-	'PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}',
-	'DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}',
-	'POST /orgs/{org}/{security_product}/{enablement}',
 	'GET /orgs/{org}/actions/cache/usage',
 	'GET /orgs/{org}/actions/cache/usage-by-repository',
 	'GET /orgs/{org}/actions/oidc/customization/sub',
@@ -71,16 +55,6 @@ const PENDING = new Set<string>([
 	'GET /orgs/{org}/actions/permissions/self-hosted-runners',
 	'GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories',
 	'GET /orgs/{org}/actions/permissions/workflow',
-	'GET /orgs/{org}/code-security/configurations',
-	'GET /orgs/{org}/code-security/configurations/defaults',
-	'GET /orgs/{org}/code-security/configurations/{configuration_id}',
-	'GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories',
-	'GET /orgs/{org}/dependabot/repository-access',
-	'GET /orgs/{org}/secret-scanning/pattern-configurations',
-	'GET /orgs/{org}/security-managers',
-	'GET /orgs/{org}/settings/billing/advanced-security',
-	'GET /orgs/{org}/settings/immutable-releases',
-	'GET /orgs/{org}/settings/immutable-releases/repositories',
 	'GET /orgs/{org}/external-group/{group_id}',
 	'GET /orgs/{org}/external-groups',
 	'GET /orgs/{org}/teams/{team_slug}/external-groups',
@@ -117,6 +91,19 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 	'PATCH /user/memberships/orgs/{org}': () => ({ state: 'active' }),
 	'POST /orgs/{org}/rulesets': () => RULESET,
 	'PUT /orgs/{org}/rulesets/{ruleset_id}': () => ({ enforcement: 'active' }),
+	'POST /orgs/{org}/code-security/configurations': () => ({ name: 'Second', description: 'Another configuration' }),
+	'DELETE /orgs/{org}/code-security/configurations/detach': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
+	'PATCH /orgs/{org}/code-security/configurations/{configuration_id}': () => ({ description: 'Changed' }),
+	'POST /orgs/{org}/code-security/configurations/{configuration_id}/attach': () => ({ scope: 'all' }),
+	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults': () => ({ default_for_new_repos: 'all' }),
+	'PATCH /orgs/{org}/dependabot/repository-access': (ctx) => ({ repository_ids_to_add: [Number(ctx.params.repository_id)] }),
+	'PUT /orgs/{org}/dependabot/repository-access/default-level': () => ({ default_level: 'public' }),
+	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': () => ({
+		pattern_config_version: null,
+		provider_pattern_settings: [{ token_type: 'GITHUB_PERSONAL_ACCESS_TOKEN', push_protection_setting: 'enabled' }],
+	}),
+	'PUT /orgs/{org}/settings/immutable-releases': () => ({ enforced_repositories: 'all' }),
+	'PUT /orgs/{org}/settings/immutable-releases/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
 };
 
 /** A ruleset the rulesets rows create or find. */
@@ -190,10 +177,25 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		assert.ok(suites.body.length > 0, `~> ${id(row)}: fixture rule suite`);
 		Object.assign(rulesets, { ruleset_id: String(ruleset.body.id), version_id: String(history.body[0].version_id), rule_suite_id: String(suites.body[0].id) });
 	}
+	// {configuration_id}: a code security configuration of the organization; the immutable-releases
+	// repository rows need the policy on `selected`.
+	let configurationId = '';
+	if (row.path.includes('/code-security/configurations/{configuration_id}')) {
+		const configuration = await s.request('POST', `/orgs/${org}/code-security/configurations`, { token: owner, body: { name: 'Matrix', description: 'For the walk' } });
+		assert.is(configuration.status, 201, `~> ${id(row)}: fixture configuration`);
+		configurationId = String(configuration.body.id);
+	}
+	if (row.path.includes('/settings/immutable-releases/repositories')) {
+		const selected = await s.request('PUT', `/orgs/${org}/settings/immutable-releases`, { token: owner, body: { enforced_repositories: 'selected' } });
+		assert.ok(selected.status < 300, `~> ${id(row)}: fixture immutable-releases policy (${selected.status})`);
+	}
 	return {
 		org,
 		params: {
 			...rulesets,
+			configuration_id: configurationId,
+			security_product: 'secret_scanning',
+			enablement: 'enable_all',
 			role_id: roleId,
 			org,
 			owner: org,

@@ -25,7 +25,7 @@ test.before(async () => {
 	s.org('acme', 'olivia');
 	s.member('acme', 'mike');
 	const owner = s.fullToken('olivia');
-	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
+	const repo = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
 	// A ruleset, its first version and a rule suite (a push to main the ruleset evaluates) for the rulesets rows.
 	const ruleset = await s.request('POST', '/orgs/acme/rulesets', {
@@ -40,6 +40,7 @@ test.before(async () => {
 	const history = await s.request('GET', `/orgs/acme/rulesets/${ruleset.body.id}/history`, { token: owner });
 	await s.request('PUT', '/repos/acme/app/contents/README.md', { token: owner, body: { message: 'readme', content: Buffer.from('hi').toString('base64') } });
 	const suites = await s.request('GET', '/orgs/acme/rulesets/rule-suites', { token: owner });
+	const configuration = await s.request('POST', '/orgs/acme/code-security/configurations', { token: owner, body: { name: 'Matrix' } });
 	params = {
 		org: 'acme',
 		team_slug: 'crew',
@@ -52,6 +53,10 @@ test.before(async () => {
 		ruleset_id: String(ruleset.body.id),
 		version_id: String(history.body[0].version_id),
 		rule_suite_id: String(suites.body[0].id),
+		configuration_id: String(configuration.body.id),
+		security_product: 'secret_scanning',
+		enablement: 'enable_all',
+		repository_id: String(repo.body.id),
 	};
 });
 test.after(() => s.close());

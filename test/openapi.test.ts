@@ -989,6 +989,74 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /notifications/threads/{thread_id}': { as: 'mike' },
 	'PUT /repos/{owner}/{repo}/notifications': { body: {}, as: 'mike' },
 	'PUT /notifications': { body: {}, as: 'mike' },
+
+	// ------------------------------------------------------------------ organization security settings
+	'POST /orgs/{org}/code-security/configurations': {
+		call: () => ({
+			path: '/orgs/acme/code-security/configurations',
+			body: {
+				name: 'OpenAPI',
+				description: 'Checked',
+				advanced_security: 'enabled',
+				dependabot_alerts: 'enabled',
+				dependabot_delegated_alert_dismissal: 'not_set',
+				secret_scanning: 'enabled',
+				secret_scanning_push_protection: 'enabled',
+			},
+		}),
+	},
+	'GET /orgs/{org}/code-security/configurations': {
+		call: async (w) => {
+			const list = await must('GET', '/orgs/acme/code-security/configurations');
+			w.ids.configuration = list.find((c: any) => c.name === 'OpenAPI').id;
+			return { path: '/orgs/acme/code-security/configurations' };
+		},
+	},
+	'GET /orgs/{org}/code-security/configurations/{configuration_id}': { call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }) },
+	'PATCH /orgs/{org}/code-security/configurations/{configuration_id}': {
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}`, body: { description: 'Checked again' } }),
+	},
+	'POST /orgs/{org}/code-security/configurations/{configuration_id}/attach': {
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/attach`, body: { scope: 'public' } }),
+	},
+	'GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories': {
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/repositories` }),
+	},
+	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults': {
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/defaults`, body: { default_for_new_repos: 'public' } }),
+	},
+	'GET /orgs/{org}/code-security/configurations/defaults': {},
+	'DELETE /orgs/{org}/code-security/configurations/detach': {
+		call: async () => ({ path: '/orgs/acme/code-security/configurations/detach', body: { selected_repository_ids: [(await must('GET', '/repos/acme/app')).id] } }),
+	},
+	'DELETE /orgs/{org}/code-security/configurations/{configuration_id}': { call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }) },
+	'POST /orgs/{org}/{security_product}/{enablement}': { path: '/orgs/acme/secret_scanning/disable_all' },
+	'PUT /orgs/{org}/security-managers/teams/{team_slug}': {},
+	'GET /orgs/{org}/security-managers': {},
+	'DELETE /orgs/{org}/security-managers/teams/{team_slug}': {},
+	'PATCH /orgs/{org}/dependabot/repository-access': {
+		call: async () => ({ path: '/orgs/acme/dependabot/repository-access', body: { repository_ids_to_add: [(await must('GET', '/repos/acme/app')).id] } }),
+	},
+	'PATCH /orgs/{org}/depbot/repository-access': { body: { repository_ids_to_remove: [] } },
+	'PUT /orgs/{org}/dependabot/repository-access/default-level': { body: { default_level: 'public' } },
+	'PUT /orgs/{org}/depbot/repository-access/default-level': { body: { default_level: 'internal' } },
+	'GET /orgs/{org}/dependabot/repository-access': {},
+	'GET /orgs/{org}/depbot/repository-access': {},
+	'PUT /orgs/{org}/settings/immutable-releases': { body: { enforced_repositories: 'selected' } },
+	'GET /orgs/{org}/settings/immutable-releases': {},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'GET /orgs/{org}/settings/immutable-releases/repositories': {},
+	'DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/settings/immutable-releases/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'PUT /orgs/{org}/settings/immutable-releases/repositories': { body: { selected_repository_ids: [] } },
+	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': {
+		body: { pattern_config_version: null, provider_pattern_settings: [{ token_type: 'GITHUB_PERSONAL_ACCESS_TOKEN', push_protection_setting: 'enabled' }] },
+	},
+	'GET /orgs/{org}/secret-scanning/pattern-configurations': {},
+	'GET /orgs/{org}/settings/billing/advanced-security': {},
 };
 
 /**
@@ -998,6 +1066,15 @@ const TABLE: Record<string, Entry> = {
  */
 const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /orgs/{org}', path: '/orgs/nobody', status: 404 },
+	{ route: 'GET /orgs/{org}/code-security/configurations/{configuration_id}', path: '/orgs/acme/code-security/configurations/999999', status: 404 },
+	{ route: 'GET /orgs/{org}/code-security/configurations', path: '/orgs/acme/code-security/configurations', status: 403, as: 'mike' },
+	{ route: 'DELETE /orgs/{org}/code-security/configurations/{configuration_id}', path: '/orgs/acme/code-security/configurations/1', status: 409 },
+	{
+		route: 'PATCH /orgs/{org}/secret-scanning/pattern-configurations',
+		path: '/orgs/acme/secret-scanning/pattern-configurations',
+		body: { pattern_config_version: 'stale' },
+		status: 409,
+	},
 	// i10-openapi3
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', status: 404 },
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}', path: '/repos/acme/app/branches/nope', status: 404 },

@@ -51,13 +51,19 @@ test('security_and_analysis: shown to administrators, switched by PATCH', async 
 	assert.equal(before.body.security_and_analysis, {
 		advanced_security: { status: 'disabled' },
 		dependabot_delegated_alert_dismissal: { status: 'disabled' },
+		dependabot_security_updates: { status: 'disabled' },
+		secret_scanning: { status: 'disabled' },
+		secret_scanning_push_protection: { status: 'disabled' },
+		secret_scanning_non_provider_patterns: { status: 'disabled' },
+		secret_scanning_validity_checks: { status: 'disabled' },
 	});
 	assert.is((await s.get('/repos/acme/api', mia)).body.security_and_analysis, undefined, '~> not to readers');
 	const res = await s.request('PATCH', '/repos/acme/api', {
 		token: olivia,
 		body: { security_and_analysis: { advanced_security: { status: 'enabled' }, dependabot_delegated_alert_dismissal: { status: 'enabled' } } },
 	});
-	assert.equal(res.body.security_and_analysis, { advanced_security: { status: 'enabled' }, dependabot_delegated_alert_dismissal: { status: 'enabled' } });
+	assert.equal(res.body.security_and_analysis.advanced_security, { status: 'enabled' });
+	assert.equal(res.body.security_and_analysis.dependabot_delegated_alert_dismissal, { status: 'enabled' });
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'api')!;
 	assert.equal([repo.advanced_security, repo.delegated_alert_dismissal], [1, 1]);
 });

@@ -5,11 +5,13 @@ import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
+import { codeSecurityRoutes } from './code-security/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
 import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
+import { immutableReleaseRoutes } from './immutable-releases/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
@@ -37,6 +39,7 @@ import { miscRoutes } from './misc/routes';
 import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
+import { orgSecurityRoutes } from './org-security/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
@@ -97,6 +100,9 @@ export const ROUTES: RouteDeclaration[] = [
 	...reactionsRoutes,
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
+	...codeSecurityRoutes,
+	...orgSecurityRoutes,
+	...immutableReleaseRoutes,
 	...feedRoutes,
 	...starringRoutes,
 	...watchingRoutes,

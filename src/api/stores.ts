@@ -8,6 +8,7 @@ import { createAppStore } from './apps/store';
 import { createCheckStore } from './checks/store';
 import { createBranchStore } from './branches/store';
 import { createBudgetStore } from './budgets/store';
+import { createCodeSecurityStore } from './code-security/store';
 import { createCollaboratorStore } from './collaborators/store';
 import { createCustomPropertyStore } from './custom-properties/store';
 import { createDependabotStore } from './dependabot/store';
@@ -16,6 +17,7 @@ import { createDeploymentStore } from './deployments/store';
 import { createEnterpriseStore } from './enterprises/store';
 import { createGistStore } from './gists/store';
 import { createGitStore } from './git/store';
+import { createImmutableReleaseStore } from './immutable-releases/store';
 import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
 import { createMembershipStore } from './members/store';
@@ -23,6 +25,7 @@ import { createMilestoneStore } from './milestones/store';
 import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
+import { createOrgSecurityStore } from './org-security/store';
 import { createPullStore } from './pulls/store';
 import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
@@ -81,6 +84,9 @@ export function createStores(db: DB) {
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
 		rulesets: createRulesetStore(db),
+		codeSecurity: createCodeSecurityStore(db),
+		orgSecurity: createOrgSecurityStore(db),
+		immutableReleases: createImmutableReleaseStore(db),
 	};
 }
 

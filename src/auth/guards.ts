@@ -39,9 +39,15 @@ export function loadResources(ctx: Context): void {
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
 	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal ?? false);
+	if (guard.org) {
+		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
+		ctx.org = organization(ctx, guard.org, mustReach, guard.conceal ?? false, guard.concealFromOutsiders === true, managers);
+	}
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
-	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true, guard.grantedBy);
+	if (guard.repo) {
+		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
+		ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true, guard.grantedBy, managers);
+	}
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
 }
 
@@ -57,14 +63,24 @@ function requireSelf(ctx: Context, mustReach: boolean): void {
 	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
 }
 
-function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean | 'outsiders'): OrgAccess {
+function organization(
+	ctx: Context,
+	level: NonNullable<ResourceGuard['org']>,
+	mustReach: boolean,
+	conceal: boolean | 'outsiders',
+	concealFromOutsiders: boolean,
+	securityManagers = false,
+): OrgAccess {
 	// {org} names it by login; /organizations/{organization_id}/… by id.
 	const org =
 		ctx.params.org !== undefined ? ctx.app.stores.accounts.organization(ctx.params.org) : organizationById(ctx, idParam(ctx.params.organization_id));
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
+	if (concealFromOutsiders && !access.member) throw notFound();
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
+	// A security manager reads the organization's security alerts as its owners do.
+	if (level === 'owner' && !access.admin && securityManagers && isSecurityManager(ctx, org.id)) return access;
 	if (level === 'owner' && !access.admin) {
 		// What only owners manage is concealed from everyone outside the organization (issue 13:
 		// members get 403, non-members 404; `conceal: 'outsiders'` says the same), and from members
@@ -107,6 +123,13 @@ function team(ctx: Context, level: NonNullable<ResourceGuard['team']>): TeamAcce
 	return access;
 }
 
+/** The acting user belongs to a security manager team of the organization `orgId` (a token reaching it). */
+function isSecurityManager(ctx: Context, orgId: number): boolean {
+	const user = ctx.principal.user;
+	if (!user || ctx.publicView || !reachesAccount(ctx.principal, orgId)) return false;
+	return ctx.app.stores.orgSecurity.isSecurityManager(orgId, user.id);
+}
+
 const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 	read: 'pull',
 	triage: 'triage',
@@ -122,6 +145,7 @@ function repository(
 	writable: boolean,
 	conceal: boolean,
 	grantedBy: string | undefined,
+	securityManagers = false,
 ): RepoAccess {
 	let owner;
 	let repo;
@@ -138,9 +162,14 @@ function repository(
 		if (!owner) throw notFound();
 		if (!repo) throw movedOrNotFound(ctx, ctx.app.stores.repos.redirected(owner.id, name));
 	}
-	const permission = callerRepoPermission(ctx, repo, owner);
+	let permission = callerRepoPermission(ctx, repo, owner);
+	let needed = REPO_LEVEL[level];
+	// A security manager of the owning organization reads its security alerts everywhere.
+	if (securityManagers && (!permission || !atLeast(permission, needed)) && isSecurityManager(ctx, owner.id)) {
+		permission = permission ?? 'pull';
+		needed = 'pull';
+	}
 	if (!permission) throw notFound();
-	const needed = REPO_LEVEL[level];
 	// A public repository of another account: the bound token may read it, nothing more.
 	if ((mustReach || needed !== 'pull') && !ctx.publicView && !tokenReachesRepository(ctx.principal, repo, owner)) {
 		throw notAccessible(ctx.principal);

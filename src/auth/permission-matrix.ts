@@ -212,11 +212,13 @@ export const MATRIX: readonly MatrixRow[] = SOURCE.flatMap(({ key, level, rows }
 const BY_ID = new Map(MATRIX.map((row) => [`${row.method} ${row.path}`, row]));
 
 /**
- * The matrix row of a route, e.g. `matrixRow('POST /orgs/{org}/teams')`.
+ * The matrix row of a route, e.g. `matrixRow('POST /orgs/{org}/teams')`; a `/depbot/` path takes
+ * the row of its `/dependabot/` spelling.
  * @throws Error at startup when the spec's matrix has no such row (a typo in a route declaration).
  */
 export function matrixRow(id: string): MatrixRow {
-	const row = BY_ID.get(id);
+	// The spec's `depbot` spelling names the row of GitHub's `dependabot` path.
+	const row = BY_ID.get(id) ?? BY_ID.get(id.replace(/\/depbot(?=\/|$)/, '/dependabot'));
 	if (!row) throw new Error(`the permission matrix has no row "${id}"`);
 	return row;
 }

@@ -96,6 +96,17 @@ export interface ResourceGuard {
 	 * repository role on the repository includes it passes the guard below the level.
 	 */
 	grantedBy?: string;
+	/**
+	 * Organization routes: callers who are not members of the organization (nor its app) get 404,
+	 * members below the level 403 — organization settings GitHub shows to no outsider.
+	 */
+	concealFromOutsiders?: true;
+	/**
+	 * Reads of security alerts: members of the organization's security manager teams read them in
+	 * every repository of the organization, whatever their own role, and the organization's lists
+	 * as its owners do (GitHub's security manager role). Applies to GET only.
+	 */
+	securityManagers?: true;
 }
 
 export interface Pagination {

@@ -10,6 +10,7 @@ import { unprocessable } from '../../http/errors';
 import { reachable, walkCommits } from '../git/graph';
 import { isAncestor, peel } from '../git/service';
 import type { ProtectionSettings } from './store';
+import { checkImmutableTag } from '../immutable-releases/enforce';
 
 /** Conclusions of a check run that satisfy a required check (GitHub's: success, neutral, skipped). */
 const PASSING = new Set(['success', 'neutral', 'skipped']);
@@ -87,6 +88,8 @@ function mayPush(app: App, settings: ProtectionSettings, actorId: number): boole
  *   verified signatures."
  */
 export function checkRefUpdate(app: App, repoId: number, name: string, before: string | null, after: string | null, writer: RefWriter): void {
+	// The tags of immutable releases (src/api/immutable-releases/enforce.ts).
+	checkImmutableTag(app, repoId, name, before, after);
 	if (!name.startsWith('refs/heads/')) return;
 	const protection = app.stores.branches.protection(repoId, name.slice('refs/heads/'.length));
 	if (!protection) return;

@@ -19,6 +19,7 @@ import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast } from '../../auth/repo-permissions';
+import { switchOn } from '../code-security/switches';
 import { ECOSYSTEMS } from './advisories';
 import { AlertRenderer, dismissalRequest } from './render';
 import {
@@ -141,7 +142,16 @@ const reviewBody = v.object({
  * Alerts and dismissal requests are for callers with write access (GitHub: write, maintain, admin,
  * security managers); dismissing or reviewing does not change the repository's content.
  */
-const ALERT_REPOSITORY = { repo: 'push', writable: false } as const;
+const ALERT_REPOSITORY = { repo: 'push', writable: false, securityManagers: true } as const;
+
+/**
+ * Dependabot alerts are read and changed only where the repository's `dependabot_alerts` switch is
+ * on (a code security configuration or POST /orgs/{org}/dependabot_alerts/disable_all turns it off).
+ * @throws HttpError 403, GitHub's "Dependabot alerts are disabled for this repository."
+ */
+function requireAlerts(ctx: Context, access: RepoAccess): void {
+	if (!switchOn(ctx.app, access.repo.id, 'dependabot_alerts')) throw forbidden('Dependabot alerts are disabled for this repository.');
+}
 
 /** A dismissal reviewer: repository admin (organization owners are), or an app acting on the repository. */
 function isReviewer(access: RepoAccess): boolean {
@@ -226,6 +236,7 @@ const declarations: RouteDeclaration[] = [
 		pagination: true,
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			const { rows, total } = ctx.app.stores.dependabot.listAlerts(
 				alertFilter(ctx.query, { repoId: access.repo.id, orgId: null, repoIds: null }),
 				alertOrder(ctx.query),
@@ -246,6 +257,7 @@ const declarations: RouteDeclaration[] = [
 		docs: 'dependabot/alerts#get-a-dependabot-alert',
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			return ok(new AlertRenderer(ctx.app, ctx.apiVersion, isoSeconds(ctx.now)).alert(alert));
 		},
@@ -262,6 +274,7 @@ const declarations: RouteDeclaration[] = [
 		body: updateBody,
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			if (ctx.body.state === 'dismissed' && access.repo.delegated_alert_dismissal === 1 && !isReviewer(access)) {
 				const requests = `/repos/${access.owner.login}/${access.repo.name}/dismissal-requests/dependabot/${alert.number}`;
@@ -279,7 +292,7 @@ const declarations: RouteDeclaration[] = [
 		...ALERTS_READ,
 		method: 'GET',
 		path: '/orgs/{org}/dependabot/alerts',
-		resource: { org: 'owner' },
+		resource: { org: 'owner', securityManagers: true },
 		docs: 'dependabot/alerts#list-dependabot-alerts-for-an-organization',
 		errorResource: 'DependabotAlert',
 		// GitHub documents these 422 answers as validation-error-simple (errors[] are sentences).
@@ -306,7 +319,7 @@ const declarations: RouteDeclaration[] = [
 		...ORG_REQUESTS_READ,
 		method: 'GET',
 		path: '/orgs/{org}/dismissal-requests/dependabot',
-		resource: { org: 'owner' },
+		resource: { org: 'owner', securityManagers: true },
 		docs: 'dependabot/alert-dismissal-requests#list-dismissal-requests-for-dependabot-alerts-for-an-organization',
 		errorResource: 'DismissalRequest',
 		query: orgRequestsQuery,
@@ -328,6 +341,7 @@ const declarations: RouteDeclaration[] = [
 		pagination: true,
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			requireDelegatedDismissal(access.repo);
 			return requestPage(ctx, { repoId: access.repo.id, orgId: null, repoIds: null, repoName: null }, ctx.query);
 		},
@@ -340,6 +354,7 @@ const declarations: RouteDeclaration[] = [
 		docs: 'dependabot/alert-dismissal-requests#get-a-dismissal-request-for-a-dependabot-alert-for-a-repository',
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			const request = latestRequest(ctx.app, alert, isoSeconds(ctx.now));
@@ -356,6 +371,7 @@ const declarations: RouteDeclaration[] = [
 		body: createBody,
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			const request = createDismissalRequest(ctx.app, alert, actorOf(ctx), ctx.body, ctx.now);
@@ -373,6 +389,7 @@ const declarations: RouteDeclaration[] = [
 		body: reviewBody,
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			const id = reviewDismissalRequest(ctx.app, access.repo, alert, actorOf(ctx), isReviewer(access), ctx.body, isoSeconds(ctx.now));
@@ -387,6 +404,7 @@ const declarations: RouteDeclaration[] = [
 		docs: 'dependabot/alert-dismissal-requests#cancel-a-dismissal-request-for-a-dependabot-alert-for-a-repository',
 		handler(ctx) {
 			const access = ctx.repo;
+			requireAlerts(ctx, access);
 			requireDelegatedDismissal(access.repo);
 			const alert = loadAlert(ctx.app, access.repo, ctx.params.alert_number);
 			cancelDismissalRequest(ctx.app, alert, ctx.principal.actorId, isReviewer(access), isoSeconds(ctx.now));

@@ -3,6 +3,8 @@
  * - POST /repos/{owner}/{repo}/dependency-graph/snapshots (rate-limit category dependency_snapshots)
  * - GET /repos/{owner}/{repo}/dependency-graph/compare/{basehead}
  */
+import type { App } from '../../app';
+import { switchOn } from '../code-security/switches';
 import * as v from 'valibot';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { created, ok } from '../../http/reply';
@@ -48,12 +50,13 @@ const snapshotBody = v.strictObject({
 });
 
 /**
- * Dependency review reads public repositories, and private ones with advanced security; never forks.
+ * Dependency review reads public repositories, and private ones with advanced security, where the
+ * dependency graph is on (src/api/code-security/switches.ts); never forks.
  * @throws HttpError 403 with GitHub's explanation
  */
-function requireReviewable(repo: RepositoryRow): void {
+function requireReviewable(app: App, repo: RepositoryRow): void {
 	if (repo.fork_parent_id !== null) throw forbidden('Dependency review is not supported on forks.');
-	if (repo.visibility !== 'public' && repo.advanced_security !== 1) {
+	if ((repo.visibility !== 'public' && repo.advanced_security !== 1) || !switchOn(app, repo.id, 'dependency_graph')) {
 		throw forbidden(
 			'Dependency review is not supported on this repository. Please ensure that Dependency graph is enabled along with ' +
 				'Advanced Security on private repositories (security_and_analysis.advanced_security).',
@@ -113,7 +116,7 @@ export const dependencyGraphRoutes = [
 		// Not paginated: the seed's "200: array of DependencyChange" is every change in one answer, as on GitHub.
 		handler(ctx) {
 			const { repo } = ctx.repo;
-			requireReviewable(repo);
+			requireReviewable(ctx.app, repo);
 			const parts = ctx.params.basehead.split('...');
 			if (parts.length !== 2 || !parts[0] || !parts[1]) throw badRequest('Invalid basehead: expected {base}...{head}, like main...feature');
 			const [base, head] = parts.map((rev) => {

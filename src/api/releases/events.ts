@@ -7,6 +7,7 @@
  * (with `changes`: the previous values), deleted. Payload: action, release, changes (edited),
  * repository, organization, sender.
  */
+import { isImmutable } from '../immutable-releases/enforce';
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
@@ -21,7 +22,7 @@ export type ReleaseAction = 'created' | 'published' | 'released' | 'prereleased'
 export function releaseObject(app: App, repo: RepositoryRow, row: ReleaseRow, assets?: AssetRow[]) {
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
 	const list = assets ?? app.stores.releases.assetsOf([row.id]).get(row.id) ?? [];
-	return release(app.urls, repositoryPaths(app.urls, owner.login, repo.name), row, list, (id) => (id === null ? undefined : app.stores.accounts.byId(id)), null);
+	return release(app.urls, repositoryPaths(app.urls, owner.login, repo.name), row, list, (id) => (id === null ? undefined : app.stores.accounts.byId(id)), null, isImmutable(app, row.id));
 }
 
 /**

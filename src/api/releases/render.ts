@@ -50,8 +50,9 @@ export function asset(urls: Urls, base: RepositoryPaths, tag: string, row: Asset
 /**
  * A Release with its assets.
  * @param media the requested media type's property (raw, text, html, full), for the body fields
+ * @param immutable the release was published immutable (src/api/immutable-releases/enforce.ts)
  */
-export function release(urls: Urls, base: RepositoryPaths, row: ReleaseRow, assets: AssetRow[], people: People, media: string | null) {
+export function release(urls: Urls, base: RepositoryPaths, row: ReleaseRow, assets: AssetRow[], people: People, media: string | null, immutable = false) {
 	const url = `${base.api}/releases/${row.id}`;
 	const tagPath = row.draft ? `untagged-${row.id}` : encodeURIComponent(row.tag_name);
 	return {
@@ -68,7 +69,7 @@ export function release(urls: Urls, base: RepositoryPaths, row: ReleaseRow, asse
 		name: row.name,
 		draft: row.draft === 1,
 		prerelease: row.prerelease === 1,
-		immutable: false,
+		immutable,
 		created_at: row.created_at,
 		published_at: row.published_at,
 		updated_at: row.updated_at,

@@ -9,6 +9,7 @@
  * Permissions: reads take Contents (read), public for public repositories; writes take Contents
  * (write) — classic scope repo — and push access.
  */
+import { checkAssetChange, isImmutable } from '../immutable-releases/enforce';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as v from 'valibot';
@@ -86,7 +87,7 @@ function loadAsset(ctx: Context): { row: AssetRow; release: ReleaseRow } {
 
 function shown(ctx: Context, row: ReleaseRow, assets?: AssetRow[]) {
 	const list = assets ?? ctx.app.stores.releases.assetsOf([row.id]).get(row.id) ?? [];
-	return release(ctx.app.urls, paths(ctx), row, list, people(ctx), ctx.media);
+	return release(ctx.app.urls, paths(ctx), row, list, people(ctx), ctx.media, isImmutable(ctx.app, row.id));
 }
 
 /** @throws HttpError 422 already_exists when the release has another asset named `name` */
@@ -105,6 +106,7 @@ function normalName(raw: string): string {
 /** The release and the asset name an upload names, checked (before and after the body arrives). */
 function uploadTarget(ctx: Context<{ name: string; label?: string | null }>): { release: ReleaseRow; name: string } {
 	const target = loadRelease(ctx);
+	checkAssetChange(ctx.app, target.id, 'upload');
 	const name = normalName(ctx.query.name);
 	uniqueAsset(ctx, target.id, name, null);
 	return { release: target, name };
@@ -132,7 +134,7 @@ export const releaseRoutes = [
 			const assets = ctx.app.stores.releases.assetsOf(rows.map((row) => row.id));
 			const base = paths(ctx);
 			const who = people(ctx);
-			return paged(rows.map((row) => release(ctx.app.urls, base, row, assets.get(row.id) ?? [], who, ctx.media)), total);
+			return paged(rows.map((row) => release(ctx.app.urls, base, row, assets.get(row.id) ?? [], who, ctx.media, isImmutable(ctx.app, row.id))), total);
 		},
 	}),
 	route({
@@ -279,6 +281,7 @@ export const releaseRoutes = [
 		body: assetBody,
 		handler(ctx) {
 			const { row, release: owner } = loadAsset(ctx);
+			checkAssetChange(ctx.app, owner.id, 'modify');
 			const name = ctx.body.name === undefined ? row.name : normalName(ctx.body.name);
 			if (name !== row.name) uniqueAsset(ctx, owner.id, name, row.id);
 			const updated = ctx.app.stores.releases.updateAsset(ctx.repo.repo.id, {
@@ -297,7 +300,8 @@ export const releaseRoutes = [
 		resource: { repo: 'push' },
 		docs: 'releases/assets#delete-a-release-asset',
 		handler(ctx) {
-			const { row } = loadAsset(ctx);
+			const { row, release: owner } = loadAsset(ctx);
+			checkAssetChange(ctx.app, owner.id, 'delete');
 			ctx.app.stores.releases.removeAsset(row.id);
 			removeAssetFilesAfterCommit(ctx.app, [row]);
 			return noContent();

@@ -4,6 +4,7 @@
  * choosing the latest release, deleting (with the assets' files), and the asset files' place in
  * the blob folder.
  */
+import { checkReleaseUpdate, checkTagReuse, markPublished } from '../immutable-releases/enforce';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../../app';
@@ -97,6 +98,7 @@ function checkTag(app: App, repo: RepositoryRow, tag: string, self: number | nul
 	if (!isValidRefName(`refs/tags/${tag}`)) throw invalidField('Release', 'tag_name', `tag_name is not a valid tag`, 'invalid');
 	const other = app.stores.releases.byTag(repo.id, tag);
 	if (other && other.id !== self) throw invalidField('Release', 'tag_name', 'tag_name already exists', 'already_exists');
+	checkTagReuse(app, repo.id, tag, self);
 }
 
 /**
@@ -151,7 +153,10 @@ export function createRelease(app: App, repo: RepositoryRow, input: ReleaseInput
 	applyLatest(app, repo, row, input.make_latest);
 	const current = app.stores.releases.byId(repo.id, row.id)!;
 	recordRelease(app, repo, 'created', current, actorId);
-	if (!draft) recordPublished(app, repo, current, actorId);
+	if (!draft) {
+		markPublished(app, repo, current);
+		recordPublished(app, repo, current, actorId);
+	}
 	return current;
 }
 
@@ -169,6 +174,7 @@ export function updateRelease(app: App, repo: RepositoryRow, current: ReleaseRow
 	const draft = input.draft === undefined ? current.draft === 1 : input.draft;
 	const prerelease = input.prerelease === undefined ? current.prerelease === 1 : input.prerelease;
 	const publishing = !draft && current.draft === 1;
+	checkReleaseUpdate(app, current, { tag_name: tag, draft });
 	if (!draft) {
 		const target = tagTarget(app, repo, tag, commitish);
 		if (target) createRef(app, repo, `refs/tags/${tag}`, target, now, actorId);
@@ -192,7 +198,10 @@ export function updateRelease(app: App, repo: RepositoryRow, current: ReleaseRow
 	if (input.make_latest !== undefined && input.make_latest !== current.make_latest) changes.make_latest = { to: input.make_latest === 'true' };
 	const detail = Object.keys(changes).length > 0 || after.target_commitish !== current.target_commitish || after.prerelease !== current.prerelease;
 	if (detail) recordRelease(app, repo, 'edited', after, actorId, changes);
-	if (publishing) recordPublished(app, repo, after, actorId);
+	if (publishing) {
+		markPublished(app, repo, after);
+		recordPublished(app, repo, after, actorId);
+	}
 	else if (draft && current.draft === 0) recordRelease(app, repo, 'unpublished', after, actorId);
 	else if (!draft && after.prerelease !== current.prerelease) recordRelease(app, repo, after.prerelease ? 'prereleased' : 'released', after, actorId);
 	return after;

@@ -2,6 +2,7 @@
  * The spec's Repository (team repository form): GitHub's repository record with every link
  * template, counts, flags, `permissions` and `role_name`.
  */
+import { securityAndAnalysisOf } from '../code-security/switches';
 import { nodeId, type Urls } from '../../http/urls';
 import type { AccountRow } from '../users/store';
 import { simpleUser } from '../users/render';
@@ -144,15 +145,8 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 	if (!permission) return record;
 	const withPermissions = { ...record, permissions: permissionFlags(permission), role_name: roleName(permission) };
 	if (permission !== 'admin') return withPermissions;
-	// GitHub shows security_and_analysis to administrators only.
-	const status = (on: number) => ({ status: on === 1 ? 'enabled' : 'disabled' });
-	return {
-		...withPermissions,
-		security_and_analysis: {
-			advanced_security: status(repo.advanced_security),
-			dependabot_delegated_alert_dismissal: status(repo.delegated_alert_dismissal),
-		},
-	};
+	// GitHub shows security_and_analysis to administrators only (every switch: src/api/code-security/switches.ts).
+	return { ...withPermissions, security_and_analysis: securityAndAnalysisOf(repo) };
 }
 
 /**

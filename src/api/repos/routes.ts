@@ -58,7 +58,14 @@ const updateBody = v.object({
 	merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'MERGE_MESSAGE'], 'merge_commit_title must be PR_TITLE or MERGE_MESSAGE')),
 	merge_commit_message: v.optional(v.picklist(['PR_BODY', 'PR_TITLE', 'BLANK'], 'merge_commit_message must be PR_BODY, PR_TITLE or BLANK')),
 	security_and_analysis: v.optional(
-		v.object({ advanced_security: securityStatus, dependabot_delegated_alert_dismissal: securityStatus }),
+		v.object({
+			advanced_security: securityStatus,
+			dependabot_delegated_alert_dismissal: securityStatus,
+			secret_scanning: securityStatus,
+			secret_scanning_push_protection: securityStatus,
+			secret_scanning_non_provider_patterns: securityStatus,
+			secret_scanning_validity_checks: securityStatus,
+		}),
 	),
 });
 /** Body of repository creation (organization and user). */

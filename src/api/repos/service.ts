@@ -1,6 +1,14 @@
 /**
  * Creating repositories (organization, user and fork), with GitHub's naming rules.
  */
+import {
+	attachDefaultConfiguration,
+	checkEnforcedChange,
+	securityAndAnalysis,
+	securityAndAnalysisChanged,
+	writeSwitches,
+	type SwitchChange,
+} from '../code-security/service';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { invalidField } from '../../http/errors';
@@ -127,6 +135,8 @@ export function createRepository(
 			stores.teams.setGrant(team.id, id, team.permission as RepoPermission, options.now);
 			events.teamRepository(app, 'added_to_repository', owner, team, repo, options.actorId);
 		}
+		// The organization's default code security configuration for the repository's visibility.
+		attachDefaultConfiguration(app, owner, repo, options.actorId, options.now);
 		if (input.auto_init && !options.forkOf) {
 			const nowMs = Date.parse(options.now);
 			autoInitialize(app, repo, owner, { gitignore: input.gitignore_template, license: input.license_template }, nowMs, options.now, options.actorId);
@@ -202,6 +212,8 @@ export function transferRepository(
 		const visibility = repo.visibility === 'internal' && to.type !== 'Organization' ? 'private' : repo.visibility;
 		const moved = stores.repos.transfer(repo, { ownerId: to.id, name, visibility, now: options.now });
 		for (const team of options.teams) stores.teams.setGrant(team.id, moved.id, team.permission as RepoPermission, options.now);
+		// A code security configuration belongs to the organization it leaves (the settings stay).
+		if (to.id !== from.id) stores.codeSecurity.detach(moved.id);
 		const previous = from.type === 'Organization' ? { organization: orgSimple(app.urls, from) } : { user: webhookUser(app, from) };
 		events.repository(app, 'transferred', moved, options.actorId, { owner: { from: previous } });
 		if (to.id !== from.id) deleteForksWithoutAccess(app, to, options.actorId);
@@ -257,6 +269,11 @@ export interface UpdateRepositoryInput extends Partial<Omit<CreateRepositoryInpu
 		advanced_security?: { status: 'enabled' | 'disabled' };
 		/** GitHub's code security configuration setting of that name, kept per repository. */
 		dependabot_delegated_alert_dismissal?: { status: 'enabled' | 'disabled' };
+		/** The switches of src/api/code-security/switches.ts. */
+		secret_scanning?: { status: 'enabled' | 'disabled' };
+		secret_scanning_push_protection?: { status: 'enabled' | 'disabled' };
+		secret_scanning_non_provider_patterns?: { status: 'enabled' | 'disabled' };
+		secret_scanning_validity_checks?: { status: 'enabled' | 'disabled' };
 	};
 }
 
@@ -343,10 +360,15 @@ export function updateRepository(
 	for (const flag of flags) if (input[flag] !== undefined) next[flag] = input[flag] ? 1 : 0;
 	mergeMessages(input, next);
 	const security = input.security_and_analysis;
+	const securityChange: SwitchChange = {};
+	for (const [name, value] of Object.entries(security ?? {})) if (value) securityChange[name as keyof SwitchChange] = value.status === 'enabled';
+	// An enforced code security configuration keeps what it sets (GitHub's enforcement).
+	checkEnforcedChange(app, repo, securityChange);
 	if (security?.advanced_security) next.advanced_security = security.advanced_security.status === 'enabled' ? 1 : 0;
 	if (security?.dependabot_delegated_alert_dismissal) {
 		next.delegated_alert_dismissal = security.dependabot_delegated_alert_dismissal.status === 'enabled' ? 1 : 0;
 	}
+	const securityBefore = securityAndAnalysis(app, repo);
 	return app.transaction(() => {
 		if (next.name.toLowerCase() !== repo.name.toLowerCase() && app.stores.repos.byOwnerAndName(owner.id, next.name)) {
 			throw invalidField('Repository', 'name', 'name already exists on this account', 'custom');
@@ -363,6 +385,10 @@ export function updateRepository(
 			if (updated[field] !== repo[field]) edited[field] = { from: repo[field] };
 		}
 		if (Object.keys(edited).length) events.repository(app, 'edited', updated, actorId, edited);
-		return updated;
+		writeSwitches(app, updated.id, securityChange);
+		const current = app.stores.repos.byId(updated.id) ?? updated;
+		// GitHub's security_and_analysis webhook: the security features changed.
+		if (JSON.stringify(securityAndAnalysis(app, current)) !== JSON.stringify(securityBefore)) securityAndAnalysisChanged(app, current, securityBefore, actorId);
+		return current;
 	});
 }

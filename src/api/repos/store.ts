@@ -54,6 +54,8 @@ export interface RepositoryRow {
 	merge_commit_message: 'PR_BODY' | 'PR_TITLE' | 'BLANK';
 	/** Direct forks (kept by triggers on repositories; GitHub's forks_count and forks). */
 	forks_count: number;
+	/** JSON: the security switches of src/api/code-security/switches.ts (name → 1 / 0; absent: the default). */
+	security_settings: string;
 }
 
 export type NewRepository = Omit<
@@ -62,6 +64,7 @@ export type NewRepository = Omit<
 	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count' | 'forks_count'
 	| 'allow_forking' | 'web_commit_signoff_required' | 'allow_update_branch' | 'use_squash_pr_title_as_default'
 	| 'squash_merge_commit_title' | 'squash_merge_commit_message' | 'merge_commit_title' | 'merge_commit_message'
+	| 'security_settings'
 > & {
 	fork_parent_id?: number | null;
 };
