@@ -68,7 +68,19 @@ CREATE TABLE accounts (
   members_can_change_repo_visibility       INTEGER NOT NULL DEFAULT 1,
   members_can_invite_outside_collaborators INTEGER NOT NULL DEFAULT 1,
   members_can_delete_issues                INTEGER NOT NULL DEFAULT 0,
-  members_can_view_dependency_insights     INTEGER NOT NULL DEFAULT 1
+  members_can_view_dependency_insights     INTEGER NOT NULL DEFAULT 1,
+  -- Schema 21. Organizations: the rest of GitHub's "Update an organization" settings.
+  twitter_username                                             TEXT,
+  web_commit_signoff_required                                  INTEGER NOT NULL DEFAULT 0,
+  advanced_security_enabled_for_new_repositories               INTEGER NOT NULL DEFAULT 0,
+  dependabot_alerts_enabled_for_new_repositories               INTEGER NOT NULL DEFAULT 0,
+  dependabot_security_updates_enabled_for_new_repositories     INTEGER NOT NULL DEFAULT 0,
+  dependency_graph_enabled_for_new_repositories                INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_enabled_for_new_repositories                 INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_push_protection_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_push_protection_custom_link_enabled          INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_push_protection_custom_link                  TEXT,
+  deploy_keys_enabled_for_repositories                         INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX accounts_enterprise ON accounts(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
@@ -1488,3 +1500,38 @@ CREATE TABLE check_runs (
 CREATE INDEX check_runs_commit ON check_runs(repo_id, head_sha, id);
 CREATE INDEX check_runs_suite ON check_runs(suite_id, name, id);
 -- ===== end check runs =====
+
+-- ===== organization Actions settings (src/api/org-actions) =====
+-- One row per organization that changed a setting (absent: GitHub's defaults). The JSON columns
+-- hold arrays of strings.
+CREATE TABLE org_actions_settings (
+  org_id                                 INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  enabled_repositories                   TEXT NOT NULL DEFAULT 'all' CHECK (enabled_repositories IN ('all', 'none', 'selected')),
+  allowed_actions                        TEXT NOT NULL DEFAULT 'all' CHECK (allowed_actions IN ('all', 'local_only', 'selected')),
+  sha_pinning_required                   INTEGER NOT NULL DEFAULT 0,
+  github_owned_allowed                   INTEGER NOT NULL DEFAULT 1,
+  verified_allowed                       INTEGER NOT NULL DEFAULT 0,
+  patterns_allowed                       TEXT NOT NULL DEFAULT '[]',
+  default_workflow_permissions           TEXT NOT NULL DEFAULT 'read' CHECK (default_workflow_permissions IN ('read', 'write')),
+  can_approve_pull_request_reviews       INTEGER NOT NULL DEFAULT 0,
+  retention_days                         INTEGER NOT NULL DEFAULT 90,
+  approval_policy                        TEXT NOT NULL DEFAULT 'first_time_contributors',
+  run_workflows_from_fork_pull_requests  INTEGER NOT NULL DEFAULT 0,
+  send_write_tokens_to_workflows         INTEGER NOT NULL DEFAULT 0,
+  send_secrets_and_variables             INTEGER NOT NULL DEFAULT 0,
+  require_approval_for_fork_pr_workflows INTEGER NOT NULL DEFAULT 0,
+  self_hosted_enabled_repositories       TEXT NOT NULL DEFAULT 'all' CHECK (self_hosted_enabled_repositories IN ('all', 'none', 'selected')),
+  oidc_include_claim_keys                TEXT,  -- JSON array; NULL: GitHub's default subject (no customization)
+  oidc_use_immutable_subject             INTEGER NOT NULL DEFAULT 0,
+  updated_at                             TEXT NOT NULL
+);
+
+-- The repositories an organization selected: for Actions (list 'actions') or for self-hosted runners ('self_hosted').
+CREATE TABLE org_actions_repositories (
+  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  list    TEXT NOT NULL CHECK (list IN ('actions', 'self_hosted')),
+  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (org_id, list, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX org_actions_repositories_repo ON org_actions_repositories(repo_id);
+-- ===== end organization Actions settings =====

@@ -35,6 +35,7 @@ import { miscRoutes } from './misc/routes';
 import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
+import { orgActionsRoutes } from './org-actions/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
@@ -53,6 +54,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...rateLimitRoutes,
 	...userRoutes,
 	...orgRoutes,
+	...orgActionsRoutes,
 	...memberRoutes,
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,

@@ -23,6 +23,7 @@ import { createMilestoneStore } from './milestones/store';
 import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
+import { createOrgActionsStore } from './org-actions/store';
 import { createPullStore } from './pulls/store';
 import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
@@ -51,6 +52,7 @@ export function createStores(db: DB) {
 		customProperties: createCustomPropertyStore(db),
 		budgets: createBudgetStore(db),
 		runnerGroups: createRunnerGroupStore(db),
+		orgActions: createOrgActionsStore(db),
 		migrations: createMigrationStore(db),
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),

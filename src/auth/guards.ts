@@ -39,7 +39,7 @@ export function loadResources(ctx: Context): void {
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
 	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true);
+	if (guard.org) ctx.org = organization(ctx, guard.org, mustReach, guard.conceal === true, guard.concealFromOutsiders === true);
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
 	if (guard.repo) ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true);
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
@@ -57,11 +57,12 @@ function requireSelf(ctx: Context, mustReach: boolean): void {
 	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
 }
 
-function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean): OrgAccess {
+function organization(ctx: Context, level: NonNullable<ResourceGuard['org']>, mustReach: boolean, conceal: boolean, outsiders: boolean): OrgAccess {
 	const org = ctx.app.stores.accounts.organization(ctx.params.org);
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
+	if (outsiders && !access.member) throw notFound();
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
 	if (level === 'owner' && !access.admin) {
 		if (conceal) throw notFound();

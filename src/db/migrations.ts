@@ -680,6 +680,54 @@ export const migrations: Migration[] = [
 				CREATE INDEX pull_request_review_comments_review ON pull_request_review_comments(review_id, id);`);
 		},
 	},
+	{
+		version: 21,
+		description: 'organization administration: the rest of the organization settings; organization Actions settings and their selected repositories',
+		up(db) {
+			db.exec(`
+				ALTER TABLE accounts ADD COLUMN twitter_username TEXT;
+				ALTER TABLE accounts ADD COLUMN web_commit_signoff_required INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN advanced_security_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN dependabot_alerts_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN dependabot_security_updates_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN dependency_graph_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_push_protection_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_push_protection_custom_link_enabled INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_push_protection_custom_link TEXT;
+				ALTER TABLE accounts ADD COLUMN deploy_keys_enabled_for_repositories INTEGER NOT NULL DEFAULT 1;
+				CREATE TABLE org_actions_settings (
+				  org_id                                 INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  enabled_repositories                   TEXT NOT NULL DEFAULT 'all' CHECK (enabled_repositories IN ('all', 'none', 'selected')),
+				  allowed_actions                        TEXT NOT NULL DEFAULT 'all' CHECK (allowed_actions IN ('all', 'local_only', 'selected')),
+				  sha_pinning_required                   INTEGER NOT NULL DEFAULT 0,
+				  github_owned_allowed                   INTEGER NOT NULL DEFAULT 1,
+				  verified_allowed                       INTEGER NOT NULL DEFAULT 0,
+				  patterns_allowed                       TEXT NOT NULL DEFAULT '[]',
+				  default_workflow_permissions           TEXT NOT NULL DEFAULT 'read' CHECK (default_workflow_permissions IN ('read', 'write')),
+				  can_approve_pull_request_reviews       INTEGER NOT NULL DEFAULT 0,
+				  retention_days                         INTEGER NOT NULL DEFAULT 90,
+				  approval_policy                        TEXT NOT NULL DEFAULT 'first_time_contributors',
+				  run_workflows_from_fork_pull_requests  INTEGER NOT NULL DEFAULT 0,
+				  send_write_tokens_to_workflows         INTEGER NOT NULL DEFAULT 0,
+				  send_secrets_and_variables             INTEGER NOT NULL DEFAULT 0,
+				  require_approval_for_fork_pr_workflows INTEGER NOT NULL DEFAULT 0,
+				  self_hosted_enabled_repositories       TEXT NOT NULL DEFAULT 'all' CHECK (self_hosted_enabled_repositories IN ('all', 'none', 'selected')),
+				  oidc_include_claim_keys                TEXT,  -- JSON array; NULL: GitHub's default subject (no customization)
+				  oidc_use_immutable_subject             INTEGER NOT NULL DEFAULT 0,
+				  updated_at                             TEXT NOT NULL
+				);
+
+				-- The repositories an organization selected: for Actions (list 'actions') or for self-hosted runners ('self_hosted').
+				CREATE TABLE org_actions_repositories (
+				  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  list    TEXT NOT NULL CHECK (list IN ('actions', 'self_hosted')),
+				  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (org_id, list, repo_id)
+				) WITHOUT ROWID;
+				CREATE INDEX org_actions_repositories_repo ON org_actions_repositories(repo_id);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

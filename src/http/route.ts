@@ -87,6 +87,12 @@ export interface ResourceGuard {
 	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
 	 */
 	conceal?: true;
+	/**
+	 * Callers who are not members of the organization get 404, its members below the level 403: the
+	 * organization's administration (settings, Actions policies, runner groups), which GitHub
+	 * shows to no outsider.
+	 */
+	concealFromOutsiders?: true;
 }
 
 export interface Pagination {

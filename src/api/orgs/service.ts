@@ -1,7 +1,8 @@
 /**
- * Creating organizations (`gitstead admin create-org`).
+ * Creating organizations (`gitstead admin create-org`) and deleting them (DELETE /orgs/{org}).
  */
 import type { App } from '../../app';
+import { events } from '../../events/catalog';
 import { isoSeconds } from '../../time';
 import { assertLogin, assertLoginFree } from '../users/service';
 import type { AccountRow } from '../users/store';
@@ -28,4 +29,17 @@ export function createOrganization(
 		app.stores.memberships.insert({ orgId: id, userId: input.ownerId, role: 'admin', state: 'active', inviterId: null, now });
 		return app.stores.accounts.byId(id)!;
 	});
+}
+
+/**
+ * Deletes an organization (DELETE /orgs/{org}), inside the caller's transaction: `organization`
+ * deleted is recorded first (its payload still has the organization), then the account row goes
+ * and every row that names it cascades: repositories with their contents, teams, memberships,
+ * invitations, hooks, Actions settings, runner groups. Users' forks of its repositories stay, without a
+ * parent, as on GitHub. The in-memory hook list is refreshed after.
+ */
+export function deleteOrganization(app: App, org: AccountRow, actorId: number | null): void {
+	events.orgDeleted(app, org, actorId);
+	app.stores.accounts.removeOrganization(org.id);
+	app.webhooks.invalidate();
 }
