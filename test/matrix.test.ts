@@ -27,12 +27,26 @@ test.before(async () => {
 	const owner = s.fullToken('olivia');
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
-	params = { org: 'acme', team_slug: 'crew', team_id: String(team.body.id), username: 'mike', owner: 'acme', repo: 'app' };
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
+	params = { org: 'acme', team_slug: 'crew', team_id: String(team.body.id), username: 'mike', owner: 'acme', repo: 'app', repository_id: String(repo.id) };
 });
+
+/** Rows that destroy their organization (DELETE /orgs/{org}): each request gets a fresh one, owned by olivia. */
+const DESTRUCTIVE = new Set(['DELETE /orgs/{org}']);
+let scratch = 0;
+
+/** The organization a request of `row` acts on: acme, or a fresh one for a destructive row. */
+function target(row: MatrixRow): string {
+	if (!DESTRUCTIVE.has(`${row.method} ${row.path}`)) return 'acme';
+	const login = `scratch-${++scratch}`;
+	s.org(login, 'olivia');
+	return login;
+}
 test.after(() => s.close());
 
-function concrete(path: string): string {
+function concrete(path: string, org = 'acme'): string {
 	return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+		if (name === 'org') return org;
 		if (!(name in params)) throw new Error(`no fixture for {${name}}`);
 		return params[name];
 	});
@@ -71,11 +85,12 @@ test('every implemented row: the route policy is the row', () => {
 test('every implemented row over HTTP: header, refusal without the permission, passage with it', async () => {
 	for (const row of implemented) {
 		const route = routes.find((r) => r.method === row.method && r.path === row.path)!;
-		const path = concrete(row.path);
 		const id = `${row.method} ${row.path}`;
 		const body = row.method === 'GET' || row.method === 'DELETE' ? undefined : {};
 
-		const without = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
+		let org = target(row);
+		let path = concrete(row.path, org);
+		const without = s.token('olivia', { kind: 'fine-grained', org, permissions: {} });
 		const refused = await s.request(row.method, path, { token: without, body });
 		assert.is(refused.headers.get('x-accepted-service-permissions'), formatAcceptedPermissions(row.policy), `~> ${id} header`);
 		assert.is(refused.headers.get('x-accepted-github-permissions'), formatAcceptedPermissions(row.policy), `~> ${id} GitHub header`);
@@ -86,11 +101,15 @@ test('every implemented row over HTTP: header, refusal without the permission, p
 			assert.is(refused.body.message, MESSAGES.byPersonalAccessToken, `~> ${id} message`);
 		}
 
-		const holder = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: grant(row) });
+		const holder = s.token('olivia', { kind: 'fine-grained', org, permissions: grant(row) });
 		const passed = await s.request(row.method, path, { token: holder, body });
 		assert.is.not(passed.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} with the permission passes the check`);
 
-		const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: grant(row) });
+		if (DESTRUCTIVE.has(id)) {
+			org = target(row);
+			path = concrete(row.path, org);
+		}
+		const app = s.token('olivia', { kind: 'installation', org, permissions: grant(row) });
 		const byApp = await s.request(row.method, path, { token: app, body });
 		if (row.rejects.includes('installation')) {
 			assert.is(byApp.status, 403, `~> ${id} rejects installation tokens`);

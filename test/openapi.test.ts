@@ -355,6 +355,64 @@ const TABLE: Record<string, Entry> = {
 	// ================================================================== writes
 	// ------------------------------------------------------------------ organizations and members
 	'PATCH /orgs/{org}': { body: { description: 'Anvils and more' } },
+	'DELETE /orgs/{org}': {
+		call: async () => {
+			s.org('doomed', 'olivia');
+			await must('POST', '/orgs/doomed/repos', { body: { name: 'site' } });
+			return { path: '/orgs/doomed' };
+		},
+	},
+	// Organization Actions settings, on an organization of their own (initech), so acme's Actions stay enabled.
+	'PUT /orgs/{org}/actions/permissions': {
+		call: async (w) => {
+			s.org('initech', 'olivia');
+			w.ids.initechRepo = (await must('POST', '/orgs/initech/repos', { body: { name: 'tps' } })).id;
+			importRuns(s.app, s.app.stores.repos.byId(w.ids.initechRepo as number)!, { workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'build' }] }] });
+			return { path: '/orgs/initech/actions/permissions', body: { enabled_repositories: 'selected', allowed_actions: 'selected' } };
+		},
+	},
+	'GET /orgs/{org}/actions/permissions': { path: '/orgs/initech/actions/permissions' },
+	'PUT /orgs/{org}/actions/permissions/repositories': {
+		call: (w) => ({ path: '/orgs/initech/actions/permissions/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}': { call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }) },
+	'PUT /orgs/{org}/actions/permissions/repositories/{repository_id}': { call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }) },
+	'GET /orgs/{org}/actions/permissions/repositories': { path: '/orgs/initech/actions/permissions/repositories' },
+	'PUT /orgs/{org}/actions/permissions/selected-actions': {
+		path: '/orgs/initech/actions/permissions/selected-actions',
+		body: { github_owned_allowed: true, verified_allowed: true, patterns_allowed: ['docker/*'] },
+	},
+	'GET /orgs/{org}/actions/permissions/selected-actions': { path: '/orgs/initech/actions/permissions/selected-actions' },
+	'PUT /orgs/{org}/actions/permissions/workflow': { path: '/orgs/initech/actions/permissions/workflow', body: { default_workflow_permissions: 'write' } },
+	'GET /orgs/{org}/actions/permissions/workflow': { path: '/orgs/initech/actions/permissions/workflow' },
+	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': { path: '/orgs/initech/actions/permissions/artifact-and-log-retention', body: { days: 30 } },
+	'GET /orgs/{org}/actions/permissions/artifact-and-log-retention': { path: '/orgs/initech/actions/permissions/artifact-and-log-retention' },
+	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': {
+		path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval',
+		body: { approval_policy: 'all_external_contributors' },
+	},
+	'GET /orgs/{org}/actions/permissions/fork-pr-contributor-approval': { path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval' },
+	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': {
+		path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos',
+		body: { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: true },
+	},
+	'GET /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': { path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos' },
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': { path: '/orgs/initech/actions/permissions/self-hosted-runners', body: { enabled_repositories: 'selected' } },
+	'GET /orgs/{org}/actions/permissions/self-hosted-runners': { path: '/orgs/initech/actions/permissions/self-hosted-runners' },
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': {
+		call: (w) => ({ path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
+	},
+	'GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories': { path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories' },
+	'PUT /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] } },
+	'GET /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub' },
+	'GET /orgs/{org}/actions/cache/usage': { path: '/orgs/initech/actions/cache/usage' },
+	'GET /orgs/{org}/actions/cache/usage-by-repository': { path: '/orgs/initech/actions/cache/usage-by-repository' },
 	'PUT /orgs/{org}/memberships/{username}': { path: '/orgs/acme/memberships/paul', body: { role: 'member' } },
 	'PATCH /user/memberships/orgs/{org}': { body: { state: 'active' }, as: 'paul' },
 	'PUT /orgs/{org}/public_members/{username}': { path: '/orgs/acme/public_members/paul', as: 'paul' },
