@@ -180,7 +180,7 @@ test('DELETE /orgs/{org}: members 403, outsiders 404; owners get 202 {} and the 
 	assert.is((await s.get('/orgs/doomed', owner)).status, 404, '~> the organization is gone');
 	assert.is((await s.get('/repos/doomed/site', owner)).status, 404, '~> with its repositories');
 	assert.is((await s.get(`/teams/${team.body.id}`, owner)).status, 404, '~> and its teams');
-	assert.is(s.app.db.prepare('SELECT count(*) AS n FROM repositories WHERE name = ?').get('site')!.n, 0);
+	assert.is(s.app.db.prepare('SELECT count(*) FROM repositories WHERE name = ?').pluck().get('site'), 0, '~> no repository row is left');
 	const rows = s.app.db.prepare('SELECT event, action FROM events WHERE id > ?').all(mark) as any[];
 	assert.equal(rows, [{ event: 'organization', action: 'deleted' }], '~> organization deleted is recorded');
 	assert.ok((await s.get('/user/orgs', member)).body.every((o: any) => o.login !== 'doomed'), '~> members lose it');
