@@ -269,11 +269,12 @@ CREATE TABLE budgets (
 CREATE INDEX budgets_org ON budgets(org_id) WHERE org_id IS NOT NULL;
 CREATE INDEX budgets_enterprise ON budgets(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
--- Enterprise self-hosted runner groups (spec document 1). Every enterprise has one default group,
--- made with the enterprise, that cannot be deleted.
+-- Self-hosted runner groups (spec document 1) of an enterprise or (schema 22) of an organization:
+-- exactly one of enterprise_id and org_id. Every enterprise and every organization has one default
+-- group, made with it, that cannot be deleted.
 CREATE TABLE runner_groups (
   id                              INTEGER PRIMARY KEY,
-  enterprise_id                   INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  enterprise_id                   INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
   name                            TEXT NOT NULL COLLATE NOCASE,
   visibility                      TEXT NOT NULL CHECK (visibility IN ('all', 'selected', 'private')),
   is_default                      INTEGER NOT NULL DEFAULT 0,
@@ -284,22 +285,34 @@ CREATE TABLE runner_groups (
   network_configuration_id        TEXT,
   created_at                      TEXT NOT NULL,
   updated_at                      TEXT NOT NULL,
-  UNIQUE (enterprise_id, name)
+  org_id                          INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  UNIQUE (enterprise_id, name),
+  CHECK ((enterprise_id IS NULL) <> (org_id IS NULL))
 );
 CREATE UNIQUE INDEX runner_groups_default ON runner_groups(enterprise_id) WHERE is_default = 1;
+CREATE UNIQUE INDEX runner_groups_org_name ON runner_groups(org_id, name) WHERE org_id IS NOT NULL;
+CREATE UNIQUE INDEX runner_groups_org_default ON runner_groups(org_id) WHERE is_default = 1 AND org_id IS NOT NULL;
 
--- Organizations a `selected` runner group is available to.
+-- Organizations a `selected` enterprise runner group is available to.
 CREATE TABLE runner_group_organizations (
   group_id INTEGER NOT NULL REFERENCES runner_groups(id) ON DELETE CASCADE,
   org_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   PRIMARY KEY (group_id, org_id)
 ) WITHOUT ROWID;
 
--- Self-hosted runners registered with an enterprise (gitstead admin register-runner); each is in
--- exactly one group of its enterprise.
+-- Repositories a `selected` organization runner group is available to (schema 22).
+CREATE TABLE runner_group_repositories (
+  group_id INTEGER NOT NULL REFERENCES runner_groups(id) ON DELETE CASCADE,
+  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (group_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX runner_group_repositories_repo ON runner_group_repositories(repo_id);
+
+-- Self-hosted runners registered (gitstead admin register-runner) with an enterprise or (schema 22)
+-- an organization; each is in exactly one group of its owner.
 CREATE TABLE runners (
   id            INTEGER PRIMARY KEY,
-  enterprise_id INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  enterprise_id INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
   group_id      INTEGER NOT NULL REFERENCES runner_groups(id),
   name          TEXT NOT NULL,
   os            TEXT NOT NULL,
@@ -308,9 +321,12 @@ CREATE TABLE runners (
   ephemeral     INTEGER NOT NULL DEFAULT 0,
   version       TEXT,
   created_at    TEXT NOT NULL,
-  UNIQUE (enterprise_id, name)
+  org_id        INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  UNIQUE (enterprise_id, name),
+  CHECK ((enterprise_id IS NULL) <> (org_id IS NULL))
 );
 CREATE INDEX runners_group ON runners(group_id);
+CREATE UNIQUE INDEX runners_org_name ON runners(org_id, name) WHERE org_id IS NOT NULL;
 
 CREATE TABLE runner_labels (
   id        INTEGER PRIMARY KEY,

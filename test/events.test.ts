@@ -220,6 +220,55 @@ const TABLE: Record<string, Entry> = {
 		records: ['org.oidc_subject_claim_customization'],
 		call: () => ({ path: '/orgs/initech/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] } }),
 	},
+	// Organization runner groups and runners (initech): audit-log events only.
+	'POST /orgs/{org}/actions/runner-groups': {
+		records: ['org.runner_group_created'],
+		call: () => {
+			const initech = s.app.stores.accounts.organization('initech')!;
+			w.ids.initechRunner = registerRunner(s.app, { org: initech.id }, { name: 'tps-runner', os: 'linux', labels: [] }, isoSeconds(s.clock.now)).id;
+			return { path: '/orgs/initech/actions/runner-groups', body: { name: 'Printers', visibility: 'selected' } };
+		},
+	},
+	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		records: ['org.runner_group_updated'],
+		call: async () => {
+			const groups = (await must('GET', '/orgs/initech/actions/runner-groups')).runner_groups;
+			w.ids.initechGroup = groups.find((g: any) => g.name === 'Printers').id;
+			return { path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}`, body: { name: 'Laser printers' } };
+		},
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
+		records: ['org.runner_group_repositories_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`, body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		records: ['org.runner_group_repositories_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		records: ['org.runner_group_repositories_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': {
+		records: ['org.runner_group_runners_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners`, body: { runners: [] } }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		records: ['org.runner_group_runners_added'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		records: ['org.runner_group_runner_removed'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		records: ['org.runner_group_removed'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }),
+	},
+	'DELETE /orgs/{org}/actions/runners/{runner_id}': {
+		records: ['org.remove_self_hosted_runner'],
+		call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }),
+	},
 	'PUT /orgs/{org}/memberships/{username}': {
 		records: ['organization.member_invited'],
 		call: () => ({ path: '/orgs/acme/memberships/paul', body: { role: 'member' } }),

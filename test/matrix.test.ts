@@ -28,7 +28,18 @@ test.before(async () => {
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
-	params = { org: 'acme', team_slug: 'crew', team_id: String(team.body.id), username: 'mike', owner: 'acme', repo: 'app', repository_id: String(repo.id) };
+	// The organization's Default runner group: the walk's writes (empty bodies, DELETE) leave it as it is.
+	const group = s.app.stores.runnerGroups.defaultGroup({ org: repo.owner_id });
+	params = {
+		org: 'acme',
+		team_slug: 'crew',
+		team_id: String(team.body.id),
+		username: 'mike',
+		owner: 'acme',
+		repo: 'app',
+		repository_id: String(repo.id),
+		runner_group_id: String(group.id),
+	};
 });
 
 /** Rows that destroy their organization (DELETE /orgs/{org}): each request gets a fresh one, owned by olivia. */

@@ -413,6 +413,47 @@ const TABLE: Record<string, Entry> = {
 	'GET /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub' },
 	'GET /orgs/{org}/actions/cache/usage': { path: '/orgs/initech/actions/cache/usage' },
 	'GET /orgs/{org}/actions/cache/usage-by-repository': { path: '/orgs/initech/actions/cache/usage-by-repository' },
+	// Organization runner groups and runners (initech).
+	'POST /orgs/{org}/actions/runner-groups': {
+		call: (w) => {
+			const initech = s.app.stores.accounts.organization('initech')!;
+			w.ids.initechRunner = registerRunner(s.app, { org: initech.id }, { name: 'tps-runner', os: 'linux', labels: ['laser'], status: 'online' }, isoSeconds(s.clock.now)).id;
+			return { path: '/orgs/initech/actions/runner-groups', body: { name: 'Printers', visibility: 'selected', selected_repository_ids: [w.ids.initechRepo] } };
+		},
+	},
+	'GET /orgs/{org}/actions/runner-groups': { path: '/orgs/initech/actions/runner-groups' },
+	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		call: async (w) => {
+			const groups = (await must('GET', '/orgs/initech/actions/runner-groups')).runner_groups;
+			w.ids.initechGroup = groups.find((g: any) => g.name === 'Printers').id;
+			return { path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}`, body: { name: 'Laser printers' } };
+		},
+	},
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }) },
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`, body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories` }) },
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners`, body: { runners: [] } }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners` }) },
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'GET /orgs/{org}/actions/runners': { path: '/orgs/initech/actions/runners' },
+	'GET /orgs/{org}/actions/runners/{runner_id}': { call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }) },
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }) },
+	'DELETE /orgs/{org}/actions/runners/{runner_id}': { call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }) },
 	'PUT /orgs/{org}/memberships/{username}': { path: '/orgs/acme/memberships/paul', body: { role: 'member' } },
 	'PATCH /user/memberships/orgs/{org}': { body: { state: 'active' }, as: 'paul' },
 	'PUT /orgs/{org}/public_members/{username}': { path: '/orgs/acme/public_members/paul', as: 'paul' },

@@ -40,6 +40,7 @@ import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
+import { orgRunnerGroupRoutes } from './runner-groups/org-routes';
 import { searchRoutes } from './search/routes';
 import { releaseRoutes } from './releases/routes';
 import { repositoryRoutes } from './repos/routes';
@@ -63,6 +64,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...customPropertyRoutes,
 	...budgetRoutes,
 	...runnerGroupRoutes,
+	...orgRunnerGroupRoutes,
 	...migrationRoutes,
 	...globalWebhookRoutes,
 	...organizationWebhookRoutes,

@@ -3,12 +3,13 @@
  */
 import type { App } from '../../app';
 import { events } from '../../events/catalog';
+import { createDefaultGroup } from '../runner-groups/service';
 import { isoSeconds } from '../../time';
 import { assertLogin, assertLoginFree } from '../users/service';
 import type { AccountRow } from '../users/store';
 
 /**
- * Creates an organization with `ownerId` as its first owner.
+ * Creates an organization with `ownerId` as its first owner, and its Default runner group.
  * @throws HttpError 422 for an invalid or taken login.
  */
 export function createOrganization(
@@ -27,6 +28,8 @@ export function createOrganization(
 			now,
 		});
 		app.stores.memberships.insert({ orgId: id, userId: input.ownerId, role: 'admin', state: 'active', inviterId: null, now });
+		// Its Default self-hosted runner group, as every organization has.
+		createDefaultGroup(app, { org: id }, now);
 		return app.stores.accounts.byId(id)!;
 	});
 }
