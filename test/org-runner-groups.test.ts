@@ -6,9 +6,15 @@
  * organization_self_hosted_runners; members 403; outsiders 404; organization_administration is not
  * the permission).
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { renderBody } from '../src/api/markdown/render';
 import { registerRunner } from '../src/api/runner-groups/service';
+import { migrate } from '../src/db/migrate';
+import { openDatabase } from '../src/db/open';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('org-runner-groups');
@@ -181,6 +187,38 @@ test('deleting the organization removes its groups and runners', async () => {
 	assert.is((await s.request('DELETE', '/orgs/temp', { token: owner })).status, 202);
 	assert.is(s.app.db.prepare('SELECT count(*) FROM runner_groups WHERE org_id = ?').pluck().get(temp.id), 0);
 	assert.is(s.app.db.prepare('SELECT count(*) FROM runners WHERE org_id = ?').pluck().get(temp.id), 0);
+});
+
+test('upgrading a database with enterprise runner groups keeps them, their organizations, runners and labels; organizations get a Default group', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'gitstead-runner-upgrade-'));
+	try {
+		const db = openDatabase(join(dir, 'old.db'));
+		db.exec(readFileSync(join(__dirname, 'fixtures', 'schema-v1.sql'), 'utf8'));
+		db.pragma('user_version = 1');
+		migrate(db, { renderBody }, undefined, 21);
+		const now = '2026-01-01T00:00:00Z';
+		db.prepare("INSERT INTO enterprises (id, slug, name, created_at, updated_at) VALUES (1, 'bigco', 'Bigco', ?, ?)").run(now, now);
+		db.prepare("INSERT INTO accounts (id, login, type, enterprise_id, created_at, updated_at) VALUES (5, 'acme', 'Organization', 1, ?, ?)").run(now, now);
+		db.prepare("INSERT INTO runner_groups (id, enterprise_id, name, visibility, is_default, created_at, updated_at) VALUES (7, 1, 'Default', 'all', 1, ?, ?), (8, 1, 'GPUs', 'selected', 0, ?, ?)").run(now, now, now, now);
+		db.prepare('INSERT INTO runner_group_organizations (group_id, org_id) VALUES (8, 5)').run();
+		db.prepare("INSERT INTO runners (id, enterprise_id, group_id, name, os, created_at) VALUES (3, 1, 8, 'linux-1', 'linux', ?)").run(now);
+		db.prepare("INSERT INTO runner_labels (runner_id, name, type) VALUES (3, 'gpu', 'custom')").run();
+		migrate(db, { renderBody });
+		assert.equal(db.pragma('foreign_key_check'), [], '~> every reference holds');
+		assert.equal(db.prepare('SELECT id, enterprise_id, org_id, name FROM runner_groups ORDER BY id').all(), [
+			{ id: 7, enterprise_id: 1, org_id: null, name: 'Default' },
+			{ id: 8, enterprise_id: 1, org_id: null, name: 'GPUs' },
+			{ id: 9, enterprise_id: null, org_id: 5, name: 'Default' },
+		]);
+		assert.equal(db.prepare('SELECT group_id, org_id FROM runner_group_organizations').all(), [{ group_id: 8, org_id: 5 }]);
+		assert.equal(db.prepare('SELECT id, group_id, enterprise_id FROM runners').all(), [{ id: 3, group_id: 8, enterprise_id: 1 }]);
+		assert.equal(db.prepare('SELECT runner_id, name FROM runner_labels').all(), [{ runner_id: 3, name: 'gpu' }]);
+		const references = db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('runners', 'runner_labels', 'runner_group_organizations')").pluck().all() as string[];
+		assert.ok(references.every((sql) => !sql.includes('_v22')), '~> the references name the renamed tables');
+		db.close();
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 });
 
 test.run();
