@@ -6,6 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SYNC_DELETE_REPOSITORIES } from '../src/api/orgs/service';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('org-settings');
@@ -185,6 +186,30 @@ test('DELETE /orgs/{org}: members 403, outsiders 404; owners get 202 {} and the 
 	assert.equal(rows, [{ event: 'organization', action: 'deleted' }], '~> organization deleted is recorded');
 	assert.ok((await s.get('/user/orgs', member)).body.every((o: any) => o.login !== 'doomed'), '~> members lose it');
 	assert.is((await s.request('DELETE', '/orgs/doomed', { token: owner })).status, 404, '~> deleting it again: 404');
+});
+
+test('DELETE /orgs/{org} of a large organization: gone at once, its repositories deleted in bounded batches by a background task', async () => {
+	const big = s.org('bigcorp', 'olivia');
+	s.member('bigcorp', 'mike');
+	const count = SYNC_DELETE_REPOSITORIES + 5;
+	for (let i = 0; i < count; i++) await s.request('POST', '/orgs/bigcorp/repos', { token: owner, body: { name: `r${i}`, private: i % 2 === 0 } });
+	await s.request('PUT', '/repos/bigcorp/r1/collaborators/nora', { token: owner, body: { permission: 'push' } });
+	const res = await s.request('DELETE', '/orgs/bigcorp', { token: owner });
+	assert.is(res.status, 202);
+	assert.equal(res.body, {});
+	assert.is((await s.get('/orgs/bigcorp', owner)).status, 404, '~> the organization is gone at once');
+	assert.is((await s.get('/repos/bigcorp/r1', owner)).status, 404, '~> and its repositories with it');
+	const holder = s.app.stores.accounts.byLogin(`deleted-organization-${big.id}`)!;
+	assert.ok(holder, '~> the repositories wait with a holder');
+	assert.is(s.app.stores.orgs.repositoryCount(holder.id), count);
+	const parked = (await s.get(`/repos/${holder.login}/r1`, member)).status;
+	assert.is(parked, 404, '~> nobody reads them meanwhile (private, no members, no collaborators)');
+	assert.is((await s.get(`/repos/${holder.login}/r1`, s.fullToken('nora'))).status, 404);
+	await s.app.tasks.runDue();
+	assert.is(s.app.stores.orgs.repositoryCount(holder.id), 0, '~> the task deleted every repository');
+	assert.is(s.app.stores.accounts.byId(holder.id), undefined, '~> then the holder');
+	const task = s.app.db.prepare("SELECT state FROM background_tasks WHERE kind = 'organization-deletion'").pluck().get();
+	assert.is(task, 'done');
 });
 
 test.run();
