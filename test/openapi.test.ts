@@ -1084,6 +1084,11 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/acme/app', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/nora/site', as: 'nora' },
 	{ route: 'GET /users/{username}', path: '/users/acme' },
+	// An organization of an enterprise: its own Default runner group and the enterprise's groups it inherits.
+	{ route: 'GET /orgs/{org}/actions/runner-groups', path: '/orgs/acme/actions/runner-groups' },
+	// An organization's Actions settings as GitHub's defaults (nothing changed).
+	{ route: 'GET /orgs/{org}/actions/permissions', path: '/orgs/acme/actions/permissions' },
+	{ route: 'GET /orgs/{org}/actions/oidc/customization/sub', path: '/orgs/acme/actions/oidc/customization/sub' },
 	// i10-openapi3: answers that are not JSON (a documented status, no JSON body to validate) and other callers.
 	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
 	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },

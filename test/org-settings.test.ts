@@ -114,6 +114,11 @@ test('PATCH /orgs/{org} with fine-grained tokens: organization_administration wr
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: app, body })).status, 200, '~> the organization’s app with the permission');
 	const uat = s.token('mike', { kind: 'user-to-server', org: 'acme', permissions: { organization_administration: 'write' } });
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: uat, body })).status, 403, '~> an app acting for a member is still a member');
+	const ownerUat = s.token('olivia', { kind: 'user-to-server', org: 'acme', permissions: { organization_administration: 'write' } });
+	assert.is((await s.request('PATCH', '/orgs/acme', { token: ownerUat, body })).status, 200, '~> an app acting for an owner, with the permission');
+	const oauth = s.token('olivia', { kind: 'oauth', scopes: ['read:org'] });
+	assert.is((await s.request('PATCH', '/orgs/acme', { token: oauth, body })).status, 403, '~> read:org is not enough for classic and OAuth tokens');
+	assert.is((await s.request('PATCH', '/orgs/acme', { token: s.token('olivia', { kind: 'oauth', scopes: ['admin:org'] }), body })).status, 200, '~> admin:org');
 });
 
 test('the rest of the server obeys the member privileges', async () => {

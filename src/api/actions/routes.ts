@@ -5,7 +5,9 @@
  * jobs that need it) or a whole run, cancel a run.
  *
  * Reads need Actions (read); public repositories are readable anonymously. Writes need Actions
- * (write) (classic and OAuth tokens: repo) and push access to the repository.
+ * (write) (classic and OAuth tokens: repo) and push access to the repository. Dispatches and
+ * re-runs are refused (422) where the organization's Actions policy disables Actions
+ * (src/api/org-actions).
  */
 import * as v from 'valibot';
 import { notFound } from '../../http/errors';

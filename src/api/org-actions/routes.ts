@@ -130,6 +130,7 @@ const oidcBody = v.object({
 
 const flag = (on: number) => on === 1;
 
+/** Every organization Actions settings route (registered in src/api/routes.ts). */
 export const orgActionsRoutes: RouteDeclaration[] = [
 	route({
 		...POLICY,

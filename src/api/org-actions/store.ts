@@ -6,6 +6,7 @@
 import type { DB } from '../../db/open';
 import type { RepositoryRow } from '../repos/store';
 
+/** A row of org_actions_settings (0/1 flags, JSON arrays as text). */
 export interface OrgActionsRow {
 	org_id: number;
 	enabled_repositories: 'all' | 'none' | 'selected';
@@ -62,6 +63,7 @@ const COLUMNS = Object.keys(ACTIONS_DEFAULTS) as Array<keyof OrgActionsValues>;
 
 export type OrgActionsStore = ReturnType<typeof createOrgActionsStore>;
 
+/** The statements of org_actions_settings and org_actions_repositories, prepared once on `db`. */
 export function createOrgActionsStore(db: DB) {
 	const get = db.prepare('SELECT * FROM org_actions_settings WHERE org_id = ?');
 	const upsert = db.prepare(`

@@ -98,6 +98,7 @@ function usableBy(ctx: Context, group: RunnerGroupRow, repo: { id: number; visib
 	return ctx.app.stores.runnerGroups.repositories(group.id, 1_000_000, 0).rows.some((r) => r.id === repo.id);
 }
 
+/** Every organization runner group and runner route (registered in src/api/routes.ts). */
 export const orgRunnerGroupRoutes: RouteDeclaration[] = [
 	route({
 		...READ,

@@ -66,6 +66,7 @@ export type RunnerGroupValues = Pick<
 
 export type RunnerGroupStore = ReturnType<typeof createRunnerGroupStore>;
 
+/** The statements of runner groups, their organizations and repositories, runners and labels, prepared once on `db`. */
 export function createRunnerGroupStore(db: DB) {
 	/** One statement per owner column: `OWNER` in the SQL becomes enterprise_id or org_id. */
 	const keyed = (sql: string) => ({
