@@ -129,6 +129,10 @@ test('create, update, delete; names unique; visibility selected with repository 
 	assert.not.ok(forDocs.includes('GPUs'), '~> docs is not selected');
 	const forApp = (await s.get(`${BASE}?visible_to_repository=app`, owner)).body.runner_groups.map((g: any) => g.name);
 	assert.ok(forApp.includes('GPUs'), '~> app is');
+	// The organization's self-hosted runners policy comes first.
+	await s.request('PUT', '/orgs/acme/actions/permissions/self-hosted-runners', { token: owner, body: { enabled_repositories: 'none' } });
+	assert.is((await s.get(`${BASE}?visible_to_repository=app`, owner)).body.total_count, 0, '~> no self-hosted runners for any repository');
+	await s.request('PUT', '/orgs/acme/actions/permissions/self-hosted-runners', { token: owner, body: { enabled_repositories: 'all' } });
 
 	const patched = await s.request('PATCH', `${BASE}/${group.id}`, { token: owner, body: { name: 'Big GPUs', visibility: 'private' } });
 	assert.is(patched.status, 200);

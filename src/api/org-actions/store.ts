@@ -70,11 +70,18 @@ export function createOrgActionsStore(db: DB) {
 		INSERT INTO org_actions_settings (org_id, ${COLUMNS.join(', ')}, updated_at)
 		VALUES (@org_id, ${COLUMNS.map((c) => `@${c}`).join(', ')}, @updated_at)
 		ON CONFLICT (org_id) DO UPDATE SET ${COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}, updated_at = excluded.updated_at`);
+	// A selected repository transferred to another owner no longer counts (its row stays until replaced).
 	const repos = db.prepare(`
-		SELECT r.* FROM org_actions_repositories s JOIN repositories r ON r.id = s.repo_id
+		SELECT r.* FROM org_actions_repositories s JOIN repositories r ON r.id = s.repo_id AND r.owner_id = s.org_id
 		WHERE s.org_id = ? AND s.list = ? ORDER BY r.id LIMIT ? OFFSET ?`);
-	const repoCount = db.prepare('SELECT count(*) FROM org_actions_repositories WHERE org_id = ? AND list = ?').pluck();
-	const has = db.prepare('SELECT 1 FROM org_actions_repositories WHERE org_id = ? AND list = ? AND repo_id = ?').pluck();
+	const repoCount = db
+		.prepare(`SELECT count(*) FROM org_actions_repositories s JOIN repositories r ON r.id = s.repo_id AND r.owner_id = s.org_id
+		WHERE s.org_id = ? AND s.list = ?`)
+		.pluck();
+	const has = db
+		.prepare(`SELECT 1 FROM org_actions_repositories s JOIN repositories r ON r.id = s.repo_id AND r.owner_id = s.org_id
+		WHERE s.org_id = ? AND s.list = ? AND s.repo_id = ?`)
+		.pluck();
 	const add = db.prepare('INSERT OR IGNORE INTO org_actions_repositories (org_id, list, repo_id) VALUES (?, ?, ?)');
 	const remove = db.prepare('DELETE FROM org_actions_repositories WHERE org_id = ? AND list = ? AND repo_id = ?');
 	const clear = db.prepare('DELETE FROM org_actions_repositories WHERE org_id = ? AND list = ?');

@@ -90,8 +90,14 @@ function runnersReply(ctx: Context, page: { rows: RunnerRow[]; total: number }):
 	return { status: 200, body: { total_count: page.total, runners: page.rows.map((r) => runner(r, labels)) }, total: page.total };
 }
 
-/** Whether a group may run jobs of `repo`: visibility (all, private repositories, selected ones) and public repositories. */
+/**
+ * Whether a group may run jobs of `repo`: the organization's self-hosted runners policy (none, or
+ * selected without the repository: no group), the group's visibility (all, private repositories,
+ * selected ones) and public repositories.
+ */
 function usableBy(ctx: Context, group: RunnerGroupRow, repo: { id: number; visibility: string }): boolean {
+	const policy = ctx.app.stores.orgActions.get(ctx.org.org.id).self_hosted_enabled_repositories;
+	if (policy === 'none' || (policy === 'selected' && !ctx.app.stores.orgActions.selected(ctx.org.org.id, 'self_hosted', repo.id))) return false;
 	if (repo.visibility === 'public' && group.allows_public_repositories !== 1) return false;
 	if (group.org_id === null || group.visibility === 'all') return true;
 	if (group.visibility === 'private') return repo.visibility !== 'public';

@@ -109,9 +109,14 @@ export function createRunnerGroupStore(db: DB) {
 	const addOrg = db.prepare('INSERT OR IGNORE INTO runner_group_organizations (group_id, org_id) VALUES (?, ?)');
 	const removeOrg = db.prepare('DELETE FROM runner_group_organizations WHERE group_id = ? AND org_id = ?');
 	const clearOrgs = db.prepare('DELETE FROM runner_group_organizations WHERE group_id = ?');
+	// Only repositories the group's organization still owns (one transferred away no longer counts).
 	const repos = db.prepare(`
-		SELECT r.* FROM runner_group_repositories x JOIN repositories r ON r.id = x.repo_id WHERE x.group_id = ? ORDER BY r.id LIMIT ? OFFSET ?`);
-	const reposCount = db.prepare('SELECT count(*) FROM runner_group_repositories WHERE group_id = ?').pluck();
+		SELECT r.* FROM runner_group_repositories x JOIN runner_groups g ON g.id = x.group_id JOIN repositories r ON r.id = x.repo_id AND r.owner_id = g.org_id
+		WHERE x.group_id = ? ORDER BY r.id LIMIT ? OFFSET ?`);
+	const reposCount = db
+		.prepare(`SELECT count(*) FROM runner_group_repositories x JOIN runner_groups g ON g.id = x.group_id
+		JOIN repositories r ON r.id = x.repo_id AND r.owner_id = g.org_id WHERE x.group_id = ?`)
+		.pluck();
 	const addRepo = db.prepare('INSERT OR IGNORE INTO runner_group_repositories (group_id, repo_id) VALUES (?, ?)');
 	const removeRepo = db.prepare('DELETE FROM runner_group_repositories WHERE group_id = ? AND repo_id = ?');
 	const clearRepos = db.prepare('DELETE FROM runner_group_repositories WHERE group_id = ?');
