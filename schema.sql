@@ -68,7 +68,19 @@ CREATE TABLE accounts (
   members_can_change_repo_visibility       INTEGER NOT NULL DEFAULT 1,
   members_can_invite_outside_collaborators INTEGER NOT NULL DEFAULT 1,
   members_can_delete_issues                INTEGER NOT NULL DEFAULT 0,
-  members_can_view_dependency_insights     INTEGER NOT NULL DEFAULT 1
+  members_can_view_dependency_insights     INTEGER NOT NULL DEFAULT 1,
+  -- Schema 21. Organizations: the rest of GitHub's "Update an organization" settings.
+  twitter_username                                             TEXT,
+  web_commit_signoff_required                                  INTEGER NOT NULL DEFAULT 0,
+  advanced_security_enabled_for_new_repositories               INTEGER NOT NULL DEFAULT 0,
+  dependabot_alerts_enabled_for_new_repositories               INTEGER NOT NULL DEFAULT 0,
+  dependabot_security_updates_enabled_for_new_repositories     INTEGER NOT NULL DEFAULT 0,
+  dependency_graph_enabled_for_new_repositories                INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_enabled_for_new_repositories                 INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_push_protection_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_push_protection_custom_link_enabled          INTEGER NOT NULL DEFAULT 0,
+  secret_scanning_push_protection_custom_link                  TEXT,
+  deploy_keys_enabled_for_repositories                         INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX accounts_enterprise ON accounts(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
@@ -263,11 +275,12 @@ CREATE TABLE budgets (
 CREATE INDEX budgets_org ON budgets(org_id) WHERE org_id IS NOT NULL;
 CREATE INDEX budgets_enterprise ON budgets(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
--- Enterprise self-hosted runner groups (spec document 1). Every enterprise has one default group,
--- made with the enterprise, that cannot be deleted.
+-- Self-hosted runner groups (spec document 1) of an enterprise or (schema 26) of an organization:
+-- exactly one of enterprise_id and org_id. Every enterprise and every organization has one default
+-- group, made with it, that cannot be deleted.
 CREATE TABLE runner_groups (
   id                              INTEGER PRIMARY KEY,
-  enterprise_id                   INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  enterprise_id                   INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
   name                            TEXT NOT NULL COLLATE NOCASE,
   visibility                      TEXT NOT NULL CHECK (visibility IN ('all', 'selected', 'private')),
   is_default                      INTEGER NOT NULL DEFAULT 0,
@@ -278,22 +291,34 @@ CREATE TABLE runner_groups (
   network_configuration_id        TEXT,
   created_at                      TEXT NOT NULL,
   updated_at                      TEXT NOT NULL,
-  UNIQUE (enterprise_id, name)
+  org_id                          INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  UNIQUE (enterprise_id, name),
+  CHECK ((enterprise_id IS NULL) <> (org_id IS NULL))
 );
 CREATE UNIQUE INDEX runner_groups_default ON runner_groups(enterprise_id) WHERE is_default = 1;
+CREATE UNIQUE INDEX runner_groups_org_name ON runner_groups(org_id, name) WHERE org_id IS NOT NULL;
+CREATE UNIQUE INDEX runner_groups_org_default ON runner_groups(org_id) WHERE is_default = 1 AND org_id IS NOT NULL;
 
--- Organizations a `selected` runner group is available to.
+-- Organizations a `selected` enterprise runner group is available to.
 CREATE TABLE runner_group_organizations (
   group_id INTEGER NOT NULL REFERENCES runner_groups(id) ON DELETE CASCADE,
   org_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   PRIMARY KEY (group_id, org_id)
 ) WITHOUT ROWID;
 
--- Self-hosted runners registered with an enterprise (gitstead admin register-runner); each is in
--- exactly one group of its enterprise.
+-- Repositories a `selected` organization runner group is available to (schema 26).
+CREATE TABLE runner_group_repositories (
+  group_id INTEGER NOT NULL REFERENCES runner_groups(id) ON DELETE CASCADE,
+  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (group_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX runner_group_repositories_repo ON runner_group_repositories(repo_id);
+
+-- Self-hosted runners registered (gitstead admin register-runner) with an enterprise or (schema 26)
+-- an organization; each is in exactly one group of its owner.
 CREATE TABLE runners (
   id            INTEGER PRIMARY KEY,
-  enterprise_id INTEGER NOT NULL REFERENCES enterprises(id) ON DELETE CASCADE,
+  enterprise_id INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
   group_id      INTEGER NOT NULL REFERENCES runner_groups(id),
   name          TEXT NOT NULL,
   os            TEXT NOT NULL,
@@ -302,9 +327,12 @@ CREATE TABLE runners (
   ephemeral     INTEGER NOT NULL DEFAULT 0,
   version       TEXT,
   created_at    TEXT NOT NULL,
-  UNIQUE (enterprise_id, name)
+  org_id        INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  UNIQUE (enterprise_id, name),
+  CHECK ((enterprise_id IS NULL) <> (org_id IS NULL))
 );
 CREATE INDEX runners_group ON runners(group_id);
+CREATE UNIQUE INDEX runners_org_name ON runners(org_id, name) WHERE org_id IS NOT NULL;
 
 CREATE TABLE runner_labels (
   id        INTEGER PRIMARY KEY,
@@ -1694,3 +1722,37 @@ CREATE TABLE secret_scanning_pattern_configs (
   provider_settings TEXT NOT NULL DEFAULT '{}'
 );
 -- ===== end organization security settings =====
+-- ===== organization Actions settings (src/api/org-actions) =====
+-- One row per organization that changed a setting (absent: GitHub's defaults). The JSON columns
+-- hold arrays of strings.
+CREATE TABLE org_actions_settings (
+  org_id                                 INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  enabled_repositories                   TEXT NOT NULL DEFAULT 'all' CHECK (enabled_repositories IN ('all', 'none', 'selected')),
+  allowed_actions                        TEXT NOT NULL DEFAULT 'all' CHECK (allowed_actions IN ('all', 'local_only', 'selected')),
+  sha_pinning_required                   INTEGER NOT NULL DEFAULT 0,
+  github_owned_allowed                   INTEGER NOT NULL DEFAULT 1,
+  verified_allowed                       INTEGER NOT NULL DEFAULT 0,
+  patterns_allowed                       TEXT NOT NULL DEFAULT '[]',
+  default_workflow_permissions           TEXT NOT NULL DEFAULT 'read' CHECK (default_workflow_permissions IN ('read', 'write')),
+  can_approve_pull_request_reviews       INTEGER NOT NULL DEFAULT 0,
+  retention_days                         INTEGER NOT NULL DEFAULT 90,
+  approval_policy                        TEXT NOT NULL DEFAULT 'first_time_contributors',
+  run_workflows_from_fork_pull_requests  INTEGER NOT NULL DEFAULT 0,
+  send_write_tokens_to_workflows         INTEGER NOT NULL DEFAULT 0,
+  send_secrets_and_variables             INTEGER NOT NULL DEFAULT 0,
+  require_approval_for_fork_pr_workflows INTEGER NOT NULL DEFAULT 0,
+  self_hosted_enabled_repositories       TEXT NOT NULL DEFAULT 'all' CHECK (self_hosted_enabled_repositories IN ('all', 'none', 'selected')),
+  oidc_include_claim_keys                TEXT,  -- JSON array; NULL: GitHub's default subject (no customization)
+  oidc_use_immutable_subject             INTEGER NOT NULL DEFAULT 0,
+  updated_at                             TEXT NOT NULL
+);
+
+-- The repositories an organization selected: for Actions (list 'actions') or for self-hosted runners ('self_hosted').
+CREATE TABLE org_actions_repositories (
+  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  list    TEXT NOT NULL CHECK (list IN ('actions', 'self_hosted')),
+  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (org_id, list, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX org_actions_repositories_repo ON org_actions_repositories(repo_id);
+-- ===== end organization Actions settings =====

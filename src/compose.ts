@@ -30,6 +30,7 @@ import { renderBody } from './api/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
+import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 
@@ -164,6 +165,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
 	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
+	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	return app;
 }

@@ -219,6 +219,17 @@ test('import-runs and advance-job: demo workflow data through the command line',
 	assert.match(admin('advance-job', 'acme/demo', String(build.id), 'queued').stderr, /^gitstead: error: /);
 });
 
+test('register-runner --org: a runner of an organization, in its Default runner group', () => {
+	const runner = json('register-runner', 'acme', 'org-linux-1', '--org', '--labels', 'gpu', '--status', 'online');
+	assert.is(runner.org, 'acme', '~> the organization owns it');
+	assert.is(runner.runner_group, 'Default', '~> in the organization’s Default group');
+	const unknown = admin('register-runner', 'nobody', 'x', '--org');
+	assert.is(unknown.code, 1);
+	assert.match(unknown.stderr, /unknown organization "nobody"/);
+	const taken = admin('register-runner', 'acme', 'org-linux-1', '--org');
+	assert.is(taken.code, 1, '~> names are unique per organization');
+});
+
 test('import-advisories: GitHub advisory JSON; a bad advisory is named and nothing is written', () => {
 	const file = join(dir, 'advisories.json');
 	const advisory = (ghsa: string, severity: string) => ({

@@ -154,8 +154,127 @@ function protectionParts(): Record<string, Entry> {
 const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ organizations and members
 	'PATCH /orgs/{org}': {
-		none: 'GitHub’s organization webhook has no action for settings (its actions: deleted, renamed, member_added, member_removed, member_invited), and the feeds show none',
+		// GitHub’s organization webhook has no action for settings: the audit-log event only (no hook subscribes to `org`).
+		records: ['org.update'],
 		call: () => ({ path: '/orgs/acme', body: { description: 'Anvils and more' } }),
+	},
+	'DELETE /orgs/{org}': {
+		records: ['organization.deleted'],
+		call: async () => {
+			s.org('doomed', 'olivia');
+			await must('POST', '/orgs/doomed/repos', { body: { name: 'site' } });
+			return { path: '/orgs/doomed' };
+		},
+	},
+	// Organization Actions settings, on an organization of their own (initech): audit-log events only.
+	'PUT /orgs/{org}/actions/permissions': {
+		records: ['org.update_actions_settings'],
+		call: async () => {
+			s.org('initech', 'olivia');
+			w.ids.initechRepo = (await must('POST', '/orgs/initech/repos', { body: { name: 'tps' } })).id;
+			return { path: '/orgs/initech/actions/permissions', body: { enabled_repositories: 'selected', allowed_actions: 'selected' } };
+		},
+	},
+	'PUT /orgs/{org}/actions/permissions/repositories': {
+		records: ['org.update_actions_settings'],
+		call: (w) => ({ path: '/orgs/initech/actions/permissions/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}': {
+		records: ['org.update_actions_settings'],
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/permissions/repositories/{repository_id}': {
+		records: ['org.update_actions_settings'],
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/permissions/selected-actions': {
+		records: ['org.update_actions_settings'],
+		call: () => ({ path: '/orgs/initech/actions/permissions/selected-actions', body: { verified_allowed: true, patterns_allowed: ['docker/*'] } }),
+	},
+	'PUT /orgs/{org}/actions/permissions/workflow': {
+		records: ['org.set_default_workflow_permissions'],
+		call: () => ({ path: '/orgs/initech/actions/permissions/workflow', body: { default_workflow_permissions: 'write' } }),
+	},
+	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': {
+		records: ['org.set_actions_retention_limit'],
+		call: () => ({ path: '/orgs/initech/actions/permissions/artifact-and-log-retention', body: { days: 30 } }),
+	},
+	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': {
+		records: ['org.set_actions_fork_pr_approvals_policy'],
+		call: () => ({ path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval', body: { approval_policy: 'all_external_contributors' } }),
+	},
+	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': {
+		records: ['org.set_fork_pr_workflows_policy'],
+		call: () => ({ path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos', body: { run_workflows_from_fork_pull_requests: true } }),
+	},
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': {
+		records: ['org.update_self_hosted_runners_settings'],
+		call: () => ({ path: '/orgs/initech/actions/permissions/self-hosted-runners', body: { enabled_repositories: 'selected' } }),
+	},
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': {
+		records: ['org.update_self_hosted_runners_settings'],
+		call: (w) => ({ path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
+		records: ['org.update_self_hosted_runners_settings'],
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
+		records: ['org.update_self_hosted_runners_settings'],
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/oidc/customization/sub': {
+		records: ['org.oidc_subject_claim_customization'],
+		call: () => ({ path: '/orgs/initech/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] } }),
+	},
+	// Organization runner groups and runners (initech): audit-log events only.
+	'POST /orgs/{org}/actions/runner-groups': {
+		records: ['org.runner_group_created'],
+		call: () => {
+			const initech = s.app.stores.accounts.organization('initech')!;
+			w.ids.initechRunner = registerRunner(s.app, { org: initech.id }, { name: 'tps-runner', os: 'linux', labels: [] }, isoSeconds(s.clock.now)).id;
+			return { path: '/orgs/initech/actions/runner-groups', body: { name: 'Printers', visibility: 'selected' } };
+		},
+	},
+	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		records: ['org.runner_group_updated'],
+		call: async () => {
+			const groups = (await must('GET', '/orgs/initech/actions/runner-groups')).runner_groups;
+			w.ids.initechGroup = groups.find((g: any) => g.name === 'Printers').id;
+			return { path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}`, body: { name: 'Laser printers' } };
+		},
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
+		records: ['org.runner_group_repositories_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`, body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		records: ['org.runner_group_repositories_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		records: ['org.runner_group_repositories_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': {
+		records: ['org.runner_group_runners_updated'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners`, body: { runners: [] } }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		records: ['org.runner_group_runners_added'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		records: ['org.runner_group_runner_removed'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		records: ['org.runner_group_removed'],
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }),
+	},
+	'DELETE /orgs/{org}/actions/runners/{runner_id}': {
+		records: ['org.remove_self_hosted_runner'],
+		call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }),
 	},
 	'PUT /orgs/{org}/memberships/{username}': {
 		records: ['organization.member_invited'],

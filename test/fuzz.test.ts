@@ -25,6 +25,8 @@ const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 30);
 const TIME_LIMIT_MS = Number(process.env.FUZZ_MS ?? 40_000);
 
 const VALID: Record<string, string> = { org: 'acme', owner: 'acme', repo: 'app', team_slug: 'crew', username: 'mike', enterprise: 'bigco' };
+/** Routes that destroy their organization: fuzzed on a scratch organization, so acme stays. */
+const SCRATCH_ORG: Record<string, string> = { 'DELETE /orgs/{org}': 'scratch' };
 
 test.before(async () => {
 	// The rate limit would turn most anonymous requests into 403s before they reach the code under test.
@@ -34,6 +36,7 @@ test.before(async () => {
 	s.enterprise('bigco', 'olivia');
 	s.org('acme', 'olivia', { enterprise: 'bigco' });
 	s.member('acme', 'mike');
+	s.org('scratch', 'olivia');
 	const owner = s.fullToken('olivia');
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
@@ -107,7 +110,8 @@ function pathFor(route: Route): fc.Arbitrary<string> {
 			.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
 				const value = values[i++];
 				if (value !== null && typeof value === 'object') return value.raw;
-				return encodeURIComponent(wellFormed(value ?? VALID[name] ?? '1'));
+				const valid = name === 'org' ? (SCRATCH_ORG[`${route.method} ${route.path}`] ?? VALID.org) : VALID[name];
+				return encodeURIComponent(wellFormed(value ?? valid ?? '1'));
 			})
 			.replace(/\*\??$/, 'heads/main');
 	});

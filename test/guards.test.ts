@@ -160,6 +160,47 @@ function foreignAllowed(route: Route): boolean {
 	return true;
 }
 
+/** Routes that destroy their organization (DELETE /orgs/{org}): walked on a fresh organization per request. */
+const DESTRUCTIVE = new Set(['DELETE /orgs/{org}']);
+let scratch = 0;
+
+/** A fresh organization owned by olivia. @returns its login */
+function freshOrg(): string {
+	const login = `scratch-${++scratch}`;
+	s.org(login, 'olivia');
+	return login;
+}
+
+/** The walk of a destructive route: each request on an organization of its own, the same checks otherwise. */
+async function walkDestructive(route: Route): Promise<void> {
+	const id = `${route.method} ${route.path}`;
+	const at = (org: string) => concrete(route.path, { org });
+	assert.is((await s.request(route.method, at(freshOrg()))).status, 401, `~> ${id} anonymous: 401`);
+	const kinds: Array<[string, (org: string) => string]> = [
+		['classic', () => s.fullToken('olivia')],
+		['oauth', () => s.token('olivia', { kind: 'oauth', scopes: ['admin:org'] })],
+		['fine-grained', (org) => s.token('olivia', { kind: 'fine-grained', org, permissions: needed(route) })],
+		['user-to-server', (org) => s.token('olivia', { kind: 'user-to-server', org, permissions: needed(route) })],
+		['installation', (org) => s.token('olivia', { kind: 'installation', org, permissions: needed(route) })],
+	];
+	for (const [kind, make] of kinds) {
+		const org = freshOrg();
+		const res = await s.request(route.method, at(org), { token: make(org) });
+		if (!route.tokenKinds.has(kind as never)) assert.is(res.status, 403, `~> ${id} refuses ${kind} tokens`);
+		else assert.not.ok(refusedByAccess(res.body?.message), `~> ${id} ${kind} holding what it needs passes: ${res.status} ${res.body?.message}`);
+	}
+	let org = freshOrg();
+	const bare = await s.request(route.method, at(org), { token: s.token('olivia', { kind: 'fine-grained', org, permissions: {} }) });
+	assert.is(bare.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} fine-grained without ${JSON.stringify(route.policy)}`);
+	const noScopes = await s.request(route.method, at(org), { token: s.token('olivia', { scopes: [] }) });
+	assert.is(noScopes.status, 403, `~> ${id} classic without ${route.acceptedScopes.join(' or ')}`);
+	const foreign = await s.request(route.method, at(org), { token: s.token('olivia', { kind: 'fine-grained', org: 'other', permissions: needed(route) }) });
+	assert.ok([403, 404].includes(foreign.status), `~> ${id} a token bound to another account acts not: ${foreign.status}`);
+	org = freshOrg();
+	const elsewhere = await s.request(route.method, at(org), { token: s.token('oscar', { kind: 'installation', org: 'other', permissions: needed(route) }) });
+	assert.ok([403, 404].includes(elsewhere.status), `~> ${id} an installation elsewhere acts not: ${elsewhere.status}`);
+}
+
 test('permission walk: every route × every kind of token answers as its declaration says', async () => {
 	let requests = 0;
 	const call = async (route: Route, token: string | undefined) => {
@@ -171,6 +212,10 @@ test('permission walk: every route × every kind of token answers as its declara
 	for (const route of ordered) {
 		const id = `${route.method} ${route.path}`;
 		if (appOnly(route)) continue; // app JWTs: test/apps.test.ts
+		if (DESTRUCTIVE.has(id)) {
+			await walkDestructive(route);
+			continue;
+		}
 		const anonymous = await call(route, undefined);
 		if (route.access === 'public') assert.is.not(anonymous.status, 401, `~> ${id} anonymous: public`);
 		else assert.is(anonymous.status, 401, `~> ${id} anonymous: 401`);

@@ -28,44 +28,11 @@ const implemented = (row: TextRow) => routes.some((r) => r.method === row.method
  * built (take it out) or when a row not here is missing (a route was lost).
  */
 const PENDING = new Set<string>([
-	'DELETE /orgs/{org}',
-	'PUT /orgs/{org}/actions/oidc/customization/sub',
-	'PUT /orgs/{org}/actions/permissions',
-	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention',
-	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval',
-	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos',
-	'PUT /orgs/{org}/actions/permissions/repositories',
-	'PUT /orgs/{org}/actions/permissions/selected-actions',
-	'PUT /orgs/{org}/actions/permissions/self-hosted-runners',
-	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories',
-	'PUT /orgs/{org}/actions/permissions/workflow',
-	'PUT /orgs/{org}/actions/permissions/repositories/{repository_id}',
-	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}',
-	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}',
-	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}',
-	'GET /orgs/{org}/actions/cache/usage',
-	'GET /orgs/{org}/actions/cache/usage-by-repository',
-	'GET /orgs/{org}/actions/oidc/customization/sub',
-	'GET /orgs/{org}/actions/permissions',
-	'GET /orgs/{org}/actions/permissions/artifact-and-log-retention',
-	'GET /orgs/{org}/actions/permissions/fork-pr-contributor-approval',
-	'GET /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos',
-	'GET /orgs/{org}/actions/permissions/repositories',
-	'GET /orgs/{org}/actions/permissions/selected-actions',
-	'GET /orgs/{org}/actions/permissions/self-hosted-runners',
-	'GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories',
-	'GET /orgs/{org}/actions/permissions/workflow',
 	'GET /orgs/{org}/external-group/{group_id}',
 	'GET /orgs/{org}/external-groups',
 	'GET /orgs/{org}/teams/{team_slug}/external-groups',
 	'PATCH /orgs/{org}/teams/{team_slug}/external-groups',
 	'DELETE /orgs/{org}/teams/{team_slug}/external-groups',
-	'POST /orgs/{org}/actions/runner-groups',
-	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}',
-	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}',
-	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories',
-	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}',
-	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}',
 	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations',
 	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}',
 	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories',
@@ -103,6 +70,20 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 		provider_pattern_settings: [{ token_type: 'GITHUB_PERSONAL_ACCESS_TOKEN', push_protection_setting: 'enabled' }],
 	}),
 	'PUT /orgs/{org}/settings/immutable-releases': () => ({ enforced_repositories: 'all' }),
+	'PATCH /orgs/{org}': () => ({ description: 'Anvils and more' }),
+	'PUT /orgs/{org}/actions/permissions': () => ({ enabled_repositories: 'all', allowed_actions: 'all' }),
+	'PUT /orgs/{org}/actions/permissions/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
+	'PUT /orgs/{org}/actions/permissions/selected-actions': () => ({ github_owned_allowed: true, verified_allowed: true, patterns_allowed: ['docker/*'] }),
+	'PUT /orgs/{org}/actions/permissions/workflow': () => ({ default_workflow_permissions: 'write' }),
+	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': () => ({ days: 30 }),
+	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': () => ({ approval_policy: 'all_external_contributors' }),
+	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': () => ({ run_workflows_from_fork_pull_requests: true }),
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': () => ({ enabled_repositories: 'selected' }),
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
+	'PUT /orgs/{org}/actions/oidc/customization/sub': () => ({ include_claim_keys: ['repo', 'context'] }),
+	'POST /orgs/{org}/actions/runner-groups': () => ({ name: 'Builders' }),
+	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': () => ({ name: 'Renamed' }),
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
 	'PUT /orgs/{org}/settings/immutable-releases/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
 };
 
@@ -189,10 +170,28 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		const selected = await s.request('PUT', `/orgs/${org}/settings/immutable-releases`, { token: owner, body: { enforced_repositories: 'selected' } });
 		assert.ok(selected.status < 300, `~> ${id(row)}: fixture immutable-releases policy (${selected.status})`);
 	}
+	// Actions settings: the repository lists need the `selected` policies; {runner_group_id}: a group
+	// available to selected repositories.
+	if (/\/actions\/permissions\/repositories/.test(row.path)) {
+		await s.request('PUT', `/orgs/${org}/actions/permissions`, { token: owner, body: { enabled_repositories: 'selected' } });
+	}
+	if (/\/actions\/permissions\/selected-actions/.test(row.path)) {
+		await s.request('PUT', `/orgs/${org}/actions/permissions`, { token: owner, body: { enabled_repositories: 'all', allowed_actions: 'selected' } });
+	}
+	if (/\/actions\/permissions\/self-hosted-runners\/repositories/.test(row.path)) {
+		await s.request('PUT', `/orgs/${org}/actions/permissions/self-hosted-runners`, { token: owner, body: { enabled_repositories: 'selected' } });
+	}
+	let runnerGroupId = '';
+	if (row.path.includes('{runner_group_id}')) {
+		const group = await s.request('POST', `/orgs/${org}/actions/runner-groups`, { token: owner, body: { name: 'Printers', visibility: 'selected' } });
+		assert.is(group.status, 201, `~> ${id(row)}: fixture runner group`);
+		runnerGroupId = String(group.body.id);
+	}
 	return {
 		org,
 		params: {
 			...rulesets,
+			runner_group_id: runnerGroupId,
 			configuration_id: configurationId,
 			security_product: 'secret_scanning',
 			enablement: 'enable_all',

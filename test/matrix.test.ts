@@ -25,7 +25,7 @@ test.before(async () => {
 	s.org('acme', 'olivia');
 	s.member('acme', 'mike');
 	const owner = s.fullToken('olivia');
-	const repo = await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
+	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
 	const team = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
 	// A ruleset, its first version and a rule suite (a push to main the ruleset evaluates) for the rulesets rows.
 	const ruleset = await s.request('POST', '/orgs/acme/rulesets', {
@@ -41,6 +41,9 @@ test.before(async () => {
 	await s.request('PUT', '/repos/acme/app/contents/README.md', { token: owner, body: { message: 'readme', content: Buffer.from('hi').toString('base64') } });
 	const suites = await s.request('GET', '/orgs/acme/rulesets/rule-suites', { token: owner });
 	const configuration = await s.request('POST', '/orgs/acme/code-security/configurations', { token: owner, body: { name: 'Matrix' } });
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
+	// The organization's Default runner group: the walk's writes (empty bodies, DELETE) leave it as it is.
+	const group = s.app.stores.runnerGroups.defaultGroup({ org: repo.owner_id });
 	params = {
 		org: 'acme',
 		team_slug: 'crew',
@@ -56,13 +59,27 @@ test.before(async () => {
 		configuration_id: String(configuration.body.id),
 		security_product: 'secret_scanning',
 		enablement: 'enable_all',
-		repository_id: String(repo.body.id),
+		repository_id: String(repo.id),
+		runner_group_id: String(group.id),
 	};
 });
+
+/** Rows that destroy their organization (DELETE /orgs/{org}): each request gets a fresh one, owned by olivia. */
+const DESTRUCTIVE = new Set(['DELETE /orgs/{org}']);
+let scratch = 0;
+
+/** The organization a request of `row` acts on: acme, or a fresh one for a destructive row. */
+function target(row: MatrixRow): string {
+	if (!DESTRUCTIVE.has(`${row.method} ${row.path}`)) return 'acme';
+	const login = `scratch-${++scratch}`;
+	s.org(login, 'olivia');
+	return login;
+}
 test.after(() => s.close());
 
-function concrete(path: string): string {
+function concrete(path: string, org = 'acme'): string {
 	return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+		if (name === 'org') return org;
 		if (!(name in params)) throw new Error(`no fixture for {${name}}`);
 		return params[name];
 	});
@@ -101,11 +118,12 @@ test('every implemented row: the route policy is the row', () => {
 test('every implemented row over HTTP: header, refusal without the permission, passage with it', async () => {
 	for (const row of implemented) {
 		const route = routes.find((r) => r.method === row.method && r.path === row.path)!;
-		const path = concrete(row.path);
 		const id = `${row.method} ${row.path}`;
 		const body = row.method === 'GET' || row.method === 'DELETE' ? undefined : {};
 
-		const without = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
+		let org = target(row);
+		let path = concrete(row.path, org);
+		const without = s.token('olivia', { kind: 'fine-grained', org, permissions: {} });
 		const refused = await s.request(row.method, path, { token: without, body });
 		assert.is(refused.headers.get('x-accepted-service-permissions'), formatAcceptedPermissions(row.policy), `~> ${id} header`);
 		assert.is(refused.headers.get('x-accepted-github-permissions'), formatAcceptedPermissions(row.policy), `~> ${id} GitHub header`);
@@ -116,11 +134,15 @@ test('every implemented row over HTTP: header, refusal without the permission, p
 			assert.is(refused.body.message, MESSAGES.byPersonalAccessToken, `~> ${id} message`);
 		}
 
-		const holder = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: grant(row) });
+		const holder = s.token('olivia', { kind: 'fine-grained', org, permissions: grant(row) });
 		const passed = await s.request(row.method, path, { token: holder, body });
 		assert.is.not(passed.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} with the permission passes the check`);
 
-		const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: grant(row) });
+		if (DESTRUCTIVE.has(id)) {
+			org = target(row);
+			path = concrete(row.path, org);
+		}
+		const app = s.token('olivia', { kind: 'installation', org, permissions: grant(row) });
 		const byApp = await s.request(row.method, path, { token: app, body });
 		if (row.rejects.includes('installation')) {
 			assert.is(byApp.status, 403, `~> ${id} rejects installation tokens`);

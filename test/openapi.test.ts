@@ -367,6 +367,105 @@ const TABLE: Record<string, Entry> = {
 	// ================================================================== writes
 	// ------------------------------------------------------------------ organizations and members
 	'PATCH /orgs/{org}': { body: { description: 'Anvils and more' } },
+	'DELETE /orgs/{org}': {
+		call: async () => {
+			s.org('doomed', 'olivia');
+			await must('POST', '/orgs/doomed/repos', { body: { name: 'site' } });
+			return { path: '/orgs/doomed' };
+		},
+	},
+	// Organization Actions settings, on an organization of their own (initech), so acme's Actions stay enabled.
+	'PUT /orgs/{org}/actions/permissions': {
+		call: async (w) => {
+			s.org('initech', 'olivia');
+			w.ids.initechRepo = (await must('POST', '/orgs/initech/repos', { body: { name: 'tps' } })).id;
+			importRuns(s.app, s.app.stores.repos.byId(w.ids.initechRepo as number)!, { workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'build' }] }] });
+			return { path: '/orgs/initech/actions/permissions', body: { enabled_repositories: 'selected', allowed_actions: 'selected' } };
+		},
+	},
+	'GET /orgs/{org}/actions/permissions': { path: '/orgs/initech/actions/permissions' },
+	'PUT /orgs/{org}/actions/permissions/repositories': {
+		call: (w) => ({ path: '/orgs/initech/actions/permissions/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}': { call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }) },
+	'PUT /orgs/{org}/actions/permissions/repositories/{repository_id}': { call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }) },
+	'GET /orgs/{org}/actions/permissions/repositories': { path: '/orgs/initech/actions/permissions/repositories' },
+	'PUT /orgs/{org}/actions/permissions/selected-actions': {
+		path: '/orgs/initech/actions/permissions/selected-actions',
+		body: { github_owned_allowed: true, verified_allowed: true, patterns_allowed: ['docker/*'] },
+	},
+	'GET /orgs/{org}/actions/permissions/selected-actions': { path: '/orgs/initech/actions/permissions/selected-actions' },
+	'PUT /orgs/{org}/actions/permissions/workflow': { path: '/orgs/initech/actions/permissions/workflow', body: { default_workflow_permissions: 'write' } },
+	'GET /orgs/{org}/actions/permissions/workflow': { path: '/orgs/initech/actions/permissions/workflow' },
+	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': { path: '/orgs/initech/actions/permissions/artifact-and-log-retention', body: { days: 30 } },
+	'GET /orgs/{org}/actions/permissions/artifact-and-log-retention': { path: '/orgs/initech/actions/permissions/artifact-and-log-retention' },
+	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': {
+		path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval',
+		body: { approval_policy: 'all_external_contributors' },
+	},
+	'GET /orgs/{org}/actions/permissions/fork-pr-contributor-approval': { path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval' },
+	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': {
+		path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos',
+		body: { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: true },
+	},
+	'GET /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': { path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos' },
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': { path: '/orgs/initech/actions/permissions/self-hosted-runners', body: { enabled_repositories: 'selected' } },
+	'GET /orgs/{org}/actions/permissions/self-hosted-runners': { path: '/orgs/initech/actions/permissions/self-hosted-runners' },
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': {
+		call: (w) => ({ path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
+	},
+	'GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories': { path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories' },
+	'PUT /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] } },
+	'GET /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub' },
+	'GET /orgs/{org}/actions/cache/usage': { path: '/orgs/initech/actions/cache/usage' },
+	'GET /orgs/{org}/actions/cache/usage-by-repository': { path: '/orgs/initech/actions/cache/usage-by-repository' },
+	// Organization runner groups and runners (initech).
+	'POST /orgs/{org}/actions/runner-groups': {
+		call: (w) => {
+			const initech = s.app.stores.accounts.organization('initech')!;
+			w.ids.initechRunner = registerRunner(s.app, { org: initech.id }, { name: 'tps-runner', os: 'linux', labels: ['laser'], status: 'online' }, isoSeconds(s.clock.now)).id;
+			return { path: '/orgs/initech/actions/runner-groups', body: { name: 'Printers', visibility: 'selected', selected_repository_ids: [w.ids.initechRepo] } };
+		},
+	},
+	'GET /orgs/{org}/actions/runner-groups': { path: '/orgs/initech/actions/runner-groups' },
+	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		call: async (w) => {
+			const groups = (await must('GET', '/orgs/initech/actions/runner-groups')).runner_groups;
+			w.ids.initechGroup = groups.find((g: any) => g.name === 'Printers').id;
+			return { path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}`, body: { name: 'Laser printers' } };
+		},
+	},
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }) },
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`, body: { selected_repository_ids: [w.ids.initechRepo] } }),
+	},
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
+	},
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories` }) },
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners`, body: { runners: [] } }),
+	},
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners` }) },
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
+	},
+	'GET /orgs/{org}/actions/runners': { path: '/orgs/initech/actions/runners' },
+	'GET /orgs/{org}/actions/runners/{runner_id}': { call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }) },
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }) },
+	'DELETE /orgs/{org}/actions/runners/{runner_id}': { call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }) },
 	'PUT /orgs/{org}/memberships/{username}': { path: '/orgs/acme/memberships/paul', body: { role: 'member' } },
 	'PATCH /user/memberships/orgs/{org}': { body: { state: 'active' }, as: 'paul' },
 	'PUT /orgs/{org}/public_members/{username}': { path: '/orgs/acme/public_members/paul', as: 'paul' },
@@ -1117,6 +1216,11 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/acme/app', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/nora/site', as: 'nora' },
 	{ route: 'GET /users/{username}', path: '/users/acme' },
+	// An organization of an enterprise: its own Default runner group and the enterprise's groups it inherits.
+	{ route: 'GET /orgs/{org}/actions/runner-groups', path: '/orgs/acme/actions/runner-groups' },
+	// An organization's Actions settings as GitHub's defaults (nothing changed).
+	{ route: 'GET /orgs/{org}/actions/permissions', path: '/orgs/acme/actions/permissions' },
+	{ route: 'GET /orgs/{org}/actions/oidc/customization/sub', path: '/orgs/acme/actions/oidc/customization/sub' },
 	// i10-openapi3: answers that are not JSON (a documented status, no JSON body to validate) and other callers.
 	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
 	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },

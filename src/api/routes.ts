@@ -40,11 +40,13 @@ import { migrationRoutes } from './migrations/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
 import { orgSecurityRoutes } from './org-security/routes';
+import { orgActionsRoutes } from './org-actions/routes';
 import { outsideCollaboratorRoutes } from './outside-collaborators/routes';
 import { rateLimitRoutes } from './rate-limit/routes';
 import { reactionsRoutes } from './reactions/routes';
 import { runnerGroupRoutes } from './runner-groups/routes';
 import { rulesetRoutes } from './rulesets/routes';
+import { orgRunnerGroupRoutes } from './runner-groups/org-routes';
 import { searchRoutes } from './search/routes';
 import { releaseRoutes } from './releases/routes';
 import { repositoryRoutes } from './repos/routes';
@@ -62,6 +64,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...auditLogRoutes,
 	...roleRoutes,
 	...legacyRoleRoutes,
+	...orgActionsRoutes,
 	...memberRoutes,
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
@@ -71,6 +74,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...rulesetRoutes,
 	...budgetRoutes,
 	...runnerGroupRoutes,
+	...orgRunnerGroupRoutes,
 	...migrationRoutes,
 	...globalWebhookRoutes,
 	...organizationWebhookRoutes,

@@ -26,6 +26,7 @@ import { createMigrationStore } from './migrations/store';
 import { createNotificationStore } from './notifications/store';
 import { createOrgStore } from './orgs/store';
 import { createOrgSecurityStore } from './org-security/store';
+import { createOrgActionsStore } from './org-actions/store';
 import { createPullStore } from './pulls/store';
 import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
@@ -57,6 +58,7 @@ export function createStores(db: DB) {
 		customProperties: createCustomPropertyStore(db),
 		budgets: createBudgetStore(db),
 		runnerGroups: createRunnerGroupStore(db),
+		orgActions: createOrgActionsStore(db),
 		migrations: createMigrationStore(db),
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),

@@ -56,7 +56,7 @@ Commands:
                                object) for dependabot alerts and dependency review; alerts are refreshed
   advance-job OWNER/REPO JOB_ID STATUS [CONCLUSION]   move a workflow job along as a runner would
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
-               [--status online|offline] [--ephemeral]
+               [--status online|offline] [--ephemeral]   (--org: NAME's owner is an organization)
   migrate                      upgrade the database schema (serve does this on start)
   backup FILE [--force]        write a consistent .tar.gz of the database and its blobs while the
                                server runs (refuses an existing FILE without --force)
@@ -348,16 +348,26 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		},
 	},
 	'register-runner': {
-		options: { os: { type: 'string' }, labels: { type: 'string' }, group: { type: 'string' }, status: { type: 'string' }, ephemeral: { type: 'boolean' } },
+		options: {
+			os: { type: 'string' },
+			labels: { type: 'string' },
+			group: { type: 'string' },
+			status: { type: 'string' },
+			ephemeral: { type: 'boolean' },
+			org: { type: 'boolean' },
+		},
 		positionals: ['ENTERPRISE', 'NAME'],
-		run(app, values, [slug, name], out) {
-			const enterprise = app.stores.enterprises.bySlug(slug);
-			if (!enterprise) throw new CliError(`unknown enterprise "${slug}"`);
+		run(app, values, [login, name], out) {
+			// --org: the first argument names an organization, whose own runner groups take the runner.
+			const enterprise = values.org === true ? undefined : app.stores.enterprises.bySlug(login);
+			const org = values.org === true ? app.stores.accounts.organization(login) : undefined;
+			if (values.org === true && !org) throw new CliError(`unknown organization "${login}"`);
+			if (values.org !== true && !enterprise) throw new CliError(`unknown enterprise "${login}"`);
 			const status = string(values.status) ?? 'offline';
 			if (status !== 'online' && status !== 'offline') throw new CliError(`--status must be online or offline, got "${status}"`);
 			const runner = registerRunner(
 				app,
-				enterprise.id,
+				org ? { org: org.id } : { enterprise: enterprise!.id },
 				{
 					name,
 					os: string(values.os) ?? 'linux',
@@ -368,9 +378,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				},
 				isoSeconds(app.clock()),
 			);
+			const owner = org ? { org: org.login } : { enterprise: enterprise!.slug };
 			out.result(
-				{ id: runner.id, name: runner.name, os: runner.os, enterprise: enterprise.slug, runner_group_id: runner.group.id, runner_group: runner.group.name },
-				`registered runner ${runner.name} (id ${runner.id}) in runner group ${runner.group.name} of ${enterprise.slug}`,
+				{ id: runner.id, name: runner.name, os: runner.os, ...owner, runner_group_id: runner.group.id, runner_group: runner.group.name },
+				`registered runner ${runner.name} (id ${runner.id}) in runner group ${runner.group.name} of ${org ? org.login : enterprise!.slug}`,
 			);
 		},
 	},

@@ -195,9 +195,10 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 		examples: ['admin advance-job acme/app 7 in_progress', 'admin advance-job acme/app 7 completed success'],
 	},
 	'admin register-runner': {
-		usage: 'admin register-runner ENTERPRISE NAME [options]',
-		summary: 'Record a self-hosted runner of an enterprise (in its default runner group unless --group).',
+		usage: 'admin register-runner ENTERPRISE|ORG NAME [options]',
+		summary: 'Record a self-hosted runner of an enterprise, or of an organization with --org (in its default runner group unless --group).',
 		options: [
+			['--org', 'the first argument names an organization, not an enterprise'],
 			['--os linux|macos|windows', 'the runner’s operating system (default linux)'],
 			['--labels a,b', 'custom labels'],
 			['--group NAME', 'the runner group'],

@@ -878,6 +878,137 @@ export const migrations: Migration[] = [
 				);`);
 		},
 	},
+	{
+		version: 25,
+		description: 'organization administration: the rest of the organization settings; organization Actions settings and their selected repositories',
+		up(db) {
+			db.exec(`
+				ALTER TABLE accounts ADD COLUMN twitter_username TEXT;
+				ALTER TABLE accounts ADD COLUMN web_commit_signoff_required INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN advanced_security_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN dependabot_alerts_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN dependabot_security_updates_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN dependency_graph_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_push_protection_enabled_for_new_repositories INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_push_protection_custom_link_enabled INTEGER NOT NULL DEFAULT 0;
+				ALTER TABLE accounts ADD COLUMN secret_scanning_push_protection_custom_link TEXT;
+				ALTER TABLE accounts ADD COLUMN deploy_keys_enabled_for_repositories INTEGER NOT NULL DEFAULT 1;
+				CREATE TABLE org_actions_settings (
+				  org_id                                 INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  enabled_repositories                   TEXT NOT NULL DEFAULT 'all' CHECK (enabled_repositories IN ('all', 'none', 'selected')),
+				  allowed_actions                        TEXT NOT NULL DEFAULT 'all' CHECK (allowed_actions IN ('all', 'local_only', 'selected')),
+				  sha_pinning_required                   INTEGER NOT NULL DEFAULT 0,
+				  github_owned_allowed                   INTEGER NOT NULL DEFAULT 1,
+				  verified_allowed                       INTEGER NOT NULL DEFAULT 0,
+				  patterns_allowed                       TEXT NOT NULL DEFAULT '[]',
+				  default_workflow_permissions           TEXT NOT NULL DEFAULT 'read' CHECK (default_workflow_permissions IN ('read', 'write')),
+				  can_approve_pull_request_reviews       INTEGER NOT NULL DEFAULT 0,
+				  retention_days                         INTEGER NOT NULL DEFAULT 90,
+				  approval_policy                        TEXT NOT NULL DEFAULT 'first_time_contributors',
+				  run_workflows_from_fork_pull_requests  INTEGER NOT NULL DEFAULT 0,
+				  send_write_tokens_to_workflows         INTEGER NOT NULL DEFAULT 0,
+				  send_secrets_and_variables             INTEGER NOT NULL DEFAULT 0,
+				  require_approval_for_fork_pr_workflows INTEGER NOT NULL DEFAULT 0,
+				  self_hosted_enabled_repositories       TEXT NOT NULL DEFAULT 'all' CHECK (self_hosted_enabled_repositories IN ('all', 'none', 'selected')),
+				  oidc_include_claim_keys                TEXT,  -- JSON array; NULL: GitHub's default subject (no customization)
+				  oidc_use_immutable_subject             INTEGER NOT NULL DEFAULT 0,
+				  updated_at                             TEXT NOT NULL
+				);
+
+				-- The repositories an organization selected: for Actions (list 'actions') or for self-hosted runners ('self_hosted').
+				CREATE TABLE org_actions_repositories (
+				  org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  list    TEXT NOT NULL CHECK (list IN ('actions', 'self_hosted')),
+				  repo_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (org_id, list, repo_id)
+				) WITHOUT ROWID;
+				CREATE INDEX org_actions_repositories_repo ON org_actions_repositories(repo_id);`);
+		},
+	},
+	{
+		version: 26,
+		description: 'organization self-hosted runner groups and runners: runner_groups and runners belong to an enterprise or an organization; runner_group_repositories',
+		up(db) {
+			db.exec(`
+				CREATE TABLE runner_groups_v22 (
+				  id                              INTEGER PRIMARY KEY,
+				  enterprise_id                   INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
+				  name                            TEXT NOT NULL COLLATE NOCASE,
+				  visibility                      TEXT NOT NULL CHECK (visibility IN ('all', 'selected', 'private')),
+				  is_default                      INTEGER NOT NULL DEFAULT 0,
+				  allows_public_repositories      INTEGER NOT NULL DEFAULT 0,
+				  restricted_to_workflows         INTEGER NOT NULL DEFAULT 0,
+				  selected_workflows              TEXT NOT NULL DEFAULT '[]',  -- JSON array; empty unless restricted
+				  workflow_restrictions_read_only INTEGER NOT NULL DEFAULT 0,
+				  network_configuration_id        TEXT,
+				  created_at                      TEXT NOT NULL,
+				  updated_at                      TEXT NOT NULL,
+				  org_id                          INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  UNIQUE (enterprise_id, name),
+				  CHECK ((enterprise_id IS NULL) <> (org_id IS NULL))
+				);
+				INSERT INTO runner_groups_v22 (id, enterprise_id, name, visibility, is_default, allows_public_repositories, restricted_to_workflows,
+				  selected_workflows, workflow_restrictions_read_only, network_configuration_id, created_at, updated_at)
+				SELECT id, enterprise_id, name, visibility, is_default, allows_public_repositories, restricted_to_workflows,
+				  selected_workflows, workflow_restrictions_read_only, network_configuration_id, created_at, updated_at FROM runner_groups;
+				CREATE TABLE runner_group_organizations_v22 (
+				  group_id INTEGER NOT NULL REFERENCES runner_groups_v22(id) ON DELETE CASCADE,
+				  org_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  PRIMARY KEY (group_id, org_id)
+				) WITHOUT ROWID;
+				INSERT INTO runner_group_organizations_v22 (group_id, org_id) SELECT group_id, org_id FROM runner_group_organizations;
+				CREATE TABLE runners_v22 (
+				  id            INTEGER PRIMARY KEY,
+				  enterprise_id INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
+				  group_id      INTEGER NOT NULL REFERENCES runner_groups_v22(id),
+				  name          TEXT NOT NULL,
+				  os            TEXT NOT NULL,
+				  status        TEXT NOT NULL DEFAULT 'offline' CHECK (status IN ('online', 'offline')),
+				  busy          INTEGER NOT NULL DEFAULT 0,
+				  ephemeral     INTEGER NOT NULL DEFAULT 0,
+				  version       TEXT,
+				  created_at    TEXT NOT NULL,
+				  org_id        INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  UNIQUE (enterprise_id, name),
+				  CHECK ((enterprise_id IS NULL) <> (org_id IS NULL))
+				);
+				INSERT INTO runners_v22 (id, enterprise_id, group_id, name, os, status, busy, ephemeral, version, created_at)
+				SELECT id, enterprise_id, group_id, name, os, status, busy, ephemeral, version, created_at FROM runners;
+				CREATE TABLE runner_labels_v22 (
+				  id        INTEGER PRIMARY KEY,
+				  runner_id INTEGER NOT NULL REFERENCES runners_v22(id) ON DELETE CASCADE,
+				  name      TEXT NOT NULL,
+				  type      TEXT NOT NULL CHECK (type IN ('read-only', 'custom')),
+				  UNIQUE (runner_id, name)
+				);
+				INSERT INTO runner_labels_v22 (id, runner_id, name, type) SELECT id, runner_id, name, type FROM runner_labels;
+				-- The old tables, children first (no foreign-key action fires), then the new ones take their names
+				-- (renaming rewrites the references of the other new tables).
+				DROP TABLE runner_labels;
+				DROP TABLE runner_group_organizations;
+				DROP TABLE runners;
+				DROP TABLE runner_groups;
+				ALTER TABLE runner_groups_v22 RENAME TO runner_groups;
+				ALTER TABLE runner_group_organizations_v22 RENAME TO runner_group_organizations;
+				ALTER TABLE runners_v22 RENAME TO runners;
+				ALTER TABLE runner_labels_v22 RENAME TO runner_labels;
+				CREATE UNIQUE INDEX runner_groups_default ON runner_groups(enterprise_id) WHERE is_default = 1;
+				CREATE UNIQUE INDEX runner_groups_org_name ON runner_groups(org_id, name) WHERE org_id IS NOT NULL;
+				CREATE UNIQUE INDEX runner_groups_org_default ON runner_groups(org_id) WHERE is_default = 1 AND org_id IS NOT NULL;
+				CREATE INDEX runners_group ON runners(group_id);
+				CREATE UNIQUE INDEX runners_org_name ON runners(org_id, name) WHERE org_id IS NOT NULL;
+				CREATE TABLE runner_group_repositories (
+				  group_id INTEGER NOT NULL REFERENCES runner_groups(id) ON DELETE CASCADE,
+				  repo_id  INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (group_id, repo_id)
+				) WITHOUT ROWID;
+				CREATE INDEX runner_group_repositories_repo ON runner_group_repositories(repo_id);
+				-- Every organization gets its default group.
+				INSERT INTO runner_groups (org_id, name, visibility, is_default, created_at, updated_at)
+				SELECT id, 'Default', 'all', 1, created_at, created_at FROM accounts WHERE type = 'Organization';`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

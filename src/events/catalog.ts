@@ -215,4 +215,24 @@ export const events = {
 			},
 		});
 	},
+
+	/**
+	 * organization deleted (DELETE /orgs/{org}): GitHub's organization webhook. Recorded before the
+	 * organization goes; the row names no organization (its rows cascade away with it), so the event
+	 * stays in the log and reaches the global hooks (the organization's own hooks go with it).
+	 */
+	orgDeleted(app: App, org: AccountRow, actorId: number | null): void {
+		const payload = { ...inOrganization(app, org), ...sender(app, actorId) };
+		record(app, { event: 'organization', action: 'deleted', actorId, webhook: () => payload });
+	},
+
+	/**
+	 * An organization setting changed that GitHub reports to no webhook, feed or notification, only
+	 * to its audit log: recorded as event `org` with the audit-log action (update_settings,
+	 * update_actions_settings, set_default_workflow_permissions, runner_group_created, ...), no
+	 * webhook payload (no hook can subscribe to `org`).
+	 */
+	orgAudit(app: App, org: AccountRow, action: string, actorId: number | null): void {
+		record(app, { event: 'org', action, actorId, org });
+	},
 };

@@ -5,7 +5,9 @@
  * jobs that need it) or a whole run, cancel a run.
  *
  * Reads need Actions (read); public repositories are readable anonymously. Writes need Actions
- * (write) (classic and OAuth tokens: repo) and push access to the repository.
+ * (write) (classic and OAuth tokens: repo) and push access to the repository. Dispatches and
+ * re-runs are refused (422) where the organization's Actions policy disables Actions
+ * (src/api/org-actions).
  */
 import * as v from 'valibot';
 import { notFound } from '../../http/errors';
@@ -26,6 +28,7 @@ import {
 	type RunQuery,
 } from './service';
 import type { RunRow, WorkflowRow } from './store';
+import { requireActionsEnabled } from '../org-actions/service';
 
 const REPO = '/repos/{owner}/{repo}/actions';
 
@@ -119,6 +122,8 @@ export const actionsRoutes: RouteDeclaration[] = [
 		body: dispatchBody,
 		handler(ctx) {
 			const access = ctx.repo;
+			// The organization's Actions policy may leave this repository without Actions.
+			requireActionsEnabled(ctx.app, access.repo, access.owner);
 			const now = isoSeconds(ctx.now);
 			// A file name not yet known registers the workflow (Gitstead reads no workflow files).
 			const target = resolveWorkflow(ctx.app, access.repo, ctx.params.workflow_id, { now });
@@ -214,6 +219,7 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
 			const run = found && ctx.app.stores.actions.run(access.repo.id, found.run_id);
 			if (!found || !run) throw notFound();
+			requireActionsEnabled(ctx.app, access.repo, access.owner);
 			rerunJob(ctx.app, access.repo, run, found, ctx.principal.actorId, isoSeconds(ctx.now));
 			return { status: 201, body: {} };
 		},
@@ -228,7 +234,9 @@ export const actionsRoutes: RouteDeclaration[] = [
 		body: v.object({ enable_debug_logging: debug }),
 		handler(ctx) {
 			const access = ctx.repo;
-			rerunRun(ctx.app, access.repo, loadRun(ctx, access), ctx.principal.actorId, isoSeconds(ctx.now));
+			const run = loadRun(ctx, access);
+			requireActionsEnabled(ctx.app, access.repo, access.owner);
+			rerunRun(ctx.app, access.repo, run, ctx.principal.actorId, isoSeconds(ctx.now));
 			return { status: 201, body: {} };
 		},
 	}),

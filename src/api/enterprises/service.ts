@@ -30,7 +30,7 @@ export function createEnterprise(
 		});
 		app.stores.enterprises.setRole(id, input.ownerId, 'owner', now);
 		// Every enterprise has its default runner group from the start.
-		createDefaultGroup(app, id, now);
+		createDefaultGroup(app, { enterprise: id }, now);
 		return app.stores.enterprises.byId(id)!;
 	});
 }

@@ -3,7 +3,7 @@
  * full form) and GitHub's organization-full for GET /orgs/{org}.
  */
 import { nodeId, type Urls } from '../../http/urls';
-import { MEMBER_POLICIES, type AccountCounts, type AccountRow } from '../users/store';
+import { MEMBER_POLICIES, ORG_FLAGS, type AccountCounts, type AccountRow } from '../users/store';
 
 /** GitHub's plan values for no limit: disk space in kilobytes, private repositories. */
 const UNLIMITED_SPACE = 976_562_499;
@@ -59,7 +59,8 @@ export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 
 /**
  * GET /orgs/{org}: organization-full. Members see the private counts and the members_can_*
- * policies; owners also `billing_email` and `plan` (Gitstead has no billing: `enterprise` for an
+ * policies; owners also `billing_email`, the settings of ORG_FLAGS (web_commit_signoff_required,
+ * the security defaults for new repositories, deploy keys) and `plan` (Gitstead has no billing: `enterprise` for an
  * organization of an enterprise, else `free`; no seat or repository cap, so `seats` equals the
  * filled seats and `space`/`private_repos` are GitHub's values for unlimited).
  * @param seats the organization's active members (plan.filled_seats); needed for owners only
@@ -67,7 +68,7 @@ export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, viewer: { member: boolean; admin: boolean }, seats = 0) {
 	const base = {
 		...orgSummary(urls, org, counts),
-		twitter_username: null,
+		twitter_username: org.twitter_username,
 		is_verified: false,
 		archived_at: null,
 	};
@@ -89,6 +90,9 @@ export function orgFull(urls: Urls, org: AccountRow, counts: AccountCounts, view
 	return {
 		...members,
 		billing_email: org.billing_email,
+		// web_commit_signoff_required, the security defaults for new repositories, deploy keys.
+		...Object.fromEntries(ORG_FLAGS.map((key) => [key, org[key] === 1])),
+		secret_scanning_push_protection_custom_link: org.secret_scanning_push_protection_custom_link,
 		plan: {
 			name: org.enterprise_id !== null ? 'enterprise' : 'free',
 			space: UNLIMITED_SPACE,

@@ -1,16 +1,18 @@
 /**
- * Organizations: GET and PATCH /orgs/{org}, GET /organizations, GET /user/orgs,
+ * Organizations: GET, PATCH and DELETE /orgs/{org}, GET /organizations, GET /user/orgs,
  * GET /users/{username}/orgs (GitHub's orgs API).
  */
 import * as v from 'valibot';
 import { boundAccountId, reachesAccount } from '../../auth/principal';
-import { notFound } from '../../http/errors';
-import { ok, paged } from '../../http/reply';
+import { events } from '../../events/catalog';
+import { notFound, validationFailed, type ValidationItem } from '../../http/errors';
+import { accepted, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { orgFull, orgSimple } from './render';
-import { MEMBER_POLICIES, type AccountRow, type MemberPolicy, type OrgSettings } from '../users/store';
+import { deleteOrganization } from './service';
+import { MEMBER_POLICIES, ORG_FLAGS, type AccountRow, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
 
 const nullableText = v.optional(v.nullable(v.string()));
 const updateBody = v.object({
@@ -31,7 +33,35 @@ const updateBody = v.object({
 	),
 	has_organization_projects: v.optional(v.boolean()),
 	has_repository_projects: v.optional(v.boolean()),
+	// web_commit_signoff_required, the (deprecated) security defaults for new repositories, deploy keys.
+	...Object.fromEntries(ORG_FLAGS.map((key) => [key, v.optional(v.boolean(`${key} must be a boolean`))])) as Record<OrgFlag, v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
+	secret_scanning_push_protection_custom_link: nullableText,
 });
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const TWITTER = /^[A-Za-z0-9_]{1,15}$/;
+
+/**
+ * GitHub's validation of the profile fields of an update: email addresses, a Twitter username, an
+ * http(s) custom link for push protection.
+ * @throws HttpError 422 listing every invalid field
+ */
+function checkProfile(body: v.InferOutput<typeof updateBody>): void {
+	const problems: ValidationItem[] = [];
+	const invalid = (field: string, message: string) => problems.push({ resource: 'Organization', field, code: 'invalid', message });
+	for (const field of ['email', 'billing_email'] as const) {
+		const value = body[field];
+		if (value && !EMAIL.test(value)) invalid(field, `${field} is not a valid email address`);
+	}
+	if (body.twitter_username && !TWITTER.test(body.twitter_username)) invalid('twitter_username', 'twitter_username is not a valid Twitter username');
+	const link = body.secret_scanning_push_protection_custom_link;
+	if (link && !/^https?:\/\/[^\s]+$/.test(link)) invalid('secret_scanning_push_protection_custom_link', 'secret_scanning_push_protection_custom_link must be an http(s) URL');
+	for (const field of ['name', 'company', 'location', 'description', 'blog'] as const) {
+		const value = body[field];
+		if (value && value.length > (field === 'description' ? 160 : 255)) invalid(field, `${field} is too long`);
+	}
+	if (problems.length) throw validationFailed(problems);
+}
 
 /**
  * The members_can_* policies after an update: each given one, the others as they are. The older
@@ -73,34 +103,56 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#update-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: { org: 'owner' },
+		resource: { org: 'owner', concealFromOutsiders: true },
 		errorResource: 'Organization',
 		body: updateBody,
 		handler(ctx) {
 			const access = ctx.org;
 			const org = access.org;
 			const body = ctx.body;
+			checkProfile(body);
 			const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
+			type TextField = 'name' | 'email' | 'company' | 'blog' | 'location' | 'description' | 'billing_email' | 'twitter_username' | 'secret_scanning_push_protection_custom_link';
+			const text = (key: TextField): string | null => (body[key] !== undefined ? (body[key] ?? null) : org[key]);
 			const settings: OrgSettings = {
-				name: body.name !== undefined ? body.name : org.name,
-				email: body.email !== undefined ? body.email : org.email,
-				company: body.company !== undefined ? body.company : org.company,
-				blog: body.blog !== undefined ? body.blog : org.blog,
-				location: body.location !== undefined ? body.location : org.location,
-				description: body.description !== undefined ? body.description : org.description,
-				billing_email: body.billing_email !== undefined ? body.billing_email : org.billing_email,
+				name: text('name'),
+				email: text('email'),
+				company: text('company'),
+				blog: text('blog'),
+				location: text('location'),
+				description: text('description'),
+				billing_email: text('billing_email'),
+				twitter_username: text('twitter_username'),
+				secret_scanning_push_protection_custom_link: text('secret_scanning_push_protection_custom_link'),
 				default_repository_permission: body.default_repository_permission ?? org.default_repository_permission,
 				...policies(body, org),
+				...(Object.fromEntries(ORG_FLAGS.map((key) => [key, flag(body[key], org[key])])) as Record<OrgFlag, number>),
 				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
 				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
 			};
 			ctx.app.stores.accounts.updateOrgSettings(org.id, settings, isoSeconds(ctx.now));
+			// GitHub reports settings to its audit log only (the organization webhook has no action for them).
+			events.orgAudit(ctx.app, org, 'update', access.actorId);
 			// A lower base permission may take members' read access to private repositories.
 			if (settings.default_repository_permission !== org.default_repository_permission) {
 				deleteForksWithoutAccess(ctx.app, ctx.app.stores.accounts.byId(org.id)!, access.actorId);
 			}
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
 			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access, ctx.app.stores.accounts.seats(org.id)));
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: '/orgs/{org}',
+		docs: 'orgs/orgs#delete-an-organization',
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: { org: 'owner', concealFromOutsiders: true },
+		errorResource: 'Organization',
+		handler(ctx) {
+			deleteOrganization(ctx.app, ctx.org.org, ctx.org.actorId);
+			// GitHub's 202 Accepted with an empty object; the organization answers 404 from now on.
+			return accepted({});
 		},
 	}),
 	route({

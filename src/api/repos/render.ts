@@ -140,7 +140,8 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		merge_commit_title: repo.merge_commit_title,
 		merge_commit_message: repo.merge_commit_message,
 		allow_forking: repo.allow_forking === 1,
-		web_commit_signoff_required: repo.web_commit_signoff_required === 1,
+		// The organization's web_commit_signoff_required applies to every repository it owns.
+		web_commit_signoff_required: repo.web_commit_signoff_required === 1 || owner.web_commit_signoff_required === 1,
 	};
 	if (!permission) return record;
 	const withPermissions = { ...record, permissions: permissionFlags(permission), role_name: roleName(permission) };

@@ -10,7 +10,7 @@ import { idParam, route, type Context, type RouteDeclaration } from '../../http/
 import { isoSeconds } from '../../time';
 import { orgSimple } from '../orgs/render';
 import { runner, runnerGroup } from './render';
-import { enterpriseOrganizationIds, enterpriseRunners, groupValues, type GroupInput } from './service';
+import { enterpriseOrganizationIds, groupValues, ownerRunners, type GroupInput } from './service';
 import type { RunnerGroupRow } from './store';
 
 const BASE = '/enterprises/{enterprise}/actions/runner-groups';
@@ -45,12 +45,12 @@ const POLICY = {
 	errorResource: 'RunnerGroup',
 };
 
-function loadGroup(ctx: Context): { slug: string; group: RunnerGroupRow } {
+function loadGroup(ctx: Context): { slug: string; group: RunnerGroupRow; enterpriseId: number; owner: { enterprise: number } } {
 	const ent = ctx.enterprise.enterprise;
 	const groupId = idParam(ctx.params.runner_group_id);
-	const group = groupId === null ? undefined : ctx.app.stores.runnerGroups.get(ent.id, groupId);
+	const group = groupId === null ? undefined : ctx.app.stores.runnerGroups.get({ enterprise: ent.id }, groupId);
 	if (!group) throw notFound();
-	return { slug: ent.slug, group };
+	return { slug: ent.slug, group, enterpriseId: ent.id, owner: { enterprise: ent.id } };
 }
 
 function loadOrgId(ctx: Context, enterpriseId: number): number {
@@ -96,10 +96,10 @@ export const runnerGroupRoutes = [
 		handler(ctx) {
 			const ent = ctx.enterprise.enterprise;
 			const { stores } = ctx.app;
-			const values = groupValues(ctx.app, ent.id, ctx.body as GroupInput);
+			const values = groupValues(ctx.app, { enterprise: ent.id }, ctx.body as GroupInput);
 			const orgIds = enterpriseOrganizationIds(ctx.app, ent.id, ctx.body.selected_organization_ids ?? [], 'selected_organization_ids');
-			const runners = enterpriseRunners(ctx.app, ent.id, ctx.body.runners ?? [], 'runners');
-			const group = stores.runnerGroups.insert(ent.id, values, false, isoSeconds(ctx.now));
+			const runners = ownerRunners(ctx.app, { enterprise: ent.id }, ctx.body.runners ?? [], 'runners');
+			const group = stores.runnerGroups.insert({ enterprise: ent.id }, values, false, isoSeconds(ctx.now));
 			for (const orgId of orgIds) stores.runnerGroups.addOrganization(group.id, orgId);
 			for (const r of runners) stores.runnerGroups.moveRunner(r.id, group.id);
 			return created(runnerGroup(ctx.app.urls, ent.slug, group));
@@ -122,8 +122,8 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#update-a-self-hosted-runner-group-for-an-enterprise',
 		body: updateBody,
 		handler(ctx) {
-			const { slug, group } = loadGroup(ctx);
-			const values = groupValues(ctx.app, group.enterprise_id, ctx.body as GroupInput, group);
+			const { slug, group, owner } = loadGroup(ctx);
+			const values = groupValues(ctx.app, owner, ctx.body as GroupInput, group);
 			const updated = ctx.app.stores.runnerGroups.update(group, values, isoSeconds(ctx.now));
 			return ok(runnerGroup(ctx.app.urls, slug, updated));
 		},
@@ -134,9 +134,9 @@ export const runnerGroupRoutes = [
 		path: `${BASE}/{runner_group_id}`,
 		docs: 'enterprise-admin/actions#delete-a-self-hosted-runner-group-from-an-enterprise',
 		handler(ctx) {
-			const { group } = loadGroup(ctx);
+			const { group, owner } = loadGroup(ctx);
 			if (group.is_default) throw new HttpError(422, 'The default runner group cannot be deleted.');
-			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
+			const fallback = ctx.app.stores.runnerGroups.defaultGroup(owner);
 			ctx.app.stores.runnerGroups.remove(group, fallback.id);
 			return noContent();
 		},
@@ -160,9 +160,9 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#set-organization-access-for-a-self-hosted-runner-group-in-an-enterprise',
 		body: v.object({ selected_organization_ids: v.array(id) }),
 		handler(ctx) {
-			const { group } = loadGroup(ctx);
+			const { group, enterpriseId } = loadGroup(ctx);
 			requireSelected(group);
-			const ids = enterpriseOrganizationIds(ctx.app, group.enterprise_id, ctx.body.selected_organization_ids, 'selected_organization_ids');
+			const ids = enterpriseOrganizationIds(ctx.app, enterpriseId, ctx.body.selected_organization_ids, 'selected_organization_ids');
 			ctx.app.stores.runnerGroups.clearOrganizations(group.id);
 			for (const orgId of ids) ctx.app.stores.runnerGroups.addOrganization(group.id, orgId);
 			return noContent();
@@ -178,8 +178,8 @@ export const runnerGroupRoutes = [
 					? 'enterprise-admin/actions#add-organization-access-to-a-self-hosted-runner-group-in-an-enterprise'
 					: 'enterprise-admin/actions#remove-organization-access-to-a-self-hosted-runner-group-in-an-enterprise',
 			handler(ctx) {
-				const { group } = loadGroup(ctx);
-				const orgId = loadOrgId(ctx, group.enterprise_id);
+				const { group, enterpriseId } = loadGroup(ctx);
+				const orgId = loadOrgId(ctx, enterpriseId);
 				requireSelected(group);
 				if (method === 'PUT') ctx.app.stores.runnerGroups.addOrganization(group.id, orgId);
 				else ctx.app.stores.runnerGroups.removeOrganization(group.id, orgId);
@@ -207,9 +207,9 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#set-self-hosted-runners-in-a-group-for-an-enterprise',
 		body: v.object({ runners: v.array(id) }),
 		handler(ctx) {
-			const { group } = loadGroup(ctx);
-			const runners = enterpriseRunners(ctx.app, group.enterprise_id, ctx.body.runners, 'runners');
-			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
+			const { group, owner } = loadGroup(ctx);
+			const runners = ownerRunners(ctx.app, owner, ctx.body.runners, 'runners');
+			const fallback = ctx.app.stores.runnerGroups.defaultGroup(owner);
 			// Replaces the group's runners: the ones left out return to the default group.
 			if (!group.is_default) ctx.app.stores.runnerGroups.moveRunners(group.id, fallback.id);
 			for (const r of runners) ctx.app.stores.runnerGroups.moveRunner(r.id, group.id);
@@ -222,9 +222,9 @@ export const runnerGroupRoutes = [
 		path: `${BASE}/{runner_group_id}/runners/{runner_id}`,
 		docs: 'enterprise-admin/actions#add-a-self-hosted-runner-to-a-group-for-an-enterprise',
 		handler(ctx) {
-			const { group } = loadGroup(ctx);
+			const { group, owner } = loadGroup(ctx);
 			const runnerId = idParam(ctx.params.runner_id);
-			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
+			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(owner, runnerId);
 			if (!found) throw notFound();
 			ctx.app.stores.runnerGroups.moveRunner(found.id, group.id);
 			return noContent();
@@ -236,13 +236,13 @@ export const runnerGroupRoutes = [
 		path: `${BASE}/{runner_group_id}/runners/{runner_id}`,
 		docs: 'enterprise-admin/actions#remove-a-self-hosted-runner-from-a-group-for-an-enterprise',
 		handler(ctx) {
-			const { group } = loadGroup(ctx);
+			const { group, owner } = loadGroup(ctx);
 			const runnerId = idParam(ctx.params.runner_id);
-			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(group.enterprise_id, runnerId);
+			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(owner, runnerId);
 			if (!found || found.group_id !== group.id) throw notFound();
 			if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');
 			// The runner returns to the default group.
-			const fallback = ctx.app.stores.runnerGroups.defaultGroup(group.enterprise_id);
+			const fallback = ctx.app.stores.runnerGroups.defaultGroup(owner);
 			ctx.app.stores.runnerGroups.moveRunner(found.id, fallback.id);
 			return noContent();
 		},

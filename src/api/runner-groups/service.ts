@@ -1,12 +1,13 @@
 /**
- * Runner group rules (spec document 1, Enterprise self-hosted runner groups; reference §2.7):
- * names unique per enterprise; visibility all or selected; selected_workflows kept only while
- * restricted_to_workflows is true; the default group cannot be deleted; runners leaving a group
- * return to the default group; registering runners.
+ * Runner group rules (spec document 1, Enterprise self-hosted runner groups; reference §2.7), for
+ * an enterprise's groups and an organization's alike (the owner, RunnerOwner): names unique per
+ * owner; visibility all or selected (an organization's also private); selected_workflows kept only
+ * while restricted_to_workflows is true; the default group cannot be deleted; runners leaving a
+ * group return to the default group; registering runners.
  */
 import type { App } from '../../app';
 import { invalidField, validationFailed, type ValidationItem } from '../../http/errors';
-import type { RunnerGroupRow, RunnerGroupValues, RunnerRow } from './store';
+import type { RunnerGroupRow, RunnerGroupValues, RunnerOwner, RunnerRow } from './store';
 
 /** A workflow reference: owner/repo/path/to/workflow.yml@ref (a ref, tag or SHA is required). */
 const WORKFLOW = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/.+\.ya?ml@.+$/;
@@ -15,7 +16,7 @@ export const RUNNER_OSES = ['linux', 'macos', 'windows'] as const;
 
 export interface GroupInput {
 	name?: string;
-	visibility?: 'all' | 'selected';
+	visibility?: 'all' | 'selected' | 'private';
 	allows_public_repositories?: boolean;
 	restricted_to_workflows?: boolean;
 	selected_workflows?: string[];
@@ -27,17 +28,18 @@ export interface GroupInput {
  * their values; its omitted visibility keeps the current one.
  * @throws HttpError 422 listing the problems.
  */
-export function groupValues(app: App, enterpriseId: number, input: GroupInput, existing?: RunnerGroupRow): RunnerGroupValues {
+export function groupValues(app: App, owner: RunnerOwner, input: GroupInput, existing?: RunnerGroupRow): RunnerGroupValues {
 	const problems: ValidationItem[] = [];
 	const name = (input.name ?? existing?.name ?? '').trim();
 	if (!name) problems.push({ resource: 'RunnerGroup', field: 'name', code: 'missing_field', message: 'name is required' });
 	else if (name.length > 100) problems.push({ resource: 'RunnerGroup', field: 'name', code: 'invalid', message: 'at most 100 characters' });
-	const same = name ? app.stores.runnerGroups.byName(enterpriseId, name) : undefined;
+	const same = name ? app.stores.runnerGroups.byName(owner, name) : undefined;
 	if (same && same.id !== existing?.id) {
 		problems.push({ resource: 'RunnerGroup', field: 'name', code: 'already_exists', message: `a runner group named "${same.name}" already exists` });
 	}
-	if (existing?.is_default && input.visibility === 'selected') {
-		problems.push({ resource: 'RunnerGroup', field: 'visibility', code: 'invalid', message: 'the default runner group is visible to every organization' });
+	if (existing?.is_default && input.visibility !== undefined && input.visibility !== 'all') {
+		const everyone = 'enterprise' in owner ? 'every organization' : 'every repository';
+		problems.push({ resource: 'RunnerGroup', field: 'visibility', code: 'invalid', message: `the default runner group is visible to ${everyone}` });
 	}
 	const restricted = input.restricted_to_workflows ?? (existing ? existing.restricted_to_workflows === 1 : false);
 	let workflows = input.selected_workflows ?? (existing ? (JSON.parse(existing.selected_workflows) as string[]) : []);
@@ -65,10 +67,10 @@ export function groupValues(app: App, enterpriseId: number, input: GroupInput, e
 	};
 }
 
-/** The enterprise's default group, made with the enterprise. @param now ISO timestamp */
-export function createDefaultGroup(app: App, enterpriseId: number, now: string): RunnerGroupRow {
+/** The default group of an enterprise or an organization, made with it. @param now ISO timestamp */
+export function createDefaultGroup(app: App, owner: RunnerOwner, now: string): RunnerGroupRow {
 	return app.stores.runnerGroups.insert(
-		enterpriseId,
+		owner,
 		{ name: DEFAULT_GROUP_NAME, visibility: 'all', allows_public_repositories: 0, restricted_to_workflows: 0, selected_workflows: '[]', network_configuration_id: null },
 		true,
 		now,
@@ -87,32 +89,35 @@ export function enterpriseOrganizationIds(app: App, enterpriseId: number, ids: n
 }
 
 /**
- * Runners of the enterprise.
- * @throws HttpError 422 naming ids that are not runners of the enterprise.
+ * Runners of the owner (an enterprise or an organization).
+ * @throws HttpError 422 naming ids that are not its runners.
  */
-export function enterpriseRunners(app: App, enterpriseId: number, ids: number[], field: string): RunnerRow[] {
-	const found = ids.map((id) => app.stores.runnerGroups.runner(enterpriseId, id));
+export function ownerRunners(app: App, owner: RunnerOwner, ids: number[], field: string): RunnerRow[] {
+	const found = ids.map((id) => app.stores.runnerGroups.runner(owner, id));
 	const missing = ids.filter((_, i) => !found[i]);
-	if (missing.length) throw invalidField('RunnerGroup', field, `not runners of this enterprise: ${missing.join(', ')}`);
+	const whose = 'enterprise' in owner ? 'this enterprise' : 'this organization';
+	if (missing.length) throw invalidField('RunnerGroup', field, `not runners of ${whose}: ${missing.join(', ')}`);
 	return found as RunnerRow[];
 }
 
 /**
- * Registers a self-hosted runner with the enterprise (`gitstead admin register-runner`). Its
- * read-only labels are self-hosted, its OS and X64; `labels` adds custom ones.
+ * Registers a self-hosted runner with an enterprise (an enterprise id, or { enterprise }) or an
+ * organization ({ org }) (`gitstead admin register-runner`). Its read-only labels are self-hosted,
+ * its OS and X64; `labels` adds custom ones.
  * @param now ISO timestamp
  * @throws HttpError 422 for a taken name, an unknown OS or group.
  */
 export function registerRunner(
 	app: App,
-	enterpriseId: number,
+	ownerOrEnterpriseId: RunnerOwner | number,
 	input: { name: string; os: string; labels: string[]; group?: string; status?: 'online' | 'offline'; ephemeral?: boolean },
 	now: string,
 ): RunnerRow & { group: RunnerGroupRow } {
 	if (!(RUNNER_OSES as readonly string[]).includes(input.os)) throw invalidField('Runner', 'os', `os must be one of ${RUNNER_OSES.join(', ')}`);
 	if (!/^[A-Za-z0-9_.-]{1,64}$/.test(input.name)) throw invalidField('Runner', 'name', `"${input.name}" is not a valid runner name`);
+	const owner: RunnerOwner = typeof ownerOrEnterpriseId === 'number' ? { enterprise: ownerOrEnterpriseId } : ownerOrEnterpriseId;
 	return app.transaction(() => {
-		const group = input.group ? app.stores.runnerGroups.byName(enterpriseId, input.group) : app.stores.runnerGroups.defaultGroup(enterpriseId);
+		const group = input.group ? app.stores.runnerGroups.byName(owner, input.group) : app.stores.runnerGroups.defaultGroup(owner);
 		if (!group) throw invalidField('Runner', 'group', `no runner group named "${input.group}"`);
 		const osLabel = { linux: 'Linux', macos: 'macOS', windows: 'Windows' }[input.os as (typeof RUNNER_OSES)[number]];
 		const labels = [
@@ -123,7 +128,7 @@ export function registerRunner(
 		];
 		try {
 			const runner = app.stores.runnerGroups.insertRunner({
-				enterpriseId,
+				owner,
 				groupId: group.id,
 				name: input.name,
 				os: input.os,

@@ -45,6 +45,19 @@ export interface AccountRow {
 	members_can_invite_outside_collaborators: number;
 	members_can_delete_issues: number;
 	members_can_view_dependency_insights: number;
+	// Organizations (schema 21): the rest of GitHub's "Update an organization" settings.
+	twitter_username: string | null;
+	/** Every repository of the organization requires sign-off on web commits. */
+	web_commit_signoff_required: number;
+	advanced_security_enabled_for_new_repositories: number;
+	dependabot_alerts_enabled_for_new_repositories: number;
+	dependabot_security_updates_enabled_for_new_repositories: number;
+	dependency_graph_enabled_for_new_repositories: number;
+	secret_scanning_enabled_for_new_repositories: number;
+	secret_scanning_push_protection_enabled_for_new_repositories: number;
+	secret_scanning_push_protection_custom_link_enabled: number;
+	secret_scanning_push_protection_custom_link: string | null;
+	deploy_keys_enabled_for_repositories: number;
 }
 
 /** GitHub's members_can_* organization policies (organization-full, PATCH /orgs/{org}), each a 0/1 column of accounts. */
@@ -66,6 +79,25 @@ export const MEMBER_POLICIES = [
 ] as const;
 export type MemberPolicy = (typeof MEMBER_POLICIES)[number];
 
+/**
+ * The other 0/1 organization settings of GitHub's "Update an organization" (schema 21), shown on
+ * organization-full to owners: web commit sign-off, the (deprecated) security defaults for new
+ * repositories, deploy keys.
+ */
+export const ORG_FLAGS = [
+	'web_commit_signoff_required',
+	'advanced_security_enabled_for_new_repositories',
+	'dependabot_alerts_enabled_for_new_repositories',
+	'dependabot_security_updates_enabled_for_new_repositories',
+	'dependency_graph_enabled_for_new_repositories',
+	'secret_scanning_enabled_for_new_repositories',
+	'secret_scanning_push_protection_enabled_for_new_repositories',
+	'secret_scanning_push_protection_custom_link_enabled',
+	'deploy_keys_enabled_for_repositories',
+] as const;
+
+export type OrgFlag = (typeof ORG_FLAGS)[number];
+
 /** Repository and gist counts shown on user and organization records. */
 export interface AccountCounts {
 	public_repos: number;
@@ -84,8 +116,11 @@ export type OrgSettings = Pick<
 	| 'location'
 	| 'description'
 	| 'billing_email'
+	| 'twitter_username'
+	| 'secret_scanning_push_protection_custom_link'
 	| 'default_repository_permission'
 	| MemberPolicy
+	| OrgFlag
 	| 'has_organization_projects'
 	| 'has_repository_projects'
 >;
@@ -112,9 +147,10 @@ export function createAccountStore(db: DB) {
 	const seats = db.prepare("SELECT count(*) FROM org_memberships WHERE org_id = ? AND state = 'active'").pluck();
 	const updateOrg = db.prepare(`
 		UPDATE accounts SET name = @name, email = @email, company = @company, blog = @blog, location = @location,
-			description = @description, billing_email = @billing_email,
+			description = @description, billing_email = @billing_email, twitter_username = @twitter_username,
+			secret_scanning_push_protection_custom_link = @secret_scanning_push_protection_custom_link,
 			default_repository_permission = @default_repository_permission,
-			${MEMBER_POLICIES.map((key) => `${key} = @${key}`).join(', ')},
+			${[...MEMBER_POLICIES, ...ORG_FLAGS].map((key) => `${key} = @${key}`).join(', ')},
 			has_organization_projects = @has_organization_projects, has_repository_projects = @has_repository_projects,
 			updated_at = @updated_at
 		WHERE id = @id AND type = 'Organization'`);
@@ -122,6 +158,7 @@ export function createAccountStore(db: DB) {
 	const updateProfile = db.prepare(`
 		UPDATE accounts SET company = @company, blog = @blog, location = @location, bio = @bio, updated_at = @updated_at
 		WHERE id = @id AND type = 'User'`);
+	const removeOrg = db.prepare("DELETE FROM accounts WHERE id = ? AND type = 'Organization'");
 
 	const loginMemo = new Map<string, AccountRow | null>();
 	const idMemo = new Map<number, AccountRow | null>();
@@ -218,6 +255,14 @@ export function createAccountStore(db: DB) {
 		updateProfile(id: number, profile: { company: string | null; blog: string | null; location: string | null; bio: string | null }, updatedAt: string): void {
 			forget();
 			updateProfile.run({ ...profile, id, updated_at: updatedAt });
+		},
+		/**
+		 * Deletes an organization; its repositories, teams, memberships, hooks and settings go with it
+		 * (foreign keys cascade).
+		 */
+		removeOrganization(id: number): void {
+			forget();
+			removeOrg.run(id);
 		},
 		siteAdminCount: () => siteAdmins.get() as number,
 		counts: (id: number) => counts.get({ id }) as AccountCounts,
