@@ -19,7 +19,7 @@ import { repository } from '../repos/render';
 import { organizationRepositories, organizationRepository } from '../org-actions/service';
 import type { AccountRow } from '../users/store';
 import { orgRunnerGroup, runner } from './render';
-import { groupValues, ownerRunners, type GroupInput } from './service';
+import { groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
 import type { RunnerGroupRow, RunnerRow } from './store';
 
 const BASE = '/orgs/{org}/actions/runner-groups';
@@ -252,11 +252,7 @@ export const orgRunnerGroupRoutes: RouteDeclaration[] = [
 		body: v.object({ runners: v.array(id) }),
 		handler(ctx) {
 			const group = loadGroup(ctx);
-			const owner = { org: ctx.org.org.id };
-			const runners = ownerRunners(ctx.app, owner, ctx.body.runners, 'runners');
-			// Replaces the group's runners: the ones left out return to the default group.
-			if (!group.is_default) ctx.app.stores.runnerGroups.moveRunners(group.id, ctx.app.stores.runnerGroups.defaultGroup(owner).id);
-			for (const r of runners) ctx.app.stores.runnerGroups.moveRunner(r.id, group.id);
+			setGroupRunners(ctx.app, { org: ctx.org.org.id }, group, ctx.body.runners);
 			audit(ctx, 'runner_group_runners_updated');
 			return noContent();
 		},
@@ -281,11 +277,7 @@ export const orgRunnerGroupRoutes: RouteDeclaration[] = [
 		docs: 'actions/self-hosted-runner-groups#remove-a-self-hosted-runner-from-a-group-for-an-organization',
 		handler(ctx) {
 			const group = loadGroup(ctx);
-			const found = loadRunner(ctx);
-			if (found.group_id !== group.id) throw notFound();
-			if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');
-			// The runner returns to the default group.
-			ctx.app.stores.runnerGroups.moveRunner(found.id, ctx.app.stores.runnerGroups.defaultGroup({ org: ctx.org.org.id }).id);
+			removeGroupRunner(ctx.app, { org: ctx.org.org.id }, group, loadRunner(ctx));
 			audit(ctx, 'runner_group_runner_removed');
 			return noContent();
 		},

@@ -10,7 +10,7 @@ import { idParam, route, type Context, type RouteDeclaration } from '../../http/
 import { isoSeconds } from '../../time';
 import { orgSimple } from '../orgs/render';
 import { runner, runnerGroup } from './render';
-import { enterpriseOrganizationIds, groupValues, ownerRunners, type GroupInput } from './service';
+import { enterpriseOrganizationIds, groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
 import type { RunnerGroupRow } from './store';
 
 const BASE = '/enterprises/{enterprise}/actions/runner-groups';
@@ -208,11 +208,7 @@ export const runnerGroupRoutes = [
 		body: v.object({ runners: v.array(id) }),
 		handler(ctx) {
 			const { group, owner } = loadGroup(ctx);
-			const runners = ownerRunners(ctx.app, owner, ctx.body.runners, 'runners');
-			const fallback = ctx.app.stores.runnerGroups.defaultGroup(owner);
-			// Replaces the group's runners: the ones left out return to the default group.
-			if (!group.is_default) ctx.app.stores.runnerGroups.moveRunners(group.id, fallback.id);
-			for (const r of runners) ctx.app.stores.runnerGroups.moveRunner(r.id, group.id);
+			setGroupRunners(ctx.app, owner, group, ctx.body.runners);
 			return noContent();
 		},
 	}),
@@ -239,11 +235,8 @@ export const runnerGroupRoutes = [
 			const { group, owner } = loadGroup(ctx);
 			const runnerId = idParam(ctx.params.runner_id);
 			const found = runnerId === null ? undefined : ctx.app.stores.runnerGroups.runner(owner, runnerId);
-			if (!found || found.group_id !== group.id) throw notFound();
-			if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');
-			// The runner returns to the default group.
-			const fallback = ctx.app.stores.runnerGroups.defaultGroup(owner);
-			ctx.app.stores.runnerGroups.moveRunner(found.id, fallback.id);
+			if (!found) throw notFound();
+			removeGroupRunner(ctx.app, owner, group, found);
 			return noContent();
 		},
 	}),

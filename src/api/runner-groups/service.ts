@@ -6,7 +6,7 @@
  * group return to the default group; registering runners.
  */
 import type { App } from '../../app';
-import { invalidField, validationFailed, type ValidationItem } from '../../http/errors';
+import { invalidField, notFound, unprocessable, validationFailed, type ValidationItem } from '../../http/errors';
 import type { RunnerGroupRow, RunnerGroupValues, RunnerOwner, RunnerRow } from './store';
 
 /** A workflow reference: owner/repo/path/to/workflow.yml@ref (a ref, tag or SHA is required). */
@@ -98,6 +98,28 @@ export function ownerRunners(app: App, owner: RunnerOwner, ids: number[], field:
 	const whose = 'enterprise' in owner ? 'this enterprise' : 'this organization';
 	if (missing.length) throw invalidField('RunnerGroup', field, `not runners of ${whose}: ${missing.join(', ')}`);
 	return found as RunnerRow[];
+}
+
+/**
+ * PUT …/runner-groups/{runner_group_id}/runners: the group's runners become exactly `runnerIds`
+ * (runners of the same owner); the ones left out return to the owner's default group.
+ * @throws HttpError 422 naming `runners` for an id that is not one of the owner's runners
+ */
+export function setGroupRunners(app: App, owner: RunnerOwner, group: RunnerGroupRow, runnerIds: number[]): void {
+	const runners = ownerRunners(app, owner, runnerIds, 'runners');
+	if (!group.is_default) app.stores.runnerGroups.moveRunners(group.id, app.stores.runnerGroups.defaultGroup(owner).id);
+	for (const r of runners) app.stores.runnerGroups.moveRunner(r.id, group.id);
+}
+
+/**
+ * DELETE …/runner-groups/{runner_group_id}/runners/{runner_id}: the runner returns to the owner's
+ * default group.
+ * @throws HttpError 404 when the runner is not in the group, 422 for the default group itself
+ */
+export function removeGroupRunner(app: App, owner: RunnerOwner, group: RunnerGroupRow, found: RunnerRow): void {
+	if (found.group_id !== group.id) throw notFound();
+	if (group.is_default) throw unprocessable('A runner cannot leave the default group except by joining another group.');
+	app.stores.runnerGroups.moveRunner(found.id, app.stores.runnerGroups.defaultGroup(owner).id);
 }
 
 /**
