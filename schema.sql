@@ -1550,3 +1550,35 @@ CREATE UNIQUE INDEX organization_role_assignments_user ON organization_role_assi
 CREATE UNIQUE INDEX organization_role_assignments_team ON organization_role_assignments(org_id, role_id, team_id) WHERE team_id IS NOT NULL;
 CREATE INDEX organization_role_assignments_user_id ON organization_role_assignments(user_id) WHERE user_id IS NOT NULL;
 CREATE INDEX organization_role_assignments_team_id ON organization_role_assignments(team_id) WHERE team_id IS NOT NULL;
+
+-- External groups and installation repositories (schema 23). External groups are imported (`gitstead admin
+-- import-external-groups`; there is no identity provider): a group's members by login, a team linked to one
+-- group at most (its members follow the group's). An installation with repository_selection 'selected' reaches
+-- the repositories listed in installation_repositories (none listed: none).
+CREATE TABLE external_groups (
+  id         INTEGER PRIMARY KEY,
+  org_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name       TEXT NOT NULL COLLATE NOCASE,
+  updated_at TEXT NOT NULL,
+  UNIQUE (org_id, name)
+);
+CREATE TABLE external_group_members (
+  id       INTEGER PRIMARY KEY,                       -- member_id: the identity's id
+  group_id INTEGER NOT NULL REFERENCES external_groups(id) ON DELETE CASCADE,
+  login    TEXT NOT NULL COLLATE NOCASE,
+  name     TEXT,
+  email    TEXT,
+  UNIQUE (group_id, login)
+);
+CREATE TABLE team_external_groups (
+  team_id    INTEGER PRIMARY KEY REFERENCES teams(id) ON DELETE CASCADE,
+  group_id   INTEGER NOT NULL REFERENCES external_groups(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX team_external_groups_group ON team_external_groups(group_id);
+CREATE TABLE installation_repositories (
+  installation_id INTEGER NOT NULL REFERENCES installations(id) ON DELETE CASCADE,
+  repository_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (installation_id, repository_id)
+) WITHOUT ROWID;
+CREATE INDEX installation_repositories_repository ON installation_repositories(repository_id);

@@ -13,6 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { createApp, installApp } from '../src/api/apps/service';
+import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
 import { buildRoutes } from '../src/server';
@@ -363,6 +364,19 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/custom-repository-roles/{role_id}': {
 		records: ['custom_repository_role.deleted'],
 		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${s.app.stores.roles.customRoles(w.acmeId)[0].id}` }),
+	},
+	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': {
+		// Linking syncs the team: olivia (its creator) is in the group and stays; mike joins.
+		records: ['external_group.linked', 'membership.added'],
+		call: async (w) => {
+			await must('POST', '/orgs/acme/teams', { body: { name: 'Synced' } });
+			const [group] = importExternalGroups(s.app, s.app.stores.accounts.byId(w.acmeId)!, [{ group_name: 'Platform', members: [{ member_login: 'olivia' }, { member_login: 'mike' }] }], isoSeconds(s.clock.now));
+			return { path: '/orgs/acme/teams/synced/external-groups', body: { group_id: group.group_id } };
+		},
+	},
+	'DELETE /orgs/{org}/teams/{team_slug}/external-groups': {
+		records: ['external_group.unlinked'],
+		call: () => ({ path: '/orgs/acme/teams/synced/external-groups' }),
 	},
 	'DELETE /orgs/{org}/teams/{team_slug}': {
 		records: ['team.deleted'],

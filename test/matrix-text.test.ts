@@ -9,7 +9,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { importExternalGroups } from '../src/api/external-groups/service';
 import { MATRIX } from '../src/auth/permission-matrix';
+import { isoSeconds } from '../src/time';
 import { formatAcceptedPermissions, type GrantedPermissions } from '../src/auth/permissions';
 import { MESSAGES } from '../src/http/errors';
 import { buildRoutes } from '../src/server';
@@ -91,11 +93,6 @@ const PENDING = new Set<string>([
 	'GET /orgs/{org}/settings/billing/advanced-security',
 	'GET /orgs/{org}/settings/immutable-releases',
 	'GET /orgs/{org}/settings/immutable-releases/repositories',
-	'GET /orgs/{org}/external-group/{group_id}',
-	'GET /orgs/{org}/external-groups',
-	'GET /orgs/{org}/teams/{team_slug}/external-groups',
-	'PATCH /orgs/{org}/teams/{team_slug}/external-groups',
-	'DELETE /orgs/{org}/teams/{team_slug}/external-groups',
 	'POST /orgs/{org}/actions/runner-groups',
 	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}',
 	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}',
@@ -125,6 +122,7 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 	'PUT /teams/{team_id}/repos/{owner}/{repo}': () => ({ permission: 'push' }),
 	'PUT /orgs/{org}/memberships/{username}': () => ({ role: 'member' }),
 	'PATCH /user/memberships/orgs/{org}': () => ({ state: 'active' }),
+	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': (ctx) => ({ group_id: Number(ctx.params.group_id) }),
 };
 
 /** Who calls a row, when not the organization's owner (olivia): the row acts on the caller. */
@@ -178,9 +176,16 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		assert.is(role.status, 201, `~> ${id(row)}: fixture custom role`);
 		roleId = String(role.body.id);
 	}
+	// {group_id}: an external group of the organization (imported; mike is its member).
+	let groupId = '0';
+	if (row.path.includes('external-group')) {
+		const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization(org)!, [{ group_name: 'Engineering', members: [{ member_login: 'mike' }] }], isoSeconds(s.clock.now));
+		groupId = String(group.group_id);
+	}
 	return {
 		org,
 		params: {
+			group_id: groupId,
 			role_id: roleId,
 			org,
 			owner: org,

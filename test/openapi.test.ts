@@ -36,6 +36,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { createApp, installApp } from '../src/api/apps/service';
+import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
 import { buildRoutes } from '../src/server';
@@ -396,6 +397,23 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app', body: { permission: 'pull' } },
 	'DELETE /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app` }) },
 	'PUT /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app`, body: { permission: 'admin' } }) },
+	// ------------------------------------------------------------------ external groups (imported)
+	'GET /orgs/{org}/external-groups': {
+		call: (w) => {
+			const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization('acme')!, [{ group_name: 'Platform', members: [{ member_login: 'olivia', member_name: 'Olivia', member_email: 'olivia@example.com' }, { member_login: 'wendy' }] }], isoSeconds(s.clock.now));
+			w.ids.externalGroup = group.group_id;
+			return { path: '/orgs/acme/external-groups?display_name=plat' };
+		},
+	},
+	'GET /orgs/{org}/external-group/{group_id}': { call: (w) => ({ path: `/orgs/acme/external-group/${w.ids.externalGroup}` }) },
+	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': {
+		call: async (w) => {
+			await must('POST', '/orgs/acme/teams', { body: { name: 'Linked' } });
+			return { path: '/orgs/acme/teams/linked/external-groups', body: { group_id: w.ids.externalGroup } };
+		},
+	},
+	'GET /orgs/{org}/teams/{team_slug}/external-groups': { path: '/orgs/acme/teams/linked/external-groups' },
+	'DELETE /orgs/{org}/teams/{team_slug}/external-groups': { path: '/orgs/acme/teams/linked/external-groups' },
 	// ------------------------------------------------------------------ roles
 	'POST /orgs/{org}/custom-repository-roles': {
 		call: () => ({ path: '/orgs/acme/custom-repository-roles', body: { name: 'Labeler', description: 'Labels issues', base_role: 'read', permissions: ['add_label', 'remove_label'] } }),

@@ -47,6 +47,7 @@ import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
 import { statusRoutes } from './statuses/routes';
 import { teamsRoutes } from './teams/routes';
+import { externalGroupRoutes } from './external-groups/routes';
 import { userRoutes } from './users/routes';
 import { watchingRoutes } from './watching/routes';
 
@@ -61,6 +62,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...memberRoutes,
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
+	...externalGroupRoutes,
 	...repositoryRoutes,
 	...collaboratorRoutes,
 	...customPropertyRoutes,

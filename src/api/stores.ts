@@ -39,6 +39,7 @@ import { createWebhookStore } from '../webhooks/store';
 import { createAuditStore } from '../events/audit-store';
 import { createEventStore } from '../events/store';
 import { createRoleStore } from './roles/store';
+import { createExternalGroupStore } from './external-groups/store';
 
 /** Prepares every area's statements on `db`. */
 export function createStores(db: DB) {
@@ -79,6 +80,7 @@ export function createStores(db: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		externalGroups: createExternalGroupStore(db),
 	};
 }
 

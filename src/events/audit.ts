@@ -64,6 +64,7 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	push: 'git.push',
 	custom_repository_role: { created: 'role.create', updated: 'role.update', deleted: 'role.destroy' },
 	organization_role: { assigned: 'org.assign_role', unassigned: 'org.unassign_role' },
+	external_group: { provisioned: 'external_group.provision', updated: 'external_group.update', linked: 'external_group.link', unlinked: 'external_group.unlink' },
 };
 
 /** Audit actions of the Git category (GET …/audit-log?include=git|all). */
