@@ -474,6 +474,40 @@ const TABLE: Record<string, Entry> = {
 		records: ['custom_property.deleted'],
 		call: () => ({ path: '/orgs/acme/properties/schema/team' }),
 	},
+	// Organization installations (enterprise owner erin): GitHub sends installation and
+	// installation_repositories to the app's own webhook only; the organization's audit log has them.
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': {
+		records: ['installation.created'],
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'installed-extra' } });
+			const made = createApp(s.app, { name: 'Enterprise installer', owner: s.app.stores.accounts.organization('acme')!, permissions: { contents: 'read' } }, isoSeconds(s.clock.now));
+			return {
+				path: '/enterprises/bigco/apps/organizations/acme/installations',
+				body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] },
+				token: token('erin'),
+			};
+		},
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': {
+		records: ['installation_repositories.added'],
+		call: async (w) => {
+			const list = await must('GET', '/enterprises/bigco/apps/organizations/acme/installations', { token: token('erin') });
+			w.ids.enterpriseInstallation = list.find((i: { app_slug: string }) => i.app_slug === 'enterprise-installer').id;
+			return { path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/add`, body: { repositories: ['installed-extra'] }, token: token('erin') };
+		},
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': {
+		records: ['installation_repositories.removed'],
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/remove`, body: { repositories: ['installed-extra'] }, token: token('erin') }),
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
+		records: ['installation_repositories.added'],
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories`, body: { repository_selection: 'all' }, token: token('erin') }),
+	},
+	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}': {
+		records: ['installation.deleted'],
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}`, token: token('erin') }),
+	},
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
 		none: ORG_PROPERTY,
 		call: () => ({ path: '/enterprises/bigco/org-properties/schema/region', body: { value_type: 'string' }, token: token('erin') }),

@@ -9,6 +9,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createApp } from '../src/api/apps/service';
+import { installOnOrganization } from '../src/api/enterprise-apps/service';
 import { importExternalGroups } from '../src/api/external-groups/service';
 import { MATRIX } from '../src/auth/permission-matrix';
 import { isoSeconds } from '../src/time';
@@ -99,15 +101,6 @@ const PENDING = new Set<string>([
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories',
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}',
 	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}',
-	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations',
-	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}',
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories',
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add',
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove',
-	'GET /enterprises/{enterprise}/apps/installable_organizations',
-	'GET /enterprises/{enterprise}/apps/installable_organizations/{org}/accessible_repositories',
-	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations',
-	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories',
 ]);
 
 /**
@@ -123,6 +116,11 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 	'PUT /orgs/{org}/memberships/{username}': () => ({ role: 'member' }),
 	'PATCH /user/memberships/orgs/{org}': () => ({ state: 'active' }),
 	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': (ctx) => ({ group_id: Number(ctx.params.group_id) }),
+	// The fixture's app is installed already (on app and lib): installing it again answers 200.
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': (ctx) => ({ client_id: ctx.params.client_id, repository_selection: 'selected', repositories: ['app'] }),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': () => ({ repository_selection: 'selected', repositories: ['app'] }),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': () => ({ repositories: ['app'] }),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': () => ({ repositories: ['lib'] }),
 };
 
 /** Who calls a row, when not the organization's owner (olivia): the row acts on the caller. */
@@ -142,10 +140,15 @@ interface Fixture {
 let s: TestServer;
 let counter = 0;
 
-/** A fresh organization for one row: owner olivia, member mike (in team crew), repo app, outsider nina. */
+/**
+ * A fresh organization for one row: owner olivia, member mike (in team crew), repo app, outsider
+ * nina; for enterprise rows, in an enterprise olivia owns, with an app installed on app and lib.
+ */
 async function fixture(row: TextRow): Promise<Fixture> {
 	const org = `org${++counter}`;
-	s.org(org, 'olivia');
+	const enterprise = row.path.startsWith('/enterprises/') ? `ent${counter}` : null;
+	if (enterprise) s.enterprise(enterprise, 'olivia');
+	s.org(org, 'olivia', enterprise ? { enterprise } : {});
 	s.member(org, 'mike');
 	const owner = s.fullToken('olivia');
 	const repo = await s.request('POST', `/orgs/${org}/repos`, { token: owner, body: { name: 'app' } });
@@ -182,9 +185,25 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization(org)!, [{ group_name: 'Engineering', members: [{ member_login: 'mike' }] }], isoSeconds(s.clock.now));
 		groupId = String(group.group_id);
 	}
+	// {installation_id}: an app of the organization installed on app and lib (enterprise rows).
+	let installationId = '0';
+	let clientId = '';
+	if (enterprise) {
+		const lib = await s.request('POST', `/orgs/${org}/repos`, { token: owner, body: { name: 'lib' } });
+		assert.is(lib.status, 201, `~> ${id(row)}: fixture second repository`);
+		const now = isoSeconds(s.clock.now);
+		const orgRow = s.app.stores.accounts.organization(org)!;
+		const made = createApp(s.app, { name: `Installer ${counter}`, owner: orgRow, permissions: { contents: 'read' } }, now);
+		const installed = installOnOrganization(s.app, orgRow, { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app', 'lib'] }, null, now);
+		installationId = String(installed.installation.id);
+		clientId = made.app.client_id;
+	}
 	return {
 		org,
 		params: {
+			enterprise: enterprise ?? '',
+			installation_id: installationId,
+			client_id: clientId,
 			group_id: groupId,
 			role_id: roleId,
 			org,

@@ -490,6 +490,41 @@ const TABLE: Record<string, Entry> = {
 		body: { properties: [{ property_name: 'level', value_type: 'single_select', allowed_values: ['a', 'b', 'c'] }, { property_name: 'team', value_type: 'string' }] },
 	},
 	'DELETE /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/team' },
+	// ------------------------------------------------------------------ organization installations (enterprise owner erin, organization fleet)
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': {
+		call: async (w) => {
+			// An organization of its own (acme's test installation holds permissions no real app could).
+			const fleet = s.org('fleet', 'olivia', { enterprise: 'bigco' });
+			for (const name of ['app', 'inst-extra']) await must('POST', '/orgs/fleet/repos', { body: { name } });
+			const made = createApp(s.app, { name: 'Enterprise installer', owner: fleet, permissions: { contents: 'read' } }, isoSeconds(s.clock.now));
+			w.ids.enterpriseApp = made.app.client_id;
+			return { path: '/enterprises/bigco/apps/organizations/fleet/installations', body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] }, as: 'erin' };
+		},
+	},
+	'GET /enterprises/{enterprise}/apps/installable_organizations': { as: 'erin' },
+	'GET /enterprises/{enterprise}/apps/installable_organizations/{org}/accessible_repositories': { path: '/enterprises/bigco/apps/installable_organizations/fleet/accessible_repositories', as: 'erin' },
+	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations': {
+		call: async (w) => {
+			const list = await must('GET', '/enterprises/bigco/apps/organizations/fleet/installations', { as: 'erin' });
+			w.ids.enterpriseInstallation = list.find((i: { client_id: string }) => i.client_id === w.ids.enterpriseApp).id;
+			return { path: '/enterprises/bigco/apps/organizations/fleet/installations', as: 'erin' };
+		},
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/add`, body: { repositories: ['inst-extra'] }, as: 'erin' }),
+	},
+	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`, as: 'erin' }),
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/remove`, body: { repositories: ['inst-extra'] }, as: 'erin' }),
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`, body: { repository_selection: 'all' }, as: 'erin' }),
+	},
+	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}`, as: 'erin' }),
+	},
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/zone', body: { value_type: 'string' }, as: 'erin' },
 	'PATCH /enterprises/{enterprise}/org-properties/schema': {
 		body: { properties: [{ property_name: 'cost_center', value_type: 'string' }] },

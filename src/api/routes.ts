@@ -48,6 +48,7 @@ import { starringRoutes } from './starring/routes';
 import { statusRoutes } from './statuses/routes';
 import { teamsRoutes } from './teams/routes';
 import { externalGroupRoutes } from './external-groups/routes';
+import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
 import { watchingRoutes } from './watching/routes';
 
@@ -63,6 +64,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
 	...externalGroupRoutes,
+	...enterpriseAppRoutes,
 	...repositoryRoutes,
 	...collaboratorRoutes,
 	...customPropertyRoutes,

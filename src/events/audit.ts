@@ -56,7 +56,7 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	release: { published: 'release.publish', created: 'release.create', deleted: 'release.destroy', edited: 'release.update' },
 	workflow_dispatch: 'workflows.created_workflow_run',
 	deploy_key: { created: 'public_key.create', deleted: 'public_key.delete' },
-	installation: (action) => (action ? `integration_installation.${action}` : null),
+	installation: { created: 'integration_installation.create', deleted: 'integration_installation.destroy', suspend: 'integration_installation.suspend', unsuspend: 'integration_installation.unsuspend' },
 	installation_repositories: { added: 'integration_installation.repositories_added', removed: 'integration_installation.repositories_removed' },
 	security_and_analysis: 'repo.security_and_analysis_update',
 	code_security_configuration: (action) => (action ? `code_security_configuration.${action}` : null),
