@@ -521,7 +521,8 @@ test('organization alerts – owners only, with the repository', async () => {
 		['app', 1],
 	]);
 	assert.is((await s.get('/orgs/acme/dependabot/alerts', writerRepo)).status, 403, '~> members are not owners');
-	assert.is((await s.get('/orgs/acme/dependabot/alerts', outsider)).status, 403);
+	// Issue 13: what only owners manage answers non-members 404 (the org guard's rule).
+	assert.is((await s.get('/orgs/acme/dependabot/alerts', outsider)).status, 404, '~> non-members are told nothing');
 	assert.is((await s.get('/orgs/nope/dependabot/alerts', owner)).status, 404);
 	assert.is((await s.get('/orgs/acme/dependabot/alerts?state=nope', owner)).status, 422);
 });
