@@ -1756,3 +1756,35 @@ CREATE TABLE org_actions_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX org_actions_repositories_repo ON org_actions_repositories(repo_id);
 -- ===== end organization Actions settings =====
+
+-- External groups and installation repositories (schema 23). External groups are imported (`gitstead admin
+-- import-external-groups`; there is no identity provider): a group's members by login, a team linked to one
+-- group at most (its members follow the group's). An installation with repository_selection 'selected' reaches
+-- the repositories listed in installation_repositories (none listed: none).
+CREATE TABLE external_groups (
+  id         INTEGER PRIMARY KEY,
+  org_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name       TEXT NOT NULL COLLATE NOCASE,
+  updated_at TEXT NOT NULL,
+  UNIQUE (org_id, name)
+);
+CREATE TABLE external_group_members (
+  id       INTEGER PRIMARY KEY,                       -- member_id: the identity's id
+  group_id INTEGER NOT NULL REFERENCES external_groups(id) ON DELETE CASCADE,
+  login    TEXT NOT NULL COLLATE NOCASE,
+  name     TEXT,
+  email    TEXT,
+  UNIQUE (group_id, login)
+);
+CREATE TABLE team_external_groups (
+  team_id    INTEGER PRIMARY KEY REFERENCES teams(id) ON DELETE CASCADE,
+  group_id   INTEGER NOT NULL REFERENCES external_groups(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX team_external_groups_group ON team_external_groups(group_id);
+CREATE TABLE installation_repositories (
+  installation_id INTEGER NOT NULL REFERENCES installations(id) ON DELETE CASCADE,
+  repository_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (installation_id, repository_id)
+) WITHOUT ROWID;
+CREATE INDEX installation_repositories_repository ON installation_repositories(repository_id);

@@ -13,6 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { createApp, installApp } from '../src/api/apps/service';
+import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
 import { buildRoutes } from '../src/server';
@@ -490,6 +491,19 @@ const TABLE: Record<string, Entry> = {
 		records: ['custom_repository_role.deleted'],
 		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${s.app.stores.roles.customRoles(w.acmeId)[0].id}` }),
 	},
+	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': {
+		// Linking syncs the team: olivia (its creator) is in the group and stays; mike joins.
+		records: ['external_group.linked', 'membership.added'],
+		call: async (w) => {
+			await must('POST', '/orgs/acme/teams', { body: { name: 'Synced' } });
+			const [group] = importExternalGroups(s.app, s.app.stores.accounts.byId(w.acmeId)!, [{ group_name: 'Platform', members: [{ member_login: 'olivia' }, { member_login: 'mike' }] }], isoSeconds(s.clock.now));
+			return { path: '/orgs/acme/teams/synced/external-groups', body: { group_id: group.group_id } };
+		},
+	},
+	'DELETE /orgs/{org}/teams/{team_slug}/external-groups': {
+		records: ['external_group.unlinked'],
+		call: () => ({ path: '/orgs/acme/teams/synced/external-groups' }),
+	},
 	'DELETE /orgs/{org}/teams/{team_slug}': {
 		records: ['team.deleted'],
 		call: () => ({ path: '/orgs/acme/teams/ops' }),
@@ -611,6 +625,40 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/rulesets/{ruleset_id}': {
 		records: ['repository_ruleset.deleted'],
 		call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.ruleset}` }),
+	},
+	// Organization installations (enterprise owner erin): GitHub sends installation and
+	// installation_repositories to the app's own webhook only; the organization's audit log has them.
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': {
+		records: ['installation.created'],
+		call: async () => {
+			await must('POST', '/orgs/acme/repos', { body: { name: 'installed-extra' } });
+			const made = createApp(s.app, { name: 'Enterprise installer', owner: s.app.stores.accounts.organization('acme')!, permissions: { contents: 'read' } }, isoSeconds(s.clock.now));
+			return {
+				path: '/enterprises/bigco/apps/organizations/acme/installations',
+				body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] },
+				token: token('erin'),
+			};
+		},
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': {
+		records: ['installation_repositories.added'],
+		call: async (w) => {
+			const list = await must('GET', '/enterprises/bigco/apps/organizations/acme/installations', { token: token('erin') });
+			w.ids.enterpriseInstallation = list.find((i: { app_slug: string }) => i.app_slug === 'enterprise-installer').id;
+			return { path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/add`, body: { repositories: ['installed-extra'] }, token: token('erin') };
+		},
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': {
+		records: ['installation_repositories.removed'],
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/remove`, body: { repositories: ['installed-extra'] }, token: token('erin') }),
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
+		records: ['installation_repositories.added'],
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories`, body: { repository_selection: 'all' }, token: token('erin') }),
+	},
+	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}': {
+		records: ['installation.deleted'],
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}`, token: token('erin') }),
 	},
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
 		none: ORG_PROPERTY,

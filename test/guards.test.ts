@@ -115,6 +115,8 @@ test.before(async () => {
 		username: 'mike',
 		enterprise: 'bigco',
 		gist_id: gist.body.id,
+		// No installation: DELETE …/installations/{installation_id} would uninstall the test app, whose tokens the walk uses.
+		installation_id: '999999',
 	};
 });
 test.after(() => s.close());

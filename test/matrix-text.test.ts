@@ -9,7 +9,11 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createApp } from '../src/api/apps/service';
+import { installOnOrganization } from '../src/api/enterprise-apps/service';
+import { importExternalGroups } from '../src/api/external-groups/service';
 import { MATRIX } from '../src/auth/permission-matrix';
+import { isoSeconds } from '../src/time';
 import { formatAcceptedPermissions, type GrantedPermissions } from '../src/auth/permissions';
 import { MESSAGES } from '../src/http/errors';
 import { buildRoutes } from '../src/server';
@@ -28,20 +32,6 @@ const implemented = (row: TextRow) => routes.some((r) => r.method === row.method
  * built (take it out) or when a row not here is missing (a route was lost).
  */
 const PENDING = new Set<string>([
-	'GET /orgs/{org}/external-group/{group_id}',
-	'GET /orgs/{org}/external-groups',
-	'GET /orgs/{org}/teams/{team_slug}/external-groups',
-	'PATCH /orgs/{org}/teams/{team_slug}/external-groups',
-	'DELETE /orgs/{org}/teams/{team_slug}/external-groups',
-	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations',
-	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}',
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories',
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add',
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove',
-	'GET /enterprises/{enterprise}/apps/installable_organizations',
-	'GET /enterprises/{enterprise}/apps/installable_organizations/{org}/accessible_repositories',
-	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations',
-	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories',
 ]);
 
 /**
@@ -85,6 +75,12 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': () => ({ name: 'Renamed' }),
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
 	'PUT /orgs/{org}/settings/immutable-releases/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
+	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': (ctx) => ({ group_id: Number(ctx.params.group_id) }),
+	// The fixture's app is installed already (on app and lib): installing it again answers 200.
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': (ctx) => ({ client_id: ctx.params.client_id, repository_selection: 'selected', repositories: ['app'] }),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': () => ({ repository_selection: 'selected', repositories: ['app'] }),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': () => ({ repositories: ['app'] }),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': () => ({ repositories: ['lib'] }),
 };
 
 /** A ruleset the rulesets rows create or find. */
@@ -112,10 +108,15 @@ interface Fixture {
 let s: TestServer;
 let counter = 0;
 
-/** A fresh organization for one row: owner olivia, member mike (in team crew), repo app, outsider nina. */
+/**
+ * A fresh organization for one row: owner olivia, member mike (in team crew), repo app, outsider
+ * nina; for enterprise rows, in an enterprise olivia owns, with an app installed on app and lib.
+ */
 async function fixture(row: TextRow): Promise<Fixture> {
 	const org = `org${++counter}`;
-	s.org(org, 'olivia');
+	const enterprise = row.path.startsWith('/enterprises/') ? `ent${counter}` : null;
+	if (enterprise) s.enterprise(enterprise, 'olivia');
+	s.org(org, 'olivia', enterprise ? { enterprise } : {});
 	s.member(org, 'mike');
 	const owner = s.fullToken('olivia');
 	const repo = await s.request('POST', `/orgs/${org}/repos`, { token: owner, body: { name: 'app' } });
@@ -187,6 +188,25 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		assert.is(group.status, 201, `~> ${id(row)}: fixture runner group`);
 		runnerGroupId = String(group.body.id);
 	}
+	// {group_id}: an external group of the organization (imported; mike is its member).
+	let groupId = '0';
+	if (row.path.includes('external-group')) {
+		const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization(org)!, [{ group_name: 'Engineering', members: [{ member_login: 'mike' }] }], isoSeconds(s.clock.now));
+		groupId = String(group.group_id);
+	}
+	// {installation_id}: an app of the organization installed on app and lib (enterprise rows).
+	let installationId = '0';
+	let clientId = '';
+	if (enterprise) {
+		const lib = await s.request('POST', `/orgs/${org}/repos`, { token: owner, body: { name: 'lib' } });
+		assert.is(lib.status, 201, `~> ${id(row)}: fixture second repository`);
+		const now = isoSeconds(s.clock.now);
+		const orgRow = s.app.stores.accounts.organization(org)!;
+		const made = createApp(s.app, { name: `Installer ${counter}`, owner: orgRow, permissions: { contents: 'read' } }, now);
+		const installed = installOnOrganization(s.app, orgRow, { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app', 'lib'] }, null, now);
+		installationId = String(installed.installation.id);
+		clientId = made.app.client_id;
+	}
 	return {
 		org,
 		params: {
@@ -195,6 +215,10 @@ async function fixture(row: TextRow): Promise<Fixture> {
 			configuration_id: configurationId,
 			security_product: 'secret_scanning',
 			enablement: 'enable_all',
+			enterprise: enterprise ?? '',
+			installation_id: installationId,
+			client_id: clientId,
+			group_id: groupId,
 			role_id: roleId,
 			org,
 			owner: org,

@@ -22,7 +22,9 @@ let params: Record<string, string>;
 test.before(async () => {
 	s = await startServer();
 	for (const login of ['olivia', 'mike']) s.user(login);
-	s.org('acme', 'olivia');
+	// acme in an enterprise olivia owns (the enterprise organization-installation rows).
+	s.enterprise('bigco', 'olivia');
+	s.org('acme', 'olivia', { enterprise: 'bigco' });
 	s.member('acme', 'mike');
 	const owner = s.fullToken('olivia');
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
@@ -61,6 +63,10 @@ test.before(async () => {
 		enablement: 'enable_all',
 		repository_id: String(repo.id),
 		runner_group_id: String(group.id),
+		enterprise: 'bigco',
+		// Objects inside the guarded resource that need not exist to test the permission check.
+		group_id: '999999',
+		installation_id: '999999',
 	};
 });
 

@@ -36,6 +36,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { createApp, installApp } from '../src/api/apps/service';
+import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
 import { buildRoutes } from '../src/server';
@@ -505,6 +506,23 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app', body: { permission: 'pull' } },
 	'DELETE /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app` }) },
 	'PUT /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app`, body: { permission: 'admin' } }) },
+	// ------------------------------------------------------------------ external groups (imported)
+	'GET /orgs/{org}/external-groups': {
+		call: (w) => {
+			const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization('acme')!, [{ group_name: 'Platform', members: [{ member_login: 'olivia', member_name: 'Olivia', member_email: 'olivia@example.com' }, { member_login: 'wendy' }] }], isoSeconds(s.clock.now));
+			w.ids.externalGroup = group.group_id;
+			return { path: '/orgs/acme/external-groups?display_name=plat' };
+		},
+	},
+	'GET /orgs/{org}/external-group/{group_id}': { call: (w) => ({ path: `/orgs/acme/external-group/${w.ids.externalGroup}` }) },
+	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': {
+		call: async (w) => {
+			await must('POST', '/orgs/acme/teams', { body: { name: 'Linked' } });
+			return { path: '/orgs/acme/teams/linked/external-groups', body: { group_id: w.ids.externalGroup } };
+		},
+	},
+	'GET /orgs/{org}/teams/{team_slug}/external-groups': { path: '/orgs/acme/teams/linked/external-groups' },
+	'DELETE /orgs/{org}/teams/{team_slug}/external-groups': { path: '/orgs/acme/teams/linked/external-groups' },
 	// ------------------------------------------------------------------ roles
 	'POST /orgs/{org}/custom-repository-roles': {
 		call: () => ({ path: '/orgs/acme/custom-repository-roles', body: { name: 'Labeler', description: 'Labels issues', base_role: 'read', permissions: ['add_label', 'remove_label'] } }),
@@ -599,6 +617,41 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'DELETE /orgs/{org}/rulesets/{ruleset_id}': { call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}` }) },
+	// ------------------------------------------------------------------ organization installations (enterprise owner erin, organization fleet)
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': {
+		call: async (w) => {
+			// An organization of its own (acme's test installation holds permissions no real app could).
+			const fleet = s.org('fleet', 'olivia', { enterprise: 'bigco' });
+			for (const name of ['app', 'inst-extra']) await must('POST', '/orgs/fleet/repos', { body: { name } });
+			const made = createApp(s.app, { name: 'Enterprise installer', owner: fleet, permissions: { contents: 'read' } }, isoSeconds(s.clock.now));
+			w.ids.enterpriseApp = made.app.client_id;
+			return { path: '/enterprises/bigco/apps/organizations/fleet/installations', body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] }, as: 'erin' };
+		},
+	},
+	'GET /enterprises/{enterprise}/apps/installable_organizations': { as: 'erin' },
+	'GET /enterprises/{enterprise}/apps/installable_organizations/{org}/accessible_repositories': { path: '/enterprises/bigco/apps/installable_organizations/fleet/accessible_repositories', as: 'erin' },
+	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations': {
+		call: async (w) => {
+			const list = await must('GET', '/enterprises/bigco/apps/organizations/fleet/installations', { as: 'erin' });
+			w.ids.enterpriseInstallation = list.find((i: { client_id: string }) => i.client_id === w.ids.enterpriseApp).id;
+			return { path: '/enterprises/bigco/apps/organizations/fleet/installations', as: 'erin' };
+		},
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/add`, body: { repositories: ['inst-extra'] }, as: 'erin' }),
+	},
+	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`, as: 'erin' }),
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/remove`, body: { repositories: ['inst-extra'] }, as: 'erin' }),
+	},
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`, body: { repository_selection: 'all' }, as: 'erin' }),
+	},
+	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}': {
+		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}`, as: 'erin' }),
+	},
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/zone', body: { value_type: 'string' }, as: 'erin' },
 	'PATCH /enterprises/{enterprise}/org-properties/schema': {
 		body: { properties: [{ property_name: 'cost_center', value_type: 'string' }] },

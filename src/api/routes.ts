@@ -53,6 +53,8 @@ import { repositoryRoutes } from './repos/routes';
 import { starringRoutes } from './starring/routes';
 import { statusRoutes } from './statuses/routes';
 import { teamsRoutes } from './teams/routes';
+import { externalGroupRoutes } from './external-groups/routes';
+import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
 import { watchingRoutes } from './watching/routes';
 
@@ -68,6 +70,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...memberRoutes,
 	...outsideCollaboratorRoutes,
 	...teamsRoutes,
+	...externalGroupRoutes,
+	...enterpriseAppRoutes,
 	...repositoryRoutes,
 	...collaboratorRoutes,
 	...customPropertyRoutes,

@@ -44,6 +44,7 @@ import { createWebhookStore } from '../webhooks/store';
 import { createAuditStore } from '../events/audit-store';
 import { createEventStore } from '../events/store';
 import { createRoleStore } from './roles/store';
+import { createExternalGroupStore } from './external-groups/store';
 
 /** Prepares every area's statements on `db`. */
 export function createStores(db: DB) {
@@ -89,6 +90,7 @@ export function createStores(db: DB) {
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),
 		immutableReleases: createImmutableReleaseStore(db),
+		externalGroups: createExternalGroupStore(db),
 	};
 }
 

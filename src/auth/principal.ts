@@ -159,7 +159,7 @@ function principalOfToken(token: string, tokens: TokenStore, now: number): { pri
 		actorId: user?.id ?? row.bot_id,
 		installationId: row.installation_id,
 		appId: null,
-		repositoryIds: row.repository_ids === null ? null : new Set(JSON.parse(row.repository_ids) as number[]),
+		repositoryIds: repositoriesOf(row),
 		scopeList,
 		scopes: kind === 'classic' || kind === 'oauth' ? expandScopes(scopeList) : EMPTY_SCOPES,
 		// App tokens never exceed their installation: the token's own set narrows it.
@@ -168,6 +168,18 @@ function principalOfToken(token: string, tokens: TokenStore, now: number): { pri
 		rateKey: user ? `user:${user.id}` : `installation:${row.installation_id ?? row.id}`,
 	};
 	return { principal, expiresAt: row.expires_at };
+}
+
+/**
+ * The repositories a token reaches, or null for every repository of its account: its own selection
+ * (repository_ids) intersected with its installation's where the installation is limited to
+ * selected repositories (installation_repositories; an installation with none listed reaches none).
+ */
+function repositoriesOf(row: { repository_ids: string | null; installation_repository_ids: string | null }): ReadonlySet<number> | null {
+	const own = row.repository_ids === null ? null : (JSON.parse(row.repository_ids) as number[]);
+	const installed = row.installation_repository_ids === null ? null : new Set(JSON.parse(row.installation_repository_ids) as number[]);
+	if (installed === null) return own === null ? null : new Set(own);
+	return own === null ? installed : new Set(own.filter((id) => installed.has(id)));
 }
 
 /** The principal of an app JWT: the app itself, acting through its bot account. */

@@ -35,6 +35,8 @@ export interface AuthenticatedTokenRow extends TokenRow {
 	installation_account_id: number | null;
 	/** The app's bot account (app tokens). */
 	bot_id: number | null;
+	/** App tokens of an installation with repository_selection 'selected': a JSON array of the repository ids it reaches; else null. */
+	installation_repository_ids: string | null;
 }
 
 export interface NewToken {
@@ -64,7 +66,9 @@ export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 			@repositoryIds, @note, @now, @expiresAt)`);
 	const byHash = db.prepare(`
 		SELECT t.*, a.login, a.site_admin, a.type AS account_type, i.permissions AS installation_permissions,
-			i.account_id AS installation_account_id, p.bot_id
+			i.account_id AS installation_account_id, p.bot_id,
+			CASE WHEN i.repository_selection = 'selected' THEN
+				(SELECT json_group_array(s.repository_id) FROM installation_repositories s WHERE s.installation_id = i.id) END AS installation_repository_ids
 		FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id
 			LEFT JOIN installations i ON i.id = t.installation_id LEFT JOIN apps p ON p.id = i.app_id
 		WHERE t.token_hash = ?`);

@@ -30,6 +30,7 @@ import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
 import { runSeedDemo } from './demo/command';
+import { importExternalGroupsCommand } from './external-groups';
 import { CliError, firstSentence, type Output } from './output';
 
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
@@ -54,6 +55,9 @@ Commands:
   import-runs OWNER/REPO FILE  workflows, runs and jobs from a JSON file (demo data; format in README)
   import-advisories FILE       security advisories (GitHub's global advisory JSON, an array or one
                                object) for dependabot alerts and dependency review; alerts are refreshed
+  import-external-groups ORG FILE   external groups from a JSON file (an array of {group_id?,
+                               group_name, members: [{member_login, member_name?, member_email?}]});
+                               a group's members are replaced and its linked teams re-synced
   advance-job OWNER/REPO JOB_ID STATUS [CONCLUSION]   move a workflow job along as a runner would
   register-runner ENTERPRISE NAME [--os linux|macos|windows] [--labels a,b] [--group NAME]
                [--status online|offline] [--ephemeral]   (--org: NAME's owner is an organization)
@@ -470,6 +474,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			);
 		},
 	},
+	'import-external-groups': importExternalGroupsCommand,
 	'import-runs': {
 		options: {},
 		positionals: ['OWNER/REPO', 'FILE'],

@@ -189,6 +189,12 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 		summary: 'Load security advisories (GitHub’s global advisory JSON, an array or one object) and refresh every repository’s Dependabot alerts.',
 		examples: ['admin import-advisories advisories.json'],
 	},
+	'admin import-external-groups': {
+		usage: 'admin import-external-groups ORG FILE [options]',
+		summary:
+			'Import an organization’s external groups (there is no identity provider here) from a JSON array of {group_id?, group_name, members: [{member_login, member_name?, member_email?}]}: a group’s members are replaced and the teams linked to it re-synced.',
+		examples: ['admin import-external-groups acme groups.json'],
+	},
 	'admin advance-job': {
 		usage: 'admin advance-job OWNER/REPO JOB_ID STATUS [CONCLUSION] [options]',
 		summary: 'Move a workflow job along as a runner would (queued → in_progress → completed with a conclusion); its run follows.',

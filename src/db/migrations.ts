@@ -1009,6 +1009,40 @@ export const migrations: Migration[] = [
 				SELECT id, 'Default', 'all', 1, created_at, created_at FROM accounts WHERE type = 'Organization';`);
 		},
 	},
+	{
+		version: 27,
+		description: 'external groups (imported), team links to them; installation repositories (selected)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE external_groups (
+				  id         INTEGER PRIMARY KEY,
+				  org_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  name       TEXT NOT NULL COLLATE NOCASE,
+				  updated_at TEXT NOT NULL,
+				  UNIQUE (org_id, name)
+				);
+				CREATE TABLE external_group_members (
+				  id       INTEGER PRIMARY KEY,                       -- member_id: the identity's id
+				  group_id INTEGER NOT NULL REFERENCES external_groups(id) ON DELETE CASCADE,
+				  login    TEXT NOT NULL COLLATE NOCASE,
+				  name     TEXT,
+				  email    TEXT,
+				  UNIQUE (group_id, login)
+				);
+				CREATE TABLE team_external_groups (
+				  team_id    INTEGER PRIMARY KEY REFERENCES teams(id) ON DELETE CASCADE,
+				  group_id   INTEGER NOT NULL REFERENCES external_groups(id) ON DELETE CASCADE,
+				  created_at TEXT NOT NULL
+				);
+				CREATE INDEX team_external_groups_group ON team_external_groups(group_id);
+				CREATE TABLE installation_repositories (
+				  installation_id INTEGER NOT NULL REFERENCES installations(id) ON DELETE CASCADE,
+				  repository_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (installation_id, repository_id)
+				) WITHOUT ROWID;
+				CREATE INDEX installation_repositories_repository ON installation_repositories(repository_id);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -56,7 +56,7 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	release: { published: 'release.publish', created: 'release.create', deleted: 'release.destroy', edited: 'release.update' },
 	workflow_dispatch: 'workflows.created_workflow_run',
 	deploy_key: { created: 'public_key.create', deleted: 'public_key.delete' },
-	installation: (action) => (action ? `integration_installation.${action}` : null),
+	installation: { created: 'integration_installation.create', deleted: 'integration_installation.destroy', suspend: 'integration_installation.suspend', unsuspend: 'integration_installation.unsuspend' },
 	installation_repositories: { added: 'integration_installation.repositories_added', removed: 'integration_installation.repositories_removed' },
 	security_and_analysis: 'repo.security_and_analysis_update',
 	code_security_configuration: (action) => (action ? `code_security_configuration.${action}` : null),
@@ -64,6 +64,7 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	push: 'git.push',
 	custom_repository_role: { created: 'role.create', updated: 'role.update', deleted: 'role.destroy' },
 	organization_role: { assigned: 'org.assign_role', unassigned: 'org.unassign_role' },
+	external_group: { provisioned: 'external_group.provision', updated: 'external_group.update', linked: 'external_group.link', unlinked: 'external_group.unlink' },
 };
 
 /** Audit actions of the Git category (GET …/audit-log?include=git|all). */

@@ -113,7 +113,7 @@ export const appRoutes = [
 				token: result.token,
 				expires_at: expiresAtIso(result.expiresAt),
 				permissions: result.permissions,
-				repository_selection: result.repositories ? 'selected' : 'all',
+				repository_selection: result.repositories ? 'selected' : row.repository_selection,
 				...(result.repositories ? { repositories: result.repositories.map((repo) => repository(ctx.app.urls, repo, account, null)) } : {}),
 			});
 		},

@@ -86,7 +86,8 @@ export function installApp(app: App, target: AppRow, account: AccountRow, permis
 
 /**
  * Creates an installation access token: 60 minutes, at most the installation's permissions, all
- * of the account's repositories or the ones named.
+ * of the account's repositories the installation reaches (all, or its selected ones) or the ones
+ * named among those.
  * @throws HttpError 422 for permissions the installation lacks or repositories not of its account.
  */
 export function createInstallationToken(
@@ -105,7 +106,9 @@ export function createInstallationToken(
 		const byName = (request.repositories ?? []).map((name) => app.stores.repos.byOwnerAndName(installation.account_id, name));
 		const byId = (request.repository_ids ?? []).map((id) => app.stores.repos.byId(id));
 		const found = [...byName, ...byId];
-		if (found.some((repo) => !repo || repo.owner_id !== installation.account_id)) {
+		// An installation on selected repositories gives tokens for those only.
+		const selected = installation.repository_selection === 'selected' ? new Set(app.stores.apps.selectedRepositoryIds(installation.id)) : null;
+		if (found.some((repo) => !repo || repo.owner_id !== installation.account_id || (selected !== null && !selected.has(repo.id)))) {
 			throw unprocessable('There is at least one repository that does not exist or is not accessible to the parent installation.');
 		}
 		if (found.length > 500) throw unprocessable('At most 500 repositories can be named.');

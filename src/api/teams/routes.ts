@@ -22,7 +22,10 @@ import { deleteForksWithoutAccess } from '../repos/service';
 import { teamMembership } from './render';
 import { repositoryRole } from '../roles/service';
 import {
+	addTeamMember,
+	assertNotSynced,
 	assertOrganizationRepository,
+	removeTeamMember,
 	createTeam,
 	deleteTeam,
 	teamFull,
@@ -157,6 +160,7 @@ function getMembership(ctx: Context): Reply {
 function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeof membershipBody>>): Reply {
 	const team = ctx.team;
 	const user = loadUser(ctx);
+	assertNotSynced(ctx.app, team.team);
 	if (user.type !== 'User') throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
 	const { stores } = ctx.app;
 	const now = isoSeconds(ctx.now);
@@ -164,9 +168,7 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 	const state = ((): 'active' | 'pending' => {
 		const orgMembership = stores.memberships.get(team.org.id, user.id);
 		if (orgMembership?.state === 'active') {
-			const before = stores.teams.membership(team.team.id, user.id);
-			stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'active', now });
-			if (before?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.actorId);
+			addTeamMember(ctx.app, team.org, team.team, user, role, team.actorId, now);
 			return 'active' as const;
 		}
 		if (!team.admin) {
@@ -188,16 +190,15 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 function deleteMembership(ctx: Context): Reply {
 	const team = ctx.team;
 	const user = loadUser(ctx);
+	// A synced team's members follow its external group: 403 here, 404 on the legacy members route.
+	if (ctx.route.path.endsWith('/members/{username}')) {
+		if (ctx.app.stores.externalGroups.linkOf(team.team.id) !== null) throw notFound();
+	} else assertNotSynced(ctx.app, team.team);
 	// Maintainers remove anyone; members leave on their own.
 	if (team.userId !== user.id && !team.manage) {
 		throw forbidden(`You must be an organization owner or a maintainer of ${team.team.slug} to remove members.`);
 	}
-	const before = ctx.app.stores.teams.membership(team.team.id, user.id);
-	ctx.app.stores.teams.removeMembership(team.team.id, user.id);
-	if (before?.state === 'active') {
-		events.teamMembership(ctx.app, 'removed', team.org, team.team, user, team.actorId);
-		deleteForksWithoutAccess(ctx.app, team.org, team.actorId);
-	}
+	if (removeTeamMember(ctx.app, team.org, team.team, user, team.actorId)) deleteForksWithoutAccess(ctx.app, team.org, team.actorId);
 	return noContent();
 }
 
@@ -212,13 +213,13 @@ function checkMember(ctx: Context): Reply {
 function putMember(ctx: Context): Reply {
 	const team = ctx.team;
 	const user = loadUser(ctx);
+	// GitHub: "Not Found if team synchronization is set up" on the legacy route.
+	if (ctx.app.stores.externalGroups.linkOf(team.team.id) !== null) throw notFound();
 	const { stores } = ctx.app;
 	if (stores.memberships.get(team.org.id, user.id)?.state !== 'active') {
 		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${team.org.login}`, 'unprocessable');
 	}
-	const existing = stores.teams.membership(team.team.id, user.id);
-	stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role: existing?.role ?? 'member', state: 'active', now: isoSeconds(ctx.now) });
-	if (existing?.state !== 'active') events.teamMembership(ctx.app, 'added', team.org, team.team, user, team.actorId);
+	addTeamMember(ctx.app, team.org, team.team, user, null, team.actorId, isoSeconds(ctx.now));
 	return noContent();
 }
 

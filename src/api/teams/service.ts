@@ -364,3 +364,51 @@ export function assertOrganizationRepository(app: App, orgId: number, repo: { ow
 		'Validation Failed: the repository must belong to the team\'s organization or be a direct fork of one of its repositories.',
 	);
 }
+
+/**
+ * Makes a user an active member of a team (the team-membership service of the team routes and of
+ * external-group sync): the role given (default: the one held, else member); records membership
+ * added when the user was not an active member. The caller checks that the user is an active member
+ * of the organization.
+ * @param now ISO timestamp
+ * @returns true when the user was not an active member before
+ */
+export function addTeamMember(
+	app: App,
+	org: AccountRow,
+	team: TeamRow,
+	user: AccountRow,
+	role: 'member' | 'maintainer' | null,
+	actorId: number | null,
+	now: string,
+): boolean {
+	const before = app.stores.teams.membership(team.id, user.id);
+	app.stores.teams.setMembership({ teamId: team.id, userId: user.id, role: role ?? before?.role ?? 'member', state: 'active', now });
+	if (before?.state === 'active') return false;
+	events.teamMembership(app, 'added', org, team, user, actorId);
+	return true;
+}
+
+/**
+ * Removes a user's membership of a team (pending or active); an active one records membership
+ * removed. The caller then calls deleteForksWithoutAccess once (a removal can take read access away).
+ * @returns true when an active membership was removed
+ */
+export function removeTeamMember(app: App, org: AccountRow, team: TeamRow, user: AccountRow, actorId: number | null): boolean {
+	const before = app.stores.teams.membership(team.id, user.id);
+	app.stores.teams.removeMembership(team.id, user.id);
+	if (before?.state !== 'active') return false;
+	events.teamMembership(app, 'removed', org, team, user, actorId);
+	return true;
+}
+
+/**
+ * GitHub's refusal of a direct membership change to a team whose members follow an external group
+ * (the team routes' PUT and DELETE of memberships answer 403; the legacy members routes 404).
+ * @throws HttpError 403 when the team is linked to an external group
+ */
+export function assertNotSynced(app: App, team: TeamRow): void {
+	if (app.stores.externalGroups.linkOf(team.id) !== null) {
+		throw forbidden('This team’s membership is synced with an external group; change the group’s members instead.');
+	}
+}
