@@ -3,6 +3,7 @@
  */
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
+import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
 import { dependabotRoutes } from './dependabot/routes';
@@ -102,4 +103,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...searchRoutes,
 	...miscRoutes,
 	...markdownRoutes,
+	...graphqlRoutes,
 ];
