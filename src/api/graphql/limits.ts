@@ -1,7 +1,8 @@
 /**
  * GitHub's GraphQL limits, checked on the parsed and validated document BEFORE anything executes
  * (docs: graphql/overview/rate-limits-and-query-limits-for-the-graphql-api):
- * - every connection needs `first` or `last`, each between 0 and 100
+ * - every connection needs `first` or `last`, each between 0 and 100 (not one asked for its
+ *   totalCount only)
  *   (MISSING_PAGINATION_BOUNDARIES, EXCESSIVE_PAGINATION);
  * - at most 500,000 nodes in total, counted as the product of the `first`/`last` values along each
  *   path of connections (MAX_NODE_LIMIT_EXCEEDED);
@@ -80,7 +81,9 @@ export function checkLimits(
 			const named = getNamedType(field.type);
 			const here = [...path, selection.alias?.value ?? name];
 			let next = multiplier;
-			if (named.name.endsWith('Connection')) {
+			// A connection asked only for its totalCount needs no page (GitHub answers
+			// `reactionGroups { users { totalCount } } }` as gh sends it): no nodes, no request.
+			if (named.name.endsWith('Connection') && !countOnly(selection.selectionSet)) {
 				const first = argument(selection, 'first');
 				const last = argument(selection, 'last');
 				const location = { line: selection.loc?.startToken.line ?? 1, column: selection.loc?.startToken.column ?? 1 };
@@ -115,6 +118,12 @@ export function checkLimits(
 		});
 	}
 	return { errors, nodeCount: nodes, cost: Math.max(1, Math.round(requests / 100)) };
+}
+
+/** Whether a selection asks for totalCount (and __typename) only. */
+function countOnly(set: SelectionSetNode | undefined): boolean {
+	if (!set) return false;
+	return set.selections.every((s) => s.kind === Kind.FIELD && (s.name.value === 'totalCount' || s.name.value === '__typename'));
 }
 
 /** An Int argument's value (a literal or a variable); null for null, undefined when not a number. */

@@ -98,6 +98,8 @@ type Fetch = (page: number, perPage: number) => { items: Source[]; total: number
  * pageInfo, nodes and edges (items mapped by `wrap`).
  */
 function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (item) => item): Source {
+	// Only totalCount asked (no first/last: src/api/graphql/limits.ts allows it): the count alone.
+	if (args.first == null && args.last == null) return { totalCount: fetch(1, 1).total, nodes: [], edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false } };
 	const start = args.after != null ? cursorIndex(args.after) + 1 : 0;
 	let end: number | null = args.before != null ? cursorIndex(args.before) : null;
 	let total: number | null = null;
@@ -245,6 +247,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			if (json.type === 'Organization') throw new TypedError('NOT_FOUND', notFound);
 			return account(json);
 		},
+		repositoryOwner: (_s, a, g) =>
+			account(get(g, `/users/${seg(a.login)}`, undefined, `Could not resolve to a RepositoryOwner with the login of '${a.login}'.`)),
 		organization: (_s, a, g) =>
 			account(get(g, `/orgs/${seg(a.login)}`, undefined, `Could not resolve to an Organization with the login of '${a.login}'.`)),
 		repository: (_s, a, g) =>
@@ -252,7 +256,10 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		node: (_s, a, g) => byNodeId(g, a.id),
 		nodes: (_s, a, g) => (a.ids as string[]).map((id) => byNodeId(g, id)),
 		rateLimit: (_s, a, g) => rateLimit(g, a.dryRun === true),
-		search: (_s, a, g) => {
+		search: (_s, args, g) => {
+			// gh asks search for `last: N` with no `before` and reads the first N results; GitHub
+			// answers that way, so `last` without `before` counts from the start here too.
+			const a = args.last != null && args.first == null && args.before == null ? { ...args, first: args.last, last: undefined } : args;
 			if (a.type === 'REPOSITORY') return { ...searchConnection(g, a, 'repositories', a.query, {}, repository), __kind: 'repositories' };
 			if (a.type === 'ISSUE') return { ...searchConnection(g, a, 'issues', a.query, {}, issueOrPull), __kind: 'issues' };
 			throw new TypedError('UNPROCESSABLE', `Gitstead searches ISSUE and REPOSITORY, not ${a.type}.`);
@@ -363,6 +370,16 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			if (json.pull_request) throw new TypedError('NOT_FOUND', notFound);
 			return issueOrPull(json);
 		},
+		issueOrPullRequest: (s, a, g) => {
+			const notFound = `Could not resolve to an issue or pull request with the number of ${a.number}.`;
+			const json = get(g, `/repos/${s.full_name}/issues/${a.number}`, undefined, notFound);
+			return json.pull_request ? tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, notFound)) : issueOrPull(json);
+		},
+		parent: (s) => (s.parent ? repository(s.parent) : null),
+		mergeCommitAllowed: (s) => s.allow_merge_commit ?? true,
+		squashMergeAllowed: (s) => s.allow_squash_merge ?? true,
+		rebaseMergeAllowed: (s) => s.allow_rebase_merge ?? true,
+		deleteBranchOnMerge: (s) => s.delete_branch_on_merge ?? false,
 		pullRequest: (s, a, g) =>
 			tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, `Could not resolve to a PullRequest with the number of ${a.number}.`)),
 		issues: (s, a, g) => issueConnection(g, s, a, false),
@@ -408,8 +425,20 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		isDraft: (s, _a, g) => pull(g, s).draft === true,
 		merged: (s, _a, g) => pull(g, s).merged_at != null,
 		mergedAt: (s, _a, g) => pull(g, s).merged_at ?? null,
+		headRepository: (s, _a, g) => (pull(g, s).head.repo ? repository(pull(g, s).head.repo) : null),
+		headRepositoryOwner: (s, _a, g) => (pull(g, s).head.repo ? account(pull(g, s).head.repo.owner) : null),
+		isCrossRepository: (s, _a, g) => {
+			const { head, base } = pull(g, s);
+			return !head.repo || head.repo.id !== base.repo.id;
+		},
 	},
 	IssueComment: {
+		authorAssociation: (s) => s.author_association,
+		includesCreatedEdit: (s) => s.updated_at !== s.created_at,
+		// Gitstead hides no comments: none is minimized.
+		isMinimized: () => false,
+		minimizedReason: () => null,
+		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/comments/${s.id}/reactions`),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		url: (s) => s.html_url,
@@ -442,6 +471,17 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		publishedAt: (s) => s.published_at,
 		url: (s) => s.html_url,
 	},
+	ReactionGroup: {
+		users: (s, a, g) =>
+			s.count === 0 || (a.first == null && a.last == null)
+				? { ...arrayConnection({ first: 0 }, []), totalCount: s.count }
+				: s.count === 0
+				? arrayConnection(a, [])
+				: restConnection(g, a, s.path, { content: s.rest }, (r) => ({ ...account(r.user), __reactedAt: r.created_at })),
+	},
+	ReactingUserEdge: {
+		reactedAt: (s) => s.node.__reactedAt,
+	},
 	OrganizationMemberEdge: {
 		role: (s) => (typeof s.role === 'function' ? s.role() : s.role),
 	},
@@ -466,7 +506,21 @@ function issueFields(): Record<string, Resolver> {
 		labels: (s, a) => arrayConnection(a, (s.labels ?? []) as Source[], (l) => label({ ...l, repository_url: s.repository_url ?? s.base?.repo?.url })),
 		assignees: (s, a) => arrayConnection(a, (s.assignees ?? []) as Source[], account),
 		repository: (s, _a, g) => repository(get(g, repoPath(s))),
+		stateReason: (s) => upper(s.state_reason ?? null),
+		// Gitstead has no projects (classic): an issue is on no project board.
+		projectCards: (_s, a) => arrayConnection(a, []),
+		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/${s.number}/reactions`),
+		comments: (s, a, g) => restConnection(g, a, `${repoPath(s)}/issues/${s.number}/comments`, {}, tagged('IssueComment')),
 	};
+}
+
+/** GitHub's reaction contents and the REST names of their counts. */
+const REACTIONS = [['THUMBS_UP', '+1'], ['THUMBS_DOWN', '-1'], ['LAUGH', 'laugh'], ['HOORAY', 'hooray'], ['CONFUSED', 'confused'], ['HEART', 'heart'], ['ROCKET', 'rocket'], ['EYES', 'eyes']] as const;
+
+/** The eight reaction groups of a REST issue or comment (its `reactions` rollup), users from `path`. */
+function reactionGroups(s: Source, path: string): Source[] {
+	const counts = (s.reactions ?? {}) as Record<string, number>;
+	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
 }
 
 /** Whether an account source is the caller. */
