@@ -3,6 +3,8 @@
  * repository with its connections, organization, node ids, errors, limits, rateLimit, mutations,
  * search; and the queries gh sends (test/fixtures/gh/*.graphql) answered field by field.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
@@ -34,6 +36,161 @@ test.before(async () => {
 	await s.request('PATCH', `/repos/acme/web/issues/${third.body.number}`, { token: olivia, body: { state: 'closed' } });
 });
 test.after(() => s.close());
+
+/** A query gh 2.23 sends, as captured by scripts/capture-gh-queries.ts (its comment line dropped). */
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', 'gh', `${name}.graphql`), 'utf8').replace(/^#.*\n/, '');
+
+/** The repository the gh fixtures run against: olivia/site with an issue, a closed issue and a pull request. */
+async function site(): Promise<void> {
+	if ((await s.get('/repos/olivia/site', olivia)).status === 200) return;
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'site', auto_init: true, description: 'Home page' } });
+	await s.request('POST', '/repos/olivia/site/issues', { token: olivia, body: { title: 'Broken link', body: 'On the front page', labels: ['bug'], assignees: ['olivia'] } });
+	await s.request('POST', '/repos/olivia/site/issues', { token: olivia, body: { title: 'Old', body: 'done' } });
+	await s.request('PATCH', '/repos/olivia/site/issues/2', { token: olivia, body: { state: 'closed', state_reason: 'completed' } });
+	await s.request('POST', '/repos/olivia/site/issues/1/comments', { token: mia, body: { body: 'Seen it too' } });
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/feature', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/feature.txt', { token: olivia, body: { message: 'Feature', content: Buffer.from('x').toString('base64'), branch: 'feature' } });
+	const pr = await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'Add the feature', head: 'feature', base: 'main', draft: true } });
+	assert.is(pr.status, 201, 'the pull request is made');
+}
+
+/** Runs a gh fixture and returns its data, asserting there are no errors. */
+async function ghQuery(name: string, variables: Record<string, unknown>, token = olivia): Promise<any> {
+	const res = await gql(token, fixture(name), variables);
+	assert.is(res.status, 200, `${name} answers 200`);
+	assert.is(res.body.errors, undefined, `${name} answers without errors: ${JSON.stringify(res.body.errors)}`);
+	return res.body.data;
+}
+
+test('gh fixtures: UserCurrent (gh auth status) and the field probes (Issue_fields, Repository_fields)', async () => {
+	const data = await ghQuery('UserCurrent', {});
+	assert.equal(data, { viewer: { login: 'olivia' } }, 'the viewer gh reports as logged in');
+	const issue = await ghQuery('Issue_fields', {});
+	const names = issue.Issue.fields.map((f: { name: string }) => f.name);
+	assert.ok(names.includes('stateReason'), 'gh sees stateReason on Issue (it then asks for it)');
+	const repo = await ghQuery('Repository_fields', {});
+	assert.ok(repo.Repository.fields.some((f: { name: string }) => f.name === 'viewerPermission'));
+});
+
+test('gh fixtures: RepositoryInfo (repo view, issue create) and RepositoryList (repo list)', async () => {
+	await site();
+	const view = await ghQuery('RepositoryInfo', { owner: 'olivia', name: 'site' });
+	assert.is(view.repository.name, 'site');
+	assert.is(view.repository.owner.login, 'olivia');
+	assert.is(view.repository.owner.id, s.app.stores.accounts.byLogin('olivia') && Buffer.from(`04:User${s.app.stores.accounts.byLogin('olivia')!.id}`).toString('base64'));
+	assert.is(view.repository.description, 'Home page');
+	const create = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' });
+	const r = create.repository;
+	assert.is(r.hasIssuesEnabled, true);
+	assert.is(r.hasWikiEnabled, true);
+	assert.is(r.viewerPermission, 'ADMIN', 'the owner administers');
+	assert.equal(r.defaultBranchRef, { name: 'main' });
+	assert.is(r.parent, null, 'not a fork');
+	assert.is(r.mergeCommitAllowed, true);
+	assert.is(r.squashMergeAllowed, true);
+	assert.is(r.rebaseMergeAllowed, true);
+	const asMia = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' }, mia);
+	assert.is(asMia.repository.viewerPermission, 'READ', 'another user reads a public repository');
+	const list = await ghQuery('RepositoryList', { owner: 'olivia', perPage: 30 });
+	assert.is(list.repositoryOwner.login, 'olivia');
+	const names = list.repositoryOwner.repositories.nodes.map((n: { nameWithOwner: string }) => n.nameWithOwner);
+	assert.ok(names.includes('olivia/site'), 'the owner\'s repositories');
+	const node = list.repositoryOwner.repositories.nodes.find((n: { nameWithOwner: string }) => n.nameWithOwner === 'olivia/site');
+	assert.equal({ ...node, createdAt: undefined, pushedAt: undefined }, {
+		nameWithOwner: 'olivia/site', description: 'Home page', isPrivate: false, isFork: false, isArchived: false, visibility: 'PUBLIC', createdAt: undefined, pushedAt: undefined,
+	});
+	assert.is(list.repositoryOwner.repositories.totalCount, names.length);
+	assert.is(list.repositoryOwner.repositories.pageInfo.hasNextPage, false);
+});
+
+test('gh fixtures: IssueList (issue list), IssueSearch (issue list --label), IssueByNumber (issue view)', async () => {
+	await site();
+	const list = await ghQuery('IssueList', { owner: 'olivia', repo: 'site', limit: 30, states: ['OPEN'] });
+	const issues = list.repository.issues;
+	assert.is(list.repository.hasIssuesEnabled, true);
+	assert.is(issues.totalCount, 1, 'open issues only, no pull requests');
+	const [first] = issues.nodes;
+	assert.is(first.number, 1);
+	assert.is(first.title, 'Broken link');
+	assert.is(first.state, 'OPEN');
+	assert.is(first.url, `${s.origin}/olivia/site/issues/1`);
+	assert.is(first.stateReason, null);
+	assert.equal(first.labels.nodes.map((l: { name: string; color: string }) => [l.name, l.color]), [['bug', 'd73a4a']]);
+	assert.is(first.labels.totalCount, 1);
+	const all = await ghQuery('IssueList', { owner: 'olivia', repo: 'site', limit: 30, states: ['OPEN', 'CLOSED'] });
+	assert.equal(all.repository.issues.nodes.map((i: { number: number }) => i.number), [2, 1], 'newest first (orderBy CREATED_AT DESC)');
+	assert.is(all.repository.issues.nodes[0].stateReason, 'COMPLETED');
+	const mine = await ghQuery('IssueList', { owner: 'olivia', repo: 'site', limit: 30, states: ['OPEN', 'CLOSED'], assignee: 'olivia' });
+	assert.equal(mine.repository.issues.nodes.map((i: { number: number }) => i.number), [1], 'filterBy assignee');
+	const search = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: 'label:bug repo:olivia/site type:issue' });
+	assert.is(search.search.issueCount, 1);
+	assert.is(search.search.nodes[0].title, 'Broken link');
+	const view = await ghQuery('IssueByNumber', { owner: 'olivia', repo: 'site', number: 1 });
+	const issue = view.repository.issue;
+	assert.is(issue.__typename, 'Issue');
+	assert.is(issue.body, 'On the front page');
+	assert.is(issue.author.login, 'olivia');
+	assert.equal(issue.assignees.nodes.map((a: { login: string }) => a.login), ['olivia']);
+	assert.equal(issue.projectCards, { nodes: [], totalCount: 0 }, 'Gitstead has no project boards');
+	assert.is(issue.reactionGroups.length, 8, 'the eight reaction groups');
+	assert.equal(issue.reactionGroups[0], { content: 'THUMBS_UP', users: { totalCount: 0 } });
+	assert.is(issue.comments.totalCount, 1);
+	assert.is(issue.comments.nodes[0].body, 'Seen it too');
+	assert.is(issue.comments.nodes[0].author.login, 'mia');
+	assert.is(issue.comments.nodes[0].authorAssociation, 'NONE');
+	assert.is(issue.comments.nodes[0].isMinimized, false);
+	const pr = await ghQuery('IssueByNumber-2', { owner: 'olivia', repo: 'site', number: 3 });
+	assert.is(pr.repository.issue.__typename, 'PullRequest', 'issueOrPullRequest answers a pull request');
+	const missing = await gql(olivia, fixture('IssueByNumber-2'), { owner: 'olivia', repo: 'site', number: 99 });
+	assert.is(missing.body.errors[0].type, 'NOT_FOUND');
+	assert.is(missing.body.errors[0].message, 'Could not resolve to an issue or pull request with the number of 99.');
+});
+
+test('gh fixtures: LabelList (label list) and PullRequestList (pr list)', async () => {
+	await site();
+	const labels = await ghQuery('LabelList', { owner: 'olivia', repo: 'site', limit: 30, orderBy: { field: 'NAME', direction: 'ASC' } });
+	const names = labels.repository.labels.nodes.map((l: { name: string }) => l.name);
+	assert.equal(names, [...names].sort((a: string, b: string) => a.localeCompare(b)), 'ordered by name');
+	assert.equal(labels.repository.labels.nodes.find((l: { name: string }) => l.name === 'bug'), { color: 'd73a4a', description: "Something isn't working", name: 'bug' });
+	const search = await ghQuery('LabelList', { owner: 'olivia', repo: 'site', limit: 30, query: 'bug' });
+	assert.equal(search.repository.labels.nodes.map((l: { name: string }) => l.name), ['bug']);
+	const pulls = await ghQuery('PullRequestList', { owner: 'olivia', repo: 'site', limit: 30, state: ['OPEN'] });
+	const conn = pulls.repository.pullRequests;
+	assert.is(conn.totalCount, 1);
+	const [pr] = conn.nodes;
+	assert.is(pr.number, 3);
+	assert.is(pr.title, 'Add the feature');
+	assert.is(pr.state, 'OPEN');
+	assert.is(pr.headRefName, 'feature');
+	assert.is(pr.headRepositoryOwner.login, 'olivia');
+	assert.is(pr.isCrossRepository, false);
+	assert.is(pr.isDraft, true);
+	assert.is(pr.url, `${s.origin}/olivia/site/pull/3`);
+	const merged = await ghQuery('PullRequestList', { owner: 'olivia', repo: 'site', limit: 30, state: ['MERGED'] });
+	assert.is(merged.repository.pullRequests.totalCount, 0);
+});
+
+test('gh fixtures: IssueCreate, CommentCreate, IssueClose, IssueReopen run the REST twins', async () => {
+	await site();
+	const repo = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' });
+	const created = await ghQuery('IssueCreate', { input: { repositoryId: repo.repository.id, title: 'From gh', body: 'Body' } }, mia);
+	const { id, url } = created.createIssue.issue;
+	assert.ok(url.startsWith(`${s.origin}/olivia/site/issues/`), 'the html URL gh prints');
+	const number = Number(url.split('/').pop());
+	const rest = await s.get(`/repos/olivia/site/issues/${number}`, olivia);
+	assert.is(rest.body.user.login, 'mia', 'created by the caller');
+	const comment = await ghQuery('CommentCreate', { input: { subjectId: id, body: 'More detail' } }, mia);
+	assert.ok(comment.addComment.commentEdge.node.url.startsWith(`${s.origin}/olivia/site/issues/${number}#issuecomment-`));
+	const closed = await ghQuery('IssueClose', { input: { issueId: id } }, mia);
+	assert.is(closed.closeIssue.issue.id, id, 'the author closes their issue');
+	assert.is((await s.get(`/repos/olivia/site/issues/${number}`, olivia)).body.state, 'closed');
+	await ghQuery('IssueReopen', { input: { issueId: id } }, olivia);
+	assert.is((await s.get(`/repos/olivia/site/issues/${number}`, olivia)).body.state, 'open');
+	const eveClose = await gql(eve, fixture('IssueClose'), { input: { issueId: id } });
+	assert.is(eveClose.body.errors[0].type, 'FORBIDDEN', 'another user may not close it (the REST twin\'s 403)');
+	assert.equal(eveClose.body.data, { closeIssue: null });
+});
 
 test('anonymous: 401 as GitHub answers; /graphql answers too', async () => {
 	const res = await gql(undefined, '{ viewer { login } }');
@@ -105,7 +262,7 @@ test('connections: first/after/last/before, pageInfo, edges', async () => {
 });
 
 test('limits: first/last required and at most 100, before execution', async () => {
-	const missing = await gql(olivia, '{ repository(owner: "acme", name: "web") { issues { totalCount } } }');
+	const missing = await gql(olivia, '{ repository(owner: "acme", name: "web") { issues { nodes { title } } } }');
 	assert.is(missing.body.data, undefined, 'nothing runs');
 	assert.is(missing.body.errors[0].type, 'MISSING_PAGINATION_BOUNDARIES');
 	assert.is(missing.body.errors[0].message, 'You must provide a `first` or `last` value to properly paginate the `issues` connection.');
@@ -113,7 +270,7 @@ test('limits: first/last required and at most 100, before execution', async () =
 	assert.is(excessive.body.errors[0].type, 'EXCESSIVE_PAGINATION');
 	assert.is(excessive.body.errors[0].message, 'Requesting 101 records on the `issues` connection exceeds the `first` limit of 100 records.');
 	const huge = await gql(olivia, `{ viewer { organizations(first: 100) { nodes { repositories(first: 100) { nodes {
-		issues(first: 100) { nodes { labels(first: 100) { totalCount } } } } } } } } }`);
+		issues(first: 100) { nodes { labels(first: 100) { nodes { name } } } } } } } } } }`);
 	assert.is(huge.body.errors[0].type, 'MAX_NODE_LIMIT_EXCEEDED');
 	assert.is(huge.body.errors[0].message, 'This query requests up to 101,010,100 possible nodes which exceeds the maximum limit of 500,000.');
 	const field = await gql(olivia, '{ viewer { nope } }');
@@ -134,9 +291,11 @@ test('rateLimit: cost 1 per 100 nodes, used and remaining after the query', asyn
 	assert.is(rate.nodeCount, 0);
 	assert.ok(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(rate.resetAt));
 	assert.is(res.headers.get('x-ratelimit-used'), '1');
-	const big = await gql(rita, '{ rateLimit { cost nodeCount } viewer { repositories(first: 100) { nodes { issues(first: 100) { totalCount } } } } }');
+	const big = await gql(rita, '{ rateLimit { cost nodeCount } viewer { repositories(first: 100) { nodes { issues(first: 100) { nodes { number } } } } } }');
 	assert.is(big.body.data.rateLimit.nodeCount, 10100);
 	assert.is(big.body.data.rateLimit.cost, 1, '101 requests / 100, rounded');
+	const counted = await gql(rita, '{ viewer { repositories(first: 5) { totalCount } } }');
+	assert.is(counted.body.errors, undefined, 'a connection asked only for its totalCount needs no first or last');
 });
 
 test('organization: teams, membersWithRole with roles, repositories', async () => {

@@ -110,14 +110,21 @@ export function runGh(front: TlsFront, token: string, args: string[], options: {
 	});
 }
 
-/** The GraphQL documents in gh's GH_DEBUG=api output (the `query` of each POST …/graphql body). */
+/**
+ * The GraphQL requests in gh's GH_DEBUG=api output, in order. gh prints a request body either as
+ * "GraphQL query:\n<document>\nGraphQL variables: <json>" or as a pretty-printed JSON object
+ * {"query": …} after the request line to …/api/graphql.
+ */
 export function capturedQueries(stderr: string): Array<{ query: string; variables: unknown }> {
 	const out: Array<{ query: string; variables: unknown }> = [];
-	// gh prints each request body as a pretty-printed JSON object after the request line.
-	const pattern = /\* Request to https:\/\/[^\n]*\/api\/graphql\n[\s\S]*?\n(\{\n[\s\S]*?\n\})\n/g;
+	const pattern = /GraphQL query:\n([\s\S]*?)\nGraphQL variables: ([^\n]*)\n|\* Request to https:\/\/[^\n]*\/api\/graphql\n(?:[<>][^\n]*\n)*\n(\{\n[\s\S]*?\n\})\n/g;
 	for (let m = pattern.exec(stderr); m !== null; m = pattern.exec(stderr)) {
 		try {
-			const body = JSON.parse(m[1]) as { query: string; variables?: unknown };
+			if (m[1] !== undefined) {
+				out.push({ query: m[1], variables: JSON.parse(m[2]) as unknown });
+				continue;
+			}
+			const body = JSON.parse(m[3]) as { query: string; variables?: unknown };
 			if (typeof body.query === 'string') out.push({ query: body.query, variables: body.variables ?? null });
 		} catch {
 			// not a JSON body

@@ -83,11 +83,12 @@ export function checkLimits(
 			let next = multiplier;
 			// A connection asked only for its totalCount needs no page (GitHub answers
 			// `reactionGroups { users { totalCount } } }` as gh sends it): no nodes, no request.
-			if (named.name.endsWith('Connection') && !countOnly(selection.selectionSet)) {
-				const first = argument(selection, 'first');
-				const last = argument(selection, 'last');
+			const first = argument(selection, 'first');
+			const last = argument(selection, 'last');
+			const unpaged = (first === undefined || first === null) && (last === undefined || last === null);
+			if (named.name.endsWith('Connection') && !(unpaged && countOnly(selection.selectionSet))) {
 				const location = { line: selection.loc?.startToken.line ?? 1, column: selection.loc?.startToken.column ?? 1 };
-				if ((first === undefined || first === null) && (last === undefined || last === null)) {
+				if (unpaged) {
 					errors.push({ type: 'MISSING_PAGINATION_BOUNDARIES', path: here, locations: [location], message: `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.` });
 					continue;
 				}
