@@ -30,7 +30,8 @@ export const SERVED = {
 	Query: ['viewer', 'user', 'repository', 'repositoryOwner', 'organization', 'node', 'nodes', 'rateLimit', 'search'],
 	Mutation: [
 		'createIssue', 'closeIssue', 'reopenIssue', 'updateIssue', 'addComment', 'createLabel',
-		'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addStar', 'removeStar',
+		'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addStar', 'removeStar', 'createPullRequest', 'mergePullRequest',
+		'addPullRequestReview', 'submitPullRequestReview', 'requestReviews', 'createRepository',
 	],
 	Node: ['id'],
 	Actor: ['avatarUrl', 'login', 'url'],
@@ -101,6 +102,13 @@ export const SERVED = {
 	RemoveLabelsFromLabelablePayload: ['clientMutationId', 'labelable'],
 	AddStarPayload: ['clientMutationId', 'starrable'],
 	RemoveStarPayload: ['clientMutationId', 'starrable'],
+	CreatePullRequestPayload: ['clientMutationId', 'pullRequest'],
+	MergePullRequestPayload: ['clientMutationId', 'pullRequest'],
+	AddPullRequestReviewPayload: ['clientMutationId', 'pullRequestReview'],
+	SubmitPullRequestReviewPayload: ['clientMutationId', 'pullRequestReview'],
+	RequestReviewsPayload: ['clientMutationId', 'pullRequest'],
+	CreateRepositoryPayload: ['clientMutationId', 'repository'],
+	PullRequestReview: ['author', 'body', 'createdAt', 'databaseId', 'id', 'state', 'submittedAt', 'url'],
 };
 
 const built = new Map();

@@ -357,6 +357,53 @@ test('mutations run through the REST twin: createIssue, addComment, closeIssue, 
 	assert.equal(star.body.data.addStar.starrable, { stargazerCount: 1, viewerHasStarred: true });
 });
 
+test('pull-request mutations through the REST twins: createPullRequest, requestReviews, addPullRequestReview, submitPullRequestReview, mergePullRequest', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/second', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/second.txt', { token: olivia, body: { message: 'Second', content: Buffer.from('y').toString('base64'), branch: 'second' } });
+	const ids = await gql(olivia, '{ repository(owner: "olivia", name: "site") { id } user(login: "mia") { id } }');
+	const repoId = ids.body.data.repository.id;
+	const miaId = ids.body.data.user.id;
+	const refused = await gql(olivia, `mutation { createPullRequest(input: { repositoryId: "${repoId}", baseRefName: "main", headRefName: "nope", title: "Nope" }) { pullRequest { number } } }`);
+	assert.is(refused.body.errors[0].type, 'UNPROCESSABLE', 'no branch "nope" (the REST twin\'s 422)');
+	assert.equal(refused.body.errors[0].path, ['createPullRequest']);
+	const created = await gql(olivia, `mutation { createPullRequest(input: { repositoryId: "${repoId}", baseRefName: "main", headRefName: "second", title: "Second", body: "Two" }) {
+		pullRequest { id number state headRefName baseRefName isDraft author { login } } } }`);
+	assert.is(created.body.errors, undefined, JSON.stringify(created.body.errors));
+	const pr = created.body.data.createPullRequest.pullRequest;
+	assert.equal({ ...pr, id: undefined, number: undefined }, { id: undefined, number: undefined, state: 'OPEN', headRefName: 'second', baseRefName: 'main', isDraft: false, author: { login: 'olivia' } });
+	await s.request('PUT', '/repos/olivia/site/collaborators/mia', { token: olivia, body: { permission: 'push' } });
+	const requested = await gql(olivia, `mutation { requestReviews(input: { pullRequestId: "${pr.id}", userIds: ["${miaId}"] }) { pullRequest { number } } }`);
+	assert.is(requested.body.errors, undefined, JSON.stringify(requested.body.errors));
+	const rest = await s.get(`/repos/olivia/site/pulls/${pr.number}/requested_reviewers`, olivia);
+	assert.equal(rest.body.users.map((u: { login: string }) => u.login), ['mia'], 'the REST twin sees the request');
+	const pending = await gql(mia, `mutation { addPullRequestReview(input: { pullRequestId: "${pr.id}", body: "Looks fine" }) { pullRequestReview { id state author { login } } } }`);
+	assert.is(pending.body.errors, undefined, JSON.stringify(pending.body.errors));
+	assert.is(pending.body.data.addPullRequestReview.pullRequestReview.state, 'PENDING', 'no event: a pending review');
+	const submitted = await gql(mia, `mutation { submitPullRequestReview(input: { pullRequestReviewId: "${pending.body.data.addPullRequestReview.pullRequestReview.id}", event: APPROVE }) { pullRequestReview { state submittedAt } } }`);
+	assert.is(submitted.body.errors, undefined, JSON.stringify(submitted.body.errors));
+	assert.is(submitted.body.data.submitPullRequestReview.pullRequestReview.state, 'APPROVED');
+	const eveMerge = await gql(eve, `mutation { mergePullRequest(input: { pullRequestId: "${pr.id}" }) { pullRequest { state } } }`);
+	assert.is(eveMerge.body.errors[0].type, 'FORBIDDEN', 'merging needs write access (the REST twin\'s 403)');
+	const merged = await gql(olivia, `mutation { mergePullRequest(input: { pullRequestId: "${pr.id}", mergeMethod: SQUASH }) { pullRequest { state merged mergedAt } } }`);
+	assert.is(merged.body.errors, undefined, JSON.stringify(merged.body.errors));
+	assert.is(merged.body.data.mergePullRequest.pullRequest.state, 'MERGED');
+	assert.is(merged.body.data.mergePullRequest.pullRequest.merged, true);
+	const again = await gql(olivia, `mutation { mergePullRequest(input: { pullRequestId: "${pr.id}" }) { pullRequest { state } } }`);
+	assert.ok(again.body.errors[0].type, 'merging twice is refused by the twin');
+});
+
+test('createRepository: for the caller or an organization, through POST /user/repos and POST /orgs/{org}/repos', async () => {
+	const ids = await gql(olivia, '{ organization(login: "acme") { id } viewer { id } }');
+	const mine = await gql(mia, 'mutation { createRepository(input: { name: "notes", visibility: PRIVATE, description: "Mine" }) { repository { nameWithOwner isPrivate description viewerPermission } } }');
+	assert.equal(mine.body.data.createRepository.repository, { nameWithOwner: 'mia/notes', isPrivate: true, description: 'Mine', viewerPermission: 'ADMIN' });
+	const org = await gql(olivia, `mutation { createRepository(input: { name: "tools", visibility: PUBLIC, ownerId: "${ids.body.data.organization.id}" }) { repository { nameWithOwner visibility } } }`);
+	assert.equal(org.body.data.createRepository.repository, { nameWithOwner: 'acme/tools', visibility: 'PUBLIC' });
+	const member = await gql(mia, `mutation { createRepository(input: { name: "x", visibility: PUBLIC, ownerId: "${ids.body.data.viewer.id}" }) { repository { name } } }`);
+	assert.is(member.body.errors[0].type, 'FORBIDDEN', 'not for another user');
+});
+
 test('search: ISSUE and REPOSITORY through the search stores', async () => {
 	const res = await gql(olivia, `{ search(type: ISSUE, query: "repo:acme/web is:issue First", first: 5) { issueCount nodes { ... on Issue { title } } }
 		repos: search(type: REPOSITORY, query: "web org:acme", first: 5) { repositoryCount nodes { ... on Repository { nameWithOwner } } } }`);

@@ -143,3 +143,128 @@ export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphCon
 		return { clientMutationId: input.clientMutationId ?? null, starrable: { ...get(g, path), __typename: 'Repository' } };
 	},
 };
+
+/** /repos/{owner}/{repo}/pulls/{number} of a pull request node id. */
+const pullPath = (g: GraphContext, id: unknown) => issuePath(g, id, ['PullRequest']).replace(/\/issues\/(\d+)$/, '/pulls/$1');
+
+const asPull = (json: Source): Source => ({ ...json, __typename: 'PullRequest' });
+const asReview = (json: Source): Source => ({ ...json, __typename: 'PullRequestReview' });
+
+/** Team slugs of team node ids (with their organization). */
+function teamSlugs(g: GraphContext, ids: unknown[]): string[] {
+	return ids.map((id) => {
+		const node = decode(id);
+		const team = node.type === 'Team' ? g.ctx.app.stores.teams.byId(node.id) : undefined;
+		if (!team) throw notFound(id);
+		return team.slug;
+	});
+}
+
+Object.assign(MUTATIONS, {
+	createPullRequest: (_s: unknown, { input }: Args, g: GraphContext) => {
+		let head = input.headRefName as string;
+		if (input.headRepositoryId) {
+			const headRepo = get(g, repoPath(g, input.headRepositoryId));
+			head = `${headRepo.owner.login}:${head}`;
+		}
+		const pull = write(g, 'POST', `${repoPath(g, input.repositoryId)}/pulls`, {
+			title: input.title,
+			head,
+			base: input.baseRefName,
+			...(input.body != null ? { body: input.body } : {}),
+			draft: input.draft ?? false,
+			maintainer_can_modify: input.maintainerCanModify ?? true,
+		}).body;
+		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(pull) };
+	},
+	mergePullRequest: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const path = pullPath(g, input.pullRequestId);
+		const body: Source = { merge_method: String(input.mergeMethod ?? 'MERGE').toLowerCase() };
+		if (input.commitHeadline != null) body.commit_title = input.commitHeadline;
+		if (input.commitBody != null) body.commit_message = input.commitBody;
+		if (input.expectedHeadOid != null) body.sha = input.expectedHeadOid;
+		write(g, 'PUT', `${path}/merge`, body);
+		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(get(g, path)) };
+	},
+	addPullRequestReview: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const body: Source = {};
+		if (input.body != null) body.body = input.body;
+		if (input.event != null) body.event = input.event;
+		if (input.commitOID != null) body.commit_id = input.commitOID;
+		if (input.comments?.length) {
+			body.comments = (input.comments as Source[]).map((c) => ({ path: c.path, body: c.body, ...(c.position != null ? { position: c.position } : {}) }));
+		}
+		const review = write(g, 'POST', `${pullPath(g, input.pullRequestId)}/reviews`, body).body;
+		return { clientMutationId: input.clientMutationId ?? null, pullRequestReview: asReview(review) };
+	},
+	submitPullRequestReview: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const { stores } = g.ctx.app;
+		let reviewId: number | null = null;
+		let issueId: number | null = null;
+		if (input.pullRequestReviewId != null) {
+			const node = decode(input.pullRequestReviewId);
+			const review = node.type === 'PullRequestReview' ? stores.reviews.byId(node.id) : undefined;
+			if (!review) throw notFound(input.pullRequestReviewId);
+			reviewId = review.id;
+			issueId = review.issue_id;
+		} else if (input.pullRequestId != null) {
+			issueId = decode(input.pullRequestId).id;
+			const pending = (call(g, 'GET', `${pullPath(g, input.pullRequestId)}/reviews`, { query: { per_page: '100' } }).body as Source[]).find(
+				(r) => r.state === 'PENDING' && r.user?.id === g.ctx.principal.user?.id,
+			);
+			if (!pending) throw new TypedError('NOT_FOUND', 'Could not find a pending review for this pull request.');
+			reviewId = pending.id;
+		} else {
+			throw new TypedError('UNPROCESSABLE', 'Either pullRequestReviewId or pullRequestId must be given.');
+		}
+		const path = pullPath(g, Buffer.from(`011:PullRequest${issueId}`).toString('base64'));
+		const body: Source = { event: input.event };
+		if (input.body != null) body.body = input.body;
+		const review = write(g, 'POST', `${path}/reviews/${reviewId}/events`, body).body;
+		return { clientMutationId: input.clientMutationId ?? null, pullRequestReview: asReview(review) };
+	},
+	requestReviews: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const path = pullPath(g, input.pullRequestId);
+		const reviewers = logins(g, input.userIds ?? []);
+		const teams = teamSlugs(g, input.teamIds ?? []);
+		if (!input.union) {
+			// Without union the requested reviewers become exactly these: the others are withdrawn.
+			const current = call(g, 'GET', `${path}/requested_reviewers`).body as { users: Source[]; teams: Source[] };
+			const dropUsers = current.users.map((u) => u.login as string).filter((login) => !reviewers.includes(login));
+			const dropTeams = current.teams.map((t) => t.slug as string).filter((slug) => !teams.includes(slug));
+			if (dropUsers.length || dropTeams.length) write(g, 'DELETE', `${path}/requested_reviewers`, { reviewers: dropUsers, team_reviewers: dropTeams });
+		}
+		if (reviewers.length || teams.length) write(g, 'POST', `${path}/requested_reviewers`, { reviewers, team_reviewers: teams });
+		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(get(g, path)) };
+	},
+	createRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const visibility = String(input.visibility).toLowerCase();
+		const body: Source = {
+			name: input.name,
+			private: visibility !== 'public',
+			has_issues: input.hasIssuesEnabled ?? true,
+			has_wiki: input.hasWikiEnabled ?? false,
+			is_template: input.template ?? false,
+		};
+		if (input.description != null) body.description = input.description;
+		if (input.homepageUrl != null) body.homepage = input.homepageUrl;
+		let path = '/user/repos';
+		if (input.ownerId != null) {
+			const node = decode(input.ownerId);
+			const owner = g.ctx.app.stores.accounts.byId(node.id);
+			if (!owner || (node.type !== 'User' && node.type !== 'Organization')) throw notFound(input.ownerId);
+			if (owner.type === 'Organization') {
+				path = `/orgs/${seg(owner.login)}/repos`;
+				body.visibility = visibility;
+				if (input.teamId != null) {
+					const team = decode(input.teamId);
+					body.team_id = team.id;
+				}
+			} else if (owner.id !== g.ctx.principal.user?.id) {
+				throw new TypedError('FORBIDDEN', `${g.ctx.principal.user?.login ?? 'The caller'} cannot create a repository for ${owner.login}.`);
+			}
+		}
+		const repo = write(g, 'POST', path, body).body;
+		return { clientMutationId: input.clientMutationId ?? null, repository: { ...repo, __typename: 'Repository' } };
+	},
+});

@@ -482,6 +482,15 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	ReactingUserEdge: {
 		reactedAt: (s) => s.node.__reactedAt,
 	},
+	PullRequestReview: {
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		author: (s) => (s.user ? account(s.user) : null),
+		// REST keeps a review's submission time only: a pending review is dated now.
+		createdAt: (s, _a, g) => s.submitted_at ?? new Date(g.ctx.now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+		submittedAt: (s) => s.submitted_at ?? null,
+		url: (s) => s.html_url,
+	},
 	OrganizationMemberEdge: {
 		role: (s) => (typeof s.role === 'function' ? s.role() : s.role),
 	},
