@@ -23,6 +23,10 @@ const COMMANDS = [
 	'label list -R olivia/web',
 	'pr list -R olivia/web',
 	'pr view 2 -R olivia/web',
+	'pr create -R olivia/web -H other -B main -t Other -b Body',
+	'pr review 2 -R olivia/web --comment -b Nice',
+	'pr merge 2 -R olivia/web --squash',
+	'repo create olivia/newrepo --public',
 ];
 
 (async () => {
@@ -32,8 +36,10 @@ const COMMANDS = [
 	await s.request('POST', '/user/repos', { token, body: { name: 'web', auto_init: true } });
 	await s.request('POST', '/repos/olivia/web/issues', { token, body: { title: 'First', labels: ['bug'] } });
 	const main = (await s.request('GET', '/repos/olivia/web/git/ref/heads/main', { token })).body.object.sha;
-	await s.request('POST', '/repos/olivia/web/git/refs', { token, body: { ref: 'refs/heads/feature', sha: main } });
-	await s.request('PUT', '/repos/olivia/web/contents/feature.txt', { token, body: { message: 'Feature', content: Buffer.from('x').toString('base64'), branch: 'feature' } });
+	for (const branch of ['feature', 'other']) {
+		await s.request('POST', '/repos/olivia/web/git/refs', { token, body: { ref: `refs/heads/${branch}`, sha: main } });
+		await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
+	}
 	await s.request('POST', '/repos/olivia/web/pulls', { token, body: { title: 'Feature', head: 'feature', base: 'main' } });
 	const front = await tlsFront(Number(new URL(s.origin).port));
 	// Operation name → the documents seen under it (gh sends variants: RepositoryInfo of repo view and of issue create).

@@ -2,7 +2,7 @@
  * The GitHub CLI itself (gh, when installed) against Gitstead behind a TLS front
  * (test/helpers/tls.ts: self-signed certificate, GH_HOST=localhost:PORT, GH_ENTERPRISE_TOKEN,
  * SSL_CERT_FILE): gh auth status, repo view, issue list/create/view/close, label list/create,
- * pr list. Skipped, with a message, when `which gh` finds no gh.
+ * pr list/view/create/review/merge, repo create. Skipped, with a message, when `which gh` finds no gh.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -29,8 +29,10 @@ if (!gh) {
 		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'vault', private: true } });
 		await s.request('POST', '/repos/olivia/web/issues', { token: olivia, body: { title: 'Broken link', body: 'On the front page', labels: ['bug'] } });
 		const main = (await s.get('/repos/olivia/web/git/ref/heads/main', olivia)).body.object.sha;
-		await s.request('POST', '/repos/olivia/web/git/refs', { token: olivia, body: { ref: 'refs/heads/feature', sha: main } });
-		await s.request('PUT', '/repos/olivia/web/contents/feature.txt', { token: olivia, body: { message: 'Feature', content: Buffer.from('x').toString('base64'), branch: 'feature' } });
+		for (const branch of ['feature', 'other']) {
+			await s.request('POST', '/repos/olivia/web/git/refs', { token: olivia, body: { ref: `refs/heads/${branch}`, sha: main } });
+			await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token: olivia, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
+		}
 		await s.request('POST', '/repos/olivia/web/pulls', { token: olivia, body: { title: 'Add the feature', head: 'feature', base: 'main' } });
 		front = await tlsFront(Number(new URL(s.origin).port));
 	});
@@ -95,6 +97,40 @@ if (!gh) {
 		const r = await runGh(front, olivia, ['pr', 'list', '-R', 'olivia/web']);
 		assert.is(r.code, 0, r.stderr);
 		assert.match(r.stdout, /^2\tAdd the feature\tfeature\tOPEN/m);
+	});
+
+	test('gh pr view', async () => {
+		const r = await runGh(front, olivia, ['pr', 'view', '2', '-R', 'olivia/web']);
+		assert.is(r.code, 0, r.stderr);
+		assert.match(r.stdout, /title:\s+Add the feature/);
+		assert.match(r.stdout, /state:\s+OPEN/);
+		assert.match(r.stdout, /author:\s+olivia/);
+		assert.match(r.stdout, /url:\s+.*\/olivia\/web\/pull\/2/);
+	});
+
+	test('gh pr create / review / merge', async () => {
+		const created = await runGh(front, olivia, ['pr', 'create', '-R', 'olivia/web', '-H', 'other', '-B', 'main', '-t', 'Other', '-b', 'Body']);
+		assert.is(created.code, 0, created.stderr);
+		const number = Number(created.stdout.trim().split('/').pop());
+		assert.match(created.stdout, `/olivia/web/pull/${number}`, 'gh prints the pull request\'s URL');
+		const review = await runGh(front, olivia, ['pr', 'review', String(number), '-R', 'olivia/web', '--comment', '-b', 'Nice']);
+		assert.is(review.code, 0, review.stderr);
+		const reviews = await s.get(`/repos/olivia/web/pulls/${number}/reviews`, olivia);
+		assert.equal(reviews.body.map((r: { state: string; body: string }) => [r.state, r.body]), [['COMMENTED', 'Nice']], 'the REST twin stored the review');
+		const merged = await runGh(front, olivia, ['pr', 'merge', String(number), '-R', 'olivia/web', '--squash']);
+		assert.is(merged.code, 0, merged.stderr);
+		assert.is((await s.get(`/repos/olivia/web/pulls/${number}`, olivia)).body.merged, true);
+		const refused = await runGh(front, eve, ['pr', 'merge', '2', '-R', 'olivia/web', '--squash']);
+		assert.is(refused.code, 1, 'eve may not merge');
+	});
+
+	test('gh repo create', async () => {
+		const r = await runGh(front, olivia, ['repo', 'create', 'olivia/newrepo', '--public', '-d', 'Made by gh']);
+		assert.is(r.code, 0, r.stderr);
+		const rest = await s.get('/repos/olivia/newrepo', olivia);
+		assert.is(rest.status, 200);
+		assert.is(rest.body.description, 'Made by gh');
+		assert.is(rest.body.private, false);
 	});
 }
 

@@ -171,6 +171,35 @@ test('gh fixtures: LabelList (label list) and PullRequestList (pr list)', async 
 	assert.is(merged.repository.pullRequests.totalCount, 0);
 });
 
+test('gh fixtures: PullRequestByNumber (pr view, pr merge), PullRequestForBranch (pr create) with statuses and check runs', async () => {
+	await site();
+	const head = (await s.get('/repos/olivia/site/pulls/3', olivia)).body.head.sha;
+	await s.request('POST', `/repos/olivia/site/statuses/${head}`, { token: olivia, body: { state: 'success', context: 'ci/build', target_url: 'https://ci.test/1' } });
+	const view = await ghQuery('PullRequestByNumber', { owner: 'olivia', repo: 'site', pr_number: 3 });
+	const pr = view.repository.pullRequest;
+	assert.is(pr.title, 'Add the feature');
+	assert.is(pr.isDraft, true);
+	assert.is(pr.baseRefName, 'main');
+	assert.is(pr.headRefName, 'feature');
+	assert.equal(pr.headRepository.name, 'site');
+	assert.is(pr.commits.totalCount, 1, 'one commit on the branch');
+	assert.is(pr.additions, 1);
+	assert.is(pr.deletions, 0);
+	assert.ok(['MERGEABLE', 'UNKNOWN'].includes(pr.mergeable), pr.mergeable);
+	assert.equal(pr.reviewRequests.nodes, []);
+	assert.is(pr.reviews.totalCount, 0);
+	const rollup = pr.statusCheckRollup.nodes[0].commit.statusCheckRollup;
+	assert.equal(rollup.contexts.nodes, [{ __typename: 'StatusContext', context: 'ci/build', state: 'SUCCESS', targetUrl: 'https://ci.test/1', createdAt: rollup.contexts.nodes[0].createdAt }]);
+	const merge = await ghQuery('PullRequestByNumber-3', { owner: 'olivia', repo: 'site', pr_number: 3 });
+	assert.is(merge.repository.pullRequest.headRefOid, head);
+	assert.is(merge.repository.pullRequest.commits.nodes[0].commit.oid, head);
+	assert.is(typeof merge.repository.pullRequest.mergeStateStatus, 'string');
+	const branch = await ghQuery('PullRequestForBranch', { owner: 'olivia', repo: 'site', headRefName: 'feature', states: ['OPEN'] });
+	assert.equal(branch.repository.pullRequests.nodes.map((n: { number: number }) => n.number), [3], 'the open pull request of the branch');
+	const none = await ghQuery('PullRequestForBranch', { owner: 'olivia', repo: 'site', headRefName: 'nothing', states: ['OPEN'] });
+	assert.equal(none.repository.pullRequests.nodes, []);
+});
+
 test('gh fixtures: IssueCreate, CommentCreate, IssueClose, IssueReopen run the REST twins', async () => {
 	await site();
 	const repo = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' });

@@ -215,8 +215,6 @@ const quote = (text: string) => `"${text.replace(/"/g, '')}"`;
 function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boolean): Source {
 	let q = `repo:${repo.full_name} ${pulls ? 'is:pr' : 'is:issue'}${stateQualifiers(args.states, pulls)}`;
 	if (args.labels?.length) q += ` label:${args.labels.map(quote).join(',')}`;
-	if (args.headRefName) q += ` head:${args.headRefName}`;
-	if (args.baseRefName) q += ` base:${args.baseRefName}`;
 	const by = args.filterBy ?? {};
 	if (by.assignee) q += ` assignee:${by.assignee}`;
 	if (by.createdBy) q += ` author:${by.createdBy}`;
@@ -226,6 +224,25 @@ function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boole
 	if (by.states?.length) q += stateQualifiers(by.states, pulls);
 	const { sort, direction } = sortOf(args.orderBy, 'CREATED_AT');
 	return searchConnection(g, args, 'issues', q, { sort, order: direction }, issueOrPull);
+}
+
+/**
+ * Pull requests of a head or base branch (gh pr create, gh pr view BRANCH) through
+ * GET /repos/{owner}/{repo}/pulls?head=…&base=…: the newest 100 of them, filtered by state
+ * (merged or not) and labels here.
+ */
+function branchPulls(g: GraphContext, repo: Source, args: Args): Source {
+	const query: Record<string, string> = { state: 'all', per_page: '100', ...sortOf(args.orderBy, 'CREATED_AT') };
+	if (query.sort !== 'created' && query.sort !== 'updated') query.sort = 'created';
+	if (args.headRefName) query.head = `${repo.owner.login}:${args.headRefName}`;
+	if (args.baseRefName) query.base = args.baseRefName;
+	const states = new Set((args.states as string[] | undefined) ?? ['OPEN', 'CLOSED', 'MERGED']);
+	const labels = (args.labels as string[] | undefined) ?? [];
+	const list = (call(g, 'GET', `/repos/${repo.full_name}/pulls`, { query }).body as Source[]).filter((p) => {
+		const state = p.state === 'open' ? 'OPEN' : p.merged_at ? 'MERGED' : 'CLOSED';
+		return states.has(state) && labels.every((name) => (p.labels as Source[]).some((l) => l.name === name));
+	});
+	return arrayConnection(args, list, tagged('PullRequest'));
 }
 
 /** The full REST pull request behind a search item (head, base, draft, merge), fetched once. */
@@ -330,6 +347,10 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		},
 	},
 	Team: {
+		organization: (s, _a, g) => {
+			const login = /\/orgs\/([^/]+)\/teams\//.exec(String(s.html_url ?? ''))?.[1] ?? s.organization?.login;
+			return account(get(g, `/orgs/${login}`));
+		},
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		url: (s) => s.html_url,
@@ -383,7 +404,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		pullRequest: (s, a, g) =>
 			tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, `Could not resolve to a PullRequest with the number of ${a.number}.`)),
 		issues: (s, a, g) => issueConnection(g, s, a, false),
-		pullRequests: (s, a, g) => issueConnection(g, s, a, true),
+		pullRequests: (s, a, g) => (a.headRefName || a.baseRefName ? branchPulls(g, s, a) : issueConnection(g, s, a, true)),
 		label: (s, a, g) => {
 			try {
 				return label(get(g, `/repos/${s.full_name}/labels/${seg(a.name)}`));
@@ -427,12 +448,78 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		mergedAt: (s, _a, g) => pull(g, s).merged_at ?? null,
 		headRepository: (s, _a, g) => (pull(g, s).head.repo ? repository(pull(g, s).head.repo) : null),
 		headRepositoryOwner: (s, _a, g) => (pull(g, s).head.repo ? account(pull(g, s).head.repo.owner) : null),
+		headRefOid: (s, _a, g) => pull(g, s).head.sha,
+		// REST's mergeable_state in GitHub's GraphQL enum (clean → CLEAN, dirty → DIRTY, …).
+		mergeStateStatus: (s, _a, g) => upper(pull(g, s).mergeable_state ?? 'unknown'),
+		additions: (s, _a, g) => pull(g, s).additions ?? 0,
+		deletions: (s, _a, g) => pull(g, s).deletions ?? 0,
+		maintainerCanModify: (s, _a, g) => pull(g, s).maintainer_can_modify ?? false,
+		mergeable: (s, _a, g) => {
+			const mergeable = pull(g, s).mergeable;
+			return mergeable === true ? 'MERGEABLE' : mergeable === false ? 'CONFLICTING' : 'UNKNOWN';
+		},
+		commits: (s, a, g) =>
+			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/commits`, {}, (c) => ({
+				__typename: 'PullRequestCommit',
+				id: Buffer.from(`017:PullRequestCommit${s.id}:${c.sha}`).toString('base64'),
+				url: `${s.html_url}/commits/${c.sha}`,
+				commit: { ...c, __typename: 'Commit' },
+			})),
+		reviewRequests: (s, a, g) => {
+			const requested = get(g, `${repoPath(s)}/pulls/${s.number}/requested_reviewers`) as { users: Source[]; teams: Source[] };
+			const list = [
+				...requested.users.map((u) => ({ id: Buffer.from(`013:ReviewRequest${s.id}:User${u.id}`).toString('base64'), requestedReviewer: account(u) })),
+				...requested.teams.map((t) => ({ id: Buffer.from(`013:ReviewRequest${s.id}:Team${t.id}`).toString('base64'), requestedReviewer: tagged('Team')(t) })),
+			];
+			return arrayConnection(a, list);
+		},
+		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
 		isCrossRepository: (s, _a, g) => {
 			const { head, base } = pull(g, s);
 			return !head.repo || head.repo.id !== base.repo.id;
 		},
 	},
+	Commit: {
+		id: (s) => s.node_id ?? Buffer.from(`06:Commit${s.sha}`).toString('base64'),
+		oid: (s) => s.sha,
+		message: (s, _a, g) => commit(g, s).commit.message,
+		messageHeadline: (s, _a, g) => String(commit(g, s).commit.message).split('\n')[0],
+		authoredDate: (s, _a, g) => commit(g, s).commit.author?.date,
+		committedDate: (s, _a, g) => commit(g, s).commit.committer?.date,
+		url: (s, _a, g) => commit(g, s).html_url,
+		statusCheckRollup: (s, _a, g) => {
+			const base = repoPath(commit(g, s));
+			const combined = get(g, `${base}/commits/${s.sha}/status`);
+			const runs = (get(g, `${base}/commits/${s.sha}/check-runs`, { per_page: '100' }).check_runs ?? []) as Source[];
+			const statuses = (combined.statuses ?? []) as Source[];
+			if (statuses.length === 0 && runs.length === 0) return null;
+			const contexts = [...statuses.map(tagged('StatusContext')), ...runs.map(tagged('CheckRun'))];
+			const failed = statuses.some((x) => x.state === 'failure' || x.state === 'error') || runs.some((r) => ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'].includes(r.conclusion));
+			const pending = statuses.some((x) => x.state === 'pending') || runs.some((r) => r.status !== 'completed');
+			return { id: Buffer.from(`017:StatusCheckRollup${s.sha}`).toString('base64'), state: failed ? 'FAILURE' : pending ? 'PENDING' : 'SUCCESS', contexts };
+		},
+	},
+	StatusCheckRollup: {
+		contexts: (s, a) => arrayConnection(a, s.contexts),
+	},
+	StatusContext: {
+		id: (s) => s.node_id,
+		state: (s) => upper(s.state),
+		targetUrl: (s) => s.target_url || null,
+		createdAt: (s) => s.created_at,
+	},
+	CheckRun: {
+		id: (s) => s.node_id,
+		status: (s) => upper(s.status),
+		conclusion: (s) => upper(s.conclusion ?? null),
+		startedAt: (s) => s.started_at ?? null,
+		completedAt: (s) => s.completed_at ?? null,
+		detailsUrl: (s) => s.details_url || null,
+		// The check suite; Gitstead links no workflow run to it here.
+		checkSuite: (s) => (s.check_suite ? { id: Buffer.from(`010:CheckSuite${s.check_suite.id}`).toString('base64'), workflowRun: null } : null),
+	},
 	IssueComment: {
+		viewerDidAuthor: (s, _a, g) => s.user?.id !== undefined && s.user.id === g.ctx.principal.user?.id,
 		authorAssociation: (s) => s.author_association,
 		includesCreatedEdit: (s) => s.updated_at !== s.created_at,
 		// Gitstead hides no comments: none is minimized.
@@ -483,6 +570,10 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		reactedAt: (s) => s.node.__reactedAt,
 	},
 	PullRequestReview: {
+		authorAssociation: (s) => s.author_association,
+		commit: (s) => (s.commit_id ? { __typename: 'Commit', sha: s.commit_id } : null),
+		// GitHub's REST API keeps no reactions to reviews here: every group is empty.
+		reactionGroups: () => reactionGroups({}, ''),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		author: (s) => (s.user ? account(s.user) : null),
@@ -530,6 +621,12 @@ const REACTIONS = [['THUMBS_UP', '+1'], ['THUMBS_DOWN', '-1'], ['LAUGH', 'laugh'
 function reactionGroups(s: Source, path: string): Source[] {
 	const counts = (s.reactions ?? {}) as Record<string, number>;
 	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
+}
+
+/** The REST commit behind a Commit source (a pull request's commit list carries it whole; a review names only its sha). */
+function commit(_g: GraphContext, s: Source): Source {
+	if (s.commit) return s;
+	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
 }
 
 /** Whether an account source is the caller. */
