@@ -433,6 +433,32 @@ test('createRepository: for the caller or an organization, through POST /user/re
 	assert.is(member.body.errors[0].type, 'FORBIDDEN', 'not for another user');
 });
 
+test('a query runs as a read (no write transaction); a mutation as a write', async () => {
+	const transaction = s.app.transaction;
+	const grouped = transaction.grouped;
+	let writes = 0;
+	transaction.grouped = <T>(fn: () => T): T => {
+		writes++;
+		return grouped(fn);
+	};
+	try {
+		await gql(olivia, 'query Q { viewer { login } }');
+		assert.is(writes, 0, 'a query takes no write transaction');
+		const repo = await gql(olivia, '{ repository(owner: "acme", name: "web") { id } }');
+		writes = 0;
+		await gql(olivia, `query Q { viewer { login } } mutation M { addStar(input: { starrableId: "${repo.body.data.repository.id}" }) { clientMutationId } }`);
+		assert.is(writes, 0, 'without an operationName the document is refused before anything runs');
+		const res = await s.request('POST', `${s.origin}/api/graphql`, {
+			token: olivia,
+			body: { query: `query Q { viewer { login } } mutation M { addStar(input: { starrableId: "${repo.body.data.repository.id}" }) { clientMutationId } }`, operationName: 'M' },
+		});
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		assert.is(writes, 1, 'the mutation runs in the write transaction');
+	} finally {
+		transaction.grouped = grouped;
+	}
+});
+
 test('search: ISSUE and REPOSITORY through the search stores', async () => {
 	const res = await gql(olivia, `{ search(type: ISSUE, query: "repo:acme/web is:issue First", first: 5) { issueCount nodes { ... on Issue { title } } }
 		repos: search(type: REPOSITORY, query: "web org:acme", first: 5) { repositoryCount nodes { ... on Repository { nameWithOwner } } } }`);
