@@ -89,6 +89,7 @@ async function commit(content: string, parents: string[]): Promise<string> {
 const NOTIFICATION_STATE = 'notifications derive from events; marking threads read or done and thread subscriptions are a reader’s own state, which GitHub reports to no webhook, feed or other notification';
 const HOOKS = 'a hook’s configuration is not a domain event: GitHub reports it to no feed, notification or other hook';
 const NO_OBJECT_EVENT = 'git objects written without moving a ref are not events on GitHub (push, create and delete come from refs)';
+const GRAPHQL = 'a GraphQL query changes nothing; a mutation records exactly its REST twin\u2019s events (the route it dispatches to)';
 const MARKDOWN = 'rendering Markdown changes nothing: GitHub’s markdown API only answers with HTML';
 const GIST =
 	'GitHub has no gist webhooks, and GistEvent left the activity feeds (GitHub’s event types list no gist event today); gists belong to no repository or organization';
@@ -1293,6 +1294,12 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ markdown
 	'POST /markdown': { none: MARKDOWN, call: () => ({ path: '/markdown', body: { text: 'Hello **world**', mode: 'gfm', context: 'acme/app' } }) },
 	'POST /markdown/raw': { none: MARKDOWN, call: () => ({ path: '/markdown/raw', body: { text: 'Hello' } }) },
+
+	// ------------------------------------------------------------------ graphql
+	// A mutation runs its REST twin's route, which records the twin's events (test/graphql.test.ts);
+	// the endpoint itself records nothing.
+	'POST /api/graphql': { none: GRAPHQL, call: () => ({ path: '/api/graphql', body: { query: '{ viewer { login } }' } }) },
+	'POST /graphql': { none: GRAPHQL, call: () => ({ path: '/graphql', body: { query: '{ viewer { login } }' } }) },
 
 	// ------------------------------------------------------------------ gists
 	'POST /gists': { none: GIST, call: () => ({ path: '/gists', body: { files: { 'a.txt': { content: 'hello' } }, public: true } }) },

@@ -3,6 +3,7 @@
  */
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
+import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
 import { codeSecurityRoutes } from './code-security/routes';
@@ -118,4 +119,5 @@ export const ROUTES: RouteDeclaration[] = [
 	...searchRoutes,
 	...miscRoutes,
 	...markdownRoutes,
+	...graphqlRoutes,
 ];

@@ -104,7 +104,7 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			fail(error);
 			return;
 		}
-		if (req.method === 'GET' || req.method === 'HEAD') return answer(reply);
+		if (!writes(route, req)) return answer(reply);
 		// A write is answered once it is committed (group commit: at the end of this turn).
 		app.transaction.durable().then(() => answer(reply), fail);
 	};
@@ -175,8 +175,57 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 	// A write request runs in one transaction from authentication to the handler's last read: one
 	// commit, all-or-nothing, and its reads share one lock instead of taking one each. Reads run
 	// without: measured, BEGIN/COMMIT costs a GET more than the per-statement locks (192 vs 164 µs).
-	if (req.method === 'GET' || req.method === 'HEAD') return handle(app, route, req, now, state, rawBody);
+	if (!writes(route, req)) return handle(app, route, req, now, state, rawBody);
 	return app.transaction.grouped(() => handle(app, route, req, now, state, rawBody));
+}
+
+/** Whether the request runs as a write (in the write transaction): write methods, unless the route says this body only reads (route.writes). */
+function writes(route: Route, req: PolkaRequest): boolean {
+	if (req.method === 'GET' || req.method === 'HEAD') return false;
+	return route.writes ? route.writes(req.body) : true;
+}
+
+/**
+ * Runs one route for a principal already authenticated and counted (the internal dispatch of
+ * src/http/dispatch.ts: a GraphQL field served by its REST twin): route policy, guard, validation
+ * and handler, exactly as for a request to the route, without authentication, rate limit, ETag
+ * or response. A write route must be run inside the caller's write transaction.
+ * @param parent the context of the request that dispatches (principal, clock, request id, address)
+ * @throws HttpError the route's refusal (401, 403, 404, 422 …), as the REST request would get it
+ */
+export function runRoute(
+	parent: Context,
+	route: Route,
+	params: Record<string, string>,
+	query: Record<string, string | string[]>,
+	body: unknown,
+): Reply {
+	const { principal } = parent;
+	const publicView = authorize(route, principal);
+	const ctx: Context = {
+		...parent,
+		route,
+		publicView,
+		params,
+		query,
+		body: {},
+		page: route.pagination ? pageRequest(query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
+		upload: null,
+		repo: undefined as never,
+		org: undefined as never,
+		team: undefined as never,
+		enterprise: undefined as never,
+		gist: undefined as never,
+	};
+	loadResources(ctx);
+	if (route.body) {
+		let input = body === undefined ? {} : body;
+		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string')) input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
+		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
+		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
+	}
+	if (route.query) ctx.query = validate(route.query, query, route.errorResource ?? 'Resource') as Record<string, unknown>;
+	return route.handler(ctx);
 }
 
 /**
@@ -433,7 +482,7 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 	if (conditional && status !== 304) throw state.exhausted;
 	const window = state.window;
 	if (window) {
-		if (status !== 304) app.rateLimiter.consume(window); // a 304 is free (reference §1.7)
+		if (status !== 304) app.rateLimiter.consume(window, reply.rateCost); // a 304 is free (reference §1.7)
 		rateHeaders(headers, window);
 	}
 	write(res, status, headers, payload);

@@ -102,9 +102,9 @@ export class RateLimiter {
 		return { limit: this.limitFor(resource, principal), used: 0, reset: now + this.windowSeconds(resource) };
 	}
 
-	/** Counts one request against the window. */
-	consume(window: RateWindow): void {
-		window.used++;
+	/** Counts a request against the window: `points` (default 1; a GraphQL query costs more). */
+	consume(window: RateWindow, points = 1): void {
+		window.used += points;
 		window.dirty = true;
 	}
 

@@ -16,6 +16,8 @@ export interface Reply {
 	file?: { path: string; contentType: string; name: string };
 	/** A body that is not JSON (raw gist files, raw git blobs), sent as is with its content type. */
 	raw?: { body: string | Buffer; contentType: string };
+	/** Points the request costs in its rate-limit window (GraphQL: 1 per 100 nodes); default 1. */
+	rateCost?: number;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });

@@ -226,6 +226,13 @@ export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.Gen
 	 * the answer to this caller would.
 	 */
 	version?(ctx: Context<any, any>): string;
+	/**
+	 * A write-method route whose request may only read (POST /graphql with a query and no
+	 * mutation): given the parsed body, true when the request must run as a write (in the write
+	 * transaction, answered after the commit); false runs it as a read. Default: every request of a
+	 * write method writes.
+	 */
+	writes?(body: unknown): boolean;
 	/** Send X-Poll-Interval (polled resources: feeds, notifications). */
 	polled?: boolean;
 	/**

@@ -92,6 +92,7 @@ export function createReviewStore(db: DB) {
 	const removeTeam = db.prepare('DELETE FROM pull_request_review_requests WHERE issue_id = ? AND team_id = ?');
 
 	const reviewById = db.prepare('SELECT * FROM pull_request_reviews WHERE id = ? AND issue_id = ?');
+	const reviewByIdOnly = db.prepare('SELECT * FROM pull_request_reviews WHERE id = ?');
 	const reviewsOf = db.prepare(`SELECT * FROM pull_request_reviews WHERE issue_id = @issueId AND (state != 'PENDING' OR user_id = @viewerId)
 		ORDER BY id LIMIT @limit OFFSET @offset`);
 	const countReviews = db.prepare("SELECT count(*) FROM pull_request_reviews WHERE issue_id = @issueId AND (state != 'PENDING' OR user_id = @viewerId)").pluck();
@@ -135,6 +136,8 @@ export function createReviewStore(db: DB) {
 	return {
 		/** The review `id` of the pull request, whoever's (callers hide others' pending reviews). */
 		review: (issueId: number, id: number) => reviewById.get(id, issueId) as ReviewRow | undefined,
+		/** The review `id`, whichever pull request it belongs to (GraphQL names a review by its node id alone). */
+		byId: (id: number) => reviewByIdOnly.get(id) as ReviewRow | undefined,
 		/** One page of the pull request's reviews (others' pending ones left out), oldest first, and their count. */
 		reviews(issueId: number, viewerId: number | null, limit: number, offset: number): { rows: ReviewRow[]; total: number } {
 			const params = { issueId, viewerId: viewerId ?? 0 };

@@ -1,0 +1,681 @@
+/**
+ * The resolvers of the served schema. Every read and every mutation goes through the REST twin of
+ * the field (src/http/dispatch.ts), so access rules, rendering and domain events have one
+ * implementation: `repository(owner, name)` is GET /repos/{owner}/{repo}, `issues` of a repository
+ * is GET /search/issues with `repo:… is:issue`, createIssue is POST /repos/{owner}/{repo}/issues.
+ * Sources are the REST representations (tagged with __typename); fields map GitHub's GraphQL names
+ * onto them. Refusals of the twin become GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …).
+ */
+import { GraphQLError } from 'graphql';
+import { dispatch } from '../../http/dispatch';
+import { HttpError } from '../../http/errors';
+import type { Context, Method } from '../../http/route';
+
+/** An error with GitHub's GraphQL `type` (NOT_FOUND, FORBIDDEN, UNPROCESSABLE, …). */
+export class TypedError extends Error {
+	constructor(
+		readonly type: string,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+/** What every resolver sees: the request's context and the cost worked out before execution. */
+export interface GraphContext {
+	ctx: Context;
+	cost: number;
+	nodeCount: number;
+}
+
+type Source = Record<string, any>;
+type Args = Record<string, any>;
+type Resolver = (source: Source, args: Args, g: GraphContext) => unknown;
+
+const seg = (s: string | number) => encodeURIComponent(String(s));
+
+/** A GitHub GraphQL error from the REST twin's refusal; `notFound` words the 404. */
+function translate(error: unknown, notFound?: string): unknown {
+	if (!(error instanceof HttpError)) return error;
+	if (error.status === 404) return new TypedError('NOT_FOUND', notFound ?? 'Could not resolve to a node.');
+	if (error.status === 403 || error.status === 401) return new TypedError('FORBIDDEN', error.message);
+	if (error.status === 422 || error.status === 400 || error.status === 409) {
+		const details = error.errors?.map((item) => (typeof item === 'string' ? item : (item as { message?: string }).message ?? `${(item as { field?: string }).field} ${(item as { code?: string }).code}`)).join(', ');
+		return new TypedError('UNPROCESSABLE', details ? `${error.message}: ${details}` : error.message);
+	}
+	return error;
+}
+
+/**
+ * Runs the REST twin and returns its body (following one rename redirect, as GitHub's GraphQL
+ * resolves renamed repositories).
+ * @throws TypedError from the twin's refusal
+ */
+function call(g: GraphContext, method: Method, path: string, options: { query?: Record<string, string>; body?: unknown; notFound?: string } = {}): any {
+	try {
+		let reply = dispatch(g.ctx, { method, path, query: options.query, body: options.body });
+		if ((reply.status === 301 || reply.status === 307) && reply.headers?.Location) {
+			const base = g.ctx.app.urls.apiBase;
+			const location = reply.headers.Location;
+			const [target, search] = (location.startsWith(base) ? location.slice(base.length) : new URL(location).pathname).split('?');
+			reply = dispatch(g.ctx, { method, path: target, query: Object.fromEntries(new URLSearchParams(search ?? '')), body: options.body });
+		}
+		if (reply.status === 204) return true;
+		if (reply.json !== undefined) return { body: JSON.parse(String(reply.json)), total: reply.total };
+		return { body: reply.body, total: reply.total };
+	} catch (error) {
+		throw translate(error, options.notFound);
+	}
+}
+const get = (g: GraphContext, path: string, query?: Record<string, string>, notFound?: string) => call(g, 'GET', path, { query, notFound }).body;
+
+/** Whether the REST twin answers 2xx (a 404 is false): GET /user/starred/{owner}/{repo}. */
+function exists(g: GraphContext, path: string): boolean {
+	try {
+		return dispatch(g.ctx, { method: 'GET', path }).status < 300;
+	} catch (error) {
+		if (error instanceof HttpError && (error.status === 404 || error.status === 401 || error.status === 403)) return false;
+		throw error;
+	}
+}
+
+// ----- connections: offset cursors over the twin's pages
+
+/** Opaque cursor of the item at `index` (0-based). */
+const cursor = (index: number) => Buffer.from(`cursor:v2:${index}`).toString('base64');
+function cursorIndex(value: unknown): number {
+	if (typeof value !== 'string') throw new TypedError('INVALID_CURSOR_ARGUMENTS', 'Invalid cursor.');
+	const m = /^cursor:v2:(\d{1,9})$/.exec(Buffer.from(value, 'base64').toString());
+	if (!m) throw new TypedError('INVALID_CURSOR_ARGUMENTS', `\`${value}\` does not appear to be a valid cursor.`);
+	return Number(m[1]);
+}
+
+/** One page of a REST list: items and the total. */
+type Fetch = (page: number, perPage: number) => { items: Source[]; total: number };
+
+/**
+ * A Relay connection from a paged REST list: first/last/after/before over offsets, totalCount,
+ * pageInfo, nodes and edges (items mapped by `wrap`).
+ */
+function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (item) => item): Source {
+	// Only totalCount asked (no first/last: src/api/graphql/limits.ts allows it): the count alone.
+	if (args.first == null && args.last == null) return { totalCount: fetch(1, 1).total, nodes: [], edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false } };
+	const start = args.after != null ? cursorIndex(args.after) + 1 : 0;
+	let end: number | null = args.before != null ? cursorIndex(args.before) : null;
+	let total: number | null = null;
+	const range = (offset: number, count: number): Source[] => {
+		if (count <= 0) return [];
+		if (offset % count === 0) {
+			const page = fetch(offset / count + 1, count);
+			total = page.total;
+			return page.items;
+		}
+		const first = Math.floor(offset / 100);
+		const out: Source[] = [];
+		for (let p = first; p <= Math.floor((offset + count - 1) / 100); p++) {
+			const page = fetch(p + 1, 100);
+			total = page.total;
+			out.push(...page.items.map((item, i) => ({ item, index: p * 100 + i })).filter(({ index }) => index >= offset && index < offset + count).map(({ item }) => item));
+		}
+		return out;
+	};
+	let sliceStart: number;
+	let items: Source[];
+	if (args.first != null) {
+		let count = args.first as number;
+		if (end !== null) count = Math.max(0, Math.min(count, end - start));
+		sliceStart = start;
+		items = range(start, count);
+	} else {
+		if (end === null) {
+			const probe = fetch(1, 1);
+			total = probe.total;
+			end = probe.total;
+		}
+		sliceStart = Math.max(start, end - (args.last as number));
+		items = range(sliceStart, end - sliceStart);
+	}
+	if (total === null) total = fetch(1, 1).total;
+	const totalCount = total as number;
+	const nodes = items.map(wrap);
+	const edges = nodes.map((node, i) => ({ cursor: cursor(sliceStart + i), node }));
+	return {
+		totalCount,
+		nodes,
+		edges,
+		pageInfo: {
+			startCursor: edges[0]?.cursor ?? null,
+			endCursor: edges.at(-1)?.cursor ?? null,
+			hasNextPage: sliceStart + items.length < (end ?? totalCount),
+			hasPreviousPage: sliceStart > 0,
+		},
+	};
+}
+
+/** A connection over a list already in hand (an issue's labels and assignees). */
+function arrayConnection(args: Args, list: Source[], wrap: (item: Source) => Source = (item) => item): Source {
+	return connection(args, (page, perPage) => ({ items: list.slice((page - 1) * perPage, page * perPage), total: list.length }), wrap);
+}
+
+/** A connection over a paged REST list route (its body is the array, Reply.total the count). */
+function restConnection(g: GraphContext, args: Args, path: string, query: Record<string, string>, wrap: (item: Source) => Source): Source {
+	return connection(args, (page, perPage) => {
+		const { body, total } = call(g, 'GET', path, { query: { ...query, page: String(page), per_page: String(perPage) } });
+		return { items: body as Source[], total: total ?? (body as Source[]).length };
+	}, wrap);
+}
+
+/** A connection over GET /search/{kind} (its body is {total_count, items}). */
+function searchConnection(g: GraphContext, args: Args, kind: 'issues' | 'repositories', q: string, sort: Record<string, string>, wrap: (item: Source) => Source): Source {
+	return connection(args, (page, perPage) => {
+		const { body } = call(g, 'GET', `/search/${kind}`, { query: { q, ...sort, page: String(page), per_page: String(perPage) } });
+		return { items: body.items as Source[], total: body.total_count as number };
+	}, wrap);
+}
+
+// ----- sources: REST representations tagged with their GraphQL type
+
+const account = (json: Source): Source => ({ ...json, __typename: json.type === 'Organization' ? 'Organization' : 'User' });
+const repository = (json: Source): Source => ({ ...json, __typename: 'Repository' });
+const issueOrPull = (json: Source): Source => ({ ...json, __typename: json.pull_request || json.head ? 'PullRequest' : 'Issue' });
+const label = (json: Source): Source => ({ ...json, __typename: 'Label' });
+const tagged = (type: string) => (json: Source): Source => ({ ...json, __typename: type });
+
+/** {owner}/{repo} of a REST issue, pull request or label from its API URL. */
+function repoPath(json: Source): string {
+	const url = String(json.repository_url ?? json.base?.repo?.url ?? json.url ?? '');
+	const m = /\/repos\/([^/]+)\/([^/]+)/.exec(url);
+	return m ? `/repos/${m[1]}/${m[2]}` : '';
+}
+
+const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+const PERMISSIONS = [['admin', 'ADMIN'], ['maintain', 'MAINTAIN'], ['push', 'WRITE'], ['triage', 'TRIAGE'], ['pull', 'READ']] as const;
+
+/** The order GitHub's orderBy names as the REST sort ("CREATED_AT" → created). */
+function sortOf(orderBy: Args | undefined, fallback: string): { sort: string; direction: string } {
+	const field = String(orderBy?.field ?? fallback);
+	const sort = field === 'UPDATED_AT' ? 'updated' : field === 'COMMENTS' ? 'comments' : field === 'PUSHED_AT' ? 'pushed' : field === 'NAME' ? 'full_name' : field === 'STARGAZERS' ? 'stars' : 'created';
+	return { sort, direction: String(orderBy?.direction ?? 'ASC').toLowerCase() };
+}
+
+/** Issue and pull-request states as search qualifiers. */
+function stateQualifiers(states: string[] | undefined, pulls: boolean): string {
+	if (!states || states.length === 0) return '';
+	const set = new Set(states);
+	if (!pulls) return set.has('OPEN') && set.has('CLOSED') ? '' : set.has('OPEN') ? ' is:open' : ' is:closed';
+	if (set.has('OPEN') && set.has('CLOSED') && set.has('MERGED')) return '';
+	if (set.size === 1) return set.has('OPEN') ? ' is:open' : set.has('MERGED') ? ' is:merged' : ' is:unmerged';
+	if (!set.has('OPEN')) return ' is:closed';
+	return set.has('MERGED') ? ' -is:unmerged' : ' -is:merged';
+}
+
+const quote = (text: string) => `"${text.replace(/"/g, '')}"`;
+
+/** The repository's issues or pull requests through GET /search/issues. */
+function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boolean): Source {
+	let q = `repo:${repo.full_name} ${pulls ? 'is:pr' : 'is:issue'}${stateQualifiers(args.states, pulls)}`;
+	if (args.labels?.length) q += ` label:${args.labels.map(quote).join(',')}`;
+	const by = args.filterBy ?? {};
+	if (by.assignee) q += ` assignee:${by.assignee}`;
+	if (by.createdBy) q += ` author:${by.createdBy}`;
+	if (by.mentioned) q += ` mentions:${by.mentioned}`;
+	if (by.milestoneNumber) q += ` milestone:${quote(String(by.milestoneNumber))}`;
+	if (by.labels?.length) q += ` label:${by.labels.map(quote).join(',')}`;
+	if (by.states?.length) q += stateQualifiers(by.states, pulls);
+	const { sort, direction } = sortOf(args.orderBy, 'CREATED_AT');
+	return searchConnection(g, args, 'issues', q, { sort, order: direction }, issueOrPull);
+}
+
+/**
+ * Pull requests of a head or base branch (gh pr create, gh pr view BRANCH) through
+ * GET /repos/{owner}/{repo}/pulls?head=…&base=…: the newest 100 of them, filtered by state
+ * (merged or not) and labels here.
+ */
+function branchPulls(g: GraphContext, repo: Source, args: Args): Source {
+	const query: Record<string, string> = { state: 'all', per_page: '100', ...sortOf(args.orderBy, 'CREATED_AT') };
+	if (query.sort !== 'created' && query.sort !== 'updated') query.sort = 'created';
+	if (args.headRefName) query.head = `${repo.owner.login}:${args.headRefName}`;
+	if (args.baseRefName) query.base = args.baseRefName;
+	const states = new Set((args.states as string[] | undefined) ?? ['OPEN', 'CLOSED', 'MERGED']);
+	const labels = (args.labels as string[] | undefined) ?? [];
+	const list = (call(g, 'GET', `/repos/${repo.full_name}/pulls`, { query }).body as Source[]).filter((p) => {
+		const state = p.state === 'open' ? 'OPEN' : p.merged_at ? 'MERGED' : 'CLOSED';
+		return states.has(state) && labels.every((name) => (p.labels as Source[]).some((l) => l.name === name));
+	});
+	return arrayConnection(args, list, tagged('PullRequest'));
+}
+
+/** The full REST pull request behind a search item (head, base, draft, merge), fetched once. */
+function pull(g: GraphContext, source: Source): Source {
+	if (source.head) return source;
+	if (!source.__pull) source.__pull = get(g, `${repoPath(source)}/pulls/${source.number}`);
+	return source.__pull;
+}
+
+const node = (type: string, id: number) => Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
+
+/** Resolvers by type and field; fields not named read the source's property of the same name. */
+export const RESOLVERS: Record<string, Record<string, Resolver>> = {
+	Query: {
+		viewer: (_s, _a, g) => account(get(g, '/user')),
+		user: (_s, a, g) => {
+			const notFound = `Could not resolve to a User with the login of '${a.login}'.`;
+			const json = get(g, `/users/${seg(a.login)}`, undefined, notFound);
+			if (json.type === 'Organization') throw new TypedError('NOT_FOUND', notFound);
+			return account(json);
+		},
+		repositoryOwner: (_s, a, g) =>
+			account(get(g, `/users/${seg(a.login)}`, undefined, `Could not resolve to a RepositoryOwner with the login of '${a.login}'.`)),
+		organization: (_s, a, g) =>
+			account(get(g, `/orgs/${seg(a.login)}`, undefined, `Could not resolve to an Organization with the login of '${a.login}'.`)),
+		repository: (_s, a, g) =>
+			repository(get(g, `/repos/${seg(a.owner)}/${seg(a.name)}`, undefined, `Could not resolve to a Repository with the name '${a.owner}/${a.name}'.`)),
+		node: (_s, a, g) => byNodeId(g, a.id),
+		nodes: (_s, a, g) => (a.ids as string[]).map((id) => byNodeId(g, id)),
+		rateLimit: (_s, a, g) => rateLimit(g, a.dryRun === true),
+		search: (_s, args, g) => {
+			// gh asks search for `last: N` with no `before` and reads the first N results; GitHub
+			// answers that way, so `last` without `before` counts from the start here too.
+			const a = args.last != null && args.first == null && args.before == null ? { ...args, first: args.last, last: undefined } : args;
+			if (a.type === 'REPOSITORY') return { ...searchConnection(g, a, 'repositories', a.query, {}, repository), __kind: 'repositories' };
+			if (a.type === 'ISSUE') return { ...searchConnection(g, a, 'issues', a.query, {}, issueOrPull), __kind: 'issues' };
+			throw new TypedError('UNPROCESSABLE', `Gitstead searches ISSUE and REPOSITORY, not ${a.type}.`);
+		},
+	},
+	SearchResultItemConnection: {
+		issueCount: (s) => (s.__kind === 'issues' ? s.totalCount : 0),
+		repositoryCount: (s) => (s.__kind === 'repositories' ? s.totalCount : 0),
+		userCount: () => 0,
+	},
+	RateLimit: {},
+	User: {
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		avatarUrl: (s) => s.avatar_url,
+		url: (s) => s.html_url,
+		createdAt: (s, _a, g) => full(g, s).created_at,
+		updatedAt: (s, _a, g) => full(g, s).updated_at,
+		name: (s, _a, g) => full(g, s).name ?? null,
+		email: (s, _a, g) => full(g, s).email ?? '',
+		bio: (s, _a, g) => full(g, s).bio ?? null,
+		company: (s, _a, g) => full(g, s).company ?? null,
+		location: (s, _a, g) => full(g, s).location ?? null,
+		organizations: (s, a, g) => restConnection(g, a, isViewer(g, s) ? '/user/orgs' : `/users/${seg(s.login)}/orgs`, {}, account),
+		repositories: (s, a, g) => {
+			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
+			const query: Record<string, string> = { sort, direction };
+			if (isViewer(g, s)) {
+				if (a.ownerAffiliations?.length) query.affiliation = (a.ownerAffiliations as string[]).map((x) => x.toLowerCase()).join(',');
+				else query.affiliation = 'owner';
+				if (a.privacy) query.visibility = String(a.privacy).toLowerCase();
+				return restConnection(g, a, '/user/repos', query, repository);
+			}
+			return restConnection(g, a, `/users/${seg(s.login)}/repos`, query, repository);
+		},
+	},
+	Organization: {
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		avatarUrl: (s) => s.avatar_url,
+		url: (s, _a, g) => full(g, s).html_url ?? g.ctx.app.urls.html(`/${s.login}`),
+		name: (s, _a, g) => full(g, s).name ?? null,
+		description: (s, _a, g) => full(g, s).description ?? null,
+		createdAt: (s, _a, g) => full(g, s).created_at,
+		updatedAt: (s, _a, g) => full(g, s).updated_at,
+		teams: (s, a, g) => restConnection(g, a, `/orgs/${seg(s.login)}/teams`, {}, tagged('Team')),
+		repositories: (s, a, g) => {
+			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
+			const query: Record<string, string> = { sort, direction };
+			if (a.privacy) query.type = String(a.privacy).toLowerCase();
+			return restConnection(g, a, `/orgs/${seg(s.login)}/repos`, query, repository);
+		},
+		membersWithRole: (s, a, g) => {
+			const conn = restConnection(g, a, `/orgs/${seg(s.login)}/members`, {}, account);
+			let admins: Set<string> | null = null;
+			const role = (login: string) => {
+				if (admins === null) {
+					try {
+						admins = new Set((call(g, 'GET', `/orgs/${seg(s.login)}/members`, { query: { role: 'admin', per_page: '100' } }).body as Source[]).map((m) => m.login));
+					} catch {
+						admins = new Set();
+					}
+				}
+				return admins.has(login) ? 'ADMIN' : 'MEMBER';
+			};
+			conn.edges = conn.edges.map((edge: Source) => ({ ...edge, role: () => role(edge.node.login) }));
+			return conn;
+		},
+	},
+	Team: {
+		organization: (s, _a, g) => {
+			const login = /\/orgs\/([^/]+)\/teams\//.exec(String(s.html_url ?? ''))?.[1] ?? s.organization?.login;
+			return account(get(g, `/orgs/${login}`));
+		},
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		url: (s) => s.html_url,
+		privacy: (s) => (s.privacy === 'secret' ? 'SECRET' : 'VISIBLE'),
+	},
+	Repository: {
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		nameWithOwner: (s) => s.full_name,
+		url: (s) => s.html_url,
+		isPrivate: (s) => s.private,
+		visibility: (s) => upper(s.visibility),
+		isFork: (s) => s.fork,
+		isArchived: (s) => s.archived,
+		isTemplate: (s) => s.is_template ?? false,
+		hasIssuesEnabled: (s) => s.has_issues,
+		hasWikiEnabled: (s) => s.has_wiki,
+		homepageUrl: (s) => s.homepage || null,
+		sshUrl: (s) => s.ssh_url,
+		createdAt: (s) => s.created_at,
+		updatedAt: (s) => s.updated_at,
+		pushedAt: (s) => s.pushed_at,
+		stargazerCount: (s) => s.stargazers_count,
+		forkCount: (s) => s.forks_count,
+		owner: (s) => account(s.owner),
+		defaultBranchRef: (s) =>
+			s.default_branch ? { id: Buffer.from(`03:Ref${s.id}:refs/heads/${s.default_branch}`).toString('base64'), name: s.default_branch, prefix: 'refs/heads/' } : null,
+		viewerPermission: (s) => {
+			const p = s.permissions as Record<string, boolean> | undefined;
+			if (!p) return s.private ? null : 'READ';
+			for (const [key, value] of PERMISSIONS) if (p[key]) return value;
+			return null;
+		},
+		viewerHasStarred: (s, _a, g) => g.ctx.principal.user !== null && exists(g, `/user/starred/${s.full_name}`),
+		issue: (s, a, g) => {
+			const notFound = `Could not resolve to an Issue with the number of ${a.number}.`;
+			const json = get(g, `/repos/${s.full_name}/issues/${a.number}`, undefined, notFound);
+			if (json.pull_request) throw new TypedError('NOT_FOUND', notFound);
+			return issueOrPull(json);
+		},
+		issueOrPullRequest: (s, a, g) => {
+			const notFound = `Could not resolve to an issue or pull request with the number of ${a.number}.`;
+			const json = get(g, `/repos/${s.full_name}/issues/${a.number}`, undefined, notFound);
+			return json.pull_request ? tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, notFound)) : issueOrPull(json);
+		},
+		parent: (s) => (s.parent ? repository(s.parent) : null),
+		mergeCommitAllowed: (s) => s.allow_merge_commit ?? true,
+		squashMergeAllowed: (s) => s.allow_squash_merge ?? true,
+		rebaseMergeAllowed: (s) => s.allow_rebase_merge ?? true,
+		deleteBranchOnMerge: (s) => s.delete_branch_on_merge ?? false,
+		pullRequest: (s, a, g) =>
+			tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, `Could not resolve to a PullRequest with the number of ${a.number}.`)),
+		issues: (s, a, g) => issueConnection(g, s, a, false),
+		pullRequests: (s, a, g) => (a.headRefName || a.baseRefName ? branchPulls(g, s, a) : issueConnection(g, s, a, true)),
+		label: (s, a, g) => {
+			try {
+				return label(get(g, `/repos/${s.full_name}/labels/${seg(a.name)}`));
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
+				throw error;
+			}
+		},
+		labels: (s, a, g) => {
+			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
+			const list = (call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: '1' } }).total ?? 0) as number;
+			void sort;
+			// Labels by name when asked (gh label list: orderBy NAME); the REST list's order otherwise.
+			const all: Source[] = [];
+			for (let page = 1; all.length < list; page++) {
+				const body = call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: String(page) } }).body as Source[];
+				if (body.length === 0) break;
+				all.push(...body);
+			}
+			let filtered = a.query ? all.filter((l) => String(l.name).toLowerCase().includes(String(a.query).toLowerCase()) || String(l.description ?? '').toLowerCase().includes(String(a.query).toLowerCase())) : all;
+			if (a.orderBy?.field === 'NAME') filtered = [...filtered].sort((x, y) => String(x.name).localeCompare(String(y.name)));
+			if (direction === 'desc') filtered = [...filtered].reverse();
+			return arrayConnection(a, filtered, label);
+		},
+		milestones: (s, a, g) => {
+			const { sort, direction } = sortOf(a.orderBy, 'NUMBER');
+			const states = a.states as string[] | undefined;
+			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
+			return restConnection(g, a, `/repos/${s.full_name}/milestones`, { state, sort: sort === 'created' ? 'due_on' : sort, direction }, tagged('Milestone'));
+		},
+		releases: (s, a, g) => restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release')),
+	},
+	Issue: issueFields(),
+	PullRequest: {
+		...issueFields(),
+		state: (s, _a, g) => (s.state === 'open' ? 'OPEN' : pull(g, s).merged_at ? 'MERGED' : 'CLOSED'),
+		headRefName: (s, _a, g) => pull(g, s).head.ref,
+		baseRefName: (s, _a, g) => pull(g, s).base.ref,
+		isDraft: (s, _a, g) => pull(g, s).draft === true,
+		merged: (s, _a, g) => pull(g, s).merged_at != null,
+		mergedAt: (s, _a, g) => pull(g, s).merged_at ?? null,
+		headRepository: (s, _a, g) => (pull(g, s).head.repo ? repository(pull(g, s).head.repo) : null),
+		headRepositoryOwner: (s, _a, g) => (pull(g, s).head.repo ? account(pull(g, s).head.repo.owner) : null),
+		headRefOid: (s, _a, g) => pull(g, s).head.sha,
+		// REST's mergeable_state in GitHub's GraphQL enum (clean → CLEAN, dirty → DIRTY, …).
+		mergeStateStatus: (s, _a, g) => upper(pull(g, s).mergeable_state ?? 'unknown'),
+		additions: (s, _a, g) => pull(g, s).additions ?? 0,
+		deletions: (s, _a, g) => pull(g, s).deletions ?? 0,
+		maintainerCanModify: (s, _a, g) => pull(g, s).maintainer_can_modify ?? false,
+		mergeable: (s, _a, g) => {
+			const mergeable = pull(g, s).mergeable;
+			return mergeable === true ? 'MERGEABLE' : mergeable === false ? 'CONFLICTING' : 'UNKNOWN';
+		},
+		commits: (s, a, g) =>
+			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/commits`, {}, (c) => ({
+				__typename: 'PullRequestCommit',
+				id: Buffer.from(`017:PullRequestCommit${s.id}:${c.sha}`).toString('base64'),
+				url: `${s.html_url}/commits/${c.sha}`,
+				commit: { ...c, __typename: 'Commit' },
+			})),
+		reviewRequests: (s, a, g) => {
+			const requested = get(g, `${repoPath(s)}/pulls/${s.number}/requested_reviewers`) as { users: Source[]; teams: Source[] };
+			const list = [
+				...requested.users.map((u) => ({ id: Buffer.from(`013:ReviewRequest${s.id}:User${u.id}`).toString('base64'), requestedReviewer: account(u) })),
+				...requested.teams.map((t) => ({ id: Buffer.from(`013:ReviewRequest${s.id}:Team${t.id}`).toString('base64'), requestedReviewer: tagged('Team')(t) })),
+			];
+			return arrayConnection(a, list);
+		},
+		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
+		isCrossRepository: (s, _a, g) => {
+			const { head, base } = pull(g, s);
+			return !head.repo || head.repo.id !== base.repo.id;
+		},
+	},
+	Commit: {
+		id: (s) => s.node_id ?? Buffer.from(`06:Commit${s.sha}`).toString('base64'),
+		oid: (s) => s.sha,
+		message: (s, _a, g) => commit(g, s).commit.message,
+		messageHeadline: (s, _a, g) => String(commit(g, s).commit.message).split('\n')[0],
+		authoredDate: (s, _a, g) => commit(g, s).commit.author?.date,
+		committedDate: (s, _a, g) => commit(g, s).commit.committer?.date,
+		url: (s, _a, g) => commit(g, s).html_url,
+		statusCheckRollup: (s, _a, g) => {
+			const base = repoPath(commit(g, s));
+			const combined = get(g, `${base}/commits/${s.sha}/status`);
+			const runs = (get(g, `${base}/commits/${s.sha}/check-runs`, { per_page: '100' }).check_runs ?? []) as Source[];
+			const statuses = (combined.statuses ?? []) as Source[];
+			if (statuses.length === 0 && runs.length === 0) return null;
+			const contexts = [...statuses.map(tagged('StatusContext')), ...runs.map(tagged('CheckRun'))];
+			const failed = statuses.some((x) => x.state === 'failure' || x.state === 'error') || runs.some((r) => ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'].includes(r.conclusion));
+			const pending = statuses.some((x) => x.state === 'pending') || runs.some((r) => r.status !== 'completed');
+			return { id: Buffer.from(`017:StatusCheckRollup${s.sha}`).toString('base64'), state: failed ? 'FAILURE' : pending ? 'PENDING' : 'SUCCESS', contexts };
+		},
+	},
+	StatusCheckRollup: {
+		contexts: (s, a) => arrayConnection(a, s.contexts),
+	},
+	StatusContext: {
+		id: (s) => s.node_id,
+		state: (s) => upper(s.state),
+		targetUrl: (s) => s.target_url || null,
+		createdAt: (s) => s.created_at,
+	},
+	CheckRun: {
+		id: (s) => s.node_id,
+		status: (s) => upper(s.status),
+		conclusion: (s) => upper(s.conclusion ?? null),
+		startedAt: (s) => s.started_at ?? null,
+		completedAt: (s) => s.completed_at ?? null,
+		detailsUrl: (s) => s.details_url || null,
+		// The check suite; Gitstead links no workflow run to it here.
+		checkSuite: (s) => (s.check_suite ? { id: Buffer.from(`010:CheckSuite${s.check_suite.id}`).toString('base64'), workflowRun: null } : null),
+	},
+	IssueComment: {
+		viewerDidAuthor: (s, _a, g) => s.user?.id !== undefined && s.user.id === g.ctx.principal.user?.id,
+		authorAssociation: (s) => s.author_association,
+		includesCreatedEdit: (s) => s.updated_at !== s.created_at,
+		// Gitstead hides no comments: none is minimized.
+		isMinimized: () => false,
+		minimizedReason: () => null,
+		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/comments/${s.id}/reactions`),
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		url: (s) => s.html_url,
+		author: (s) => (s.user ? account(s.user) : null),
+		createdAt: (s) => s.created_at,
+		updatedAt: (s) => s.updated_at,
+	},
+	Label: {
+		id: (s) => s.node_id,
+		isDefault: (s) => s.default,
+		description: (s) => s.description ?? null,
+		url: (s, _a, g) => g.ctx.app.urls.html(`${repoPath(s).replace(/^\/repos/, '')}/labels/${seg(s.name)}`),
+		createdAt: () => null,
+	},
+	Milestone: {
+		id: (s) => s.node_id,
+		state: (s) => upper(s.state),
+		dueOn: (s) => s.due_on,
+		url: (s) => s.html_url,
+		closed: (s) => s.state === 'closed',
+		closedAt: (s) => s.closed_at ?? null,
+	},
+	Release: {
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		tagName: (s) => s.tag_name,
+		isDraft: (s) => s.draft,
+		isPrerelease: (s) => s.prerelease,
+		createdAt: (s) => s.created_at,
+		publishedAt: (s) => s.published_at,
+		url: (s) => s.html_url,
+	},
+	ReactionGroup: {
+		users: (s, a, g) =>
+			s.count === 0 || (a.first == null && a.last == null)
+				? { ...arrayConnection({ first: 0 }, []), totalCount: s.count }
+				: s.count === 0
+				? arrayConnection(a, [])
+				: restConnection(g, a, s.path, { content: s.rest }, (r) => ({ ...account(r.user), __reactedAt: r.created_at })),
+	},
+	ReactingUserEdge: {
+		reactedAt: (s) => s.node.__reactedAt,
+	},
+	PullRequestReview: {
+		authorAssociation: (s) => s.author_association,
+		commit: (s) => (s.commit_id ? { __typename: 'Commit', sha: s.commit_id } : null),
+		// GitHub's REST API keeps no reactions to reviews here: every group is empty.
+		reactionGroups: () => reactionGroups({}, ''),
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		author: (s) => (s.user ? account(s.user) : null),
+		// REST keeps a review's submission time only: a pending review is dated now.
+		createdAt: (s, _a, g) => s.submitted_at ?? new Date(g.ctx.now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+		submittedAt: (s) => s.submitted_at ?? null,
+		url: (s) => s.html_url,
+	},
+	OrganizationMemberEdge: {
+		role: (s) => (typeof s.role === 'function' ? s.role() : s.role),
+	},
+	Mutation: {},
+};
+
+/** The fields Issue and PullRequest share (REST issue or pull request representation). */
+function issueFields(): Record<string, Resolver> {
+	return {
+		id: (s) => s.node_id,
+		databaseId: (s) => s.id,
+		url: (s) => s.html_url,
+		body: (s) => s.body ?? '',
+		state: (s) => upper(s.state),
+		closed: (s) => s.state === 'closed',
+		closedAt: (s) => s.closed_at,
+		createdAt: (s) => s.created_at,
+		updatedAt: (s) => s.updated_at,
+		author: (s) => (s.user ? account(s.user) : null),
+		locked: (s) => s.locked,
+		milestone: (s) => (s.milestone ? tagged('Milestone')(s.milestone) : null),
+		labels: (s, a) => arrayConnection(a, (s.labels ?? []) as Source[], (l) => label({ ...l, repository_url: s.repository_url ?? s.base?.repo?.url })),
+		assignees: (s, a) => arrayConnection(a, (s.assignees ?? []) as Source[], account),
+		repository: (s, _a, g) => repository(get(g, repoPath(s))),
+		stateReason: (s) => upper(s.state_reason ?? null),
+		// Gitstead has no projects (classic): an issue is on no project board.
+		projectCards: (_s, a) => arrayConnection(a, []),
+		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/${s.number}/reactions`),
+		comments: (s, a, g) => restConnection(g, a, `${repoPath(s)}/issues/${s.number}/comments`, {}, tagged('IssueComment')),
+	};
+}
+
+/** GitHub's reaction contents and the REST names of their counts. */
+const REACTIONS = [['THUMBS_UP', '+1'], ['THUMBS_DOWN', '-1'], ['LAUGH', 'laugh'], ['HOORAY', 'hooray'], ['CONFUSED', 'confused'], ['HEART', 'heart'], ['ROCKET', 'rocket'], ['EYES', 'eyes']] as const;
+
+/** The eight reaction groups of a REST issue or comment (its `reactions` rollup), users from `path`. */
+function reactionGroups(s: Source, path: string): Source[] {
+	const counts = (s.reactions ?? {}) as Record<string, number>;
+	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
+}
+
+/** The REST commit behind a Commit source (a pull request's commit list carries it whole; a review names only its sha). */
+function commit(_g: GraphContext, s: Source): Source {
+	if (s.commit) return s;
+	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
+}
+
+/** Whether an account source is the caller. */
+const isViewer = (g: GraphContext, s: Source) => g.ctx.principal.user?.id === s.id;
+
+/** The full public profile of an account source (list items carry the simple form). */
+function full(g: GraphContext, s: Source): Source {
+	if ('created_at' in s) return s;
+	if (!s.__full) s.__full = get(g, s.type === 'Organization' ? `/orgs/${seg(s.login)}` : `/users/${seg(s.login)}`);
+	return s.__full;
+}
+
+/** The object a global node id names (Repository, User, Organization, Issue, PullRequest). */
+function byNodeId(g: GraphContext, id: string): Source {
+	const notFound = `Could not resolve to a node with the global id of '${id}'`;
+	const m = /^0\d+:([A-Za-z]+)(\d{1,15})$/.exec(Buffer.from(String(id), 'base64').toString());
+	if (!m) throw new TypedError('NOT_FOUND', notFound);
+	const [, type, number] = m;
+	const stores = g.ctx.app.stores;
+	if (type === 'Repository') return repository(get(g, `/repositories/${number}`, undefined, notFound));
+	if (type === 'User' || type === 'Organization') {
+		const row = stores.accounts.byId(Number(number));
+		if (!row) throw new TypedError('NOT_FOUND', notFound);
+		return type === 'User' ? account(get(g, `/users/${seg(row.login)}`, undefined, notFound)) : account(get(g, `/orgs/${seg(row.login)}`, undefined, notFound));
+	}
+	if (type === 'Issue' || type === 'PullRequest') {
+		const issue = stores.issues.byId(Number(number));
+		const repo = issue && stores.repos.byId(issue.repo_id);
+		const owner = repo && stores.accounts.byId(repo.owner_id);
+		if (!issue || !repo || !owner) throw new TypedError('NOT_FOUND', notFound);
+		return issueOrPull(get(g, `/repos/${seg(owner.login)}/${seg(repo.name)}/${issue.pull_request ? 'pulls' : 'issues'}/${issue.number}`, undefined, notFound));
+	}
+	throw new TypedError('NOT_FOUND', notFound);
+}
+
+/** The `graphql` rate-limit window after this query (GitHub's rateLimit object). */
+function rateLimit(g: GraphContext, dryRun: boolean): Source {
+	const { app, principal, now } = g.ctx;
+	const seconds = Math.floor(now / 1000);
+	const window = app.rateLimiter.window(principal.rateKey, 'graphql', seconds);
+	const used = window.used + (dryRun ? 0 : g.cost);
+	return {
+		limit: window.limit,
+		cost: g.cost,
+		remaining: Math.max(0, window.limit - used),
+		resetAt: new Date(window.reset * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+		used,
+		nodeCount: g.nodeCount,
+	};
+}
+
+export { node as graphNodeId, call, get, GraphQLError };

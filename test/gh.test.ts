@@ -1,0 +1,137 @@
+/**
+ * The GitHub CLI itself (gh, when installed) against Gitstead behind a TLS front
+ * (test/helpers/tls.ts: self-signed certificate, GH_HOST=localhost:PORT, GH_ENTERPRISE_TOKEN,
+ * SSL_CERT_FILE): gh auth status, repo view, issue list/create/view/close, label list/create,
+ * pr list/view/create/review/merge, repo create. Skipped, with a message, when `which gh` finds no gh.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type TestServer } from './helpers/server';
+import { findGh, runGh, tlsFront, type TlsFront } from './helpers/tls';
+
+const test = suite('gh');
+const gh = findGh();
+let s: TestServer;
+let front: TlsFront;
+let olivia: string;
+let eve: string;
+
+if (!gh) {
+	console.log('test/gh.test.ts: skipped — the gh CLI is not installed (`which gh` found nothing)');
+} else {
+	test.before(async () => {
+		s = await startServer();
+		s.user('olivia');
+		s.user('eve');
+		olivia = s.fullToken('olivia');
+		eve = s.fullToken('eve');
+		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'web', auto_init: true, description: 'The website' } });
+		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'vault', private: true } });
+		await s.request('POST', '/repos/olivia/web/issues', { token: olivia, body: { title: 'Broken link', body: 'On the front page', labels: ['bug'] } });
+		const main = (await s.get('/repos/olivia/web/git/ref/heads/main', olivia)).body.object.sha;
+		for (const branch of ['feature', 'other']) {
+			await s.request('POST', '/repos/olivia/web/git/refs', { token: olivia, body: { ref: `refs/heads/${branch}`, sha: main } });
+			await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token: olivia, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
+		}
+		await s.request('POST', '/repos/olivia/web/pulls', { token: olivia, body: { title: 'Add the feature', head: 'feature', base: 'main' } });
+		front = await tlsFront(Number(new URL(s.origin).port));
+	});
+	test.after(async () => {
+		await front?.close();
+		await s?.close();
+	});
+
+	test('gh auth status: logged in as the token\'s user, with its scopes', async () => {
+		const r = await runGh(front, olivia, ['auth', 'status']);
+		assert.is(r.code, 0, r.stderr);
+		assert.match(r.stderr, `Logged in to ${front.host} as olivia (GH_ENTERPRISE_TOKEN)`);
+		assert.match(r.stderr, 'Token scopes: repo');
+	});
+
+	test('gh repo view: name and description; a hidden repository is not found', async () => {
+		const r = await runGh(front, olivia, ['repo', 'view', 'olivia/web']);
+		assert.is(r.code, 0, r.stderr);
+		assert.match(r.stdout, /name:\s+olivia\/web/);
+		assert.match(r.stdout, /description:\s+The website/);
+		const hidden = await runGh(front, eve, ['repo', 'view', 'olivia/vault']);
+		assert.is(hidden.code, 1, 'gh fails');
+		assert.match(hidden.stderr, "Could not resolve to a Repository with the name 'olivia/vault'.");
+	});
+
+	test('gh issue list / create / view / close', async () => {
+		const list = await runGh(front, olivia, ['issue', 'list', '-R', 'olivia/web']);
+		assert.is(list.code, 0, list.stderr);
+		assert.match(list.stdout, /^1\tOPEN\tBroken link\tbug\t/m);
+		const created = await runGh(front, olivia, ['issue', 'create', '-R', 'olivia/web', '-t', 'From gh', '-b', 'Made by the CLI']);
+		assert.is(created.code, 0, created.stderr);
+		assert.match(created.stdout, `${s.origin}/olivia/web/issues/3`, 'gh prints the new issue\'s URL (number 3: the pull request took 2)');
+		const rest = await s.get('/repos/olivia/web/issues/3', olivia);
+		assert.is(rest.body.title, 'From gh');
+		assert.is(rest.body.body, 'Made by the CLI');
+		const view = await runGh(front, olivia, ['issue', 'view', '3', '-R', 'olivia/web']);
+		assert.is(view.code, 0, view.stderr);
+		assert.match(view.stdout, /title:\s+From gh/);
+		assert.match(view.stdout, /state:\s+OPEN/);
+		assert.match(view.stdout, /author:\s+olivia/);
+		assert.match(view.stdout, 'Made by the CLI');
+		const refused = await runGh(front, eve, ['issue', 'close', '3', '-R', 'olivia/web']);
+		assert.is(refused.code, 1, 'another user may not close it');
+		const close = await runGh(front, olivia, ['issue', 'close', '3', '-R', 'olivia/web']);
+		assert.is(close.code, 0, close.stderr);
+		assert.match(close.stderr, 'Closed issue #3 (From gh)');
+		assert.is((await s.get('/repos/olivia/web/issues/3', olivia)).body.state, 'closed');
+		const all = await runGh(front, olivia, ['issue', 'list', '-R', 'olivia/web', '--state', 'closed']);
+		assert.match(all.stdout, /^3\tCLOSED\tFrom gh\t/m);
+	});
+
+	test('gh label list / create', async () => {
+		const created = await runGh(front, olivia, ['label', 'create', 'ux', '-R', 'olivia/web', '-c', 'ff00ff', '-d', 'User experience']);
+		assert.is(created.code, 0, created.stderr);
+		const list = await runGh(front, olivia, ['label', 'list', '-R', 'olivia/web']);
+		assert.is(list.code, 0, list.stderr);
+		assert.match(list.stdout, /^ux\tUser experience\t#ff00ff$/m);
+		assert.match(list.stdout, /^bug\t/m);
+	});
+
+	test('gh pr list', async () => {
+		const r = await runGh(front, olivia, ['pr', 'list', '-R', 'olivia/web']);
+		assert.is(r.code, 0, r.stderr);
+		assert.match(r.stdout, /^2\tAdd the feature\tfeature\tOPEN/m);
+	});
+
+	test('gh pr view', async () => {
+		const r = await runGh(front, olivia, ['pr', 'view', '2', '-R', 'olivia/web']);
+		assert.is(r.code, 0, r.stderr);
+		assert.match(r.stdout, /title:\s+Add the feature/);
+		assert.match(r.stdout, /state:\s+OPEN/);
+		assert.match(r.stdout, /author:\s+olivia/);
+		assert.match(r.stdout, /url:\s+.*\/olivia\/web\/pull\/2/);
+	});
+
+	test('gh pr create / review / merge', async () => {
+		const created = await runGh(front, olivia, ['pr', 'create', '-R', 'olivia/web', '-H', 'other', '-B', 'main', '-t', 'Other', '-b', 'Body']);
+		assert.is(created.code, 0, created.stderr);
+		const number = Number(created.stdout.trim().split('/').pop());
+		assert.match(created.stdout, `/olivia/web/pull/${number}`, 'gh prints the pull request\'s URL');
+		const review = await runGh(front, olivia, ['pr', 'review', String(number), '-R', 'olivia/web', '--comment', '-b', 'Nice']);
+		assert.is(review.code, 0, review.stderr);
+		const reviews = await s.get(`/repos/olivia/web/pulls/${number}/reviews`, olivia);
+		assert.equal(reviews.body.map((r: { state: string; body: string }) => [r.state, r.body]), [['COMMENTED', 'Nice']], 'the REST twin stored the review');
+		const merged = await runGh(front, olivia, ['pr', 'merge', String(number), '-R', 'olivia/web', '--squash']);
+		assert.is(merged.code, 0, merged.stderr);
+		assert.is((await s.get(`/repos/olivia/web/pulls/${number}`, olivia)).body.merged, true);
+		const refused = await runGh(front, eve, ['pr', 'merge', '2', '-R', 'olivia/web', '--squash']);
+		assert.is(refused.code, 1, 'eve may not merge');
+	});
+
+	test('gh repo create', async () => {
+		const r = await runGh(front, olivia, ['repo', 'create', 'olivia/newrepo', '--public', '-d', 'Made by gh']);
+		assert.is(r.code, 0, r.stderr);
+		const rest = await s.get('/repos/olivia/newrepo', olivia);
+		assert.is(rest.status, 200);
+		assert.is(rest.body.description, 'Made by gh');
+		assert.is(rest.body.private, false);
+	});
+}
+
+test.run();

@@ -1,0 +1,471 @@
+/**
+ * POST /api/graphql (and /graphql): GitHub's GraphQL endpoint over the REST twins — viewer, user,
+ * repository with its connections, organization, node ids, errors, limits, rateLimit, mutations,
+ * search; and the queries gh sends (test/fixtures/gh/*.graphql) answered field by field.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('graphql');
+let s: TestServer;
+let olivia: string; // owner of acme
+let mia: string; // member of acme
+let eve: string; // nobody to acme
+
+const gql = (token: string | undefined, query: string, variables?: Record<string, unknown>, path = '/api/graphql') =>
+	s.request('POST', `${s.origin}${path}`, { token, body: { query, variables } });
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mia', 'eve']) s.user(login);
+	s.org('acme', 'olivia');
+	s.member('acme', 'mia');
+	olivia = s.fullToken('olivia');
+	mia = s.fullToken('mia');
+	eve = s.fullToken('eve');
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'web', description: 'The website', homepage: 'https://acme.test' } });
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'vault', private: true } });
+	await s.request('POST', '/repos/acme/web/labels', { token: olivia, body: { name: 'bug', color: 'd73a4a', description: 'Something is broken' } });
+	await s.request('POST', '/repos/acme/web/labels', { token: olivia, body: { name: 'docs', color: '0075ca' } });
+	await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'First', labels: ['bug'] } });
+	await s.request('POST', '/repos/acme/web/issues', { token: mia, body: { title: 'Second' } });
+	const third = await s.request('POST', '/repos/acme/web/issues', { token: mia, body: { title: 'Third' } });
+	await s.request('PATCH', `/repos/acme/web/issues/${third.body.number}`, { token: olivia, body: { state: 'closed' } });
+});
+test.after(() => s.close());
+
+/** A query gh 2.23 sends, as captured by scripts/capture-gh-queries.ts (its comment line dropped). */
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', 'gh', `${name}.graphql`), 'utf8').replace(/^#.*\n/, '');
+
+/** The repository the gh fixtures run against: olivia/site with an issue, a closed issue and a pull request. */
+async function site(): Promise<void> {
+	if ((await s.get('/repos/olivia/site', olivia)).status === 200) return;
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'site', auto_init: true, description: 'Home page' } });
+	await s.request('POST', '/repos/olivia/site/issues', { token: olivia, body: { title: 'Broken link', body: 'On the front page', labels: ['bug'], assignees: ['olivia'] } });
+	await s.request('POST', '/repos/olivia/site/issues', { token: olivia, body: { title: 'Old', body: 'done' } });
+	await s.request('PATCH', '/repos/olivia/site/issues/2', { token: olivia, body: { state: 'closed', state_reason: 'completed' } });
+	await s.request('POST', '/repos/olivia/site/issues/1/comments', { token: mia, body: { body: 'Seen it too' } });
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/feature', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/feature.txt', { token: olivia, body: { message: 'Feature', content: Buffer.from('x').toString('base64'), branch: 'feature' } });
+	const pr = await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'Add the feature', head: 'feature', base: 'main', draft: true } });
+	assert.is(pr.status, 201, 'the pull request is made');
+}
+
+/** Runs a gh fixture and returns its data, asserting there are no errors. */
+async function ghQuery(name: string, variables: Record<string, unknown>, token = olivia): Promise<any> {
+	const res = await gql(token, fixture(name), variables);
+	assert.is(res.status, 200, `${name} answers 200`);
+	assert.is(res.body.errors, undefined, `${name} answers without errors: ${JSON.stringify(res.body.errors)}`);
+	return res.body.data;
+}
+
+test('gh fixtures: UserCurrent (gh auth status) and the field probes (Issue_fields, Repository_fields)', async () => {
+	const data = await ghQuery('UserCurrent', {});
+	assert.equal(data, { viewer: { login: 'olivia' } }, 'the viewer gh reports as logged in');
+	const issue = await ghQuery('Issue_fields', {});
+	const names = issue.Issue.fields.map((f: { name: string }) => f.name);
+	assert.ok(names.includes('stateReason'), 'gh sees stateReason on Issue (it then asks for it)');
+	const repo = await ghQuery('Repository_fields', {});
+	assert.ok(repo.Repository.fields.some((f: { name: string }) => f.name === 'viewerPermission'));
+});
+
+test('gh fixtures: RepositoryInfo (repo view, issue create) and RepositoryList (repo list)', async () => {
+	await site();
+	const view = await ghQuery('RepositoryInfo', { owner: 'olivia', name: 'site' });
+	assert.is(view.repository.name, 'site');
+	assert.is(view.repository.owner.login, 'olivia');
+	assert.is(view.repository.owner.id, s.app.stores.accounts.byLogin('olivia') && Buffer.from(`04:User${s.app.stores.accounts.byLogin('olivia')!.id}`).toString('base64'));
+	assert.is(view.repository.description, 'Home page');
+	const create = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' });
+	const r = create.repository;
+	assert.is(r.hasIssuesEnabled, true);
+	assert.is(r.hasWikiEnabled, true);
+	assert.is(r.viewerPermission, 'ADMIN', 'the owner administers');
+	assert.equal(r.defaultBranchRef, { name: 'main' });
+	assert.is(r.parent, null, 'not a fork');
+	assert.is(r.mergeCommitAllowed, true);
+	assert.is(r.squashMergeAllowed, true);
+	assert.is(r.rebaseMergeAllowed, true);
+	const asMia = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' }, mia);
+	assert.is(asMia.repository.viewerPermission, 'READ', 'another user reads a public repository');
+	const list = await ghQuery('RepositoryList', { owner: 'olivia', perPage: 30 });
+	assert.is(list.repositoryOwner.login, 'olivia');
+	const names = list.repositoryOwner.repositories.nodes.map((n: { nameWithOwner: string }) => n.nameWithOwner);
+	assert.ok(names.includes('olivia/site'), 'the owner\'s repositories');
+	const node = list.repositoryOwner.repositories.nodes.find((n: { nameWithOwner: string }) => n.nameWithOwner === 'olivia/site');
+	assert.equal({ ...node, createdAt: undefined, pushedAt: undefined }, {
+		nameWithOwner: 'olivia/site', description: 'Home page', isPrivate: false, isFork: false, isArchived: false, visibility: 'PUBLIC', createdAt: undefined, pushedAt: undefined,
+	});
+	assert.is(list.repositoryOwner.repositories.totalCount, names.length);
+	assert.is(list.repositoryOwner.repositories.pageInfo.hasNextPage, false);
+});
+
+test('gh fixtures: IssueList (issue list), IssueSearch (issue list --label), IssueByNumber (issue view)', async () => {
+	await site();
+	const list = await ghQuery('IssueList', { owner: 'olivia', repo: 'site', limit: 30, states: ['OPEN'] });
+	const issues = list.repository.issues;
+	assert.is(list.repository.hasIssuesEnabled, true);
+	assert.is(issues.totalCount, 1, 'open issues only, no pull requests');
+	const [first] = issues.nodes;
+	assert.is(first.number, 1);
+	assert.is(first.title, 'Broken link');
+	assert.is(first.state, 'OPEN');
+	assert.is(first.url, `${s.origin}/olivia/site/issues/1`);
+	assert.is(first.stateReason, null);
+	assert.equal(first.labels.nodes.map((l: { name: string; color: string }) => [l.name, l.color]), [['bug', 'd73a4a']]);
+	assert.is(first.labels.totalCount, 1);
+	const all = await ghQuery('IssueList', { owner: 'olivia', repo: 'site', limit: 30, states: ['OPEN', 'CLOSED'] });
+	assert.equal(all.repository.issues.nodes.map((i: { number: number }) => i.number), [2, 1], 'newest first (orderBy CREATED_AT DESC)');
+	assert.is(all.repository.issues.nodes[0].stateReason, 'COMPLETED');
+	const mine = await ghQuery('IssueList', { owner: 'olivia', repo: 'site', limit: 30, states: ['OPEN', 'CLOSED'], assignee: 'olivia' });
+	assert.equal(mine.repository.issues.nodes.map((i: { number: number }) => i.number), [1], 'filterBy assignee');
+	const search = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: 'label:bug repo:olivia/site type:issue' });
+	assert.is(search.search.issueCount, 1);
+	assert.is(search.search.nodes[0].title, 'Broken link');
+	const view = await ghQuery('IssueByNumber', { owner: 'olivia', repo: 'site', number: 1 });
+	const issue = view.repository.issue;
+	assert.is(issue.__typename, 'Issue');
+	assert.is(issue.body, 'On the front page');
+	assert.is(issue.author.login, 'olivia');
+	assert.equal(issue.assignees.nodes.map((a: { login: string }) => a.login), ['olivia']);
+	assert.equal(issue.projectCards, { nodes: [], totalCount: 0 }, 'Gitstead has no project boards');
+	assert.is(issue.reactionGroups.length, 8, 'the eight reaction groups');
+	assert.equal(issue.reactionGroups[0], { content: 'THUMBS_UP', users: { totalCount: 0 } });
+	assert.is(issue.comments.totalCount, 1);
+	assert.is(issue.comments.nodes[0].body, 'Seen it too');
+	assert.is(issue.comments.nodes[0].author.login, 'mia');
+	assert.is(issue.comments.nodes[0].authorAssociation, 'NONE');
+	assert.is(issue.comments.nodes[0].isMinimized, false);
+	const pr = await ghQuery('IssueByNumber-2', { owner: 'olivia', repo: 'site', number: 3 });
+	assert.is(pr.repository.issue.__typename, 'PullRequest', 'issueOrPullRequest answers a pull request');
+	const missing = await gql(olivia, fixture('IssueByNumber-2'), { owner: 'olivia', repo: 'site', number: 99 });
+	assert.is(missing.body.errors[0].type, 'NOT_FOUND');
+	assert.is(missing.body.errors[0].message, 'Could not resolve to an issue or pull request with the number of 99.');
+});
+
+test('gh fixtures: LabelList (label list) and PullRequestList (pr list)', async () => {
+	await site();
+	const labels = await ghQuery('LabelList', { owner: 'olivia', repo: 'site', limit: 30, orderBy: { field: 'NAME', direction: 'ASC' } });
+	const names = labels.repository.labels.nodes.map((l: { name: string }) => l.name);
+	assert.equal(names, [...names].sort((a: string, b: string) => a.localeCompare(b)), 'ordered by name');
+	assert.equal(labels.repository.labels.nodes.find((l: { name: string }) => l.name === 'bug'), { color: 'd73a4a', description: "Something isn't working", name: 'bug' });
+	const search = await ghQuery('LabelList', { owner: 'olivia', repo: 'site', limit: 30, query: 'bug' });
+	assert.equal(search.repository.labels.nodes.map((l: { name: string }) => l.name), ['bug']);
+	const pulls = await ghQuery('PullRequestList', { owner: 'olivia', repo: 'site', limit: 30, state: ['OPEN'] });
+	const conn = pulls.repository.pullRequests;
+	assert.is(conn.totalCount, 1);
+	const [pr] = conn.nodes;
+	assert.is(pr.number, 3);
+	assert.is(pr.title, 'Add the feature');
+	assert.is(pr.state, 'OPEN');
+	assert.is(pr.headRefName, 'feature');
+	assert.is(pr.headRepositoryOwner.login, 'olivia');
+	assert.is(pr.isCrossRepository, false);
+	assert.is(pr.isDraft, true);
+	assert.is(pr.url, `${s.origin}/olivia/site/pull/3`);
+	const merged = await ghQuery('PullRequestList', { owner: 'olivia', repo: 'site', limit: 30, state: ['MERGED'] });
+	assert.is(merged.repository.pullRequests.totalCount, 0);
+});
+
+test('gh fixtures: PullRequestByNumber (pr view, pr merge), PullRequestForBranch (pr create) with statuses and check runs', async () => {
+	await site();
+	const head = (await s.get('/repos/olivia/site/pulls/3', olivia)).body.head.sha;
+	await s.request('POST', `/repos/olivia/site/statuses/${head}`, { token: olivia, body: { state: 'success', context: 'ci/build', target_url: 'https://ci.test/1' } });
+	const view = await ghQuery('PullRequestByNumber', { owner: 'olivia', repo: 'site', pr_number: 3 });
+	const pr = view.repository.pullRequest;
+	assert.is(pr.title, 'Add the feature');
+	assert.is(pr.isDraft, true);
+	assert.is(pr.baseRefName, 'main');
+	assert.is(pr.headRefName, 'feature');
+	assert.equal(pr.headRepository.name, 'site');
+	assert.is(pr.commits.totalCount, 1, 'one commit on the branch');
+	assert.is(pr.additions, 1);
+	assert.is(pr.deletions, 0);
+	assert.ok(['MERGEABLE', 'UNKNOWN'].includes(pr.mergeable), pr.mergeable);
+	assert.equal(pr.reviewRequests.nodes, []);
+	assert.is(pr.reviews.totalCount, 0);
+	const rollup = pr.statusCheckRollup.nodes[0].commit.statusCheckRollup;
+	assert.equal(rollup.contexts.nodes, [{ __typename: 'StatusContext', context: 'ci/build', state: 'SUCCESS', targetUrl: 'https://ci.test/1', createdAt: rollup.contexts.nodes[0].createdAt }]);
+	const merge = await ghQuery('PullRequestByNumber-3', { owner: 'olivia', repo: 'site', pr_number: 3 });
+	assert.is(merge.repository.pullRequest.headRefOid, head);
+	assert.is(merge.repository.pullRequest.commits.nodes[0].commit.oid, head);
+	assert.is(typeof merge.repository.pullRequest.mergeStateStatus, 'string');
+	const branch = await ghQuery('PullRequestForBranch', { owner: 'olivia', repo: 'site', headRefName: 'feature', states: ['OPEN'] });
+	assert.equal(branch.repository.pullRequests.nodes.map((n: { number: number }) => n.number), [3], 'the open pull request of the branch');
+	const none = await ghQuery('PullRequestForBranch', { owner: 'olivia', repo: 'site', headRefName: 'nothing', states: ['OPEN'] });
+	assert.equal(none.repository.pullRequests.nodes, []);
+});
+
+test('gh fixtures: IssueCreate, CommentCreate, IssueClose, IssueReopen run the REST twins', async () => {
+	await site();
+	const repo = await ghQuery('RepositoryInfo-2', { owner: 'olivia', name: 'site' });
+	const created = await ghQuery('IssueCreate', { input: { repositoryId: repo.repository.id, title: 'From gh', body: 'Body' } }, mia);
+	const { id, url } = created.createIssue.issue;
+	assert.ok(url.startsWith(`${s.origin}/olivia/site/issues/`), 'the html URL gh prints');
+	const number = Number(url.split('/').pop());
+	const rest = await s.get(`/repos/olivia/site/issues/${number}`, olivia);
+	assert.is(rest.body.user.login, 'mia', 'created by the caller');
+	const comment = await ghQuery('CommentCreate', { input: { subjectId: id, body: 'More detail' } }, mia);
+	assert.ok(comment.addComment.commentEdge.node.url.startsWith(`${s.origin}/olivia/site/issues/${number}#issuecomment-`));
+	const closed = await ghQuery('IssueClose', { input: { issueId: id } }, mia);
+	assert.is(closed.closeIssue.issue.id, id, 'the author closes their issue');
+	assert.is((await s.get(`/repos/olivia/site/issues/${number}`, olivia)).body.state, 'closed');
+	await ghQuery('IssueReopen', { input: { issueId: id } }, olivia);
+	assert.is((await s.get(`/repos/olivia/site/issues/${number}`, olivia)).body.state, 'open');
+	const eveClose = await gql(eve, fixture('IssueClose'), { input: { issueId: id } });
+	assert.is(eveClose.body.errors[0].type, 'FORBIDDEN', 'another user may not close it (the REST twin\'s 403)');
+	assert.equal(eveClose.body.data, { closeIssue: null });
+});
+
+test('anonymous: 401 as GitHub answers; /graphql answers too', async () => {
+	const res = await gql(undefined, '{ viewer { login } }');
+	assert.is(res.status, 401, 'an anonymous request is refused');
+	const other = await gql(olivia, '{ viewer { login } }', undefined, '/graphql');
+	assert.is(other.status, 200, '/graphql serves the same endpoint');
+	assert.is(other.body.data.viewer.login, 'olivia');
+});
+
+test('viewer and user: login and name; an organization is no User', async () => {
+	const res = await gql(olivia, '{ viewer { login name } user(login: "mia") { login databaseId id } }');
+	assert.is(res.status, 200);
+	assert.is(res.body.data.viewer.login, 'olivia', 'viewer is the caller');
+	assert.is(res.body.data.user.login, 'mia');
+	assert.is(res.body.data.user.id, Buffer.from(`04:User${res.body.data.user.databaseId}`).toString('base64'), 'global ids are GitHub\'s legacy node ids');
+	assert.is(res.headers.get('etag'), null, 'no ETag');
+	assert.is(res.headers.get('x-ratelimit-resource'), 'graphql', 'counted in the graphql category');
+	const org = await gql(olivia, '{ user(login: "acme") { login } }');
+	assert.equal(org.body.data, { user: null });
+	assert.is(org.body.errors[0].type, 'NOT_FOUND');
+	assert.equal(org.body.errors[0].path, ['user']);
+	assert.is(org.body.errors[0].message, "Could not resolve to a User with the login of 'acme'.");
+});
+
+test('repository: the fields gh repo view reads; hidden private repository NOT_FOUND', async () => {
+	const res = await gql(mia, `{ repository(owner: "acme", name: "web") {
+		id name nameWithOwner description url isPrivate visibility isFork isArchived defaultBranchRef { name }
+		stargazerCount forkCount owner { login } createdAt updatedAt pushedAt homepageUrl viewerPermission
+		issues(first: 10, states: [OPEN]) { totalCount nodes { number title labels(first: 5) { nodes { name } } } }
+		labels(first: 10) { totalCount nodes { name color description } }
+	} }`);
+	assert.is(res.status, 200);
+	assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+	const repo = res.body.data.repository;
+	assert.is(repo.nameWithOwner, 'acme/web');
+	assert.is(repo.description, 'The website');
+	assert.is(repo.homepageUrl, 'https://acme.test');
+	assert.is(repo.isPrivate, false);
+	assert.is(repo.visibility, 'PUBLIC');
+	assert.is(repo.owner.login, 'acme');
+	assert.is(repo.url, `${s.origin}/acme/web`);
+	assert.is(repo.viewerPermission, 'READ', 'a member with the default base permission reads');
+	assert.is(repo.issues.totalCount, 2, 'open issues only');
+	assert.equal(repo.issues.nodes.map((i: { title: string }) => i.title), ['First', 'Second'], 'oldest first by default');
+	assert.equal(repo.issues.nodes[0].labels.nodes, [{ name: 'bug' }]);
+	const labels = await s.get('/repos/acme/web/labels?per_page=100', mia);
+	assert.is(repo.labels.totalCount, labels.body.length, 'the labels REST lists (the defaults and ours)');
+	const hidden = await gql(eve, '{ repository(owner: "acme", name: "vault") { name } }');
+	assert.equal(hidden.body.data, { repository: null });
+	assert.is(hidden.body.errors[0].type, 'NOT_FOUND');
+	assert.is(hidden.body.errors[0].message, "Could not resolve to a Repository with the name 'acme/vault'.");
+	assert.equal(hidden.body.errors[0].locations, [{ line: 1, column: 3 }]);
+});
+
+test('connections: first/after/last/before, pageInfo, edges', async () => {
+	const q = `query($after: String) { repository(owner: "acme", name: "web") { issues(first: 1, after: $after, states: [OPEN, CLOSED]) {
+		totalCount pageInfo { hasNextPage hasPreviousPage endCursor startCursor } edges { cursor node { title } } } } }`;
+	const one = await gql(olivia, q);
+	const c1 = one.body.data.repository.issues;
+	assert.is(c1.totalCount, 3);
+	assert.is(c1.edges[0].node.title, 'First');
+	assert.is(c1.pageInfo.hasNextPage, true);
+	assert.is(c1.pageInfo.hasPreviousPage, false);
+	const two = await gql(olivia, q, { after: c1.pageInfo.endCursor });
+	assert.is(two.body.data.repository.issues.edges[0].node.title, 'Second');
+	assert.is(two.body.data.repository.issues.pageInfo.hasPreviousPage, true);
+	const last = await gql(olivia, '{ repository(owner: "acme", name: "web") { issues(last: 2) { nodes { title } pageInfo { hasNextPage } } } }');
+	assert.equal(last.body.data.repository.issues.nodes.map((i: { title: string }) => i.title), ['Second', 'Third']);
+});
+
+test('limits: first/last required and at most 100, before execution', async () => {
+	const missing = await gql(olivia, '{ repository(owner: "acme", name: "web") { issues { nodes { title } } } }');
+	assert.is(missing.body.data, undefined, 'nothing runs');
+	assert.is(missing.body.errors[0].type, 'MISSING_PAGINATION_BOUNDARIES');
+	assert.is(missing.body.errors[0].message, 'You must provide a `first` or `last` value to properly paginate the `issues` connection.');
+	const excessive = await gql(olivia, '{ repository(owner: "acme", name: "web") { issues(first: 101) { totalCount } } }');
+	assert.is(excessive.body.errors[0].type, 'EXCESSIVE_PAGINATION');
+	assert.is(excessive.body.errors[0].message, 'Requesting 101 records on the `issues` connection exceeds the `first` limit of 100 records.');
+	const huge = await gql(olivia, `{ viewer { organizations(first: 100) { nodes { repositories(first: 100) { nodes {
+		issues(first: 100) { nodes { labels(first: 100) { nodes { name } } } } } } } } } }`);
+	assert.is(huge.body.errors[0].type, 'MAX_NODE_LIMIT_EXCEEDED');
+	assert.is(huge.body.errors[0].message, 'This query requests up to 101,010,100 possible nodes which exceeds the maximum limit of 500,000.');
+	const field = await gql(olivia, '{ viewer { nope } }');
+	assert.is(field.body.errors[0].message, "Field 'nope' doesn't exist on type 'User'");
+	const intro = await gql(olivia, '{ __schema { queryType { name } } }');
+	assert.is(intro.body.data.__schema.queryType.name, 'Query', 'introspection is allowed');
+});
+
+test('rateLimit: cost 1 per 100 nodes, used and remaining after the query', async () => {
+	s.user('rita');
+	const rita = s.fullToken('rita');
+	const res = await gql(rita, '{ rateLimit { limit cost remaining used nodeCount resetAt } }');
+	const rate = res.body.data.rateLimit;
+	assert.is(rate.limit, 5000);
+	assert.is(rate.cost, 1);
+	assert.is(rate.used, 1, 'this query counted');
+	assert.is(rate.remaining, 4999);
+	assert.is(rate.nodeCount, 0);
+	assert.ok(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(rate.resetAt));
+	assert.is(res.headers.get('x-ratelimit-used'), '1');
+	const big = await gql(rita, '{ rateLimit { cost nodeCount } viewer { repositories(first: 100) { nodes { issues(first: 100) { nodes { number } } } } } }');
+	assert.is(big.body.data.rateLimit.nodeCount, 10100);
+	assert.is(big.body.data.rateLimit.cost, 1, '101 requests / 100, rounded');
+	const counted = await gql(rita, '{ viewer { repositories(first: 5) { totalCount } } }');
+	assert.is(counted.body.errors, undefined, 'a connection asked only for its totalCount needs no first or last');
+});
+
+test('organization: teams, membersWithRole with roles, repositories', async () => {
+	const res = await gql(mia, `{ organization(login: "acme") { login membersWithRole(first: 10) { totalCount edges { role node { login } } }
+		repositories(first: 10) { totalCount nodes { name } } teams(first: 5) { totalCount } } }`);
+	assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+	const org = res.body.data.organization;
+	assert.is(org.membersWithRole.totalCount, 2);
+	const roles = Object.fromEntries(org.membersWithRole.edges.map((e: { role: string; node: { login: string } }) => [e.node.login, e.role]));
+	assert.equal(roles, { olivia: 'ADMIN', mia: 'MEMBER' });
+	const repos = await s.get('/orgs/acme/repos', mia);
+	assert.is(org.repositories.totalCount, repos.body.length, 'what the REST twin shows this member');
+	const outsider = await gql(eve, '{ organization(login: "acme") { repositories(first: 10) { totalCount } } }');
+	assert.is(outsider.body.data.organization.repositories.totalCount, 1, 'an outsider sees the public repository only');
+	const missing = await gql(mia, '{ organization(login: "nope") { login } }');
+	assert.is(missing.body.errors[0].message, "Could not resolve to an Organization with the login of 'nope'.");
+});
+
+test('node(id:) and nodes(ids:)', async () => {
+	const res = await gql(olivia, '{ repository(owner: "acme", name: "web") { id issue(number: 1) { id } } }');
+	const { id, issue } = res.body.data.repository;
+	const nodes = await gql(olivia, `{ node(id: "${id}") { ... on Repository { nameWithOwner } } nodes(ids: ["${issue.id}"]) { ... on Issue { title } } }`);
+	assert.is(nodes.body.data.node.nameWithOwner, 'acme/web');
+	assert.is(nodes.body.data.nodes[0].title, 'First');
+	const hidden = await gql(olivia, '{ repository(owner: "acme", name: "vault") { id } }');
+	const eveSees = await gql(eve, `{ node(id: "${hidden.body.data.repository.id}") { id } }`);
+	assert.is(eveSees.body.errors[0].type, 'NOT_FOUND', 'a hidden repository is no node');
+});
+
+test('mutations run through the REST twin: createIssue, addComment, closeIssue, labels, stars; refusals', async () => {
+	const ids = await gql(olivia, '{ repository(owner: "acme", name: "web") { id labels(first: 10) { nodes { id name } } } }');
+	const repoId = ids.body.data.repository.id;
+	const bug = ids.body.data.repository.labels.nodes.find((l: { name: string }) => l.name === 'bug').id;
+	const created = await gql(mia, `mutation($input: CreateIssueInput!) { createIssue(input: $input) { clientMutationId issue { number title state author { login } } } }`, {
+		input: { repositoryId: repoId, title: 'From GraphQL', body: 'hello', clientMutationId: 'x1' },
+	});
+	assert.is(created.body.errors, undefined, JSON.stringify(created.body.errors));
+	const issue = created.body.data.createIssue.issue;
+	assert.is(created.body.data.createIssue.clientMutationId, 'x1');
+	assert.is(issue.author.login, 'mia');
+	const rest = await s.get(`/repos/acme/web/issues/${issue.number}`, olivia);
+	assert.is(rest.body.title, 'From GraphQL', 'the REST twin sees it');
+	const node = await gql(olivia, `{ repository(owner: "acme", name: "web") { issue(number: ${issue.number}) { id } } }`);
+	const issueId = node.body.data.repository.issue.id;
+	const comment = await gql(mia, `mutation { addComment(input: { subjectId: "${issueId}", body: "A comment" }) { commentEdge { node { body author { login } } } } }`);
+	assert.is(comment.body.data.addComment.commentEdge.node.body, 'A comment');
+	const labeled = await gql(olivia, `mutation { addLabelsToLabelable(input: { labelableId: "${issueId}", labelIds: ["${bug}"] }) { labelable { ... on Issue { labels(first: 5) { nodes { name } } } } } }`);
+	assert.equal(labeled.body.data.addLabelsToLabelable.labelable.labels.nodes, [{ name: 'bug' }]);
+	const forbidden = await gql(eve, `mutation { closeIssue(input: { issueId: "${issueId}" }) { issue { state } } }`);
+	assert.is(forbidden.body.errors[0].type, 'FORBIDDEN', 'eve may not close another user\'s issue');
+	assert.equal(forbidden.body.errors[0].path, ['closeIssue']);
+	const closed = await gql(olivia, `mutation { closeIssue(input: { issueId: "${issueId}", stateReason: NOT_PLANNED }) { issue { state closed } } }`);
+	assert.equal(closed.body.data.closeIssue.issue, { state: 'CLOSED', closed: true });
+	const label = await gql(olivia, `mutation { createLabel(input: { repositoryId: "${repoId}", name: "ux", color: "ff00ff" }) { label { name color } } }`);
+	assert.equal(label.body.data.createLabel.label, { name: 'ux', color: 'ff00ff' });
+	const invalid = await gql(olivia, `mutation { createLabel(input: { repositoryId: "${repoId}", name: "ux", color: "ff00ff" }) { label { name } } }`);
+	assert.is(invalid.body.errors[0].type, 'UNPROCESSABLE', 'the twin\'s 422');
+	const star = await gql(eve, `mutation { addStar(input: { starrableId: "${repoId}" }) { starrable { stargazerCount viewerHasStarred } } }`);
+	assert.equal(star.body.data.addStar.starrable, { stargazerCount: 1, viewerHasStarred: true });
+});
+
+test('pull-request mutations through the REST twins: createPullRequest, requestReviews, addPullRequestReview, submitPullRequestReview, mergePullRequest', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/second', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/second.txt', { token: olivia, body: { message: 'Second', content: Buffer.from('y').toString('base64'), branch: 'second' } });
+	const ids = await gql(olivia, '{ repository(owner: "olivia", name: "site") { id } user(login: "mia") { id } }');
+	const repoId = ids.body.data.repository.id;
+	const miaId = ids.body.data.user.id;
+	const refused = await gql(olivia, `mutation { createPullRequest(input: { repositoryId: "${repoId}", baseRefName: "main", headRefName: "nope", title: "Nope" }) { pullRequest { number } } }`);
+	assert.is(refused.body.errors[0].type, 'UNPROCESSABLE', 'no branch "nope" (the REST twin\'s 422)');
+	assert.equal(refused.body.errors[0].path, ['createPullRequest']);
+	const created = await gql(olivia, `mutation { createPullRequest(input: { repositoryId: "${repoId}", baseRefName: "main", headRefName: "second", title: "Second", body: "Two" }) {
+		pullRequest { id number state headRefName baseRefName isDraft author { login } } } }`);
+	assert.is(created.body.errors, undefined, JSON.stringify(created.body.errors));
+	const pr = created.body.data.createPullRequest.pullRequest;
+	assert.equal({ ...pr, id: undefined, number: undefined }, { id: undefined, number: undefined, state: 'OPEN', headRefName: 'second', baseRefName: 'main', isDraft: false, author: { login: 'olivia' } });
+	await s.request('PUT', '/repos/olivia/site/collaborators/mia', { token: olivia, body: { permission: 'push' } });
+	const requested = await gql(olivia, `mutation { requestReviews(input: { pullRequestId: "${pr.id}", userIds: ["${miaId}"] }) { pullRequest { number } } }`);
+	assert.is(requested.body.errors, undefined, JSON.stringify(requested.body.errors));
+	const rest = await s.get(`/repos/olivia/site/pulls/${pr.number}/requested_reviewers`, olivia);
+	assert.equal(rest.body.users.map((u: { login: string }) => u.login), ['mia'], 'the REST twin sees the request');
+	const pending = await gql(mia, `mutation { addPullRequestReview(input: { pullRequestId: "${pr.id}", body: "Looks fine" }) { pullRequestReview { id state author { login } } } }`);
+	assert.is(pending.body.errors, undefined, JSON.stringify(pending.body.errors));
+	assert.is(pending.body.data.addPullRequestReview.pullRequestReview.state, 'PENDING', 'no event: a pending review');
+	const submitted = await gql(mia, `mutation { submitPullRequestReview(input: { pullRequestReviewId: "${pending.body.data.addPullRequestReview.pullRequestReview.id}", event: APPROVE }) { pullRequestReview { state submittedAt } } }`);
+	assert.is(submitted.body.errors, undefined, JSON.stringify(submitted.body.errors));
+	assert.is(submitted.body.data.submitPullRequestReview.pullRequestReview.state, 'APPROVED');
+	const eveMerge = await gql(eve, `mutation { mergePullRequest(input: { pullRequestId: "${pr.id}" }) { pullRequest { state } } }`);
+	assert.is(eveMerge.body.errors[0].type, 'FORBIDDEN', 'merging needs write access (the REST twin\'s 403)');
+	const merged = await gql(olivia, `mutation { mergePullRequest(input: { pullRequestId: "${pr.id}", mergeMethod: SQUASH }) { pullRequest { state merged mergedAt } } }`);
+	assert.is(merged.body.errors, undefined, JSON.stringify(merged.body.errors));
+	assert.is(merged.body.data.mergePullRequest.pullRequest.state, 'MERGED');
+	assert.is(merged.body.data.mergePullRequest.pullRequest.merged, true);
+	const again = await gql(olivia, `mutation { mergePullRequest(input: { pullRequestId: "${pr.id}" }) { pullRequest { state } } }`);
+	assert.ok(again.body.errors[0].type, 'merging twice is refused by the twin');
+});
+
+test('createRepository: for the caller or an organization, through POST /user/repos and POST /orgs/{org}/repos', async () => {
+	const ids = await gql(olivia, '{ organization(login: "acme") { id } viewer { id } }');
+	const mine = await gql(mia, 'mutation { createRepository(input: { name: "notes", visibility: PRIVATE, description: "Mine" }) { repository { nameWithOwner isPrivate description viewerPermission } } }');
+	assert.equal(mine.body.data.createRepository.repository, { nameWithOwner: 'mia/notes', isPrivate: true, description: 'Mine', viewerPermission: 'ADMIN' });
+	const org = await gql(olivia, `mutation { createRepository(input: { name: "tools", visibility: PUBLIC, ownerId: "${ids.body.data.organization.id}" }) { repository { nameWithOwner visibility } } }`);
+	assert.equal(org.body.data.createRepository.repository, { nameWithOwner: 'acme/tools', visibility: 'PUBLIC' });
+	const member = await gql(mia, `mutation { createRepository(input: { name: "x", visibility: PUBLIC, ownerId: "${ids.body.data.viewer.id}" }) { repository { name } } }`);
+	assert.is(member.body.errors[0].type, 'FORBIDDEN', 'not for another user');
+});
+
+test('a query runs as a read (no write transaction); a mutation as a write', async () => {
+	const transaction = s.app.transaction;
+	const grouped = transaction.grouped;
+	let writes = 0;
+	transaction.grouped = <T>(fn: () => T): T => {
+		writes++;
+		return grouped(fn);
+	};
+	try {
+		await gql(olivia, 'query Q { viewer { login } }');
+		assert.is(writes, 0, 'a query takes no write transaction');
+		const repo = await gql(olivia, '{ repository(owner: "acme", name: "web") { id } }');
+		writes = 0;
+		await gql(olivia, `query Q { viewer { login } } mutation M { addStar(input: { starrableId: "${repo.body.data.repository.id}" }) { clientMutationId } }`);
+		assert.is(writes, 0, 'without an operationName the document is refused before anything runs');
+		const res = await s.request('POST', `${s.origin}/api/graphql`, {
+			token: olivia,
+			body: { query: `query Q { viewer { login } } mutation M { addStar(input: { starrableId: "${repo.body.data.repository.id}" }) { clientMutationId } }`, operationName: 'M' },
+		});
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		assert.is(writes, 1, 'the mutation runs in the write transaction');
+	} finally {
+		transaction.grouped = grouped;
+	}
+});
+
+test('search: ISSUE and REPOSITORY through the search stores', async () => {
+	const res = await gql(olivia, `{ search(type: ISSUE, query: "repo:acme/web is:issue First", first: 5) { issueCount nodes { ... on Issue { title } } }
+		repos: search(type: REPOSITORY, query: "web org:acme", first: 5) { repositoryCount nodes { ... on Repository { nameWithOwner } } } }`);
+	assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+	assert.is(res.body.data.search.issueCount, 1);
+	assert.is(res.body.data.search.nodes[0].title, 'First');
+	assert.is(res.body.data.repos.nodes[0].nameWithOwner, 'acme/web');
+});
+
+test.run();
