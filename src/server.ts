@@ -65,7 +65,8 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 	const router = polka({
 		onError(error: unknown, req: IncomingMessage, res: ServerResponse) {
 			const status = (error as { status?: number }).status;
-			if (res.headersSent) return;
+			// A client gone before its body was read (the body parser's "aborted"): nothing to answer or log.
+			if (res.headersSent || res.destroyed) return;
 			const requestId = requestIdOf(req);
 			if (status === 413) {
 				res.setHeader('Connection', 'close');
@@ -86,9 +87,12 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 	const table = new RouteTable<ReturnType<typeof routeHandler>>();
 	/** The handlers of routes whose body is text (route.textBody), not JSON. */
 	const textRoutes = new Set<ReturnType<typeof routeHandler>>();
+	/** Each handler's route template, for the record of a write whose body is still to come. */
+	const templates = new Map<ReturnType<typeof routeHandler>, string>();
 	for (const route of routes) {
 		const handler = routeHandler(app, route);
 		table.add(route.method, route.path, handler);
+		templates.set(handler, route.path);
 		if (route.textBody) textRoutes.add(handler);
 	}
 	const find = (req: PolkaRequest) => {
@@ -116,7 +120,12 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 		if (uploads.has(req)) return next();
 		if (req.method !== 'GET' && req.method !== 'HEAD' && textRoutes.size > 0) {
 			const match = find(req as unknown as PolkaRequest);
-			if (match && textRoutes.has(match.value)) return text(req, res, next);
+			if (match) {
+				// Known before the body is read: a request cut while sending it is logged with its route.
+				const record = recordOf(req);
+				if (record) record.route = templates.get(match.value)!;
+				if (textRoutes.has(match.value)) return text(req, res, next);
+			}
 		}
 		return json(req, res, next);
 	};
@@ -398,8 +407,16 @@ export function listen(app: App, host: string, port: number): Promise<RunningSer
 						}, timeoutMs);
 						server.close(() => {
 							clearTimeout(deadline);
-							traffic.settled = null;
-							done({ draining, cut });
+							// Resolved once the responses of the connections just closed have closed too (their
+							// records finished, access lines written), or after a second at most.
+							const end = () => {
+								traffic.settled = null;
+								clearTimeout(grace);
+								done({ draining, cut });
+							};
+							const grace = setTimeout(end, 1000);
+							if (traffic.active.size === 0) return end();
+							traffic.settled = () => traffic.active.size === 0 && end();
 						});
 						server.closeIdleConnections();
 					}),
