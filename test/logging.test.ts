@@ -84,6 +84,9 @@ test('json: every line is JSON; one access line per request, its request id the 
 		await track('preflight', call(served.address, 'OPTIONS', '/api/v3/user'));
 		await track('web:avatar', call(served.address, 'GET', '/avatars/u/1'));
 		await track('web:feed', call(served.address, 'GET', '/timeline'));
+		await track('web:codeload', call(served.address, 'GET', `/_codeload/admin/demo/legacy.tar.gz/${'0'.repeat(40)}?token=SECRET-CODELOAD`));
+		const forged = await track('/meta', call(served.address, 'GET', '/api/v3/meta', { 'X-Request-Id': 'forged-by-the-client' }));
+		assert.is.not(forged.id, 'forged-by-the-client', '~> X-Request-Id from a peer that is not a trusted proxy is ignored');
 		await track('unmatched', call(served.address, 'GET', `/api/v3/${'x'.repeat(9000)}`));
 		const tooLarge = await raw(served.address, `POST /api/v3/user/repos HTTP/1.1\r\nHost: x\r\nContent-Length: ${6 * 1024 * 1024}\r\n\r\n`);
 		assert.match(tooLarge, /^HTTP\/1\.1 413 /, '~> a body over the limit: 413');
@@ -141,8 +144,9 @@ test('json: every line is JSON; one access line per request, its request id the 
 
 test('logfmt by default: time=… level=… msg=… key=value; --log-level warn drops the info lines', async () => {
 	const dir = folder();
-	const served = await serve(bundleCommand(), ['--data-dir', dir]);
-	const res = await call(served.address, 'GET', '/api/v3/users/admin?access_token=SECRET');
+	const served = await serve(bundleCommand(), ['--data-dir', dir, '--trusted-proxies', '127.0.0.1']);
+	const res = await call(served.address, 'GET', '/api/v3/users/admin?access_token=SECRET', { 'X-Request-Id': 'proxy-id-42' });
+	assert.is(res.id, 'proxy-id-42', '~> a trusted proxy’s X-Request-Id is adopted');
 	assert.is(await served.stop(), 0);
 	const parsed = lines(served.stderr()).map(logfmt);
 	for (const entry of parsed) {
