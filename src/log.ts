@@ -57,8 +57,12 @@ export const REDACTED = '[REDACTED]';
 
 /** `text` with token strings, Authorization-style credentials and secret query parameter values replaced. */
 export function scrub(text: string): string {
+	// Cheap tests first: most values (ids, routes, addresses) contain none of these.
+	if (text.length < 20) return text.includes('=') ? text.replace(QUERY_SECRET, `$1${REDACTED}`) : text;
 	if (text.includes('=')) text = text.replace(QUERY_SECRET, `$1${REDACTED}`);
-	if (text.length >= 20) text = text.replace(TOKEN_TEXT, (_match, scheme: string | undefined) => (scheme ? `${scheme} ${REDACTED}` : REDACTED));
+	if (text.includes('_') || text.includes('Bearer') || text.includes('Basic')) {
+		text = text.replace(TOKEN_TEXT, (_match, scheme: string | undefined) => (scheme ? `${scheme} ${REDACTED}` : REDACTED));
+	}
 	return text;
 }
 
@@ -98,9 +102,15 @@ function safeValue(key: string, value: unknown, json: boolean): unknown {
 }
 
 function logfmtValue(value: unknown): string {
+	if (typeof value === 'number') return String(value);
 	const text = typeof value === 'string' ? value : String(value);
-	// eslint-disable-next-line no-control-regex
-	return text === '' || /[\s"=\\\x00-\x1f]/.test(text) ? JSON.stringify(text) : text;
+	if (text === '') return '""';
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		// Space and control characters, '"', '=', '\\', and DEL or beyond ASCII (line separators): quoted.
+		if (c <= 32 || c === 34 || c === 61 || c === 92 || c >= 127) return JSON.stringify(text);
+	}
+	return text;
 }
 
 /** The line of one logfmt entry, newline included. */
@@ -114,6 +124,18 @@ export function logfmtLine(time: string, level: LogLevel, message: string, field
 		}
 	}
 	return `${out}\n`;
+}
+
+let lastMs = 0;
+let lastIso = '';
+/** The current time as ISO 8601 with milliseconds; formatted once per millisecond (the access log writes many lines in one). */
+export function isoNow(): string {
+	const now = Date.now();
+	if (now !== lastMs) {
+		lastMs = now;
+		lastIso = new Date(now).toISOString();
+	}
+	return lastIso;
 }
 
 let stderr: { write(line: string): unknown } | null = null;
@@ -135,7 +157,7 @@ export function createLogger(level: LogLevel = 'info', write?: (line: string) =>
 				level,
 				base: null,
 				messageKey: 'msg',
-				timestamp: pino.stdTimeFunctions.isoTime,
+				timestamp: () => `,"time":"${isoNow()}"`,
 				formatters: { level: (label) => ({ level: label }) },
 			},
 			out as pino.DestinationStream,
@@ -155,7 +177,7 @@ export function createLogger(level: LogLevel = 'info', write?: (line: string) =>
 	}
 	const emit = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
 		if (ORDER[at] < threshold) return;
-		out.write(logfmtLine(new Date().toISOString(), at, message, fields));
+		out.write(logfmtLine(isoNow(), at, message, fields));
 	};
 	return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
