@@ -92,7 +92,7 @@ test('SIGTERM with 20 requests in flight: all answered in full, new connections 
 	const requests = await Promise.all(
 		Array.from({ length: 20 }, (_, i) => slowPost(served.address, '/api/v3/user/repos', token, JSON.stringify({ name: `repo-${i}`, description: 'x'.repeat(200) }))),
 	);
-	await sleep(300); // the server has read every request's headers
+	await sleep(500); // the server has read every request's headers
 	const signalled = Date.now();
 	const exited = exitOf(served);
 	served.child.kill('SIGTERM');
