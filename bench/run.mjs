@@ -38,7 +38,12 @@ function startChild(args, env = {}) {
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (d) => (stdout += d));
-	child.stderr.on('data', (d) => (stderr += d));
+	// The server writes an access-log line per request: keep the first 64 KiB (the listen line) and
+	// the last 64 KiB, not hundreds of megabytes.
+	child.stderr.on('data', (d) => {
+		stderr += d;
+		if (stderr.length > 1 << 18) stderr = `${stderr.slice(0, 1 << 16)}\n…\n${stderr.slice(-(1 << 16))}`;
+	});
 	return {
 		child,
 		out: () => stdout,

@@ -170,13 +170,19 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	return app;
 }
 
-/** Writes pending counters and closes the database (folding the WAL back into the file). */
-export function closeApp(app: App): void {
+/**
+ * Writes pending counters and closes the database (folding the WAL back into the file).
+ * @param options.checkpoint first copy the whole WAL into the database and truncate it (PRAGMA
+ *   wal_checkpoint(TRUNCATE): a stopping server; waits up to the busy timeout for readers of
+ *   other processes)
+ */
+export function closeApp(app: App, options: { checkpoint?: boolean } = {}): void {
 	if (!app.db.open) return;
 	samplers.get(app)?.stop();
 	try {
 		app.transaction.flush();
 		app.flushCounters();
+		if (options.checkpoint) app.db.pragma('wal_checkpoint(TRUNCATE)');
 	} finally {
 		app.db.close();
 	}

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 
 // smol-toml ships a CommonJS build, but its type declarations are ESM-only.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -39,12 +40,20 @@ export interface Config {
 		max_url_bytes: number;
 		/** Largest header block (names and values), in bytes; larger answers 431. */
 		max_header_bytes: number;
-		log_requests: boolean;
+		/** Seconds a stopping server (SIGTERM, SIGINT) lets requests and webhook attempts in flight finish before it closes what is left. */
+		shutdown_timeout_seconds: number;
 		/**
 		 * Peers (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host and Forwarded headers
 		 * are believed: they set the client address and each answer's external URL (src/http/proxy.ts).
 		 */
 		trusted_proxies: string[];
+	};
+	log: {
+		/** Entries below this level are dropped (admin commands write warnings and errors only). */
+		level: LogLevel;
+		format: LogFormat;
+		/** One access-log line per request (`serve`); formerly `[server] log_requests`, still read. */
+		access: boolean;
 	};
 	storage: {
 		/** Absolute path. */
@@ -141,9 +150,10 @@ export function defaultConfig(): Config {
 			body_limit: 5 * 1024 * 1024,
 			max_url_bytes: 8 * 1024,
 			max_header_bytes: 16 * 1024,
-			log_requests: false,
+			shutdown_timeout_seconds: 10,
 			trusted_proxies: [],
 		},
+		log: { level: 'info', format: 'logfmt', access: true },
 		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs', max_asset_bytes: 2 * 1024 * 1024 * 1024 },
 		rate_limit: {
 			enabled: true,
@@ -200,8 +210,17 @@ const fileSchema = v.strictObject({
 			body_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024))),
 			max_url_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(256), v.maxValue(1024 * 1024))),
 			max_header_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024))),
+			/** Before `[log] access`: read as its value when `[log] access` is not set. */
 			log_requests: v.optional(v.boolean()),
+			shutdown_timeout_seconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(3600))),
 			trusted_proxies: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+		}),
+	),
+	log: v.optional(
+		v.strictObject({
+			level: v.optional(v.picklist(LOG_LEVELS)),
+			format: v.optional(v.picklist(LOG_FORMATS)),
+			access: v.optional(v.boolean()),
 		}),
 	),
 	storage: v.optional(
@@ -254,6 +273,10 @@ export interface Overrides {
 	config?: string;
 	/** metrics.token (GITSTEAD_METRICS_TOKEN: a secret is better kept out of the file). */
 	metricsToken?: string;
+	logLevel?: LogLevel;
+	logFormat?: LogFormat;
+	/** Seconds (server.shutdown_timeout_seconds). */
+	shutdownTimeout?: number;
 }
 
 /** Error in configuration; its message is one line meant for a person. */
@@ -272,7 +295,29 @@ export function environmentOverrides(env: NodeJS.ProcessEnv): Overrides {
 	if (env.GITSTEAD_TRUSTED_PROXIES !== undefined) out.trustedProxies = splitList(env.GITSTEAD_TRUSTED_PROXIES);
 	if (env.GITSTEAD_CONFIG) out.config = env.GITSTEAD_CONFIG;
 	if (env.GITSTEAD_METRICS_TOKEN !== undefined) out.metricsToken = env.GITSTEAD_METRICS_TOKEN;
+	if (env.GITSTEAD_LOG_LEVEL) out.logLevel = parseLogLevel(env.GITSTEAD_LOG_LEVEL, 'GITSTEAD_LOG_LEVEL');
+	if (env.GITSTEAD_LOG_FORMAT) out.logFormat = parseLogFormat(env.GITSTEAD_LOG_FORMAT, 'GITSTEAD_LOG_FORMAT');
+	if (env.GITSTEAD_SHUTDOWN_TIMEOUT) out.shutdownTimeout = parseSeconds(env.GITSTEAD_SHUTDOWN_TIMEOUT, 'GITSTEAD_SHUTDOWN_TIMEOUT');
 	return out;
+}
+
+/** @throws ConfigError unless `text` is debug, info, warn or error */
+export function parseLogLevel(text: string, what: string): LogLevel {
+	if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new ConfigError(`${what} must be one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
+	return text as LogLevel;
+}
+
+/** @throws ConfigError unless `text` is logfmt or json */
+export function parseLogFormat(text: string, what: string): LogFormat {
+	if (!(LOG_FORMATS as readonly string[]).includes(text)) throw new ConfigError(`${what} must be one of ${LOG_FORMATS.join(', ')}, got "${text}"`);
+	return text as LogFormat;
+}
+
+/** A number of seconds, 0 to 3600 (fractions allowed). @throws ConfigError otherwise */
+export function parseSeconds(text: string, what: string): number {
+	const seconds = Number(text);
+	if (!/^\d+(\.\d+)?$/.test(text) || seconds > 3600) throw new ConfigError(`${what} must be a number of seconds (0-3600), got "${text}"`);
+	return seconds;
 }
 
 /** "a, b,c" → ["a", "b", "c"] (flags and variables that take a list). */
@@ -318,6 +363,9 @@ export function loadConfig(flags: Overrides = {}, env: NodeJS.ProcessEnv = proce
 	if (overrides.externalUrl !== undefined) config.server.external_url = overrides.externalUrl;
 	if (overrides.trustedProxies !== undefined) config.server.trusted_proxies = overrides.trustedProxies;
 	if (overrides.metricsToken !== undefined) config.metrics.token = overrides.metricsToken;
+	if (overrides.logLevel) config.log.level = overrides.logLevel;
+	if (overrides.logFormat) config.log.format = overrides.logFormat;
+	if (overrides.shutdownTimeout !== undefined) config.server.shutdown_timeout_seconds = overrides.shutdownTimeout;
 
 	return resolveConfig(config, cwd, configFile);
 }
@@ -374,7 +422,10 @@ function readConfigFile(file: string): v.InferOutput<typeof fileSchema> {
 }
 
 function merge(config: Config, file: v.InferOutput<typeof fileSchema>): void {
-	Object.assign(config.server, stripUndefined(file.server ?? {}));
+	const { log_requests: logRequests, ...server } = file.server ?? {};
+	Object.assign(config.server, stripUndefined(server));
+	if (logRequests !== undefined) config.log.access = logRequests;
+	Object.assign(config.log, stripUndefined(file.log ?? {}));
 	Object.assign(config.storage, stripUndefined(file.storage ?? {}));
 	const { limits, ...rate } = file.rate_limit ?? {};
 	Object.assign(config.rate_limit, stripUndefined(rate));

@@ -1,7 +1,29 @@
 /**
- * One-line logs to standard error: `2026-11-22T15:05:26Z INFO message key=value ...`.
+ * Logs to standard error, one line per entry, in one of two formats (config `[log] format`,
+ * `--log-format`, GITSTEAD_LOG_FORMAT):
+ *
+ * - `logfmt` (the default): `time=2026-11-24T06:40:00.123Z level=info msg="request" key=value …`;
+ *   values with spaces, quotes, `=` or control characters are JSON-quoted, so an entry (an error's
+ *   stack included) stays on one line.
+ * - `json`: one JSON object per line, written by pino: `{"level":"info","time":"…","msg":"…",…}`.
+ *
+ * Both write synchronously to file descriptor 2 (pino's sonic-boom destination, no worker thread):
+ * a line is out before the process can exit.
+ *
+ * Secrets never reach a line: fields named like credentials (authorization, cookie, access_token,
+ * token, client_secret, password, secret …, at any depth of an object) are replaced by
+ * `[REDACTED]`; in every text written (the message, string fields, an error's message and stack)
+ * GitHub-style token strings (ghp_…, github_pat_…), `Bearer …`/`Basic …` credentials and the
+ * values of secret query parameters (`?access_token=`, `client_secret=`, `token=`, `code=`,
+ * `state=` …) are replaced too. An Error field is written as its stack (logfmt) or
+ * { type, message, stack } (json): never its other properties, which may carry request data.
  */
+import pino from 'pino';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+export type LogFormat = 'logfmt' | 'json';
+export const LOG_FORMATS: readonly LogFormat[] = ['logfmt', 'json'];
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {
@@ -11,24 +33,151 @@ export interface Logger {
 	error(message: string, fields?: Record<string, unknown>): void;
 }
 
-function format(fields: Record<string, unknown> | undefined): string {
-	if (!fields) return '';
-	let out = '';
-	for (const [key, value] of Object.entries(fields)) {
-		if (value === undefined) continue;
-		// An error's stack is kept, JSON-quoted like any text with spaces, so each entry stays one line.
-		const text = value instanceof Error ? (value.stack ?? value.message) : typeof value === 'string' ? value : JSON.stringify(value);
-		out += ` ${key}=${/[\s"=]/.test(text) ? JSON.stringify(text) : text}`;
+/** Field names whose values are never written, at any depth (compared lower-cased). */
+const SECRET_FIELDS = new Set([
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	'set-cookie',
+	'access_token',
+	'refresh_token',
+	'token',
+	'client_secret',
+	'password',
+	'secret',
+	'private_key',
+	'x-hub-signature',
+	'x-hub-signature-256',
+]);
+/** Query parameters that carry credentials (GitHub's deprecated query authentication, OAuth's code and state). */
+export const SECRET_QUERY_PARAMETERS = ['access_token', 'refresh_token', 'client_secret', 'client_id_secret', 'token', 'code', 'state', 'password', 'jwt', 'private_token', 'signature', 'sig'];
+const QUERY_SECRET = new RegExp(`([?&;](?:${SECRET_QUERY_PARAMETERS.join('|')})=)[^&;#\\s"']*`, 'gi');
+const TOKEN_TEXT = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})|\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+export const REDACTED = '[REDACTED]';
+
+/** `text` with token strings, Authorization-style credentials and secret query parameter values replaced. */
+export function scrub(text: string): string {
+	// Cheap tests first: most values (ids, routes, addresses) contain none of these.
+	if (text.length < 20) return text.includes('=') ? text.replace(QUERY_SECRET, `$1${REDACTED}`) : text;
+	if (text.includes('=')) text = text.replace(QUERY_SECRET, `$1${REDACTED}`);
+	if (text.includes('_') || text.includes('Bearer') || text.includes('Basic')) {
+		text = text.replace(TOKEN_TEXT, (_match, scheme: string | undefined) => (scheme ? `${scheme} ${REDACTED}` : REDACTED));
 	}
-	return out;
+	return text;
 }
 
-/** A logger writing lines at or above `level` to `write` (standard error by default). */
-export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+/** A URL (absolute or a request target) with the values of secret query parameters replaced. */
+export function redactUrl(url: string): string {
+	return url.includes('?') ? url.replace(QUERY_SECRET, `$1${REDACTED}`) : url;
+}
+
+/** A copy of an object or array with secret fields replaced (JSON.stringify's replacer). */
+function replacer(key: string, value: unknown): unknown {
+	if (key !== '' && SECRET_FIELDS.has(key.toLowerCase())) return REDACTED;
+	if (typeof value === 'string') return scrub(value);
+	if (value instanceof Error) return errorObject(value);
+	return value;
+}
+
+function errorObject(error: Error): { type: string; message: string; stack?: string } {
+	return { type: error.name, message: scrub(error.message), stack: error.stack === undefined ? undefined : scrub(error.stack) };
+}
+
+/** One field value made safe: a string, number or boolean, or (json) a plain object. */
+function safeValue(key: string, value: unknown, json: boolean): unknown {
+	if (SECRET_FIELDS.has(key.toLowerCase())) return REDACTED;
+	switch (typeof value) {
+		case 'number':
+		case 'boolean':
+			return value;
+		case 'string':
+			return scrub(value);
+		case 'bigint':
+			return String(value);
+	}
+	if (value instanceof Error) return json ? errorObject(value) : scrub(value.stack ?? `${value.name}: ${value.message}`);
+	if (value === null) return null;
+	const text = JSON.stringify(value, replacer);
+	return json ? (JSON.parse(text) as unknown) : text;
+}
+
+function logfmtValue(value: unknown): string {
+	if (typeof value === 'number') return String(value);
+	const text = typeof value === 'string' ? value : String(value);
+	if (text === '') return '""';
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		// Space and control characters, '"', '=', '\\', and DEL or beyond ASCII (line separators): quoted.
+		if (c <= 32 || c === 34 || c === 61 || c === 92 || c >= 127) return JSON.stringify(text);
+	}
+	return text;
+}
+
+/** The line of one logfmt entry, newline included. */
+export function logfmtLine(time: string, level: LogLevel, message: string, fields: Record<string, unknown> | undefined): string {
+	let out = `time=${time} level=${level} msg=${logfmtValue(scrub(message))}`;
+	if (fields) {
+		for (const key in fields) {
+			const value = fields[key];
+			if (value === undefined) continue;
+			out += ` ${key}=${logfmtValue(safeValue(key, value, false))}`;
+		}
+	}
+	return `${out}\n`;
+}
+
+let lastMs = 0;
+let lastIso = '';
+/** The current time as ISO 8601 with milliseconds; formatted once per millisecond (the access log writes many lines in one). */
+export function isoNow(): string {
+	const now = Date.now();
+	if (now !== lastMs) {
+		lastMs = now;
+		lastIso = new Date(now).toISOString();
+	}
+	return lastIso;
+}
+
+let stderr: { write(line: string): unknown } | null = null;
+/** Synchronous writes to file descriptor 2 (sonic-boom), shared by every logger. */
+function standardError(): { write(line: string): unknown } {
+	return (stderr ??= pino.destination({ dest: 2, sync: true }));
+}
+
+/**
+ * A logger writing entries at or above `level` in `format` to `write` (standard error by default).
+ * @param write receives whole lines, each ending in a newline
+ */
+export function createLogger(level: LogLevel = 'info', write?: (line: string) => void, format: LogFormat = 'logfmt'): Logger {
+	const out = write ? { write } : standardError();
+	const threshold = ORDER[level];
+	if (format === 'json') {
+		const json = pino(
+			{
+				level,
+				base: null,
+				messageKey: 'msg',
+				timestamp: () => `,"time":"${isoNow()}"`,
+				formatters: { level: (label) => ({ level: label }) },
+			},
+			out as pino.DestinationStream,
+		);
+		const emit = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
+			if (ORDER[at] < threshold) return;
+			const safe: Record<string, unknown> = {};
+			if (fields) {
+				for (const key in fields) {
+					const value = fields[key];
+					if (value !== undefined) safe[key] = safeValue(key, value, true);
+				}
+			}
+			json[at](safe, scrub(message));
+		};
+		return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+	}
 	const emit = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
-		if (ORDER[at] < ORDER[level]) return;
-		const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-		write(`${time} ${at.toUpperCase()} ${message}${format(fields)}\n`);
+		if (ORDER[at] < threshold) return;
+		out.write(logfmtLine(isoNow(), at, message, fields));
 	};
 	return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

@@ -12,14 +12,15 @@ import { argsError, CliError, createOutput, describeError } from './cli/output';
 import { runOpenapi, runRoutes } from './cli/routes';
 import { parseStorage, STORAGE_COMMANDS } from './cli/storage';
 import { serve } from './cli/serve';
-import { ConfigError, loadConfig, parsePort, splitList, type Overrides } from './config';
+import { ConfigError, loadConfig, parseLogFormat, parseLogLevel, parsePort, parseSeconds, splitList, type Overrides } from './config';
 import { createLogger } from './log';
 
 const HELP = `Gitstead ${version}: a self-hosted source-code hosting server speaking GitHub's REST API.
 
 Usage:
   gitstead serve [--host 127.0.0.1] [--port 8080] [--data-dir ./data] [--config FILE] [--external-url URL]
-                 [--trusted-proxies ADDR,CIDR,...]
+                 [--trusted-proxies ADDR,CIDR,...] [--log-format logfmt|json] [--log-level debug|info|warn|error]
+                 [--shutdown-timeout SECONDS]
   gitstead admin init [--data-dir ./data]  create the data folder and database (serve does too)
   gitstead admin <command> [options]      (gitstead admin --help lists the commands)
   gitstead openapi                         print the API's OpenAPI 3.1 description (GET /openapi.json)
@@ -28,10 +29,13 @@ Usage:
   gitstead --help                          gitstead <command> --help: that command's usage
 
 Environment variables GITSTEAD_HOST, GITSTEAD_PORT, GITSTEAD_DATA_DIR, GITSTEAD_CONFIG,
-GITSTEAD_EXTERNAL_URL and GITSTEAD_TRUSTED_PROXIES stand in for the flags of the same name. One server serves a data folder at
+GITSTEAD_EXTERNAL_URL, GITSTEAD_TRUSTED_PROXIES, GITSTEAD_LOG_FORMAT, GITSTEAD_LOG_LEVEL and GITSTEAD_SHUTDOWN_TIMEOUT
+stand in for the flags of the same name. One server serves a data folder at
 a time (a second serve on it exits naming the first); admin commands run beside it.
 GITSTEAD_METRICS_TOKEN sets [metrics] token (GET /metrics then requires Authorization: Bearer <token>).
 GET /healthz and GET /metrics are served at the root, without authentication (README: Health and metrics).
+SIGTERM or SIGINT stops serve gracefully: requests in flight are answered (up to --shutdown-timeout seconds,
+default 10), then it exits 0; a second signal while it stops exits at once with status 1.
 `;
 
 function fail(message: string, code = 1): never {
@@ -49,6 +53,9 @@ function overrides(values: Record<string, string | boolean | undefined>): Overri
 		config: text('config'),
 		externalUrl: text('external-url'),
 		trustedProxies: text('trusted-proxies') === undefined ? undefined : splitList(text('trusted-proxies')!),
+		logLevel: text('log-level') === undefined ? undefined : parseLogLevel(text('log-level')!, '--log-level'),
+		logFormat: text('log-format') === undefined ? undefined : parseLogFormat(text('log-format')!, '--log-format'),
+		shutdownTimeout: text('shutdown-timeout') === undefined ? undefined : parseSeconds(text('shutdown-timeout')!, '--shutdown-timeout'),
 	};
 }
 
@@ -62,6 +69,9 @@ async function runServe(args: string[]): Promise<void> {
 			config: { type: 'string' },
 			'external-url': { type: 'string' },
 			'trusted-proxies': { type: 'string' },
+			'log-format': { type: 'string' },
+			'log-level': { type: 'string' },
+			'shutdown-timeout': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		allowPositionals: true,
@@ -72,18 +82,25 @@ async function runServe(args: string[]): Promise<void> {
 	const config = loadConfig(overrides(values));
 	const starting = serve(config);
 	// Handlers first: a signal that arrives while the server is still starting (it has already
-	// logged its address) stops it cleanly too, releasing the data folder's lock.
+	// logged its address) stops it cleanly too, releasing the data folder's lock. A second signal
+	// while stopping gives up on the drain: exit 1 at once (the kernel drops the lock; SQLite
+	// recovers the WAL at the next start).
+	let stopping = false;
 	const shutdown = (signal: string) => {
-		createLogger().info(`received ${signal}, stopping`);
+		if (stopping) {
+			createLogger('info', undefined, config.log.format).warn(`received ${signal} again while stopping: exiting at once`);
+			process.exit(1);
+		}
+		stopping = true;
 		starting
-			.then((serving) => serving.stop())
+			.then((serving) => serving.stop(signal))
 			.then(
 				() => process.exit(0),
 				(error) => fail(`stopping failed: ${(error as Error).message}`),
 			);
 	};
-	process.once('SIGINT', () => shutdown('SIGINT'));
-	process.once('SIGTERM', () => shutdown('SIGTERM'));
+	process.on('SIGINT', () => shutdown('SIGINT'));
+	process.on('SIGTERM', () => shutdown('SIGTERM'));
 	await starting;
 }
 
@@ -104,7 +121,9 @@ async function runAdmin(args: string[]): Promise<void> {
 	const { command, values, positionals } = parseAdmin(name, rest);
 	const config = loadConfig(overrides(values));
 	const createdFolder = !existsSync(config.storage.data_dir);
-	const app = openApp(config, { log: createLogger('warn'), create: command.createsDatabase === true });
+	// Admin commands log warnings and errors only (their output is the command's own).
+	const log = createLogger(config.log.level === 'error' ? 'error' : 'warn', undefined, config.log.format);
+	const app = openApp(config, { log, create: command.createsDatabase === true });
 	try {
 		await command.run(app, values, positionals, createOutput(values.json === true), { createdFolder });
 	} finally {

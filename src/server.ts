@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createHash, randomUUID } from 'node:crypto';
+import { beginRequest, logAccess, requestIdOf, recordOf, RequestRecord, WEB_ROUTES, type FinishHook } from './http/access';
 import { parse } from '@polka/parse';
 import polka from 'polka';
 import type { App } from './app';
@@ -16,12 +17,13 @@ import { ROUTES } from './api/routes';
 import { serveAtom } from './api/feeds/web';
 import { serveCodeload } from './api/contents/codeload';
 import { DOCS_BASE, MESSAGES } from './http/errors';
-import { baseHeaders, clientIp, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
+import { baseHeaders, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
 import { registerRoutes } from './http/dispatch';
 import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { documentText, openApiDocument } from './http/openapi/document';
 import { Urls } from './http/urls';
+import { redactUrl } from './log';
 
 const API_PREFIX = '/api/v3';
 /** GET /healthz (src/http/health.ts) and GET /metrics (src/http/metrics.ts), at the root only. */
@@ -65,26 +67,46 @@ function errorBody(status: number, message: string, extra: Record<string, string
 	return JSON.stringify({ message, documentation_url: `${DOCS_BASE}`, status: String(status), ...extra });
 }
 
-/** The request listener: (req, res) → answer. */
-export function createRequestListener(app: App, routes: Route[] = buildRoutes()): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * The requests a server is answering, and whether it is stopping (src/cli/serve.ts drains it:
+ * RunningServer.shutdown).
+ */
+export class Traffic {
+	/** Responses not yet closed. */
+	readonly active = new Set<ServerResponse>();
+	/** Set once the server stops accepting: every answer from then on carries Connection: close. */
+	draining = false;
+	/** The request listener's finish hook (also called for requests Node's parser refused). */
+	finished: FinishHook = () => undefined;
+	/** While draining: called after each response closes (its connection may have become idle). */
+	settled: (() => void) | null = null;
+}
+
+/**
+ * The request listener: (req, res) → answer. Every request gets a RequestRecord first
+ * (src/http/access.ts: its request id, sent as X-GitHub-Request-Id on whatever answers it);
+ * `finished` below runs once per request when its response closes.
+ */
+export function createRequestListener(app: App, routes: Route[] = buildRoutes(), traffic: Traffic = new Traffic()): (req: IncomingMessage, res: ServerResponse) => void {
 	const limit = app.config.server.body_limit;
 	const router = polka({
 		onError(error: unknown, req: IncomingMessage, res: ServerResponse) {
 			const status = (error as { status?: number }).status;
-			if (res.headersSent) return;
+			// A client gone before its body was read (the body parser's "aborted"): nothing to answer or log.
+			if (res.headersSent || res.destroyed) return;
+			const requestId = requestIdOf(req);
 			if (status === 413) {
 				res.setHeader('Connection', 'close');
-				write(res, 413, baseHeaders(randomUUID()), errorBody(413, MESSAGES.bodyTooLarge));
+				write(res, 413, baseHeaders(requestId), errorBody(413, MESSAGES.bodyTooLarge));
 				req.resume();
 				return;
 			}
-			// One line with the request id and the stack; the path without its query (it may carry secrets).
-			const requestId = randomUUID();
-			app.log.error('unhandled error', { request_id: requestId, method: req.method, path: (req.url ?? '').split('?')[0], error });
+			// One line with the request id and the stack; the path with secret query parameters redacted.
+			app.log.error('unhandled error', { request_id: requestId, method: req.method, path: redactUrl(req.url ?? ''), error });
 			write(res, 500, baseHeaders(requestId), errorBody(500, MESSAGES.serverError, { request_id: requestId }));
 		},
-		onNoMatch(_req: IncomingMessage, res: ServerResponse) {
-			write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
+		onNoMatch(req: IncomingMessage, res: ServerResponse) {
+			write(res, 404, baseHeaders(requestIdOf(req)), errorBody(404, MESSAGES.notFound));
 		},
 	});
 	// The API routes: one walk of the route table's trie per request (src/http/router.ts); what it
@@ -94,9 +116,12 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 	registerRoutes(app, routes);
 	/** The handlers of routes whose body is text (route.textBody), not JSON. */
 	const textRoutes = new Set<ReturnType<typeof routeHandler>>();
+	/** Each handler's route template, for the record of a write whose body is still to come. */
+	const templates = new Map<ReturnType<typeof routeHandler>, string>();
 	for (const route of routes) {
 		const handler = routeHandler(app, route);
 		table.add(route.method, route.path, handler);
+		templates.set(handler, route.path);
 		if (route.textBody) textRoutes.add(handler);
 	}
 	const find = (req: PolkaRequest) => {
@@ -124,17 +149,23 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		if (uploads.has(req)) return next();
 		if (req.method !== 'GET' && req.method !== 'HEAD' && textRoutes.size > 0) {
 			const match = find(req as unknown as PolkaRequest);
-			if (match && textRoutes.has(match.value)) return text(req, res, next);
+			if (match) {
+				// Known before the body is read: a request cut while sending it is logged with its route.
+				const record = recordOf(req);
+				if (record) record.route = templates.get(match.value)!;
+				if (textRoutes.has(match.value)) return text(req, res, next);
+			}
 		}
 		return json(req, res, next);
 	};
 	router.use(body);
 	// avatar_url of every account: a generated picture (Gitstead stores no uploaded avatars).
 	router.get('/avatars/u/:id', (req: IncomingMessage & { params: Record<string, string> }, res: ServerResponse) => {
-		app.metrics.mark(res, '/avatars/u/{id}');
+		const record = recordOf(req);
+		if (record) record.route = WEB_ROUTES.avatar;
 		const account = /^\d{1,15}$/.test(req.params.id) ? app.stores.accounts.byId(Number(req.params.id)) : undefined;
-		if (!account) return write(res, 404, baseHeaders(randomUUID()), errorBody(404, MESSAGES.notFound));
-		res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
+		if (!account) return write(res, 404, baseHeaders(requestIdOf(req)), errorBody(404, MESSAGES.notFound));
+		res.writeHead(200, { ...baseHeaders(requestIdOf(req)), 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' });
 		res.end(avatarSvg(account.id, account.login));
 	});
 	// The OpenAPI description of this route table, at /openapi.json and /api/v3/openapi.json: public,
@@ -145,7 +176,9 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 			const body = Buffer.from(openApiText(routes));
 			openapi = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
 		}
-		const headers = { ...baseHeaders(randomUUID()), ETag: openapi.etag, 'Cache-Control': 'public, max-age=60' };
+		const record = recordOf(req);
+		if (record) record.route = WEB_ROUTES.openapi;
+		const headers = { ...baseHeaders(requestIdOf(req)), ETag: openapi.etag, 'Cache-Control': 'public, max-age=60' };
 		if (etagMatches(req.headers['if-none-match'], openapi.etag)) {
 			res.writeHead(304, headers);
 			res.end();
@@ -169,8 +202,12 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req) || !(req.path.startsWith('/_codeload/') || req.path.startsWith('/_raw/'))) return next();
 		app.externalChanges.checkAtMostEvery(1);
 		const token = typeof req.query.token === 'string' ? req.query.token : null;
-		if (!serveCodeload(app, req, res, req.path, token, baseHeaders(randomUUID()))) return next();
-		app.metrics.mark(res, req.path.startsWith('/_raw/') ? '/_raw/{owner}/{repo}/{ref}/{path}' : '/_codeload/{owner}/{repo}/{archive}/{sha}');
+		const record = recordOf(req);
+		if (record) record.route = req.path.startsWith('/_raw/') ? WEB_ROUTES.raw : WEB_ROUTES.codeload;
+		if (!serveCodeload(app, req, res, req.path, token, baseHeaders(requestIdOf(req)))) {
+			if (record) record.route = WEB_ROUTES.unmatched;
+			next();
+		}
 	});
 	// The Atom feeds GET /feeds lists, at the web origin only (not below /api/v3): /timeline,
 	// /{login}, /{login}.private, … (src/api/feeds/web.ts). API routes win where both could answer.
@@ -182,8 +219,9 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		const request = { method: req.method, path: req.path, token, ifNoneMatch: typeof header === 'string' ? header : undefined };
 		const answer = requestScope(app, req)(() => serveAtom(app, request, app.clock()));
 		if (!answer) return next();
-		app.metrics.mark(res, 'feeds');
-		res.writeHead(answer.status, { ...baseHeaders(randomUUID()), ...answer.headers });
+		const record = recordOf(req);
+		if (record) record.route = WEB_ROUTES.feed;
+		res.writeHead(answer.status, { ...baseHeaders(requestIdOf(req)), ...answer.headers });
 		res.end(answer.body);
 	});
 
@@ -198,17 +236,28 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		return uploadTable.find(method, path) !== null;
 	};
 
-	const logRequests = app.config.server.log_requests;
+	const accessLog = app.config.log.access;
+	const { metrics } = app;
+	const { active } = traffic;
+	/**
+	 * The end of every request (its response sent, or its connection closed first): called once
+	 * with the request's record (request id, method, route template, status, ms, bytes, ip,
+	 * principal). The access log and request metrics hang here.
+	 */
+	const finished: FinishHook = (record) => {
+		active.delete(record.response!);
+		if (accessLog) logAccess(app.log, record);
+		// Answers sent in full are counted (GET /metrics); cut ones only logged.
+		if (metrics.enabled && record.completed && record.response) metrics.observeRequest(record.method, record.route, record.status, record.ms / 1000);
+		traffic.settled?.();
+	};
+	traffic.finished = finished;
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
 	return (req, res) => {
-		app.metrics.begin(res);
-		if (logRequests) {
-			const started = process.hrtime.bigint();
-			res.on('finish', () => {
-				const ms = Number(process.hrtime.bigint() - started) / 1e6;
-				app.log.info('request', { method: req.method, url: req.url, status: res.statusCode, ms: ms.toFixed(1), ip: clientIp(app, req) });
-			});
-		}
+		beginRequest(req, res, app.proxies.resolve(req).ip, app.proxies.trusts(req.socket.remoteAddress), finished);
+		active.add(res);
+		// A stopping server answers what it has been asked and closes each connection after it.
+		if (traffic.draining) res.shouldKeepAlive = false;
 		const url = req.url ?? '/';
 		// Node's own limit (maxHeaderSize, set in listen) counts the URL and the headers together
 		// and is their sum; each is held to its own, smaller limit here, with GitHub's body.
@@ -216,11 +265,13 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		if (headerBytes(req.rawHeaders) > maxHeaders) return refuse(req, res, 431, 'Request Header Fields Too Large');
 		// Health and metrics at the server root, outside the API: no authentication, no rate limit.
 		if ((req.method === 'GET' || req.method === 'HEAD') && (url.startsWith(HEALTHZ) || url.startsWith(METRICS))) {
-			if (isPath(url, HEALTHZ)) {
-				app.metrics.mark(res, HEALTHZ);
-				return app.health.serve(req, res);
+			const path = isPath(url, HEALTHZ) ? HEALTHZ : isPath(url, METRICS) && app.metrics.enabled ? METRICS : null;
+			if (path !== null) {
+				const record = recordOf(req);
+				if (record) record.route = path;
+				res.setHeader('X-GitHub-Request-Id', requestIdOf(req));
+				return path === HEALTHZ ? app.health.serve(req, res) : app.metrics.serve(req, res);
 			}
-			if (isPath(url, METRICS) && app.metrics.enabled) return app.metrics.serve(req, res);
 		}
 		if (url.startsWith(API_PREFIX)) {
 			const rest = url.slice(API_PREFIX.length);
@@ -229,7 +280,10 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 				viaApiPrefix.add(req);
 			}
 		}
-		if (req.method === 'OPTIONS') return preflight(res);
+		if (req.method === 'OPTIONS') {
+			recordOf(req)!.route = WEB_ROUTES.preflight;
+			return preflight(res, requestIdOf(req));
+		}
 		if (isUpload(req.method, req.url ?? '/')) {
 			uploads.add(req);
 			return router.handler(req as never, res, undefined as never);
@@ -237,7 +291,7 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes())
 		const length = Number(req.headers['content-length']);
 		if (length > limit) {
 			res.setHeader('Connection', 'close');
-			write(res, 413, baseHeaders(randomUUID()), errorBody(413, MESSAGES.bodyTooLarge));
+			write(res, 413, baseHeaders(requestIdOf(req)), errorBody(413, MESSAGES.bodyTooLarge));
 			req.resume();
 			return;
 		}
@@ -260,7 +314,7 @@ function headerBytes(raw: string[]): number {
 
 /** Answers an oversized request line or header block; the body, if any, is drained. */
 function refuse(req: IncomingMessage, res: ServerResponse, status: 414 | 431, message: string): void {
-	write(res, status, baseHeaders(randomUUID()), errorBody(status, message));
+	write(res, status, baseHeaders(requestIdOf(req)), errorBody(status, message));
 	req.resume();
 }
 
@@ -286,7 +340,7 @@ const answered = new WeakSet<Duplex>();
  * and 431 otherwise; 408 on a request timeout; 400 otherwise. Nothing is written once a response
  * has started on the socket; the connection is closed.
  */
-function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, finished: FinishHook): void {
 	if (answered.has(socket)) return;
 	answered.add(socket);
 	const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -303,14 +357,19 @@ function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawP
 				? [408, 'Request Timeout', 'Request Timeout']
 				: [400, 'Bad Request', 'Problems parsing the request'];
 	const body = errorBody(status, message);
+	const record = new RequestRecord(randomUUID(), '-', (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown', null, null, finished);
+	record.route = WEB_ROUTES.unparsed;
 	const headers = {
-		...baseHeaders(randomUUID()),
+		...baseHeaders(record.requestId),
 		'Content-Type': 'application/json; charset=utf-8',
 		'Content-Length': String(Buffer.byteLength(body)),
 		Connection: 'close',
 	};
 	const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-	socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`);
+	const answer = `HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`;
+	socket.end(answer);
+	record.bytes = Buffer.byteLength(answer);
+	record.finish(status, true);
 	// The client may still be sending (the rest of an oversized header block): whatever arrives is
 	// read and dropped, so closing does not reset the connection before the answer is read; the
 	// socket is closed for good after a second at most.
@@ -329,8 +388,8 @@ export function avatarSvg(id: number, login: string): string {
 }
 
 /** CORS preflight, as GitHub answers it. */
-function preflight(res: ServerResponse): void {
-	const headers = baseHeaders(randomUUID());
+function preflight(res: ServerResponse, requestId: string): void {
+	const headers = baseHeaders(requestId);
 	headers['Access-Control-Allow-Methods'] = 'GET, POST, PATCH, PUT, DELETE';
 	headers['Access-Control-Allow-Headers'] =
 		'Authorization, Content-Type, If-Match, If-Modified-Since, If-None-Match, If-Unmodified-Since, X-GitHub-OTP, ' +
@@ -344,7 +403,16 @@ export interface RunningServer {
 	/** e.g. http://127.0.0.1:43123 (the bound address, not the external URL) */
 	address: string;
 	port: number;
+	/** Stops at once: every connection is closed, answered or not. */
 	close(): Promise<void>;
+	/**
+	 * Graceful stop: stops accepting connections, closes idle keep-alive connections at once and
+	 * every other connection after its current answer (sent with Connection: close), and waits for
+	 * the requests in flight; those still running after `timeoutMs` have their connections closed.
+	 * @param onDraining called at once with the number of requests in flight
+	 * @returns requests in flight when it began (`draining`), and those cut at the deadline (`cut`)
+	 */
+	shutdown(timeoutMs: number, onDraining?: (requests: number) => void): Promise<{ draining: number; cut: number }>;
 }
 
 /**
@@ -355,8 +423,9 @@ export function listen(app: App, host: string, port: number): Promise<RunningSer
 	const { max_url_bytes: maxUrl, max_header_bytes: maxHeaders } = app.config.server;
 	// Node counts the URL and the header names and values against one limit: their sum here, so
 	// each of the request listener's own limits (414, 431) is reached first.
-	const server = createServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders }, createRequestListener(app));
-	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(maxUrl, error, socket));
+	const traffic = new Traffic();
+	const server = createServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders }, createRequestListener(app, undefined, traffic));
+	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(maxUrl, error, socket, traffic.finished));
 	return new Promise((resolve, reject) => {
 		server.once('error', (error: NodeJS.ErrnoException) => {
 			const reason =
@@ -384,6 +453,36 @@ export function listen(app: App, host: string, port: number): Promise<RunningSer
 					new Promise<void>((done) => {
 						server.close(() => done());
 						server.closeAllConnections();
+					}),
+				shutdown: (timeoutMs, onDraining) =>
+					new Promise((done) => {
+						traffic.draining = true;
+						const draining = traffic.active.size;
+						onDraining?.(draining);
+						// Answers not started yet close their connection after them (Connection: close).
+						for (const res of traffic.active) if (!res.headersSent) res.shouldKeepAlive = false;
+						let cut = 0;
+						let sweep: NodeJS.Immediate | null = null;
+						// A connection whose answer began before draining stays open after it: closed once idle.
+						traffic.settled = () => (sweep ??= setImmediate(() => ((sweep = null), server.closeIdleConnections())));
+						const deadline = setTimeout(() => {
+							cut = traffic.active.size;
+							server.closeAllConnections();
+						}, timeoutMs);
+						server.close(() => {
+							clearTimeout(deadline);
+							// Resolved once the responses of the connections just closed have closed too (their
+							// records finished, access lines written), or after a second at most.
+							const end = () => {
+								traffic.settled = null;
+								clearTimeout(grace);
+								done({ draining, cut });
+							};
+							const grace = setTimeout(end, 1000);
+							if (traffic.active.size === 0) return end();
+							traffic.settled = () => traffic.active.size === 0 && end();
+						});
+						server.closeIdleConnections();
 					}),
 			});
 		});

@@ -275,7 +275,7 @@ test('requests are counted by method, route template and status; unknown paths a
 	const routes = new Set(after.get('gitstead_http_requests_total')!.samples.map((x) => x.labels.route));
 	for (const route of routes) {
 		assert.ok(!/mira|orbit|nothing-here|42/.test(route), `~> no raw path segment in a route label (${route})`);
-		assert.ok(route === 'unmatched' || route === 'feeds' || route.startsWith('/'), `~> a template or a keyword (${route})`);
+		assert.ok(['unmatched', 'unparsed', 'preflight'].includes(route) || route.startsWith('web:') || route.startsWith('/'), `~> a template or a keyword (${route})`);
 	}
 	assert.ok(routes.has('/metrics'), '~> the scrapes themselves are counted as /metrics');
 });
@@ -289,8 +289,8 @@ test('web paths outside the API are named: /healthz, avatars, feeds', async () =
 	const after = await scrape();
 	const delta = (labels: Record<string, string>) => value(after, 'gitstead_http_requests_total', labels) - value(before, 'gitstead_http_requests_total', labels);
 	assert.is(delta({ route: '/healthz', status: '200' }), 1, '~> /healthz');
-	assert.is(delta({ route: '/avatars/u/{id}', status: '200' }), 1, '~> /avatars/u/{id}');
-	assert.is(delta({ route: 'feeds', status: '200' }), 1, '~> the Atom feeds as "feeds"');
+	assert.is(delta({ route: 'web:avatar', status: '200' }), 1, '~> avatars as "web:avatar", as the access log names them');
+	assert.is(delta({ route: 'web:feed', status: '200' }), 1, '~> the Atom feeds as "web:feed"');
 });
 
 test('rate-limit rejections are counted by resource', async () => {

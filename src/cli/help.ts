@@ -44,9 +44,12 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			['--config FILE', 'configuration file (GITSTEAD_CONFIG)'],
 			['--external-url URL', 'the origin clients reach (URLs in answers; GITSTEAD_EXTERNAL_URL)'],
 			['--trusted-proxies ADDR,CIDR,...', 'peers whose X-Forwarded-* headers are believed (GITSTEAD_TRUSTED_PROXIES)'],
+			['--log-format logfmt|json', 'log lines as key=value (default) or JSON objects (GITSTEAD_LOG_FORMAT)'],
+			['--log-level debug|info|warn|error', 'the least severe lines written (default info; GITSTEAD_LOG_LEVEL)'],
+			['--shutdown-timeout SECONDS', 'on SIGTERM/SIGINT, how long requests in flight may take (default 10; GITSTEAD_SHUTDOWN_TIMEOUT)'],
 			HELP_OPTION,
 		],
-		examples: ['serve --port 8080 --data-dir /srv/gitstead', 'serve --config /etc/gitstead.toml'],
+		examples: ['serve --port 8080 --data-dir /srv/gitstead', 'serve --config /etc/gitstead.toml --log-format json'],
 	},
 	openapi: {
 		usage: 'openapi',

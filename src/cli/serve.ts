@@ -1,8 +1,9 @@
 /**
  * `gitstead serve`: takes the data folder's lock (one server per folder, src/db/lock.ts), opens the
  * data folder, bootstraps the first site administrator, starts the jobs and the HTTP server, and
- * shuts down cleanly on SIGINT/SIGTERM (counters written, database closed so the WAL folds back,
- * lock released).
+ * shuts down gracefully on SIGINT/SIGTERM (Serving.stop: requests in flight answered up to
+ * server.shutdown_timeout_seconds, jobs stopped, webhook attempts finished or left due, counters
+ * written, WAL checkpointed, database closed, lock released).
  */
 import { mkdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
@@ -49,7 +50,20 @@ export function bootstrapAdmin(app: App): string[] {
 export interface Serving {
 	app: App;
 	server: RunningServer;
-	stop(): Promise<void>;
+	/**
+	 * Graceful stop, once (later calls share it), within server.shutdown_timeout_seconds:
+	 * 1. the server stops accepting; idle keep-alive connections close at once, the others after
+	 *    their current answer (Connection: close); the jobs stop (no new run, no new background
+	 *    task, no new webhook attempt);
+	 * 2. requests in flight are answered; at the deadline, the connections still busy are closed;
+	 * 3. webhook attempts and background tasks in flight finish within what is left of the
+	 *    deadline; webhook attempts still in flight then are dropped unrecorded (due again at the
+	 *    next start);
+	 * 4. counters written, WAL checkpointed (TRUNCATE), database closed, lock released.
+	 * Each phase logs one info line.
+	 * @param reason what asked for it (the signal's name), for the log
+	 */
+	stop(reason?: string): Promise<void>;
 }
 
 /**
@@ -63,7 +77,7 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 	// semi-spaces: measured under the write benchmark, resident memory stays near 100 MB instead
 	// of 125 MB for about 8% more CPU per write (npm run bench; README, Performance).
 	setFlagsFromString('--semi-space-growth-factor=1');
-	const log = createLogger();
+	const log = createLogger(config.log.level, undefined, config.log.format);
 	try {
 		mkdirSync(config.storage.data_dir, { recursive: true });
 	} catch (error) {
@@ -95,19 +109,41 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 		database: config.databaseFile,
 		schema: app.migration.created ? 'created' : app.migration.from !== app.migration.to ? `upgraded ${app.migration.from}→${app.migration.to}` : 'current',
 		rate_limit: config.rate_limit.enabled ? 'on' : 'off',
-		started_ms: ms.toFixed(0),
+		started_ms: Math.round(ms),
 	});
 
 	let stopping: Promise<void> | null = null;
-	const stop = () =>
+	const stop = (reason = 'stop') =>
 		(stopping ??= (async () => {
-			stopJobs();
-			await server.close();
+			const began = performance.now();
+			const elapsed = () => Math.round(performance.now() - began);
+			const timeoutMs = config.server.shutdown_timeout_seconds * 1000;
+			const attempts = app.webhooks.attemptsInFlight;
+			const background = stopJobs();
+			const { draining, cut } = await server.shutdown(timeoutMs, (requests) =>
+				log.info(`stopping (${reason}): draining ${requests} requests`, { requests, webhook_attempts: attempts, timeout_s: config.server.shutdown_timeout_seconds }),
+			);
+			if (cut > 0) log.warn(`shutdown deadline passed: closed ${cut} of ${draining} requests unanswered`, { requests: draining, cut, ms: elapsed() });
+			else log.info(`answered ${draining} requests, server closed`, { requests: draining, ms: elapsed() });
+			// Webhook attempts and background tasks in flight: what is left of the deadline.
+			let timer: NodeJS.Timeout | undefined;
+			const inTime = await Promise.race([
+				background.then(() => true),
+				new Promise<boolean>((done) => (timer = setTimeout(() => done(false), Math.max(0, timeoutMs - elapsed())))),
+			]);
+			clearTimeout(timer);
+			if (inTime) log.info('jobs stopped', { webhook_attempts: attempts, ms: elapsed() });
+			else {
+				const dropped = app.webhooks.abandon();
+				log.warn(`shutdown deadline passed: jobs stopped, ${dropped} webhook attempts left due for the next start`, { webhook_attempts: dropped, ms: elapsed() });
+			}
 			try {
-				closeApp(app);
+				closeApp(app, { checkpoint: true });
+				log.info('database closed', { wal: 'checkpointed', ms: elapsed() });
 			} finally {
 				lock.release();
 			}
+			log.info(`stopped in ${elapsed()} ms`, { ms: elapsed() });
 		})());
 	return { app, server, stop };
 }

@@ -4,9 +4,9 @@
  * `Authorization: Bearer <token>`. Every metric lives in the application's own prom-client
  * Registry, never in prom-client's global one: tests run many servers in one process.
  *
- * The request path pays almost nothing: `begin` (src/server.ts, once per request) notes the start
- * time and adds one shared 'finish' listener; `mark` (the pipeline and the web paths) names the
- * route template; at 'finish' the answer is counted in plain numbers of a series kept per route
+ * The request path pays almost nothing: the server's one finish hook (src/server.ts, with the
+ * request's record from src/http/access.ts, which the access log reads too) calls `observeRequest`
+ * with the route template; the answer is counted in plain numbers of a series kept per route
  * template (a Map lookup of a constant string, a counter keyed by status × method, a bucket search
  * in a Float64Array), about 20 ns. prom-client's own `labels().inc()`/`observe()` build a label
  * string and objects on every call (about 1 µs measured): the request counter and histogram are
@@ -77,9 +77,6 @@ export interface MetricSources {
 	taskBacklog(): { queued: number; due: number };
 }
 
-const STARTED = Symbol('metrics: started (performance.now() ms)');
-const ROUTE = Symbol('metrics: route template');
-type Tracked = ServerResponse & { [STARTED]?: number; [ROUTE]?: string };
 
 /** One series of a histogram read at scrape: its labels and its counts (RouteSeries.durations layout). */
 type Buckets = [labels: Record<string, string>, counts: Float64Array];
@@ -141,8 +138,6 @@ export class Metrics {
 	/** SHA-256 of `[metrics] token`, or null when no token is required. */
 	private readonly tokenDigest: Buffer | null;
 	private readonly routes = new Map<string, RouteSeries>();
-	/** The 'finish' listener every tracked response shares (`this` is the response). */
-	private readonly finished: (this: Tracked) => void;
 	private readonly rateLimitRejections: Counter<'resource'>;
 	private readonly deliveryFailures: Counter<'final'>;
 	private readonly deliveryDurations: Histogram<'outcome'>;
@@ -153,10 +148,6 @@ export class Metrics {
 		this.tokenDigest = settings.token === '' ? null : sha256(settings.token);
 		const registers = [this.registry];
 		const routes = this.routes;
-		const metrics = this;
-		this.finished = function (this: Tracked) {
-			metrics.observeRequest(this.req.method, this[ROUTE] ?? UNMATCHED, this.statusCode, (performance.now() - this[STARTED]!) / 1000);
-		};
 
 		new Counter({
 			name: 'gitstead_http_requests_total',
@@ -258,22 +249,6 @@ export class Metrics {
 	}
 
 	/**
-	 * Starts tracking one request's answer (src/server.ts, as it arrives): its start time, and a
-	 * listener that counts it when it has been sent. Answers cut short (the client went away) are
-	 * not counted.
-	 */
-	begin(res: ServerResponse): void {
-		if (!this.enabled) return;
-		(res as Tracked)[STARTED] = performance.now();
-		res.on('finish', this.finished);
-	}
-
-	/** Names the route template answering `res` (a constant of the code, never a raw path). */
-	mark(res: ServerResponse, route: string): void {
-		(res as Tracked)[ROUTE] = route;
-	}
-
-	/**
 	 * Counts one answer: gitstead_http_requests_total and gitstead_http_request_duration_seconds.
 	 * @param route a route template (e.g. /repos/{owner}/{repo}/issues) or UNMATCHED
 	 * @param seconds from the request's arrival to its answer having been sent
@@ -330,7 +305,6 @@ export class Metrics {
 	 * be read (e.g. the database is closed).
 	 */
 	serve(req: IncomingMessage, res: ServerResponse): void {
-		this.mark(res, '/metrics');
 		const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 		if (!this.authorized(req.headers.authorization)) {
 			headers['WWW-Authenticate'] = 'Bearer realm="gitstead metrics"';

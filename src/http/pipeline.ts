@@ -12,6 +12,7 @@ import { loadResources } from '../auth/guards';
 import { permissionsSatisfy } from '../auth/permissions';
 import { isBusy, isDuplicateKey } from '../db/errors';
 import { epochSeconds } from '../time';
+import { recordOf, type RequestRecord } from './access';
 import { forbidden, HttpError, MESSAGES, notFound, unauthorized, validationFailed } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
@@ -56,6 +57,8 @@ export function baseHeaders(requestId: string): Record<string, string> {
 
 interface State {
 	requestId: string;
+	/** The request's record (src/http/access.ts): route and principal are noted there for the access log. */
+	record: RequestRecord | null;
 	headers: Record<string, string>;
 	principal: Principal | null;
 	window: RateWindow | null;
@@ -73,11 +76,13 @@ interface State {
 /** Builds the polka handler of one route. */
 export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: ServerResponse) => void {
 	return (req, res) => {
-		app.metrics.mark(res, route.path);
 		const now = app.clock();
 		const scoped = requestScope(app, req);
+		const record = recordOf(req) ?? null;
+		if (record) record.route = route.path;
 		const state: State = {
-			requestId: randomUUID(),
+			requestId: record?.requestId ?? randomUUID(),
+			record,
 			headers: {},
 			principal: null,
 			window: null,
@@ -242,11 +247,13 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 	else app.externalChanges.check();
 	const principal = app.authenticator.authenticate(req.headers, ip, seconds);
 	state.principal = principal;
+	if (state.record) state.record.principal = principal;
 	const publicView = authorize(route, principal);
 
 	if (app.rateLimiter.enabled && route.rateResource) {
 		const window = app.rateLimiter.window(principal.rateKey, route.rateResource, seconds);
 		state.window = window;
+		if (state.record) state.record.rate = route.rateResource;
 		if (window.used >= window.limit) {
 			const exceeded = rateLimitExceeded(principal, window, ip, seconds);
 			// A conditional read still learns whether anything changed: a 304 costs nothing (reference

@@ -86,26 +86,36 @@ export const JOBS: Job[] = [
 	},
 ];
 
-/** Starts every job; returns a function that stops them. */
-export function startJobs(app: App, jobs: Job[] = JOBS): () => void {
+/**
+ * Starts every job; returns a function that stops them: no job runs any more, background tasks
+ * and webhook deliveries start no new work (src/jobs/tasks.ts stop, src/webhooks Webhooks.stop),
+ * and the returned promise resolves when the runs in progress have ended. A stopping server does
+ * not wait for it past its deadline (Webhooks.abandon leaves the attempts in flight due).
+ */
+export function startJobs(app: App, jobs: Job[] = JOBS): () => Promise<void> {
+	const running = new Set<Promise<void>>();
 	const tasks = jobs.map((job) =>
 		cron.schedule(
 			job.schedule,
 			async () => {
-				try {
-					await job.run(app);
-				} catch (error) {
-					app.log.warn('job failed', { job: job.id, error: (error as Error).message });
-				}
+				const run = (async () => {
+					try {
+						await job.run(app);
+					} catch (error) {
+						app.log.warn('job failed', { job: job.id, error: (error as Error).message });
+					}
+				})();
+				running.add(run);
+				await run;
+				running.delete(run);
 			},
 			{ name: job.id, noOverlap: true },
 		),
 	);
 	app.tasks.autoRun = true;
 	app.webhooks.autoRun = true;
-	return () => {
-		app.tasks.autoRun = false;
-		app.webhooks.autoRun = false;
+	return async () => {
 		for (const task of tasks) void task.stop();
+		await Promise.all([app.tasks.stop(), app.webhooks.stop(), ...running]);
 	};
 }

@@ -33,6 +33,8 @@ interface TaskRow {
 export class TaskQueue<C> {
 	private readonly handlers = new Map<string, TaskHandler<C>>();
 	private running: Promise<number> | null = null;
+	/** Set by stop(): no task starts any more. */
+	private stopped = false;
 	private readonly insert;
 	private readonly due;
 	private readonly done;
@@ -82,6 +84,20 @@ export class TaskQueue<C> {
 		return id;
 	}
 
+	/**
+	 * Stops running tasks (the server is stopping): the pass in progress ends after its current task;
+	 * tasks not started stay due for the next start.
+	 * @returns resolves when no task is running
+	 */
+	stop(): Promise<void> {
+		this.stopped = true;
+		this.autoRun = false;
+		return (this.running ?? Promise.resolve(0)).then(
+			() => undefined,
+			() => undefined,
+		);
+	}
+
 	/** Runs every due task once; overlapping calls share one pass. @returns tasks attempted */
 	runDue(): Promise<number> {
 		this.running ??= this.pass().finally(() => (this.running = null));
@@ -91,9 +107,11 @@ export class TaskQueue<C> {
 	private async pass(): Promise<number> {
 		let attempted = 0;
 		for (;;) {
+			if (this.stopped) return attempted;
 			const rows = this.due.all(epochSeconds(this.deps.clock())) as TaskRow[];
 			if (rows.length === 0) return attempted;
 			for (const row of rows) {
+				if (this.stopped) return attempted;
 				attempted++;
 				await this.runOne(row);
 			}

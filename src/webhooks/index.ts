@@ -202,6 +202,10 @@ export class Webhooks {
 	private readonly quarantine = new Map<number, number>();
 	/** Run a delivery pass right after a request queues deliveries (off in `gitstead admin`). */
 	autoRun = false;
+	/** Set by stop(): no attempt starts any more. */
+	private stopped = false;
+	/** Set by abandon(): attempts ending now record nothing. */
+	private abandoned = false;
 
 	constructor(private readonly deps: WebhookDeps) {}
 
@@ -315,6 +319,39 @@ export class Webhooks {
 		return pass.done;
 	}
 
+	/** Attempts in flight now. */
+	get attemptsInFlight(): number {
+		return this.inFlight.size;
+	}
+
+	/**
+	 * Stops delivering (the server is stopping): no attempt starts any more, in this process.
+	 * @returns resolves when the attempts in flight have ended and been recorded (or abandoned)
+	 */
+	stop(): Promise<void> {
+		this.stopped = true;
+		this.autoRun = false;
+		const pass = this.pass;
+		if (!pass) return Promise.resolve();
+		this.fill();
+		return pass.done.then(
+			() => undefined,
+			() => undefined,
+		);
+	}
+
+	/**
+	 * Drops the attempts still in flight after stop() (the shutdown deadline passed): their
+	 * requests are closed and nothing is recorded, so each delivery stays due as it was and the next
+	 * start sends it again (at least once; never marked delivered without an answer).
+	 * @returns the number of attempts dropped
+	 */
+	abandon(): number {
+		this.abandoned = true;
+		for (const { cancel } of this.inFlight.values()) cancel.abort();
+		return this.inFlight.size;
+	}
+
 	/** Fills free worker slots with due deliveries; ends the pass when nothing is in flight. */
 	private fill(): void {
 		const pass = this.pass;
@@ -323,7 +360,7 @@ export class Webhooks {
 			const { concurrency } = this.deps.settings;
 			const now = performance.now();
 			for (const [id, until] of this.quarantine) if (until <= now) this.quarantine.delete(id);
-			if (pass.error === undefined && this.inFlight.size < concurrency) {
+			if (pass.error === undefined && !this.stopped && this.inFlight.size < concurrency) {
 				const flying = [...this.inFlight.values()];
 				// One row per hook, none of a hook with an attempt in flight, none in flight or quarantined.
 				const busyHooks = flying.map(({ delivery }) => delivery.hook_id);
@@ -403,6 +440,8 @@ export class Webhooks {
 		const timer = performance.now();
 		const { timeout_seconds: timeoutSeconds, allowed_hosts: allowedHosts } = this.deps.settings;
 		const result = await post(hook, body, headers, { timeoutSeconds, allowedHosts, cancelled });
+		// Dropped by a stopping server: the delivery stays due, unrecorded, for the next start.
+		if (this.abandoned) return;
 		const duration = (performance.now() - timer) / 1000;
 		const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 		const attempts = delivery.attempts + 1;

@@ -66,7 +66,7 @@ export function serve(command: [string, string[]], args: string[], options: { cw
 	return new Promise((resolveServed, reject) => {
 		const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stderr}`)), 20_000);
 		const check = () => {
-			const match = /listen=(http:\/\/[^\s]+)/.exec(stderr);
+			const match = /listen"?[=:]"?(http:\/\/[^\s",]+)/.exec(stderr);
 			if (!match) return;
 			clearTimeout(timer);
 			child.stderr.off('data', check);
