@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { importRuns } from '../src/api/actions/import';
 import { startServer } from '../test/helpers/server';
 import { capturedQueries, runGh, tlsFront } from '../test/helpers/tls';
 
@@ -27,6 +28,16 @@ const COMMANDS = [
 	'pr review 2 -R olivia/web --comment -b Nice',
 	'pr merge 2 -R olivia/web --squash',
 	'repo create olivia/newrepo --public',
+	'pr status -R olivia/web',
+	'pr checks 2 -R olivia/web',
+	'pr view 2 -R olivia/web --comments',
+	'pr list -R olivia/web --search Feature',
+	'issue status -R olivia/web',
+	'issue list -R olivia/web --search First',
+	'issue view 1 -R olivia/web --comments',
+	'release list -R olivia/web',
+	'release view v1.0 -R olivia/web',
+	'run view 1 -R olivia/web',
 ];
 
 (async () => {
@@ -41,6 +52,15 @@ const COMMANDS = [
 		await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
 	}
 	await s.request('POST', '/repos/olivia/web/pulls', { token, body: { title: 'Feature', head: 'feature', base: 'main' } });
+	// A commit status and a workflow run on the pull request's head (pr status, pr checks, run view) and a release.
+	const head = (await s.request('GET', '/repos/olivia/web/git/ref/heads/feature', { token })).body.object.sha;
+	await s.request('POST', `/repos/olivia/web/statuses/${head}`, { token, body: { state: 'success', context: 'ci/lint' } });
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('olivia')!.id, 'web')!;
+	importRuns(s.app, repo, {
+		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }] }],
+		runs: [{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: head, branch: 'feature', status: 'completed', conclusion: 'success', jobs: [{ name: 'build', conclusion: 'success' }] }],
+	});
+	await s.request('POST', '/repos/olivia/web/releases', { token, body: { tag_name: 'v1.0', name: 'One', body: 'Notes' } });
 	const front = await tlsFront(Number(new URL(s.origin).port));
 	// Operation name → the documents seen under it (gh sends variants: RepositoryInfo of repo view and of issue create).
 	const seen = new Map<string, string[]>();

@@ -1053,4 +1053,21 @@ test('importRuns – defaults, and every problem named, nothing written', async 
 	assert.equal(jobs.map((j) => [j.name, j.status]), [['Lint', 'in_progress']]);
 });
 
+test('artifacts – a run\'s list is empty (Gitstead stores no artifacts); 404s; hidden private runs', async () => {
+	const id = run['main-success'];
+	const list = await s.get(`/repos/acme/app/actions/runs/${id}/artifacts`, member);
+	assert.is(list.status, 200, `~> a reader lists the run's artifacts: ${list.text}`);
+	assert.equal(list.body, { total_count: 0, artifacts: [] }, '~> none: runs are imported, their artifacts are not');
+	assert.is((await s.get(`/repos/acme/app/actions/runs/${id}/artifacts?per_page=100`)).status, 200, '~> public: anonymous reads (gh run view asks per_page=100)');
+	assert.is((await s.get('/repos/acme/app/actions/runs/999999/artifacts', member)).status, 404, '~> an unknown run');
+	const secret = (await s.get('/repos/acme/secret/actions/runs', owner)).body.workflow_runs[0].id;
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`, owner)).status, 200, '~> the owner reads a private run\'s list');
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`, outsider)).status, 404, '~> hidden from outsiders');
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`)).status, 404, '~> and from anonymous callers');
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`, s.token('olivia', { scopes: ['read:org'] }))).status, 404, '~> a classic token without repo');
+	// GitHub validates nothing else here (name is any string): a run id that is no number is not found.
+	assert.is((await s.get('/repos/acme/app/actions/runs/abc/artifacts', member)).status, 404, '~> a run id that is no number: 404');
+	assert.equal((await s.get(`/repos/acme/app/actions/runs/${id}/artifacts?name=dist`, member)).body, { total_count: 0, artifacts: [] }, '~> filtered by name: none either');
+});
+
 test.run();

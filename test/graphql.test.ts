@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { importRuns } from '../src/api/actions/import';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('graphql');
@@ -466,6 +467,137 @@ test('search: ISSUE and REPOSITORY through the search stores', async () => {
 	assert.is(res.body.data.search.issueCount, 1);
 	assert.is(res.body.data.search.nodes[0].title, 'First');
 	assert.is(res.body.data.repos.nodes[0].nameWithOwner, 'acme/web');
+});
+
+/**
+ * olivia/checked: main protected (strict status checks requiring ci/build, one approving review),
+ * a pull request #1 from `topic` whose head has ci/build and ci/other statuses and a workflow run
+ * with a `build` job. Returns the pull request's node id and head sha.
+ */
+async function checked(): Promise<{ id: string; head: string }> {
+	const existing = await s.get('/repos/olivia/checked/pulls/1', olivia);
+	if (existing.status === 200) return { id: existing.body.node_id, head: existing.body.head.sha };
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'checked', auto_init: true } });
+	const main = (await s.get('/repos/olivia/checked/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/checked/git/refs', { token: olivia, body: { ref: 'refs/heads/topic', sha: main } });
+	const put = await s.request('PUT', '/repos/olivia/checked/contents/topic.txt', { token: olivia, body: { message: 'Topic', content: Buffer.from('t').toString('base64'), branch: 'topic' } });
+	const head = put.body.commit.sha as string;
+	const protection = await s.request('PUT', '/repos/olivia/checked/branches/main/protection', { token: olivia, body: {
+		required_status_checks: { strict: true, contexts: ['ci/build'] }, enforce_admins: false,
+		required_pull_request_reviews: { required_approving_review_count: 1 }, restrictions: null,
+	} });
+	assert.is(protection.status, 200, `~> main is protected: ${protection.text}`);
+	for (const context of ['ci/build', 'ci/other']) await s.request('POST', `/repos/olivia/checked/statuses/${head}`, { token: olivia, body: { state: 'success', context } });
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('olivia')!.id, 'checked')!;
+	importRuns(s.app, repo, {
+		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }] }],
+		runs: [{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: head, branch: 'topic', status: 'completed', conclusion: 'failure', jobs: [{ name: 'build', conclusion: 'failure' }] }],
+	});
+	const pr = await s.request('POST', '/repos/olivia/checked/pulls', { token: olivia, body: { title: 'Topic', head: 'topic', base: 'main' } });
+	assert.is(pr.status, 201, '~> the pull request is made');
+	return { id: pr.body.node_id, head };
+}
+
+test('gh fixtures: PullRequestStatus (pr status): baseRef protection, reviewDecision, latestReviews, rollups; the default $per_page', async () => {
+	const { head } = await checked();
+	const vars = { owner: 'olivia', repo: 'checked', headRefName: 'topic', viewerQuery: 'repo:olivia/checked state:open is:pr author:olivia', reviewerQuery: 'repo:olivia/checked state:open review-requested:olivia' };
+	let data = await ghQuery('PullRequestStatus', vars);
+	assert.equal(data.repository.defaultBranchRef, { name: 'main' }, '~> the default branch');
+	assert.is(data.repository.pullRequests.totalCount, 1, '~> the pull request of the current branch');
+	let pr = data.repository.pullRequests.edges[0].node;
+	assert.is(pr.number, 1, '~> its number');
+	assert.equal(pr.baseRef, { branchProtectionRule: { requiresStrictStatusChecks: true } }, '~> the base branch requires strict status checks (the admin reads the protection)');
+	assert.is(pr.reviewDecision, 'REVIEW_REQUIRED', '~> one approving review required, none given');
+	assert.equal(pr.latestReviews.nodes, [], '~> no reviews yet');
+	const contexts = pr.statusCheckRollup.nodes[0].commit.statusCheckRollup.contexts.nodes;
+	assert.equal(contexts.map((c: { __typename: string; context?: string; name?: string }) => [c.__typename, c.context ?? c.name]), [['StatusContext', 'ci/other'], ['StatusContext', 'ci/build'], ['CheckRun', 'build']], '~> statuses and check runs of the head commit');
+	assert.is(data.viewerCreated.totalCount, 1, '~> created by the viewer (search)');
+	assert.is(data.viewerCreated.edges[0].node.reviewDecision, 'REVIEW_REQUIRED', '~> the same decision through search');
+	assert.is(data.reviewRequested.totalCount, 0, '~> no review requested');
+	const approve = await s.request('POST', '/repos/olivia/checked/pulls/1/reviews', { token: mia, body: { event: 'APPROVE', body: 'Good' } });
+	assert.is(approve.status, 200, `~> mia approves: ${approve.text}`);
+	data = await ghQuery('PullRequestStatus', vars);
+	pr = data.repository.pullRequests.edges[0].node;
+	assert.is(pr.reviewDecision, 'APPROVED', '~> the required approval is given');
+	assert.equal(pr.latestReviews.nodes.map((r: { author: { login: string }; state: string; body: string }) => [r.author.login, r.state, r.body]), [['mia', 'APPROVED', 'Good']], '~> latestReviews');
+	await s.request('POST', '/repos/olivia/checked/pulls/1/reviews', { token: mia, body: { event: 'REQUEST_CHANGES', body: 'Wait' } });
+	await s.request('POST', '/repos/olivia/checked/pulls/1/reviews', { token: eve, body: { event: 'COMMENT', body: 'Hm' } });
+	data = await ghQuery('PullRequestStatus', vars);
+	pr = data.repository.pullRequests.edges[0].node;
+	assert.is(pr.reviewDecision, 'CHANGES_REQUESTED', '~> mia\'s latest review asks for changes');
+	assert.equal(pr.latestReviews.nodes.map((r: { author: { login: string }; state: string }) => [r.author.login, r.state]), [['mia', 'CHANGES_REQUESTED'], ['eve', 'COMMENTED']], '~> the newest review of each author');
+	const asMia = await ghQuery('PullRequestStatus', { ...vars, viewerQuery: 'repo:olivia/checked is:pr author:mia' }, mia);
+	assert.equal(asMia.repository.pullRequests.edges[0].node.baseRef, { branchProtectionRule: null }, '~> a non-admin does not read the protection (its REST twin is admin-only)');
+	assert.is(asMia.viewerCreated.totalCount, 0, '~> mia created none');
+	void head;
+});
+
+test('gh fixtures: PullRequestByNumber-4 and PullRequestStatusChecks (pr checks): isRequired from the base branch\'s protection', async () => {
+	const { id } = await checked();
+	const byNumber = await ghQuery('PullRequestByNumber-4', { owner: 'olivia', repo: 'checked', pr_number: 1 });
+	assert.equal(byNumber.repository.pullRequest, { number: 1, headRefName: 'topic', id }, '~> the id gh asks the checks by');
+	for (const token of [olivia, mia]) {
+		const data = await ghQuery('PullRequestStatusChecks', { id }, token);
+		const nodes = data.node.statusCheckRollup.nodes[0].commit.statusCheckRollup.contexts.nodes;
+		const required = Object.fromEntries(nodes.map((n: { context?: string; name?: string; isRequired: boolean }) => [n.context ?? n.name, n.isRequired]));
+		assert.equal(required, { 'ci/build': true, 'ci/other': false, build: false }, '~> ci/build is required, the rest not (for admins and readers alike)');
+		const build = nodes.find((n: { name?: string }) => n.name === 'build');
+		assert.is(build.conclusion, 'FAILURE', '~> the check run\'s conclusion');
+		assert.is(build.status, 'COMPLETED', '~> and status');
+	}
+	const hidden = await gql(eve, fixture('PullRequestStatusChecks'), { id: Buffer.from('07:Issue999999').toString('base64') });
+	assert.is(hidden.body.data.node, null, '~> an unknown node is null');
+	assert.is(hidden.body.errors[0].type, 'NOT_FOUND', '~> with NOT_FOUND');
+});
+
+test('gh fixtures: RepositoryReleaseList (release list) and RepositoryReleaseByTag (release view): isLatest, order, a missing tag is null', async () => {
+	await site();
+	if ((await s.get('/repos/olivia/site/releases/tags/v1.0', olivia)).status !== 200) {
+		await s.request('POST', '/repos/olivia/site/releases', { token: olivia, body: { tag_name: 'v1.0', name: 'One', body: 'First release' } });
+		await s.request('POST', '/repos/olivia/site/releases', { token: olivia, body: { tag_name: 'v2.0-rc', name: 'Two RC', prerelease: true } });
+	}
+	const list = await ghQuery('RepositoryReleaseList', { owner: 'olivia', name: 'site', perPage: 30 });
+	const nodes = list.repository.releases.nodes;
+	assert.equal(nodes.map((r: { tagName: string; isLatest: boolean; isPrerelease: boolean; isDraft: boolean }) => [r.tagName, r.isLatest, r.isPrerelease, r.isDraft]), [['v2.0-rc', false, true, false], ['v1.0', true, false, false]], '~> newest first; the latest release is the newest full release');
+	assert.is(nodes[1].name, 'One', '~> name');
+	assert.ok(nodes[1].publishedAt && nodes[1].createdAt, '~> dates');
+	assert.is(list.repository.releases.pageInfo.hasNextPage, false, '~> one page');
+	const paged = await ghQuery('RepositoryReleaseList', { owner: 'olivia', name: 'site', perPage: 1 });
+	assert.is(paged.repository.releases.pageInfo.hasNextPage, true, '~> a page of one has a next page');
+	const rest = await ghQuery('RepositoryReleaseList', { owner: 'olivia', name: 'site', perPage: 1, endCursor: paged.repository.releases.pageInfo.endCursor });
+	assert.is(rest.repository.releases.nodes[0].tagName, 'v1.0', '~> after the cursor');
+	const byTag = await ghQuery('RepositoryReleaseByTag', { owner: 'olivia', name: 'site', tagName: 'v1.0' });
+	const id = (await s.get('/repos/olivia/site/releases/tags/v1.0', olivia)).body.id;
+	assert.equal(byTag.repository.release, { databaseId: id, isDraft: false }, '~> the release of the tag');
+	const missing = await ghQuery('RepositoryReleaseByTag', { owner: 'olivia', name: 'site', tagName: 'nope' });
+	assert.is(missing.repository.release, null, '~> no release for the tag: null');
+	const asc = await gql(olivia, '{ repository(owner: "olivia", name: "site") { releases(first: 5, orderBy: {field: NAME, direction: ASC}) { nodes { name } } } }');
+	assert.equal(asc.body.data.repository.releases.nodes.map((r: { name: string }) => r.name), ['One', 'Two RC'], '~> orderBy NAME ASC');
+});
+
+test('gh fixtures: IssueStatus (issue status), PullRequestSearch (pr list --search), CommentsForIssue and IssueByNumber-4 (--comments), PullRequestForRun (run view)', async () => {
+	await site();
+	const status = await ghQuery('IssueStatus', { owner: 'olivia', repo: 'site', viewer: 'olivia' });
+	assert.equal(status.repository.assigned.nodes.map((i: { number: number }) => i.number), [1], '~> open issues assigned to the viewer');
+	assert.equal(status.repository.authored.nodes.map((i: { number: number }) => i.number), [1], '~> open issues the viewer opened (the closed one left out)');
+	assert.is(status.repository.mentioned.totalCount, 0, '~> none mentions the viewer');
+	const search = await ghQuery('PullRequestSearch', { q: 'repo:olivia/site is:pr feature', limit: 30 });
+	assert.is(search.search.issueCount, 1, '~> the pull request found');
+	assert.equal({ number: search.search.nodes[0].number, headRefName: search.search.nodes[0].headRefName, isDraft: search.search.nodes[0].isDraft }, { number: 3, headRefName: 'feature', isDraft: true });
+	const issue = await ghQuery('IssueByNumber-4', { owner: 'olivia', repo: 'site', number: 1 });
+	const comments = await ghQuery('CommentsForIssue', { id: issue.repository.issue.id });
+	assert.equal(comments.node.comments.nodes.map((c: { body: string; author: { login: string } }) => [c.author.login, c.body]), [['mia', 'Seen it too']], '~> the issue\'s comments by node id');
+	assert.is(comments.node.comments.nodes[0].viewerDidAuthor, false, '~> not the viewer\'s');
+	const run = await ghQuery('PullRequestForRun', { owner: 'olivia', repo: 'site', headRefName: 'feature' });
+	assert.equal(run.repository.pullRequests.nodes, [{ number: 3, headRepository: { owner: { login: 'olivia' }, name: 'site' } }], '~> the pull request of the run\'s branch');
+});
+
+test('limits: a variable left out takes its declared default', async () => {
+	const res = await gql(olivia, 'query($n: Int = 500) { viewer { repositories(first: $n) { totalCount } } }');
+	assert.is(res.body.errors?.[0]?.type, 'EXCESSIVE_PAGINATION', `~> the default 500 is past the bound: ${JSON.stringify(res.body)}`);
+	const ok = await gql(olivia, 'query($n: Int = 2) { viewer { repositories(first: $n) { nodes { name } } } }');
+	assert.is(ok.body.errors, undefined, '~> the default 2 is within it');
+	assert.ok(ok.body.data.viewer.repositories.nodes.length <= 2, '~> at most 2');
 });
 
 test.run();

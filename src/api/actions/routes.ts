@@ -2,7 +2,8 @@
  * Workflows, workflow runs and jobs (spec document 2, Workflow runs; GitHub's actions/* operations):
  * list and get workflows (by id or file name), dispatch a workflow, list runs (of a repository or
  * of one workflow) with every search filter, get a run, list and get jobs, re-run a job (and the
- * jobs that need it) or a whole run, cancel a run.
+ * jobs that need it) or a whole run, cancel a run; a run's artifacts (none: Gitstead stores no
+ * artifacts).
  *
  * Reads need Actions (read); public repositories are readable anonymously. Writes need Actions
  * (write) (classic and OAuth tokens: repo) and push access to the repository. Dispatches and
@@ -189,6 +190,22 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const { rows, total } = ctx.app.stores.actions.jobs(run.id, attempt, ctx.page.perPage, ctx.page.offset);
 			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
 			return { status: 200, body: { total_count: total, jobs: rows.map((row) => job(base, row)) }, total };
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/runs/{run_id}/artifacts`,
+		resource: { repo: 'read' },
+		docs: 'actions/artifacts#list-workflow-run-artifacts',
+		errorResource: 'Artifact',
+		query: v.object({ name: v.optional(v.string()) }),
+		pagination: true,
+		handler(ctx) {
+			// Gitstead stores no workflow artifacts (runs are imported, not executed here): a run's
+			// list is empty, as GitHub answers for a run that uploaded none.
+			loadRun(ctx, ctx.repo);
+			return { status: 200, body: { total_count: 0, artifacts: [] }, total: 0 };
 		},
 	}),
 	route({

@@ -376,8 +376,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		stargazerCount: (s) => s.stargazers_count,
 		forkCount: (s) => s.forks_count,
 		owner: (s) => account(s.owner),
-		defaultBranchRef: (s) =>
-			s.default_branch ? { id: Buffer.from(`03:Ref${s.id}:refs/heads/${s.default_branch}`).toString('base64'), name: s.default_branch, prefix: 'refs/heads/' } : null,
+		defaultBranchRef: (s) => (s.default_branch ? branchRef(s, s.default_branch) : null),
 		viewerPermission: (s) => {
 			const p = s.permissions as Record<string, boolean> | undefined;
 			if (!p) return s.private ? null : 'READ';
@@ -435,7 +434,30 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
 			return restConnection(g, a, `/repos/${s.full_name}/milestones`, { state, sort: sort === 'created' ? 'due_on' : sort, direction }, tagged('Milestone'));
 		},
-		releases: (s, a, g) => restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release')),
+		release: (s, a, g) => {
+			try {
+				return tagged('Release')(get(g, `/repos/${s.full_name}/releases/tags/${seg(a.tagName)}`));
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
+				throw error;
+			}
+		},
+		releases: (s, a, g) => {
+			// The REST list is newest first (CREATED_AT DESC, gh release list's order); another order sorts the whole list here.
+			const field = a.orderBy?.field ?? 'CREATED_AT';
+			const direction = a.orderBy?.direction ?? 'DESC';
+			if (field === 'CREATED_AT' && direction === 'DESC') return restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release'));
+			const all: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, `/repos/${s.full_name}/releases`, { per_page: '100', page: String(page) }) as Source[];
+				all.push(...body);
+				if (body.length < 100) break;
+			}
+			const key = (r: Source) => String(field === 'NAME' ? r.name ?? r.tag_name : r.created_at);
+			all.sort((x, y) => key(x).localeCompare(key(y)) || x.id - y.id);
+			if (direction === 'DESC') all.reverse();
+			return arrayConnection(a, all, tagged('Release'));
+		},
 	},
 	Issue: issueFields(),
 	PullRequest: {
@@ -474,6 +496,9 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			return arrayConnection(a, list);
 		},
 		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
+		baseRef: (s, _a, g) => branchRef(pull(g, s).base.repo, pull(g, s).base.ref),
+		latestReviews: (s, a, g) => arrayConnection(a, latestReviews(g, s), tagged('PullRequestReview')),
+		reviewDecision: (s, _a, g) => reviewDecision(g, s),
 		isCrossRepository: (s, _a, g) => {
 			const { head, base } = pull(g, s);
 			return !head.repo || head.repo.id !== base.repo.id;
@@ -502,13 +527,19 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	StatusCheckRollup: {
 		contexts: (s, a) => arrayConnection(a, s.contexts),
 	},
+	Ref: {
+		branchProtectionRule: (s, _a, g) => protectionRule(g, s),
+	},
+	BranchProtectionRule: {},
 	StatusContext: {
+		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.context),
 		id: (s) => s.node_id,
 		state: (s) => upper(s.state),
 		targetUrl: (s) => s.target_url || null,
 		createdAt: (s) => s.created_at,
 	},
 	CheckRun: {
+		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.name),
 		id: (s) => s.node_id,
 		status: (s) => upper(s.status),
 		conclusion: (s) => upper(s.conclusion ?? null),
@@ -549,6 +580,9 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		closedAt: (s) => s.closed_at ?? null,
 	},
 	Release: {
+		isLatest: (s, _a, g) => latestRelease(g, repoPath(s)) === s.id,
+		description: (s) => s.body ?? null,
+		author: (s) => (s.author ? account(s.author) : null),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		tagName: (s) => s.tag_name,
@@ -627,6 +661,127 @@ function reactionGroups(s: Source, path: string): Source[] {
 function commit(_g: GraphContext, s: Source): Source {
 	if (s.commit) return s;
 	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
+}
+
+/** A Ref source for branch `name` of the REST repository `repo` (its full_name kept for the protection lookups). */
+function branchRef(repo: Source, name: string): Source {
+	return { id: Buffer.from(`03:Ref${repo.id}:refs/heads/${name}`).toString('base64'), name, prefix: 'refs/heads/', __repo: repo.full_name };
+}
+
+/**
+ * The protection of a branch through GET /repos/{owner}/{repo}/branches/{branch}/protection (its
+ * REST twin, admins only): a BranchProtectionRule whose pattern is the branch name, or null when
+ * the branch is not protected or the caller may not read its protection (GitHub's answer to
+ * non-admins is null too).
+ */
+function protectionRule(g: GraphContext, ref: Source): Source | null {
+	if (!ref.__repo) return null;
+	if (ref.__protection !== undefined) return ref.__protection;
+	let body: Source;
+	try {
+		body = get(g, `/repos/${ref.__repo}/branches/${seg(ref.name)}/protection`);
+	} catch (error) {
+		if (error instanceof TypedError && (error.type === 'NOT_FOUND' || error.type === 'FORBIDDEN')) return (ref.__protection = null);
+		throw error;
+	}
+	const checks = body.required_status_checks as Source | undefined;
+	const reviews = body.required_pull_request_reviews as Source | undefined;
+	ref.__protection = {
+		id: Buffer.from(`020:BranchProtectionRule${ref.__repo}:${ref.name}`).toString('base64'),
+		pattern: ref.name,
+		requiresStatusChecks: checks !== undefined,
+		requiresStrictStatusChecks: checks?.strict === true,
+		requiredStatusCheckContexts: (checks?.contexts ?? []) as string[],
+		requiresApprovingReviews: reviews !== undefined,
+		requiredApprovingReviewCount: reviews ? (reviews.required_approving_review_count as number) : null,
+		requiresCodeOwnerReviews: reviews?.require_code_owner_reviews === true,
+	};
+	return ref.__protection;
+}
+
+/** Required status checks by pull-request node id, worked out once per query. */
+const requiredCache = new WeakMap<GraphContext, Map<string, Set<string>>>();
+
+/**
+ * The status-check contexts the base branch of the pull request `id` requires (isRequired of a
+ * StatusContext or CheckRun), from the `protection` summary of GET /repos/{owner}/{repo}/branches/{branch}
+ * (readable by everyone who reads the repository).
+ * @throws TypedError NOT_FOUND for an id that names no pull request the caller sees
+ */
+function requiredChecks(g: GraphContext, id: string): Set<string> {
+	let cache = requiredCache.get(g);
+	if (!cache) requiredCache.set(g, (cache = new Map()));
+	const known = cache.get(id);
+	if (known) return known;
+	const pr = byNodeId(g, id);
+	if (pr.__typename !== 'PullRequest') throw new TypedError('NOT_FOUND', `Could not resolve to a PullRequest with the global id of '${id}'`);
+	const base = pull(g, pr).base;
+	const branch = get(g, `/repos/${base.repo.full_name}/branches/${seg(base.ref)}`);
+	const checks = (branch.protection?.required_status_checks ?? {}) as Source;
+	const set = new Set<string>([...((checks.contexts ?? []) as string[]), ...((checks.checks ?? []) as Source[]).map((c) => String(c.context))]);
+	cache.set(id, set);
+	return set;
+}
+
+/** Every submitted review of a pull request (GET …/pulls/{number}/reviews, all pages), oldest first. */
+function allReviews(g: GraphContext, s: Source): Source[] {
+	if (s.__reviews) return s.__reviews;
+	const out: Source[] = [];
+	for (let page = 1; ; page++) {
+		const body = get(g, `${repoPath(s)}/pulls/${s.number}/reviews`, { per_page: '100', page: String(page) }) as Source[];
+		out.push(...body);
+		if (body.length < 100) break;
+	}
+	s.__reviews = out.filter((r) => r.state !== 'PENDING');
+	return s.__reviews;
+}
+
+/** latestReviews: the newest submitted review of each author, in the order they were submitted. */
+function latestReviews(g: GraphContext, s: Source): Source[] {
+	const byAuthor = new Map<unknown, Source>();
+	for (const review of allReviews(g, s)) byAuthor.set(review.user?.id ?? review.id, review);
+	return [...byAuthor.values()].sort((x, y) => String(x.submitted_at).localeCompare(String(y.submitted_at)));
+}
+
+/**
+ * reviewDecision: CHANGES_REQUESTED when an author's latest approving-or-blocking review asks for
+ * changes; APPROVED when approvals reach what the base branch's protection requires (at least one);
+ * REVIEW_REQUIRED when the protection requires approvals not given yet; null when nothing requires
+ * a review and none approved. The required count comes from the protection twin (admins only):
+ * for other callers a protected branch counts as requiring none.
+ */
+function reviewDecision(g: GraphContext, s: Source): string | null {
+	const decisive = new Map<unknown, string>();
+	for (const review of allReviews(g, s)) {
+		const key = review.user?.id ?? review.id;
+		if (review.state === 'APPROVED' || review.state === 'CHANGES_REQUESTED') decisive.set(key, review.state);
+		else if (review.state === 'DISMISSED') decisive.delete(key);
+	}
+	const states = [...decisive.values()];
+	if (states.includes('CHANGES_REQUESTED')) return 'CHANGES_REQUESTED';
+	const approvals = states.filter((x) => x === 'APPROVED').length;
+	const base = pull(g, s).base;
+	const rule = protectionRule(g, branchRef(base.repo, base.ref));
+	if (rule?.requiresApprovingReviews) return approvals >= Math.max(1, rule.requiredApprovingReviewCount as number) ? 'APPROVED' : 'REVIEW_REQUIRED';
+	return approvals > 0 ? 'APPROVED' : null;
+}
+
+/** The id of each repository's latest release (GET /repos/{owner}/{repo}/releases/latest), once per query. */
+const latestCache = new WeakMap<GraphContext, Map<string, number | null>>();
+
+/** The id of the latest release of the repository at `path` (/repos/{owner}/{repo}), null when it has none. */
+function latestRelease(g: GraphContext, path: string): number | null {
+	let cache = latestCache.get(g);
+	if (!cache) latestCache.set(g, (cache = new Map()));
+	if (!cache.has(path)) {
+		try {
+			cache.set(path, get(g, `${path}/releases/latest`).id as number);
+		} catch (error) {
+			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
+			cache.set(path, null);
+		}
+	}
+	return cache.get(path) ?? null;
 }
 
 /** Whether an account source is the caller. */
