@@ -38,6 +38,9 @@ const COMMANDS = [
 	'release list -R olivia/web',
 	'release view v1.0 -R olivia/web',
 	'run view 1 -R olivia/web',
+	'gist list',
+	'repo view olivia/web --json name,latestRelease,languages,repositoryTopics,primaryLanguage',
+	'pr view 2 -R olivia/web --json files,changedFiles,reviewDecision,latestReviews,commits',
 ];
 
 (async () => {
@@ -61,6 +64,7 @@ const COMMANDS = [
 		runs: [{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: head, branch: 'feature', status: 'completed', conclusion: 'success', jobs: [{ name: 'build', conclusion: 'success' }] }],
 	});
 	await s.request('POST', '/repos/olivia/web/releases', { token, body: { tag_name: 'v1.0', name: 'One', body: 'Notes' } });
+	await s.request('POST', '/gists', { token, body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a' } } } });
 	const front = await tlsFront(Number(new URL(s.origin).port));
 	// Operation name → the documents seen under it (gh sends variants: RepositoryInfo of repo view and of issue create).
 	const seen = new Map<string, string[]>();

@@ -3,7 +3,8 @@
  * (test/helpers/tls.ts: self-signed certificate, GH_HOST=localhost:PORT, GH_ENTERPRISE_TOKEN,
  * SSL_CERT_FILE): gh auth status, repo view, issue list/create/view/close/status/list --search,
  * label list/create, pr list/view/create/review/merge/status/checks/diff/view --comments, repo
- * create/fork, release list/view, run list/view, search issues/prs/repos, api graphql --paginate.
+ * create/fork, release list/view, run list/view, search issues/prs/repos, api graphql --paginate,
+ * gist list/view, repo view --json and pr view --json with fields beyond the defaults.
  * Skipped, with a message, when `which gh` finds no gh.
  */
 import { suite } from 'uvu';
@@ -232,6 +233,33 @@ if (!gh) {
 		assert.ok(total >= 2, 'at least two issues, so two pages');
 		assert.is(numbers.length, total, 'one page per issue, every page fetched');
 		assert.equal(numbers, [...numbers].sort((a, b) => a - b), 'in order');
+	});
+
+	test('gh gist list (GraphQL viewer.gists) and gh gist view (REST)', async () => {
+		const made = await s.request('POST', '/gists', { token: olivia, body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a = 1' } } } });
+		await s.request('POST', '/gists', { token: olivia, body: { description: 'Hidden', public: false, files: { 'b.txt': { content: 'b' } } } });
+		const list = await runGh(front, olivia, ['gist', 'list']);
+		assert.is(list.code, 0, list.stderr);
+		assert.match(list.stdout, new RegExp(`^${made.body.id}\tSnippets\t1 file\tpublic\t`, 'm'));
+		assert.match(list.stdout, /\tHidden\t1 file\tsecret\t/);
+		const secret = await runGh(front, olivia, ['gist', 'list', '--secret']);
+		assert.not.match(secret.stdout, 'Snippets', '--secret: the secret ones only');
+		const view = await runGh(front, olivia, ['gist', 'view', made.body.id, '--raw']);
+		assert.is(view.code, 0, view.stderr);
+		assert.match(view.stdout, 'let a = 1');
+	});
+
+	test('gh repo view --json and gh pr view --json with the fields beyond the defaults', async () => {
+		const repo = await runGh(front, olivia, ['repo', 'view', 'olivia/web', '--json', 'name,latestRelease,repositoryTopics,languages,primaryLanguage']);
+		assert.is(repo.code, 0, repo.stderr);
+		assert.is(JSON.parse(repo.stdout).latestRelease.tagName, 'v1.0');
+		const pr = await runGh(front, olivia, ['pr', 'view', '2', '-R', 'olivia/web', '--json', 'files,changedFiles,reviewDecision,latestReviews,commits,statusCheckRollup']);
+		assert.is(pr.code, 0, pr.stderr);
+		const json = JSON.parse(pr.stdout);
+		assert.equal(json.files, [{ path: 'feature.txt', additions: 1, deletions: 0 }]);
+		assert.is(json.changedFiles, 1);
+		assert.is(json.commits[0].messageHeadline, 'feature');
+		assert.equal(json.statusCheckRollup.map((c: { name?: string; context?: string }) => c.name ?? c.context).sort(), ['build', 'ci/lint']);
 	});
 }
 

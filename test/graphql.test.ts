@@ -600,4 +600,49 @@ test('limits: a variable left out takes its declared default', async () => {
 	assert.ok(ok.body.data.viewer.repositories.nodes.length <= 2, '~> at most 2');
 });
 
+test('gh fixtures: GistList (gist list): the viewer\'s gists by privacy; another user sees the public ones', async () => {
+	const made = await s.request('POST', '/gists', { token: olivia, body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a' } } } });
+	assert.is(made.status, 201, '~> a public gist');
+	await s.request('POST', '/gists', { token: olivia, body: { description: 'Secret notes', public: false, files: { 'b.txt': { content: 'b' }, 'c.md': { content: '# c' } } } });
+	const names = (data: any) => data.viewer.gists.nodes.map((n: { description: string }) => n.description).sort();
+	assert.equal(names(await ghQuery('GistList', { per_page: 10, visibility: 'ALL' })), ['Secret notes', 'Snippets'], '~> ALL: both');
+	assert.equal(names(await ghQuery('GistList', { per_page: 10, visibility: 'SECRET' })), ['Secret notes'], '~> SECRET');
+	const pub = await ghQuery('GistList', { per_page: 10, visibility: 'PUBLIC' });
+	assert.equal(pub.viewer.gists.nodes, [{ description: 'Snippets', files: [{ name: 'a.js' }], isPublic: true, name: made.body.id, updatedAt: made.body.updated_at }], '~> PUBLIC: the gist, its files, its id as name');
+	const other = await gql(mia, '{ user(login: "olivia") { gists(first: 10, privacy: ALL) { totalCount nodes { description isFork files { name text extension } } } } }');
+	assert.is(other.body.errors, undefined, JSON.stringify(other.body.errors));
+	assert.equal(other.body.data.user.gists.nodes, [{ description: 'Snippets', isFork: false, files: [{ name: 'a.js', text: 'let a', extension: '.js' }] }], '~> another user: the public gist only (GET /users/{username}/gists)');
+});
+
+test('gh fixtures: RepositoryInfo-3 (repo view --json latestRelease,languages,repositoryTopics,primaryLanguage)', async () => {
+	await site();
+	await s.request('PUT', '/repos/olivia/site/topics', { token: olivia, body: { names: ['web', 'docs'] } });
+	if ((await s.get('/repos/olivia/site/releases/tags/v1.0', olivia)).status !== 200) await s.request('POST', '/repos/olivia/site/releases', { token: olivia, body: { tag_name: 'v1.0', name: 'One' } });
+	const data = await ghQuery('RepositoryInfo-3', { owner: 'olivia', name: 'site' });
+	const repo = data.repository;
+	assert.is(repo.latestRelease.tagName, 'v1.0', '~> the latest release');
+	assert.equal(repo.repositoryTopics.nodes.map((n: { topic: { name: string } }) => n.topic.name).sort(), ['docs', 'web'], '~> the topics');
+	const languages = (await s.get('/repos/olivia/site/languages', olivia)).body as Record<string, number>;
+	assert.equal(repo.languages.edges.map((e: { size: number; node: { name: string } }) => [e.node.name, e.size]), Object.entries(languages), '~> the languages and their bytes, as REST lists them');
+	const rest = (await s.get('/repos/olivia/site', olivia)).body;
+	assert.equal(repo.primaryLanguage, rest.language ? { name: rest.language } : null, '~> the primary language is REST\'s language');
+	const empty = await ghQuery('RepositoryInfo-3', { owner: 'acme', name: 'web' });
+	assert.is(empty.repository.latestRelease, null, '~> no release: null');
+	assert.equal(empty.repository.repositoryTopics.nodes, [], '~> no topics');
+});
+
+test('gh fixtures: PullRequestByNumber-5 (pr view --json files,changedFiles,reviewDecision,latestReviews,commits)', async () => {
+	await site();
+	const data = await ghQuery('PullRequestByNumber-5', { owner: 'olivia', repo: 'site', pr_number: 3 });
+	const pr = data.repository.pullRequest;
+	assert.equal(pr.files.nodes, [{ additions: 1, deletions: 0, path: 'feature.txt' }], '~> the changed files (GET …/pulls/{number}/files)');
+	assert.is(pr.changedFiles, 1, '~> changedFiles');
+	assert.is(pr.reviewDecision, null, '~> no review required, none given: null');
+	assert.equal(pr.latestReviews.nodes, [], '~> no reviews');
+	const [c] = pr.commits.nodes;
+	assert.is(c.commit.messageHeadline, 'Feature', '~> the headline');
+	assert.is(c.commit.messageBody, '', '~> no body');
+	assert.equal(c.commit.authors.nodes.map((a: { name: string; user: { login: string } | null }) => [a.name, a.user?.login]), [['olivia', 'olivia']], '~> the git author and its account');
+});
+
 test.run();

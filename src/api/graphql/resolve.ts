@@ -245,9 +245,12 @@ function branchPulls(g: GraphContext, repo: Source, args: Args): Source {
 	return arrayConnection(args, list, tagged('PullRequest'));
 }
 
-/** The full REST pull request behind a search item (head, base, draft, merge), fetched once. */
+/**
+ * The full REST pull request behind a search item or a pulls-list item (head, base, draft, merge
+ * state, additions: list items lack the counts), fetched once.
+ */
 function pull(g: GraphContext, source: Source): Source {
-	if (source.head) return source;
+	if (source.head && 'additions' in source) return source;
 	if (!source.__pull) source.__pull = get(g, `${repoPath(source)}/pulls/${source.number}`);
 	return source.__pull;
 }
@@ -301,6 +304,23 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		company: (s, _a, g) => full(g, s).company ?? null,
 		location: (s, _a, g) => full(g, s).location ?? null,
 		organizations: (s, a, g) => restConnection(g, a, isViewer(g, s) ? '/user/orgs' : `/users/${seg(s.login)}/orgs`, {}, account),
+		gists: (s, a, g) => {
+			// The viewer's gists are GET /gists (secret ones too), another user's GET /users/{username}/gists
+			// (public ones); privacy and orderBy apply to the whole list here.
+			const path = isViewer(g, s) ? '/gists' : `/users/${seg(s.login)}/gists`;
+			const all: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, path, { per_page: '100', page: String(page) }) as Source[];
+				all.push(...body);
+				if (body.length < 100) break;
+			}
+			const privacy = a.privacy ?? 'PUBLIC';
+			const list = all.filter((gist) => privacy === 'ALL' || (privacy === 'PUBLIC') === (gist.public === true));
+			const field = a.orderBy?.field === 'UPDATED_AT' ? 'updated_at' : a.orderBy?.field === 'PUSHED_AT' ? 'updated_at' : 'created_at';
+			list.sort((x, y) => String(x[field]).localeCompare(String(y[field])));
+			if ((a.orderBy?.direction ?? 'ASC') === 'DESC') list.reverse();
+			return arrayConnection(a, list, tagged('Gist'));
+		},
 		repositories: (s, a, g) => {
 			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
 			const query: Record<string, string> = { sort, direction };
@@ -434,6 +454,30 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
 			return restConnection(g, a, `/repos/${s.full_name}/milestones`, { state, sort: sort === 'created' ? 'due_on' : sort, direction }, tagged('Milestone'));
 		},
+		latestRelease: (s, _a, g) => {
+			const id = latestRelease(g, `/repos/${s.full_name}`);
+			return id === null ? null : tagged('Release')(get(g, `/repos/${s.full_name}/releases/${id}`));
+		},
+		// GET /repos/{owner}/{repo}/languages: bytes by language, largest first.
+		languages: (s, a, g) => {
+			const bytes = get(g, `/repos/${s.full_name}/languages`) as Record<string, number>;
+			let list = Object.entries(bytes).map(([name, size]) => ({ size, node: language(name) }));
+			if (a.orderBy?.direction === 'ASC') list = list.reverse();
+			const conn = arrayConnection(a, list);
+			conn.edges = conn.edges.map((edge: Source) => ({ cursor: edge.cursor, size: edge.node.size, node: edge.node.node }));
+			conn.nodes = conn.nodes.map((item: Source) => item.node);
+			return { ...conn, totalSize: list.reduce((sum, item) => sum + item.size, 0) };
+		},
+		primaryLanguage: (s) => (s.language ? language(s.language) : null),
+		// GET /repos/{owner}/{repo}/topics: the names, in the repository's order.
+		repositoryTopics: (s, a, g) => {
+			const names = (get(g, `/repos/${s.full_name}/topics`).names ?? []) as string[];
+			return arrayConnection(a, names.map((name) => ({
+				id: Buffer.from(`015:RepositoryTopic${s.id}:${name}`).toString('base64'),
+				url: g.ctx.app.urls.html(`/topics/${seg(name)}`),
+				topic: { id: Buffer.from(`05:Topic${name}`).toString('base64'), name },
+			})));
+		},
 		release: (s, a, g) => {
 			try {
 				return tagged('Release')(get(g, `/repos/${s.full_name}/releases/tags/${seg(a.tagName)}`));
@@ -497,6 +541,16 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		},
 		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
 		baseRef: (s, _a, g) => branchRef(pull(g, s).base.repo, pull(g, s).base.ref),
+		changedFiles: (s, _a, g) => pull(g, s).changed_files ?? 0,
+		files: (s, a, g) =>
+			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/files`, {}, (f) => ({
+				path: f.filename,
+				additions: f.additions,
+				deletions: f.deletions,
+				changeType: CHANGE_TYPES[f.status as string] ?? 'MODIFIED',
+				// Gitstead keeps no per-viewer viewed marks: every file is as GitHub shows one never marked.
+				viewerViewedState: 'UNVIEWED',
+			})),
 		latestReviews: (s, a, g) => arrayConnection(a, latestReviews(g, s), tagged('PullRequestReview')),
 		reviewDecision: (s, _a, g) => reviewDecision(g, s),
 		isCrossRepository: (s, _a, g) => {
@@ -509,6 +563,13 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		oid: (s) => s.sha,
 		message: (s, _a, g) => commit(g, s).commit.message,
 		messageHeadline: (s, _a, g) => String(commit(g, s).commit.message).split('\n')[0],
+		// The body: what follows the headline and the blank line after it.
+		messageBody: (s, _a, g) => String(commit(g, s).commit.message).split('\n').slice(1).join('\n').replace(/^\n+/, ''),
+		// The author (Gitstead records no Co-authored-by trailers as authors): the git author, with the account REST matched to it.
+		authors: (s, a, g) => {
+			const c = commit(g, s);
+			return arrayConnection(a, [{ __typename: 'GitActor', name: c.commit.author?.name ?? null, email: c.commit.author?.email ?? null, date: c.commit.author?.date ?? null, user: c.author && c.author.login ? account(c.author) : null }]);
+		},
 		authoredDate: (s, _a, g) => commit(g, s).commit.author?.date,
 		committedDate: (s, _a, g) => commit(g, s).commit.committer?.date,
 		url: (s, _a, g) => commit(g, s).html_url,
@@ -578,6 +639,30 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		url: (s) => s.html_url,
 		closed: (s) => s.state === 'closed',
 		closedAt: (s) => s.closed_at ?? null,
+	},
+	Gist: {
+		id: (s) => s.node_id,
+		name: (s) => s.id,
+		isPublic: (s) => s.public === true,
+		isFork: (s, _a, g) => 'fork_of' in fullGist(g, s),
+		owner: (s) => (s.owner ? account(s.owner) : null),
+		url: (s) => s.html_url,
+		createdAt: (s) => s.created_at,
+		updatedAt: (s) => s.updated_at,
+		// Gitstead keeps a gist's history as its updates: the last push is the last update.
+		pushedAt: (s) => s.updated_at,
+		files: (s, a, g) => {
+			// The list items carry no contents: a file's text comes from the whole gist (GET /gists/{gist_id}).
+			const files = Object.values((fullGist(g, s).files ?? {}) as Record<string, Source>);
+			return files.slice(0, Math.max(0, a.limit ?? 10));
+		},
+	},
+	GistFile: {
+		name: (s) => s.filename,
+		encodedName: (s) => encodeURIComponent(String(s.filename)),
+		extension: (s) => (/\.[^.]+$/.exec(String(s.filename))?.[0] ?? null),
+		// GitHub's text of a file (truncated files are cut): the REST content when the answer carries it.
+		text: (s) => s.content ?? null,
 	},
 	Release: {
 		isLatest: (s, _a, g) => latestRelease(g, repoPath(s)) === s.id,
@@ -782,6 +867,23 @@ function latestRelease(g: GraphContext, path: string): number | null {
 		}
 	}
 	return cache.get(path) ?? null;
+}
+
+/** The whole gist (GET /gists/{gist_id}: contents, history, fork_of) behind a list item, fetched once. */
+function fullGist(g: GraphContext, s: Source): Source {
+	if ('history' in s) return s;
+	if (!s.__full) s.__full = get(g, `/gists/${seg(s.id)}`);
+	return s.__full;
+}
+
+/** REST's file statuses as GitHub's PatchStatus. */
+const CHANGE_TYPES: Record<string, string> = { added: 'ADDED', removed: 'DELETED', modified: 'MODIFIED', renamed: 'RENAMED', copied: 'COPIED', changed: 'CHANGED', unchanged: 'MODIFIED' };
+
+const LINGUIST = require('linguist-languages') as Record<string, { color?: string }>;
+
+/** A Language source: its name and linguist's color (null when linguist has none). */
+function language(name: string): Source {
+	return { id: Buffer.from(`08:Language${name}`).toString('base64'), name, color: LINGUIST[name]?.color ?? null };
 }
 
 /** Whether an account source is the caller. */
