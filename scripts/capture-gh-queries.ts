@@ -41,6 +41,10 @@ const COMMANDS = [
 	'gist list',
 	'repo view olivia/web --json name,latestRelease,languages,repositoryTopics,primaryLanguage',
 	'pr view 2 -R olivia/web --json files,changedFiles,reviewDecision,latestReviews,commits',
+	'pr edit 4 -R olivia/web --title Retitled',
+	'pr close 4 -R olivia/web',
+	'pr reopen 4 -R olivia/web',
+	'repo archive olivia/newrepo --yes',
 ];
 
 (async () => {

@@ -32,6 +32,7 @@ export const SERVED = {
 		'createIssue', 'closeIssue', 'reopenIssue', 'updateIssue', 'addComment', 'createLabel',
 		'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addStar', 'removeStar', 'createPullRequest', 'mergePullRequest',
 		'addPullRequestReview', 'submitPullRequestReview', 'requestReviews', 'createRepository',
+		'closePullRequest', 'reopenPullRequest', 'updatePullRequest', 'archiveRepository', 'unarchiveRepository',
 	],
 	Node: ['id'],
 	Actor: ['avatarUrl', 'login', 'url'],
@@ -70,12 +71,12 @@ export const SERVED = {
 	],
 	Issue: [
 		'assignees', 'author', 'body', 'closed', 'closedAt', 'comments', 'createdAt', 'databaseId', 'id', 'labels', 'locked', 'milestone', 'number',
-		'projectCards', 'reactionGroups', 'repository', 'state', 'stateReason', 'title', 'updatedAt', 'url',
+		'projectCards', 'projectItems', 'reactionGroups', 'repository', 'state', 'stateReason', 'title', 'updatedAt', 'url',
 	],
 	PullRequest: [
 		'additions', 'assignees', 'author', 'baseRef', 'baseRefName', 'body', 'changedFiles', 'closed', 'closedAt', 'comments', 'files', 'commits', 'createdAt', 'databaseId',
 		'deletions', 'headRefName', 'headRefOid', 'headRepository', 'headRepositoryOwner', 'id', 'isCrossRepository', 'isDraft', 'labels', 'latestReviews', 'locked',
-		'maintainerCanModify', 'mergeStateStatus', 'mergeable', 'merged', 'mergedAt', 'milestone', 'number', 'projectCards', 'reactionGroups', 'repository',
+		'maintainerCanModify', 'mergeStateStatus', 'mergeable', 'merged', 'mergedAt', 'milestone', 'number', 'projectCards', 'projectItems', 'reactionGroups', 'repository',
 		'reviewDecision', 'reviewRequests', 'reviews', 'state', 'title', 'updatedAt', 'url',
 	],
 	IssueComment: [
@@ -142,6 +143,14 @@ export const SERVED = {
 	SubmitPullRequestReviewPayload: ['clientMutationId', 'pullRequestReview'],
 	RequestReviewsPayload: ['clientMutationId', 'pullRequest'],
 	CreateRepositoryPayload: ['clientMutationId', 'repository'],
+	ClosePullRequestPayload: ['clientMutationId', 'pullRequest'],
+	ReopenPullRequestPayload: ['clientMutationId', 'pullRequest'],
+	UpdatePullRequestPayload: ['clientMutationId', 'pullRequest'],
+	ArchiveRepositoryPayload: ['clientMutationId', 'repository'],
+	UnarchiveRepositoryPayload: ['clientMutationId', 'repository'],
+	ProjectV2Item: ['id', 'project'],
+	ProjectV2: ['id', 'number', 'title', 'url'],
+	...connection('ProjectV2Item'),
 	PullRequestReview: ['author', 'authorAssociation', 'body', 'commit', 'createdAt', 'databaseId', 'id', 'reactionGroups', 'state', 'submittedAt', 'url'],
 };
 

@@ -4,7 +4,8 @@
  * SSL_CERT_FILE): gh auth status, repo view, issue list/create/view/close/status/list --search,
  * label list/create, pr list/view/create/review/merge/status/checks/diff/view --comments, repo
  * create/fork, release list/view, run list/view, search issues/prs/repos, api graphql --paginate,
- * gist list/view, repo view --json and pr view --json with fields beyond the defaults.
+ * gist list/view, repo view --json and pr view --json with fields beyond the defaults, pr
+ * edit/close/reopen, repo archive.
  * Skipped, with a message, when `which gh` finds no gh.
  */
 import { suite } from 'uvu';
@@ -260,6 +261,26 @@ if (!gh) {
 		assert.is(json.changedFiles, 1);
 		assert.is(json.commits[0].messageHeadline, 'feature');
 		assert.equal(json.statusCheckRollup.map((c: { name?: string; context?: string }) => c.name ?? c.context).sort(), ['build', 'ci/lint']);
+	});
+
+	test('gh pr edit / close / reopen; gh repo archive', async () => {
+		const edit = await runGh(front, olivia, ['pr', 'edit', '2', '-R', 'olivia/web', '--title', 'The feature, edited', '--add-label', 'bug']);
+		assert.is(edit.code, 0, edit.stderr);
+		const rest = (await s.get('/repos/olivia/web/pulls/2', olivia)).body;
+		assert.is(rest.title, 'The feature, edited');
+		assert.equal(rest.labels.map((l: { name: string }) => l.name), ['bug']);
+		const refused = await runGh(front, eve, ['pr', 'edit', '2', '-R', 'olivia/web', '--title', 'Hijacked']);
+		assert.is(refused.code, 1, 'eve may not edit it');
+		const close = await runGh(front, olivia, ['pr', 'close', '2', '-R', 'olivia/web']);
+		assert.is(close.code, 0, close.stderr);
+		assert.is((await s.get('/repos/olivia/web/pulls/2', olivia)).body.state, 'closed');
+		const reopen = await runGh(front, olivia, ['pr', 'reopen', '2', '-R', 'olivia/web']);
+		assert.is(reopen.code, 0, reopen.stderr);
+		assert.is((await s.get('/repos/olivia/web/pulls/2', olivia)).body.state, 'open');
+		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'attic' } });
+		const archive = await runGh(front, olivia, ['repo', 'archive', 'olivia/attic', '--yes']);
+		assert.is(archive.code, 0, archive.stderr);
+		assert.is((await s.get('/repos/olivia/attic', olivia)).body.archived, true);
 	});
 }
 

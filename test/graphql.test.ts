@@ -645,4 +645,49 @@ test('gh fixtures: PullRequestByNumber-5 (pr view --json files,changedFiles,revi
 	assert.equal(c.commit.authors.nodes.map((a: { name: string; user: { login: string } | null }) => [a.name, a.user?.login]), [['olivia', 'olivia']], '~> the git author and its account');
 });
 
+test('gh fixtures: PullRequestByNumber-6 and PullRequestProjectItems, PullRequestUpdate (pr edit), PullRequestClose / PullRequestReopen (pr close / reopen) through PATCH …/pulls and …/issues', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/edit', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/edit.txt', { token: olivia, body: { message: 'Edit', content: Buffer.from('e').toString('base64'), branch: 'edit' } });
+	const made = await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'To edit', head: 'edit', base: 'main' } });
+	assert.is(made.status, 201, '~> the pull request to edit');
+	const number = made.body.number as number;
+	const view = await ghQuery('PullRequestByNumber-6', { owner: 'olivia', repo: 'site', pr_number: number });
+	const id = view.repository.pullRequest.id;
+	const items = await ghQuery('PullRequestProjectItems', { owner: 'olivia', name: 'site', number });
+	assert.equal(items.repository.pullRequest.projectItems, { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } }, '~> Gitstead has no projects: no project items');
+	const bug = (await s.get('/repos/olivia/site/labels/bug', olivia)).body.node_id;
+	const oliviaId = (await s.get('/users/olivia', olivia)).body.node_id;
+	await ghQuery('PullRequestUpdate', { input: { pullRequestId: id, title: 'Edited', body: 'New body', labelIds: [bug], assigneeIds: [oliviaId] } });
+	const rest = (await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body;
+	assert.equal([rest.title, rest.body, rest.labels.map((l: { name: string }) => l.name), rest.assignees.map((a: { login: string }) => a.login)], ['Edited', 'New body', ['bug'], ['olivia']], '~> title and body (the pulls twin), labels and assignees (the issues twin)');
+	const refused = await gql(eve, fixture('PullRequestUpdate'), { input: { pullRequestId: id, title: 'Hijacked' } });
+	assert.is(refused.body.errors?.[0]?.type, 'FORBIDDEN', `~> eve may not edit it: ${JSON.stringify(refused.body)}`);
+	assert.is((await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body.title, 'Edited', '~> unchanged');
+	const projects = await gql(olivia, fixture('PullRequestUpdate'), { input: { pullRequestId: id, projectIds: [Buffer.from('09:ProjectV21').toString('base64')] } });
+	assert.is(projects.body.errors?.[0]?.type, 'NOT_FOUND', '~> no project to name');
+	const closed = await ghQuery('PullRequestClose', { input: { pullRequestId: id } });
+	assert.equal(closed.closePullRequest.pullRequest, { id }, '~> the closed pull request');
+	assert.is((await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body.state, 'closed', '~> closed through the REST twin');
+	await ghQuery('PullRequestReopen', { input: { pullRequestId: id } });
+	assert.is((await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body.state, 'open', '~> open again');
+	const issueId = (await s.get('/repos/olivia/site/issues/1', olivia)).body.node_id;
+	const notPull = await gql(olivia, fixture('PullRequestClose'), { input: { pullRequestId: issueId } });
+	assert.is(notPull.body.errors?.[0]?.type, 'NOT_FOUND', '~> an issue is no pull request');
+});
+
+test('gh fixtures: RepositoryInfo-4 and ArchiveRepository (repo archive) through PATCH /repos/{owner}/{repo}; unarchiveRepository', async () => {
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'attic' } });
+	const info = await ghQuery('RepositoryInfo-4', { owner: 'olivia', name: 'attic' });
+	assert.is(info.repository.isArchived, false, '~> not archived yet');
+	const refused = await gql(mia, fixture('ArchiveRepository'), { input: { repositoryId: info.repository.id } });
+	assert.is(refused.body.errors?.[0]?.type, 'FORBIDDEN', `~> mia may not archive it: ${JSON.stringify(refused.body)}`);
+	const data = await ghQuery('ArchiveRepository', { input: { repositoryId: info.repository.id } });
+	assert.equal(data.archiveRepository.repository, { id: info.repository.id }, '~> the archived repository');
+	assert.is((await s.get('/repos/olivia/attic', olivia)).body.archived, true, '~> archived through the REST twin');
+	const back = await gql(olivia, 'mutation($id: ID!) { unarchiveRepository(input: {repositoryId: $id}) { repository { isArchived } } }', { id: info.repository.id });
+	assert.equal(back.body.data.unarchiveRepository.repository, { isArchived: false }, '~> unarchived');
+});
+
 test.run();

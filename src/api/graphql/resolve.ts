@@ -728,6 +728,8 @@ function issueFields(): Record<string, Resolver> {
 		stateReason: (s) => upper(s.state_reason ?? null),
 		// Gitstead has no projects (classic): an issue is on no project board.
 		projectCards: (_s, a) => arrayConnection(a, []),
+		// Nor on a project (ProjectV2): no project items.
+		projectItems: (_s, a) => arrayConnection(a, []),
 		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/${s.number}/reactions`),
 		comments: (s, a, g) => restConnection(g, a, `${repoPath(s)}/issues/${s.number}/comments`, {}, tagged('IssueComment')),
 	};
