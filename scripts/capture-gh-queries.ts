@@ -45,6 +45,8 @@ const COMMANDS = [
 	'pr close 4 -R olivia/web',
 	'pr reopen 4 -R olivia/web',
 	'repo archive olivia/newrepo --yes',
+	'repo view olivia/web --json hasProjectsEnabled,hasDiscussionsEnabled,isInOrganization,isMirror,mirrorUrl,viewerCanAdminister,viewerSubscription,watchers,licenseInfo,templateRepository,diskUsage,assignableUsers,projects,viewerDefaultMergeMethod,isEmpty,isUserConfigurationRepository',
+	'pr view 2 -R olivia/web --json mergeCommit,mergedBy,potentialMergeCommit',
 ];
 
 (async () => {

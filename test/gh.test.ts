@@ -254,11 +254,15 @@ if (!gh) {
 		const repo = await runGh(front, olivia, ['repo', 'view', 'olivia/web', '--json', 'name,latestRelease,repositoryTopics,languages,primaryLanguage']);
 		assert.is(repo.code, 0, repo.stderr);
 		assert.is(JSON.parse(repo.stdout).latestRelease.tagName, 'v1.0');
-		const pr = await runGh(front, olivia, ['pr', 'view', '2', '-R', 'olivia/web', '--json', 'files,changedFiles,reviewDecision,latestReviews,commits,statusCheckRollup']);
+		const settings = await runGh(front, eve, ['repo', 'view', 'olivia/web', '--json', 'viewerCanAdminister,viewerSubscription,isEmpty,isInOrganization,watchers,projects,licenseInfo']);
+		assert.is(settings.code, 0, settings.stderr);
+		assert.equal(JSON.parse(settings.stdout), { isEmpty: false, isInOrganization: false, licenseInfo: null, projects: [], viewerCanAdminister: false, viewerSubscription: 'UNSUBSCRIBED', watchers: { totalCount: 1 } });
+		const pr = await runGh(front, olivia, ['pr', 'view', '2', '-R', 'olivia/web', '--json', 'files,changedFiles,reviewDecision,latestReviews,commits,statusCheckRollup,mergeCommit,mergedBy']);
 		assert.is(pr.code, 0, pr.stderr);
 		const json = JSON.parse(pr.stdout);
 		assert.equal(json.files, [{ path: 'feature.txt', additions: 1, deletions: 0 }]);
 		assert.is(json.changedFiles, 1);
+		assert.is(json.mergeCommit, null, 'not merged');
 		assert.is(json.commits[0].messageHeadline, 'feature');
 		assert.equal(json.statusCheckRollup.map((c: { name?: string; context?: string }) => c.name ?? c.context).sort(), ['build', 'ci/lint']);
 	});

@@ -690,4 +690,50 @@ test('gh fixtures: RepositoryInfo-4 and ArchiveRepository (repo archive) through
 	assert.equal(back.body.data.unarchiveRepository.repository, { isArchived: false }, '~> unarchived');
 });
 
+test('gh fixtures: RepositoryInfo-5 (repo view --json with the viewer and settings fields): through the repository, subscription, subscribers, assignees and commits twins', async () => {
+	await site();
+	const data = await ghQuery('RepositoryInfo-5', { owner: 'olivia', name: 'site' });
+	const r = data.repository;
+	assert.equal({ ...r, diskUsage: undefined }, {
+		hasProjectsEnabled: true, hasDiscussionsEnabled: false, isInOrganization: false, isMirror: false, mirrorUrl: null, viewerCanAdminister: true,
+		viewerSubscription: 'SUBSCRIBED', watchers: { totalCount: 1 }, licenseInfo: null, templateRepository: null, diskUsage: undefined,
+		assignableUsers: { nodes: [{ id: (await s.get('/users/olivia', olivia)).body.node_id, login: 'olivia', name: r.assignableUsers.nodes[0].name }] },
+		projects: { nodes: [] }, viewerDefaultMergeMethod: 'MERGE', isEmpty: false, isUserConfigurationRepository: false,
+	}, '~> the owner watches it (auto-subscribed), administers it; no license, template, mirror or projects');
+	assert.is(typeof r.diskUsage, 'number', '~> diskUsage: REST\'s size');
+	const asMia = (await ghQuery('RepositoryInfo-5', { owner: 'olivia', name: 'site' }, mia)).repository;
+	assert.is(asMia.viewerCanAdminister, false, '~> mia does not administer it');
+	assert.is(asMia.viewerSubscription, 'UNSUBSCRIBED', '~> nor watch it');
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'bare' } });
+	const bare = (await ghQuery('RepositoryInfo-5', { owner: 'acme', name: 'bare' })).repository;
+	assert.is(bare.isEmpty, true, '~> no commits: empty (the commits twin answers 409)');
+	assert.is(bare.isInOrganization, true, '~> an organization\'s repository');
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'olivia' } });
+	assert.is((await ghQuery('RepositoryInfo-5', { owner: 'olivia', name: 'olivia' })).repository.isUserConfigurationRepository, true, '~> the profile repository');
+});
+
+test('gh fixtures: PullRequestByNumber-9 (pr view --json mergeCommit,mergedBy,potentialMergeCommit)', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/tomerge', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/merge.txt', { token: olivia, body: { message: 'Merge me', content: Buffer.from('m').toString('base64'), branch: 'tomerge' } });
+	const made = await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'To merge', head: 'tomerge', base: 'main' } });
+	const number = made.body.number as number;
+	const open = (await ghQuery('PullRequestByNumber-9', { owner: 'olivia', repo: 'site', pr_number: number })).repository.pullRequest;
+	assert.is(open.mergeCommit, null, '~> not merged: no merge commit');
+	assert.is(open.mergedBy, null, '~> nor merger');
+	const rest = (await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body;
+	assert.equal(open.potentialMergeCommit, rest.merge_commit_sha ? { oid: rest.merge_commit_sha } : null, '~> the test merge commit REST names');
+	const merged = await s.request('PUT', `/repos/olivia/site/pulls/${number}/merge`, { token: olivia, body: { merge_method: 'merge' } });
+	assert.is(merged.status, 200, `~> merged: ${merged.text}`);
+	const done = (await ghQuery('PullRequestByNumber-9', { owner: 'olivia', repo: 'site', pr_number: number })).repository.pullRequest;
+	assert.equal(done.mergeCommit, { oid: merged.body.sha }, '~> the merge commit');
+	assert.is(done.mergedBy.login, 'olivia', '~> merged by olivia');
+	assert.is(done.potentialMergeCommit, null, '~> no potential merge commit once merged');
+	const full = await gql(olivia, `{ repository(owner: "olivia", name: "site") { pullRequest(number: ${number}) { mergeCommit { oid messageHeadline authors(first: 1) { nodes { name } } } } } }`);
+	assert.is(full.body.errors, undefined, JSON.stringify(full.body.errors));
+	assert.is(full.body.data.repository.pullRequest.mergeCommit.oid, merged.body.sha, '~> the merge commit through GET …/commits/{sha}');
+	assert.ok(full.body.data.repository.pullRequest.mergeCommit.messageHeadline.length > 0, '~> with its message');
+});
+
 test.run();

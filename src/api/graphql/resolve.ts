@@ -454,6 +454,57 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
 			return restConnection(g, a, `/repos/${s.full_name}/milestones`, { state, sort: sort === 'created' ? 'due_on' : sort, direction }, tagged('Milestone'));
 		},
+		diskUsage: (s) => s.size ?? null,
+		hasProjectsEnabled: (s) => s.has_projects === true,
+		hasDiscussionsEnabled: (s) => s.has_discussions === true,
+		isInOrganization: (s) => s.owner?.type === 'Organization',
+		isMirror: (s) => s.mirror_url != null,
+		// A user's profile repository: the one named as its owner.
+		isUserConfigurationRepository: (s) => s.owner?.type === 'User' && String(s.name).toLowerCase() === String(s.owner.login).toLowerCase(),
+		mirrorUrl: (s) => s.mirror_url ?? null,
+		templateRepository: (s) => (s.template_repository ? repository(s.template_repository) : null),
+		// REST's license (Gitstead detects none today: null).
+		licenseInfo: (s) =>
+			s.license ? { id: s.license.node_id, key: s.license.key, name: s.license.name, nickname: s.license.nickname ?? null, spdxId: s.license.spdx_id ?? null, url: s.license.html_url ?? s.license.url ?? null } : null,
+		viewerCanAdminister: (s) => s.permissions?.admin === true,
+		// GitHub's default for a viewer who has merged nothing here: the first method the repository allows.
+		viewerDefaultMergeMethod: (s) => (s.allow_merge_commit !== false ? 'MERGE' : s.allow_squash_merge !== false ? 'SQUASH' : 'REBASE'),
+		// GET /repos/{owner}/{repo}/subscription: watching, ignoring, or (404) neither.
+		viewerSubscription: (s, _a, g) => {
+			if (g.ctx.principal.user === null) return null;
+			try {
+				const sub = get(g, `/repos/${s.full_name}/subscription`);
+				return sub.ignored ? 'IGNORED' : sub.subscribed ? 'SUBSCRIBED' : 'UNSUBSCRIBED';
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return 'UNSUBSCRIBED';
+				throw error;
+			}
+		},
+		watchers: (s, a, g) => restConnection(g, a, `/repos/${s.full_name}/subscribers`, {}, account),
+		// GET /repos/{owner}/{repo}/assignees; `query` matches logins and names over the whole list.
+		assignableUsers: (s, a, g) => {
+			if (!a.query) return restConnection(g, a, `/repos/${s.full_name}/assignees`, {}, account);
+			const all: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, `/repos/${s.full_name}/assignees`, { per_page: '100', page: String(page) }) as Source[];
+				all.push(...body);
+				if (body.length < 100) break;
+			}
+			const q = String(a.query).toLowerCase();
+			return arrayConnection(a, all.filter((u) => String(u.login).toLowerCase().includes(q)), account);
+		},
+		// An empty repository: its commit list answers 409 "Git Repository is empty.".
+		isEmpty: (s, _a, g) => {
+			try {
+				get(g, `/repos/${s.full_name}/commits`, { per_page: '1' });
+				return false;
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'UNPROCESSABLE') return true;
+				throw error;
+			}
+		},
+		// Gitstead has no projects (classic): none.
+		projects: (_s, a) => arrayConnection(a, []),
 		latestRelease: (s, _a, g) => {
 			const id = latestRelease(g, `/repos/${s.full_name}`);
 			return id === null ? null : tagged('Release')(get(g, `/repos/${s.full_name}/releases/${id}`));
@@ -542,6 +593,11 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
 		baseRef: (s, _a, g) => branchRef(pull(g, s).base.repo, pull(g, s).base.ref),
 		changedFiles: (s, _a, g) => pull(g, s).changed_files ?? 0,
+		mergedBy: (s, _a, g) => (pull(g, s).merged_by ? account(pull(g, s).merged_by) : null),
+		// The merge commit once merged; while open, REST's merge_commit_sha is the test merge commit.
+		mergeCommit: (s, _a, g) => (pull(g, s).merged_at && pull(g, s).merge_commit_sha ? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) } : null),
+		potentialMergeCommit: (s, _a, g) =>
+			pull(g, s).state === 'open' && pull(g, s).merge_commit_sha ? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) } : null,
 		files: (s, a, g) =>
 			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/files`, {}, (f) => ({
 				path: f.filename,
@@ -744,9 +800,17 @@ function reactionGroups(s: Source, path: string): Source[] {
 	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
 }
 
-/** The REST commit behind a Commit source (a pull request's commit list carries it whole; a review names only its sha). */
-function commit(_g: GraphContext, s: Source): Source {
+/**
+ * The REST commit behind a Commit source: a pull request's commit list carries it whole; a merge
+ * commit names its sha and repository (GET /repos/{owner}/{repo}/commits/{sha}, fetched once); a
+ * review names only its sha.
+ */
+function commit(g: GraphContext, s: Source): Source {
 	if (s.commit) return s;
+	if (s.__repo) {
+		if (!s.__full) s.__full = get(g, `${s.__repo}/commits/${s.sha}`, undefined, `Could not resolve to a Commit with the oid of '${s.sha}'.`);
+		return s.__full;
+	}
 	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
 }
 
