@@ -223,6 +223,12 @@ if (!gh) {
 		assert.is(fork.status, 200, 'eve/web exists');
 		assert.is(fork.body.fork, true);
 		assert.is(fork.body.parent.full_name, 'olivia/web');
+		const forks = await runGh(front, eve, ['repo', 'list', '--fork']);
+		assert.is(forks.code, 0, forks.stderr);
+		assert.match(forks.stdout, /^eve\/web\t.*fork/m, 'gh repo list --fork lists the fork');
+		const sources = await runGh(front, eve, ['repo', 'list', '--source']);
+		assert.is(sources.code, 0, sources.stderr);
+		assert.not.match(sources.stdout, 'eve/web', 'gh repo list --source leaves it out');
 	});
 
 	test('gh api graphql --paginate: follows pageInfo.endCursor', async () => {

@@ -736,4 +736,25 @@ test('gh fixtures: PullRequestByNumber-9 (pr view --json mergeCommit,mergedBy,po
 	assert.ok(full.body.data.repository.pullRequest.mergeCommit.messageHeadline.length > 0, '~> with its message');
 });
 
+test('repositories: isFork and isArchived filter the REST list (gh repo list --fork / --source)', async () => {
+	await site();
+	const fork = await s.request('POST', '/repos/olivia/site/forks', { token: mia, body: {} });
+	assert.ok(fork.status === 202 || fork.status === 200, `~> mia forks olivia/site: ${fork.status}`);
+	await s.request('POST', '/user/repos', { token: mia, body: { name: 'own' } });
+	const names = async (args: string, token = mia) => {
+		const res = await gql(token, `{ viewer { repositories(first: 50, ownerAffiliations: OWNER, ${args}) { totalCount nodes { name } } } }`);
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		return res.body.data.viewer.repositories.nodes.map((n: { name: string }) => n.name).sort();
+	};
+	assert.equal(await names('isFork: true'), ['site'], '~> forks only');
+	const sources = await names('isFork: false');
+	assert.ok(sources.includes('own') && !sources.includes('site'), `~> sources only: ${sources}`);
+	const other = await gql(olivia, '{ user(login: "mia") { repositories(first: 50, isFork: true) { totalCount nodes { nameWithOwner } } } }');
+	assert.equal(other.body.data.user.repositories, { totalCount: 1, nodes: [{ nameWithOwner: 'mia/site' }] }, '~> another user\'s forks, with their count');
+	const archived = await gql(olivia, '{ organization(login: "acme") { repositories(first: 50, isArchived: false) { nodes { name } } } }');
+	assert.ok(archived.body.data.organization.repositories.nodes.length > 0, '~> the organization\'s unarchived repositories');
+	const page = await gql(mia, '{ viewer { repositories(first: 1, isFork: false) { totalCount pageInfo { hasNextPage } } } }');
+	assert.equal(page.body.data.viewer.repositories, { totalCount: sources.length, pageInfo: { hasNextPage: sources.length > 1 } }, '~> counts and pages after the filter');
+});
+
 test.run();

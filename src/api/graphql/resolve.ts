@@ -165,6 +165,29 @@ function restConnection(g: GraphContext, args: Args, path: string, query: Record
 	}, wrap);
 }
 
+/**
+ * A repositories connection over a REST repository list. The filters REST lists do not take
+ * (isFork, isArchived, hasIssuesEnabled, isLocked: Gitstead locks none) apply to the whole list here.
+ */
+function repositoryList(g: GraphContext, args: Args, path: string, query: Record<string, string>): Source {
+	const filters = [args.isFork, args.isArchived, args.hasIssuesEnabled, args.isLocked].some((x) => x != null);
+	if (!filters) return restConnection(g, args, path, query, repository);
+	const all: Source[] = [];
+	for (let page = 1; ; page++) {
+		const body = call(g, 'GET', path, { query: { ...query, per_page: '100', page: String(page) } }).body as Source[];
+		all.push(...body);
+		if (body.length < 100) break;
+	}
+	const list = all.filter(
+		(r) =>
+			(args.isFork == null || r.fork === args.isFork) &&
+			(args.isArchived == null || r.archived === args.isArchived) &&
+			(args.hasIssuesEnabled == null || r.has_issues === args.hasIssuesEnabled) &&
+			(args.isLocked == null || args.isLocked === false),
+	);
+	return arrayConnection(args, list, repository);
+}
+
 /** A connection over GET /search/{kind} (its body is {total_count, items}). */
 function searchConnection(g: GraphContext, args: Args, kind: 'issues' | 'repositories', q: string, sort: Record<string, string>, wrap: (item: Source) => Source): Source {
 	return connection(args, (page, perPage) => {
@@ -328,9 +351,9 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 				if (a.ownerAffiliations?.length) query.affiliation = (a.ownerAffiliations as string[]).map((x) => x.toLowerCase()).join(',');
 				else query.affiliation = 'owner';
 				if (a.privacy) query.visibility = String(a.privacy).toLowerCase();
-				return restConnection(g, a, '/user/repos', query, repository);
+				return repositoryList(g, a, '/user/repos', query);
 			}
-			return restConnection(g, a, `/users/${seg(s.login)}/repos`, query, repository);
+			return repositoryList(g, a, `/users/${seg(s.login)}/repos`, query);
 		},
 	},
 	Organization: {
@@ -347,7 +370,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
 			const query: Record<string, string> = { sort, direction };
 			if (a.privacy) query.type = String(a.privacy).toLowerCase();
-			return restConnection(g, a, `/orgs/${seg(s.login)}/repos`, query, repository);
+			return repositoryList(g, a, `/orgs/${seg(s.login)}/repos`, query);
 		},
 		membersWithRole: (s, a, g) => {
 			const conn = restConnection(g, a, `/orgs/${seg(s.login)}/members`, {}, account);
