@@ -55,7 +55,7 @@ export const SERVED = {
 		'deleteBranchOnMerge', 'isArchived', 'isFork', 'isPrivate', 'isTemplate', 'issue', 'issueOrPullRequest', 'issues', 'label', 'labels',
 		'mergeCommitAllowed', 'milestones', 'name', 'nameWithOwner', 'owner', 'parent', 'pullRequest', 'rebaseMergeAllowed', 'squashMergeAllowed', 'pullRequests', 'pushedAt', 'release', 'releases', 'languages', 'latestRelease', 'primaryLanguage', 'repositoryTopics', 'sshUrl', 'stargazerCount', 'updatedAt', 'url', 'viewerHasStarred',
 		'viewerPermission', 'visibility', 'assignableUsers', 'diskUsage', 'hasDiscussionsEnabled', 'hasProjectsEnabled', 'isEmpty', 'isInOrganization',
-		'isMirror', 'isUserConfigurationRepository', 'licenseInfo', 'mirrorUrl', 'projects', 'templateRepository', 'viewerCanAdminister', 'viewerDefaultMergeMethod', 'viewerSubscription',
+		'isMirror', 'isUserConfigurationRepository', 'milestone', 'licenseInfo', 'mirrorUrl', 'projects', 'templateRepository', 'viewerCanAdminister', 'viewerDefaultMergeMethod', 'viewerSubscription',
 		'watchers',
 	],
 	License: ['id', 'key', 'name', 'nickname', 'spdxId', 'url'],

@@ -210,6 +210,13 @@ if (!gh) {
 		const search = await runGh(front, olivia, ['issue', 'list', '-R', 'olivia/web', '--search', 'Broken']);
 		assert.is(search.code, 0, search.stderr);
 		assert.match(search.stdout, /^1\tOPEN\tBroken link\tbug\t/m);
+		await s.request('POST', '/repos/olivia/web/milestones', { token: olivia, body: { title: 'Launch' } });
+		await s.request('PATCH', '/repos/olivia/web/issues/1', { token: olivia, body: { milestone: 1 } });
+		const milestone = await runGh(front, olivia, ['issue', 'list', '-R', 'olivia/web', '--milestone', 'Launch']);
+		assert.is(milestone.code, 0, milestone.stderr);
+		assert.match(milestone.stdout, /^1\tOPEN\tBroken link\t/m, 'gh issue list --milestone: the issue in it');
+		const byNumber = await runGh(front, olivia, ['issue', 'list', '-R', 'olivia/web', '--milestone', '1']);
+		assert.match(byNumber.stdout, /^1\tOPEN\tBroken link\t/m, 'gh issue list --milestone NUMBER');
 		const status = await runGh(front, olivia, ['issue', 'status', '-R', 'olivia/web']);
 		assert.is(status.code, 0, status.stderr);
 		assert.match(status.stdout, /Issues opened by you\n\s+1\tOPEN\tBroken link/);

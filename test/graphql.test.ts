@@ -757,4 +757,30 @@ test('repositories: isFork and isArchived filter the REST list (gh repo list --f
 	assert.equal(page.body.data.viewer.repositories, { totalCount: sources.length, pageInfo: { hasNextPage: sources.length > 1 } }, '~> counts and pages after the filter');
 });
 
+test('milestones: Repository.milestone(number:), issues filterBy milestoneNumber, and IssueSearch with milestone: (gh issue list --milestone) through GET /search/issues', async () => {
+	await site();
+	const made = await s.request('POST', '/repos/olivia/site/milestones', { token: olivia, body: { title: 'Launch Day' } });
+	assert.is(made.status, 201, '~> a milestone');
+	const number = made.body.number as number;
+	await s.request('PATCH', '/repos/olivia/site/issues/1', { token: olivia, body: { milestone: number } });
+	const one = await gql(olivia, `{ repository(owner: "olivia", name: "site") { milestone(number: ${number}) { title number state } none: milestone(number: 999) { title } } }`);
+	assert.equal(one.body.data.repository, { milestone: { title: 'Launch Day', number, state: 'OPEN' }, none: null }, '~> by number; an unknown number is null');
+	const numbers = async (milestoneNumber: string | null) => {
+		const res = await gql(olivia, 'query($m: String) { repository(owner: "olivia", name: "site") { issues(first: 10, filterBy: {milestoneNumber: $m}, states: [OPEN, CLOSED]) { nodes { number } } } }', { m: milestoneNumber });
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		return res.body.data.repository.issues.nodes.map((n: { number: number }) => n.number).sort();
+	};
+	assert.equal(await numbers(String(number)), [1], '~> the issue in the milestone');
+	assert.equal(await numbers('*'), [1], '~> "*": in any milestone');
+	const without = await numbers('none');
+	assert.ok(without.includes(2) && !without.includes(1), `~> "none": in none (${without})`);
+	assert.equal(await numbers('999'), [], '~> an unknown milestone: nothing');
+	const search = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: 'milestone:"launch day" repo:olivia/site state:open type:issue' });
+	assert.equal(search.search.nodes.map((n: { number: number }) => n.number), [1], '~> milestone: matches the title, in any case');
+	const none = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: 'no:milestone repo:olivia/site type:issue' });
+	assert.equal(none.search.nodes.map((n: { number: number }) => n.number).sort(), without, '~> no:milestone');
+	const not = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: '-milestone:"Launch Day" repo:olivia/site type:issue' });
+	assert.equal(not.search.nodes.map((n: { number: number }) => n.number).sort(), without, '~> -milestone:');
+});
+
 test.run();

@@ -242,7 +242,20 @@ function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boole
 	if (by.assignee) q += ` assignee:${by.assignee}`;
 	if (by.createdBy) q += ` author:${by.createdBy}`;
 	if (by.mentioned) q += ` mentions:${by.mentioned}`;
-	if (by.milestoneNumber) q += ` milestone:${quote(String(by.milestoneNumber))}`;
+	// milestoneNumber: a number (the milestone's title through GET …/milestones/{number}), "*" any, "none" none.
+	if (by.milestoneNumber === '*') q += ' -no:milestone';
+	else if (by.milestoneNumber === 'none' || (by.milestoneNumber === null && 'milestoneNumber' in by)) q += ' no:milestone';
+	else if (by.milestoneNumber) {
+		let title: string | null = null;
+		try {
+			title = /^\d{1,9}$/.test(String(by.milestoneNumber)) ? String(get(g, `/repos/${repo.full_name}/milestones/${by.milestoneNumber}`).title) : null;
+		} catch (error) {
+			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
+		}
+		// No such milestone: nothing is in it.
+		if (title === null) return arrayConnection(args, []);
+		q += ` milestone:${quote(title)}`;
+	}
 	if (by.labels?.length) q += ` label:${by.labels.map(quote).join(',')}`;
 	if (by.states?.length) q += stateQualifiers(by.states, pulls);
 	const { sort, direction } = sortOf(args.orderBy, 'CREATED_AT');
@@ -470,6 +483,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			if (a.orderBy?.field === 'NAME') filtered = [...filtered].sort((x, y) => String(x.name).localeCompare(String(y.name)));
 			if (direction === 'desc') filtered = [...filtered].reverse();
 			return arrayConnection(a, filtered, label);
+		},
+		milestone: (s, a, g) => {
+			try {
+				return tagged('Milestone')(get(g, `/repos/${s.full_name}/milestones/${a.number}`));
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
+				throw error;
+			}
 		},
 		milestones: (s, a, g) => {
 			const { sort, direction } = sortOf(a.orderBy, 'NUMBER');

@@ -343,11 +343,15 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 			case 'no':
 				if (value === 'label') where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)', q.negated));
 				else if (value === 'assignee') where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)', q.negated));
-				// Gitstead has no milestones nor projects: no issue has one.
-				else if (value === 'milestone' || value === 'project') where.add(q.negated ? '0' : '1');
+				else if (value === 'milestone') where.add(maybeNot('i.milestone_id IS NULL', q.negated));
+				// Gitstead has no projects: no issue has one.
+				else if (value === 'project') where.add(q.negated ? '0' : '1');
 				else throw bad(q);
 				break;
 			case 'milestone':
+				// milestone:TITLE (quoted when it has spaces): the issues in the repository's milestone of that title.
+				where.add(maybeNot('EXISTS (SELECT 1 FROM milestones m WHERE m.id = i.milestone_id AND m.title = ? COLLATE NOCASE)', q.negated), q.value);
+				break;
 			case 'project':
 			case 'linked':
 				where.add(q.negated ? '1' : '0');
