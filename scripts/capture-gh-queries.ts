@@ -47,6 +47,7 @@ const COMMANDS = [
 	'repo archive olivia/newrepo --yes',
 	'repo view olivia/web --json hasProjectsEnabled,hasDiscussionsEnabled,isInOrganization,isMirror,mirrorUrl,viewerCanAdminister,viewerSubscription,watchers,licenseInfo,templateRepository,diskUsage,assignableUsers,projects,viewerDefaultMergeMethod,isEmpty,isUserConfigurationRepository',
 	'pr view 2 -R olivia/web --json mergeCommit,mergedBy,potentialMergeCommit',
+	'pr create -R olivia/web -H extra -B main -t Extra -b Body --label bug --assignee olivia',
 ];
 
 (async () => {
@@ -56,7 +57,7 @@ const COMMANDS = [
 	await s.request('POST', '/user/repos', { token, body: { name: 'web', auto_init: true } });
 	await s.request('POST', '/repos/olivia/web/issues', { token, body: { title: 'First', labels: ['bug'] } });
 	const main = (await s.request('GET', '/repos/olivia/web/git/ref/heads/main', { token })).body.object.sha;
-	for (const branch of ['feature', 'other']) {
+	for (const branch of ['feature', 'other', 'extra']) {
 		await s.request('POST', '/repos/olivia/web/git/refs', { token, body: { ref: `refs/heads/${branch}`, sha: main } });
 		await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
 	}

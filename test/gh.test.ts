@@ -34,7 +34,7 @@ if (!gh) {
 		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'vault', private: true } });
 		await s.request('POST', '/repos/olivia/web/issues', { token: olivia, body: { title: 'Broken link', body: 'On the front page', labels: ['bug'] } });
 		const main = (await s.get('/repos/olivia/web/git/ref/heads/main', olivia)).body.object.sha;
-		for (const branch of ['feature', 'other']) {
+		for (const branch of ['feature', 'other', 'extra']) {
 			await s.request('POST', '/repos/olivia/web/git/refs', { token: olivia, body: { ref: `refs/heads/${branch}`, sha: main } });
 			await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token: olivia, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
 		}
@@ -298,6 +298,16 @@ if (!gh) {
 		const archive = await runGh(front, olivia, ['repo', 'archive', 'olivia/attic', '--yes']);
 		assert.is(archive.code, 0, archive.stderr);
 		assert.is((await s.get('/repos/olivia/attic', olivia)).body.archived, true);
+	});
+
+	test('gh pr create with --label, --assignee and --reviewer (updatePullRequest, requestReviews)', async () => {
+		const r = await runGh(front, olivia, ['pr', 'create', '-R', 'olivia/web', '-H', 'extra', '-B', 'main', '-t', 'Extra', '-b', 'More', '--label', 'bug', '--assignee', 'olivia', '--reviewer', 'eve']);
+		assert.is(r.code, 0, r.stderr);
+		const number = Number(r.stdout.trim().split('/').pop());
+		const pr = (await s.get(`/repos/olivia/web/pulls/${number}`, olivia)).body;
+		assert.equal(pr.labels.map((l: { name: string }) => l.name), ['bug']);
+		assert.equal(pr.assignees.map((a: { login: string }) => a.login), ['olivia']);
+		assert.equal(pr.requested_reviewers.map((u: { login: string }) => u.login), ['eve']);
 	});
 }
 

@@ -783,4 +783,22 @@ test('milestones: Repository.milestone(number:), issues filterBy milestoneNumber
 	assert.equal(not.search.nodes.map((n: { number: number }) => n.number).sort(), without, '~> -milestone:');
 });
 
+test('gh fixtures: RepositoryResolveMetadataIDs and PullRequestCreateMetadata (pr create --label --assignee): ids by name, then updatePullRequest', async () => {
+	await site();
+	const query = fixture('RepositoryResolveMetadataIDs').replace('name:"web"', 'name:"site"');
+	const res = await gql(olivia, query);
+	assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+	const ids = res.body.data;
+	assert.is(ids.u000.login, 'olivia', '~> the user by login');
+	assert.is(ids.repository.l000.name, 'bug', '~> the label by name');
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/meta', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/meta.txt', { token: olivia, body: { message: 'Meta', content: Buffer.from('m').toString('base64'), branch: 'meta' } });
+	const made = (await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'Meta', head: 'meta', base: 'main' } })).body;
+	const data = await ghQuery('PullRequestCreateMetadata', { input: { pullRequestId: made.node_id, labelIds: [ids.repository.l000.id], assigneeIds: [ids.u000.id], clientMutationId: 'm1' } });
+	assert.equal(data, { updatePullRequest: { clientMutationId: 'm1' } }, '~> the clientMutationId back');
+	const pr = (await s.get(`/repos/olivia/site/pulls/${made.number}`, olivia)).body;
+	assert.equal([pr.labels.map((l: { name: string }) => l.name), pr.assignees.map((a: { login: string }) => a.login)], [['bug'], ['olivia']], '~> labels and assignees through the issues twin');
+});
+
 test.run();
