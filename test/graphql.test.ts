@@ -499,7 +499,7 @@ async function checked(): Promise<{ id: string; head: string }> {
 }
 
 test('gh fixtures: PullRequestStatus (pr status): baseRef protection, reviewDecision, latestReviews, rollups; the default $per_page', async () => {
-	const { head } = await checked();
+	await checked();
 	const vars = { owner: 'olivia', repo: 'checked', headRefName: 'topic', viewerQuery: 'repo:olivia/checked state:open is:pr author:olivia', reviewerQuery: 'repo:olivia/checked state:open review-requested:olivia' };
 	let data = await ghQuery('PullRequestStatus', vars);
 	assert.equal(data.repository.defaultBranchRef, { name: 'main' }, '~> the default branch');
@@ -529,7 +529,6 @@ test('gh fixtures: PullRequestStatus (pr status): baseRef protection, reviewDeci
 	const asMia = await ghQuery('PullRequestStatus', { ...vars, viewerQuery: 'repo:olivia/checked is:pr author:mia' }, mia);
 	assert.equal(asMia.repository.pullRequests.edges[0].node.baseRef, { branchProtectionRule: null }, '~> a non-admin does not read the protection (its REST twin is admin-only)');
 	assert.is(asMia.viewerCreated.totalCount, 0, '~> mia created none');
-	void head;
 });
 
 test('gh fixtures: PullRequestByNumber-4 and PullRequestStatusChecks (pr checks): isRequired from the base branch\'s protection', async () => {
