@@ -1070,4 +1070,28 @@ test('artifacts – a run\'s list is empty (Gitstead stores no artifacts); 404s;
 	assert.equal((await s.get(`/repos/acme/app/actions/runs/${id}/artifacts?name=dist`, member)).body, { total_count: 0, artifacts: [] }, '~> filtered by name: none either');
 });
 
+test('workflows – disable and enable: 204, the state, dispatches refused while disabled; denial and 404s', async () => {
+	const path = '/repos/acme/dispatch/actions/workflows';
+	await s.request('POST', `${path}/toggle.yml/dispatches`, { token: writer, body: { ref: 'main' } });
+	const id = (await s.get(`${path}/toggle.yml`, member)).body.id;
+	const off = await s.request('PUT', `${path}/${id}/disable`, { token: writer });
+	assert.is(off.status, 204, `~> a writer disables it: ${off.text}`);
+	assert.is((await s.get(`${path}/toggle.yml`, member)).body.state, 'disabled_manually', '~> disabled by hand');
+	const refused = await s.request('POST', `${path}/toggle.yml/dispatches`, { token: writer, body: { ref: 'main' } });
+	assert.is(refused.status, 422, '~> a disabled workflow is not dispatched');
+	assert.is((await s.request('PUT', `${path}/toggle.yml/disable`, { token: writer })).status, 204, '~> by file name too; twice is fine');
+	const on = await s.request('PUT', `${path}/toggle.yml/enable`, { token: owner });
+	assert.is(on.status, 204, '~> the owner enables it');
+	assert.is((await s.get(`${path}/toggle.yml`, member)).body.state, 'active', '~> active again');
+	assert.is((await s.request('POST', `${path}/toggle.yml/dispatches`, { token: writer, body: { ref: 'main' } })).status, 204, '~> dispatched again');
+	assert.is((await s.request('PUT', `${path}/${id}/disable`)).status, 401, '~> anonymous: 401');
+	assert.is((await s.request('PUT', `${path}/${id}/disable`, { token: member })).status, 403, '~> a reader may not');
+	assert.is((await s.request('PUT', `${path}/${id}/disable`, { token: outsider })).status, 403, '~> nor an outsider (a public repository)');
+	assert.is((await s.request('PUT', `${path}/nope.yml/disable`, { token: owner })).status, 404, '~> an unknown workflow');
+	const secret = (await s.get('/repos/acme/secret/actions/workflows', owner)).body.workflows[0].id;
+	assert.is((await s.request('PUT', `/repos/acme/secret/actions/workflows/${secret}/disable`, { token: outsider })).status, 404, '~> a hidden private repository');
+	assert.is((await s.request('PUT', `${path}/${id}/enable`, { token: s.token('olivia', { scopes: ['read:org'] }) })).status, 403, '~> a classic token without repo');
+	assert.is((await s.get(`${path}/toggle.yml`, member)).body.state, 'active', '~> refusals change nothing');
+});
+
 test.run();

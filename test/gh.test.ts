@@ -185,7 +185,7 @@ if (!gh) {
 		assert.is(missing.code, 1, 'no release for the tag');
 	});
 
-	test('gh run list / view', async () => {
+	test('gh run list / view; gh workflow disable / enable', async () => {
 		const list = await runGh(front, olivia, ['run', 'list', '-R', 'olivia/web']);
 		assert.is(list.code, 0, list.stderr);
 		assert.match(list.stdout, /^completed\tsuccess\tCI\tCI\tfeature\tpush\t\d+\t/m);
@@ -194,6 +194,12 @@ if (!gh) {
 		assert.is(view.code, 0, view.stderr);
 		assert.match(view.stdout, /✓ feature CI/);
 		assert.match(view.stdout, /✓ build in \S+ \(ID \d+\)/);
+		const disable = await runGh(front, olivia, ['workflow', 'disable', 'CI', '-R', 'olivia/web']);
+		assert.is(disable.code, 0, disable.stderr);
+		assert.is((await s.get('/repos/olivia/web/actions/workflows/ci.yml', olivia)).body.state, 'disabled_manually', 'gh workflow disable');
+		const enable = await runGh(front, olivia, ['workflow', 'enable', 'CI', '-R', 'olivia/web']);
+		assert.is(enable.code, 0, enable.stderr);
+		assert.is((await s.get('/repos/olivia/web/actions/workflows/ci.yml', olivia)).body.state, 'active', 'gh workflow enable');
 	});
 
 	test('gh search issues / prs / repos; gh issue list --search; gh issue status', async () => {

@@ -784,6 +784,8 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /repos/{owner}/{repo}/environments/{environment_name}': { path: '/repos/acme/app/environments/staging' },
 
 	// ------------------------------------------------------------------ actions
+	'PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable': {},
+	'PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable': {},
 	'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches': { body: { ref: 'main' } },
 	'POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel': {
 		call: async (w) => {
