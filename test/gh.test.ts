@@ -314,6 +314,9 @@ if (!gh) {
 		assert.equal(pr.labels.map((l: { name: string }) => l.name), ['bug']);
 		assert.equal(pr.assignees.map((a: { login: string }) => a.login), ['olivia']);
 		assert.equal(pr.requested_reviewers.map((u: { login: string }) => u.login), ['eve']);
+		const status = await runGh(front, eve, ['pr', 'status', '-R', 'olivia/web']);
+		assert.is(status.code, 0, status.stderr);
+		assert.match(status.stdout, new RegExp(`Requesting a code review from you\\n\\s+#${number}\\s+Extra \\[extra\\]`), status.stdout);
 	});
 }
 

@@ -800,4 +800,28 @@ test('gh fixtures: RepositoryResolveMetadataIDs and PullRequestCreateMetadata (p
 	assert.equal([pr.labels.map((l: { name: string }) => l.name), pr.assignees.map((a: { login: string }) => a.login)], [['bug'], ['olivia']], '~> labels and assignees through the issues twin');
 });
 
+test('search: review-requested:, user-review-requested:, reviewed-by: (gh pr status "Requesting a code review from you")', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/askreview', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/ask.txt', { token: olivia, body: { message: 'Ask', content: Buffer.from('a').toString('base64'), branch: 'askreview' } });
+	const made = (await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'Please review', head: 'askreview', base: 'main' } })).body;
+	const asked = await s.request('POST', `/repos/olivia/site/pulls/${made.number}/requested_reviewers`, { token: olivia, body: { reviewers: ['mia'] } });
+	assert.is(asked.status, 201, `~> mia is asked: ${asked.text}`);
+	const found = async (q: string, token = mia) => {
+		const res = await gql(token, 'query($q: String!) { search(type: ISSUE, query: $q, first: 20) { issueCount nodes { ... on PullRequest { number } } } }', { q });
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		return res.body.data.search.nodes.map((n: { number: number }) => n.number);
+	};
+	assert.equal(await found('repo:olivia/site is:pr review-requested:mia'), [made.number], '~> review-requested:');
+	assert.equal(await found('repo:olivia/site is:pr user-review-requested:mia'), [made.number], '~> user-review-requested:');
+	assert.ok(!(await found('repo:olivia/site is:pr -review-requested:mia')).includes(made.number), '~> -review-requested:');
+	const status = await ghQuery('PullRequestStatus', { owner: 'olivia', repo: 'site', headRefName: 'nothing', viewerQuery: 'repo:olivia/site state:open is:pr author:mia', reviewerQuery: 'repo:olivia/site state:open review-requested:mia' }, mia);
+	assert.equal(status.reviewRequested.edges.map((e: { node: { number: number } }) => e.node.number), [made.number], '~> gh pr status lists it for mia');
+	await s.request('POST', `/repos/olivia/site/pulls/${made.number}/reviews`, { token: mia, body: { event: 'COMMENT', body: 'Looked' } });
+	assert.equal(await found('repo:olivia/site is:pr review-requested:mia'), [], '~> the review answered the request');
+	assert.ok((await found('repo:olivia/site is:pr reviewed-by:mia')).includes(made.number), '~> reviewed-by:');
+	assert.ok(!(await found('repo:olivia/site is:pr reviewed-by:eve')).includes(made.number), '~> not by eve');
+});
+
 test.run();

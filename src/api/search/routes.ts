@@ -236,6 +236,7 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 const ISSUE_QUALIFIERS = new Set([
 	'user', 'org', 'repo', 'is', 'type', 'state', 'reason', 'in', 'author', 'assignee', 'mentions', 'commenter', 'involves',
 	'label', 'no', 'milestone', 'created', 'updated', 'closed', 'comments', 'archived', 'draft', 'linked', 'project',
+	'review-requested', 'user-review-requested', 'reviewed-by',
 ]);
 const ISSUE_SORTS = [
 	'comments', 'reactions', 'reactions-+1', 'reactions--1', 'reactions-smile', 'reactions-thinking_face', 'reactions-heart',
@@ -308,6 +309,29 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 					maybeNot('gitstead_mentions(i.body, ?) OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, ?))', q.negated),
 					q.value,
 					q.value,
+				);
+				break;
+			case 'review-requested': {
+				// Requested directly or through a team the user is an active member of.
+				const id = accountId(ctx as Context, q.value);
+				where.add(
+					maybeNot(
+						'EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND (rr.user_id = ?' +
+							" OR rr.team_id IN (SELECT tm.team_id FROM team_memberships tm WHERE tm.user_id = ? AND tm.state = 'active')))",
+						q.negated,
+					),
+					id,
+					id,
+				);
+				break;
+			}
+			case 'user-review-requested':
+				where.add(maybeNot('EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ?)', q.negated), accountId(ctx as Context, q.value));
+				break;
+			case 'reviewed-by':
+				where.add(
+					maybeNot("EXISTS (SELECT 1 FROM pull_request_reviews rv WHERE rv.issue_id = i.id AND rv.user_id = ? AND rv.state <> 'PENDING')", q.negated),
+					accountId(ctx as Context, q.value),
 				);
 				break;
 			case 'commenter':
