@@ -1053,4 +1053,45 @@ test('importRuns – defaults, and every problem named, nothing written', async 
 	assert.equal(jobs.map((j) => [j.name, j.status]), [['Lint', 'in_progress']]);
 });
 
+test('artifacts – a run\'s list is empty (Gitstead stores no artifacts); 404s; hidden private runs', async () => {
+	const id = run['main-success'];
+	const list = await s.get(`/repos/acme/app/actions/runs/${id}/artifacts`, member);
+	assert.is(list.status, 200, `~> a reader lists the run's artifacts: ${list.text}`);
+	assert.equal(list.body, { total_count: 0, artifacts: [] }, '~> none: runs are imported, their artifacts are not');
+	assert.is((await s.get(`/repos/acme/app/actions/runs/${id}/artifacts?per_page=100`)).status, 200, '~> public: anonymous reads (gh run view asks per_page=100)');
+	assert.is((await s.get('/repos/acme/app/actions/runs/999999/artifacts', member)).status, 404, '~> an unknown run');
+	const secret = (await s.get('/repos/acme/secret/actions/runs', owner)).body.workflow_runs[0].id;
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`, owner)).status, 200, '~> the owner reads a private run\'s list');
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`, outsider)).status, 404, '~> hidden from outsiders');
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`)).status, 404, '~> and from anonymous callers');
+	assert.is((await s.get(`/repos/acme/secret/actions/runs/${secret}/artifacts`, s.token('olivia', { scopes: ['read:org'] }))).status, 404, '~> a classic token without repo');
+	// GitHub validates nothing else here (name is any string): a run id that is no number is not found.
+	assert.is((await s.get('/repos/acme/app/actions/runs/abc/artifacts', member)).status, 404, '~> a run id that is no number: 404');
+	assert.equal((await s.get(`/repos/acme/app/actions/runs/${id}/artifacts?name=dist`, member)).body, { total_count: 0, artifacts: [] }, '~> filtered by name: none either');
+});
+
+test('workflows – disable and enable: 204, the state, dispatches refused while disabled; denial and 404s', async () => {
+	const path = '/repos/acme/dispatch/actions/workflows';
+	await s.request('POST', `${path}/toggle.yml/dispatches`, { token: writer, body: { ref: 'main' } });
+	const id = (await s.get(`${path}/toggle.yml`, member)).body.id;
+	const off = await s.request('PUT', `${path}/${id}/disable`, { token: writer });
+	assert.is(off.status, 204, `~> a writer disables it: ${off.text}`);
+	assert.is((await s.get(`${path}/toggle.yml`, member)).body.state, 'disabled_manually', '~> disabled by hand');
+	const refused = await s.request('POST', `${path}/toggle.yml/dispatches`, { token: writer, body: { ref: 'main' } });
+	assert.is(refused.status, 422, '~> a disabled workflow is not dispatched');
+	assert.is((await s.request('PUT', `${path}/toggle.yml/disable`, { token: writer })).status, 204, '~> by file name too; twice is fine');
+	const on = await s.request('PUT', `${path}/toggle.yml/enable`, { token: owner });
+	assert.is(on.status, 204, '~> the owner enables it');
+	assert.is((await s.get(`${path}/toggle.yml`, member)).body.state, 'active', '~> active again');
+	assert.is((await s.request('POST', `${path}/toggle.yml/dispatches`, { token: writer, body: { ref: 'main' } })).status, 204, '~> dispatched again');
+	assert.is((await s.request('PUT', `${path}/${id}/disable`)).status, 401, '~> anonymous: 401');
+	assert.is((await s.request('PUT', `${path}/${id}/disable`, { token: member })).status, 403, '~> a reader may not');
+	assert.is((await s.request('PUT', `${path}/${id}/disable`, { token: outsider })).status, 403, '~> nor an outsider (a public repository)');
+	assert.is((await s.request('PUT', `${path}/nope.yml/disable`, { token: owner })).status, 404, '~> an unknown workflow');
+	const secret = (await s.get('/repos/acme/secret/actions/workflows', owner)).body.workflows[0].id;
+	assert.is((await s.request('PUT', `/repos/acme/secret/actions/workflows/${secret}/disable`, { token: outsider })).status, 404, '~> a hidden private repository');
+	assert.is((await s.request('PUT', `${path}/${id}/enable`, { token: s.token('olivia', { scopes: ['read:org'] }) })).status, 403, '~> a classic token without repo');
+	assert.is((await s.get(`${path}/toggle.yml`, member)).body.state, 'active', '~> refusals change nothing');
+});
+
 test.run();

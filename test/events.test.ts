@@ -1054,6 +1054,14 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ actions
+	'PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable': {
+		none: 'disabling a workflow is reported on GitHub by no webhook, feed entry or notification (the audit log only)',
+		call: () => ({ path: '/repos/acme/app/actions/workflows/ci.yml/disable' }),
+	},
+	'PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable': {
+		none: 'enabling a workflow is reported on GitHub by no webhook, feed entry or notification (the audit log only)',
+		call: () => ({ path: '/repos/acme/app/actions/workflows/ci.yml/enable' }),
+	},
 	'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches': {
 		records: ['workflow_dispatch', 'workflow_run.requested', 'workflow_job.queued'],
 		call: () => ({ path: '/repos/acme/app/actions/workflows/ci.yml/dispatches', body: { ref: 'main' } }),

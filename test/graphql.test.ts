@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { importRuns } from '../src/api/actions/import';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('graphql');
@@ -466,6 +467,361 @@ test('search: ISSUE and REPOSITORY through the search stores', async () => {
 	assert.is(res.body.data.search.issueCount, 1);
 	assert.is(res.body.data.search.nodes[0].title, 'First');
 	assert.is(res.body.data.repos.nodes[0].nameWithOwner, 'acme/web');
+});
+
+/**
+ * olivia/checked: main protected (strict status checks requiring ci/build, one approving review),
+ * a pull request #1 from `topic` whose head has ci/build and ci/other statuses and a workflow run
+ * with a `build` job. Returns the pull request's node id and head sha.
+ */
+async function checked(): Promise<{ id: string; head: string }> {
+	const existing = await s.get('/repos/olivia/checked/pulls/1', olivia);
+	if (existing.status === 200) return { id: existing.body.node_id, head: existing.body.head.sha };
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'checked', auto_init: true } });
+	const main = (await s.get('/repos/olivia/checked/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/checked/git/refs', { token: olivia, body: { ref: 'refs/heads/topic', sha: main } });
+	const put = await s.request('PUT', '/repos/olivia/checked/contents/topic.txt', { token: olivia, body: { message: 'Topic', content: Buffer.from('t').toString('base64'), branch: 'topic' } });
+	const head = put.body.commit.sha as string;
+	const protection = await s.request('PUT', '/repos/olivia/checked/branches/main/protection', { token: olivia, body: {
+		required_status_checks: { strict: true, contexts: ['ci/build'] }, enforce_admins: false,
+		required_pull_request_reviews: { required_approving_review_count: 1 }, restrictions: null,
+	} });
+	assert.is(protection.status, 200, `~> main is protected: ${protection.text}`);
+	for (const context of ['ci/build', 'ci/other']) await s.request('POST', `/repos/olivia/checked/statuses/${head}`, { token: olivia, body: { state: 'success', context } });
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('olivia')!.id, 'checked')!;
+	importRuns(s.app, repo, {
+		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }] }],
+		runs: [{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: head, branch: 'topic', status: 'completed', conclusion: 'failure', jobs: [{ name: 'build', conclusion: 'failure' }] }],
+	});
+	const pr = await s.request('POST', '/repos/olivia/checked/pulls', { token: olivia, body: { title: 'Topic', head: 'topic', base: 'main' } });
+	assert.is(pr.status, 201, '~> the pull request is made');
+	return { id: pr.body.node_id, head };
+}
+
+test('gh fixtures: PullRequestStatus (pr status): baseRef protection, reviewDecision, latestReviews, rollups; the default $per_page', async () => {
+	await checked();
+	const vars = { owner: 'olivia', repo: 'checked', headRefName: 'topic', viewerQuery: 'repo:olivia/checked state:open is:pr author:olivia', reviewerQuery: 'repo:olivia/checked state:open review-requested:olivia' };
+	let data = await ghQuery('PullRequestStatus', vars);
+	assert.equal(data.repository.defaultBranchRef, { name: 'main' }, '~> the default branch');
+	assert.is(data.repository.pullRequests.totalCount, 1, '~> the pull request of the current branch');
+	let pr = data.repository.pullRequests.edges[0].node;
+	assert.is(pr.number, 1, '~> its number');
+	assert.equal(pr.baseRef, { branchProtectionRule: { requiresStrictStatusChecks: true } }, '~> the base branch requires strict status checks (the admin reads the protection)');
+	assert.is(pr.reviewDecision, 'REVIEW_REQUIRED', '~> one approving review required, none given');
+	assert.equal(pr.latestReviews.nodes, [], '~> no reviews yet');
+	const contexts = pr.statusCheckRollup.nodes[0].commit.statusCheckRollup.contexts.nodes;
+	assert.equal(contexts.map((c: { __typename: string; context?: string; name?: string }) => [c.__typename, c.context ?? c.name]), [['StatusContext', 'ci/other'], ['StatusContext', 'ci/build'], ['CheckRun', 'build']], '~> statuses and check runs of the head commit');
+	assert.is(data.viewerCreated.totalCount, 1, '~> created by the viewer (search)');
+	assert.is(data.viewerCreated.edges[0].node.reviewDecision, 'REVIEW_REQUIRED', '~> the same decision through search');
+	assert.is(data.reviewRequested.totalCount, 0, '~> no review requested');
+	const approve = await s.request('POST', '/repos/olivia/checked/pulls/1/reviews', { token: mia, body: { event: 'APPROVE', body: 'Good' } });
+	assert.is(approve.status, 200, `~> mia approves: ${approve.text}`);
+	data = await ghQuery('PullRequestStatus', vars);
+	pr = data.repository.pullRequests.edges[0].node;
+	assert.is(pr.reviewDecision, 'APPROVED', '~> the required approval is given');
+	assert.equal(pr.latestReviews.nodes.map((r: { author: { login: string }; state: string; body: string }) => [r.author.login, r.state, r.body]), [['mia', 'APPROVED', 'Good']], '~> latestReviews');
+	await s.request('POST', '/repos/olivia/checked/pulls/1/reviews', { token: mia, body: { event: 'REQUEST_CHANGES', body: 'Wait' } });
+	await s.request('POST', '/repos/olivia/checked/pulls/1/reviews', { token: eve, body: { event: 'COMMENT', body: 'Hm' } });
+	data = await ghQuery('PullRequestStatus', vars);
+	pr = data.repository.pullRequests.edges[0].node;
+	assert.is(pr.reviewDecision, 'CHANGES_REQUESTED', '~> mia\'s latest review asks for changes');
+	assert.equal(pr.latestReviews.nodes.map((r: { author: { login: string }; state: string }) => [r.author.login, r.state]), [['mia', 'CHANGES_REQUESTED'], ['eve', 'COMMENTED']], '~> the newest review of each author');
+	const asMia = await ghQuery('PullRequestStatus', { ...vars, viewerQuery: 'repo:olivia/checked is:pr author:mia' }, mia);
+	assert.equal(asMia.repository.pullRequests.edges[0].node.baseRef, { branchProtectionRule: null }, '~> a non-admin does not read the protection (its REST twin is admin-only)');
+	assert.is(asMia.viewerCreated.totalCount, 0, '~> mia created none');
+});
+
+test('gh fixtures: PullRequestByNumber-4 and PullRequestStatusChecks (pr checks): isRequired from the base branch\'s protection', async () => {
+	const { id } = await checked();
+	const byNumber = await ghQuery('PullRequestByNumber-4', { owner: 'olivia', repo: 'checked', pr_number: 1 });
+	assert.equal(byNumber.repository.pullRequest, { number: 1, headRefName: 'topic', id }, '~> the id gh asks the checks by');
+	for (const token of [olivia, mia]) {
+		const data = await ghQuery('PullRequestStatusChecks', { id }, token);
+		const nodes = data.node.statusCheckRollup.nodes[0].commit.statusCheckRollup.contexts.nodes;
+		const required = Object.fromEntries(nodes.map((n: { context?: string; name?: string; isRequired: boolean }) => [n.context ?? n.name, n.isRequired]));
+		assert.equal(required, { 'ci/build': true, 'ci/other': false, build: false }, '~> ci/build is required, the rest not (for admins and readers alike)');
+		const build = nodes.find((n: { name?: string }) => n.name === 'build');
+		assert.is(build.conclusion, 'FAILURE', '~> the check run\'s conclusion');
+		assert.is(build.status, 'COMPLETED', '~> and status');
+	}
+	const hidden = await gql(eve, fixture('PullRequestStatusChecks'), { id: Buffer.from('07:Issue999999').toString('base64') });
+	assert.is(hidden.body.data.node, null, '~> an unknown node is null');
+	assert.is(hidden.body.errors[0].type, 'NOT_FOUND', '~> with NOT_FOUND');
+});
+
+test('gh fixtures: RepositoryReleaseList (release list) and RepositoryReleaseByTag (release view): isLatest, order, a missing tag is null', async () => {
+	await site();
+	if ((await s.get('/repos/olivia/site/releases/tags/v1.0', olivia)).status !== 200) {
+		await s.request('POST', '/repos/olivia/site/releases', { token: olivia, body: { tag_name: 'v1.0', name: 'One', body: 'First release' } });
+		await s.request('POST', '/repos/olivia/site/releases', { token: olivia, body: { tag_name: 'v2.0-rc', name: 'Two RC', prerelease: true } });
+	}
+	const list = await ghQuery('RepositoryReleaseList', { owner: 'olivia', name: 'site', perPage: 30 });
+	const nodes = list.repository.releases.nodes;
+	assert.equal(nodes.map((r: { tagName: string; isLatest: boolean; isPrerelease: boolean; isDraft: boolean }) => [r.tagName, r.isLatest, r.isPrerelease, r.isDraft]), [['v2.0-rc', false, true, false], ['v1.0', true, false, false]], '~> newest first; the latest release is the newest full release');
+	assert.is(nodes[1].name, 'One', '~> name');
+	assert.ok(nodes[1].publishedAt && nodes[1].createdAt, '~> dates');
+	assert.is(list.repository.releases.pageInfo.hasNextPage, false, '~> one page');
+	const paged = await ghQuery('RepositoryReleaseList', { owner: 'olivia', name: 'site', perPage: 1 });
+	assert.is(paged.repository.releases.pageInfo.hasNextPage, true, '~> a page of one has a next page');
+	const rest = await ghQuery('RepositoryReleaseList', { owner: 'olivia', name: 'site', perPage: 1, endCursor: paged.repository.releases.pageInfo.endCursor });
+	assert.is(rest.repository.releases.nodes[0].tagName, 'v1.0', '~> after the cursor');
+	const byTag = await ghQuery('RepositoryReleaseByTag', { owner: 'olivia', name: 'site', tagName: 'v1.0' });
+	const id = (await s.get('/repos/olivia/site/releases/tags/v1.0', olivia)).body.id;
+	assert.equal(byTag.repository.release, { databaseId: id, isDraft: false }, '~> the release of the tag');
+	const missing = await ghQuery('RepositoryReleaseByTag', { owner: 'olivia', name: 'site', tagName: 'nope' });
+	assert.is(missing.repository.release, null, '~> no release for the tag: null');
+	const asc = await gql(olivia, '{ repository(owner: "olivia", name: "site") { releases(first: 5, orderBy: {field: NAME, direction: ASC}) { nodes { name } } } }');
+	assert.equal(asc.body.data.repository.releases.nodes.map((r: { name: string }) => r.name), ['One', 'Two RC'], '~> orderBy NAME ASC');
+});
+
+test('gh fixtures: IssueStatus (issue status), PullRequestSearch (pr list --search), CommentsForIssue and IssueByNumber-4 (--comments), PullRequestForRun (run view)', async () => {
+	await site();
+	const status = await ghQuery('IssueStatus', { owner: 'olivia', repo: 'site', viewer: 'olivia' });
+	assert.equal(status.repository.assigned.nodes.map((i: { number: number }) => i.number), [1], '~> open issues assigned to the viewer');
+	assert.equal(status.repository.authored.nodes.map((i: { number: number }) => i.number), [1], '~> open issues the viewer opened (the closed one left out)');
+	assert.is(status.repository.mentioned.totalCount, 0, '~> none mentions the viewer');
+	const search = await ghQuery('PullRequestSearch', { q: 'repo:olivia/site is:pr feature', limit: 30 });
+	assert.is(search.search.issueCount, 1, '~> the pull request found');
+	assert.equal({ number: search.search.nodes[0].number, headRefName: search.search.nodes[0].headRefName, isDraft: search.search.nodes[0].isDraft }, { number: 3, headRefName: 'feature', isDraft: true });
+	const issue = await ghQuery('IssueByNumber-4', { owner: 'olivia', repo: 'site', number: 1 });
+	const comments = await ghQuery('CommentsForIssue', { id: issue.repository.issue.id });
+	assert.equal(comments.node.comments.nodes.map((c: { body: string; author: { login: string } }) => [c.author.login, c.body]), [['mia', 'Seen it too']], '~> the issue\'s comments by node id');
+	assert.is(comments.node.comments.nodes[0].viewerDidAuthor, false, '~> not the viewer\'s');
+	const run = await ghQuery('PullRequestForRun', { owner: 'olivia', repo: 'site', headRefName: 'feature' });
+	assert.equal(run.repository.pullRequests.nodes, [{ number: 3, headRepository: { owner: { login: 'olivia' }, name: 'site' } }], '~> the pull request of the run\'s branch');
+});
+
+test('limits: a variable left out takes its declared default', async () => {
+	const res = await gql(olivia, 'query($n: Int = 500) { viewer { repositories(first: $n) { totalCount } } }');
+	assert.is(res.body.errors?.[0]?.type, 'EXCESSIVE_PAGINATION', `~> the default 500 is past the bound: ${JSON.stringify(res.body)}`);
+	const ok = await gql(olivia, 'query($n: Int = 2) { viewer { repositories(first: $n) { nodes { name } } } }');
+	assert.is(ok.body.errors, undefined, '~> the default 2 is within it');
+	assert.ok(ok.body.data.viewer.repositories.nodes.length <= 2, '~> at most 2');
+});
+
+test('gh fixtures: GistList (gist list): the viewer\'s gists by privacy; another user sees the public ones', async () => {
+	const made = await s.request('POST', '/gists', { token: olivia, body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a' } } } });
+	assert.is(made.status, 201, '~> a public gist');
+	await s.request('POST', '/gists', { token: olivia, body: { description: 'Secret notes', public: false, files: { 'b.txt': { content: 'b' }, 'c.md': { content: '# c' } } } });
+	const names = (data: any) => data.viewer.gists.nodes.map((n: { description: string }) => n.description).sort();
+	assert.equal(names(await ghQuery('GistList', { per_page: 10, visibility: 'ALL' })), ['Secret notes', 'Snippets'], '~> ALL: both');
+	assert.equal(names(await ghQuery('GistList', { per_page: 10, visibility: 'SECRET' })), ['Secret notes'], '~> SECRET');
+	const pub = await ghQuery('GistList', { per_page: 10, visibility: 'PUBLIC' });
+	assert.equal(pub.viewer.gists.nodes, [{ description: 'Snippets', files: [{ name: 'a.js' }], isPublic: true, name: made.body.id, updatedAt: made.body.updated_at }], '~> PUBLIC: the gist, its files, its id as name');
+	const other = await gql(mia, '{ user(login: "olivia") { gists(first: 10, privacy: ALL) { totalCount nodes { description isFork files { name text extension } } } } }');
+	assert.is(other.body.errors, undefined, JSON.stringify(other.body.errors));
+	assert.equal(other.body.data.user.gists.nodes, [{ description: 'Snippets', isFork: false, files: [{ name: 'a.js', text: 'let a', extension: '.js' }] }], '~> another user: the public gist only (GET /users/{username}/gists)');
+});
+
+test('gh fixtures: RepositoryInfo-3 (repo view --json latestRelease,languages,repositoryTopics,primaryLanguage)', async () => {
+	await site();
+	await s.request('PUT', '/repos/olivia/site/topics', { token: olivia, body: { names: ['web', 'docs'] } });
+	if ((await s.get('/repos/olivia/site/releases/tags/v1.0', olivia)).status !== 200) await s.request('POST', '/repos/olivia/site/releases', { token: olivia, body: { tag_name: 'v1.0', name: 'One' } });
+	const data = await ghQuery('RepositoryInfo-3', { owner: 'olivia', name: 'site' });
+	const repo = data.repository;
+	assert.is(repo.latestRelease.tagName, 'v1.0', '~> the latest release');
+	assert.equal(repo.repositoryTopics.nodes.map((n: { topic: { name: string } }) => n.topic.name).sort(), ['docs', 'web'], '~> the topics');
+	const languages = (await s.get('/repos/olivia/site/languages', olivia)).body as Record<string, number>;
+	assert.equal(repo.languages.edges.map((e: { size: number; node: { name: string } }) => [e.node.name, e.size]), Object.entries(languages), '~> the languages and their bytes, as REST lists them');
+	const rest = (await s.get('/repos/olivia/site', olivia)).body;
+	assert.equal(repo.primaryLanguage, rest.language ? { name: rest.language } : null, '~> the primary language is REST\'s language');
+	const empty = await ghQuery('RepositoryInfo-3', { owner: 'acme', name: 'web' });
+	assert.is(empty.repository.latestRelease, null, '~> no release: null');
+	assert.equal(empty.repository.repositoryTopics.nodes, [], '~> no topics');
+});
+
+test('gh fixtures: PullRequestByNumber-5 (pr view --json files,changedFiles,reviewDecision,latestReviews,commits)', async () => {
+	await site();
+	const data = await ghQuery('PullRequestByNumber-5', { owner: 'olivia', repo: 'site', pr_number: 3 });
+	const pr = data.repository.pullRequest;
+	assert.equal(pr.files.nodes, [{ additions: 1, deletions: 0, path: 'feature.txt' }], '~> the changed files (GET …/pulls/{number}/files)');
+	assert.is(pr.changedFiles, 1, '~> changedFiles');
+	assert.is(pr.reviewDecision, null, '~> no review required, none given: null');
+	assert.equal(pr.latestReviews.nodes, [], '~> no reviews');
+	const [c] = pr.commits.nodes;
+	assert.is(c.commit.messageHeadline, 'Feature', '~> the headline');
+	assert.is(c.commit.messageBody, '', '~> no body');
+	assert.equal(c.commit.authors.nodes.map((a: { name: string; user: { login: string } | null }) => [a.name, a.user?.login]), [['olivia', 'olivia']], '~> the git author and its account');
+});
+
+test('gh fixtures: PullRequestByNumber-6 and PullRequestProjectItems, PullRequestUpdate (pr edit), PullRequestClose / PullRequestReopen (pr close / reopen) through PATCH …/pulls and …/issues', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/edit', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/edit.txt', { token: olivia, body: { message: 'Edit', content: Buffer.from('e').toString('base64'), branch: 'edit' } });
+	const made = await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'To edit', head: 'edit', base: 'main' } });
+	assert.is(made.status, 201, '~> the pull request to edit');
+	const number = made.body.number as number;
+	const view = await ghQuery('PullRequestByNumber-6', { owner: 'olivia', repo: 'site', pr_number: number });
+	const id = view.repository.pullRequest.id;
+	const items = await ghQuery('PullRequestProjectItems', { owner: 'olivia', name: 'site', number });
+	assert.equal(items.repository.pullRequest.projectItems, { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } }, '~> Gitstead has no projects: no project items');
+	const bug = (await s.get('/repos/olivia/site/labels/bug', olivia)).body.node_id;
+	const oliviaId = (await s.get('/users/olivia', olivia)).body.node_id;
+	await ghQuery('PullRequestUpdate', { input: { pullRequestId: id, title: 'Edited', body: 'New body', labelIds: [bug], assigneeIds: [oliviaId] } });
+	const rest = (await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body;
+	assert.equal([rest.title, rest.body, rest.labels.map((l: { name: string }) => l.name), rest.assignees.map((a: { login: string }) => a.login)], ['Edited', 'New body', ['bug'], ['olivia']], '~> title and body (the pulls twin), labels and assignees (the issues twin)');
+	const refused = await gql(eve, fixture('PullRequestUpdate'), { input: { pullRequestId: id, title: 'Hijacked' } });
+	assert.is(refused.body.errors?.[0]?.type, 'FORBIDDEN', `~> eve may not edit it: ${JSON.stringify(refused.body)}`);
+	assert.is((await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body.title, 'Edited', '~> unchanged');
+	const projects = await gql(olivia, fixture('PullRequestUpdate'), { input: { pullRequestId: id, projectIds: [Buffer.from('09:ProjectV21').toString('base64')] } });
+	assert.is(projects.body.errors?.[0]?.type, 'NOT_FOUND', '~> no project to name');
+	const closed = await ghQuery('PullRequestClose', { input: { pullRequestId: id } });
+	assert.equal(closed.closePullRequest.pullRequest, { id }, '~> the closed pull request');
+	assert.is((await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body.state, 'closed', '~> closed through the REST twin');
+	await ghQuery('PullRequestReopen', { input: { pullRequestId: id } });
+	assert.is((await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body.state, 'open', '~> open again');
+	const issueId = (await s.get('/repos/olivia/site/issues/1', olivia)).body.node_id;
+	const notPull = await gql(olivia, fixture('PullRequestClose'), { input: { pullRequestId: issueId } });
+	assert.is(notPull.body.errors?.[0]?.type, 'NOT_FOUND', '~> an issue is no pull request');
+});
+
+test('gh fixtures: RepositoryInfo-4 and ArchiveRepository (repo archive) through PATCH /repos/{owner}/{repo}; unarchiveRepository', async () => {
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'attic' } });
+	const info = await ghQuery('RepositoryInfo-4', { owner: 'olivia', name: 'attic' });
+	assert.is(info.repository.isArchived, false, '~> not archived yet');
+	const refused = await gql(mia, fixture('ArchiveRepository'), { input: { repositoryId: info.repository.id } });
+	assert.is(refused.body.errors?.[0]?.type, 'FORBIDDEN', `~> mia may not archive it: ${JSON.stringify(refused.body)}`);
+	const data = await ghQuery('ArchiveRepository', { input: { repositoryId: info.repository.id } });
+	assert.equal(data.archiveRepository.repository, { id: info.repository.id }, '~> the archived repository');
+	assert.is((await s.get('/repos/olivia/attic', olivia)).body.archived, true, '~> archived through the REST twin');
+	const back = await gql(olivia, 'mutation($id: ID!) { unarchiveRepository(input: {repositoryId: $id}) { repository { isArchived } } }', { id: info.repository.id });
+	assert.equal(back.body.data.unarchiveRepository.repository, { isArchived: false }, '~> unarchived');
+});
+
+test('gh fixtures: RepositoryInfo-5 (repo view --json with the viewer and settings fields): through the repository, subscription, subscribers, assignees and commits twins', async () => {
+	await site();
+	const data = await ghQuery('RepositoryInfo-5', { owner: 'olivia', name: 'site' });
+	const r = data.repository;
+	assert.equal({ ...r, diskUsage: undefined }, {
+		hasProjectsEnabled: true, hasDiscussionsEnabled: false, isInOrganization: false, isMirror: false, mirrorUrl: null, viewerCanAdminister: true,
+		viewerSubscription: 'SUBSCRIBED', watchers: { totalCount: 1 }, licenseInfo: null, templateRepository: null, diskUsage: undefined,
+		assignableUsers: { nodes: [{ id: (await s.get('/users/olivia', olivia)).body.node_id, login: 'olivia', name: r.assignableUsers.nodes[0].name }] },
+		projects: { nodes: [] }, viewerDefaultMergeMethod: 'MERGE', isEmpty: false, isUserConfigurationRepository: false,
+	}, '~> the owner watches it (auto-subscribed), administers it; no license, template, mirror or projects');
+	assert.is(typeof r.diskUsage, 'number', '~> diskUsage: REST\'s size');
+	const asMia = (await ghQuery('RepositoryInfo-5', { owner: 'olivia', name: 'site' }, mia)).repository;
+	assert.is(asMia.viewerCanAdminister, false, '~> mia does not administer it');
+	assert.is(asMia.viewerSubscription, 'UNSUBSCRIBED', '~> nor watch it');
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'bare' } });
+	const bare = (await ghQuery('RepositoryInfo-5', { owner: 'acme', name: 'bare' })).repository;
+	assert.is(bare.isEmpty, true, '~> no commits: empty (the commits twin answers 409)');
+	assert.is(bare.isInOrganization, true, '~> an organization\'s repository');
+	await s.request('POST', '/user/repos', { token: olivia, body: { name: 'olivia' } });
+	assert.is((await ghQuery('RepositoryInfo-5', { owner: 'olivia', name: 'olivia' })).repository.isUserConfigurationRepository, true, '~> the profile repository');
+});
+
+test('gh fixtures: PullRequestByNumber-9 (pr view --json mergeCommit,mergedBy,potentialMergeCommit)', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/tomerge', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/merge.txt', { token: olivia, body: { message: 'Merge me', content: Buffer.from('m').toString('base64'), branch: 'tomerge' } });
+	const made = await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'To merge', head: 'tomerge', base: 'main' } });
+	const number = made.body.number as number;
+	const open = (await ghQuery('PullRequestByNumber-9', { owner: 'olivia', repo: 'site', pr_number: number })).repository.pullRequest;
+	assert.is(open.mergeCommit, null, '~> not merged: no merge commit');
+	assert.is(open.mergedBy, null, '~> nor merger');
+	const rest = (await s.get(`/repos/olivia/site/pulls/${number}`, olivia)).body;
+	assert.equal(open.potentialMergeCommit, rest.merge_commit_sha ? { oid: rest.merge_commit_sha } : null, '~> the test merge commit REST names');
+	const merged = await s.request('PUT', `/repos/olivia/site/pulls/${number}/merge`, { token: olivia, body: { merge_method: 'merge' } });
+	assert.is(merged.status, 200, `~> merged: ${merged.text}`);
+	const done = (await ghQuery('PullRequestByNumber-9', { owner: 'olivia', repo: 'site', pr_number: number })).repository.pullRequest;
+	assert.equal(done.mergeCommit, { oid: merged.body.sha }, '~> the merge commit');
+	assert.is(done.mergedBy.login, 'olivia', '~> merged by olivia');
+	assert.is(done.potentialMergeCommit, null, '~> no potential merge commit once merged');
+	const full = await gql(olivia, `{ repository(owner: "olivia", name: "site") { pullRequest(number: ${number}) { mergeCommit { oid messageHeadline authors(first: 1) { nodes { name } } } } } }`);
+	assert.is(full.body.errors, undefined, JSON.stringify(full.body.errors));
+	assert.is(full.body.data.repository.pullRequest.mergeCommit.oid, merged.body.sha, '~> the merge commit through GET …/commits/{sha}');
+	assert.ok(full.body.data.repository.pullRequest.mergeCommit.messageHeadline.length > 0, '~> with its message');
+});
+
+test('repositories: isFork and isArchived filter the REST list (gh repo list --fork / --source)', async () => {
+	await site();
+	const fork = await s.request('POST', '/repos/olivia/site/forks', { token: mia, body: {} });
+	assert.ok(fork.status === 202 || fork.status === 200, `~> mia forks olivia/site: ${fork.status}`);
+	await s.request('POST', '/user/repos', { token: mia, body: { name: 'own' } });
+	const names = async (args: string, token = mia) => {
+		const res = await gql(token, `{ viewer { repositories(first: 50, ownerAffiliations: OWNER, ${args}) { totalCount nodes { name } } } }`);
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		return res.body.data.viewer.repositories.nodes.map((n: { name: string }) => n.name).sort();
+	};
+	assert.equal(await names('isFork: true'), ['site'], '~> forks only');
+	const sources = await names('isFork: false');
+	assert.ok(sources.includes('own') && !sources.includes('site'), `~> sources only: ${sources}`);
+	const other = await gql(olivia, '{ user(login: "mia") { repositories(first: 50, isFork: true) { totalCount nodes { nameWithOwner } } } }');
+	assert.equal(other.body.data.user.repositories, { totalCount: 1, nodes: [{ nameWithOwner: 'mia/site' }] }, '~> another user\'s forks, with their count');
+	const archived = await gql(olivia, '{ organization(login: "acme") { repositories(first: 50, isArchived: false) { nodes { name } } } }');
+	assert.ok(archived.body.data.organization.repositories.nodes.length > 0, '~> the organization\'s unarchived repositories');
+	const page = await gql(mia, '{ viewer { repositories(first: 1, isFork: false) { totalCount pageInfo { hasNextPage } } } }');
+	assert.equal(page.body.data.viewer.repositories, { totalCount: sources.length, pageInfo: { hasNextPage: sources.length > 1 } }, '~> counts and pages after the filter');
+});
+
+test('milestones: Repository.milestone(number:), issues filterBy milestoneNumber, and IssueSearch with milestone: (gh issue list --milestone) through GET /search/issues', async () => {
+	await site();
+	const made = await s.request('POST', '/repos/olivia/site/milestones', { token: olivia, body: { title: 'Launch Day' } });
+	assert.is(made.status, 201, '~> a milestone');
+	const number = made.body.number as number;
+	await s.request('PATCH', '/repos/olivia/site/issues/1', { token: olivia, body: { milestone: number } });
+	const one = await gql(olivia, `{ repository(owner: "olivia", name: "site") { milestone(number: ${number}) { title number state } none: milestone(number: 999) { title } } }`);
+	assert.equal(one.body.data.repository, { milestone: { title: 'Launch Day', number, state: 'OPEN' }, none: null }, '~> by number; an unknown number is null');
+	const numbers = async (milestoneNumber: string | null) => {
+		const res = await gql(olivia, 'query($m: String) { repository(owner: "olivia", name: "site") { issues(first: 10, filterBy: {milestoneNumber: $m}, states: [OPEN, CLOSED]) { nodes { number } } } }', { m: milestoneNumber });
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		return res.body.data.repository.issues.nodes.map((n: { number: number }) => n.number).sort();
+	};
+	assert.equal(await numbers(String(number)), [1], '~> the issue in the milestone');
+	assert.equal(await numbers('*'), [1], '~> "*": in any milestone');
+	const without = await numbers('none');
+	assert.ok(without.includes(2) && !without.includes(1), `~> "none": in none (${without})`);
+	assert.equal(await numbers('999'), [], '~> an unknown milestone: nothing');
+	const search = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: 'milestone:"launch day" repo:olivia/site state:open type:issue' });
+	assert.equal(search.search.nodes.map((n: { number: number }) => n.number), [1], '~> milestone: matches the title, in any case');
+	const none = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: 'no:milestone repo:olivia/site type:issue' });
+	assert.equal(none.search.nodes.map((n: { number: number }) => n.number).sort(), without, '~> no:milestone');
+	const not = await ghQuery('IssueSearch', { owner: 'olivia', repo: 'site', type: 'ISSUE', limit: 30, query: '-milestone:"Launch Day" repo:olivia/site type:issue' });
+	assert.equal(not.search.nodes.map((n: { number: number }) => n.number).sort(), without, '~> -milestone:');
+});
+
+test('gh fixtures: RepositoryResolveMetadataIDs and PullRequestCreateMetadata (pr create --label --assignee): ids by name, then updatePullRequest', async () => {
+	await site();
+	const query = fixture('RepositoryResolveMetadataIDs').replace('name:"web"', 'name:"site"');
+	const res = await gql(olivia, query);
+	assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+	const ids = res.body.data;
+	assert.is(ids.u000.login, 'olivia', '~> the user by login');
+	assert.is(ids.repository.l000.name, 'bug', '~> the label by name');
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/meta', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/meta.txt', { token: olivia, body: { message: 'Meta', content: Buffer.from('m').toString('base64'), branch: 'meta' } });
+	const made = (await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'Meta', head: 'meta', base: 'main' } })).body;
+	const data = await ghQuery('PullRequestCreateMetadata', { input: { pullRequestId: made.node_id, labelIds: [ids.repository.l000.id], assigneeIds: [ids.u000.id], clientMutationId: 'm1' } });
+	assert.equal(data, { updatePullRequest: { clientMutationId: 'm1' } }, '~> the clientMutationId back');
+	const pr = (await s.get(`/repos/olivia/site/pulls/${made.number}`, olivia)).body;
+	assert.equal([pr.labels.map((l: { name: string }) => l.name), pr.assignees.map((a: { login: string }) => a.login)], [['bug'], ['olivia']], '~> labels and assignees through the issues twin');
+});
+
+test('search: review-requested:, user-review-requested:, reviewed-by: (gh pr status "Requesting a code review from you")', async () => {
+	await site();
+	const main = (await s.get('/repos/olivia/site/git/ref/heads/main', olivia)).body.object.sha;
+	await s.request('POST', '/repos/olivia/site/git/refs', { token: olivia, body: { ref: 'refs/heads/askreview', sha: main } });
+	await s.request('PUT', '/repos/olivia/site/contents/ask.txt', { token: olivia, body: { message: 'Ask', content: Buffer.from('a').toString('base64'), branch: 'askreview' } });
+	const made = (await s.request('POST', '/repos/olivia/site/pulls', { token: olivia, body: { title: 'Please review', head: 'askreview', base: 'main' } })).body;
+	const asked = await s.request('POST', `/repos/olivia/site/pulls/${made.number}/requested_reviewers`, { token: olivia, body: { reviewers: ['mia'] } });
+	assert.is(asked.status, 201, `~> mia is asked: ${asked.text}`);
+	const found = async (q: string, token = mia) => {
+		const res = await gql(token, 'query($q: String!) { search(type: ISSUE, query: $q, first: 20) { issueCount nodes { ... on PullRequest { number } } } }', { q });
+		assert.is(res.body.errors, undefined, JSON.stringify(res.body.errors));
+		return res.body.data.search.nodes.map((n: { number: number }) => n.number);
+	};
+	assert.equal(await found('repo:olivia/site is:pr review-requested:mia'), [made.number], '~> review-requested:');
+	assert.equal(await found('repo:olivia/site is:pr user-review-requested:mia'), [made.number], '~> user-review-requested:');
+	assert.ok(!(await found('repo:olivia/site is:pr -review-requested:mia')).includes(made.number), '~> -review-requested:');
+	const status = await ghQuery('PullRequestStatus', { owner: 'olivia', repo: 'site', headRefName: 'nothing', viewerQuery: 'repo:olivia/site state:open is:pr author:mia', reviewerQuery: 'repo:olivia/site state:open review-requested:mia' }, mia);
+	assert.equal(status.reviewRequested.edges.map((e: { node: { number: number } }) => e.node.number), [made.number], '~> gh pr status lists it for mia');
+	await s.request('POST', `/repos/olivia/site/pulls/${made.number}/reviews`, { token: mia, body: { event: 'COMMENT', body: 'Looked' } });
+	assert.equal(await found('repo:olivia/site is:pr review-requested:mia'), [], '~> the review answered the request');
+	assert.ok((await found('repo:olivia/site is:pr reviewed-by:mia')).includes(made.number), '~> reviewed-by:');
+	assert.ok(!(await found('repo:olivia/site is:pr reviewed-by:eve')).includes(made.number), '~> not by eve');
 });
 
 test.run();

@@ -1,8 +1,9 @@
 /**
  * Workflows, workflow runs and jobs (spec document 2, Workflow runs; GitHub's actions/* operations):
- * list and get workflows (by id or file name), dispatch a workflow, list runs (of a repository or
- * of one workflow) with every search filter, get a run, list and get jobs, re-run a job (and the
- * jobs that need it) or a whole run, cancel a run.
+ * list and get workflows (by id or file name), disable and enable one, dispatch a workflow, list
+ * runs (of a repository or of one workflow) with every search filter, get a run, list and get
+ * jobs, re-run a job (and the jobs that need it) or a whole run, cancel a run; a run's artifacts
+ * (none: Gitstead stores no artifacts).
  *
  * Reads need Actions (read); public repositories are readable anonymously. Writes need Actions
  * (write) (classic and OAuth tokens: repo) and push access to the repository. Dispatches and
@@ -134,6 +135,34 @@ export const actionsRoutes: RouteDeclaration[] = [
 		},
 	}),
 	route({
+		...WRITE,
+		method: 'PUT',
+		path: `${REPO}/workflows/{workflow_id}/disable`,
+		resource: { repo: 'push' },
+		docs: 'actions/workflows#disable-a-workflow',
+		errorResource: 'Workflow',
+		handler(ctx) {
+			// Disabled by hand: dispatches are refused (422) until it is enabled again.
+			const found = resolveWorkflow(ctx.app, ctx.repo.repo, ctx.params.workflow_id);
+			if (found.state !== 'disabled_manually') ctx.app.stores.actions.setWorkflowState(found.id, 'disabled_manually', isoSeconds(ctx.now));
+			return noContent();
+		},
+	}),
+	route({
+		...WRITE,
+		method: 'PUT',
+		path: `${REPO}/workflows/{workflow_id}/enable`,
+		resource: { repo: 'push' },
+		docs: 'actions/workflows#enable-a-workflow',
+		errorResource: 'Workflow',
+		handler(ctx) {
+			// Active again, whatever disabled it.
+			const found = resolveWorkflow(ctx.app, ctx.repo.repo, ctx.params.workflow_id);
+			if (found.state !== 'active') ctx.app.stores.actions.setWorkflowState(found.id, 'active', isoSeconds(ctx.now));
+			return noContent();
+		},
+	}),
+	route({
 		...READ,
 		method: 'GET',
 		path: `${REPO}/runs`,
@@ -189,6 +218,22 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const { rows, total } = ctx.app.stores.actions.jobs(run.id, attempt, ctx.page.perPage, ctx.page.offset);
 			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
 			return { status: 200, body: { total_count: total, jobs: rows.map((row) => job(base, row)) }, total };
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/runs/{run_id}/artifacts`,
+		resource: { repo: 'read' },
+		docs: 'actions/artifacts#list-workflow-run-artifacts',
+		errorResource: 'Artifact',
+		query: v.object({ name: v.optional(v.string()) }),
+		pagination: true,
+		handler(ctx) {
+			// Gitstead stores no workflow artifacts (runs are imported, not executed here): a run's
+			// list is empty, as GitHub answers for a run that uploaded none.
+			loadRun(ctx, ctx.repo);
+			return { status: 200, body: { total_count: 0, artifacts: [] }, total: 0 };
 		},
 	}),
 	route({

@@ -175,6 +175,7 @@ export function createActionsStore(db: DB) {
 		'UPDATE workflows SET last_run_number = max(last_run_number, ?), runs_count = runs_count + ? WHERE id = ?',
 	);
 	const repoRunsCount = db.prepare('SELECT coalesce(sum(runs_count), 0) FROM workflows WHERE repo_id = ?').pluck();
+	const setWorkflowState = db.prepare('UPDATE workflows SET state = ?, updated_at = ? WHERE id = ?');
 
 	// Runs
 	const nextRunId = db.prepare('SELECT coalesce(max(id), 0) + 1 FROM workflow_runs').pluck();
@@ -243,6 +244,10 @@ export function createActionsStore(db: DB) {
 		insertWorkflow(values: Pick<WorkflowRow, 'repo_id' | 'name' | 'path' | 'state' | 'jobs' | 'created_at'>): WorkflowRow {
 			const id = Number(insertWorkflow.run(values).lastInsertRowid);
 			return workflowById.get(values.repo_id, id) as WorkflowRow;
+		},
+		/** Sets a workflow's state (enabled: active, disabled: disabled_manually). @param updatedAt ISO timestamp */
+		setWorkflowState(id: number, state: WorkflowState, updatedAt: string): void {
+			setWorkflowState.run(state, updatedAt, id);
 		},
 		/** Counts `added` new runs of a workflow whose highest run_number is now at least `runNumber`. */
 		recordRuns(workflowId: number, runNumber: number, added: number): void {

@@ -14,7 +14,7 @@
  */
 import {
 	getNamedType, isObjectType, isInterfaceType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLSchema,
-	type OperationDefinitionNode, type SelectionSetNode, type ValueNode, isCompositeType, isUnionType,
+	type OperationDefinitionNode, type SelectionSetNode, type ValueNode, isCompositeType, isUnionType, valueFromASTUntyped,
 } from 'graphql';
 
 /** Most nodes a query may ask for (GitHub's). */
@@ -47,6 +47,11 @@ export function checkLimits(
 	fragments: Record<string, FragmentDefinitionNode>,
 	variables: Record<string, unknown>,
 ): QueryCost {
+	// A variable the request leaves out takes its declared default (`$per_page: Int = 10`).
+	const defaults = Object.fromEntries(
+		(operation.variableDefinitions ?? []).filter((d) => d.defaultValue && !(d.variable.name.value in variables)).map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)]),
+	);
+	variables = { ...variables, ...defaults };
 	const errors: LimitError[] = [];
 	let nodes = 0;
 	let requests = 0;

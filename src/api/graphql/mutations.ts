@@ -237,6 +237,42 @@ Object.assign(MUTATIONS, {
 		if (reviewers.length || teams.length) write(g, 'POST', `${path}/requested_reviewers`, { reviewers, team_reviewers: teams });
 		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(get(g, path)) };
 	},
+	closePullRequest: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const pull = write(g, 'PATCH', pullPath(g, input.pullRequestId), { state: 'closed' }).body;
+		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(pull) };
+	},
+	reopenPullRequest: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const pull = write(g, 'PATCH', pullPath(g, input.pullRequestId), { state: 'open' }).body;
+		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(pull) };
+	},
+	/**
+	 * updatePullRequest: title, body, base, state and maintainerCanModify through
+	 * PATCH /repos/{owner}/{repo}/pulls/{number}; assignees, labels and milestone through
+	 * PATCH /repos/{owner}/{repo}/issues/{number} (the pull request's issue), as REST splits them.
+	 * Gitstead has no projects: projectIds naming any project is NOT_FOUND.
+	 */
+	updatePullRequest: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const path = pullPath(g, input.pullRequestId);
+		if (input.projectIds?.length) throw notFound(input.projectIds[0]);
+		const pullBody: Source = {};
+		if (input.title != null) pullBody.title = input.title;
+		if (input.body !== undefined) pullBody.body = input.body;
+		if (input.baseRefName != null) pullBody.base = input.baseRefName;
+		if (input.state != null) pullBody.state = String(input.state).toLowerCase();
+		if (input.maintainerCanModify != null) pullBody.maintainer_can_modify = input.maintainerCanModify;
+		const issueBody = issueEdit(g, { labelIds: input.labelIds, assigneeIds: input.assigneeIds, milestoneId: input.milestoneId });
+		if (Object.keys(pullBody).length) write(g, 'PATCH', path, pullBody);
+		if (Object.keys(issueBody).length) write(g, 'PATCH', path.replace(/\/pulls\/(\d+)$/, '/issues/$1'), issueBody);
+		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(get(g, path)) };
+	},
+	archiveRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const repo = write(g, 'PATCH', repoPath(g, input.repositoryId), { archived: true }).body;
+		return { clientMutationId: input.clientMutationId ?? null, repository: { ...repo, __typename: 'Repository' } };
+	},
+	unarchiveRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
+		const repo = write(g, 'PATCH', repoPath(g, input.repositoryId), { archived: false }).body;
+		return { clientMutationId: input.clientMutationId ?? null, repository: { ...repo, __typename: 'Repository' } };
+	},
 	createRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
 		const visibility = String(input.visibility).toLowerCase();
 		const body: Source = {

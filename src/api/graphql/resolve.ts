@@ -165,6 +165,29 @@ function restConnection(g: GraphContext, args: Args, path: string, query: Record
 	}, wrap);
 }
 
+/**
+ * A repositories connection over a REST repository list. The filters REST lists do not take
+ * (isFork, isArchived, hasIssuesEnabled, isLocked: Gitstead locks none) apply to the whole list here.
+ */
+function repositoryList(g: GraphContext, args: Args, path: string, query: Record<string, string>): Source {
+	const filters = [args.isFork, args.isArchived, args.hasIssuesEnabled, args.isLocked].some((x) => x != null);
+	if (!filters) return restConnection(g, args, path, query, repository);
+	const all: Source[] = [];
+	for (let page = 1; ; page++) {
+		const body = call(g, 'GET', path, { query: { ...query, per_page: '100', page: String(page) } }).body as Source[];
+		all.push(...body);
+		if (body.length < 100) break;
+	}
+	const list = all.filter(
+		(r) =>
+			(args.isFork == null || r.fork === args.isFork) &&
+			(args.isArchived == null || r.archived === args.isArchived) &&
+			(args.hasIssuesEnabled == null || r.has_issues === args.hasIssuesEnabled) &&
+			(args.isLocked == null || args.isLocked === false),
+	);
+	return arrayConnection(args, list, repository);
+}
+
 /** A connection over GET /search/{kind} (its body is {total_count, items}). */
 function searchConnection(g: GraphContext, args: Args, kind: 'issues' | 'repositories', q: string, sort: Record<string, string>, wrap: (item: Source) => Source): Source {
 	return connection(args, (page, perPage) => {
@@ -219,7 +242,20 @@ function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boole
 	if (by.assignee) q += ` assignee:${by.assignee}`;
 	if (by.createdBy) q += ` author:${by.createdBy}`;
 	if (by.mentioned) q += ` mentions:${by.mentioned}`;
-	if (by.milestoneNumber) q += ` milestone:${quote(String(by.milestoneNumber))}`;
+	// milestoneNumber: a number (the milestone's title through GET …/milestones/{number}), "*" any, "none" none.
+	if (by.milestoneNumber === '*') q += ' -no:milestone';
+	else if (by.milestoneNumber === 'none' || (by.milestoneNumber === null && 'milestoneNumber' in by)) q += ' no:milestone';
+	else if (by.milestoneNumber) {
+		let title: string | null = null;
+		try {
+			title = /^\d{1,9}$/.test(String(by.milestoneNumber)) ? String(get(g, `/repos/${repo.full_name}/milestones/${by.milestoneNumber}`).title) : null;
+		} catch (error) {
+			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
+		}
+		// No such milestone: nothing is in it.
+		if (title === null) return arrayConnection(args, []);
+		q += ` milestone:${quote(title)}`;
+	}
 	if (by.labels?.length) q += ` label:${by.labels.map(quote).join(',')}`;
 	if (by.states?.length) q += stateQualifiers(by.states, pulls);
 	const { sort, direction } = sortOf(args.orderBy, 'CREATED_AT');
@@ -245,9 +281,12 @@ function branchPulls(g: GraphContext, repo: Source, args: Args): Source {
 	return arrayConnection(args, list, tagged('PullRequest'));
 }
 
-/** The full REST pull request behind a search item (head, base, draft, merge), fetched once. */
+/**
+ * The full REST pull request behind a search item or a pulls-list item (head, base, draft, merge
+ * state, additions: list items lack the counts), fetched once.
+ */
 function pull(g: GraphContext, source: Source): Source {
-	if (source.head) return source;
+	if (source.head && 'additions' in source) return source;
 	if (!source.__pull) source.__pull = get(g, `${repoPath(source)}/pulls/${source.number}`);
 	return source.__pull;
 }
@@ -301,6 +340,23 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		company: (s, _a, g) => full(g, s).company ?? null,
 		location: (s, _a, g) => full(g, s).location ?? null,
 		organizations: (s, a, g) => restConnection(g, a, isViewer(g, s) ? '/user/orgs' : `/users/${seg(s.login)}/orgs`, {}, account),
+		gists: (s, a, g) => {
+			// The viewer's gists are GET /gists (secret ones too), another user's GET /users/{username}/gists
+			// (public ones); privacy and orderBy apply to the whole list here.
+			const path = isViewer(g, s) ? '/gists' : `/users/${seg(s.login)}/gists`;
+			const all: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, path, { per_page: '100', page: String(page) }) as Source[];
+				all.push(...body);
+				if (body.length < 100) break;
+			}
+			const privacy = a.privacy ?? 'PUBLIC';
+			const list = all.filter((gist) => privacy === 'ALL' || (privacy === 'PUBLIC') === (gist.public === true));
+			const field = a.orderBy?.field === 'UPDATED_AT' ? 'updated_at' : a.orderBy?.field === 'PUSHED_AT' ? 'updated_at' : 'created_at';
+			list.sort((x, y) => String(x[field]).localeCompare(String(y[field])));
+			if ((a.orderBy?.direction ?? 'ASC') === 'DESC') list.reverse();
+			return arrayConnection(a, list, tagged('Gist'));
+		},
 		repositories: (s, a, g) => {
 			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
 			const query: Record<string, string> = { sort, direction };
@@ -308,9 +364,9 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 				if (a.ownerAffiliations?.length) query.affiliation = (a.ownerAffiliations as string[]).map((x) => x.toLowerCase()).join(',');
 				else query.affiliation = 'owner';
 				if (a.privacy) query.visibility = String(a.privacy).toLowerCase();
-				return restConnection(g, a, '/user/repos', query, repository);
+				return repositoryList(g, a, '/user/repos', query);
 			}
-			return restConnection(g, a, `/users/${seg(s.login)}/repos`, query, repository);
+			return repositoryList(g, a, `/users/${seg(s.login)}/repos`, query);
 		},
 	},
 	Organization: {
@@ -327,7 +383,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
 			const query: Record<string, string> = { sort, direction };
 			if (a.privacy) query.type = String(a.privacy).toLowerCase();
-			return restConnection(g, a, `/orgs/${seg(s.login)}/repos`, query, repository);
+			return repositoryList(g, a, `/orgs/${seg(s.login)}/repos`, query);
 		},
 		membersWithRole: (s, a, g) => {
 			const conn = restConnection(g, a, `/orgs/${seg(s.login)}/members`, {}, account);
@@ -376,8 +432,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		stargazerCount: (s) => s.stargazers_count,
 		forkCount: (s) => s.forks_count,
 		owner: (s) => account(s.owner),
-		defaultBranchRef: (s) =>
-			s.default_branch ? { id: Buffer.from(`03:Ref${s.id}:refs/heads/${s.default_branch}`).toString('base64'), name: s.default_branch, prefix: 'refs/heads/' } : null,
+		defaultBranchRef: (s) => (s.default_branch ? branchRef(s, s.default_branch) : null),
 		viewerPermission: (s) => {
 			const p = s.permissions as Record<string, boolean> | undefined;
 			if (!p) return s.private ? null : 'READ';
@@ -429,13 +484,119 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			if (direction === 'desc') filtered = [...filtered].reverse();
 			return arrayConnection(a, filtered, label);
 		},
+		milestone: (s, a, g) => {
+			try {
+				return tagged('Milestone')(get(g, `/repos/${s.full_name}/milestones/${a.number}`));
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
+				throw error;
+			}
+		},
 		milestones: (s, a, g) => {
 			const { sort, direction } = sortOf(a.orderBy, 'NUMBER');
 			const states = a.states as string[] | undefined;
 			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
 			return restConnection(g, a, `/repos/${s.full_name}/milestones`, { state, sort: sort === 'created' ? 'due_on' : sort, direction }, tagged('Milestone'));
 		},
-		releases: (s, a, g) => restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release')),
+		diskUsage: (s) => s.size ?? null,
+		hasProjectsEnabled: (s) => s.has_projects === true,
+		hasDiscussionsEnabled: (s) => s.has_discussions === true,
+		isInOrganization: (s) => s.owner?.type === 'Organization',
+		isMirror: (s) => s.mirror_url != null,
+		// A user's profile repository: the one named as its owner.
+		isUserConfigurationRepository: (s) => s.owner?.type === 'User' && String(s.name).toLowerCase() === String(s.owner.login).toLowerCase(),
+		mirrorUrl: (s) => s.mirror_url ?? null,
+		templateRepository: (s) => (s.template_repository ? repository(s.template_repository) : null),
+		// REST's license (Gitstead detects none today: null).
+		licenseInfo: (s) =>
+			s.license ? { id: s.license.node_id, key: s.license.key, name: s.license.name, nickname: s.license.nickname ?? null, spdxId: s.license.spdx_id ?? null, url: s.license.html_url ?? s.license.url ?? null } : null,
+		viewerCanAdminister: (s) => s.permissions?.admin === true,
+		// GitHub's default for a viewer who has merged nothing here: the first method the repository allows.
+		viewerDefaultMergeMethod: (s) => (s.allow_merge_commit !== false ? 'MERGE' : s.allow_squash_merge !== false ? 'SQUASH' : 'REBASE'),
+		// GET /repos/{owner}/{repo}/subscription: watching, ignoring, or (404) neither.
+		viewerSubscription: (s, _a, g) => {
+			if (g.ctx.principal.user === null) return null;
+			try {
+				const sub = get(g, `/repos/${s.full_name}/subscription`);
+				return sub.ignored ? 'IGNORED' : sub.subscribed ? 'SUBSCRIBED' : 'UNSUBSCRIBED';
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return 'UNSUBSCRIBED';
+				throw error;
+			}
+		},
+		watchers: (s, a, g) => restConnection(g, a, `/repos/${s.full_name}/subscribers`, {}, account),
+		// GET /repos/{owner}/{repo}/assignees; `query` matches logins and names over the whole list.
+		assignableUsers: (s, a, g) => {
+			if (!a.query) return restConnection(g, a, `/repos/${s.full_name}/assignees`, {}, account);
+			const all: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, `/repos/${s.full_name}/assignees`, { per_page: '100', page: String(page) }) as Source[];
+				all.push(...body);
+				if (body.length < 100) break;
+			}
+			const q = String(a.query).toLowerCase();
+			return arrayConnection(a, all.filter((u) => String(u.login).toLowerCase().includes(q)), account);
+		},
+		// An empty repository: its commit list answers 409 "Git Repository is empty.".
+		isEmpty: (s, _a, g) => {
+			try {
+				get(g, `/repos/${s.full_name}/commits`, { per_page: '1' });
+				return false;
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'UNPROCESSABLE') return true;
+				throw error;
+			}
+		},
+		// Gitstead has no projects (classic): none.
+		projects: (_s, a) => arrayConnection(a, []),
+		latestRelease: (s, _a, g) => {
+			const id = latestRelease(g, `/repos/${s.full_name}`);
+			return id === null ? null : tagged('Release')(get(g, `/repos/${s.full_name}/releases/${id}`));
+		},
+		// GET /repos/{owner}/{repo}/languages: bytes by language, largest first.
+		languages: (s, a, g) => {
+			const bytes = get(g, `/repos/${s.full_name}/languages`) as Record<string, number>;
+			let list = Object.entries(bytes).map(([name, size]) => ({ size, node: language(name) }));
+			if (a.orderBy?.direction === 'ASC') list = list.reverse();
+			const conn = arrayConnection(a, list);
+			conn.edges = conn.edges.map((edge: Source) => ({ cursor: edge.cursor, size: edge.node.size, node: edge.node.node }));
+			conn.nodes = conn.nodes.map((item: Source) => item.node);
+			return { ...conn, totalSize: list.reduce((sum, item) => sum + item.size, 0) };
+		},
+		primaryLanguage: (s) => (s.language ? language(s.language) : null),
+		// GET /repos/{owner}/{repo}/topics: the names, in the repository's order.
+		repositoryTopics: (s, a, g) => {
+			const names = (get(g, `/repos/${s.full_name}/topics`).names ?? []) as string[];
+			return arrayConnection(a, names.map((name) => ({
+				id: Buffer.from(`015:RepositoryTopic${s.id}:${name}`).toString('base64'),
+				url: g.ctx.app.urls.html(`/topics/${seg(name)}`),
+				topic: { id: Buffer.from(`05:Topic${name}`).toString('base64'), name },
+			})));
+		},
+		release: (s, a, g) => {
+			try {
+				return tagged('Release')(get(g, `/repos/${s.full_name}/releases/tags/${seg(a.tagName)}`));
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
+				throw error;
+			}
+		},
+		releases: (s, a, g) => {
+			// The REST list is newest first (CREATED_AT DESC, gh release list's order); another order sorts the whole list here.
+			const field = a.orderBy?.field ?? 'CREATED_AT';
+			const direction = a.orderBy?.direction ?? 'DESC';
+			if (field === 'CREATED_AT' && direction === 'DESC') return restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release'));
+			const all: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, `/repos/${s.full_name}/releases`, { per_page: '100', page: String(page) }) as Source[];
+				all.push(...body);
+				if (body.length < 100) break;
+			}
+			const key = (r: Source) => String(field === 'NAME' ? r.name ?? r.tag_name : r.created_at);
+			all.sort((x, y) => key(x).localeCompare(key(y)) || x.id - y.id);
+			if (direction === 'DESC') all.reverse();
+			return arrayConnection(a, all, tagged('Release'));
+		},
 	},
 	Issue: issueFields(),
 	PullRequest: {
@@ -474,6 +635,24 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			return arrayConnection(a, list);
 		},
 		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
+		baseRef: (s, _a, g) => branchRef(pull(g, s).base.repo, pull(g, s).base.ref),
+		changedFiles: (s, _a, g) => pull(g, s).changed_files ?? 0,
+		mergedBy: (s, _a, g) => (pull(g, s).merged_by ? account(pull(g, s).merged_by) : null),
+		// The merge commit once merged; while open, REST's merge_commit_sha is the test merge commit.
+		mergeCommit: (s, _a, g) => (pull(g, s).merged_at && pull(g, s).merge_commit_sha ? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) } : null),
+		potentialMergeCommit: (s, _a, g) =>
+			pull(g, s).state === 'open' && pull(g, s).merge_commit_sha ? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) } : null,
+		files: (s, a, g) =>
+			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/files`, {}, (f) => ({
+				path: f.filename,
+				additions: f.additions,
+				deletions: f.deletions,
+				changeType: CHANGE_TYPES[f.status as string] ?? 'MODIFIED',
+				// Gitstead keeps no per-viewer viewed marks: every file is as GitHub shows one never marked.
+				viewerViewedState: 'UNVIEWED',
+			})),
+		latestReviews: (s, a, g) => arrayConnection(a, latestReviews(g, s), tagged('PullRequestReview')),
+		reviewDecision: (s, _a, g) => reviewDecision(g, s),
 		isCrossRepository: (s, _a, g) => {
 			const { head, base } = pull(g, s);
 			return !head.repo || head.repo.id !== base.repo.id;
@@ -484,6 +663,13 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		oid: (s) => s.sha,
 		message: (s, _a, g) => commit(g, s).commit.message,
 		messageHeadline: (s, _a, g) => String(commit(g, s).commit.message).split('\n')[0],
+		// The body: what follows the headline and the blank line after it.
+		messageBody: (s, _a, g) => String(commit(g, s).commit.message).split('\n').slice(1).join('\n').replace(/^\n+/, ''),
+		// The author (Gitstead records no Co-authored-by trailers as authors): the git author, with the account REST matched to it.
+		authors: (s, a, g) => {
+			const c = commit(g, s);
+			return arrayConnection(a, [{ __typename: 'GitActor', name: c.commit.author?.name ?? null, email: c.commit.author?.email ?? null, date: c.commit.author?.date ?? null, user: c.author && c.author.login ? account(c.author) : null }]);
+		},
 		authoredDate: (s, _a, g) => commit(g, s).commit.author?.date,
 		committedDate: (s, _a, g) => commit(g, s).commit.committer?.date,
 		url: (s, _a, g) => commit(g, s).html_url,
@@ -502,13 +688,19 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	StatusCheckRollup: {
 		contexts: (s, a) => arrayConnection(a, s.contexts),
 	},
+	Ref: {
+		branchProtectionRule: (s, _a, g) => protectionRule(g, s),
+	},
+	BranchProtectionRule: {},
 	StatusContext: {
+		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.context),
 		id: (s) => s.node_id,
 		state: (s) => upper(s.state),
 		targetUrl: (s) => s.target_url || null,
 		createdAt: (s) => s.created_at,
 	},
 	CheckRun: {
+		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.name),
 		id: (s) => s.node_id,
 		status: (s) => upper(s.status),
 		conclusion: (s) => upper(s.conclusion ?? null),
@@ -548,7 +740,34 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		closed: (s) => s.state === 'closed',
 		closedAt: (s) => s.closed_at ?? null,
 	},
+	Gist: {
+		id: (s) => s.node_id,
+		name: (s) => s.id,
+		isPublic: (s) => s.public === true,
+		isFork: (s, _a, g) => 'fork_of' in fullGist(g, s),
+		owner: (s) => (s.owner ? account(s.owner) : null),
+		url: (s) => s.html_url,
+		createdAt: (s) => s.created_at,
+		updatedAt: (s) => s.updated_at,
+		// Gitstead keeps a gist's history as its updates: the last push is the last update.
+		pushedAt: (s) => s.updated_at,
+		files: (s, a, g) => {
+			// The list items carry no contents: a file's text comes from the whole gist (GET /gists/{gist_id}).
+			const files = Object.values((fullGist(g, s).files ?? {}) as Record<string, Source>);
+			return files.slice(0, Math.max(0, a.limit ?? 10));
+		},
+	},
+	GistFile: {
+		name: (s) => s.filename,
+		encodedName: (s) => encodeURIComponent(String(s.filename)),
+		extension: (s) => (/\.[^.]+$/.exec(String(s.filename))?.[0] ?? null),
+		// GitHub's text of a file (truncated files are cut): the REST content when the answer carries it.
+		text: (s) => s.content ?? null,
+	},
 	Release: {
+		isLatest: (s, _a, g) => latestRelease(g, repoPath(s)) === s.id,
+		description: (s) => s.body ?? null,
+		author: (s) => (s.author ? account(s.author) : null),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		tagName: (s) => s.tag_name,
@@ -609,6 +828,8 @@ function issueFields(): Record<string, Resolver> {
 		stateReason: (s) => upper(s.state_reason ?? null),
 		// Gitstead has no projects (classic): an issue is on no project board.
 		projectCards: (_s, a) => arrayConnection(a, []),
+		// Nor on a project (ProjectV2): no project items.
+		projectItems: (_s, a) => arrayConnection(a, []),
 		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/${s.number}/reactions`),
 		comments: (s, a, g) => restConnection(g, a, `${repoPath(s)}/issues/${s.number}/comments`, {}, tagged('IssueComment')),
 	};
@@ -623,10 +844,156 @@ function reactionGroups(s: Source, path: string): Source[] {
 	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
 }
 
-/** The REST commit behind a Commit source (a pull request's commit list carries it whole; a review names only its sha). */
-function commit(_g: GraphContext, s: Source): Source {
+/**
+ * The REST commit behind a Commit source: a pull request's commit list carries it whole; a merge
+ * commit names its sha and repository (GET /repos/{owner}/{repo}/commits/{sha}, fetched once); a
+ * review names only its sha.
+ */
+function commit(g: GraphContext, s: Source): Source {
 	if (s.commit) return s;
+	if (s.__repo) {
+		if (!s.__full) s.__full = get(g, `${s.__repo}/commits/${s.sha}`, undefined, `Could not resolve to a Commit with the oid of '${s.sha}'.`);
+		return s.__full;
+	}
 	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
+}
+
+/** A Ref source for branch `name` of the REST repository `repo` (its full_name kept for the protection lookups). */
+function branchRef(repo: Source, name: string): Source {
+	return { id: Buffer.from(`03:Ref${repo.id}:refs/heads/${name}`).toString('base64'), name, prefix: 'refs/heads/', __repo: repo.full_name };
+}
+
+/**
+ * The protection of a branch through GET /repos/{owner}/{repo}/branches/{branch}/protection (its
+ * REST twin, admins only): a BranchProtectionRule whose pattern is the branch name, or null when
+ * the branch is not protected or the caller may not read its protection (GitHub's answer to
+ * non-admins is null too).
+ */
+function protectionRule(g: GraphContext, ref: Source): Source | null {
+	if (!ref.__repo) return null;
+	if (ref.__protection !== undefined) return ref.__protection;
+	let body: Source;
+	try {
+		body = get(g, `/repos/${ref.__repo}/branches/${seg(ref.name)}/protection`);
+	} catch (error) {
+		if (error instanceof TypedError && (error.type === 'NOT_FOUND' || error.type === 'FORBIDDEN')) return (ref.__protection = null);
+		throw error;
+	}
+	const checks = body.required_status_checks as Source | undefined;
+	const reviews = body.required_pull_request_reviews as Source | undefined;
+	ref.__protection = {
+		id: Buffer.from(`020:BranchProtectionRule${ref.__repo}:${ref.name}`).toString('base64'),
+		pattern: ref.name,
+		requiresStatusChecks: checks !== undefined,
+		requiresStrictStatusChecks: checks?.strict === true,
+		requiredStatusCheckContexts: (checks?.contexts ?? []) as string[],
+		requiresApprovingReviews: reviews !== undefined,
+		requiredApprovingReviewCount: reviews ? (reviews.required_approving_review_count as number) : null,
+		requiresCodeOwnerReviews: reviews?.require_code_owner_reviews === true,
+	};
+	return ref.__protection;
+}
+
+/** Required status checks by pull-request node id, worked out once per query. */
+const requiredCache = new WeakMap<GraphContext, Map<string, Set<string>>>();
+
+/**
+ * The status-check contexts the base branch of the pull request `id` requires (isRequired of a
+ * StatusContext or CheckRun), from the `protection` summary of GET /repos/{owner}/{repo}/branches/{branch}
+ * (readable by everyone who reads the repository).
+ * @throws TypedError NOT_FOUND for an id that names no pull request the caller sees
+ */
+function requiredChecks(g: GraphContext, id: string): Set<string> {
+	let cache = requiredCache.get(g);
+	if (!cache) requiredCache.set(g, (cache = new Map()));
+	const known = cache.get(id);
+	if (known) return known;
+	const pr = byNodeId(g, id);
+	if (pr.__typename !== 'PullRequest') throw new TypedError('NOT_FOUND', `Could not resolve to a PullRequest with the global id of '${id}'`);
+	const base = pull(g, pr).base;
+	const branch = get(g, `/repos/${base.repo.full_name}/branches/${seg(base.ref)}`);
+	const checks = (branch.protection?.required_status_checks ?? {}) as Source;
+	const set = new Set<string>([...((checks.contexts ?? []) as string[]), ...((checks.checks ?? []) as Source[]).map((c) => String(c.context))]);
+	cache.set(id, set);
+	return set;
+}
+
+/** Every submitted review of a pull request (GET …/pulls/{number}/reviews, all pages), oldest first. */
+function allReviews(g: GraphContext, s: Source): Source[] {
+	if (s.__reviews) return s.__reviews;
+	const out: Source[] = [];
+	for (let page = 1; ; page++) {
+		const body = get(g, `${repoPath(s)}/pulls/${s.number}/reviews`, { per_page: '100', page: String(page) }) as Source[];
+		out.push(...body);
+		if (body.length < 100) break;
+	}
+	s.__reviews = out.filter((r) => r.state !== 'PENDING');
+	return s.__reviews;
+}
+
+/** latestReviews: the newest submitted review of each author, in the order they were submitted. */
+function latestReviews(g: GraphContext, s: Source): Source[] {
+	const byAuthor = new Map<unknown, Source>();
+	for (const review of allReviews(g, s)) byAuthor.set(review.user?.id ?? review.id, review);
+	return [...byAuthor.values()].sort((x, y) => String(x.submitted_at).localeCompare(String(y.submitted_at)));
+}
+
+/**
+ * reviewDecision: CHANGES_REQUESTED when an author's latest approving-or-blocking review asks for
+ * changes; APPROVED when approvals reach what the base branch's protection requires (at least one);
+ * REVIEW_REQUIRED when the protection requires approvals not given yet; null when nothing requires
+ * a review and none approved. The required count comes from the protection twin (admins only):
+ * for other callers a protected branch counts as requiring none.
+ */
+function reviewDecision(g: GraphContext, s: Source): string | null {
+	const decisive = new Map<unknown, string>();
+	for (const review of allReviews(g, s)) {
+		const key = review.user?.id ?? review.id;
+		if (review.state === 'APPROVED' || review.state === 'CHANGES_REQUESTED') decisive.set(key, review.state);
+		else if (review.state === 'DISMISSED') decisive.delete(key);
+	}
+	const states = [...decisive.values()];
+	if (states.includes('CHANGES_REQUESTED')) return 'CHANGES_REQUESTED';
+	const approvals = states.filter((x) => x === 'APPROVED').length;
+	const base = pull(g, s).base;
+	const rule = protectionRule(g, branchRef(base.repo, base.ref));
+	if (rule?.requiresApprovingReviews) return approvals >= Math.max(1, rule.requiredApprovingReviewCount as number) ? 'APPROVED' : 'REVIEW_REQUIRED';
+	return approvals > 0 ? 'APPROVED' : null;
+}
+
+/** The id of each repository's latest release (GET /repos/{owner}/{repo}/releases/latest), once per query. */
+const latestCache = new WeakMap<GraphContext, Map<string, number | null>>();
+
+/** The id of the latest release of the repository at `path` (/repos/{owner}/{repo}), null when it has none. */
+function latestRelease(g: GraphContext, path: string): number | null {
+	let cache = latestCache.get(g);
+	if (!cache) latestCache.set(g, (cache = new Map()));
+	if (!cache.has(path)) {
+		try {
+			cache.set(path, get(g, `${path}/releases/latest`).id as number);
+		} catch (error) {
+			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
+			cache.set(path, null);
+		}
+	}
+	return cache.get(path) ?? null;
+}
+
+/** The whole gist (GET /gists/{gist_id}: contents, history, fork_of) behind a list item, fetched once. */
+function fullGist(g: GraphContext, s: Source): Source {
+	if ('history' in s) return s;
+	if (!s.__full) s.__full = get(g, `/gists/${seg(s.id)}`);
+	return s.__full;
+}
+
+/** REST's file statuses as GitHub's PatchStatus. */
+const CHANGE_TYPES: Record<string, string> = { added: 'ADDED', removed: 'DELETED', modified: 'MODIFIED', renamed: 'RENAMED', copied: 'COPIED', changed: 'CHANGED', unchanged: 'MODIFIED' };
+
+const LINGUIST = require('linguist-languages') as Record<string, { color?: string }>;
+
+/** A Language source: its name and linguist's color (null when linguist has none). */
+function language(name: string): Source {
+	return { id: Buffer.from(`08:Language${name}`).toString('base64'), name, color: LINGUIST[name]?.color ?? null };
 }
 
 /** Whether an account source is the caller. */

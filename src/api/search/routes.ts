@@ -236,6 +236,7 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 const ISSUE_QUALIFIERS = new Set([
 	'user', 'org', 'repo', 'is', 'type', 'state', 'reason', 'in', 'author', 'assignee', 'mentions', 'commenter', 'involves',
 	'label', 'no', 'milestone', 'created', 'updated', 'closed', 'comments', 'archived', 'draft', 'linked', 'project',
+	'review-requested', 'user-review-requested', 'reviewed-by',
 ]);
 const ISSUE_SORTS = [
 	'comments', 'reactions', 'reactions-+1', 'reactions--1', 'reactions-smile', 'reactions-thinking_face', 'reactions-heart',
@@ -310,6 +311,29 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 					q.value,
 				);
 				break;
+			case 'review-requested': {
+				// Requested directly or through a team the user is an active member of.
+				const id = accountId(ctx as Context, q.value);
+				where.add(
+					maybeNot(
+						'EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND (rr.user_id = ?' +
+							" OR rr.team_id IN (SELECT tm.team_id FROM team_memberships tm WHERE tm.user_id = ? AND tm.state = 'active')))",
+						q.negated,
+					),
+					id,
+					id,
+				);
+				break;
+			}
+			case 'user-review-requested':
+				where.add(maybeNot('EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ?)', q.negated), accountId(ctx as Context, q.value));
+				break;
+			case 'reviewed-by':
+				where.add(
+					maybeNot("EXISTS (SELECT 1 FROM pull_request_reviews rv WHERE rv.issue_id = i.id AND rv.user_id = ? AND rv.state <> 'PENDING')", q.negated),
+					accountId(ctx as Context, q.value),
+				);
+				break;
 			case 'commenter':
 				where.add(maybeNot('EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND c.user_id = ?)', q.negated), accountId(ctx as Context, q.value));
 				break;
@@ -343,11 +367,15 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 			case 'no':
 				if (value === 'label') where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)', q.negated));
 				else if (value === 'assignee') where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)', q.negated));
-				// Gitstead has no milestones nor projects: no issue has one.
-				else if (value === 'milestone' || value === 'project') where.add(q.negated ? '0' : '1');
+				else if (value === 'milestone') where.add(maybeNot('i.milestone_id IS NULL', q.negated));
+				// Gitstead has no projects: no issue has one.
+				else if (value === 'project') where.add(q.negated ? '0' : '1');
 				else throw bad(q);
 				break;
 			case 'milestone':
+				// milestone:TITLE (quoted when it has spaces): the issues in the repository's milestone of that title.
+				where.add(maybeNot('EXISTS (SELECT 1 FROM milestones m WHERE m.id = i.milestone_id AND m.title = ? COLLATE NOCASE)', q.negated), q.value);
+				break;
 			case 'project':
 			case 'linked':
 				where.add(q.negated ? '1' : '0');
