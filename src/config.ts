@@ -65,6 +65,8 @@ export interface Config {
 		blob_dir: string;
 		/** Largest release asset accepted by an upload, in bytes (streamed to the blob folder); larger answers 413. */
 		max_asset_bytes: number;
+		/** Largest pack a clone or fetch over git's HTTP protocol may ask for (uncompressed object bytes); larger is refused with a git error. */
+		max_pack_bytes: number;
 	};
 	rate_limit: {
 		enabled: boolean;
@@ -154,7 +156,7 @@ export function defaultConfig(): Config {
 			trusted_proxies: [],
 		},
 		log: { level: 'info', format: 'logfmt', access: true },
-		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs', max_asset_bytes: 2 * 1024 * 1024 * 1024 },
+		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs', max_asset_bytes: 2 * 1024 * 1024 * 1024, max_pack_bytes: 2 * 1024 * 1024 * 1024 },
 		rate_limit: {
 			enabled: true,
 			window_seconds: 3600,
@@ -230,6 +232,7 @@ const fileSchema = v.strictObject({
 			busy_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(600_000))),
 			blob_dir: v.optional(v.string()),
 			max_asset_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			max_pack_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 		}),
 	),
 	rate_limit: v.optional(

@@ -16,6 +16,7 @@ import type { App } from './app';
 import { ROUTES } from './api/routes';
 import { serveAtom } from './api/feeds/web';
 import { serveCodeload } from './api/contents/codeload';
+import { isGitPath, serveGitHttp } from './api/git/transport';
 import { DOCS_BASE, MESSAGES } from './http/errors';
 import { baseHeaders, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
@@ -283,6 +284,17 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 		if (req.method === 'OPTIONS') {
 			recordOf(req)!.route = WEB_ROUTES.preflight;
 			return preflight(res, requestIdOf(req));
+		}
+		// Git's smart HTTP protocol (clone, fetch) at the web origin: its POST bodies are pkt-lines,
+		// read (and gunzipped) by src/api/git/transport.ts, never by the JSON body parser.
+		if (!viaApiPrefix.has(req)) {
+			const [gitPath, gitQuery = ''] = (req.url ?? '/').split('?', 2);
+			if (isGitPath(gitPath)) {
+				recordOf(req)!.route = WEB_ROUTES.git;
+				app.externalChanges.checkAtMostEvery(1);
+				const query = Object.fromEntries(new URLSearchParams(gitQuery));
+				if (serveGitHttp(app, req, res, gitPath, query, recordOf(req)!.ip, baseHeaders(requestIdOf(req)))) return;
+			}
 		}
 		if (isUpload(req.method, req.url ?? '/')) {
 			uploads.add(req);

@@ -24,6 +24,8 @@ export const WEB_ROUTES = {
 	avatar: 'web:avatar',
 	codeload: 'web:codeload',
 	raw: 'web:raw',
+	/** Git's smart HTTP protocol (clone and fetch): src/api/git/transport.ts. */
+	git: 'web:git',
 	feed: 'web:feed',
 	openapi: '/openapi.json',
 } as const;

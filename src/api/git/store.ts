@@ -68,6 +68,13 @@ export function createGitStore(db: DB) {
 	const countMatching = db
 		.prepare('SELECT count(*) FROM git_refs WHERE repo_id = @repoId AND substr(name, 1, length(@prefix)) = @prefix')
 		.pluck();
+	// git's ref advertisement (src/api/git/transport.ts): every branch and tag, and each pull request's head.
+	const advertised = db.prepare(`
+		SELECT r.name, r.sha, o.type FROM git_refs r JOIN git_objects o ON o.repo_id = r.repo_id AND o.sha = r.sha
+		WHERE r.repo_id = ? AND (substr(r.name, 1, 11) = 'refs/heads/' OR substr(r.name, 1, 10) = 'refs/tags/') ORDER BY r.name`);
+	const pullHeads = db.prepare(`
+		SELECT i.number, p.head_sha AS sha FROM pull_requests p JOIN issues i ON i.id = p.issue_id
+		WHERE p.repo_id = ? AND EXISTS (SELECT 1 FROM git_objects o WHERE o.repo_id = p.repo_id AND o.sha = p.head_sha) ORDER BY i.number`);
 	const insertRef = db.prepare('INSERT INTO git_refs (repo_id, name, sha, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
 	const updateRef = db.prepare('UPDATE git_refs SET sha = ?, updated_at = ? WHERE repo_id = ? AND name = ?');
 	const deleteRef = db.prepare('DELETE FROM git_refs WHERE repo_id = ? AND name = ?');
@@ -113,6 +120,10 @@ export function createGitStore(db: DB) {
 			const filter = { repoId, prefix, limit, offset };
 			return { rows: matching.all(filter) as RefRow[], total: countMatching.get(filter) as number };
 		},
+		/** Every refs/heads/* and refs/tags/* reference, by name. */
+		advertisedRefs: (repoId: number) => advertised.all(repoId) as RefRow[],
+		/** Each pull request's number and head commit, when the repository holds that commit (a fork's newer commits it does not). */
+		pullHeads: (repoId: number) => pullHeads.all(repoId) as Array<{ number: number; sha: string }>,
 		/** @param now ISO timestamp */
 		insertRef: (repoId: number, name: string, sha: string, now: string) => void insertRef.run(repoId, name, sha, now, now),
 		/** @param now ISO timestamp */
