@@ -43,6 +43,7 @@ import { buildRoutes } from '../src/server';
 import { epochSeconds, isoSeconds } from '../src/time';
 import { OpenApi, type Operation, type Violation } from './helpers/openapi';
 import { startServer, type TestServer } from './helpers/server';
+import { advisory } from './helpers/advisories';
 
 const test = suite('openapi');
 
@@ -1632,31 +1633,6 @@ async function scenario() {
 	};
 }
 
-function advisory(ghsa: string, name: string, range: string, patched: string) {
-	return {
-		ghsa_id: ghsa,
-		cve_id: null,
-		url: `https://api.github.com/advisories/${ghsa}`,
-		html_url: `https://github.com/advisories/${ghsa}`,
-		repository_advisory_url: null,
-		summary: `summary of ${ghsa}`,
-		description: `description of ${ghsa}`,
-		type: 'reviewed',
-		severity: 'high',
-		source_code_location: null,
-		identifiers: [{ type: 'GHSA', value: ghsa }],
-		references: [],
-		published_at: '2024-01-02T03:04:05Z',
-		updated_at: '2024-02-03T04:05:06Z',
-		github_reviewed_at: '2024-01-02T03:04:05Z',
-		nvd_published_at: null,
-		withdrawn_at: null,
-		vulnerabilities: [{ package: { ecosystem: 'npm', name }, vulnerable_version_range: range, first_patched_version: patched, vulnerable_functions: [] }],
-		cvss: null,
-		cwes: [],
-		credits: [],
-	};
-}
 
 test('A – every route with a GitHub operation has an entry; routes without one are listed', () => {
 	const withOperation = mapped.filter((item) => item.operation).map((item) => item.key);

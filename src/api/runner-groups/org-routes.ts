@@ -19,7 +19,7 @@ import { repository } from '../repos/render';
 import { organizationRepositories, organizationRepository } from '../org-actions/service';
 import type { AccountRow } from '../users/store';
 import { orgRunnerGroup, runner } from './render';
-import { groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
+import { deleteGroup, groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
 import type { RunnerGroupRow, RunnerRow } from './store';
 
 const BASE = '/orgs/{org}/actions/runner-groups';
@@ -177,9 +177,7 @@ export const orgRunnerGroupRoutes: RouteDeclaration[] = [
 		path: `${BASE}/{runner_group_id}`,
 		docs: 'actions/self-hosted-runner-groups#delete-a-self-hosted-runner-group-from-an-organization',
 		handler(ctx) {
-			const group = loadGroup(ctx);
-			if (group.is_default) throw new HttpError(422, 'The default runner group cannot be deleted.');
-			ctx.app.stores.runnerGroups.remove(group, ctx.app.stores.runnerGroups.defaultGroup({ org: ctx.org.org.id }).id);
+			deleteGroup(ctx.app, { org: ctx.org.org.id }, loadGroup(ctx));
 			audit(ctx, 'runner_group_removed');
 			return noContent();
 		},

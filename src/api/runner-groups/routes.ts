@@ -4,13 +4,13 @@
  * groups. Enterprise owners with classic or OAuth tokens holding manage_runners:enterprise only.
  */
 import * as v from 'valibot';
-import { HttpError, notFound, unprocessable } from '../../http/errors';
+import { notFound, unprocessable } from '../../http/errors';
 import { created, noContent, ok } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { orgSimple } from '../orgs/render';
 import { runner, runnerGroup } from './render';
-import { enterpriseOrganizationIds, groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
+import { deleteGroup, enterpriseOrganizationIds, groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
 import type { RunnerGroupRow } from './store';
 
 const BASE = '/enterprises/{enterprise}/actions/runner-groups';
@@ -135,9 +135,7 @@ export const runnerGroupRoutes = [
 		docs: 'enterprise-admin/actions#delete-a-self-hosted-runner-group-from-an-enterprise',
 		handler(ctx) {
 			const { group, owner } = loadGroup(ctx);
-			if (group.is_default) throw new HttpError(422, 'The default runner group cannot be deleted.');
-			const fallback = ctx.app.stores.runnerGroups.defaultGroup(owner);
-			ctx.app.stores.runnerGroups.remove(group, fallback.id);
+			deleteGroup(ctx.app, owner, group);
 			return noContent();
 		},
 	}),

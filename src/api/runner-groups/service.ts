@@ -101,6 +101,16 @@ export function ownerRunners(app: App, owner: RunnerOwner, ids: number[], field:
 }
 
 /**
+ * DELETE …/runner-groups/{runner_group_id}: the group goes and its runners return to the owner's
+ * default group.
+ * @throws HttpError 422 for the default group itself
+ */
+export function deleteGroup(app: App, owner: RunnerOwner, group: RunnerGroupRow): void {
+	if (group.is_default) throw unprocessable('The default runner group cannot be deleted.');
+	app.stores.runnerGroups.remove(group, app.stores.runnerGroups.defaultGroup(owner).id);
+}
+
+/**
  * PUT …/runner-groups/{runner_group_id}/runners: the group's runners become exactly `runnerIds`
  * (runners of the same owner); the ones left out return to the owner's default group.
  * @throws HttpError 422 naming `runners` for an id that is not one of the owner's runners
