@@ -138,7 +138,11 @@ async function main() {
 	cli('create-org', 'bench', '--owner', 'admin');
 	cli('create-org', 'writes', '--owner', 'admin');
 	for (let i = 0; i < 30; i++) {
-		await json(`${api}/orgs/bench/teams`, token, 'POST', { name: `Team ${String(i).padStart(2, '0')}`, description: `Bench team number ${i}`, privacy: 'closed' });
+		await json(`${api}/orgs/bench/teams`, token, 'POST', {
+			name: `Team ${String(i).padStart(2, '0')}`,
+			description: `Bench team number ${i}`,
+			privacy: 'closed',
+		});
 	}
 	const list = await json(`${api}/orgs/bench/teams`, token);
 	const created = await json(`${api}/orgs/writes/teams`, token, 'POST', { name: 'Sample', privacy: 'closed' });
@@ -148,7 +152,8 @@ async function main() {
 
 	// The feed of issue #9: a repository with 40 events (issues opened), read 30 per page.
 	await json(`${api}/orgs/bench/repos`, token, 'POST', { name: 'busy' });
-	for (let i = 0; i < 40; i++) await json(`${api}/repos/bench/busy/issues`, token, 'POST', { title: `Event ${i}`, body: 'Some **activity** to show' });
+	for (let i = 0; i < 40; i++)
+		await json(`${api}/repos/bench/busy/issues`, token, 'POST', { title: `Event ${i}`, body: 'Some **activity** to show' });
 	const feedRes = await fetch(`${api}/repos/bench/busy/events`, { headers: { Authorization: `Bearer ${token}` } });
 	const feedText = await feedRes.text();
 	const feedEtag = feedRes.headers.get('etag');
@@ -169,13 +174,29 @@ async function main() {
 	results.read = await withRss(serverPid, () => load({ url: `${api}/orgs/bench/teams`, headers }));
 	results.feedBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/events`, headers }));
 	results.feed = await withRss(serverPid, () => load({ url: `${api}/repos/bench/busy/events`, headers }));
-	results.pollBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': 'W/"feed"' } }));
-	results.poll = await withRss(serverPid, () => load({ url: `${api}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': feedEtag } }));
+	results.pollBare = await withRss(barePid, () =>
+		load({ url: `${bareAddress}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': 'W/"feed"' } }),
+	);
+	results.poll = await withRss(serverPid, () =>
+		load({ url: `${api}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': feedEtag } }),
+	);
 	results.writeBare = await withRss(barePid, () =>
-		load({ url: `${bareAddress}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
+		load({
+			url: `${bareAddress}/orgs/writes/teams`,
+			method: 'POST',
+			headers,
+			body: '{"name":"Team [<id>]","privacy":"closed"}',
+			idReplacement: true,
+		}),
 	);
 	results.write = await withRss(serverPid, () =>
-		load({ url: `${api}/orgs/writes/teams`, method: 'POST', headers, body: '{"name":"Team [<id>]","privacy":"closed"}', idReplacement: true }),
+		load({
+			url: `${api}/orgs/writes/teams`,
+			method: 'POST',
+			headers,
+			body: '{"name":"Team [<id>]","privacy":"closed"}',
+			idReplacement: true,
+		}),
 	);
 	// The write path of issues #8 and #9: POST an issue with a short Markdown body (rendered and stored
 	// with it), which records its event and fans it out in the same transaction: deliveries for 3
@@ -255,7 +276,14 @@ async function main() {
 		events: ['team'],
 	});
 	const deliveries = Number(process.env.BENCH_DELIVERIES ?? 3000);
-	await load({ url: `${api}/admin/hooks/${hook.body.id}/pings`, method: 'POST', headers, amount: deliveries, connections: 8, duration: undefined });
+	await load({
+		url: `${api}/admin/hooks/${hook.body.id}/pings`,
+		method: 'POST',
+		headers,
+		amount: deliveries,
+		connections: 8,
+		duration: undefined,
+	});
 	const waitStart = Date.now();
 	while (received.length < deliveries && Date.now() - waitStart < 120_000) await new Promise((r) => setTimeout(r, 50));
 	receiver.close();
@@ -286,7 +314,10 @@ async function main() {
 	results.importSeconds = (Date.now() - importStarted) / 1000;
 	const runLists = [
 		['GET …/actions/runs?actor=&branch=&status=', `${api}/repos/bench/ci/actions/runs?actor=alice&branch=main&status=success`],
-		['GET …/actions/runs?created=2026-09-01..2026-09-15&event=push', `${api}/repos/bench/ci/actions/runs?created=2026-09-01..2026-09-15&event=push`],
+		[
+			'GET …/actions/runs?created=2026-09-01..2026-09-15&event=push',
+			`${api}/repos/bench/ci/actions/runs?created=2026-09-01..2026-09-15&event=push`,
+		],
 	];
 	for (const [, url] of runLists) {
 		const first = await json(url, token);
@@ -300,7 +331,11 @@ async function main() {
 	const resolved = Object.fromEntries(
 		Array.from({ length: 1000 }, (_, i) => [
 			`package-${i}`,
-			{ package_url: `pkg:npm/package-${i}@1.${i % 10}.${i % 7}`, relationship: i % 4 ? 'indirect' : 'direct', scope: i % 5 ? 'runtime' : 'development' },
+			{
+				package_url: `pkg:npm/package-${i}@1.${i % 10}.${i % 7}`,
+				relationship: i % 4 ? 'indirect' : 'direct',
+				scope: i % 5 ? 'runtime' : 'development',
+			},
 		]),
 	);
 	const snapshotBody = JSON.stringify({
@@ -330,9 +365,13 @@ async function main() {
 		['GET /repos/{owner}/{repo}/events (30 events)', results.feed, results.feedBare, feedBytes, 0.5],
 		['GET /repos/{owner}/{repo}/events, If-None-Match matching (304)', results.poll, results.pollBare, 0, 0.7],
 	];
-	console.log(`\nGitstead benchmark: ${seconds} s per run, ${connections} connections, ${haveTaskset ? 'server on CPU 0, load on CPU 1' : 'no CPU pinning'}`);
+	console.log(
+		`\nGitstead benchmark: ${seconds} s per run, ${connections} connections, ${haveTaskset ? 'server on CPU 0, load on CPU 1' : 'no CPU pinning'}`,
+	);
 	console.log(`node ${process.version}, ${cpus()[0].model}; startup to listening: ${startupMs} ms\n`);
-	console.log('| endpoint | body | Gitstead req/s | p99 ms | CPU µs/req | RSS MB | bare polka req/s | p99 ms | CPU µs/req | ratio | target | non-2xx |');
+	console.log(
+		'| endpoint | body | Gitstead req/s | p99 ms | CPU µs/req | RSS MB | bare polka req/s | p99 ms | CPU µs/req | ratio | target | non-2xx |',
+	);
 	console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 	const missed = [];
 	for (const [name, ours, base, bytes, target] of rows) {
@@ -353,17 +392,26 @@ async function main() {
 		['PATCH /orgs/{org}/properties/schema (one new definition)', results.propertyPatch],
 	]) {
 		const a = summary(ours.result);
-		console.log(`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`);
+		console.log(
+			`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`,
+		);
 	}
-	console.log(`\nWorkflow runs: ${runCount.toLocaleString('en')} runs imported with gitstead admin import-runs in ${results.importSeconds.toFixed(1)} s`);
+	console.log(
+		`\nWorkflow runs: ${runCount.toLocaleString('en')} runs imported with gitstead admin import-runs in ${results.importSeconds.toFixed(1)} s`,
+	);
 	console.log('\n| endpoint | Gitstead req/s | p99 ms | CPU µs/req | RSS MB | non-2xx |');
 	console.log('|---|---:|---:|---:|---:|---:|');
 	for (const [name, ours] of [
 		...results.runLists,
-		[`POST …/dependency-graph/snapshots (1,000 dependencies, ${(results.snapshotBytes / 1024).toFixed(0)} KB, 4 connections)`, results.snapshot],
+		[
+			`POST …/dependency-graph/snapshots (1,000 dependencies, ${(results.snapshotBytes / 1024).toFixed(0)} KB, 4 connections)`,
+			results.snapshot,
+		],
 	]) {
 		const a = summary(ours.result);
-		console.log(`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`);
+		console.log(
+			`| ${name} | ${a.rps.toFixed(0)} | ${a.p99} | ${ours.cpuPerRequest.toFixed(0)} | ${ours.rss.toFixed(0)} | ${a.non2xx} |`,
+		);
 	}
 	console.log(
 		`\nWebhook deliveries to a loopback receiver: ${results.deliveries.count} delivered at ${results.deliveries.perSecond.toFixed(0)} deliveries/s (signed JSON, one hook: one attempt in flight)`,
@@ -371,7 +419,9 @@ async function main() {
 	console.log(`Gitstead RSS after the runs: ${(Number(/VmRSS:\s+(\d+)/.exec(idle)[1]) / 1024).toFixed(0)} MB`);
 	const failed =
 		rows.some(([, ours]) => summary(ours.result).non2xx > 0) ||
-		[results.propertyGet, results.propertyPatch, results.snapshot, ...results.runLists.map(([, r]) => r)].some((r) => summary(r.result).non2xx > 0) ||
+		[results.propertyGet, results.propertyPatch, results.snapshot, ...results.runLists.map(([, r]) => r)].some(
+			(r) => summary(r.result).non2xx > 0,
+		) ||
 		results.deliveries.count < deliveries;
 	if (failed) {
 		console.error('some Gitstead responses were not 2xx');

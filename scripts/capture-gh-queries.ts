@@ -59,7 +59,10 @@ const COMMANDS = [
 	const main = (await s.request('GET', '/repos/olivia/web/git/ref/heads/main', { token })).body.object.sha;
 	for (const branch of ['feature', 'other', 'extra']) {
 		await s.request('POST', '/repos/olivia/web/git/refs', { token, body: { ref: `refs/heads/${branch}`, sha: main } });
-		await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
+		await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, {
+			token,
+			body: { message: branch, content: Buffer.from(branch).toString('base64'), branch },
+		});
 	}
 	await s.request('POST', '/repos/olivia/web/pulls', { token, body: { title: 'Feature', head: 'feature', base: 'main' } });
 	// A commit status and a workflow run on the pull request's head (pr status, pr checks, run view) and a release.
@@ -68,7 +71,17 @@ const COMMANDS = [
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('olivia')!.id, 'web')!;
 	importRuns(s.app, repo, {
 		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }] }],
-		runs: [{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: head, branch: 'feature', status: 'completed', conclusion: 'success', jobs: [{ name: 'build', conclusion: 'success' }] }],
+		runs: [
+			{
+				path: '.github/workflows/ci.yml',
+				actor: 'olivia',
+				head_sha: head,
+				branch: 'feature',
+				status: 'completed',
+				conclusion: 'success',
+				jobs: [{ name: 'build', conclusion: 'success' }],
+			},
+		],
 	});
 	await s.request('POST', '/repos/olivia/web/releases', { token, body: { tag_name: 'v1.0', name: 'One', body: 'Notes' } });
 	await s.request('POST', '/gists', { token, body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a' } } } });

@@ -22,9 +22,7 @@ export const version: string =
 
 /** The text of schema.sql. */
 export function schemaSql(): string {
-	return typeof GITSTEAD_SCHEMA_SQL === 'string'
-		? GITSTEAD_SCHEMA_SQL
-		: readFileSync(resolve(checkout, 'schema.sql'), 'utf8');
+	return typeof GITSTEAD_SCHEMA_SQL === 'string' ? GITSTEAD_SCHEMA_SQL : readFileSync(resolve(checkout, 'schema.sql'), 'utf8');
 }
 
 /** The commented default configuration file, config/gitstead.toml. */

@@ -156,7 +156,14 @@ export function defaultConfig(): Config {
 			trusted_proxies: [],
 		},
 		log: { level: 'info', format: 'logfmt', access: true },
-		storage: { data_dir: './data', synchronous: 'normal', busy_timeout_ms: 5000, blob_dir: 'blobs', max_asset_bytes: 2 * 1024 * 1024 * 1024, max_pack_bytes: 2 * 1024 * 1024 * 1024 },
+		storage: {
+			data_dir: './data',
+			synchronous: 'normal',
+			busy_timeout_ms: 5000,
+			blob_dir: 'blobs',
+			max_asset_bytes: 2 * 1024 * 1024 * 1024,
+			max_pack_bytes: 2 * 1024 * 1024 * 1024,
+		},
 		rate_limit: {
 			enabled: true,
 			window_seconds: 3600,
@@ -194,7 +201,10 @@ const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.
 /** webhooks.allowed_hosts entry: a host name or an IP address (IPv6 with or without brackets), no port or scheme. */
 const hostEntry = v.pipe(
 	v.string(),
-	v.check((text) => HOST_NAME.test(text) || isIP(text.replace(/^\[(.*)\]$/, '$1')) !== 0, 'must be a host name or an IP address, without a scheme or port'),
+	v.check(
+		(text) => HOST_NAME.test(text) || isIP(text.replace(/^\[(.*)\]$/, '$1')) !== 0,
+		'must be a host name or an IP address, without a scheme or port',
+	),
 );
 const limitsSchema = v.strictObject(
 	Object.fromEntries(
@@ -261,8 +271,12 @@ const fileSchema = v.strictObject({
 			allowed_hosts: v.optional(v.array(hostEntry)),
 		}),
 	),
-	notifications: v.optional(v.strictObject({ mark_read_batch: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))) })),
-	health: v.optional(v.strictObject({ min_free_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER))) })),
+	notifications: v.optional(
+		v.strictObject({ mark_read_batch: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))) }),
+	),
+	health: v.optional(
+		v.strictObject({ min_free_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER))) }),
+	),
 	metrics: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), token: v.optional(v.string()) })),
 });
 
@@ -306,13 +320,15 @@ export function environmentOverrides(env: NodeJS.ProcessEnv): Overrides {
 
 /** @throws ConfigError unless `text` is debug, info, warn or error */
 export function parseLogLevel(text: string, what: string): LogLevel {
-	if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new ConfigError(`${what} must be one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
+	if (!(LOG_LEVELS as readonly string[]).includes(text))
+		throw new ConfigError(`${what} must be one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
 	return text as LogLevel;
 }
 
 /** @throws ConfigError unless `text` is logfmt or json */
 export function parseLogFormat(text: string, what: string): LogFormat {
-	if (!(LOG_FORMATS as readonly string[]).includes(text)) throw new ConfigError(`${what} must be one of ${LOG_FORMATS.join(', ')}, got "${text}"`);
+	if (!(LOG_FORMATS as readonly string[]).includes(text))
+		throw new ConfigError(`${what} must be one of ${LOG_FORMATS.join(', ')}, got "${text}"`);
 	return text as LogFormat;
 }
 

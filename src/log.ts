@@ -54,7 +54,20 @@ const SECRET_FIELDS = new Set([
 	'x-hub-signature-256',
 ]);
 /** Query parameters that carry credentials (GitHub's deprecated query authentication, OAuth's code and state). */
-export const SECRET_QUERY_PARAMETERS = ['access_token', 'refresh_token', 'client_secret', 'client_id_secret', 'token', 'code', 'state', 'password', 'jwt', 'private_token', 'signature', 'sig'];
+export const SECRET_QUERY_PARAMETERS = [
+	'access_token',
+	'refresh_token',
+	'client_secret',
+	'client_id_secret',
+	'token',
+	'code',
+	'state',
+	'password',
+	'jwt',
+	'private_token',
+	'signature',
+	'sig',
+];
 const QUERY_SECRET = new RegExp(`([?&;](?:${SECRET_QUERY_PARAMETERS.join('|')})=)[^&;#\\s"']*`, 'gi');
 const TOKEN_TEXT = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})|\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 export const REDACTED = '[REDACTED]';
@@ -165,7 +178,7 @@ class StandardError {
 		this.flush();
 	}
 	flush(): void {
-		if (this.timer !== null) (clearTimeout(this.timer), (this.timer = null));
+		if (this.timer !== null) clearTimeout(this.timer), (this.timer = null);
 		if (this.pending === '') return;
 		let bytes = Buffer.from(this.pending);
 		this.pending = '';

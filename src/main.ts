@@ -166,6 +166,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 main(process.argv.slice(2)).catch((error: unknown) => {
 	if (error instanceof CliError || error instanceof ConfigError) fail(error.message);
 	const code = (error as { code?: string }).code;
-	if (code?.startsWith('ERR_PARSE_ARGS')) fail(argsError(error, process.argv[2] === 'serve' ? 'serve' : '').message.replace('gitstead  ', 'gitstead '));
+	if (code?.startsWith('ERR_PARSE_ARGS'))
+		fail(argsError(error, process.argv[2] === 'serve' ? 'serve' : '').message.replace('gitstead  ', 'gitstead '));
 	fail(describeError(error));
 });

@@ -88,7 +88,11 @@ export class Traffic {
  * (src/http/access.ts: its request id, sent as X-GitHub-Request-Id on whatever answers it);
  * `finished` below runs once per request when its response closes.
  */
-export function createRequestListener(app: App, routes: Route[] = buildRoutes(), traffic: Traffic = new Traffic()): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(
+	app: App,
+	routes: Route[] = buildRoutes(),
+	traffic: Traffic = new Traffic(),
+): (req: IncomingMessage, res: ServerResponse) => void {
 	const limit = app.config.server.body_limit;
 	const router = polka({
 		onError(error: unknown, req: IncomingMessage, res: ServerResponse) {
@@ -186,7 +190,11 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 			return;
 		}
 		// HEAD: Node sends the headers only.
-		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(openapi.body.length) });
+		res.writeHead(200, {
+			...headers,
+			'Content-Type': 'application/json; charset=utf-8',
+			'Content-Length': String(openapi.body.length),
+		});
 		res.end(openapi.body);
 	};
 	router.get('/openapi.json', serveOpenApi);
@@ -200,7 +208,12 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 	// Archives and raw files at the web origin (Gitstead's codeload: src/api/contents/codeload.ts),
 	// reached through the URLs the API hands out.
 	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
-		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req) || !(req.path.startsWith('/_codeload/') || req.path.startsWith('/_raw/'))) return next();
+		if (
+			(req.method !== 'GET' && req.method !== 'HEAD') ||
+			viaApiPrefix.has(req) ||
+			!(req.path.startsWith('/_codeload/') || req.path.startsWith('/_raw/'))
+		)
+			return next();
 		app.externalChanges.checkAtMostEvery(1);
 		const token = typeof req.query.token === 'string' ? req.query.token : null;
 		const record = recordOf(req);
@@ -249,7 +262,8 @@ export function createRequestListener(app: App, routes: Route[] = buildRoutes(),
 		active.delete(record.response!);
 		if (accessLog) logAccess(app.log, record);
 		// Answers sent in full are counted (GET /metrics); cut ones only logged.
-		if (metrics.enabled && record.completed && record.response) metrics.observeRequest(record.method, record.route, record.status, record.ms / 1000);
+		if (metrics.enabled && record.completed && record.response)
+			metrics.observeRequest(record.method, record.route, record.status, record.ms / 1000);
 		traffic.settled?.();
 	};
 	traffic.finished = finished;
@@ -352,7 +366,12 @@ const answered = new WeakSet<Duplex>();
  * and 431 otherwise; 408 on a request timeout; 400 otherwise. Nothing is written once a response
  * has started on the socket; the connection is closed.
  */
-function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, finished: FinishHook): void {
+function answerClientError(
+	maxUrl: number,
+	error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+	socket: Duplex,
+	finished: FinishHook,
+): void {
 	if (answered.has(socket)) return;
 	answered.add(socket);
 	const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -369,7 +388,14 @@ function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawP
 				? [408, 'Request Timeout', 'Request Timeout']
 				: [400, 'Bad Request', 'Problems parsing the request'];
 	const body = errorBody(status, message);
-	const record = new RequestRecord(randomUUID(), '-', (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown', null, null, finished);
+	const record = new RequestRecord(
+		randomUUID(),
+		'-',
+		(socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown',
+		null,
+		null,
+		finished,
+	);
 	record.route = WEB_ROUTES.unparsed;
 	const headers = {
 		...baseHeaders(record.requestId),
@@ -377,7 +403,9 @@ function answerClientError(maxUrl: number, error: NodeJS.ErrnoException & { rawP
 		'Content-Length': String(Buffer.byteLength(body)),
 		Connection: 'close',
 	};
-	const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+	const head = Object.entries(headers)
+		.map(([name, value]) => `${name}: ${value}\r\n`)
+		.join('');
 	const answer = `HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`;
 	socket.end(answer);
 	record.bytes = Buffer.byteLength(answer);
@@ -436,7 +464,10 @@ export function listen(app: App, host: string, port: number): Promise<RunningSer
 	// Node counts the URL and the header names and values against one limit: their sum here, so
 	// each of the request listener's own limits (414, 431) is reached first.
 	const traffic = new Traffic();
-	const server = createServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders }, createRequestListener(app, undefined, traffic));
+	const server = createServer(
+		{ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders },
+		createRequestListener(app, undefined, traffic),
+	);
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(maxUrl, error, socket, traffic.finished));
 	return new Promise((resolve, reject) => {
 		server.once('error', (error: NodeJS.ErrnoException) => {

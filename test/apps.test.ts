@@ -31,7 +31,11 @@ test.before(async () => {
 	const owner = s.fullToken('olivia');
 	for (const name of ['app', 'secret']) await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name, private: true } });
 	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
-	const created = createApp(s.app, { name: 'Deploy Bot', owner: org, permissions: { members: 'write', contents: 'read' }, events: ['team'] }, isoSeconds(s.clock.now));
+	const created = createApp(
+		s.app,
+		{ name: 'Deploy Bot', owner: org, permissions: { members: 'write', contents: 'read' }, events: ['team'] },
+		isoSeconds(s.clock.now),
+	);
 	appId = created.app.id;
 	privateKey = created.privateKey;
 	installationId = installApp(s.app, created.app, org, { members: 'read', contents: 'read' }, isoSeconds(s.clock.now)).id;
@@ -48,7 +52,10 @@ test('JWT – GET /app; refused elsewhere; bad tokens are 401', async () => {
 	assert.equal(res.body.events, ['team']);
 	assert.is(res.body.installations_count, 1);
 	assert.match(res.body.client_id, /^Iv1\.[0-9a-f]{16}$/);
-	const byClientId = await s.get('/app', jwt({ iat: epochSeconds(s.clock.now), exp: epochSeconds(s.clock.now) + 300, iss: res.body.client_id }));
+	const byClientId = await s.get(
+		'/app',
+		jwt({ iat: epochSeconds(s.clock.now), exp: epochSeconds(s.clock.now) + 300, iss: res.body.client_id }),
+	);
 	assert.is(byClientId.status, 200, '~> iss may be the client id');
 	assert.is((await s.get('/orgs/acme/teams', appToken())).status, 403, '~> a JWT is not an installation token');
 	const expired = await s.get('/app', jwt({ iat: epochSeconds(s.clock.now) - 700, exp: epochSeconds(s.clock.now) - 10, iss: appId }));
@@ -58,7 +65,11 @@ test('JWT – GET /app; refused elsewhere; bad tokens are 401', async () => {
 	assert.match(tooLong.body.message, 'too far in the future');
 	const unknown = await s.get('/app', jwt({ iat: epochSeconds(s.clock.now), exp: epochSeconds(s.clock.now) + 60, iss: 99999 }));
 	assert.is(unknown.status, 401);
-	const otherKey = createApp(s.app, { name: 'Other', owner: s.app.stores.accounts.user('mike')!, permissions: {} }, isoSeconds(s.clock.now)).privateKey;
+	const otherKey = createApp(
+		s.app,
+		{ name: 'Other', owner: s.app.stores.accounts.user('mike')!, permissions: {} },
+		isoSeconds(s.clock.now),
+	).privateKey;
 	const forged = await s.get('/app', jwt({ iat: epochSeconds(s.clock.now), exp: epochSeconds(s.clock.now) + 60, iss: appId }, otherKey));
 	assert.is(forged.status, 401, '~> a token signed with another key');
 	assert.is((await s.get('/app', 'a.b.c')).status, 401);
@@ -80,7 +91,10 @@ test('installations – lookups by organization, repository, user; list and get'
 	assert.equal((await s.get('/repos/acme/secret/installation', token)).body, org.body, '~> private repositories of the account too');
 	assert.is((await s.get('/repos/acme/nope/installation', token)).status, 404);
 	assert.is((await s.get('/users/mike/installation', token)).status, 404, '~> not installed there');
-	assert.equal((await s.get('/app/installations', token)).body.map((i: any) => i.id), [installationId]);
+	assert.equal(
+		(await s.get('/app/installations', token)).body.map((i: any) => i.id),
+		[installationId],
+	);
 	assert.is((await s.get(`/app/installations/${installationId}`, token)).body.account.login, 'acme');
 	assert.is((await s.get('/app/installations/99999', token)).status, 404);
 });
@@ -97,23 +111,41 @@ test('token exchange – 201, 60 minutes, at most the installation permissions, 
 	const write = await s.request('POST', '/orgs/acme/teams', { token: res.body.token, body: { name: 'No' } });
 	assert.is(write.status, 403, '~> members:read only: the installation grants less than the app asks for');
 	assert.is(write.body.message, 'Resource not accessible by integration');
-	const wider = await s.request('POST', `/app/installations/${installationId}/access_tokens`, { token: appToken(), body: { permissions: { members: 'write' } } });
+	const wider = await s.request('POST', `/app/installations/${installationId}/access_tokens`, {
+		token: appToken(),
+		body: { permissions: { members: 'write' } },
+	});
 	assert.is(wider.status, 422);
 	assert.match(wider.body.message, 'not granted to this installation');
-	const narrow = await s.request('POST', `/app/installations/${installationId}/access_tokens`, { token: appToken(), body: { repositories: ['app'], permissions: { contents: 'read' } } });
+	const narrow = await s.request('POST', `/app/installations/${installationId}/access_tokens`, {
+		token: appToken(),
+		body: { repositories: ['app'], permissions: { contents: 'read' } },
+	});
 	assert.is(narrow.status, 201);
 	assert.is(narrow.body.repository_selection, 'selected');
-	assert.equal(narrow.body.repositories.map((r: any) => r.name), ['app']);
+	assert.equal(
+		narrow.body.repositories.map((r: any) => r.name),
+		['app'],
+	);
 	assert.equal(narrow.body.permissions, { contents: 'read' });
 	assert.is((await s.get('/repos/acme/app', narrow.body.token)).status, 200);
 	assert.is((await s.get('/repos/acme/secret', narrow.body.token)).status, 404, '~> only the repositories named');
 	assert.is((await s.get('/orgs/acme/teams', narrow.body.token)).status, 403, '~> only the permissions asked for');
 	const listed = await s.get('/installation/repositories', narrow.body.token);
-	assert.equal(listed.body.repositories.map((r: any) => r.name), ['app']);
+	assert.equal(
+		listed.body.repositories.map((r: any) => r.name),
+		['app'],
+	);
 	assert.is(listed.body.repository_selection, 'selected');
-	const badRepo = await s.request('POST', `/app/installations/${installationId}/access_tokens`, { token: appToken(), body: { repositories: ['nope'] } });
+	const badRepo = await s.request('POST', `/app/installations/${installationId}/access_tokens`, {
+		token: appToken(),
+		body: { repositories: ['nope'] },
+	});
 	assert.is(badRepo.status, 422);
-	const badKey = await s.request('POST', `/app/installations/${installationId}/access_tokens`, { token: appToken(), body: { permissions: { flying: 'write' } } });
+	const badKey = await s.request('POST', `/app/installations/${installationId}/access_tokens`, {
+		token: appToken(),
+		body: { permissions: { flying: 'write' } },
+	});
 	assert.is(badKey.status, 422);
 	s.clock.advance(3_601_000);
 	assert.is((await s.get('/orgs/acme/teams', res.body.token)).status, 401, '~> expired after 60 minutes');
@@ -123,7 +155,10 @@ test('installation tokens – the bot is the actor; DELETE /installation/token r
 	const res = await s.request('POST', `/app/installations/${installationId}/access_tokens`, { token: appToken(), body: {} });
 	const token = res.body.token;
 	const all = await s.get('/installation/repositories', token);
-	assert.equal(all.body.repositories.map((r: any) => r.name), ['app', 'secret']);
+	assert.equal(
+		all.body.repositories.map((r: any) => r.name),
+		['app', 'secret'],
+	);
 	assert.equal(Object.keys(all.body), ['total_count', 'repositories', 'repository_selection']);
 	assert.is((await s.request('DELETE', '/installation/token', { token })).status, 204);
 	assert.is((await s.get('/installation/repositories', token)).status, 401);
@@ -152,7 +187,11 @@ test('a stock client: @octokit/auth-app signs the JWT, exchanges it, and the ins
 	const created = await octokit.rest.teams.create({ org: 'acme', name: 'Made By An App', privacy: 'closed' });
 	assert.is(created.status, 201);
 	assert.is(created.data.members_count, 0, '~> the bot is no member');
-	const { data: app } = await new Octokit({ baseUrl: s.api, authStrategy: createAppAuth, auth: { appId, privateKey } }).rest.apps.getAuthenticated();
+	const { data: app } = await new Octokit({
+		baseUrl: s.api,
+		authStrategy: createAppAuth,
+		auth: { appId, privateKey },
+	}).rest.apps.getAuthenticated();
 	assert.is(app!.slug, 'deploy-bot');
 });
 
@@ -169,7 +208,10 @@ test('GET /orgs/{org}/installations: the apps installed on the organization, for
 	assert.is(only.target_type, 'Organization');
 	assert.type(only.permissions.members, 'string', '~> the permissions granted to the installation');
 	assert.ok(Array.isArray(only.events));
-	const fineGrained = await s.get('/orgs/acme/installations', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'read' } }));
+	const fineGrained = await s.get(
+		'/orgs/acme/installations',
+		s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'read' } }),
+	);
 	assert.is(fineGrained.status, 200, '~> organization administration (read), as the matrix says');
 	assert.is(fineGrained.headers.get('x-accepted-github-permissions'), 'organization_administration=read');
 	const member = await s.get('/orgs/acme/installations', s.fullToken('mike'));

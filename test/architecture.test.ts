@@ -22,7 +22,14 @@ test('imports flow one way: db below http/auth below api areas below server and 
 	const layer = (file: string): number => {
 		if (file.startsWith('db/') || file === 'time.ts' || file === 'log.ts' || file === 'build-info.ts' || file === 'config.ts') return 0;
 		if (file.startsWith('http/') || file.startsWith('auth/')) return 1;
-		if (file.startsWith('api/') || file.startsWith('events/') || file.startsWith('webhooks/') || file.startsWith('jobs/') || file === 'app.ts') return 2;
+		if (
+			file.startsWith('api/') ||
+			file.startsWith('events/') ||
+			file.startsWith('webhooks/') ||
+			file.startsWith('jobs/') ||
+			file === 'app.ts'
+		)
+			return 2;
 		if (file === 'server.ts' || file === 'compose.ts') return 3;
 		return 4; // cli/, main.ts
 	};
@@ -31,8 +38,13 @@ test('imports flow one way: db below http/auth below api areas below server and 
 		for (const imported of imports) if (layer(imported) > layer(file)) upward.push(`${file} → ${imported}`);
 	}
 	assert.equal(upward, [], `~> upward imports: ${upward.join(', ')}`);
-	const roots = Object.entries(graph.obj()).filter(([, imports]) => imports.includes('compose.ts')).map(([file]) => file);
-	assert.ok(roots.every((file) => file.startsWith('cli/') || file === 'main.ts'), `~> compose.ts imported by ${roots.join(', ')}`);
+	const roots = Object.entries(graph.obj())
+		.filter(([, imports]) => imports.includes('compose.ts'))
+		.map(([file]) => file);
+	assert.ok(
+		roots.every((file) => file.startsWith('cli/') || file === 'main.ts'),
+		`~> compose.ts imported by ${roots.join(', ')}`,
+	);
 });
 
 test.run();

@@ -25,13 +25,23 @@ test.before(async () => {
 	fineGrained = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { administration: 'write', members: 'write' } });
 	const repo = await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'app', auto_init: true } });
 	assert.is(repo.status, 201);
-	const team = await s.request('POST', '/orgs/acme/teams', { token: fineGrained, body: { name: 'Crew' }, headers: { 'User-Agent': 'provisioner/1.0' } });
+	const team = await s.request('POST', '/orgs/acme/teams', {
+		token: fineGrained,
+		body: { name: 'Crew' },
+		headers: { 'User-Agent': 'provisioner/1.0' },
+	});
 	assert.is(team.status, 201);
 	teamRequestId = team.headers.get('x-github-request-id')!;
 	assert.is((await s.request('PUT', '/orgs/acme/teams/crew/memberships/mike', { token: olivia, body: {} })).status, 200);
-	assert.is((await s.request('PUT', '/orgs/acme/teams/crew/repos/acme/app', { token: olivia, body: { permission: 'push' } })).status, 204);
+	assert.is(
+		(await s.request('PUT', '/orgs/acme/teams/crew/repos/acme/app', { token: olivia, body: { permission: 'push' } })).status,
+		204,
+	);
 	// A push (git category) and something GitHub does not audit (an issue).
-	const file = await s.request('PUT', '/repos/acme/app/contents/notes.md', { token: olivia, body: { message: 'notes', content: Buffer.from('hi').toString('base64') } });
+	const file = await s.request('PUT', '/repos/acme/app/contents/notes.md', {
+		token: olivia,
+		body: { message: 'notes', content: Buffer.from('hi').toString('base64') },
+	});
 	assert.is(file.status, 201);
 	assert.is((await s.request('POST', '/repos/acme/app/issues', { token: olivia, body: { title: 'not audited' } })).status, 201);
 });
@@ -95,7 +105,11 @@ test('phrase qualifiers: action, actor, user, repo, team, operation, created, ne
 		assert.is(res.status, 200, `~> ${phrase}`);
 		return res.body.map((e: { action: string }) => e.action);
 	};
-	assert.equal(await actions('action:team'), ['team.add_repository', 'team.add_member', 'team.add_member', 'team.create'], '~> a category prefix');
+	assert.equal(
+		await actions('action:team'),
+		['team.add_repository', 'team.add_member', 'team.add_member', 'team.create'],
+		'~> a category prefix',
+	);
 	assert.equal(await actions('action:repo.create'), ['repo.create']);
 	assert.equal(await actions('action:repo.create action:team.create'), ['team.create', 'repo.create'], '~> one qualifier twice: either');
 	assert.equal(await actions('user:mike'), ['team.add_member', 'org.add_member']);
@@ -150,7 +164,10 @@ test('who may read it: owners with read:audit_log or organization administration
 	assert.is((await log('', olivia)).status, 200, '~> a classic token with admin:org and the rest');
 	const noScope = await log('', s.token('olivia', { scopes: ['read:org'] }));
 	assert.is(noScope.status, 403, '~> read:org is not read:audit_log');
-	const fg = await log('', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'read' } }));
+	const fg = await log(
+		'',
+		s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'read' } }),
+	);
 	assert.is(fg.status, 200);
 	assert.is(fg.headers.get('x-accepted-github-permissions'), 'organization_administration=read');
 	const fgWithout = await log('', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'read' } }));

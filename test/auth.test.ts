@@ -151,7 +151,11 @@ test('public view – a token without the permission sees what anonymous callers
 	const withoutPermission = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
 	const limited = await s.get('/orgs/acme/members', withoutPermission);
 	assert.is(limited.status, 200);
-	assert.equal(limited.body.map((m: any) => m.login), ['mike'], '~> only public members');
+	assert.equal(
+		limited.body.map((m: any) => m.login),
+		['mike'],
+		'~> only public members',
+	);
 });
 
 test('hidden resources – a private repository the caller cannot see is 404, not 403', async () => {
@@ -193,14 +197,21 @@ test('tokens bound to an organization – no repositories in the personal accoun
 	assert.is(fork.status, 403, '~> the default fork target is the personal account');
 	assert.is(fork.body.message, 'Resource not accessible by personal access token');
 	assert.is((await s.get('/repos/mike/inside', s.fullToken('mike'))).status, 404);
-	const forkInOrg = await s.request('POST', '/repos/acme/inside/forks', { token: acmeOnly, body: { organization: 'acme', name: 'inside-fork' } });
+	const forkInOrg = await s.request('POST', '/repos/acme/inside/forks', {
+		token: acmeOnly,
+		body: { organization: 'acme', name: 'inside-fork' },
+	});
 	assert.is(forkInOrg.status, 202, '~> forking into the organization it reaches is fine');
 	const uts = s.token('mike', { kind: 'user-to-server', org: 'acme', permissions });
 	const byApp = await s.request('POST', '/user/repos', { token: uts, body: { name: 'escape' } });
 	assert.is(byApp.status, 403);
 	assert.is(byApp.body.message, 'Resource not accessible by integration');
 	const own = s.token('mike', { kind: 'fine-grained', permissions });
-	assert.is((await s.request('POST', '/user/repos', { token: own, body: { name: 'mine' } })).status, 201, '~> a token for the personal account');
+	assert.is(
+		(await s.request('POST', '/user/repos', { token: own, body: { name: 'mine' } })).status,
+		201,
+		'~> a token for the personal account',
+	);
 });
 
 test('scopes – public_repo creates public repositories only (code review)', async () => {
@@ -221,7 +232,15 @@ test('scopes – public_repo creates public repositories only (code review)', as
 	const fork = await s.request('POST', '/repos/acme/hidden/forks', { token: publicOnly, body: { name: 'hidden-fork' } });
 	assert.is(fork.status, 404, '~> a private source stays hidden from a token without repo');
 	assert.is((await s.get('/repos/olivia/hidden-fork', classic)).status, 404);
-	assert.is((await s.request('POST', '/user/repos', { token: s.token('olivia', { scopes: ['repo'] }), body: { name: 'scoped-private', private: true } })).status, 201);
+	assert.is(
+		(
+			await s.request('POST', '/user/repos', {
+				token: s.token('olivia', { scopes: ['repo'] }),
+				body: { name: 'scoped-private', private: true },
+			})
+		).status,
+		201,
+	);
 });
 
 test('scopes – names of Object.prototype are unknown scopes (code review)', () => {
@@ -239,20 +258,39 @@ test('token boundaries – bound tokens read public repositories of other accoun
 	const issue = await s.request('POST', '/repos/globex/open/issues', { token: owner, body: { title: 'Existing' } });
 	assert.is(issue.status, 201);
 	const kinds = [
-		['fine-grained', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'write', contents: 'write' } }), 'Resource not accessible by personal access token'],
-		['user-to-server', s.token('olivia', { kind: 'user-to-server', org: 'acme', permissions: { issues: 'write' } }), 'Resource not accessible by integration'],
-		['installation', s.token('olivia', { kind: 'installation', org: 'acme', permissions: { issues: 'write' } }), 'Resource not accessible by integration'],
+		[
+			'fine-grained',
+			s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'write', contents: 'write' } }),
+			'Resource not accessible by personal access token',
+		],
+		[
+			'user-to-server',
+			s.token('olivia', { kind: 'user-to-server', org: 'acme', permissions: { issues: 'write' } }),
+			'Resource not accessible by integration',
+		],
+		[
+			'installation',
+			s.token('olivia', { kind: 'installation', org: 'acme', permissions: { issues: 'write' } }),
+			'Resource not accessible by integration',
+		],
 	] as const;
 	for (const [kind, token, message] of kinds) {
 		assert.is((await s.get('/repos/globex/open/issues', token)).status, 200, `~> ${kind} reads another account's public issues`);
 		const created = await s.request('POST', '/repos/globex/open/issues', { token, body: { title: 'Spam' } });
 		assert.is(created.status, 403, `~> ${kind} opens no issue on another account's repository`);
 		assert.is(created.body.message, message);
-		const comment = await s.request('POST', `/repos/globex/open/issues/${issue.body.number}/comments`, { token, body: { body: 'spam' } });
+		const comment = await s.request('POST', `/repos/globex/open/issues/${issue.body.number}/comments`, {
+			token,
+			body: { body: 'spam' },
+		});
 		assert.is(comment.status, 403, `~> ${kind} comments nowhere but on its own account`);
 	}
 	const list = await s.get('/repos/globex/open/issues', owner);
-	assert.equal(list.body.map((i: any) => i.title), ['Existing'], '~> nothing was written');
+	assert.equal(
+		list.body.map((i: any) => i.title),
+		['Existing'],
+		'~> nothing was written',
+	);
 	// Its own account: allowed.
 	await s.request('POST', '/orgs/acme/repos', { token: classic, body: { name: 'tracker' } });
 	const own = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'write' } });
@@ -265,19 +303,38 @@ test('token boundaries – classic scopes as GitHub documents them: public_repo,
 	const publicRepo = mikeToken(['public_repo']);
 	const issue = await s.request('POST', '/repos/globex/open/issues', { token: publicRepo, body: { title: 'From public_repo' } });
 	assert.is(issue.status, 201, '~> public_repo opens issues on public repositories');
-	assert.is((await s.request('POST', `/repos/globex/open/issues/${issue.body.number}/comments`, { token: publicRepo, body: { body: 'hi' } })).status, 201);
-	assert.is((await s.request('POST', '/repos/acme/hidden/issues', { token: s.token('olivia', { scopes: ['public_repo'] }), body: { title: 'x' } })).status, 404);
+	assert.is(
+		(await s.request('POST', `/repos/globex/open/issues/${issue.body.number}/comments`, { token: publicRepo, body: { body: 'hi' } }))
+			.status,
+		201,
+	);
+	assert.is(
+		(
+			await s.request('POST', '/repos/acme/hidden/issues', {
+				token: s.token('olivia', { scopes: ['public_repo'] }),
+				body: { title: 'x' },
+			})
+		).status,
+		404,
+	);
 	const noScope = await s.request('POST', '/repos/globex/open/issues', { token: mikeToken([]), body: { title: 'x' } });
 	assert.is(noScope.status, 403, '~> a token without repo or public_repo writes nothing');
 	// repo_deployment: deployments on private repositories the user can push to.
 	const deployer = s.token('olivia', { scopes: ['repo_deployment'] });
-	const deployment = await s.request('POST', '/repos/acme/hidden/deployments', { token: deployer, body: { ref: 'main', required_contexts: [] } });
+	const deployment = await s.request('POST', '/repos/acme/hidden/deployments', {
+		token: deployer,
+		body: { ref: 'main', required_contexts: [] },
+	});
 	assert.ok([201, 409, 422].includes(deployment.status), `~> repo_deployment reaches the private repository (${deployment.status})`);
 	assert.is((await s.get('/repos/acme/hidden/deployments', deployer)).status, 200);
 	assert.is((await s.get('/repos/acme/hidden/issues', deployer)).status, 404, '~> but not its issues');
 	// security_events: Dependabot alerts and dismissal requests of private repositories.
 	const security = s.token('olivia', { scopes: ['security_events'] });
-	assert.is((await s.get('/repos/acme/hidden/dependabot/alerts', security)).status, 200, '~> security_events reads alerts of a private repository');
+	assert.is(
+		(await s.get('/repos/acme/hidden/dependabot/alerts', security)).status,
+		200,
+		'~> security_events reads alerts of a private repository',
+	);
 	assert.is((await s.get('/repos/acme/hidden/issues', security)).status, 404, '~> and nothing else there');
 });
 

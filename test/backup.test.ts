@@ -6,7 +6,21 @@
  * pages, missing blobs and broken foreign keys.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	unlinkSync,
+	writeFileSync,
+	writeSync,
+	closeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -64,7 +78,9 @@ test.before(async () => {
 	server = await serve(gitstead, ['--data-dir', dataDir]);
 	token = /(ghp_\w+)/.exec(server.stdout())![1];
 	assert.is((await api(server.address, 'POST', '/user/repos', { name: 'load', auto_init: true })).status, 201);
-	const release = (await (await api(server.address, 'POST', '/repos/admin/load/releases', { tag_name: 'v1', target_commitish: 'main' })).json()) as { upload_url: string };
+	const release = (await (
+		await api(server.address, 'POST', '/repos/admin/load/releases', { tag_name: 'v1', target_commitish: 'main' })
+	).json()) as { upload_url: string };
 	const uploaded = await fetch(release.upload_url.replace('{?name,label}', '?name=tool.bin'), {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
@@ -127,7 +143,11 @@ test('backup refuses to overwrite a file without --force', () => {
 	// (The archive holds at least what it held: the writes acknowledged before it started are in both.)
 	const forced = run(gitstead, ['admin', 'backup', archive, '--force', '--data-dir', dataDir]);
 	assert.is(forced.code, 0, '~> --force overwrites');
-	assert.match(forced.stdout, /^backed up .* to .*under-load\.tar\.gz \(\d+ bytes, schema version \d+, 1 repositories, 1 blob, \d+ ms\)\nsha256 [0-9a-f]{64}\n$/, '~> readable lines');
+	assert.match(
+		forced.stdout,
+		/^backed up .* to .*under-load\.tar\.gz \(\d+ bytes, schema version \d+, 1 repositories, 1 blob, \d+ ms\)\nsha256 [0-9a-f]{64}\n$/,
+		'~> readable lines',
+	);
 });
 
 test('restore into a fresh folder; a server started on it holds every acknowledged write and the asset', async () => {
@@ -150,8 +170,12 @@ test('restore into a fresh folder; a server started on it holds every acknowledg
 		}
 		const lost = acknowledgedBefore.filter((title) => !titles.has(title));
 		assert.equal(lost, [], `~> all ${acknowledgedBefore.length} writes acknowledged before the backup started are there`);
-		const release = (await (await api(second.address, 'GET', '/repos/admin/load/releases/tags/v1')).json()) as { assets: { id: number }[] };
-		const download = await api(second.address, 'GET', `/repos/admin/load/releases/assets/${release.assets[0].id}`, undefined, { Accept: 'application/octet-stream' });
+		const release = (await (await api(second.address, 'GET', '/repos/admin/load/releases/tags/v1')).json()) as {
+			assets: { id: number }[];
+		};
+		const download = await api(second.address, 'GET', `/repos/admin/load/releases/assets/${release.assets[0].id}`, undefined, {
+			Accept: 'application/octet-stream',
+		});
 		assert.is(download.status, 200);
 		assert.ok(Buffer.from(await download.arrayBuffer()).equals(assetBytes), '~> the release asset has its bytes');
 	} finally {
@@ -184,14 +208,24 @@ test('restore in place, entry by entry, into a folder that cannot be renamed (a 
 	assert.is(db.pragma('integrity_check', { simple: true }), 'ok', '~> the restored database is in place');
 	db.close();
 	assert.equal(readdirSync(join(target, 'blobs', 'release-assets')).length, 1, '~> with its blob');
-	assert.equal(readdirSync(target).filter((name) => name.startsWith('.restore-')), [], '~> no staging folder is left');
+	assert.equal(
+		readdirSync(target).filter((name) => name.startsWith('.restore-')),
+		[],
+		'~> no staging folder is left',
+	);
 });
 
 test('restore is refused while a server holds the folder, naming it; nothing changes', () => {
 	const before = snapshot(join(dataDir, 'blobs'));
 	const refused = run(gitstead, ['admin', 'restore', archive, '--data-dir', dataDir]);
 	assert.is(refused.code, 1, '~> exit code 1');
-	assert.match(refused.stderr, new RegExp(`in use by another Gitstead server \\(pid ${server.child.pid} on host .*listening on ${server.address.replace(/\./g, '\\.')}\\)`), '~> names the server');
+	assert.match(
+		refused.stderr,
+		new RegExp(
+			`in use by another Gitstead server \\(pid ${server.child.pid} on host .*listening on ${server.address.replace(/\./g, '\\.')}\\)`,
+		),
+		'~> names the server',
+	);
 	assert.equal(siblings(dataDir), [], '~> nothing was extracted or moved');
 	assert.equal(snapshot(join(dataDir, 'blobs')), before, '~> the blobs are untouched');
 });
@@ -270,7 +304,9 @@ test('check: healthy exits 0; a corrupt page, a missing blob, a broken foreign k
 	copyFileSync(join(work, 'restored', 'gitstead.db'), join(damaged, 'gitstead.db'));
 	const side = new Database(join(damaged, 'gitstead.db'));
 	side.pragma('foreign_keys = OFF');
-	side.prepare("INSERT INTO issue_comments (issue_id, repo_id, user_id, body, created_at, updated_at) SELECT 999999, repo_id, user_id, 'orphan', created_at, updated_at FROM issues LIMIT 1").run();
+	side.prepare(
+		"INSERT INTO issue_comments (issue_id, repo_id, user_id, body, created_at, updated_at) SELECT 999999, repo_id, user_id, 'orphan', created_at, updated_at FROM issues LIMIT 1",
+	).run();
 	side.close();
 	// The asset's blob is missing (the folder is empty), and an unknown file lies there.
 	writeFileSync(join(damaged, 'blobs', 'release-assets', 'left-over'), 'x');
@@ -278,7 +314,8 @@ test('check: healthy exits 0; a corrupt page, a missing blob, a broken foreign k
 	assert.is(report.code, 1, '~> exit code 1');
 	const parsed = JSON.parse(report.stdout) as { ok: boolean; findings: { check: string; severity: string; message: string }[] };
 	assert.is(parsed.ok, false);
-	const has = (check: string, severity: string, pattern: RegExp) => parsed.findings.some((f) => f.check === check && f.severity === severity && pattern.test(f.message));
+	const has = (check: string, severity: string, pattern: RegExp) =>
+		parsed.findings.some((f) => f.check === check && f.severity === severity && pattern.test(f.message));
 	assert.ok(has('foreign_keys', 'error', /issue_comments row \d+ refers to a missing issues row/), '~> the broken foreign key');
 	assert.ok(has('blobs', 'error', /release asset \d+: its blob .* is missing/), '~> the missing blob');
 	assert.ok(has('blobs', 'warning', /left-over is named by no row/), '~> the orphan file, as a warning');
@@ -294,13 +331,17 @@ test('check: healthy exits 0; a corrupt page, a missing blob, a broken foreign k
 	const fd = openSync(join(corrupt, 'gitstead.db'), 'r+');
 	const pageSize = 4096;
 	// Overwrite the middle of the file, page by page, with noise (keeping the header intact).
-	for (let offset = pageSize * 2; offset < size - pageSize; offset += pageSize * 3) writeSync(fd, Buffer.alloc(64, 0x5a), 0, 64, offset + 100);
+	for (let offset = pageSize * 2; offset < size - pageSize; offset += pageSize * 3)
+		writeSync(fd, Buffer.alloc(64, 0x5a), 0, 64, offset + 100);
 	closeSync(fd);
 	const config = defaultConfig();
 	config.storage.data_dir = corrupt;
 	const broken = checkDataFolder(resolveConfig(config));
 	assert.is(broken.ok, false, '~> a corrupt file is not ok');
-	assert.ok(broken.findings.some((finding) => finding.check === 'integrity' && finding.severity === 'error'), '~> with integrity findings');
+	assert.ok(
+		broken.findings.some((finding) => finding.check === 'integrity' && finding.severity === 'error'),
+		'~> with integrity findings',
+	);
 	unlinkSync(join(corrupt, 'gitstead.db'));
 });
 

@@ -33,7 +33,8 @@ async function commit(content: string, parents: string[], seconds: number, file 
 	const tree = await must('POST', `${R}/git/trees`, { tree: [{ path: file, mode: '100644', type: 'blob', content }] });
 	const date = new Date(Date.UTC(2026, 0, 1) + seconds * 1000).toISOString().replace(/\.000Z$/, 'Z');
 	const who = { name: 'Olivia', email: 'olivia@example.com', date };
-	return (await must('POST', `${R}/git/commits`, { message: `Commit ${content}`, tree: tree.sha, parents, author: who, committer: who })).sha;
+	return (await must('POST', `${R}/git/commits`, { message: `Commit ${content}`, tree: tree.sha, parents, author: who, committer: who }))
+		.sha;
 }
 
 test.before(async () => {
@@ -77,18 +78,54 @@ const FULL_RULES = {
 test('GET /branches – the branches by name with their head commit, anonymously on a public repository; tags are not branches', async () => {
 	const res = await s.get(`${R}/branches`);
 	assert.is(res.status, 200);
-	assert.equal(res.body.map((b: any) => b.name), ['dev', 'feature/x', 'main', 'zeta'], '~> refs/heads/ only, by name');
-	assert.equal(res.body[2], { name: 'main', commit: { sha: c.two, url: `${s.api}${R}/commits/${c.two}` }, protected: false }, '~> GitHub short-branch');
+	assert.equal(
+		res.body.map((b: any) => b.name),
+		['dev', 'feature/x', 'main', 'zeta'],
+		'~> refs/heads/ only, by name',
+	);
+	assert.equal(
+		res.body[2],
+		{ name: 'main', commit: { sha: c.two, url: `${s.api}${R}/commits/${c.two}` }, protected: false },
+		'~> GitHub short-branch',
+	);
 	const page = await s.get(`${R}/branches?per_page=2&page=2`, owner);
-	assert.equal(page.body.map((b: any) => b.name), ['main', 'zeta'], '~> the second page');
+	assert.equal(
+		page.body.map((b: any) => b.name),
+		['main', 'zeta'],
+		'~> the second page',
+	);
 	assert.match(page.headers.get('link') ?? '', /rel="prev"/, '~> Link names the other pages');
-	assert.is((await s.get('/repos/acme/vault/branches', outsider)).status, 404, '~> a private repository is hidden from those who cannot read it');
+	assert.is(
+		(await s.get('/repos/acme/vault/branches', outsider)).status,
+		404,
+		'~> a private repository is hidden from those who cannot read it',
+	);
 	assert.is((await s.get('/repos/acme/vault/branches')).status, 404, '~> and from anonymous callers');
 	assert.is((await s.get('/repos/acme/vault/branches', owner)).body.length, 1, '~> its readers list it');
-	assert.is((await s.get('/repos/acme/vault/branches', s.token('olivia', { scopes: [] }))).status, 404, '~> a classic token without repo: public repositories only');
-	assert.is((await s.get('/repos/acme/vault/branches', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'read' } }))).status, 200, '~> Contents (read)');
-	const fine = await s.request('PUT', `${R}/branches/main/protection`, { token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } }), body: FULL_RULES });
-	assert.equal([fine.status, fine.body.message], [403, 'Resource not accessible by personal access token'], '~> protection needs Administration');
+	assert.is(
+		(await s.get('/repos/acme/vault/branches', s.token('olivia', { scopes: [] }))).status,
+		404,
+		'~> a classic token without repo: public repositories only',
+	);
+	assert.is(
+		(
+			await s.get(
+				'/repos/acme/vault/branches',
+				s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'read' } }),
+			)
+		).status,
+		200,
+		'~> Contents (read)',
+	);
+	const fine = await s.request('PUT', `${R}/branches/main/protection`, {
+		token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } }),
+		body: FULL_RULES,
+	});
+	assert.equal(
+		[fine.status, fine.body.message],
+		[403, 'Resource not accessible by personal access token'],
+		'~> protection needs Administration',
+	);
 	const invalid = await s.get(`${R}/branches?protected=maybe`, owner);
 	assert.is(invalid.status, 422, '~> protected takes true or false');
 });
@@ -98,10 +135,22 @@ test('GET /branches/{branch} – GitHub’s full commit, _links, protection summ
 	assert.is(res.status, 200);
 	assert.equal(Object.keys(res.body), ['name', 'commit', '_links', 'protected', 'protection', 'protection_url']);
 	assert.is(res.body.commit.sha, c.two);
-	assert.equal(Object.keys(res.body.commit), ['sha', 'node_id', 'commit', 'url', 'html_url', 'comments_url', 'author', 'committer', 'parents']);
+	assert.equal(Object.keys(res.body.commit), [
+		'sha',
+		'node_id',
+		'commit',
+		'url',
+		'html_url',
+		'comments_url',
+		'author',
+		'committer',
+		'parents',
+	]);
 	assert.is(res.body.commit.commit.message, 'Commit two');
 	assert.equal(res.body.commit.commit.author, { name: 'Olivia', email: 'olivia@example.com', date: '2026-01-01T00:00:20Z' });
-	assert.equal(res.body.commit.parents, [{ sha: c.one, url: `${s.api}${R}/commits/${c.one}`, html_url: `${s.origin}/acme/app/commit/${c.one}` }]);
+	assert.equal(res.body.commit.parents, [
+		{ sha: c.one, url: `${s.api}${R}/commits/${c.one}`, html_url: `${s.origin}/acme/app/commit/${c.one}` },
+	]);
 	assert.is(res.body.commit.author, null, '~> no user has that email');
 	assert.equal(res.body._links, { self: `${s.api}${R}/branches/main`, html: `${s.origin}/acme/app/tree/main` });
 	assert.equal(res.body.protection, { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } });
@@ -120,18 +169,31 @@ test('PUT /protection – admin only; every rule in GitHub’s shapes; branch_pr
 	const member = await s.request('PUT', `${R}/branches/main/protection`, { token: pusher, body: FULL_RULES });
 	assert.is(member.status, 403, '~> push access is not enough');
 	assert.is(member.body.message, 'Must have admin rights to Repository.');
-	const scopeless = await s.request('PUT', `${R}/branches/main/protection`, { token: s.token('olivia', { scopes: [] }), body: FULL_RULES });
+	const scopeless = await s.request('PUT', `${R}/branches/main/protection`, {
+		token: s.token('olivia', { scopes: [] }),
+		body: FULL_RULES,
+	});
 	assert.is(scopeless.status, 403, '~> a classic token without repo');
-	assert.is((await s.request('PUT', '/repos/acme/vault/branches/main/protection', { token: outsider, body: FULL_RULES })).status, 404, '~> hidden repository');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/vault/branches/main/protection', { token: outsider, body: FULL_RULES })).status,
+		404,
+		'~> hidden repository',
+	);
 	const incomplete = await s.request('PUT', `${R}/branches/main/protection`, { token: owner, body: { enforce_admins: true } });
 	assert.is(incomplete.status, 422, '~> the four required keys must be given (null to leave them off)');
-	assert.ok(incomplete.body.errors.length > 0 && incomplete.body.errors.every((e: unknown) => typeof e === 'string'), `~> GitHub's validation-error-simple: errors are sentences (${incomplete.text})`);
+	assert.ok(
+		incomplete.body.errors.length > 0 && incomplete.body.errors.every((e: unknown) => typeof e === 'string'),
+		`~> GitHub's validation-error-simple: errors are sentences (${incomplete.text})`,
+	);
 	const count = await s.request('PUT', `${R}/branches/main/protection`, {
 		token: owner,
 		body: { ...FULL_RULES, required_pull_request_reviews: { required_approving_review_count: 9 } },
 	});
 	assert.is(count.status, 422, '~> at most 6 approvals');
-	assert.is((await s.request('PUT', `${R}/branches/nope/protection`, { token: owner, body: FULL_RULES })).body.message, 'Branch not found');
+	assert.is(
+		(await s.request('PUT', `${R}/branches/nope/protection`, { token: owner, body: FULL_RULES })).body.message,
+		'Branch not found',
+	);
 
 	const mark = s.app.stores.events.latestId();
 	const res = await s.request('PUT', `${R}/branches/main/protection`, { token: owner, body: FULL_RULES });
@@ -139,7 +201,13 @@ test('PUT /protection – admin only; every rule in GitHub’s shapes; branch_pr
 	const base = `${s.api}${R}/branches/main/protection`;
 	assert.equal(res.body, {
 		url: base,
-		required_status_checks: { url: `${base}/required_status_checks`, strict: true, contexts: ['ci'], contexts_url: `${base}/required_status_checks/contexts`, checks: [{ context: 'ci', app_id: null }] },
+		required_status_checks: {
+			url: `${base}/required_status_checks`,
+			strict: true,
+			contexts: ['ci'],
+			contexts_url: `${base}/required_status_checks/contexts`,
+			checks: [{ context: 'ci', app_id: null }],
+		},
 		required_signatures: { url: `${base}/required_signatures`, enabled: false },
 		enforce_admins: { url: `${base}/enforce_admins`, enabled: false },
 		required_linear_history: { enabled: false },
@@ -154,9 +222,20 @@ test('PUT /protection – admin only; every rule in GitHub’s shapes; branch_pr
 	assert.is((await s.get(`${R}/branches/main/protection`, pusher)).status, 403, '~> reading protection needs admin too');
 	const branch = await s.get(`${R}/branches/main`);
 	assert.is(branch.body.protected, true);
-	assert.equal(branch.body.protection.required_status_checks, { enforcement_level: 'non_admins', contexts: ['ci'], checks: [{ context: 'ci', app_id: null }] });
-	assert.equal((await s.get(`${R}/branches?protected=true`)).body.map((b: any) => b.name), ['main'], '~> the protected filter');
-	assert.equal((await s.get(`${R}/branches?protected=false`)).body.map((b: any) => b.name), ['dev', 'feature/x', 'zeta']);
+	assert.equal(branch.body.protection.required_status_checks, {
+		enforcement_level: 'non_admins',
+		contexts: ['ci'],
+		checks: [{ context: 'ci', app_id: null }],
+	});
+	assert.equal(
+		(await s.get(`${R}/branches?protected=true`)).body.map((b: any) => b.name),
+		['main'],
+		'~> the protected filter',
+	);
+	assert.equal(
+		(await s.get(`${R}/branches?protected=false`)).body.map((b: any) => b.name),
+		['dev', 'feature/x', 'zeta'],
+	);
 	const events = s.app.db.prepare('SELECT event, action FROM events WHERE id > ?').all(mark);
 	assert.equal(events, [{ event: 'branch_protection_rule', action: 'created' }], '~> one branch_protection_rule created');
 
@@ -182,29 +261,55 @@ test('protection parts – enforce_admins, required_signatures, required_status_
 	assert.equal(await must('DELETE', `${base}/required_status_checks/contexts`, { contexts: ['lint'] }), ['ci']);
 	assert.equal(await must('PUT', `${base}/required_status_checks/contexts`, { contexts: ['ci', 'test'] }), ['ci', 'test']);
 	assert.equal((await s.get(`${base}/required_status_checks/contexts`, owner)).body, ['ci', 'test']);
-	assert.is((await s.request('PUT', `${base}/required_status_checks/contexts`, { token: owner, body: { contexts: 'ci' } })).status, 422, '~> contexts is a list');
+	assert.is(
+		(await s.request('PUT', `${base}/required_status_checks/contexts`, { token: owner, body: { contexts: 'ci' } })).status,
+		422,
+		'~> contexts is a list',
+	);
 	const patched = await must('PATCH', `${base}/required_status_checks`, { strict: false, checks: [{ context: 'ci', app_id: 7 }] });
 	assert.equal([patched.strict, patched.contexts, patched.checks], [false, ['ci'], [{ context: 'ci', app_id: 7 }]]);
 
 	assert.is((await s.get(`${base}/required_pull_request_reviews`, owner)).body.message, 'Pull request reviews not enabled');
-	const reviews = await must('PATCH', `${base}/required_pull_request_reviews`, { required_approving_review_count: 2, dismissal_restrictions: { users: ['mike'], teams: ['core'] } });
+	const reviews = await must('PATCH', `${base}/required_pull_request_reviews`, {
+		required_approving_review_count: 2,
+		dismissal_restrictions: { users: ['mike'], teams: ['core'] },
+	});
 	assert.is(reviews.required_approving_review_count, 2);
-	assert.equal(reviews.dismissal_restrictions.users.map((u: any) => u.login), ['mike']);
-	assert.equal(reviews.dismissal_restrictions.teams.map((t: any) => t.slug), ['core']);
+	assert.equal(
+		reviews.dismissal_restrictions.users.map((u: any) => u.login),
+		['mike'],
+	);
+	assert.equal(
+		reviews.dismissal_restrictions.teams.map((t: any) => t.slug),
+		['core'],
+	);
 	assert.is((await s.request('DELETE', `${base}/required_pull_request_reviews`, { token: owner })).status, 204);
 
 	assert.is((await s.get(`${base}/restrictions`, owner)).body.message, 'Push restrictions not enabled');
 	await must('PUT', base, { ...FULL_RULES, restrictions: { users: ['olivia'], teams: [] } });
 	const restrictions = (await s.get(`${base}/restrictions`, owner)).body;
 	assert.equal(Object.keys(restrictions), ['url', 'users_url', 'teams_url', 'apps_url', 'users', 'teams', 'apps']);
-	assert.equal(restrictions.users.map((u: any) => u.login), ['olivia']);
-	assert.equal((await must('POST', `${base}/restrictions/teams`, { teams: ['core'] })).map((t: any) => t.slug), ['core']);
-	assert.equal((await must('PUT', `${base}/restrictions/users`, { users: ['mike'] })).map((u: any) => u.login), ['mike']);
+	assert.equal(
+		restrictions.users.map((u: any) => u.login),
+		['olivia'],
+	);
+	assert.equal(
+		(await must('POST', `${base}/restrictions/teams`, { teams: ['core'] })).map((t: any) => t.slug),
+		['core'],
+	);
+	assert.equal(
+		(await must('PUT', `${base}/restrictions/users`, { users: ['mike'] })).map((u: any) => u.login),
+		['mike'],
+	);
 	assert.equal(await must('DELETE', `${base}/restrictions/users`, { users: ['mike'] }), []);
 	const unknown = await s.request('POST', `${base}/restrictions/users`, { token: owner, body: { users: ['ghost'] } });
 	assert.is(unknown.status, 422, '~> unknown users are refused');
 	assert.is((await s.request('DELETE', `${base}/restrictions`, { token: owner })).status, 204);
-	assert.is((await s.get(`${R}/branches/dev/protection/enforce_admins`, owner)).body.message, 'Branch not protected', '~> parts of an unprotected branch');
+	assert.is(
+		(await s.get(`${R}/branches/dev/protection/enforce_admins`, owner)).body.message,
+		'Branch not protected',
+		'~> parts of an unprotected branch',
+	);
 	await must('PUT', base, FULL_RULES);
 });
 
@@ -219,8 +324,17 @@ test('enforcement – force pushes and deletions refused, required checks from c
 	assert.is(force.body.message, 'Cannot force-push to this branch');
 	const del = await s.request('DELETE', `${refs}/dev`, { token: owner });
 	assert.is(del.body.message, 'Cannot delete this protected branch', '~> deletion refused, administrators included');
-	await must('PUT', `${R}/branches/dev/protection`, { ...FULL_RULES, required_status_checks: null, allow_force_pushes: true, allow_deletions: true });
-	const hook = await must('POST', `${R}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/push', content_type: 'json' }, events: ['push'] });
+	await must('PUT', `${R}/branches/dev/protection`, {
+		...FULL_RULES,
+		required_status_checks: null,
+		allow_force_pushes: true,
+		allow_deletions: true,
+	});
+	const hook = await must('POST', `${R}/hooks`, {
+		name: 'web',
+		config: { url: 'https://hooks.example.com/push', content_type: 'json' },
+		events: ['push'],
+	});
 	await must('PATCH', `${refs}/dev`, { sha: c.two, force: true });
 	const [push] = s.app.stores.webhooks.deliveries({ hookId: hook.id, status: null, limit: 1, offset: 0 }).rows;
 	assert.equal(
@@ -234,40 +348,94 @@ test('enforcement – force pushes and deletions refused, required checks from c
 	const expected = await s.request('PATCH', `${refs}/main`, { token: pusher, body: { sha: c.three } });
 	assert.is(expected.status, 422);
 	assert.is(expected.body.message, 'Required status check "ci" is expected.');
-	importRuns(s.app, app, { workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'ci' }] }], runs: [{ path: 'ci.yml', actor: 'olivia', head_sha: c.three, branch: 'main', status: 'completed', conclusion: 'failure', jobs: [{ name: 'ci', conclusion: 'failure' }] }] });
+	importRuns(s.app, app, {
+		workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'ci' }] }],
+		runs: [
+			{
+				path: 'ci.yml',
+				actor: 'olivia',
+				head_sha: c.three,
+				branch: 'main',
+				status: 'completed',
+				conclusion: 'failure',
+				jobs: [{ name: 'ci', conclusion: 'failure' }],
+			},
+		],
+	});
 	assert.equal(commitChecksPassed(s.app, app.id, c.three, ['ci']), { passed: false, states: [{ context: 'ci', state: 'failure' }] });
 	const failing = await s.request('PATCH', `${refs}/main`, { token: pusher, body: { sha: c.three } });
 	assert.is(failing.body.message, 'Required status check "ci" is failing.');
-	importRuns(s.app, app, { runs: [{ path: 'ci.yml', actor: 'olivia', head_sha: c.three, branch: 'main', status: 'completed', conclusion: 'success', jobs: [{ name: 'ci', conclusion: 'success' }] }] });
+	importRuns(s.app, app, {
+		runs: [
+			{
+				path: 'ci.yml',
+				actor: 'olivia',
+				head_sha: c.three,
+				branch: 'main',
+				status: 'completed',
+				conclusion: 'success',
+				jobs: [{ name: 'ci', conclusion: 'success' }],
+			},
+		],
+	});
 	assert.is(commitChecksPassed(s.app, app.id, c.three, ['ci']).passed, true, '~> the newest check run of that name decides');
 	const mark = s.app.stores.events.latestId();
-	assert.is((await s.request('PATCH', `${refs}/main`, { token: pusher, body: { sha: c.three } })).status, 200, '~> passing checks let the push through');
+	assert.is(
+		(await s.request('PATCH', `${refs}/main`, { token: pusher, body: { sha: c.three } })).status,
+		200,
+		'~> passing checks let the push through',
+	);
 	assert.equal(s.app.db.prepare('SELECT event FROM events WHERE id > ?').pluck().all(mark), ['push']);
 });
 
 test('enforcement – a commit status of the required context satisfies it, as a check run does', async () => {
 	await must('POST', `${R}/git/refs`, { ref: 'refs/heads/gated', sha: c.one });
-	await must('PUT', `${R}/branches/gated/protection`, { ...FULL_RULES, required_status_checks: { strict: false, contexts: ['ci/status'] } });
+	await must('PUT', `${R}/branches/gated/protection`, {
+		...FULL_RULES,
+		required_status_checks: { strict: false, contexts: ['ci/status'] },
+	});
 	const refs = `${R}/git/refs/heads`;
 	const expected = await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } });
 	assert.is(expected.body.message, 'Required status check "ci/status" is expected.', '~> nothing reported yet');
 	await must('POST', `${R}/statuses/${c.side}`, { state: 'pending', context: 'ci/status' });
-	assert.equal(commitChecksPassed(s.app, app.id, c.side, ['ci/status']).states, [{ context: 'ci/status', state: 'pending' }], '~> a pending status');
+	assert.equal(
+		commitChecksPassed(s.app, app.id, c.side, ['ci/status']).states,
+		[{ context: 'ci/status', state: 'pending' }],
+		'~> a pending status',
+	);
 	await must('POST', `${R}/statuses/${c.side}`, { state: 'failure', context: 'ci/status' });
 	const failing = await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } });
 	assert.is(failing.body.message, 'Required status check "ci/status" is failing.', '~> the newest status of the context decides');
 	await must('POST', `${R}/statuses/${c.side}`, { state: 'success', context: 'ci/status' });
-	assert.is((await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } })).status, 200, '~> a successful status lets the push through');
+	assert.is(
+		(await s.request('PATCH', `${refs}/gated`, { token: pusher, body: { sha: c.side } })).status,
+		200,
+		'~> a successful status lets the push through',
+	);
 });
 
 test('enforcement – reviews need a pull request; restrictions name who may push; linear history; enforce_admins binds administrators', async () => {
 	const refs = `${R}/git/refs/heads`;
 	const four = await commit('four', [c.one], 40);
-	await must('PUT', `${R}/branches/zeta/protection`, { ...FULL_RULES, required_status_checks: null, required_pull_request_reviews: { required_approving_review_count: 1 } });
+	await must('PUT', `${R}/branches/zeta/protection`, {
+		...FULL_RULES,
+		required_status_checks: null,
+		required_pull_request_reviews: { required_approving_review_count: 1 },
+	});
 	const review = await s.request('PATCH', `${refs}/zeta`, { token: pusher, body: { sha: four } });
 	assert.is(review.body.message, 'Changes must be made through a pull request.');
-	assert.is((await s.request('PATCH', `${refs}/zeta`, { token: owner, body: { sha: four } })).status, 200, '~> an administrator bypasses reviews without enforce_admins');
-	await must('PUT', `${R}/branches/zeta/protection`, { ...FULL_RULES, required_status_checks: null, restrictions: { users: ['olivia'], teams: [] }, required_linear_history: true, enforce_admins: true });
+	assert.is(
+		(await s.request('PATCH', `${refs}/zeta`, { token: owner, body: { sha: four } })).status,
+		200,
+		'~> an administrator bypasses reviews without enforce_admins',
+	);
+	await must('PUT', `${R}/branches/zeta/protection`, {
+		...FULL_RULES,
+		required_status_checks: null,
+		restrictions: { users: ['olivia'], teams: [] },
+		required_linear_history: true,
+		enforce_admins: true,
+	});
 	const five = await commit('five', [four], 50);
 	const restricted = await s.request('PATCH', `${refs}/zeta`, { token: pusher, body: { sha: five } });
 	assert.is(restricted.body.message, "You're not authorized to push to this branch.");
@@ -278,20 +446,36 @@ test('enforcement – reviews need a pull request; restrictions name who may pus
 });
 
 test('branch_protection_rule – GitHub’s payload (rule, changes, repository, organization, sender); block_creations after a permitted deletion', async () => {
-	const hook = await must('POST', `${R}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/bp', content_type: 'json' }, events: ['branch_protection_rule'] });
+	const hook = await must('POST', `${R}/hooks`, {
+		name: 'web',
+		config: { url: 'https://hooks.example.com/bp', content_type: 'json' },
+		events: ['branch_protection_rule'],
+	});
 	const payloads = () =>
 		s.app.stores.webhooks
 			.deliveries({ hookId: hook.id, status: null, limit: 100, offset: 0 })
 			.rows.filter((row) => row.event === 'branch_protection_rule')
 			.reverse()
 			.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
-	await must('PUT', `${R}/branches/feature%2Fx/protection`, { ...FULL_RULES, required_status_checks: null, allow_deletions: true, block_creations: true });
+	await must('PUT', `${R}/branches/feature%2Fx/protection`, {
+		...FULL_RULES,
+		required_status_checks: null,
+		allow_deletions: true,
+		block_creations: true,
+	});
 	await must('POST', `${R}/branches/feature%2Fx/protection/enforce_admins`);
 	const [created, edited] = payloads();
 	assert.equal(Object.keys(created), ['action', 'rule', 'repository', 'organization', 'sender']);
 	assert.is(created.action, 'created');
 	assert.equal(
-		[created.rule.name, created.rule.repository_id, created.rule.allow_deletions_enforcement_level, created.rule.allow_force_pushes_enforcement_level, created.rule.create_protected, created.rule.admin_enforced],
+		[
+			created.rule.name,
+			created.rule.repository_id,
+			created.rule.allow_deletions_enforcement_level,
+			created.rule.allow_force_pushes_enforcement_level,
+			created.rule.create_protected,
+			created.rule.admin_enforced,
+		],
 		['feature/x', app.id, 'everyone', 'off', true, false],
 	);
 	assert.equal([created.repository.full_name, created.organization.login, created.sender.login], ['acme/app', 'acme', 'olivia']);
@@ -303,16 +487,31 @@ test('branch_protection_rule – GitHub’s payload (rule, changes, repository, 
 	assert.is((await s.request('DELETE', `${R}/git/refs/heads/feature/x`, { token: pusher })).status, 204, '~> allow_deletions lets it go');
 	const again = await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/feature/x', sha: c.one } });
 	assert.equal([again.status, again.body.message], [422, 'Cannot create ref due to creations being restricted.']);
-	assert.is((await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/feature/x', sha: c.one } })).status, 201, '~> an administrator may, without enforce_admins');
+	assert.is(
+		(await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/feature/x', sha: c.one } })).status,
+		201,
+		'~> an administrator may, without enforce_admins',
+	);
 	await must('DELETE', `${R}/branches/feature%2Fx/protection`);
 	assert.is(payloads().at(-1).action, 'deleted');
 });
 
 test('POST /rename – push for a branch, admin for the default; the ref moves with its protection; default_branch follows', async () => {
 	assert.is((await s.request('POST', `${R}/branches/dev2/rename`, { body: { new_name: 'x' } })).status, 401);
-	assert.is((await s.request('POST', '/repos/acme/vault/branches/main/rename', { token: outsider, body: { new_name: 'x' } })).status, 404);
-	assert.is((await s.request('POST', `${R}/branches/dev2/rename`, { token: pusher, body: { new_name: 'bad..name' } })).status, 422, '~> not a valid branch name');
-	assert.is((await s.request('POST', `${R}/branches/dev2/rename`, { token: pusher, body: { new_name: 'main' } })).status, 422, '~> the name is taken');
+	assert.is(
+		(await s.request('POST', '/repos/acme/vault/branches/main/rename', { token: outsider, body: { new_name: 'x' } })).status,
+		404,
+	);
+	assert.is(
+		(await s.request('POST', `${R}/branches/dev2/rename`, { token: pusher, body: { new_name: 'bad..name' } })).status,
+		422,
+		'~> not a valid branch name',
+	);
+	assert.is(
+		(await s.request('POST', `${R}/branches/dev2/rename`, { token: pusher, body: { new_name: 'main' } })).status,
+		422,
+		'~> the name is taken',
+	);
 	assert.is((await s.request('POST', `${R}/branches/dev2/rename`, { token: pusher, body: {} })).status, 422, '~> new_name is required');
 	const mark = s.app.stores.events.latestId();
 	const renamed = await s.request('POST', `${R}/branches/dev2/rename`, { token: pusher, body: { new_name: 'develop' } });
@@ -321,14 +520,22 @@ test('POST /rename – push for a branch, admin for the default; the ref moves w
 	assert.is(renamed.body.commit.sha, c.one);
 	assert.equal(s.app.db.prepare('SELECT event FROM events WHERE id > ?').pluck().all(mark), ['create', 'push', 'delete', 'push']);
 	const moved = await s.get(`${R}/branches/dev2`, owner);
-	assert.equal([moved.status, moved.headers.get('location'), moved.body.url], [301, `${s.api}${R}/branches/develop`, `${s.api}${R}/branches/develop`], '~> the old name redirects');
+	assert.equal(
+		[moved.status, moved.headers.get('location'), moved.body.url],
+		[301, `${s.api}${R}/branches/develop`, `${s.api}${R}/branches/develop`],
+		'~> the old name redirects',
+	);
 	assert.is((await s.get(`${R}/git/ref/heads/dev2`, owner)).status, 404, '~> the old ref is gone');
 
 	const denied = await s.request('POST', `${R}/branches/main/rename`, { token: pusher, body: { new_name: 'trunk' } });
 	assert.is(denied.status, 403, '~> the default branch needs admin');
 	const contentsOnly = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } });
 	const fine = await s.request('POST', `${R}/branches/main/rename`, { token: contentsOnly, body: { new_name: 'trunk' } });
-	assert.equal([fine.status, fine.body.message], [403, 'Resource not accessible by personal access token'], '~> a fine-grained token needs Administration (write) for the default branch');
+	assert.equal(
+		[fine.status, fine.body.message],
+		[403, 'Resource not accessible by personal access token'],
+		'~> a fine-grained token needs Administration (write) for the default branch',
+	);
 	const trunk = await s.request('POST', `${R}/branches/main/rename`, { token: owner, body: { new_name: 'trunk' } });
 	assert.is(trunk.status, 201);
 	assert.is(trunk.body.protected, true, '~> its protection moved with it');
@@ -345,33 +552,68 @@ test('answers conform to GitHub’s OpenAPI schemas (GHES 3.19)', async () => {
 	const B = '/repos/{owner}/{repo}/branches';
 	await must('PUT', `${R}/branches/develop/protection`, {
 		...FULL_RULES,
-		required_pull_request_reviews: { required_approving_review_count: 1, dismissal_restrictions: { users: ['mike'], teams: ['core'] }, bypass_pull_request_allowances: { users: ['olivia'] } },
+		required_pull_request_reviews: {
+			required_approving_review_count: 1,
+			dismissal_restrictions: { users: ['mike'], teams: ['core'] },
+			bypass_pull_request_allowances: { users: ['olivia'] },
+		},
 		restrictions: { users: ['olivia'], teams: ['core'] },
 	});
 	await check('GET', B, `${R}/branches`);
 	await check('GET', `${B}/{branch}`, `${R}/branches/develop`);
 	await check('GET', `${B}/{branch}/protection`, `${R}/branches/develop/protection`);
-	await check('PUT', `${B}/{branch}/protection`, `${R}/branches/develop/protection`, 200, { ...FULL_RULES, restrictions: { users: ['olivia'], teams: ['core'] } });
+	await check('PUT', `${B}/{branch}/protection`, `${R}/branches/develop/protection`, 200, {
+		...FULL_RULES,
+		restrictions: { users: ['olivia'], teams: ['core'] },
+	});
 	await check('GET', `${B}/{branch}/protection/enforce_admins`, `${R}/branches/develop/protection/enforce_admins`);
 	await check('GET', `${B}/{branch}/protection/required_signatures`, `${R}/branches/develop/protection/required_signatures`);
 	await check('GET', `${B}/{branch}/protection/required_status_checks`, `${R}/branches/develop/protection/required_status_checks`);
 	await check('GET', `${B}/{branch}/protection/restrictions`, `${R}/branches/develop/protection/restrictions`);
 	await check('GET', `${B}/{branch}/protection/restrictions/users`, `${R}/branches/develop/protection/restrictions/users`);
 	await check('GET', `${B}/{branch}/protection/restrictions/teams`, `${R}/branches/develop/protection/restrictions/teams`);
-	await check('PATCH', `${B}/{branch}/protection/required_pull_request_reviews`, `${R}/branches/develop/protection/required_pull_request_reviews`, 200, { dismissal_restrictions: { users: ['mike'] } });
+	await check(
+		'PATCH',
+		`${B}/{branch}/protection/required_pull_request_reviews`,
+		`${R}/branches/develop/protection/required_pull_request_reviews`,
+		200,
+		{ dismissal_restrictions: { users: ['mike'] } },
+	);
 	await check('POST', `${B}/{branch}/rename`, `${R}/branches/develop/rename`, 201, { new_name: 'development' });
 });
 
 test('a stock GitHub client (@octokit/rest): branches, protection, rename, commits, compare, tags', async () => {
-	assert.is((await s.get(`${R}/branches/dev2`, owner)).headers.get('location'), `${s.api}${R}/branches/development`, '~> a chain of renames leads to the latest name');
+	assert.is(
+		(await s.get(`${R}/branches/dev2`, owner)).headers.get('location'),
+		`${s.api}${R}/branches/development`,
+		'~> a chain of renames leads to the latest name',
+	);
 	const { Octokit } = await import('@octokit/rest');
 	const octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	const repo = { owner: 'acme', repo: 'app' };
 	const branches = await octokit.paginate(octokit.rest.repos.listBranches, { ...repo, per_page: 2 });
-	assert.ok(branches.some((b) => b.name === 'feature/x'), '~> paginated through Link');
-	assert.is((await octokit.rest.repos.getBranch({ ...repo, branch: 'feature/x' })).data.commit.sha, c.one, '~> a name with a slash, as Octokit escapes it');
-	assert.is((await octokit.rest.repos.getBranch({ ...repo, branch: 'dev2' })).data.name, 'development', '~> Octokit follows the redirect of a renamed branch');
-	const protection = await octokit.rest.repos.updateBranchProtection({ ...repo, branch: 'feature/x', required_status_checks: { strict: true, contexts: ['build'] }, enforce_admins: true, required_pull_request_reviews: null, restrictions: null });
+	assert.ok(
+		branches.some((b) => b.name === 'feature/x'),
+		'~> paginated through Link',
+	);
+	assert.is(
+		(await octokit.rest.repos.getBranch({ ...repo, branch: 'feature/x' })).data.commit.sha,
+		c.one,
+		'~> a name with a slash, as Octokit escapes it',
+	);
+	assert.is(
+		(await octokit.rest.repos.getBranch({ ...repo, branch: 'dev2' })).data.name,
+		'development',
+		'~> Octokit follows the redirect of a renamed branch',
+	);
+	const protection = await octokit.rest.repos.updateBranchProtection({
+		...repo,
+		branch: 'feature/x',
+		required_status_checks: { strict: true, contexts: ['build'] },
+		enforce_admins: true,
+		required_pull_request_reviews: null,
+		restrictions: null,
+	});
 	assert.equal(protection.data.required_status_checks?.contexts, ['build']);
 	assert.equal((await octokit.rest.repos.getAllStatusCheckContexts({ ...repo, branch: 'feature/x' })).data, ['build']);
 	await octokit.rest.repos.deleteBranchProtection({ ...repo, branch: 'feature/x' });
@@ -384,7 +626,10 @@ test('a stock GitHub client (@octokit/rest): branches, protection, rename, commi
 	assert.equal([compared.data.status, compared.data.ahead_by], ['ahead', 2]);
 	const diff = await octokit.rest.repos.getCommit({ ...repo, ref: c.two, mediaType: { format: 'diff' } });
 	assert.match(String(diff.data), 'diff --git a/README b/README');
-	assert.equal((await octokit.rest.repos.listTags(repo)).data.map((t) => t.name), ['v1']);
+	assert.equal(
+		(await octokit.rest.repos.listTags(repo)).data.map((t) => t.name),
+		['v1'],
+	);
 });
 
 test.run();

@@ -17,7 +17,12 @@ test.before(async () => {
 	s = await startServer();
 	for (const login of ['olivia', 'mike', 'erin', 'bill', 'oscar']) s.user(login);
 	s.enterprise('bigco', 'erin');
-	s.app.stores.enterprises.setRole(s.app.stores.enterprises.bySlug('bigco')!.id, s.app.stores.accounts.user('bill')!.id, 'billing_manager', '2026-01-01T00:00:00Z');
+	s.app.stores.enterprises.setRole(
+		s.app.stores.enterprises.bySlug('bigco')!.id,
+		s.app.stores.accounts.user('bill')!.id,
+		'billing_manager',
+		'2026-01-01T00:00:00Z',
+	);
 	s.org('acme', 'olivia', { enterprise: 'bigco' });
 	s.member('acme', 'mike');
 	owner = s.fullToken('olivia');
@@ -58,13 +63,23 @@ test('organization – create answers {message, budget}; the entity is the organ
 });
 
 test('organization – budget_type follows the SKU when omitted; repository and user scopes', async () => {
-	const sku = await s.request('POST', ORG, { token: owner, body: { budget_product_sku: 'actions_linux', budget_scope: 'repository', budget_entity_name: 'app', budget_amount: 10 } });
+	const sku = await s.request('POST', ORG, {
+		token: owner,
+		body: { budget_product_sku: 'actions_linux', budget_scope: 'repository', budget_entity_name: 'app', budget_amount: 10 },
+	});
 	assert.is(sku.status, 200);
 	assert.is(sku.body.budget.budget_type, 'SkuPricing');
 	assert.is(sku.body.budget.budget_entity_name, 'acme/app');
 	const user = await s.request('POST', ORG, {
 		token: owner,
-		body: { budget_type: 'BundlePricing', budget_product_sku: 'ai_credits', budget_scope: 'user', user: 'mike', prevent_further_usage: true, budget_amount: 20 },
+		body: {
+			budget_type: 'BundlePricing',
+			budget_product_sku: 'ai_credits',
+			budget_scope: 'user',
+			user: 'mike',
+			prevent_further_usage: true,
+			budget_amount: 20,
+		},
 	});
 	assert.is(user.status, 200);
 	assert.is(user.body.budget.user, 'mike');
@@ -72,7 +87,12 @@ test('organization – budget_type follows the SKU when omitted; repository and 
 	assert.equal(user.body.budget.budget_alerting, { will_alert: false, alert_recipients: [] });
 	const multi = await s.request('POST', ORG, {
 		token: owner,
-		body: { budget_product_sku: 'premium_requests', budget_scope: 'multi_user_customer', prevent_further_usage: true, budget_amount: 100 },
+		body: {
+			budget_product_sku: 'premium_requests',
+			budget_scope: 'multi_user_customer',
+			prevent_further_usage: true,
+			budget_amount: 100,
+		},
 	});
 	assert.is(multi.status, 200);
 	assert.is(multi.body.budget.budget_type, 'ProductPricing');
@@ -86,7 +106,16 @@ test('organization – the spec rules', async () => {
 	assert.is(missingUser.status, 400);
 	assert.match(missingUser.body.message, 'budget_entity_name is a missing required field');
 	const cases: Array<[Record<string, unknown>, string]> = [
-		[{ budget_type: 'BundlePricing', budget_product_sku: 'ai_credits', budget_scope: 'user', user: 'mike', prevent_further_usage: false }, 'prevent_further_usage'],
+		[
+			{
+				budget_type: 'BundlePricing',
+				budget_product_sku: 'ai_credits',
+				budget_scope: 'user',
+				user: 'mike',
+				prevent_further_usage: false,
+			},
+			'prevent_further_usage',
+		],
 		[{ budget_product_sku: 'actions', budget_scope: 'multi_user_customer', prevent_further_usage: true }, 'budget_scope'],
 		[{ budget_type: 'BundlePricing', budget_product_sku: 'actions' }, 'budget_product_sku'],
 		[{ budget_type: 'ProductPricing', budget_product_sku: 'actions_linux' }, 'budget_product_sku'],
@@ -94,9 +123,31 @@ test('organization – the spec rules', async () => {
 		[{ budget_type: 'ProductPricing', budget_product_sku: 'ai_credits' }, 'budget_type'],
 		[{ budget_product_sku: 'tea' }, 'budget_product_sku'],
 		[{ budget_product_sku: 'actions', budget_scope: 'repository', budget_entity_name: 'nope' }, 'budget_entity_name'],
-		[{ budget_product_sku: 'actions', budget_alerting: { will_alert: true, alert_recipients: ['ghost'] } }, 'budget_alerting.alert_recipients'],
-		[{ budget_type: 'BundlePricing', budget_product_sku: 'ai_credits', budget_scope: 'user', user: 'ghost', prevent_further_usage: true }, 'user'],
-		[{ budget_type: 'BundlePricing', budget_product_sku: 'ai_credits', budget_scope: 'user', user: 'mike', prevent_further_usage: true, budget_alerting: { will_alert: true } }, 'budget_alerting'],
+		[
+			{ budget_product_sku: 'actions', budget_alerting: { will_alert: true, alert_recipients: ['ghost'] } },
+			'budget_alerting.alert_recipients',
+		],
+		[
+			{
+				budget_type: 'BundlePricing',
+				budget_product_sku: 'ai_credits',
+				budget_scope: 'user',
+				user: 'ghost',
+				prevent_further_usage: true,
+			},
+			'user',
+		],
+		[
+			{
+				budget_type: 'BundlePricing',
+				budget_product_sku: 'ai_credits',
+				budget_scope: 'user',
+				user: 'mike',
+				prevent_further_usage: true,
+				budget_alerting: { will_alert: true },
+			},
+			'budget_alerting',
+		],
 		[{ budget_product_sku: 'actions', budget_scope: 'enterprise' }, 'budget_scope'],
 		[{ budget_product_sku: 'actions', budget_amount: 1.5 }, 'budget_amount'],
 		[{ budget_product_sku: 'actions', budget_amount: -1 }, 'budget_amount'],
@@ -105,7 +156,10 @@ test('organization – the spec rules', async () => {
 	for (const [body, field] of cases) {
 		const res = await s.request('POST', ORG, { token: owner, body });
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field), `~> ${JSON.stringify(body)} names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field),
+			`~> ${JSON.stringify(body)} names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 	const total = (await s.get(ORG, owner)).body.total_count;
 	assert.is(total, 4, '~> nothing written by refused requests');
@@ -128,7 +182,10 @@ test('organization – list form, pagination, filters', async () => {
 	assert.is(second.body.budgets.length, 1);
 	assert.is(second.body.has_next_page, false);
 	const byScope = await s.get(`${ORG}?scope=user`, owner);
-	assert.equal(byScope.body.budgets.map((b: any) => b.user), ['mike']);
+	assert.equal(
+		byScope.body.budgets.map((b: any) => b.user),
+		['mike'],
+	);
 	assert.is(byScope.body.budgets[0].consumed_amount, 0);
 	const byUser = await s.get(`${ORG}?user=mike`, owner);
 	assert.is(byUser.body.user, 'mike');
@@ -162,7 +219,10 @@ test('organization – update takes the scopes the seed lists, enterprise and co
 	const created = await s.request('POST', ORG, { token: owner, body: { budget_amount: 10, budget_product_sku: 'packages' } });
 	assert.is(created.status, 200);
 	const id = created.body.budget.id;
-	const toCostCenter = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'cost_center', budget_entity_name: 'research' } });
+	const toCostCenter = await s.request('PATCH', `${ORG}/${id}`, {
+		token: owner,
+		body: { budget_scope: 'cost_center', budget_entity_name: 'research' },
+	});
 	assert.is(toCostCenter.status, 200, `~> cost_center: ${toCostCenter.text}`);
 	assert.equal([toCostCenter.body.budget.budget_scope, toCostCenter.body.budget.budget_entity_name], ['cost_center', 'research']);
 	const toEnterprise = await s.request('PATCH', `${ORG}/${id}`, { token: owner, body: { budget_scope: 'enterprise' } });
@@ -189,10 +249,22 @@ test('organization – who may call', async () => {
 test('enterprise – owners and billing managers; required fields on create', async () => {
 	const incomplete = await s.request('POST', ENT, { token: erin, body: { budget_amount: 5, budget_product_sku: 'actions' } });
 	assert.is(incomplete.status, 422);
-	assert.equal(incomplete.body.errors.map((e: any) => e.field).sort(), ['budget_alerting', 'budget_scope', 'budget_type', 'prevent_further_usage']);
+	assert.equal(incomplete.body.errors.map((e: any) => e.field).sort(), [
+		'budget_alerting',
+		'budget_scope',
+		'budget_type',
+		'prevent_further_usage',
+	]);
 	const half = await s.request('POST', ENT, {
 		token: erin,
-		body: { budget_amount: 5, prevent_further_usage: true, budget_scope: 'enterprise', budget_type: 'ProductPricing', budget_product_sku: 'actions', budget_alerting: { will_alert: false } },
+		body: {
+			budget_amount: 5,
+			prevent_further_usage: true,
+			budget_scope: 'enterprise',
+			budget_type: 'ProductPricing',
+			budget_product_sku: 'actions',
+			budget_alerting: { will_alert: false },
+		},
 	});
 	assert.is(half.status, 422, '~> budget_alerting needs both of its fields');
 	const res = await s.request('POST', ENT, {
@@ -211,13 +283,29 @@ test('enterprise – owners and billing managers; required fields on create', as
 	assert.is(res.body.budget.budget_scope, 'enterprise');
 	const org = await s.request('POST', ENT, {
 		token: s.fullToken('bill'),
-		body: { budget_amount: 50, prevent_further_usage: false, budget_scope: 'organization', budget_entity_name: 'ACME', budget_type: 'SkuPricing', budget_product_sku: 'actions_macos', budget_alerting: { will_alert: true, alert_recipients: ['bill'] } },
+		body: {
+			budget_amount: 50,
+			prevent_further_usage: false,
+			budget_scope: 'organization',
+			budget_entity_name: 'ACME',
+			budget_type: 'SkuPricing',
+			budget_product_sku: 'actions_macos',
+			budget_alerting: { will_alert: true, alert_recipients: ['bill'] },
+		},
 	});
 	assert.is(org.status, 200, '~> billing managers create');
 	assert.is(org.body.budget.budget_entity_name, 'acme');
 	const costCenter = await s.request('POST', ENT, {
 		token: erin,
-		body: { budget_amount: 5, prevent_further_usage: true, budget_scope: 'multi_user_cost_center', budget_entity_name: 'research', budget_type: 'BundlePricing', budget_product_sku: 'ai_credits', budget_alerting: { will_alert: false, alert_recipients: [] } },
+		body: {
+			budget_amount: 5,
+			prevent_further_usage: true,
+			budget_scope: 'multi_user_cost_center',
+			budget_entity_name: 'research',
+			budget_type: 'BundlePricing',
+			budget_product_sku: 'ai_credits',
+			budget_alerting: { will_alert: false, alert_recipients: [] },
+		},
 	});
 	assert.is(costCenter.status, 200);
 	const list = await s.get(ENT, s.fullToken('bill'));
@@ -227,12 +315,27 @@ test('enterprise – owners and billing managers; required fields on create', as
 test('enterprise – organization admins create for their organizations only; tokens', async () => {
 	const mine = await s.request('POST', ENT, {
 		token: owner,
-		body: { budget_amount: 5, prevent_further_usage: true, budget_scope: 'repository', budget_entity_name: 'acme/app', budget_type: 'ProductPricing', budget_product_sku: 'packages', budget_alerting: { will_alert: false, alert_recipients: [] } },
+		body: {
+			budget_amount: 5,
+			prevent_further_usage: true,
+			budget_scope: 'repository',
+			budget_entity_name: 'acme/app',
+			budget_type: 'ProductPricing',
+			budget_product_sku: 'packages',
+			budget_alerting: { will_alert: false, alert_recipients: [] },
+		},
 	});
 	assert.is(mine.status, 200, '~> an organization admin of the enterprise may create');
 	const notMine = await s.request('POST', ENT, {
 		token: owner,
-		body: { budget_amount: 5, prevent_further_usage: true, budget_scope: 'enterprise', budget_type: 'ProductPricing', budget_product_sku: 'packages', budget_alerting: { will_alert: false, alert_recipients: [] } },
+		body: {
+			budget_amount: 5,
+			prevent_further_usage: true,
+			budget_scope: 'enterprise',
+			budget_type: 'ProductPricing',
+			budget_product_sku: 'packages',
+			budget_alerting: { will_alert: false, alert_recipients: [] },
+		},
 	});
 	assert.is(notMine.status, 422);
 	assert.is((await s.get(ENT, owner)).status, 404, '~> but not list the enterprise budgets (to them, as if there were none)');
@@ -276,7 +379,11 @@ test('enterprise – a pending invitation to be an organization admin grants not
 	};
 	const pending = await s.request('POST', ENT, { token: pam, body });
 	assert.is(pending.status, 404, '~> not an admin of acme2 until the invitation is accepted: no enterprise to administer');
-	assert.is((await s.get(ENT, erin)).body.budgets.some((b: any) => b.budget_entity_name === 'acme2'), false, '~> nothing written');
+	assert.is(
+		(await s.get(ENT, erin)).body.budgets.some((b: any) => b.budget_entity_name === 'acme2'),
+		false,
+		'~> nothing written',
+	);
 	await s.request('PATCH', '/user/memberships/orgs/acme2', { token: pam, body: { state: 'active' } });
 	assert.is((await s.request('POST', ENT, { token: pam, body })).status, 200, '~> an active admin may');
 });

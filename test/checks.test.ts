@@ -33,7 +33,9 @@ test.before(async () => {
 	outsider = s.fullToken('nora');
 	await must('POST', '/orgs/acme/repos', { name: 'app' });
 	await must('POST', '/orgs/acme/repos', { name: 'vault', private: true });
-	const tree = await must('POST', '/repos/acme/app/git/trees', { tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'x' }] });
+	const tree = await must('POST', '/repos/acme/app/git/trees', {
+		tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'x' }],
+	});
 	sha = (await must('POST', '/repos/acme/app/git/commits', { message: 'x', tree: tree.sha, parents: [] })).sha;
 	await must('POST', '/repos/acme/app/git/refs', { ref: 'refs/heads/main', sha });
 	const acme = s.app.stores.accounts.organization('acme')!;
@@ -42,10 +44,36 @@ test.before(async () => {
 	importRuns(s.app, app, {
 		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }, { name: 'test', needs: ['build'] }] }],
 		runs: [
-			{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: sha, branch: 'main', status: 'completed', conclusion: 'failure', created_at: '2026-11-01T10:00:00Z',
-				jobs: [{ name: 'build', conclusion: 'success' }, { name: 'test', conclusion: 'failure' }] },
-			{ path: '.github/workflows/lint.yml', actor: 'olivia', head_sha: sha, branch: 'main', status: 'in_progress', created_at: '2026-11-01T10:05:00Z' },
-			{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: OTHER, branch: 'topic', status: 'completed', conclusion: 'success', created_at: '2026-11-01T11:00:00Z' },
+			{
+				path: '.github/workflows/ci.yml',
+				actor: 'olivia',
+				head_sha: sha,
+				branch: 'main',
+				status: 'completed',
+				conclusion: 'failure',
+				created_at: '2026-11-01T10:00:00Z',
+				jobs: [
+					{ name: 'build', conclusion: 'success' },
+					{ name: 'test', conclusion: 'failure' },
+				],
+			},
+			{
+				path: '.github/workflows/lint.yml',
+				actor: 'olivia',
+				head_sha: sha,
+				branch: 'main',
+				status: 'in_progress',
+				created_at: '2026-11-01T10:05:00Z',
+			},
+			{
+				path: '.github/workflows/ci.yml',
+				actor: 'olivia',
+				head_sha: OTHER,
+				branch: 'topic',
+				status: 'completed',
+				conclusion: 'success',
+				created_at: '2026-11-01T11:00:00Z',
+			},
 		],
 	});
 	importRuns(s.app, vault, { runs: [{ path: 'ci.yml', actor: 'olivia', head_sha: sha, status: 'completed', conclusion: 'success' }] });
@@ -55,38 +83,68 @@ test.before(async () => {
 });
 test.after(() => s.close());
 
-test('GET …/commits/{ref}/check-runs: the jobs of the commit\'s runs, in GitHub\'s CheckRun shape', async () => {
+test("GET …/commits/{ref}/check-runs: the jobs of the commit's runs, in GitHub's CheckRun shape", async () => {
 	const res = await s.get(`/repos/acme/app/commits/${sha}/check-runs`);
 	assert.is(res.status, 200, `~> anonymous reads a public repository: ${res.text}`);
 	assert.ok(res.body.total_count >= 3, `~> every job of the commit (${res.body.total_count})`);
 	assert.is(res.body.check_runs.length, res.body.total_count, '~> all on one page');
 	const test_ = res.body.check_runs.find((r: any) => r.name === 'test');
-	for (const key of ['id', 'name', 'node_id', 'head_sha', 'external_id', 'url', 'html_url', 'details_url', 'status', 'conclusion', 'started_at', 'completed_at', 'output', 'check_suite', 'app', 'pull_requests']) {
+	for (const key of [
+		'id',
+		'name',
+		'node_id',
+		'head_sha',
+		'external_id',
+		'url',
+		'html_url',
+		'details_url',
+		'status',
+		'conclusion',
+		'started_at',
+		'completed_at',
+		'output',
+		'check_suite',
+		'app',
+		'pull_requests',
+	]) {
 		assert.ok(key in test_, `~> check run has ${key}`);
 	}
-	assert.is(test_.conclusion, 'failure', '~> the job\'s conclusion');
-	assert.is(test_.status, 'completed', '~> the job\'s status');
+	assert.is(test_.conclusion, 'failure', "~> the job's conclusion");
+	assert.is(test_.status, 'completed', "~> the job's status");
 	assert.is(test_.head_sha, sha, '~> head_sha');
-	assert.is(test_.check_suite.id, suiteId, '~> its suite is the run\'s check suite');
+	assert.is(test_.check_suite.id, suiteId, "~> its suite is the run's check suite");
 	assert.is(test_.app.slug, 'github-actions', '~> owned by the GitHub Actions app');
-	assert.is(test_.app.id, ACTIONS_APP_ID, '~> GitHub Actions\' app id');
+	assert.is(test_.app.id, ACTIONS_APP_ID, "~> GitHub Actions' app id");
 	assert.equal(Object.keys(test_.output), ['title', 'summary', 'text', 'annotations_count', 'annotations_url'], '~> output fields');
 	assert.is(test_.url, `${s.api}/repos/acme/app/check-runs/${test_.id}`, '~> url');
 	const job = await must('GET', `/repos/acme/app/actions/jobs/${test_.id}`);
-	assert.is(job.check_run_url, test_.url, '~> the job\'s check_run_url is this check run');
+	assert.is(job.check_run_url, test_.url, "~> the job's check_run_url is this check run");
 	const byBranch = await s.get('/repos/acme/app/commits/main/check-runs');
 	assert.is(byBranch.body.total_count, res.body.total_count, '~> a branch names its head commit');
 });
 
 test('check-runs filters: check_name, status, app_id, pagination; 422 for bad values; 404 for an unknown ref', async () => {
 	const named = await s.get(`/repos/acme/app/commits/${sha}/check-runs?check_name=build`);
-	assert.equal(named.body.check_runs.map((r: any) => r.name), ['build'], '~> check_name');
+	assert.equal(
+		named.body.check_runs.map((r: any) => r.name),
+		['build'],
+		'~> check_name',
+	);
 	const completed = await s.get(`/repos/acme/app/commits/${sha}/check-runs?status=completed`);
-	assert.ok(completed.body.check_runs.every((r: any) => r.status === 'completed'), '~> status');
+	assert.ok(
+		completed.body.check_runs.every((r: any) => r.status === 'completed'),
+		'~> status',
+	);
 	const queued = await s.get(`/repos/acme/app/commits/${sha}/check-runs?status=queued`);
-	assert.ok(queued.body.check_runs.every((r: any) => r.status === 'queued'), '~> status queued');
+	assert.ok(
+		queued.body.check_runs.every((r: any) => r.status === 'queued'),
+		'~> status queued',
+	);
 	assert.is((await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=1`)).body.total_count, 0, '~> another app has none');
-	assert.ok((await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=${ACTIONS_APP_ID}`)).body.total_count > 0, '~> GitHub Actions has them');
+	assert.ok(
+		(await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=${ACTIONS_APP_ID}`)).body.total_count > 0,
+		'~> GitHub Actions has them',
+	);
 	const page = await s.get(`/repos/acme/app/commits/${sha}/check-runs?per_page=1`);
 	assert.is(page.body.check_runs.length, 1, '~> per_page');
 	assert.match(page.headers.get('link') ?? '', /rel="next"/, '~> Link header');
@@ -97,23 +155,49 @@ test('check-runs filters: check_name, status, app_id, pagination; 422 for bad va
 	const unknown = await s.get('/repos/acme/app/commits/nope/check-runs');
 	assert.is(unknown.status, 404, '~> an unknown ref is 404');
 	assert.is(unknown.body.message, 'No commit found for SHA: nope', "~> GitHub's message");
-	assert.is((await s.get(`/repos/acme/app/commits/${'c'.repeat(40)}/check-runs`)).body.total_count, 0, '~> a full sha without runs: none');
+	assert.is(
+		(await s.get(`/repos/acme/app/commits/${'c'.repeat(40)}/check-runs`)).body.total_count,
+		0,
+		'~> a full sha without runs: none',
+	);
 });
 
-test('GET …/commits/{ref}/check-suites: one suite per workflow run, in GitHub\'s CheckSuite shape', async () => {
+test("GET …/commits/{ref}/check-suites: one suite per workflow run, in GitHub's CheckSuite shape", async () => {
 	const res = await s.get(`/repos/acme/app/commits/${sha}/check-suites`);
 	assert.is(res.status, 200);
-	assert.is(res.body.total_count, 2, '~> the commit\'s two runs');
+	assert.is(res.body.total_count, 2, "~> the commit's two runs");
 	const ci = res.body.check_suites.find((x: any) => x.id === suiteId);
-	for (const key of ['id', 'node_id', 'head_branch', 'head_sha', 'status', 'conclusion', 'url', 'before', 'after', 'pull_requests', 'app', 'repository', 'created_at', 'updated_at', 'latest_check_runs_count', 'check_runs_url', 'head_commit']) {
+	for (const key of [
+		'id',
+		'node_id',
+		'head_branch',
+		'head_sha',
+		'status',
+		'conclusion',
+		'url',
+		'before',
+		'after',
+		'pull_requests',
+		'app',
+		'repository',
+		'created_at',
+		'updated_at',
+		'latest_check_runs_count',
+		'check_runs_url',
+		'head_commit',
+	]) {
 		assert.ok(key in ci, `~> check suite has ${key}`);
 	}
-	assert.is(ci.conclusion, 'failure', '~> the run\'s conclusion');
+	assert.is(ci.conclusion, 'failure', "~> the run's conclusion");
 	assert.is(ci.head_branch, 'main', '~> head_branch');
 	assert.is(ci.latest_check_runs_count, 2, '~> its jobs');
 	assert.is(ci.repository.full_name, 'acme/app', '~> repository');
 	const named = await s.get(`/repos/acme/app/commits/${sha}/check-suites?check_name=test`);
-	assert.equal(named.body.check_suites.map((x: any) => x.id), [suiteId], '~> check_name: the suites with such a check run');
+	assert.equal(
+		named.body.check_suites.map((x: any) => x.id),
+		[suiteId],
+		'~> check_name: the suites with such a check run',
+	);
 	assert.is((await s.get(`/repos/acme/app/commits/${sha}/check-suites?app_id=7`)).body.total_count, 0, '~> another app: none');
 	assert.is((await s.get(`/repos/acme/app/commits/${sha}/check-suites?app_id=x`)).status, 422, '~> a bad app_id: 422');
 });
@@ -131,10 +215,14 @@ test('GET …/check-runs/{id}, …/check-suites/{id}, …/check-suites/{id}/chec
 	assert.is(suite_.body.id, suiteId, '~> the suite');
 	assert.is(suite_.body.check_runs_url, `${s.api}/repos/acme/app/check-suites/${suiteId}/check-runs`, '~> check_runs_url');
 	const runs = await s.get(suite_.body.check_runs_url);
-	assert.equal(runs.body.check_runs.map((r: any) => r.name).sort(), ['build', 'test'], '~> the suite\'s check runs');
+	assert.equal(runs.body.check_runs.map((r: any) => r.name).sort(), ['build', 'test'], "~> the suite's check runs");
 	assert.is(runs.body.total_count, 2, '~> total_count');
 	const other = await s.get(`/repos/acme/app/check-suites/${otherSuiteId}/check-runs?check_name=test`);
-	assert.equal(other.body.check_runs.map((r: any) => r.head_sha), [OTHER], '~> another commit\'s suite');
+	assert.equal(
+		other.body.check_runs.map((r: any) => r.head_sha),
+		[OTHER],
+		"~> another commit's suite",
+	);
 	assert.is((await s.get('/repos/acme/app/check-suites/999999')).status, 404, '~> unknown suite: 404');
 	assert.is((await s.get(`/repos/acme/app/check-suites/${suiteId}/check-runs?status=nope`)).status, 422, '~> bad status: 422');
 });
@@ -146,20 +234,34 @@ test('permissions: a private repository is hidden (404) from outsiders and anony
 	assert.is(own.status, 200, '~> the owner reads it');
 	assert.ok(own.body.total_count > 0, '~> its runs');
 	const bare = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
-	assert.is((await s.get(`/repos/acme/vault/commits/${sha}/check-runs`, bare)).status, 404, '~> without checks: the public view, which hides the private repository');
+	assert.is(
+		(await s.get(`/repos/acme/vault/commits/${sha}/check-runs`, bare)).status,
+		404,
+		'~> without checks: the public view, which hides the private repository',
+	);
 	const granted = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { checks: 'read' } });
 	assert.is((await s.get(`/repos/acme/vault/commits/${sha}/check-runs`, granted)).status, 200, '~> with checks read: 200');
 });
 
-test('apps create and update their own check runs (installation tokens): stored in the app\'s suite, listed with Actions\' ones, check_run events', async () => {
-	const hook = await must('POST', '/repos/acme/app/hooks', { name: 'web', config: { url: 'https://hooks.example.com/c', content_type: 'json' }, events: ['check_run'] });
+test("apps create and update their own check runs (installation tokens): stored in the app's suite, listed with Actions' ones, check_run events", async () => {
+	const hook = await must('POST', '/repos/acme/app/hooks', {
+		name: 'web',
+		config: { url: 'https://hooks.example.com/c', content_type: 'json' },
+		events: ['check_run'],
+	});
 	const bot = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } });
 	const res = await s.request('POST', '/repos/acme/app/check-runs', {
 		token: bot,
-		body: { name: 'lint', head_sha: sha, details_url: 'https://ci.example.com/7', external_id: 'ext-7', output: { title: 'Linting', summary: 'Running' } },
+		body: {
+			name: 'lint',
+			head_sha: sha,
+			details_url: 'https://ci.example.com/7',
+			external_id: 'ext-7',
+			output: { title: 'Linting', summary: 'Running' },
+		},
 	});
 	assert.is(res.status, 201, `~> created: ${res.text}`);
-	assert.ok(res.body.id >= CHECK_ID_BASE, '~> ids apart from workflow jobs\'');
+	assert.ok(res.body.id >= CHECK_ID_BASE, "~> ids apart from workflow jobs'");
 	assert.is(res.body.status, 'queued', '~> queued by default');
 	assert.is(res.body.conclusion, null);
 	assert.is(res.body.app.slug, 'test-app', '~> the app that made it');
@@ -169,21 +271,39 @@ test('apps create and update their own check runs (installation tokens): stored 
 	assert.is(res.headers.get('location'), res.body.url, '~> Location');
 	const appId = res.body.app.id;
 	const listed = await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=${appId}`);
-	assert.equal(listed.body.check_runs.map((r: any) => r.id), [res.body.id], '~> app_id filters to the app\'s');
+	assert.equal(
+		listed.body.check_runs.map((r: any) => r.id),
+		[res.body.id],
+		"~> app_id filters to the app's",
+	);
 	const all = await s.get(`/repos/acme/app/commits/${sha}/check-runs`);
-	assert.ok(all.body.check_runs.some((r: any) => r.id === res.body.id) && all.body.check_runs.some((r: any) => r.app.slug === 'github-actions'), '~> listed with Actions\' ones');
+	assert.ok(
+		all.body.check_runs.some((r: any) => r.id === res.body.id) && all.body.check_runs.some((r: any) => r.app.slug === 'github-actions'),
+		"~> listed with Actions' ones",
+	);
 	let suites = await s.get(`/repos/acme/app/commits/${sha}/check-suites?app_id=${appId}`);
-	assert.is(suites.body.total_count, 1, '~> the app\'s suite');
+	assert.is(suites.body.total_count, 1, "~> the app's suite");
 	const suiteId = suites.body.check_suites[0].id;
 	assert.is(suites.body.check_suites[0].status, 'queued', '~> queued while its run is');
-	assert.equal(suites.body.check_suites[0].head_commit, {
-		id: sha, tree_id: suites.body.check_suites[0].head_commit.tree_id, message: 'x', timestamp: suites.body.check_suites[0].head_commit.timestamp,
-		author: suites.body.check_suites[0].head_commit.author, committer: suites.body.check_suites[0].head_commit.committer,
-	}, '~> an app\'s suite has GitHub\'s required head_commit, read from the commit');
+	assert.equal(
+		suites.body.check_suites[0].head_commit,
+		{
+			id: sha,
+			tree_id: suites.body.check_suites[0].head_commit.tree_id,
+			message: 'x',
+			timestamp: suites.body.check_suites[0].head_commit.timestamp,
+			author: suites.body.check_suites[0].head_commit.author,
+			committer: suites.body.check_suites[0].head_commit.committer,
+		},
+		"~> an app's suite has GitHub's required head_commit, read from the commit",
+	);
 	assert.match(suites.body.check_suites[0].head_commit.tree_id, /^[0-9a-f]{40}$/, '~> its tree');
 	assert.is(res.body.check_suite.id, suiteId, '~> the run names it');
 	// Updating: a conclusion completes it.
-	const done = await s.request('PATCH', res.body.url, { token: bot, body: { conclusion: 'failure', output: { title: 'Lint', summary: '3 problems' } } });
+	const done = await s.request('PATCH', res.body.url, {
+		token: bot,
+		body: { conclusion: 'failure', output: { title: 'Lint', summary: '3 problems' } },
+	});
 	assert.is(done.status, 200, `~> updated: ${done.text}`);
 	assert.is(done.body.status, 'completed', '~> a conclusion completes it');
 	assert.is(done.body.conclusion, 'failure');
@@ -191,14 +311,25 @@ test('apps create and update their own check runs (installation tokens): stored 
 	assert.is(done.body.output.summary, '3 problems', '~> output replaced');
 	suites = await s.get(`/repos/acme/app/check-suites/${suiteId}`);
 	assert.is(suites.body.status, 'completed', '~> the suite completed');
-	assert.is(suites.body.conclusion, 'failure', '~> with its run\'s conclusion');
+	assert.is(suites.body.conclusion, 'failure', "~> with its run's conclusion");
 	const runs = await s.get(`/repos/acme/app/check-suites/${suiteId}/check-runs`);
-	assert.equal(runs.body.check_runs.map((r: any) => r.id), [res.body.id], '~> the suite\'s runs');
+	assert.equal(
+		runs.body.check_runs.map((r: any) => r.id),
+		[res.body.id],
+		"~> the suite's runs",
+	);
 	assert.is((await s.get(res.body.url)).body.conclusion, 'failure', '~> GET by id');
 	// Events: created, then completed.
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId: hook.id, status: null, limit: 10, offset: 0 });
-	const events = rows.filter((row) => row.event === 'check_run').reverse().map((row) => ({ action: row.action, payload: JSON.parse(row.payload) }));
-	assert.equal(events.map((e) => e.action), ['created', 'completed'], '~> check_run created, completed');
+	const events = rows
+		.filter((row) => row.event === 'check_run')
+		.reverse()
+		.map((row) => ({ action: row.action, payload: JSON.parse(row.payload) }));
+	assert.equal(
+		events.map((e) => e.action),
+		['created', 'completed'],
+		'~> check_run created, completed',
+	);
 	assert.is(events[1].payload.check_run.check_suite.id, suiteId, '~> the payload carries the suite');
 	assert.is(events[1].payload.repository.full_name, 'acme/app', '~> repository');
 });
@@ -218,13 +349,29 @@ test('check run writes: installation tokens only, checks write, 422 for bad inpu
 	assert.is(res.body.errors[0].field, 'conclusion', '~> names conclusion');
 	res = await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { name: 'x', head_sha: sha, conclusion: 'great' } });
 	assert.is(res.status, 422, '~> a bad conclusion: 422');
-	assert.is((await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { head_sha: sha } })).status, 422, '~> name required: 422');
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/check-runs', { token: bot, body: { head_sha: sha } })).status,
+		422,
+		'~> name required: 422',
+	);
 	const job = (await s.get(`/repos/acme/app/commits/${sha}/check-runs?app_id=${ACTIONS_APP_ID}`)).body.check_runs[0];
-	assert.is((await s.request('PATCH', job.url, { token: bot, body: { name: 'mine' } })).status, 403, '~> GitHub Actions\' check runs: 403');
-	assert.is((await s.request('PATCH', `/repos/acme/app/check-runs/${CHECK_ID_BASE + 999}`, { token: bot, body: {} })).status, 404, '~> unknown: 404');
+	assert.is(
+		(await s.request('PATCH', job.url, { token: bot, body: { name: 'mine' } })).status,
+		403,
+		"~> GitHub Actions' check runs: 403",
+	);
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/app/check-runs/${CHECK_ID_BASE + 999}`, { token: bot, body: {} })).status,
+		404,
+		'~> unknown: 404',
+	);
 	s.org('other', 'nora');
 	await s.request('POST', '/orgs/other/repos', { token: outsider, body: { name: 'hidden', private: true } });
-	assert.is((await s.request('POST', '/repos/other/hidden/check-runs', { token: bot, body })).status, 404, '~> another account\'s private repository: 404');
+	assert.is(
+		(await s.request('POST', '/repos/other/hidden/check-runs', { token: bot, body })).status,
+		404,
+		"~> another account's private repository: 404",
+	);
 });
 
 test.run();

@@ -50,7 +50,10 @@ test('admin init creates the data folder and database; again, it says so and cha
 	const data = join(dir, 'fresh', 'data');
 	const first = run(gitstead, ['admin', 'init', '--data-dir', data]);
 	assert.is(first.code, 0, first.stderr);
-	assert.is(first.stdout, `created the data folder ${data} and the database ${join(data, 'gitstead.db')} (schema version ${SCHEMA_VERSION})\n`);
+	assert.is(
+		first.stdout,
+		`created the data folder ${data} and the database ${join(data, 'gitstead.db')} (schema version ${SCHEMA_VERSION})\n`,
+	);
 	assert.ok(existsSync(join(data, 'gitstead.db')));
 	const again = run(gitstead, ['admin', 'init', '--data-dir', data, '--json']);
 	assert.is(again.code, 0, again.stderr);
@@ -62,7 +65,10 @@ test('admin init creates the data folder and database; again, it says so and cha
 		schema_version: SCHEMA_VERSION,
 		upgraded_from: null,
 	});
-	assert.match(run(gitstead, ['admin', 'init', '--data-dir', data]).stdout, new RegExp(`already exists \\(schema version ${SCHEMA_VERSION}\\); nothing to do`));
+	assert.match(
+		run(gitstead, ['admin', 'init', '--data-dir', data]).stdout,
+		new RegExp(`already exists \\(schema version ${SCHEMA_VERSION}\\); nothing to do`),
+	);
 	const user = run(gitstead, ['admin', 'create-user', 'initial', '--data-dir', data]);
 	assert.is(user.code, 0, `~> admin commands work on it: ${user.stderr}`);
 	assert.match(run(gitstead, ['admin', '--help']).stdout, /^ {2}init {2,}create the data folder and its database/m);
@@ -73,7 +79,10 @@ test('admin commands refuse a missing data folder or database and create nothing
 	for (const args of [['create-user', 'ghost'], ['list-tokens'], ['migrate']]) {
 		const result = run(gitstead, ['admin', ...args, '--data-dir', missing]);
 		assert.is(result.code, 1, `~> ${args[0]} exits 1`);
-		assert.is(result.stderr, `gitstead: error: the data folder ${missing} does not exist (create it with: gitstead admin init, or start gitstead serve)\n`);
+		assert.is(
+			result.stderr,
+			`gitstead: error: the data folder ${missing} does not exist (create it with: gitstead admin init, or start gitstead serve)\n`,
+		);
 		assert.not.ok(existsSync(missing), `~> ${args[0]} created nothing`);
 	}
 	const empty = join(dir, 'empty');
@@ -198,10 +207,14 @@ test('import-runs and advance-job: demo workflow data through the command line',
 	);
 	const imported = json('import-runs', 'acme/demo', file);
 	assert.equal([imported.workflows, imported.runs, imported.jobs], [1, 2, 4]);
-	const runs = await fetch(`${served!.address}/api/v3/repos/acme/demo/actions/runs?status=failure`, { headers: { Authorization: `Bearer ${token.token}` } });
+	const runs = await fetch(`${served!.address}/api/v3/repos/acme/demo/actions/runs?status=failure`, {
+		headers: { Authorization: `Bearer ${token.token}` },
+	});
 	assert.is(((await runs.json()) as { total_count: number }).total_count, 1);
 	const queued = imported.run_ids[1];
-	const jobs = await fetch(`${served!.address}/api/v3/repos/acme/demo/actions/runs/${queued}/jobs`, { headers: { Authorization: `Bearer ${token.token}` } });
+	const jobs = await fetch(`${served!.address}/api/v3/repos/acme/demo/actions/runs/${queued}/jobs`, {
+		headers: { Authorization: `Bearer ${token.token}` },
+	});
 	const build = ((await jobs.json()) as { jobs: Array<{ id: number; name: string }> }).jobs.find((j) => j.name === 'build')!;
 	const started = json('advance-job', 'acme/demo', String(build.id), 'in_progress');
 	assert.equal([started.status, started.conclusion], ['in_progress', null]);
@@ -243,7 +256,9 @@ test('import-advisories: GitHub advisory JSON; a bad advisory is named and nothi
 		published_at: '2024-01-01T00:00:00Z',
 		updated_at: '2024-01-01T00:00:00Z',
 		withdrawn_at: null,
-		vulnerabilities: [{ package: { ecosystem: 'npm', name: 'left-pad' }, vulnerable_version_range: '< 1.3.0', first_patched_version: '1.3.0' }],
+		vulnerabilities: [
+			{ package: { ecosystem: 'npm', name: 'left-pad' }, vulnerable_version_range: '< 1.3.0', first_patched_version: '1.3.0' },
+		],
 	});
 	writeFileSync(file, JSON.stringify([advisory('GHSA-aaaa-bbbb-cccc', 'high'), advisory('GHSA-dddd-eeee-ffff', 'low')]));
 	assert.equal(json('import-advisories', file), { imported: 2, updated: 0, repositories: 0 });
@@ -252,7 +267,10 @@ test('import-advisories: GitHub advisory JSON; a bad advisory is named and nothi
 	writeFileSync(file, JSON.stringify(advisory('GHSA-1111-2222-3333', 'severe')));
 	const bad = admin('import-advisories', file);
 	assert.is(bad.code, 1);
-	assert.match(bad.stderr, /^gitstead: error: advisories\[0\] \(GHSA-1111-2222-3333\): severity: must be low, medium, high, critical or unknown\n$/);
+	assert.match(
+		bad.stderr,
+		/^gitstead: error: advisories\[0\] \(GHSA-1111-2222-3333\): severity: must be low, medium, high, critical or unknown\n$/,
+	);
 });
 
 test('errors – one clear line on stderr and a non-zero exit', () => {
@@ -268,7 +286,10 @@ test('errors – one clear line on stderr and a non-zero exit', () => {
 		[['create-token', 'alice', '--kind', 'robot'], /--kind must be one of/],
 		[['create-token', 'alice', '--kind', 'fine-grained', '--permissions', 'members:godlike'], /needs a level read, write or admin/],
 		[['create-token', 'alice', '--kind', 'installation'], /need --org ORG/],
-		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--permissions', 'members:write'], /installation does not grant members:write/],
+		[
+			['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--permissions', 'members:write'],
+			/installation does not grant members:write/,
+		],
 		[['create-token', 'bob', '--kind', 'installation', '--org', 'bob'], /no app is installed on bob/],
 		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--app', 'nope'], /unknown app "nope"/],
 		[['create-token', 'alice', '--kind', 'installation', '--org', 'acme', '--expires-in', '2'], /always expire after 60 minutes/],
@@ -344,7 +365,14 @@ test('durability – a killed server loses no answered write', async () => {
 });
 
 test('--help on every command and admin command: its own usage, exit 0, no database opened', () => {
-	const commands = [['serve'], ['openapi'], ['routes'], ['version'], ['admin'], ...Object.keys(ADMIN_COMMANDS).map((name) => ['admin', name])];
+	const commands = [
+		['serve'],
+		['openapi'],
+		['routes'],
+		['version'],
+		['admin'],
+		...Object.keys(ADMIN_COMMANDS).map((name) => ['admin', name]),
+	];
 	const cwd = mkdtempSync(join(tmpdir(), 'gitstead-help-'));
 	try {
 		for (const words of commands) {
@@ -353,8 +381,12 @@ test('--help on every command and admin command: its own usage, exit 0, no datab
 				const name = `gitstead ${words.join(' ')} ${flag}`;
 				assert.is(result.code, 0, `~> ${name} exits 0 (${result.stderr})`);
 				assert.is(result.stderr, '', `~> ${name} prints nothing on stderr`);
-				assert.ok(result.stdout.startsWith(`Usage: gitstead ${words.join(' ')}`), `~> ${name} prints its own usage: ${result.stdout.split('\n')[0]}`);
-				if (words.length > 1 || words[0] !== 'admin') assert.match(result.stdout, /\nExamples?:\n  gitstead /, `~> ${name} shows an example`);
+				assert.ok(
+					result.stdout.startsWith(`Usage: gitstead ${words.join(' ')}`),
+					`~> ${name} prints its own usage: ${result.stdout.split('\n')[0]}`,
+				);
+				if (words.length > 1 || words[0] !== 'admin')
+					assert.match(result.stdout, /\nExamples?:\n  gitstead /, `~> ${name} shows an example`);
 			}
 		}
 		assert.equal(readdirSync(cwd), [], '~> no data folder created');
@@ -369,7 +401,8 @@ test('every admin command has a help entry describing each of its options', () =
 	for (const [name, command] of Object.entries(ADMIN_COMMANDS)) {
 		assert.ok(COMMAND_HELP[`admin ${name}`], `~> admin ${name} has an entry in src/cli/help.ts`);
 		const described = describedFlags(`admin ${name}`);
-		for (const option of Object.keys(command.options)) assert.ok(described.has(`--${option}`), `~> admin ${name} --help describes --${option}`);
+		for (const option of Object.keys(command.options))
+			assert.ok(described.has(`--${option}`), `~> admin ${name} --help describes --${option}`);
 	}
 });
 
@@ -378,7 +411,10 @@ test('unknown options name the option and the command’s help', () => {
 		[['serve', '--colour', 'red'], "Unknown option '--colour' (see gitstead serve --help)"],
 		[['routes', '--yaml'], "Unknown option '--yaml' (see gitstead routes --help)"],
 		[['openapi', '--pretty'], "Unknown option '--pretty' (see gitstead openapi --help)"],
-		[['admin', 'create-user', 'carol', '--colour', 'red', '--data-dir', join(dir, 'data')], "Unknown option '--colour' (see gitstead admin create-user --help)"],
+		[
+			['admin', 'create-user', 'carol', '--colour', 'red', '--data-dir', join(dir, 'data')],
+			"Unknown option '--colour' (see gitstead admin create-user --help)",
+		],
 		[['admin', 'create-user', '--data-dir', join(dir, 'data')], 'missing LOGIN (see gitstead admin create-user --help)'],
 	];
 	for (const [args, message] of cases) {

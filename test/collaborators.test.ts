@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
 
-type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' } }).Octokit;
+type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
 const test = suite('collaborators');
 let s: TestServer;
@@ -43,7 +43,10 @@ test.after(() => s.close());
 /** The member payloads the acme/app hook received, oldest first. */
 function memberPayloads(): any[] {
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 100, offset: 0 });
-	return rows.filter((row) => row.event === 'member').reverse().map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
+	return rows
+		.filter((row) => row.event === 'member')
+		.reverse()
+		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
 }
 
 test('list – every source of access, with permissions and role_name; affiliation and permission filters', async () => {
@@ -51,7 +54,11 @@ test('list – every source of access, with permissions and role_name; affiliati
 	assert.is(res.status, 200, '~> the owner lists');
 	const byLogin = Object.fromEntries(res.body.map((user: any) => [user.login, user]));
 	assert.equal(Object.keys(byLogin).sort(), ['mike', 'olivia', 'tess'], '~> the owner, a member by base permission, a team member');
-	assert.equal(byLogin.olivia.permissions, { admin: true, maintain: true, push: true, triage: true, pull: true }, '~> the owner administers');
+	assert.equal(
+		byLogin.olivia.permissions,
+		{ admin: true, maintain: true, push: true, triage: true, pull: true },
+		'~> the owner administers',
+	);
 	assert.is(byLogin.olivia.role_name, 'admin');
 	assert.is(byLogin.mike.role_name, 'read', '~> the base permission (read)');
 	assert.is(byLogin.tess.role_name, 'write', '~> the team grant (push)');
@@ -71,7 +78,11 @@ test('list – every source of access, with permissions and role_name; affiliati
 	assert.equal([past.status, past.body], [200, []], '~> a page past the end is empty');
 	assert.match(past.headers.get('link') ?? '', 'rel="first"', '~> and still links back');
 	const personal = await s.get('/repos/paul/notes/collaborators', token('paul'));
-	assert.equal(personal.body.map((u: any) => [u.login, u.role_name]), [['paul', 'admin']], '~> a personal repository: its owner');
+	assert.equal(
+		personal.body.map((u: any) => [u.login, u.role_name]),
+		[['paul', 'admin']],
+		'~> a personal repository: its owner',
+	);
 });
 
 test('list – refusals: anonymous 401, hidden private repository 404, below push 403, not a member 403, bad filter 422', async () => {
@@ -79,7 +90,11 @@ test('list – refusals: anonymous 401, hidden private repository 404, below pus
 	const hidden = await s.get('/repos/acme/app/collaborators', token('nora'));
 	assert.is(hidden.status, 404, '~> an outsider does not see the private repository');
 	assert.is(hidden.body.message, 'Not Found');
-	assert.is((await s.get('/repos/acme/app/collaborators', s.token('olivia', { scopes: ['read:org'] }))).status, 404, '~> a classic token without repo');
+	assert.is(
+		(await s.get('/repos/acme/app/collaborators', s.token('olivia', { scopes: ['read:org'] }))).status,
+		404,
+		'~> a classic token without repo',
+	);
 	const reader = await s.get('/repos/acme/app/collaborators', token('mike'));
 	assert.is(reader.status, 403, '~> read access is not enough');
 	assert.match(reader.body.message, 'push access');
@@ -102,7 +117,11 @@ test('add – a member is added at once (204, member added with MemberEvent); a 
 	assert.is(edited.status, 204);
 	const [added, change] = memberPayloads().filter((p) => p.member.login === 'mike');
 	assert.is(added.action, 'added');
-	assert.equal(added.changes, { permission: { to: 'write' }, role_name: { to: 'maintain' } }, '~> GitHub’s changes: legacy permission and role name');
+	assert.equal(
+		added.changes,
+		{ permission: { to: 'write' }, role_name: { to: 'maintain' } },
+		'~> GitHub’s changes: legacy permission and role name',
+	);
 	assert.is(added.sender.login, 'olivia');
 	assert.is(added.repository.full_name, 'acme/app');
 	assert.is(change.action, 'edited');
@@ -113,8 +132,15 @@ test('add – a member is added at once (204, member added with MemberEvent); a 
 	assert.is(member.payload.member.login, 'mike');
 	assert.is(member.payload.action, 'added');
 	const direct = await s.get('/repos/acme/app/collaborators?affiliation=direct', owner);
-	assert.equal(direct.body.map((u: any) => u.login), ['mike']);
-	assert.equal((await s.get('/repos/acme/app/collaborators?affiliation=outside', owner)).body, [], '~> members are never outside collaborators');
+	assert.equal(
+		direct.body.map((u: any) => u.login),
+		['mike'],
+	);
+	assert.equal(
+		(await s.get('/repos/acme/app/collaborators?affiliation=outside', owner)).body,
+		[],
+		'~> members are never outside collaborators',
+	);
 });
 
 test('add – 422: an unknown permission, a role a personal repository lacks, the owner, less than the base permission; 404 an unknown user', async () => {
@@ -122,7 +148,10 @@ test('add – 422: an unknown permission, a role a personal repository lacks, th
 	assert.is(bad.status, 422, '~> write is not a permission name here');
 	assert.is(bad.body.message, 'Validation Failed');
 	assert.is(bad.body.errors[0].field, 'permission');
-	const personal = await s.request('PUT', '/repos/paul/notes/collaborators/ivy', { token: token('paul'), body: { permission: 'triage' } });
+	const personal = await s.request('PUT', '/repos/paul/notes/collaborators/ivy', {
+		token: token('paul'),
+		body: { permission: 'triage' },
+	});
 	assert.is(personal.status, 422, '~> personal repositories have no triage');
 	assert.is(personal.body.errors[0].code, 'custom');
 	const self = await s.request('PUT', '/repos/paul/notes/collaborators/paul', { token: token('paul'), body: {} });
@@ -134,7 +163,11 @@ test('add – 422: an unknown permission, a role a personal repository lacks, th
 	assert.is(below.status, 422, '~> below the base permission');
 	assert.is(below.body.message, 'Cannot assign mike permission of read');
 	assert.is((await s.request('PUT', '/repos/acme/app/collaborators/nobody-here', { token: owner, body: {} })).status, 404);
-	assert.is((await s.request('PUT', '/repos/acme/app/collaborators/acme', { token: owner, body: {} })).status, 404, '~> an organization is no user');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/app/collaborators/acme', { token: owner, body: {} })).status,
+		404,
+		'~> an organization is no user',
+	);
 	assert.equal((await s.get('/repos/acme/app/invitations', owner)).body, [], '~> nothing invited');
 });
 
@@ -145,9 +178,17 @@ test('add – refusals: anonymous 401, hidden 404, not an administrator 403, a t
 	assert.is(writer.status, 403, '~> push is not admin');
 	assert.is(writer.body.message, 'Must have admin rights to Repository.');
 	const fine = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } });
-	assert.is((await s.request('PUT', '/repos/acme/app/collaborators/ivy', { token: fine, body: {} })).status, 403, '~> no administration permission');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/app/collaborators/ivy', { token: fine, body: {} })).status,
+		403,
+		'~> no administration permission',
+	);
 	const granted = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { administration: 'read' } });
-	assert.is((await s.request('PUT', '/repos/acme/app/collaborators/ivy', { token: granted, body: {} })).status, 403, '~> administration read is not write');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/app/collaborators/ivy', { token: granted, body: {} })).status,
+		403,
+		'~> administration read is not write',
+	);
 });
 
 test('invite – an outsider gets an invitation (201), a notification, and accepts: a collaborator (204), an outside collaborator of the organization', async () => {
@@ -175,20 +216,37 @@ test('invite – an outsider gets an invitation (201), a notification, and accep
 	const ivy = token('ivy');
 	assert.is((await s.get('/repos/acme/app', ivy)).status, 404, '~> nor can she read the private repository yet');
 	const listed = await s.get('/repos/acme/app/invitations', owner);
-	assert.equal(listed.body.map((i: any) => i.id), [inv.id], '~> the repository’s invitations');
+	assert.equal(
+		listed.body.map((i: any) => i.id),
+		[inv.id],
+		'~> the repository’s invitations',
+	);
 
 	// The invitee's notification, although she cannot read the repository yet.
 	const notifications = await s.get('/notifications', ivy);
 	assert.is(notifications.body.length, 1, '~> one thread');
 	const [thread] = notifications.body;
 	assert.is(thread.reason, 'invitation');
-	assert.equal(thread.subject, { title: 'Invitation to join acme/app from olivia', url: null, latest_comment_url: null, type: 'RepositoryInvitation' });
+	assert.equal(thread.subject, {
+		title: 'Invitation to join acme/app from olivia',
+		url: null,
+		latest_comment_url: null,
+		type: 'RepositoryInvitation',
+	});
 	assert.is(thread.repository.full_name, 'acme/app');
 	assert.is((await s.get(`/notifications/threads/${thread.id}`, ivy)).status, 200, '~> the thread itself');
 
 	const mine = await s.get('/user/repository_invitations', ivy);
-	assert.equal(mine.body.map((i: any) => i.id), [inv.id], '~> the invitee’s invitations');
-	assert.is((await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('hank') })).status, 404, '~> not someone else’s');
+	assert.equal(
+		mine.body.map((i: any) => i.id),
+		[inv.id],
+		'~> the invitee’s invitations',
+	);
+	assert.is(
+		(await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('hank') })).status,
+		404,
+		'~> not someone else’s',
+	);
 	const accepted = await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: ivy });
 	assert.is(accepted.status, 204);
 	assert.is((await s.get('/repos/acme/app/collaborators/ivy', owner)).status, 204, '~> a collaborator now');
@@ -198,8 +256,16 @@ test('invite – an outsider gets an invitation (201), a notification, and accep
 	assert.equal((await s.get('/repos/acme/app/invitations', owner)).body, []);
 	assert.is((await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: ivy })).status, 404, '~> accepting twice');
 	const outside = await s.get('/repos/acme/app/collaborators?affiliation=outside', owner);
-	assert.equal(outside.body.map((u: any) => [u.login, u.role_name]), [['ivy', 'write']], '~> an outside collaborator of the repository');
-	assert.equal((await s.get('/orgs/acme/outside_collaborators', owner)).body.map((u: any) => u.login), ['ivy'], '~> and of the organization');
+	assert.equal(
+		outside.body.map((u: any) => [u.login, u.role_name]),
+		[['ivy', 'write']],
+		'~> an outside collaborator of the repository',
+	);
+	assert.equal(
+		(await s.get('/orgs/acme/outside_collaborators', owner)).body.map((u: any) => u.login),
+		['ivy'],
+		'~> and of the organization',
+	);
 	const added = memberPayloads().find((p) => p.member.login === 'ivy' && p.action === 'added');
 	assert.ok(added, '~> member added on acceptance');
 	assert.is(added.sender.login, 'olivia', '~> reported as the inviter’s addition');
@@ -219,19 +285,39 @@ test('invitations – update (200), revoke (204), decline (204); 404 and 422 as 
 	const bad = await s.request('PATCH', `/repos/acme/site/invitations/${inv.id}`, { token: owner, body: { permissions: 'push' } });
 	assert.is(bad.status, 422, '~> invitations spell roles read, triage, write, maintain, admin');
 	assert.is(bad.body.errors[0].field, 'permissions');
-	assert.is((await s.request('PATCH', `/repos/acme/app/invitations/${inv.id}`, { token: owner, body: {} })).status, 404, '~> another repository’s invitation');
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/app/invitations/${inv.id}`, { token: owner, body: {} })).status,
+		404,
+		'~> another repository’s invitation',
+	);
 	assert.is((await s.request('PATCH', '/repos/acme/site/invitations/abc', { token: owner, body: {} })).status, 404);
-	assert.is((await s.request('PATCH', `/repos/acme/site/invitations/${inv.id}`, { token: token('tess'), body: {} })).status, 403, '~> administrators only');
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/site/invitations/${inv.id}`, { token: token('tess'), body: {} })).status,
+		403,
+		'~> administrators only',
+	);
 	assert.is((await s.get('/repos/acme/site/invitations', token('mike'))).status, 403, '~> listing too');
 	assert.is((await s.request('DELETE', `/repos/acme/site/invitations/${inv.id}`, { token: owner })).status, 204, '~> revoked');
-	assert.is((await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('hank') })).status, 404, '~> a revoked invitation cannot be accepted');
+	assert.is(
+		(await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('hank') })).status,
+		404,
+		'~> a revoked invitation cannot be accepted',
+	);
 
 	const second = (await s.request('PUT', '/repos/acme/site/collaborators/hank', { token: owner, body: {} })).body;
 	assert.is.not(second.id, inv.id, '~> a new invitation');
-	assert.is((await s.request('DELETE', `/user/repository_invitations/${second.id}`, { token: token('hank') })).status, 204, '~> declined');
+	assert.is(
+		(await s.request('DELETE', `/user/repository_invitations/${second.id}`, { token: token('hank') })).status,
+		204,
+		'~> declined',
+	);
 	assert.equal((await s.get('/repos/acme/site/invitations', owner)).body, [], '~> gone');
 	assert.is((await s.get('/repos/acme/site/collaborators/hank', owner)).status, 404, '~> not a collaborator');
-	assert.is((await s.request('DELETE', `/user/repository_invitations/${second.id}`, { token: token('hank') })).status, 404, '~> declining twice');
+	assert.is(
+		(await s.request('DELETE', `/user/repository_invitations/${second.id}`, { token: token('hank') })).status,
+		404,
+		'~> declining twice',
+	);
 });
 
 test('invitations – the invitee’s routes: classic and OAuth tokens with repo or repo:invite; no app or fine-grained token', async () => {
@@ -245,20 +331,39 @@ test('invitations – the invitee’s routes: classic and OAuth tokens with repo
 });
 
 test('invitations – expire after 7 days: listed expired to administrators, gone for the invitee, renewed by inviting again', async () => {
-	const inv = (await s.request('PUT', '/repos/paul/notes/collaborators/dana', { token: token('paul'), body: { permission: 'admin' } })).body;
+	const inv = (await s.request('PUT', '/repos/paul/notes/collaborators/dana', { token: token('paul'), body: { permission: 'admin' } }))
+		.body;
 	assert.is(inv.permissions, 'admin', '~> personal repositories give read, write or admin');
-	const triage = await s.request('PATCH', `/repos/paul/notes/invitations/${inv.id}`, { token: token('paul'), body: { permissions: 'triage' } });
+	const triage = await s.request('PATCH', `/repos/paul/notes/invitations/${inv.id}`, {
+		token: token('paul'),
+		body: { permissions: 'triage' },
+	});
 	assert.is(triage.status, 422, '~> nor triage through an update');
 	assert.is((await s.get('/repos/paul/notes/invitations', token('nora'))).status, 404, '~> a hidden repository’s invitations');
 	assert.is((await s.get('/repos/paul/notes/invitations')).status, 401, '~> anonymous');
 	const dana = token('dana');
-	assert.equal((await s.get('/notifications', dana)).body.map((t: any) => t.subject.title), ['Invitation to join paul/notes from paul']);
+	assert.equal(
+		(await s.get('/notifications', dana)).body.map((t: any) => t.subject.title),
+		['Invitation to join paul/notes from paul'],
+	);
 	s.clock.advance(8 * DAY);
-	assert.equal((await s.get('/notifications?all=true', dana)).body, [], '~> an expired invitation’s thread leaves a private repository’s outsider');
+	assert.equal(
+		(await s.get('/notifications?all=true', dana)).body,
+		[],
+		'~> an expired invitation’s thread leaves a private repository’s outsider',
+	);
 	const listed = await s.get('/repos/paul/notes/invitations', token('paul'));
-	assert.equal(listed.body.map((i: any) => [i.id, i.expired]), [[inv.id, true]], '~> expired');
+	assert.equal(
+		listed.body.map((i: any) => [i.id, i.expired]),
+		[[inv.id, true]],
+		'~> expired',
+	);
 	assert.equal((await s.get('/user/repository_invitations', token('dana'))).body, [], '~> the invitee no longer sees it');
-	assert.is((await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('dana') })).status, 404, '~> nor accepts it');
+	assert.is(
+		(await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('dana') })).status,
+		404,
+		'~> nor accepts it',
+	);
 	const renewed = await s.request('PUT', '/repos/paul/notes/collaborators/dana', { token: token('paul'), body: { permission: 'pull' } });
 	assert.is(renewed.status, 201);
 	assert.is.not(renewed.body.id, inv.id, '~> a new invitation');
@@ -266,7 +371,11 @@ test('invitations – expire after 7 days: listed expired to administrators, gon
 	assert.is(renewed.body.permissions, 'read');
 	assert.is((await s.request('PATCH', `/user/repository_invitations/${renewed.body.id}`, { token: token('dana') })).status, 204);
 	assert.is((await s.get('/repos/paul/notes', dana)).body.role_name, 'read', '~> read on a personal repository');
-	assert.is((await s.get('/notifications?all=true', dana)).body.length, 2, '~> reading the repository, she sees both invitations’ threads');
+	assert.is(
+		(await s.get('/notifications?all=true', dana)).body.length,
+		2,
+		'~> reading the repository, she sees both invitations’ threads',
+	);
 });
 
 test('remove – a removed collaborator’s fork of a private repository is deleted with their access', async () => {
@@ -291,7 +400,11 @@ test('invite – at most 50 invitations to a repository in 24 hours (422), whate
 	const over = await s.request('PUT', '/repos/acme/busy/collaborators/guest50', { token: owner, body: {} });
 	assert.is(over.status, 422, '~> the 51st, although one was revoked');
 	assert.is(over.body.errors[0].code, 'custom');
-	assert.is((await s.request('PUT', '/repos/acme/busy/collaborators/mike', { token: owner, body: {} })).status, 204, '~> a member is still added');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/busy/collaborators/mike', { token: owner, body: {} })).status,
+		204,
+		'~> a member is still added',
+	);
 	s.clock.advance(DAY + 1000);
 	assert.is((await s.request('PUT', '/repos/acme/busy/collaborators/guest50', { token: owner, body: {} })).status, 201, '~> a day later');
 });
@@ -314,7 +427,11 @@ test('permission – the role from every source; none without access; 404 for an
 	assert.is((await s.get('/repos/acme/app/collaborators/tess/permission', token('nora'))).status, 404, '~> hidden');
 	assert.is((await s.get('/repos/acme/app/collaborators/tess', owner)).status, 204, '~> a team member is a collaborator');
 	assert.is((await s.get('/repos/acme/app/collaborators/nora', owner)).status, 404, '~> an outsider is not');
-	assert.is((await s.get('/repos/acme/site/collaborators/nora', owner)).status, 404, '~> reading a public repository makes no collaborator');
+	assert.is(
+		(await s.get('/repos/acme/site/collaborators/nora', owner)).status,
+		404,
+		'~> reading a public repository makes no collaborator',
+	);
 });
 
 test('remove – administrators remove anyone, a collaborator themselves; member removed; their invitations sent are cancelled', async () => {
@@ -325,19 +442,41 @@ test('remove – administrators remove anyone, a collaborator themselves; member
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/mike')).status, 401);
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/mike', { token: token('nora') })).status, 404, '~> hidden');
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/nobody-here', { token: owner })).status, 404);
-	const issue = await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title: 'For ivy', assignees: ['ivy', 'tess'] } });
-	assert.equal(issue.body.assignees.map((u: any) => u.login), ['ivy', 'tess']);
+	const issue = await s.request('POST', '/repos/acme/app/issues', {
+		token: owner,
+		body: { title: 'For ivy', assignees: ['ivy', 'tess'] },
+	});
+	assert.equal(
+		issue.body.assignees.map((u: any) => u.login),
+		['ivy', 'tess'],
+	);
 	assert.is((await s.request('PUT', '/user/starred/acme/app', { token: token('ivy') })).status, 204, '~> ivy stars acme/app');
 	const left = await s.request('DELETE', '/repos/acme/app/collaborators/ivy', { token: token('ivy') });
 	assert.is(left.status, 204, '~> leaving');
 	const after = await s.get(`/repos/acme/app/issues/${issue.body.number}`, owner);
-	assert.equal(after.body.assignees.map((u: any) => u.login), ['tess'], '~> unassigned from the repository’s issues, as GitHub does');
+	assert.equal(
+		after.body.assignees.map((u: any) => u.login),
+		['tess'],
+		'~> unassigned from the repository’s issues, as GitHub does',
+	);
 	const feed = await s.get('/repos/acme/app/events', owner);
-	assert.ok(feed.body.some((e: any) => e.type === 'IssuesEvent' && e.payload.action === 'unassigned' && e.payload.assignee?.login === 'ivy'), '~> with its IssuesEvent');
+	assert.ok(
+		feed.body.some((e: any) => e.type === 'IssuesEvent' && e.payload.action === 'unassigned' && e.payload.assignee?.login === 'ivy'),
+		'~> with its IssuesEvent',
+	);
 	assert.is((await s.get('/repos/acme/app', token('ivy'))).status, 404, '~> no access left');
-	assert.is(s.app.stores.stars.get(s.app.stores.accounts.user('ivy')!.id, s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!.id) ?? null, null, '~> and no star');
+	assert.is(
+		s.app.stores.stars.get(
+			s.app.stores.accounts.user('ivy')!.id,
+			s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!.id,
+		) ?? null,
+		null,
+		'~> and no star',
+	);
 	assert.equal((await s.get('/orgs/acme/outside_collaborators', owner)).body, [], '~> no outside collaborator left');
-	const removed = memberPayloads().filter((p) => p.action === 'removed').map((p) => [p.member.login, p.sender.login]);
+	const removed = memberPayloads()
+		.filter((p) => p.action === 'removed')
+		.map((p) => [p.member.login, p.sender.login]);
 	assert.equal(removed, [['ivy', 'ivy']], '~> member removed, sent by whoever removed');
 
 	// mike (maintain, a direct grant) invites nora to acme/app? Only administrators invite: make him admin first.
@@ -348,7 +487,11 @@ test('remove – administrators remove anyone, a collaborator themselves; member
 	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/mike', { token: owner })).status, 204);
 	assert.equal((await s.get('/repos/acme/app/invitations', owner)).body, [], '~> the invitations mike sent are cancelled');
 	assert.is((await s.get('/repos/acme/app', token('mike'))).body.role_name, 'read', '~> the base permission remains');
-	assert.is((await s.request('DELETE', '/repos/acme/app/collaborators/tess', { token: owner })).status, 204, '~> no direct grant: nothing to remove');
+	assert.is(
+		(await s.request('DELETE', '/repos/acme/app/collaborators/tess', { token: owner })).status,
+		204,
+		'~> no direct grant: nothing to remove',
+	);
 	assert.is((await s.get('/repos/acme/app/collaborators/tess', owner)).status, 204, '~> the team grant remains');
 });
 
@@ -358,7 +501,11 @@ test('outside collaborators – removing one from the organization also cancels 
 	const ivyInvitation = (await s.get('/user/repository_invitations', token('ivy'))).body[0];
 	await s.request('PATCH', `/user/repository_invitations/${ivyInvitation.id}`, { token: token('ivy') });
 	assert.is((await s.request('DELETE', '/orgs/acme/outside_collaborators/hank', { token: owner })).status, 204);
-	assert.is((await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('hank') })).status, 404, '~> hank’s invitation went');
+	assert.is(
+		(await s.request('PATCH', `/user/repository_invitations/${inv.id}`, { token: token('hank') })).status,
+		404,
+		'~> hank’s invitation went',
+	);
 	assert.is((await s.request('DELETE', '/orgs/acme/outside_collaborators/ivy', { token: owner })).status, 204);
 	assert.is((await s.get('/repos/acme/site/collaborators/ivy', owner)).status, 404, '~> ivy’s grant went');
 });
@@ -368,18 +515,30 @@ test('octokit – addCollaborator invites; the invitee lists and accepts; the co
 	const log = { debug() {}, info() {}, warn() {}, error() {} };
 	const admin: Octokit = new Octokit({ auth: owner, baseUrl: s.api, log });
 	const walt: Octokit = new Octokit({ auth: token('walt'), baseUrl: s.api, log });
-	const tree = await admin.rest.git.createTree({ owner: 'acme', repo: 'app', tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'hello' }] });
+	const tree = await admin.rest.git.createTree({
+		owner: 'acme',
+		repo: 'app',
+		tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'hello' }],
+	});
 	const commit = await admin.rest.git.createCommit({ owner: 'acme', repo: 'app', message: 'First', tree: tree.data.sha, parents: [] });
 
-	const before = await walt.rest.git.createRef({ owner: 'acme', repo: 'app', ref: 'refs/heads/walt', sha: commit.data.sha }).catch((e) => e);
+	const before = await walt.rest.git
+		.createRef({ owner: 'acme', repo: 'app', ref: 'refs/heads/walt', sha: commit.data.sha })
+		.catch((e) => e);
 	assert.is(before.status, 404, '~> walt cannot see the private repository yet');
 	const invited = await admin.rest.repos.addCollaborator({ owner: 'acme', repo: 'app', username: 'walt', permission: 'push' });
 	assert.is(invited.status, 201);
 	assert.is(invited.data.invitee?.login, 'walt');
 	const pending = await admin.rest.repos.listInvitations({ owner: 'acme', repo: 'app' });
-	assert.equal(pending.data.map((i) => i.id), [invited.data.id]);
+	assert.equal(
+		pending.data.map((i) => i.id),
+		[invited.data.id],
+	);
 	const mine = await walt.rest.repos.listInvitationsForAuthenticatedUser();
-	assert.equal(mine.data.map((i) => [i.id, i.repository.full_name, i.permissions]), [[invited.data.id, 'acme/app', 'write']]);
+	assert.equal(
+		mine.data.map((i) => [i.id, i.repository.full_name, i.permissions]),
+		[[invited.data.id, 'acme/app', 'write']],
+	);
 	const accepted = await walt.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: mine.data[0].id });
 	assert.is(accepted.status, 204);
 	const check = await admin.rest.repos.checkCollaborator({ owner: 'acme', repo: 'app', username: 'walt' });
@@ -387,7 +546,10 @@ test('octokit – addCollaborator invites; the invitee lists and accepts; the co
 	const level = await admin.rest.repos.getCollaboratorPermissionLevel({ owner: 'acme', repo: 'app', username: 'walt' });
 	assert.is(level.data.permission, 'write');
 	const listed = await admin.rest.repos.listCollaborators({ owner: 'acme', repo: 'app', affiliation: 'outside' });
-	assert.ok(listed.data.some((u) => u.login === 'walt' && u.role_name === 'write'), '~> an outside collaborator');
+	assert.ok(
+		listed.data.some((u) => u.login === 'walt' && u.role_name === 'write'),
+		'~> an outside collaborator',
+	);
 	const ref = await walt.rest.git.createRef({ owner: 'acme', repo: 'app', ref: 'refs/heads/walt', sha: commit.data.sha });
 	assert.is(ref.status, 201, '~> the collaborator pushes a branch');
 	await admin.rest.repos.removeCollaborator({ owner: 'acme', repo: 'app', username: 'walt' });

@@ -31,9 +31,15 @@ function git(args: string[]): string {
 
 /** Writes every stored object of acme/app into the bare repository (git checks each id). */
 function exportObjects(): void {
-	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(app.id) as Array<{ sha: string; type: string; content: Buffer }>;
+	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(app.id) as Array<{
+		sha: string;
+		type: string;
+		content: Buffer;
+	}>;
 	for (const row of rows) {
-		const sha = execFileSync('git', ['hash-object', '-w', '-t', row.type, '--stdin'], { cwd: bare, input: row.content }).toString().trim();
+		const sha = execFileSync('git', ['hash-object', '-w', '-t', row.type, '--stdin'], { cwd: bare, input: row.content })
+			.toString()
+			.trim();
 		assert.is(sha, row.sha);
 	}
 }
@@ -45,7 +51,13 @@ async function must(method: string, path: string, body?: unknown, token = owner)
 }
 
 /** A commit of tree edits on `parents`, by `email`, dated `seconds` after 2026-01-01. */
-async function commit(message: string, edits: unknown[], parents: string[], seconds: number, email = 'olivia@example.com'): Promise<string> {
+async function commit(
+	message: string,
+	edits: unknown[],
+	parents: string[],
+	seconds: number,
+	email = 'olivia@example.com',
+): Promise<string> {
 	const base = parents[0] ? (await must('GET', `${R}/git/commits/${parents[0]}`)).tree.sha : undefined;
 	const tree = await must('POST', `${R}/git/trees`, { tree: edits, ...(base ? { base_tree: base } : {}) });
 	const date = new Date(Date.UTC(2026, 0, 1) + seconds * 1000).toISOString().replace(/\.000Z$/, 'Z');
@@ -69,16 +81,42 @@ test.before(async () => {
 	await must('POST', '/orgs/acme/repos', { name: 'empty' });
 	app = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
 	const bin = await must('POST', `${R}/git/blobs`, { content: Buffer.from([0, 1, 2, 3, 0, 255]).toString('base64'), encoding: 'base64' });
-	c.one = await commit('First\n\nThe beginning.', [file('README', 'hello\n'), file('src/a.txt', 'a\nb\nc\n'), { path: 'bin.dat', mode: '100644', type: 'blob', sha: bin.sha }], [], 10);
-	c.two = await commit('Second', [file('src/a.txt', 'a\nB\nc\nd\n'), file('docs/guide.md', '# Guide\n'), { path: 'bin.dat', mode: '100644', type: 'blob', sha: null }], [c.one], 20);
+	c.one = await commit(
+		'First\n\nThe beginning.',
+		[file('README', 'hello\n'), file('src/a.txt', 'a\nb\nc\n'), { path: 'bin.dat', mode: '100644', type: 'blob', sha: bin.sha }],
+		[],
+		10,
+	);
+	c.two = await commit(
+		'Second',
+		[
+			file('src/a.txt', 'a\nB\nc\nd\n'),
+			file('docs/guide.md', '# Guide\n'),
+			{ path: 'bin.dat', mode: '100644', type: 'blob', sha: null },
+		],
+		[c.one],
+		20,
+	);
 	const mike = s.app.stores.accounts.user('mike')!;
 	const host = new URL(s.origin).hostname;
-	c.three = await commit('Third', [{ path: 'docs/guide.md', mode: '100644', type: 'blob', sha: null }, file('docs/manual.md', '# Guide\n')], [c.two], 30, `${mike.id}+mike@users.noreply.${host}`);
+	c.three = await commit(
+		'Third',
+		[{ path: 'docs/guide.md', mode: '100644', type: 'blob', sha: null }, file('docs/manual.md', '# Guide\n')],
+		[c.two],
+		30,
+		`${mike.id}+mike@users.noreply.${host}`,
+	);
 	c.side = await commit('Side', [file('README', 'hello\nworld\n')], [c.one], 25);
 	await must('POST', `${R}/git/refs`, { ref: 'refs/heads/main', sha: c.three });
 	await must('POST', `${R}/git/refs`, { ref: 'refs/heads/feature', sha: c.side });
 	await must('POST', `${R}/git/refs`, { ref: 'refs/tags/v1', sha: c.one });
-	const tag = await must('POST', `${R}/git/tags`, { tag: 'v2', message: 'Two', object: c.two, type: 'commit', tagger: { name: 'O', email: 'o@example.com', date: '2026-01-02T00:00:00Z' } });
+	const tag = await must('POST', `${R}/git/tags`, {
+		tag: 'v2',
+		message: 'Two',
+		object: c.two,
+		type: 'commit',
+		tagger: { name: 'O', email: 'o@example.com', date: '2026-01-02T00:00:00Z' },
+	});
 	await must('POST', `${R}/git/refs`, { ref: 'refs/tags/v2', sha: tag.sha });
 	const tree = await must('POST', '/repos/acme/vault/git/trees', { tree: [file('a', 'a')] });
 	const root = await must('POST', '/repos/acme/vault/git/commits', { message: 'root', tree: tree.sha, parents: [] });
@@ -96,15 +134,33 @@ test('GET /commits – newest first from the default branch, as git log; sha, pa
 	const res = await s.get(`${R}/commits`);
 	assert.is(res.status, 200, '~> anonymous on a public repository');
 	assert.equal(shas(res.body), git(['log', '--format=%H', c.three]).trim().split('\n'), '~> git log’s order');
-	assert.equal(Object.keys(res.body[0]), ['sha', 'node_id', 'commit', 'url', 'html_url', 'comments_url', 'author', 'committer', 'parents']);
+	assert.equal(Object.keys(res.body[0]), [
+		'sha',
+		'node_id',
+		'commit',
+		'url',
+		'html_url',
+		'comments_url',
+		'author',
+		'committer',
+		'parents',
+	]);
 	assert.is(res.body[0].author.login, 'mike', '~> a noreply email names its user');
 	assert.is(res.body[1].author, null, '~> an email no user has: null');
 	assert.equal(shas((await s.get(`${R}/commits?sha=feature`)).body), [c.side, c.one], '~> sha takes a branch');
-	assert.equal(shas((await s.get(`${R}/commits?path=src/a.txt`)).body), git(['log', '--format=%H', c.three, '--', 'src/a.txt']).trim().split('\n'), '~> path: as git log -- path');
+	assert.equal(
+		shas((await s.get(`${R}/commits?path=src/a.txt`)).body),
+		git(['log', '--format=%H', c.three, '--', 'src/a.txt']).trim().split('\n'),
+		'~> path: as git log -- path',
+	);
 	assert.equal(shas((await s.get(`${R}/commits?path=docs`)).body), [c.three, c.two], '~> a folder path');
 	assert.equal(shas((await s.get(`${R}/commits?author=mike`)).body), [c.three], '~> author by login');
 	assert.equal(shas((await s.get(`${R}/commits?author=olivia@example.com`)).body), [c.two, c.one], '~> author by email');
-	assert.equal(shas((await s.get(`${R}/commits?since=2026-01-01T00:00:15Z&until=2026-01-01T00:00:25Z`)).body), [c.two], '~> since and until, inclusive');
+	assert.equal(
+		shas((await s.get(`${R}/commits?since=2026-01-01T00:00:15Z&until=2026-01-01T00:00:25Z`)).body),
+		[c.two],
+		'~> since and until, inclusive',
+	);
 	const page = await s.get(`${R}/commits?per_page=1&page=2`);
 	assert.equal(shas(page.body), [c.two]);
 	assert.match(page.headers.get('link') ?? '', /page=3>; rel="next"/);
@@ -113,9 +169,26 @@ test('GET /commits – newest first from the default branch, as git log; sha, pa
 	assert.equal([nope.status, nope.body.message], [404, 'No commit found for SHA: nope'], '~> the list answers 404 for an unknown sha');
 	assert.is((await s.get('/repos/acme/vault/commits', outsider)).status, 404, '~> hidden private repository');
 	assert.is((await s.get('/repos/acme/vault/commits')).status, 404);
-	assert.is((await s.get('/repos/acme/vault/commits', s.token('olivia', { scopes: [] }))).status, 404, '~> a classic token without repo sees public repositories only');
-	assert.is((await s.get('/repos/acme/vault/commits', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} }))).status, 404, '~> a fine-grained token without Contents: the public view');
-	assert.is((await s.get('/repos/acme/vault/commits', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'read' } }))).status, 200, '~> with Contents (read) it reads');
+	assert.is(
+		(await s.get('/repos/acme/vault/commits', s.token('olivia', { scopes: [] }))).status,
+		404,
+		'~> a classic token without repo sees public repositories only',
+	);
+	assert.is(
+		(await s.get('/repos/acme/vault/commits', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} }))).status,
+		404,
+		'~> a fine-grained token without Contents: the public view',
+	);
+	assert.is(
+		(
+			await s.get(
+				'/repos/acme/vault/commits',
+				s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'read' } }),
+			)
+		).status,
+		200,
+		'~> with Contents (read) it reads',
+	);
 	const empty = await s.get('/repos/acme/empty/commits', owner);
 	assert.equal([empty.status, empty.body.message], [409, 'Git Repository is empty.']);
 });
@@ -126,7 +199,11 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 	assert.equal(res.body.stats, { total: 4, additions: 3, deletions: 1 }, '~> binary files count no lines');
 	const files = Object.fromEntries(res.body.files.map((f: any) => [f.filename, f]));
 	assert.equal(Object.keys(files), ['bin.dat', 'docs/guide.md', 'src/a.txt'], '~> path order');
-	assert.equal([files['bin.dat'].status, files['bin.dat'].changes, files['bin.dat'].patch], ['removed', 0, undefined], '~> binary: no patch');
+	assert.equal(
+		[files['bin.dat'].status, files['bin.dat'].changes, files['bin.dat'].patch],
+		['removed', 0, undefined],
+		'~> binary: no patch',
+	);
 	assert.equal(files['docs/guide.md'], {
 		sha: git(['rev-parse', `${c.two}:docs/guide.md`]).trim(),
 		filename: 'docs/guide.md',
@@ -151,7 +228,11 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 	for (const sha of [c.one, c.two, c.three]) {
 		const patch = await s.get(`${R}/commits/${sha}`, undefined, { Accept: 'application/vnd.github.patch' });
 		const expected = git(['format-patch', '--stdout', '--no-binary', '-1', sha]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n');
-		assert.is(patch.text, expected, `~> .patch: git format-patch --stdout --no-binary (diffstat, summary, diff; GitHub shows no binary patches) for ${sha}`);
+		assert.is(
+			patch.text,
+			expected,
+			`~> .patch: git format-patch --stdout --no-binary (diffstat, summary, diff; GitHub shows no binary patches) for ${sha}`,
+		);
 	}
 	// Kinds git treats specially: a file turned folder, a mode change, a symbolic link, an empty file.
 	const odd = await commit(
@@ -172,17 +253,32 @@ test('GET /commits/{ref} – stats and files from the first parent’s tree, pat
 	const oddPatch = await s.get(`${R}/commits/${odd}`, undefined, { Accept: 'application/vnd.github.patch' });
 	assert.is(oddPatch.text, git(['format-patch', '--stdout', '--no-binary', '-1', odd]).replace(/\n-- \n.*\n\n$/, '\n-- \nGitstead\n\n'));
 	// More than 300 files: pages of 300, the same stats on each.
-	const many = await commit('Many', Array.from({ length: 305 }, (_, i) => file(`many/f${String(i).padStart(3, '0')}`, `${i}\n`)), [c.one], 36);
+	const many = await commit(
+		'Many',
+		Array.from({ length: 305 }, (_, i) => file(`many/f${String(i).padStart(3, '0')}`, `${i}\n`)),
+		[c.one],
+		36,
+	);
 	const first = await s.get(`${R}/commits/${many}`);
 	assert.equal([first.body.files.length, first.body.stats.additions], [300, 305]);
 	assert.match(first.headers.get('link') ?? '', /page=2>; rel="next"/);
 	const rest = await s.get(`${R}/commits/${many}?page=2`);
-	assert.equal([rest.body.files.map((f: any) => f.filename), rest.body.stats.total], [['many/f300', 'many/f301', 'many/f302', 'many/f303', 'many/f304'], 305]);
+	assert.equal(
+		[rest.body.files.map((f: any) => f.filename), rest.body.stats.total],
+		[['many/f300', 'many/f301', 'many/f302', 'many/f303', 'many/f304'], 305],
+	);
 	const renamed = (await s.get(`${R}/commits/${c.three}`)).body.files;
-	assert.equal(renamed.map((f: any) => [f.status, f.filename, f.previous_filename, f.changes]), [['renamed', 'docs/manual.md', 'docs/guide.md', 0]]);
+	assert.equal(
+		renamed.map((f: any) => [f.status, f.filename, f.previous_filename, f.changes]),
+		[['renamed', 'docs/manual.md', 'docs/guide.md', 0]],
+	);
 	const root = (await s.get(`${R}/commits/v1`)).body;
 	assert.is(root.sha, c.one, '~> a tag names its commit');
-	assert.equal(root.files.map((f: any) => f.status), ['added', 'added', 'added'], '~> a root commit adds everything');
+	assert.equal(
+		root.files.map((f: any) => f.status),
+		['added', 'added', 'added'],
+		'~> a root commit adds everything',
+	);
 	assert.is((await s.get(`${R}/commits/main`)).body.sha, c.three, '~> a branch');
 	assert.is((await s.get(`${R}/commits/${c.two.slice(0, 8)}`)).body.sha, c.two, '~> an abbreviated id');
 	const unknown = await s.get(`${R}/commits/nope`);
@@ -194,7 +290,19 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	const res = await s.get(`${R}/compare/main...feature`);
 	assert.is(res.status, 200);
 	assert.equal(Object.keys(res.body), [
-		'url', 'html_url', 'permalink_url', 'diff_url', 'patch_url', 'base_commit', 'merge_base_commit', 'status', 'ahead_by', 'behind_by', 'total_commits', 'commits', 'files',
+		'url',
+		'html_url',
+		'permalink_url',
+		'diff_url',
+		'patch_url',
+		'base_commit',
+		'merge_base_commit',
+		'status',
+		'ahead_by',
+		'behind_by',
+		'total_commits',
+		'commits',
+		'files',
 	]);
 	assert.is(res.body.status, 'diverged');
 	assert.is(res.body.ahead_by, Number(git(['rev-list', '--count', `${c.three}..${c.side}`])));
@@ -202,7 +310,11 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	assert.is(res.body.merge_base_commit.sha, git(['merge-base', c.three, c.side]).trim());
 	assert.is(res.body.base_commit.sha, c.three);
 	assert.equal(shas(res.body.commits), [c.side]);
-	assert.equal(res.body.files.map((f: any) => f.filename), ['README'], '~> three dots: the head’s changes since the merge base');
+	assert.equal(
+		res.body.files.map((f: any) => f.filename),
+		['README'],
+		'~> three dots: the head’s changes since the merge base',
+	);
 	assert.is(res.body.url, `${s.api}${R}/compare/main...feature`);
 	assert.is(res.body.diff_url, `${s.origin}/acme/app/compare/main...feature.diff`);
 	assert.is(res.body.permalink_url, `${s.origin}/acme/app/compare/acme:${c.three}...acme:${c.side}`);
@@ -210,20 +322,44 @@ test('GET /compare/{basehead} – status, ahead_by and behind_by as git rev-list
 	assert.equal([ahead.status, ahead.ahead_by, ahead.behind_by, ahead.total_commits], ['ahead', 2, 0, 2]);
 	assert.equal(shas(ahead.commits), [c.two, c.three], '~> oldest first');
 	const second = await s.get(`${R}/compare/${c.one}...main?per_page=1&page=2`);
-	assert.equal([shas(second.body.commits), second.body.files, second.body.total_commits], [[c.three], [], 2], '~> a page of commits; files on the first page only');
+	assert.equal(
+		[shas(second.body.commits), second.body.files, second.body.total_commits],
+		[[c.three], [], 2],
+		'~> a page of commits; files on the first page only',
+	);
 	assert.match(second.headers.get('link') ?? '', /page=1>; rel="prev"/);
 	assert.is((await s.get(`${R}/compare/main...v1`)).body.status, 'behind');
-	assert.equal([(await s.get(`${R}/compare/main...main`)).body.status, (await s.get(`${R}/compare/main...main`)).body.files], ['identical', []]);
+	assert.equal(
+		[(await s.get(`${R}/compare/main...main`)).body.status, (await s.get(`${R}/compare/main...main`)).body.files],
+		['identical', []],
+	);
 	assert.is((await s.get(`${R}/compare/acme:main...acme:feature`)).body.status, 'diverged', '~> owner:branch');
 	// A fork's branch: owner:ref names the fork of the network its owner holds.
 	const fork = await s.request('POST', `${R}/forks`, { token: outsider, body: {} });
 	assert.is(fork.status, 202);
-	const tree = await must('POST', '/repos/nora/app/git/trees', { tree: [file('FORK', 'fork\n')], base_tree: (await must('GET', `${R}/git/commits/${c.three}`)).tree.sha }, outsider);
-	const forked = await must('POST', '/repos/nora/app/git/commits', { message: 'In the fork', tree: tree.sha, parents: [c.three] }, outsider);
+	const tree = await must(
+		'POST',
+		'/repos/nora/app/git/trees',
+		{ tree: [file('FORK', 'fork\n')], base_tree: (await must('GET', `${R}/git/commits/${c.three}`)).tree.sha },
+		outsider,
+	);
+	const forked = await must(
+		'POST',
+		'/repos/nora/app/git/commits',
+		{ message: 'In the fork', tree: tree.sha, parents: [c.three] },
+		outsider,
+	);
 	await must('POST', '/repos/nora/app/git/refs', { ref: 'refs/heads/patch-1', sha: forked.sha }, outsider);
 	const across = await s.get(`${R}/compare/main...nora:patch-1`, outsider);
-	assert.equal([across.status, across.body.status, across.body.ahead_by, shas(across.body.commits)], [200, 'ahead', 1, [forked.sha]], '~> main...nora:patch-1');
-	assert.equal(across.body.files.map((f: any) => f.filename), ['FORK']);
+	assert.equal(
+		[across.status, across.body.status, across.body.ahead_by, shas(across.body.commits)],
+		[200, 'ahead', 1, [forked.sha]],
+		'~> main...nora:patch-1',
+	);
+	assert.equal(
+		across.body.files.map((f: any) => f.filename),
+		['FORK'],
+	);
 	assert.is(across.body.permalink_url, `${s.origin}/acme/app/compare/acme:${c.three}...nora:${forked.sha}`);
 	assert.is((await s.get(`${R}/compare/main...acme:app:feature`)).body.status, 'diverged', '~> owner:repo:ref');
 	assert.is((await s.get(`${R}/compare/main...ghost:patch-1`)).status, 404, '~> an owner with no fork in the network');
@@ -254,9 +390,18 @@ test('GET /tags – newest name first, annotated tags peeled to their commit, wi
 		commit: { sha: c.two, url: `${s.api}${R}/commits/${c.two}` },
 		node_id: res.body[0].node_id,
 	});
-	assert.equal(res.body.map((t: any) => [t.name, t.commit.sha]), [['v2', c.two], ['v1', c.one]]);
+	assert.equal(
+		res.body.map((t: any) => [t.name, t.commit.sha]),
+		[
+			['v2', c.two],
+			['v1', c.one],
+		],
+	);
 	const page = await s.get(`${R}/tags?per_page=1&page=2`);
-	assert.equal(page.body.map((t: any) => t.name), ['v1']);
+	assert.equal(
+		page.body.map((t: any) => t.name),
+		['v1'],
+	);
 	assert.equal((await s.get('/repos/acme/empty/tags', owner)).body, [], '~> an empty repository has none');
 	assert.is((await s.get('/repos/acme/vault/tags', outsider)).status, 404);
 });

@@ -118,14 +118,21 @@ test('group commit: concurrent writes of one turn commit together, each all-or-n
 			names.map(async (name) => {
 				const res = await s.request('POST', '/orgs/kco/teams', { token, body: { name } });
 				// Another connection sees the team as soon as the answer arrives: answers wait for the commit.
-				const stored = res.status === 201 ? reader.prepare('SELECT count(*) FROM teams WHERE slug = ?').pluck().get(res.body.slug) : null;
+				const stored =
+					res.status === 201 ? reader.prepare('SELECT count(*) FROM teams WHERE slug = ?').pluck().get(res.body.slug) : null;
 				return { name, status: res.status, stored };
 			}),
 		);
 		assert.equal(answers.filter((a) => a.status === 201).length, 23, '~> every other creation succeeded');
 		assert.equal(answers.filter((a) => a.status === 422).length, 1, '~> the duplicate alone was refused');
-		assert.ok(answers.every((a) => a.status !== 201 || a.stored === 1), '~> each 201 was committed before it was sent');
-		assert.is(reader.prepare("SELECT count(*) FROM teams t JOIN accounts o ON o.id = t.org_id WHERE o.login = 'kco'").pluck().get(), 23);
+		assert.ok(
+			answers.every((a) => a.status !== 201 || a.stored === 1),
+			'~> each 201 was committed before it was sent',
+		);
+		assert.is(
+			reader.prepare("SELECT count(*) FROM teams t JOIN accounts o ON o.id = t.org_id WHERE o.login = 'kco'").pluck().get(),
+			23,
+		);
 		const events = reader.prepare("SELECT count(*) FROM events WHERE event = 'team' AND action = 'created'").pluck().get();
 		assert.is(events, 23, '~> one event per team created: the refused write left none behind');
 	} finally {

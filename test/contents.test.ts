@@ -13,7 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
 
-type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' } }).Octokit;
+type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
 const test = suite('contents');
 let s: TestServer;
@@ -44,10 +44,20 @@ async function gitCommit(files: Array<{ path: string; mode: string; content?: st
 function gitOf(repoId: number): (args: string[]) => string {
 	const bare = mkdtempSync(join(work, 'bare-'));
 	const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-	const run = (args: string[], input?: Buffer) => execFileSync('git', args, { cwd: bare, input, env, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
+	const run = (args: string[], input?: Buffer) =>
+		execFileSync('git', args, { cwd: bare, input, env, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
 	run(['init', '--bare', '-q', '.']);
-	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{ sha: string; type: string; content: Buffer }>;
-	for (const row of rows) assert.is(run(['hash-object', '-w', '-t', row.type, '--stdin'], row.content).trim(), row.sha, `~> git agrees on ${row.type} ${row.sha}`);
+	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{
+		sha: string;
+		type: string;
+		content: Buffer;
+	}>;
+	for (const row of rows)
+		assert.is(
+			run(['hash-object', '-w', '-t', row.type, '--stdin'], row.content).trim(),
+			row.sha,
+			`~> git agrees on ${row.type} ${row.sha}`,
+		);
 	return (args) => run(args);
 }
 
@@ -100,11 +110,18 @@ test('auto_init makes a first commit with README.md, .gitignore and LICENSE on t
 	assert.is(commit.body.message, 'Initial commit', "~> GitHub's message");
 	assert.equal(commit.body.parents, [], '~> a root commit');
 	const tree = await s.request('GET', `/repos/olivia/starter/git/trees/${commit.body.tree.sha}`, { token: owner });
-	assert.equal(tree.body.tree.map((e: { path: string }) => e.path), ['.gitignore', 'LICENSE', 'README.md'], '~> the three files');
+	assert.equal(
+		tree.body.tree.map((e: { path: string }) => e.path),
+		['.gitignore', 'LICENSE', 'README.md'],
+		'~> the three files',
+	);
 	const readme = await s.request('GET', '/repos/olivia/starter/contents/README.md', { token: owner });
 	assert.is(unb64(readme.body.content), '# starter\n\nA starter\n', '~> README.md is "# name" and the description');
 	const license = await s.request('GET', '/repos/olivia/starter/contents/LICENSE', { token: owner });
-	assert.ok(unb64(license.body.content).startsWith('MIT License\n\nCopyright (c) 2026 olivia\n'), '~> LICENSE is the MIT text with the year and holder');
+	assert.ok(
+		unb64(license.body.content).startsWith('MIT License\n\nCopyright (c) 2026 olivia\n'),
+		'~> LICENSE is the MIT text with the year and holder',
+	);
 	const ignore = await s.request('GET', '/repos/olivia/starter/contents/.gitignore', { token: owner });
 	assert.ok(unb64(ignore.body.content).includes('__pycache__/'), '~> .gitignore is the Python template');
 
@@ -112,14 +129,24 @@ test('auto_init makes a first commit with README.md, .gitignore and LICENSE on t
 	git(['fsck', '--strict', '--no-dangling', ref.body.object.sha]);
 	assert.is(git(['cat-file', '-p', `${ref.body.object.sha}:LICENSE`]), unb64(license.body.content), '~> git reads the same LICENSE');
 
-	const gnu = await s.request('POST', '/user/repos', { token: owner, body: { name: 'gnu', auto_init: true, license_template: 'gpl-3.0' } });
+	const gnu = await s.request('POST', '/user/repos', {
+		token: owner,
+		body: { name: 'gnu', auto_init: true, license_template: 'gpl-3.0' },
+	});
 	assert.is(gnu.status, 201);
 	const gpl = await s.request('GET', '/repos/olivia/gnu/contents/LICENSE', { token: owner });
 	assert.match(unb64(gpl.body.content), 'GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007', '~> the GPL text');
 	const gnuTree = await s.request('GET', '/repos/olivia/gnu/contents', { token: owner });
-	assert.equal(gnuTree.body.map((e: { name: string }) => e.name), ['LICENSE', 'README.md'], '~> no .gitignore without a template');
+	assert.equal(
+		gnuTree.body.map((e: { name: string }) => e.name),
+		['LICENSE', 'README.md'],
+		'~> no .gitignore without a template',
+	);
 
-	const bad = await s.request('POST', '/user/repos', { token: owner, body: { name: 'other', auto_init: true, gitignore_template: 'Cobol-2099' } });
+	const bad = await s.request('POST', '/user/repos', {
+		token: owner,
+		body: { name: 'other', auto_init: true, gitignore_template: 'Cobol-2099' },
+	});
 	assert.is(bad.status, 422, '~> an unknown gitignore template is refused');
 	assert.is(bad.body.errors[0].field, 'gitignore_template', '~> naming the field');
 	const none = await s.request('GET', '/repos/olivia/other', { token: owner });
@@ -170,7 +197,11 @@ test('PUT …/contents/{path} creates a file as a commit on main (201), then upd
 	assert.is(ref.body.object.sha, update.body.commit.sha, '~> main moved to the new commit');
 
 	const git = gitOf(s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'app')!.id);
-	assert.is(git(['cat-file', '-p', `${update.body.commit.sha}:docs/guide.md`]), '# Guide\n\nMore.\n', '~> git reads the file at the commit');
+	assert.is(
+		git(['cat-file', '-p', `${update.body.commit.sha}:docs/guide.md`]),
+		'# Guide\n\nMore.\n',
+		'~> git reads the file at the commit',
+	);
 	git(['fsck', '--strict', '--no-dangling']);
 });
 
@@ -179,11 +210,17 @@ test('PUT refuses a missing sha (422), a wrong sha (409), bad paths and bad base
 	const missing = await s.request('PUT', `${R}/contents/docs/guide.md`, { token: owner, body: { message: 'x', content: b64('x') } });
 	assert.is(missing.status, 422, '~> replacing a file needs its sha');
 	assert.is(missing.body.message, 'Invalid request.\n\n"sha" wasn\'t supplied.', "~> GitHub's message");
-	const wrong = await s.request('PUT', `${R}/contents/docs/guide.md`, { token: owner, body: { message: 'x', content: b64('x'), sha: 'a'.repeat(40) } });
+	const wrong = await s.request('PUT', `${R}/contents/docs/guide.md`, {
+		token: owner,
+		body: { message: 'x', content: b64('x'), sha: 'a'.repeat(40) },
+	});
 	assert.is(wrong.status, 409, '~> a sha that is not the file is a conflict');
 	assert.is(wrong.body.message, `docs/guide.md does not match ${'a'.repeat(40)}`);
 	for (const path of ['a%2F..%2Fb', 'a%2F%2Fb', '.git/config', '.GIT/x', 'docs/guide.md/inner', 'docs', 'nul%00']) {
-		const res = await s.request('PUT', `${R}/contents/${path}`, { token: owner, body: { message: 'x', content: b64('x'), sha: current.body.sha } });
+		const res = await s.request('PUT', `${R}/contents/${path}`, {
+			token: owner,
+			body: { message: 'x', content: b64('x'), sha: current.body.sha },
+		});
 		assert.is(res.status, 422, `~> ${path} is refused`);
 	}
 	const bad64 = await s.request('PUT', `${R}/contents/new.txt`, { token: owner, body: { message: 'x', content: '***' } });
@@ -191,7 +228,10 @@ test('PUT refuses a missing sha (422), a wrong sha (409), bad paths and bad base
 	const noMessage = await s.request('PUT', `${R}/contents/new.txt`, { token: owner, body: { content: b64('x') } });
 	assert.is(noMessage.status, 422, '~> message is required');
 	assert.is(noMessage.body.message, 'Invalid request.\n\n"message" wasn\'t supplied.', "~> GitHub's message");
-	const branch = await s.request('PUT', `${R}/contents/new.txt`, { token: owner, body: { message: 'x', content: b64('x'), branch: 'nope' } });
+	const branch = await s.request('PUT', `${R}/contents/new.txt`, {
+		token: owner,
+		body: { message: 'x', content: b64('x'), branch: 'nope' },
+	});
 	assert.is(branch.status, 404, '~> a branch that does not exist is 404');
 	const after = await s.request('GET', `${R}/contents/docs/guide.md`, { token: owner });
 	assert.is(after.body.sha, current.body.sha, '~> nothing changed');
@@ -202,9 +242,15 @@ test('writes need push access: anonymous 401, outsider 404 on a private reposito
 	assert.is(anonymous.status, 401, '~> anonymous callers must authenticate');
 	const outside = await s.request('PUT', `${R}/contents/x.txt`, { token: outsider, body: { message: 'x', content: b64('x') } });
 	assert.is(outside.status, 403, '~> a public repository the caller cannot push to is 403');
-	const hidden = await s.request('PUT', '/repos/acme/secret/contents/x.txt', { token: outsider, body: { message: 'x', content: b64('x') } });
+	const hidden = await s.request('PUT', '/repos/acme/secret/contents/x.txt', {
+		token: outsider,
+		body: { message: 'x', content: b64('x') },
+	});
 	assert.is(hidden.status, 404, '~> a private repository is hidden');
-	const scoped = await s.request('PUT', '/repos/acme/secret/contents/x.txt', { token: publicOnly, body: { message: 'x', content: b64('x') } });
+	const scoped = await s.request('PUT', '/repos/acme/secret/contents/x.txt', {
+		token: publicOnly,
+		body: { message: 'x', content: b64('x') },
+	});
 	assert.is(scoped.status, 404, '~> a public_repo token does not reach private repositories');
 	const readOnly = s.token('olivia', { kind: 'fine-grained', permissions: { contents: 'read' }, org: 'acme' });
 	const refused = await s.request('PUT', `${R}/contents/x.txt`, { token: readOnly, body: { message: 'x', content: b64('x') } });
@@ -222,19 +268,31 @@ test('reads and deletes: tokens that may not, hidden repositories, validation', 
 		const scoped = await s.request('GET', `/repos/acme/secret${path}`, { token: noRepoScope });
 		assert.is(scoped.status, 404, `~> ${path}: a classic token without repo does not see a private repository`);
 		const fine = await s.request('GET', `/repos/acme/secret${path}`, { token: noContents });
-		assert.ok([403, 404].includes(fine.status), `~> ${path}: a fine-grained token without Contents reads nothing private (${fine.status})`);
+		assert.ok(
+			[403, 404].includes(fine.status),
+			`~> ${path}: a fine-grained token without Contents reads nothing private (${fine.status})`,
+		);
 		const ok = await s.request('GET', `/repos/acme/secret${path}`, { token: owner });
 		assert.ok(ok.status === 200 || ok.status === 302, `~> ${path}: the owner reads it (${ok.status})`);
 	}
 	const twoRefs = await s.request('GET', '/repos/acme/secret/contents/README.md?ref=main&ref=other', { token: owner });
 	assert.is(twoRefs.status, 422, '~> ref must be one string');
 	const file = await s.request('GET', '/repos/acme/secret/contents/README.md', { token: owner });
-	const hidden = await s.request('DELETE', '/repos/acme/secret/contents/README.md', { token: outsider, body: { message: 'x', sha: file.body.sha } });
+	const hidden = await s.request('DELETE', '/repos/acme/secret/contents/README.md', {
+		token: outsider,
+		body: { message: 'x', sha: file.body.sha },
+	});
 	assert.is(hidden.status, 404, '~> deleting in a hidden repository is 404');
 	const readOnly = s.token('olivia', { kind: 'fine-grained', permissions: { contents: 'read' }, org: 'acme' });
-	const refused = await s.request('DELETE', '/repos/acme/secret/contents/README.md', { token: readOnly, body: { message: 'x', sha: file.body.sha } });
+	const refused = await s.request('DELETE', '/repos/acme/secret/contents/README.md', {
+		token: readOnly,
+		body: { message: 'x', sha: file.body.sha },
+	});
 	assert.is(refused.status, 403, '~> Contents read may not delete');
-	const badType = await s.request('DELETE', '/repos/acme/secret/contents/README.md', { token: owner, body: { message: 5, sha: file.body.sha } });
+	const badType = await s.request('DELETE', '/repos/acme/secret/contents/README.md', {
+		token: owner,
+		body: { message: 5, sha: file.body.sha },
+	});
 	assert.is(badType.status, 422, '~> message must be a string');
 	const still = await s.request('GET', '/repos/acme/secret/contents/README.md', { token: owner });
 	assert.is(still.body.sha, file.body.sha, '~> nothing was deleted');
@@ -263,11 +321,19 @@ test('GET …/contents/{path}: a file (base64 in lines of 60), a folder listing,
 
 	const root = await s.request('GET', `${R}/contents`);
 	assert.is(root.status, 200);
-	assert.equal(root.body.map((e: { name: string; type: string }) => `${e.type}:${e.name}`), ['dir:docs', 'file:long.txt'], '~> the root folder, in git order');
+	assert.equal(
+		root.body.map((e: { name: string; type: string }) => `${e.type}:${e.name}`),
+		['dir:docs', 'file:long.txt'],
+		'~> the root folder, in git order',
+	);
 	assert.ok(!('content' in root.body[1]), '~> a listing carries no content');
 	assert.is(root.body[0].download_url, null, '~> folders have no download_url');
 	const docs = await s.request('GET', `${R}/contents/docs/`);
-	assert.equal(docs.body.map((e: { path: string }) => e.path), ['docs/guide.md'], '~> a folder, trailing slash or not');
+	assert.equal(
+		docs.body.map((e: { path: string }) => e.path),
+		['docs/guide.md'],
+		'~> a folder, trailing slash or not',
+	);
 	const object = await s.request('GET', `${R}/contents/docs`, { headers: { Accept: 'application/vnd.github.object' } });
 	assert.is(object.body.type, 'dir', '~> the object media type answers the folder itself');
 	assert.is(object.body.entries.length, 1, '~> with its entries');
@@ -289,7 +355,10 @@ test('GET …/contents/{path}: a file (base64 in lines of 60), a folder listing,
 
 test('a file over 1 MB: 403 too_large as JSON, empty content with encoding none as object, bytes as raw', async () => {
 	const big = Buffer.alloc(1024 * 1024 + 1, 'a');
-	const put = await s.request('PUT', `${R}/contents/big.bin`, { token: owner, body: { message: 'Big', content: big.toString('base64') } });
+	const put = await s.request('PUT', `${R}/contents/big.bin`, {
+		token: owner,
+		body: { message: 'Big', content: big.toString('base64') },
+	});
 	assert.is(put.status, 201, `~> written: ${put.status}`);
 	const json = await s.request('GET', `${R}/contents/big.bin`);
 	assert.is(json.status, 403, '~> too large for JSON');
@@ -308,7 +377,10 @@ test('branches with slashes and paths with spaces: in ?ref, branch, URLs and dow
 	const head = (await s.request('GET', `${R}/git/ref/heads/main`, { token: owner })).body.object.sha;
 	const made = await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/feature/x', sha: head } });
 	assert.is(made.status, 201);
-	const put = await s.request('PUT', `${R}/contents/notes/my%20notes.md`, { token: owner, body: { message: 'Notes', content: b64('spaced'), branch: 'feature/x' } });
+	const put = await s.request('PUT', `${R}/contents/notes/my%20notes.md`, {
+		token: owner,
+		body: { message: 'Notes', content: b64('spaced'), branch: 'feature/x' },
+	});
 	assert.is(put.status, 201, `~> written on feature/x: ${put.text}`);
 	assert.is(put.body.content.path, 'notes/my notes.md', '~> the path decoded');
 	assert.is(put.body.content.url, `${s.api}${R}/contents/notes/my%20notes.md?ref=feature%2Fx`, '~> and encoded in URLs');
@@ -352,7 +424,10 @@ test('symbolic links and submodules: a link to a file answers the file, others t
 	const lib = await s.request('GET', `${R}/contents/lib`);
 	assert.is(lib.body[0].type, 'file', "~> a listing shows a submodule as 'file' (GitHub's backward-compatible form)");
 	const root = await s.request('GET', `${R}/contents`);
-	assert.ok(root.body.some((e: { name: string; type: string }) => e.name === 'escape' && e.type === 'symlink'), '~> and a link as symlink');
+	assert.ok(
+		root.body.some((e: { name: string; type: string }) => e.name === 'escape' && e.type === 'symlink'),
+		'~> and a link as symlink',
+	);
 });
 
 test('DELETE …/contents/{path} with its sha commits the removal (200, content null); wrong sha 409, missing sha 422, missing file 404', async () => {
@@ -366,7 +441,10 @@ test('DELETE …/contents/{path} with its sha commits the removal (200, content 
 	assert.is(nothing.status, 404, '~> deleting a missing file is 404');
 	const anonymous = await s.request('DELETE', `${R}/contents/long.txt`, { body: { message: 'x', sha: file.body.sha } });
 	assert.is(anonymous.status, 401);
-	const done = await s.request('DELETE', `${R}/contents/long.txt`, { token: owner, body: { message: 'Remove long.txt', sha: file.body.sha } });
+	const done = await s.request('DELETE', `${R}/contents/long.txt`, {
+		token: owner,
+		body: { message: 'Remove long.txt', sha: file.body.sha },
+	});
 	assert.is(done.status, 200, `~> deleted: ${done.text}`);
 	assert.is(done.body.content, null, '~> content is null');
 	assert.is(done.body.commit.message, 'Remove long.txt');
@@ -378,7 +456,10 @@ test('the contents writes record the push through the git events', async () => {
 	const before = s.app.db.prepare("SELECT count(*) FROM events WHERE event = 'push'").pluck().get() as number;
 	const res = await s.request('PUT', `${R}/contents/notes.txt`, { token: owner, body: { message: 'Notes', content: b64('notes') } });
 	assert.is(res.status, 201);
-	const rows = s.app.db.prepare("SELECT feed_type, payload FROM events WHERE event = 'push' ORDER BY id DESC LIMIT 1").all() as Array<{ feed_type: string; payload: string }>;
+	const rows = s.app.db.prepare("SELECT feed_type, payload FROM events WHERE event = 'push' ORDER BY id DESC LIMIT 1").all() as Array<{
+		feed_type: string;
+		payload: string;
+	}>;
 	const after = s.app.db.prepare("SELECT count(*) FROM events WHERE event = 'push'").pluck().get() as number;
 	assert.is(after, before + 1, '~> one push event');
 	assert.is(rows[0].feed_type, 'PushEvent', '~> shown as a PushEvent');
@@ -388,8 +469,14 @@ test('the contents writes record the push through the git events', async () => {
 test('GET …/readme finds README case-insensitively, in a folder too; raw and html media', async () => {
 	const none = await s.request('GET', `${R}/readme`);
 	assert.is(none.status, 404, '~> no README yet');
-	await s.request('PUT', `${R}/contents/ReadMe.MD`, { token: owner, body: { message: 'Readme', content: b64('# App\n\nHello *world*.\n') } });
-	await s.request('PUT', `${R}/contents/docs/readme.txt`, { token: owner, body: { message: 'Docs readme', content: b64('Plain <text>\n') } });
+	await s.request('PUT', `${R}/contents/ReadMe.MD`, {
+		token: owner,
+		body: { message: 'Readme', content: b64('# App\n\nHello *world*.\n') },
+	});
+	await s.request('PUT', `${R}/contents/docs/readme.txt`, {
+		token: owner,
+		body: { message: 'Docs readme', content: b64('Plain <text>\n') },
+	});
 	const readme = await s.request('GET', `${R}/readme`);
 	assert.is(readme.status, 200);
 	assert.is(readme.body.path, 'ReadMe.MD', '~> found case-insensitively');
@@ -406,9 +493,12 @@ test('GET …/readme finds README case-insensitively, in a folder too; raw and h
 	const fileHtml = await s.request('GET', `${R}/contents/docs/guide.md`, { headers: { Accept: 'application/vnd.github.html+json' } });
 	assert.ok(fileHtml.text.startsWith('<div id="file" class="md"'), '~> any Markdown file renders with the html media type');
 	assert.ok(fileHtml.text.includes('<h1>Guide</h1>'), `~> rendered: ${fileHtml.text}`);
-	const put = await s.request('PUT', `${R}/contents/.github/README`, { token: owner, body: { message: 'Profile', content: b64('From .github\n') } });
+	const put = await s.request('PUT', `${R}/contents/.github/README`, {
+		token: owner,
+		body: { message: 'Profile', content: b64('From .github\n') },
+	});
 	const preferred = await s.request('GET', `${R}/readme`);
-	assert.is(preferred.body.path, '.github/README', "~> .github/ comes before the root, as on GitHub");
+	assert.is(preferred.body.path, '.github/README', '~> .github/ comes before the root, as on GitHub');
 	await s.request('DELETE', `${R}/contents/.github/README`, { token: owner, body: { message: 'Unprofile', sha: put.body.content.sha } });
 	const missingDir = await s.request('GET', `${R}/readme/nowhere`);
 	assert.is(missingDir.status, 404);
@@ -429,7 +519,10 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 	const tarball = await s.request('GET', `${R}/tarball`);
 	assert.is(tarball.status, 302, '~> a redirect');
 	const location = tarball.headers.get('location')!;
-	assert.ok(location.startsWith(`${s.origin}/_codeload/acme/app/legacy.tar.gz/${head}`), `~> to the archive of main's commit: ${location}`);
+	assert.ok(
+		location.startsWith(`${s.origin}/_codeload/acme/app/legacy.tar.gz/${head}`),
+		`~> to the archive of main's commit: ${location}`,
+	);
 	const tarFile = join(work, 'app.tar.gz');
 	writeFileSync(tarFile, Buffer.from(await (await fetch(location)).arrayBuffer()));
 	const listed = execFileSync('tar', ['-tzf', tarFile]).toString('utf8').split('\n').filter(Boolean);
@@ -449,11 +542,19 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 			.map((line) => line.replace(/^(\S+)\s+\S+\s+(\d+)\s+\S+\s+\S+\s+/, '$1 $2 '))
 			.sort();
 	const ours = verbose(tarFile, true);
-	assert.ok(ours.some((line) => line.startsWith('-rwxrwxr-x') && line.endsWith('/bin/run.sh')), '~> an executable file keeps its mode');
-	assert.ok(ours.some((line) => line.endsWith(`${'x'.repeat(120)}.txt`)), '~> a path over 100 characters (pax header)');
+	assert.ok(
+		ours.some((line) => line.startsWith('-rwxrwxr-x') && line.endsWith('/bin/run.sh')),
+		'~> an executable file keeps its mode',
+	);
+	assert.ok(
+		ours.some((line) => line.endsWith(`${'x'.repeat(120)}.txt`)),
+		'~> a path over 100 characters (pax header)',
+	);
 	assert.equal(ours, verbose(gitTar, false), '~> modes, sizes, names and link targets agree with git archive');
 
-	const gitComment = execFileSync('git', ['get-tar-commit-id'], { input: execFileSync('gzip', ['-dc', tarFile]) }).toString('utf8').trim();
+	const gitComment = execFileSync('git', ['get-tar-commit-id'], { input: execFileSync('gzip', ['-dc', tarFile]) })
+		.toString('utf8')
+		.trim();
 	assert.is(gitComment, head, '~> git get-tar-commit-id reads the commit from the pax header');
 
 	const zipball = await s.request('GET', `${R}/zipball/main`);
@@ -478,13 +579,27 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 	assert.ok(signed.includes('?token='), '~> a private archive URL is signed');
 	assert.is((await fetch(signed)).status, 200, '~> and downloads');
 	assert.is((await fetch(signed.replace(/\?token=.*$/, ''))).status, 404, '~> not without the token');
-	assert.is((await fetch(signed.replace(/token=(\d+)\./, (_m, e) => `token=${Number(e) + 1}.`))).status, 404, '~> nor with a forged expiry');
+	assert.is(
+		(await fetch(signed.replace(/token=(\d+)\./, (_m, e) => `token=${Number(e) + 1}.`))).status,
+		404,
+		'~> nor with a forged expiry',
+	);
 	s.clock.advance(301_000);
 	assert.is((await fetch(signed)).status, 404, '~> and not after five minutes');
 	const head2 = await fetch(location, { method: 'HEAD' });
 	assert.is(head2.status, 200, '~> HEAD answers the headers');
-	assert.is(head2.headers.get('content-disposition'), `attachment; filename=${top}.tar.gz`, "~> naming the file as GitHub's codeload does");
-	for (const odd of ['/_raw/acme/app/%E0%A4%A/x', '/_raw/acme/app/main/%ZZ', '/_codeload/acme/app/legacy.tar.gz/zzz', '/_codeload/nobody/app/legacy.zip/' + 'a'.repeat(40), '/_raw/acme/app/main/docs']) {
+	assert.is(
+		head2.headers.get('content-disposition'),
+		`attachment; filename=${top}.tar.gz`,
+		"~> naming the file as GitHub's codeload does",
+	);
+	for (const odd of [
+		'/_raw/acme/app/%E0%A4%A/x',
+		'/_raw/acme/app/main/%ZZ',
+		'/_codeload/acme/app/legacy.tar.gz/zzz',
+		'/_codeload/nobody/app/legacy.zip/' + 'a'.repeat(40),
+		'/_raw/acme/app/main/docs',
+	]) {
 		const res = await fetch(`${s.origin}${odd}`);
 		assert.is(res.status, 404, `~> ${odd} is 404, never a failure`);
 	}
@@ -493,7 +608,11 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 });
 
 test('a folder of more than 1,000 entries lists the first 1,000, as GitHub does', async () => {
-	const files = Array.from({ length: 1001 }, (_, i) => ({ path: `many/f${String(i).padStart(4, '0')}`, mode: '100644', content: `${i}` }));
+	const files = Array.from({ length: 1001 }, (_, i) => ({
+		path: `many/f${String(i).padStart(4, '0')}`,
+		mode: '100644',
+		content: `${i}`,
+	}));
 	await gitCommit(files, 'Many files');
 	const listing = await s.request('GET', `${R}/contents/many`);
 	assert.is(listing.status, 200);
@@ -508,7 +627,10 @@ test('an archived repository is read-only: PUT and DELETE answer 403, reads go o
 	assert.is(license.status, 200, '~> reads go on');
 	const put = await s.request('PUT', '/repos/olivia/gnu/contents/x.txt', { token: owner, body: { message: 'x', content: b64('x') } });
 	assert.is(put.status, 403, '~> no new file');
-	const del = await s.request('DELETE', '/repos/olivia/gnu/contents/LICENSE', { token: owner, body: { message: 'x', sha: license.body.sha } });
+	const del = await s.request('DELETE', '/repos/olivia/gnu/contents/LICENSE', {
+		token: owner,
+		body: { message: 'x', sha: license.body.sha },
+	});
 	assert.is(del.status, 403, '~> no deletion');
 });
 
@@ -518,10 +640,22 @@ test('branch protection holds for contents writes: a pusher waits for the requir
 	s.user('pete');
 	s.member('acme', 'pete');
 	const pusher = s.fullToken('pete');
-	assert.is((await s.request('PUT', '/repos/acme/guarded/collaborators/pete', { token: owner, body: { permission: 'push' } })).status, 204, '~> pete may push');
-	const rules = { required_status_checks: { strict: false, contexts: ['ci'] }, enforce_admins: false, required_pull_request_reviews: null, restrictions: null };
+	assert.is(
+		(await s.request('PUT', '/repos/acme/guarded/collaborators/pete', { token: owner, body: { permission: 'push' } })).status,
+		204,
+		'~> pete may push',
+	);
+	const rules = {
+		required_status_checks: { strict: false, contexts: ['ci'] },
+		enforce_admins: false,
+		required_pull_request_reviews: null,
+		restrictions: null,
+	};
 	assert.is((await s.request('PUT', '/repos/acme/guarded/branches/main/protection', { token: owner, body: rules })).status, 200);
-	const refused = await s.request('PUT', '/repos/acme/guarded/contents/a.txt', { token: pusher, body: { message: 'a', content: b64('a') } });
+	const refused = await s.request('PUT', '/repos/acme/guarded/contents/a.txt', {
+		token: pusher,
+		body: { message: 'a', content: b64('a') },
+	});
 	assert.is(refused.status, 422, '~> the new head has no "ci" result');
 	assert.is(refused.body.message, 'Required status check "ci" is expected.');
 	const admin = await s.request('PUT', '/repos/acme/guarded/contents/a.txt', { token: owner, body: { message: 'a', content: b64('a') } });
@@ -531,23 +665,56 @@ test('branch protection holds for contents writes: a pusher waits for the requir
 test('Octokit: createOrUpdateFileContents → getContent → deleteFile', async () => {
 	const { Octokit } = await import('@octokit/rest');
 	const octokit: Octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
-	const made = await octokit.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'app', path: 'octo/hello.txt', message: 'Hello', content: b64('hello') });
+	const made = await octokit.rest.repos.createOrUpdateFileContents({
+		owner: 'acme',
+		repo: 'app',
+		path: 'octo/hello.txt',
+		message: 'Hello',
+		content: b64('hello'),
+	});
 	assert.is(made.status, 201);
 	const got = await octokit.rest.repos.getContent({ owner: 'acme', repo: 'app', path: 'octo/hello.txt' });
 	assert.ok(!Array.isArray(got.data) && got.data.type === 'file');
 	const data = got.data as { sha: string; content: string };
 	assert.is(unb64(data.content), 'hello');
-	const updated = await octokit.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'app', path: 'octo/hello.txt', message: 'Hi', content: b64('hi'), sha: data.sha });
+	const updated = await octokit.rest.repos.createOrUpdateFileContents({
+		owner: 'acme',
+		repo: 'app',
+		path: 'octo/hello.txt',
+		message: 'Hi',
+		content: b64('hi'),
+		sha: data.sha,
+	});
 	assert.is(updated.status, 200);
-	const deleted = await octokit.rest.repos.deleteFile({ owner: 'acme', repo: 'app', path: 'octo/hello.txt', message: 'Bye', sha: updated.data.content!.sha! });
+	const deleted = await octokit.rest.repos.deleteFile({
+		owner: 'acme',
+		repo: 'app',
+		path: 'octo/hello.txt',
+		message: 'Bye',
+		sha: updated.data.content!.sha!,
+	});
 	assert.is(deleted.status, 200);
 	// Octokit follows the 302 to the codeload URL and hands back the archive's bytes.
 	const tarball = await octokit.rest.repos.downloadTarballArchive({ owner: 'acme', repo: 'app', ref: 'main' });
 	assert.is(tarball.status, 200, '~> Octokit downloads the tarball through the redirect');
-	assert.is(Buffer.from(tarball.data as ArrayBuffer).subarray(0, 2).toString('hex'), '1f8b', '~> gzip bytes');
+	assert.is(
+		Buffer.from(tarball.data as ArrayBuffer)
+			.subarray(0, 2)
+			.toString('hex'),
+		'1f8b',
+		'~> gzip bytes',
+	);
 	const zipball = await octokit.rest.repos.downloadZipballArchive({ owner: 'acme', repo: 'secret', ref: '' });
-	assert.is(Buffer.from(zipball.data as ArrayBuffer).subarray(0, 2).toString('latin1'), 'PK', '~> and a private repository’s zipball (signed URL)');
-	const error = await octokit.rest.repos.getContent({ owner: 'acme', repo: 'app', path: 'octo/hello.txt' }).catch((e: { status: number }) => e);
+	assert.is(
+		Buffer.from(zipball.data as ArrayBuffer)
+			.subarray(0, 2)
+			.toString('latin1'),
+		'PK',
+		'~> and a private repository’s zipball (signed URL)',
+	);
+	const error = await octokit.rest.repos
+		.getContent({ owner: 'acme', repo: 'app', path: 'octo/hello.txt' })
+		.catch((e: { status: number }) => e);
 	assert.is((error as { status: number }).status, 404, '~> gone');
 });
 

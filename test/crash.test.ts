@@ -83,7 +83,10 @@ test(`SIGKILL under concurrent writes, ${ROUNDS} times: every answered write sur
 		assert.is(integrity, 'ok', `~> round ${round}: integrity_check`);
 		const lost = acknowledged.filter((name) => !names.has(name));
 		assert.equal(lost, [], `~> round ${round}: every acknowledged write is there (${acknowledged.length} so far)`);
-		assert.ok(acknowledged.some((name) => name.startsWith(`r${round}-`)), `~> round ${round} wrote something`);
+		assert.ok(
+			acknowledged.some((name) => name.startsWith(`r${round}-`)),
+			`~> round ${round} wrote something`,
+		);
 	}
 	// A last start recovers the folder at once and serves everything written.
 	const served = await serve(gitstead, ['--config', config]);
@@ -91,7 +94,9 @@ test(`SIGKILL under concurrent writes, ${ROUNDS} times: every answered write sur
 		const total = inspect().names.size;
 		let listed = 0;
 		for (let page = 1; ; page++) {
-			const res = await fetch(`${served.address}/api/v3/orgs/kco/teams?per_page=100&page=${page}`, { headers: { Authorization: `Bearer ${token}` } });
+			const res = await fetch(`${served.address}/api/v3/orgs/kco/teams?per_page=100&page=${page}`, {
+				headers: { Authorization: `Bearer ${token}` },
+			});
 			const teams = (await res.json()) as unknown[];
 			listed += teams.length;
 			if (teams.length < 100) break;

@@ -12,7 +12,18 @@ let owner: string;
 let member: string;
 let outsider: string;
 
-const ORG_KEYS = ['property_name', 'url', 'source_type', 'value_type', 'required', 'default_value', 'description', 'allowed_values', 'values_editable_by', 'require_explicit_values'];
+const ORG_KEYS = [
+	'property_name',
+	'url',
+	'source_type',
+	'value_type',
+	'required',
+	'default_value',
+	'description',
+	'allowed_values',
+	'values_editable_by',
+	'require_explicit_values',
+];
 
 test.before(async () => {
 	s = await startServer();
@@ -64,7 +75,10 @@ test('organization – batch create, list, get', async () => {
 	assert.is(res.body[1].allowed_values, null);
 	const list = await s.get('/orgs/acme/properties/schema', member);
 	assert.is(list.status, 200, '~> members read');
-	assert.equal(list.body.map((p: any) => p.property_name), ['environment', 'service', 'team']);
+	assert.equal(
+		list.body.map((p: any) => p.property_name),
+		['environment', 'service', 'team'],
+	);
 	const one = await s.get('/orgs/acme/properties/schema/environment', member);
 	assert.equal(one.body, res.body[0]);
 	assert.is((await s.get('/orgs/acme/properties/schema/nope', member)).status, 404);
@@ -73,7 +87,15 @@ test('organization – batch create, list, get', async () => {
 test('organization – a batch replaces definitions; omitted optional fields revert to defaults', async () => {
 	const first = await s.request('PUT', '/orgs/acme/properties/schema/tier', {
 		token: owner,
-		body: { value_type: 'multi_select', allowed_values: ['gold', 'silver', 'bronze'], default_value: ['gold'], required: true, values_editable_by: 'org_and_repo_actors', description: 'Tiers', require_explicit_values: true },
+		body: {
+			value_type: 'multi_select',
+			allowed_values: ['gold', 'silver', 'bronze'],
+			default_value: ['gold'],
+			required: true,
+			values_editable_by: 'org_and_repo_actors',
+			description: 'Tiers',
+			require_explicit_values: true,
+		},
 	});
 	assert.is(first.status, 200);
 	assert.equal(first.body.default_value, ['gold']);
@@ -125,13 +147,23 @@ test('organization – validation names the field; a bad batch writes nothing', 
 	assert.is(badName.body.errors[0].field, 'property_name');
 	const batch = await s.request('PATCH', '/orgs/acme/properties/schema', {
 		token: owner,
-		body: { properties: [{ property_name: 'fine', value_type: 'string' }, { property_name: 'broken', value_type: 'single_select' }] },
+		body: {
+			properties: [
+				{ property_name: 'fine', value_type: 'string' },
+				{ property_name: 'broken', value_type: 'single_select' },
+			],
+		},
 	});
 	assert.is(batch.status, 422);
 	assert.is(batch.body.errors[0].field, 'properties[1].allowed_values');
 	const duplicate = await s.request('PATCH', '/orgs/acme/properties/schema', {
 		token: owner,
-		body: { properties: [{ property_name: 'twin', value_type: 'string' }, { property_name: 'TWIN', value_type: 'string' }] },
+		body: {
+			properties: [
+				{ property_name: 'twin', value_type: 'string' },
+				{ property_name: 'TWIN', value_type: 'string' },
+			],
+		},
 	});
 	assert.is(duplicate.status, 422);
 	const tooMany = await s.request('PATCH', '/orgs/acme/properties/schema', {
@@ -157,7 +189,10 @@ test('organization – who may read and write', async () => {
 	assert.is(refused.status, 403);
 	assert.is(refused.headers.get('x-accepted-service-permissions'), 'organization_custom_properties=admin');
 	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_custom_properties: 'admin' } });
-	const byApp = await s.request('PUT', '/orgs/acme/properties/schema/from_app', { token: app, body: { value_type: 'true_false', default_value: 'false' } });
+	const byApp = await s.request('PUT', '/orgs/acme/properties/schema/from_app', {
+		token: app,
+		body: { value_type: 'true_false', default_value: 'false' },
+	});
 	assert.is(byApp.status, 200);
 	const scoped = s.token('olivia', { scopes: ['read:org'] });
 	assert.is((await s.get('/orgs/acme/properties/schema', scoped)).status, 200);
@@ -193,15 +228,34 @@ test('enterprise – owners define organization properties', async () => {
 	});
 	const batch = await s.request('PATCH', '/enterprises/bigco/org-properties/schema', {
 		token: erin,
-		body: { properties: [{ property_name: 'cost_center', value_type: 'string', values_editable_by: 'enterprise_and_org_actors', source_type: 'enterprise' }] },
+		body: {
+			properties: [
+				{
+					property_name: 'cost_center',
+					value_type: 'string',
+					values_editable_by: 'enterprise_and_org_actors',
+					source_type: 'enterprise',
+				},
+			],
+		},
 	});
 	assert.is(batch.status, 200);
 	assert.is(batch.body[0].values_editable_by, 'enterprise_and_org_actors');
-	const wrongEditor = await s.request('PUT', '/enterprises/bigco/org-properties/schema/bad', { token: erin, body: { value_type: 'string', values_editable_by: 'org_actors' } });
+	const wrongEditor = await s.request('PUT', '/enterprises/bigco/org-properties/schema/bad', {
+		token: erin,
+		body: { value_type: 'string', values_editable_by: 'org_actors' },
+	});
 	assert.is(wrongEditor.status, 422);
 	const list = await s.get('/enterprises/bigco/org-properties/schema', erin);
-	assert.equal(list.body.map((p: any) => p.property_name), ['region', 'cost_center']);
-	assert.is((await s.get('/orgs/acme/properties/schema/region', owner)).status, 404, '~> enterprise and organization definitions are apart');
+	assert.equal(
+		list.body.map((p: any) => p.property_name),
+		['region', 'cost_center'],
+	);
+	assert.is(
+		(await s.get('/orgs/acme/properties/schema/region', owner)).status,
+		404,
+		'~> enterprise and organization definitions are apart',
+	);
 	assert.is((await s.request('DELETE', '/enterprises/bigco/org-properties/schema/cost_center', { token: erin })).status, 204);
 });
 
@@ -217,7 +271,11 @@ test('enterprise – access: non-administrators see no enterprise (same answer a
 	const denied = await s.request('PUT', '/enterprises/bigco/org-properties/schema/x', { token: reader, body: { value_type: 'string' } });
 	assert.is(denied.status, 403);
 	assert.is(denied.headers.get('x-accepted-oauth-scopes'), 'admin:enterprise');
-	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { enterprise_custom_properties_for_organizations: 'admin' } });
+	const app = s.token('olivia', {
+		kind: 'installation',
+		org: 'acme',
+		permissions: { enterprise_custom_properties_for_organizations: 'admin' },
+	});
 	assert.is((await s.get('/enterprises/bigco/org-properties/schema', app)).status, 403, '~> installation tokens are refused');
 });
 
@@ -239,10 +297,18 @@ test('enterprise – tokens bound to an account outside the enterprise are refus
 	assert.is(byApp.body.message, 'Resource not accessible by integration');
 	assert.is((await s.get('/enterprises/bigco/org-properties/schema/tier', s.fullToken('erin'))).status, 404, '~> nothing written');
 	const acme = s.token('erin', { kind: 'fine-grained', org: 'acme', permissions });
-	assert.is((await s.request('PUT', '/enterprises/bigco/org-properties/schema/tier', { token: acme, body })).status, 200, '~> a token for an organization of bigco');
+	assert.is(
+		(await s.request('PUT', '/enterprises/bigco/org-properties/schema/tier', { token: acme, body })).status,
+		200,
+		'~> a token for an organization of bigco',
+	);
 	const acmeApp = s.token('erin', { kind: 'user-to-server', org: 'acme', permissions });
 	assert.is((await s.get('/enterprises/bigco/org-properties/schema/tier', acmeApp)).status, 200);
-	assert.is((await s.get('/enterprises/bigco/org-properties/schema', s.token('oscar', { kind: 'fine-grained', permissions }))).status, 404, '~> outsiders still see nothing');
+	assert.is(
+		(await s.get('/enterprises/bigco/org-properties/schema', s.token('oscar', { kind: 'fine-grained', permissions }))).status,
+		404,
+		'~> outsiders still see nothing',
+	);
 });
 
 test.run();

@@ -123,13 +123,23 @@ const ADVISORIES = [
 		severity: 'medium',
 		vulnerabilities: [vuln('pip', 'requests', '>= 2.3.0, < 2.31.0', '2.31.0')],
 	}),
-	advisory(MINIMIST, { severity: 'critical', withdrawn_at: '2024-03-01T00:00:00Z', vulnerabilities: [vuln('npm', 'minimist', '< 1.2.6', '1.2.6')] }),
+	advisory(MINIMIST, {
+		severity: 'critical',
+		withdrawn_at: '2024-03-01T00:00:00Z',
+		vulnerabilities: [vuln('npm', 'minimist', '< 1.2.6', '1.2.6')],
+	}),
 	advisory(LEFT_PAD, { severity: 'unknown', type: 'unreviewed', vulnerabilities: [vuln('npm', 'left-pad', '< 2.0.0', null)] }),
 	advisory(LODASH_NO_PATCH, { severity: 'low', vulnerabilities: [vuln('npm', 'lodash', '>= 4.0.0, < 4.17.21', null)] }),
 	advisory(EVIL, { severity: 'critical', type: 'malware', vulnerabilities: [vuln('npm', 'evil-pkg', '>= 0', null)] }),
 ];
 
-const dep = (manifest: string, ecosystem: string, name: string, version: string | null, extra: Partial<GraphDependency> = {}): GraphDependency => ({
+const dep = (
+	manifest: string,
+	ecosystem: string,
+	name: string,
+	version: string | null,
+	extra: Partial<GraphDependency> = {},
+): GraphDependency => ({
 	manifest,
 	package_url: `pkg:${ecosystem}/${name}${version ? `@${version}` : ''}`,
 	ecosystem,
@@ -162,7 +172,9 @@ const eventMark = () => s.app.stores.events.latestId();
 
 /** Events recorded after `mark`, oldest first, as `event.action by login`. */
 function eventsSince(mark: number): string[] {
-	const rows = s.app.db.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id').all(mark) as Array<{
+	const rows = s.app.db
+		.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id')
+		.all(mark) as Array<{
 		event: string;
 		action: string | null;
 		login: string | null;
@@ -192,7 +204,12 @@ const lodashSnapshot = (version: string) => ({
 	sha: 'a'.repeat(40),
 	ref: 'refs/heads/main',
 	detector: { name: 'npm-detector', version: '1.0.0', url: 'https://example.com/detector' },
-	manifests: { 'package.json': { name: 'package.json', resolved: { lodash: { package_url: `pkg:npm/lodash@${version}`, relationship: 'direct', scope: 'runtime' } } } },
+	manifests: {
+		'package.json': {
+			name: 'package.json',
+			resolved: { lodash: { package_url: `pkg:npm/lodash@${version}`, relationship: 'direct', scope: 'runtime' } },
+		},
+	},
 	scanned: '2026-11-22T11:00:00Z',
 });
 
@@ -255,13 +272,28 @@ test('importAdvisories – a clear error naming the advisory and field; nothing 
 		advisory('GHSA-2222-3333-4444', {}),
 		advisory('GHSA-5555-6666-7777', { vulnerabilities: [vuln('npm', 'x', 'between 1 and 2', null)] }),
 	];
-	assert.throws(() => importAdvisories(s.app, bad, now()), /advisories\[1\] \(GHSA-5555-6666-7777\): vulnerabilities\.0\.vulnerable_version_range: must be a range/);
+	assert.throws(
+		() => importAdvisories(s.app, bad, now()),
+		/advisories\[1\] \(GHSA-5555-6666-7777\): vulnerabilities\.0\.vulnerable_version_range: must be a range/,
+	);
 	assert.is(s.app.stores.dependabot.advisoryByGhsa('GHSA-2222-3333-4444'), undefined, '~> all or nothing');
-	assert.throws(() => importAdvisories(s.app, [advisory('GHSA-2222-3333-4444', { severity: 'severe' })], now()), /advisories\[0\] \(GHSA-2222-3333-4444\): severity: must be low, medium, high, critical or unknown/);
+	assert.throws(
+		() => importAdvisories(s.app, [advisory('GHSA-2222-3333-4444', { severity: 'severe' })], now()),
+		/advisories\[0\] \(GHSA-2222-3333-4444\): severity: must be low, medium, high, critical or unknown/,
+	);
 	assert.throws(() => importAdvisories(s.app, [{ summary: 'x' }], now()), /advisories\[0\] \(no ghsa_id\): ghsa_id: is required/);
-	assert.throws(() => importAdvisories(s.app, [advisory('CVE-2020-1234', {})], now()), /advisories\[0\] \(CVE-2020-1234\): ghsa_id: must be a GHSA id/);
-	assert.throws(() => importAdvisories(s.app, [advisory('GHSA-2222-3333-4444', { vulnerabilities: [vuln('cobol', 'x', '< 1', null)] })], now()), /vulnerabilities\.0\.package\.ecosystem: must be one of/);
-	assert.throws(() => importAdvisories(s.app, [advisory('GHSA-2222-3333-4444', { published_at: 'yesterday' })], now()), /published_at: must be an ISO 8601 date-time/);
+	assert.throws(
+		() => importAdvisories(s.app, [advisory('CVE-2020-1234', {})], now()),
+		/advisories\[0\] \(CVE-2020-1234\): ghsa_id: must be a GHSA id/,
+	);
+	assert.throws(
+		() => importAdvisories(s.app, [advisory('GHSA-2222-3333-4444', { vulnerabilities: [vuln('cobol', 'x', '< 1', null)] })], now()),
+		/vulnerabilities\.0\.package\.ecosystem: must be one of/,
+	);
+	assert.throws(
+		() => importAdvisories(s.app, [advisory('GHSA-2222-3333-4444', { published_at: 'yesterday' })], now()),
+		/published_at: must be an ISO 8601 date-time/,
+	);
 });
 
 test('vulnerabilitiesFor – per input index; ecosystems, names, withdrawn and unknown advisories', () => {
@@ -277,16 +309,33 @@ test('vulnerabilitiesFor – per input index; ecosystems, names, withdrawn and u
 	]);
 	assert.is(result.length, 8);
 	assert.equal(result[0], [
-		{ severity: 'critical', advisory_ghsa_id: LODASH, advisory_summary: 'Prototype Pollution in lodash', advisory_url: `${s.origin}/advisories/${LODASH}` },
-		{ severity: 'low', advisory_ghsa_id: LODASH_NO_PATCH, advisory_summary: `summary of ${LODASH_NO_PATCH}`, advisory_url: `${s.origin}/advisories/${LODASH_NO_PATCH}` },
+		{
+			severity: 'critical',
+			advisory_ghsa_id: LODASH,
+			advisory_summary: 'Prototype Pollution in lodash',
+			advisory_url: `${s.origin}/advisories/${LODASH}`,
+		},
+		{
+			severity: 'low',
+			advisory_ghsa_id: LODASH_NO_PATCH,
+			advisory_summary: `summary of ${LODASH_NO_PATCH}`,
+			advisory_url: `${s.origin}/advisories/${LODASH_NO_PATCH}`,
+		},
 	]);
-	assert.equal(result[1].map((v) => v.advisory_ghsa_id), [REQUESTS], '~> pypi is pip; pip names compare case-insensitively');
+	assert.equal(
+		result[1].map((v) => v.advisory_ghsa_id),
+		[REQUESTS],
+		'~> pypi is pip; pip names compare case-insensitively',
+	);
 	assert.equal(result[2], [], '~> the patched version is not vulnerable');
 	assert.equal(result[3], [], '~> npm names compare exactly');
 	assert.equal(result[4], [], '~> no version, no match');
 	assert.equal(result[5], [], '~> withdrawn advisories are ignored');
 	assert.equal(result[6], [], '~> advisories of unknown severity are ignored');
-	assert.equal(result[7].map((v) => v.advisory_ghsa_id), [LODASH_NO_PATCH]);
+	assert.equal(
+		result[7].map((v) => v.advisory_ghsa_id),
+		[LODASH_NO_PATCH],
+	);
 });
 
 // ---------------------------------------------------------------- alerts
@@ -300,7 +349,12 @@ test('refreshAlerts – opens alerts; list and get in GitHub shape at both spell
 	const alert = list.body[0];
 	assert.equal(Object.keys(alert), ALERT_KEYS);
 	assert.is(alert.state, 'open');
-	assert.equal(alert.dependency, { package: { ecosystem: 'npm', name: 'lodash' }, manifest_path: 'package.json', scope: 'runtime', relationship: 'direct' });
+	assert.equal(alert.dependency, {
+		package: { ecosystem: 'npm', name: 'lodash' },
+		manifest_path: 'package.json',
+		scope: 'runtime',
+		relationship: 'direct',
+	});
 	assert.equal(alert.security_vulnerability, {
 		package: { ecosystem: 'npm', name: 'lodash' },
 		severity: 'critical',
@@ -313,7 +367,12 @@ test('refreshAlerts – opens alerts; list and get in GitHub shape at both spell
 		summary: 'Prototype Pollution in lodash',
 		description: `description of ${LODASH}`,
 		vulnerabilities: [
-			{ package: { ecosystem: 'npm', name: 'lodash' }, severity: 'critical', vulnerable_version_range: '< 4.17.12', first_patched_version: { identifier: '4.17.12' } },
+			{
+				package: { ecosystem: 'npm', name: 'lodash' },
+				severity: 'critical',
+				vulnerable_version_range: '< 4.17.12',
+				first_patched_version: { identifier: '4.17.12' },
+			},
 		],
 		severity: 'critical',
 		cvss: { vector_string: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:H/A:H', score: 9.1 },
@@ -335,7 +394,12 @@ test('refreshAlerts – opens alerts; list and get in GitHub shape at both spell
 	assert.is(alert.dismissed_by, null);
 	assert.is(alert.fixed_at, null);
 	assert.is(alert.dismissal_request, null);
-	assert.equal(list.body[2].dependency, { package: { ecosystem: 'npm', name: 'evil-pkg' }, manifest_path: 'package-lock.json', scope: 'development', relationship: 'transitive' });
+	assert.equal(list.body[2].dependency, {
+		package: { ecosystem: 'npm', name: 'evil-pkg' },
+		manifest_path: 'package-lock.json',
+		scope: 'development',
+		relationship: 'transitive',
+	});
 	assert.equal(list.body[3].dependency.package, { ecosystem: 'pip', name: 'Requests' });
 	assert.is(list.body[3].dependency.relationship, 'unknown');
 	assert.is(list.body[1].security_vulnerability.first_patched_version, null);
@@ -362,11 +426,23 @@ test('alerts – who may read: write access, token scopes and permissions', asyn
 	assert.is((await s.get(`${APP}/depbot/alerts/1`, reader)).status, 403, '~> read access is not enough');
 	assert.is((await s.get(`${VAULT}/dependabot/alerts`, outsider)).status, 404, '~> a private repository stays invisible');
 	// security_events stands in for repo on Dependabot routes: private repositories are reached, the role still counts.
-	assert.is((await s.get(`${VAULT}/dependabot/alerts`, writer)).status, 403, '~> security_events reaches a private repository; walt only reads vault');
+	assert.is(
+		(await s.get(`${VAULT}/dependabot/alerts`, writer)).status,
+		403,
+		'~> security_events reaches a private repository; walt only reads vault',
+	);
 	const ownerEvents = s.token('olivia', { scopes: ['security_events'] });
-	assert.is((await s.get(`${VAULT}/dependabot/alerts`, ownerEvents)).status, 200, '~> security_events alone: alerts of a private repository');
+	assert.is(
+		(await s.get(`${VAULT}/dependabot/alerts`, ownerEvents)).status,
+		200,
+		'~> security_events alone: alerts of a private repository',
+	);
 	assert.is((await s.get(`${VAULT}/dismissal-requests/dependabot`, ownerEvents)).status !== 404, true, '~> and its dismissal requests');
-	assert.is((await s.get(`${VAULT}/dependabot/alerts`, s.token('olivia', { scopes: ['public_repo'] }))).status, 404, '~> public_repo: public repositories only');
+	assert.is(
+		(await s.get(`${VAULT}/dependabot/alerts`, s.token('olivia', { scopes: ['public_repo'] }))).status,
+		404,
+		'~> public_repo: public repositories only',
+	);
 	const noScope = s.token('walt', { scopes: ['read:org'] });
 	const denied = await s.get(`${APP}/dependabot/alerts`, noScope);
 	assert.is(denied.status, 403);
@@ -378,7 +454,10 @@ test('alerts – who may read: write access, token scopes and permissions', asyn
 	assert.is(ok.headers.get('x-accepted-github-permissions'), 'vulnerability_alerts=read');
 	const without = s.token('walt', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'read' } });
 	assert.is((await s.get(`${APP}/dependabot/alerts`, without)).status, 403);
-	const readOnly = await s.request('PATCH', `${APP}/dependabot/alerts/1`, { token: fine, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } });
+	const readOnly = await s.request('PATCH', `${APP}/dependabot/alerts/1`, {
+		token: fine,
+		body: { state: 'dismissed', dismissed_reason: 'inaccurate' },
+	});
 	assert.is(readOnly.status, 403, '~> dismissing needs write');
 	const app = await s.get(`${VAULT}/dependabot/alerts`, s.token('olivia', { kind: 'installation', org: 'acme' }));
 	assert.is(app.status, 200, '~> an installation reads the repositories of its account');
@@ -409,7 +488,16 @@ test('alerts – filters, sort and pagination', async () => {
 	assert.equal(numbers(paged), [4, 3, 2]);
 	assert.match(paged.headers.get('link')!, /page=2>; rel="next"/);
 	assert.equal(await get('per_page=3&page=2'), [1]);
-	for (const query of ['state=closed', 'severity=severe', 'ecosystem=cobol', 'scope=test', 'sort=name', 'direction=up', 'has=fix', 'relationship=cousin']) {
+	for (const query of [
+		'state=closed',
+		'severity=severe',
+		'ecosystem=cobol',
+		'scope=test',
+		'sort=name',
+		'direction=up',
+		'has=fix',
+		'relationship=cousin',
+	]) {
 		const res = await s.get(`${APP}/dependabot/alerts?${query}`, writer);
 		assert.is(res.status, 422, `~> ${query}`);
 		assert.is(typeof res.body.errors[0], 'string', '~> GitHub’s validation-error-simple: errors[] are sentences');
@@ -459,15 +547,24 @@ test('update – dismiss and reopen; validation', async () => {
 
 test('update – delegated alert dismissal: only reviewers dismiss directly', async () => {
 	setDelegated('app', true);
-	const refused = await s.request('PATCH', `${APP}/dependabot/alerts/2`, { token: writer, body: { state: 'dismissed', dismissed_reason: 'no_bandwidth' } });
+	const refused = await s.request('PATCH', `${APP}/dependabot/alerts/2`, {
+		token: writer,
+		body: { state: 'dismissed', dismissed_reason: 'no_bandwidth' },
+	});
 	assert.is(refused.status, 403);
 	assert.match(refused.body.message, 'dismissal-requests/dependabot/2');
-	const byAdmin = await s.request('PATCH', `${APP}/dependabot/alerts/2`, { token: admin, body: { state: 'dismissed', dismissed_reason: 'no_bandwidth' } });
+	const byAdmin = await s.request('PATCH', `${APP}/dependabot/alerts/2`, {
+		token: admin,
+		body: { state: 'dismissed', dismissed_reason: 'no_bandwidth' },
+	});
 	assert.is(byAdmin.status, 200, '~> a repository admin is a reviewer');
 	assert.is(byAdmin.body.dismissed_by.login, 'ada');
 	const reopen = await s.request('PATCH', `${APP}/dependabot/alerts/2`, { token: writer, body: { state: 'open' } });
 	assert.is(reopen.status, 200, '~> reopening needs no reviewer');
-	const byOwner = await s.request('PATCH', `${APP}/dependabot/alerts/2`, { token: owner, body: { state: 'dismissed', dismissed_reason: 'not_used' } });
+	const byOwner = await s.request('PATCH', `${APP}/dependabot/alerts/2`, {
+		token: owner,
+		body: { state: 'dismissed', dismissed_reason: 'not_used' },
+	});
 	assert.is(byOwner.status, 200, '~> an organization owner is a reviewer');
 	assert.is((await s.request('PATCH', `${APP}/dependabot/alerts/2`, { token: owner, body: { state: 'open' } })).status, 200);
 	setDelegated('app', false);
@@ -475,7 +572,15 @@ test('update – delegated alert dismissal: only reviewers dismiss directly', as
 
 test('refreshAlerts – fixed when the dependency goes, reopened when it returns; dismissed stays dismissed', async () => {
 	// Dismiss the Requests alert (4); then upgrade lodash past 4.17.12 (alert 1 fixed, alert 2 still vulnerable) and drop Requests and evil-pkg.
-	assert.is((await s.request('PATCH', `${APP}/dependabot/alerts/4`, { token: writer, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } })).status, 200);
+	assert.is(
+		(
+			await s.request('PATCH', `${APP}/dependabot/alerts/4`, {
+				token: writer,
+				body: { state: 'dismissed', dismissed_reason: 'inaccurate' },
+			})
+		).status,
+		200,
+	);
 	s.clock.advance(60_000);
 	const upgraded = [dep('package.json', 'npm', 'lodash', '4.17.15')];
 	refreshAlerts(s.app, repoRow('app'), upgraded, now());
@@ -487,7 +592,10 @@ test('refreshAlerts – fixed when the dependency goes, reopened when it returns
 	assert.is((await s.get(`${APP}/dependabot/alerts/3`, writer)).body.state, 'fixed', '~> the dependency is gone');
 	assert.is((await s.get(`${APP}/dependabot/alerts/4`, writer)).body.state, 'dismissed', '~> dismissed alerts keep their state');
 	assert.equal(numbers(await s.get(`${APP}/dependabot/alerts?state=fixed`, writer)), [3, 1]);
-	const cannot = await s.request('PATCH', `${APP}/dependabot/alerts/1`, { token: writer, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } });
+	const cannot = await s.request('PATCH', `${APP}/dependabot/alerts/1`, {
+		token: writer,
+		body: { state: 'dismissed', dismissed_reason: 'inaccurate' },
+	});
 	assert.is(cannot.status, 422, '~> a fixed alert is neither dismissed nor reopened');
 	s.clock.advance(60_000);
 	refreshAlerts(s.app, repoRow('app'), APP_DEPENDENCIES, now());
@@ -503,23 +611,29 @@ test('refreshAlerts – fixed when the dependency goes, reopened when it returns
 test('organization alerts – owners only, with the repository', async () => {
 	const res = await s.get('/orgs/acme/dependabot/alerts?package=lodash&direction=asc', owner);
 	assert.is(res.status, 200, res.text);
-	assert.equal(res.body.map((a: any) => [a.repository.full_name, a.number]), [
-		['acme/app', 1],
-		['acme/app', 2],
-		['acme/vault', 1],
-	]);
+	assert.equal(
+		res.body.map((a: any) => [a.repository.full_name, a.number]),
+		[
+			['acme/app', 1],
+			['acme/app', 2],
+			['acme/vault', 1],
+		],
+	);
 	const repo = res.body[2].repository;
 	assert.is(repo.private, true);
 	assert.is(repo.url, `${s.api}/repos/acme/vault`);
 	assert.is(repo.owner.login, 'acme');
 	assert.not.ok('clone_url' in repo, '~> simple-repository');
 	assert.equal(Object.keys(res.body[0]), [...ALERT_KEYS, 'repository']);
-	assert.equal((await s.get('/orgs/acme/depbot/alerts?severity=critical,low', owner)).body.map((a: any) => [a.repository.name, a.number]), [
-		['vault', 1],
-		['app', 3],
-		['app', 2],
-		['app', 1],
-	]);
+	assert.equal(
+		(await s.get('/orgs/acme/depbot/alerts?severity=critical,low', owner)).body.map((a: any) => [a.repository.name, a.number]),
+		[
+			['vault', 1],
+			['app', 3],
+			['app', 2],
+			['app', 1],
+		],
+	);
 	assert.is((await s.get('/orgs/acme/dependabot/alerts', writerRepo)).status, 403, '~> members are not owners');
 	assert.is((await s.get('/orgs/acme/dependabot/alerts', outsider)).status, 404, '~> what owners manage is concealed from outsiders');
 	assert.is((await s.get('/orgs/nope/dependabot/alerts', owner)).status, 404);
@@ -530,7 +644,16 @@ test('importAdvisories – withdrawing an advisory removes its alerts', async ()
 	importAdvisories(s.app, [advisory('GHSA-m5x3-6x7g-8c8c', { vulnerabilities: [vuln('npm', 'express', '< 4.19.0', '4.19.0')] })], now());
 	refreshAlerts(s.app, repoRow('other'), [dep('package.json', 'npm', 'express', '4.18.0')], now());
 	assert.equal(numbers(await s.get(`${OTHER}/dependabot/alerts`, writer)), [1]);
-	importAdvisories(s.app, [advisory('GHSA-m5x3-6x7g-8c8c', { withdrawn_at: '2025-01-01T00:00:00Z', vulnerabilities: [vuln('npm', 'express', '< 4.19.0', '4.19.0')] })], now());
+	importAdvisories(
+		s.app,
+		[
+			advisory('GHSA-m5x3-6x7g-8c8c', {
+				withdrawn_at: '2025-01-01T00:00:00Z',
+				vulnerabilities: [vuln('npm', 'express', '< 4.19.0', '4.19.0')],
+			}),
+		],
+		now(),
+	);
 	assert.equal(numbers(await s.get(`${OTHER}/dependabot/alerts`, writer)), []);
 	assert.is((await s.get(`${OTHER}/dependabot/alerts/1`, writer)).status, 404);
 	importAdvisories(s.app, [advisory('GHSA-m5x3-6x7g-8c8c', { vulnerabilities: [vuln('npm', 'express', '< 4.19.0', '4.19.0')] })], now());
@@ -601,7 +724,10 @@ test('create – 201 DismissalRequest; one open request per open alert', async (
 	});
 	assert.is(again.status, 422, '~> an open request exists');
 	assert.match(again.body.message, 'already has an open dismissal request');
-	const second = await s.request('POST', `${APP}/dismissal-requests/depbot/3`, { token: writer, body: { dismissed_reason: 'tolerable_risk' } });
+	const second = await s.request('POST', `${APP}/dismissal-requests/depbot/3`, {
+		token: writer,
+		body: { dismissed_reason: 'tolerable_risk' },
+	});
 	assert.is(second.status, 201, '~> the /depbot/ spelling');
 	assert.is(second.body.number, 2);
 	assert.is(second.body.requester_comment, null);
@@ -619,16 +745,38 @@ test('create – validation and denial', async () => {
 		assert.is(res.body.errors[0].field, field);
 		assert.is(res.body.errors[0].resource, 'DismissalRequest');
 	}
-	assert.is((await s.request('POST', path, { token: writer, raw: '{nope', headers: { 'Content-Type': 'application/json' } })).status, 400);
-	assert.is((await s.request('POST', `${APP}/dismissal-requests/dependabot/99`, { token: writer, body: { dismissed_reason: 'not_used' } })).status, 404);
+	assert.is(
+		(await s.request('POST', path, { token: writer, raw: '{nope', headers: { 'Content-Type': 'application/json' } })).status,
+		400,
+	);
+	assert.is(
+		(await s.request('POST', `${APP}/dismissal-requests/dependabot/99`, { token: writer, body: { dismissed_reason: 'not_used' } }))
+			.status,
+		404,
+	);
 	assert.is((await s.request('POST', path, { body: { dismissed_reason: 'not_used' } })).status, 401);
-	assert.is((await s.request('POST', path, { token: reader, body: { dismissed_reason: 'not_used' } })).status, 403, '~> needs write access');
+	assert.is(
+		(await s.request('POST', path, { token: reader, body: { dismissed_reason: 'not_used' } })).status,
+		403,
+		'~> needs write access',
+	);
 	assert.is((await s.request('POST', path, { token: outsider, body: { dismissed_reason: 'not_used' } })).status, 403);
 	const fineRead = s.token('walt', { kind: 'fine-grained', org: 'acme', permissions: { vulnerability_alerts: 'read' } });
 	assert.is((await s.request('POST', path, { token: fineRead, body: { dismissed_reason: 'not_used' } })).status, 403);
 	// Alert 4 dismissed → not open.
-	assert.is((await s.request('PATCH', `${APP}/dependabot/alerts/4`, { token: owner, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } })).status, 200);
-	const notOpen = await s.request('POST', `${APP}/dismissal-requests/dependabot/4`, { token: writer, body: { dismissed_reason: 'not_used' } });
+	assert.is(
+		(
+			await s.request('PATCH', `${APP}/dependabot/alerts/4`, {
+				token: owner,
+				body: { state: 'dismissed', dismissed_reason: 'inaccurate' },
+			})
+		).status,
+		200,
+	);
+	const notOpen = await s.request('POST', `${APP}/dismissal-requests/dependabot/4`, {
+		token: writer,
+		body: { dismissed_reason: 'not_used' },
+	});
 	assert.is(notOpen.status, 422);
 	assert.match(notOpen.body.message, 'is dismissed');
 	assert.is((await s.request('PATCH', `${APP}/dependabot/alerts/4`, { token: owner, body: { state: 'open' } })).status, 200);
@@ -666,11 +814,21 @@ test('review – reviewers only, never their own request; approve dismisses the 
 	const byWriter = await s.request('PATCH', path, { token: writer, body: { status: 'approve', message: 'mine' } });
 	assert.is(byWriter.status, 403, '~> write access is not a reviewer');
 	assert.match(byWriter.body.message, 'Only dismissal reviewers');
-	assert.is((await s.request('PATCH', `${APP}/dismissal-requests/dependabot/2`, { token: owner, body: { status: 'approve', message: 'x' } })).status, 404);
+	assert.is(
+		(await s.request('PATCH', `${APP}/dismissal-requests/dependabot/2`, { token: owner, body: { status: 'approve', message: 'x' } }))
+			.status,
+		404,
+	);
 	// ada (admin) asks for alert 2, then cannot approve it herself.
-	const own = await s.request('POST', `${APP}/dismissal-requests/dependabot/2`, { token: admin, body: { dismissed_reason: 'fix_started' } });
+	const own = await s.request('POST', `${APP}/dismissal-requests/dependabot/2`, {
+		token: admin,
+		body: { dismissed_reason: 'fix_started' },
+	});
 	assert.is(own.status, 201);
-	const self = await s.request('PATCH', `${APP}/dismissal-requests/dependabot/2`, { token: admin, body: { status: 'approve', message: 'fine by me' } });
+	const self = await s.request('PATCH', `${APP}/dismissal-requests/dependabot/2`, {
+		token: admin,
+		body: { status: 'approve', message: 'fine by me' },
+	});
 	assert.is(self.status, 403);
 	assert.match(self.body.message, 'cannot review their own');
 
@@ -682,7 +840,13 @@ test('review – reviewers only, never their own request; approve dismisses the 
 	assert.is(request.body.status, 'approved');
 	const olivia = s.app.stores.accounts.user('olivia')!;
 	assert.equal(request.body.responses, [
-		{ id: approved.body.dismissal_review_id, reviewer: { actor_id: olivia.id, actor_name: 'olivia' }, message: 'Used in tests.', status: 'approved', created_at: now() },
+		{
+			id: approved.body.dismissal_review_id,
+			reviewer: { actor_id: olivia.id, actor_name: 'olivia' },
+			message: 'Used in tests.',
+			status: 'approved',
+			created_at: now(),
+		},
 	]);
 	const alert = await s.get(`${APP}/dependabot/alerts/1`, writer);
 	assert.is(alert.body.state, 'dismissed');
@@ -694,7 +858,10 @@ test('review – reviewers only, never their own request; approve dismisses the 
 	const twice = await s.request('PATCH', path, { token: owner, body: { status: 'deny', message: 'changed my mind' } });
 	assert.is(twice.status, 422, '~> only open requests are reviewed');
 
-	const denied = await s.request('PATCH', `${APP}/dismissal-requests/depbot/2`, { token: owner, body: { status: 'deny', message: 'Fix it instead.' } });
+	const denied = await s.request('PATCH', `${APP}/dismissal-requests/depbot/2`, {
+		token: owner,
+		body: { status: 'deny', message: 'Fix it instead.' },
+	});
 	assert.is(denied.status, 200);
 	const deniedRequest = await s.get(`${APP}/dismissal-requests/dependabot/2`, writer);
 	assert.is(deniedRequest.body.status, 'denied');
@@ -702,12 +869,19 @@ test('review – reviewers only, never their own request; approve dismisses the 
 	assert.is((await s.get(`${APP}/dependabot/alerts/2`, writer)).body.state, 'open', '~> a denial leaves the alert open');
 	assert.is((await s.get(`${APP}/dependabot/alerts/2`, writer)).body.dismissal_request.status, 'rejected');
 	// A new request after a denial is allowed.
-	assert.is((await s.request('POST', `${APP}/dismissal-requests/dependabot/2`, { token: writer, body: { dismissed_reason: 'not_used' } })).status, 201);
+	assert.is(
+		(await s.request('POST', `${APP}/dismissal-requests/dependabot/2`, { token: writer, body: { dismissed_reason: 'not_used' } }))
+			.status,
+		201,
+	);
 });
 
 test('review – an app installation is a reviewer', async () => {
 	const bot = s.token('olivia', { kind: 'installation', org: 'acme' });
-	const res = await s.request('PATCH', `${APP}/dismissal-requests/dependabot/2`, { token: bot, body: { status: 'deny', message: 'automated triage' } });
+	const res = await s.request('PATCH', `${APP}/dismissal-requests/dependabot/2`, {
+		token: bot,
+		body: { status: 'deny', message: 'automated triage' },
+	});
 	assert.is(res.status, 200, res.text);
 	const request = await s.get(`${APP}/dismissal-requests/dependabot/2`, writer);
 	assert.is(request.body.status, 'denied');
@@ -728,7 +902,11 @@ test('cancel – by the requester or a reviewer, while open', async () => {
 	assert.is(cancelled.text, '');
 	assert.is((await s.get(path, writer)).body.status, 'cancelled');
 	assert.is((await s.request('DELETE', path, { token: writer })).status, 422, '~> no longer open');
-	assert.is((await s.request('DELETE', `${APP}/dismissal-requests/dependabot/4`, { token: writer })).status, 404, '~> alert 4 has no request');
+	assert.is(
+		(await s.request('DELETE', `${APP}/dismissal-requests/dependabot/4`, { token: writer })).status,
+		404,
+		'~> alert 4 has no request',
+	);
 	assert.is((await s.get(`${APP}/dependabot/alerts/3`, writer)).body.state, 'open');
 	// A reviewer cancels someone else's request, at the /depbot/ spelling.
 	assert.is((await s.request('POST', path, { token: writer, body: { dismissed_reason: 'not_used' } })).status, 201);
@@ -765,7 +943,10 @@ test('lists – repository and organization, filters and their defaults', async 
 	assert.is(first.status, 'approved');
 	assert.is(first.responses.length, 1);
 	const paged = await s.get(`${APP}/dismissal-requests/dependabot?per_page=2&page=2`, writer);
-	assert.equal(paged.body.map((r: any) => r.number), [3, 2]);
+	assert.equal(
+		paged.body.map((r: any) => r.number),
+		[3, 2],
+	);
 	assert.match(paged.headers.get('link')!, /rel="prev"/);
 	for (const query of ['request_status=completed', 'request_status=cancelled', 'request_status=nope', 'time_period=year']) {
 		const res = await s.get(`${APP}/dismissal-requests/dependabot?${query}`, writer);
@@ -778,7 +959,10 @@ test('lists – repository and organization, filters and their defaults', async 
 	assert.equal(await orgList('request_status=completed'), [1], '~> completed: approved and dismissed');
 	assert.equal(await orgList('repository_name=APP&requester=walt'), [5, 4, 2, 1]);
 	assert.equal(await orgList('repository_name=vault'), []);
-	assert.equal((await s.get('/orgs/acme/dismissal-requests/depbot?request_status=approved', owner)).body.map((r: any) => r.number), [1]);
+	assert.equal(
+		(await s.get('/orgs/acme/dismissal-requests/depbot?request_status=approved', owner)).body.map((r: any) => r.number),
+		[1],
+	);
 	for (const query of ['request_status=pending', 'time_period=decade']) {
 		assert.is((await s.get(`/orgs/acme/dismissal-requests/dependabot?${query}`, owner)).status, 422, `~> organization list: ${query}`);
 	}
@@ -786,7 +970,11 @@ test('lists – repository and organization, filters and their defaults', async 
 	assert.is(member.status, 403, '~> organization owners only');
 	assert.is((await s.get('/orgs/acme/dismissal-requests/dependabot')).status, 401);
 	assert.is((await s.get('/orgs/nope/dismissal-requests/dependabot', owner)).status, 404);
-	const fine = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_dependabot_dismissal_requests: 'read' } });
+	const fine = s.token('olivia', {
+		kind: 'fine-grained',
+		org: 'acme',
+		permissions: { organization_dependabot_dismissal_requests: 'read' },
+	});
 	const byFine = await s.get('/orgs/acme/dismissal-requests/dependabot', fine);
 	assert.is(byFine.status, 200);
 	assert.is(byFine.headers.get('x-accepted-github-permissions'), 'organization_dependabot_dismissal_requests=read');
@@ -805,27 +993,50 @@ test('lists – repository and organization, filters and their defaults', async 
 });
 
 test('expiry – open requests expire 7 days after creation (injectable clock)', async () => {
-	const created = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, { token: writer, body: { dismissed_reason: 'tolerable_risk' } });
+	const created = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, {
+		token: writer,
+		body: { dismissed_reason: 'tolerable_risk' },
+	});
 	assert.is(created.status, 201);
 	assert.is(expireDismissalRequests(s.app, s.clock.now), 0);
 	s.clock.advance(DISMISSAL_REQUEST_TTL_MS - 1000);
 	assert.is(expireDismissalRequests(s.app, s.clock.now), 0, '~> not yet');
 	assert.is((await s.get(`${APP}/dismissal-requests/dependabot/3`, writer)).body.status, 'open');
 	s.clock.advance(1000);
-	assert.is((await s.get(`${APP}/dismissal-requests/dependabot/3`, writer)).body.status, 'expired', '~> reads show an overdue request as expired');
-	assert.equal((await s.get(`${APP}/dismissal-requests/dependabot?request_status=expired`, writer)).body.map((r: any) => r.number), [6]);
+	assert.is(
+		(await s.get(`${APP}/dismissal-requests/dependabot/3`, writer)).body.status,
+		'expired',
+		'~> reads show an overdue request as expired',
+	);
+	assert.equal(
+		(await s.get(`${APP}/dismissal-requests/dependabot?request_status=expired`, writer)).body.map((r: any) => r.number),
+		[6],
+	);
 	assert.equal((await s.get(`${APP}/dismissal-requests/dependabot?request_status=open`, writer)).body, []);
-	const review = await s.request('PATCH', `${APP}/dismissal-requests/dependabot/3`, { token: owner, body: { status: 'approve', message: 'late' } });
+	const review = await s.request('PATCH', `${APP}/dismissal-requests/dependabot/3`, {
+		token: owner,
+		body: { status: 'approve', message: 'late' },
+	});
 	assert.is(review.status, 422, '~> an expired request cannot be reviewed');
-	assert.is((await s.get(`${APP}/dependabot/alerts/3`, writer)).body.dismissal_request, null, '~> GitHub has no expired dismissal_request status');
+	assert.is(
+		(await s.get(`${APP}/dependabot/alerts/3`, writer)).body.dismissal_request,
+		null,
+		'~> GitHub has no expired dismissal_request status',
+	);
 	assert.is(expireDismissalRequests(s.app, s.clock.now), 1);
 	assert.is(s.app.stores.dependabot.requestById(created.body.id, '1970-01-01T00:00:00Z')!.status, 'expired', '~> written');
 	assert.is(expireDismissalRequests(s.app, s.clock.now), 0);
-	const again = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, { token: writer, body: { dismissed_reason: 'tolerable_risk' } });
+	const again = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, {
+		token: writer,
+		body: { dismissed_reason: 'tolerable_risk' },
+	});
 	assert.is(again.status, 201, '~> a new request after expiry');
 	// An overdue request not yet written by the job does not block a new one either.
 	s.clock.advance(DISMISSAL_REQUEST_TTL_MS);
-	const third = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, { token: writer, body: { dismissed_reason: 'tolerable_risk' } });
+	const third = await s.request('POST', `${APP}/dismissal-requests/dependabot/3`, {
+		token: writer,
+		body: { dismissed_reason: 'tolerable_risk' },
+	});
 	assert.is(third.status, 201);
 	assert.is(s.app.stores.dependabot.requestById(again.body.id, '1970-01-01T00:00:00Z')!.status, 'expired');
 });
@@ -847,60 +1058,102 @@ test('events – dependabot_alert created, dismissed, reopened, fixed, reintrodu
 	};
 	const capture = captureWebhooks();
 	try {
-		await step('a vulnerable dependency submitted: one alert per advisory, sent by the submitter', () => submit('4.17.11', writerRepo), [
-			'dependabot_alert.created by walt',
-			'dependabot_alert.created by walt',
-		]);
+		await step(
+			'a vulnerable dependency submitted: one alert per advisory, sent by the submitter',
+			() => submit('4.17.11', writerRepo),
+			['dependabot_alert.created by walt', 'dependabot_alert.created by walt'],
+		);
 		const created = capture.seen[0];
 		assert.equal([created.event, created.action], ['dependabot_alert', 'created']);
 		assert.equal(Object.keys(created.payload), ['alert', 'repository', 'organization', 'sender']);
 		const { dismissal_request: _request, ...rendered } = (await s.get(`${E}/dependabot/alerts/1`, writer)).body;
-		assert.equal(created.payload.alert, rendered, '~> the alert as the API renders it, without dismissal_request (not in the webhook schema)');
-		assert.equal(Object.keys(created.payload.alert), ALERT_KEYS.filter((key) => key !== 'dismissal_request'));
+		assert.equal(
+			created.payload.alert,
+			rendered,
+			'~> the alert as the API renders it, without dismissal_request (not in the webhook schema)',
+		);
+		assert.equal(
+			Object.keys(created.payload.alert),
+			ALERT_KEYS.filter((key) => key !== 'dismissal_request'),
+		);
 		assert.is(created.payload.alert.security_advisory.ghsa_id, LODASH);
 		assert.is(created.payload.repository.full_name, 'acme/events');
 		assert.is(created.payload.organization.login, 'acme');
 		assert.is(created.payload.sender.login, 'walt');
 		await step('the same dependencies again change nothing', () => submit('4.17.11', writerRepo), []);
 
-		await step('dismissed by walt', () => patch(1, { state: 'dismissed', dismissed_reason: 'tolerable_risk' }), ['dependabot_alert.dismissed by walt']);
+		await step('dismissed by walt', () => patch(1, { state: 'dismissed', dismissed_reason: 'tolerable_risk' }), [
+			'dependabot_alert.dismissed by walt',
+		]);
 		const dismissed = capture.seen.at(-1)!.payload.alert;
 		assert.equal([dismissed.state, dismissed.dismissed_reason, dismissed.dismissed_by.login], ['dismissed', 'tolerable_risk', 'walt']);
-		await step('dismissing a dismissed alert only changes its reason', () => patch(1, { state: 'dismissed', dismissed_reason: 'inaccurate' }), []);
+		await step(
+			'dismissing a dismissed alert only changes its reason',
+			() => patch(1, { state: 'dismissed', dismissed_reason: 'inaccurate' }),
+			[],
+		);
 		await step('reopened', () => patch(1, { state: 'open' }), ['dependabot_alert.reopened by walt']);
 		await step('reopening an open alert changes nothing', () => patch(1, { state: 'open' }), []);
 		await step('refused requests record nothing', async () => {
-			assert.is((await s.request('PATCH', `${E}/dependabot/alerts/1`, { token: reader, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } })).status, 403);
+			assert.is(
+				(
+					await s.request('PATCH', `${E}/dependabot/alerts/1`, {
+						token: reader,
+						body: { state: 'dismissed', dismissed_reason: 'inaccurate' },
+					})
+				).status,
+				403,
+			);
 			assert.is((await s.request('PATCH', `${E}/dependabot/alerts/1`, { token: writer, body: { state: 'dismissed' } })).status, 422);
 		}, []);
 
 		await step('upgraded past the first advisory: fixed', () => submit('4.17.15', owner), ['dependabot_alert.fixed by olivia']);
 		assert.equal([capture.seen.at(-1)!.payload.alert.number, capture.seen.at(-1)!.payload.alert.state], [1, 'fixed']);
-		await step('the vulnerable version returns: reintroduced (GitHub reopened the previously-fixed alert)', () => submit('4.17.11', owner), [
-			'dependabot_alert.reintroduced by olivia',
-		]);
+		await step(
+			'the vulnerable version returns: reintroduced (GitHub reopened the previously-fixed alert)',
+			() => submit('4.17.11', owner),
+			['dependabot_alert.reintroduced by olivia'],
+		);
 		const reintroduced = capture.seen.at(-1)!.payload.alert;
 		assert.equal([reintroduced.number, reintroduced.state, reintroduced.fixed_at], [1, 'open', null]);
 		await step('importing advisories (the command line) refreshes alerts with no sender', async () => {
-			importAdvisories(s.app, [advisory(LODASH, { severity: 'critical', vulnerabilities: [vuln('npm', 'lodash', '< 4.17.10', '4.17.10')] })], now());
+			importAdvisories(
+				s.app,
+				[advisory(LODASH, { severity: 'critical', vulnerabilities: [vuln('npm', 'lodash', '< 4.17.10', '4.17.10')] })],
+				now(),
+			);
 			refreshAllAlerts(s.app, now());
-			importAdvisories(s.app, [advisory(LODASH, { severity: 'critical', vulnerabilities: [vuln('npm', 'lodash', '< 4.17.12', '4.17.12')] })], now());
+			importAdvisories(
+				s.app,
+				[advisory(LODASH, { severity: 'critical', vulnerabilities: [vuln('npm', 'lodash', '< 4.17.12', '4.17.12')] })],
+				now(),
+			);
 			refreshAllAlerts(s.app, now());
 		}, ['dependabot_alert.fixed by null', 'dependabot_alert.reintroduced by null']);
 		assert.not.ok('sender' in capture.seen.at(-1)!.payload);
 
 		setDelegated('events', true);
 		await step('a dismissal request changes no alert', async () => {
-			const res = await s.request('POST', `${E}/dismissal-requests/dependabot/2`, { token: writer, body: { dismissed_reason: 'no_bandwidth' } });
+			const res = await s.request('POST', `${E}/dismissal-requests/dependabot/2`, {
+				token: writer,
+				body: { dismissed_reason: 'no_bandwidth' },
+			});
 			assert.is(res.status, 201);
 		}, []);
 		await step('its approval dismisses the alert, by the reviewer', async () => {
-			const res = await s.request('PATCH', `${E}/dismissal-requests/dependabot/2`, { token: owner, body: { status: 'approve', message: 'ok' } });
+			const res = await s.request('PATCH', `${E}/dismissal-requests/dependabot/2`, {
+				token: owner,
+				body: { status: 'approve', message: 'ok' },
+			});
 			assert.is(res.status, 200);
 		}, ['dependabot_alert.dismissed by olivia']);
 		assert.equal([capture.seen.at(-1)!.payload.alert.number, capture.seen.at(-1)!.payload.alert.dismissed_reason], [2, 'no_bandwidth']);
 		await step('an expiring request changes no alert', async () => {
-			assert.is((await s.request('POST', `${E}/dismissal-requests/dependabot/1`, { token: writer, body: { dismissed_reason: 'not_used' } })).status, 201);
+			assert.is(
+				(await s.request('POST', `${E}/dismissal-requests/dependabot/1`, { token: writer, body: { dismissed_reason: 'not_used' } }))
+					.status,
+				201,
+			);
 			s.clock.advance(DISMISSAL_REQUEST_TTL_MS);
 			assert.ok(expireDismissalRequests(s.app, s.clock.now) >= 1);
 			assert.is((await s.get(`${E}/dismissal-requests/dependabot/1`, writer)).body.status, 'expired');

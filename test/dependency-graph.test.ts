@@ -33,10 +33,17 @@ function snapshot(sha: string, ref: string, manifests: Record<string, unknown>, 
 	};
 }
 
-const lock = (resolved: Record<string, unknown>) => ({ 'package-lock.json': { name: 'package-lock.json', file: { source_location: 'package-lock.json' }, resolved } });
+const lock = (resolved: Record<string, unknown>) => ({
+	'package-lock.json': { name: 'package-lock.json', file: { source_location: 'package-lock.json' }, resolved },
+});
 
 async function commit(message: string, parents: string[]): Promise<string> {
-	const tree = (await s.request('POST', `${R}/git/trees`, { token: owner, body: { tree: [{ path: 'README.md', mode: '100644', type: 'blob', content: message }] } })).body.sha;
+	const tree = (
+		await s.request('POST', `${R}/git/trees`, {
+			token: owner,
+			body: { tree: [{ path: 'README.md', mode: '100644', type: 'blob', content: message }] },
+		})
+	).body.sha;
 	return (await s.request('POST', `${R}/git/commits`, { token: owner, body: { message, tree, parents } })).body.sha;
 }
 
@@ -62,7 +69,9 @@ test.after(() => s.close());
 
 test('submit: 201 {id, created_at, message, result}; counted in the dependency_snapshots category', async () => {
 	const coreBefore = (await s.get('/rate_limit', owner)).body.resources.core.used;
-	const res = await submit(snapshot(commits.root, 'refs/heads/main', lock({ lodash: npm('lodash', '4.17.20'), express: npm('express', '4.18.0') })));
+	const res = await submit(
+		snapshot(commits.root, 'refs/heads/main', lock({ lodash: npm('lodash', '4.17.20'), express: npm('express', '4.18.0') })),
+	);
 	assert.is(res.status, 201);
 	assert.equal(Object.keys(res.body).sort(), ['created_at', 'id', 'message', 'result']);
 	assert.is(res.body.result, 'SUCCESS');
@@ -90,7 +99,10 @@ test('submit: validation (422) and denial', async () => {
 		['version not an integer', (b) => (b.version = 1.5)],
 		['unknown field', (b) => (b.extra = true)],
 		['bad relationship', (b) => (b.manifests['package-lock.json'].resolved.lodash.relationship = 'sideways')],
-		['manifest metadata with nine keys', (b) => (b.manifests['package-lock.json'].metadata = Object.fromEntries([...Array(9).keys()].map((i) => [`k${i}`, 'v'])))],
+		[
+			'manifest metadata with nine keys',
+			(b) => (b.manifests['package-lock.json'].metadata = Object.fromEntries([...Array(9).keys()].map((i) => [`k${i}`, 'v']))),
+		],
 		['package_url not a purl', (b) => (b.manifests['package-lock.json'].resolved.lodash.package_url = 'npm:lodash')],
 		['package_url malformed purl', (b) => (b.manifests['package-lock.json'].resolved.lodash.package_url = 'pkg:')],
 	];
@@ -119,11 +131,17 @@ test('submit: validation (422) and denial', async () => {
 
 test('review: base...head resolves branches, tags and SHAs through the merge base; added and removed rows', async () => {
 	await submit(
-		snapshot(commits.feature1, 'refs/heads/feature', lock({
-			lodash: npm('lodash', '4.17.21', { metadata: { license: 'MIT', source_repository_url: 'https://github.com/lodash/lodash' } }),
-			express: npm('express', '4.18.0'),
-			axios: npm('@types/node', '20.0.0', { scope: 'development', relationship: 'indirect' }),
-		})),
+		snapshot(
+			commits.feature1,
+			'refs/heads/feature',
+			lock({
+				lodash: npm('lodash', '4.17.21', {
+					metadata: { license: 'MIT', source_repository_url: 'https://github.com/lodash/lodash' },
+				}),
+				express: npm('express', '4.18.0'),
+				axios: npm('@types/node', '20.0.0', { scope: 'development', relationship: 'indirect' }),
+			}),
+		),
 	);
 	// main moved on (main2) with a change the feature branch never saw: not part of the review.
 	await submit(snapshot(commits.main2, 'refs/heads/main', lock({ lodash: npm('lodash', '4.17.20'), express: npm('express', '5.0.0') })));
@@ -131,7 +149,11 @@ test('review: base...head resolves branches, tags and SHAs through the merge bas
 	assert.is(res.status, 200, '~> public repository: no token needed');
 	assert.equal(
 		res.body.map((c: any) => [c.change_type, c.name, c.version]),
-		[['removed', 'lodash', '4.17.20'], ['added', '@types/node', '20.0.0'], ['added', 'lodash', '4.17.21']],
+		[
+			['removed', 'lodash', '4.17.20'],
+			['added', '@types/node', '20.0.0'],
+			['added', 'lodash', '4.17.21'],
+		],
 	);
 	const added = res.body.find((c: any) => c.name === 'lodash' && c.change_type === 'added');
 	assert.equal(added, {
@@ -152,7 +174,13 @@ test('review: base...head resolves branches, tags and SHAs through the merge bas
 	const byTag = await s.get(`${R}/dependency-graph/compare/v1...feature`);
 	assert.equal(byTag.body, res.body, '~> tags');
 	const reverse = await s.get(`${R}/dependency-graph/compare/feature...main`);
-	assert.equal(reverse.body.map((c: any) => [c.change_type, c.name, c.version]), [['removed', 'express', '4.18.0'], ['added', 'express', '5.0.0']]);
+	assert.equal(
+		reverse.body.map((c: any) => [c.change_type, c.name, c.version]),
+		[
+			['removed', 'express', '4.18.0'],
+			['added', 'express', '5.0.0'],
+		],
+	);
 	const unpaged = await s.get(`${R}/dependency-graph/compare/main...feature?per_page=2`);
 	assert.equal(unpaged.body, res.body, '~> not paginated: per_page is no parameter of dependency review (regression)');
 	assert.is(unpaged.headers.get('link'), null, '~> no Link header');
@@ -160,14 +188,29 @@ test('review: base...head resolves branches, tags and SHAs through the merge bas
 
 test('review: name filters one manifest; errors 400, 404, 403', async () => {
 	await submit(
-		snapshot(commits.feature1, 'refs/heads/feature', {
-			'requirements.txt': { name: 'requirements.txt', resolved: { django: { package_url: 'pkg:pypi/Django@4.2.1', relationship: 'direct' } } },
-		}, { correlator: 'python', detector: 'pip-detector' }),
+		snapshot(
+			commits.feature1,
+			'refs/heads/feature',
+			{
+				'requirements.txt': {
+					name: 'requirements.txt',
+					resolved: { django: { package_url: 'pkg:pypi/Django@4.2.1', relationship: 'direct' } },
+				},
+			},
+			{ correlator: 'python', detector: 'pip-detector' },
+		),
 	);
 	const all = await s.get(`${R}/dependency-graph/compare/main...feature`);
-	assert.ok(all.body.some((c: any) => c.manifest === 'requirements.txt' && c.ecosystem === 'pip' && c.name === 'django' && c.scope === 'unknown'));
+	assert.ok(
+		all.body.some(
+			(c: any) => c.manifest === 'requirements.txt' && c.ecosystem === 'pip' && c.name === 'django' && c.scope === 'unknown',
+		),
+	);
 	const only = await s.get(`${R}/dependency-graph/compare/main...feature?name=requirements.txt`);
-	assert.equal(only.body.map((c: any) => c.name), ['django']);
+	assert.equal(
+		only.body.map((c: any) => c.name),
+		['django'],
+	);
 	for (const bad of ['main..feature', 'main', '...feature', 'main...']) {
 		const res = await s.get(`${R}/dependency-graph/compare/${bad}`);
 		assert.is(res.status, 400, `~> ${bad}`);
@@ -187,8 +230,14 @@ test('review: name filters one manifest; errors 400, 404, 403', async () => {
 test('review of a private repository with advanced security', async () => {
 	const vault = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'vault')!;
 	s.app.stores.repos.setSecurity(vault.id, { advanced_security: 1, delegated_alert_dismissal: 0 });
-	const tree = (await s.request('POST', '/repos/acme/vault/git/trees', { token: owner, body: { tree: [{ path: 'a', mode: '100644', type: 'blob', content: 'a' }] } })).body.sha;
-	const root = (await s.request('POST', '/repos/acme/vault/git/commits', { token: owner, body: { message: 'root', tree, parents: [] } })).body.sha;
+	const tree = (
+		await s.request('POST', '/repos/acme/vault/git/trees', {
+			token: owner,
+			body: { tree: [{ path: 'a', mode: '100644', type: 'blob', content: 'a' }] },
+		})
+	).body.sha;
+	const root = (await s.request('POST', '/repos/acme/vault/git/commits', { token: owner, body: { message: 'root', tree, parents: [] } }))
+		.body.sha;
 	await s.request('POST', '/repos/acme/vault/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: root } });
 	const res = await s.get(`/repos/acme/vault/dependency-graph/compare/main...main`, owner);
 	assert.is(res.status, 200);
@@ -196,39 +245,64 @@ test('review of a private repository with advanced security', async () => {
 });
 
 test('advisories: vulnerabilities in review rows; a default-branch snapshot opens and fixes dependabot alerts', async () => {
-	importAdvisories(s.app, [{
-		ghsa_id: 'GHSA-jf85-cpcp-j695',
-		cve_id: 'CVE-2019-10744',
-		summary: 'Prototype Pollution in lodash',
-		description: 'lodash before 4.17.12 is vulnerable to Prototype Pollution.',
-		type: 'reviewed',
-		severity: 'critical',
-		identifiers: [{ type: 'GHSA', value: 'GHSA-jf85-cpcp-j695' }],
-		references: [],
-		published_at: '2019-07-10T19:45:23Z',
-		updated_at: '2024-01-01T00:00:00Z',
-		withdrawn_at: null,
-		vulnerabilities: [{ package: { ecosystem: 'npm', name: 'lodash' }, vulnerable_version_range: '< 4.17.21', first_patched_version: '4.17.21' }],
-		cvss: null,
-		cwes: [],
-	}], '2026-11-22T12:00:00Z');
+	importAdvisories(
+		s.app,
+		[
+			{
+				ghsa_id: 'GHSA-jf85-cpcp-j695',
+				cve_id: 'CVE-2019-10744',
+				summary: 'Prototype Pollution in lodash',
+				description: 'lodash before 4.17.12 is vulnerable to Prototype Pollution.',
+				type: 'reviewed',
+				severity: 'critical',
+				identifiers: [{ type: 'GHSA', value: 'GHSA-jf85-cpcp-j695' }],
+				references: [],
+				published_at: '2019-07-10T19:45:23Z',
+				updated_at: '2024-01-01T00:00:00Z',
+				withdrawn_at: null,
+				vulnerabilities: [
+					{
+						package: { ecosystem: 'npm', name: 'lodash' },
+						vulnerable_version_range: '< 4.17.21',
+						first_patched_version: '4.17.21',
+					},
+				],
+				cvss: null,
+				cwes: [],
+			},
+		],
+		'2026-11-22T12:00:00Z',
+	);
 	const review = await s.get(`${R}/dependency-graph/compare/main...feature?name=package-lock.json`);
 	const removed = review.body.find((c: any) => c.change_type === 'removed' && c.name === 'lodash');
-	assert.equal(removed.vulnerabilities, [{
-		severity: 'critical',
-		advisory_ghsa_id: 'GHSA-jf85-cpcp-j695',
-		advisory_summary: 'Prototype Pollution in lodash',
-		advisory_url: `${s.origin}/advisories/GHSA-jf85-cpcp-j695`,
-	}]);
-	assert.equal(review.body.find((c: any) => c.change_type === 'added' && c.name === 'lodash').vulnerabilities, [], '~> 4.17.21 is patched');
+	assert.equal(removed.vulnerabilities, [
+		{
+			severity: 'critical',
+			advisory_ghsa_id: 'GHSA-jf85-cpcp-j695',
+			advisory_summary: 'Prototype Pollution in lodash',
+			advisory_url: `${s.origin}/advisories/GHSA-jf85-cpcp-j695`,
+		},
+	]);
+	assert.equal(
+		review.body.find((c: any) => c.change_type === 'added' && c.name === 'lodash').vulnerabilities,
+		[],
+		'~> 4.17.21 is patched',
+	);
 
 	// The default branch's latest snapshot (main2: lodash 4.17.20) counts once a snapshot is submitted after the import.
 	await submit(snapshot(commits.main2, 'refs/heads/main', lock({ lodash: npm('lodash', '4.17.20'), express: npm('express', '5.0.0') })));
 	const alerts = await s.get(`${R}/dependabot/alerts`, owner);
 	assert.is(alerts.status, 200);
-	assert.equal(alerts.body.map((a: any) => [a.number, a.state, a.dependency.package.name, a.dependency.manifest_path, a.security_advisory.ghsa_id]), [
-		[1, 'open', 'lodash', 'package-lock.json', 'GHSA-jf85-cpcp-j695'],
-	]);
+	assert.equal(
+		alerts.body.map((a: any) => [
+			a.number,
+			a.state,
+			a.dependency.package.name,
+			a.dependency.manifest_path,
+			a.security_advisory.ghsa_id,
+		]),
+		[[1, 'open', 'lodash', 'package-lock.json', 'GHSA-jf85-cpcp-j695']],
+	);
 	await submit(snapshot(commits.main2, 'refs/heads/main', lock({ lodash: npm('lodash', '4.17.21'), express: npm('express', '5.0.0') })));
 	const fixed = await s.get(`${R}/dependabot/alerts/1`, owner);
 	assert.is(fixed.body.state, 'fixed', '~> upgrading on the default branch fixes the alert');
@@ -238,11 +312,13 @@ test('advisories: vulnerabilities in review rows; a default-branch snapshot open
 	assert.is((await s.get(`${R}/dependabot/alerts?state=open`, owner)).body.length, 0, '~> other branches raise no alerts');
 });
 
-test('precedence: the latest snapshot per (correlator, detector); first correlator\'s detector; same detector merges', async () => {
+test("precedence: the latest snapshot per (correlator, detector); first correlator's detector; same detector merges", async () => {
 	const sha = commits.feature1;
 	const ref = 'refs/heads/feature';
 	const names = async () =>
-		(await s.get(`${R}/dependency-graph/compare/main...feature?name=yarn.lock`)).body.map((c: any) => `${c.change_type} ${c.name}@${c.version}`);
+		(await s.get(`${R}/dependency-graph/compare/main...feature?name=yarn.lock`)).body.map(
+			(c: any) => `${c.change_type} ${c.name}@${c.version}`,
+		);
 	const yarn = (resolved: Record<string, unknown>) => ({ 'yarn.lock': { name: 'yarn.lock', resolved } });
 	await submit(snapshot(sha, ref, yarn({ a: npm('left-pad', '1.0.0') }), { correlator: 'matrix-node18', detector: 'yarn' }));
 	await submit(snapshot(sha, ref, yarn({ b: npm('right-pad', '1.0.0') }), { correlator: 'matrix-node20', detector: 'yarn' }));
@@ -260,7 +336,10 @@ test('review: every change in one answer, past any page size (regression: it was
 	const head = await commit('many head', [base]);
 	await s.request('POST', `${R}/git/refs`, { token: owner, body: { ref: 'refs/heads/many', sha: head } });
 	const packages = Object.fromEntries([...Array(120).keys()].map((i) => [`pkg-${i}`, npm(`pkg-${i}`, '1.0.0')]));
-	assert.is((await submit(snapshot(head, 'refs/heads/many', lock(packages), { correlator: 'many', detector: 'npm-detector' }))).status, 201);
+	assert.is(
+		(await submit(snapshot(head, 'refs/heads/many', lock(packages), { correlator: 'many', detector: 'npm-detector' }))).status,
+		201,
+	);
 	const res = await s.get(`${R}/dependency-graph/compare/${base}...many`);
 	assert.is(res.status, 200);
 	assert.is(res.body.length, 120, '~> all 120 added packages, more than the 100 a page could hold');

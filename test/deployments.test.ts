@@ -84,7 +84,9 @@ const eventMark = () => s.app.stores.events.latestId();
 
 /** Events recorded after `mark`, oldest first, as `event.action by login`. */
 function eventsSince(mark: number): string[] {
-	const rows = s.app.db.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id').all(mark) as Array<{
+	const rows = s.app.db
+		.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id')
+		.all(mark) as Array<{
 		event: string;
 		action: string | null;
 		login: string | null;
@@ -142,7 +144,10 @@ test.after(() => s.close());
 // ---------------------------------------------------------------- deployments
 
 test('create a deployment – GitHub defaults, shape, Location, environment created', async () => {
-	const res = await s.request('POST', `${APP}/deployments`, { token: pusher, body: { ref: 'topic-branch', description: 'Deploy request from hubot' } });
+	const res = await s.request('POST', `${APP}/deployments`, {
+		token: pusher,
+		body: { ref: 'topic-branch', description: 'Deploy request from hubot' },
+	});
 	assert.is(res.status, 201);
 	const d = res.body;
 	assert.equal(Object.keys(d), DEPLOYMENT_KEYS);
@@ -196,7 +201,10 @@ test('create a deployment – other environments, explicit flags, payload, requi
 	const sameEnv = await deploy(APP, { ref: 'main', environment: 'STAGING' });
 	assert.is(sameEnv.environment, 'staging', '~> environment names are case-insensitive: the existing one is used');
 	const envs = await s.get(`${APP}/environments`, owner);
-	assert.equal(envs.body.environments.map((e: any) => e.name), ['production', 'review-42', 'staging']);
+	assert.equal(
+		envs.body.environments.map((e: any) => e.name),
+		['production', 'review-42', 'staging'],
+	);
 });
 
 test('create a deployment – validation', async () => {
@@ -234,13 +242,29 @@ test('create a deployment – denial', async () => {
 	assert.match(reader.body.message, 'push access');
 	const member = await s.request('POST', `${APP}/deployments`, { token: s.fullToken('rita'), body: { ref: 'main' } });
 	assert.is(member.status, 403, '~> a member with the base read permission cannot deploy');
-	assert.is((await s.request('POST', `${VAULT}/deployments`, { token: outsider, body: { ref: 'main' } })).status, 404, '~> private and invisible: 404');
-	const scoped = await s.request('POST', `${APP}/deployments`, { token: s.token('mike', { scopes: ['public_repo'] }), body: { ref: 'main' } });
+	assert.is(
+		(await s.request('POST', `${VAULT}/deployments`, { token: outsider, body: { ref: 'main' } })).status,
+		404,
+		'~> private and invisible: 404',
+	);
+	const scoped = await s.request('POST', `${APP}/deployments`, {
+		token: s.token('mike', { scopes: ['public_repo'] }),
+		body: { ref: 'main' },
+	});
 	assert.is(scoped.status, 403, '~> classic tokens need repo_deployment or repo');
 	assert.is(scoped.headers.get('x-accepted-oauth-scopes'), 'repo_deployment, repo');
-	assert.is((await s.request('POST', `${APP}/deployments`, { token: s.token('mike', { scopes: ['repo_deployment'] }), body: { ref: 'main' } })).status, 201);
 	assert.is(
-		(await s.request('POST', `${VAULT}/deployments`, { token: s.token('mike', { scopes: ['repo_deployment'] }), body: { ref: 'main' } })).status,
+		(await s.request('POST', `${APP}/deployments`, { token: s.token('mike', { scopes: ['repo_deployment'] }), body: { ref: 'main' } }))
+			.status,
+		201,
+	);
+	assert.is(
+		(
+			await s.request('POST', `${VAULT}/deployments`, {
+				token: s.token('mike', { scopes: ['repo_deployment'] }),
+				body: { ref: 'main' },
+			})
+		).status,
 		201,
 		'~> repo_deployment reaches the private repositories the user can push to',
 	);
@@ -255,13 +279,20 @@ test('create a deployment – denial', async () => {
 		body: { ref: 'main' },
 	});
 	assert.is(fine.status, 201);
-	const app = await s.request('POST', `${VAULT}/deployments`, { token: s.token('olivia', { kind: 'installation', org: 'acme' }), body: { ref: 'main' } });
+	const app = await s.request('POST', `${VAULT}/deployments`, {
+		token: s.token('olivia', { kind: 'installation', org: 'acme' }),
+		body: { ref: 'main' },
+	});
 	assert.is(app.status, 201);
 	assert.is(app.body.creator.login, 'test-app[bot]');
 	assert.is(app.body.performed_via_github_app.slug, 'test-app');
 	const frozen = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'frozen')!;
 	s.app.db.prepare('UPDATE repositories SET archived = 1 WHERE id = ?').run(frozen.id);
-	assert.is((await s.request('POST', '/repos/acme/frozen/deployments', { token: owner, body: { ref: 'main' } })).status, 403, '~> archived');
+	assert.is(
+		(await s.request('POST', '/repos/acme/frozen/deployments', { token: owner, body: { ref: 'main' } })).status,
+		403,
+		'~> archived',
+	);
 });
 
 test('get a deployment – 200, 404, public and private', async () => {
@@ -293,7 +324,10 @@ test('list deployments – newest first, filters, pagination', async () => {
 	const c = await deploy('/repos/acme/history', { ref: 'main', environment: 'production' });
 	const all = await s.get('/repos/acme/history/deployments', owner);
 	assert.is(all.status, 200);
-	assert.equal(all.body.map((d: any) => d.id), [c.id, b.id, a.id]);
+	assert.equal(
+		all.body.map((d: any) => d.id),
+		[c.id, b.id, a.id],
+	);
 	const ids = async (query: string) => (await s.get(`/repos/acme/history/deployments?${query}`, owner)).body.map((d: any) => d.id);
 	assert.equal(await ids('ref=main'), [c.id, a.id]);
 	assert.equal(await ids('sha=release'), [b.id]);
@@ -327,10 +361,18 @@ test('delete a deployment – the only one, active ones refused, inactive ones d
 	const active = await s.request('DELETE', `${R}/deployments/${only.id}`, { token: owner });
 	assert.is(active.status, 422, '~> success is active while other deployments exist');
 	await setState(R, first.id, { state: 'failure' });
-	assert.is((await s.request('DELETE', `${R}/deployments/${first.id}`, { token: owner })).status, 204, '~> a non-successful status makes it deletable');
+	assert.is(
+		(await s.request('DELETE', `${R}/deployments/${first.id}`, { token: owner })).status,
+		204,
+		'~> a non-successful status makes it deletable',
+	);
 	assert.is((await s.get(`${R}/deployments/${first.id}`, owner)).status, 404);
 	assert.is((await s.request('DELETE', `${R}/deployments/${first.id}`, { token: owner })).status, 404);
-	assert.is((await s.request('DELETE', `${R}/deployments/${only.id}`, { token: owner })).status, 204, '~> the only deployment goes whatever its state');
+	assert.is(
+		(await s.request('DELETE', `${R}/deployments/${only.id}`, { token: owner })).status,
+		204,
+		'~> the only deployment goes whatever its state',
+	);
 	assert.equal((await s.get(`${R}/deployments`, owner)).body, []);
 	const fine = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { deployments: 'read' } });
 	assert.is((await s.request('DELETE', `${R}/deployments/1`, { token: fine })).status, 403);
@@ -371,7 +413,11 @@ test('create a deployment status – spec shape, defaults, log_url sets target_u
 	const both = await setState(APP, d.id, { state: 'pending', target_url: 'https://old', log_url: 'https://new' });
 	assert.is(both.target_url, 'https://new', '~> log_url supersedes target_url');
 
-	const moved = await setState(APP, d.id, { state: 'success', environment: 'statuses-env-2', environment_url: 'https://app.example.com' });
+	const moved = await setState(APP, d.id, {
+		state: 'success',
+		environment: 'statuses-env-2',
+		environment_url: 'https://app.example.com',
+	});
 	assert.is(moved.environment, 'statuses-env-2');
 	assert.is(moved.environment_url, 'https://app.example.com');
 	const after = await setState(APP, d.id, { state: 'success' });
@@ -401,17 +447,33 @@ test('create a deployment status – validation and denial', async () => {
 		assert.is(item.code, code);
 		assert.is(item.resource, 'DeploymentStatus');
 	}
-	const long = await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { token: owner, body: { state: 'success', description: 'x'.repeat(141) } });
+	const long = await s.request('POST', `${APP}/deployments/${d.id}/statuses`, {
+		token: owner,
+		body: { state: 'success', description: 'x'.repeat(141) },
+	});
 	assert.match(long.body.errors[0].message, '140');
 	assert.equal((await s.get(`${APP}/deployments/${d.id}/statuses`, owner)).body, [], '~> nothing written');
 	assert.is((await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { body: { state: 'success' } })).status, 401);
-	assert.is((await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { token: outsider, body: { state: 'success' } })).status, 403);
+	assert.is(
+		(await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { token: outsider, body: { state: 'success' } })).status,
+		403,
+	);
 	assert.is((await s.request('POST', `${APP}/deployments/999999/statuses`, { token: owner, body: { state: 'success' } })).status, 404);
-	assert.is((await s.request('POST', `${VAULT}/deployments/${d.id}/statuses`, { token: owner, body: { state: 'success' } })).status, 404, '~> another repository');
-	const scoped = await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { token: s.token('mike', { scopes: ['read:org'] }), body: { state: 'success' } });
+	assert.is(
+		(await s.request('POST', `${VAULT}/deployments/${d.id}/statuses`, { token: owner, body: { state: 'success' } })).status,
+		404,
+		'~> another repository',
+	);
+	const scoped = await s.request('POST', `${APP}/deployments/${d.id}/statuses`, {
+		token: s.token('mike', { scopes: ['read:org'] }),
+		body: { state: 'success' },
+	});
 	assert.is(scoped.status, 403);
 	const deployToken = s.token('mike', { scopes: ['repo_deployment'] });
-	assert.is((await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { token: deployToken, body: { state: 'success' } })).status, 201);
+	assert.is(
+		(await s.request('POST', `${APP}/deployments/${d.id}/statuses`, { token: deployToken, body: { state: 'success' } })).status,
+		201,
+	);
 });
 
 test('list and get deployment statuses – newest first, 404s, public and private', async () => {
@@ -423,16 +485,27 @@ test('list and get deployment statuses – newest first, 404s, public and privat
 	const third = await setState(VAULT, d.id, { state: 'success' });
 	const list = await s.get(`${VAULT}/deployments/${d.id}/statuses`, pusher);
 	assert.is(list.status, 200);
-	assert.equal(list.body.map((x: any) => x.id), [third.id, second.id, first.id], '~> newest first');
+	assert.equal(
+		list.body.map((x: any) => x.id),
+		[third.id, second.id, first.id],
+		'~> newest first',
+	);
 	assert.equal(Object.keys(list.body[0]), statusKeys('environment_url', 'log_url'));
 	const page = await s.get(`${VAULT}/deployments/${d.id}/statuses?per_page=1&page=2`, pusher);
-	assert.equal(page.body.map((x: any) => x.id), [second.id]);
+	assert.equal(
+		page.body.map((x: any) => x.id),
+		[second.id],
+	);
 	assert.match(page.headers.get('link')!, 'rel="prev"');
 	const one = await s.get(`${VAULT}/deployments/${d.id}/statuses/${second.id}`, pusher);
 	assert.is(one.status, 200);
 	assert.equal(one.body, second);
 	const other = await deploy(VAULT, { ref: 'main', environment: 'list-env-2' });
-	assert.is((await s.get(`${VAULT}/deployments/${other.id}/statuses/${second.id}`, owner)).status, 404, '~> a status of another deployment');
+	assert.is(
+		(await s.get(`${VAULT}/deployments/${other.id}/statuses/${second.id}`, owner)).status,
+		404,
+		'~> a status of another deployment',
+	);
 	assert.is((await s.get(`${VAULT}/deployments/${d.id}/statuses/999999`, owner)).status, 404);
 	assert.is((await s.get(`${VAULT}/deployments/${d.id}/statuses/x`, owner)).status, 404);
 	assert.is((await s.get(`${VAULT}/deployments/999999/statuses`, owner)).status, 404);
@@ -478,7 +551,11 @@ test('auto_inactive – earlier non-transient, non-production successes of the e
 	const failedRequest = await s.request('POST', `${R}/deployments/${current.id}/statuses`, { token: owner, body: { state: 'success' } });
 	store.insertStatus = insert;
 	assert.is(failedRequest.status, 500);
-	assert.equal((await s.get(`${R}/deployments/${current.id}/statuses`, owner)).body.map((x: any) => x.id), [kept.id], '~> the causing status was rolled back too');
+	assert.equal(
+		(await s.get(`${R}/deployments/${current.id}/statuses`, owner)).body.map((x: any) => x.id),
+		[kept.id],
+		'~> the causing status was rolled back too',
+	);
 	assert.is(await latestState(R, previous.id), 'success');
 
 	const now = await setState(R, current.id, { state: 'in_progress' });
@@ -517,7 +594,10 @@ test('events – deployment created, deployment_status created for each status (
 		const second = await deploy(R, { ref: 'v2', environment: 'staging-ev' });
 		await setState(R, second.id, { state: 'success' });
 		assert.is(await latestState(R, first.id), 'inactive');
-		assert.is((await s.request('POST', `${R}/deployments/${second.id}/statuses`, { token: owner, body: { state: 'bogus' } })).status, 422);
+		assert.is(
+			(await s.request('POST', `${R}/deployments/${second.id}/statuses`, { token: owner, body: { state: 'bogus' } })).status,
+			422,
+		);
 		assert.is((await s.request('POST', `${R}/deployments`, { token: outsider, body: { ref: 'x' } })).status, 403);
 		assert.equal(
 			eventsSince(mark),
@@ -532,10 +612,17 @@ test('events – deployment created, deployment_status created for each status (
 		);
 
 		const created = capture.seen.filter((e) => e.event === 'deployment');
-		assert.equal(created.map((e) => e.action), ['created', 'created']);
+		assert.equal(
+			created.map((e) => e.action),
+			['created', 'created'],
+		);
 		const payload = created[0].payload;
 		assert.equal(Object.keys(payload), ['deployment', 'workflow', 'workflow_run', 'repository', 'organization', 'sender']);
-		assert.equal(payload.deployment, { ...first, updated_at: payload.deployment.updated_at }, '~> the deployment as the API renders it');
+		assert.equal(
+			payload.deployment,
+			{ ...first, updated_at: payload.deployment.updated_at },
+			'~> the deployment as the API renders it',
+		);
 		assert.equal(Object.keys(payload.deployment), DEPLOYMENT_KEYS);
 		assert.equal(payload.deployment.payload, { deploy: 'migrate' });
 		assert.is(payload.workflow, null, '~> not created by a workflow run');
@@ -580,18 +667,37 @@ test('create or update an environment – URL-encoded name, protection rules, br
 	});
 	assert.is(res.status, 200);
 	const env = res.body;
-	assert.equal(Object.keys(env), ['id', 'node_id', 'name', 'url', 'html_url', 'created_at', 'updated_at', 'protection_rules', 'deployment_branch_policy']);
+	assert.equal(Object.keys(env), [
+		'id',
+		'node_id',
+		'name',
+		'url',
+		'html_url',
+		'created_at',
+		'updated_at',
+		'protection_rules',
+		'deployment_branch_policy',
+	]);
 	assert.is(env.name, 'prod/eu');
 	assert.is(env.url, `${s.api}${APP}/environments/prod%2Feu`);
 	assert.is(env.html_url, `${s.origin}/acme/app/deployments/activity_log?environments_filter=prod%2Feu`);
 	assert.is(env.node_id, Buffer.from(`011:Environment${env.id}`).toString('base64'));
 	assert.equal(env.deployment_branch_policy, { protected_branches: false, custom_branch_policies: true });
-	assert.equal(env.protection_rules.map((r: any) => r.type), ['wait_timer', 'required_reviewers', 'branch_policy']);
+	assert.equal(
+		env.protection_rules.map((r: any) => r.type),
+		['wait_timer', 'required_reviewers', 'branch_policy'],
+	);
 	const [timer, reviewers, branch] = env.protection_rules;
 	assert.is(timer.wait_timer, 30);
 	assert.is(timer.node_id, Buffer.from(`04:Gate${timer.id}`).toString('base64'));
 	assert.is(reviewers.prevent_self_review, true);
-	assert.equal(reviewers.reviewers.map((r: any) => [r.type, r.reviewer.login ?? r.reviewer.slug]), [['User', 'mike'], ['Team', 'release-managers']]);
+	assert.equal(
+		reviewers.reviewers.map((r: any) => [r.type, r.reviewer.login ?? r.reviewer.slug]),
+		[
+			['User', 'mike'],
+			['Team', 'release-managers'],
+		],
+	);
 	assert.equal(Object.keys(branch), ['id', 'node_id', 'type']);
 
 	const get = await s.get(`${APP}/environments/prod%2Feu`, owner);
@@ -617,7 +723,10 @@ test('create or update an environment – URL-encoded name, protection rules, br
 	const empty = await s.request('PUT', `${APP}/environments/prod%2Feu`, { token: owner });
 	assert.is(empty.status, 200, '~> an empty body is accepted');
 	assert.equal(empty.body.deployment_branch_policy, { protected_branches: false, custom_branch_policies: true });
-	const cleared = await s.request('PUT', `${APP}/environments/prod%2Feu`, { token: owner, body: { reviewers: null, deployment_branch_policy: null } });
+	const cleared = await s.request('PUT', `${APP}/environments/prod%2Feu`, {
+		token: owner,
+		body: { reviewers: null, deployment_branch_policy: null },
+	});
 	assert.equal(cleared.body.protection_rules, []);
 	assert.is(cleared.body.deployment_branch_policy, null);
 	const protectedOnly = await s.request('PUT', `${APP}/environments/prod%2Feu`, {
@@ -625,7 +734,10 @@ test('create or update an environment – URL-encoded name, protection rules, br
 		body: { deployment_branch_policy: { protected_branches: true, custom_branch_policies: false } },
 	});
 	assert.equal(protectedOnly.body.deployment_branch_policy, { protected_branches: true, custom_branch_policies: false });
-	assert.equal(protectedOnly.body.protection_rules.map((r: any) => r.type), ['branch_policy']);
+	assert.equal(
+		protectedOnly.body.protection_rules.map((r: any) => r.type),
+		['branch_policy'],
+	);
 	const fresh = await s.request('PUT', `${APP}/environments/canary`, { token: owner });
 	assert.is(fresh.status, 200);
 	assert.equal(fresh.body.protection_rules, []);
@@ -634,8 +746,16 @@ test('create or update an environment – URL-encoded name, protection rules, br
 
 test('create or update an environment – validation', async () => {
 	const cases: Array<[string, unknown, string]> = [
-		['bad-policy', { deployment_branch_policy: { protected_branches: true, custom_branch_policies: true } }, 'deployment_branch_policy'],
-		['bad-policy', { deployment_branch_policy: { protected_branches: false, custom_branch_policies: false } }, 'deployment_branch_policy'],
+		[
+			'bad-policy',
+			{ deployment_branch_policy: { protected_branches: true, custom_branch_policies: true } },
+			'deployment_branch_policy',
+		],
+		[
+			'bad-policy',
+			{ deployment_branch_policy: { protected_branches: false, custom_branch_policies: false } },
+			'deployment_branch_policy',
+		],
 		['bad-policy', { deployment_branch_policy: { protected_branches: true } }, 'deployment_branch_policy.custom_branch_policies'],
 		['bad-timer', { wait_timer: 43_201 }, 'wait_timer'],
 		['bad-timer', { wait_timer: -1 }, 'wait_timer'],
@@ -650,10 +770,16 @@ test('create or update an environment – validation', async () => {
 	for (const [name, body, field] of cases) {
 		const res = await s.request('PUT', `${APP}/environments/${name}`, { token: owner, body });
 		assert.is(res.status, 422, `~> ${name} ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field), `~> names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field),
+			`~> names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 	const nora = s.app.stores.accounts.user('nora')!.id;
-	const noAccess = await s.request('PUT', `${VAULT}/environments/staging`, { token: owner, body: { reviewers: [{ type: 'User', id: nora }] } });
+	const noAccess = await s.request('PUT', `${VAULT}/environments/staging`, {
+		token: owner,
+		body: { reviewers: [{ type: 'User', id: nora }] },
+	});
 	assert.is(noAccess.status, 422, '~> reviewers need read access to the repository');
 	const names = (await s.get(`${APP}/environments?per_page=100`, owner)).body.environments.map((e: any) => e.name);
 	for (const name of ['bad-policy', 'bad-timer', 'bad-reviewers']) assert.not.ok(names.includes(name), `~> ${name} was not created`);
@@ -693,7 +819,11 @@ test('environments – denial and reads', async () => {
 	assert.match(page.headers.get('link')!, 'rel="last"');
 	assert.is((await s.get(`${VAULT}/environments`)).status, 404);
 	assert.is((await s.get(`${VAULT}/environments`, outsider)).status, 404);
-	assert.is((await s.get(`${VAULT}/environments`, s.token('mike', { scopes: ['public_repo'] }))).status, 404, '~> classic tokens need repo for private repositories');
+	assert.is(
+		(await s.get(`${VAULT}/environments`, s.token('mike', { scopes: ['public_repo'] }))).status,
+		404,
+		'~> classic tokens need repo for private repositories',
+	);
 	assert.is((await s.get(`${VAULT}/environments`, pusher)).status, 200);
 	assert.is((await s.get(`${VAULT}/environments/qa`, pusher)).status, 200);
 	assert.is((await s.get(`${VAULT}/environments/qa`, outsider)).status, 404);
@@ -704,7 +834,10 @@ test('environments – denial and reads', async () => {
 test('delete an environment – 204, then 404; deployments stay', async () => {
 	await s.request('PUT', `${APP}/environments/doomed%2Fone`, {
 		token: owner,
-		body: { reviewers: [{ type: 'User', id: mikeId }], deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+		body: {
+			reviewers: [{ type: 'User', id: mikeId }],
+			deployment_branch_policy: { protected_branches: false, custom_branch_policies: true },
+		},
 	});
 	await s.request('POST', `${APP}/environments/doomed%2Fone/deployment-branch-policies`, { token: owner, body: { name: 'main' } });
 	const d = await deploy(APP, { ref: 'main', environment: 'doomed/one' });
@@ -715,8 +848,15 @@ test('delete an environment – 204, then 404; deployments stay', async () => {
 	assert.is((await s.get(`${APP}/deployments/${d.id}`, owner)).status, 200, '~> deployments to it stay');
 	const custom = { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } };
 	const again = await s.request('PUT', `${APP}/environments/doomed%2Fone`, { token: owner, body: custom });
-	assert.is((await s.get(`${APP}/environments/doomed%2Fone/deployment-branch-policies`, owner)).body.total_count, 0, '~> its policies went with it');
-	assert.equal(again.body.protection_rules.map((r: any) => r.type), ['branch_policy']);
+	assert.is(
+		(await s.get(`${APP}/environments/doomed%2Fone/deployment-branch-policies`, owner)).body.total_count,
+		0,
+		'~> its policies went with it',
+	);
+	assert.equal(
+		again.body.protection_rules.map((r: any) => r.type),
+		['branch_policy'],
+	);
 });
 
 // ---------------------------------------------------------------- branch policies
@@ -724,7 +864,10 @@ test('delete an environment – 204, then 404; deployments stay', async () => {
 test('deployment branch policies – create, 303 for a duplicate, list, get, update, delete', async () => {
 	const E = `${APP}/environments/prod%2Feu`;
 	const P = `${E}/deployment-branch-policies`;
-	await s.request('PUT', E, { token: owner, body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } } });
+	await s.request('PUT', E, {
+		token: owner,
+		body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+	});
 	const res = await s.request('POST', P, { token: owner, body: { name: 'release/*/*' } });
 	assert.is(res.status, 200, '~> GitHub answers 200, not 201');
 	assert.equal(Object.keys(res.body), ['id', 'node_id', 'name', 'type']);
@@ -738,7 +881,10 @@ test('deployment branch policies – create, 303 for a duplicate, list, get, upd
 	const duplicate = await s.request('POST', P, { token: owner, body: { name: 'release/*/*' } });
 	assert.is(duplicate.status, 303, '~> the same pattern exists');
 	assert.is(duplicate.headers.get('location'), `${s.api}${APP}/environments/prod%2Feu/deployment-branch-policies/${res.body.id}`);
-	assert.is((await s.request('POST', P, { token: owner, body: { name: 'v*', type: 'tag' } })).headers.get('location'), `${s.api}${P}/${tag.body.id}`);
+	assert.is(
+		(await s.request('POST', P, { token: owner, body: { name: 'v*', type: 'tag' } })).headers.get('location'),
+		`${s.api}${P}/${tag.body.id}`,
+	);
 	const otherType = await s.request('POST', P, { token: owner, body: { name: 'v*' } });
 	assert.is(otherType.status, 200, '~> a branch pattern and a tag pattern may be the same');
 
@@ -754,7 +900,11 @@ test('deployment branch policies – create, 303 for a duplicate, list, get, upd
 	assert.equal(got.body, res.body);
 	assert.is((await s.get(`${P}/999999`, owner)).status, 404);
 	assert.is((await s.get(`${P}/abc`, owner)).status, 404);
-	assert.is((await s.get(`${APP}/environments/production/deployment-branch-policies/${res.body.id}`, owner)).status, 404, '~> a policy of another environment');
+	assert.is(
+		(await s.get(`${APP}/environments/production/deployment-branch-policies/${res.body.id}`, owner)).status,
+		404,
+		'~> a policy of another environment',
+	);
 
 	const renamed = await s.request('PUT', `${P}/${otherType.body.id}`, { token: owner, body: { name: 'hotfix/*' } });
 	assert.is(renamed.status, 200);
@@ -772,14 +922,23 @@ test('deployment branch policies – create, 303 for a duplicate, list, get, upd
 });
 
 test('deployment branch policies – 404 unless custom_branch_policies, validation, denial', async () => {
-	await s.request('PUT', `${APP}/environments/locked`, { token: owner, body: { deployment_branch_policy: { protected_branches: true, custom_branch_policies: false } } });
+	await s.request('PUT', `${APP}/environments/locked`, {
+		token: owner,
+		body: { deployment_branch_policy: { protected_branches: true, custom_branch_policies: false } },
+	});
 	await s.request('PUT', `${APP}/environments/open`, { token: owner, body: {} });
 	for (const name of ['locked', 'open', 'missing']) {
-		const res = await s.request('POST', `${APP}/environments/${name}/deployment-branch-policies`, { token: owner, body: { name: 'main' } });
+		const res = await s.request('POST', `${APP}/environments/${name}/deployment-branch-policies`, {
+			token: owner,
+			body: { name: 'main' },
+		});
 		assert.is(res.status, 404, `~> ${name}`);
 	}
 	assert.is((await s.get(`${APP}/environments/missing/deployment-branch-policies`, owner)).status, 404);
-	assert.equal((await s.get(`${APP}/environments/locked/deployment-branch-policies`, owner)).body, { total_count: 0, branch_policies: [] });
+	assert.equal((await s.get(`${APP}/environments/locked/deployment-branch-policies`, owner)).body, {
+		total_count: 0,
+		branch_policies: [],
+	});
 
 	const P = `${APP}/environments/prod%2Feu/deployment-branch-policies`;
 	const cases: Array<[unknown, string]> = [
@@ -792,7 +951,10 @@ test('deployment branch policies – 404 unless custom_branch_policies, validati
 	for (const [body, field] of cases) {
 		const res = await s.request('POST', P, { token: owner, body });
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field && e.resource === 'DeploymentBranchPolicy'), JSON.stringify(res.body.errors));
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field && e.resource === 'DeploymentBranchPolicy'),
+			JSON.stringify(res.body.errors),
+		);
 	}
 	const id = (await s.get(P, owner)).body.branch_policies[0].id;
 	for (const [method, path, body] of [
@@ -804,16 +966,30 @@ test('deployment branch policies – 404 unless custom_branch_policies, validati
 		assert.is((await s.request(method, path, { token: pusher, body })).status, 403, `~> ${method} push access`);
 		assert.is((await s.request(method, path, { token: outsider, body })).status, 403, `~> ${method} read access`);
 	}
-	await s.request('PUT', `${VAULT}/environments/safe`, { token: owner, body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } } });
-	const created = await s.request('POST', `${VAULT}/environments/safe/deployment-branch-policies`, { token: owner, body: { name: 'main' } });
+	await s.request('PUT', `${VAULT}/environments/safe`, {
+		token: owner,
+		body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+	});
+	const created = await s.request('POST', `${VAULT}/environments/safe/deployment-branch-policies`, {
+		token: owner,
+		body: { name: 'main' },
+	});
 	assert.is(created.status, 200);
 	assert.is((await s.get(`${VAULT}/environments/safe/deployment-branch-policies`)).status, 404, '~> anonymous, private');
 	assert.is((await s.get(`${VAULT}/environments/safe/deployment-branch-policies/${created.body.id}`, outsider)).status, 404);
-	assert.is((await s.get(`${VAULT}/environments/safe/deployment-branch-policies/${created.body.id}`, pusher)).status, 200, '~> read access');
+	assert.is(
+		(await s.get(`${VAULT}/environments/safe/deployment-branch-policies/${created.body.id}`, pusher)).status,
+		200,
+		'~> read access',
+	);
 	const fineRead = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { actions: 'read' } });
 	assert.is((await s.get(`${VAULT}/environments/safe/deployment-branch-policies`, fineRead)).status, 200);
 	const fineNone = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { deployments: 'read' } });
-	assert.is((await s.get(`${VAULT}/environments/safe/deployment-branch-policies`, fineNone)).status, 404, '~> without actions:read: a public view');
+	assert.is(
+		(await s.get(`${VAULT}/environments/safe/deployment-branch-policies`, fineNone)).status,
+		404,
+		'~> without actions:read: a public view',
+	);
 
 	// Leaving custom branch policies deletes them.
 	await s.request('PUT', `${VAULT}/environments/safe`, { token: owner, body: { deployment_branch_policy: null } });

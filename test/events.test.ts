@@ -41,10 +41,7 @@ type Prepare = (w: World) => Call | Promise<Call>;
  * One write route: the events it records (in order), or why GitHub reports nothing for it, or
  * (`gap`) an event GitHub reports that Gitstead does not record yet, with the reason.
  */
-type Entry =
-	| { records: string[]; call: Prepare; gap?: string }
-	| { none: string; call: Prepare }
-	| { gap: string; call: Prepare };
+type Entry = { records: string[]; call: Prepare; gap?: string } | { none: string; call: Prepare } | { gap: string; call: Prepare };
 
 /** The ids the scenario made, filled in by the before hook and by the entries as they run. */
 interface World {
@@ -83,11 +80,14 @@ async function must(method: string, path: string, options: { body?: unknown; tok
 
 /** A commit of one file on `parents` in acme/app, through the git database API. @returns its sha */
 async function commit(content: string, parents: string[]): Promise<string> {
-	const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] } });
+	const tree = await must('POST', '/repos/acme/app/git/trees', {
+		body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] },
+	});
 	return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Commit ${content}`, tree: tree.sha, parents } })).sha;
 }
 
-const NOTIFICATION_STATE = 'notifications derive from events; marking threads read or done and thread subscriptions are a reader’s own state, which GitHub reports to no webhook, feed or other notification';
+const NOTIFICATION_STATE =
+	'notifications derive from events; marking threads read or done and thread subscriptions are a reader’s own state, which GitHub reports to no webhook, feed or other notification';
 const HOOKS = 'a hook’s configuration is not a domain event: GitHub reports it to no feed, notification or other hook';
 const NO_OBJECT_EVENT = 'git objects written without moving a ref are not events on GitHub (push, create and delete come from refs)';
 const GRAPHQL = 'a GraphQL query changes nothing; a mutation records exactly its REST twin\u2019s events (the route it dispatches to)';
@@ -120,14 +120,19 @@ const DEPENDABOT_ACCESS = 'Dependabot’s repository access is reported on GitHu
 function protectionParts(): Record<string, Entry> {
 	const path = (part: string) => `/repos/acme/app/branches/main/protection/${part}`;
 	const key = (method: string, part: string) => `${method} /repos/{owner}/{repo}/branches/{branch}/protection/${part}`;
-	const edited = (part: string, body?: (w: World) => unknown): Entry => ({ records: ['branch_protection_rule.edited'], call: (w) => ({ path: path(part), body: body?.(w) }) });
+	const edited = (part: string, body?: (w: World) => unknown): Entry => ({
+		records: ['branch_protection_rule.edited'],
+		call: (w) => ({ path: path(part), body: body?.(w) }),
+	});
 	const appSlug = (w: World) => s.app.stores.apps.byId(w.appId)!.slug;
 	return {
 		[key('POST', 'enforce_admins')]: edited('enforce_admins'),
 		[key('DELETE', 'enforce_admins')]: edited('enforce_admins'),
 		[key('POST', 'required_signatures')]: edited('required_signatures'),
 		[key('DELETE', 'required_signatures')]: edited('required_signatures'),
-		[key('PATCH', 'required_pull_request_reviews')]: edited('required_pull_request_reviews', () => ({ required_approving_review_count: 2 })),
+		[key('PATCH', 'required_pull_request_reviews')]: edited('required_pull_request_reviews', () => ({
+			required_approving_review_count: 2,
+		})),
 		[key('DELETE', 'required_pull_request_reviews')]: edited('required_pull_request_reviews'),
 		[key('PATCH', 'required_status_checks')]: edited('required_status_checks', () => ({ strict: true })),
 		[key('POST', 'required_status_checks/contexts')]: edited('required_status_checks/contexts', () => ({ contexts: ['lint'] })),
@@ -192,7 +197,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /orgs/{org}/actions/permissions/selected-actions': {
 		records: ['org.update_actions_settings'],
-		call: () => ({ path: '/orgs/initech/actions/permissions/selected-actions', body: { verified_allowed: true, patterns_allowed: ['docker/*'] } }),
+		call: () => ({
+			path: '/orgs/initech/actions/permissions/selected-actions',
+			body: { verified_allowed: true, patterns_allowed: ['docker/*'] },
+		}),
 	},
 	'PUT /orgs/{org}/actions/permissions/workflow': {
 		records: ['org.set_default_workflow_permissions'],
@@ -204,11 +212,17 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': {
 		records: ['org.set_actions_fork_pr_approvals_policy'],
-		call: () => ({ path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval', body: { approval_policy: 'all_external_contributors' } }),
+		call: () => ({
+			path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval',
+			body: { approval_policy: 'all_external_contributors' },
+		}),
 	},
 	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': {
 		records: ['org.set_fork_pr_workflows_policy'],
-		call: () => ({ path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos', body: { run_workflows_from_fork_pull_requests: true } }),
+		call: () => ({
+			path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos',
+			body: { run_workflows_from_fork_pull_requests: true },
+		}),
 	},
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': {
 		records: ['org.update_self_hosted_runners_settings'],
@@ -216,7 +230,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': {
 		records: ['org.update_self_hosted_runners_settings'],
-		call: (w) => ({ path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+		call: (w) => ({
+			path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories',
+			body: { selected_repository_ids: [w.ids.initechRepo] },
+		}),
 	},
 	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
 		records: ['org.update_self_hosted_runners_settings'],
@@ -228,14 +245,22 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /orgs/{org}/actions/oidc/customization/sub': {
 		records: ['org.oidc_subject_claim_customization'],
-		call: () => ({ path: '/orgs/initech/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] } }),
+		call: () => ({
+			path: '/orgs/initech/actions/oidc/customization/sub',
+			body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] },
+		}),
 	},
 	// Organization runner groups and runners (initech): audit-log events only.
 	'POST /orgs/{org}/actions/runner-groups': {
 		records: ['org.runner_group_created'],
 		call: () => {
 			const initech = s.app.stores.accounts.organization('initech')!;
-			w.ids.initechRunner = registerRunner(s.app, { org: initech.id }, { name: 'tps-runner', os: 'linux', labels: [] }, isoSeconds(s.clock.now)).id;
+			w.ids.initechRunner = registerRunner(
+				s.app,
+				{ org: initech.id },
+				{ name: 'tps-runner', os: 'linux', labels: [] },
+				isoSeconds(s.clock.now),
+			).id;
 			return { path: '/orgs/initech/actions/runner-groups', body: { name: 'Printers', visibility: 'selected' } };
 		},
 	},
@@ -249,7 +274,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
 		records: ['org.runner_group_repositories_updated'],
-		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`, body: { selected_repository_ids: [w.ids.initechRepo] } }),
+		call: (w) => ({
+			path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`,
+			body: { selected_repository_ids: [w.ids.initechRepo] },
+		}),
 	},
 	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
 		records: ['org.runner_group_repositories_updated'],
@@ -333,7 +361,10 @@ const TABLE: Record<string, Entry> = {
 	'PATCH /repos/{owner}/{repo}/invitations/{invitation_id}': {
 		none: 'changing a pending invitation’s permission is reported on GitHub by no webhook, feed entry or notification (member edited concerns collaborators)',
 		call: () => {
-			w.ids.invitation = s.app.stores.collaborators.invitationOf(s.app.stores.repos.byOwnerAndName(w.acmeId, 'app')!.id, s.app.stores.accounts.user('ivy')!.id)!.id;
+			w.ids.invitation = s.app.stores.collaborators.invitationOf(
+				s.app.stores.repos.byOwnerAndName(w.acmeId, 'app')!.id,
+				s.app.stores.accounts.user('ivy')!.id,
+			)!.id;
 			return { path: `/repos/acme/app/invitations/${w.ids.invitation}`, body: { permissions: 'write' } };
 		},
 	},
@@ -364,7 +395,10 @@ const TABLE: Record<string, Entry> = {
 	'POST /orgs/{org}/teams': {
 		// The creator becomes a maintainer (GitHub adds whoever creates a team), then mike.
 		records: ['team.created', 'membership.added', 'membership.added', 'team.added_to_repository', 'team_add'],
-		call: () => ({ path: '/orgs/acme/teams', body: { name: 'Ops', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] } }),
+		call: () => ({
+			path: '/orgs/acme/teams',
+			body: { name: 'Ops', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] },
+		}),
 	},
 	'PATCH /orgs/{org}/teams/{team_slug}': {
 		records: ['team.edited'],
@@ -483,11 +517,17 @@ const TABLE: Record<string, Entry> = {
 	},
 	'POST /orgs/{org}/custom-repository-roles': {
 		records: ['custom_repository_role.created'],
-		call: () => ({ path: '/orgs/acme/custom-repository-roles', body: { name: 'Labeler', base_role: 'read', permissions: ['add_label'] } }),
+		call: () => ({
+			path: '/orgs/acme/custom-repository-roles',
+			body: { name: 'Labeler', base_role: 'read', permissions: ['add_label'] },
+		}),
 	},
 	'PATCH /orgs/{org}/custom-repository-roles/{role_id}': {
 		records: ['custom_repository_role.updated'],
-		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${s.app.stores.roles.customRoles(w.acmeId)[0].id}`, body: { description: 'Labels issues' } }),
+		call: (w) => ({
+			path: `/orgs/acme/custom-repository-roles/${s.app.stores.roles.customRoles(w.acmeId)[0].id}`,
+			body: { description: 'Labels issues' },
+		}),
 	},
 	'DELETE /orgs/{org}/custom-repository-roles/{role_id}': {
 		records: ['custom_repository_role.deleted'],
@@ -498,7 +538,12 @@ const TABLE: Record<string, Entry> = {
 		records: ['external_group.linked', 'membership.added'],
 		call: async (w) => {
 			await must('POST', '/orgs/acme/teams', { body: { name: 'Synced' } });
-			const [group] = importExternalGroups(s.app, s.app.stores.accounts.byId(w.acmeId)!, [{ group_name: 'Platform', members: [{ member_login: 'olivia' }, { member_login: 'mike' }] }], isoSeconds(s.clock.now));
+			const [group] = importExternalGroups(
+				s.app,
+				s.app.stores.accounts.byId(w.acmeId)!,
+				[{ group_name: 'Platform', members: [{ member_login: 'olivia' }, { member_login: 'mike' }] }],
+				isoSeconds(s.clock.now),
+			);
 			return { path: '/orgs/acme/teams/synced/external-groups', body: { group_id: group.group_id } };
 		},
 	},
@@ -584,7 +629,10 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ custom properties
 	'PUT /orgs/{org}/properties/schema/{custom_property_name}': {
 		records: ['custom_property.created'],
-		call: () => ({ path: '/orgs/acme/properties/schema/tier', body: { value_type: 'single_select', allowed_values: ['gold', 'silver'] } }),
+		call: () => ({
+			path: '/orgs/acme/properties/schema/tier',
+			body: { value_type: 'single_select', allowed_values: ['gold', 'silver'] },
+		}),
 	},
 	'PATCH /orgs/{org}/properties/schema': {
 		records: ['custom_property.updated', 'custom_property.created'],
@@ -634,7 +682,11 @@ const TABLE: Record<string, Entry> = {
 		records: ['installation.created'],
 		call: async () => {
 			await must('POST', '/orgs/acme/repos', { body: { name: 'installed-extra' } });
-			const made = createApp(s.app, { name: 'Enterprise installer', owner: s.app.stores.accounts.organization('acme')!, permissions: { contents: 'read' } }, isoSeconds(s.clock.now));
+			const made = createApp(
+				s.app,
+				{ name: 'Enterprise installer', owner: s.app.stores.accounts.organization('acme')!, permissions: { contents: 'read' } },
+				isoSeconds(s.clock.now),
+			);
 			return {
 				path: '/enterprises/bigco/apps/organizations/acme/installations',
 				body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] },
@@ -647,20 +699,35 @@ const TABLE: Record<string, Entry> = {
 		call: async (w) => {
 			const list = await must('GET', '/enterprises/bigco/apps/organizations/acme/installations', { token: token('erin') });
 			w.ids.enterpriseInstallation = list.find((i: { app_slug: string }) => i.app_slug === 'enterprise-installer').id;
-			return { path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/add`, body: { repositories: ['installed-extra'] }, token: token('erin') };
+			return {
+				path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/add`,
+				body: { repositories: ['installed-extra'] },
+				token: token('erin'),
+			};
 		},
 	},
 	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': {
 		records: ['installation_repositories.removed'],
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/remove`, body: { repositories: ['installed-extra'] }, token: token('erin') }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories/remove`,
+			body: { repositories: ['installed-extra'] },
+			token: token('erin'),
+		}),
 	},
 	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
 		records: ['installation_repositories.added'],
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories`, body: { repository_selection: 'all' }, token: token('erin') }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}/repositories`,
+			body: { repository_selection: 'all' },
+			token: token('erin'),
+		}),
 	},
 	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}': {
 		records: ['installation.deleted'],
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}`, token: token('erin') }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/acme/installations/${w.ids.enterpriseInstallation}`,
+			token: token('erin'),
+		}),
 	},
 	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
 		none: ORG_PROPERTY,
@@ -684,7 +751,13 @@ const TABLE: Record<string, Entry> = {
 		none: BUDGET,
 		call: () => ({
 			path: '/organizations/acme/settings/billing/budgets',
-			body: { budget_amount: 50, prevent_further_usage: true, budget_scope: 'organization', budget_entity_name: '', budget_product_sku: 'actions' },
+			body: {
+				budget_amount: 50,
+				prevent_further_usage: true,
+				budget_scope: 'organization',
+				budget_entity_name: '',
+				budget_product_sku: 'actions',
+			},
 		}),
 	},
 	'PATCH /organizations/{org}/settings/billing/budgets/{budget_id}': {
@@ -729,7 +802,11 @@ const TABLE: Record<string, Entry> = {
 	},
 	'POST /enterprises/{enterprise}/actions/runner-groups': {
 		none: RUNNER_GROUP,
-		call: () => ({ path: '/enterprises/bigco/actions/runner-groups', body: { name: 'Big iron', visibility: 'selected' }, token: token('erin') }),
+		call: () => ({
+			path: '/enterprises/bigco/actions/runner-groups',
+			body: { name: 'Big iron', visibility: 'selected' },
+			token: token('erin'),
+		}),
 	},
 	'PATCH /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}': {
 		none: RUNNER_GROUP,
@@ -741,7 +818,11 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations': {
 		none: RUNNER_GROUP,
-		call: (w) => ({ path: `/enterprises/bigco/actions/runner-groups/${w.ids.group}/organizations`, body: { selected_organization_ids: [] }, token: token('erin') }),
+		call: (w) => ({
+			path: `/enterprises/bigco/actions/runner-groups/${w.ids.group}/organizations`,
+			body: { selected_organization_ids: [] },
+			token: token('erin'),
+		}),
 	},
 	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations/{org_id}': {
 		none: RUNNER_GROUP,
@@ -753,7 +834,11 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners': {
 		none: RUNNER_GROUP,
-		call: (w) => ({ path: `/enterprises/bigco/actions/runner-groups/${w.ids.group}/runners`, body: { runners: [] }, token: token('erin') }),
+		call: (w) => ({
+			path: `/enterprises/bigco/actions/runner-groups/${w.ids.group}/runners`,
+			body: { runners: [] },
+			token: token('erin'),
+		}),
 	},
 	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
 		none: RUNNER_GROUP,
@@ -786,13 +871,24 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ webhooks and apps
-	'POST /admin/hooks': { none: `${HOOKS} (GitHub pings the new hook alone)`, call: () => ({ path: '/admin/hooks', body: { name: 'web', config: { url: 'https://hooks.example.com/global', content_type: 'json' }, events: ['user'] }, token: token('root') }) },
+	'POST /admin/hooks': {
+		none: `${HOOKS} (GitHub pings the new hook alone)`,
+		call: () => ({
+			path: '/admin/hooks',
+			body: { name: 'web', config: { url: 'https://hooks.example.com/global', content_type: 'json' }, events: ['user'] },
+			token: token('root'),
+		}),
+	},
 	'PATCH /admin/hooks/{hook_id}': {
 		none: HOOKS,
 		call: async () => {
 			const [hook] = await must('GET', '/admin/hooks', { token: token('root') });
 			w.globalHookId = hook.id;
-			return { path: `/admin/hooks/${hook.id}`, body: { config: { url: 'https://hooks.example.com/global2' } }, token: token('root') };
+			return {
+				path: `/admin/hooks/${hook.id}`,
+				body: { config: { url: 'https://hooks.example.com/global2' } },
+				token: token('root'),
+			};
 		},
 	},
 	'POST /admin/hooks/{hook_id}/pings': {
@@ -809,7 +905,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'POST /orgs/{org}/hooks': {
 		none: `${HOOKS} (GitHub pings the new hook alone)`,
-		call: () => ({ path: '/orgs/acme/hooks', body: { name: 'web', config: { url: 'https://hooks.example.com/second' }, events: ['push'] } }),
+		call: () => ({
+			path: '/orgs/acme/hooks',
+			body: { name: 'web', config: { url: 'https://hooks.example.com/second' }, events: ['push'] },
+		}),
 	},
 	'PATCH /orgs/{org}/hooks/{hook_id}': {
 		none: HOOKS,
@@ -837,7 +936,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'POST /repos/{owner}/{repo}/hooks': {
 		none: `${HOOKS} (GitHub pings the new hook alone)`,
-		call: () => ({ path: '/repos/acme/app/hooks', body: { name: 'web', config: { url: 'https://hooks.example.com/repo' }, events: ['push'] } }),
+		call: () => ({
+			path: '/repos/acme/app/hooks',
+			body: { name: 'web', config: { url: 'https://hooks.example.com/repo' }, events: ['push'] },
+		}),
 	},
 	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}': {
 		none: HOOKS,
@@ -888,15 +990,23 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ git database
-	'POST /repos/{owner}/{repo}/git/blobs': { none: NO_OBJECT_EVENT, call: () => ({ path: '/repos/acme/app/git/blobs', body: { content: 'hello', encoding: 'utf-8' } }) },
+	'POST /repos/{owner}/{repo}/git/blobs': {
+		none: NO_OBJECT_EVENT,
+		call: () => ({ path: '/repos/acme/app/git/blobs', body: { content: 'hello', encoding: 'utf-8' } }),
+	},
 	'POST /repos/{owner}/{repo}/git/trees': {
 		none: NO_OBJECT_EVENT,
-		call: () => ({ path: '/repos/acme/app/git/trees', body: { tree: [{ path: 'NOTES', mode: '100644', type: 'blob', content: 'notes' }] } }),
+		call: () => ({
+			path: '/repos/acme/app/git/trees',
+			body: { tree: [{ path: 'NOTES', mode: '100644', type: 'blob', content: 'notes' }] },
+		}),
 	},
 	'POST /repos/{owner}/{repo}/git/commits': {
 		none: NO_OBJECT_EVENT,
 		call: async (w) => {
-			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'three' }] } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'three' }] },
+			});
 			return { path: '/repos/acme/app/git/commits', body: { message: 'Commit three', tree: tree.sha, parents: [w.commits.two] } };
 		},
 	},
@@ -904,7 +1014,13 @@ const TABLE: Record<string, Entry> = {
 		none: `${NO_OBJECT_EVENT}; a tag object becomes a tag (create) only when a ref names it`,
 		call: (w) => ({
 			path: '/repos/acme/app/git/tags',
-			body: { tag: 'v1', message: 'First', object: w.commits.one, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
+			body: {
+				tag: 'v1',
+				message: 'First',
+				object: w.commits.one,
+				type: 'commit',
+				tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' },
+			},
 		}),
 	},
 	'POST /repos/{owner}/{repo}/git/refs': {
@@ -923,7 +1039,10 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ contents (commits on a branch, through the ref writes)
 	'PUT /repos/{owner}/{repo}/contents/*': {
 		records: ['push'],
-		call: () => ({ path: '/repos/acme/app/contents/docs/notes.md', body: { message: 'Add notes', content: Buffer.from('notes').toString('base64') } }),
+		call: () => ({
+			path: '/repos/acme/app/contents/docs/notes.md',
+			body: { message: 'Add notes', content: Buffer.from('notes').toString('base64') },
+		}),
 	},
 	'DELETE /repos/{owner}/{repo}/contents/*': {
 		records: ['push'],
@@ -1003,11 +1122,19 @@ const TABLE: Record<string, Entry> = {
 		records: ['branch_protection_rule.created'],
 		call: () => ({
 			path: '/repos/acme/app/branches/main/protection',
-			body: { required_status_checks: { strict: false, contexts: ['ci'] }, enforce_admins: false, required_pull_request_reviews: { required_approving_review_count: 1 }, restrictions: { users: ['olivia'], teams: [] } },
+			body: {
+				required_status_checks: { strict: false, contexts: ['ci'] },
+				enforce_admins: false,
+				required_pull_request_reviews: { required_approving_review_count: 1 },
+				restrictions: { users: ['olivia'], teams: [] },
+			},
 		}),
 	},
 	...protectionParts(),
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': { records: ['branch_protection_rule.deleted'], call: () => ({ path: '/repos/acme/app/branches/main/protection' }) },
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': {
+		records: ['branch_protection_rule.deleted'],
+		call: () => ({ path: '/repos/acme/app/branches/main/protection' }),
+	},
 
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': {
@@ -1024,18 +1151,26 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /repos/{owner}/{repo}/deployments/{deployment_id}': {
 		none: 'GitHub’s deployment webhook has only the created action: deleting an inactive deployment is reported nowhere',
 		call: async () => {
-			const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'qa', required_contexts: [] } });
+			const deployment = await must('POST', '/repos/acme/app/deployments', {
+				body: { ref: 'main', environment: 'qa', required_contexts: [] },
+			});
 			await must('POST', `/repos/acme/app/deployments/${deployment.id}/statuses`, { body: { state: 'failure' } });
 			return { path: `/repos/acme/app/deployments/${deployment.id}` };
 		},
 	},
 	'PUT /repos/{owner}/{repo}/environments/{environment_name}': {
 		none: ENVIRONMENT,
-		call: () => ({ path: '/repos/acme/app/environments/staging', body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } } }),
+		call: () => ({
+			path: '/repos/acme/app/environments/staging',
+			body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+		}),
 	},
 	'POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies': {
 		none: ENVIRONMENT,
-		call: () => ({ path: '/repos/acme/app/environments/staging/deployment-branch-policies', body: { name: 'release/*', type: 'branch' } }),
+		call: () => ({
+			path: '/repos/acme/app/environments/staging/deployment-branch-policies',
+			body: { name: 'release/*', type: 'branch' },
+		}),
 	},
 	'PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}': {
 		none: ENVIRONMENT,
@@ -1090,15 +1225,25 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ issues, comments, labels
-	'POST /repos/{owner}/{repo}/labels': { records: ['label.created'], call: () => ({ path: '/repos/acme/app/labels', body: { name: 'flaky', color: 'd73a4a' } }) },
-	'PATCH /repos/{owner}/{repo}/labels/{name}': { records: ['label.edited'], call: () => ({ path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } }) },
+	'POST /repos/{owner}/{repo}/labels': {
+		records: ['label.created'],
+		call: () => ({ path: '/repos/acme/app/labels', body: { name: 'flaky', color: 'd73a4a' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/labels/{name}': {
+		records: ['label.edited'],
+		call: () => ({ path: '/repos/acme/app/labels/flaky', body: { color: 'ee0701' } }),
+	},
 	// ------------------------------------------------------------------ pull requests (a pull request's issue routes report pull_request)
 	'POST /repos/{owner}/{repo}/pulls': {
 		records: ['pull_request.opened'],
 		call: async () => {
 			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
-			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'PR.md', mode: '100644', type: 'blob', content: 'pull' }] } });
-			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to pull', tree: tree.sha, parents: [main] } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: { tree: [{ path: 'PR.md', mode: '100644', type: 'blob', content: 'pull' }] },
+			});
+			const commit = await must('POST', '/repos/acme/app/git/commits', {
+				body: { message: 'A change to pull', tree: tree.sha, parents: [main] },
+			});
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/pr-head', sha: commit.sha } });
 			return { path: '/repos/acme/app/pulls', body: { title: 'Pull me', head: 'pr-head', base: 'main' } };
 		},
@@ -1116,8 +1261,12 @@ const TABLE: Record<string, Entry> = {
 		call: async () => {
 			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merge-base', sha: main } });
-			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'MERGE.md', mode: '100644', type: 'blob', content: 'merge' }] } });
-			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to merge', tree: tree.sha, parents: [main] } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: { tree: [{ path: 'MERGE.md', mode: '100644', type: 'blob', content: 'merge' }] },
+			});
+			const commit = await must('POST', '/repos/acme/app/git/commits', {
+				body: { message: 'A change to merge', tree: tree.sha, parents: [main] },
+			});
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merge-head', sha: commit.sha } });
 			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Merge me', head: 'merge-head', base: 'merge-base' } });
 			return { path: `/repos/acme/app/pulls/${pr.number}/merge`, body: { merge_method: 'squash' } };
@@ -1130,12 +1279,20 @@ const TABLE: Record<string, Entry> = {
 			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
 			const mainTree = (await must('GET', `/repos/acme/app/git/commits/${main}`)).tree.sha;
 			const commit = async (path: string, parent: string) => {
-				const tree = await must('POST', '/repos/acme/app/git/trees', { body: { base_tree: mainTree, tree: [{ path, mode: '100644', type: 'blob', content: path }] } });
-				return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Add ${path}`, tree: tree.sha, parents: [parent] } })).sha;
+				const tree = await must('POST', '/repos/acme/app/git/trees', {
+					body: { base_tree: mainTree, tree: [{ path, mode: '100644', type: 'blob', content: path }] },
+				});
+				return (
+					await must('POST', '/repos/acme/app/git/commits', {
+						body: { message: `Add ${path}`, tree: tree.sha, parents: [parent] },
+					})
+				).sha;
 			};
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/update-base', sha: await commit('BASE.md', main) } });
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/update-head', sha: await commit('HEAD.md', main) } });
-			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Update me', head: 'update-head', base: 'update-base' } });
+			const pr = await must('POST', '/repos/acme/app/pulls', {
+				body: { title: 'Update me', head: 'update-head', base: 'update-base' },
+			});
 			return { path: `/repos/acme/app/pulls/${pr.number}/update-branch`, body: {} };
 		},
 	},
@@ -1144,11 +1301,18 @@ const TABLE: Record<string, Entry> = {
 		records: ['pull_request.review_requested', 'pull_request.review_requested'],
 		call: async () => {
 			const main = (await must('GET', '/repos/acme/app/git/ref/heads/main')).object.sha;
-			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'REVIEW.md', mode: '100644', type: 'blob', content: 'review' }] } });
-			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'A change to review', tree: tree.sha, parents: [main] } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: { tree: [{ path: 'REVIEW.md', mode: '100644', type: 'blob', content: 'review' }] },
+			});
+			const commit = await must('POST', '/repos/acme/app/git/commits', {
+				body: { message: 'A change to review', tree: tree.sha, parents: [main] },
+			});
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/review-head', sha: commit.sha } });
 			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Review me', head: 'review-head', base: 'main' } });
-			return { path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`, body: { reviewers: ['mike'], team_reviewers: ['core'] } };
+			return {
+				path: `/repos/acme/app/pulls/${pr.number}/requested_reviewers`,
+				body: { reviewers: ['mike'], team_reviewers: ['core'] },
+			};
 		},
 	},
 	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
@@ -1190,7 +1354,10 @@ const TABLE: Record<string, Entry> = {
 	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals': {
 		records: ['pull_request_review.dismissed'],
 		call: async () => {
-			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, { body: { event: 'APPROVE' }, token: token('mike') });
+			const review = await must('POST', `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews`, {
+				body: { event: 'APPROVE' },
+				token: token('mike'),
+			});
 			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/reviews/${review.id}/dismissals`, body: { message: 'Stale' } };
 		},
 	},
@@ -1198,7 +1365,10 @@ const TABLE: Record<string, Entry> = {
 		records: ['pull_request_review_comment.created'],
 		call: async () => {
 			const head = (await must('GET', `/repos/acme/app/pulls/${w.ids.reviewPull}`)).head.sha;
-			return { path: `/repos/acme/app/pulls/${w.ids.reviewPull}/comments`, body: { body: 'On REVIEW.md', commit_id: head, path: 'REVIEW.md', line: 1 } };
+			return {
+				path: `/repos/acme/app/pulls/${w.ids.reviewPull}/comments`,
+				body: { body: 'On REVIEW.md', commit_id: head, path: 'REVIEW.md', line: 1 },
+			};
 		},
 	},
 	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
@@ -1217,7 +1387,10 @@ const TABLE: Record<string, Entry> = {
 		records: ['pull_request_review_comment.deleted'],
 		call: () => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }),
 	},
-	'POST /repos/{owner}/{repo}/issues': { records: ['issues.opened'], call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }) },
+	'POST /repos/{owner}/{repo}/issues': {
+		records: ['issues.opened'],
+		call: () => ({ path: '/repos/acme/app/issues', body: { title: 'It breaks' } }),
+	},
 	'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
 		records: ['issues.edited', 'issues.closed'],
 		call: () => ({ path: '/repos/acme/app/issues/1', body: { title: 'It breaks badly', state: 'closed' } }),
@@ -1226,7 +1399,10 @@ const TABLE: Record<string, Entry> = {
 		records: ['issues.locked'],
 		call: () => ({ path: '/repos/acme/app/issues/1/lock', body: { lock_reason: 'resolved' } }),
 	},
-	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock': { records: ['issues.unlocked'], call: () => ({ path: '/repos/acme/app/issues/1/lock' }) },
+	'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock': {
+		records: ['issues.unlocked'],
+		call: () => ({ path: '/repos/acme/app/issues/1/lock' }),
+	},
 	'POST /repos/{owner}/{repo}/issues/{issue_number}/labels': {
 		records: ['issues.labeled'],
 		call: () => ({ path: '/repos/acme/app/issues/1/labels', body: { labels: ['flaky'] } }),
@@ -1293,15 +1469,24 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: `/repos/acme/app/issues/comments/${w.ids.comment}` }),
 	},
 	'DELETE /repos/{owner}/{repo}/labels/{name}': { records: ['label.deleted'], call: () => ({ path: '/repos/acme/app/labels/flaky' }) },
-	'POST /repos/{owner}/{repo}/milestones': { records: ['milestone.created'], call: () => ({ path: '/repos/acme/app/milestones', body: { title: 'v1.0' } }) },
+	'POST /repos/{owner}/{repo}/milestones': {
+		records: ['milestone.created'],
+		call: () => ({ path: '/repos/acme/app/milestones', body: { title: 'v1.0' } }),
+	},
 	'PATCH /repos/{owner}/{repo}/milestones/{milestone_number}': {
 		records: ['milestone.edited', 'milestone.closed'],
 		call: () => ({ path: '/repos/acme/app/milestones/1', body: { description: 'First release', state: 'closed' } }),
 	},
-	'DELETE /repos/{owner}/{repo}/milestones/{milestone_number}': { records: ['milestone.deleted'], call: () => ({ path: '/repos/acme/app/milestones/1' }) },
+	'DELETE /repos/{owner}/{repo}/milestones/{milestone_number}': {
+		records: ['milestone.deleted'],
+		call: () => ({ path: '/repos/acme/app/milestones/1' }),
+	},
 
 	// ------------------------------------------------------------------ markdown
-	'POST /markdown': { none: MARKDOWN, call: () => ({ path: '/markdown', body: { text: 'Hello **world**', mode: 'gfm', context: 'acme/app' } }) },
+	'POST /markdown': {
+		none: MARKDOWN,
+		call: () => ({ path: '/markdown', body: { text: 'Hello **world**', mode: 'gfm', context: 'acme/app' } }),
+	},
 	'POST /markdown/raw': { none: MARKDOWN, call: () => ({ path: '/markdown/raw', body: { text: 'Hello' } }) },
 
 	// ------------------------------------------------------------------ graphql
@@ -1332,7 +1517,10 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/gists/${w.ids.gist}/comments/${comment.id}`, body: { body: 'Very nice' } };
 		},
 	},
-	'DELETE /gists/{gist_id}/comments/{comment_id}': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}/comments/${w.ids.gistComment}` }) },
+	'DELETE /gists/{gist_id}/comments/{comment_id}': {
+		none: GIST,
+		call: (w) => ({ path: `/gists/${w.ids.gist}/comments/${w.ids.gistComment}` }),
+	},
 	'DELETE /gists/{gist_id}': { none: GIST, call: (w) => ({ path: `/gists/${w.ids.gist}` }) },
 
 	// ------------------------------------------------------------------ dependency graph and Dependabot
@@ -1370,7 +1558,11 @@ const TABLE: Record<string, Entry> = {
 	},
 	'POST /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
 		gap: DISMISSAL_REQUEST,
-		call: () => ({ path: '/repos/acme/app/dismissal-requests/dependabot/1', body: { dismissed_reason: 'not_used' }, token: token('mike') }),
+		call: () => ({
+			path: '/repos/acme/app/dismissal-requests/dependabot/1',
+			body: { dismissed_reason: 'not_used' },
+			token: token('mike'),
+		}),
 	},
 	'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
 		// Approving dismisses the alert (dependabot_alert dismissed).
@@ -1380,7 +1572,11 @@ const TABLE: Record<string, Entry> = {
 	},
 	'POST /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
 		gap: DISMISSAL_REQUEST,
-		call: () => ({ path: '/repos/acme/app/dismissal-requests/depbot/2', body: { dismissed_reason: 'tolerable_risk' }, token: token('mike') }),
+		call: () => ({
+			path: '/repos/acme/app/dismissal-requests/depbot/2',
+			body: { dismissed_reason: 'tolerable_risk' },
+			token: token('mike'),
+		}),
 	},
 	'PATCH /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
 		gap: DISMISSAL_REQUEST,
@@ -1389,14 +1585,20 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
 		gap: DISMISSAL_REQUEST,
 		call: async () => {
-			await must('POST', '/repos/acme/app/dismissal-requests/dependabot/2', { body: { dismissed_reason: 'not_used' }, token: token('mike') });
+			await must('POST', '/repos/acme/app/dismissal-requests/dependabot/2', {
+				body: { dismissed_reason: 'not_used' },
+				token: token('mike'),
+			});
 			return { path: '/repos/acme/app/dismissal-requests/dependabot/2', token: token('mike') };
 		},
 	},
 	'DELETE /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
 		gap: DISMISSAL_REQUEST,
 		call: async () => {
-			await must('POST', '/repos/acme/app/dismissal-requests/depbot/2', { body: { dismissed_reason: 'inaccurate' }, token: token('mike') });
+			await must('POST', '/repos/acme/app/dismissal-requests/depbot/2', {
+				body: { dismissed_reason: 'inaccurate' },
+				token: token('mike'),
+			});
 			return { path: '/repos/acme/app/dismissal-requests/depbot/2', token: token('mike') };
 		},
 	},
@@ -1448,12 +1650,18 @@ const TABLE: Record<string, Entry> = {
 		records: ['security_and_analysis'],
 		call: async (w) => {
 			w.ids.appRepo = (await must('GET', '/repos/acme/app')).id;
-			return { path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/attach`, body: { scope: 'selected', selected_repository_ids: [w.ids.appRepo] } };
+			return {
+				path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/attach`,
+				body: { scope: 'selected', selected_repository_ids: [w.ids.appRepo] },
+			};
 		},
 	},
 	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults': {
 		none: CODE_SECURITY,
-		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/defaults`, body: { default_for_new_repos: 'none' } }),
+		call: (w) => ({
+			path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/defaults`,
+			body: { default_for_new_repos: 'none' },
+		}),
 	},
 	'DELETE /orgs/{org}/code-security/configurations/detach': {
 		none: 'detaching leaves the repositories’ settings as they are (GitHub’s detach): no security feature changes, and GitHub reports attachments to no webhook',
@@ -1490,7 +1698,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': {
 		none: 'GitHub reports secret scanning pattern configurations by no webhook, feed entry or notification (the audit log only)',
-		call: () => ({ path: '/orgs/acme/secret-scanning/pattern-configurations', body: { provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'disabled' }] } }),
+		call: () => ({
+			path: '/orgs/acme/secret-scanning/pattern-configurations',
+			body: { provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'disabled' }] },
+		}),
 	},
 	'PUT /orgs/{org}/settings/immutable-releases': {
 		none: IMMUTABLE,
@@ -1544,14 +1755,21 @@ function eventsSince(mark: number): Array<{ name: string; orgId: number | null; 
 		org_id: number | null;
 		repo_id: number | null;
 	}>;
-	return rows.map((row) => ({ name: row.action === null ? row.event : `${row.event}.${row.action}`, orgId: row.org_id, repoId: row.repo_id }));
+	return rows.map((row) => ({
+		name: row.action === null ? row.event : `${row.event}.${row.action}`,
+		orgId: row.org_id,
+		repoId: row.repo_id,
+	}));
 }
 
 /** The watching hook's deliveries after the first `seen` ones, oldest first, as `event.action`, pings left out. */
 function deliveriesAfter(seen: number): { names: string[]; total: number } {
 	const { rows, total } = s.app.stores.webhooks.deliveries({ hookId: w.hookId, status: null, limit: 1000, offset: 0 });
 	const fresh = rows.slice(0, Math.max(0, total - seen)).reverse();
-	return { names: fresh.filter((row) => row.event !== 'ping').map((row) => (row.action === null ? row.event : `${row.event}.${row.action}`)), total };
+	return {
+		names: fresh.filter((row) => row.event !== 'ping').map((row) => (row.action === null ? row.event : `${row.event}.${row.action}`)),
+		total,
+	};
 }
 
 // uvu reports a failing before hook only as tests not passed: the error is printed here.
@@ -1583,7 +1801,11 @@ async function scenario() {
 	w.ids = {};
 	w.commits = {};
 	// The organization hook that sees every event (not delivered here: the delivery job does not run).
-	w.hookId = (await must('POST', '/orgs/acme/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/all', content_type: 'json' }, events: ['*'] } })).id;
+	w.hookId = (
+		await must('POST', '/orgs/acme/hooks', {
+			body: { name: 'web', config: { url: 'https://hooks.example.com/all', content_type: 'json' }, events: ['*'] },
+		})
+	).id;
 	await must('POST', '/orgs/acme/repos', { body: { name: 'app' } });
 	await must('POST', '/orgs/acme/repos', { body: { name: 'docs' } });
 	const app = s.app.stores.repos.byOwnerAndName(w.acmeId, 'app')!;
@@ -1598,14 +1820,29 @@ async function scenario() {
 	await must('POST', '/repos/acme/app/labels', { body: { name: 'triage-me', color: 'fbca04' } });
 	importRuns(s.app, app, { workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'build' }] }] });
 	const now = isoSeconds(s.clock.now);
-	importAdvisories(s.app, [advisory('GHSA-jf85-cpcp-j695', 'lodash', '< 4.17.12', '4.17.12'), advisory('GHSA-xvch-5gv4-984h', 'minimist', '< 1.2.6', '1.2.6')], now);
-	w.ids.runner = registerRunner(s.app, s.app.stores.enterprises.bySlug('bigco')!.id, { name: 'linux-1', os: 'linux', labels: [], status: 'online' }, now).id;
-	const created = createApp(s.app, { name: 'Walker', owner: s.app.stores.accounts.organization('acme')!, permissions: { contents: 'read' } }, now);
+	importAdvisories(
+		s.app,
+		[
+			advisory('GHSA-jf85-cpcp-j695', 'lodash', '< 4.17.12', '4.17.12'),
+			advisory('GHSA-xvch-5gv4-984h', 'minimist', '< 1.2.6', '1.2.6'),
+		],
+		now,
+	);
+	w.ids.runner = registerRunner(
+		s.app,
+		s.app.stores.enterprises.bySlug('bigco')!.id,
+		{ name: 'linux-1', os: 'linux', labels: [], status: 'online' },
+		now,
+	).id;
+	const created = createApp(
+		s.app,
+		{ name: 'Walker', owner: s.app.stores.accounts.organization('acme')!, permissions: { contents: 'read' } },
+		now,
+	);
 	w.appId = created.app.id;
 	w.appKey = created.privateKey;
 	w.installationId = installApp(s.app, created.app, s.app.stores.accounts.organization('acme')!, null, now).id;
 }
-
 
 test('A – the table has exactly one entry per write route of the route table', () => {
 	const routes = writeRoutes();
@@ -1637,12 +1874,20 @@ test('B – every write route, called for real, records exactly its events; the 
 		assert.ok(res.status >= 200 && res.status < 300, `~> ${key} answered ${res.status}: ${res.text}`);
 		const recorded = eventsSince(mark);
 		const expected = 'records' in entry ? entry.records : [];
-		assert.equal(recorded.map((e) => e.name), expected, `~> ${key} records ${expected.length ? expected.join(', ') : 'nothing'}`);
+		assert.equal(
+			recorded.map((e) => e.name),
+			expected,
+			`~> ${key} records ${expected.length ? expected.join(', ') : 'nothing'}`,
+		);
 		// Every event of the organization (its own, or one of its repositories') reaches its hook.
 		const delivered = deliveriesAfter(seen).names;
 		// Events no hook can subscribe to (a new repository invitation: a notification only) are delivered nowhere.
 		const ofAcme = recorded.filter((e) => e.orgId === w.acmeId && HOOKABLE.has(e.name.split('.')[0]));
-		assert.equal(delivered, ofAcme.map((e) => e.name), `~> ${key}: the organization hook’s deliveries`);
+		assert.equal(
+			delivered,
+			ofAcme.map((e) => e.name),
+			`~> ${key}: the organization hook’s deliveries`,
+		);
 		organizationEvents += ofAcme.length;
 		repositoryEvents += ofAcme.filter((e) => e.repoId !== null).length;
 	}
@@ -1662,20 +1907,27 @@ function payloads(event: string, action: string): any[] {
 test('C – what the walk found missing, with GitHub’s payloads: custom_property; invitations by a team; team memberships taking effect; the repository of team edited', async () => {
 	// custom_property (organization hooks): definition, organization, enterprise, sender.
 	const created = payloads('custom_property', 'created');
-	assert.equal(created.map((p) => p.definition.property_name), ['tier', 'team']);
+	assert.equal(
+		created.map((p) => p.definition.property_name),
+		['tier', 'team'],
+	);
 	assert.equal(Object.keys(created[0]), ['action', 'definition', 'organization', 'enterprise', 'sender']);
-	assert.equal(created[0].definition, {
-		property_name: 'tier',
-		url: `${s.api}/orgs/acme/properties/schema/tier`,
-		source_type: 'organization',
-		value_type: 'single_select',
-		required: false,
-		default_value: null,
-		description: null,
-		allowed_values: ['gold', 'silver'],
-		values_editable_by: 'org_actors',
-		require_explicit_values: false,
-	}, '~> the definition as the REST API renders it, as it was then');
+	assert.equal(
+		created[0].definition,
+		{
+			property_name: 'tier',
+			url: `${s.api}/orgs/acme/properties/schema/tier`,
+			source_type: 'organization',
+			value_type: 'single_select',
+			required: false,
+			default_value: null,
+			description: null,
+			allowed_values: ['gold', 'silver'],
+			values_editable_by: 'org_actors',
+			require_explicit_values: false,
+		},
+		'~> the definition as the REST API renders it, as it was then',
+	);
 	assert.is(created[0].organization.login, 'acme');
 	assert.is(created[0].enterprise.slug, 'bigco');
 	assert.is(created[0].sender.login, 'olivia');

@@ -24,7 +24,12 @@ function importGroups(org: string, groups: unknown): any {
 	const file = join(dir, `groups-${Math.random().toString(36).slice(2)}.json`);
 	writeFileSync(file, JSON.stringify(groups));
 	const printed: string[] = [];
-	ADMIN_COMMANDS['import-external-groups'].run(s.app, {}, [org, file], createOutput(true, (text) => void printed.push(text)));
+	ADMIN_COMMANDS['import-external-groups'].run(
+		s.app,
+		{},
+		[org, file],
+		createOutput(true, (text) => void printed.push(text)),
+	);
 	return JSON.parse(printed[0]);
 }
 
@@ -51,11 +56,21 @@ test.after(() => s.close());
 
 test('import-external-groups creates groups with their members; a malformed file is refused', () => {
 	const out = importGroups('acme', [
-		{ group_name: 'Engineering', members: [{ member_login: 'mike', member_name: 'Mike M', member_email: 'mike@example.com' }, { member_login: 'nina' }, { member_login: 'ghost' }] },
+		{
+			group_name: 'Engineering',
+			members: [
+				{ member_login: 'mike', member_name: 'Mike M', member_email: 'mike@example.com' },
+				{ member_login: 'nina' },
+				{ member_login: 'ghost' },
+			],
+		},
 		{ group_name: 'Design', members: [] },
 	]);
 	assert.is(out.groups.length, 2, '~> two groups are imported');
-	assert.ok(out.groups.every((g: { created: boolean }) => g.created), '~> both are new');
+	assert.ok(
+		out.groups.every((g: { created: boolean }) => g.created),
+		'~> both are new',
+	);
 	assert.throws(() => importGroups('acme', [{ members: [] }]), /group_name/, '~> a group without group_name is refused');
 	assert.throws(() => importGroups('nowhere', []), /unknown organization/, '~> an unknown organization is refused');
 });
@@ -63,10 +78,18 @@ test('import-external-groups creates groups with their members; a malformed file
 test('GET /orgs/{org}/external-groups: owners list, filter by display_name, page with Link; members 403, others 404', async () => {
 	const list = await s.request('GET', '/orgs/acme/external-groups', { token: owner });
 	assert.is(list.status, 200, '~> the owner lists the groups');
-	assert.equal(list.body.groups.map((g: { group_name: string }) => g.group_name), ['Engineering', 'Design'], '~> oldest first');
+	assert.equal(
+		list.body.groups.map((g: { group_name: string }) => g.group_name),
+		['Engineering', 'Design'],
+		'~> oldest first',
+	);
 	assert.ok(list.body.groups[0].group_id > 0 && list.body.groups[0].updated_at, '~> each has group_id and updated_at');
 	const filtered = await s.request('GET', '/orgs/acme/external-groups?display_name=engi', { token: owner });
-	assert.equal(filtered.body.groups.map((g: { group_name: string }) => g.group_name), ['Engineering'], '~> display_name filters on the name');
+	assert.equal(
+		filtered.body.groups.map((g: { group_name: string }) => g.group_name),
+		['Engineering'],
+		'~> display_name filters on the name',
+	);
 	const paged = await s.request('GET', '/orgs/acme/external-groups?per_page=1', { token: owner });
 	assert.is(paged.body.groups.length, 1, '~> per_page limits the page');
 	assert.match(paged.headers.get('link') ?? '', /rel="next"/, '~> Link names the next page');
@@ -76,9 +99,13 @@ test('GET /orgs/{org}/external-groups: owners list, filter by display_name, page
 	assert.is(outsider.status, 404, '~> a non-member is told nothing');
 	const anonymous = await s.request('GET', '/orgs/acme/external-groups');
 	assert.is(anonymous.status, 401, '~> anonymous callers must authenticate');
-	const without = await s.request('GET', '/orgs/acme/external-groups', { token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'read' } }) });
+	const without = await s.request('GET', '/orgs/acme/external-groups', {
+		token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'read' } }),
+	});
 	assert.is(without.status, 403, '~> a fine-grained token with members read is refused (members write is needed)');
-	const withIt = await s.request('GET', '/orgs/acme/external-groups', { token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'write' } }) });
+	const withIt = await s.request('GET', '/orgs/acme/external-groups', {
+		token: s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'write' } }),
+	});
 	assert.is(withIt.status, 200, '~> a fine-grained token with members write succeeds');
 });
 
@@ -88,30 +115,57 @@ test('GET /orgs/{org}/external-group/{group_id}: the group, its teams and member
 	assert.is(group.status, 200, '~> the owner reads the group');
 	assert.is(group.body.group_name, 'Engineering', '~> its name');
 	assert.equal(group.body.teams, [], '~> no team is linked yet');
-	assert.equal(group.body.members.map((m: { member_login: string }) => m.member_login), ['mike', 'nina', 'ghost'], '~> its members');
+	assert.equal(
+		group.body.members.map((m: { member_login: string }) => m.member_login),
+		['mike', 'nina', 'ghost'],
+		'~> its members',
+	);
 	assert.is(group.body.members[0].member_email, 'mike@example.com', '~> with their email');
 	assert.is((await s.request('GET', '/orgs/acme/external-group/999999', { token: owner })).status, 404, '~> an unknown group is 404');
-	assert.is((await s.request('GET', `/orgs/acme/external-group/${id}`, { token: s.fullToken('mike') })).status, 403, '~> a member is refused');
+	assert.is(
+		(await s.request('GET', `/orgs/acme/external-group/${id}`, { token: s.fullToken('mike') })).status,
+		403,
+		'~> a member is refused',
+	);
 });
 
 test('PATCH …/teams/{team_slug}/external-groups links the team: its members become the group’s organization members', async () => {
 	const id = s.app.stores.externalGroups.byName(s.app.stores.accounts.organization('acme')!.id, 'Engineering')!.id;
 	// wendy is in the team before the link: the group does not name her, so she goes.
-	assert.is((await s.request('PUT', '/orgs/acme/teams/crew/memberships/wendy', { token: owner, body: {} })).status, 200, '~> wendy joins first');
+	assert.is(
+		(await s.request('PUT', '/orgs/acme/teams/crew/memberships/wendy', { token: owner, body: {} })).status,
+		200,
+		'~> wendy joins first',
+	);
 	const before = membershipEvents();
 	const bad = await s.request('PATCH', '/orgs/acme/teams/crew/external-groups', { token: owner, body: { group_id: 'x' } });
 	assert.is(bad.status, 422, '~> a group_id that is not a number is refused');
 	const unknown = await s.request('PATCH', '/orgs/acme/teams/crew/external-groups', { token: owner, body: { group_id: 999999 } });
 	assert.is(unknown.status, 422, '~> an unknown group is refused');
-	const refused = await s.request('PATCH', '/orgs/acme/teams/crew/external-groups', { token: s.fullToken('mike'), body: { group_id: id } });
+	const refused = await s.request('PATCH', '/orgs/acme/teams/crew/external-groups', {
+		token: s.fullToken('mike'),
+		body: { group_id: id },
+	});
 	assert.is(refused.status, 403, '~> a member may not link');
 	const linked = await s.request('PATCH', '/orgs/acme/teams/crew/external-groups', { token: owner, body: { group_id: id } });
 	assert.is(linked.status, 200, '~> the owner links the team');
 	assert.equal(linked.body.teams, [{ team_id: linked.body.teams[0].team_id, team_name: 'Crew' }], '~> the group names the team');
-	assert.equal(await members('crew'), ['mike'], '~> mike (a member of acme) joins; nina and ghost (not members) are skipped; wendy and olivia (the creator) leave');
-	assert.is(membershipEvents().slice(before.length), ',removed,removed,added', '~> membership removed (olivia, the creator, and wendy) and added (mike) are recorded');
+	assert.equal(
+		await members('crew'),
+		['mike'],
+		'~> mike (a member of acme) joins; nina and ghost (not members) are skipped; wendy and olivia (the creator) leave',
+	);
+	assert.is(
+		membershipEvents().slice(before.length),
+		',removed,removed,added',
+		'~> membership removed (olivia, the creator, and wendy) and added (mike) are recorded',
+	);
 	const listed = await s.request('GET', '/orgs/acme/teams/crew/external-groups', { token: owner });
-	assert.equal(listed.body.groups.map((g: { group_id: number }) => g.group_id), [id], '~> the team lists its group');
+	assert.equal(
+		listed.body.groups.map((g: { group_id: number }) => g.group_id),
+		[id],
+		'~> the team lists its group',
+	);
 	const other = await s.request('GET', '/orgs/acme/teams/other/external-groups', { token: owner });
 	assert.equal(other.body, { groups: [] }, '~> an unlinked team lists none');
 	const audit = s.app.db.prepare("SELECT action FROM audit_log WHERE action LIKE 'external_group.%' ORDER BY id").pluck().all();
@@ -122,7 +176,11 @@ test('a synced team refuses direct membership changes: 403 on memberships, 404 o
 	const put = await s.request('PUT', '/orgs/acme/teams/crew/memberships/wendy', { token: owner, body: {} });
 	assert.is(put.status, 403, '~> adding a member directly is refused');
 	assert.match(put.body.message, /synced with an external group/, '~> GitHub’s reason');
-	assert.is((await s.request('DELETE', '/orgs/acme/teams/crew/memberships/mike', { token: owner })).status, 403, '~> removing one is refused');
+	assert.is(
+		(await s.request('DELETE', '/orgs/acme/teams/crew/memberships/mike', { token: owner })).status,
+		403,
+		'~> removing one is refused',
+	);
 	const teamId = (await s.request('GET', '/orgs/acme/teams/crew', { token: owner })).body.id;
 	assert.is((await s.request('PUT', `/teams/${teamId}/members/wendy`, { token: owner })).status, 404, '~> the legacy route answers 404');
 	assert.equal(await members('crew'), ['mike'], '~> nothing changed');
@@ -136,7 +194,11 @@ test('re-importing a group replaces its members and re-syncs its linked teams', 
 	const id = out.groups[0].group_id;
 	const group = await s.request('GET', `/orgs/acme/external-group/${id}?per_page=1`, { token: owner });
 	assert.is(group.body.group_name, 'engineering', '~> the new spelling of the name is kept');
-	assert.equal(group.body.members.map((m: { member_login: string }) => m.member_login), ['nina'], '~> per_page pages the members (nina, kept, comes first)');
+	assert.equal(
+		group.body.members.map((m: { member_login: string }) => m.member_login),
+		['nina'],
+		'~> per_page pages the members (nina, kept, comes first)',
+	);
 	// nina joins the organization: the next import adds her.
 	s.member('acme', 'nina');
 	importGroups('acme', [{ group_id: id, group_name: 'engineering', members: [{ member_login: 'wendy' }, { member_login: 'nina' }] }]);
@@ -144,13 +206,29 @@ test('re-importing a group replaces its members and re-syncs its linked teams', 
 });
 
 test('DELETE …/teams/{team_slug}/external-groups unlinks: members stay, direct changes work again', async () => {
-	assert.is((await s.request('DELETE', '/orgs/acme/teams/crew/external-groups', { token: s.fullToken('mike') })).status, 403, '~> a member may not unlink');
-	assert.is((await s.request('DELETE', '/orgs/acme/teams/crew/external-groups', { token: s.fullToken('zed') })).status, 404, '~> a non-member sees no team');
+	assert.is(
+		(await s.request('DELETE', '/orgs/acme/teams/crew/external-groups', { token: s.fullToken('mike') })).status,
+		403,
+		'~> a member may not unlink',
+	);
+	assert.is(
+		(await s.request('DELETE', '/orgs/acme/teams/crew/external-groups', { token: s.fullToken('zed') })).status,
+		404,
+		'~> a non-member sees no team',
+	);
 	const unlinked = await s.request('DELETE', '/orgs/acme/teams/crew/external-groups', { token: owner });
 	assert.is(unlinked.status, 204, '~> the owner unlinks');
 	assert.equal(await members('crew'), ['nina', 'wendy'], '~> the members stay');
-	assert.is((await s.request('PUT', '/orgs/acme/teams/crew/memberships/mike', { token: owner, body: {} })).status, 200, '~> direct changes work again');
-	assert.equal((await s.request('GET', '/orgs/acme/teams/crew/external-groups', { token: owner })).body, { groups: [] }, '~> no group is linked');
+	assert.is(
+		(await s.request('PUT', '/orgs/acme/teams/crew/memberships/mike', { token: owner, body: {} })).status,
+		200,
+		'~> direct changes work again',
+	);
+	assert.equal(
+		(await s.request('GET', '/orgs/acme/teams/crew/external-groups', { token: owner })).body,
+		{ groups: [] },
+		'~> no group is linked',
+	);
 });
 
 test.run();

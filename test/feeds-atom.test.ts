@@ -89,7 +89,16 @@ test('GET /feeds – a classic token with repo: the private feeds with a feed to
 	assert.is(res.status, 200);
 	assert.equal(
 		Object.keys(res.body),
-		['timeline_url', 'user_url', 'current_user_public_url', 'current_user_url', 'current_user_actor_url', 'current_user_organization_urls', 'security_advisories_url', '_links'],
+		[
+			'timeline_url',
+			'user_url',
+			'current_user_public_url',
+			'current_user_url',
+			'current_user_actor_url',
+			'current_user_organization_urls',
+			'security_advisories_url',
+			'_links',
+		],
 		'~> GitHub’s keys, in its order',
 	);
 	assert.is(res.body.current_user_public_url, `${s.origin}/olivia`);
@@ -97,11 +106,28 @@ test('GET /feeds – a classic token with repo: the private feeds with a feed to
 	assert.ok(token, '~> the private feed carries a token');
 	assert.is(res.body.current_user_url, `${s.origin}/olivia.private?token=${token}`);
 	assert.is(res.body.current_user_actor_url, `${s.origin}/olivia.private.actor?token=${token}`);
-	assert.equal(res.body.current_user_organization_urls, [`${s.origin}/organizations/acme/olivia.private.atom?token=${token}`], '~> one per organization');
-	assert.not.ok(decodeURIComponent(token!).includes(owner) || owner.includes(decodeURIComponent(token!)), '~> the feed token is not the API token');
-	assert.equal(Object.keys(res.body._links), ['timeline', 'user', 'current_user_public', 'current_user', 'current_user_actor', 'current_user_organizations', 'security_advisories']);
+	assert.equal(
+		res.body.current_user_organization_urls,
+		[`${s.origin}/organizations/acme/olivia.private.atom?token=${token}`],
+		'~> one per organization',
+	);
+	assert.not.ok(
+		decodeURIComponent(token!).includes(owner) || owner.includes(decodeURIComponent(token!)),
+		'~> the feed token is not the API token',
+	);
+	assert.equal(Object.keys(res.body._links), [
+		'timeline',
+		'user',
+		'current_user_public',
+		'current_user',
+		'current_user_actor',
+		'current_user_organizations',
+		'security_advisories',
+	]);
 	assert.equal(res.body._links.current_user, { href: res.body.current_user_url, type: 'application/atom+xml' });
-	assert.equal(res.body._links.current_user_organizations, [{ href: res.body.current_user_organization_urls[0], type: 'application/atom+xml' }]);
+	assert.equal(res.body._links.current_user_organizations, [
+		{ href: res.body.current_user_organization_urls[0], type: 'application/atom+xml' },
+	]);
 	assert.is((await s.get('/feeds', owner)).body.current_user_url, res.body.current_user_url, '~> the same token every time');
 
 	// Tokens that may not read the user's private repositories get no private feed.
@@ -115,7 +141,11 @@ test('GET /feeds – a classic token with repo: the private feeds with a feed to
 		assert.equal(Object.keys(answer.body), publicOnly, `~> ${kind}: the public feeds only`);
 	}
 	const installation = await s.get('/feeds', s.token('olivia', { kind: 'installation', org: 'acme', permissions: { metadata: 'read' } }));
-	assert.equal(Object.keys(installation.body), ['timeline_url', 'user_url', 'security_advisories_url', '_links'], '~> an app acts for no user');
+	assert.equal(
+		Object.keys(installation.body),
+		['timeline_url', 'user_url', 'security_advisories_url', '_links'],
+		'~> an app acts for no user',
+	);
 	assert.is((await s.get('/feeds', 'ghp_notavalidtoken000000000000000000000000')).status, 401, '~> a bad token is 401');
 });
 
@@ -124,7 +154,15 @@ test('Octokit – activity.getFeeds, then the feed reader’s part: each URL ser
 	const octokit = new Octokit({ auth: owner, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	const { status, data } = await octokit.rest.activity.getFeeds();
 	assert.is(status, 200);
-	const urls = [data.timeline_url, data.user_url.replace('{user}', 'rita'), data.current_user_public_url!, data.current_user_url!, data.current_user_actor_url!, ...data.current_user_organization_urls!, data.security_advisories_url!];
+	const urls = [
+		data.timeline_url,
+		data.user_url.replace('{user}', 'rita'),
+		data.current_user_public_url!,
+		data.current_user_url!,
+		data.current_user_actor_url!,
+		...data.current_user_organization_urls!,
+		data.security_advisories_url!,
+	];
 	for (const url of urls) atom(await s.request('GET', url, { headers: { Accept: 'application/atom+xml' } }), url);
 });
 
@@ -147,7 +185,10 @@ test('/timeline – the public timeline as Atom: GET /events’ entries, titled,
 	assert.is(textOf(child(child(opened, 'author'), 'name')), 'olivia');
 	assert.is(textOf(child(child(opened, 'author'), 'uri')), `${s.origin}/olivia`);
 	assert.match(textOf(child(opened, 'updated')), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-	assert.ok(textOf(child(opened, 'content')).includes('Crash on &lt;input&gt; &amp; &quot;quotes&quot;'), '~> the title, escaped as HTML inside the escaped content');
+	assert.ok(
+		textOf(child(opened, 'content')).includes('Crash on &lt;input&gt; &amp; &quot;quotes&quot;'),
+		'~> the title, escaped as HTML inside the escaped content',
+	);
 	const comment = entries[all.indexOf('olivia commented on issue acme/app#1')];
 	assert.match(child(comment, 'link').attrs.href, /#issuecomment-\d+$/, '~> a comment links to the comment');
 	assert.is(textOf(child(feed, 'updated')), textOf(child(entries[0], 'updated')), '~> the feed is as new as its newest entry');
@@ -176,7 +217,11 @@ test('private feeds – with the feed token: what the user sees through the API,
 	const received = await web(local(mine.current_user_url));
 	const { feed, entries } = atom(received, 'received');
 	assert.is(received.headers.get('cache-control'), 'private, max-age=60');
-	assert.equal(entryIds(entries), await apiIds('/users/rita/received_events', reader), '~> GET /users/{username}/received_events as the user');
+	assert.equal(
+		entryIds(entries),
+		await apiIds('/users/rita/received_events', reader),
+		'~> GET /users/{username}/received_events as the user',
+	);
 	assert.ok(titles(entries).includes('olivia opened issue acme/vault#1'), '~> the private repository’s events, to a reader');
 	assert.is(child(feed, 'link').attrs.href, mine.current_user_url.replace('.private?', '.private.atom?'), '~> rel self keeps the token');
 
@@ -185,7 +230,11 @@ test('private feeds – with the feed token: what the user sees through the API,
 	assert.equal(entryIds(actor.entries), await apiIds('/users/olivia/events', owner), '~> GET /users/{username}/events as the user');
 	assert.ok(titles(actor.entries).includes('olivia opened issue acme/vault#1'));
 	const dashboard = atom(await web(local(ownerFeeds.current_user_organization_urls[0])), 'dashboard');
-	assert.equal(entryIds(dashboard.entries), await apiIds('/users/olivia/events/orgs/acme', owner), '~> GET /users/{username}/events/orgs/{org}');
+	assert.equal(
+		entryIds(dashboard.entries),
+		await apiIds('/users/olivia/events/orgs/acme', owner),
+		'~> GET /users/{username}/events/orgs/{org}',
+	);
 	assert.ok(titles(dashboard.entries).includes('olivia opened issue acme/vault#1'));
 	// The .atom spellings.
 	assert.is((await web(local(ownerFeeds.current_user_actor_url.replace('.actor?', '.actor.atom?')))).status, 200);
@@ -305,11 +354,17 @@ test('/security-advisories – the imported advisories as Atom; empty until some
 		published_at: '2024-01-02T03:04:05Z',
 		updated_at: updated,
 		withdrawn_at: null,
-		vulnerabilities: [{ package: { ecosystem: 'npm', name: 'lodash' }, vulnerable_version_range: '< 4.17.21', first_patched_version: '4.17.21' }],
+		vulnerabilities: [
+			{ package: { ecosystem: 'npm', name: 'lodash' }, vulnerable_version_range: '< 4.17.21', first_patched_version: '4.17.21' },
+		],
 		cvss: null,
 		cwes: [],
 	});
-	importAdvisories(s.app, [advisory('GHSA-aaaa-bbbb-cccc', '2024-02-01T00:00:00Z'), advisory('GHSA-dddd-eeee-ffff', '2024-03-01T00:00:00Z')], isoSeconds(s.clock.now));
+	importAdvisories(
+		s.app,
+		[advisory('GHSA-aaaa-bbbb-cccc', '2024-02-01T00:00:00Z'), advisory('GHSA-dddd-eeee-ffff', '2024-03-01T00:00:00Z')],
+		isoSeconds(s.clock.now),
+	);
 	const res = await web('/security-advisories.atom');
 	const { entries } = atom(res, 'advisories');
 	assert.equal(

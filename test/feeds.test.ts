@@ -18,13 +18,28 @@ let owner: string;
 let outsider: string;
 let reader: string;
 
-type Event = { id: string; type: string; actor: { login: string; display_login: string }; repo: { id: number; name: string; url: string }; payload: any; public: boolean; created_at: string; org?: { login: string } };
+type Event = {
+	id: string;
+	type: string;
+	actor: { login: string; display_login: string };
+	repo: { id: number; name: string; url: string };
+	payload: any;
+	public: boolean;
+	created_at: string;
+	org?: { login: string };
+};
 const types = (events: Event[]) => events.map((e) => e.type);
 
 /** A commit on a new tree with one file, through the git database API. @returns its sha */
 async function commit(repo: string, token: string, content: string, parents: string[]): Promise<string> {
-	const tree = await s.request('POST', `/repos/${repo}/git/trees`, { token, body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] } });
-	const made = await s.request('POST', `/repos/${repo}/git/commits`, { token, body: { message: `Commit ${content}`, tree: tree.body.sha, parents } });
+	const tree = await s.request('POST', `/repos/${repo}/git/trees`, {
+		token,
+		body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] },
+	});
+	const made = await s.request('POST', `/repos/${repo}/git/commits`, {
+		token,
+		body: { message: `Commit ${content}`, tree: tree.body.sha, parents },
+	});
 	assert.is(made.status, 201);
 	return made.body.sha;
 }
@@ -45,11 +60,17 @@ test.before(async () => {
 	await s.request('POST', '/repos/acme/vault/issues', { token: owner, body: { title: 'Secret bug' } });
 	// Branches and a push, through the git database.
 	const first = await commit('acme/app', owner, 'one', []);
-	assert.is((await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: first } })).status, 201);
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: first } })).status,
+		201,
+	);
 	const second = await commit('acme/app', owner, 'two', [first]);
 	const third = await commit('acme/app', owner, 'three', [second]);
 	assert.is((await s.request('PATCH', '/repos/acme/app/git/refs/heads/main', { token: owner, body: { sha: third } })).status, 200);
-	assert.is((await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/topic', sha: first } })).status, 201);
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/topic', sha: first } })).status,
+		201,
+	);
 	assert.is((await s.request('DELETE', '/repos/acme/app/git/refs/heads/topic', { token: owner })).status, 204);
 	assert.is((await s.request('POST', '/repos/acme/app/forks', { token: s.fullToken('nora'), body: {} })).status, 202);
 });
@@ -58,7 +79,16 @@ test.after(() => s.close());
 test('GET /repos/{owner}/{repo}/events – the repository activity, newest first, with GitHub’s event shapes', async () => {
 	const res = await s.get('/repos/acme/app/events?per_page=100', owner);
 	assert.is(res.status, 200);
-	assert.equal(types(res.body), ['ForkEvent', 'DeleteEvent', 'CreateEvent', 'PushEvent', 'CreateEvent', 'IssueCommentEvent', 'IssuesEvent', 'CreateEvent']);
+	assert.equal(types(res.body), [
+		'ForkEvent',
+		'DeleteEvent',
+		'CreateEvent',
+		'PushEvent',
+		'CreateEvent',
+		'IssueCommentEvent',
+		'IssuesEvent',
+		'CreateEvent',
+	]);
 	const [fork, deleted, created, push, branch, comment, issue, repository] = res.body as Event[];
 	assert.type(issue.id, 'string', '~> ids are strings');
 	assert.equal(issue.actor.login, 'olivia');
@@ -79,7 +109,11 @@ test('GET /repos/{owner}/{repo}/events – the repository activity, newest first
 	assert.is(push.payload.distinct_size, 2);
 	assert.is(push.payload.repository_id, push.repo.id);
 	assert.type(push.payload.push_id, 'number');
-	assert.equal(push.payload.commits.map((c: any) => c.message), ['Commit two', 'Commit three'], '~> oldest first');
+	assert.equal(
+		push.payload.commits.map((c: any) => c.message),
+		['Commit two', 'Commit three'],
+		'~> oldest first',
+	);
 	assert.is(push.payload.head, push.payload.commits[1].sha);
 	assert.equal(Object.keys(push.payload.commits[0]).sort(), ['author', 'distinct', 'message', 'sha', 'url']);
 });
@@ -93,15 +127,27 @@ test('visibility – a private repository’s events reach its readers only, nev
 		const res = await s.get(path, owner);
 		assert.is(res.status, 200, `~> ${path}`);
 		assert.ok(res.body.length > 0);
-		assert.ok(res.body.every((e: Event) => e.public && e.repo.name !== 'acme/vault'), `~> ${path} is public only`);
+		assert.ok(
+			res.body.every((e: Event) => e.public && e.repo.name !== 'acme/vault'),
+			`~> ${path} is public only`,
+		);
 	}
 	const own = await s.get('/users/olivia/events?per_page=100', owner);
-	assert.ok(own.body.some((e: Event) => e.repo.name === 'acme/vault'), '~> the user sees their own private events');
+	assert.ok(
+		own.body.some((e: Event) => e.repo.name === 'acme/vault'),
+		'~> the user sees their own private events',
+	);
 	const others = await s.get('/users/olivia/events?per_page=100', outsider);
-	assert.not.ok(others.body.some((e: Event) => e.repo.name === 'acme/vault'), '~> others do not');
+	assert.not.ok(
+		others.body.some((e: Event) => e.repo.name === 'acme/vault'),
+		'~> others do not',
+	);
 	const dashboard = await s.get('/users/olivia/events/orgs/acme?per_page=100', owner);
 	assert.is(dashboard.status, 200);
-	assert.ok(dashboard.body.some((e: Event) => e.repo.name === 'acme/vault'), '~> the organization dashboard of its member');
+	assert.ok(
+		dashboard.body.some((e: Event) => e.repo.name === 'acme/vault'),
+		'~> the organization dashboard of its member',
+	);
 	assert.is((await s.get('/users/olivia/events/orgs/acme', reader)).status, 404, '~> someone else’s dashboard');
 	assert.is((await s.get('/users/nobody/events')).status, 404);
 });
@@ -125,7 +171,10 @@ test('collaborators and visibility changes: MemberEvent, PublicEvent; a reposito
 	assert.equal(pub.body[0].payload, {});
 	assert.ok((await s.get('/events?per_page=100')).body.some((e: Event) => e.repo.name === 'acme/later'));
 	await s.request('PATCH', '/repos/acme/later', { token: owner, body: { private: true } });
-	assert.not.ok((await s.get('/events?per_page=100')).body.some((e: Event) => e.repo.name === 'acme/later'), '~> gone from the public timeline');
+	assert.not.ok(
+		(await s.get('/events?per_page=100')).body.some((e: Event) => e.repo.name === 'acme/later'),
+		'~> gone from the public timeline',
+	);
 	assert.ok((await s.get('/repos/acme/later/events', owner)).body.length > 0, '~> still there for readers');
 });
 
@@ -140,7 +189,10 @@ test('received events – the events of the repositories the user watches; priva
 	const seen = await s.get('/users/rita/received_events?per_page=100', outsider);
 	assert.ok(seen.body.length > 0 && seen.body.every((e: Event) => e.public), '~> others see the public ones');
 	const pub = await s.get('/users/rita/received_events/public?per_page=100', reader);
-	assert.ok(pub.body.every((e: Event) => e.public), '~> the public variant is public even to the user');
+	assert.ok(
+		pub.body.every((e: Event) => e.public),
+		'~> the public variant is public even to the user',
+	);
 	// Creating a repository watches it: its creator receives its events.
 	assert.ok((await s.get('/users/olivia/received_events?per_page=100', owner)).body.some((e: Event) => e.repo.name === 'acme/vault'));
 	assert.is((await s.get('/users/nobody/received_events')).status, 404);
@@ -159,7 +211,11 @@ test('polling – ETag from the feed’s version; a matching If-None-Match is 30
 	// Spend the budget, then poll: still 304.
 	for (let i = 0; i < 40; i++) await s.get('/orgs/acme', reader);
 	assert.is((await s.get('/orgs/acme', reader)).status, 403, '~> the budget is spent');
-	assert.is((await s.get('/repos/acme/app/events', reader, { 'If-None-Match': etag })).status, 304, '~> nothing changed: 304 past the limit');
+	assert.is(
+		(await s.get('/repos/acme/app/events', reader, { 'If-None-Match': etag })).status,
+		304,
+		'~> nothing changed: 304 past the limit',
+	);
 	await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title: 'New activity' } });
 	const changed = await s.get('/repos/acme/app/events', reader, { 'If-None-Match': etag });
 	assert.is(changed.status, 403, '~> something changed: the rate-limit answer');
@@ -200,7 +256,10 @@ test('versions – a feed’s ETag changes when an event leaves it without a new
 	await s.request('PUT', '/repos/acme/soon-private/subscription', { token: s.fullToken('nora'), body: { subscribed: true } });
 	const nora = s.fullToken('nora');
 	const received = await s.get('/users/nora/received_events', nora);
-	assert.ok(received.body.some((e: any) => e.repo.name === 'acme/soon-private'), '~> a member reads it');
+	assert.ok(
+		received.body.some((e: any) => e.repo.name === 'acme/soon-private'),
+		'~> a member reads it',
+	);
 	await s.request('DELETE', '/orgs/acme/members/nora', { token: owner });
 	const lost = await s.get('/users/nora/received_events', nora, { 'If-None-Match': received.headers.get('etag')! });
 	assert.is(lost.status, 200, '~> lost access: a new version');
@@ -213,8 +272,16 @@ test('bounds – at most 300 events per timeline, none older than 30 days (the p
 	s.app.transaction(() => {
 		for (let i = 0; i < 320; i++) {
 			s.app.stores.events.insert({
-				event: 'watch', action: 'started', actor_id: null, repo_id: repo.id, repo_name: 'acme/app', org_id: repo.owner_id,
-				public: 1, feed_type: 'WatchEvent', payload: '{"action":"started"}', created_at: new Date(old).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+				event: 'watch',
+				action: 'started',
+				actor_id: null,
+				repo_id: repo.id,
+				repo_name: 'acme/app',
+				org_id: repo.owner_id,
+				public: 1,
+				feed_type: 'WatchEvent',
+				payload: '{"action":"started"}',
+				created_at: new Date(old).toISOString().replace(/\.\d{3}Z$/, 'Z'),
 			});
 		}
 	});
@@ -222,7 +289,11 @@ test('bounds – at most 300 events per timeline, none older than 30 days (the p
 	assert.is(page.body.length, 100);
 	const last = await s.get('/repos/acme/app/events?per_page=100&page=4', owner);
 	assert.is(last.body.length, 0, '~> the timeline stops at 300');
-	assert.match((await s.get('/repos/acme/app/events?per_page=100', owner)).headers.get('link')!, 'page=3>; rel="last"', '~> three pages of 100');
+	assert.match(
+		(await s.get('/repos/acme/app/events?per_page=100', owner)).headers.get('link')!,
+		'page=3>; rel="last"',
+		'~> three pages of 100',
+	);
 	assert.is(page.body[0].actor.login, 'ghost', '~> events without an actor show GitHub’s ghost');
 	const before = (await s.get('/repos/acme/app/events', owner)).headers.get('etag')!;
 	clock.advance(31 * 86_400_000);

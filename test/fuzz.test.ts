@@ -58,13 +58,27 @@ const huge = fc.integer({ min: 10_000, max: 200_000 }).map((n) => 'x'.repeat(n))
 const oddText = fc.oneof(
 	fc.string({ maxLength: 40 }),
 	fc.string({ unit: 'grapheme', maxLength: 20 }),
-	fc.constantFrom('__proto__', 'constructor', 'prototype', '%00', '..', '%2F..%2F', "'; DROP TABLE accounts;--", '\u0000', '\ud800', '-1', '1e308', 'NaN', '9'.repeat(30)),
+	fc.constantFrom(
+		'__proto__',
+		'constructor',
+		'prototype',
+		'%00',
+		'..',
+		'%2F..%2F',
+		"'; DROP TABLE accounts;--",
+		'\u0000',
+		'\ud800',
+		'-1',
+		'1e308',
+		'NaN',
+		'9'.repeat(30),
+	),
 	huge.map((text) => text.slice(0, 3000)),
 );
 /** JSON nested `depth` levels deep, as objects or arrays. */
-const deep = fc.tuple(fc.integer({ min: 50, max: 20_000 }), fc.boolean()).map(([depth, arrays]) =>
-	arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
-);
+const deep = fc
+	.tuple(fc.integer({ min: 50, max: 20_000 }), fc.boolean())
+	.map(([depth, arrays]) => (arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
 const jsonValue = fc.oneof(
 	fc.constant(null),
 	fc.boolean(),
@@ -79,7 +93,9 @@ const jsonValue = fc.oneof(
 /** A body for a route: its own field names with wrong values, arrays, junk, deep nesting, invalid UTF-8. */
 function bodyFor(route: Route): fc.Arbitrary<{ raw: string | Uint8Array }> {
 	const fields = Object.keys((route.body as { entries?: object } | undefined)?.entries ?? {});
-	const known = fields.length ? fc.dictionary(fc.constantFrom(...fields), jsonValue, { maxKeys: fields.length }) : fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 3 });
+	const known = fields.length
+		? fc.dictionary(fc.constantFrom(...fields), jsonValue, { maxKeys: fields.length })
+		: fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 3 });
 	return fc.oneof(
 		known.map((body) => ({ raw: JSON.stringify(body) })),
 		fc.anything({ maxDepth: 4 }).map((value) => ({ raw: JSON.stringify(value) ?? 'null' })),
@@ -96,7 +112,9 @@ function queryFor(route: Route): fc.Arbitrary<string> {
 	const names = [...route.queryKeys, 'q', 'sort[]', '__proto__'];
 	return fc
 		.array(fc.tuple(fc.constantFrom(...names), oddText), { maxLength: 4 })
-		.map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(wellFormed(v))}`).join('&')}` : ''));
+		.map((pairs) =>
+			pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(wellFormed(v))}`).join('&')}` : '',
+		);
 }
 
 /** The route's path with valid fixtures or odd values in its parameters. */
@@ -132,26 +150,41 @@ test('every route × fuzzed parameters, queries and bodies: no 5xx, GitHub error
 		if (TIME_LIMIT_MS - (Date.now() - started) < 2_000) break;
 		const write = route.method !== 'GET';
 		await fc.assert(
-			fc.asyncProperty(pathFor(route), queryFor(route), write ? bodyFor(route) : fc.constant({ raw: '' }), fc.constantFrom(...tokens), async (path, query, body, token) => {
-				const before = watcher.pragma('data_version', { simple: true });
-				const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-				if (token) headers.Authorization = `Bearer ${token}`;
-				const res = await fetch(`${s.api}${path}${query}`, { method: route.method, headers, body: write ? body.raw : undefined, redirect: 'manual' });
-				const text = await res.text();
-				requests++;
-				const id = `${route.method} ${path.slice(0, 80)}${query.slice(0, 40)}`;
-				assert.ok(res.status < 500, `~> ${id} answered ${res.status}: ${text.slice(0, 300)}`);
-				if (res.status >= 400) {
-					const parsed = text ? JSON.parse(text) : {};
-					assert.type(parsed.message, 'string', `~> ${id} error body has a message`);
-					assert.ok(!/\n\s+at /.test(text), `~> ${id} no stack trace in the answer`);
-				}
-				if (res.status >= 400) {
-					const after = watcher.pragma('data_version', { simple: true });
-					assert.is(after, before, `~> ${id} was refused (${res.status}) but committed a write`);
-				}
-			}),
-			{ numRuns: RUNS_PER_ROUTE, interruptAfterTimeLimit: Math.max(1, TIME_LIMIT_MS - (Date.now() - started)), seed: Number(process.env.FUZZ_SEED ?? 42) },
+			fc.asyncProperty(
+				pathFor(route),
+				queryFor(route),
+				write ? bodyFor(route) : fc.constant({ raw: '' }),
+				fc.constantFrom(...tokens),
+				async (path, query, body, token) => {
+					const before = watcher.pragma('data_version', { simple: true });
+					const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+					if (token) headers.Authorization = `Bearer ${token}`;
+					const res = await fetch(`${s.api}${path}${query}`, {
+						method: route.method,
+						headers,
+						body: write ? body.raw : undefined,
+						redirect: 'manual',
+					});
+					const text = await res.text();
+					requests++;
+					const id = `${route.method} ${path.slice(0, 80)}${query.slice(0, 40)}`;
+					assert.ok(res.status < 500, `~> ${id} answered ${res.status}: ${text.slice(0, 300)}`);
+					if (res.status >= 400) {
+						const parsed = text ? JSON.parse(text) : {};
+						assert.type(parsed.message, 'string', `~> ${id} error body has a message`);
+						assert.ok(!/\n\s+at /.test(text), `~> ${id} no stack trace in the answer`);
+					}
+					if (res.status >= 400) {
+						const after = watcher.pragma('data_version', { simple: true });
+						assert.is(after, before, `~> ${id} was refused (${res.status}) but committed a write`);
+					}
+				},
+			),
+			{
+				numRuns: RUNS_PER_ROUTE,
+				interruptAfterTimeLimit: Math.max(1, TIME_LIMIT_MS - (Date.now() - started)),
+				seed: Number(process.env.FUZZ_SEED ?? 42),
+			},
 		);
 	}
 	assert.ok(requests >= Math.min(routes.length * RUNS_PER_ROUTE, 1000), `~> ${requests} requests`);

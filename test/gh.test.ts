@@ -32,21 +32,46 @@ if (!gh) {
 		eve = s.fullToken('eve');
 		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'web', auto_init: true, description: 'The website' } });
 		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'vault', private: true } });
-		await s.request('POST', '/repos/olivia/web/issues', { token: olivia, body: { title: 'Broken link', body: 'On the front page', labels: ['bug'] } });
+		await s.request('POST', '/repos/olivia/web/issues', {
+			token: olivia,
+			body: { title: 'Broken link', body: 'On the front page', labels: ['bug'] },
+		});
 		const main = (await s.get('/repos/olivia/web/git/ref/heads/main', olivia)).body.object.sha;
 		for (const branch of ['feature', 'other', 'extra']) {
 			await s.request('POST', '/repos/olivia/web/git/refs', { token: olivia, body: { ref: `refs/heads/${branch}`, sha: main } });
-			await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, { token: olivia, body: { message: branch, content: Buffer.from(branch).toString('base64'), branch } });
+			await s.request('PUT', `/repos/olivia/web/contents/${branch}.txt`, {
+				token: olivia,
+				body: { message: branch, content: Buffer.from(branch).toString('base64'), branch },
+			});
 		}
-		await s.request('POST', '/repos/olivia/web/pulls', { token: olivia, body: { title: 'Add the feature', head: 'feature', base: 'main' } });
+		await s.request('POST', '/repos/olivia/web/pulls', {
+			token: olivia,
+			body: { title: 'Add the feature', head: 'feature', base: 'main' },
+		});
 		// The pull request's head gets a commit status and a workflow run (pr status, pr checks, run list/view); a release.
 		const head = (await s.get('/repos/olivia/web/git/ref/heads/feature', olivia)).body.object.sha;
-		await s.request('POST', `/repos/olivia/web/statuses/${head}`, { token: olivia, body: { state: 'success', context: 'ci/lint', target_url: 'https://ci.test/1' } });
+		await s.request('POST', `/repos/olivia/web/statuses/${head}`, {
+			token: olivia,
+			body: { state: 'success', context: 'ci/lint', target_url: 'https://ci.test/1' },
+		});
 		importRuns(s.app, s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('olivia')!.id, 'web')!, {
 			workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }] }],
-			runs: [{ path: '.github/workflows/ci.yml', actor: 'olivia', head_sha: head, branch: 'feature', status: 'completed', conclusion: 'success', jobs: [{ name: 'build', conclusion: 'success' }] }],
+			runs: [
+				{
+					path: '.github/workflows/ci.yml',
+					actor: 'olivia',
+					head_sha: head,
+					branch: 'feature',
+					status: 'completed',
+					conclusion: 'success',
+					jobs: [{ name: 'build', conclusion: 'success' }],
+				},
+			],
 		});
-		await s.request('POST', '/repos/olivia/web/releases', { token: olivia, body: { tag_name: 'v1.0', name: 'First release', body: 'The notes' } });
+		await s.request('POST', '/repos/olivia/web/releases', {
+			token: olivia,
+			body: { tag_name: 'v1.0', name: 'First release', body: 'The notes' },
+		});
 		await s.request('POST', '/repos/olivia/web/issues/2/comments', { token: eve, body: { body: 'Looks good to me' } });
 		front = await tlsFront(Number(new URL(s.origin).port));
 	});
@@ -55,7 +80,7 @@ if (!gh) {
 		await s?.close();
 	});
 
-	test('gh auth status: logged in as the token\'s user, with its scopes', async () => {
+	test("gh auth status: logged in as the token's user, with its scopes", async () => {
 		const r = await runGh(front, olivia, ['auth', 'status']);
 		assert.is(r.code, 0, r.stderr);
 		assert.match(r.stderr, `Logged in to ${front.host} as olivia (GH_ENTERPRISE_TOKEN)`);
@@ -78,7 +103,11 @@ if (!gh) {
 		assert.match(list.stdout, /^1\tOPEN\tBroken link\tbug\t/m);
 		const created = await runGh(front, olivia, ['issue', 'create', '-R', 'olivia/web', '-t', 'From gh', '-b', 'Made by the CLI']);
 		assert.is(created.code, 0, created.stderr);
-		assert.match(created.stdout, `${s.origin}/olivia/web/issues/3`, 'gh prints the new issue\'s URL (number 3: the pull request took 2)');
+		assert.match(
+			created.stdout,
+			`${s.origin}/olivia/web/issues/3`,
+			"gh prints the new issue's URL (number 3: the pull request took 2)",
+		);
 		const rest = await s.get('/repos/olivia/web/issues/3', olivia);
 		assert.is(rest.body.title, 'From gh');
 		assert.is(rest.body.body, 'Made by the CLI');
@@ -123,14 +152,31 @@ if (!gh) {
 	});
 
 	test('gh pr create / review / merge', async () => {
-		const created = await runGh(front, olivia, ['pr', 'create', '-R', 'olivia/web', '-H', 'other', '-B', 'main', '-t', 'Other', '-b', 'Body']);
+		const created = await runGh(front, olivia, [
+			'pr',
+			'create',
+			'-R',
+			'olivia/web',
+			'-H',
+			'other',
+			'-B',
+			'main',
+			'-t',
+			'Other',
+			'-b',
+			'Body',
+		]);
 		assert.is(created.code, 0, created.stderr);
 		const number = Number(created.stdout.trim().split('/').pop());
-		assert.match(created.stdout, `/olivia/web/pull/${number}`, 'gh prints the pull request\'s URL');
+		assert.match(created.stdout, `/olivia/web/pull/${number}`, "gh prints the pull request's URL");
 		const review = await runGh(front, olivia, ['pr', 'review', String(number), '-R', 'olivia/web', '--comment', '-b', 'Nice']);
 		assert.is(review.code, 0, review.stderr);
 		const reviews = await s.get(`/repos/olivia/web/pulls/${number}/reviews`, olivia);
-		assert.equal(reviews.body.map((r: { state: string; body: string }) => [r.state, r.body]), [['COMMENTED', 'Nice']], 'the REST twin stored the review');
+		assert.equal(
+			reviews.body.map((r: { state: string; body: string }) => [r.state, r.body]),
+			[['COMMENTED', 'Nice']],
+			'the REST twin stored the review',
+		);
 		const merged = await runGh(front, olivia, ['pr', 'merge', String(number), '-R', 'olivia/web', '--squash']);
 		assert.is(merged.code, 0, merged.stderr);
 		assert.is((await s.get(`/repos/olivia/web/pulls/${number}`, olivia)).body.merged, true);
@@ -196,7 +242,11 @@ if (!gh) {
 		assert.match(view.stdout, /✓ build in \S+ \(ID \d+\)/);
 		const disable = await runGh(front, olivia, ['workflow', 'disable', 'CI', '-R', 'olivia/web']);
 		assert.is(disable.code, 0, disable.stderr);
-		assert.is((await s.get('/repos/olivia/web/actions/workflows/ci.yml', olivia)).body.state, 'disabled_manually', 'gh workflow disable');
+		assert.is(
+			(await s.get('/repos/olivia/web/actions/workflows/ci.yml', olivia)).body.state,
+			'disabled_manually',
+			'gh workflow disable',
+		);
 		const enable = await runGh(front, olivia, ['workflow', 'enable', 'CI', '-R', 'olivia/web']);
 		assert.is(enable.code, 0, enable.stderr);
 		assert.is((await s.get('/repos/olivia/web/actions/workflows/ci.yml', olivia)).body.state, 'active', 'gh workflow enable');
@@ -245,19 +295,38 @@ if (!gh) {
 	});
 
 	test('gh api graphql --paginate: follows pageInfo.endCursor', async () => {
-		const query = 'query($endCursor: String) { repository(owner: "olivia", name: "web") { issues(first: 1, after: $endCursor, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { number } pageInfo { hasNextPage endCursor } } } }';
-		const r = await runGh(front, olivia, ['api', 'graphql', '--paginate', '-f', `query=${query}`, '--jq', '.data.repository.issues.nodes[].number']);
+		const query =
+			'query($endCursor: String) { repository(owner: "olivia", name: "web") { issues(first: 1, after: $endCursor, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { number } pageInfo { hasNextPage endCursor } } } }';
+		const r = await runGh(front, olivia, [
+			'api',
+			'graphql',
+			'--paginate',
+			'-f',
+			`query=${query}`,
+			'--jq',
+			'.data.repository.issues.nodes[].number',
+		]);
 		assert.is(r.code, 0, r.stderr);
 		const numbers = r.stdout.trim().split('\n').map(Number);
 		const total = (await s.get('/search/issues?q=repo:olivia/web+is:issue', olivia)).body.total_count;
 		assert.ok(total >= 2, 'at least two issues, so two pages');
 		assert.is(numbers.length, total, 'one page per issue, every page fetched');
-		assert.equal(numbers, [...numbers].sort((a, b) => a - b), 'in order');
+		assert.equal(
+			numbers,
+			[...numbers].sort((a, b) => a - b),
+			'in order',
+		);
 	});
 
 	test('gh gist list (GraphQL viewer.gists) and gh gist view (REST)', async () => {
-		const made = await s.request('POST', '/gists', { token: olivia, body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a = 1' } } } });
-		await s.request('POST', '/gists', { token: olivia, body: { description: 'Hidden', public: false, files: { 'b.txt': { content: 'b' } } } });
+		const made = await s.request('POST', '/gists', {
+			token: olivia,
+			body: { description: 'Snippets', public: true, files: { 'a.js': { content: 'let a = 1' } } },
+		});
+		await s.request('POST', '/gists', {
+			token: olivia,
+			body: { description: 'Hidden', public: false, files: { 'b.txt': { content: 'b' } } },
+		});
 		const list = await runGh(front, olivia, ['gist', 'list']);
 		assert.is(list.code, 0, list.stderr);
 		assert.match(list.stdout, new RegExp(`^${made.body.id}\tSnippets\t1 file\tpublic\t`, 'm'));
@@ -270,28 +339,72 @@ if (!gh) {
 	});
 
 	test('gh repo view --json and gh pr view --json with the fields beyond the defaults', async () => {
-		const repo = await runGh(front, olivia, ['repo', 'view', 'olivia/web', '--json', 'name,latestRelease,repositoryTopics,languages,primaryLanguage']);
+		const repo = await runGh(front, olivia, [
+			'repo',
+			'view',
+			'olivia/web',
+			'--json',
+			'name,latestRelease,repositoryTopics,languages,primaryLanguage',
+		]);
 		assert.is(repo.code, 0, repo.stderr);
 		assert.is(JSON.parse(repo.stdout).latestRelease.tagName, 'v1.0');
-		const settings = await runGh(front, eve, ['repo', 'view', 'olivia/web', '--json', 'viewerCanAdminister,viewerSubscription,isEmpty,isInOrganization,watchers,projects,licenseInfo']);
+		const settings = await runGh(front, eve, [
+			'repo',
+			'view',
+			'olivia/web',
+			'--json',
+			'viewerCanAdminister,viewerSubscription,isEmpty,isInOrganization,watchers,projects,licenseInfo',
+		]);
 		assert.is(settings.code, 0, settings.stderr);
-		assert.equal(JSON.parse(settings.stdout), { isEmpty: false, isInOrganization: false, licenseInfo: null, projects: [], viewerCanAdminister: false, viewerSubscription: 'UNSUBSCRIBED', watchers: { totalCount: 1 } });
-		const pr = await runGh(front, olivia, ['pr', 'view', '2', '-R', 'olivia/web', '--json', 'files,changedFiles,reviewDecision,latestReviews,commits,statusCheckRollup,mergeCommit,mergedBy']);
+		assert.equal(JSON.parse(settings.stdout), {
+			isEmpty: false,
+			isInOrganization: false,
+			licenseInfo: null,
+			projects: [],
+			viewerCanAdminister: false,
+			viewerSubscription: 'UNSUBSCRIBED',
+			watchers: { totalCount: 1 },
+		});
+		const pr = await runGh(front, olivia, [
+			'pr',
+			'view',
+			'2',
+			'-R',
+			'olivia/web',
+			'--json',
+			'files,changedFiles,reviewDecision,latestReviews,commits,statusCheckRollup,mergeCommit,mergedBy',
+		]);
 		assert.is(pr.code, 0, pr.stderr);
 		const json = JSON.parse(pr.stdout);
 		assert.equal(json.files, [{ path: 'feature.txt', additions: 1, deletions: 0 }]);
 		assert.is(json.changedFiles, 1);
 		assert.is(json.mergeCommit, null, 'not merged');
 		assert.is(json.commits[0].messageHeadline, 'feature');
-		assert.equal(json.statusCheckRollup.map((c: { name?: string; context?: string }) => c.name ?? c.context).sort(), ['build', 'ci/lint']);
+		assert.equal(json.statusCheckRollup.map((c: { name?: string; context?: string }) => c.name ?? c.context).sort(), [
+			'build',
+			'ci/lint',
+		]);
 	});
 
 	test('gh pr edit / close / reopen; gh repo archive', async () => {
-		const edit = await runGh(front, olivia, ['pr', 'edit', '2', '-R', 'olivia/web', '--title', 'The feature, edited', '--add-label', 'bug']);
+		const edit = await runGh(front, olivia, [
+			'pr',
+			'edit',
+			'2',
+			'-R',
+			'olivia/web',
+			'--title',
+			'The feature, edited',
+			'--add-label',
+			'bug',
+		]);
 		assert.is(edit.code, 0, edit.stderr);
 		const rest = (await s.get('/repos/olivia/web/pulls/2', olivia)).body;
 		assert.is(rest.title, 'The feature, edited');
-		assert.equal(rest.labels.map((l: { name: string }) => l.name), ['bug']);
+		assert.equal(
+			rest.labels.map((l: { name: string }) => l.name),
+			['bug'],
+		);
 		const refused = await runGh(front, eve, ['pr', 'edit', '2', '-R', 'olivia/web', '--title', 'Hijacked']);
 		assert.is(refused.code, 1, 'eve may not edit it');
 		const close = await runGh(front, olivia, ['pr', 'close', '2', '-R', 'olivia/web']);
@@ -307,13 +420,41 @@ if (!gh) {
 	});
 
 	test('gh pr create with --label, --assignee and --reviewer (updatePullRequest, requestReviews)', async () => {
-		const r = await runGh(front, olivia, ['pr', 'create', '-R', 'olivia/web', '-H', 'extra', '-B', 'main', '-t', 'Extra', '-b', 'More', '--label', 'bug', '--assignee', 'olivia', '--reviewer', 'eve']);
+		const r = await runGh(front, olivia, [
+			'pr',
+			'create',
+			'-R',
+			'olivia/web',
+			'-H',
+			'extra',
+			'-B',
+			'main',
+			'-t',
+			'Extra',
+			'-b',
+			'More',
+			'--label',
+			'bug',
+			'--assignee',
+			'olivia',
+			'--reviewer',
+			'eve',
+		]);
 		assert.is(r.code, 0, r.stderr);
 		const number = Number(r.stdout.trim().split('/').pop());
 		const pr = (await s.get(`/repos/olivia/web/pulls/${number}`, olivia)).body;
-		assert.equal(pr.labels.map((l: { name: string }) => l.name), ['bug']);
-		assert.equal(pr.assignees.map((a: { login: string }) => a.login), ['olivia']);
-		assert.equal(pr.requested_reviewers.map((u: { login: string }) => u.login), ['eve']);
+		assert.equal(
+			pr.labels.map((l: { name: string }) => l.name),
+			['bug'],
+		);
+		assert.equal(
+			pr.assignees.map((a: { login: string }) => a.login),
+			['olivia'],
+		);
+		assert.equal(
+			pr.requested_reviewers.map((u: { login: string }) => u.login),
+			['eve'],
+		);
 		const status = await runGh(front, eve, ['pr', 'status', '-R', 'olivia/web']);
 		assert.is(status.code, 0, status.stderr);
 		assert.match(status.stdout, new RegExp(`Requesting a code review from you\\n\\s+#${number}\\s+Extra \\[extra\\]`), status.stdout);

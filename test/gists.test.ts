@@ -36,7 +36,15 @@ test('create – 201 with files and content; secret by default', async () => {
 	assert.is(res.body.comments, 0);
 	assert.equal(Object.keys(res.body.files), ['hello.md', 'run.sh']);
 	const md = res.body.files['hello.md'];
-	assert.equal(md, { filename: 'hello.md', type: 'text/markdown', language: 'Markdown', raw_url: md.raw_url, size: 11, truncated: false, content: '# Hi\n\nthere' });
+	assert.equal(md, {
+		filename: 'hello.md',
+		type: 'text/markdown',
+		language: 'Markdown',
+		raw_url: md.raw_url,
+		size: 11,
+		truncated: false,
+		content: '# Hi\n\nthere',
+	});
 	const raw = await fetch(md.raw_url);
 	assert.is(raw.status, 200);
 	assert.is(await raw.text(), '# Hi\n\nthere');
@@ -46,10 +54,19 @@ test('create – 201 with files and content; secret by default', async () => {
 
 test('create – validation and denials', async () => {
 	assert.is((await s.request('POST', '/gists', { body: { files: { 'a.txt': { content: 'a' } } } })).status, 401);
-	for (const body of [{}, { files: {} }, { files: { 'a.txt': { content: '' } } }, { files: { 'a/b.txt': { content: 'x' } } }, { files: 'x' }]) {
+	for (const body of [
+		{},
+		{ files: {} },
+		{ files: { 'a.txt': { content: '' } } },
+		{ files: { 'a/b.txt': { content: 'x' } } },
+		{ files: 'x' },
+	]) {
 		assert.is((await s.request('POST', '/gists', { token: alice, body })).status, 422, `~> ${JSON.stringify(body)}`);
 	}
-	const noScope = await s.request('POST', '/gists', { token: s.token('alice', { scopes: ['repo'] }), body: { files: { 'a.txt': { content: 'a' } } } });
+	const noScope = await s.request('POST', '/gists', {
+		token: s.token('alice', { scopes: ['repo'] }),
+		body: { files: { 'a.txt': { content: 'a' } } },
+	});
 	assert.is(noScope.status, 403);
 	assert.is(noScope.headers.get('x-accepted-oauth-scopes'), 'gist');
 	const fine = s.token('alice', { kind: 'fine-grained', permissions: { gists: 'write' } });
@@ -92,7 +109,10 @@ test('update – owner only; rename, delete and add files; description', async (
 });
 
 test('comments – create, list, get with media types, 304, update, delete', async () => {
-	const created = await s.request('POST', `/gists/${gistId}/comments`, { token: bob, body: { body: 'Nice **gist**! <script>x</script>' } });
+	const created = await s.request('POST', `/gists/${gistId}/comments`, {
+		token: bob,
+		body: { body: 'Nice **gist**! <script>x</script>' },
+	});
 	assert.is(created.status, 201);
 	assert.equal(Object.keys(created.body), ['url', 'id', 'node_id', 'body', 'user', 'author_association', 'created_at', 'updated_at']);
 	assert.is(created.body.body, 'Nice **gist**! <script>x</script>', '~> raw is the default');
@@ -102,22 +122,38 @@ test('comments – create, list, get with media types, 304, update, delete', asy
 	assert.is(own.body.author_association, 'OWNER');
 	const id = created.body.id;
 	const html = await s.get(`/gists/${gistId}/comments/${id}`, undefined, { Accept: 'application/vnd.github.html+json' });
-	assert.equal(Object.keys(html.body).filter((k) => k.startsWith('body')), ['body_html']);
+	assert.equal(
+		Object.keys(html.body).filter((k) => k.startsWith('body')),
+		['body_html'],
+	);
 	assert.is(html.body.body_html, '<p dir="auto">Nice <strong>gist</strong>! </p>', '~> raw HTML is sanitized');
 	const text = await s.get(`/gists/${gistId}/comments/${id}`, undefined, { Accept: 'application/vnd.github.text+json' });
 	assert.is(text.body.body_text, 'Nice gist!');
 	const full = await s.get(`/gists/${gistId}/comments/${id}`, undefined, { Accept: 'application/vnd.service.full+json' });
-	assert.equal(Object.keys(full.body).filter((k) => k.startsWith('body')), ['body', 'body_text', 'body_html']);
+	assert.equal(
+		Object.keys(full.body).filter((k) => k.startsWith('body')),
+		['body', 'body_text', 'body_html'],
+	);
 	assert.is(full.headers.get('x-github-media-type'), 'github.v3; param=full; format=json');
 	const etag = html.headers.get('etag')!;
-	const again = await s.get(`/gists/${gistId}/comments/${id}`, undefined, { Accept: 'application/vnd.github.html+json', 'If-None-Match': etag });
+	const again = await s.get(`/gists/${gistId}/comments/${id}`, undefined, {
+		Accept: 'application/vnd.github.html+json',
+		'If-None-Match': etag,
+	});
 	assert.is(again.status, 304);
 	const raw = await s.get(`/gists/${gistId}/comments/${id}`, undefined, { 'If-None-Match': etag });
 	assert.is(raw.status, 200, '~> another media type is another representation');
 	const list = await s.get(`/gists/${gistId}/comments`);
-	assert.equal(list.body.map((c: any) => c.id), [id, own.body.id]);
+	assert.equal(
+		list.body.map((c: any) => c.id),
+		[id, own.body.id],
+	);
 	assert.is((await s.get(`/gists/${gistId}`)).body.comments, 2);
-	assert.is((await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: alice, body: { body: 'hijack' } })).status, 404, '~> only the author edits');
+	assert.is(
+		(await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: alice, body: { body: 'hijack' } })).status,
+		404,
+		'~> only the author edits',
+	);
 	const edited = await s.request('PATCH', `/gists/${gistId}/comments/${id}`, {
 		token: bob,
 		body: { body: 'Edited *again*' },
@@ -135,14 +171,25 @@ test('comments – create, list, get with media types, 304, update, delete', asy
 	assert.is((await s.get(`/gists/${gistId}`)).body.comments, 2);
 	assert.is((await s.request('PATCH', `/gists/${gistId}/comments/${id}`, { token: bob, body: { body: '' } })).status, 422);
 	assert.is((await s.request('POST', `/gists/${gistId}/comments`, { body: { body: 'anon' } })).status, 401);
-	assert.is((await s.request('DELETE', `/gists/${gistId}/comments/${own.body.id}`, { token: bob })).status, 403, '~> not the author, not the gist owner');
-	assert.is((await s.request('DELETE', `/gists/${gistId}/comments/${id}`, { token: alice })).status, 204, '~> the gist owner may delete any comment');
+	assert.is(
+		(await s.request('DELETE', `/gists/${gistId}/comments/${own.body.id}`, { token: bob })).status,
+		403,
+		'~> not the author, not the gist owner',
+	);
+	assert.is(
+		(await s.request('DELETE', `/gists/${gistId}/comments/${id}`, { token: alice })).status,
+		204,
+		'~> the gist owner may delete any comment',
+	);
 	assert.is((await s.get(`/gists/${gistId}/comments/${id}`)).status, 404);
 	assert.is((await s.get(`/gists/${gistId}/comments/abc`)).status, 404);
 });
 
 test('stars – PUT and DELETE answer 204, the check 204 or 404; starred list; denials', async () => {
-	const { body: gist } = await s.request('POST', '/gists', { token: bob, body: { files: { 'star.txt': { content: 'shine' } }, public: true } });
+	const { body: gist } = await s.request('POST', '/gists', {
+		token: bob,
+		body: { files: { 'star.txt': { content: 'shine' } }, public: true },
+	});
 	const path = `/gists/${gist.id}/star`;
 	assert.is((await s.get(path, alice)).status, 404, '~> not starred yet: 404');
 	const put = await s.request('PUT', path, { token: alice, headers: { 'Content-Length': '0' } });
@@ -152,12 +199,20 @@ test('stars – PUT and DELETE answer 204, the check 204 or 404; starred list; d
 	assert.is((await s.get(path, alice)).status, 204, '~> starred: 204');
 	assert.is((await s.get(path, bob)).status, 404, '~> another user’s star is not the caller’s');
 	const starred = await s.get('/gists/starred', alice);
-	assert.equal(starred.body.map((g: any) => g.id), [gist.id], '~> GET /gists/starred lists it');
+	assert.equal(
+		starred.body.map((g: any) => g.id),
+		[gist.id],
+		'~> GET /gists/starred lists it',
+	);
 	assert.is((await s.get(path)).status, 401, '~> anonymous: 401');
 	assert.is((await s.request('PUT', path)).status, 401, '~> anonymous star: 401');
 	const noGist = s.token('alice', { scopes: ['repo'] });
 	assert.is((await s.request('PUT', path, { token: noGist })).status, 403, '~> a token without the gist scope: 403');
-	assert.is((await s.request('PUT', '/gists/0123456789abcdef0123456789abcdef/star', { token: alice })).status, 404, '~> no such gist: 404');
+	assert.is(
+		(await s.request('PUT', '/gists/0123456789abcdef0123456789abcdef/star', { token: alice })).status,
+		404,
+		'~> no such gist: 404',
+	);
 	assert.is((await s.request('DELETE', path, { token: alice })).status, 204, '~> unstarred');
 	assert.is((await s.get(path, alice)).status, 404, '~> 404 again');
 	assert.equal((await s.get('/gists/starred', alice)).body, []);
@@ -173,13 +228,20 @@ test('history – every change of files records a revision with change_status; d
 	assert.is(first.user.login, 'alice');
 	assert.is(first.url, `${s.api}/gists/${id}/${first.version}`);
 	assert.equal(created.body.forks, [], '~> no forks yet');
-	await s.request('PATCH', `/gists/${id}`, { token: alice, body: { files: { 'a.txt': { content: 'one\n2\nthree\nfour\n' }, 'b.txt': { content: 'bee' } } } });
+	await s.request('PATCH', `/gists/${id}`, {
+		token: alice,
+		body: { files: { 'a.txt': { content: 'one\n2\nthree\nfour\n' }, 'b.txt': { content: 'bee' } } },
+	});
 	const described = await s.request('PATCH', `/gists/${id}`, { token: alice, body: { description: 'Counting' } });
 	assert.is(described.body.history.length, 2, '~> a description change is no revision');
 	const commits = await s.get(`/gists/${id}/commits`);
 	assert.is(commits.status, 200);
 	assert.is(commits.body.length, 2, '~> anyone with the id lists them');
-	assert.equal(commits.body[0].change_status, { total: 4, additions: 3, deletions: 1 }, '~> newest first: two lines changed, one added, a new one-line file');
+	assert.equal(
+		commits.body[0].change_status,
+		{ total: 4, additions: 3, deletions: 1 },
+		'~> newest first: two lines changed, one added, a new one-line file',
+	);
 	assert.equal(Object.keys(commits.body[0]), ['url', 'version', 'user', 'change_status', 'committed_at']);
 	assert.is(commits.body[1].version, first.version);
 	const paged = await s.get(`/gists/${id}/commits?per_page=1`);
@@ -195,7 +257,10 @@ test('history – every change of files records a revision with change_status; d
 });
 
 test('forks – POST 201 with the new gist (history kept); 422 for one’s own gist and a second fork; lists and fields', async () => {
-	const { body: source } = await s.request('POST', '/gists', { token: alice, body: { description: 'Forkable', files: { 'f.txt': { content: 'x\n' } }, public: true } });
+	const { body: source } = await s.request('POST', '/gists', {
+		token: alice,
+		body: { description: 'Forkable', files: { 'f.txt': { content: 'x\n' } }, public: true },
+	});
 	const own = await s.request('POST', `/gists/${source.id}/forks`, { token: alice });
 	assert.is(own.status, 422, '~> forking one’s own gist: 422');
 	assert.is(own.body.message, 'Validation Failed');
@@ -207,17 +272,33 @@ test('forks – POST 201 with the new gist (history kept); 422 for one’s own g
 	assert.is(fork.body.description, 'Forkable');
 	assert.is(fork.body.files['f.txt'].content, 'x\n');
 	assert.is(fork.body.fork_of.id, source.id, '~> fork_of names the source');
-	assert.equal(fork.body.history.map((h: any) => h.version), source.history.map((h: any) => h.version), '~> the source’s history');
+	assert.equal(
+		fork.body.history.map((h: any) => h.version),
+		source.history.map((h: any) => h.version),
+		'~> the source’s history',
+	);
 	assert.is((await s.request('POST', `/gists/${source.id}/forks`, { token: bob })).status, 422, '~> a second fork: 422');
 	const forks = await s.get(`/gists/${source.id}/forks`);
-	assert.equal(forks.body.map((g: any) => g.id), [fork.body.id], '~> GET …/forks lists it');
+	assert.equal(
+		forks.body.map((g: any) => g.id),
+		[fork.body.id],
+		'~> GET …/forks lists it',
+	);
 	const full = await s.get(`/gists/${source.id}`);
 	assert.is(full.body.forks.length, 1, '~> the source’s forks field');
 	assert.is(full.body.forks[0].id, fork.body.id);
 	assert.is(full.body.forks[0].user.login, 'bob');
 	assert.is((await s.request('POST', `/gists/${source.id}/forks`)).status, 401, '~> anonymous: 401');
-	assert.is((await s.request('POST', `/gists/${source.id}/forks`, { token: s.token('bob', { scopes: ['repo'] }) })).status, 403, '~> without gist: 403');
-	assert.is((await s.request('POST', '/gists/0123456789abcdef0123456789abcdef/forks', { token: bob })).status, 404, '~> no such gist: 404');
+	assert.is(
+		(await s.request('POST', `/gists/${source.id}/forks`, { token: s.token('bob', { scopes: ['repo'] }) })).status,
+		403,
+		'~> without gist: 403',
+	);
+	assert.is(
+		(await s.request('POST', '/gists/0123456789abcdef0123456789abcdef/forks', { token: bob })).status,
+		404,
+		'~> no such gist: 404',
+	);
 	// Bob's fork changes on its own.
 	await s.request('PATCH', `/gists/${fork.body.id}`, { token: bob, body: { files: { 'f.txt': { content: 'y\n' } } } });
 	assert.is((await s.get(`/gists/${fork.body.id}/commits`)).body.length, 2);
@@ -228,7 +309,12 @@ test('a gist blocked by a site administrator answers 403 Forbidden Gist with the
 	const res = await s.request('POST', '/gists', { token: bob, body: { public: true, files: { 'spam.txt': { content: 'buy now' } } } });
 	const id = res.body.id;
 	const printed: string[] = [];
-	ADMIN_COMMANDS['block-gist'].run(s.app, { reason: 'spam' }, [id], createOutput(true, (text) => void printed.push(text)));
+	ADMIN_COMMANDS['block-gist'].run(
+		s.app,
+		{ reason: 'spam' },
+		[id],
+		createOutput(true, (text) => void printed.push(text)),
+	);
 	assert.equal(JSON.parse(printed[0]), { id, blocked: true, reason: 'spam', blocked_at: '2026-11-22T12:00:00Z' });
 	for (const path of [`/gists/${id}`, `/gists/${id}/comments`]) {
 		const blocked = await s.get(path, alice);
@@ -237,9 +323,23 @@ test('a gist blocked by a site administrator answers 403 Forbidden Gist with the
 		assert.is(blocked.body.message, 'Gist blocked');
 	}
 	assert.ok(!(await s.get('/gists/public')).body.some((g: any) => g.id === id), '~> blocked gists leave the lists');
-	ADMIN_COMMANDS['block-gist'].run(s.app, { unblock: true }, [id], createOutput(true, () => {}));
+	ADMIN_COMMANDS['block-gist'].run(
+		s.app,
+		{ unblock: true },
+		[id],
+		createOutput(true, () => {}),
+	);
 	assert.is((await s.get(`/gists/${id}/comments`, alice)).status, 200);
-	assert.throws(() => ADMIN_COMMANDS['block-gist'].run(s.app, {}, ['ffff'], createOutput(true, () => {})), /unknown gist/);
+	assert.throws(
+		() =>
+			ADMIN_COMMANDS['block-gist'].run(
+				s.app,
+				{},
+				['ffff'],
+				createOutput(true, () => {}),
+			),
+		/unknown gist/,
+	);
 });
 
 test('delete – owner only; comments go with it', async () => {

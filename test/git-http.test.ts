@@ -22,7 +22,15 @@ let ownerToken: string;
 let otherToken: string;
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-	return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', ...extra };
+	return {
+		PATH: process.env.PATH ?? '/usr/bin:/bin',
+		HOME: work,
+		GIT_CONFIG_NOSYSTEM: '1',
+		GIT_CONFIG_GLOBAL: '/dev/null',
+		GIT_TERMINAL_PROMPT: '0',
+		GIT_ASKPASS: '/bin/false',
+		...extra,
+	};
 }
 
 /** Runs git (asynchronously: the server answers in this process); returns status, stdout and stderr (never rejects). */
@@ -45,7 +53,10 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 const url = (repo: string, auth = '') => s.origin.replace('http://', `http://${auth}`) + `/octo/${repo}.git`;
 
 async function put(repo: string, path: string, text: string, token: string, branch?: string): Promise<string> {
-	const res = await s.request('PUT', `/repos/octo/${repo}/contents/${path}`, { token, body: { message: `write ${path}`, content: b64(text), ...(branch ? { branch } : {}) } });
+	const res = await s.request('PUT', `/repos/octo/${repo}/contents/${path}`, {
+		token,
+		body: { message: `write ${path}`, content: b64(text), ...(branch ? { branch } : {}) },
+	});
 	assert.ok(res.status === 201 || res.status === 200, `~> PUT contents answers 201: ${res.text}`);
 	return res.body.commit.sha;
 }
@@ -77,15 +88,27 @@ if (!hasGit) {
 		await put('pub', 'a.txt', 'alpha\n', ownerToken);
 		await put('pub', 'dir/b.txt', 'beta\n', ownerToken);
 		const head = await put('pub', 'dir/sub/c.txt', 'gamma\n', ownerToken);
-		const branch = await s.request('POST', '/repos/octo/pub/git/refs', { token: ownerToken, body: { ref: 'refs/heads/feature', sha: head } });
+		const branch = await s.request('POST', '/repos/octo/pub/git/refs', {
+			token: ownerToken,
+			body: { ref: 'refs/heads/feature', sha: head },
+		});
 		assert.is(branch.status, 201, '~> the branch is created');
 		const featureHead = await put('pub', 'feature.txt', 'feature\n', ownerToken, 'feature');
 		const tag = await s.request('POST', '/repos/octo/pub/git/tags', {
 			token: ownerToken,
-			body: { tag: 'v1.0', message: 'release 1.0\n', object: head, type: 'commit', tagger: { name: 'Octo', email: 'octo@example.com', date: '2026-11-22T12:00:00Z' } },
+			body: {
+				tag: 'v1.0',
+				message: 'release 1.0\n',
+				object: head,
+				type: 'commit',
+				tagger: { name: 'Octo', email: 'octo@example.com', date: '2026-11-22T12:00:00Z' },
+			},
 		});
 		assert.is(tag.status, 201, '~> the tag object is created');
-		const tagRef = await s.request('POST', '/repos/octo/pub/git/refs', { token: ownerToken, body: { ref: 'refs/tags/v1.0', sha: tag.body.sha } });
+		const tagRef = await s.request('POST', '/repos/octo/pub/git/refs', {
+			token: ownerToken,
+			body: { ref: 'refs/tags/v1.0', sha: tag.body.sha },
+		});
 		assert.is(tagRef.status, 201, '~> the tag reference is created');
 
 		const refs = await fetch(`${s.origin}/octo/pub.git/info/refs?service=git-upload-pack`);
@@ -95,7 +118,10 @@ if (!hasGit) {
 		assert.is(lines[0], '# service=git-upload-pack', '~> the service line comes first');
 		assert.is(lines[1], null, '~> then a flush');
 		assert.match(lines[2]!, new RegExp(`^${head} HEAD\\0.*symref=HEAD:refs/heads/main`), '~> HEAD first, with its symref');
-		assert.ok(lines.includes(`${tag.body.sha} refs/tags/v1.0`) && lines.includes(`${head} refs/tags/v1.0^{}`), '~> the annotated tag with its peeled line');
+		assert.ok(
+			lines.includes(`${tag.body.sha} refs/tags/v1.0`) && lines.includes(`${head} refs/tags/v1.0^{}`),
+			'~> the annotated tag with its peeled line',
+		);
 		const noGit = await fetch(`${s.origin}/octo/pub/info/refs?service=git-upload-pack`);
 		assert.is(noGit.status, 200, '~> the path without .git answers too');
 
@@ -113,7 +139,10 @@ if (!hasGit) {
 
 	test('pull request heads: git fetch origin refs/pull/N/head', async () => {
 		const dir = join(work, 'pub');
-		const pull = await s.request('POST', '/repos/octo/pub/pulls', { token: ownerToken, body: { title: 'Feature', head: 'feature', base: 'main' } });
+		const pull = await s.request('POST', '/repos/octo/pub/pulls', {
+			token: ownerToken,
+			body: { title: 'Feature', head: 'feature', base: 'main' },
+		});
 		assert.is(pull.status, 201, '~> the pull request is created');
 		await ok(['fetch', '--quiet', 'origin', `refs/pull/${pull.body.number}/head`], dir);
 		assert.is((await ok(['rev-parse', 'FETCH_HEAD'], dir)).trim(), pull.body.head.sha, '~> FETCH_HEAD is the pull request head');
@@ -135,7 +164,10 @@ if (!hasGit) {
 	});
 
 	test('private repositories: 401 without credentials, a token as the password, 404 for another user', async () => {
-		const created = await s.request('POST', '/user/repos', { token: ownerToken, body: { name: 'secret', auto_init: true, private: true } });
+		const created = await s.request('POST', '/user/repos', {
+			token: ownerToken,
+			body: { name: 'secret', auto_init: true, private: true },
+		});
 		assert.is(created.status, 201, '~> the private repository is created');
 		const anonymous = await fetch(`${s.origin}/octo/secret.git/info/refs?service=git-upload-pack`);
 		assert.is(anonymous.status, 401, '~> anonymous info/refs answers 401');
@@ -145,13 +177,19 @@ if (!hasGit) {
 		await ok(['clone', '--quiet', url('secret', `x-access-token:${ownerToken}@`), join(work, 'secret')]);
 		assert.ok(readFileSync(join(work, 'secret/README.md'), 'utf8').length > 0, '~> with the owner token the clone succeeds');
 		await ok(['clone', '--quiet', url('secret', `anyone:${ownerToken}@`), join(work, 'secret2')]);
-		const other = await fetch(`${s.origin}/octo/secret.git/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${b64(`x-access-token:${otherToken}`)}` } });
+		const other = await fetch(`${s.origin}/octo/secret.git/info/refs?service=git-upload-pack`, {
+			headers: { Authorization: `Basic ${b64(`x-access-token:${otherToken}`)}` },
+		});
 		assert.is(other.status, 404, '~> another user gets 404');
 		const otherClone = await git(['clone', url('secret', `x-access-token:${otherToken}@`), join(work, 'secret-other')]);
 		assert.is.not(otherClone.status, 0, '~> and git clone with their token fails');
-		const bad = await fetch(`${s.origin}/octo/secret.git/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${b64('x:ghp_nonsense')}` } });
+		const bad = await fetch(`${s.origin}/octo/secret.git/info/refs?service=git-upload-pack`, {
+			headers: { Authorization: `Basic ${b64('x:ghp_nonsense')}` },
+		});
 		assert.is(bad.status, 401, '~> a bad token answers 401');
-		const missing = await fetch(`${s.origin}/octo/nothing.git/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${b64(`x:${ownerToken}`)}` } });
+		const missing = await fetch(`${s.origin}/octo/nothing.git/info/refs?service=git-upload-pack`, {
+			headers: { Authorization: `Basic ${b64(`x:${ownerToken}`)}` },
+		});
 		assert.is(missing.status, 404, '~> an unknown repository answers 404 to an authenticated caller');
 	});
 
@@ -168,14 +206,22 @@ if (!hasGit) {
 		assert.is(dumb.status, 403, '~> the dumb protocol is not served');
 		const wrongType = await fetch(`${s.origin}/octo/pub.git/git-upload-pack`, { method: 'POST', body: '0000' });
 		assert.is(wrongType.status, 415, '~> a POST without the request media type answers 415');
-		const garbage = await fetch(`${s.origin}/octo/pub.git/git-upload-pack`, { method: 'POST', body: 'zzzz', headers: { 'Content-Type': 'application/x-git-upload-pack-request' } });
+		const garbage = await fetch(`${s.origin}/octo/pub.git/git-upload-pack`, {
+			method: 'POST',
+			body: 'zzzz',
+			headers: { 'Content-Type': 'application/x-git-upload-pack-request' },
+		});
 		assert.is(garbage.status, 400, '~> malformed pkt-lines answer 400');
 	});
 
 	test('a gzip-encoded request gets a pack; an unknown want and shallow requests get ERR', async () => {
 		const head = (await s.get('/repos/octo/pub/git/ref/heads/main', ownerToken)).body.object.sha as string;
 		const body = Buffer.concat([pktLine(`want ${head} side-band-64k no-progress\n`), Buffer.from('0000'), pktLine('done\n')]);
-		const res = await fetch(`${s.origin}/octo/pub.git/git-upload-pack`, { method: 'POST', body: gzipSync(body), headers: { 'Content-Type': 'application/x-git-upload-pack-request', 'Content-Encoding': 'gzip' } });
+		const res = await fetch(`${s.origin}/octo/pub.git/git-upload-pack`, {
+			method: 'POST',
+			body: gzipSync(body),
+			headers: { 'Content-Type': 'application/x-git-upload-pack-request', 'Content-Encoding': 'gzip' },
+		});
 		assert.is(res.status, 200, '~> the gzip-encoded negotiation is answered');
 		assert.is(res.headers.get('content-type'), 'application/x-git-upload-pack-result', '~> with the result media type');
 		const answer = Buffer.from(await res.arrayBuffer());

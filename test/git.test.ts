@@ -31,16 +31,30 @@ const UNSIGNED = { verified: false, reason: 'unsigned', signature: null, payload
 // ---- the git binary, in a bare repository of its own (no user or system configuration)
 
 function git(args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
-	const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...options.env };
+	const env: Record<string, string> = {
+		PATH: process.env.PATH ?? '/usr/bin:/bin',
+		HOME: work,
+		GIT_CONFIG_NOSYSTEM: '1',
+		GIT_CONFIG_GLOBAL: '/dev/null',
+		...options.env,
+	};
 	return execFileSync('git', args, { cwd: bare, input: options.input, env, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
 }
 const gitLine = (args: string[], options: Parameters<typeof git>[1] = {}) => git(args, options).trim();
 
 /** Every object Gitstead stored for the repository, written into the bare repository with git's own checks; ids must agree. */
 function exportObjects(repoId = app.id): number {
-	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ? ORDER BY id').all(repoId) as Array<{ sha: string; type: string; content: Buffer }>;
+	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ? ORDER BY id').all(repoId) as Array<{
+		sha: string;
+		type: string;
+		content: Buffer;
+	}>;
 	for (const row of rows) {
-		assert.is(gitLine(['hash-object', '-w', '-t', row.type, '--stdin'], { input: row.content }), row.sha, `~> git hash-object agrees on ${row.type} ${row.sha}`);
+		assert.is(
+			gitLine(['hash-object', '-w', '-t', row.type, '--stdin'], { input: row.content }),
+			row.sha,
+			`~> git hash-object agrees on ${row.type} ${row.sha}`,
+		);
 	}
 	return rows.length;
 }
@@ -78,7 +92,10 @@ function gitCommit(tree: string, parents: string[], message: string, author: str
 		GIT_COMMITTER_DATE: committer[2],
 	};
 	const sign = sshKey ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${sshKey}`] : [];
-	return gitLine([...sign, 'commit-tree', ...(sshKey ? ['-S'] : []), tree, ...parents.flatMap((p) => ['-p', p])], { input: message, env });
+	return gitLine([...sign, 'commit-tree', ...(sshKey ? ['-S'] : []), tree, ...parents.flatMap((p) => ['-p', p])], {
+		input: message,
+		env,
+	});
 }
 
 const create = (path: string, body: unknown, token = owner) => s.request('POST', `${R}${path}`, { token, body });
@@ -88,7 +105,9 @@ const decodeNodeId = (id: string) => Buffer.from(id, 'base64').toString('utf8');
 test.before(async () => {
 	work = mkdtempSync(join(tmpdir(), 'gitstead-git-'));
 	bare = join(work, 'repo.git');
-	execFileSync('git', ['init', '-q', '--bare', bare], { env: { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+	execFileSync('git', ['init', '-q', '--bare', bare], {
+		env: { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+	});
 	s = await startServer();
 	for (const login of ['olivia', 'mike', 'eve']) s.user(login);
 	s.org('acme', 'olivia');
@@ -96,7 +115,12 @@ test.before(async () => {
 	owner = s.fullToken('olivia');
 	reader = s.fullToken('mike');
 	outsider = s.fullToken('eve');
-	for (const [name, isPrivate] of [['app', false], ['vault', true], ['empty', false], ['frozen', false]] as const) {
+	for (const [name, isPrivate] of [
+		['app', false],
+		['vault', true],
+		['empty', false],
+		['frozen', false],
+	] as const) {
 		assert.is((await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name, private: isPrivate } })).status, 201);
 	}
 	app = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'app')!;
@@ -133,12 +157,20 @@ test('blobs – utf-8 and base64 content under git hash-object ids; read back ba
 	assert.equal(Object.keys(got.body), ['sha', 'node_id', 'size', 'url', 'content', 'encoding']);
 	assert.is(got.body.size, bytes.length);
 	assert.is(got.body.encoding, 'base64');
-	assert.ok(got.body.content.split('\n').slice(0, -2).every((line: string) => line.length === 60), '~> 60-character lines');
+	assert.ok(
+		got.body.content
+			.split('\n')
+			.slice(0, -2)
+			.every((line: string) => line.length === 60),
+		'~> 60-character lines',
+	);
 	assert.ok(got.body.content.endsWith('\n'));
 	assert.equal(Buffer.from(got.body.content, 'base64'), bytes);
 	assert.is(decodeNodeId(got.body.node_id), `04:Blob${app.id}:${binary.body.sha}`);
 	assert.ok(got.headers.get('etag'));
-	const raw = await fetch(`${s.api}${R}/blobs/${binary.body.sha}`, { headers: { Accept: 'application/vnd.github.raw+json', Authorization: `Bearer ${owner}` } });
+	const raw = await fetch(`${s.api}${R}/blobs/${binary.body.sha}`, {
+		headers: { Accept: 'application/vnd.github.raw+json', Authorization: `Bearer ${owner}` },
+	});
 	assert.is(raw.status, 200);
 	assert.is(raw.headers.get('content-type'), 'application/vnd.github.raw');
 	assert.equal(Buffer.from(await raw.arrayBuffer()), bytes, '~> the raw media type answers the bytes themselves');
@@ -159,7 +191,10 @@ test('blobs – validation and denial', async () => {
 	] as const) {
 		const res = await create('/blobs', body);
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field && e.resource === 'Blob'), `~> names ${field}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field && e.resource === 'Blob'),
+			`~> names ${field}`,
+		);
 	}
 	const malformed = await s.get(`${R}/blobs/abc123`, owner);
 	assert.is(malformed.status, 422);
@@ -173,7 +208,8 @@ test('blobs – validation and denial', async () => {
 	assert.is(denied.status, 403, '~> members read the repository but may not push');
 	assert.is((await s.request('POST', '/repos/acme/vault/git/blobs', { token: outsider, body: { content: 'x' } })).status, 404);
 	assert.is((await s.get(`/repos/acme/vault/git/blobs/${sha40('a')}`)).status, 404, '~> private repositories are invisible anonymously');
-	const fine = (permissions: Record<string, string>) => s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: permissions as never });
+	const fine = (permissions: Record<string, string>) =>
+		s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: permissions as never });
 	assert.is((await create('/blobs', { content: 'x' }, fine({ contents: 'read' }))).status, 403);
 	assert.is((await create('/blobs', { content: 'fine' }, fine({ contents: 'write' }))).status, 201);
 	const publicRepo = s.token('olivia', { scopes: ['public_repo'] });
@@ -201,7 +237,7 @@ const files = () => [
 	{ path: 'a/x', mode: '100644', sha: gitBlob('slash\n') },
 ];
 
-test('trees – nested paths, every mode, content and sha entries; ids as git mktree, in git\'s entry order', async () => {
+test("trees – nested paths, every mode, content and sha entries; ids as git mktree, in git's entry order", async () => {
 	const readme = await create('/blobs', { content: '# app\n' });
 	const res = await create('/trees', {
 		tree: [
@@ -226,7 +262,14 @@ test('trees – nested paths, every mode, content and sha entries; ids as git mk
 		'~> a tree sorts as if its name ended in "/": a-b, a.txt, a',
 	);
 	const readmeEntry = res.body.tree[0];
-	assert.equal(readmeEntry, { path: 'README.md', mode: '100644', type: 'blob', sha: readme.body.sha, size: 6, url: `${s.api}/repos/acme/app/git/blobs/${readme.body.sha}` });
+	assert.equal(readmeEntry, {
+		path: 'README.md',
+		mode: '100644',
+		type: 'blob',
+		sha: readme.body.sha,
+		size: 6,
+		url: `${s.api}/repos/acme/app/git/blobs/${readme.body.sha}`,
+	});
 	const dir = res.body.tree.find((e: any) => e.path === 'bin');
 	assert.equal(Object.keys(dir), ['path', 'mode', 'type', 'sha', 'url']);
 	assert.is(dir.mode, '040000');
@@ -244,11 +287,19 @@ test('trees – nested paths, every mode, content and sha entries; ids as git mk
 			const [mode, type, sha, size] = meta.split(/\s+/);
 			return size === '-' ? { path, mode, type, sha } : { path, mode, type, sha, size: Number(size) };
 		});
-	assert.equal(deep.body.tree.map(({ url: _url, ...entry }: any) => entry), lsTree, '~> recursive listing = git ls-tree -r -t -l, in its order');
+	assert.equal(
+		deep.body.tree.map(({ url: _url, ...entry }: any) => entry),
+		lsTree,
+		'~> recursive listing = git ls-tree -r -t -l, in its order',
+	);
 	const submodule = deep.body.tree.find((e: any) => e.type === 'commit');
 	assert.equal(submodule, { path: 'vendor/lib', mode: '160000', type: 'commit', sha: sha40('c') }, '~> submodules: no size, no url');
 	assert.is(deep.body.truncated, false);
-	assert.equal((await s.get(`${R}/trees/${rootTree}?recursive=false`, owner)).body.tree.length, lsTree.length, '~> any value of recursive recurses');
+	assert.equal(
+		(await s.get(`${R}/trees/${rootTree}?recursive=false`, owner)).body.tree.length,
+		lsTree.length,
+		'~> any value of recursive recurses',
+	);
 });
 
 test('trees – base_tree: replace, add and delete by path; emptied folders disappear', async () => {
@@ -267,18 +318,30 @@ test('trees – base_tree: replace, add and delete by path; emptied folders disa
 		.map((f) => (f.path === 'docs/guide/intro.md' ? { ...f, sha: gitBlob('new intro\n') } : f))
 		.concat([{ path: 'docs/guide/more.md', mode: '100644', sha: gitBlob('more\n') }]);
 	assert.is(res.body.sha, gitTree(expected));
-	assert.not.ok(res.body.tree.some((e: any) => e.path === 'bin'), '~> bin held only run.sh');
+	assert.not.ok(
+		res.body.tree.some((e: any) => e.path === 'bin'),
+		'~> bin held only run.sh',
+	);
 	const subtree = (await s.get(`${R}/trees/${rootTree}`, owner)).body.tree.find((e: any) => e.path === 'docs');
-	const replaced = await create('/trees', { base_tree: rootTree, tree: [{ path: 'moved', mode: '040000', type: 'tree', sha: subtree.sha }, { path: 'docs', mode: '040000', sha: null }] });
+	const replaced = await create('/trees', {
+		base_tree: rootTree,
+		tree: [
+			{ path: 'moved', mode: '040000', type: 'tree', sha: subtree.sha },
+			{ path: 'docs', mode: '040000', sha: null },
+		],
+	});
 	assert.is(replaced.status, 201);
 	assert.ok(replaced.body.tree.some((e: any) => e.path === 'moved' && e.sha === subtree.sha));
-	const emptied = await create('/trees', { base_tree: replaced.body.sha, tree: replaced.body.tree.map((e: any) => ({ path: e.path, mode: e.mode, sha: null })) });
+	const emptied = await create('/trees', {
+		base_tree: replaced.body.sha,
+		tree: replaced.body.tree.map((e: any) => ({ path: e.path, mode: e.mode, sha: null })),
+	});
 	assert.is(emptied.body.sha, '4b825dc642cb6eb9a060e54bf8d69288fbee4904', '~> the empty tree');
 	assert.equal(emptied.body.tree, []);
 	assert.is((await create('/trees', { tree: [] })).body.sha, '4b825dc642cb6eb9a060e54bf8d69288fbee4904');
 });
 
-test('trees – validation, GitHub\'s messages, nothing written on failure; denial', async () => {
+test("trees – validation, GitHub's messages, nothing written on failure; denial", async () => {
 	const blob = (await create('/blobs', { content: 'v\n' })).body.sha;
 	const cases: Array<[Record<string, unknown>, string]> = [
 		[{}, 'tree'],
@@ -298,14 +361,26 @@ test('trees – validation, GitHub\'s messages, nothing written on failure; deni
 	for (const [body, field] of cases) {
 		const res = await create('/trees', body);
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors?.some((e: any) => e.field === field && e.resource === 'Tree'), `~> names ${field}: ${JSON.stringify(res.body)}`);
+		assert.ok(
+			res.body.errors?.some((e: any) => e.field === field && e.resource === 'Tree'),
+			`~> names ${field}: ${JSON.stringify(res.body)}`,
+		);
 	}
 	const messages: Array<[Record<string, unknown>, string]> = [
 		[{ tree: [{ path: 'x', mode: '100644', type: 'blob', sha: sha40('d') }] }, `tree.sha ${sha40('d')} is not a valid blob`],
 		[{ tree: [{ path: 'x', mode: '040000', type: 'tree', sha: blob }] }, `tree.sha ${blob} is not a valid tree`],
 		[{ base_tree: blob, tree: [] }, 'base_tree is not a valid tree oid'],
 		[{ base_tree: 'main', tree: [] }, 'base_tree is not a valid tree oid'],
-		[{ base_tree: rootTree, tree: [{ path: 'new.txt', mode: '100644', content: 'kept?' }, { path: 'nope/x', mode: '100644', sha: null }] }, 'tree.path nope/x cannot be deleted: it does not exist in base_tree'],
+		[
+			{
+				base_tree: rootTree,
+				tree: [
+					{ path: 'new.txt', mode: '100644', content: 'kept?' },
+					{ path: 'nope/x', mode: '100644', sha: null },
+				],
+			},
+			'tree.path nope/x cannot be deleted: it does not exist in base_tree',
+		],
 	];
 	for (const [body, message] of messages) {
 		const res = await create('/trees', body);
@@ -334,10 +409,27 @@ test('commits – byte-exact as git commit-tree: offsets kept, dates answered in
 	const res = await create('/commits', { message: 'Initial commit\n\nWith a body, no final newline', tree: rootTree, author, committer });
 	assert.is(res.status, 201);
 	exportObjects();
-	const expected = gitCommit(rootTree, [], 'Initial commit\n\nWith a body, no final newline', ['Mona Octocat', 'octocat@github.com', '1215576810 +1200'], ['Hubot', 'hubot@example.com', '1293957245 -0530']);
+	const expected = gitCommit(
+		rootTree,
+		[],
+		'Initial commit\n\nWith a body, no final newline',
+		['Mona Octocat', 'octocat@github.com', '1215576810 +1200'],
+		['Hubot', 'hubot@example.com', '1293957245 -0530'],
+	);
 	assert.is(res.body.sha, expected, '~> the id git commit-tree gives');
 	commits.root = res.body.sha;
-	assert.equal(Object.keys(res.body), ['sha', 'node_id', 'url', 'html_url', 'author', 'committer', 'tree', 'message', 'parents', 'verification']);
+	assert.equal(Object.keys(res.body), [
+		'sha',
+		'node_id',
+		'url',
+		'html_url',
+		'author',
+		'committer',
+		'tree',
+		'message',
+		'parents',
+		'verification',
+	]);
 	assert.equal(res.body.author, { name: 'Mona Octocat', email: 'octocat@github.com', date: '2008-07-09T04:13:30Z' });
 	assert.equal(res.body.committer, { name: 'Hubot', email: 'hubot@example.com', date: '2011-01-02T08:34:05Z' });
 	assert.equal(res.body.tree, { sha: rootTree, url: `${s.api}/repos/acme/app/git/trees/${rootTree}` });
@@ -357,12 +449,22 @@ test('commits – byte-exact as git commit-tree: offsets kept, dates answered in
 	assert.is(child.body.sha, gitCommit(rootTree, [commits.root], 'second', me, me));
 	assert.equal(child.body.author, { name: me[0], email: me[1], date: '2026-11-22T12:00:00Z' });
 	assert.equal(child.body.committer, child.body.author);
-	assert.equal(child.body.parents, [{ sha: commits.root, url: `${s.api}/repos/acme/app/git/commits/${commits.root}`, html_url: `${s.origin}/acme/app/commit/${commits.root}` }]);
+	assert.equal(child.body.parents, [
+		{
+			sha: commits.root,
+			url: `${s.api}/repos/acme/app/git/commits/${commits.root}`,
+			html_url: `${s.origin}/acme/app/commit/${commits.root}`,
+		},
+	]);
 	commits.a1 = child.body.sha;
 	const onlyCommitter = await create('/commits', { message: 'c', tree: rootTree, committer: { name: 'X', email: 'x@example.com' } });
 	assert.equal(onlyCommitter.body.author, child.body.author, '~> the author is the caller when only a committer is given');
 	assert.equal(onlyCommitter.body.committer, { name: 'X', email: 'x@example.com', date: '2026-11-22T12:00:00Z' });
-	const offset = await create('/commits', { message: 'u', tree: rootTree, author: { name: 'U', email: 'u@x', date: '2020-02-29T23:59:59Z' } });
+	const offset = await create('/commits', {
+		message: 'u',
+		tree: rootTree,
+		author: { name: 'U', email: 'u@x', date: '2020-02-29T23:59:59Z' },
+	});
 	exportObjects();
 	assert.is(offset.body.sha, gitCommit(rootTree, [], 'u', ['U', 'u@x', '1583020799 +0000'], ['U', 'u@x', '1583020799 +0000']));
 });
@@ -380,7 +482,14 @@ test('commits – signature: a gpgsig header as git writes it; verification answ
 	const signature = `${[lines[start].slice('gpgsig '.length), ...lines.slice(start + 1, end).map((l) => l.slice(1))].join('\n')}\n`;
 	assert.match(signature, /^-----BEGIN SSH SIGNATURE-----\n/);
 	const person = { name: 'Signer', email: 'signer@example.com', date: '2023-11-15T00:13:20+02:00' };
-	const res = await create('/commits', { message: 'signed commit\n', tree: rootTree, parents: [commits.root], author: person, committer: person, signature });
+	const res = await create('/commits', {
+		message: 'signed commit\n',
+		tree: rootTree,
+		parents: [commits.root],
+		author: person,
+		committer: person,
+		signature,
+	});
 	assert.is(res.status, 201);
 	assert.is(res.body.sha, signedSha, '~> the id of the commit git signed');
 	assert.equal(res.body.verification, {
@@ -392,7 +501,8 @@ test('commits – signature: a gpgsig header as git writes it; verification answ
 	});
 	assert.ok(res.body.verification.payload.startsWith(`tree ${rootTree}\n`));
 
-	const pgp = '-----BEGIN PGP SIGNATURE-----\n\niQIzBAABAQAdFiEESn/54jMNIrGSE6Tp6cQjvhfv7nAFAlnT71cACgkQ6cQjvhfv\n=5Io4\n-----END PGP SIGNATURE-----';
+	const pgp =
+		'-----BEGIN PGP SIGNATURE-----\n\niQIzBAABAQAdFiEESn/54jMNIrGSE6Tp6cQjvhfv7nAFAlnT71cACgkQ6cQjvhfv\n=5Io4\n-----END PGP SIGNATURE-----';
 	const pgpRes = await create('/commits', { message: 'pgp', tree: rootTree, author: person, committer: person, signature: pgp });
 	assert.is(pgpRes.body.verification.reason, 'unknown_key');
 	assert.is(pgpRes.body.verification.signature, `${pgp}\n`);
@@ -404,7 +514,7 @@ test('commits – signature: a gpgsig header as git writes it; verification answ
 	assert.match(git(['cat-file', 'commit', pgpRes.body.sha]), 'gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQIz');
 });
 
-test('commits – validation, GitHub\'s messages; denial', async () => {
+test("commits – validation, GitHub's messages; denial", async () => {
 	const blob = (await create('/blobs', { content: 'b' })).body.sha;
 	const fields: Array<[Record<string, unknown>, string]> = [
 		[{ tree: rootTree }, 'message'],
@@ -421,7 +531,10 @@ test('commits – validation, GitHub\'s messages; denial', async () => {
 	for (const [body, field] of fields) {
 		const res = await create('/commits', body);
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field && e.resource === 'Commit'), `~> names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field && e.resource === 'Commit'),
+			`~> names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 	for (const [body, message] of [
 		[{ message: 'm', tree: sha40('f') }, 'Tree SHA does not exist'],
@@ -464,7 +577,7 @@ test('refs – an empty repository (no commit yet) answers 409 "Git Repository i
 	}
 });
 
-test('refs – create, get, list matching by prefix; a branch push sets the repository\'s pushed_at', async () => {
+test("refs – create, get, list matching by prefix; a branch push sets the repository's pushed_at", async () => {
 	const before = (await s.get('/repos/acme/app', owner)).body.pushed_at;
 	s.clock.advance(3_600_000);
 	const res = await create('/refs', { ref: 'refs/heads/main', sha: commits.a1 });
@@ -496,31 +609,59 @@ test('refs – create, get, list matching by prefix; a branch push sets the repo
 
 	const matching = await s.get(`${R}/matching-refs/heads/feature`, owner);
 	assert.is(matching.status, 200);
-	assert.equal(matching.body.map((r: any) => r.ref), ['refs/heads/feature', 'refs/heads/feature/x', 'refs/heads/featureB']);
-	assert.equal((await s.get(`${R}/matching-refs/tags/v`, owner)).body.map((r: any) => r.ref), ['refs/tags/v0.1', 'refs/tags/v0.2']);
+	assert.equal(
+		matching.body.map((r: any) => r.ref),
+		['refs/heads/feature', 'refs/heads/feature/x', 'refs/heads/featureB'],
+	);
+	assert.equal(
+		(await s.get(`${R}/matching-refs/tags/v`, owner)).body.map((r: any) => r.ref),
+		['refs/tags/v0.1', 'refs/tags/v0.2'],
+	);
 	assert.equal((await s.get(`${R}/matching-refs/heads/nothing`, owner)).body, []);
 	const all = await s.get(`${R}/matching-refs/`, owner);
 	assert.is(all.body.length, 7, '~> without a ref: every reference');
 	assert.equal((await s.get(`${R}/matching-refs`, owner)).body, all.body);
 	const page = await s.get(`${R}/matching-refs/heads?per_page=2&page=2`, owner);
-	assert.equal(page.body.map((r: any) => r.ref), ['refs/heads/featureB', 'refs/heads/main']);
+	assert.equal(
+		page.body.map((r: any) => r.ref),
+		['refs/heads/featureB', 'refs/heads/main'],
+	);
 	assert.match(page.headers.get('link')!, 'rel="next"');
 
 	// GitHub's older forms: GET /git/refs and GET /git/refs/{ref} (exact, else the references it prefixes).
 	assert.equal((await s.get(`${R}/refs`, owner)).body, all.body);
 	assert.equal((await s.get(`${R}/refs/heads/main`, owner)).body, res.body);
-	assert.equal((await s.get(`${R}/refs/tags`, owner)).body.map((r: any) => r.ref), ['refs/tags/v0.1', 'refs/tags/v0.2']);
+	assert.equal(
+		(await s.get(`${R}/refs/tags`, owner)).body.map((r: any) => r.ref),
+		['refs/tags/v0.1', 'refs/tags/v0.2'],
+	);
 	assert.is((await s.get(`${R}/refs/heads/nope`, owner)).status, 404);
 	assert.is((await s.get(`/repos/acme/vault/git/matching-refs/heads`)).status, 404);
 	for (const path of ['/ref/heads/main', '/refs', '/refs/heads/main', '/matching-refs/heads']) {
-		assert.is((await s.get(`/repos/acme/vault/git${path}`, outsider)).status, 404, `~> ${path}: a private repository is invisible to outsiders`);
+		assert.is(
+			(await s.get(`/repos/acme/vault/git${path}`, outsider)).status,
+			404,
+			`~> ${path}: a private repository is invisible to outsiders`,
+		);
 		assert.is((await s.get(`/repos/acme/vault/git${path}`, reader)).status, 409, `~> ${path}: members read it (it is empty)`);
 	}
 });
 
-test('refs – create: validation and GitHub\'s messages; denial', async () => {
+test("refs – create: validation and GitHub's messages; denial", async () => {
 	const blob = (await create('/blobs', { content: 'b' })).body.sha;
-	for (const name of ['heads/x', 'refs/x', 'refs/heads/a..b', 'refs/heads/x.lock', 'refs/heads/.hidden', 'refs/heads/with space', 'refs/heads/x/', 'refs/heads/a@{1}', 'refs/heads/a~1', 'refs/notes/x', 'refs/heads//x']) {
+	for (const name of [
+		'heads/x',
+		'refs/x',
+		'refs/heads/a..b',
+		'refs/heads/x.lock',
+		'refs/heads/.hidden',
+		'refs/heads/with space',
+		'refs/heads/x/',
+		'refs/heads/a@{1}',
+		'refs/heads/a~1',
+		'refs/notes/x',
+		'refs/heads//x',
+	]) {
 		const res = await create('/refs', { ref: name, sha: commits.root });
 		assert.is(res.status, 422, `~> ${name}`);
 		assert.is(res.body.message, `${name} is not a valid ref name.`);
@@ -539,7 +680,11 @@ test('refs – create: validation and GitHub\'s messages; denial', async () => {
 	assert.is(fields.body.errors[0].field, 'sha');
 	assert.is((await s.request('POST', `${R}/refs`, { body: { ref: 'refs/heads/anon', sha: commits.root } })).status, 401);
 	assert.is((await create('/refs', { ref: 'refs/heads/mike', sha: commits.root }, reader)).status, 403);
-	assert.is((await s.request('POST', '/repos/acme/vault/git/refs', { token: outsider, body: { ref: 'refs/heads/x', sha: commits.root } })).status, 404);
+	assert.is(
+		(await s.request('POST', '/repos/acme/vault/git/refs', { token: outsider, body: { ref: 'refs/heads/x', sha: commits.root } }))
+			.status,
+		404,
+	);
 });
 
 test('refs – update: fast-forward only unless force; delete; the default branch stays', async () => {
@@ -597,7 +742,7 @@ test('refs – update: fast-forward only unless force; delete; the default branc
 // ---------------------------------------------------------------------------------------------
 // Annotated tags (spec document 2, Git tag objects)
 
-test('forks start with the parent\'s objects and references', async () => {
+test("forks start with the parent's objects and references", async () => {
 	const main = (await s.get(`${R}/ref/heads/main`, owner)).body.object.sha;
 	const fork = await s.request('POST', '/repos/acme/app/forks', { token: outsider, body: {} });
 	assert.is(fork.status, 202);
@@ -643,29 +788,57 @@ test('tags – create a tag object as git tag -a writes it; refs/tags/<tag> comp
 	assert.is(ref.status, 201);
 	assert.equal(ref.body.object, { sha: res.body.sha, type: 'tag', url: res.body.url });
 	assert.equal((await s.get(`${R}/tags/${res.body.sha}`)).body, res.body, '~> read back anonymously');
-	assert.is((await s.get(`${R}/trees/v1.0.0`, owner)).body.sha, rootTree, '~> a tag name leads to its commit\'s tree');
+	assert.is((await s.get(`${R}/trees/v1.0.0`, owner)).body.sha, rootTree, "~> a tag name leads to its commit's tree");
 	assert.is((await s.get(`${R}/trees/main`, owner)).body.sha, rootTree, '~> so does a branch name');
 	assert.is((await s.get(`${R}/trees/${commits.a2}`, owner)).body.sha, rootTree, '~> and a commit id');
 
 	// Tagger defaults to the caller, now; trees, blobs and tags can be tagged too.
 	const plain = await create('/tags', { tag: 'tree-tag', message: 'a tree', object: rootTree, type: 'tree' });
 	assert.is(plain.status, 201);
-	assert.equal(plain.body.tagger, { name: 'olivia', email: `${s.app.stores.accounts.byLogin('olivia')!.id}+olivia@users.noreply.127.0.0.1`, date: '2026-11-22T13:02:00Z' });
+	assert.equal(plain.body.tagger, {
+		name: 'olivia',
+		email: `${s.app.stores.accounts.byLogin('olivia')!.id}+olivia@users.noreply.127.0.0.1`,
+		date: '2026-11-22T13:02:00Z',
+	});
 	assert.equal(plain.body.object.url, `${s.api}/repos/acme/app/git/trees/${rootTree}`);
-	const nested = await create('/tags', { tag: 'meta', message: 'tag of a tag', object: res.body.sha, type: 'tag', tagger: { name: 'T', email: 't@x', date: '2020-01-01T00:00:00Z' } });
+	const nested = await create('/tags', {
+		tag: 'meta',
+		message: 'tag of a tag',
+		object: res.body.sha,
+		type: 'tag',
+		tagger: { name: 'T', email: 't@x', date: '2020-01-01T00:00:00Z' },
+	});
 	assert.is(nested.status, 201);
 	exportObjects();
-	gitLine(['tag', '-a', '-F', '-', '--cleanup=verbatim', 'meta', res.body.sha], { input: 'tag of a tag', env: { GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@x', GIT_COMMITTER_DATE: '1577836800 +0000' } });
+	gitLine(['tag', '-a', '-F', '-', '--cleanup=verbatim', 'meta', res.body.sha], {
+		input: 'tag of a tag',
+		env: { GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@x', GIT_COMMITTER_DATE: '1577836800 +0000' },
+	});
 	assert.is(nested.body.sha, gitLine(['rev-parse', 'refs/tags/meta']));
 	assert.is(nested.body.object.url, `${s.api}/repos/acme/app/git/tags/${res.body.sha}`);
 });
 
 test('tags – verification: a signature closing the message (PGP, SSH → unknown_key; other armor → unknown_signature_type)', async () => {
 	// A tag git signs with an SSH key, replayed through the API: same object, same id.
-	gitLine(['-c', 'gpg.format=ssh', '-c', `user.signingkey=${join(work, 'key.pub')}`, 'tag', '-s', '-F', '-', '--cleanup=verbatim', 'v2.0.0', commits.a2], {
-		input: 'Signed release\n',
-		env: { GIT_COMMITTER_NAME: 'Signer', GIT_COMMITTER_EMAIL: 'signer@example.com', GIT_COMMITTER_DATE: '1700000000 +0100' },
-	});
+	gitLine(
+		[
+			'-c',
+			'gpg.format=ssh',
+			'-c',
+			`user.signingkey=${join(work, 'key.pub')}`,
+			'tag',
+			'-s',
+			'-F',
+			'-',
+			'--cleanup=verbatim',
+			'v2.0.0',
+			commits.a2,
+		],
+		{
+			input: 'Signed release\n',
+			env: { GIT_COMMITTER_NAME: 'Signer', GIT_COMMITTER_EMAIL: 'signer@example.com', GIT_COMMITTER_DATE: '1700000000 +0100' },
+		},
+	);
 	const sha = gitLine(['rev-parse', 'refs/tags/v2.0.0']);
 	const text = git(['cat-file', 'tag', sha]);
 	const message = text.slice(text.indexOf('\n\n') + 2);
@@ -680,25 +853,49 @@ test('tags – verification: a signature closing the message (PGP, SSH → unkno
 	assert.is(res.status, 201);
 	assert.is(res.body.sha, sha, '~> the id of the tag git signed');
 	const at = text.indexOf('-----BEGIN SSH SIGNATURE-----');
-	assert.equal(res.body.verification, { verified: false, reason: 'unknown_key', signature: text.slice(at), payload: text.slice(0, at), verified_at: null });
+	assert.equal(res.body.verification, {
+		verified: false,
+		reason: 'unknown_key',
+		signature: text.slice(at),
+		payload: text.slice(0, at),
+		verified_at: null,
+	});
 	assert.is(res.body.message, message, '~> the message is kept whole, signature included');
 	assert.equal((await s.get(`${R}/tags/${sha}`, owner)).body.verification, res.body.verification);
 
 	const tagger = { name: 'T', email: 't@x', date: '2020-01-01T00:00:00Z' };
-	const pgp = await create('/tags', { tag: 'pgp', message: 'rel\n-----BEGIN PGP SIGNATURE-----\n\nwsBcBAABCAAQBQJ\n=abcd\n-----END PGP SIGNATURE-----\n', object: commits.a2, type: 'commit', tagger });
+	const pgp = await create('/tags', {
+		tag: 'pgp',
+		message: 'rel\n-----BEGIN PGP SIGNATURE-----\n\nwsBcBAABCAAQBQJ\n=abcd\n-----END PGP SIGNATURE-----\n',
+		object: commits.a2,
+		type: 'commit',
+		tagger,
+	});
 	assert.is(pgp.body.verification.reason, 'unknown_key');
 	assert.is(pgp.body.verification.signature, '-----BEGIN PGP SIGNATURE-----\n\nwsBcBAABCAAQBQJ\n=abcd\n-----END PGP SIGNATURE-----\n');
 	assert.is(pgp.body.verification.payload, `object ${commits.a2}\ntype commit\ntag pgp\ntagger T <t@x> 1577836800 +0000\n\nrel\n`);
-	const smime = await create('/tags', { tag: 'smime', message: 'rel\n-----BEGIN SIGNED MESSAGE-----\nMIAG\n-----END SIGNED MESSAGE-----', object: commits.a2, type: 'commit', tagger });
+	const smime = await create('/tags', {
+		tag: 'smime',
+		message: 'rel\n-----BEGIN SIGNED MESSAGE-----\nMIAG\n-----END SIGNED MESSAGE-----',
+		object: commits.a2,
+		type: 'commit',
+		tagger,
+	});
 	assert.is(smime.body.verification.reason, 'unknown_signature_type');
 	assert.is(smime.body.verification.signature, '-----BEGIN SIGNED MESSAGE-----\nMIAG\n-----END SIGNED MESSAGE-----\n');
-	const middle = await create('/tags', { tag: 'mid', message: '-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\nand text after', object: commits.a2, type: 'commit', tagger });
+	const middle = await create('/tags', {
+		tag: 'mid',
+		message: '-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\nand text after',
+		object: commits.a2,
+		type: 'commit',
+		tagger,
+	});
 	assert.equal(middle.body.verification, UNSIGNED, '~> only a block closing the message is a signature');
 	exportObjects();
 	assert.equal(git(['fsck', '--strict', '--no-dangling']), '', '~> every object so far passes git fsck --strict');
 });
 
-test('tags – validation, GitHub\'s messages; denial', async () => {
+test("tags – validation, GitHub's messages; denial", async () => {
 	const blob = (await create('/blobs', { content: 'b' })).body.sha;
 	const base = { tag: 'x', message: 'm', object: commits.a2, type: 'commit' };
 	for (const [body, field] of [
@@ -715,7 +912,10 @@ test('tags – validation, GitHub\'s messages; denial', async () => {
 	] as const) {
 		const res = await create('/tags', body);
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field && e.resource === 'Tag'), `~> names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field && e.resource === 'Tag'),
+			`~> names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 	for (const object of [sha40('8'), commits.a2.slice(0, 12)]) {
 		const res = await create('/tags', { ...base, object });
@@ -736,7 +936,8 @@ test('tags – validation, GitHub\'s messages; denial', async () => {
 // The revision service (src/api/git/service.ts), compared with git on the same objects
 
 test('service – resolveCommit, commitParents, mergeBase(s) agree with git rev-parse / rev-list / merge-base', async () => {
-	const commit = async (message: string, parents: string[]) => (await create('/commits', { message, tree: rootTree, parents })).body.sha as string;
+	const commit = async (message: string, parents: string[]) =>
+		(await create('/commits', { message, tree: rootTree, parents })).body.sha as string;
 	// root ─ a1 ─ a2 ─ a3 ─────── m (merge of a3 and b2)
 	//    └─ b1 ─ b2 ─┘    x1 = merge(a2, b1), x2 = merge(b1, a2): a criss-cross with two merge bases
 	const a3 = await commit('a3', [commits.a2]);
@@ -746,15 +947,36 @@ test('service – resolveCommit, commitParents, mergeBase(s) agree with git rev-
 	const x2 = await commit('x2', [commits.b1, commits.a2]);
 	const lonely = await commit('unrelated root', []);
 	const tagObject = (name: string) => gitLine(['rev-parse', `refs/tags/${name}`]);
-	for (const [name, sha] of [['refs/heads/m', m], ['refs/heads/b2', b2], ['refs/tags/meta', tagObject('meta')], ['refs/tags/v2.0.0', tagObject('v2.0.0')]]) {
+	for (const [name, sha] of [
+		['refs/heads/m', m],
+		['refs/heads/b2', b2],
+		['refs/tags/meta', tagObject('meta')],
+		['refs/tags/v2.0.0', tagObject('v2.0.0')],
+	]) {
 		assert.is((await create('/refs', { ref: name, sha })).status, 201, `~> ${name}`);
 	}
 	exportObjects();
-	for (const name of ['main', 'm', 'b2', 'zeta', 'feature']) git(['update-ref', `refs/heads/${name}`, (await s.get(`${R}/ref/heads/${name}`, owner)).body.object.sha]);
+	for (const name of ['main', 'm', 'b2', 'zeta', 'feature'])
+		git(['update-ref', `refs/heads/${name}`, (await s.get(`${R}/ref/heads/${name}`, owner)).body.object.sha]);
 	git(['symbolic-ref', 'HEAD', 'refs/heads/main']);
 
 	const repo = s.app.stores.repos.byId(app.id)!;
-	const revisions = ['main', 'heads/main', 'refs/heads/main', 'HEAD', 'm', 'v1.0.0', 'tags/v1.0.0', 'refs/tags/v1.0.0', 'meta', 'v2.0.0', m, m.toUpperCase(), m.slice(0, 7), b2.slice(0, 12)];
+	const revisions = [
+		'main',
+		'heads/main',
+		'refs/heads/main',
+		'HEAD',
+		'm',
+		'v1.0.0',
+		'tags/v1.0.0',
+		'refs/tags/v1.0.0',
+		'meta',
+		'v2.0.0',
+		m,
+		m.toUpperCase(),
+		m.slice(0, 7),
+		b2.slice(0, 12),
+	];
 	for (const rev of revisions) {
 		assert.is(resolveCommit(s.app, repo, rev), gitLine(['rev-parse', '--verify', '-q', `${rev}^{commit}`]), `~> ${rev}`);
 	}
@@ -762,7 +984,11 @@ test('service – resolveCommit, commitParents, mergeBase(s) agree with git rev-
 		assert.is(resolveCommit(s.app, repo, rev), null, `~> ${rev || '(empty)'} names no commit`);
 	}
 	for (const sha of [m, x1, commits.root, a3]) {
-		assert.equal(commitParents(s.app, app.id, sha), gitLine(['rev-list', '--parents', '-n', '1', sha]).split(' ').slice(1), `~> parents of ${sha}`);
+		assert.equal(
+			commitParents(s.app, app.id, sha),
+			gitLine(['rev-list', '--parents', '-n', '1', sha]).split(' ').slice(1),
+			`~> parents of ${sha}`,
+		);
 	}
 	assert.is(commitParents(s.app, app.id, rootTree), null);
 	for (const [a, b] of [
@@ -776,12 +1002,16 @@ test('service – resolveCommit, commitParents, mergeBase(s) agree with git rev-
 	]) {
 		assert.is(mergeBase(s.app, app.id, a, b), gitLine(['merge-base', a, b]), `~> merge-base ${a} ${b}`);
 	}
-	assert.equal(new Set(mergeBases(s.app, app.id, x1, x2)), new Set(gitLine(['merge-base', '--all', x1, x2]).split('\n')), '~> criss-cross: both bases');
+	assert.equal(
+		new Set(mergeBases(s.app, app.id, x1, x2)),
+		new Set(gitLine(['merge-base', '--all', x1, x2]).split('\n')),
+		'~> criss-cross: both bases',
+	);
 	assert.is(mergeBases(s.app, app.id, x1, x2).length, 2);
 	assert.is(mergeBase(s.app, app.id, m, lonely), null, '~> no shared history');
 	assert.is(mergeBase(s.app, app.id, m, rootTree), null);
 	assert.equal(git(['fsck', '--strict', '--no-dangling']), '', '~> the whole object database passes git fsck --strict');
-	assert.is(exportObjects(), (s.app.db.prepare('SELECT count(*) FROM git_objects WHERE repo_id = ?').pluck().get(app.id) as number));
+	assert.is(exportObjects(), s.app.db.prepare('SELECT count(*) FROM git_objects WHERE repo_id = ?').pluck().get(app.id) as number);
 });
 
 test('octokit – the usual "commit a file through the git database" workflow with a stock client', async () => {
@@ -791,15 +1021,27 @@ test('octokit – the usual "commit a file through the git database" workflow wi
 	const head = await octokit.rest.git.getRef({ ...repo, ref: 'heads/feature/x' });
 	const parent = await octokit.rest.git.getCommit({ ...repo, commit_sha: head.data.object.sha });
 	const blob = await octokit.rest.git.createBlob({ ...repo, content: Buffer.from('octo\n').toString('base64'), encoding: 'base64' });
-	const tree = await octokit.rest.git.createTree({ ...repo, base_tree: parent.data.tree.sha, tree: [{ path: 'octo/cat.txt', mode: '100644', type: 'blob', sha: blob.data.sha }] });
-	const commit = await octokit.rest.git.createCommit({ ...repo, message: 'Add octocat', tree: tree.data.sha, parents: [parent.data.sha] });
+	const tree = await octokit.rest.git.createTree({
+		...repo,
+		base_tree: parent.data.tree.sha,
+		tree: [{ path: 'octo/cat.txt', mode: '100644', type: 'blob', sha: blob.data.sha }],
+	});
+	const commit = await octokit.rest.git.createCommit({
+		...repo,
+		message: 'Add octocat',
+		tree: tree.data.sha,
+		parents: [parent.data.sha],
+	});
 	const moved = await octokit.rest.git.updateRef({ ...repo, ref: 'heads/feature/x', sha: commit.data.sha });
 	assert.is(moved.data.object.sha, commit.data.sha);
 	const got = await octokit.rest.git.getTree({ ...repo, tree_sha: 'feature/x', recursive: '1' });
 	assert.ok(got.data.tree.some((e) => e.path === 'octo/cat.txt' && e.sha === blob.data.sha));
 	const tag = await octokit.rest.git.createTag({ ...repo, tag: 'octo-1', message: 'octo', object: commit.data.sha, type: 'commit' });
 	await octokit.rest.git.createRef({ ...repo, ref: 'refs/tags/octo-1', sha: tag.data.sha });
-	assert.equal((await octokit.rest.git.listMatchingRefs({ ...repo, ref: 'tags/octo' })).data.map((r) => r.object.type), ['tag']);
+	assert.equal(
+		(await octokit.rest.git.listMatchingRefs({ ...repo, ref: 'tags/octo' })).data.map((r) => r.object.type),
+		['tag'],
+	);
 	assert.is((await octokit.rest.git.getTag({ ...repo, tag_sha: tag.data.sha })).data.verification?.reason, 'unsigned');
 	const error = await octokit.rest.git.updateRef({ ...repo, ref: 'heads/feature/x', sha: parent.data.sha }).catch((e) => e);
 	assert.is(error.status, 422);
@@ -827,9 +1069,16 @@ test('hostile input – junk path parameters and bodies on every git route: neve
 	];
 	for (const route of routes) {
 		for (const param of params) {
-			const path = route.path.replace('{owner}', 'acme').replace('{repo}', 'app').replace(/\{[a-z_]+\}|\*\??/g, param);
+			const path = route.path
+				.replace('{owner}', 'acme')
+				.replace('{repo}', 'app')
+				.replace(/\{[a-z_]+\}|\*\??/g, param);
 			for (const body of route.method === 'GET' || route.method === 'DELETE' ? [undefined] : bodies) {
-				const res = await s.request(route.method, path, { token: owner, raw: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+				const res = await s.request(route.method, path, {
+					token: owner,
+					raw: body === undefined ? undefined : JSON.stringify(body),
+					headers: { 'Content-Type': 'application/json' },
+				});
 				assert.ok(res.status < 500, `~> ${route.method} ${path.slice(0, 80)} answered ${res.status}: ${res.text.slice(0, 200)}`);
 				if (res.status >= 400) assert.type(res.body?.message, 'string');
 			}
@@ -853,7 +1102,11 @@ test('responses – ETag and 304 on reads; X-Accepted permissions', async () => 
 	assert.is((await s.get(`/repos/acme/vault/git/commits/${commits.root}`, fineRead)).status, 404, '~> vault holds no such commit');
 	assert.is((await s.get(`${R}/commits/${commits.root}`, fineRead)).status, 200);
 	const none = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
-	assert.is((await s.get(`${R}/commits/${commits.root}`, none)).status, 200, '~> without contents: the public view of a public repository');
+	assert.is(
+		(await s.get(`${R}/commits/${commits.root}`, none)).status,
+		200,
+		'~> without contents: the public view of a public repository',
+	);
 	assert.is((await s.request('DELETE', `${R}/refs/heads/zeta`, { token: none })).status, 403);
 });
 

@@ -141,7 +141,10 @@ test.after(async () => {
 const hmac = (algorithm: string, body: string) => createHmac(algorithm, SECRET).update(body).digest('hex');
 
 test('create – defaults, the masked secret, validation', async () => {
-	const res = await s.request('POST', '/admin/hooks', { token: admin, body: { name: 'web', config: { url: receiver.url, secret: SECRET } } });
+	const res = await s.request('POST', '/admin/hooks', {
+		token: admin,
+		body: { name: 'web', config: { url: receiver.url, secret: SECRET } },
+	});
 	assert.is(res.status, 201);
 	assert.equal(res.body, {
 		type: 'Global',
@@ -168,7 +171,10 @@ test('create – defaults, the masked secret, validation', async () => {
 	for (const [body, field] of cases) {
 		const bad = await s.request('POST', '/admin/hooks', { token: admin, body });
 		assert.is(bad.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(bad.body.errors.some((e: any) => e.field === field), `~> names ${field}: ${JSON.stringify(bad.body.errors)}`);
+		assert.ok(
+			bad.body.errors.some((e: any) => e.field === field),
+			`~> names ${field}: ${JSON.stringify(bad.body.errors)}`,
+		);
 	}
 	await s.request('DELETE', `/admin/hooks/${res.body.id}`, { token: admin });
 });
@@ -177,7 +183,10 @@ test('access – site administrators with classic tokens; everyone else 404', as
 	assert.is((await s.get('/admin/hooks')).status, 401);
 	const user = await s.get('/admin/hooks', s.fullToken('olivia'));
 	assert.is(user.status, 404, '~> non-administrators get 404');
-	const fine = await s.get('/admin/hooks', s.token('root', { kind: 'fine-grained', permissions: { organization_administration: 'admin' } }));
+	const fine = await s.get(
+		'/admin/hooks',
+		s.token('root', { kind: 'fine-grained', permissions: { organization_administration: 'admin' } }),
+	);
 	assert.is(fine.status, 403);
 	const noScope = await s.get('/admin/hooks', s.token('root', { scopes: ['admin:org'] }));
 	assert.is(noScope.status, 403);
@@ -189,7 +198,11 @@ let hookId: number;
 test('ping – a signed ping reaches the receiver', async () => {
 	const created = await s.request('POST', '/admin/hooks', {
 		token: admin,
-		body: { name: 'web', config: { url: receiver.url, content_type: 'json', secret: SECRET }, events: ['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork'] },
+		body: {
+			name: 'web',
+			config: { url: receiver.url, content_type: 'json', secret: SECRET },
+			events: ['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork'],
+		},
 	});
 	hookId = created.body.id;
 	receiver.take();
@@ -219,14 +232,19 @@ test('events – user, organization, team, membership, repository, fork, member;
 	await s.request('PUT', '/orgs/acme/memberships/mike', { token: owner, body: {} });
 	await s.request('PATCH', '/user/memberships/orgs/acme', { token: s.fullToken('mike'), body: { state: 'active' } });
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app' } });
-	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] } });
+	await s.request('POST', '/orgs/acme/teams', {
+		token: owner,
+		body: { name: 'Crew', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] },
+	});
 	await s.request('PATCH', '/orgs/acme/teams/crew', { token: owner, body: { description: 'The crew' } });
 	await s.request('POST', '/repos/acme/app/forks', { token: s.fullToken('mike'), body: {} });
 	await s.request('PUT', '/orgs/acme/outside_collaborators/mike', { token: owner, body: {} });
 	const refused = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Broken', maintainers: ['ghost'] } });
 	assert.is(refused.status, 422);
 	await s.app.webhooks.deliverDue();
-	const got = receiver.take().map((r) => ({ event: r.headers['x-github-event'], payload: JSON.parse(r.body), raw: r.body, headers: r.headers }));
+	const got = receiver
+		.take()
+		.map((r) => ({ event: r.headers['x-github-event'], payload: JSON.parse(r.body), raw: r.body, headers: r.headers }));
 	const names = got.map((g) => `${g.event}.${g.payload.action ?? ''}`);
 	for (const expected of [
 		'user.created',
@@ -243,11 +261,16 @@ test('events – user, organization, team, membership, repository, fork, member;
 	]) {
 		assert.ok(names.includes(expected), `~> ${expected} delivered (got ${names.join(', ')})`);
 	}
-	assert.not.ok(got.some((g) => g.payload.team?.name === 'Broken'), '~> a refused change sends nothing');
+	assert.not.ok(
+		got.some((g) => g.payload.team?.name === 'Broken'),
+		'~> a refused change sends nothing',
+	);
 	for (const g of got) assert.is(g.headers['x-hub-signature-256'], `sha256=${hmac('sha256', g.raw)}`);
 	const user = got.find((g) => g.event === 'user')!.payload;
 	assert.is(user.user.login, 'newcomer');
-	const added = got.find((g) => g.event === 'organization' && g.payload.action === 'member_added' && g.payload.membership.user.login === 'mike')!.payload;
+	const added = got.find(
+		(g) => g.event === 'organization' && g.payload.action === 'member_added' && g.payload.membership.user.login === 'mike',
+	)!.payload;
 	assert.equal(Object.keys(added.membership), ['url', 'state', 'role', 'organization_url', 'user']);
 	assert.is(added.organization.login, 'acme');
 	assert.is(added.sender.login, 'mike', '~> the user who accepted');
@@ -289,7 +312,11 @@ test('update – omitted fields reset to their defaults; the answer names no sec
 	const off = await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { active: false } });
 	assert.is(off.status, 200, `~> active alone is a valid update: ${off.text}`);
 	assert.is(off.body.active, false);
-	assert.equal(off.body.config, { url: receiver.url, content_type: 'form', insecure_ssl: '0' }, '~> without config, the hook keeps its configuration');
+	assert.equal(
+		off.body.config,
+		{ url: receiver.url, content_type: 'form', insecure_ssl: '0' },
+		'~> without config, the hook keeps its configuration',
+	);
 	assert.equal(off.body.events, ['user', 'organization'], '~> omitted events take their default');
 	createUser(s.app, { login: 'unheard' });
 	await s.app.webhooks.deliverDue();
@@ -308,7 +335,10 @@ test('update – omitted fields reset to their defaults; the answer names no sec
 });
 
 test('retries – fails twice, then succeeds, with a restart in between; the delivery log records each attempt', async () => {
-	await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { config: { url: receiver.url, content_type: 'json', secret: SECRET } } });
+	await s.request('PATCH', `/admin/hooks/${hookId}`, {
+		token: admin,
+		body: { config: { url: receiver.url, content_type: 'json', secret: SECRET } },
+	});
 	receiver.answers = [500, 502];
 	createUser(s.app, { login: 'persistent' });
 	await s.app.webhooks.deliverDue();
@@ -341,7 +371,10 @@ test('retries – fails twice, then succeeds, with a restart in between; the del
 	assert.is(item.event, 'user');
 	assert.is(item.action, 'created');
 	const one = await s.get(`/admin/hooks/${hookId}/deliveries/${item.id}`, admin);
-	assert.equal(one.body.attempt_log.map((a: any) => a.status_code), [500, 502, 200]);
+	assert.equal(
+		one.body.attempt_log.map((a: any) => a.status_code),
+		[500, 502, 200],
+	);
 	assert.is(one.body.request.payload.user.login, 'persistent');
 	assert.is(one.body.response.payload, 'ok');
 	assert.type(one.body.attempt_log[0].duration, 'number');
@@ -350,7 +383,10 @@ test('retries – fails twice, then succeeds, with a restart in between; the del
 });
 
 test('retries – connection errors and timeouts count as failures; max_attempts ends in failed', async () => {
-	await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { config: { url: 'http://127.0.0.1:9/closed', content_type: 'json' } } });
+	await s.request('PATCH', `/admin/hooks/${hookId}`, {
+		token: admin,
+		body: { config: { url: 'http://127.0.0.1:9/closed', content_type: 'json' } },
+	});
 	createUser(s.app, { login: 'unreachable' });
 	for (let i = 0; i < 4; i++) {
 		await s.app.webhooks.deliverDue();
@@ -395,7 +431,10 @@ test('delete – the hook and its deliveries go', async () => {
 
 /** Creates an active hook on the receiver for `events`; returns its id. */
 async function hookFor(events: string[]): Promise<number> {
-	const res = await s.request('POST', '/admin/hooks', { token: admin, body: { name: 'web', config: { url: receiver.url, content_type: 'json' }, events } });
+	const res = await s.request('POST', '/admin/hooks', {
+		token: admin,
+		body: { name: 'web', config: { url: receiver.url, content_type: 'json' }, events },
+	});
 	assert.is(res.status, 201);
 	return res.body.id;
 }
@@ -414,7 +453,10 @@ test('inactive – a retry, ping or redelivery to a hook deactivated since is no
 	assert.is(receiver.take().length, 1, '~> the first attempt failed (500)');
 	const [queued] = (await s.get(`/admin/hooks/${id}/deliveries`, admin)).body;
 	assert.is(queued.state, 'queued');
-	const off = await s.request('PATCH', `/admin/hooks/${id}`, { token: admin, body: { active: false, config: { url: receiver.url, content_type: 'json' }, events: ['user'] } });
+	const off = await s.request('PATCH', `/admin/hooks/${id}`, {
+		token: admin,
+		body: { active: false, config: { url: receiver.url, content_type: 'json' }, events: ['user'] },
+	});
 	assert.is(off.body.active, false);
 	clock.advance(60_000);
 	await s.app.webhooks.deliverDue();
@@ -422,7 +464,10 @@ test('inactive – a retry, ping or redelivery to a hook deactivated since is no
 	const failed = await logOf(id, queued.id);
 	assert.is(failed.state, 'failed', '~> and not retried again');
 	assert.is(failed.status, 'hook inactive');
-	assert.equal(failed.attempt_log.map((a: any) => a.status), ['Internal Server Error', 'hook inactive']);
+	assert.equal(
+		failed.attempt_log.map((a: any) => a.status),
+		['Internal Server Error', 'hook inactive'],
+	);
 	assert.is((await s.request('POST', `/admin/hooks/${id}/pings`, { token: admin })).status, 204);
 	assert.is((await s.request('POST', `/admin/hooks/${id}/deliveries/${queued.id}/attempts`, { token: admin })).status, 202);
 	await s.app.webhooks.deliverDue();
@@ -450,7 +495,7 @@ test('delete – a hook deleted while one of its deliveries is in flight stops n
 	assert.ok(attempts >= 2);
 	receiver.delayMs = 0;
 	const [item] = (await s.get(`/admin/hooks/${kept}/deliveries`, admin)).body;
-	assert.is(item.state, 'delivered', '~> the other hook\'s delivery is recorded');
+	assert.is(item.state, 'delivered', "~> the other hook's delivery is recorded");
 	assert.is(s.app.db.prepare('SELECT count(*) FROM webhook_deliveries WHERE hook_id = ?').pluck().get(doomed), 0);
 	receiver.take();
 	createUser(s.app, { login: 'after-flight' });
@@ -464,7 +509,12 @@ async function serverWith(webhooks: Partial<import('../src/config').Config['webh
 	const server = await startServer({
 		dataDir,
 		clock: new TestClock(),
-		configure: (c) => Object.assign(c.webhooks, { retry_base_seconds: 60, max_attempts: 3, timeout_seconds: 2, allowed_hosts: ['127.0.0.1'] }, webhooks),
+		configure: (c) =>
+			Object.assign(
+				c.webhooks,
+				{ retry_base_seconds: 60, max_attempts: 3, timeout_seconds: 2, allowed_hosts: ['127.0.0.1'] },
+				webhooks,
+			),
 	});
 	if (!dataDir) server.user('root', { siteAdmin: true });
 	return server;
@@ -472,7 +522,10 @@ async function serverWith(webhooks: Partial<import('../src/config').Config['webh
 
 /** POST /admin/hooks on `server` for `url` (JSON, events ['user']); the whole answer. */
 function createHook(server: TestServer, url: string) {
-	return server.request('POST', '/admin/hooks', { token: server.fullToken('root'), body: { name: 'web', config: { url, content_type: 'json' }, events: ['user'] } });
+	return server.request('POST', '/admin/hooks', {
+		token: server.fullToken('root'),
+		body: { name: 'web', config: { url, content_type: 'json' }, events: ['user'] },
+	});
 }
 
 /** POST …/pings through HTTP. */
@@ -502,23 +555,37 @@ test('isolation – a tarpit holds only its own slot, until the total deadline; 
 		for (let i = 1; i <= 4; i++) {
 			const sent = performance.now();
 			await ping(iso, fast);
-			assert.ok(await until(() => healthy.received.length === i, 1500), `~> delivery ${i} to the healthy hook arrives while the tarpit holds its connection`);
+			assert.ok(
+				await until(() => healthy.received.length === i, 1500),
+				`~> delivery ${i} to the healthy hook arrives while the tarpit holds its connection`,
+			);
 			latencies.push(Math.round(performance.now() - sent));
 			await sleep(100);
 		}
 		assert.ok(performance.now() - held < 2000 && tarpit.open.size === 1, '~> all of that while the tarpit held its connection');
 		assert.ok(Math.max(...latencies) < 1000, `~> each healthy delivery arrives within a second (ms: ${latencies.join(', ')})`);
-		assert.is(tarpit.connections, 1, '~> one attempt per hook: the second ping to the tarpit waits, and no overlapping pass picks the first again');
+		assert.is(
+			tarpit.connections,
+			1,
+			'~> one attempt per hook: the second ping to the tarpit waits, and no overlapping pass picks the first again',
+		);
 
 		// The total deadline (2 s) ends the trickling attempt; it is recorded as timed out, to be retried.
 		const [, first] = (await iso.get(`/admin/hooks/${slow}/deliveries`, iso.fullToken('root'))).body;
-		assert.ok(await until(() => iso.app.stores.webhooks.delivery(slow, first.id)!.attempts === 1, 2500), '~> the attempt ends at its deadline');
+		assert.ok(
+			await until(() => iso.app.stores.webhooks.delivery(slow, first.id)!.attempts === 1, 2500),
+			'~> the attempt ends at its deadline',
+		);
 		const log = await iso.get(`/admin/hooks/${slow}/deliveries/${first.id}`, iso.fullToken('root'));
 		assert.is(log.body.status, 'timed out after 2 s');
 		assert.is(log.body.state, 'queued', '~> retried later with the backoff');
 		assert.ok(log.body.duration >= 1.9 && log.body.duration < 2.5, `~> after 2 s (${log.body.duration} s)`);
-		assert.ok(await until(() => tarpit.connections === 2, 1000), '~> the slot goes to the tarpit hook\'s next delivery');
-		assert.equal(new Set(healthy.received.map((r) => r.headers['x-github-delivery'])).size, 4, '~> each healthy delivery was sent once');
+		assert.ok(await until(() => tarpit.connections === 2, 1000), "~> the slot goes to the tarpit hook's next delivery");
+		assert.equal(
+			new Set(healthy.received.map((r) => r.headers['x-github-delivery'])).size,
+			4,
+			'~> each healthy delivery was sent once',
+		);
 		assert.is(healthy.received.length, 4);
 		assert.ok(await until(() => tarpit.open.size === 1, 100), '~> the timed-out connection was closed');
 	} finally {
@@ -611,14 +678,23 @@ test('targets – loopback, link-local, metadata and unspecified URLs are refuse
 			assert.match(error.message, 'webhooks.allowed_hosts', '~> and the configuration key that allows it');
 		}
 		assert.is((await strict.get('/admin/hooks', token)).body.length, 0, '~> nothing was stored');
-		const accepted = ['http://10.0.0.5:8080/hook', 'https://192.168.1.20/hook', 'http://172.16.0.1/hook', 'http://[fd12:3456::1]/hook', 'https://hooks.example.test/hook'];
+		const accepted = [
+			'http://10.0.0.5:8080/hook',
+			'https://192.168.1.20/hook',
+			'http://172.16.0.1/hook',
+			'http://[fd12:3456::1]/hook',
+			'https://hooks.example.test/hook',
+		];
 		const ids: number[] = [];
 		for (const url of accepted) {
 			const res = await createHook(strict, url);
 			assert.is(res.status, 201, `~> ${url} (private or public) is accepted`);
 			ids.push(res.body.id);
 		}
-		for (const [url, reason] of [['http://127.0.0.1:9/hook', /loopback/], ['http://[fe80::1]/hook', /link-local/]] as const) {
+		for (const [url, reason] of [
+			['http://127.0.0.1:9/hook', /loopback/],
+			['http://[fe80::1]/hook', /link-local/],
+		] as const) {
 			const res = await strict.request('PATCH', `/admin/hooks/${ids[0]}`, { token, body: { config: { url } } });
 			assert.is(res.status, 422, `~> an update to ${url} is refused`);
 			assert.is(res.body.errors[0].field, 'url');
@@ -653,7 +729,11 @@ test('targets – a host name resolving to loopback that slipped past creation i
 		assert.is(await strict.app.webhooks.deliverDue(), 1);
 		assert.equal(receiver.take(), [], '~> nothing reaches the receiver on loopback');
 		const [item] = (await strict.get(`/admin/hooks/${hook}/deliveries`, strict.fullToken('root'))).body;
-		assert.match(item.status, /^refused: (127\.0\.0\.1|::1) is a loopback address \(webhooks\.allowed_hosts\)$/, `~> refused after resolving (${item.status})`);
+		assert.match(
+			item.status,
+			/^refused: (127\.0\.0\.1|::1) is a loopback address \(webhooks\.allowed_hosts\)$/,
+			`~> refused after resolving (${item.status})`,
+		);
 		assert.is(item.state, 'failed', '~> for good');
 		assert.is(item.attempts, 1);
 		strict.clock.advance(3600_000);
@@ -716,11 +796,21 @@ test('config – webhooks.allowed_hosts takes host names and IP addresses; anyth
 	try {
 		const file = join(dir, 'gitstead.toml');
 		writeFileSync(file, '[webhooks]\nallowed_hosts = ["127.0.0.1", "LocalHost", "[::1]", "fe80::1", "hooks.internal.example"]\n');
-		assert.equal(loadConfig({ config: file }, {}, dir).webhooks.allowed_hosts, ['127.0.0.1', 'LocalHost', '[::1]', 'fe80::1', 'hooks.internal.example']);
+		assert.equal(loadConfig({ config: file }, {}, dir).webhooks.allowed_hosts, [
+			'127.0.0.1',
+			'LocalHost',
+			'[::1]',
+			'fe80::1',
+			'hooks.internal.example',
+		]);
 		assert.equal(loadConfig({}, {}, dir).webhooks.allowed_hosts, [], '~> none by default');
 		for (const bad of ['"http://127.0.0.1"', '"127.0.0.1:8080"', '""', '"-bad-.example"', '42']) {
 			writeFileSync(file, `[webhooks]\nallowed_hosts = [${bad}]\n`);
-			assert.throws(() => loadConfig({ config: file }, {}, dir), /webhooks\.allowed_hosts\.0/, `~> ${bad} is refused, naming the key`);
+			assert.throws(
+				() => loadConfig({ config: file }, {}, dir),
+				/webhooks\.allowed_hosts\.0/,
+				`~> ${bad} is refused, naming the key`,
+			);
 		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,8 @@ test('every route declares the resource it guards, or none', () => {
 		assert.ok(route.resource === 'none' || typeof route.resource === 'object', `~> ${id} declares its resource`);
 		if (names.includes('owner') && names.includes('repo')) assert.ok(guard?.repo || appOnly(route), `~> ${id} guards its repository`);
 		if (names.includes('team_slug') || names.includes('team_id')) assert.ok(guard?.team, `~> ${id} guards its team`);
-		if (names.includes('org') && !names.includes('team_slug')) assert.ok(guard?.org || appOnly(route), `~> ${id} guards its organization`);
+		if (names.includes('org') && !names.includes('team_slug'))
+			assert.ok(guard?.org || appOnly(route), `~> ${id} guards its organization`);
 		if (names.includes('enterprise')) assert.ok(guard?.enterprise, `~> ${id} guards its enterprise`);
 		if (names.includes('gist_id')) assert.ok(guard?.gist, `~> ${id} guards its gist`);
 		if (route.path === '/user' || route.path.startsWith('/user/')) assert.ok(guard?.self, `~> ${id} is about the authenticated user`);
@@ -64,7 +65,8 @@ test('declarations agree with the permission each route needs: repository permis
 		if (targets.has('repository') && !creation.has(id) && !orgList) {
 			assert.ok(guard?.repo, `~> ${id} needs a repository permission, so guards a repository`);
 		}
-		if (targets.has('organization')) assert.ok(guard?.org || guard?.team, `~> ${id} needs an organization permission, so guards an organization`);
+		if (targets.has('organization'))
+			assert.ok(guard?.org || guard?.team, `~> ${id} needs an organization permission, so guards an organization`);
 		if (targets.has('enterprise')) assert.ok(guard?.enterprise, `~> ${id} needs an enterprise permission, so guards an enterprise`);
 		// A user permission is the authenticated user's (or a gist's); the public lists of another
 		// user's stars and watched repositories take one too (Starring, Watching): without it the
@@ -189,17 +191,25 @@ async function walkDestructive(route: Route): Promise<void> {
 		const org = freshOrg();
 		const res = await s.request(route.method, at(org), { token: make(org) });
 		if (!route.tokenKinds.has(kind as never)) assert.is(res.status, 403, `~> ${id} refuses ${kind} tokens`);
-		else assert.not.ok(refusedByAccess(res.body?.message), `~> ${id} ${kind} holding what it needs passes: ${res.status} ${res.body?.message}`);
+		else
+			assert.not.ok(
+				refusedByAccess(res.body?.message),
+				`~> ${id} ${kind} holding what it needs passes: ${res.status} ${res.body?.message}`,
+			);
 	}
 	let org = freshOrg();
 	const bare = await s.request(route.method, at(org), { token: s.token('olivia', { kind: 'fine-grained', org, permissions: {} }) });
 	assert.is(bare.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} fine-grained without ${JSON.stringify(route.policy)}`);
 	const noScopes = await s.request(route.method, at(org), { token: s.token('olivia', { scopes: [] }) });
 	assert.is(noScopes.status, 403, `~> ${id} classic without ${route.acceptedScopes.join(' or ')}`);
-	const foreign = await s.request(route.method, at(org), { token: s.token('olivia', { kind: 'fine-grained', org: 'other', permissions: needed(route) }) });
+	const foreign = await s.request(route.method, at(org), {
+		token: s.token('olivia', { kind: 'fine-grained', org: 'other', permissions: needed(route) }),
+	});
 	assert.ok([403, 404].includes(foreign.status), `~> ${id} a token bound to another account acts not: ${foreign.status}`);
 	org = freshOrg();
-	const elsewhere = await s.request(route.method, at(org), { token: s.token('oscar', { kind: 'installation', org: 'other', permissions: needed(route) }) });
+	const elsewhere = await s.request(route.method, at(org), {
+		token: s.token('oscar', { kind: 'installation', org: 'other', permissions: needed(route) }),
+	});
 	assert.ok([403, 404].includes(elsewhere.status), `~> ${id} an installation elsewhere acts not: ${elsewhere.status}`);
 }
 
@@ -227,7 +237,23 @@ test('permission walk: every route × every kind of token answers as its declara
 		const bound = ownAccount ? 'olivia' : 'acme';
 		const kinds: Array<[string, string]> = [
 			['classic', s.fullToken('olivia')],
-			['oauth', s.token('olivia', { kind: 'oauth', scopes: ['repo', 'delete_repo', 'admin:org', 'admin:org_hook', 'admin:enterprise', 'audit_log', 'gist', 'site_admin', 'user'] })],
+			[
+				'oauth',
+				s.token('olivia', {
+					kind: 'oauth',
+					scopes: [
+						'repo',
+						'delete_repo',
+						'admin:org',
+						'admin:org_hook',
+						'admin:enterprise',
+						'audit_log',
+						'gist',
+						'site_admin',
+						'user',
+					],
+				}),
+			],
 			['fine-grained', s.token('olivia', { kind: 'fine-grained', org: bound, permissions: needed(route) })],
 			['user-to-server', s.token('olivia', { kind: 'user-to-server', org: bound, permissions: needed(route) })],
 			['installation', s.token('olivia', { kind: 'installation', org: 'acme', permissions: needed(route) })],
@@ -244,7 +270,10 @@ test('permission walk: every route × every kind of token answers as its declara
 				assert.ok([403, 404].includes(res.status), `~> ${id} installation tokens act for no user`);
 				continue;
 			}
-			assert.not.ok(refusedByAccess(res.body?.message), `~> ${id} ${kind} holding what it needs passes: ${res.status} ${res.body?.message}`);
+			assert.not.ok(
+				refusedByAccess(res.body?.message),
+				`~> ${id} ${kind} holding what it needs passes: ${res.status} ${res.body?.message}`,
+			);
 			const onlyGuarded = !route.path.includes('*') && paramsOf(route.path).every((name) => GUARDED.includes(name));
 			if (route.method === 'GET' && onlyGuarded && route.access !== 'site_admin') {
 				assert.is.not(res.status, 404, `~> ${id} ${kind}: the resource exists and is visible`);
@@ -255,7 +284,12 @@ test('permission walk: every route × every kind of token answers as its declara
 		const bare = await call(route, s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} }));
 		if (route.tokenKinds.has('fine-grained') && route.policy.length > 0) {
 			if (route.access === 'public') assert.is.not(bare.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} public view`);
-			else assert.is(bare.body?.message, MESSAGES.byPersonalAccessToken, `~> ${id} fine-grained without ${JSON.stringify(route.policy)}`);
+			else
+				assert.is(
+					bare.body?.message,
+					MESSAGES.byPersonalAccessToken,
+					`~> ${id} fine-grained without ${JSON.stringify(route.policy)}`,
+				);
 		}
 		const noScopes = await call(route, s.token('olivia', { scopes: [] }));
 		if (route.tokenKinds.has('classic') && route.acceptedScopes.length > 0 && route.access !== 'public') {
@@ -277,7 +311,8 @@ test('permission walk: every route × every kind of token answers as its declara
 		}
 		if (route.tokenKinds.has('installation') && route.access !== 'site_admin' && !route.guard?.self && !route.guard?.enterprise) {
 			const foreign = await call(route, s.token('oscar', { kind: 'installation', org: 'other', permissions: needed(route) }));
-			if (foreignAllowed(route)) assert.not.ok(refusedByAccess(foreign.body?.message), `~> ${id} an installation elsewhere reads what is public`);
+			if (foreignAllowed(route))
+				assert.not.ok(refusedByAccess(foreign.body?.message), `~> ${id} an installation elsewhere reads what is public`);
 			else assert.ok([403, 404].includes(foreign.status), `~> ${id} an installation elsewhere acts not: ${foreign.status}`);
 		}
 	}
@@ -298,7 +333,8 @@ test('existence oracles: a private repository, a secret team, an enterprise answ
 			assert.is(a.headers.get('etag'), b.headers.get('etag'), `~> ${id}: same ETag`);
 		};
 		if (route.guard?.repo) await compare(outsider, { repo: 'vault' }, { repo: 'no-such-repo' });
-		if (route.guard?.team && route.path.includes('{team_slug}')) await compare(member, { team_slug: 'hidden' }, { team_slug: 'no-such-team' });
+		if (route.guard?.team && route.path.includes('{team_slug}'))
+			await compare(member, { team_slug: 'hidden' }, { team_slug: 'no-such-team' });
 		if (route.guard?.enterprise) await compare(member, {}, { enterprise: 'no-such-enterprise' });
 	}
 });
@@ -311,7 +347,10 @@ test('a secret team changes neither the list nor the ETag a non-member sees', as
 	assert.equal(after.body, before.body, '~> the same teams');
 	assert.is(after.headers.get('etag'), before.headers.get('etag'), '~> the same ETag');
 	const owner = await s.get('/orgs/acme/teams', s.fullToken('olivia'));
-	assert.ok(owner.body.some((team: any) => team.slug === 'secret-two'), '~> owners see it');
+	assert.ok(
+		owner.body.some((team: any) => team.slug === 'secret-two'),
+		'~> owners see it',
+	);
 });
 
 test.run();

@@ -28,7 +28,8 @@ test.after(async () => {
 	await s.close();
 });
 
-const health = (server: TestServer = s, method = 'GET', headers: Record<string, string> = {}) => server.request(method, `${server.origin}/healthz`, { headers });
+const health = (server: TestServer = s, method = 'GET', headers: Record<string, string> = {}) =>
+	server.request(method, `${server.origin}/healthz`, { headers });
 
 test('pass – the draft-inadarei-api-health-check shape, application/health+json, no-store, HEAD alike', async () => {
 	const res = await health();
@@ -94,7 +95,11 @@ test('fail – a connection that refuses writes (SQLITE_READONLY) answers 503 wi
 		const [sqlite] = res.body.checks['sqlite:writable'];
 		assert.is(sqlite.status, 'fail', '~> the datastore check fails');
 		assert.match(sqlite.output, /the database refuses writes: SQLITE_READONLY/, '~> the check says why');
-		assert.match(res.body.output, /^sqlite:writable: the database refuses writes/, '~> the top-level output names the check and the reason');
+		assert.match(
+			res.body.output,
+			/^sqlite:writable: the database refuses writes/,
+			'~> the top-level output names the check and the reason',
+		);
 		assert.is(res.body.checks['disk:free'][0].status, 'pass', '~> other checks keep their own status');
 	} finally {
 		s.app.db.pragma('query_only = 0');
@@ -110,11 +115,18 @@ test('a write lock held by another connection answers at once (pass), without wa
 		const res = await health();
 		const ms = performance.now() - started;
 		assert.is(res.status, 200, '~> a busy database is writable, just in use');
-		assert.ok(ms < s.app.config.storage.busy_timeout_ms / 5, `~> answered in ${ms.toFixed(0)} ms, not after the ${s.app.config.storage.busy_timeout_ms} ms busy timeout`);
+		assert.ok(
+			ms < s.app.config.storage.busy_timeout_ms / 5,
+			`~> answered in ${ms.toFixed(0)} ms, not after the ${s.app.config.storage.busy_timeout_ms} ms busy timeout`,
+		);
 		const [sqlite] = res.body.checks['sqlite:writable'];
 		assert.is(sqlite.status, 'pass', '~> pass');
 		assert.match(sqlite.output, /another connection holds the write lock/, '~> and it says so');
-		assert.is(s.app.db.pragma('busy_timeout', { simple: true }), s.app.config.storage.busy_timeout_ms, '~> the busy timeout is restored after the probe');
+		assert.is(
+			s.app.db.pragma('busy_timeout', { simple: true }),
+			s.app.config.storage.busy_timeout_ms,
+			'~> the busy timeout is restored after the probe',
+		);
 	} finally {
 		other.exec('ROLLBACK');
 		other.close();
@@ -133,7 +145,11 @@ test('fail – a write that failed with a storage error fails the check until a 
 	assert.is(refused.status, 500, '~> the write itself failed');
 	const res = await health();
 	assert.is(res.status, 503, '~> the probe passes now, but the last write failed: 503');
-	assert.match(res.body.checks['sqlite:writable'][0].output, /the last write failed 0 s ago with SQLITE_READONLY/, '~> which write error, and when');
+	assert.match(
+		res.body.checks['sqlite:writable'][0].output,
+		/the last write failed 0 s ago with SQLITE_READONLY/,
+		'~> which write error, and when',
+	);
 	s.clock.advance(FAILURE_HOLD_MS + 1000);
 	const later = await health();
 	assert.is(later.status, 200, '~> after a minute without another failure: no longer fail');
@@ -156,7 +172,11 @@ test('disk:free – fail below health.min_free_bytes (503), warn below twice it'
 		assert.is(res.status, 503, '~> a threshold above the real free space: 503');
 		const [disk] = res.body.checks['disk:free'];
 		assert.is(disk.status, 'fail', '~> disk:free fails');
-		assert.match(disk.output, /free on the disk holding the data folder, below health\.min_free_bytes/, '~> the reason names the setting');
+		assert.match(
+			disk.output,
+			/free on the disk holding the data folder, below health\.min_free_bytes/,
+			'~> the reason names the setting',
+		);
 		assert.match(res.body.output, /^disk:free: only /, '~> in the top-level output too');
 		assert.is(res.body.checks['sqlite:writable'][0].status, 'pass', '~> the database itself is fine');
 	} finally {

@@ -277,7 +277,10 @@ test('errors – a 500 carries no stack, and its request id is in the body, the 
 	const lines: string[] = [];
 	const log = s.app.log;
 	const orgs = s.app.stores.accounts.organization;
-	s.app.log = { ...log, error: (message, fields) => lines.push(JSON.stringify({ message, ...fields, error: String((fields?.error as Error)?.stack) })) };
+	s.app.log = {
+		...log,
+		error: (message, fields) => lines.push(JSON.stringify({ message, ...fields, error: String((fields?.error as Error)?.stack) })),
+	};
 	s.app.stores.accounts.organization = () => {
 		throw new Error('disk on fire');
 	};

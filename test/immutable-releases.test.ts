@@ -26,7 +26,11 @@ async function must(method: string, path: string, body?: unknown): Promise<any> 
 
 async function upload(release: any, name: string, token = owner) {
 	const url = release.upload_url.replace('{?name,label}', `?name=${encodeURIComponent(name)}`);
-	const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/zip', Authorization: `Bearer ${token}` }, body: 'bytes' });
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/zip', Authorization: `Bearer ${token}` },
+		body: 'bytes',
+	});
 	const text = await res.text();
 	return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -41,7 +45,9 @@ test.before(async () => {
 	outsider = s.fullToken('nora');
 	for (const repo of ['app', 'lib']) {
 		ids[repo] = (await must('POST', '/orgs/acme/repos', { name: repo })).id;
-		const tree = await must('POST', `/repos/acme/${repo}/git/trees`, { tree: [{ path: 'README', mode: '100644', type: 'blob', content: repo }] });
+		const tree = await must('POST', `/repos/acme/${repo}/git/trees`, {
+			tree: [{ path: 'README', mode: '100644', type: 'blob', content: repo }],
+		});
 		const first = (await must('POST', `/repos/acme/${repo}/git/commits`, { message: 'first', tree: tree.sha, parents: [] })).sha;
 		await must('POST', `/repos/acme/${repo}/git/refs`, { ref: 'refs/heads/main', sha: first });
 		const second = (await must('POST', `/repos/acme/${repo}/git/commits`, { message: 'second', tree: tree.sha, parents: [first] })).sha;
@@ -66,26 +72,53 @@ test('GET: none until set; who may call', async () => {
 	assert.is((await s.get(S, none)).status, 403, '~> without it: refused');
 	assert.is((await s.request('PUT', S, { token: member, body: { enforced_repositories: 'all' } })).status, 403);
 	const iat = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_administration: 'write' } });
-	assert.is((await s.request('PUT', S, { token: iat, body: { enforced_repositories: 'none' } })).status, 204, '~> the organization’s app sets it (IAT)');
+	assert.is(
+		(await s.request('PUT', S, { token: iat, body: { enforced_repositories: 'none' } })).status,
+		204,
+		'~> the organization’s app sets it (IAT)',
+	);
 });
 
 test('PUT: selected with repositories; the selection routes; 422 and 409', async () => {
 	assert.is((await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'some' } })).status, 422);
 	assert.is((await s.request('PUT', S, { token: owner, body: {} })).status, 422, '~> enforced_repositories is required');
-	assert.is((await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'all', selected_repository_ids: [ids.app] } })).status, 422, '~> ids only with selected');
-	assert.is((await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'selected', selected_repository_ids: [999999] } })).status, 422, '~> not a repository of acme');
-	assert.is((await s.request('PUT', `${S}/repositories/${ids.app}`, { token: owner })).status, 409, '~> choosing repositories needs selected');
-	assert.is((await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'selected', selected_repository_ids: [ids.lib] } })).status, 204);
+	assert.is(
+		(await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'all', selected_repository_ids: [ids.app] } })).status,
+		422,
+		'~> ids only with selected',
+	);
+	assert.is(
+		(await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'selected', selected_repository_ids: [999999] } }))
+			.status,
+		422,
+		'~> not a repository of acme',
+	);
+	assert.is(
+		(await s.request('PUT', `${S}/repositories/${ids.app}`, { token: owner })).status,
+		409,
+		'~> choosing repositories needs selected',
+	);
+	assert.is(
+		(await s.request('PUT', S, { token: owner, body: { enforced_repositories: 'selected', selected_repository_ids: [ids.lib] } }))
+			.status,
+		204,
+	);
 	const get = await s.get(S, owner);
 	assert.equal(get.body, { enforced_repositories: 'selected', selected_repositories_url: `${s.api}${S}/repositories` });
 	assert.is((await s.request('PUT', `${S}/repositories/${ids.app}`, { token: owner })).status, 204);
 	assert.is((await s.request('PUT', `${S}/repositories/999999`, { token: owner })).status, 404);
 	const list = await s.get(`${S}/repositories`, owner);
 	assert.is(list.body.total_count, 2);
-	assert.equal(list.body.repositories.map((r: any) => r.name), ['app', 'lib']);
+	assert.equal(
+		list.body.repositories.map((r: any) => r.name),
+		['app', 'lib'],
+	);
 	assert.is((await s.request('DELETE', `${S}/repositories/${ids.lib}`, { token: owner })).status, 204);
 	assert.is((await s.request('PUT', `${S}/repositories`, { token: owner, body: { selected_repository_ids: [ids.app] } })).status, 204);
-	assert.equal((await s.get(`${S}/repositories`, owner)).body.repositories.map((r: any) => r.name), ['app']);
+	assert.equal(
+		(await s.get(`${S}/repositories`, owner)).body.repositories.map((r: any) => r.name),
+		['app'],
+	);
 	assert.is((await s.request('PUT', `${S}/repositories`, { token: owner, body: {} })).status, 422);
 	assert.is((await s.request('PUT', `${S}/repositories`, { token: member, body: { selected_repository_ids: [] } })).status, 403);
 });
@@ -102,8 +135,16 @@ test('enforcement: a release published in an enforced repository is immutable; a
 	assert.is(refused.status, 422, '~> no upload');
 	assert.is(refused.body.message, 'Cannot upload assets to an immutable release', '~> GitHub’s sentence');
 	const assetId = published.assets[0].id;
-	assert.is((await s.request('PATCH', `/repos/acme/app/releases/assets/${assetId}`, { token: owner, body: { name: 'renamed.zip' } })).status, 422, '~> no asset change');
-	assert.is((await s.request('DELETE', `/repos/acme/app/releases/assets/${assetId}`, { token: owner })).status, 422, '~> no asset deletion');
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/app/releases/assets/${assetId}`, { token: owner, body: { name: 'renamed.zip' } })).status,
+		422,
+		'~> no asset change',
+	);
+	assert.is(
+		(await s.request('DELETE', `/repos/acme/app/releases/assets/${assetId}`, { token: owner })).status,
+		422,
+		'~> no asset deletion',
+	);
 
 	const moved = await s.request('PATCH', '/repos/acme/app/git/refs/tags/v1', { token: owner, body: { sha: commits.app2, force: true } });
 	assert.is(moved.status, 422, '~> the tag does not move');
@@ -112,32 +153,64 @@ test('enforcement: a release published in an enforced repository is immutable; a
 	assert.is(deleted.status, 422, '~> nor go');
 	assert.is((await s.get('/repos/acme/app/git/ref/tags/v1', owner)).body.object.sha, commits.app1, '~> the tag is where it was');
 
-	const notes = await s.request('PATCH', `/repos/acme/app/releases/${draft.id}`, { token: owner, body: { name: 'Version 1', body: 'Notes', prerelease: true } });
+	const notes = await s.request('PATCH', `/repos/acme/app/releases/${draft.id}`, {
+		token: owner,
+		body: { name: 'Version 1', body: 'Notes', prerelease: true },
+	});
 	assert.is(notes.status, 200, '~> title, notes and prerelease still change');
-	assert.is((await s.request('PATCH', `/repos/acme/app/releases/${draft.id}`, { token: owner, body: { tag_name: 'v1.0' } })).status, 422, '~> the tag name does not');
-	assert.is((await s.request('PATCH', `/repos/acme/app/releases/${draft.id}`, { token: owner, body: { draft: true } })).status, 422, '~> no unpublishing');
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/app/releases/${draft.id}`, { token: owner, body: { tag_name: 'v1.0' } })).status,
+		422,
+		'~> the tag name does not',
+	);
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/app/releases/${draft.id}`, { token: owner, body: { draft: true } })).status,
+		422,
+		'~> no unpublishing',
+	);
 
 	// Deleting the release frees its tag, but the name is never used again.
 	assert.is((await s.request('DELETE', `/repos/acme/app/releases/${draft.id}`, { token: owner })).status, 204);
-	assert.is((await s.request('DELETE', '/repos/acme/app/git/refs/tags/v1', { token: owner })).status, 204, '~> the tag of a deleted release goes');
-	const again = await s.request('POST', '/repos/acme/app/releases', { token: owner, body: { tag_name: 'v1', target_commitish: commits.app2 } });
+	assert.is(
+		(await s.request('DELETE', '/repos/acme/app/git/refs/tags/v1', { token: owner })).status,
+		204,
+		'~> the tag of a deleted release goes',
+	);
+	const again = await s.request('POST', '/repos/acme/app/releases', {
+		token: owner,
+		body: { tag_name: 'v1', target_commitish: commits.app2 },
+	});
 	assert.is(again.status, 422, '~> the tag name was used by an immutable release');
-	assert.equal(again.body.errors, [{ resource: 'Release', code: 'custom', field: 'tag_name', message: 'tag_name was used by an immutable release' }]);
-	assert.is((await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/tags/v1', sha: commits.app2 } })).status, 422, '~> nor as a bare tag');
+	assert.equal(again.body.errors, [
+		{ resource: 'Release', code: 'custom', field: 'tag_name', message: 'tag_name was used by an immutable release' },
+	]);
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/tags/v1', sha: commits.app2 } })).status,
+		422,
+		'~> nor as a bare tag',
+	);
 });
 
 test('not enforced: repositories outside the policy, and releases published before it', async () => {
 	const free = await must('POST', '/repos/acme/lib/releases', { tag_name: 'v1', target_commitish: commits.lib1 });
 	assert.is(free.immutable, false, '~> lib is not selected');
 	assert.is((await upload(free, 'a.zip')).status, 201);
-	assert.is((await s.request('PATCH', '/repos/acme/lib/git/refs/tags/v1', { token: owner, body: { sha: commits.lib2, force: true } })).status, 200, '~> its tag moves');
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/lib/git/refs/tags/v1', { token: owner, body: { sha: commits.lib2, force: true } })).status,
+		200,
+		'~> its tag moves',
+	);
 	await must('PUT', S, { enforced_repositories: 'all' });
 	assert.is((await s.get(`/repos/acme/lib/releases/${free.id}`, owner)).body.immutable, false, '~> published before: stays mutable');
 	assert.is((await upload(free, 'b.zip')).status, 201);
 	const locked = await must('POST', '/repos/acme/lib/releases', { tag_name: 'v2', target_commitish: commits.lib1 });
 	assert.is(locked.immutable, true, '~> all: every repository');
 	await must('PUT', S, { enforced_repositories: 'none' });
-	assert.is((await s.get(`/repos/acme/lib/releases/${locked.id}`, owner)).body.immutable, true, '~> an immutable release stays immutable');
+	assert.is(
+		(await s.get(`/repos/acme/lib/releases/${locked.id}`, owner)).body.immutable,
+		true,
+		'~> an immutable release stays immutable',
+	);
 	assert.is((await upload(locked, 'c.zip')).status, 422);
 });
 

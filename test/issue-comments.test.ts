@@ -45,8 +45,19 @@ test('create: 201 with Location and the spec Comment shape; counts on the issue'
 	ids.push(c.id);
 	assert.is(res.headers.get('location'), `${s.api}/repos/acme/web/issues/comments/${c.id}`);
 	assert.equal(Object.keys(c).sort(), [
-		'author_association', 'body', 'created_at', 'html_url', 'id', 'issue_url', 'node_id', 'performed_via_github_app', 'pin', 'reactions',
-		'updated_at', 'url', 'user',
+		'author_association',
+		'body',
+		'created_at',
+		'html_url',
+		'id',
+		'issue_url',
+		'node_id',
+		'performed_via_github_app',
+		'pin',
+		'reactions',
+		'updated_at',
+		'url',
+		'user',
 	]);
 	assert.is(c.url, `${s.api}/repos/acme/web/issues/comments/${c.id}`);
 	assert.is(c.html_url, `${s.origin}/acme/web/issues/1#issuecomment-${c.id}`);
@@ -83,8 +94,11 @@ test('create: validation and denial', async () => {
 	assert.is(denied.status, 403);
 	assert.is(denied.headers.get('x-accepted-github-permissions'), 'issues=write; pull_requests=write');
 	const prToken = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { pull_requests: 'write' } });
-	assert.is((await s.request('POST', '/repos/acme/web/issues/1/comments', { token: prToken, body: { body: 'via pulls' } })).status, 201,
-		'~> Pull requests (write) suffices too');
+	assert.is(
+		(await s.request('POST', '/repos/acme/web/issues/1/comments', { token: prToken, body: { body: 'via pulls' } })).status,
+		201,
+		'~> Pull requests (write) suffices too',
+	);
 	ids.push((await s.get('/repos/acme/web/issues/comments?sort=created&direction=desc&per_page=1', olivia)).body[0].id);
 });
 
@@ -100,7 +114,10 @@ test('media types: raw (default), text, html (sanitized), full', async () => {
 	assert.not.match(html.body.body_html, '<script');
 	assert.is(html.headers.get('x-github-media-type'), 'github.v3; param=html; format=json');
 	const text = await s.get(path, olivia, { Accept: 'application/vnd.github.v3.text+json' });
-	assert.equal(Object.keys(text.body).filter((k) => k.startsWith('body')), ['body_text']);
+	assert.equal(
+		Object.keys(text.body).filter((k) => k.startsWith('body')),
+		['body_text'],
+	);
 	assert.match(text.body.body_text, 'Looks bad:');
 	const full = await s.get(path, olivia, { Accept: 'application/vnd.service.full+json' });
 	assert.ok(full.body.body && full.body.body_text && full.body.body_html);
@@ -121,7 +138,10 @@ test('get: public without a token, 304 on If-None-Match, 404 elsewhere', async (
 test('list for the repository: ascending id by default; sort with direction; since', async () => {
 	const all = await s.get('/repos/acme/web/issues/comments', olivia);
 	assert.is(all.status, 200);
-	assert.equal(all.body.map((c: any) => c.id), [...ids].sort((a, b) => a - b));
+	assert.equal(
+		all.body.map((c: any) => c.id),
+		[...ids].sort((a, b) => a - b),
+	);
 	assert.equal(
 		(await s.get('/repos/acme/web/issues/comments?direction=desc', olivia)).body.map((c: any) => c.id),
 		[...ids].sort((a, b) => a - b),
@@ -136,14 +156,28 @@ test('list for the repository: ascending id by default; sort with direction; sin
 	assert.is(edited.body.created_at, '2026-11-22T12:00:00Z');
 	const byUpdated = await s.get('/repos/acme/web/issues/comments?sort=updated&direction=asc', olivia);
 	assert.is(byUpdated.body.at(-1).id, ids[0]);
-	assert.is((await s.get('/repos/acme/web/issues/comments?sort=updated', olivia)).body[0].id, ids[0], '~> sort without direction: descending');
+	assert.is(
+		(await s.get('/repos/acme/web/issues/comments?sort=updated', olivia)).body[0].id,
+		ids[0],
+		'~> sort without direction: descending',
+	);
 	const createdDesc = await s.get('/repos/acme/web/issues/comments?sort=created&direction=desc', olivia);
 	assert.is(createdDesc.body.at(-1).id, ids[0]);
 	const since = await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:00:00Z', olivia);
-	assert.equal(since.body.map((c: any) => c.id), [ids[0]]);
+	assert.equal(
+		since.body.map((c: any) => c.id),
+		[ids[0]],
+	);
 	// The seed: "only comments updated after it" — strictly after (regression: a comment updated at the instant itself was listed).
-	assert.equal((await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:02:00Z', olivia)).body, [], '~> updated at since itself: not after it');
-	assert.equal((await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:01:59Z', olivia)).body.map((c: any) => c.id), [ids[0]]);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:02:00Z', olivia)).body,
+		[],
+		'~> updated at since itself: not after it',
+	);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues/comments?since=2026-11-22T13:01:59Z', olivia)).body.map((c: any) => c.id),
+		[ids[0]],
+	);
 	const paged = await s.get('/repos/acme/web/issues/comments?per_page=2&page=2', olivia);
 	assert.is(paged.body.length, 2);
 	assert.match(paged.headers.get('link')!, 'rel="prev"');
@@ -156,9 +190,15 @@ test('list for one issue: ascending id, since', async () => {
 	assert.is(res.status, 200);
 	assert.ok(res.body.length >= 2);
 	assert.ok(res.body.every((c: any) => c.issue_url.endsWith('/issues/2')));
-	assert.equal(res.body.map((c: any) => c.id), [...res.body.map((c: any) => c.id)].sort((a: number, b: number) => a - b));
+	assert.equal(
+		res.body.map((c: any) => c.id),
+		[...res.body.map((c: any) => c.id)].sort((a: number, b: number) => a - b),
+	);
 	assert.equal((await s.get('/repos/acme/web/issues/2/comments?since=2030-01-01T00:00:00Z', eve)).body, []);
-	const newest = res.body.map((c: any) => c.updated_at).sort().at(-1);
+	const newest = res.body
+		.map((c: any) => c.updated_at)
+		.sort()
+		.at(-1);
 	const after = await s.get(`/repos/acme/web/issues/2/comments?since=${newest}`, eve);
 	assert.equal(after.body, [], '~> a comment updated at the since instant itself is not listed: strictly after (regression)');
 	assert.is((await s.get('/repos/acme/web/issues/77/comments', eve)).status, 404);
@@ -166,12 +206,15 @@ test('list for one issue: ascending id, since', async () => {
 
 test('update and delete: the author or write access; others 403', async () => {
 	const path = `/repos/acme/web/issues/comments/${ids[2]}`; // eve's
-	assert.is((await s.request('PATCH', `/repos/acme/web/issues/comments/${ids[1]}`, { token: eve, body: { body: 'hijack' } })).status, 403);
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/web/issues/comments/${ids[1]}`, { token: eve, body: { body: 'hijack' } })).status,
+		403,
+	);
 	assert.is((await s.request('PATCH', path, { token: eve, body: { body: 'me too (edited)' } })).status, 200);
 	assert.is((await s.request('PATCH', path, { token: eve, body: { body: '' } })).status, 422);
 	assert.is((await s.request('PATCH', path, { token: eve, body: { note: 'x' } })).status, 422);
 	assert.is((await s.request('DELETE', `/repos/acme/web/issues/comments/${ids[1]}`, { token: eve })).status, 403);
-	assert.is((await s.request('DELETE', path, { token: carl })).status, 204, '~> write access deletes anyone\'s comment');
+	assert.is((await s.request('DELETE', path, { token: carl })).status, 204, "~> write access deletes anyone's comment");
 	assert.is((await s.get(path, olivia)).status, 404);
 	assert.is((await s.request('DELETE', path, { token: carl })).status, 404);
 	const issue = await s.get('/repos/acme/web/issues/1', olivia);
@@ -242,7 +285,8 @@ test('markdown cost: 100 maximum-size comments, pathological ones included, list
 	}
 	const writing = performance.now() - started;
 
-	const list = () => s.get('/repos/acme/thread/issues/1/comments?per_page=100', undefined, { Accept: 'application/vnd.github.full+json' });
+	const list = () =>
+		s.get('/repos/acme/thread/issues/1/comments?per_page=100', undefined, { Accept: 'application/vnd.github.full+json' });
 	await list(); // warm up
 	let t = performance.now();
 	const res = await list();
@@ -275,8 +319,10 @@ test('markdown cost: 100 maximum-size comments, pathological ones included, list
 	const worst = Math.max(...meta);
 	assert.ok(worst < 10_000, `~> GET /meta answered within ${worst.toFixed(0)} ms`);
 	if (process.env.GITSTEAD_REPORT) {
-		console.log(`\n  100 comments written in ${writing.toFixed(0)} ms; listed in ${listing.toFixed(0)} ms (${(res.text.length / 1e6).toFixed(1)} MB); ` +
-			`concurrent list ${concurrent.toFixed(0)} ms, ${meta.length} GET /meta meanwhile, slowest ${worst.toFixed(0)} ms`);
+		console.log(
+			`\n  100 comments written in ${writing.toFixed(0)} ms; listed in ${listing.toFixed(0)} ms (${(res.text.length / 1e6).toFixed(1)} MB); ` +
+				`concurrent list ${concurrent.toFixed(0)} ms, ${meta.length} GET /meta meanwhile, slowest ${worst.toFixed(0)} ms`,
+		);
 	}
 });
 

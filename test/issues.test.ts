@@ -52,17 +52,37 @@ test('create: 201 with Location, numbers per repository, GitHub shape', async ()
 	assert.is(issue.body, 'Steps:\n- [ ] open\n- [x] click');
 	assert.is(issue.user.login, 'olivia');
 	assert.is(issue.author_association, 'MEMBER', '~> organization owners are members: OWNER is for user repositories');
-	assert.equal(issue.labels.map((l: any) => [l.name, l.color, l.default]), [['bug', 'd73a4a', true], ['ui', 'ededed', false]]);
+	assert.equal(
+		issue.labels.map((l: any) => [l.name, l.color, l.default]),
+		[
+			['bug', 'd73a4a', true],
+			['ui', 'ededed', false],
+		],
+	);
 	assert.is(issue.labels[1].url, `${s.api}/repos/acme/web/labels/ui`);
 	assert.is(issue.assignee.login, 'mia');
-	assert.equal(issue.assignees.map((a: any) => a.login), ['mia']);
+	assert.equal(
+		issue.assignees.map((a: any) => a.login),
+		['mia'],
+	);
 	assert.is(issue.milestone, null);
 	assert.is(issue.locked, false);
 	assert.is(issue.comments, 0);
 	assert.is(issue.closed_at, null);
 	assert.is(issue.closed_by, null);
 	assert.is(issue.pull_request, undefined);
-	assert.equal(issue.reactions, { url: `${issue.url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 });
+	assert.equal(issue.reactions, {
+		url: `${issue.url}/reactions`,
+		total_count: 0,
+		'+1': 0,
+		'-1': 0,
+		laugh: 0,
+		hooray: 0,
+		confused: 0,
+		heart: 0,
+		rocket: 0,
+		eyes: 0,
+	});
 	assert.is(issue.node_id, Buffer.from(`05:Issue${issue.id}`).toString('base64'));
 
 	const second = await s.request('POST', '/repos/acme/web/issues', { token: mia, body: { title: 42 } });
@@ -78,14 +98,23 @@ test('create: 201 with Location, numbers per repository, GitHub shape', async ()
 });
 
 test('create: callers without push access cannot set labels or assignees (dropped, as on GitHub)', async () => {
-	const res = await s.request('POST', '/repos/acme/web/issues', { token: eve, body: { title: 'Drive-by', labels: ['bug'], assignees: ['mia'] } });
+	const res = await s.request('POST', '/repos/acme/web/issues', {
+		token: eve,
+		body: { title: 'Drive-by', labels: ['bug'], assignees: ['mia'] },
+	});
 	assert.is(res.status, 201);
 	assert.equal(res.body.labels, []);
 	assert.equal(res.body.assignees, []);
 	assert.is(res.body.author_association, 'NONE');
-	const collaborator = await s.request('POST', '/repos/acme/web/issues', { token: carl, body: { title: 'From carl', labels: ['question'] } });
+	const collaborator = await s.request('POST', '/repos/acme/web/issues', {
+		token: carl,
+		body: { title: 'From carl', labels: ['question'] },
+	});
 	assert.is(collaborator.body.author_association, 'COLLABORATOR');
-	assert.equal(collaborator.body.labels.map((l: any) => l.name), ['question']);
+	assert.equal(
+		collaborator.body.labels.map((l: any) => l.name),
+		['question'],
+	);
 });
 
 test('create: validation and denial', async () => {
@@ -101,7 +130,11 @@ test('create: validation and denial', async () => {
 	assert.is(milestone.status, 422);
 	assert.is(milestone.body.errors[0].field, 'milestone');
 	assert.is((await s.request('POST', '/repos/acme/web/issues', { body: { title: 't' } })).status, 401);
-	assert.is((await s.request('POST', '/repos/acme/vault/issues', { token: eve, body: { title: 't' } })).status, 404, '~> private: 404, not 403');
+	assert.is(
+		(await s.request('POST', '/repos/acme/vault/issues', { token: eve, body: { title: 't' } })).status,
+		404,
+		'~> private: 404, not 403',
+	);
 	const disabled = await s.request('POST', '/repos/acme/quiet/issues', { token: olivia, body: { title: 't' } });
 	assert.is(disabled.status, 410);
 	assert.is(disabled.body.message, 'Issues are disabled for this repo');
@@ -142,7 +175,10 @@ test('update: authors edit their issue; triage closes with a reason and reopens'
 	const reader = await s.request('PATCH', '/repos/acme/web/issues/1', { token: mia, body: { state: 'closed' } });
 	assert.is(reader.status, 403, '~> members with read access change only their own issues');
 	s.clock.advance(60_000);
-	const closed = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { state: 'closed', state_reason: 'not_planned' } });
+	const closed = await s.request('PATCH', '/repos/acme/web/issues/1', {
+		token: carl,
+		body: { state: 'closed', state_reason: 'not_planned' },
+	});
 	assert.is(closed.status, 200);
 	assert.is(closed.body.state, 'closed');
 	assert.is(closed.body.state_reason, 'not_planned');
@@ -160,8 +196,14 @@ test('update: authors edit their issue; triage closes with a reason and reopens'
 	const badState = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { state: 'merged' } });
 	assert.is(badState.status, 422);
 
-	const relabel = await s.request('PATCH', '/repos/acme/web/issues/1', { token: carl, body: { labels: [{ name: 'enhancement' }], assignees: [] } });
-	assert.equal(relabel.body.labels.map((l: any) => l.name), ['enhancement']);
+	const relabel = await s.request('PATCH', '/repos/acme/web/issues/1', {
+		token: carl,
+		body: { labels: [{ name: 'enhancement' }], assignees: [] },
+	});
+	assert.equal(
+		relabel.body.labels.map((l: any) => l.name),
+		['enhancement'],
+	);
 	assert.equal(relabel.body.assignees, []);
 	assert.is(relabel.body.assignee, null);
 });
@@ -169,23 +211,51 @@ test('update: authors edit their issue; triage closes with a reason and reopens'
 test('list: filters, sorting and pagination', async () => {
 	const open = await s.get('/repos/acme/web/issues', olivia);
 	assert.is(open.status, 200);
-	assert.equal(open.body.map((i: any) => i.number), [4, 3, 2, 1], '~> default: open, newest first');
-	assert.equal((await s.get('/repos/acme/web/issues?direction=asc', olivia)).body.map((i: any) => i.number), [1, 2, 3, 4]);
+	assert.equal(
+		open.body.map((i: any) => i.number),
+		[4, 3, 2, 1],
+		'~> default: open, newest first',
+	);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?direction=asc', olivia)).body.map((i: any) => i.number),
+		[1, 2, 3, 4],
+	);
 	await s.request('PATCH', '/repos/acme/web/issues/2', { token: olivia, body: { state: 'closed' } });
-	assert.equal((await s.get('/repos/acme/web/issues?state=closed', olivia)).body.map((i: any) => i.number), [2]);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?state=closed', olivia)).body.map((i: any) => i.number),
+		[2],
+	);
 	assert.equal((await s.get('/repos/acme/web/issues?state=all', olivia)).body.length, 4);
-	assert.equal((await s.get('/repos/acme/web/issues?creator=eve', olivia)).body.map((i: any) => i.number), [3]);
-	assert.equal((await s.get('/repos/acme/web/issues?labels=Question', olivia)).body.map((i: any) => i.number), [4]);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?creator=eve', olivia)).body.map((i: any) => i.number),
+		[3],
+	);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?labels=Question', olivia)).body.map((i: any) => i.number),
+		[4],
+	);
 	assert.equal((await s.get('/repos/acme/web/issues?labels=question,bug', olivia)).body, [], '~> every label must match');
 	await s.request('POST', '/repos/acme/web/issues/4/assignees', { token: olivia, body: { assignees: ['carl'] } });
-	assert.equal((await s.get('/repos/acme/web/issues?assignee=carl', olivia)).body.map((i: any) => i.number), [4]);
-	assert.equal((await s.get('/repos/acme/web/issues?assignee=*', olivia)).body.map((i: any) => i.number), [4]);
-	assert.equal((await s.get('/repos/acme/web/issues?assignee=none', olivia)).body.map((i: any) => i.number), [3, 1]);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?assignee=carl', olivia)).body.map((i: any) => i.number),
+		[4],
+	);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?assignee=*', olivia)).body.map((i: any) => i.number),
+		[4],
+	);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?assignee=none', olivia)).body.map((i: any) => i.number),
+		[3, 1],
+	);
 	assert.equal((await s.get('/repos/acme/web/issues?milestone=*', olivia)).body, [], '~> no issue has a milestone');
 	assert.equal((await s.get('/repos/acme/web/issues?milestone=none', olivia)).body.length, 3);
 	s.clock.advance(60_000);
 	await s.request('PATCH', '/repos/acme/web/issues/3', { token: eve, body: { body: 'cc @mia please' } });
-	assert.equal((await s.get('/repos/acme/web/issues?mentioned=mia', olivia)).body.map((i: any) => i.number), [3]);
+	assert.equal(
+		(await s.get('/repos/acme/web/issues?mentioned=mia', olivia)).body.map((i: any) => i.number),
+		[3],
+	);
 	assert.equal((await s.get('/repos/acme/web/issues?mentioned=mi', olivia)).body, [], '~> whole logins only');
 	assert.equal((await s.get('/repos/acme/web/issues?sort=updated&direction=desc', olivia)).body[0].number, 3);
 	const paged = await s.get('/repos/acme/web/issues?state=all&per_page=2', olivia);
@@ -214,11 +284,20 @@ test('lock and unlock: push access; comments on locked issues need it too', asyn
 test('issue labels and assignees routes', async () => {
 	const added = await s.request('POST', '/repos/acme/web/issues/3/labels', { token: carl, body: { labels: ['bug', 'Needs Review'] } });
 	assert.is(added.status, 200);
-	assert.equal(added.body.map((l: any) => l.name), ['bug', 'Needs Review']);
+	assert.equal(
+		added.body.map((l: any) => l.name),
+		['bug', 'Needs Review'],
+	);
 	const set = await s.request('PUT', '/repos/acme/web/issues/3/labels', { token: carl, body: { labels: ['question'] } });
-	assert.equal(set.body.map((l: any) => l.name), ['question']);
+	assert.equal(
+		set.body.map((l: any) => l.name),
+		['question'],
+	);
 	const listed = await s.get('/repos/acme/web/issues/3/labels', eve);
-	assert.equal(listed.body.map((l: any) => l.name), ['question']);
+	assert.equal(
+		listed.body.map((l: any) => l.name),
+		['question'],
+	);
 	const removed = await s.request('DELETE', '/repos/acme/web/issues/3/labels/question', { token: carl });
 	assert.is(removed.status, 200);
 	assert.equal(removed.body, []);
@@ -230,9 +309,15 @@ test('issue labels and assignees routes', async () => {
 
 	const assigned = await s.request('POST', '/repos/acme/web/issues/3/assignees', { token: olivia, body: { assignees: ['mia', 'carl'] } });
 	assert.is(assigned.status, 201);
-	assert.equal(assigned.body.assignees.map((a: any) => a.login), ['mia', 'carl']);
+	assert.equal(
+		assigned.body.assignees.map((a: any) => a.login),
+		['mia', 'carl'],
+	);
 	const unassigned = await s.request('DELETE', '/repos/acme/web/issues/3/assignees', { token: olivia, body: { assignees: ['mia'] } });
-	assert.equal(unassigned.body.assignees.map((a: any) => a.login), ['carl']);
+	assert.equal(
+		unassigned.body.assignees.map((a: any) => a.login),
+		['carl'],
+	);
 	assert.is((await s.get('/repos/acme/web/assignees/carl', olivia)).status, 204);
 	assert.is((await s.get('/repos/acme/web/assignees/eve', olivia)).status, 404);
 });
@@ -244,7 +329,10 @@ test('repository labels: defaults, create, get, update, delete', async () => {
 		list.body.map((l: any) => l.name),
 		['bug', 'documentation', 'duplicate', 'enhancement', 'good first issue', 'help wanted', 'invalid', 'question', 'wontfix'],
 	);
-	const made = await s.request('POST', '/repos/uma/notes/labels', { token: uma, body: { name: 'p1', color: '#FF0000', description: 'urgent' } });
+	const made = await s.request('POST', '/repos/uma/notes/labels', {
+		token: uma,
+		body: { name: 'p1', color: '#FF0000', description: 'urgent' },
+	});
 	assert.is(made.status, 201);
 	assert.equal(made.body, {
 		id: made.body.id,
@@ -262,7 +350,10 @@ test('repository labels: defaults, create, get, update, delete', async () => {
 	assert.is((await s.request('POST', '/repos/uma/notes/labels', { token: eve, body: { name: 'x' } })).status, 403);
 	const spaced = await s.get('/repos/uma/notes/labels/good%20first%20issue', eve);
 	assert.is(spaced.body.color, '7057ff');
-	const renamed = await s.request('PATCH', '/repos/uma/notes/labels/p1', { token: uma, body: { new_name: 'priority', description: null } });
+	const renamed = await s.request('PATCH', '/repos/uma/notes/labels/p1', {
+		token: uma,
+		body: { new_name: 'priority', description: null },
+	});
 	assert.is(renamed.body.name, 'priority');
 	assert.is(renamed.body.description, null);
 	assert.is((await s.get('/repos/uma/notes/labels/p1', uma)).status, 404);
@@ -273,7 +364,10 @@ test('repository labels: defaults, create, get, update, delete', async () => {
 test('pull requests are issues: shared numbers, pull_request field, /pull/ URLs', async () => {
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('uma')!.id, 'notes')!;
 	const pr = s.app.transaction(() =>
-		s.app.stores.issues.insert({ repo_id: repo.id, title: 'Add docs', body: null, user_id: repo.owner_id, pull_request: true }, '2026-11-22T12:00:00Z'),
+		s.app.stores.issues.insert(
+			{ repo_id: repo.id, title: 'Add docs', body: null, user_id: repo.owner_id, pull_request: true },
+			'2026-11-22T12:00:00Z',
+		),
 	);
 	assert.is(pr.number, 2);
 	const res = await s.get('/repos/uma/notes/issues/2', uma);
@@ -290,7 +384,7 @@ test('pull requests are issues: shared numbers, pull_request field, /pull/ URLs'
 	assert.is(next.body.number, 3);
 });
 
-test('bodies: stored rendering follows edits; more than 65,536 characters is GitHub\'s 422, nothing written', async () => {
+test("bodies: stored rendering follows edits; more than 65,536 characters is GitHub's 422, nothing written", async () => {
 	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'drafts' } });
 	const created = await s.request('POST', '/repos/acme/drafts/issues', {
 		token: olivia,
@@ -309,14 +403,20 @@ test('bodies: stored rendering follows edits; more than 65,536 characters is Git
 	assert.is((await s.get(path, undefined, { Accept: 'application/vnd.github.text+json' })).body.body_text, 'Second version');
 	const cleared = await s.request('PATCH', path, { token: olivia, body: { body: null }, headers: full });
 	assert.is(cleared.body.body, null);
-	assert.ok(!('body_html' in cleared.body) && !('body_text' in cleared.body), '~> no body: no renderings (strings in GitHub’s description, never null)');
+	assert.ok(
+		!('body_html' in cleared.body) && !('body_text' in cleared.body),
+		'~> no body: no renderings (strings in GitHub’s description, never null)',
+	);
 
 	const expected = {
 		message: 'Validation Failed',
 		errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
 	};
 	const count = (await s.get('/repos/acme/drafts', olivia)).body.open_issues_count;
-	const tooLong = await s.request('POST', '/repos/acme/drafts/issues', { token: olivia, body: { title: 'Long', body: 'x'.repeat(65537) } });
+	const tooLong = await s.request('POST', '/repos/acme/drafts/issues', {
+		token: olivia,
+		body: { title: 'Long', body: 'x'.repeat(65537) },
+	});
 	assert.is(tooLong.status, 422);
 	assert.equal({ message: tooLong.body.message, errors: tooLong.body.errors }, expected);
 	assert.is((await s.get('/repos/acme/drafts', olivia)).body.open_issues_count, count, '~> nothing written');
@@ -324,24 +424,42 @@ test('bodies: stored rendering follows edits; more than 65,536 characters is Git
 	assert.is(longEdit.status, 422);
 	assert.equal(longEdit.body.errors, expected.errors);
 	assert.is((await s.get(path, olivia)).body.body, null, '~> nothing written');
-	assert.is((await s.request('PATCH', path, { token: olivia, body: { body: 'x'.repeat(65536) } })).status, 200, '~> the limit itself is allowed');
+	assert.is(
+		(await s.request('PATCH', path, { token: olivia, body: { body: 'x'.repeat(65536) } })).status,
+		200,
+		'~> the limit itself is allowed',
+	);
 });
 
 test('issue labels as clients send them: {labels}, a bare array of names or of {name} objects, a bare string, Octokit', async () => {
-	const { data } = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'Label forms' } }).then((r) => ({ data: r.body }));
+	const { data } = await s
+		.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'Label forms' } })
+		.then((r) => ({ data: r.body }));
 	const path = `/repos/acme/web/issues/${data.number}/labels`;
 	const bare = await s.request('POST', path, { token: carl, body: ['bug'] });
 	assert.is(bare.status, 200, '~> a bare JSON array of names is the labels field');
-	assert.equal(bare.body.map((l: any) => l.name), ['bug']);
+	assert.equal(
+		bare.body.map((l: any) => l.name),
+		['bug'],
+	);
 	const objects = await s.request('POST', path, { token: carl, raw: '[{"name":"ui"},{"name":"bug"}]' });
 	assert.is(objects.status, 200, '~> a bare array of {name} objects too');
-	assert.equal(objects.body.map((l: any) => l.name), ['bug', 'ui']);
+	assert.equal(
+		objects.body.map((l: any) => l.name),
+		['bug', 'ui'],
+	);
 	const one = await s.request('POST', path, { token: carl, raw: '"question"' });
 	assert.is(one.status, 200, '~> a bare string is one label');
-	assert.equal(one.body.map((l: any) => l.name), ['bug', 'question', 'ui']);
+	assert.equal(
+		one.body.map((l: any) => l.name),
+		['bug', 'question', 'ui'],
+	);
 	const set = await s.request('PUT', path, { token: carl, body: [{ name: 'wontfix' }] });
 	assert.is(set.status, 200, '~> PUT takes the bare forms too');
-	assert.equal(set.body.map((l: any) => l.name), ['wontfix']);
+	assert.equal(
+		set.body.map((l: any) => l.name),
+		['wontfix'],
+	);
 	const wrong = await s.request('POST', path, { token: carl, body: [5] });
 	assert.is(wrong.status, 422, '~> a bare array of the wrong type is a validation failure, not a 400');
 	assert.is(wrong.body.errors[0].field, 'labels.0');
@@ -355,44 +473,99 @@ test('issue labels as clients send them: {labels}, a bare array of names or of {
 
 	const { Octokit } = await import('@octokit/rest');
 	const octokit = new Octokit({ auth: carl, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
-	const added = await octokit.rest.issues.addLabels({ owner: 'acme', repo: 'web', issue_number: data.number, labels: ['bug', 'enhancement'] });
+	const added = await octokit.rest.issues.addLabels({
+		owner: 'acme',
+		repo: 'web',
+		issue_number: data.number,
+		labels: ['bug', 'enhancement'],
+	});
 	assert.is(added.status, 200);
-	assert.equal(added.data.map((l) => l.name), ['bug', 'enhancement'], '~> Octokit sends {labels: [...]}');
-	const replaced = await octokit.rest.issues.setLabels({ owner: 'acme', repo: 'web', issue_number: data.number, labels: ['documentation'] });
-	assert.equal(replaced.data.map((l) => l.name), ['documentation']);
+	assert.equal(
+		added.data.map((l) => l.name),
+		['bug', 'enhancement'],
+		'~> Octokit sends {labels: [...]}',
+	);
+	const replaced = await octokit.rest.issues.setLabels({
+		owner: 'acme',
+		repo: 'web',
+		issue_number: data.number,
+		labels: ['documentation'],
+	});
+	assert.equal(
+		replaced.data.map((l) => l.name),
+		['documentation'],
+	);
 	const listed = await octokit.rest.issues.listLabelsOnIssue({ owner: 'acme', repo: 'web', issue_number: data.number });
-	assert.equal(listed.data.map((l) => l.name), ['documentation']);
+	assert.equal(
+		listed.data.map((l) => l.name),
+		['documentation'],
+	);
 	await octokit.rest.issues.removeAllLabels({ owner: 'acme', repo: 'web', issue_number: data.number });
 	assert.equal((await s.get(path, carl)).body, []);
 });
 
 test('writes ignore the read-only and unknown fields clients echo back; known fields of the wrong type stay 422', async () => {
 	const made = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'Echo', labels: ['bug'] } });
-	const echoed = { ...made.body, title: 'Echoed', id: 1, url: '', html_url: '', created_at: 'yesterday', user: { login: 'eve' }, assets: null, assignee: null, assignees: [], milestone: null, reactions: { total_count: 9 } };
+	const echoed = {
+		...made.body,
+		title: 'Echoed',
+		id: 1,
+		url: '',
+		html_url: '',
+		created_at: 'yesterday',
+		user: { login: 'eve' },
+		assets: null,
+		assignee: null,
+		assignees: [],
+		milestone: null,
+		reactions: { total_count: 9 },
+	};
 	const updated = await s.request('PATCH', `/repos/acme/web/issues/${made.body.number}`, { token: olivia, body: echoed });
 	assert.is(updated.status, 200, '~> an issue echoed back is taken');
 	assert.is(updated.body.title, 'Echoed');
 	assert.is(updated.body.id, made.body.id, '~> id and user are read-only');
 	assert.is(updated.body.user.login, 'olivia');
 	assert.is(updated.body.created_at, made.body.created_at);
-	assert.equal(updated.body.labels.map((l: any) => l.name), ['bug'], '~> the echoed label objects name the labels');
-	const wrongType = await s.request('PATCH', `/repos/acme/web/issues/${made.body.number}`, { token: olivia, body: { title: 'x', state: 7 } });
+	assert.equal(
+		updated.body.labels.map((l: any) => l.name),
+		['bug'],
+		'~> the echoed label objects name the labels',
+	);
+	const wrongType = await s.request('PATCH', `/repos/acme/web/issues/${made.body.number}`, {
+		token: olivia,
+		body: { title: 'x', state: 7 },
+	});
 	assert.is(wrongType.status, 422, '~> a known field of the wrong type is 422');
 
-	const label = await s.request('POST', '/repos/acme/web/labels', { token: olivia, body: { name: 'echo', color: 'aabbcc', id: 5, url: '', default: true, node_id: 'x' } });
+	const label = await s.request('POST', '/repos/acme/web/labels', {
+		token: olivia,
+		body: { name: 'echo', color: 'aabbcc', id: 5, url: '', default: true, node_id: 'x' },
+	});
 	assert.is(label.status, 201);
 	assert.is(label.body.default, false, '~> default is read-only');
-	const relabel = await s.request('PATCH', '/repos/acme/web/labels/echo', { token: olivia, body: { ...label.body, new_name: 'echoed', url: '' } });
+	const relabel = await s.request('PATCH', '/repos/acme/web/labels/echo', {
+		token: olivia,
+		body: { ...label.body, new_name: 'echoed', url: '' },
+	});
 	assert.is(relabel.status, 200);
 	assert.is(relabel.body.name, 'echoed');
 	assert.is((await s.request('PATCH', '/repos/acme/web/labels/echoed', { token: olivia, body: { color: 5 } })).status, 422);
 
-	const comment = await s.request('POST', `/repos/acme/web/issues/${made.body.number}/comments`, { token: olivia, body: { body: 'hi', id: 3, user: null, html_url: '', created_at: '' } });
+	const comment = await s.request('POST', `/repos/acme/web/issues/${made.body.number}/comments`, {
+		token: olivia,
+		body: { body: 'hi', id: 3, user: null, html_url: '', created_at: '' },
+	});
 	assert.is(comment.status, 201);
-	const edited = await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, { token: olivia, body: { ...comment.body, body: 'hello' } });
+	const edited = await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, {
+		token: olivia,
+		body: { ...comment.body, body: 'hello' },
+	});
 	assert.is(edited.status, 200);
 	assert.is(edited.body.body, 'hello');
-	assert.is((await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, { token: olivia, body: { body: ['x'] } })).status, 422);
+	assert.is(
+		(await s.request('PATCH', `/repos/acme/web/issues/comments/${comment.body.id}`, { token: olivia, body: { body: ['x'] } })).status,
+		422,
+	);
 });
 
 test('assignees: the list and the check agree, user by user (collaborators, teams with parents, members, base permission)', async () => {
@@ -425,13 +598,21 @@ test('assignees: the list and the check agree, user by user (collaborators, team
 	const refused = await s.request('POST', '/repos/beta/core/issues', { token: bo, body: { title: 'x', assignees: ['pam'] } });
 	assert.is(refused.status, 422, '~> an issue takes only assignable users');
 	const page = await s.get('/repos/beta/core/assignees?per_page=2&page=2', bo);
-	assert.equal(page.body.map((u: any) => u.login), ['rita', 'tess'], '~> paged');
+	assert.equal(
+		page.body.map((u: any) => u.login),
+		['rita', 'tess'],
+		'~> paged',
+	);
 	assert.match(page.headers.get('link') ?? '', 'rel="prev"');
 	assert.is((await s.get('/repos/beta/core/assignees', eve)).status, 404, '~> a hidden private repository');
 	assert.is((await s.get('/repos/beta/core/assignees')).status, 404, '~> anonymous callers see no private repository');
 	const web = await s.get('/repos/acme/web/assignees');
 	assert.is(web.status, 200, '~> public repositories list without a token');
-	assert.equal(web.body.map((u: any) => u.login).filter((l: string) => ['olivia', 'mia', 'carl', 'eve'].includes(l)), ['carl', 'mia', 'olivia'], '~> every member of a public repository’s organization, collaborators with push');
+	assert.equal(
+		web.body.map((u: any) => u.login).filter((l: string) => ['olivia', 'mia', 'carl', 'eve'].includes(l)),
+		['carl', 'mia', 'olivia'],
+		'~> every member of a public repository’s organization, collaborators with push',
+	);
 });
 
 test.run();

@@ -41,7 +41,10 @@ test('a second serve on the same folder exits at once, naming the first', async 
 	assert.is(second.code, 1);
 	assert.is(second.stdout, '');
 	const line = second.stderr;
-	assert.match(line, /^gitstead: error: the data folder \S+ is in use by another Gitstead server \([^\n]+\); stop it first, or choose another --data-dir\n$/);
+	assert.match(
+		line,
+		/^gitstead: error: the data folder \S+ is in use by another Gitstead server \([^\n]+\); stop it first, or choose another --data-dir\n$/,
+	);
 	assert.ok(line.includes(`pid ${first.child.pid} on host ${hostname()}`), `~> names the holder: ${line}`);
 	assert.ok(line.includes(`listening on ${first.address}`), '~> and its address');
 	assert.match(line, /started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
@@ -53,7 +56,9 @@ test('a second serve on the same folder exits at once, naming the first', async 
 test('after SIGKILL a new serve starts at once; a clean stop releases the lock', async () => {
 	const first = running[0];
 	first.child.kill('SIGKILL');
-	await new Promise((done) => (first.child.exitCode !== null || first.child.signalCode !== null ? done(null) : first.child.once('exit', done)));
+	await new Promise((done) =>
+		first.child.exitCode !== null || first.child.signalCode !== null ? done(null) : first.child.once('exit', done),
+	);
 	assert.ok(existsSync(join(data, LOCK_DESCRIPTION_FILE)), '~> the killed holder left its description behind');
 	const killed = Date.now();
 	const second = await start();

@@ -75,20 +75,44 @@ test('json: every line is JSON; one access line per request, its request id the 
 	};
 	try {
 		const auth = { Authorization: `Bearer ${token}` };
-		await track('/user', call(served.address, 'GET', '/api/v3/user?access_token=SECRET-QUERY-TOKEN&client_secret=SECRET-CLIENT', { ...auth, Cookie: 'session=SECRET-COOKIE' }));
-		await track('/repos/{owner}/{repo}/issues/{issue_number}', call(served.address, 'GET', '/api/v3/repos/admin/missing/issues/7', auth));
-		await track('/user/repos', call(served.address, 'POST', '/api/v3/user/repos', { ...auth, 'Content-Type': 'application/json' }, '{"name":"demo"}'));
-		await track('/repos/{owner}/{repo}', call(served.address, 'GET', '/repos/admin/demo?token=SECRET-TOKEN-PARAM', { Authorization: `token ${token}` }));
-		await track('/users/{username}', call(served.address, 'GET', '/api/v3/users/admin', { Authorization: 'Bearer ghp_NotARealTokenButSecretLooking0000000' }));
+		await track(
+			'/user',
+			call(served.address, 'GET', '/api/v3/user?access_token=SECRET-QUERY-TOKEN&client_secret=SECRET-CLIENT', {
+				...auth,
+				Cookie: 'session=SECRET-COOKIE',
+			}),
+		);
+		await track(
+			'/repos/{owner}/{repo}/issues/{issue_number}',
+			call(served.address, 'GET', '/api/v3/repos/admin/missing/issues/7', auth),
+		);
+		await track(
+			'/user/repos',
+			call(served.address, 'POST', '/api/v3/user/repos', { ...auth, 'Content-Type': 'application/json' }, '{"name":"demo"}'),
+		);
+		await track(
+			'/repos/{owner}/{repo}',
+			call(served.address, 'GET', '/repos/admin/demo?token=SECRET-TOKEN-PARAM', { Authorization: `token ${token}` }),
+		);
+		await track(
+			'/users/{username}',
+			call(served.address, 'GET', '/api/v3/users/admin', { Authorization: 'Bearer ghp_NotARealTokenButSecretLooking0000000' }),
+		);
 		await track('unmatched', call(served.address, 'GET', '/api/v3/no/such/thing?code=SECRET-CODE&state=SECRET-STATE'));
 		await track('preflight', call(served.address, 'OPTIONS', '/api/v3/user'));
 		await track('web:avatar', call(served.address, 'GET', '/avatars/u/1'));
 		await track('web:feed', call(served.address, 'GET', '/timeline'));
-		await track('web:codeload', call(served.address, 'GET', `/_codeload/admin/demo/legacy.tar.gz/${'0'.repeat(40)}?token=SECRET-CODELOAD`));
+		await track(
+			'web:codeload',
+			call(served.address, 'GET', `/_codeload/admin/demo/legacy.tar.gz/${'0'.repeat(40)}?token=SECRET-CODELOAD`),
+		);
 		const forged = await track('/meta', call(served.address, 'GET', '/api/v3/meta', { 'X-Request-Id': 'forged-by-the-client' }));
 		assert.is.not(forged.id, 'forged-by-the-client', '~> X-Request-Id from a peer that is not a trusted proxy is ignored');
 		await track('unmatched', call(served.address, 'GET', `/api/v3/${'x'.repeat(9000)}`));
-		const tooLarge = await raw(served.address, `POST /api/v3/user/repos HTTP/1.1\r\nHost: x\r\nContent-Length: ${6 * 1024 * 1024}\r\n\r\n`);
+		const tooLarge = await raw(
+			served.address,
+			`POST /api/v3/user/repos HTTP/1.1\r\nHost: x\r\nContent-Length: ${6 * 1024 * 1024}\r\n\r\n`,
+		);
 		assert.match(tooLarge, /^HTTP\/1\.1 413 /, '~> a body over the limit: 413');
 		ids.push(/X-GitHub-Request-Id: (\S+)/i.exec(tooLarge)![1]);
 		expect.push({ route: 'unmatched', status: 413 });
@@ -139,7 +163,10 @@ test('json: every line is JSON; one access line per request, its request id the 
 	for (const secret of [token, 'SECRET', 'ghp_NotARealToken']) {
 		assert.not.ok(stderr.includes(secret), `~> "${secret.slice(0, 12)}…" appears nowhere in the log`);
 	}
-	assert.ok(entries.some((entry) => /^stopped in \d+ ms$/.test(entry.msg as string)), '~> the shutdown is logged');
+	assert.ok(
+		entries.some((entry) => /^stopped in \d+ ms$/.test(entry.msg as string)),
+		'~> the shutdown is logged',
+	);
 });
 
 test('logfmt by default: time=… level=… msg=… key=value; --log-level warn drops the info lines', async () => {
@@ -154,7 +181,11 @@ test('logfmt by default: time=… level=… msg=… key=value; --log-level warn 
 		assert.ok(['debug', 'info', 'warn', 'error'].includes(entry.level), '~> a level');
 		assert.type(entry.msg, 'string');
 	}
-	assert.match(lines(served.stderr())[0], /^time=\S+ level=info msg="Gitstead \S+ serving http:\S+" listen=http:/, '~> time, level, msg first');
+	assert.match(
+		lines(served.stderr())[0],
+		/^time=\S+ level=info msg="Gitstead \S+ serving http:\S+" listen=http:/,
+		'~> time, level, msg first',
+	);
 	const access = parsed.filter((entry) => entry.msg === 'request');
 	assert.is(access.length, 1, '~> one access line');
 	assert.is(access[0].request_id, res.id, '~> with the answer’s request id');

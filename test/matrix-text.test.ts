@@ -31,8 +31,7 @@ const implemented = (row: TextRow) => routes.some((r) => r.method === row.method
  * Rows of the matrix no route serves yet (issue 13 builds them). The test fails when a row here is
  * built (take it out) or when a row not here is missing (a route was lost).
  */
-const PENDING = new Set<string>([
-]);
+const PENDING = new Set<string>([]);
 
 /**
  * Bodies of write rows whose 2xx needs one (GitHub's required fields), by row; `ctx` gives the
@@ -63,24 +62,43 @@ const BODIES: Record<string, (ctx: Fixture) => unknown> = {
 	'PATCH /orgs/{org}': () => ({ description: 'Anvils and more' }),
 	'PUT /orgs/{org}/actions/permissions': () => ({ enabled_repositories: 'all', allowed_actions: 'all' }),
 	'PUT /orgs/{org}/actions/permissions/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
-	'PUT /orgs/{org}/actions/permissions/selected-actions': () => ({ github_owned_allowed: true, verified_allowed: true, patterns_allowed: ['docker/*'] }),
+	'PUT /orgs/{org}/actions/permissions/selected-actions': () => ({
+		github_owned_allowed: true,
+		verified_allowed: true,
+		patterns_allowed: ['docker/*'],
+	}),
 	'PUT /orgs/{org}/actions/permissions/workflow': () => ({ default_workflow_permissions: 'write' }),
 	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': () => ({ days: 30 }),
 	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': () => ({ approval_policy: 'all_external_contributors' }),
 	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': () => ({ run_workflows_from_fork_pull_requests: true }),
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': () => ({ enabled_repositories: 'selected' }),
-	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': (ctx) => ({
+		selected_repository_ids: [Number(ctx.params.repository_id)],
+	}),
 	'PUT /orgs/{org}/actions/oidc/customization/sub': () => ({ include_claim_keys: ['repo', 'context'] }),
 	'POST /orgs/{org}/actions/runner-groups': () => ({ name: 'Builders' }),
 	'PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}': () => ({ name: 'Renamed' }),
-	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
+	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': (ctx) => ({
+		selected_repository_ids: [Number(ctx.params.repository_id)],
+	}),
 	'PUT /orgs/{org}/settings/immutable-releases/repositories': (ctx) => ({ selected_repository_ids: [Number(ctx.params.repository_id)] }),
 	'PATCH /orgs/{org}/teams/{team_slug}/external-groups': (ctx) => ({ group_id: Number(ctx.params.group_id) }),
 	// The fixture's app is installed already (on app and lib): installing it again answers 200.
-	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': (ctx) => ({ client_id: ctx.params.client_id, repository_selection: 'selected', repositories: ['app'] }),
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': () => ({ repository_selection: 'selected', repositories: ['app'] }),
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': () => ({ repositories: ['app'] }),
-	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': () => ({ repositories: ['lib'] }),
+	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': (ctx) => ({
+		client_id: ctx.params.client_id,
+		repository_selection: 'selected',
+		repositories: ['app'],
+	}),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': () => ({
+		repository_selection: 'selected',
+		repositories: ['app'],
+	}),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': () => ({
+		repositories: ['app'],
+	}),
+	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': () => ({
+		repositories: ['lib'],
+	}),
 };
 
 /** A ruleset the rulesets rows create or find. */
@@ -154,21 +172,34 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		const ruleset = await s.request('POST', `/orgs/${org}/rulesets`, { token: owner, body: RULESET });
 		assert.is(ruleset.status, 201, `~> ${id(row)}: fixture ruleset`);
 		const history = await s.request('GET', `/orgs/${org}/rulesets/${ruleset.body.id}/history`, { token: owner });
-		await s.request('PUT', `/repos/${org}/app/contents/README.md`, { token: owner, body: { message: 'readme', content: Buffer.from('hi').toString('base64') } });
+		await s.request('PUT', `/repos/${org}/app/contents/README.md`, {
+			token: owner,
+			body: { message: 'readme', content: Buffer.from('hi').toString('base64') },
+		});
 		const suites = await s.request('GET', `/orgs/${org}/rulesets/rule-suites`, { token: owner });
 		assert.ok(suites.body.length > 0, `~> ${id(row)}: fixture rule suite`);
-		Object.assign(rulesets, { ruleset_id: String(ruleset.body.id), version_id: String(history.body[0].version_id), rule_suite_id: String(suites.body[0].id) });
+		Object.assign(rulesets, {
+			ruleset_id: String(ruleset.body.id),
+			version_id: String(history.body[0].version_id),
+			rule_suite_id: String(suites.body[0].id),
+		});
 	}
 	// {configuration_id}: a code security configuration of the organization; the immutable-releases
 	// repository rows need the policy on `selected`.
 	let configurationId = '';
 	if (row.path.includes('/code-security/configurations/{configuration_id}')) {
-		const configuration = await s.request('POST', `/orgs/${org}/code-security/configurations`, { token: owner, body: { name: 'Matrix', description: 'For the walk' } });
+		const configuration = await s.request('POST', `/orgs/${org}/code-security/configurations`, {
+			token: owner,
+			body: { name: 'Matrix', description: 'For the walk' },
+		});
 		assert.is(configuration.status, 201, `~> ${id(row)}: fixture configuration`);
 		configurationId = String(configuration.body.id);
 	}
 	if (row.path.includes('/settings/immutable-releases/repositories')) {
-		const selected = await s.request('PUT', `/orgs/${org}/settings/immutable-releases`, { token: owner, body: { enforced_repositories: 'selected' } });
+		const selected = await s.request('PUT', `/orgs/${org}/settings/immutable-releases`, {
+			token: owner,
+			body: { enforced_repositories: 'selected' },
+		});
 		assert.ok(selected.status < 300, `~> ${id(row)}: fixture immutable-releases policy (${selected.status})`);
 	}
 	// Actions settings: the repository lists need the `selected` policies; {runner_group_id}: a group
@@ -177,21 +208,35 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		await s.request('PUT', `/orgs/${org}/actions/permissions`, { token: owner, body: { enabled_repositories: 'selected' } });
 	}
 	if (/\/actions\/permissions\/selected-actions/.test(row.path)) {
-		await s.request('PUT', `/orgs/${org}/actions/permissions`, { token: owner, body: { enabled_repositories: 'all', allowed_actions: 'selected' } });
+		await s.request('PUT', `/orgs/${org}/actions/permissions`, {
+			token: owner,
+			body: { enabled_repositories: 'all', allowed_actions: 'selected' },
+		});
 	}
 	if (/\/actions\/permissions\/self-hosted-runners\/repositories/.test(row.path)) {
-		await s.request('PUT', `/orgs/${org}/actions/permissions/self-hosted-runners`, { token: owner, body: { enabled_repositories: 'selected' } });
+		await s.request('PUT', `/orgs/${org}/actions/permissions/self-hosted-runners`, {
+			token: owner,
+			body: { enabled_repositories: 'selected' },
+		});
 	}
 	let runnerGroupId = '';
 	if (row.path.includes('{runner_group_id}')) {
-		const group = await s.request('POST', `/orgs/${org}/actions/runner-groups`, { token: owner, body: { name: 'Printers', visibility: 'selected' } });
+		const group = await s.request('POST', `/orgs/${org}/actions/runner-groups`, {
+			token: owner,
+			body: { name: 'Printers', visibility: 'selected' },
+		});
 		assert.is(group.status, 201, `~> ${id(row)}: fixture runner group`);
 		runnerGroupId = String(group.body.id);
 	}
 	// {group_id}: an external group of the organization (imported; mike is its member).
 	let groupId = '0';
 	if (row.path.includes('external-group')) {
-		const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization(org)!, [{ group_name: 'Engineering', members: [{ member_login: 'mike' }] }], isoSeconds(s.clock.now));
+		const [group] = importExternalGroups(
+			s.app,
+			s.app.stores.accounts.organization(org)!,
+			[{ group_name: 'Engineering', members: [{ member_login: 'mike' }] }],
+			isoSeconds(s.clock.now),
+		);
 		groupId = String(group.group_id);
 	}
 	// {installation_id}: an app of the organization installed on app and lib (enterprise rows).
@@ -203,7 +248,13 @@ async function fixture(row: TextRow): Promise<Fixture> {
 		const now = isoSeconds(s.clock.now);
 		const orgRow = s.app.stores.accounts.organization(org)!;
 		const made = createApp(s.app, { name: `Installer ${counter}`, owner: orgRow, permissions: { contents: 'read' } }, now);
-		const installed = installOnOrganization(s.app, orgRow, { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app', 'lib'] }, null, now);
+		const installed = installOnOrganization(
+			s.app,
+			orgRow,
+			{ client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app', 'lib'] },
+			null,
+			now,
+		);
 		installationId = String(installed.installation.id);
 		clientId = made.app.client_id;
 	}
@@ -259,7 +310,11 @@ test('every row of the text is encoded with its permission, token kinds and mark
 		assert.is(mine!.multiple, row.multiple, `~> ${id(row)}: the spec's * mark`);
 		assert.is(mine!.rejects.includes('installation'), row.rejectsInstallation, `~> ${id(row)}: installation tokens`);
 		if (!row.multiple) assert.equal(mine!.policy, [{ [row.key]: row.level }], `~> ${id(row)}: ${row.key} ${row.level}`);
-		else assert.ok((mine!.policy[0] as Record<string, string>)[row.key] !== undefined || Object.keys(mine!.policy[0]).length > 1, `~> ${id(row)}: names its permissions`);
+		else
+			assert.ok(
+				(mine!.policy[0] as Record<string, string>)[row.key] !== undefined || Object.keys(mine!.policy[0]).length > 1,
+				`~> ${id(row)}: names its permissions`,
+			);
 	}
 	const named = new Set(rows.map(id));
 	for (const row of MATRIX) assert.ok(named.has(id(row)), `~> ${id(row)} is named by the spec's text`);
@@ -290,7 +345,11 @@ test('every route over HTTP: the header, 403 for a member without the permission
 		assert.is(refused.headers.get('x-accepted-github-permissions'), header, `~> ${name}: X-Accepted-GitHub-Permissions`);
 		if (routes.find((r) => r.method === row.method && r.path === row.path)!.access === 'public') {
 			// A route anonymous callers may read answers a token without the permission as them.
-			assert.is.not(refused.body?.message, MESSAGES.byPersonalAccessToken, `~> ${name}: a member's token without ${header} gets the public view`);
+			assert.is.not(
+				refused.body?.message,
+				MESSAGES.byPersonalAccessToken,
+				`~> ${name}: a member's token without ${header} gets the public view`,
+			);
 		} else {
 			assert.is(refused.status, 403, `~> ${name}: a member's token without ${header} is refused`);
 			assert.is(refused.body.message, MESSAGES.byPersonalAccessToken, `~> ${name}: GitHub's message`);
@@ -299,7 +358,10 @@ test('every route over HTTP: the header, 403 for a member without the permission
 		const caller = CALLER[name] ?? 'olivia';
 		const holder = s.token(caller, { kind: 'fine-grained', org: ctx.org, permissions: grant });
 		const passed = await s.request(row.method, path, { token: holder, body });
-		assert.ok(passed.status >= 200 && passed.status < 300, `~> ${name}: ${caller}'s token with ${header} succeeds (got ${passed.status} ${passed.text.slice(0, 200)})`);
+		assert.ok(
+			passed.status >= 200 && passed.status < 300,
+			`~> ${name}: ${caller}'s token with ${header} succeeds (got ${passed.status} ${passed.text.slice(0, 200)})`,
+		);
 	}
 });
 

@@ -40,7 +40,10 @@ test.before(async () => {
 		},
 	});
 	const history = await s.request('GET', `/orgs/acme/rulesets/${ruleset.body.id}/history`, { token: owner });
-	await s.request('PUT', '/repos/acme/app/contents/README.md', { token: owner, body: { message: 'readme', content: Buffer.from('hi').toString('base64') } });
+	await s.request('PUT', '/repos/acme/app/contents/README.md', {
+		token: owner,
+		body: { message: 'readme', content: Buffer.from('hi').toString('base64') },
+	});
 	const suites = await s.request('GET', '/orgs/acme/rulesets/rule-suites', { token: owner });
 	const configuration = await s.request('POST', '/orgs/acme/code-security/configurations', { token: owner, body: { name: 'Matrix' } });
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;

@@ -60,7 +60,10 @@ test('organizations – GET /orgs/{org}: public view vs members vs owners', asyn
 });
 
 test('organizations – PATCH by owners only, validated', async () => {
-	const res = await s.request('PATCH', '/orgs/acme', { token: owner, body: { name: 'Acme Corp', description: 'Makers', billing_email: 'b@acme.test' } });
+	const res = await s.request('PATCH', '/orgs/acme', {
+		token: owner,
+		body: { name: 'Acme Corp', description: 'Makers', billing_email: 'b@acme.test' },
+	});
 	assert.is(res.status, 200);
 	assert.is(res.body.name, 'Acme Corp');
 	assert.is(res.body.billing_email, 'b@acme.test');
@@ -74,7 +77,10 @@ test('organizations – PATCH by owners only, validated', async () => {
 
 test('organizations – lists for the user and for everyone', async () => {
 	const mine = await s.get('/user/orgs', member);
-	assert.equal(mine.body.map((o: any) => o.login), ['acme']);
+	assert.equal(
+		mine.body.map((o: any) => o.login),
+		['acme'],
+	);
 	const pub = await s.get('/users/mike/orgs');
 	assert.equal(pub.body, [], '~> concealed memberships are not public');
 	const all = await s.get('/organizations');
@@ -88,7 +94,10 @@ test('members – members see concealed members, others see public members only'
 	assert.equal((await s.get('/orgs/acme/members')).body, []);
 	assert.equal((await s.get('/orgs/acme/members', outsider)).body, []);
 	const admins = await s.get('/orgs/acme/members?role=admin', member);
-	assert.equal(admins.body.map((m: any) => m.login), ['olivia']);
+	assert.equal(
+		admins.body.map((m: any) => m.login),
+		['olivia'],
+	);
 	assert.equal((await s.get('/orgs/acme/members?filter=2fa_insecure', member)).body, []);
 	assert.is((await s.get('/orgs/acme/members?role=boss', member)).status, 422);
 });
@@ -97,11 +106,20 @@ test('public members – publicize and conceal your own membership only', async 
 	assert.is((await s.request('PUT', '/orgs/acme/public_members/mike', { token: member })).status, 204);
 	assert.is((await s.request('PUT', '/orgs/acme/public_members/nina', { token: member })).status, 403);
 	assert.is((await s.request('PUT', '/orgs/acme/public_members/oscar', { token: outsider })).status, 403);
-	assert.equal((await s.get('/orgs/acme/public_members')).body.map((m: any) => m.login), ['mike']);
-	assert.equal((await s.get('/orgs/acme/members')).body.map((m: any) => m.login), ['mike']);
+	assert.equal(
+		(await s.get('/orgs/acme/public_members')).body.map((m: any) => m.login),
+		['mike'],
+	);
+	assert.equal(
+		(await s.get('/orgs/acme/members')).body.map((m: any) => m.login),
+		['mike'],
+	);
 	assert.is((await s.get('/orgs/acme/public_members/mike')).status, 204);
 	assert.is((await s.get('/orgs/acme/public_members/nina')).status, 404);
-	assert.equal((await s.get('/users/mike/orgs')).body.map((o: any) => o.login), ['acme']);
+	assert.equal(
+		(await s.get('/users/mike/orgs')).body.map((o: any) => o.login),
+		['acme'],
+	);
 	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { members: 'write' } });
 	assert.is((await s.request('PUT', '/orgs/acme/public_members/mike', { token: app })).status, 403, '~> not for installation tokens');
 	assert.is((await s.request('DELETE', '/orgs/acme/public_members/mike', { token: member })).status, 204);
@@ -127,7 +145,10 @@ test('memberships – owners invite; the user accepts', async () => {
 	assert.is((await s.get('/orgs/acme/members/pat', member)).status, 404, '~> pending is not a member yet');
 	const pat = s.fullToken('pat');
 	const pending = await s.get('/user/memberships/orgs?state=pending', pat);
-	assert.equal(pending.body.map((m: any) => m.organization.login), ['acme']);
+	assert.equal(
+		pending.body.map((m: any) => m.organization.login),
+		['acme'],
+	);
 	const own = await s.get('/orgs/acme/memberships/pat', pat);
 	assert.is(own.status, 200, '~> invitees may read their own membership');
 	const badState = await s.request('PATCH', '/user/memberships/orgs/acme', { token: pat, body: { state: 'pending' } });
@@ -161,7 +182,10 @@ test('memberships – role changes, denials, last owner', async () => {
 
 test('members – removal takes teams and repository access away', async () => {
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'secret-repo', private: true } });
-	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed', maintainers: ['pat'], repo_names: ['acme/secret-repo'] } });
+	await s.request('POST', '/orgs/acme/teams', {
+		token: owner,
+		body: { name: 'Crew', privacy: 'closed', maintainers: ['pat'], repo_names: ['acme/secret-repo'] },
+	});
 	const pat = s.fullToken('pat');
 	assert.is((await s.get('/repos/acme/secret-repo', pat)).status, 200);
 	assert.is((await s.request('DELETE', '/orgs/acme/members/pat', { token: member })).status, 403);
@@ -169,7 +193,11 @@ test('members – removal takes teams and repository access away', async () => {
 	assert.is((await s.get('/orgs/acme/teams/crew/memberships/pat', owner)).status, 404);
 	assert.is((await s.get('/repos/acme/secret-repo', pat)).status, 404, '~> private repositories are hidden again');
 	assert.is((await s.request('DELETE', '/orgs/acme/members/pat', { token: owner })).status, 404);
-	assert.is((await s.request('DELETE', '/orgs/acme/memberships/nina', { token: owner })).status, 204, '~> an owner can be removed when another remains');
+	assert.is(
+		(await s.request('DELETE', '/orgs/acme/memberships/nina', { token: owner })).status,
+		204,
+		'~> an owner can be removed when another remains',
+	);
 });
 
 test('tokens bound to one organization – no self-service in other organizations (code review)', async () => {
@@ -195,9 +223,16 @@ test('tokens bound to one organization – no self-service in other organization
 	assert.is(mine.body.message, 'Resource not accessible by personal access token');
 	assert.is((await s.get('/user/memberships/orgs/acme', acmeOnly)).status, 200);
 	const list = await s.get('/user/memberships/orgs', acmeOnly);
-	assert.equal(list.body.map((m: any) => m.organization.login), ['acme'], '~> lists only the organization the token reaches');
+	assert.equal(
+		list.body.map((m: any) => m.organization.login),
+		['acme'],
+		'~> lists only the organization the token reaches',
+	);
 	const orgs = await s.get('/user/orgs', acmeOnly);
-	assert.equal(orgs.body.map((o: any) => o.login), ['acme']);
+	assert.equal(
+		orgs.body.map((o: any) => o.login),
+		['acme'],
+	);
 	const all = await s.get('/user/memberships/orgs', s.fullToken('alice'));
 	assert.equal(all.body.map((m: any) => m.organization.login).sort(), ['acme', 'beta'], '~> a classic token lists every membership');
 	// A user-to-server token for acme cannot accept an invitation to beta.
@@ -208,7 +243,11 @@ test('tokens bound to one organization – no self-service in other organization
 	const accept = await s.request('PATCH', '/user/memberships/orgs/beta', { token: uts, body: { state: 'active' } });
 	assert.is(accept.status, 403);
 	assert.is(accept.body.message, 'Resource not accessible by integration');
-	assert.is((await s.request('PATCH', '/user/memberships/orgs/acme', { token: uts, body: { state: 'active' } })).status, 200, '~> acme it reaches');
+	assert.is(
+		(await s.request('PATCH', '/user/memberships/orgs/acme', { token: uts, body: { state: 'active' } })).status,
+		200,
+		'~> acme it reaches',
+	);
 	const still = await s.get('/orgs/beta/memberships/carol', s.fullToken('bert'));
 	assert.is(still.body.state, 'pending', '~> the invitation is still pending');
 });
@@ -239,10 +278,19 @@ async function repofarm(): Promise<Record<string, string | undefined>> {
 	await create('Zeta', 'private');
 	s.clock.advance(2000);
 	await create('alpha', 'public');
-	assert.is((await s.request('POST', '/repos/repofarm/src/forks', { token: own, body: { organization: 'repofarm', name: 'src-fork' } })).status, 202);
+	assert.is(
+		(await s.request('POST', '/repos/repofarm/src/forks', { token: own, body: { organization: 'repofarm', name: 'src-fork' } })).status,
+		202,
+	);
 	// Grants: a parent team (inherited by its child team) and a direct collaborator.
-	const parent = await s.request('POST', '/orgs/repofarm/teams', { token: own, body: { name: 'Vaulters', privacy: 'closed', maintainers: ['rfteam'] } });
-	await s.request('POST', '/orgs/repofarm/teams', { token: own, body: { name: 'Juniors', parent_team_id: parent.body.id, maintainers: ['rfchild'] } });
+	const parent = await s.request('POST', '/orgs/repofarm/teams', {
+		token: own,
+		body: { name: 'Vaulters', privacy: 'closed', maintainers: ['rfteam'] },
+	});
+	await s.request('POST', '/orgs/repofarm/teams', {
+		token: own,
+		body: { name: 'Juniors', parent_team_id: parent.body.id, maintainers: ['rfchild'] },
+	});
 	await s.request('PUT', '/orgs/repofarm/teams/vaulters/repos/repofarm/vault', { token: own, body: { permission: 'push' } });
 	await s.request('PUT', '/orgs/repofarm/teams/juniors/repos/repofarm/Zeta', { token: own, body: { permission: 'maintain' } });
 	const farm = s.app.stores.accounts.organization('repofarm')!;
@@ -285,7 +333,13 @@ function listForm(repo: any) {
 test('organization repositories – the list shows each caller exactly what GET /repos shows, in order (code review)', async () => {
 	const callers = await repofarm();
 	const key = (repo: any, sort: string) =>
-		sort === 'full_name' ? repo.name.toLowerCase() : sort === 'updated' ? repo.updated_at : sort === 'pushed' ? (repo.pushed_at ?? '') : repo.created_at;
+		sort === 'full_name'
+			? repo.name.toLowerCase()
+			: sort === 'updated'
+				? repo.updated_at
+				: sort === 'pushed'
+					? (repo.pushed_at ?? '')
+					: repo.created_at;
 	const types: Record<string, (repo: any) => boolean> = {
 		all: () => true,
 		member: () => true,
@@ -322,8 +376,13 @@ test('organization repositories – the list shows each caller exactly what GET 
 	}
 	// A few facts the comparison relies on.
 	await s.request('PATCH', '/orgs/repofarm', { token: callers.owner, body: { default_repository_permission: 'none' } });
-	const names = async (token: string | undefined) => (await s.get('/orgs/repofarm/repos?per_page=100&sort=full_name', token)).body.map((r: any) => r.name);
-	assert.equal(await names(callers.child), ['alpha', 'docs', 'inner', 'src', 'src-fork', 'vault', 'Zeta'], '~> inherited and own team grants');
+	const names = async (token: string | undefined) =>
+		(await s.get('/orgs/repofarm/repos?per_page=100&sort=full_name', token)).body.map((r: any) => r.name);
+	assert.equal(
+		await names(callers.child),
+		['alpha', 'docs', 'inner', 'src', 'src-fork', 'vault', 'Zeta'],
+		'~> inherited and own team grants',
+	);
 	assert.equal(await names(callers.collaborator), ['alpha', 'docs', 'shared', 'src', 'src-fork']);
 	assert.equal(await names(callers.anonymous), ['alpha', 'docs', 'src', 'src-fork']);
 	assert.equal((await s.get('/orgs/repofarm/repos?type=private', callers.ownerPublicRepo)).body, []);
@@ -333,9 +392,14 @@ test('organization repositories – the list shows each caller exactly what GET 
 test('organization repositories – a constant number of permission queries, whatever the number of repositories (code review)', async () => {
 	const { stores } = s.app;
 	const own = s.fullToken('rfowner');
-	for (let i = 0; i < 20; i++) await s.request('POST', '/orgs/repofarm/repos', { token: own, body: { name: `bulk-${i}`, private: i % 2 === 0 } });
+	for (let i = 0; i < 20; i++)
+		await s.request('POST', '/orgs/repofarm/repos', { token: own, body: { name: `bulk-${i}`, private: i % 2 === 0 } });
 	const counts = { membership: 0, collaborator: 0, teams: 0 };
-	const original = { get: stores.memberships.get, collaboratorPermission: stores.repos.collaboratorPermission, teamPermissions: stores.repos.teamPermissions };
+	const original = {
+		get: stores.memberships.get,
+		collaboratorPermission: stores.repos.collaboratorPermission,
+		teamPermissions: stores.repos.teamPermissions,
+	};
 	stores.memberships.get = (...args) => (counts.membership++, original.get(...args));
 	stores.repos.collaboratorPermission = (...args) => (counts.collaborator++, original.collaboratorPermission(...args));
 	stores.repos.teamPermissions = (...args) => (counts.teams++, original.teamPermissions(...args));

@@ -46,7 +46,9 @@ function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
 	return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...extra };
 }
 function git(args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
-	return execFileSync('git', args, { cwd: repo, input: options.input, env: gitEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8').trim();
+	return execFileSync('git', args, { cwd: repo, input: options.input, env: gitEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] })
+		.toString('utf8')
+		.trim();
 }
 /** git that may exit 1 (merge-tree on conflicts): stdout and status. */
 function gitStatus(args: string[]): { status: number; stdout: string } {
@@ -95,7 +97,10 @@ async function commit(files: Files, parents: string[], message: string): Promise
 	for (const [path, file] of Object.entries(files)) {
 		const { content, mode } = norm(file);
 		if (Buffer.isBuffer(content)) {
-			const blob = await s.request('POST', `${R}/blobs`, { token, body: { content: content.toString('base64'), encoding: 'base64' } });
+			const blob = await s.request('POST', `${R}/blobs`, {
+				token,
+				body: { content: content.toString('base64'), encoding: 'base64' },
+			});
 			assert.is(blob.status, 201);
 			tree.push({ path, mode, type: 'blob', sha: blob.body.sha });
 		} else {
@@ -105,9 +110,19 @@ async function commit(files: Files, parents: string[], message: string): Promise
 	const made = await s.request('POST', `${R}/trees`, { token, body: { tree } });
 	assert.is(made.status, 201, `~> ${made.text}`);
 	const person = { ...AUTHOR, date: date.iso };
-	const created = await s.request('POST', `${R}/commits`, { token, body: { message, tree: made.body.sha, parents, author: person, committer: person } });
+	const created = await s.request('POST', `${R}/commits`, {
+		token,
+		body: { message, tree: made.body.sha, parents, author: person, committer: person },
+	});
 	assert.is(created.status, 201, `~> ${created.text}`);
-	const env = { GIT_AUTHOR_NAME: AUTHOR.name, GIT_AUTHOR_EMAIL: AUTHOR.email, GIT_AUTHOR_DATE: date.git, GIT_COMMITTER_NAME: AUTHOR.name, GIT_COMMITTER_EMAIL: AUTHOR.email, GIT_COMMITTER_DATE: date.git };
+	const env = {
+		GIT_AUTHOR_NAME: AUTHOR.name,
+		GIT_AUTHOR_EMAIL: AUTHOR.email,
+		GIT_AUTHOR_DATE: date.git,
+		GIT_COMMITTER_NAME: AUTHOR.name,
+		GIT_COMMITTER_EMAIL: AUTHOR.email,
+		GIT_COMMITTER_DATE: date.git,
+	};
 	const gitCommit = git(['commit-tree', gitTree(files), ...parents.flatMap((p) => ['-p', p])], { input: message, env });
 	assert.is(created.body.sha, gitCommit, '~> Gitstead and git made the same commit');
 	return gitCommit;
@@ -146,7 +161,12 @@ function engineMerge(ours: string, theirs: string) {
 	return mergeTrees(s.app, repoId, base ? treeOf(base) : null, treeOf(ours), treeOf(theirs), NOW);
 }
 
-async function expectClean(name: string, base: Files, ours: Record<string, File | null>, theirs: Record<string, File | null>): Promise<string> {
+async function expectClean(
+	name: string,
+	base: Files,
+	ours: Record<string, File | null>,
+	theirs: Record<string, File | null>,
+): Promise<string> {
 	const h = await history(base, ours, theirs);
 	const expected = gitMergeTree(h.ours, h.theirs);
 	assert.equal(expected.conflicts, [], `~> ${name}: git merges it cleanly`);
@@ -157,7 +177,13 @@ async function expectClean(name: string, base: Files, ours: Record<string, File 
 	return expected.tree;
 }
 
-async function expectConflicts(name: string, base: Files, ours: Record<string, File | null>, theirs: Record<string, File | null>, reasons: Record<string, string>): Promise<MergeConflict[]> {
+async function expectConflicts(
+	name: string,
+	base: Files,
+	ours: Record<string, File | null>,
+	theirs: Record<string, File | null>,
+	reasons: Record<string, string>,
+): Promise<MergeConflict[]> {
 	const h = await history(base, ours, theirs);
 	const expected = gitMergeTree(h.ours, h.theirs);
 	const before = objectCount();
@@ -239,7 +265,9 @@ if (!hasGit) {
 			writeFileSync(join(dir, 'base'), base);
 			writeFileSync(join(dir, 'ours'), ours);
 			writeFileSync(join(dir, 'theirs'), theirs);
-			const run = spawnSync('git', ['merge-file', '-p', '-q', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')], { env: gitEnv() });
+			const run = spawnSync('git', ['merge-file', '-p', '-q', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')], {
+				env: gitEnv(),
+			});
 			const expected = run.status === 0 ? run.stdout.toString('latin1') : null;
 			if (mergeText(base, ours, theirs) !== expected) disagree.push(JSON.stringify({ base, ours, theirs }));
 		}
@@ -261,55 +289,195 @@ if (!hasGit) {
 
 	test('clean merges – the tree git merge-tree --write-tree writes', async () => {
 		await expectClean('disjoint files', { 'a.txt': 'a\n', 'b.txt': 'b\n' }, { 'a.txt': 'a2\n' }, { 'b.txt': 'b2\n' });
-		await expectClean('same file, different regions', { 'f.txt': TEN }, { 'f.txt': TEN.replace('two', 'TWO') }, { 'f.txt': TEN.replace('nine', 'NINE') });
-		await expectClean('the same change on both sides', { 'f.txt': TEN, 'g.txt': 'g\n' }, { 'f.txt': TEN.replace('five', 'FIVE') }, { 'f.txt': TEN.replace('five', 'FIVE'), 'g.txt': 'g2\n' });
-		await expectClean('an addition in a new subdirectory', { 'a.txt': 'a\n', 'src/x.ts': 'x\n' }, { 'src/deep/new.ts': 'new\n', 'docs/readme.md': 'doc\n' }, { 'a.txt': 'a2\n' });
-		await expectClean('additions on both sides in one new directory', { 'a.txt': 'a\n' }, { 'lib/one.ts': '1\n' }, { 'lib/two.ts': '2\n' });
-		await expectClean('a deletion on one side, untouched on the other', { 'a.txt': 'a\n', 'gone.txt': 'bye\n', 'dir/x.txt': 'x\n' }, { 'gone.txt': null, 'dir/x.txt': null }, { 'a.txt': 'a2\n' });
+		await expectClean(
+			'same file, different regions',
+			{ 'f.txt': TEN },
+			{ 'f.txt': TEN.replace('two', 'TWO') },
+			{ 'f.txt': TEN.replace('nine', 'NINE') },
+		);
+		await expectClean(
+			'the same change on both sides',
+			{ 'f.txt': TEN, 'g.txt': 'g\n' },
+			{ 'f.txt': TEN.replace('five', 'FIVE') },
+			{ 'f.txt': TEN.replace('five', 'FIVE'), 'g.txt': 'g2\n' },
+		);
+		await expectClean(
+			'an addition in a new subdirectory',
+			{ 'a.txt': 'a\n', 'src/x.ts': 'x\n' },
+			{ 'src/deep/new.ts': 'new\n', 'docs/readme.md': 'doc\n' },
+			{ 'a.txt': 'a2\n' },
+		);
+		await expectClean(
+			'additions on both sides in one new directory',
+			{ 'a.txt': 'a\n' },
+			{ 'lib/one.ts': '1\n' },
+			{ 'lib/two.ts': '2\n' },
+		);
+		await expectClean(
+			'a deletion on one side, untouched on the other',
+			{ 'a.txt': 'a\n', 'gone.txt': 'bye\n', 'dir/x.txt': 'x\n' },
+			{ 'gone.txt': null, 'dir/x.txt': null },
+			{ 'a.txt': 'a2\n' },
+		);
 		await expectClean(
 			'the executable bit on one side, content on the other',
 			{ 'run.sh': text('#!/bin/sh', 'echo one', 'echo two', 'echo three', 'echo four') },
 			{ 'run.sh': { content: text('#!/bin/sh', 'echo one', 'echo two', 'echo three', 'echo four'), mode: '100755' } },
 			{ 'run.sh': text('#!/bin/sh', 'echo one', 'echo two', 'echo three', 'echo FOUR') },
 		);
-		await expectClean('the executable bit and lines on both sides', { 'run.sh': TEN }, { 'run.sh': { content: TEN.replace('one', 'ONE'), mode: '100755' } }, { 'run.sh': TEN.replace('ten', 'TEN') });
-		await expectClean('insertions at neighbouring places', { 'f.txt': TEN }, { 'f.txt': TEN.replace('two\n', 'two\nafter two\n') }, { 'f.txt': TEN.replace('four\n', 'four\nafter four\n') });
-		await expectClean('a last line without newline', { 'f.txt': 'a\nb\nc\nd\ne' }, { 'f.txt': 'A\nb\nc\nd\ne' }, { 'f.txt': 'a\nb\nc\nd\ne\nf' });
-		await expectClean('a symbolic link retargeted on one side', { 'link': { content: 'a.txt', mode: '120000' }, 'a.txt': 'a\n' }, { link: { content: 'b.txt', mode: '120000' } }, { 'a.txt': 'a2\n' });
-		await expectClean('a file replaced by a directory, the other side elsewhere', { 'thing': 'file\n', 'a.txt': 'a\n' }, { thing: null, 'thing/inside.txt': 'in\n' }, { 'a.txt': 'a2\n' });
-		await expectClean('a directory emptied on one side', { 'dir/x.txt': 'x\n', 'a.txt': 'a\n' }, { 'dir/x.txt': null }, { 'a.txt': 'a2\n' });
-		await expectClean('a binary file changed on one side', { 'img.bin': Buffer.from([0, 1, 2, 3]), 'a.txt': 'a\n' }, { 'img.bin': Buffer.from([0, 9, 9]) }, { 'a.txt': 'a2\n' });
-		await expectClean('non-UTF-8 bytes merged by lines', { 'l1.txt': Buffer.from('caf\xe9\nb\nc\nd\n', 'latin1') }, { 'l1.txt': Buffer.from('CAF\xc9\nb\nc\nd\n', 'latin1') }, { 'l1.txt': Buffer.from('caf\xe9\nb\nc\nD\xff\n', 'latin1') });
+		await expectClean(
+			'the executable bit and lines on both sides',
+			{ 'run.sh': TEN },
+			{ 'run.sh': { content: TEN.replace('one', 'ONE'), mode: '100755' } },
+			{ 'run.sh': TEN.replace('ten', 'TEN') },
+		);
+		await expectClean(
+			'insertions at neighbouring places',
+			{ 'f.txt': TEN },
+			{ 'f.txt': TEN.replace('two\n', 'two\nafter two\n') },
+			{ 'f.txt': TEN.replace('four\n', 'four\nafter four\n') },
+		);
+		await expectClean(
+			'a last line without newline',
+			{ 'f.txt': 'a\nb\nc\nd\ne' },
+			{ 'f.txt': 'A\nb\nc\nd\ne' },
+			{ 'f.txt': 'a\nb\nc\nd\ne\nf' },
+		);
+		await expectClean(
+			'a symbolic link retargeted on one side',
+			{ link: { content: 'a.txt', mode: '120000' }, 'a.txt': 'a\n' },
+			{ link: { content: 'b.txt', mode: '120000' } },
+			{ 'a.txt': 'a2\n' },
+		);
+		await expectClean(
+			'a file replaced by a directory, the other side elsewhere',
+			{ thing: 'file\n', 'a.txt': 'a\n' },
+			{ thing: null, 'thing/inside.txt': 'in\n' },
+			{ 'a.txt': 'a2\n' },
+		);
+		await expectClean(
+			'a directory emptied on one side',
+			{ 'dir/x.txt': 'x\n', 'a.txt': 'a\n' },
+			{ 'dir/x.txt': null },
+			{ 'a.txt': 'a2\n' },
+		);
+		await expectClean(
+			'a binary file changed on one side',
+			{ 'img.bin': Buffer.from([0, 1, 2, 3]), 'a.txt': 'a\n' },
+			{ 'img.bin': Buffer.from([0, 9, 9]) },
+			{ 'a.txt': 'a2\n' },
+		);
+		await expectClean(
+			'non-UTF-8 bytes merged by lines',
+			{ 'l1.txt': Buffer.from('caf\xe9\nb\nc\nd\n', 'latin1') },
+			{ 'l1.txt': Buffer.from('CAF\xc9\nb\nc\nd\n', 'latin1') },
+			{ 'l1.txt': Buffer.from('caf\xe9\nb\nc\nD\xff\n', 'latin1') },
+		);
 	});
 
 	test('conflicts – the paths git names: content, modify/delete, add/add, binary, file/directory', async () => {
-		await expectConflicts('content', { 'f.txt': TEN, 'ok.txt': 'ok\n' }, { 'f.txt': TEN.replace('five', 'FIVE'), 'ok.txt': 'ok2\n' }, { 'f.txt': TEN.replace('five', 'Five') }, { 'f.txt': 'content' });
-		await expectConflicts('modify/delete', { 'f.txt': TEN, 'g.txt': 'g\n' }, { 'f.txt': null }, { 'f.txt': TEN.replace('one', 'ONE') }, { 'f.txt': 'modify/delete' });
+		await expectConflicts(
+			'content',
+			{ 'f.txt': TEN, 'ok.txt': 'ok\n' },
+			{ 'f.txt': TEN.replace('five', 'FIVE'), 'ok.txt': 'ok2\n' },
+			{ 'f.txt': TEN.replace('five', 'Five') },
+			{ 'f.txt': 'content' },
+		);
+		await expectConflicts(
+			'modify/delete',
+			{ 'f.txt': TEN, 'g.txt': 'g\n' },
+			{ 'f.txt': null },
+			{ 'f.txt': TEN.replace('one', 'ONE') },
+			{ 'f.txt': 'modify/delete' },
+		);
 		await expectConflicts('add/add', { 'a.txt': 'a\n' }, { 'new.txt': 'mine\n' }, { 'new.txt': 'yours\n' }, { 'new.txt': 'add/add' });
-		await expectConflicts('changes on touching lines', { 'f.txt': TEN }, { 'f.txt': TEN.replace('four', 'FOUR') }, { 'f.txt': TEN.replace('five', 'FIVE') }, { 'f.txt': 'content' });
-		await expectConflicts('a deleted file whose mode changed on the other side', { 'run.sh': 'run\n' }, { 'run.sh': null }, { 'run.sh': { content: 'run\n', mode: '100755' } }, { 'run.sh': 'modify/delete' });
-		await expectConflicts('binary', { 'img.bin': Buffer.from([0, 1, 2, 3]) }, { 'img.bin': Buffer.from([0, 1, 2, 4]) }, { 'img.bin': Buffer.from([0, 1, 2, 5]) }, { 'img.bin': 'binary' });
-		await expectConflicts('a directory deleted on one side, a file in it changed on the other', { 'dir/x.txt': 'x\n', 'dir/y.txt': 'y\n', 'a.txt': 'a\n' }, { 'dir/x.txt': null, 'dir/y.txt': null }, { 'dir/x.txt': 'x2\n' }, { 'dir/x.txt': 'modify/delete' });
-		await expectConflicts('add/add with the same content and different modes', { 'a.txt': 'a\n' }, { 'tool': 'same\n' }, { 'tool': { content: 'same\n', mode: '100755' } }, { 'tool': 'mode' });
-		await expectConflicts('a file on one side, a symbolic link on the other', { 'p': 'target\n' }, { 'p': 'changed\n' }, { 'p': { content: 'elsewhere', mode: '120000' } }, { 'p': 'type' });
-		await expectConflicts('a symbolic link retargeted on both sides', { 'l': { content: 'a', mode: '120000' } }, { 'l': { content: 'b', mode: '120000' } }, { 'l': { content: 'c', mode: '120000' } }, { 'l': 'symlink' });
-		await expectConflicts('two at once, in subdirectories', { 'x/a.txt': 'a\n', 'y/b.txt': 'b\n' }, { 'x/a.txt': 'a1\n', 'y/b.txt': null }, { 'x/a.txt': 'a2\n', 'y/b.txt': 'b2\n' }, { 'x/a.txt': 'content', 'y/b.txt': 'modify/delete' });
+		await expectConflicts(
+			'changes on touching lines',
+			{ 'f.txt': TEN },
+			{ 'f.txt': TEN.replace('four', 'FOUR') },
+			{ 'f.txt': TEN.replace('five', 'FIVE') },
+			{ 'f.txt': 'content' },
+		);
+		await expectConflicts(
+			'a deleted file whose mode changed on the other side',
+			{ 'run.sh': 'run\n' },
+			{ 'run.sh': null },
+			{ 'run.sh': { content: 'run\n', mode: '100755' } },
+			{ 'run.sh': 'modify/delete' },
+		);
+		await expectConflicts(
+			'binary',
+			{ 'img.bin': Buffer.from([0, 1, 2, 3]) },
+			{ 'img.bin': Buffer.from([0, 1, 2, 4]) },
+			{ 'img.bin': Buffer.from([0, 1, 2, 5]) },
+			{ 'img.bin': 'binary' },
+		);
+		await expectConflicts(
+			'a directory deleted on one side, a file in it changed on the other',
+			{ 'dir/x.txt': 'x\n', 'dir/y.txt': 'y\n', 'a.txt': 'a\n' },
+			{ 'dir/x.txt': null, 'dir/y.txt': null },
+			{ 'dir/x.txt': 'x2\n' },
+			{ 'dir/x.txt': 'modify/delete' },
+		);
+		await expectConflicts(
+			'add/add with the same content and different modes',
+			{ 'a.txt': 'a\n' },
+			{ tool: 'same\n' },
+			{ tool: { content: 'same\n', mode: '100755' } },
+			{ tool: 'mode' },
+		);
+		await expectConflicts(
+			'a file on one side, a symbolic link on the other',
+			{ p: 'target\n' },
+			{ p: 'changed\n' },
+			{ p: { content: 'elsewhere', mode: '120000' } },
+			{ p: 'type' },
+		);
+		await expectConflicts(
+			'a symbolic link retargeted on both sides',
+			{ l: { content: 'a', mode: '120000' } },
+			{ l: { content: 'b', mode: '120000' } },
+			{ l: { content: 'c', mode: '120000' } },
+			{ l: 'symlink' },
+		);
+		await expectConflicts(
+			'two at once, in subdirectories',
+			{ 'x/a.txt': 'a\n', 'y/b.txt': 'b\n' },
+			{ 'x/a.txt': 'a1\n', 'y/b.txt': null },
+			{ 'x/a.txt': 'a2\n', 'y/b.txt': 'b2\n' },
+			{ 'x/a.txt': 'content', 'y/b.txt': 'modify/delete' },
+		);
 	});
 
 	test('bounds – past the entry or byte cap a merge throws MergeTooLargeError; a blob over the file cap is a conflict', async () => {
-		const h = await history({ 'd/a.txt': TEN, 'd/b.txt': 'b\n', 'e.txt': 'e\n' }, { 'd/a.txt': TEN.replace('one', 'ONE'), 'e.txt': 'e1\n' }, { 'd/a.txt': TEN.replace('ten', 'TEN'), 'e.txt': 'e1\n' });
+		const h = await history(
+			{ 'd/a.txt': TEN, 'd/b.txt': 'b\n', 'e.txt': 'e\n' },
+			{ 'd/a.txt': TEN.replace('one', 'ONE'), 'e.txt': 'e1\n' },
+			{ 'd/a.txt': TEN.replace('ten', 'TEN'), 'e.txt': 'e1\n' },
+		);
 		const [b, o, t] = [h.base, h.ours, h.theirs].map(treeOf);
 		assert.ok('tree' in mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, entries: 5 }), '~> 2 + 2 entries compared');
-		assert.throws(() => mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, entries: 3 }), (error: Error) => error instanceof MergeTooLargeError && /more than 3 tree entries/.test(error.message));
-		assert.throws(() => mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, bytes: 100 }), (error: Error) => error instanceof MergeTooLargeError && /more than 100 bytes/.test(error.message));
-		assert.equal(mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, file: 10 }), { conflicts: [{ path: 'd/a.txt', reason: 'too large' }] });
+		assert.throws(
+			() => mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, entries: 3 }),
+			(error: Error) => error instanceof MergeTooLargeError && /more than 3 tree entries/.test(error.message),
+		);
+		assert.throws(
+			() => mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, bytes: 100 }),
+			(error: Error) => error instanceof MergeTooLargeError && /more than 100 bytes/.test(error.message),
+		);
+		assert.equal(mergeTrees(s.app, repoId, b, o, t, NOW, { ...MERGE_LIMITS, file: 10 }), {
+			conflicts: [{ path: 'd/a.txt', reason: 'too large' }],
+		});
 	});
 
 	test('tree merges – 40 random histories (edits, deletions, additions, modes, in subdirectories) against git merge-tree', async () => {
 		const random = generator(11);
 		const PATHS = ['a.txt', 'b.txt', 'd/x.txt', 'd/y.txt', 'd/e/z.txt', 'f.txt', 'g/h.txt'];
 		const alphabet = ['a', 'b', 'c', '}', '', 'd'];
-		const body = () => Array.from({ length: 4 + random(6) }, () => alphabet[random(alphabet.length)]).map((line) => `${line}\n`).join('');
+		const body = () =>
+			Array.from({ length: 4 + random(6) }, () => alphabet[random(alphabet.length)])
+				.map((line) => `${line}\n`)
+				.join('');
 		let fresh = 0;
 		const change = (files: Files): Record<string, File | null> => {
 			const changes: Record<string, File | null> = {};
@@ -342,7 +510,11 @@ if (!hasGit) {
 				assert.equal(result, { tree: expected.tree }, `~> round ${round}: git's tree`);
 			} else {
 				assert.ok('conflicts' in result, `~> round ${round}: a conflict, as git finds`);
-				assert.equal([...new Set((result as { conflicts: MergeConflict[] }).conflicts.map((c) => c.path))].sort(), expected.conflicts, `~> round ${round}: git's paths`);
+				assert.equal(
+					[...new Set((result as { conflicts: MergeConflict[] }).conflicts.map((c) => c.path))].sort(),
+					expected.conflicts,
+					`~> round ${round}: git's paths`,
+				);
 			}
 		}
 		assert.ok(clean >= 5 && clean <= 35, `~> both outcomes exercised (${clean} clean)`);
@@ -367,12 +539,21 @@ if (!hasGit) {
 	});
 
 	test('merge commit and squash commit – the commits git commit-tree makes of git merge-tree’s tree; no reference moves', async () => {
-		const h = await history({ 'a.txt': 'a\n', 'b.txt': TEN }, { 'a.txt': 'a2\n' }, { 'b.txt': TEN.replace('six', 'SIX'), 'c.txt': 'c\n' });
+		const h = await history(
+			{ 'a.txt': 'a\n', 'b.txt': TEN },
+			{ 'a.txt': 'a2\n' },
+			{ 'b.txt': TEN.replace('six', 'SIX'), 'c.txt': 'c\n' },
+		);
 		const refs = s.app.db.prepare('SELECT name, sha FROM git_refs WHERE repo_id = ? ORDER BY name').all(repoId);
 		const author: Ident = { name: 'Ada Author', email: 'ada@example.com', seconds: COMMITTER.seconds, tz: '+0000' };
 		const message = 'Merge pull request #7 from acme/feature\n\nA feature';
 		const merged = mergeCommit(s.app, repoId, { base: h.ours, head: h.theirs, message, author, committer: COMMITTER }, NOW);
-		const squashed = squashCommit(s.app, repoId, { base: h.ours, head: h.theirs, message: 'A feature (#7)\n', author, committer: COMMITTER }, NOW);
+		const squashed = squashCommit(
+			s.app,
+			repoId,
+			{ base: h.ours, head: h.theirs, message: 'A feature (#7)\n', author, committer: COMMITTER },
+			NOW,
+		);
 		const tree = gitMergeTree(h.ours, h.theirs).tree;
 		const env = {
 			GIT_AUTHOR_NAME: author.name,
@@ -385,23 +566,45 @@ if (!hasGit) {
 		assert.equal(merged, { sha: git(['commit-tree', tree, '-p', h.ours, '-p', h.theirs], { input: message, env }) });
 		assert.equal(squashed, { sha: git(['commit-tree', tree, '-p', h.ours], { input: 'A feature (#7)\n', env }) });
 		assert.equal(s.app.stores.git.parents(repoId, (merged as { sha: string }).sha), [h.ours, h.theirs]);
-		assert.equal(s.app.db.prepare('SELECT name, sha FROM git_refs WHERE repo_id = ? ORDER BY name').all(repoId), refs, '~> no reference moved');
+		assert.equal(
+			s.app.db.prepare('SELECT name, sha FROM git_refs WHERE repo_id = ? ORDER BY name').all(repoId),
+			refs,
+			'~> no reference moved',
+		);
 
 		const c = await history({ 'f.txt': TEN }, { 'f.txt': TEN.replace('five', 'FIVE') }, { 'f.txt': TEN.replace('five', 'Five') });
-		assert.equal(mergeCommit(s.app, repoId, { base: c.ours, head: c.theirs, message, author, committer: COMMITTER }, NOW), { conflicts: [{ path: 'f.txt', reason: 'content' }] });
+		assert.equal(mergeCommit(s.app, repoId, { base: c.ours, head: c.theirs, message, author, committer: COMMITTER }, NOW), {
+			conflicts: [{ path: 'f.txt', reason: 'content' }],
+		});
 	});
 
 	test('rebase – a 3-commit branch replayed as git cherry-pick replays it (same commits); merge commits refused', async () => {
 		const base = await commit({ 'f.txt': TEN, 'a.txt': 'a\n' }, [], 'base\n');
 		const main1 = await commit({ 'f.txt': TEN.replace('one', 'ONE'), 'a.txt': 'a\n', 'm.txt': 'main\n' }, [base], 'main moves on\n');
 		const p1 = await commit({ 'f.txt': TEN.replace('ten', 'TEN'), 'a.txt': 'a\n' }, [base], 'first\n');
-		const p2 = await commit({ 'f.txt': TEN.replace('ten', 'TEN'), 'a.txt': 'a\n', 'src/new.ts': 'new\n' }, [p1], 'second\n\nwith a body\n');
-		const p3 = await commit({ 'f.txt': TEN.replace('ten', 'TEN').replace('five', 'FIVE'), 'src/new.ts': 'new\n', 'run.sh': { content: 'run\n', mode: '100755' } }, [p2], 'third\n');
+		const p2 = await commit(
+			{ 'f.txt': TEN.replace('ten', 'TEN'), 'a.txt': 'a\n', 'src/new.ts': 'new\n' },
+			[p1],
+			'second\n\nwith a body\n',
+		);
+		const p3 = await commit(
+			{
+				'f.txt': TEN.replace('ten', 'TEN').replace('five', 'FIVE'),
+				'src/new.ts': 'new\n',
+				'run.sh': { content: 'run\n', mode: '100755' },
+			},
+			[p2],
+			'third\n',
+		);
 		const result = rebaseCommits(s.app, repoId, { base: main1, head: p3, committer: COMMITTER }, NOW);
 		assert.ok('sha' in result);
 		const head = (result as { sha: string }).sha;
 
-		const env = { GIT_COMMITTER_NAME: COMMITTER.name, GIT_COMMITTER_EMAIL: COMMITTER.email, GIT_COMMITTER_DATE: `${COMMITTER.seconds} +0000` };
+		const env = {
+			GIT_COMMITTER_NAME: COMMITTER.name,
+			GIT_COMMITTER_EMAIL: COMMITTER.email,
+			GIT_COMMITTER_DATE: `${COMMITTER.seconds} +0000`,
+		};
 		git(['checkout', '-q', '--detach', main1]);
 		git(['cherry-pick', p1, p2, p3], { env });
 		assert.is(head, git(['rev-parse', 'HEAD']), '~> the same commits as git cherry-pick: trees, authors, messages, parents');
@@ -412,13 +615,21 @@ if (!hasGit) {
 		// A commit whose change the base holds already is dropped, as git rebase drops it.
 		const main2 = await commit({ 'f.txt': TEN.replace('ten', 'TEN'), 'a.txt': 'a\n' }, [base], 'the same as first\n');
 		const again = rebaseCommits(s.app, repoId, { base: main2, head: p3, committer: COMMITTER }, NOW) as { sha: string };
-		assert.is(s.app.stores.git.parents(repoId, s.app.stores.git.parents(repoId, again.sha)[0])[0], main2, '~> two commits replayed, not three');
+		assert.is(
+			s.app.stores.git.parents(repoId, s.app.stores.git.parents(repoId, again.sha)[0])[0],
+			main2,
+			'~> two commits replayed, not three',
+		);
 
 		const merge = await commit({ 'f.txt': TEN, 'a.txt': 'a\n', 'm.txt': 'main\n' }, [p1, main1], 'a merge\n');
-		assert.equal(rebaseCommits(s.app, repoId, { base, head: merge, committer: COMMITTER }, NOW), { conflicts: [{ path: '', reason: 'merge commit', commit: merge }] });
+		assert.equal(rebaseCommits(s.app, repoId, { base, head: merge, committer: COMMITTER }, NOW), {
+			conflicts: [{ path: '', reason: 'merge commit', commit: merge }],
+		});
 
 		const clash = await commit({ 'f.txt': TEN.replace('one', 'uno'), 'a.txt': 'a\n' }, [base], 'clash\n');
-		assert.equal(rebaseCommits(s.app, repoId, { base: main1, head: clash, committer: COMMITTER }, NOW), { conflicts: [{ path: 'f.txt', reason: 'content', commit: clash }] });
+		assert.equal(rebaseCommits(s.app, repoId, { base: main1, head: clash, committer: COMMITTER }, NOW), {
+			conflicts: [{ path: 'f.txt', reason: 'content', commit: clash }],
+		});
 	});
 
 	test('criss-cross – a virtual merge base, as merge-ort makes it', async () => {
@@ -434,14 +645,23 @@ if (!hasGit) {
 		assert.ok('conflicts' in mergeTrees(s.app, repoId, treeOf(y), treeOf(xy), treeOf(yx), NOW), '~> one base alone conflicts');
 		const expected = gitMergeTree(xy, yx);
 		assert.equal(expected.conflicts, [], '~> git merges it cleanly');
-		const result = mergeCommit(s.app, repoId, { base: xy, head: yx, message: 'merge\n', author: COMMITTER, committer: COMMITTER }, NOW) as { sha: string };
+		const result = mergeCommit(
+			s.app,
+			repoId,
+			{ base: xy, head: yx, message: 'merge\n', author: COMMITTER, committer: COMMITTER },
+			NOW,
+		) as { sha: string };
 		assert.is(treeOf(result.sha), expected.tree);
 	});
 
 	test('empty results and fsck – every object Gitstead made is one git accepts (git fsck --strict)', async () => {
 		const h = await history({ 'only.txt': 'x\n' }, { 'only.txt': null }, { 'only.txt': null });
 		assert.equal(engineMerge(h.ours, h.theirs), { tree: EMPTY_TREE });
-		const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{ sha: string; type: string; content: Buffer }>;
+		const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{
+			sha: string;
+			type: string;
+			content: Buffer;
+		}>;
 		for (const type of ['blob', 'tree', 'commit']) {
 			const dir = mkdtempSync(join(work, `${type}-`));
 			const mine = rows.filter((row) => row.type === type);
@@ -451,7 +671,11 @@ if (!hasGit) {
 				return path;
 			});
 			const ids = git(['hash-object', '-w', '-t', type, '--stdin-paths'], { input: paths.join('\n') }).split('\n');
-			assert.equal(ids, mine.map((row) => row.sha), `~> git hashes every ${type} as Gitstead did`);
+			assert.equal(
+				ids,
+				mine.map((row) => row.sha),
+				`~> git hashes every ${type} as Gitstead did`,
+			);
 		}
 		git(['fsck', '--strict', '--no-dangling']);
 	});

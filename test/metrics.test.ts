@@ -259,23 +259,35 @@ test('requests are counted by method, route template and status; unknown paths a
 	assert.is((await s.get('/repos/mira/nothing-here/issues', token)).status, 404, '~> a repository that does not exist');
 	assert.is((await s.get('/no/such/path/42', token)).status, 404, '~> an unknown path');
 	const after = await scrape();
-	const delta = (labels: Record<string, string>) => value(after, 'gitstead_http_requests_total', labels) - value(before, 'gitstead_http_requests_total', labels);
+	const delta = (labels: Record<string, string>) =>
+		value(after, 'gitstead_http_requests_total', labels) - value(before, 'gitstead_http_requests_total', labels);
 	assert.is(delta(issues), 2, '~> two 200 answers of GET /repos/{owner}/{repo}/issues');
 	assert.is(delta(missing), 1, '~> one 404 of the same route');
 	assert.is(delta(unmatched), 1, '~> the unknown path counts as unmatched');
-	const durationCount = (m: typeof before) => value(m, 'gitstead_http_request_duration_seconds_count', { method: 'GET', route: '/repos/{owner}/{repo}/issues' });
+	const durationCount = (m: typeof before) =>
+		value(m, 'gitstead_http_request_duration_seconds_count', { method: 'GET', route: '/repos/{owner}/{repo}/issues' });
 	assert.is(durationCount(after) - durationCount(before), 3, '~> each answer observed in the duration histogram');
-	const buckets = after.get('gitstead_http_request_duration_seconds')!.samples.filter((x) => x.name.endsWith('_bucket') && x.labels.route === '/repos/{owner}/{repo}/issues' && x.labels.method === 'GET');
+	const buckets = after
+		.get('gitstead_http_request_duration_seconds')!
+		.samples.filter(
+			(x) => x.name.endsWith('_bucket') && x.labels.route === '/repos/{owner}/{repo}/issues' && x.labels.method === 'GET',
+		);
 	assert.equal(
 		buckets.map((b) => b.labels.le),
 		['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'],
 		'~> the buckets, 1 ms to 10 s, and +Inf',
 	);
-	assert.ok(value(after, 'gitstead_http_request_duration_seconds_sum', { method: 'GET', route: '/repos/{owner}/{repo}/issues' }) > 0, '~> seconds summed');
+	assert.ok(
+		value(after, 'gitstead_http_request_duration_seconds_sum', { method: 'GET', route: '/repos/{owner}/{repo}/issues' }) > 0,
+		'~> seconds summed',
+	);
 	const routes = new Set(after.get('gitstead_http_requests_total')!.samples.map((x) => x.labels.route));
 	for (const route of routes) {
 		assert.ok(!/mira|orbit|nothing-here|42/.test(route), `~> no raw path segment in a route label (${route})`);
-		assert.ok(['unmatched', 'unparsed', 'preflight'].includes(route) || route.startsWith('web:') || route.startsWith('/'), `~> a template or a keyword (${route})`);
+		assert.ok(
+			['unmatched', 'unparsed', 'preflight'].includes(route) || route.startsWith('web:') || route.startsWith('/'),
+			`~> a template or a keyword (${route})`,
+		);
 	}
 	assert.ok(routes.has('/metrics'), '~> the scrapes themselves are counted as /metrics');
 });
@@ -287,7 +299,8 @@ test('web paths outside the API are named: /healthz, avatars, feeds', async () =
 	assert.is((await s.request('GET', `${s.origin}/avatars/u/${user.id}`)).status, 200, '~> an avatar');
 	assert.is((await s.request('GET', `${s.origin}/timeline`)).status, 200, '~> the public timeline feed');
 	const after = await scrape();
-	const delta = (labels: Record<string, string>) => value(after, 'gitstead_http_requests_total', labels) - value(before, 'gitstead_http_requests_total', labels);
+	const delta = (labels: Record<string, string>) =>
+		value(after, 'gitstead_http_requests_total', labels) - value(before, 'gitstead_http_requests_total', labels);
 	assert.is(delta({ route: '/healthz', status: '200' }), 1, '~> /healthz');
 	assert.is(delta({ route: 'web:avatar', status: '200' }), 1, '~> avatars as "web:avatar", as the access log names them');
 	assert.is(delta({ route: 'web:feed', status: '200' }), 1, '~> the Atom feeds as "web:feed"');
@@ -306,7 +319,10 @@ test('rate-limit rejections are counted by resource', async () => {
 test('webhooks: the queue depth, failed attempts (final when no retry follows) and attempt durations', async () => {
 	const token = s.fullToken('mira');
 	for (const path of ['/ok', '/broken']) {
-		const hook = await s.request('POST', '/repos/mira/orbit/hooks', { token, body: { config: { url: `${receiverUrl}${path}`, content_type: 'json' } } });
+		const hook = await s.request('POST', '/repos/mira/orbit/hooks', {
+			token,
+			body: { config: { url: `${receiverUrl}${path}`, content_type: 'json' } },
+		});
 		assert.is(hook.status, 201, `~> a hook to ${path} (its ping is queued)`);
 	}
 	const queued = await scrape();
@@ -314,8 +330,16 @@ test('webhooks: the queue depth, failed attempts (final when no retry follows) a
 	await s.app.webhooks.deliverDue();
 	const after = await scrape();
 	assert.is(value(after, 'gitstead_webhook_queue_depth'), 0, '~> none after a delivery pass');
-	assert.is(value(after, 'gitstead_webhook_delivery_failures_total', { final: 'true' }), 1, '~> the 500 failed for good (max_attempts = 1)');
-	assert.is(value(after, 'gitstead_webhook_delivery_duration_seconds_count', { outcome: 'success' }), 1, '~> one successful attempt timed');
+	assert.is(
+		value(after, 'gitstead_webhook_delivery_failures_total', { final: 'true' }),
+		1,
+		'~> the 500 failed for good (max_attempts = 1)',
+	);
+	assert.is(
+		value(after, 'gitstead_webhook_delivery_duration_seconds_count', { outcome: 'success' }),
+		1,
+		'~> one successful attempt timed',
+	);
 	assert.is(value(after, 'gitstead_webhook_delivery_duration_seconds_count', { outcome: 'failure' }), 1, '~> one failed attempt timed');
 });
 
@@ -328,7 +352,13 @@ test('background tasks queued and due; database and WAL sizes; free disk; proces
 	assert.ok(value(after, 'gitstead_database_size_bytes') > 0, '~> the database file has a size');
 	assert.ok(value(after, 'gitstead_database_wal_size_bytes') > 0, '~> and its WAL (written since the last checkpoint)');
 	assert.ok(value(after, 'gitstead_data_disk_free_bytes') > 0, '~> free bytes of the data disk');
-	for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_version_info']) {
+	for (const name of [
+		'process_cpu_user_seconds_total',
+		'process_resident_memory_bytes',
+		'nodejs_heap_size_used_bytes',
+		'nodejs_eventloop_lag_seconds',
+		'nodejs_version_info',
+	]) {
 		assert.ok(after.has(name), `~> prom-client's default metric ${name}`);
 	}
 });
@@ -339,7 +369,11 @@ test('a registry per application: another server counts only its own requests', 
 		const before = value(await scrape(other), 'gitstead_http_requests_total', { route: '/repos/{owner}/{repo}/issues' });
 		await s.get('/repos/mira/orbit/issues', s.fullToken('mira'));
 		const families = await scrape(other);
-		assert.is(value(families, 'gitstead_http_requests_total', { route: '/repos/{owner}/{repo}/issues' }), before, "~> the first server's requests are not in the second's metrics");
+		assert.is(
+			value(families, 'gitstead_http_requests_total', { route: '/repos/{owner}/{repo}/issues' }),
+			before,
+			"~> the first server's requests are not in the second's metrics",
+		);
 		assert.ok(families.has('process_cpu_user_seconds_total'), '~> each registry has the process metrics');
 	} finally {
 		await other.close();

@@ -16,8 +16,22 @@ let owner: string;
 let work: string;
 
 const MIGRATION_KEYS = [
-	'id', 'node_id', 'owner', 'guid', 'state', 'lock_repositories', 'exclude_metadata', 'exclude_git_data', 'exclude_attachments',
-	'exclude_releases', 'exclude_owner_projects', 'org_metadata_only', 'repositories', 'url', 'created_at', 'updated_at',
+	'id',
+	'node_id',
+	'owner',
+	'guid',
+	'state',
+	'lock_repositories',
+	'exclude_metadata',
+	'exclude_git_data',
+	'exclude_attachments',
+	'exclude_releases',
+	'exclude_owner_projects',
+	'org_metadata_only',
+	'repositories',
+	'url',
+	'created_at',
+	'updated_at',
 ];
 
 test.before(async () => {
@@ -30,7 +44,10 @@ test.before(async () => {
 	owner = s.fullToken('olivia');
 	for (const name of ['app', 'docs']) await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name } });
 	await s.request('POST', '/orgs/globex/repos', { token: s.fullToken('carl'), body: { name: 'theirs' } });
-	await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Core', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] } });
+	await s.request('POST', '/orgs/acme/teams', {
+		token: owner,
+		body: { name: 'Core', privacy: 'closed', maintainers: ['mike'], repo_names: ['acme/app'] },
+	});
 });
 test.after(async () => {
 	await s.close();
@@ -49,13 +66,19 @@ async function extract(buffer: Buffer, folder: string): Promise<Record<string, a
 }
 
 test('start – 201 pending, then a job exports: exporting → exported', async () => {
-	const res = await s.request('POST', '/orgs/acme/migrations', { token: owner, body: { repositories: ['acme/app', 'docs'], lock_repositories: true } });
+	const res = await s.request('POST', '/orgs/acme/migrations', {
+		token: owner,
+		body: { repositories: ['acme/app', 'docs'], lock_repositories: true },
+	});
 	assert.is(res.status, 201);
 	assert.equal(Object.keys(res.body).slice(0, MIGRATION_KEYS.length), MIGRATION_KEYS);
 	assert.is(res.body.state, 'pending');
 	assert.is(res.body.lock_repositories, true);
 	assert.is(res.body.exclude_metadata, false, '~> booleans default to false');
-	assert.equal(res.body.repositories.map((r: any) => r.full_name), ['acme/app', 'acme/docs']);
+	assert.equal(
+		res.body.repositories.map((r: any) => r.full_name),
+		['acme/app', 'acme/docs'],
+	);
 	assert.is(res.body.owner.login, 'acme');
 	assert.is(res.body.url, `${s.api}/orgs/acme/migrations/${res.body.id}`);
 	assert.match(res.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
@@ -66,7 +89,10 @@ test('start – 201 pending, then a job exports: exporting → exported', async 
 	assert.is(status.body.state, 'exported');
 	assert.is(status.body.archive_url, `${s.api}/orgs/acme/migrations/${res.body.id}/archive`);
 	const repos = await s.get(`/orgs/acme/migrations/${res.body.id}/repositories`, owner);
-	assert.equal(repos.body.map((r: any) => r.name), ['app', 'docs']);
+	assert.equal(
+		repos.body.map((r: any) => r.name),
+		['app', 'docs'],
+	);
 	assert.ok(s.app.stores.migrations.isLocked(repos.body[0].id), '~> lock_repositories locks them');
 });
 
@@ -80,14 +106,26 @@ test('download – 302 to a signed URL Gitstead serves; the archive holds the or
 	assert.is(download.status, 200);
 	assert.is(download.headers.get('content-type'), 'application/x-gzip');
 	const archive = await extract(Buffer.from(await download.arrayBuffer()), 'full');
-	assert.equal(Object.keys(archive).sort(), ['organizations_000001.json', 'repositories_000001.json', 'schema.json', 'teams_000001.json', 'users_000001.json']);
+	assert.equal(Object.keys(archive).sort(), [
+		'organizations_000001.json',
+		'repositories_000001.json',
+		'schema.json',
+		'teams_000001.json',
+		'users_000001.json',
+	]);
 	assert.is(archive['schema.json'].version, '1.0.1');
 	assert.is(archive['organizations_000001.json'][0].login, 'acme');
 	assert.equal(archive['organizations_000001.json'][0].members.map((m: any) => m.role).sort(), ['admin', 'member']);
-	assert.equal(archive['repositories_000001.json'].map((r: any) => r.full_name), ['acme/app', 'acme/docs']);
+	assert.equal(
+		archive['repositories_000001.json'].map((r: any) => r.full_name),
+		['acme/app', 'acme/docs'],
+	);
 	const team = archive['teams_000001.json'][0];
 	assert.is(team.name, 'Core');
-	assert.equal(team.permissions.map((p: any) => [p.repository.split('/').pop(), p.access]), [['app', 'pull']]);
+	assert.equal(
+		team.permissions.map((p: any) => [p.repository.split('/').pop(), p.access]),
+		[['app', 'pull']],
+	);
 	assert.equal(team.members.map((m: any) => m.user.split('/').pop()).sort(), ['mike', 'olivia']);
 	assert.equal(archive['users_000001.json'].map((u: any) => u.login).sort(), ['mike', 'olivia']);
 	const tampered = await fetch(location.replace(/signature=[0-9a-f]{4}/, 'signature=0000'));
@@ -97,18 +135,38 @@ test('download – 302 to a signed URL Gitstead serves; the archive holds the or
 });
 
 test('start – exclude_metadata and org_metadata_only shape the archive; exclude shapes the answer', async () => {
-	const lean = await s.request('POST', '/orgs/acme/migrations', { token: owner, body: { repositories: ['app'], exclude_metadata: true, exclude: ['repositories'] } });
+	const lean = await s.request('POST', '/orgs/acme/migrations', {
+		token: owner,
+		body: { repositories: ['app'], exclude_metadata: true, exclude: ['repositories'] },
+	});
 	assert.is(lean.status, 201);
 	assert.not.ok('repositories' in lean.body, '~> exclude: ["repositories"] leaves them out');
-	const meta = await s.request('POST', '/orgs/acme/migrations', { token: owner, body: { repositories: [], org_metadata_only: true, lock_repositories: true } });
+	const meta = await s.request('POST', '/orgs/acme/migrations', {
+		token: owner,
+		body: { repositories: [], org_metadata_only: true, lock_repositories: true },
+	});
 	assert.is(meta.status, 201);
 	assert.is(meta.body.org_metadata_only, true);
 	assert.is(meta.body.lock_repositories, false, '~> other flags are ignored with org_metadata_only');
 	await s.app.tasks.runDue();
-	const leanArchive = await extract(Buffer.from(await (await fetch((await s.get(`/orgs/acme/migrations/${lean.body.id}/archive`, owner)).headers.get('location')!)).arrayBuffer()), 'lean');
+	const leanArchive = await extract(
+		Buffer.from(
+			await (
+				await fetch((await s.get(`/orgs/acme/migrations/${lean.body.id}/archive`, owner)).headers.get('location')!)
+			).arrayBuffer(),
+		),
+		'lean',
+	);
 	assert.not.ok('teams_000001.json' in leanArchive);
 	assert.not.ok('collaborators' in leanArchive['repositories_000001.json'][0]);
-	const metaArchive = await extract(Buffer.from(await (await fetch((await s.get(`/orgs/acme/migrations/${meta.body.id}/archive`, owner)).headers.get('location')!)).arrayBuffer()), 'meta');
+	const metaArchive = await extract(
+		Buffer.from(
+			await (
+				await fetch((await s.get(`/orgs/acme/migrations/${meta.body.id}/archive`, owner)).headers.get('location')!)
+			).arrayBuffer(),
+		),
+		'meta',
+	);
 	assert.not.ok('repositories_000001.json' in metaArchive);
 	assert.ok('teams_000001.json' in metaArchive);
 	const list = await s.get('/orgs/acme/migrations?exclude=repositories', owner);
@@ -129,7 +187,10 @@ test('start – validation', async () => {
 	for (const [body, field] of cases) {
 		const res = await s.request('POST', '/orgs/acme/migrations', { token: owner, body });
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field), `~> names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field),
+			`~> names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 });
 
@@ -149,10 +210,16 @@ test('archive – delete, then download is 404; unlock', async () => {
 test('access – owners only; fine-grained and app tokens refused', async () => {
 	assert.is((await s.get('/orgs/acme/migrations')).status, 401);
 	assert.is((await s.get('/orgs/acme/migrations', s.fullToken('mike'))).status, 403);
-	const fine = await s.get('/orgs/acme/migrations', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'admin' } }));
+	const fine = await s.get(
+		'/orgs/acme/migrations',
+		s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'admin' } }),
+	);
 	assert.is(fine.status, 403);
 	assert.is(fine.body.message, 'Resource not accessible by personal access token');
-	const app = await s.get('/orgs/acme/migrations', s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_administration: 'admin' } }));
+	const app = await s.get(
+		'/orgs/acme/migrations',
+		s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_administration: 'admin' } }),
+	);
 	assert.is(app.status, 403);
 	assert.is((await s.get('/orgs/acme/migrations', s.token('olivia', { scopes: ['read:org'] }))).status, 403);
 });

@@ -37,24 +37,28 @@ test('create: 201 with Location and GitHub’s milestone object; duplicate title
 	});
 	assert.is(res.status, 201, '~> created');
 	assert.is(res.headers.get('location'), `${s.api}/repos/acme/web/milestones/1`, '~> Location names it');
-	assert.equal(res.body, {
-		url: `${s.api}/repos/acme/web/milestones/1`,
-		html_url: `${s.origin}/acme/web/milestone/1`,
-		labels_url: `${s.api}/repos/acme/web/milestones/1/labels`,
-		id: res.body.id,
-		node_id: res.body.node_id,
-		number: 1,
-		state: 'open',
-		title: 'v1.0',
-		description: 'First release',
-		creator: res.body.creator,
-		open_issues: 0,
-		closed_issues: 0,
-		created_at: '2026-11-22T12:00:00Z',
-		updated_at: '2026-11-22T12:00:00Z',
-		closed_at: null,
-		due_on: '2026-12-01T00:00:00Z',
-	}, '~> GitHub’s milestone object');
+	assert.equal(
+		res.body,
+		{
+			url: `${s.api}/repos/acme/web/milestones/1`,
+			html_url: `${s.origin}/acme/web/milestone/1`,
+			labels_url: `${s.api}/repos/acme/web/milestones/1/labels`,
+			id: res.body.id,
+			node_id: res.body.node_id,
+			number: 1,
+			state: 'open',
+			title: 'v1.0',
+			description: 'First release',
+			creator: res.body.creator,
+			open_issues: 0,
+			closed_issues: 0,
+			created_at: '2026-11-22T12:00:00Z',
+			updated_at: '2026-11-22T12:00:00Z',
+			closed_at: null,
+			due_on: '2026-12-01T00:00:00Z',
+		},
+		'~> GitHub’s milestone object',
+	);
 	assert.is(res.body.creator.login, 'olivia', '~> the creator');
 	const dup = await s.request('POST', '/repos/acme/web/milestones', { token: olivia, body: { title: 'v1.0' } });
 	assert.is(dup.status, 422, '~> a duplicate title is refused');
@@ -69,18 +73,29 @@ test('create: anonymous 401, no push access 403, hidden repository 404, validati
 	assert.is((await s.request('POST', '/repos/acme/web/milestones', { body })).status, 401, '~> anonymous');
 	const reader = await s.request('POST', '/repos/acme/web/milestones', { token: mia, body });
 	assert.is(reader.status, 403, '~> read access is not enough to manage milestones');
-	assert.is((await s.request('POST', '/repos/acme/vault/milestones', { token: eve, body })).status, 404, '~> a private repository stays hidden');
+	assert.is(
+		(await s.request('POST', '/repos/acme/vault/milestones', { token: eve, body })).status,
+		404,
+		'~> a private repository stays hidden',
+	);
 	assert.is((await s.get('/repos/acme/vault/milestones', eve)).status, 404, '~> its list too');
 	const noScope = await s.request('POST', '/repos/acme/web/milestones', { token: s.token('olivia', { scopes: ['read:org'] }), body });
 	assert.is(noScope.status, 403, '~> a classic token without repo or public_repo');
 	const fine = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'read' } });
-	assert.is((await s.request('POST', '/repos/acme/web/milestones', { token: fine, body })).status, 403, '~> fine-grained with issues:read only');
+	assert.is(
+		(await s.request('POST', '/repos/acme/web/milestones', { token: fine, body })).status,
+		403,
+		'~> fine-grained with issues:read only',
+	);
 	for (const bad of [{}, { title: '' }, { title: 5 }, { title: 'x', state: 'done' }, { title: 'x', due_on: 'tomorrow' }]) {
 		const res = await s.request('POST', '/repos/acme/web/milestones', { token: olivia, body: bad });
 		assert.is(res.status, 422, `~> ${JSON.stringify(bad)} is a validation failure`);
 		assert.is(res.body.errors[0].resource, 'Milestone', '~> named Milestone');
 	}
-	const echoed = await s.request('POST', '/repos/acme/web/milestones', { token: olivia, body: { title: 'echo', id: 9, url: '', creator: null, open_issues: 7 } });
+	const echoed = await s.request('POST', '/repos/acme/web/milestones', {
+		token: olivia,
+		body: { title: 'echo', id: 9, url: '', creator: null, open_issues: 7 },
+	});
 	assert.is(echoed.status, 201, '~> read-only fields echoed back are ignored');
 	assert.is(echoed.body.open_issues, 0);
 	assert.is((await s.request('DELETE', `/repos/acme/web/milestones/${echoed.body.number}`, { token: olivia })).status, 204);
@@ -110,7 +125,9 @@ test('issues join milestones: the milestone field, counts, the list filter, 422 
 	assert.is(got.body.closed_issues, 1, '~> and its closed ones');
 
 	const list = async (milestone: string, state = 'all') =>
-		(await s.get(`/repos/acme/web/issues?milestone=${encodeURIComponent(milestone)}&state=${state}`, mia)).body.map((i: any) => i.title);
+		(await s.get(`/repos/acme/web/issues?milestone=${encodeURIComponent(milestone)}&state=${state}`, mia)).body.map(
+			(i: any) => i.title,
+		);
 	assert.equal(await list('1'), ['B', 'A'], '~> by number');
 	assert.equal(await list('1', 'open'), ['A'], '~> with the state filter');
 	assert.equal(await list('*'), ['B', 'A'], '~> * is any milestone');
@@ -122,7 +139,11 @@ test('issues join milestones: the milestone field, counts, the list filter, 422 
 
 	const labels = await s.get('/repos/acme/web/milestones/1/labels', mia);
 	assert.is(labels.status, 200);
-	assert.equal(labels.body.map((l: any) => l.name), ['bug', 'ui'], '~> the labels of its issues, once each');
+	assert.equal(
+		labels.body.map((l: any) => l.name),
+		['bug', 'ui'],
+		'~> the labels of its issues, once each',
+	);
 
 	const moved = await s.request('PATCH', `/repos/acme/web/issues/${one.body.number}`, { token: carl, body: { milestone: 2 } });
 	assert.is(moved.status, 200, '~> triage sets an issue’s milestone');
@@ -130,7 +151,10 @@ test('issues join milestones: the milestone field, counts, the list filter, 422 
 	assert.is((await s.get('/repos/acme/web/milestones/1', mia)).body.open_issues, 0, '~> the old milestone counts it no more');
 	const removed = await s.request('PATCH', `/repos/acme/web/issues/${one.body.number}`, { token: carl, body: { milestone: null } });
 	assert.is(removed.body.milestone, null, '~> null takes it out');
-	const badType = await s.request('PATCH', `/repos/acme/web/issues/${one.body.number}`, { token: carl, body: { milestone: { number: 1 } } });
+	const badType = await s.request('PATCH', `/repos/acme/web/issues/${one.body.number}`, {
+		token: carl,
+		body: { milestone: { number: 1 } },
+	});
 	assert.is(badType.status, 422, '~> a milestone of the wrong type is 422');
 });
 
@@ -145,7 +169,11 @@ test('list: state, sort due_on|completeness, direction, pagination', async () =>
 	// v1.0 has one closed issue of one: 100 %; the others none.
 	assert.equal((await titles('?sort=completeness&direction=desc'))[0], 'v1.0', '~> the most complete first');
 	const page = await s.get('/repos/acme/web/milestones?per_page=1&page=2', eve);
-	assert.equal(page.body.map((m: any) => m.title), ['v1.1'], '~> pages');
+	assert.equal(
+		page.body.map((m: any) => m.title),
+		['v1.1'],
+		'~> pages',
+	);
 	assert.match(page.headers.get('link') ?? '', 'rel="next"', '~> with Link');
 	assert.is((await s.get('/repos/acme/web/milestones?sort=title', eve)).status, 422, '~> an unknown sort is 422');
 	assert.is((await s.get('/repos/acme/web/milestones/99', eve)).status, 404, '~> an unknown milestone is 404');
@@ -153,7 +181,10 @@ test('list: state, sort due_on|completeness, direction, pagination', async () =>
 });
 
 test('update and delete: edits, close and reopen; issues keep no milestone after a delete', async () => {
-	const edited = await s.request('PATCH', '/repos/acme/web/milestones/3', { token: olivia, body: { title: 'v1.1.0', description: null, due_on: null } });
+	const edited = await s.request('PATCH', '/repos/acme/web/milestones/3', {
+		token: olivia,
+		body: { title: 'v1.1.0', description: null, due_on: null },
+	});
 	assert.is(edited.status, 200);
 	assert.is(edited.body.title, 'v1.1.0');
 	assert.is(edited.body.due_on, null, '~> null clears the due date');
@@ -165,7 +196,11 @@ test('update and delete: edits, close and reopen; issues keep no milestone after
 	assert.is(closed.body.closed_at, '2026-11-22T12:00:00Z', '~> closed_at set');
 	const reopened = await s.request('PATCH', '/repos/acme/web/milestones/3', { token: olivia, body: { state: 'open' } });
 	assert.is(reopened.body.closed_at, null, '~> reopening clears it');
-	assert.is((await s.request('PATCH', '/repos/acme/web/milestones/3', { token: mia, body: { title: 'x' } })).status, 403, '~> read access cannot edit');
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/web/milestones/3', { token: mia, body: { title: 'x' } })).status,
+		403,
+		'~> read access cannot edit',
+	);
 	const byTriage = await s.request('PATCH', '/repos/acme/web/milestones/3', { token: carl, body: { description: 'Triaged' } });
 	assert.is(byTriage.status, 200, '~> triage manages milestones');
 	assert.is((await s.request('PATCH', '/repos/acme/web/milestones/3', { token: olivia, body: { state: 'shut' } })).status, 422);
@@ -179,7 +214,11 @@ test('update and delete: edits, close and reopen; issues keep no milestone after
 });
 
 test('events: the milestone webhook and the issues milestoned/demilestoned actions, through the event log', async () => {
-	const events = () => s.app.db.prepare("SELECT event || '.' || action AS name FROM events WHERE event IN ('milestone', 'issues') ORDER BY id").pluck().all() as string[];
+	const events = () =>
+		s.app.db
+			.prepare("SELECT event || '.' || action AS name FROM events WHERE event IN ('milestone', 'issues') ORDER BY id")
+			.pluck()
+			.all() as string[];
 	const before = events().length;
 	const m = await s.request('POST', '/repos/acme/web/milestones', { token: olivia, body: { title: 'Events' } });
 	await s.request('PATCH', `/repos/acme/web/milestones/${m.body.number}`, { token: olivia, body: { description: 'd', state: 'closed' } });
@@ -210,16 +249,36 @@ test('Octokit: issues.createMilestone, listMilestones, getMilestone, updateMiles
 	const octokit = new Octokit({ auth: olivia, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	const made = await octokit.rest.issues.createMilestone({ owner: 'acme', repo: 'web', title: 'Octo', due_on: '2027-01-01T00:00:00Z' });
 	assert.is(made.status, 201);
-	const listed = await octokit.rest.issues.listMilestones({ owner: 'acme', repo: 'web', state: 'all', sort: 'due_on', direction: 'desc' });
+	const listed = await octokit.rest.issues.listMilestones({
+		owner: 'acme',
+		repo: 'web',
+		state: 'all',
+		sort: 'due_on',
+		direction: 'desc',
+	});
 	assert.is(listed.data[0].title, 'Octo', '~> latest due date first');
 	const got = await octokit.rest.issues.getMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number });
 	assert.is(got.data.id, made.data.id);
-	const updated = await octokit.rest.issues.updateMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number, state: 'closed' });
+	const updated = await octokit.rest.issues.updateMilestone({
+		owner: 'acme',
+		repo: 'web',
+		milestone_number: made.data.number,
+		state: 'closed',
+	});
 	assert.is(updated.data.state, 'closed');
-	const issue = await octokit.rest.issues.create({ owner: 'acme', repo: 'web', title: 'With milestone', milestone: made.data.number, labels: ['octo'] });
+	const issue = await octokit.rest.issues.create({
+		owner: 'acme',
+		repo: 'web',
+		title: 'With milestone',
+		milestone: made.data.number,
+		labels: ['octo'],
+	});
 	assert.is(issue.data.milestone?.number, made.data.number);
 	const labels = await octokit.rest.issues.listLabelsForMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number });
-	assert.equal(labels.data.map((l) => l.name), ['octo']);
+	assert.equal(
+		labels.data.map((l) => l.name),
+		['octo'],
+	);
 	const dup = await octokit.rest.issues.createMilestone({ owner: 'acme', repo: 'web', title: 'Octo' }).catch((e) => e);
 	assert.is(dup.status, 422, '~> Octokit throws GitHub’s 422');
 	assert.is((await octokit.rest.issues.deleteMilestone({ owner: 'acme', repo: 'web', milestone_number: made.data.number })).status, 204);
@@ -236,7 +295,12 @@ test('webhook payloads: milestone with changes, repository, organization and sen
 	const issue = await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'H' } });
 	await s.request('PATCH', `/repos/acme/web/issues/${issue.body.number}`, { token: olivia, body: { milestone: made.body.number } });
 	const payload = (event: string, action: string) =>
-		JSON.parse(s.app.db.prepare('SELECT payload FROM webhook_deliveries WHERE hook_id = ? AND event = ? AND action = ? ORDER BY id DESC').pluck().get(hook.body.id, event, action) as string);
+		JSON.parse(
+			s.app.db
+				.prepare('SELECT payload FROM webhook_deliveries WHERE hook_id = ? AND event = ? AND action = ? ORDER BY id DESC')
+				.pluck()
+				.get(hook.body.id, event, action) as string,
+		);
 	const edited = payload('milestone', 'edited');
 	assert.is(edited.action, 'edited');
 	assert.equal(edited.changes, { title: { from: 'Hooked' } }, '~> the previous title');

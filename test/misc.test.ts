@@ -32,11 +32,19 @@ test('GET /emojis – every GitHub name → its image URL, with an ETag; anonymo
 	assert.is(res.status, 200);
 	assert.is(res.body['+1'], 'https://github.githubassets.com/images/icons/emoji/unicode/1f44d.png?v8', '~> GitHub’s URL, lower-case hex');
 	assert.is(res.body.thumbsup, res.body['+1'], '~> every name of an emoji');
-	assert.is(res.body.afghanistan, 'https://github.githubassets.com/images/icons/emoji/unicode/1f1e6-1f1eb.png?v8', '~> sequences joined by -');
+	assert.is(
+		res.body.afghanistan,
+		'https://github.githubassets.com/images/icons/emoji/unicode/1f1e6-1f1eb.png?v8',
+		'~> sequences joined by -',
+	);
 	assert.ok(Object.keys(res.body).length > 1800, '~> all of them');
 	const keys = [...res.text.matchAll(/"([^"]+)":"https/g)].map((m) => m[1]);
 	assert.equal(keys.slice(0, 4), ['+1', '-1', '100', '1234'], '~> sorted by name, as GitHub’s');
-	assert.equal(keys, [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), '~> sorted by name');
+	assert.equal(
+		keys,
+		[...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+		'~> sorted by name',
+	);
 	const etag = res.headers.get('etag');
 	assert.ok(etag, '~> an ETag');
 	assert.is((await s.get('/emojis', olivia, { 'If-None-Match': etag! })).status, 304, '~> a matching If-None-Match: 304');
@@ -59,7 +67,10 @@ test('GET /octocat – the Octocat saying ?s=, as application/octocat-stream', a
 	assert.is(lines[6].slice(41), '|/', '~> the tail');
 	assert.ok(lines[0].includes('MMM.'), '~> the art');
 	const random = await s.get('/octocat');
-	assert.ok(ZEN.some((principle) => random.text.includes(`| ${principle} |`)), '~> without s: a design principle');
+	assert.ok(
+		ZEN.some((principle) => random.text.includes(`| ${principle} |`)),
+		'~> without s: a design principle',
+	);
 	assert.is((await s.get('/octocat?s=a&s=b')).status, 422, '~> s given twice: 422');
 });
 
@@ -97,9 +108,20 @@ test('POST /markdown – validation: text required, mode and context checked, in
 	assert.is(missing.status, 422);
 	assert.is(missing.body.errors[0].field, 'text');
 	assert.is((await s.request('POST', '/markdown', { token: nora, body: { text: 'x', mode: 'html' } })).status, 422, '~> unknown mode');
-	assert.is((await s.request('POST', '/markdown', { token: nora, body: { text: 'x', context: 'not a repo' } })).status, 422, '~> context is owner/repo');
-	assert.is((await s.request('POST', '/markdown', { token: nora, body: { text: 'x'.repeat(4 * 65536 + 1) } })).status, 422, '~> too long');
-	assert.is((await s.request('POST', '/markdown', { token: nora, raw: '{nope', headers: { 'Content-Type': 'application/json' } })).status, 400);
+	assert.is(
+		(await s.request('POST', '/markdown', { token: nora, body: { text: 'x', context: 'not a repo' } })).status,
+		422,
+		'~> context is owner/repo',
+	);
+	assert.is(
+		(await s.request('POST', '/markdown', { token: nora, body: { text: 'x'.repeat(4 * 65536 + 1) } })).status,
+		422,
+		'~> too long',
+	);
+	assert.is(
+		(await s.request('POST', '/markdown', { token: nora, raw: '{nope', headers: { 'Content-Type': 'application/json' } })).status,
+		400,
+	);
 });
 
 test('POST /markdown/raw – the body is the Markdown (text/plain, text/x-markdown), never parsed as JSON', async () => {
@@ -107,14 +129,26 @@ test('POST /markdown/raw – the body is the Markdown (text/plain, text/x-markdo
 	assert.is(res.status, 200);
 	assert.is(res.headers.get('content-type'), 'text/html;charset=utf-8');
 	assert.is(res.text, '<p dir="auto">Hello <strong>world</strong></p>');
-	const json = await s.request('POST', '/markdown/raw', { token: nora, raw: '{"text": "# not json"}', headers: { 'Content-Type': 'text/x-markdown' } });
-	assert.is(json.text, '<p dir="auto">{&quot;text&quot;: &quot;# not json&quot;}</p>'.replace(/&quot;/g, '"'), '~> JSON-looking text is rendered as text');
+	const json = await s.request('POST', '/markdown/raw', {
+		token: nora,
+		raw: '{"text": "# not json"}',
+		headers: { 'Content-Type': 'text/x-markdown' },
+	});
+	assert.is(
+		json.text,
+		'<p dir="auto">{&quot;text&quot;: &quot;# not json&quot;}</p>'.replace(/&quot;/g, '"'),
+		'~> JSON-looking text is rendered as text',
+	);
 	const broken = await s.request('POST', '/markdown/raw', { token: nora, raw: '{broken', headers: { 'Content-Type': 'text/plain' } });
 	assert.is(broken.status, 200, '~> text that is not JSON is fine');
 	const empty = await s.request('POST', '/markdown/raw', { token: nora, headers: { 'Content-Length': '0' } });
 	assert.is(empty.status, 200);
 	assert.is(empty.text, '', '~> no body: empty HTML');
-	const long = await s.request('POST', '/markdown/raw', { token: nora, raw: 'x'.repeat(4 * 65536 + 1), headers: { 'Content-Type': 'text/plain' } });
+	const long = await s.request('POST', '/markdown/raw', {
+		token: nora,
+		raw: 'x'.repeat(4 * 65536 + 1),
+		headers: { 'Content-Type': 'text/plain' },
+	});
 	assert.is(long.status, 422, '~> too long');
 });
 
@@ -128,7 +162,15 @@ test('GET /meta and GET / – GitHub Enterprise Server’s fields and URL templa
 	assert.is(root.body.issue_search_url, `${s.api}/search/issues?q={query}{&page,per_page,sort,order}`);
 	assert.is(root.body.user_search_url, `${s.api}/search/users?q={query}{&page,per_page,sort,order}`);
 	assert.is(root.body.emojis_url, `${s.api}/emojis`);
-	for (const key of ['authorizations_url', 'code_search_url', 'commit_search_url', 'keys_url', 'label_search_url', 'starred_url', 'starred_gists_url']) {
+	for (const key of [
+		'authorizations_url',
+		'code_search_url',
+		'commit_search_url',
+		'keys_url',
+		'label_search_url',
+		'starred_url',
+		'starred_gists_url',
+	]) {
 		assert.type(root.body[key], 'string', `~> ${key}`);
 	}
 });
@@ -145,12 +187,18 @@ test('a stock GitHub client (@octokit/rest): markdown, raw markdown, emojis, zen
 	assert.is(emojis.data['+1'], 'https://github.githubassets.com/images/icons/emoji/unicode/1f44d.png?v8');
 	assert.ok((ZEN as readonly string[]).includes(String((await octokit.rest.meta.getZen()).data)));
 	const repos = await octokit.rest.search.repos({ q: 'app org:acme' });
-	assert.equal(repos.data.items.map((r) => r.full_name), ['acme/app']);
+	assert.equal(
+		repos.data.items.map((r) => r.full_name),
+		['acme/app'],
+	);
 	const issues = await octokit.rest.search.issuesAndPullRequests({ q: 'first repo:acme/app' });
 	assert.is(issues.data.total_count, 1);
 	const users = await octokit.rest.search.users({ q: 'olivia' });
 	assert.is(users.data.items[0].login, 'olivia');
-	const { data: gist } = await new Octokit({ auth: olivia, baseUrl: s.api, log: quiet }).rest.gists.create({ files: { 'a.txt': { content: 'a' } }, public: true });
+	const { data: gist } = await new Octokit({ auth: olivia, baseUrl: s.api, log: quiet }).rest.gists.create({
+		files: { 'a.txt': { content: 'a' } },
+		public: true,
+	});
 	await octokit.rest.gists.star({ gist_id: gist.id! });
 	assert.is((await octokit.rest.gists.checkIsStarred({ gist_id: gist.id! })).status, 204);
 	const fork = await octokit.rest.gists.fork({ gist_id: gist.id! });

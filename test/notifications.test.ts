@@ -113,7 +113,8 @@ test('opening an issue notifies the watchers (subscribed), the users it mentions
 	assert.is(await reasonOf('bob', 'Crash on start'), 'mention', '~> @BOB: logins compare case-insensitively');
 	assert.is(await reasonOf('erin', 'Crash on start'), 'assign', '~> the assignee');
 	assert.is(await threadAbout('carl', 'Crash on start'), undefined, '~> never the actor');
-	for (const login of ['zoe', 'mallory', 'gina']) assert.is(await threadAbout(login, 'Crash on start'), undefined, `~> ${login}: not mentioned`);
+	for (const login of ['zoe', 'mallory', 'gina'])
+		assert.is(await threadAbout(login, 'Crash on start'), undefined, `~> ${login}: not mentioned`);
 
 	const thread = await threadAbout('olivia', 'Crash on start');
 	assert.equal(Object.keys(thread).sort(), THREAD_KEYS, '~> the spec NotificationThread fields');
@@ -127,7 +128,11 @@ test('opening an issue notifies the watchers (subscribed), the users it mentions
 		type: 'Issue',
 	});
 	assert.is(thread.repository.full_name, 'olivia/app');
-	assert.is(thread.repository.notifications_url, `${s.api}/repos/olivia/app/notifications{?since,all,participating}`, '~> link templates included');
+	assert.is(
+		thread.repository.notifications_url,
+		`${s.api}/repos/olivia/app/notifications{?since,all,participating}`,
+		'~> link templates included',
+	);
 	assert.is(thread.repository.permissions, undefined, '~> the repository summary, no permissions');
 	assert.is(thread.unread, true);
 	assert.is(thread.updated_at, isoSeconds(s.clock.now));
@@ -160,9 +165,17 @@ test('closing and reopening notify the participants (state_change) and the watch
 	assert.is(await reasonOf('erin', 'Crash on start'), 'assign', '~> assign is stronger than state_change');
 	const carls = await threadAbout('carl', 'Crash on start');
 	assert.is(carls.updated_at === isoSeconds(s.clock.now), false, '~> the author closed it: not notified');
-	assert.is((await threadAbout('zoe', 'Crash on start')).subject.latest_comment_url, `${s.api}/repos/olivia/app/issues/1`, '~> no comment last: the issue');
+	assert.is(
+		(await threadAbout('zoe', 'Crash on start')).subject.latest_comment_url,
+		`${s.api}/repos/olivia/app/issues/1`,
+		'~> no comment last: the issue',
+	);
 	await update('olivia/app', 1, 'olivia', { state: 'open' });
-	assert.is((await threadAbout('carl', 'Crash on start')).updated_at, isoSeconds(s.clock.now), '~> reopened by someone else: the author is notified');
+	assert.is(
+		(await threadAbout('carl', 'Crash on start')).updated_at,
+		isoSeconds(s.clock.now),
+		'~> reopened by someone else: the author is notified',
+	);
 	assert.is(await reasonOf('carl', 'Crash on start'), 'author', '~> author is stronger than state_change');
 });
 
@@ -174,13 +187,23 @@ test('edits notify only the users the new text mentions for the first time; the 
 	assert.is(after.updated_at, before.updated_at, '~> a title edit notifies nobody');
 	await update('olivia/app', 1, 'carl', { body: 'Seen by @dave and @BOB; also @gina' });
 	assert.is(await reasonOf('gina', 'Crash on startup'), 'mention', '~> the newly mentioned user');
-	assert.is((await threadAbout('dave', 'Crash on startup')).updated_at === isoSeconds(s.clock.now), false, '~> mentioned before: not again');
+	assert.is(
+		(await threadAbout('dave', 'Crash on startup')).updated_at === isoSeconds(s.clock.now),
+		false,
+		'~> mentioned before: not again',
+	);
 	const id = await comment('olivia/app', 1, 'erin', 'Fixed?');
 	tick();
-	const edited = await s.request('PATCH', `/repos/olivia/app/issues/comments/${id}`, { token: tokens.erin, body: { body: 'Fixed? cc @hank' } });
+	const edited = await s.request('PATCH', `/repos/olivia/app/issues/comments/${id}`, {
+		token: tokens.erin,
+		body: { body: 'Fixed? cc @hank' },
+	});
 	assert.is(edited.status, 200);
 	assert.is(await reasonOf('hank', 'Crash on startup'), 'mention', '~> a comment edited to mention someone');
-	assert.is((await threadAbout('olivia', 'Crash on startup')).subject.latest_comment_url, `${s.api}/repos/olivia/app/issues/comments/${id}`);
+	assert.is(
+		(await threadAbout('olivia', 'Crash on startup')).subject.latest_comment_url,
+		`${s.api}/repos/olivia/app/issues/comments/${id}`,
+	);
 	const removed = await s.request('DELETE', `/repos/olivia/app/issues/comments/${id}`, { token: tokens.erin });
 	assert.is(removed.status, 204);
 	assert.is(
@@ -193,7 +216,10 @@ test('edits notify only the users the new text mentions for the first time; the 
 test('pull requests are threads of type PullRequest with their /pulls address', async () => {
 	const { stores } = s.app;
 	const repo = stores.repos.byOwnerAndName(stores.accounts.user('olivia')!.id, 'app')!;
-	const pull = stores.issues.insert({ repo_id: repo.id, title: 'Add retries', body: null, user_id: stores.accounts.user('carl')!.id, pull_request: true }, isoSeconds(s.clock.now));
+	const pull = stores.issues.insert(
+		{ repo_id: repo.id, title: 'Add retries', body: null, user_id: stores.accounts.user('carl')!.id, pull_request: true },
+		isoSeconds(s.clock.now),
+	);
 	const id = await comment('olivia/app', pull.number, 'bob', 'LGTM @dave');
 	const thread = await threadAbout('olivia', 'Add retries');
 	assert.equal(thread.subject, {
@@ -211,7 +237,10 @@ test('never a user who cannot read the repository; threads of a repository the u
 	assert.is(await threadAbout('mallory', 'Rotate the keys'), undefined, '~> mentioned, but cannot read it: no thread');
 	const narrow = s.token('mia', { scopes: ['notifications'] });
 	const listed = await s.get('/notifications', narrow);
-	assert.ok(listed.body.some((t: any) => t.subject.title === 'Rotate the keys'), '~> the notifications scope lists private threads the user reads');
+	assert.ok(
+		listed.body.some((t: any) => t.subject.title === 'Rotate the keys'),
+		'~> the notifications scope lists private threads the user reads',
+	);
 	const thread = await threadAbout('mia', 'Rotate the keys');
 
 	const removal = await s.request('DELETE', '/orgs/acme/members/mia', { token: tokens.olivia });
@@ -330,7 +359,8 @@ test('the precedence: a total order, strongest wins, nothing falls back', () => 
 	assert.is(strongest('author', 'mention'), 'mention');
 	assert.is(strongest('mention', 'author'), 'mention');
 	assert.is(strongest(null, undefined), null);
-	for (let i = 1; i < REASONS.length; i++) assert.is(strongest(REASONS[i], REASONS[i - 1]), REASONS[i], `~> ${REASONS[i]} over ${REASONS[i - 1]}`);
+	for (let i = 1; i < REASONS.length; i++)
+		assert.is(strongest(REASONS[i], REASONS[i - 1]), REASONS[i], `~> ${REASONS[i]} over ${REASONS[i - 1]}`);
 	assert.equal(mentionedLogins('@a, @b-c. (@D) x@e `@f` @g_h @i/team @' + 'j'.repeat(40)), ['a', 'b-c', 'd', 'g', 'i']);
 });
 
@@ -344,19 +374,47 @@ test('lists: newest first; all, participating, since, before; per_page at most 5
 	s.clock.advance(HOUR);
 	await open('fiona/lab', 'yves', 'L3');
 	const all = await threads('fiona', '');
-	assert.equal(all.map((t) => t.subject.title), ['L3', 'L2', 'L1'], '~> sorted by updated_at, newest first');
+	assert.equal(
+		all.map((t) => t.subject.title),
+		['L3', 'L2', 'L1'],
+		'~> sorted by updated_at, newest first',
+	);
 	const participating = await threads('fiona', '?participating=true');
-	assert.equal(participating.map((t) => t.subject.title), ['L2'], '~> only threads she is directly involved in');
+	assert.equal(
+		participating.map((t) => t.subject.title),
+		['L2'],
+		'~> only threads she is directly involved in',
+	);
 	const since = await threads('fiona', `?since=${isoSeconds(t0 + HOUR)}`);
-	assert.equal(since.map((t) => t.subject.title), ['L3', 'L2'], '~> updated at or after since');
+	assert.equal(
+		since.map((t) => t.subject.title),
+		['L3', 'L2'],
+		'~> updated at or after since',
+	);
 	const before = await threads('fiona', `?before=${encodeURIComponent(isoSeconds(t0 + 2 * HOUR))}`);
-	assert.equal(before.map((t) => t.subject.title), ['L2', 'L1'], '~> updated before before');
+	assert.equal(
+		before.map((t) => t.subject.title),
+		['L2', 'L1'],
+		'~> updated before before',
+	);
 
 	const read = await s.request('PATCH', `/notifications/threads/${all[1].id}`, { token: tokens.fiona });
 	assert.is(read.status, 205);
-	assert.equal((await threads('fiona', '')).map((t) => t.subject.title), ['L3', 'L1'], '~> read threads leave the default list');
+	assert.equal(
+		(await threads('fiona', '')).map((t) => t.subject.title),
+		['L3', 'L1'],
+		'~> read threads leave the default list',
+	);
 	const everything = await threads('fiona', '?all=true');
-	assert.equal(everything.map((t) => [t.subject.title, t.unread]), [['L3', true], ['L2', false], ['L1', true]], '~> all=true keeps them');
+	assert.equal(
+		everything.map((t) => [t.subject.title, t.unread]),
+		[
+			['L3', true],
+			['L2', false],
+			['L1', true],
+		],
+		'~> all=true keeps them',
+	);
 
 	const paged = await s.get('/notifications?per_page=1', tokens.fiona);
 	assert.is(paged.body.length, 1);
@@ -371,7 +429,10 @@ test('lists: newest first; all, participating, since, before; per_page at most 5
 
 	const repository = await s.get('/repos/fiona/lab/notifications?per_page=101', tokens.fiona);
 	assert.is(repository.status, 200, '~> the repository list caps per_page at 100');
-	assert.equal(repository.body.map((t: any) => t.subject.title), ['L3', 'L1']);
+	assert.equal(
+		repository.body.map((t: any) => t.subject.title),
+		['L3', 'L1'],
+	);
 	assert.equal((await s.get('/repos/ursula/home/notifications', tokens.fiona)).body, [], '~> another repository: none of hers');
 	assert.is((await s.get('/repos/acme/vault/notifications', tokens.fiona)).status, 404, '~> a repository she cannot read');
 });
@@ -387,16 +448,21 @@ test('polling: Last-Modified is the newest update; If-Modified-Since passed exac
 	assert.is(again.text, '', '~> no body');
 	assert.is(again.headers.get('x-poll-interval'), '60', '~> X-Poll-Interval on the 304 too');
 	assert.is(Number(again.headers.get('x-ratelimit-used')), used, '~> the 304 did not count');
-	const older = await s.get('/notifications', tokens.fiona, { 'If-Modified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString() });
+	const older = await s.get('/notifications', tokens.fiona, {
+		'If-Modified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString(),
+	});
 	assert.is(older.status, 200, '~> an older date: the list');
 	s.clock.advance(MINUTE);
 	await open('fiona/lab', 'yves', 'L4');
 	const changed = await s.get('/notifications', tokens.fiona, { 'If-Modified-Since': lastModified });
 	assert.is(changed.status, 200, '~> a new notification: 200');
-	assert.is(changed.headers.get('last-modified'), new Date(s.clock.now).toUTCString(), '~> the new notification\'s time');
+	assert.is(changed.headers.get('last-modified'), new Date(s.clock.now).toUTCString(), "~> the new notification's time");
 	const repo = await s.get('/repos/fiona/lab/notifications', tokens.fiona);
 	assert.is(repo.headers.get('x-poll-interval'), '60');
-	assert.is((await s.get('/repos/fiona/lab/notifications', tokens.fiona, { 'If-Modified-Since': repo.headers.get('last-modified')! })).status, 304);
+	assert.is(
+		(await s.get('/repos/fiona/lab/notifications', tokens.fiona, { 'If-Modified-Since': repo.headers.get('last-modified')! })).status,
+		304,
+	);
 });
 
 test('PUT /notifications: 205 marks every thread updated at or before last_read_at read; later ones stay unread', async () => {
@@ -407,7 +473,11 @@ test('PUT /notifications: 205 marks every thread updated at or before last_read_
 	const res = await s.request('PUT', '/notifications', { token: tokens.fiona, body: { last_read_at: cutoff } });
 	assert.is(res.status, 205);
 	assert.is(res.text, '', '~> no body');
-	assert.equal((await threads('fiona', '')).map((t) => t.id), [newest.id], '~> only the later thread is unread');
+	assert.equal(
+		(await threads('fiona', '')).map((t) => t.id),
+		[newest.id],
+		'~> only the later thread is unread',
+	);
 	const read = (await threads('fiona')).find((t) => t.id !== newest.id);
 	assert.is(read.unread, false);
 	assert.is(read.last_read_at, cutoff);
@@ -428,7 +498,10 @@ test('one thread: GET with Last-Modified, PATCH marks read (205), DELETE marks d
 	assert.equal(Object.keys(res.body).sort(), THREAD_KEYS);
 	assert.is(res.body.unread, true);
 	assert.is(res.headers.get('last-modified'), new Date(res.body.updated_at).toUTCString());
-	assert.is((await s.get(`/notifications/threads/${id}`, tokens.fiona, { 'If-Modified-Since': res.headers.get('last-modified')! })).status, 304);
+	assert.is(
+		(await s.get(`/notifications/threads/${id}`, tokens.fiona, { 'If-Modified-Since': res.headers.get('last-modified')! })).status,
+		304,
+	);
 	tick();
 	const patched = await s.request('PATCH', `/notifications/threads/${id}`, { token: tokens.fiona });
 	assert.is(patched.status, 205);
@@ -445,7 +518,8 @@ test('one thread: GET with Last-Modified, PATCH marks read (205), DELETE marks d
 	assert.is(back?.id, id, '~> the next notification brings the same thread back');
 	assert.is(back.unread, true);
 
-	for (const other of ['999999', 'abc']) assert.is((await s.get(`/notifications/threads/${other}`, tokens.fiona)).status, 404, `~> ${other}`);
+	for (const other of ['999999', 'abc'])
+		assert.is((await s.get(`/notifications/threads/${other}`, tokens.fiona)).status, 404, `~> ${other}`);
 	assert.is((await s.get(`/notifications/threads/${id}`, tokens.yves)).status, 404, "~> someone else's thread");
 	assert.is((await s.request('DELETE', `/notifications/threads/${id}`, { token: tokens.yves })).status, 404);
 });
@@ -459,19 +533,30 @@ test('subscriptions: GET shows how the user follows the thread; ignored → no m
 	const carls = await threadAbout('carl', 'S1');
 	const res = await s.get(`/notifications/threads/${carls.id}/subscription`, tokens.carl);
 	assert.is(res.status, 200);
-	assert.equal(res.body, {
-		subscribed: true,
-		ignored: false,
-		reason: 'author',
-		created_at: openedAt,
-		url: `${s.api}/notifications/threads/${carls.id}/subscription`,
-		thread_url: `${s.api}/notifications/threads/${carls.id}`,
-	}, '~> GitHub\'s thread subscription: followed since he opened the issue');
+	assert.equal(
+		res.body,
+		{
+			subscribed: true,
+			ignored: false,
+			reason: 'author',
+			created_at: openedAt,
+			url: `${s.api}/notifications/threads/${carls.id}/subscription`,
+			thread_url: `${s.api}/notifications/threads/${carls.id}`,
+		},
+		"~> GitHub's thread subscription: followed since he opened the issue",
+	);
 
 	const olivias = await threadAbout('olivia', 'S1');
-	assert.is((await s.get(`/notifications/threads/${olivias.id}/subscription`, tokens.olivia)).status, 404, '~> only watching: no thread subscription');
+	assert.is(
+		(await s.get(`/notifications/threads/${olivias.id}/subscription`, tokens.olivia)).status,
+		404,
+		'~> only watching: no thread subscription',
+	);
 
-	const ignored = await s.request('PUT', `/notifications/threads/${carls.id}/subscription`, { token: tokens.carl, body: { ignored: true } });
+	const ignored = await s.request('PUT', `/notifications/threads/${carls.id}/subscription`, {
+		token: tokens.carl,
+		body: { ignored: true },
+	});
 	assert.is(ignored.status, 200);
 	assert.is(ignored.body.subscribed, false);
 	assert.is(ignored.body.ignored, true);
@@ -488,19 +573,33 @@ test('subscriptions: GET shows how the user follows the thread; ignored → no m
 	assert.is((await s.get(`/notifications/threads/${erins.id}/subscription`, tokens.erin)).status, 404);
 	await comment('olivia/app', n, 'bob', 'fourth');
 	assert.is((await threadAbout('erin', 'S1')).updated_at === isoSeconds(s.clock.now), false, '~> unsubscribed: not notified');
-	const resubscribed = await s.request('PUT', `/notifications/threads/${erins.id}/subscription`, { token: tokens.erin, body: { ignored: false } });
+	const resubscribed = await s.request('PUT', `/notifications/threads/${erins.id}/subscription`, {
+		token: tokens.erin,
+		body: { ignored: false },
+	});
 	assert.equal([resubscribed.body.subscribed, resubscribed.body.reason], [true, 'assign'], '~> subscribed again, still the assignee');
 	await comment('olivia/app', n, 'bob', 'fifth');
 	assert.is((await threadAbout('erin', 'S1')).updated_at, isoSeconds(s.clock.now), '~> notified again');
 
-	const olivia = await s.request('PUT', `/notifications/threads/${olivias.id}/subscription`, { token: tokens.olivia, body: { ignored: true } });
+	const olivia = await s.request('PUT', `/notifications/threads/${olivias.id}/subscription`, {
+		token: tokens.olivia,
+		body: { ignored: true },
+	});
 	assert.is(olivia.status, 200);
 	await comment('olivia/app', n, 'bob', 'sixth');
 	assert.is((await threadAbout('olivia', 'S1')).updated_at === isoSeconds(s.clock.now), false, '~> ignoring mutes watching too');
 	assert.is((await s.request('DELETE', `/notifications/threads/${olivias.id}/subscription`, { token: tokens.olivia })).status, 204);
 	await comment('olivia/app', n, 'bob', 'seventh');
-	assert.is((await threadAbout('olivia', 'S1')).updated_at, isoSeconds(s.clock.now), '~> without a subscription, watching still notifies');
-	assert.is((await s.request('PUT', `/notifications/threads/${olivias.id}/subscription`, { token: tokens.olivia, body: { ignored: 1 } })).status, 422);
+	assert.is(
+		(await threadAbout('olivia', 'S1')).updated_at,
+		isoSeconds(s.clock.now),
+		'~> without a subscription, watching still notifies',
+	);
+	assert.is(
+		(await s.request('PUT', `/notifications/threads/${olivias.id}/subscription`, { token: tokens.olivia, body: { ignored: 1 } }))
+			.status,
+		422,
+	);
 });
 
 // ----- who may call
@@ -546,7 +645,8 @@ test('more threads than notifications.mark_read_batch: 202 with GitHub message, 
 		const res = await t.request('PUT', '/notifications', { token: olga, body: {} });
 		assert.is(res.status, 202);
 		assert.equal(res.body, {
-			message: "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.",
+			message:
+				"Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.",
 		});
 		assert.is((await t.get('/notifications', olga)).body.length, 3, '~> not yet');
 		await t.app.tasks.runDue();
@@ -571,7 +671,11 @@ test('more threads than notifications.mark_read_batch: 202 with GitHub message, 
 		assert.is(polled.headers.get('x-ratelimit-remaining'), '0');
 		t.clock.advance(1000);
 		await t.request('POST', '/repos/olga/r/issues', { token: pete, body: { title: 'g' } });
-		assert.is((await t.get('/notifications?all=true', olga, { 'If-Modified-Since': lastModified })).status, 403, '~> something new: the rate limit applies');
+		assert.is(
+			(await t.get('/notifications?all=true', olga, { 'If-Modified-Since': lastModified })).status,
+			403,
+			'~> something new: the rate limit applies',
+		);
 	} finally {
 		await t.close();
 	}
@@ -587,10 +691,23 @@ test('upgrading a database: the authors, commenters and assignees of existing is
 		db.pragma('user_version = 1');
 		const now = '2026-01-01T00:00:00Z';
 		const account = db.prepare("INSERT INTO accounts (id, login, type, created_at, updated_at) VALUES (?, ?, 'User', ?, ?)");
-		for (const [id, login] of [[1, 'owen'], [2, 'ada'], [3, 'cy'], [4, 'asa'], [5, 'new']] as const) account.run(id, login, now, now);
-		db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(now, now);
-		db.prepare("INSERT INTO issues (id, repo_id, number, title, user_id, created_at, updated_at) VALUES (1, 1, 1, 'Old bug', 2, ?, ?)").run(now, now);
-		db.prepare("INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (1, 1, 3, 'me too', ?, ?)").run(now, now);
+		for (const [id, login] of [
+			[1, 'owen'],
+			[2, 'ada'],
+			[3, 'cy'],
+			[4, 'asa'],
+			[5, 'new'],
+		] as const)
+			account.run(id, login, now, now);
+		db.prepare(
+			"INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)",
+		).run(now, now);
+		db.prepare(
+			"INSERT INTO issues (id, repo_id, number, title, user_id, created_at, updated_at) VALUES (1, 1, 1, 'Old bug', 2, ?, ?)",
+		).run(now, now);
+		db.prepare(
+			"INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (1, 1, 3, 'me too', ?, ?)",
+		).run(now, now);
 		db.prepare('INSERT INTO issue_assignees (issue_id, user_id, position) VALUES (1, 4, 1)').run();
 		db.close();
 		const u = await startServer({ dataDir });
@@ -614,12 +731,20 @@ test('upgrading a database: the authors, commenters and assignees of existing is
 
 test('watching: a watcher of an organization repository is notified (subscribed); ignoring the repository mutes everything in it, mentions included', async () => {
 	tick();
-	assert.is((await s.request('PUT', '/repos/acme/web/subscription', { token: tokens.zoe, body: { subscribed: true } })).status, 200, '~> zoe watches acme/web');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/web/subscription', { token: tokens.zoe, body: { subscribed: true } })).status,
+		200,
+		'~> zoe watches acme/web',
+	);
 	await open('acme/web', 'olivia', 'Watched news');
 	assert.is(await reasonOf('zoe', 'Watched news'), 'subscribed', '~> a watcher: subscribed');
 	assert.is(await reasonOf('olivia', 'Watched news'), undefined, '~> the creator watches too, but is the actor');
 	tick();
-	assert.is((await s.request('PUT', '/repos/acme/web/subscription', { token: tokens.zoe, body: { ignored: true } })).status, 200, '~> zoe ignores acme/web');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/web/subscription', { token: tokens.zoe, body: { ignored: true } })).status,
+		200,
+		'~> zoe ignores acme/web',
+	);
 	await open('acme/web', 'olivia', 'Ignored news', { body: 'cc @zoe' });
 	assert.is(await reasonOf('zoe', 'Ignored news'), undefined, '~> ignoring the repository: not even a mention notifies');
 	await s.request('DELETE', '/repos/acme/web/subscription', { token: tokens.zoe });
@@ -632,7 +757,8 @@ test('team mentions: @org/team notifies its members (team_mention; child teams t
 	const team = async (body: Record<string, unknown>, members: string[]) => {
 		const res = await s.request('POST', '/orgs/acme/teams', { token: tokens.olivia, body });
 		assert.is(res.status, 201, `~> team ${body.name}`);
-		for (const login of members) await s.request('PUT', `/orgs/acme/teams/${res.body.slug}/memberships/${login}`, { token: tokens.olivia });
+		for (const login of members)
+			await s.request('PUT', `/orgs/acme/teams/${res.body.slug}/memberships/${login}`, { token: tokens.olivia });
 		return res.body;
 	};
 	const crew = await team({ name: 'Crew', privacy: 'closed' }, ['mia']);
@@ -671,7 +797,12 @@ test('ci_activity: a finished workflow run notifies the user who triggered it, w
 	const thread = await threadAbout('mia', 'CI workflow run failed for main branch');
 	assert.ok(thread, '~> mia triggered it: notified although the runner reported as her');
 	assert.is(thread.reason, 'ci_activity');
-	assert.equal(thread.subject, { title: 'CI workflow run failed for main branch', url: null, latest_comment_url: null, type: 'CheckSuite' });
+	assert.equal(thread.subject, {
+		title: 'CI workflow run failed for main branch',
+		url: null,
+		latest_comment_url: null,
+		type: 'CheckSuite',
+	});
 	assert.is(thread.unread, true);
 	assert.is(await reasonOf('olivia', 'CI workflow run failed for main branch'), undefined, '~> only the user who triggered it');
 });

@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
 
-type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' } }).Octokit;
+type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
 const test = suite('octokit script');
 let s: TestServer;
@@ -44,7 +44,13 @@ test('a repository created with auto_init has a README on its default branch', a
 });
 
 test('contents written on a branch, then compared with the default branch', async () => {
-	const written = await ada.rest.repos.createOrUpdateFileContents({ owner, repo, path: 'src/index.js', message: 'Add index', content: b64('console.log(1);\n') });
+	const written = await ada.rest.repos.createOrUpdateFileContents({
+		owner,
+		repo,
+		path: 'src/index.js',
+		message: 'Add index',
+		content: b64('console.log(1);\n'),
+	});
 	assert.is(written.status, 201, 'a new file answers 201');
 	const main = await ada.rest.repos.getBranch({ owner, repo, branch: 'main' });
 	assert.is(main.data.commit.sha, written.data.commit.sha, 'the branch moved to the new commit');
@@ -69,9 +75,17 @@ test('contents written on a branch, then compared with the default branch', asyn
 	assert.is(compare.data.status, 'ahead', 'feature is ahead of main');
 	assert.is(compare.data.ahead_by, 1, 'by one commit');
 	assert.is(compare.data.behind_by, 0, 'and behind by none');
-	assert.equal(compare.data.files?.map((f) => [f.filename, f.status]), [['src/index.js', 'modified']], 'the changed file is listed');
+	assert.equal(
+		compare.data.files?.map((f) => [f.filename, f.status]),
+		[['src/index.js', 'modified']],
+		'the changed file is listed',
+	);
 	const commits = await ada.rest.repos.listCommits({ owner, repo, sha: 'feature' });
-	assert.equal(commits.data.map((commit) => commit.commit.message), ['Print two', 'Add index', 'Initial commit'], 'history, newest first');
+	assert.equal(
+		commits.data.map((commit) => commit.commit.message),
+		['Print two', 'Add index', 'Initial commit'],
+		'history, newest first',
+	);
 });
 
 test('a collaborator is invited, accepts, and can then push', async () => {
@@ -87,17 +101,33 @@ test('a collaborator is invited, accepts, and can then push', async () => {
 	assert.is(check.status, 204, 'bob is a collaborator');
 	const permission = await ada.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: 'bob' });
 	assert.is(permission.data.permission, 'write', 'push is reported as write');
-	const pushed = await bob.rest.repos.createOrUpdateFileContents({ owner, repo, path: 'BOB.md', message: 'Hello from bob', content: b64('hi\n') });
+	const pushed = await bob.rest.repos.createOrUpdateFileContents({
+		owner,
+		repo,
+		path: 'BOB.md',
+		message: 'Hello from bob',
+		content: b64('hi\n'),
+	});
 	assert.is(pushed.status, 201, 'bob can push');
 });
 
 test('issues with labels (also a bare array), a milestone and reactions', async () => {
 	const defaults = await ada.rest.issues.listLabelsForRepo({ owner, repo });
-	assert.ok(defaults.data.some((label) => label.name === 'bug'), "a new repository has GitHub's default labels, bug among them");
+	assert.ok(
+		defaults.data.some((label) => label.name === 'bug'),
+		"a new repository has GitHub's default labels, bug among them",
+	);
 	await ada.rest.issues.createLabel({ owner, repo, name: 'docs', color: '0075ca' });
 	const milestone = await ada.rest.issues.createMilestone({ owner, repo, title: 'v1' });
 	assert.is(milestone.status, 201, 'the milestone is created');
-	const issue = await ada.rest.issues.create({ owner, repo, title: 'Crash on start', body: 'It crashes.', labels: ['bug'], milestone: milestone.data.number });
+	const issue = await ada.rest.issues.create({
+		owner,
+		repo,
+		title: 'Crash on start',
+		body: 'It crashes.',
+		labels: ['bug'],
+		milestone: milestone.data.number,
+	});
 	assert.is(issue.data.milestone?.number, milestone.data.number, 'the issue carries its milestone');
 	const bare = await ada.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
 		owner,
@@ -136,7 +166,12 @@ test('a release with an asset uploaded through upload_url and downloaded as octe
 	});
 	assert.is(uploaded.status, 201, 'the asset is uploaded');
 	assert.is(uploaded.data.size, bytes.length, 'with its size');
-	const downloaded = await ada.rest.repos.getReleaseAsset({ owner, repo, asset_id: uploaded.data.id, headers: { accept: 'application/octet-stream' } });
+	const downloaded = await ada.rest.repos.getReleaseAsset({
+		owner,
+		repo,
+		asset_id: uploaded.data.id,
+		headers: { accept: 'application/octet-stream' },
+	});
 	assert.equal(Buffer.from(downloaded.data as unknown as ArrayBuffer), bytes, 'the same bytes come back');
 	const latest = await ada.rest.repos.getLatestRelease({ owner, repo });
 	assert.is(latest.data.id, release.data.id, 'it is the latest release');
@@ -149,7 +184,11 @@ test('search finds the issue and the repository, for their readers only', async 
 	assert.is(issues.data.total_count, 1, 'the labelled issue is found');
 	assert.is(issues.data.incomplete_results, false);
 	const repos = await ada.rest.search.repos({ q: `tool user:${owner}` });
-	assert.equal(repos.data.items.map((item) => item.full_name), [`${owner}/${repo}`], 'the repository is found by its owner');
+	assert.equal(
+		repos.data.items.map((item) => item.full_name),
+		[`${owner}/${repo}`],
+		'the repository is found by its owner',
+	);
 	s.user('eve');
 	const { Octokit } = await import('@octokit/rest');
 	const eve = new Octokit({ auth: s.fullToken('eve'), baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });

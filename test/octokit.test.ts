@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
 
-type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' } }).Octokit;
+type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
 const test = suite('octokit');
 let s: TestServer;
@@ -35,7 +35,10 @@ test('teams – create, get, update, list, delete with rest methods', async () =
 	assert.is(updated.data.description, 'The core');
 	const child = await octokit.rest.teams.create({ org: 'acme', name: 'Core Child', parent_team_id: created.data.id });
 	const children = await octokit.rest.teams.listChildInOrg({ org: 'acme', team_slug: 'core-team' });
-	assert.equal(children.data.map((t) => t.id), [child.data.id]);
+	assert.equal(
+		children.data.map((t) => t.id),
+		[child.data.id],
+	);
 	const list = await octokit.rest.teams.list({ org: 'acme' });
 	assert.ok(list.data.some((t) => t.slug === 'core-child'));
 	await octokit.rest.teams.deleteInOrg({ org: 'acme', team_slug: 'core-child' });
@@ -45,7 +48,12 @@ test('teams – create, get, update, list, delete with rest methods', async () =
 });
 
 test('teams – memberships and members', async () => {
-	const added = await octokit.rest.teams.addOrUpdateMembershipForUserInOrg({ org: 'acme', team_slug: 'core-team', username: 'carl', role: 'member' });
+	const added = await octokit.rest.teams.addOrUpdateMembershipForUserInOrg({
+		org: 'acme',
+		team_slug: 'core-team',
+		username: 'carl',
+		role: 'member',
+	});
 	assert.is(added.data.state, 'active');
 	const membership = await octokit.rest.teams.getMembershipForUserInOrg({ org: 'acme', team_slug: 'core-team', username: 'carl' });
 	assert.is(membership.data.role, 'member');
@@ -56,7 +64,13 @@ test('teams – memberships and members', async () => {
 });
 
 test('teams – repositories by slug and by the legacy routes', async () => {
-	await octokit.rest.teams.addOrUpdateRepoPermissionsInOrg({ org: 'acme', team_slug: 'core-team', owner: 'acme', repo: 'widgets', permission: 'push' });
+	await octokit.rest.teams.addOrUpdateRepoPermissionsInOrg({
+		org: 'acme',
+		team_slug: 'core-team',
+		owner: 'acme',
+		repo: 'widgets',
+		permission: 'push',
+	});
 	const check = await octokit.rest.teams.checkPermissionsForRepoInOrg({
 		org: 'acme',
 		team_slug: 'core-team',
@@ -67,7 +81,10 @@ test('teams – repositories by slug and by the legacy routes', async () => {
 	assert.is(check.status, 200);
 	assert.is((check.data as { role_name?: string }).role_name, 'write');
 	const repos = await octokit.rest.teams.listReposInOrg({ org: 'acme', team_slug: 'core-team' });
-	assert.equal(repos.data.map((r) => r.full_name), ['acme/widgets']);
+	assert.equal(
+		repos.data.map((r) => r.full_name),
+		['acme/widgets'],
+	);
 	const team = await octokit.rest.teams.getByName({ org: 'acme', team_slug: 'core-team' });
 	const legacy = await octokit.request('PUT /teams/{team_id}/repos/{owner}/{repo}', {
 		team_id: team.data.id,
@@ -77,7 +94,12 @@ test('teams – repositories by slug and by the legacy routes', async () => {
 	});
 	assert.is(legacy.status, 204);
 	const bad = await octokit
-		.request('PUT /teams/{team_id}/repos/{owner}/{repo}', { team_id: team.data.id, owner: 'acme', repo: 'widgets', permission: 'maintain' as 'admin' })
+		.request('PUT /teams/{team_id}/repos/{owner}/{repo}', {
+			team_id: team.data.id,
+			owner: 'acme',
+			repo: 'widgets',
+			permission: 'maintain' as 'admin',
+		})
 		.catch((e) => e);
 	assert.is(bad.status, 422);
 	assert.match(bad.message, 'Validation Failed');
@@ -95,16 +117,28 @@ test('pagination – octokit.paginate follows Link headers across pages', async 
 	const all = await octokit.paginate(octokit.rest.teams.list, { org: 'acme', per_page: 3 });
 	const direct = await octokit.rest.teams.list({ org: 'acme', per_page: 100 });
 	assert.is(all.length, direct.data.length);
-	assert.equal(all.map((t) => t.id), direct.data.map((t) => t.id));
+	assert.equal(
+		all.map((t) => t.id),
+		direct.data.map((t) => t.id),
+	);
 });
 
 test('outside collaborators – convert, list, remove', async () => {
 	await octokit.rest.teams.addOrUpdateMembershipForUserInOrg({ org: 'acme', team_slug: 'core-team', username: 'carl' });
-	await octokit.rest.teams.addOrUpdateRepoPermissionsInOrg({ org: 'acme', team_slug: 'core-team', owner: 'acme', repo: 'widgets', permission: 'pull' });
+	await octokit.rest.teams.addOrUpdateRepoPermissionsInOrg({
+		org: 'acme',
+		team_slug: 'core-team',
+		owner: 'acme',
+		repo: 'widgets',
+		permission: 'pull',
+	});
 	const converted = await octokit.rest.orgs.convertMemberToOutsideCollaborator({ org: 'acme', username: 'carl' });
 	assert.is(converted.status, 204);
 	const list = await octokit.rest.orgs.listOutsideCollaborators({ org: 'acme', filter: 'all' });
-	assert.equal(list.data.map((u) => u.login), ['carl']);
+	assert.equal(
+		list.data.map((u) => u.login),
+		['carl'],
+	);
 	const refused = await octokit.rest.orgs.removeOutsideCollaborator({ org: 'acme', username: 'mike' }).catch((e) => e);
 	assert.is(refused.status, 422);
 	const removed = await octokit.rest.orgs.removeOutsideCollaborator({ org: 'acme', username: 'carl' });

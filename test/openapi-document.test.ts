@@ -51,7 +51,11 @@ test('one operation per route; each carries its declaration’s permissions, tok
 		const op = operationOf(route.method, route.path);
 		const name = `${route.method} ${route.path}`;
 		assert.ok(op, `~> ${name} is in the document`);
-		assert.is(op['x-github-permissions'], route.acceptedPermissionsHeader, `~> ${name}: x-github-permissions is the X-Accepted-GitHub-Permissions value`);
+		assert.is(
+			op['x-github-permissions'],
+			route.acceptedPermissionsHeader,
+			`~> ${name}: x-github-permissions is the X-Accepted-GitHub-Permissions value`,
+		);
 		assert.equal(op['x-github-permission-sets'], route.policy, `~> ${name}: the permission sets`);
 		assert.equal(op['x-accepted-token-kinds'], [...route.tokenKinds], `~> ${name}: the token kinds`);
 		assert.equal(op['x-accepted-oauth-scopes'], route.acceptedScopes, `~> ${name}: the OAuth scopes`);
@@ -59,7 +63,11 @@ test('one operation per route; each carries its declaration’s permissions, tok
 		assert.is(op['x-access'], route.access, `~> ${name}: the access rule`);
 		assert.equal(op['x-resource-guard'], route.guard ?? 'none', `~> ${name}: the guard`);
 		assert.is(op.externalDocs.url, route.documentationUrl, `~> ${name}: the documentation link`);
-		assert.equal(op.security, route.access === 'public' ? [{}, { token: [] }] : [{ token: [] }], `~> ${name}: anonymous callers only on public routes`);
+		assert.equal(
+			op.security,
+			route.access === 'public' ? [{}, { token: [] }] : [{ token: [] }],
+			`~> ${name}: anonymous callers only on public routes`,
+		);
 	}
 });
 
@@ -74,11 +82,17 @@ test('structure: operationIds unique, path parameters declared, $refs resolve, s
 		assert.ok(Object.keys(op.responses ?? {}).length > 0, `~> ${name} has responses`);
 		const declared = (op.parameters ?? []).filter((parameter: any) => parameter.in === 'path');
 		assert.not.ok(path.includes('*'), `~> ${name}: no wildcard in the path template`);
-		assert.equal(declared.map((parameter: any) => parameter.name).sort(), pathParameterNames(path).sort(), `~> ${name}: every path parameter declared once`);
+		assert.equal(
+			declared.map((parameter: any) => parameter.name).sort(),
+			pathParameterNames(path).sort(),
+			`~> ${name}: every path parameter declared once`,
+		);
 		for (const parameter of declared) assert.is(parameter.required, true, `~> ${name}: path parameter ${parameter.name} is required`);
 		const query = (op.parameters ?? []).filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name);
 		assert.is(new Set(query).size, query.length, `~> ${name}: no query parameter twice`);
-		for (const requirement of op.security) for (const scheme of Object.keys(requirement)) assert.ok(document.components.securitySchemes[scheme], `~> ${name}: security scheme ${scheme} exists`);
+		for (const requirement of op.security)
+			for (const scheme of Object.keys(requirement))
+				assert.ok(document.components.securitySchemes[scheme], `~> ${name}: security scheme ${scheme} exists`);
 	}
 	// OpenAPI 3.1: paths begin with '/', templated paths that differ only in parameter names are one path,
 	// every response has a description, every parameter a location and a schema.
@@ -94,7 +108,11 @@ test('structure: operationIds unique, path parameters declared, $refs resolve, s
 			assert.match(status, /^([1-5]\d\d|default)$/, `~> ${method} ${path}: status ${status}`);
 			assert.type(response.description, 'string', `~> ${method} ${path} ${status} has a description`);
 		}
-		for (const parameter of op.parameters ?? []) assert.ok(['path', 'query'].includes(parameter.in) && parameter.schema, `~> ${method} ${path} ${parameter.name}: location and schema`);
+		for (const parameter of op.parameters ?? [])
+			assert.ok(
+				['path', 'query'].includes(parameter.in) && parameter.schema,
+				`~> ${method} ${path} ${parameter.name}: location and schema`,
+			);
 	}
 	const refs: string[] = [];
 	const walk = (node: unknown) => {
@@ -128,12 +146,15 @@ test('every schema is valid JSON Schema 2020-12 (ajv compiles it against the com
 	};
 	// All schemas at once (one compile: each component is compiled once); one at a time only to name a failure.
 	const unique = new Map<string, { where: string; schema: unknown }>();
-	for (const name of Object.keys(document.components.schemas)) unique.set(name, { where: `components/schemas/${name}`, schema: { $ref: `openapi#/components/schemas/${name}` } });
+	for (const name of Object.keys(document.components.schemas))
+		unique.set(name, { where: `components/schemas/${name}`, schema: { $ref: `openapi#/components/schemas/${name}` } });
 	for (const { path, method, op } of operations()) {
 		const schemas = [
 			...(op.parameters ?? []).map((parameter: any) => parameter.schema),
 			...Object.values(op.requestBody?.content ?? {}).map((media: any) => media.schema),
-			...Object.values(op.responses).flatMap((response: any) => Object.values(response.content ?? {}).map((media: any) => media.schema)),
+			...Object.values(op.responses).flatMap((response: any) =>
+				Object.values(response.content ?? {}).map((media: any) => media.schema),
+			),
 		].filter(Boolean);
 		for (const schema of schemas) {
 			const qualified = qualify(schema);
@@ -165,11 +186,21 @@ test('query and body schemas are converted from the valibot declarations', () =>
 	assert.equal(body.required, ['name'], '~> name is required');
 	assert.is(body.properties.name.type, 'string', '~> name is a string');
 	assert.is(body.properties.description.anyOf.length, 2, '~> description may be null');
-	assert.equal(create.parameters.map((parameter: any) => parameter.name), ['owner', 'repo'], '~> the path parameters');
-	assert.is(create.responses['201'].content['application/json'].schema.$ref, '#/components/schemas/label', '~> GitHub’s 201 label schema');
+	assert.equal(
+		create.parameters.map((parameter: any) => parameter.name),
+		['owner', 'repo'],
+		'~> the path parameters',
+	);
+	assert.is(
+		create.responses['201'].content['application/json'].schema.$ref,
+		'#/components/schemas/label',
+		'~> GitHub’s 201 label schema',
+	);
 
 	const list = operationOf('GET', '/repos/{owner}/{repo}/issues');
-	const query = Object.fromEntries(list.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => [parameter.name, parameter]));
+	const query = Object.fromEntries(
+		list.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => [parameter.name, parameter]),
+	);
 	assert.ok(query.state, '~> the issues list takes state');
 	assert.ok(query.per_page && query.page, '~> and the pagination parameters');
 	assert.is(query.per_page.schema.default, 30);
@@ -191,13 +222,29 @@ test('query and body schemas are converted from the valibot declarations', () =>
 	assert.is(contents.parameters[2].name, 'path');
 
 	const teamByIds = operationOf('GET', '/organizations/{org_id}/team/{team_id}');
-	assert.is(teamByIds.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/team-full', '~> a team at another address answers GitHub’s team-full');
+	assert.is(
+		teamByIds.responses['200'].content['application/json'].schema.$ref,
+		'#/components/schemas/team-full',
+		'~> a team at another address answers GitHub’s team-full',
+	);
 
 	// Without GitHub's descriptions (or for a route GitHub does not document): generic answers.
 	const bare = openApiDocument(routes, { operations: {}, schemas: {} }) as any;
-	assert.equal(bare.paths['/repos/{owner}/{repo}/labels'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { type: 'object' } }, '~> a list: an array of objects');
-	assert.equal(bare.paths['/repos/{owner}/{repo}/labels'].post.responses['201'].content['application/json'].schema, { type: 'object' }, '~> a creation: 201 and an object');
-	assert.equal(bare.paths['/repos/{owner}/{repo}/labels/{name}'].delete.responses['204'], { description: 'No content' }, '~> a deletion: 204');
+	assert.equal(
+		bare.paths['/repos/{owner}/{repo}/labels'].get.responses['200'].content['application/json'].schema,
+		{ type: 'array', items: { type: 'object' } },
+		'~> a list: an array of objects',
+	);
+	assert.equal(
+		bare.paths['/repos/{owner}/{repo}/labels'].post.responses['201'].content['application/json'].schema,
+		{ type: 'object' },
+		'~> a creation: 201 and an object',
+	);
+	assert.equal(
+		bare.paths['/repos/{owner}/{repo}/labels/{name}'].delete.responses['204'],
+		{ description: 'No content' },
+		'~> a deletion: 204',
+	);
 	assert.equal(Object.keys(bare.components.schemas), ['gitstead-error'], '~> and no GitHub component');
 });
 

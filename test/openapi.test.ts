@@ -89,7 +89,8 @@ function appJwt(): string {
 }
 
 /** The token of a caller: a login, 'app', 'installation', or 'anonymous' (none). */
-const credential = (as = 'olivia') => (as === 'anonymous' ? undefined : as === 'app' ? appJwt() : as === 'installation' ? w.installationToken : token(as));
+const credential = (as = 'olivia') =>
+	as === 'anonymous' ? undefined : as === 'app' ? appJwt() : as === 'installation' ? w.installationToken : token(as);
 
 /** A request that must succeed (setup). @returns its body */
 async function must(method: string, path: string, options: { body?: unknown; as?: string } = {}): Promise<any> {
@@ -100,14 +101,19 @@ async function must(method: string, path: string, options: { body?: unknown; as?
 
 /** A commit of one file on `parents` in acme/app, through the git database API. @returns its sha */
 async function commit(content: string, parents: string[]): Promise<string> {
-	const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] } });
+	const tree = await must('POST', '/repos/acme/app/git/trees', {
+		body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] },
+	});
 	return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Commit ${content}`, tree: tree.sha, parents } })).sha;
 }
 
 /** A dependency snapshot of acme/app at `sha` with npm packages (name → version). */
 function snapshot(sha: string, ref: string, packages: Record<string, string>) {
 	const resolved = Object.fromEntries(
-		Object.entries(packages).map(([name, version]) => [name, { package_url: `pkg:npm/${name}@${version}`, relationship: 'direct', scope: 'runtime' }]),
+		Object.entries(packages).map(([name, version]) => [
+			name,
+			{ package_url: `pkg:npm/${name}@${version}`, relationship: 'direct', scope: 'runtime' },
+		]),
 	);
 	return {
 		version: 0,
@@ -196,9 +202,14 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/rulesets/{ruleset_id}': {},
 	'GET /repos/{owner}/{repo}/rules/branches/{branch}': {},
 	'GET /enterprises/{enterprise}/org-properties/schema': { as: 'erin' },
-	'GET /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/region', as: 'erin' },
+	'GET /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
+		path: '/enterprises/bigco/org-properties/schema/region',
+		as: 'erin',
+	},
 	'GET /organizations/{org}/settings/billing/budgets': {},
-	'GET /organizations/{org}/settings/billing/budgets/{budget_id}': { call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}` }) },
+	'GET /organizations/{org}/settings/billing/budgets/{budget_id}': {
+		call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}` }),
+	},
 	'GET /enterprises/{enterprise}/settings/billing/budgets': { as: 'erin' },
 	'GET /enterprises/{enterprise}/settings/billing/budgets/{budget_id}': {
 		call: (w) => ({ path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`, as: 'erin' }),
@@ -225,7 +236,9 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/hooks': {},
 	'GET /repos/{owner}/{repo}/hooks/{hook_id}': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}` }) },
 	'GET /repos/{owner}/{repo}/hooks/{hook_id}/config': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/config` }) },
-	'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/deliveries` }) },
+	'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries': {
+		call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/deliveries` }),
+	},
 	'GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}': {
 		call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/deliveries/${lastDelivery(Number(w.ids.repoHook))}` }),
 	},
@@ -293,7 +306,9 @@ const TABLE: Record<string, Entry> = {
 	},
 	'GET /repos/{owner}/{repo}/pulls/comments': { path: '/repos/acme/app/pulls/comments' },
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments': { path: '/repos/acme/app/pulls/2/comments' },
-	'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}': { call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }) },
+	'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}` }),
+	},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments': {
 		call: (w) => ({ path: `/repos/acme/app/pulls/2/reviews/${w.ids.reviewCommentReview}/comments` }),
 	},
@@ -301,8 +316,12 @@ const TABLE: Record<string, Entry> = {
 		// Merging comes with PUT …/merge (next step): the scenario marks a second pull request merged in its row.
 		call: async (w) => {
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/merged-head', sha: w.commits.two } });
-			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Merged already', head: 'merged-head', base: 'main' } });
-			s.app.db.prepare('UPDATE pull_requests SET merged_at = ?, merge_commit_sha = ? WHERE issue_id = ?').run('2026-11-22T12:00:00Z', w.commits.two, pr.id);
+			const pr = await must('POST', '/repos/acme/app/pulls', {
+				body: { title: 'Merged already', head: 'merged-head', base: 'main' },
+			});
+			s.app.db
+				.prepare('UPDATE pull_requests SET merged_at = ?, merge_commit_sha = ? WHERE issue_id = ?')
+				.run('2026-11-22T12:00:00Z', w.commits.two, pr.id);
 			return { path: `/repos/acme/app/pulls/${pr.number}/merge` };
 		},
 	},
@@ -382,7 +401,9 @@ const TABLE: Record<string, Entry> = {
 		call: async (w) => {
 			s.org('initech', 'olivia');
 			w.ids.initechRepo = (await must('POST', '/orgs/initech/repos', { body: { name: 'tps' } })).id;
-			importRuns(s.app, s.app.stores.repos.byId(w.ids.initechRepo as number)!, { workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'build' }] }] });
+			importRuns(s.app, s.app.stores.repos.byId(w.ids.initechRepo as number)!, {
+				workflows: [{ name: 'CI', path: 'ci.yml', jobs: [{ name: 'build' }] }],
+			});
 			return { path: '/orgs/initech/actions/permissions', body: { enabled_repositories: 'selected', allowed_actions: 'selected' } };
 		},
 	},
@@ -390,32 +411,54 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/actions/permissions/repositories': {
 		call: (w) => ({ path: '/orgs/initech/actions/permissions/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
 	},
-	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}': { call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }) },
-	'PUT /orgs/{org}/actions/permissions/repositories/{repository_id}': { call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }) },
+	'DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }),
+	},
+	'PUT /orgs/{org}/actions/permissions/repositories/{repository_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/permissions/repositories/${w.ids.initechRepo}` }),
+	},
 	'GET /orgs/{org}/actions/permissions/repositories': { path: '/orgs/initech/actions/permissions/repositories' },
 	'PUT /orgs/{org}/actions/permissions/selected-actions': {
 		path: '/orgs/initech/actions/permissions/selected-actions',
 		body: { github_owned_allowed: true, verified_allowed: true, patterns_allowed: ['docker/*'] },
 	},
 	'GET /orgs/{org}/actions/permissions/selected-actions': { path: '/orgs/initech/actions/permissions/selected-actions' },
-	'PUT /orgs/{org}/actions/permissions/workflow': { path: '/orgs/initech/actions/permissions/workflow', body: { default_workflow_permissions: 'write' } },
+	'PUT /orgs/{org}/actions/permissions/workflow': {
+		path: '/orgs/initech/actions/permissions/workflow',
+		body: { default_workflow_permissions: 'write' },
+	},
 	'GET /orgs/{org}/actions/permissions/workflow': { path: '/orgs/initech/actions/permissions/workflow' },
-	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': { path: '/orgs/initech/actions/permissions/artifact-and-log-retention', body: { days: 30 } },
-	'GET /orgs/{org}/actions/permissions/artifact-and-log-retention': { path: '/orgs/initech/actions/permissions/artifact-and-log-retention' },
+	'PUT /orgs/{org}/actions/permissions/artifact-and-log-retention': {
+		path: '/orgs/initech/actions/permissions/artifact-and-log-retention',
+		body: { days: 30 },
+	},
+	'GET /orgs/{org}/actions/permissions/artifact-and-log-retention': {
+		path: '/orgs/initech/actions/permissions/artifact-and-log-retention',
+	},
 	'PUT /orgs/{org}/actions/permissions/fork-pr-contributor-approval': {
 		path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval',
 		body: { approval_policy: 'all_external_contributors' },
 	},
-	'GET /orgs/{org}/actions/permissions/fork-pr-contributor-approval': { path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval' },
+	'GET /orgs/{org}/actions/permissions/fork-pr-contributor-approval': {
+		path: '/orgs/initech/actions/permissions/fork-pr-contributor-approval',
+	},
 	'PUT /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': {
 		path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos',
 		body: { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: true },
 	},
-	'GET /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': { path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos' },
-	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': { path: '/orgs/initech/actions/permissions/self-hosted-runners', body: { enabled_repositories: 'selected' } },
+	'GET /orgs/{org}/actions/permissions/fork-pr-workflows-private-repos': {
+		path: '/orgs/initech/actions/permissions/fork-pr-workflows-private-repos',
+	},
+	'PUT /orgs/{org}/actions/permissions/self-hosted-runners': {
+		path: '/orgs/initech/actions/permissions/self-hosted-runners',
+		body: { enabled_repositories: 'selected' },
+	},
 	'GET /orgs/{org}/actions/permissions/self-hosted-runners': { path: '/orgs/initech/actions/permissions/self-hosted-runners' },
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories': {
-		call: (w) => ({ path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories', body: { selected_repository_ids: [w.ids.initechRepo] } }),
+		call: (w) => ({
+			path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories',
+			body: { selected_repository_ids: [w.ids.initechRepo] },
+		}),
 	},
 	'DELETE /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
 		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
@@ -423,8 +466,13 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}': {
 		call: (w) => ({ path: `/orgs/initech/actions/permissions/self-hosted-runners/repositories/${w.ids.initechRepo}` }),
 	},
-	'GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories': { path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories' },
-	'PUT /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] } },
+	'GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories': {
+		path: '/orgs/initech/actions/permissions/self-hosted-runners/repositories',
+	},
+	'PUT /orgs/{org}/actions/oidc/customization/sub': {
+		path: '/orgs/initech/actions/oidc/customization/sub',
+		body: { include_claim_keys: ['repo', 'context', 'job_workflow_ref'] },
+	},
 	'GET /orgs/{org}/actions/oidc/customization/sub': { path: '/orgs/initech/actions/oidc/customization/sub' },
 	'GET /orgs/{org}/actions/cache/usage': { path: '/orgs/initech/actions/cache/usage' },
 	'GET /orgs/{org}/actions/cache/usage-by-repository': { path: '/orgs/initech/actions/cache/usage-by-repository' },
@@ -432,8 +480,16 @@ const TABLE: Record<string, Entry> = {
 	'POST /orgs/{org}/actions/runner-groups': {
 		call: (w) => {
 			const initech = s.app.stores.accounts.organization('initech')!;
-			w.ids.initechRunner = registerRunner(s.app, { org: initech.id }, { name: 'tps-runner', os: 'linux', labels: ['laser'], status: 'online' }, isoSeconds(s.clock.now)).id;
-			return { path: '/orgs/initech/actions/runner-groups', body: { name: 'Printers', visibility: 'selected', selected_repository_ids: [w.ids.initechRepo] } };
+			w.ids.initechRunner = registerRunner(
+				s.app,
+				{ org: initech.id },
+				{ name: 'tps-runner', os: 'linux', labels: ['laser'], status: 'online' },
+				isoSeconds(s.clock.now),
+			).id;
+			return {
+				path: '/orgs/initech/actions/runner-groups',
+				body: { name: 'Printers', visibility: 'selected', selected_repository_ids: [w.ids.initechRepo] },
+			};
 		},
 	},
 	'GET /orgs/{org}/actions/runner-groups': { path: '/orgs/initech/actions/runner-groups' },
@@ -444,9 +500,14 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}`, body: { name: 'Laser printers' } };
 		},
 	},
-	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }) },
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }),
+	},
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
-		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`, body: { selected_repository_ids: [w.ids.initechRepo] } }),
+		call: (w) => ({
+			path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories`,
+			body: { selected_repository_ids: [w.ids.initechRepo] },
+		}),
 	},
 	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
 		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
@@ -454,20 +515,26 @@ const TABLE: Record<string, Entry> = {
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}': {
 		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories/${w.ids.initechRepo}` }),
 	},
-	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories` }) },
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/repositories` }),
+	},
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': {
 		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners`, body: { runners: [] } }),
 	},
 	'PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
 		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
 	},
-	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners` }) },
+	'GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners` }),
+	},
 	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}': {
 		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}/runners/${w.ids.initechRunner}` }),
 	},
 	'GET /orgs/{org}/actions/runners': { path: '/orgs/initech/actions/runners' },
 	'GET /orgs/{org}/actions/runners/{runner_id}': { call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }) },
-	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}': { call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }) },
+	'DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}': {
+		call: (w) => ({ path: `/orgs/initech/actions/runner-groups/${w.ids.initechGroup}` }),
+	},
 	'DELETE /orgs/{org}/actions/runners/{runner_id}': { call: (w) => ({ path: `/orgs/initech/actions/runners/${w.ids.initechRunner}` }) },
 	'PUT /orgs/{org}/memberships/{username}': { path: '/orgs/acme/memberships/paul', body: { role: 'member' } },
 	'PATCH /user/memberships/orgs/{org}': { body: { state: 'active' }, as: 'paul' },
@@ -498,7 +565,10 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /teams/{team_id}': { body: { description: 'The core' } },
-	'PUT /orgs/{org}/teams/{team_slug}/memberships/{username}': { path: '/orgs/acme/teams/core/memberships/wendy', body: { role: 'member' } },
+	'PUT /orgs/{org}/teams/{team_slug}/memberships/{username}': {
+		path: '/orgs/acme/teams/core/memberships/wendy',
+		body: { role: 'member' },
+	},
 	'DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}': { path: '/orgs/acme/teams/core/memberships/wendy' },
 	'PUT /teams/{team_id}/memberships/{username}': { call: (w) => ({ path: `/teams/${w.params.team_id}/memberships/wendy`, body: {} }) },
 	'DELETE /teams/{team_id}/memberships/{username}': { call: (w) => ({ path: `/teams/${w.params.team_id}/memberships/wendy` }) },
@@ -507,11 +577,26 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app' },
 	'PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}': { path: '/orgs/acme/teams/ops/repos/acme/app', body: { permission: 'pull' } },
 	'DELETE /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app` }) },
-	'PUT /teams/{team_id}/repos/{owner}/{repo}': { call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app`, body: { permission: 'admin' } }) },
+	'PUT /teams/{team_id}/repos/{owner}/{repo}': {
+		call: (w) => ({ path: `/teams/${w.ids.ops}/repos/acme/app`, body: { permission: 'admin' } }),
+	},
 	// ------------------------------------------------------------------ external groups (imported)
 	'GET /orgs/{org}/external-groups': {
 		call: (w) => {
-			const [group] = importExternalGroups(s.app, s.app.stores.accounts.organization('acme')!, [{ group_name: 'Platform', members: [{ member_login: 'olivia', member_name: 'Olivia', member_email: 'olivia@example.com' }, { member_login: 'wendy' }] }], isoSeconds(s.clock.now));
+			const [group] = importExternalGroups(
+				s.app,
+				s.app.stores.accounts.organization('acme')!,
+				[
+					{
+						group_name: 'Platform',
+						members: [
+							{ member_login: 'olivia', member_name: 'Olivia', member_email: 'olivia@example.com' },
+							{ member_login: 'wendy' },
+						],
+					},
+				],
+				isoSeconds(s.clock.now),
+			);
 			w.ids.externalGroup = group.group_id;
 			return { path: '/orgs/acme/external-groups?display_name=plat' };
 		},
@@ -527,7 +612,10 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/teams/{team_slug}/external-groups': { path: '/orgs/acme/teams/linked/external-groups' },
 	// ------------------------------------------------------------------ roles
 	'POST /orgs/{org}/custom-repository-roles': {
-		call: () => ({ path: '/orgs/acme/custom-repository-roles', body: { name: 'Labeler', description: 'Labels issues', base_role: 'read', permissions: ['add_label', 'remove_label'] } }),
+		call: () => ({
+			path: '/orgs/acme/custom-repository-roles',
+			body: { name: 'Labeler', description: 'Labels issues', base_role: 'read', permissions: ['add_label', 'remove_label'] },
+		}),
 	},
 	'GET /orgs/{org}/custom-repository-roles': {},
 	'GET /orgs/{org}/custom-repository-roles/{role_id}': {
@@ -536,8 +624,12 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}` };
 		},
 	},
-	'PATCH /orgs/{org}/custom-repository-roles/{role_id}': { call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}`, body: { base_role: 'triage' } }) },
-	'GET /organizations/{organization_id}/custom_roles': { call: () => ({ path: `/organizations/${s.app.stores.accounts.byLogin('acme')!.id}/custom_roles` }) },
+	'PATCH /orgs/{org}/custom-repository-roles/{role_id}': {
+		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}`, body: { base_role: 'triage' } }),
+	},
+	'GET /organizations/{organization_id}/custom_roles': {
+		call: () => ({ path: `/organizations/${s.app.stores.accounts.byLogin('acme')!.id}/custom_roles` }),
+	},
 	'GET /orgs/{org}/repository-fine-grained-permissions': {},
 	'GET /orgs/{org}/organization-roles': {},
 	'GET /orgs/{org}/organization-roles/{role_id}': { path: '/orgs/acme/organization-roles/8134' },
@@ -549,7 +641,9 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/organization-roles/users/{username}': { path: '/orgs/acme/organization-roles/users/wendy' },
 	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}': { path: '/orgs/acme/organization-roles/teams/core/8134' },
 	'DELETE /orgs/{org}/organization-roles/teams/{team_slug}': { path: '/orgs/acme/organization-roles/teams/core' },
-	'DELETE /orgs/{org}/custom-repository-roles/{role_id}': { call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}` }) },
+	'DELETE /orgs/{org}/custom-repository-roles/{role_id}': {
+		call: (w) => ({ path: `/orgs/acme/custom-repository-roles/${w.ids.customRole}` }),
+	},
 	'DELETE /orgs/{org}/teams/{team_slug}': { path: '/orgs/acme/teams/ops' },
 	'DELETE /teams/{team_id}': {
 		call: async () => {
@@ -596,9 +690,17 @@ const TABLE: Record<string, Entry> = {
 	},
 
 	// ------------------------------------------------------------------ custom properties
-	'PUT /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/level', body: { value_type: 'single_select', allowed_values: ['a', 'b'] } },
+	'PUT /orgs/{org}/properties/schema/{custom_property_name}': {
+		path: '/orgs/acme/properties/schema/level',
+		body: { value_type: 'single_select', allowed_values: ['a', 'b'] },
+	},
 	'PATCH /orgs/{org}/properties/schema': {
-		body: { properties: [{ property_name: 'level', value_type: 'single_select', allowed_values: ['a', 'b', 'c'] }, { property_name: 'team', value_type: 'string' }] },
+		body: {
+			properties: [
+				{ property_name: 'level', value_type: 'single_select', allowed_values: ['a', 'b', 'c'] },
+				{ property_name: 'team', value_type: 'string' },
+			],
+		},
 	},
 	'DELETE /orgs/{org}/properties/schema/{custom_property_name}': { path: '/orgs/acme/properties/schema/team' },
 	'POST /orgs/{org}/rulesets': {
@@ -607,15 +709,24 @@ const TABLE: Record<string, Entry> = {
 			target: 'tag',
 			enforcement: 'evaluate',
 			bypass_actors: [{ actor_id: 5, actor_type: 'RepositoryRole', bypass_mode: 'always' }],
-			conditions: { ref_name: { include: ['refs/tags/v*'], exclude: [] }, repository_name: { include: ['app'], exclude: [], protected: false } },
-			rules: [{ type: 'deletion' }, { type: 'tag_name_pattern', parameters: { operator: 'starts_with', pattern: 'v', negate: false, name: 'versions' } }],
+			conditions: {
+				ref_name: { include: ['refs/tags/v*'], exclude: [] },
+				repository_name: { include: ['app'], exclude: [], protected: false },
+			},
+			rules: [
+				{ type: 'deletion' },
+				{ type: 'tag_name_pattern', parameters: { operator: 'starts_with', pattern: 'v', negate: false, name: 'versions' } },
+			],
 		},
 	},
 	'PUT /orgs/{org}/rulesets/{ruleset_id}': {
 		call: async (w) => {
 			const list = await must('GET', '/orgs/acme/rulesets');
 			w.ids.releasesRuleset = list.find((r: { name: string }) => r.name === 'Releases').id;
-			return { path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}`, body: { enforcement: 'active', rules: [{ type: 'deletion' }, { type: 'non_fast_forward' }] } };
+			return {
+				path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}`,
+				body: { enforcement: 'active', rules: [{ type: 'deletion' }, { type: 'non_fast_forward' }] },
+			};
 		},
 	},
 	'DELETE /orgs/{org}/rulesets/{ruleset_id}': { call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}` }) },
@@ -625,13 +736,24 @@ const TABLE: Record<string, Entry> = {
 			// An organization of its own (acme's test installation holds permissions no real app could).
 			const fleet = s.org('fleet', 'olivia', { enterprise: 'bigco' });
 			for (const name of ['app', 'inst-extra']) await must('POST', '/orgs/fleet/repos', { body: { name } });
-			const made = createApp(s.app, { name: 'Enterprise installer', owner: fleet, permissions: { contents: 'read' } }, isoSeconds(s.clock.now));
+			const made = createApp(
+				s.app,
+				{ name: 'Enterprise installer', owner: fleet, permissions: { contents: 'read' } },
+				isoSeconds(s.clock.now),
+			);
 			w.ids.enterpriseApp = made.app.client_id;
-			return { path: '/enterprises/bigco/apps/organizations/fleet/installations', body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] }, as: 'erin' };
+			return {
+				path: '/enterprises/bigco/apps/organizations/fleet/installations',
+				body: { client_id: made.app.client_id, repository_selection: 'selected', repositories: ['app'] },
+				as: 'erin',
+			};
 		},
 	},
 	'GET /enterprises/{enterprise}/apps/installable_organizations': { as: 'erin' },
-	'GET /enterprises/{enterprise}/apps/installable_organizations/{org}/accessible_repositories': { path: '/enterprises/bigco/apps/installable_organizations/fleet/accessible_repositories', as: 'erin' },
+	'GET /enterprises/{enterprise}/apps/installable_organizations/{org}/accessible_repositories': {
+		path: '/enterprises/bigco/apps/installable_organizations/fleet/accessible_repositories',
+		as: 'erin',
+	},
 	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations': {
 		call: async (w) => {
 			const list = await must('GET', '/enterprises/bigco/apps/organizations/fleet/installations', { as: 'erin' });
@@ -640,35 +762,65 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/add': {
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/add`, body: { repositories: ['inst-extra'] }, as: 'erin' }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/add`,
+			body: { repositories: ['inst-extra'] },
+			as: 'erin',
+		}),
 	},
 	'GET /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`, as: 'erin' }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`,
+			as: 'erin',
+		}),
 	},
 	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories/remove': {
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/remove`, body: { repositories: ['inst-extra'] }, as: 'erin' }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories/remove`,
+			body: { repositories: ['inst-extra'] },
+			as: 'erin',
+		}),
 	},
 	'PATCH /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}/repositories': {
-		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`, body: { repository_selection: 'all' }, as: 'erin' }),
+		call: (w) => ({
+			path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}/repositories`,
+			body: { repository_selection: 'all' },
+			as: 'erin',
+		}),
 	},
 	'DELETE /enterprises/{enterprise}/apps/organizations/{org}/installations/{installation_id}': {
 		call: (w) => ({ path: `/enterprises/bigco/apps/organizations/fleet/installations/${w.ids.enterpriseInstallation}`, as: 'erin' }),
 	},
-	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/zone', body: { value_type: 'string' }, as: 'erin' },
+	'PUT /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
+		path: '/enterprises/bigco/org-properties/schema/zone',
+		body: { value_type: 'string' },
+		as: 'erin',
+	},
 	'PATCH /enterprises/{enterprise}/org-properties/schema': {
 		body: { properties: [{ property_name: 'cost_center', value_type: 'string' }] },
 		as: 'erin',
 	},
-	'DELETE /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': { path: '/enterprises/bigco/org-properties/schema/cost_center', as: 'erin' },
+	'DELETE /enterprises/{enterprise}/org-properties/schema/{custom_property_name}': {
+		path: '/enterprises/bigco/org-properties/schema/cost_center',
+		as: 'erin',
+	},
 
 	// ------------------------------------------------------------------ budgets, runner groups, migrations
 	'POST /organizations/{org}/settings/billing/budgets': {
-		body: { budget_amount: 50, prevent_further_usage: true, budget_scope: 'organization', budget_entity_name: '', budget_product_sku: 'packages' },
+		body: {
+			budget_amount: 50,
+			prevent_further_usage: true,
+			budget_scope: 'organization',
+			budget_entity_name: '',
+			budget_product_sku: 'packages',
+		},
 	},
 	'PATCH /organizations/{org}/settings/billing/budgets/{budget_id}': {
 		call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}`, body: { budget_amount: 60 } }),
 	},
-	'DELETE /organizations/{org}/settings/billing/budgets/{budget_id}': { call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}` }) },
+	'DELETE /organizations/{org}/settings/billing/budgets/{budget_id}': {
+		call: (w) => ({ path: `/organizations/acme/settings/billing/budgets/${w.ids.orgBudget}` }),
+	},
 	'POST /enterprises/{enterprise}/settings/billing/budgets': {
 		as: 'erin',
 		body: {
@@ -682,14 +834,21 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /enterprises/{enterprise}/settings/billing/budgets/{budget_id}': {
-		call: (w) => ({ path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`, body: { budget_amount: 600 }, as: 'erin' }),
+		call: (w) => ({
+			path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`,
+			body: { budget_amount: 600 },
+			as: 'erin',
+		}),
 	},
 	'DELETE /enterprises/{enterprise}/settings/billing/budgets/{budget_id}': {
 		call: (w) => ({ path: `/enterprises/bigco/settings/billing/budgets/${w.ids.enterpriseBudget}`, as: 'erin' }),
 	},
 	'POST /enterprises/{enterprise}/actions/runner-groups': { body: { name: 'Big iron', visibility: 'selected' }, as: 'erin' },
 	'PATCH /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}': { body: { name: 'Bigger iron' }, as: 'erin' },
-	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations': { body: { selected_organization_ids: [] }, as: 'erin' },
+	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations': {
+		body: { selected_organization_ids: [] },
+		as: 'erin',
+	},
 	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations/{org_id}': { as: 'erin' },
 	'DELETE /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations/{org_id}': { as: 'erin' },
 	'PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners': { body: { runners: [] }, as: 'erin' },
@@ -700,27 +859,46 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /orgs/{org}/migrations/{migration_id}/archive': {},
 	'DELETE /orgs/{org}/migrations/{migration_id}/repos/{repo_name}/lock': {
 		call: async () => {
-			const [migration] = (await must('GET', '/orgs/acme/migrations')).filter((m: any) => m.repositories.some((r: any) => r.name === 'site'));
+			const [migration] = (await must('GET', '/orgs/acme/migrations')).filter((m: any) =>
+				m.repositories.some((r: any) => r.name === 'site'),
+			);
 			return { path: `/orgs/acme/migrations/${migration.id}/repos/site/lock` };
 		},
 	},
 
 	// ------------------------------------------------------------------ webhooks and apps
-	'POST /admin/hooks': { body: { name: 'web', config: { url: 'https://hooks.example.com/global2', content_type: 'json' }, events: ['user'] }, as: 'root' },
-	'PATCH /admin/hooks/{hook_id}': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}`, body: { config: { url: 'https://hooks.example.com/global3' } }, as: 'root' }) },
+	'POST /admin/hooks': {
+		body: { name: 'web', config: { url: 'https://hooks.example.com/global2', content_type: 'json' }, events: ['user'] },
+		as: 'root',
+	},
+	'PATCH /admin/hooks/{hook_id}': {
+		call: (w) => ({
+			path: `/admin/hooks/${w.ids.globalHook}`,
+			body: { config: { url: 'https://hooks.example.com/global3' } },
+			as: 'root',
+		}),
+	},
 	'POST /admin/hooks/{hook_id}/pings': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}/pings`, as: 'root' }) },
 	'DELETE /admin/hooks/{hook_id}': { call: (w) => ({ path: `/admin/hooks/${w.ids.globalHook}`, as: 'root' }) },
 	'POST /orgs/{org}/hooks': { body: { name: 'web', config: { url: 'https://hooks.example.com/second' }, events: ['push'] } },
-	'PATCH /orgs/{org}/hooks/{hook_id}': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}`, body: { events: ['push', 'issues'] } }) },
-	'PATCH /orgs/{org}/hooks/{hook_id}/config': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/config`, body: { content_type: 'json' } }) },
+	'PATCH /orgs/{org}/hooks/{hook_id}': {
+		call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}`, body: { events: ['push', 'issues'] } }),
+	},
+	'PATCH /orgs/{org}/hooks/{hook_id}/config': {
+		call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/config`, body: { content_type: 'json' } }),
+	},
 	'POST /orgs/{org}/hooks/{hook_id}/pings': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/pings` }) },
 	'POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts': {
 		call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}/deliveries/${lastDelivery(Number(w.ids.orgHook))}/attempts` }),
 	},
 	'DELETE /orgs/{org}/hooks/{hook_id}': { call: (w) => ({ path: `/orgs/acme/hooks/${w.ids.orgHook}` }) },
 	'POST /repos/{owner}/{repo}/hooks': { body: { name: 'web', config: { url: 'https://hooks.example.com/repo2' }, events: ['push'] } },
-	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}`, body: { add_events: ['issues'] } }) },
-	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/config`, body: { content_type: 'json' } }) },
+	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}': {
+		call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}`, body: { add_events: ['issues'] } }),
+	},
+	'PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config': {
+		call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/config`, body: { content_type: 'json' } }),
+	},
 	'POST /repos/{owner}/{repo}/hooks/{hook_id}/pings': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/pings` }) },
 	'POST /repos/{owner}/{repo}/hooks/{hook_id}/tests': { call: (w) => ({ path: `/repos/acme/app/hooks/${w.ids.repoHook}/tests` }) },
 	'POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts': {
@@ -730,7 +908,10 @@ const TABLE: Record<string, Entry> = {
 	'POST /app/installations/{installation_id}/access_tokens': { body: {}, as: 'app' },
 	'DELETE /installation/token': {
 		call: async (w) => {
-			const created = await s.request('POST', `/app/installations/${w.params.installation_id}/access_tokens`, { body: {}, token: appJwt() });
+			const created = await s.request('POST', `/app/installations/${w.params.installation_id}/access_tokens`, {
+				body: {},
+				token: appJwt(),
+			});
 			return { path: '/installation/token', headers: { Authorization: `Bearer ${created.body.token}` }, as: 'anonymous' };
 		},
 	},
@@ -741,25 +922,39 @@ const TABLE: Record<string, Entry> = {
 	'POST /repos/{owner}/{repo}/git/trees': { body: { tree: [{ path: 'NOTES', mode: '100644', type: 'blob', content: 'notes' }] } },
 	'POST /repos/{owner}/{repo}/git/commits': {
 		call: async (w) => {
-			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'three' }] } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content: 'three' }] },
+			});
 			return { body: { message: 'Commit three', tree: tree.sha, parents: [w.commits.two] } };
 		},
 	},
 	'POST /repos/{owner}/{repo}/git/tags': {
 		call: (w) => ({
-			body: { tag: 'v2', message: 'Second', object: w.commits.two, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
+			body: {
+				tag: 'v2',
+				message: 'Second',
+				object: w.commits.two,
+				type: 'commit',
+				tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' },
+			},
 		}),
 	},
 	'POST /repos/{owner}/{repo}/git/refs': { call: (w) => ({ body: { ref: 'refs/heads/other', sha: w.commits.one } }) },
-	'PATCH /repos/{owner}/{repo}/git/refs/*': { call: (w) => ({ path: '/repos/acme/app/git/refs/heads/other', body: { sha: w.commits.two } }) },
+	'PATCH /repos/{owner}/{repo}/git/refs/*': {
+		call: (w) => ({ path: '/repos/acme/app/git/refs/heads/other', body: { sha: w.commits.two } }),
+	},
 	'DELETE /repos/{owner}/{repo}/git/refs/*': { path: '/repos/acme/app/git/refs/heads/other' },
 
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': { body: { ref: 'main', environment: 'qa', required_contexts: [] } },
-	'POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses': { body: { state: 'success', environment_url: 'https://app.example.com' } },
+	'POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses': {
+		body: { state: 'success', environment_url: 'https://app.example.com' },
+	},
 	'DELETE /repos/{owner}/{repo}/deployments/{deployment_id}': {
 		call: async () => {
-			const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'qa2', required_contexts: [] } });
+			const deployment = await must('POST', '/repos/acme/app/deployments', {
+				body: { ref: 'main', environment: 'qa2', required_contexts: [] },
+			});
 			await must('POST', `/repos/acme/app/deployments/${deployment.id}/statuses`, { body: { state: 'failure' } });
 			return { path: `/repos/acme/app/deployments/${deployment.id}` };
 		},
@@ -795,7 +990,9 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/actions/runs/${run.id}/cancel` };
 		},
 	},
-	'POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun': { call: (w) => ({ path: `/repos/acme/app/actions/runs/${w.ids.dispatched}/rerun`, body: {} }) },
+	'POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun': {
+		call: (w) => ({ path: `/repos/acme/app/actions/runs/${w.ids.dispatched}/rerun`, body: {} }),
+	},
 	'POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun': {
 		call: async (w) => {
 			await must('POST', `/repos/acme/app/actions/runs/${w.ids.dispatched}/cancel`);
@@ -833,9 +1030,18 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'PATCH /repos/{owner}/{repo}/pulls/{pull_number}': { body: { title: 'Change the second commit', body: 'Edited' } },
-	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'], team_reviewers: ['core'] } },
-	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': { path: '/repos/acme/app/pulls/2/requested_reviewers', body: { reviewers: ['mike'] } },
-	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': { path: '/repos/acme/app/pulls/2/reviews', body: { event: 'COMMENT', body: 'Reads well' } },
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
+		path: '/repos/acme/app/pulls/2/requested_reviewers',
+		body: { reviewers: ['mike'], team_reviewers: ['core'] },
+	},
+	'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': {
+		path: '/repos/acme/app/pulls/2/requested_reviewers',
+		body: { reviewers: ['mike'] },
+	},
+	'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
+		path: '/repos/acme/app/pulls/2/reviews',
+		body: { event: 'COMMENT', body: 'Reads well' },
+	},
 	'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}': {
 		call: async () => {
 			const review = await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'Reads' } });
@@ -864,16 +1070,23 @@ const TABLE: Record<string, Entry> = {
 		call: async () => {
 			const [file] = await must('GET', '/repos/acme/app/pulls/2/files');
 			const head = (await must('GET', '/repos/acme/app/pulls/2')).head.sha;
-			return { path: '/repos/acme/app/pulls/2/comments', body: { body: 'On the line', commit_id: head, path: file.filename, line: 1, side: 'RIGHT' } };
+			return {
+				path: '/repos/acme/app/pulls/2/comments',
+				body: { body: 'On the line', commit_id: head, path: file.filename, line: 1, side: 'RIGHT' },
+			};
 		},
 	},
 	'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies': {
 		call: (w) => ({ path: `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, body: { body: 'A reply' } }),
 	},
-	'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}': { call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}`, body: { body: 'Inline, edited' } }) },
+	'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
+		call: (w) => ({ path: `/repos/acme/app/pulls/comments/${w.ids.reviewComment}`, body: { body: 'Inline, edited' } }),
+	},
 	'DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}': {
 		call: async (w) => {
-			const reply = await must('POST', `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, { body: { body: 'To delete' } });
+			const reply = await must('POST', `/repos/acme/app/pulls/2/comments/${w.ids.reviewComment}/replies`, {
+				body: { body: 'To delete' },
+			});
 			return { path: `/repos/acme/app/pulls/comments/${reply.id}` };
 		},
 	},
@@ -891,10 +1104,16 @@ const TABLE: Record<string, Entry> = {
 		call: async (w) => {
 			await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/update-head', sha: w.commits.one } });
 			const baseTree = (await must('GET', `/repos/acme/app/git/commits/${w.commits.one}`)).tree.sha;
-			const tree = await must('POST', '/repos/acme/app/git/trees', { body: { base_tree: baseTree, tree: [{ path: 'UPDATE.md', mode: '100644', type: 'blob', content: 'update' }] } });
-			const commit = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'Update', tree: tree.sha, parents: [w.commits.one] } });
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: { base_tree: baseTree, tree: [{ path: 'UPDATE.md', mode: '100644', type: 'blob', content: 'update' }] },
+			});
+			const commit = await must('POST', '/repos/acme/app/git/commits', {
+				body: { message: 'Update', tree: tree.sha, parents: [w.commits.one] },
+			});
 			await must('PATCH', '/repos/acme/app/git/refs/heads/update-head', { body: { sha: commit.sha } });
-			const pr = await must('POST', '/repos/acme/app/pulls', { body: { title: 'Update me', head: 'update-head', base: 'merge-base' } });
+			const pr = await must('POST', '/repos/acme/app/pulls', {
+				body: { title: 'Update me', head: 'update-head', base: 'merge-base' },
+			});
 			return { path: `/repos/acme/app/pulls/${pr.number}/update-branch`, body: { expected_head_sha: commit.sha } };
 		},
 	},
@@ -915,8 +1134,12 @@ const TABLE: Record<string, Entry> = {
 	'POST /gists': { body: { files: { 'b.txt': { content: 'hello' } }, public: true } },
 	'PATCH /gists/{gist_id}': { body: { description: 'Greeting' } },
 	'POST /gists/{gist_id}/comments': { body: { body: 'Nice' } },
-	'PATCH /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}`, body: { body: 'Very nice' } }) },
-	'DELETE /gists/{gist_id}/comments/{comment_id}': { call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}` }) },
+	'PATCH /gists/{gist_id}/comments/{comment_id}': {
+		call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}`, body: { body: 'Very nice' } }),
+	},
+	'DELETE /gists/{gist_id}/comments/{comment_id}': {
+		call: (w) => ({ path: `/gists/${w.params.gist_id}/comments/${w.ids.gistComment}` }),
+	},
 	'PUT /gists/{gist_id}/star': {},
 	'GET /gists/{gist_id}/star': {},
 	'GET /gists/starred': {},
@@ -933,18 +1156,33 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /gists/{gist_id}': {},
 
 	// ------------------------------------------------------------------ dependency graph and Dependabot
-	'POST /repos/{owner}/{repo}/dependency-graph/snapshots': { call: (w) => ({ body: snapshot(w.commits.one, 'refs/heads/main', { lodash: '4.17.11', minimist: '1.2.0' }) }) },
+	'POST /repos/{owner}/{repo}/dependency-graph/snapshots': {
+		call: (w) => ({ body: snapshot(w.commits.one, 'refs/heads/main', { lodash: '4.17.11', minimist: '1.2.0' }) }),
+	},
 	'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}': { body: { state: 'dismissed', dismissed_reason: 'tolerable_risk' } },
 	'PATCH /repos/{owner}/{repo}/depbot/alerts/{alert_number}': { body: { state: 'open' } },
-	'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'deny', message: 'Fix it instead' } },
+	'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
+		path: '/repos/acme/app/dismissal-requests/dependabot/2',
+		body: { status: 'deny', message: 'Fix it instead' },
+	},
 	'POST /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
 		path: '/repos/acme/app/dismissal-requests/dependabot/2',
 		body: { dismissed_reason: 'not_used' },
 		as: 'mike',
 	},
-	'DELETE /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/dependabot/2', as: 'mike' },
-	'POST /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/depbot/2', body: { dismissed_reason: 'inaccurate' }, as: 'mike' },
-	'PATCH /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': { path: '/repos/acme/app/dismissal-requests/depbot/2', body: { status: 'approve', message: 'Inaccurate indeed' } },
+	'DELETE /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}': {
+		path: '/repos/acme/app/dismissal-requests/dependabot/2',
+		as: 'mike',
+	},
+	'POST /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
+		path: '/repos/acme/app/dismissal-requests/depbot/2',
+		body: { dismissed_reason: 'inaccurate' },
+		as: 'mike',
+	},
+	'PATCH /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
+		path: '/repos/acme/app/dismissal-requests/depbot/2',
+		body: { status: 'approve', message: 'Inaccurate indeed' },
+	},
 	'DELETE /repos/{owner}/{repo}/dismissal-requests/depbot/{alert_number}': {
 		call: async () => {
 			await must('POST', '/repos/acme/app/dismissal-requests/depbot/1', { body: { dismissed_reason: 'not_used' }, as: 'mike' });
@@ -967,7 +1205,9 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/invitations/${w.ids.noraInvitation}`, body: { permissions: 'maintain' } };
 		},
 	},
-	'PATCH /user/repository_invitations/{invitation_id}': { call: (w) => ({ path: `/user/repository_invitations/${w.ids.noraInvitation}`, as: 'nora' }) },
+	'PATCH /user/repository_invitations/{invitation_id}': {
+		call: (w) => ({ path: `/user/repository_invitations/${w.ids.noraInvitation}`, as: 'nora' }),
+	},
 	'DELETE /repos/{owner}/{repo}/invitations/{invitation_id}': {
 		call: async () => {
 			const invitation = await must('PUT', '/repos/acme/app/collaborators/paul', { body: {} });
@@ -999,7 +1239,11 @@ const TABLE: Record<string, Entry> = {
 				body: {
 					required_status_checks: { strict: true, contexts: ['ci/build'] },
 					enforce_admins: true,
-					required_pull_request_reviews: { dismissal_restrictions: { users: ['mike'], teams: ['core'] }, require_code_owner_reviews: true, required_approving_review_count: 2 },
+					required_pull_request_reviews: {
+						dismissal_restrictions: { users: ['mike'], teams: ['core'] },
+						require_code_owner_reviews: true,
+						required_approving_review_count: 2,
+					},
 					restrictions: { users: ['mike'], teams: ['core'], apps: ['walker'] },
 					required_linear_history: true,
 				},
@@ -1007,19 +1251,45 @@ const TABLE: Record<string, Entry> = {
 		},
 	},
 	'GET /repos/{owner}/{repo}/branches/{branch}/protection': { path: '/repos/acme/app/branches/guarded/protection' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins': { path: '/repos/acme/app/branches/guarded/protection/enforce_admins' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews': { path: '/repos/acme/app/branches/guarded/protection/required_pull_request_reviews' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks': { path: '/repos/acme/app/branches/guarded/protection/required_status_checks' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts': { path: '/repos/acme/app/branches/guarded/protection/required_status_checks/contexts' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions': { path: '/repos/acme/app/branches/guarded/protection/restrictions' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': { path: '/repos/acme/app/branches/guarded/protection/restrictions/users' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': { path: '/repos/acme/app/branches/guarded/protection/restrictions/teams' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': { path: '/repos/acme/app/branches/guarded/protection/restrictions/apps' },
-	'POST /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures': { path: '/repos/acme/app/branches/guarded/protection/required_signatures' },
-	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures': { path: '/repos/acme/app/branches/guarded/protection/required_signatures' },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures': { path: '/repos/acme/app/branches/guarded/protection/required_signatures' },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins': { path: '/repos/acme/app/branches/guarded/protection/enforce_admins' },
-	'POST /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins': { path: '/repos/acme/app/branches/guarded/protection/enforce_admins' },
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins': {
+		path: '/repos/acme/app/branches/guarded/protection/enforce_admins',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews': {
+		path: '/repos/acme/app/branches/guarded/protection/required_pull_request_reviews',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks': {
+		path: '/repos/acme/app/branches/guarded/protection/required_status_checks',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts': {
+		path: '/repos/acme/app/branches/guarded/protection/required_status_checks/contexts',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/users',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/teams',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/apps',
+	},
+	'POST /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures': {
+		path: '/repos/acme/app/branches/guarded/protection/required_signatures',
+	},
+	'GET /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures': {
+		path: '/repos/acme/app/branches/guarded/protection/required_signatures',
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures': {
+		path: '/repos/acme/app/branches/guarded/protection/required_signatures',
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins': {
+		path: '/repos/acme/app/branches/guarded/protection/enforce_admins',
+	},
+	'POST /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins': {
+		path: '/repos/acme/app/branches/guarded/protection/enforce_admins',
+	},
 	'PATCH /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews': {
 		path: '/repos/acme/app/branches/guarded/protection/required_pull_request_reviews',
 		body: { dismiss_stale_reviews: true, required_approving_review_count: 1 },
@@ -1040,18 +1310,51 @@ const TABLE: Record<string, Entry> = {
 		path: '/repos/acme/app/branches/guarded/protection/required_status_checks/contexts',
 		body: { contexts: ['ci/deploy'] },
 	},
-	'POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': { path: '/repos/acme/app/branches/guarded/protection/restrictions/users', body: { users: ['olivia'] } },
-	'PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': { path: '/repos/acme/app/branches/guarded/protection/restrictions/users', body: { users: ['mike', 'olivia'] } },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': { path: '/repos/acme/app/branches/guarded/protection/restrictions/users', body: { users: ['olivia'] } },
-	'POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': { path: '/repos/acme/app/branches/guarded/protection/restrictions/teams', body: { teams: ['core-child'] } },
-	'PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': { path: '/repos/acme/app/branches/guarded/protection/restrictions/teams', body: { teams: ['core', 'core-child'] } },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': { path: '/repos/acme/app/branches/guarded/protection/restrictions/teams', body: { teams: ['core-child'] } },
-	'POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': { path: '/repos/acme/app/branches/guarded/protection/restrictions/apps', body: { apps: ['walker'] } },
-	'PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': { path: '/repos/acme/app/branches/guarded/protection/restrictions/apps', body: { apps: ['walker'] } },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': { path: '/repos/acme/app/branches/guarded/protection/restrictions/apps', body: { apps: ['walker'] } },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions': { path: '/repos/acme/app/branches/guarded/protection/restrictions' },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks': { path: '/repos/acme/app/branches/guarded/protection/required_status_checks' },
-	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews': { path: '/repos/acme/app/branches/guarded/protection/required_pull_request_reviews' },
+	'POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/users',
+		body: { users: ['olivia'] },
+	},
+	'PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/users',
+		body: { users: ['mike', 'olivia'] },
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/users',
+		body: { users: ['olivia'] },
+	},
+	'POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/teams',
+		body: { teams: ['core-child'] },
+	},
+	'PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/teams',
+		body: { teams: ['core', 'core-child'] },
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/teams',
+		body: { teams: ['core-child'] },
+	},
+	'POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/apps',
+		body: { apps: ['walker'] },
+	},
+	'PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/apps',
+		body: { apps: ['walker'] },
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions/apps',
+		body: { apps: ['walker'] },
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions': {
+		path: '/repos/acme/app/branches/guarded/protection/restrictions',
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks': {
+		path: '/repos/acme/app/branches/guarded/protection/required_status_checks',
+	},
+	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews': {
+		path: '/repos/acme/app/branches/guarded/protection/required_pull_request_reviews',
+	},
 	'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': { path: '/repos/acme/app/branches/guarded/protection' },
 
 	// ------------------------------------------------------------------ commits, compare, tags
@@ -1074,9 +1377,18 @@ const TABLE: Record<string, Entry> = {
 	// ------------------------------------------------------------------ check runs and suites (an app's, with an installation token holding checks write)
 	'POST /repos/{owner}/{repo}/check-runs': {
 		call: (w) => ({
-			headers: { Authorization: `Bearer ${s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } })}` },
+			headers: {
+				Authorization: `Bearer ${s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } })}`,
+			},
 			as: 'anonymous',
-			body: { name: 'lint', head_sha: w.commits.one, status: 'in_progress', external_id: 'lint-1', details_url: 'https://ci.example.com/lint/1', output: { title: 'Linting', summary: 'Running' } },
+			body: {
+				name: 'lint',
+				head_sha: w.commits.one,
+				status: 'in_progress',
+				external_id: 'lint-1',
+				details_url: 'https://ci.example.com/lint/1',
+				output: { title: 'Linting', summary: 'Running' },
+			},
 		}),
 	},
 	'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}': {
@@ -1086,7 +1398,9 @@ const TABLE: Record<string, Entry> = {
 			w.ids.checkSuite = run.check_suite.id;
 			return {
 				path: `/repos/acme/app/check-runs/${run.id}`,
-				headers: { Authorization: `Bearer ${s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } })}` },
+				headers: {
+					Authorization: `Bearer ${s.token('olivia', { kind: 'installation', org: 'acme', permissions: { checks: 'write' } })}`,
+				},
 				as: 'anonymous',
 				body: { status: 'completed', conclusion: 'success', output: { title: 'Lint', summary: 'No problems' } },
 			};
@@ -1095,11 +1409,17 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/check-runs/{check_run_id}': { call: (w) => ({ path: `/repos/acme/app/check-runs/${w.ids.checkRun}` }) },
 	'GET /repos/{owner}/{repo}/commits/{ref}/check-runs': { path: '/repos/acme/app/commits/main/check-runs' },
 	'GET /repos/{owner}/{repo}/commits/{ref}/check-suites': { path: '/repos/acme/app/commits/main/check-suites' },
-	'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}': { call: (w) => ({ path: `/repos/acme/app/check-suites/${w.ids.checkSuite}` }) },
-	'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs': { call: (w) => ({ path: `/repos/acme/app/check-suites/${w.ids.checkSuite}/check-runs` }) },
+	'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}': {
+		call: (w) => ({ path: `/repos/acme/app/check-suites/${w.ids.checkSuite}` }),
+	},
+	'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs': {
+		call: (w) => ({ path: `/repos/acme/app/check-suites/${w.ids.checkSuite}/check-runs` }),
+	},
 
 	// ------------------------------------------------------------------ releases and release assets
-	'POST /repos/{owner}/{repo}/releases': { body: { tag_name: 'v1.0.0', target_commitish: 'main', name: 'One', body: 'The first release' } },
+	'POST /repos/{owner}/{repo}/releases': {
+		body: { tag_name: 'v1.0.0', target_commitish: 'main', name: 'One', body: 'The first release' },
+	},
 	'POST /repos/{owner}/{repo}/releases/{release_id}/assets': {
 		call: async (w) => {
 			// Through the release's upload_url (a URI template), as clients upload.
@@ -1114,18 +1434,28 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/releases/latest': {},
 	'GET /repos/{owner}/{repo}/releases/tags/{tag}': { path: '/repos/acme/app/releases/tags/v1.0.0' },
 	'GET /repos/{owner}/{repo}/releases/{release_id}': { call: (w) => ({ path: `/repos/acme/app/releases/${w.ids.release}` }) },
-	'GET /repos/{owner}/{repo}/releases/{release_id}/assets': { call: (w) => ({ path: `/repos/acme/app/releases/${w.ids.release}/assets` }) },
+	'GET /repos/{owner}/{repo}/releases/{release_id}/assets': {
+		call: (w) => ({ path: `/repos/acme/app/releases/${w.ids.release}/assets` }),
+	},
 	'GET /repos/{owner}/{repo}/releases/assets/{asset_id}': {
 		call: async (w) => {
 			w.ids.asset = (await must('GET', `/repos/acme/app/releases/${w.ids.release}/assets`))[0].id;
 			return { path: `/repos/acme/app/releases/assets/${w.ids.asset}` };
 		},
 	},
-	'PATCH /repos/{owner}/{repo}/releases/assets/{asset_id}': { call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}`, body: { label: 'The app' } }) },
-	'PATCH /repos/{owner}/{repo}/releases/{release_id}': { call: (w) => ({ path: `/repos/acme/app/releases/${w.ids.release}`, body: { body: 'The first release, described' } }) },
+	'PATCH /repos/{owner}/{repo}/releases/assets/{asset_id}': {
+		call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}`, body: { label: 'The app' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/releases/{release_id}': {
+		call: (w) => ({ path: `/repos/acme/app/releases/${w.ids.release}`, body: { body: 'The first release, described' } }),
+	},
 	'DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}': {
 		call: async (w) => {
-			const res = await s.request('POST', `/repos/acme/app/releases/${w.ids.release}/assets?name=spare.txt`, { token: token('olivia'), raw: 'spare', headers: { 'Content-Type': 'text/plain' } });
+			const res = await s.request('POST', `/repos/acme/app/releases/${w.ids.release}/assets?name=spare.txt`, {
+				token: token('olivia'),
+				raw: 'spare',
+				headers: { 'Content-Type': 'text/plain' },
+			});
 			assert.is(res.status, 201, `~> setup upload: ${res.text}`);
 			return { path: `/repos/acme/app/releases/assets/${res.body.id}` };
 		},
@@ -1168,7 +1498,9 @@ const TABLE: Record<string, Entry> = {
 			return { path: '/orgs/acme/code-security/configurations' };
 		},
 	},
-	'GET /orgs/{org}/code-security/configurations/{configuration_id}': { call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }) },
+	'GET /orgs/{org}/code-security/configurations/{configuration_id}': {
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }),
+	},
 	'PATCH /orgs/{org}/code-security/configurations/{configuration_id}': {
 		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}`, body: { description: 'Checked again' } }),
 	},
@@ -1179,19 +1511,30 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/repositories` }),
 	},
 	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults': {
-		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/defaults`, body: { default_for_new_repos: 'public' } }),
+		call: (w) => ({
+			path: `/orgs/acme/code-security/configurations/${w.ids.configuration}/defaults`,
+			body: { default_for_new_repos: 'public' },
+		}),
 	},
 	'GET /orgs/{org}/code-security/configurations/defaults': {},
 	'DELETE /orgs/{org}/code-security/configurations/detach': {
-		call: async () => ({ path: '/orgs/acme/code-security/configurations/detach', body: { selected_repository_ids: [(await must('GET', '/repos/acme/app')).id] } }),
+		call: async () => ({
+			path: '/orgs/acme/code-security/configurations/detach',
+			body: { selected_repository_ids: [(await must('GET', '/repos/acme/app')).id] },
+		}),
 	},
-	'DELETE /orgs/{org}/code-security/configurations/{configuration_id}': { call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }) },
+	'DELETE /orgs/{org}/code-security/configurations/{configuration_id}': {
+		call: (w) => ({ path: `/orgs/acme/code-security/configurations/${w.ids.configuration}` }),
+	},
 	'POST /orgs/{org}/{security_product}/{enablement}': { path: '/orgs/acme/secret_scanning/disable_all' },
 	'PUT /orgs/{org}/security-managers/teams/{team_slug}': {},
 	'GET /orgs/{org}/security-managers': {},
 	'DELETE /orgs/{org}/security-managers/teams/{team_slug}': {},
 	'PATCH /orgs/{org}/dependabot/repository-access': {
-		call: async () => ({ path: '/orgs/acme/dependabot/repository-access', body: { repository_ids_to_add: [(await must('GET', '/repos/acme/app')).id] } }),
+		call: async () => ({
+			path: '/orgs/acme/dependabot/repository-access',
+			body: { repository_ids_to_add: [(await must('GET', '/repos/acme/app')).id] },
+		}),
 	},
 	'PATCH /orgs/{org}/depbot/repository-access': { body: { repository_ids_to_remove: [] } },
 	'PUT /orgs/{org}/dependabot/repository-access/default-level': { body: { default_level: 'public' } },
@@ -1209,7 +1552,10 @@ const TABLE: Record<string, Entry> = {
 	},
 	'PUT /orgs/{org}/settings/immutable-releases/repositories': { body: { selected_repository_ids: [] } },
 	'PATCH /orgs/{org}/secret-scanning/pattern-configurations': {
-		body: { pattern_config_version: null, provider_pattern_settings: [{ token_type: 'GITHUB_PERSONAL_ACCESS_TOKEN', push_protection_setting: 'enabled' }] },
+		body: {
+			pattern_config_version: null,
+			provider_pattern_settings: [{ token_type: 'GITHUB_PERSONAL_ACCESS_TOKEN', push_protection_setting: 'enabled' }],
+		},
 	},
 	'GET /orgs/{org}/secret-scanning/pattern-configurations': {},
 	'GET /orgs/{org}/settings/billing/advanced-security': {},
@@ -1222,9 +1568,17 @@ const TABLE: Record<string, Entry> = {
  */
 const ERRORS: Array<{ route: string; status: number } & Call> = [
 	{ route: 'GET /orgs/{org}', path: '/orgs/nobody', status: 404 },
-	{ route: 'GET /orgs/{org}/code-security/configurations/{configuration_id}', path: '/orgs/acme/code-security/configurations/999999', status: 404 },
+	{
+		route: 'GET /orgs/{org}/code-security/configurations/{configuration_id}',
+		path: '/orgs/acme/code-security/configurations/999999',
+		status: 404,
+	},
 	{ route: 'GET /orgs/{org}/code-security/configurations', path: '/orgs/acme/code-security/configurations', status: 403, as: 'mike' },
-	{ route: 'DELETE /orgs/{org}/code-security/configurations/{configuration_id}', path: '/orgs/acme/code-security/configurations/1', status: 409 },
+	{
+		route: 'DELETE /orgs/{org}/code-security/configurations/{configuration_id}',
+		path: '/orgs/acme/code-security/configurations/1',
+		status: 409,
+	},
 	{
 		route: 'PATCH /orgs/{org}/secret-scanning/pattern-configurations',
 		path: '/orgs/acme/secret-scanning/pattern-configurations',
@@ -1234,31 +1588,92 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 	// i10-openapi3
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', status: 404 },
 	{ route: 'GET /repos/{owner}/{repo}/branches/{branch}', path: '/repos/acme/app/branches/nope', status: 404 },
-	{ route: 'PUT /repos/{owner}/{repo}/branches/{branch}/protection', path: '/repos/acme/app/branches/main/protection', body: { required_status_checks: 'yes' }, status: 422 },
+	{
+		route: 'PUT /repos/{owner}/{repo}/branches/{branch}/protection',
+		path: '/repos/acme/app/branches/main/protection',
+		body: { required_status_checks: 'yes' },
+		status: 422,
+	},
 	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/nope', status: 422 },
 	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...nope', status: 404 },
-	{ route: 'PUT /repos/{owner}/{repo}/collaborators/{username}', path: '/repos/acme/app/collaborators/nora', body: { permission: 'boss' }, status: 422 },
+	{
+		route: 'PUT /repos/{owner}/{repo}/collaborators/{username}',
+		path: '/repos/acme/app/collaborators/nora',
+		body: { permission: 'boss' },
+		status: 422,
+	},
 	{ route: 'POST /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', body: { tag_name: '' }, status: 422 },
 	{ route: 'POST /orgs/{org}/teams', path: '/orgs/acme/teams', body: { name: 5 }, status: 422 },
 	{ route: 'PUT /repos/{owner}/{repo}/topics', path: '/repos/acme/app/topics', body: { names: ['Not A Topic!'] }, status: 422 },
-	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'dismissed' }, status: 422 },
-	{ route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}', path: '/repos/acme/app/dependabot/alerts/2', body: { state: 'closed' }, status: 422 },
+	{
+		route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}',
+		path: '/repos/acme/app/dependabot/alerts/2',
+		body: { state: 'dismissed' },
+		status: 422,
+	},
+	{
+		route: 'PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}',
+		path: '/repos/acme/app/dependabot/alerts/2',
+		body: { state: 'closed' },
+		status: 422,
+	},
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=closed', status: 422 },
 	{ route: 'GET /orgs/{org}/dependabot/alerts', path: '/orgs/acme/dependabot/alerts?severity=severe', status: 422 },
-	{ route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}', path: '/repos/acme/app/dismissal-requests/dependabot/2', body: { status: 'maybe' }, status: 422 },
+	{
+		route: 'PATCH /repos/{owner}/{repo}/dismissal-requests/dependabot/{alert_number}',
+		path: '/repos/acme/app/dismissal-requests/dependabot/2',
+		body: { status: 'maybe' },
+		status: 422,
+	},
 	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents/nowhere', status: 404 },
 	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/docs/readme', status: 404 },
-	{ route: 'PUT /repos/{owner}/{repo}/contents/*', path: '/repos/acme/app/contents/README', body: { message: 'No sha', content: 'eA==', branch: 'pages' }, status: 422 },
+	{
+		route: 'PUT /repos/{owner}/{repo}/contents/*',
+		path: '/repos/acme/app/contents/README',
+		body: { message: 'No sha', content: 'eA==', branch: 'pages' },
+		status: 422,
+	},
 	{ route: 'GET /repos/{owner}/{repo}/milestones/{milestone_number}', path: '/repos/acme/app/milestones/99', status: 404 },
 	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/99', status: 404 },
-	{ route: 'POST /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls', body: { title: 'Twice', head: 'topic', base: 'main' }, status: 422 },
-	{ route: 'POST /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls', body: { title: 'Nowhere', head: 'nope', base: 'main' }, status: 422 },
-	{ route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', path: '/repos/acme/app/pulls/2/reviews', body: { event: 'APPROVE' }, status: 422 },
-	{ route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', path: '/repos/acme/app/pulls/2/reviews', body: { event: 'COMMENT' }, as: 'mike', status: 422 },
-	{ route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', path: '/repos/acme/app/pulls/2/comments', body: { body: 'x', commit_id: 'f'.repeat(40), path: 'x' }, status: 422 },
+	{
+		route: 'POST /repos/{owner}/{repo}/pulls',
+		path: '/repos/acme/app/pulls',
+		body: { title: 'Twice', head: 'topic', base: 'main' },
+		status: 422,
+	},
+	{
+		route: 'POST /repos/{owner}/{repo}/pulls',
+		path: '/repos/acme/app/pulls',
+		body: { title: 'Nowhere', head: 'nope', base: 'main' },
+		status: 422,
+	},
+	{
+		route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+		path: '/repos/acme/app/pulls/2/reviews',
+		body: { event: 'APPROVE' },
+		status: 422,
+	},
+	{
+		route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+		path: '/repos/acme/app/pulls/2/reviews',
+		body: { event: 'COMMENT' },
+		as: 'mike',
+		status: 422,
+	},
+	{
+		route: 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments',
+		path: '/repos/acme/app/pulls/2/comments',
+		body: { body: 'x', commit_id: 'f'.repeat(40), path: 'x' },
+		status: 422,
+	},
 	{ route: 'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}', path: '/repos/acme/app/pulls/comments/999999', status: 404 },
 	{ route: 'POST /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones', body: { title: 'v1.0' }, status: 422 },
-	{ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', path: '/repos/acme/app/issues/1/reactions', body: { content: 'party' }, status: 422 },
+	{
+		route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions',
+		path: '/repos/acme/app/issues/1/reactions',
+		body: { content: 'party' },
+		status: 422,
+	},
 	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
 	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&page=20&per_page=100', status: 422 },
 ];
@@ -1279,37 +1694,100 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /orgs/{org}/actions/permissions', path: '/orgs/acme/actions/permissions' },
 	{ route: 'GET /orgs/{org}/actions/oidc/customization/sub', path: '/orgs/acme/actions/oidc/customization/sub' },
 	// i10-openapi3: answers that are not JSON (a documented status, no JSON body to validate) and other callers.
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}', path: '/repos/acme/app/commits/topic', headers: { Accept: 'application/vnd.github.sha' }, media: 'application/vnd.github.sha' },
-	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
-	{ route: 'GET /repos/{owner}/{repo}/compare/{basehead}', path: '/repos/acme/app/compare/main...topic', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
-	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/2', headers: { Accept: 'application/vnd.github.diff' }, media: 'application/vnd.github.diff' },
-	{ route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}', path: '/repos/acme/app/pulls/2', headers: { Accept: 'application/vnd.github.patch' }, media: 'application/vnd.github.patch' },
+	{
+		route: 'GET /repos/{owner}/{repo}/commits/{ref}',
+		path: '/repos/acme/app/commits/topic',
+		headers: { Accept: 'application/vnd.github.diff' },
+		media: 'application/vnd.github.diff',
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/commits/{ref}',
+		path: '/repos/acme/app/commits/topic',
+		headers: { Accept: 'application/vnd.github.patch' },
+		media: 'application/vnd.github.patch',
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/commits/{ref}',
+		path: '/repos/acme/app/commits/topic',
+		headers: { Accept: 'application/vnd.github.sha' },
+		media: 'application/vnd.github.sha',
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/compare/{basehead}',
+		path: '/repos/acme/app/compare/main...topic',
+		headers: { Accept: 'application/vnd.github.diff' },
+		media: 'application/vnd.github.diff',
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/compare/{basehead}',
+		path: '/repos/acme/app/compare/main...topic',
+		headers: { Accept: 'application/vnd.github.patch' },
+		media: 'application/vnd.github.patch',
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+		path: '/repos/acme/app/pulls/2',
+		headers: { Accept: 'application/vnd.github.diff' },
+		media: 'application/vnd.github.diff',
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+		path: '/repos/acme/app/pulls/2',
+		headers: { Accept: 'application/vnd.github.patch' },
+		media: 'application/vnd.github.patch',
+	},
 	{ route: 'GET /repos/{owner}/{repo}/pulls', path: '/repos/acme/app/pulls?state=all', as: 'anonymous' },
-	{ route: 'GET /repos/{owner}/{repo}/releases/assets/{asset_id}', call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }), headers: { Accept: 'application/octet-stream' }, media: 'application/octet-stream' },
+	{
+		route: 'GET /repos/{owner}/{repo}/releases/assets/{asset_id}',
+		call: (w) => ({ path: `/repos/acme/app/releases/assets/${w.ids.asset}` }),
+		headers: { Accept: 'application/octet-stream' },
+		media: 'application/octet-stream',
+	},
 	{ route: 'GET /repos/{owner}/{repo}/releases', path: '/repos/acme/app/releases', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/collaborators/{username}/permission', path: '/repos/acme/app/collaborators/otto/permission' },
-	{ route: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', path: '/repos/acme/app/commits/main/check-runs?filter=all', as: 'anonymous' },
+	{
+		route: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
+		path: '/repos/acme/app/commits/main/check-runs?filter=all',
+		as: 'anonymous',
+	},
 	// (end of i10-openapi3)
 	{ route: 'GET /user', as: 'root' },
 	{ route: 'GET /rate_limit', path: '/rate_limit', headers: { 'X-GitHub-Api-Version': '2026-03-10' } },
-	{ route: 'GET /repos/{owner}/{repo}/issues/comments', path: '/repos/acme/app/issues/comments', headers: { Accept: 'application/vnd.github.full+json' } },
-	{ route: 'GET /repos/{owner}/{repo}/issues', path: '/repos/acme/app/issues?state=all', headers: { Accept: 'application/vnd.github.full+json' } },
+	{
+		route: 'GET /repos/{owner}/{repo}/issues/comments',
+		path: '/repos/acme/app/issues/comments',
+		headers: { Accept: 'application/vnd.github.full+json' },
+	},
+	{
+		route: 'GET /repos/{owner}/{repo}/issues',
+		path: '/repos/acme/app/issues?state=all',
+		headers: { Accept: 'application/vnd.github.full+json' },
+	},
 	{ route: 'GET /repos/{owner}/{repo}/actions/runs', path: '/repos/acme/app/actions/runs' },
 	{ route: 'GET /orgs/{org}/teams', path: '/orgs/acme/teams', as: 'mike' },
 	{ route: 'GET /notifications', path: '/notifications?all=true', as: 'mike' },
 	{ route: 'GET /events', path: '/events', as: 'anonymous' },
-	{ route: 'GET /repos/{owner}/{repo}/dismissal-requests/dependabot', path: '/repos/acme/app/dismissal-requests/dependabot?request_status=all' },
+	{
+		route: 'GET /repos/{owner}/{repo}/dismissal-requests/dependabot',
+		path: '/repos/acme/app/dismissal-requests/dependabot?request_status=all',
+	},
 	{ route: 'GET /repos/{owner}/{repo}/dependabot/alerts', path: '/repos/acme/app/dependabot/alerts?state=dismissed,fixed,open' },
 	{ route: 'GET /user/repos', path: '/user/repos?affiliation=collaborator,organization_member', as: 'mike' },
 	{ route: 'GET /users/{username}/repos', path: '/users/acme/repos', as: 'anonymous' },
 	{ route: 'GET /repositories', path: '/repositories', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents?ref=pages' },
-	{ route: 'GET /repos/{owner}/{repo}/contents/*?', path: '/repos/acme/app/contents/', headers: { Accept: 'application/vnd.github.object+json' } },
+	{
+		route: 'GET /repos/{owner}/{repo}/contents/*?',
+		path: '/repos/acme/app/contents/',
+		headers: { Accept: 'application/vnd.github.object+json' },
+	},
 	{ route: 'GET /repos/{owner}/{repo}/readme', path: '/repos/acme/app/readme?ref=topic', as: 'anonymous' },
 	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&sort=stars', as: 'anonymous' },
-	{ route: 'GET /search/issues', path: '/search/issues?q=breaks+is:issue', headers: { Accept: 'application/vnd.github.text-match+json' } },
+	{
+		route: 'GET /search/issues',
+		path: '/search/issues?q=breaks+is:issue',
+		headers: { Accept: 'application/vnd.github.text-match+json' },
+	},
 	{ route: 'GET /search/users', path: '/search/users?q=acme+type:org', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones?state=all', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/reactions', as: 'anonymous' },
@@ -1318,7 +1796,9 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses' },
 	{
 		route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses/{status_id}',
-		call: async (w) => ({ path: `/repos/acme/app/deployments/${w.params.deployment_id}/statuses/${(await must('GET', `/repos/acme/app/deployments/${w.params.deployment_id}/statuses`))[0].id}` }),
+		call: async (w) => ({
+			path: `/repos/acme/app/deployments/${w.params.deployment_id}/statuses/${(await must('GET', `/repos/acme/app/deployments/${w.params.deployment_id}/statuses`))[0].id}`,
+		}),
 	},
 ];
 
@@ -1327,12 +1807,22 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
  * JSON (a diff, a patch, an asset's bytes, a redirect) has no JSON schema to meet, so only its
  * status must be one the operation documents. `accept`: the media type asked for (its schema where GitHub documents one).
  */
-function answerViolations(operation: Operation, res: { status: number; headers: Headers; body: unknown; text: string }, accept?: string): Violation[] {
+function answerViolations(
+	operation: Operation,
+	res: { status: number; headers: Headers; body: unknown; text: string },
+	accept?: string,
+): Violation[] {
 	const type = res.headers.get('content-type') ?? '';
 	if (!res.text || type.includes('json')) return openapi.validate(operation, res.status, res.body, accept);
 	return openapi.statuses(operation).includes(String(res.status))
 		? []
-		: [{ pointer: '', keyword: 'status', message: `status ${res.status} is not documented (${openapi.statuses(operation).join(', ')})` }];
+		: [
+				{
+					pointer: '',
+					keyword: 'status',
+					message: `status ${res.status} is not documented (${openapi.statuses(operation).join(', ')})`,
+				},
+			];
 }
 
 /** The id of a hook's newest delivery. */
@@ -1346,7 +1836,15 @@ function lastDelivery(hookId: number): number {
 function matches(pattern: string, path: string): boolean {
 	const source = pattern
 		.split('/')
-		.map((segment) => (segment === '*' ? '.+' : segment === '*?' ? '.*' : segment.startsWith('{') ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+		.map((segment) =>
+			segment === '*'
+				? '.+'
+				: segment === '*?'
+					? '.*'
+					: segment.startsWith('{')
+						? '[^/]+'
+						: segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+		)
 		.join('/');
 	return new RegExp(`^${source}$`).test(path.split('?')[0]);
 }
@@ -1390,7 +1888,10 @@ function allowedDeviations(): Deviation[] {
 	assert.ok(block, '~> docs/COMPATIBILITY.md holds the allowed deviations as a fenced JSON list');
 	const list = JSON.parse(block[1]) as Deviation[];
 	for (const item of list) {
-		assert.ok(item.operationId && item.status && typeof item.pointer === 'string' && item.keyword, `~> a deviation names operationId, status, pointer and keyword: ${JSON.stringify(item)}`);
+		assert.ok(
+			item.operationId && item.status && typeof item.pointer === 'string' && item.keyword,
+			`~> a deviation names operationId, status, pointer and keyword: ${JSON.stringify(item)}`,
+		);
 		assert.ok(item.seed && item.seed.length > 20, `~> ${item.operationId} ${item.pointer}: the seed document's sentence that wins`);
 	}
 	return list;
@@ -1399,7 +1900,11 @@ function allowedDeviations(): Deviation[] {
 const openapi = new OpenApi();
 const routes = buildRoutes();
 /** Every route with its operation (undefined: GitHub documents none). */
-const mapped = routes.map((route) => ({ key: `${route.method} ${route.path}`, route, operation: openapi.operation(route.method, route.path) }));
+const mapped = routes.map((route) => ({
+	key: `${route.method} ${route.path}`,
+	route,
+	operation: openapi.operation(route.method, route.path),
+}));
 
 // uvu reports a failing before hook only as tests not passed: the error is printed here.
 test.before(async () => {
@@ -1451,7 +1956,13 @@ async function scenario() {
 	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/heads/topic', sha: w.commits.two } });
 	const blob = await must('POST', '/repos/acme/app/git/blobs', { body: { content: 'blob', encoding: 'utf-8' } });
 	const tag = await must('POST', '/repos/acme/app/git/tags', {
-		body: { tag: 'v1', message: 'First', object: w.commits.one, type: 'commit', tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' } },
+		body: {
+			tag: 'v1',
+			message: 'First',
+			object: w.commits.one,
+			type: 'commit',
+			tagger: { name: 'Olivia', email: 'olivia@example.com', date: '2026-11-22T12:00:00Z' },
+		},
 	});
 	await must('POST', '/repos/acme/app/git/refs', { body: { ref: 'refs/tags/v1', sha: tag.sha } });
 	// pages, at the first commit: the branch the contents API writes to (main and topic stay put).
@@ -1460,7 +1971,9 @@ async function scenario() {
 	const commitOne = await must('GET', `/repos/acme/app/git/commits/${w.commits.one}`);
 
 	// Issues: an issue with the default label bug, mentioning mike; a comment.
-	await must('POST', '/repos/acme/app/issues', { body: { title: 'Placeholder', body: 'Have a look, @mike', labels: ['bug'], assignees: ['olivia'] } });
+	await must('POST', '/repos/acme/app/issues', {
+		body: { title: 'Placeholder', body: 'Have a look, @mike', labels: ['bug'], assignees: ['olivia'] },
+	});
 	const comment = await must('POST', '/repos/acme/app/issues/1/comments', { body: { body: 'A first comment' } });
 	// Milestone 1 on issue 1 (its labels are the milestone's); reactions on the issue and the comment.
 	await must('POST', '/repos/acme/app/milestones', { body: { title: 'v1.0', description: 'First', due_on: '2026-12-01T00:00:00Z' } });
@@ -1469,35 +1982,85 @@ async function scenario() {
 	await must('POST', `/repos/acme/app/issues/comments/${comment.id}/reactions`, { body: { content: 'laugh' }, as: 'mike' });
 
 	// Deployments and environments.
-	const deployment = await must('POST', '/repos/acme/app/deployments', { body: { ref: 'main', environment: 'production', required_contexts: [], payload: { a: 1 } } });
-	const status = await must('POST', `/repos/acme/app/deployments/${deployment.id}/statuses`, { body: { state: 'success', log_url: 'https://ci.example.com/1' } });
-	await must('PUT', '/repos/acme/app/environments/production', { body: { wait_timer: 0, deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } } });
-	const policy = await must('POST', '/repos/acme/app/environments/production/deployment-branch-policies', { body: { name: 'main', type: 'branch' } });
+	const deployment = await must('POST', '/repos/acme/app/deployments', {
+		body: { ref: 'main', environment: 'production', required_contexts: [], payload: { a: 1 } },
+	});
+	const status = await must('POST', `/repos/acme/app/deployments/${deployment.id}/statuses`, {
+		body: { state: 'success', log_url: 'https://ci.example.com/1' },
+	});
+	await must('PUT', '/repos/acme/app/environments/production', {
+		body: { wait_timer: 0, deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+	});
+	const policy = await must('POST', '/repos/acme/app/environments/production/deployment-branch-policies', {
+		body: { name: 'main', type: 'branch' },
+	});
 
 	// Actions: a workflow with completed runs.
 	const imported = importRuns(s.app, app, {
 		workflows: [{ name: 'CI', path: '.github/workflows/ci.yml', jobs: [{ name: 'build' }, { name: 'test', needs: ['build'] }] }],
 		runs: [
-			{ path: '.github/workflows/ci.yml', event: 'push', branch: 'main', head_sha: w.commits.one, actor: 'olivia', status: 'completed', conclusion: 'success', created_at: '2026-11-01T10:00:00Z' },
+			{
+				path: '.github/workflows/ci.yml',
+				event: 'push',
+				branch: 'main',
+				head_sha: w.commits.one,
+				actor: 'olivia',
+				status: 'completed',
+				conclusion: 'success',
+				created_at: '2026-11-01T10:00:00Z',
+			},
 		],
 	});
 	const workflows = await must('GET', '/repos/acme/app/actions/workflows');
 	const jobs = await must('GET', `/repos/acme/app/actions/runs/${imported.run_ids[0]}/jobs`);
 
 	// Dependabot: advisories, snapshots on both commits (alerts 1 and 2), a pending dismissal request on alert 2.
-	importAdvisories(s.app, [advisory('GHSA-jf85-cpcp-j695', 'lodash', '< 4.17.12', '4.17.12'), advisory('GHSA-xvch-5gv4-984h', 'minimist', '< 1.2.6', '1.2.6')], now);
-	await must('POST', '/repos/acme/app/dependency-graph/snapshots', { body: snapshot(w.commits.one, 'refs/heads/main', { lodash: '4.17.11', minimist: '1.2.0' }) });
-	await must('POST', '/repos/acme/app/dependency-graph/snapshots', { body: snapshot(w.commits.two, 'refs/heads/topic', { lodash: '4.17.21', express: '4.18.0' }) });
-	await must('POST', '/repos/acme/app/dismissal-requests/dependabot/2', { body: { dismissed_reason: 'tolerable_risk', message: 'Only in tests' }, as: 'mike' });
+	importAdvisories(
+		s.app,
+		[
+			advisory('GHSA-jf85-cpcp-j695', 'lodash', '< 4.17.12', '4.17.12'),
+			advisory('GHSA-xvch-5gv4-984h', 'minimist', '< 1.2.6', '1.2.6'),
+		],
+		now,
+	);
+	await must('POST', '/repos/acme/app/dependency-graph/snapshots', {
+		body: snapshot(w.commits.one, 'refs/heads/main', { lodash: '4.17.11', minimist: '1.2.0' }),
+	});
+	await must('POST', '/repos/acme/app/dependency-graph/snapshots', {
+		body: snapshot(w.commits.two, 'refs/heads/topic', { lodash: '4.17.21', express: '4.18.0' }),
+	});
+	await must('POST', '/repos/acme/app/dismissal-requests/dependabot/2', {
+		body: { dismissed_reason: 'tolerable_risk', message: 'Only in tests' },
+		as: 'mike',
+	});
 
 	// Hooks with deliveries (pings).
-	w.ids.globalHook = (await must('POST', '/admin/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/global', content_type: 'json' }, events: ['user'] }, as: 'root' })).id;
-	w.ids.orgHook = (await must('POST', '/orgs/acme/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/org', content_type: 'json' }, events: ['*'] } })).id;
-	w.ids.repoHook = (await must('POST', '/repos/acme/app/hooks', { body: { name: 'web', config: { url: 'https://hooks.example.com/repo' }, events: ['push', 'issues'] } })).id;
+	w.ids.globalHook = (
+		await must('POST', '/admin/hooks', {
+			body: { name: 'web', config: { url: 'https://hooks.example.com/global', content_type: 'json' }, events: ['user'] },
+			as: 'root',
+		})
+	).id;
+	w.ids.orgHook = (
+		await must('POST', '/orgs/acme/hooks', {
+			body: { name: 'web', config: { url: 'https://hooks.example.com/org', content_type: 'json' }, events: ['*'] },
+		})
+	).id;
+	w.ids.repoHook = (
+		await must('POST', '/repos/acme/app/hooks', {
+			body: { name: 'web', config: { url: 'https://hooks.example.com/repo' }, events: ['push', 'issues'] },
+		})
+	).id;
 
 	// Budgets, custom properties, runner groups, migrations.
 	await must('POST', '/organizations/acme/settings/billing/budgets', {
-		body: { budget_amount: 50, prevent_further_usage: true, budget_scope: 'organization', budget_entity_name: '', budget_product_sku: 'actions' },
+		body: {
+			budget_amount: 50,
+			prevent_further_usage: true,
+			budget_scope: 'organization',
+			budget_entity_name: '',
+			budget_product_sku: 'actions',
+		},
 	});
 	w.ids.orgBudget = (await must('GET', '/organizations/acme/settings/billing/budgets')).budgets[0].id;
 	await must('POST', '/enterprises/bigco/settings/billing/budgets', {
@@ -1513,8 +2076,13 @@ async function scenario() {
 		},
 	});
 	w.ids.enterpriseBudget = (await must('GET', '/enterprises/bigco/settings/billing/budgets', { as: 'erin' })).budgets[0].id;
-	await must('PUT', '/orgs/acme/properties/schema/tier', { body: { value_type: 'single_select', allowed_values: ['gold', 'silver'], description: 'Support tier' } });
-	await must('PUT', '/enterprises/bigco/org-properties/schema/region', { body: { value_type: 'string', default_value: 'eu', required: true }, as: 'erin' });
+	await must('PUT', '/orgs/acme/properties/schema/tier', {
+		body: { value_type: 'single_select', allowed_values: ['gold', 'silver'], description: 'Support tier' },
+	});
+	await must('PUT', '/enterprises/bigco/org-properties/schema/region', {
+		body: { value_type: 'string', default_value: 'eu', required: true },
+		as: 'erin',
+	});
 	// Rulesets: an active one on the default branch (deletion), an evaluate one on refs/heads/probe
 	// whose creation leaves a rule suite, and a push-rule bypass request (no Gitstead flow makes one
 	// yet: stored directly).
@@ -1551,7 +2119,12 @@ async function scenario() {
 		expires_at: isoSeconds(s.clock.now + 7 * 86400_000),
 		created_at: now,
 	});
-	const runner = registerRunner(s.app, s.app.stores.enterprises.bySlug('bigco')!.id, { name: 'linux-1', os: 'linux', labels: ['gpu'], status: 'online' }, now);
+	const runner = registerRunner(
+		s.app,
+		s.app.stores.enterprises.bySlug('bigco')!.id,
+		{ name: 'linux-1', os: 'linux', labels: ['gpu'], status: 'online' },
+		now,
+	);
 	const group = await must('POST', '/enterprises/bigco/actions/runner-groups', {
 		body: { name: 'Builders', visibility: 'selected', selected_organization_ids: [acme.id], runners: [runner.id] },
 		as: 'erin',
@@ -1566,12 +2139,17 @@ async function scenario() {
 	await must('PUT', '/repos/acme/app/subscription', { body: { subscribed: true }, as: 'nora' });
 	const [thread] = await must('GET', '/notifications', { as: 'mike' });
 	// Pull request 2: topic (the second commit) into main.
-	await must('POST', '/repos/acme/app/pulls', { body: { title: 'Change the second', head: 'topic', base: 'main', body: 'Adds commit two' } });
+	await must('POST', '/repos/acme/app/pulls', {
+		body: { title: 'Change the second', head: 'topic', base: 'main', body: 'Adds commit two' },
+	});
 	await must('POST', '/repos/acme/app/pulls/2/reviews', { body: { event: 'COMMENT', body: 'A first look' }, as: 'mike' });
 	// A review comment on its first changed file's first line (a review of its own).
 	const [prFile] = await must('GET', '/repos/acme/app/pulls/2/files');
 	const prHead = (await must('GET', '/repos/acme/app/pulls/2')).head.sha;
-	const reviewComment = await must('POST', '/repos/acme/app/pulls/2/comments', { body: { body: 'Inline', commit_id: prHead, path: prFile.filename, position: 1 }, as: 'mike' });
+	const reviewComment = await must('POST', '/repos/acme/app/pulls/2/comments', {
+		body: { body: 'Inline', commit_id: prHead, path: prFile.filename, position: 1 },
+		as: 'mike',
+	});
 	w.ids.reviewComment = reviewComment.id;
 	w.ids.reviewCommentReview = reviewComment.pull_request_review_id;
 
@@ -1633,15 +2211,18 @@ async function scenario() {
 	};
 }
 
-
 test('A – every route with a GitHub operation has an entry; routes without one are listed', () => {
 	const withOperation = mapped.filter((item) => item.operation).map((item) => item.key);
 	const without = mapped.filter((item) => !item.operation).map((item) => item.key);
 	const missing = withOperation.filter((key) => !(key in TABLE));
 	const stale = Object.keys(TABLE).filter((key) => !withOperation.includes(key));
-	console.log(`\n  routes GitHub's descriptions document no operation for (Gitstead-only or named otherwise; not validated): ${without.length}\n    ${without.join('\n    ')}`);
+	console.log(
+		`\n  routes GitHub's descriptions document no operation for (Gitstead-only or named otherwise; not validated): ${without.length}\n    ${without.join('\n    ')}`,
+	);
 	const elsewhere = mapped.filter((item) => item.operation && item.operation.description !== 'ghes-3.19');
-	console.log(`  routes GHES 3.19 lacks, validated against a hosted description: ${elsewhere.map((item) => `${item.key} (${item.operation!.description})`).join(', ')}`);
+	console.log(
+		`  routes GHES 3.19 lacks, validated against a hosted description: ${elsewhere.map((item) => `${item.key} (${item.operation!.description})`).join(', ')}`,
+	);
 	assert.equal(
 		{ missing, stale },
 		{ missing: [], stale: [] },
@@ -1656,7 +2237,13 @@ const seen = new Set<Deviation>();
 /** The deviation of docs/COMPATIBILITY.md that allows a violation, if any (then marked seen). */
 function allowed(operation: Operation, status: number, violation: Violation): Deviation | undefined {
 	deviations ??= allowedDeviations();
-	const deviation = deviations.find((d) => d.operationId === operation.operationId && d.status === status && d.pointer === violation.pointer && d.keyword === violation.keyword);
+	const deviation = deviations.find(
+		(d) =>
+			d.operationId === operation.operationId &&
+			d.status === status &&
+			d.pointer === violation.pointer &&
+			d.keyword === violation.keyword,
+	);
 	if (deviation) seen.add(deviation);
 	return deviation;
 }
@@ -1688,16 +2275,21 @@ test('B – every operation, called for real, answers a documented status with a
 		const media = openapi.mediaTypes(operation, res.status);
 		if (media && media.length > 0 && !media.some((type) => type.includes('json'))) {
 			const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
-			if (!media.includes(type)) failed.push(`${key} answered ${res.status} as ${type || 'no media type'}; GitHub documents ${media.join(', ')}`);
+			if (!media.includes(type))
+				failed.push(`${key} answered ${res.status} as ${type || 'no media type'}; GitHub documents ${media.join(', ')}`);
 		}
-		if (res.status >= 300 && res.status < 400 && !res.headers.get('location')) failed.push(`${key} answered ${res.status} without a Location`);
+		if (res.status >= 300 && res.status < 400 && !res.headers.get('location'))
+			failed.push(`${key} answered ${res.status} without a Location`);
 		const violations = answerViolations(operation, res, headers.Accept);
 		// OPENAPI_DUMP='GET /app/installations' prints what a route answered, to read a violation against.
 		if (process.env.OPENAPI_DUMP === key) console.log(JSON.stringify({ status: res.status, body: res.body, violations }, null, 2));
 		if (method === 'GET' && emptyList(res.body) && !ALWAYS_EMPTY.has(key)) empty.push(key);
 		const id = `${operation.description} ${operation.key} ${res.status}`;
 		const previous = found.get(id);
-		if (previous) previous.violations.push(...violations.filter((v) => !previous.violations.some((p) => p.pointer === v.pointer && p.keyword === v.keyword)));
+		if (previous)
+			previous.violations.push(
+				...violations.filter((v) => !previous.violations.some((p) => p.pointer === v.pointer && p.keyword === v.keyword)),
+			);
 		else found.set(id, { operation, status: res.status, violations });
 	}
 	const valid = [...found.values()].filter((item) => item.violations.length === 0).length;
@@ -1706,14 +2298,24 @@ test('B – every operation, called for real, answers a documented status with a
 	for (const { operation, status, violations } of found.values()) {
 		for (const violation of violations) {
 			const deviation = allowed(operation, status, violation);
-			if (!deviation) unexplained.push(`${operation.operationId} (${operation.key}, ${status}) ${violation.pointer || '(body)'} ${violation.keyword}: ${violation.message}`);
+			if (!deviation)
+				unexplained.push(
+					`${operation.operationId} (${operation.key}, ${status}) ${violation.pointer || '(body)'} ${violation.keyword}: ${violation.message}`,
+				);
 		}
 	}
 	const deviating = [...found.values()].filter((item) => item.violations.length > 0).map((item) => item.operation.operationId);
-	if (deviating.length) console.log(`  the others validate but for the deviations docs/COMPATIBILITY.md allows, or fail below: ${deviating.join(', ')}`);
-	assert.ok(empty.length === 0, `~> lists that answered no item (the scenario must give each one something to list, or its items go unchecked):\n    ${empty.join('\n    ')}`);
+	if (deviating.length)
+		console.log(`  the others validate but for the deviations docs/COMPATIBILITY.md allows, or fail below: ${deviating.join(', ')}`);
+	assert.ok(
+		empty.length === 0,
+		`~> lists that answered no item (the scenario must give each one something to list, or its items go unchecked):\n    ${empty.join('\n    ')}`,
+	);
 	assert.ok(failed.length === 0, `~> calls that did not succeed:\n    ${failed.join('\n    ')}`);
-	assert.ok(unexplained.length === 0, `~> violations of GitHub's description (fix the renderer, or list the seed's sentence in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`);
+	assert.ok(
+		unexplained.length === 0,
+		`~> violations of GitHub's description (fix the renderer, or list the seed's sentence in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`,
+	);
 });
 
 test('C – error answers have the shapes GitHub documents for their status (validation-error-simple for Dependabot alerts)', async () => {
@@ -1725,7 +2327,8 @@ test('C – error answers have the shapes GitHub documents for their status (val
 		const res = await s.request(call.route.split(' ')[0], call.path!, { token: credential(call.as), body: call.body });
 		assert.is(res.status, call.status, `~> ${call.route} ${call.path} answers ${call.status}: ${res.text}`);
 		for (const v of openapi.validate(operation, res.status, res.body)) {
-			if (!allowed(operation, res.status, v)) problems.push(`${call.route} ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message} — ${res.text}`);
+			if (!allowed(operation, res.status, v))
+				problems.push(`${call.route} ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message} — ${res.text}`);
 		}
 	}
 	assert.ok(problems.length === 0, `~> error answers GitHub's description does not accept:\n    ${problems.join('\n    ')}`);
@@ -1742,9 +2345,14 @@ test('D – the same routes in other situations (callers, media types, API versi
 		const res = await s.request(call.route.split(' ')[0], path, { token: credential(call.as), headers: call.headers });
 		assert.ok(res.status >= 200 && res.status < 400, `~> ${call.route} ${path} answered ${res.status}: ${res.text}`);
 		assert.not.ok(emptyList(res.body), `~> ${path} lists something`);
-		if (call.media) assert.ok((res.headers.get('content-type') ?? '').startsWith(call.media), `~> ${path} answers ${call.media}: ${res.headers.get('content-type')}`);
+		if (call.media)
+			assert.ok(
+				(res.headers.get('content-type') ?? '').startsWith(call.media),
+				`~> ${path} answers ${call.media}: ${res.headers.get('content-type')}`,
+			);
 		for (const v of answerViolations(operation, res, call.headers?.Accept)) {
-			if (!allowed(operation, res.status, v)) problems.push(`${path} (${call.as ?? 'olivia'}) ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message}`);
+			if (!allowed(operation, res.status, v))
+				problems.push(`${path} (${call.as ?? 'olivia'}) ${res.status} ${v.pointer || '(body)'} ${v.keyword}: ${v.message}`);
 		}
 	}
 	assert.ok(problems.length === 0, `~> answers GitHub's description does not accept:\n    ${problems.join('\n    ')}`);

@@ -37,11 +37,18 @@ test.before(async () => {
 	owner = s.fullToken('olivia');
 	member = s.fullToken('mike');
 	outsider = s.fullToken('nora');
-	for (const [name, priv] of [['app', false], ['vault', true], ['docs', false]] as const) {
+	for (const [name, priv] of [
+		['app', false],
+		['vault', true],
+		['docs', false],
+	] as const) {
 		repos[name] = (await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name, private: priv } })).body.id;
 	}
 	const now = '2026-01-01T00:00:00Z';
-	for (const [name, os] of [['linux-1', 'linux'], ['mac-1', 'macos']]) {
+	for (const [name, os] of [
+		['linux-1', 'linux'],
+		['mac-1', 'macos'],
+	]) {
 		runners[name] = registerRunner(s.app, { org: acme.id }, { name, os, labels: ['gpu'], status: 'online' }, now).id;
 	}
 	const bigco = s.app.stores.enterprises.bySlug('bigco')!.id;
@@ -72,7 +79,10 @@ test('every organization has its Default group, holding its new runners; the ent
 	assert.is(inherited.inherited, true, '~> the enterprise’s default group is shared with every organization');
 	assert.is(inherited.inherited_allows_public_repositories, false);
 	const list = (await s.get(`${BASE}/${own.id}/runners`, owner)).body;
-	assert.equal(list.runners.map((r: any) => r.name), ['linux-1', 'mac-1']);
+	assert.equal(
+		list.runners.map((r: any) => r.name),
+		['linux-1', 'mac-1'],
+	);
 	assert.is(list.runners[0].runner_group_id, own.id);
 	assert.is((await s.get(`${BASE}/${inherited.id}`, owner)).body.inherited, true, '~> readable');
 	const change = await s.request('PATCH', `${BASE}/${inherited.id}`, { token: owner, body: { name: 'Mine now' } });
@@ -86,7 +96,11 @@ test('who may call: anonymous 401, outsider 404, member 403, organization_self_h
 	assert.is((await s.get(BASE)).status, 401);
 	assert.is((await s.get(BASE, outsider)).status, 404);
 	assert.is((await s.get(BASE, member)).status, 403);
-	const runnersWrite = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_self_hosted_runners: 'write' } });
+	const runnersWrite = s.token('olivia', {
+		kind: 'fine-grained',
+		org: 'acme',
+		permissions: { organization_self_hosted_runners: 'write' },
+	});
 	const runnersRead = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_self_hosted_runners: 'read' } });
 	const admin = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'write' } });
 	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_self_hosted_runners: 'write' } });
@@ -104,7 +118,13 @@ test('who may call: anonymous 401, outsider 404, member 403, organization_self_h
 test('create, update, delete; names unique; visibility selected with repository access', async () => {
 	const create = await s.request('POST', BASE, {
 		token: owner,
-		body: { name: 'GPUs', visibility: 'selected', selected_repository_ids: [repos.app], runners: [runners['linux-1']], allows_public_repositories: true },
+		body: {
+			name: 'GPUs',
+			visibility: 'selected',
+			selected_repository_ids: [repos.app],
+			runners: [runners['linux-1']],
+			allows_public_repositories: true,
+		},
 	});
 	assert.is(create.status, 201, create.text);
 	const group = create.body;
@@ -117,12 +137,26 @@ test('create, update, delete; names unique; visibility selected with repository 
 	assert.is((await s.request('POST', BASE, { token: owner, body: { name: 'x', selected_repository_ids: [999999] } })).status, 422);
 
 	let access = (await s.get(`${BASE}/${group.id}/repositories`, owner)).body;
-	assert.equal(access.repositories.map((r: any) => r.name), ['app']);
-	assert.is((await s.request('PUT', `${BASE}/${group.id}/repositories`, { token: owner, body: { selected_repository_ids: [repos.docs, repos.vault] } })).status, 204);
+	assert.equal(
+		access.repositories.map((r: any) => r.name),
+		['app'],
+	);
+	assert.is(
+		(
+			await s.request('PUT', `${BASE}/${group.id}/repositories`, {
+				token: owner,
+				body: { selected_repository_ids: [repos.docs, repos.vault] },
+			})
+		).status,
+		204,
+	);
 	assert.is((await s.request('DELETE', `${BASE}/${group.id}/repositories/${repos.docs}`, { token: owner })).status, 204);
 	assert.is((await s.request('PUT', `${BASE}/${group.id}/repositories/${repos.app}`, { token: owner })).status, 204);
 	access = (await s.get(`${BASE}/${group.id}/repositories`, owner)).body;
-	assert.equal(access.repositories.map((r: any) => r.name), ['app', 'vault']);
+	assert.equal(
+		access.repositories.map((r: any) => r.name),
+		['app', 'vault'],
+	);
 
 	// visible_to_repository: the groups a repository may use.
 	const forDocs = (await s.get(`${BASE}?visible_to_repository=docs`, owner)).body.runner_groups.map((g: any) => g.name);
@@ -131,7 +165,11 @@ test('create, update, delete; names unique; visibility selected with repository 
 	assert.ok(forApp.includes('GPUs'), '~> app is');
 	// The organization's self-hosted runners policy comes first.
 	await s.request('PUT', '/orgs/acme/actions/permissions/self-hosted-runners', { token: owner, body: { enabled_repositories: 'none' } });
-	assert.is((await s.get(`${BASE}?visible_to_repository=app`, owner)).body.total_count, 0, '~> no self-hosted runners for any repository');
+	assert.is(
+		(await s.get(`${BASE}?visible_to_repository=app`, owner)).body.total_count,
+		0,
+		'~> no self-hosted runners for any repository',
+	);
 	await s.request('PUT', '/orgs/acme/actions/permissions/self-hosted-runners', { token: owner, body: { enabled_repositories: 'all' } });
 
 	const patched = await s.request('PATCH', `${BASE}/${group.id}`, { token: owner, body: { name: 'Big GPUs', visibility: 'private' } });
@@ -140,8 +178,16 @@ test('create, update, delete; names unique; visibility selected with repository 
 	assert.is(patched.body.selected_repositories_url, undefined);
 	const notSelected = await s.request('PUT', `${BASE}/${group.id}/repositories/${repos.app}`, { token: owner });
 	assert.is(notSelected.status, 422, '~> repositories are chosen only for a selected group');
-	assert.is((await s.request('PATCH', `${BASE}/${group.id}`, { token: owner, body: { visibility: 'all' } })).status, 422, '~> name is required');
-	assert.is((await s.request('PATCH', `${BASE}/${defaultId}`, { token: owner, body: { name: 'Default', visibility: 'selected' } })).status, 422, '~> the Default group stays visible to all');
+	assert.is(
+		(await s.request('PATCH', `${BASE}/${group.id}`, { token: owner, body: { visibility: 'all' } })).status,
+		422,
+		'~> name is required',
+	);
+	assert.is(
+		(await s.request('PATCH', `${BASE}/${defaultId}`, { token: owner, body: { name: 'Default', visibility: 'selected' } })).status,
+		422,
+		'~> the Default group stays visible to all',
+	);
 
 	// Runners: set, add, remove.
 	assert.is((await s.request('PUT', `${BASE}/${group.id}/runners`, { token: owner, body: { runners: [runners['mac-1']] } })).status, 204);
@@ -151,8 +197,15 @@ test('create, update, delete; names unique; visibility selected with repository 
 	assert.is((await s.request('DELETE', `${BASE}/${group.id}/runners/${runners['mac-1']}`, { token: owner })).status, 204);
 	inGroup = (await s.get(`${BASE}/${group.id}/runners`, owner)).body.runners.map((r: any) => r.name);
 	assert.equal(inGroup, ['linux-1']);
-	assert.is((await s.request('PUT', `${BASE}/${group.id}/runners/${runners.enterprise}`, { token: owner })).status, 404, '~> an enterprise runner is not the organization’s');
-	assert.is((await s.request('PUT', `${BASE}/${group.id}/runners`, { token: owner, body: { runners: [runners.enterprise] } })).status, 422);
+	assert.is(
+		(await s.request('PUT', `${BASE}/${group.id}/runners/${runners.enterprise}`, { token: owner })).status,
+		404,
+		'~> an enterprise runner is not the organization’s',
+	);
+	assert.is(
+		(await s.request('PUT', `${BASE}/${group.id}/runners`, { token: owner, body: { runners: [runners.enterprise] } })).status,
+		422,
+	);
 
 	// Deleting the group returns its runners to Default.
 	assert.is((await s.request('DELETE', `${BASE}/${group.id}`, { token: owner })).status, 204);
@@ -162,8 +215,14 @@ test('create, update, delete; names unique; visibility selected with repository 
 
 test('the organization’s runners: list (by name), get, delete', async () => {
 	const list = (await s.get('/orgs/acme/actions/runners', owner)).body;
-	assert.equal(list.runners.map((r: any) => r.name), ['linux-1', 'mac-1']);
-	assert.equal(list.runners[0].labels.map((l: any) => l.name), ['self-hosted', 'Linux', 'X64', 'gpu']);
+	assert.equal(
+		list.runners.map((r: any) => r.name),
+		['linux-1', 'mac-1'],
+	);
+	assert.equal(
+		list.runners[0].labels.map((l: any) => l.name),
+		['self-hosted', 'Linux', 'X64', 'gpu'],
+	);
 	assert.is((await s.get('/orgs/acme/actions/runners?name=mac-1', owner)).body.total_count, 1);
 	const one = await s.get(`/orgs/acme/actions/runners/${runners['mac-1']}`, owner);
 	assert.is(one.body.os, 'macos');
@@ -202,10 +261,16 @@ test('upgrading a database with enterprise runner groups keeps them, their organ
 		migrate(db, { renderBody }, undefined, 21);
 		const now = '2026-01-01T00:00:00Z';
 		db.prepare("INSERT INTO enterprises (id, slug, name, created_at, updated_at) VALUES (1, 'bigco', 'Bigco', ?, ?)").run(now, now);
-		db.prepare("INSERT INTO accounts (id, login, type, enterprise_id, created_at, updated_at) VALUES (5, 'acme', 'Organization', 1, ?, ?)").run(now, now);
-		db.prepare("INSERT INTO runner_groups (id, enterprise_id, name, visibility, is_default, created_at, updated_at) VALUES (7, 1, 'Default', 'all', 1, ?, ?), (8, 1, 'GPUs', 'selected', 0, ?, ?)").run(now, now, now, now);
+		db.prepare(
+			"INSERT INTO accounts (id, login, type, enterprise_id, created_at, updated_at) VALUES (5, 'acme', 'Organization', 1, ?, ?)",
+		).run(now, now);
+		db.prepare(
+			"INSERT INTO runner_groups (id, enterprise_id, name, visibility, is_default, created_at, updated_at) VALUES (7, 1, 'Default', 'all', 1, ?, ?), (8, 1, 'GPUs', 'selected', 0, ?, ?)",
+		).run(now, now, now, now);
 		db.prepare('INSERT INTO runner_group_organizations (group_id, org_id) VALUES (8, 5)').run();
-		db.prepare("INSERT INTO runners (id, enterprise_id, group_id, name, os, created_at) VALUES (3, 1, 8, 'linux-1', 'linux', ?)").run(now);
+		db.prepare("INSERT INTO runners (id, enterprise_id, group_id, name, os, created_at) VALUES (3, 1, 8, 'linux-1', 'linux', ?)").run(
+			now,
+		);
 		db.prepare("INSERT INTO runner_labels (runner_id, name, type) VALUES (3, 'gpu', 'custom')").run();
 		migrate(db, { renderBody });
 		assert.equal(db.pragma('foreign_key_check'), [], '~> every reference holds');
@@ -217,8 +282,14 @@ test('upgrading a database with enterprise runner groups keeps them, their organ
 		assert.equal(db.prepare('SELECT group_id, org_id FROM runner_group_organizations').all(), [{ group_id: 8, org_id: 5 }]);
 		assert.equal(db.prepare('SELECT id, group_id, enterprise_id FROM runners').all(), [{ id: 3, group_id: 8, enterprise_id: 1 }]);
 		assert.equal(db.prepare('SELECT runner_id, name FROM runner_labels').all(), [{ runner_id: 3, name: 'gpu' }]);
-		const references = db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('runners', 'runner_labels', 'runner_group_organizations')").pluck().all() as string[];
-		assert.ok(references.every((sql) => !sql.includes('_v22')), '~> the references name the renamed tables');
+		const references = db
+			.prepare("SELECT sql FROM sqlite_master WHERE name IN ('runners', 'runner_labels', 'runner_group_organizations')")
+			.pluck()
+			.all() as string[];
+		assert.ok(
+			references.every((sql) => !sql.includes('_v22')),
+			'~> the references name the renamed tables',
+		);
 		db.close();
 	} finally {
 		rmSync(dir, { recursive: true, force: true });

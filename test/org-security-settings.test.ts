@@ -28,15 +28,28 @@ async function must(method: string, path: string, body?: unknown): Promise<any> 
 }
 
 const fineGrained = (level?: 'read' | 'write') =>
-	s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: level ? { organization_administration: level } : { members: 'read' } });
+	s.token('olivia', {
+		kind: 'fine-grained',
+		org: 'acme',
+		permissions: level ? { organization_administration: level } : { members: 'read' },
+	});
 
 /** The standard refusals of a route: member 403, outsider 404, anonymous 401, no permission 403. */
 async function refusals(method: string, path: string, body?: unknown) {
 	assert.is((await s.request(method, path, { token: member, body })).status, 403, `~> ${method} ${path}: members are refused`);
 	assert.is((await s.request(method, path, { token: outsider, body })).status, 404, `~> ${method} ${path}: outsiders see nothing`);
 	assert.is((await s.request(method, path, { body })).status, 401, `~> ${method} ${path}: anonymous`);
-	assert.is((await s.request(method, path, { token: fineGrained(), body })).status, 403, `~> ${method} ${path}: without organization_administration`);
-	if (method !== 'GET') assert.is((await s.request(method, path, { token: fineGrained('read'), body })).status, 403, `~> ${method} ${path}: read does not write`);
+	assert.is(
+		(await s.request(method, path, { token: fineGrained(), body })).status,
+		403,
+		`~> ${method} ${path}: without organization_administration`,
+	);
+	if (method !== 'GET')
+		assert.is(
+			(await s.request(method, path, { token: fineGrained('read'), body })).status,
+			403,
+			`~> ${method} ${path}: read does not write`,
+		);
 }
 
 test.before(async () => {
@@ -47,7 +60,12 @@ test.before(async () => {
 	owner = s.fullToken('olivia');
 	member = s.fullToken('mike');
 	outsider = s.fullToken('nora');
-	for (const [name, visibility] of [['app', 'private'], ['lib', 'private'], ['site', 'public']]) ids[name] = (await must('POST', '/orgs/acme/repos', { name, visibility })).id;
+	for (const [name, visibility] of [
+		['app', 'private'],
+		['lib', 'private'],
+		['site', 'public'],
+	])
+		ids[name] = (await must('POST', '/orgs/acme/repos', { name, visibility })).id;
 	ids.theirs = (await s.request('POST', '/user/repos', { token: outsider, body: { name: 'theirs' } })).body.id;
 });
 test.after(() => s.close());
@@ -60,14 +78,26 @@ test('Dependabot repository access: GET, PATCH add / remove, PUT default-level; 
 	assert.equal(empty.body, { default_level: null, accessible_repositories: [] });
 	assert.is(empty.headers.get('x-accepted-service-permissions'), 'organization_administration=read');
 	assert.is((await s.request('PATCH', A, { token: owner, body: { repository_ids_to_add: [ids.app, ids.lib] } })).status, 204);
-	assert.is((await s.request('PATCH', '/orgs/acme/depbot/repository-access', { token: owner, body: { repository_ids_to_remove: [ids.lib] } })).status, 204, '~> the depbot spelling');
+	assert.is(
+		(await s.request('PATCH', '/orgs/acme/depbot/repository-access', { token: owner, body: { repository_ids_to_remove: [ids.lib] } }))
+			.status,
+		204,
+		'~> the depbot spelling',
+	);
 	assert.is((await s.request('PUT', `${A}/default-level`, { token: owner, body: { default_level: 'internal' } })).status, 204);
 	const read = await s.get('/orgs/acme/depbot/repository-access', fineGrained('read'));
 	assert.is(read.status, 200, '~> organization_administration read reads');
 	assert.is(read.body.default_level, 'internal');
-	assert.equal(read.body.accessible_repositories.map((r: any) => r.full_name), ['acme/app']);
+	assert.equal(
+		read.body.accessible_repositories.map((r: any) => r.full_name),
+		['acme/app'],
+	);
 	assert.ok('hooks_url' in read.body.accessible_repositories[0], '~> simple-repository');
-	assert.is((await s.request('PATCH', A, { token: fineGrained('write'), body: { repository_ids_to_add: [ids.site] } })).status, 204, '~> write changes');
+	assert.is(
+		(await s.request('PATCH', A, { token: fineGrained('write'), body: { repository_ids_to_add: [ids.site] } })).status,
+		204,
+		'~> write changes',
+	);
 	const iat = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_administration: 'read' } });
 	assert.is((await s.get(A, iat)).status, 200, '~> the organization’s app reads (IAT)');
 	const uat = s.token('olivia', { kind: 'user-to-server', org: 'acme', permissions: { organization_administration: 'write' } });
@@ -75,7 +105,11 @@ test('Dependabot repository access: GET, PATCH add / remove, PUT default-level; 
 });
 
 test('Dependabot repository access: 422 and refusals', async () => {
-	assert.is((await s.request('PATCH', A, { token: owner, body: { repository_ids_to_add: [ids.theirs] } })).status, 422, '~> not a repository of acme');
+	assert.is(
+		(await s.request('PATCH', A, { token: owner, body: { repository_ids_to_add: [ids.theirs] } })).status,
+		422,
+		'~> not a repository of acme',
+	);
 	assert.is((await s.request('PATCH', A, { token: owner, body: { repository_ids_to_add: ['app'] } })).status, 422);
 	assert.is((await s.request('PUT', `${A}/default-level`, { token: owner, body: { default_level: 'private' } })).status, 422);
 	assert.is((await s.request('PUT', `${A}/default-level`, { token: owner, body: {} })).status, 422);
@@ -92,13 +126,27 @@ test('pattern configurations: GitHub’s shape, PATCH with the version, 409 for 
 	assert.is(first.body.pattern_config_version, null, '~> never changed');
 	assert.equal(first.body.custom_pattern_overrides, []);
 	const aws = first.body.provider_pattern_overrides.find((p: any) => p.token_type === 'AWS_ACCESS_KEY_ID');
-	for (const key of ['token_type', 'slug', 'display_name', 'alert_total', 'alert_total_percentage', 'false_positives', 'false_positive_rate', 'bypass_rate', 'default_setting', 'setting']) {
+	for (const key of [
+		'token_type',
+		'slug',
+		'display_name',
+		'alert_total',
+		'alert_total_percentage',
+		'false_positives',
+		'false_positive_rate',
+		'bypass_rate',
+		'default_setting',
+		'setting',
+	]) {
 		assert.ok(key in aws, `~> a provider pattern has ${key}`);
 	}
 	assert.is(aws.setting, 'not-set');
 	const changed = await s.request('PATCH', P, {
 		token: owner,
-		body: { pattern_config_version: null, provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'disabled' }] },
+		body: {
+			pattern_config_version: null,
+			provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'disabled' }],
+		},
 	});
 	assert.is(changed.status, 200);
 	const version = changed.body.pattern_config_version;
@@ -110,14 +158,45 @@ test('pattern configurations: GitHub’s shape, PATCH with the version, 409 for 
 	assert.is(stale.status, 409, '~> a stale version: someone else changed it');
 	const next = await s.request('PATCH', P, {
 		token: fineGrained('write'),
-		body: { pattern_config_version: version, provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'not-set' }] },
+		body: {
+			pattern_config_version: version,
+			provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'not-set' }],
+		},
 	});
 	assert.is(next.status, 200, '~> the current version passes');
 	assert.is.not(next.body.pattern_config_version, version, '~> a new version');
-	assert.is((await s.get(P, owner)).body.provider_pattern_overrides.find((p: any) => p.token_type === 'AWS_ACCESS_KEY_ID').setting, 'not-set');
-	assert.is((await s.request('PATCH', P, { token: owner, body: { provider_pattern_settings: [{ token_type: 'NO_SUCH', push_protection_setting: 'enabled' }] } })).status, 422);
-	assert.is((await s.request('PATCH', P, { token: owner, body: { provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'on' }] } })).status, 422);
-	assert.is((await s.request('PATCH', P, { token: owner, body: { custom_pattern_settings: [{ token_type: 'mine', push_protection_setting: 'enabled' }] } })).status, 422, '~> no custom pattern of that id');
+	assert.is(
+		(await s.get(P, owner)).body.provider_pattern_overrides.find((p: any) => p.token_type === 'AWS_ACCESS_KEY_ID').setting,
+		'not-set',
+	);
+	assert.is(
+		(
+			await s.request('PATCH', P, {
+				token: owner,
+				body: { provider_pattern_settings: [{ token_type: 'NO_SUCH', push_protection_setting: 'enabled' }] },
+			})
+		).status,
+		422,
+	);
+	assert.is(
+		(
+			await s.request('PATCH', P, {
+				token: owner,
+				body: { provider_pattern_settings: [{ token_type: 'AWS_ACCESS_KEY_ID', push_protection_setting: 'on' }] },
+			})
+		).status,
+		422,
+	);
+	assert.is(
+		(
+			await s.request('PATCH', P, {
+				token: owner,
+				body: { custom_pattern_settings: [{ token_type: 'mine', push_protection_setting: 'enabled' }] },
+			})
+		).status,
+		422,
+		'~> no custom pattern of that id',
+	);
 	await refusals('GET', P);
 	await refusals('PATCH', P, {});
 });
@@ -127,12 +206,22 @@ test('pattern configurations: GitHub’s shape, PATCH with the version, 409 for 
 test('active committers: authors of the last 90 days on repositories with advanced security', async () => {
 	const now = Math.floor(s.clock.now / 1000);
 	const commitAs = async (repo: string, email: string, ageDays: number, parents: string[]) => {
-		const tree = await must('POST', `/repos/acme/${repo}/git/trees`, { tree: [{ path: 'f', mode: '100644', type: 'blob', content: `${email}${ageDays}` }] });
+		const tree = await must('POST', `/repos/acme/${repo}/git/trees`, {
+			tree: [{ path: 'f', mode: '100644', type: 'blob', content: `${email}${ageDays}` }],
+		});
 		const date = new Date((now - ageDays * DAY) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-		return (await must('POST', `/repos/acme/${repo}/git/commits`, { message: 'x', tree: tree.sha, parents, author: { name: email, email, date } })).sha;
+		return (
+			await must('POST', `/repos/acme/${repo}/git/commits`, {
+				message: 'x',
+				tree: tree.sha,
+				parents,
+				author: { name: email, email, date },
+			})
+		).sha;
 	};
 	// GitHub's noreply addresses name the account: <id>+<login>@users.noreply.<host>.
-	const noreply = (login: string) => `${s.app.stores.accounts.user(login)!.id}+${login}@users.noreply.${s.app.urls.host.replace(/:\d+$/, '')}`;
+	const noreply = (login: string) =>
+		`${s.app.stores.accounts.user(login)!.id}+${login}@users.noreply.${s.app.urls.host.replace(/:\d+$/, '')}`;
 	const emails = { olivia: noreply('olivia'), mike: noreply('mike'), dora: noreply('dora') };
 	// app: olivia 100 days ago (too old), mike 10 days ago, olivia 3 days ago; a stranger's email counts no one.
 	let head = await commitAs('app', emails.olivia, 100, []);

@@ -113,12 +113,28 @@ test('PATCH /orgs/{org} with fine-grained tokens: organization_administration wr
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: none, body })).status, 403, '~> without the permission: 403');
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: app, body })).status, 200, '~> the organization’s app with the permission');
 	const uat = s.token('mike', { kind: 'user-to-server', org: 'acme', permissions: { organization_administration: 'write' } });
-	assert.is((await s.request('PATCH', '/orgs/acme', { token: uat, body })).status, 403, '~> an app acting for a member is still a member');
+	assert.is(
+		(await s.request('PATCH', '/orgs/acme', { token: uat, body })).status,
+		403,
+		'~> an app acting for a member is still a member',
+	);
 	const ownerUat = s.token('olivia', { kind: 'user-to-server', org: 'acme', permissions: { organization_administration: 'write' } });
-	assert.is((await s.request('PATCH', '/orgs/acme', { token: ownerUat, body })).status, 200, '~> an app acting for an owner, with the permission');
+	assert.is(
+		(await s.request('PATCH', '/orgs/acme', { token: ownerUat, body })).status,
+		200,
+		'~> an app acting for an owner, with the permission',
+	);
 	const oauth = s.token('olivia', { kind: 'oauth', scopes: ['read:org'] });
-	assert.is((await s.request('PATCH', '/orgs/acme', { token: oauth, body })).status, 403, '~> read:org is not enough for classic and OAuth tokens');
-	assert.is((await s.request('PATCH', '/orgs/acme', { token: s.token('olivia', { kind: 'oauth', scopes: ['admin:org'] }), body })).status, 200, '~> admin:org');
+	assert.is(
+		(await s.request('PATCH', '/orgs/acme', { token: oauth, body })).status,
+		403,
+		'~> read:org is not enough for classic and OAuth tokens',
+	);
+	assert.is(
+		(await s.request('PATCH', '/orgs/acme', { token: s.token('olivia', { kind: 'oauth', scopes: ['admin:org'] }), body })).status,
+		200,
+		'~> admin:org',
+	);
 });
 
 test('the rest of the server obeys the member privileges', async () => {
@@ -129,10 +145,17 @@ test('the rest of the server obeys the member privileges', async () => {
 	assert.is((await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'owned' } })).status, 201, '~> owners always may');
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { members_allowed_repository_creation_type: 'private' } });
 	assert.is((await s.request('POST', '/orgs/acme/repos', { token: member, body: { name: 'open' } })).status, 403, '~> no public ones');
-	assert.is((await s.request('POST', '/orgs/acme/repos', { token: member, body: { name: 'closed', private: true } })).status, 201, '~> private ones');
+	assert.is(
+		(await s.request('POST', '/orgs/acme/repos', { token: member, body: { name: 'closed', private: true } })).status,
+		201,
+		'~> private ones',
+	);
 
 	// Forking private repositories.
-	await s.request('PATCH', '/orgs/acme', { token: owner, body: { members_can_fork_private_repositories: false, default_repository_permission: 'read' } });
+	await s.request('PATCH', '/orgs/acme', {
+		token: owner,
+		body: { members_can_fork_private_repositories: false, default_repository_permission: 'read' },
+	});
 	const fork = await s.request('POST', '/repos/acme/vault/forks', { token: member, body: {} });
 	assert.is(fork.status, 403, '~> members may not fork private repositories');
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { members_can_fork_private_repositories: true } });
@@ -145,14 +168,22 @@ test('the rest of the server obeys the member privileges', async () => {
 	assert.is(seen.permissions.admin, false);
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { default_repository_permission: 'none' } });
 	assert.is((await s.get('/repos/acme/vault', member)).status, 404, '~> none: a private repository is hidden from members');
-	assert.is((await s.get('/users/mike/repos', member)).body.some((r: any) => r.name === 'vault'), false, '~> and the fork of it is gone');
+	assert.is(
+		(await s.get('/users/mike/repos', member)).body.some((r: any) => r.name === 'vault'),
+		false,
+		'~> and the fork of it is gone',
+	);
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { default_repository_permission: 'read' } });
 	seen = (await s.get('/repos/acme/vault', member)).body;
 	assert.equal([seen.permissions.pull, seen.permissions.push], [true, false], '~> read: members read, not push');
 
 	// Web commit sign-off shows on every repository.
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { web_commit_signoff_required: true } });
-	assert.is((await s.get('/repos/acme/app', owner)).body.web_commit_signoff_required, true, '~> the organization requires sign-off everywhere');
+	assert.is(
+		(await s.get('/repos/acme/app', owner)).body.web_commit_signoff_required,
+		true,
+		'~> the organization requires sign-off everywhere',
+	);
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { web_commit_signoff_required: false } });
 	assert.is((await s.get('/repos/acme/app', owner)).body.web_commit_signoff_required, false);
 
@@ -189,7 +220,10 @@ test('DELETE /orgs/{org}: members 403, outsiders 404; owners get 202 {} and the 
 	assert.is(s.app.db.prepare('SELECT count(*) FROM repositories WHERE name = ?').pluck().get('site'), 0, '~> no repository row is left');
 	const rows = s.app.db.prepare('SELECT event, action FROM events WHERE id > ?').all(mark) as any[];
 	assert.equal(rows, [{ event: 'organization', action: 'deleted' }], '~> organization deleted is recorded');
-	assert.ok((await s.get('/user/orgs', member)).body.every((o: any) => o.login !== 'doomed'), '~> members lose it');
+	assert.ok(
+		(await s.get('/user/orgs', member)).body.every((o: any) => o.login !== 'doomed'),
+		'~> members lose it',
+	);
 	assert.is((await s.request('DELETE', '/orgs/doomed', { token: owner })).status, 404, '~> deleting it again: 404');
 });
 
@@ -197,7 +231,8 @@ test('DELETE /orgs/{org} of a large organization: gone at once, its repositories
 	const big = s.org('bigcorp', 'olivia');
 	s.member('bigcorp', 'mike');
 	const count = SYNC_DELETE_REPOSITORIES + 5;
-	for (let i = 0; i < count; i++) await s.request('POST', '/orgs/bigcorp/repos', { token: owner, body: { name: `r${i}`, private: i % 2 === 0 } });
+	for (let i = 0; i < count; i++)
+		await s.request('POST', '/orgs/bigcorp/repos', { token: owner, body: { name: `r${i}`, private: i % 2 === 0 } });
 	await s.request('PUT', '/repos/bigcorp/r1/collaborators/nora', { token: owner, body: { permission: 'push' } });
 	const res = await s.request('DELETE', '/orgs/bigcorp', { token: owner });
 	assert.is(res.status, 202);

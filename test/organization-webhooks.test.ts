@@ -44,7 +44,10 @@ test.after(async () => {
 /** Creates a hook on acme (or `org`) delivering to `path` on the receiver; returns its answer. */
 async function createHook(path: string, extra: Record<string, unknown> = {}, org = 'acme', token = owner) {
 	const { config, ...rest } = extra as { config?: Record<string, unknown> };
-	return s.request('POST', `/orgs/${org}/hooks`, { token, body: { name: 'web', config: { url: receiver.url(path), content_type: 'json', ...config }, ...rest } });
+	return s.request('POST', `/orgs/${org}/hooks`, {
+		token,
+		body: { name: 'web', config: { url: receiver.url(path), content_type: 'json', ...config }, ...rest },
+	});
 }
 
 async function deliver() {
@@ -58,19 +61,23 @@ test('create – GitHub defaults and the org-hook shape, the secret masked, Loca
 	const id = res.body.id;
 	const url = `${s.api}/orgs/acme/hooks/${id}`;
 	assert.is(res.headers.get('location'), url);
-	assert.equal(res.body, {
-		id,
-		url,
-		ping_url: `${url}/pings`,
-		deliveries_url: `${url}/deliveries`,
-		name: 'web',
-		events: ['push'],
-		active: true,
-		config: { url: receiver.url('/create'), insecure_ssl: '0', content_type: 'form', secret: '********' },
-		updated_at: res.body.updated_at,
-		created_at: res.body.created_at,
-		type: 'Organization',
-	}, "~> GitHub's org-hook");
+	assert.equal(
+		res.body,
+		{
+			id,
+			url,
+			ping_url: `${url}/pings`,
+			deliveries_url: `${url}/deliveries`,
+			name: 'web',
+			events: ['push'],
+			active: true,
+			config: { url: receiver.url('/create'), insecure_ssl: '0', content_type: 'form', secret: '********' },
+			updated_at: res.body.updated_at,
+			created_at: res.body.created_at,
+			type: 'Organization',
+		},
+		"~> GitHub's org-hook",
+	);
 	const [ping, ...more] = await deliver();
 	assert.equal(more, []);
 	assert.is(ping.event, 'ping');
@@ -87,7 +94,10 @@ test('create – GitHub defaults and the org-hook shape, the secret masked, Loca
 	assert.is(ping.payload.sender.login, 'olivia');
 	assert.not.ok('repository' in ping.payload);
 	const list = await s.get('/orgs/acme/hooks', owner);
-	assert.equal(list.body.map((h: any) => h.id), [id]);
+	assert.equal(
+		list.body.map((h: any) => h.id),
+		[id],
+	);
 	assert.not.match(list.text, SECRET, '~> the secret is in no answer');
 	assert.is((await s.request('DELETE', `/orgs/acme/hooks/${id}`, { token: owner })).status, 204);
 });
@@ -104,7 +114,10 @@ test('create – validation: name required and "web", config with its URL, event
 	for (const [body, field] of cases) {
 		const res = await s.request('POST', '/orgs/acme/hooks', { token: owner, body });
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}`);
-		assert.ok(res.body.errors.some((e: any) => e.field === field), `~> names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field),
+			`~> names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 	const first = await createHook('/dup');
 	const dup = await createHook('/dup', { events: ['issues'] });
@@ -145,7 +158,10 @@ test("events – the organization's hooks receive events of its repositories and
 	const repoEvents = at('/repos').map((r) => `${r.event}.${r.payload.action}`);
 	assert.ok(repoEvents.includes('repository.created'), `~> repository created (${repoEvents.join(', ')})`);
 	assert.ok(repoEvents.includes('organization.member_added'), '~> organization member_added');
-	assert.not.ok(repoEvents.some((name) => name.startsWith('issues')), '~> not subscribed to issues');
+	assert.not.ok(
+		repoEvents.some((name) => name.startsWith('issues')),
+		'~> not subscribed to issues',
+	);
 	const created = at('/repos').find((r) => r.event === 'repository')!;
 	assert.is(created.payload.repository.full_name, 'acme/fresh');
 	const everything = at('/all').map((r) => r.event);
@@ -167,7 +183,11 @@ test('update and config – PATCH keeps what it omits; a config replaces (the se
 	assert.is(events.body.active, false);
 	assert.is(events.body.config.secret, '********', '~> config omitted: kept');
 	const replaced = await s.request('PATCH', path, { token: owner, body: { config: { url: receiver.url('/upd2') } } });
-	assert.equal(replaced.body.config, { url: receiver.url('/upd2'), insecure_ssl: '0', content_type: 'form' }, '~> the secret went; defaults back');
+	assert.equal(
+		replaced.body.config,
+		{ url: receiver.url('/upd2'), insecure_ssl: '0', content_type: 'form' },
+		'~> the secret went; defaults back',
+	);
 	assert.is(replaced.body.active, false);
 	const config = `${path}/config`;
 	assert.equal((await s.get(config, owner)).body, { content_type: 'form', insecure_ssl: '0', url: receiver.url('/upd2') });
@@ -187,7 +207,10 @@ test('deliveries – cursor pagination, get, redeliver; ping', async () => {
 	for (const title of ['a', 'b', 'c']) await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title } });
 	assert.is((await s.request('POST', `/orgs/acme/hooks/${hook.id}/pings`, { token: owner })).status, 204);
 	const sent = await deliver();
-	assert.equal(sent.map((r) => r.event), ['issues', 'issues', 'issues', 'ping']);
+	assert.equal(
+		sent.map((r) => r.event),
+		['issues', 'issues', 'issues', 'ping'],
+	);
 	const base = `/orgs/acme/hooks/${hook.id}/deliveries`;
 	const seen: number[] = [];
 	let next: string | undefined = `${base}?per_page=2`;
@@ -225,7 +248,15 @@ test('access – organization owners only; admin:org_hook; the Webhooks organiza
 	const member = await s.get('/orgs/acme/hooks', s.fullToken('mike'));
 	assert.is(member.status, 404, '~> a member is not an owner: the hooks are not shown (GitHub answers 404)');
 	assert.is(member.body.message, 'Not Found');
-	assert.is((await s.request('POST', '/orgs/acme/hooks', { token: s.fullToken('mike'), body: { name: 'web', config: { url: receiver.url('/m') } } })).status, 404);
+	assert.is(
+		(
+			await s.request('POST', '/orgs/acme/hooks', {
+				token: s.fullToken('mike'),
+				body: { name: 'web', config: { url: receiver.url('/m') } },
+			})
+		).status,
+		404,
+	);
 	assert.is((await s.get(`/orgs/acme/hooks/${hook.id}`, s.fullToken('oscar'))).status, 404, '~> an outsider');
 	assert.is((await s.get('/orgs/nowhere/hooks', owner)).status, 404);
 	assert.is((await s.get(`/orgs/other/hooks/${hook.id}`, s.fullToken('oscar'))).status, 404, "~> another organization's hook");
@@ -240,13 +271,22 @@ test('access – organization owners only; admin:org_hook; the Webhooks organiza
 	const adminOrg = await s.get('/orgs/acme/hooks', s.token('olivia', { scopes: ['admin:org', 'repo'] }));
 	assert.is(adminOrg.status, 403, '~> admin:org is not admin:org_hook');
 	assert.match(adminOrg.body.message, 'admin:org_hook');
-	const fine = (level: 'read' | 'write') => s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_hooks: level } });
+	const fine = (level: 'read' | 'write') =>
+		s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_hooks: level } });
 	const read = await s.get('/orgs/acme/hooks', fine('read'));
 	assert.is(read.status, 200);
 	assert.is(read.headers.get('x-accepted-github-permissions'), 'organization_hooks=read');
-	assert.is((await s.request('PATCH', `/orgs/acme/hooks/${hook.id}`, { token: fine('read'), body: { active: true } })).status, 403, '~> read does not write');
+	assert.is(
+		(await s.request('PATCH', `/orgs/acme/hooks/${hook.id}`, { token: fine('read'), body: { active: true } })).status,
+		403,
+		'~> read does not write',
+	);
 	assert.is((await s.request('PATCH', `/orgs/acme/hooks/${hook.id}`, { token: fine('write'), body: { active: true } })).status, 200);
-	assert.is((await s.get('/orgs/acme/hooks', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'write' } }))).status, 403);
+	assert.is(
+		(await s.get('/orgs/acme/hooks', s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'write' } })))
+			.status,
+		403,
+	);
 	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { organization_hooks: 'write' } });
 	assert.is((await s.get('/orgs/acme/hooks', app)).status, 200, '~> an app installed on the organization');
 	assert.is((await s.get('/orgs/other/hooks', app)).status, 403, '~> not on another organization');
@@ -261,9 +301,15 @@ test('targets – loopback refused with 422 unless webhooks.allowed_hosts lists 
 		strict.user('olivia');
 		strict.org('acme', 'olivia');
 		const token = strict.fullToken('olivia');
-		const refused = await strict.request('POST', '/orgs/acme/hooks', { token, body: { name: 'web', config: { url: receiver.url('/strict') } } });
+		const refused = await strict.request('POST', '/orgs/acme/hooks', {
+			token,
+			body: { name: 'web', config: { url: receiver.url('/strict') } },
+		});
 		assert.is(refused.status, 422);
-		assert.equal([refused.body.errors[0].resource, refused.body.errors[0].field, refused.body.errors[0].code], ['Hook', 'url', 'custom']);
+		assert.equal(
+			[refused.body.errors[0].resource, refused.body.errors[0].field, refused.body.errors[0].code],
+			['Hook', 'url', 'custom'],
+		);
 		assert.match(refused.body.errors[0].message, /loopback address/);
 		assert.equal((await strict.get('/orgs/acme/hooks', token)).body, [], '~> nothing created');
 	} finally {

@@ -40,7 +40,10 @@ test('convert – 204; the user keeps only team-granted access, as direct grants
 	assert.is(web.body.role_name, 'write', '~> with the team permission');
 	assert.is((await s.get('/repos/acme/api', carl)).status, 404, '~> base-permission access is gone');
 	const list = await s.get('/orgs/acme/outside_collaborators', owner);
-	assert.equal(list.body.map((u: any) => u.login), ['carl']);
+	assert.equal(
+		list.body.map((u: any) => u.login),
+		['carl'],
+	);
 	assert.is(list.body[0].type, 'User');
 });
 

@@ -52,7 +52,7 @@ function raw(origin: string, text: string, ms = 2000): Promise<string> {
 	});
 }
 
-test('a 20 KB URL answers 414 URI Too Long with GitHub\'s error body', async () => {
+test("a 20 KB URL answers 414 URI Too Long with GitHub's error body", async () => {
 	const res = await s.get(`/users/${'a'.repeat(20_000)}`);
 	assert.is(res.status, 414);
 	errorShape(res.body, 414, 'URI Too Long');
@@ -60,7 +60,7 @@ test('a 20 KB URL answers 414 URI Too Long with GitHub\'s error body', async () 
 	assert.is((await s.get('/users/octocat')).status, 200, '~> the server keeps answering');
 });
 
-test('a 40 KB header answers 431, as does a 20 KB one below Node\'s own limit', async () => {
+test("a 40 KB header answers 431, as does a 20 KB one below Node's own limit", async () => {
 	for (const size of [40_000, 20_000]) {
 		const res = await s.get('/users/octocat', undefined, { 'X-Padding': 'p'.repeat(size) });
 		assert.is(res.status, 431, `~> ${size} bytes`);
@@ -69,7 +69,7 @@ test('a 40 KB header answers 431, as does a 20 KB one below Node\'s own limit', 
 	assert.is((await s.get('/users/octocat')).status, 200, '~> the server keeps answering');
 });
 
-test('a URL past Node\'s limit for URL and headers together still answers 414', async () => {
+test("a URL past Node's limit for URL and headers together still answers 414", async () => {
 	const res = await s.get(`/users/${'a'.repeat(30_000)}`);
 	assert.is(res.status, 414);
 	errorShape(res.body, 414, 'URI Too Long');
@@ -82,7 +82,7 @@ test('limits come from the configuration; just below them is served', async () =
 	assert.is((await small.get('/meta', undefined, { 'X-Padding': 'p'.repeat(1500) })).status, 200);
 });
 
-test('an unparsable request answers 400 with GitHub\'s error body and the connection closes', async () => {
+test("an unparsable request answers 400 with GitHub's error body and the connection closes", async () => {
 	const answer = await raw(s.origin, 'GET /meta HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
 	assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
 	assert.match(answer, /\r\nConnection: close\r\n/);

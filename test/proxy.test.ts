@@ -46,7 +46,11 @@ test('a trusted proxy sets the external URL of every url field and of the Link h
 
 	const page = await trusting.get('/repos/ada/app/issues?per_page=1', token, forwarded);
 	assert.is(page.status, 200);
-	assert.match(page.headers.get('link') ?? '', /^<https:\/\/git\.example\.com\/api\/v3\/repos\/ada\/app\/issues\?per_page=1&page=2>; rel="next"/, 'Link points at the forwarded origin');
+	assert.match(
+		page.headers.get('link') ?? '',
+		/^<https:\/\/git\.example\.com\/api\/v3\/repos\/ada\/app\/issues\?per_page=1&page=2>; rel="next"/,
+		'Link points at the forwarded origin',
+	);
 
 	const direct = await trusting.get('/repos/ada/app', token);
 	assert.is(direct.body.url, `${trusting.api}/repos/ada/app`, 'a request without forwarded headers keeps the configured URL');
@@ -68,7 +72,10 @@ test('list forms cached for one origin are not served to another', async () => {
 });
 
 test('a malformed forwarded host is ignored', async () => {
-	const repo = await trusting.get('/repos/ada/app', token, { 'X-Forwarded-Host': 'evil.example.com/<script>', 'X-Forwarded-Proto': 'https' });
+	const repo = await trusting.get('/repos/ada/app', token, {
+		'X-Forwarded-Host': 'evil.example.com/<script>',
+		'X-Forwarded-Proto': 'https',
+	});
 	assert.ok(!repo.body.url.includes('evil'), 'the bad host never reaches a URL');
 	assert.ok(repo.body.url.startsWith('https://'), 'the valid proto still applies');
 });
@@ -93,7 +100,11 @@ test('headers from a peer that is not trusted are ignored', async () => {
 	assert.is(repo.body.url, `${untrusting.api}/repos/ada/app`, 'the configured URL stays');
 	const a = await untrusting.get('/repos/ada/app', undefined, { 'X-Forwarded-For': '198.51.100.20' });
 	const b = await untrusting.get('/repos/ada/app', undefined, { 'X-Forwarded-For': '198.51.100.21' });
-	assert.is(Number(a.headers.get('x-ratelimit-remaining')) - 1, Number(b.headers.get('x-ratelimit-remaining')), 'both count against the peer address');
+	assert.is(
+		Number(a.headers.get('x-ratelimit-remaining')) - 1,
+		Number(b.headers.get('x-ratelimit-remaining')),
+		'both count against the peer address',
+	);
 });
 
 test('a configured external URL wins over forwarded host and proto', async () => {
@@ -115,7 +126,11 @@ test('a configured external URL wins over forwarded host and proto', async () =>
 test('trusted_proxies: flag and variable lists; a bad entry is refused at startup', () => {
 	const config = loadConfig({ trustedProxies: ['10.0.0.0/8'] }, { GITSTEAD_TRUSTED_PROXIES: '127.0.0.1, ::1' }, '/tmp');
 	assert.equal(config.server.trusted_proxies, ['10.0.0.0/8'], 'the flag wins over the variable');
-	assert.equal(loadConfig({}, { GITSTEAD_TRUSTED_PROXIES: '127.0.0.1, ::1' }, '/tmp').server.trusted_proxies, ['127.0.0.1', '::1'], 'the variable is a comma list');
+	assert.equal(
+		loadConfig({}, { GITSTEAD_TRUSTED_PROXIES: '127.0.0.1, ::1' }, '/tmp').server.trusted_proxies,
+		['127.0.0.1', '::1'],
+		'the variable is a comma list',
+	);
 });
 
 test('a bad trusted_proxies entry is refused at startup, naming it', async () => {

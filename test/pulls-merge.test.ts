@@ -56,11 +56,15 @@ async function open(headBranch: string, title: string, body?: string, token = mi
 	return must('POST', `${APP}/pulls`, { title, head: headBranch, base: 'main', ...(body ? { body } : {}) }, token);
 }
 
-const merge = (number: number, body: Record<string, unknown> = {}, token = olivia) => s.request('PUT', `${APP}/pulls/${number}/merge`, { token, body });
+const merge = (number: number, body: Record<string, unknown> = {}, token = olivia) =>
+	s.request('PUT', `${APP}/pulls/${number}/merge`, { token, body });
 
 function deliveries(event: string): any[] {
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
-	return rows.filter((row) => row.event === event).reverse().map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
+	return rows
+		.filter((row) => row.event === event)
+		.reverse()
+		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
 }
 
 test.before(async () => {
@@ -72,12 +76,18 @@ test.before(async () => {
 	await must('POST', '/orgs/acme/repos', { name: 'app', auto_init: true });
 	const app = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
 	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', isoSeconds(s.clock.now));
-	hookId = (await must('POST', `${APP}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/m', content_type: 'json' }, events: ['pull_request', 'issues', 'push'] })).id;
+	hookId = (
+		await must('POST', `${APP}/hooks`, {
+			name: 'web',
+			config: { url: 'https://hooks.example.com/m', content_type: 'json' },
+			events: ['pull_request', 'issues', 'push'],
+		})
+	).id;
 	await write('main', 'shared.txt', 'one\ntwo\nthree\nfour\nfive\n');
 });
 test.after(() => s.close());
 
-test('merge_method merge: a merge commit with two parents and both sides\' files; mergeability from the task; 409 on a stale sha', async () => {
+test("merge_method merge: a merge commit with two parents and both sides' files; mergeability from the task; 409 on a stale sha", async () => {
 	await branch('feature-a');
 	const headSha = await write('feature-a', 'a.txt', 'from a\n', mike);
 	const baseSha = await write('main', 'b.txt', 'from main\n');
@@ -103,7 +113,11 @@ test('merge_method merge: a merge commit with two parents and both sides\' files
 	assert.is(res.body.merged, true);
 	assert.is(res.body.message, 'Pull Request successfully merged');
 	const commit = await must('GET', `${APP}/git/commits/${res.body.sha}`);
-	assert.equal(commit.parents.map((p: any) => p.sha), [baseSha, headSha], '~> base first, head second');
+	assert.equal(
+		commit.parents.map((p: any) => p.sha),
+		[baseSha, headSha],
+		'~> base first, head second',
+	);
 	assert.is(commit.message, `Merge pull request #${pr.number} from acme/feature-a\n\nAdd a`);
 	assert.is(commit.author.name, 'olivia', '~> the merger authors it');
 	assert.is(await head('main'), res.body.sha, '~> main moved');
@@ -126,9 +140,15 @@ test('merge_method merge: a merge commit with two parents and both sides\' files
 	assert.is(closed.length, 1, '~> pull_request closed');
 	assert.is(closed[0].pull_request.merged, true);
 	assert.is(closed[0].pull_request.merge_commit_sha, res.body.sha);
-	assert.ok(deliveries('push').some((d) => d.after === res.body.sha), '~> the push of main');
+	assert.ok(
+		deliveries('push').some((d) => d.after === res.body.sha),
+		'~> the push of main',
+	);
 	const feed = await must('GET', `${APP}/events`);
-	assert.ok(feed.some((e: any) => e.type === 'PullRequestEvent' && e.payload.action === 'closed' && e.payload.pull_request.merged === true), '~> PullRequestEvent closed');
+	assert.ok(
+		feed.some((e: any) => e.type === 'PullRequestEvent' && e.payload.action === 'closed' && e.payload.pull_request.merged === true),
+		'~> PullRequestEvent closed',
+	);
 });
 
 test('merge_method squash: one commit on the base, authored by the merger, title (#N), the commit list and co-authors', async () => {
@@ -140,18 +160,30 @@ test('merge_method squash: one commit on the base, authored by the merger, title
 	const res = await merge(pr.number, { merge_method: 'squash', sha: headSha });
 	assert.is(res.status, 200, res.text);
 	const commit = await must('GET', `${APP}/git/commits/${res.body.sha}`);
-	assert.equal(commit.parents.map((p: any) => p.sha), [baseSha], '~> one parent');
+	assert.equal(
+		commit.parents.map((p: any) => p.sha),
+		[baseSha],
+		'~> one parent',
+	);
 	const mikeEmail = (await must('GET', `${APP}/git/commits/${headSha}`)).author.email;
-	assert.is(commit.message, `Squash these (#${pr.number})\n\n* Write s1.txt\n\n* Write s2.txt\n\nCo-authored-by: mike <${mikeEmail}>`, '~> the commits\' other authors as co-authors');
+	assert.is(
+		commit.message,
+		`Squash these (#${pr.number})\n\n* Write s1.txt\n\n* Write s2.txt\n\nCo-authored-by: mike <${mikeEmail}>`,
+		"~> the commits' other authors as co-authors",
+	);
 	assert.is(commit.author.name, 'olivia', '~> the merger authors it (GitHub since 2020)');
 	assert.is(commit.committer.name, 'olivia');
 	const headTree = (await must('GET', `${APP}/git/commits/${headSha}`)).tree.sha;
-	assert.is(commit.tree.sha, headTree, '~> a fast-forward squash has the head\'s tree');
+	assert.is(commit.tree.sha, headTree, "~> a fast-forward squash has the head's tree");
 	await branch('feature-s2');
 	await write('feature-s2', 's3.txt', 'three\n', mike);
 	const custom = await open('feature-s2', 'Custom');
 	const titled = await merge(custom.number, { merge_method: 'squash', commit_title: 'My title', commit_message: 'My message' });
-	assert.is((await must('GET', `${APP}/git/commits/${titled.body.sha}`)).message, 'My title\n\nMy message', '~> commit_title and commit_message win');
+	assert.is(
+		(await must('GET', `${APP}/git/commits/${titled.body.sha}`)).message,
+		'My title\n\nMy message',
+		'~> commit_title and commit_message win',
+	);
 });
 
 test('merge_method rebase: the commits replayed onto the base, messages and authors kept', async () => {
@@ -170,14 +202,18 @@ test('merge_method rebase: the commits replayed onto the base, messages and auth
 	assert.is(top.committer.name, 'olivia');
 	const below = await must('GET', `${APP}/git/commits/${top.parents[0].sha}`);
 	assert.is(below.message, 'Write r1.txt');
-	assert.equal(below.parents.map((p: any) => p.sha), [baseSha], '~> replayed onto the base');
+	assert.equal(
+		below.parents.map((p: any) => p.sha),
+		[baseSha],
+		'~> replayed onto the base',
+	);
 	assert.is(await head('main'), res.body.sha);
 	assert.is(await file('main', 'r2.txt'), 'two\n');
 	assert.is(await file('main', 'm.txt'), 'main moved\n');
 	assert.is((await must('GET', `${APP}/pulls/${pr.number}`)).merge_commit_sha, res.body.sha);
 });
 
-test('a merge method the repository disallows: 405 with GitHub\'s message', async () => {
+test("a merge method the repository disallows: 405 with GitHub's message", async () => {
 	await must('PATCH', APP, { allow_squash_merge: false, allow_rebase_merge: false });
 	await branch('feature-d');
 	await write('feature-d', 'd.txt', 'd\n', mike);
@@ -214,14 +250,21 @@ test('delete_branch_on_merge: the merged head branch is deleted (delete recorded
 	const stacked = await must('POST', `${APP}/pulls`, { title: 'Stacked', head: 'stacked', base: 'feature-del' }, mike);
 	const kept = await open('feature-del', 'Kept branch');
 	assert.is((await merge(kept.number)).status, 200);
-	assert.is((await s.request('GET', `${APP}/git/ref/heads/feature-del`, { token: olivia })).status, 200, '~> the stacked pull request is based on it');
+	assert.is(
+		(await s.request('GET', `${APP}/git/ref/heads/feature-del`, { token: olivia })).status,
+		200,
+		'~> the stacked pull request is based on it',
+	);
 	await must('PATCH', `${APP}/pulls/${stacked.number}`, { state: 'closed' });
 	await branch('feature-gone');
 	await write('feature-gone', 'gone.txt', 'gone\n', mike);
 	const gone = await open('feature-gone', 'Gone branch');
 	assert.is((await merge(gone.number)).status, 200);
 	assert.is((await s.request('GET', `${APP}/git/ref/heads/feature-gone`, { token: olivia })).status, 404, '~> deleted');
-	assert.ok(deliveries('push').some((d) => d.ref === 'refs/heads/feature-gone' && d.deleted === true), '~> the deletion pushed');
+	assert.ok(
+		deliveries('push').some((d) => d.ref === 'refs/heads/feature-gone' && d.deleted === true),
+		'~> the deletion pushed',
+	);
 	await must('PATCH', APP, { delete_branch_on_merge: false });
 });
 
@@ -246,7 +289,7 @@ test('a conflicting pull request: mergeable false, mergeable_state dirty after t
 	await must('PATCH', `${APP}/pulls/${pr.number}`, { state: 'closed' });
 });
 
-test('branch protection: a required check blocks the merge until its commit status exists; required reviews block with GitHub\'s 405', async () => {
+test("branch protection: a required check blocks the merge until its commit status exists; required reviews block with GitHub's 405", async () => {
 	await must('PUT', `${APP}/branches/main/protection`, {
 		required_status_checks: { strict: false, contexts: ['ci'] },
 		enforce_admins: true,
@@ -315,15 +358,25 @@ test('strict required checks: a head behind its base reads `behind` and is refus
 });
 
 test('closing keywords: the issues a merged pull request names are closed as completed', async () => {
-	assert.equal(closingReferences('Fixes #1, closes acme/app#2; resolved: #3 and close other/repo#4; prefix#5; fix #1', 'acme', 'app'), [1, 2, 3]);
+	assert.equal(
+		closingReferences('Fixes #1, closes acme/app#2; resolved: #3 and close other/repo#4; prefix#5; fix #1', 'acme', 'app'),
+		[1, 2, 3],
+	);
 	const first = await must('POST', `${APP}/issues`, { title: 'Broken one' });
 	const second = await must('POST', `${APP}/issues`, { title: 'Broken two' });
 	const third = await must('POST', `${APP}/issues`, { title: 'Left alone' });
 	await branch('feature-k');
 	const fourth = await must('POST', `${APP}/issues`, { title: 'Closed by a commit message' });
 	const main = await head('feature-k');
-	const tree = await must('POST', `${APP}/git/trees`, { base_tree: (await must('GET', `${APP}/git/commits/${main}`)).tree.sha, tree: [{ path: 'k.txt', mode: '100644', content: 'k' }] });
-	const commit = await must('POST', `${APP}/git/commits`, { message: `Add k\n\nCloses #${fourth.number}`, tree: tree.sha, parents: [main] });
+	const tree = await must('POST', `${APP}/git/trees`, {
+		base_tree: (await must('GET', `${APP}/git/commits/${main}`)).tree.sha,
+		tree: [{ path: 'k.txt', mode: '100644', content: 'k' }],
+	});
+	const commit = await must('POST', `${APP}/git/commits`, {
+		message: `Add k\n\nCloses #${fourth.number}`,
+		tree: tree.sha,
+		parents: [main],
+	});
 	await must('PATCH', `${APP}/git/refs/heads/feature-k`, { sha: commit.sha });
 	const pr = await open('feature-k', `Fix #${first.number}`, `This resolves acme/app#${second.number}; see #${third.number}.`);
 	assert.is((await merge(pr.number)).status, 200);
@@ -334,7 +387,9 @@ test('closing keywords: the issues a merged pull request names are closed as com
 	assert.is((await must('GET', `${APP}/issues/${second.number}`)).state, 'closed');
 	assert.is((await must('GET', `${APP}/issues/${third.number}`)).state, 'open', '~> a mention without a keyword');
 	assert.is((await must('GET', `${APP}/issues/${fourth.number}`)).state, 'closed', '~> a keyword in a commit message');
-	const closed = deliveries('issues').filter((d) => d.action === 'closed').map((d) => d.issue.number);
+	const closed = deliveries('issues')
+		.filter((d) => d.action === 'closed')
+		.map((d) => d.issue.number);
 	assert.ok(closed.includes(first.number) && closed.includes(second.number), '~> issues closed recorded');
 });
 
@@ -346,7 +401,10 @@ test('PUT …/update-branch: merges the base into the head branch (202), 422 on 
 	assert.is(nothing.status, 422, '~> the head has every base commit');
 	assert.is(nothing.body.message, 'There are no new commits on the base branch.');
 	const baseSha = await write('main', 'later.txt', 'later\n');
-	const mismatch = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: { expected_head_sha: baseSha } });
+	const mismatch = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, {
+		token: mike,
+		body: { expected_head_sha: baseSha },
+	});
 	assert.is(mismatch.status, 422);
 	assert.is(mismatch.body.message, 'expected head sha didn’t match current head ref.');
 	const res = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: { expected_head_sha: headSha } });
@@ -354,12 +412,18 @@ test('PUT …/update-branch: merges the base into the head branch (202), 422 on 
 	assert.equal(res.body, { message: 'Updating pull request branch.', url: `${s.api}${APP}/pulls/${pr.number}` });
 	const newHead = await head('feature-u');
 	const commit = await must('GET', `${APP}/git/commits/${newHead}`);
-	assert.equal(commit.parents.map((p: any) => p.sha), [headSha, baseSha]);
+	assert.equal(
+		commit.parents.map((p: any) => p.sha),
+		[headSha, baseSha],
+	);
 	assert.is(commit.message, "Merge branch 'main' into feature-u");
 	assert.is(commit.author.name, 'mike');
 	const got = await must('GET', `${APP}/pulls/${pr.number}`);
 	assert.is(got.head.sha, newHead, '~> the pull request follows its head');
-	assert.ok(deliveries('pull_request').some((d) => d.action === 'synchronize' && d.number === pr.number && d.after === newHead), '~> synchronize');
+	assert.ok(
+		deliveries('pull_request').some((d) => d.action === 'synchronize' && d.number === pr.number && d.after === newHead),
+		'~> synchronize',
+	);
 	assert.is(await file('feature-u', 'later.txt'), 'later\n');
 	await s.app.tasks.runDue();
 	const mixed = await must('GET', `${APP}/pulls/${pr.number}`);
@@ -371,7 +435,7 @@ test('PUT …/update-branch: merges the base into the head branch (202), 422 on 
 	await must('PATCH', `${APP}/pulls/${pr.number}`, { state: 'closed' });
 });
 
-test('a pull request from a fork: update-branch by a maintainer (maintainer_can_modify) merges the base into the fork\'s branch; the merge lands in the base', async () => {
+test("a pull request from a fork: update-branch by a maintainer (maintainer_can_modify) merges the base into the fork's branch; the merge lands in the base", async () => {
 	s.user('nora');
 	const nora = s.fullToken('nora');
 	const fork = await s.request('POST', `${APP}/forks`, { token: nora, body: {} });
@@ -379,22 +443,43 @@ test('a pull request from a fork: update-branch by a maintainer (maintainer_can_
 	const FORK = `/repos/nora/${fork.body.name}`;
 	const forkMain = (await s.request('GET', `${FORK}/git/ref/heads/main`, { token: nora })).body.object.sha;
 	await s.request('POST', `${FORK}/git/refs`, { token: nora, body: { ref: 'refs/heads/fork-fix', sha: forkMain } });
-	const put = await s.request('PUT', `${FORK}/contents/fork.txt`, { token: nora, body: { message: 'Fork change', content: Buffer.from('fork\n').toString('base64'), branch: 'fork-fix' } });
+	const put = await s.request('PUT', `${FORK}/contents/fork.txt`, {
+		token: nora,
+		body: { message: 'Fork change', content: Buffer.from('fork\n').toString('base64'), branch: 'fork-fix' },
+	});
 	assert.is(put.status, 201, put.text);
 	const forkHead = put.body.commit.sha;
 	const baseSha = await write('main', 'after-fork.txt', 'after the fork\n');
-	const pr = (await s.request('POST', `${APP}/pulls`, { token: nora, body: { title: 'From the fork', head: 'nora:fork-fix', base: 'main', maintainer_can_modify: true } })).body;
-	const update = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, { token: mike, body: { expected_head_sha: forkHead } });
+	const pr = (
+		await s.request('POST', `${APP}/pulls`, {
+			token: nora,
+			body: { title: 'From the fork', head: 'nora:fork-fix', base: 'main', maintainer_can_modify: true },
+		})
+	).body;
+	const update = await s.request('PUT', `${APP}/pulls/${pr.number}/update-branch`, {
+		token: mike,
+		body: { expected_head_sha: forkHead },
+	});
 	assert.is(update.status, 202, update.text);
 	const newHead = (await s.request('GET', `${FORK}/git/ref/heads/fork-fix`, { token: nora })).body.object.sha;
 	const merged = (await s.request('GET', `${FORK}/git/commits/${newHead}`, { token: nora })).body;
-	assert.equal(merged.parents.map((p: any) => p.sha), [forkHead, baseSha], '~> the base merged into the fork\'s branch');
+	assert.equal(
+		merged.parents.map((p: any) => p.sha),
+		[forkHead, baseSha],
+		"~> the base merged into the fork's branch",
+	);
 	assert.is((await must('GET', `${APP}/pulls/${pr.number}`)).head.sha, newHead, '~> the pull request follows the fork');
 	const res = await merge(pr.number, { sha: newHead });
 	assert.is(res.status, 200, res.text);
 	assert.is(await file('main', 'fork.txt'), 'fork\n');
-	assert.equal((await must('GET', `${APP}/git/commits/${res.body.sha}`)).parents.map((p: any) => p.sha), [baseSha, newHead]);
-	assert.is((await must('GET', `${APP}/git/commits/${res.body.sha}`)).message.split('\n')[0], `Merge pull request #${pr.number} from nora/fork-fix`);
+	assert.equal(
+		(await must('GET', `${APP}/git/commits/${res.body.sha}`)).parents.map((p: any) => p.sha),
+		[baseSha, newHead],
+	);
+	assert.is(
+		(await must('GET', `${APP}/git/commits/${res.body.sha}`)).message.split('\n')[0],
+		`Merge pull request #${pr.number} from nora/fork-fix`,
+	);
 });
 
 test('Octokit pulls.updateBranch and pulls.merge', async () => {
@@ -427,9 +512,16 @@ test('every object the merges wrote passes git fsck --strict', async () => {
 		const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 		const repo = join(work, 'repo');
 		execFileSync('git', ['init', '-q', '--bare', repo], { env });
-		const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: repo, env, input, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8').trim();
+		const git = (args: string[], input?: string) =>
+			execFileSync('git', args, { cwd: repo, env, input, stdio: ['pipe', 'pipe', 'pipe'] })
+				.toString('utf8')
+				.trim();
 		const repoId = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!.id;
-		const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{ sha: string; type: string; content: Buffer }>;
+		const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{
+			sha: string;
+			type: string;
+			content: Buffer;
+		}>;
 		for (const type of ['blob', 'tree', 'commit']) {
 			const mine = rows.filter((row) => row.type === type);
 			const paths = mine.map((row, i) => {
@@ -438,7 +530,11 @@ test('every object the merges wrote passes git fsck --strict', async () => {
 				return path;
 			});
 			const ids = git(['hash-object', '-w', '-t', type, '--stdin-paths'], paths.join('\n')).split('\n');
-			assert.equal(ids, mine.map((row) => row.sha), `~> git hashes every ${type} as Gitstead did`);
+			assert.equal(
+				ids,
+				mine.map((row) => row.sha),
+				`~> git hashes every ${type} as Gitstead did`,
+			);
 		}
 		git(['update-ref', 'refs/heads/main', await head('main')]);
 		git(['fsck', '--strict', '--no-dangling']);

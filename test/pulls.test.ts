@@ -43,7 +43,10 @@ async function branch(name: string, from = 'main', repo = APP, token = olivia): 
 
 function deliveries(event: string): any[] {
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
-	return rows.filter((row) => row.event === event).reverse().map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
+	return rows
+		.filter((row) => row.event === event)
+		.reverse()
+		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
 }
 
 test.before(async () => {
@@ -57,7 +60,13 @@ test.before(async () => {
 	await must('POST', '/orgs/acme/repos', { name: 'vault', private: true, auto_init: true });
 	const app = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
 	s.app.stores.repos.setCollaborator(app.id, s.app.stores.accounts.user('mike')!.id, 'push', isoSeconds(s.clock.now));
-	hookId = (await must('POST', `${APP}/hooks`, { name: 'web', config: { url: 'https://hooks.example.com/r', content_type: 'json' }, events: ['pull_request', 'issues'] })).id;
+	hookId = (
+		await must('POST', `${APP}/hooks`, {
+			name: 'web',
+			config: { url: 'https://hooks.example.com/r', content_type: 'json' },
+			events: ['pull_request', 'issues'],
+		})
+	).id;
 	await branch('feature');
 	await write('feature', 'src/hello.txt', 'hello\nworld\n', mike);
 });
@@ -66,7 +75,10 @@ test.after(() => s.close());
 test('POST /pulls opens a pull request: 201, the full form, an issue with pull_request, opened recorded', async () => {
 	const main = (await must('GET', `${APP}/git/ref/heads/main`)).object.sha;
 	const feature = (await must('GET', `${APP}/git/ref/heads/feature`)).object.sha;
-	const res = await s.request('POST', `${APP}/pulls`, { token: mike, body: { title: 'Say hello', body: 'Adds a greeting for @olivia', head: 'feature', base: 'main' } });
+	const res = await s.request('POST', `${APP}/pulls`, {
+		token: mike,
+		body: { title: 'Say hello', body: 'Adds a greeting for @olivia', head: 'feature', base: 'main' },
+	});
 	assert.is(res.status, 201, `~> created: ${res.text}`);
 	const pr = res.body;
 	assert.is(res.headers.get('location'), `${s.api}${APP}/pulls/1`, '~> Location');
@@ -102,13 +114,17 @@ test('POST /pulls opens a pull request: 201, the full form, an issue with pull_r
 	assert.is(pr.maintainer_can_modify, false);
 	assert.is(pr.author_association, 'COLLABORATOR');
 	const issue = await must('GET', `${APP}/issues/1`);
-	assert.equal(issue.pull_request, {
-		url: `${s.api}${APP}/pulls/1`,
-		html_url: `${s.origin}/acme/app/pull/1`,
-		diff_url: `${s.origin}/acme/app/pull/1.diff`,
-		patch_url: `${s.origin}/acme/app/pull/1.patch`,
-		merged_at: null,
-	}, '~> the issue form names the pull request');
+	assert.equal(
+		issue.pull_request,
+		{
+			url: `${s.api}${APP}/pulls/1`,
+			html_url: `${s.origin}/acme/app/pull/1`,
+			diff_url: `${s.origin}/acme/app/pull/1.diff`,
+			patch_url: `${s.origin}/acme/app/pull/1.patch`,
+			merged_at: null,
+		},
+		'~> the issue form names the pull request',
+	);
 	const opened = deliveries('pull_request').find((d) => d.action === 'opened');
 	assert.ok(opened, '~> pull_request opened delivered');
 	assert.is(opened.number, 1);
@@ -120,7 +136,7 @@ test('POST /pulls opens a pull request: 201, the full form, an issue with pull_r
 	assert.equal(deliveries('issues'), [], '~> no issues event for a pull request');
 });
 
-test('POST /pulls: GitHub\'s 422 answers', async () => {
+test("POST /pulls: GitHub's 422 answers", async () => {
 	const post = (body: Record<string, unknown>) => s.request('POST', `${APP}/pulls`, { token: olivia, body });
 	const again = await post({ title: 'Again', head: 'feature', base: 'main' });
 	assert.is(again.status, 422);
@@ -147,7 +163,10 @@ test('POST /pulls with `issue` converts an issue; `draft` opens a draft; acme:br
 	const issue = await must('POST', `${APP}/issues`, { title: 'Needs docs' }, mike);
 	await branch('docs');
 	await write('docs', 'docs/README.md', '# Docs\n', mike);
-	const res = await s.request('POST', `${APP}/pulls`, { token: mike, body: { issue: issue.number, head: 'acme:docs', base: 'main', draft: true } });
+	const res = await s.request('POST', `${APP}/pulls`, {
+		token: mike,
+		body: { issue: issue.number, head: 'acme:docs', base: 'main', draft: true },
+	});
 	assert.is(res.status, 201, res.text);
 	assert.is(res.body.number, issue.number, '~> the issue keeps its number');
 	assert.is(res.body.title, 'Needs docs', '~> and its title');
@@ -161,30 +180,53 @@ test('POST /pulls with `issue` converts an issue; `draft` opens a draft; acme:br
 test('GET /pulls: simple form, state/head/base/sort/direction filters, Link', async () => {
 	const list = await s.request('GET', `${APP}/pulls`, { token: nora });
 	assert.is(list.status, 200);
-	assert.equal(list.body.map((p: any) => p.number), [2, 1], '~> open, newest first');
+	assert.equal(
+		list.body.map((p: any) => p.number),
+		[2, 1],
+		'~> open, newest first',
+	);
 	assert.not.ok('mergeable' in list.body[0], '~> the simple form has no mergeable');
 	assert.not.ok('commits' in list.body[0]);
 	assert.ok('head' in list.body[0] && '_links' in list.body[0]);
-	assert.equal((await must('GET', `${APP}/pulls?direction=asc`)).map((p: any) => p.number), [1, 2]);
-	assert.equal((await must('GET', `${APP}/pulls?head=acme:docs`)).map((p: any) => p.number), [2], '~> head owner:branch');
-	assert.equal((await must('GET', `${APP}/pulls?head=acme`)).map((p: any) => p.number), [2, 1], '~> head owner only');
-	assert.equal((await must('GET', `${APP}/pulls?head=acme:nope`)), [], '~> unknown head branch');
-	assert.equal((await must('GET', `${APP}/pulls?head=nobody:feature`)), [], '~> unknown head owner');
-	assert.equal((await must('GET', `${APP}/pulls?base=docs`)), []);
+	assert.equal(
+		(await must('GET', `${APP}/pulls?direction=asc`)).map((p: any) => p.number),
+		[1, 2],
+	);
+	assert.equal(
+		(await must('GET', `${APP}/pulls?head=acme:docs`)).map((p: any) => p.number),
+		[2],
+		'~> head owner:branch',
+	);
+	assert.equal(
+		(await must('GET', `${APP}/pulls?head=acme`)).map((p: any) => p.number),
+		[2, 1],
+		'~> head owner only',
+	);
+	assert.equal(await must('GET', `${APP}/pulls?head=acme:nope`), [], '~> unknown head branch');
+	assert.equal(await must('GET', `${APP}/pulls?head=nobody:feature`), [], '~> unknown head owner');
+	assert.equal(await must('GET', `${APP}/pulls?base=docs`), []);
 	assert.equal((await must('GET', `${APP}/pulls?base=main&sort=updated`)).length, 2);
-	assert.equal((await must('GET', `${APP}/pulls?state=closed`)), []);
-	assert.equal((await must('GET', `${APP}/pulls?sort=long-running`)), [], '~> none has run a month');
+	assert.equal(await must('GET', `${APP}/pulls?state=closed`), []);
+	assert.equal(await must('GET', `${APP}/pulls?sort=long-running`), [], '~> none has run a month');
 	const paged = await s.request('GET', `${APP}/pulls?per_page=1`, { token: olivia });
 	assert.ok((paged.headers.get('link') ?? '').includes('rel="next"'), '~> Link');
 	assert.is((await s.request('GET', `${APP}/pulls?sort=size`, { token: olivia })).status, 422);
-	assert.is((await s.request('GET', `${APP}/issues?state=all`, { token: olivia })).body.length, 2, '~> pull requests stay in the issues list');
+	assert.is(
+		(await s.request('GET', `${APP}/issues?state=all`, { token: olivia })).body.length,
+		2,
+		'~> pull requests stay in the issues list',
+	);
 });
 
-test('GET /pulls/{n}: full form, 404 for an issue\'s number and unknown numbers; diff and patch media', async () => {
+test("GET /pulls/{n}: full form, 404 for an issue's number and unknown numbers; diff and patch media", async () => {
 	const pr = await must('GET', `${APP}/pulls/1`);
 	assert.is(pr.commits, 1);
 	const plain = await must('POST', `${APP}/issues`, { title: 'Plain issue' });
-	assert.is((await s.request('GET', `${APP}/pulls/${plain.number}`, { token: olivia })).status, 404, '~> a plain issue is no pull request');
+	assert.is(
+		(await s.request('GET', `${APP}/pulls/${plain.number}`, { token: olivia })).status,
+		404,
+		'~> a plain issue is no pull request',
+	);
 	assert.is((await s.request('GET', `${APP}/pulls/999`, { token: olivia })).status, 404);
 	assert.is((await s.request('GET', `${APP}/pulls/abc`, { token: olivia })).status, 404);
 	const diff = await s.request('GET', `${APP}/pulls/1`, { token: olivia, headers: { Accept: 'application/vnd.github.diff' } });
@@ -204,7 +246,10 @@ test('GET …/commits and …/files: the comparison from the merge base', async 
 	assert.is(commits[0].commit.message, 'Write src/hello.txt');
 	assert.is(commits[0].url, `${s.api}${APP}/commits/${commits[0].sha}`);
 	const files = await must('GET', `${APP}/pulls/1/files`);
-	assert.equal(files.map((f: any) => [f.filename, f.status, f.additions, f.deletions, f.changes]), [['src/hello.txt', 'added', 2, 0, 2]]);
+	assert.equal(
+		files.map((f: any) => [f.filename, f.status, f.additions, f.deletions, f.changes]),
+		[['src/hello.txt', 'added', 2, 0, 2]],
+	);
 	assert.is(files[0].patch, '@@ -0,0 +1,2 @@\n+hello\n+world');
 	assert.is((await s.request('GET', `${APP}/pulls/999/files`, { token: olivia })).status, 404);
 	assert.is((await s.request('GET', `${APP}/pulls/1/merge`, { token: olivia })).status, 404, '~> not merged: 404');
@@ -230,7 +275,7 @@ test('pushing to the head (contents PUT) moves head_sha and records synchronize;
 	assert.is(moved.base.sha, main, '~> base_sha follows');
 	assert.is(moved.mergeable, null, '~> diverged: mergeable unknown until a merge is tried');
 	assert.is(moved.mergeable_state, 'unknown');
-	assert.is(moved.commits, 2, '~> still the head\'s own commits');
+	assert.is(moved.commits, 2, "~> still the head's own commits");
 	assert.is(deliveries('pull_request').length, count, '~> no event for a base move');
 });
 
@@ -241,7 +286,10 @@ test('PATCH /pulls/{n}: title, body, base (edited with changes), close, reopen; 
 	assert.is(res.body.title, 'Say hello twice');
 	assert.is(res.body.body, 'Now two files');
 	const edited = deliveries('pull_request').slice(count);
-	assert.equal(edited.map((d) => d.action), ['edited']);
+	assert.equal(
+		edited.map((d) => d.action),
+		['edited'],
+	);
 	assert.equal(edited[0].changes, { title: { from: 'Say hello' }, body: { from: 'Adds a greeting for @olivia' } });
 	await branch('release');
 	const oldBase = (await must('GET', `${APP}/pulls/1`)).base.sha;
@@ -250,8 +298,16 @@ test('PATCH /pulls/{n}: title, body, base (edited with changes), close, reopen; 
 	const baseEdit = deliveries('pull_request').at(-1);
 	assert.equal(baseEdit.changes, { base: { ref: { from: 'main' }, sha: { from: oldBase } } }, '~> edited with changes.base');
 	assert.is((await s.request('PATCH', `${APP}/pulls/1`, { token: olivia, body: { base: 'nope' } })).status, 422, '~> unknown base');
-	assert.is((await s.request('PATCH', `${APP}/pulls/1`, { token: olivia, body: { base: 'feature' } })).status, 422, '~> its own head as base');
-	assert.is((await s.request('PATCH', `${APP}/pulls/1`, { token: nora, body: { title: 'Mine' } })).status, 403, '~> not the author, no triage');
+	assert.is(
+		(await s.request('PATCH', `${APP}/pulls/1`, { token: olivia, body: { base: 'feature' } })).status,
+		422,
+		'~> its own head as base',
+	);
+	assert.is(
+		(await s.request('PATCH', `${APP}/pulls/1`, { token: nora, body: { title: 'Mine' } })).status,
+		403,
+		'~> not the author, no triage',
+	);
 	const closed = await must('PATCH', `${APP}/pulls/1`, { state: 'closed' });
 	assert.is(closed.state, 'closed');
 	assert.ok(closed.closed_at);
@@ -281,14 +337,24 @@ test('issue routes on a pull request report pull_request (labeled, assigned, mil
 	const milestone = await must('POST', `${APP}/milestones`, { title: 'v1' });
 	await must('PATCH', `${APP}/issues/1`, { milestone: milestone.number });
 	const events = deliveries('pull_request').slice(count);
-	assert.equal(events.map((d) => d.action), ['labeled', 'assigned', 'milestoned']);
+	assert.equal(
+		events.map((d) => d.action),
+		['labeled', 'assigned', 'milestoned'],
+	);
 	assert.is(events[0].label.name, 'bug');
 	assert.is(events[0].pull_request.labels[0].name, 'bug', '~> the pull request with its label');
 	assert.is(events[1].assignee.login, 'mike');
 	const issueEvents = deliveries('issues');
-	assert.ok(issueEvents.every((d) => d.issue.number !== 1), '~> no issues event for the pull request');
+	assert.ok(
+		issueEvents.every((d) => d.issue.number !== 1),
+		'~> no issues event for the pull request',
+	);
 	const pr = await must('GET', `${APP}/pulls/1`);
-	assert.equal(pr.labels.map((l: any) => l.name), ['bug'], '~> the pull request shows its labels');
+	assert.equal(
+		pr.labels.map((l: any) => l.name),
+		['bug'],
+		'~> the pull request shows its labels',
+	);
 	assert.is(pr.assignee.login, 'mike');
 	assert.is(pr.milestone.title, 'v1');
 });
@@ -305,7 +371,7 @@ test('feeds show PullRequestEvent (opened, closed, reopened); watchers are notif
 	assert.match(atom, /mike opened pull request acme\/app#1/, '~> the Atom feed names it');
 	const threads = await must('GET', '/notifications?all=true');
 	const thread = threads.find((t: any) => t.subject.type === 'PullRequest' && t.subject.url === `${s.api}${APP}/pulls/1`);
-	assert.ok(thread, '~> olivia (watcher, mentioned) has the pull request\'s thread');
+	assert.ok(thread, "~> olivia (watcher, mentioned) has the pull request's thread");
 	assert.is(thread.reason, 'mention');
 	// A comment on the pull request (an issue comment) reaches its author (also its assignee since
 	// the labels test: the stronger reason, assign, names the thread).
@@ -320,10 +386,16 @@ test('feeds show PullRequestEvent (opened, closed, reopened); watchers are notif
 test('search: is:pr and type:pr find pull requests', async () => {
 	const prs = await must('GET', '/search/issues?q=repo:acme/app+is:pr');
 	assert.equal(prs.items.map((i: any) => i.number).sort(), [1, 2]);
-	assert.ok(prs.items.every((i: any) => i.pull_request), '~> with their pull_request part');
+	assert.ok(
+		prs.items.every((i: any) => i.pull_request),
+		'~> with their pull_request part',
+	);
 	const issues = await must('GET', '/search/issues?q=repo:acme/app+type:issue');
 	assert.ok(issues.items.every((i: any) => !i.pull_request));
-	assert.equal((await must('GET', '/search/issues?q=repo:acme/app+type:pr+state:closed')).items.map((i: any) => i.number), [2]);
+	assert.equal(
+		(await must('GET', '/search/issues?q=repo:acme/app+type:pr+state:closed')).items.map((i: any) => i.number),
+		[2],
+	);
 });
 
 test('access: a hidden private repository 404, anonymous reads public, writes need a token and Pull requests', async () => {
@@ -353,7 +425,10 @@ test('renaming branches: pull requests into the branch are retargeted (edited), 
 	assert.is(retargeted.base.ref, 'target-2', '~> retargeted');
 	assert.is(retargeted.state, 'open');
 	const edited = deliveries('pull_request').slice(count);
-	assert.equal(edited.map((d) => d.action), ['edited']);
+	assert.equal(
+		edited.map((d) => d.action),
+		['edited'],
+	);
 	assert.equal(edited[0].changes.base.ref, { from: 'target' });
 	await must('POST', `${APP}/branches/work/rename`, { new_name: 'work-2' });
 	const closed = await must('GET', `${APP}/pulls/${pr.number}`);
@@ -361,7 +436,7 @@ test('renaming branches: pull requests into the branch are retargeted (edited), 
 	assert.is(deliveries('pull_request').at(-1).action, 'closed');
 });
 
-test('a fork\'s branch: owner:branch heads, the head fetched into the base repository, synchronize from pushes to the fork', async () => {
+test("a fork's branch: owner:branch heads, the head fetched into the base repository, synchronize from pushes to the fork", async () => {
 	const fork = await s.request('POST', `${APP}/forks`, { token: nora, body: {} });
 	assert.is(fork.status, 202, fork.text);
 	const FORK = `/repos/nora/${fork.body.name}`;
@@ -369,36 +444,52 @@ test('a fork\'s branch: owner:branch heads, the head fetched into the base repos
 	await write('main', 'NEWS', 'after the fork\n');
 	await branch('fix', 'main', FORK, nora);
 	const first = await write('fix', 'fix.txt', 'fixed\n', nora, FORK);
-	const res = await s.request('POST', `${APP}/pulls`, { token: nora, body: { title: 'Fix from a fork', head: 'nora:fix', base: 'main', maintainer_can_modify: true } });
+	const res = await s.request('POST', `${APP}/pulls`, {
+		token: nora,
+		body: { title: 'Fix from a fork', head: 'nora:fix', base: 'main', maintainer_can_modify: true },
+	});
 	assert.is(res.status, 201, res.text);
 	assert.is(res.body.head.label, 'nora:fix');
 	assert.is(res.body.head.repo.full_name, `nora/${fork.body.name}`);
 	assert.is(res.body.head.user.login, 'nora');
 	assert.is(res.body.head.sha, first);
-	assert.is(res.body.maintainer_can_modify, true, '~> maintainers may push to the fork\'s branch');
-	assert.is(res.body.commits, 1, '~> only the fork\'s own commit');
+	assert.is(res.body.maintainer_can_modify, true, "~> maintainers may push to the fork's branch");
+	assert.is(res.body.commits, 1, "~> only the fork's own commit");
 	assert.is(res.body.changed_files, 1);
 	assert.is(res.body.author_association, 'NONE');
-	assert.equal((await must('GET', `${APP}/pulls?head=nora:fix`)).map((p: any) => p.number), [res.body.number]);
+	assert.equal(
+		(await must('GET', `${APP}/pulls?head=nora:fix`)).map((p: any) => p.number),
+		[res.body.number],
+	);
 	const second = await write('fix', 'fix.txt', 'fixed twice\n', nora, FORK);
 	const pr = await must('GET', `${APP}/pulls/${res.body.number}`);
 	assert.is(pr.head.sha, second, '~> a push to the fork moves the head');
 	assert.is(pr.commits, 2);
-	const sync = deliveries('pull_request').filter((d) => d.action === 'synchronize').at(-1);
+	const sync = deliveries('pull_request')
+		.filter((d) => d.action === 'synchronize')
+		.at(-1);
 	assert.equal([sync.number, sync.before, sync.after], [res.body.number, first, second], '~> synchronize from the fork');
 	const files = await must('GET', `${APP}/pulls/${res.body.number}/files`);
-	assert.equal(files.map((f: any) => [f.filename, f.status]), [['fix.txt', 'added']]);
-	assert.match((await s.request('GET', `${APP}/pulls/${res.body.number}`, { token: olivia, headers: { Accept: 'application/vnd.github.diff' } })).text, /\+fixed twice\n/);
+	assert.equal(
+		files.map((f: any) => [f.filename, f.status]),
+		[['fix.txt', 'added']],
+	);
+	assert.match(
+		(await s.request('GET', `${APP}/pulls/${res.body.number}`, { token: olivia, headers: { Accept: 'application/vnd.github.diff' } }))
+			.text,
+		/\+fixed twice\n/,
+	);
 	const stranger = await s.request('POST', `${APP}/pulls`, { token: olivia, body: { title: 'x', head: 'nora:nope', base: 'main' } });
 	assert.is(stranger.status, 422, '~> an unknown fork branch');
 });
 
-test('every pull_request payload validates against GitHub\'s webhook schema for its action', async () => {
+test("every pull_request payload validates against GitHub's webhook schema for its action", async () => {
 	const openapi = new OpenApi(['ghes-3.19']);
 	assert.ok(openapi.validateComponent('webhook-pull-request-opened', { action: 'opened' })!.length > 0, '~> the check bites');
 	const payloads = deliveries('pull_request');
 	const actions = new Set(payloads.map((d) => d.action));
-	for (const action of ['opened', 'edited', 'closed', 'reopened', 'synchronize', 'labeled', 'assigned', 'milestoned']) assert.ok(actions.has(action), `~> ${action} delivered`);
+	for (const action of ['opened', 'edited', 'closed', 'reopened', 'synchronize', 'labeled', 'assigned', 'milestoned'])
+		assert.ok(actions.has(action), `~> ${action} delivered`);
 	const problems: string[] = [];
 	for (const payload of payloads) {
 		const violations = openapi.validateComponent(`webhook-pull-request-${payload.action.replace(/_/g, '-')}`, payload);
@@ -413,16 +504,34 @@ test('Octokit: pulls.create, list, get, listFiles, update', async () => {
 	const octokit = new Octokit({ auth: mike, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	await branch('octo');
 	await write('octo', 'octo.txt', 'octo\n', mike);
-	const { data: created, status } = await octokit.pulls.create({ owner: 'acme', repo: 'app', title: 'From Octokit', head: 'octo', base: 'main' });
+	const { data: created, status } = await octokit.pulls.create({
+		owner: 'acme',
+		repo: 'app',
+		title: 'From Octokit',
+		head: 'octo',
+		base: 'main',
+	});
 	assert.is(status, 201);
 	const { data: list } = await octokit.pulls.list({ owner: 'acme', repo: 'app', state: 'open', head: 'acme:octo' });
-	assert.equal(list.map((p) => p.number), [created.number]);
+	assert.equal(
+		list.map((p) => p.number),
+		[created.number],
+	);
 	const { data: got } = await octokit.pulls.get({ owner: 'acme', repo: 'app', pull_number: created.number });
 	assert.is(got.head.ref, 'octo');
 	assert.is(got.changed_files, 1);
 	const { data: files } = await octokit.pulls.listFiles({ owner: 'acme', repo: 'app', pull_number: created.number });
-	assert.equal(files.map((f) => f.filename), ['octo.txt']);
-	const { data: updated } = await octokit.pulls.update({ owner: 'acme', repo: 'app', pull_number: created.number, title: 'From Octokit, edited', state: 'closed' });
+	assert.equal(
+		files.map((f) => f.filename),
+		['octo.txt'],
+	);
+	const { data: updated } = await octokit.pulls.update({
+		owner: 'acme',
+		repo: 'app',
+		pull_number: created.number,
+		title: 'From Octokit, edited',
+		state: 'closed',
+	});
 	assert.is(updated.title, 'From Octokit, edited');
 	assert.is(updated.state, 'closed');
 	const merged = await octokit.pulls.checkIfMerged({ owner: 'acme', repo: 'app', pull_number: created.number }).catch((error) => error);

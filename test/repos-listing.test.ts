@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
 
-type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' } }).Octokit;
+type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
 const test = suite('repos-listing');
 let s: TestServer;
@@ -146,11 +146,20 @@ test('organization full form: members_can_* and plan for owners; PATCH takes the
 	const owner = await s.get('/orgs/acme', olivia);
 	assert.is(owner.status, 200);
 	for (const key of [
-		'members_can_create_repositories', 'members_can_create_public_repositories', 'members_can_create_private_repositories',
-		'members_can_create_internal_repositories', 'members_can_create_pages', 'members_can_create_public_pages',
-		'members_can_create_private_pages', 'members_can_delete_repositories', 'members_can_change_repo_visibility',
-		'members_can_invite_outside_collaborators', 'members_can_delete_issues', 'members_can_create_teams',
-		'members_can_view_dependency_insights', 'members_can_fork_private_repositories',
+		'members_can_create_repositories',
+		'members_can_create_public_repositories',
+		'members_can_create_private_repositories',
+		'members_can_create_internal_repositories',
+		'members_can_create_pages',
+		'members_can_create_public_pages',
+		'members_can_create_private_pages',
+		'members_can_delete_repositories',
+		'members_can_change_repo_visibility',
+		'members_can_invite_outside_collaborators',
+		'members_can_delete_issues',
+		'members_can_create_teams',
+		'members_can_view_dependency_insights',
+		'members_can_fork_private_repositories',
 	]) {
 		assert.type(owner.body[key], 'boolean', `~> ${key} shown`);
 	}
@@ -172,7 +181,10 @@ test('organization full form: members_can_* and plan for owners; PATCH takes the
 	assert.is((await s.request('PATCH', '/orgs/acme', { token: mia, body: { members_can_delete_issues: false } })).status, 403);
 
 	// The policies hold: creation by visibility, and changing visibility.
-	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_create_private_repositories: false, members_can_change_repo_visibility: false } });
+	await s.request('PATCH', '/orgs/acme', {
+		token: olivia,
+		body: { members_can_create_private_repositories: false, members_can_change_repo_visibility: false },
+	});
 	const privateByMember = await s.request('POST', '/orgs/acme/repos', { token: mia, body: { name: 'secret-plans', private: true } });
 	assert.is(privateByMember.status, 403, '~> members may not create private repositories');
 	assert.is(privateByMember.body.message, 'Members of acme may not create private repositories; ask an owner.');
@@ -180,10 +192,21 @@ test('organization full form: members_can_* and plan for owners; PATCH takes the
 	assert.is(mine.status, 201, '~> public ones still');
 	const hide = await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { private: true } });
 	assert.is(hide.status, 403, '~> a repository administrator who is not an owner may not change visibility');
-	assert.is((await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { description: 'Tools' } })).status, 200, '~> other changes still');
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { description: 'Tools' } })).status,
+		200,
+		'~> other changes still',
+	);
 	assert.is((await s.request('PATCH', '/repos/acme/mia-tools', { token: olivia, body: { private: true } })).status, 200, '~> owners may');
-	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_create_private_repositories: true, members_can_change_repo_visibility: true } });
-	assert.is((await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { private: false } })).status, 200, '~> allowed again');
+	await s.request('PATCH', '/orgs/acme', {
+		token: olivia,
+		body: { members_can_create_private_repositories: true, members_can_change_repo_visibility: true },
+	});
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/mia-tools', { token: mia, body: { private: false } })).status,
+		200,
+		'~> allowed again',
+	);
 });
 
 test('GET /user/repos: affiliation, visibility, type, sort, since; 422 when type meets visibility or affiliation', async () => {
@@ -198,13 +221,22 @@ test('GET /user/repos: affiliation, visibility, type, sort, since; 422 when type
 	await s.request('POST', '/orgs/lab/repos', { token: olivia, body: { name: 'closed', private: true } });
 	await s.request('POST', '/user/repos', { token: eve, body: { name: 'guest', private: true } });
 	// lena collaborates on eve's private repository.
-	s.app.stores.repos.setCollaborator(s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('eve')!.id, 'guest')!.id, s.app.stores.accounts.byLogin('lena')!.id, 'push', '2026-01-01T00:00:00Z');
+	s.app.stores.repos.setCollaborator(
+		s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('eve')!.id, 'guest')!.id,
+		s.app.stores.accounts.byLogin('lena')!.id,
+		'push',
+		'2026-01-01T00:00:00Z',
+	);
 	const names = async (query: string, token = lena) => {
 		const res = await s.get(`/user/repos${query}`, token);
 		assert.is(res.status, 200, `~> ${query} answers`);
 		return res.body.map((repo: any) => repo.full_name);
 	};
-	assert.equal(await names(''), ['eve/guest', 'lena/Alpha', 'lena/zeta'], '~> everything lena reads, by full_name (no base permission: not lab/closed)');
+	assert.equal(
+		await names(''),
+		['eve/guest', 'lena/Alpha', 'lena/zeta'],
+		'~> everything lena reads, by full_name (no base permission: not lab/closed)',
+	);
 	assert.equal(await names('?affiliation=owner'), ['lena/Alpha', 'lena/zeta']);
 	assert.equal(await names('?affiliation=collaborator'), ['eve/guest']);
 	assert.equal(await names('?visibility=public'), ['lena/zeta']);
@@ -217,15 +249,27 @@ test('GET /user/repos: affiliation, visibility, type, sort, since; 422 when type
 	assert.equal(await names('?since=2999-01-01T00:00:00Z'), [], '~> since: updated after');
 	assert.equal(await names('?before=2999-01-01T00:00:00Z&affiliation=owner'), ['lena/Alpha', 'lena/zeta'], '~> before: updated before');
 	await s.request('PATCH', '/orgs/lab', { token: olivia, body: { default_repository_permission: 'read' } });
-	assert.equal(await names('?affiliation=organization_member'), ['lab/closed', 'lab/shared'], '~> organization repositories through the base permission');
+	assert.equal(
+		await names('?affiliation=organization_member'),
+		['lab/closed', 'lab/shared'],
+		'~> organization repositories through the base permission',
+	);
 	const page = await s.get('/user/repos?per_page=2', lena);
 	assert.is(page.body.length, 2);
 	assert.match(page.headers.get('link') ?? '', /page=3>; rel="last"/, '~> paged with Link');
 	assert.ok(page.body[0].permissions, '~> records carry the caller permissions');
 	const publicOnly = await s.get('/user/repos', s.token('lena', { scopes: [] }));
-	assert.equal(publicOnly.body.map((repo: any) => repo.full_name), ['lena/zeta'], '~> a token without repo: public repositories only');
+	assert.equal(
+		publicOnly.body.map((repo: any) => repo.full_name),
+		['lena/zeta'],
+		'~> a token without repo: public repositories only',
+	);
 	const bound = await s.get('/user/repos', s.token('lena', { kind: 'fine-grained', org: 'lab', permissions: { metadata: 'read' } }));
-	assert.equal(bound.body.map((repo: any) => repo.full_name), ['lab/closed', 'lab/shared'], "~> a token bound to lab: lab's repositories");
+	assert.equal(
+		bound.body.map((repo: any) => repo.full_name),
+		['lab/closed', 'lab/shared'],
+		"~> a token bound to lab: lab's repositories",
+	);
 
 	const conflict = await s.get('/user/repos?type=owner&visibility=public', lena);
 	assert.is(conflict.status, 422, '~> type with visibility');
@@ -247,7 +291,11 @@ test('GET /users/{username}/repos: public ones, private ones only to who can rea
 	assert.equal(await names('/users/lena/repos?type=member', eve), ['eve/guest'], '~> eve reads her own repository lena collaborates on');
 	assert.equal(await names('/users/lena/repos?type=member'), [], '~> hidden from anonymous');
 	assert.equal(await names('/users/lena/repos?sort=full_name&direction=desc', s.fullToken('lena')), ['lena/zeta', 'lena/Alpha']);
-	assert.equal(await names('/users/acme/repos', mia), ['acme/mia-tools', 'acme/vault', 'acme/web'], "~> an organization's repositories as the caller reads them");
+	assert.equal(
+		await names('/users/acme/repos', mia),
+		['acme/mia-tools', 'acme/vault', 'acme/web'],
+		"~> an organization's repositories as the caller reads them",
+	);
 	assert.equal(await names('/users/acme/repos'), ['acme/mia-tools', 'acme/web']);
 	assert.is((await s.get('/users/nobody/repos')).status, 404);
 	assert.is((await s.get('/users/lena/repos?type=forks')).status, 422);
@@ -257,7 +305,10 @@ test('GET /repositories: public repositories in id order, Link with since and no
 	const first = await s.get('/repositories?per_page=2');
 	assert.is(first.status, 200);
 	assert.is(first.body.length, 2);
-	assert.ok(first.body.every((repo: any) => repo.private === false), '~> public only');
+	assert.ok(
+		first.body.every((repo: any) => repo.private === false),
+		'~> public only',
+	);
 	assert.ok(first.body[0].id < first.body[1].id, '~> id order');
 	const link = first.headers.get('link') ?? '';
 	assert.match(link, `since=${first.body[1].id}>; rel="next"`, '~> next by since');
@@ -265,7 +316,10 @@ test('GET /repositories: public repositories in id order, Link with since and no
 	const next = await s.get(link.slice(link.indexOf('<') + 1 + s.api.length, link.indexOf('>')));
 	assert.ok(next.body[0].id > first.body[1].id, '~> the next page starts after since');
 	const all = await s.get('/repositories?per_page=100', olivia);
-	assert.not.ok(all.body.some((repo: any) => repo.name === 'vault'), '~> never a private one, whoever asks');
+	assert.not.ok(
+		all.body.some((repo: any) => repo.name === 'vault'),
+		'~> never a private one, whoever asks',
+	);
 	assert.is((await s.get('/repositories?since=abc')).status, 422);
 });
 
@@ -357,7 +411,11 @@ test('topics: GET and PUT, lowercase, in the repository forms; 422 for names Git
 		assert.type(bad.body.errors[0], 'string', '~> errors are sentences, as GitHub documents this route');
 		assert.ok(bad.body.errors[0].length > 0);
 	}
-	assert.is((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: 'web' } })).status, 422, '~> names must be an array');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: 'web' } })).status,
+		422,
+		'~> names must be an array',
+	);
 	assert.is((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: {} })).status, 422, '~> names required');
 	assert.is((await s.request('PUT', '/repos/acme/web/topics', { token: mia, body: { names: [] } })).status, 403, '~> a reader may not');
 	assert.is((await s.request('PUT', '/repos/acme/web/topics', { body: { names: [] } })).status, 401, '~> anonymous');
@@ -365,14 +423,21 @@ test('topics: GET and PUT, lowercase, in the repository forms; 422 for names Git
 	assert.is((await s.get('/repos/acme/vault/topics', eve)).status, 404, '~> hidden');
 	const webId = (await s.get('/repos/acme/web')).body.id;
 	const editedCount = () =>
-		s.app.db.prepare("SELECT count(*) FROM events WHERE event = 'repository' AND action = 'edited' AND repo_id = ?").pluck().get(webId) as number;
+		s.app.db
+			.prepare("SELECT count(*) FROM events WHERE event = 'repository' AND action = 'edited' AND repo_id = ?")
+			.pluck()
+			.get(webId) as number;
 	const editedBefore = editedCount();
 	assert.ok(editedBefore >= 1, '~> repository edited recorded');
 	const unchanged = await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: ['web', 'static-site', 'go2'] } });
 	assert.is(unchanged.status, 200, '~> the same topics again: nothing to change');
 	assert.is(editedCount(), editedBefore, '~> and no event');
 	const max = Array.from({ length: 20 }, (_, i) => `topic-${i}`);
-	assert.equal((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: max } })).body.names, max, '~> 20 topics');
+	assert.equal(
+		(await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: max } })).body.names,
+		max,
+		'~> 20 topics',
+	);
 	assert.equal((await s.request('PUT', '/repos/acme/web/topics', { token: olivia, body: { names: [] } })).body.names, [], '~> cleared');
 });
 
@@ -415,7 +480,11 @@ test('languages: bytes per language from the default branch blobs, largest first
 	assert.is(ref.status, 201);
 	const res = await s.get('/repos/acme/polyglot/languages');
 	assert.is(res.status, 200);
-	assert.equal(res.body, { TypeScript: 600, Python: 120, Makefile: 11, HTML: 9 }, '~> code only: no Markdown (prose), JSON (data), vendored files or links');
+	assert.equal(
+		res.body,
+		{ TypeScript: 600, Python: 120, Makefile: 11, HTML: 9 },
+		'~> code only: no Markdown (prose), JSON (data), vendored files or links',
+	);
 	assert.equal(Object.keys(res.body), ['TypeScript', 'Python', 'Makefile', 'HTML'], '~> largest first');
 	const again = await s.get('/repos/acme/polyglot/languages');
 	assert.equal(again.body, res.body, '~> the same from the cache');
@@ -449,11 +518,22 @@ test('transfer: to an organization the caller may create in, to the caller; 422 
 	assert.is(toStranger.status, 422, '~> another user: GitHub would invite; refused here');
 	assert.is(toStranger.body.errors[0].field, 'new_owner');
 	assert.is((await s.request('POST', path, { token: olivia, body: { new_owner: 'nobody' } })).status, 422, '~> unknown owner');
-	assert.is((await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', team_ids: [999999] } })).status, 422, '~> a team elsewhere');
+	assert.is(
+		(await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', team_ids: [999999] } })).status,
+		422,
+		'~> a team elsewhere',
+	);
 	await s.request('POST', '/orgs/studio/repos', { token: olivia, body: { name: 'taken' } });
-	assert.is((await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', new_name: 'taken' } })).status, 422, '~> name taken');
+	assert.is(
+		(await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', new_name: 'taken' } })).status,
+		422,
+		'~> name taken',
+	);
 
-	const res = await s.request('POST', path, { token: olivia, body: { new_owner: 'studio', new_name: 'studio-app', team_ids: [crew.body.id] } });
+	const res = await s.request('POST', path, {
+		token: olivia,
+		body: { new_owner: 'studio', new_name: 'studio-app', team_ids: [crew.body.id] },
+	});
 	assert.is(res.status, 202);
 	assert.is(res.body.full_name, 'studio/studio-app');
 	assert.is(res.body.owner.login, 'studio');
@@ -482,7 +562,11 @@ test('transfer: to an organization the caller may create in, to the caller; 422 
 	assert.is(intoOrg.body.full_name, 'studio/sketch');
 	await s.request('PATCH', '/orgs/studio', { token: olivia, body: { members_can_create_repositories: false } });
 	await s.request('POST', '/user/repos', { token: tom, body: { name: 'draft' } });
-	assert.is((await s.request('POST', '/repos/tom/draft/transfer', { token: tom, body: { new_owner: 'studio' } })).status, 422, '~> not when members may not create');
+	assert.is(
+		(await s.request('POST', '/repos/tom/draft/transfer', { token: tom, body: { new_owner: 'studio' } })).status,
+		422,
+		'~> not when members may not create',
+	);
 	// An owner takes a repository back to their own account.
 	const back = await s.request('POST', '/repos/studio/sketch/transfer', { token: olivia, body: { new_owner: 'olivia' } });
 	assert.is(back.status, 202);
@@ -492,7 +576,11 @@ test('transfer: to an organization the caller may create in, to the caller; 422 
 
 test('Octokit: repos.listForAuthenticatedUser and repos.get', async () => {
 	const { Octokit } = await import('@octokit/rest');
-	const octokit: Octokit = new Octokit({ auth: s.fullToken('lena'), baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } });
+	const octokit: Octokit = new Octokit({
+		auth: s.fullToken('lena'),
+		baseUrl: s.api,
+		log: { debug() {}, info() {}, warn() {}, error() {} },
+	});
 	const all = await octokit.paginate(octokit.rest.repos.listForAuthenticatedUser, { per_page: 1 });
 	assert.ok(all.length >= 3, '~> paginated through Link');
 	assert.ok(all.some((repo) => repo.full_name === 'lena/Alpha'));

@@ -26,7 +26,14 @@ test.after(() => s.close());
 test('update: fields, rename, visibility; the answer is the updated repository', async () => {
 	const res = await s.request('PATCH', '/repos/acme/web', {
 		token: olivia,
-		body: { name: 'site', description: 'The site', homepage: 'https://example.com', private: true, has_wiki: false, default_branch: 'trunk' },
+		body: {
+			name: 'site',
+			description: 'The site',
+			homepage: 'https://example.com',
+			private: true,
+			has_wiki: false,
+			default_branch: 'trunk',
+		},
 	});
 	assert.is(res.status, 200);
 	assert.is(res.body.full_name, 'acme/site');
@@ -60,7 +67,12 @@ test('security_and_analysis: shown to administrators, switched by PATCH', async 
 	assert.is((await s.get('/repos/acme/api', mia)).body.security_and_analysis, undefined, '~> not to readers');
 	const res = await s.request('PATCH', '/repos/acme/api', {
 		token: olivia,
-		body: { security_and_analysis: { advanced_security: { status: 'enabled' }, dependabot_delegated_alert_dismissal: { status: 'enabled' } } },
+		body: {
+			security_and_analysis: {
+				advanced_security: { status: 'enabled' },
+				dependabot_delegated_alert_dismissal: { status: 'enabled' },
+			},
+		},
 	});
 	assert.equal(res.body.security_and_analysis.advanced_security, { status: 'enabled' });
 	assert.equal(res.body.security_and_analysis.dependabot_delegated_alert_dismissal, { status: 'enabled' });
@@ -83,10 +95,26 @@ test('update: validation and denial', async () => {
 	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { name: 'site' } })).status, 422, '~> taken');
 	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { name: 'x.git' } })).status, 422);
 	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { visibility: 'secret' } })).status, 422);
-	assert.is((await s.request('PATCH', '/repos/acme/api', { token: olivia, body: { security_and_analysis: { advanced_security: { status: 'on' } } } })).status, 422);
+	assert.is(
+		(
+			await s.request('PATCH', '/repos/acme/api', {
+				token: olivia,
+				body: { security_and_analysis: { advanced_security: { status: 'on' } } },
+			})
+		).status,
+		422,
+	);
 	assert.is((await s.request('PATCH', '/repos/acme/api', { token: mia, body: { description: 'x' } })).status, 403, '~> readers cannot');
-	assert.is((await s.request('PATCH', '/repos/acme/api', { token: s.fullToken('eve'), body: { description: 'x' } })).status, 403, '~> public, not theirs: 403');
-	assert.is((await s.request('PATCH', '/repos/acme/site', { token: s.fullToken('eve'), body: { description: 'x' } })).status, 404, '~> hidden: 404');
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/api', { token: s.fullToken('eve'), body: { description: 'x' } })).status,
+		403,
+		'~> public, not theirs: 403',
+	);
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/site', { token: s.fullToken('eve'), body: { description: 'x' } })).status,
+		404,
+		'~> hidden: 404',
+	);
 	assert.is((await s.request('PATCH', '/repos/acme/api', { body: { description: 'x' } })).status, 401);
 	const publicOnly = s.token('olivia', { scopes: ['public_repo'] });
 	assert.is((await s.request('PATCH', '/repos/acme/api', { token: publicOnly, body: { private: true } })).status, 403);
@@ -105,7 +133,11 @@ test('private forks – members_can_fork_private_repositories (off by default) d
 	const refused = await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: {} });
 	assert.is(refused.status, 403, '~> forking a private organization repository needs the setting');
 	assert.match(refused.body.message, 'private repository forking');
-	assert.is((await s.request('POST', '/repos/acme/open/forks', { token: mia, body: { name: 'open-fork' } })).status, 202, '~> public repositories fork freely');
+	assert.is(
+		(await s.request('POST', '/repos/acme/open/forks', { token: mia, body: { name: 'open-fork' } })).status,
+		202,
+		'~> public repositories fork freely',
+	);
 	const patched = await s.request('PATCH', '/orgs/acme', { token: olivia, body: { members_can_fork_private_repositories: true } });
 	assert.is(patched.body.members_can_fork_private_repositories, true);
 	const fork = await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: {} });
@@ -126,7 +158,10 @@ test('private forks – a user who loses read access loses their forks of privat
 	assert.is(fork.status, 202);
 	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'none' } });
 	assert.is((await s.get('/repos/mia/secret-2', mia)).status, 404);
-	await s.request('POST', '/orgs/acme/teams', { token: olivia, body: { name: 'Readers', repo_names: ['acme/secret'], privacy: 'closed' } });
+	await s.request('POST', '/orgs/acme/teams', {
+		token: olivia,
+		body: { name: 'Readers', repo_names: ['acme/secret'], privacy: 'closed' },
+	});
 	await s.request('PUT', '/orgs/acme/teams/readers/memberships/mia', { token: olivia, body: {} });
 	assert.is((await s.request('POST', '/repos/acme/secret/forks', { token: mia, body: { name: 'secret-3' } })).status, 202);
 	assert.is((await s.request('DELETE', '/orgs/acme/teams/readers/memberships/mia', { token: olivia })).status, 204);
@@ -151,7 +186,11 @@ test('renamed: the old name redirects (301 for reads, 307 for writes, Location a
 
 	const read = await s.get('/repos/acme/old-name/issues?state=all&per_page=5', mia);
 	assert.is(read.status, 301, '~> a read of the old name: 301');
-	assert.is(read.headers.get('location'), `${s.api}/repos/acme/new-name/issues?state=all&per_page=5`, '~> to the same path and query under the new name');
+	assert.is(
+		read.headers.get('location'),
+		`${s.api}/repos/acme/new-name/issues?state=all&per_page=5`,
+		'~> to the same path and query under the new name',
+	);
 	assert.is(read.body.message, 'Moved Permanently');
 	assert.is(read.body.url, read.headers.get('location'));
 	const followed = await fetch(read.headers.get('location')!, { headers: { Authorization: `Bearer ${mia}` } });
@@ -165,7 +204,11 @@ test('renamed: the old name redirects (301 for reads, 307 for writes, Location a
 	assert.is(write.body.message, 'Temporary Redirect');
 
 	await s.request('PATCH', '/repos/acme/new-name', { token: olivia, body: { private: true } });
-	assert.is((await s.get('/repos/acme/old-name', s.fullToken('eve'))).status, 404, '~> a private repository stays hidden from who cannot read it');
+	assert.is(
+		(await s.get('/repos/acme/old-name', s.fullToken('eve'))).status,
+		404,
+		'~> a private repository stays hidden from who cannot read it',
+	);
 	assert.is((await s.get('/repos/acme/old-name', olivia)).status, 301);
 	assert.is((await s.get('/repos/acme/never-was', olivia)).status, 404, '~> a name nothing had: 404');
 
@@ -174,7 +217,14 @@ test('renamed: the old name redirects (301 for reads, 307 for writes, Location a
 	const again = await s.get('/repos/acme/old-name', olivia);
 	assert.is(again.status, 200, '~> the name belongs to the new repository now');
 	assert.is(again.body.id, taken.body.id);
-	const { octokitFor } = { octokitFor: async (token: string) => new (await import('@octokit/rest')).Octokit({ auth: token, baseUrl: s.api, log: { debug() {}, info() {}, warn() {}, error() {} } }) };
+	const { octokitFor } = {
+		octokitFor: async (token: string) =>
+			new (await import('@octokit/rest')).Octokit({
+				auth: token,
+				baseUrl: s.api,
+				log: { debug() {}, info() {}, warn() {}, error() {} },
+			}),
+	};
 	await s.request('PATCH', '/repos/acme/new-name', { token: olivia, body: { name: 'newest-name', private: false } });
 	const octokit = await octokitFor(mia);
 	const viaOldName = await octokit.rest.repos.get({ owner: 'acme', repo: 'new-name' });

@@ -59,26 +59,33 @@ async function deliver() {
 }
 
 test('create – GitHub defaults and shape, the secret masked, Location; a signed ping is sent to the new hook', async () => {
-	const res = await s.request('POST', '/repos/acme/app/hooks', { token: owner, body: { config: { url: receiver.url('/create'), secret: SECRET } } });
+	const res = await s.request('POST', '/repos/acme/app/hooks', {
+		token: owner,
+		body: { config: { url: receiver.url('/create'), secret: SECRET } },
+	});
 	assert.is(res.status, 201, '~> created');
 	const id = res.body.id;
 	const url = `${s.api}/repos/acme/app/hooks/${id}`;
 	assert.is(res.headers.get('location'), url, '~> Location');
-	assert.equal(res.body, {
-		type: 'Repository',
-		id,
-		name: 'web',
-		active: true,
-		events: ['push'],
-		config: { content_type: 'form', insecure_ssl: '0', secret: '********', url: receiver.url('/create') },
-		updated_at: res.body.updated_at,
-		created_at: res.body.created_at,
-		url,
-		test_url: `${url}/test`,
-		ping_url: `${url}/pings`,
-		deliveries_url: `${url}/deliveries`,
-		last_response: { code: null, status: 'unused', message: null },
-	}, '~> the hook object');
+	assert.equal(
+		res.body,
+		{
+			type: 'Repository',
+			id,
+			name: 'web',
+			active: true,
+			events: ['push'],
+			config: { content_type: 'form', insecure_ssl: '0', secret: '********', url: receiver.url('/create') },
+			updated_at: res.body.updated_at,
+			created_at: res.body.created_at,
+			url,
+			test_url: `${url}/test`,
+			ping_url: `${url}/pings`,
+			deliveries_url: `${url}/deliveries`,
+			last_response: { code: null, status: 'unused', message: null },
+		},
+		'~> the hook object',
+	);
 	assert.match(res.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
 	const [ping, ...more] = await deliver();
@@ -91,7 +98,11 @@ test('create – GitHub defaults and shape, the secret masked, Location; a signe
 	assert.match(String(ping.headers['x-github-delivery']), /^[0-9a-f-]{36}$/, '~> X-GitHub-Delivery');
 	assert.match(String(ping.headers['user-agent']), /^GitHub-Hookshot\//, '~> User-Agent');
 	assert.is(ping.headers['content-type'], 'application/x-www-form-urlencoded', '~> form by default');
-	assert.is(ping.headers['x-hub-signature-256'], signature('sha256', SECRET, ping.body), '~> a valid SHA-256 signature over the exact body');
+	assert.is(
+		ping.headers['x-hub-signature-256'],
+		signature('sha256', SECRET, ping.body),
+		'~> a valid SHA-256 signature over the exact body',
+	);
 	assert.is(ping.headers['x-hub-signature'], signature('sha1', SECRET, ping.body), '~> and SHA-1');
 	assert.is(ping.payload.hook_id, id);
 	assert.type(ping.payload.zen, 'string');
@@ -106,7 +117,10 @@ test('create – GitHub defaults and shape, the secret masked, Location; a signe
 	assert.equal(after.body.last_response, { code: 200, status: 'active', message: 'OK' }, '~> last_response after the ping');
 	const list = await s.get('/repos/acme/app/hooks', owner);
 	assert.is(list.status, 200);
-	assert.equal(list.body.map((h: any) => h.id), [id]);
+	assert.equal(
+		list.body.map((h: any) => h.id),
+		[id],
+	);
 	assert.not.match(list.text + after.text, SECRET, '~> the secret is in no answer');
 	assert.is((await s.request('DELETE', `/repos/acme/app/hooks/${id}`, { token: owner })).status, 204);
 });
@@ -126,7 +140,10 @@ test('create – validation: name, URL, content type, events, duplicates; nothin
 		const res = await s.request('POST', '/repos/acme/app/hooks', { token: owner, body });
 		assert.is(res.status, 422, `~> ${JSON.stringify(body)}: 422`);
 		assert.is(res.body.message, 'Validation Failed');
-		assert.ok(res.body.errors.some((e: any) => e.field === field && e.resource === 'Hook'), `~> names ${field}: ${JSON.stringify(res.body.errors)}`);
+		assert.ok(
+			res.body.errors.some((e: any) => e.field === field && e.resource === 'Hook'),
+			`~> names ${field}: ${JSON.stringify(res.body.errors)}`,
+		);
 	}
 	// Not on the allowed list: a loopback name, although its address is allowed.
 	const named = await s.request('POST', '/repos/acme/app/hooks', { token: owner, body: { config: { url: 'http://localhost:9/hook' } } });
@@ -152,7 +169,8 @@ test('create – at most 20 hooks per event in a repository', async () => {
 	assert.is(over.body.errors[0].message, 'The "issues" event cannot have more than 20 hooks');
 	assert.is((await createHook('/many/push', { events: ['push'], active: false })).status, 201, '~> another event is free');
 	for (const id of ids) await s.request('DELETE', `/repos/acme/app/hooks/${id}`, { token: owner });
-	for (const hook of (await s.get('/repos/acme/app/hooks', owner)).body) await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
+	for (const hook of (await s.get('/repos/acme/app/hooks', owner)).body)
+		await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
 	assert.equal(await deliver(), [], '~> inactive hooks get no ping');
 });
 
@@ -165,13 +183,20 @@ test('update – events, add_events and remove_events, active; config replaced (
 	assert.is(added.body.config.secret, '********', '~> config omitted: kept, with its secret');
 	const removed = await s.request('PATCH', path, { token: owner, body: { remove_events: ['push', 'label'] } });
 	assert.equal(removed.body.events, ['issues'], '~> remove_events');
-	const replaced = await s.request('PATCH', path, { token: owner, body: { events: ['create', 'delete'], add_events: ['push'], remove_events: ['delete'] } });
+	const replaced = await s.request('PATCH', path, {
+		token: owner,
+		body: { events: ['create', 'delete'], add_events: ['push'], remove_events: ['delete'] },
+	});
 	assert.equal(replaced.body.events, ['create', 'push'], '~> events replaces, then add and remove apply');
 	const off = await s.request('PATCH', path, { token: owner, body: { active: false } });
 	assert.is(off.body.active, false);
 	assert.equal(off.body.events, ['create', 'push'], '~> omitted events are kept');
 	const reconfigured = await s.request('PATCH', path, { token: owner, body: { active: true, config: { content_type: 'json' } } });
-	assert.equal(reconfigured.body.config, { content_type: 'json', insecure_ssl: '0', url: receiver.url('/upd') }, '~> a config without the secret removes it; the URL stays');
+	assert.equal(
+		reconfigured.body.config,
+		{ content_type: 'json', insecure_ssl: '0', url: receiver.url('/upd') },
+		'~> a config without the secret removes it; the URL stays',
+	);
 	assert.ok(reconfigured.body.updated_at >= hook.updated_at);
 	const bad = await s.request('PATCH', path, { token: owner, body: { config: { url: 'http://[::1]/hook' } } });
 	assert.is(bad.status, 422, '~> a loopback URL is refused on update too');
@@ -193,7 +218,11 @@ test('config – GET and PATCH …/config: only the fields given change; the sec
 	assert.equal(got.body, { content_type: 'json', insecure_ssl: '0', secret: '********', url: receiver.url('/config') });
 	const patched = await s.request('PATCH', path, { token: owner, body: { content_type: 'form', insecure_ssl: 1 } });
 	assert.is(patched.status, 200);
-	assert.equal(patched.body, { content_type: 'form', insecure_ssl: '1', secret: '********', url: receiver.url('/config') }, '~> the secret and URL stay');
+	assert.equal(
+		patched.body,
+		{ content_type: 'form', insecure_ssl: '1', secret: '********', url: receiver.url('/config') },
+		'~> the secret and URL stay',
+	);
 	const moved = await s.request('PATCH', path, { token: owner, body: { url: receiver.url('/config2'), secret: '' } });
 	assert.equal(moved.body, { content_type: 'form', insecure_ssl: '1', url: receiver.url('/config2') }, '~> an empty secret removes it');
 	const refused = await s.request('PATCH', path, { token: owner, body: { url: 'http://169.254.169.254/latest' } });
@@ -217,13 +246,20 @@ test('events – an issue opened is delivered to the hooks subscribed to issues 
 	const elsewhere = (await createHook('/elsewhere', { events: ['issues'] }, 'acme/other')).body;
 	receiver.take();
 	await deliver(); // the pings
-	const opened = await s.request('POST', '/repos/acme/app/issues', { token: s.fullToken('mike'), body: { title: 'Webhooks please', labels: ['bug'] } });
+	const opened = await s.request('POST', '/repos/acme/app/issues', {
+		token: s.fullToken('mike'),
+		body: { title: 'Webhooks please', labels: ['bug'] },
+	});
 	assert.is(opened.status, 201);
 	const got = await deliver();
 	const at = (path: string) => got.filter((r) => r.path === path);
 	const [delivered, ...others] = at('/issues');
 	assert.ok(delivered, '~> the hook subscribed to issues got it');
-	assert.equal(others.map((r) => r.event), [], '~> once');
+	assert.equal(
+		others.map((r) => r.event),
+		[],
+		'~> once',
+	);
 	assert.is(delivered.event, 'issues');
 	assert.is(delivered.payload.action, 'opened');
 	assert.is(delivered.payload.issue.title, 'Webhooks please');
@@ -238,8 +274,14 @@ test('events – an issue opened is delivered to the hooks subscribed to issues 
 	assert.equal(at('/push'), [], '~> not to a hook subscribed to push only');
 	assert.equal(at('/inactive'), [], '~> not to an inactive hook');
 	assert.equal(at('/elsewhere'), [], "~> not to another repository's hook");
-	assert.ok(at('/all').some((r) => r.event === 'issues' && r.payload.action === 'opened'), '~> the * hook got it');
-	assert.ok(at('/all').every((r) => r.headers['x-hub-signature'] === undefined), '~> unsigned without a secret');
+	assert.ok(
+		at('/all').some((r) => r.event === 'issues' && r.payload.action === 'opened'),
+		'~> the * hook got it',
+	);
+	assert.ok(
+		at('/all').every((r) => r.headers['x-hub-signature'] === undefined),
+		'~> unsigned without a secret',
+	);
 	const list = (await s.get(`/repos/acme/app/hooks/${issues.id}/deliveries`, owner)).body;
 	assert.is(list[0].event, 'issues');
 	assert.is(list[0].action, 'opened');
@@ -248,11 +290,22 @@ test('events – an issue opened is delivered to the hooks subscribed to issues 
 	await s.request('DELETE', `/repos/acme/other/hooks/${elsewhere.id}`, { token: owner });
 });
 
-test('tests – POST …/tests sends the push of the default branch\'s latest commit to that hook only (204); without push, nothing', async () => {
-	const tree = (await s.request('POST', '/repos/acme/app/git/trees', { token: owner, body: { tree: [{ path: 'a', mode: '100644', type: 'blob', content: 'a' }] } })).body.sha;
-	const commit = (await s.request('POST', '/repos/acme/app/git/commits', { token: owner, body: { message: 'First', tree, parents: [] } })).body.sha;
-	const second = (await s.request('POST', '/repos/acme/app/git/commits', { token: owner, body: { message: 'Second', tree, parents: [commit] } })).body.sha;
-	assert.is((await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: second } })).status, 201);
+test("tests – POST …/tests sends the push of the default branch's latest commit to that hook only (204); without push, nothing", async () => {
+	const tree = (
+		await s.request('POST', '/repos/acme/app/git/trees', {
+			token: owner,
+			body: { tree: [{ path: 'a', mode: '100644', type: 'blob', content: 'a' }] },
+		})
+	).body.sha;
+	const commit = (await s.request('POST', '/repos/acme/app/git/commits', { token: owner, body: { message: 'First', tree, parents: [] } }))
+		.body.sha;
+	const second = (
+		await s.request('POST', '/repos/acme/app/git/commits', { token: owner, body: { message: 'Second', tree, parents: [commit] } })
+	).body.sha;
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: second } })).status,
+		201,
+	);
 	const pushHook = (await createHook('/test-push', { events: ['push'], config: { secret: SECRET } })).body;
 	const other = (await createHook('/test-other', { events: ['issues'] })).body;
 	const sibling = (await createHook('/test-sibling', { events: ['push'] })).body;
@@ -266,19 +319,33 @@ test('tests – POST …/tests sends the push of the default branch\'s latest co
 	assert.is(push.payload.after, second, '~> the latest commit');
 	assert.is(push.payload.before, commit, '~> from its parent');
 	assert.is(push.payload.head_commit.id, second);
-	assert.equal(push.payload.commits.map((c: any) => c.message), ['Second']);
+	assert.equal(
+		push.payload.commits.map((c: any) => c.message),
+		['Second'],
+	);
 	assert.is(push.payload.repository.full_name, 'acme/app');
 	assert.not.ok('action' in push.payload, '~> push has no action');
 	assert.is(push.headers['x-hub-signature-256'], signature('sha256', SECRET, push.body));
 	assert.is((await s.request('POST', `/repos/acme/app/hooks/${other.id}/tests`, { token: owner })).status, 204);
 	assert.equal(await deliver(), [], '~> a hook without push gets nothing');
-	assert.is((await s.request('POST', `/repos/acme/app/hooks/${sibling.id}/test`, { token: owner })).status, 204, '~> test_url is served too');
-	assert.equal((await deliver()).map((r) => r.path), ['/test-sibling']);
+	assert.is(
+		(await s.request('POST', `/repos/acme/app/hooks/${sibling.id}/test`, { token: owner })).status,
+		204,
+		'~> test_url is served too',
+	);
+	assert.equal(
+		(await deliver()).map((r) => r.path),
+		['/test-sibling'],
+	);
 	const empty = (await createHook('/test-empty', { events: ['push'] }, 'acme/other')).body;
 	await deliver();
 	assert.is((await s.request('POST', `/repos/acme/other/hooks/${empty.id}/tests`, { token: owner })).status, 204);
 	assert.equal(await deliver(), [], '~> a repository without commits sends nothing');
-	assert.is((await s.request('POST', `/repos/acme/app/hooks/${empty.id}/tests`, { token: owner })).status, 404, "~> another repository's hook is not found here");
+	assert.is(
+		(await s.request('POST', `/repos/acme/app/hooks/${empty.id}/tests`, { token: owner })).status,
+		404,
+		"~> another repository's hook is not found here",
+	);
 	for (const hook of [pushHook, other, sibling]) await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
 	await s.request('DELETE', `/repos/acme/other/hooks/${empty.id}`, { token: owner });
 });
@@ -287,13 +354,21 @@ test('deliveries – cursor pagination, one delivery with its request and respon
 	const hook = (await createHook('/log', { events: ['issues'] })).body;
 	receiver.answers = [200, 500];
 	await deliver(); // the ping (200)
-	for (const title of ['one', 'two', 'three', 'four']) await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title } });
+	for (const title of ['one', 'two', 'three', 'four'])
+		await s.request('POST', '/repos/acme/app/issues', { token: owner, body: { title } });
 	await deliver(); // 'one' answered 500 (queued for a retry); the rest 200
 	const base = `/repos/acme/app/hooks/${hook.id}/deliveries`;
 	const first = await s.get(`${base}?per_page=2`, owner);
 	assert.is(first.status, 200);
-	assert.equal(first.body.map((d: any) => d.action ?? d.event), ['opened', 'opened'], '~> newest first');
-	assert.equal(first.body.map((d: any) => d.payload), [undefined, undefined]);
+	assert.equal(
+		first.body.map((d: any) => d.action ?? d.event),
+		['opened', 'opened'],
+		'~> newest first',
+	);
+	assert.equal(
+		first.body.map((d: any) => d.payload),
+		[undefined, undefined],
+	);
 	const link = first.headers.get('link');
 	const next = /<([^>]+)>; rel="next"/.exec(link ?? '')?.[1];
 	assert.ok(next, `~> Link rel="next": ${link}`);
@@ -303,14 +378,39 @@ test('deliveries – cursor pagination, one delivery with its request and respon
 	const third = await s.request('GET', /<([^>]+)>; rel="next"/.exec(second.headers.get('link') ?? '')![1], { token: owner });
 	const ids = [...first.body, ...second.body, ...third.body].map((d: any) => d.id);
 	assert.is(ids.length, 5, '~> four issues and the ping, each once');
-	assert.equal(ids, [...ids].sort((a, b) => b - a), '~> in descending order');
+	assert.equal(
+		ids,
+		[...ids].sort((a, b) => b - a),
+		'~> in descending order',
+	);
 	assert.is(third.headers.get('link'), null, '~> no Link on the last page');
 	assert.is(third.body.at(-1).event, 'ping');
 	assert.is((await s.get(`${base}?cursor=bogus`, owner)).status, 400, '~> a cursor this server did not give');
 	const failed = (await s.get(`${base}?status=failure`, owner)).body;
-	assert.equal(failed.map((d: any) => d.status_code), [500], '~> status=failure');
+	assert.equal(
+		failed.map((d: any) => d.status_code),
+		[500],
+		'~> status=failure',
+	);
 	const item = first.body[0];
-	assert.equal(Object.keys(item).slice(0, 12), ['id', 'guid', 'delivered_at', 'redelivery', 'duration', 'status', 'status_code', 'event', 'action', 'installation_id', 'repository_id', 'throttled_at'], "~> GitHub's hook-delivery-item");
+	assert.equal(
+		Object.keys(item).slice(0, 12),
+		[
+			'id',
+			'guid',
+			'delivered_at',
+			'redelivery',
+			'duration',
+			'status',
+			'status_code',
+			'event',
+			'action',
+			'installation_id',
+			'repository_id',
+			'throttled_at',
+		],
+		"~> GitHub's hook-delivery-item",
+	);
 	const one = await s.get(`${base}/${item.id}`, owner);
 	assert.is(one.status, 200);
 	assert.is(one.body.guid, item.guid);
@@ -330,8 +430,15 @@ test('deliveries – cursor pagination, one delivery with its request and respon
 	assert.is(newest.guid, item.guid);
 	assert.is((await s.get(`${base}/999999`, owner)).status, 404);
 	const otherHook = (await createHook('/log-other', { events: ['issues'] })).body;
-	assert.is((await s.get(`/repos/acme/app/hooks/${otherHook.id}/deliveries/${item.id}`, owner)).status, 404, "~> another hook's delivery");
-	assert.is((await s.request('POST', `/repos/acme/app/hooks/${otherHook.id}/deliveries/${item.id}/attempts`, { token: owner })).status, 404);
+	assert.is(
+		(await s.get(`/repos/acme/app/hooks/${otherHook.id}/deliveries/${item.id}`, owner)).status,
+		404,
+		"~> another hook's delivery",
+	);
+	assert.is(
+		(await s.request('POST', `/repos/acme/app/hooks/${otherHook.id}/deliveries/${item.id}/attempts`, { token: owner })).status,
+		404,
+	);
 	for (const id of [hook.id, otherHook.id]) await s.request('DELETE', `/repos/acme/app/hooks/${id}`, { token: owner });
 	receiver.take();
 });
@@ -345,7 +452,10 @@ test('ping – 204; to an inactive hook it is logged as failed, not sent', async
 	assert.is(logged.status, 'hook inactive');
 	await s.request('PATCH', `/repos/acme/app/hooks/${hook.id}`, { token: owner, body: { active: true } });
 	assert.is((await s.request('POST', `/repos/acme/app/hooks/${hook.id}/pings`, { token: owner })).status, 204);
-	assert.equal((await deliver()).map((r) => r.event), ['ping']);
+	assert.equal(
+		(await deliver()).map((r) => r.event),
+		['ping'],
+	);
 	await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
 });
 
@@ -362,9 +472,17 @@ test('access – repository administrators only: anonymous 401, anyone else 404 
 	assert.is(readOnly.body.message, 'Not Found');
 	const pusher = await s.get(path, s.fullToken('mike'));
 	assert.is(pusher.status, 404, '~> push access is not admin');
-	assert.is((await s.request('POST', '/repos/acme/app/hooks', { token: s.fullToken('mike'), body: { config: { url: receiver.url('/m') } } })).status, 404);
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/hooks', { token: s.fullToken('mike'), body: { config: { url: receiver.url('/m') } } }))
+			.status,
+		404,
+	);
 	assert.is((await s.get(`/repos/acme/other/hooks/${hook.id}`, owner)).status, 404, "~> another repository's hook");
-	const global = s.app.stores.webhooks.insert({ kind: 'global' }, { active: 0, events: '["user"]', url: receiver.url('/g'), content_type: 'json', insecure_ssl: '0', secret: null }, '2026-01-01T00:00:00Z').id;
+	const global = s.app.stores.webhooks.insert(
+		{ kind: 'global' },
+		{ active: 0, events: '["user"]', url: receiver.url('/g'), content_type: 'json', insecure_ssl: '0', secret: null },
+		'2026-01-01T00:00:00Z',
+	).id;
 	assert.is((await s.get(`/repos/acme/app/hooks/${global}`, owner)).status, 404, '~> a global hook is no repository hook');
 
 	// Classic scopes: read:repo_hook reads and pings (private repositories too), write:repo_hook writes, admin:repo_hook deletes.
@@ -384,15 +502,25 @@ test('access – repository administrators only: anonymous 401, anyone else 404 
 	assert.is((await s.get('/repos/acme/app/hooks', s.token('olivia', { scopes: ['admin:org'] }))).status, 403, '~> unrelated scopes');
 
 	// Fine-grained: the Webhooks repository permission.
-	const fine = (permissions: Record<string, string>) => s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: permissions as never });
+	const fine = (permissions: Record<string, string>) =>
+		s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: permissions as never });
 	const fineRead = fine({ repository_hooks: 'read' });
 	const listed = await s.get('/repos/acme/app/hooks', fineRead);
 	assert.is(listed.status, 200);
 	assert.is(listed.headers.get('x-accepted-github-permissions'), 'repository_hooks=read');
 	assert.is((await s.request('PATCH', path, { token: fineRead, body: { active: true } })).status, 403, '~> read does not write');
 	assert.is((await s.request('PATCH', path, { token: fine({ repository_hooks: 'write' }), body: { active: true } })).status, 200);
-	assert.is((await s.get('/repos/acme/app/hooks', fine({ administration: 'write' }))).status, 403, '~> administration is not the Webhooks permission');
-	assert.is((await s.get('/repos/acme/app/hooks', s.token('olivia', { kind: 'fine-grained', permissions: { repository_hooks: 'write' } }))).status, 403, '~> a token bound to another account');
+	assert.is(
+		(await s.get('/repos/acme/app/hooks', fine({ administration: 'write' }))).status,
+		403,
+		'~> administration is not the Webhooks permission',
+	);
+	assert.is(
+		(await s.get('/repos/acme/app/hooks', s.token('olivia', { kind: 'fine-grained', permissions: { repository_hooks: 'write' } })))
+			.status,
+		403,
+		'~> a token bound to another account',
+	);
 	const app = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { repository_hooks: 'write' } });
 	assert.is((await s.get('/repos/acme/app/hooks', app)).status, 200, '~> an app installed on the organization');
 	const created = await s.request('POST', '/repos/acme/app/hooks', { token: app, body: { config: { url: receiver.url('/by-app') } } });
@@ -413,7 +541,10 @@ test('targets – loopback refused with 422 at create and update unless webhooks
 		strict.user('olivia');
 		const token = strict.fullToken('olivia');
 		await strict.request('POST', '/user/repos', { token, body: { name: 'solo' } });
-		const refused = await strict.request('POST', '/repos/olivia/solo/hooks', { token, body: { config: { url: receiver.url('/strict') } } });
+		const refused = await strict.request('POST', '/repos/olivia/solo/hooks', {
+			token,
+			body: { config: { url: receiver.url('/strict') } },
+		});
 		assert.is(refused.status, 422);
 		assert.equal(refused.body.errors[0].resource, 'Hook');
 		assert.equal(refused.body.errors[0].field, 'url');
@@ -422,9 +553,15 @@ test('targets – loopback refused with 422 at create and update unless webhooks
 		assert.is((await strict.get('/repos/olivia/solo/hooks', token)).body.length, 0, '~> nothing created');
 		const ok = await strict.request('POST', '/repos/olivia/solo/hooks', { token, body: { config: { url: 'http://10.0.0.8/hook' } } });
 		assert.is(ok.status, 201, '~> private ranges are allowed');
-		const moved = await strict.request('PATCH', `/repos/olivia/solo/hooks/${ok.body.id}`, { token, body: { config: { url: 'http://127.0.0.1:9/' } } });
+		const moved = await strict.request('PATCH', `/repos/olivia/solo/hooks/${ok.body.id}`, {
+			token,
+			body: { config: { url: 'http://127.0.0.1:9/' } },
+		});
 		assert.is(moved.status, 422, '~> and on update');
-		const viaConfig = await strict.request('PATCH', `/repos/olivia/solo/hooks/${ok.body.id}/config`, { token, body: { url: 'http://0.0.0.0/' } });
+		const viaConfig = await strict.request('PATCH', `/repos/olivia/solo/hooks/${ok.body.id}/config`, {
+			token,
+			body: { url: 'http://0.0.0.0/' },
+		});
 		assert.is(viaConfig.status, 422, '~> and on the config route');
 	} finally {
 		await strict.close();

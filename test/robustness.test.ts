@@ -11,7 +11,17 @@ const test = suite('robustness');
 let s: TestServer;
 let tokens: Array<string | undefined>;
 
-const JUNK_PARAMS = ['%ZZ', 'x'.repeat(300), '0', '-1', '99999999999999999999', '__proto__', 'constructor', "a'; DROP TABLE teams;--", '%2F..%2F'];
+const JUNK_PARAMS = [
+	'%ZZ',
+	'x'.repeat(300),
+	'0',
+	'-1',
+	'99999999999999999999',
+	'__proto__',
+	'constructor',
+	"a'; DROP TABLE teams;--",
+	'%2F..%2F',
+];
 const JUNK_BODIES: unknown[] = [
 	{},
 	[],
@@ -39,7 +49,15 @@ test.before(async () => {
 });
 test.after(() => s.close());
 
-const VALID: Record<string, string> = { org: 'acme', team_slug: 'crew', username: 'mike', owner: 'acme', repo: 'app', org_id: '0', team_id: '0' };
+const VALID: Record<string, string> = {
+	org: 'acme',
+	team_slug: 'crew',
+	username: 'mike',
+	owner: 'acme',
+	repo: 'app',
+	org_id: '0',
+	team_id: '0',
+};
 /** Routes that destroy their organization: walked on a scratch organization, so acme stays. */
 const SCRATCH_ORG: Record<string, string> = { 'DELETE /orgs/{org}': 'scratch' };
 

@@ -58,12 +58,18 @@ test('all_repo_write given to a member: push on every repository, everywhere the
 	const list = await s.get('/orgs/acme/repos', mike);
 	assert.equal(list.body.map((r: { name: string }) => r.name).sort(), ['docs', 'vault'], '~> the organization’s list shows both');
 	const mine = await s.get('/user/repos?affiliation=organization_member', mike);
-	assert.ok(mine.body.some((r: { name: string }) => r.name === 'vault'), '~> GET /user/repos too');
+	assert.ok(
+		mine.body.some((r: { name: string }) => r.name === 'vault'),
+		'~> GET /user/repos too',
+	);
 	const permission = await s.get('/repos/acme/vault/collaborators/mike/permission', owner);
 	assert.is(permission.body.role_name, 'write', '~> the collaborator permission');
 	assert.is((await s.get('/repos/acme/vault/collaborators/mike', owner)).status, 204);
 	const assignees = await s.get('/repos/acme/vault/assignees', owner);
-	assert.ok(assignees.body.some((u: { login: string }) => u.login === 'mike'), '~> assignable');
+	assert.ok(
+		assignees.body.some((u: { login: string }) => u.login === 'mike'),
+		'~> assignable',
+	);
 	const issue = await s.request('POST', '/repos/acme/vault/issues', { token: mike, body: { title: 'By role' } });
 	assert.is(issue.status, 201, '~> and writes');
 
@@ -112,11 +118,19 @@ test('assignment rules: members only, known roles, owners only', async () => {
 	assert.is(outsider.status, 422, '~> zed is not a member');
 	assert.is((await s.request('PUT', '/orgs/acme/organization-roles/users/mike/4242', { token: owner })).status, 404, '~> no such role');
 	assert.is((await s.request('PUT', '/orgs/acme/organization-roles/users/nobody/8134', { token: owner })).status, 404);
-	assert.is((await s.request('PUT', '/orgs/acme/organization-roles/users/mike/8134', { token: mike })).status, 403, '~> a member may not');
+	assert.is(
+		(await s.request('PUT', '/orgs/acme/organization-roles/users/mike/8134', { token: mike })).status,
+		403,
+		'~> a member may not',
+	);
 	assert.is((await s.request('PUT', '/orgs/acme/organization-roles/teams/readers/8134', { token: mike })).status, 403);
 	assert.is((await s.request('PUT', '/orgs/acme/organization-roles/teams/nope/8134', { token: owner })).status, 404);
 	const fine = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { members: 'write' } });
-	assert.is((await s.request('PUT', '/orgs/acme/organization-roles/users/mike/8136', { token: fine })).status, 204, '~> members (write), as the matrix says');
+	assert.is(
+		(await s.request('PUT', '/orgs/acme/organization-roles/users/mike/8136', { token: fine })).status,
+		204,
+		'~> members (write), as the matrix says',
+	);
 	// Leaving the organization ends the role.
 	assert.is((await s.request('DELETE', '/orgs/acme/members/mike', { token: owner })).status, 204);
 	s.member('acme', 'mike');
@@ -141,20 +155,35 @@ test('custom repository roles: create, read, update, delete, with GitHub’s val
 	assert.is(legacy.body.custom_roles[0].id, id, '~> the deprecated list by organization id');
 	assert.is((await s.get('/organizations/999999/custom_roles', owner)).status, 404);
 
-	const taken = await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name: 'labeler', base_role: 'write', permissions: [] } });
+	const taken = await s.request('POST', '/orgs/acme/custom-repository-roles', {
+		token: owner,
+		body: { name: 'labeler', base_role: 'write', permissions: [] },
+	});
 	assert.is(taken.status, 422);
 	assert.is(taken.body.errors[0].code, 'already_exists');
-	const predefined = await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name: 'Write', base_role: 'write', permissions: [] } });
+	const predefined = await s.request('POST', '/orgs/acme/custom-repository-roles', {
+		token: owner,
+		body: { name: 'Write', base_role: 'write', permissions: [] },
+	});
 	assert.is(predefined.status, 422);
-	const unknown = await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name: 'X', base_role: 'read', permissions: ['fly'] } });
+	const unknown = await s.request('POST', '/orgs/acme/custom-repository-roles', {
+		token: owner,
+		body: { name: 'X', base_role: 'read', permissions: ['fly'] },
+	});
 	assert.is(unknown.status, 422);
 	assert.is(unknown.body.errors[0].field, 'permissions');
-	const admin = await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name: 'X', base_role: 'admin', permissions: [] } });
+	const admin = await s.request('POST', '/orgs/acme/custom-repository-roles', {
+		token: owner,
+		body: { name: 'X', base_role: 'admin', permissions: [] },
+	});
 	assert.is(admin.status, 422, '~> admin is no base role');
 	const missing = await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name: 'X' } });
 	assert.is(missing.status, 422);
 
-	const updated = await s.request('PATCH', `/orgs/acme/custom-repository-roles/${id}`, { token: owner, body: { base_role: 'triage', permissions: ['add_label'] } });
+	const updated = await s.request('PATCH', `/orgs/acme/custom-repository-roles/${id}`, {
+		token: owner,
+		body: { base_role: 'triage', permissions: ['add_label'] },
+	});
 	assert.is(updated.status, 200);
 	assert.is(updated.body.base_role, 'triage');
 	assert.is(updated.body.description, 'Labels issues', '~> what is not given stays');
@@ -162,7 +191,11 @@ test('custom repository roles: create, read, update, delete, with GitHub’s val
 	assert.is((await s.get(`/orgs/acme/custom-repository-roles/${id}`, s.fullToken('zed'))).status, 404);
 	assert.is((await s.request('DELETE', `/orgs/acme/custom-repository-roles/${id}`, { token: owner })).status, 204);
 	assert.is((await s.get(`/orgs/acme/custom-repository-roles/${id}`, owner)).status, 404);
-	assert.is((await s.request('DELETE', `/orgs/acme/custom-repository-roles/${id}`, { token: owner })).status, 204, '~> deleting twice is fine');
+	assert.is(
+		(await s.request('DELETE', `/orgs/acme/custom-repository-roles/${id}`, { token: owner })).status,
+		204,
+		'~> deleting twice is fine',
+	);
 
 	const permissions = await s.get('/orgs/acme/repository-fine-grained-permissions', owner);
 	assert.is(permissions.status, 200);
@@ -173,29 +206,54 @@ test('custom repository roles: create, read, update, delete, with GitHub’s val
 test('a custom repository role given to a collaborator or a team: its base role and its permissions', async () => {
 	const nina = s.fullToken('nina');
 	const make = async (name: string, permissions: string[]) =>
-		(await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name, base_role: 'read', permissions } })).body.id;
+		(await s.request('POST', '/orgs/acme/custom-repository-roles', { token: owner, body: { name, base_role: 'read', permissions } }))
+			.body.id;
 	const hooker = await make('Hook keeper', ['manage_webhooks']);
 	await make('Topical', ['manage_topics']);
-	assert.is((await s.request('PUT', '/repos/acme/vault/collaborators/nina', { token: owner, body: { permission: 'Hook keeper' } })).status, 204);
+	assert.is(
+		(await s.request('PUT', '/repos/acme/vault/collaborators/nina', { token: owner, body: { permission: 'Hook keeper' } })).status,
+		204,
+	);
 	const repo = await s.get('/repos/acme/vault', nina);
 	assert.is(repo.status, 200, '~> the base role: read');
 	assert.is(repo.body.permissions.push, false);
 	assert.is((await s.get('/repos/acme/vault/hooks', nina)).status, 200, '~> manage_webhooks: the hooks, below admin');
-	const hook = await s.request('POST', '/repos/acme/vault/hooks', { token: nina, body: { config: { url: 'https://hooks.example.com/x' } } });
+	const hook = await s.request('POST', '/repos/acme/vault/hooks', {
+		token: nina,
+		body: { config: { url: 'https://hooks.example.com/x' } },
+	});
 	assert.is(hook.status, 201);
-	assert.is((await s.request('PUT', '/repos/acme/vault/topics', { token: nina, body: { names: ['x'] } })).status, 403, '~> not manage_topics');
-	assert.is((await s.request('PATCH', '/repos/acme/vault', { token: nina, body: { description: 'x' } })).status, 403, '~> nor anything else of admin');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/vault/topics', { token: nina, body: { names: ['x'] } })).status,
+		403,
+		'~> not manage_topics',
+	);
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/vault', { token: nina, body: { description: 'x' } })).status,
+		403,
+		'~> nor anything else of admin',
+	);
 
 	// Through a team.
-	assert.is((await s.request('PUT', '/orgs/acme/teams/readers/repos/acme/docs', { token: owner, body: { permission: 'Topical' } })).status, 204);
-	assert.is((await s.request('PUT', '/repos/acme/docs/topics', { token: nina, body: { names: ['docs'] } })).status, 200, '~> manage_topics through the team');
+	assert.is(
+		(await s.request('PUT', '/orgs/acme/teams/readers/repos/acme/docs', { token: owner, body: { permission: 'Topical' } })).status,
+		204,
+	);
+	assert.is(
+		(await s.request('PUT', '/repos/acme/docs/topics', { token: nina, body: { names: ['docs'] } })).status,
+		200,
+		'~> manage_topics through the team',
+	);
 	const unknown = await s.request('PUT', '/orgs/acme/teams/readers/repos/acme/docs', { token: owner, body: { permission: 'Nope' } });
 	assert.is(unknown.status, 422);
 	assert.is(unknown.body.errors[0].field, 'permission');
 	assert.is((await s.request('PUT', '/repos/acme/vault/collaborators/nina', { token: owner, body: { permission: 'Nope' } })).status, 422);
 
 	// A role's base role moves its grants; deleting it leaves the base role and takes the rest.
-	assert.is((await s.request('PATCH', `/orgs/acme/custom-repository-roles/${hooker}`, { token: owner, body: { base_role: 'write' } })).status, 200);
+	assert.is(
+		(await s.request('PATCH', `/orgs/acme/custom-repository-roles/${hooker}`, { token: owner, body: { base_role: 'write' } })).status,
+		200,
+	);
 	assert.is((await s.get('/repos/acme/vault', nina)).body.permissions.push, true, '~> write now');
 	assert.is((await s.request('DELETE', `/orgs/acme/custom-repository-roles/${hooker}`, { token: owner })).status, 204);
 	assert.is((await s.get('/repos/acme/vault', nina)).body.permissions.push, true, '~> the base role stays');

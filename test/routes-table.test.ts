@@ -33,7 +33,11 @@ test('the Markdown table has one row per route, in route-table order, with its p
 		const cells = lines[i + 2].split(/(?<!\\)\|/).map((cell) => cell.trim());
 		assert.is(cells[2], route.method, `~> row ${i + 1}: the method`);
 		assert.ok(cells[3].includes(`\`${route.path}\``), `~> row ${i + 1}: the path ${route.path}`);
-		assert.is(cells[4].replace(/\\\|/g, '|'), route.acceptedPermissionsHeader || '–', `~> ${route.method} ${route.path}: the permissions`);
+		assert.is(
+			cells[4].replace(/\\\|/g, '|'),
+			route.acceptedPermissionsHeader || '–',
+			`~> ${route.method} ${route.path}: the permissions`,
+		);
 		assert.is(cells[7], route.access, `~> ${route.method} ${route.path}: the access`);
 	});
 });

@@ -31,7 +31,8 @@ async function commit(repo: string, content: string, parents: string[], message 
 	return (await must('POST', `/repos/acme/${repo}/git/commits`, { message, tree: tree.sha, parents })).sha;
 }
 
-const update = (ref: string, sha: string, token = pusher, force = true) => s.request('PATCH', `${R}/git/refs/heads/${ref}`, { token, body: { sha, force } });
+const update = (ref: string, sha: string, token = pusher, force = true) =>
+	s.request('PATCH', `${R}/git/refs/heads/${ref}`, { token, body: { sha, force } });
 const head = async (ref: string, repo = 'app') => (await s.get(`/repos/acme/${repo}/git/ref/heads/${ref}`, owner)).body.object.sha;
 const suites = async (query = '') => (await s.get(`/orgs/acme/rulesets/rule-suites${query}`, owner)).body;
 const setRuleset = (id: number, body: Record<string, unknown>) => must('PUT', `/orgs/acme/rulesets/${id}`, body);
@@ -56,7 +57,8 @@ test.before(async () => {
 	c.side = await commit('app', 'side', [c.one]);
 	c.merge = await commit('app', 'merge', [c.three, c.side]);
 	await must('POST', `${R}/git/refs`, { ref: 'refs/heads/main', sha: c.two });
-	for (const name of ['release/1', 'release/old-1', 'feature/x', 'linear']) await must('POST', `${R}/git/refs`, { ref: `refs/heads/${name}`, sha: c.one });
+	for (const name of ['release/1', 'release/old-1', 'feature/x', 'linear'])
+		await must('POST', `${R}/git/refs`, { ref: `refs/heads/${name}`, sha: c.one });
 	c.docs = await commit('docs', 'docs', []);
 	await must('POST', '/repos/acme/docs/git/refs', { ref: 'refs/heads/main', sha: c.docs });
 });
@@ -66,7 +68,10 @@ test('active – deletion and non_fast_forward on ~DEFAULT_BRANCH and release/* 
 	const ruleset = await must('POST', '/orgs/acme/rulesets', {
 		name: 'Guard',
 		enforcement: 'active',
-		conditions: { ref_name: { include: ['~DEFAULT_BRANCH', 'refs/heads/release/*'], exclude: ['refs/heads/release/old*'] }, repository_name: { include: ['~ALL'], exclude: [] } },
+		conditions: {
+			ref_name: { include: ['~DEFAULT_BRANCH', 'refs/heads/release/*'], exclude: ['refs/heads/release/old*'] },
+			repository_name: { include: ['~ALL'], exclude: [] },
+		},
 		rules: [{ type: 'deletion' }, { type: 'non_fast_forward' }],
 	});
 	guardId = ruleset.id;
@@ -90,7 +95,15 @@ test('active – deletion and non_fast_forward on ~DEFAULT_BRANCH and release/* 
 	assert.is(failed.length, 2, '~> both refusals left a failing rule suite');
 	const [deletion, force] = failed;
 	assert.equal(
-		{ ref: deletion.ref, before: deletion.before_sha, after: deletion.after_sha, actor: deletion.actor_name, repo: deletion.repository_name, result: deletion.result, evaluation: deletion.evaluation_result },
+		{
+			ref: deletion.ref,
+			before: deletion.before_sha,
+			after: deletion.after_sha,
+			actor: deletion.actor_name,
+			repo: deletion.repository_name,
+			result: deletion.result,
+			evaluation: deletion.evaluation_result,
+		},
 		{ ref: 'refs/heads/release/1', before: c.one, after: ZERO, actor: 'mike', repo: 'app', result: 'fail', evaluation: null },
 	);
 	assert.is(force.ref, 'refs/heads/main');
@@ -98,7 +111,13 @@ test('active – deletion and non_fast_forward on ~DEFAULT_BRANCH and release/* 
 	const detail = await s.get(`/orgs/acme/rulesets/rule-suites/${force.id}`, owner);
 	assert.is(detail.status, 200);
 	assert.equal(detail.body.rule_evaluations, [
-		{ rule_source: { type: 'ruleset', id: guardId, name: 'Guard' }, enforcement: 'active', result: 'fail', rule_type: 'non_fast_forward', details: 'Cannot force-push to this branch' },
+		{
+			rule_source: { type: 'ruleset', id: guardId, name: 'Guard' },
+			enforcement: 'active',
+			result: 'fail',
+			rule_type: 'non_fast_forward',
+			details: 'Cannot force-push to this branch',
+		},
 	]);
 	const passed = await suites('?rule_suite_result=pass');
 	assert.is(passed.length, 1, '~> the fast-forward passed and was recorded');
@@ -124,7 +143,10 @@ test('evaluate – the write goes through and the rule suite records the failure
 });
 
 test('bypass actors – organization admins, teams, repository roles pass with the result bypass', async () => {
-	await setRuleset(guardId, { enforcement: 'active', bypass_actors: [{ actor_id: null, actor_type: 'OrganizationAdmin', bypass_mode: 'always' }] });
+	await setRuleset(guardId, {
+		enforcement: 'active',
+		bypass_actors: [{ actor_id: null, actor_type: 'OrganizationAdmin', bypass_mode: 'always' }],
+	});
 	assert.is((await update('main', c.side)).status, 422, '~> mike is no organization admin');
 	const byOwner = await update('main', c.side, owner);
 	assert.is(byOwner.status, 200, byOwner.text);
@@ -164,40 +186,89 @@ test('~ALL, fnmatch exclusions and repository_name: creation restricted', async 
 	const ruleset = await must('POST', '/orgs/acme/rulesets', {
 		name: 'No new branches',
 		enforcement: 'active',
-		conditions: { ref_name: { include: ['~ALL'], exclude: ['refs/heads/dependabot/**'] }, repository_name: { include: ['ap*'], exclude: [] } },
+		conditions: {
+			ref_name: { include: ['~ALL'], exclude: ['refs/heads/dependabot/**'] },
+			repository_name: { include: ['ap*'], exclude: [] },
+		},
 		rules: [{ type: 'creation' }],
 	});
 	const created = await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/new', sha: c.one } });
 	assert.is(created.status, 422);
 	assert.is(created.body.message, violation('Cannot create ref due to creations being restricted.'));
-	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/dependabot/npm/lodash', sha: c.one } })).status, 201, '~> ** crosses slashes');
-	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/tags/v1', sha: c.one } })).status, 201, '~> a branch ruleset leaves tags alone');
-	assert.is((await s.request('POST', '/repos/acme/docs/git/refs', { token: pusher, body: { ref: 'refs/heads/new', sha: c.docs } })).status, 201, '~> docs is not named by ap*');
+	assert.is(
+		(await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/dependabot/npm/lodash', sha: c.one } })).status,
+		201,
+		'~> ** crosses slashes',
+	);
+	assert.is(
+		(await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/tags/v1', sha: c.one } })).status,
+		201,
+		'~> a branch ruleset leaves tags alone',
+	);
+	assert.is(
+		(await s.request('POST', '/repos/acme/docs/git/refs', { token: pusher, body: { ref: 'refs/heads/new', sha: c.docs } })).status,
+		201,
+		'~> docs is not named by ap*',
+	);
 
-	await setRuleset(ruleset.id, { conditions: { ref_name: { include: ['~ALL'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: ['docs'] } } });
-	assert.is((await s.request('POST', '/repos/acme/docs/git/refs', { token: pusher, body: { ref: 'refs/heads/newer', sha: c.docs } })).status, 201, '~> excluded by name');
+	await setRuleset(ruleset.id, {
+		conditions: { ref_name: { include: ['~ALL'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: ['docs'] } },
+	});
+	assert.is(
+		(await s.request('POST', '/repos/acme/docs/git/refs', { token: pusher, body: { ref: 'refs/heads/newer', sha: c.docs } })).status,
+		201,
+		'~> excluded by name',
+	);
 	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/newer', sha: c.one } })).status, 422);
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
 });
 
 test('repository_property conditions: custom properties (their default values) and system properties', async () => {
-	await must('PUT', '/orgs/acme/properties/schema/tier', { value_type: 'single_select', allowed_values: ['gold', 'silver'], default_value: 'gold', required: true });
+	await must('PUT', '/orgs/acme/properties/schema/tier', {
+		value_type: 'single_select',
+		allowed_values: ['gold', 'silver'],
+		default_value: 'gold',
+		required: true,
+	});
 	const ruleset = await must('POST', '/orgs/acme/rulesets', {
 		name: 'Gold',
 		enforcement: 'active',
-		conditions: { ref_name: { include: ['~ALL'], exclude: [] }, repository_property: { include: [{ name: 'tier', property_values: ['gold'] }], exclude: [] } },
+		conditions: {
+			ref_name: { include: ['~ALL'], exclude: [] },
+			repository_property: { include: [{ name: 'tier', property_values: ['gold'] }], exclude: [] },
+		},
 		rules: [{ type: 'creation' }],
 	});
-	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/gold', sha: c.one } })).status, 422, '~> tier gold applies');
-	await setRuleset(ruleset.id, { conditions: { ref_name: { include: ['~ALL'], exclude: [] }, repository_property: { include: [{ name: 'tier', property_values: ['silver'] }], exclude: [] } } });
-	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/silver', sha: c.one } })).status, 201, '~> tier silver does not');
+	assert.is(
+		(await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/gold', sha: c.one } })).status,
+		422,
+		'~> tier gold applies',
+	);
 	await setRuleset(ruleset.id, {
 		conditions: {
 			ref_name: { include: ['~ALL'], exclude: [] },
-			repository_property: { include: [{ name: 'tier', property_values: ['gold'] }], exclude: [{ name: 'visibility', property_values: ['public'], source: 'system' }] },
+			repository_property: { include: [{ name: 'tier', property_values: ['silver'] }], exclude: [] },
 		},
 	});
-	assert.is((await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/public', sha: c.one } })).status, 201, '~> public repositories excluded');
+	assert.is(
+		(await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/silver', sha: c.one } })).status,
+		201,
+		'~> tier silver does not',
+	);
+	await setRuleset(ruleset.id, {
+		conditions: {
+			ref_name: { include: ['~ALL'], exclude: [] },
+			repository_property: {
+				include: [{ name: 'tier', property_values: ['gold'] }],
+				exclude: [{ name: 'visibility', property_values: ['public'], source: 'system' }],
+			},
+		},
+	});
+	assert.is(
+		(await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/heads/public', sha: c.one } })).status,
+		201,
+		'~> public repositories excluded',
+	);
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
 });
 
@@ -221,11 +292,17 @@ test('history rules: linear history, commit message patterns, several violations
 		],
 	});
 	const both = await update('linear', c.merge, pusher, false);
-	assert.is(both.body.message, violation('This branch must not contain merge commits.', 'Commit message must not contain: side'), '~> one line per violation');
+	assert.is(
+		both.body.message,
+		violation('This branch must not contain merge commits.', 'Commit message must not contain: side'),
+		'~> one line per violation',
+	);
 	assert.is((await update('linear', c.three, pusher, false)).status, 200, '~> a linear history of allowed messages passes');
 	const [latest] = await suites('?ref=linear');
 	assert.equal(
-		(await s.get(`/orgs/acme/rulesets/rule-suites/${latest.id}`, owner)).body.rule_evaluations.map((e: { rule_type: string; result: string }) => `${e.rule_type} ${e.result}`),
+		(await s.get(`/orgs/acme/rulesets/rule-suites/${latest.id}`, owner)).body.rule_evaluations.map(
+			(e: { rule_type: string; result: string }) => `${e.rule_type} ${e.result}`,
+		),
 		['required_linear_history pass', 'commit_message_pattern pass'],
 	);
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
@@ -239,8 +316,20 @@ test('pull_request and required_status_checks: a direct push is refused, a pull 
 		enforcement: 'active',
 		conditions: { ref_name: { include: ['~DEFAULT_BRANCH'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: [] } },
 		rules: [
-			{ type: 'pull_request', parameters: { dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_approving_review_count: 0, required_review_thread_resolution: false } },
-			{ type: 'required_status_checks', parameters: { required_status_checks: [{ context: 'ci' }], strict_required_status_checks_policy: false } },
+			{
+				type: 'pull_request',
+				parameters: {
+					dismiss_stale_reviews_on_push: false,
+					require_code_owner_review: false,
+					require_last_push_approval: false,
+					required_approving_review_count: 0,
+					required_review_thread_resolution: false,
+				},
+			},
+			{
+				type: 'required_status_checks',
+				parameters: { required_status_checks: [{ context: 'ci' }], strict_required_status_checks_policy: false },
+			},
 		],
 	});
 	const direct = await update('main', c.four, pusher, false);
@@ -257,7 +346,11 @@ test('pull_request and required_status_checks: a direct push is refused, a pull 
 	const [latest] = await suites('?ref=main');
 	assert.is(latest.result, 'pass');
 	assert.is(latest.after_sha, merged.body.sha);
-	assert.is((await suites('?ref=main&rule_suite_result=fail')).length, failuresBefore + 1, '~> the refused merge left its rule suite too');
+	assert.is(
+		(await suites('?ref=main&rule_suite_result=fail')).length,
+		failuresBefore + 1,
+		'~> the refused merge left its rule suite too',
+	);
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
 });
 
@@ -267,7 +360,11 @@ test('tag rulesets: tag_name_pattern, update, deletion', async () => {
 		target: 'tag',
 		enforcement: 'active',
 		conditions: { ref_name: { include: ['~ALL'], exclude: [] }, repository_name: { include: ['app'], exclude: [] } },
-		rules: [{ type: 'update', parameters: { update_allows_fetch_and_merge: false } }, { type: 'deletion' }, { type: 'tag_name_pattern', parameters: { operator: 'regex', pattern: '^v\\d' } }],
+		rules: [
+			{ type: 'update', parameters: { update_allows_fetch_and_merge: false } },
+			{ type: 'deletion' },
+			{ type: 'tag_name_pattern', parameters: { operator: 'regex', pattern: '^v\\d' } },
+		],
 	});
 	const latest = await s.request('POST', `${R}/git/refs`, { token: pusher, body: { ref: 'refs/tags/latest', sha: c.one } });
 	assert.is(latest.status, 422);
@@ -278,7 +375,11 @@ test('tag rulesets: tag_name_pattern, update, deletion', async () => {
 	const removed = await s.request('DELETE', `${R}/git/refs/tags/v2`, { token: pusher });
 	assert.is(removed.status, 422);
 	assert.is(removed.body.message, violation('Cannot delete this tag'));
-	assert.is((await s.request('PATCH', `${R}/git/refs/heads/linear`, { token: pusher, body: { sha: c.merge, force: true } })).status, 200, '~> a tag ruleset leaves branches alone');
+	assert.is(
+		(await s.request('PATCH', `${R}/git/refs/heads/linear`, { token: pusher, body: { sha: c.merge, force: true } })).status,
+		200,
+		'~> a tag ruleset leaves branches alone',
+	);
 	await must('DELETE', `/orgs/acme/rulesets/${ruleset.id}`);
 });
 

@@ -16,7 +16,10 @@ let member: string;
 let outsider: string;
 let teamId: number;
 
-const CONDITIONS = { ref_name: { include: ['~DEFAULT_BRANCH', 'refs/heads/release/*'], exclude: [] }, repository_name: { include: ['~ALL'], exclude: [] } };
+const CONDITIONS = {
+	ref_name: { include: ['~DEFAULT_BRANCH', 'refs/heads/release/*'], exclude: [] },
+	repository_name: { include: ['~ALL'], exclude: [] },
+};
 
 test.before(async () => {
 	s = await startServer();
@@ -50,8 +53,20 @@ test('create – 201 with GitHub’s ruleset shape and Location', async () => {
 			{ type: 'deletion' },
 			{ type: 'non_fast_forward' },
 			{ type: 'update', parameters: { update_allows_fetch_and_merge: true } },
-			{ type: 'pull_request', parameters: { dismiss_stale_reviews_on_push: true, require_code_owner_review: false, require_last_push_approval: false, required_approving_review_count: 1, required_review_thread_resolution: false } },
-			{ type: 'required_status_checks', parameters: { required_status_checks: [{ context: 'ci' }], strict_required_status_checks_policy: false } },
+			{
+				type: 'pull_request',
+				parameters: {
+					dismiss_stale_reviews_on_push: true,
+					require_code_owner_review: false,
+					require_last_push_approval: false,
+					required_approving_review_count: 1,
+					required_review_thread_resolution: false,
+				},
+			},
+			{
+				type: 'required_status_checks',
+				parameters: { required_status_checks: [{ context: 'ci' }], strict_required_status_checks_policy: false },
+			},
 			{ type: 'commit_message_pattern', parameters: { operator: 'regex', pattern: '^[A-Z]', negate: false, name: 'Capitalised' } },
 		],
 	});
@@ -69,7 +84,10 @@ test('create – 201 with GitHub’s ruleset shape and Location', async () => {
 	]);
 	assert.equal(body.conditions, CONDITIONS);
 	assert.is(body.rules.length, 6);
-	assert.equal(body.rules[5], { type: 'commit_message_pattern', parameters: { operator: 'regex', pattern: '^[A-Z]', negate: false, name: 'Capitalised' } });
+	assert.equal(body.rules[5], {
+		type: 'commit_message_pattern',
+		parameters: { operator: 'regex', pattern: '^[A-Z]', negate: false, name: 'Capitalised' },
+	});
 	assert.type(body.node_id, 'string');
 	assert.is(body._links.self.href, `${s.api}/orgs/acme/rulesets/${body.id}`);
 	assert.is(body._links.html.href, `${s.origin}/organizations/acme/settings/rules/${body.id}`);
@@ -82,16 +100,36 @@ test('create – 201 with GitHub’s ruleset shape and Location', async () => {
 });
 
 test('list – summaries, the targets filter, pagination', async () => {
-	const tag = await create({ name: 'Tags', target: 'tag', enforcement: 'evaluate', conditions: { ref_name: { include: ['~ALL'] }, repository_id: { repository_ids: [] } }, rules: [{ type: 'deletion' }] });
+	const tag = await create({
+		name: 'Tags',
+		target: 'tag',
+		enforcement: 'evaluate',
+		conditions: { ref_name: { include: ['~ALL'] }, repository_id: { repository_ids: [] } },
+		rules: [{ type: 'deletion' }],
+	});
 	assert.is(tag.status, 201, tag.text);
 	const list = await s.get('/orgs/acme/rulesets', owner);
 	assert.is(list.status, 200);
-	assert.equal(list.body.map((r: { name: string }) => r.name), ['Protect main', 'Tags']);
-	assert.equal(Object.keys(list.body[0]).sort(), ['_links', 'created_at', 'enforcement', 'id', 'name', 'node_id', 'source', 'source_type', 'target', 'updated_at'], '~> the list shows no rules or conditions');
+	assert.equal(
+		list.body.map((r: { name: string }) => r.name),
+		['Protect main', 'Tags'],
+	);
+	assert.equal(
+		Object.keys(list.body[0]).sort(),
+		['_links', 'created_at', 'enforcement', 'id', 'name', 'node_id', 'source', 'source_type', 'target', 'updated_at'],
+		'~> the list shows no rules or conditions',
+	);
 	const tags = await s.get('/orgs/acme/rulesets?targets=tag,push', owner);
-	assert.equal(tags.body.map((r: { name: string }) => r.name), ['Tags'], '~> targets filters');
+	assert.equal(
+		tags.body.map((r: { name: string }) => r.name),
+		['Tags'],
+		'~> targets filters',
+	);
 	const paged = await s.get('/orgs/acme/rulesets?per_page=1&page=2', owner);
-	assert.equal(paged.body.map((r: { name: string }) => r.name), ['Tags']);
+	assert.equal(
+		paged.body.map((r: { name: string }) => r.name),
+		['Tags'],
+	);
 	assert.ok(paged.headers.get('link')?.includes('rel="first"'), '~> Link header');
 });
 
@@ -99,30 +137,95 @@ test('validation – 422 for unknown rule types, bad parameters, conditions and 
 	const base = { name: 'Bad', enforcement: 'active', conditions: CONDITIONS };
 	const cases: Array<[string, Record<string, unknown>, string]> = [
 		['unknown rule type', { ...base, rules: [{ type: 'no_such_rule' }] }, 'rules.0.type'],
-		['pattern without operator', { ...base, rules: [{ type: 'commit_message_pattern', parameters: { pattern: 'x' } }] }, 'rules.0.parameters.operator'],
-		['invalid regex', { ...base, rules: [{ type: 'branch_name_pattern', parameters: { operator: 'regex', pattern: '(' } }] }, 'rules.0.parameters'],
-		['update without its parameter', { ...base, rules: [{ type: 'update', parameters: {} }] }, 'rules.0.parameters.update_allows_fetch_and_merge'],
-		['review count over 10', { ...base, rules: [{ type: 'pull_request', parameters: { dismiss_stale_reviews_on_push: true, require_code_owner_review: false, require_last_push_approval: false, required_approving_review_count: 11, required_review_thread_resolution: false } }] }, 'rules.0.parameters.required_approving_review_count'],
-		['max_file_size 0 on a push ruleset', { ...base, target: 'push', conditions: { repository_name: { include: ['~ALL'] } }, rules: [{ type: 'max_file_size', parameters: { max_file_size: 0 } }] }, 'rules.0.parameters.max_file_size'],
-		['push rule on a branch ruleset', { ...base, rules: [{ type: 'max_file_path_length', parameters: { max_file_path_length: 100 } }] }, 'rules.0.type'],
-		['tag_name_pattern on a branch ruleset', { ...base, rules: [{ type: 'tag_name_pattern', parameters: { operator: 'contains', pattern: 'v' } }] }, 'rules.0.type'],
+		[
+			'pattern without operator',
+			{ ...base, rules: [{ type: 'commit_message_pattern', parameters: { pattern: 'x' } }] },
+			'rules.0.parameters.operator',
+		],
+		[
+			'invalid regex',
+			{ ...base, rules: [{ type: 'branch_name_pattern', parameters: { operator: 'regex', pattern: '(' } }] },
+			'rules.0.parameters',
+		],
+		[
+			'update without its parameter',
+			{ ...base, rules: [{ type: 'update', parameters: {} }] },
+			'rules.0.parameters.update_allows_fetch_and_merge',
+		],
+		[
+			'review count over 10',
+			{
+				...base,
+				rules: [
+					{
+						type: 'pull_request',
+						parameters: {
+							dismiss_stale_reviews_on_push: true,
+							require_code_owner_review: false,
+							require_last_push_approval: false,
+							required_approving_review_count: 11,
+							required_review_thread_resolution: false,
+						},
+					},
+				],
+			},
+			'rules.0.parameters.required_approving_review_count',
+		],
+		[
+			'max_file_size 0 on a push ruleset',
+			{
+				...base,
+				target: 'push',
+				conditions: { repository_name: { include: ['~ALL'] } },
+				rules: [{ type: 'max_file_size', parameters: { max_file_size: 0 } }],
+			},
+			'rules.0.parameters.max_file_size',
+		],
+		[
+			'push rule on a branch ruleset',
+			{ ...base, rules: [{ type: 'max_file_path_length', parameters: { max_file_path_length: 100 } }] },
+			'rules.0.type',
+		],
+		[
+			'tag_name_pattern on a branch ruleset',
+			{ ...base, rules: [{ type: 'tag_name_pattern', parameters: { operator: 'contains', pattern: 'v' } }] },
+			'rules.0.type',
+		],
 		['a rule type twice', { ...base, rules: [{ type: 'deletion' }, { type: 'deletion' }] }, 'rules.1.type'],
-		['two repository conditions', { ...base, conditions: { ...CONDITIONS, repository_id: { repository_ids: [1] } }, rules: [] }, 'conditions'],
-		['no ref_name on a branch ruleset', { ...base, conditions: { repository_name: { include: ['~ALL'] } }, rules: [] }, 'conditions.ref_name'],
+		[
+			'two repository conditions',
+			{ ...base, conditions: { ...CONDITIONS, repository_id: { repository_ids: [1] } }, rules: [] },
+			'conditions',
+		],
+		[
+			'no ref_name on a branch ruleset',
+			{ ...base, conditions: { repository_name: { include: ['~ALL'] } }, rules: [] },
+			'conditions.ref_name',
+		],
 		['unknown enforcement', { ...base, enforcement: 'sometimes', rules: [] }, 'enforcement'],
 		['missing enforcement', { name: 'Bad', rules: [] }, 'enforcement'],
 		['unknown actor type', { ...base, bypass_actors: [{ actor_id: 1, actor_type: 'User' }], rules: [] }, 'bypass_actors.0.actor_type'],
 		['team of no one', { ...base, bypass_actors: [{ actor_id: 999999, actor_type: 'Team' }], rules: [] }, 'bypass_actors.0.actor_id'],
 		['team without actor_id', { ...base, bypass_actors: [{ actor_type: 'Team' }], rules: [] }, 'bypass_actors.0'],
-		['enterprise owners of an organization in no enterprise', { ...base, bypass_actors: [{ actor_type: 'EnterpriseOwner' }], rules: [] }, 'bypass_actors.0.actor_id'],
-		['unknown repository role', { ...base, bypass_actors: [{ actor_id: 42, actor_type: 'RepositoryRole' }], rules: [] }, 'bypass_actors.0.actor_id'],
+		[
+			'enterprise owners of an organization in no enterprise',
+			{ ...base, bypass_actors: [{ actor_type: 'EnterpriseOwner' }], rules: [] },
+			'bypass_actors.0.actor_id',
+		],
+		[
+			'unknown repository role',
+			{ ...base, bypass_actors: [{ actor_id: 42, actor_type: 'RepositoryRole' }], rules: [] },
+			'bypass_actors.0.actor_id',
+		],
 	];
 	for (const [what, body, field] of cases) {
 		const res = await create(body);
 		assert.is(res.status, 422, `~> ${what}: ${res.text}`);
 		assert.is(res.body.message, 'Validation Failed');
 		assert.ok(
-			res.body.errors.some((e: { field: string }) => e.field === field || e.field.startsWith(`${field}.`) || field.startsWith(e.field)),
+			res.body.errors.some(
+				(e: { field: string }) => e.field === field || e.field.startsWith(`${field}.`) || field.startsWith(e.field),
+			),
 			`~> ${what} names ${field}: ${JSON.stringify(res.body.errors)}`,
 		);
 	}
@@ -137,13 +240,19 @@ test('update and history – every change is a version with its state', async ()
 	const created = await create({ name: 'Versioned', enforcement: 'evaluate', conditions: CONDITIONS, rules: [{ type: 'deletion' }] });
 	const id = created.body.id;
 	s.clock.advance(60_000);
-	const updated = await s.request('PUT', `/orgs/acme/rulesets/${id}`, { token: owner, body: { name: 'Versioned (active)', enforcement: 'active' } });
+	const updated = await s.request('PUT', `/orgs/acme/rulesets/${id}`, {
+		token: owner,
+		body: { name: 'Versioned (active)', enforcement: 'active' },
+	});
 	assert.is(updated.status, 200, updated.text);
 	assert.is(updated.body.name, 'Versioned (active)');
 	assert.is(updated.body.enforcement, 'active');
 	assert.equal(updated.body.rules, [{ type: 'deletion' }], '~> fields not given stay');
 	assert.is.not(updated.body.updated_at, created.body.updated_at);
-	const bad = await s.request('PUT', `/orgs/acme/rulesets/${id}`, { token: owner, body: { rules: [{ type: 'deletion', parameters: 5 }, { type: 'creation' }, { type: 'bogus' }] } });
+	const bad = await s.request('PUT', `/orgs/acme/rulesets/${id}`, {
+		token: owner,
+		body: { rules: [{ type: 'deletion', parameters: 5 }, { type: 'creation' }, { type: 'bogus' }] },
+	});
 	assert.is(bad.status, 422, '~> PUT validates as POST does');
 
 	const history = await s.get(`/orgs/acme/rulesets/${id}/history`, owner);
@@ -159,7 +268,13 @@ test('update and history – every change is a version with its state', async ()
 	assert.is(version.body.state.name, 'Versioned', '~> the version keeps the state it had');
 	assert.is(version.body.state.enforcement, 'evaluate');
 
-	for (const path of [`/orgs/acme/rulesets/${id}/history/999999`, `/orgs/acme/rulesets/${id}/history/x`, '/orgs/acme/rulesets/999999', '/orgs/acme/rulesets/abc', '/orgs/acme/rulesets/999999/history']) {
+	for (const path of [
+		`/orgs/acme/rulesets/${id}/history/999999`,
+		`/orgs/acme/rulesets/${id}/history/x`,
+		'/orgs/acme/rulesets/999999',
+		'/orgs/acme/rulesets/abc',
+		'/orgs/acme/rulesets/999999/history',
+	]) {
 		assert.is((await s.get(path, owner)).status, 404, `~> ${path} is 404`);
 	}
 	assert.is((await s.request('PUT', '/orgs/acme/rulesets/999999', { token: owner, body: { name: 'x' } })).status, 404);
@@ -172,7 +287,10 @@ test('update and history – every change is a version with its state', async ()
 });
 
 test('events – repository_ruleset created, edited, deleted reach an organization hook', async () => {
-	const hook = await s.request('POST', '/orgs/acme/hooks', { token: owner, body: { name: 'web', config: { url: 'https://hooks.example.com/r' }, events: ['repository_ruleset'] } });
+	const hook = await s.request('POST', '/orgs/acme/hooks', {
+		token: owner,
+		body: { name: 'web', config: { url: 'https://hooks.example.com/r' }, events: ['repository_ruleset'] },
+	});
 	assert.is(hook.status, 201, hook.text);
 	const created = await create({ name: 'Hooked', enforcement: 'disabled', conditions: CONDITIONS });
 	await s.request('PUT', `/orgs/acme/rulesets/${created.body.id}`, { token: owner, body: { enforcement: 'evaluate' } });
@@ -197,7 +315,13 @@ test('events – repository_ruleset created, edited, deleted reach an organizati
 
 test('access – owners 2xx, members 403, outsiders 404, anonymous 401', async () => {
 	const [first] = (await s.get('/orgs/acme/rulesets', owner)).body;
-	const paths = ['/orgs/acme/rulesets', `/orgs/acme/rulesets/${first.id}`, `/orgs/acme/rulesets/${first.id}/history`, '/orgs/acme/rulesets/rule-suites', '/orgs/acme/bypass-requests/push-rules'];
+	const paths = [
+		'/orgs/acme/rulesets',
+		`/orgs/acme/rulesets/${first.id}`,
+		`/orgs/acme/rulesets/${first.id}/history`,
+		'/orgs/acme/rulesets/rule-suites',
+		'/orgs/acme/bypass-requests/push-rules',
+	];
 	for (const path of paths) {
 		assert.is((await s.get(path, owner)).status, 200, `~> owner reads ${path}`);
 		const byMember = await s.get(path, member);
@@ -269,7 +393,11 @@ test('repository level – the organization’s rulesets that apply, rules of a 
 	assert.ok(rules.body.every((r: { ruleset_id: number }) => r.ruleset_id === protect.id || r.ruleset_id !== undefined));
 	assert.ok(rules.body.length >= 6);
 	assert.equal((await s.get('/repos/acme/app/rules/branches/feature', member)).body, [], '~> no rule for an unmatched branch');
-	assert.is((await s.get('/repos/acme/app/rules/branches/release%2F2.0', member)).body.length, rules.body.length, '~> release/* matches (the slash encoded); the branch need not exist');
+	assert.is(
+		(await s.get('/repos/acme/app/rules/branches/release%2F2.0', member)).body.length,
+		rules.body.length,
+		'~> release/* matches (the slash encoded); the branch need not exist',
+	);
 	assert.ok((await s.get('/repos/acme/app/rules/branches/main')).status === 200, '~> a public repository: anonymous reads');
 	assert.is((await s.get('/repos/acme/vault/rulesets', outsider)).status, 404, '~> a private repository is hidden');
 	assert.is((await s.get('/repos/acme/vault/rules/branches/main', outsider)).status, 404);
@@ -293,7 +421,12 @@ test('push-rule bypass requests – the stored ones, with GitHub’s filters', a
 			resource_identifier: 'a'.repeat(40),
 			status,
 			requester_comment: null,
-			responses: status === 'denied' ? JSON.stringify([{ id: 1, reviewer: { actor_id: 1, actor_name: 'olivia' }, status: 'denied', created_at: isoSeconds(now) }]) : '[]',
+			responses:
+				status === 'denied'
+					? JSON.stringify([
+							{ id: 1, reviewer: { actor_id: 1, actor_name: 'olivia' }, status: 'denied', created_at: isoSeconds(now) },
+						])
+					: '[]',
 			expires_at: isoSeconds(now + 7 * 86400_000),
 			created_at: isoSeconds(now),
 		});

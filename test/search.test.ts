@@ -38,14 +38,23 @@ test.before(async () => {
 	await repo('/user/repos', nora, { name: 'notes', description: 'Un café noir, s’il vous plaît' });
 	const fork = await s.request('POST', '/repos/acme/rocket-launcher/forks', { token: nora, body: {} });
 	assert.is(fork.status, 202, '~> forked');
-	s.app.db.prepare("UPDATE repositories SET language = 'TypeScript', topics = '[\"space\",\"cli\"]', stargazers_count = 5, created_at = '2025-06-01T00:00:00Z' WHERE name = 'rocket-launcher' AND fork_parent_id IS NULL").run();
+	s.app.db
+		.prepare(
+			"UPDATE repositories SET language = 'TypeScript', topics = '[\"space\",\"cli\"]', stargazers_count = 5, created_at = '2025-06-01T00:00:00Z' WHERE name = 'rocket-launcher' AND fork_parent_id IS NULL",
+		)
+		.run();
 	s.app.db.prepare("UPDATE repositories SET stargazers_count = 2 WHERE name = 'notes'").run();
 	const issue = async (repoPath: string, token: string, body: Record<string, unknown>) => {
 		const res = await s.request('POST', `/repos/${repoPath}/issues`, { token, body });
 		assert.is(res.status, 201, `~> issue ${body.title} created`);
 		return res.body;
 	};
-	await issue('acme/rocket-launcher', olivia, { title: 'Engine explodes on launch', body: 'The booster fails, @mike please look', labels: ['bug', 'help wanted'], assignees: ['mike'] });
+	await issue('acme/rocket-launcher', olivia, {
+		title: 'Engine explodes on launch',
+		body: 'The booster fails, @mike please look',
+		labels: ['bug', 'help wanted'],
+		assignees: ['mike'],
+	});
 	await issue('acme/rocket-launcher', nora, { title: 'Add a countdown', body: 'Ten, nine, eight' });
 	const closed = await issue('acme/rocket-launcher', olivia, { title: 'Fuel gauge wrong', labels: ['bug'] });
 	await s.request('PATCH', `/repos/acme/rocket-launcher/issues/${closed.number}`, { token: olivia, body: { state: 'closed' } });
@@ -59,7 +68,11 @@ const names = (res: { body: any }) => res.body.items.map((item: any) => item.ful
 test('repositories – free text over name and description, diacritics ignored, the last word as a prefix; shape and score', async () => {
 	const res = await search('repositories', 'rocket', olivia);
 	assert.is(res.status, 200);
-	assert.equal(names(res).sort(), ['acme/rocket-launcher', 'acme/vault'], '~> name and description match; the fork is left out by default');
+	assert.equal(
+		names(res).sort(),
+		['acme/rocket-launcher', 'acme/vault'],
+		'~> name and description match; the fork is left out by default',
+	);
 	assert.is(res.body.total_count, 2);
 	assert.is(res.body.incomplete_results, false);
 	const item = res.body.items.find((i: any) => i.name === 'rocket-launcher');
@@ -79,11 +92,23 @@ test('repositories – private ones only for callers who can read them; total_co
 	assert.is(anon.body.total_count, 1);
 	assert.not.ok('permissions' in anon.body.items[0], '~> no permissions for anonymous callers');
 	assert.equal(names(await search('repositories', 'rocket', nora)), ['acme/rocket-launcher'], '~> an outsider: public only');
-	assert.equal(names(await search('repositories', 'rocket', mike)).sort(), ['acme/rocket-launcher', 'acme/vault'], '~> a member reads it');
+	assert.equal(
+		names(await search('repositories', 'rocket', mike)).sort(),
+		['acme/rocket-launcher', 'acme/vault'],
+		'~> a member reads it',
+	);
 	const noRepoScope = s.token('mike', { scopes: ['public_repo'] });
-	assert.equal(names(await search('repositories', 'rocket', noRepoScope)), ['acme/rocket-launcher'], '~> a classic token without repo: public only');
+	assert.equal(
+		names(await search('repositories', 'rocket', noRepoScope)),
+		['acme/rocket-launcher'],
+		'~> a classic token without repo: public only',
+	);
 	const otherOwner = s.token('mike', { kind: 'fine-grained', permissions: { metadata: 'read' } });
-	assert.equal(names(await search('repositories', 'rocket', otherOwner)), ['acme/rocket-launcher'], '~> a fine-grained token of another owner: public only');
+	assert.equal(
+		names(await search('repositories', 'rocket', otherOwner)),
+		['acme/rocket-launcher'],
+		'~> a fine-grained token of another owner: public only',
+	);
 	const acmeToken = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { metadata: 'read' } });
 	assert.is((await search('repositories', 'rocket', acmeToken)).body.total_count, 2, '~> a fine-grained token for acme reads it');
 	const repo = await search('repositories', 'repo:acme/vault', nora);
@@ -92,14 +117,26 @@ test('repositories – private ones only for callers who can read them; total_co
 });
 
 test('repositories – qualifiers and sorting', async () => {
-	assert.equal(names(await search('repositories', 'user:nora fork:true', nora)).sort(), ['nora/notes', 'nora/rocket-launcher'], '~> user: and fork:true');
+	assert.equal(
+		names(await search('repositories', 'user:nora fork:true', nora)).sort(),
+		['nora/notes', 'nora/rocket-launcher'],
+		'~> user: and fork:true',
+	);
 	assert.equal(names(await search('repositories', 'fork:only', nora)), ['nora/rocket-launcher'], '~> fork:only');
 	assert.equal(names(await search('repositories', 'org:acme is:private', olivia)), ['acme/vault'], '~> org: and is:private');
-	assert.equal(names(await search('repositories', 'language:typescript topic:space', nora)), ['acme/rocket-launcher'], '~> language: and topic:');
+	assert.equal(
+		names(await search('repositories', 'language:typescript topic:space', nora)),
+		['acme/rocket-launcher'],
+		'~> language: and topic:',
+	);
 	assert.equal(names(await search('repositories', 'stars:>=3', nora)), ['acme/rocket-launcher'], '~> stars: range');
 	assert.equal(names(await search('repositories', 'stars:1..3', nora)), ['nora/notes'], '~> stars: a..b');
 	assert.equal(names(await search('repositories', 'created:<2026-01-01', nora)), ['acme/rocket-launcher'], '~> created: before a date');
-	assert.equal(names(await search('repositories', 'archived:false -user:acme', nora)), ['nora/notes'], '~> archived: and a negated qualifier');
+	assert.equal(
+		names(await search('repositories', 'archived:false -user:acme', nora)),
+		['nora/notes'],
+		'~> archived: and a negated qualifier',
+	);
 	const sorted = await search('repositories', 'is:public', nora, '&sort=stars&order=asc');
 	assert.equal(names(sorted), ['nora/notes', 'acme/rocket-launcher'], '~> sort=stars&order=asc');
 	assert.is((await search('repositories', 'user:nobody-here', nora)).status, 422, '~> user: naming nobody: 422');
@@ -107,7 +144,10 @@ test('repositories – qualifiers and sorting', async () => {
 });
 
 test('repositories – renames and new descriptions are searchable at once (FTS triggers)', async () => {
-	const patch = await s.request('PATCH', '/repos/nora/notes', { token: nora, body: { name: 'journal', description: 'Daily zeppelin logbook' } });
+	const patch = await s.request('PATCH', '/repos/nora/notes', {
+		token: nora,
+		body: { name: 'journal', description: 'Daily zeppelin logbook' },
+	});
 	assert.is(patch.status, 200);
 	assert.equal(names(await search('repositories', 'zeppelin', nora)), ['nora/journal'], '~> the new description is indexed');
 	assert.is((await search('repositories', 'cafe', nora)).body.total_count, 0, '~> the old one is gone');
@@ -124,7 +164,11 @@ test('issues – text, state, type, labels (quoted too), author, assignee, menti
 	assert.is(item.repository_url, `${s.api}/repos/acme/rocket-launcher`, '~> the issue shape of the list routes');
 	assert.equal(item.labels.map((l: any) => l.name).sort(), ['bug', 'help wanted']);
 	assert.equal(names(await search('issues', 'repo:acme/rocket-launcher is:closed', nora)), ['Fuel gauge wrong'], '~> is:closed');
-	assert.is((await search('issues', 'repo:acme/rocket-launcher state:open is:issue', nora)).body.total_count, 2, '~> state:open, is:issue');
+	assert.is(
+		(await search('issues', 'repo:acme/rocket-launcher state:open is:issue', nora)).body.total_count,
+		2,
+		'~> state:open, is:issue',
+	);
 	assert.is((await search('issues', 'is:pr', nora)).body.total_count, 0, '~> no pull requests');
 	assert.equal(names(await search('issues', 'label:"help wanted"', nora)), ['Engine explodes on launch'], '~> a quoted label');
 	assert.is((await search('issues', 'label:bug', nora)).body.total_count, 2, '~> label:');
@@ -139,7 +183,11 @@ test('issues – text, state, type, labels (quoted too), author, assignee, menti
 	assert.is((await search('issues', 'created:>=2026-11-22 repo:acme/rocket-launcher', nora)).body.total_count, 3, '~> created:>=');
 	assert.is((await search('issues', 'created:<2026-11-22', nora)).body.total_count, 0, '~> created:<');
 	assert.is((await search('issues', 'closed:2026-11-01..2026-12-31', nora)).body.total_count, 1, '~> closed: a..b');
-	assert.is((await search('issues', 'updated:<=2026-11-22T12:00:00Z repo:acme/rocket-launcher', nora)).body.total_count, 3, '~> updated: with a time');
+	assert.is(
+		(await search('issues', 'updated:<=2026-11-22T12:00:00Z repo:acme/rocket-launcher', nora)).body.total_count,
+		3,
+		'~> updated: with a time',
+	);
 	assert.equal(names(await search('issues', 'countdown in:title', nora)), ['Add a countdown'], '~> in:title');
 	assert.is((await search('issues', 'booster in:title', nora)).body.total_count, 0, '~> in:title leaves the body out');
 	const sorted = await search('issues', 'repo:acme/rocket-launcher', nora, '&sort=created&order=asc');
@@ -147,14 +195,27 @@ test('issues – text, state, type, labels (quoted too), author, assignee, menti
 });
 
 test('issues – comments are searched too (in:comments), kept by triggers; in:title,body leaves them out; own text ranks first', async () => {
-	const comment = await s.request('POST', '/repos/acme/rocket-launcher/issues/2/comments', { token: nora, body: { body: 'What about a gyroscope?' } });
+	const comment = await s.request('POST', '/repos/acme/rocket-launcher/issues/2/comments', {
+		token: nora,
+		body: { body: 'What about a gyroscope?' },
+	});
 	assert.is(comment.status, 201);
 	assert.equal(names(await search('issues', 'gyroscope', nora)), ['Add a countdown'], '~> found by its comment');
 	assert.equal(names(await search('issues', 'gyroscope in:comments', nora)), ['Add a countdown'], '~> in:comments');
 	assert.is((await search('issues', 'gyroscope in:title,body', nora)).body.total_count, 0, '~> in:title,body leaves comments out');
-	await s.request('POST', '/repos/acme/rocket-launcher/issues/1/comments', { token: nora, body: { body: 'Maybe the countdown is too short' } });
-	assert.equal(names(await search('issues', 'countdown', nora)), ['Add a countdown', 'Engine explodes on launch'], '~> the issue whose own text matches first');
-	await s.request('PATCH', `/repos/acme/rocket-launcher/issues/comments/${comment.body.id}`, { token: nora, body: { body: 'What about a compass?' } });
+	await s.request('POST', '/repos/acme/rocket-launcher/issues/1/comments', {
+		token: nora,
+		body: { body: 'Maybe the countdown is too short' },
+	});
+	assert.equal(
+		names(await search('issues', 'countdown', nora)),
+		['Add a countdown', 'Engine explodes on launch'],
+		'~> the issue whose own text matches first',
+	);
+	await s.request('PATCH', `/repos/acme/rocket-launcher/issues/comments/${comment.body.id}`, {
+		token: nora,
+		body: { body: 'What about a compass?' },
+	});
 	assert.is((await search('issues', 'gyroscope', nora)).body.total_count, 0, '~> an edited comment is indexed again');
 	assert.is((await search('issues', 'compass', nora)).body.total_count, 1);
 	await s.request('DELETE', `/repos/acme/rocket-launcher/issues/comments/${comment.body.id}`, { token: nora });
@@ -168,7 +229,11 @@ test('issues – private repositories’ issues only for callers who can read th
 	assert.is(member.body.total_count, 2, '~> a member: the private one too');
 	assert.ok(names(member).includes('Rocket launch codes'));
 	const noIssues = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { metadata: 'read' } });
-	assert.is((await search('issues', 'launch', noIssues)).body.total_count, 1, '~> a fine-grained token without Issues: public issues only');
+	assert.is(
+		(await search('issues', 'launch', noIssues)).body.total_count,
+		1,
+		'~> a fine-grained token without Issues: public issues only',
+	);
 	const withIssues = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { issues: 'read' } });
 	assert.is((await search('issues', 'launch', withIssues)).body.total_count, 2, '~> with Issues (read): the private one too');
 	assert.is((await search('issues', 'repo:acme/vault', nora)).status, 422, '~> repo: naming a hidden repository: 422');
@@ -197,12 +262,31 @@ test('text-match media type – text_matches with fragments and match indices', 
 	const repos = await s.get('/search/repositories?q=launch', nora, TEXT_MATCH);
 	assert.is(repos.status, 200);
 	const [item] = repos.body.items;
-	assert.equal(item.text_matches, [
-		{ object_url: item.url, object_type: 'Repository', property: 'name', fragment: 'rocket-launcher', matches: [{ text: 'launcher', indices: [7, 15] }] },
-		{ object_url: item.url, object_type: 'Repository', property: 'description', fragment: 'Launches rockets to the moon', matches: [{ text: 'Launches', indices: [0, 8] }] },
-	], '~> each property with its matches; the last word as a prefix');
+	assert.equal(
+		item.text_matches,
+		[
+			{
+				object_url: item.url,
+				object_type: 'Repository',
+				property: 'name',
+				fragment: 'rocket-launcher',
+				matches: [{ text: 'launcher', indices: [7, 15] }],
+			},
+			{
+				object_url: item.url,
+				object_type: 'Repository',
+				property: 'description',
+				fragment: 'Launches rockets to the moon',
+				matches: [{ text: 'Launches', indices: [0, 8] }],
+			},
+		],
+		'~> each property with its matches; the last word as a prefix',
+	);
 	const issues = await s.get('/search/issues?q=booster', nora, TEXT_MATCH);
-	assert.equal(issues.body.items[0].text_matches.map((m: any) => [m.object_type, m.property, m.matches[0].text]), [['Issue', 'body', 'booster']]);
+	assert.equal(
+		issues.body.items[0].text_matches.map((m: any) => [m.object_type, m.property, m.matches[0].text]),
+		[['Issue', 'body', 'booster']],
+	);
 	const users = await s.get('/search/users?q=mik', nora, TEXT_MATCH);
 	assert.equal(users.body.items[0].text_matches[0].matches, [{ text: 'mike', indices: [0, 4] }]);
 	assert.not.ok('text_matches' in (await search('repositories', 'launch', nora)).body.items[0], '~> only with the media type');

@@ -46,18 +46,41 @@ test('before: a member reads no alerts of a private repository he has no role in
 test('PUT names a team; GET lists it as team-simple; who may call', async () => {
 	assert.is((await s.request('PUT', `${M}/teams/sec`, { token: member })).status, 403, '~> a member may not');
 	assert.is((await s.request('PUT', `${M}/teams/sec`, { token: outsider })).status, 404, '~> an outsider sees no team');
-	assert.is((await s.request('PUT', `${M}/teams/ghosts`, { token: member })).status, 404, '~> a secret team is not confirmed to a member');
+	assert.is(
+		(await s.request('PUT', `${M}/teams/ghosts`, { token: member })).status,
+		404,
+		'~> a secret team is not confirmed to a member',
+	);
 	assert.is((await s.request('PUT', `${M}/teams/nobody`, { token: owner })).status, 404, '~> no such team');
 	const read = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { organization_administration: 'read' } });
-	assert.is((await s.request('PUT', `${M}/teams/sec`, { token: read })).status, 403, '~> organization_administration read does not change');
+	assert.is(
+		(await s.request('PUT', `${M}/teams/sec`, { token: read })).status,
+		403,
+		'~> organization_administration read does not change',
+	);
 	const res = await s.request('PUT', `${M}/teams/sec`, { token: owner });
 	assert.is(res.status, 204, '~> 204 No Content');
 	assert.is((await s.request('PUT', `${M}/teams/sec`, { token: owner })).status, 204, '~> again: still 204');
 	const list = await s.get(M, read);
 	assert.is(list.status, 200, '~> organization_administration read lists');
 	assert.is(list.headers.get('x-accepted-service-permissions'), 'organization_administration=read');
-	assert.equal(list.body.map((t: any) => t.slug), ['sec']);
-	for (const key of ['id', 'node_id', 'url', 'members_url', 'name', 'description', 'permission', 'privacy', 'html_url', 'repositories_url', 'slug']) {
+	assert.equal(
+		list.body.map((t: any) => t.slug),
+		['sec'],
+	);
+	for (const key of [
+		'id',
+		'node_id',
+		'url',
+		'members_url',
+		'name',
+		'description',
+		'permission',
+		'privacy',
+		'html_url',
+		'repositories_url',
+		'slug',
+	]) {
 		assert.ok(key in list.body[0], `~> team-simple has ${key}`);
 	}
 	assert.is((await s.get(M, member)).status, 403, '~> members may not list');
@@ -70,11 +93,24 @@ test('a security manager reads the alerts and dismissal requests of every reposi
 	const alerts = await s.get('/repos/acme/vault/dependabot/alerts', manager);
 	assert.is(alerts.status, 200, '~> the security manager reads alerts of a repository he has no role in');
 	assert.is((await s.get('/repos/acme/vault/depbot/alerts', manager)).status, 200, '~> at the depbot spelling too');
-	assert.is((await s.get('/repos/acme/vault/dependabot/alerts/1', manager)).status, 404, '~> an alert that does not exist is 404, not hidden');
+	assert.is(
+		(await s.get('/repos/acme/vault/dependabot/alerts/1', manager)).status,
+		404,
+		'~> an alert that does not exist is 404, not hidden',
+	);
 	const requests = await s.get('/repos/acme/vault/dismissal-requests/dependabot', manager);
 	assert.is(requests.status, 403, '~> dismissal requests: past the guard (delegated dismissal is off)');
 	assert.match(requests.body.message, 'elegated', '~> the repository’s rule, not the role');
-	assert.is((await s.request('PATCH', '/repos/acme/vault/dependabot/alerts/1', { token: manager, body: { state: 'dismissed', dismissed_reason: 'inaccurate' } })).status, 404, '~> no writes');
+	assert.is(
+		(
+			await s.request('PATCH', '/repos/acme/vault/dependabot/alerts/1', {
+				token: manager,
+				body: { state: 'dismissed', dismissed_reason: 'inaccurate' },
+			})
+		).status,
+		404,
+		'~> no writes',
+	);
 	assert.is((await s.get('/repos/acme/vault', manager)).status, 404, '~> nothing else of the repository');
 	assert.is((await s.get('/orgs/acme/dependabot/alerts', manager)).status, 200, '~> the organization’s alert list, as owners read it');
 	assert.is((await s.get('/orgs/acme/dependabot/alerts', member)).status, 403, '~> not for other members');
@@ -82,7 +118,11 @@ test('a security manager reads the alerts and dismissal requests of every reposi
 	assert.is((await s.get('/repos/acme/vault/dependabot/alerts', member)).status, 404, '~> other members still see nothing');
 	assert.is((await s.get('/repos/globex/theirs/dependabot/alerts', manager)).status, 404, '~> other organizations stay hidden');
 	const bound = s.token('mike', { kind: 'fine-grained', org: 'globex', permissions: { vulnerability_alerts: 'read' } });
-	assert.is((await s.get('/repos/acme/vault/dependabot/alerts', bound)).status, 404, '~> a token bound elsewhere does not act as a security manager');
+	assert.is(
+		(await s.get('/repos/acme/vault/dependabot/alerts', bound)).status,
+		404,
+		'~> a token bound elsewhere does not act as a security manager',
+	);
 });
 
 test('DELETE removes the team: its members lose the reading', async () => {

@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleCommand, run, serve, type Served } from './helpers/cli';
 
-type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' } }).Octokit;
+type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
 interface Seeded {
 	already_seeded: boolean;
@@ -45,7 +45,8 @@ test.before(async () => {
 	served = await serve(gitstead, ['--data-dir', join(dir, 'data')]);
 	const { Octokit } = await import('@octokit/rest');
 	const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-	for (const persona of seeded.personas) as[persona.login] = new Octokit({ auth: persona.token, baseUrl: `${served.address}/api/v3`, log: quiet });
+	for (const persona of seeded.personas)
+		as[persona.login] = new Octokit({ auth: persona.token, baseUrl: `${served.address}/api/v3`, log: quiet });
 });
 test.after(async () => {
 	await served?.stop();
@@ -79,7 +80,11 @@ test('a second run on the seeded folder changes nothing and says so', () => {
 	assert.is(again.code, 0, `~> exit 0: ${again.stderr}`);
 	assert.match(again.stdout, /already seeded/, '~> it says the folder is already seeded');
 	const json = seed('data', '--json');
-	assert.equal(JSON.parse(json.stdout), { ...JSON.parse(json.stdout), already_seeded: true, personas: [], counts: {} }, '~> --json: already_seeded, nothing created');
+	assert.equal(
+		JSON.parse(json.stdout),
+		{ ...JSON.parse(json.stdout), already_seeded: true, personas: [], counts: {} },
+		'~> --json: already_seeded, nothing created',
+	);
 });
 
 test('a folder holding other data is refused unless --force', () => {
@@ -97,7 +102,10 @@ test('a folder holding other data is refused unless --force', () => {
 test('the organizations, their members and nested teams are there', async () => {
 	const owner = as.mchen;
 	const orgs = await as['rosa-admin'].rest.orgs.listForUser({ username: 'mchen' });
-	assert.ok(orgs.data.some((o) => o.login === eng), '~> mchen belongs to northwind-eng');
+	assert.ok(
+		orgs.data.some((o) => o.login === eng),
+		'~> mchen belongs to northwind-eng',
+	);
 	const org = await owner.rest.orgs.get({ org: eng });
 	assert.is(org.data.name, 'Northwind Engineering', '~> the organization has its name');
 	assert.ok(org.data.description, '~> and a description');
@@ -120,8 +128,16 @@ test('the organizations, their members and nested teams are there', async () => 
 
 test('repositories of every visibility, with history, branches, tags, releases and a README', async () => {
 	const repos = await as.mchen.rest.repos.listForOrg({ org: eng, per_page: 100 });
-	assert.equal(repos.data.map((r) => r.name).sort(), ['design-system', 'infra', 'mobile-app', 'payments-api', 'storefront'], '~> five engineering repositories');
-	assert.equal([...new Set(repos.data.map((r) => r.visibility))].sort(), ['internal', 'private', 'public'], '~> public, private and internal');
+	assert.equal(
+		repos.data.map((r) => r.name).sort(),
+		['design-system', 'infra', 'mobile-app', 'payments-api', 'storefront'],
+		'~> five engineering repositories',
+	);
+	assert.equal(
+		[...new Set(repos.data.map((r) => r.visibility))].sort(),
+		['internal', 'private', 'public'],
+		'~> public, private and internal',
+	);
 	const repo = await as.jmartin.rest.repos.get(shop);
 	assert.is(repo.data.stargazers_count, 8, '~> stars');
 	assert.ok(repo.data.subscribers_count >= 3, '~> watchers');
@@ -133,17 +149,30 @@ test('repositories of every visibility, with history, branches, tags, releases a
 	const dates = commits.data.map((c) => Date.parse(c.commit.author!.date!));
 	assert.ok(Math.max(...dates) - Math.min(...dates) > 20 * 86_400_000, '~> over several weeks');
 	const branches = await as.jmartin.rest.repos.listBranches(shop);
-	assert.ok(branches.data.some((b) => b.name === 'main' && b.protected), '~> main is protected');
+	assert.ok(
+		branches.data.some((b) => b.name === 'main' && b.protected),
+		'~> main is protected',
+	);
 	assert.ok(branches.data.length >= 3, '~> and other branches exist');
 	const tags = await as.jmartin.rest.repos.listTags(shop);
-	assert.ok(['v2.2.0', 'v2.3.0'].every((t) => tags.data.some((x) => x.name === t)), '~> tags, of releases and annotated');
+	assert.ok(
+		['v2.2.0', 'v2.3.0'].every((t) => tags.data.some((x) => x.name === t)),
+		'~> tags, of releases and annotated',
+	);
 	const releases = await as.jmartin.rest.repos.listReleases(shop);
 	assert.is(releases.data.length, 2, '~> two releases');
-	assert.ok(releases.data.some((r) => r.prerelease), '~> one is a pre-release');
+	assert.ok(
+		releases.data.some((r) => r.prerelease),
+		'~> one is a pre-release',
+	);
 	const readme = await as.jmartin.rest.repos.getReadme(shop);
 	assert.match(Buffer.from((readme.data as { content: string }).content, 'base64').toString(), /^# Storefront/, '~> the README');
 	const pkg = await as.jmartin.rest.repos.getContent({ ...shop, path: 'package.json' });
-	assert.match(Buffer.from((pkg.data as { content: string }).content, 'base64').toString(), /"lodash": "4.17.15"/, '~> a package.json with a vulnerable version');
+	assert.match(
+		Buffer.from((pkg.data as { content: string }).content, 'base64').toString(),
+		/"lodash": "4.17.15"/,
+		'~> a package.json with a vulnerable version',
+	);
 	const hidden = await as.cwright.rest.repos.get({ owner: eng, repo: 'payments-api' }).catch((error) => error);
 	assert.is(hidden.status, 404, '~> the outside collaborator does not see private repositories it was not invited to');
 	const own = await as.cwright.rest.repos.get(shop);
@@ -165,7 +194,10 @@ test('issues with Markdown, comments, labels, milestones; pull requests, one mer
 	const tasks = await as.jmartin.rest.issues.get({ ...shop, issue_number: 2 });
 	assert.match(tasks.data.body!, /- \[x\]/, '~> a task list');
 	const labels = await as.jmartin.rest.issues.listLabelsForRepo({ ...shop, per_page: 100 });
-	assert.ok(labels.data.some((l) => l.name === 'security'), '~> custom labels beside the defaults');
+	assert.ok(
+		labels.data.some((l) => l.name === 'security'),
+		'~> custom labels beside the defaults',
+	);
 	const milestones = await as.jmartin.rest.issues.listMilestones({ ...shop, state: 'all' });
 	assert.is(milestones.data.length, 2, '~> two milestones');
 	const pulls = await as.jmartin.rest.pulls.list({ ...shop, state: 'all' });
@@ -177,7 +209,10 @@ test('issues with Markdown, comments, labels, milestones; pull requests, one mer
 	assert.is(reviews.data[0]?.state, 'CHANGES_REQUESTED', '~> the open one has a review');
 	const lineComments = await as.jmartin.rest.pulls.listReviewComments({ ...shop, pull_number: open.number });
 	assert.is(lineComments.data.length, 2, '~> with comments on lines of the diff');
-	assert.ok(lineComments.data.every((c) => c.line && c.path), '~> placed on a path and line');
+	assert.ok(
+		lineComments.data.every((c) => c.line && c.path),
+		'~> placed on a path and line',
+	);
 	const search = await as.jmartin.rest.search.issuesAndPullRequests({ q: 'safari repo:northwind-eng/storefront' });
 	assert.ok(search.data.total_count >= 1, '~> search finds the seeded issues');
 });
@@ -185,16 +220,27 @@ test('issues with Markdown, comments, labels, milestones; pull requests, one mer
 test('deployments with statuses, workflow runs in every status, dependabot alerts', async () => {
 	const deployments = await as.mchen.rest.repos.listDeployments(shop);
 	assert.equal([...new Set(deployments.data.map((d) => d.environment))].sort(), ['production', 'staging'], '~> staging and production');
-	const statuses = await as.mchen.rest.repos.listDeploymentStatuses({ ...shop, deployment_id: deployments.data[deployments.data.length - 1].id });
+	const statuses = await as.mchen.rest.repos.listDeploymentStatuses({
+		...shop,
+		deployment_id: deployments.data[deployments.data.length - 1].id,
+	});
 	assert.ok(statuses.data.length >= 2, '~> each deployment has a status history');
 	const policies = await as.mchen.rest.repos.listDeploymentBranchPolicies({ ...shop, environment_name: 'production' });
 	assert.is(policies.data.branch_policies[0]?.name, 'main', '~> production deploys from main only');
 	const runs = await as.mchen.rest.actions.listWorkflowRunsForRepo({ ...shop, per_page: 100 });
 	const states = new Set(runs.data.workflow_runs.map((r) => r.conclusion ?? r.status));
 	for (const state of ['success', 'failure', 'cancelled', 'in_progress', 'queued']) assert.ok(states.has(state), `~> a run is ${state}`);
-	const alerts = await as.mchen.rest.dependabot.listAlertsForRepo({ ...shop, state: 'open,dismissed' } as Parameters<Octokit['rest']['dependabot']['listAlertsForRepo']>[0]);
-	assert.ok(alerts.data.some((a) => a.dependency.package?.name === 'lodash' && a.state === 'open'), '~> an open lodash alert');
-	assert.ok(alerts.data.some((a) => a.state === 'dismissed'), '~> and a dismissed one');
+	const alerts = await as.mchen.rest.dependabot.listAlertsForRepo({ ...shop, state: 'open,dismissed' } as Parameters<
+		Octokit['rest']['dependabot']['listAlertsForRepo']
+	>[0]);
+	assert.ok(
+		alerts.data.some((a) => a.dependency.package?.name === 'lodash' && a.state === 'open'),
+		'~> an open lodash alert',
+	);
+	assert.ok(
+		alerts.data.some((a) => a.state === 'dismissed'),
+		'~> and a dismissed one',
+	);
 });
 
 test('activity: feeds, notifications and the rate limit of the personas', async () => {

@@ -66,7 +66,9 @@ function slowPost(address: string, path: string, token: string, body: string): P
 function parse(answer: string): { status: number; headers: Record<string, string>; body: string } {
 	const end = answer.indexOf('\r\n\r\n');
 	const [statusLine, ...headerLines] = answer.slice(0, end).split('\r\n');
-	const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+	const headers = Object.fromEntries(
+		headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+	);
 	return { status: Number(statusLine.split(' ')[1]), headers, body: answer.slice(end + 4) };
 }
 
@@ -90,7 +92,9 @@ test('SIGTERM with 20 requests in flight: all answered in full, new connections 
 		socket.on('close', () => (closed = true));
 	});
 	const requests = await Promise.all(
-		Array.from({ length: 20 }, (_, i) => slowPost(served.address, '/api/v3/user/repos', token, JSON.stringify({ name: `repo-${i}`, description: 'x'.repeat(200) }))),
+		Array.from({ length: 20 }, (_, i) =>
+			slowPost(served.address, '/api/v3/user/repos', token, JSON.stringify({ name: `repo-${i}`, description: 'x'.repeat(200) })),
+		),
 	);
 	await sleep(500); // the server has read every request's headers
 	const signalled = Date.now();
@@ -105,7 +109,10 @@ test('SIGTERM with 20 requests in flight: all answered in full, new connections 
 		socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? 'error'));
 	});
 	assert.is(refused, 'ECONNREFUSED', '~> new connections are refused while draining');
-	assert.ok(requests.every((request) => !request.closed()), '~> the requests in flight are still open');
+	assert.ok(
+		requests.every((request) => !request.closed()),
+		'~> the requests in flight are still open',
+	);
 	for (const request of requests) request.finish();
 	const answers = (await Promise.all(requests.map((request) => request.answer))).map(parse);
 	for (const [i, answer] of answers.entries()) {
@@ -125,7 +132,11 @@ test('SIGTERM with 20 requests in flight: all answered in full, new connections 
 	const wal = join(dir, 'gitstead.db-wal');
 	assert.ok(!existsSync(wal) || statSync(wal).size === 0, '~> no WAL left');
 	const db = new Database(join(dir, 'gitstead.db'), { readonly: true });
-	assert.is((db.prepare("SELECT count(*) AS n FROM repositories WHERE name LIKE 'repo-%'").get() as { n: number }).n, 20, '~> every write committed');
+	assert.is(
+		(db.prepare("SELECT count(*) AS n FROM repositories WHERE name LIKE 'repo-%'").get() as { n: number }).n,
+		20,
+		'~> every write committed',
+	);
 	db.close();
 	// The lock is free: a new server starts on the folder.
 	const again = await serve(bundleCommand(), ['--data-dir', dir]);
@@ -146,7 +157,11 @@ test('a request still running at the deadline is cut; the process still exits 0'
 	await stuck.answer;
 	assert.ok(stuck.closed(), '~> the unanswered connection is closed');
 	assert.match(served.stderr(), /shutdown deadline passed: closed 1 of 1 requests unanswered/);
-	assert.match(served.stderr(), /msg=request .*route=\/user\/repos status=499 .*aborted=true/, `~> the cut request has its access line: ${served.stderr()}`);
+	assert.match(
+		served.stderr(),
+		/msg=request .*route=\/user\/repos status=499 .*aborted=true/,
+		`~> the cut request has its access line: ${served.stderr()}`,
+	);
 	assert.not.ok(existsSync(join(dir, 'gitstead.lock.json')), '~> the lock is released');
 });
 
@@ -180,7 +195,11 @@ test('a webhook attempt in flight at the deadline is dropped unrecorded: the del
 	try {
 		const token = adminToken(served);
 		const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-		const repo = await fetch(`${served.address}/api/v3/user/repos`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'hooked' }) });
+		const repo = await fetch(`${served.address}/api/v3/user/repos`, {
+			method: 'POST',
+			headers: auth,
+			body: JSON.stringify({ name: 'hooked' }),
+		});
 		assert.is(repo.status, 201);
 		// Creating the hook queues its ping: the attempt starts and hangs on the receiver.
 		const hook = await fetch(`${served.address}/api/v3/repos/admin/hooked/hooks`, {

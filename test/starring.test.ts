@@ -42,7 +42,8 @@ test.before(async () => {
 });
 test.after(() => s.close());
 
-const repoId = (name: string) => s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin(name.split('/')[0])!.id, name.split('/')[1])!.id;
+const repoId = (name: string) =>
+	s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin(name.split('/')[0])!.id, name.split('/')[1])!.id;
 /** The event-log rows of a repository (feed entries and webhook-only events), oldest first. */
 const events = (repo: string) => s.app.db.prepare('SELECT * FROM events WHERE repo_id = ? ORDER BY id').all(repoId(repo)) as EventRow[];
 /** The hook's deliveries, oldest first, with their payloads parsed. */
@@ -70,7 +71,11 @@ test('star: PUT without a body answers 204; the check answers 204, 404 before; s
 	assert.is((await s.request('PUT', '/user/starred/acme/app', { token: mike })).status, 204, '~> starring again: 204');
 	assert.is((await s.get('/repos/acme/app', mike)).body.stargazers_count, 1, '~> still one star');
 	assert.is(events('acme/app').length, before, '~> and no new event');
-	assert.is((await s.request('PUT', '/user/starred/acme/app', { token: olivia, body: { ignored: 'anything' } })).status, 204, '~> a body is ignored');
+	assert.is(
+		(await s.request('PUT', '/user/starred/acme/app', { token: olivia, body: { ignored: 'anything' } })).status,
+		204,
+		'~> a body is ignored',
+	);
 	assert.is((await s.get('/repos/acme/app')).body.stargazers_count, 2, '~> two stars');
 });
 
@@ -92,7 +97,11 @@ test('events: a star records the star webhook (created, starred_at) and watch st
 	assert.is(rows[1].repo_name, 'acme/app');
 
 	const sent = deliveries();
-	assert.equal(sent.map((d) => `${d.event}.${d.action}`), ['star.created', 'watch.started', 'star.created', 'watch.started'], '~> the hook got both webhooks per star');
+	assert.equal(
+		sent.map((d) => `${d.event}.${d.action}`),
+		['star.created', 'watch.started', 'star.created', 'watch.started'],
+		'~> the hook got both webhooks per star',
+	);
 	const star = sent[0].payload;
 	assert.equal(Object.keys(star), ['action', 'starred_at', 'repository', 'organization', 'sender'], '~> GitHub star payload keys');
 	assert.is(star.action, 'created');
@@ -122,11 +131,23 @@ test('GET /user/starred: repository records, sort and direction, the star+json m
 	await s.request('PUT', '/user/starred/acme/vault', { token: mike });
 	const list = await s.get('/user/starred', mike);
 	assert.is(list.status, 200);
-	assert.equal(list.body.map((r: any) => r.full_name), ['acme/vault', 'nora/notes', 'acme/app'], '~> newest star first');
-	assert.equal(list.body[0].permissions, { admin: false, maintain: false, push: false, triage: false, pull: true }, '~> the caller\'s permissions');
+	assert.equal(
+		list.body.map((r: any) => r.full_name),
+		['acme/vault', 'nora/notes', 'acme/app'],
+		'~> newest star first',
+	);
+	assert.equal(
+		list.body[0].permissions,
+		{ admin: false, maintain: false, push: false, triage: false, pull: true },
+		"~> the caller's permissions",
+	);
 	assert.is(list.body[0].stargazers_count, 1);
 	const asc = await s.get('/user/starred?direction=asc', mike);
-	assert.equal(asc.body.map((r: any) => r.full_name), ['acme/app', 'nora/notes', 'acme/vault'], '~> oldest first');
+	assert.equal(
+		asc.body.map((r: any) => r.full_name),
+		['acme/app', 'nora/notes', 'acme/vault'],
+		'~> oldest first',
+	);
 	await s.request('PATCH', '/repos/nora/notes', { token: nora, body: { description: 'touched' } });
 	const updated = await s.get('/user/starred?sort=updated&direction=asc', mike);
 	assert.is(updated.status, 200, '~> sort=updated');
@@ -143,15 +164,23 @@ test('GET /user/starred: repository records, sort and direction, the star+json m
 	assert.is.not(star.headers.get('etag'), list.headers.get('etag'), '~> the ETag varies with the media type');
 
 	const page = await s.get('/user/starred?per_page=1&page=2', mike);
-	assert.equal(page.body.map((r: any) => r.full_name), ['nora/notes'], '~> pages');
+	assert.equal(
+		page.body.map((r: any) => r.full_name),
+		['nora/notes'],
+		'~> pages',
+	);
 	assert.match(page.headers.get('link')!, /rel="next"/, '~> with a Link header');
 });
 
 test('GET /repos/{owner}/{repo}/stargazers: simple users oldest first; {starred_at, user} with star+json', async () => {
 	await s.request('PUT', '/user/starred/acme/app', { token: nora });
 	const list = await s.get('/repos/acme/app/stargazers');
-	assert.is(list.status, 200, '~> anonymous reads a public repository\'s stargazers');
-	assert.equal(list.body.map((u: any) => u.login), ['mike', 'nora'], '~> oldest star first');
+	assert.is(list.status, 200, "~> anonymous reads a public repository's stargazers");
+	assert.equal(
+		list.body.map((u: any) => u.login),
+		['mike', 'nora'],
+		'~> oldest star first',
+	);
 	assert.is(list.body[0].starred_url, `${s.api}/users/mike/starred{/owner}{/repo}`, '~> simple users');
 	const star = await s.get('/repos/acme/app/stargazers', undefined, { Accept: STAR });
 	assert.equal(Object.keys(star.body[0]), ['starred_at', 'user'], '~> {starred_at, user}');
@@ -162,26 +191,50 @@ test('GET /repos/{owner}/{repo}/stargazers: simple users oldest first; {starred_
 	assert.match(paged.headers.get('link')!, /page=2>; rel="last"/, '~> Link to the last page');
 	assert.is((await s.get('/repos/acme/vault/stargazers', nora)).status, 404, '~> a hidden private repository: 404');
 	assert.is((await s.get('/repos/acme/vault/stargazers')).status, 404, '~> anonymous: 404');
-	assert.equal((await s.get('/repos/acme/vault/stargazers', olivia)).body.map((u: any) => u.login), ['mike'], '~> readers see them');
+	assert.equal(
+		(await s.get('/repos/acme/vault/stargazers', olivia)).body.map((u: any) => u.login),
+		['mike'],
+		'~> readers see them',
+	);
 });
 
 test('GET /users/{username}/starred: public repositories, and private ones the caller can read', async () => {
 	const anonymous = await s.get('/users/mike/starred');
 	assert.is(anonymous.status, 200);
-	assert.equal(anonymous.body.map((r: any) => r.full_name), ['nora/notes', 'acme/app'], '~> anonymous: public repositories only');
+	assert.equal(
+		anonymous.body.map((r: any) => r.full_name),
+		['nora/notes', 'acme/app'],
+		'~> anonymous: public repositories only',
+	);
 	assert.not.ok('permissions' in anonymous.body[0], '~> a public view has no permissions');
-	assert.equal((await s.get('/users/mike/starred', nora)).body.map((r: any) => r.full_name), ['nora/notes', 'acme/app'], '~> an outsider: the same');
-	assert.equal((await s.get('/users/mike/starred', olivia)).body.map((r: any) => r.full_name), ['acme/vault', 'nora/notes', 'acme/app'], '~> acme\'s owner reads vault');
+	assert.equal(
+		(await s.get('/users/mike/starred', nora)).body.map((r: any) => r.full_name),
+		['nora/notes', 'acme/app'],
+		'~> an outsider: the same',
+	);
+	assert.equal(
+		(await s.get('/users/mike/starred', olivia)).body.map((r: any) => r.full_name),
+		['acme/vault', 'nora/notes', 'acme/app'],
+		"~> acme's owner reads vault",
+	);
 	const publicRepo = s.token('olivia', { scopes: ['public_repo'] });
 	assert.equal((await s.get('/users/mike/starred', publicRepo)).body.length, 2, '~> public_repo does not reach private repositories');
 	const fineNoPermission = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: {} });
 	assert.equal((await s.get('/users/mike/starred', fineNoPermission)).body.length, 2, '~> without Starring: the public view');
 	const fine = s.token('olivia', { kind: 'fine-grained', org: 'acme', permissions: { starring: 'read' } });
 	assert.equal((await s.get('/users/mike/starred', fine)).body.length, 3, '~> with Starring read, bound to acme: vault too');
-	assert.equal((await s.get('/users/nora/starred')).body.map((r: any) => r.full_name), ['acme/app'], '~> another user\'s stars');
+	assert.equal(
+		(await s.get('/users/nora/starred')).body.map((r: any) => r.full_name),
+		['acme/app'],
+		"~> another user's stars",
+	);
 	assert.equal((await s.get('/users/acme/starred')).body, [], '~> an organization stars nothing');
 	assert.is((await s.get('/users/ghost/starred')).status, 404, '~> an unknown user: 404');
-	assert.equal((await s.get('/users/mike/starred', undefined, { Accept: STAR })).body[0].repo.full_name, 'nora/notes', '~> star+json here too');
+	assert.equal(
+		(await s.get('/users/mike/starred', undefined, { Accept: STAR })).body[0].repo.full_name,
+		'nora/notes',
+		'~> star+json here too',
+	);
 });
 
 test('a private repository: hidden to outsiders; a stargazer who loses access keeps the star, hidden from every list', async () => {
@@ -191,16 +244,28 @@ test('a private repository: hidden to outsiders; a stargazer who loses access ke
 	assert.is((await s.get('/user/starred/acme/no-such-repo', nora)).status, 404, '~> exactly like a repository that does not exist');
 
 	assert.is((await s.request('DELETE', '/orgs/acme/teams/crew/memberships/mike', { token: olivia })).status, 204, '~> mike leaves crew');
-	assert.equal((await s.get('/user/starred', mike)).body.map((r: any) => r.full_name), ['nora/notes', 'acme/app'], '~> mike no longer sees vault');
+	assert.equal(
+		(await s.get('/user/starred', mike)).body.map((r: any) => r.full_name),
+		['nora/notes', 'acme/app'],
+		'~> mike no longer sees vault',
+	);
 	assert.is((await s.get('/user/starred/acme/vault', mike)).status, 404);
-	assert.equal((await s.get('/users/mike/starred', olivia)).body.map((r: any) => r.full_name), ['nora/notes', 'acme/app'], '~> nor does acme\'s owner in mike\'s list');
+	assert.equal(
+		(await s.get('/users/mike/starred', olivia)).body.map((r: any) => r.full_name),
+		['nora/notes', 'acme/app'],
+		"~> nor does acme's owner in mike's list",
+	);
 	const stargazers = await s.get('/repos/acme/vault/stargazers', olivia);
-	assert.equal(stargazers.body, [], '~> vault\'s stargazers hide mike');
+	assert.equal(stargazers.body, [], "~> vault's stargazers hide mike");
 	assert.is(stargazers.headers.get('link'), null);
 	assert.is((await s.get('/repos/acme/vault', olivia)).body.stargazers_count, 1, '~> the star is kept (and counted)');
 
 	await s.request('PUT', '/orgs/acme/teams/crew/memberships/mike', { token: olivia });
-	assert.equal((await s.get('/repos/acme/vault/stargazers', olivia)).body.map((u: any) => u.login), ['mike'], '~> access back: the star shows again');
+	assert.equal(
+		(await s.get('/repos/acme/vault/stargazers', olivia)).body.map((u: any) => u.login),
+		['mike'],
+		'~> access back: the star shows again',
+	);
 	assert.is((await s.get('/user/starred', mike)).body.length, 3);
 });
 
@@ -216,18 +281,34 @@ test('denial: anonymous, scopes, fine-grained permissions, installation tokens; 
 	assert.is(denied.headers.get('x-accepted-oauth-scopes'), 'public_repo, repo');
 	assert.is((await s.get('/user/starred', noScope)).status, 200, '~> reading stars needs no scope');
 	const publicRepo = s.token('mike', { scopes: ['public_repo'] });
-	assert.is((await s.request('PUT', '/user/starred/nora/notes', { token: publicRepo })).status, 204, '~> public_repo stars a public repository');
+	assert.is(
+		(await s.request('PUT', '/user/starred/nora/notes', { token: publicRepo })).status,
+		204,
+		'~> public_repo stars a public repository',
+	);
 	assert.is((await s.request('PUT', '/user/starred/acme/vault', { token: publicRepo })).status, 404, '~> not a private one');
-	assert.equal((await s.get('/user/starred', publicRepo)).body.map((r: any) => r.full_name), ['nora/notes', 'acme/app'], '~> and does not list it');
+	assert.equal(
+		(await s.get('/user/starred', publicRepo)).body.map((r: any) => r.full_name),
+		['nora/notes', 'acme/app'],
+		'~> and does not list it',
+	);
 
 	const bare = s.token('nora', { kind: 'fine-grained', permissions: {} });
 	assert.is((await s.request('PUT', '/user/starred/acme/app', { token: bare })).status, 403, '~> fine-grained without Starring');
 	assert.is((await s.get('/user/starred', bare)).status, 403);
 	const starring = s.token('nora', { kind: 'fine-grained', permissions: { starring: 'write' } });
-	assert.is((await s.request('DELETE', '/user/starred/acme/app', { token: starring })).status, 204, '~> Starring write unstars a public repository of another account');
+	assert.is(
+		(await s.request('DELETE', '/user/starred/acme/app', { token: starring })).status,
+		204,
+		'~> Starring write unstars a public repository of another account',
+	);
 	assert.is((await s.get('/user/starred/acme/app', starring)).status, 404, '~> write implies read');
 	const installation = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { starring: 'write' } });
-	assert.is((await s.request('PUT', '/user/starred/acme/app', { token: installation })).status, 404, '~> an installation acts for no user');
+	assert.is(
+		(await s.request('PUT', '/user/starred/acme/app', { token: installation })).status,
+		404,
+		'~> an installation acts for no user',
+	);
 
 	const orgRepos = await s.get('/orgs/acme/repos', olivia);
 	const app = orgRepos.body.find((r: any) => r.name === 'app');

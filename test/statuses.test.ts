@@ -45,7 +45,13 @@ test.before(async () => {
 	await must('POST', '/repos/acme/app/git/refs', { ref: 'refs/heads/main', sha: commits.two });
 	await must('POST', '/repos/acme/app/git/refs', { ref: 'refs/tags/v1', sha: commits.one });
 	commits.vault = await commit('vault', 'secret', []);
-	hookId = (await must('POST', '/repos/acme/app/hooks', { name: 'web', config: { url: 'https://hooks.example.com/s', content_type: 'json' }, events: ['status'] })).id;
+	hookId = (
+		await must('POST', '/repos/acme/app/hooks', {
+			name: 'web',
+			config: { url: 'https://hooks.example.com/s', content_type: 'json' },
+			events: ['status'],
+		})
+	).id;
 });
 test.after(() => s.close());
 
@@ -59,7 +65,7 @@ test('POST /statuses/{sha} creates a status: 201, Location, GitHub\'s shape, con
 	assert.equal(
 		Object.keys(res.body),
 		['url', 'avatar_url', 'id', 'node_id', 'state', 'description', 'target_url', 'context', 'created_at', 'updated_at', 'creator'],
-		'~> GitHub\'s Status fields',
+		"~> GitHub's Status fields",
 	);
 	assert.is(res.body.context, 'default', '~> context defaults to "default"');
 	assert.is(res.body.state, 'pending', '~> the state given');
@@ -68,7 +74,10 @@ test('POST /statuses/{sha} creates a status: 201, Location, GitHub\'s shape, con
 });
 
 test('an abbreviated sha names its commit; the status is stored for the full sha', async () => {
-	const res = await s.request('POST', `/repos/acme/app/statuses/${commits.one.slice(0, 10)}`, { token: pusher, body: { state: 'success', context: 'ci/lint' } });
+	const res = await s.request('POST', `/repos/acme/app/statuses/${commits.one.slice(0, 10)}`, {
+		token: pusher,
+		body: { state: 'success', context: 'ci/lint' },
+	});
 	assert.is(res.status, 201, `~> created: ${res.text}`);
 	assert.ok(res.body.url.endsWith(commits.one), '~> the URL names the full sha');
 });
@@ -89,15 +98,28 @@ test('422 for an unknown sha or a bad state; nothing stored', async () => {
 test('who may create: anonymous 401, no push access 403, a token without repo:status 403, private repository hidden 404', async () => {
 	const body = { state: 'success' };
 	assert.is((await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { body })).status, 401, '~> anonymous: 401');
-	assert.is((await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: reader, body })).status, 403, '~> a reader without push: 403');
+	assert.is(
+		(await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: reader, body })).status,
+		403,
+		'~> a reader without push: 403',
+	);
 	const scopeless = s.token('mike', { scopes: ['read:org'] });
 	const res = await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: scopeless, body });
 	assert.is(res.status, 403, '~> a classic token without repo:status: 403');
 	assert.match(res.body.message, /repo:status/, '~> the message names the scope');
 	const fine = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { contents: 'write' } });
-	assert.is((await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: fine, body })).status, 403, '~> fine-grained without statuses: 403');
+	assert.is(
+		(await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: fine, body })).status,
+		403,
+		'~> fine-grained without statuses: 403',
+	);
 	const granted = s.token('mike', { kind: 'fine-grained', org: 'acme', permissions: { statuses: 'write' } });
-	assert.is((await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: granted, body: { state: 'success', context: 'fg' } })).status, 201, '~> fine-grained with statuses write: 201');
+	assert.is(
+		(await s.request('POST', `/repos/acme/app/statuses/${commits.two}`, { token: granted, body: { state: 'success', context: 'fg' } }))
+			.status,
+		201,
+		'~> fine-grained with statuses write: 201',
+	);
 	const hidden = await s.request('POST', `/repos/acme/vault/statuses/${commits.vault}`, { token: reader, body });
 	assert.is(hidden.status, 404, '~> a private repository the caller cannot see: 404');
 	assert.is((await s.get(`/repos/acme/vault/commits/${commits.vault}/status`, reader)).status, 404, '~> its combined status: 404');
@@ -109,11 +131,23 @@ test('GET …/commits/{ref}/statuses lists newest first, by sha, branch or tag; 
 	const bySha = await s.get(`/repos/acme/app/commits/${commits.two}/statuses`);
 	assert.is(bySha.status, 200, '~> public repository: anonymous reads');
 	const ids = bySha.body.map((x: any) => x.id);
-	assert.equal(ids, [...ids].sort((a: number, b: number) => b - a), '~> newest first');
+	assert.equal(
+		ids,
+		[...ids].sort((a: number, b: number) => b - a),
+		'~> newest first',
+	);
 	const byBranch = await s.get('/repos/acme/app/commits/main/statuses');
-	assert.equal(byBranch.body.map((x: any) => x.id), ids, '~> a branch names its head commit');
+	assert.equal(
+		byBranch.body.map((x: any) => x.id),
+		ids,
+		'~> a branch names its head commit',
+	);
 	const byTag = await s.get('/repos/acme/app/commits/v1/statuses');
-	assert.equal(byTag.body.map((x: any) => x.context), ['ci/lint'], '~> a tag names its commit');
+	assert.equal(
+		byTag.body.map((x: any) => x.context),
+		['ci/lint'],
+		'~> a tag names its commit',
+	);
 	const page = await s.get(`/repos/acme/app/commits/${commits.two}/statuses?per_page=1`);
 	assert.is(page.body.length, 1, '~> paginated');
 	assert.match(page.headers.get('link') ?? '', /rel="next"/, '~> with a Link header');
@@ -146,7 +180,9 @@ test('GET …/commits/{ref}/status combines the latest status per context', asyn
 	assert.is(none.body.total_count, 0, '~> none');
 	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!;
 	assert.equal(
-		latestStatusesByContext(s.app, repo.id, commits.two).map((x) => x.context).sort(),
+		latestStatusesByContext(s.app, repo.id, commits.two)
+			.map((x) => x.context)
+			.sort(),
 		['ci/deploy', 'ci/test', 'default', 'fg'],
 		'~> latestStatusesByContext serves branch protection',
 	);
@@ -157,27 +193,61 @@ test('a commit takes at most 1,000 statuses per context: then 422', async () => 
 	const at = isoSeconds(s.clock.now);
 	s.app.transaction(() => {
 		for (let i = 0; i < 1000; i++) {
-			s.app.stores.statuses.insert({ repo_id: repo.id, sha: commits.one, state: 'success', context: 'busy', description: null, target_url: null, creator_id: null, created_at: at });
+			s.app.stores.statuses.insert({
+				repo_id: repo.id,
+				sha: commits.one,
+				state: 'success',
+				context: 'busy',
+				description: null,
+				target_url: null,
+				creator_id: null,
+				created_at: at,
+			});
 		}
 	});
-	const res = await s.request('POST', `/repos/acme/app/statuses/${commits.one}`, { token: pusher, body: { state: 'success', context: 'busy' } });
+	const res = await s.request('POST', `/repos/acme/app/statuses/${commits.one}`, {
+		token: pusher,
+		body: { state: 'success', context: 'busy' },
+	});
 	assert.is(res.status, 422, '~> the 1,001st status of a context');
 	assert.is(res.body.message, 'This SHA and context has reached the maximum number of statuses.', "~> GitHub's message");
-	const other = await s.request('POST', `/repos/acme/app/statuses/${commits.one}`, { token: pusher, body: { state: 'success', context: 'calm' } });
+	const other = await s.request('POST', `/repos/acme/app/statuses/${commits.one}`, {
+		token: pusher,
+		body: { state: 'success', context: 'calm' },
+	});
 	assert.is(other.status, 201, '~> another context still takes statuses');
 });
 
-test('the status webhook carries GitHub\'s payload', async () => {
+test("the status webhook carries GitHub's payload", async () => {
 	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 100, offset: 0 });
 	const payloads = rows.filter((row) => row.event === 'status').map((row) => JSON.parse(row.payload));
 	assert.ok(payloads.length >= 5, `~> one delivery per status (${payloads.length})`);
 	const first = payloads[payloads.length - 1];
-	for (const key of ['id', 'sha', 'name', 'target_url', 'context', 'description', 'state', 'commit', 'branches', 'created_at', 'updated_at', 'repository', 'organization', 'sender']) {
+	for (const key of [
+		'id',
+		'sha',
+		'name',
+		'target_url',
+		'context',
+		'description',
+		'state',
+		'commit',
+		'branches',
+		'created_at',
+		'updated_at',
+		'repository',
+		'organization',
+		'sender',
+	]) {
 		assert.ok(key in first, `~> payload has ${key}`);
 	}
 	assert.is(first.name, 'acme/app', '~> name is the full name');
 	assert.is(first.commit.sha, commits.two, '~> the commit');
-	assert.equal(first.branches.map((b: any) => b.name), ['main'], '~> the branches at the commit');
+	assert.equal(
+		first.branches.map((b: any) => b.name),
+		['main'],
+		'~> the branches at the commit',
+	);
 });
 
 test.run();

@@ -22,9 +22,14 @@ const tools: UpgradeTools = { renderBody };
  */
 function shape(db: DB) {
 	const names = (type: string) =>
-		db.prepare("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all(type) as string[];
+		db
+			.prepare("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name")
+			.pluck()
+			.all(type) as string[];
 	const columns = (table: string) =>
-		(db.pragma(`table_info(${table})`) as Array<{ name: string }>).map(({ cid: _cid, ...column }: Record<string, unknown>) => column).sort((a, b) => String(a.name).localeCompare(String(b.name)));
+		(db.pragma(`table_info(${table})`) as Array<{ name: string }>)
+			.map(({ cid: _cid, ...column }: Record<string, unknown>) => column)
+			.sort((a, b) => String(a.name).localeCompare(String(b.name)));
 	return {
 		tables: Object.fromEntries(names('table').map((table) => [table, columns(table)])),
 		indexes: Object.fromEntries(names('index').map((index) => [index, db.pragma(`index_xinfo(${index})`)])),
@@ -86,8 +91,12 @@ test('foreign keys cascade: deleting an organization removes its teams and membe
 	const db = openDatabase(join(dir, 'cascade.db'));
 	migrate(db, tools);
 	const now = '2026-01-01T00:00:00Z';
-	db.prepare("INSERT INTO accounts (id, login, type, created_at, updated_at) VALUES (1, 'u', 'User', ?, ?), (2, 'o', 'Organization', ?, ?)").run(now, now, now, now);
-	db.prepare("INSERT INTO teams (id, org_id, name, slug, privacy, notification_setting, created_at, updated_at) VALUES (1, 2, 't', 't', 'closed', 'notifications_enabled', ?, ?)").run(now, now);
+	db.prepare(
+		"INSERT INTO accounts (id, login, type, created_at, updated_at) VALUES (1, 'u', 'User', ?, ?), (2, 'o', 'Organization', ?, ?)",
+	).run(now, now, now, now);
+	db.prepare(
+		"INSERT INTO teams (id, org_id, name, slug, privacy, notification_setting, created_at, updated_at) VALUES (1, 2, 't', 't', 'closed', 'notifications_enabled', ?, ?)",
+	).run(now, now);
 	db.prepare("INSERT INTO team_memberships (team_id, user_id, role, state, created_at) VALUES (1, 1, 'member', 'active', ?)").run(now);
 	db.prepare('DELETE FROM accounts WHERE id = 2').run();
 	assert.is(db.prepare('SELECT count(*) FROM teams').pluck().get(), 0);
@@ -102,12 +111,22 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 	db.exec(readFileSync(join(__dirname, 'fixtures', 'schema-v1.sql'), 'utf8'));
 	db.pragma('user_version = 1');
 	const now = '2026-01-01T00:00:00Z';
-	db.prepare("INSERT INTO accounts (id, login, type, email, created_at, updated_at) VALUES (1, 'u', 'User', 'u@example.test', ?, ?)").run(now, now);
-	db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(now, now);
-	const issue = db.prepare('INSERT INTO issues (id, repo_id, number, title, body, user_id, created_at, updated_at) VALUES (?, 1, ?, ?, ?, 1, ?, ?)');
+	db.prepare("INSERT INTO accounts (id, login, type, email, created_at, updated_at) VALUES (1, 'u', 'User', 'u@example.test', ?, ?)").run(
+		now,
+		now,
+	);
+	db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(
+		now,
+		now,
+	);
+	const issue = db.prepare(
+		'INSERT INTO issues (id, repo_id, number, title, body, user_id, created_at, updated_at) VALUES (?, 1, ?, ?, ?, 1, ?, ?)',
+	);
 	issue.run(1, 1, 'with a body', 'Some **bold** <script>x</script> text', now, now);
 	issue.run(2, 2, 'without', null, now, now);
-	const comment = db.prepare('INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (1, 1, 1, ?, ?, ?)');
+	const comment = db.prepare(
+		'INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at) VALUES (1, 1, 1, ?, ?, ?)',
+	);
 	for (let i = 0; i < 1201; i++) comment.run(`comment _${i}_`, now, now); // more than two batches of 500
 	db.prepare("INSERT INTO gists (id, gist_id, owner_id, created_at, updated_at) VALUES (1, 'abc', 1, ?, ?)").run(now, now);
 	db.prepare("INSERT INTO gist_comments (gist_id, user_id, body, created_at, updated_at) VALUES (1, 1, '# Title', ?, ?)").run(now, now);
@@ -118,7 +137,10 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 	const kept = db.prepare('SELECT * FROM accounts WHERE id = 1').get() as Record<string, unknown>;
 	assert.is(kept.email, 'u@example.test', '~> rows survive');
 	assert.is(kept.email_public, 0, '~> new columns take their defaults (schema 2)');
-	assert.ok(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'webhook_deliveries_queued'").get(), '~> the per-hook delivery index (schema 3)');
+	assert.ok(
+		db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'webhook_deliveries_queued'").get(),
+		'~> the per-hook delivery index (schema 3)',
+	);
 	// Schema 4: bodies rendered.
 	const issues = db.prepare('SELECT id, body_html, body_text FROM issues ORDER BY id').all();
 	assert.equal(issues, [
@@ -134,14 +156,29 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 	assert.equal(db.prepare('SELECT user_id, repo_id, subscribed, ignored, created_at FROM repository_subscriptions').all(), [
 		{ user_id: 1, repo_id: 1, subscribed: 1, ignored: 0, created_at: now },
 	]);
-	assert.equal(db.prepare('SELECT stargazers_count, subscribers_count FROM repositories WHERE id = 1').get(), { stargazers_count: 0, subscribers_count: 1 });
+	assert.equal(db.prepare('SELECT stargazers_count, subscribers_count FROM repositories WHERE id = 1').get(), {
+		stargazers_count: 0,
+		subscribers_count: 1,
+	});
 	// Schema 11 (search): the full-text indexes hold the rows that were there before.
 	assert.equal(db.prepare("SELECT rowid FROM issues_fts WHERE issues_fts MATCH 'bold'").pluck().all(), [1], '~> issues indexed');
-	assert.is(db.prepare("SELECT count(*) FROM issue_comments_fts WHERE issue_comments_fts MATCH 'comment'").pluck().get(), 1201, '~> comments indexed');
-	assert.equal(db.prepare("SELECT rowid FROM repositories_fts WHERE repositories_fts MATCH 'r'").pluck().all(), [1], '~> repositories indexed');
+	assert.is(
+		db.prepare("SELECT count(*) FROM issue_comments_fts WHERE issue_comments_fts MATCH 'comment'").pluck().get(),
+		1201,
+		'~> comments indexed',
+	);
+	assert.equal(
+		db.prepare("SELECT rowid FROM repositories_fts WHERE repositories_fts MATCH 'r'").pluck().all(),
+		[1],
+		'~> repositories indexed',
+	);
 	// Schema 12 (gist history): every gist gets one revision of its files as they are.
-	const revision = db.prepare('SELECT gist_id, user_id, committed_at, additions, deletions, files FROM gist_revisions').all() as Array<Record<string, unknown>>;
-	assert.equal(revision, [{ gist_id: 1, user_id: 1, committed_at: now, additions: 4, deletions: 0, files: '{"a.txt":"one\\ntwo\\nthree","b.txt":"x\\n"}' }]);
+	const revision = db.prepare('SELECT gist_id, user_id, committed_at, additions, deletions, files FROM gist_revisions').all() as Array<
+		Record<string, unknown>
+	>;
+	assert.equal(revision, [
+		{ gist_id: 1, user_id: 1, committed_at: now, additions: 4, deletions: 0, files: '{"a.txt":"one\\ntwo\\nthree","b.txt":"x\\n"}' },
+	]);
 	db.close();
 	fresh.close();
 });
@@ -152,18 +189,33 @@ test('the webhooks upgrade step: global hooks, their deliveries and attempts are
 	db.pragma('user_version = 1');
 	migrate(db, tools, undefined, 6);
 	const now = '2026-01-01T00:00:00Z';
-	db.prepare("INSERT INTO global_webhooks (id, events, url, secret, created_at, updated_at) VALUES (7, '[\"user\"]', 'http://10.0.0.1/h', 's', ?, ?)").run(now, now);
-	db.prepare("INSERT INTO webhook_deliveries (id, hook_id, guid, event, payload, created_at) VALUES (3, 7, 'g', 'user', '{}', ?)").run(now);
-	db.prepare("INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, duration, status, request_headers) VALUES (3, ?, 0.1, 'OK', '{}')").run(now);
+	db.prepare(
+		"INSERT INTO global_webhooks (id, events, url, secret, created_at, updated_at) VALUES (7, '[\"user\"]', 'http://10.0.0.1/h', 's', ?, ?)",
+	).run(now, now);
+	db.prepare("INSERT INTO webhook_deliveries (id, hook_id, guid, event, payload, created_at) VALUES (3, 7, 'g', 'user', '{}', ?)").run(
+		now,
+	);
+	db.prepare(
+		"INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, duration, status, request_headers) VALUES (3, ?, 0.1, 'OK', '{}')",
+	).run(now);
 	assert.equal(migrate(db, tools), { from: 6, to: SCHEMA_VERSION, created: false });
 	const hook = db.prepare('SELECT * FROM global_webhooks WHERE id = 7').get() as Record<string, unknown>;
-	assert.equal([hook.url, hook.secret, hook.repo_id, hook.org_id, hook.last_response_status], ['http://10.0.0.1/h', 's', null, null, 'unused'], '~> a global hook still');
+	assert.equal(
+		[hook.url, hook.secret, hook.repo_id, hook.org_id, hook.last_response_status],
+		['http://10.0.0.1/h', 's', null, null, 'unused'],
+		'~> a global hook still',
+	);
 	assert.is(db.prepare('SELECT count(*) FROM webhook_deliveries WHERE hook_id = 7').pluck().get(), 1, '~> its delivery kept');
 	assert.is(db.prepare('SELECT count(*) FROM webhook_delivery_attempts WHERE delivery_id = 3').pluck().get(), 1, '~> and its attempt');
 	// The new columns cascade: deleting a repository deletes its hooks and their deliveries.
 	db.prepare("INSERT INTO accounts (id, login, type, created_at, updated_at) VALUES (1, 'u', 'User', ?, ?)").run(now, now);
-	db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(now, now);
-	db.prepare("INSERT INTO global_webhooks (id, events, url, repo_id, created_at, updated_at) VALUES (8, '[\"push\"]', 'http://10.0.0.1/r', 1, ?, ?)").run(now, now);
+	db.prepare("INSERT INTO repositories (id, owner_id, name, visibility, created_at, updated_at) VALUES (1, 1, 'r', 'public', ?, ?)").run(
+		now,
+		now,
+	);
+	db.prepare(
+		"INSERT INTO global_webhooks (id, events, url, repo_id, created_at, updated_at) VALUES (8, '[\"push\"]', 'http://10.0.0.1/r', 1, ?, ?)",
+	).run(now, now);
 	db.prepare("INSERT INTO webhook_deliveries (hook_id, guid, event, payload, created_at) VALUES (8, 'g2', 'push', '{}', ?)").run(now);
 	db.prepare('DELETE FROM repositories WHERE id = 1').run();
 	assert.is(db.prepare('SELECT count(*) FROM global_webhooks WHERE id = 8').pluck().get(), 0, '~> the repository hook went');
@@ -173,17 +225,21 @@ test('the webhooks upgrade step: global hooks, their deliveries and attempts are
 
 test('group commit (src/db/transaction.ts): one commit per turn, each write in its own savepoint; a failed commit rolls back the group and rejects every waiter', async () => {
 	const db = openDatabase(join(dir, 'group.db'));
-	db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+	db.exec(
+		'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+	);
 	let rollbacks = 0;
 	const transaction = createTransaction(db, () => rollbacks++, { batch: true });
 	const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
 
 	// A turn: two writes and a failing one share the group; the failing one leaves nothing.
 	transaction.grouped(() => db.prepare('INSERT INTO parent (id) VALUES (1)').run());
-	assert.throws(() => transaction.grouped(() => {
-		db.prepare('INSERT INTO parent (id) VALUES (2)').run();
-		throw new Error('refused');
-	}));
+	assert.throws(() =>
+		transaction.grouped(() => {
+			db.prepare('INSERT INTO parent (id) VALUES (2)').run();
+			throw new Error('refused');
+		}),
+	);
 	transaction.grouped(() => db.prepare('INSERT INTO parent (id) VALUES (3)').run());
 	assert.ok(db.inTransaction, '~> the group is open until the end of the turn');
 	assert.is(rollbacks, 1, '~> the refused write that had written rolled back its savepoint and cleared the caches');
@@ -206,7 +262,11 @@ test('group commit (src/db/transaction.ts): one commit per turn, each write in i
 	transaction.grouped(() => db.prepare('INSERT INTO child (id, parent_id) VALUES (1, 999)').run());
 	const waiters = [transaction.durable(), transaction.durable()];
 	const outcomes = await Promise.allSettled(waiters);
-	assert.equal(outcomes.map((o) => o.status), ['rejected', 'rejected'], '~> both waiters learn the commit failed');
+	assert.equal(
+		outcomes.map((o) => o.status),
+		['rejected', 'rejected'],
+		'~> both waiters learn the commit failed',
+	);
 	assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /FOREIGN KEY/);
 	assert.ok(!db.inTransaction, '~> rolled back');
 	assert.is(count('parent'), 4, '~> the group’s other write is gone too');

@@ -32,8 +32,20 @@ test.before(async () => {
 test.after(() => s.close());
 
 const LIST_KEYS = [
-	'id', 'node_id', 'url', 'html_url', 'name', 'slug', 'description', 'privacy', 'notification_setting', 'permission',
-	'members_url', 'repositories_url', 'parent', 'type',
+	'id',
+	'node_id',
+	'url',
+	'html_url',
+	'name',
+	'slug',
+	'description',
+	'privacy',
+	'notification_setting',
+	'permission',
+	'members_url',
+	'repositories_url',
+	'parent',
+	'type',
 ];
 /** The full form; ldap_dn (a string in GitHub's description) only for a team mapped to an LDAP entry. */
 const FULL_KEYS = [...LIST_KEYS, 'members_count', 'repos_count', 'created_at', 'updated_at', 'organization'];
@@ -83,7 +95,13 @@ test('create – slug generation replaces special characters', async () => {
 test('create – maintainers, closed privacy, notifications disabled', async () => {
 	const res = await s.request('POST', '/orgs/acme/teams', {
 		token: owner,
-		body: { name: 'Platform', maintainers: ['nina'], privacy: 'closed', notification_setting: 'notifications_disabled', permission: 'push' },
+		body: {
+			name: 'Platform',
+			maintainers: ['nina'],
+			privacy: 'closed',
+			notification_setting: 'notifications_disabled',
+			permission: 'push',
+		},
 	});
 	assert.is(res.status, 201);
 	assert.is(res.body.privacy, 'closed');
@@ -108,7 +126,10 @@ test('create – child team defaults to closed; secret child or secret parent is
 	assert.is(secretChild.status, 422);
 	assert.is(secretChild.body.errors[0].field, 'privacy');
 	const secretParent = (await s.get('/orgs/acme/teams/justice-league', owner)).body;
-	const underSecret = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Under Secret', parent_team_id: secretParent.id } });
+	const underSecret = await s.request('POST', '/orgs/acme/teams', {
+		token: owner,
+		body: { name: 'Under Secret', parent_team_id: secretParent.id },
+	});
 	assert.is(underSecret.status, 422);
 	assert.is(underSecret.body.errors[0].field, 'parent_team_id');
 	const missing = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Orphan', parent_team_id: 999999 } });
@@ -137,7 +158,10 @@ test('create – validation: duplicates, maintainers, repositories, ldap', async
 	assert.is(types.status, 422);
 	assert.equal(types.body.errors.map((e: any) => e.field).sort(), ['maintainers', 'name']);
 	const after = await s.get('/orgs/acme/teams?per_page=100', owner);
-	assert.not.ok(after.body.some((t: any) => /^T\d$/.test(t.name)), '~> no partial writes');
+	assert.not.ok(
+		after.body.some((t: any) => /^T\d$/.test(t.name)),
+		'~> no partial writes',
+	);
 });
 
 test('create – denials: anonymous 401, outsider 403, restricted members 403, fine-grained without permission 403', async () => {
@@ -225,7 +249,10 @@ test('get – secret team is 404 to members outside it and to outsiders', async 
 test('update – maintainer renames (new slug), member without role 403', async () => {
 	const denied = await s.request('PATCH', '/orgs/acme/teams/platform', { token: member, body: { description: 'nope' } });
 	assert.is(denied.status, 403);
-	const res = await s.request('PATCH', '/orgs/acme/teams/platform', { token: other, body: { name: 'Platform Team', description: 'Runs things' } });
+	const res = await s.request('PATCH', '/orgs/acme/teams/platform', {
+		token: other,
+		body: { name: 'Platform Team', description: 'Runs things' },
+	});
 	assert.is(res.status, 200);
 	assert.is(res.body.slug, 'platform-team');
 	assert.is(res.body.description, 'Runs things');
@@ -261,7 +288,10 @@ test('child teams – by slug and legacy', async () => {
 	const parent = (await s.get('/orgs/acme/teams/platform-team', owner)).body;
 	const bySlug = await s.get('/orgs/acme/teams/platform-team/teams', other);
 	assert.is(bySlug.status, 200);
-	assert.equal(bySlug.body.map((t: any) => t.slug), ['platform-core']);
+	assert.equal(
+		bySlug.body.map((t: any) => t.slug),
+		['platform-core'],
+	);
 	assert.equal(Object.keys(bySlug.body[0]), LIST_KEYS);
 	const legacy = await s.get(`/teams/${parent.id}/teams`, other);
 	assert.equal(legacy.body, bySlug.body);
@@ -291,7 +321,10 @@ test('memberships – owners report maintainer, pending invitations, denials', a
 	assert.is(ownerMembership.body.url, `${(await s.get('/orgs/acme/teams/platform-team', owner)).body.url}/memberships/olivia`);
 	const byMaintainer = await s.request('PUT', '/orgs/acme/teams/platform-team/memberships/newbie', { token: other, body: {} });
 	assert.is(byMaintainer.status, 403, '~> only owners may add non-members');
-	const invited = await s.request('PUT', '/orgs/acme/teams/platform-team/memberships/newbie', { token: owner, body: { role: 'maintainer' } });
+	const invited = await s.request('PUT', '/orgs/acme/teams/platform-team/memberships/newbie', {
+		token: owner,
+		body: { role: 'maintainer' },
+	});
 	assert.is(invited.status, 200);
 	assert.is(invited.body.state, 'pending');
 	assert.is(invited.body.role, 'maintainer');
@@ -356,7 +389,10 @@ test('team repositories – legacy PUT with pull/push/admin, empty body uses the
 	assert.is(admin.text, '');
 	const maintain = await s.request('PUT', `/teams/${team.id}/repos/acme/docs`, { token: owner, body: { permission: 'maintain' } });
 	assert.is(maintain.status, 422, '~> the legacy route accepts pull, push, admin only');
-	const bySlug = await s.request('PUT', '/orgs/acme/teams/platform-team/repos/acme/docs', { token: owner, body: { permission: 'maintain' } });
+	const bySlug = await s.request('PUT', '/orgs/acme/teams/platform-team/repos/acme/docs', {
+		token: owner,
+		body: { permission: 'maintain' },
+	});
 	assert.is(bySlug.status, 204, '~> the slug route accepts maintain');
 	assert.is((await s.get('/orgs/acme/teams/platform-team/repos/acme/docs', owner)).status, 204);
 });
@@ -448,8 +484,14 @@ test('create – repo_names need admin on each repository (members cannot grant 
 	assert.is(repo.body.permissions.push, false, '~> mike still only reads the repository');
 	// A private repository the caller cannot see is answered like one that does not exist.
 	await s.request('PATCH', '/orgs/mergers', { token: owner, body: { default_repository_permission: 'none' } });
-	const hidden = await s.request('POST', '/orgs/mergers/teams', { token: member, body: { name: 'Escalate', repo_names: ['mergers/vault'] } });
-	const missing = await s.request('POST', '/orgs/mergers/teams', { token: member, body: { name: 'Escalate', repo_names: ['mergers/nope'] } });
+	const hidden = await s.request('POST', '/orgs/mergers/teams', {
+		token: member,
+		body: { name: 'Escalate', repo_names: ['mergers/vault'] },
+	});
+	const missing = await s.request('POST', '/orgs/mergers/teams', {
+		token: member,
+		body: { name: 'Escalate', repo_names: ['mergers/nope'] },
+	});
 	assert.is(hidden.status, 422);
 	assert.is(hidden.body.errors[0].field, 'repo_names');
 	assert.is(missing.status, 422);
@@ -461,7 +503,10 @@ test('create – repo_names need admin on each repository (members cannot grant 
 	assert.is(byOwner.status, 201, '~> an owner administers every repository');
 	assert.is(byOwner.body.repos_count, 1);
 	const app = s.token('olivia', { kind: 'installation', org: 'mergers', permissions: { members: 'write' } });
-	const byApp = await s.request('POST', '/orgs/mergers/teams', { token: app, body: { name: 'App Keepers', repo_names: ['mergers/vault'] } });
+	const byApp = await s.request('POST', '/orgs/mergers/teams', {
+		token: app,
+		body: { name: 'App Keepers', repo_names: ['mergers/vault'] },
+	});
 	assert.is(byApp.status, 201, '~> an installation token of the organization passes');
 });
 
@@ -469,7 +514,11 @@ test('parent – a maintainer of the child only cannot attach it to another team
 	const org = await mergers();
 	const crown = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Crown Jewels', privacy: 'closed' } });
 	assert.is(crown.status, 201);
-	assert.is((await s.request('PUT', '/orgs/mergers/teams/crown-jewels/repos/mergers/vault', { token: owner, body: { permission: 'admin' } })).status, 204);
+	assert.is(
+		(await s.request('PUT', '/orgs/mergers/teams/crown-jewels/repos/mergers/vault', { token: owner, body: { permission: 'admin' } }))
+			.status,
+		204,
+	);
 	const sneaky = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Sneaky', privacy: 'closed' } });
 	assert.is(sneaky.status, 201, '~> nina maintains her new team');
 	for (const body of [{ parent_team_id: crown.body.id }, { parent_team_slug: 'crown-jewels' }]) {
@@ -479,7 +528,10 @@ test('parent – a maintainer of the child only cannot attach it to another team
 	}
 	assert.is((await s.get('/orgs/mergers/teams/sneaky', other)).body.parent, null, '~> the parent is unchanged');
 	assert.is((await s.get('/repos/mergers/vault', other)).body.permissions.admin, false, '~> no inherited grant');
-	const created = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Sneaky Two', parent_team_id: crown.body.id } });
+	const created = await s.request('POST', '/orgs/mergers/teams', {
+		token: other,
+		body: { name: 'Sneaky Two', parent_team_id: crown.body.id },
+	});
 	assert.is(created.status, 403, '~> nor create a child of it');
 	assert.is(s.app.stores.teams.bySlug(org.id, 'sneaky-two'), undefined, '~> nothing written');
 	// A maintainer of both teams may; an owner may set any parent.
@@ -487,19 +539,38 @@ test('parent – a maintainer of the child only cannot attach it to another team
 	const allowed = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: crown.body.id } });
 	assert.is(allowed.status, 200);
 	assert.is(allowed.body.parent.slug, 'crown-jewels');
-	const again = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: crown.body.id, description: 'same parent' } });
+	const again = await s.request('PATCH', '/orgs/mergers/teams/sneaky', {
+		token: other,
+		body: { parent_team_id: crown.body.id, description: 'same parent' },
+	});
 	assert.is(again.status, 200);
 	await s.request('PUT', '/orgs/mergers/teams/crown-jewels/memberships/nina', { token: owner, body: { role: 'member' } });
-	const keep = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: crown.body.id, description: 'kept' } });
+	const keep = await s.request('PATCH', '/orgs/mergers/teams/sneaky', {
+		token: other,
+		body: { parent_team_id: crown.body.id, description: 'kept' },
+	});
 	assert.is(keep.status, 200, '~> keeping the current parent needs no right on it');
-	const byOwner = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Crown Child', parent_team_id: crown.body.id } });
+	const byOwner = await s.request('POST', '/orgs/mergers/teams', {
+		token: owner,
+		body: { name: 'Crown Child', parent_team_id: crown.body.id },
+	});
 	assert.is(byOwner.status, 201);
 	// Apps: organization administration is needed to choose a parent.
 	const membersOnly = s.token('olivia', { kind: 'installation', org: 'mergers', permissions: { members: 'write' } });
-	const byApp = await s.request('POST', '/orgs/mergers/teams', { token: membersOnly, body: { name: 'App Child', parent_team_id: crown.body.id } });
+	const byApp = await s.request('POST', '/orgs/mergers/teams', {
+		token: membersOnly,
+		body: { name: 'App Child', parent_team_id: crown.body.id },
+	});
 	assert.is(byApp.status, 403);
-	const orgAdmin = s.token('olivia', { kind: 'installation', org: 'mergers', permissions: { members: 'write', organization_administration: 'write' } });
-	const byAdminApp = await s.request('POST', '/orgs/mergers/teams', { token: orgAdmin, body: { name: 'App Child', parent_team_id: crown.body.id } });
+	const orgAdmin = s.token('olivia', {
+		kind: 'installation',
+		org: 'mergers',
+		permissions: { members: 'write', organization_administration: 'write' },
+	});
+	const byAdminApp = await s.request('POST', '/orgs/mergers/teams', {
+		token: orgAdmin,
+		body: { name: 'App Child', parent_team_id: crown.body.id },
+	});
 	assert.is(byAdminApp.status, 201);
 });
 
@@ -507,17 +578,26 @@ test('parent – a secret team the caller cannot see is answered like a team tha
 	await mergers();
 	const secret = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Mergers Secret Plan' } });
 	assert.is(secret.body.privacy, 'secret');
-	const hidden = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Probe', parent_team_id: secret.body.id } });
+	const hidden = await s.request('POST', '/orgs/mergers/teams', {
+		token: other,
+		body: { name: 'Probe', parent_team_id: secret.body.id },
+	});
 	const missing = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Probe', parent_team_id: 987654 } });
 	assert.is(hidden.status, 422);
 	assert.equal(hidden.body.errors, missing.body.errors, '~> the same answer as for an unknown id');
 	assert.not.match(hidden.text, 'Mergers Secret Plan', '~> the secret team is not named');
-	const bySlug = await s.request('POST', '/orgs/mergers/teams', { token: other, body: { name: 'Probe', parent_team_slug: 'mergers-secret-plan' } });
+	const bySlug = await s.request('POST', '/orgs/mergers/teams', {
+		token: other,
+		body: { name: 'Probe', parent_team_slug: 'mergers-secret-plan' },
+	});
 	assert.not.match(bySlug.text, 'Mergers Secret Plan');
 	const patch = await s.request('PATCH', '/orgs/mergers/teams/sneaky', { token: other, body: { parent_team_id: secret.body.id } });
 	assert.is(patch.status, 422);
 	assert.not.match(patch.text, 'Mergers Secret Plan');
-	const asOwner = await s.request('POST', '/orgs/mergers/teams', { token: owner, body: { name: 'Probe', parent_team_id: secret.body.id } });
+	const asOwner = await s.request('POST', '/orgs/mergers/teams', {
+		token: owner,
+		body: { name: 'Probe', parent_team_id: secret.body.id },
+	});
 	assert.is(asOwner.status, 422);
 	assert.match(asOwner.body.errors[0].message, 'is secret', '~> those who see the team learn why');
 });
@@ -536,7 +616,11 @@ test('team repositories – the list shows what GET /repos shows the caller, wit
 	}
 	await s.request('PATCH', '/orgs/mergers', { token: owner, body: { default_repository_permission: 'none' } });
 	const counts = { membership: 0, collaborator: 0, teams: 0 };
-	const original = { get: stores.memberships.get, collaboratorPermission: stores.repos.collaboratorPermission, teamPermissions: stores.repos.teamPermissions };
+	const original = {
+		get: stores.memberships.get,
+		collaboratorPermission: stores.repos.collaboratorPermission,
+		teamPermissions: stores.repos.teamPermissions,
+	};
 	stores.memberships.get = (...args) => (counts.membership++, original.get(...args));
 	stores.repos.collaboratorPermission = (...args) => (counts.collaborator++, original.collaboratorPermission(...args));
 	stores.repos.teamPermissions = (...args) => (counts.teams++, original.teamPermissions(...args));
@@ -551,7 +635,11 @@ test('team repositories – the list shows what GET /repos shows the caller, wit
 			for (const name of names) if ((await s.get(`/repos/mergers/${name}`, token)).status === 200) visible.push(`mergers/${name}`);
 			assert.equal(list.body.map((r: any) => r.full_name).sort(), visible.sort(), '~> exactly the repositories the caller sees');
 		}
-		assert.is((await s.get('/orgs/mergers/teams/bulk/repos?per_page=100', other)).body.length, 8, '~> a member without base permission misses the private ones');
+		assert.is(
+			(await s.get('/orgs/mergers/teams/bulk/repos?per_page=100', other)).body.length,
+			8,
+			'~> a member without base permission misses the private ones',
+		);
 	} finally {
 		Object.assign(stores.memberships, { get: original.get });
 		Object.assign(stores.repos, { collaboratorPermission: original.collaboratorPermission, teamPermissions: original.teamPermissions });
@@ -566,7 +654,11 @@ test('list – ETag from the list’s version: a matching If-None-Match is 304 b
 	const unchanged = await s.get('/orgs/acme/teams', other, { 'If-None-Match': etag });
 	assert.is(unchanged.status, 304, '~> unchanged: 304');
 	assert.is(unchanged.headers.get('etag'), etag);
-	assert.is((await s.get('/orgs/acme/teams?per_page=1', other, { 'If-None-Match': etag })).status, 200, '~> another page size is another answer');
+	assert.is(
+		(await s.get('/orgs/acme/teams?per_page=1', other, { 'If-None-Match': etag })).status,
+		200,
+		'~> another page size is another answer',
+	);
 	const hidden = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Hush', privacy: 'secret' } });
 	assert.is(hidden.status, 201);
 	const stillSame = await s.get('/orgs/acme/teams', other, { 'If-None-Match': etag });

@@ -37,7 +37,11 @@ function copyFixture(folder: string): void {
 async function request(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
 	const res = await fetch(`${server.address}/api/v3${path}`, {
 		method,
-		headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+		headers: {
+			...(token ? { Authorization: `Bearer ${token}` } : {}),
+			...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			...headers,
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	return res;
@@ -58,9 +62,11 @@ const VOLATILE = new Set(['mergeable', 'mergeable_state', 'rebaseable', 'last_re
  * arrays item by item); fields added by later schema versions are allowed. Returns the differences.
  */
 function missing(expected: unknown, actual: unknown, at = ''): string[] {
-	if (expected === null || typeof expected !== 'object') return Object.is(expected, actual) ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+	if (expected === null || typeof expected !== 'object')
+		return Object.is(expected, actual) ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 	if (Array.isArray(expected)) {
-		if (!Array.isArray(actual) || actual.length !== expected.length) return [`${at}: expected ${expected.length} items, got ${Array.isArray(actual) ? actual.length : typeof actual}`];
+		if (!Array.isArray(actual) || actual.length !== expected.length)
+			return [`${at}: expected ${expected.length} items, got ${Array.isArray(actual) ? actual.length : typeof actual}`];
 		return expected.flatMap((item, i) => missing(item, actual[i], `${at}[${i}]`));
 	}
 	if (actual === null || typeof actual !== 'object') return [`${at}: expected an object, got ${JSON.stringify(actual)}`];
@@ -94,7 +100,9 @@ test('the server starts on the old database and upgrades it; a copy is taken whe
 	db.close();
 	const backups = join(dataDir, 'backups');
 	if (fixture.schema_version < SCHEMA_VERSION) {
-		const copies = readdirSync(backups).filter((name) => name.startsWith(`gitstead-v${fixture.schema_version}-`) && name.endsWith('.db'));
+		const copies = readdirSync(backups).filter(
+			(name) => name.startsWith(`gitstead-v${fixture.schema_version}-`) && name.endsWith('.db'),
+		);
 		assert.is(copies.length, 1, '~> one copy of the database was taken before the upgrade');
 		const copy = new Database(join(backups, copies[0]), { readonly: true });
 		assert.is(copy.pragma('user_version', { simple: true }), fixture.schema_version, '~> the copy is the database before its upgrade');
@@ -148,10 +156,19 @@ test('an installation token expires as it did; the app mints a new one with the 
 	const expired = fixture.tokens.find((token) => token.kind === 'installation')!;
 	// (Right after the fixture is regenerated, the hour has not passed yet.)
 	const status = Date.parse(expired.expires_at!) <= Date.now() ? 401 : 200;
-	assert.is((await request('GET', '/repos/acme/widget', expired.token)).status, status, '~> the hour-long installation token expires as it did');
-	const minted = await request('POST', `/app/installations/${fixture.app.installation_id}/access_tokens`, jwt(fixture.app.id, fixture.app.private_key), {
-		permissions: expired.permissions,
-	});
+	assert.is(
+		(await request('GET', '/repos/acme/widget', expired.token)).status,
+		status,
+		'~> the hour-long installation token expires as it did',
+	);
+	const minted = await request(
+		'POST',
+		`/app/installations/${fixture.app.installation_id}/access_tokens`,
+		jwt(fixture.app.id, fixture.app.private_key),
+		{
+			permissions: expired.permissions,
+		},
+	);
 	assert.is(minted.status, 201, '~> the app (its key, its installation) survived and mints a token');
 	const fresh = ((await minted.json()) as { token: string }).token;
 	for (const probe of expired.probes) {
@@ -164,7 +181,11 @@ test('the upgraded folder passes gitstead admin check', async () => {
 	await server.stop();
 	const result = run(gitstead, ['admin', 'check', '--json', '--data-dir', dataDir]);
 	const report = JSON.parse(result.stdout) as { ok: boolean; findings: { severity: string; message: string }[] };
-	assert.equal(report.findings.filter((finding) => finding.severity === 'error'), [], '~> no errors');
+	assert.equal(
+		report.findings.filter((finding) => finding.severity === 'error'),
+		[],
+		'~> no errors',
+	);
 	assert.is(result.code, 0, '~> exit code 0');
 });
 
@@ -184,7 +205,10 @@ test('backupBeforeUpgrade: a copy before steps run, none otherwise; a failed cop
 
 	// The copy's folder cannot be made (a file is in the way): the upgrade is refused, nothing changed.
 	writeFileSync(join(folder, 'blocked'), '');
-	assert.throws(() => backupBeforeUpgrade(db, join(folder, 'blocked', 'backups'), from + 1), /cannot back up the database .* the upgrade was not started/);
+	assert.throws(
+		() => backupBeforeUpgrade(db, join(folder, 'blocked', 'backups'), from + 1),
+		/cannot back up the database .* the upgrade was not started/,
+	);
 	assert.is(db.pragma('user_version', { simple: true }), from, '~> the database is unchanged');
 	// And the steps themselves still run after a successful copy.
 	const step = { version: from + 1, description: 'a probe table', up: (d: typeof db) => d.exec('CREATE TABLE upgrade_probe (x)') };

@@ -33,8 +33,14 @@ test('email – private unless the user made it public; the user always sees the
 test('email – commits made through the API by a user with a private email carry GitHub noreply address', async () => {
 	const token = s.fullToken('priya');
 	await s.request('POST', '/user/repos', { token, body: { name: 'notes' } });
-	const tree = await s.request('POST', '/repos/priya/notes/git/trees', { token, body: { tree: [{ path: 'a', mode: '100644', type: 'blob', content: 'a' }] } });
-	const commit = await s.request('POST', '/repos/priya/notes/git/commits', { token, body: { message: 'm', tree: tree.body.sha, parents: [] } });
+	const tree = await s.request('POST', '/repos/priya/notes/git/trees', {
+		token,
+		body: { tree: [{ path: 'a', mode: '100644', type: 'blob', content: 'a' }] },
+	});
+	const commit = await s.request('POST', '/repos/priya/notes/git/commits', {
+		token,
+		body: { message: 'm', tree: tree.body.sha, parents: [] },
+	});
 	assert.is(commit.status, 201);
 	assert.match(commit.body.author.email, /@users\.noreply\./, '~> the private email stays out of the commit');
 	assert.not.ok(JSON.stringify(commit.body).includes('priya@example.com'));

@@ -35,7 +35,7 @@ test.after(() => s.close());
 test('creating a repository subscribes its creator: subscription shape and subscribers_count', async () => {
 	const res = await s.get('/repos/acme/app/subscription', olivia);
 	assert.is(res.status, 200, '~> olivia created acme/app, so she watches it');
-	assert.equal(Object.keys(res.body), SUBSCRIPTION_KEYS, '~> GitHub\'s repository-subscription keys, in order');
+	assert.equal(Object.keys(res.body), SUBSCRIPTION_KEYS, "~> GitHub's repository-subscription keys, in order");
 	assert.equal(res.body, {
 		subscribed: true,
 		ignored: false,
@@ -47,7 +47,7 @@ test('creating a repository subscribes its creator: subscription shape and subsc
 	const repo = await s.get('/repos/acme/app', olivia);
 	assert.is(repo.body.subscribers_count, 1, '~> one watcher');
 	assert.is(repo.body.watchers_count, 0, '~> watchers_count counts stars, not watchers');
-	assert.is((await s.get('/repos/nora/notes/subscription', nora)).body.subscribed, true, '~> a user\'s own repository too');
+	assert.is((await s.get('/repos/nora/notes/subscription', nora)).body.subscribed, true, "~> a user's own repository too");
 	assert.is((await s.get('/repos/nora/notes/subscription', mike)).status, 404, '~> mike does not watch nora/notes: 404');
 });
 
@@ -93,13 +93,27 @@ test('PUT validation: 422 names the field; nothing is written', async () => {
 	assert.is(bad.status, 422, '~> subscribed must be a boolean');
 	assert.is(bad.body.errors[0].field, 'subscribed');
 	assert.is(bad.body.errors[0].resource, 'Subscription');
-	assert.is((await s.request('PUT', '/repos/acme/app/subscription', { token: mike, body: { ignored: 1 } })).status, 422, '~> ignored must be a boolean');
-	assert.is((await s.request('PUT', '/repos/acme/app/subscription', { token: mike, raw: '[true]', headers: { 'Content-Type': 'application/json' } })).status, 400, '~> a body that is not an object');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/app/subscription', { token: mike, body: { ignored: 1 } })).status,
+		422,
+		'~> ignored must be a boolean',
+	);
+	assert.is(
+		(
+			await s.request('PUT', '/repos/acme/app/subscription', {
+				token: mike,
+				raw: '[true]',
+				headers: { 'Content-Type': 'application/json' },
+			})
+		).status,
+		400,
+		'~> a body that is not an object',
+	);
 	assert.is((await s.get('/repos/acme/app/subscription', mike)).status, 404, '~> no subscription was made');
 });
 
-test('subscriptions make no events: GitHub\'s watch webhook is about stars', async () => {
-	const before = (s.app.db.prepare('SELECT count(*) FROM events').pluck().get() as number);
+test("subscriptions make no events: GitHub's watch webhook is about stars", async () => {
+	const before = s.app.db.prepare('SELECT count(*) FROM events').pluck().get() as number;
 	await s.request('PUT', '/repos/acme/app/subscription', { token: nora, body: { subscribed: true } });
 	await s.request('DELETE', '/repos/acme/app/subscription', { token: nora });
 	assert.is(s.app.db.prepare('SELECT count(*) FROM events').pluck().get(), before, '~> nothing recorded');
@@ -113,41 +127,95 @@ test('lists: watchers of a repository, the repositories a user watches', async (
 	await s.request('PUT', '/repos/nora/notes/subscription', { token: mike, body: { subscribed: true } });
 
 	const watchers = await s.get('/repos/acme/app/subscribers');
-	assert.is(watchers.status, 200, '~> anonymous reads a public repository\'s watchers');
-	assert.equal(watchers.body.map((u: any) => u.login), ['olivia', 'nora'], '~> oldest subscription first');
+	assert.is(watchers.status, 200, "~> anonymous reads a public repository's watchers");
+	assert.equal(
+		watchers.body.map((u: any) => u.login),
+		['olivia', 'nora'],
+		'~> oldest subscription first',
+	);
 	assert.is(watchers.body[0].subscriptions_url, `${s.api}/users/olivia/subscriptions`, '~> simple users');
 	const page = await s.get('/repos/acme/app/subscribers?per_page=1&page=2');
-	assert.equal(page.body.map((u: any) => u.login), ['nora']);
+	assert.equal(
+		page.body.map((u: any) => u.login),
+		['nora'],
+	);
 	assert.match(page.headers.get('link')!, /rel="prev"/);
 
 	const mine = await s.get('/user/subscriptions', mike);
 	assert.is(mine.status, 200);
-	assert.equal(mine.body.map((r: any) => r.full_name), ['acme/vault', 'nora/notes'], '~> mike watches vault and notes');
+	assert.equal(
+		mine.body.map((r: any) => r.full_name),
+		['acme/vault', 'nora/notes'],
+		'~> mike watches vault and notes',
+	);
 	assert.is(mine.body[0].subscribers_count, 2, '~> with the counts (olivia created vault)');
 	assert.equal(mine.body[0].permissions.pull, true);
-	assert.equal((await s.get('/users/mike/subscriptions')).body.map((r: any) => r.full_name), ['nora/notes'], '~> anonymous: public repositories only');
-	assert.equal((await s.get('/users/mike/subscriptions', nora)).body.map((r: any) => r.full_name), ['nora/notes'], '~> an outsider: the same');
-	assert.equal((await s.get('/users/mike/subscriptions', olivia)).body.map((r: any) => r.full_name), ['acme/vault', 'nora/notes'], '~> a reader of vault sees it');
-	assert.equal((await s.get('/users/olivia/subscriptions', mike)).body.map((r: any) => r.full_name), ['acme/app', 'acme/vault'], '~> what olivia created');
+	assert.equal(
+		(await s.get('/users/mike/subscriptions')).body.map((r: any) => r.full_name),
+		['nora/notes'],
+		'~> anonymous: public repositories only',
+	);
+	assert.equal(
+		(await s.get('/users/mike/subscriptions', nora)).body.map((r: any) => r.full_name),
+		['nora/notes'],
+		'~> an outsider: the same',
+	);
+	assert.equal(
+		(await s.get('/users/mike/subscriptions', olivia)).body.map((r: any) => r.full_name),
+		['acme/vault', 'nora/notes'],
+		'~> a reader of vault sees it',
+	);
+	assert.equal(
+		(await s.get('/users/olivia/subscriptions', mike)).body.map((r: any) => r.full_name),
+		['acme/app', 'acme/vault'],
+		'~> what olivia created',
+	);
 	assert.is((await s.get('/users/ghost/subscriptions')).status, 404, '~> an unknown user: 404');
 	const ignored = await s.request('PUT', '/repos/acme/app/subscription', { token: mike, body: { ignored: true } });
 	assert.is(ignored.status, 200);
 	assert.equal((await s.get('/user/subscriptions', mike)).body.length, 2, '~> an ignored repository is not listed');
-	assert.equal((await s.get('/repos/acme/app/subscribers')).body.map((u: any) => u.login), ['olivia', 'nora'], '~> nor is its ignorer a watcher');
+	assert.equal(
+		(await s.get('/repos/acme/app/subscribers')).body.map((u: any) => u.login),
+		['olivia', 'nora'],
+		'~> nor is its ignorer a watcher',
+	);
 });
 
 test('a private repository: hidden to outsiders; a watcher who loses access keeps the subscription, hidden from the lists', async () => {
 	assert.is((await s.get('/repos/acme/vault/subscription', nora)).status, 404, '~> an outsider: 404');
-	assert.is((await s.request('PUT', '/repos/acme/vault/subscription', { token: nora, body: { subscribed: true } })).status, 404, '~> cannot watch it');
-	assert.is((await s.request('PUT', '/repos/acme/vault/subscription', { token: nora, body: { subscribed: 'x' } })).status, 404, '~> 404 before 422');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/vault/subscription', { token: nora, body: { subscribed: true } })).status,
+		404,
+		'~> cannot watch it',
+	);
+	assert.is(
+		(await s.request('PUT', '/repos/acme/vault/subscription', { token: nora, body: { subscribed: 'x' } })).status,
+		404,
+		'~> 404 before 422',
+	);
 	assert.is((await s.get('/repos/acme/vault/subscribers')).status, 404, '~> anonymous: its watchers are hidden');
-	assert.equal((await s.get('/repos/acme/vault/subscribers', olivia)).body.map((u: any) => u.login), ['olivia', 'mike']);
+	assert.equal(
+		(await s.get('/repos/acme/vault/subscribers', olivia)).body.map((u: any) => u.login),
+		['olivia', 'mike'],
+	);
 
 	const vault = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'vault')!;
 	s.app.stores.repos.removeCollaborations(s.app.stores.accounts.user('mike')!.id, vault.owner_id);
-	assert.equal((await s.get('/repos/acme/vault/subscribers', olivia)).body.map((u: any) => u.login), ['olivia'], '~> mike is hidden');
-	assert.equal((await s.get('/users/mike/subscriptions', olivia)).body.map((r: any) => r.full_name), ['nora/notes'], '~> from his list too');
-	assert.equal((await s.get('/user/subscriptions', mike)).body.map((r: any) => r.full_name), ['nora/notes'], '~> mike no longer sees it');
+	assert.equal(
+		(await s.get('/repos/acme/vault/subscribers', olivia)).body.map((u: any) => u.login),
+		['olivia'],
+		'~> mike is hidden',
+	);
+	assert.equal(
+		(await s.get('/users/mike/subscriptions', olivia)).body.map((r: any) => r.full_name),
+		['nora/notes'],
+		'~> from his list too',
+	);
+	assert.equal(
+		(await s.get('/user/subscriptions', mike)).body.map((r: any) => r.full_name),
+		['nora/notes'],
+		'~> mike no longer sees it',
+	);
 	assert.is((await s.get('/repos/acme/vault', olivia)).body.subscribers_count, 2, '~> the subscription is kept');
 	s.app.stores.repos.setCollaborator(vault.id, s.app.stores.accounts.user('mike')!.id, 'pull', '2026-11-22T12:00:00Z');
 	assert.is((await s.get('/repos/acme/vault/subscription', mike)).body.subscribed, true, '~> access back: still watching');
@@ -163,7 +231,11 @@ test('denial: anonymous, token kinds, scopes', async () => {
 	assert.is(refused.status, 403, '~> GitHub serves subscriptions to classic and OAuth tokens only');
 	assert.is(refused.body.message, 'Resource not accessible by personal access token');
 	const installation = s.token('olivia', { kind: 'installation', org: 'acme', permissions: { metadata: 'read' } });
-	assert.is((await s.request('PUT', '/repos/acme/app/subscription', { token: installation, body: {} })).status, 403, '~> nor installations');
+	assert.is(
+		(await s.request('PUT', '/repos/acme/app/subscription', { token: installation, body: {} })).status,
+		403,
+		'~> nor installations',
+	);
 
 	const noScope = s.token('nora', { scopes: [] });
 	const denied = await s.request('PUT', '/repos/acme/app/subscription', { token: noScope, body: { subscribed: true } });
@@ -172,7 +244,11 @@ test('denial: anonymous, token kinds, scopes', async () => {
 	const notifications = s.token('mike', { scopes: ['notifications'] });
 	assert.is((await s.get('/repos/nora/notes/subscription', notifications)).status, 200, '~> notifications reaches a public repository');
 	assert.is((await s.get('/repos/acme/vault/subscription', notifications)).status, 404, '~> not a private one');
-	assert.equal((await s.get('/user/subscriptions', noScope)).body.map((r: any) => r.full_name), ['nora/notes', 'acme/app'], '~> listing needs no scope (oldest subscription first)');
+	assert.equal(
+		(await s.get('/user/subscriptions', noScope)).body.map((r: any) => r.full_name),
+		['nora/notes', 'acme/app'],
+		'~> listing needs no scope (oldest subscription first)',
+	);
 	const oauth = s.token('mike', { kind: 'oauth', scopes: ['notifications'] });
 	assert.is((await s.request('DELETE', '/repos/nora/notes/subscription', { token: oauth })).status, 204, '~> OAuth tokens too');
 

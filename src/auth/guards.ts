@@ -46,7 +46,15 @@ export function loadResources(ctx: Context): void {
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
 	if (guard.repo) {
 		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
-		ctx.repo = repository(ctx, guard.repo, mustReach, write && guard.writable !== false, guard.conceal === true, guard.grantedBy, managers);
+		ctx.repo = repository(
+			ctx,
+			guard.repo,
+			mustReach,
+			write && guard.writable !== false,
+			guard.conceal === true,
+			guard.grantedBy,
+			managers,
+		);
 	}
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
 }
@@ -73,7 +81,9 @@ function organization(
 ): OrgAccess {
 	// {org} names it by login; /organizations/{organization_id}/… by id.
 	const org =
-		ctx.params.org !== undefined ? ctx.app.stores.accounts.organization(ctx.params.org) : organizationById(ctx, idParam(ctx.params.organization_id));
+		ctx.params.org !== undefined
+			? ctx.app.stores.accounts.organization(ctx.params.org)
+			: organizationById(ctx, idParam(ctx.params.organization_id));
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
@@ -175,10 +185,17 @@ function repository(
 		throw notAccessible(ctx.principal);
 	}
 	// A custom repository role may add the route's fine-grained permission to a lower base role.
-	const granted = grantedBy !== undefined && ctx.principal.user !== null && ctx.app.stores.roles.customPermissions(repo.id, ctx.principal.user.id).has(grantedBy);
+	const granted =
+		grantedBy !== undefined &&
+		ctx.principal.user !== null &&
+		ctx.app.stores.roles.customPermissions(repo.id, ctx.principal.user.id).has(grantedBy);
 	if (!atLeast(permission, needed) && !granted) {
 		if (conceal) throw notFound();
-		throw forbidden(needed === 'admin' ? 'Must have admin rights to Repository.' : `Must have ${needed} access to the repository to ${ctx.route.action}.`);
+		throw forbidden(
+			needed === 'admin'
+				? 'Must have admin rights to Repository.'
+				: `Must have ${needed} access to the repository to ${ctx.route.action}.`,
+		);
 	}
 	const access = { repo, owner, permission };
 	if (writable) requireWritableRepository(ctx, access);

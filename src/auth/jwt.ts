@@ -54,10 +54,16 @@ export function verifyAppJwt(token: string, apps: AppStore, now: number): { app:
 		throw unauthorized("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
 	}
 	if (typeof exp !== 'number' || !Number.isInteger(exp)) {
-		throw unauthorized("'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires");
+		throw unauthorized(
+			"'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
+		);
 	}
-	if (iat > now + 60) throw unauthorized("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
+	if (iat > now + 60)
+		throw unauthorized("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
 	if (exp - iat > 600) throw unauthorized("'Expiration time' claim ('exp') is too far in the future");
-	if (exp <= now) throw unauthorized("'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires");
+	if (exp <= now)
+		throw unauthorized(
+			"'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
+		);
 	return { app, expiresAt: exp };
 }

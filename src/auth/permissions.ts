@@ -41,7 +41,11 @@ export const PERMISSION_KEYS = {
 	},
 	actions: { category: 'Actions', target: 'repository', scopes: repoScopes },
 	// GitHub's "Commit statuses": classic tokens need repo:status (or repo, which implies it).
-	statuses: { category: 'Commit statuses', target: 'repository', scopes: { read: ['repo:status', 'repo'], write: ['repo:status', 'repo'], admin: ['repo:status', 'repo'] } },
+	statuses: {
+		category: 'Commit statuses',
+		target: 'repository',
+		scopes: { read: ['repo:status', 'repo'], write: ['repo:status', 'repo'], admin: ['repo:status', 'repo'] },
+	},
 	checks: { category: 'Checks', target: 'repository', scopes: repoScopes },
 	issues: { category: 'Issues', target: 'repository', scopes: repoScopes },
 	pull_requests: { category: 'Pull requests', target: 'repository', scopes: repoScopes },
@@ -85,10 +89,18 @@ export const PERMISSION_KEYS = {
 	gists: { category: 'Gists', target: 'user', scopes: { read: [], write: ['gist'], admin: ['gist'] } },
 	// Reading stars needs no scope; starring a public repository needs public_repo (GitHub's scope
 	// docs: "also required for starring public repositories"), a private one repo.
-	starring: { category: 'Starring', target: 'user', scopes: { read: [], write: ['public_repo', 'repo'], admin: ['public_repo', 'repo'] } },
+	starring: {
+		category: 'Starring',
+		target: 'user',
+		scopes: { read: [], write: ['public_repo', 'repo'], admin: ['public_repo', 'repo'] },
+	},
 	// Reading the repositories a user watches needs no scope; watching and unwatching take
 	// notifications ("watch and unwatch access to a repository") or repo.
-	watching: { category: 'Watching', target: 'user', scopes: { read: [], write: ['notifications', 'repo'], admin: ['notifications', 'repo'] } },
+	watching: {
+		category: 'Watching',
+		target: 'user',
+		scopes: { read: [], write: ['notifications', 'repo'], admin: ['notifications', 'repo'] },
+	},
 	// Enterprise permissions
 	enterprise_custom_properties_for_organizations: {
 		category: 'Enterprise custom properties for organizations',

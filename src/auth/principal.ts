@@ -146,10 +146,7 @@ function principalOfToken(token: string, tokens: TokenStore, now: number): { pri
 		throw unauthorized(MESSAGES.badCredentials);
 	}
 	const scopeList = row.scopes ? row.scopes.split(',') : [];
-	const user =
-		row.user_id !== null && row.login !== null
-			? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 }
-			: null;
+	const user = row.user_id !== null && row.login !== null ? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 } : null;
 	const own = JSON.parse(row.permissions) as GrantedPermissions;
 	const installed = row.installation_permissions === null ? null : (JSON.parse(row.installation_permissions) as GrantedPermissions);
 	const principal: Principal = {

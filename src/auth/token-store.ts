@@ -74,7 +74,9 @@ export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 		WHERE t.token_hash = ?`);
 	const byId = db.prepare('SELECT * FROM tokens WHERE id = ?');
 	const all = db.prepare(`SELECT t.*, a.login FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id ORDER BY t.id`);
-	const forUser = db.prepare(`SELECT t.*, a.login FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id WHERE t.user_id = ? ORDER BY t.id`);
+	const forUser = db.prepare(
+		`SELECT t.*, a.login FROM tokens t LEFT JOIN accounts a ON a.id = t.user_id WHERE t.user_id = ? ORDER BY t.id`,
+	);
 	const revoke = db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
 	const touch = db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?');
 
@@ -101,8 +103,7 @@ export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 		},
 		findByHash: (hash: Buffer) => byHash.get(hash) as AuthenticatedTokenRow | undefined,
 		get: (id: number) => byId.get(id) as TokenRow | undefined,
-		list: (userId?: number) =>
-			(userId === undefined ? all.all() : forUser.all(userId)) as Array<TokenRow & { login: string | null }>,
+		list: (userId?: number) => (userId === undefined ? all.all() : forUser.all(userId)) as Array<TokenRow & { login: string | null }>,
 		/** Revokes; false when already revoked or unknown. @param now epoch seconds */
 		revoke(id: number, now: number): boolean {
 			const changed = revoke.run(now, id).changes > 0;

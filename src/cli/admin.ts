@@ -171,7 +171,13 @@ export interface AdminCommand {
 	/** Creates a missing data folder and database (init); every other command refuses them. */
 	createsDatabase?: boolean;
 	/** May return a promise (seed-demo); runAdmin awaits it before closing the database. */
-	run(app: App, values: Record<string, string | boolean | undefined>, positionals: string[], out: Output, opened?: Opened): void | Promise<void>;
+	run(
+		app: App,
+		values: Record<string, string | boolean | undefined>,
+		positionals: string[],
+		out: Output,
+		opened?: Opened,
+	): void | Promise<void>;
 }
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
@@ -185,14 +191,30 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			const { created, from, to } = app.migration;
 			const upgraded = !created && from !== to;
 			let line: string;
-			if (created) line = `created ${opened.createdFolder ? `the data folder ${dataDir} and ` : ''}the database ${file} (schema version ${to})`;
+			if (created)
+				line = `created ${opened.createdFolder ? `the data folder ${dataDir} and ` : ''}the database ${file} (schema version ${to})`;
 			else if (upgraded) line = `the database ${file} already exists; upgraded it from schema version ${from} to ${to}`;
 			else line = `the database ${file} already exists (schema version ${to}); nothing to do`;
-			out.result({ data_dir: dataDir, database: file, created, created_folder: opened.createdFolder, schema_version: to, upgraded_from: upgraded ? from : null }, line);
+			out.result(
+				{
+					data_dir: dataDir,
+					database: file,
+					created,
+					created_folder: opened.createdFolder,
+					schema_version: to,
+					upgraded_from: upgraded ? from : null,
+				},
+				line,
+			);
 		},
 	},
 	'create-user': {
-		options: { 'site-admin': { type: 'boolean' }, email: { type: 'string' }, 'public-email': { type: 'boolean' }, name: { type: 'string' } },
+		options: {
+			'site-admin': { type: 'boolean' },
+			email: { type: 'string' },
+			'public-email': { type: 'boolean' },
+			name: { type: 'string' },
+		},
 		positionals: ['LOGIN'],
 		run(app, values, [login], out) {
 			if (values['public-email'] && !values.email) throw new CliError('--public-email needs --email');
@@ -205,7 +227,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				siteAdmin: values['site-admin'] === true,
 			});
 			out.result(
-				{ id: user.id, login: user.login, site_admin: user.site_admin === 1, email: user.email, email_public: user.email_public === 1, name: user.name },
+				{
+					id: user.id,
+					login: user.login,
+					site_admin: user.site_admin === 1,
+					email: user.email,
+					email_public: user.email_public === 1,
+					name: user.name,
+				},
 				`created user ${user.login} (id ${user.id}${user.site_admin ? ', site administrator' : ''})`,
 			);
 		},
@@ -286,7 +315,8 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			}
 
 			const orgLogin = string(values.org);
-			if (scopedKind && orgLogin) throw new CliError(`${kind} tokens reach every account the user can; --org applies to the other kinds`);
+			if (scopedKind && orgLogin)
+				throw new CliError(`${kind} tokens reach every account the user can; --org applies to the other kinds`);
 			let resourceOwner: AccountRow | null = null;
 			let installationId: number | null = null;
 			if (!scopedKind) {
@@ -294,7 +324,11 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				if (orgLogin && !resourceOwner) throw new CliError(`unknown organization "${orgLogin}"`);
 				if (kind === 'fine-grained') resourceOwner ??= user;
 				if (!resourceOwner) throw new CliError(`${kind} tokens need --org ORG, the organization the app is installed on`);
-				if (kind !== 'installation' && resourceOwner.type === 'Organization' && app.stores.memberships.get(resourceOwner.id, user.id)?.state !== 'active') {
+				if (
+					kind !== 'installation' &&
+					resourceOwner.type === 'Organization' &&
+					app.stores.memberships.get(resourceOwner.id, user.id)?.state !== 'active'
+				) {
 					throw new CliError(`${user.login} is not a member of ${resourceOwner.login}`);
 				}
 			}
@@ -346,7 +380,15 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 					expires_at: expires,
 				},
 				`${token}  (token ${id}, ${kind}, for ${kind === 'installation' ? `an app on ${resourceOwner!.login}` : user.login}, ` +
-					`${scopedKind ? `scopes: ${scopes.join(', ') || 'none'}` : `permissions: ${Object.entries(permissions).map(([k, l]) => `${k}:${l}`).join(', ') || 'none'}`}, ` +
+					`${
+						scopedKind
+							? `scopes: ${scopes.join(', ') || 'none'}`
+							: `permissions: ${
+									Object.entries(permissions)
+										.map(([k, l]) => `${k}:${l}`)
+										.join(', ') || 'none'
+								}`
+					}, ` +
 					`expires ${expires ?? 'never'})`,
 			);
 		},
@@ -375,7 +417,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				{
 					name,
 					os: string(values.os) ?? 'linux',
-					labels: (string(values.labels) ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+					labels: (string(values.labels) ?? '')
+						.split(',')
+						.map((x) => x.trim())
+						.filter(Boolean),
 					group: string(values.group),
 					status,
 					ephemeral: values.ephemeral === true,
@@ -384,7 +429,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			);
 			const owner = org ? { org: org.login } : { enterprise: enterprise!.slug };
 			out.result(
-				{ id: runner.id, name: runner.name, os: runner.os, ...owner, runner_group_id: runner.group.id, runner_group: runner.group.name },
+				{
+					id: runner.id,
+					name: runner.name,
+					os: runner.os,
+					...owner,
+					runner_group_id: runner.group.id,
+					runner_group: runner.group.name,
+				},
 				`registered runner ${runner.name} (id ${runner.id}) in runner group ${runner.group.name} of ${org ? org.login : enterprise!.slug}`,
 			);
 		},
@@ -409,12 +461,26 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			} catch (error) {
 				throw new CliError((error as Error).message);
 			}
-			const events = (string(values.events) ?? '').split(',').map((x) => x.trim()).filter(Boolean);
-			const { app: created, privateKey } = createApp(app, { name, owner, permissions, events, description: string(values.description) }, isoSeconds(app.clock()));
+			const events = (string(values.events) ?? '')
+				.split(',')
+				.map((x) => x.trim())
+				.filter(Boolean);
+			const { app: created, privateKey } = createApp(
+				app,
+				{ name, owner, permissions, events, description: string(values.description) },
+				isoSeconds(app.clock()),
+			);
 			const keyFile = string(values['private-key-file']);
 			if (keyFile) writeFileSync(keyFile, privateKey, { mode: 0o600 });
 			out.result(
-				{ id: created.id, slug: created.slug, client_id: created.client_id, bot: `${created.slug}[bot]`, permissions: JSON.parse(created.permissions), ...(keyFile ? { private_key_file: keyFile } : { private_key: privateKey }) },
+				{
+					id: created.id,
+					slug: created.slug,
+					client_id: created.client_id,
+					bot: `${created.slug}[bot]`,
+					permissions: JSON.parse(created.permissions),
+					...(keyFile ? { private_key_file: keyFile } : { private_key: privateKey }),
+				},
 				`created app ${created.slug} (id ${created.id}, client ID ${created.client_id})` +
 					(keyFile ? `; its private key is in ${keyFile}` : `; its private key, shown once:\n${privateKey.trimEnd()}`),
 			);
@@ -514,7 +580,8 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			const hookId = hookText === undefined ? null : Number(hookText);
 			if (hookId !== null && !app.stores.webhooks.get(hookId)) throw new CliError(`unknown webhook ${hookId}`);
 			const limitText = string(values.limit) ?? '50';
-			if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw new CliError(`--limit must be a positive number, got "${limitText}"`);
+			if (!/^\d+$/.test(limitText) || Number(limitText) < 1)
+				throw new CliError(`--limit must be a positive number, got "${limitText}"`);
 			const deliveries = app.stores.webhooks.recent(hookId, Number(limitText)).map((row) => ({
 				id: row.id,
 				hook_id: row.hook_id,
@@ -538,7 +605,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				deliveries.length === 0
 					? 'no deliveries'
 					: deliveries
-							.map((d) => `${d.id}\thook ${d.hook_id}\t${d.event}\t${d.state}\t${d.attempts} attempt(s)\t${d.status_code ?? '-'} ${d.status ?? ''}`)
+							.map(
+								(d) =>
+									`${d.id}\thook ${d.hook_id}\t${d.event}\t${d.state}\t${d.attempts} attempt(s)\t${d.status_code ?? '-'} ${d.status ?? ''}`,
+							)
 							.join('\n'),
 			);
 		},
@@ -567,7 +637,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				tokens.length === 0
 					? 'no tokens'
 					: tokens
-							.map((t) => `${t.id}\t${t.kind}\t${t.login ?? '(app)'}\t…${t.ends_with}\t${t.state}\t${t.scopes.join(',') || Object.keys(t.permissions).join(',') || '-'}`)
+							.map(
+								(t) =>
+									`${t.id}\t${t.kind}\t${t.login ?? '(app)'}\t…${t.ends_with}\t${t.state}\t${t.scopes.join(',') || Object.keys(t.permissions).join(',') || '-'}`,
+							)
 							.join('\n'),
 			);
 		},
@@ -613,13 +686,18 @@ function findInstallation(app: App, account: AccountRow, slug: string | undefine
 		const target = app.stores.apps.bySlug(slug);
 		if (!target) throw new CliError(`unknown app "${slug}"`);
 		const installation = app.stores.apps.installationOn(target.id, account.id);
-		if (!installation) throw new CliError(`${target.slug} is not installed on ${account.login} (gitstead admin install-app ${target.slug} ${account.login})`);
+		if (!installation)
+			throw new CliError(
+				`${target.slug} is not installed on ${account.login} (gitstead admin install-app ${target.slug} ${account.login})`,
+			);
 		return installation;
 	}
 	const installations = app.stores.apps.installationsOn(account.id);
 	if (installations.length === 1) return installations[0];
 	if (installations.length === 0) {
-		throw new CliError(`no app is installed on ${account.login}; register one with gitstead admin create-app and install it with gitstead admin install-app`);
+		throw new CliError(
+			`no app is installed on ${account.login}; register one with gitstead admin create-app and install it with gitstead admin install-app`,
+		);
 	}
 	throw new CliError(`several apps are installed on ${account.login}; name one with --app SLUG`);
 }

@@ -195,7 +195,10 @@ const percent = (done: number, total: number) => (total <= 0 ? 100 : Math.min(10
 
 /** "2026-11-24T06-37-34Z": an ISO time usable in a file name. */
 export function fileStamp(date = new Date()): string {
-	return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+	return date
+		.toISOString()
+		.replace(/\.\d+Z$/, 'Z')
+		.replace(/:/g, '-');
 }
 
 /** What a backup made (the --json summary). */
@@ -221,7 +224,11 @@ export interface BackupSummary {
  * @param options.progress show progress on standard error
  * @throws CliError when the file exists (without force), the database is missing, or copying fails
  */
-export async function backupDataFolder(config: Resolved, file: string, options: { force?: boolean; progress?: boolean } = {}): Promise<BackupSummary> {
+export async function backupDataFolder(
+	config: Resolved,
+	file: string,
+	options: { force?: boolean; progress?: boolean } = {},
+): Promise<BackupSummary> {
 	const started = Date.now();
 	const target = resolve(file);
 	if (existsSync(target) && !options.force) throw new CliError(`${target} already exists; pass --force to overwrite it`);
@@ -283,7 +290,9 @@ export async function backupDataFolder(config: Resolved, file: string, options: 
 				if (linkOrCopy(join(config.blobDir, path), join(staging, 'blobs', path))) archived.push(path);
 			}
 		} else if (references.length) {
-			warnings.push(`the database names ${references.length} blobs but blob storage is off (storage.blob_dir = ""); they are left out`);
+			warnings.push(
+				`the database names ${references.length} blobs but blob storage is off (storage.blob_dir = ""); they are left out`,
+			);
 		}
 
 		// 3. Checksums and the manifest.
@@ -370,7 +379,9 @@ function readManifest(folder: string, file: string): BackupManifest {
 		throw new CliError(`${file} is not a Gitstead backup (its manifest.json has no format "${BACKUP_FORMAT}")`);
 	}
 	if (manifest.format_version > BACKUP_FORMAT_VERSION) {
-		throw new CliError(`${file} has backup format ${manifest.format_version}, newer than this Gitstead reads (${BACKUP_FORMAT_VERSION}); restore it with a newer Gitstead`);
+		throw new CliError(
+			`${file} has backup format ${manifest.format_version}, newer than this Gitstead reads (${BACKUP_FORMAT_VERSION}); restore it with a newer Gitstead`,
+		);
 	}
 	if (!Number.isInteger(manifest.schema_version) || !manifest.database || !Array.isArray(manifest.blobs)) {
 		throw new CliError(`${file} has an incomplete manifest.json`);
@@ -384,16 +395,23 @@ function readManifest(folder: string, file: string): BackupManifest {
  */
 async function verifyExtracted(folder: string, manifest: BackupManifest, file: string): Promise<void> {
 	const listed = [manifest.database, ...manifest.blobs];
-	if (manifest.database.path !== 'gitstead.db') throw new CliError(`${file}: its manifest names the database "${manifest.database.path}"`);
+	if (manifest.database.path !== 'gitstead.db')
+		throw new CliError(`${file}: its manifest names the database "${manifest.database.path}"`);
 	for (const entry of listed) {
-		if (typeof entry?.path !== 'string' || entry.path.split('/').some((part) => part === '..' || part === '') || isAbsolute(entry.path)) {
+		if (
+			typeof entry?.path !== 'string' ||
+			entry.path.split('/').some((part) => part === '..' || part === '') ||
+			isAbsolute(entry.path)
+		) {
 			throw new CliError(`${file}: its manifest names an unsafe path`);
 		}
 		const path = join(folder, ...entry.path.split('/'));
 		if (!existsSync(path)) throw new CliError(`${file} is damaged: ${entry.path} is listed in its manifest but missing`);
 		const { sha256, size } = await hashFile(path);
 		if (size !== entry.size || sha256 !== entry.sha256) {
-			throw new CliError(`${file} is damaged or was altered: ${entry.path} does not match its manifest checksum (SHA-256 ${sha256}, expected ${entry.sha256})`);
+			throw new CliError(
+				`${file} is damaged or was altered: ${entry.path} does not match its manifest checksum (SHA-256 ${sha256}, expected ${entry.sha256})`,
+			);
 		}
 	}
 	const expected = new Set(['manifest.json', ...listed.map((entry) => entry.path)]);
@@ -514,7 +532,10 @@ export async function restoreDataFolder(config: Resolved, file: string, options:
 			const result = restored.pragma('integrity_check', { simple: true });
 			if (result !== 'ok') throw new CliError(`the database in ${archive} fails PRAGMA integrity_check: ${String(result)}`);
 			const schema = restored.pragma('user_version', { simple: true }) as number;
-			if (schema !== manifest.schema_version) throw new CliError(`the database in ${archive} is at schema version ${schema}, its manifest says ${manifest.schema_version}`);
+			if (schema !== manifest.schema_version)
+				throw new CliError(
+					`the database in ${archive} is at schema version ${schema}, its manifest says ${manifest.schema_version}`,
+				);
 			counts = countRows(restored);
 		} finally {
 			restored.close();
@@ -535,7 +556,12 @@ export async function restoreDataFolder(config: Resolved, file: string, options:
 			// The swap, entry by entry, under the folder's lock (which stays where it is).
 			mkdirSync(aside);
 			const keep = (name: string) =>
-				name === basename(staging) || name === basename(aside) || name.startsWith('.before-restore-') || name === LOCK_FILE || name === LOCK_DESCRIPTION_FILE || name.startsWith(`${LOCK_FILE}-`);
+				name === basename(staging) ||
+				name === basename(aside) ||
+				name.startsWith('.before-restore-') ||
+				name === LOCK_FILE ||
+				name === LOCK_DESCRIPTION_FILE ||
+				name.startsWith(`${LOCK_FILE}-`);
 			for (const name of readdirSync(dataDir)) if (!keep(name)) renameSync(join(dataDir, name), join(aside, name));
 			swapped = true;
 			for (const name of readdirSync(staging)) renameSync(join(staging, name), join(dataDir, name));
@@ -596,7 +622,10 @@ export const BACKUP_COMMANDS: Record<string, StorageCommand> = {
 		positionals: ['FILE'],
 		async standalone(config, values, [file], out) {
 			const json = values.json === true;
-			const summary = await backupDataFolder(config, file, { force: values.force === true, progress: !json && process.stderr.isTTY === true });
+			const summary = await backupDataFolder(config, file, {
+				force: values.force === true,
+				progress: !json && process.stderr.isTTY === true,
+			});
 			const lines = [
 				`backed up ${config.storage.data_dir} to ${summary.file} (${summary.bytes} bytes, schema version ${summary.schema_version}, ` +
 					`${summary.counts.repositories ?? 0} repositories, ${plural(summary.blobs, 'blob')}, ${summary.duration_ms} ms)`,
@@ -617,7 +646,9 @@ export const BACKUP_COMMANDS: Record<string, StorageCommand> = {
 			out.result(
 				summary,
 				`restored ${summary.file} (taken ${summary.created_at}, schema version ${summary.schema_version}) into ${summary.data_dir}${previous}` +
-					(summary.schema_version < SCHEMA_VERSION ? `\nthe server upgrades it to schema version ${SCHEMA_VERSION} when it starts` : ''),
+					(summary.schema_version < SCHEMA_VERSION
+						? `\nthe server upgrades it to schema version ${SCHEMA_VERSION} when it starts`
+						: ''),
 			);
 		},
 	},

@@ -31,7 +31,11 @@ function hasColumn(db: DB, table: string, column: string): boolean {
 export function blobReferences(db: DB): BlobReference[] {
 	const references: BlobReference[] = [];
 	if (hasColumn(db, 'release_assets', 'blob')) {
-		for (const row of db.prepare('SELECT id, blob, size FROM release_assets ORDER BY id').all() as { id: number; blob: string; size: number }[]) {
+		for (const row of db.prepare('SELECT id, blob, size FROM release_assets ORDER BY id').all() as {
+			id: number;
+			blob: string;
+			size: number;
+		}[]) {
 			references.push({ path: `release-assets/${row.blob}`, size: row.size, owner: `release asset ${row.id}` });
 		}
 	}
@@ -47,5 +51,12 @@ export function blobReferences(db: DB): BlobReference[] {
 /** True when a reference's path stays inside its managed folder (one plain file name). */
 export function isSafeBlobPath(path: string): boolean {
 	const [folder, name, extra] = path.split('/');
-	return (MANAGED_BLOB_FOLDERS as readonly string[]).includes(folder) && !!name && extra === undefined && name !== '.' && name !== '..' && !name.includes('\\');
+	return (
+		(MANAGED_BLOB_FOLDERS as readonly string[]).includes(folder) &&
+		!!name &&
+		extra === undefined &&
+		name !== '.' &&
+		name !== '..' &&
+		!name.includes('\\')
+	);
 }

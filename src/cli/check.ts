@@ -53,15 +53,32 @@ function schemaTables(): string[] {
 function checkSchema(db: DB, findings: Finding[]): number {
 	const version = db.pragma('user_version', { simple: true }) as number;
 	if (version === 0) {
-		findings.push({ check: 'schema', severity: 'error', message: 'the database has no schema version (user_version 0): it is not a Gitstead database' });
+		findings.push({
+			check: 'schema',
+			severity: 'error',
+			message: 'the database has no schema version (user_version 0): it is not a Gitstead database',
+		});
 	} else if (version > SCHEMA_VERSION) {
-		findings.push({ check: 'schema', severity: 'error', message: `schema version ${version} is newer than this Gitstead's (${SCHEMA_VERSION}); run the Gitstead that wrote it` });
+		findings.push({
+			check: 'schema',
+			severity: 'error',
+			message: `schema version ${version} is newer than this Gitstead's (${SCHEMA_VERSION}); run the Gitstead that wrote it`,
+		});
 	} else if (version < SCHEMA_VERSION) {
-		findings.push({ check: 'schema', severity: 'warning', message: `schema version ${version} is older than this Gitstead's (${SCHEMA_VERSION}); the server upgrades it when it starts` });
+		findings.push({
+			check: 'schema',
+			severity: 'warning',
+			message: `schema version ${version} is older than this Gitstead's (${SCHEMA_VERSION}); the server upgrades it when it starts`,
+		});
 	} else {
 		const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
 		const missing = schemaTables().filter((table) => !present.has(table));
-		limited(findings, 'schema', 'error', missing.map((table) => `table ${table} of schema.sql is missing`));
+		limited(
+			findings,
+			'schema',
+			'error',
+			missing.map((table) => `table ${table} of schema.sql is missing`),
+		);
 	}
 	return version;
 }
@@ -69,7 +86,12 @@ function checkSchema(db: DB, findings: Finding[]): number {
 function checkIntegrity(db: DB, findings: Finding[]): void {
 	const rows = db.pragma('integrity_check') as { integrity_check: string }[];
 	const problems = rows.map((row) => row.integrity_check).filter((text) => text !== 'ok');
-	limited(findings, 'integrity', 'error', problems.map((text) => `integrity_check: ${text}`));
+	limited(
+		findings,
+		'integrity',
+		'error',
+		problems.map((text) => `integrity_check: ${text}`),
+	);
 }
 
 function checkForeignKeys(db: DB, findings: Finding[]): void {
@@ -85,7 +107,12 @@ function checkForeignKeys(db: DB, findings: Finding[]): void {
 function checkBlobs(db: DB, blobDir: string | null, findings: Finding[]): void {
 	const references = blobReferences(db);
 	if (blobDir === null) {
-		if (references.length) findings.push({ check: 'blobs', severity: 'error', message: `${references.length} rows name blobs but blob storage is off (storage.blob_dir = "")` });
+		if (references.length)
+			findings.push({
+				check: 'blobs',
+				severity: 'error',
+				message: `${references.length} rows name blobs but blob storage is off (storage.blob_dir = "")`,
+			});
 		return;
 	}
 	const errors: string[] = [];
@@ -104,7 +131,8 @@ function checkBlobs(db: DB, blobDir: string | null, findings: Finding[]): void {
 			errors.push(`${reference.owner}: its blob ${file} is missing`);
 			continue;
 		}
-		if (reference.size !== null && size !== reference.size) errors.push(`${reference.owner}: its blob ${file} has ${size} bytes, the row records ${reference.size}`);
+		if (reference.size !== null && size !== reference.size)
+			errors.push(`${reference.owner}: its blob ${file} has ${size} bytes, the row records ${reference.size}`);
 	}
 	limited(findings, 'blobs', 'error', errors);
 	const orphans: string[] = [];
@@ -113,7 +141,8 @@ function checkBlobs(db: DB, blobDir: string | null, findings: Finding[]): void {
 		if (!existsSync(path)) continue;
 		for (const name of readdirSync(path)) {
 			// Uploads in progress are written under a temporary name first; they are not orphans yet.
-			if (!named.has(`${folder}/${name}`)) orphans.push(`${join(path, name)} is named by no row (an upload in progress, or left over)`);
+			if (!named.has(`${folder}/${name}`))
+				orphans.push(`${join(path, name)} is named by no row (an upload in progress, or left over)`);
 		}
 	}
 	limited(findings, 'blobs', 'warning', orphans);
@@ -154,10 +183,12 @@ function checkTokens(db: DB, findings: Finding[], now: number): void {
 			errors.push(`token ${row.id} has an unknown kind "${row.kind}"`);
 			continue;
 		}
-		if (row.hash_type !== 'blob' || row.hash_length !== 32) errors.push(`${name}: its hash is not a 32-byte SHA-256 (${row.hash_type}, ${row.hash_length} bytes)`);
+		if (row.hash_type !== 'blob' || row.hash_length !== 32)
+			errors.push(`${name}: its hash is not a 32-byte SHA-256 (${row.hash_type}, ${row.hash_length} bytes)`);
 		if (row.last_eight_length !== 8) warnings.push(`${name}: token_last_eight has ${row.last_eight_length} characters, not 8`);
 		const scoped = row.kind === 'classic' || row.kind === 'oauth';
-		if ((row.kind === 'installation') !== (row.user_id === null)) errors.push(`${name}: ${row.kind === 'installation' ? 'acts as a user' : 'acts as no user'}`);
+		if ((row.kind === 'installation') !== (row.user_id === null))
+			errors.push(`${name}: ${row.kind === 'installation' ? 'acts as a user' : 'acts as no user'}`);
 		let permissions: unknown;
 		try {
 			permissions = JSON.parse(row.permissions);
@@ -167,8 +198,11 @@ function checkTokens(db: DB, findings: Finding[], now: number): void {
 		if (!permissions || typeof permissions !== 'object' || Array.isArray(permissions)) {
 			errors.push(`${name}: its permissions are not a JSON object`);
 		} else {
-			const bad = Object.entries(permissions as Record<string, unknown>).filter(([, level]) => typeof level !== 'string' || !isLevel(level));
-			if (bad.length) errors.push(`${name}: permission levels other than read, write or admin (${bad.map(([key]) => key).join(', ')})`);
+			const bad = Object.entries(permissions as Record<string, unknown>).filter(
+				([, level]) => typeof level !== 'string' || !isLevel(level),
+			);
+			if (bad.length)
+				errors.push(`${name}: permission levels other than read, write or admin (${bad.map(([key]) => key).join(', ')})`);
 			if (scoped && Object.keys(permissions as object).length) errors.push(`${name}: a scoped token carries permissions`);
 		}
 		if (scoped && row.resource_owner_id !== null) errors.push(`${name}: a scoped token is limited to a resource owner`);
@@ -196,11 +230,20 @@ function checkWebhooks(db: DB, findings: Finding[]): void {
 			`SELECT h.id, h.url, h.events, h.repo_id, h.org_id, r.id AS repo_exists, a.type AS org_type
 			FROM global_webhooks h LEFT JOIN repositories r ON r.id = h.repo_id LEFT JOIN accounts a ON a.id = h.org_id ORDER BY h.id`,
 		)
-		.all() as { id: number; url: string; events: string; repo_id: number | null; org_id: number | null; repo_exists: number | null; org_type: string | null }[];
+		.all() as {
+		id: number;
+		url: string;
+		events: string;
+		repo_id: number | null;
+		org_id: number | null;
+		repo_exists: number | null;
+		org_type: string | null;
+	}[];
 	const errors: string[] = [];
 	for (const hook of hooks) {
 		const name = `hook ${hook.id}`;
-		if (hook.repo_id !== null && hook.org_id !== null) errors.push(`${name}: belongs to both repository ${hook.repo_id} and organization ${hook.org_id}`);
+		if (hook.repo_id !== null && hook.org_id !== null)
+			errors.push(`${name}: belongs to both repository ${hook.repo_id} and organization ${hook.org_id}`);
 		if (hook.repo_id !== null && hook.repo_exists === null) errors.push(`${name}: its repository ${hook.repo_id} does not exist`);
 		if (hook.org_id !== null && hook.org_type !== 'Organization') {
 			errors.push(`${name}: its organization ${hook.org_id} ${hook.org_type === null ? 'does not exist' : `is a ${hook.org_type}`}`);
@@ -211,28 +254,42 @@ function checkWebhooks(db: DB, findings: Finding[]): void {
 		} catch {
 			url = null;
 		}
-		if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) errors.push(`${name}: its URL "${hook.url}" is not an http(s) URL`);
+		if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+			errors.push(`${name}: its URL "${hook.url}" is not an http(s) URL`);
 		let events: unknown;
 		try {
 			events = JSON.parse(hook.events);
 		} catch {
 			events = undefined;
 		}
-		if (!Array.isArray(events) || !events.every((event) => typeof event === 'string')) errors.push(`${name}: its events are not a JSON array of names`);
+		if (!Array.isArray(events) || !events.every((event) => typeof event === 'string'))
+			errors.push(`${name}: its events are not a JSON array of names`);
 	}
 	const orphanDeliveries = db
-		.prepare('SELECT d.id, d.hook_id FROM webhook_deliveries d LEFT JOIN global_webhooks h ON h.id = d.hook_id WHERE h.id IS NULL ORDER BY d.id')
+		.prepare(
+			'SELECT d.id, d.hook_id FROM webhook_deliveries d LEFT JOIN global_webhooks h ON h.id = d.hook_id WHERE h.id IS NULL ORDER BY d.id',
+		)
 		.all() as { id: number; hook_id: number }[];
 	for (const row of orphanDeliveries) errors.push(`delivery ${row.id}: its hook ${row.hook_id} does not exist`);
 	const badPayloads = db.prepare('SELECT id FROM webhook_deliveries WHERE NOT json_valid(payload) ORDER BY id').pluck().all() as number[];
 	for (const id of badPayloads) errors.push(`delivery ${id}: its payload is not JSON`);
 	const orphanAttempts = db
-		.prepare('SELECT a.id, a.delivery_id FROM webhook_delivery_attempts a LEFT JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.id IS NULL ORDER BY a.id')
+		.prepare(
+			'SELECT a.id, a.delivery_id FROM webhook_delivery_attempts a LEFT JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.id IS NULL ORDER BY a.id',
+		)
 		.all() as { id: number; delivery_id: number }[];
 	for (const row of orphanAttempts) errors.push(`delivery attempt ${row.id}: its delivery ${row.delivery_id} does not exist`);
 	limited(findings, 'webhooks', 'error', errors);
-	const stuck = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'queued' AND next_attempt_at IS NULL").pluck().get() as number;
-	if (stuck) findings.push({ check: 'webhooks', severity: 'warning', message: `${stuck} queued deliveries have no next attempt time and will never be sent` });
+	const stuck = db
+		.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'queued' AND next_attempt_at IS NULL")
+		.pluck()
+		.get() as number;
+	if (stuck)
+		findings.push({
+			check: 'webhooks',
+			severity: 'warning',
+			message: `${stuck} queued deliveries have no next attempt time and will never be sent`,
+		});
 }
 
 /** Runs one check, turning an unexpected failure (e.g. a damaged table) into an error finding. */
@@ -291,7 +348,10 @@ export const CHECK_COMMANDS: Record<string, StorageCommand> = {
 			const summary = report.ok
 				? `${report.database}: healthy (schema version ${report.schema_version}${warnings ? `, ${warnings} warnings` : ''})`
 				: `${report.database}: ${errors} problems found${warnings ? ` and ${warnings} warnings` : ''}`;
-			out.result(report, [...report.findings.map((finding) => `${finding.severity}\t${finding.check}\t${finding.message}`), summary].join('\n'));
+			out.result(
+				report,
+				[...report.findings.map((finding) => `${finding.severity}\t${finding.check}\t${finding.message}`), summary].join('\n'),
+			);
 			if (!report.ok) process.exitCode = 1;
 		},
 	},

@@ -30,7 +30,9 @@ export const importExternalGroupsCommand = {
 		if (!checked.success) {
 			const issue = checked.issues[0];
 			const where = issue.path?.map((item) => String(item.key)).join('.') ?? '';
-			throw new CliError(`${file}: ${where ? `${where}: ` : ''}${issue.message} (expected an array of {group_id?, group_name, members: [{member_login, member_name?, member_email?}]})`);
+			throw new CliError(
+				`${file}: ${where ? `${where}: ` : ''}${issue.message} (expected an array of {group_id?, group_name, members: [{member_login, member_name?, member_email?}]})`,
+			);
 		}
 		const groups = importExternalGroups(app, org, checked.output, isoSeconds(app.clock()));
 		const synced = groups.flatMap((group) => group.teams.map((team) => `${team.team} (+${team.added.length} −${team.removed.length})`));

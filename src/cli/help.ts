@@ -46,7 +46,10 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			['--trusted-proxies ADDR,CIDR,...', 'peers whose X-Forwarded-* headers are believed (GITSTEAD_TRUSTED_PROXIES)'],
 			['--log-format logfmt|json', 'log lines as key=value (default) or JSON objects (GITSTEAD_LOG_FORMAT)'],
 			['--log-level debug|info|warn|error', 'the least severe lines written (default info; GITSTEAD_LOG_LEVEL)'],
-			['--shutdown-timeout SECONDS', 'on SIGTERM/SIGINT, how long requests in flight may take (default 10; GITSTEAD_SHUTDOWN_TIMEOUT)'],
+			[
+				'--shutdown-timeout SECONDS',
+				'on SIGTERM/SIGINT, how long requests in flight may take (default 10; GITSTEAD_SHUTDOWN_TIMEOUT)',
+			],
 			HELP_OPTION,
 		],
 		examples: ['serve --port 8080 --data-dir /srv/gitstead', 'serve --config /etc/gitstead.toml --log-format json'],
@@ -86,7 +89,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	},
 	'admin init': {
 		usage: 'admin init [options]',
-		summary: 'Create the data folder and its database (serve does this too); on an existing database say so and change nothing (but a pending schema upgrade).',
+		summary:
+			'Create the data folder and its database (serve does this too); on an existing database say so and change nothing (but a pending schema upgrade).',
 		examples: ['admin init --data-dir /srv/gitstead'],
 	},
 	'admin create-user': {
@@ -137,7 +141,10 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			['--expires-in DAYS', 'days until it expires (installation tokens: always 60 minutes)'],
 			['--note TEXT', 'a note shown in list-tokens'],
 		],
-		examples: ['admin create-token alice --scopes repo,admin:org', 'admin create-token alice --kind fine-grained --org acme --permissions issues:write,metadata:read'],
+		examples: [
+			'admin create-token alice --scopes repo,admin:org',
+			'admin create-token alice --kind fine-grained --org acme --permissions issues:write,metadata:read',
+		],
 	},
 	'admin create-app': {
 		usage: 'admin create-app NAME --owner LOGIN [options]',
@@ -189,7 +196,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	},
 	'admin import-advisories': {
 		usage: 'admin import-advisories FILE [options]',
-		summary: 'Load security advisories (GitHub’s global advisory JSON, an array or one object) and refresh every repository’s Dependabot alerts.',
+		summary:
+			'Load security advisories (GitHub’s global advisory JSON, an array or one object) and refresh every repository’s Dependabot alerts.',
 		examples: ['admin import-advisories advisories.json'],
 	},
 	'admin import-external-groups': {
@@ -205,7 +213,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	},
 	'admin register-runner': {
 		usage: 'admin register-runner ENTERPRISE|ORG NAME [options]',
-		summary: 'Record a self-hosted runner of an enterprise, or of an organization with --org (in its default runner group unless --group).',
+		summary:
+			'Record a self-hosted runner of an enterprise, or of an organization with --org (in its default runner group unless --group).',
 		options: [
 			['--org', 'the first argument names an organization, not an enterprise'],
 			['--os linux|macos|windows', 'the runner’s operating system (default linux)'],
@@ -254,7 +263,7 @@ function wrap(text: string, width = 100): string {
 	const lines: string[] = [];
 	let line = '';
 	for (const word of text.split(' ')) {
-		if (line && line.length + 1 + word.length > width) (lines.push(line), (line = word));
+		if (line && line.length + 1 + word.length > width) lines.push(line), (line = word);
 		else line = line ? `${line} ${word}` : word;
 	}
 	return [...lines, line].join('\n');

@@ -57,7 +57,10 @@ function kinds(row: RouteRow): string {
 
 /** The readable table: one aligned line per route. */
 export function routesText(rows: RouteRow[]): string {
-	const lines = [['METHOD', 'PATH', 'PERMISSIONS', 'TOKENS', 'RATE', 'ACCESS'], ...rows.map((row) => [row.method, row.path, row.permissions || '-', kinds(row), row.rate_limit, row.access])];
+	const lines = [
+		['METHOD', 'PATH', 'PERMISSIONS', 'TOKENS', 'RATE', 'ACCESS'],
+		...rows.map((row) => [row.method, row.path, row.permissions || '-', kinds(row), row.rate_limit, row.access]),
+	];
 	const widths = lines[0].map((_, column) => Math.max(...lines.map((line) => line[column].length)));
 	return `${lines.map((line) => line.map((cell, column) => (column === line.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ')).join('\n')}\n`;
 }
@@ -68,7 +71,9 @@ export function routesMarkdown(rows: RouteRow[]): string {
 	const lines = ['| area | method | path | permissions | tokens | rate | access |', '|---|---|---|---|---|---|---|'];
 	for (const row of rows) {
 		const area = row.documentation_url.replace(/^.*\/rest\//, '').split('/')[0];
-		lines.push(`| ${area} | ${row.method} | [\`${row.path}\`](${row.documentation_url}) | ${cell(row.permissions || '–')} | ${kinds(row)} | ${row.rate_limit} | ${row.access} |`);
+		lines.push(
+			`| ${area} | ${row.method} | [\`${row.path}\`](${row.documentation_url}) | ${cell(row.permissions || '–')} | ${kinds(row)} | ${row.rate_limit} | ${row.access} |`,
+		);
 	}
 	return `${lines.join('\n')}\n`;
 }
@@ -94,10 +99,19 @@ export function withRoutesTable(readme: string, table: string): string {
 }
 
 /** Parses a command's own flags, answering --help. @returns null when help was printed */
-function flags<O extends Record<string, { type: 'boolean' }>>(command: string, args: string[], options: O): Record<keyof O, boolean | undefined> | null {
+function flags<O extends Record<string, { type: 'boolean' }>>(
+	command: string,
+	args: string[],
+	options: O,
+): Record<keyof O, boolean | undefined> | null {
 	let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
 	try {
-		parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }) as typeof parsed;
+		parsed = parseArgs({
+			args,
+			options: { ...options, help: { type: 'boolean', short: 'h' } },
+			allowPositionals: true,
+			strict: true,
+		}) as typeof parsed;
 	} catch (error) {
 		throw argsError(error, command);
 	}
@@ -115,7 +129,9 @@ export function runRoutes(args: string[]): void {
 	if (!values) return;
 	if (values.json && values.markdown) throw new CliError('--json and --markdown exclude each other (see gitstead routes --help)');
 	const rows = routeRows(buildRoutes());
-	process.stdout.write(values.json ? `${JSON.stringify({ routes: rows }, null, 2)}\n` : values.markdown ? routesMarkdown(rows) : routesText(rows));
+	process.stdout.write(
+		values.json ? `${JSON.stringify({ routes: rows }, null, 2)}\n` : values.markdown ? routesMarkdown(rows) : routesText(rows),
+	);
 }
 
 /** `gitstead openapi`: the OpenAPI description on stdout. @throws CliError on unknown options */

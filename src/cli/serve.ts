@@ -71,7 +71,10 @@ export interface Serving {
  * @throws DataDirLockedError (src/db/lock.ts) when another server holds the data folder
  * @throws Error with a one-line reason otherwise (folder, database, address)
  */
-export async function serve(config: Resolved, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<Serving> {
+export async function serve(
+	config: Resolved,
+	print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<Serving> {
 	const started = process.hrtime.bigint();
 	// Keep V8's young generation at its initial size instead of letting it double up to 16 MB
 	// semi-spaces: measured under the write benchmark, resident memory stays near 100 MB instead
@@ -107,7 +110,11 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 	log.info(`Gitstead ${version} serving ${app.urls.apiBase}`, {
 		listen: server.address,
 		database: config.databaseFile,
-		schema: app.migration.created ? 'created' : app.migration.from !== app.migration.to ? `upgraded ${app.migration.from}→${app.migration.to}` : 'current',
+		schema: app.migration.created
+			? 'created'
+			: app.migration.from !== app.migration.to
+				? `upgraded ${app.migration.from}→${app.migration.to}`
+				: 'current',
 		rate_limit: config.rate_limit.enabled ? 'on' : 'off',
 		started_ms: Math.round(ms),
 	});
@@ -121,9 +128,18 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 			const attempts = app.webhooks.attemptsInFlight;
 			const background = stopJobs();
 			const { draining, cut } = await server.shutdown(timeoutMs, (requests) =>
-				log.info(`stopping (${reason}): draining ${requests} requests`, { requests, webhook_attempts: attempts, timeout_s: config.server.shutdown_timeout_seconds }),
+				log.info(`stopping (${reason}): draining ${requests} requests`, {
+					requests,
+					webhook_attempts: attempts,
+					timeout_s: config.server.shutdown_timeout_seconds,
+				}),
 			);
-			if (cut > 0) log.warn(`shutdown deadline passed: closed ${cut} of ${draining} requests unanswered`, { requests: draining, cut, ms: elapsed() });
+			if (cut > 0)
+				log.warn(`shutdown deadline passed: closed ${cut} of ${draining} requests unanswered`, {
+					requests: draining,
+					cut,
+					ms: elapsed(),
+				});
 			else log.info(`answered ${draining} requests, server closed`, { requests: draining, ms: elapsed() });
 			// Webhook attempts and background tasks in flight: what is left of the deadline.
 			let timer: NodeJS.Timeout | undefined;
@@ -135,7 +151,10 @@ export async function serve(config: Resolved, print: (line: string) => void = (l
 			if (inTime) log.info('jobs stopped', { webhook_attempts: attempts, ms: elapsed() });
 			else {
 				const dropped = app.webhooks.abandon();
-				log.warn(`shutdown deadline passed: jobs stopped, ${dropped} webhook attempts left due for the next start`, { webhook_attempts: dropped, ms: elapsed() });
+				log.warn(`shutdown deadline passed: jobs stopped, ${dropped} webhook attempts left due for the next start`, {
+					webhook_attempts: dropped,
+					ms: elapsed(),
+				});
 			}
 			try {
 				closeApp(app, { checkpoint: true });

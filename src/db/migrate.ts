@@ -26,7 +26,10 @@ export interface MigrationResult {
 export function backupBeforeUpgrade(db: DB, folder: string, target = SCHEMA_VERSION, now = new Date()): string | null {
 	const from = db.pragma('user_version', { simple: true }) as number;
 	if (from === 0 || from >= target) return null;
-	const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+	const stamp = now
+		.toISOString()
+		.replace(/\.\d+Z$/, 'Z')
+		.replace(/[-:]/g, '');
 	const file = join(folder, `gitstead-v${from}-${stamp}.db`);
 	try {
 		mkdirSync(folder, { recursive: true });

@@ -144,7 +144,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 7,
-		description: 'repository and organization webhooks: the hooks table serves every kind (repo_id, org_id), with last_response; deliveries name their repository',
+		description:
+			'repository and organization webhooks: the hooks table serves every kind (repo_id, org_id), with last_response; deliveries name their repository',
 		up(db) {
 			// Existing rows are global hooks (both NULL) and keep their ids, deliveries and attempts.
 			db.exec(`
@@ -160,7 +161,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 8,
-		description: 'notifications: subjects and per-user threads; the participants of existing issues (authors, commenters, assignees) follow them',
+		description:
+			'notifications: subjects and per-user threads; the participants of existing issues (authors, commenters, assignees) follow them',
 		up(db) {
 			db.exec(`
 				CREATE TABLE notification_subjects (
@@ -390,7 +392,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 14,
-		description: 'search: FTS5 indexes of repositories (name, description), issues (title, body) and issue comments (body), kept by triggers',
+		description:
+			'search: FTS5 indexes of repositories (name, description), issues (title, body) and issue comments (body), kept by triggers',
 		up(db) {
 			db.exec(`
 				CREATE VIRTUAL TABLE repositories_fts USING fts5(name, description, content='repositories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
@@ -468,7 +471,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 16,
-		description: 'repository invitations: pending invitations to collaborate, with their expiry; the invitations sent per repository and day',
+		description:
+			'repository invitations: pending invitations to collaborate, with their expiry; the invitations sent per repository and day',
 		up(db) {
 			db.exec(`
 				CREATE TABLE repository_invitations (
@@ -599,7 +603,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 19,
-		description: 'pull requests: the pull-request part of issues with pull_request = 1 (head, base, draft, merge and mergeability columns)',
+		description:
+			'pull requests: the pull-request part of issues with pull_request = 1 (head, base, draft, merge and mergeability columns)',
 		up(db) {
 			db.exec(`
 				CREATE TABLE pull_requests (
@@ -811,7 +816,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 24,
-		description: 'organization security settings: code security configurations, their defaults and attachments, repository security switches, security manager teams, Dependabot repository access, immutable releases, secret scanning pattern configurations',
+		description:
+			'organization security settings: code security configurations, their defaults and attachments, repository security switches, security manager teams, Dependabot repository access, immutable releases, secret scanning pattern configurations',
 		up(db) {
 			db.exec(`
 				CREATE TABLE code_security_configurations (
@@ -880,7 +886,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 25,
-		description: 'organization administration: the rest of the organization settings; organization Actions settings and their selected repositories',
+		description:
+			'organization administration: the rest of the organization settings; organization Actions settings and their selected repositories',
 		up(db) {
 			db.exec(`
 				ALTER TABLE accounts ADD COLUMN twitter_username TEXT;
@@ -928,7 +935,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 26,
-		description: 'organization self-hosted runner groups and runners: runner_groups and runners belong to an enterprise or an organization; runner_group_repositories',
+		description:
+			'organization self-hosted runner groups and runners: runner_groups and runners belong to an enterprise or an organization; runner_group_repositories',
 		up(db) {
 			db.exec(`
 				CREATE TABLE runner_groups_v22 (

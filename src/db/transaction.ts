@@ -82,7 +82,8 @@ export function createTransaction(
 	let failure: StorageFailure | null = null;
 	const outcomes: Outcomes = {
 		failed(error) {
-			if (isStorageFailure(error)) failure = { code: String((error as { code: string }).code), message: (error as Error).message, at: clock() };
+			if (isStorageFailure(error))
+				failure = { code: String((error as { code: string }).code), message: (error as Error).message, at: clock() };
 		},
 		committed() {
 			failure = null;

@@ -73,13 +73,12 @@ export function createAuditStore(db: DB) {
 		/** One page of an organization's entries, and how many match in all. */
 		page(orgId: number, query: AuditQuery): { rows: AuditRow[]; total: number } {
 			const where = `org_id = ? AND (${query.where})`;
-			const rows = prepared(`SELECT * FROM audit_log WHERE ${where} ORDER BY id ${query.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`).all([
-				orgId,
-				...query.params,
-				query.limit,
-				query.offset,
-			]) as AuditRow[];
-			const total = prepared(`SELECT count(*) FROM audit_log WHERE ${where}`).pluck().get([orgId, ...query.params]) as number;
+			const rows = prepared(
+				`SELECT * FROM audit_log WHERE ${where} ORDER BY id ${query.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`,
+			).all([orgId, ...query.params, query.limit, query.offset]) as AuditRow[];
+			const total = prepared(`SELECT count(*) FROM audit_log WHERE ${where}`)
+				.pluck()
+				.get([orgId, ...query.params]) as number;
 			return { rows, total };
 		},
 	};

@@ -49,22 +49,43 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	repository_invitation: (action) => (action ? `repo.invitation_${action}` : null),
 	branch_protection_rule: { created: 'protected_branch.create', edited: 'protected_branch.update', deleted: 'protected_branch.destroy' },
 	branch_protection_configuration: (action) => (action ? `protected_branch.${action}` : null),
-	repository_ruleset: { created: 'repository_ruleset.create', edited: 'repository_ruleset.update', deleted: 'repository_ruleset.destroy' },
-	custom_property: { created: 'custom_property_definition.create', updated: 'custom_property_definition.update', deleted: 'custom_property_definition.destroy' },
+	repository_ruleset: {
+		created: 'repository_ruleset.create',
+		edited: 'repository_ruleset.update',
+		deleted: 'repository_ruleset.destroy',
+	},
+	custom_property: {
+		created: 'custom_property_definition.create',
+		updated: 'custom_property_definition.update',
+		deleted: 'custom_property_definition.destroy',
+	},
 	custom_property_values: { updated: 'custom_property_value.update' },
 	dependabot_alert: { dismissed: 'repository_vulnerability_alert.dismiss', reopened: 'repository_vulnerability_alert.reopen' },
 	release: { published: 'release.publish', created: 'release.create', deleted: 'release.destroy', edited: 'release.update' },
 	workflow_dispatch: 'workflows.created_workflow_run',
 	deploy_key: { created: 'public_key.create', deleted: 'public_key.delete' },
-	installation: { created: 'integration_installation.create', deleted: 'integration_installation.destroy', suspend: 'integration_installation.suspend', unsuspend: 'integration_installation.unsuspend' },
-	installation_repositories: { added: 'integration_installation.repositories_added', removed: 'integration_installation.repositories_removed' },
+	installation: {
+		created: 'integration_installation.create',
+		deleted: 'integration_installation.destroy',
+		suspend: 'integration_installation.suspend',
+		unsuspend: 'integration_installation.unsuspend',
+	},
+	installation_repositories: {
+		added: 'integration_installation.repositories_added',
+		removed: 'integration_installation.repositories_removed',
+	},
 	security_and_analysis: 'repo.security_and_analysis_update',
 	code_security_configuration: (action) => (action ? `code_security_configuration.${action}` : null),
 	organization_settings: (action) => (action ? `org.${action}` : null),
 	push: 'git.push',
 	custom_repository_role: { created: 'role.create', updated: 'role.update', deleted: 'role.destroy' },
 	organization_role: { assigned: 'org.assign_role', unassigned: 'org.unassign_role' },
-	external_group: { provisioned: 'external_group.provision', updated: 'external_group.update', linked: 'external_group.link', unlinked: 'external_group.unlink' },
+	external_group: {
+		provisioned: 'external_group.provision',
+		updated: 'external_group.update',
+		linked: 'external_group.link',
+		unlinked: 'external_group.unlink',
+	},
 };
 
 /** Audit actions of the Git category (GET …/audit-log?include=git|all). */
@@ -102,19 +123,29 @@ export function auditAction(event: string, action: string | null): string | null
 }
 
 /** What the event says about its target, read from its webhook payload (built only when audited). */
-function target(payload: Record<string, unknown> | undefined): { user?: { id: number; login: string }; team?: string; data: Record<string, unknown> } {
+function target(payload: Record<string, unknown> | undefined): {
+	user?: { id: number; login: string };
+	team?: string;
+	data: Record<string, unknown>;
+} {
 	if (!payload) return { data: {} };
 	const pick = (value: unknown) =>
 		value && typeof value === 'object' && typeof (value as { login?: unknown }).login === 'string'
 			? { id: Number((value as { id: unknown }).id), login: (value as { login: string }).login }
 			: undefined;
 	const membership = payload.membership as { user?: unknown; role?: unknown } | undefined;
-	const user = pick(payload.member) ?? pick(membership?.user) ?? pick(payload.user) ?? pick((payload.invitation as { invitee?: unknown })?.invitee);
+	const user =
+		pick(payload.member) ??
+		pick(membership?.user) ??
+		pick(payload.user) ??
+		pick((payload.invitation as { invitee?: unknown })?.invitee);
 	const team = (payload.team as { slug?: string } | undefined)?.slug;
 	const data: Record<string, unknown> = {};
 	if (membership?.role !== undefined) data.role = membership.role;
 	if (payload.changes !== undefined) data.changes = payload.changes;
-	const permission = (payload.changes as { permission?: { to?: unknown } } | undefined)?.permission?.to ?? (payload.member as { permission?: unknown } | undefined)?.permission;
+	const permission =
+		(payload.changes as { permission?: { to?: unknown } } | undefined)?.permission?.to ??
+		(payload.member as { permission?: unknown } | undefined)?.permission;
 	if (permission !== undefined) data.permission = permission;
 	const repository = payload.repository as { visibility?: unknown } | undefined;
 	if (repository?.visibility !== undefined) data.visibility = repository.visibility;

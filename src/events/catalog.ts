@@ -32,7 +32,14 @@ export const events = {
 	},
 
 	/** organization member_added / member_removed. */
-	orgMember(app: App, action: 'member_added' | 'member_removed', org: AccountRow, user: AccountRow, role: string, actorId: number | null): void {
+	orgMember(
+		app: App,
+		action: 'member_added' | 'member_removed',
+		org: AccountRow,
+		user: AccountRow,
+		role: string,
+		actorId: number | null,
+	): void {
 		record(app, {
 			event: 'organization',
 			action,
@@ -109,7 +116,14 @@ export const events = {
 	 * team added_to_repository / removed_from_repository. Adding also reports GitHub's older
 	 * `team_add` event (no action; same payload), which hooks subscribe to separately.
 	 */
-	teamRepository(app: App, action: 'added_to_repository' | 'removed_from_repository', org: AccountRow, team: TeamRow, repo: RepositoryRow, actorId: number | null): void {
+	teamRepository(
+		app: App,
+		action: 'added_to_repository' | 'removed_from_repository',
+		org: AccountRow,
+		team: TeamRow,
+		repo: RepositoryRow,
+		actorId: number | null,
+	): void {
 		const webhook = () => ({
 			team: webhookTeam(app, org, team),
 			repository: repository(app.urls, repo, app.stores.accounts.byId(repo.owner_id)!, null),
@@ -147,7 +161,13 @@ export const events = {
 			repo,
 			feed: {
 				type: 'CreateEvent',
-				payload: { ref: null, ref_type: 'repository', master_branch: repo.default_branch, description: repo.description, pusher_type: 'user' },
+				payload: {
+					ref: null,
+					ref_type: 'repository',
+					master_branch: repo.default_branch,
+					description: repo.description,
+					pusher_type: 'user',
+				},
 			},
 			webhook: () => ({ ...repositoryPayload(app, repo), ...sender(app, actorId) }),
 		});
@@ -203,13 +223,21 @@ export const events = {
 			action,
 			actorId,
 			repo,
-			feed: action === 'added' ? { type: 'MemberEvent', payload: { member: simpleUser(app.urls, user), action: 'added' } } : undefined,
+			feed:
+				action === 'added' ? { type: 'MemberEvent', payload: { member: simpleUser(app.urls, user), action: 'added' } } : undefined,
 			webhook: () => {
 				const changes =
 					action === 'added' && permission.to
 						? { changes: { permission: { to: LEGACY[permission.to] }, role_name: { to: roleName(permission.to) } } }
 						: action === 'edited'
-							? { changes: { permission: { from: permission.from ? LEGACY[permission.from] : null, to: permission.to ? LEGACY[permission.to] : null } } }
+							? {
+									changes: {
+										permission: {
+											from: permission.from ? LEGACY[permission.from] : null,
+											to: permission.to ? LEGACY[permission.to] : null,
+										},
+									},
+								}
 							: {};
 				return { ...changes, member: webhookUser(app, user), ...repositoryPayload(app, repo), ...sender(app, actorId) };
 			},

@@ -81,7 +81,23 @@ export function record(app: App, event: DomainEvent): number {
 		created_at: isoSeconds(app.clock()),
 	});
 	// The organization's audit log: administrative events, with the request that made them.
-	if (org) deriveAudit(app, { id, event: event.event, action: event.action, actorId: event.actorId, repo, repoName: repo && owner ? `${owner.login}/${repo.name}` : null, org, webhook: event.webhook, audit: event.audit }, app.acting, app.clock());
+	if (org)
+		deriveAudit(
+			app,
+			{
+				id,
+				event: event.event,
+				action: event.action,
+				actorId: event.actorId,
+				repo,
+				repoName: repo && owner ? `${owner.login}/${repo.name}` : null,
+				org,
+				webhook: event.webhook,
+				audit: event.audit,
+			},
+			app.acting,
+			app.clock(),
+		);
 	// Global hooks, the organization's hooks and the repository's hooks, in this transaction.
 	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id });
 	return id;

@@ -51,10 +51,14 @@ export function createEventStore(db: DB) {
 	const hide = db.prepare('UPDATE events SET public = 0 WHERE repo_id = ? AND public = 1');
 	const latest = db.prepare('SELECT max(id) FROM events').pluck();
 	const privateRepos = db
-		.prepare('SELECT DISTINCT repo_id FROM events WHERE actor_id = @actorId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since')
+		.prepare(
+			'SELECT DISTINCT repo_id FROM events WHERE actor_id = @actorId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since',
+		)
 		.pluck();
 	const privateOrgRepos = db
-		.prepare('SELECT DISTINCT repo_id FROM events WHERE org_id = @orgId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since')
+		.prepare(
+			'SELECT DISTINCT repo_id FROM events WHERE org_id = @orgId AND public = 0 AND feed_type IS NOT NULL AND repo_id IS NOT NULL AND created_at >= @since',
+		)
 		.pluck();
 	// Feeds: statements prepared per shape of filter (which conditions it has), so each plan uses
 	// the index of its leading condition (events_repo, events_org, events_actor, events_public).

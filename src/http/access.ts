@@ -90,7 +90,13 @@ const FORWARDED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * response closes. The request id is an X-Request-Id sent by a trusted proxy (`fromTrustedProxy`)
  * when it is well formed, else a fresh UUID.
  */
-export function beginRequest(req: IncomingMessage, res: ServerResponse, ip: string, fromTrustedProxy: boolean, done: FinishHook): RequestRecord {
+export function beginRequest(
+	req: IncomingMessage,
+	res: ServerResponse,
+	ip: string,
+	fromTrustedProxy: boolean,
+	done: FinishHook,
+): RequestRecord {
 	const forwarded = fromTrustedProxy ? req.headers['x-request-id'] : undefined;
 	const requestId = typeof forwarded === 'string' && FORWARDED_ID.test(forwarded) ? forwarded : randomUUID();
 	const record = new RequestRecord(requestId, req.method ?? '-', ip, res, req.socket, done);

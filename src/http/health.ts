@@ -91,7 +91,15 @@ export class Health {
 		const checks: Record<string, HealthObservation[]> = {
 			'sqlite:writable': [{ componentType: 'datastore', time, ...this.probeWrites() }],
 			'disk:free': [{ componentType: 'system', time, ...this.diskFree() }],
-			uptime: [{ componentType: 'system', observedValue: Math.round(performance.now() - this.opened) / 1000, observedUnit: 's', status: 'pass', time }],
+			uptime: [
+				{
+					componentType: 'system',
+					observedValue: Math.round(performance.now() - this.opened) / 1000,
+					observedUnit: 's',
+					status: 'pass',
+					time,
+				},
+			],
 		};
 		let status: HealthStatus = 'pass';
 		const outputs: string[] = [];
@@ -148,10 +156,16 @@ export class Health {
 			return { status: 'fail', output: `cannot examine gitstead.db in the data folder: ${(error as Error).message}` };
 		}
 		if (current === null) {
-			return { status: 'fail', output: 'gitstead.db is gone from the data folder (deleted or moved while the server runs): writes would go to a file nobody opens again; restore it and restart' };
+			return {
+				status: 'fail',
+				output: 'gitstead.db is gone from the data folder (deleted or moved while the server runs): writes would go to a file nobody opens again; restore it and restart',
+			};
 		}
 		if (this.identity && (current.dev !== this.identity.dev || current.ino !== this.identity.ino)) {
-			return { status: 'fail', output: 'gitstead.db was replaced by another file while the server runs: writes go to the old file; restart the server' };
+			return {
+				status: 'fail',
+				output: 'gitstead.db was replaced by another file while the server runs: writes go to the old file; restart the server',
+			};
 		}
 		let probe: { status: HealthStatus; output?: string } = { status: 'pass' };
 		if (db.inTransaction) {
@@ -163,7 +177,11 @@ export class Health {
 				db.exec('BEGIN IMMEDIATE');
 				db.exec('ROLLBACK');
 			} catch (error) {
-				if (isBusy(error)) probe = { status: 'pass', output: 'another connection holds the write lock (the database is writable and in use; not waited for)' };
+				if (isBusy(error))
+					probe = {
+						status: 'pass',
+						output: 'another connection holds the write lock (the database is writable and in use; not waited for)',
+					};
 				else probe = { status: 'fail', output: `the database refuses writes: ${describe(error)}` };
 			} finally {
 				if (db.inTransaction) db.exec('ROLLBACK');
@@ -199,7 +217,11 @@ export class Health {
 			};
 		}
 		if (free < 2 * min) {
-			return { ...observed, status: 'warn', output: `${bytes(free)} free on the disk holding the data folder, less than twice health.min_free_bytes (${bytes(min)})` };
+			return {
+				...observed,
+				status: 'warn',
+				output: `${bytes(free)} free on the disk holding the data folder, less than twice health.min_free_bytes (${bytes(min)})`,
+			};
 		}
 		return { ...observed, status: 'pass' };
 	}

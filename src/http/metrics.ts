@@ -77,7 +77,6 @@ export interface MetricSources {
 	taskBacklog(): { queued: number; due: number };
 }
 
-
 /** One series of a histogram read at scrape: its labels and its counts (RouteSeries.durations layout). */
 type Buckets = [labels: Record<string, string>, counts: Float64Array];
 
@@ -89,7 +88,10 @@ class ScrapedHistogram<T extends string> extends Histogram<T> {
 	readonly #spec: { name: string; help: string; bounds: number[] };
 	readonly #read: () => Iterable<Buckets>;
 
-	constructor(spec: { name: string; help: string; labelNames: T[]; buckets: number[]; registry: Registry }, read: () => Iterable<Buckets>) {
+	constructor(
+		spec: { name: string; help: string; labelNames: T[]; buckets: number[]; registry: Registry },
+		read: () => Iterable<Buckets>,
+	) {
 		super({ name: spec.name, help: spec.help, labelNames: spec.labelNames, buckets: spec.buckets, registers: [spec.registry] });
 		this.#spec = { name: spec.name, help: spec.help, bounds: spec.buckets };
 		this.#read = read;
@@ -98,7 +100,12 @@ class ScrapedHistogram<T extends string> extends Histogram<T> {
 	/** The exposition form the registry reads: `le` apart from the series' own labels (sharedLabels). */
 	async getForPromString() {
 		const { name, help, bounds } = this.#spec;
-		const values: { labels: Record<string, string | number>; sharedLabels: Record<string, string>; value: number; metricName: string }[] = [];
+		const values: {
+			labels: Record<string, string | number>;
+			sharedLabels: Record<string, string>;
+			value: number;
+			metricName: string;
+		}[] = [];
 		for (const [labels, counts] of this.#read()) {
 			let cumulative = 0;
 			for (let i = 0; i < bounds.length; i++) {
@@ -116,7 +123,11 @@ class ScrapedHistogram<T extends string> extends Histogram<T> {
 	/** prom-client's JSON form (Registry.getMetricsAsJSON): labels and `le` together. */
 	override async get() {
 		const data = await this.getForPromString();
-		const values = data.values.map(({ labels, sharedLabels, value, metricName }) => ({ labels: { ...sharedLabels, ...labels }, value, metricName }));
+		const values = data.values.map(({ labels, sharedLabels, value, metricName }) => ({
+			labels: { ...sharedLabels, ...labels },
+			value,
+			metricName,
+		}));
 		return { ...data, values } as unknown as Awaited<ReturnType<Histogram<T>['get']>>;
 	}
 }
@@ -157,7 +168,8 @@ export class Metrics {
 			collect() {
 				this.reset();
 				for (const series of routes.values()) {
-					for (const [key, count] of series.answers) this.inc({ method: METHODS[key & 7], route: series.route, status: String(key >> 3) }, count);
+					for (const [key, count] of series.answers)
+						this.inc({ method: METHODS[key & 7], route: series.route, status: String(key >> 3) }, count);
 				}
 			},
 		});

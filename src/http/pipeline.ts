@@ -140,7 +140,8 @@ function receiveUpload(
 		scoped(() => handle(app, route, req, now, state, undefined, null, true));
 		dir = upload.dir(app);
 		limit = upload.limit(app);
-		if (Number(req.headers['content-length']) > limit) throw new HttpError(413, MESSAGES.bodyTooLarge, { headers: { Connection: 'close' } });
+		if (Number(req.headers['content-length']) > limit)
+			throw new HttpError(413, MESSAGES.bodyTooLarge, { headers: { Connection: 'close' } });
 	} catch (error) {
 		// The body is not read: the connection closes after the answer.
 		res.setHeader('Connection', 'close');
@@ -225,7 +226,8 @@ export function runRoute(
 	loadResources(ctx);
 	if (route.body) {
 		let input = body === undefined ? {} : body;
-		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string')) input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
+		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string'))
+			input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
 		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
 		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	}
@@ -238,7 +240,16 @@ export function runRoute(
  * @param upload the streamed body of an upload route (null elsewhere)
  * @param check stop before the handler (an upload route's checks before its body is read)
  */
-function handle(app: App, route: Route, req: PolkaRequest, now: number, state: State, rawBody: unknown, upload: UploadedFile | null = null, check = false): Reply {
+function handle(
+	app: App,
+	route: Route,
+	req: PolkaRequest,
+	now: number,
+	state: State,
+	rawBody: unknown,
+	upload: UploadedFile | null = null,
+	check = false,
+): Reply {
 	const ip = clientIp(app, req);
 	const seconds = epochSeconds(now);
 	// Another process's commit (a `gitstead admin` command) clears the caches: writes look every
@@ -291,7 +302,8 @@ function handle(app: App, route: Route, req: PolkaRequest, now: number, state: S
 	if (route.body) {
 		let input = rawBody === undefined ? {} : rawBody;
 		// A route may take its one list field bare (route.arrayBody): ["bug"] means {"labels":["bug"]}.
-		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string')) input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
+		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string'))
+			input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
 		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
 		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	}
@@ -477,9 +489,11 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 		// version has its ETag already (computed before the handler, from the same inputs).
 		const body = state.etag ? '' : payload === undefined ? '' : typeof payload === 'string' ? hash('sha1', payload) : digestOf(payload);
 		const varies = state.version !== DEFAULT_API_VERSION || state.media !== null || headers.Link !== undefined;
-		const etag = state.etag ?? `W/"${varies ? hash('sha1', `${state.version};${state.media ?? ''};${headers.Link ?? ''};${body}`) : body}"`;
+		const etag =
+			state.etag ?? `W/"${varies ? hash('sha1', `${state.version};${state.media ?? ''};${headers.Link ?? ''};${body}`) : body}"`;
 		headers.ETag = etag;
-		headers['Cache-Control'] = state.principal?.kind === 'anonymous' ? 'public, max-age=60, s-maxage=60' : 'private, max-age=60, s-maxage=60';
+		headers['Cache-Control'] =
+			state.principal?.kind === 'anonymous' ? 'public, max-age=60, s-maxage=60' : 'private, max-age=60, s-maxage=60';
 		if (notModified(req, etag, headers['Last-Modified'])) {
 			status = 304;
 			payload = undefined;
@@ -505,7 +519,10 @@ function digestOf(buffer: Buffer): string {
 
 /** If-None-Match or If-Modified-Since is present (a GET or HEAD). */
 function isConditional(req: PolkaRequest): boolean {
-	return (req.method === 'GET' || req.method === 'HEAD') && (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined);
+	return (
+		(req.method === 'GET' || req.method === 'HEAD') &&
+		(req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined)
+	);
 }
 
 /**

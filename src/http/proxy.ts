@@ -33,7 +33,11 @@ function addEntry(list: BlockList, entry: string): void {
 	const family = isIP(address ?? '');
 	const prefix = bits === undefined ? null : Number(bits);
 	const max = family === 6 ? 128 : 32;
-	if (family === 0 || extra !== undefined || (prefix !== null && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max && /^\d+$/.test(bits!)))) {
+	if (
+		family === 0 ||
+		extra !== undefined ||
+		(prefix !== null && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max && /^\d+$/.test(bits!)))
+	) {
 		throw new Error(`trusted_proxies: "${entry}" is not an IP address or CIDR range`);
 	}
 	const type = family === 6 ? 'ipv6' : 'ipv4';
@@ -81,7 +85,8 @@ export class TrustedProxies {
 		const peer = req.socket.remoteAddress ?? 'unknown';
 		if (!this.trusts(peer)) return { ip: peer, origin: null };
 		const rfc = parseForwarded(header(req, 'forwarded'));
-		const chain = rfc.length > 0 ? rfc.map((element) => nodeAddress(element.for)) : list(header(req, 'x-forwarded-for')).map(nodeAddress);
+		const chain =
+			rfc.length > 0 ? rfc.map((element) => nodeAddress(element.for)) : list(header(req, 'x-forwarded-for')).map(nodeAddress);
 		let ip = peer;
 		for (let i = chain.length - 1; i >= 0; i--) {
 			const hop = chain[i];
@@ -94,7 +99,12 @@ export class TrustedProxies {
 		const host = rfc[0]?.host ?? list(header(req, 'x-forwarded-host'))[0];
 		if (!host && !proto) return { ip, origin: null };
 		const scheme = proto === 'https' || proto === 'http' ? proto : null;
-		const authority = host && HOST.test(host) ? host.toLowerCase() : req.headers.host && HOST.test(req.headers.host) ? req.headers.host.toLowerCase() : null;
+		const authority =
+			host && HOST.test(host)
+				? host.toLowerCase()
+				: req.headers.host && HOST.test(req.headers.host)
+					? req.headers.host.toLowerCase()
+					: null;
 		if (!scheme && !authority) return { ip, origin: null };
 		return { ip, origin: `${scheme ?? 'http'}://${authority ?? 'localhost'}` };
 	}

@@ -113,13 +113,15 @@ export class RateLimiter {
 		let written = 0;
 		const dirty = [...this.windows.values()].filter((w) => w.dirty);
 		if (dirty.length === 0) return 0;
-		this.db.transaction(() => {
-			for (const window of dirty) {
-				this.upsert.run(window.principal, window.resource, window.used, window.reset);
-				window.dirty = false;
-				written++;
-			}
-		}).immediate();
+		this.db
+			.transaction(() => {
+				for (const window of dirty) {
+					this.upsert.run(window.principal, window.resource, window.used, window.reset);
+					window.dirty = false;
+					written++;
+				}
+			})
+			.immediate();
 		return written;
 	}
 

@@ -7,11 +7,7 @@
 import type * as v from 'valibot';
 import type { IncomingMessage } from 'node:http';
 import { matrixRow } from '../auth/permission-matrix';
-import {
-	formatAcceptedPermissions,
-	scopesForPolicy,
-	type PermissionPolicy,
-} from '../auth/permissions';
+import { formatAcceptedPermissions, scopesForPolicy, type PermissionPolicy } from '../auth/permissions';
 import type { Principal, PrincipalKind } from '../auth/principal';
 import { TOKEN_KINDS, type TokenKind } from '../auth/tokens';
 import type { App } from '../app';
@@ -172,7 +168,10 @@ export interface UploadedFile {
 	sha256: string;
 }
 
-export interface RouteDeclaration<QS extends v.GenericSchema | undefined = v.GenericSchema | undefined, BS extends v.GenericSchema | undefined = v.GenericSchema | undefined> {
+export interface RouteDeclaration<
+	QS extends v.GenericSchema | undefined = v.GenericSchema | undefined,
+	BS extends v.GenericSchema | undefined = v.GenericSchema | undefined,
+> {
 	method: Method;
 	/** GitHub path syntax: /orgs/{org}/teams */
 	path: string;
@@ -312,8 +311,7 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 	const kinds = (declaration.tokens ?? TOKEN_KINDS).filter((kind) => !rejects.includes(kind as TokenKind));
 	const acceptedScopes = declaration.scopes ?? scopesForPolicy(policy);
 	const guard = declaration.resource === 'none' ? null : declaration.resource;
-	const pagination =
-		declaration.pagination === true ? DEFAULT_PAGINATION : declaration.pagination ? declaration.pagination : false;
+	const pagination = declaration.pagination === true ? DEFAULT_PAGINATION : declaration.pagination ? declaration.pagination : false;
 	return {
 		...declaration,
 		policy,

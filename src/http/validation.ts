@@ -13,7 +13,11 @@ type AnySchema = v.GenericSchema;
  * 'YYYY-MM-DDTHH:MM:SSZ' so it compares with stored timestamps as text.
  */
 export const timestampParam = (field: string) =>
-	v.pipe(v.string(), v.isoTimestamp(`${field} must be an ISO 8601 timestamp`), v.transform((text) => isoSeconds(Date.parse(text))));
+	v.pipe(
+		v.string(),
+		v.isoTimestamp(`${field} must be an ISO 8601 timestamp`),
+		v.transform((text) => isoSeconds(Date.parse(text))),
+	);
 
 /** Requirements whose failures are GitHub's `custom` errors: their message is the whole errors[] message. */
 const customRequirements = new WeakSet<object>();

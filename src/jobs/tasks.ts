@@ -49,15 +49,19 @@ export class TaskQueue<C> {
 
 	constructor(private readonly deps: TaskQueueDeps<C>) {
 		const { db } = deps;
-		this.insert = db.prepare(
-			'INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-		);
+		this.insert = db.prepare('INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
 		this.due = db.prepare(
 			"SELECT id, kind, payload, attempts FROM background_tasks WHERE state = 'queued' AND run_at <= ? ORDER BY run_at, id LIMIT 50",
 		);
-		this.done = db.prepare("UPDATE background_tasks SET state = 'done', attempts = attempts + 1, last_error = NULL, updated_at = ? WHERE id = ?");
-		this.retry = db.prepare('UPDATE background_tasks SET attempts = attempts + 1, run_at = ?, last_error = ?, updated_at = ? WHERE id = ?');
-		this.fail = db.prepare("UPDATE background_tasks SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?");
+		this.done = db.prepare(
+			"UPDATE background_tasks SET state = 'done', attempts = attempts + 1, last_error = NULL, updated_at = ? WHERE id = ?",
+		);
+		this.retry = db.prepare(
+			'UPDATE background_tasks SET attempts = attempts + 1, run_at = ?, last_error = ?, updated_at = ? WHERE id = ?',
+		);
+		this.fail = db.prepare(
+			"UPDATE background_tasks SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?",
+		);
 		// Both read the partial index background_tasks_due (queued rows only).
 		this.queued = db.prepare("SELECT count(*) FROM background_tasks WHERE state = 'queued'").pluck();
 		this.queuedDue = db.prepare("SELECT count(*) FROM background_tasks WHERE state = 'queued' AND run_at <= ?").pluck();

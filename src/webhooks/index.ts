@@ -226,7 +226,10 @@ export class Webhooks {
 	 * with hooks names them (one Set lookup each otherwise).
 	 */
 	private subscribers(event: string, place: EventPlace): HookRow[] {
-		this.globals ??= this.deps.store.globals().filter((hook) => hook.active === 1).map(subscriber);
+		this.globals ??= this.deps.store
+			.globals()
+			.filter((hook) => hook.active === 1)
+			.map(subscriber);
 		this.scoped ??= this.deps.store.scopesWithHooks();
 		const hooks = this.globals.filter((entry) => listens(entry, event)).map((entry) => entry.hook);
 		const { repoId, orgId } = place;
@@ -278,7 +281,15 @@ export class Webhooks {
 		return this.queue([hook], delivery.event, delivery.action, delivery.payload, delivery.guid, true, delivery.repository_id)[0];
 	}
 
-	private queue(hooks: HookRow[], event: string, action: string | null, payload: string, guid: string, redelivery: boolean, repositoryId: number | null): number[] {
+	private queue(
+		hooks: HookRow[],
+		event: string,
+		action: string | null,
+		payload: string,
+		guid: string,
+		redelivery: boolean,
+		repositoryId: number | null,
+	): number[] {
 		const now = this.deps.clock();
 		const ids = hooks.map((hook) =>
 			this.deps.store.insertDelivery({
@@ -583,7 +594,10 @@ function post(hook: HookRow, body: string, headers: Record<string, string>, opti
 		} catch (error) {
 			return resolve(failure(`invalid request: ${(error as Error).message}`));
 		}
-		const deadline = setTimeout(() => finish(failure(`timed out after ${options.timeoutSeconds} s`), true), options.timeoutSeconds * 1000);
+		const deadline = setTimeout(
+			() => finish(failure(`timed out after ${options.timeoutSeconds} s`), true),
+			options.timeoutSeconds * 1000,
+		);
 		options.cancelled.addEventListener('abort', onCancel);
 		req.on('response', (res) => {
 			responded = true;
@@ -605,12 +619,23 @@ function post(hook: HookRow, body: string, headers: Record<string, string>, opti
 			res.on('end', () => finish(answer(), false));
 			res.on('error', () => undefined); // reported by 'close'
 			res.on('close', () => {
-				if (!res.complete) finish({ statusCode: res.statusCode ?? null, status: 'response interrupted', headers: res.headers, body: null, refused: false }, false);
+				if (!res.complete)
+					finish(
+						{
+							statusCode: res.statusCode ?? null,
+							status: 'response interrupted',
+							headers: res.headers,
+							body: null,
+							refused: false,
+						},
+						false,
+					);
 			});
 		});
 		req.on('error', (error: NodeJS.ErrnoException) => {
 			if (error instanceof TargetRefused) return finish(failure(`refused: ${error.message} (${ALLOWED_HOSTS_KEY})`, true), false);
-			if (error.code === 'HPE_HEADER_OVERFLOW') return finish(failure(`response headers larger than ${RESPONSE_HEADER_BYTES / 1024} KiB`), false);
+			if (error.code === 'HPE_HEADER_OVERFLOW')
+				return finish(failure(`response headers larger than ${RESPONSE_HEADER_BYTES / 1024} KiB`), false);
 			finish(failure(responded ? 'response interrupted' : `failed to connect: ${error.code ?? error.message}`), false);
 		});
 		req.end(body);

@@ -93,7 +93,9 @@ export function createWebhookStore(db: DB) {
 	// Index global_webhooks_repo / _org: the active hooks of one repository or organization.
 	const activeOfRepo = db.prepare('SELECT * FROM global_webhooks WHERE repo_id = ? AND active = 1 ORDER BY id');
 	const activeOfOrg = db.prepare('SELECT * FROM global_webhooks WHERE org_id = ? AND active = 1 ORDER BY id');
-	const scopesWithHooks = db.prepare('SELECT DISTINCT repo_id, org_id FROM global_webhooks WHERE active = 1 AND (repo_id IS NOT NULL OR org_id IS NOT NULL)');
+	const scopesWithHooks = db.prepare(
+		'SELECT DISTINCT repo_id, org_id FROM global_webhooks WHERE active = 1 AND (repo_id IS NOT NULL OR org_id IS NOT NULL)',
+	);
 	const insert = db.prepare(`
 		INSERT INTO global_webhooks (active, events, url, content_type, insecure_ssl, secret, repo_id, org_id, created_at, updated_at)
 		VALUES (@active, @events, @url, @content_type, @insecure_ssl, @secret, @repoId, @orgId, @now, @now)`);
@@ -124,7 +126,9 @@ export function createWebhookStore(db: DB) {
 	const STATUS = `(@status IS NULL
 			OR (@status = 'success' AND status_code BETWEEN 200 AND 399)
 			OR (@status = 'failure' AND (status_code IS NULL OR status_code >= 400) AND attempts > 0))`;
-	const deliveries = db.prepare(`SELECT * FROM webhook_deliveries WHERE hook_id = @hookId AND ${STATUS} ORDER BY id DESC LIMIT @limit OFFSET @offset`);
+	const deliveries = db.prepare(
+		`SELECT * FROM webhook_deliveries WHERE hook_id = @hookId AND ${STATUS} ORDER BY id DESC LIMIT @limit OFFSET @offset`,
+	);
 	const deliveryCount = db.prepare(`SELECT count(*) FROM webhook_deliveries WHERE hook_id = @hookId AND ${STATUS}`).pluck();
 	// Cursor pagination (index webhook_deliveries_hook): newest first, ids below @before.
 	const deliveriesBefore = db.prepare(`
@@ -145,7 +149,9 @@ export function createWebhookStore(db: DB) {
 	const pending = db.prepare(`SELECT ${attempted}`).pluck();
 	// A delivery whose hook row is gone although foreign keys cascade (deleted with foreign keys off,
 	// e.g. from the sqlite3 shell, whose default they are). The due query never returns one.
-	const discardOrphan = db.prepare('DELETE FROM webhook_deliveries WHERE id = ? AND NOT EXISTS (SELECT 1 FROM global_webhooks h WHERE h.id = hook_id)');
+	const discardOrphan = db.prepare(
+		'DELETE FROM webhook_deliveries WHERE id = ? AND NOT EXISTS (SELECT 1 FROM global_webhooks h WHERE h.id = hook_id)',
+	);
 	const attempts = db.prepare('SELECT * FROM webhook_delivery_attempts WHERE delivery_id = ? ORDER BY id');
 	const queuedCount = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'queued'").pluck();
 	const recent = db.prepare(`
@@ -207,7 +213,12 @@ export function createWebhookStore(db: DB) {
 			due.all({ now, busyHooks: JSON.stringify(leaveOut.busyHooks), skip: JSON.stringify(leaveOut.skip), limit }) as DeliveryRow[],
 		/** Whether `delivery` is still queued exactly as it was read (not attempted since, nor deleted with its hook). */
 		pending: (delivery: DeliveryRow) =>
-			(pending.get({ deliveryId: delivery.id, hookId: delivery.hook_id, guid: delivery.guid, attemptsBefore: delivery.attempts }) as number) === 1,
+			(pending.get({
+				deliveryId: delivery.id,
+				hookId: delivery.hook_id,
+				guid: delivery.guid,
+				attemptsBefore: delivery.attempts,
+			}) as number) === 1,
 		/** Deletes a delivery whose hook no longer exists (left behind by a delete without foreign keys). @returns whether it was one */
 		discardOrphan: (id: number) => discardOrphan.run(id).changes > 0,
 		delivery: (hookId: number, id: number) => delivery.get(hookId, id) as DeliveryRow | undefined,
@@ -226,22 +237,38 @@ export function createWebhookStore(db: DB) {
 		 * @returns false (nothing written) when the delivery is no longer that row, still queued: its hook
 		 *   was deleted meanwhile (or it was attempted by someone else)
 		 */
-		recordAttempt(delivery: DeliveryRow, input: {
-			attemptedAt: string;
-			duration: number;
-			status: string;
-			statusCode: number | null;
-			requestHeaders: string;
-			responseHeaders: string | null;
-			responseBody: string | null;
-			state: DeliveryRow['state'];
-			nextAttemptAt: number | null;
-		}, response?: LastResponse): boolean {
-			const values = { ...input, deliveryId: delivery.id, hookId: delivery.hook_id, guid: delivery.guid, attemptsBefore: delivery.attempts };
+		recordAttempt(
+			delivery: DeliveryRow,
+			input: {
+				attemptedAt: string;
+				duration: number;
+				status: string;
+				statusCode: number | null;
+				requestHeaders: string;
+				responseHeaders: string | null;
+				responseBody: string | null;
+				state: DeliveryRow['state'];
+				nextAttemptAt: number | null;
+			},
+			response?: LastResponse,
+		): boolean {
+			const values = {
+				...input,
+				deliveryId: delivery.id,
+				hookId: delivery.hook_id,
+				guid: delivery.guid,
+				attemptsBefore: delivery.attempts,
+			};
 			return db
 				.transaction(() => {
 					const recorded = recordAttempt.run(values).changes > 0 && finishAttempt.run(values).changes > 0;
-					if (recorded && response) lastResponse.run({ hookId: delivery.hook_id, code: response.code, lastStatus: response.status, message: response.message });
+					if (recorded && response)
+						lastResponse.run({
+							hookId: delivery.hook_id,
+							code: response.code,
+							lastStatus: response.status,
+							message: response.message,
+						});
 					return recorded;
 				})
 				.immediate();

@@ -29,10 +29,22 @@ function forbid(what: string, ranges: Array<[string, number]>): void {
 	for (const [network, prefix] of ranges) list.addSubnet(network, prefix, isIP(network) === 4 ? 'ipv4' : 'ipv6');
 	FORBIDDEN.push({ what, list });
 }
-forbid('a cloud metadata address', [['169.254.169.254', 32], ['fd00:ec2::254', 128]]);
-forbid('a loopback address', [['127.0.0.0', 8], ['::1', 128]]);
-forbid('a link-local address', [['169.254.0.0', 16], ['fe80::', 10]]);
-forbid('an unspecified address', [['0.0.0.0', 8], ['::', 128]]);
+forbid('a cloud metadata address', [
+	['169.254.169.254', 32],
+	['fd00:ec2::254', 128],
+]);
+forbid('a loopback address', [
+	['127.0.0.0', 8],
+	['::1', 128],
+]);
+forbid('a link-local address', [
+	['169.254.0.0', 16],
+	['fe80::', 10],
+]);
+forbid('an unspecified address', [
+	['0.0.0.0', 8],
+	['::', 128],
+]);
 // Deprecated IPv4-compatible IPv6 (::127.0.0.1); never a legitimate receiver.
 forbid('an IPv4-compatible IPv6 address', [['::', 96]]);
 
@@ -92,7 +104,8 @@ export function urlRefusal(url: URL, allowedHosts: readonly string[]): string | 
  * (`localhost` included), or none for a host in `allowedHosts` or an IP literal.
  */
 export function deliveryTarget(url: URL, allowedHosts: readonly string[]): { refusal: string | null; lookup?: LookupFunction } {
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') return { refusal: `${url.protocol} URLs are not delivered (only http and https)` };
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		return { refusal: `${url.protocol} URLs are not delivered (only http and https)` };
 	if (hostAllowed(url, allowedHosts)) return { refusal: null };
 	const host = normalizeHost(url.hostname);
 	if (isIP(host) !== 0) return { refusal: addressRefusal(host) };
@@ -111,7 +124,8 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 			const reason = addressRefusal(address);
 			if (reason) return callback(new TargetRefused(reason), '', 0);
 		}
-		if (addresses.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+		if (addresses.length === 0)
+			return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
 		if (options.all) callback(null, addresses);
 		else callback(null, addresses[0].address, addresses[0].family);
 	});

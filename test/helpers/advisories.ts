@@ -21,7 +21,14 @@ export function advisory(ghsa: string, name: string, range: string, patched: str
 		github_reviewed_at: '2024-01-02T03:04:05Z',
 		nvd_published_at: null,
 		withdrawn_at: null,
-		vulnerabilities: [{ package: { ecosystem: 'npm', name }, vulnerable_version_range: range, first_patched_version: patched, vulnerable_functions: [] }],
+		vulnerabilities: [
+			{
+				package: { ecosystem: 'npm', name },
+				vulnerable_version_range: range,
+				first_patched_version: patched,
+				vulnerable_functions: [],
+			},
+		],
 		cvss: null,
 		cwes: [],
 		credits: [],

@@ -27,7 +27,11 @@ export function run(command: [string, string[]], args: string[], options: { cwd?
 }
 
 /** Runs to completion without blocking the event loop (for commands run beside load). */
-export function runAsync(command: [string, string[]], args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+export function runAsync(
+	command: [string, string[]],
+	args: string[],
+	options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
 	return new Promise((resolveRun) => {
 		const child = spawn(command[0], [...command[1], ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
 		let stdout = '';
@@ -53,7 +57,11 @@ export interface Served {
 }
 
 /** Starts `serve --port 0 …` and waits for the listen line. */
-export function serve(command: [string, string[]], args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Served> {
+export function serve(
+	command: [string, string[]],
+	args: string[],
+	options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Served> {
 	const child = spawn(command[0], [...command[1], 'serve', '--port', '0', ...args], {
 		cwd: options.cwd,
 		env: { ...process.env, ...options.env },

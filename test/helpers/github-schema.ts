@@ -7,7 +7,9 @@ import addFormats from 'ajv-formats';
 
 type Schema = Record<string, unknown>;
 
-let spec: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>> } | undefined;
+let spec:
+	| { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>> }
+	| undefined;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 
@@ -21,10 +23,14 @@ function jsonSchema(node: unknown): unknown {
 	const out: Schema = {};
 	for (const [key, value] of Object.entries(node)) {
 		if (key === 'nullable' || key === 'example' || key === 'examples' || key === 'discriminator' || key === 'xml') continue;
-		out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, jsonSchema(v)])) : jsonSchema(value);
+		out[key] =
+			key === 'properties'
+				? Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, jsonSchema(v)]))
+				: jsonSchema(value);
 	}
 	if ((node as Schema).nullable !== true) return out;
-	if (typeof out.type === 'string') return { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...out.enum, null] } : {}) };
+	if (typeof out.type === 'string')
+		return { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...out.enum, null] } : {}) };
 	return { anyOf: [out, { type: 'null' }] };
 }
 

@@ -79,7 +79,14 @@ function parseList(list: string, key: string, level: 'read' | 'write'): TextRow[
 		const rejectsInstallation = /\(UAT only(, no IAT)?\)/.test(item);
 		item = item.replace(/\s*\(UAT only(, no IAT)?\)/, '');
 		if (/^DELETE of the same path/.test(item)) {
-			rows.push({ method: 'DELETE', path: previous, key, level, multiple: rows[rows.length - 1]?.multiple ?? false, rejectsInstallation });
+			rows.push({
+				method: 'DELETE',
+				path: previous,
+				key,
+				level,
+				multiple: rows[rows.length - 1]?.multiple ?? false,
+				rejectsInstallation,
+			});
 			continue;
 		}
 		const multiple = /\s\*$/.test(item);

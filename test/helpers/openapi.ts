@@ -78,7 +78,8 @@ export class OpenApi {
 			this.ajv.addSchema({ $id: name, components }, name);
 			const byTemplate = new Map<string, { method: string; path: string }>();
 			for (const [path, item] of Object.entries(paths)) {
-				for (const method of HTTP_METHODS) if (item[method]) byTemplate.set(templateKey(method, path), { method: method.toUpperCase(), path });
+				for (const method of HTTP_METHODS)
+					if (item[method]) byTemplate.set(templateKey(method, path), { method: method.toUpperCase(), path });
 			}
 			this.loaded.push({ name, paths, components, byTemplate });
 		}
@@ -127,7 +128,10 @@ export class OpenApi {
 	 */
 	validate(operation: Operation, status: number, body: unknown, accept?: string): Violation[] {
 		const documented = this.mediaTypes(operation, status) ?? [];
-		const wanted = accept?.split(';')[0].trim().replace(/\+json$/, '');
+		const wanted = accept
+			?.split(';')[0]
+			.trim()
+			.replace(/\+json$/, '');
 		const media = wanted && documented.includes(wanted) ? wanted : 'application/json';
 		const cacheKey = `${operation.description} ${operation.key} ${status} ${media}`;
 		let validator = this.validators.get(cacheKey);
@@ -140,7 +144,13 @@ export class OpenApi {
 				? body === undefined
 					? []
 					: [{ pointer: '', keyword: 'body', message: `status ${status} documents no JSON body` }]
-				: [{ pointer: '', keyword: 'status', message: `status ${status} is not documented (${this.statuses(operation).join(', ')})` }];
+				: [
+						{
+							pointer: '',
+							keyword: 'status',
+							message: `status ${status} is not documented (${this.statuses(operation).join(', ')})`,
+						},
+					];
 		}
 		if (validator(body)) return [];
 		return simplify(validator.errors ?? []);
@@ -182,7 +192,9 @@ function simplify(errors: ErrorObject[]): Violation[] {
 	const seen = new Map<string, Violation>();
 	for (const error of kept) {
 		if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') {
-			const more = kept.some((other) => other !== error && other.keyword !== error.keyword && other.instancePath.startsWith(error.instancePath));
+			const more = kept.some(
+				(other) => other !== error && other.keyword !== error.keyword && other.instancePath.startsWith(error.instancePath),
+			);
 			if (more) continue;
 		}
 		const pointer = error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');

@@ -34,7 +34,13 @@ export class Receiver {
 			req.on('end', () => {
 				const form = String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded');
 				const payload = JSON.parse(form ? new URLSearchParams(body).get('payload')! : body);
-				this.received.push({ path: req.url ?? '', headers: req.headers, body, event: String(req.headers['x-github-event']), payload });
+				this.received.push({
+					path: req.url ?? '',
+					headers: req.headers,
+					body,
+					event: String(req.headers['x-github-event']),
+					payload,
+				});
 				const status = this.answers.shift() ?? 200;
 				res.writeHead(status, { 'Content-Type': 'text/plain' });
 				res.end(status < 300 ? 'ok' : 'nope');

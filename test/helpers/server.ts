@@ -129,7 +129,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 			return createOrganization(app, { login, ownerId: app.stores.accounts.user(owner)!.id, enterpriseId: enterprise?.id });
 		},
 		enterprise(slug, owner, opts = {}) {
-			createEnterprise(app, { slug, ownerId: app.stores.accounts.user(owner)!.id, allowOutsideCollaborators: opts.allowOutsideCollaborators });
+			createEnterprise(app, {
+				slug,
+				ownerId: app.stores.accounts.user(owner)!.id,
+				allowOutsideCollaborators: opts.allowOutsideCollaborators,
+			});
 		},
 		member(org, login, role = 'member') {
 			addMember(app, app.stores.accounts.organization(org)!, app.stores.accounts.user(login)!, role, now());

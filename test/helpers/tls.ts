@@ -25,10 +25,27 @@ export async function tlsFront(targetPort: number): Promise<TlsFront> {
 	const dir = mkdtempSync(join(tmpdir(), 'gitstead-tls-'));
 	const key = join(dir, 'key.pem');
 	const certFile = join(dir, 'cert.pem');
-	execFileSync('openssl', [
-		'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certFile, '-days', '1',
-		'-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-	], { stdio: 'ignore' });
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-keyout',
+			key,
+			'-out',
+			certFile,
+			'-days',
+			'1',
+			'-subj',
+			'/CN=localhost',
+			'-addext',
+			'subjectAltName=DNS:localhost,IP:127.0.0.1',
+		],
+		{ stdio: 'ignore' },
+	);
 	const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(certFile) }, (req, res) => {
 		const upstream = httpRequest(
 			{ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers },
@@ -78,7 +95,12 @@ export interface GhResult {
  * Runs gh against the TLS front with `token` (GH_ENTERPRISE_TOKEN), a fresh config folder, no
  * prompts, no update check. `debug` sets GH_DEBUG=api (gh prints every request on stderr).
  */
-export function runGh(front: TlsFront, token: string, args: string[], options: { debug?: boolean; input?: string } = {}): Promise<GhResult> {
+export function runGh(
+	front: TlsFront,
+	token: string,
+	args: string[],
+	options: { debug?: boolean; input?: string } = {},
+): Promise<GhResult> {
 	const home = mkdtempSync(join(tmpdir(), 'gitstead-gh-'));
 	const env: Record<string, string> = {
 		PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -117,7 +139,8 @@ export function runGh(front: TlsFront, token: string, args: string[], options: {
  */
 export function capturedQueries(stderr: string): Array<{ query: string; variables: unknown }> {
 	const out: Array<{ query: string; variables: unknown }> = [];
-	const pattern = /GraphQL query:\n([\s\S]*?)\nGraphQL variables: ([^\n]*)\n|\* Request to https:\/\/[^\n]*\/api\/graphql\n(?:[<>][^\n]*\n)*\n(\{\n[\s\S]*?\n\})\n/g;
+	const pattern =
+		/GraphQL query:\n([\s\S]*?)\nGraphQL variables: ([^\n]*)\n|\* Request to https:\/\/[^\n]*\/api\/graphql\n(?:[<>][^\n]*\n)*\n(\{\n[\s\S]*?\n\})\n/g;
 	for (let m = pattern.exec(stderr); m !== null; m = pattern.exec(stderr)) {
 		try {
 			if (m[1] !== undefined) {

@@ -47,8 +47,7 @@ export function parseXml(text: string): XmlElement {
 				const end = text.indexOf('-->', i);
 				if (end < 0) fail('unterminated comment');
 				i = end + 3;
-			}
-			else break;
+			} else break;
 		}
 	};
 	const fail = (message: string): never => {

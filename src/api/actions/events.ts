@@ -63,7 +63,13 @@ function workflowObject(app: App, repo: RepositoryRow, workflowId: number) {
  * @param run the run as the change left it (read again from the store by the caller)
  * @param actorId the sender (see the module comment)
  */
-export function recordRun(app: App, repo: RepositoryRow, run: RunRow, action: 'requested' | 'in_progress' | 'completed', actorId: number | null): void {
+export function recordRun(
+	app: App,
+	repo: RepositoryRow,
+	run: RunRow,
+	action: 'requested' | 'in_progress' | 'completed',
+	actorId: number | null,
+): void {
 	record(app, {
 		event: 'workflow_run',
 		action,
@@ -82,7 +88,13 @@ export function recordRun(app: App, repo: RepositoryRow, run: RunRow, action: 'r
 }
 
 /** How GitHub's notification titles say a run ended ("CI workflow run failed for main branch"). */
-const ENDED: Record<string, string> = { success: 'succeeded', failure: 'failed', cancelled: 'cancelled', timed_out: 'timed out', skipped: 'skipped' };
+const ENDED: Record<string, string> = {
+	success: 'succeeded',
+	failure: 'failed',
+	cancelled: 'cancelled',
+	timed_out: 'timed out',
+	skipped: 'skipped',
+};
 
 /**
  * The notification of a finished run (GitHub's ci_activity: "a workflow run you triggered

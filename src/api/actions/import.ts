@@ -84,10 +84,17 @@ import type { JobConclusion, JobDefinition, NewJob, NewRun, RunConclusion, RunSt
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const timestamp = v.pipe(
 	v.string(),
-	v.check((text) => ISO.test(text) && !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 timestamp with a zone, e.g. 2026-01-01T12:00:00Z'),
+	v.check(
+		(text) => ISO.test(text) && !Number.isNaN(Date.parse(text)),
+		'must be an ISO 8601 timestamp with a zone, e.g. 2026-01-01T12:00:00Z',
+	),
 	v.transform((text) => isoSeconds(Date.parse(text))),
 );
-const sha = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{40}$/, 'must be 40 hexadecimal digits'), v.transform((text) => text.toLowerCase()));
+const sha = v.pipe(
+	v.string(),
+	v.regex(/^[0-9a-fA-F]{40}$/, 'must be 40 hexadecimal digits'),
+	v.transform((text) => text.toLowerCase()),
+);
 const count = (min: number, max = Number.MAX_SAFE_INTEGER) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 const name = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
 const person = v.object({ name: v.string(), email: v.string() });
@@ -217,18 +224,39 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 
 	// Workflows: given ones, then those runs name.
 	const planned = new Map<string, PlannedWorkflow>();
-	const plan = (path: string, workflowName: string, state: WorkflowRow['state'], jobs: JobDefinition[], createdAt: string): PlannedWorkflow => {
+	const plan = (
+		path: string,
+		workflowName: string,
+		state: WorkflowRow['state'],
+		jobs: JobDefinition[],
+		createdAt: string,
+	): PlannedWorkflow => {
 		const row = actions.workflowByPath(target.id, path) ?? null;
 		const values = { name: workflowName, path, state, jobs: JSON.stringify(jobs), created_at: createdAt };
 		const entry: PlannedWorkflow = row
-			? { row, values: row, definition: workflowJobs(row), nextNumber: row.last_run_number + 1, lastNumber: row.last_run_number, added: 0 }
-			: { row: null, values, definition: jobs.length ? jobs : [{ name: workflowName, needs: [] }], nextNumber: 1, lastNumber: 0, added: 0 };
+			? {
+					row,
+					values: row,
+					definition: workflowJobs(row),
+					nextNumber: row.last_run_number + 1,
+					lastNumber: row.last_run_number,
+					added: 0,
+				}
+			: {
+					row: null,
+					values,
+					definition: jobs.length ? jobs : [{ name: workflowName, needs: [] }],
+					nextNumber: 1,
+					lastNumber: 0,
+					added: 0,
+				};
 		planned.set(path, entry);
 		return entry;
 	};
 	(parsed.output.workflows ?? []).forEach((given, i) => {
 		const path = workflowPath(given.path);
-		if (!WORKFLOW_FILE.test(path)) problem(`workflows[${i}].path`, `"${given.path}" is not a workflow file under ${WORKFLOW_DIR} (.yml or .yaml)`);
+		if (!WORKFLOW_FILE.test(path))
+			problem(`workflows[${i}].path`, `"${given.path}" is not a workflow file under ${WORKFLOW_DIR} (.yml or .yaml)`);
 		if (planned.has(path)) problem(`workflows[${i}].path`, `workflow ${path} is listed twice`);
 		const jobs = (given.jobs ?? []).map((job) => ({ name: job.name, needs: job.needs ?? [] }));
 		for (const message of jobProblems(jobs)) problem(`workflows[${i}].jobs`, message);
@@ -261,12 +289,17 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 		if (!WORKFLOW_FILE.test(path)) problem(`${at}.path`, `"${run.path}" is not a workflow file under ${WORKFLOW_DIR} (.yml or .yaml)`);
 		const givenJobs = run.jobs?.map((job) => ({ name: job.name, needs: job.needs ?? [] }));
 		const workflow =
-			planned.get(path) ?? plan(path, run.name ?? path.slice(path.lastIndexOf('/') + 1).replace(/\.ya?ml$/, ''), 'active', givenJobs ?? [], now);
+			planned.get(path) ??
+			plan(path, run.name ?? path.slice(path.lastIndexOf('/') + 1).replace(/\.ya?ml$/, ''), 'active', givenJobs ?? [], now);
 
 		const status: RunStatus = run.status ?? 'completed';
-		const conclusion: RunConclusion | null = run.conclusion === undefined ? (status === 'completed' ? 'success' : null) : run.conclusion;
+		const conclusion: RunConclusion | null =
+			run.conclusion === undefined ? (status === 'completed' ? 'success' : null) : run.conclusion;
 		if ((status === 'completed') !== (conclusion !== null)) {
-			problem(`${at}.conclusion`, status === 'completed' ? 'a completed run needs a conclusion' : `a ${status} run has no conclusion`);
+			problem(
+				`${at}.conclusion`,
+				status === 'completed' ? 'a completed run needs a conclusion' : `a ${status} run has no conclusion`,
+			);
 		}
 		const actor = actorOf(run.actor, `${at}.actor`);
 		const triggering = run.triggering_actor === undefined ? actor : actorOf(run.triggering_actor, `${at}.triggering_actor`);
@@ -297,11 +330,16 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 			const jobAt = `${at}.jobs[${j}]`;
 			const fallback = defaultJobState(status, conclusion, defs[j]);
 			const jobStatus = job.status ?? fallback.status;
-			const jobConclusion = job.conclusion === undefined ? (jobStatus === 'completed' ? (fallback.conclusion ?? 'success') : null) : job.conclusion;
+			const jobConclusion =
+				job.conclusion === undefined ? (jobStatus === 'completed' ? (fallback.conclusion ?? 'success') : null) : job.conclusion;
 			if ((jobStatus === 'completed') !== (jobConclusion !== null)) {
-				problem(`${jobAt}.conclusion`, jobStatus === 'completed' ? 'a completed job needs a conclusion' : `a ${jobStatus} job has no conclusion`);
+				problem(
+					`${jobAt}.conclusion`,
+					jobStatus === 'completed' ? 'a completed job needs a conclusion' : `a ${jobStatus} job has no conclusion`,
+				);
 			}
-			if (status === 'completed' && jobStatus !== 'completed') problem(`${jobAt}.status`, `a completed run's jobs are completed, not ${jobStatus}`);
+			if (status === 'completed' && jobStatus !== 'completed')
+				problem(`${jobAt}.status`, `a completed run's jobs are completed, not ${jobStatus}`);
 			states.set(job.name, { status: jobStatus, conclusion: jobConclusion as JobConclusion | null });
 			const completedAt = jobStatus === 'completed' ? (job.completed_at ?? run.updated_at ?? startedAt) : null;
 			if (completedAt && completedAt > latest) latest = completedAt;

@@ -98,7 +98,11 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.actions.workflows(access.repo.id, ctx.page.perPage, ctx.page.offset);
 			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
-			return { status: 200, body: { total_count: total, workflows: rows.map((row) => workflow(base, access.repo.default_branch, row)) }, total };
+			return {
+				status: 200,
+				body: { total_count: total, workflows: rows.map((row) => workflow(base, access.repo.default_branch, row)) },
+				total,
+			};
 		},
 	}),
 	route({
@@ -131,7 +135,11 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const run = dispatchWorkflow(ctx.app, access.repo, target, ctx.body, ctx.principal.actorId, now);
 			if (!ctx.body.return_run_details) return noContent();
 			const base = repoUrls(ctx.app.urls, access.owner, access.repo);
-			return ok({ workflow_run_id: run.id, run_url: `${base.api}/actions/runs/${run.id}`, html_url: `${base.html}/actions/runs/${run.id}` });
+			return ok({
+				workflow_run_id: run.id,
+				run_url: `${base.api}/actions/runs/${run.id}`,
+				html_url: `${base.html}/actions/runs/${run.id}`,
+			});
 		},
 	}),
 	route({
@@ -144,7 +152,8 @@ export const actionsRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			// Disabled by hand: dispatches are refused (422) until it is enabled again.
 			const found = resolveWorkflow(ctx.app, ctx.repo.repo, ctx.params.workflow_id);
-			if (found.state !== 'disabled_manually') ctx.app.stores.actions.setWorkflowState(found.id, 'disabled_manually', isoSeconds(ctx.now));
+			if (found.state !== 'disabled_manually')
+				ctx.app.stores.actions.setWorkflowState(found.id, 'disabled_manually', isoSeconds(ctx.now));
 			return noContent();
 		},
 	}),

@@ -18,7 +18,14 @@ import { peel } from '../git/service';
 import { recordDispatch, recordJob, recordRun, recordRunStatus } from './events';
 import type { JobConclusion, JobDefinition, JobRow, NewJob, RunConclusion, RunFilter, RunRow, RunStatus, WorkflowRow } from './store';
 
-export const RUN_STATUSES = ['requested', 'queued', 'in_progress', 'waiting', 'pending', 'completed'] as const satisfies readonly RunStatus[];
+export const RUN_STATUSES = [
+	'requested',
+	'queued',
+	'in_progress',
+	'waiting',
+	'pending',
+	'completed',
+] as const satisfies readonly RunStatus[];
 export const RUN_CONCLUSIONS = [
 	'success',
 	'failure',
@@ -105,7 +112,8 @@ export function jobProblems(jobs: readonly JobDefinition[]): string[] {
 		names.add(job.name);
 	}
 	for (const job of jobs) {
-		for (const need of job.needs) if (!names.has(need)) problems.push(`job "${job.name}" needs "${need}", which is not a job of the workflow`);
+		for (const need of job.needs)
+			if (!names.has(need)) problems.push(`job "${job.name}" needs "${need}", which is not a job of the workflow`);
 	}
 	// Cycle check: repeatedly take the jobs whose needs are all taken.
 	const done = new Set<string>();
@@ -410,7 +418,9 @@ function rerun(app: App, repo: RepositoryRow, run: RunRow, names: string[] | nul
  */
 export function rerunJob(app: App, repo: RepositoryRow, run: RunRow, job: JobRow, actorId: number | null, now: string): void {
 	if (run.status === 'completed' && job.run_attempt !== run.run_attempt) {
-		throw forbidden(`This job belongs to attempt ${job.run_attempt}; only jobs of the latest attempt (${run.run_attempt}) can be re-run`);
+		throw forbidden(
+			`This job belongs to attempt ${job.run_attempt}; only jobs of the latest attempt (${run.run_attempt}) can be re-run`,
+		);
 	}
 	rerun(app, repo, run, [job.name], actorId, now);
 }
@@ -441,10 +451,14 @@ export function cancelRun(app: App, repo: RepositoryRow, run: RunRow, actorId: n
 }
 
 /** A run's status and conclusion as its jobs make them. */
-export function runStateOf(jobs: readonly Pick<JobRow, 'status' | 'conclusion'>[]): { status: RunStatus; conclusion: RunConclusion | null } {
+export function runStateOf(jobs: readonly Pick<JobRow, 'status' | 'conclusion'>[]): {
+	status: RunStatus;
+	conclusion: RunConclusion | null;
+} {
 	if (jobs.every((job) => job.status === 'completed')) {
 		const has = (c: JobConclusion) => jobs.some((job) => job.conclusion === c);
-		for (const c of ['failure', 'timed_out', 'cancelled', 'action_required'] as const) if (has(c)) return { status: 'completed', conclusion: c };
+		for (const c of ['failure', 'timed_out', 'cancelled', 'action_required'] as const)
+			if (has(c)) return { status: 'completed', conclusion: c };
 		if (jobs.length && jobs.every((job) => job.conclusion === 'skipped')) return { status: 'completed', conclusion: 'skipped' };
 		return { status: 'completed', conclusion: 'success' };
 	}
@@ -483,12 +497,15 @@ export function advanceJob(
 		}
 		const conclusion = change.conclusion ?? null;
 		if (!canTransition(job.status, change.status)) throw unprocessable(`a job cannot go from ${job.status} to ${change.status}`);
-		if ((change.status === 'completed') !== (conclusion !== null)) throw unprocessable('a job has a conclusion exactly when it is completed');
+		if ((change.status === 'completed') !== (conclusion !== null))
+			throw unprocessable('a job has a conclusion exactly when it is completed');
 		if (conclusion !== null && !JOB_CONCLUSIONS.includes(conclusion)) throw unprocessable(`"${conclusion}" is not a job conclusion`);
 		const siblings = actions.jobs(run.id, run.run_attempt).rows;
 		if (change.status === 'in_progress') {
 			const needs = JSON.parse(job.needs) as string[];
-			const waiting = siblings.filter((other) => needs.includes(other.name) && other.status !== 'completed').map((other) => `"${other.name}"`);
+			const waiting = siblings
+				.filter((other) => needs.includes(other.name) && other.status !== 'completed')
+				.map((other) => `"${other.name}"`);
 			if (waiting.length) throw unprocessable(`job "${job.name}" cannot start before ${waiting.join(', ')} completed`);
 		}
 		const updated = {
@@ -581,4 +598,3 @@ export function listRuns(
 	const limit = Math.min(page.perPage, SEARCH_CAP - page.offset);
 	return { rows: limit > 0 && page.offset < total ? actions.listRuns(filter, limit, page.offset) : [], total };
 }
-

@@ -206,7 +206,10 @@ export function createActionsStore(db: DB) {
 				SELECT ${RUN_COLUMNS} FROM workflow_runs r INDEXED BY ${index} CROSS JOIN workflows w ON w.id = r.workflow_id
 				WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT @limit OFFSET @offset`),
 		);
-		counts.set(key, db.prepare(`SELECT count(*) FROM (SELECT 1 FROM workflow_runs r INDEXED BY ${index} WHERE ${where} LIMIT @cap)`).pluck());
+		counts.set(
+			key,
+			db.prepare(`SELECT count(*) FROM (SELECT 1 FROM workflow_runs r INDEXED BY ${index} WHERE ${where} LIMIT @cap)`).pluck(),
+		);
 	}
 	const bind = (filter: RunFilter) => ({
 		...filter,

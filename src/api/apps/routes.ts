@@ -56,7 +56,9 @@ export const appRoutes = [
 		docs: 'apps/apps#get-the-authenticated-app',
 		handler(ctx) {
 			const app = currentApp(ctx);
-			return ok(integration(ctx.app.urls, app, ctx.app.stores.accounts.byId(app.owner_id)!, ctx.app.stores.apps.installationCount(app.id)));
+			return ok(
+				integration(ctx.app.urls, app, ctx.app.stores.accounts.byId(app.owner_id)!, ctx.app.stores.apps.installationCount(app.id)),
+			);
 		},
 	}),
 	route({
@@ -68,7 +70,10 @@ export const appRoutes = [
 		handler(ctx) {
 			const app = currentApp(ctx);
 			const { rows, total } = ctx.app.stores.apps.installationsOf(app.id, ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((row) => installation(ctx.app.urls, row, app, ctx.app.stores.accounts.byId(row.account_id)!)), total);
+			return paged(
+				rows.map((row) => installation(ctx.app.urls, row, app, ctx.app.stores.accounts.byId(row.account_id)!)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -108,13 +113,18 @@ export const appRoutes = [
 		handler(ctx) {
 			const { row, account } = ownInstallation(ctx);
 			if (row.suspended_at) throw new HttpError(403, 'This installation has been suspended');
-			const result = createInstallationToken(ctx.app, row, { ...ctx.body, permissions: ctx.body.permissions as GrantedPermissions | undefined });
+			const result = createInstallationToken(ctx.app, row, {
+				...ctx.body,
+				permissions: ctx.body.permissions as GrantedPermissions | undefined,
+			});
 			return created({
 				token: result.token,
 				expires_at: expiresAtIso(result.expiresAt),
 				permissions: result.permissions,
 				repository_selection: result.repositories ? 'selected' : row.repository_selection,
-				...(result.repositories ? { repositories: result.repositories.map((repo) => repository(ctx.app.urls, repo, account, null)) } : {}),
+				...(result.repositories
+					? { repositories: result.repositories.map((repo) => repository(ctx.app.urls, repo, account, null)) }
+					: {}),
 			});
 		},
 	}),

@@ -36,7 +36,14 @@ export function exceeding(wanted: GrantedPermissions, allowed: GrantedPermission
  */
 export function createApp(
 	app: App,
-	input: { name: string; owner: AccountRow; permissions: GrantedPermissions; events?: string[]; description?: string | null; externalUrl?: string | null },
+	input: {
+		name: string;
+		owner: AccountRow;
+		permissions: GrantedPermissions;
+		events?: string[];
+		description?: string | null;
+		externalUrl?: string | null;
+	},
 	now: string,
 ): { app: AppRow; privateKey: string } {
 	const slug = appSlug(input.name);
@@ -76,7 +83,13 @@ export function createApp(
  * @param now ISO timestamp
  * @throws HttpError 422 naming permissions the app does not ask for.
  */
-export function installApp(app: App, target: AppRow, account: AccountRow, permissions: GrantedPermissions | null, now: string): InstallationRow {
+export function installApp(
+	app: App,
+	target: AppRow,
+	account: AccountRow,
+	permissions: GrantedPermissions | null,
+	now: string,
+): InstallationRow {
 	const asked = JSON.parse(target.permissions) as GrantedPermissions;
 	const granted = permissions ? { metadata: 'read' as const, ...permissions } : asked;
 	const extra = exceeding(granted, asked);
@@ -107,7 +120,8 @@ export function createInstallationToken(
 		const byId = (request.repository_ids ?? []).map((id) => app.stores.repos.byId(id));
 		const found = [...byName, ...byId];
 		// An installation on selected repositories gives tokens for those only.
-		const selected = installation.repository_selection === 'selected' ? new Set(app.stores.apps.selectedRepositoryIds(installation.id)) : null;
+		const selected =
+			installation.repository_selection === 'selected' ? new Set(app.stores.apps.selectedRepositoryIds(installation.id)) : null;
 		if (found.some((repo) => !repo || repo.owner_id !== installation.account_id || (selected !== null && !selected.has(repo.id)))) {
 			throw unprocessable('There is at least one repository that does not exist or is not accessible to the parent installation.');
 		}

@@ -55,7 +55,9 @@ export function createAppStore(db: DB) {
 	const setSuspended = db.prepare('UPDATE installations SET suspended_at = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE installations SET updated_at = ? WHERE id = ?');
 	const setSelection = db.prepare('UPDATE installations SET repository_selection = ?, updated_at = ? WHERE id = ?');
-	const selectedIds = db.prepare('SELECT repository_id FROM installation_repositories WHERE installation_id = ? ORDER BY repository_id').pluck();
+	const selectedIds = db
+		.prepare('SELECT repository_id FROM installation_repositories WHERE installation_id = ? ORDER BY repository_id')
+		.pluck();
 	const selectedPage = db.prepare(`
 		SELECT r.* FROM installation_repositories s JOIN repositories r ON r.id = s.repository_id
 		WHERE s.installation_id = ? ORDER BY r.id LIMIT ? OFFSET ?`);
@@ -81,7 +83,10 @@ export function createAppStore(db: DB) {
 		installationsOn: (accountId: number) => installationsOn.all(accountId) as InstallationRow[],
 		/** One page of the installations on an account, oldest first, and how many there are. */
 		installationsOnPage(accountId: number, limit: number, offset: number) {
-			return { rows: installationsOnPage.all(accountId, limit, offset) as InstallationRow[], total: countOn.get(accountId) as number };
+			return {
+				rows: installationsOnPage.all(accountId, limit, offset) as InstallationRow[],
+				total: countOn.get(accountId) as number,
+			};
 		},
 		/** Installs (or re-grants) an app on an account. @param now ISO timestamp */
 		install(appId: number, accountId: number, permissions: string, now: string): InstallationRow {
@@ -109,8 +114,10 @@ export function createAppStore(db: DB) {
 			return { rows: selectedPage.all(id, limit, offset) as RepositoryRow[], total: selectedCount.get(id) as number };
 		},
 		/** @returns how many were not listed before */
-		addRepositories: (id: number, repositoryIds: number[]) => repositoryIds.reduce((n, repoId) => n + addRepository.run(id, repoId).changes, 0),
+		addRepositories: (id: number, repositoryIds: number[]) =>
+			repositoryIds.reduce((n, repoId) => n + addRepository.run(id, repoId).changes, 0),
 		/** @returns how many were listed */
-		removeRepositories: (id: number, repositoryIds: number[]) => repositoryIds.reduce((n, repoId) => n + removeRepository.run(id, repoId).changes, 0),
+		removeRepositories: (id: number, repositoryIds: number[]) =>
+			repositoryIds.reduce((n, repoId) => n + removeRepository.run(id, repoId).changes, 0),
 	};
 }

@@ -92,18 +92,29 @@ export function parsePhrase(phrase: string, include: 'web' | 'git' | 'all', now:
 	for (const term of terms(phrase)) {
 		const match = /^(-?)([a-z_]+):(.+)$/.exec(term);
 		if (!match || !QUALIFIERS.includes(match[2])) {
-			throw invalidField('AuditLog', 'phrase', `"${term}" is not a qualifier Gitstead searches by; use ${QUALIFIERS.map((q) => `${q}:`).join(', ')}`);
+			throw invalidField(
+				'AuditLog',
+				'phrase',
+				`"${term}" is not a qualifier Gitstead searches by; use ${QUALIFIERS.map((q) => `${q}:`).join(', ')}`,
+			);
 		}
 		const [, minus, key, value] = match;
 		let condition: { sql: string; params: unknown[] };
 		if (key === 'created') {
 			const parsed = created(value);
-			if (!parsed) throw invalidField('AuditLog', 'phrase', `"${value}" is not a date (YYYY-MM-DD, optionally with >, >=, <, <= or a range A..B)`);
+			if (!parsed)
+				throw invalidField(
+					'AuditLog',
+					'phrase',
+					`"${value}" is not a date (YYYY-MM-DD, optionally with >, >=, <, <= or a range A..B)`,
+				);
 			condition = parsed;
 			hasCreated = true;
 		} else if (key === 'action') {
 			// action:team matches every team.* action; action:team.create exactly that one.
-			condition = value.includes('.') ? { sql: 'action = ?', params: [value] } : { sql: "action LIKE ? ESCAPE '\\'", params: [`${value.replace(/[\\%_]/g, '\\$&')}.%`] };
+			condition = value.includes('.')
+				? { sql: 'action = ?', params: [value] }
+				: { sql: "action LIKE ? ESCAPE '\\'", params: [`${value.replace(/[\\%_]/g, '\\$&')}.%`] };
 		} else if (key === 'token_id') {
 			if (!/^\d{1,15}$/.test(value)) throw invalidField('AuditLog', 'phrase', `token_id:${value} is not a token id`);
 			condition = { sql: 'token_id = ?', params: [Number(value)] };

@@ -29,18 +29,37 @@ export type CheckState = 'success' | 'failure' | 'pending' | 'expected';
  * still running or pending, 'expected' when nothing of that name reported, 'failure' otherwise.
  * @returns passed, and the state of every context in the order given
  */
-export function commitChecksPassed(app: App, repoId: number, sha: string, contexts: string[]): { passed: boolean; states: Array<{ context: string; state: CheckState }> } {
+export function commitChecksPassed(
+	app: App,
+	repoId: number,
+	sha: string,
+	contexts: string[],
+): { passed: boolean; states: Array<{ context: string; state: CheckState }> } {
 	const runs = app.stores.branches.checkRuns(repoId, sha, contexts);
 	const statuses = new Map(app.stores.statuses.latestByContext(repoId, sha).map((status) => [status.context, status.state]));
 	const states = contexts.map((context) => {
 		const run = runs.get(context);
-		const fromRun: CheckState | null = !run ? null : run.status !== 'completed' ? 'pending' : PASSING.has(run.conclusion ?? '') ? 'success' : 'failure';
+		const fromRun: CheckState | null = !run
+			? null
+			: run.status !== 'completed'
+				? 'pending'
+				: PASSING.has(run.conclusion ?? '')
+					? 'success'
+					: 'failure';
 		const status = statuses.get(context);
-		const fromStatus: CheckState | null = status === undefined ? null : status === 'success' ? 'success' : status === 'pending' ? 'pending' : 'failure';
+		const fromStatus: CheckState | null =
+			status === undefined ? null : status === 'success' ? 'success' : status === 'pending' ? 'pending' : 'failure';
 		const reported: CheckState[] = [];
 		if (fromRun) reported.push(fromRun);
 		if (fromStatus) reported.push(fromStatus);
-		const state: CheckState = reported.length === 0 ? 'expected' : reported.includes('success') ? 'success' : reported.includes('pending') ? 'pending' : 'failure';
+		const state: CheckState =
+			reported.length === 0
+				? 'expected'
+				: reported.includes('success')
+					? 'success'
+					: reported.includes('pending')
+						? 'pending'
+						: 'failure';
 		return { context, state };
 	});
 	return { passed: states.every((s) => s.state === 'success'), states };
@@ -87,7 +106,14 @@ function mayPush(app: App, settings: ProtectionSettings, actorId: number): boole
  *   \"ci\" is expected.", "This branch must not contain merge commits.", "Commits must have
  *   verified signatures."
  */
-export function checkRefUpdate(app: App, repoId: number, name: string, before: string | null, after: string | null, writer: RefWriter): void {
+export function checkRefUpdate(
+	app: App,
+	repoId: number,
+	name: string,
+	before: string | null,
+	after: string | null,
+	writer: RefWriter,
+): void {
 	// The tags of immutable releases (src/api/immutable-releases/enforce.ts).
 	checkImmutableTag(app, repoId, name, before, after);
 	if (!name.startsWith('refs/heads/')) return;
@@ -101,13 +127,16 @@ export function checkRefUpdate(app: App, repoId: number, name: string, before: s
 	if (settings.lock_branch) throw unprocessable('Cannot update a locked branch.');
 	const from = before && peel(app, repoId, before, 'commit');
 	const to = peel(app, repoId, after, 'commit');
-	if (from && to && !settings.allow_force_pushes && !isAncestor(app, repoId, from, to)) throw unprocessable('Cannot force-push to this branch');
+	if (from && to && !settings.allow_force_pushes && !isAncestor(app, repoId, from, to))
+		throw unprocessable('Cannot force-push to this branch');
 	const bypass = writer.admin && !settings.enforce_admins;
 	if (bypass) return;
 	// The branch was deleted (allow_deletions) and its protection kept: creating it again.
 	if (before === null && settings.block_creations) throw unprocessable('Cannot create ref due to creations being restricted.');
-	if (settings.restrictions && writer.actorId !== null && !mayPush(app, settings, writer.actorId)) throw unprocessable("You're not authorized to push to this branch.");
-	if (settings.required_pull_request_reviews && !writer.viaPullRequest) throw unprocessable('Changes must be made through a pull request.');
+	if (settings.restrictions && writer.actorId !== null && !mayPush(app, settings, writer.actorId))
+		throw unprocessable("You're not authorized to push to this branch.");
+	if (settings.required_pull_request_reviews && !writer.viaPullRequest)
+		throw unprocessable('Changes must be made through a pull request.');
 	if (!to) return;
 	const checks = settings.required_status_checks;
 	if (checks && checks.contexts.length) {
@@ -116,7 +145,8 @@ export function checkRefUpdate(app: App, repoId: number, name: string, before: s
 	}
 	if (settings.required_linear_history || settings.required_signatures) {
 		const { commits } = walkCommits(app, repoId, to, { exclude: reachable(app, repoId, from ?? null), stopAfter: MAX_PUSHED });
-		if (settings.required_linear_history && commits.some((c) => c.data.parents.length > 1)) throw unprocessable('This branch must not contain merge commits.');
+		if (settings.required_linear_history && commits.some((c) => c.data.parents.length > 1))
+			throw unprocessable('This branch must not contain merge commits.');
 		// Gitstead keeps no signing keys, so no signature verifies (see src/api/git/render.ts).
 		if (settings.required_signatures && commits.length) throw unprocessable('Commits must have verified signatures.');
 	}

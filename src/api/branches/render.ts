@@ -87,7 +87,12 @@ export function reviews(app: App, view: RepoView, branch: string, settings: Revi
 	const body: Record<string, unknown> = { url: `${base}/required_pull_request_reviews` };
 	if (settings.dismissal_restrictions) {
 		const url = `${base}/dismissal_restrictions`;
-		body.dismissal_restrictions = { url, users_url: `${url}/users`, teams_url: `${url}/teams`, ...actors(app, settings.dismissal_restrictions) };
+		body.dismissal_restrictions = {
+			url,
+			users_url: `${url}/users`,
+			teams_url: `${url}/teams`,
+			...actors(app, settings.dismissal_restrictions),
+		};
 	}
 	body.dismiss_stale_reviews = settings.dismiss_stale_reviews;
 	body.require_code_owner_reviews = settings.require_code_owner_reviews;
@@ -101,10 +106,19 @@ export function reviews(app: App, view: RepoView, branch: string, settings: Revi
 export function protection(app: App, view: RepoView, branch: string, settings: ProtectionSettings) {
 	const body: Record<string, unknown> = { url: protectionUrl(app, view, branch) };
 	if (settings.required_status_checks) body.required_status_checks = statusChecks(app, view, branch, settings.required_status_checks);
-	if (settings.required_pull_request_reviews) body.required_pull_request_reviews = reviews(app, view, branch, settings.required_pull_request_reviews);
+	if (settings.required_pull_request_reviews)
+		body.required_pull_request_reviews = reviews(app, view, branch, settings.required_pull_request_reviews);
 	body.required_signatures = requiredSignatures(app, view, branch, settings.required_signatures);
 	body.enforce_admins = enforceAdmins(app, view, branch, settings.enforce_admins);
-	for (const key of ['required_linear_history', 'allow_force_pushes', 'allow_deletions', 'block_creations', 'required_conversation_resolution', 'lock_branch', 'allow_fork_syncing'] as const) {
+	for (const key of [
+		'required_linear_history',
+		'allow_force_pushes',
+		'allow_deletions',
+		'block_creations',
+		'required_conversation_resolution',
+		'lock_branch',
+		'allow_fork_syncing',
+	] as const) {
 		body[key] = { enabled: settings[key] };
 	}
 	if (settings.restrictions) body.restrictions = restrictions(app, view, branch, settings.restrictions);
@@ -147,7 +161,9 @@ export function protectionRule(app: App, row: ProtectionRow) {
 		required_deployments_enforcement_level: 'off',
 		required_conversation_resolution_level: level(s.required_conversation_resolution),
 		authorized_actors_only: s.restrictions !== null,
-		authorized_actor_names: pushers ? [...pushers.users.map((u) => u.login), ...pushers.teams.map((t) => t.slug), ...pushers.apps.map((a) => a.slug)] : [],
+		authorized_actor_names: pushers
+			? [...pushers.users.map((u) => u.login), ...pushers.teams.map((t) => t.slug), ...pushers.apps.map((a) => a.slug)]
+			: [],
 		lock_branch_enforcement_level: everyone(s.lock_branch),
 		lock_allows_fork_sync: s.allow_fork_syncing,
 	};

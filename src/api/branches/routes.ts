@@ -58,14 +58,21 @@ const reviewsBody = v.object({
 	dismiss_stale_reviews: v.optional(v.boolean()),
 	require_code_owner_reviews: v.optional(v.boolean()),
 	required_approving_review_count: v.optional(
-		v.pipe(v.number(), v.integer(), v.minValue(0, 'required_approving_review_count must be between 0 and 6'), v.maxValue(6, 'required_approving_review_count must be between 0 and 6')),
+		v.pipe(
+			v.number(),
+			v.integer(),
+			v.minValue(0, 'required_approving_review_count must be between 0 and 6'),
+			v.maxValue(6, 'required_approving_review_count must be between 0 and 6'),
+		),
 	),
 	require_last_push_approval: v.optional(v.boolean()),
 	bypass_pull_request_allowances: v.optional(actorNames),
 });
 const flag = v.optional(v.nullable(v.boolean()));
 const protectionBody = v.object({
-	required_status_checks: v.nullable(v.object({ strict: v.boolean(), contexts: v.optional(names), checks: v.optional(v.array(checkItem)) })),
+	required_status_checks: v.nullable(
+		v.object({ strict: v.boolean(), contexts: v.optional(names), checks: v.optional(v.array(checkItem)) }),
+	),
 	enforce_admins: v.nullable(v.boolean()),
 	required_pull_request_reviews: v.nullable(reviewsBody),
 	restrictions: v.nullable(v.object({ users: names, teams: names, apps: v.optional(names) })),
@@ -109,8 +116,16 @@ function reviewSettings(ctx: Context, body: v.InferOutput<typeof reviewsBody>, c
 		require_code_owner_reviews: body.require_code_owner_reviews ?? current?.require_code_owner_reviews ?? false,
 		required_approving_review_count: body.required_approving_review_count ?? current?.required_approving_review_count ?? 1,
 		require_last_push_approval: body.require_last_push_approval ?? current?.require_last_push_approval ?? false,
-		dismissal_restrictions: actors(body.dismissal_restrictions, 'required_pull_request_reviews.dismissal_restrictions', current?.dismissal_restrictions ?? null),
-		bypass_pull_request_allowances: actors(body.bypass_pull_request_allowances, 'required_pull_request_reviews.bypass_pull_request_allowances', current?.bypass_pull_request_allowances ?? null),
+		dismissal_restrictions: actors(
+			body.dismissal_restrictions,
+			'required_pull_request_reviews.dismissal_restrictions',
+			current?.dismissal_restrictions ?? null,
+		),
+		bypass_pull_request_allowances: actors(
+			body.bypass_pull_request_allowances,
+			'required_pull_request_reviews.bypass_pull_request_allowances',
+			current?.bypass_pull_request_allowances ?? null,
+		),
 	};
 }
 
@@ -153,7 +168,11 @@ function contextRoutes(): RouteDeclaration[] {
 					const checks = s.required_status_checks!;
 					const kept = new Map(checks.checks.map((c) => [c.context, c.app_id]));
 					const contexts = [...new Set(apply(checks.contexts, ctx.body.contexts))];
-					s.required_status_checks = { strict: checks.strict, contexts, checks: contexts.map((context) => ({ context, app_id: kept.get(context) ?? null })) };
+					s.required_status_checks = {
+						strict: checks.strict,
+						contexts,
+						checks: contexts.map((context) => ({ context, app_id: kept.get(context) ?? null })),
+					};
 					return s;
 				});
 				return ok(settings.required_status_checks!.contexts);
@@ -225,7 +244,10 @@ export const branchRoutes: RouteDeclaration[] = [
 			const repo = view(ctx);
 			const filter = ctx.query.protected === undefined ? null : ctx.query.protected === 'true' || ctx.query.protected === '1';
 			const { rows, total } = ctx.app.stores.branches.list(repo.repo.id, filter, ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((row) => render.shortBranch(ctx.app, repo, row.name, row.sha, row.protected)), total);
+			return paged(
+				rows.map((row) => render.shortBranch(ctx.app, repo, row.name, row.sha, row.protected)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -235,7 +257,9 @@ export const branchRoutes: RouteDeclaration[] = [
 		docs: 'branches/branches#get-a-branch',
 		handler(ctx) {
 			const repo = view(ctx);
-			const renamed = ctx.app.stores.git.ref(repo.repo.id, `refs/heads/${ctx.params.branch}`) ? undefined : ctx.app.stores.branches.renamedTo(repo.repo.id, ctx.params.branch);
+			const renamed = ctx.app.stores.git.ref(repo.repo.id, `refs/heads/${ctx.params.branch}`)
+				? undefined
+				: ctx.app.stores.branches.renamedTo(repo.repo.id, ctx.params.branch);
 			if (renamed !== undefined && ctx.app.stores.git.ref(repo.repo.id, `refs/heads/${renamed}`)) {
 				// A renamed branch: GitHub's permanent redirect to its new name.
 				const url = render.branchUrl(ctx.app, repo, renamed);
@@ -272,7 +296,10 @@ export const branchRoutes: RouteDeclaration[] = [
 				if (!atLeast(access.permission, 'admin')) throw forbidden('You must be an admin to rename the default branch.');
 				// Fine-grained and app tokens also need Administration (write) for it.
 				const kind = ctx.principal.kind;
-				if ((kind === 'fine-grained' || kind === 'installation' || kind === 'user-to-server') && !levelMeets(ctx.principal.permissions.administration, 'write')) {
+				if (
+					(kind === 'fine-grained' || kind === 'installation' || kind === 'user-to-server') &&
+					!levelMeets(ctx.principal.permissions.administration, 'write')
+				) {
 					throw notAccessible(ctx.principal);
 				}
 			}
@@ -324,7 +351,9 @@ export const branchRoutes: RouteDeclaration[] = [
 			const settings: ProtectionSettings = {
 				required_status_checks: body.required_status_checks ? statusChecks(body.required_status_checks, null) : null,
 				enforce_admins: body.enforce_admins === true,
-				required_pull_request_reviews: body.required_pull_request_reviews ? reviewSettings(ctx, body.required_pull_request_reviews, null) : null,
+				required_pull_request_reviews: body.required_pull_request_reviews
+					? reviewSettings(ctx, body.required_pull_request_reviews, null)
+					: null,
 				restrictions: body.restrictions ? resolveActors(ctx.app, repo, body.restrictions, 'restrictions') : null,
 				// Signatures have their own endpoints; a replacement keeps what they set.
 				required_signatures: current?.required_signatures ?? false,
@@ -403,7 +432,10 @@ export const branchRoutes: RouteDeclaration[] = [
 		docs: 'branches/branch-protection#update-pull-request-review-protection',
 		body: reviewsBody,
 		handler(ctx) {
-			const settings = editProtection(ctx, (s) => ({ ...s, required_pull_request_reviews: reviewSettings(ctx, ctx.body, s.required_pull_request_reviews) }));
+			const settings = editProtection(ctx, (s) => ({
+				...s,
+				required_pull_request_reviews: reviewSettings(ctx, ctx.body, s.required_pull_request_reviews),
+			}));
 			return ok(render.reviews(ctx.app, view(ctx), ctx.params.branch, settings.required_pull_request_reviews!));
 		},
 	}),

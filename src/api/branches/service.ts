@@ -56,7 +56,8 @@ export interface ActorNames {
 export function resolveActors(app: App, view: RepoView, names: ActorNames, field: string): ActorIds {
 	const { stores } = app;
 	const any = (names.users?.length ?? 0) + (names.teams?.length ?? 0) + (names.apps?.length ?? 0) > 0;
-	if (view.owner.type !== 'Organization' && any) throw unprocessable('Only organization repositories can have users and team restrictions');
+	if (view.owner.type !== 'Organization' && any)
+		throw unprocessable('Only organization repositories can have users and team restrictions');
 	const ids: ActorIds = { users: [], teams: [], apps: [] };
 	for (const login of names.users ?? []) {
 		const user = stores.accounts.user(login);
@@ -82,7 +83,14 @@ export function resolveActors(app: App, view: RepoView, names: ActorNames, field
  * changed.
  * @param now ISO timestamp
  */
-export function saveProtection(app: App, view: RepoView, branch: string, settings: ProtectionSettings, now: string, actorId: number | null): ProtectionRow {
+export function saveProtection(
+	app: App,
+	view: RepoView,
+	branch: string,
+	settings: ProtectionSettings,
+	now: string,
+	actorId: number | null,
+): ProtectionRow {
 	const before = app.stores.branches.protection(view.repo.id, branch);
 	if (before && JSON.stringify(before.settings) === JSON.stringify(settings)) return before;
 	const row = app.stores.branches.saveProtection(view.repo.id, branch, settings, now);
@@ -111,7 +119,13 @@ export function removeProtection(app: App, view: RepoView, branch: string, actor
 	if (!before) return false;
 	app.stores.branches.removeProtection(view.repo.id, branch);
 	const rule = protectionRule(app, before);
-	record(app, { event: 'branch_protection_rule', action: 'deleted', actorId, repo: view.repo, webhook: () => ({ rule, ...inRepository(app, view.repo, actorId) }) });
+	record(app, {
+		event: 'branch_protection_rule',
+		action: 'deleted',
+		actorId,
+		repo: view.repo,
+		webhook: () => ({ rule, ...inRepository(app, view.repo, actorId) }),
+	});
 	return true;
 }
 
@@ -131,7 +145,8 @@ export function renameBranch(app: App, view: RepoView, from: string, to: string,
 	const name = to.replace(/^refs\/heads\//, '');
 	if (!isValidRefName(`refs/heads/${name}`)) throw invalidField('Branch', 'new_name', `${to} is not a valid branch name.`);
 	if (name === from) return view.repo;
-	if (stores.git.ref(view.repo.id, `refs/heads/${name}`)) throw invalidField('Branch', 'new_name', `A branch named ${name} already exists.`, 'already_exists');
+	if (stores.git.ref(view.repo.id, `refs/heads/${name}`))
+		throw invalidField('Branch', 'new_name', `A branch named ${name} already exists.`, 'already_exists');
 	stores.git.deleteRef(view.repo.id, `refs/heads/${from}`);
 	stores.git.insertRef(view.repo.id, `refs/heads/${name}`, branch.sha, now);
 	stores.branches.recordRename(view.repo.id, from, name);

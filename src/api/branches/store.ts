@@ -137,12 +137,18 @@ export function createBranchStore(db: DB) {
 		/** The repository's branches by name, optionally only the protected (true) or unprotected (false) ones. */
 		list(repoId: number, protectedOnly: boolean | null, limit: number, offset: number): { rows: BranchRow[]; total: number } {
 			const filter = { repoId, protected: protectedOnly === null ? null : protectedOnly ? 1 : 0, limit, offset };
-			const rows = (list.all(filter) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({ ...row, protected: row.protected === 1 }));
+			const rows = (list.all(filter) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({
+				...row,
+				protected: row.protected === 1,
+			}));
 			return { rows, total: count.get(filter) as number };
 		},
 		/** The branches whose head is `sha`, by name. */
 		headsAt: (repoId: number, sha: string) =>
-			(headsAt.all({ repoId, sha }) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({ ...row, protected: row.protected === 1 })) as BranchRow[],
+			(headsAt.all({ repoId, sha }) as Array<{ name: string; sha: string; protected: number }>).map((row) => ({
+				...row,
+				protected: row.protected === 1,
+			})) as BranchRow[],
 		protection: (repoId: number, branch: string) => parse(protection.get(repoId, branch) as StoredProtection | undefined),
 		/** Creates or replaces a branch's protection. @param now ISO timestamp @returns the saved row */
 		saveProtection(repoId: number, branch: string, settings: ProtectionSettings, now: string): ProtectionRow {

@@ -27,9 +27,24 @@ export const BUDGET_TYPES = ['BundlePricing', 'ProductPricing', 'SkuPricing'] as
 export type BudgetType = (typeof BUDGET_TYPES)[number];
 
 /** Scopes by level (reference §2.6; the organization list filter also takes enterprise and cost_center). */
-export const ENTERPRISE_SCOPES = ['enterprise', 'organization', 'repository', 'cost_center', 'multi_user_customer', 'multi_user_cost_center', 'user'] as const;
+export const ENTERPRISE_SCOPES = [
+	'enterprise',
+	'organization',
+	'repository',
+	'cost_center',
+	'multi_user_customer',
+	'multi_user_cost_center',
+	'user',
+] as const;
 export const ORGANIZATION_SCOPES = ['organization', 'repository', 'multi_user_customer', 'user'] as const;
-export const ORGANIZATION_FILTER_SCOPES = ['enterprise', 'organization', 'repository', 'cost_center', 'multi_user_customer', 'user'] as const;
+export const ORGANIZATION_FILTER_SCOPES = [
+	'enterprise',
+	'organization',
+	'repository',
+	'cost_center',
+	'multi_user_customer',
+	'user',
+] as const;
 /** Scopes an organization budget update takes: the seed's "budget_scope enum includes enterprise and cost_center". */
 export const ORGANIZATION_UPDATE_SCOPES = ORGANIZATION_FILTER_SCOPES;
 

@@ -87,7 +87,9 @@ const enterprise: Level = {
 			return membership?.role === 'admin' && membership.state === 'active';
 		});
 		if (action === 'write') return { owner, organizations: administered, scopes: ['organization', 'repository'] };
-		throw forbidden(`You must be an enterprise owner or billing manager of ${access.enterprise.slug} to ${action === 'read' ? 'read' : 'manage'} its budgets.`);
+		throw forbidden(
+			`You must be an enterprise owner or billing manager of ${access.enterprise.slug} to ${action === 'read' ? 'read' : 'manage'} its budgets.`,
+		);
 	},
 	bodies: { create: enterpriseCreate, update: enterpriseUpdate },
 	permissions: { read: [], write: [] },
@@ -109,7 +111,8 @@ function loadBudget(ctx: Context, context: BudgetContext) {
 	// An organization admin at the enterprise level sees only the budgets of their organizations.
 	if (context.owner.kind === 'enterprise' && context.scopes.length === 2) {
 		const mine = context.organizations.some((org) => row.budget_entity_name.toLowerCase().split('/')[0] === org.login.toLowerCase());
-		if (!mine || !['organization', 'repository'].includes(row.budget_scope)) throw forbidden('This budget is not one of your organizations.');
+		if (!mine || !['organization', 'repository'].includes(row.budget_scope))
+			throw forbidden('This budget is not one of your organizations.');
 	}
 	return row;
 }
@@ -187,7 +190,10 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 				enabled(ctx);
 				const context = level.context(ctx, 'write');
 				const row = updateBudget(ctx.app, context, loadBudget(ctx, context), ctx.body as BudgetInput, isoSeconds(ctx.now));
-				return ok({ message: 'Budget successfully updated.', budget: { ...budget(row), ...(row.user_login ? { consumed_amount: 0 } : {}) } });
+				return ok({
+					message: 'Budget successfully updated.',
+					budget: { ...budget(row), ...(row.user_login ? { consumed_amount: 0 } : {}) },
+				});
 			},
 		}),
 		route({

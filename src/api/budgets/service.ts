@@ -49,21 +49,29 @@ export function resolveBudget(app: App, context: BudgetContext, input: BudgetInp
 	const scope = input.budget_scope ?? existing?.budget_scope ?? 'organization';
 	const sku = input.budget_product_sku ?? existing?.budget_product_sku;
 	if (sku === undefined) {
-		throw validationFailed([{ resource: 'Budget', field: 'budget_product_sku', code: 'missing_field', message: 'budget_product_sku is required' }]);
+		throw validationFailed([
+			{ resource: 'Budget', field: 'budget_product_sku', code: 'missing_field', message: 'budget_product_sku is required' },
+		]);
 	}
 	const type = input.budget_type ?? (input.budget_product_sku !== undefined ? impliedType(sku) : existing?.budget_type) ?? null;
-	if (type === null) problems.push(item('budget_product_sku', `"${sku}" is neither a product (${Object.keys(PRODUCTS).join(', ')}), a SKU nor ${AI_CREDITS}`));
+	if (type === null)
+		problems.push(
+			item('budget_product_sku', `"${sku}" is neither a product (${Object.keys(PRODUCTS).join(', ')}), a SKU nor ${AI_CREDITS}`),
+		);
 
 	const allowed = existing ? (context.updateScopes ?? context.scopes) : context.scopes;
 	if (input.budget_scope !== undefined && !allowed.includes(scope)) {
 		problems.push(item('budget_scope', `must be one of ${allowed.join(', ')}`));
 	}
-	if (type === 'BundlePricing' && sku !== AI_CREDITS) problems.push(item('budget_product_sku', `BundlePricing covers ${AI_CREDITS}; set budget_product_sku to "${AI_CREDITS}"`));
+	if (type === 'BundlePricing' && sku !== AI_CREDITS)
+		problems.push(item('budget_product_sku', `BundlePricing covers ${AI_CREDITS}; set budget_product_sku to "${AI_CREDITS}"`));
 	if (type === 'ProductPricing' && !(sku in PRODUCTS) && sku !== AI_CREDITS) {
 		problems.push(item('budget_product_sku', `ProductPricing covers a product: one of ${Object.keys(PRODUCTS).join(', ')}`));
 	}
-	if (type === 'SkuPricing' && !SKUS.includes(sku)) problems.push(item('budget_product_sku', `SkuPricing covers one SKU such as actions_linux; "${sku}" is not a SKU`));
-	if (type !== 'BundlePricing' && type !== null && sku === AI_CREDITS) problems.push(item('budget_type', `${AI_CREDITS} budgets use BundlePricing`));
+	if (type === 'SkuPricing' && !SKUS.includes(sku))
+		problems.push(item('budget_product_sku', `SkuPricing covers one SKU such as actions_linux; "${sku}" is not a SKU`));
+	if (type !== 'BundlePricing' && type !== null && sku === AI_CREDITS)
+		problems.push(item('budget_type', `${AI_CREDITS} budgets use BundlePricing`));
 
 	const perUser = PER_USER_SCOPES.includes(scope);
 	if (perUser && !PER_USER_SKUS.includes(sku)) {
@@ -71,7 +79,9 @@ export function resolveBudget(app: App, context: BudgetContext, input: BudgetInp
 	}
 	const prevent = input.prevent_further_usage ?? (existing ? existing.prevent_further_usage === 1 : false);
 	if (perUser && !prevent) {
-		problems.push(item('prevent_further_usage', existing ? `must remain true for ${scope} budgets` : `must be true for ${scope} budgets`));
+		problems.push(
+			item('prevent_further_usage', existing ? `must remain true for ${scope} budgets` : `must be true for ${scope} budgets`),
+		);
 	}
 
 	let userLogin: string | null = null;
@@ -90,14 +100,21 @@ export function resolveBudget(app: App, context: BudgetContext, input: BudgetInp
 	let recipients = input.budget_alerting?.alert_recipients ?? (existing ? (JSON.parse(existing.alert_recipients) as string[]) : []);
 	if (scope === 'user') {
 		// Alerting is always off for user budgets: refused on create, ignored on update.
-		if (!existing && input.budget_alerting?.will_alert) problems.push(item('budget_alerting', 'alerting is always disabled for user scope budgets'));
+		if (!existing && input.budget_alerting?.will_alert)
+			problems.push(item('budget_alerting', 'alerting is always disabled for user scope budgets'));
 		willAlert = false;
 		recipients = [];
 	}
 	const unknown = recipients.filter((login) => !app.stores.accounts.user(login));
 	if (unknown.length) problems.push(item('budget_alerting.alert_recipients', `unknown users: ${unknown.join(', ')}`));
 
-	const entity = resolveEntity(app, context, scope, input.budget_entity_name ?? (input.budget_scope === undefined ? existing?.budget_entity_name : undefined), problems);
+	const entity = resolveEntity(
+		app,
+		context,
+		scope,
+		input.budget_entity_name ?? (input.budget_scope === undefined ? existing?.budget_entity_name : undefined),
+		problems,
+	);
 	if (problems.length) throw validationFailed(problems);
 	return {
 		budget_type: type!,
@@ -120,7 +137,13 @@ function resolveEntity(app: App, context: BudgetContext, scope: string, given: s
 		case 'organization': {
 			if (context.owner.kind === 'organization') return orgs[0].login;
 			const org = orgs.find((o) => o.login.toLowerCase() === name.toLowerCase());
-			if (!org) problems.push(item('budget_entity_name', name ? `${name} is not an organization of this enterprise` : 'an organization budget names its organization'));
+			if (!org)
+				problems.push(
+					item(
+						'budget_entity_name',
+						name ? `${name} is not an organization of this enterprise` : 'an organization budget names its organization',
+					),
+				);
 			return org?.login ?? name;
 		}
 		case 'repository': {
@@ -128,7 +151,10 @@ function resolveEntity(app: App, context: BudgetContext, scope: string, given: s
 			const [first, second] = name.includes('/') ? name.split('/', 2) : [orgs.length === 1 ? orgs[0].login : '', name];
 			const org = orgs.find((o) => o.login.toLowerCase() === first.toLowerCase());
 			const repo = org && second ? app.stores.repos.byOwnerAndName(org.id, second) : undefined;
-			if (!org || !repo) problems.push(item('budget_entity_name', name ? `${name} is not a repository here` : 'a repository budget names its repository'));
+			if (!org || !repo)
+				problems.push(
+					item('budget_entity_name', name ? `${name} is not a repository here` : 'a repository budget names its repository'),
+				);
 			return org && repo ? `${org.login}/${repo.name}` : name;
 		}
 		case 'cost_center':

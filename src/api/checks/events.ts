@@ -14,7 +14,13 @@ import { appObject, checkRun, checkSuite } from './render';
 import type { CheckRunRow } from './store';
 
 /** Records one check_run event of an app's check run (inside the transaction that wrote it). */
-export function recordCheckRun(app: App, repo: RepositoryRow, action: 'created' | 'completed', row: CheckRunRow, actorId: number | null): void {
+export function recordCheckRun(
+	app: App,
+	repo: RepositoryRow,
+	action: 'created' | 'completed',
+	row: CheckRunRow,
+	actorId: number | null,
+): void {
 	record(app, {
 		event: 'check_run',
 		action,
@@ -25,8 +31,13 @@ export function recordCheckRun(app: App, repo: RepositoryRow, action: 'created' 
 			const base = repositoryPaths(app.urls, owner.login, repo.name);
 			const shownApp = appObject(app, row.app_id);
 			const suite = app.stores.checks.suite(repo.id, row.check_suite_id);
-			const { repository: _repository, ...suiteObject } = suite ? checkSuite(base, repo.id, repo.name, shownApp, null, withHeadCommit(app, repo.id, suite)) : { repository: null };
-			return { check_run: { ...checkRun(base, repo.id, repo.name, shownApp, row), check_suite: suiteObject }, ...inRepository(app, repo, actorId) };
+			const { repository: _repository, ...suiteObject } = suite
+				? checkSuite(base, repo.id, repo.name, shownApp, null, withHeadCommit(app, repo.id, suite))
+				: { repository: null };
+			return {
+				check_run: { ...checkRun(base, repo.id, repo.name, shownApp, row), check_suite: suiteObject },
+				...inRepository(app, repo, actorId),
+			};
 		},
 	});
 }

@@ -14,16 +14,59 @@ export const ACTIONS_APP_ID = 15368;
 const GITHUB_ORG_ID = 9919;
 
 const ACTIONS_EVENTS = [
-	'branch_protection_rule', 'check_run', 'check_suite', 'create', 'delete', 'deployment', 'deployment_status', 'discussion',
-	'discussion_comment', 'fork', 'gollum', 'issues', 'issue_comment', 'label', 'merge_group', 'milestone', 'page_build', 'project',
-	'project_card', 'project_column', 'public', 'pull_request', 'pull_request_review', 'pull_request_review_comment', 'push',
-	'registry_package', 'release', 'repository', 'repository_dispatch', 'status', 'watch', 'workflow_dispatch', 'workflow_run',
+	'branch_protection_rule',
+	'check_run',
+	'check_suite',
+	'create',
+	'delete',
+	'deployment',
+	'deployment_status',
+	'discussion',
+	'discussion_comment',
+	'fork',
+	'gollum',
+	'issues',
+	'issue_comment',
+	'label',
+	'merge_group',
+	'milestone',
+	'page_build',
+	'project',
+	'project_card',
+	'project_column',
+	'public',
+	'pull_request',
+	'pull_request_review',
+	'pull_request_review_comment',
+	'push',
+	'registry_package',
+	'release',
+	'repository',
+	'repository_dispatch',
+	'status',
+	'watch',
+	'workflow_dispatch',
+	'workflow_run',
 ];
 
 const ACTIONS_PERMISSIONS = {
-	actions: 'write', administration: 'read', checks: 'write', contents: 'write', deployments: 'write', discussions: 'write',
-	issues: 'write', merge_queues: 'write', metadata: 'read', packages: 'write', pages: 'write', pull_requests: 'write',
-	repository_hooks: 'write', repository_projects: 'write', security_events: 'write', statuses: 'write', vulnerability_alerts: 'read',
+	actions: 'write',
+	administration: 'read',
+	checks: 'write',
+	contents: 'write',
+	deployments: 'write',
+	discussions: 'write',
+	issues: 'write',
+	merge_queues: 'write',
+	metadata: 'read',
+	packages: 'write',
+	pages: 'write',
+	pull_requests: 'write',
+	repository_hooks: 'write',
+	repository_projects: 'write',
+	security_events: 'write',
+	statuses: 'write',
+	vulnerability_alerts: 'read',
 };
 
 /** The GitHub Actions app (Integration) as GitHub shows it in check runs and suites, with this server's URLs. */
@@ -117,7 +160,13 @@ export function checkRun(base: RepositoryPaths, repoId: number, repoName: string
 		conclusion: row.conclusion,
 		started_at: row.started_at,
 		completed_at: row.completed_at,
-		output: { title: row.output_title, summary: row.output_summary, text: row.output_text, annotations_count: 0, annotations_url: `${url}/annotations` },
+		output: {
+			title: row.output_title,
+			summary: row.output_summary,
+			text: row.output_text,
+			annotations_count: 0,
+			annotations_url: `${url}/annotations`,
+		},
 		check_suite: { id: row.check_suite_id },
 		app,
 		pull_requests: pullRequests(base, repoId, repoName, row.pull_requests),
@@ -152,7 +201,14 @@ interface StoredCommit {
  * A CheckSuite (a workflow run, or an app's suite).
  * @param repository the repository record (minimal repository), built once per answer
  */
-export function checkSuite(base: RepositoryPaths, repoId: number, repoName: string, app: AppObject | null, repository: unknown, row: SuiteRow) {
+export function checkSuite(
+	base: RepositoryPaths,
+	repoId: number,
+	repoName: string,
+	app: AppObject | null,
+	repository: unknown,
+	row: SuiteRow,
+) {
 	const state = suiteState(row);
 	const commit = row.head_commit === null ? null : (JSON.parse(row.head_commit) as StoredCommit);
 	const url = `${base.api}/check-suites/${row.check_suite_id}`;

@@ -25,7 +25,16 @@ const READ = { permissions: [{ checks: 'read' as const }], access: 'public' as c
 const WRITE = { permissions: [{ checks: 'write' as const }], access: 'authenticated' as const, tokens: ['installation' as const] };
 
 const STATUSES = ['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending'] as const satisfies readonly CheckStatus[];
-const CONCLUSIONS = ['action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out'] as const satisfies readonly CheckConclusion[];
+const CONCLUSIONS = [
+	'action_required',
+	'cancelled',
+	'failure',
+	'neutral',
+	'success',
+	'skipped',
+	'stale',
+	'timed_out',
+] as const satisfies readonly CheckConclusion[];
 const isoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SSZ)'));
 const output = v.object({
 	title: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024, 'title is too long')))),
@@ -101,7 +110,11 @@ function runsBody(ctx: Context, rows: CheckRunRow[], total: number) {
 	const base = paths(ctx);
 	const app = apps(ctx);
 	const { id, name } = ctx.repo.repo;
-	return { status: 200, total, body: { total_count: total, check_runs: rows.map((row) => checkRun(base, id, name, app(row.app_id), row)) } };
+	return {
+		status: 200,
+		total,
+		body: { total_count: total, check_runs: rows.map((row) => checkRun(base, id, name, app(row.app_id), row)) },
+	};
 }
 
 /** The GitHub App acting (through its installation token). @throws HttpError 403 when no app acts */
@@ -118,7 +131,8 @@ function runValues(body: v.InferOutput<typeof updateBody>, current: CheckRunRow 
 	let status: CheckStatus = body.status ?? (current?.status as CheckStatus | undefined) ?? 'queued';
 	// GitHub: "Providing conclusion will automatically set the status parameter to completed."
 	if (body.conclusion) status = 'completed';
-	if (status === 'completed' && !conclusion) throw invalidField('CheckRun', 'conclusion', 'conclusion is required when status is completed', 'missing_field');
+	if (status === 'completed' && !conclusion)
+		throw invalidField('CheckRun', 'conclusion', 'conclusion is required when status is completed', 'missing_field');
 	const completed = status === 'completed';
 	const out = body.output;
 	return {
@@ -146,7 +160,13 @@ export const checkRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const sha = commitOf(ctx);
-			const { rows, total } = ctx.app.stores.checks.forCommit(ctx.repo.repo.id, sha, filterOf(ctx.query), ctx.page.perPage, ctx.page.offset);
+			const { rows, total } = ctx.app.stores.checks.forCommit(
+				ctx.repo.repo.id,
+				sha,
+				filterOf(ctx.query),
+				ctx.page.perPage,
+				ctx.page.offset,
+			);
 			return runsBody(ctx, rows, total);
 		},
 	}),
@@ -160,13 +180,24 @@ export const checkRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const sha = commitOf(ctx);
-			const filter = { name: ctx.query.check_name ?? null, appId: ctx.query.app_id === undefined ? null : Number(ctx.query.app_id), actionsAppId: ACTIONS_APP_ID };
+			const filter = {
+				name: ctx.query.check_name ?? null,
+				appId: ctx.query.app_id === undefined ? null : Number(ctx.query.app_id),
+				actionsAppId: ACTIONS_APP_ID,
+			};
 			const { rows, total } = ctx.app.stores.checks.suites(ctx.repo.repo.id, sha, filter, ctx.page.perPage, ctx.page.offset);
 			const base = paths(ctx);
 			const app = apps(ctx);
 			const record = repository(ctx.app.urls, ctx.repo.repo, ctx.repo.owner, null);
 			const { id, name } = ctx.repo.repo;
-			return { status: 200, total, body: { total_count: total, check_suites: rows.map((row) => checkSuite(base, id, name, app(row.app_id), record, withHeadCommit(ctx.app, id, row))) } };
+			return {
+				status: 200,
+				total,
+				body: {
+					total_count: total,
+					check_suites: rows.map((row) => checkSuite(base, id, name, app(row.app_id), record, withHeadCommit(ctx.app, id, row))),
+				},
+			};
 		},
 	}),
 	route({
@@ -193,7 +224,16 @@ export const checkRoutes = [
 			const row = id === null ? undefined : ctx.app.stores.checks.suite(ctx.repo.repo.id, id);
 			if (!row) throw notFound();
 			const record = repository(ctx.app.urls, ctx.repo.repo, ctx.repo.owner, null);
-			return ok(checkSuite(paths(ctx), ctx.repo.repo.id, ctx.repo.repo.name, appObject(ctx.app, row.app_id), record, withHeadCommit(ctx.app, ctx.repo.repo.id, row)));
+			return ok(
+				checkSuite(
+					paths(ctx),
+					ctx.repo.repo.id,
+					ctx.repo.repo.name,
+					appObject(ctx.app, row.app_id),
+					record,
+					withHeadCommit(ctx.app, ctx.repo.repo.id, row),
+				),
+			);
 		},
 	}),
 	route({
@@ -228,7 +268,13 @@ export const checkRoutes = [
 			if (!sha) throw unprocessable(`No commit found for SHA: ${ctx.body.head_sha}`);
 			const values = runValues(ctx.body, null, now);
 			const branch = ctx.app.stores.git.matchingRefs(ctx.repo.repo.id, 'refs/heads/', 1000, 0).rows.find((ref) => ref.sha === sha);
-			const row = ctx.app.stores.checks.insertRun(ctx.repo.repo.id, appId, branch ? branch.name.slice('refs/heads/'.length) : null, { ...values, head_sha: sha }, now);
+			const row = ctx.app.stores.checks.insertRun(
+				ctx.repo.repo.id,
+				appId,
+				branch ? branch.name.slice('refs/heads/'.length) : null,
+				{ ...values, head_sha: sha },
+				now,
+			);
 			recordCheckRun(ctx.app, ctx.repo.repo, 'created', row, ctx.principal.actorId);
 			if (row.status === 'completed') recordCheckRun(ctx.app, ctx.repo.repo, 'completed', row, ctx.principal.actorId);
 			const body = checkRun(paths(ctx), ctx.repo.repo.id, ctx.repo.repo.name, appObject(ctx.app, appId), row);
@@ -251,7 +297,8 @@ export const checkRoutes = [
 			if (current.app_id !== actingApp(ctx)) throw forbidden('Only the GitHub App that created a check run can update it.');
 			const now = isoSeconds(ctx.now);
 			const row = ctx.app.stores.checks.updateRun(ctx.repo.repo.id, current.id, runValues(ctx.body, current, now), now);
-			if (row.status === 'completed' && current.status !== 'completed') recordCheckRun(ctx.app, ctx.repo.repo, 'completed', row, ctx.principal.actorId);
+			if (row.status === 'completed' && current.status !== 'completed')
+				recordCheckRun(ctx.app, ctx.repo.repo, 'completed', row, ctx.principal.actorId);
 			return ok(checkRun(paths(ctx), ctx.repo.repo.id, ctx.repo.repo.name, appObject(ctx.app, row.app_id), row));
 		},
 	}),

@@ -180,7 +180,13 @@ export function createCheckStore(db: DB) {
 		suite: (repoId: number, id: number) =>
 			(id >= CHECK_ID_BASE ? appSuiteById.get(repoId, id) : runSuiteById.get(repoId, id)) as SuiteRow | undefined,
 		/** Check suites of a commit (by id), those of app `appId` and with a check run named `name` when given. */
-		suites(repoId: number, sha: string, filter: { name: string | null; appId: number | null; actionsAppId: number }, limit: number, offset: number) {
+		suites(
+			repoId: number,
+			sha: string,
+			filter: { name: string | null; appId: number | null; actionsAppId: number },
+			limit: number,
+			offset: number,
+		) {
 			const args = { repo: repoId, sha, name: filter.name, app: filter.appId, actions: filter.actionsAppId, limit, offset };
 			return { rows: suites.all(args) as SuiteRow[], total: suiteCount.get(args) as number };
 		},
@@ -188,7 +194,13 @@ export function createCheckStore(db: DB) {
 		checkRun: (repoId: number, id: number) =>
 			(id >= CHECK_ID_BASE ? appRunById.get(id, repoId) : jobById.get(id, repoId)) as CheckRunRow | undefined,
 		/** Check runs of a commit, newest first. */
-		forCommit(repoId: number, sha: string, filter: CheckRunFilter, limit: number, offset: number): { rows: CheckRunRow[]; total: number } {
+		forCommit(
+			repoId: number,
+			sha: string,
+			filter: CheckRunFilter,
+			limit: number,
+			offset: number,
+		): { rows: CheckRunRow[]; total: number } {
 			const args = { repo: repoId, sha, ...bind(filter), limit, offset };
 			return { rows: forCommit.all(args) as CheckRunRow[], total: forCommitCount.get(args) as number };
 		},

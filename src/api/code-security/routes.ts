@@ -83,7 +83,12 @@ const settingsFields = {
 	private_vulnerability_reporting: tristate,
 	enforcement: v.optional(v.picklist(['enforced', 'unenforced'], 'must be enforced or unenforced')),
 };
-const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'name must not be empty'), v.maxLength(255, 'name is too long (maximum is 255 characters)'));
+const name = v.pipe(
+	v.string(),
+	v.trim(),
+	v.minLength(1, 'name must not be empty'),
+	v.maxLength(255, 'name is too long (maximum is 255 characters)'),
+);
 const description = v.pipe(v.string(), v.maxLength(255, 'description is too long (maximum is 255 characters)'));
 const createBody = v.object({ name, description: v.optional(description), ...settingsFields });
 const updateBody = v.object({ name: v.optional(name), description: v.optional(description), ...settingsFields });
@@ -97,7 +102,17 @@ const listQuery = v.object({
 	before: cursor,
 	after: cursor,
 });
-const REPOSITORY_STATUSES = ['all', 'attached', 'attaching', 'detached', 'removed', 'enforced', 'failed', 'updating', 'removed_by_enterprise'];
+const REPOSITORY_STATUSES = [
+	'all',
+	'attached',
+	'attaching',
+	'detached',
+	'removed',
+	'enforced',
+	'failed',
+	'updating',
+	'removed_by_enterprise',
+];
 const repositoriesQuery = v.object({
 	per_page: perPage,
 	before: cursor,
@@ -105,7 +120,10 @@ const repositoriesQuery = v.object({
 	status: v.optional(
 		v.pipe(
 			v.string(),
-			v.check((text) => text.split(',').every((s) => REPOSITORY_STATUSES.includes(s.trim())), `must be a comma-separated list of: ${REPOSITORY_STATUSES.join(', ')}`),
+			v.check(
+				(text) => text.split(',').every((s) => REPOSITORY_STATUSES.includes(s.trim())),
+				`must be a comma-separated list of: ${REPOSITORY_STATUSES.join(', ')}`,
+			),
 		),
 		'all',
 	),
@@ -122,7 +140,9 @@ const attachBody = v.object({
 	selected_repository_ids: v.optional(v.array(v.pipe(v.number(), v.integer()))),
 });
 const defaultsBody = v.object({
-	default_for_new_repos: v.optional(v.picklist(['all', 'none', 'private_and_internal', 'public'], 'must be all, none, private_and_internal or public')),
+	default_for_new_repos: v.optional(
+		v.picklist(['all', 'none', 'private_and_internal', 'public'], 'must be all, none, private_and_internal or public'),
+	),
 });
 const enablementBody = v.object({ query_suite: v.optional(v.picklist(['default', 'extended'], 'must be default or extended')) });
 
@@ -165,7 +185,11 @@ function checkReviewers(ctx: Context, settings: Settings): void {
 		if (reviewer.reviewer_type !== 'TEAM') continue;
 		const team = ctx.app.stores.teams.byId(reviewer.reviewer_id);
 		if (!team || team.org_id !== ctx.org.org.id) {
-			throw invalidField('CodeSecurityConfiguration', 'secret_scanning_delegated_bypass_options', `team ${reviewer.reviewer_id} is not a team of ${ctx.org.org.login}`);
+			throw invalidField(
+				'CodeSecurityConfiguration',
+				'secret_scanning_delegated_bypass_options',
+				`team ${reviewer.reviewer_id} is not a team of ${ctx.org.org.login}`,
+			);
 		}
 	}
 }
@@ -173,7 +197,8 @@ function checkReviewers(ctx: Context, settings: Settings): void {
 /** A name taken by another configuration of the organization or by a GitHub-provided one. @throws HttpError 422 */
 function checkName(ctx: Context, text: string, self: number | null): void {
 	const taken = ctx.app.stores.codeSecurity.byName(ctx.org.org.id, text) ?? ctx.app.stores.codeSecurity.byName(0, text);
-	if (taken && taken.id !== self) throw invalidField('CodeSecurityConfiguration', 'name', 'Name has already been taken', 'already_exists');
+	if (taken && taken.id !== self)
+		throw invalidField('CodeSecurityConfiguration', 'name', 'Name has already been taken', 'already_exists');
 }
 
 /** per_page (default 30, at most 100) and the id cursors of a cursor-paged list. */
@@ -208,7 +233,12 @@ export const codeSecurityRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const { limit, cursor } = cursorOf(ctx.query);
 			const rows = ctx.app.stores.codeSecurity.list(ctx.org.org.id, ctx.query.target_type === 'global', cursor, limit);
-			return cursorPage(ctx, rows.map((row) => configuration(ctx.app.urls, ctx.org.org, row)), rows.at(-1)?.id, limit);
+			return cursorPage(
+				ctx,
+				rows.map((row) => configuration(ctx.app.urls, ctx.org.org, row)),
+				rows.at(-1)?.id,
+				limit,
+			);
 		},
 	}),
 	route({
@@ -227,7 +257,10 @@ export const codeSecurityRoutes: RouteDeclaration[] = [
 			checkSettings(settings);
 			checkReviewers(ctx, settings);
 			const store = ctx.app.stores.codeSecurity;
-			const id = store.insert({ org_id: ctx.org.org.id, name: text, description: about ?? '', settings: JSON.stringify(settings) }, isoSeconds(ctx.now));
+			const id = store.insert(
+				{ org_id: ctx.org.org.id, name: text, description: about ?? '', settings: JSON.stringify(settings) },
+				isoSeconds(ctx.now),
+			);
 			const body = configuration(ctx.app.urls, ctx.org.org, store.byId(id)!);
 			return created(body, body.url);
 		},
@@ -241,7 +274,12 @@ export const codeSecurityRoutes: RouteDeclaration[] = [
 		resource: OWNERS,
 		handler(ctx) {
 			const rows = ctx.app.stores.codeSecurity.defaults(ctx.org.org.id);
-			return ok(rows.map((row) => ({ default_for_new_repos: row.default_for_new_repos, configuration: configuration(ctx.app.urls, ctx.org.org, row) })));
+			return ok(
+				rows.map((row) => ({
+					default_for_new_repos: row.default_for_new_repos,
+					configuration: configuration(ctx.app.urls, ctx.org.org, row),
+				})),
+			);
 		},
 	}),
 	route({
@@ -290,7 +328,8 @@ export const codeSecurityRoutes: RouteDeclaration[] = [
 			checkReviewers(ctx, settings);
 			const next = { id: row.id, name: text ?? row.name, description: about ?? row.description, settings: JSON.stringify(settings) };
 			// GitHub answers 204 when the request changes nothing.
-			if (next.name === row.name && next.description === row.description && JSON.stringify(settings) === JSON.stringify(before)) return noContent();
+			if (next.name === row.name && next.description === row.description && JSON.stringify(settings) === JSON.stringify(before))
+				return noContent();
 			const store = ctx.app.stores.codeSecurity;
 			const now = isoSeconds(ctx.now);
 			store.update(next, now);
@@ -347,7 +386,10 @@ export const codeSecurityRoutes: RouteDeclaration[] = [
 			const value = ctx.body.default_for_new_repos;
 			if (value !== undefined) setDefault(ctx.app, ctx.org.org.id, row, value);
 			const current = ctx.app.stores.codeSecurity.defaults(ctx.org.org.id).find((d) => d.id === row.id);
-			return ok({ default_for_new_repos: current?.default_for_new_repos ?? 'none', configuration: configuration(ctx.app.urls, ctx.org.org, row) });
+			return ok({
+				default_for_new_repos: current?.default_for_new_repos ?? 'none',
+				configuration: configuration(ctx.app.urls, ctx.org.org, row),
+			});
 		},
 	}),
 	route({
@@ -381,7 +423,8 @@ export const codeSecurityRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const product = ctx.params.security_product;
 			const enablement = ctx.params.enablement;
-			if (!Object.hasOwn(SECURITY_PRODUCTS, product) || (enablement !== 'enable_all' && enablement !== 'disable_all')) throw notFound();
+			if (!Object.hasOwn(SECURITY_PRODUCTS, product) || (enablement !== 'enable_all' && enablement !== 'disable_all'))
+				throw notFound();
 			const on = enablement === 'enable_all';
 			const name = SECURITY_PRODUCTS[product as SecurityProduct];
 			// Enabling a feature enables what it builds on; disabling one disables what builds on it.

@@ -48,7 +48,9 @@ export interface Settings {
 	secret_scanning: Tristate;
 	secret_scanning_push_protection: Tristate;
 	secret_scanning_delegated_bypass: Tristate;
-	secret_scanning_delegated_bypass_options: { reviewers: Array<{ reviewer_id: number; reviewer_type: 'TEAM' | 'ROLE'; mode: 'ALWAYS' | 'EXEMPT' }> };
+	secret_scanning_delegated_bypass_options: {
+		reviewers: Array<{ reviewer_id: number; reviewer_type: 'TEAM' | 'ROLE'; mode: 'ALWAYS' | 'EXEMPT' }>;
+	};
 	secret_scanning_validity_checks: Tristate;
 	secret_scanning_non_provider_patterns: Tristate;
 	secret_scanning_generic_secrets: Tristate;
@@ -165,7 +167,11 @@ export function applySwitches(app: App, repo: RepositoryRow, change: SwitchChang
 	stores.codeSecurity.setSwitches(repo.id, stored);
 	const advanced = change.advanced_security === undefined ? current.advanced_security : change.advanced_security ? 1 : 0;
 	const dismissal =
-		change.dependabot_delegated_alert_dismissal === undefined ? current.delegated_alert_dismissal : change.dependabot_delegated_alert_dismissal ? 1 : 0;
+		change.dependabot_delegated_alert_dismissal === undefined
+			? current.delegated_alert_dismissal
+			: change.dependabot_delegated_alert_dismissal
+				? 1
+				: 0;
 	if (advanced !== current.advanced_security || dismissal !== current.delegated_alert_dismissal) {
 		stores.repos.setSecurity(repo.id, { advanced_security: advanced, delegated_alert_dismissal: dismissal });
 		moved = true;
@@ -213,11 +219,22 @@ export function scopeRepositories(app: App, org: AccountRow, scope: AttachScope,
 		case 'private_or_internal':
 			return all.filter((repo) => repo.visibility !== 'public');
 		case 'selected': {
-			if (!selected?.length) throw invalidField('CodeSecurityConfiguration', 'selected_repository_ids', 'selected_repository_ids is required when scope is selected', 'missing_field');
+			if (!selected?.length)
+				throw invalidField(
+					'CodeSecurityConfiguration',
+					'selected_repository_ids',
+					'selected_repository_ids is required when scope is selected',
+					'missing_field',
+				);
 			const byId = new Map(all.map((repo) => [repo.id, repo]));
 			return selected.map((id) => {
 				const repo = byId.get(id);
-				if (!repo) throw invalidField('CodeSecurityConfiguration', 'selected_repository_ids', `repository ${id} is not a repository of ${org.login}`);
+				if (!repo)
+					throw invalidField(
+						'CodeSecurityConfiguration',
+						'selected_repository_ids',
+						`repository ${id} is not a repository of ${org.login}`,
+					);
 				return repo;
 			});
 		}
@@ -240,7 +257,9 @@ export function attachConfiguration(app: App, config: ConfigurationRow, repos: R
 export function attachDefaultConfiguration(app: App, owner: AccountRow, repo: RepositoryRow, actorId: number | null, now: string): void {
 	if (owner.type !== 'Organization') return;
 	const wanted: DefaultForNewRepos = repo.visibility === 'public' ? 'public' : 'private_and_internal';
-	const match = app.stores.codeSecurity.defaults(owner.id).find((row) => row.default_for_new_repos === 'all' || row.default_for_new_repos === wanted);
+	const match = app.stores.codeSecurity
+		.defaults(owner.id)
+		.find((row) => row.default_for_new_repos === 'all' || row.default_for_new_repos === wanted);
 	if (match) attachConfiguration(app, match, [repo], actorId, now);
 }
 
@@ -278,7 +297,11 @@ export function checkSettings(settings: Settings): void {
 	};
 	needs('dependabot_alerts', 'dependency_graph', 'Dependabot alerts require the dependency graph to be enabled');
 	needs('dependabot_security_updates', 'dependabot_alerts', 'Dependabot security updates require Dependabot alerts to be enabled');
-	needs('dependency_graph_autosubmit_action', 'dependency_graph', 'Automatic dependency submission requires the dependency graph to be enabled');
+	needs(
+		'dependency_graph_autosubmit_action',
+		'dependency_graph',
+		'Automatic dependency submission requires the dependency graph to be enabled',
+	);
 	needs('secret_scanning_push_protection', 'secret_scanning', 'Push protection requires secret scanning to be enabled');
 	needs('secret_scanning_validity_checks', 'secret_scanning', 'Validity checks require secret scanning to be enabled');
 	needs('secret_scanning_non_provider_patterns', 'secret_scanning', 'Non-provider patterns require secret scanning to be enabled');

@@ -87,7 +87,12 @@ export function createCodeSecurityStore(db: DB) {
 		attach: (repoId: number, configurationId: number, now: string) => void attach.run(repoId, configurationId, now),
 		detach: (repoId: number) => detach.run(repoId).changes > 0,
 		/** The organization's repositories attached to a configuration, by id, after the cursor. */
-		attachedRepositories: (orgId: number, configurationId: number, cursor: { after: number | null; before: number | null }, limit: number) =>
+		attachedRepositories: (
+			orgId: number,
+			configurationId: number,
+			cursor: { after: number | null; before: number | null },
+			limit: number,
+		) =>
 			attachedRepos.all({ orgId, configurationId, after: cursor.after ?? 0, before: cursor.before ?? MAX, limit }) as RepositoryRow[],
 		/** The repository's stored switches (setting name → 1 enabled / 0 disabled); unset ones are absent. */
 		switches: (repoId: number) => JSON.parse((switches.get(repoId) as string | undefined) ?? '{}') as Record<string, number>,

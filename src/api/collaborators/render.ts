@@ -35,7 +35,9 @@ export function collaboratorPermission(urls: Urls, user: AccountRow, permission:
 	return {
 		permission: legacyPermission(permission),
 		role_name: permission ? roleName(permission) : 'none',
-		user: permission ? collaborator(urls, user, permission) : { ...simpleUser(urls, user), permissions: permissionFlags(null), role_name: 'none' },
+		user: permission
+			? collaborator(urls, user, permission)
+			: { ...simpleUser(urls, user), permissions: permissionFlags(null), role_name: 'none' },
 	};
 }
 

@@ -54,7 +54,13 @@ const listQuery = v.object({
 /** `permission`: a repository role, or a custom repository role's name (src/api/roles/service.ts). */
 const addBody = v.object({ permission: v.optional(v.pipe(v.string(), v.maxLength(100)), 'push') });
 /** PATCH …/invitations/{invitation_id}: the role in the invitation's own spelling. */
-const INVITATION_ROLES: Record<string, RepoPermission> = { read: 'pull', triage: 'triage', write: 'push', maintain: 'maintain', admin: 'admin' };
+const INVITATION_ROLES: Record<string, RepoPermission> = {
+	read: 'pull',
+	triage: 'triage',
+	write: 'push',
+	maintain: 'maintain',
+	admin: 'admin',
+};
 const invitationBody = v.object({
 	permissions: v.optional(v.picklist(Object.keys(INVITATION_ROLES), 'permissions must be one of read, write, maintain, triage, admin')),
 });
@@ -109,7 +115,10 @@ export const collaboratorRoutes = [
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
-			return paged(rows.map((row) => collaborator(ctx.app.urls, row, rankPermission(row.rank))), total);
+			return paged(
+				rows.map((row) => collaborator(ctx.app.urls, row, rankPermission(row.rank))),
+				total,
+			);
 		},
 	}),
 	route({
@@ -137,7 +146,16 @@ export const collaboratorRoutes = [
 		handler(ctx) {
 			const { repo, owner } = ctx.repo;
 			const role = repositoryRole(ctx.app, owner, ctx.body.permission, 'Repository');
-			const result = addCollaborator(ctx.app, repo, owner, userParam(ctx), role.permission, ctx.principal.actorId, ctx.now, role.roleId);
+			const result = addCollaborator(
+				ctx.app,
+				repo,
+				owner,
+				userParam(ctx),
+				role.permission,
+				ctx.principal.actorId,
+				ctx.now,
+				role.roleId,
+			);
 			if (!result.invitation) return noContent();
 			return created(renderInvitation(ctx, result.invitation));
 		},
@@ -180,7 +198,10 @@ export const collaboratorRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const { rows, total } = ctx.app.stores.collaborators.forRepository(ctx.repo.repo.id, ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((row) => renderInvitation(ctx, row)), total);
+			return paged(
+				rows.map((row) => renderInvitation(ctx, row)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -218,8 +239,16 @@ export const collaboratorRoutes = [
 		docs: 'collaborators/invitations#list-repository-invitations-for-the-authenticated-user',
 		pagination: true,
 		handler(ctx) {
-			const { rows, total } = ctx.app.stores.collaborators.forInvitee(ctx.principal.user!.id, isoSeconds(ctx.now), ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((row) => renderInvitation(ctx, row)), total);
+			const { rows, total } = ctx.app.stores.collaborators.forInvitee(
+				ctx.principal.user!.id,
+				isoSeconds(ctx.now),
+				ctx.page.perPage,
+				ctx.page.offset,
+			);
+			return paged(
+				rows.map((row) => renderInvitation(ctx, row)),
+				total,
+			);
 		},
 	}),
 	route({

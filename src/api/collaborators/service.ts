@@ -55,7 +55,12 @@ export function grantedPermission(app: App, repo: RepositoryRow, owner: AccountR
  */
 export function assertPermissionFits(owner: AccountRow, permission: RepoPermission, field: string): void {
 	if (owner.type !== 'Organization' && (permission === 'triage' || permission === 'maintain')) {
-		throw invalidField('Repository', field, `${roleName(permission)} is not a valid permission for a repository owned by a personal account`, 'custom');
+		throw invalidField(
+			'Repository',
+			field,
+			`${roleName(permission)} is not a valid permission for a repository owned by a personal account`,
+			'custom',
+		);
 	}
 }
 
@@ -101,11 +106,17 @@ export function addCollaborator(
 	if (owner.type === 'Organization') assertOutsideCollaboratorsAllowed(app, owner);
 	const pending = stores.collaborators.invitationOf(repo.id, user.id);
 	if (pending && pending.expires_at > at) {
-		if (pending.permission !== permission || pending.role_id !== roleId) stores.collaborators.setPermission(pending.id, permission, roleId);
+		if (pending.permission !== permission || pending.role_id !== roleId)
+			stores.collaborators.setPermission(pending.id, permission, roleId);
 		return { invitation: { ...pending, permission, role_id: roleId } };
 	}
 	if (stores.collaborators.sentSince(repo.id, isoSeconds(now - DAY_MS)) >= INVITATIONS_PER_DAY) {
-		throw invalidField('RepositoryInvitation', 'invitee', `You can only send ${INVITATIONS_PER_DAY} invitations to a repository in 24 hours`, 'custom');
+		throw invalidField(
+			'RepositoryInvitation',
+			'invitee',
+			`You can only send ${INVITATIONS_PER_DAY} invitations to a repository in 24 hours`,
+			'custom',
+		);
 	}
 	// An expired invitation is replaced by a new one (a new id, a new notification).
 	if (pending) stores.collaborators.removeInvitation(pending.id);
@@ -163,7 +174,13 @@ export function acceptInvitation(app: App, id: number, user: AccountRow, now: nu
 	const current = stores.repos.collaboratorPermission(repo.id, user.id);
 	const permission = strongest(current, row.permission)!;
 	// The invitation's custom role comes with it unless a stronger direct grant stays.
-	stores.repos.setCollaborator(repo.id, user.id, permission, at, permission === row.permission ? row.role_id : stores.repos.collaboratorRole(repo.id, user.id));
+	stores.repos.setCollaborator(
+		repo.id,
+		user.id,
+		permission,
+		at,
+		permission === row.permission ? row.role_id : stores.repos.collaboratorRole(repo.id, user.id),
+	);
 	stores.collaborators.removeInvitation(row.id);
 	if (!current) events.member(app, 'added', repo, user, { to: permission }, row.inviter_id ?? user.id);
 	else if (current !== permission) events.member(app, 'edited', repo, user, { from: current, to: permission }, row.inviter_id ?? user.id);

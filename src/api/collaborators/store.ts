@@ -125,7 +125,9 @@ export function createCollaboratorStore(db: DB) {
 	const forRepo = db.prepare('SELECT * FROM repository_invitations WHERE repo_id = ? ORDER BY id LIMIT ? OFFSET ?');
 	const countForRepo = db.prepare('SELECT count(*) FROM repository_invitations WHERE repo_id = ?').pluck();
 	// The invitee sees only invitations still open (not expired), as GitHub's invitation page does.
-	const forInvitee = db.prepare('SELECT * FROM repository_invitations WHERE invitee_id = ? AND expires_at > ? ORDER BY id LIMIT ? OFFSET ?');
+	const forInvitee = db.prepare(
+		'SELECT * FROM repository_invitations WHERE invitee_id = ? AND expires_at > ? ORDER BY id LIMIT ? OFFSET ?',
+	);
 	const countForInvitee = db.prepare('SELECT count(*) FROM repository_invitations WHERE invitee_id = ? AND expires_at > ?').pluck();
 	const setPermission = db.prepare('UPDATE repository_invitations SET permission = ?, role_id = ? WHERE id = ?');
 	const removeInvitation = db.prepare('DELETE FROM repository_invitations WHERE id = ?');
@@ -152,7 +154,9 @@ export function createCollaboratorStore(db: DB) {
 		list(scope: GrantScope, filter: { affiliation: Affiliation; minRank: number; limit: number; offset: number }) {
 			const statements = pages.get(filter.affiliation)!;
 			const values = { ...params(scope), minRank: filter.minRank };
-			const rows = statements.page.all({ ...values, limit: filter.limit, offset: filter.offset }) as Array<CollaboratorRow & { total: number }>;
+			const rows = statements.page.all({ ...values, limit: filter.limit, offset: filter.offset }) as Array<
+				CollaboratorRow & { total: number }
+			>;
 			const total = rows.length ? rows[0].total : filter.offset > 0 ? (statements.count.get(values) as number) : 0;
 			return { rows: rows.map(({ total: _total, ...row }) => row as CollaboratorRow), total };
 		},
@@ -179,7 +183,8 @@ export function createCollaboratorStore(db: DB) {
 		/** Every open invitation of the user (notifications show their threads whatever the user reads). @param now ISO */
 		openForInvitee: (userId: number, now: string) => forInvitee.all(userId, now, -1, 0) as InvitationRow[],
 		/** @param roleId the custom repository role the invitation now gives (null: none) */
-		setPermission: (id: number, permission: RepoPermission, roleId: number | null = null) => void setPermission.run(permission, roleId, id),
+		setPermission: (id: number, permission: RepoPermission, roleId: number | null = null) =>
+			void setPermission.run(permission, roleId, id),
 		removeInvitation: (id: number) => void removeInvitation.run(id),
 		/** Cancels the invitations to a repository that a user sent. @returns how many */
 		removeSentBy: (repoId: number, inviterId: number) => removeSentBy.run(repoId, inviterId).changes,

@@ -29,7 +29,12 @@ import {
 	resolveComparison,
 } from './service';
 
-const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const }, errorResource: 'Commit' };
+const READ = {
+	permissions: [{ contents: 'read' as const }],
+	access: 'public' as const,
+	resource: { repo: 'read' as const },
+	errorResource: 'Commit',
+};
 
 function view(ctx: Context): RepoView {
 	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
@@ -65,7 +70,10 @@ export const commitRoutes: RouteDeclaration[] = [
 			};
 			const { commits, total } = listCommits(ctx.app, repo, head, filter, ctx.page.offset, ctx.page.perPage);
 			const authors = new AuthorLookup(ctx.app);
-			return paged(commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)), total);
+			return paged(
+				commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -89,7 +97,11 @@ export const commitRoutes: RouteDeclaration[] = [
 			);
 			if (text) return text;
 			const { files, stats } = diffFiles(ctx.app, repo, sha, changes, ctx.page.offset, ctx.page.perPage);
-			return { status: 200, body: { ...fullCommit(ctx.app, repo, sha, data, new AuthorLookup(ctx.app)), stats, files }, total: changes.length };
+			return {
+				status: 200,
+				body: { ...fullCommit(ctx.app, repo, sha, data, new AuthorLookup(ctx.app)), stats, files },
+				total: changes.length,
+			};
 		},
 	}),
 	route({
@@ -101,8 +113,13 @@ export const commitRoutes: RouteDeclaration[] = [
 			const repo = view(ctx);
 			requireCommits(ctx.app, repo.repo.id);
 			const sha = fullSha(ctx.params.commit_sha);
-			if (!sha || ctx.app.stores.git.meta(repo.repo.id, sha)?.type !== 'commit') throw unprocessable(`No commit found for SHA: ${ctx.params.commit_sha}`);
-			return ok(ctx.app.stores.branches.headsAt(repo.repo.id, sha).map((row) => shortBranch(ctx.app, repo, row.name, row.sha, row.protected)));
+			if (!sha || ctx.app.stores.git.meta(repo.repo.id, sha)?.type !== 'commit')
+				throw unprocessable(`No commit found for SHA: ${ctx.params.commit_sha}`);
+			return ok(
+				ctx.app.stores.branches
+					.headsAt(repo.repo.id, sha)
+					.map((row) => shortBranch(ctx.app, repo, row.name, row.sha, row.protected)),
+			);
 		},
 	}),
 	route({
@@ -124,7 +141,13 @@ export const commitRoutes: RouteDeclaration[] = [
 			const mergeBaseSha = requireMergeBase(ctx.app, repoId, base, head);
 			const reader = new CommitReader(ctx.app, repoId);
 			const { commits, total } = comparisonCommits(ctx.app, repoId, base.sha, head.sha, ctx.page.offset, ctx.page.perPage);
-			const changes: TreeChange[] = diffTrees(ctx.app, repoId, reader.read(mergeBaseSha)!.tree, reader.read(head.sha)!.tree, MAX_DIFF_FILES).changes;
+			const changes: TreeChange[] = diffTrees(
+				ctx.app,
+				repoId,
+				reader.read(mergeBaseSha)!.tree,
+				reader.read(head.sha)!.tree,
+				MAX_DIFF_FILES,
+			).changes;
 			const text = textAnswer(
 				ctx,
 				() => unifiedDiff(ctx.app, repoId, changes),
@@ -138,7 +161,9 @@ export const commitRoutes: RouteDeclaration[] = [
 			const body = {
 				url: `${repoApi(ctx.app.urls, repo)}/compare/${basehead}`,
 				html_url: html,
-				permalink_url: ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${base.ownerLogin}:${base.sha}...${head.ownerLogin}:${head.sha}`),
+				permalink_url: ctx.app.urls.html(
+					`/${repo.owner.login}/${repo.repo.name}/compare/${base.ownerLogin}:${base.sha}...${head.ownerLogin}:${head.sha}`,
+				),
 				diff_url: `${html}.diff`,
 				patch_url: `${html}.patch`,
 				base_commit: fullCommit(ctx.app, repo, base.sha, reader.read(base.sha)!, authors),
@@ -167,7 +192,16 @@ export const commitRoutes: RouteDeclaration[] = [
 			const end = Math.max(0, total - ctx.page.offset);
 			const start = Math.max(0, end - ctx.page.perPage);
 			const { rows } = git.matchingRefs(repo.repo.id, 'refs/tags/', end - start, start);
-			const items = rows.reverse().map((row) => tagItem(ctx.app.urls, repo, row.name.slice('refs/tags/'.length), peel(ctx.app, repo.repo.id, row.sha, 'commit') ?? row.sha));
+			const items = rows
+				.reverse()
+				.map((row) =>
+					tagItem(
+						ctx.app.urls,
+						repo,
+						row.name.slice('refs/tags/'.length),
+						peel(ctx.app, repo.repo.id, row.sha, 'commit') ?? row.sha,
+					),
+				);
 			return paged(items, total);
 		},
 	}),

@@ -51,15 +51,30 @@ function entryAt(app: App, repoId: number, tree: string, path: string, cache: Ma
  * reachable commits); with filters it is what the walk proved (the commits up to the page, plus one
  * when more follow), so Link always names the next page when there is one.
  */
-export function listCommits(app: App, view: RepoView, head: string, filter: CommitFilter, offset: number, limit: number): { commits: WalkedCommit[]; total: number } {
+export function listCommits(
+	app: App,
+	view: RepoView,
+	head: string,
+	filter: CommitFilter,
+	offset: number,
+	limit: number,
+): { commits: WalkedCommit[]; total: number } {
 	const filtered = Object.values(filter).some((value) => value !== undefined);
 	const { commits } = filterCommits(app, view, head, filter, offset + limit + 1);
 	const page = commits.slice(offset, offset + limit);
-	const total = filtered ? offset + page.length + (commits.length > offset + limit ? 1 : 0) : app.stores.git.ancestors(view.repo.id, head).length;
+	const total = filtered
+		? offset + page.length + (commits.length > offset + limit ? 1 : 0)
+		: app.stores.git.ancestors(view.repo.id, head).length;
 	return { commits: page, total };
 }
 
-function filterCommits(app: App, view: RepoView, head: string, filter: CommitFilter, stopAfter: number): { commits: WalkedCommit[]; complete: boolean } {
+function filterCommits(
+	app: App,
+	view: RepoView,
+	head: string,
+	filter: CommitFilter,
+	stopAfter: number,
+): { commits: WalkedCommit[]; complete: boolean } {
 	const repoId = view.repo.id;
 	const reader = new CommitReader(app, repoId);
 	const authors = new AuthorLookup(app);
@@ -145,7 +160,12 @@ export interface CompareSide {
  * @returns the repository to read both commits in, and both commits
  * @throws HttpError 404 "Not Found" for a malformed basehead, an unknown side, or sides that share no objects
  */
-export function resolveComparison(app: App, view: RepoView, basehead: string, canRead: (repoId: number) => boolean): { repoId: number; base: CompareSide; head: CompareSide } {
+export function resolveComparison(
+	app: App,
+	view: RepoView,
+	basehead: string,
+	canRead: (repoId: number) => boolean,
+): { repoId: number; base: CompareSide; head: CompareSide } {
 	const match = /^(.+?)\.{2,3}(.+)$/.exec(basehead);
 	if (!match) throw notFound();
 	const side = (text: string) => {
@@ -183,7 +203,14 @@ export function resolveComparison(app: App, view: RepoView, basehead: string, ca
  * The commits of head that base lacks, oldest first: the page at `offset` of `limit` commits
  * (GitHub answers at most MAX_COMPARE_COMMITS at once), and how many there are in all.
  */
-export function comparisonCommits(app: App, repoId: number, base: string, head: string, offset = 0, limit = MAX_COMPARE_COMMITS): { commits: WalkedCommit[]; total: number } {
+export function comparisonCommits(
+	app: App,
+	repoId: number,
+	base: string,
+	head: string,
+	offset = 0,
+	limit = MAX_COMPARE_COMMITS,
+): { commits: WalkedCommit[]; total: number } {
 	const exclude = reachable(app, repoId, base);
 	const { commits } = walkCommits(app, repoId, head, { exclude });
 	commits.reverse();

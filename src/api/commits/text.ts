@@ -44,4 +44,3 @@ export function textAnswer(ctx: Context, diff: () => string, patch: () => string
 	if (ctx.media === 'patch') return { status: 200, raw: { body: patch(), contentType: 'application/vnd.github.patch; charset=utf-8' } };
 	return null;
 }
-

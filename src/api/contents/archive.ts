@@ -53,7 +53,14 @@ function blob(app: App, repoId: number, sha: string): Buffer {
 }
 
 /** A tar header block, with a pax extended header before it when a name does not fit. */
-function header(fields: { path: string; mode: number; size: number; mtime: Date; type: 'File' | 'Directory' | 'SymbolicLink'; linkpath?: string }): Buffer[] {
+function header(fields: {
+	path: string;
+	mode: number;
+	size: number;
+	mtime: Date;
+	type: 'File' | 'Directory' | 'SymbolicLink';
+	linkpath?: string;
+}): Buffer[] {
 	const h = new tar.Header({ ...fields, uid: 0, gid: 0, uname: 'root', gname: 'root' });
 	h.encode();
 	const blocks: Buffer[] = [];
@@ -96,10 +103,23 @@ export function tarStream(app: App, repoId: number, commit: string, tree: string
 					if (mode === '040000' || mode === '160000') {
 						chunks.push(...header({ path: `${path}/`, mode: 0o775, size: 0, mtime, type: 'Directory' }));
 					} else if (mode === '120000') {
-						chunks.push(...header({ path, mode: 0o777, size: 0, mtime, type: 'SymbolicLink', linkpath: blob(app, repoId, sha).toString('utf8') }));
+						chunks.push(
+							...header({
+								path,
+								mode: 0o777,
+								size: 0,
+								mtime,
+								type: 'SymbolicLink',
+								linkpath: blob(app, repoId, sha).toString('utf8'),
+							}),
+						);
 					} else {
 						const content = blob(app, repoId, sha);
-						chunks.push(...header({ path, mode: mode === '100755' ? 0o775 : 0o664, size: content.length, mtime, type: 'File' }), content, padding(content.length));
+						chunks.push(
+							...header({ path, mode: mode === '100755' ? 0o775 : 0o664, size: content.length, mtime, type: 'File' }),
+							content,
+							padding(content.length),
+						);
 					}
 					let more = true;
 					for (const chunk of chunks) more = this.push(chunk);

@@ -66,13 +66,17 @@ function allowed(app: App, repo: RepositoryRow, kind: Kind, subject: string, tok
  */
 export function archiveUrl(app: App, owner: string, repo: RepositoryRow, format: 'tar' | 'zip', sha: string, nowMs: number): string {
 	const file = format === 'tar' ? 'legacy.tar.gz' : 'legacy.zip';
-	return app.urls.html(`/_codeload/${encodeURIComponent(owner)}/${encodeURIComponent(repo.name)}/${file}/${sha}${tokenQuery(app, repo, format, sha, nowMs)}`);
+	return app.urls.html(
+		`/_codeload/${encodeURIComponent(owner)}/${encodeURIComponent(repo.name)}/${file}/${sha}${tokenQuery(app, repo, format, sha, nowMs)}`,
+	);
 }
 
 /** A file's download_url: its bytes at `ref`. @param nowMs epoch milliseconds (the token's clock) */
 export function rawUrl(app: App, owner: string, repo: RepositoryRow, ref: string, path: string, nowMs: number): string {
 	const subject = `${ref}\0${path}`;
-	return app.urls.html(`/_raw/${encodeURIComponent(owner)}/${encodeURIComponent(repo.name)}/${encodeURIComponent(ref)}/${encodePath(path)}${tokenQuery(app, repo, 'raw', subject, nowMs)}`);
+	return app.urls.html(
+		`/_raw/${encodeURIComponent(owner)}/${encodeURIComponent(repo.name)}/${encodeURIComponent(ref)}/${encodePath(path)}${tokenQuery(app, repo, 'raw', subject, nowMs)}`,
+	);
 }
 
 function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
@@ -94,7 +98,14 @@ function decode(segment: string): string | null {
  * @param headers headers every answer carries (request id, CORS)
  * @returns false when the path is not one of these (the caller goes on)
  */
-export function serveCodeload(app: App, req: IncomingMessage, res: ServerResponse, path: string, token: string | null, headers: Record<string, string>): boolean {
+export function serveCodeload(
+	app: App,
+	req: IncomingMessage,
+	res: ServerResponse,
+	path: string,
+	token: string | null,
+	headers: Record<string, string>,
+): boolean {
 	const archive = /^\/_codeload\/([^/]+)\/([^/]+)\/legacy\.(tar\.gz|zip)\/([0-9a-f]{40})$/.exec(path);
 	const raw = archive ? null : /^\/_raw\/([^/]+)\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
 	if (!archive && !raw) return false;
@@ -122,7 +133,10 @@ export function serveCodeload(app: App, req: IncomingMessage, res: ServerRespons
 		const mtime = new Date(commit.committer.seconds * 1000);
 		let body;
 		try {
-			body = format === 'zip' ? zipStream(app, repo.id, commit.tree, top, mtime) : tarStream(app, repo.id, sha, commit.tree, top, mtime).pipe(createGzip());
+			body =
+				format === 'zip'
+					? zipStream(app, repo.id, commit.tree, top, mtime)
+					: tarStream(app, repo.id, sha, commit.tree, top, mtime).pipe(createGzip());
 		} catch (error) {
 			if (!(error instanceof TooManyEntries)) throw error;
 			plain(res, 413, 'The repository is too large to archive as a zip; download its tarball instead.', headers);
@@ -151,14 +165,22 @@ export function serveCodeload(app: App, req: IncomingMessage, res: ServerRespons
 	}
 	const pathText = filePath.join('/');
 	const commit = resolveCommit(app, repo, ref);
-	const found = commit && allowed(app, repo, 'raw', `${ref}\0${pathText}`, token, now) ? lookupPath(app, repo.id, parseCommit(app.stores.git.object(repo.id, commit)!.content).tree, pathText) : null;
+	const found =
+		commit && allowed(app, repo, 'raw', `${ref}\0${pathText}`, token, now)
+			? lookupPath(app, repo.id, parseCommit(app.stores.git.object(repo.id, commit)!.content).tree, pathText)
+			: null;
 	const entry = found && !found.root ? found.entry : null;
 	const row = entry && entry.mode !== '040000' && entry.mode !== '160000' ? app.stores.git.object(repo.id, entry.sha) : undefined;
 	if (!row || row.type !== 'blob') {
 		notFound();
 		return true;
 	}
-	res.writeHead(200, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(row.content.length), ETag: `"${row.sha}"` });
+	res.writeHead(200, {
+		...headers,
+		'Content-Type': 'text/plain; charset=utf-8',
+		'Content-Length': String(row.content.length),
+		ETag: `"${row.sha}"`,
+	});
 	res.end(req.method === 'HEAD' ? undefined : row.content);
 	return true;
 }

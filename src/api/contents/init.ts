@@ -18,7 +18,11 @@ import { callerPerson, initialCommit, type InitialFile } from './service';
  */
 export function checkGitignoreTemplate(name: string | undefined): void {
 	if (name !== undefined && !Object.hasOwn(GITIGNORE_TEMPLATES, name)) {
-		throw invalidField('Repository', 'gitignore_template', `unknown gitignore template "${name}"; known: ${Object.keys(GITIGNORE_TEMPLATES).join(', ')}`);
+		throw invalidField(
+			'Repository',
+			'gitignore_template',
+			`unknown gitignore template "${name}"; known: ${Object.keys(GITIGNORE_TEMPLATES).join(', ')}`,
+		);
 	}
 }
 

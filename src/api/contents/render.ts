@@ -31,9 +31,12 @@ export function encodePath(path: string): string {
 function links(urls: Urls, view: RepoView, ref: string, item: ContentItem, downloadUrl: string | null, submoduleUrl: string | null) {
 	const api = `${repoApi(urls, view)}/contents/${encodePath(item.path)}?ref=${encodeURIComponent(ref)}`;
 	const git =
-		item.type === 'dir' || item.type === 'submodule' ? objectUrl(urls, view, 'tree', item.sha) : objectUrl(urls, view, 'blob', item.sha);
+		item.type === 'dir' || item.type === 'submodule'
+			? objectUrl(urls, view, 'tree', item.sha)
+			: objectUrl(urls, view, 'blob', item.sha);
 	const page = `/${view.owner.login}/${view.repo.name}/${item.type === 'dir' ? 'tree' : 'blob'}/${encodePath(ref)}/${encodePath(item.path)}`;
-	const html = item.type === 'submodule' ? (submoduleUrl ? `${submoduleUrl.replace(/\.git$/, '')}/tree/${item.sha}` : null) : urls.html(page);
+	const html =
+		item.type === 'submodule' ? (submoduleUrl ? `${submoduleUrl.replace(/\.git$/, '')}/tree/${item.sha}` : null) : urls.html(page);
 	return {
 		url: api,
 		html_url: html,
@@ -44,9 +47,23 @@ function links(urls: Urls, view: RepoView, ref: string, item: ContentItem, downl
 }
 
 /** The fields every content shape starts with. */
-export function contentEntry(urls: Urls, view: RepoView, ref: string, item: ContentItem, downloadUrl: string | null, submoduleUrl: string | null = null) {
+export function contentEntry(
+	urls: Urls,
+	view: RepoView,
+	ref: string,
+	item: ContentItem,
+	downloadUrl: string | null,
+	submoduleUrl: string | null = null,
+) {
 	const name = item.path.slice(item.path.lastIndexOf('/') + 1);
-	return { type: item.type, size: item.size, name, path: item.path, sha: item.sha, ...links(urls, view, ref, item, downloadUrl, submoduleUrl) };
+	return {
+		type: item.type,
+		size: item.size,
+		name,
+		path: item.path,
+		sha: item.sha,
+		...links(urls, view, ref, item, downloadUrl, submoduleUrl),
+	};
 }
 
 /** Largest file GitHub answers with its content in JSON (bigger ones: raw or object media only). */

@@ -78,8 +78,16 @@ function listing(ctx: Context, at: ResolvedRef, treeSha: string, dir: string) {
 	return entries.map((entry) => {
 		const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
 		const item = itemOf(entry, path, sizes.get(entry.sha) ?? 0);
-		const download = item.type === 'file' || item.type === 'symlink' ? rawUrl(app, repo.owner.login, repo.repo, at.ref, path, ctx.now) : null;
-		const shown = render.contentEntry(app.urls, repo, at.ref, item, download, item.type === 'submodule' ? submoduleUrl(app, repo.repo.id, at.tree, path) : null);
+		const download =
+			item.type === 'file' || item.type === 'symlink' ? rawUrl(app, repo.owner.login, repo.repo, at.ref, path, ctx.now) : null;
+		const shown = render.contentEntry(
+			app.urls,
+			repo,
+			at.ref,
+			item,
+			download,
+			item.type === 'submodule' ? submoduleUrl(app, repo.repo.id, at.tree, path) : null,
+		);
 		return item.type === 'submodule' ? { ...shown, type: 'file' } : shown;
 	});
 }
@@ -100,10 +108,18 @@ function fileReply(ctx: Context, at: ResolvedRef, item: render.ContentItem, html
 	if (ctx.media === 'raw') return { status: 200, raw: { body: content, contentType: 'application/vnd.github.raw' } };
 	if (ctx.media === 'html') {
 		if (content.length > render.MAX_JSON_FILE) throw tooLarge();
-		return { status: 200, raw: { body: markupHtml(htmlId, item.path, content.toString('utf8')), contentType: 'application/vnd.github.html; charset=utf-8' } };
+		return {
+			status: 200,
+			raw: {
+				body: markupHtml(htmlId, item.path, content.toString('utf8')),
+				contentType: 'application/vnd.github.html; charset=utf-8',
+			},
+		};
 	}
 	if (content.length > render.MAX_JSON_FILE && ctx.media !== 'object') throw tooLarge();
-	return ok(render.file(ctx.app.urls, repo, at.ref, item, content, rawUrl(ctx.app, repo.owner.login, repo.repo, at.ref, item.path, ctx.now)));
+	return ok(
+		render.file(ctx.app.urls, repo, at.ref, item, content, rawUrl(ctx.app, repo.owner.login, repo.repo, at.ref, item.path, ctx.now)),
+	);
 }
 
 /** The content at `path` of the resolved ref, as GET …/contents/{path} answers it. */
@@ -122,7 +138,8 @@ function contentReply(ctx: Context, at: ResolvedRef, path: string): Reply {
 	const entry = found.entry;
 	const size = entry.mode === '160000' ? 0 : (app.stores.git.meta(repo.repo.id, entry.sha)?.size ?? 0);
 	const item = itemOf(entry, path, size);
-	if (item.type === 'submodule') return ok(render.submodule(app.urls, repo, at.ref, item, submoduleUrl(app, repo.repo.id, at.tree, path)));
+	if (item.type === 'submodule')
+		return ok(render.submodule(app.urls, repo, at.ref, item, submoduleUrl(app, repo.repo.id, at.tree, path)));
 	if (item.type === 'symlink') {
 		const target = app.stores.git.object(repo.repo.id, entry.sha)?.content.toString('utf8') ?? '';
 		// A link to a file inside the repository answers with that file, as on GitHub.
@@ -146,7 +163,8 @@ function contentReply(ctx: Context, at: ResolvedRef, path: string): Reply {
 function markupHtml(id: 'readme' | 'file', path: string, source: string): string {
 	const name = path.slice(path.lastIndexOf('/') + 1);
 	const markdown = /\.(md|markdown|mdown|mkdn|mkd)$/i.test(name) || (id === 'readme' && !name.includes('.'));
-	const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+	const escape = (text: string) =>
+		text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 	const body = markdown ? renderBody(source).html : `<pre>${escape(source)}</pre>`;
 	return `<div id="${id}" class="${markdown ? 'md' : 'plain'}" data-path="${escape(path)}"><article class="markdown-body entry-content container-lg" itemprop="text">${body}</article></div>`;
 }
@@ -206,7 +224,13 @@ function fileCommitBody(ctx: Context, path: string, result: ReturnType<typeof co
 	if (result.blob !== null) {
 		const size = app.stores.git.meta(repo.repo.id, result.blob)?.size ?? 0;
 		const item: render.ContentItem = { type: result.mode === '120000' ? 'symlink' : 'file', path, sha: result.blob, size };
-		content = render.contentEntry(app.urls, repo, result.branch, item, rawUrl(app, repo.owner.login, repo.repo, result.branch, path, ctx.now));
+		content = render.contentEntry(
+			app.urls,
+			repo,
+			result.branch,
+			item,
+			rawUrl(app, repo.owner.login, repo.repo, result.branch, path, ctx.now),
+		);
 	}
 	return { content, commit: gitRender.commit(app.urls, repo, result.commit, commitData) };
 }

@@ -9,7 +9,16 @@ import { conflict, HttpError, invalidField, notFound } from '../../http/errors';
 import type { Ident, TreeMode } from '../git/objects';
 import { parseCommit } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
-import { checkRefName, createCommit, createRef, createTree, storeObject, updateRef, type PersonInput, type RefWriteOptions } from '../git/writes';
+import {
+	checkRefName,
+	createCommit,
+	createRef,
+	createTree,
+	storeObject,
+	updateRef,
+	type PersonInput,
+	type RefWriteOptions,
+} from '../git/writes';
 import type { RepositoryRow } from '../repos/store';
 import { visibleEmail } from '../users/render';
 import { blockingFile, lookupPath, treeEntries } from './paths';
@@ -60,7 +69,21 @@ export function submoduleUrl(app: App, repoId: number, rootTree: string, path: s
 // README
 
 /** README extensions in GitHub's order of preference (markup first, plain text last). */
-const README_EXTENSIONS = ['.md', '.markdown', '.mdown', '.mkdn', '.mkd', '.rst', '.adoc', '.asciidoc', '.org', '.textile', '.rdoc', '.txt', ''];
+const README_EXTENSIONS = [
+	'.md',
+	'.markdown',
+	'.mdown',
+	'.mkdn',
+	'.mkd',
+	'.rst',
+	'.adoc',
+	'.asciidoc',
+	'.org',
+	'.textile',
+	'.rdoc',
+	'.txt',
+	'',
+];
 
 /**
  * The README of the folder `dir` (a file named README, case-insensitively, with any extension;
@@ -75,7 +98,9 @@ export function findReadme(app: App, repoId: number, rootTree: string, dir: stri
 		if (!found) continue;
 		const sha = found.root ? found.sha : found.entry.mode === '040000' ? found.entry.sha : null;
 		if (!sha) continue;
-		const candidates = treeEntries(app, repoId, sha).filter((e) => e.mode !== '040000' && e.mode !== '160000' && /^readme(\.[^/]*)?$/i.test(e.name));
+		const candidates = treeEntries(app, repoId, sha).filter(
+			(e) => e.mode !== '040000' && e.mode !== '160000' && /^readme(\.[^/]*)?$/i.test(e.name),
+		);
 		if (!candidates.length) continue;
 		const rank = (name: string) => {
 			const ext = name.slice(6).toLowerCase();
@@ -101,7 +126,10 @@ export function callerPerson(app: App, actorId: number | null): PersonInput {
 	if (!account) throw invalidField('Content', 'committer', 'committer is required when no user acts', 'missing_field');
 	const host = app.urls.host.replace(/:\d+$/, '');
 	const clean = (text: string | null) => (text ?? '').replace(/[<>\n\0]/g, '').trim();
-	return { name: clean(account.name) || account.login, email: clean(visibleEmail(account)) || `${account.id}+${account.login}@users.noreply.${host}` };
+	return {
+		name: clean(account.name) || account.login,
+		email: clean(visibleEmail(account)) || `${account.id}+${account.login}@users.noreply.${host}`,
+	};
 }
 
 /** What a file write or deletion needs besides the repository. */
@@ -145,7 +173,14 @@ export function notSupplied(field: string): HttpError {
  *   when `sha` is not the file's blob, 422 when `sha` is missing for an existing file or the path
  *   runs through a file or names a folder
  */
-export function commitFile(app: App, repo: RepositoryRow, change: FileChange, now: string, actorId: number | null, options: RefWriteOptions = {}): FileCommit {
+export function commitFile(
+	app: App,
+	repo: RepositoryRow,
+	change: FileChange,
+	now: string,
+	actorId: number | null,
+	options: RefWriteOptions = {},
+): FileCommit {
 	const { git } = app.stores;
 	const branch = change.branch ?? repo.default_branch;
 	const refName = `refs/heads/${branch}`;
@@ -176,7 +211,14 @@ export function commitFile(app: App, repo: RepositoryRow, change: FileChange, no
 	const commit = createCommit(
 		app,
 		repo.id,
-		{ message: change.message, tree, parents: parent ? [parent] : [], author: change.author, committer: change.committer, signature: null },
+		{
+			message: change.message,
+			tree,
+			parents: parent ? [parent] : [],
+			author: change.author,
+			committer: change.committer,
+			signature: null,
+		},
 		now,
 	);
 	if (ref) updateRef(app, repo, refName, commit, false, now, actorId, options);
@@ -198,10 +240,26 @@ export interface InitialFile {
  * @param now ISO timestamp
  * @returns the commit's sha
  */
-export function initialCommit(app: App, repo: RepositoryRow, files: InitialFile[], person: Ident, now: string, actorId: number | null): string {
-	const inputs = files.map((file) => ({ path: file.path, mode: '100644' as const, sha: storeObject(app, repo.id, 'blob', Buffer.from(file.content, 'utf8'), now) }));
+export function initialCommit(
+	app: App,
+	repo: RepositoryRow,
+	files: InitialFile[],
+	person: Ident,
+	now: string,
+	actorId: number | null,
+): string {
+	const inputs = files.map((file) => ({
+		path: file.path,
+		mode: '100644' as const,
+		sha: storeObject(app, repo.id, 'blob', Buffer.from(file.content, 'utf8'), now),
+	}));
 	const tree = createTree(app, repo.id, undefined, inputs, now);
-	const commit = createCommit(app, repo.id, { message: 'Initial commit', tree, parents: [], author: person, committer: person, signature: null }, now);
+	const commit = createCommit(
+		app,
+		repo.id,
+		{ message: 'Initial commit', tree, parents: [], author: person, committer: person, signature: null },
+		now,
+	);
 	createRef(app, repo, `refs/heads/${repo.default_branch}`, commit, now, actorId);
 	return commit;
 }

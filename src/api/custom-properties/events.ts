@@ -22,7 +22,13 @@ import type { DefinitionRow } from './store';
  * @param row the definition as written
  * @param actorId who changed it (the sender)
  */
-export function recordDefinition(app: App, org: AccountRow, action: 'created' | 'updated', row: DefinitionRow, actorId: number | null): void {
+export function recordDefinition(
+	app: App,
+	org: AccountRow,
+	action: 'created' | 'updated',
+	row: DefinitionRow,
+	actorId: number | null,
+): void {
 	record(app, {
 		event: 'custom_property',
 		action,

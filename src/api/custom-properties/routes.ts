@@ -68,7 +68,10 @@ const enterprise: Level = {
 	guard: { read: { enterprise: 'admin' }, write: { enterprise: 'admin' } },
 	owner(ctx) {
 		const access = ctx.enterprise;
-		return { owner: { kind: 'enterprise', id: access.enterprise.id }, base: `/enterprises/${access.enterprise.slug}/org-properties/schema` };
+		return {
+			owner: { kind: 'enterprise', id: access.enterprise.id },
+			base: `/enterprises/${access.enterprise.slug}/org-properties/schema`,
+		};
 	},
 	permission: {
 		read: [{ enterprise_custom_properties_for_organizations: 'read' }],
@@ -106,7 +109,14 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 			body: batchBody,
 			handler(ctx) {
 				const { owner, base } = level.owner(ctx);
-				const rows = saveDefinitions(ctx.app, owner, ctx.body.properties as DefinitionInput[], isoSeconds(ctx.now), true, ctx.principal.actorId);
+				const rows = saveDefinitions(
+					ctx.app,
+					owner,
+					ctx.body.properties as DefinitionInput[],
+					isoSeconds(ctx.now),
+					true,
+					ctx.principal.actorId,
+				);
 				return ok(rows.map((row) => definition(ctx.app.urls, base, row)));
 			},
 		}),

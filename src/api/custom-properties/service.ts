@@ -47,11 +47,15 @@ export function checkDefinition(
 ): { values: DefinitionValues; problems: [] } | { values: null; problems: ValidationItem[] } {
 	const problems: ValidationItem[] = [];
 	const at = (name: string) => (field ? `${field}.${name}` : name);
-	const problem = (name: string, message: string) => problems.push({ resource: 'CustomProperty', field: at(name), code: 'invalid', message });
+	const problem = (name: string, message: string) =>
+		problems.push({ resource: 'CustomProperty', field: at(name), code: 'invalid', message });
 
 	const name = input.property_name;
 	if (!NAME.test(name) || name.length > MAX_NAME_LENGTH) {
-		problem('property_name', `"${name}" is not a valid property name: use letters, digits, '_' and '-', at most ${MAX_NAME_LENGTH} characters`);
+		problem(
+			'property_name',
+			`"${name}" is not a valid property name: use letters, digits, '_' and '-', at most ${MAX_NAME_LENGTH} characters`,
+		);
 	}
 	const select = input.value_type === 'single_select' || input.value_type === 'multi_select';
 	const allowed = input.allowed_values ?? null;
@@ -61,7 +65,8 @@ export function checkDefinition(
 		problem('allowed_values', `allowed_values applies only to single_select and multi_select properties, not ${input.value_type}`);
 	}
 	if (allowed) {
-		if (allowed.length > MAX_ALLOWED_VALUES) problem('allowed_values', `at most ${MAX_ALLOWED_VALUES} allowed values, got ${allowed.length}`);
+		if (allowed.length > MAX_ALLOWED_VALUES)
+			problem('allowed_values', `at most ${MAX_ALLOWED_VALUES} allowed values, got ${allowed.length}`);
 		const seen = new Set<string>();
 		for (const value of allowed) {
 			if (value.length === 0 || value.length > MAX_VALUE_LENGTH) {
@@ -149,7 +154,14 @@ function isHttpUrl(text: string): boolean {
  * @param actorId who changes them (the events' sender)
  * @throws HttpError 422 listing every problem of every definition; nothing is written then.
  */
-export function saveDefinitions(app: App, owner: Owner, inputs: DefinitionInput[], now: string, batch: boolean, actorId: number | null): DefinitionRow[] {
+export function saveDefinitions(
+	app: App,
+	owner: Owner,
+	inputs: DefinitionInput[],
+	now: string,
+	batch: boolean,
+	actorId: number | null,
+): DefinitionRow[] {
 	const problems: ValidationItem[] = [];
 	const values: DefinitionValues[] = [];
 	const names = new Set<string>();
@@ -160,7 +172,12 @@ export function saveDefinitions(app: App, owner: Owner, inputs: DefinitionInput[
 		else problems.push(...checked.problems);
 		const key = input.property_name.toLowerCase();
 		if (names.has(key)) {
-			problems.push({ resource: 'CustomProperty', field: `${field}.property_name`, code: 'invalid', message: `"${input.property_name}" appears twice in the request` });
+			problems.push({
+				resource: 'CustomProperty',
+				field: `${field}.property_name`,
+				code: 'invalid',
+				message: `"${input.property_name}" appears twice in the request`,
+			});
 		}
 		names.add(key);
 	});
@@ -169,7 +186,8 @@ export function saveDefinitions(app: App, owner: Owner, inputs: DefinitionInput[
 		values.map((value) => {
 			const existed = app.stores.customProperties.get(owner, value.property_name) !== undefined;
 			const row = app.stores.customProperties.upsert(owner, value, now);
-			if (owner.kind === 'organization') recordDefinition(app, app.stores.accounts.byId(owner.id)!, existed ? 'updated' : 'created', row, actorId);
+			if (owner.kind === 'organization')
+				recordDefinition(app, app.stores.accounts.byId(owner.id)!, existed ? 'updated' : 'created', row, actorId);
 			return row;
 		}),
 	);

@@ -12,7 +12,19 @@ import type { AdvisoryValues, PackageVulnerability, Severity, VulnerabilityValue
 
 /** GitHub's advisory ecosystems (security-advisory-ecosystems). */
 export const ECOSYSTEMS = [
-	'rubygems', 'npm', 'pip', 'maven', 'nuget', 'composer', 'go', 'rust', 'erlang', 'actions', 'pub', 'other', 'swift',
+	'rubygems',
+	'npm',
+	'pip',
+	'maven',
+	'nuget',
+	'composer',
+	'go',
+	'rust',
+	'erlang',
+	'actions',
+	'pub',
+	'other',
+	'swift',
 ] as const;
 
 /** package-url types (and other spellings) → GitHub's ecosystem names. */
@@ -123,11 +135,7 @@ const cvssEntry = v.nullable(v.looseObject({ vector_string: v.optional(v.nullabl
 const vulnerabilitySchema = v.looseObject({
 	package: v.nullable(
 		v.looseObject({
-			ecosystem: v.pipe(
-				v.string(),
-				v.transform(ecosystemName),
-				v.picklist(ECOSYSTEMS, `must be one of ${ECOSYSTEMS.join(', ')}`),
-			),
+			ecosystem: v.pipe(v.string(), v.transform(ecosystemName), v.picklist(ECOSYSTEMS, `must be one of ${ECOSYSTEMS.join(', ')}`)),
 			name: v.nullable(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 		}),
 	),

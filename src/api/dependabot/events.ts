@@ -40,7 +40,14 @@ export type AlertAction = 'created' | 'dismissed' | 'reopened' | 'fixed' | 'rein
  * @param now ISO timestamp (the change's), deciding how the alert's dismissal request reads
  * @param actorId who caused the change (see the module comment)
  */
-export function recordAlert(app: App, repo: RepositoryRow, action: AlertAction, alert: AlertRow, actorId: number | null, now: string): void {
+export function recordAlert(
+	app: App,
+	repo: RepositoryRow,
+	action: AlertAction,
+	alert: AlertRow,
+	actorId: number | null,
+	now: string,
+): void {
 	record(app, {
 		event: 'dependabot_alert',
 		action,

@@ -75,7 +75,10 @@ const commaList = (allowed: readonly string[]) =>
 	v.optional(
 		v.pipe(
 			v.string(),
-			v.check((text) => split(text).every((value) => allowed.includes(value)), `must be a comma-separated list of: ${allowed.join(', ')}`),
+			v.check(
+				(text) => split(text).every((value) => allowed.includes(value)),
+				`must be a comma-separated list of: ${allowed.join(', ')}`,
+			),
 		),
 	);
 const hasValues = (value: string | string[] | undefined) => (Array.isArray(value) ? value.flatMap(split) : split(value));
@@ -243,10 +246,7 @@ const declarations: RouteDeclaration[] = [
 				{ limit: ctx.page.perPage, offset: ctx.page.offset },
 			);
 			const renderer = new AlertRenderer(ctx.app, ctx.apiVersion, isoSeconds(ctx.now));
-			return paged(
-				renderer.alerts(rows),
-				total,
-			);
+			return paged(renderer.alerts(rows), total);
 		},
 	}),
 	route({
@@ -307,10 +307,7 @@ const declarations: RouteDeclaration[] = [
 				{ limit: ctx.page.perPage, offset: ctx.page.offset },
 			);
 			const renderer = new AlertRenderer(ctx.app, ctx.apiVersion, isoSeconds(ctx.now));
-			return paged(
-				renderer.alerts(rows, true),
-				total,
-			);
+			return paged(renderer.alerts(rows, true), total);
 		},
 	}),
 
@@ -326,7 +323,12 @@ const declarations: RouteDeclaration[] = [
 		pagination: true,
 		handler(ctx) {
 			const access = ctx.org;
-			const scope = { repoId: null, orgId: access.org.id, repoIds: tokenRepositories(ctx), repoName: ctx.query.repository_name || null };
+			const scope = {
+				repoId: null,
+				orgId: access.org.id,
+				repoIds: tokenRepositories(ctx),
+				repoName: ctx.query.repository_name || null,
+			};
 			return requestPage(ctx, scope, ctx.query);
 		},
 	}),

@@ -88,7 +88,13 @@ const RELATIONSHIP: Record<string, 'direct' | 'transitive'> = { direct: 'direct'
  * @param now ISO timestamp
  * @param actorId who caused the refresh (the snapshot's submitter; null: the command line)
  */
-export function refreshAlerts(app: App, repo: RepositoryRow, dependencies: GraphDependency[], now: string, actorId: number | null = null): void {
+export function refreshAlerts(
+	app: App,
+	repo: RepositoryRow,
+	dependencies: GraphDependency[],
+	now: string,
+	actorId: number | null = null,
+): void {
 	const { dependabot } = app.stores;
 	app.transaction(() => {
 		const wanted = new Map<string, NewAlert>();
@@ -183,7 +189,14 @@ export interface AlertUpdate {
  * @param now ISO timestamp
  * @throws HttpError 422 without dismissed_reason when dismissing, or for a fixed alert
  */
-export function updateAlert(app: App, repo: RepositoryRow, alert: AlertRow, update: AlertUpdate, actorId: number | null, now: string): AlertRow {
+export function updateAlert(
+	app: App,
+	repo: RepositoryRow,
+	alert: AlertRow,
+	update: AlertUpdate,
+	actorId: number | null,
+	now: string,
+): AlertRow {
 	if (alert.state === 'fixed') {
 		throw unprocessable(
 			`Alert ${alert.number} is fixed: its dependency is no longer vulnerable, so it can be neither dismissed nor reopened.`,
@@ -192,7 +205,12 @@ export function updateAlert(app: App, repo: RepositoryRow, alert: AlertRow, upda
 	const { dependabot } = app.stores;
 	if (update.state === 'dismissed') {
 		if (!update.dismissed_reason) {
-			throw invalidField('DependabotAlert', 'dismissed_reason', 'dismissed_reason is required when state is dismissed', 'missing_field');
+			throw invalidField(
+				'DependabotAlert',
+				'dismissed_reason',
+				'dismissed_reason is required when state is dismissed',
+				'missing_field',
+			);
 		}
 		dependabot.setState({
 			...stateOf(alert),
@@ -306,10 +324,15 @@ export function reviewDismissalRequest(
 		}
 		if (request.requester_id === reviewerId) throw forbidden('A requester cannot review their own dismissal request.');
 		if (request.status !== 'open') {
-			throw unprocessable(`The dismissal request for alert ${alert.number} is ${request.status}; only open requests can be reviewed.`);
+			throw unprocessable(
+				`The dismissal request for alert ${alert.number} is ${request.status}; only open requests can be reviewed.`,
+			);
 		}
 		const status = review.status === 'approve' ? 'approved' : 'denied';
-		const responseId = dependabot.insertResponse({ request_id: request.id, reviewer_id: reviewerId, status, message: review.message }, now);
+		const responseId = dependabot.insertResponse(
+			{ request_id: request.id, reviewer_id: reviewerId, status, message: review.message },
+			now,
+		);
 		dependabot.setRequestStatus(request.id, status, now);
 		if (status === 'approved' && alert.state === 'open') {
 			const comment = request.requester_comment ?? undefined;
@@ -332,7 +355,9 @@ export function cancelDismissalRequest(app: App, alert: AlertRow, callerId: numb
 			throw forbidden('Only the requester or a dismissal reviewer can cancel a dismissal request.');
 		}
 		if (request.status !== 'open') {
-			throw unprocessable(`The dismissal request for alert ${alert.number} is ${request.status}; only open requests can be cancelled.`);
+			throw unprocessable(
+				`The dismissal request for alert ${alert.number} is ${request.status}; only open requests can be cancelled.`,
+			);
 		}
 		app.stores.dependabot.setRequestStatus(request.id, 'cancelled', now);
 	});

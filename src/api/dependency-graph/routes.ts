@@ -17,7 +17,10 @@ import { dependenciesAt, submitSnapshot, type Dependency } from './service';
 
 const MAX_METADATA_KEYS = 8;
 const metadata = v.pipe(
-	v.record(v.string(), v.nullable(v.union([v.string(), v.number(), v.boolean()], 'metadata values must be strings, numbers, booleans or null'))),
+	v.record(
+		v.string(),
+		v.nullable(v.union([v.string(), v.number(), v.boolean()], 'metadata values must be strings, numbers, booleans or null')),
+	),
 	v.check((value) => Object.keys(value).length <= MAX_METADATA_KEYS, `metadata has at most ${MAX_METADATA_KEYS} keys`),
 );
 const dependency = v.strictObject({
@@ -118,7 +121,8 @@ export const dependencyGraphRoutes = [
 			const { repo } = ctx.repo;
 			requireReviewable(ctx.app, repo);
 			const parts = ctx.params.basehead.split('...');
-			if (parts.length !== 2 || !parts[0] || !parts[1]) throw badRequest('Invalid basehead: expected {base}...{head}, like main...feature');
+			if (parts.length !== 2 || !parts[0] || !parts[1])
+				throw badRequest('Invalid basehead: expected {base}...{head}, like main...feature');
 			const [base, head] = parts.map((rev) => {
 				const sha = resolveCommit(ctx.app, repo, rev);
 				if (!sha) throw notFound(`No commit found for "${rev}"`);
@@ -140,12 +144,23 @@ export const dependencyGraphRoutes = [
 			// Per manifest, like a diff: removals before additions, then by package name.
 			changes.sort(([typeA, a], [typeB, b]) =>
 				a.manifest_path !== b.manifest_path
-					? a.manifest_path < b.manifest_path ? -1 : 1
+					? a.manifest_path < b.manifest_path
+						? -1
+						: 1
 					: typeA !== typeB
-						? typeA === 'removed' ? -1 : 1
-						: a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+						? typeA === 'removed'
+							? -1
+							: 1
+						: a.name < b.name
+							? -1
+							: a.name > b.name
+								? 1
+								: 0,
 			);
-			const vulnerabilities = vulnerabilitiesFor(ctx.app, changes.map(([, d]) => d));
+			const vulnerabilities = vulnerabilitiesFor(
+				ctx.app,
+				changes.map(([, d]) => d),
+			);
 			return ok(changes.map(([type, d], i) => change(type, d, vulnerabilities[i])));
 		},
 	}),

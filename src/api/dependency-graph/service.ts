@@ -67,7 +67,11 @@ export function submitSnapshot(app: App, repo: RepositoryRow, input: SnapshotInp
 			if (dependency.package_url === undefined) continue;
 			const parsed = parsePackageUrl(dependency.package_url);
 			if (!parsed) {
-				throw invalidField('Snapshot', `manifests.${key}.resolved.${dependencyKey}.package_url`, `"${dependency.package_url}" is not a package-url`);
+				throw invalidField(
+					'Snapshot',
+					`manifests.${key}.resolved.${dependencyKey}.package_url`,
+					`"${dependency.package_url}" is not a package-url`,
+				);
 			}
 			packages.push({
 				package_url: dependency.package_url,
@@ -160,7 +164,9 @@ export function countingDependencies(app: App, snapshots: SnapshotRow[]): Depend
 	}
 	const chosen = new Map<string, Set<number>>();
 	for (const [path, list] of claims) {
-		const first = [...list].sort((a, b) => (a.job_correlator < b.job_correlator ? -1 : a.job_correlator > b.job_correlator ? 1 : a.id - b.id))[0];
+		const first = [...list].sort((a, b) =>
+			a.job_correlator < b.job_correlator ? -1 : a.job_correlator > b.job_correlator ? 1 : a.id - b.id,
+		)[0];
 		chosen.set(path, new Set(list.filter((s) => s.detector_name === first.detector_name).map((s) => s.id)));
 	}
 	const result = new Map<string, Dependency>();

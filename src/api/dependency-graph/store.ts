@@ -62,8 +62,12 @@ export function createDependencyGraphStore(db: DB) {
 		SELECT s.* FROM dependency_snapshots s
 		WHERE s.id IN (SELECT max(id) FROM dependency_snapshots WHERE repo_id = ? AND ref = ? GROUP BY job_correlator, detector_name)`);
 	// Snapshots submitted for any of the given commits.
-	const forCommits = db.prepare('SELECT * FROM dependency_snapshots WHERE repo_id = ? AND sha IN (SELECT value FROM json_each(?)) ORDER BY id');
-	const manifests = db.prepare('SELECT snapshot_id, path FROM dependency_manifests WHERE snapshot_id IN (SELECT value FROM json_each(?)) ORDER BY id');
+	const forCommits = db.prepare(
+		'SELECT * FROM dependency_snapshots WHERE repo_id = ? AND sha IN (SELECT value FROM json_each(?)) ORDER BY id',
+	);
+	const manifests = db.prepare(
+		'SELECT snapshot_id, path FROM dependency_manifests WHERE snapshot_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+	);
 	const packages = db.prepare(`
 		SELECT m.snapshot_id, m.path AS manifest_path, p.package_url, p.ecosystem, p.name, p.version, p.relationship, p.scope, p.metadata
 		FROM dependency_manifests m JOIN dependency_packages p ON p.manifest_id = m.id

@@ -29,7 +29,13 @@ import type { DeploymentRow, StatusRow } from './store';
 function deploymentObject(app: App, repo: RepositoryRow, row: DeploymentRow) {
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
 	const creator = row.creator_id === null ? undefined : app.stores.accounts.byId(row.creator_id);
-	return renderDeployment(app.urls, repositoryPaths(app.urls, owner.login, repo.name), row, creator, performedVia(app, row.performed_via_app_id));
+	return renderDeployment(
+		app.urls,
+		repositoryPaths(app.urls, owner.login, repo.name),
+		row,
+		creator,
+		performedVia(app, row.performed_via_app_id),
+	);
 }
 
 /**
@@ -42,7 +48,12 @@ export function recordDeploymentCreated(app: App, repo: RepositoryRow, row: Depl
 		action: 'created',
 		actorId,
 		repo,
-		webhook: () => ({ deployment: deploymentObject(app, repo, row), workflow: null, workflow_run: null, ...inRepository(app, repo, actorId) }),
+		webhook: () => ({
+			deployment: deploymentObject(app, repo, row),
+			workflow: null,
+			workflow_run: null,
+			...inRepository(app, repo, actorId),
+		}),
 	});
 }
 

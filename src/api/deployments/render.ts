@@ -98,7 +98,14 @@ export interface ReviewerLookup {
  * An environment with its protection rules (wait_timer, required_reviewers, branch_policy, in the
  * order they were first set) and deployment_branch_policy (null: every branch may deploy).
  */
-export function environment(urls: Urls, repo: RepositoryPaths, row: EnvironmentRow, rules: RuleRow[], reviewers: ReviewerRow[], lookup: ReviewerLookup) {
+export function environment(
+	urls: Urls,
+	repo: RepositoryPaths,
+	row: EnvironmentRow,
+	rules: RuleRow[],
+	reviewers: ReviewerRow[],
+	lookup: ReviewerLookup,
+) {
 	const protection = rules
 		.filter((rule) => rule.environment_id === row.id)
 		.map((rule) => {

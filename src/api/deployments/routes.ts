@@ -43,7 +43,11 @@ const POLICY = `${POLICIES}/{branch_policy_id}`;
 /** Reads of deployments and statuses: Deployments (read); anonymous callers see public repositories. */
 const READ_DEPLOYMENTS = { permissions: [{ deployments: 'read' as const }], access: 'public' as const };
 /** Writes of deployments and statuses: Deployments (write); classic/OAuth scope repo_deployment or repo. */
-const WRITE_DEPLOYMENTS = { permissions: [{ deployments: 'write' as const }], scopes: ['repo_deployment', 'repo'], access: 'authenticated' as const };
+const WRITE_DEPLOYMENTS = {
+	permissions: [{ deployments: 'write' as const }],
+	scopes: ['repo_deployment', 'repo'],
+	access: 'authenticated' as const,
+};
 /** Reads of environments and branch policies: Actions (read); anonymous callers see public repositories. */
 const READ_ENVIRONMENTS = { permissions: [{ actions: 'read' as const }], access: 'public' as const };
 /** Writes of environments and branch policies: Administration (write) and admin access to the repository. */
@@ -130,7 +134,9 @@ function renderDeployments(ctx: Context, access: RepoAccess, rows: DeploymentRow
 function renderStatuses(ctx: Context, access: RepoAccess, rows: StatusRow[]) {
 	const ids = [...new Set(rows.flatMap((r) => (r.creator_id === null ? [] : [r.creator_id])))];
 	const accounts = ctx.app.stores.accounts.mapByIds(ids);
-	return rows.map((row) => deploymentStatus(ctx.app.urls, ref(ctx, access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id)));
+	return rows.map((row) =>
+		deploymentStatus(ctx.app.urls, ref(ctx, access), row, row.creator_id === null ? undefined : accounts.get(row.creator_id)),
+	);
 }
 
 function renderEnvironments(ctx: Context, access: RepoAccess, rows: EnvironmentRow[]) {
@@ -297,7 +303,14 @@ export const deploymentRoutes = [
 		body: environmentBody,
 		handler(ctx) {
 			const access = ctx.repo;
-			const row = saveEnvironment(ctx.app, access.repo, access.owner, ctx.params.environment_name, ctx.body as EnvironmentInput, isoSeconds(ctx.now));
+			const row = saveEnvironment(
+				ctx.app,
+				access.repo,
+				access.owner,
+				ctx.params.environment_name,
+				ctx.body as EnvironmentInput,
+				isoSeconds(ctx.now),
+			);
 			return ok(renderEnvironments(ctx, access, [row])[0]);
 		},
 	}),
@@ -386,7 +399,12 @@ export const deploymentRoutes = [
 			checkPattern(ctx.body.name);
 			const same = store.policyByName(env.id, row.type, ctx.body.name);
 			if (same && same.id !== row.id) {
-				throw invalidField('DeploymentBranchPolicy', 'name', `the ${row.type} pattern "${ctx.body.name}" already exists`, 'already_exists');
+				throw invalidField(
+					'DeploymentBranchPolicy',
+					'name',
+					`the ${row.type} pattern "${ctx.body.name}" already exists`,
+					'already_exists',
+				);
 			}
 			return ok(branchPolicy(store.renamePolicy(row, ctx.body.name, isoSeconds(ctx.now))));
 		},

@@ -40,7 +40,8 @@ export const DEFAULT_ENVIRONMENT = 'production';
  */
 export function checkEnvironmentName(name: string, resource: string, field: string): void {
 	if (name.trim() === '') throw invalidField(resource, field, 'an environment name cannot be empty');
-	if (name.length > MAX_ENVIRONMENT_NAME) throw invalidField(resource, field, `an environment name has at most ${MAX_ENVIRONMENT_NAME} characters`);
+	if (name.length > MAX_ENVIRONMENT_NAME)
+		throw invalidField(resource, field, `an environment name has at most ${MAX_ENVIRONMENT_NAME} characters`);
 	// eslint-disable-next-line no-control-regex
 	if (/[\u0000-\u001f\u007f]/.test(name)) throw invalidField(resource, field, 'an environment name cannot contain control characters');
 }
@@ -261,7 +262,8 @@ export function saveEnvironment(
 				else reviewers.push({ userId: user.id, teamId: null });
 			} else {
 				const team = app.stores.teams.byId(reviewer.id);
-				if (!team || team.org_id !== repo.owner_id) problem('reviewers', `no team with id ${reviewer.id} in the repository's organization`);
+				if (!team || team.org_id !== repo.owner_id)
+					problem('reviewers', `no team with id ${reviewer.id} in the repository's organization`);
 				else reviewers.push({ userId: null, teamId: team.id });
 			}
 		}
@@ -273,11 +275,20 @@ export function saveEnvironment(
 		const existing = store.environment(repo.id, name);
 		const settings: EnvironmentSettings = {
 			wait_timer: input.wait_timer ?? existing?.wait_timer ?? 0,
-			prevent_self_review: input.prevent_self_review === undefined ? (existing?.prevent_self_review ?? 0) : input.prevent_self_review ? 1 : 0,
+			prevent_self_review:
+				input.prevent_self_review === undefined ? (existing?.prevent_self_review ?? 0) : input.prevent_self_review ? 1 : 0,
 			branch_policy:
-				policy === undefined ? (existing?.branch_policy ?? null) : policy === null ? null : policy.custom_branch_policies ? 'custom' : 'protected',
+				policy === undefined
+					? (existing?.branch_policy ?? null)
+					: policy === null
+						? null
+						: policy.custom_branch_policies
+							? 'custom'
+							: 'protected',
 		};
-		const environment = existing ? store.updateEnvironment(existing.id, settings, now) : store.insertEnvironment(repo.id, name, settings, now);
+		const environment = existing
+			? store.updateEnvironment(existing.id, settings, now)
+			: store.insertEnvironment(repo.id, name, settings, now);
 		if (reviewers) store.setReviewers(environment.id, reviewers);
 		if (environment.branch_policy !== 'custom') store.clearPolicies(environment.id);
 		store.setRule(environment.id, 'wait_timer', environment.wait_timer > 0);
@@ -307,7 +318,8 @@ export function matchesBranchPolicy(pattern: string, name: string): boolean {
  */
 export function checkPattern(name: string): void {
 	if (name.trim() === '') throw invalidField('DeploymentBranchPolicy', 'name', 'name cannot be empty');
-	if (name.length > MAX_PATTERN_LENGTH) throw invalidField('DeploymentBranchPolicy', 'name', `name has at most ${MAX_PATTERN_LENGTH} characters`);
+	if (name.length > MAX_PATTERN_LENGTH)
+		throw invalidField('DeploymentBranchPolicy', 'name', `name has at most ${MAX_PATTERN_LENGTH} characters`);
 	try {
 		picomatch.makeRe(name, GLOB_OPTIONS);
 	} catch {

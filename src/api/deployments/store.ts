@@ -145,10 +145,14 @@ export function createDeploymentStore(db: DB) {
 		UPDATE environments SET wait_timer = @wait_timer, prevent_self_review = @prevent_self_review, branch_policy = @branch_policy,
 			updated_at = @now WHERE id = @id`);
 	const removeEnvironment = db.prepare('DELETE FROM environments WHERE id = ?');
-	const rules = db.prepare('SELECT * FROM environment_protection_rules WHERE environment_id IN (SELECT value FROM json_each(?)) ORDER BY id');
+	const rules = db.prepare(
+		'SELECT * FROM environment_protection_rules WHERE environment_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+	);
 	const addRule = db.prepare('INSERT OR IGNORE INTO environment_protection_rules (environment_id, type) VALUES (?, ?)');
 	const removeRule = db.prepare('DELETE FROM environment_protection_rules WHERE environment_id = ? AND type = ?');
-	const reviewers = db.prepare('SELECT * FROM environment_reviewers WHERE environment_id IN (SELECT value FROM json_each(?)) ORDER BY id');
+	const reviewers = db.prepare(
+		'SELECT * FROM environment_reviewers WHERE environment_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+	);
 	const clearReviewers = db.prepare('DELETE FROM environment_reviewers WHERE environment_id = ?');
 	const addReviewer = db.prepare('INSERT INTO environment_reviewers (environment_id, user_id, team_id) VALUES (?, ?, ?)');
 
@@ -197,7 +201,10 @@ export function createDeploymentStore(db: DB) {
 		/** An environment by name (case-insensitive). */
 		environment: (repoId: number, name: string) => environment.get(repoId, name) as EnvironmentRow | undefined,
 		environments(repoId: number, limit: number, offset: number) {
-			return { rows: listEnvironments.all(repoId, limit, offset) as EnvironmentRow[], total: countEnvironments.get(repoId) as number };
+			return {
+				rows: listEnvironments.all(repoId, limit, offset) as EnvironmentRow[],
+				total: countEnvironments.get(repoId) as number,
+			};
 		},
 		/** @param now ISO timestamp */
 		insertEnvironment(repoId: number, name: string, settings: EnvironmentSettings, now: string): EnvironmentRow {
@@ -228,7 +235,10 @@ export function createDeploymentStore(db: DB) {
 		policyByName: (environmentId: number, type: 'branch' | 'tag', name: string) =>
 			policyByName.get(environmentId, type, name) as BranchPolicyRow | undefined,
 		policies(environmentId: number, limit: number, offset: number) {
-			return { rows: listPolicies.all(environmentId, limit, offset) as BranchPolicyRow[], total: countPolicies.get(environmentId) as number };
+			return {
+				rows: listPolicies.all(environmentId, limit, offset) as BranchPolicyRow[],
+				total: countPolicies.get(environmentId) as number,
+			};
 		},
 		allPolicies: (environmentId: number) => allPolicies.all(environmentId) as BranchPolicyRow[],
 		/** @param now ISO timestamp */

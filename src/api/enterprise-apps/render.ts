@@ -23,7 +23,13 @@ export function accessibleRepository(repo: RepositoryRow, owner: AccountRow) {
 }
 
 /** GitHub's "Enterprise Organization Installation". */
-export function enterpriseOrganizationInstallation(urls: Urls, enterprise: EnterpriseRow, org: AccountRow, row: InstallationRow, app: AppRow) {
+export function enterpriseOrganizationInstallation(
+	urls: Urls,
+	enterprise: EnterpriseRow,
+	org: AccountRow,
+	row: InstallationRow,
+	app: AppRow,
+) {
 	return {
 		id: row.id,
 		app_slug: app.slug,

@@ -26,7 +26,11 @@ const INSTALLATIONS = `${BASE}/organizations/{org}/installations`;
 const DOCS = 'enterprise-admin/organization-installations';
 
 /** Enterprise owners only; {org} is read (the enterprise owner need not be a member). */
-const ENTERPRISE_ORG = { permissions: 'matrix' as const, access: 'authenticated' as const, resource: { enterprise: 'admin' as const, org: 'read' as const } };
+const ENTERPRISE_ORG = {
+	permissions: 'matrix' as const,
+	access: 'authenticated' as const,
+	resource: { enterprise: 'admin' as const, org: 'read' as const },
+};
 
 /** The guarded organization, which must be one of the guarded enterprise's. @throws HttpError 404 */
 function enterpriseOrg(ctx: Context) {
@@ -35,7 +39,10 @@ function enterpriseOrg(ctx: Context) {
 	return org;
 }
 
-const names = v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.maxLength(MAX_REPOSITORIES_PER_CALL, `at most ${MAX_REPOSITORIES_PER_CALL} repositories may be given at a time`));
+const names = v.pipe(
+	v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
+	v.maxLength(MAX_REPOSITORIES_PER_CALL, `at most ${MAX_REPOSITORIES_PER_CALL} repositories may be given at a time`),
+);
 
 export const enterpriseAppRoutes = [
 	route({
@@ -50,7 +57,10 @@ export const enterpriseAppRoutes = [
 			const { enterprise } = ctx.enterprise;
 			const orgs = ctx.app.stores.enterprises.organizations(enterprise.id);
 			const page = orgs.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map((org) => installableOrganization(ctx.app.urls, enterprise, org)), orgs.length);
+			return paged(
+				page.map((org) => installableOrganization(ctx.app.urls, enterprise, org)),
+				orgs.length,
+			);
 		},
 	}),
 	route({
@@ -63,7 +73,10 @@ export const enterpriseAppRoutes = [
 			const org = enterpriseOrg(ctx);
 			const repos = ctx.app.stores.repos.forOwner(org.id);
 			const page = repos.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map((repo) => accessibleRepository(repo, org)), repos.length);
+			return paged(
+				page.map((repo) => accessibleRepository(repo, org)),
+				repos.length,
+			);
 		},
 	}),
 	route({
@@ -76,7 +89,15 @@ export const enterpriseAppRoutes = [
 			const org = enterpriseOrg(ctx);
 			const { rows, total } = ctx.app.stores.apps.installationsOnPage(org.id, ctx.page.perPage, ctx.page.offset);
 			return paged(
-				rows.map((row) => enterpriseOrganizationInstallation(ctx.app.urls, ctx.enterprise.enterprise, org, row, ctx.app.stores.apps.byId(row.app_id)!)),
+				rows.map((row) =>
+					enterpriseOrganizationInstallation(
+						ctx.app.urls,
+						ctx.enterprise.enterprise,
+						org,
+						row,
+						ctx.app.stores.apps.byId(row.app_id)!,
+					),
+				),
 				total,
 			);
 		},
@@ -106,7 +127,12 @@ export const enterpriseAppRoutes = [
 		docs: `${DOCS}#uninstall-a-github-app-from-an-enterprise-owned-organization`,
 		handler(ctx) {
 			const org = enterpriseOrg(ctx);
-			uninstallFromOrganization(ctx.app, org, organizationInstallation(ctx.app, org, idParam(ctx.params.installation_id)), ctx.principal.actorId);
+			uninstallFromOrganization(
+				ctx.app,
+				org,
+				organizationInstallation(ctx.app, org, idParam(ctx.params.installation_id)),
+				ctx.principal.actorId,
+			);
 			return noContent();
 		},
 	}),
@@ -121,10 +147,16 @@ export const enterpriseAppRoutes = [
 			const installation = organizationInstallation(ctx.app, org, idParam(ctx.params.installation_id));
 			if (installation.repository_selection === 'all') {
 				const repos = ctx.app.stores.repos.forOwner(org.id);
-				return paged(repos.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage).map((repo) => accessibleRepository(repo, org)), repos.length);
+				return paged(
+					repos.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage).map((repo) => accessibleRepository(repo, org)),
+					repos.length,
+				);
 			}
 			const { rows, total } = ctx.app.stores.apps.selectedRepositories(installation.id, ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((repo) => accessibleRepository(repo, org)), total);
+			return paged(
+				rows.map((repo) => accessibleRepository(repo, org)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -157,7 +189,9 @@ export const enterpriseAppRoutes = [
 				const installation = organizationInstallation(ctx.app, org, idParam(ctx.params.installation_id));
 				changeRepositories(ctx.app, org, installation, action, ctx.body.repositories, ctx.principal.actorId, isoSeconds(ctx.now));
 				// The repositories the installation reaches now.
-				return ok(ctx.app.stores.apps.selectedRepositories(installation.id, 1000, 0).rows.map((repo) => accessibleRepository(repo, org)));
+				return ok(
+					ctx.app.stores.apps.selectedRepositories(installation.id, 1000, 0).rows.map((repo) => accessibleRepository(repo, org)),
+				);
 			},
 		}),
 	),

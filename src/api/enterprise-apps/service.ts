@@ -38,7 +38,13 @@ function reached(app: App, installation: InstallationRow): Set<number> | null {
 }
 
 /** Records installation_repositories events for a change of what the installation reaches. */
-function recordSelectionChange(app: App, org: AccountRow, installation: InstallationRow, before: Set<number> | null, actorId: number | null): void {
+function recordSelectionChange(
+	app: App,
+	org: AccountRow,
+	installation: InstallationRow,
+	before: Set<number> | null,
+	actorId: number | null,
+): void {
 	const after = reached(app, app.stores.apps.installation(installation.id)!);
 	const event = (action: 'added' | 'removed', ids: number[], selection: 'all' | 'selected') =>
 		record(app, {
@@ -49,9 +55,24 @@ function recordSelectionChange(app: App, org: AccountRow, installation: Installa
 			audit: { installation_id: installation.id, repository_selection: selection, repositories: ids },
 		});
 	if (after === null) {
-		if (before !== null) event('added', app.stores.repos.forOwner(org.id).map((r) => r.id).filter((id) => !before.has(id)), 'all');
+		if (before !== null)
+			event(
+				'added',
+				app.stores.repos
+					.forOwner(org.id)
+					.map((r) => r.id)
+					.filter((id) => !before.has(id)),
+				'all',
+			);
 	} else if (before === null) {
-		event('removed', app.stores.repos.forOwner(org.id).map((r) => r.id).filter((id) => !after.has(id)), 'selected');
+		event(
+			'removed',
+			app.stores.repos
+				.forOwner(org.id)
+				.map((r) => r.id)
+				.filter((id) => !after.has(id)),
+			'selected',
+		);
 	} else {
 		const added = [...after].filter((id) => !before.has(id));
 		const removed = [...before].filter((id) => !after.has(id));
@@ -106,9 +127,19 @@ export function installOnOrganization(
  */
 function checkSelection(app: App, org: AccountRow, selection: 'all' | 'selected' | 'none', names: string[] | undefined): RepositoryRow[] {
 	if (selection === 'selected') {
-		if (!names?.length) throw invalidField('Installation', 'repositories', "at least one repository is required when repository_selection is 'selected'", 'missing_field');
+		if (!names?.length)
+			throw invalidField(
+				'Installation',
+				'repositories',
+				"at least one repository is required when repository_selection is 'selected'",
+				'missing_field',
+			);
 	} else if (names?.length) {
-		throw invalidField('Installation', 'repositories', `repositories may only be given when repository_selection is 'selected', not '${selection}'`);
+		throw invalidField(
+			'Installation',
+			'repositories',
+			`repositories may only be given when repository_selection is 'selected', not '${selection}'`,
+		);
 	}
 	if ((names?.length ?? 0) > MAX_REPOSITORIES_PER_CALL) {
 		throw invalidField('Installation', 'repositories', `at most ${MAX_REPOSITORIES_PER_CALL} repositories may be given at a time`);
@@ -117,7 +148,13 @@ function checkSelection(app: App, org: AccountRow, selection: 'all' | 'selected'
 }
 
 /** Stores a selection: 'all'; 'selected' exactly `repos`; 'none' selected with nothing listed. */
-function applySelection(app: App, installation: InstallationRow, selection: 'all' | 'selected' | 'none', repos: RepositoryRow[], now: string): void {
+function applySelection(
+	app: App,
+	installation: InstallationRow,
+	selection: 'all' | 'selected' | 'none',
+	repos: RepositoryRow[],
+	now: string,
+): void {
 	const { apps } = app.stores;
 	if (selection === 'all') {
 		apps.setSelection(installation.id, 'all', now);
@@ -125,7 +162,10 @@ function applySelection(app: App, installation: InstallationRow, selection: 'all
 	}
 	apps.setSelection(installation.id, 'selected', now);
 	const keep = new Set(repos.map((repo) => repo.id));
-	apps.removeRepositories(installation.id, apps.selectedRepositoryIds(installation.id).filter((id) => !keep.has(id)));
+	apps.removeRepositories(
+		installation.id,
+		apps.selectedRepositoryIds(installation.id).filter((id) => !keep.has(id)),
+	);
 	apps.addRepositories(installation.id, [...keep]);
 }
 
@@ -144,7 +184,13 @@ export function uninstallFromOrganization(app: App, org: AccountRow, installatio
 	app.transaction(() => {
 		const target = app.stores.apps.byId(installation.app_id)!;
 		app.stores.apps.uninstall(installation.id);
-		record(app, { event: 'installation', action: 'deleted', actorId, org, audit: { installation_id: installation.id, app: target.slug } });
+		record(app, {
+			event: 'installation',
+			action: 'deleted',
+			actorId,
+			org,
+			audit: { installation_id: installation.id, app: target.slug },
+		});
 		app.authenticator.clear();
 	});
 }
@@ -189,10 +235,13 @@ export function changeRepositories(
 	now: string,
 ): void {
 	if (installation.repository_selection === 'all') {
-		throw unprocessable(`The installation has access to all repositories of ${org.login}; ${action === 'add' ? 'add' : 'remove'} repositories only on an installation with selected repositories.`);
+		throw unprocessable(
+			`The installation has access to all repositories of ${org.login}; ${action === 'add' ? 'add' : 'remove'} repositories only on an installation with selected repositories.`,
+		);
 	}
 	if (names.length === 0) throw invalidField('Installation', 'repositories', 'at least one repository is required', 'missing_field');
-	if (names.length > MAX_REPOSITORIES_PER_CALL) throw invalidField('Installation', 'repositories', `at most ${MAX_REPOSITORIES_PER_CALL} repositories may be given at a time`);
+	if (names.length > MAX_REPOSITORIES_PER_CALL)
+		throw invalidField('Installation', 'repositories', `at most ${MAX_REPOSITORIES_PER_CALL} repositories may be given at a time`);
 	const repos = repositoriesNamed(app, org, names);
 	app.transaction(() => {
 		const before = reached(app, installation);
@@ -200,7 +249,8 @@ export function changeRepositories(
 		if (action === 'add') app.stores.apps.addRepositories(installation.id, ids);
 		else {
 			const left = [...before!].filter((id) => !ids.includes(id));
-			if (left.length === 0) throw unprocessable('You cannot remove the last repository of an installation with selected repositories.');
+			if (left.length === 0)
+				throw unprocessable('You cannot remove the last repository of an installation with selected repositories.');
 			app.stores.apps.removeRepositories(installation.id, ids);
 		}
 		app.stores.apps.touch(installation.id, now);

@@ -90,15 +90,27 @@ export function importExternalGroups(app: App, org: AccountRow, groups: Imported
 	return app.transaction(() => {
 		const { externalGroups } = app.stores;
 		const seen = new Set<number>();
-		const out: Array<{ group_id: number; group_name: string; created: boolean; members: number; teams: Array<{ team: string; added: string[]; removed: string[] }> }> = [];
+		const out: Array<{
+			group_id: number;
+			group_name: string;
+			created: boolean;
+			members: number;
+			teams: Array<{ team: string; added: string[]; removed: string[] }>;
+		}> = [];
 		for (const input of groups) {
-			let group = input.group_id !== undefined ? externalGroups.byId(input.group_id) : externalGroups.byName(org.id, input.group_name);
+			let group =
+				input.group_id !== undefined ? externalGroups.byId(input.group_id) : externalGroups.byName(org.id, input.group_name);
 			if (input.group_id !== undefined && group?.org_id !== org.id) {
 				throw invalidField('ExternalGroup', 'group_id', `${org.login} has no external group ${input.group_id}`);
 			}
 			const named = externalGroups.byName(org.id, input.group_name);
 			if (named && group && named.id !== group.id) {
-				throw invalidField('ExternalGroup', 'group_name', `another group of ${org.login} is named "${input.group_name}"`, 'already_exists');
+				throw invalidField(
+					'ExternalGroup',
+					'group_name',
+					`another group of ${org.login} is named "${input.group_name}"`,
+					'already_exists',
+				);
 			}
 			const logins = input.members.map((m) => m.member_login.toLowerCase());
 			if (new Set(logins).size !== logins.length) throw unprocessable(`The group "${input.group_name}" lists a member twice.`);
@@ -109,9 +121,14 @@ export function importExternalGroups(app: App, org: AccountRow, groups: Imported
 			if (group.name !== input.group_name) externalGroups.rename(group.id, input.group_name, now);
 			else externalGroups.touch(group.id, now);
 			const keep = new Set(logins);
-			for (const member of externalGroups.members(group.id)) if (!keep.has(member.login.toLowerCase())) externalGroups.removeMember(member.id);
+			for (const member of externalGroups.members(group.id))
+				if (!keep.has(member.login.toLowerCase())) externalGroups.removeMember(member.id);
 			for (const m of input.members) {
-				externalGroups.upsertMember(group.id, { login: m.member_login, name: m.member_name ?? null, email: m.member_email ?? null });
+				externalGroups.upsertMember(group.id, {
+					login: m.member_login,
+					name: m.member_name ?? null,
+					email: m.member_email ?? null,
+				});
 			}
 			group = externalGroups.byId(group.id)!;
 			groupEvent(app, created ? 'provisioned' : 'updated', org, group, null, null);

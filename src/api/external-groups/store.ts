@@ -30,7 +30,9 @@ export function createExternalGroupStore(db: DB) {
 		SELECT * FROM external_groups WHERE org_id = @orgId AND (@filter IS NULL OR instr(lower(name), lower(@filter)) > 0)
 		ORDER BY id LIMIT @limit OFFSET @offset`);
 	const count = db
-		.prepare('SELECT count(*) FROM external_groups WHERE org_id = @orgId AND (@filter IS NULL OR instr(lower(name), lower(@filter)) > 0)')
+		.prepare(
+			'SELECT count(*) FROM external_groups WHERE org_id = @orgId AND (@filter IS NULL OR instr(lower(name), lower(@filter)) > 0)',
+		)
 		.pluck();
 	const insert = db.prepare('INSERT INTO external_groups (org_id, name, updated_at) VALUES (?, ?, ?)');
 	const rename = db.prepare('UPDATE external_groups SET name = ?, updated_at = ? WHERE id = ?');

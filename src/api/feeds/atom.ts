@@ -99,7 +99,11 @@ function describe(urls: Urls, row: EventRow, actor: string): Description {
 		case 'CreateEvent': {
 			const kind = str(payload.ref_type);
 			if (kind === 'repository') {
-				return { title: `${actor} created a repository ${repo}`, link: repoUrl, html: `<p>${xml(clip(str(payload.description) || repo))}</p>` };
+				return {
+					title: `${actor} created a repository ${repo}`,
+					link: repoUrl,
+					html: `<p>${xml(clip(str(payload.description) || repo))}</p>`,
+				};
 			}
 			const ref = str(payload.ref);
 			return {
@@ -202,7 +206,11 @@ function document(urls: Urls, head: AtomHead, entries: string[]): string {
  */
 export function eventsAtom(urls: Urls, head: AtomHead, rows: readonly EventRow[], accounts: Map<number, AccountRow>): string {
 	const authority = tagAuthority(urls);
-	return document(urls, head, rows.map((row) => eventEntry(urls, authority, row, accounts)));
+	return document(
+		urls,
+		head,
+		rows.map((row) => eventEntry(urls, authority, row, accounts)),
+	);
 }
 
 /**
@@ -216,7 +224,9 @@ export function advisoriesAtom(urls: Urls, head: AtomHead, rows: readonly Adviso
 		const severity = row.severity === 'unknown' ? 'Unknown' : row.severity[0].toUpperCase() + row.severity.slice(1);
 		const affected = packages.get(row.id) ?? [];
 		const title =
-			`[${row.ghsa_id}] ${severity} severity vulnerability` + (affected.length ? ` that affects ${affected.join(', ')}` : '') + (row.withdrawn_at ? ' (withdrawn)' : '');
+			`[${row.ghsa_id}] ${severity} severity vulnerability` +
+			(affected.length ? ` that affects ${affected.join(', ')}` : '') +
+			(row.withdrawn_at ? ' (withdrawn)' : '');
 		const html = `<p>${xml(clip(row.summary))}</p>` + (row.description ? `<p>${xml(clip(row.description, 1000))}</p>` : '');
 		return (
 			'<entry>' +

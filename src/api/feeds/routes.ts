@@ -21,7 +21,10 @@ const FEED = { method: 'GET' as const, access: 'public' as const, pagination: tr
 
 /** A feed route: its filter decides both its version (the ETag) and its pages. */
 function feedRoute(
-	declaration: Omit<RouteDeclaration, 'handler' | 'version' | 'method' | 'access'> & { access?: RouteDeclaration['access']; filter(ctx: Context): FeedFilter },
+	declaration: Omit<RouteDeclaration, 'handler' | 'version' | 'method' | 'access'> & {
+		access?: RouteDeclaration['access'];
+		filter(ctx: Context): FeedFilter;
+	},
 ): RouteDeclaration {
 	const { filter, ...rest } = declaration;
 	// The version (before the handler, for the ETag) and the page share one filter and one version.

@@ -37,14 +37,18 @@ export function readableOf(ctx: FeedViewer, repoIds: readonly number[]): number[
 	const { stores } = ctx.app;
 	const repos = repoIds.map((id) => stores.repos.byId(id)).filter((repo) => repo !== undefined);
 	const owners = stores.accounts.mapByIds(repos.map((repo) => repo.owner_id));
-	const permissions = repositoryPermissions(ctx, repos.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })));
+	const permissions = repositoryPermissions(
+		ctx,
+		repos.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })),
+	);
 	return repos.filter((repo) => permissions.get(repo.id)).map((repo) => repo.id);
 }
 
 /** The feed's private events repositories the caller reads, for an actor's or organization's timeline. */
 export function readableEvents(ctx: FeedViewer, scope: { actorId: number } | { orgId: number }): number[] {
 	const { events } = ctx.app.stores;
-	const candidates = 'actorId' in scope ? events.privateReposOfActor(scope.actorId, since(ctx)) : events.privateReposOfOrg(scope.orgId, since(ctx));
+	const candidates =
+		'actorId' in scope ? events.privateReposOfActor(scope.actorId, since(ctx)) : events.privateReposOfOrg(scope.orgId, since(ctx));
 	return readableOf(ctx, candidates);
 }
 

@@ -55,7 +55,12 @@ export function feedToken(app: App, userId: number, tokenId: number): string {
 
 /** Whether the principal may be given the user's private feed URLs: a classic or OAuth token with `repo`. */
 function readsPrivateFeeds(principal: Principal): boolean {
-	return (principal.kind === 'classic' || principal.kind === 'oauth') && principal.tokenId !== null && principal.user !== null && principal.scopes.has('repo');
+	return (
+		(principal.kind === 'classic' || principal.kind === 'oauth') &&
+		principal.tokenId !== null &&
+		principal.user !== null &&
+		principal.scopes.has('repo')
+	);
 }
 
 const link = (href: string) => ({ href, type: ATOM });
@@ -154,10 +159,24 @@ function resolve(app: App, path: string, token: string | null, now: number): Web
 	const self = (p: string) => app.urls.html(p);
 	const publicViewer: FeedViewer = { app, principal: anonymous('feed'), publicView: true, now };
 	if (path === '/timeline' || path === '/timeline.atom') {
-		return { key: 'timeline', head: { path: '/timeline', self: self('/timeline.atom'), title: 'Gitstead public timeline' }, filter: feed(publicViewer, { publicOnly: true }), private: false };
+		return {
+			key: 'timeline',
+			head: { path: '/timeline', self: self('/timeline.atom'), title: 'Gitstead public timeline' },
+			filter: feed(publicViewer, { publicOnly: true }),
+			private: false,
+		};
 	}
 	if (path === '/security-advisories' || path === '/security-advisories.atom') {
-		return { key: 'advisories', head: { path: '/security-advisories', self: self('/security-advisories.atom'), title: 'Gitstead security advisory feed', author: 'Gitstead' }, private: false };
+		return {
+			key: 'advisories',
+			head: {
+				path: '/security-advisories',
+				self: self('/security-advisories.atom'),
+				title: 'Gitstead security advisory feed',
+				author: 'Gitstead',
+			},
+			private: false,
+		};
 	}
 	const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
 	let match: RegExpExecArray | null;
@@ -169,7 +188,12 @@ function resolve(app: App, path: string, token: string | null, now: number): Web
 		if (!viewer) return null;
 		const filter = feed(viewer, { publicOnly: false, orgId: org.id, readableRepoIds: readableEvents(viewer, { orgId: org.id }) });
 		const path = `/organizations/${org.login}/${user.login}.private.atom`;
-		return { key: `org:${org.id}:${user.id}`, head: { path, self: self(path + query), title: `${org.login} dashboard for ${user.login}` }, filter, private: true };
+		return {
+			key: `org:${org.id}:${user.id}`,
+			head: { path, self: self(path + query), title: `${org.login} dashboard for ${user.login}` },
+			filter,
+			private: true,
+		};
 	}
 	if ((match = PRIVATE_ACTOR.exec(path))) {
 		const user = app.stores.accounts.user(match[1]);
@@ -177,20 +201,35 @@ function resolve(app: App, path: string, token: string | null, now: number): Web
 		if (!user || !viewer) return null;
 		const filter = feed(viewer, { publicOnly: false, actorId: user.id, readableRepoIds: readableEvents(viewer, { actorId: user.id }) });
 		const path = `/${user.login}.private.actor.atom`;
-		return { key: `actor:${user.id}`, head: { path, self: self(path + query), title: `${user.login}’s activity` }, filter, private: true };
+		return {
+			key: `actor:${user.id}`,
+			head: { path, self: self(path + query), title: `${user.login}’s activity` },
+			filter,
+			private: true,
+		};
 	}
 	if ((match = PRIVATE.exec(path))) {
 		const user = app.stores.accounts.user(match[1]);
 		const viewer = user && privateViewer(app, user, token, now);
 		if (!user || !viewer) return null;
 		const path = `/${user.login}.private.atom`;
-		return { key: `received:${user.id}`, head: { path, self: self(path + query), title: `Private feed for ${user.login}` }, filter: receivedFeed(viewer, user.id, true), private: true };
+		return {
+			key: `received:${user.id}`,
+			head: { path, self: self(path + query), title: `Private feed for ${user.login}` },
+			filter: receivedFeed(viewer, user.id, true),
+			private: true,
+		};
 	}
 	if ((match = PUBLIC.exec(path))) {
 		const user = app.stores.accounts.user(match[1]);
 		if (!user) return null;
 		const path = `/${user.login}`;
-		return { key: `public:${user.id}`, head: { path, self: self(`${path}.atom`), title: `${user.login}’s public activity` }, filter: feed(publicViewer, { publicOnly: true, actorId: user.id }), private: false };
+		return {
+			key: `public:${user.id}`,
+			head: { path, self: self(`${path}.atom`), title: `${user.login}’s public activity` },
+			filter: feed(publicViewer, { publicOnly: true, actorId: user.id }),
+			private: false,
+		};
 	}
 	return null;
 }
@@ -224,7 +263,11 @@ function matches(header: string | undefined, etag: string): boolean {
  * @param request.path the path without its query; @param request.token the `token` query parameter
  * @param now epoch milliseconds
  */
-export function serveAtom(app: App, request: { method: string; path: string; token: string | null; ifNoneMatch?: string }, now: number): AtomAnswer | null {
+export function serveAtom(
+	app: App,
+	request: { method: string; path: string; token: string | null; ifNoneMatch?: string },
+	now: number,
+): AtomAnswer | null {
 	const found = resolve(app, request.path, request.token, now);
 	if (!found) return null;
 	const headers: Record<string, string> = {

@@ -56,7 +56,14 @@ function fileChanges(before: string, after: string): { additions: number; deleti
  * empty). `now` is an ISO timestamp; the version is a SHA-1 of the gist, the previous version, the
  * time and the files, so it is unique in the gist's history.
  */
-export function recordRevision(app: App, gist: GistRow, userId: number, before: readonly GistFileRow[], after: readonly GistFileRow[], now: string): void {
+export function recordRevision(
+	app: App,
+	gist: GistRow,
+	userId: number,
+	before: readonly GistFileRow[],
+	after: readonly GistFileRow[],
+	now: string,
+): void {
 	const old = new Map(before.map((file) => [file.filename, file.content]));
 	const next = new Map(after.map((file) => [file.filename, file.content]));
 	let additions = 0;

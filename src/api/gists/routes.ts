@@ -30,7 +30,12 @@ const READ = { access: 'public' as const, permissions: [] };
 const OWN = { access: 'authenticated' as const, permissions: [], tokens: WRITE.tokens };
 
 const MAX_FILES = 300;
-const filename = v.pipe(v.string(), v.minLength(1), v.maxLength(255), v.check((name) => !name.includes('/'), 'file names cannot contain "/"'));
+const filename = v.pipe(
+	v.string(),
+	v.minLength(1),
+	v.maxLength(255),
+	v.check((name) => !name.includes('/'), 'file names cannot contain "/"'),
+);
 const createBody = v.object({
 	description: v.optional(v.nullable(v.string())),
 	public: v.optional(v.union([v.boolean(), v.picklist(['true', 'false'])])),
@@ -41,7 +46,12 @@ const updateBody = v.object({
 	files: v.optional(
 		v.record(
 			v.string(),
-			v.nullable(v.object({ content: v.optional(v.pipe(v.string(), v.minLength(1, "contents can't be blank"))), filename: v.optional(filename) })),
+			v.nullable(
+				v.object({
+					content: v.optional(v.pipe(v.string(), v.minLength(1, "contents can't be blank"))),
+					filename: v.optional(filename),
+				}),
+			),
 		),
 	),
 });
@@ -59,9 +69,7 @@ function render(ctx: Context, rows: GistRow[], withContent: boolean) {
 	}
 	const counts = stores.gists.commentCounts(ids);
 	const owners = stores.accounts.mapByIds(rows.map((row) => row.owner_id));
-	return rows.map((row) =>
-		gist(urls, row, owners.get(row.owner_id)!, files.get(row.id) ?? [], counts.get(row.id) ?? 0, withContent),
-	);
+	return rows.map((row) => gist(urls, row, owners.get(row.owner_id)!, files.get(row.id) ?? [], counts.get(row.id) ?? 0, withContent));
 }
 
 /** Revisions and forks a single gist shows at most (its `history` and `forks` fields). */
@@ -78,13 +86,18 @@ function detail(ctx: Context, row: GistRow, files?: GistFileRow[]) {
 	const shown = files ? gist(urls, row, stores.accounts.byId(row.owner_id)!, files, base.comments, true) : base;
 	const history = stores.gists.revisions(row.id, DETAIL_LIMIT, 0).rows;
 	const forks = stores.gists.forks(row.id, DETAIL_LIMIT, 0).rows;
-	const accounts = stores.accounts.mapByIds([...history.flatMap((r) => (r.user_id === null ? [] : [r.user_id])), ...forks.map((f) => f.owner_id)]);
+	const accounts = stores.accounts.mapByIds([
+		...history.flatMap((r) => (r.user_id === null ? [] : [r.user_id])),
+		...forks.map((f) => f.owner_id),
+	]);
 	const source = row.fork_of_id === null ? undefined : stores.gists.byId(row.fork_of_id);
 	return {
 		...shown,
 		...(source && source.blocked_at === null ? { fork_of: render(ctx, [source], false)[0] } : {}),
 		forks: forks.map((fork) => gistForkEntry(urls, fork, accounts.get(fork.owner_id)!, stores.accounts.counts(fork.owner_id))),
-		history: history.map((revision) => gistRevision(urls, row, revision, revision.user_id === null ? undefined : accounts.get(revision.user_id))),
+		history: history.map((revision) =>
+			gistRevision(urls, row, revision, revision.user_id === null ? undefined : accounts.get(revision.user_id)),
+		),
 	};
 }
 
@@ -210,7 +223,8 @@ export const gistRoutes = [
 			for (const [name, change] of Object.entries(ctx.body.files ?? {})) {
 				const current = existing.get(name);
 				if (change === null) {
-					if (!stores.gists.removeFile(row.id, name)) throw invalidField('Gist', `files.${name}`, `there is no file named "${name}"`);
+					if (!stores.gists.removeFile(row.id, name))
+						throw invalidField('Gist', `files.${name}`, `there is no file named "${name}"`);
 					continue;
 				}
 				const content = change.content ?? current?.content;
@@ -316,13 +330,25 @@ export const gistRoutes = [
 			const userId = ctx.principal.user!.id;
 			const { gists } = ctx.app.stores;
 			if (source.owner_id === userId) {
-				throw validationFailed([{ resource: 'Gist', field: 'forks', code: 'unprocessable', message: 'You cannot fork your own gist.' }]);
+				throw validationFailed([
+					{ resource: 'Gist', field: 'forks', code: 'unprocessable', message: 'You cannot fork your own gist.' },
+				]);
 			}
 			if (gists.forkBy(source.id, userId)) {
-				throw validationFailed([{ resource: 'Gist', field: 'forks', code: 'already_exists', message: 'You have already forked this gist.' }]);
+				throw validationFailed([
+					{ resource: 'Gist', field: 'forks', code: 'already_exists', message: 'You have already forked this gist.' },
+				]);
 			}
 			const now = isoSeconds(ctx.now);
-			const row = gists.insert({ gist_id: randomBytes(16).toString('hex'), owner_id: userId, description: source.description, public: source.public === 1 }, now);
+			const row = gists.insert(
+				{
+					gist_id: randomBytes(16).toString('hex'),
+					owner_id: userId,
+					description: source.description,
+					public: source.public === 1,
+				},
+				now,
+			);
 			gists.setForkOf(row.id, source.id);
 			for (const file of gists.files([source.id])) gists.putFile(row.id, file.filename, file.content);
 			// The fork keeps the source's history.
@@ -341,7 +367,10 @@ export const gistRoutes = [
 		handler(ctx) {
 			const { rows, total } = ctx.app.stores.gists.revisions(ctx.gist.id, ctx.page.perPage, ctx.page.offset);
 			const users = ctx.app.stores.accounts.mapByIds(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])));
-			return paged(rows.map((r) => gistRevision(ctx.app.urls, ctx.gist, r, r.user_id === null ? undefined : users.get(r.user_id))), total);
+			return paged(
+				rows.map((r) => gistRevision(ctx.app.urls, ctx.gist, r, r.user_id === null ? undefined : users.get(r.user_id))),
+				total,
+			);
 		},
 	}),
 	route({
@@ -353,7 +382,8 @@ export const gistRoutes = [
 		errorResource: 'Gist',
 		handler(ctx) {
 			const sha = ctx.params.sha;
-			if (!/^[0-9a-f]{40}$/i.test(sha)) throw invalidField('Gist', 'sha', `"${sha.slice(0, 64)}" is not a revision: 40 hexadecimal characters`);
+			if (!/^[0-9a-f]{40}$/i.test(sha))
+				throw invalidField('Gist', 'sha', `"${sha.slice(0, 64)}" is not a revision: 40 hexadecimal characters`);
 			const revision = ctx.app.stores.gists.revision(ctx.gist.id, sha.toLowerCase());
 			if (!revision) throw notFound();
 			return ok(detail(ctx, ctx.gist, revisionFiles(ctx.gist, revision.files)));
@@ -370,7 +400,10 @@ export const gistRoutes = [
 			const row = ctx.gist;
 			const { rows, total } = ctx.app.stores.gists.comments(row.id, ctx.page.perPage, ctx.page.offset);
 			const authors = ctx.app.stores.accounts.mapByIds(rows.map((c) => c.user_id));
-			return paged(rows.map((c) => gistComment(ctx.app.urls, row, c, authors.get(c.user_id)!, ctx.media)), total);
+			return paged(
+				rows.map((c) => gistComment(ctx.app.urls, row, c, authors.get(c.user_id)!, ctx.media)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -425,7 +458,8 @@ export const gistRoutes = [
 		handler(ctx) {
 			const { gist: row, comment } = loadComment(ctx);
 			const self = ctx.principal.user!.id;
-			if (comment.user_id !== self && row.owner_id !== self) throw forbidden('Only the author of a comment or the owner of the gist can delete it.');
+			if (comment.user_id !== self && row.owner_id !== self)
+				throw forbidden('Only the author of a comment or the owner of the gist can delete it.');
 			ctx.app.stores.gists.removeComment(comment.id);
 			return noContent();
 		},

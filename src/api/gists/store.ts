@@ -82,7 +82,9 @@ export function createGistStore(db: DB) {
 		SELECT count(*) FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
 			AND (@since IS NULL OR updated_at >= @since) AND blocked_at IS NULL`)
 		.pluck();
-	const commentCounts = db.prepare('SELECT gist_id, count(*) AS n FROM gist_comments WHERE gist_id IN (SELECT value FROM json_each(?)) GROUP BY gist_id');
+	const commentCounts = db.prepare(
+		'SELECT gist_id, count(*) AS n FROM gist_comments WHERE gist_id IN (SELECT value FROM json_each(?)) GROUP BY gist_id',
+	);
 	const comments = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? ORDER BY id LIMIT ? OFFSET ?');
 	const commentTotal = db.prepare('SELECT count(*) FROM gist_comments WHERE gist_id = ?').pluck();
 	const comment = db.prepare('SELECT * FROM gist_comments WHERE gist_id = ? AND id = ?');
@@ -150,7 +152,10 @@ export function createGistStore(db: DB) {
 		/** Adds a comment with its body rendered. @param now ISO timestamp */
 		insertComment(gistId: number, userId: number, body: string, now: string): GistCommentRow {
 			const { html, text } = renderBody(body);
-			return comment.get(gistId, Number(insertComment.run(gistId, userId, body, html, text, now, now).lastInsertRowid)) as GistCommentRow;
+			return comment.get(
+				gistId,
+				Number(insertComment.run(gistId, userId, body, html, text, now, now).lastInsertRowid),
+			) as GistCommentRow;
 		},
 		/** Replaces a comment's body and its rendering. @param now ISO timestamp */
 		updateComment(row: GistCommentRow, body: string, now: string): GistCommentRow {

@@ -45,7 +45,13 @@ function entries(app: App, repoId: number, sha: string | null): Entries {
  * Subtrees with equal ids are not opened, so the cost follows the size of the change.
  * @returns the changes and whether the list is complete (false past `limit` changes)
  */
-export function diffTrees(app: App, repoId: number, oldTree: string | null, newTree: string | null, limit = Infinity): { changes: TreeChange[]; complete: boolean } {
+export function diffTrees(
+	app: App,
+	repoId: number,
+	oldTree: string | null,
+	newTree: string | null,
+	limit = Infinity,
+): { changes: TreeChange[]; complete: boolean } {
 	const changes: TreeChange[] = [];
 	// A stack of directories to compare; paths come out in order because each level is sorted and
 	// directories are expanded in place.
@@ -223,12 +229,15 @@ export function diffStat(app: App, repoId: number, changes: TreeChange[]): strin
 	});
 	const maxLen = Math.max(0, ...rows.map((r) => r.name.length));
 	const maxChange = Math.max(0, ...rows.filter((r) => !r.binary).map((r) => r.patch.additions + r.patch.deletions));
-	const binWidth = rows.some((r) => r.binary) ? Math.max(...rows.filter((r) => r.binary).map((r) => `Bin ${r.oldSize} -> ${r.newSize} bytes`.length)) : 0;
+	const binWidth = rows.some((r) => r.binary)
+		? Math.max(...rows.filter((r) => r.binary).map((r) => `Bin ${r.oldSize} -> ${r.newSize} bytes`.length))
+		: 0;
 	const numberWidth = Math.max(binWidth ? 3 : 0, String(maxChange).length);
 	let graphWidth = maxChange + 4 > binWidth ? maxChange : binWidth - 4;
 	let nameWidth = maxLen;
 	if (nameWidth + numberWidth + 6 + graphWidth > width) {
-		if (graphWidth > Math.floor((width * 3) / 8) - numberWidth - 6) graphWidth = Math.max(6, Math.floor((width * 3) / 8) - numberWidth - 6);
+		if (graphWidth > Math.floor((width * 3) / 8) - numberWidth - 6)
+			graphWidth = Math.max(6, Math.floor((width * 3) / 8) - numberWidth - 6);
 		if (nameWidth > width - numberWidth - 6 - graphWidth) nameWidth = width - numberWidth - 6 - graphWidth;
 		else graphWidth = width - numberWidth - 6 - nameWidth;
 	}
@@ -259,7 +268,8 @@ export function diffStat(app: App, repoId: number, changes: TreeChange[]): strin
 		if (change.status === 'added') out += ` create mode ${change.newMode} ${change.path}\n`;
 		else if (change.status === 'removed') out += ` delete mode ${change.oldMode} ${change.path}\n`;
 		else if (change.status === 'renamed') out += ` rename ${name} (100%)\n`;
-		if (change.status !== 'added' && change.status !== 'removed' && change.oldMode !== change.newMode) out += ` mode change ${change.oldMode} => ${change.newMode} ${change.path}\n`;
+		if (change.status !== 'added' && change.status !== 'removed' && change.oldMode !== change.newMode)
+			out += ` mode change ${change.oldMode} => ${change.newMode} ${change.path}\n`;
 	}
 	return out;
 }

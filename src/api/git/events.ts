@@ -71,7 +71,14 @@ function forcedMove(app: App, repoId: number, before: string | null, after: stri
  * sender. Also what a repository hook's test delivery sends (POST …/hooks/{hook_id}/tests).
  * @param before the ref's commit before (null: the ref is new); @param after after (null: deleted)
  */
-export function pushPayload(app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, actorId: number | null): Record<string, unknown> {
+export function pushPayload(
+	app: App,
+	repo: RepositoryRow,
+	ref: string,
+	before: string | null,
+	after: string | null,
+	actorId: number | null,
+): Record<string, unknown> {
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
 	const { shas } = after ? pushedCommits(app, repo.id, before, after) : { shas: [] };
 	return pushPayloadOf(app, repo, owner, ref, before, after, commitSummaries(app, repo, owner, shas), actorId);
@@ -109,7 +116,14 @@ function pushPayloadOf(
  * when commits arrived on an existing ref.
  * @param before the ref's commit before (null: the ref is new); @param after after (null: deleted)
  */
-export function recordPush(app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, actorId: number | null): void {
+export function recordPush(
+	app: App,
+	repo: RepositoryRow,
+	ref: string,
+	before: string | null,
+	after: string | null,
+	actorId: number | null,
+): void {
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
 	const { shas } = after ? pushedCommits(app, repo.id, before, after) : { shas: [] };
 	const commits = commitSummaries(app, repo, owner, shas);
@@ -151,7 +165,13 @@ export function recordCreateRef(app: App, repo: RepositoryRow, ref: string, sha:
 			repo,
 			feed: {
 				type: 'CreateEvent',
-				payload: { ref: short, ref_type: kind, master_branch: repo.default_branch, description: repo.description, pusher_type: 'user' },
+				payload: {
+					ref: short,
+					ref_type: kind,
+					master_branch: repo.default_branch,
+					description: repo.description,
+					pusher_type: 'user',
+				},
 			},
 			webhook: () => ({
 				ref: short,

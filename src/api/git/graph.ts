@@ -101,7 +101,12 @@ function before(a: WalkedCommit, b: WalkedCommit): boolean {
  * How two commits relate (GitHub's compare status): commits of `head` not in `base` (ahead_by),
  * of `base` not in `head` (behind_by).
  */
-export function aheadBehind(app: App, repoId: number, base: string, head: string): { ahead: number; behind: number; status: 'identical' | 'ahead' | 'behind' | 'diverged' } {
+export function aheadBehind(
+	app: App,
+	repoId: number,
+	base: string,
+	head: string,
+): { ahead: number; behind: number; status: 'identical' | 'ahead' | 'behind' | 'diverged' } {
 	if (base === head) return { ahead: 0, behind: 0, status: 'identical' };
 	const ofBase = reachable(app, repoId, base);
 	const ofHead = reachable(app, repoId, head);

@@ -21,7 +21,17 @@
  * xdiff: Myers' diff, git's hunk sliding, git's rule for touching changes.
  */
 import type { App } from '../../app';
-import { encodeCommit, encodeTree, hashObject, parseCommit, parseTree, type CommitData, type Ident, type TreeEntry, type TreeMode } from './objects';
+import {
+	encodeCommit,
+	encodeTree,
+	hashObject,
+	parseCommit,
+	parseTree,
+	type CommitData,
+	type Ident,
+	type TreeEntry,
+	type TreeMode,
+} from './objects';
 import { merge3 } from './diff3';
 import { mergeBase, mergeBases } from './service';
 import { storeObject } from './writes';
@@ -107,7 +117,8 @@ interface MergeState {
 
 type Kind = 'file' | 'symlink' | 'submodule';
 const kind = (mode: TreeMode): Kind => (mode === '120000' ? 'symlink' : mode === '160000' ? 'submodule' : 'file');
-const sameFile = (a: FileSide | null, b: FileSide | null): boolean => (a === null ? b === null : b !== null && a.mode === b.mode && a.sha === b.sha);
+const sameFile = (a: FileSide | null, b: FileSide | null): boolean =>
+	a === null ? b === null : b !== null && a.mode === b.mode && a.sha === b.sha;
 
 function readEntries(state: MergeState, sha: string | null): Map<string, TreeEntry> {
 	const map = new Map<string, TreeEntry>();
@@ -157,7 +168,8 @@ function mergeBlob(state: MergeState, path: string, base: FileSide | null, ours:
 		return null;
 	}
 	state.bytes += sizes[0] + sizes[1] + sizes[2];
-	if (state.bytes > state.limits.bytes) throw new MergeTooLargeError(`merge: more than ${state.limits.bytes} bytes of files changed on both sides`);
+	if (state.bytes > state.limits.bytes)
+		throw new MergeTooLargeError(`merge: more than ${state.limits.bytes} bytes of files changed on both sides`);
 	const [b, o, t] = [base, ours, theirs].map((side) => blobContent(state, side.sha));
 	if (isBinaryContent(b) || isBinaryContent(o) || isBinaryContent(t)) {
 		state.conflicts.push({ path, reason: 'binary' });
@@ -180,7 +192,13 @@ function stage(state: MergeState, type: 'blob' | 'tree', content: Buffer): strin
 }
 
 /** The merge of one path's file part (null: no file there). */
-function mergeFile(state: MergeState, path: string, base: FileSide | null, ours: FileSide | null, theirs: FileSide | null): FileSide | null {
+function mergeFile(
+	state: MergeState,
+	path: string,
+	base: FileSide | null,
+	ours: FileSide | null,
+	theirs: FileSide | null,
+): FileSide | null {
 	if (sameFile(ours, theirs)) return ours;
 	if (sameFile(base, ours)) return theirs;
 	if (sameFile(base, theirs)) return ours;
@@ -215,7 +233,8 @@ function mergeFile(state: MergeState, path: string, base: FileSide | null, ours:
 }
 
 const treePart = (entry: TreeEntry | undefined): string | null => (entry?.mode === '040000' ? entry.sha : null);
-const filePart = (entry: TreeEntry | undefined): FileSide | null => (entry && entry.mode !== '040000' ? { mode: entry.mode, sha: entry.sha } : null);
+const filePart = (entry: TreeEntry | undefined): FileSide | null =>
+	entry && entry.mode !== '040000' ? { mode: entry.mode, sha: entry.sha } : null;
 
 /**
  * Merges three directories (null: absent); conflicts are collected in `state`.
@@ -230,7 +249,8 @@ function mergeDir(state: MergeState, prefix: string, base: string | null, ours: 
 	const t = readEntries(state, theirs);
 	const names = [...new Set([...b.keys(), ...o.keys(), ...t.keys()])].sort();
 	state.entries += names.length;
-	if (state.entries > state.limits.entries) throw new MergeTooLargeError(`merge: more than ${state.limits.entries} tree entries to compare`);
+	if (state.entries > state.limits.entries)
+		throw new MergeTooLargeError(`merge: more than ${state.limits.entries} tree entries to compare`);
 	const result: TreeEntry[] = [];
 	for (const name of names) {
 		const path = prefix + name;
@@ -358,7 +378,14 @@ export function mergeCommit(app: App, repoId: number, input: MergeInput, now: st
 	const merged = mergeHeads(app, repoId, input.base, input.head, now);
 	if ('conflicts' in merged) return merged;
 	const parents = [input.base, input.head];
-	return { sha: writeCommit(app, repoId, { tree: merged.tree, parents, author: input.author, committer: input.committer, message: input.message }, now) };
+	return {
+		sha: writeCommit(
+			app,
+			repoId,
+			{ tree: merged.tree, parents, author: input.author, committer: input.committer, message: input.message },
+			now,
+		),
+	};
 }
 
 /**
@@ -371,7 +398,14 @@ export function mergeCommit(app: App, repoId: number, input: MergeInput, now: st
 export function squashCommit(app: App, repoId: number, input: MergeInput, now: string): CommitMergeResult {
 	const merged = mergeHeads(app, repoId, input.base, input.head, now);
 	if ('conflicts' in merged) return merged;
-	return { sha: writeCommit(app, repoId, { tree: merged.tree, parents: [input.base], author: input.author, committer: input.committer, message: input.message }, now) };
+	return {
+		sha: writeCommit(
+			app,
+			repoId,
+			{ tree: merged.tree, parents: [input.base], author: input.author, committer: input.committer, message: input.message },
+			now,
+		),
+	};
 }
 
 /** What a rebase replays. */
@@ -426,7 +460,12 @@ export function rebaseCommits(app: App, repoId: number, input: RebaseInput, now:
 		const merged = mergeTrees(app, repoId, parentTree, currentTree, commit.tree, now);
 		if ('conflicts' in merged) return { conflicts: merged.conflicts.map((conflict) => ({ ...conflict, commit: sha })) };
 		if (merged.tree === currentTree && parentTree !== commit.tree) continue;
-		current = writeCommit(app, repoId, { tree: merged.tree, parents: [current], author: commit.author, committer: input.committer, message: commit.message }, now);
+		current = writeCommit(
+			app,
+			repoId,
+			{ tree: merged.tree, parents: [current], author: commit.author, committer: input.committer, message: commit.message },
+			now,
+		);
 		currentTree = merged.tree;
 	}
 	return { sha: current };

@@ -53,7 +53,14 @@ export function parseIsoDate(text: string): { seconds: number; tz: string } | nu
 	const [, y, mo, d, h, mi, s = '00', zone = 'Z'] = match;
 	const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
 	const check = new Date(utc);
-	if (Number.isNaN(utc) || check.getUTCDate() !== Number(d) || check.getUTCMonth() !== Number(mo) - 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+	if (
+		Number.isNaN(utc) ||
+		check.getUTCDate() !== Number(d) ||
+		check.getUTCMonth() !== Number(mo) - 1 ||
+		Number(h) > 23 ||
+		Number(mi) > 59 ||
+		Number(s) > 59
+	) {
 		return null;
 	}
 	let tz = '+0000';
@@ -113,7 +120,12 @@ export function encodeTree(entries: readonly TreeEntry[]): Buffer {
 		.sort(compareEntries);
 	const parts: Buffer[] = [];
 	for (const { entry, name } of sorted) {
-		parts.push(Buffer.from(`${entry.mode === '040000' ? '40000' : entry.mode} `, 'ascii'), name, Buffer.from([0]), Buffer.from(entry.sha, 'hex'));
+		parts.push(
+			Buffer.from(`${entry.mode === '040000' ? '40000' : entry.mode} `, 'ascii'),
+			name,
+			Buffer.from([0]),
+			Buffer.from(entry.sha, 'hex'),
+		);
 	}
 	return Buffer.concat(parts);
 }
@@ -275,7 +287,10 @@ export interface TagData {
 
 /** A tag's content, byte for byte as git writes it. */
 export function encodeTag(tag: TagData): Buffer {
-	return Buffer.from(`object ${tag.object}\ntype ${tag.type}\ntag ${tag.tag}\ntagger ${formatIdent(tag.tagger)}\n\n${tag.message}`, 'utf8');
+	return Buffer.from(
+		`object ${tag.object}\ntype ${tag.type}\ntag ${tag.tag}\ntagger ${formatIdent(tag.tagger)}\n\n${tag.message}`,
+		'utf8',
+	);
 }
 
 /** A stored tag's fields. */

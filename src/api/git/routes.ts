@@ -71,7 +71,10 @@ function caller(ctx: Context): PersonInput {
 	// Characters git cannot keep in an identity are dropped rather than refused: the caller gave none of this.
 	const clean = (text: string | null) => (text ?? '').replace(/[<>\n\0]/g, '').trim();
 	// A private email never goes into a commit anyone may read: GitHub's noreply address stands in.
-	return { name: clean(account.name) || account.login, email: clean(visibleEmail(account)) || `${account.id}+${account.login}@users.noreply.${host}` };
+	return {
+		name: clean(account.name) || account.login,
+		email: clean(visibleEmail(account)) || `${account.id}+${account.login}@users.noreply.${host}`,
+	};
 }
 
 /**
@@ -222,7 +225,14 @@ export const gitRoutes: RouteDeclaration[] = [
 			const sha = createCommit(
 				ctx.app,
 				repo.repo.id,
-				{ message: ctx.body.message, tree: ctx.body.tree, parents: ctx.body.parents, author, committer, signature: ctx.body.signature ?? null },
+				{
+					message: ctx.body.message,
+					tree: ctx.body.tree,
+					parents: ctx.body.parents,
+					author,
+					committer,
+					signature: ctx.body.signature ?? null,
+				},
 				now,
 			);
 			const body = render.commit(ctx.app.urls, repo, sha, parseCommit(ctx.app.stores.git.object(repo.repo.id, sha)!.content));
@@ -262,7 +272,12 @@ export const gitRoutes: RouteDeclaration[] = [
 			const repo = view(ctx);
 			const tagger = ident('Tag', 'tagger', ctx.body.tagger ?? caller(ctx), ctx.now);
 			const now = isoSeconds(ctx.now);
-			const sha = createTag(ctx.app, repo.repo.id, { tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger }, now);
+			const sha = createTag(
+				ctx.app,
+				repo.repo.id,
+				{ tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger },
+				now,
+			);
 			const row = ctx.app.stores.git.object(repo.repo.id, sha)!;
 			const body = render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8'));
 			return created(body, body.url);
@@ -357,7 +372,15 @@ export const gitRoutes: RouteDeclaration[] = [
 		body: v.object({ ref: v.string(), sha: v.string() }),
 		handler(ctx) {
 			const repo = view(ctx);
-			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, isoSeconds(ctx.now), ctx.principal.actorId, adminWrite(ctx));
+			const target = createRef(
+				ctx.app,
+				repo.repo,
+				ctx.body.ref,
+				ctx.body.sha,
+				isoSeconds(ctx.now),
+				ctx.principal.actorId,
+				adminWrite(ctx),
+			);
 			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
 			return created(body, body.url);
 		},
@@ -372,7 +395,16 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const name = `refs/${rest(ctx)}`;
-			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, ctx.body.force, isoSeconds(ctx.now), ctx.principal.actorId, adminWrite(ctx));
+			const target = updateRef(
+				ctx.app,
+				repo.repo,
+				name,
+				ctx.body.sha,
+				ctx.body.force,
+				isoSeconds(ctx.now),
+				ctx.principal.actorId,
+				adminWrite(ctx),
+			);
 			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
 		},
 	}),

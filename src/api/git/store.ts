@@ -32,7 +32,9 @@ export function createGitStore(db: DB) {
 	const meta = db.prepare('SELECT sha, type, size FROM git_objects WHERE repo_id = ? AND sha = ?');
 	const metas = db.prepare('SELECT sha, type, size FROM git_objects WHERE repo_id = ? AND sha IN (SELECT value FROM json_each(?))');
 	// Abbreviated ids: every id in [prefix, prefix + 'g') starts with the prefix (hex digits sort below 'g').
-	const byPrefix = db.prepare("SELECT sha, type, size FROM git_objects WHERE repo_id = ? AND sha >= ? AND sha < ? || 'g' ORDER BY sha LIMIT ?");
+	const byPrefix = db.prepare(
+		"SELECT sha, type, size FROM git_objects WHERE repo_id = ? AND sha >= ? AND sha < ? || 'g' ORDER BY sha LIMIT ?",
+	);
 	const insertObject = db.prepare(
 		'INSERT INTO git_objects (repo_id, sha, type, size, content, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repo_id, sha) DO NOTHING',
 	);

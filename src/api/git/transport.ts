@@ -88,7 +88,12 @@ export function parsePktLines(buffer: Buffer): Array<string | null> {
 }
 
 function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
-	res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache' });
+	res.writeHead(status, {
+		...headers,
+		'Content-Type': 'text/plain; charset=utf-8',
+		'Content-Length': String(Buffer.byteLength(text)),
+		'Cache-Control': 'no-cache',
+	});
 	res.end(text);
 }
 
@@ -102,7 +107,8 @@ function decode(segment: string): string | null {
 
 /** Whether a token may read the repository's contents (fine-grained and app tokens need `contents`). */
 function readsContents(principal: Principal): boolean {
-	if (principal.kind === 'fine-grained' || principal.kind === 'installation' || principal.kind === 'user-to-server') return principal.permissions.contents !== undefined;
+	if (principal.kind === 'fine-grained' || principal.kind === 'installation' || principal.kind === 'user-to-server')
+		return principal.permissions.contents !== undefined;
 	return true;
 }
 
@@ -110,14 +116,27 @@ function readsContents(principal: Principal): boolean {
  * Finds the repository and checks the caller may read it; answers the refusal itself.
  * @returns the repository, or null when an answer was sent
  */
-function authorize(app: App, req: IncomingMessage, res: ServerResponse, owner: string, name: string, ip: string, headers: Record<string, string>): { repo: RepositoryRow; owner: AccountRow; principal: Principal } | null {
+function authorize(
+	app: App,
+	req: IncomingMessage,
+	res: ServerResponse,
+	owner: string,
+	name: string,
+	ip: string,
+	headers: Record<string, string>,
+): { repo: RepositoryRow; owner: AccountRow; principal: Principal } | null {
 	const challenge = { ...headers, 'WWW-Authenticate': 'Basic realm="Gitstead"' };
 	let principal: Principal;
 	try {
 		principal = app.authenticator.authenticate(req.headers, ip, epochSeconds(app.clock()));
 	} catch (error) {
 		if (!(error instanceof HttpError)) throw error;
-		plain(res, 401, 'Invalid username or token. Password authentication is not supported for Git operations; use a token.\n', challenge);
+		plain(
+			res,
+			401,
+			'Invalid username or token. Password authentication is not supported for Git operations; use a token.\n',
+			challenge,
+		);
 		return null;
 	}
 	const record = recordOf(req);
@@ -145,7 +164,15 @@ function authorize(app: App, req: IncomingMessage, res: ServerResponse, owner: s
  * @param headers headers every answer carries (request id)
  * @returns false when the path is not one of git's (the caller goes on)
  */
-export function serveGitHttp(app: App, req: IncomingMessage, res: ServerResponse, path: string, query: Record<string, unknown>, ip: string, headers: Record<string, string>): boolean {
+export function serveGitHttp(
+	app: App,
+	req: IncomingMessage,
+	res: ServerResponse,
+	path: string,
+	query: Record<string, unknown>,
+	ip: string,
+	headers: Record<string, string>,
+): boolean {
 	const match = GIT_PATH.exec(path);
 	if (!match) return false;
 	const owner = decode(match[1]);
@@ -159,12 +186,17 @@ export function serveGitHttp(app: App, req: IncomingMessage, res: ServerResponse
 	}
 	if (service === 'git-receive-pack') {
 		req.resume();
-		plain(res, 403, 'Gitstead does not accept pushes over git; change repositories through the REST API (contents, git data).\n', headers);
+		plain(
+			res,
+			403,
+			'Gitstead does not accept pushes over git; change repositories through the REST API (contents, git data).\n',
+			headers,
+		);
 		return true;
 	}
 	if (service !== 'git-upload-pack') {
 		req.resume();
-		plain(res, 403, 'Gitstead serves git\'s smart HTTP protocol only (git 1.6.6 or later).\n', headers);
+		plain(res, 403, "Gitstead serves git's smart HTTP protocol only (git 1.6.6 or later).\n", headers);
 		return true;
 	}
 	const access = authorize(app, req, res, owner, name, ip, headers);
@@ -174,7 +206,12 @@ export function serveGitHttp(app: App, req: IncomingMessage, res: ServerResponse
 	}
 	if (get) {
 		const body = advertisement(app, access.repo);
-		res.writeHead(200, { ...headers, 'Content-Type': 'application/x-git-upload-pack-advertisement', 'Cache-Control': 'no-cache', 'Content-Length': String(body.length) });
+		res.writeHead(200, {
+			...headers,
+			'Content-Type': 'application/x-git-upload-pack-advertisement',
+			'Cache-Control': 'no-cache',
+			'Content-Length': String(body.length),
+		});
 		res.end(req.method === 'HEAD' ? undefined : body);
 		return true;
 	}
@@ -184,7 +221,13 @@ export function serveGitHttp(app: App, req: IncomingMessage, res: ServerResponse
 		return true;
 	}
 	readBody(req, (error, body) => {
-		if (error || !body) return plain(res, error === 'too-large' ? 413 : 400, error === 'too-large' ? 'Negotiation request too large.\n' : 'Unreadable request body.\n', headers);
+		if (error || !body)
+			return plain(
+				res,
+				error === 'too-large' ? 413 : 400,
+				error === 'too-large' ? 'Negotiation request too large.\n' : 'Unreadable request body.\n',
+				headers,
+			);
 		let lines: Array<string | null>;
 		try {
 			lines = parsePktLines(body);
@@ -236,10 +279,16 @@ export function advertisement(app: App, repo: RepositoryRow): Buffer {
 		}
 	}
 	for (const pull of store.pullHeads(repo.id)) refs.push({ name: `refs/pull/${pull.number}/head`, sha: pull.sha });
-	const capabilities = [...CAPABILITIES, ...(head ? [`symref=HEAD:refs/heads/${repo.default_branch}`] : []), `agent=gitstead/${version}`].join(' ');
+	const capabilities = [
+		...CAPABILITIES,
+		...(head ? [`symref=HEAD:refs/heads/${repo.default_branch}`] : []),
+		`agent=gitstead/${version}`,
+	].join(' ');
 	const parts = [pktLine('# service=git-upload-pack\n'), FLUSH];
 	if (refs.length === 0) parts.push(pktLine(`${ZERO_ID} capabilities^{}\0${capabilities}\n`));
-	refs.forEach((ref, index) => parts.push(pktLine(index === 0 ? `${ref.sha} ${ref.name}\0${capabilities}\n` : `${ref.sha} ${ref.name}\n`)));
+	refs.forEach((ref, index) =>
+		parts.push(pktLine(index === 0 ? `${ref.sha} ${ref.name}\0${capabilities}\n` : `${ref.sha} ${ref.name}\n`)),
+	);
 	parts.push(FLUSH);
 	return Buffer.concat(parts);
 }
@@ -301,7 +350,14 @@ function uploadPack(app: App, repoId: number, lines: Array<string | null>, res: 
 	const missing = request.wants.find((want) => !known.has(want));
 	if (missing) return send(pktLine(`ERR upload-pack: not our ref ${missing}\n`));
 	// Haves the repository holds (as commits) are common: the client has them and all they reach.
-	const commitHaves = request.haves.length ? new Set(store.metas(repoId, request.haves).filter((meta) => meta.type === 'commit').map((meta) => meta.sha)) : new Set<string>();
+	const commitHaves = request.haves.length
+		? new Set(
+				store
+					.metas(repoId, request.haves)
+					.filter((meta) => meta.type === 'commit')
+					.map((meta) => meta.sha),
+			)
+		: new Set<string>();
 	const common = request.haves.filter((have) => commitHaves.has(have));
 	const out: Buffer[] = [];
 	if (!request.done) {
@@ -312,7 +368,13 @@ function uploadPack(app: App, repoId: number, lines: Array<string | null>, res: 
 	out.push(pktLine(common.length ? `ACK ${common[common.length - 1]}\n` : 'NAK\n'));
 	const band = request.capabilities.has('side-band-64k') ? BAND_DATA : request.capabilities.has('side-band') ? SMALL_BAND_DATA : 0;
 	// A refusal once the pack is due: on band 3 (git prints "remote error: …"), or as an ERR line.
-	const fatal = (message: string) => send(Buffer.concat([...out, band ? pktLine(Buffer.concat([Buffer.from([3]), Buffer.from(`${message}\n`)])) : pktLine(`ERR ${message}\n`)]));
+	const fatal = (message: string) =>
+		send(
+			Buffer.concat([
+				...out,
+				band ? pktLine(Buffer.concat([Buffer.from([3]), Buffer.from(`${message}\n`)])) : pktLine(`ERR ${message}\n`),
+			]),
+		);
 	let objects: Array<{ sha: string; type: ObjectType }>;
 	try {
 		objects = enumerate(app, repoId, request.wants, common);
@@ -322,10 +384,16 @@ function uploadPack(app: App, repoId: number, lines: Array<string | null>, res: 
 	}
 	let total = 0;
 	for (let at = 0; at < objects.length; at += 10_000) {
-		for (const meta of store.metas(repoId, objects.slice(at, at + 10_000).map((object) => object.sha))) total += meta.size;
+		for (const meta of store.metas(
+			repoId,
+			objects.slice(at, at + 10_000).map((object) => object.sha),
+		))
+			total += meta.size;
 	}
 	if (total > app.config.storage.max_pack_bytes) {
-		return fatal(`The pack would hold ${total} bytes of objects, more than this server sends at once (storage.max_pack_bytes = ${app.config.storage.max_pack_bytes}).`);
+		return fatal(
+			`The pack would hold ${total} bytes of objects, more than this server sends at once (storage.max_pack_bytes = ${app.config.storage.max_pack_bytes}).`,
+		);
 	}
 	res.writeHead(200, { ...headers, 'Content-Type': 'application/x-git-upload-pack-result', 'Cache-Control': 'no-cache' });
 	res.write(Buffer.concat(out));
@@ -361,7 +429,8 @@ function enumerate(app: App, repoId: number, wants: string[], common: string[]):
 					collect?.push({ sha: entry.sha, type: 'tree' });
 				} else collect?.push({ sha: entry.sha, type: 'blob' });
 			}
-			if (collect && collect.length > MAX_PACK_OBJECTS) throw new PackTooLarge(`The pack would hold more than ${MAX_PACK_OBJECTS} objects.`);
+			if (collect && collect.length > MAX_PACK_OBJECTS)
+				throw new PackTooLarge(`The pack would hold more than ${MAX_PACK_OBJECTS} objects.`);
 		}
 	};
 	for (const sha of common) {
@@ -431,12 +500,20 @@ function objectHeader(type: ObjectType, size: number): Buffer {
  * `band` bytes (0: raw), waiting for 'drain' when the connection's buffer is full. A repository
  * changed under the stream (an object gone) cuts the connection: git sees a truncated pack.
  */
-function streamPack(app: App, repoId: number, objects: Array<{ sha: string; type: ObjectType }>, res: ServerResponse, band: number, progress: boolean): void {
+function streamPack(
+	app: App,
+	repoId: number,
+	objects: Array<{ sha: string; type: ObjectType }>,
+	res: ServerResponse,
+	band: number,
+	progress: boolean,
+): void {
 	const hash = createHash('sha1');
 	const emit = (data: Buffer): boolean => {
 		if (band === 0) return res.write(data);
 		let ok = true;
-		for (let at = 0; at < data.length; at += band) ok = res.write(pktLine(Buffer.concat([Buffer.from([1]), data.subarray(at, at + band)]))) && ok;
+		for (let at = 0; at < data.length; at += band)
+			ok = res.write(pktLine(Buffer.concat([Buffer.from([1]), data.subarray(at, at + band)]))) && ok;
 		return ok;
 	};
 	const header = Buffer.alloc(12);
@@ -445,7 +522,8 @@ function streamPack(app: App, repoId: number, objects: Array<{ sha: string; type
 	header.writeUInt32BE(objects.length, 8);
 	hash.update(header);
 	emit(header);
-	if (band && progress) res.write(pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`Gitstead: sending ${objects.length} objects\n`)])));
+	if (band && progress)
+		res.write(pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`Gitstead: sending ${objects.length} objects\n`)])));
 	let index = 0;
 	const pump = () => {
 		while (index < objects.length) {

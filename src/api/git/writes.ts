@@ -147,14 +147,19 @@ export function createTree(app: App, repoId: number, baseTree: string | undefine
 	// Check every item first, so a bad request reports all of its problems and writes nothing.
 	const checked = inputs.map((input, index) => {
 		const type = MODE_TYPE[input.mode];
-		if (input.type !== undefined && input.type !== type) problem(index, 'type', `mode ${input.mode} is for a ${type}, not a ${input.type}`);
+		if (input.type !== undefined && input.type !== type)
+			problem(index, 'type', `mode ${input.mode} is for a ${type}, not a ${input.type}`);
 		const parts = input.path.split('/');
-		const bad = input.path.length > MAX_PATH ? `has more than ${MAX_PATH} characters` : parts.map(badEntryName).find((reason) => reason !== null);
+		const bad =
+			input.path.length > MAX_PATH
+				? `has more than ${MAX_PATH} characters`
+				: parts.map(badEntryName).find((reason) => reason !== null);
 		if (bad) problem(index, 'path', `"${input.path.slice(0, 200)}" ${bad}`);
 		const hasSha = input.sha !== undefined;
 		if (hasSha && input.content !== undefined) problem(index, 'content', 'use either tree.sha or content, not both');
 		if (!hasSha && input.content === undefined) problem(index, 'sha', 'tree.sha or content is required');
-		if (input.content !== undefined && type !== 'blob') problem(index, 'content', `content makes a blob; mode ${input.mode} is for a ${type}`);
+		if (input.content !== undefined && type !== 'blob')
+			problem(index, 'content', `content makes a blob; mode ${input.mode} is for a ${type}`);
 		let sha: string | null = null;
 		if (typeof input.sha === 'string') {
 			sha = fullSha(input.sha);
@@ -164,7 +169,8 @@ export function createTree(app: App, repoId: number, baseTree: string | undefine
 	});
 	if (problems.length) throw validationFailed(problems);
 	for (const { input, type, sha } of checked) {
-		if (sha && type !== 'commit' && git.meta(repoId, sha)?.type !== type) throw unprocessable(`tree.sha ${input.sha} is not a valid ${type}`);
+		if (sha && type !== 'commit' && git.meta(repoId, sha)?.type !== type)
+			throw unprocessable(`tree.sha ${input.sha} is not a valid ${type}`);
 	}
 
 	const root = loadDir(app, repoId, base);
@@ -219,15 +225,22 @@ export function ident(resource: string, field: string, person: PersonInput, nowM
 	const problems: ValidationItem[] = [];
 	for (const key of ['name', 'email'] as const) {
 		const value = person[key];
-		if (value.trim() === '') problems.push({ resource, field: `${field}.${key}`, code: 'missing_field', message: `${field}.${key} must not be blank` });
+		if (value.trim() === '')
+			problems.push({ resource, field: `${field}.${key}`, code: 'missing_field', message: `${field}.${key} must not be blank` });
 		else if (/[<>\n\0]/.test(value)) {
-			problems.push({ resource, field: `${field}.${key}`, code: 'invalid', message: `${field}.${key} must not contain '<', '>' or line breaks` });
+			problems.push({
+				resource,
+				field: `${field}.${key}`,
+				code: 'invalid',
+				message: `${field}.${key} must not contain '<', '>' or line breaks`,
+			});
 		}
 	}
 	let when = { seconds: Math.floor(nowMs / 1000), tz: '+0000' };
 	if (person.date !== undefined) {
 		const parsed = parseIsoDate(person.date);
-		if (!parsed) problems.push({ resource, field: `${field}.date`, code: 'invalid', message: `"${person.date}" is not an ISO 8601 timestamp` });
+		if (!parsed)
+			problems.push({ resource, field: `${field}.date`, code: 'invalid', message: `"${person.date}" is not an ISO 8601 timestamp` });
 		else when = parsed;
 	}
 	if (problems.length) throw validationFailed(problems);
@@ -309,7 +322,8 @@ function refTarget(app: App, repoId: number, name: string, shaText: string): { s
 	const sha = fullSha(shaText);
 	const meta = sha ? app.stores.git.meta(repoId, sha) : undefined;
 	if (!sha || !meta) throw unprocessable('Object does not exist');
-	if (name.startsWith('refs/heads/') && meta.type !== 'commit') throw unprocessable(`Object ${sha} is a ${meta.type}; a branch must point to a commit`);
+	if (name.startsWith('refs/heads/') && meta.type !== 'commit')
+		throw unprocessable(`Object ${sha} is a ${meta.type}; a branch must point to a commit`);
 	return { sha, type: meta.type };
 }
 
@@ -338,8 +352,18 @@ export function createRef(
 	checkRefName(name);
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
-	checkRefUpdate(app, repo.id, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
-	checkRulesets(app, repo, name, null, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
+	checkRefUpdate(app, repo.id, name, null, target.sha, {
+		actorId,
+		admin: options.admin === true,
+		viaPullRequest: options.viaPullRequest,
+		checksSha: options.checksSha,
+	});
+	checkRulesets(app, repo, name, null, target.sha, {
+		actorId,
+		admin: options.admin === true,
+		viaPullRequest: options.viaPullRequest,
+		checksSha: options.checksSha,
+	});
 	app.stores.git.insertRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);
 	recordCreateRef(app, repo, name, target.sha, actorId);
@@ -376,8 +400,18 @@ export function updateRef(
 		if (!from || !to || !isAncestor(app, repo.id, from, to)) throw unprocessable('Update is not a fast forward');
 	}
 	if (current.sha !== target.sha) {
-		checkRefUpdate(app, repo.id, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
-		checkRulesets(app, repo, name, current.sha, target.sha, { actorId, admin: options.admin === true, viaPullRequest: options.viaPullRequest, checksSha: options.checksSha });
+		checkRefUpdate(app, repo.id, name, current.sha, target.sha, {
+			actorId,
+			admin: options.admin === true,
+			viaPullRequest: options.viaPullRequest,
+			checksSha: options.checksSha,
+		});
+		checkRulesets(app, repo, name, current.sha, target.sha, {
+			actorId,
+			admin: options.admin === true,
+			viaPullRequest: options.viaPullRequest,
+			checksSha: options.checksSha,
+		});
 	}
 	app.stores.git.updateRef(repo.id, name, target.sha, now);
 	pushed(app, repo.id, name, now);

@@ -33,7 +33,8 @@ export const gitignoreRoutes = [
 			if (!Object.hasOwn(GITIGNORE_TEMPLATES, name)) throw notFound();
 			const source = GITIGNORE_TEMPLATES[name];
 			// application/vnd.github.raw: the source itself.
-			if (ctx.media === 'raw') return { status: 200, raw: { body: source, contentType: 'application/vnd.github.raw; charset=utf-8' } };
+			if (ctx.media === 'raw')
+				return { status: 200, raw: { body: source, contentType: 'application/vnd.github.raw; charset=utf-8' } };
 			return ok({ name, source });
 		},
 	}),

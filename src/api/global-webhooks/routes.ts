@@ -50,7 +50,10 @@ const updateBody = v.object({ config: v.optional(config), events, active: v.opti
  * @throws HttpError 422 for a URL that is not http(s), or whose host is refused by the address rule
  *   (src/webhooks/targets.ts: loopback, link-local, unspecified) and not in allowedHosts
  */
-function hookValues(input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean }, allowedHosts: readonly string[]): HookValues {
+function hookValues(
+	input: { config: v.InferOutput<typeof config>; events?: string[]; active?: boolean },
+	allowedHosts: readonly string[],
+): HookValues {
 	return {
 		...subscription(input),
 		url: checkHookUrl(input.config.url, allowedHosts),
@@ -88,7 +91,10 @@ export const globalWebhookRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const { rows, total } = ctx.app.stores.webhooks.page(GLOBAL, ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((hook) => globalHook(ctx.app.urls, hook, true)), total);
+			return paged(
+				rows.map((hook) => globalHook(ctx.app.urls, hook, true)),
+				total,
+			);
 		},
 	}),
 	route({

@@ -6,8 +6,19 @@
  * with `type` (NOT_FOUND, FORBIDDEN, …), `path`, `locations` and `message`.
  */
 import {
-	buildSchema, execute, GraphQLError, isAbstractType, isInterfaceType, isObjectType, Kind, parse, validate,
-	type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
+	buildSchema,
+	execute,
+	GraphQLError,
+	isAbstractType,
+	isInterfaceType,
+	isObjectType,
+	Kind,
+	parse,
+	validate,
+	type DocumentNode,
+	type FragmentDefinitionNode,
+	type GraphQLSchema,
+	type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../../http/route';
 import { HttpError } from '../../http/errors';
@@ -52,20 +63,23 @@ function shape(error: GraphQLError, requestId: string): Record<string, unknown> 
 	const original = error.originalError;
 	const out: Record<string, unknown> = {};
 	if (original instanceof TypedError) out.type = original.type;
-	else if (original instanceof HttpError) out.type = original.status === 404 ? 'NOT_FOUND' : original.status === 403 ? 'FORBIDDEN' : 'UNPROCESSABLE';
+	else if (original instanceof HttpError)
+		out.type = original.status === 404 ? 'NOT_FOUND' : original.status === 403 ? 'FORBIDDEN' : 'UNPROCESSABLE';
 	if (error.path) out.path = error.path;
 	else if (error.extensions?.path) out.path = error.extensions.path;
 	if (error.extensions?.code) out.extensions = { ...error.extensions, path: undefined };
 	if (error.locations) out.locations = error.locations;
-	out.message = original && !(original instanceof TypedError) && !(original instanceof HttpError) && !(original instanceof GraphQLError)
-		? `Something went wrong while executing your query. Please include \`${requestId}\` when reporting this issue.`
-		: error.message;
+	out.message =
+		original && !(original instanceof TypedError) && !(original instanceof HttpError) && !(original instanceof GraphQLError)
+			? `Something went wrong while executing your query. Please include \`${requestId}\` when reporting this issue.`
+			: error.message;
 	return out;
 }
 
 /** The body as a request, or the message GitHub answers for it. */
 export function readRequest(body: unknown): GraphRequest | string {
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'A query attribute must be specified and must be a string.';
+	if (body === null || typeof body !== 'object' || Array.isArray(body))
+		return 'A query attribute must be specified and must be a string.';
 	const { query, variables, operationName } = body as Record<string, unknown>;
 	if (typeof query !== 'string') return 'A query attribute must be specified and must be a string.';
 	let vars: unknown = variables ?? {};
@@ -77,7 +91,11 @@ export function readRequest(body: unknown): GraphRequest | string {
 		}
 	}
 	if (vars === null || typeof vars !== 'object' || Array.isArray(vars)) return 'Variables are invalid JSON.';
-	return { query, variables: vars as Record<string, unknown>, operationName: typeof operationName === 'string' && operationName !== '' ? operationName : null };
+	return {
+		query,
+		variables: vars as Record<string, unknown>,
+		operationName: typeof operationName === 'string' && operationName !== '' ? operationName : null,
+	};
 }
 
 const documents = new WeakMap<object, DocumentNode | null>();
@@ -130,7 +148,9 @@ export function runGraphQL(ctx: Context, body: unknown): GraphAnswer {
 	// GitHub (graphql-ruby) lets the same field of different object types in one union or interface
 	// selection return different enum types (gh asks `...on Issue{state} ...on PullRequest{state}`);
 	// graphql-js holds them to one shape. Only that finding is dropped: the shapes execute apart.
-	const invalid = validate(schema, document, undefined, { maxErrors: 50 }).filter((e) => !/they return conflicting types "[A-Za-z]+!?" and "[A-Za-z]+!?"/.test(e.message));
+	const invalid = validate(schema, document, undefined, { maxErrors: 50 }).filter(
+		(e) => !/they return conflicting types "[A-Za-z]+!?" and "[A-Za-z]+!?"/.test(e.message),
+	);
 	if (invalid.length) return { body: { errors: invalid.map(validationError) }, cost: 1 };
 	const operation = operationOf(document, request.operationName);
 	if (!operation) {
@@ -151,7 +171,13 @@ export function runGraphQL(ctx: Context, body: unknown): GraphAnswer {
 		}
 	}
 	const g: GraphContext = { ctx, cost: limits.cost, nodeCount: limits.nodeCount };
-	const result = execute({ schema, document, contextValue: g, variableValues: request.variables, operationName: request.operationName ?? undefined });
+	const result = execute({
+		schema,
+		document,
+		contextValue: g,
+		variableValues: request.variables,
+		operationName: request.operationName ?? undefined,
+	});
 	if ('then' in result) throw new Error('GraphQL resolvers must be synchronous');
 	for (const error of result.errors ?? []) {
 		const original = error.originalError;

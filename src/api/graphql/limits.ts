@@ -13,8 +13,20 @@
  * Introspection fields (__schema, __type) are neither connections nor counted.
  */
 import {
-	getNamedType, isObjectType, isInterfaceType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLSchema,
-	type OperationDefinitionNode, type SelectionSetNode, type ValueNode, isCompositeType, isUnionType, valueFromASTUntyped,
+	getNamedType,
+	isObjectType,
+	isInterfaceType,
+	Kind,
+	type FieldNode,
+	type FragmentDefinitionNode,
+	type GraphQLCompositeType,
+	type GraphQLSchema,
+	type OperationDefinitionNode,
+	type SelectionSetNode,
+	type ValueNode,
+	isCompositeType,
+	isUnionType,
+	valueFromASTUntyped,
 } from 'graphql';
 
 /** Most nodes a query may ask for (GitHub's). */
@@ -49,7 +61,9 @@ export function checkLimits(
 ): QueryCost {
 	// A variable the request leaves out takes its declared default (`$per_page: Int = 10`).
 	const defaults = Object.fromEntries(
-		(operation.variableDefinitions ?? []).filter((d) => d.defaultValue && !(d.variable.name.value in variables)).map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)]),
+		(operation.variableDefinitions ?? [])
+			.filter((d) => d.defaultValue && !(d.variable.name.value in variables))
+			.map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)]),
 	);
 	variables = { ...variables, ...defaults };
 	const errors: LimitError[] = [];
@@ -63,7 +77,14 @@ export function checkLimits(
 		if (!arg) return undefined;
 		return numberValue(arg.value, variables);
 	};
-	const walk = (set: SelectionSetNode, type: GraphQLCompositeType, multiplier: number, path: string[], depth: number, seen: Set<string>) => {
+	const walk = (
+		set: SelectionSetNode,
+		type: GraphQLCompositeType,
+		multiplier: number,
+		path: string[],
+		depth: number,
+		seen: Set<string>,
+	) => {
 		for (const selection of set.selections) {
 			if (selection.kind === Kind.INLINE_FRAGMENT) {
 				const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
@@ -74,7 +95,8 @@ export function checkLimits(
 				const fragment = fragments[selection.name.value];
 				if (!fragment || seen.has(fragment.name.value)) continue;
 				const on = schema.getType(fragment.typeCondition.name.value);
-				if (on && isCompositeType(on)) walk(fragment.selectionSet, on, multiplier, path, depth, new Set([...seen, fragment.name.value]));
+				if (on && isCompositeType(on))
+					walk(fragment.selectionSet, on, multiplier, path, depth, new Set([...seen, fragment.name.value]));
 				continue;
 			}
 			const name = selection.name.value;
@@ -94,14 +116,34 @@ export function checkLimits(
 			if (named.name.endsWith('Connection') && !(unpaged && countOnly(selection.selectionSet))) {
 				const location = { line: selection.loc?.startToken.line ?? 1, column: selection.loc?.startToken.column ?? 1 };
 				if (unpaged) {
-					errors.push({ type: 'MISSING_PAGINATION_BOUNDARIES', path: here, locations: [location], message: `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.` });
+					errors.push({
+						type: 'MISSING_PAGINATION_BOUNDARIES',
+						path: here,
+						locations: [location],
+						message: `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`,
+					});
 					continue;
 				}
 				let size = 0;
-				for (const [which, value] of [['first', first], ['last', last]] as const) {
+				for (const [which, value] of [
+					['first', first],
+					['last', last],
+				] as const) {
 					if (value === undefined || value === null) continue;
-					if (value < 0) errors.push({ type: 'INVALID_PAGINATION', path: here, locations: [location], message: `\`${which}\` on the \`${name}\` connection cannot be less than zero.` });
-					else if (value > MAX_PAGE) errors.push({ type: 'EXCESSIVE_PAGINATION', path: here, locations: [location], message: `Requesting ${value} records on the \`${name}\` connection exceeds the \`${which}\` limit of ${MAX_PAGE} records.` });
+					if (value < 0)
+						errors.push({
+							type: 'INVALID_PAGINATION',
+							path: here,
+							locations: [location],
+							message: `\`${which}\` on the \`${name}\` connection cannot be less than zero.`,
+						});
+					else if (value > MAX_PAGE)
+						errors.push({
+							type: 'EXCESSIVE_PAGINATION',
+							path: here,
+							locations: [location],
+							message: `Requesting ${value} records on the \`${name}\` connection exceeds the \`${which}\` limit of ${MAX_PAGE} records.`,
+						});
 					size = Math.max(size, value);
 				}
 				requests += multiplier;
@@ -113,7 +155,11 @@ export function checkLimits(
 	};
 	if (root) walk(operation.selectionSet, root, 1, [rootName], 0, new Set());
 	if (deepest > MAX_DEPTH) {
-		errors.push({ path: [rootName], locations: [{ line: operation.loc?.startToken.line ?? 1, column: operation.loc?.startToken.column ?? 1 }], message: `Query has depth of ${deepest}, which exceeds max depth of ${MAX_DEPTH}` });
+		errors.push({
+			path: [rootName],
+			locations: [{ line: operation.loc?.startToken.line ?? 1, column: operation.loc?.startToken.column ?? 1 }],
+			message: `Query has depth of ${deepest}, which exceeds max depth of ${MAX_DEPTH}`,
+		});
 	}
 	if (errors.length === 0 && nodes > MAX_NODES) {
 		errors.push({

@@ -83,7 +83,8 @@ function issueEdit(g: GraphContext, input: Args): Source {
 	return body;
 }
 
-const write = (g: GraphContext, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown) => call(g, method, path, { body });
+const write = (g: GraphContext, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
+	call(g, method, path, { body });
 
 /** Mutation resolvers: (input) → payload. */
 export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphContext) => unknown> = {
@@ -110,7 +111,10 @@ export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphCon
 		const comment = write(g, 'POST', `${path}/comments`, { body: input.body }).body;
 		return {
 			clientMutationId: input.clientMutationId ?? null,
-			commentEdge: { cursor: Buffer.from(`cursor:v2:${comment.id}`).toString('base64'), node: { ...comment, __typename: 'IssueComment' } },
+			commentEdge: {
+				cursor: Buffer.from(`cursor:v2:${comment.id}`).toString('base64'),
+				node: { ...comment, __typename: 'IssueComment' },
+			},
 			subject: asIssue(get(g, path)),
 		};
 	},
@@ -192,7 +196,11 @@ Object.assign(MUTATIONS, {
 		if (input.event != null) body.event = input.event;
 		if (input.commitOID != null) body.commit_id = input.commitOID;
 		if (input.comments?.length) {
-			body.comments = (input.comments as Source[]).map((c) => ({ path: c.path, body: c.body, ...(c.position != null ? { position: c.position } : {}) }));
+			body.comments = (input.comments as Source[]).map((c) => ({
+				path: c.path,
+				body: c.body,
+				...(c.position != null ? { position: c.position } : {}),
+			}));
 		}
 		const review = write(g, 'POST', `${pullPath(g, input.pullRequestId)}/reviews`, body).body;
 		return { clientMutationId: input.clientMutationId ?? null, pullRequestReview: asReview(review) };
@@ -209,9 +217,9 @@ Object.assign(MUTATIONS, {
 			issueId = review.issue_id;
 		} else if (input.pullRequestId != null) {
 			issueId = decode(input.pullRequestId).id;
-			const pending = (call(g, 'GET', `${pullPath(g, input.pullRequestId)}/reviews`, { query: { per_page: '100' } }).body as Source[]).find(
-				(r) => r.state === 'PENDING' && r.user?.id === g.ctx.principal.user?.id,
-			);
+			const pending = (
+				call(g, 'GET', `${pullPath(g, input.pullRequestId)}/reviews`, { query: { per_page: '100' } }).body as Source[]
+			).find((r) => r.state === 'PENDING' && r.user?.id === g.ctx.principal.user?.id);
 			if (!pending) throw new TypedError('NOT_FOUND', 'Could not find a pending review for this pull request.');
 			reviewId = pending.id;
 		} else {
@@ -232,7 +240,8 @@ Object.assign(MUTATIONS, {
 			const current = call(g, 'GET', `${path}/requested_reviewers`).body as { users: Source[]; teams: Source[] };
 			const dropUsers = current.users.map((u) => u.login as string).filter((login) => !reviewers.includes(login));
 			const dropTeams = current.teams.map((t) => t.slug as string).filter((slug) => !teams.includes(slug));
-			if (dropUsers.length || dropTeams.length) write(g, 'DELETE', `${path}/requested_reviewers`, { reviewers: dropUsers, team_reviewers: dropTeams });
+			if (dropUsers.length || dropTeams.length)
+				write(g, 'DELETE', `${path}/requested_reviewers`, { reviewers: dropUsers, team_reviewers: dropTeams });
 		}
 		if (reviewers.length || teams.length) write(g, 'POST', `${path}/requested_reviewers`, { reviewers, team_reviewers: teams });
 		return { clientMutationId: input.clientMutationId ?? null, pullRequest: asPull(get(g, path)) };
@@ -297,7 +306,10 @@ Object.assign(MUTATIONS, {
 					body.team_id = team.id;
 				}
 			} else if (owner.id !== g.ctx.principal.user?.id) {
-				throw new TypedError('FORBIDDEN', `${g.ctx.principal.user?.login ?? 'The caller'} cannot create a repository for ${owner.login}.`);
+				throw new TypedError(
+					'FORBIDDEN',
+					`${g.ctx.principal.user?.login ?? 'The caller'} cannot create a repository for ${owner.login}.`,
+				);
 			}
 		}
 		const repo = write(g, 'POST', path, body).body;

@@ -40,7 +40,14 @@ function translate(error: unknown, notFound?: string): unknown {
 	if (error.status === 404) return new TypedError('NOT_FOUND', notFound ?? 'Could not resolve to a node.');
 	if (error.status === 403 || error.status === 401) return new TypedError('FORBIDDEN', error.message);
 	if (error.status === 422 || error.status === 400 || error.status === 409) {
-		const details = error.errors?.map((item) => (typeof item === 'string' ? item : (item as { message?: string }).message ?? `${(item as { field?: string }).field} ${(item as { code?: string }).code}`)).join(', ');
+		const details = error.errors
+			?.map((item) =>
+				typeof item === 'string'
+					? item
+					: ((item as { message?: string }).message ??
+						`${(item as { field?: string }).field} ${(item as { code?: string }).code}`),
+			)
+			.join(', ');
 		return new TypedError('UNPROCESSABLE', details ? `${error.message}: ${details}` : error.message);
 	}
 	return error;
@@ -51,14 +58,24 @@ function translate(error: unknown, notFound?: string): unknown {
  * resolves renamed repositories).
  * @throws TypedError from the twin's refusal
  */
-function call(g: GraphContext, method: Method, path: string, options: { query?: Record<string, string>; body?: unknown; notFound?: string } = {}): any {
+function call(
+	g: GraphContext,
+	method: Method,
+	path: string,
+	options: { query?: Record<string, string>; body?: unknown; notFound?: string } = {},
+): any {
 	try {
 		let reply = dispatch(g.ctx, { method, path, query: options.query, body: options.body });
 		if ((reply.status === 301 || reply.status === 307) && reply.headers?.Location) {
 			const base = g.ctx.app.urls.apiBase;
 			const location = reply.headers.Location;
 			const [target, search] = (location.startsWith(base) ? location.slice(base.length) : new URL(location).pathname).split('?');
-			reply = dispatch(g.ctx, { method, path: target, query: Object.fromEntries(new URLSearchParams(search ?? '')), body: options.body });
+			reply = dispatch(g.ctx, {
+				method,
+				path: target,
+				query: Object.fromEntries(new URLSearchParams(search ?? '')),
+				body: options.body,
+			});
 		}
 		if (reply.status === 204) return true;
 		if (reply.json !== undefined) return { body: JSON.parse(String(reply.json)), total: reply.total };
@@ -67,7 +84,8 @@ function call(g: GraphContext, method: Method, path: string, options: { query?: 
 		throw translate(error, options.notFound);
 	}
 }
-const get = (g: GraphContext, path: string, query?: Record<string, string>, notFound?: string) => call(g, 'GET', path, { query, notFound }).body;
+const get = (g: GraphContext, path: string, query?: Record<string, string>, notFound?: string) =>
+	call(g, 'GET', path, { query, notFound }).body;
 
 /** Whether the REST twin answers 2xx (a 404 is false): GET /user/starred/{owner}/{repo}. */
 function exists(g: GraphContext, path: string): boolean {
@@ -99,7 +117,13 @@ type Fetch = (page: number, perPage: number) => { items: Source[]; total: number
  */
 function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (item) => item): Source {
 	// Only totalCount asked (no first/last: src/api/graphql/limits.ts allows it): the count alone.
-	if (args.first == null && args.last == null) return { totalCount: fetch(1, 1).total, nodes: [], edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false } };
+	if (args.first == null && args.last == null)
+		return {
+			totalCount: fetch(1, 1).total,
+			nodes: [],
+			edges: [],
+			pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
+		};
 	const start = args.after != null ? cursorIndex(args.after) + 1 : 0;
 	let end: number | null = args.before != null ? cursorIndex(args.before) : null;
 	let total: number | null = null;
@@ -115,7 +139,12 @@ function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (
 		for (let p = first; p <= Math.floor((offset + count - 1) / 100); p++) {
 			const page = fetch(p + 1, 100);
 			total = page.total;
-			out.push(...page.items.map((item, i) => ({ item, index: p * 100 + i })).filter(({ index }) => index >= offset && index < offset + count).map(({ item }) => item));
+			out.push(
+				...page.items
+					.map((item, i) => ({ item, index: p * 100 + i }))
+					.filter(({ index }) => index >= offset && index < offset + count)
+					.map(({ item }) => item),
+			);
 		}
 		return out;
 	};
@@ -159,10 +188,14 @@ function arrayConnection(args: Args, list: Source[], wrap: (item: Source) => Sou
 
 /** A connection over a paged REST list route (its body is the array, Reply.total the count). */
 function restConnection(g: GraphContext, args: Args, path: string, query: Record<string, string>, wrap: (item: Source) => Source): Source {
-	return connection(args, (page, perPage) => {
-		const { body, total } = call(g, 'GET', path, { query: { ...query, page: String(page), per_page: String(perPage) } });
-		return { items: body as Source[], total: total ?? (body as Source[]).length };
-	}, wrap);
+	return connection(
+		args,
+		(page, perPage) => {
+			const { body, total } = call(g, 'GET', path, { query: { ...query, page: String(page), per_page: String(perPage) } });
+			return { items: body as Source[], total: total ?? (body as Source[]).length };
+		},
+		wrap,
+	);
 }
 
 /**
@@ -189,11 +222,22 @@ function repositoryList(g: GraphContext, args: Args, path: string, query: Record
 }
 
 /** A connection over GET /search/{kind} (its body is {total_count, items}). */
-function searchConnection(g: GraphContext, args: Args, kind: 'issues' | 'repositories', q: string, sort: Record<string, string>, wrap: (item: Source) => Source): Source {
-	return connection(args, (page, perPage) => {
-		const { body } = call(g, 'GET', `/search/${kind}`, { query: { q, ...sort, page: String(page), per_page: String(perPage) } });
-		return { items: body.items as Source[], total: body.total_count as number };
-	}, wrap);
+function searchConnection(
+	g: GraphContext,
+	args: Args,
+	kind: 'issues' | 'repositories',
+	q: string,
+	sort: Record<string, string>,
+	wrap: (item: Source) => Source,
+): Source {
+	return connection(
+		args,
+		(page, perPage) => {
+			const { body } = call(g, 'GET', `/search/${kind}`, { query: { q, ...sort, page: String(page), per_page: String(perPage) } });
+			return { items: body.items as Source[], total: body.total_count as number };
+		},
+		wrap,
+	);
 }
 
 // ----- sources: REST representations tagged with their GraphQL type
@@ -202,7 +246,9 @@ const account = (json: Source): Source => ({ ...json, __typename: json.type === 
 const repository = (json: Source): Source => ({ ...json, __typename: 'Repository' });
 const issueOrPull = (json: Source): Source => ({ ...json, __typename: json.pull_request || json.head ? 'PullRequest' : 'Issue' });
 const label = (json: Source): Source => ({ ...json, __typename: 'Label' });
-const tagged = (type: string) => (json: Source): Source => ({ ...json, __typename: type });
+const tagged =
+	(type: string) =>
+	(json: Source): Source => ({ ...json, __typename: type });
 
 /** {owner}/{repo} of a REST issue, pull request or label from its API URL. */
 function repoPath(json: Source): string {
@@ -212,12 +258,29 @@ function repoPath(json: Source): string {
 }
 
 const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
-const PERMISSIONS = [['admin', 'ADMIN'], ['maintain', 'MAINTAIN'], ['push', 'WRITE'], ['triage', 'TRIAGE'], ['pull', 'READ']] as const;
+const PERMISSIONS = [
+	['admin', 'ADMIN'],
+	['maintain', 'MAINTAIN'],
+	['push', 'WRITE'],
+	['triage', 'TRIAGE'],
+	['pull', 'READ'],
+] as const;
 
 /** The order GitHub's orderBy names as the REST sort ("CREATED_AT" → created). */
 function sortOf(orderBy: Args | undefined, fallback: string): { sort: string; direction: string } {
 	const field = String(orderBy?.field ?? fallback);
-	const sort = field === 'UPDATED_AT' ? 'updated' : field === 'COMMENTS' ? 'comments' : field === 'PUSHED_AT' ? 'pushed' : field === 'NAME' ? 'full_name' : field === 'STARGAZERS' ? 'stars' : 'created';
+	const sort =
+		field === 'UPDATED_AT'
+			? 'updated'
+			: field === 'COMMENTS'
+				? 'comments'
+				: field === 'PUSHED_AT'
+					? 'pushed'
+					: field === 'NAME'
+						? 'full_name'
+						: field === 'STARGAZERS'
+							? 'stars'
+							: 'created';
 	return { sort, direction: String(orderBy?.direction ?? 'ASC').toLowerCase() };
 }
 
@@ -248,7 +311,9 @@ function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boole
 	else if (by.milestoneNumber) {
 		let title: string | null = null;
 		try {
-			title = /^\d{1,9}$/.test(String(by.milestoneNumber)) ? String(get(g, `/repos/${repo.full_name}/milestones/${by.milestoneNumber}`).title) : null;
+			title = /^\d{1,9}$/.test(String(by.milestoneNumber))
+				? String(get(g, `/repos/${repo.full_name}/milestones/${by.milestoneNumber}`).title)
+				: null;
 		} catch (error) {
 			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
 		}
@@ -308,15 +373,24 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		organization: (_s, a, g) =>
 			account(get(g, `/orgs/${seg(a.login)}`, undefined, `Could not resolve to an Organization with the login of '${a.login}'.`)),
 		repository: (_s, a, g) =>
-			repository(get(g, `/repos/${seg(a.owner)}/${seg(a.name)}`, undefined, `Could not resolve to a Repository with the name '${a.owner}/${a.name}'.`)),
+			repository(
+				get(
+					g,
+					`/repos/${seg(a.owner)}/${seg(a.name)}`,
+					undefined,
+					`Could not resolve to a Repository with the name '${a.owner}/${a.name}'.`,
+				),
+			),
 		node: (_s, a, g) => byNodeId(g, a.id),
 		nodes: (_s, a, g) => (a.ids as string[]).map((id) => byNodeId(g, id)),
 		rateLimit: (_s, a, g) => rateLimit(g, a.dryRun === true),
 		search: (_s, args, g) => {
 			// gh asks search for `last: N` with no `before` and reads the first N results; GitHub
 			// answers that way, so `last` without `before` counts from the start here too.
-			const a = args.last != null && args.first == null && args.before == null ? { ...args, first: args.last, last: undefined } : args;
-			if (a.type === 'REPOSITORY') return { ...searchConnection(g, a, 'repositories', a.query, {}, repository), __kind: 'repositories' };
+			const a =
+				args.last != null && args.first == null && args.before == null ? { ...args, first: args.last, last: undefined } : args;
+			if (a.type === 'REPOSITORY')
+				return { ...searchConnection(g, a, 'repositories', a.query, {}, repository), __kind: 'repositories' };
 			if (a.type === 'ISSUE') return { ...searchConnection(g, a, 'issues', a.query, {}, issueOrPull), __kind: 'issues' };
 			throw new TypedError('UNPROCESSABLE', `Gitstead searches ISSUE and REPOSITORY, not ${a.type}.`);
 		},
@@ -361,7 +435,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
 			const query: Record<string, string> = { sort, direction };
 			if (isViewer(g, s)) {
-				if (a.ownerAffiliations?.length) query.affiliation = (a.ownerAffiliations as string[]).map((x) => x.toLowerCase()).join(',');
+				if (a.ownerAffiliations?.length)
+					query.affiliation = (a.ownerAffiliations as string[]).map((x) => x.toLowerCase()).join(',');
 				else query.affiliation = 'owner';
 				if (a.privacy) query.visibility = String(a.privacy).toLowerCase();
 				return repositoryList(g, a, '/user/repos', query);
@@ -391,7 +466,12 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const role = (login: string) => {
 				if (admins === null) {
 					try {
-						admins = new Set((call(g, 'GET', `/orgs/${seg(s.login)}/members`, { query: { role: 'admin', per_page: '100' } }).body as Source[]).map((m) => m.login));
+						admins = new Set(
+							(
+								call(g, 'GET', `/orgs/${seg(s.login)}/members`, { query: { role: 'admin', per_page: '100' } })
+									.body as Source[]
+							).map((m) => m.login),
+						);
 					} catch {
 						admins = new Set();
 					}
@@ -449,7 +529,9 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		issueOrPullRequest: (s, a, g) => {
 			const notFound = `Could not resolve to an issue or pull request with the number of ${a.number}.`;
 			const json = get(g, `/repos/${s.full_name}/issues/${a.number}`, undefined, notFound);
-			return json.pull_request ? tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, notFound)) : issueOrPull(json);
+			return json.pull_request
+				? tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, notFound))
+				: issueOrPull(json);
 		},
 		parent: (s) => (s.parent ? repository(s.parent) : null),
 		mergeCommitAllowed: (s) => s.allow_merge_commit ?? true,
@@ -457,7 +539,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		rebaseMergeAllowed: (s) => s.allow_rebase_merge ?? true,
 		deleteBranchOnMerge: (s) => s.delete_branch_on_merge ?? false,
 		pullRequest: (s, a, g) =>
-			tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, `Could not resolve to a PullRequest with the number of ${a.number}.`)),
+			tagged('PullRequest')(
+				get(
+					g,
+					`/repos/${s.full_name}/pulls/${a.number}`,
+					undefined,
+					`Could not resolve to a PullRequest with the number of ${a.number}.`,
+				),
+			),
 		issues: (s, a, g) => issueConnection(g, s, a, false),
 		pullRequests: (s, a, g) => (a.headRefName || a.baseRefName ? branchPulls(g, s, a) : issueConnection(g, s, a, true)),
 		label: (s, a, g) => {
@@ -475,11 +564,20 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			// Labels by name when asked (gh label list: orderBy NAME); the REST list's order otherwise.
 			const all: Source[] = [];
 			for (let page = 1; all.length < list; page++) {
-				const body = call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: String(page) } }).body as Source[];
+				const body = call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: String(page) } })
+					.body as Source[];
 				if (body.length === 0) break;
 				all.push(...body);
 			}
-			let filtered = a.query ? all.filter((l) => String(l.name).toLowerCase().includes(String(a.query).toLowerCase()) || String(l.description ?? '').toLowerCase().includes(String(a.query).toLowerCase())) : all;
+			let filtered = a.query
+				? all.filter(
+						(l) =>
+							String(l.name).toLowerCase().includes(String(a.query).toLowerCase()) ||
+							String(l.description ?? '')
+								.toLowerCase()
+								.includes(String(a.query).toLowerCase()),
+					)
+				: all;
 			if (a.orderBy?.field === 'NAME') filtered = [...filtered].sort((x, y) => String(x.name).localeCompare(String(y.name)));
 			if (direction === 'desc') filtered = [...filtered].reverse();
 			return arrayConnection(a, filtered, label);
@@ -496,7 +594,13 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const { sort, direction } = sortOf(a.orderBy, 'NUMBER');
 			const states = a.states as string[] | undefined;
 			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
-			return restConnection(g, a, `/repos/${s.full_name}/milestones`, { state, sort: sort === 'created' ? 'due_on' : sort, direction }, tagged('Milestone'));
+			return restConnection(
+				g,
+				a,
+				`/repos/${s.full_name}/milestones`,
+				{ state, sort: sort === 'created' ? 'due_on' : sort, direction },
+				tagged('Milestone'),
+			);
 		},
 		diskUsage: (s) => s.size ?? null,
 		hasProjectsEnabled: (s) => s.has_projects === true,
@@ -504,12 +608,22 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		isInOrganization: (s) => s.owner?.type === 'Organization',
 		isMirror: (s) => s.mirror_url != null,
 		// A user's profile repository: the one named as its owner.
-		isUserConfigurationRepository: (s) => s.owner?.type === 'User' && String(s.name).toLowerCase() === String(s.owner.login).toLowerCase(),
+		isUserConfigurationRepository: (s) =>
+			s.owner?.type === 'User' && String(s.name).toLowerCase() === String(s.owner.login).toLowerCase(),
 		mirrorUrl: (s) => s.mirror_url ?? null,
 		templateRepository: (s) => (s.template_repository ? repository(s.template_repository) : null),
 		// REST's license (Gitstead detects none today: null).
 		licenseInfo: (s) =>
-			s.license ? { id: s.license.node_id, key: s.license.key, name: s.license.name, nickname: s.license.nickname ?? null, spdxId: s.license.spdx_id ?? null, url: s.license.html_url ?? s.license.url ?? null } : null,
+			s.license
+				? {
+						id: s.license.node_id,
+						key: s.license.key,
+						name: s.license.name,
+						nickname: s.license.nickname ?? null,
+						spdxId: s.license.spdx_id ?? null,
+						url: s.license.html_url ?? s.license.url ?? null,
+					}
+				: null,
 		viewerCanAdminister: (s) => s.permissions?.admin === true,
 		// GitHub's default for a viewer who has merged nothing here: the first method the repository allows.
 		viewerDefaultMergeMethod: (s) => (s.allow_merge_commit !== false ? 'MERGE' : s.allow_squash_merge !== false ? 'SQUASH' : 'REBASE'),
@@ -535,7 +649,11 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 				if (body.length < 100) break;
 			}
 			const q = String(a.query).toLowerCase();
-			return arrayConnection(a, all.filter((u) => String(u.login).toLowerCase().includes(q)), account);
+			return arrayConnection(
+				a,
+				all.filter((u) => String(u.login).toLowerCase().includes(q)),
+				account,
+			);
 		},
 		// An empty repository: its commit list answers 409 "Git Repository is empty.".
 		isEmpty: (s, _a, g) => {
@@ -567,11 +685,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		// GET /repos/{owner}/{repo}/topics: the names, in the repository's order.
 		repositoryTopics: (s, a, g) => {
 			const names = (get(g, `/repos/${s.full_name}/topics`).names ?? []) as string[];
-			return arrayConnection(a, names.map((name) => ({
-				id: Buffer.from(`015:RepositoryTopic${s.id}:${name}`).toString('base64'),
-				url: g.ctx.app.urls.html(`/topics/${seg(name)}`),
-				topic: { id: Buffer.from(`05:Topic${name}`).toString('base64'), name },
-			})));
+			return arrayConnection(
+				a,
+				names.map((name) => ({
+					id: Buffer.from(`015:RepositoryTopic${s.id}:${name}`).toString('base64'),
+					url: g.ctx.app.urls.html(`/topics/${seg(name)}`),
+					topic: { id: Buffer.from(`05:Topic${name}`).toString('base64'), name },
+				})),
+			);
 		},
 		release: (s, a, g) => {
 			try {
@@ -585,14 +706,15 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			// The REST list is newest first (CREATED_AT DESC, gh release list's order); another order sorts the whole list here.
 			const field = a.orderBy?.field ?? 'CREATED_AT';
 			const direction = a.orderBy?.direction ?? 'DESC';
-			if (field === 'CREATED_AT' && direction === 'DESC') return restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release'));
+			if (field === 'CREATED_AT' && direction === 'DESC')
+				return restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release'));
 			const all: Source[] = [];
 			for (let page = 1; ; page++) {
 				const body = get(g, `/repos/${s.full_name}/releases`, { per_page: '100', page: String(page) }) as Source[];
 				all.push(...body);
 				if (body.length < 100) break;
 			}
-			const key = (r: Source) => String(field === 'NAME' ? r.name ?? r.tag_name : r.created_at);
+			const key = (r: Source) => String(field === 'NAME' ? (r.name ?? r.tag_name) : r.created_at);
 			all.sort((x, y) => key(x).localeCompare(key(y)) || x.id - y.id);
 			if (direction === 'DESC') all.reverse();
 			return arrayConnection(a, all, tagged('Release'));
@@ -629,8 +751,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		reviewRequests: (s, a, g) => {
 			const requested = get(g, `${repoPath(s)}/pulls/${s.number}/requested_reviewers`) as { users: Source[]; teams: Source[] };
 			const list = [
-				...requested.users.map((u) => ({ id: Buffer.from(`013:ReviewRequest${s.id}:User${u.id}`).toString('base64'), requestedReviewer: account(u) })),
-				...requested.teams.map((t) => ({ id: Buffer.from(`013:ReviewRequest${s.id}:Team${t.id}`).toString('base64'), requestedReviewer: tagged('Team')(t) })),
+				...requested.users.map((u) => ({
+					id: Buffer.from(`013:ReviewRequest${s.id}:User${u.id}`).toString('base64'),
+					requestedReviewer: account(u),
+				})),
+				...requested.teams.map((t) => ({
+					id: Buffer.from(`013:ReviewRequest${s.id}:Team${t.id}`).toString('base64'),
+					requestedReviewer: tagged('Team')(t),
+				})),
 			];
 			return arrayConnection(a, list);
 		},
@@ -639,9 +767,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		changedFiles: (s, _a, g) => pull(g, s).changed_files ?? 0,
 		mergedBy: (s, _a, g) => (pull(g, s).merged_by ? account(pull(g, s).merged_by) : null),
 		// The merge commit once merged; while open, REST's merge_commit_sha is the test merge commit.
-		mergeCommit: (s, _a, g) => (pull(g, s).merged_at && pull(g, s).merge_commit_sha ? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) } : null),
+		mergeCommit: (s, _a, g) =>
+			pull(g, s).merged_at && pull(g, s).merge_commit_sha
+				? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) }
+				: null,
 		potentialMergeCommit: (s, _a, g) =>
-			pull(g, s).state === 'open' && pull(g, s).merge_commit_sha ? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) } : null,
+			pull(g, s).state === 'open' && pull(g, s).merge_commit_sha
+				? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) }
+				: null,
 		files: (s, a, g) =>
 			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/files`, {}, (f) => ({
 				path: f.filename,
@@ -668,7 +801,15 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		// The author (Gitstead records no Co-authored-by trailers as authors): the git author, with the account REST matched to it.
 		authors: (s, a, g) => {
 			const c = commit(g, s);
-			return arrayConnection(a, [{ __typename: 'GitActor', name: c.commit.author?.name ?? null, email: c.commit.author?.email ?? null, date: c.commit.author?.date ?? null, user: c.author && c.author.login ? account(c.author) : null }]);
+			return arrayConnection(a, [
+				{
+					__typename: 'GitActor',
+					name: c.commit.author?.name ?? null,
+					email: c.commit.author?.email ?? null,
+					date: c.commit.author?.date ?? null,
+					user: c.author && c.author.login ? account(c.author) : null,
+				},
+			]);
 		},
 		authoredDate: (s, _a, g) => commit(g, s).commit.author?.date,
 		committedDate: (s, _a, g) => commit(g, s).commit.committer?.date,
@@ -680,9 +821,15 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const statuses = (combined.statuses ?? []) as Source[];
 			if (statuses.length === 0 && runs.length === 0) return null;
 			const contexts = [...statuses.map(tagged('StatusContext')), ...runs.map(tagged('CheckRun'))];
-			const failed = statuses.some((x) => x.state === 'failure' || x.state === 'error') || runs.some((r) => ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'].includes(r.conclusion));
+			const failed =
+				statuses.some((x) => x.state === 'failure' || x.state === 'error') ||
+				runs.some((r) => ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'].includes(r.conclusion));
 			const pending = statuses.some((x) => x.state === 'pending') || runs.some((r) => r.status !== 'completed');
-			return { id: Buffer.from(`017:StatusCheckRollup${s.sha}`).toString('base64'), state: failed ? 'FAILURE' : pending ? 'PENDING' : 'SUCCESS', contexts };
+			return {
+				id: Buffer.from(`017:StatusCheckRollup${s.sha}`).toString('base64'),
+				state: failed ? 'FAILURE' : pending ? 'PENDING' : 'SUCCESS',
+				contexts,
+			};
 		},
 	},
 	StatusCheckRollup: {
@@ -708,7 +855,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		completedAt: (s) => s.completed_at ?? null,
 		detailsUrl: (s) => s.details_url || null,
 		// The check suite; Gitstead links no workflow run to it here.
-		checkSuite: (s) => (s.check_suite ? { id: Buffer.from(`010:CheckSuite${s.check_suite.id}`).toString('base64'), workflowRun: null } : null),
+		checkSuite: (s) =>
+			s.check_suite ? { id: Buffer.from(`010:CheckSuite${s.check_suite.id}`).toString('base64'), workflowRun: null } : null,
 	},
 	IssueComment: {
 		viewerDidAuthor: (s, _a, g) => s.user?.id !== undefined && s.user.id === g.ctx.principal.user?.id,
@@ -760,7 +908,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	GistFile: {
 		name: (s) => s.filename,
 		encodedName: (s) => encodeURIComponent(String(s.filename)),
-		extension: (s) => (/\.[^.]+$/.exec(String(s.filename))?.[0] ?? null),
+		extension: (s) => /\.[^.]+$/.exec(String(s.filename))?.[0] ?? null,
 		// GitHub's text of a file (truncated files are cut): the REST content when the answer carries it.
 		text: (s) => s.content ?? null,
 	},
@@ -782,8 +930,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			s.count === 0 || (a.first == null && a.last == null)
 				? { ...arrayConnection({ first: 0 }, []), totalCount: s.count }
 				: s.count === 0
-				? arrayConnection(a, [])
-				: restConnection(g, a, s.path, { content: s.rest }, (r) => ({ ...account(r.user), __reactedAt: r.created_at })),
+					? arrayConnection(a, [])
+					: restConnection(g, a, s.path, { content: s.rest }, (r) => ({ ...account(r.user), __reactedAt: r.created_at })),
 	},
 	ReactingUserEdge: {
 		reactedAt: (s) => s.node.__reactedAt,
@@ -822,7 +970,8 @@ function issueFields(): Record<string, Resolver> {
 		author: (s) => (s.user ? account(s.user) : null),
 		locked: (s) => s.locked,
 		milestone: (s) => (s.milestone ? tagged('Milestone')(s.milestone) : null),
-		labels: (s, a) => arrayConnection(a, (s.labels ?? []) as Source[], (l) => label({ ...l, repository_url: s.repository_url ?? s.base?.repo?.url })),
+		labels: (s, a) =>
+			arrayConnection(a, (s.labels ?? []) as Source[], (l) => label({ ...l, repository_url: s.repository_url ?? s.base?.repo?.url })),
 		assignees: (s, a) => arrayConnection(a, (s.assignees ?? []) as Source[], account),
 		repository: (s, _a, g) => repository(get(g, repoPath(s))),
 		stateReason: (s) => upper(s.state_reason ?? null),
@@ -836,7 +985,16 @@ function issueFields(): Record<string, Resolver> {
 }
 
 /** GitHub's reaction contents and the REST names of their counts. */
-const REACTIONS = [['THUMBS_UP', '+1'], ['THUMBS_DOWN', '-1'], ['LAUGH', 'laugh'], ['HOORAY', 'hooray'], ['CONFUSED', 'confused'], ['HEART', 'heart'], ['ROCKET', 'rocket'], ['EYES', 'eyes']] as const;
+const REACTIONS = [
+	['THUMBS_UP', '+1'],
+	['THUMBS_DOWN', '-1'],
+	['LAUGH', 'laugh'],
+	['HOORAY', 'hooray'],
+	['CONFUSED', 'confused'],
+	['HEART', 'heart'],
+	['ROCKET', 'rocket'],
+	['EYES', 'eyes'],
+] as const;
 
 /** The eight reaction groups of a REST issue or comment (its `reactions` rollup), users from `path`. */
 function reactionGroups(s: Source, path: string): Source[] {
@@ -852,7 +1010,8 @@ function reactionGroups(s: Source, path: string): Source[] {
 function commit(g: GraphContext, s: Source): Source {
 	if (s.commit) return s;
 	if (s.__repo) {
-		if (!s.__full) s.__full = get(g, `${s.__repo}/commits/${s.sha}`, undefined, `Could not resolve to a Commit with the oid of '${s.sha}'.`);
+		if (!s.__full)
+			s.__full = get(g, `${s.__repo}/commits/${s.sha}`, undefined, `Could not resolve to a Commit with the oid of '${s.sha}'.`);
 		return s.__full;
 	}
 	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
@@ -860,7 +1019,12 @@ function commit(g: GraphContext, s: Source): Source {
 
 /** A Ref source for branch `name` of the REST repository `repo` (its full_name kept for the protection lookups). */
 function branchRef(repo: Source, name: string): Source {
-	return { id: Buffer.from(`03:Ref${repo.id}:refs/heads/${name}`).toString('base64'), name, prefix: 'refs/heads/', __repo: repo.full_name };
+	return {
+		id: Buffer.from(`03:Ref${repo.id}:refs/heads/${name}`).toString('base64'),
+		name,
+		prefix: 'refs/heads/',
+		__repo: repo.full_name,
+	};
 }
 
 /**
@@ -909,11 +1073,15 @@ function requiredChecks(g: GraphContext, id: string): Set<string> {
 	const known = cache.get(id);
 	if (known) return known;
 	const pr = byNodeId(g, id);
-	if (pr.__typename !== 'PullRequest') throw new TypedError('NOT_FOUND', `Could not resolve to a PullRequest with the global id of '${id}'`);
+	if (pr.__typename !== 'PullRequest')
+		throw new TypedError('NOT_FOUND', `Could not resolve to a PullRequest with the global id of '${id}'`);
 	const base = pull(g, pr).base;
 	const branch = get(g, `/repos/${base.repo.full_name}/branches/${seg(base.ref)}`);
 	const checks = (branch.protection?.required_status_checks ?? {}) as Source;
-	const set = new Set<string>([...((checks.contexts ?? []) as string[]), ...((checks.checks ?? []) as Source[]).map((c) => String(c.context))]);
+	const set = new Set<string>([
+		...((checks.contexts ?? []) as string[]),
+		...((checks.checks ?? []) as Source[]).map((c) => String(c.context)),
+	]);
 	cache.set(id, set);
 	return set;
 }
@@ -957,7 +1125,8 @@ function reviewDecision(g: GraphContext, s: Source): string | null {
 	const approvals = states.filter((x) => x === 'APPROVED').length;
 	const base = pull(g, s).base;
 	const rule = protectionRule(g, branchRef(base.repo, base.ref));
-	if (rule?.requiresApprovingReviews) return approvals >= Math.max(1, rule.requiredApprovingReviewCount as number) ? 'APPROVED' : 'REVIEW_REQUIRED';
+	if (rule?.requiresApprovingReviews)
+		return approvals >= Math.max(1, rule.requiredApprovingReviewCount as number) ? 'APPROVED' : 'REVIEW_REQUIRED';
 	return approvals > 0 ? 'APPROVED' : null;
 }
 
@@ -987,7 +1156,15 @@ function fullGist(g: GraphContext, s: Source): Source {
 }
 
 /** REST's file statuses as GitHub's PatchStatus. */
-const CHANGE_TYPES: Record<string, string> = { added: 'ADDED', removed: 'DELETED', modified: 'MODIFIED', renamed: 'RENAMED', copied: 'COPIED', changed: 'CHANGED', unchanged: 'MODIFIED' };
+const CHANGE_TYPES: Record<string, string> = {
+	added: 'ADDED',
+	removed: 'DELETED',
+	modified: 'MODIFIED',
+	renamed: 'RENAMED',
+	copied: 'COPIED',
+	changed: 'CHANGED',
+	unchanged: 'MODIFIED',
+};
 
 const LINGUIST = require('linguist-languages') as Record<string, { color?: string }>;
 
@@ -1017,14 +1194,23 @@ function byNodeId(g: GraphContext, id: string): Source {
 	if (type === 'User' || type === 'Organization') {
 		const row = stores.accounts.byId(Number(number));
 		if (!row) throw new TypedError('NOT_FOUND', notFound);
-		return type === 'User' ? account(get(g, `/users/${seg(row.login)}`, undefined, notFound)) : account(get(g, `/orgs/${seg(row.login)}`, undefined, notFound));
+		return type === 'User'
+			? account(get(g, `/users/${seg(row.login)}`, undefined, notFound))
+			: account(get(g, `/orgs/${seg(row.login)}`, undefined, notFound));
 	}
 	if (type === 'Issue' || type === 'PullRequest') {
 		const issue = stores.issues.byId(Number(number));
 		const repo = issue && stores.repos.byId(issue.repo_id);
 		const owner = repo && stores.accounts.byId(repo.owner_id);
 		if (!issue || !repo || !owner) throw new TypedError('NOT_FOUND', notFound);
-		return issueOrPull(get(g, `/repos/${seg(owner.login)}/${seg(repo.name)}/${issue.pull_request ? 'pulls' : 'issues'}/${issue.number}`, undefined, notFound));
+		return issueOrPull(
+			get(
+				g,
+				`/repos/${seg(owner.login)}/${seg(repo.name)}/${issue.pull_request ? 'pulls' : 'issues'}/${issue.number}`,
+				undefined,
+				notFound,
+			),
+		);
 	}
 	throw new TypedError('NOT_FOUND', notFound);
 }

@@ -57,7 +57,12 @@ export function organizationHook(urls: Urls, orgLogin: string, hook: HookRow) {
 		name: 'web',
 		events: JSON.parse(hook.events) as string[],
 		active: hook.active === 1,
-		config: { url: hook.url, insecure_ssl: hook.insecure_ssl, content_type: hook.content_type, ...(hook.secret ? { secret: MASKED_SECRET } : {}) },
+		config: {
+			url: hook.url,
+			insecure_ssl: hook.insecure_ssl,
+			content_type: hook.content_type,
+			...(hook.secret ? { secret: MASKED_SECRET } : {}),
+		},
 		updated_at: hook.updated_at,
 		created_at: hook.created_at,
 		type: 'Organization',

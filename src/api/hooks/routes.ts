@@ -400,7 +400,12 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 }
 
 /** A hook's stored config, unchanged. */
-const pickConfig = (hook: HookRow) => ({ url: hook.url, content_type: hook.content_type, insecure_ssl: hook.insecure_ssl, secret: hook.secret });
+const pickConfig = (hook: HookRow) => ({
+	url: hook.url,
+	content_type: hook.content_type,
+	insecure_ssl: hook.insecure_ssl,
+	secret: hook.secret,
+});
 
 /** /repos/{owner}/{repo}/hooks… */
 export const repositoryWebhookRoutes = hookRoutes('repository');

@@ -38,13 +38,19 @@ export function checkHookUrl(text: string, allowedHosts: readonly string[]): str
 	}
 	const refusal = urlRefusal(url, allowedHosts);
 	if (refusal) {
-		throw invalidField('Hook', 'url', `Url is not supported: ${refusal}; hooks may deliver there only if ${ALLOWED_HOSTS_KEY} lists "${url.hostname}"`, 'custom');
+		throw invalidField(
+			'Hook',
+			'url',
+			`Url is not supported: ${refusal}; hooks may deliver there only if ${ALLOWED_HOSTS_KEY} lists "${url.hostname}"`,
+			'custom',
+		);
 	}
 	return text;
 }
 
 /** insecure_ssl as stored: "0" or "1". */
-export const sslFlag = (value: '0' | '1' | 0 | 1 | undefined, fallback: '0' | '1' = '0'): '0' | '1' => (value === undefined ? fallback : (String(value) as '0' | '1'));
+export const sslFlag = (value: '0' | '1' | 0 | 1 | undefined, fallback: '0' | '1' = '0'): '0' | '1' =>
+	value === undefined ? fallback : (String(value) as '0' | '1');
 
 /** A list of event names without repeats, in the order given. */
 export const uniqueEvents = (events: readonly string[]): string[] => [...new Set(events)];

@@ -55,7 +55,8 @@ export function checkImmutableTag(app: App, repoId: number, name: string, before
  */
 export function checkTagReuse(app: App, repoId: number, tag: string, self: number | null): void {
 	const used = app.stores.immutableReleases.byTag(repoId, tag);
-	if (used && (used.release_id === null || used.release_id !== self)) throw invalidField('Release', 'tag_name', 'tag_name was used by an immutable release', 'custom');
+	if (used && (used.release_id === null || used.release_id !== self))
+		throw invalidField('Release', 'tag_name', 'tag_name was used by an immutable release', 'custom');
 }
 
 /**
@@ -64,7 +65,8 @@ export function checkTagReuse(app: App, repoId: number, tag: string, self: numbe
  */
 export function checkReleaseUpdate(app: App, release: { id: number; tag_name: string }, next: { tag_name: string; draft: boolean }): void {
 	if (!isImmutable(app, release.id)) return;
-	if (next.tag_name !== release.tag_name) throw invalidField('Release', 'tag_name', 'tag_name cannot be changed on an immutable release', 'custom');
+	if (next.tag_name !== release.tag_name)
+		throw invalidField('Release', 'tag_name', 'tag_name cannot be changed on an immutable release', 'custom');
 	if (next.draft) throw unprocessable('Cannot unpublish an immutable release.');
 }
 
@@ -75,5 +77,7 @@ export function checkReleaseUpdate(app: App, release: { id: number; tag_name: st
  */
 export function checkAssetChange(app: App, releaseId: number, change: 'upload' | 'modify' | 'delete'): void {
 	if (!isImmutable(app, releaseId)) return;
-	throw unprocessable(change === 'upload' ? 'Cannot upload assets to an immutable release' : `Cannot ${change} assets of an immutable release`);
+	throw unprocessable(
+		change === 'upload' ? 'Cannot upload assets to an immutable release' : `Cannot ${change} assets of an immutable release`,
+	);
 }

@@ -26,7 +26,11 @@ function organizationRepositories(ctx: Context, list: number[]): RepositoryRow[]
 	return list.map((id) => {
 		const repo = ctx.app.stores.repos.byId(id);
 		if (!repo || repo.owner_id !== ctx.org.org.id) {
-			throw invalidField('ImmutableReleasesSettings', 'selected_repository_ids', `repository ${id} is not a repository of ${ctx.org.org.login}`);
+			throw invalidField(
+				'ImmutableReleasesSettings',
+				'selected_repository_ids',
+				`repository ${id} is not a repository of ${ctx.org.org.login}`,
+			);
 		}
 		return repo;
 	});
@@ -35,7 +39,9 @@ function organizationRepositories(ctx: Context, list: number[]): RepositoryRow[]
 /** Choosing repositories needs enforced_repositories `selected`. @throws HttpError 409 */
 function requireSelectedPolicy(ctx: Context): void {
 	if (ctx.app.stores.immutableReleases.policy(ctx.org.org.id) !== 'selected') {
-		throw conflict('Repositories are chosen only when enforced_repositories is selected: set it first (PUT /orgs/{org}/settings/immutable-releases).');
+		throw conflict(
+			'Repositories are chosen only when enforced_repositories is selected: set it first (PUT /orgs/{org}/settings/immutable-releases).',
+		);
 	}
 }
 
@@ -51,7 +57,9 @@ export const immutableReleaseRoutes: RouteDeclaration[] = [
 			const policy = ctx.app.stores.immutableReleases.policy(ctx.org.org.id);
 			return ok({
 				enforced_repositories: policy,
-				...(policy === 'selected' ? { selected_repositories_url: ctx.app.urls.api(`/orgs/${ctx.org.org.login}/settings/immutable-releases/repositories`) } : {}),
+				...(policy === 'selected'
+					? { selected_repositories_url: ctx.app.urls.api(`/orgs/${ctx.org.org.login}/settings/immutable-releases/repositories`) }
+					: {}),
 			});
 		},
 	}),
@@ -67,7 +75,11 @@ export const immutableReleaseRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const { enforced_repositories: policy, selected_repository_ids: list } = ctx.body;
 			if (list !== undefined && policy !== 'selected') {
-				throw invalidField('ImmutableReleasesSettings', 'selected_repository_ids', 'selected_repository_ids is given only when enforced_repositories is selected');
+				throw invalidField(
+					'ImmutableReleasesSettings',
+					'selected_repository_ids',
+					'selected_repository_ids is given only when enforced_repositories is selected',
+				);
 			}
 			const store = ctx.app.stores.immutableReleases;
 			const org = ctx.org.org.id;
@@ -92,7 +104,14 @@ export const immutableReleaseRoutes: RouteDeclaration[] = [
 			const store = ctx.app.stores.immutableReleases;
 			const org = ctx.org.org;
 			const rows = store.selected(org.id, ctx.page.perPage, ctx.page.offset);
-			return { status: 200, body: { total_count: store.selectedCount(org.id), repositories: rows.map((repo) => repository(ctx.app.urls, repo, org, null)) }, total: store.selectedCount(org.id) };
+			return {
+				status: 200,
+				body: {
+					total_count: store.selectedCount(org.id),
+					repositories: rows.map((repo) => repository(ctx.app.urls, repo, org, null)),
+				},
+				total: store.selectedCount(org.id),
+			};
 		},
 	}),
 	route({

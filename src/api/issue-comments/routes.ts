@@ -34,7 +34,16 @@ function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues
 	return rows.map((row) => {
 		const issue = byId.get(row.issue_id)!;
 		const author = authors.get(row.user_id)!;
-		return issueComment(ctx.app.urls, scope.paths, issue.number, issue.pull_request === 1, row, author, scope.associations.of(author), ctx.media);
+		return issueComment(
+			ctx.app.urls,
+			scope.paths,
+			issue.number,
+			issue.pull_request === 1,
+			row,
+			author,
+			scope.associations.of(author),
+			ctx.media,
+		);
 	});
 }
 
@@ -98,7 +107,8 @@ export const issueCommentRoutes = [
 			const row = loadComment(ctx, scope);
 			requireEditable(ctx, scope, row);
 			const updated = ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now));
-			if (updated.body !== row.body) recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(row.issue_id)!, updated, 'edited', row.body);
+			if (updated.body !== row.body)
+				recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(row.issue_id)!, updated, 'edited', row.body);
 			return ok(render(ctx, scope, [updated])[0]);
 		},
 	}),
@@ -127,7 +137,12 @@ export const issueCommentRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const issue = loadIssue(ctx, scope);
-			const { rows, total } = ctx.app.stores.issues.issueComments(issue.id, ctx.query.since ?? null, ctx.page.perPage, ctx.page.offset);
+			const { rows, total } = ctx.app.stores.issues.issueComments(
+				issue.id,
+				ctx.query.since ?? null,
+				ctx.page.perPage,
+				ctx.page.offset,
+			);
 			return paged(render(ctx, scope, rows, [issue]), total);
 		},
 	}),
@@ -142,7 +157,8 @@ export const issueCommentRoutes = [
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const issue = loadIssue(ctx, scope);
 			// A locked conversation takes comments only from people with write access.
-			if (issue.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');
+			if (issue.locked === 1 && !atLeast(scope.permission, 'push'))
+				throw forbidden('Unable to create comment because issue is locked.');
 			const row = ctx.app.stores.issues.insertComment(issue, ctx.principal.actorId!, ctx.body.body, isoSeconds(ctx.now));
 			recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(issue.id)!, row, 'created');
 			const body = render(ctx, scope, [row], [issue])[0];

@@ -79,12 +79,7 @@ export function issueSubject(row: IssueRow, latestCommentPath?: string | null): 
  * `@org/team` of the repository's organization (team_mention). Not the actor: mentioning oneself
  * notifies no one. Exported as mentionedIn for the review events (src/api/pulls/reviews.ts).
  */
-export function mentionedIn(
-	ctx: Context,
-	scope: IssueScope,
-	text: string | null,
-	previous?: string | null,
-): Involvement[] {
+export function mentionedIn(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
 	return mentioned(ctx, scope, text, previous);
 }
 
@@ -142,14 +137,26 @@ export function recordIssueChanges(
 ): void {
 	const after = issueSnapshot(ctx, row);
 	// A pull request's events carry the pull request, rendered by its own recorder.
-	const issue = row.pull_request ? null : rendered !== undefined && ctx.media === null ? rendered : renderIssues(ctx, scope, [row], true, null)[0];
+	const issue = row.pull_request
+		? null
+		: rendered !== undefined && ctx.media === null
+			? rendered
+			: renderIssues(ctx, scope, [row], true, null)[0];
 	if (!before) {
-		recordIssue(ctx, scope, row, 'opened', issue, {}, {
-			subject: issueSubject(row, null),
-			broadcast: true,
-			actorReason: 'author',
-			involved: [...mentioned(ctx, scope, row.body), ...named(after.assigneeIds, 'assign')],
-		});
+		recordIssue(
+			ctx,
+			scope,
+			row,
+			'opened',
+			issue,
+			{},
+			{
+				subject: issueSubject(row, null),
+				broadcast: true,
+				actorReason: 'author',
+				involved: [...mentioned(ctx, scope, row.body), ...named(after.assigneeIds, 'assign')],
+			},
+		);
 		return;
 	}
 	const was = before.row;
@@ -158,29 +165,48 @@ export function recordIssueChanges(
 	if (was.body !== row.body) changes.body = { from: was.body };
 	Object.assign(changes, moreChanges);
 	if (Object.keys(changes).length) {
-		recordIssue(ctx, scope, row, 'edited', issue, { changes }, {
-			subject: issueSubject(row),
-			broadcast: false,
-			involved: was.body !== row.body ? mentioned(ctx, scope, row.body, was.body) : [],
-		});
+		recordIssue(
+			ctx,
+			scope,
+			row,
+			'edited',
+			issue,
+			{ changes },
+			{
+				subject: issueSubject(row),
+				broadcast: false,
+				involved: was.body !== row.body ? mentioned(ctx, scope, row.body, was.body) : [],
+			},
+		);
 	}
 	if (was.state !== row.state) {
-		recordIssue(ctx, scope, row, row.state === 'closed' ? 'closed' : 'reopened', issue, {}, {
-			subject: issueSubject(row, null),
-			broadcast: true,
-			participantReason: 'state_change',
-			actorReason: 'state_change',
-			involved: [],
-		});
+		recordIssue(
+			ctx,
+			scope,
+			row,
+			row.state === 'closed' ? 'closed' : 'reopened',
+			issue,
+			{},
+			{
+				subject: issueSubject(row, null),
+				broadcast: true,
+				participantReason: 'state_change',
+				actorReason: 'state_change',
+				involved: [],
+			},
+		);
 	}
 	if (was.locked !== row.locked) recordIssue(ctx, scope, row, row.locked ? 'locked' : 'unlocked', issue);
 	if (was.milestone_id !== row.milestone_id) {
-		const milestones = ctx.app.stores.milestones.mapByIds([was.milestone_id, row.milestone_id].filter((id): id is number => id !== null));
+		const milestones = ctx.app.stores.milestones.mapByIds(
+			[was.milestone_id, row.milestone_id].filter((id): id is number => id !== null),
+		);
 		const milestoneObject = (id: number) => {
 			const m = milestones.get(id)!;
 			return renderMilestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : ctx.app.stores.accounts.byId(m.creator_id));
 		};
-		if (was.milestone_id !== null && milestones.has(was.milestone_id)) recordIssue(ctx, scope, row, 'demilestoned', issue, { milestone: milestoneObject(was.milestone_id) });
+		if (was.milestone_id !== null && milestones.has(was.milestone_id))
+			recordIssue(ctx, scope, row, 'demilestoned', issue, { milestone: milestoneObject(was.milestone_id) });
 		if (row.milestone_id !== null) recordIssue(ctx, scope, row, 'milestoned', issue, { milestone: milestoneObject(row.milestone_id) });
 	}
 	const labelIds = new Set(after.labels.map((l) => l.id));
@@ -192,13 +218,22 @@ export function recordIssueChanges(
 	const assignee = (id: number) => simpleUser(ctx.app.urls, accounts.get(id)!);
 	for (const id of after.assigneeIds) {
 		if (before.assigneeIds.includes(id)) continue;
-		recordIssue(ctx, scope, row, 'assigned', issue, { assignee: assignee(id) }, {
-			subject: issueSubject(row),
-			broadcast: false,
-			involved: named([id], 'assign'),
-		});
+		recordIssue(
+			ctx,
+			scope,
+			row,
+			'assigned',
+			issue,
+			{ assignee: assignee(id) },
+			{
+				subject: issueSubject(row),
+				broadcast: false,
+				involved: named([id], 'assign'),
+			},
+		);
 	}
-	for (const id of before.assigneeIds) if (!after.assigneeIds.includes(id)) recordIssue(ctx, scope, row, 'unassigned', issue, { assignee: assignee(id) });
+	for (const id of before.assigneeIds)
+		if (!after.assigneeIds.includes(id)) recordIssue(ctx, scope, row, 'unassigned', issue, { assignee: assignee(id) });
 }
 
 /**
@@ -215,12 +250,26 @@ export function recordIssueComment(
 ): void {
 	const issue = renderIssues(ctx, scope, [issueRow], true, null)[0];
 	const author = ctx.app.stores.accounts.byId(comment.user_id)!;
-	const object = issueComment(ctx.app.urls, scope.paths, issueRow.number, issueRow.pull_request === 1, comment, author, scope.associations.of(author), null);
+	const object = issueComment(
+		ctx.app.urls,
+		scope.paths,
+		issueRow.number,
+		issueRow.pull_request === 1,
+		comment,
+		author,
+		scope.associations.of(author),
+		null,
+	);
 	const changes = action === 'edited' ? { changes: { body: { from: previousBody } } } : {};
 	const commentPath = `/issues/comments/${comment.id}`;
 	const notification: NotificationActivity =
 		action === 'created'
-			? { subject: issueSubject(issueRow, commentPath), broadcast: true, actorReason: 'comment', involved: mentioned(ctx, scope, comment.body) }
+			? {
+					subject: issueSubject(issueRow, commentPath),
+					broadcast: true,
+					actorReason: 'comment',
+					involved: mentioned(ctx, scope, comment.body),
+				}
 			: action === 'edited'
 				? { subject: issueSubject(issueRow), broadcast: false, involved: mentioned(ctx, scope, comment.body, previousBody) }
 				: { subject: { ...issueSubject(issueRow), withdrawnCommentPath: commentPath }, broadcast: false, involved: [] };

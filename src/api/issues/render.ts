@@ -14,7 +14,6 @@ import type { AccountRow } from '../users/store';
 import type { AuthorAssociation } from './association';
 import type { IssueCommentRow, IssueRow } from './store';
 
-
 export interface IssueParts {
 	author: AccountRow;
 	labels: LabelRow[];

@@ -79,7 +79,12 @@ const updateBody = v.object({
 	assignees: v.optional(v.array(v.string())),
 	state: v.optional(v.picklist(['open', 'closed'], 'state must be open or closed')),
 	state_reason: v.optional(
-		v.nullable(v.picklist(['completed', 'not_planned', 'duplicate', 'reopened'], 'state_reason must be completed, not_planned, duplicate or reopened')),
+		v.nullable(
+			v.picklist(
+				['completed', 'not_planned', 'duplicate', 'reopened'],
+				'state_reason must be completed, not_planned, duplicate or reopened',
+			),
+		),
 	),
 	duplicate_issue_id: v.optional(v.nullable(v.number())),
 	labels: v.optional(labelInput),
@@ -99,7 +104,9 @@ const listQuery = v.object({
 	since: v.optional(timestampParam('since')),
 });
 const lockBody = v.object({
-	lock_reason: v.optional(v.picklist(['off-topic', 'too heated', 'resolved', 'spam'], 'lock_reason must be off-topic, too heated, resolved or spam')),
+	lock_reason: v.optional(
+		v.picklist(['off-topic', 'too heated', 'resolved', 'spam'], 'lock_reason must be off-topic, too heated, resolved or spam'),
+	),
 });
 /** Add or set labels: `labels` (names or {name} objects; GitHub also takes them bare, see arrayBody). */
 const labelsBody = v.object({ labels: v.optional(labelInput, []) });
@@ -147,7 +154,10 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'r
 		arrayBody: 'labels',
 		handler(ctx) {
 			const { scope, row } = triageIssue(ctx, (scope, row) =>
-				ctx.app.stores.labels[change](row.id, ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id)),
+				ctx.app.stores.labels[change](
+					row.id,
+					ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id),
+				),
 			);
 			return ok(issueLabels(ctx, scope, row));
 		},
@@ -181,7 +191,17 @@ export const issueRoutes = [
 				milestone = 'id';
 				milestoneId = resolveMilestone(ctx, scope, query.milestone)!.id;
 			}
-			const labels = query.labels ? [...new Map(query.labels.split(',').map((n) => n.trim()).filter(Boolean).map((n) => [n.toLowerCase(), n])).values()] : [];
+			const labels = query.labels
+				? [
+						...new Map(
+							query.labels
+								.split(',')
+								.map((n) => n.trim())
+								.filter(Boolean)
+								.map((n) => [n.toLowerCase(), n]),
+						).values(),
+					]
+				: [];
 			const { rows, total } = stores.issues.list({
 				repoId: scope.repo.id,
 				state: query.state,
@@ -219,7 +239,13 @@ export const issueRoutes = [
 			const now = isoSeconds(ctx.now);
 			const { issues, labels } = ctx.app.stores;
 			let row = issues.insert(
-				{ repo_id: scope.repo.id, title: input.title, body: input.body ?? null, user_id: ctx.principal.actorId!, pull_request: false },
+				{
+					repo_id: scope.repo.id,
+					title: input.title,
+					body: input.body ?? null,
+					user_id: ctx.principal.actorId!,
+					pull_request: false,
+				},
 				now,
 			);
 			if (milestone) {
@@ -228,8 +254,16 @@ export const issueRoutes = [
 			}
 			if (push) {
 				const logins = assigneeLogins(input);
-				if (logins?.length) issues.replaceAssignees(row.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
-				if (input.labels?.length) labels.attach(row.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
+				if (logins?.length)
+					issues.replaceAssignees(
+						row.id,
+						resolveAssignees(ctx, scope, logins).map((a) => a.id),
+					);
+				if (input.labels?.length)
+					labels.attach(
+						row.id,
+						ensureLabels(ctx, scope, input.labels).map((l) => l.id),
+					);
 			}
 			const rendered = one(ctx, scope, row);
 			recordIssueChanges(ctx, scope, null, row, rendered);
@@ -271,10 +305,12 @@ export const issueRoutes = [
 			if (input.state !== undefined && input.state !== current.state) {
 				const reason = input.state_reason ?? null;
 				if (input.state === 'closed') {
-					if (reason === 'reopened') throw invalidField('Issue', 'state_reason', 'a closed issue cannot have the reason reopened');
+					if (reason === 'reopened')
+						throw invalidField('Issue', 'state_reason', 'a closed issue cannot have the reason reopened');
 					Object.assign(next, { state: 'closed', state_reason: reason ?? 'completed', closed_at: now, closed_by_id: actor });
 				} else {
-					if (reason && reason !== 'reopened') throw invalidField('Issue', 'state_reason', `an open issue cannot have the reason ${reason}`);
+					if (reason && reason !== 'reopened')
+						throw invalidField('Issue', 'state_reason', `an open issue cannot have the reason ${reason}`);
 					// A pull request reopens only with its branches (the same rule as PATCH …/pulls/{n}).
 					if (current.pull_request) {
 						const pull = ctx.app.stores.pulls.byIssue(current.id);
@@ -288,8 +324,16 @@ export const issueRoutes = [
 			const updated = issues.update(next, now);
 			if (triage) {
 				const logins = assigneeLogins(input);
-				if (logins !== undefined) issues.replaceAssignees(current.id, resolveAssignees(ctx, scope, logins).map((a) => a.id));
-				if (input.labels !== undefined) labels.replace(current.id, ensureLabels(ctx, scope, input.labels).map((l) => l.id));
+				if (logins !== undefined)
+					issues.replaceAssignees(
+						current.id,
+						resolveAssignees(ctx, scope, logins).map((a) => a.id),
+					);
+				if (input.labels !== undefined)
+					labels.replace(
+						current.id,
+						ensureLabels(ctx, scope, input.labels).map((l) => l.id),
+					);
 			}
 			const rendered = one(ctx, scope, updated);
 			recordIssueChanges(ctx, scope, before, updated, rendered);
@@ -378,7 +422,10 @@ export const issueRoutes = [
 				if (current.length + added.length > MAX_ASSIGNEES) {
 					throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
 				}
-				issues.addAssignees(row.id, added.map((a) => a.id));
+				issues.addAssignees(
+					row.id,
+					added.map((a) => a.id),
+				);
 			});
 			return created(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
 		},
@@ -410,7 +457,10 @@ export const issueRoutes = [
 		handler(ctx) {
 			// The same statement decides GET …/assignees/{assignee} and the assignees an issue accepts.
 			const { rows, total } = ctx.app.stores.issues.assignable(assignableScope(ctx.repo), ctx.page.perPage, ctx.page.offset);
-			return paged(rows.map((account) => simpleUser(ctx.app.urls, account)), total);
+			return paged(
+				rows.map((account) => simpleUser(ctx.app.urls, account)),
+				total,
+			);
 		},
 	}),
 	route({

@@ -75,7 +75,10 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 		...(single ? rows.flatMap((row) => (row.closed_by_id ? [row.closed_by_id] : [])) : []),
 	]);
 	const renderedMilestones = new Map(
-		[...milestones.values()].map((m) => [m.id, milestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : accounts.get(m.creator_id))]),
+		[...milestones.values()].map((m) => [
+			m.id,
+			milestone(ctx.app.urls, scope.paths, m, m.creator_id === null ? null : accounts.get(m.creator_id)),
+		]),
 	);
 	return rows.map((row) => {
 		const author = accounts.get(row.user_id)!;
@@ -154,7 +157,11 @@ export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<stri
  * none; undefined when the request does not name one.
  * @throws HttpError 422 invalid when the repository has no milestone with that number
  */
-export function resolveMilestone(ctx: Context, scope: IssueScope, value: string | number | null | undefined): MilestoneRow | null | undefined {
+export function resolveMilestone(
+	ctx: Context,
+	scope: IssueScope,
+	value: string | number | null | undefined,
+): MilestoneRow | null | undefined {
 	if (value === undefined || value === null) return value;
 	const text = String(value).trim();
 	const row = /^\d{1,10}$/.test(text) ? ctx.app.stores.milestones.byNumber(scope.repo.id, Number(text)) : undefined;

@@ -214,7 +214,9 @@ export function createIssueStore(db: DB) {
 	const assignablePage = db.prepare(`${ASSIGNABLE}
 		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'
 		ORDER BY a.login COLLATE NOCASE, a.id LIMIT @limit OFFSET @offset`);
-	const assignableCount = db.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'`).pluck();
+	const assignableCount = db
+		.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'`)
+		.pluck();
 
 	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
 	const insertComment = db.prepare(
@@ -251,7 +253,10 @@ export function createIssueStore(db: DB) {
 		 * Inserts an issue with the repository's next number (issues and pull requests share them),
 		 * its body rendered. @param now ISO timestamp
 		 */
-		insert(issue: { repo_id: number; title: string; body: string | null; user_id: number; pull_request: boolean }, now: string): IssueRow {
+		insert(
+			issue: { repo_id: number; title: string; body: string | null; user_id: number; pull_request: boolean },
+			now: string,
+		): IssueRow {
 			const number = nextNumber.get(issue.repo_id) as number;
 			const rendered = renderNullableBody(issue.body);
 			const id = insert.run({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }).lastInsertRowid;
@@ -264,7 +269,8 @@ export function createIssueStore(db: DB) {
 		 */
 		update(row: IssueRow, now: string): IssueRow {
 			const stored = storedBody.get(row.id) as Pick<IssueRow, 'body' | 'body_html' | 'body_text'>;
-			const rendered = row.body === stored.body ? { body_html: stored.body_html, body_text: stored.body_text } : renderNullableBody(row.body);
+			const rendered =
+				row.body === stored.body ? { body_html: stored.body_html, body_text: stored.body_text } : renderNullableBody(row.body);
 			update.run({ ...row, ...rendered, now });
 			return byId.get(row.id) as IssueRow;
 		},
@@ -275,7 +281,12 @@ export function createIssueStore(db: DB) {
 		/** Puts the issue in a milestone (milestones.id) or in none (null); the milestones' counts follow (triggers). */
 		setMilestone: (id: number, milestoneId: number | null) => void setMilestone.run(milestoneId, id),
 		list(filter: IssueFilter) {
-			const params = { ...filter, labels: JSON.stringify(filter.labels), labelCount: filter.labels.length, none: filter.none ? 1 : 0 };
+			const params = {
+				...filter,
+				labels: JSON.stringify(filter.labels),
+				labelCount: filter.labels.length,
+				none: filter.none ? 1 : 0,
+			};
 			const { sort, direction, limit, offset, ...where } = params;
 			return {
 				rows: lists.get(`${sort} ${direction}`)!.all({ ...where, limit, offset }) as IssueRow[],

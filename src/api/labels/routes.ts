@@ -15,7 +15,12 @@ import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { label } from './render';
 import { IMPLICIT_LABEL_COLOR, type LabelRow } from './store';
 
-const name = v.pipe(v.string(), v.transform((s) => s.trim()), v.minLength(1, "name can't be blank"), v.maxLength(50, 'name is longer than 50 characters'));
+const name = v.pipe(
+	v.string(),
+	v.transform((s) => s.trim()),
+	v.minLength(1, "name can't be blank"),
+	v.maxLength(50, 'name is longer than 50 characters'),
+);
 const color = v.pipe(
 	v.string(),
 	v.transform((s) => s.replace(/^#/, '').toLowerCase()),
@@ -34,7 +39,13 @@ function loadLabel(ctx: Context, access: RepoAccess): LabelRow {
 }
 
 /** The label webhook (created, edited with the previous values, deleted), through the event log. */
-function recordLabel(ctx: Context, access: RepoAccess, action: 'created' | 'edited' | 'deleted', row: LabelRow, changes?: Record<string, { from: unknown }>): void {
+function recordLabel(
+	ctx: Context,
+	access: RepoAccess,
+	action: 'created' | 'edited' | 'deleted',
+	row: LabelRow,
+	changes?: Record<string, { from: unknown }>,
+): void {
 	const object = label(url(ctx, access), row);
 	record(ctx.app, {
 		event: 'label',
@@ -68,7 +79,10 @@ export const labelRoutes = [
 			const access = ctx.repo;
 			const { rows, total } = ctx.app.stores.labels.list(access.repo.id, ctx.page.perPage, ctx.page.offset);
 			const repositoryUrl = url(ctx, access);
-			return paged(rows.map((row) => label(repositoryUrl, row)), total);
+			return paged(
+				rows.map((row) => label(repositoryUrl, row)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -124,7 +138,8 @@ export const labelRoutes = [
 				description: ctx.body.description !== undefined ? ctx.body.description : current.description,
 			});
 			const changes: Record<string, { from: unknown }> = {};
-			for (const key of ['name', 'color', 'description'] as const) if (row[key] !== current[key]) changes[key] = { from: current[key] };
+			for (const key of ['name', 'color', 'description'] as const)
+				if (row[key] !== current[key]) changes[key] = { from: current[key] };
 			recordLabel(ctx, access, 'edited', row, changes);
 			return ok(label(url(ctx, access), row));
 		},

@@ -64,7 +64,8 @@ export function createLabelStore(db: DB) {
 		remove: (id: number) => void remove.run(id),
 		/** Creates GitHub's default labels in a new repository. */
 		createDefaults(repoId: number): void {
-			for (const [name, color, description] of DEFAULT_LABELS) insert.run({ repo_id: repoId, name, color, description, is_default: 1 });
+			for (const [name, color, description] of DEFAULT_LABELS)
+				insert.run({ repo_id: repoId, name, color, description, is_default: 1 });
 		},
 		/** The labels named, creating the missing ones (grey, no description) as GitHub does for issues. */
 		ensure(repoId: number, names: string[]): LabelRow[] {

@@ -11,7 +11,11 @@ import { maxCharacters } from '../../http/validation';
 export const MAX_BODY = 65536;
 
 /** A comment body: a string, not blank, at most MAX_BODY characters. */
-export const commentBodyField = v.pipe(v.string('body must be a string'), v.minLength(1, "body can't be blank"), maxCharacters('body', MAX_BODY));
+export const commentBodyField = v.pipe(
+	v.string('body must be a string'),
+	v.minLength(1, "body can't be blank"),
+	maxCharacters('body', MAX_BODY),
+);
 
 /** An issue body: a string of at most MAX_BODY characters, or null. */
 export const issueBodyField = v.nullable(v.pipe(v.string('body must be a string'), maxCharacters('body', MAX_BODY)));

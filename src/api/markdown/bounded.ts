@@ -29,8 +29,14 @@ const isSchemeChar = (code: number) =>
 function isSeparator(code: number): boolean {
 	if (code <= 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
 	return (
-		code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f ||
-		code === 0x205f || code === 0x3000
+		code === 0xa0 ||
+		code === 0x1680 ||
+		(code >= 0x2000 && code <= 0x200a) ||
+		code === 0x2028 ||
+		code === 0x2029 ||
+		code === 0x202f ||
+		code === 0x205f ||
+		code === 0x3000
 	);
 }
 

@@ -32,9 +32,58 @@ const taskLists = (state: Parameters<Parameters<MarkdownIt['core']['ruler']['aft
 
 const ALLOWED: sanitizeHtml.IOptions = {
 	allowedTags: [
-		'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'b', 'i', 'strong', 'em', 'a', 'pre', 'code', 'img', 'tt', 'div', 'span',
-		'ins', 'del', 's', 'sup', 'sub', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'blockquote', 'dl', 'dt',
-		'dd', 'kbd', 'q', 'samp', 'var', 'ruby', 'rt', 'rp', 'summary', 'details', 'input', 'picture', 'source', 'caption',
+		'h1',
+		'h2',
+		'h3',
+		'h4',
+		'h5',
+		'h6',
+		'p',
+		'br',
+		'hr',
+		'b',
+		'i',
+		'strong',
+		'em',
+		'a',
+		'pre',
+		'code',
+		'img',
+		'tt',
+		'div',
+		'span',
+		'ins',
+		'del',
+		's',
+		'sup',
+		'sub',
+		'ul',
+		'ol',
+		'li',
+		'table',
+		'thead',
+		'tbody',
+		'tfoot',
+		'tr',
+		'td',
+		'th',
+		'blockquote',
+		'dl',
+		'dt',
+		'dd',
+		'kbd',
+		'q',
+		'samp',
+		'var',
+		'ruby',
+		'rt',
+		'rp',
+		'summary',
+		'details',
+		'input',
+		'picture',
+		'source',
+		'caption',
 	],
 	allowedAttributes: {
 		a: ['href', 'title', 'name'],
@@ -59,7 +108,15 @@ const ALLOWED: sanitizeHtml.IOptions = {
 	},
 };
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': ' ' };
+const ENTITIES: Record<string, string> = {
+	'&amp;': '&',
+	'&lt;': '<',
+	'&gt;': '>',
+	'&quot;': '"',
+	'&#39;': "'",
+	'&#x27;': "'",
+	'&nbsp;': ' ',
+};
 
 /** Sanitized HTML of rendered Markdown. */
 const sanitized = (rendered: string) => sanitizeHtml(rendered, ALLOWED).trim();
@@ -96,20 +153,36 @@ function safeRenderer(md: MarkdownIt): void {
 		return `<pre><code${attribute}>${text(token.content)}</code></pre>\n`;
 	};
 	rules.paragraph_open = (tokens, i) => (tokens[i].hidden ? '' : '<p dir="auto">');
-	const drop = (name: string) => (tokens: Parameters<NonNullable<typeof rules.text>>[0], i: number, options: MarkdownIt.Options, _env: unknown, self: MarkdownIt['renderer']) => {
-		const token = tokens[i];
-		if (token.attrs) token.attrs = token.attrs.filter(([key]) => key !== name);
-		return self.renderToken(tokens, i, options);
-	};
+	const drop =
+		(name: string) =>
+		(
+			tokens: Parameters<NonNullable<typeof rules.text>>[0],
+			i: number,
+			options: MarkdownIt.Options,
+			_env: unknown,
+			self: MarkdownIt['renderer'],
+		) => {
+			const token = tokens[i];
+			if (token.attrs) token.attrs = token.attrs.filter(([key]) => key !== name);
+			return self.renderToken(tokens, i, options);
+		};
 	rules.th_open = drop('style');
 	rules.td_open = drop('style');
 	rules.ordered_list_open = drop('start');
-	const url = (attribute: string) => (tokens: Parameters<NonNullable<typeof rules.text>>[0], i: number, options: MarkdownIt.Options, env: unknown, self: MarkdownIt['renderer']) => {
-		const token = tokens[i];
-		const value = token.attrGet(attribute);
-		if (value !== null && !allowedUrl(value)) token.attrs = token.attrs!.filter(([key]) => key !== attribute);
-		return attribute === 'src' ? imageRule(tokens, i, options, env, self) : self.renderToken(tokens, i, options);
-	};
+	const url =
+		(attribute: string) =>
+		(
+			tokens: Parameters<NonNullable<typeof rules.text>>[0],
+			i: number,
+			options: MarkdownIt.Options,
+			env: unknown,
+			self: MarkdownIt['renderer'],
+		) => {
+			const token = tokens[i];
+			const value = token.attrGet(attribute);
+			if (value !== null && !allowedUrl(value)) token.attrs = token.attrs!.filter(([key]) => key !== attribute);
+			return attribute === 'src' ? imageRule(tokens, i, options, env, self) : self.renderToken(tokens, i, options);
+		};
 	const imageRule = rules.image!;
 	rules.link_open = url('href');
 	rules.image = url('src');

@@ -72,17 +72,23 @@ function linkReferences(ctx: Context, rendered: string, contextName: string | un
 			}
 			if (depth > 0 || part === '') return part;
 			return part
-				.replace(/(^|[^\w/#&])(?:([\w.-]+\/[\w.-]+))?#(\d{1,9})(?![\w])/g, (whole, before: string, fullName: string | undefined, number: string) => {
-					const linked = issueLink(whole.slice(before.length), fullName, number, whole.slice(before.length));
-					return before + linked;
-				})
-				.replace(/(^|[^\w@/.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w-])/g, (whole, before: string, login: string) => {
-					if (budget <= 0) return whole;
-					budget--;
-					const account = stores.accounts.byLogin(login);
-					if (!account || account.type === 'Bot') return whole;
-					return `${before}<a href="${urls.html(`/${account.login}`)}" class="user-mention">@${account.login}</a>`;
-				});
+				.replace(
+					/(^|[^\w/#&])(?:([\w.-]+\/[\w.-]+))?#(\d{1,9})(?![\w])/g,
+					(whole, before: string, fullName: string | undefined, number: string) => {
+						const linked = issueLink(whole.slice(before.length), fullName, number, whole.slice(before.length));
+						return before + linked;
+					},
+				)
+				.replace(
+					/(^|[^\w@/.])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})(?![\w-])/g,
+					(whole, before: string, login: string) => {
+						if (budget <= 0) return whole;
+						budget--;
+						const account = stores.accounts.byLogin(login);
+						if (!account || account.type === 'Bot') return whole;
+						return `${before}<a href="${urls.html(`/${account.login}`)}" class="user-mention">@${account.login}</a>`;
+					},
+				);
 		})
 		.join('');
 }
@@ -97,7 +103,9 @@ export const markdownRoutes = [
 		body: v.object({
 			text,
 			mode: v.optional(v.picklist(['markdown', 'gfm'], 'mode must be markdown or gfm'), 'markdown'),
-			context: v.optional(v.pipe(v.string('context must be a string'), v.regex(/^[^/\s]+\/[^/\s]+$/, 'context must be a repository: owner/repo'))),
+			context: v.optional(
+				v.pipe(v.string('context must be a string'), v.regex(/^[^/\s]+\/[^/\s]+$/, 'context must be a repository: owner/repo')),
+			),
 		}),
 		handler(ctx) {
 			const { text: source, mode, context } = ctx.body;

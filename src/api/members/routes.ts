@@ -40,7 +40,10 @@ function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>, publicOnl
 		limit: ctx.page.perPage,
 		offset: ctx.page.offset,
 	});
-	return paged(rows.map((row) => simpleUser(ctx.app.urls, row)), total);
+	return paged(
+		rows.map((row) => simpleUser(ctx.app.urls, row)),
+		total,
+	);
 }
 
 /** DELETE an organization membership: owners remove anyone, members themselves. */
@@ -104,7 +107,8 @@ export const memberRoutes = [
 		handler(ctx) {
 			const { org, ...access } = ctx.org;
 			const user = loadUser(ctx);
-			if (!access.member && access.userId !== user.id) throw forbidden(`You must be a member of ${org.login} to see its memberships.`);
+			if (!access.member && access.userId !== user.id)
+				throw forbidden(`You must be a member of ${org.login} to see its memberships.`);
 			const membership = ctx.app.stores.memberships.get(org.id, user.id);
 			if (!membership) throw notFound();
 			return ok(orgMembership(ctx.app.urls, org, user, membership));
@@ -208,7 +212,10 @@ export const memberRoutes = [
 				offset: ctx.page.offset,
 			});
 			const orgs = ctx.app.stores.accounts.mapByIds(rows.map((row) => row.org_id));
-			return paged(rows.map((row) => orgMembership(ctx.app.urls, orgs.get(row.org_id)!, user, row)), total);
+			return paged(
+				rows.map((row) => orgMembership(ctx.app.urls, orgs.get(row.org_id)!, user, row)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -242,8 +249,9 @@ export const memberRoutes = [
 			const membership = ctx.app.stores.memberships.get(org.id, self.id);
 			if (!membership) throw notFound();
 			if (membership.state === 'pending') acceptInvitation(ctx.app, org, self.id);
-			return ok(orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, ctx.app.stores.memberships.get(org.id, self.id)!));
+			return ok(
+				orgMembership(ctx.app.urls, org, ctx.app.stores.accounts.byId(self.id)!, ctx.app.stores.memberships.get(org.id, self.id)!),
+			);
 		},
 	}),
 ];
-

@@ -24,7 +24,14 @@ export function assertNotLastOwner(app: App, org: AccountRow, userId: number, ac
  * @param now ISO timestamp
  * @throws HttpError 422 for a non-user account; 403 when demoting the last owner.
  */
-export function addMember(app: App, org: AccountRow, user: AccountRow, role: 'admin' | 'member', now: string, actorId: number | null = null): OrgMembershipRow {
+export function addMember(
+	app: App,
+	org: AccountRow,
+	user: AccountRow,
+	role: 'admin' | 'member',
+	now: string,
+	actorId: number | null = null,
+): OrgMembershipRow {
 	if (user.type !== 'User') throw invalidField('Membership', 'username', `${user.login} is not a user`);
 	return app.transaction(() => {
 		const existing = app.stores.memberships.get(org.id, user.id);
@@ -97,7 +104,8 @@ export function removeMember(app: App, org: AccountRow, userId: number, actorId:
 		if (!membership) return false;
 		assertNotLastOwner(app, org, userId, 'remove');
 		app.stores.memberships.removeEverywhere(org.id, userId);
-		if (membership.state === 'active') events.orgMember(app, 'member_removed', org, app.stores.accounts.byId(userId)!, membership.role, actorId);
+		if (membership.state === 'active')
+			events.orgMember(app, 'member_removed', org, app.stores.accounts.byId(userId)!, membership.role, actorId);
 		deleteForksWithoutAccess(app, org, actorId);
 		return true;
 	});

@@ -43,9 +43,7 @@ export function createMembershipStore(db: DB) {
 	const removeCollaborations = db.prepare(
 		'DELETE FROM repository_collaborators WHERE user_id = ? AND repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)',
 	);
-	const ownerCount = db
-		.prepare("SELECT count(*) FROM org_memberships WHERE org_id = ? AND role = 'admin' AND state = 'active'")
-		.pluck();
+	const ownerCount = db.prepare("SELECT count(*) FROM org_memberships WHERE org_id = ? AND role = 'admin' AND state = 'active'").pluck();
 	// role: 'all' | 'admin' | 'member'; publicOnly: 0 | 1
 	const listMembers = db.prepare(`
 		SELECT a.* FROM org_memberships m JOIN accounts a ON a.id = m.user_id
@@ -95,9 +93,18 @@ export function createMembershipStore(db: DB) {
 		/** The memberships (any state) of any of the users in the organization. */
 		ofUsersIn: (orgId: number, userIds: number[]) => ofUsersIn.all(orgId, JSON.stringify(userIds)) as OrgMembershipRow[],
 		/** @param now ISO timestamp */
-		insert: writing((input: { orgId: number; userId: number; role: 'admin' | 'member'; state: 'active' | 'pending'; inviterId: number | null; now: string }) => {
-			insert.run(input);
-		}),
+		insert: writing(
+			(input: {
+				orgId: number;
+				userId: number;
+				role: 'admin' | 'member';
+				state: 'active' | 'pending';
+				inviterId: number | null;
+				now: string;
+			}) => {
+				insert.run(input);
+			},
+		),
 		setRole: writing((orgId: number, userId: number, role: 'admin' | 'member') => void setRole.run(role, orgId, userId)),
 		setState: writing((orgId: number, userId: number, state: 'active' | 'pending') => void setState.run(state, orgId, userId)),
 		setPublic: writing((orgId: number, userId: number, value: boolean) => void setPublic.run(value ? 1 : 0, orgId, userId)),

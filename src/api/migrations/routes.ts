@@ -38,7 +38,12 @@ const startBody = v.object({
 /** `exclude=repositories` (or exclude[]=, or comma-separated): leave repositories out of the answer. */
 function excludesRepositories(ctx: Context): boolean {
 	const raw = [ctx.query.exclude, ctx.query['exclude[]']].flat().filter((x): x is string => typeof x === 'string');
-	return raw.some((value) => value.split(',').map((x) => x.trim()).includes('repositories'));
+	return raw.some((value) =>
+		value
+			.split(',')
+			.map((x) => x.trim())
+			.includes('repositories'),
+	);
 }
 
 function loadMigration(ctx: Context) {
@@ -62,7 +67,9 @@ export const migrationRoutes = [
 			const skip = excludesRepositories(ctx);
 			const repos = skip ? [] : ctx.app.stores.migrations.repositoriesOf(rows.map((row) => row.id));
 			return paged(
-				rows.map((row) => migration(ctx.app.urls, row, access.org, skip ? null : repos.filter((repo) => repo.migration_id === row.id))),
+				rows.map((row) =>
+					migration(ctx.app.urls, row, access.org, skip ? null : repos.filter((repo) => repo.migration_id === row.id)),
+				),
 				total,
 			);
 		},
@@ -135,7 +142,10 @@ export const migrationRoutes = [
 			const { org, row } = loadMigration(ctx);
 			const repos = ctx.app.stores.migrations.repositories(row.id);
 			const page = repos.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map((repo) => repository(ctx.app.urls, repo, org, 'admin')), repos.length);
+			return paged(
+				page.map((repo) => repository(ctx.app.urls, repo, org, 'admin')),
+				repos.length,
+			);
 		},
 	}),
 	route({

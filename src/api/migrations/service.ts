@@ -79,7 +79,8 @@ export function startMigration(app: App, org: AccountRow, input: StartInput, now
 		...new Set(
 			input.repositories.map((name) => {
 				const [owner, repoName] = name.includes('/') ? name.split('/', 2) : [org.login, name];
-				const repo = owner.toLowerCase() === org.login.toLowerCase() ? app.stores.repos.byOwnerAndName(org.id, repoName) : undefined;
+				const repo =
+					owner.toLowerCase() === org.login.toLowerCase() ? app.stores.repos.byOwnerAndName(org.id, repoName) : undefined;
 				if (!repo) throw invalidField('Migration', 'repositories', `${name} is not a repository of ${org.login}`);
 				return repo.id;
 			}),
@@ -136,7 +137,9 @@ export function archiveDocuments(app: App, migration: MigrationRow): Record<stri
 	if (!migration.exclude_metadata) {
 		const teams = stores.teams.order(org.id).map(([id]) => stores.teams.byId(id)!);
 		documents['teams_000001.json'] = teams.map((team) => {
-			const teamMembers = stores.teams.members({ teamId: team.id, role: 'all', limit: 1_000_000, offset: 0 }).rows.filter((m) => m.inherited === 0);
+			const teamMembers = stores.teams
+				.members({ teamId: team.id, role: 'all', limit: 1_000_000, offset: 0 })
+				.rows.filter((m) => m.inherited === 0);
 			for (const member of teamMembers) users.set(member.id, member);
 			const parent = team.parent_id !== null ? stores.teams.byId(team.parent_id) : undefined;
 			return {
@@ -167,7 +170,9 @@ export function archiveDocuments(app: App, migration: MigrationRow): Record<stri
 			return record;
 		});
 	}
-	documents['users_000001.json'] = [...users.values()].sort((a, b) => a.id - b.id).map((user) => publicUser(urls, user, stores.accounts.counts(user.id)));
+	documents['users_000001.json'] = [...users.values()]
+		.sort((a, b) => a.id - b.id)
+		.map((user) => publicUser(urls, user, stores.accounts.counts(user.id)));
 	return documents;
 }
 

@@ -24,7 +24,10 @@ export interface MigrationRow {
 	updated_at: string;
 }
 
-export type NewMigration = Omit<MigrationRow, 'id' | 'state' | 'archive_path' | 'archive_deleted_at' | 'failure' | 'created_at' | 'updated_at'>;
+export type NewMigration = Omit<
+	MigrationRow,
+	'id' | 'state' | 'archive_path' | 'archive_deleted_at' | 'failure' | 'created_at' | 'updated_at'
+>;
 
 export type MigrationStore = ReturnType<typeof createMigrationStore>;
 
@@ -46,7 +49,9 @@ export function createMigrationStore(db: DB) {
 		SELECT m.migration_id, r.* FROM migration_repositories m JOIN repositories r ON r.id = m.repo_id
 		WHERE m.migration_id IN (SELECT value FROM json_each(?)) ORDER BY r.id`);
 	const setState = db.prepare('UPDATE migrations SET state = ?, failure = ?, updated_at = ? WHERE id = ?');
-	const setArchive = db.prepare("UPDATE migrations SET state = 'exported', archive_path = ?, failure = NULL, updated_at = ? WHERE id = ?");
+	const setArchive = db.prepare(
+		"UPDATE migrations SET state = 'exported', archive_path = ?, failure = NULL, updated_at = ? WHERE id = ?",
+	);
 	const deleteArchive = db.prepare('UPDATE migrations SET archive_path = NULL, archive_deleted_at = ?, updated_at = ? WHERE id = ?');
 	const unlock = db.prepare('UPDATE migration_repositories SET locked = 0 WHERE migration_id = ? AND repo_id = ?');
 	const locked = db.prepare('SELECT EXISTS (SELECT 1 FROM migration_repositories WHERE repo_id = ? AND locked = 1)').pluck();
@@ -70,7 +75,8 @@ export function createMigrationStore(db: DB) {
 		repositoriesOf: (migrationIds: number[]) =>
 			repositoriesOf.all(JSON.stringify(migrationIds)) as Array<RepositoryRow & { migration_id: number }>,
 		/** @param now ISO timestamp */
-		setState: (id: number, state: MigrationRow['state'], failure: string | null, now: string) => void setState.run(state, failure, now, id),
+		setState: (id: number, state: MigrationRow['state'], failure: string | null, now: string) =>
+			void setState.run(state, failure, now, id),
 		/** @param now ISO timestamp */
 		setArchive: (id: number, path: string, now: string) => void setArchive.run(path, now, id),
 		/** @param now ISO timestamp */

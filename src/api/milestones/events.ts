@@ -20,7 +20,13 @@ export function milestoneObject(ctx: Context, access: RepoAccess, row: Milestone
 }
 
 /** One milestone event; `changes`: the edited fields' previous values (edited only). */
-export function recordMilestone(ctx: Context, access: RepoAccess, action: MilestoneAction, row: MilestoneRow, changes?: Record<string, { from: unknown }>): void {
+export function recordMilestone(
+	ctx: Context,
+	access: RepoAccess,
+	action: MilestoneAction,
+	row: MilestoneRow,
+	changes?: Record<string, { from: unknown }>,
+): void {
 	record(ctx.app, {
 		event: 'milestone',
 		action,

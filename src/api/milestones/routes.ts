@@ -33,7 +33,12 @@ const state = v.picklist(['open', 'closed'], 'state must be open or closed');
 const description = v.nullable(v.pipe(v.string('description must be a string'), v.maxLength(65536, 'description is too long')));
 const dueOn = v.nullable(timestampParam('due_on'));
 const createBody = v.object({ title, state: v.optional(state), description: v.optional(description), due_on: v.optional(dueOn) });
-const updateBody = v.object({ title: v.optional(title), state: v.optional(state), description: v.optional(description), due_on: v.optional(dueOn) });
+const updateBody = v.object({
+	title: v.optional(title),
+	state: v.optional(state),
+	description: v.optional(description),
+	due_on: v.optional(dueOn),
+});
 const listQuery = v.object({
 	state: v.optional(v.picklist(['open', 'closed', 'all'], 'state must be open, closed or all'), 'open'),
 	sort: v.optional(v.picklist(['due_on', 'completeness'], 'sort must be due_on or completeness'), 'due_on'),
@@ -76,7 +81,10 @@ export const milestoneRoutes = [
 			});
 			const creators = ctx.app.stores.accounts.mapByIds(rows.flatMap((row) => (row.creator_id === null ? [] : [row.creator_id])));
 			const paths = repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name);
-			return paged(rows.map((row) => milestone(ctx.app.urls, paths, row, row.creator_id === null ? null : creators.get(row.creator_id))), total);
+			return paged(
+				rows.map((row) => milestone(ctx.app.urls, paths, row, row.creator_id === null ? null : creators.get(row.creator_id))),
+				total,
+			);
 		},
 	}),
 	route({
@@ -137,7 +145,8 @@ export const milestoneRoutes = [
 			}
 			const row = ctx.app.stores.milestones.update(next, now);
 			const changes: Record<string, { from: unknown }> = {};
-			for (const key of ['title', 'description', 'due_on'] as const) if (row[key] !== current[key]) changes[key] = { from: current[key] };
+			for (const key of ['title', 'description', 'due_on'] as const)
+				if (row[key] !== current[key]) changes[key] = { from: current[key] };
 			if (Object.keys(changes).length) recordMilestone(ctx, access, 'edited', row, changes);
 			if (row.state !== current.state) recordMilestone(ctx, access, row.state === 'closed' ? 'closed' : 'opened', row);
 			return ok(milestoneObject(ctx, access, row));
@@ -168,7 +177,10 @@ export const milestoneRoutes = [
 			const row = loadMilestone(ctx, access);
 			const { rows, total } = ctx.app.stores.milestones.labels(row.id, ctx.page.perPage, ctx.page.offset);
 			const api = repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name).api;
-			return paged(rows.map((l) => label(api, l)), total);
+			return paged(
+				rows.map((l) => label(api, l)),
+				total,
+			);
 		},
 	}),
 ];

@@ -62,13 +62,19 @@ export function createMilestoneStore(db: DB) {
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ORDER) as MilestoneSort[]) {
 		for (const direction of ['asc', 'desc']) {
-			lists.set(`${sort} ${direction}`, db.prepare(`SELECT m.* FROM milestones m WHERE ${WHERE} ORDER BY ${ORDER[sort](direction)} LIMIT @limit OFFSET @offset`));
+			lists.set(
+				`${sort} ${direction}`,
+				db.prepare(`SELECT m.* FROM milestones m WHERE ${WHERE} ORDER BY ${ORDER[sort](direction)} LIMIT @limit OFFSET @offset`),
+			);
 		}
 	}
 	const count = db.prepare(`SELECT count(*) FROM milestones m WHERE ${WHERE}`).pluck();
 	// The labels of a milestone's issues, distinct, in name order (GET …/milestones/{n}/labels).
-	const labelsWhere = 'l.id IN (SELECT il.label_id FROM issues i JOIN issue_labels il ON il.issue_id = i.id WHERE i.milestone_id = @milestoneId)';
-	const labels = db.prepare(`SELECT l.* FROM labels l WHERE ${labelsWhere} ORDER BY l.name COLLATE NOCASE, l.id LIMIT @limit OFFSET @offset`);
+	const labelsWhere =
+		'l.id IN (SELECT il.label_id FROM issues i JOIN issue_labels il ON il.issue_id = i.id WHERE i.milestone_id = @milestoneId)';
+	const labels = db.prepare(
+		`SELECT l.* FROM labels l WHERE ${labelsWhere} ORDER BY l.name COLLATE NOCASE, l.id LIMIT @limit OFFSET @offset`,
+	);
 	const labelCount = db.prepare(`SELECT count(*) FROM labels l WHERE ${labelsWhere}`).pluck();
 
 	return {
@@ -82,7 +88,10 @@ export function createMilestoneStore(db: DB) {
 			return new Map((byIds.all(JSON.stringify(unique)) as MilestoneRow[]).map((row) => [row.id, row]));
 		},
 		/** Inserts a milestone with the repository's next number. @param now ISO timestamp */
-		insert(row: Pick<MilestoneRow, 'repo_id' | 'title' | 'description' | 'state' | 'due_on' | 'creator_id'>, now: string): MilestoneRow {
+		insert(
+			row: Pick<MilestoneRow, 'repo_id' | 'title' | 'description' | 'state' | 'due_on' | 'creator_id'>,
+			now: string,
+		): MilestoneRow {
 			const number = nextNumber.get(row.repo_id) as number;
 			const closed_at = row.state === 'closed' ? now : null;
 			return byId.get(insert.run({ ...row, number, now, closed_at }).lastInsertRowid) as MilestoneRow;

@@ -125,6 +125,9 @@ export const miscRoutes = [
 		path: '/octocat',
 		docs: 'meta/meta#get-octocat',
 		query: v.object({ s: v.optional(v.string('s must be a string')) }),
-		handler: (ctx): Reply => ({ status: 200, raw: { body: octocat(ctx.query.s ?? principle()), contentType: 'application/octocat-stream' } }),
+		handler: (ctx): Reply => ({
+			status: 200,
+			raw: { body: octocat(ctx.query.s ?? principle()), contentType: 'application/octocat-stream' },
+		}),
 	}),
 ];

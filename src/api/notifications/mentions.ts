@@ -95,10 +95,12 @@ export function newlyMentionedTeamMembers(
 		const team = teams.bySlug(org.id, mention.slug);
 		if (!team || team.notification_setting === 'notifications_disabled') continue;
 		if (team.privacy === 'secret') {
-			const belongs = actorId !== null && (teams.membership(team.id, actorId)?.state === 'active' || teams.inheritedMembership(team.id, actorId));
+			const belongs =
+				actorId !== null && (teams.membership(team.id, actorId)?.state === 'active' || teams.inheritedMembership(team.id, actorId));
 			if (!belongs) continue;
 		}
-		for (const row of teams.members({ teamId: team.id, role: 'all', limit: MAX_TEAM_MENTION_MEMBERS, offset: 0 }).rows) members.add(row.id);
+		for (const row of teams.members({ teamId: team.id, role: 'all', limit: MAX_TEAM_MENTION_MEMBERS, offset: 0 }).rows)
+			members.add(row.id);
 	}
 	return [...members];
 }

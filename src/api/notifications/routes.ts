@@ -118,7 +118,8 @@ function loadThread(ctx: Context): { view: ThreadView; repo: OwnedRepository } {
 	const owner = repo && ctx.app.stores.accounts.byId(repo.owner_id);
 	if (!repo || !owner) throw notFound();
 	const invited = () =>
-		view.subject_type === 'RepositoryInvitation' && invitationThreads(ctx.app, userId, isoSeconds(ctx.now)).ids.includes(view.subject_object_id);
+		view.subject_type === 'RepositoryInvitation' &&
+		invitationThreads(ctx.app, userId, isoSeconds(ctx.now)).ids.includes(view.subject_object_id);
 	if (!userReads(ctx.app, repo, owner, userId) && !invited()) throw notFound();
 	return { view, repo: { repo, owner } };
 }
@@ -138,7 +139,12 @@ export const notificationRoutes = [
 		query: listQuery,
 		pagination: { perPage: 50, maxPerPage: 50 },
 		handler(ctx) {
-			return listThreads(ctx, readableRepositories(ctx.app, ctx.principal), ctx.query, invitationThreads(ctx.app, ctx.principal.user!.id, isoSeconds(ctx.now)));
+			return listThreads(
+				ctx,
+				readableRepositories(ctx.app, ctx.principal),
+				ctx.query,
+				invitationThreads(ctx.app, ctx.principal.user!.id, isoSeconds(ctx.now)),
+			);
 		},
 	}),
 	route({
@@ -233,7 +239,12 @@ export const notificationRoutes = [
 			const values = ctx.body.ignored
 				? { subscribed: 0, ignored: 1, subscribed_at: since, standing: view.standing }
 				: // Subscribing by hand: the thread's next notification says manual unless the user is more to it.
-					{ subscribed: 1, ignored: 0, subscribed_at: view.subscribed ? since : now, standing: strongest(view.standing, 'manual') };
+					{
+						subscribed: 1,
+						ignored: 0,
+						subscribed_at: view.subscribed ? since : now,
+						standing: strongest(view.standing, 'manual'),
+					};
 			ctx.app.stores.notifications.setSubscription(view.id, values);
 			return ok(threadSubscription(ctx.app.urls, { ...view, ...values }));
 		},
@@ -245,7 +256,12 @@ export const notificationRoutes = [
 		docs: 'activity/notifications#delete-a-thread-subscription',
 		handler(ctx) {
 			const { view } = loadThread(ctx);
-			ctx.app.stores.notifications.setSubscription(view.id, { subscribed: 0, ignored: 0, subscribed_at: null, standing: view.standing });
+			ctx.app.stores.notifications.setSubscription(view.id, {
+				subscribed: 0,
+				ignored: 0,
+				subscribed_at: null,
+				standing: view.standing,
+			});
 			return noContent();
 		},
 	}),

@@ -212,7 +212,10 @@ export function createNotificationStore(db: DB) {
 		 */
 		lastModified(filter: ThreadFilter): string | null {
 			const params = listParams(filter);
-			return (newest.get(params) as string | null) ?? (newestOfUser.get({ userId: params.userId, repoIds: params.repoIds }) as string | null);
+			return (
+				(newest.get(params) as string | null) ??
+				(newestOfUser.get({ userId: params.userId, repoIds: params.repoIds }) as string | null)
+			);
 		},
 		/** The repositories of the user's notified threads (to decide which the user still reads). */
 		repositoriesOf: (userId: number) => repositories.all(userId) as RepositoryRow[],

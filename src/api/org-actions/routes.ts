@@ -54,7 +54,12 @@ function selection(ctx: Context, org: AccountRow, list: RepositoryList): Reply {
 }
 
 /** The routes of one repository selection: list, replace, add one, remove one. */
-function selectionRoutes(base: string, list: RepositoryList, docs: { list: string; set: string; add: string; remove: string }, action: string): RouteDeclaration[] {
+function selectionRoutes(
+	base: string,
+	list: RepositoryList,
+	docs: { list: string; set: string; add: string; remove: string },
+	action: string,
+): RouteDeclaration[] {
 	return [
 		route({
 			...POLICY,
@@ -74,7 +79,11 @@ function selectionRoutes(base: string, list: RepositoryList, docs: { list: strin
 				const org = ctx.org.org;
 				requireSelected(ctx.app.stores.orgActions.get(org.id), list);
 				const repos = organizationRepositories(ctx.app, org, ctx.body.selected_repository_ids, 'selected_repository_ids');
-				ctx.app.stores.orgActions.replace(org.id, list, repos.map((r) => r.id));
+				ctx.app.stores.orgActions.replace(
+					org.id,
+					list,
+					repos.map((r) => r.id),
+				);
 				return change(ctx, {}, action);
 			},
 		}),
@@ -106,7 +115,9 @@ const permissionsBody = v.object({
 const selectedActionsBody = v.object({
 	github_owned_allowed: v.optional(bool('github_owned_allowed')),
 	verified_allowed: v.optional(bool('verified_allowed')),
-	patterns_allowed: v.optional(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(255)), 'patterns_allowed must be an array of strings')),
+	patterns_allowed: v.optional(
+		v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(255)), 'patterns_allowed must be an array of strings'),
+	),
 });
 
 const workflowBody = v.object({
@@ -214,7 +225,9 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 				{
 					...(github_owned_allowed !== undefined ? { github_owned_allowed: github_owned_allowed ? 1 : 0 } : {}),
 					...(verified_allowed !== undefined ? { verified_allowed: verified_allowed ? 1 : 0 } : {}),
-					...(patterns_allowed !== undefined ? { patterns_allowed: JSON.stringify([...new Set(patterns_allowed.map((p) => p.trim()))]) } : {}),
+					...(patterns_allowed !== undefined
+						? { patterns_allowed: JSON.stringify([...new Set(patterns_allowed.map((p) => p.trim()))]) }
+						: {}),
 				},
 				'update_actions_settings',
 			);
@@ -227,7 +240,10 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 		docs: 'actions/permissions#get-default-workflow-permissions-for-an-organization',
 		handler(ctx) {
 			const s = ctx.app.stores.orgActions.get(ctx.org.org.id);
-			return ok({ default_workflow_permissions: s.default_workflow_permissions, can_approve_pull_request_reviews: flag(s.can_approve_pull_request_reviews) });
+			return ok({
+				default_workflow_permissions: s.default_workflow_permissions,
+				can_approve_pull_request_reviews: flag(s.can_approve_pull_request_reviews),
+			});
 		},
 	}),
 	route({
@@ -242,7 +258,9 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 				ctx,
 				{
 					...(default_workflow_permissions !== undefined ? { default_workflow_permissions } : {}),
-					...(can_approve_pull_request_reviews !== undefined ? { can_approve_pull_request_reviews: can_approve_pull_request_reviews ? 1 : 0 } : {}),
+					...(can_approve_pull_request_reviews !== undefined
+						? { can_approve_pull_request_reviews: can_approve_pull_request_reviews ? 1 : 0 }
+						: {}),
 				},
 				'set_default_workflow_permissions',
 			);
@@ -284,7 +302,9 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 		method: 'PUT',
 		path: `${PERMISSIONS}/fork-pr-contributor-approval`,
 		docs: 'actions/permissions#set-fork-pr-contributor-approval-permissions-for-an-organization',
-		body: v.object({ approval_policy: v.picklist(APPROVAL_POLICIES, `approval_policy must be one of ${APPROVAL_POLICIES.join(', ')}`) }),
+		body: v.object({
+			approval_policy: v.picklist(APPROVAL_POLICIES, `approval_policy must be one of ${APPROVAL_POLICIES.join(', ')}`),
+		}),
 		handler: (ctx) => change(ctx, { approval_policy: ctx.body.approval_policy }, 'set_actions_fork_pr_approvals_policy'),
 	}),
 	route({
@@ -311,13 +331,20 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const b = ctx.body;
 			const bit = (value: boolean | undefined) => (value === undefined ? {} : value ? 1 : 0);
-			const patch: Partial<OrgActionsValues> = { run_workflows_from_fork_pull_requests: b.run_workflows_from_fork_pull_requests ? 1 : 0 };
-			for (const key of ['send_write_tokens_to_workflows', 'send_secrets_and_variables', 'require_approval_for_fork_pr_workflows'] as const) {
+			const patch: Partial<OrgActionsValues> = {
+				run_workflows_from_fork_pull_requests: b.run_workflows_from_fork_pull_requests ? 1 : 0,
+			};
+			for (const key of [
+				'send_write_tokens_to_workflows',
+				'send_secrets_and_variables',
+				'require_approval_for_fork_pr_workflows',
+			] as const) {
 				const value = bit(b[key]);
 				if (typeof value === 'number') patch[key] = value;
 			}
 			// Workflows from forks that may not run get no write token and no secrets either.
-			if (!b.run_workflows_from_fork_pull_requests) Object.assign(patch, { send_write_tokens_to_workflows: 0, send_secrets_and_variables: 0 });
+			if (!b.run_workflows_from_fork_pull_requests)
+				Object.assign(patch, { send_write_tokens_to_workflows: 0, send_secrets_and_variables: 0 });
 			return change(ctx, patch, 'set_fork_pr_workflows_policy');
 		},
 	}),
@@ -340,8 +367,11 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 		method: 'PUT',
 		path: `${PERMISSIONS}/self-hosted-runners`,
 		docs: 'actions/permissions#set-self-hosted-runners-settings-for-an-organization',
-		body: v.object({ enabled_repositories: v.picklist(['all', 'selected', 'none'], 'enabled_repositories must be all, selected or none') }),
-		handler: (ctx) => change(ctx, { self_hosted_enabled_repositories: ctx.body.enabled_repositories }, 'update_self_hosted_runners_settings'),
+		body: v.object({
+			enabled_repositories: v.picklist(['all', 'selected', 'none'], 'enabled_repositories must be all, selected or none'),
+		}),
+		handler: (ctx) =>
+			change(ctx, { self_hosted_enabled_repositories: ctx.body.enabled_repositories }, 'update_self_hosted_runners_settings'),
 	}),
 	...selectionRoutes(
 		`${PERMISSIONS}/self-hosted-runners/repositories`,
@@ -373,7 +403,9 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 		body: oidcBody,
 		handler(ctx) {
 			const keys = ctx.body.include_claim_keys;
-			const unknown = keys.filter((key) => !(OIDC_CLAIM_KEYS as readonly string[]).includes(key) && !/^repo_property_[A-Za-z0-9_.-]+$/.test(key));
+			const unknown = keys.filter(
+				(key) => !(OIDC_CLAIM_KEYS as readonly string[]).includes(key) && !/^repo_property_[A-Za-z0-9_.-]+$/.test(key),
+			);
 			if (unknown.length) {
 				throw new HttpError(422, `Invalid claim keys: ${unknown.join(', ')}. Valid keys: ${OIDC_CLAIM_KEYS.join(', ')}.`);
 			}
@@ -383,7 +415,9 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 				ctx.org.org,
 				{
 					oidc_include_claim_keys: JSON.stringify([...new Set(keys)]),
-					...(ctx.body.use_immutable_subject !== undefined ? { oidc_use_immutable_subject: ctx.body.use_immutable_subject ? 1 : 0 } : {}),
+					...(ctx.body.use_immutable_subject !== undefined
+						? { oidc_use_immutable_subject: ctx.body.use_immutable_subject ? 1 : 0 }
+						: {}),
 				},
 				'oidc_subject_claim_customization',
 				ctx.org.actorId,
@@ -413,7 +447,11 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 			// Every repository with workflows, each with no caches (Gitstead keeps none).
 			const org = ctx.org.org;
 			const { rows, total } = ctx.app.stores.orgActions.withWorkflows(org.id, ctx.page.perPage, ctx.page.offset);
-			const usages = rows.map((r) => ({ full_name: `${org.login}/${r.name}`, active_caches_size_in_bytes: 0, active_caches_count: 0 }));
+			const usages = rows.map((r) => ({
+				full_name: `${org.login}/${r.name}`,
+				active_caches_size_in_bytes: 0,
+				active_caches_count: 0,
+			}));
 			return { status: 200, body: { total_count: total, repository_cache_usages: usages }, total };
 		},
 	}),

@@ -18,10 +18,34 @@ export const MAXIMUM_RETENTION_DAYS = 90;
 
 /** The claims GitHub's OIDC tokens carry that a subject template may include (GitHub's "OpenID Connect reference"). */
 export const OIDC_CLAIM_KEYS = [
-	'actor', 'actor_id', 'base_ref', 'context', 'enterprise', 'enterprise_id', 'environment', 'event_name', 'head_ref',
-	'job_workflow_ref', 'job_workflow_sha', 'ref', 'ref_protected', 'ref_type', 'repo', 'repository', 'repository_id',
-	'repository_owner', 'repository_owner_id', 'repository_visibility', 'run_attempt', 'run_id', 'run_number',
-	'runner_environment', 'sha', 'workflow', 'workflow_ref', 'workflow_sha',
+	'actor',
+	'actor_id',
+	'base_ref',
+	'context',
+	'enterprise',
+	'enterprise_id',
+	'environment',
+	'event_name',
+	'head_ref',
+	'job_workflow_ref',
+	'job_workflow_sha',
+	'ref',
+	'ref_protected',
+	'ref_type',
+	'repo',
+	'repository',
+	'repository_id',
+	'repository_owner',
+	'repository_owner_id',
+	'repository_visibility',
+	'run_attempt',
+	'run_id',
+	'run_number',
+	'runner_environment',
+	'sha',
+	'workflow',
+	'workflow_ref',
+	'workflow_sha',
 ] as const;
 
 /** GitHub's default subject claim template, shown while an organization has none. */

@@ -48,7 +48,8 @@ export function activeCommitters(app: App, repo: RepositoryRow, nowMs: number, a
 			const account = authors.account(author.email);
 			if (!account || account.type !== 'User') continue;
 			const known = latest.get(account.login);
-			if (!known || known.seconds < author.seconds) latest.set(account.login, { account, seconds: author.seconds, email: author.email });
+			if (!known || known.seconds < author.seconds)
+				latest.set(account.login, { account, seconds: author.seconds, email: author.email });
 		}
 	}
 	return [...latest.values()]
@@ -76,13 +77,18 @@ export function advancedSecurityCommitters(
 	const all = app.stores.repos.forOwner(org.id);
 	const everyone = new Set<string>();
 	const enabledUsers = new Set<string>();
-	const enabled: Array<{ name: string; advanced_security_committers: number; advanced_security_committers_breakdown: CommitterEntry[] }> = [];
+	const enabled: Array<{ name: string; advanced_security_committers: number; advanced_security_committers_breakdown: CommitterEntry[] }> =
+		[];
 	for (const repo of all) {
 		const committers = activeCommitters(app, repo, nowMs, authors);
 		for (const c of committers) everyone.add(c.user_login);
 		if (!productEnabled(app, repo, product)) continue;
 		for (const c of committers) enabledUsers.add(c.user_login);
-		enabled.push({ name: `${org.login}/${repo.name}`, advanced_security_committers: committers.length, advanced_security_committers_breakdown: committers });
+		enabled.push({
+			name: `${org.login}/${repo.name}`,
+			advanced_security_committers: committers.length,
+			advanced_security_committers_breakdown: committers,
+		});
 	}
 	return {
 		total_advanced_security_committers: enabledUsers.size,

@@ -61,7 +61,9 @@ const dependabotAccess: RouteDeclaration[] = [
 			const { orgSecurity } = ctx.app.stores;
 			return ok({
 				default_level: orgSecurity.defaultLevel(org.id),
-				accessible_repositories: orgSecurity.accessibleRepositories(org.id).map((repo) => simpleRepository(ctx.app.urls, repo, org)),
+				accessible_repositories: orgSecurity
+					.accessibleRepositories(org.id)
+					.map((repo) => simpleRepository(ctx.app.urls, repo, org)),
 			});
 		},
 	}),
@@ -80,7 +82,8 @@ const dependabotAccess: RouteDeclaration[] = [
 			const check = (field: string, ids: number[] | undefined) =>
 				(ids ?? []).map((id) => {
 					const repo = repos.byId(id);
-					if (!repo || repo.owner_id !== org.id) throw invalidField('DependabotRepositoryAccess', field, `repository ${id} is not a repository of ${org.login}`);
+					if (!repo || repo.owner_id !== org.id)
+						throw invalidField('DependabotRepositoryAccess', field, `repository ${id} is not a repository of ${org.login}`);
 					return repo;
 				});
 			const add = check('repository_ids_to_add', ctx.body.repository_ids_to_add);
@@ -109,7 +112,9 @@ const dependabotAccess: RouteDeclaration[] = [
 const providerSetting = v.picklist(['not-set', 'disabled', 'enabled'], 'must be not-set, disabled or enabled');
 const patternsBody = v.object({
 	pattern_config_version: v.optional(v.nullable(v.string())),
-	provider_pattern_settings: v.optional(v.array(v.object({ token_type: v.string(), push_protection_setting: v.optional(providerSetting) }))),
+	provider_pattern_settings: v.optional(
+		v.array(v.object({ token_type: v.string(), push_protection_setting: v.optional(providerSetting) })),
+	),
 	custom_pattern_settings: v.optional(
 		v.array(
 			v.object({
@@ -176,19 +181,30 @@ const patternsAndBilling: RouteDeclaration[] = [
 			const given = ctx.body.pattern_config_version;
 			// The version guards against overwriting someone else's change (GitHub's 409).
 			if (given !== undefined && given !== current.version) {
-				throw conflict(`pattern_config_version ${given === null ? 'null' : `"${given}"`} is not the current version; read the configuration again.`);
+				throw conflict(
+					`pattern_config_version ${given === null ? 'null' : `"${given}"`} is not the current version; read the configuration again.`,
+				);
 			}
 			const provider: Record<string, string> = { ...current.provider };
 			for (const setting of ctx.body.provider_pattern_settings ?? []) {
 				if (!PROVIDER_PATTERNS.some((p) => p.token_type === setting.token_type)) {
-					throw invalidField('PatternConfiguration', 'provider_pattern_settings', `${setting.token_type} is not a provider pattern`);
+					throw invalidField(
+						'PatternConfiguration',
+						'provider_pattern_settings',
+						`${setting.token_type} is not a provider pattern`,
+					);
 				}
 				if (setting.push_protection_setting === undefined) continue;
 				if (setting.push_protection_setting === 'not-set') delete provider[setting.token_type];
 				else provider[setting.token_type] = setting.push_protection_setting;
 			}
 			const custom = ctx.body.custom_pattern_settings ?? [];
-			if (custom.length) throw invalidField('PatternConfiguration', 'custom_pattern_settings', `${custom[0].token_type} is not a custom pattern of ${org.login}`);
+			if (custom.length)
+				throw invalidField(
+					'PatternConfiguration',
+					'custom_pattern_settings',
+					`${custom[0].token_type} is not a custom pattern of ${org.login}`,
+				);
 			const version = newVersion();
 			store.setPatternConfig(org.id, version, provider);
 			return ok({ pattern_config_version: version });

@@ -36,7 +36,8 @@ export function createOrgSecurityStore(db: DB) {
 			const row = patternConfig.get(orgId) as { version: string; provider_settings: string } | undefined;
 			return { version: row?.version ?? null, provider: JSON.parse(row?.provider_settings ?? '{}') };
 		},
-		setPatternConfig: (orgId: number, version: string, provider: Record<string, string>) => void setPatternConfig.run(orgId, version, JSON.stringify(provider)),
+		setPatternConfig: (orgId: number, version: string, provider: Record<string, string>) =>
+			void setPatternConfig.run(orgId, version, JSON.stringify(provider)),
 		/** The organization's security manager teams, by name. */
 		managerTeams: (orgId: number) => managerTeams.all(orgId) as TeamRow[],
 		/** @returns false when the team already was one */

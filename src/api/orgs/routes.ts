@@ -27,14 +27,20 @@ const updateBody = v.object({
 	default_repository_permission: v.optional(v.picklist(['read', 'write', 'admin', 'none'])),
 	// Every members_can_* policy of organization-full (GitHub's PATCH takes most; Gitstead takes
 	// members_can_create_teams, members_can_delete_repositories and the rest too).
-	...Object.fromEntries(MEMBER_POLICIES.map((key) => [key, v.optional(v.boolean(`${key} must be a boolean`))])) as Record<MemberPolicy, v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
+	...(Object.fromEntries(MEMBER_POLICIES.map((key) => [key, v.optional(v.boolean(`${key} must be a boolean`))])) as Record<
+		MemberPolicy,
+		v.OptionalSchema<v.BooleanSchema<string>, undefined>
+	>),
 	members_allowed_repository_creation_type: v.optional(
 		v.picklist(['all', 'private', 'none'], 'members_allowed_repository_creation_type must be all, private or none'),
 	),
 	has_organization_projects: v.optional(v.boolean()),
 	has_repository_projects: v.optional(v.boolean()),
 	// web_commit_signoff_required, the (deprecated) security defaults for new repositories, deploy keys.
-	...Object.fromEntries(ORG_FLAGS.map((key) => [key, v.optional(v.boolean(`${key} must be a boolean`))])) as Record<OrgFlag, v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
+	...(Object.fromEntries(ORG_FLAGS.map((key) => [key, v.optional(v.boolean(`${key} must be a boolean`))])) as Record<
+		OrgFlag,
+		v.OptionalSchema<v.BooleanSchema<string>, undefined>
+	>),
 	secret_scanning_push_protection_custom_link: nullableText,
 });
 
@@ -53,9 +59,11 @@ function checkProfile(body: v.InferOutput<typeof updateBody>): void {
 		const value = body[field];
 		if (value && !EMAIL.test(value)) invalid(field, `${field} is not a valid email address`);
 	}
-	if (body.twitter_username && !TWITTER.test(body.twitter_username)) invalid('twitter_username', 'twitter_username is not a valid Twitter username');
+	if (body.twitter_username && !TWITTER.test(body.twitter_username))
+		invalid('twitter_username', 'twitter_username is not a valid Twitter username');
 	const link = body.secret_scanning_push_protection_custom_link;
-	if (link && !/^https?:\/\/[^\s]+$/.test(link)) invalid('secret_scanning_push_protection_custom_link', 'secret_scanning_push_protection_custom_link must be an http(s) URL');
+	if (link && !/^https?:\/\/[^\s]+$/.test(link))
+		invalid('secret_scanning_push_protection_custom_link', 'secret_scanning_push_protection_custom_link must be an http(s) URL');
 	for (const field of ['name', 'company', 'location', 'description', 'blog'] as const) {
 		const value = body[field];
 		if (value && value.length > (field === 'description' ? 160 : 255)) invalid(field, `${field} is too long`);
@@ -68,7 +76,10 @@ function checkProfile(body: v.InferOutput<typeof updateBody>): void {
  * members_allowed_repository_creation_type (all | private | none) sets the creation policies
  * unless they are given themselves.
  */
-function policies(body: Partial<Record<MemberPolicy, boolean>> & { members_allowed_repository_creation_type?: 'all' | 'private' | 'none' }, org: AccountRow) {
+function policies(
+	body: Partial<Record<MemberPolicy, boolean>> & { members_allowed_repository_creation_type?: 'all' | 'private' | 'none' },
+	org: AccountRow,
+) {
 	const settings = Object.fromEntries(MEMBER_POLICIES.map((key) => [key, org[key]])) as Record<MemberPolicy, number>;
 	const type = body.members_allowed_repository_creation_type;
 	if (type !== undefined) {
@@ -94,7 +105,15 @@ export const orgRoutes = [
 		resource: { org: 'read' },
 		handler(ctx) {
 			const access = ctx.org;
-			return ok(orgFull(ctx.app.urls, access.org, ctx.app.stores.accounts.counts(access.org.id), access, ctx.app.stores.accounts.seats(access.org.id)));
+			return ok(
+				orgFull(
+					ctx.app.urls,
+					access.org,
+					ctx.app.stores.accounts.counts(access.org.id),
+					access,
+					ctx.app.stores.accounts.seats(access.org.id),
+				),
+			);
 		},
 	}),
 	route({
@@ -112,7 +131,16 @@ export const orgRoutes = [
 			const body = ctx.body;
 			checkProfile(body);
 			const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
-			type TextField = 'name' | 'email' | 'company' | 'blog' | 'location' | 'description' | 'billing_email' | 'twitter_username' | 'secret_scanning_push_protection_custom_link';
+			type TextField =
+				| 'name'
+				| 'email'
+				| 'company'
+				| 'blog'
+				| 'location'
+				| 'description'
+				| 'billing_email'
+				| 'twitter_username'
+				| 'secret_scanning_push_protection_custom_link';
 			const text = (key: TextField): string | null => (body[key] !== undefined ? (body[key] ?? null) : org[key]);
 			const settings: OrgSettings = {
 				name: text('name'),
@@ -138,7 +166,9 @@ export const orgRoutes = [
 				deleteForksWithoutAccess(ctx.app, ctx.app.stores.accounts.byId(org.id)!, access.actorId);
 			}
 			const updated = ctx.app.stores.accounts.byId(org.id)!;
-			return ok(orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access, ctx.app.stores.accounts.seats(org.id)));
+			return ok(
+				orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access, ctx.app.stores.accounts.seats(org.id)),
+			);
 		},
 	}),
 	route({
@@ -194,7 +224,10 @@ export const orgRoutes = [
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
-			return paged(rows.map((org) => orgSimple(ctx.app.urls, org)), total);
+			return paged(
+				rows.map((org) => orgSimple(ctx.app.urls, org)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -210,8 +243,16 @@ export const orgRoutes = [
 			if (!user) throw notFound();
 			// Concealed memberships only to the user, with a token that reaches the user's own account.
 			const self = !ctx.publicView && ctx.principal.user?.id === user.id && reachesAccount(ctx.principal, user.id);
-			const { rows, total } = ctx.app.stores.orgs.ofUser({ userId: user.id, publicOnly: !self, limit: ctx.page.perPage, offset: ctx.page.offset });
-			return paged(rows.map((org) => orgSimple(ctx.app.urls, org)), total);
+			const { rows, total } = ctx.app.stores.orgs.ofUser({
+				userId: user.id,
+				publicOnly: !self,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(
+				rows.map((org) => orgSimple(ctx.app.urls, org)),
+				total,
+			);
 		},
 	}),
 ];

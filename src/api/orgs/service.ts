@@ -60,7 +60,11 @@ export function deleteOrganization(app: App, org: AccountRow, actorId: number | 
 	events.orgDeleted(app, org, actorId);
 	let result: 'done' | 'queued' = 'done';
 	if (app.stores.orgs.repositoryCount(org.id) > SYNC_DELETE_REPOSITORIES) {
-		const holderId = app.stores.accounts.insert({ login: `deleted-organization-${org.id}`, type: 'Organization', now: isoSeconds(app.clock()) });
+		const holderId = app.stores.accounts.insert({
+			login: `deleted-organization-${org.id}`,
+			type: 'Organization',
+			now: isoSeconds(app.clock()),
+		});
 		app.stores.orgs.parkRepositories(org.id, holderId);
 		app.tasks.enqueue(ORG_DELETION_TASK, { holderId });
 		result = 'queued';

@@ -24,7 +24,9 @@ export function createOrgStore(db: DB) {
 	const repositoryIds = db.prepare('SELECT id FROM repositories WHERE owner_id = ? ORDER BY id LIMIT ?').pluck();
 	// Parking: the repositories move to the holder, private, without direct collaborators (nobody reads them).
 	const park = db.prepare(`UPDATE repositories SET owner_id = ?, visibility = 'private' WHERE owner_id = ?`);
-	const dropCollaborators = db.prepare('DELETE FROM repository_collaborators WHERE repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)');
+	const dropCollaborators = db.prepare(
+		'DELETE FROM repository_collaborators WHERE repo_id IN (SELECT id FROM repositories WHERE owner_id = ?)',
+	);
 
 	return {
 		/** How many repositories the account owns. */

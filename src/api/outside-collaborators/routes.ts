@@ -31,7 +31,10 @@ export const outsideCollaboratorRoutes = [
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
-			return paged(rows.map((row) => simpleUser(ctx.app.urls, row)), total);
+			return paged(
+				rows.map((row) => simpleUser(ctx.app.urls, row)),
+				total,
+			);
 		},
 	}),
 	route({
@@ -72,7 +75,8 @@ export const outsideCollaboratorRoutes = [
 				throw new HttpError(422, 'You cannot specify an organization member to remove as an outside collaborator.');
 			}
 			for (const repo of ctx.app.stores.repos.forOwner(access.org.id)) {
-				if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id)) events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
+				if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id))
+					events.member(ctx.app, 'removed', repo, user, {}, access.actorId);
 			}
 			ctx.app.stores.repos.removeCollaborations(user.id, access.org.id);
 			// Their pending invitations to the organization's repositories go too.
@@ -84,5 +88,3 @@ export const outsideCollaboratorRoutes = [
 		},
 	}),
 ];
-
-

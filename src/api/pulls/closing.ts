@@ -20,7 +20,8 @@ export function closingReferences(text: string, owner: string, repo: string): nu
 	const numbers: number[] = [];
 	for (const match of text.matchAll(KEYWORD)) {
 		const [, refOwner, refRepo, number] = match;
-		if (refOwner !== undefined && (refOwner.toLowerCase() !== owner.toLowerCase() || refRepo.toLowerCase() !== repo.toLowerCase())) continue;
+		if (refOwner !== undefined && (refOwner.toLowerCase() !== owner.toLowerCase() || refRepo.toLowerCase() !== repo.toLowerCase()))
+			continue;
 		const n = Number(number);
 		if (Number.isSafeInteger(n) && n > 0 && !numbers.includes(n)) numbers.push(n);
 	}
@@ -44,7 +45,10 @@ export function closeReferencedIssues(ctx: Context, scope: IssueScope, pull: Pul
 		const issue = issues.byNumber(scope.repo.id, number);
 		if (!issue || issue.pull_request || issue.state !== 'open') continue;
 		const before = issueSnapshot(ctx, issue);
-		const after = issues.update({ ...issue, state: 'closed', state_reason: 'completed', closed_at: now, closed_by_id: ctx.principal.actorId }, now);
+		const after = issues.update(
+			{ ...issue, state: 'closed', state_reason: 'completed', closed_at: now, closed_by_id: ctx.principal.actorId },
+			now,
+		);
 		recordIssueChanges(ctx, scope, before, after);
 		closed.push(number);
 	}

@@ -65,7 +65,9 @@ export function recordPullRequest(
 		action,
 		actorId,
 		repo: scope.repo,
-		feed: FEED_ACTIONS.has(action) ? { type: 'PullRequestEvent', payload: { action, number: row.number, pull_request: pull() } } : undefined,
+		feed: FEED_ACTIONS.has(action)
+			? { type: 'PullRequestEvent', payload: { action, number: row.number, pull_request: pull() } }
+			: undefined,
 		webhook: () => ({ number: row.number, pull_request: pull(), ...extra, ...where(app, scope, actorId) }),
 		notification,
 	});

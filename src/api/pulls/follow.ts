@@ -78,7 +78,10 @@ export function followRename(app: App, repo: RepositoryRow, from: string, to: st
 		const scope = baseScope(app, repo, row.repo_id);
 		const before = issueSnapshot(ctx, row);
 		pulls.setBase(row.id, to, row.pr.base_sha);
-		if (scope) recordIssueChanges(ctx, scope, before, issues.byId(row.id)!, undefined, { base: { ref: { from }, sha: { from: row.pr.base_sha } } });
+		if (scope)
+			recordIssueChanges(ctx, scope, before, issues.byId(row.id)!, undefined, {
+				base: { ref: { from }, sha: { from: row.pr.base_sha } },
+			});
 	}
 	for (const row of pulls.openByHead(repo.id, from)) {
 		const scope = baseScope(app, repo, row.repo_id);

@@ -86,20 +86,33 @@ const join = (title: string, message: string) => (message === '' ? title : `${ti
  * (merge_commit_title/message, squash_merge_commit_title/message) unless commit_title or
  * commit_message is given.
  */
-function commitMessage(ctx: Context, scope: IssueScope, pull: PullRow, method: 'merge' | 'squash', title: string | undefined, message: string | undefined): string {
+function commitMessage(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	method: 'merge' | 'squash',
+	title: string | undefined,
+	message: string | undefined,
+): string {
 	const repo = scope.repo;
 	const body = pull.body ?? '';
 	if (method === 'merge') {
 		const headOwner = pull.pr.head_repo_id === null ? null : ctx.app.stores.repos.byId(pull.pr.head_repo_id);
 		const ownerLogin = headOwner ? (ctx.app.stores.accounts.byId(headOwner.owner_id)?.login ?? scope.owner.login) : scope.owner.login;
-		const defaultTitle = repo.merge_commit_title === 'PR_TITLE' ? `${pull.title} (#${pull.number})` : `Merge pull request #${pull.number} from ${ownerLogin}/${pull.pr.head_ref}`;
+		const defaultTitle =
+			repo.merge_commit_title === 'PR_TITLE'
+				? `${pull.title} (#${pull.number})`
+				: `Merge pull request #${pull.number} from ${ownerLogin}/${pull.pr.head_ref}`;
 		const setting = repo.merge_commit_message;
 		const defaultMessage = setting === 'PR_BODY' ? body : setting === 'BLANK' ? '' : pull.title;
 		return join(title ?? defaultTitle, message ?? defaultMessage);
 	}
 	const commits = pullComparison(ctx.app, pull.pr)?.commits ?? [];
 	const only = commits.length === 1 ? splitMessage(commits[0].data.message) : null;
-	const defaultTitle = repo.squash_merge_commit_title === 'COMMIT_OR_PR_TITLE' && only ? `${only.subject} (#${pull.number})` : `${pull.title} (#${pull.number})`;
+	const defaultTitle =
+		repo.squash_merge_commit_title === 'COMMIT_OR_PR_TITLE' && only
+			? `${only.subject} (#${pull.number})`
+			: `${pull.title} (#${pull.number})`;
 	const setting = repo.squash_merge_commit_message;
 	let defaultMessage: string;
 	if (setting === 'PR_BODY') defaultMessage = body;
@@ -144,7 +157,15 @@ function checkProtection(ctx: Context, scope: IssueScope, pull: PullRow, admin: 
 }
 
 /** Builds the commit of the merge method; a conflict or a merge too large to make is 405. */
-function buildCommit(ctx: Context, scope: IssueScope, pull: PullRow, method: MergeMethod, title: string | undefined, message: string | undefined, now: string): string {
+function buildCommit(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	method: MergeMethod,
+	title: string | undefined,
+	message: string | undefined,
+	now: string,
+): string {
 	const { app } = ctx;
 	const repoId = scope.repo.id;
 	const merger = person(ctx, ctx.principal.actorId!);
@@ -233,14 +254,19 @@ export const pullMergeRoutes = [
 
 			const now = isoSeconds(ctx.now);
 			const sha = buildCommit(ctx, scope, pull, method, input.commit_title, input.commit_message, now);
-			asMergeRefusal(() => updateRef(app, scope.repo, baseRef, sha, false, now, actor, { admin, viaPullRequest: true, checksSha: pull.pr.head_sha }));
+			asMergeRefusal(() =>
+				updateRef(app, scope.repo, baseRef, sha, false, now, actor, { admin, viaPullRequest: true, checksSha: pull.pr.head_sha }),
+			);
 
 			// The base followed its branch (pulls/follow.ts); a merged pull request keeps the base it was merged into.
 			const { pulls, issues } = app.stores;
 			pulls.setBase(pull.id, pull.pr.base_ref, pull.pr.base_sha);
 			pulls.setMerged(pull.id, now, actor, sha);
 			const before = issueSnapshot(ctx, pull);
-			const closed = issues.update({ ...issues.byId(pull.id)!, state: 'closed', state_reason: null, closed_at: now, closed_by_id: actor }, now);
+			const closed = issues.update(
+				{ ...issues.byId(pull.id)!, state: 'closed', state_reason: null, closed_at: now, closed_by_id: actor },
+				now,
+			);
 			recordIssueChanges(ctx, scope, before, closed);
 			closeReferencedIssues(ctx, scope, pull, now);
 			deleteMergedHead(ctx, scope, pull, admin);
@@ -268,7 +294,8 @@ export const pullMergeRoutes = [
 			if (!headRepo || !headOwner) throw unprocessable('The head repository of this pull request no longer exists.');
 			const headPermission = headRepo.id === scope.repo.id ? scope.permission : callerRepoPermission(ctx, headRepo, headOwner);
 			const maintainer = pull.pr.maintainer_can_modify === 1 && atLeast(scope.permission, 'push');
-			if (!atLeast(headPermission, 'push') && !maintainer) throw forbidden('Must have push access to the head branch of this pull request to update it.');
+			if (!atLeast(headPermission, 'push') && !maintainer)
+				throw forbidden('Must have push access to the head branch of this pull request to update it.');
 			if (pull.pr.merged_at !== null || pull.state !== 'open') throw unprocessable('Pull request must be open to update its branch.');
 			const expected = ctx.body.expected_head_sha;
 			if (expected !== undefined && expected.toLowerCase() !== pull.pr.head_sha) {
@@ -284,7 +311,18 @@ export const pullMergeRoutes = [
 			const me = person(ctx, actor);
 			let result: CommitMergeResult;
 			try {
-				result = mergeCommit(app, headRepo.id, { base: pull.pr.head_sha, head: pull.pr.base_sha, message: `Merge branch '${pull.pr.base_ref}' into ${pull.pr.head_ref}`, author: me, committer: me }, now);
+				result = mergeCommit(
+					app,
+					headRepo.id,
+					{
+						base: pull.pr.head_sha,
+						head: pull.pr.base_sha,
+						message: `Merge branch '${pull.pr.base_ref}' into ${pull.pr.head_ref}`,
+						author: me,
+						committer: me,
+					},
+					now,
+				);
 			} catch (error) {
 				if (error instanceof MergeTooLargeError) throw unprocessable('merge conflict between base and head');
 				throw error;

@@ -62,7 +62,8 @@ export function updateMergeability(app: App, issueId: number): void {
 		const row = app.stores.pulls.byIssue(issueId);
 		if (!row || row.state !== 'open' || row.pr.merged_at !== null || mergeabilityKnown(row.pr)) return;
 		const outcome = computeMergeability(app, row.pr);
-		const state = outcome === null ? 'unknown' : outcome.mergeable ? `clean ${outcome.rebaseable ? 'rebaseable' : 'unrebaseable'}` : 'dirty';
+		const state =
+			outcome === null ? 'unknown' : outcome.mergeable ? `clean ${outcome.rebaseable ? 'rebaseable' : 'unrebaseable'}` : 'dirty';
 		app.stores.pulls.setMergeability(issueId, outcome === null ? null : outcome.mergeable, state, row.pr.head_sha, row.pr.base_sha);
 	});
 }

@@ -139,7 +139,12 @@ const MAX_RUNS = 100;
  */
 function unstable(app: App, pr: PullRequestRow): boolean {
 	const required = new Set(app.stores.branches.protection(pr.repo_id, pr.base_ref)?.settings.required_status_checks?.contexts ?? []);
-	if (app.stores.statuses.latestByContext(pr.repo_id, pr.head_sha).some((status) => !required.has(status.context) && status.state !== 'success')) return true;
+	if (
+		app.stores.statuses
+			.latestByContext(pr.repo_id, pr.head_sha)
+			.some((status) => !required.has(status.context) && status.state !== 'success')
+	)
+		return true;
 	const filter = { name: null, status: null, all: false, appId: null, actionsAppId: ACTIONS_APP_ID };
 	return app.stores.checks
 		.forCommit(pr.repo_id, pr.head_sha, filter, MAX_RUNS, 0)

@@ -20,7 +20,9 @@ export function requestedReviewers(app: App, owner: AccountRow, issueIds: number
 	if (!rows.length) return result;
 	const accounts = app.stores.accounts.mapByIds(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])));
 	const teams = new Map(app.stores.teams.byIds(rows.flatMap((r) => (r.team_id === null ? [] : [r.team_id]))).map((t) => [t.id, t]));
-	const parents = new Map(app.stores.teams.byIds([...teams.values()].flatMap((t) => (t.parent_id === null ? [] : [t.parent_id]))).map((t) => [t.id, t]));
+	const parents = new Map(
+		app.stores.teams.byIds([...teams.values()].flatMap((t) => (t.parent_id === null ? [] : [t.parent_id]))).map((t) => [t.id, t]),
+	);
 	for (const row of rows) {
 		const entry = result.get(row.issue_id)!;
 		if (row.user_id !== null) {
@@ -28,7 +30,10 @@ export function requestedReviewers(app: App, owner: AccountRow, issueIds: number
 			if (account) entry.users.push(simpleUser(app.urls, account));
 		} else {
 			const team = teams.get(row.team_id!);
-			if (team) entry.teams.push(teamListForm(app.urls, owner.login, team, team.parent_id === null ? undefined : parents.get(team.parent_id)));
+			if (team)
+				entry.teams.push(
+					teamListForm(app.urls, owner.login, team, team.parent_id === null ? undefined : parents.get(team.parent_id)),
+				);
 		}
 	}
 	return result;

@@ -18,13 +18,21 @@ import { isoSeconds } from '../../time';
 import { atLeast } from '../../auth/repo-permissions';
 import type { IssueScope } from '../issues/service';
 import { commentBodyField } from '../markdown/body';
-import { assertUnlocked, locateComment, recordReviewComment, renderReviewComment, renderReviewComments, type Anchor } from './review-comments';
+import {
+	assertUnlocked,
+	locateComment,
+	recordReviewComment,
+	renderReviewComment,
+	renderReviewComments,
+	type Anchor,
+} from './review-comments';
 import type { ReviewCommentFilter, ReviewCommentRow } from './review-store';
 import { loadPull, pullScope } from './service';
 import type { PullRow } from './store';
 import { PULLS_READ, PULLS_WRITE } from './access';
 
-const positive = (field: string) => v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
+const positive = (field: string) =>
+	v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
 const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);
 const sha = v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'));
 const createBody = v.object({
@@ -87,13 +95,36 @@ const sinceParam = (since: string | undefined) => (since === undefined ? null : 
  * A comment in a review of its own (COMMENTED, submitted now, as GitHub makes for a single
  * comment), `created` recorded.
  */
-function commentAlone(ctx: Context, scope: IssueScope, pull: PullRow, anchor: Anchor, commitId: string, body: string, inReplyTo: number | null) {
+function commentAlone(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	anchor: Anchor,
+	commitId: string,
+	body: string,
+	inReplyTo: number | null,
+) {
 	assertUnlocked(scope, pull);
 	const { reviews } = ctx.app.stores;
 	const now = isoSeconds(ctx.now);
 	const actor = ctx.principal.actorId!;
-	const reviewId = reviews.insertReview({ issue_id: pull.id, user_id: actor, state: 'COMMENTED', body: '', commit_id: commitId, submitted_at: now }, now);
-	const id = reviews.insertComment({ repo_id: scope.repo.id, issue_id: pull.id, review_id: reviewId, user_id: actor, in_reply_to_id: inReplyTo, commit_id: commitId, ...anchor, body }, now);
+	const reviewId = reviews.insertReview(
+		{ issue_id: pull.id, user_id: actor, state: 'COMMENTED', body: '', commit_id: commitId, submitted_at: now },
+		now,
+	);
+	const id = reviews.insertComment(
+		{
+			repo_id: scope.repo.id,
+			issue_id: pull.id,
+			review_id: reviewId,
+			user_id: actor,
+			in_reply_to_id: inReplyTo,
+			commit_id: commitId,
+			...anchor,
+			body,
+		},
+		now,
+	);
 	const comment = reviews.comment(scope.repo.id, id)!;
 	recordReviewComment(ctx, scope, pull, comment, 'created');
 	const answer = renderReviewComment(ctx, scope, pull.number, comment, ctx.app.stores.accounts.byId(actor)!);
@@ -183,7 +214,15 @@ export const reviewCommentRoutes = [
 			if (ctx.body.body !== comment.body) {
 				reviews.updateComment(comment.id, ctx.body.body, isoSeconds(ctx.now));
 				const review = reviews.review(comment.issue_id, comment.review_id)!;
-				if (review.state !== 'PENDING') recordReviewComment(ctx, scope, ctx.app.stores.pulls.byIssue(comment.issue_id)!, reviews.comment(scope.repo.id, comment.id)!, 'edited', comment.body);
+				if (review.state !== 'PENDING')
+					recordReviewComment(
+						ctx,
+						scope,
+						ctx.app.stores.pulls.byIssue(comment.issue_id)!,
+						reviews.comment(scope.repo.id, comment.id)!,
+						'edited',
+						comment.body,
+					);
 			}
 			return ok(renderReviewComments(ctx, scope, [reviews.comment(scope.repo.id, comment.id)!])[0]);
 		},
@@ -202,7 +241,8 @@ export const reviewCommentRoutes = [
 			const { reviews } = ctx.app.stores;
 			const review = reviews.review(comment.issue_id, comment.review_id)!;
 			reviews.deleteComment(comment.id);
-			if (review.state !== 'PENDING') recordReviewComment(ctx, scope, ctx.app.stores.pulls.byIssue(comment.issue_id)!, comment, 'deleted');
+			if (review.state !== 'PENDING')
+				recordReviewComment(ctx, scope, ctx.app.stores.pulls.byIssue(comment.issue_id)!, comment, 'deleted');
 			return noContent();
 		},
 	}),
@@ -219,11 +259,15 @@ export const reviewCommentRoutes = [
 			const input = ctx.body;
 			if (input.in_reply_to !== undefined) {
 				const parent = ctx.app.stores.reviews.comment(scope.repo.id, input.in_reply_to);
-				if (!parent || parent.issue_id !== pull.id) throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'in_reply_to', code: 'invalid' }]);
+				if (!parent || parent.issue_id !== pull.id)
+					throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'in_reply_to', code: 'invalid' }]);
 				return reply(ctx, scope, pull, parent, input.body);
 			}
 			const missing = (['commit_id', 'path'] as const).filter((field) => input[field] === undefined);
-			if (missing.length) throw validationFailed(missing.map((field) => ({ resource: 'PullRequestReviewComment', field, code: 'missing_field' as const })));
+			if (missing.length)
+				throw validationFailed(
+					missing.map((field) => ({ resource: 'PullRequestReviewComment', field, code: 'missing_field' as const })),
+				);
 			const commitId = input.commit_id!.toLowerCase();
 			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
 				throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'commit_id', code: 'invalid' }]);

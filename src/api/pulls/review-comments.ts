@@ -63,7 +63,14 @@ export interface PlaceInput {
 
 /** GitHub's 422 for a place outside the diff. */
 const unresolved = (field: string) =>
-	validationFailed([{ resource: 'PullRequestReviewComment', code: 'custom', field: `pull_request_review_thread.${field}`, message: 'could not be resolved' }]);
+	validationFailed([
+		{
+			resource: 'PullRequestReviewComment',
+			code: 'custom',
+			field: `pull_request_review_thread.${field}`,
+			message: 'could not be resolved',
+		},
+	]);
 
 interface PatchLine {
 	kind: '@' | '-' | '+' | ' ' | '\\';
@@ -92,7 +99,10 @@ function numbered(lines: string[]): PatchLine[] {
 
 /** The index of the patch line numbered `line` on `side`, or -1. */
 function find(entries: PatchLine[], line: number, side: 'LEFT' | 'RIGHT'): number {
-	return entries.findIndex((e) => (side === 'RIGHT' ? e.kind !== '-' && e.new === line : e.kind !== '+' && e.old === line) && e.kind !== '@' && e.kind !== '\\');
+	return entries.findIndex(
+		(e) =>
+			(side === 'RIGHT' ? e.kind !== '-' && e.new === line : e.kind !== '+' && e.old === line) && e.kind !== '@' && e.kind !== '\\',
+	);
 }
 
 /**
@@ -144,7 +154,14 @@ export function locateComment(app: App, pull: PullRow, commitId: string, input: 
 }
 
 /** A review comment as GitHub renders it (pull-request-review-comment). @param media body media type (null: raw) */
-export function renderReviewComment(ctx: Context, scope: IssueScope, pullNumber: number, comment: ReviewCommentRow, author: AccountRow, media: string | null = ctx.media) {
+export function renderReviewComment(
+	ctx: Context,
+	scope: IssueScope,
+	pullNumber: number,
+	comment: ReviewCommentRow,
+	author: AccountRow,
+	media: string | null = ctx.media,
+) {
 	const url = `${scope.paths.api}/pulls/comments/${comment.id}`;
 	const html = `${scope.paths.html}/pull/${pullNumber}#discussion_r${comment.id}`;
 	const pullUrl = `${scope.paths.api}/pulls/${pullNumber}`;
@@ -169,7 +186,18 @@ export function renderReviewComment(ctx: Context, scope: IssueScope, pullNumber:
 		author_association: scope.associations.of(author),
 		_links: { self: { href: url }, html: { href: html }, pull_request: { href: pullUrl } },
 		// Reactions to review comments are not served: the counts are always 0.
-		reactions: { url: `${url}/reactions`, total_count: 0, '+1': 0, '-1': 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 },
+		reactions: {
+			url: `${url}/reactions`,
+			total_count: 0,
+			'+1': 0,
+			'-1': 0,
+			laugh: 0,
+			hooray: 0,
+			confused: 0,
+			heart: 0,
+			rocket: 0,
+			eyes: 0,
+		},
 		start_line: comment.start_line,
 		original_start_line: comment.start_line,
 		start_side: comment.start_side,
@@ -192,7 +220,14 @@ export function renderReviewComments(ctx: Context, scope: IssueScope, comments: 
  * Records a review comment's event: `created` (webhook, feed, notification as a comment),
  * `edited` (with the previous body; new mentions notified) or `deleted`.
  */
-export function recordReviewComment(ctx: Context, scope: IssueScope, pull: PullRow, comment: ReviewCommentRow, action: 'created' | 'edited' | 'deleted', previousBody?: string): void {
+export function recordReviewComment(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	comment: ReviewCommentRow,
+	action: 'created' | 'edited' | 'deleted',
+	previousBody?: string,
+): void {
 	const { app } = ctx;
 	const actorId = ctx.principal.actorId;
 	const object = renderReviewComment(ctx, scope, pull.number, comment, app.stores.accounts.byId(comment.user_id)!, null);
@@ -204,7 +239,10 @@ export function recordReviewComment(ctx: Context, scope: IssueScope, pull: PullR
 		action,
 		actorId,
 		repo: scope.repo,
-		feed: action === 'created' ? { type: 'PullRequestReviewCommentEvent', payload: { action, comment: object, pull_request: pullRequest() } } : undefined,
+		feed:
+			action === 'created'
+				? { type: 'PullRequestReviewCommentEvent', payload: { action, comment: object, pull_request: pullRequest() } }
+				: undefined,
 		webhook: () => ({
 			...(action === 'edited' ? { changes: { body: { from: previousBody ?? '' } } } : {}),
 			comment: object,
@@ -215,7 +253,12 @@ export function recordReviewComment(ctx: Context, scope: IssueScope, pull: PullR
 		}),
 		notification:
 			action === 'created'
-				? { subject: issueSubject(pull, commentPath), broadcast: true, actorReason: 'comment', involved: mentionedIn(ctx, scope, comment.body) }
+				? {
+						subject: issueSubject(pull, commentPath),
+						broadcast: true,
+						actorReason: 'comment',
+						involved: mentionedIn(ctx, scope, comment.body),
+					}
 				: action === 'edited'
 					? { subject: issueSubject(pull), broadcast: false, involved: mentionedIn(ctx, scope, comment.body, previousBody) }
 					: { subject: { ...issueSubject(pull), withdrawnCommentPath: commentPath }, broadcast: false, involved: [] },

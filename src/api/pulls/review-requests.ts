@@ -39,12 +39,19 @@ const notCollaborator = (scope: IssueScope) =>
  * The users and teams named, resolved and checked (GitHub's rules above).
  * @throws HttpError 422 for an unknown login or slug, someone who cannot review, or the author
  */
-export function resolveReviewers(ctx: Context, scope: IssueScope, pull: PullRow, logins: string[], slugs: string[]): { users: AccountRow[]; teams: TeamRow[] } {
+export function resolveReviewers(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	logins: string[],
+	slugs: string[],
+): { users: AccountRow[]; teams: TeamRow[] } {
 	const { stores } = ctx.app;
 	const users = new Map<number, AccountRow>();
 	for (const login of logins) {
 		const account = stores.accounts.byLogin(login);
-		if (!account || account.type !== 'User' || userRepoPermission(ctx.app, scope.repo, scope.owner, account.id) === null) throw notCollaborator(scope);
+		if (!account || account.type !== 'User' || userRepoPermission(ctx.app, scope.repo, scope.owner, account.id) === null)
+			throw notCollaborator(scope);
 		if (account.id === pull.user_id) throw unprocessable('Review cannot be requested from pull request author.');
 		users.set(account.id, account);
 	}
@@ -52,7 +59,8 @@ export function resolveReviewers(ctx: Context, scope: IssueScope, pull: PullRow,
 	for (const slug of slugs) {
 		const team = scope.owner.type === 'Organization' ? stores.teams.bySlug(scope.owner.id, slug.toLowerCase()) : undefined;
 		if (!team) throw notCollaborator(scope);
-		if (scope.repo.visibility !== 'public' && stores.teams.lineageGrants(team.id, scope.repo.id).length === 0) throw notCollaborator(scope);
+		if (scope.repo.visibility !== 'public' && stores.teams.lineageGrants(team.id, scope.repo.id).length === 0)
+			throw notCollaborator(scope);
 		teams.set(team.id, team);
 	}
 	return { users: [...users.values()], teams: [...teams.values()] };
@@ -74,20 +82,36 @@ export function requestReviews(ctx: Context, scope: IssueScope, pull: PullRow, u
 	const actorId = ctx.principal.actorId;
 	for (const user of users) {
 		if (!app.stores.reviews.requestUser(pull.id, user.id, now)) continue;
-		recordPullRequest(ctx, scope, pull, 'review_requested', { requested_reviewer: simpleUser(app.urls, user) }, {
-			subject: issueSubject(pull),
-			broadcast: false,
-			involved: user.id === actorId ? [] : [{ userId: user.id, reason: 'review_requested' }],
-		});
+		recordPullRequest(
+			ctx,
+			scope,
+			pull,
+			'review_requested',
+			{ requested_reviewer: simpleUser(app.urls, user) },
+			{
+				subject: issueSubject(pull),
+				broadcast: false,
+				involved: user.id === actorId ? [] : [{ userId: user.id, reason: 'review_requested' }],
+			},
+		);
 	}
 	for (const team of teams) {
 		if (!app.stores.reviews.requestTeam(pull.id, team.id, now)) continue;
 		const parent = team.parent_id === null ? undefined : app.stores.teams.byId(team.parent_id);
-		recordPullRequest(ctx, scope, pull, 'review_requested', { requested_team: teamListForm(app.urls, scope.owner.login, team, parent) }, {
-			subject: issueSubject(pull),
-			broadcast: false,
-			involved: teamMembers(app, team).filter((id) => id !== actorId && id !== pull.user_id).map((userId) => ({ userId, reason: 'review_requested' as const })),
-		});
+		recordPullRequest(
+			ctx,
+			scope,
+			pull,
+			'review_requested',
+			{ requested_team: teamListForm(app.urls, scope.owner.login, team, parent) },
+			{
+				subject: issueSubject(pull),
+				broadcast: false,
+				involved: teamMembers(app, team)
+					.filter((id) => id !== actorId && id !== pull.user_id)
+					.map((userId) => ({ userId, reason: 'review_requested' as const })),
+			},
+		);
 	}
 }
 
@@ -95,11 +119,14 @@ export function requestReviews(ctx: Context, scope: IssueScope, pull: PullRow, u
 export function removeReviewRequests(ctx: Context, scope: IssueScope, pull: PullRow, users: AccountRow[], teams: TeamRow[]): void {
 	const { app } = ctx;
 	for (const user of users) {
-		if (app.stores.reviews.removeUser(pull.id, user.id)) recordPullRequest(ctx, scope, pull, 'review_request_removed', { requested_reviewer: simpleUser(app.urls, user) });
+		if (app.stores.reviews.removeUser(pull.id, user.id))
+			recordPullRequest(ctx, scope, pull, 'review_request_removed', { requested_reviewer: simpleUser(app.urls, user) });
 	}
 	for (const team of teams) {
 		if (!app.stores.reviews.removeTeam(pull.id, team.id)) continue;
 		const parent = team.parent_id === null ? undefined : app.stores.teams.byId(team.parent_id);
-		recordPullRequest(ctx, scope, pull, 'review_request_removed', { requested_team: teamListForm(app.urls, scope.owner.login, team, parent) });
+		recordPullRequest(ctx, scope, pull, 'review_request_removed', {
+			requested_team: teamListForm(app.urls, scope.owner.login, team, parent),
+		});
 	}
 }

@@ -41,7 +41,13 @@ import { PULLS_READ, PULLS_WRITE } from './access';
 
 /** GitHub takes at most 100 reviewers in one request (and 100 teams). */
 const names = (field: string) =>
-	v.pipe(v.array(v.pipe(v.string(`${field} must be an array of strings`), v.minLength(1, `${field} must not hold blanks`), v.maxLength(256)), `${field} must be an array`), v.maxLength(100, `${field} holds more than 100 names`));
+	v.pipe(
+		v.array(
+			v.pipe(v.string(`${field} must be an array of strings`), v.minLength(1, `${field} must not hold blanks`), v.maxLength(256)),
+			`${field} must be an array`,
+		),
+		v.maxLength(100, `${field} holds more than 100 names`),
+	);
 const requestBody = v.object({
 	reviewers: v.optional(names('reviewers')),
 	team_reviewers: v.optional(names('team_reviewers')),
@@ -53,7 +59,8 @@ const removeBody = v.object({
 
 const reviewBodyText = v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`));
 const reviewEvent = v.picklist(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'], 'event must be APPROVE, REQUEST_CHANGES or COMMENT');
-const positive = (field: string) => v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
+const positive = (field: string) =>
+	v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
 const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);
 /** A draft review comment of POST …/reviews (GitHub's comments[]). */
 const draftComment = v.object({
@@ -69,7 +76,9 @@ const createReviewBody = v.object({
 	commit_id: v.optional(v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'))),
 	body: v.optional(reviewBodyText),
 	event: v.optional(reviewEvent),
-	comments: v.optional(v.pipe(v.array(draftComment, 'comments must be an array'), v.maxLength(100, 'comments holds more than 100 comments'))),
+	comments: v.optional(
+		v.pipe(v.array(draftComment, 'comments must be an array'), v.maxLength(100, 'comments holds more than 100 comments')),
+	),
 });
 const updateReviewBody = v.object({ body: reviewBodyText });
 const submitReviewBody = v.object({ body: v.optional(reviewBodyText), event: reviewEvent });
@@ -79,7 +88,11 @@ const dismissBody = v.object({
 });
 
 /** The submitted state of a review event. */
-const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' };
+const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> = {
+	APPROVE: 'APPROVED',
+	REQUEST_CHANGES: 'CHANGES_REQUESTED',
+	COMMENT: 'COMMENTED',
+};
 
 /**
  * GitHub's rules of submitting: not approving or requesting changes on one's own pull request,
@@ -91,7 +104,8 @@ function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMIT
 	if (event === 'APPROVE' && pull.user_id === actor) throw unprocessable('Can not approve your own pull request');
 	if (event === 'REQUEST_CHANGES' && pull.user_id === actor) throw unprocessable('Can not request changes on your own pull request');
 	// A COMMENT review may say everything in its inline comments.
-	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '') throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
+	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '')
+		throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
 }
 
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
@@ -162,7 +176,9 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			if (!canTriage(scope) && pull.user_id !== ctx.principal.actorId) {
-				throw forbidden('Must be the author of the pull request or have triage access to the repository to remove review requests.');
+				throw forbidden(
+					'Must be the author of the pull request or have triage access to the repository to remove review requests.',
+				);
 			}
 			const { users, teams } = resolveReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
 			removeReviewRequests(ctx, scope, pull, users, teams);
@@ -198,7 +214,8 @@ export const reviewRequestRoutes = [
 			assertUnlocked(scope, pull);
 			const body = input.body ?? '';
 			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body, input.comments?.length ?? 0);
-			else if (ctx.app.stores.reviews.pending(pull.id, actor)) throw unprocessable('User can only have one pending review per pull request');
+			else if (ctx.app.stores.reviews.pending(pull.id, actor))
+				throw unprocessable('User can only have one pending review per pull request');
 			const commitId = (input.commit_id ?? pull.pr.head_sha).toLowerCase();
 			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
 				throw validationFailed([{ resource: 'PullRequestReview', field: 'commit_id', code: 'invalid' }]);
@@ -206,10 +223,28 @@ export const reviewRequestRoutes = [
 			const now = isoSeconds(ctx.now);
 			const state = input.event === undefined ? 'PENDING' : SUBMITTED[input.event];
 			// Every comment is placed first: one outside the diff refuses the whole review.
-			const anchors = (input.comments ?? []).map((comment) => ({ anchor: locateComment(ctx.app, pull, commitId, comment), body: comment.body }));
-			const id = ctx.app.stores.reviews.insertReview({ issue_id: pull.id, user_id: actor, state, body, commit_id: commitId, submitted_at: state === 'PENDING' ? null : now }, now);
+			const anchors = (input.comments ?? []).map((comment) => ({
+				anchor: locateComment(ctx.app, pull, commitId, comment),
+				body: comment.body,
+			}));
+			const id = ctx.app.stores.reviews.insertReview(
+				{ issue_id: pull.id, user_id: actor, state, body, commit_id: commitId, submitted_at: state === 'PENDING' ? null : now },
+				now,
+			);
 			for (const { anchor, body: text } of anchors) {
-				ctx.app.stores.reviews.insertComment({ repo_id: scope.repo.id, issue_id: pull.id, review_id: id, user_id: actor, in_reply_to_id: null, commit_id: commitId, ...anchor, body: text }, now);
+				ctx.app.stores.reviews.insertComment(
+					{
+						repo_id: scope.repo.id,
+						issue_id: pull.id,
+						review_id: id,
+						user_id: actor,
+						in_reply_to_id: null,
+						commit_id: commitId,
+						...anchor,
+						body: text,
+					},
+					now,
+				);
 			}
 			if (state !== 'PENDING') submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, id)!);
 			return ok(one(ctx, scope, pull, id));
@@ -241,11 +276,18 @@ export const reviewRequestRoutes = [
 			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to update it.');
 			const body = ctx.body.body;
 			if (body.trim() === '' && (review.state === 'CHANGES_REQUESTED' || review.state === 'COMMENTED')) {
-				throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
+				throw validationFailed([
+					{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" },
+				]);
 			}
 			if (body !== review.body) {
-				ctx.app.stores.reviews.updateReview(review, { state: review.state, body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
-				if (review.state !== 'PENDING') recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'edited', review.body);
+				ctx.app.stores.reviews.updateReview(
+					review,
+					{ state: review.state, body, submitted_at: review.submitted_at },
+					isoSeconds(ctx.now),
+				);
+				if (review.state !== 'PENDING')
+					recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'edited', review.body);
 			}
 			return ok(one(ctx, scope, pull, review.id));
 		},
@@ -303,8 +345,13 @@ export const reviewRequestRoutes = [
 			const review = loadReview(ctx, pull);
 			if (!atLeast(scope.permission, 'push')) throw forbidden('Must have push access to the repository to dismiss a review.');
 			if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending pull request review');
-			if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED') throw unprocessable(`Can not dismiss a ${review.state === 'COMMENTED' ? 'commented' : 'dismissed'} pull request review`);
-			ctx.app.stores.reviews.updateReview(review, { state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at }, isoSeconds(ctx.now));
+			if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED')
+				throw unprocessable(`Can not dismiss a ${review.state === 'COMMENTED' ? 'commented' : 'dismissed'} pull request review`);
+			ctx.app.stores.reviews.updateReview(
+				review,
+				{ state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at },
+				isoSeconds(ctx.now),
+			);
 			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed');
 			return ok(one(ctx, scope, pull, review.id));
 		},

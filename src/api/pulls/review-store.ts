@@ -85,21 +85,32 @@ export type ReviewStore = ReturnType<typeof createReviewStore>;
 
 /** Prepares the review statements on `db` (src/api/stores.ts). */
 export function createReviewStore(db: DB) {
-	const requests = db.prepare('SELECT * FROM pull_request_review_requests WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY id');
-	const addUser = db.prepare('INSERT INTO pull_request_review_requests (issue_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-	const addTeam = db.prepare('INSERT INTO pull_request_review_requests (issue_id, team_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+	const requests = db.prepare(
+		'SELECT * FROM pull_request_review_requests WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+	);
+	const addUser = db.prepare(
+		'INSERT INTO pull_request_review_requests (issue_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+	);
+	const addTeam = db.prepare(
+		'INSERT INTO pull_request_review_requests (issue_id, team_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+	);
 	const removeUser = db.prepare('DELETE FROM pull_request_review_requests WHERE issue_id = ? AND user_id = ?');
 	const removeTeam = db.prepare('DELETE FROM pull_request_review_requests WHERE issue_id = ? AND team_id = ?');
 
 	const reviewById = db.prepare('SELECT * FROM pull_request_reviews WHERE id = ? AND issue_id = ?');
 	const reviewByIdOnly = db.prepare('SELECT * FROM pull_request_reviews WHERE id = ?');
-	const reviewsOf = db.prepare(`SELECT * FROM pull_request_reviews WHERE issue_id = @issueId AND (state != 'PENDING' OR user_id = @viewerId)
+	const reviewsOf =
+		db.prepare(`SELECT * FROM pull_request_reviews WHERE issue_id = @issueId AND (state != 'PENDING' OR user_id = @viewerId)
 		ORDER BY id LIMIT @limit OFFSET @offset`);
-	const countReviews = db.prepare("SELECT count(*) FROM pull_request_reviews WHERE issue_id = @issueId AND (state != 'PENDING' OR user_id = @viewerId)").pluck();
+	const countReviews = db
+		.prepare("SELECT count(*) FROM pull_request_reviews WHERE issue_id = @issueId AND (state != 'PENDING' OR user_id = @viewerId)")
+		.pluck();
 	const pendingOf = db.prepare("SELECT * FROM pull_request_reviews WHERE issue_id = ? AND user_id = ? AND state = 'PENDING'");
-	const insertReview = db.prepare(`INSERT INTO pull_request_reviews (issue_id, user_id, state, body, body_html, body_text, commit_id, submitted_at, created_at, updated_at)
+	const insertReview =
+		db.prepare(`INSERT INTO pull_request_reviews (issue_id, user_id, state, body, body_html, body_text, commit_id, submitted_at, created_at, updated_at)
 		VALUES (@issue_id, @user_id, @state, @body, @body_html, @body_text, @commit_id, @submitted_at, @now, @now)`);
-	const updateReview = db.prepare(`UPDATE pull_request_reviews SET state = @state, body = @body, body_html = @body_html, body_text = @body_text,
+	const updateReview =
+		db.prepare(`UPDATE pull_request_reviews SET state = @state, body = @body, body_html = @body_html, body_text = @body_text,
 		submitted_at = @submitted_at, updated_at = @now WHERE id = @id`);
 	const deleteReview = db.prepare('DELETE FROM pull_request_reviews WHERE id = ?');
 	// The latest submitted, non-pending review of each user (mergeable-state.ts).
@@ -107,11 +118,14 @@ export function createReviewStore(db: DB) {
 		WHERE r.issue_id = ? AND r.state IN ('APPROVED', 'CHANGES_REQUESTED', 'DISMISSED')
 		AND r.id = (SELECT max(id) FROM pull_request_reviews o WHERE o.issue_id = r.issue_id AND o.user_id = r.user_id AND o.state IN ('APPROVED', 'CHANGES_REQUESTED', 'DISMISSED'))`);
 	const commentById = db.prepare('SELECT * FROM pull_request_review_comments WHERE id = ? AND repo_id = ?');
-	const insertComment = db.prepare(`INSERT INTO pull_request_review_comments (repo_id, issue_id, review_id, user_id, in_reply_to_id, path, position, line, side,
+	const insertComment =
+		db.prepare(`INSERT INTO pull_request_review_comments (repo_id, issue_id, review_id, user_id, in_reply_to_id, path, position, line, side,
 		start_line, start_side, commit_id, diff_hunk, body, body_html, body_text, created_at, updated_at)
 		VALUES (@repo_id, @issue_id, @review_id, @user_id, @in_reply_to_id, @path, @position, @line, @side, @start_line, @start_side, @commit_id, @diff_hunk,
 		@body, @body_html, @body_text, @now, @now)`);
-	const updateComment = db.prepare('UPDATE pull_request_review_comments SET body = @body, body_html = @body_html, body_text = @body_text, updated_at = @now WHERE id = @id');
+	const updateComment = db.prepare(
+		'UPDATE pull_request_review_comments SET body = @body, body_html = @body_html, body_text = @body_text, updated_at = @now WHERE id = @id',
+	);
 	const deleteComment = db.prepare('DELETE FROM pull_request_review_comments WHERE id = ?');
 	const reviewCommentsOf = db.prepare('SELECT * FROM pull_request_review_comments WHERE review_id = ? ORDER BY id');
 	const COMMENT_WHERE = `(@repoId IS NULL OR c.repo_id = @repoId) AND (@issueId IS NULL OR c.issue_id = @issueId) AND (@reviewId IS NULL OR c.review_id = @reviewId)
@@ -120,12 +134,20 @@ export function createReviewStore(db: DB) {
 	const commentLists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of ['created', 'updated']) {
 		for (const direction of ['asc', 'desc']) {
-			commentLists.set(`${sort} ${direction}`, db.prepare(`SELECT c.* FROM pull_request_review_comments c JOIN pull_request_reviews r ON r.id = c.review_id
-				WHERE ${COMMENT_WHERE} ORDER BY c.${sort}_at ${direction}, c.id ${direction} LIMIT @limit OFFSET @offset`));
+			commentLists.set(
+				`${sort} ${direction}`,
+				db.prepare(`SELECT c.* FROM pull_request_review_comments c JOIN pull_request_reviews r ON r.id = c.review_id
+				WHERE ${COMMENT_WHERE} ORDER BY c.${sort}_at ${direction}, c.id ${direction} LIMIT @limit OFFSET @offset`),
+			);
 		}
 	}
-	const countComments = db.prepare(`SELECT count(*) FROM pull_request_review_comments c JOIN pull_request_reviews r ON r.id = c.review_id WHERE ${COMMENT_WHERE}`).pluck();
-	const submittedCounts = db.prepare(`SELECT c.issue_id, count(*) AS n FROM pull_request_review_comments c JOIN pull_request_reviews r ON r.id = c.review_id
+	const countComments = db
+		.prepare(
+			`SELECT count(*) FROM pull_request_review_comments c JOIN pull_request_reviews r ON r.id = c.review_id WHERE ${COMMENT_WHERE}`,
+		)
+		.pluck();
+	const submittedCounts =
+		db.prepare(`SELECT c.issue_id, count(*) AS n FROM pull_request_review_comments c JOIN pull_request_reviews r ON r.id = c.review_id
 		WHERE c.issue_id IN (SELECT value FROM json_each(?)) AND r.state != 'PENDING' GROUP BY c.issue_id`);
 	const rendered = (body: string) => {
 		if (body === '') return { body_html: '', body_text: '' };
@@ -151,7 +173,10 @@ export function createReviewStore(db: DB) {
 		},
 		/** Stores the review's state, body (rendered again when it changed) and submitted_at. @param now ISO timestamp */
 		updateReview(before: ReviewRow, next: Pick<ReviewRow, 'state' | 'body' | 'submitted_at'>, now: string): void {
-			const bodies = next.body === before.body && before.body_html !== null ? { body_html: before.body_html, body_text: before.body_text } : rendered(next.body);
+			const bodies =
+				next.body === before.body && before.body_html !== null
+					? { body_html: before.body_html, body_text: before.body_text }
+					: rendered(next.body);
 			updateReview.run({ id: before.id, ...next, ...bodies, now });
 		},
 		deleteReview: (id: number) => void deleteReview.run(id),
@@ -170,14 +195,24 @@ export function createReviewStore(db: DB) {
 		commentsOfReview: (reviewId: number) => reviewCommentsOf.all(reviewId) as ReviewCommentRow[],
 		/** One page of review comments by the filter, and the count of all that match. */
 		comments(filter: ReviewCommentFilter): { rows: ReviewCommentRow[]; total: number } {
-			const params = { repoId: filter.repoId ?? null, issueId: filter.issueId ?? null, reviewId: filter.reviewId ?? null, viewerId: filter.viewerId ?? 0, since: filter.since };
-			const rows = commentLists.get(`${filter.sort} ${filter.direction}`)!.all({ ...params, limit: filter.limit, offset: filter.offset }) as ReviewCommentRow[];
+			const params = {
+				repoId: filter.repoId ?? null,
+				issueId: filter.issueId ?? null,
+				reviewId: filter.reviewId ?? null,
+				viewerId: filter.viewerId ?? 0,
+				since: filter.since,
+			};
+			const rows = commentLists
+				.get(`${filter.sort} ${filter.direction}`)!
+				.all({ ...params, limit: filter.limit, offset: filter.offset }) as ReviewCommentRow[];
 			return { rows, total: countComments.get(params) as number };
 		},
 		/** The count of submitted review comments of each pull request given (GitHub's review_comments), by issue id. */
 		submittedCommentCounts(issueIds: number[]): Map<number, number> {
 			if (!issueIds.length) return new Map();
-			return new Map((submittedCounts.all(JSON.stringify(issueIds)) as Array<{ issue_id: number; n: number }>).map((r) => [r.issue_id, r.n]));
+			return new Map(
+				(submittedCounts.all(JSON.stringify(issueIds)) as Array<{ issue_id: number; n: number }>).map((r) => [r.issue_id, r.n]),
+			);
 		},
 		/** The review requests of the pull requests given (by issue id), oldest first. */
 		requestsOf(issueIds: number[]): ReviewRequestRow[] {

@@ -26,7 +26,14 @@ import { renderPulls } from './service';
 import type { PullRow } from './store';
 
 /** A review as GitHub renders it (pull-request-review). @param media body media type (null: raw) */
-export function renderReview(ctx: Context, scope: IssueScope, pull: PullRow, review: ReviewRow, author: AccountRow, media: string | null = ctx.media) {
+export function renderReview(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	review: ReviewRow,
+	author: AccountRow,
+	media: string | null = ctx.media,
+) {
 	const pullUrl = `${scope.paths.api}/pulls/${pull.number}`;
 	const html = `${scope.paths.html}/pull/${pull.number}#pullrequestreview-${review.id}`;
 	return {
@@ -55,7 +62,14 @@ export function renderReviews(ctx: Context, scope: IssueScope, pull: PullRow, re
  * body) or `dismissed`. A decision changing (submitted, dismissed) queues the pull request's
  * mergeability again, so its mergeable_state is recomputed with the reviews of the moment.
  */
-export function recordReview(ctx: Context, scope: IssueScope, pull: PullRow, review: ReviewRow, action: 'submitted' | 'edited' | 'dismissed', previousBody?: string): void {
+export function recordReview(
+	ctx: Context,
+	scope: IssueScope,
+	pull: PullRow,
+	review: ReviewRow,
+	action: 'submitted' | 'edited' | 'dismissed',
+	previousBody?: string,
+): void {
 	const { app } = ctx;
 	const actorId = ctx.principal.actorId;
 	const author = app.stores.accounts.byId(review.user_id)!;
@@ -70,7 +84,10 @@ export function recordReview(ctx: Context, scope: IssueScope, pull: PullRow, rev
 		action,
 		actorId,
 		repo: scope.repo,
-		feed: action === 'submitted' ? { type: 'PullRequestReviewEvent', payload: { action: 'created', review: object, pull_request: pullRequest() } } : undefined,
+		feed:
+			action === 'submitted'
+				? { type: 'PullRequestReviewEvent', payload: { action: 'created', review: object, pull_request: pullRequest() } }
+				: undefined,
 		webhook: () => ({
 			review: hooked,
 			pull_request: pullRequest(),
@@ -81,7 +98,12 @@ export function recordReview(ctx: Context, scope: IssueScope, pull: PullRow, rev
 		}),
 		notification:
 			action === 'submitted'
-				? { subject: issueSubject(pull, null), broadcast: true, actorReason: 'comment', involved: mentionedIn(ctx, scope, review.body) }
+				? {
+						subject: issueSubject(pull, null),
+						broadcast: true,
+						actorReason: 'comment',
+						involved: mentionedIn(ctx, scope, review.body),
+					}
 				: action === 'edited'
 					? { subject: issueSubject(pull), broadcast: false, involved: mentionedIn(ctx, scope, review.body, previousBody) }
 					: undefined,

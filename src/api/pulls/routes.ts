@@ -26,7 +26,17 @@ import { formatPatch, textAnswer } from '../commits/text';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { canTriage, type IssueScope } from '../issues/service';
 import type { IssueRow } from '../issues/store';
-import { fetchHead, loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, refreshMergeability, renderPulls, reopenPull } from './service';
+import {
+	fetchHead,
+	loadPull,
+	MAX_PULL_COMMITS,
+	MAX_PULL_FILES,
+	pullComparison,
+	pullScope,
+	refreshMergeability,
+	renderPulls,
+	reopenPull,
+} from './service';
 import type { PullRow, PullSort } from './store';
 import { PULLS_READ, PULLS_WRITE } from './access';
 
@@ -37,7 +47,8 @@ const title = v.pipe(
 	v.minLength(1, "title can't be blank"),
 	v.maxLength(MAX_TITLE, `title is longer than ${MAX_TITLE} characters`),
 );
-const branchName = (field: string) => v.pipe(v.string(`${field} must be a string`), v.minLength(1, `${field} can't be blank`), v.maxLength(1024, `${field} is too long`));
+const branchName = (field: string) =>
+	v.pipe(v.string(`${field} must be a string`), v.minLength(1, `${field} can't be blank`), v.maxLength(1024, `${field} is too long`));
 
 const createBody = v.object({
 	title: v.optional(title),
@@ -47,7 +58,9 @@ const createBody = v.object({
 	body: v.optional(issueBodyField),
 	maintainer_can_modify: v.optional(v.boolean('maintainer_can_modify must be a boolean')),
 	draft: v.optional(v.boolean('draft must be a boolean')),
-	issue: v.optional(v.pipe(v.number('issue must be a number'), v.integer('issue must be an integer'), v.minValue(1, 'issue must be positive'))),
+	issue: v.optional(
+		v.pipe(v.number('issue must be a number'), v.integer('issue must be an integer'), v.minValue(1, 'issue must be positive')),
+	),
 });
 const updateBody = v.object({
 	title: v.optional(title),
@@ -60,7 +73,10 @@ const listQuery = v.object({
 	state: v.optional(v.picklist(['open', 'closed', 'all'], 'state must be open, closed or all'), 'open'),
 	head: v.optional(v.string()),
 	base: v.optional(v.string()),
-	sort: v.optional(v.picklist(['created', 'updated', 'popularity', 'long-running'], 'sort must be created, updated, popularity or long-running'), 'created'),
+	sort: v.optional(
+		v.picklist(['created', 'updated', 'popularity', 'long-running'], 'sort must be created, updated, popularity or long-running'),
+		'created',
+	),
 	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc')),
 });
 
@@ -80,7 +96,12 @@ function branchSha(ctx: Context, repoId: number, branch: string): string | null 
  * `head_repo` names the fork when the owner has several).
  * @returns the repository, its owner and the branch; null when no such repository is readable
  */
-function headRepository(ctx: Context, scope: IssueScope, head: string, headRepo: string | undefined): { repo: RepositoryRow; owner: AccountRow; branch: string } | null {
+function headRepository(
+	ctx: Context,
+	scope: IssueScope,
+	head: string,
+	headRepo: string | undefined,
+): { repo: RepositoryRow; owner: AccountRow; branch: string } | null {
 	const colon = head.indexOf(':');
 	if (colon === -1 && headRepo === undefined) return { repo: scope.repo, owner: scope.owner, branch: head };
 	const login = colon === -1 ? scope.owner.login : head.slice(0, colon);
@@ -140,7 +161,11 @@ export const pullRoutes = [
 				} else {
 					// `owner` alone: the head's owner, any branch.
 					const owner = ctx.app.stores.accounts.byLogin(query.head);
-					const repo = !owner ? undefined : owner.id === scope.owner.id ? scope.repo : ctx.app.stores.repos.byIds(ctx.app.stores.repos.network(scope.repo.id)).find((r) => r.owner_id === owner.id);
+					const repo = !owner
+						? undefined
+						: owner.id === scope.owner.id
+							? scope.repo
+							: ctx.app.stores.repos.byIds(ctx.app.stores.repos.network(scope.repo.id)).find((r) => r.owner_id === owner.id);
 					headRepoId = repo?.id ?? -1;
 				}
 			}
@@ -186,7 +211,11 @@ export const pullRoutes = [
 			// A fork's head is fetched into this repository (GitHub's refs/pull/N/head); a refusal below rolls it back.
 			fetchHead(ctx.app, scope.repo.id, head.repo.id, headSha, now);
 			const draft = { repo_id: scope.repo.id, head_repo_id: head.repo.id, base_sha: baseSha, head_sha: headSha };
-			const comparison = pullComparison(ctx.app, { ...draft, issue_id: 0, head_ref: head.branch, base_ref: input.base } as PullRow['pr'], 1);
+			const comparison = pullComparison(
+				ctx.app,
+				{ ...draft, issue_id: 0, head_ref: head.branch, base_ref: input.base } as PullRow['pr'],
+				1,
+			);
 			if (!comparison) throw custom('head', `The ${input.head} branch has no history in common with ${input.base}`);
 			if (comparison.commits.length === 0) throw custom('head', `No commits between ${input.base} and ${input.head}`);
 
@@ -195,13 +224,17 @@ export const pullRoutes = [
 			if (input.issue !== undefined) {
 				// Converting an issue: its author or someone with push access; the issue keeps its number and conversation.
 				const issue = stores.issues.byNumber(scope.repo.id, input.issue);
-				if (!issue || issue.pull_request) throw validationFailed([{ resource: 'PullRequest', field: 'issue', code: 'invalid', value: input.issue }]);
+				if (!issue || issue.pull_request)
+					throw validationFailed([{ resource: 'PullRequest', field: 'issue', code: 'invalid', value: input.issue }]);
 				if (issue.user_id !== actor && !atLeast(scope.permission, 'push')) {
 					throw forbidden('Must be the author of the issue or have push access to the repository to convert it.');
 				}
 				issueRow = issue;
 			} else {
-				issueRow = stores.issues.insert({ repo_id: scope.repo.id, title: input.title!, body: input.body ?? null, user_id: actor, pull_request: true }, now);
+				issueRow = stores.issues.insert(
+					{ repo_id: scope.repo.id, title: input.title!, body: input.body ?? null, user_id: actor, pull_request: true },
+					now,
+				);
 			}
 			stores.pulls.insert(
 				{
@@ -255,16 +288,23 @@ export const pullRoutes = [
 			const before = issueSnapshot(ctx, current);
 			const moreChanges: Record<string, unknown> = {};
 			if (input.base !== undefined && input.base !== current.pr.base_ref) {
-				if (!atLeast(scope.permission, 'push')) throw forbidden('Must have push access to the repository to change the base branch.');
+				if (!atLeast(scope.permission, 'push'))
+					throw forbidden('Must have push access to the repository to change the base branch.');
 				if (current.pr.merged_at !== null) throw custom('base', 'Cannot change the base branch of a merged pull request.');
 				const baseSha = branchSha(ctx, scope.repo.id, input.base);
 				if (!baseSha) throw invalid('base');
 				if (current.pr.head_repo_id === scope.repo.id && input.base === current.pr.head_ref) {
 					throw custom('base', `The base branch ${input.base} is the head branch of this pull request.`);
 				}
-				const other = current.pr.head_repo_id === null ? undefined : stores.pulls.openWithHead(scope.repo.id, current.pr.head_repo_id, current.pr.head_ref, input.base);
+				const other =
+					current.pr.head_repo_id === null
+						? undefined
+						: stores.pulls.openWithHead(scope.repo.id, current.pr.head_repo_id, current.pr.head_ref, input.base);
 				if (other && other.id !== current.id && current.state === 'open') {
-					throw custom('base', `A pull request already exists for base branch '${input.base}' and head branch '${current.pr.head_ref}'`);
+					throw custom(
+						'base',
+						`A pull request already exists for base branch '${input.base}' and head branch '${current.pr.head_ref}'`,
+					);
 				}
 				stores.pulls.setBase(current.id, input.base, baseSha);
 				moreChanges.base = { ref: { from: current.pr.base_ref }, sha: { from: current.pr.base_sha } };
@@ -286,7 +326,8 @@ export const pullRoutes = [
 			}
 			stores.issues.update(next, now);
 			const updated = stores.pulls.byIssue(current.id)!;
-			if (updated.pr.head_sha !== current.pr.head_sha || updated.pr.base_sha !== current.pr.base_sha) refreshMergeability(ctx.app, updated.pr);
+			if (updated.pr.head_sha !== current.pr.head_sha || updated.pr.base_sha !== current.pr.base_sha)
+				refreshMergeability(ctx.app, updated.pr);
 			recordIssueChanges(ctx, scope, before, updated, undefined, moreChanges);
 			return ok(one(ctx, scope, stores.pulls.byIssue(current.id)!));
 		},
@@ -304,7 +345,10 @@ export const pullRoutes = [
 			const view = { repo: scope.repo, owner: scope.owner };
 			const authors = new AuthorLookup(ctx.app);
 			const page = commits.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map((c) => fullCommit(ctx.app, view, c.sha, c.data, authors)), commits.length);
+			return paged(
+				page.map((c) => fullCommit(ctx.app, view, c.sha, c.data, authors)),
+				commits.length,
+			);
 		},
 	}),
 	route({
@@ -320,7 +364,12 @@ export const pullRoutes = [
 			const changes = comparison?.changes ?? [];
 			const view = { repo: scope.repo, owner: scope.owner };
 			const page = changes.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			return paged(page.map((change) => diffEntry(ctx.app.urls, view, row.pr.head_sha, change, filePatch(ctx.app, comparison!.repoId, change))), changes.length);
+			return paged(
+				page.map((change) =>
+					diffEntry(ctx.app.urls, view, row.pr.head_sha, change, filePatch(ctx.app, comparison!.repoId, change)),
+				),
+				changes.length,
+			);
 		},
 	}),
 	route({

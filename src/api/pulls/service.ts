@@ -41,8 +41,13 @@ export function loadPull(ctx: Context, scope: IssueScope): PullRow {
 
 /** Head and base as the shapes show them: branch, commit, repository and its owner. */
 export function pullSides(app: App, scope: IssueScope, pr: PullRequestRow): { head: PullSide; base: PullSide } {
-	const headRepo = pr.head_repo_id === null ? null : pr.head_repo_id === scope.repo.id ? scope.repo : (app.stores.repos.byId(pr.head_repo_id) ?? null);
-	const headOwner = headRepo ? (headRepo.id === scope.repo.id ? scope.owner : (app.stores.accounts.byId(headRepo.owner_id) ?? null)) : null;
+	const headRepo =
+		pr.head_repo_id === null ? null : pr.head_repo_id === scope.repo.id ? scope.repo : (app.stores.repos.byId(pr.head_repo_id) ?? null);
+	const headOwner = headRepo
+		? headRepo.id === scope.repo.id
+			? scope.owner
+			: (app.stores.accounts.byId(headRepo.owner_id) ?? null)
+		: null;
 	return {
 		head: { ref: pr.head_ref, sha: pr.head_sha, repo: headRepo, owner: headOwner },
 		base: { ref: pr.base_ref, sha: pr.base_sha, repo: scope.repo, owner: scope.owner },
@@ -174,10 +179,23 @@ function counts(app: App, row: PullRow): PullCounts {
  */
 export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
 	const issues = renderIssues(ctx, scope, rows, false, media) as Array<Record<string, unknown> & { url: string; number: number }>;
-	const requested = requestedReviewers(ctx.app, scope.owner, rows.map((row) => row.id));
+	const requested = requestedReviewers(
+		ctx.app,
+		scope.owner,
+		rows.map((row) => row.id),
+	);
 	return rows.map((row, index) => {
 		const { head, base } = pullSides(ctx.app, scope, row.pr);
-		return pullRequest(ctx.app.urls, scope.paths, issues[index], row.pr, head, base, requested.get(row.id)!, full ? counts(ctx.app, row) : undefined);
+		return pullRequest(
+			ctx.app.urls,
+			scope.paths,
+			issues[index],
+			row.pr,
+			head,
+			base,
+			requested.get(row.id)!,
+			full ? counts(ctx.app, row) : undefined,
+		);
 	});
 }
 
@@ -193,7 +211,8 @@ export function reopenPull(app: App, pr: PullRequestRow, baseRef: string, now: s
 	if (pr.merged_at !== null) throw refuse('state cannot be changed. The pull request has already been merged.');
 	const headSha = pr.head_repo_id === null ? null : (app.stores.git.ref(pr.head_repo_id, `refs/heads/${pr.head_ref}`)?.sha ?? null);
 	if (!headSha) throw refuse(`state cannot be changed. The ${pr.head_ref} branch has been deleted.`);
-	if (!app.stores.git.ref(pr.repo_id, `refs/heads/${baseRef}`)) throw refuse(`state cannot be changed. The ${baseRef} branch has been deleted.`);
+	if (!app.stores.git.ref(pr.repo_id, `refs/heads/${baseRef}`))
+		throw refuse(`state cannot be changed. The ${baseRef} branch has been deleted.`);
 	fetchHead(app, pr.repo_id, pr.head_repo_id!, headSha, now);
 	if (headSha !== pr.head_sha) {
 		app.stores.pulls.setHead(pr.issue_id, headSha);

@@ -52,8 +52,22 @@ export interface PullFilter {
 }
 
 const PR_COLUMNS = [
-	'issue_id', 'repo_id', 'head_repo_id', 'head_ref', 'head_sha', 'base_ref', 'base_sha', 'draft', 'maintainer_can_modify', 'merged_at',
-	'merged_by_id', 'merge_commit_sha', 'mergeable', 'mergeable_state', 'mergeable_head_sha', 'mergeable_base_sha',
+	'issue_id',
+	'repo_id',
+	'head_repo_id',
+	'head_ref',
+	'head_sha',
+	'base_ref',
+	'base_sha',
+	'draft',
+	'maintainer_can_modify',
+	'merged_at',
+	'merged_by_id',
+	'merge_commit_sha',
+	'mergeable',
+	'mergeable_state',
+	'mergeable_head_sha',
+	'mergeable_base_sha',
 ];
 
 const WHERE = `
@@ -108,7 +122,12 @@ export function createPullStore(db: DB) {
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ORDER) as PullSort[]) {
 		for (const direction of ['asc', 'desc']) {
-			lists.set(`${sort} ${direction}`, db.prepare(`${select} WHERE ${WHERE} ORDER BY ${ORDER[sort]} ${direction}, i.number ${direction} LIMIT @limit OFFSET @offset`));
+			lists.set(
+				`${sort} ${direction}`,
+				db.prepare(
+					`${select} WHERE ${WHERE} ORDER BY ${ORDER[sort]} ${direction}, i.number ${direction} LIMIT @limit OFFSET @offset`,
+				),
+			);
 		}
 	}
 	const count = db.prepare(`SELECT count(*) FROM pull_requests p JOIN issues i ON i.id = p.issue_id WHERE ${WHERE}`).pluck();
@@ -123,7 +142,21 @@ export function createPullStore(db: DB) {
 			return new Map((byIssues.all(JSON.stringify(ids)) as PullRequestRow[]).map((row) => [row.issue_id, row]));
 		},
 		/** Adds the pull-request part to an issue (and marks the issue a pull request). */
-		insert(row: Pick<PullRequestRow, 'issue_id' | 'repo_id' | 'head_repo_id' | 'head_ref' | 'head_sha' | 'base_ref' | 'base_sha' | 'draft' | 'maintainer_can_modify'>, now: string): void {
+		insert(
+			row: Pick<
+				PullRequestRow,
+				| 'issue_id'
+				| 'repo_id'
+				| 'head_repo_id'
+				| 'head_ref'
+				| 'head_sha'
+				| 'base_ref'
+				| 'base_sha'
+				| 'draft'
+				| 'maintainer_can_modify'
+			>,
+			now: string,
+		): void {
 			insert.run(row);
 			markIssue.run(now, row.issue_id);
 		},
@@ -131,9 +164,11 @@ export function createPullStore(db: DB) {
 		openWithHead: (repoId: number, headRepoId: number, headRef: string, baseRef: string) =>
 			split(openWithHead.get(repoId, headRepoId, headRef, baseRef) as Record<string, unknown> | undefined),
 		/** Open, unmerged pull requests whose head is the branch of the repository (any base repository). */
-		openByHead: (headRepoId: number, headRef: string) => (openByHead.all(headRepoId, headRef) as Record<string, unknown>[]).map((r) => split(r)!),
+		openByHead: (headRepoId: number, headRef: string) =>
+			(openByHead.all(headRepoId, headRef) as Record<string, unknown>[]).map((r) => split(r)!),
 		/** Open, unmerged pull requests into the branch of the repository. */
-		openByBase: (repoId: number, baseRef: string) => (openByBase.all(repoId, baseRef) as Record<string, unknown>[]).map((r) => split(r)!),
+		openByBase: (repoId: number, baseRef: string) =>
+			(openByBase.all(repoId, baseRef) as Record<string, unknown>[]).map((r) => split(r)!),
 		setHead: (issueId: number, sha: string) => void setHead.run(sha, issueId),
 		setBase: (issueId: number, ref: string, sha: string) => void setBase.run(ref, sha, issueId),
 		setMaintainerCanModify: (issueId: number, value: boolean) => void setModify.run(value ? 1 : 0, issueId),
@@ -141,7 +176,8 @@ export function createPullStore(db: DB) {
 		setMergeability: (issueId: number, mergeable: boolean | null, state: string, head: string, base: string) =>
 			void setMergeability.run({ issueId, mergeable: mergeable === null ? null : mergeable ? 1 : 0, state, head, base }),
 		/** Marks the pull request merged (src/api/pulls/merge-routes.ts). @param now ISO timestamp */
-		setMerged: (issueId: number, now: string, mergedById: number | null, sha: string) => void setMerged.run(now, mergedById, sha, issueId),
+		setMerged: (issueId: number, now: string, mergedById: number | null, sha: string) =>
+			void setMerged.run(now, mergedById, sha, issueId),
 		/** One page of a repository's pull requests and the count of all that match. */
 		list(filter: PullFilter): { rows: PullRow[]; total: number } {
 			const params = { ...filter };

@@ -27,7 +27,8 @@ export function reactionRollup(subjectUrl: string, counts: string | null | undef
 		rocket: get('rocket'),
 		eyes: get('eyes'),
 	};
-	rollup.total_count = rollup['+1'] + rollup['-1'] + rollup.laugh + rollup.hooray + rollup.confused + rollup.heart + rollup.rocket + rollup.eyes;
+	rollup.total_count =
+		rollup['+1'] + rollup['-1'] + rollup.laugh + rollup.hooray + rollup.confused + rollup.heart + rollup.rocket + rollup.eyes;
 	return rollup;
 }
 

@@ -52,7 +52,12 @@ function reactionRoutes(kind: 'issue' | 'comment', base: string, docs: { list: s
 			pagination: true,
 			handler(ctx) {
 				const { subject } = subjectOf(ctx, kind);
-				const { rows, total } = ctx.app.stores.reactions.list(subject, ctx.query.content ?? null, ctx.page.perPage, ctx.page.offset);
+				const { rows, total } = ctx.app.stores.reactions.list(
+					subject,
+					ctx.query.content ?? null,
+					ctx.page.perPage,
+					ctx.page.offset,
+				);
 				return paged(render(ctx, rows), total);
 			},
 		}),
@@ -65,7 +70,8 @@ function reactionRoutes(kind: 'issue' | 'comment', base: string, docs: { list: s
 			body: createBody,
 			handler(ctx) {
 				const { subject, issue } = subjectOf(ctx, kind);
-				if (issue.locked === 1 && !atLeast(ctx.repo.permission, 'push')) throw forbidden('Unable to react because the issue is locked.');
+				if (issue.locked === 1 && !atLeast(ctx.repo.permission, 'push'))
+					throw forbidden('Unable to react because the issue is locked.');
 				const actor = ctx.principal.actorId!;
 				const { reactions } = ctx.app.stores;
 				const existing = reactions.find(subject, actor, ctx.body.content);

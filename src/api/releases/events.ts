@@ -22,7 +22,15 @@ export type ReleaseAction = 'created' | 'published' | 'released' | 'prereleased'
 export function releaseObject(app: App, repo: RepositoryRow, row: ReleaseRow, assets?: AssetRow[]) {
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
 	const list = assets ?? app.stores.releases.assetsOf([row.id]).get(row.id) ?? [];
-	return release(app.urls, repositoryPaths(app.urls, owner.login, repo.name), row, list, (id) => (id === null ? undefined : app.stores.accounts.byId(id)), null, isImmutable(app, row.id));
+	return release(
+		app.urls,
+		repositoryPaths(app.urls, owner.login, repo.name),
+		row,
+		list,
+		(id) => (id === null ? undefined : app.stores.accounts.byId(id)),
+		null,
+		isImmutable(app, row.id),
+	);
 }
 
 /**
@@ -47,7 +55,11 @@ export function recordRelease(
 		actorId,
 		repo,
 		feed: action === 'published' ? { type: 'ReleaseEvent', payload: { action, release: shown() } } : undefined,
-		webhook: () => ({ release: shown(), ...(changes && Object.keys(changes).length ? { changes } : {}), ...inRepository(app, repo, actorId) }),
+		webhook: () => ({
+			release: shown(),
+			...(changes && Object.keys(changes).length ? { changes } : {}),
+			...inRepository(app, repo, actorId),
+		}),
 	});
 }
 

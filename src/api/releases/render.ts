@@ -52,7 +52,15 @@ export function asset(urls: Urls, base: RepositoryPaths, tag: string, row: Asset
  * @param media the requested media type's property (raw, text, html, full), for the body fields
  * @param immutable the release was published immutable (src/api/immutable-releases/enforce.ts)
  */
-export function release(urls: Urls, base: RepositoryPaths, row: ReleaseRow, assets: AssetRow[], people: People, media: string | null, immutable = false) {
+export function release(
+	urls: Urls,
+	base: RepositoryPaths,
+	row: ReleaseRow,
+	assets: AssetRow[],
+	people: People,
+	media: string | null,
+	immutable = false,
+) {
 	const url = `${base.api}/releases/${row.id}`;
 	const tagPath = row.draft ? `untagged-${row.id}` : encodeURIComponent(row.tag_name);
 	return {

@@ -22,7 +22,16 @@ import { isoSeconds } from '../../time';
 import { repositoryPaths } from '../repos/render';
 import type { AccountRow } from '../users/store';
 import { asset, release, type People } from './render';
-import { assetDir, assetName, createRelease, deleteRelease, MAX_RELEASE_BODY, removeAssetFilesAfterCommit, requireAssetDir, updateRelease } from './service';
+import {
+	assetDir,
+	assetName,
+	createRelease,
+	deleteRelease,
+	MAX_RELEASE_BODY,
+	removeAssetFilesAfterCommit,
+	requireAssetDir,
+	updateRelease,
+} from './service';
 import type { AssetRow, ReleaseRow } from './store';
 
 const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const };
@@ -32,7 +41,11 @@ const RELEASES = '/repos/{owner}/{repo}/releases';
 const RELEASE = `${RELEASES}/{release_id}`;
 const ASSET = `${RELEASES}/assets/{asset_id}`;
 
-const tagName = v.pipe(v.string(), v.minLength(1, "tag_name can't be blank"), v.maxLength(255, 'tag_name is too long (maximum is 255 characters)'));
+const tagName = v.pipe(
+	v.string(),
+	v.minLength(1, "tag_name can't be blank"),
+	v.maxLength(255, 'tag_name is too long (maximum is 255 characters)'),
+);
 const releaseFields = {
 	target_commitish: v.optional(v.pipe(v.string(), v.minLength(1, "target_commitish can't be blank"))),
 	name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024, 'name is too long (maximum is 1024 characters)')))),
@@ -134,7 +147,10 @@ export const releaseRoutes = [
 			const assets = ctx.app.stores.releases.assetsOf(rows.map((row) => row.id));
 			const base = paths(ctx);
 			const who = people(ctx);
-			return paged(rows.map((row) => release(ctx.app.urls, base, row, assets.get(row.id) ?? [], who, ctx.media, isImmutable(ctx.app, row.id))), total);
+			return paged(
+				rows.map((row) => release(ctx.app.urls, base, row, assets.get(row.id) ?? [], who, ctx.media, isImmutable(ctx.app, row.id))),
+				total,
+			);
 		},
 	}),
 	route({
@@ -222,7 +238,10 @@ export const releaseRoutes = [
 			const { rows, total } = ctx.app.stores.releases.assets(owner.id, ctx.page.perPage, ctx.page.offset);
 			const base = paths(ctx);
 			const who = people(ctx);
-			return paged(rows.map((row) => asset(ctx.app.urls, base, owner.tag_name, row, who)), total);
+			return paged(
+				rows.map((row) => asset(ctx.app.urls, base, owner.tag_name, row, who)),
+				total,
+			);
 		},
 	}),
 	route({

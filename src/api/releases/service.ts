@@ -30,7 +30,10 @@ export function assetDir(app: App): string | null {
 /** The folder uploads are streamed to. @throws HttpError 422 when blob storage is off */
 export function requireAssetDir(app: App): string {
 	const dir = assetDir(app);
-	if (dir === null) throw unprocessable('A blob storage provider must be configured before release assets can be uploaded (config storage.blob_dir is empty).');
+	if (dir === null)
+		throw unprocessable(
+			'A blob storage provider must be configured before release assets can be uploaded (config storage.blob_dir is empty).',
+		);
 	return dir;
 }
 
@@ -131,7 +134,13 @@ function applyLatest(app: App, repo: RepositoryRow, row: ReleaseRow, given: Make
  * @param now ISO timestamp
  * @throws HttpError 422 tag_name invalid or already_exists, target_commitish invalid
  */
-export function createRelease(app: App, repo: RepositoryRow, input: ReleaseInput & { tag_name: string }, actorId: number | null, now: string): ReleaseRow {
+export function createRelease(
+	app: App,
+	repo: RepositoryRow,
+	input: ReleaseInput & { tag_name: string },
+	actorId: number | null,
+	now: string,
+): ReleaseRow {
 	checkTag(app, repo, input.tag_name, null);
 	const commitish = input.target_commitish ?? repo.default_branch;
 	const target = tagTarget(app, repo, input.tag_name, commitish);
@@ -167,7 +176,14 @@ export function createRelease(app: App, repo: RepositoryRow, input: ReleaseInput
  * @param now ISO timestamp
  * @throws HttpError 422 as for createRelease
  */
-export function updateRelease(app: App, repo: RepositoryRow, current: ReleaseRow, input: ReleaseInput, actorId: number | null, now: string): ReleaseRow {
+export function updateRelease(
+	app: App,
+	repo: RepositoryRow,
+	current: ReleaseRow,
+	input: ReleaseInput,
+	actorId: number | null,
+	now: string,
+): ReleaseRow {
 	const tag = input.tag_name ?? current.tag_name;
 	if (tag !== current.tag_name) checkTag(app, repo, tag, current.id);
 	const commitish = input.target_commitish ?? current.target_commitish;
@@ -195,15 +211,17 @@ export function updateRelease(app: App, repo: RepositoryRow, current: ReleaseRow
 	const after = app.stores.releases.byId(repo.id, row.id)!;
 	const changes: Record<string, unknown> = {};
 	for (const key of ['name', 'body', 'tag_name'] as const) if (after[key] !== current[key]) changes[key] = { from: current[key] };
-	if (input.make_latest !== undefined && input.make_latest !== current.make_latest) changes.make_latest = { to: input.make_latest === 'true' };
-	const detail = Object.keys(changes).length > 0 || after.target_commitish !== current.target_commitish || after.prerelease !== current.prerelease;
+	if (input.make_latest !== undefined && input.make_latest !== current.make_latest)
+		changes.make_latest = { to: input.make_latest === 'true' };
+	const detail =
+		Object.keys(changes).length > 0 || after.target_commitish !== current.target_commitish || after.prerelease !== current.prerelease;
 	if (detail) recordRelease(app, repo, 'edited', after, actorId, changes);
 	if (publishing) {
 		markPublished(app, repo, after);
 		recordPublished(app, repo, after, actorId);
-	}
-	else if (draft && current.draft === 0) recordRelease(app, repo, 'unpublished', after, actorId);
-	else if (!draft && after.prerelease !== current.prerelease) recordRelease(app, repo, after.prerelease ? 'prereleased' : 'released', after, actorId);
+	} else if (draft && current.draft === 0) recordRelease(app, repo, 'unpublished', after, actorId);
+	else if (!draft && after.prerelease !== current.prerelease)
+		recordRelease(app, repo, after.prerelease ? 'prereleased' : 'released', after, actorId);
 	return after;
 }
 

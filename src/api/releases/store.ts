@@ -49,8 +49,24 @@ export interface AssetRow {
 	updated_at: string;
 }
 
-export type NewRelease = Pick<ReleaseRow, 'repo_id' | 'tag_name' | 'target_commitish' | 'name' | 'body' | 'draft' | 'prerelease' | 'make_latest' | 'author_id' | 'created_at' | 'published_at'>;
-export type ReleaseChange = Pick<ReleaseRow, 'id' | 'tag_name' | 'target_commitish' | 'name' | 'body' | 'draft' | 'prerelease' | 'make_latest' | 'published_at' | 'updated_at'>;
+export type NewRelease = Pick<
+	ReleaseRow,
+	| 'repo_id'
+	| 'tag_name'
+	| 'target_commitish'
+	| 'name'
+	| 'body'
+	| 'draft'
+	| 'prerelease'
+	| 'make_latest'
+	| 'author_id'
+	| 'created_at'
+	| 'published_at'
+>;
+export type ReleaseChange = Pick<
+	ReleaseRow,
+	'id' | 'tag_name' | 'target_commitish' | 'name' | 'body' | 'draft' | 'prerelease' | 'make_latest' | 'published_at' | 'updated_at'
+>;
 
 export type ReleaseStore = ReturnType<typeof createReleaseStore>;
 
@@ -69,7 +85,9 @@ export function createReleaseStore(db: DB) {
 	const byId = db.prepare('SELECT * FROM releases WHERE id = ? AND repo_id = ?');
 	const byTag = db.prepare('SELECT * FROM releases WHERE repo_id = ? AND tag_name = ?');
 	// Drafts only for callers who may see them (@drafts = 1).
-	const list = db.prepare('SELECT * FROM releases WHERE repo_id = @repo AND (@drafts = 1 OR draft = 0) ORDER BY id DESC LIMIT @limit OFFSET @offset');
+	const list = db.prepare(
+		'SELECT * FROM releases WHERE repo_id = @repo AND (@drafts = 1 OR draft = 0) ORDER BY id DESC LIMIT @limit OFFSET @offset',
+	);
 	const count = db.prepare('SELECT count(*) FROM releases WHERE repo_id = @repo AND (@drafts = 1 OR draft = 0)').pluck();
 	const pinned = db.prepare('SELECT * FROM releases WHERE repo_id = ? AND is_latest = 1 AND draft = 0 AND prerelease = 0');
 	const newest = db.prepare(`
@@ -100,7 +118,10 @@ export function createReleaseStore(db: DB) {
 		},
 		/** Changes a release (its body rendered again only when it changed). */
 		update(current: ReleaseRow, change: ReleaseChange): ReleaseRow {
-			const rendered = change.body === current.body ? { body_html: current.body_html, body_text: current.body_text } : renderNullableBody(change.body);
+			const rendered =
+				change.body === current.body
+					? { body_html: current.body_html, body_text: current.body_text }
+					: renderNullableBody(change.body);
 			update.run({ ...change, ...rendered });
 			return byId.get(change.id, current.repo_id) as ReleaseRow;
 		},

@@ -72,8 +72,11 @@ const byFilename = new Map<string, Language>();
 	for (const [ext, languages] of candidates) {
 		const preferred = PREFERRED[ext] && languages.find((language) => language.name === PREFERRED[ext]);
 		const primary = (language: Language) => (language.extensions?.[0]?.toLowerCase() === ext ? 0 : 1);
-		const best = preferred || [...languages].sort((a, b) =>
-			primary(a) - primary(b) || (TYPE_RANK[a.type] ?? 9) - (TYPE_RANK[b.type] ?? 9) || a.name.localeCompare(b.name))[0];
+		const best =
+			preferred ||
+			[...languages].sort(
+				(a, b) => primary(a) - primary(b) || (TYPE_RANK[a.type] ?? 9) - (TYPE_RANK[b.type] ?? 9) || a.name.localeCompare(b.name),
+			)[0];
 		byExtension.set(ext, best);
 	}
 }
@@ -110,7 +113,8 @@ function treeLanguages(app: App, repoId: number, rootSha: string): Record<string
 				if (!VENDORED.has(entry.name)) pending.push(entry.sha);
 			} else if (type === 'blob' && entry.mode !== '120000') {
 				const language = languageOf(entry.name);
-				if (language && (language.type === 'programming' || language.type === 'markup')) files.push({ sha: entry.sha, language: language.name });
+				if (language && (language.type === 'programming' || language.type === 'markup'))
+					files.push({ sha: entry.sha, language: language.name });
 			}
 		}
 		if (!files.length) continue;

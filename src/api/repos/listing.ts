@@ -109,16 +109,17 @@ export function accountRepositories(
 	let rows: RepositoryRow[];
 	if (account.type !== 'User') rows = type === 'member' ? [] : repos.forOwner(account.id);
 	else {
-		rows = repos.affiliated(account.id).filter((repo) =>
-			type === 'owner' ? repo.is_owner === 1 : type === 'member' ? repo.is_owner === 0 : true,
-		);
+		rows = repos
+			.affiliated(account.id)
+			.filter((repo) => (type === 'owner' ? repo.is_owner === 1 : type === 'member' ? repo.is_owner === 0 : true));
 	}
 	const entries = withOwners(ctx, rows);
 	const permissions = repositoryPermissions(ctx, entries);
 	// What the listed user cannot read stays out, whoever asks (an organization's list needs no such check).
 	const restricted = entries.filter(({ repo }) => repo.visibility !== 'public');
 	const self = ctx.principal.user?.id === account.id;
-	const subject = account.type === 'User' && !self && restricted.length ? userRepositoryPermissions(ctx.app, account.id, restricted) : null;
+	const subject =
+		account.type === 'User' && !self && restricted.length ? userRepositoryPermissions(ctx.app, account.id, restricted) : null;
 	const visible = entries.flatMap((entry) => {
 		const permission = permissions.get(entry.repo.id) ?? null;
 		if (!permission) return [];

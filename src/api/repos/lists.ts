@@ -42,7 +42,11 @@ function owned(ctx: Context, ids: readonly number[]): OwnedRepository[] {
  * @param listed the user's whole list in order (the stores' starredBy, watchedBy)
  * @returns the page with the caller's permissions, and how many entries the caller may see
  */
-export function userRepositoryPage(ctx: Context, subjectId: number, listed: readonly ListedRepository[]): { rows: ListedEntry[]; total: number } {
+export function userRepositoryPage(
+	ctx: Context,
+	subjectId: number,
+	listed: readonly ListedRepository[],
+): { rows: ListedEntry[]; total: number } {
 	const restricted = owned(
 		ctx,
 		listed.filter((entry) => entry.visibility !== 'public').map((entry) => entry.repo_id),
@@ -57,7 +61,10 @@ export function userRepositoryPage(ctx: Context, subjectId: number, listed: read
 	}
 	const visible = listed.filter((entry) => entry.visibility === 'public' || readable.has(entry.repo_id));
 	const page = visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-	const shown = owned(ctx, page.map((entry) => entry.repo_id));
+	const shown = owned(
+		ctx,
+		page.map((entry) => entry.repo_id),
+	);
 	const permissions = repositoryPermissions(ctx, shown);
 	const at = new Map(page.map((entry) => [entry.repo_id, entry.at]));
 	return {
@@ -78,11 +85,20 @@ export interface PeopleSource {
  * pages in SQL; a private or internal one leaves out the people who can no longer read it.
  * @returns the page's accounts with when each was listed, and how many there are in all
  */
-export function repositoryPeoplePage(ctx: Context, access: RepoAccess, source: PeopleSource): { rows: Array<AccountRow & { at: string }>; total: number } {
+export function repositoryPeoplePage(
+	ctx: Context,
+	access: RepoAccess,
+	source: PeopleSource,
+): { rows: Array<AccountRow & { at: string }>; total: number } {
 	const { perPage, offset } = ctx.page;
 	if (access.repo.visibility === 'public') return { rows: source.page(perPage, offset), total: source.count() };
 	const all = source.all();
-	const readers = repositoryReaders(ctx.app, access.repo, access.owner, all.map((entry) => entry.user_id));
+	const readers = repositoryReaders(
+		ctx.app,
+		access.repo,
+		access.owner,
+		all.map((entry) => entry.user_id),
+	);
 	const visible = all.filter((entry) => readers.has(entry.user_id));
 	const page = visible.slice(offset, offset + perPage);
 	const accounts = ctx.app.stores.accounts.mapByIds(page.map((entry) => entry.user_id));

@@ -177,7 +177,8 @@ export function fullRepository(app: App, repo: RepositoryRow, owner: AccountRow,
 				if (!next) break;
 				source = next;
 			}
-			record.source = source.id === parent.id ? record.parent : repository(urls, source, stores.accounts.byId(source.owner_id)!, null);
+			record.source =
+				source.id === parent.id ? record.parent : repository(urls, source, stores.accounts.byId(source.owner_id)!, null);
 		}
 	}
 	return record;

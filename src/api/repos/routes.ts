@@ -51,12 +51,16 @@ const updateBody = v.object({
 	web_commit_signoff_required: flag,
 	allow_update_branch: flag,
 	use_squash_pr_title_as_default: flag,
-	squash_merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'COMMIT_OR_PR_TITLE'], 'squash_merge_commit_title must be PR_TITLE or COMMIT_OR_PR_TITLE')),
+	squash_merge_commit_title: v.optional(
+		v.picklist(['PR_TITLE', 'COMMIT_OR_PR_TITLE'], 'squash_merge_commit_title must be PR_TITLE or COMMIT_OR_PR_TITLE'),
+	),
 	squash_merge_commit_message: v.optional(
 		v.picklist(['PR_BODY', 'COMMIT_MESSAGES', 'BLANK'], 'squash_merge_commit_message must be PR_BODY, COMMIT_MESSAGES or BLANK'),
 	),
 	merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'MERGE_MESSAGE'], 'merge_commit_title must be PR_TITLE or MERGE_MESSAGE')),
-	merge_commit_message: v.optional(v.picklist(['PR_BODY', 'PR_TITLE', 'BLANK'], 'merge_commit_message must be PR_BODY, PR_TITLE or BLANK')),
+	merge_commit_message: v.optional(
+		v.picklist(['PR_BODY', 'PR_TITLE', 'BLANK'], 'merge_commit_message must be PR_BODY, PR_TITLE or BLANK'),
+	),
 	security_and_analysis: v.optional(
 		v.object({
 			advanced_security: securityStatus,
@@ -98,7 +102,9 @@ const listQuery = v.object({
 	direction: v.optional(v.picklist(['asc', 'desc'])),
 });
 
-const sortParam = v.optional(v.picklist(['created', 'updated', 'pushed', 'full_name'], 'sort must be created, updated, pushed or full_name'));
+const sortParam = v.optional(
+	v.picklist(['created', 'updated', 'pushed', 'full_name'], 'sort must be created, updated, pushed or full_name'),
+);
 const directionParam = v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'));
 const AFFILIATIONS = ['owner', 'collaborator', 'organization_member'] as const;
 /** Query of GET /user/repos. */
@@ -187,7 +193,9 @@ function mayCreateIn(ctx: Context, target: AccountRow, visibility: RepositoryRow
 function requireScopeFor(ctx: Context, visibility: 'public' | 'private' | 'internal'): void {
 	const { principal } = ctx;
 	if ((principal.kind === 'classic' || principal.kind === 'oauth') && visibility !== 'public' && !principal.scopes.has('repo')) {
-		throw forbidden('Your token has not been granted the required scopes to execute this operation. It needs one of these scopes: repo.');
+		throw forbidden(
+			'Your token has not been granted the required scopes to execute this operation. It needs one of these scopes: repo.',
+		);
 	}
 }
 
@@ -221,7 +229,11 @@ export const repositoryRoutes = [
 			const access = ctx.org;
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const org = access.org;
-			const repo = createRepository(ctx.app, org, ctx.body, { collaboratorId: repositoryCreator(access, requestedVisibility(ctx.body)), now: isoSeconds(ctx.now), actorId: access.actorId });
+			const repo = createRepository(ctx.app, org, ctx.body, {
+				collaboratorId: repositoryCreator(access, requestedVisibility(ctx.body)),
+				now: isoSeconds(ctx.now),
+				actorId: access.actorId,
+			});
 			return created(fullRepository(ctx.app, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
@@ -235,7 +247,8 @@ export const repositoryRoutes = [
 			const self = ctx.principal.user!;
 			requireScopeFor(ctx, requestedVisibility(ctx.body));
 			const owner = ctx.app.stores.accounts.byId(self.id)!;
-			if (ctx.body.team_id !== undefined) throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
+			if (ctx.body.team_id !== undefined)
+				throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
 			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now), actorId: self.id });
 			return created(fullRepository(ctx.app, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
 		},
@@ -258,7 +271,11 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			// The fork keeps the source's privacy (the guard hides non-public sources from tokens without `repo`).
 			const source = ctx.repo;
-			if (source.owner.type === 'Organization' && source.repo.visibility !== 'public' && source.owner.members_can_fork_private_repositories !== 1) {
+			if (
+				source.owner.type === 'Organization' &&
+				source.repo.visibility !== 'public' &&
+				source.owner.members_can_fork_private_repositories !== 1
+			) {
 				// The organization setting members_can_fork_private_repositories (off by default).
 				throw forbidden('This organization does not allow private repository forking.');
 			}
@@ -271,7 +288,8 @@ export const repositoryRoutes = [
 			if (ctx.body.organization !== undefined) {
 				const org = ctx.app.stores.accounts.organization(ctx.body.organization);
 				const access = org && orgAccess(ctx, org);
-				if (!org || !access?.member) throw invalidField('Fork', 'organization', `you cannot create repositories in ${ctx.body.organization}`);
+				if (!org || !access?.member)
+					throw invalidField('Fork', 'organization', `you cannot create repositories in ${ctx.body.organization}`);
 				collaboratorId = repositoryCreator(access, source.repo.visibility === 'internal' ? 'private' : source.repo.visibility);
 				target = org;
 			} else {
@@ -282,7 +300,8 @@ export const repositoryRoutes = [
 			}
 			// GitHub answers a second fork request with the fork the target already has.
 			const existing = ctx.app.stores.repos.forkOf(target.id, source.repo.id);
-			if (existing) return { status: 202, body: fullRepository(ctx.app, existing, target, callerRepoPermission(ctx, existing, target)) };
+			if (existing)
+				return { status: 202, body: fullRepository(ctx.app, existing, target, callerRepoPermission(ctx, existing, target)) };
 			const repo = createRepository(
 				ctx.app,
 				target,
@@ -319,7 +338,10 @@ export const repositoryRoutes = [
 				fork: type === 'forks' ? 'fork' : type === 'sources' ? 'source' : 'any',
 			};
 			const render = (rows: RepositoryRow[], permissions: Map<number, RepoPermission | null>, total: number) =>
-				paged(rows.map((repo) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permissions.get(repo.id)!)), total);
+				paged(
+					rows.map((repo) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permissions.get(repo.id)!)),
+					total,
+				);
 			// Permissions come from a constant number of queries (repositoryPermissions); when the
 			// caller sees all of the organization's repositories or only its public ones, SQL pages too.
 			const scope = organizationRepositoryScope(ctx, ctx.org);
@@ -329,10 +351,20 @@ export const repositoryRoutes = [
 					filter.visibility = 'public';
 				}
 				const rows = ctx.app.stores.repos.page(filter, sort, direction, ctx.page.perPage, ctx.page.offset);
-				return render(rows, repositoryPermissions(ctx, rows.map((repo) => ({ repo, owner: org }))), ctx.app.stores.repos.count(filter));
+				return render(
+					rows,
+					repositoryPermissions(
+						ctx,
+						rows.map((repo) => ({ repo, owner: org })),
+					),
+					ctx.app.stores.repos.count(filter),
+				);
 			}
 			const all = ctx.app.stores.repos.page(filter, sort, direction, -1, 0);
-			const permissions = repositoryPermissions(ctx, all.map((repo) => ({ repo, owner: org })));
+			const permissions = repositoryPermissions(
+				ctx,
+				all.map((repo) => ({ repo, owner: org })),
+			);
 			const visible = all.filter((repo) => permissions.get(repo.id));
 			return render(visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage), permissions, visible.length);
 		},
@@ -365,7 +397,8 @@ export const repositoryRoutes = [
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);
-			const visibility = ctx.body.visibility ?? (ctx.body.private === undefined ? repo.visibility : ctx.body.private ? 'private' : 'public');
+			const visibility =
+				ctx.body.visibility ?? (ctx.body.private === undefined ? repo.visibility : ctx.body.private ? 'private' : 'public');
 			if (visibility !== repo.visibility && owner.type === 'Organization' && owner.members_can_change_repo_visibility !== 1) {
 				// The organization policy members_can_change_repo_visibility: otherwise owners only.
 				const membership = ctx.principal.user && ctx.app.stores.memberships.get(owner.id, ctx.principal.user.id);
@@ -425,7 +458,8 @@ export const repositoryRoutes = [
 			}
 			const teams = [...new Set(ctx.body.team_ids ?? [])].map((id) => {
 				const team = ctx.app.stores.teams.byId(id);
-				if (!team || team.org_id !== target.id) throw invalidField('Repository', 'team_ids', `team ${id} is not a team of ${target.login}`);
+				if (!team || team.org_id !== target.id)
+					throw invalidField('Repository', 'team_ids', `team ${id} is not a team of ${target.login}`);
 				return team;
 			});
 			const moved = transferRepository(ctx.app, repo, owner, target, {

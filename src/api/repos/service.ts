@@ -139,7 +139,15 @@ export function createRepository(
 		attachDefaultConfiguration(app, owner, repo, options.actorId, options.now);
 		if (input.auto_init && !options.forkOf) {
 			const nowMs = Date.parse(options.now);
-			autoInitialize(app, repo, owner, { gitignore: input.gitignore_template, license: input.license_template }, nowMs, options.now, options.actorId);
+			autoInitialize(
+				app,
+				repo,
+				owner,
+				{ gitignore: input.gitignore_template, license: input.license_template },
+				nowMs,
+				options.now,
+				options.actorId,
+			);
 			return stores.repos.byId(id)!;
 		}
 		return repo;
@@ -208,7 +216,8 @@ export function transferRepository(
 	const { stores } = app;
 	return app.transaction(() => {
 		const taken = stores.repos.byOwnerAndName(to.id, name);
-		if (taken && taken.id !== repo.id) throw invalidField('Repository', 'new_owner', `${to.login} already has a repository named ${name}`, 'custom');
+		if (taken && taken.id !== repo.id)
+			throw invalidField('Repository', 'new_owner', `${to.login} already has a repository named ${name}`, 'custom');
 		const visibility = repo.visibility === 'internal' && to.type !== 'Organization' ? 'private' : repo.visibility;
 		const moved = stores.repos.transfer(repo, { ownerId: to.id, name, visibility, now: options.now });
 		for (const team of options.teams) stores.teams.setGrant(team.id, moved.id, team.permission as RepoPermission, options.now);
@@ -290,7 +299,11 @@ const MERGE_DEFAULTS = ['MERGE_MESSAGE PR_TITLE', 'PR_TITLE BLANK', 'PR_TITLE PR
  */
 function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void {
 	if (input.squash_merge_commit_message !== undefined && input.squash_merge_commit_title === undefined) {
-		throw invalidField('Repository', 'squash_merge_commit_title', 'squash_merge_commit_title is required when using squash_merge_commit_message');
+		throw invalidField(
+			'Repository',
+			'squash_merge_commit_title',
+			'squash_merge_commit_title is required when using squash_merge_commit_message',
+		);
 	}
 	if (input.merge_commit_message !== undefined && input.merge_commit_title === undefined) {
 		throw invalidField('Repository', 'merge_commit_title', 'merge_commit_title is required when using merge_commit_message');
@@ -302,23 +315,35 @@ function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void 
 	if (input.squash_merge_commit_title !== undefined) {
 		next.squash_merge_commit_title = input.squash_merge_commit_title;
 		// A title alone keeps the message when the pair stays valid, else takes the title's first pair.
-		next.squash_merge_commit_message = input.squash_merge_commit_message
-			?? (SQUASH_DEFAULTS.includes(`${input.squash_merge_commit_title} ${next.squash_merge_commit_message}`)
+		next.squash_merge_commit_message =
+			input.squash_merge_commit_message ??
+			(SQUASH_DEFAULTS.includes(`${input.squash_merge_commit_title} ${next.squash_merge_commit_message}`)
 				? next.squash_merge_commit_message
 				: 'COMMIT_MESSAGES');
 		if (!SQUASH_DEFAULTS.includes(`${next.squash_merge_commit_title} ${next.squash_merge_commit_message}`)) {
-			throw invalidField('Repository', 'squash_merge_commit_message', `squash_merge_commit_message ${next.squash_merge_commit_message} cannot be used with squash_merge_commit_title ${next.squash_merge_commit_title}`);
+			throw invalidField(
+				'Repository',
+				'squash_merge_commit_message',
+				`squash_merge_commit_message ${next.squash_merge_commit_message} cannot be used with squash_merge_commit_title ${next.squash_merge_commit_title}`,
+			);
 		}
 		next.use_squash_pr_title_as_default = next.squash_merge_commit_title === 'PR_TITLE' ? 1 : 0;
 	}
 	if (input.merge_commit_title !== undefined) {
 		next.merge_commit_title = input.merge_commit_title;
-		next.merge_commit_message = input.merge_commit_message
-			?? (MERGE_DEFAULTS.includes(`${input.merge_commit_title} ${next.merge_commit_message}`)
+		next.merge_commit_message =
+			input.merge_commit_message ??
+			(MERGE_DEFAULTS.includes(`${input.merge_commit_title} ${next.merge_commit_message}`)
 				? next.merge_commit_message
-				: input.merge_commit_title === 'MERGE_MESSAGE' ? 'PR_TITLE' : 'BLANK');
+				: input.merge_commit_title === 'MERGE_MESSAGE'
+					? 'PR_TITLE'
+					: 'BLANK');
 		if (!MERGE_DEFAULTS.includes(`${next.merge_commit_title} ${next.merge_commit_message}`)) {
-			throw invalidField('Repository', 'merge_commit_message', `merge_commit_message ${next.merge_commit_message} cannot be used with merge_commit_title ${next.merge_commit_title}`);
+			throw invalidField(
+				'Repository',
+				'merge_commit_message',
+				`merge_commit_message ${next.merge_commit_message} cannot be used with merge_commit_title ${next.merge_commit_title}`,
+			);
 		}
 	}
 }
@@ -353,15 +378,29 @@ export function updateRepository(
 	}
 	if (input.default_branch !== undefined) next.default_branch = input.default_branch;
 	const flags = [
-		'has_issues', 'has_projects', 'has_wiki', 'has_downloads', 'has_discussions', 'is_template', 'archived', 'allow_squash_merge',
-		'allow_merge_commit', 'allow_rebase_merge', 'allow_auto_merge', 'delete_branch_on_merge', 'allow_forking',
-		'web_commit_signoff_required', 'allow_update_branch', 'use_squash_pr_title_as_default',
+		'has_issues',
+		'has_projects',
+		'has_wiki',
+		'has_downloads',
+		'has_discussions',
+		'is_template',
+		'archived',
+		'allow_squash_merge',
+		'allow_merge_commit',
+		'allow_rebase_merge',
+		'allow_auto_merge',
+		'delete_branch_on_merge',
+		'allow_forking',
+		'web_commit_signoff_required',
+		'allow_update_branch',
+		'use_squash_pr_title_as_default',
 	] as const;
 	for (const flag of flags) if (input[flag] !== undefined) next[flag] = input[flag] ? 1 : 0;
 	mergeMessages(input, next);
 	const security = input.security_and_analysis;
 	const securityChange: SwitchChange = {};
-	for (const [name, value] of Object.entries(security ?? {})) if (value) securityChange[name as keyof SwitchChange] = value.status === 'enabled';
+	for (const [name, value] of Object.entries(security ?? {}))
+		if (value) securityChange[name as keyof SwitchChange] = value.status === 'enabled';
 	// An enforced code security configuration keeps what it sets (GitHub's enforcement).
 	checkEnforcedChange(app, repo, securityChange);
 	if (security?.advanced_security) next.advanced_security = security.advanced_security.status === 'enabled' ? 1 : 0;
@@ -388,7 +427,8 @@ export function updateRepository(
 		writeSwitches(app, updated.id, securityChange);
 		const current = app.stores.repos.byId(updated.id) ?? updated;
 		// GitHub's security_and_analysis webhook: the security features changed.
-		if (JSON.stringify(securityAndAnalysis(app, current)) !== JSON.stringify(securityBefore)) securityAndAnalysisChanged(app, current, securityBefore, actorId);
+		if (JSON.stringify(securityAndAnalysis(app, current)) !== JSON.stringify(securityBefore))
+			securityAndAnalysisChanged(app, current, securityBefore, actorId);
 		return current;
 	});
 }

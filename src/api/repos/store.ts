@@ -60,10 +60,28 @@ export interface RepositoryRow {
 
 export type NewRepository = Omit<
 	RepositoryRow,
-	'id' | 'created_at' | 'updated_at' | 'pushed_at' | 'archived' | 'fork_parent_id' | 'language' | 'topics' | 'open_issues_count'
-	| 'advanced_security' | 'delegated_alert_dismissal' | 'stargazers_count' | 'subscribers_count' | 'forks_count'
-	| 'allow_forking' | 'web_commit_signoff_required' | 'allow_update_branch' | 'use_squash_pr_title_as_default'
-	| 'squash_merge_commit_title' | 'squash_merge_commit_message' | 'merge_commit_title' | 'merge_commit_message'
+	| 'id'
+	| 'created_at'
+	| 'updated_at'
+	| 'pushed_at'
+	| 'archived'
+	| 'fork_parent_id'
+	| 'language'
+	| 'topics'
+	| 'open_issues_count'
+	| 'advanced_security'
+	| 'delegated_alert_dismissal'
+	| 'stargazers_count'
+	| 'subscribers_count'
+	| 'forks_count'
+	| 'allow_forking'
+	| 'web_commit_signoff_required'
+	| 'allow_update_branch'
+	| 'use_squash_pr_title_as_default'
+	| 'squash_merge_commit_title'
+	| 'squash_merge_commit_message'
+	| 'merge_commit_title'
+	| 'merge_commit_message'
 	| 'security_settings'
 > & {
 	fork_parent_id?: number | null;
@@ -119,7 +137,9 @@ export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
 
 export function createRepositoryStore(db: DB) {
 	const byOwnerAndName = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
-	const redirect = db.prepare('SELECT r.* FROM repository_redirects x JOIN repositories r ON r.id = x.repo_id WHERE x.owner_id = ? AND x.name = ?');
+	const redirect = db.prepare(
+		'SELECT r.* FROM repository_redirects x JOIN repositories r ON r.id = x.repo_id WHERE x.owner_id = ? AND x.name = ?',
+	);
 	const byId = db.prepare('SELECT * FROM repositories WHERE id = ?');
 	const byIds = db.prepare('SELECT * FROM repositories WHERE id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
@@ -185,7 +205,9 @@ export function createRepositoryStore(db: DB) {
 		'UPDATE repositories SET owner_id = @ownerId, name = @name, visibility = @visibility, updated_at = @now WHERE id = @id',
 	);
 	const takeName = db.prepare('DELETE FROM repository_redirects WHERE owner_id = @ownerId AND name = @name');
-	const keepOldName = db.prepare('INSERT OR REPLACE INTO repository_redirects (owner_id, name, repo_id) VALUES (@fromOwnerId, @fromName, @id)');
+	const keepOldName = db.prepare(
+		'INSERT OR REPLACE INTO repository_redirects (owner_id, name, repo_id) VALUES (@fromOwnerId, @fromName, @id)',
+	);
 	const dropTeamGrants = db.prepare('DELETE FROM team_repositories WHERE repo_id = ?');
 	const clearTopics = db.prepare('DELETE FROM repository_topics WHERE repo_id = ?');
 	const addTopic = db.prepare('INSERT INTO repository_topics (repo_id, name, position) VALUES (?, ?, ?)');
@@ -245,8 +267,7 @@ export function createRepositoryStore(db: DB) {
 		/** The repositories with these ids that exist, in no particular order. */
 		byIds: (ids: readonly number[]) => (ids.length ? (byIds.all(JSON.stringify(ids)) as RepositoryRow[]) : []),
 		/** @param now ISO timestamp */
-		insert: (repo: NewRepository, now: string) =>
-			Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),
+		insert: (repo: NewRepository, now: string) => Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),
 		/** Writes every editable field of the row (PATCH /repos/{owner}/{repo}); returns the stored row. */
 		update(row: RepositoryRow): RepositoryRow {
 			update.run(row);
@@ -255,8 +276,7 @@ export function createRepositoryStore(db: DB) {
 		/** Sets the security_and_analysis switches (1 enabled, 0 disabled). */
 		setSecurity: (id: number, settings: { advanced_security: number; delegated_alert_dismissal: number }) =>
 			void setSecurity.run({ id, ...settings }),
-		collaboratorPermission: (repoId: number, userId: number) =>
-			collaborator.get(repoId, userId) as RepoPermission | undefined,
+		collaboratorPermission: (repoId: number, userId: number) => collaborator.get(repoId, userId) as RepoPermission | undefined,
 		/** @param now ISO timestamp */
 		/** The custom repository role of a user's direct grant, or null. */
 		collaboratorRole: (repoId: number, userId: number) => (collaboratorRole.get(repoId, userId) as number | null | undefined) ?? null,
@@ -280,7 +300,10 @@ export function createRepositoryStore(db: DB) {
 		 * redirect to it (repository_redirects), the new name stops redirecting elsewhere, and the
 		 * former organization's team grants end. @param now ISO timestamp
 		 */
-		transfer(repo: RepositoryRow, move: { ownerId: number; name: string; visibility: RepositoryRow['visibility']; now: string }): RepositoryRow {
+		transfer(
+			repo: RepositoryRow,
+			move: { ownerId: number; name: string; visibility: RepositoryRow['visibility']; now: string },
+		): RepositoryRow {
 			moveRepository.run({ id: repo.id, ...move });
 			takeName.run({ ownerId: move.ownerId, name: move.name });
 			keepOldName.run({ id: repo.id, fromOwnerId: repo.owner_id, fromName: repo.name });

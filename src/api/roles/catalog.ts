@@ -17,11 +17,41 @@ export interface OrganizationRoleDefinition {
 }
 
 export const ORGANIZATION_ROLES: readonly OrganizationRoleDefinition[] = [
-	{ id: 8132, name: 'all_repo_read', description: 'Grants read access to all repositories in the organization.', base_role: 'read', permission: 'pull' },
-	{ id: 8133, name: 'all_repo_triage', description: 'Grants triage access to all repositories in the organization.', base_role: 'triage', permission: 'triage' },
-	{ id: 8134, name: 'all_repo_write', description: 'Grants write access to all repositories in the organization.', base_role: 'write', permission: 'push' },
-	{ id: 8135, name: 'all_repo_maintain', description: 'Grants maintenance access to all repositories in the organization.', base_role: 'maintain', permission: 'maintain' },
-	{ id: 8136, name: 'all_repo_admin', description: 'Grants admin access to all repositories in the organization.', base_role: 'admin', permission: 'admin' },
+	{
+		id: 8132,
+		name: 'all_repo_read',
+		description: 'Grants read access to all repositories in the organization.',
+		base_role: 'read',
+		permission: 'pull',
+	},
+	{
+		id: 8133,
+		name: 'all_repo_triage',
+		description: 'Grants triage access to all repositories in the organization.',
+		base_role: 'triage',
+		permission: 'triage',
+	},
+	{
+		id: 8134,
+		name: 'all_repo_write',
+		description: 'Grants write access to all repositories in the organization.',
+		base_role: 'write',
+		permission: 'push',
+	},
+	{
+		id: 8135,
+		name: 'all_repo_maintain',
+		description: 'Grants maintenance access to all repositories in the organization.',
+		base_role: 'maintain',
+		permission: 'maintain',
+	},
+	{
+		id: 8136,
+		name: 'all_repo_admin',
+		description: 'Grants admin access to all repositories in the organization.',
+		base_role: 'admin',
+		permission: 'admin',
+	},
 ];
 
 /** SQL: the rank (pull 1 … admin 5) an organization role id grants, 0 for none. */

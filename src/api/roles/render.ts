@@ -45,7 +45,13 @@ export function teamRoleAssignment(urls: Urls, org: AccountRow, team: TeamRow, p
 }
 
 /** user-role-assignment: a member holding a role directly, through teams (indirect), or both (mixed). */
-export function userRoleAssignment(urls: Urls, org: AccountRow, user: AccountRow, direct: boolean, teams: Array<{ team: TeamRow; parent: TeamRow | undefined }>) {
+export function userRoleAssignment(
+	urls: Urls,
+	org: AccountRow,
+	user: AccountRow,
+	direct: boolean,
+	teams: Array<{ team: TeamRow; parent: TeamRow | undefined }>,
+) {
 	const assignment = direct ? (teams.length ? 'mixed' : 'direct') : 'indirect';
 	return {
 		assignment,

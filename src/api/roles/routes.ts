@@ -18,7 +18,13 @@ import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import type { TeamRow } from '../teams/store';
 import type { AccountRow } from '../users/store';
-import { BASE_ROLE_PERMISSION, ORGANIZATION_ROLES, organizationRole as roleDefinition, REPOSITORY_FINE_GRAINED_PERMISSIONS, REPOSITORY_PERMISSION_NAMES } from './catalog';
+import {
+	BASE_ROLE_PERMISSION,
+	ORGANIZATION_ROLES,
+	organizationRole as roleDefinition,
+	REPOSITORY_FINE_GRAINED_PERMISSIONS,
+	REPOSITORY_PERMISSION_NAMES,
+} from './catalog';
 import { roleEvent } from './events';
 import { customRepositoryRole, organizationRole, teamRoleAssignment, userRoleAssignment } from './render';
 import type { CustomRepositoryRoleRow } from './store';
@@ -67,7 +73,8 @@ const PREDEFINED_REPOSITORY_ROLES = new Set(['read', 'triage', 'write', 'maintai
  */
 function checkCustomRole(ctx: Context, name: string, permissions: string[], except: number | null): void {
 	if (!name.trim()) throw invalidField('Role', 'name', 'name cannot be blank', 'missing_field');
-	if (PREDEFINED_REPOSITORY_ROLES.has(name.toLowerCase())) throw invalidField('Role', 'name', `${name} is the name of a predefined role`, 'custom');
+	if (PREDEFINED_REPOSITORY_ROLES.has(name.toLowerCase()))
+		throw invalidField('Role', 'name', `${name} is the name of a predefined role`, 'custom');
 	const taken = ctx.app.stores.roles.customRoleByName(ctx.org.org.id, name);
 	if (taken && taken.id !== except) throw invalidField('Role', 'name', 'Name has already been taken', 'already_exists');
 	const unknown = permissions.filter((permission) => !REPOSITORY_PERMISSION_NAMES.has(permission));
@@ -95,7 +102,8 @@ export const roleRoutes = [
 		method: 'GET',
 		path: '/orgs/{org}/organization-roles',
 		docs: 'orgs/organization-roles#get-all-organization-roles-for-an-organization',
-		handler: (ctx) => ok({ total_count: ORGANIZATION_ROLES.length, roles: ORGANIZATION_ROLES.map((role) => organizationRole(ctx.org.org, role)) }),
+		handler: (ctx) =>
+			ok({ total_count: ORGANIZATION_ROLES.length, roles: ORGANIZATION_ROLES.map((role) => organizationRole(ctx.org.org, role)) }),
 	}),
 	route({
 		...ADMINISTRATION_READ,
@@ -239,7 +247,10 @@ export const roleRoutes = [
 		docs: 'orgs/custom-roles#list-custom-repository-roles-in-an-organization',
 		handler(ctx) {
 			const roles = ctx.app.stores.roles.customRoles(ctx.org.org.id);
-			return ok({ total_count: roles.length, custom_roles: roles.map((row) => customRepositoryRole(ctx.app.urls, ctx.org.org, row)) });
+			return ok({
+				total_count: roles.length,
+				custom_roles: roles.map((row) => customRepositoryRole(ctx.app.urls, ctx.org.org, row)),
+			});
 		},
 	}),
 	route({
@@ -253,7 +264,13 @@ export const roleRoutes = [
 			const { name, description, base_role, permissions } = ctx.body;
 			checkCustomRole(ctx, name, permissions, null);
 			const row = ctx.app.stores.roles.insertCustomRole(
-				{ org_id: ctx.org.org.id, name: name.trim(), description: description ?? null, base_role, permissions: JSON.stringify([...new Set(permissions)]) },
+				{
+					org_id: ctx.org.org.id,
+					name: name.trim(),
+					description: description ?? null,
+					base_role,
+					permissions: JSON.stringify([...new Set(permissions)]),
+				},
 				isoSeconds(ctx.now),
 			);
 			roleEvent(ctx.app, 'created', ctx.org.org, { role: row.name }, ctx.principal.actorId);
@@ -300,7 +317,8 @@ export const roleRoutes = [
 			const id = idParam(ctx.params.role_id);
 			const row = id === null ? undefined : ctx.app.stores.roles.customRole(ctx.org.org.id, id);
 			// GitHub answers 204 for a role that does not exist.
-			if (row && ctx.app.stores.roles.deleteCustomRole(row.id)) roleEvent(ctx.app, 'deleted', ctx.org.org, { role: row.name }, ctx.principal.actorId);
+			if (row && ctx.app.stores.roles.deleteCustomRole(row.id))
+				roleEvent(ctx.app, 'deleted', ctx.org.org, { role: row.name }, ctx.principal.actorId);
 			return noContent();
 		},
 	}),
@@ -325,8 +343,10 @@ export const legacyRoleRoutes = [
 		docs: 'orgs/custom-roles#deprecated---list-custom-repository-roles-in-an-organization',
 		handler(ctx) {
 			const roles = ctx.app.stores.roles.customRoles(ctx.org.org.id);
-			return ok({ total_count: roles.length, custom_roles: roles.map((row) => customRepositoryRole(ctx.app.urls, ctx.org.org, row)) });
+			return ok({
+				total_count: roles.length,
+				custom_roles: roles.map((row) => customRepositoryRole(ctx.app.urls, ctx.org.org, row)),
+			});
 		},
 	}),
 ];
-

@@ -26,7 +26,11 @@ export function repositoryRole(app: App, owner: AccountRow, name: string, resour
 	if ((REPO_PERMISSIONS as readonly string[]).includes(name)) return { permission: name as RepoPermission, roleId: null };
 	const custom = owner.type === 'Organization' ? app.stores.roles.customRoleByName(owner.id, name) : undefined;
 	if (!custom) {
-		throw invalidField(resource, 'permission', `permission must be one of pull, triage, push, maintain, admin, or a custom repository role of ${owner.login}`);
+		throw invalidField(
+			resource,
+			'permission',
+			`permission must be one of pull, triage, push, maintain, admin, or a custom repository role of ${owner.login}`,
+		);
 	}
 	return { permission: BASE_ROLE_PERMISSION[custom.base_role], roleId: custom.id };
 }

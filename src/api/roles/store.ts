@@ -134,7 +134,8 @@ export function createRoleStore(db: DB) {
 		/** The repository fine-grained permissions the user's custom roles give on the repository. */
 		customPermissions(repoId: number, userId: number): Set<string> {
 			const out = new Set<string>();
-			for (const json of customPermissions.all({ repoId, userId }) as string[]) for (const name of JSON.parse(json) as string[]) out.add(name);
+			for (const json of customPermissions.all({ repoId, userId }) as string[])
+				for (const name of JSON.parse(json) as string[]) out.add(name);
 			return out;
 		},
 	};

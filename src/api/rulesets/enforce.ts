@@ -124,8 +124,17 @@ function evaluateRule(rule: Rule, change: Change): string | null | undefined {
 		case 'committer_email_pattern': {
 			if (kind === 'delete') return undefined;
 			const read = (c: WalkedCommit) =>
-				rule.type === 'commit_message_pattern' ? c.data.message : rule.type === 'commit_author_email_pattern' ? c.data.author.email : c.data.committer.email;
-			const subject = rule.type === 'commit_message_pattern' ? 'Commit message' : rule.type === 'commit_author_email_pattern' ? 'Author email' : 'Committer email';
+				rule.type === 'commit_message_pattern'
+					? c.data.message
+					: rule.type === 'commit_author_email_pattern'
+						? c.data.author.email
+						: c.data.committer.email;
+			const subject =
+				rule.type === 'commit_message_pattern'
+					? 'Commit message'
+					: rule.type === 'commit_author_email_pattern'
+						? 'Author email'
+						: 'Committer email';
 			return change.pushed().every((c) => patternHolds(rule.parameters, read(c))) ? null : patternMessage(subject, rule.parameters);
 		}
 		case 'branch_name_pattern':
@@ -177,7 +186,14 @@ function keepSuite(app: App, row: Omit<RuleSuiteRow, 'id'>, refused: boolean): v
  * @throws HttpError 422 "Repository rule violations found\n\nCannot delete this branch\n\n" (one
  *   line per violated rule)
  */
-export function checkRulesets(app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, writer: RefWriter): void {
+export function checkRulesets(
+	app: App,
+	repo: RepositoryRow,
+	ref: string,
+	before: string | null,
+	after: string | null,
+	writer: RefWriter,
+): void {
 	const org = app.stores.accounts.byId(repo.owner_id);
 	if (!org || org.type !== 'Organization') return;
 	const rulesets = app.stores.rulesets.list(org.id).filter((r) => r.enforcement !== 'disabled' && rulesetApplies(app, org, r, repo, ref));
@@ -223,7 +239,13 @@ export function checkRulesets(app: App, repo: RepositoryRow, ref: string, before
 	}
 	if (!evaluations.length) return;
 	const result = violations.length ? 'fail' : activeBypassed ? 'bypass' : 'pass';
-	const evaluation = !evaluateRan ? null : result === 'fail' || evaluateFailed ? 'fail' : result === 'bypass' || evaluateBypassed ? 'bypass' : 'pass';
+	const evaluation = !evaluateRan
+		? null
+		: result === 'fail' || evaluateFailed
+			? 'fail'
+			: result === 'bypass' || evaluateBypassed
+				? 'bypass'
+				: 'pass';
 	keepSuite(app, suiteRow(app, org, repo, ref, before, after, writer, result, evaluation, evaluations), violations.length > 0);
 	if (violations.length) throw ruleViolation(violations);
 }
@@ -259,5 +281,7 @@ function suiteRow(
 
 /** The active organization rulesets that apply to a branch of `repo` (GET /repos/…/rules/branches/{branch}: evaluate and disabled ones are not shown). */
 export function branchRulesets(app: App, org: AccountRow, repo: RepositoryRow, branch: string): RulesetRow[] {
-	return app.stores.rulesets.list(org.id).filter((r) => r.enforcement === 'active' && r.target === 'branch' && rulesetApplies(app, org, r, repo, `refs/heads/${branch}`));
+	return app.stores.rulesets
+		.list(org.id)
+		.filter((r) => r.enforcement === 'active' && r.target === 'branch' && rulesetApplies(app, org, r, repo, `refs/heads/${branch}`));
 }

@@ -19,7 +19,14 @@ import type { RulesetRow } from './store';
  * @param row the ruleset as written (deleted: as it was)
  * @param before edited: the ruleset before the change, for `changes`
  */
-export function recordRuleset(app: App, org: AccountRow, action: 'created' | 'edited' | 'deleted', row: RulesetRow, actorId: number | null, before?: RulesetRow): void {
+export function recordRuleset(
+	app: App,
+	org: AccountRow,
+	action: 'created' | 'edited' | 'deleted',
+	row: RulesetRow,
+	actorId: number | null,
+	before?: RulesetRow,
+): void {
 	record(app, {
 		event: 'repository_ruleset',
 		action,

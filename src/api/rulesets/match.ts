@@ -25,7 +25,13 @@ import type { BypassActor, Conditions } from './schema';
 import type { RulesetRow } from './store';
 
 /** GitHub's ids of the built-in repository roles (bypass actors of type RepositoryRole). */
-export const REPOSITORY_ROLE_IDS: Readonly<Record<number, RepoPermission>> = { 1: 'pull', 2: 'maintain', 3: 'triage', 4: 'push', 5: 'admin' };
+export const REPOSITORY_ROLE_IDS: Readonly<Record<number, RepoPermission>> = {
+	1: 'pull',
+	2: 'maintain',
+	3: 'triage',
+	4: 'push',
+	5: 'admin',
+};
 
 const matchers = new Map<string, (text: string) => boolean>();
 /** fnmatch over the whole text: `*` stays within a path segment, `**` crosses them. */
@@ -63,7 +69,11 @@ export function refMatches(ruleset: Pick<RulesetRow, 'target'>, conditions: Cond
 }
 
 /** The values of a repository's properties: the custom ones (definitions' defaults) and the system ones. */
-export function repositoryPropertyValues(app: App, org: AccountRow, repo: RepositoryRow): { custom: Map<string, string[]>; system: Map<string, string[]> } {
+export function repositoryPropertyValues(
+	app: App,
+	org: AccountRow,
+	repo: RepositoryRow,
+): { custom: Map<string, string[]>; system: Map<string, string[]> } {
 	const custom = new Map<string, string[]>();
 	for (const definition of app.stores.customProperties.list({ kind: 'organization', id: org.id })) {
 		if (definition.default_value === null) continue;
@@ -141,7 +151,13 @@ function actorMatches(app: App, org: AccountRow, actor: BypassActor, actorId: nu
  * How the account may bypass the ruleset: 'always', 'pull_requests_only' (only through pull
  * requests) or 'never'. `repo` is needed for RepositoryRole actors (null: none of those match).
  */
-export function bypassMode(app: App, org: AccountRow, ruleset: RulesetRow, actorId: number | null, repo: RepositoryRow | null): 'always' | 'pull_requests_only' | 'never' {
+export function bypassMode(
+	app: App,
+	org: AccountRow,
+	ruleset: RulesetRow,
+	actorId: number | null,
+	repo: RepositoryRow | null,
+): 'always' | 'pull_requests_only' | 'never' {
 	if (actorId === null) return 'never';
 	let mode: 'always' | 'pull_requests_only' | 'never' = 'never';
 	for (const actor of JSON.parse(ruleset.bypass_actors) as BypassActor[]) {

@@ -100,12 +100,21 @@ export function ruleSuite(row: RuleSuiteRow, exists: (rulesetId: number) => bool
 	const evaluations = JSON.parse(row.rule_evaluations) as StoredEvaluation[];
 	return {
 		...ruleSuiteSummary(row),
-		rule_evaluations: evaluations.map((e) => ({ ...e, enforcement: exists(e.rule_source.id) ? e.enforcement : ('deleted ruleset' as const) })),
+		rule_evaluations: evaluations.map((e) => ({
+			...e,
+			enforcement: exists(e.rule_source.id) ? e.enforcement : ('deleted ruleset' as const),
+		})),
 	};
 }
 
 /** A push-rule bypass request. */
-export function bypassRequest(urls: Urls, row: BypassRequestRow, org: AccountRow, repo: { id: number; name: string; owner: string } | undefined, requester: AccountRow | undefined) {
+export function bypassRequest(
+	urls: Urls,
+	row: BypassRequestRow,
+	org: AccountRow,
+	repo: { id: number; name: string; owner: string } | undefined,
+	requester: AccountRow | undefined,
+) {
 	const fullName = repo ? `${repo.owner}/${repo.name}` : null;
 	return {
 		id: row.id,

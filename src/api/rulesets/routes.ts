@@ -98,7 +98,10 @@ const orgRoutes: RouteDeclaration[] = [
 			const org = ctx.org.org;
 			const targets = targetFilter(ctx.query.targets);
 			const rows = ctx.app.stores.rulesets.list(org.id).filter((row) => !targets || targets.has(row.target));
-			return paged(page(ctx, rows).map((row) => rulesetSummary(ctx.app.urls, org, row)), rows.length);
+			return paged(
+				page(ctx, rows).map((row) => rulesetSummary(ctx.app.urls, org, row)),
+				rows.length,
+			);
 		},
 	}),
 	route({
@@ -255,7 +258,13 @@ const orgRoutes: RouteDeclaration[] = [
 			const rows = store.bypassRequests(org.id, filter, ctx.page.perPage, ctx.page.offset);
 			const body = rows.map((row) => {
 				const repo = ctx.app.stores.repos.byId(row.repo_id);
-				return bypassRequest(ctx.app.urls, row, org, repo && { id: repo.id, name: repo.name, owner: org.login }, ctx.app.stores.accounts.byId(row.requester_id));
+				return bypassRequest(
+					ctx.app.urls,
+					row,
+					org,
+					repo && { id: repo.id, name: repo.name, owner: org.login },
+					ctx.app.stores.accounts.byId(row.requester_id),
+				);
 			});
 			return paged(body, store.bypassRequestCount(org.id, filter));
 		},
@@ -279,7 +288,10 @@ const repositoryRoutes: RouteDeclaration[] = [
 			if (!found) return paged([], 0);
 			const targets = targetFilter(ctx.query.targets);
 			const rows = found.rows.filter((row) => !targets || targets.has(row.target));
-			return paged(page(ctx, rows).map((row) => rulesetSummary(ctx.app.urls, found.org, row)), rows.length);
+			return paged(
+				page(ctx, rows).map((row) => rulesetSummary(ctx.app.urls, found.org, row)),
+				rows.length,
+			);
 		},
 	}),
 	route({
@@ -306,7 +318,12 @@ const repositoryRoutes: RouteDeclaration[] = [
 			const org = repoOrganization(ctx);
 			if (!org) return paged([], 0);
 			const rules = branchRulesets(ctx.app, org, ctx.repo.repo, ctx.params.branch).flatMap((row) =>
-				(JSON.parse(row.rules) as Rule[]).map((rule) => ({ ...rule, ruleset_source_type: 'Organization', ruleset_source: org.login, ruleset_id: row.id })),
+				(JSON.parse(row.rules) as Rule[]).map((rule) => ({
+					...rule,
+					ruleset_source_type: 'Organization',
+					ruleset_source: org.login,
+					ruleset_id: row.id,
+				})),
 			);
 			return paged(page(ctx, rules), rules.length);
 		},

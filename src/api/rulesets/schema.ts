@@ -40,7 +40,8 @@ export type RuleType = (typeof RULE_TYPES)[number];
 
 /** A rule without parameters. */
 const bare = <T extends RuleType>(type: T) => v.object({ type: v.literal(type) });
-const withParameters = <T extends RuleType, P extends v.GenericSchema>(type: T, parameters: P) => v.object({ type: v.literal(type), parameters });
+const withParameters = <T extends RuleType, P extends v.GenericSchema>(type: T, parameters: P) =>
+	v.object({ type: v.literal(type), parameters });
 
 /** True when `pattern` compiles as a regular expression (GitHub answers 422 for one RE2 rejects). */
 function compiles(pattern: string): boolean {
@@ -88,7 +89,9 @@ export const ruleSchema = v.variant('type', [
 	withParameters(
 		'pull_request',
 		v.object({
-			allowed_merge_methods: v.optional(v.pipe(v.array(v.picklist(['merge', 'squash', 'rebase'])), v.minLength(1, 'at least one merge method must be allowed'))),
+			allowed_merge_methods: v.optional(
+				v.pipe(v.array(v.picklist(['merge', 'squash', 'rebase'])), v.minLength(1, 'at least one merge method must be allowed')),
+			),
 			dismiss_stale_reviews_on_push: v.boolean(),
 			require_code_owner_review: v.boolean(),
 			require_last_push_approval: v.boolean(),
@@ -119,7 +122,9 @@ export const ruleSchema = v.variant('type', [
 		'workflows',
 		v.object({
 			do_not_enforce_on_create: v.optional(v.boolean()),
-			workflows: v.array(v.object({ path: v.string(), ref: v.optional(v.string()), repository_id: int, sha: v.optional(v.string()) })),
+			workflows: v.array(
+				v.object({ path: v.string(), ref: v.optional(v.string()), repository_id: int, sha: v.optional(v.string()) }),
+			),
 		}),
 	),
 	withParameters(
@@ -139,7 +144,12 @@ export const ruleSchema = v.variant('type', [
 export type Rule = v.InferOutput<typeof ruleSchema>;
 
 /** Rule types a push ruleset takes (file rules); branch and tag rulesets take the others. */
-export const PUSH_RULES: ReadonlySet<string> = new Set(['file_path_restriction', 'max_file_path_length', 'file_extension_restriction', 'max_file_size']);
+export const PUSH_RULES: ReadonlySet<string> = new Set([
+	'file_path_restriction',
+	'max_file_path_length',
+	'file_extension_restriction',
+	'max_file_size',
+]);
 
 /** Bypass actor types GitHub takes (components/schemas/repository-ruleset-bypass-actor). */
 export const ACTOR_TYPES = ['Integration', 'OrganizationAdmin', 'RepositoryRole', 'Team', 'DeployKey', 'EnterpriseOwner'] as const;
@@ -151,8 +161,14 @@ export const bypassActorSchema = v.pipe(
 		actor_type: v.picklist(ACTOR_TYPES),
 		bypass_mode: v.optional(v.picklist(['always', 'pull_request']), 'always'),
 	}),
-	v.check((a) => !['Integration', 'RepositoryRole', 'Team'].includes(a.actor_type) || typeof a.actor_id === 'number', 'actor_id is required for this actor_type'),
-	v.check((a) => !(a.actor_type === 'DeployKey' && a.bypass_mode === 'pull_request'), 'pull_request is not applicable for the DeployKey actor type'),
+	v.check(
+		(a) => !['Integration', 'RepositoryRole', 'Team'].includes(a.actor_type) || typeof a.actor_id === 'number',
+		'actor_id is required for this actor_type',
+	),
+	v.check(
+		(a) => !(a.actor_type === 'DeployKey' && a.bypass_mode === 'pull_request'),
+		'pull_request is not applicable for the DeployKey actor type',
+	),
 );
 export type BypassActor = v.InferOutput<typeof bypassActorSchema>;
 
@@ -170,9 +186,13 @@ const propertySpec = v.object({
 export const conditionsSchema = v.pipe(
 	v.object({
 		ref_name: v.optional(includeExclude),
-		repository_name: v.optional(v.object({ include: v.optional(strings, []), exclude: v.optional(strings, []), protected: v.optional(v.boolean()) })),
+		repository_name: v.optional(
+			v.object({ include: v.optional(strings, []), exclude: v.optional(strings, []), protected: v.optional(v.boolean()) }),
+		),
 		repository_id: v.optional(v.object({ repository_ids: v.optional(v.array(int), []) })),
-		repository_property: v.optional(v.object({ include: v.optional(v.array(propertySpec), []), exclude: v.optional(v.array(propertySpec), []) })),
+		repository_property: v.optional(
+			v.object({ include: v.optional(v.array(propertySpec), []), exclude: v.optional(v.array(propertySpec), []) }),
+		),
 	}),
 	v.check(
 		(c) => [c.repository_name, c.repository_id, c.repository_property].filter((x) => x !== undefined).length === 1,

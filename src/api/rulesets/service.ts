@@ -36,12 +36,27 @@ function check(app: App, org: AccountRow, input: RulesetInput, id: number | null
 	const seen = new Set<string>();
 	input.rules.forEach((rule, i) => {
 		const field = `rules.${i}.type`;
-		if (seen.has(rule.type)) items.push({ resource: RESOURCE, field, code: 'invalid', message: `${field}: ${rule.type} is given more than once` });
+		if (seen.has(rule.type))
+			items.push({ resource: RESOURCE, field, code: 'invalid', message: `${field}: ${rule.type} is given more than once` });
 		seen.add(rule.type);
 		const push = PUSH_RULES.has(rule.type);
-		if (input.target === 'push' ? !push : push) items.push({ resource: RESOURCE, field, code: 'invalid', message: `${field}: ${rule.type} is not a rule of ${input.target} rulesets` });
-		if ((rule.type === 'tag_name_pattern' && input.target !== 'tag') || (rule.type === 'branch_name_pattern' && input.target !== 'branch')) {
-			items.push({ resource: RESOURCE, field, code: 'invalid', message: `${field}: ${rule.type} is not a rule of ${input.target} rulesets` });
+		if (input.target === 'push' ? !push : push)
+			items.push({
+				resource: RESOURCE,
+				field,
+				code: 'invalid',
+				message: `${field}: ${rule.type} is not a rule of ${input.target} rulesets`,
+			});
+		if (
+			(rule.type === 'tag_name_pattern' && input.target !== 'tag') ||
+			(rule.type === 'branch_name_pattern' && input.target !== 'branch')
+		) {
+			items.push({
+				resource: RESOURCE,
+				field,
+				code: 'invalid',
+				message: `${field}: ${rule.type} is not a rule of ${input.target} rulesets`,
+			});
 		}
 	});
 	input.bypass_actors.forEach((actor, i) => {
@@ -57,10 +72,21 @@ function check(app: App, org: AccountRow, input: RulesetInput, id: number | null
 						: actor.actor_type === 'EnterpriseOwner'
 							? org.enterprise_id !== null
 							: true;
-		if (!known) items.push({ resource: RESOURCE, field, code: 'invalid', message: `${field}: no ${actor.actor_type} has the id ${actor.actor_id}` });
+		if (!known)
+			items.push({
+				resource: RESOURCE,
+				field,
+				code: 'invalid',
+				message: `${field}: no ${actor.actor_type} has the id ${actor.actor_id}`,
+			});
 	});
 	if (input.target !== 'push' && input.conditions && !input.conditions.ref_name) {
-		items.push({ resource: RESOURCE, field: 'conditions.ref_name', code: 'missing_field', message: `conditions.ref_name is required for ${input.target} rulesets` });
+		items.push({
+			resource: RESOURCE,
+			field: 'conditions.ref_name',
+			code: 'missing_field',
+			message: `conditions.ref_name is required for ${input.target} rulesets`,
+		});
 	}
 	if (items.length) throw validationFailed(items);
 }
@@ -70,7 +96,9 @@ function values(input: RulesetInput): RulesetValues {
 		name: input.name,
 		target: input.target,
 		enforcement: input.enforcement,
-		bypass_actors: JSON.stringify(input.bypass_actors.map((a) => ({ actor_id: a.actor_id ?? null, actor_type: a.actor_type, bypass_mode: a.bypass_mode }))),
+		bypass_actors: JSON.stringify(
+			input.bypass_actors.map((a) => ({ actor_id: a.actor_id ?? null, actor_type: a.actor_type, bypass_mode: a.bypass_mode })),
+		),
 		conditions: input.conditions === null ? null : JSON.stringify(input.conditions),
 		rules: JSON.stringify(input.rules),
 	};
@@ -102,13 +130,25 @@ export function createRuleset(app: App, org: AccountRow, input: RulesetInput, no
  * @param now ISO timestamp
  * @throws HttpError 422 as createRuleset
  */
-export function updateRuleset(app: App, org: AccountRow, row: RulesetRow, changes: Partial<RulesetInput>, now: string, actorId: number | null): RulesetRow {
+export function updateRuleset(
+	app: App,
+	org: AccountRow,
+	row: RulesetRow,
+	changes: Partial<RulesetInput>,
+	now: string,
+	actorId: number | null,
+): RulesetRow {
 	const input: RulesetInput = {
 		name: changes.name ?? row.name,
 		target: changes.target ?? row.target,
 		enforcement: changes.enforcement ?? row.enforcement,
 		bypass_actors: changes.bypass_actors ?? (JSON.parse(row.bypass_actors) as BypassActor[]),
-		conditions: changes.conditions !== undefined ? changes.conditions : row.conditions === null ? null : (JSON.parse(row.conditions) as Conditions),
+		conditions:
+			changes.conditions !== undefined
+				? changes.conditions
+				: row.conditions === null
+					? null
+					: (JSON.parse(row.conditions) as Conditions),
 		rules: changes.rules ?? (JSON.parse(row.rules) as Rule[]),
 	};
 	check(app, org, input, row.id);

@@ -89,19 +89,23 @@ export function createRulesetStore(db: DB) {
 	const byOrg = db.prepare('SELECT * FROM rulesets WHERE org_id = ? ORDER BY id');
 	const get = db.prepare('SELECT * FROM rulesets WHERE org_id = ? AND id = ?');
 	const byName = db.prepare('SELECT id FROM rulesets WHERE org_id = ? AND name = ?').pluck();
-	const insert = db.prepare(`INSERT INTO rulesets (org_id, name, target, enforcement, bypass_actors, conditions, rules, created_at, updated_at)
+	const insert =
+		db.prepare(`INSERT INTO rulesets (org_id, name, target, enforcement, bypass_actors, conditions, rules, created_at, updated_at)
 		VALUES (@org_id, @name, @target, @enforcement, @bypass_actors, @conditions, @rules, @now, @now)`);
 	const update = db.prepare(`UPDATE rulesets SET name = @name, target = @target, enforcement = @enforcement,
 		bypass_actors = @bypass_actors, conditions = @conditions, rules = @rules, updated_at = @now WHERE id = @id`);
 	const remove = db.prepare('DELETE FROM rulesets WHERE org_id = ? AND id = ?');
 	const exists = db.prepare('SELECT 1 FROM rulesets WHERE id = ?').pluck();
 
-	const insertVersion = db.prepare('INSERT INTO ruleset_versions (ruleset_id, actor_id, actor_type, state, updated_at) VALUES (?, ?, ?, ?, ?)');
+	const insertVersion = db.prepare(
+		'INSERT INTO ruleset_versions (ruleset_id, actor_id, actor_type, state, updated_at) VALUES (?, ?, ?, ?, ?)',
+	);
 	const versions = db.prepare('SELECT * FROM ruleset_versions WHERE ruleset_id = ? ORDER BY id DESC LIMIT ? OFFSET ?');
 	const versionCount = db.prepare('SELECT COUNT(*) FROM ruleset_versions WHERE ruleset_id = ?').pluck();
 	const version = db.prepare('SELECT * FROM ruleset_versions WHERE ruleset_id = ? AND id = ?');
 
-	const insertSuite = db.prepare(`INSERT INTO rule_suites (org_id, repository_id, repository_name, actor_id, actor_name, before_sha, after_sha, ref,
+	const insertSuite =
+		db.prepare(`INSERT INTO rule_suites (org_id, repository_id, repository_name, actor_id, actor_name, before_sha, after_sha, ref,
 		pushed_at, result, evaluation_result, rule_evaluations)
 		VALUES (@org_id, @repository_id, @repository_name, @actor_id, @actor_name, @before_sha, @after_sha, @ref, @pushed_at, @result, @evaluation_result, @rule_evaluations)`);
 	const suite = db.prepare('SELECT * FROM rule_suites WHERE org_id = ? AND id = ?');
@@ -118,12 +122,15 @@ export function createRulesetStore(db: DB) {
 		AND (@requester IS NULL OR a.login = @requester COLLATE NOCASE)
 		AND (@reviewer IS NULL OR EXISTS (SELECT 1 FROM json_each(b.responses) j WHERE json_extract(j.value, '$.reviewer.actor_name') = @reviewer COLLATE NOCASE))
 		AND (@status IS NULL OR b.status = @status)`;
-	const insertBypass = db.prepare(`INSERT INTO push_bypass_requests (org_id, repo_id, number, requester_id, request_type, data, resource_identifier,
+	const insertBypass =
+		db.prepare(`INSERT INTO push_bypass_requests (org_id, repo_id, number, requester_id, request_type, data, resource_identifier,
 		status, requester_comment, responses, expires_at, created_at)
 		VALUES (@org_id, @repo_id, (SELECT COALESCE(MAX(number), 0) + 1 FROM push_bypass_requests WHERE repo_id = @repo_id), @requester_id, @request_type, @data,
 		@resource_identifier, @status, @requester_comment, @responses, @expires_at, @created_at)`);
 	const bypassFrom = 'push_bypass_requests b JOIN repositories r ON r.id = b.repo_id JOIN accounts a ON a.id = b.requester_id';
-	const bypassRequests = db.prepare(`SELECT b.* FROM ${bypassFrom} WHERE ${bypassWhere} ORDER BY b.created_at DESC, b.id DESC LIMIT @limit OFFSET @offset`);
+	const bypassRequests = db.prepare(
+		`SELECT b.* FROM ${bypassFrom} WHERE ${bypassWhere} ORDER BY b.created_at DESC, b.id DESC LIMIT @limit OFFSET @offset`,
+	);
 	const bypassCount = db.prepare(`SELECT COUNT(*) FROM ${bypassFrom} WHERE ${bypassWhere}`).pluck();
 
 	const suiteParams = (org: number, f: RuleSuiteFilter) => ({

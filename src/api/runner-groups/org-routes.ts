@@ -76,7 +76,8 @@ function loadRunner(ctx: Context): RunnerRow {
 }
 
 function requireSelected(group: RunnerGroupRow): void {
-	if (group.visibility !== 'selected') throw unprocessable('The runner group must have visibility set to selected to choose its repositories.');
+	if (group.visibility !== 'selected')
+		throw unprocessable('The runner group must have visibility set to selected to choose its repositories.');
 }
 
 /** Records the audit-log event of a runner group change. */
@@ -97,7 +98,8 @@ function runnersReply(ctx: Context, page: { rows: RunnerRow[]; total: number }):
  */
 function usableBy(ctx: Context, group: RunnerGroupRow, repo: { id: number; visibility: string }): boolean {
 	const policy = ctx.app.stores.orgActions.get(ctx.org.org.id).self_hosted_enabled_repositories;
-	if (policy === 'none' || (policy === 'selected' && !ctx.app.stores.orgActions.selected(ctx.org.org.id, 'self_hosted', repo.id))) return false;
+	if (policy === 'none' || (policy === 'selected' && !ctx.app.stores.orgActions.selected(ctx.org.org.id, 'self_hosted', repo.id)))
+		return false;
 	if (repo.visibility === 'public' && group.allows_public_repositories !== 1) return false;
 	if (group.org_id === null || group.visibility === 'all') return true;
 	if (group.visibility === 'private') return repo.visibility !== 'public';
@@ -119,13 +121,33 @@ export const orgRunnerGroupRoutes: RouteDeclaration[] = [
 			if (name !== undefined) {
 				// Groups the repository may use (the groups are few: filtered in memory).
 				const repo = ctx.app.stores.repos.byOwnerAndName(org.id, name);
-				const all = repo ? ctx.app.stores.runnerGroups.ofOrganization({ orgId: org.id, enterpriseId: org.enterprise_id, limit: 10_000, offset: 0 }).rows : [];
+				const all = repo
+					? ctx.app.stores.runnerGroups.ofOrganization({
+							orgId: org.id,
+							enterpriseId: org.enterprise_id,
+							limit: 10_000,
+							offset: 0,
+						}).rows
+					: [];
 				const usable = repo ? all.filter((g) => usableBy(ctx, g, repo)) : [];
 				const rows = usable.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-				return { status: 200, body: { total_count: usable.length, runner_groups: rows.map((g) => orgRunnerGroup(ctx.app.urls, org.login, g)) }, total: usable.length };
+				return {
+					status: 200,
+					body: { total_count: usable.length, runner_groups: rows.map((g) => orgRunnerGroup(ctx.app.urls, org.login, g)) },
+					total: usable.length,
+				};
 			}
-			const { rows, total } = ctx.app.stores.runnerGroups.ofOrganization({ orgId: org.id, enterpriseId: org.enterprise_id, limit: ctx.page.perPage, offset: ctx.page.offset });
-			return { status: 200, body: { total_count: total, runner_groups: rows.map((g) => orgRunnerGroup(ctx.app.urls, org.login, g)) }, total };
+			const { rows, total } = ctx.app.stores.runnerGroups.ofOrganization({
+				orgId: org.id,
+				enterpriseId: org.enterprise_id,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return {
+				status: 200,
+				body: { total_count: total, runner_groups: rows.map((g) => orgRunnerGroup(ctx.app.urls, org.login, g)) },
+				total,
+			};
 		},
 	}),
 	route({
@@ -192,7 +214,11 @@ export const orgRunnerGroupRoutes: RouteDeclaration[] = [
 			const group = loadGroup(ctx);
 			const org = ctx.org.org;
 			const { rows, total } = ctx.app.stores.runnerGroups.repositories(group.id, ctx.page.perPage, ctx.page.offset);
-			return { status: 200, body: { total_count: total, repositories: rows.map((r) => repository(ctx.app.urls, r, org as AccountRow, null)) }, total };
+			return {
+				status: 200,
+				body: { total_count: total, repositories: rows.map((r) => repository(ctx.app.urls, r, org as AccountRow, null)) },
+				total,
+			};
 		},
 	}),
 	route({

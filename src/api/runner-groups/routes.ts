@@ -10,7 +10,15 @@ import { idParam, route, type Context, type RouteDeclaration } from '../../http/
 import { isoSeconds } from '../../time';
 import { orgSimple } from '../orgs/render';
 import { runner, runnerGroup } from './render';
-import { deleteGroup, enterpriseOrganizationIds, groupValues, ownerRunners, removeGroupRunner, setGroupRunners, type GroupInput } from './service';
+import {
+	deleteGroup,
+	enterpriseOrganizationIds,
+	groupValues,
+	ownerRunners,
+	removeGroupRunner,
+	setGroupRunners,
+	type GroupInput,
+} from './service';
 import type { RunnerGroupRow } from './store';
 
 const BASE = '/enterprises/{enterprise}/actions/runner-groups';
@@ -83,8 +91,17 @@ export const runnerGroupRoutes = [
 				if (!org || org.enterprise_id !== ent.id) return { status: 200, body: { total_count: 0, runner_groups: [] }, total: 0 };
 				visibleTo = org.id;
 			}
-			const { rows, total } = ctx.app.stores.runnerGroups.list({ enterpriseId: ent.id, visibleTo, limit: ctx.page.perPage, offset: ctx.page.offset });
-			return { status: 200, body: { total_count: total, runner_groups: rows.map((g) => runnerGroup(ctx.app.urls, ent.slug, g)) }, total };
+			const { rows, total } = ctx.app.stores.runnerGroups.list({
+				enterpriseId: ent.id,
+				visibleTo,
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return {
+				status: 200,
+				body: { total_count: total, runner_groups: rows.map((g) => runnerGroup(ctx.app.urls, ent.slug, g)) },
+				total,
+			};
 		},
 	}),
 	route({
@@ -97,7 +114,12 @@ export const runnerGroupRoutes = [
 			const ent = ctx.enterprise.enterprise;
 			const { stores } = ctx.app;
 			const values = groupValues(ctx.app, { enterprise: ent.id }, ctx.body as GroupInput);
-			const orgIds = enterpriseOrganizationIds(ctx.app, ent.id, ctx.body.selected_organization_ids ?? [], 'selected_organization_ids');
+			const orgIds = enterpriseOrganizationIds(
+				ctx.app,
+				ent.id,
+				ctx.body.selected_organization_ids ?? [],
+				'selected_organization_ids',
+			);
 			const runners = ownerRunners(ctx.app, { enterprise: ent.id }, ctx.body.runners ?? [], 'runners');
 			const group = stores.runnerGroups.insert({ enterprise: ent.id }, values, false, isoSeconds(ctx.now));
 			for (const orgId of orgIds) stores.runnerGroups.addOrganization(group.id, orgId);

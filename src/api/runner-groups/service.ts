@@ -32,14 +32,25 @@ export function groupValues(app: App, owner: RunnerOwner, input: GroupInput, exi
 	const problems: ValidationItem[] = [];
 	const name = (input.name ?? existing?.name ?? '').trim();
 	if (!name) problems.push({ resource: 'RunnerGroup', field: 'name', code: 'missing_field', message: 'name is required' });
-	else if (name.length > 100) problems.push({ resource: 'RunnerGroup', field: 'name', code: 'invalid', message: 'at most 100 characters' });
+	else if (name.length > 100)
+		problems.push({ resource: 'RunnerGroup', field: 'name', code: 'invalid', message: 'at most 100 characters' });
 	const same = name ? app.stores.runnerGroups.byName(owner, name) : undefined;
 	if (same && same.id !== existing?.id) {
-		problems.push({ resource: 'RunnerGroup', field: 'name', code: 'already_exists', message: `a runner group named "${same.name}" already exists` });
+		problems.push({
+			resource: 'RunnerGroup',
+			field: 'name',
+			code: 'already_exists',
+			message: `a runner group named "${same.name}" already exists`,
+		});
 	}
 	if (existing?.is_default && input.visibility !== undefined && input.visibility !== 'all') {
 		const everyone = 'enterprise' in owner ? 'every organization' : 'every repository';
-		problems.push({ resource: 'RunnerGroup', field: 'visibility', code: 'invalid', message: `the default runner group is visible to ${everyone}` });
+		problems.push({
+			resource: 'RunnerGroup',
+			field: 'visibility',
+			code: 'invalid',
+			message: `the default runner group is visible to ${everyone}`,
+		});
 	}
 	const restricted = input.restricted_to_workflows ?? (existing ? existing.restricted_to_workflows === 1 : false);
 	let workflows = input.selected_workflows ?? (existing ? (JSON.parse(existing.selected_workflows) as string[]) : []);
@@ -59,7 +70,8 @@ export function groupValues(app: App, owner: RunnerOwner, input: GroupInput, exi
 	return {
 		name,
 		visibility: input.visibility ?? existing?.visibility ?? 'all',
-		allows_public_repositories: (input.allows_public_repositories ?? (existing ? existing.allows_public_repositories === 1 : false)) ? 1 : 0,
+		allows_public_repositories:
+			(input.allows_public_repositories ?? (existing ? existing.allows_public_repositories === 1 : false)) ? 1 : 0,
 		restricted_to_workflows: restricted ? 1 : 0,
 		selected_workflows: JSON.stringify([...new Set(workflows)]),
 		network_configuration_id:
@@ -71,7 +83,14 @@ export function groupValues(app: App, owner: RunnerOwner, input: GroupInput, exi
 export function createDefaultGroup(app: App, owner: RunnerOwner, now: string): RunnerGroupRow {
 	return app.stores.runnerGroups.insert(
 		owner,
-		{ name: DEFAULT_GROUP_NAME, visibility: 'all', allows_public_repositories: 0, restricted_to_workflows: 0, selected_workflows: '[]', network_configuration_id: null },
+		{
+			name: DEFAULT_GROUP_NAME,
+			visibility: 'all',
+			allows_public_repositories: 0,
+			restricted_to_workflows: 0,
+			selected_workflows: '[]',
+			network_configuration_id: null,
+		},
 		true,
 		now,
 	);
@@ -145,7 +164,8 @@ export function registerRunner(
 	input: { name: string; os: string; labels: string[]; group?: string; status?: 'online' | 'offline'; ephemeral?: boolean },
 	now: string,
 ): RunnerRow & { group: RunnerGroupRow } {
-	if (!(RUNNER_OSES as readonly string[]).includes(input.os)) throw invalidField('Runner', 'os', `os must be one of ${RUNNER_OSES.join(', ')}`);
+	if (!(RUNNER_OSES as readonly string[]).includes(input.os))
+		throw invalidField('Runner', 'os', `os must be one of ${RUNNER_OSES.join(', ')}`);
 	if (!/^[A-Za-z0-9_.-]{1,64}$/.test(input.name)) throw invalidField('Runner', 'name', `"${input.name}" is not a valid runner name`);
 	const owner: RunnerOwner = typeof ownerOrEnterpriseId === 'number' ? { enterprise: ownerOrEnterpriseId } : ownerOrEnterpriseId;
 	return app.transaction(() => {

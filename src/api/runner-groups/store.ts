@@ -89,7 +89,9 @@ export function createRunnerGroupStore(db: DB) {
 	// An organization's groups, then (@enterpriseId not null) the groups its enterprise shares with it.
 	const orgGroupsWhere = `(g.org_id = @orgId OR (g.enterprise_id = @enterpriseId AND (g.visibility = 'all'
 			OR (g.visibility = 'selected' AND EXISTS (SELECT 1 FROM runner_group_organizations o WHERE o.group_id = g.id AND o.org_id = @orgId)))))`;
-	const orgList = db.prepare(`SELECT g.* FROM runner_groups g WHERE ${orgGroupsWhere} ORDER BY g.org_id IS NULL, g.id LIMIT @limit OFFSET @offset`);
+	const orgList = db.prepare(
+		`SELECT g.* FROM runner_groups g WHERE ${orgGroupsWhere} ORDER BY g.org_id IS NULL, g.id LIMIT @limit OFFSET @offset`,
+	);
 	const orgCount = db.prepare(`SELECT count(*) FROM runner_groups g WHERE ${orgGroupsWhere}`).pluck();
 	const orgVisible = db.prepare(`SELECT g.* FROM runner_groups g WHERE g.id = @id AND ${orgGroupsWhere}`);
 	const insert = db.prepare(`
@@ -133,7 +135,8 @@ export function createRunnerGroupStore(db: DB) {
 		INSERT INTO runners (enterprise_id, org_id, group_id, name, os, status, busy, ephemeral, version, created_at)
 		VALUES (@enterpriseId, @orgId, @groupId, @name, @os, @status, 0, @ephemeral, @version, @now)`);
 	const insertLabel = db.prepare('INSERT OR IGNORE INTO runner_labels (runner_id, name, type) VALUES (?, ?, ?)');
-	const ids = (owner: RunnerOwner) => ('enterprise' in owner ? { enterpriseId: owner.enterprise, orgId: null } : { enterpriseId: null, orgId: owner.org });
+	const ids = (owner: RunnerOwner) =>
+		'enterprise' in owner ? { enterpriseId: owner.enterprise, orgId: null } : { enterpriseId: null, orgId: owner.org };
 	const at = <T>(statements: { enterprise: T; org: T }, owner: RunnerOwner): [T, number] => {
 		const key = ownerKey(owner);
 		return [statements[key.column], key.id];

@@ -88,7 +88,11 @@ export function dateRange(qualifier: Qualifier): TimeRange {
 		const { from, to } = parseCreated(qualifier.value);
 		return { from: from === null ? null : isoSeconds(from), to: to === null ? null : isoSeconds(to) };
 	} catch {
-		throw invalidField('Search', 'q', `"${qualifier.key}:${qualifier.value}" is not a date or range, e.g. >=2026-01-01 or 2026-01-01..2026-02-01`);
+		throw invalidField(
+			'Search',
+			'q',
+			`"${qualifier.key}:${qualifier.value}" is not a date or range, e.g. >=2026-01-01 or 2026-01-01..2026-02-01`,
+		);
 	}
 }
 
@@ -144,18 +148,21 @@ export class Conditions {
 	time(column: string, range: TimeRange, negated = false): void {
 		const parts: string[] = [];
 		const params: unknown[] = [];
-		if (range.from !== null) (parts.push(`${column} >= ?`), params.push(range.from));
-		if (range.to !== null) (parts.push(`${column} < ?`), params.push(range.to));
+		if (range.from !== null) parts.push(`${column} >= ?`), params.push(range.from);
+		if (range.to !== null) parts.push(`${column} < ?`), params.push(range.to);
 		if (parts.length === 0) return;
-		this.add(negated ? `NOT (${column} IS NOT NULL AND ${parts.join(' AND ')})` : `${column} IS NOT NULL AND ${parts.join(' AND ')}`, ...params);
+		this.add(
+			negated ? `NOT (${column} IS NOT NULL AND ${parts.join(' AND ')})` : `${column} IS NOT NULL AND ${parts.join(' AND ')}`,
+			...params,
+		);
 	}
 
 	/** Adds an integer range on the SQL expression `expression`. */
 	count(expression: string, range: CountRange, negated = false): void {
 		const parts: string[] = [];
 		const params: unknown[] = [];
-		if (range.min !== null) (parts.push(`${expression} >= ?`), params.push(range.min));
-		if (range.max !== null) (parts.push(`${expression} <= ?`), params.push(range.max));
+		if (range.min !== null) parts.push(`${expression} >= ?`), params.push(range.min);
+		if (range.max !== null) parts.push(`${expression} <= ?`), params.push(range.max);
 		if (parts.length === 0) return;
 		this.add(negated ? `NOT (${parts.join(' AND ')})` : parts.join(' AND '), ...params);
 	}
@@ -200,10 +207,13 @@ const MAX_MATCHES = 20;
  * indices in that fragment (UTF-16 units). Words that differ only in diacritics are found by the
  * search but not marked here.
  */
-export function textMatches(objectUrl: string, objectType: string, properties: ReadonlyArray<[string, string | null]>, terms: readonly string[]): TextMatch[] {
-	const words = terms
-		.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u))
-		.filter((word) => word !== '');
+export function textMatches(
+	objectUrl: string,
+	objectType: string,
+	properties: ReadonlyArray<[string, string | null]>,
+	terms: readonly string[],
+): TextMatch[] {
+	const words = terms.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u)).filter((word) => word !== '');
 	if (words.length === 0) return [];
 	const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 	const last = words[words.length - 1];

@@ -91,7 +91,14 @@ function grouped(qualifiers: Qualifier[], key: string): { values: string[]; nega
  * Adds the owner (user:, org:) and repository (repo:) qualifiers on `ownerColumn`/`repoColumn`.
  * @throws HttpError 422 when a value names no account, or no repository the caller can read
  */
-function scopeQualifiers(ctx: Context, qualifiers: Qualifier[], where: Conditions, visible: ReadonlySet<number>, repoColumn: string, ownerColumn: string): void {
+function scopeQualifiers(
+	ctx: Context,
+	qualifiers: Qualifier[],
+	where: Conditions,
+	visible: ReadonlySet<number>,
+	repoColumn: string,
+	ownerColumn: string,
+): void {
 	const { accounts, repos } = ctx.app.stores;
 	for (const key of ['user', 'org'] as const) {
 		const { values, negated } = grouped(qualifiers, key);
@@ -131,7 +138,23 @@ function accountId(ctx: Context, login: string): number {
 
 // ----- repositories
 
-const REPOSITORY_QUALIFIERS = new Set(['user', 'org', 'repo', 'is', 'fork', 'archived', 'language', 'topic', 'created', 'pushed', 'stars', 'forks', 'in', 'mirror', 'template']);
+const REPOSITORY_QUALIFIERS = new Set([
+	'user',
+	'org',
+	'repo',
+	'is',
+	'fork',
+	'archived',
+	'language',
+	'topic',
+	'created',
+	'pushed',
+	'stars',
+	'forks',
+	'in',
+	'mirror',
+	'template',
+]);
 const FORKS = '(SELECT count(*) FROM repositories f WHERE f.fork_parent_id = r.id)';
 const HELP_WANTED =
 	"(SELECT count(*) FROM issues hi JOIN issue_labels hl ON hl.issue_id = hi.id JOIN labels ll ON ll.id = hl.label_id WHERE hi.repo_id = r.id AND hi.state = 'open' AND ll.name = 'help wanted' COLLATE NOCASE)";
@@ -152,17 +175,24 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 		switch (q.key) {
 			case 'is': {
 				const value = q.value.toLowerCase();
-				if (value === 'public' || value === 'private' || value === 'internal') where.add(maybeNot('r.visibility = ?', q.negated), value);
+				if (value === 'public' || value === 'private' || value === 'internal')
+					where.add(maybeNot('r.visibility = ?', q.negated), value);
 				else if (value === 'archived') where.add(maybeNot('r.archived = 1', q.negated));
 				else if (value === 'fork') forks = q.negated ? 'false' : 'only';
 				else if (value === 'template') where.add(maybeNot('r.is_template = 1', q.negated));
 				else if (value === 'mirror') where.add(maybeNot('0', q.negated));
-				else throw invalidField('Search', 'q', `"is:${q.value}" is not a repository state: public, private, internal, archived, fork, template`);
+				else
+					throw invalidField(
+						'Search',
+						'q',
+						`"is:${q.value}" is not a repository state: public, private, internal, archived, fork, template`,
+					);
 				break;
 			}
 			case 'fork': {
 				const value = q.value.toLowerCase();
-				if (value !== 'true' && value !== 'false' && value !== 'only') throw invalidField('Search', 'q', `"fork:${q.value}" must be true, false or only`);
+				if (value !== 'true' && value !== 'false' && value !== 'only')
+					throw invalidField('Search', 'q', `"fork:${q.value}" must be true, false or only`);
 				forks = value;
 				break;
 			}
@@ -216,7 +246,10 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 	const owners = accounts.mapByIds(rows.map((row) => row.owner_id));
 	const showPermissions = ctx.principal.kind !== 'anonymous' && !ctx.publicView;
 	const permissions = showPermissions
-		? repositoryPermissions(ctx as Context, rows.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })))
+		? repositoryPermissions(
+				ctx as Context,
+				rows.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })),
+			)
 		: new Map<number, RepoPermission | null>();
 	const columns = inColumns(qualifiers, ['name', 'description']);
 	return results(
@@ -224,7 +257,14 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 		rows.map((row) => {
 			const item = repository(ctx.app.urls, row, owners.get(row.owner_id)!, permissions.get(row.id) ?? null);
 			const matches = wantsTextMatches(ctx as Context)
-				? { text_matches: textMatches(item.url, 'Repository', columns.map((c) => [c, c === 'name' ? row.name : row.description]), terms) }
+				? {
+						text_matches: textMatches(
+							item.url,
+							'Repository',
+							columns.map((c) => [c, c === 'name' ? row.name : row.description]),
+							terms,
+						),
+					}
 				: {};
 			return { ...item, score: 1, ...matches };
 		}),
@@ -234,13 +274,46 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 // ----- issues and pull requests
 
 const ISSUE_QUALIFIERS = new Set([
-	'user', 'org', 'repo', 'is', 'type', 'state', 'reason', 'in', 'author', 'assignee', 'mentions', 'commenter', 'involves',
-	'label', 'no', 'milestone', 'created', 'updated', 'closed', 'comments', 'archived', 'draft', 'linked', 'project',
-	'review-requested', 'user-review-requested', 'reviewed-by',
+	'user',
+	'org',
+	'repo',
+	'is',
+	'type',
+	'state',
+	'reason',
+	'in',
+	'author',
+	'assignee',
+	'mentions',
+	'commenter',
+	'involves',
+	'label',
+	'no',
+	'milestone',
+	'created',
+	'updated',
+	'closed',
+	'comments',
+	'archived',
+	'draft',
+	'linked',
+	'project',
+	'review-requested',
+	'user-review-requested',
+	'reviewed-by',
 ]);
 const ISSUE_SORTS = [
-	'comments', 'reactions', 'reactions-+1', 'reactions--1', 'reactions-smile', 'reactions-thinking_face', 'reactions-heart',
-	'reactions-tada', 'interactions', 'created', 'updated',
+	'comments',
+	'reactions',
+	'reactions-+1',
+	'reactions--1',
+	'reactions-smile',
+	'reactions-thinking_face',
+	'reactions-heart',
+	'reactions-tada',
+	'interactions',
+	'created',
+	'updated',
 ] as const;
 
 function issueSort(sort: (typeof ISSUE_SORTS)[number]): string | null {
@@ -267,16 +340,23 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 	const match = commentMatch ? null : issueMatch;
 	if (match) where.add('issues_fts MATCH ?', match);
 	else if (commentMatch) {
-		const inComments = 'i.id IN (SELECT c.issue_id FROM issue_comments_fts JOIN issue_comments c ON c.id = issue_comments_fts.rowid WHERE issue_comments_fts MATCH ?)';
-		if (issueMatch) where.add(`i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?) OR ${inComments}`, issueMatch, commentMatch);
+		const inComments =
+			'i.id IN (SELECT c.issue_id FROM issue_comments_fts JOIN issue_comments c ON c.id = issue_comments_fts.rowid WHERE issue_comments_fts MATCH ?)';
+		if (issueMatch)
+			where.add(`i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?) OR ${inComments}`, issueMatch, commentMatch);
 		else where.add(inComments, commentMatch);
 	}
 	where.add("r.visibility = 'public' OR r.id IN (SELECT value FROM json_each(?))", JSON.stringify(visibleIds));
 	// Issues of a repository with issues turned off are not found; its pull requests are.
 	where.add('i.pull_request = 1 OR r.has_issues = 1');
 	scopeQualifiers(ctx as Context, qualifiers, where, visible, 'i.repo_id', 'r.owner_id');
-	const labels = (q: Qualifier) => q.value.split(',').map((name) => name.trim()).filter(Boolean);
-	const bad = (q: Qualifier) => invalidField('Search', 'q', `"${q.negated ? '-' : ''}${q.key}:${q.value}" is not a valid qualifier value`);
+	const labels = (q: Qualifier) =>
+		q.value
+			.split(',')
+			.map((name) => name.trim())
+			.filter(Boolean);
+	const bad = (q: Qualifier) =>
+		invalidField('Search', 'q', `"${q.negated ? '-' : ''}${q.key}:${q.value}" is not a valid qualifier value`);
 	for (const q of qualifiers) {
 		const value = q.value.toLowerCase();
 		switch (q.key) {
@@ -284,29 +364,46 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 			case 'type':
 			case 'state':
 				if (value === 'issue' && q.key !== 'state') where.add(`i.pull_request = ${q.negated ? 1 : 0}`);
-				else if ((value === 'pr' || value === 'pull-request') && q.key !== 'state') where.add(`i.pull_request = ${q.negated ? 0 : 1}`);
+				else if ((value === 'pr' || value === 'pull-request') && q.key !== 'state')
+					where.add(`i.pull_request = ${q.negated ? 0 : 1}`);
 				else if ((value === 'open' || value === 'closed') && q.key !== 'type') where.add(maybeNot('i.state = ?', q.negated), value);
-				else if ((value === 'public' || value === 'private') && q.key === 'is') where.add(maybeNot(value === 'public' ? "r.visibility = 'public'" : "r.visibility <> 'public'", q.negated));
-				else if ((value === 'locked' || value === 'unlocked') && q.key === 'is') where.add(maybeNot(`i.locked = ${value === 'locked' ? 1 : 0}`, q.negated));
+				else if ((value === 'public' || value === 'private') && q.key === 'is')
+					where.add(maybeNot(value === 'public' ? "r.visibility = 'public'" : "r.visibility <> 'public'", q.negated));
+				else if ((value === 'locked' || value === 'unlocked') && q.key === 'is')
+					where.add(maybeNot(`i.locked = ${value === 'locked' ? 1 : 0}`, q.negated));
 				// Merged and draft read the pull request's row (src/api/pulls): unmerged is closed without a merge.
 				else if (value === 'merged' && q.key === 'is') where.add(maybeNot(PR_MERGED, q.negated));
 				else if (value === 'draft' && q.key === 'is') where.add(maybeNot(PR_DRAFT, q.negated));
-				else if (value === 'unmerged' && q.key === 'is') where.add(maybeNot(`i.pull_request = 1 AND i.state = 'closed' AND NOT ${PR_MERGED}`, q.negated));
+				else if (value === 'unmerged' && q.key === 'is')
+					where.add(maybeNot(`i.pull_request = 1 AND i.state = 'closed' AND NOT ${PR_MERGED}`, q.negated));
 				else throw bad(q);
 				break;
 			case 'reason':
-				if (value !== 'completed' && value !== 'not planned' && value !== 'not_planned' && value !== 'duplicate' && value !== 'reopened') throw bad(q);
+				if (
+					value !== 'completed' &&
+					value !== 'not planned' &&
+					value !== 'not_planned' &&
+					value !== 'duplicate' &&
+					value !== 'reopened'
+				)
+					throw bad(q);
 				where.add(maybeNot('i.state_reason = ?', q.negated), value.replace(' ', '_'));
 				break;
 			case 'author':
 				where.add(maybeNot('i.user_id = ?', q.negated), accountId(ctx as Context, q.value));
 				break;
 			case 'assignee':
-				where.add(maybeNot('EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)', q.negated), accountId(ctx as Context, q.value));
+				where.add(
+					maybeNot('EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)', q.negated),
+					accountId(ctx as Context, q.value),
+				);
 				break;
 			case 'mentions':
 				where.add(
-					maybeNot('gitstead_mentions(i.body, ?) OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, ?))', q.negated),
+					maybeNot(
+						'gitstead_mentions(i.body, ?) OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, ?))',
+						q.negated,
+					),
 					q.value,
 					q.value,
 				);
@@ -326,16 +423,28 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 				break;
 			}
 			case 'user-review-requested':
-				where.add(maybeNot('EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ?)', q.negated), accountId(ctx as Context, q.value));
+				where.add(
+					maybeNot(
+						'EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ?)',
+						q.negated,
+					),
+					accountId(ctx as Context, q.value),
+				);
 				break;
 			case 'reviewed-by':
 				where.add(
-					maybeNot("EXISTS (SELECT 1 FROM pull_request_reviews rv WHERE rv.issue_id = i.id AND rv.user_id = ? AND rv.state <> 'PENDING')", q.negated),
+					maybeNot(
+						"EXISTS (SELECT 1 FROM pull_request_reviews rv WHERE rv.issue_id = i.id AND rv.user_id = ? AND rv.state <> 'PENDING')",
+						q.negated,
+					),
 					accountId(ctx as Context, q.value),
 				);
 				break;
 			case 'commenter':
-				where.add(maybeNot('EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND c.user_id = ?)', q.negated), accountId(ctx as Context, q.value));
+				where.add(
+					maybeNot('EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND c.user_id = ?)', q.negated),
+					accountId(ctx as Context, q.value),
+				);
 				break;
 			case 'involves': {
 				const id = accountId(ctx as Context, q.value);
@@ -365,8 +474,10 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 				);
 				break;
 			case 'no':
-				if (value === 'label') where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)', q.negated));
-				else if (value === 'assignee') where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)', q.negated));
+				if (value === 'label')
+					where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)', q.negated));
+				else if (value === 'assignee')
+					where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)', q.negated));
 				else if (value === 'milestone') where.add(maybeNot('i.milestone_id IS NULL', q.negated));
 				// Gitstead has no projects: no issue has one.
 				else if (value === 'project') where.add(q.negated ? '0' : '1');
@@ -374,7 +485,10 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 				break;
 			case 'milestone':
 				// milestone:TITLE (quoted when it has spaces): the issues in the repository's milestone of that title.
-				where.add(maybeNot('EXISTS (SELECT 1 FROM milestones m WHERE m.id = i.milestone_id AND m.title = ? COLLATE NOCASE)', q.negated), q.value);
+				where.add(
+					maybeNot('EXISTS (SELECT 1 FROM milestones m WHERE m.id = i.milestone_id AND m.title = ? COLLATE NOCASE)', q.negated),
+					q.value,
+				);
 				break;
 			case 'project':
 			case 'linked':
@@ -441,13 +555,24 @@ function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[num
 		renderIssues(ctx as Context, scope, own).forEach((item, i) => {
 			const row = own[i];
 			const matches = wantsTextMatches(ctx as Context)
-				? { text_matches: textMatches(item.url, 'Issue', issueColumns.map((c) => [c, c === 'title' ? row.title : row.body]), terms) }
+				? {
+						text_matches: textMatches(
+							item.url,
+							'Issue',
+							issueColumns.map((c) => [c, c === 'title' ? row.title : row.body]),
+							terms,
+						),
+					}
 				: {};
 			rendered.set(row.id, { ...item, score: 1, ...matches });
 		});
 	}
 	// GitHub's issue search names the kind it ran (lexical, semantic or hybrid): Gitstead's is lexical.
-	return results(total, rows.map((row) => rendered.get(row.id)), { search_type: 'lexical' });
+	return results(
+		total,
+		rows.map((row) => rendered.get(row.id)),
+		{ search_type: 'lexical' },
+	);
 }
 
 // ----- users
@@ -467,10 +592,11 @@ function searchUsers(ctx: Context<{ q?: string; sort?: keyof typeof USER_SORTS; 
 		const like = containsPattern(word);
 		const parts: string[] = [];
 		const params: unknown[] = [];
-		if (columns.includes('login')) (parts.push("a.login LIKE ? ESCAPE '\\'"), params.push(like));
-		if (columns.includes('name')) (parts.push("a.name LIKE ? ESCAPE '\\'"), params.push(like));
+		if (columns.includes('login')) parts.push("a.login LIKE ? ESCAPE '\\'"), params.push(like);
+		if (columns.includes('name')) parts.push("a.name LIKE ? ESCAPE '\\'"), params.push(like);
 		// Only a public email is searched (a user's private email is nobody's business).
-		if (columns.includes('email')) (parts.push("(a.type = 'Organization' OR a.email_public = 1) AND a.email LIKE ? ESCAPE '\\'"), params.push(like));
+		if (columns.includes('email'))
+			parts.push("(a.type = 'Organization' OR a.email_public = 1) AND a.email LIKE ? ESCAPE '\\'"), params.push(like);
 		where.add(parts.join(' OR '), ...params);
 	}
 	for (const q of qualifiers) {
@@ -525,7 +651,14 @@ function searchUsers(ctx: Context<{ q?: string; sort?: keyof typeof USER_SORTS; 
 			const email = row.type === 'Organization' || row.email_public === 1 ? row.email : null;
 			const values: Record<string, string | null> = { login: row.login, name: row.name, email };
 			const matches = wantsTextMatches(ctx as Context)
-				? { text_matches: textMatches(item.url, 'User', columns.map((c) => [c, values[c]]), words) }
+				? {
+						text_matches: textMatches(
+							item.url,
+							'User',
+							columns.map((c) => [c, values[c]]),
+							words,
+						),
+					}
 				: {};
 			return { ...item, score: 1, ...matches };
 		}),
@@ -539,7 +672,11 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/repositories',
 		docs: 'search/search#search-repositories',
-		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(Object.keys(REPOSITORY_SORTS) as Array<keyof typeof REPOSITORY_SORTS>)), order }),
+		query: v.object({
+			q: v.optional(v.string()),
+			sort: v.optional(v.picklist(Object.keys(REPOSITORY_SORTS) as Array<keyof typeof REPOSITORY_SORTS>)),
+			order,
+		}),
 		handler: searchRepositories,
 	}),
 	route({
@@ -555,7 +692,11 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/users',
 		docs: 'search/search#search-users',
-		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(Object.keys(USER_SORTS) as Array<keyof typeof USER_SORTS>)), order }),
+		query: v.object({
+			q: v.optional(v.string()),
+			sort: v.optional(v.picklist(Object.keys(USER_SORTS) as Array<keyof typeof USER_SORTS>)),
+			order,
+		}),
 		handler: searchUsers,
 	}),
 ];

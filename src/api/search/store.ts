@@ -45,7 +45,10 @@ export function createSearchStore(db: DB) {
 		/** Rows of a search query (`sql` built by the routes, `?` parameters). */
 		all: <T>(sql: string, params: readonly unknown[]) => statement(sql).all(...params) as T[],
 		/** The single number a count query answers. */
-		count: (sql: string, params: readonly unknown[]) => statement(sql).pluck().get(...params) as number,
+		count: (sql: string, params: readonly unknown[]) =>
+			statement(sql)
+				.pluck()
+				.get(...params) as number,
 		/** Non-public repositories the user may read through some grant (a superset; the access rules decide). */
 		userCandidates: (userId: number) => userCandidates.all({ user: userId }) as CandidateRepository[],
 		/** An account's non-public repositories. */

@@ -22,7 +22,8 @@ export function readablePrivateRepositories(ctx: Context, options: { issues?: bo
 	const { stores } = ctx.app;
 	if (ctx.publicView) return [];
 	const fineGrained = principal.kind !== 'classic' && principal.kind !== 'oauth' && principal.kind !== 'anonymous';
-	if (options.issues && fineGrained && !permissionsSatisfy(principal.permissions, [{ issues: 'read' }, { pull_requests: 'read' }])) return [];
+	if (options.issues && fineGrained && !permissionsSatisfy(principal.permissions, [{ issues: 'read' }, { pull_requests: 'read' }]))
+		return [];
 	let candidates: CandidateRepository[];
 	if (principal.kind === 'installation') {
 		if (principal.resourceOwnerId === null) return [];

@@ -11,7 +11,6 @@ import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
 
-
 /**
  * A star added (`created`, with starred_at, then watch `started` with its WatchEvent) or removed
  * (`deleted`, starred_at null).

@@ -32,7 +32,9 @@ function starredList(ctx: Context<v.InferOutput<typeof starredQuery>>, userId: n
 	const { rows, total } = userRepositoryPage(ctx, userId, listed);
 	const { urls } = ctx.app;
 	return paged(
-		rows.map((entry) => starredRepository(ctx.media, repository(urls, entry.repo, entry.owner, ctx.publicView ? null : entry.permission), entry.at)),
+		rows.map((entry) =>
+			starredRepository(ctx.media, repository(urls, entry.repo, entry.owner, ctx.publicView ? null : entry.permission), entry.at),
+		),
 		total,
 	);
 }
@@ -125,7 +127,8 @@ export const starringRoutes = [
 		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
 			const { repo } = ctx.repo;
-			if (ctx.app.stores.stars.unstar(ctx.principal.user!.id, repo.id)) recordStar(ctx.app, 'deleted', repo, null, ctx.principal.actorId);
+			if (ctx.app.stores.stars.unstar(ctx.principal.user!.id, repo.id))
+				recordStar(ctx.app, 'deleted', repo, null, ctx.principal.actorId);
 			return noContent();
 		},
 	}),

@@ -33,7 +33,11 @@ export function recordStatus(app: App, repo: RepositoryRow, row: CommitStatusRow
 				.matchingRefs(repo.id, 'refs/heads/', 1000, 0)
 				.rows.filter((ref) => ref.sha === row.sha)
 				.slice(0, 10)
-				.map((ref) => ({ name: ref.name.slice('refs/heads/'.length), commit: { sha: row.sha, url: `${api}/commits/${row.sha}` }, protected: false }));
+				.map((ref) => ({
+					name: ref.name.slice('refs/heads/'.length),
+					commit: { sha: row.sha, url: `${api}/commits/${row.sha}` },
+					protected: false,
+				}));
 			const shown = status(app.urls, api, row, creator);
 			return {
 				id: row.id,

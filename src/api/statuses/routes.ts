@@ -21,8 +21,12 @@ const WRITE = { permissions: [{ statuses: 'write' as const }], access: 'authenti
 const statusBody = v.object({
 	state: v.picklist(STATUS_STATES, `state is not included in the list (${STATUS_STATES.join(', ')})`),
 	target_url: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048, 'target_url is too long (maximum is 2048 characters)')))),
-	description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(MAX_DESCRIPTION, `description is too long (maximum is ${MAX_DESCRIPTION} characters)`)))),
-	context: v.optional(v.pipe(v.string(), v.minLength(1, "context can't be blank"), v.maxLength(255, 'context is too long (maximum is 255 characters)'))),
+	description: v.optional(
+		v.nullable(v.pipe(v.string(), v.maxLength(MAX_DESCRIPTION, `description is too long (maximum is ${MAX_DESCRIPTION} characters)`))),
+	),
+	context: v.optional(
+		v.pipe(v.string(), v.minLength(1, "context can't be blank"), v.maxLength(255, 'context is too long (maximum is 255 characters)')),
+	),
 });
 
 const apiOf = (ctx: Context) => repositoryPaths(ctx.app.urls, ctx.repo.owner.login, ctx.repo.repo.name).api;
@@ -71,9 +75,15 @@ export const statusRoutes = [
 		handler(ctx) {
 			const sha = commitOf(ctx);
 			const { rows, total } = ctx.app.stores.statuses.list(ctx.repo.repo.id, sha, ctx.page.perPage, ctx.page.offset);
-			const people = creators(ctx, rows.map((row) => row.creator_id));
+			const people = creators(
+				ctx,
+				rows.map((row) => row.creator_id),
+			);
 			const api = apiOf(ctx);
-			return paged(rows.map((row) => status(ctx.app.urls, api, row, row.creator_id === null ? undefined : people.get(row.creator_id))), total);
+			return paged(
+				rows.map((row) => status(ctx.app.urls, api, row, row.creator_id === null ? undefined : people.get(row.creator_id))),
+				total,
+			);
 		},
 	}),
 	route({
@@ -87,14 +97,19 @@ export const statusRoutes = [
 			const sha = commitOf(ctx);
 			const latest = latestStatusesByContext(ctx.app, ctx.repo.repo.id, sha);
 			const shown = latest.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-			const people = creators(ctx, shown.map((row) => row.creator_id));
+			const people = creators(
+				ctx,
+				shown.map((row) => row.creator_id),
+			);
 			const api = apiOf(ctx);
 			return {
 				status: 200,
 				total: latest.length,
 				body: {
 					state: combinedState(latest),
-					statuses: shown.map((row) => status(ctx.app.urls, api, row, row.creator_id === null ? undefined : people.get(row.creator_id), false)),
+					statuses: shown.map((row) =>
+						status(ctx.app.urls, api, row, row.creator_id === null ? undefined : people.get(row.creator_id), false),
+					),
 					sha,
 					total_count: latest.length,
 					repository: repository(ctx.app.urls, ctx.repo.repo, ctx.repo.owner, null),

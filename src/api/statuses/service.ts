@@ -57,7 +57,14 @@ export interface StatusInput {
  * @throws HttpError 422 "No commit found for SHA: <sha>" when it names no commit of the repository;
  *   422 when the commit has MAX_STATUSES_PER_CONTEXT statuses in that context already
  */
-export function createStatus(app: App, repo: RepositoryRow, sha: string, input: StatusInput, creatorId: number | null, now: string): CommitStatusRow {
+export function createStatus(
+	app: App,
+	repo: RepositoryRow,
+	sha: string,
+	input: StatusInput,
+	creatorId: number | null,
+	now: string,
+): CommitStatusRow {
 	const commit = /^[0-9a-f]{4,40}$/i.test(sha) ? resolveCommit(app, repo, sha) : null;
 	if (!commit) throw unprocessable(`No commit found for SHA: ${sha}`);
 	const context = input.context ?? 'default';

@@ -149,7 +149,8 @@ function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>): Reply {
 function getMembership(ctx: Context): Reply {
 	const team = ctx.team;
 	const user = loadUser(ctx);
-	const membership = ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
+	const membership =
+		ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
 	if (!membership) throw notFound();
 	// Organization owners are reported as maintainers (reference §2.1).
 	const owner = ctx.app.stores.memberships.get(team.org.id, user.id);
@@ -161,7 +162,8 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 	const team = ctx.team;
 	const user = loadUser(ctx);
 	assertNotSynced(ctx.app, team.team);
-	if (user.type !== 'User') throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
+	if (user.type !== 'User')
+		throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
 	const { stores } = ctx.app;
 	const now = isoSeconds(ctx.now);
 	const role = ctx.body.role ?? 'member';
@@ -177,7 +179,14 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 		// An owner adding a non-member invites them to the organization; the team membership
 		// stays pending until the invitation is accepted.
 		if (!orgMembership) {
-			stores.memberships.insert({ orgId: team.org.id, userId: user.id, role: 'member', state: 'pending', inviterId: team.userId, now });
+			stores.memberships.insert({
+				orgId: team.org.id,
+				userId: user.id,
+				role: 'member',
+				state: 'pending',
+				inviterId: team.userId,
+				now,
+			});
 		}
 		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
 		// A new invitation to the organization (GitHub's organization member_invited).
@@ -205,7 +214,8 @@ function deleteMembership(ctx: Context): Reply {
 function checkMember(ctx: Context): Reply {
 	const team = ctx.team;
 	const user = loadUser(ctx);
-	const membership = ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
+	const membership =
+		ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
 	if (membership?.state !== 'active') throw notFound();
 	return noContent();
 }
@@ -226,14 +236,17 @@ function putMember(ctx: Context): Reply {
 function listRepos(ctx: Context): Reply {
 	const team = ctx.team;
 	const { stores } = ctx.app;
-	const byRepo = new Map<number, { repo: (ReturnType<typeof stores.teams.lineageRepositories>)[number]; permission: RepoPermission }>();
+	const byRepo = new Map<number, { repo: ReturnType<typeof stores.teams.lineageRepositories>[number]; permission: RepoPermission }>();
 	for (const row of stores.teams.lineageRepositories(team.team.id)) {
 		const seen = byRepo.get(row.id);
 		byRepo.set(row.id, { repo: row, permission: strongest(seen?.permission, row.granted)! });
 	}
 	const owners = stores.accounts.mapByIds([...byRepo.values()].map((x) => x.repo.owner_id));
 	// The caller's own permissions decide which repositories are listed: a constant number of queries.
-	const mine = repositoryPermissions(ctx, [...byRepo.values()].map(({ repo }) => ({ repo, owner: owners.get(repo.owner_id)! })));
+	const mine = repositoryPermissions(
+		ctx,
+		[...byRepo.values()].map(({ repo }) => ({ repo, owner: owners.get(repo.owner_id)! })),
+	);
 	const visible = [...byRepo.values()].filter(({ repo }) => mine.get(repo.id) !== null);
 	const page = visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
 	return paged(
@@ -279,7 +292,9 @@ function deleteRepo(ctx: Context): Reply {
 	const team = ctx.team;
 	const target = ctx.repo;
 	if (!team.manage && target.permission !== 'admin') {
-		throw forbidden('You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.');
+		throw forbidden(
+			'You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.',
+		);
 	}
 	if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
 		events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.actorId);

@@ -160,9 +160,10 @@ export function createTeam(app: App, editor: TeamEditor, input: CreateTeamInput,
 		});
 		const repositories = (input.repo_names ?? []).map((fullName) => {
 			const [ownerLogin, name, extra] = fullName.split('/');
-			const repo = ownerLogin && name && extra === undefined && ownerLogin.toLowerCase() === org.login.toLowerCase()
-				? stores.repos.byOwnerAndName(org.id, name)
-				: undefined;
+			const repo =
+				ownerLogin && name && extra === undefined && ownerLogin.toLowerCase() === org.login.toLowerCase()
+					? stores.repos.byOwnerAndName(org.id, name)
+					: undefined;
 			const permission = repo ? editor.repoPermission(repo) : null;
 			if (!repo || permission === null) throw invalidField('Team', 'repo_names', `${fullName} is not a repository of ${org.login}`);
 			if (permission !== 'admin') throw forbidden(`You must have admin rights to ${fullName} to add it to a team.`);
@@ -361,7 +362,7 @@ export function assertOrganizationRepository(app: App, orgId: number, repo: { ow
 	const parent = repo.fork_parent_id !== null ? app.stores.repos.byId(repo.fork_parent_id) : undefined;
 	if (parent?.owner_id === orgId) return;
 	throw unprocessable(
-		'Validation Failed: the repository must belong to the team\'s organization or be a direct fork of one of its repositories.',
+		"Validation Failed: the repository must belong to the team's organization or be a direct fork of one of its repositories.",
 	);
 }
 

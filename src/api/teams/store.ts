@@ -192,8 +192,13 @@ export function createTeamStore(db: DB) {
 		inheritedMembership: (teamId: number, userId: number) =>
 			inheritedMembership.get({ teamId, userId }) as TeamMembershipRow | undefined,
 		/** Adds or updates a membership; an active membership never goes back to pending. @param now ISO timestamp */
-		setMembership: (input: { teamId: number; userId: number; role: 'member' | 'maintainer'; state: 'active' | 'pending'; now: string }) =>
-			void setMembership.run(input),
+		setMembership: (input: {
+			teamId: number;
+			userId: number;
+			role: 'member' | 'maintainer';
+			state: 'active' | 'pending';
+			now: string;
+		}) => void setMembership.run(input),
 		removeMembership: (teamId: number, userId: number) => removeMembership.run(teamId, userId).changes > 0,
 		memberCount: (teamId: number) => memberCount.get(teamId) as number,
 		members(filter: { teamId: number; role: 'all' | 'member' | 'maintainer'; limit: number; offset: number }) {

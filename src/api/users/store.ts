@@ -252,7 +252,11 @@ export function createAccountStore(db: DB) {
 			updateOrg.run({ ...settings, id, updated_at: updatedAt });
 		},
 		/** A user's public profile fields (company, blog, location, bio); updatedAt ISO. */
-		updateProfile(id: number, profile: { company: string | null; blog: string | null; location: string | null; bio: string | null }, updatedAt: string): void {
+		updateProfile(
+			id: number,
+			profile: { company: string | null; blog: string | null; location: string | null; bio: string | null },
+			updatedAt: string,
+		): void {
 			forget();
 			updateProfile.run({ ...profile, id, updated_at: updatedAt });
 		},

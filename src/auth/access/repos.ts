@@ -121,7 +121,8 @@ export function organizationRepositoryScope(viewer: Viewer, access: OrgAccess): 
 	}
 	if (!principal.user) return 'public';
 	if (!reachesAccount(principal, org.id)) return 'public';
-	if ((principal.kind === 'classic' || principal.kind === 'oauth') && !scopesReachPrivate(principal, viewer.route?.acceptedScopes)) return 'public';
+	if ((principal.kind === 'classic' || principal.kind === 'oauth') && !scopesReachPrivate(principal, viewer.route?.acceptedScopes))
+		return 'public';
 	if (access.role === null) return 'some';
 	if (access.role === 'owner' || basePermission(org.default_repository_permission) !== null) return 'all';
 	return viewer.app.stores.roles.organizationRank(org.id, principal.user.id) > 0 ? 'all' : 'some';
@@ -219,7 +220,8 @@ export function repositoryReaders(app: App, repo: RepositoryRow, owner: AccountR
 	const base = basePermission(owner.default_repository_permission) !== null || repo.visibility === 'internal';
 	const roleHolders = new Set(stores.roles.organizationRanks(owner.id).map((row) => row.user_id));
 	for (const membership of stores.memberships.ofUsersIn(owner.id, [...wanted])) {
-		if (membership.state === 'active' && (membership.role === 'admin' || base || roleHolders.has(membership.user_id))) readers.add(membership.user_id);
+		if (membership.state === 'active' && (membership.role === 'admin' || base || roleHolders.has(membership.user_id)))
+			readers.add(membership.user_id);
 	}
 	for (const userId of stores.teams.usersGrantedOn(repo.id, [...wanted])) readers.add(userId);
 	return readers;

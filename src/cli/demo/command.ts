@@ -13,7 +13,14 @@ export async function runSeedDemo(app: App, force: boolean, out: Output): Promis
 	const tty = process.stderr.isTTY === true;
 	const result = await seedDemo(app, { force, progress: tty ? (line) => process.stderr.write(`seed-demo: ${line}…\n`) : undefined });
 	const api = app.urls.apiBase;
-	const json = { already_seeded: result.alreadySeeded, api_url: api, personas: result.personas, counts: result.counts, elapsed_ms: result.ms, api_requests: result.requests };
+	const json = {
+		already_seeded: result.alreadySeeded,
+		api_url: api,
+		personas: result.personas,
+		counts: result.counts,
+		elapsed_ms: result.ms,
+		api_requests: result.requests,
+	};
 	if (result.alreadySeeded) {
 		out.result(json, `the data folder ${app.config.storage.data_dir} is already seeded (it holds the demo enterprise); nothing to do`);
 		return;

@@ -81,11 +81,15 @@ export async function seedDemo(app: App, options: { force?: boolean; progress?: 
 			return false;
 		}
 		const other = app.db
-			.prepare("SELECT (SELECT count(*) FROM accounts WHERE type IN ('User', 'Organization') AND login <> 'admin') + (SELECT count(*) FROM repositories)")
+			.prepare(
+				"SELECT (SELECT count(*) FROM accounts WHERE type IN ('User', 'Organization') AND login <> 'admin') + (SELECT count(*) FROM repositories)",
+			)
 			.pluck()
 			.get() as number;
 		if (other > 0 && !options.force) {
-			throw new CliError(`the data folder ${app.config.storage.data_dir} already holds accounts or repositories; seed-demo fills a fresh folder (use --force to add the demo beside them)`);
+			throw new CliError(
+				`the data folder ${app.config.storage.data_dir} already holds accounts or repositories; seed-demo fills a fresh folder (use --force to add the demo beside them)`,
+			);
 		}
 		seeder.bootstrap();
 		return true;
@@ -98,13 +102,20 @@ export async function seedDemo(app: App, options: { force?: boolean; progress?: 
 	try {
 		await seeder.run(`${server.address}/api/v3`);
 	} catch (error) {
-		if (error instanceof SeedError) throw new CliError(`${error.message} (the folder now holds an incomplete demo; start over in an empty folder)`);
+		if (error instanceof SeedError)
+			throw new CliError(`${error.message} (the folder now holds an incomplete demo; start over in an empty folder)`);
 		throw error;
 	} finally {
 		await server.close();
 		app.urls = savedUrls;
 	}
-	return { alreadySeeded: false, personas: seeder.personas(), counts: seeder.counts, ms: Date.now() - started, requests: seeder.requests };
+	return {
+		alreadySeeded: false,
+		personas: seeder.personas(),
+		counts: seeder.counts,
+		ms: Date.now() - started,
+		requests: seeder.requests,
+	};
 }
 
 type Json = Record<string, unknown>;
@@ -152,7 +163,8 @@ class Seeder {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new SeedError(`seed-demo: ${method} ${path} as ${login} answered ${response.status}: ${text.slice(0, 300)}`);
+		if (!response.ok)
+			throw new SeedError(`seed-demo: ${method} ${path} as ${login} answered ${response.status}: ${text.slice(0, 300)}`);
 		return (text ? JSON.parse(text) : {}) as T;
 	}
 
@@ -193,8 +205,18 @@ class Seeder {
 	bootstrap(): void {
 		const now = isoSeconds(this.now);
 		for (const person of demo.USERS) {
-			const row = createUser(this.app, { login: person.login, name: person.name, email: person.email, emailPublic: true, siteAdmin: person.siteAdmin });
-			this.app.stores.accounts.updateProfile(row.id, { company: person.company, blog: person.blog ?? null, location: person.location, bio: person.bio }, now);
+			const row = createUser(this.app, {
+				login: person.login,
+				name: person.name,
+				email: person.email,
+				emailPublic: true,
+				siteAdmin: person.siteAdmin,
+			});
+			this.app.stores.accounts.updateProfile(
+				row.id,
+				{ company: person.company, blog: person.blog ?? null, location: person.location, bio: person.bio },
+				now,
+			);
 			this.users.set(person.login, this.app.stores.accounts.byId(row.id)!);
 			const persona = demo.PERSONAS.some((p) => p.login === person.login);
 			this.tokens.set(
@@ -219,13 +241,24 @@ class Seeder {
 		const now = isoSeconds(this.now);
 		for (const org of demo.ORGS) {
 			const [first, ...others] = org.owners;
-			const row = createOrganization(this.app, { login: org.login, ownerId: this.user(first).id, enterpriseId: this.enterpriseId, name: org.name });
+			const row = createOrganization(this.app, {
+				login: org.login,
+				ownerId: this.user(first).id,
+				enterpriseId: this.enterpriseId,
+				name: org.name,
+			});
 			this.app.transaction(() => {
 				for (const login of others) addMember(this.app, row, this.user(login), 'admin', now, this.user(first).id);
 				for (const login of org.members) addMember(this.app, row, this.user(login), 'member', now, this.user(first).id);
 			});
-			await this.api(first, 'PATCH', `/orgs/${org.login}`, { description: org.description, location: org.location, blog: org.blog, email: `hello@${org.login}.example` });
-			for (const login of [...org.owners, ...org.members].slice(0, 4)) await this.api(login, 'PUT', `/orgs/${org.login}/public_members/${login}`);
+			await this.api(first, 'PATCH', `/orgs/${org.login}`, {
+				description: org.description,
+				location: org.location,
+				blog: org.blog,
+				email: `hello@${org.login}.example`,
+			});
+			for (const login of [...org.owners, ...org.members].slice(0, 4))
+				await this.api(login, 'PUT', `/orgs/${org.login}/public_members/${login}`);
 			this.count('organizations');
 		}
 	}
@@ -236,7 +269,13 @@ class Seeder {
 
 	private async createRepository(repo: demo.DemoRepo): Promise<void> {
 		const admin = this.ownerOf(repo);
-		const body = { name: repo.name, description: repo.description, visibility: repo.visibility, homepage: repo.homepage, has_wiki: false };
+		const body = {
+			name: repo.name,
+			description: repo.description,
+			visibility: repo.visibility,
+			homepage: repo.homepage,
+			has_wiki: false,
+		};
 		if (demo.ORGS.some((org) => org.login === repo.owner)) await this.api(admin, 'POST', `/orgs/${repo.owner}/repos`, body);
 		else await this.api(admin, 'POST', '/user/repos', body);
 		await this.api(admin, 'PUT', `/repos/${repo.owner}/${repo.name}/topics`, { names: repo.topics });
@@ -255,10 +294,13 @@ class Seeder {
 				...(parent ? { parent_team_id: parent.id } : {}),
 			});
 			ids.set(team.name, created);
-			for (const login of team.maintainers) await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/memberships/${login}`, { role: 'maintainer' });
-			for (const login of team.members) await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/memberships/${login}`, { role: 'member' });
+			for (const login of team.maintainers)
+				await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/memberships/${login}`, { role: 'maintainer' });
+			for (const login of team.members)
+				await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/memberships/${login}`, { role: 'member' });
 			// The API makes the creating owner a maintainer (as GitHub does); the script says who is in.
-			if (![...team.maintainers, ...team.members].includes(owner)) await this.api(owner, 'DELETE', `/orgs/${org.login}/teams/${created.slug}/memberships/${owner}`);
+			if (![...team.maintainers, ...team.members].includes(owner))
+				await this.api(owner, 'DELETE', `/orgs/${org.login}/teams/${created.slug}/memberships/${owner}`);
 			for (const [name, permission] of Object.entries(team.repos)) {
 				await this.api(owner, 'PUT', `/orgs/${org.login}/teams/${created.slug}/repos/${org.login}/${name}`, { permission });
 			}
@@ -268,7 +310,12 @@ class Seeder {
 
 	private async collaborators(repo: demo.DemoRepo): Promise<void> {
 		for (const [login, permission] of Object.entries(repo.collaborators ?? {})) {
-			const invitation = await this.api<{ id: number }>(this.ownerOf(repo), 'PUT', `/repos/${repo.owner}/${repo.name}/collaborators/${login}`, { permission });
+			const invitation = await this.api<{ id: number }>(
+				this.ownerOf(repo),
+				'PUT',
+				`/repos/${repo.owner}/${repo.name}/collaborators/${login}`,
+				{ permission },
+			);
 			await this.api(login, 'PATCH', `/user/repository_invitations/${invitation.id}`);
 			this.count('outside_collaborators');
 		}
@@ -289,10 +336,17 @@ class Seeder {
 		const parent = heads.get(branch);
 		const pusher = commit.author;
 		const tree = Object.entries(commit.files).map(([file, content]) =>
-			content === null ? { path: file, mode: '100644', type: 'blob', sha: null } : { path: file, mode: '100644', type: 'blob', content },
+			content === null
+				? { path: file, mode: '100644', type: 'blob', sha: null }
+				: { path: file, mode: '100644', type: 'blob', content },
 		);
-		const parentTree = parent ? (await this.api<{ tree: { sha: string } }>(pusher, 'GET', `${path}/git/commits/${parent}`)).tree.sha : undefined;
-		const madeTree = await this.api<{ sha: string }>(pusher, 'POST', `${path}/git/trees`, { tree, ...(parentTree ? { base_tree: parentTree } : {}) });
+		const parentTree = parent
+			? (await this.api<{ tree: { sha: string } }>(pusher, 'GET', `${path}/git/commits/${parent}`)).tree.sha
+			: undefined;
+		const madeTree = await this.api<{ sha: string }>(pusher, 'POST', `${path}/git/trees`, {
+			tree,
+			...(parentTree ? { base_tree: parentTree } : {}),
+		});
 		const person = this.person(commit.author, commit.daysAgo);
 		const made = await this.api<{ sha: string }>(pusher, 'POST', `${path}/git/commits`, {
 			message: commit.message,
@@ -328,7 +382,11 @@ class Seeder {
 		if (otherFiles.length) {
 			// The rest of the first commit's files: one more commit with the same message would look
 			// odd, so they arrive as a follow-up commit named after them.
-			shas[0] = await this.commit(repo, 'main', { ...first, message: `Add ${otherFiles.map(([name]) => name).join(', ')}`, files: Object.fromEntries(otherFiles) });
+			shas[0] = await this.commit(repo, 'main', {
+				...first,
+				message: `Add ${otherFiles.map(([name]) => name).join(', ')}`,
+				files: Object.fromEntries(otherFiles),
+			});
 		}
 		for (const commit of rest) shas.push(await this.commit(repo, 'main', commit));
 		for (const branch of repo.branches ?? []) {
@@ -339,7 +397,13 @@ class Seeder {
 		for (const [tag, index] of Object.entries(repo.tags ?? {})) {
 			const target = shas[Math.min(index, shas.length - 1)];
 			const author = this.person(this.ownerOf(repo), repo.commits[Math.min(index, repo.commits.length - 1)].daysAgo);
-			const object = await this.api<{ sha: string }>(this.ownerOf(repo), 'POST', `${path}/git/tags`, { tag, message: `Release ${tag}`, object: target, type: 'commit', tagger: author });
+			const object = await this.api<{ sha: string }>(this.ownerOf(repo), 'POST', `${path}/git/tags`, {
+				tag,
+				message: `Release ${tag}`,
+				object: target,
+				type: 'commit',
+				tagger: author,
+			});
 			await this.api(this.ownerOf(repo), 'POST', `${path}/git/refs`, { ref: `refs/tags/${tag}`, sha: object.sha });
 			this.count('tags');
 		}
@@ -366,11 +430,18 @@ class Seeder {
 			this.count('milestones');
 		}
 		for (const issue of repo.issues ?? []) {
-			const created = await this.api<{ number: number }>(issue.author, 'POST', `${path}/issues`, { title: issue.title, body: issue.body });
+			const created = await this.api<{ number: number }>(issue.author, 'POST', `${path}/issues`, {
+				title: issue.title,
+				body: issue.body,
+			});
 			await this.triage(repo, created.number, issue, milestones);
 			for (const comment of issue.comments ?? []) await this.comment(repo, created.number, comment);
 			await this.react(`${path}/issues/${created.number}/reactions`, issue.reactions);
-			if (issue.closed) await this.api(issue.closed.by, 'PATCH', `${path}/issues/${created.number}`, { state: 'closed', state_reason: issue.closed.reason });
+			if (issue.closed)
+				await this.api(issue.closed.by, 'PATCH', `${path}/issues/${created.number}`, {
+					state: 'closed',
+					state_reason: issue.closed.reason,
+				});
 			this.count('issues');
 		}
 		if (repo.protectMain) {
@@ -396,12 +467,18 @@ class Seeder {
 		}
 	}
 
-	private async triage(repo: demo.DemoRepo, number: number, issue: { labels?: string[]; assignees?: string[]; milestone?: string }, milestones: Map<string, number>): Promise<void> {
+	private async triage(
+		repo: demo.DemoRepo,
+		number: number,
+		issue: { labels?: string[]; assignees?: string[]; milestone?: string },
+		milestones: Map<string, number>,
+	): Promise<void> {
 		const change: Json = {};
 		if (issue.labels?.length) change.labels = issue.labels;
 		if (issue.assignees?.length) change.assignees = issue.assignees;
 		if (issue.milestone) change.milestone = milestones.get(issue.milestone);
-		if (Object.keys(change).length) await this.api(this.ownerOf(repo), 'PATCH', `/repos/${repo.owner}/${repo.name}/issues/${number}`, change);
+		if (Object.keys(change).length)
+			await this.api(this.ownerOf(repo), 'PATCH', `/repos/${repo.owner}/${repo.name}/issues/${number}`, change);
 	}
 
 	private async comment(repo: demo.DemoRepo, number: number, comment: demo.DemoComment): Promise<void> {
@@ -427,9 +504,15 @@ class Seeder {
 		heads.set(pull.branch, heads.get('main')!);
 		this.count('branches');
 		for (const commit of pull.commits) await this.commit(repo, pull.branch, commit);
-		const created = await this.api<{ number: number }>(pull.author, 'POST', `${path}/pulls`, { title: pull.title, head: pull.branch, base: 'main', body: pull.body });
+		const created = await this.api<{ number: number }>(pull.author, 'POST', `${path}/pulls`, {
+			title: pull.title,
+			head: pull.branch,
+			base: 'main',
+			body: pull.body,
+		});
 		await this.triage(repo, created.number, { labels: pull.labels }, milestones);
-		if (pull.reviewers?.length) await this.api(pull.author, 'POST', `${path}/pulls/${created.number}/requested_reviewers`, { reviewers: pull.reviewers });
+		if (pull.reviewers?.length)
+			await this.api(pull.author, 'POST', `${path}/pulls/${created.number}/requested_reviewers`, { reviewers: pull.reviewers });
 		for (const review of pull.reviews ?? []) {
 			await this.api(review.author, 'POST', `${path}/pulls/${created.number}/reviews`, {
 				event: review.event,
@@ -442,7 +525,9 @@ class Seeder {
 		}
 		for (const comment of pull.comments ?? []) await this.comment(repo, created.number, comment);
 		if (pull.merge) {
-			const merged = await this.api<{ sha: string }>(pull.merge.by, 'PUT', `${path}/pulls/${created.number}/merge`, { merge_method: pull.merge.method });
+			const merged = await this.api<{ sha: string }>(pull.merge.by, 'PUT', `${path}/pulls/${created.number}/merge`, {
+				merge_method: pull.merge.method,
+			});
 			heads.set('main', merged.sha);
 			this.count('merged_pull_requests');
 		}
@@ -470,7 +555,10 @@ class Seeder {
 				deployment_branch_policy: custom ? { protected_branches: false, custom_branch_policies: true } : null,
 			});
 			for (const name of environment.branches ?? []) {
-				await this.api(admin, 'POST', `${path}/environments/${environment.name}/deployment-branch-policies`, { name, type: 'branch' });
+				await this.api(admin, 'POST', `${path}/environments/${environment.name}/deployment-branch-policies`, {
+					name,
+					type: 'branch',
+				});
 				this.count('deployment_branch_policies');
 			}
 			this.count('environments');
@@ -520,7 +608,12 @@ class Seeder {
 					...(run.status === 'completed' ? { conclusion: run.conclusion ?? 'success' } : {}),
 					created_at: created,
 					display_title: run.title,
-					head_commit: { message: run.title, timestamp: created, author: { name: user.name ?? run.actor, email: user.email ?? '' }, committer: { name: user.name ?? run.actor, email: user.email ?? '' } },
+					head_commit: {
+						message: run.title,
+						timestamp: created,
+						author: { name: user.name ?? run.actor, email: user.email ?? '' },
+						committer: { name: user.name ?? run.actor, email: user.email ?? '' },
+					},
 					...(run.jobs
 						? {
 								jobs: run.jobs.map((job) => ({
@@ -543,7 +636,11 @@ class Seeder {
 	/** Advisories (admin import), dependency snapshots (API), then alerts: one dismissed, one with a dismissal request. */
 	private async security(): Promise<void> {
 		const now = isoSeconds(this.now);
-		const advisories = demo.ADVISORIES.map(({ daysAgo, ...advisory }) => ({ ...advisory, published_at: this.iso(daysAgo), updated_at: this.iso(Math.max(daysAgo - 30, 1)) }));
+		const advisories = demo.ADVISORIES.map(({ daysAgo, ...advisory }) => ({
+			...advisory,
+			published_at: this.iso(daysAgo),
+			updated_at: this.iso(Math.max(daysAgo - 30, 1)),
+		}));
 		this.app.transaction(() => {
 			importAdvisories(this.app, advisories, now);
 			refreshAllAlerts(this.app, now);
@@ -555,33 +652,57 @@ class Seeder {
 			const admin = this.ownerOf(repo);
 			const sha = this.heads.get(`${repo.owner}/${repo.name}`)!.get('main');
 			const resolved = Object.fromEntries(
-				Object.entries(repo.snapshot.packages).map(([name, pkg]) => [name, { package_url: pkg.purl, relationship: pkg.relationship, scope: pkg.scope, dependencies: [] }]),
+				Object.entries(repo.snapshot.packages).map(([name, pkg]) => [
+					name,
+					{ package_url: pkg.purl, relationship: pkg.relationship, scope: pkg.scope, dependencies: [] },
+				]),
 			);
 			await this.api(admin, 'POST', `${path}/dependency-graph/snapshots`, {
 				version: 0,
 				sha,
 				ref: 'refs/heads/main',
-				job: { id: `${repo.name}-dependency-submission-1`, correlator: `${repo.snapshot.detector}_${repo.snapshot.manifest}`, html_url: `https://ci.northwind.example/${repo.name}/dependencies` },
-				detector: { name: repo.snapshot.detector, version: '1.4.2', url: 'https://github.com/advanced-security/component-detection-dependency-submission-action' },
+				job: {
+					id: `${repo.name}-dependency-submission-1`,
+					correlator: `${repo.snapshot.detector}_${repo.snapshot.manifest}`,
+					html_url: `https://ci.northwind.example/${repo.name}/dependencies`,
+				},
+				detector: {
+					name: repo.snapshot.detector,
+					version: '1.4.2',
+					url: 'https://github.com/advanced-security/component-detection-dependency-submission-action',
+				},
 				scanned: this.iso(0.01),
-				manifests: { [repo.snapshot.manifest]: { name: repo.snapshot.manifest, file: { source_location: repo.snapshot.manifest }, resolved } },
+				manifests: {
+					[repo.snapshot.manifest]: { name: repo.snapshot.manifest, file: { source_location: repo.snapshot.manifest }, resolved },
+				},
 			});
 			this.count('dependency_snapshots');
-			const alerts = await this.api<Array<{ number: number; dependency: { package: { name: string } } }>>(admin, 'GET', `${path}/dependabot/alerts?per_page=100`);
+			const alerts = await this.api<Array<{ number: number; dependency: { package: { name: string } } }>>(
+				admin,
+				'GET',
+				`${path}/dependabot/alerts?per_page=100`,
+			);
 			this.count('dependabot_alerts', alerts.length);
 			const byPackage = (name: string) => alerts.find((alert) => alert.dependency.package.name === name);
 			const dismissed = byPackage('follow-redirects') ?? byPackage('urllib3');
 			if (dismissed && repo.delegatedDismissal) {
-				await this.api(admin, 'PATCH', `${path}/dependabot/alerts/${dismissed.number}`, { state: 'dismissed', dismissed_reason: 'tolerable_risk', dismissed_comment: 'Only used by the dev server proxy; no credentials cross origins.' });
+				await this.api(admin, 'PATCH', `${path}/dependabot/alerts/${dismissed.number}`, {
+					state: 'dismissed',
+					dismissed_reason: 'tolerable_risk',
+					dismissed_comment: 'Only used by the dev server proxy; no credentials cross origins.',
+				});
 				this.count('dismissed_alerts');
 			}
 			if (repo.delegatedDismissal) {
-				await this.api(admin, 'PATCH', path, { security_and_analysis: { dependabot_delegated_alert_dismissal: { status: 'enabled' } } });
+				await this.api(admin, 'PATCH', path, {
+					security_and_analysis: { dependabot_delegated_alert_dismissal: { status: 'enabled' } },
+				});
 				const target = byPackage('minimist');
 				if (target) {
 					await this.api('jmartin', 'POST', `${path}/dismissal-requests/dependabot/${target.number}`, {
 						dismissed_reason: 'not_used',
-						dismissed_comment: 'minimist only comes in through the dev tooling (vite → … → minimist); it never ships to browsers.',
+						dismissed_comment:
+							'minimist only comes in through the dev tooling (vite → … → minimist); it never ships to browsers.',
 					});
 					this.count('dismissal_requests');
 				}
@@ -628,7 +749,12 @@ class Seeder {
 		}
 		for (const group of demo.RUNNER_GROUPS) {
 			const ids = group.orgs.map((login) => this.app.stores.accounts.organization(login)!.id);
-			await this.api(siteAdmin, 'POST', `/enterprises/${slug}/actions/runner-groups`, { name: group.name, visibility: 'selected', selected_organization_ids: ids, allows_public_repositories: false });
+			await this.api(siteAdmin, 'POST', `/enterprises/${slug}/actions/runner-groups`, {
+				name: group.name,
+				visibility: 'selected',
+				selected_organization_ids: ids,
+				allows_public_repositories: false,
+			});
 			this.count('runner_groups');
 		}
 		const enterprise = this.app.stores.enterprises.bySlug(slug)!;
@@ -648,8 +774,13 @@ class Seeder {
 	private async gists(): Promise<void> {
 		for (const gist of demo.GISTS) {
 			const files = Object.fromEntries(Object.entries(gist.files).map(([name, content]) => [name, { content }]));
-			const created = await this.api<{ id: string }>(gist.owner, 'POST', '/gists', { description: gist.description, public: gist.public, files });
-			for (const comment of gist.comments ?? []) await this.api(comment.author, 'POST', `/gists/${created.id}/comments`, { body: comment.body });
+			const created = await this.api<{ id: string }>(gist.owner, 'POST', '/gists', {
+				description: gist.description,
+				public: gist.public,
+				files,
+			});
+			for (const comment of gist.comments ?? [])
+				await this.api(comment.author, 'POST', `/gists/${created.id}/comments`, { body: comment.body });
 			for (const login of gist.stars ?? []) await this.api(login, 'PUT', `/gists/${created.id}/star`);
 			this.count('gists');
 		}

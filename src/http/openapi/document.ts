@@ -62,7 +62,8 @@ export function openApiPaths(routes: readonly Route[], catalogue: GithubCatalogu
 	const out = new Map<string, string>();
 	for (const route of routes) {
 		const twin = catalogue.operations[`${route.method} ${route.path}`];
-		if (/\/\*\??$/.test(route.path) && twin && !out.has(route.path)) out.set(route.path, openApiPath(route.path, pathParameterNames(twin.path).pop()));
+		if (/\/\*\??$/.test(route.path) && twin && !out.has(route.path))
+			out.set(route.path, openApiPath(route.path, pathParameterNames(twin.path).pop()));
 	}
 	for (const route of routes) if (!out.has(route.path)) out.set(route.path, openApiPath(route.path));
 	return out;
@@ -95,7 +96,11 @@ const ERROR_SCHEMA = 'gitstead-error';
 function requestBody(route: Route): Json | undefined {
 	if (route.upload) {
 		const file = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } };
-		return { required: true, description: 'The file, as is (any Content-Type; the Content-Type header is stored with it).', content: { 'application/octet-stream': file, '*/*': file } };
+		return {
+			required: true,
+			description: 'The file, as is (any Content-Type; the Content-Type header is stored with it).',
+			content: { 'application/octet-stream': file, '*/*': file },
+		};
 	}
 	if (route.textBody) {
 		const text = { schema: { type: 'string' } };
@@ -107,7 +112,13 @@ function requestBody(route: Route): Json | undefined {
 	if (route.arrayBody) {
 		const field = (schema.properties as Record<string, Json> | undefined)?.[route.arrayBody];
 		const items = (field?.items as Json | undefined) ?? {};
-		schema = { anyOf: [schema, { type: 'array', items, description: `Stands for {"${route.arrayBody}": […]}` }, { ...items, description: `Stands for {"${route.arrayBody}": […]} with one item` }] };
+		schema = {
+			anyOf: [
+				schema,
+				{ type: 'array', items, description: `Stands for {"${route.arrayBody}": […]}` },
+				{ ...items, description: `Stands for {"${route.arrayBody}": […]} with one item` },
+			],
+		};
 	}
 	return { required, content: { 'application/json': { schema } } };
 }
@@ -124,9 +135,22 @@ function queryParameters(route: Route): Json[] {
 	}
 	if (route.pagination) {
 		if (!properties.per_page) {
-			out.push({ name: 'per_page', in: 'query', required: false, description: `Results per page (max ${route.pagination.maxPerPage}).`, schema: { type: 'integer', default: route.pagination.perPage } });
+			out.push({
+				name: 'per_page',
+				in: 'query',
+				required: false,
+				description: `Results per page (max ${route.pagination.maxPerPage}).`,
+				schema: { type: 'integer', default: route.pagination.perPage },
+			});
 		}
-		if (!properties.page) out.push({ name: 'page', in: 'query', required: false, description: 'Page number of the results to fetch.', schema: { type: 'integer', default: 1 } });
+		if (!properties.page)
+			out.push({
+				name: 'page',
+				in: 'query',
+				required: false,
+				description: 'Page number of the results to fetch.',
+				schema: { type: 'integer', default: 1 },
+			});
 	}
 	return out;
 }
@@ -160,14 +184,26 @@ function responses(route: Route, twin: GithubOperation | undefined): Json {
 		out[status] =
 			status === '204'
 				? { description: 'No content' }
-				: { description: 'Response', content: { 'application/json': { schema: route.pagination ? { type: 'array', items: item } : item } } };
+				: {
+						description: 'Response',
+						content: { 'application/json': { schema: route.pagination ? { type: 'array', items: item } : item } },
+					};
 	}
-	out.default = { description: 'An error, in GitHub’s shape', content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } } };
+	out.default = {
+		description: 'An error, in GitHub’s shape',
+		content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
+	};
 	return out;
 }
 
 /** The operation object of one route (see the module comment for the extensions). */
-function operation(route: Route, path: string, twin: GithubOperation | undefined, operationId: string, answers: GithubOperation | undefined): Json {
+function operation(
+	route: Route,
+	path: string,
+	twin: GithubOperation | undefined,
+	operationId: string,
+	answers: GithubOperation | undefined,
+): Json {
 	const parameters = [...pathParameters(route, path, twin), ...queryParameters(route)];
 	const body = requestBody(route);
 	return {
@@ -248,7 +284,23 @@ export function openApiDocument(routes: readonly Route[], catalogue: GithubCatal
 						message: { type: 'string' },
 						documentation_url: { type: 'string' },
 						status: { type: 'string' },
-						errors: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { resource: { type: 'string' }, field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } }] } },
+						errors: {
+							type: 'array',
+							items: {
+								anyOf: [
+									{ type: 'string' },
+									{
+										type: 'object',
+										properties: {
+											resource: { type: 'string' },
+											field: { type: 'string' },
+											code: { type: 'string' },
+											message: { type: 'string' },
+										},
+									},
+								],
+							},
+						},
 					},
 				},
 			},
@@ -256,7 +308,8 @@ export function openApiDocument(routes: readonly Route[], catalogue: GithubCatal
 				token: {
 					type: 'http',
 					scheme: 'bearer',
-					description: 'A token (classic ghp_, fine-grained github_pat_, OAuth gho_, user-to-server ghu_, installation ghs_) or an app’s JWT; `token TOKEN` works as well as `Bearer TOKEN`.',
+					description:
+						'A token (classic ghp_, fine-grained github_pat_, OAuth gho_, user-to-server ghu_, installation ghs_) or an app’s JWT; `token TOKEN` works as well as `Bearer TOKEN`.',
 				},
 			},
 		},

@@ -41,7 +41,11 @@ export const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>)
 		fix(node) {
 			const properties = node.properties as Record<string, Record<string, unknown>>;
 			const branches = (properties.payload.oneOf ?? []) as Array<{ $ref: string }>;
-			const pascal = (ref: string) => ref.split('/').pop()!.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+			const pascal = (ref: string) =>
+				ref
+					.split('/')
+					.pop()!
+					.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 			properties.payload = { type: 'object' };
 			node.allOf = branches.map((branch) => ({
 				if: { properties: { type: { const: pascal(branch.$ref) } }, required: ['type'] },
@@ -79,7 +83,8 @@ export const ERRATA: Array<{ pointer: string; fix(node: Record<string, unknown>)
 /** The node a JSON pointer names in `document`, or undefined. */
 export function at(document: unknown, pointer: string): Record<string, unknown> | undefined {
 	let node = document as Record<string, unknown> | undefined;
-	for (const part of pointer.split('/').slice(1)) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown> | undefined;
+	for (const part of pointer.split('/').slice(1))
+		node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown> | undefined;
 	return node;
 }
 
@@ -137,7 +142,10 @@ export function convertNullable(node: unknown): unknown {
 }
 
 /** Reads one description (generated/<name>.json below `dir`) with the errata applied. */
-export function loadDescription(dir: string, name: DescriptionName): { paths: Record<string, Record<string, any>>; components: Record<string, Record<string, any>> } {
+export function loadDescription(
+	dir: string,
+	name: DescriptionName,
+): { paths: Record<string, Record<string, any>>; components: Record<string, Record<string, any>> } {
 	const document = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
 	for (const erratum of ERRATA) {
 		const node = at(document, erratum.pointer);
@@ -235,17 +243,23 @@ export function extractGithubOperations(routes: ReadonlyArray<{ method: string; 
 			if (!response) continue;
 			const content: Record<string, { schema?: unknown }> = {};
 			for (const [media, item] of Object.entries((response.content ?? {}) as Record<string, { schema?: unknown }>)) {
-				content[media] = item.schema === undefined ? {} : { schema: rewrite(source, convertNullable(structuredClone(item.schema))) };
+				content[media] =
+					item.schema === undefined ? {} : { schema: rewrite(source, convertNullable(structuredClone(item.schema))) };
 			}
 			responses[status] = { description: String(response.description ?? ''), ...(Object.keys(content).length ? { content } : {}) };
 		}
 		const parameters = [...((source.document.paths[found.path].parameters ?? []) as any[]), ...((operation.parameters ?? []) as any[])]
-			.map((parameter) => (parameter?.$ref ? source.document.components.parameters?.[String(parameter.$ref).split('/').pop()!] : parameter))
+			.map((parameter) =>
+				parameter?.$ref ? source.document.components.parameters?.[String(parameter.$ref).split('/').pop()!] : parameter,
+			)
 			.filter((parameter) => parameter?.in === 'path');
 		const pathParameters = [...found.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
 			const parameter = parameters.find((item) => item.name === name);
 			return parameter
-				? { ...(parameter.description ? { description: String(parameter.description) } : {}), ...(parameter.schema ? { schema: rewrite(source, convertNullable(structuredClone(parameter.schema))) } : {}) }
+				? {
+						...(parameter.description ? { description: String(parameter.description) } : {}),
+						...(parameter.schema ? { schema: rewrite(source, convertNullable(structuredClone(parameter.schema))) } : {}),
+					}
 				: {};
 		});
 		catalogue.operations[`${route.method.toUpperCase()} ${route.path}`] = {
