@@ -13,7 +13,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
 	buildSchema,
-	getNamedType,
 	GraphQLEnumType,
 	GraphQLInputObjectType,
 	GraphQLInterfaceType,

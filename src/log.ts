@@ -178,7 +178,10 @@ class StandardError {
 		this.flush();
 	}
 	flush(): void {
-		if (this.timer !== null) clearTimeout(this.timer), (this.timer = null);
+		if (this.timer !== null) {
+			clearTimeout(this.timer);
+			this.timer = null;
+		}
 		if (this.pending === '') return;
 		let bytes = Buffer.from(this.pending);
 		this.pending = '';

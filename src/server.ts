@@ -242,7 +242,11 @@ export function createRequestListener(
 	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
 	const uploadTable = new RouteTable<true>();
 	let hasUploads = false;
-	for (const route of routes) if (route.upload) (hasUploads = true), uploadTable.add(route.method, route.path, true);
+	for (const route of routes) {
+		if (!route.upload) continue;
+		hasUploads = true;
+		uploadTable.add(route.method, route.path, true);
+	}
 	const isUpload = (method: string | undefined, url: string) => {
 		if (method !== 'POST' || !hasUploads) return false;
 		let path = url.split('?', 1)[0];
@@ -507,7 +511,13 @@ export function listen(app: App, host: string, port: number): Promise<RunningSer
 						let cut = 0;
 						let sweep: NodeJS.Immediate | null = null;
 						// A connection whose answer began before draining stays open after it: closed once idle.
-						traffic.settled = () => (sweep ??= setImmediate(() => ((sweep = null), server.closeIdleConnections())));
+						traffic.settled = () => {
+							if (sweep !== null) return;
+							sweep = setImmediate(() => {
+								sweep = null;
+								server.closeIdleConnections();
+							});
+						};
 						const deadline = setTimeout(() => {
 							cut = traffic.active.size;
 							server.closeAllConnections();

@@ -227,7 +227,9 @@ test.before(async () => {
 		],
 		runs: fixtures.map(([, description]) => description),
 	});
-	fixtures.forEach(([label], i) => (run[label] = result.run_ids[i]));
+	fixtures.forEach(([label], i) => {
+		run[label] = result.run_ids[i];
+	});
 	importRuns(s.app, repos.secret, { runs: [{ path: 'ci.yml', actor: 'olivia', created_at: '2026-01-01T00:00:00Z' }] });
 });
 test.after(() => s.close());

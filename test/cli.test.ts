@@ -386,7 +386,7 @@ test('--help on every command and admin command: its own usage, exit 0, no datab
 					`~> ${name} prints its own usage: ${result.stdout.split('\n')[0]}`,
 				);
 				if (words.length > 1 || words[0] !== 'admin')
-					assert.match(result.stdout, /\nExamples?:\n  gitstead /, `~> ${name} shows an example`);
+					assert.match(result.stdout, /\nExamples?:\n {2}gitstead /, `~> ${name} shows an example`);
 			}
 		}
 		assert.equal(readdirSync(cwd), [], '~> no data folder created');

@@ -597,7 +597,7 @@ test('tarball and zipball redirect to a codeload URL that streams the archive un
 		'/_raw/acme/app/%E0%A4%A/x',
 		'/_raw/acme/app/main/%ZZ',
 		'/_codeload/acme/app/legacy.tar.gz/zzz',
-		'/_codeload/nobody/app/legacy.zip/' + 'a'.repeat(40),
+		`/_codeload/nobody/app/legacy.zip/${'a'.repeat(40)}`,
 		'/_raw/acme/app/main/docs',
 	]) {
 		const res = await fetch(`${s.origin}${odd}`);

@@ -283,7 +283,7 @@ test('polling – ETag from the feed’s version: If-None-Match → 304; a new e
 	assert.is(again.status, 304, '~> unchanged: 304');
 	assert.is(again.text, '', '~> no body');
 	assert.is(again.headers.get('etag'), etag);
-	assert.is((await web('/timeline', { 'If-None-Match': '"other", ' + etag.slice(2) })).status, 304, '~> weak comparison, lists');
+	assert.is((await web('/timeline', { 'If-None-Match': `"other", ${etag.slice(2)}` })).status, 304, '~> weak comparison, lists');
 	assert.is((await web('/timeline')).headers.get('etag'), etag, '~> stable');
 
 	const mine = (await s.get('/feeds', reader)).body;
@@ -320,8 +320,8 @@ test('web paths – odd requests are 404 or served, never 5xx', async () => {
 	const paths = [
 		'/olivia.private?token=a&token=b',
 		'/olivia.private?token[]=x',
-		'/olivia.private?token=1.' + 'f'.repeat(64),
-		'/olivia.private?token=999999999999999.' + '0'.repeat(64),
+		`/olivia.private?token=1.${'f'.repeat(64)}`,
+		`/olivia.private?token=999999999999999.${'0'.repeat(64)}`,
 		'/olivia.private.actor.atom.atom',
 		'/organizations/acme/olivia.private',
 		'/organizations/nope/olivia.private.atom?token=x',

@@ -50,7 +50,7 @@ async function ok(args: string[], cwd = work, extra: Record<string, string> = {}
 }
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
-const url = (repo: string, auth = '') => s.origin.replace('http://', `http://${auth}`) + `/octo/${repo}.git`;
+const url = (repo: string, auth = '') => `${s.origin.replace('http://', `http://${auth}`)}/octo/${repo}.git`;
 
 async function put(repo: string, path: string, text: string, token: string, branch?: string): Promise<string> {
 	const res = await s.request('PUT', `/repos/octo/${repo}/contents/${path}`, {

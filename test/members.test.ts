@@ -400,9 +400,18 @@ test('organization repositories – a constant number of permission queries, wha
 		collaboratorPermission: stores.repos.collaboratorPermission,
 		teamPermissions: stores.repos.teamPermissions,
 	};
-	stores.memberships.get = (...args) => (counts.membership++, original.get(...args));
-	stores.repos.collaboratorPermission = (...args) => (counts.collaborator++, original.collaboratorPermission(...args));
-	stores.repos.teamPermissions = (...args) => (counts.teams++, original.teamPermissions(...args));
+	stores.memberships.get = (...args) => {
+		counts.membership++;
+		return original.get(...args);
+	};
+	stores.repos.collaboratorPermission = (...args) => {
+		counts.collaborator++;
+		return original.collaboratorPermission(...args);
+	};
+	stores.repos.teamPermissions = (...args) => {
+		counts.teams++;
+		return original.teamPermissions(...args);
+	};
 	try {
 		await s.request('PATCH', '/orgs/repofarm', { token: own, body: { default_repository_permission: 'none' } });
 		for (const token of [s.fullToken('rfchild'), s.fullToken('rfcollab'), s.fullToken('rfmember'), own]) {

@@ -361,7 +361,7 @@ test('the precedence: a total order, strongest wins, nothing falls back', () => 
 	assert.is(strongest(null, undefined), null);
 	for (let i = 1; i < REASONS.length; i++)
 		assert.is(strongest(REASONS[i], REASONS[i - 1]), REASONS[i], `~> ${REASONS[i]} over ${REASONS[i - 1]}`);
-	assert.equal(mentionedLogins('@a, @b-c. (@D) x@e `@f` @g_h @i/team @' + 'j'.repeat(40)), ['a', 'b-c', 'd', 'g', 'i']);
+	assert.equal(mentionedLogins(`@a, @b-c. (@D) x@e \`@f\` @g_h @i/team @${'j'.repeat(40)}`), ['a', 'b-c', 'd', 'g', 'i']);
 });
 
 // ----- lists, filters and polling

@@ -105,7 +105,10 @@ test('SIGTERM with 20 requests in flight: all answered in full, new connections 
 	assert.ok(idle.closed(), '~> the idle keep-alive connection is closed at once');
 	const refused = await new Promise<string>((done) => {
 		const socket = connect(Number(port), hostname);
-		socket.on('connect', () => (socket.destroy(), done('connected')));
+		socket.on('connect', () => {
+			socket.destroy();
+			done('connected');
+		});
 		socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? 'error'));
 	});
 	assert.is(refused, 'ECONNREFUSED', '~> new connections are refused while draining');

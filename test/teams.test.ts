@@ -621,9 +621,18 @@ test('team repositories – the list shows what GET /repos shows the caller, wit
 		collaboratorPermission: stores.repos.collaboratorPermission,
 		teamPermissions: stores.repos.teamPermissions,
 	};
-	stores.memberships.get = (...args) => (counts.membership++, original.get(...args));
-	stores.repos.collaboratorPermission = (...args) => (counts.collaborator++, original.collaboratorPermission(...args));
-	stores.repos.teamPermissions = (...args) => (counts.teams++, original.teamPermissions(...args));
+	stores.memberships.get = (...args) => {
+		counts.membership++;
+		return original.get(...args);
+	};
+	stores.repos.collaboratorPermission = (...args) => {
+		counts.collaborator++;
+		return original.collaboratorPermission(...args);
+	};
+	stores.repos.teamPermissions = (...args) => {
+		counts.teams++;
+		return original.teamPermissions(...args);
+	};
 	try {
 		for (const token of [other, owner]) {
 			Object.assign(counts, { membership: 0, collaborator: 0, teams: 0 });

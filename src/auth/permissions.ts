@@ -126,7 +126,7 @@ export type PermissionPolicy = PermissionSet[];
 export type GrantedPermissions = Partial<Record<PermissionKey, Level>>;
 
 export function isPermissionKey(key: string): key is PermissionKey {
-	return Object.prototype.hasOwnProperty.call(PERMISSION_KEYS, key);
+	return Object.hasOwn(PERMISSION_KEYS, key);
 }
 
 export function isLevel(level: string): level is Level {

@@ -263,8 +263,10 @@ function wrap(text: string, width = 100): string {
 	const lines: string[] = [];
 	let line = '';
 	for (const word of text.split(' ')) {
-		if (line && line.length + 1 + word.length > width) lines.push(line), (line = word);
-		else line = line ? `${line} ${word}` : word;
+		if (line && line.length + 1 + word.length > width) {
+			lines.push(line);
+			line = word;
+		} else line = line ? `${line} ${word}` : word;
 	}
 	return [...lines, line].join('\n');
 }

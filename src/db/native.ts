@@ -51,7 +51,7 @@ export function nativeBinding(): object | undefined {
 		return loaded;
 	} catch (error) {
 		throw new Error(
-			`cannot load the SQLite engine from ${file}: ${(error as Error).message} ` + '(set GITSTEAD_NATIVE_CACHE to a writable folder)',
+			`cannot load the SQLite engine from ${file}: ${(error as Error).message} (set GITSTEAD_NATIVE_CACHE to a writable folder)`,
 		);
 	}
 }

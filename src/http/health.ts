@@ -263,6 +263,6 @@ function bytes(n: number): string {
 	const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 	let value = n;
 	let unit = 0;
-	while (value >= 1024 && unit < units.length - 1) (value /= 1024), unit++;
+	for (; value >= 1024 && unit < units.length - 1; unit++) value /= 1024;
 	return unit === 0 ? `${n} bytes` : `${value.toFixed(1)} ${units[unit]}`;
 }

@@ -224,6 +224,7 @@ export interface RouteDeclaration<
 	 * matching If-None-Match is answered 304 before anything is rendered. It must change whenever
 	 * the answer to this caller would.
 	 */
+	// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
 	version?(ctx: Context<any, any>): string;
 	/**
 	 * A write-method route whose request may only read (POST /graphql with a query and no
@@ -250,6 +251,7 @@ export interface RouteDeclaration<
 		 * Checks that need no body (the target exists, a name is free), run before the body is read
 		 * (and again by the handler, which sees the state as it is when the file has arrived).
 		 */
+		// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
 		before?(ctx: Context<any, any>): void;
 	};
 	handler(

@@ -79,7 +79,10 @@ export class RouteTable<T> {
 function walk<T>(at: Node<T>, segments: string[], i: number, names: string[], values: string[]): T | null {
 	if (i === segments.length) {
 		if (at.value !== null) return at.value;
-		return at.rest?.optional ? (names.push('*'), values.push(''), at.rest.value) : null;
+		if (!at.rest?.optional) return null;
+		names.push('*');
+		values.push('');
+		return at.rest.value;
 	}
 	const segment = segments[i];
 	const next = at.statics.get(segment);

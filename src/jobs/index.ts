@@ -14,6 +14,7 @@ export interface Job {
 	id: string;
 	/** node-cron expression (six fields: seconds first). */
 	schedule: string;
+	// biome-ignore lint/suspicious/noConfusingVoidType: a job is synchronous (void) or asynchronous (a promise)
 	run(app: App): void | Promise<unknown>;
 }
 

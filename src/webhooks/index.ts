@@ -320,7 +320,10 @@ export class Webhooks {
 		if (!this.pass) {
 			let resolve!: (attempted: number) => void;
 			let reject!: (error: unknown) => void;
-			const done = new Promise<number>((ok, fail) => ((resolve = ok), (reject = fail)));
+			const done = new Promise<number>((ok, fail) => {
+				resolve = ok;
+				reject = fail;
+			});
 			const ticker = setInterval(() => this.fill(), REFILL_MS);
 			ticker.unref();
 			this.pass = { attempted: 0, error: undefined, done, resolve, reject, ticker };

@@ -103,7 +103,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 		const url = path.startsWith('http') ? path : `${api}${path}`;
 		const res = await fetch(url, { method, headers, body, redirect: 'manual' });
 		const text = await res.text();
-		let parsed: unknown = undefined;
+		let parsed: unknown;
 		if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
 		return { status: res.status, headers: res.headers, body: parsed, text };
 	};

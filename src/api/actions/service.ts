@@ -396,7 +396,9 @@ function rerun(app: App, repo: RepositoryRow, run: RunRow, names: string[] | nul
 		const current = actions.jobs(run.id, run.run_attempt).rows;
 		const defs = current.map((job) => ({ name: job.name, needs: JSON.parse(job.needs) as string[] }));
 		const again = names === null ? new Set(defs.map((def) => def.name)) : withDependents(defs, names);
-		current.forEach((job, i) => actions.insertJob(jobValues(run.id, attempt, now, defs[i], again.has(job.name) ? undefined : job)));
+		current.forEach((job, i) => {
+			actions.insertJob(jobValues(run.id, attempt, now, defs[i], again.has(job.name) ? undefined : job));
+		});
 		actions.updateRun({
 			id: run.id,
 			status: 'queued',

@@ -139,7 +139,7 @@ export function checkRefUpdate(
 		throw unprocessable('Changes must be made through a pull request.');
 	if (!to) return;
 	const checks = settings.required_status_checks;
-	if (checks && checks.contexts.length) {
+	if (checks?.contexts.length) {
 		const result = commitChecksPassed(app, repoId, writer.checksSha ?? to, checks.contexts);
 		if (!result.passed) throw unprocessable(checksMessage(result.states));
 	}

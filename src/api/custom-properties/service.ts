@@ -109,7 +109,7 @@ export function checkDefinition(
 			required: input.required ? 1 : 0,
 			default_value: fallback === null ? null : JSON.stringify(fallback),
 			description: input.description ?? null,
-			allowed_values: allowed && allowed.length ? JSON.stringify(allowed) : null,
+			allowed_values: allowed?.length ? JSON.stringify(allowed) : null,
 			values_editable_by: editors,
 			require_explicit_values: owner.kind === 'organization' && input.require_explicit_values ? 1 : 0,
 		},

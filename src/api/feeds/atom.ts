@@ -41,6 +41,7 @@ function clip(text: string, max = 300): string {
 	return chars.length <= max ? text : `${chars.slice(0, max).join('')}…`;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: webhook payloads are stored JSON of many shapes, read field by field
 type Payload = Record<string, any>;
 
 /** The sentence, link and summary of an event, from its stored payload. */
@@ -227,7 +228,7 @@ export function advisoriesAtom(urls: Urls, head: AtomHead, rows: readonly Adviso
 			`[${row.ghsa_id}] ${severity} severity vulnerability` +
 			(affected.length ? ` that affects ${affected.join(', ')}` : '') +
 			(row.withdrawn_at ? ' (withdrawn)' : '');
-		const html = `<p>${xml(clip(row.summary))}</p>` + (row.description ? `<p>${xml(clip(row.description, 1000))}</p>` : '');
+		const html = `<p>${xml(clip(row.summary))}</p>${row.description ? `<p>${xml(clip(row.description, 1000))}</p>` : ''}`;
 		return (
 			'<entry>' +
 			`<id>tag:${xml(authority)},2008:${xml(row.ghsa_id)}</id>` +

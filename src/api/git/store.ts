@@ -106,7 +106,9 @@ export function createGitStore(db: DB) {
 		 */
 		insert(repoId: number, sha: string, type: ObjectType, content: Buffer, now: string, commitParents: string[] = []): void {
 			if (insertObject.run(repoId, sha, type, content.length, content, now).changes === 0) return;
-			commitParents.forEach((parent, position) => insertParent.run(repoId, sha, position, parent));
+			commitParents.forEach((parent, position) => {
+				insertParent.run(repoId, sha, position, parent);
+			});
 		},
 		/** True when the repository holds at least one commit (else GitHub calls it empty). */
 		hasCommits: (repoId: number) => anyCommit.get(repoId) === 1,

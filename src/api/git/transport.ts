@@ -286,9 +286,9 @@ export function advertisement(app: App, repo: RepositoryRow): Buffer {
 	].join(' ');
 	const parts = [pktLine('# service=git-upload-pack\n'), FLUSH];
 	if (refs.length === 0) parts.push(pktLine(`${ZERO_ID} capabilities^{}\0${capabilities}\n`));
-	refs.forEach((ref, index) =>
-		parts.push(pktLine(index === 0 ? `${ref.sha} ${ref.name}\0${capabilities}\n` : `${ref.sha} ${ref.name}\n`)),
-	);
+	refs.forEach((ref, index) => {
+		parts.push(pktLine(index === 0 ? `${ref.sha} ${ref.name}\0${capabilities}\n` : `${ref.sha} ${ref.name}\n`));
+	});
 	parts.push(FLUSH);
 	return Buffer.concat(parts);
 }

@@ -6,7 +6,9 @@
  */
 import { call, get, TypedError, type GraphContext } from './resolve';
 
+// biome-ignore lint/suspicious/noExplicitAny: sources are REST representations of many shapes
 type Source = Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: arguments are validated by graphql-js against the schema
 type Args = Record<string, any>;
 
 const seg = (s: string | number) => encodeURIComponent(String(s));

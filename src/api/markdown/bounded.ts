@@ -292,9 +292,9 @@ function linkifyCore(state: StateCore): void {
 				if (!state.md.validateLink(fullUrl)) continue;
 				let urlText = link.text;
 				// linkify-it reports bare host names ("example.com"): normalized as http:// links, shown without it.
-				if (!link.schema) urlText = state.md.normalizeLinkText('http://' + urlText).replace(/^http:\/\//, '');
+				if (!link.schema) urlText = state.md.normalizeLinkText(`http://${urlText}`).replace(/^http:\/\//, '');
 				else if (link.schema === 'mailto:' && !/^mailto:/i.test(urlText)) {
-					urlText = state.md.normalizeLinkText('mailto:' + urlText).replace(/^mailto:/, '');
+					urlText = state.md.normalizeLinkText(`mailto:${urlText}`).replace(/^mailto:/, '');
 				} else urlText = state.md.normalizeLinkText(urlText);
 				if (link.index > lastPos) {
 					const before = new state.Token('text', '', 0);

@@ -149,7 +149,7 @@ function checkProtection(ctx: Context, scope: IssueScope, pull: PullRow, admin: 
 	const reviews = reviewsRequirement(ctx.app, pull.pr, settings);
 	if (reviews) throw notAllowed(reviews);
 	const checks = settings.required_status_checks;
-	if (checks && checks.contexts.length) {
+	if (checks?.contexts.length) {
 		const result = commitChecksPassed(ctx.app, scope.repo.id, pull.pr.head_sha, checks.contexts);
 		if (!result.passed) throw notAllowed(checksMessage(result.states));
 	}

@@ -123,7 +123,7 @@ export function protectionState(app: App, pr: PullRequestRow): 'blocked' | 'behi
 	const settings = protection.settings;
 	if (reviewsRequirement(app, pr, settings) !== null) return 'blocked';
 	const checks = settings.required_status_checks;
-	if (checks && checks.contexts.length && !commitChecksPassed(app, pr.repo_id, pr.head_sha, checks.contexts).passed) return 'blocked';
+	if (checks?.contexts.length && !commitChecksPassed(app, pr.repo_id, pr.head_sha, checks.contexts).passed) return 'blocked';
 	if (checks?.strict && isBehind(app, pr)) return 'behind';
 	return null;
 }

@@ -313,7 +313,9 @@ export function createRepositoryStore(db: DB) {
 		/** Replaces a repository's topics (repositories.topics follows by triggers). */
 		setTopics(repoId: number, names: readonly string[]): void {
 			clearTopics.run(repoId);
-			names.forEach((name, position) => addTopic.run(repoId, name, position));
+			names.forEach((name, position) => {
+				addTopic.run(repoId, name, position);
+			});
 		},
 		/** The owner's fork of a repository, if it has one (the oldest). */
 		forkOf: (ownerId: number, parentId: number) => forkOf.get(ownerId, parentId) as RepositoryRow | undefined,

@@ -148,8 +148,14 @@ export class Conditions {
 	time(column: string, range: TimeRange, negated = false): void {
 		const parts: string[] = [];
 		const params: unknown[] = [];
-		if (range.from !== null) parts.push(`${column} >= ?`), params.push(range.from);
-		if (range.to !== null) parts.push(`${column} < ?`), params.push(range.to);
+		if (range.from !== null) {
+			parts.push(`${column} >= ?`);
+			params.push(range.from);
+		}
+		if (range.to !== null) {
+			parts.push(`${column} < ?`);
+			params.push(range.to);
+		}
 		if (parts.length === 0) return;
 		this.add(
 			negated ? `NOT (${column} IS NOT NULL AND ${parts.join(' AND ')})` : `${column} IS NOT NULL AND ${parts.join(' AND ')}`,
@@ -161,8 +167,14 @@ export class Conditions {
 	count(expression: string, range: CountRange, negated = false): void {
 		const parts: string[] = [];
 		const params: unknown[] = [];
-		if (range.min !== null) parts.push(`${expression} >= ?`), params.push(range.min);
-		if (range.max !== null) parts.push(`${expression} <= ?`), params.push(range.max);
+		if (range.min !== null) {
+			parts.push(`${expression} >= ?`);
+			params.push(range.min);
+		}
+		if (range.max !== null) {
+			parts.push(`${expression} <= ?`);
+			params.push(range.max);
+		}
 		if (parts.length === 0) return;
 		this.add(negated ? `NOT (${parts.join(' AND ')})` : parts.join(' AND '), ...params);
 	}

@@ -592,11 +592,14 @@ function searchUsers(ctx: Context<{ q?: string; sort?: keyof typeof USER_SORTS; 
 		const like = containsPattern(word);
 		const parts: string[] = [];
 		const params: unknown[] = [];
-		if (columns.includes('login')) parts.push("a.login LIKE ? ESCAPE '\\'"), params.push(like);
-		if (columns.includes('name')) parts.push("a.name LIKE ? ESCAPE '\\'"), params.push(like);
+		const add = (condition: string) => {
+			parts.push(condition);
+			params.push(like);
+		};
+		if (columns.includes('login')) add("a.login LIKE ? ESCAPE '\\'");
+		if (columns.includes('name')) add("a.name LIKE ? ESCAPE '\\'");
 		// Only a public email is searched (a user's private email is nobody's business).
-		if (columns.includes('email'))
-			parts.push("(a.type = 'Organization' OR a.email_public = 1) AND a.email LIKE ? ESCAPE '\\'"), params.push(like);
+		if (columns.includes('email')) add("(a.type = 'Organization' OR a.email_public = 1) AND a.email LIKE ? ESCAPE '\\'");
 		where.add(parts.join(' OR '), ...params);
 	}
 	for (const q of qualifiers) {

@@ -417,19 +417,18 @@ export const GLOBAL_HOOK = { url: 'https://hooks.northwind.example/gitstead', ev
 
 // ------------------------------------------------------------------------ repository files
 
-const STOREFRONT_PACKAGE =
-	JSON.stringify(
-		{
-			name: '@northwind/storefront',
-			version: '2.3.0',
-			private: true,
-			scripts: { dev: 'vite', build: 'vite build', test: 'vitest run', lint: 'eslint src' },
-			dependencies: { axios: '0.21.1', lodash: '4.17.15', minimist: '1.2.5', react: '18.2.0', 'react-dom': '18.2.0' },
-			devDependencies: { vite: '5.0.0', vitest: '1.0.4', eslint: '8.55.0' },
-		},
-		null,
-		2,
-	) + '\n';
+const STOREFRONT_PACKAGE = `${JSON.stringify(
+	{
+		name: '@northwind/storefront',
+		version: '2.3.0',
+		private: true,
+		scripts: { dev: 'vite', build: 'vite build', test: 'vitest run', lint: 'eslint src' },
+		dependencies: { axios: '0.21.1', lodash: '4.17.15', minimist: '1.2.5', react: '18.2.0', 'react-dom': '18.2.0' },
+		devDependencies: { vite: '5.0.0', vitest: '1.0.4', eslint: '8.55.0' },
+	},
+	null,
+	2,
+)}\n`;
 
 const STOREFRONT_README = `# Storefront
 
