@@ -189,6 +189,8 @@ CREATE TABLE repositories (
   -- Schema 21: the security switches a code security configuration drives (JSON: setting name → 1
   -- enabled / 0 disabled; absent: Gitstead's default, src/api/code-security/switches.ts).
   security_settings           TEXT NOT NULL DEFAULT '{}',
+  -- Schema 28: kilobytes of git data (GitHub's `size`), set by pushes and gc.
+  size                        INTEGER NOT NULL DEFAULT 0,
   UNIQUE (owner_id, name)
 );
 CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork_parent_id IS NOT NULL;
@@ -775,35 +777,65 @@ CREATE TRIGGER reactions_count_delete AFTER DELETE ON reactions BEGIN
 END;
 
 -- ===== git objects (src/api/git) =====
--- Git objects of a repository (blobs, trees, commits, annotated tags), addressed by their git
--- object id: the SHA-1 of "<type> <size>\0<content>", as `git hash-object` computes it.
+-- Fork networks (GitHub's): a repository and every fork of it share one object store. A new
+-- repository starts a network, a fork joins its parent's (triggers below); the network goes with
+-- its last repository, and its objects with it.
+CREATE TABLE git_networks (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,      -- never reused: objects are found by it
+  created_at TEXT NOT NULL
+);
+CREATE TABLE git_network_members (
+  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE
+);
+CREATE INDEX git_network_members_network ON git_network_members(network_id);
+CREATE TRIGGER repositories_network AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NULL BEGIN
+  INSERT INTO git_networks (created_at) VALUES (NEW.created_at);
+  INSERT INTO git_network_members (repo_id, network_id) VALUES (NEW.id, last_insert_rowid());
+END;
+CREATE TRIGGER repositories_network_fork AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NOT NULL BEGIN
+  INSERT INTO git_network_members (repo_id, network_id)
+  SELECT NEW.id, network_id FROM git_network_members WHERE repo_id = NEW.fork_parent_id;
+END;
+CREATE TRIGGER git_network_members_last AFTER DELETE ON git_network_members
+WHEN NOT EXISTS (SELECT 1 FROM git_network_members WHERE network_id = OLD.network_id) BEGIN
+  DELETE FROM git_networks WHERE id = OLD.network_id;
+END;
+
+-- Git objects of a network (blobs, trees, commits, annotated tags), addressed by their git object
+-- id: the SHA-1 of "<type> <size>\0<content>", as `git hash-object` computes it. `data` is a zlib
+-- stream, exactly a pack entry's payload: the whole content, or a git delta against `base_id`
+-- (an object of the same network; chains at most 50 deep, git's pack.depth).
 CREATE TABLE git_objects (
   id         INTEGER PRIMARY KEY,
-  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
-  sha        TEXT NOT NULL,                           -- 40 lowercase hex digits
-  type       TEXT NOT NULL CHECK (type IN ('blob', 'tree', 'commit', 'tag')),
+  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE,
+  oid        BLOB NOT NULL,                           -- 20 bytes
+  type       INTEGER NOT NULL CHECK (type BETWEEN 1 AND 4), -- pack type: 1 commit, 2 tree, 3 blob, 4 tag
   size       INTEGER NOT NULL,                        -- bytes of content
-  content    BLOB NOT NULL,                           -- git's canonical encoding, without the header
-  created_at TEXT NOT NULL,
-  UNIQUE (repo_id, sha)
+  base_id    INTEGER,                                 -- delta base (git_objects.id), NULL: data is whole
+  depth      INTEGER NOT NULL DEFAULT 0,              -- deltas below this one in its chain
+  data_size  INTEGER,                                 -- bytes the delta inflates to (NULL when whole: size)
+  data       BLOB NOT NULL,                           -- zlib stream
+  created_at INTEGER NOT NULL                         -- epoch seconds (gc keeps young unreachable objects)
 );
-CREATE INDEX git_objects_type ON git_objects(repo_id, type);
+CREATE UNIQUE INDEX git_objects_oid ON git_objects(network_id, oid);
+CREATE INDEX git_objects_commits ON git_objects(network_id) WHERE type = 1;
 
 -- The commit graph: each commit's parents in order (position 0 is the first parent), for
--- fast-forward checks and merge bases without parsing commits.
+-- fast-forward checks, merge bases and reachability without parsing commits.
 CREATE TABLE git_commit_parents (
-  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
-  commit_sha TEXT NOT NULL,
+  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE,
+  commit_oid BLOB NOT NULL,
   position   INTEGER NOT NULL,
-  parent_sha TEXT NOT NULL,
-  PRIMARY KEY (repo_id, commit_sha, position)
+  parent_oid BLOB NOT NULL,
+  PRIMARY KEY (network_id, commit_oid, position)
 ) WITHOUT ROWID;
 
 -- References (refs/heads/<branch>, refs/tags/<tag>) of a repository.
 CREATE TABLE git_refs (
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   name       TEXT NOT NULL,                           -- full name, case-sensitive: refs/heads/main
-  sha        TEXT NOT NULL,                           -- a git_objects sha of the same repository
+  sha        TEXT NOT NULL,                           -- 40 lowercase hex digits: an object of the repository's network
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   PRIMARY KEY (repo_id, name)

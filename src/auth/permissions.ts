@@ -47,6 +47,8 @@ export const PERMISSION_KEYS = {
 		scopes: { read: ['repo:status', 'repo'], write: ['repo:status', 'repo'], admin: ['repo:status', 'repo'] },
 	},
 	checks: { category: 'Checks', target: 'repository', scopes: repoScopes },
+	// GitHub's "Workflows": changing files under .github/workflows (git pushes, the contents API).
+	workflows: { category: 'Workflows', target: 'repository', scopes: { read: ['workflow'], write: ['workflow'], admin: ['workflow'] } },
 	issues: { category: 'Issues', target: 'repository', scopes: repoScopes },
 	pull_requests: { category: 'Pull requests', target: 'repository', scopes: repoScopes },
 	vulnerability_alerts: {

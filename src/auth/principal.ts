@@ -116,7 +116,11 @@ export function requireReach(principal: Principal, accountId: number): void {
 	if (!reachesAccount(principal, accountId)) throw notAccessible(principal);
 }
 
-/** The token in `Authorization: Bearer|token <token>` or in Basic credentials' password. */
+/**
+ * The token in `Authorization: Bearer|token <token>` or in Basic credentials: the password, or the
+ * user name when the password is empty or `x-oauth-basic` (GitHub accepts a token either way; git
+ * clients such as Renovate's send it as the user name).
+ */
 export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
 	const header = headers.authorization;
 	if (!header) return null;
@@ -128,7 +132,9 @@ export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
 	if (scheme === 'basic') {
 		const decoded = Buffer.from(value, 'base64').toString('utf8');
 		const colon = decoded.indexOf(':');
-		return colon >= 0 ? decoded.slice(colon + 1) : decoded;
+		if (colon < 0) return decoded;
+		const password = decoded.slice(colon + 1);
+		return password === '' || password === 'x-oauth-basic' ? decoded.slice(0, colon) || null : password;
 	}
 	return value;
 }

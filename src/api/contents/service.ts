@@ -9,16 +9,7 @@ import { conflict, HttpError, invalidField, notFound } from '../../http/errors';
 import type { Ident, TreeMode } from '../git/objects';
 import { parseCommit } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
-import {
-	checkRefName,
-	createCommit,
-	createRef,
-	createTree,
-	storeObject,
-	updateRef,
-	type PersonInput,
-	type RefWriteOptions,
-} from '../git/writes';
+import { checkRefName, createCommit, createRef, createTree, storeObject, updateRef, type PersonInput, type RefWrite } from '../git/writes';
 import type { RepositoryRow } from '../repos/store';
 import { visibleEmail } from '../users/render';
 import { blockingFile, lookupPath, treeEntries } from './paths';
@@ -179,7 +170,7 @@ export function commitFile(
 	change: FileChange,
 	now: string,
 	actorId: number | null,
-	options: RefWriteOptions = {},
+	options: Omit<RefWrite, 'now' | 'actorId'> = {},
 ): FileCommit {
 	const { git } = app.stores;
 	const branch = change.branch ?? repo.default_branch;
@@ -221,8 +212,8 @@ export function commitFile(
 		},
 		now,
 	);
-	if (ref) updateRef(app, repo, refName, commit, false, now, actorId, options);
-	else createRef(app, repo, refName, commit, now, actorId, options);
+	if (ref) updateRef(app, repo, refName, commit, { ...options, now, actorId });
+	else createRef(app, repo, refName, commit, { ...options, now, actorId });
 	return { branch, commit, blob, mode, created: !entry };
 }
 
@@ -260,6 +251,6 @@ export function initialCommit(
 		{ message: 'Initial commit', tree, parents: [], author: person, committer: person, signature: null },
 		now,
 	);
-	createRef(app, repo, `refs/heads/${repo.default_branch}`, commit, now, actorId);
+	createRef(app, repo, `refs/heads/${repo.default_branch}`, commit, { now, actorId });
 	return commit;
 }

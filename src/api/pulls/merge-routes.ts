@@ -214,7 +214,7 @@ function deleteMergedHead(ctx: Context, scope: IssueScope, pull: PullRow, admin:
 	if (app.stores.git.ref(scope.repo.id, `refs/heads/${branch}`)?.sha !== pull.pr.head_sha) return;
 	if (app.stores.pulls.openByBase(scope.repo.id, branch).length) return;
 	try {
-		app.transaction(() => deleteRef(app, scope.repo, `refs/heads/${branch}`, ctx.principal.actorId, { admin }));
+		app.transaction(() => deleteRef(app, scope.repo, `refs/heads/${branch}`, { actorId: ctx.principal.actorId, admin }));
 	} catch (error) {
 		if (!(error instanceof HttpError)) throw error;
 	}
@@ -255,7 +255,7 @@ export const pullMergeRoutes = [
 			const now = isoSeconds(ctx.now);
 			const sha = buildCommit(ctx, scope, pull, method, input.commit_title, input.commit_message, now);
 			asMergeRefusal(() =>
-				updateRef(app, scope.repo, baseRef, sha, false, now, actor, { admin, viaPullRequest: true, checksSha: pull.pr.head_sha }),
+				updateRef(app, scope.repo, baseRef, sha, { now, actorId: actor, admin, viaPullRequest: true, checksSha: pull.pr.head_sha }),
 			);
 
 			// The base followed its branch (pulls/follow.ts); a merged pull request keeps the base it was merged into.
@@ -328,7 +328,7 @@ export const pullMergeRoutes = [
 				throw error;
 			}
 			if ('conflicts' in result) throw unprocessable('merge conflict between base and head');
-			updateRef(app, headRepo, headRef, result.sha, false, now, actor, { admin: atLeast(headPermission, 'admin') });
+			updateRef(app, headRepo, headRef, result.sha, { now, actorId: actor, admin: atLeast(headPermission, 'admin') });
 			return accepted({ message: 'Updating pull request branch.', url: `${scope.paths.api}/pulls/${pull.number}` });
 		},
 	}),

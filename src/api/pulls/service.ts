@@ -63,8 +63,9 @@ export function pullSides(app: App, scope: IssueScope, pr: PullRequestRow): { he
  * @param now ISO timestamp
  */
 export function fetchHead(app: App, baseRepoId: number, headRepoId: number, headSha: string, now: string): void {
-	if (baseRepoId === headRepoId) return;
 	const { git } = app.stores;
+	// A fork network shares its objects: nothing to copy within one.
+	if (baseRepoId === headRepoId || git.network(baseRepoId) === git.network(headRepoId)) return;
 	const queue = [headSha];
 	const seen = new Set<string>();
 	while (queue.length) {

@@ -145,7 +145,7 @@ export function createRelease(
 	const commitish = input.target_commitish ?? repo.default_branch;
 	const target = tagTarget(app, repo, input.tag_name, commitish);
 	const draft = input.draft === true;
-	if (!draft && target) createRef(app, repo, `refs/tags/${input.tag_name}`, target, now, actorId);
+	if (!draft && target) createRef(app, repo, `refs/tags/${input.tag_name}`, target, { now, actorId });
 	const row = app.stores.releases.insert({
 		repo_id: repo.id,
 		tag_name: input.tag_name,
@@ -193,7 +193,7 @@ export function updateRelease(
 	checkReleaseUpdate(app, current, { tag_name: tag, draft });
 	if (!draft) {
 		const target = tagTarget(app, repo, tag, commitish);
-		if (target) createRef(app, repo, `refs/tags/${tag}`, target, now, actorId);
+		if (target) createRef(app, repo, `refs/tags/${tag}`, target, { now, actorId });
 	}
 	const row = app.stores.releases.update(current, {
 		id: current.id,
