@@ -1,0 +1,6 @@
+/** Every page of the web interface, at GitHub's paths (src/web/index.ts serves them). */
+import type { PageRoute } from '../page';
+import { codePages } from './code';
+import { sessionPages } from './session';
+
+export const PAGES: PageRoute[] = [...sessionPages, ...codePages];
