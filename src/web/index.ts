@@ -20,6 +20,7 @@ import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { App } from '../app';
 import { recordOf } from '../http/access';
+import { HttpError } from '../http/errors';
 import { requestScope } from '../http/pipeline';
 import { RouteTable } from '../http/router';
 import { ASSETS_PREFIX, serveAsset } from './assets';
@@ -95,7 +96,16 @@ export function createWeb(app: App): Hooks {
 			record.principal = ctx.principal;
 		}
 		const finish = (answer: Answer) => send(ctx, answer);
-		const fail = (error: unknown): boolean => {
+		const fail = (caught: unknown): boolean => {
+			// A service's GitHub error: its 404 is the 404 page, other statuses a page with its message.
+			let error = caught;
+			if (caught instanceof HttpError) {
+				if (caught.status === 404) error = new NotFound();
+				else if (caught.status < 500) {
+					finish(errorAnswer(ctx, caught.status === 403 ? 403 : 422, caught.message));
+					return true;
+				}
+			}
 			if (error instanceof NotFound) {
 				// A generic path that is not a page here may be the API's or a feed's (a browser at /meta).
 				if ((page.weak ?? page.path.startsWith('/{owner}')) && req.method !== 'POST') {

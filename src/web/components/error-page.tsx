@@ -6,6 +6,7 @@ const TITLES: Record<number, string> = {
 	403: 'Forbidden',
 	404: 'Page not found',
 	413: 'Too large',
+	422: 'Cannot do that',
 	429: 'Too many requests',
 	500: 'Something went wrong',
 };

@@ -1,6 +1,8 @@
 /** Every page of the web interface, at GitHub's paths (src/web/index.ts serves them). */
 import type { PageRoute } from '../page';
 import { codePages } from './code';
+import { historyPages } from './history';
+import { issuePages } from './issues';
 import { sessionPages } from './session';
 
-export const PAGES: PageRoute[] = [...sessionPages, ...codePages];
+export const PAGES: PageRoute[] = [...sessionPages, ...codePages, ...historyPages, ...issuePages];
