@@ -71,7 +71,9 @@ export function FileDiff({
 			{patch.binary ? (
 				<div class="Box-body color-fg-muted f6">Binary file not shown.</div>
 			) : lines.length === 0 ? (
-				<div class="Box-body color-fg-muted f6">{change.status === 'renamed' ? 'File renamed without changes.' : 'No changes to show.'}</div>
+				<div class="Box-body color-fg-muted f6">
+					{change.status === 'renamed' ? 'File renamed without changes.' : 'No changes to show.'}
+				</div>
 			) : (
 				<div class="gs-overflow">
 					<table class="gs-code gs-diff" aria-label={`Changes to ${change.path}`}>
@@ -105,7 +107,9 @@ export function FileDiff({
 							})}
 						</tbody>
 					</table>
-					{lines.length > MAX_LINES && <div class="Box-footer f6 color-fg-muted">Only the first {MAX_LINES} lines are shown.</div>}
+					{lines.length > MAX_LINES && (
+						<div class="Box-footer f6 color-fg-muted">Only the first {MAX_LINES} lines are shown.</div>
+					)}
 				</div>
 			)}
 		</div>
@@ -133,7 +137,14 @@ export function Diff({
 				{complete ? '' : '+'} changed file{changes.length === 1 ? '' : 's'}
 			</p>
 			{changes.slice(0, MAX_FILES_SHOWN).map((change, i) => (
-				<FileDiff key={change.path} app={app} repoId={repoId} change={change} anchor={`diff-${i}`} commentsAt={commentsAt?.(change.path)} />
+				<FileDiff
+					key={change.path}
+					app={app}
+					repoId={repoId}
+					change={change}
+					anchor={`diff-${i}`}
+					commentsAt={commentsAt?.(change.path)}
+				/>
 			))}
 			{changes.length > MAX_FILES_SHOWN && (
 				<ul class="f6">

@@ -82,7 +82,12 @@ function commit(ctx: WebContext) {
 	const base = repoPath(access);
 	const [summary, ...rest] = data.message.split('\n');
 	return (
-		<RepoLayout ctx={ctx} access={access} tab="commits" title={`${summary} · ${access.owner.login}/${access.repo.name}@${sha.slice(0, 7)}`}>
+		<RepoLayout
+			ctx={ctx}
+			access={access}
+			tab="commits"
+			title={`${summary} · ${access.owner.login}/${access.repo.name}@${sha.slice(0, 7)}`}
+		>
 			<div class="Box mb-3">
 				<div class="Box-header">
 					<h2 class="f4">{summary}</h2>
@@ -139,7 +144,12 @@ function compare(ctx: WebContext) {
 	const { changes, complete } = diffTrees(app, repoId, treeOf(mergeBase), treeOf(head.sha), 3000);
 	const sameRepo = repoId === access.repo.id;
 	return (
-		<RepoLayout ctx={ctx} access={access} tab="code" title={`Comparing ${base.text}...${head.text} · ${access.owner.login}/${access.repo.name}`}>
+		<RepoLayout
+			ctx={ctx}
+			access={access}
+			tab="code"
+			title={`Comparing ${base.text}...${head.text} · ${access.owner.login}/${access.repo.name}`}
+		>
 			<h2 class="f3 text-normal mb-3">
 				Comparing <span class="branch-name">{base.text}</span> ... <span class="branch-name">{head.text}</span>
 			</h2>
@@ -181,7 +191,10 @@ function branches(ctx: WebContext) {
 							{branch.sha.slice(0, 7)}
 						</a>
 						{branch.name !== access.repo.default_branch && (
-							<a class="btn btn-sm" href={`${base}/compare/${encodePath(access.repo.default_branch)}...${encodePath(branch.name)}`}>
+							<a
+								class="btn btn-sm"
+								href={`${base}/compare/${encodePath(access.repo.default_branch)}...${encodePath(branch.name)}`}
+							>
 								Compare
 							</a>
 						)}
@@ -262,14 +275,19 @@ function releases(ctx: WebContext) {
 							{(assets.get(release.id) ?? []).map((asset) => (
 								<li key={asset.id} class="py-1">
 									<Octicon name="package" class="mr-2" />
-									<a href={`${base}/releases/download/${encodeURIComponent(release.tag_name)}/${encodeURIComponent(asset.name)}`}>{asset.name}</a>
+									<a
+										href={`${base}/releases/download/${encodeURIComponent(release.tag_name)}/${encodeURIComponent(asset.name)}`}
+									>
+										{asset.name}
+									</a>
 									<span class="f6 color-fg-muted ml-2">{asset.size} bytes</span>
 								</li>
 							))}
 							{!release.draft && (
 								<li class="py-1">
 									<Octicon name="download" class="mr-2" />
-									Source code (tag {release.tag_name}): <a href={`${base}/tree/${encodePath(release.tag_name)}`}>browse</a>
+									Source code (tag {release.tag_name}):{' '}
+									<a href={`${base}/tree/${encodePath(release.tag_name)}`}>browse</a>
 								</li>
 							)}
 						</ul>
@@ -280,7 +298,6 @@ function releases(ctx: WebContext) {
 		</RepoLayout>
 	);
 }
-
 
 export const historyPages: PageRoute[] = [
 	{ method: 'GET', path: '/{owner}/{repo}/commits', handler: commits },

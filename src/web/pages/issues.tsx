@@ -54,7 +54,13 @@ function list(kind: 'issues' | 'pulls') {
 		const words = typed.split(/\s+/).filter((w) => w && !/^repo:/i.test(w) && !/^(is|type):(issue|pr|pull-request)$/i.test(w));
 		const q = `repo:${access.owner.login}/${access.repo.name} ${kindWord} ${words.join(' ')}`;
 		const page = pageNumber(ctx);
-		const state = (s: string) => `${base}/${kind}?q=${encodeURIComponent(`${kindWord} ${words.filter((w) => !/^(is|state):(open|closed)$/i.test(w)).concat(`is:${s}`).join(' ')}`)}`;
+		const state = (s: string) =>
+			`${base}/${kind}?q=${encodeURIComponent(
+				`${kindWord} ${words
+					.filter((w) => !/^(is|state):(open|closed)$/i.test(w))
+					.concat(`is:${s}`)
+					.join(' ')}`,
+			)}`;
 		let result: ReturnType<typeof findIssues>;
 		let error: string | null = null;
 		try {
@@ -69,12 +75,23 @@ function list(kind: 'issues' | 'pulls') {
 		const authors = app.stores.accounts.mapByIds(rows.map((r) => r.user_id));
 		const counts = app.stores.issues.openCounts(access.repo.id);
 		return (
-			<RepoLayout ctx={ctx} access={access} tab={kind} title={`${kind === 'issues' ? 'Issues' : 'Pull requests'} · ${access.owner.login}/${access.repo.name}`}>
+			<RepoLayout
+				ctx={ctx}
+				access={access}
+				tab={kind}
+				title={`${kind === 'issues' ? 'Issues' : 'Pull requests'} · ${access.owner.login}/${access.repo.name}`}
+			>
 				<form method="get" action={`${base}/${kind}`} class="d-flex mb-3">
 					<label class="gs-sr-only" for="issue-search">
 						Search {kind === 'issues' ? 'issues' : 'pull requests'}
 					</label>
-					<input id="issue-search" class="form-control flex-auto mr-2" type="search" name="q" value={`${kindWord} ${words.join(' ')}`} />
+					<input
+						id="issue-search"
+						class="form-control flex-auto mr-2"
+						type="search"
+						name="q"
+						value={`${kindWord} ${words.join(' ')}`}
+					/>
 					<button class="btn" type="submit">
 						<Octicon name="search" /> Search
 					</button>
@@ -87,13 +104,16 @@ function list(kind: 'issues' | 'pulls') {
 				<div class="Box">
 					<div class="Box-header d-flex flex-items-center">
 						<a class="mr-3" href={state('open')}>
-							<Octicon name={kind === 'issues' ? 'issue-opened' : 'git-pull-request'} /> {kind === 'issues' ? counts.issues : counts.pulls} Open
+							<Octicon name={kind === 'issues' ? 'issue-opened' : 'git-pull-request'} />{' '}
+							{kind === 'issues' ? counts.issues : counts.pulls} Open
 						</a>
 						<a href={state('closed')}>
 							<Octicon name="check" /> Closed
 						</a>
 						<span class="flex-auto" />
-						<span class="f6 color-fg-muted">{total} found · qualifiers: label:, author:, assignee:, milestone:, no:milestone</span>
+						<span class="f6 color-fg-muted">
+							{total} found · qualifiers: label:, author:, assignee:, milestone:, no:milestone
+						</span>
 					</div>
 					{rows.map((row) => {
 						const pr = pulls.get(row.id);
@@ -112,7 +132,8 @@ function list(kind: 'issues' | 'pulls') {
 										<Label key={label.id} name={label.name} description={label.description} />
 									))}
 									<div class="f6 color-fg-muted">
-										#{row.number} opened <RelativeTime iso={row.created_at} now={ctx.now} /> by {author?.login ?? 'ghost'}
+										#{row.number} opened <RelativeTime iso={row.created_at} now={ctx.now} /> by{' '}
+										{author?.login ?? 'ghost'}
 									</div>
 								</div>
 								{row.comments > 0 && (
@@ -124,7 +145,10 @@ function list(kind: 'issues' | 'pulls') {
 						);
 					})}
 					{rows.length === 0 && (
-						<Blankslate icon={kind === 'issues' ? 'issue-opened' : 'git-pull-request'} title="No results matched your search." />
+						<Blankslate
+							icon={kind === 'issues' ? 'issue-opened' : 'git-pull-request'}
+							title="No results matched your search."
+						/>
 					)}
 				</div>
 				<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < Math.min(total, 1000)} />
@@ -133,7 +157,16 @@ function list(kind: 'issues' | 'pulls') {
 	};
 }
 
-const REACTIONS: Record<string, string> = { '+1': '👍', '-1': '👎', laugh: '😄', hooray: '🎉', confused: '😕', heart: '❤️', rocket: '🚀', eyes: '👀' };
+const REACTIONS: Record<string, string> = {
+	'+1': '👍',
+	'-1': '👎',
+	laugh: '😄',
+	hooray: '🎉',
+	confused: '😕',
+	heart: '❤️',
+	rocket: '🚀',
+	eyes: '👀',
+};
 
 function Reactions({ counts }: { counts: string }) {
 	const parsed = JSON.parse(counts || '{}') as Record<string, number>;
@@ -201,13 +234,18 @@ function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; revi
 	);
 	return (
 		<div>
-			{reviewers && section('Reviewers', reviewers.length ? reviewers.map((r) => <div key={r}>{r}</div>) : <span class="f6 color-fg-muted">No reviews</span>)}
+			{reviewers &&
+				section(
+					'Reviewers',
+					reviewers.length ? reviewers.map((r) => <div key={r}>{r}</div>) : <span class="f6 color-fg-muted">No reviews</span>,
+				)}
 			{section(
 				'Assignees',
 				assigneeIds.length ? (
 					assigneeIds.map((id) => (
 						<div key={id} class="mb-1">
-							<Avatar id={id} login={people.get(id)?.login ?? 'ghost'} /> <a href={`/${people.get(id)?.login}`}>{people.get(id)?.login}</a>
+							<Avatar id={id} login={people.get(id)?.login ?? 'ghost'} />{' '}
+							<a href={`/${people.get(id)?.login}`}>{people.get(id)?.login}</a>
 						</div>
 					))
 				) : (
@@ -216,14 +254,30 @@ function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; revi
 			)}
 			{section(
 				'Labels',
-				labels.length ? labels.map((l) => <Label key={l.id} name={l.name} description={l.description} />) : <span class="f6 color-fg-muted">None yet</span>,
+				labels.length ? (
+					labels.map((l) => <Label key={l.id} name={l.name} description={l.description} />)
+				) : (
+					<span class="f6 color-fg-muted">None yet</span>
+				),
 			)}
 			{section('Milestone', milestone ? <span>{milestone.title}</span> : <span class="f6 color-fg-muted">No milestone</span>)}
 		</div>
 	);
 }
 
-function Header({ ctx, access, row, merged, draft }: { ctx: WebContext; access: RepoAccess; row: IssueRow; merged: boolean; draft: boolean }) {
+function Header({
+	ctx,
+	access,
+	row,
+	merged,
+	draft,
+}: {
+	ctx: WebContext;
+	access: RepoAccess;
+	row: IssueRow;
+	merged: boolean;
+	draft: boolean;
+}) {
 	const author = ctx.app.stores.accounts.byId(row.user_id);
 	const stateLabel = merged ? 'Merged' : row.state === 'closed' ? 'Closed' : draft ? 'Draft' : 'Open';
 	const stateClass = merged ? 'State--merged' : row.state === 'closed' ? 'State--closed' : draft ? 'State--draft' : 'State--open';
@@ -237,7 +291,8 @@ function Header({ ctx, access, row, merged, draft }: { ctx: WebContext; access: 
 					<StateIcon row={row} merged={merged} draft={draft} /> {stateLabel}
 				</span>
 				<span class="color-fg-muted">
-					<strong>{author?.login ?? 'ghost'}</strong> opened this <RelativeTime iso={row.created_at} now={ctx.now} /> · {row.comments} comment
+					<strong>{author?.login ?? 'ghost'}</strong> opened this <RelativeTime iso={row.created_at} now={ctx.now} /> ·{' '}
+					{row.comments} comment
 					{row.comments === 1 ? '' : 's'}
 				</span>
 			</div>
@@ -258,13 +313,32 @@ function loadRow(ctx: WebContext, access: RepoAccess, pull: boolean): IssueRow {
 function Conversation({ ctx, row }: { ctx: WebContext; row: IssueRow }) {
 	const { app } = ctx;
 	const comments: IssueCommentRow[] = app.stores.issues.issueComments(row.id, null, 500, 0).rows;
-	const people = app.stores.accounts.mapByIds([row.user_id, ...comments.map((c) => c.user_id), ...(row.closed_by_id ? [row.closed_by_id] : [])]);
+	const people = app.stores.accounts.mapByIds([
+		row.user_id,
+		...comments.map((c) => c.user_id),
+		...(row.closed_by_id ? [row.closed_by_id] : []),
+	]);
 	const login = (id: number) => people.get(id)?.login ?? 'ghost';
 	return (
 		<div>
-			<Comment ctx={ctx} login={login(row.user_id)} id={row.user_id} created={row.created_at} html={row.body_html} reactions={row.reaction_counts} />
+			<Comment
+				ctx={ctx}
+				login={login(row.user_id)}
+				id={row.user_id}
+				created={row.created_at}
+				html={row.body_html}
+				reactions={row.reaction_counts}
+			/>
 			{comments.map((c) => (
-				<Comment key={c.id} ctx={ctx} login={login(c.user_id)} id={c.user_id} created={c.created_at} html={c.body_html} reactions={c.reaction_counts} />
+				<Comment
+					key={c.id}
+					ctx={ctx}
+					login={login(c.user_id)}
+					id={c.user_id}
+					created={c.created_at}
+					html={c.body_html}
+					reactions={c.reaction_counts}
+				/>
 			))}
 			{row.state === 'closed' && row.closed_at && (
 				<div class="gs-timeline-event">
@@ -282,7 +356,12 @@ function issuePage(ctx: WebContext) {
 	const row = loadRow(ctx, access, false);
 	if (row.pull_request) throw new NotFoundOrPull(`${repoPath(access)}/pull/${row.number}`);
 	return (
-		<RepoLayout ctx={ctx} access={access} tab="issues" title={`${row.title} · Issue #${row.number} · ${access.owner.login}/${access.repo.name}`}>
+		<RepoLayout
+			ctx={ctx}
+			access={access}
+			tab="issues"
+			title={`${row.title} · Issue #${row.number} · ${access.owner.login}/${access.repo.name}`}
+		>
 			<Header ctx={ctx} access={access} row={row} merged={false} draft={false} />
 			<div class="d-flex flex-wrap gutter-md">
 				<div class="col-12 col-md-9">
@@ -332,8 +411,16 @@ function Checks({ ctx, pull }: { ctx: WebContext; pull: PullRow }) {
 			{runs.map((run) => (
 				<div class="Box-row f6" key={`r${run.id}`}>
 					<Octicon
-						name={run.status !== 'completed' ? 'dot-fill' : run.conclusion === 'success' ? 'check-circle-fill' : 'x-circle-fill'}
-						class={run.status !== 'completed' ? 'color-fg-attention' : run.conclusion === 'success' ? 'color-fg-success' : 'color-fg-danger'}
+						name={
+							run.status !== 'completed' ? 'dot-fill' : run.conclusion === 'success' ? 'check-circle-fill' : 'x-circle-fill'
+						}
+						class={
+							run.status !== 'completed'
+								? 'color-fg-attention'
+								: run.conclusion === 'success'
+									? 'color-fg-success'
+									: 'color-fg-danger'
+						}
 					/>{' '}
 					{run.name} <span class="color-fg-muted">— {run.status === 'completed' ? run.conclusion : run.status}</span>
 				</div>
@@ -342,12 +429,20 @@ function Checks({ ctx, pull }: { ctx: WebContext; pull: PullRow }) {
 				<div class="Box-row f6" key={`s${status.id}`}>
 					<Octicon
 						name={status.state === 'success' ? 'check-circle-fill' : status.state === 'pending' ? 'dot-fill' : 'x-circle-fill'}
-						class={status.state === 'success' ? 'color-fg-success' : status.state === 'pending' ? 'color-fg-attention' : 'color-fg-danger'}
+						class={
+							status.state === 'success'
+								? 'color-fg-success'
+								: status.state === 'pending'
+									? 'color-fg-attention'
+									: 'color-fg-danger'
+						}
 					/>{' '}
 					{status.context} <span class="color-fg-muted">— {status.description ?? status.state}</span>
 				</div>
 			))}
-			{runs.length === 0 && statuses.length === 0 && <div class="Box-row f6 color-fg-muted">No checks or statuses reported for the head commit.</div>}
+			{runs.length === 0 && statuses.length === 0 && (
+				<div class="Box-row f6 color-fg-muted">No checks or statuses reported for the head commit.</div>
+			)}
 			<div class="Box-footer f6">
 				{pull.pr.merged_at ? (
 					<span>
@@ -395,12 +490,27 @@ function pullPage(tab: PullTab) {
 			return (side: 'LEFT' | 'RIGHT', line: number) => {
 				const at = here.filter((c) => c.side === side && c.line === line);
 				return at.length
-					? at.map((c) => <Comment key={c.id} ctx={ctx} login={login(c.user_id)} id={c.user_id} created={c.created_at} html={c.body_html} label="commented on this line" />)
+					? at.map((c) => (
+							<Comment
+								key={c.id}
+								ctx={ctx}
+								login={login(c.user_id)}
+								id={c.user_id}
+								created={c.created_at}
+								html={c.body_html}
+								label="commented on this line"
+							/>
+						))
 					: null;
 			};
 		};
 		return (
-			<RepoLayout ctx={ctx} access={access} tab="pulls" title={`${row.title} · Pull Request #${row.number} · ${access.owner.login}/${access.repo.name}`}>
+			<RepoLayout
+				ctx={ctx}
+				access={access}
+				tab="pulls"
+				title={`${row.title} · Pull Request #${row.number} · ${access.owner.login}/${access.repo.name}`}
+			>
 				<Header ctx={ctx} access={access} row={row} merged={!!pull.pr.merged_at} draft={pull.pr.draft === 1} />
 				<p class="mb-3 f6">
 					wants to merge {comparison?.commits.length ?? 0} commit{comparison?.commits.length === 1 ? '' : 's'} into{' '}
@@ -409,7 +519,13 @@ function pullPage(tab: PullTab) {
 					</a>{' '}
 					from <span class="branch-name">{pull.pr.head_ref}</span>
 				</p>
-				<PullTabs base={base} number={row.number} tab={tab} commits={comparison?.commits.length ?? 0} files={comparison?.changes.length ?? 0} />
+				<PullTabs
+					base={base}
+					number={row.number}
+					tab={tab}
+					commits={comparison?.commits.length ?? 0}
+					files={comparison?.changes.length ?? 0}
+				/>
 				{tab === 'conversation' && (
 					<div class="d-flex flex-wrap gutter-md">
 						<div class="col-12 col-md-9">
@@ -422,7 +538,13 @@ function pullPage(tab: PullTab) {
 									id={review.user_id}
 									created={review.submitted_at ?? ''}
 									html={review.body_html}
-									label={review.state === 'APPROVED' ? 'approved these changes' : review.state === 'CHANGES_REQUESTED' ? 'requested changes' : 'reviewed'}
+									label={
+										review.state === 'APPROVED'
+											? 'approved these changes'
+											: review.state === 'CHANGES_REQUESTED'
+												? 'requested changes'
+												: 'reviewed'
+									}
 								/>
 							))}
 							<Checks ctx={ctx} pull={pull} />
