@@ -44,7 +44,7 @@ function UserMenu({ ctx }: { ctx: WebContext }) {
 		);
 	}
 	return (
-		<details class="details-reset details-overlay d-inline-block position-relative">
+		<details class="details-reset d-inline-block position-relative">
 			<summary class="d-flex flex-items-center" aria-label="View profile and more">
 				<Avatar id={user.id} login={user.login} />
 				<span class="dropdown-caret ml-1" />
