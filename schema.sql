@@ -1820,3 +1820,29 @@ CREATE TABLE installation_repositories (
   PRIMARY KEY (installation_id, repository_id)
 ) WITHOUT ROWID;
 CREATE INDEX installation_repositories_repository ON installation_repositories(repository_id);
+
+-- Schema 29. Signing in to the web interface: a user's password (scrypt, `gitstead admin set-password`), the
+-- browser sessions it opens (only the SHA-256 of the cookie's secret is stored; each session has its own CSRF
+-- secret; epoch seconds), and suspended users (who can neither sign in nor use their tokens).
+CREATE TABLE user_passwords (
+  user_id    INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  hash       TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE web_sessions (
+  id           INTEGER PRIMARY KEY,
+  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  token_hash   BLOB NOT NULL UNIQUE,
+  csrf_secret  TEXT NOT NULL,
+  created_at   INTEGER NOT NULL,
+  last_seen_at INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL,
+  ip           TEXT,
+  user_agent   TEXT
+);
+CREATE INDEX web_sessions_user ON web_sessions(user_id);
+CREATE TABLE user_suspensions (
+  user_id      INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  suspended_at TEXT NOT NULL,
+  reason       TEXT
+);

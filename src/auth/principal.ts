@@ -22,7 +22,8 @@ export interface Actor {
 export type PrincipalKind = TokenKind | 'app';
 
 export interface Principal {
-	kind: PrincipalKind | 'anonymous';
+	/** 'session': a signed-in browser of the web interface (src/auth/sessions.ts), never an API caller. */
+	kind: PrincipalKind | 'anonymous' | 'session';
 	tokenId: number | null;
 	/** The acting user; null for anonymous requests, installation tokens and app JWTs. */
 	user: Actor | null;
@@ -151,6 +152,8 @@ function principalOfToken(token: string, tokens: TokenStore, now: number): { pri
 	if (!row || row.kind !== kind || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
 		throw unauthorized(MESSAGES.badCredentials);
 	}
+	// A suspended user's tokens stop working (GitHub Enterprise Server's answer).
+	if (row.suspended === 1) throw forbidden(MESSAGES.suspended);
 	const scopeList = row.scopes ? row.scopes.split(',') : [];
 	const user = row.user_id !== null && row.login !== null ? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 } : null;
 	const own = JSON.parse(row.permissions) as GrantedPermissions;

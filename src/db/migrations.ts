@@ -1168,6 +1168,35 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 29,
+		description: 'web sign-in: user passwords (scrypt), browser sessions, suspended users',
+		up(db) {
+			db.exec(`
+				CREATE TABLE user_passwords (
+				  user_id    INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  hash       TEXT NOT NULL,
+				  updated_at INTEGER NOT NULL
+				);
+				CREATE TABLE web_sessions (
+				  id           INTEGER PRIMARY KEY,
+				  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  token_hash   BLOB NOT NULL UNIQUE,
+				  csrf_secret  TEXT NOT NULL,
+				  created_at   INTEGER NOT NULL,
+				  last_seen_at INTEGER NOT NULL,
+				  expires_at   INTEGER NOT NULL,
+				  ip           TEXT,
+				  user_agent   TEXT
+				);
+				CREATE INDEX web_sessions_user ON web_sessions(user_id);
+				CREATE TABLE user_suspensions (
+				  user_id      INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  suspended_at TEXT NOT NULL,
+				  reason       TEXT
+				);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -27,6 +27,8 @@ export const MESSAGES = {
 	serverError: 'Server Error',
 	byPersonalAccessToken: 'Resource not accessible by personal access token',
 	byIntegration: 'Resource not accessible by integration',
+	/** A suspended user's token (GitHub Enterprise Server). */
+	suspended: 'Sorry. Your account was suspended.',
 } as const;
 
 /** Default documentation_url when a route names none. */

@@ -265,7 +265,7 @@ export interface RouteDeclaration<
 /** A declaration with its policy resolved once, at startup. */
 export interface Route extends RouteDeclaration {
 	policy: PermissionPolicy;
-	tokenKinds: ReadonlySet<PrincipalKind>;
+	tokenKinds: ReadonlySet<Principal['kind']>;
 	acceptedScopes: string[];
 	/** X-Accepted-Service-Permissions value. */
 	acceptedPermissionsHeader: string;
