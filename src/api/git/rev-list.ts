@@ -187,6 +187,8 @@ function shallowByRevList(
 	}
 	if (listed.size === 0) throw new FetchRefused('no commits selected for shallow requests');
 	const shallow = [...listed].filter((sha) => facts.parents(sha).some((parent) => !listed.has(parent)));
+	// Border commits are shallow, not NOT_SHALLOW (git clears the flag on them).
+	for (const sha of shallow) listed.delete(sha);
 	return { shallow, notShallow: listed };
 }
 

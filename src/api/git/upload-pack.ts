@@ -412,6 +412,8 @@ export async function uploadPackV0(
 			if (!request.wants.includes(match[1])) request.wants.push(match[1]);
 		}
 		at++;
+		// In v0 and v1, deepen-relative is a capability of the first want.
+		if (request.capabilities.has('deepen-relative')) request.deepenRelative = true;
 		// An end right after the needs: a stateless client only wants the shallow update.
 		ended = at >= lines.length;
 		// get_common_commits, stateless: haves up to a flush (a negotiation round) or `done`.
