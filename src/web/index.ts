@@ -7,7 +7,7 @@
  *   `text/html` (a browser's navigation). A page whose path is generic (`/{owner}`,
  *   `/{owner}/{repo}`, marked `weak`) and finds nothing lets the request go on, so `/meta`,
  *   `/user`, the Atom feeds and the API answer as before; other pages answer their own 404 page.
- * - `late`, after the API, codeload and the feeds: GETs of other clients (curl of a raw file).
+ * - `late`, after the API, codeload and the feeds: other clients' GETs of raw files (curl).
  * - `notFound`: a browser's request nothing answered gets the HTML 404 page; everyone else GitHub's
  *   JSON 404 as before. Nothing below /api/v3 ever reaches the web pages.
  *
@@ -57,6 +57,9 @@ export function pageHeaders(requestId: string): Record<string, string> {
 		'Referrer-Policy': 'same-origin',
 	};
 }
+
+/** Raw file paths (/{owner}/{repo}/raw/{ref}/{path}): served to every client, as GitHub serves them. */
+const RAW_PATH = /^\/[^/]+\/[^/]+\/raw\//;
 
 /** Whether a request is a browser's navigation: its Accept names text/html. */
 export function wantsHtml(req: IncomingMessage): boolean {
@@ -182,6 +185,9 @@ export function createWeb(app: App): Hooks {
 		},
 		late(req, res, path) {
 			if ((req.method !== 'GET' && req.method !== 'HEAD') || passed.has(req)) return false;
+			// Other clients get pages only where a page is what they want: raw files (curl, scripts).
+			// Elsewhere they keep the API's JSON answers (an organization at /{org} is no Atom feed).
+			if (!RAW_PATH.test(path)) return false;
 			return run(req, res, path, false);
 		},
 		notFound(req, res) {
