@@ -815,11 +815,22 @@ CREATE TABLE git_objects (
   base_id    INTEGER,                                 -- delta base (git_objects.id), NULL: data is whole
   depth      INTEGER NOT NULL DEFAULT 0,              -- deltas below this one in its chain
   data_size  INTEGER,                                 -- bytes the delta inflates to (NULL when whole: size)
-  data       BLOB NOT NULL,                           -- zlib stream
-  created_at INTEGER NOT NULL                         -- epoch seconds (gc keeps young unreachable objects)
+  data       BLOB NOT NULL                            -- zlib stream
 );
 CREATE UNIQUE INDEX git_objects_oid ON git_objects(network_id, oid);
 CREATE INDEX git_objects_commits ON git_objects(network_id) WHERE type = 1;
+-- When objects were stored, for gc's grace period: every object with an id from `first_id` on was
+-- stored at or after `created_at` (ids only grow while objects are young), one row an hour at most.
+CREATE TABLE git_object_epochs (
+  first_id   INTEGER PRIMARY KEY,
+  created_at INTEGER NOT NULL                         -- epoch seconds
+);
+-- Stored objects a push's new objects name (their closure is what the push relies on): gc keeps
+-- them, and what they reach, for the grace period, as git freshens the objects it finds.
+CREATE TABLE git_fresh (
+  object_id  INTEGER PRIMARY KEY,                     -- git_objects.id
+  created_at INTEGER NOT NULL                         -- epoch seconds
+);
 
 -- The commit graph: each commit's parents in order (position 0 is the first parent), for
 -- fast-forward checks, merge bases and reachability without parsing commits.
@@ -830,6 +841,15 @@ CREATE TABLE git_commit_parents (
   parent_oid BLOB NOT NULL,
   PRIMARY KEY (network_id, commit_oid, position)
 ) WITHOUT ROWID;
+
+-- What a full clone of a repository sends (git's reachability bitmaps): the objects reachable from
+-- its branches and tags, valid while those still point to `tips`. Written by pushes and full
+-- clones, dropped by every other reference change (src/api/git/writes.ts moveRef).
+CREATE TABLE git_reachable (
+  repo_id INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  tips    TEXT NOT NULL,                              -- the sorted tip ids of refs/heads/* and refs/tags/*, space-separated
+  rows    BLOB NOT NULL                               -- git_objects ids, ascending, as deflated varint gaps
+);
 
 -- References (refs/heads/<branch>, refs/tags/<tag>) of a repository.
 CREATE TABLE git_refs (

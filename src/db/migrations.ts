@@ -1076,7 +1076,14 @@ export const migrations: Migration[] = [
 				  base_id    INTEGER,
 				  depth      INTEGER NOT NULL DEFAULT 0,
 				  data_size  INTEGER,
-				  data       BLOB NOT NULL,
+				  data       BLOB NOT NULL
+				);
+				CREATE TABLE git_object_epochs (
+				  first_id   INTEGER PRIMARY KEY,
+				  created_at INTEGER NOT NULL
+				);
+				CREATE TABLE git_fresh (
+				  object_id  INTEGER PRIMARY KEY,
 				  created_at INTEGER NOT NULL
 				);
 				CREATE TABLE git_commit_parents_v28 (
@@ -1085,7 +1092,12 @@ export const migrations: Migration[] = [
 				  position   INTEGER NOT NULL,
 				  parent_oid BLOB NOT NULL,
 				  PRIMARY KEY (network_id, commit_oid, position)
-				) WITHOUT ROWID;`);
+				) WITHOUT ROWID;
+				CREATE TABLE git_reachable (
+				  repo_id INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  tips    TEXT NOT NULL,
+				  rows    BLOB NOT NULL
+				);`);
 			// Networks: each repository joins the network of the first repository of its fork chain
 			// (a fork whose parent is gone starts its own).
 			const repos = db.prepare('SELECT id, fork_parent_id, created_at FROM repositories ORDER BY id').all() as Array<{
@@ -1118,11 +1130,13 @@ export const migrations: Migration[] = [
 			}
 			// Objects: one row per network and id (a fork's copies were the same objects), deflated.
 			const batch = db.prepare(`
-				SELECT o.id, m.network_id, o.sha, o.type, o.size, o.content, o.created_at FROM git_objects o
+				SELECT o.id, m.network_id, o.sha, o.type, o.size, o.content FROM git_objects o
 				JOIN git_network_members m ON m.repo_id = o.repo_id WHERE o.id > ? ORDER BY o.id LIMIT 500`);
 			const insert = db.prepare(`
-				INSERT INTO git_objects_v28 (network_id, oid, type, size, base_id, depth, data_size, data, created_at)
-				VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?) ON CONFLICT DO NOTHING`);
+				INSERT INTO git_objects_v28 (network_id, oid, type, size, base_id, depth, data_size, data)
+				VALUES (?, ?, ?, ?, NULL, 0, NULL, ?) ON CONFLICT DO NOTHING`);
+			// Every object converted counts as stored now: gc's grace period starts with the upgrade.
+			db.prepare('INSERT INTO git_object_epochs (first_id, created_at) VALUES (1, ?)').run(Math.floor(Date.now() / 1000));
 			db.exec('CREATE UNIQUE INDEX git_objects_v28_oid ON git_objects_v28(network_id, oid)');
 			const types: Record<string, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 			for (let after = 0; ; ) {
@@ -1133,12 +1147,9 @@ export const migrations: Migration[] = [
 					type: string;
 					size: number;
 					content: Buffer;
-					created_at: string;
 				}>;
-				for (const row of rows) {
-					const seconds = Math.floor(Date.parse(row.created_at) / 1000) || 0;
-					insert.run(row.network_id, Buffer.from(row.sha, 'hex'), types[row.type], row.size, deflateSync(row.content), seconds);
-				}
+				for (const row of rows)
+					insert.run(row.network_id, Buffer.from(row.sha, 'hex'), types[row.type], row.size, deflateSync(row.content));
 				if (rows.length < 500) break;
 				after = rows[rows.length - 1].id;
 			}

@@ -129,56 +129,69 @@ const isDotGit = (name: string) => isDotName(name, '.git', /^git~1$/);
 /** True when a tree entry name is `.gitmodules` in any spelling a file system reads as such. */
 export const isDotGitmodules = (name: string) => isDotName(name, '.gitmodules', /^gitmod~\d+$|^gi7eba~\d+$/);
 
-/** A tree entry as parsed for checking. */
-export interface CheckedEntry {
-	mode: string;
-	name: string;
-	oid: Buffer;
-}
-
 const MODES = new Set(['100644', '100755', '120000', '40000', '160000']);
+
+/** True when a name may spell .git or .gitmodules somewhere (a dot, a g, or a non-ASCII byte HFS+ may ignore). */
+function mayBeDotName(name: Buffer): boolean {
+	const first = name[0];
+	if (first === 0x2e || first === 0x67 || first === 0x47) return true;
+	for (let i = 0; i < name.length; i++) if (name[i] >= 0x80) return true;
+	return false;
+}
 
 /**
  * git's fsck_tree with --strict.
  * @param onGitmodules called with the id of each `.gitmodules` blob entry (checked once all objects are in)
  */
 export function checkTree(content: Buffer, onGitmodules?: (oid: Buffer) => void): FsckProblem | null {
-	const entries: CheckedEntry[] = [];
+	let first: FsckProblem | null = null;
+	const report = (id: string, message: string) => {
+		first ??= problem(id, message);
+	};
+	let previousMode = '';
+	let previousName: Buffer | null = null;
 	let at = 0;
 	while (at < content.length) {
 		const space = content.indexOf(0x20, at);
-		if (space < 0) return problem('badTree', 'cannot be parsed as a tree');
+		if (space < 0 || space - at > 7) return problem('badTree', 'cannot be parsed as a tree');
 		const nul = content.indexOf(0, space + 1);
 		if (nul < 0 || nul + 21 > content.length) return problem('badTree', 'cannot be parsed as a tree');
 		const mode = content.toString('latin1', at, space);
-		if (!/^[0-7]+$/.test(mode)) return problem('badTree', 'cannot be parsed as a tree');
-		entries.push({ mode, name: content.toString('utf8', space + 1, nul), oid: content.subarray(nul + 1, nul + 21) });
+		for (let i = at; i < space; i++)
+			if (content[i] < 0x30 || content[i] > 0x37) return problem('badTree', 'cannot be parsed as a tree');
+		const name = content.subarray(space + 1, nul);
+		let nullId = true;
+		for (let i = nul + 1; i < nul + 21; i++) {
+			if (content[i] !== 0) {
+				nullId = false;
+				break;
+			}
+		}
+		if (nullId) report('nullSha1', 'contains entries pointing to null sha1');
+		if (name.length === 0) report('emptyName', 'contains empty pathname');
+		else if (name.includes(0x2f)) report('fullPathname', 'contains full pathnames');
+		if (name.length === 1 && name[0] === 0x2e) report('hasDot', "contains '.'");
+		if (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e) report('hasDotdot', "contains '..'");
+		if (mode.startsWith('0')) report('zeroPaddedFilemode', 'contains zero-padded file modes');
+		else if (!MODES.has(mode)) report('badFilemode', 'contains bad file modes');
+		if (name.length && mayBeDotName(name)) {
+			const text = name.toString('utf8');
+			if (isDotGit(text)) report('hasDotgit', "contains '.git'");
+			if (isDotGitmodules(text)) {
+				if (mode === '120000') report('gitmodulesSymlink', '.gitmodules is a symbolic link');
+				else if (mode !== '40000' && mode !== '160000') onGitmodules?.(Buffer.from(content.subarray(nul + 1, nul + 21)));
+			}
+		}
+		if (previousName) {
+			const order = compareEntries(previousMode, previousName, mode, name);
+			if (order === 'dup') report('duplicateEntries', 'contains duplicate file entries');
+			else if (order === 'unordered') report('treeNotSorted', 'not properly sorted');
+		}
+		previousMode = mode;
+		previousName = name;
 		at = nul + 21;
 	}
-	const problems: FsckProblem[] = [];
-	let previous: { mode: string; name: Buffer } | null = null;
-	for (const entry of entries) {
-		if (entry.oid.every((byte) => byte === 0)) problems.push(problem('nullSha1', 'contains entries pointing to null sha1'));
-		if (entry.name.includes('/')) problems.push(problem('fullPathname', 'contains full pathnames'));
-		if (entry.name === '') problems.push(problem('emptyName', 'contains empty pathname'));
-		if (entry.name === '.') problems.push(problem('hasDot', "contains '.'"));
-		if (entry.name === '..') problems.push(problem('hasDotdot', "contains '..'"));
-		if (isDotGit(entry.name)) problems.push(problem('hasDotgit', "contains '.git'"));
-		if (entry.mode.startsWith('0')) problems.push(problem('zeroPaddedFilemode', 'contains zero-padded file modes'));
-		else if (!MODES.has(entry.mode)) problems.push(problem('badFilemode', 'contains bad file modes'));
-		if (isDotGitmodules(entry.name)) {
-			if (entry.mode === '120000') problems.push(problem('gitmodulesSymlink', '.gitmodules is a symbolic link'));
-			else if (entry.mode !== '40000' && entry.mode !== '160000') onGitmodules?.(Buffer.from(entry.oid));
-		}
-		const name = Buffer.from(entry.name, 'utf8');
-		if (previous) {
-			const order = compareEntries(previous.mode, previous.name, entry.mode, name);
-			if (order === 'dup') problems.push(problem('duplicateEntries', 'contains duplicate file entries'));
-			else if (order === 'unordered') problems.push(problem('treeNotSorted', 'not properly sorted'));
-		}
-		previous = { mode: entry.mode, name };
-	}
-	return problems[0] ?? null;
+	return first;
 }
 
 /** git's verify_ordered: names as bytes, a directory's as if it ended in '/'. */

@@ -45,6 +45,8 @@ export interface PackWriteResult {
 
 /** Bytes gathered before they are handed to the sink. */
 const CHUNK = 256 * 1024;
+/** Rows read per statement. */
+const BATCH = 256;
 /** Time spent writing before yielding to the event loop, in ms. */
 const SLICE_MS = 8;
 
@@ -131,18 +133,23 @@ export async function writePack(
 	};
 
 	let sliceStart = performance.now();
-	for (const id of ids) {
-		if (offsets.has(id)) continue;
-		// The object, with the bases it is stored against that this pack sends and has not written yet.
-		const chain: StoredObject[] = [];
-		let current: number | null = id;
-		while (current !== null && !offsets.has(current) && chain.length < 200) {
-			const row = store.storedById(current);
-			if (!row) throw new Error(`object row ${current} is gone`);
-			chain.push(row);
-			current = row.base !== null && sending.has(row.base) ? row.base : null;
+	for (let batchStart = 0; batchStart < ids.length; batchStart += BATCH) {
+		// One statement per batch of rows, in the pack's order.
+		const batch = ids.slice(batchStart, batchStart + BATCH);
+		const rows = store.storedByIds(batch.filter((id) => !offsets.has(id)));
+		for (const id of batch) {
+			if (offsets.has(id)) continue;
+			// The object, with the bases it is stored against that this pack sends and has not written yet.
+			const chain: StoredObject[] = [];
+			let current: number | null = id;
+			while (current !== null && !offsets.has(current) && chain.length < 200) {
+				const row: StoredObject | undefined = rows.get(current) ?? store.storedById(current);
+				if (!row) throw new Error(`object row ${current} is gone`);
+				chain.push(row);
+				current = row.base !== null && sending.has(row.base) ? row.base : null;
+			}
+			for (let i = chain.length - 1; i >= 0; i--) writeEntry(chain[i]);
 		}
-		for (let i = chain.length - 1; i >= 0; i--) writeEntry(chain[i]);
 		if (pendingBytes >= CHUNK) {
 			if (sink.closed()) return result;
 			await flush();

@@ -20,7 +20,9 @@ import type { App } from '../../app';
 import { version } from '../../build-info';
 import { epochSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
-import { indexPack, UnpackError } from './index-pack';
+import { type IndexResult, indexPack, UnpackError } from './index-pack';
+import { cloneTips, knownReachable } from './reachable';
+import { isAncestor } from './service';
 import { FULL_SHA } from './objects';
 import { BAND_DATA, bandLine, FLUSH, pktLine, readPacket } from './pktline';
 import { applyPush, type PushCommand, type PushStatus } from './push';
@@ -198,6 +200,40 @@ function receive(app: App, req: IncomingMessage): Promise<Received> {
 	});
 }
 
+/**
+ * What a full clone sends after a push that only created and fast-forwarded references: what it
+ * sent before, with everything the pushed pack brings that the new tips reach.
+ * @returns null when that is not known (a deletion, a forced update, nothing known before)
+ */
+function reachableAfter(
+	app: App,
+	repo: RepositoryRow,
+	commands: PushCommand[],
+	statuses: PushStatus[],
+	before: number[] | null,
+	indexed: IndexResult | null,
+): { tips: string[]; rows: Iterable<number> } | null {
+	if (before === null) return null;
+	for (const [i, command] of commands.entries()) {
+		// A refused command's objects were walked as if it went through: they may reach nothing now.
+		if (statuses[i].error !== null) return null;
+		if (command.after === null) return null;
+		if (!command.ref.startsWith('refs/heads/') && !command.ref.startsWith('refs/tags/')) return null;
+		if (command.before !== null && !isAncestor(app, repo.id, command.before, command.after)) return null;
+	}
+	const tips = cloneTips(app, repo);
+	const known = new Set(before);
+	const network = app.stores.git.network(repo.id);
+	const added = indexed
+		? indexed.reachable(known)
+		: tips.every((tip) => known.has(app.stores.git.locate(network, Buffer.from(tip, 'hex'))?.id ?? -1))
+			? []
+			: null;
+	if (added === null) return null;
+	for (const row of added) known.add(row);
+	return { tips, rows: known };
+}
+
 /** The report, as pkt-lines (report-status and report-status-v2 read the same lines for these outcomes). */
 function reportLines(unpack: string, statuses: PushStatus[]): Buffer {
 	const lines = [pktLine(`unpack ${unpack}\n`)];
@@ -218,9 +254,11 @@ export async function receivePack(
 	res: ServerResponse,
 	headers: Record<string, string>,
 ): Promise<void> {
+	const started = performance.now();
 	const received = await receive(app, req);
+	const timing = { receive_ms: Math.round(performance.now() - started) };
 	try {
-		await answer(app, repo, pusher, received, res, headers);
+		await answer(app, repo, pusher, received, res, headers, timing);
 	} finally {
 		if (received.file) rmSync(received.file, { force: true });
 	}
@@ -233,6 +271,7 @@ async function answer(
 	received: Received,
 	res: ServerResponse,
 	headers: Record<string, string>,
+	timing: Record<string, number>,
 ): Promise<void> {
 	const request = received.request;
 	res.writeHead(200, { ...headers, 'Content-Type': 'application/x-git-receive-pack-result', 'Cache-Control': 'no-cache' });
@@ -265,7 +304,11 @@ async function answer(
 	};
 	if (received.error) return refuseAll(received.error, 'unpacker error');
 	const network = app.stores.git.network(repo.id);
+	// What a full clone sent before this push, if known: the push adds what it brings.
+	const reachableBefore = knownReachable(app, repo);
 	let newCommits = new Set<string>();
+	let indexed: IndexResult | null = null;
+	const indexStarted = performance.now();
 	if (received.file && received.packBytes > 0) {
 		try {
 			const result = await indexPack(app, network, received.file, {
@@ -273,8 +316,10 @@ async function answer(
 				maxObjectBytes: app.config.storage.max_object_bytes,
 				now: epochSeconds(app.clock()),
 				progress: quiet ? undefined : say,
+				tips: request.commands.flatMap((command) => (command.after === null ? [] : [command.after])),
 			});
 			newCommits = new Set(result.commits.keys());
+			indexed = result;
 		} catch (error) {
 			if (!(error instanceof UnpackError)) throw error;
 			return refuseAll(error.message, 'unpacker error');
@@ -283,6 +328,8 @@ async function answer(
 	for (const command of request.commands) {
 		if (command.after !== null && !FULL_SHA.test(command.after)) return refuseAll('protocol error: bad object id', 'unpacker error');
 	}
+	timing.index_ms = Math.round(performance.now() - indexStarted);
+	const applyStarted = performance.now();
 	const statuses = applyPush(app, repo, request.commands, {
 		actorId: pusher.actorId,
 		admin: pusher.admin,
@@ -293,8 +340,22 @@ async function answer(
 	await app.transaction.durable();
 	if (statuses.some((status) => status.error === null)) {
 		const bytes = app.stores.git.networkBytes(network);
-		app.transaction(() => app.stores.repos.setSize(repo.id, Math.ceil(bytes / 1024)));
+		const reachable = reachableAfter(app, repo, request.commands, statuses, reachableBefore, indexed);
+		app.transaction(() => {
+			app.stores.repos.setSize(repo.id, Math.ceil(bytes / 1024));
+			if (reachable) app.stores.git.setReachable(repo.id, reachable.tips, reachable.rows);
+		});
 		await app.transaction.durable();
 	}
+	timing.apply_ms = Math.round(performance.now() - applyStarted);
+	app.log.info('git push', {
+		repo: repo.id,
+		commands: request.commands.length,
+		refused: statuses.filter((status) => status.error !== null).length,
+		pack_bytes: received.packBytes,
+		objects: indexed?.objects ?? 0,
+		stored: indexed?.stored ?? 0,
+		...timing,
+	});
 	finish('ok', statuses);
 }

@@ -52,6 +52,8 @@ export interface Selection {
 	objects: number[];
 	/** Row ids the client has for sure (thin packs may use them as delta bases). */
 	known: Set<number>;
+	/** Bytes of the objects' contents. */
+	bytes: number;
 	/** Commits that become shallow for the client ("shallow <id>"). */
 	shallow: string[];
 	/** Client shallow commits whose history is now sent ("unshallow <id>"). */
@@ -301,22 +303,43 @@ export function selectObjects(store: GitStore, network: number, request: FetchRe
 
 	const objects: number[] = [];
 	const known = new Set<number>();
+	/** Objects met (latin1 keys of their 20-byte ids). */
 	const seen = new Set<string>();
+	const keyOf = (hex: string) => Buffer.from(hex, 'hex').toString('latin1');
 	const filter = request.filter;
-	const add = (id: number) => {
+	let bytes = 0;
+	const add = (id: number, size: number) => {
 		objects.push(id);
+		bytes += size;
 		if (objects.length > MAX_OBJECTS) throw new TooManyObjects(`more than ${MAX_OBJECTS} objects`);
+	};
+	/** Blobs met by tree walks, located in batches (one statement for many ids). */
+	let blobs: Buffer[] = [];
+	let blobsCollected = true;
+	const flushBlobs = () => {
+		if (!blobs.length) return;
+		const found = store.locateMany(network, blobs);
+		for (const oid of blobs) {
+			const blob = found.get(oid.toString('latin1'));
+			if (!blob || blob.type !== PACK_BLOB) continue;
+			if (!blobsCollected) known.add(blob.id);
+			else if (filter?.blobLimit === null || filter?.blobLimit === undefined || blob.size <= filter.blobLimit)
+				add(blob.id, blob.size);
+		}
+		blobs = [];
 	};
 
 	/** Walks a tree: collect=false marks what the client has; depths follow the tree filter. */
 	const walkTree = (root: string, collect: boolean) => {
-		const pending: Array<[string, number]> = [[root, 0]];
+		if (blobsCollected !== collect) flushBlobs();
+		blobsCollected = collect;
+		const pending: Array<[Buffer, number]> = [[Buffer.from(root, 'hex'), 0]];
 		const treeDepth = collect ? (filter?.treeDepth ?? null) : null;
 		while (pending.length) {
-			const [sha, depth] = pending.pop()!;
-			const row = store.stored(network, Buffer.from(sha, 'hex'));
+			const [oid, depth] = pending.pop()!;
+			const row = store.stored(network, oid);
 			if (!row || row.type !== PACK_TREE) continue;
-			if (collect) add(row.id);
+			if (collect) add(row.id, row.size);
 			else known.add(row.id);
 			const content = store.content(row);
 			let at = 0;
@@ -326,19 +349,17 @@ export function selectObjects(store: GitStore, network: number, request: FetchRe
 				if (space < 0 || nul < 0 || nul + 21 > content.length) break;
 				const isTree = content[at] === 0x34; // "40000"
 				const isGitlink = content[at] === 0x31 && content[at + 1] === 0x36; // "160000"
-				const child = content.toString('hex', nul + 1, nul + 21);
+				const key = content.toString('latin1', nul + 1, nul + 21);
 				at = nul + 21;
-				if (isGitlink || seen.has(child)) continue;
+				if (isGitlink || seen.has(key)) continue;
 				if (treeDepth !== null && depth + 1 >= treeDepth) continue;
-				seen.add(child);
-				if (isTree) {
-					pending.push([child, depth + 1]);
-					continue;
+				seen.add(key);
+				const child = content.subarray(nul + 1, nul + 21);
+				if (isTree) pending.push([child, depth + 1]);
+				else {
+					blobs.push(child);
+					if (blobs.length >= 512) flushBlobs();
 				}
-				const blob = store.locate(network, Buffer.from(child, 'hex'));
-				if (!blob || blob.type !== PACK_BLOB) continue;
-				if (!collect) known.add(blob.id);
-				else if (filter?.blobLimit === null || filter?.blobLimit === undefined || blob.size <= filter.blobLimit) add(blob.id);
 			}
 		}
 	};
@@ -346,46 +367,51 @@ export function selectObjects(store: GitStore, network: number, request: FetchRe
 	// Trees of the commits the client has at the edge: their objects are not sent.
 	for (const sha of edges) {
 		const tree = facts.header(sha)?.tree;
-		if (tree && !seen.has(tree)) {
-			seen.add(tree);
+		if (tree && !seen.has(keyOf(tree))) {
+			seen.add(keyOf(tree));
 			walkTree(tree, false);
 		}
 	}
+	flushBlobs();
 	const rowOf = (sha: string) => store.locate(network, Buffer.from(sha, 'hex'));
 	for (const sha of plan.tags) {
 		const row = rowOf(sha);
-		if (row && !seen.has(sha)) {
-			seen.add(sha);
-			add(row.id);
+		if (row && !seen.has(keyOf(sha))) {
+			seen.add(keyOf(sha));
+			add(row.id, row.size);
 		}
 	}
-	for (const sha of commits) add(rowOf(sha)!.id);
+	for (const sha of commits) {
+		const row = rowOf(sha)!;
+		add(row.id, row.size);
+	}
 	const treeIncluded = filter?.treeDepth === null || filter?.treeDepth === undefined || filter.treeDepth > 0;
 	// Explicitly wanted trees and blobs are sent whatever the filter says (a partial clone's lazy fetch).
 	for (const sha of plan.others) {
-		if (seen.has(sha)) continue;
-		seen.add(sha);
+		if (seen.has(keyOf(sha))) continue;
+		seen.add(keyOf(sha));
 		const row = rowOf(sha)!;
 		if (row.type === PACK_TREE) walkTree(sha, true);
-		else add(row.id);
+		else add(row.id, row.size);
 	}
 	if (treeIncluded) {
 		for (const sha of commits) {
 			const tree = facts.header(sha)!.tree;
-			if (!tree || seen.has(tree)) continue;
-			seen.add(tree);
+			if (!tree || seen.has(keyOf(tree))) continue;
+			seen.add(keyOf(tree));
 			walkTree(tree, true);
 		}
 	}
+	flushBlobs();
 	// include-tag: annotated tags whose target is sent.
 	for (const [tag, target] of request.tags) {
-		if (seen.has(tag) || !(taken.has(target) || seen.has(target))) continue;
+		if (seen.has(keyOf(tag)) || !(taken.has(target) || seen.has(keyOf(target)))) continue;
 		const row = rowOf(tag);
 		if (!row) continue;
-		seen.add(tag);
-		add(row.id);
+		seen.add(keyOf(tag));
+		add(row.id, row.size);
 	}
-	return { objects, known, shallow: plan.shallow, unshallow, deepened: plan.deepened, commits: commits.length };
+	return { objects, known, bytes, shallow: plan.shallow, unshallow, deepened: plan.deepened, commits: commits.length };
 }
 
 /** Parses a filter spec (`blob:none`, `blob:limit=<n>[kmg]`, `tree:<depth>`). @throws FetchRefused for others */

@@ -67,6 +67,9 @@ export interface NewStoredObject {
 	data: Buffer;
 }
 
+/** Seconds an epoch of stored objects spans at most (git_object_epochs). */
+const EPOCH_SECONDS = 3600;
+
 /** Longest delta chain kept (git's pack.depth default). */
 export const MAX_DEPTH = 50;
 /** Bytes of resolved objects the read cache keeps (git's core.deltaBaseCacheLimit is 96 MiB; this is a server among others). */
@@ -129,6 +132,44 @@ function toStored(row: RawRow): StoredObject {
 
 const hex = (oid: Buffer) => oid.toString('hex');
 
+/** Row ids as a deflated list of varint gaps (ascending). */
+function encodeRows(rows: Iterable<number>): Buffer {
+	const sorted = Float64Array.from(rows).sort();
+	const bytes = Buffer.allocUnsafe(sorted.length * 9 + 1);
+	let at = 0;
+	let previous = 0;
+	for (const id of sorted) {
+		let gap = id - previous;
+		previous = id;
+		while (gap >= 0x80) {
+			bytes[at++] = (gap & 0x7f) | 0x80;
+			gap = Math.floor(gap / 128);
+		}
+		bytes[at++] = gap;
+	}
+	return deflateSync(bytes.subarray(0, at));
+}
+
+function decodeRows(encoded: Buffer): number[] {
+	const bytes = inflateSync(encoded);
+	const rows: number[] = [];
+	let value = 0;
+	let shift = 1;
+	let previous = 0;
+	for (const byte of bytes) {
+		value += (byte & 0x7f) * shift;
+		if (byte & 0x80) {
+			shift *= 128;
+			continue;
+		}
+		previous += value;
+		rows.push(previous);
+		value = 0;
+		shift = 1;
+	}
+	return rows;
+}
+
 export type GitStore = ReturnType<typeof createGitStore>;
 
 export function createGitStore(db: DB) {
@@ -138,6 +179,13 @@ export function createGitStore(db: DB) {
 	);
 	const rowById = db.prepare('SELECT id, oid, type, size, base_id, depth, data_size, data FROM git_objects WHERE id = ?');
 	const metaByOid = db.prepare('SELECT id, type, size, depth FROM git_objects WHERE network_id = ? AND oid = ?');
+	const locateMany = db.prepare(
+		'SELECT oid, id, type, size FROM git_objects WHERE network_id = ? AND oid IN (SELECT unhex(value) FROM json_each(?))',
+	);
+	const rowsById = db.prepare(
+		'SELECT id, oid, type, size, base_id, depth, data_size, data FROM git_objects WHERE id IN (SELECT value FROM json_each(?))',
+	);
+	const sizeOfRows = db.prepare('SELECT coalesce(sum(size), 0) FROM git_objects WHERE id IN (SELECT value FROM json_each(?))').pluck();
 	const metas = db.prepare(
 		'SELECT oid, type, size FROM git_objects WHERE network_id = ? AND oid IN (SELECT unhex(value) FROM json_each(?))',
 	);
@@ -151,8 +199,15 @@ export function createGitStore(db: DB) {
 	const countIn = db.prepare('SELECT count(*) FROM git_objects WHERE network_id = ?').pluck();
 	const bytesIn = db.prepare('SELECT coalesce(sum(length(data)), 0) FROM git_objects WHERE network_id = ?').pluck();
 	const insertObject = db.prepare(`
-		INSERT INTO git_objects (network_id, oid, type, size, base_id, depth, data_size, data, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (network_id, oid) DO NOTHING`);
+		INSERT INTO git_objects (network_id, oid, type, size, base_id, depth, data_size, data)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (network_id, oid) DO NOTHING`);
+	const lastEpoch = db.prepare('SELECT created_at FROM git_object_epochs ORDER BY first_id DESC LIMIT 1').pluck();
+	const addEpoch = db.prepare(
+		'INSERT INTO git_object_epochs (first_id, created_at) SELECT coalesce(max(id), 0) + 1, ? FROM git_objects WHERE true ON CONFLICT (first_id) DO NOTHING',
+	);
+	const addFresh = db.prepare(
+		'INSERT INTO git_fresh (object_id, created_at) VALUES (?, ?) ON CONFLICT (object_id) DO UPDATE SET created_at = excluded.created_at',
+	);
 	const anyCommit = db.prepare('SELECT 1 FROM git_objects WHERE network_id = ? AND type = 1 LIMIT 1').pluck();
 	const insertParent = db.prepare(
 		'INSERT INTO git_commit_parents (network_id, commit_oid, position, parent_oid) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -202,6 +257,11 @@ export function createGitStore(db: DB) {
 	const copyRefs = db.prepare(`
 		INSERT INTO git_refs (repo_id, name, sha, created_at, updated_at)
 		SELECT @to, name, sha, created_at, updated_at FROM git_refs WHERE repo_id = @from`);
+	const reachableOf = db.prepare('SELECT tips, rows FROM git_reachable WHERE repo_id = ?');
+	const putReachable = db.prepare(
+		'INSERT INTO git_reachable (repo_id, tips, rows) VALUES (?, ?, ?) ON CONFLICT (repo_id) DO UPDATE SET tips = excluded.tips, rows = excluded.rows',
+	);
+	const dropReachable = db.prepare('DELETE FROM git_reachable WHERE repo_id = ?');
 	// The repository record belongs to the repos area; a branch push only moves its pushed_at.
 	const touchPushed = db.prepare('UPDATE repositories SET pushed_at = ? WHERE id = ?');
 
@@ -271,10 +331,24 @@ export function createGitStore(db: DB) {
 	};
 
 	/** Stores a whole object (deflated) unless the network has it. @returns its row id */
+	/** The newest epoch's time (epoch seconds), as last read or written by this connection. */
+	let epochAt: number | null = null;
+	/**
+	 * Marks the objects about to be stored with the time (git_object_epochs): a new epoch when the
+	 * last one is more than EPOCH_SECONDS old. Call inside the storing transaction, before the inserts.
+	 */
+	const markEpoch = (nowSeconds: number) => {
+		epochAt ??= (lastEpoch.get() as number | undefined) ?? -Infinity;
+		if (nowSeconds - epochAt < EPOCH_SECONDS) return;
+		addEpoch.run(nowSeconds);
+		epochAt = nowSeconds;
+	};
+
 	const insertWhole = (networkId: number, oid: Buffer, type: ObjectType, content: Buffer, nowSeconds: number): number => {
 		const existing = exists.get(networkId, oid) as number | undefined;
 		if (existing !== undefined) return existing;
-		const result = insertObject.run(networkId, oid, PACK_TYPE[type], content.length, null, 0, null, deflateSync(content), nowSeconds);
+		markEpoch(nowSeconds);
+		const result = insertObject.run(networkId, oid, PACK_TYPE[type], content.length, null, 0, null, deflateSync(content));
 		return Number(result.lastInsertRowid);
 	};
 
@@ -308,7 +382,7 @@ export function createGitStore(db: DB) {
 			const networkId = network(repoId);
 			const oid = Buffer.from(sha, 'hex');
 			if (exists.get(networkId, oid) !== undefined) return;
-			insertWhole(networkId, oid, type, content, Math.floor(Date.parse(now) / 1000));
+			insertWhole(networkId, oid, type, content, Math.floor(Date.parse(now) / 1000) || Math.floor(Date.now() / 1000));
 			commitParents.forEach((parent, position) => {
 				insertParent.run(networkId, oid, position, Buffer.from(parent, 'hex'));
 			});
@@ -367,6 +441,23 @@ export function createGitStore(db: DB) {
 		/** Row id, pack type, size and delta depth of `oid` in a network, or undefined. */
 		locate: (networkId: number, oid: Buffer) =>
 			metaByOid.get(networkId, oid) as { id: number; type: number; size: number; depth: number } | undefined,
+		/** Row id, pack type and size of each of `oids` the network holds, by the id's latin1 key. */
+		locateMany(networkId: number, oids: Buffer[]): Map<string, { id: number; type: number; size: number }> {
+			const rows = locateMany.all(networkId, JSON.stringify(oids.map(hex))) as Array<{
+				oid: Buffer;
+				id: number;
+				type: number;
+				size: number;
+			}>;
+			return new Map(rows.map((row) => [row.oid.toString('latin1'), row]));
+		},
+		/** Bytes of content of these rows. */
+		sizeOfRows: (ids: number[]) => sizeOfRows.get(JSON.stringify(ids)) as number,
+		/** The stored rows with these row ids (those that exist), by id. */
+		storedByIds(ids: number[]): Map<number, StoredObject> {
+			const rows = rowsById.all(JSON.stringify(ids)) as RawRow[];
+			return new Map(rows.map((row) => [row.id, toStored(row)]));
+		},
 		/** The row id of `oid` in a network, or undefined. */
 		idOf: (networkId: number, oid: Buffer) => exists.get(networkId, oid) as number | undefined,
 		/** Type and size of `sha` in a network. */
@@ -379,11 +470,11 @@ export function createGitStore(db: DB) {
 		 */
 		content: resolve,
 		/**
-		 * Stores an object as given (a pack entry's payload), unless the network has it.
-		 * @param createdAt epoch seconds
+		 * Stores an object as given (a pack entry's payload), unless the network has it. Call
+		 * markEpoch first in the same transaction.
 		 * @returns the row id, and whether it was new
 		 */
-		insertStored(networkId: number, object: NewStoredObject, createdAt: number): { id: number; inserted: boolean } {
+		insertStored(networkId: number, object: NewStoredObject): { id: number; inserted: boolean } {
 			const result = insertObject.run(
 				networkId,
 				object.oid,
@@ -393,13 +484,22 @@ export function createGitStore(db: DB) {
 				object.depth,
 				object.base === null ? null : object.dataSize,
 				object.data,
-				createdAt,
 			);
 			if (result.changes === 1) return { id: Number(result.lastInsertRowid), inserted: true };
 			return { id: exists.get(networkId, object.oid) as number, inserted: false };
 		},
 		/** Stores a whole object in a network (deflated), unless it has it. @param nowSeconds epoch seconds @returns the row id */
 		insertWhole,
+		/** Dates the objects stored next in this transaction (gc's grace period). @param nowSeconds epoch seconds */
+		markEpoch,
+		/** Keeps stored objects a push relies on (and what they reach) through gc's grace period. @param nowSeconds epoch seconds */
+		freshen(rows: Iterable<number>, nowSeconds: number): void {
+			for (const row of rows) addFresh.run(row, nowSeconds);
+		},
+		/** Forgets what this connection knows of the epochs (another process may have written one). */
+		forgetEpoch() {
+			epochAt = null;
+		},
 		/** Adds a commit's parents to the network's commit graph. */
 		insertParents(networkId: number, oid: Buffer, commitParents: Buffer[]): void {
 			commitParents.forEach((parent, position) => {
@@ -414,6 +514,20 @@ export function createGitStore(db: DB) {
 		networkBytes: (networkId: number) => bytesIn.get(networkId) as number,
 		/** How many objects a network holds. */
 		objectCount: (networkId: number) => countIn.get(networkId) as number,
+		/**
+		 * What a full clone of the repository sends: the rows reachable from its branches and tags, and
+		 * the tips (sorted ids) they were computed for; undefined when not known.
+		 */
+		reachable(repoId: number): { tips: string[]; rows: number[] } | undefined {
+			const row = reachableOf.get(repoId) as { tips: string; rows: Buffer } | undefined;
+			return row && { tips: row.tips === '' ? [] : row.tips.split(' '), rows: decodeRows(row.rows) };
+		},
+		/** Keeps what a full clone sends for these tips (sorted or not). */
+		setReachable(repoId: number, tips: string[], rows: Iterable<number>): void {
+			putReachable.run(repoId, [...tips].sort().join(' '), encodeRows(rows));
+		},
+		/** Forgets what a full clone sends (a reference moved). */
+		dropReachable: (repoId: number) => void dropReachable.run(repoId),
 		/** Forgets resolved objects (after gc rewrote rows). */
 		clearCache: () => cache.clear(),
 	};

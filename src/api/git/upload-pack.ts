@@ -26,6 +26,7 @@ import type { RepositoryRow } from '../repos/store';
 import { FULL_SHA } from './objects';
 import { PACK_COMMIT, PACK_TAG } from './pack';
 import { type PackSink, writePack } from './pack-writer';
+import { cloneTips, knownReachable, wantsAllTips } from './reachable';
 import { BAND_DATA, bandLine, DELIM, DELIM_TEXT, FLUSH, pktLine, SMALL_BAND_DATA } from './pktline';
 import {
 	FetchRefused,
@@ -314,6 +315,33 @@ function readyToGiveUp(app: App, network: number, wants: string[], common: strin
 	return true;
 }
 
+/**
+ * The objects of a fetch: for a full clone (every branch and tag wanted, nothing had, no shallow
+ * or filter) what is known to be reachable from them (src/api/git/reachable.ts), without a walk;
+ * otherwise the walk of rev-list.ts, which a full clone then keeps for the next.
+ * @throws FetchRefused, TooManyObjects (from the walk)
+ */
+function select(app: App, repo: RepositoryRow, network: number, request: Wants, fetch: FetchRequest): Selection {
+	const store = app.stores.git;
+	const full =
+		fetch.haves.length === 0 &&
+		fetch.clientShallow.length === 0 &&
+		fetch.depth === 0 &&
+		fetch.deepenSince === null &&
+		fetch.deepenNot.length === 0 &&
+		fetch.filter === null;
+	const tips = full ? cloneTips(app, repo) : [];
+	if (!full || !wantsAllTips(request.wants, tips)) return selectObjects(store, network, fetch);
+	const known = knownReachable(app, repo, tips);
+	if (known) {
+		const rows = [...known].sort((a, b) => a - b);
+		return { objects: rows, known: new Set(), bytes: store.sizeOfRows(rows), shallow: [], unshallow: [], deepened: false, commits: 0 };
+	}
+	const selection = selectObjects(store, network, fetch);
+	app.transaction(() => store.setReachable(repo.id, tips, selection.objects));
+	return selection;
+}
+
 /** Annotated tags of the repository (tag id → peeled target) for include-tag. */
 function annotatedTags(refs: AdvertisedRef[]): Map<string, string> {
 	const tags = new Map<string, string>();
@@ -335,14 +363,8 @@ async function sendPack(
 	progress: boolean,
 ): Promise<void> {
 	const store = app.stores.git;
-	let bytes = 0;
-	for (const id of selection.objects) {
-		const meta = store.storedById(id);
-		if (meta) bytes += meta.size;
-		if (bytes > app.config.storage.max_pack_bytes) break;
-	}
-	if (bytes > app.config.storage.max_pack_bytes) {
-		const message = `The pack would hold more than ${app.config.storage.max_pack_bytes} bytes of objects, more than this server sends at once (storage.max_pack_bytes).`;
+	if (selection.bytes > app.config.storage.max_pack_bytes) {
+		const message = `The pack would hold ${selection.bytes} bytes of objects, more than this server sends at once (storage.max_pack_bytes = ${app.config.storage.max_pack_bytes}).`;
 		reply.end(band ? bandLine(3, `${message}\n`) : pktLine(`ERR ${message}\n`));
 		return;
 	}
@@ -484,7 +506,7 @@ export async function uploadPackV0(
 	}
 	let selection: Selection;
 	try {
-		selection = selectObjects(store, network, fetch);
+		selection = select(app, repo, network, request, fetch);
 	} catch (error) {
 		if (error instanceof FetchRefused || error instanceof TooManyObjects) {
 			reply.end(Buffer.concat([...out, pktLine(`ERR ${error.message}\n`)]));
@@ -655,7 +677,7 @@ async function fetchV2(app: App, repo: RepositoryRow, args: string[], reply: Rep
 	}
 	let selection: Selection;
 	try {
-		selection = selectObjects(store, network, fetchRequest(request, common, refs));
+		selection = select(app, repo, network, request, fetchRequest(request, common, refs));
 	} catch (error) {
 		if (error instanceof FetchRefused || error instanceof TooManyObjects) {
 			reply.end(pktLine(`ERR ${error.message}\n`));

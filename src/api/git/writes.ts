@@ -367,6 +367,8 @@ export function moveRef(app: App, repo: RepositoryRow, name: string, before: str
 		checkRulesets(app, repo, name, before, after, writer);
 	}
 	const { git } = app.stores;
+	// What a full clone sends is no longer known (a push that can tell writes it again).
+	if (before !== after) git.dropReachable(repo.id);
 	if (before === null) {
 		const existing = git.ref(repo.id, name);
 		if (existing) throw new RefRaceError(name, existing.sha);
