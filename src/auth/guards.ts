@@ -11,7 +11,8 @@
  *   account's resources: elsewhere it reads what is public, and anything more is 403 "Resource not
  *   accessible by personal access token" / "… by integration".
  */
-import { forbidden, HttpError, notFound } from '../http/errors';
+import { DomainError, forbidden, notFound } from '../model/errors';
+import { HttpError } from '../http/errors';
 import { idParam, type Context, type ResourceGuard } from '../http/route';
 import type { GistRow } from '../api/gists/store';
 import type { RepositoryRow } from '../api/repos/store';
@@ -26,7 +27,7 @@ import { atLeast, type RepoPermission } from './repo-permissions';
 
 /**
  * Loads and checks every resource the route's guard names, setting them on the context.
- * @throws HttpError 404 (not visible), 403 (visible but the caller lacks the role, or the token is
+ * @throws DomainError 404 (not visible), 403 (visible but the caller lacks the role, or the token is
  *   bound to another account), 403 for archived or migration-locked repositories on writes.
  */
 export function loadResources(ctx: Context): void {
@@ -208,7 +209,7 @@ function repository(
  * `Location` and the body's `url`), for callers who can read it; 404 for everyone else and for
  * names nothing had.
  */
-function movedOrNotFound(ctx: Context, moved: RepositoryRow | undefined): HttpError {
+function movedOrNotFound(ctx: Context, moved: RepositoryRow | undefined): HttpError | DomainError {
 	if (!moved) return notFound();
 	const owner = ctx.app.stores.accounts.byId(moved.owner_id);
 	if (!owner || !callerRepoPermission(ctx, moved, owner)) return notFound();
@@ -234,7 +235,7 @@ function movedOrNotFound(ctx: Context, moved: RepositoryRow | undefined): HttpEr
  * Refuses a change to an archived repository or one locked by an organization migration. The
  * guard applies it to every write of a repository route; a route that declares `writable: false`
  * and decides from its body (PATCH /repos/{owner}/{repo}: unarchiving) calls it itself.
- * @throws HttpError 403
+ * @throws DomainError 403
  */
 export function requireWritableRepository(ctx: Context, access: RepoAccess = ctx.repo): void {
 	if (access.repo.archived === 1) throw forbidden('Repository was archived so is read-only.');
@@ -266,7 +267,7 @@ function gist(ctx: Context, level: NonNullable<ResourceGuard['gist']>): GistRow 
 	if (!row) throw notFound();
 	if (row.blocked_at) {
 		// A site administrator blocked it (`gitstead admin block-gist`): GitHub's 403 with its `block` object.
-		throw new HttpError(403, 'Gist blocked', {
+		throw new DomainError('Forbidden', 'Gist blocked', {
 			extra: { block: { reason: row.block_reason, created_at: row.blocked_at, html_url: ctx.app.urls.html(`/gist/${row.gist_id}`) } },
 		});
 	}

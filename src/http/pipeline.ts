@@ -13,7 +13,8 @@ import { permissionsSatisfy } from '../auth/permissions';
 import { isBusy, isDuplicateKey } from '../db/errors';
 import { epochSeconds } from '../time';
 import { recordOf, type RequestRecord } from './access';
-import { forbidden, HttpError, MESSAGES, notFound, unauthorized, validationFailed } from './errors';
+import { forbidden, notFound, validationFailed } from '../model/errors';
+import { HttpError, httpErrorOf, MESSAGES, unauthorized } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
 import { Urls } from './urls';
@@ -579,16 +580,16 @@ function sendError(app: App, route: Route, req: PolkaRequest, res: ServerRespons
 	const headers = commonHeaders(route, state);
 	// A conditional request past its rate limit is answered 304 or with the rate-limit error.
 	if (state.exhausted) error = state.exhausted;
-	let httpError: HttpError;
-	if (error instanceof HttpError) {
-		httpError = error;
+	let httpError = httpErrorOf(error);
+	if (httpError) {
+		// A refusal: the domain's (src/model/errors.ts) or HTTP's own.
 	} else if (isBusy(error)) {
 		// Another process (a `gitstead admin` command) held the write lock past the busy timeout.
 		httpError = new HttpError(503, 'Service Unavailable: the database stayed busy; try again.', { headers: { 'Retry-After': '1' } });
 	} else if (isDuplicateKey(error)) {
 		// A concurrent writer inserted the same unique key first (the checks before the insert saw none).
 		const field = duplicateField(error);
-		httpError = validationFailed([{ resource: route.errorResource ?? 'Resource', field, code: 'already_exists' }]);
+		httpError = HttpError.from(validationFailed([{ resource: route.errorResource ?? 'Resource', field, code: 'already_exists' }]));
 	} else {
 		// One line: the request id ties the client's answer to the stack in the log.
 		app.log.error('request failed', { request_id: state.requestId, method: req.method, route: route.path, error });

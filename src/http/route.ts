@@ -243,7 +243,7 @@ export interface RouteDeclaration<
 	 * deletes the file when the request fails (the handler threw, or the commit failed).
 	 */
 	upload?: {
-		/** Absolute folder for the file. @throws HttpError when uploads cannot be stored (no blob storage) */
+		/** Absolute folder for the file. @throws DomainError when uploads cannot be stored (no blob storage) */
 		dir(app: App): string;
 		/** Most bytes accepted. */
 		limit(app: App): number;

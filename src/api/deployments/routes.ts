@@ -10,7 +10,7 @@
  * administrators.
  */
 import * as v from 'valibot';
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';

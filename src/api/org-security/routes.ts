@@ -17,7 +17,7 @@
  */
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
-import { conflict, forbidden, invalidField } from '../../http/errors';
+import { conflict, forbidden, invalidField } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { simpleRepository } from '../dependabot/render';

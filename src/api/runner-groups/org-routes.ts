@@ -10,7 +10,7 @@
  * Owners and the organization's app only: members 403, outsiders 404.
  */
 import * as v from 'valibot';
-import { HttpError, notFound, unprocessable } from '../../http/errors';
+import { forbidden, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { events } from '../../events/catalog';
@@ -62,7 +62,7 @@ function loadGroup(ctx: Context, inherited = false): RunnerGroupRow {
 	const group = groupId === null ? undefined : ctx.app.stores.runnerGroups.visibleToOrganization(org.id, org.enterprise_id, groupId);
 	if (!group) throw notFound();
 	if (group.org_id === null && !inherited) {
-		throw new HttpError(403, 'This runner group is inherited from the enterprise; its enterprise owners change it.');
+		throw forbidden('This runner group is inherited from the enterprise; its enterprise owners change it.');
 	}
 	return group;
 }

@@ -4,7 +4,7 @@
  * groups. Enterprise owners with classic or OAuth tokens holding manage_runners:enterprise only.
  */
 import * as v from 'valibot';
-import { notFound, unprocessable } from '../../http/errors';
+import { notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
