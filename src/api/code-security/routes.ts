@@ -35,7 +35,7 @@ import type { ConfigurationRow } from './store';
 
 const O = '/orgs/{org}/code-security/configurations';
 /** Owners and the app; members 403; outsiders see no settings (404). */
-const OWNERS: ResourceGuard = { org: 'owner', concealFromOutsiders: true };
+const OWNERS = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 
 const tristate = v.optional(v.picklist(TRISTATE, 'must be enabled, disabled or not_set'));
 const settingsFields = {

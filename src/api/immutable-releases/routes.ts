@@ -13,7 +13,7 @@ import { repository } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 
 const S = '/orgs/{org}/settings/immutable-releases';
-const OWNERS: ResourceGuard = { org: 'owner', concealFromOutsiders: true };
+const OWNERS = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 const ids = v.array(v.pipe(v.number(), v.integer()));
 const policyBody = v.object({
 	enforced_repositories: v.picklist(['all', 'none', 'selected'], 'must be all, none or selected'),

@@ -34,7 +34,7 @@ const PERMISSIONS = `${O}/permissions`;
 const POLICY = {
 	permissions: 'matrix' as const,
 	access: 'authenticated' as const,
-	resource: { org: 'owner' as const, concealFromOutsiders: true as const },
+	resource: { org: 'owner' as const, conceal: 'outsiders' as const },
 	errorResource: 'Organization',
 };
 

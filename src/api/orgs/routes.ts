@@ -122,7 +122,7 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#update-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: { org: 'owner', concealFromOutsiders: true },
+		resource: { org: 'owner', conceal: 'outsiders' },
 		errorResource: 'Organization',
 		body: updateBody,
 		handler(ctx) {
@@ -177,7 +177,7 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#delete-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: { org: 'owner', concealFromOutsiders: true },
+		resource: { org: 'owner', conceal: 'outsiders' },
 		errorResource: 'Organization',
 		handler(ctx) {
 			deleteOrganization(ctx.app, ctx.org.org, ctx.org.actorId);

@@ -393,7 +393,7 @@ export const repositoryRoutes = [
 			const { repo, owner } = ctx.repo;
 			// An archived repository is read-only: the one change it takes is being unarchived.
 			const unarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
-			if (!unarchive) requireWritableRepository(ctx);
+			if (!unarchive) requireWritableRepository(ctx, ctx.repo);
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);

@@ -24,7 +24,7 @@ import type { RulesetRow } from './store';
 
 const O = '/orgs/{org}';
 const DOCS = 'orgs/rules';
-const ADMIN: ResourceGuard = { org: 'owner', conceal: 'outsiders' };
+const ADMIN = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 const PERIOD_HOURS = { hour: 1, day: 24, week: 168, month: 720 } as const;
 
 const targetsQuery = v.object({ targets: v.optional(v.string()) });

@@ -47,7 +47,7 @@ const updateBody = v.object({
 
 const GUARD = {
 	access: 'authenticated' as const,
-	resource: { org: 'owner' as const, concealFromOutsiders: true as const },
+	resource: { org: 'owner' as const, conceal: 'outsiders' as const },
 	errorResource: 'RunnerGroup',
 };
 /** Matrix rows (organization_self_hosted_runners write). */
