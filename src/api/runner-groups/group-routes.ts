@@ -19,22 +19,6 @@ export type GroupPolicy = Pick<RouteDeclaration, 'access' | 'permissions' | 'sco
 	resource: ResourceGuard;
 };
 
-/** The operations, for their documentation anchors. */
-type Operation =
-	| 'list'
-	| 'create'
-	| 'get'
-	| 'update'
-	| 'delete'
-	| 'listMembers'
-	| 'setMembers'
-	| 'addMember'
-	| 'removeMember'
-	| 'listRunners'
-	| 'setRunners'
-	| 'addRunner'
-	| 'removeRunner';
-
 /** The body of a create or an update: the group's fields, its runners and (create) its members. */
 type GroupBody = GroupInput & { runners?: number[] } & Record<string, unknown>;
 
@@ -42,6 +26,8 @@ type GroupBody = GroupInput & { runners?: number[] } & Record<string, unknown>;
 export interface GroupMembers {
 	/** The path segment and the list's key: 'organizations' or 'repositories'. */
 	name: 'organizations' | 'repositories';
+	/** One, as documentation anchors name it: 'organization' or 'repository'. */
+	noun: 'organization' | 'repository';
 	/** The body field that names them: 'selected_organization_ids' or 'selected_repository_ids'. */
 	field: string;
 	/** The path parameter of one: '{org_id}' or '{repository_id}'. */
@@ -63,8 +49,10 @@ export interface GroupMembers {
 export interface GroupScope {
 	/** The collection's path, e.g. '/orgs/{org}/actions/runner-groups'. */
 	base: string;
-	/** Documentation anchor of each operation. */
-	docs: Record<Operation, string>;
+	/**
+	 * The documentation page and the owner its anchors name ('enterprise': …#get-a-self-hosted-runner-group-for-an-enterprise).
+	 */
+	docs: { page: string; owner: 'enterprise' | 'organization' };
 	/** Reads; the writes of groups and their members; the writes of their runners. */
 	policy: { read: GroupPolicy; write: GroupPolicy; runners: GroupPolicy };
 	/** The list's query (its filter). */
@@ -93,8 +81,9 @@ export const ids = v.array(v.pipe(v.number(), v.integer()));
 
 /** The routes of `scope`'s runner groups, in the route table's order. */
 export function groupRoutes(scope: GroupScope): RouteDeclaration[] {
-	const { base, docs, policy, members } = scope;
+	const { base, policy, members } = scope;
 	const item = `${base}/{runner_group_id}`;
+	const docs = documentation(scope);
 	const group = (ctx: Context, inherited = false) => scope.group(ctx, { inherited });
 	const requireSelected = (row: RunnerGroupRow) => {
 		if (row.visibility !== 'selected')
@@ -258,6 +247,29 @@ export function groupRoutes(scope: GroupScope): RouteDeclaration[] {
 			}),
 		),
 	];
+}
+
+/** The documentation URL of each operation: GitHub's anchors differ only by the owner and the members' noun. */
+function documentation({ docs, members }: GroupScope) {
+	const anchor = (text: string) => `${docs.page}#${text}`;
+	const group = 'a-self-hosted-runner-group';
+	const owner = docs.owner === 'enterprise' ? 'an-enterprise' : 'an-organization';
+	const access = `${members.noun}-access`;
+	return {
+		list: anchor(`list-self-hosted-runner-groups-for-${owner}`),
+		create: anchor(`create-${group}-for-${owner}`),
+		get: anchor(`get-${group}-for-${owner}`),
+		update: anchor(`update-${group}-for-${owner}`),
+		delete: anchor(`delete-${group}-from-${owner}`),
+		listMembers: anchor(`list-${access}-to-${group}-in-${owner}`),
+		setMembers: anchor(`set-${access}-for-${group}-in-${owner}`),
+		addMember: anchor(`add-${access}-to-${group}-in-${owner}`),
+		removeMember: anchor(`remove-${access}-to-${group}-in-${owner}`),
+		listRunners: anchor(`list-self-hosted-runners-in-a-group-for-${owner}`),
+		setRunners: anchor(`set-self-hosted-runners-in-a-group-for-${owner}`),
+		addRunner: anchor(`add-a-self-hosted-runner-to-a-group-for-${owner}`),
+		removeRunner: anchor(`remove-a-self-hosted-runner-from-a-group-for-${owner}`),
+	};
 }
 
 /** `{total_count, runners}` of a page of runners. */

@@ -74,29 +74,13 @@ function usableBy(ctx: Context, group: RunnerGroupRow, repo: { id: number; visib
 	return ctx.app.stores.runnerGroups.repositories(group.id, 1_000_000, 0).rows.some((r) => r.id === repo.id);
 }
 
-const DOCS = 'actions/self-hosted-runner-groups';
-
 /**
  * An organization's runner groups: its own, and (read only) those its enterprise shares with it;
  * its repositories are the members a `selected` group chooses.
  */
 const organizationGroups: GroupScope = {
 	base: '/orgs/{org}/actions/runner-groups',
-	docs: {
-		list: `${DOCS}#list-self-hosted-runner-groups-for-an-organization`,
-		create: `${DOCS}#create-a-self-hosted-runner-group-for-an-organization`,
-		get: `${DOCS}#get-a-self-hosted-runner-group-for-an-organization`,
-		update: `${DOCS}#update-a-self-hosted-runner-group-for-an-organization`,
-		delete: `${DOCS}#delete-a-self-hosted-runner-group-from-an-organization`,
-		listMembers: `${DOCS}#list-repository-access-to-a-self-hosted-runner-group-in-an-organization`,
-		setMembers: `${DOCS}#set-repository-access-for-a-self-hosted-runner-group-in-an-organization`,
-		addMember: `${DOCS}#add-repository-access-to-a-self-hosted-runner-group-in-an-organization`,
-		removeMember: `${DOCS}#remove-repository-access-to-a-self-hosted-runner-group-in-an-organization`,
-		listRunners: `${DOCS}#list-self-hosted-runners-in-a-group-for-an-organization`,
-		setRunners: `${DOCS}#set-self-hosted-runners-in-a-group-for-an-organization`,
-		addRunner: `${DOCS}#add-a-self-hosted-runner-to-a-group-for-an-organization`,
-		removeRunner: `${DOCS}#remove-a-self-hosted-runner-from-a-group-for-an-organization`,
-	},
+	docs: { page: 'actions/self-hosted-runner-groups', owner: 'organization' },
 	policy: { read: READ, write: MATRIX, runners: WRITE },
 	listQuery: v.object({ visible_to_repository: v.optional(v.string()) }),
 	createBody,
@@ -135,6 +119,7 @@ const organizationGroups: GroupScope = {
 	render: (ctx, group) => orgRunnerGroup(ctx.app.urls, ctx.org.org.login, group),
 	members: {
 		name: 'repositories',
+		noun: 'repository',
 		field: 'selected_repository_ids',
 		param: '{repository_id}',
 		whileSelected: true,

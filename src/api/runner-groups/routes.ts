@@ -40,26 +40,10 @@ const POLICY: GroupPolicy = {
 	errorResource: 'RunnerGroup',
 };
 
-const DOCS = 'enterprise-admin/actions';
-
 /** An enterprise's runner groups: its organizations are the members a `selected` group chooses. */
 const enterpriseGroups: GroupScope = {
 	base: '/enterprises/{enterprise}/actions/runner-groups',
-	docs: {
-		list: `${DOCS}#list-self-hosted-runner-groups-for-an-enterprise`,
-		create: `${DOCS}#create-a-self-hosted-runner-group-for-an-enterprise`,
-		get: `${DOCS}#get-a-self-hosted-runner-group-for-an-enterprise`,
-		update: `${DOCS}#update-a-self-hosted-runner-group-for-an-enterprise`,
-		delete: `${DOCS}#delete-a-self-hosted-runner-group-from-an-enterprise`,
-		listMembers: `${DOCS}#list-organization-access-to-a-self-hosted-runner-group-in-an-enterprise`,
-		setMembers: `${DOCS}#set-organization-access-for-a-self-hosted-runner-group-in-an-enterprise`,
-		addMember: `${DOCS}#add-organization-access-to-a-self-hosted-runner-group-in-an-enterprise`,
-		removeMember: `${DOCS}#remove-organization-access-to-a-self-hosted-runner-group-in-an-enterprise`,
-		listRunners: `${DOCS}#list-self-hosted-runners-in-a-group-for-an-enterprise`,
-		setRunners: `${DOCS}#set-self-hosted-runners-in-a-group-for-an-enterprise`,
-		addRunner: `${DOCS}#add-a-self-hosted-runner-to-a-group-for-an-enterprise`,
-		removeRunner: `${DOCS}#remove-a-self-hosted-runner-from-a-group-for-an-enterprise`,
-	},
+	docs: { page: 'enterprise-admin/actions', owner: 'enterprise' },
 	policy: { read: POLICY, write: POLICY, runners: POLICY },
 	listQuery: v.object({ visible_to_organization: v.optional(v.string()) }),
 	createBody,
@@ -86,6 +70,7 @@ const enterpriseGroups: GroupScope = {
 	render: (ctx, group) => runnerGroup(ctx.app.urls, ctx.enterprise.enterprise.slug, group),
 	members: {
 		name: 'organizations',
+		noun: 'organization',
 		field: 'selected_organization_ids',
 		param: '{org_id}',
 		whileSelected: false,
