@@ -19,7 +19,7 @@ import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion,
 import type { RateWindow } from './rate-limit';
 import { Urls } from './urls';
 import type { Reply } from './reply';
-import type { GuardedContext, PageRequest, RequestContext, Route, UploadedFile } from './route';
+import type { GuardedContext, PageRequest, Pagination, RequestContext, Route, UploadedFile } from './route';
 import { discardUpload, receiveFile } from './upload';
 import { validate } from './validation';
 
@@ -74,6 +74,18 @@ interface State {
 	media: MediaParam;
 }
 
+/** One request to one route, as the pipeline's steps share it. */
+interface Exchange {
+	app: App;
+	route: Route;
+	req: PolkaRequest;
+	res: ServerResponse;
+	/** What the request has learned so far (principal, rate window, …). */
+	state: State;
+	/** Runs synchronous work with the request's forwarded origin (requestScope). */
+	scoped: <T>(fn: () => T) => T;
+}
+
 /** Builds the polka handler of one route. */
 export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: ServerResponse) => void {
 	return (req, res) => {
@@ -92,19 +104,20 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			version: DEFAULT_API_VERSION,
 			media: null,
 		};
-		const fail = (error: unknown) => scoped(() => sendError(app, route, req, res, error, state));
+		const x: Exchange = { app, route, req, res, state, scoped };
+		const fail = (error: unknown) => scoped(() => sendError(x, error));
 		const answer = (reply: Reply) =>
 			scoped(() => {
 				try {
-					send(app, route, req, res, reply, state);
+					send(x, reply);
 				} catch (error) {
-					sendError(app, route, req, res, error, state);
+					sendError(x, error);
 				}
 			});
-		if (route.upload) return receiveUpload(app, route, req, res, now, state, answer, scoped);
+		if (route.upload) return receiveUpload(x, now, answer);
 		let reply: Reply;
 		try {
-			reply = scoped(() => run(app, route, req, now, state));
+			reply = scoped(() => run(x, now));
 		} catch (error) {
 			// A refused write changed nothing (its savepoint rolled back): nothing to wait for.
 			fail(error);
@@ -122,16 +135,8 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
  * file (src/http/upload.ts) and the handler runs with it in the write transaction, as any write.
  * The file is deleted when the handler refuses it or the commit fails.
  */
-function receiveUpload(
-	app: App,
-	route: Route,
-	req: PolkaRequest,
-	res: ServerResponse,
-	now: number,
-	state: State,
-	answer: (reply: Reply) => void,
-	scoped: <T>(fn: () => T) => T,
-): void {
+function receiveUpload(x: Exchange, now: number, answer: (reply: Reply) => void): void {
+	const { app, route, req, res, state, scoped } = x;
 	const upload = route.upload!;
 	let dir: string;
 	let limit: number;
@@ -139,7 +144,7 @@ function receiveUpload(
 		state.version = negotiateVersion(req.headers);
 		state.media = negotiateMedia(req.headers.accept);
 		scoped(() => {
-			const ctx = admit(app, route, req, state, { now, body: undefined, upload: null });
+			const ctx = admit(x, { now, body: undefined, upload: null });
 			upload.before?.(ctx);
 		});
 		dir = upload.dir(app);
@@ -149,7 +154,7 @@ function receiveUpload(
 	} catch (error) {
 		// The body is not read: the connection closes after the answer.
 		res.setHeader('Connection', 'close');
-		scoped(() => sendError(app, route, req, res, error, state));
+		scoped(() => sendError(x, error));
 		return;
 	}
 	receiveFile(req, dir, limit).then(
@@ -157,31 +162,30 @@ function receiveUpload(
 			let reply: Reply;
 			try {
 				reply = scoped(() =>
-					app.transaction.grouped(() =>
-						invoke(admit(app, route, req, state, { now: app.clock(), body: undefined, upload: file }), state),
-					),
+					app.transaction.grouped(() => invoke(admit(x, { now: app.clock(), body: undefined, upload: file }), state)),
 				);
 			} catch (error) {
 				discardUpload(file);
-				scoped(() => sendError(app, route, req, res, error, state));
+				scoped(() => sendError(x, error));
 				return;
 			}
 			app.transaction.durable().then(
 				() => answer(reply),
 				(error: unknown) => {
 					discardUpload(file);
-					scoped(() => sendError(app, route, req, res, error, state));
+					scoped(() => sendError(x, error));
 				},
 			);
 		},
 		(error: unknown) => {
 			res.setHeader('Connection', 'close');
-			scoped(() => sendError(app, route, req, res, error, state));
+			scoped(() => sendError(x, error));
 		},
 	);
 }
 
-function run(app: App, route: Route, req: PolkaRequest, now: number, state: State): Reply {
+function run(x: Exchange, now: number): Reply {
+	const { app, route, req, state } = x;
 	state.version = negotiateVersion(req.headers);
 	state.media = negotiateMedia(req.headers.accept);
 	const body = req.body;
@@ -190,8 +194,8 @@ function run(app: App, route: Route, req: PolkaRequest, now: number, state: Stat
 	// A write request runs in one transaction from authentication to the handler's last read: one
 	// commit, all-or-nothing, and its reads share one lock instead of taking one each. Reads run
 	// without: measured, BEGIN/COMMIT costs a GET more than the per-statement locks (192 vs 164 µs).
-	if (!writes(route, req)) return invoke(admit(app, route, req, state, request), state);
-	return app.transaction.grouped(() => invoke(admit(app, route, req, state, request), state));
+	if (!writes(route, req)) return invoke(admit(x, request), state);
+	return app.transaction.grouped(() => invoke(admit(x, request), state));
 }
 
 /** Whether the request runs as a write (in the write transaction): write methods, unless the route says this body only reads (route.writes). */
@@ -236,7 +240,8 @@ interface Admission {
  * and schemas (enter). Notes the principal and rate window on `state` for the answer.
  * @throws HttpError 401, 403 (rate limit) …; DomainError 403, 404, 422 of the guard and schemas
  */
-function admit(app: App, route: Route, req: PolkaRequest, state: State, { now, body, upload }: Admission): GuardedContext {
+function admit(x: Exchange, { now, body, upload }: Admission): GuardedContext {
+	const { app, route, req, state } = x;
 	const ip = clientIp(app, req);
 	const seconds = epochSeconds(now);
 	// Another process's commit (a `gitstead admin` command) clears the caches: writes look every
@@ -472,13 +477,14 @@ function rateHeaders(headers: Record<string, string>, window: RateWindow): void 
 	headers['X-RateLimit-Resource'] = window.resource;
 }
 
-function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, reply: Reply, state: State): void {
+function send(x: Exchange, reply: Reply): void {
+	const { app, route, req, res, state } = x;
 	const conditional = state.exhausted !== null;
 	if (conditional && ((reply.status !== 200 && reply.status !== 304) || reply.file || reply.raw)) throw state.exhausted;
 	const headers = commonHeaders(route, state);
 	if (route.polled) headers['X-Poll-Interval'] = String(app.pollInterval());
 	if (reply.headers) Object.assign(headers, reply.headers);
-	if (reply.file) return sendFile(app, res, headers, reply.file, state);
+	if (reply.file) return sendFile(x, headers, reply.file);
 	if (reply.raw) {
 		if (state.window) {
 			app.rateLimiter.consume(state.window);
@@ -496,7 +502,7 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 		payload = reply.json ?? JSON.stringify(reply.body);
 	}
 	if (reply.total !== undefined && route.pagination) {
-		const link = linkHeader(app, route, req, reply.total, route.pagination.perPage, route.pagination.maxPerPage);
+		const link = linkHeader(x, reply.total, route.pagination);
 		if (link) headers.Link = link;
 	}
 	if (status === 304 && state.etag) {
@@ -557,7 +563,7 @@ function notModified(req: PolkaRequest, etag: string, lastModified: string | und
 }
 
 /** Streams a file (e.g. a migration archive); counted like any request. */
-function sendFile(app: App, res: ServerResponse, headers: Record<string, string>, file: NonNullable<Reply['file']>, state: State): void {
+function sendFile({ app, res, state }: Exchange, headers: Record<string, string>, file: NonNullable<Reply['file']>): void {
 	if (state.window) {
 		app.rateLimiter.consume(state.window);
 		rateHeaders(headers, state.window);
@@ -597,10 +603,11 @@ export function write(res: ServerResponse, status: number, headers: Record<strin
  * The error answer: a refusal (the domain's, src/model/errors.ts, or HTTP's own) with its status and
  * GitHub's body; a busy database 503; a concurrent duplicate 422; anything else 500, logged.
  */
-function sendError(app: App, route: Route, req: PolkaRequest, res: ServerResponse, error: unknown, state: State): void {
+function sendError(x: Exchange, error: unknown): void {
+	const { app, route, res, state } = x;
 	const headers = commonHeaders(route, state);
 	// A conditional request past its rate limit is answered 304 or with the rate-limit error.
-	const httpError = httpErrorOf(state.exhausted ?? error) ?? faultAnswer(app, route, req, error, state);
+	const httpError = httpErrorOf(state.exhausted ?? error) ?? faultAnswer(x, error);
 	if (httpError.headers) Object.assign(headers, httpError.headers);
 	const window = state.window;
 	if (window) {
@@ -613,7 +620,7 @@ function sendError(app: App, route: Route, req: PolkaRequest, res: ServerRespons
 }
 
 /** The answer to an error that is no refusal. */
-function faultAnswer(app: App, route: Route, req: PolkaRequest, error: unknown, state: State): HttpError {
+function faultAnswer({ app, route, req, state }: Exchange, error: unknown): HttpError {
 	// Another process (a `gitstead admin` command) held the write lock past the busy timeout.
 	if (isBusy(error))
 		return new HttpError(503, 'Service Unavailable: the database stayed busy; try again.', { headers: { 'Retry-After': '1' } });
@@ -640,8 +647,8 @@ function duplicateField(error: unknown): string {
  * parameters the route accepts are repeated (its query schema, page, per_page), so the header
  * stays bounded whatever a client appends.
  */
-function linkHeader(app: App, route: Route, req: PolkaRequest, total: number, perPageDefault: number, max: number): string | null {
-	const { page, perPage } = pageRequest(req.query, perPageDefault, max);
+function linkHeader({ app, route, req }: Exchange, total: number, pagination: Pagination): string | null {
+	const { page, perPage } = pageRequest(req.query, pagination.perPage, pagination.maxPerPage);
 	const last = Math.max(1, Math.ceil(total / perPage));
 	if (last === 1 && page === 1) return null;
 	const params = new URLSearchParams();
