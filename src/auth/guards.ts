@@ -36,7 +36,7 @@ export function loadResources(ctx: GuardedContext): void {
 	// A write changes the guarded resource unless the route says it only reads it.
 	const write = ctx.route.method !== 'GET' && !guard.readOnly;
 	const mustReach = write || guard.bound === true;
-	// Security managers read alerts only.
+	// The security manager standing applies to reads (GET) only.
 	const securityManagers = guard.securityManagers === true && ctx.route.method === 'GET';
 	// The user's own account: user permissions (gists) follow the user whatever account a token is
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
