@@ -3,7 +3,8 @@
  * (spec document 1, Authentication; reference §1.2).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { forbidden, MESSAGES, unauthorized, type HttpError } from '../http/errors';
+import { type DomainError, forbidden } from '../model/errors';
+import { MESSAGES, unauthorized } from '../http/errors';
 import { levelMeets, type GrantedPermissions, type Level } from './permissions';
 import type { AppStore } from '../api/apps/store';
 import { looksLikeJwt, verifyAppJwt } from './jwt';
@@ -104,14 +105,14 @@ export function reachesAccount(principal: Principal, accountId: number): boolean
 }
 
 /** GitHub's 403 for a token used beyond what it may reach: "Resource not accessible by personal access token" / "… by integration". */
-export function notAccessible(principal: Principal): HttpError {
+export function notAccessible(principal: Principal): DomainError {
 	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server' || principal.kind === 'app';
 	return forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
 }
 
 /**
  * Requires that the principal reaches the account (see reachesAccount).
- * @throws HttpError 403 "Resource not accessible by personal access token" / "… by integration".
+ * @throws DomainError 403 "Resource not accessible by personal access token" / "… by integration".
  */
 export function requireReach(principal: Principal, accountId: number): void {
 	if (!reachesAccount(principal, accountId)) throw notAccessible(principal);

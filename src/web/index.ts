@@ -20,7 +20,7 @@ import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { App } from '../app';
 import { recordOf } from '../http/access';
-import { HttpError } from '../http/errors';
+import { httpErrorOf } from '../http/errors';
 import { requestScope } from '../http/pipeline';
 import { RouteTable } from '../http/router';
 import { ASSETS_PREFIX, serveAsset } from './assets';
@@ -102,10 +102,11 @@ export function createWeb(app: App): Hooks {
 		const fail = (caught: unknown): boolean => {
 			// A service's GitHub error: its 404 is the 404 page, other statuses a page with its message.
 			let error = caught;
-			if (caught instanceof HttpError) {
-				if (caught.status === 404) error = new NotFound();
-				else if (caught.status < 500) {
-					finish(errorAnswer(ctx, caught.status === 403 ? 403 : 422, caught.message));
+			const refusal = httpErrorOf(caught);
+			if (refusal) {
+				if (refusal.status === 404) error = new NotFound();
+				else if (refusal.status < 500) {
+					finish(errorAnswer(ctx, refusal.status === 403 ? 403 : 422, refusal.message));
 					return true;
 				}
 			}

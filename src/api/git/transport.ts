@@ -24,7 +24,7 @@ import type { App } from '../../app';
 import type { RepoAccess } from '../../auth/access/types';
 import type { Principal } from '../../auth/principal';
 import { recordOf } from '../../http/access';
-import { HttpError } from '../../http/errors';
+import { HttpError, httpErrorOf } from '../../http/errors';
 import { DEFAULT_API_VERSION } from '../../http/negotiation';
 import { runRoute } from '../../http/pipeline';
 import { ok } from '../../http/reply';
@@ -154,8 +154,10 @@ function authorize(
 	try {
 		const reply = runRoute(parent, route, { owner: params.owner, repo: params.repo }, {}, undefined);
 		return { access: reply.body as RepoAccess, principal };
-	} catch (error) {
-		if (!(error instanceof HttpError)) throw error;
+	} catch (caught) {
+		// The guard's refusal: the domain's (404, 403) or HTTP's (401, a rename's 301/307).
+		const error = httpErrorOf(caught);
+		if (!error) throw caught;
 		const anonymous = principal.kind === 'anonymous';
 		if (error.status === 401 || (error.status === 404 && anonymous)) {
 			plain(res, 401, 'Authentication required.\n', challenge);

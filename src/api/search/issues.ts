@@ -4,7 +4,7 @@
  * the web interface's issue and pull request lists run it.
  */
 import type { Viewer } from '../../auth/access/types';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import type { IssueRow } from '../issues/store';
 import { booleanValue, Conditions, countRange, dateRange, matchExpression, parseQuery, type Qualifier } from './query';
 import { accountId, inColumns, maybeNot, scopeQualifiers } from './scope';

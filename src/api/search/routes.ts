@@ -8,7 +8,7 @@
  * Issues are also found by their comments (issue_comments_fts), unless `in:` leaves them out.
  */
 import * as v from 'valibot';
-import { HttpError, invalidField } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import { route, type Context } from '../../http/route';
 import type { Reply } from '../../http/reply';
 import { repositoryPermissions } from '../../auth/access/repos';
@@ -37,10 +37,10 @@ const SEARCH = {
 	pagination: true,
 };
 
-/** The page as a search reaches it. @throws HttpError 422 past the first 1000 results */
+/** The page as a search reaches it. @throws DomainError 422 past the first 1000 results */
 function searchPage(ctx: Context): { limit: number; offset: number } {
 	const { offset, perPage } = ctx.page;
-	if (offset >= MAX_RESULTS) throw new HttpError(422, `Only the first ${MAX_RESULTS} search results are available`);
+	if (offset >= MAX_RESULTS) throw unprocessable(`Only the first ${MAX_RESULTS} search results are available`);
 	return { limit: Math.min(perPage, MAX_RESULTS - offset), offset };
 }
 

@@ -3,7 +3,7 @@
  * against what the viewer may read, `in:` columns, negation, account ids by login.
  */
 import type { Viewer } from '../../auth/access/types';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import type { Conditions, Qualifier } from './query';
 
 /** 422 for user:, org: and repo: values that name nothing the caller can see (GitHub's message). */
