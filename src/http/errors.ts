@@ -9,10 +9,6 @@
  */
 import { DomainError, ERRORS, type ValidationItem } from '../model/errors';
 
-// The domain's factories, for the modules that still import them from here (src/api/git); new
-// code imports src/model/errors.
-export { conflict, invalidField, notFound, unprocessable, validationFailed, type ValidationItem } from '../model/errors';
-
 /** Messages used in more than one place, so tests and handlers agree on them. */
 export const MESSAGES = {
 	notFound: ERRORS.NotFound.message,

@@ -16,6 +16,7 @@
  *   close the issues their messages name with a closing keyword.
  */
 import type { App } from '../../app';
+import { DomainError } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { closingReferences } from '../pulls/closing';
@@ -122,10 +123,9 @@ function changedWorkflow(app: App, repoId: number, after: string, newCommits: Re
 function refusal(error: unknown, ref: string): { error: string; messages: string[] } | null {
 	if (error instanceof RefRaceError)
 		return { error: 'failed to update ref', messages: [`error: cannot lock ref '${ref}': ${error.message}`] };
-	const status = (error as { status?: unknown }).status;
-	if (typeof status !== 'number' || status >= 500 || !(error instanceof Error)) return null;
+	if (!(error instanceof DomainError)) return null;
 	const message = error.message.trim();
-	if (message.startsWith('Repository rule violations found')) {
+	if (error.code === 'RuleViolation') {
 		const violations = message
 			.split('\n')
 			.slice(1)
@@ -140,10 +140,13 @@ function refusal(error: unknown, ref: string): { error: string; messages: string
 			],
 		};
 	}
-	return {
-		error: 'protected branch hook declined',
-		messages: [`error: GH006: Protected branch update failed for ${ref}.`, `error: ${message}`],
-	};
+	if (error.code === 'ProtectedBranch') {
+		return {
+			error: 'protected branch hook declined',
+			messages: [`error: GH006: Protected branch update failed for ${ref}.`, `error: ${message}`],
+		};
+	}
+	return { error: message, messages: [`error: ${message}`] };
 }
 
 /**

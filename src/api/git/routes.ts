@@ -6,7 +6,7 @@
  * References take a path with slashes ({ref} is 'heads/main'), so those routes end in a wildcard.
  */
 import * as v from 'valibot';
-import { notFound, unprocessable } from '../../http/errors';
+import { notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';

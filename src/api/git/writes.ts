@@ -8,7 +8,7 @@
  * (src/api/rulesets/enforce.ts checkRulesets) are evaluated right after branch protection.
  */
 import type { App } from '../../app';
-import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../http/errors';
+import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../model/errors';
 import {
 	badEntryName,
 	encodeCommit,
