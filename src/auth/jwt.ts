@@ -4,7 +4,8 @@
  * after `iat`. Verified with node:crypto against the public key kept for the app.
  */
 import { createPublicKey, verify } from 'node:crypto';
-import type { AppRow, AppStore } from '../api/apps/store';
+import type { AppStore } from '../api/apps/store';
+import type { AppRow } from '../model/rows';
 import { unauthorized } from '../http/errors';
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

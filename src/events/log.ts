@@ -10,8 +10,7 @@
  * Callers never write feed rows, deliveries or notifications themselves.
  */
 import type { App } from '../app';
-import type { RepositoryRow } from '../api/repos/store';
-import type { AccountRow } from '../api/users/store';
+import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../api/notifications/reasons';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';

@@ -13,7 +13,7 @@
  * stronger reason, and never falls back.
  */
 import type { App } from '../app';
-import type { RepositoryRow } from '../api/repos/store';
+import type { RepositoryRow } from '../model/rows';
 import type { NotificationActivity, NotificationReason } from '../api/notifications/reasons';
 import { strongest } from '../api/notifications/reasons';
 import { recipients } from '../api/notifications/recipients';

@@ -8,11 +8,10 @@ import { isLevel, isPermissionKey, type GrantedPermissions } from '../../auth/pe
 import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
-import { repository } from '../repos/render';
-import type { AccountRow } from '../users/store';
+import { repository } from '../../model/render';
+import type { AccountRow, AppRow } from '../../model/rows';
 import { installation, integration } from './render';
 import { createInstallationToken, expiresAtIso } from './service';
-import type { AppRow } from './store';
 
 /**
  * Routes an app calls with its JWT. They guard no repository, organization or user: what they

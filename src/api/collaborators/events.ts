@@ -8,8 +8,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { InvitationRow } from './store';
 
 /** Event name of a new repository invitation in the log (no webhook carries it). */

@@ -14,7 +14,7 @@ import { isoSeconds } from '../../time';
 import { parseCommit, type TreeEntry } from '../git/objects';
 import * as gitRender from '../git/render';
 import { ident, type PersonInput } from '../git/writes';
-import { renderBody } from '../markdown/render';
+import { renderBody } from '../../model/markdown/render';
 import { archiveUrl, rawUrl } from './codeload';
 import { checkWritePath, lookupPath, normalizePath, resolveLink, treeEntries } from './paths';
 import * as render from './render';

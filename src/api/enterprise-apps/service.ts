@@ -11,9 +11,7 @@
 import type { App } from '../../app';
 import { invalidField, notFound, unprocessable } from '../../model/errors';
 import { record } from '../../events/log';
-import type { InstallationRow } from '../apps/store';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { InstallationRow, RepositoryRow, AccountRow } from '../../model/rows';
 
 /** GitHub's limit of repositories named in one call. */
 export const MAX_REPOSITORIES_PER_CALL = 50;

@@ -10,13 +10,13 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { issueComment } from '../issues/render';
 import { commentBodyField } from '../markdown/body';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
 import { recordIssueComment } from '../issues/events';
-import type { IssueCommentRow, IssueRow } from '../issues/store';
+import type { IssueCommentRow, IssueRow } from '../../model/rows';
 
 const commentBody = v.object({ body: commentBodyField });
 const since = v.optional(timestampParam('since'));

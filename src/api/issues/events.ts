@@ -19,15 +19,14 @@ import { record } from '../../events/log';
 import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../notifications/reasons';
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
 import { inOrganization, sender } from '../../events/payloads';
-import { label as renderLabel } from '../labels/render';
-import { milestone as renderMilestone } from '../milestones/render';
-import type { LabelRow } from '../labels/store';
-import { repository } from '../repos/render';
-import { simpleUser } from '../users/render';
+import { label as renderLabel } from '../../model/render';
+import { milestone as renderMilestone } from '../../model/render';
+import type { LabelRow, IssueCommentRow, IssueRow } from '../../model/rows';
+import { repository } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
 import { renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
-import type { IssueCommentRow, IssueRow } from './store';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
 const FEED_ACTIONS = new Set(['opened', 'edited', 'closed', 'reopened', 'assigned', 'unassigned', 'labeled', 'unlabeled']);

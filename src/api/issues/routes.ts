@@ -10,11 +10,11 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
-import { label } from '../labels/render';
-import { simpleUser } from '../users/render';
+import { atLeast } from '../../model/repo-permissions';
+import { label } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import { issueBodyField } from '../markdown/body';
-import type { IssueRow } from './store';
+import type { IssueRow } from '../../model/rows';
 import { issueSnapshot, recordIssueChanges } from './events';
 import { reopenPull } from '../pulls/service';
 import {

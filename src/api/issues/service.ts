@@ -6,15 +6,13 @@ import type { App } from '../../app';
 import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
 import type { Context } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';
-import { atLeast, basePermission, REPO_PERMISSIONS } from '../../auth/repo-permissions';
-import type { LabelRow } from '../labels/store';
-import type { AccountRow } from '../users/store';
+import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
+import type { LabelRow, AccountRow, MilestoneRow, IssueRow } from '../../model/rows';
 import { Associations } from './association';
-import { repositoryPaths, type RepositoryPaths } from '../repos/render';
-import { milestone } from '../milestones/render';
-import type { MilestoneRow } from '../milestones/store';
+import { repositoryPaths, type RepositoryPaths } from '../../model/render';
+import { milestone } from '../../model/render';
 import { issue } from './render';
-import type { AssignableScope, IssueRow } from './store';
+import type { AssignableScope } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
 export const MAX_ASSIGNEES = 10;

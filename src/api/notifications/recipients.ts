@@ -10,8 +10,7 @@
  */
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { NotificationActivity, NotificationReason } from './reasons';
 import type { ThreadRow } from './store';
 

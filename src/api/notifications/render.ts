@@ -3,10 +3,9 @@
  * thread-subscription object. URLs are built at read time from the repository's current name and
  * the configured external URL (subjects keep paths below the repository).
  */
-import type { Urls } from '../../http/urls';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { repository } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { ThreadRow, ThreadView } from './store';
 
 /** {base}/notifications/threads/<id> */

@@ -7,7 +7,7 @@
  * first notification on (updated_at set).
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import type { NotificationReason, NotificationSubject } from './reasons';
 
 export interface SubjectRow {

@@ -11,7 +11,7 @@ import type { Context } from '../../http/route';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
 import { pullComparison } from './service';
-import type { PullRow } from './store';
+import type { PullRow } from '../../model/rows';
 
 const KEYWORD = /(?:^|[^\w/.-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+(?:([\w.-]+)\/([\w.-]+))?#(\d+)\b/gi;
 

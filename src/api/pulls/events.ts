@@ -16,11 +16,10 @@ import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import type { Context } from '../../http/route';
 import type { NotificationActivity } from '../notifications/reasons';
-import { repository } from '../repos/render';
+import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';
-import type { IssueRow } from '../issues/store';
+import type { IssueRow, PullRow } from '../../model/rows';
 import { renderPulls } from './service';
-import type { PullRow } from './store';
 
 /** Actions GitHub shows in the feeds as PullRequestEvent. */
 const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);

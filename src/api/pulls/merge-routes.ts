@@ -21,7 +21,7 @@ import { conflict, DomainError, forbidden, notMergeable, unprocessable } from '.
 import { accepted, ok } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { callerRepoPermission } from '../../auth/access/repos';
 import { checksMessage, commitChecksPassed } from '../branches/enforce';
 import { callerPerson } from '../contents/service';
@@ -30,12 +30,11 @@ import type { Ident } from '../git/objects';
 import { deleteRef, updateRef } from '../git/writes';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow, PullRow } from '../../model/rows';
 import { closeReferencedIssues } from './closing';
 import { computeMergeability } from './mergeability';
 import { isBehind, reviewsRequirement } from './mergeable-state';
 import { fetchHead, loadPull, objectsRepo, pullComparison, pullScope } from './service';
-import type { PullRow } from './store';
 
 /** GitHub's 405 for a rebase merge whose commits do not replay onto the base. */
 export const NOT_REBASEABLE = "This branch can't be rebased";

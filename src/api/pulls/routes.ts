@@ -15,17 +15,15 @@ import { forbidden, notFound, validationFailed } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { callerRepoPermission } from '../../auth/access/repos';
 import { issueBodyField } from '../markdown/body';
 import { filePatch, unifiedDiff } from '../git/diff';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow, IssueRow, PullRow } from '../../model/rows';
 import { AuthorLookup, diffEntry, fullCommit } from '../commits/render';
 import { formatPatch, textAnswer } from '../commits/text';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { canTriage, type IssueScope } from '../issues/service';
-import type { IssueRow } from '../issues/store';
 import {
 	fetchHead,
 	loadPull,
@@ -37,7 +35,7 @@ import {
 	renderPulls,
 	reopenPull,
 } from './service';
-import type { PullRow, PullSort } from './store';
+import type { PullSort } from './store';
 import { PULLS_READ, PULLS_WRITE } from './access';
 
 const MAX_TITLE = 256;

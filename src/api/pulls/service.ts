@@ -19,7 +19,7 @@ import { issueRepository, renderIssues, type IssueScope } from '../issues/servic
 import { enqueueMergeability, presentMergeability } from './mergeable-state';
 import { pullRequest, type PullCounts, type PullSide } from './render';
 import { requestedReviewers } from './requested';
-import type { PullRequestRow, PullRow } from './store';
+import type { PullRequestRow, PullRow } from '../../model/rows';
 
 /** GitHub lists at most 250 commits of a pull request. */
 export const MAX_PULL_COMMITS = 250;

@@ -10,7 +10,7 @@ import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import { commit as gitCommit, repoApi } from '../git/render';
 import { parseCommit } from '../git/objects';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { status } from './render';
 import type { CommitStatusRow } from './store';
 

@@ -5,14 +5,13 @@
 import type { App } from '../../app';
 import { forbidden, invalidField, unprocessable } from '../../model/errors';
 import type { OrgAccess } from '../../auth/access/types';
-import type { RepoPermission } from '../../auth/repo-permissions';
+import type { RepoPermission } from '../../model/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow, TeamRow } from '../../model/rows';
 import { teamVisible } from '../../auth/access/teams';
-import { teamFullForm, teamListForm } from './render';
+import { teamFullForm } from './render';
+import { teamListForm } from '../../model/render';
 import { events } from '../../events/catalog';
-import type { TeamRow } from './store';
 
 /**
  * GitHub's slug of a team name: accents dropped, lower-cased, every run of characters other than

@@ -4,10 +4,9 @@
  * answers 404, never 403.
  */
 import { reachesAccount, type Principal } from '../principal';
-import { basePermission, REPO_PERMISSIONS, strongest, type RepoPermission } from '../repo-permissions';
+import { basePermission, REPO_PERMISSIONS, strongest, type RepoPermission } from '../../model/repo-permissions';
 import type { App } from '../../app';
-import type { RepositoryRow } from '../../api/repos/store';
-import type { AccountRow } from '../../api/users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { OrgAccess, Viewer } from './types';
 
 /**
