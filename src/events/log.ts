@@ -11,7 +11,7 @@
  */
 import type { App } from '../app';
 import type { RepositoryRow, AccountRow } from '../model/rows';
-import type { NotificationActivity } from '../api/notifications/reasons';
+import type { NotificationActivity } from '../model/notifications';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveNotifications } from './notifications';

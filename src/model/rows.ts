@@ -1,10 +1,12 @@
 /**
  * Row types of the entities every layer shares: accounts (users, organizations, app bots),
  * repositories, teams, enterprises, apps and installations, gists, issues and pull requests,
- * labels and milestones. Each is one row of its table as the stores return it (SQLite integers for
+ * labels and milestones, notification threads. Each is one row of its table as the stores return it (SQLite integers for
  * flags, ISO timestamps as text); the stores in src/api/<area>/store.ts read and write them.
  * Types only: any layer may import them.
  */
+import type { NotificationReason } from './notifications';
+
 export interface AccountRow {
 	id: number;
 	login: string;
@@ -273,4 +275,29 @@ export interface MilestoneRow {
 	created_at: string;
 	updated_at: string;
 	closed_at: string | null;
+}
+
+export interface ThreadRow {
+	id: number;
+	user_id: number;
+	/** notification_subjects.id */
+	subject_id: number;
+	repository_id: number;
+	/** The thread's reason as of its latest notification; null before the first. */
+	reason: NotificationReason | null;
+	/** What the user is to the subject so far: the reason their next notification carries at least. */
+	standing: NotificationReason | null;
+	/** 1: the user follows the thread (took part in it, was mentioned or assigned, or subscribed by hand). */
+	subscribed: number;
+	/** 1: no notifications for the thread until the user comments or is mentioned. */
+	ignored: number;
+	/** ISO timestamp: when the subscription began (null without one). */
+	subscribed_at: string | null;
+	unread: number;
+	/** 1: marked done (out of the lists until its next notification). */
+	done: number;
+	/** ISO timestamp of the latest notification; null before the first. */
+	updated_at: string | null;
+	/** ISO timestamp. */
+	last_read_at: string | null;
 }

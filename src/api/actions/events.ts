@@ -32,7 +32,7 @@ import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../../model/rows';
 import { job as renderJob, repoUrls, RunRenderer, workflow as renderWorkflow } from './render';
 import type { JobRow, RunRow, RunStatus } from './store';
-import type { NotificationActivity } from '../notifications/reasons';
+import type { NotificationActivity } from '../../model/notifications';
 
 /** The workflow_job action of a job status (null: GitHub reports none). */
 const JOB_ACTIONS: Partial<Record<RunStatus, 'queued' | 'in_progress' | 'completed' | 'waiting'>> = {

@@ -16,7 +16,7 @@ export const INVITATION_EVENT = 'repository_invitation';
 
 /**
  * repository_invitation created: notifies the invitee (reason invitation), who may not read the
- * repository yet (the recipient rule lets an invitation through: src/api/notifications/recipients.ts).
+ * repository yet (the recipient rule lets an invitation through: src/events/recipients.ts).
  */
 export function recordInvitation(app: App, repo: RepositoryRow, owner: AccountRow, row: InvitationRow, actorId: number | null): void {
 	const inviter = row.inviter_id === null ? undefined : app.stores.accounts.byId(row.inviter_id);

@@ -7,7 +7,7 @@
  * assigned, unassigned, milestoned, demilestoned (the latter two with the `milestone` object, in no
  * feed, as on GitHub).
  *
- * The events that notify carry their `notification` part (src/api/notifications/reasons.ts): the
+ * The events that notify carry their `notification` part (src/model/notifications.ts): the
  * issue or pull request as the subject, and who the change names. Opening an issue and commenting
  * reach the repository's watchers and the thread's participants and name the users mentioned
  * (and, on opening, the assignees); closing and reopening reach them with reason state_change;
@@ -16,7 +16,7 @@
  */
 import type { Context } from '../../http/route';
 import { record } from '../../events/log';
-import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../notifications/reasons';
+import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../../model/notifications';
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
 import { inOrganization, sender } from '../../events/payloads';
 import { label as renderLabel } from '../../model/render';

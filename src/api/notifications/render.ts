@@ -6,7 +6,8 @@
 import type { Urls } from '../../model/urls';
 import { repository } from '../../model/render';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
-import type { ThreadRow, ThreadView } from './store';
+import type { ThreadView } from './store';
+import type { ThreadRow } from '../../model/rows';
 
 /** {base}/notifications/threads/<id> */
 export const threadUrl = (urls: Urls, id: number) => urls.api(`/notifications/threads/${id}`);

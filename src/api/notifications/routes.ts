@@ -18,11 +18,11 @@ import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { OwnedRepository } from '../../auth/access/repos';
-import { strongest } from './reasons';
+import { strongest } from '../../model/notifications';
 import { notificationThread, threadSubscription } from './render';
 import { invitationThreads, markThreads, MARKING_IN_BACKGROUND, readableRepositories } from './service';
 import type { ThreadFilter, ThreadView } from './store';
-import { userReads } from './recipients';
+import { userReads } from '../../events/recipients';
 
 /** Seconds between polls GitHub asks clients to keep (X-Poll-Interval). */
 export const POLL_INTERVAL_SECONDS = 60;

@@ -15,7 +15,7 @@ import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import type { Context } from '../../http/route';
-import type { NotificationActivity } from '../notifications/reasons';
+import type { NotificationActivity } from '../../model/notifications';
 import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';
 import type { IssueRow, PullRow } from '../../model/rows';

@@ -1,6 +1,6 @@
 /**
  * What notification threads are made of, as the domain events describe them: GitHub's reasons
- * (spec document 2, NotificationThread; GitHub's "About notification reasons"), the precedence
+ * (GitHub's "About notification reasons"), the precedence
  * that keeps one reason per thread, subject types, and the part of a domain event the
  * notifications subscriber (src/events/notifications.ts) reads. No imports: the event log, the
  * events that fill these shapes and the notification routes all name them.
@@ -110,7 +110,7 @@ export interface Involvement {
 
 /**
  * What a domain event tells the notifications subscriber: the subject it changed and who it
- * concerns. The subscriber applies the recipient rule (src/api/notifications/recipients.ts):
+ * concerns. The subscriber applies the recipient rule (src/events/recipients.ts):
  * never the actor, never a user who cannot read the repository, nobody who ignores the thread
  * (unless mentioned).
  */
