@@ -13,6 +13,7 @@ import { importRuns } from '../api/actions/import';
 import { advanceJob } from '../api/actions/service';
 import type { JobConclusion, RunStatus } from '../api/actions/store';
 import { importAdvisories } from '../api/dependabot/service';
+import { gc } from '../api/git/gc';
 import { refreshAllAlerts } from '../api/dependency-graph/service';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
@@ -708,6 +709,26 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		// A demo usually starts from nothing: like init, it creates a missing folder and database.
 		createsDatabase: true,
 		run: (app, values, _positionals, out) => runSeedDemo(app, values.force === true, out),
+	},
+	gc: {
+		options: { 'dry-run': { type: 'boolean' }, 'grace-days': { type: 'string' } },
+		positionals: [],
+		async run(app, values, _positionals, out) {
+			let graceDays: number | undefined;
+			if (values['grace-days'] !== undefined) {
+				graceDays = Number(values['grace-days']);
+				if (!Number.isFinite(graceDays) || graceDays < 0) throw new CliError('--grace-days takes a number of days (0 or more)');
+			}
+			const dryRun = values['dry-run'] === true;
+			const report = await gc(app, { now: epochSeconds(app.clock()), graceDays, dryRun });
+			const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+			out.result(
+				{ ...report, dry_run: dryRun },
+				`${dryRun ? 'would delete' : 'deleted'} ${report.deleted} unreachable objects, kept ${report.kept}, ` +
+					`${dryRun ? 'would deltify' : 'deltified'} ${report.deltified} in ${report.networks} fork networks; ` +
+					`object data ${mb(report.bytesBefore)} → ${mb(report.bytesAfter)}${report.incoming ? `; removed ${report.incoming} stale incoming packs` : ''}`,
+			);
+		},
 	},
 	migrate: {
 		options: {},

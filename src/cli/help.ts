@@ -268,8 +268,18 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	'admin check': {
 		usage: 'admin check [options]',
 		summary:
-			'Read-only health check beside a running server: integrity, foreign keys, schema version, blob files against their rows, tokens and webhooks; exit status 1 when a problem is found.',
+			'Read-only health check beside a running server: integrity, foreign keys, schema version, blob files against their rows, tokens, webhooks, and git data (references name stored objects, delta bases exist); exit status 1 when a problem is found.',
 		examples: ['admin check --data-dir /var/lib/gitstead --json'],
+	},
+	'admin gc': {
+		usage: 'admin gc [options]',
+		summary:
+			'Git maintenance, safe beside a running server: deletes objects no reference of their fork network reaches once they are older than storage.gc_grace_days (14), deltifies objects stored whole (what the REST API writes), sets repository sizes. The server runs it weekly too.',
+		options: [
+			['--dry-run', 'report what would be deleted and deltified, change nothing'],
+			['--grace-days N', 'keep unreachable objects younger than N days (default storage.gc_grace_days)'],
+		],
+		examples: ['admin gc --data-dir /var/lib/gitstead', 'admin gc --dry-run --json'],
 	},
 	'admin seed-demo': {
 		usage: 'admin seed-demo [options]',
