@@ -29,10 +29,12 @@ const TIMES = join(ROOT, 'node_modules', '.cache', 'run-tests', 'times.json');
 
 /**
  * The slow set (`npm run test:slow`, run by CI after `npm test`): files slow by what they check
- * (every route swept, random cases by the hundred, real child processes and clients), not by how
- * they are written: 5 to 80 s of CPU each, together more than the whole fast set.
+ * (every route swept, the whole source tree parsed, random cases by the hundred, real child
+ * processes and clients), not by how they are written: 5 to 80 s of CPU each, together more than
+ * the whole fast set.
  */
 export const SLOW = {
+	'architecture.test.ts': 'madge parses every source file twice (import cycles, layers)',
 	'backup.test.ts': 'backup, restore and check as child processes while a writer writes',
 	'binary.test.ts': 'builds the single executable and runs it',
 	'cli.test.ts': 'spawns the bundled command about 150 times (every command and its --help)',
@@ -42,6 +44,7 @@ export const SLOW = {
 	'gh.test.ts': 'the real GitHub CLI behind a TLS front',
 	'guards.test.ts': 'every route with every kind of token (thousands of requests)',
 	'merge.test.ts': 'hundreds of random merges compared with the git binary',
+	'openapi-document.test.ts': 'compiles every schema of the generated OpenAPI description with ajv',
 	'openapi.test.ts': "every route's answers validated against GitHub's OpenAPI schemas",
 	'robustness.test.ts': 'hostile input on every route for three callers',
 	'seed-demo.test.ts': 'seeds the whole demo twice with the bundled command',
