@@ -11,7 +11,7 @@
 //   --isolate       each file in a fresh `node -r tsx/cjs test/<file>` (default: a few worker
 //                   processes, each running files one after another)
 //   -j, --jobs N    processes at once (default: cores + 1, or TEST_JOBS)
-//   --timeout S     per file, in seconds (default 300)
+//   --timeout S     per file, in seconds (default 600)
 //   --list          print the chosen files and exit
 // Prints one line per file as it ends, then the full output of every failed file; exits 1 when a
 // test file or a check failed.
@@ -52,7 +52,7 @@ export const SLOW = {
 
 // --- options -------------------------------------------------------------------------------------
 
-const options = { set: 'fast', checks: false, build: false, isolate: false, jobs: 0, timeout: 300, list: false, patterns: [] };
+const options = { set: 'fast', checks: false, build: false, isolate: false, jobs: 0, timeout: 600, list: false, patterns: [] };
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
 	const arg = args[i];
@@ -90,13 +90,19 @@ for (const name of Object.keys(SLOW)) if (!allFiles.includes(name)) console.erro
 
 let files;
 if (options.patterns.length) {
-	files = allFiles.filter((name) =>
-		options.patterns.some((pattern) => {
-			const asFile = basename(pattern);
-			if (asFile.endsWith('.ts')) return name === asFile;
-			return new RegExp(pattern).test(name);
-		}),
-	);
+	const matchers = options.patterns.map((pattern) => {
+		const asFile = basename(pattern);
+		if (asFile.endsWith('.ts')) return (name) => name === asFile;
+		let expression = /$^/;
+		try {
+			expression = new RegExp(pattern);
+		} catch (error) {
+			console.error(`run-tests: ${error.message}`);
+			process.exit(2);
+		}
+		return (name) => expression.test(name);
+	});
+	files = allFiles.filter((name) => matchers.some((matches) => matches(name)));
 	if (!files.length) {
 		console.error(`run-tests: no test file matches ${options.patterns.join(' ')}`);
 		process.exit(2);
