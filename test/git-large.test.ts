@@ -60,7 +60,7 @@ if (!hasGit) {
 	test('a 100 MB pack: indexed with memory well under its size, reads answered meanwhile', async () => {
 		const dataDir = join(work, 'big-data');
 		const token = prepare(dataDir);
-		const server = await serve(gitstead, ['--data-dir', dataDir, '--log-level', 'warn']);
+		const server = await serve(gitstead, ['--data-dir', dataDir]);
 		try {
 			await createRepo(server, token, 'big');
 			const source = join(work, 'big-src');
@@ -111,15 +111,16 @@ if (!hasGit) {
 		const history = generatedHistory({ commits: 2000, files: 300 });
 		const dataDir = join(work, 'crash-data');
 		const token = prepare(dataDir);
-		let server = await serve(gitstead, ['--data-dir', dataDir, '--log-level', 'warn']);
+		let server = await serve(gitstead, ['--data-dir', dataDir]);
 		await createRepo(server, token, 'crash');
 		for (const delay of [150, 500, 1200]) {
 			const remote = `${server.address.replace('http://', `http://x:${token}@`)}/bench/crash.git`;
 			const pushing = git(['push', '-q', remote, 'refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'], history.dir);
 			await new Promise((resolve) => setTimeout(resolve, delay));
+			const exited = new Promise((resolve) => server.child.once('exit', resolve));
 			server.child.kill('SIGKILL');
+			await exited;
 			await pushing;
-			await new Promise((resolve) => server.child.once('exit', resolve));
 			const check = run(gitstead, ['admin', 'check', '--json', '--data-dir', dataDir]);
 			const report = JSON.parse(check.stdout) as { findings: Array<{ severity: string; message: string }> };
 			assert.equal(
@@ -127,7 +128,7 @@ if (!hasGit) {
 				[],
 				`~> killed after ${delay} ms: admin check finds nothing wrong`,
 			);
-			server = await serve(gitstead, ['--data-dir', dataDir, '--log-level', 'warn']);
+			server = await serve(gitstead, ['--data-dir', dataDir]);
 		}
 		const remote = `${server.address.replace('http://', `http://x:${token}@`)}/bench/crash.git`;
 		const pushed = await git(['push', '-q', remote, 'refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'], history.dir);

@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { App } from '../../app';
+import { GarbagePacer } from '../../memory';
 import { checkCommit, checkGitmodules, checkTag, checkTree, type FsckProblem } from './fsck';
 import {
 	applyDelta,
@@ -75,13 +76,15 @@ export interface IndexResult {
 
 /** Bytes read from the pack file per refill (the window grows past this for larger objects). */
 const WINDOW = 4 * 1024 * 1024;
-/** Resolved contents kept while resolving deltas, in bytes. */
-const CACHE_BYTES = 48 * 1024 * 1024;
+/** Resolved contents kept while resolving deltas, in bytes (a base evicted is read again from the file). */
+const CACHE_BYTES = 8 * 1024 * 1024;
+/** Objects larger than this are not kept (reading one again costs little beside its size). */
+const CACHE_OBJECT_BYTES = 512 * 1024;
 /** Work done between yields to the event loop, in ms. */
 const SLICE_MS = 10;
 /** Rows and bytes stored per transaction. */
 const BATCH_ROWS = 4000;
-const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 const TYPE_PREFIX = ['', 'commit ', 'tree ', 'blob ', 'tag '];
 
@@ -151,7 +154,7 @@ class ContentCache {
 		return value;
 	}
 	set(i: number, value: Buffer): void {
-		if (value.length > CACHE_BYTES / 8 || this.map.has(i)) return;
+		if (value.length > CACHE_OBJECT_BYTES || this.map.has(i)) return;
 		this.map.set(i, value);
 		this.bytes += value.length;
 		if (this.bytes <= CACHE_BYTES) return;
@@ -246,6 +249,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	const store = app.stores.git;
 	const slicer = new Slicer();
 	const reader = new FileReader(fd);
+	const pacer = new GarbagePacer();
 	if (fileSize < 32) throw new UnpackError('pack too short');
 	const head = reader.read(0, 12);
 	if (head.toString('latin1', 0, 4) !== 'PACK') throw new UnpackError('protocol error (pack signature mismatch detected)');
@@ -444,6 +448,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 			inflated = inflateEntry(window.subarray(at - windowStart, windowEnd - windowStart), size);
 		}
 		entries.dataLength[i] = inflated.consumed;
+		pacer.count(inflated.content.length);
 		position = at + inflated.consumed;
 		if (position > end) throw new UnpackError('premature end of pack file');
 		if (kind <= PACK_TAG) {
@@ -699,6 +704,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	for (const i of order) {
 		batch.push(i);
 		batchBytes += entries.dataLength[i];
+		pacer.count(entries.dataLength[i]);
 		if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush();
 	}
 	await flush();
