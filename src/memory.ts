@@ -23,14 +23,20 @@ export function collectGarbage(): void {
 	collect?.();
 }
 
-/** Calls collectGarbage once per `every` bytes counted (for loops that churn through large buffers). */
+/**
+ * For loops that churn through large buffers: every `every` bytes counted, collects garbage when
+ * the process holds more than `limit` bytes of buffers (dead ones, mostly).
+ */
 export class GarbagePacer {
 	private bytes = 0;
-	constructor(private readonly every = 16 * 1024 * 1024) {}
+	constructor(
+		private readonly every = 8 * 1024 * 1024,
+		private readonly limit = 48 * 1024 * 1024,
+	) {}
 	count(bytes: number): void {
 		this.bytes += bytes;
 		if (this.bytes < this.every) return;
 		this.bytes = 0;
-		collectGarbage();
+		if (process.memoryUsage().arrayBuffers > this.limit) collectGarbage();
 	}
 }

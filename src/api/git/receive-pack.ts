@@ -346,10 +346,11 @@ async function answer(
 	});
 	await app.transaction.durable();
 	if (statuses.some((status) => status.error === null)) {
-		const bytes = app.stores.git.networkBytes(network);
+		// What the push stored adds to the size (gc sets it exactly).
+		const kilobytes = repo.size + Math.ceil((indexed?.storedBytes ?? 0) / 1024);
 		const reachable = reachableAfter(app, repo, request.commands, statuses, reachableBefore, indexed);
 		app.transaction(() => {
-			app.stores.repos.setSize(repo.id, Math.ceil(bytes / 1024));
+			app.stores.repos.setSize(repo.id, kilobytes);
 			if (reachable) app.stores.git.setReachable(repo.id, reachable.tips, reachable.rows);
 		});
 		await app.transaction.durable();
@@ -363,6 +364,7 @@ async function answer(
 		objects: indexed?.objects ?? 0,
 		stored: indexed?.stored ?? 0,
 		...timing,
+		...indexed?.timings,
 	});
 	finish('ok', statuses);
 }

@@ -17,7 +17,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { DB } from '../../db/open';
 import type { ObjectType } from './objects';
-import { applyDelta, OBJECT_TYPE, PACK_TYPE, PackError } from './pack';
+import { applyDelta, inflateKnown, OBJECT_TYPE, PACK_TYPE, PackError } from './pack';
 
 /** An object's type and size without its content. */
 export interface ObjectMeta {
@@ -317,7 +317,7 @@ export function createGitStore(db: DB) {
 		let content: Buffer;
 		for (;;) {
 			if (current.base === null) {
-				content = inflateSync(current.data);
+				content = inflateKnown(current.data, current.size);
 				if (content.length !== current.size) throw new PackError(`object ${hex(current.oid)} has a wrong size`);
 				cache.set(hex(current.oid), content);
 				break;
@@ -334,7 +334,7 @@ export function createGitStore(db: DB) {
 			}
 		}
 		for (let i = chain.length - 1; i >= 0; i--) {
-			content = applyDelta(content, inflateSync(chain[i].data), chain[i].size);
+			content = applyDelta(content, inflateKnown(chain[i].data, chain[i].dataSize), chain[i].size);
 			if (content.length !== chain[i].size) throw new PackError(`object ${hex(chain[i].oid)} has a wrong size`);
 			cache.set(hex(chain[i].oid), content);
 		}
