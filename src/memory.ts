@@ -31,7 +31,7 @@ export class GarbagePacer {
 	private bytes = 0;
 	constructor(
 		private readonly every = 8 * 1024 * 1024,
-		private readonly limit = 48 * 1024 * 1024,
+		private readonly limit = 24 * 1024 * 1024,
 	) {}
 	count(bytes: number): void {
 		this.bytes += bytes;
