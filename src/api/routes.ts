@@ -3,6 +3,7 @@
  */
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
+import { secretRoutesTable } from './actions-secrets/routes';
 import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
@@ -94,6 +95,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...statusRoutes,
 	...releaseRoutes,
 	...actionsRoutes,
+	...secretRoutesTable,
 	...checkRoutes,
 	...gistRoutes,
 	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter

@@ -4,6 +4,7 @@
  */
 import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
+import { createSecretStore } from './actions-secrets/store';
 import { createAppStore } from './apps/store';
 import { createCheckStore } from './checks/store';
 import { createBranchStore } from './branches/store';
@@ -67,6 +68,7 @@ export function createStores(db: DB) {
 		branches: createBranchStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
+		secrets: createSecretStore(db),
 		checks: createCheckStore(db),
 		gists: createGistStore(db),
 		dependabot: createDependabotStore(db),

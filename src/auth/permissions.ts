@@ -61,6 +61,13 @@ export const PERMISSION_KEYS = {
 		target: 'repository',
 		scopes: { read: ['read:repo_hook', 'repo'], write: ['write:repo_hook', 'repo'], admin: ['admin:repo_hook', 'repo'] },
 	},
+	// GitHub's "Workflows" repository permission: only write exists (changing files under
+	// .github/workflows); classic tokens need the workflow scope.
+	workflows: { category: 'Workflows', target: 'repository', scopes: { read: ['workflow'], write: ['workflow'], admin: ['workflow'] } },
+	// Actions secrets, variables and environments of a repository; classic tokens need repo.
+	secrets: { category: 'Secrets', target: 'repository', scopes: repoScopes },
+	actions_variables: { category: 'Variables', target: 'repository', scopes: repoScopes },
+	environments: { category: 'Environments', target: 'repository', scopes: repoScopes },
 	// Organization permissions
 	organization_administration: { category: 'Administration', target: 'organization', scopes: { ...orgScopes, write: ['admin:org'] } },
 	members: { category: 'Members', target: 'organization', scopes: orgScopes },
@@ -79,6 +86,13 @@ export const PERMISSION_KEYS = {
 		category: 'Webhooks',
 		target: 'organization',
 		scopes: { read: ['admin:org_hook'], write: ['admin:org_hook'], admin: ['admin:org_hook'] },
+	},
+	// Actions secrets and variables of an organization; classic tokens need admin:org.
+	organization_secrets: { category: 'Secrets', target: 'organization', scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] } },
+	organization_actions_variables: {
+		category: 'Variables',
+		target: 'organization',
+		scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] },
 	},
 	organization_dependabot_dismissal_requests: {
 		category: 'Organization dismissal requests for depbot',
@@ -100,6 +114,31 @@ export const PERMISSION_KEYS = {
 		category: 'Watching',
 		target: 'user',
 		scopes: { read: [], write: ['notifications', 'repo'], admin: ['notifications', 'repo'] },
+	},
+	// The user's keys: SSH authentication keys (classic read/write/admin:public_key), GPG keys
+	// (read/write/admin:gpg_key) and SSH signing keys (read/write/admin:ssh_signing_key).
+	git_ssh_keys: {
+		category: 'Git SSH keys',
+		target: 'user',
+		scopes: {
+			read: ['read:public_key', 'write:public_key', 'admin:public_key'],
+			write: ['write:public_key', 'admin:public_key'],
+			admin: ['admin:public_key'],
+		},
+	},
+	gpg_keys: {
+		category: 'GPG keys',
+		target: 'user',
+		scopes: { read: ['read:gpg_key', 'write:gpg_key', 'admin:gpg_key'], write: ['write:gpg_key', 'admin:gpg_key'], admin: ['admin:gpg_key'] },
+	},
+	ssh_signing_keys: {
+		category: 'SSH signing keys',
+		target: 'user',
+		scopes: {
+			read: ['read:ssh_signing_key', 'write:ssh_signing_key', 'admin:ssh_signing_key'],
+			write: ['write:ssh_signing_key', 'admin:ssh_signing_key'],
+			admin: ['admin:ssh_signing_key'],
+		},
 	},
 	// Enterprise permissions
 	enterprise_custom_properties_for_organizations: {

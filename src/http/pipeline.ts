@@ -71,6 +71,10 @@ interface State {
 	etag: string | null;
 	version: ApiVersion;
 	media: MediaParam;
+	/** The context as the checks left it (`handle` with `check`): a route's `prepare` step reads it. */
+	checked: Context | null;
+	/** What the route's `prepare` step produced, handed to the handler as ctx.prepared. */
+	prepared: unknown;
 }
 
 /** Builds the polka handler of one route. */
@@ -90,6 +94,8 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			etag: null,
 			version: DEFAULT_API_VERSION,
 			media: null,
+			checked: null,
+			prepared: undefined,
 		};
 		const fail = (error: unknown) => scoped(() => sendError(app, route, req, res, error, state));
 		const answer = (reply: Reply) =>
@@ -101,6 +107,7 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 				}
 			});
 		if (route.upload) return receiveUpload(app, route, req, res, now, state, answer, scoped);
+		if (route.prepare) return receivePrepared(app, route, req, now, state, answer, fail, scoped);
 		let reply: Reply;
 		try {
 			reply = scoped(() => run(app, route, req, now, state));
@@ -173,6 +180,50 @@ function receiveUpload(
 	);
 }
 
+/**
+ * A route with a `prepare` step (asynchronous work its handler needs: parsing an OpenPGP key,
+ * verifying a signature): the checks run first (authentication, policy, rate limit, guard,
+ * validation) without a transaction, then `prepare` outside any transaction, then the whole request
+ * again with its result (the state may have changed meanwhile), in the write transaction for a write.
+ */
+function receivePrepared(
+	app: App,
+	route: Route,
+	req: PolkaRequest,
+	now: number,
+	state: State,
+	answer: (reply: Reply) => void,
+	fail: (error: unknown) => void,
+	scoped: <T>(fn: () => T) => T,
+): void {
+	let checked: Context;
+	try {
+		checked = scoped(() => {
+			state.version = negotiateVersion(req.headers);
+			state.media = negotiateMedia(req.headers.accept);
+			if (req.body === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
+			handle(app, route, req, now, state, req.body, null, true);
+			return state.checked!;
+		});
+	} catch (error) {
+		fail(error);
+		return;
+	}
+	// A synchronous throw of the step answers like a rejection.
+	new Promise((resolve) => resolve(route.prepare!(checked))).then((prepared) => {
+		state.prepared = prepared;
+		let reply: Reply;
+		try {
+			reply = scoped(() => run(app, route, req, app.clock(), state));
+		} catch (error) {
+			fail(error);
+			return;
+		}
+		if (!writes(route, req)) return answer(reply);
+		app.transaction.durable().then(() => answer(reply), fail);
+	}, fail);
+}
+
 function run(app: App, route: Route, req: PolkaRequest, now: number, state: State): Reply {
 	state.version = negotiateVersion(req.headers);
 	state.media = negotiateMedia(req.headers.accept);
@@ -207,6 +258,8 @@ export function runRoute(
 	body: unknown,
 ): Reply {
 	const { principal } = parent;
+	// Its asynchronous step cannot run inside another request's synchronous dispatch.
+	if (route.prepare) throw new Error(`${route.method} ${route.path} has a prepare step and cannot be dispatched`);
 	const publicView = authorize(route, principal);
 	const ctx: Context = {
 		...parent,
@@ -217,6 +270,7 @@ export function runRoute(
 		body: {},
 		page: route.pagination ? pageRequest(query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
 		upload: null,
+		prepared: undefined,
 		repo: undefined as never,
 		org: undefined as never,
 		team: undefined as never,
@@ -290,6 +344,7 @@ function handle(
 		body: {},
 		page: route.pagination ? pageRequest(req.query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
 		upload,
+		prepared: state.prepared,
 		// Set by loadResources for the resources the route declares.
 		repo: undefined as never,
 		org: undefined as never,
@@ -310,6 +365,7 @@ function handle(
 	if (route.query) ctx.query = validate(route.query, req.query, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	if (check) {
 		route.upload?.before?.(ctx);
+		state.checked = ctx;
 		return CHECKED;
 	}
 	if (route.version && (req.method === 'GET' || req.method === 'HEAD')) {
