@@ -24,7 +24,10 @@ function seal(value: string, key: string): string {
 /** Seals `value` to the scope's public key and PUTs it. */
 async function putSecret(base: string, name: string, value: string, token = olivia, extra: Record<string, unknown> = {}) {
 	const key = (await s.get(`${base}/secrets/public-key`, token)).body;
-	return s.request('PUT', `${base}/secrets/${name}`, { token, body: { encrypted_value: seal(value, key.key), key_id: key.key_id, ...extra } });
+	return s.request('PUT', `${base}/secrets/${name}`, {
+		token,
+		body: { encrypted_value: seal(value, key.key), key_id: key.key_id, ...extra },
+	});
 }
 
 test.before(async () => {
@@ -80,9 +83,17 @@ test('repository secrets: sealed value stored as sent, 201 then 204, listed by u
 	assert.is(one.body.name, 'DEPLOY_TOKEN');
 	assert.not.match(list.text + one.text, /another|encrypted|s3cret/);
 	// Stored only as the sealed box, which opens with the scope's private key to the value sent.
-	const row = s.app.stores.secrets.byName('secret', { repoId: s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'app')!.id }, 'DEPLOY_TOKEN')!;
+	const row = s.app.stores.secrets.byName(
+		'secret',
+		{ repoId: s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'app')!.id },
+		'DEPLOY_TOKEN',
+	)!;
 	const key = s.app.stores.secrets.key({ repoId: row.repo_id! })!;
-	const opened = sodium.crypto_box_seal_open(Buffer.from(row.value, 'base64'), Buffer.from(key.public_key, 'base64'), Buffer.from(key.private_key, 'base64'));
+	const opened = sodium.crypto_box_seal_open(
+		Buffer.from(row.value, 'base64'),
+		Buffer.from(key.public_key, 'base64'),
+		Buffer.from(key.private_key, 'base64'),
+	);
 	assert.is(Buffer.from(opened).toString(), 'another');
 	assert.is((await s.request('DELETE', '/repos/acme/app/actions/secrets/DEPLOY_TOKEN', { token: olivia })).status, 204);
 	assert.is((await s.get('/repos/acme/app/actions/secrets/DEPLOY_TOKEN', olivia)).status, 404);
@@ -114,7 +125,10 @@ test('a value that does not open, another scope’s key, bad base64 or a missing
 	});
 	assert.is(notBase64.status, 422);
 	assert.match(notBase64.body.message, 'does not match');
-	const missing = await s.request('PUT', '/repos/acme/app/actions/secrets/BAD', { token: olivia, body: { encrypted_value: seal('x', key.key) } });
+	const missing = await s.request('PUT', '/repos/acme/app/actions/secrets/BAD', {
+		token: olivia,
+		body: { encrypted_value: seal('x', key.key) },
+	});
 	assert.is(missing.status, 422);
 	assert.is((await s.get('/repos/acme/app/actions/secrets', olivia)).body.total_count, 0);
 });
@@ -124,7 +138,10 @@ test('names: letters, digits and underscores, not starting with a digit nor GITH
 		const res = await putSecret('/repos/acme/app/actions', name, 'x');
 		assert.is(res.status, 422, `${name}: ${res.text}`);
 	}
-	const variable = await s.request('POST', '/repos/acme/app/actions/variables', { token: olivia, body: { name: 'github_x', value: '1' } });
+	const variable = await s.request('POST', '/repos/acme/app/actions/variables', {
+		token: olivia,
+		body: { name: 'github_x', value: '1' },
+	});
 	assert.is(variable.status, 422);
 });
 
@@ -148,7 +165,11 @@ test('who may: repository administrators (write collaborators 403, outsiders 404
 	const variables = s.token('olivia', { kind: 'fine-grained', permissions: { secrets: 'write' } });
 	assert.is((await s.get('/repos/olivia/notes/actions/variables', variables)).status, 403, 'variables need actions_variables');
 	const envOnlySecrets = s.token('olivia', { kind: 'fine-grained', permissions: { secrets: 'read' } });
-	assert.is((await s.get('/repos/acme/app/environments/production/secrets', envOnlySecrets)).status, 403, 'environment secrets need environments too');
+	assert.is(
+		(await s.get('/repos/acme/app/environments/production/secrets', envOnlySecrets)).status,
+		403,
+		'environment secrets need environments too',
+	);
 });
 
 test('environment secrets: their own key and list, 404 for an environment that does not exist; deleting the environment deletes them', async () => {
@@ -179,7 +200,10 @@ test('organization secrets: visibility all, private or selected; the selected re
 	);
 	assert.is((await putSecret('/orgs/acme/actions', 'EVERYWHERE', 'a', olivia, { visibility: 'all' })).status, 201);
 	assert.is((await putSecret('/orgs/acme/actions', 'PRIVATE_ONLY', 'b', olivia, { visibility: 'private' })).status, 201);
-	const selected = await putSecret('/orgs/acme/actions', 'ONLY_APP', 'c', olivia, { visibility: 'selected', selected_repository_ids: [ids.app] });
+	const selected = await putSecret('/orgs/acme/actions', 'ONLY_APP', 'c', olivia, {
+		visibility: 'selected',
+		selected_repository_ids: [ids.app],
+	});
 	assert.is(selected.status, 201, selected.text);
 	const missingVisibility = await putSecret('/orgs/acme/actions', 'NO_VISIBILITY', 'd');
 	assert.is(missingVisibility.status, 422);
@@ -216,7 +240,10 @@ test('organization secrets: visibility all, private or selected; the selected re
 });
 
 test('variables: created (201, 409 for a name taken), listed with their values, updated (renamed), deleted; environment and organization ones', async () => {
-	const made = await s.request('POST', '/repos/acme/app/actions/variables', { token: olivia, body: { name: 'region', value: 'eu-west-1' } });
+	const made = await s.request('POST', '/repos/acme/app/actions/variables', {
+		token: olivia,
+		body: { name: 'region', value: 'eu-west-1' },
+	});
 	assert.is(made.status, 201, made.text);
 	const taken = await s.request('POST', '/repos/acme/app/actions/variables', { token: olivia, body: { name: 'REGION', value: 'x' } });
 	assert.is(taken.status, 409);
@@ -224,14 +251,27 @@ test('variables: created (201, 409 for a name taken), listed with their values, 
 	assert.is(list.body.total_count, 1);
 	assert.is(list.body.variables[0].name, 'REGION');
 	assert.is(list.body.variables[0].value, 'eu-west-1');
-	assert.is((await s.request('PATCH', '/repos/acme/app/actions/variables/REGION', { token: olivia, body: { name: 'AWS_REGION', value: 'us-east-1' } })).status, 204);
+	assert.is(
+		(
+			await s.request('PATCH', '/repos/acme/app/actions/variables/REGION', {
+				token: olivia,
+				body: { name: 'AWS_REGION', value: 'us-east-1' },
+			})
+		).status,
+		204,
+	);
 	const one = await s.get('/repos/acme/app/actions/variables/AWS_REGION', olivia);
 	assert.is(one.body.value, 'us-east-1');
 	assert.is((await s.get('/repos/acme/app/actions/variables/REGION', olivia)).status, 404);
 	assert.is((await s.request('DELETE', '/repos/acme/app/actions/variables/AWS_REGION', { token: olivia })).status, 204);
 
 	assert.is(
-		(await s.request('POST', '/repos/acme/app/environments/production/variables', { token: olivia, body: { name: 'URL', value: 'https://x' } })).status,
+		(
+			await s.request('POST', '/repos/acme/app/environments/production/variables', {
+				token: olivia,
+				body: { name: 'URL', value: 'https://x' },
+			})
+		).status,
 		201,
 	);
 	assert.is((await s.get('/repos/acme/app/environments/production/variables/URL', olivia)).body.value, 'https://x');

@@ -9,6 +9,7 @@
  * deliveries of an organization hook subscribed to `*`.
  */
 import { createSign } from 'node:crypto';
+import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
@@ -69,6 +70,17 @@ function appJwt(): string {
 	const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 	const body = `${encode({ alg: 'RS256', typ: 'JWT' })}.${encode({ iat: epochSeconds(s.clock.now) - 60, exp: epochSeconds(s.clock.now) + 540, iss: w.appId })}`;
 	return `${body}.${createSign('RSA-SHA256').update(body).sign(w.appKey).toString('base64url')}`;
+}
+
+/** A PUT of a secret sealed (libsodium's crypto_box_seal) to the public key of `base` (…/actions, an environment). */
+async function sealed(base: string, name: string, extra: Record<string, unknown> = {}): Promise<Call> {
+	await sodium.ready;
+	const key = await must('GET', `${base}/secrets/public-key`);
+	const box = sodium.crypto_box_seal(Buffer.from('value'), Buffer.from(key.key, 'base64'));
+	return {
+		path: `${base}/secrets/${name}`,
+		body: { encrypted_value: Buffer.from(box).toString('base64'), key_id: key.key_id, ...extra },
+	};
 }
 
 /** A request that must succeed (setup inside an entry's call). @returns its body */
@@ -1187,6 +1199,101 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /repos/{owner}/{repo}/environments/{environment_name}': {
 		none: ENVIRONMENT,
 		call: () => ({ path: '/repos/acme/app/environments/staging' }),
+	},
+
+	// ------------------------------------------------------------------ actions secrets and variables (audit-style events; no webhook)
+	'PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}': {
+		records: ['repo.create_actions_secret'],
+		call: () => sealed('/repos/acme/app/actions', 'TOKEN'),
+	},
+	'DELETE /repos/{owner}/{repo}/actions/secrets/{secret_name}': {
+		records: ['repo.remove_actions_secret'],
+		call: () => ({ path: '/repos/acme/app/actions/secrets/TOKEN' }),
+	},
+	'POST /repos/{owner}/{repo}/actions/variables': {
+		records: ['repo.create_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/actions/variables', body: { name: 'REGION', value: 'eu' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/actions/variables/{name}': {
+		records: ['repo.update_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/actions/variables/REGION', body: { value: 'us' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/actions/variables/{name}': {
+		records: ['repo.remove_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/actions/variables/REGION' }),
+	},
+	'PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		records: ['environment.create_actions_secret'],
+		call: async () => {
+			await must('PUT', '/repos/acme/app/environments/vault', { body: {} });
+			return sealed('/repos/acme/app/environments/vault', 'TOKEN');
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		records: ['environment.remove_actions_secret'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/secrets/TOKEN' }),
+	},
+	'POST /repos/{owner}/{repo}/environments/{environment_name}/variables': {
+		records: ['environment.create_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/variables', body: { name: 'REGION', value: 'eu' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		records: ['environment.update_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/variables/REGION', body: { value: 'us' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		records: ['environment.remove_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/variables/REGION' }),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}': {
+		records: ['org.create_actions_secret'],
+		call: () => sealed('/orgs/acme/actions', 'TOKEN', { visibility: 'selected', selected_repository_ids: [] }),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories': {
+		records: ['org.update_actions_secret'],
+		call: async () => ({
+			path: '/orgs/acme/actions/secrets/TOKEN/repositories',
+			body: { selected_repository_ids: [(await must('GET', '/repos/acme/docs')).id] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		records: ['org.update_actions_secret'],
+		call: async () => ({ path: `/orgs/acme/actions/secrets/TOKEN/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		records: ['org.update_actions_secret'],
+		call: async () => ({ path: `/orgs/acme/actions/secrets/TOKEN/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}': {
+		records: ['org.remove_actions_secret'],
+		call: () => ({ path: '/orgs/acme/actions/secrets/TOKEN' }),
+	},
+	'POST /orgs/{org}/actions/variables': {
+		records: ['org.create_actions_variable'],
+		call: () => ({ path: '/orgs/acme/actions/variables', body: { name: 'REGION', value: 'eu', visibility: 'selected' } }),
+	},
+	'PATCH /orgs/{org}/actions/variables/{name}': {
+		records: ['org.update_actions_variable'],
+		call: () => ({ path: '/orgs/acme/actions/variables/REGION', body: { value: 'us' } }),
+	},
+	'PUT /orgs/{org}/actions/variables/{name}/repositories': {
+		records: ['org.update_actions_variable'],
+		call: async () => ({
+			path: '/orgs/acme/actions/variables/REGION/repositories',
+			body: { selected_repository_ids: [(await must('GET', '/repos/acme/docs')).id] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		records: ['org.update_actions_variable'],
+		call: async () => ({ path: `/orgs/acme/actions/variables/REGION/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		records: ['org.update_actions_variable'],
+		call: async () => ({ path: `/orgs/acme/actions/variables/REGION/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}': {
+		records: ['org.remove_actions_variable'],
+		call: () => ({ path: '/orgs/acme/actions/variables/REGION' }),
 	},
 
 	// ------------------------------------------------------------------ actions

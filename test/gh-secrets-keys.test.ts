@@ -28,7 +28,11 @@ function opened(scope: { repoId: number } | { orgId: number } | { environmentId:
 	const row = s.app.stores.secrets.byName('secret', scope, name)!;
 	const key = s.app.stores.secrets.key(scope)!;
 	return Buffer.from(
-		sodium.crypto_box_seal_open(Buffer.from(row.value, 'base64'), Buffer.from(key.public_key, 'base64'), Buffer.from(key.private_key, 'base64')),
+		sodium.crypto_box_seal_open(
+			Buffer.from(row.value, 'base64'),
+			Buffer.from(key.public_key, 'base64'),
+			Buffer.from(key.private_key, 'base64'),
+		),
 	).toString();
 }
 
@@ -86,7 +90,9 @@ if (!gh) {
 		const orgId = s.app.stores.accounts.byLogin('acme')!.id;
 		assert.is(opened({ orgId }, 'NPM_TOKEN'), 'npm');
 		assert.equal(
-			(await s.get('/orgs/acme/actions/secrets/ONLY_APP/repositories', olivia)).body.repositories.map((r: { name: string }) => r.name),
+			(await s.get('/orgs/acme/actions/secrets/ONLY_APP/repositories', olivia)).body.repositories.map(
+				(r: { name: string }) => r.name,
+			),
 			['app'],
 		);
 		const orgList = await runGh(front, olivia, ['secret', 'list', '--org', 'acme']);
@@ -101,9 +107,12 @@ if (!gh) {
 	test('gh variable set / list (gh 2.31 and later; the same requests over REST otherwise)', async () => {
 		const probe = await runGh(front, olivia, ['variable', '--help']);
 		if (probe.code !== 0) {
-			console.log(`test/gh-secrets-keys.test.ts: gh ${ghVersion()} has no variable command (added in gh 2.31); checked over REST instead`);
+			console.log(
+				`test/gh-secrets-keys.test.ts: gh ${ghVersion()} has no variable command (added in gh 2.31); checked over REST instead`,
+			);
 			assert.is(
-				(await s.request('POST', '/repos/acme/app/actions/variables', { token: olivia, body: { name: 'REGION', value: 'eu' } })).status,
+				(await s.request('POST', '/repos/acme/app/actions/variables', { token: olivia, body: { name: 'REGION', value: 'eu' } }))
+					.status,
 				201,
 			);
 			assert.is((await s.get('/repos/acme/app/actions/variables?per_page=30', olivia)).body.variables[0].value, 'eu');

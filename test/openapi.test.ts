@@ -32,6 +32,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSign } from 'node:crypto';
+import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
@@ -105,6 +106,21 @@ async function commit(content: string, parents: string[]): Promise<string> {
 		body: { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] },
 	});
 	return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Commit ${content}`, tree: tree.sha, parents } })).sha;
+}
+
+/** The id of a repository of acme. */
+async function repoId(name: string): Promise<number> {
+	return (await must('GET', `/repos/acme/${name}`)).id;
+}
+
+/** A PUT of a secret sealed (libsodium's crypto_box_seal) to the public key of `base` (…/actions, an environment). */
+async function sealed(base: string, name: string, extra: Record<string, unknown> = {}): Promise<Call> {
+	const key = await must('GET', `${base}/secrets/public-key`);
+	const box = sodium.crypto_box_seal(Buffer.from('value'), Buffer.from(key.key, 'base64'));
+	return {
+		path: `${base}/secrets/${name}`,
+		body: { encrypted_value: Buffer.from(box).toString('base64'), key_id: key.key_id, ...extra },
+	};
 }
 
 /** A dependency snapshot of acme/app at `sha` with npm packages (name → version). */
@@ -257,6 +273,29 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/git/tags/{tag_sha}': {},
 	'GET /repos/{owner}/{repo}/git/matching-refs/*?': { path: '/repos/acme/app/git/matching-refs/heads' },
 	'GET /repos/{owner}/{repo}/git/ref/*': { path: '/repos/acme/app/git/ref/heads/main' },
+
+	// ------------------------------------------------------------------ actions secrets and variables (set by the scenario)
+	'GET /repos/{owner}/{repo}/actions/secrets': {},
+	'GET /repos/{owner}/{repo}/actions/secrets/public-key': {},
+	'GET /repos/{owner}/{repo}/actions/secrets/{secret_name}': {},
+	'GET /repos/{owner}/{repo}/actions/organization-secrets': {},
+	'GET /repos/{owner}/{repo}/actions/variables': {},
+	'GET /repos/{owner}/{repo}/actions/variables/{name}': { path: '/repos/acme/app/actions/variables/REGION' },
+	'GET /repos/{owner}/{repo}/actions/organization-variables': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/secrets': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/public-key': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/variables': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		path: '/repos/acme/app/environments/production/variables/REGION',
+	},
+	'GET /orgs/{org}/actions/secrets': {},
+	'GET /orgs/{org}/actions/secrets/public-key': {},
+	'GET /orgs/{org}/actions/secrets/{secret_name}': {},
+	'GET /orgs/{org}/actions/secrets/{secret_name}/repositories': {},
+	'GET /orgs/{org}/actions/variables': {},
+	'GET /orgs/{org}/actions/variables/{name}': { path: '/orgs/acme/actions/variables/REGION' },
+	'GET /orgs/{org}/actions/variables/{name}/repositories': { path: '/orgs/acme/actions/variables/REGION/repositories' },
 
 	// ------------------------------------------------------------------ deployments and environments
 	'GET /repos/{owner}/{repo}/deployments': {},
@@ -944,6 +983,61 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: '/repos/acme/app/git/refs/heads/other', body: { sha: w.commits.two } }),
 	},
 	'DELETE /repos/{owner}/{repo}/git/refs/*': { path: '/repos/acme/app/git/refs/heads/other' },
+
+	// ------------------------------------------------------------------ actions secrets and variables
+	'PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}': { call: () => sealed('/repos/acme/app/actions', 'NEW_SECRET') },
+	'DELETE /repos/{owner}/{repo}/actions/secrets/{secret_name}': { path: '/repos/acme/app/actions/secrets/NEW_SECRET' },
+	'POST /repos/{owner}/{repo}/actions/variables': { body: { name: 'NEW_VARIABLE', value: 'one' } },
+	'PATCH /repos/{owner}/{repo}/actions/variables/{name}': {
+		path: '/repos/acme/app/actions/variables/NEW_VARIABLE',
+		body: { value: 'two' },
+	},
+	'DELETE /repos/{owner}/{repo}/actions/variables/{name}': { path: '/repos/acme/app/actions/variables/NEW_VARIABLE' },
+	'PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		call: () => sealed('/repos/acme/app/environments/production', 'NEW_SECRET'),
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		path: '/repos/acme/app/environments/production/secrets/NEW_SECRET',
+	},
+	'POST /repos/{owner}/{repo}/environments/{environment_name}/variables': { body: { name: 'NEW_VARIABLE', value: 'one' } },
+	'PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		path: '/repos/acme/app/environments/production/variables/NEW_VARIABLE',
+		body: { value: 'two' },
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		path: '/repos/acme/app/environments/production/variables/NEW_VARIABLE',
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}': { call: () => sealed('/orgs/acme/actions', 'NEW_SECRET', { visibility: 'selected' }) },
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories': {
+		call: async () => ({
+			path: '/orgs/acme/actions/secrets/NEW_SECRET/repositories',
+			body: { selected_repository_ids: [await repoId('docs')] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/secrets/NEW_SECRET/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/secrets/NEW_SECRET/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}': { path: '/orgs/acme/actions/secrets/NEW_SECRET' },
+	'POST /orgs/{org}/actions/variables': {
+		body: { name: 'NEW_VARIABLE', value: 'one', visibility: 'selected', selected_repository_ids: [] },
+	},
+	'PATCH /orgs/{org}/actions/variables/{name}': { path: '/orgs/acme/actions/variables/NEW_VARIABLE', body: { value: 'two' } },
+	'PUT /orgs/{org}/actions/variables/{name}/repositories': {
+		call: async () => ({
+			path: '/orgs/acme/actions/variables/NEW_VARIABLE/repositories',
+			body: { selected_repository_ids: [await repoId('docs')] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/variables/NEW_VARIABLE/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/variables/NEW_VARIABLE/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}': { path: '/orgs/acme/actions/variables/NEW_VARIABLE' },
 
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': { body: { ref: 'main', environment: 'qa', required_contexts: [] } },
@@ -1994,6 +2088,18 @@ async function scenario() {
 	const policy = await must('POST', '/repos/acme/app/environments/production/deployment-branch-policies', {
 		body: { name: 'main', type: 'branch' },
 	});
+	// Actions secrets and variables: of acme/app, of its production environment, of acme (selected: app).
+	await sodium.ready;
+	for (const base of ['/repos/acme/app/actions', '/repos/acme/app/environments/production']) {
+		const put = await sealed(base, 'DEPLOY_TOKEN');
+		await must('PUT', put.path!, { body: put.body });
+		await must('POST', `${base}/variables`, { body: { name: 'REGION', value: 'eu' } });
+	}
+	const orgSecret = await sealed('/orgs/acme/actions', 'DEPLOY_TOKEN', { visibility: 'selected', selected_repository_ids: [app.id] });
+	await must('PUT', orgSecret.path!, { body: orgSecret.body });
+	await must('POST', '/orgs/acme/actions/variables', {
+		body: { name: 'REGION', value: 'eu', visibility: 'selected', selected_repository_ids: [app.id] },
+	});
 
 	// Actions: a workflow with completed runs.
 	const imported = importRuns(s.app, app, {
@@ -2189,6 +2295,7 @@ async function scenario() {
 		deployment_id: String(deployment.id),
 		status_id: String(status.id),
 		environment_name: 'production',
+		secret_name: 'DEPLOY_TOKEN',
 		branch_policy_id: String(policy.id),
 		workflow_id: String(workflows.workflows[0].id),
 		run_id: String(imported.run_ids[0]),

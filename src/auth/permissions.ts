@@ -88,7 +88,11 @@ export const PERMISSION_KEYS = {
 		scopes: { read: ['admin:org_hook'], write: ['admin:org_hook'], admin: ['admin:org_hook'] },
 	},
 	// Actions secrets and variables of an organization; classic tokens need admin:org.
-	organization_secrets: { category: 'Secrets', target: 'organization', scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] } },
+	organization_secrets: {
+		category: 'Secrets',
+		target: 'organization',
+		scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] },
+	},
 	organization_actions_variables: {
 		category: 'Variables',
 		target: 'organization',
@@ -129,7 +133,11 @@ export const PERMISSION_KEYS = {
 	gpg_keys: {
 		category: 'GPG keys',
 		target: 'user',
-		scopes: { read: ['read:gpg_key', 'write:gpg_key', 'admin:gpg_key'], write: ['write:gpg_key', 'admin:gpg_key'], admin: ['admin:gpg_key'] },
+		scopes: {
+			read: ['read:gpg_key', 'write:gpg_key', 'admin:gpg_key'],
+			write: ['write:gpg_key', 'admin:gpg_key'],
+			admin: ['admin:gpg_key'],
+		},
 	},
 	ssh_signing_keys: {
 		category: 'SSH signing keys',

@@ -45,8 +45,7 @@ const SCOPES: Record<Where, { base: string; docs: string; guard: RouteDeclaratio
 
 /** GitHub's fine-grained permission of a scope, kind and level. */
 function permissions(where: Where, kind: SecretKind, level: Level): PermissionPolicy {
-	if (where === 'organization')
-		return [kind === 'secret' ? { organization_secrets: level } : { organization_actions_variables: level }];
+	if (where === 'organization') return [kind === 'secret' ? { organization_secrets: level } : { organization_actions_variables: level }];
 	const own = kind === 'secret' ? { secrets: level } : { actions_variables: level };
 	return [where === 'environment' ? { environments: level, ...own } : own];
 }
@@ -310,7 +309,11 @@ function selectionRoutes(kind: SecretKind): RouteDeclaration[] {
 	const plural = kind === 'secret' ? 'secrets' : 'variables';
 	const param = kind === 'secret' ? 'secret_name' : 'name';
 	const base = `/orgs/{org}/actions/${plural}/{${param}}/repositories`;
-	const common = { access: 'authenticated' as const, resource: SCOPES.organization.guard, errorResource: kind === 'secret' ? 'Secret' : 'Variable' };
+	const common = {
+		access: 'authenticated' as const,
+		resource: SCOPES.organization.guard,
+		errorResource: kind === 'secret' ? 'Secret' : 'Variable',
+	};
 	const page = `actions/${plural}#`;
 	const noun = kind === 'secret' ? 'secret' : 'variable';
 	const loadOrg = (ctx: Context) => {

@@ -99,7 +99,13 @@ function recordChange(
 	const action = `${verb}_actions_${kind}`;
 	if (place.kind === 'organization') record(app, { event: 'org', action, actorId, org: place.org, audit: { name, ...extra } });
 	else if (place.kind === 'environment')
-		record(app, { event: 'environment', action, actorId, repo: place.repo, audit: { name, environment: place.environment.name, ...extra } });
+		record(app, {
+			event: 'environment',
+			action,
+			actorId,
+			repo: place.repo,
+			audit: { name, environment: place.environment.name, ...extra },
+		});
 	else record(app, { event: 'repo', action, actorId, repo: place.repo, audit: { name, ...extra } });
 }
 
@@ -201,7 +207,11 @@ export function updateVariable(
 	let selected: number[] | null = null;
 	if (patch.selected_repository_ids !== undefined && place.kind === 'organization') {
 		if (visibility !== 'selected')
-			throw invalidField('Variable', 'selected_repository_ids', "selected_repository_ids may only be given with visibility 'selected'");
+			throw invalidField(
+				'Variable',
+				'selected_repository_ids',
+				"selected_repository_ids may only be given with visibility 'selected'",
+			);
 		selected = organizationRepositoryIds(app, place.org, patch.selected_repository_ids);
 	}
 	const store = app.stores.secrets;

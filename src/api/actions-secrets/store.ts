@@ -133,7 +133,11 @@ export function createSecretStore(db: DB) {
 			return byId.get(id) as SecretRow;
 		},
 		/** @param now ISO timestamp */
-		update(id: number, values: { name: string; value: string; keyId: string | null; visibility: Visibility | null }, now: string): SecretRow {
+		update(
+			id: number,
+			values: { name: string; value: string; keyId: string | null; visibility: Visibility | null },
+			now: string,
+		): SecretRow {
 			update.run({ id, name: values.name, value: values.value, key_id: values.keyId, visibility: values.visibility, now });
 			return byId.get(id) as SecretRow;
 		},
