@@ -58,12 +58,14 @@ import { teamsRoutes } from './teams/routes';
 import { externalGroupRoutes } from './external-groups/routes';
 import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
+import { keyRoutes } from './keys/routes';
 import { watchingRoutes } from './watching/routes';
 
 export const ROUTES: RouteDeclaration[] = [
 	...metaRoutes,
 	...rateLimitRoutes,
 	...userRoutes,
+	...keyRoutes,
 	...orgRoutes,
 	...auditLogRoutes,
 	...roleRoutes,

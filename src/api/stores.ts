@@ -18,6 +18,7 @@ import { createDeploymentStore } from './deployments/store';
 import { createEnterpriseStore } from './enterprises/store';
 import { createGistStore } from './gists/store';
 import { createGitStore } from './git/store';
+import { createKeyStore } from './keys/store';
 import { createImmutableReleaseStore } from './immutable-releases/store';
 import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
@@ -65,6 +66,7 @@ export function createStores(db: DB) {
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),
 		git: createGitStore(db),
+		keys: createKeyStore(db),
 		branches: createBranchStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),

@@ -214,7 +214,8 @@ function receivePrepared(
 		state.prepared = prepared;
 		let reply: Reply;
 		try {
-			reply = scoped(() => run(app, route, req, app.clock(), state));
+			// The request's own time again: what the step prepared was computed with it.
+			reply = scoped(() => run(app, route, req, now, state));
 		} catch (error) {
 			fail(error);
 			return;
