@@ -8,7 +8,7 @@
  * listed (none for the `none` entries), and every event of the organization reaches the webhook
  * deliveries of an organization hook subscribed to `*`.
  */
-import { createSign } from 'node:crypto';
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -70,6 +70,25 @@ function appJwt(): string {
 	const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 	const body = `${encode({ alg: 'RS256', typ: 'JWT' })}.${encode({ iat: epochSeconds(s.clock.now) - 60, exp: epochSeconds(s.clock.now) + 540, iss: w.appId })}`;
 	return `${body}.${createSign('RSA-SHA256').update(body).sign(w.appKey).toString('base64url')}`;
+}
+
+/** Why adding or deleting a user's own key reports nothing. */
+const USER_KEYS =
+	"a user's own SSH, signing and GPG keys are reported by GitHub in the user's security log only: no webhook, feed entry or notification";
+
+/** An OpenSSH public key line of a new Ed25519 key. */
+function sshKey(): string {
+	const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+	const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+	return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} someone`;
+}
+
+/** The armored public key of a new OpenPGP key. */
+async function gpgPublicKey(): Promise<string> {
+	const openpgp = require('openpgp') as typeof import('openpgp', { with: { 'resolution-mode': 'import' }});
+	return (
+		await openpgp.generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ email: 'olivia@example.com' }], format: 'armored' })
+	).publicKey;
 }
 
 /** A PUT of a secret sealed (libsodium's crypto_box_seal) to the public key of `base` (…/actions, an environment). */
@@ -1199,6 +1218,38 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /repos/{owner}/{repo}/environments/{environment_name}': {
 		none: ENVIRONMENT,
 		call: () => ({ path: '/repos/acme/app/environments/staging' }),
+	},
+
+	// ------------------------------------------------------------------ keys
+	'POST /user/keys': { none: USER_KEYS, call: () => ({ path: '/user/keys', body: { title: 'Laptop', key: sshKey() } }) },
+	'DELETE /user/keys/{key_id}': {
+		none: USER_KEYS,
+		call: async () => ({ path: `/user/keys/${(await must('POST', '/user/keys', { body: { key: sshKey() } })).id}` }),
+	},
+	'POST /user/ssh_signing_keys': { none: USER_KEYS, call: () => ({ path: '/user/ssh_signing_keys', body: { key: sshKey() } }) },
+	'DELETE /user/ssh_signing_keys/{ssh_signing_key_id}': {
+		none: USER_KEYS,
+		call: async () => ({
+			path: `/user/ssh_signing_keys/${(await must('POST', '/user/ssh_signing_keys', { body: { key: sshKey() } })).id}`,
+		}),
+	},
+	'POST /user/gpg_keys': {
+		none: USER_KEYS,
+		call: async () => ({ path: '/user/gpg_keys', body: { armored_public_key: await gpgPublicKey() } }),
+	},
+	'DELETE /user/gpg_keys/{gpg_key_id}': {
+		none: USER_KEYS,
+		call: async () => ({
+			path: `/user/gpg_keys/${(await must('POST', '/user/gpg_keys', { body: { armored_public_key: await gpgPublicKey() } })).id}`,
+		}),
+	},
+	'POST /repos/{owner}/{repo}/keys': {
+		records: ['deploy_key.created'],
+		call: () => ({ path: '/repos/acme/app/keys', body: { title: 'CI', key: sshKey() } }),
+	},
+	'DELETE /repos/{owner}/{repo}/keys/{key_id}': {
+		records: ['deploy_key.deleted'],
+		call: async () => ({ path: `/repos/acme/app/keys/${(await must('GET', '/repos/acme/app/keys'))[0].id}` }),
 	},
 
 	// ------------------------------------------------------------------ actions secrets and variables (audit-style events; no webhook)

@@ -31,7 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSign } from 'node:crypto';
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -108,6 +108,21 @@ async function commit(content: string, parents: string[]): Promise<string> {
 	return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Commit ${content}`, tree: tree.sha, parents } })).sha;
 }
 
+/** An OpenSSH public key line of a new Ed25519 key. */
+function sshKey(): string {
+	const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+	const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+	return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} someone`;
+}
+
+/** The armored public key of a new OpenPGP key of olivia. */
+async function gpgPublicKey(): Promise<string> {
+	const openpgp = require('openpgp') as typeof import('openpgp', { with: { 'resolution-mode': 'import' }});
+	return (
+		await openpgp.generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ email: 'olivia@example.com' }], format: 'armored' })
+	).publicKey;
+}
+
 /** The id of a repository of acme. */
 async function repoId(name: string): Promise<number> {
 	return (await must('GET', `/repos/acme/${name}`)).id;
@@ -155,6 +170,41 @@ const TABLE: Record<string, Entry> = {
 	'GET /rate_limit': {},
 	'GET /user': {},
 	'GET /users/{username}': {},
+
+	// ------------------------------------------------------------------ keys (made by the scenario)
+	'GET /user/keys': {},
+	'GET /user/keys/{key_id}': { call: (w) => ({ path: `/user/keys/${w.ids.sshKey}` }) },
+	'GET /users/{username}/keys': {},
+	'GET /user/ssh_signing_keys': {},
+	'GET /user/ssh_signing_keys/{ssh_signing_key_id}': { call: (w) => ({ path: `/user/ssh_signing_keys/${w.ids.signingKey}` }) },
+	'GET /users/{username}/ssh_signing_keys': {},
+	'GET /user/gpg_keys': {},
+	'GET /user/gpg_keys/{gpg_key_id}': { call: (w) => ({ path: `/user/gpg_keys/${w.ids.gpgKey}` }) },
+	'GET /users/{username}/gpg_keys': {},
+	'GET /repos/{owner}/{repo}/keys': {},
+	'GET /repos/{owner}/{repo}/keys/{key_id}': { call: (w) => ({ path: `/repos/acme/app/keys/${w.ids.deployKey}` }) },
+	'POST /user/keys': { call: () => ({ body: { title: 'Desktop', key: sshKey() } }) },
+	'DELETE /user/keys/{key_id}': {
+		call: async () => ({ path: `/user/keys/${(await must('POST', '/user/keys', { body: { key: sshKey() } })).id}` }),
+	},
+	'POST /user/ssh_signing_keys': { call: () => ({ body: { title: 'Signing', key: sshKey() } }) },
+	'DELETE /user/ssh_signing_keys/{ssh_signing_key_id}': {
+		call: async () => ({
+			path: `/user/ssh_signing_keys/${(await must('POST', '/user/ssh_signing_keys', { body: { key: sshKey() } })).id}`,
+		}),
+	},
+	'POST /user/gpg_keys': { call: async () => ({ body: { name: 'Work', armored_public_key: await gpgPublicKey() } }) },
+	'DELETE /user/gpg_keys/{gpg_key_id}': {
+		call: async () => ({
+			path: `/user/gpg_keys/${(await must('POST', '/user/gpg_keys', { body: { armored_public_key: await gpgPublicKey() } })).id}`,
+		}),
+	},
+	'POST /repos/{owner}/{repo}/keys': { call: () => ({ body: { title: 'Deploy', key: sshKey(), read_only: true } }) },
+	'DELETE /repos/{owner}/{repo}/keys/{key_id}': {
+		call: async () => ({
+			path: `/repos/acme/app/keys/${(await must('POST', '/repos/acme/app/keys', { body: { key: sshKey() } })).id}`,
+		}),
+	},
 	'GET /orgs/{org}': {},
 	'GET /orgs/{org}/audit-log': { path: '/orgs/acme/audit-log?include=all' },
 	'GET /orgs/{org}/installations': { path: '/orgs/tools/installations' },
@@ -2088,6 +2138,11 @@ async function scenario() {
 	const policy = await must('POST', '/repos/acme/app/environments/production/deployment-branch-policies', {
 		body: { name: 'main', type: 'branch' },
 	});
+	// Keys: olivia's SSH key, signing key and GPG key; a deploy key of acme/app.
+	w.ids.sshKey = (await must('POST', '/user/keys', { body: { title: 'Laptop', key: sshKey() } })).id;
+	w.ids.signingKey = (await must('POST', '/user/ssh_signing_keys', { body: { title: 'Signing', key: sshKey() } })).id;
+	w.ids.gpgKey = (await must('POST', '/user/gpg_keys', { body: { name: 'Laptop', armored_public_key: await gpgPublicKey() } })).id;
+	w.ids.deployKey = (await must('POST', '/repos/acme/app/keys', { body: { title: 'CI', key: sshKey() } })).id;
 	// Actions secrets and variables: of acme/app, of its production environment, of acme (selected: app).
 	await sodium.ready;
 	for (const base of ['/repos/acme/app/actions', '/repos/acme/app/environments/production']) {
