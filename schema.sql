@@ -394,10 +394,13 @@ CREATE TABLE global_webhooks (
   -- The hook's last answer (GitHub's last_response), updated with every attempt (schema 7).
   last_response_code    INTEGER,
   last_response_status  TEXT NOT NULL DEFAULT 'unused',
-  last_response_message TEXT
+  last_response_message TEXT,
+  -- A GitHub App's webhook (schema 29): one per app; it receives the events of the app's installations.
+  app_id       INTEGER REFERENCES apps(id) ON DELETE CASCADE
 );
 CREATE INDEX global_webhooks_repo ON global_webhooks(repo_id) WHERE repo_id IS NOT NULL;
 CREATE INDEX global_webhooks_org ON global_webhooks(org_id) WHERE org_id IS NOT NULL;
+CREATE UNIQUE INDEX global_webhooks_app ON global_webhooks(app_id) WHERE app_id IS NOT NULL;
 
 -- One delivery of one event to one hook, written in the transaction of the change that caused it
 -- and sent by the webhook-deliveries job (retried with backoff while state is 'queued').
@@ -417,7 +420,8 @@ CREATE TABLE webhook_deliveries (
   duration        REAL,                             -- seconds, of the last attempt
   delivered_at    TEXT,                             -- time of the last attempt
   created_at      TEXT NOT NULL,
-  repository_id   INTEGER                           -- the event's repository, if any (schema 7; no key: it outlives it)
+  repository_id   INTEGER,                          -- the event's repository, if any (schema 7; no key: it outlives it)
+  installation_id INTEGER                           -- an app hook's delivery: the installation it is for (schema 29; no key)
 );
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(hook_id, id);
 -- Queued deliveries per hook in due order: the delivery pass takes the oldest due one of each hook

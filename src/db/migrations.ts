@@ -1149,6 +1149,16 @@ export const migrations: Migration[] = [
 				CREATE INDEX gpg_signature_checks_key ON gpg_signature_checks(gpg_key_id);`);
 		},
 	},
+	{
+		version: 29,
+		description: "GitHub Apps' webhooks: an app's hook in global_webhooks (app_id), the installation of each of its deliveries",
+		up(db) {
+			db.exec(`
+				ALTER TABLE global_webhooks ADD COLUMN app_id INTEGER REFERENCES apps(id) ON DELETE CASCADE;
+				CREATE UNIQUE INDEX global_webhooks_app ON global_webhooks(app_id) WHERE app_id IS NOT NULL;
+				ALTER TABLE webhook_deliveries ADD COLUMN installation_id INTEGER;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
