@@ -1015,8 +1015,28 @@ const TABLE: Record<string, Entry> = {
 			return { path: '/installation/token', token: created.token };
 		},
 	},
+	'PATCH /app/hook/config': {
+		none: "a GitHub App's webhook settings are the app's own configuration: GitHub reports their change nowhere",
+		call: () => ({ path: '/app/hook/config', body: { url: 'https://bot.example.com/hooks', secret: 'shh' }, token: appJwt() }),
+	},
+	// Sent to the app's own hook only (never to repository, organization or global hooks or the feeds).
+	'PUT /app/installations/{installation_id}/suspended': {
+		records: ['installation.suspend'],
+		call: (w) => ({ path: `/app/installations/${w.installationId}/suspended`, token: appJwt() }),
+	},
+	'DELETE /app/installations/{installation_id}/suspended': {
+		records: ['installation.unsuspend'],
+		call: (w) => ({ path: `/app/installations/${w.installationId}/suspended`, token: appJwt() }),
+	},
+	'POST /app/hook/deliveries/{delivery_id}/attempts': {
+		none: 'a redelivery sends an earlier delivery again to the app’s hook; nothing new happened',
+		call: async () => {
+			const [latest] = await must('GET', '/app/hook/deliveries', { token: appJwt() });
+			return { path: `/app/hook/deliveries/${latest.id}/attempts`, token: appJwt() };
+		},
+	},
 	'DELETE /app/installations/{installation_id}': {
-		none: 'GitHub sends installation deleted to the GitHub App’s own webhook only, never to repository, organization or global hooks or the feeds; Gitstead’s apps have no webhook (an app keeps only its public key)',
+		records: ['installation.deleted'],
 		call: (w) => ({ path: `/app/installations/${w.installationId}`, token: appJwt() }),
 	},
 

@@ -36,7 +36,7 @@ import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
-import { createApp, installApp } from '../src/api/apps/service';
+import { createApp, installApp, saveAppHook } from '../src/api/apps/service';
 import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
@@ -311,6 +311,11 @@ const TABLE: Record<string, Entry> = {
 	'GET /app': { as: 'app' },
 	'GET /app/installations': { as: 'app' },
 	'GET /app/installations/{installation_id}': { as: 'app' },
+	'GET /app/hook/config': { as: 'app' },
+	'GET /app/hook/deliveries': { as: 'app' },
+	'GET /app/hook/deliveries/{delivery_id}': {
+		call: async () => ({ path: `/app/hook/deliveries/${(await must('GET', '/app/hook/deliveries', { as: 'app' }))[0].id}`, as: 'app' }),
+	},
 	'GET /orgs/{org}/installation': { as: 'app' },
 	'GET /users/{username}/installation': { path: '/users/olivia/installation', as: 'app' },
 	'GET /repos/{owner}/{repo}/installation': { as: 'app' },
@@ -1003,6 +1008,19 @@ const TABLE: Record<string, Entry> = {
 			});
 			return { path: '/installation/token', headers: { Authorization: `Bearer ${created.body.token}` }, as: 'anonymous' };
 		},
+	},
+	'PATCH /app/hook/config': { body: { content_type: 'json', insecure_ssl: '0', secret: 'shh' }, as: 'app' },
+	'POST /app/hook/deliveries/{delivery_id}/attempts': {
+		call: async () => ({
+			path: `/app/hook/deliveries/${(await must('GET', '/app/hook/deliveries', { as: 'app' }))[0].id}/attempts`,
+			as: 'app',
+		}),
+	},
+	'PUT /app/installations/{installation_id}/suspended': {
+		call: (w) => ({ path: `/app/installations/${w.ids.toolsInstallation}/suspended`, as: 'app' }),
+	},
+	'DELETE /app/installations/{installation_id}/suspended': {
+		call: (w) => ({ path: `/app/installations/${w.ids.toolsInstallation}/suspended`, as: 'app' }),
 	},
 	'DELETE /app/installations/{installation_id}': { as: 'app' },
 
@@ -2318,11 +2336,13 @@ async function scenario() {
 	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);
 	w.appId = created.app.id;
 	w.appKey = created.privateKey;
+	// Walker's webhook, made before its installations: their installation events are its first deliveries.
+	saveAppHook(s.app, created.app, { url: 'https://bot.example.com/hooks' }, now);
 	const installation = installApp(s.app, created.app, acme, null, now);
 	installApp(s.app, created.app, s.app.stores.accounts.user('olivia')!, null, now);
 	// An organization with Walker alone (acme also has the test helper's app, which holds every
 	// permission at admin: levels GitHub's description does not allow for most keys).
-	installApp(s.app, created.app, s.org('tools', 'olivia'), null, now);
+	w.ids.toolsInstallation = installApp(s.app, created.app, s.org('tools', 'olivia'), null, now).id;
 	w.installationToken = s.token('olivia', { kind: 'installation', org: 'acme' });
 
 	w.params = {
