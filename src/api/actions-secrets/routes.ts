@@ -24,6 +24,7 @@ import {
 	changeSelection,
 	checkName,
 	checkSealedValue,
+	requireCurrentKey,
 	deleteSecret,
 	saveSecret,
 	scopeKey,
@@ -175,9 +176,8 @@ function secretRoutes(where: Where): RouteDeclaration[] {
 			handler(ctx) {
 				const place = placeOf(ctx, where);
 				const body = ctx.body as v.InferOutput<typeof orgSealedBody>;
-				const key = ctx.app.stores.secrets.key(scopeOf(place));
-				// Checked by the prepare step; the key never changes once made.
-				if (key?.key_id !== body.key_id) throw notFound();
+				// Opened by the prepare step with this key; a scope's key never changes once made.
+				requireCurrentKey(ctx.app, place, body.key_id);
 				const result = saveSecret(
 					ctx.app,
 					place,

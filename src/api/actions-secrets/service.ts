@@ -79,11 +79,20 @@ export async function checkSealedValue(app: App, place: Place, value: { encrypte
 		);
 	}
 	if (value.encrypted_value.length > MAX_VALUE_BYTES) throw unprocessable(`Secrets can be at most ${MAX_VALUE_BYTES / 1024} KB.`);
-	const key = app.stores.secrets.key(scopeOf(place));
-	if (!key || key.key_id !== value.key_id) throw unprocessable('Bad request - the key_id is not the current public key of this scope.');
+	const key = requireCurrentKey(app, place, value.key_id);
 	if (!(await opensSealedBox(value.encrypted_value, key.public_key, key.private_key))) {
 		throw unprocessable('Bad request - validation failed due to an improperly encrypted secret');
 	}
+}
+
+/**
+ * The scope's key pair when `keyId` names it.
+ * @throws HttpError 422 when the scope has no key yet or another one
+ */
+export function requireCurrentKey(app: App, place: Place, keyId: string): SecretKeyRow {
+	const key = app.stores.secrets.key(scopeOf(place));
+	if (!key || key.key_id !== keyId) throw unprocessable('Bad request - the key_id is not the current public key of this scope.');
+	return key;
 }
 
 /** Records the audit-style event of a change (no webhook: GitHub sends none for secrets and variables). */

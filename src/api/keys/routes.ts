@@ -19,7 +19,7 @@ import { repositoryPaths } from '../repos/render';
 import type { AccountRow } from '../users/store';
 import { GpgKeyError, parseGpgKey, type ParsedGpgKey } from './gpg';
 import { deployKey, gpgKey, signingKey, simpleKey, userKey } from './render';
-import { addGpgKey, addPublicKey, removePublicKey, verifiedEmails } from './service';
+import { addGpgKey, addPublicKey, removeGpgKey, removePublicKey, verifiedEmails } from './service';
 import type { GpgKeyRow, PublicKeyRow } from './store';
 
 /** The acting user (the `self` guard guarantees one). */
@@ -274,8 +274,7 @@ function userKeyRoutes(): RouteDeclaration[] {
 			access: 'authenticated',
 			resource: { self: true, bound: true },
 			handler(ctx) {
-				const row = ownGpgKey(ctx, self(ctx));
-				ctx.app.transaction(() => ctx.app.stores.keys.removeGpg(row.id));
+				removeGpgKey(ctx.app, ownGpgKey(ctx, self(ctx)));
 				return noContent();
 			},
 		}),

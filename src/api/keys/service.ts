@@ -114,6 +114,14 @@ export function addGpgKey(app: App, user: AccountRow, name: string | null, parse
 	});
 }
 
+/**
+ * Removes a user's GPG key with its subkeys; the stored checks of signatures it made go with it,
+ * so those signatures read unknown_key again. Recorded nowhere (the user's security log on GitHub).
+ */
+export function removeGpgKey(app: App, row: GpgKeyRow): void {
+	app.transaction(() => app.stores.keys.removeGpg(row.id));
+}
+
 /** The emails of a user GitHub counts as verified (lower case): the account's email and its noreply address. */
 export function verifiedEmails(app: App, user: AccountRow): Set<string> {
 	const host = app.urls.host.replace(/:\d+$/, '');
