@@ -189,6 +189,8 @@ CREATE TABLE repositories (
   -- Schema 21: the security switches a code security configuration drives (JSON: setting name → 1
   -- enabled / 0 disabled; absent: Gitstead's default, src/api/code-security/switches.ts).
   security_settings           TEXT NOT NULL DEFAULT '{}',
+  -- Schema 28: kilobytes of git data (GitHub's `size`), set by pushes and gc.
+  size                        INTEGER NOT NULL DEFAULT 0,
   UNIQUE (owner_id, name)
 );
 CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork_parent_id IS NOT NULL;
@@ -395,7 +397,7 @@ CREATE TABLE global_webhooks (
   last_response_code    INTEGER,
   last_response_status  TEXT NOT NULL DEFAULT 'unused',
   last_response_message TEXT,
-  -- A GitHub App's webhook (schema 29): one per app; it receives the events of the app's installations.
+  -- A GitHub App's webhook (schema 31): one per app; it receives the events of the app's installations.
   app_id       INTEGER REFERENCES apps(id) ON DELETE CASCADE
 );
 CREATE INDEX global_webhooks_repo ON global_webhooks(repo_id) WHERE repo_id IS NOT NULL;
@@ -421,7 +423,7 @@ CREATE TABLE webhook_deliveries (
   delivered_at    TEXT,                             -- time of the last attempt
   created_at      TEXT NOT NULL,
   repository_id   INTEGER,                          -- the event's repository, if any (schema 7; no key: it outlives it)
-  installation_id INTEGER                           -- an app hook's delivery: the installation it is for (schema 29; no key)
+  installation_id INTEGER                           -- an app hook's delivery: the installation it is for (schema 31; no key)
 );
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(hook_id, id);
 -- Queued deliveries per hook in due order: the delivery pass takes the oldest due one of each hook
@@ -779,35 +781,85 @@ CREATE TRIGGER reactions_count_delete AFTER DELETE ON reactions BEGIN
 END;
 
 -- ===== git objects (src/api/git) =====
--- Git objects of a repository (blobs, trees, commits, annotated tags), addressed by their git
--- object id: the SHA-1 of "<type> <size>\0<content>", as `git hash-object` computes it.
+-- Fork networks (GitHub's): a repository and every fork of it share one object store. A new
+-- repository starts a network, a fork joins its parent's (triggers below); the network goes with
+-- its last repository, and its objects with it.
+CREATE TABLE git_networks (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,      -- never reused: objects are found by it
+  created_at TEXT NOT NULL
+);
+CREATE TABLE git_network_members (
+  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE
+);
+CREATE INDEX git_network_members_network ON git_network_members(network_id);
+CREATE TRIGGER repositories_network AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NULL BEGIN
+  INSERT INTO git_networks (created_at) VALUES (NEW.created_at);
+  INSERT INTO git_network_members (repo_id, network_id) VALUES (NEW.id, last_insert_rowid());
+END;
+CREATE TRIGGER repositories_network_fork AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NOT NULL BEGIN
+  INSERT INTO git_network_members (repo_id, network_id)
+  SELECT NEW.id, network_id FROM git_network_members WHERE repo_id = NEW.fork_parent_id;
+END;
+CREATE TRIGGER git_network_members_last AFTER DELETE ON git_network_members
+WHEN NOT EXISTS (SELECT 1 FROM git_network_members WHERE network_id = OLD.network_id) BEGIN
+  DELETE FROM git_networks WHERE id = OLD.network_id;
+END;
+
+-- Git objects of a network (blobs, trees, commits, annotated tags), addressed by their git object
+-- id: the SHA-1 of "<type> <size>\0<content>", as `git hash-object` computes it. `data` is a zlib
+-- stream, exactly a pack entry's payload: the whole content, or a git delta against `base_id`
+-- (an object of the same network; chains at most 50 deep, git's pack.depth).
 CREATE TABLE git_objects (
   id         INTEGER PRIMARY KEY,
-  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
-  sha        TEXT NOT NULL,                           -- 40 lowercase hex digits
-  type       TEXT NOT NULL CHECK (type IN ('blob', 'tree', 'commit', 'tag')),
+  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE,
+  oid        BLOB NOT NULL,                           -- 20 bytes
+  type       INTEGER NOT NULL CHECK (type BETWEEN 1 AND 4), -- pack type: 1 commit, 2 tree, 3 blob, 4 tag
   size       INTEGER NOT NULL,                        -- bytes of content
-  content    BLOB NOT NULL,                           -- git's canonical encoding, without the header
-  created_at TEXT NOT NULL,
-  UNIQUE (repo_id, sha)
+  base_id    INTEGER,                                 -- delta base (git_objects.id), NULL: data is whole
+  depth      INTEGER NOT NULL DEFAULT 0,              -- deltas below this one in its chain
+  data_size  INTEGER,                                 -- bytes the delta inflates to (NULL when whole: size)
+  data       BLOB NOT NULL                            -- zlib stream
 );
-CREATE INDEX git_objects_type ON git_objects(repo_id, type);
+CREATE UNIQUE INDEX git_objects_oid ON git_objects(network_id, oid);
+CREATE INDEX git_objects_commits ON git_objects(network_id) WHERE type = 1;
+-- When objects were stored, for gc's grace period: every object with an id from `first_id` on was
+-- stored at or after `created_at` (ids only grow while objects are young), one row an hour at most.
+CREATE TABLE git_object_epochs (
+  first_id   INTEGER PRIMARY KEY,
+  created_at INTEGER NOT NULL                         -- epoch seconds
+);
+-- Stored objects a push's new objects name (their closure is what the push relies on): gc keeps
+-- them, and what they reach, for the grace period, as git freshens the objects it finds.
+CREATE TABLE git_fresh (
+  object_id  INTEGER PRIMARY KEY,                     -- git_objects.id
+  created_at INTEGER NOT NULL                         -- epoch seconds
+);
 
 -- The commit graph: each commit's parents in order (position 0 is the first parent), for
--- fast-forward checks and merge bases without parsing commits.
+-- fast-forward checks, merge bases and reachability without parsing commits.
 CREATE TABLE git_commit_parents (
-  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
-  commit_sha TEXT NOT NULL,
+  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE,
+  commit_oid BLOB NOT NULL,
   position   INTEGER NOT NULL,
-  parent_sha TEXT NOT NULL,
-  PRIMARY KEY (repo_id, commit_sha, position)
+  parent_oid BLOB NOT NULL,
+  PRIMARY KEY (network_id, commit_oid, position)
 ) WITHOUT ROWID;
+
+-- What a full clone of a repository sends (git's reachability bitmaps): the objects reachable from
+-- its branches and tags, valid while those still point to `tips`. Written by pushes and full
+-- clones, dropped by every other reference change (src/api/git/writes.ts moveRef).
+CREATE TABLE git_reachable (
+  repo_id INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  tips    TEXT NOT NULL,                              -- the sorted tip ids of refs/heads/* and refs/tags/*, space-separated
+  rows    BLOB NOT NULL                               -- git_objects ids, ascending, as deflated varint gaps
+);
 
 -- References (refs/heads/<branch>, refs/tags/<tag>) of a repository.
 CREATE TABLE git_refs (
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   name       TEXT NOT NULL,                           -- full name, case-sensitive: refs/heads/main
-  sha        TEXT NOT NULL,                           -- a git_objects sha of the same repository
+  sha        TEXT NOT NULL,                           -- 40 lowercase hex digits: an object of the repository's network
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   PRIMARY KEY (repo_id, name)
@@ -1792,7 +1844,34 @@ CREATE TABLE installation_repositories (
   PRIMARY KEY (installation_id, repository_id)
 ) WITHOUT ROWID;
 CREATE INDEX installation_repositories_repository ON installation_repositories(repository_id);
--- Actions secrets and variables (schema 28) of a repository, an environment or an organization:
+
+-- Schema 29. Signing in to the web interface: a user's password (scrypt, `gitstead admin set-password`), the
+-- browser sessions it opens (only the SHA-256 of the cookie's secret is stored; each session has its own CSRF
+-- secret; epoch seconds), and suspended users (who can neither sign in nor use their tokens).
+CREATE TABLE user_passwords (
+  user_id    INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  hash       TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE web_sessions (
+  id           INTEGER PRIMARY KEY,
+  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  token_hash   BLOB NOT NULL UNIQUE,
+  csrf_secret  TEXT NOT NULL,
+  created_at   INTEGER NOT NULL,
+  last_seen_at INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL,
+  ip           TEXT,
+  user_agent   TEXT
+);
+CREATE INDEX web_sessions_user ON web_sessions(user_id);
+CREATE TABLE user_suspensions (
+  user_id      INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  suspended_at TEXT NOT NULL,
+  reason       TEXT
+);
+
+-- Actions secrets and variables (schema 30) of a repository, an environment or an organization:
 -- one X25519 key pair per scope (GitHub's public key, key_id); a secret is kept only as the sealed
 -- box (libsodium crypto_box_seal) the client sent, a variable in clear. Organization ones have a
 -- visibility; 'selected' reaches the repositories listed in actions_secret_repositories.
@@ -1830,7 +1909,7 @@ CREATE TABLE actions_secret_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX actions_secret_repositories_repo ON actions_secret_repositories(repo_id);
 
--- Keys (schema 28). public_keys: a user's SSH authentication and SSH signing keys, a repository's
+-- Keys (schema 30). public_keys: a user's SSH authentication and SSH signing keys, a repository's
 -- deploy keys ("<type> <base64>", comment dropped; fingerprint SHA256:<base64> of the key blob). An
 -- authentication or deploy key is used once on the whole site; a signing key once too.
 CREATE TABLE public_keys (

@@ -27,6 +27,21 @@ await build({
 const githubOperations = createRequire(import.meta.url)(extractor).githubOperationsJson(root);
 rmSync(extractor);
 
+// The web interface's CSS, script and icons (src/web/asset-sources.ts), assembled from their packages now.
+const assetsExtractor = resolve(root, 'build/web-assets.cjs');
+await build({
+	entryPoints: [resolve(root, 'scripts/web-assets.ts')],
+	outfile: assetsExtractor,
+	bundle: true,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	packages: 'external',
+	logLevel: 'warning',
+});
+const webAssets = createRequire(import.meta.url)(assetsExtractor).webAssetsJson(root);
+rmSync(assetsExtractor);
+
 await build({
 	entryPoints: [resolve(root, 'src/main.ts')],
 	outfile: resolve(root, sea ? 'build/gitstead-sea.cjs' : 'build/gitstead.cjs'),
@@ -44,6 +59,7 @@ await build({
 		GITSTEAD_SCHEMA_SQL: JSON.stringify(readFileSync(resolve(root, 'schema.sql'), 'utf8')),
 		GITSTEAD_CONFIG_TEMPLATE: JSON.stringify(readFileSync(resolve(root, 'config/gitstead.toml'), 'utf8')),
 		GITSTEAD_GITHUB_OPERATIONS: JSON.stringify(githubOperations),
+		GITSTEAD_WEB_ASSETS: JSON.stringify(webAssets),
 		GITSTEAD_SEA: JSON.stringify(sea),
 	},
 });

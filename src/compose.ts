@@ -116,6 +116,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const clearCaches = () => {
 		stores.accounts.forget();
 		stores.memberships.forget();
+		// The newest epoch of stored git objects may have been rolled back or written elsewhere.
+		stores.git.forgetEpoch();
 		cache.clear();
 		// The hooks (and the repositories and organizations with hooks) the delivery engine remembers.
 		webhooks.invalidate();

@@ -67,6 +67,14 @@ export interface Config {
 		max_asset_bytes: number;
 		/** Largest pack a clone or fetch over git's HTTP protocol may ask for (uncompressed object bytes); larger is refused with a git error. */
 		max_pack_bytes: number;
+		/** Largest pack a push may send, in bytes (GitHub: 2 GiB); larger is refused with `unpack` and an error line. */
+		max_push_bytes: number;
+		/** Most objects one pushed pack may hold. */
+		max_push_objects: number;
+		/** Largest object (file) a push may bring, in bytes (GitHub refuses files over 100 MiB). */
+		max_object_bytes: number;
+		/** Days an object no reference reaches is kept before `gitstead admin gc` drops it (git's gc.pruneExpire: 2 weeks). */
+		gc_grace_days: number;
 	};
 	rate_limit: {
 		enabled: boolean;
@@ -163,6 +171,10 @@ export function defaultConfig(): Config {
 			blob_dir: 'blobs',
 			max_asset_bytes: 2 * 1024 * 1024 * 1024,
 			max_pack_bytes: 2 * 1024 * 1024 * 1024,
+			max_push_bytes: 2 * 1024 * 1024 * 1024,
+			max_push_objects: 10_000_000,
+			max_object_bytes: 100 * 1024 * 1024,
+			gc_grace_days: 14,
 		},
 		rate_limit: {
 			enabled: true,
@@ -243,6 +255,10 @@ const fileSchema = v.strictObject({
 			blob_dir: v.optional(v.string()),
 			max_asset_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 			max_pack_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			max_push_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(32))),
+			max_push_objects: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000_000))),
+			max_object_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1))),
+			gc_grace_days: v.optional(v.pipe(v.number(), v.minValue(0))),
 		}),
 	),
 	rate_limit: v.optional(

@@ -26,6 +26,7 @@ import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { documentText, openApiDocument } from './http/openapi/document';
 import { Urls } from './http/urls';
 import { redactUrl } from './log';
+import { createWeb } from './web';
 
 const API_PREFIX = '/api/v3';
 /** GET /healthz (src/http/health.ts) and GET /metrics (src/http/metrics.ts), at the root only. */
@@ -95,6 +96,8 @@ export function createRequestListener(
 	traffic: Traffic = new Traffic(),
 ): (req: IncomingMessage, res: ServerResponse) => void {
 	const limit = app.config.server.body_limit;
+	// The web interface at GitHub's paths (src/web): pages for browsers, beside the API.
+	const web = createWeb(app);
 	const router = polka({
 		onError(error: unknown, req: IncomingMessage, res: ServerResponse) {
 			const status = (error as { status?: number }).status;
@@ -112,6 +115,8 @@ export function createRequestListener(
 			write(res, 500, baseHeaders(requestId), errorBody(500, MESSAGES.serverError, { request_id: requestId }));
 		},
 		onNoMatch(req: IncomingMessage, res: ServerResponse) {
+			// A browser gets the web interface's 404 page (never below /api/v3); other clients GitHub's JSON.
+			if (!viaApiPrefix.has(req) && web.notFound(req, res)) return;
 			write(res, 404, baseHeaders(requestIdOf(req)), errorBody(404, MESSAGES.notFound));
 		},
 	});
@@ -250,6 +255,10 @@ export function createRequestListener(
 		res.writeHead(answer.status, { ...baseHeaders(requestIdOf(req)), ...answer.headers });
 		res.end(answer.body);
 	});
+	// The web pages for clients that are not browsers (curl of a raw file), after everything above.
+	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
+		if (viaApiPrefix.has(req) || !web.late(req, res, req.path)) next();
+	});
 
 	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
 	const uploadTable = new RouteTable<true>();
@@ -326,6 +335,8 @@ export function createRequestListener(
 				if (serveGitHttp(app, req, res, gitPath, query, recordOf(req)!.ip, baseHeaders(requestIdOf(req)))) return;
 			}
 		}
+		// The web interface: browsers' pages, its forms (read by src/web, never by the JSON parser) and assets.
+		if (!viaApiPrefix.has(req) && web.early(req, res, (req.url ?? '/').split('?', 1)[0])) return;
 		if (isUpload(req.method, req.url ?? '/')) {
 			uploads.add(req);
 			return router.handler(req as never, res, undefined as never);

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { advanceJob, parseCreated } from '../src/api/actions/service';
 import type { RepositoryRow } from '../src/api/repos/store';
-import { HttpError } from '../src/http/errors';
+import { DomainError } from '../src/model/errors';
 import { nodeId } from '../src/http/urls';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -592,7 +592,7 @@ test('runs – created parser', () => {
 	assert.equal(parseCreated('2026-01-01T00:00:00-01:30'), { from: day + 5_400_000, to: day + 5_401_000 });
 	assert.throws(
 		() => parseCreated('2026-01-01T00:00:00+25:00'),
-		(e: unknown) => e instanceof HttpError && e.status === 422,
+		(e: unknown) => e instanceof DomainError && e.status === 422,
 	);
 });
 
@@ -1211,7 +1211,7 @@ test('transitions – only the ones GitHub makes', async () => {
 	const refuse = (jobId: number, change: any, text: string) =>
 		assert.throws(
 			() => advanceJob(s.app, repos.jobs, jobId, change, '2026-03-03T00:01:00Z'),
-			(e: unknown) => e instanceof HttpError && e.status === 422 && e.message.includes(text),
+			(e: unknown) => e instanceof DomainError && e.status === 422 && e.message.includes(text),
 		);
 	refuse(testJob.id, { status: 'in_progress' }, 'cannot start before "build"');
 	refuse(build.id, { status: 'completed' }, 'conclusion exactly when it is completed');
@@ -1252,7 +1252,7 @@ test('transitions – only the ones GitHub makes', async () => {
 	);
 	assert.throws(
 		() => advanceJob(s.app, repos.jobs, 999999, { status: 'in_progress' }, '2026-03-03T00:07:00Z'),
-		(e: unknown) => e instanceof HttpError && e.status === 404,
+		(e: unknown) => e instanceof DomainError && e.status === 404,
 	);
 });
 
@@ -1473,10 +1473,10 @@ test('importRuns – defaults, and every problem named, nothing written', async 
 			importRuns(s.app, repos.dispatch, input);
 			assert.unreachable(`~> ${JSON.stringify(input)} is refused`);
 		} catch (error) {
-			assert.instance(error, HttpError);
-			const found = (error as HttpError).errors!.map((e) => e.field);
+			assert.instance(error, DomainError);
+			const found = (error as DomainError).errors!.map((e) => e.field);
 			for (const field of fields)
-				assert.ok(found.includes(field), `~> names ${field}: ${JSON.stringify((error as HttpError).errors)}`);
+				assert.ok(found.includes(field), `~> names ${field}: ${JSON.stringify((error as DomainError).errors)}`);
 		}
 	};
 	bad({ runs: [{}] }, 'runs.0.path');
@@ -1533,7 +1533,7 @@ test('importRuns – defaults, and every problem named, nothing written', async 
 	assert.is(s.app.stores.actions.repoRunsCount(repos.dispatch.id), before);
 	assert.throws(
 		() => importRuns(s.app, 'acme/nope', []),
-		(e: unknown) => e instanceof HttpError && e.errors![0].message === 'unknown repository "acme/nope"',
+		(e: unknown) => e instanceof DomainError && e.errors![0].message === 'unknown repository "acme/nope"',
 	);
 
 	bad([{ path: 'lint.yml' }], 'runs[0].actor');

@@ -1,6 +1,6 @@
 /**
  * The source tree's shape (docs/ARCHITECTURE.md, Layers): no import cycles, type imports included,
- * and imports flow one way — cli → server → api areas → http/auth → db. The composition root
+ * and imports flow one way — cli → server → api areas → http/auth → model → db. The composition root
  * (src/compose.ts) is imported only by the command line.
  */
 import { suite } from 'uvu';
@@ -11,22 +11,24 @@ const test = suite('architecture');
 const SRC = `${__dirname}/../src`;
 
 test('src has no import cycles (type imports included)', async () => {
-	const graph = await madge(SRC, { fileExtensions: ['ts'] });
+	const graph = await madge(SRC, { fileExtensions: ['ts', 'tsx'] });
 	const cycles = graph.circular();
 	assert.equal(cycles, [], `~> cycles: ${cycles.map((c) => c.join(' > ')).join('; ')}`);
 });
 
-test('imports flow one way: db below http/auth below api areas below server and cli', async () => {
+test('imports flow one way: db below model below http/auth below api areas below server and cli', async () => {
 	// Value imports only: a lower layer may name a higher layer's types (the App shape), never run its code.
-	const graph = await madge(SRC, { fileExtensions: ['ts'], detectiveOptions: { ts: { skipTypeImports: true } } });
+	const graph = await madge(SRC, { fileExtensions: ['ts', 'tsx'], detectiveOptions: { ts: { skipTypeImports: true } } });
 	const layer = (file: string): number => {
 		if (file.startsWith('db/') || file === 'time.ts' || file === 'log.ts' || file === 'build-info.ts' || file === 'config.ts') return 0;
+		if (file.startsWith('model/')) return 0.5;
 		if (file.startsWith('http/') || file.startsWith('auth/')) return 1;
 		if (
 			file.startsWith('api/') ||
 			file.startsWith('events/') ||
 			file.startsWith('webhooks/') ||
 			file.startsWith('jobs/') ||
+			file.startsWith('web/') ||
 			file === 'app.ts'
 		)
 			return 2;
@@ -38,6 +40,13 @@ test('imports flow one way: db below http/auth below api areas below server and 
 		for (const imported of imports) if (layer(imported) > layer(file)) upward.push(`${file} → ${imported}`);
 	}
 	assert.equal(upward, [], `~> upward imports: ${upward.join(', ')}`);
+	// The web interface is a front end: it calls services, stores and renderers, never REST route files.
+	const routeImports = Object.entries(graph.obj()).flatMap(([file, imports]) =>
+		file.startsWith('web/')
+			? imports.filter((imported) => /^api\/.*routes\.ts$/.test(imported)).map((imported) => `${file} → ${imported}`)
+			: [],
+	);
+	assert.equal(routeImports, [], `~> web pages importing route files: ${routeImports.join(', ')}`);
 	const roots = Object.entries(graph.obj())
 		.filter(([, imports]) => imports.includes('compose.ts'))
 		.map(([file]) => file);

@@ -51,7 +51,12 @@ async function api(address: string, method: string, path: string, body?: unknown
 	return fetch(`${address}/api/v3${path}`, {
 		method,
 		headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+		body:
+			body === undefined
+				? undefined
+				: typeof body === 'string' || Buffer.isBuffer(body)
+					? (body as string | Uint8Array<ArrayBuffer>)
+					: JSON.stringify(body),
 	});
 }
 

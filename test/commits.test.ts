@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RepositoryRow } from '../src/api/repos/store';
 import { schemaProblems } from './helpers/github-schema';
+import { storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('commits');
@@ -31,11 +32,7 @@ function git(args: string[]): string {
 
 /** Writes every stored object of acme/app into the bare repository (git checks each id). */
 function exportObjects(): void {
-	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(app.id) as Array<{
-		sha: string;
-		type: string;
-		content: Buffer;
-	}>;
+	const rows = storedObjects(s.app, app.id);
 	for (const row of rows) {
 		const sha = execFileSync('git', ['hash-object', '-w', '-t', row.type, '--stdin'], { cwd: bare, input: row.content })
 			.toString()

@@ -47,11 +47,9 @@ function gitOf(repoId: number): (args: string[]) => string {
 	const run = (args: string[], input?: Buffer) =>
 		execFileSync('git', args, { cwd: bare, input, env, stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
 	run(['init', '--bare', '-q', '.']);
-	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{
-		sha: string;
-		type: string;
-		content: Buffer;
-	}>;
+	const network = s.app.stores.git.network(repoId);
+	const ids = s.app.db.prepare('SELECT lower(hex(oid)) FROM git_objects WHERE network_id = ?').pluck().all(network) as string[];
+	const rows = ids.map((sha) => s.app.stores.git.readIn(network, sha)!);
 	for (const row of rows)
 		assert.is(
 			run(['hash-object', '-w', '-t', row.type, '--stdin'], row.content).trim(),

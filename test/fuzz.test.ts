@@ -162,7 +162,7 @@ test('every route × fuzzed parameters, queries and bodies: no 5xx, GitHub error
 					const res = await fetch(`${s.api}${path}${query}`, {
 						method: route.method,
 						headers,
-						body: write ? body.raw : undefined,
+						body: write ? (body.raw as string | Uint8Array<ArrayBuffer>) : undefined,
 						redirect: 'manual',
 					});
 					const text = await res.text();

@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { commitParents, mergeBase, mergeBases, resolveCommit } from '../src/api/git/service';
 import type { RepositoryRow } from '../src/api/repos/store';
 import { buildRoutes } from '../src/server';
+import { storedObjectCount, storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('git');
@@ -44,11 +45,7 @@ const gitLine = (args: string[], options: Parameters<typeof git>[1] = {}) => git
 
 /** Every object Gitstead stored for the repository, written into the bare repository with git's own checks; ids must agree. */
 function exportObjects(repoId = app.id): number {
-	const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ? ORDER BY id').all(repoId) as Array<{
-		sha: string;
-		type: string;
-		content: Buffer;
-	}>;
+	const rows = storedObjects(s.app, repoId);
 	for (const row of rows) {
 		assert.is(
 			gitLine(['hash-object', '-w', '-t', row.type, '--stdin'], { input: row.content }),
@@ -1013,7 +1010,7 @@ test('service – resolveCommit, commitParents, mergeBase(s) agree with git rev-
 	assert.is(mergeBase(s.app, app.id, m, lonely), null, '~> no shared history');
 	assert.is(mergeBase(s.app, app.id, m, rootTree), null);
 	assert.equal(git(['fsck', '--strict', '--no-dangling']), '', '~> the whole object database passes git fsck --strict');
-	assert.is(exportObjects(), s.app.db.prepare('SELECT count(*) FROM git_objects WHERE repo_id = ?').pluck().get(app.id) as number);
+	assert.is(exportObjects(), storedObjectCount(s.app, app.id));
 });
 
 test('octokit – the usual "commit a file through the git database" workflow with a stock client', async () => {

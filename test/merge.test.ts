@@ -28,6 +28,7 @@ import {
 } from '../src/api/git/merge';
 import { merge3 } from '../src/api/git/diff3';
 import { parseCommit, type Ident } from '../src/api/git/objects';
+import { storedObjectCount, storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('merge');
@@ -196,7 +197,7 @@ async function expectConflicts(
 	return conflicts;
 }
 
-const objectCount = () => (s.app.db.prepare('SELECT count(*) AS n FROM git_objects WHERE repo_id = ?').get(repoId) as { n: number }).n;
+const objectCount = () => storedObjectCount(s.app, repoId);
 
 /** A seeded random number generator (mulberry32): random(n) is an integer in [0, n). */
 function generator(seed: number): (n: number) => number {
@@ -657,11 +658,7 @@ if (!hasGit) {
 	test('empty results and fsck – every object Gitstead made is one git accepts (git fsck --strict)', async () => {
 		const h = await history({ 'only.txt': 'x\n' }, { 'only.txt': null }, { 'only.txt': null });
 		assert.equal(engineMerge(h.ours, h.theirs), { tree: EMPTY_TREE });
-		const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{
-			sha: string;
-			type: string;
-			content: Buffer;
-		}>;
+		const rows = storedObjects(s.app, repoId);
 		for (const type of ['blob', 'tree', 'commit']) {
 			const dir = mkdtempSync(join(work, `${type}-`));
 			const mine = rows.filter((row) => row.type === type);

@@ -14,6 +14,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isoSeconds } from '../src/time';
 import { closingReferences } from '../src/api/pulls/closing';
+import { storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('pulls-merge');
@@ -517,11 +518,7 @@ test('every object the merges wrote passes git fsck --strict', async () => {
 				.toString('utf8')
 				.trim();
 		const repoId = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.organization('acme')!.id, 'app')!.id;
-		const rows = s.app.db.prepare('SELECT sha, type, content FROM git_objects WHERE repo_id = ?').all(repoId) as Array<{
-			sha: string;
-			type: string;
-			content: Buffer;
-		}>;
+		const rows = storedObjects(s.app, repoId);
 		for (const type of ['blob', 'tree', 'commit']) {
 			const mine = rows.filter((row) => row.type === type);
 			const paths = mine.map((row, i) => {

@@ -36,7 +36,7 @@ async function must(method: string, path: string, body?: unknown, token = owner)
 async function upload(url: string, bytes: Buffer | string, token: string | null = pusher, contentType = 'application/zip') {
 	const headers: Record<string, string> = { 'Content-Type': contentType };
 	if (token) headers.Authorization = `Bearer ${token}`;
-	const res = await fetch(url, { method: 'POST', headers, body: bytes });
+	const res = await fetch(url, { method: 'POST', headers, body: bytes as Uint8Array<ArrayBuffer> });
 	const text = await res.text();
 	return {
 		status: res.status,

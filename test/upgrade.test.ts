@@ -16,6 +16,8 @@ import { backupBeforeUpgrade, migrate } from '../src/db/migrate';
 import { SCHEMA_VERSION } from '../src/db/migrations';
 import { openDatabase } from '../src/db/open';
 import { renderBody } from '../src/api/markdown/render';
+import { hashObject } from '../src/api/git/objects';
+import { createGitStore } from '../src/api/git/store';
 import type { UpgradeFixture } from './fixtures/make-upgrade-fixture';
 import { bundleCommand, run, serve, type Served } from './helpers/cli';
 
@@ -119,6 +121,33 @@ test('every object reads back with every field it had', async () => {
 		assert.is(res.status, 200, `~> GET ${object.path} answers 200`);
 		const body = JSON.parse(unsigned((await res.text()).split(new URL(server.address).host).join('{host}')));
 		assert.equal(missing(JSON.parse(unsigned(JSON.stringify(object.body))), body), [], `~> GET ${object.path} answers the same fields`);
+	}
+});
+
+test('every git object keeps its id and content, every reference its target, in the network store', () => {
+	const before = new Database(join(FIXTURES, 'gitstead-v20.db'), { readonly: true });
+	const objects = before.prepare('SELECT repo_id, sha, type, content FROM git_objects ORDER BY id').all() as Array<{
+		repo_id: number;
+		sha: string;
+		type: string;
+		content: Buffer;
+	}>;
+	const refs = before.prepare('SELECT repo_id, name, sha FROM git_refs ORDER BY repo_id, name').all();
+	before.close();
+	assert.ok(objects.length > 0, '~> the fixture has git objects');
+	const after = openDatabase(join(dataDir, 'gitstead.db'));
+	try {
+		const git = createGitStore(after);
+		for (const object of objects) {
+			const read = git.object(object.repo_id, object.sha);
+			assert.ok(read, `~> ${object.type} ${object.sha} of repository ${object.repo_id} is there`);
+			assert.is(read!.type, object.type);
+			assert.ok(read!.content.equals(object.content), `~> ${object.sha} reads back byte for byte`);
+			assert.is(hashObject(read!.type, read!.content), object.sha);
+		}
+		assert.equal(after.prepare('SELECT repo_id, name, sha FROM git_refs ORDER BY repo_id, name').all(), refs, '~> every reference');
+	} finally {
+		after.close();
 	}
 });
 

@@ -11,8 +11,9 @@
  *   account's resources: elsewhere it reads what is public, and anything more is 403 "Resource not
  *   accessible by personal access token" / "… by integration".
  */
-import { forbidden, HttpError, notFound } from '../http/errors';
-import { idParam, type Context, type ResourceGuard } from '../http/route';
+import { DomainError, forbidden, notFound } from '../model/errors';
+import { HttpError } from '../http/errors';
+import { idParam, type GuardedContext, type RequestContext, type ResourceGuard } from '../http/route';
 import type { GistRow } from '../api/gists/store';
 import type { RepositoryRow } from '../api/repos/store';
 import type { TeamRow } from '../api/teams/store';
@@ -26,59 +27,59 @@ import { atLeast, type RepoPermission } from './repo-permissions';
 
 /**
  * Loads and checks every resource the route's guard names, setting them on the context.
- * @throws HttpError 404 (not visible), 403 (visible but the caller lacks the role, or the token is
+ * @throws DomainError 404 (not visible), 403 (visible but the caller lacks the role, or the token is
  *   bound to another account), 403 for archived or migration-locked repositories on writes.
  */
-export function loadResources(ctx: Context): void {
+export function loadResources(ctx: GuardedContext): void {
 	const guard = ctx.route.guard;
 	if (!guard) return;
 	// A write changes the guarded resource unless the route says it only reads it.
 	const write = ctx.route.method !== 'GET' && !guard.readOnly;
 	const mustReach = write || guard.bound === true;
+	// The security manager standing applies to reads (GET) only.
+	const securityManagers = guard.securityManagers === true && ctx.route.method === 'GET';
 	// The user's own account: user permissions (gists) follow the user whatever account a token is
 	// bound to; routes that act on the account itself (creating its repositories) say `bound`.
-	if (guard.self) requireSelf(ctx, guard.bound === true && !guard.org && !guard.repo);
+	if (guard.self) requireSelf(ctx, { mustReach: guard.bound === true && !guard.org && !guard.repo });
 	if (guard.enterprise) ctx.enterprise = enterprise(ctx, guard.enterprise);
-	if (guard.org) {
-		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
-		ctx.org = organization(ctx, guard.org, mustReach, guard.conceal ?? false, guard.concealFromOutsiders === true, managers);
-	}
+	if (guard.org) ctx.org = organization(ctx, guard.org, { mustReach, conceal: guard.conceal, securityManagers });
 	if (guard.team) ctx.org = ctx.team = team(ctx, guard.team);
 	if (guard.repo) {
-		const managers = guard.securityManagers === true && ctx.route.method === 'GET';
-		ctx.repo = repository(
-			ctx,
-			guard.repo,
+		ctx.repo = repository(ctx, guard.repo, {
 			mustReach,
-			write && guard.writable !== false,
-			guard.conceal === true,
-			guard.grantedBy,
-			managers,
-		);
+			writable: write && guard.writable !== false,
+			conceal: guard.conceal === true,
+			grantedBy: guard.grantedBy,
+			securityManagers,
+		});
 	}
 	if (guard.gist) ctx.gist = gist(ctx, guard.gist);
 }
 
 /** True when the caller authenticated with a token bound to some account other than `accountId`. */
-function foreignToken(ctx: Context, accountId: number): boolean {
+function foreignToken(ctx: RequestContext, accountId: number): boolean {
 	return ctx.principal.kind !== 'anonymous' && !ctx.publicView && !reachesAccount(ctx.principal, accountId);
 }
 
-function requireSelf(ctx: Context, mustReach: boolean): void {
+/** @param options.mustReach a token bound to one account must be bound to the user's own */
+function requireSelf(ctx: RequestContext, options: { mustReach: boolean }): void {
 	const user = ctx.principal.user;
 	// Installation tokens and app JWTs act for no user: there is no authenticated user to answer for.
 	if (!user) throw notFound();
-	if (mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
+	if (options.mustReach && foreignToken(ctx, user.id)) throw notAccessible(ctx.principal);
 }
 
-function organization(
-	ctx: Context,
-	level: NonNullable<ResourceGuard['org']>,
-	mustReach: boolean,
-	conceal: boolean | 'outsiders',
-	concealFromOutsiders: boolean,
-	securityManagers = false,
-): OrgAccess {
+interface OrganizationRules {
+	/** A token bound to one account must be bound to the organization, even to read it. */
+	mustReach: boolean;
+	/** ResourceGuard.conceal */
+	conceal?: true | 'outsiders';
+	/** Members of the organization's security manager teams pass an `owner` level. */
+	securityManagers: boolean;
+}
+
+function organization(ctx: RequestContext, level: NonNullable<ResourceGuard['org']>, rules: OrganizationRules): OrgAccess {
+	const { mustReach, conceal, securityManagers } = rules;
 	// {org} names it by login; /organizations/{organization_id}/… by id.
 	const org =
 		ctx.params.org !== undefined
@@ -87,27 +88,27 @@ function organization(
 	if (!org) throw notFound();
 	if ((mustReach || level !== 'read') && foreignToken(ctx, org.id)) throw notAccessible(ctx.principal);
 	const access = orgAccess(ctx, org);
-	if (concealFromOutsiders && !access.member) throw notFound();
+	if (conceal === 'outsiders' && !access.member) throw notFound();
 	if (level === 'member' && !access.member) throw forbidden(`You must be a member of ${org.login} to ${ctx.route.action}.`);
 	// A security manager reads the organization's security alerts as its owners do.
 	if (level === 'owner' && !access.admin && securityManagers && isSecurityManager(ctx, org.id)) return access;
 	if (level === 'owner' && !access.admin) {
-		// What only owners manage is concealed from everyone outside the organization (issue 13:
-		// members get 403, non-members 404; `conceal: 'outsiders'` says the same), and from members
-		// too where the route says `conceal: true`.
+		// What only owners manage is concealed from everyone outside the organization (members get
+		// 403, non-members 404, as `conceal: 'outsiders'` says for every level), and from members too
+		// where the route says `conceal: true`.
 		if (conceal === true || !access.member) throw notFound();
 		throw forbidden(`You must be an owner of ${org.login} to ${ctx.route.action}.`);
 	}
 	return access;
 }
 
-function organizationById(ctx: Context, id: number | null) {
+function organizationById(ctx: RequestContext, id: number | null) {
 	const account = id === null ? undefined : ctx.app.stores.accounts.byId(id);
 	return account?.type === 'Organization' ? account : undefined;
 }
 
 /** The team a path names: {org}/{team_slug}, {org_id}/{team_id} or the legacy {team_id}. */
-function findTeam(ctx: Context): TeamRow | undefined {
+function findTeam(ctx: RequestContext): TeamRow | undefined {
 	const { stores } = ctx.app;
 	const { params } = ctx;
 	if (params.team_slug !== undefined) {
@@ -120,7 +121,7 @@ function findTeam(ctx: Context): TeamRow | undefined {
 	return row;
 }
 
-function team(ctx: Context, level: NonNullable<ResourceGuard['team']>): TeamAccess {
+function team(ctx: RequestContext, level: NonNullable<ResourceGuard['team']>): TeamAccess {
 	const row = findTeam(ctx);
 	// A token bound to another account stands outside the organization and sees no team: 404,
 	// as for a team that does not exist (a secret team is never confirmed to an outsider).
@@ -134,7 +135,7 @@ function team(ctx: Context, level: NonNullable<ResourceGuard['team']>): TeamAcce
 }
 
 /** The acting user belongs to a security manager team of the organization `orgId` (a token reaching it). */
-function isSecurityManager(ctx: Context, orgId: number): boolean {
+function isSecurityManager(ctx: RequestContext, orgId: number): boolean {
 	const user = ctx.principal.user;
 	if (!user || ctx.publicView || !reachesAccount(ctx.principal, orgId)) return false;
 	return ctx.app.stores.orgSecurity.isSecurityManager(orgId, user.id);
@@ -148,15 +149,21 @@ const REPO_LEVEL: Record<NonNullable<ResourceGuard['repo']>, RepoPermission> = {
 	admin: 'admin',
 };
 
-function repository(
-	ctx: Context,
-	level: NonNullable<ResourceGuard['repo']>,
-	mustReach: boolean,
-	writable: boolean,
-	conceal: boolean,
-	grantedBy: string | undefined,
-	securityManagers = false,
-): RepoAccess {
+interface RepositoryRules {
+	/** A token bound to one account must be bound to the repository's owner, even to read it. */
+	mustReach: boolean;
+	/** The route changes the repository's content: archived or migration-locked repositories answer 403. */
+	writable: boolean;
+	/** Callers below the level get 404, not 403. */
+	conceal: boolean;
+	/** ResourceGuard.grantedBy */
+	grantedBy?: string;
+	/** Members of the owning organization's security manager teams read as if with `pull`. */
+	securityManagers: boolean;
+}
+
+function repository(ctx: RequestContext, level: NonNullable<ResourceGuard['repo']>, rules: RepositoryRules): RepoAccess {
+	const { mustReach, writable, conceal, grantedBy, securityManagers } = rules;
 	let owner;
 	let repo;
 	if (ctx.params.repository_id !== undefined) {
@@ -208,7 +215,7 @@ function repository(
  * `Location` and the body's `url`), for callers who can read it; 404 for everyone else and for
  * names nothing had.
  */
-function movedOrNotFound(ctx: Context, moved: RepositoryRow | undefined): HttpError {
+function movedOrNotFound(ctx: RequestContext, moved: RepositoryRow | undefined): HttpError | DomainError {
 	if (!moved) return notFound();
 	const owner = ctx.app.stores.accounts.byId(moved.owner_id);
 	if (!owner || !callerRepoPermission(ctx, moved, owner)) return notFound();
@@ -234,14 +241,14 @@ function movedOrNotFound(ctx: Context, moved: RepositoryRow | undefined): HttpEr
  * Refuses a change to an archived repository or one locked by an organization migration. The
  * guard applies it to every write of a repository route; a route that declares `writable: false`
  * and decides from its body (PATCH /repos/{owner}/{repo}: unarchiving) calls it itself.
- * @throws HttpError 403
+ * @throws DomainError 403
  */
-export function requireWritableRepository(ctx: Context, access: RepoAccess = ctx.repo): void {
+export function requireWritableRepository(ctx: RequestContext, access: RepoAccess): void {
 	if (access.repo.archived === 1) throw forbidden('Repository was archived so is read-only.');
 	if (ctx.app.stores.migrations.isLocked(access.repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
 }
 
-function enterprise(ctx: Context, level: NonNullable<ResourceGuard['enterprise']>): EnterpriseAccess {
+function enterprise(ctx: RequestContext, level: NonNullable<ResourceGuard['enterprise']>): EnterpriseAccess {
 	const row = ctx.app.stores.enterprises.bySlug(ctx.params.enterprise);
 	const access = row && enterpriseAccess(ctx, row);
 	const role = access?.role ?? null;
@@ -260,13 +267,13 @@ function enterprise(ctx: Context, level: NonNullable<ResourceGuard['enterprise']
 	return access;
 }
 
-function gist(ctx: Context, level: NonNullable<ResourceGuard['gist']>): GistRow {
+function gist(ctx: RequestContext, level: NonNullable<ResourceGuard['gist']>): GistRow {
 	const id = ctx.params.gist_id;
 	const row = /^[0-9a-f]{1,64}$/i.test(id) ? ctx.app.stores.gists.byGistId(id.toLowerCase()) : undefined;
 	if (!row) throw notFound();
 	if (row.blocked_at) {
 		// A site administrator blocked it (`gitstead admin block-gist`): GitHub's 403 with its `block` object.
-		throw new HttpError(403, 'Gist blocked', {
+		throw new DomainError('Forbidden', 'Gist blocked', {
 			extra: { block: { reason: row.block_reason, created_at: row.blocked_at, html_url: ctx.app.urls.html(`/gist/${row.gist_id}`) } },
 		});
 	}

@@ -47,6 +47,9 @@ export const PERMISSION_KEYS = {
 		scopes: { read: ['repo:status', 'repo'], write: ['repo:status', 'repo'], admin: ['repo:status', 'repo'] },
 	},
 	checks: { category: 'Checks', target: 'repository', scopes: repoScopes },
+	// GitHub's "Workflows": changing files under .github/workflows (git pushes, the contents API);
+	// only write exists on GitHub; classic tokens need the workflow scope.
+	workflows: { category: 'Workflows', target: 'repository', scopes: { read: ['workflow'], write: ['workflow'], admin: ['workflow'] } },
 	issues: { category: 'Issues', target: 'repository', scopes: repoScopes },
 	pull_requests: { category: 'Pull requests', target: 'repository', scopes: repoScopes },
 	vulnerability_alerts: {
@@ -61,9 +64,6 @@ export const PERMISSION_KEYS = {
 		target: 'repository',
 		scopes: { read: ['read:repo_hook', 'repo'], write: ['write:repo_hook', 'repo'], admin: ['admin:repo_hook', 'repo'] },
 	},
-	// GitHub's "Workflows" repository permission: only write exists (changing files under
-	// .github/workflows); classic tokens need the workflow scope.
-	workflows: { category: 'Workflows', target: 'repository', scopes: { read: ['workflow'], write: ['workflow'], admin: ['workflow'] } },
 	// Actions secrets, variables and environments of a repository; classic tokens need repo.
 	secrets: { category: 'Secrets', target: 'repository', scopes: repoScopes },
 	actions_variables: { category: 'Variables', target: 'repository', scopes: repoScopes },

@@ -3,7 +3,8 @@
  * (spec document 1, Authentication; reference §1.2).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { forbidden, MESSAGES, unauthorized, type HttpError } from '../http/errors';
+import { type DomainError, forbidden } from '../model/errors';
+import { MESSAGES, unauthorized } from '../http/errors';
 import { levelMeets, type GrantedPermissions, type Level } from './permissions';
 import type { AppStore } from '../api/apps/store';
 import { looksLikeJwt, verifyAppJwt } from './jwt';
@@ -22,7 +23,8 @@ export interface Actor {
 export type PrincipalKind = TokenKind | 'app';
 
 export interface Principal {
-	kind: PrincipalKind | 'anonymous';
+	/** 'session': a signed-in browser of the web interface (src/auth/sessions.ts), never an API caller. */
+	kind: PrincipalKind | 'anonymous' | 'session';
 	tokenId: number | null;
 	/** The acting user; null for anonymous requests, installation tokens and app JWTs. */
 	user: Actor | null;
@@ -103,20 +105,24 @@ export function reachesAccount(principal: Principal, accountId: number): boolean
 }
 
 /** GitHub's 403 for a token used beyond what it may reach: "Resource not accessible by personal access token" / "… by integration". */
-export function notAccessible(principal: Principal): HttpError {
+export function notAccessible(principal: Principal): DomainError {
 	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server' || principal.kind === 'app';
 	return forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
 }
 
 /**
  * Requires that the principal reaches the account (see reachesAccount).
- * @throws HttpError 403 "Resource not accessible by personal access token" / "… by integration".
+ * @throws DomainError 403 "Resource not accessible by personal access token" / "… by integration".
  */
 export function requireReach(principal: Principal, accountId: number): void {
 	if (!reachesAccount(principal, accountId)) throw notAccessible(principal);
 }
 
-/** The token in `Authorization: Bearer|token <token>` or in Basic credentials' password. */
+/**
+ * The token in `Authorization: Bearer|token <token>` or in Basic credentials: the password, or the
+ * user name when the password is empty or `x-oauth-basic` (GitHub accepts a token either way; git
+ * clients such as Renovate's send it as the user name).
+ */
 export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
 	const header = headers.authorization;
 	if (!header) return null;
@@ -128,7 +134,9 @@ export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
 	if (scheme === 'basic') {
 		const decoded = Buffer.from(value, 'base64').toString('utf8');
 		const colon = decoded.indexOf(':');
-		return colon >= 0 ? decoded.slice(colon + 1) : decoded;
+		if (colon < 0) return decoded;
+		const password = decoded.slice(colon + 1);
+		return password === '' || password === 'x-oauth-basic' ? decoded.slice(0, colon) || null : password;
 	}
 	return value;
 }
@@ -145,6 +153,8 @@ function principalOfToken(token: string, tokens: TokenStore, now: number): { pri
 	if (!row || row.kind !== kind || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
 		throw unauthorized(MESSAGES.badCredentials);
 	}
+	// A suspended user's tokens stop working (GitHub Enterprise Server's answer).
+	if (row.suspended === 1) throw forbidden(MESSAGES.suspended);
 	const scopeList = row.scopes ? row.scopes.split(',') : [];
 	const user = row.user_id !== null && row.login !== null ? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 } : null;
 	const own = JSON.parse(row.permissions) as GrantedPermissions;

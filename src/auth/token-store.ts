@@ -37,6 +37,8 @@ export interface AuthenticatedTokenRow extends TokenRow {
 	bot_id: number | null;
 	/** App tokens of an installation with repository_selection 'selected': a JSON array of the repository ids it reaches; else null. */
 	installation_repository_ids: string | null;
+	/** 1 when the token's user is suspended (user_suspensions). */
+	suspended: number;
 }
 
 export interface NewToken {
@@ -65,7 +67,8 @@ export function createTokenStore(db: DB, onChange: () => void = () => {}) {
 		VALUES (@kind, @hash, @lastEight, @userId, @createdById, @scopes, @permissions, @resourceOwnerId, @installationId,
 			@repositoryIds, @note, @now, @expiresAt)`);
 	const byHash = db.prepare(`
-		SELECT t.*, a.login, a.site_admin, a.type AS account_type, i.permissions AS installation_permissions,
+		SELECT t.*, a.login, a.site_admin, a.type AS account_type,
+			EXISTS (SELECT 1 FROM user_suspensions s WHERE s.user_id = t.user_id) AS suspended, i.permissions AS installation_permissions,
 			i.account_id AS installation_account_id, p.bot_id,
 			CASE WHEN i.repository_selection = 'selected' THEN
 				(SELECT json_group_array(s.repository_id) FROM installation_repositories s WHERE s.installation_id = i.id) END AS installation_repository_ids

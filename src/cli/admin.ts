@@ -27,6 +27,7 @@ import type { RepositoryRow } from '../api/repos/store';
 import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
 import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
+import { passwordProblem, sessionStore, setUserPassword } from '../auth/sessions';
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
 import { runSeedDemo } from './demo/command';
@@ -40,7 +41,9 @@ gitstead admin <command> --help prints that command's usage, options and an exam
 Commands:
   init                         create the data folder and its database (serve does this too);
                                on an existing database it says so and changes nothing
-  create-user LOGIN [--site-admin] [--email E [--public-email]] [--name N]
+  create-user LOGIN [--site-admin] [--email E [--public-email]] [--name N] [--password-stdin]
+  set-password LOGIN           the user's password for the web interface (asked on a terminal, else read from stdin)
+  suspend LOGIN [--reason TEXT] [--unsuspend]   no sign-in, sessions ended, tokens refused
   create-enterprise SLUG --owner LOGIN [--name N]
   create-org LOGIN --owner LOGIN [--enterprise SLUG]
   add-member ORG LOGIN [--role member|admin]
@@ -243,10 +246,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			email: { type: 'string' },
 			'public-email': { type: 'boolean' },
 			name: { type: 'string' },
+			'password-stdin': { type: 'boolean' },
 		},
 		positionals: ['LOGIN'],
-		run(app, values, [login], out) {
+		async run(app, values, [login], out) {
 			if (values['public-email'] && !values.email) throw new CliError('--public-email needs --email');
+			const password = values['password-stdin'] ? await readPassword(false) : null;
+			const problem = password === null ? null : passwordProblem(password);
+			if (problem) throw new CliError(problem);
 			const user = createUser(app, {
 				login,
 				email: string(values.email),
@@ -255,6 +262,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				name: string(values.name),
 				siteAdmin: values['site-admin'] === true,
 			});
+			if (password !== null) await setUserPassword(app, user.id, password);
 			out.result(
 				{
 					id: user.id,
@@ -266,6 +274,42 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				},
 				`created user ${user.login} (id ${user.id}${user.site_admin ? ', site administrator' : ''})`,
 			);
+		},
+	},
+	'set-password': {
+		options: {},
+		positionals: ['LOGIN'],
+		async run(app, _values, [login], out) {
+			const user = requireUser(app, login);
+			const password = await readPassword(true);
+			const problem = passwordProblem(password);
+			if (problem) throw new CliError(problem);
+			await setUserPassword(app, user.id, password);
+			out.result(
+				{ login: user.login, password_set: true },
+				`set the password of ${user.login}; sign in at ${app.config.server.external_url || 'the server'}/login`,
+			);
+		},
+	},
+	suspend: {
+		options: { reason: { type: 'string' }, unsuspend: { type: 'boolean' } },
+		positionals: ['LOGIN'],
+		run(app, values, [login], out) {
+			const user = requireUser(app, login);
+			const store = sessionStore(app);
+			if (values.unsuspend) {
+				const lifted = app.transaction(() => store.unsuspend(user.id));
+				app.authenticator.clear();
+				out.result(
+					{ login: user.login, suspended: false },
+					lifted ? `${user.login} is no longer suspended` : `${user.login} was not suspended`,
+				);
+				return;
+			}
+			if (user.site_admin === 1) throw new CliError(`${user.login} is a site administrator; remove the role before suspending`);
+			app.transaction(() => store.suspend(user.id, isoSeconds(app.clock()), string(values.reason) ?? null));
+			app.authenticator.clear();
+			out.result({ login: user.login, suspended: true }, `suspended ${user.login}: sessions ended, tokens refused`);
 		},
 	},
 	'create-enterprise': {
@@ -730,6 +774,57 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		},
 	},
 };
+
+/**
+ * A password from the terminal (asked twice, not echoed) or, when standard input is not a terminal
+ * its first line.
+ * @param ask whether to prompt on a terminal (set-password); --password-stdin always reads stdin
+ * @throws CliError when nothing is given or the two entries differ
+ */
+async function readPassword(ask: boolean): Promise<string> {
+	const input = process.stdin;
+	if (ask && input.isTTY) {
+		const first = await promptHidden('Password: ');
+		const second = await promptHidden('Password again: ');
+		if (first !== second) throw new CliError('the two passwords differ');
+		return first;
+	}
+	const chunks: Buffer[] = [];
+	for await (const chunk of input) {
+		chunks.push(chunk as Buffer);
+		if (Buffer.concat(chunks).length > 4096) break;
+	}
+	const line = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
+	if (!line) throw new CliError('no password on standard input');
+	return line;
+}
+
+/** Reads one line from the terminal without echoing it. */
+function promptHidden(question: string): Promise<string> {
+	return new Promise((resolve) => {
+		const input = process.stdin;
+		process.stderr.write(question);
+		input.setRawMode?.(true);
+		input.resume();
+		let text = '';
+		const onData = (data: Buffer) => {
+			for (const ch of data.toString('utf8')) {
+				if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+					input.setRawMode?.(false);
+					input.pause();
+					input.off('data', onData);
+					process.stderr.write('\n');
+					resolve(text);
+					return;
+				}
+				if (ch === '\u0003') process.exit(130);
+				if (ch === '\u007f') text = text.slice(0, -1);
+				else text += ch;
+			}
+		};
+		input.on('data', onData);
+	});
+}
 
 /** The installation app tokens act through: of --app on the account, or the account's only one. */
 function findInstallation(app: App, account: AccountRow, slug: string | undefined): InstallationRow {

@@ -16,7 +16,7 @@ import { CliError, type Output } from './output';
 export const importExternalGroupsCommand = {
 	options: {},
 	positionals: ['ORG', 'FILE'],
-	/** @throws CliError for an unknown organization or an unreadable or malformed file; HttpError 422 from the import */
+	/** @throws CliError for an unknown organization or an unreadable or malformed file; DomainError 422 from the import */
 	run(app: App, _values: Record<string, string | boolean | undefined>, [login, file]: string[], out: Output): void {
 		const org = app.stores.accounts.organization(login);
 		if (!org) throw new CliError(`unknown organization "${login}"`);

@@ -101,8 +101,30 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			['--email E', 'the user’s email (private unless --public-email)'],
 			['--public-email', 'show the email on the public profile'],
 			['--name N', 'display name'],
+			['--password-stdin', 'read a password for the web interface from standard input (first line)'],
 		],
-		examples: ['admin create-user alice --email alice@example.com --name "Alice Liddell"'],
+		examples: [
+			'admin create-user alice --email alice@example.com --name "Alice Liddell"',
+			'printf %s "$PASS" | gitstead admin create-user alice --password-stdin',
+		],
+	},
+	'admin set-password': {
+		usage: 'admin set-password LOGIN',
+		summary:
+			'Set the password a user signs in to the web interface with (/login): asked twice on a terminal, else read from ' +
+			"standard input (first line). Stored as a scrypt hash; the user's browser sessions end.",
+		examples: ['admin set-password alice', 'printf %s "$PASS" | gitstead admin set-password alice'],
+	},
+	'admin suspend': {
+		usage: 'admin suspend LOGIN [--reason TEXT] [--unsuspend]',
+		summary:
+			'Suspend a user: no sign-in to the web interface, browser sessions ended, tokens refused (403 "Sorry. Your account ' +
+			'was suspended."). --unsuspend lifts it.',
+		options: [
+			['--reason TEXT', 'why (kept with the suspension)'],
+			['--unsuspend', 'lift the suspension'],
+		],
+		examples: ['admin suspend mallory --reason "left the company"', 'admin suspend mallory --unsuspend'],
 	},
 	'admin create-enterprise': {
 		usage: 'admin create-enterprise SLUG --owner LOGIN [options]',

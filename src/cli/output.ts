@@ -2,7 +2,7 @@
  * Command-line output: one JSON object (--json) or one readable line; errors are one line on
  * standard error and a non-zero exit.
  */
-import { HttpError } from '../http/errors';
+import { DomainError } from '../model/errors';
 
 /** An error meant for the person at the terminal; its message is the whole story. */
 export class CliError extends Error {
@@ -29,7 +29,7 @@ export function createOutput(json: boolean, write: (text: string) => void = (tex
 
 /** One line describing an error: the field messages of a 422, else the message. */
 export function describeError(error: unknown): string {
-	if (error instanceof HttpError && error.errors?.length) {
+	if (error instanceof DomainError && error.errors?.length) {
 		return error.errors.map((item) => item.message ?? `${item.field}: ${item.code}`).join('; ');
 	}
 	return error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@
  *
  * Version 1 is the first released schema.
  */
+import { deflateSync } from 'node:zlib';
 import type { DB } from './open';
 
 /**
@@ -1053,10 +1054,166 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 28,
+		description: 'git objects shared by fork networks, stored compressed (zlib streams, deltas allowed), ids as 20 bytes',
+		up(db) {
+			db.exec(`
+				ALTER TABLE repositories ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+				CREATE TABLE git_networks (
+				  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+				  created_at TEXT NOT NULL
+				);
+				CREATE TABLE git_network_members (
+				  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE
+				);
+				CREATE INDEX git_network_members_network ON git_network_members(network_id);
+				CREATE TABLE git_objects_v28 (
+				  id         INTEGER PRIMARY KEY,
+				  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE,
+				  oid        BLOB NOT NULL,
+				  type       INTEGER NOT NULL CHECK (type BETWEEN 1 AND 4),
+				  size       INTEGER NOT NULL,
+				  base_id    INTEGER,
+				  depth      INTEGER NOT NULL DEFAULT 0,
+				  data_size  INTEGER,
+				  data       BLOB NOT NULL
+				);
+				CREATE TABLE git_object_epochs (
+				  first_id   INTEGER PRIMARY KEY,
+				  created_at INTEGER NOT NULL
+				);
+				CREATE TABLE git_fresh (
+				  object_id  INTEGER PRIMARY KEY,
+				  created_at INTEGER NOT NULL
+				);
+				CREATE TABLE git_commit_parents_v28 (
+				  network_id INTEGER NOT NULL REFERENCES git_networks(id) ON DELETE CASCADE,
+				  commit_oid BLOB NOT NULL,
+				  position   INTEGER NOT NULL,
+				  parent_oid BLOB NOT NULL,
+				  PRIMARY KEY (network_id, commit_oid, position)
+				) WITHOUT ROWID;
+				CREATE TABLE git_reachable (
+				  repo_id INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  tips    TEXT NOT NULL,
+				  rows    BLOB NOT NULL
+				);`);
+			// Networks: each repository joins the network of the first repository of its fork chain
+			// (a fork whose parent is gone starts its own).
+			const repos = db.prepare('SELECT id, fork_parent_id, created_at FROM repositories ORDER BY id').all() as Array<{
+				id: number;
+				fork_parent_id: number | null;
+				created_at: string;
+			}>;
+			const parentOf = new Map(repos.map((repo) => [repo.id, repo.fork_parent_id]));
+			const rootOf = (id: number) => {
+				let at = id;
+				for (let hops = 0; hops < 1000; hops++) {
+					const parent = parentOf.get(at);
+					if (parent === null || parent === undefined || !parentOf.has(parent)) return at;
+					at = parent;
+				}
+				return at;
+			};
+			const addNetwork = db.prepare('INSERT INTO git_networks (created_at) VALUES (?)');
+			const addMember = db.prepare('INSERT INTO git_network_members (repo_id, network_id) VALUES (?, ?)');
+			const networkOfRoot = new Map<number, number>();
+			const createdAt = new Map(repos.map((repo) => [repo.id, repo.created_at]));
+			for (const repo of repos) {
+				const root = rootOf(repo.id);
+				let network = networkOfRoot.get(root);
+				if (network === undefined) {
+					network = Number(addNetwork.run(createdAt.get(root)).lastInsertRowid);
+					networkOfRoot.set(root, network);
+				}
+				addMember.run(repo.id, network);
+			}
+			// Objects: one row per network and id (a fork's copies were the same objects), deflated.
+			const batch = db.prepare(`
+				SELECT o.id, m.network_id, o.sha, o.type, o.size, o.content FROM git_objects o
+				JOIN git_network_members m ON m.repo_id = o.repo_id WHERE o.id > ? ORDER BY o.id LIMIT 500`);
+			const insert = db.prepare(`
+				INSERT INTO git_objects_v28 (network_id, oid, type, size, base_id, depth, data_size, data)
+				VALUES (?, ?, ?, ?, NULL, 0, NULL, ?) ON CONFLICT DO NOTHING`);
+			// Every object converted counts as stored now: gc's grace period starts with the upgrade.
+			db.prepare('INSERT INTO git_object_epochs (first_id, created_at) VALUES (1, ?)').run(Math.floor(Date.now() / 1000));
+			db.exec('CREATE UNIQUE INDEX git_objects_v28_oid ON git_objects_v28(network_id, oid)');
+			const types: Record<string, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
+			for (let after = 0; ; ) {
+				const rows = batch.all(after) as Array<{
+					id: number;
+					network_id: number;
+					sha: string;
+					type: string;
+					size: number;
+					content: Buffer;
+				}>;
+				for (const row of rows)
+					insert.run(row.network_id, Buffer.from(row.sha, 'hex'), types[row.type], row.size, deflateSync(row.content));
+				if (rows.length < 500) break;
+				after = rows[rows.length - 1].id;
+			}
+			db.exec(`
+				INSERT INTO git_commit_parents_v28 (network_id, commit_oid, position, parent_oid)
+				SELECT m.network_id, unhex(p.commit_sha), p.position, unhex(p.parent_sha)
+				FROM git_commit_parents p JOIN git_network_members m ON m.repo_id = p.repo_id WHERE true
+				ON CONFLICT DO NOTHING;
+				DROP TABLE git_objects;
+				DROP TABLE git_commit_parents;
+				DROP INDEX git_objects_v28_oid;
+				ALTER TABLE git_objects_v28 RENAME TO git_objects;
+				ALTER TABLE git_commit_parents_v28 RENAME TO git_commit_parents;
+				CREATE UNIQUE INDEX git_objects_oid ON git_objects(network_id, oid);
+				CREATE INDEX git_objects_commits ON git_objects(network_id) WHERE type = 1;
+				CREATE TRIGGER repositories_network AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NULL BEGIN
+				  INSERT INTO git_networks (created_at) VALUES (NEW.created_at);
+				  INSERT INTO git_network_members (repo_id, network_id) VALUES (NEW.id, last_insert_rowid());
+				END;
+				CREATE TRIGGER repositories_network_fork AFTER INSERT ON repositories WHEN NEW.fork_parent_id IS NOT NULL BEGIN
+				  INSERT INTO git_network_members (repo_id, network_id)
+				  SELECT NEW.id, network_id FROM git_network_members WHERE repo_id = NEW.fork_parent_id;
+				END;
+				CREATE TRIGGER git_network_members_last AFTER DELETE ON git_network_members
+				WHEN NOT EXISTS (SELECT 1 FROM git_network_members WHERE network_id = OLD.network_id) BEGIN
+				  DELETE FROM git_networks WHERE id = OLD.network_id;
+				END;`);
+		},
+	},
+	{
+		version: 29,
+		description: 'web sign-in: user passwords (scrypt), browser sessions, suspended users',
+		up(db) {
+			db.exec(`
+				CREATE TABLE user_passwords (
+				  user_id    INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  hash       TEXT NOT NULL,
+				  updated_at INTEGER NOT NULL
+				);
+				CREATE TABLE web_sessions (
+				  id           INTEGER PRIMARY KEY,
+				  user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  token_hash   BLOB NOT NULL UNIQUE,
+				  csrf_secret  TEXT NOT NULL,
+				  created_at   INTEGER NOT NULL,
+				  last_seen_at INTEGER NOT NULL,
+				  expires_at   INTEGER NOT NULL,
+				  ip           TEXT,
+				  user_agent   TEXT
+				);
+				CREATE INDEX web_sessions_user ON web_sessions(user_id);
+				CREATE TABLE user_suspensions (
+				  user_id      INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+				  suspended_at TEXT NOT NULL,
+				  reason       TEXT
+				);`);
+		},
+	},
+	{
+		version: 30,
 		description: 'Actions secrets and variables with their keys; SSH, signing, deploy and GPG keys; OpenPGP signature checks',
 		up(db) {
 			db.exec(`
-				-- Actions secrets and variables (schema 28) of a repository, an environment or an organization:
+				-- Actions secrets and variables (schema 30) of a repository, an environment or an organization:
 				-- one X25519 key pair per scope (GitHub's public key, key_id); a secret is kept only as the sealed
 				-- box (libsodium crypto_box_seal) the client sent, a variable in clear. Organization ones have a
 				-- visibility; 'selected' reaches the repositories listed in actions_secret_repositories.
@@ -1094,7 +1251,7 @@ export const migrations: Migration[] = [
 				) WITHOUT ROWID;
 				CREATE INDEX actions_secret_repositories_repo ON actions_secret_repositories(repo_id);
 
-				-- Keys (schema 28). public_keys: a user's SSH authentication and SSH signing keys, a repository's
+				-- Keys (schema 30). public_keys: a user's SSH authentication and SSH signing keys, a repository's
 				-- deploy keys ("<type> <base64>", comment dropped; fingerprint SHA256:<base64> of the key blob). An
 				-- authentication or deploy key is used once on the whole site; a signing key once too.
 				CREATE TABLE public_keys (
@@ -1150,7 +1307,7 @@ export const migrations: Migration[] = [
 		},
 	},
 	{
-		version: 29,
+		version: 31,
 		description: "GitHub Apps' webhooks: an app's hook in global_webhooks (app_id), the installation of each of its deliveries",
 		up(db) {
 			db.exec(`

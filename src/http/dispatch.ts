@@ -9,7 +9,7 @@
  * route runs in the write transaction of the dispatching request, which must be a write.
  */
 import type { App } from '../app';
-import { notFound } from './errors';
+import { notFound } from '../model/errors';
 import { runRoute } from './pipeline';
 import type { Reply } from './reply';
 import type { Context, Method, Route } from './route';
@@ -35,7 +35,7 @@ export interface Dispatched {
 
 /**
  * Runs the route that answers `request.method request.path` for the principal of `parent`.
- * @throws HttpError 404 when no route answers, or the route's own refusal (401, 403, 404, 422 …)
+ * @throws DomainError 404 when no route answers, or the route's own refusal (HttpError 401, DomainError 403, 404, 422 …)
  */
 export function dispatch(parent: Context, request: Dispatched): Reply {
 	const table = tables.get(parent.app);

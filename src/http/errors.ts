@@ -1,32 +1,28 @@
 /**
- * HttpError and its factories: every error answer has GitHub's body shape
+ * HttpError: the answers only HTTP gives (401 challenges, content negotiation, body parsing, rate
+ * limits, redirects, 5xx), and the one shape every error answer has: GitHub's body
  * `{message, documentation_url, status}` with status as a string ("404"); 422 adds
- * `errors: [{resource, field, code, message?}]` (reference §1.4).
+ * `errors: [{resource, field, code, message?}]`
+ * (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api).
+ * The domain's refusals are src/model/errors.ts's DomainError; the pipeline answers them through
+ * HttpError.from.
  */
-
-/** Codes of a 422 errors[] item, as GitHub documents them. */
-export type ValidationCode = 'missing' | 'missing_field' | 'invalid' | 'already_exists' | 'unprocessable' | 'custom';
-
-export interface ValidationItem {
-	resource: string;
-	field: string;
-	code: ValidationCode;
-	message?: string;
-	value?: unknown;
-}
+import { DomainError, ERRORS, type ValidationItem } from '../model/errors';
 
 /** Messages used in more than one place, so tests and handlers agree on them. */
 export const MESSAGES = {
-	notFound: 'Not Found',
+	notFound: ERRORS.NotFound.message,
 	requiresAuthentication: 'Requires authentication',
 	badCredentials: 'Bad credentials',
-	validationFailed: 'Validation Failed',
+	validationFailed: ERRORS.ValidationFailed.message,
 	problemsParsingJson: 'Problems parsing JSON',
 	bodyNotObject: 'Body should be a JSON object',
 	bodyTooLarge: 'Request body is too large',
 	serverError: 'Server Error',
 	byPersonalAccessToken: 'Resource not accessible by personal access token',
 	byIntegration: 'Resource not accessible by integration',
+	/** A suspended user's token (GitHub Enterprise Server). */
+	suspended: 'Sorry. Your account was suspended.',
 } as const;
 
 /** Default documentation_url when a route names none. */
@@ -64,6 +60,11 @@ export class HttpError extends Error {
 		this.extra = options.extra;
 	}
 
+	/** The answer to a domain refusal: its status, message, errors[] and extra fields. */
+	static from(error: DomainError): HttpError {
+		return new HttpError(error.status, error.message, { errors: error.errors, extra: error.extra });
+	}
+
 	/**
 	 * The response body; `documentation_url` is the route's page unless the error names one.
 	 * @param shape 'simple': GitHub's validation-error-simple, errors[] as sentences
@@ -84,23 +85,12 @@ function sentence(item: ValidationItem): string {
 	return text.startsWith(item.field) ? text : `${item.field}: ${text}`;
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
+/** 401: no credentials where the route needs them ("Requires authentication"), or bad ones. */
 export const unauthorized = (message: string = MESSAGES.requiresAuthentication) => new HttpError(401, message);
-export const forbidden = (message: string) => new HttpError(403, message);
-export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
 
-/** 422 "Validation Failed" with errors[] items. */
-export function validationFailed(items: ValidationItem[], message: string = MESSAGES.validationFailed): HttpError {
-	return new HttpError(422, message, { errors: items });
-}
-
-/** 422 for one field: `invalid(resource, field, message)`. */
-export function invalidField(resource: string, field: string, message: string, code: ValidationCode = 'invalid'): HttpError {
-	return validationFailed([{ resource, field, code, message }]);
-}
-
-/** 422 with a message and no errors[] (GitHub's "unprocessable" answers for rule violations). */
-export function unprocessable(message: string): HttpError {
-	return new HttpError(422, message);
+/** The error as an HTTP answer: an HttpError as it is, a domain refusal with its status; null for anything else (a fault). */
+export function httpErrorOf(error: unknown): HttpError | null {
+	if (error instanceof HttpError) return error;
+	if (error instanceof DomainError) return HttpError.from(error);
+	return null;
 }

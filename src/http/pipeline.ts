@@ -13,12 +13,13 @@ import { permissionsSatisfy } from '../auth/permissions';
 import { isBusy, isDuplicateKey } from '../db/errors';
 import { epochSeconds } from '../time';
 import { recordOf, type RequestRecord } from './access';
-import { forbidden, HttpError, MESSAGES, notFound, unauthorized, validationFailed } from './errors';
+import { forbidden, notFound, validationFailed } from '../model/errors';
+import { HttpError, httpErrorOf, MESSAGES, unauthorized } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
 import { Urls } from './urls';
 import type { Reply } from './reply';
-import type { Context, PageRequest, Route, UploadedFile } from './route';
+import type { GuardedContext, PageRequest, Pagination, RequestContext, Route, UploadedFile } from './route';
 import { discardUpload, receiveFile } from './upload';
 import { validate } from './validation';
 
@@ -71,10 +72,18 @@ interface State {
 	etag: string | null;
 	version: ApiVersion;
 	media: MediaParam;
-	/** The context as the checks left it (`handle` with `check`): a route's `prepare` step reads it. */
-	checked: Context | null;
-	/** What the route's `prepare` step produced, handed to the handler as ctx.prepared. */
-	prepared: unknown;
+}
+
+/** One request to one route, as the pipeline's steps share it. */
+interface Exchange {
+	app: App;
+	route: Route;
+	req: PolkaRequest;
+	res: ServerResponse;
+	/** What the request has learned so far (principal, rate window, …). */
+	state: State;
+	/** Runs synchronous work with the request's forwarded origin (requestScope). */
+	scoped: <T>(fn: () => T) => T;
 }
 
 /** Builds the polka handler of one route. */
@@ -94,23 +103,22 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 			etag: null,
 			version: DEFAULT_API_VERSION,
 			media: null,
-			checked: null,
-			prepared: undefined,
 		};
-		const fail = (error: unknown) => scoped(() => sendError(app, route, req, res, error, state));
+		const x: Exchange = { app, route, req, res, state, scoped };
+		const fail = (error: unknown) => scoped(() => sendError(x, error));
 		const answer = (reply: Reply) =>
 			scoped(() => {
 				try {
-					send(app, route, req, res, reply, state);
+					send(x, reply);
 				} catch (error) {
-					sendError(app, route, req, res, error, state);
+					sendError(x, error);
 				}
 			});
-		if (route.upload) return receiveUpload(app, route, req, res, now, state, answer, scoped);
-		if (route.prepare) return receivePrepared(app, route, req, now, state, answer, fail, scoped);
+		if (route.upload) return receiveUpload(x, now, answer);
+		if (route.prepare) return receivePrepared(x, now, answer, fail);
 		let reply: Reply;
 		try {
-			reply = scoped(() => run(app, route, req, now, state));
+			reply = scoped(() => run(x, now, undefined));
 		} catch (error) {
 			// A refused write changed nothing (its savepoint rolled back): nothing to wait for.
 			fail(error);
@@ -128,23 +136,18 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
  * file (src/http/upload.ts) and the handler runs with it in the write transaction, as any write.
  * The file is deleted when the handler refuses it or the commit fails.
  */
-function receiveUpload(
-	app: App,
-	route: Route,
-	req: PolkaRequest,
-	res: ServerResponse,
-	now: number,
-	state: State,
-	answer: (reply: Reply) => void,
-	scoped: <T>(fn: () => T) => T,
-): void {
+function receiveUpload(x: Exchange, now: number, answer: (reply: Reply) => void): void {
+	const { app, route, req, res, state, scoped } = x;
 	const upload = route.upload!;
 	let dir: string;
 	let limit: number;
 	try {
 		state.version = negotiateVersion(req.headers);
 		state.media = negotiateMedia(req.headers.accept);
-		scoped(() => handle(app, route, req, now, state, undefined, null, true));
+		scoped(() => {
+			const ctx = admit(x, { now, body: undefined, upload: null, prepared: undefined });
+			upload.before?.(ctx);
+		});
 		dir = upload.dir(app);
 		limit = upload.limit(app);
 		if (Number(req.headers['content-length']) > limit)
@@ -152,58 +155,53 @@ function receiveUpload(
 	} catch (error) {
 		// The body is not read: the connection closes after the answer.
 		res.setHeader('Connection', 'close');
-		scoped(() => sendError(app, route, req, res, error, state));
+		scoped(() => sendError(x, error));
 		return;
 	}
 	receiveFile(req, dir, limit).then(
 		(file) => {
 			let reply: Reply;
 			try {
-				reply = scoped(() => app.transaction.grouped(() => handle(app, route, req, app.clock(), state, undefined, file, false)));
+				reply = scoped(() =>
+					app.transaction.grouped(() =>
+						invoke(admit(x, { now: app.clock(), body: undefined, upload: file, prepared: undefined }), state),
+					),
+				);
 			} catch (error) {
 				discardUpload(file);
-				scoped(() => sendError(app, route, req, res, error, state));
+				scoped(() => sendError(x, error));
 				return;
 			}
 			app.transaction.durable().then(
 				() => answer(reply),
 				(error: unknown) => {
 					discardUpload(file);
-					scoped(() => sendError(app, route, req, res, error, state));
+					scoped(() => sendError(x, error));
 				},
 			);
 		},
 		(error: unknown) => {
 			res.setHeader('Connection', 'close');
-			scoped(() => sendError(app, route, req, res, error, state));
+			scoped(() => sendError(x, error));
 		},
 	);
 }
 
 /**
  * A route with a `prepare` step (asynchronous work its handler needs: parsing an OpenPGP key,
- * verifying a signature): the checks run first (authentication, policy, rate limit, guard,
- * validation) without a transaction, then `prepare` outside any transaction, then the whole request
- * again with its result (the state may have changed meanwhile), in the write transaction for a write.
+ * verifying a signature): everything before the handler runs first (authentication, policy, rate
+ * limit, guard, validation) without a transaction, then `prepare` with that context outside any
+ * transaction, then the whole request again with its result as ctx.prepared (the state may have
+ * changed meanwhile), in the write transaction for a write. A refusal of either pass, or of the
+ * step itself (thrown or rejected), answers the request.
  */
-function receivePrepared(
-	app: App,
-	route: Route,
-	req: PolkaRequest,
-	now: number,
-	state: State,
-	answer: (reply: Reply) => void,
-	fail: (error: unknown) => void,
-	scoped: <T>(fn: () => T) => T,
-): void {
-	let checked: Context;
+function receivePrepared(x: Exchange, now: number, answer: (reply: Reply) => void, fail: (error: unknown) => void): void {
+	const { app, route, req, scoped } = x;
+	let checked: GuardedContext;
 	try {
 		checked = scoped(() => {
-			state.version = negotiateVersion(req.headers);
-			state.media = negotiateMedia(req.headers.accept);
-			if (req.body === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
-			handle(app, route, req, now, state, req.body, null, true);
-			return state.checked!;
+			negotiate(x);
+			return admit(x, { now, body: req.body, upload: null, prepared: undefined });
 		});
 	} catch (error) {
 		fail(error);
@@ -211,11 +209,10 @@ function receivePrepared(
 	}
 	// A synchronous throw of the step answers like a rejection.
 	new Promise((resolve) => resolve(route.prepare!(checked))).then((prepared) => {
-		state.prepared = prepared;
 		let reply: Reply;
 		try {
 			// The request's own time again: what the step prepared was computed with it.
-			reply = scoped(() => run(app, route, req, now, state));
+			reply = scoped(() => run(x, now, prepared));
 		} catch (error) {
 			fail(error);
 			return;
@@ -225,16 +222,23 @@ function receivePrepared(
 	}, fail);
 }
 
-function run(app: App, route: Route, req: PolkaRequest, now: number, state: State): Reply {
+/** The API version and media type the request asks for (noted on the state); 400 for a body that is not JSON. */
+function negotiate({ req, state }: Exchange): void {
 	state.version = negotiateVersion(req.headers);
 	state.media = negotiateMedia(req.headers.accept);
-	const rawBody = req.body;
-	if (rawBody === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
+	if (req.body === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
+}
+
+/** @param prepared what the route's `prepare` step produced (undefined without one) */
+function run(x: Exchange, now: number, prepared: unknown): Reply {
+	const { app, route, req, state } = x;
+	negotiate(x);
+	const request = { now, body: req.body, upload: null, prepared };
 	// A write request runs in one transaction from authentication to the handler's last read: one
 	// commit, all-or-nothing, and its reads share one lock instead of taking one each. Reads run
 	// without: measured, BEGIN/COMMIT costs a GET more than the per-statement locks (192 vs 164 µs).
-	if (!writes(route, req)) return handle(app, route, req, now, state, rawBody);
-	return app.transaction.grouped(() => handle(app, route, req, now, state, rawBody));
+	if (!writes(route, req)) return invoke(admit(x, request), state);
+	return app.transaction.grouped(() => invoke(admit(x, request), state));
 }
 
 /** Whether the request runs as a write (in the write transaction): write methods, unless the route says this body only reads (route.writes). */
@@ -249,62 +253,56 @@ function writes(route: Route, req: PolkaRequest): boolean {
  * and handler, exactly as for a request to the route, without authentication, rate limit, ETag
  * or response. A write route must be run inside the caller's write transaction.
  * @param parent the context of the request that dispatches (principal, clock, request id, address)
- * @throws HttpError the route's refusal (401, 403, 404, 422 …), as the REST request would get it
+ * @throws DomainError or HttpError: the route's refusal (401, 403, 404, 422 …), as the REST request would get it
  */
 export function runRoute(
-	parent: Context,
+	parent: RequestContext,
 	route: Route,
 	params: Record<string, string>,
 	query: Record<string, string | string[]>,
 	body: unknown,
 ): Reply {
-	const { principal } = parent;
+	const { app, req, now, requestId, ip, apiVersion, media, principal } = parent;
 	// Its asynchronous step cannot run inside another request's synchronous dispatch.
 	if (route.prepare) throw new Error(`${route.method} ${route.path} has a prepare step and cannot be dispatched`);
 	const publicView = authorize(route, principal);
-	const ctx: Context = {
-		...parent,
-		route,
+	const fields = {
+		app,
+		req,
+		now,
+		requestId,
+		ip,
+		apiVersion,
+		media,
+		principal,
 		publicView,
 		params,
 		query,
-		body: {},
-		page: route.pagination ? pageRequest(query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
 		upload: null,
 		prepared: undefined,
-		repo: undefined as never,
-		org: undefined as never,
-		team: undefined as never,
-		enterprise: undefined as never,
-		gist: undefined as never,
 	};
-	loadResources(ctx);
-	if (route.body) {
-		let input = body === undefined ? {} : body;
-		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string'))
-			input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
-		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
-		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
-	}
-	if (route.query) ctx.query = validate(route.query, query, route.errorResource ?? 'Resource') as Record<string, unknown>;
-	return route.handler(ctx);
+	return route.handler(enter(route, fields, body));
+}
+
+/** What a request brings to a route besides its path and query: when, its body, its streamed file. */
+interface Admission {
+	/** Epoch milliseconds at the start of the request. */
+	now: number;
+	/** The parsed JSON body (undefined: none, or an upload route's). */
+	body: unknown;
+	/** The streamed body of an upload route once it is read; null before and elsewhere. */
+	upload: UploadedFile | null;
+	/** What the route's `prepare` step produced, for the pass after it; undefined before and elsewhere. */
+	prepared: unknown;
 }
 
 /**
- * Authentication, route policy, rate limit, guard, validation, then the handler.
- * @param upload the streamed body of an upload route (null elsewhere)
- * @param check stop before the handler (an upload route's checks before its body is read)
+ * Everything before the handler: authentication, route policy, rate limit, then the route's guard
+ * and schemas (enter). Notes the principal and rate window on `state` for the answer.
+ * @throws HttpError 401, 403 (rate limit) …; DomainError 403, 404, 422 of the guard and schemas
  */
-function handle(
-	app: App,
-	route: Route,
-	req: PolkaRequest,
-	now: number,
-	state: State,
-	rawBody: unknown,
-	upload: UploadedFile | null = null,
-	check = false,
-): Reply {
+function admit(x: Exchange, { now, body, upload, prepared }: Admission): GuardedContext {
+	const { app, route, req, state } = x;
 	const ip = clientIp(app, req);
 	const seconds = epochSeconds(now);
 	// Another process's commit (a `gitstead admin` command) clears the caches: writes look every
@@ -328,11 +326,9 @@ function handle(
 			state.exhausted = exceeded;
 		}
 	}
-
-	const ctx: Context = {
+	const fields = {
 		app,
 		req,
-		route,
 		now,
 		requestId: state.requestId,
 		ip,
@@ -342,33 +338,67 @@ function handle(
 		publicView,
 		params: req.params,
 		query: req.query,
-		body: {},
-		page: route.pagination ? pageRequest(req.query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
 		upload,
-		prepared: state.prepared,
-		// Set by loadResources for the resources the route declares.
-		repo: undefined as never,
-		org: undefined as never,
-		team: undefined as never,
-		enterprise: undefined as never,
-		gist: undefined as never,
+		prepared,
 	};
-	// The declared resource before the body: 404 and 403 come before 422, as on GitHub.
+	return enter(route, fields, body);
+}
+
+/**
+ * The route's own checks for a caller already admitted: the context (buildContext), the resources
+ * the guard declares (404 and 403 come before 422, as on GitHub), then the body and query
+ * (validateInput). The one way into a handler, for a request and for the internal dispatch alike.
+ */
+function enter(route: Route, fields: RequestFields, body: unknown): GuardedContext {
+	const ctx = buildContext(route, fields);
 	loadResources(ctx);
+	validateInput(ctx, body);
+	return ctx;
+}
+
+/** A request's own fields of the context: everything but the route, its page and its validated input. */
+type RequestFields = Omit<RequestContext, 'route' | 'body' | 'page'>;
+
+/** The context of `route` for a request, before its guard has loaded anything and its input is validated. */
+function buildContext(route: Route, fields: RequestFields): GuardedContext {
+	return {
+		...fields,
+		route,
+		body: {},
+		page: route.pagination ? pageRequest(fields.query, route.pagination.perPage, route.pagination.maxPerPage) : FIRST_PAGE,
+		// Set by loadResources for the resources the route declares.
+		repo: undefined,
+		org: undefined,
+		team: undefined,
+		enterprise: undefined,
+		gist: undefined,
+	};
+}
+
+/**
+ * The body and query as the route's schemas output them (ctx.body, ctx.query).
+ * @param body the parsed JSON body; undefined is `{}`
+ * @throws HttpError 400 for a body that is not a JSON object (unless the route takes a bare array); DomainError 422 listing every problem
+ */
+function validateInput(ctx: GuardedContext, body: unknown): void {
+	const { route } = ctx;
 	if (route.body) {
-		let input = rawBody === undefined ? {} : rawBody;
+		let input = body === undefined ? {} : body;
 		// A route may take its one list field bare (route.arrayBody): ["bug"] means {"labels":["bug"]}.
 		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string'))
 			input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };
 		if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, MESSAGES.bodyNotObject);
 		ctx.body = validate(route.body, input, route.errorResource ?? 'Resource') as Record<string, unknown>;
 	}
-	if (route.query) ctx.query = validate(route.query, req.query, route.errorResource ?? 'Resource') as Record<string, unknown>;
-	if (check) {
-		route.upload?.before?.(ctx);
-		state.checked = ctx;
-		return CHECKED;
-	}
+	if (route.query) ctx.query = validate(route.query, ctx.query, route.errorResource ?? 'Resource') as Record<string, unknown>;
+}
+
+/**
+ * The handler of an admitted request; a GET of a route with a version is first answered 304 when
+ * its ETag matches. A write's domain events name the request that made them (app.acting).
+ */
+function invoke(ctx: GuardedContext, state: State): Reply {
+	const { app, route, req } = ctx;
 	if (route.version && (req.method === 'GET' || req.method === 'HEAD')) {
 		// The answer's version decides the ETag before anything is rendered: an unchanged resource
 		// costs two index lookups, however large its answer.
@@ -380,7 +410,7 @@ function handle(
 	if (req.method === 'GET' || req.method === 'HEAD') return route.handler(ctx);
 	// A write's domain events name the request that made them (the audit log): who, which token,
 	// from where. Handlers are synchronous, so the slot holds exactly this request's span.
-	app.acting = { principal, ip, userAgent: req.headers['user-agent'] ?? null, requestId: state.requestId };
+	app.acting = { principal: ctx.principal, ip: ctx.ip, userAgent: req.headers['user-agent'] ?? null, requestId: state.requestId };
 	try {
 		return route.handler(ctx);
 	} finally {
@@ -389,8 +419,6 @@ function handle(
 }
 
 const FIRST_PAGE: PageRequest = { page: 1, perPage: 30, offset: 0 };
-/** What `handle` returns when asked to check only. */
-const CHECKED: Reply = { status: 0 };
 
 /**
  * page and per_page as GitHub reads them: non-numbers and values below 1 fall back to the
@@ -511,13 +539,14 @@ function rateHeaders(headers: Record<string, string>, window: RateWindow): void 
 	headers['X-RateLimit-Resource'] = window.resource;
 }
 
-function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, reply: Reply, state: State): void {
+function send(x: Exchange, reply: Reply): void {
+	const { app, route, req, res, state } = x;
 	const conditional = state.exhausted !== null;
 	if (conditional && ((reply.status !== 200 && reply.status !== 304) || reply.file || reply.raw)) throw state.exhausted;
 	const headers = commonHeaders(route, state);
 	if (route.polled) headers['X-Poll-Interval'] = String(app.pollInterval());
 	if (reply.headers) Object.assign(headers, reply.headers);
-	if (reply.file) return sendFile(app, res, headers, reply.file, state);
+	if (reply.file) return sendFile(x, headers, reply.file);
 	if (reply.raw) {
 		if (state.window) {
 			app.rateLimiter.consume(state.window);
@@ -535,7 +564,7 @@ function send(app: App, route: Route, req: PolkaRequest, res: ServerResponse, re
 		payload = reply.json ?? JSON.stringify(reply.body);
 	}
 	if (reply.total !== undefined && route.pagination) {
-		const link = linkHeader(app, route, req, reply.total, route.pagination.perPage, route.pagination.maxPerPage);
+		const link = linkHeader(x, reply.total, route.pagination);
 		if (link) headers.Link = link;
 	}
 	if (status === 304 && state.etag) {
@@ -596,7 +625,7 @@ function notModified(req: PolkaRequest, etag: string, lastModified: string | und
 }
 
 /** Streams a file (e.g. a migration archive); counted like any request. */
-function sendFile(app: App, res: ServerResponse, headers: Record<string, string>, file: NonNullable<Reply['file']>, state: State): void {
+function sendFile({ app, res, state }: Exchange, headers: Record<string, string>, file: NonNullable<Reply['file']>): void {
 	if (state.window) {
 		app.rateLimiter.consume(state.window);
 		rateHeaders(headers, state.window);
@@ -632,25 +661,15 @@ export function write(res: ServerResponse, status: number, headers: Record<strin
 	}
 }
 
-function sendError(app: App, route: Route, req: PolkaRequest, res: ServerResponse, error: unknown, state: State): void {
+/**
+ * The error answer: a refusal (the domain's, src/model/errors.ts, or HTTP's own) with its status and
+ * GitHub's body; a busy database 503; a concurrent duplicate 422; anything else 500, logged.
+ */
+function sendError(x: Exchange, error: unknown): void {
+	const { app, route, res, state } = x;
 	const headers = commonHeaders(route, state);
 	// A conditional request past its rate limit is answered 304 or with the rate-limit error.
-	if (state.exhausted) error = state.exhausted;
-	let httpError: HttpError;
-	if (error instanceof HttpError) {
-		httpError = error;
-	} else if (isBusy(error)) {
-		// Another process (a `gitstead admin` command) held the write lock past the busy timeout.
-		httpError = new HttpError(503, 'Service Unavailable: the database stayed busy; try again.', { headers: { 'Retry-After': '1' } });
-	} else if (isDuplicateKey(error)) {
-		// A concurrent writer inserted the same unique key first (the checks before the insert saw none).
-		const field = duplicateField(error);
-		httpError = validationFailed([{ resource: route.errorResource ?? 'Resource', field, code: 'already_exists' }]);
-	} else {
-		// One line: the request id ties the client's answer to the stack in the log.
-		app.log.error('request failed', { request_id: state.requestId, method: req.method, route: route.path, error });
-		httpError = new HttpError(500, MESSAGES.serverError, { extra: { request_id: state.requestId } });
-	}
+	const httpError = httpErrorOf(state.exhausted ?? error) ?? faultAnswer(x, error);
 	if (httpError.headers) Object.assign(headers, httpError.headers);
 	const window = state.window;
 	if (window) {
@@ -660,6 +679,21 @@ function sendError(app: App, route: Route, req: PolkaRequest, res: ServerRespons
 		rateHeaders(headers, window);
 	}
 	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl, route.errorShape)));
+}
+
+/** The answer to an error that is no refusal. */
+function faultAnswer({ app, route, req, state }: Exchange, error: unknown): HttpError {
+	// Another process (a `gitstead admin` command) held the write lock past the busy timeout.
+	if (isBusy(error))
+		return new HttpError(503, 'Service Unavailable: the database stayed busy; try again.', { headers: { 'Retry-After': '1' } });
+	if (isDuplicateKey(error)) {
+		// A concurrent writer inserted the same unique key first (the checks before the insert saw none).
+		const field = duplicateField(error);
+		return HttpError.from(validationFailed([{ resource: route.errorResource ?? 'Resource', field, code: 'already_exists' }]));
+	}
+	// One line: the request id ties the client's answer to the stack in the log.
+	app.log.error('request failed', { request_id: state.requestId, method: req.method, route: route.path, error });
+	return new HttpError(500, MESSAGES.serverError, { extra: { request_id: state.requestId } });
 }
 
 /** The column a UNIQUE violation names last ("UNIQUE constraint failed: teams.org_id, teams.slug" → slug). */
@@ -675,8 +709,8 @@ function duplicateField(error: unknown): string {
  * parameters the route accepts are repeated (its query schema, page, per_page), so the header
  * stays bounded whatever a client appends.
  */
-function linkHeader(app: App, route: Route, req: PolkaRequest, total: number, perPageDefault: number, max: number): string | null {
-	const { page, perPage } = pageRequest(req.query, perPageDefault, max);
+function linkHeader({ app, route, req }: Exchange, total: number, pagination: Pagination): string | null {
+	const { page, perPage } = pageRequest(req.query, pagination.perPage, pagination.maxPerPage);
 	const last = Math.max(1, Math.ceil(total / perPage));
 	if (last === 1 && page === 1) return null;
 	const params = new URLSearchParams();

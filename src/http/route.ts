@@ -82,8 +82,9 @@ export interface ResourceGuard {
 	/**
 	 * Callers who see the repository or organization but stand below the level get 404, not 403:
 	 * GitHub conceals what only administrators may manage (a repository's or organization's webhooks).
-	 * `'outsiders'` (organizations): callers outside the organization get 404, its members below the
-	 * level 403 (organization administration: rulesets, rule suites).
+	 * `'outsiders'` (organizations): callers who are not members of the organization (nor its app)
+	 * get 404 whatever the level, its members below the level 403 — organization settings GitHub
+	 * shows to no outsider (rulesets, Actions and security settings).
 	 */
 	conceal?: true | 'outsiders';
 	/**
@@ -92,11 +93,6 @@ export interface ResourceGuard {
 	 * repository role on the repository includes it passes the guard below the level.
 	 */
 	grantedBy?: string;
-	/**
-	 * Organization routes: callers who are not members of the organization (nor its app) get 404,
-	 * members below the level 403 — organization settings GitHub shows to no outsider.
-	 */
-	concealFromOutsiders?: true;
 	/**
 	 * Reads of security alerts: members of the organization's security manager teams read them in
 	 * every repository of the organization, whatever their own role, and the organization's lists
@@ -118,8 +114,8 @@ export interface PageRequest {
 	offset: number;
 }
 
-/** Everything a handler receives. */
-export interface Context<Query = Record<string, unknown>, Body = Record<string, unknown>> {
+/** Everything a handler receives but the guarded resources (Context adds them). */
+export interface RequestContext<Query = Record<string, unknown>, Body = Record<string, unknown>> {
 	app: App;
 	req: IncomingMessage;
 	route: Route;
@@ -136,19 +132,6 @@ export interface Context<Query = Record<string, unknown>, Body = Record<string, 
 	 * answered as for an anonymous caller (public resources only), as GitHub does.
 	 */
 	publicView: boolean;
-	// The resources the route's guard declares, loaded and checked by the pipeline. Only those the
-	// declaration names are set; reading another is a programming error (test/guards.test.ts walks
-	// every route to catch it).
-	/** `resource.repo`: the repository with the caller's permission. */
-	repo: RepoAccess;
-	/** `resource.org` (and `resource.team`): the organization with the caller's standing. */
-	org: OrgAccess;
-	/** `resource.team`: the team with the caller's standing. */
-	team: TeamAccess;
-	/** `resource.enterprise`: the enterprise with the caller's role. */
-	enterprise: EnterpriseAccess;
-	/** `resource.gist`: the gist. */
-	gist: GistRow;
 	/** Path parameters, URL-decoded. */
 	params: Record<string, string>;
 	query: Query;
@@ -159,6 +142,50 @@ export interface Context<Query = Record<string, unknown>, Body = Record<string, 
 	/** What the route's `prepare` step produced (undefined for routes without one). */
 	prepared: unknown;
 }
+
+/** The resources a guard may load (src/auth/guards.ts), by the ResourceGuard key that loads them. */
+export interface Resources {
+	/** `resource.repo`: the repository with the caller's permission. */
+	repo: RepoAccess;
+	/** `resource.org` (and `resource.team`): the organization with the caller's standing. */
+	org: OrgAccess;
+	/** `resource.team`: the team with the caller's standing. */
+	team: TeamAccess;
+	/** `resource.enterprise`: the enterprise with the caller's role. */
+	enterprise: EnterpriseAccess;
+	/** `resource.gist`: the gist. */
+	gist: GistRow;
+}
+
+/**
+ * The resources the guard `G` loads, typed present; the others typed `never`, so a handler that
+ * reads a resource its route does not declare does not compile. A guard typed only as
+ * ResourceGuard (chosen at run time by a route factory) may load any of them: all are typed
+ * present, as for helpers. For the pipeline's view of any route (`ResourceGuard | 'none'`), each
+ * may be there or not (GuardedContext).
+ */
+export type Loaded<G> = [ResourceGuard | 'none'] extends [G]
+	? Partial<Resources>
+	: [ResourceGuard] extends [G]
+		? Resources
+		: {
+				repo: G extends { repo: string } ? RepoAccess : never;
+				org: G extends { org: string } | { team: string } ? OrgAccess : never;
+				team: G extends { team: string } ? TeamAccess : never;
+				enterprise: G extends { enterprise: string } ? EnterpriseAccess : never;
+				gist: G extends { gist: string } ? GistRow : never;
+			};
+
+/**
+ * Everything a handler receives: the request and the resources its route's guard `G` loaded
+ * (Loaded). Without `G`, every resource is typed present: the type of helpers that handlers of
+ * differently guarded routes share, each reading what its callers' guards load.
+ */
+export type Context<Query = Record<string, unknown>, Body = Record<string, unknown>, G = ResourceGuard> = RequestContext<Query, Body> &
+	Loaded<G>;
+
+/** The context the pipeline builds for any route: the resources its guard declared, and no others. */
+export type GuardedContext = Context<Record<string, unknown>, Record<string, unknown>, ResourceGuard | 'none'>;
 
 /** A request body streamed to a file (routes with `upload`). */
 export interface UploadedFile {
@@ -173,6 +200,7 @@ export interface UploadedFile {
 export interface RouteDeclaration<
 	QS extends v.GenericSchema | undefined = v.GenericSchema | undefined,
 	BS extends v.GenericSchema | undefined = v.GenericSchema | undefined,
+	G extends ResourceGuard | 'none' = ResourceGuard | 'none',
 > {
 	method: Method;
 	/** GitHub path syntax: /orgs/{org}/teams */
@@ -189,7 +217,7 @@ export interface RouteDeclaration<
 	 * The resource the route guards (ResourceGuard), or 'none' for routes about no one resource:
 	 * discovery (/meta, /rate_limit), public user profiles, site-administrator routes, app routes.
 	 */
-	resource: ResourceGuard | 'none';
+	resource: G;
 	/** Accepted token kinds; default every stored kind the matrix row does not reject ('app' = an app JWT). */
 	tokens?: readonly PrincipalKind[];
 	/** Classic/OAuth scopes accepted (any one); default derived from the permissions. */
@@ -227,7 +255,7 @@ export interface RouteDeclaration<
 	 * the answer to this caller would.
 	 */
 	// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
-	version?(ctx: Context<any, any>): string;
+	version?(ctx: Context<any, any, NoInfer<G>>): string;
 	/**
 	 * A write-method route whose request may only read (POST /graphql with a query and no
 	 * mutation): given the parsed body, true when the request must run as a write (in the write
@@ -245,7 +273,7 @@ export interface RouteDeclaration<
 	 * deletes the file when the request fails (the handler threw, or the commit failed).
 	 */
 	upload?: {
-		/** Absolute folder for the file. @throws HttpError when uploads cannot be stored (no blob storage) */
+		/** Absolute folder for the file. @throws DomainError when uploads cannot be stored (no blob storage) */
 		dir(app: App): string;
 		/** Most bytes accepted. */
 		limit(app: App): number;
@@ -254,22 +282,23 @@ export interface RouteDeclaration<
 		 * (and again by the handler, which sees the state as it is when the file has arrived).
 		 */
 		// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
-		before?(ctx: Context<any, any>): void;
+		before?(ctx: Context<any, any, NoInfer<G>>): void;
 	};
 	/**
 	 * Asynchronous work the handler needs and cannot do itself, handlers being synchronous (parsing
 	 * an OpenPGP key, verifying a signature with a library whose API is asynchronous). The pipeline
 	 * runs it once authentication, the policy, the rate limit, the guard and validation have passed,
 	 * outside any transaction, then runs the request again (checks, then the handler, in the write
-	 * transaction for a write) with its result as ctx.prepared. An HttpError it throws answers the
+	 * transaction for a write) with its result as ctx.prepared. An error it throws (DomainError, HttpError) answers the
 	 * request. Such a route cannot be reached through the internal dispatch (GraphQL).
 	 */
 	// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
-	prepare?(ctx: Context<any, any>): Promise<unknown>;
+	prepare?(ctx: Context<any, any, NoInfer<G>>): Promise<unknown>;
 	handler(
 		ctx: Context<
 			QS extends v.GenericSchema ? v.InferOutput<QS> : Record<string, unknown>,
-			BS extends v.GenericSchema ? v.InferOutput<BS> : Record<string, unknown>
+			BS extends v.GenericSchema ? v.InferOutput<BS> : Record<string, unknown>,
+			NoInfer<G>
 		>,
 	): Reply;
 }
@@ -277,7 +306,7 @@ export interface RouteDeclaration<
 /** A declaration with its policy resolved once, at startup. */
 export interface Route extends RouteDeclaration {
 	policy: PermissionPolicy;
-	tokenKinds: ReadonlySet<PrincipalKind>;
+	tokenKinds: ReadonlySet<Principal['kind']>;
 	acceptedScopes: string[];
 	/** X-Accepted-Service-Permissions value. */
 	acceptedPermissionsHeader: string;
@@ -294,10 +323,15 @@ export interface Route extends RouteDeclaration {
 	documentationUrl: string;
 }
 
-/** Declares a route with its schemas' types checked against the handler. */
-export function route<QS extends v.GenericSchema | undefined = undefined, BS extends v.GenericSchema | undefined = undefined>(
-	declaration: RouteDeclaration<QS, BS>,
-): RouteDeclaration {
+/**
+ * Declares a route with its schemas' and its guard's types checked against the handler: `ctx.body`
+ * and `ctx.query` are the schemas' output, and only the resources the guard loads can be read.
+ */
+export function route<
+	QS extends v.GenericSchema | undefined = undefined,
+	BS extends v.GenericSchema | undefined = undefined,
+	const G extends ResourceGuard | 'none' = 'none',
+>(declaration: RouteDeclaration<QS, BS, G>): RouteDeclaration {
 	return declaration as unknown as RouteDeclaration;
 }
 

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { isoSeconds } from '../time';
-import { validationFailed, type HttpError, type ValidationItem } from './errors';
+import { type DomainError, validationFailed, type ValidationItem } from '../model/errors';
 
 type AnySchema = v.GenericSchema;
 
@@ -49,7 +49,7 @@ export function maxCharacters(field: string, max: number) {
 /**
  * Parses `input` with `schema`.
  * @param resource GitHub resource name for errors[] items, e.g. 'Team'
- * @throws HttpError 422 listing every issue
+ * @throws DomainError 422 "Validation Failed" listing every issue
  */
 export function validate<S extends AnySchema>(schema: S, input: unknown, resource: string): v.InferOutput<S> {
 	const result = v.safeParse(schema, input);
@@ -57,7 +57,7 @@ export function validate<S extends AnySchema>(schema: S, input: unknown, resourc
 	throw toValidationError(result.issues, resource);
 }
 
-export function toValidationError(issues: readonly v.BaseIssue<unknown>[], resource: string): HttpError {
+export function toValidationError(issues: readonly v.BaseIssue<unknown>[], resource: string): DomainError {
 	const items: ValidationItem[] = issues.map((issue) => {
 		const field = v.getDotPath(issue) ?? '';
 		const missing = issue.input === undefined && issue.kind === 'schema';

@@ -60,6 +60,18 @@ export class Receiver {
 		return new Promise((done) => this.server.close(() => done()));
 	}
 
+	/**
+	 * Waits until what was received satisfies `condition` (deliveries go out after the write commits).
+	 * @throws Error after `ms` milliseconds
+	 */
+	async waitFor(condition: (received: Received[]) => boolean, ms = 10_000): Promise<void> {
+		const deadline = Date.now() + ms;
+		while (!condition(this.received)) {
+			if (Date.now() > deadline) throw new Error('the expected deliveries did not arrive');
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+	}
+
 	/** Everything received since the last call, in arrival order. */
 	take(): Received[] {
 		return this.received.splice(0);

@@ -12,9 +12,9 @@
  */
 import * as v from 'valibot';
 import type { Urls } from '../../http/urls';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, type Reply } from '../../http/reply';
-import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
+import { idParam, route, type GuardedContext, type RouteDeclaration } from '../../http/route';
 import type { PermissionPolicy } from '../../auth/permissions';
 import { isoSeconds } from '../../time';
 import { repository } from '../repos/render';
@@ -41,7 +41,7 @@ type Where = Place['kind'];
 const SCOPES: Record<Where, { base: string; docs: string; guard: RouteDeclaration['resource'] }> = {
 	repository: { base: '/repos/{owner}/{repo}/actions', docs: 'repository', guard: { repo: 'admin' } },
 	environment: { base: '/repos/{owner}/{repo}/environments/{environment_name}', docs: 'environment', guard: { repo: 'admin' } },
-	organization: { base: '/orgs/{org}/actions', docs: 'organization', guard: { org: 'owner', concealFromOutsiders: true } },
+	organization: { base: '/orgs/{org}/actions', docs: 'organization', guard: { org: 'owner', conceal: 'outsiders' } },
 };
 
 /** GitHub's fine-grained permission of a scope, kind and level. */
@@ -51,10 +51,10 @@ function permissions(where: Where, kind: SecretKind, level: Level): PermissionPo
 	return [where === 'environment' ? { environments: level, ...own } : own];
 }
 
-/** The place a request names; the environment must exist (404). */
-function placeOf(ctx: Context, where: Where): Place {
-	if (where === 'organization') return { kind: 'organization', org: ctx.org.org };
-	const repo = ctx.repo.repo;
+/** The place a request names (its scope's guard loaded the organization or repository); the environment must exist (404). */
+function placeOf(ctx: GuardedContext, where: Where): Place {
+	if (where === 'organization') return { kind: 'organization', org: ctx.org!.org };
+	const repo = ctx.repo!.repo;
 	if (where === 'repository') return { kind: 'repository', repo };
 	const environment = ctx.app.stores.deployments.environment(repo.id, ctx.params.environment_name);
 	if (!environment) throw notFound();
@@ -62,7 +62,7 @@ function placeOf(ctx: Context, where: Where): Place {
 }
 
 /** The secret or variable a path names, or 404 (a name GitHub would refuse is simply not found). */
-function load(ctx: Context, place: Place, kind: SecretKind, param: string): SecretRow {
+function load(ctx: GuardedContext, place: Place, kind: SecretKind, param: string): SecretRow {
 	let name: string;
 	try {
 		name = checkName(kind, ctx.params[param]);
@@ -300,8 +300,8 @@ function variableRoutes(where: Where): RouteDeclaration[] {
 }
 
 /** Who acts, for the events: the user, or an app's bot account. */
-function actorOf(ctx: Context, where: Where): number | null {
-	return where === 'organization' ? ctx.org.actorId : ctx.principal.actorId;
+function actorOf(ctx: GuardedContext, where: Where): number | null {
+	return where === 'organization' ? ctx.org!.actorId : ctx.principal.actorId;
 }
 
 /** An organization secret's or variable's selected repositories: list, replace, add one, remove one. */
@@ -316,7 +316,7 @@ function selectionRoutes(kind: SecretKind): RouteDeclaration[] {
 	};
 	const page = `actions/${plural}#`;
 	const noun = kind === 'secret' ? 'secret' : 'variable';
-	const loadOrg = (ctx: Context) => {
+	const loadOrg = (ctx: GuardedContext) => {
 		const place = placeOf(ctx, 'organization') as Extract<Place, { kind: 'organization' }>;
 		return { place, row: load(ctx, place, kind, param) };
 	};
@@ -348,7 +348,7 @@ function selectionRoutes(kind: SecretKind): RouteDeclaration[] {
 			body: v.object({ selected_repository_ids: repositoryIds }),
 			handler(ctx) {
 				const { place, row } = loadOrg(ctx);
-				changeSelection(ctx.app, place.org, row, { set: ctx.body.selected_repository_ids }, ctx.org.actorId, isoSeconds(ctx.now));
+				changeSelection(ctx.app, place.org, row, { set: ctx.body.selected_repository_ids }, ctx.org!.actorId, isoSeconds(ctx.now));
 				return noContent();
 			},
 		}),
@@ -363,7 +363,7 @@ function selectionRoutes(kind: SecretKind): RouteDeclaration[] {
 					const { place, row } = loadOrg(ctx);
 					const repo = organizationRepository(ctx.app, place.org, idParam(ctx.params.repository_id));
 					const change = method === 'PUT' ? { add: repo.id } : { remove: repo.id };
-					changeSelection(ctx.app, place.org, row, change, ctx.org.actorId, isoSeconds(ctx.now));
+					changeSelection(ctx.app, place.org, row, change, ctx.org!.actorId, isoSeconds(ctx.now));
 					return noContent();
 				},
 			}),

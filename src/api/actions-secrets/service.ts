@@ -9,7 +9,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { conflict, invalidField, unprocessable } from '../../http/errors';
+import { conflict, invalidField, unprocessable } from '../../model/errors';
 import type { EnvironmentRow } from '../deployments/store';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';

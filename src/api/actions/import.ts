@@ -62,7 +62,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { App } from '../../app';
-import { invalidField, validationFailed, type ValidationItem } from '../../http/errors';
+import { invalidField, validationFailed, type ValidationItem } from '../../model/errors';
 import { toValidationError } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
@@ -211,7 +211,7 @@ interface PlannedWorkflow {
  * @param input the parsed JSON description
  * @param now ISO timestamp for defaults (default: the app clock)
  * @returns what was created
- * @throws HttpError 422 listing every problem, each naming its place (e.g. `runs[3].conclusion`);
+ * @throws DomainError 422 listing every problem, each naming its place (e.g. `runs[3].conclusion`);
  *   nothing is written then.
  */
 export function importRuns(app: App, repo: RepositoryRow | string, input: unknown, now = isoSeconds(app.clock())): ImportResult {

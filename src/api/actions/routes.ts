@@ -11,7 +11,7 @@
  * (src/api/org-actions).
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';

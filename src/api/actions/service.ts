@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { App } from '../../app';
-import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
 import { parseCommit } from '../git/objects';
@@ -180,7 +180,7 @@ function calendar(year: number, month: number, day: number, hour: number, minute
  * `<=…`, `2026-01-01..2026-02-01` (both ends included), `2026-01-01..*`, `*..2026-02-01`, with
  * dates or date-times (`2026-01-01T10:00:00Z`, `…+02:00`; no zone is UTC).
  * @returns the range as epoch milliseconds, inclusive from and exclusive to (null: open)
- * @throws HttpError 422 naming `created` when the value is malformed.
+ * @throws DomainError 422 naming `created` when the value is malformed.
  */
 export function parseCreated(text: string): { from: number | null; to: number | null } {
 	const value = text.trim();
@@ -234,7 +234,7 @@ const WORKFLOW_FILE = /^[A-Za-z0-9_.-]+\.ya?ml$/;
  * The workflow a `workflow_id` path parameter names: an id, a file name (`ci.yml`) or a path.
  * @param register when the file name is unknown, register it (dispatch): a workflow named after the
  *   file, with one job; ids are never registered
- * @throws HttpError 404 when none matches (and none is registered).
+ * @throws DomainError 404 when none matches (and none is registered).
  */
 export function resolveWorkflow(app: App, repo: RepositoryRow, param: string, register: { now: string } | null = null): WorkflowRow {
 	const { actions } = app.stores;
@@ -294,7 +294,7 @@ export interface DispatchInput {
 /**
  * The commit a dispatch runs on, with the head_commit record of a run (JSON) and the full name of
  * the ref; null when the repository holds no commit at all.
- * @throws HttpError 422 "No ref found for: <ref>" when the repository has commits but no such branch or tag
+ * @throws DomainError 422 "No ref found for: <ref>" when the repository has commits but no such branch or tag
  */
 function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; head_commit: string; ref: string } | null {
 	if (!app.stores.git.hasCommits(repo.id)) return null;
@@ -323,7 +323,7 @@ function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; he
  * @param ref a branch or tag name (refs/heads/… and refs/tags/… are shortened)
  * @param actorId who dispatches (actor and triggering_actor)
  * @param now ISO timestamp
- * @throws HttpError 422 for a malformed ref or a workflow that is not active.
+ * @throws DomainError 422 for a malformed ref or a workflow that is not active.
  */
 export function dispatchWorkflow(
 	app: App,
@@ -385,7 +385,7 @@ export function dispatchWorkflow(
  * workflow_job queued for each job queued again.
  * @param names jobs to re-run; null: every job
  * @param actorId who re-runs it (the new triggering_actor)
- * @throws HttpError 403 when the run is not completed or was re-run the maximum number of times.
+ * @throws DomainError 403 when the run is not completed or was re-run the maximum number of times.
  */
 function rerun(app: App, repo: RepositoryRow, run: RunRow, names: string[] | null, actorId: number | null, now: string): void {
 	if (!canTransition(run.status, 'queued', true)) throw forbidden('This workflow run is not completed');
@@ -415,7 +415,7 @@ function rerun(app: App, repo: RepositoryRow, run: RunRow, names: string[] | nul
 
 /**
  * Re-runs a job and the jobs that depend on it (POST .../actions/jobs/{job_id}/rerun).
- * @throws HttpError 403 when the run is not completed, the job is not of its latest attempt, or the
+ * @throws DomainError 403 when the run is not completed, the job is not of its latest attempt, or the
  *   run was re-run the maximum number of times.
  */
 export function rerunJob(app: App, repo: RepositoryRow, run: RunRow, job: JobRow, actorId: number | null, now: string): void {
@@ -427,7 +427,7 @@ export function rerunJob(app: App, repo: RepositoryRow, run: RunRow, job: JobRow
 	rerun(app, repo, run, [job.name], actorId, now);
 }
 
-/** Re-runs every job of a completed run (POST .../actions/runs/{run_id}/rerun). @throws HttpError 403 as rerunJob */
+/** Re-runs every job of a completed run (POST .../actions/runs/{run_id}/rerun). @throws DomainError 403 as rerunJob */
 export function rerunRun(app: App, repo: RepositoryRow, run: RunRow, actorId: number | null, now: string): void {
 	rerun(app, repo, run, null, actorId, now);
 }
@@ -436,7 +436,7 @@ export function rerunRun(app: App, repo: RepositoryRow, run: RunRow, actorId: nu
  * Cancels a run: it completes as cancelled, and so does every job of its latest attempt that has
  * not completed. Records workflow_job completed for each of those jobs, then workflow_run completed.
  * @param actorId who cancels it (the events' sender)
- * @throws HttpError 409 when the run is already completed.
+ * @throws DomainError 409 when the run is already completed.
  */
 export function cancelRun(app: App, repo: RepositoryRow, run: RunRow, actorId: number | null, now: string): void {
 	if (!canTransition(run.status, 'completed')) throw conflict('Cannot cancel a workflow run that is completed.');
@@ -480,7 +480,7 @@ export function runStateOf(jobs: readonly Pick<JobRow, 'status' | 'conclusion'>[
  * @param conclusion required exactly when status is completed
  * @param now ISO timestamp
  * @returns the updated run
- * @throws HttpError 404 unknown job; 422 for a transition GitHub does not make.
+ * @throws DomainError 404 unknown job; 422 for a transition GitHub does not make.
  */
 export function advanceJob(
 	app: App,
@@ -550,7 +550,7 @@ export interface RunQuery {
  * One page of a repository's runs (or one workflow's), newest first. When a search filter (actor,
  * branch, check_suite_id, created, event, head_sha, status) is given, at most SEARCH_CAP results
  * exist: total_count stops there and later pages are empty.
- * @throws HttpError 422 for a malformed `created`.
+ * @throws DomainError 422 for a malformed `created`.
  */
 export function listRuns(
 	app: App,

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { isLevel, isPermissionKey, type GrantedPermissions } from '../../auth/permissions';
-import { HttpError, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { isoSeconds } from '../../time';
 import type { DeliveryRow, HookRow } from '../../webhooks/store';
@@ -203,7 +203,7 @@ export const appRoutes = [
 		}),
 		handler(ctx) {
 			const { row, account } = ownInstallation(ctx);
-			if (row.suspended_at) throw new HttpError(403, 'This installation has been suspended');
+			if (row.suspended_at) throw forbidden('This installation has been suspended');
 			const result = createInstallationToken(ctx.app, row, {
 				...ctx.body,
 				permissions: ctx.body.permissions as GrantedPermissions | undefined,

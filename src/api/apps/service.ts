@@ -7,7 +7,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { App } from '../../app';
 import { levelMeets, type GrantedPermissions, type Level, type PermissionKey } from '../../auth/permissions';
 import { INSTALLATION_TOKEN_SECONDS } from '../../auth/tokens';
-import { invalidField, unprocessable } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import { epochSeconds, isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
@@ -35,7 +35,7 @@ export function exceeding(wanted: GrantedPermissions, allowed: GrantedPermission
  * Registers an app owned by `owner`, with its bot account `<slug>[bot]`.
  * @param now ISO timestamp
  * @returns the app and its private key (PEM, PKCS#1): shown once, never stored
- * @throws HttpError 422 for a name without letters or digits, or a taken slug.
+ * @throws DomainError 422 for a name without letters or digits, or a taken slug.
  */
 export function createApp(
 	app: App,
@@ -84,7 +84,7 @@ export function createApp(
  * Installs an app on an account (or changes an installation's permissions).
  * @param permissions granted; default the app's own; never more than the app asks for
  * @param now ISO timestamp
- * @throws HttpError 422 naming permissions the app does not ask for.
+ * @throws DomainError 422 naming permissions the app does not ask for.
  */
 export function installApp(
 	app: App,
@@ -112,7 +112,7 @@ export function installApp(
  * Creates an installation access token: 60 minutes, at most the installation's permissions, all
  * of the account's repositories the installation reaches (all, or its selected ones) or the ones
  * named among those.
- * @throws HttpError 422 for permissions the installation lacks or repositories not of its account.
+ * @throws DomainError 422 for permissions the installation lacks or repositories not of its account.
  */
 export function createInstallationToken(
 	app: App,
@@ -191,7 +191,7 @@ export function suspendInstallation(app: App, installation: InstallationRow, sus
  * secret, active); a secret given empty or null removes it. The app's events and its
  * installations' permissions decide what it receives, not the hook.
  * @param now ISO timestamp
- * @throws HttpError 422 for a new hook without url, or a url the address rule refuses
+ * @throws DomainError 422 for a new hook without url, or a url the address rule refuses
  */
 export function saveAppHook(
 	app: App,

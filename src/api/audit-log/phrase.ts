@@ -7,7 +7,7 @@
  * A..B (either side `*`). Qualifiers of one name are OR-ed, of different names AND-ed. Without
  * `created:`, the last three months are searched (GitHub's default).
  */
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import type { AuditQuery } from '../../events/audit-store';
 
 /** Columns a qualifier compares, exactly (case-insensitive). */
@@ -82,7 +82,7 @@ function terms(phrase: string): string[] {
 /**
  * The SQL conditions of a phrase and the `include` category.
  * @param now epoch milliseconds (the default three-month window ends here)
- * @throws HttpError 422 (field `phrase`) for an unknown qualifier, a term without one, or a bad date
+ * @throws DomainError 422 (field `phrase`) for an unknown qualifier, a term without one, or a bad date
  */
 export function parsePhrase(phrase: string, include: 'web' | 'git' | 'all', now: number): Pick<AuditQuery, 'where' | 'params'> {
 	const groups = new Map<string, { sql: string[]; params: unknown[] }>();

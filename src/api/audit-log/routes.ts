@@ -6,7 +6,7 @@
  * read:audit_log, fine-grained ones organization administration (read), as the spec's matrix says.
  */
 import * as v from 'valibot';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { paged } from '../../http/reply';
 import { route } from '../../http/route';
 import type { AuditRow } from '../../events/audit-store';

@@ -6,7 +6,7 @@
  * from commit statuses (by context) and check runs (workflow jobs and apps' check runs, by name).
  */
 import type { App } from '../../app';
-import { unprocessable } from '../../http/errors';
+import { protectedBranch } from '../../model/errors';
 import { reachable, walkCommits } from '../git/graph';
 import { isAncestor, peel } from '../git/service';
 import type { ProtectionSettings } from './store';
@@ -100,7 +100,7 @@ function mayPush(app: App, settings: ProtectionSettings, actorId: number): boole
 /**
  * Refuses a reference change a branch's protection forbids (nothing for tags or unprotected
  * branches). `before` null: the branch is created; `after` null: it is deleted.
- * @throws HttpError 422 with GitHub's messages: "Cannot delete this protected branch",
+ * @throws DomainError 422 with GitHub's messages: "Cannot delete this protected branch",
  *   "Cannot force-push to this branch", "Cannot update a locked branch.", "You're not authorized to
  *   push to this branch.", "Cannot create ref due to creations being restricted.", "Changes must be made through a pull request.", "Required status check
  *   \"ci\" is expected.", "This branch must not contain merge commits.", "Commits must have
@@ -121,33 +121,33 @@ export function checkRefUpdate(
 	if (!protection) return;
 	const settings = protection.settings;
 	if (after === null) {
-		if (!settings.allow_deletions) throw unprocessable('Cannot delete this protected branch');
+		if (!settings.allow_deletions) throw protectedBranch('Cannot delete this protected branch');
 		return;
 	}
-	if (settings.lock_branch) throw unprocessable('Cannot update a locked branch.');
+	if (settings.lock_branch) throw protectedBranch('Cannot update a locked branch.');
 	const from = before && peel(app, repoId, before, 'commit');
 	const to = peel(app, repoId, after, 'commit');
 	if (from && to && !settings.allow_force_pushes && !isAncestor(app, repoId, from, to))
-		throw unprocessable('Cannot force-push to this branch');
+		throw protectedBranch('Cannot force-push to this branch');
 	const bypass = writer.admin && !settings.enforce_admins;
 	if (bypass) return;
 	// The branch was deleted (allow_deletions) and its protection kept: creating it again.
-	if (before === null && settings.block_creations) throw unprocessable('Cannot create ref due to creations being restricted.');
+	if (before === null && settings.block_creations) throw protectedBranch('Cannot create ref due to creations being restricted.');
 	if (settings.restrictions && writer.actorId !== null && !mayPush(app, settings, writer.actorId))
-		throw unprocessable("You're not authorized to push to this branch.");
+		throw protectedBranch("You're not authorized to push to this branch.");
 	if (settings.required_pull_request_reviews && !writer.viaPullRequest)
-		throw unprocessable('Changes must be made through a pull request.');
+		throw protectedBranch('Changes must be made through a pull request.');
 	if (!to) return;
 	const checks = settings.required_status_checks;
 	if (checks?.contexts.length) {
 		const result = commitChecksPassed(app, repoId, writer.checksSha ?? to, checks.contexts);
-		if (!result.passed) throw unprocessable(checksMessage(result.states));
+		if (!result.passed) throw protectedBranch(checksMessage(result.states));
 	}
 	if (settings.required_linear_history || settings.required_signatures) {
 		const { commits } = walkCommits(app, repoId, to, { exclude: reachable(app, repoId, from ?? null), stopAfter: MAX_PUSHED });
 		if (settings.required_linear_history && commits.some((c) => c.data.parents.length > 1))
-			throw unprocessable('This branch must not contain merge commits.');
+			throw protectedBranch('This branch must not contain merge commits.');
 		// Gitstead keeps no signing keys, so no signature verifies (see src/api/git/render.ts).
-		if (settings.required_signatures && commits.length) throw unprocessable('Commits must have verified signatures.');
+		if (settings.required_signatures && commits.length) throw protectedBranch('Commits must have verified signatures.');
 	}
 }

@@ -7,7 +7,8 @@
  * name holds '/' is given with it escaped (feature%2Fx), as Octokit sends it.
  */
 import * as v from 'valibot';
-import { forbidden, HttpError, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
+import { HttpError } from '../../http/errors';
 import { noContent, ok, paged, created } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -136,14 +137,14 @@ function editProtection(ctx: Context, change: (settings: ProtectionSettings) => 
 	return saveProtection(ctx.app, view(ctx), ctx.params.branch, settings, isoSeconds(ctx.now), ctx.principal.actorId).settings;
 }
 
-/** The protection's required status checks. @throws HttpError 404 "Required status checks not enabled" */
+/** The protection's required status checks. @throws DomainError 404 "Required status checks not enabled" */
 function requireChecks(ctx: Context): StatusChecksSettings {
 	const checks = requireProtection(ctx.app, ctx.repo.repo.id, ctx.params.branch).settings.required_status_checks;
 	if (!checks) throw notFound('Required status checks not enabled');
 	return checks;
 }
 
-/** The protection's push restrictions. @throws HttpError 404 "Push restrictions not enabled" */
+/** The protection's push restrictions. @throws DomainError 404 "Push restrictions not enabled" */
 function requireRestrictions(ctx: Context): ActorIds {
 	const restrictions = requireProtection(ctx.app, ctx.repo.repo.id, ctx.params.branch).settings.restrictions;
 	if (!restrictions) throw notFound('Push restrictions not enabled');

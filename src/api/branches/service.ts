@@ -5,7 +5,7 @@
  * default branch follows). Every function runs in the caller's transaction.
  */
 import type { App } from '../../app';
-import { invalidField, notFound, unprocessable } from '../../http/errors';
+import { invalidField, notFound, unprocessable } from '../../model/errors';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import { recordCreateRef, recordDeleteRef } from '../git/events';
@@ -21,7 +21,7 @@ export const BRANCH_NOT_PROTECTED = 'Branch not protected';
 
 /**
  * The branch `name` of the repository: its head commit.
- * @throws HttpError 404 "Branch not found"
+ * @throws DomainError 404 "Branch not found"
  */
 export function requireBranch(app: App, repoId: number, name: string): { name: string; sha: string } {
 	const ref = app.stores.git.ref(repoId, `refs/heads/${name}`);
@@ -31,7 +31,7 @@ export function requireBranch(app: App, repoId: number, name: string): { name: s
 
 /**
  * The protection of an existing branch.
- * @throws HttpError 404 "Branch not found", "Branch not protected"
+ * @throws DomainError 404 "Branch not found", "Branch not protected"
  */
 export function requireProtection(app: App, repoId: number, name: string): ProtectionRow {
 	requireBranch(app, repoId, name);
@@ -50,7 +50,7 @@ export interface ActorNames {
 /**
  * Resolves logins, team slugs (of the repository's organization) and app slugs to ids.
  * @param field errors[].field prefix, e.g. 'restrictions'
- * @throws HttpError 422 for a user repository (GitHub: only organization repositories restrict
+ * @throws DomainError 422 for a user repository (GitHub: only organization repositories restrict
  *   users and teams) or a name that names nothing
  */
 export function resolveActors(app: App, view: RepoView, names: ActorNames, field: string): ActorIds {
@@ -136,7 +136,7 @@ export function removeProtection(app: App, view: RepoView, branch: string, actor
  * of the new name and `delete` of the old one (with their pushes), as the two reference changes;
  * open pull requests into the branch are retargeted, those from it closed (src/api/pulls/follow.ts).
  * @param now ISO timestamp
- * @throws HttpError 404 "Branch not found"; 422 for an invalid or taken name
+ * @throws DomainError 404 "Branch not found"; 422 for an invalid or taken name
  * @returns the repository row after the rename
  */
 export function renameBranch(app: App, view: RepoView, from: string, to: string, now: string, actorId: number | null) {

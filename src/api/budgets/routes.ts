@@ -5,7 +5,7 @@
  * total_count} with 10 per page by default; create and update answer {message, budget}.
  */
 import * as v from 'valibot';
-import { forbidden, HttpError, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -42,7 +42,7 @@ interface Level {
 	filterScopes: readonly string[];
 	/** The resource the budgets belong to, and who may read and who may change them at all. */
 	guard: { read: ResourceGuard; write: ResourceGuard };
-	/** The caller's budget context in the loaded owner; write: create/update/delete. @throws HttpError 403 */
+	/** The caller's budget context in the loaded owner; write: create/update/delete. @throws DomainError 403 */
 	context(ctx: Context, write: 'read' | 'write' | 'delete'): BudgetContext;
 	bodies: { create: v.GenericSchema<unknown, Record<string, unknown>>; update: v.GenericSchema<unknown, Record<string, unknown>> };
 	permissions: { read: RouteDeclaration['permissions']; write: RouteDeclaration['permissions'] };
@@ -107,7 +107,7 @@ function enabled(ctx: Context): void {
 
 function loadBudget(ctx: Context, context: BudgetContext) {
 	const row = ctx.app.stores.budgets.get(context.owner, ctx.params.budget_id);
-	if (!row) throw new HttpError(404, `Budget with ID ${ctx.params.budget_id} not found.`);
+	if (!row) throw notFound(`Budget with ID ${ctx.params.budget_id} not found.`);
 	// An organization admin at the enterprise level sees only the budgets of their organizations.
 	if (context.owner.kind === 'enterprise' && context.scopes.length === 2) {
 		const mine = context.organizations.some((org) => row.budget_entity_name.toLowerCase().split('/')[0] === org.login.toLowerCase());

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../app';
-import { HttpError, validationFailed, type ValidationItem } from '../../http/errors';
+import { badRequest, validationFailed, type ValidationItem } from '../../model/errors';
 import type { AccountRow } from '../users/store';
 import { AI_CREDITS, impliedType, PER_USER_SCOPES, PER_USER_SKUS, PRODUCTS, SKUS, type BudgetType } from './catalog';
 import type { BudgetOwner, BudgetRow, BudgetValues } from './store';
@@ -42,7 +42,7 @@ const item = (field: string, message: string): ValidationItem => ({ resource: 'B
 
 /**
  * The values to store for a new budget (`existing` undefined) or an update.
- * @throws HttpError 400 for a user-scope budget without a user; 422 listing every other problem.
+ * @throws DomainError 400 for a user-scope budget without a user; 422 listing every other problem.
  */
 export function resolveBudget(app: App, context: BudgetContext, input: BudgetInput, existing?: BudgetRow): BudgetValues {
 	const problems: ValidationItem[] = [];
@@ -88,7 +88,7 @@ export function resolveBudget(app: App, context: BudgetContext, input: BudgetInp
 	if (scope === 'user') {
 		const login = input.user ?? existing?.user_login ?? undefined;
 		// The spec's rule: a user-scope budget without its user is a 400 about budget_entity_name.
-		if (!login) throw new HttpError(400, 'budget_entity_name is a missing required field: a user scope budget needs `user`.');
+		if (!login) throw badRequest('budget_entity_name is a missing required field: a user scope budget needs `user`.');
 		const user = app.stores.accounts.user(login);
 		if (!user) problems.push(item('user', `unknown user "${login}"`));
 		else userLogin = user.login;

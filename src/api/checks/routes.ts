@@ -8,7 +8,7 @@
  * caller cannot read answers 404); writes take Checks (write).
  */
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, ok } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { FULL_SHA } from '../git/objects';
@@ -77,7 +77,7 @@ const paths = (ctx: Context) => repositoryPaths(ctx.app.urls, ctx.repo.owner.log
 /**
  * The commit {ref} names: a full sha as given (runs may name commits whose objects were never
  * pushed here), else a branch, tag or abbreviated sha.
- * @throws HttpError 404 "No commit found for SHA: <ref>"
+ * @throws DomainError 404 "No commit found for SHA: <ref>"
  */
 function commitOf(ctx: Context): string {
 	const ref = ctx.params.ref;
@@ -117,7 +117,7 @@ function runsBody(ctx: Context, rows: CheckRunRow[], total: number) {
 	};
 }
 
-/** The GitHub App acting (through its installation token). @throws HttpError 403 when no app acts */
+/** The GitHub App acting (through its installation token). @throws DomainError 403 when no app acts */
 function actingApp(ctx: Context): number {
 	const installation = ctx.principal.installationId === null ? undefined : ctx.app.stores.apps.installation(ctx.principal.installationId);
 	const appId = ctx.principal.appId ?? installation?.app_id ?? null;
@@ -125,7 +125,7 @@ function actingApp(ctx: Context): number {
 	return appId;
 }
 
-/** Body fields as stored; completing needs a conclusion, a conclusion (or completed_at) completes. @throws HttpError 422 */
+/** Body fields as stored; completing needs a conclusion, a conclusion (or completed_at) completes. @throws DomainError 422 */
 function runValues(body: v.InferOutput<typeof updateBody>, current: CheckRunRow | null, now: string): Omit<NewCheckRun, 'head_sha'> {
 	const conclusion = (body.conclusion === undefined ? (current?.conclusion ?? null) : body.conclusion) as CheckConclusion | null;
 	let status: CheckStatus = body.status ?? (current?.status as CheckStatus | undefined) ?? 'queued';

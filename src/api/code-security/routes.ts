@@ -9,7 +9,7 @@
  * `per_page` at most 100; the Link header names the next page with `after`.
  */
 import * as v from 'valibot';
-import { conflict, invalidField, notFound } from '../../http/errors';
+import { conflict, invalidField, notFound } from '../../model/errors';
 import { accepted, created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -35,7 +35,7 @@ import type { ConfigurationRow } from './store';
 
 const O = '/orgs/{org}/code-security/configurations';
 /** Owners and the app; members 403; outsiders see no settings (404). */
-const OWNERS: ResourceGuard = { org: 'owner', concealFromOutsiders: true };
+const OWNERS = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 
 const tristate = v.optional(v.picklist(TRISTATE, 'must be enabled, disabled or not_set'));
 const settingsFields = {
@@ -164,7 +164,7 @@ function merged(base: Settings, input: SettingsInput): Settings {
 	return next as unknown as Settings;
 }
 
-/** The organization's configuration {configuration_id}, or a GitHub-provided one. @throws HttpError 404 */
+/** The organization's configuration {configuration_id}, or a GitHub-provided one. @throws DomainError 404 */
 function loadConfiguration(ctx: Context): ConfigurationRow {
 	const id = idParam(ctx.params.configuration_id);
 	const row = id === null ? undefined : ctx.app.stores.codeSecurity.byId(id);
@@ -172,14 +172,14 @@ function loadConfiguration(ctx: Context): ConfigurationRow {
 	return row;
 }
 
-/** The organization's own configuration (GitHub-provided ones cannot be changed). @throws HttpError 404, 409 */
+/** The organization's own configuration (GitHub-provided ones cannot be changed). @throws DomainError 404, 409 */
 function ownConfiguration(ctx: Context): ConfigurationRow {
 	const row = loadConfiguration(ctx);
 	if (row.org_id === null) throw conflict('GitHub-provided configurations cannot be changed or deleted.');
 	return row;
 }
 
-/** Delegated-bypass reviewers must be teams of the organization. @throws HttpError 422 */
+/** Delegated-bypass reviewers must be teams of the organization. @throws DomainError 422 */
 function checkReviewers(ctx: Context, settings: Settings): void {
 	for (const reviewer of settings.secret_scanning_delegated_bypass_options.reviewers) {
 		if (reviewer.reviewer_type !== 'TEAM') continue;
@@ -194,7 +194,7 @@ function checkReviewers(ctx: Context, settings: Settings): void {
 	}
 }
 
-/** A name taken by another configuration of the organization or by a GitHub-provided one. @throws HttpError 422 */
+/** A name taken by another configuration of the organization or by a GitHub-provided one. @throws DomainError 422 */
 function checkName(ctx: Context, text: string, self: number | null): void {
 	const taken = ctx.app.stores.codeSecurity.byName(ctx.org.org.id, text) ?? ctx.app.stores.codeSecurity.byName(0, text);
 	if (taken && taken.id !== self)

@@ -16,7 +16,7 @@
  * (GitHub's webhook of that name: changes.from.security_and_analysis, the repository as it is now).
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
@@ -112,7 +112,7 @@ export function changesOf(settings: Settings): SwitchChange {
 /**
  * Refuses a repository-level change of a setting its enforced configuration sets (GitHub's
  * enforcement: "enforced" configurations keep repository administrators from changing them).
- * @throws HttpError 422 (security_and_analysis) naming the configuration
+ * @throws DomainError 422 (security_and_analysis) naming the configuration
  */
 export function checkEnforcedChange(app: App, repo: RepositoryRow, change: SwitchChange): void {
 	const id = app.stores.codeSecurity.attachment(repo.id);
@@ -205,7 +205,7 @@ export type AttachScope = (typeof ATTACH_SCOPES)[number];
 
 /**
  * The organization's repositories a scope names.
- * @throws HttpError 422 when `selected` names no repositories or one that is not the organization's
+ * @throws DomainError 422 when `selected` names no repositories or one that is not the organization's
  */
 export function scopeRepositories(app: App, org: AccountRow, scope: AttachScope, selected: number[] | undefined): RepositoryRow[] {
 	const all = app.stores.repos.forOwner(org.id);
@@ -289,7 +289,7 @@ export function setDefault(app: App, orgId: number, config: ConfigurationRow, va
 
 /**
  * GitHub's dependencies between settings: a feature needs the one it builds on.
- * @throws HttpError 422 naming the setting
+ * @throws DomainError 422 naming the setting
  */
 export function checkSettings(settings: Settings): void {
 	const needs = (field: keyof Settings, on: keyof Settings, sentence: string) => {

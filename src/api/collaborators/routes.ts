@@ -5,7 +5,7 @@
  * repository's invitations (administrators) and the invitee's own (accept, decline).
  */
 import * as v from 'valibot';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { userRepoPermission } from '../../auth/access/repos';
@@ -65,7 +65,7 @@ const invitationBody = v.object({
 	permissions: v.optional(v.picklist(Object.keys(INVITATION_ROLES), 'permissions must be one of read, write, maintain, triage, admin')),
 });
 
-/** The user {username} (an account that is a user). @throws HttpError 404 */
+/** The user {username} (an account that is a user). @throws DomainError 404 */
 function userParam(ctx: Context): AccountRow {
 	const user = ctx.app.stores.accounts.user(ctx.params.username);
 	if (!user) throw notFound();
@@ -84,7 +84,7 @@ function renderInvitation(ctx: Context, row: InvitationRow) {
 	return invitation(ctx.app.urls, row, repo, owner, people, isoSeconds(ctx.now));
 }
 
-/** The repository's invitation {invitation_id}. @throws HttpError 404 */
+/** The repository's invitation {invitation_id}. @throws DomainError 404 */
 function repositoryInvitation(ctx: Context): InvitationRow {
 	const id = idParam(ctx.params.invitation_id);
 	const row = id === null ? undefined : ctx.app.stores.collaborators.invitation(id);

@@ -15,7 +15,7 @@
  */
 import type { App } from '../../app';
 import { isoSeconds } from '../../time';
-import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { basePermission, roleName, strongest, type RepoPermission } from '../../auth/repo-permissions';
 import { events } from '../../events/catalog';
 import { deleteForksWithoutAccess } from '../repos/service';
@@ -51,7 +51,7 @@ export function grantedPermission(app: App, repo: RepositoryRow, owner: AccountR
 
 /**
  * Refuses a role a repository cannot give: personal repositories have read, write and admin only.
- * @throws HttpError 422
+ * @throws DomainError 422
  */
 export function assertPermissionFits(owner: AccountRow, permission: RepoPermission, field: string): void {
 	if (owner.type !== 'Organization' && (permission === 'triage' || permission === 'maintain')) {
@@ -70,7 +70,7 @@ export type AddResult = { invitation: InvitationRow } | { invitation: null };
 /**
  * Adds `user` to the repository with `permission`, or invites them (GitHub's add-a-repository-collaborator).
  * @param now epoch milliseconds
- * @throws HttpError 404 (an organization, not a user), 422 (the owner, a role the repository cannot
+ * @throws DomainError 404 (an organization, not a user), 422 (the owner, a role the repository cannot
  *   give, less than the base permission for a member, a 51st invitation to the repository in 24 hours), 403 (the enterprise allows no outside collaborators)
  */
 export function addCollaborator(
@@ -134,7 +134,7 @@ export function addCollaborator(
 	return { invitation: row };
 }
 
-/** @throws HttpError 403 when the organization's enterprise allows no outside collaborators. */
+/** @throws DomainError 403 when the organization's enterprise allows no outside collaborators. */
 function assertOutsideCollaboratorsAllowed(app: App, org: AccountRow): void {
 	const enterprise = org.enterprise_id !== null ? app.stores.enterprises.byId(org.enterprise_id) : undefined;
 	if (enterprise && enterprise.allow_outside_collaborators === 0) {
@@ -164,7 +164,7 @@ export function removeCollaborator(app: App, repo: RepositoryRow, owner: Account
  * (or keeps a stronger direct grant), the invitation is deleted, and member added is recorded with
  * the inviter as its actor (who added them; the invitee when the inviter is gone).
  * @param now epoch milliseconds
- * @throws HttpError 404 when the invitation is not the user's, or has expired
+ * @throws DomainError 404 when the invitation is not the user's, or has expired
  */
 export function acceptInvitation(app: App, id: number, user: AccountRow, now: number): void {
 	const { stores } = app;
@@ -189,14 +189,14 @@ export function acceptInvitation(app: App, id: number, user: AccountRow, now: nu
 /**
  * Declines an invitation (deletes it; GitHub reports nothing).
  * @param now epoch milliseconds
- * @throws HttpError 404 when the invitation is not the user's, or has expired
+ * @throws DomainError 404 when the invitation is not the user's, or has expired
  */
 export function declineInvitation(app: App, id: number, user: AccountRow, now: number): void {
 	const row = openInvitation(app, id, user, isoSeconds(now));
 	app.stores.collaborators.removeInvitation(row.id);
 }
 
-/** The user's open invitation {id}. @param at ISO @throws HttpError 404 */
+/** The user's open invitation {id}. @param at ISO @throws DomainError 404 */
 function openInvitation(app: App, id: number, user: AccountRow, at: string): InvitationRow {
 	const row = app.stores.collaborators.invitation(id);
 	if (!row || row.invitee_id !== user.id || row.expires_at <= at) throw notFound();

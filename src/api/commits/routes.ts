@@ -14,7 +14,7 @@ import { aheadBehind, CommitReader } from '../git/graph';
 import { repoApi, type RepoView } from '../git/render';
 import { peel } from '../git/service';
 import { fullSha, requireCommits } from '../git/writes';
-import { unprocessable } from '../../http/errors';
+import { unprocessable } from '../../model/errors';
 import { shortBranch } from '../branches/render';
 import { AuthorLookup, fullCommit, tagItem } from './render';
 import { formatPatch, textAnswer } from './text';

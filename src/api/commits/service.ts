@@ -4,7 +4,7 @@
  * commits (base...head, owner:branch forms), and the tags list. Reads only; errors are GitHub's.
  */
 import type { App } from '../../app';
-import { notFound, unprocessable } from '../../http/errors';
+import { notFound, unprocessable } from '../../model/errors';
 import { diffTrees, filePatch, MAX_DIFF_FILES, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseTree, type CommitData } from '../git/objects';
@@ -106,7 +106,7 @@ function filterCommits(
 /**
  * A revision of the repository (sha, branch, tag, HEAD) → its commit.
  * @param missing the status of GitHub's answer for an unknown revision: 422 for one commit, 404 for the commit list's `sha`
- * @throws HttpError 409 "Git Repository is empty."; 422 or 404 "No commit found for SHA: <ref>"
+ * @throws DomainError 409 "Git Repository is empty."; 422 or 404 "No commit found for SHA: <ref>"
  */
 export function requireCommit(app: App, view: RepoView, ref: string, missing: 404 | 422 = 422): string {
 	requireCommits(app, view.repo.id);
@@ -158,7 +158,7 @@ export interface CompareSide {
  * Parses "base...head" (or "base..head"), each side `ref`, `owner:ref` or `owner:repo:ref`; an
  * owner names this repository's owner or the fork of this repository's network it owns.
  * @returns the repository to read both commits in, and both commits
- * @throws HttpError 404 "Not Found" for a malformed basehead, an unknown side, or sides that share no objects
+ * @throws DomainError 404 "Not Found" for a malformed basehead, an unknown side, or sides that share no objects
  */
 export function resolveComparison(
 	app: App,
@@ -217,7 +217,7 @@ export function comparisonCommits(
 	return { commits: commits.slice(offset, offset + Math.min(limit, MAX_COMPARE_COMMITS)), total: commits.length };
 }
 
-/** The best common ancestor of two commits. @throws HttpError 404 "No common ancestor between <base> and <head>." */
+/** The best common ancestor of two commits. @throws DomainError 404 "No common ancestor between <base> and <head>." */
 export function requireMergeBase(app: App, repoId: number, base: CompareSide, head: CompareSide): string {
 	const found = mergeBase(app, repoId, base.sha, head.sha);
 	if (!found) throw notFound(`No common ancestor between ${base.text} and ${head.text}.`);

@@ -4,7 +4,7 @@
  * from `gitignore_template` and LICENSE from `license_template`.
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { GITIGNORE_TEMPLATES } from '../gitignore/templates';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
@@ -14,7 +14,7 @@ import { callerPerson, initialCommit, type InitialFile } from './service';
 
 /**
  * Checks a gitignore template name (exact, as GitHub's names: 'Node', 'Python').
- * @throws HttpError 422 naming `gitignore_template` for an unknown template
+ * @throws DomainError 422 naming `gitignore_template` for an unknown template
  */
 export function checkGitignoreTemplate(name: string | undefined): void {
 	if (name !== undefined && !Object.hasOwn(GITIGNORE_TEMPLATES, name)) {

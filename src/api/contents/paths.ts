@@ -4,7 +4,7 @@
  * writes.
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { badEntryName, parseTree, type TreeEntry } from '../git/objects';
 import { MAX_PATH } from '../git/writes';
 
@@ -19,7 +19,7 @@ export function normalizePath(path: string): string {
 /**
  * Checks a path a client writes to: not empty, at most MAX_PATH characters, no empty segment,
  * no '.' or '..', no '.git', no NUL (git fsck's rules for tree entries).
- * @throws HttpError 422 naming `path`
+ * @throws DomainError 422 naming `path`
  */
 export function checkWritePath(path: string): void {
 	if (path === '') throw invalidField('Content', 'path', 'path must name a file');

@@ -7,7 +7,7 @@
  * Paths contain slashes, so the routes end in a wildcard.
  */
 import * as v from 'valibot';
-import { HttpError, notFound, unprocessable } from '../../http/errors';
+import { DomainError, notFound, unprocessable } from '../../model/errors';
 import { created, ok, redirect, type Reply } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -55,7 +55,7 @@ function pathParam(ctx: Context): string {
 	return normalizePath(ctx.params['*'] ?? '');
 }
 
-/** Bytes of `content` given as base64 (line breaks allowed). @throws HttpError 422 otherwise */
+/** Bytes of `content` given as base64 (line breaks allowed). @throws DomainError 422 otherwise */
 function decodeContent(content: string): Buffer {
 	const compact = content.replace(/\s+/g, '');
 	if (!BASE64.test(compact) || compact.length % 4 === 1) throw unprocessable('content is not valid Base64');
@@ -94,11 +94,11 @@ function listing(ctx: Context, at: ResolvedRef, treeSha: string, dir: string) {
 }
 
 /** GitHub's 403 for a blob over 1 MB asked for as JSON. */
-function tooLarge(): HttpError {
-	return new HttpError(
-		403,
+function tooLarge(): DomainError {
+	return new DomainError(
+		'Forbidden',
 		'This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.',
-		{ errors: [{ resource: 'Blob', field: 'data', code: 'too_large' as never }] },
+		{ errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }] },
 	);
 }
 
@@ -202,7 +202,7 @@ const changeFields = {
 
 /**
  * A required body field, as GitHub's contents routes check it.
- * @throws HttpError 422 'Invalid request.\n\n"<field>" wasn\'t supplied.' (no errors[], as GitHub answers)
+ * @throws DomainError 422 'Invalid request.\n\n"<field>" wasn\'t supplied.' (no errors[], as GitHub answers)
  */
 function required<T>(value: T | undefined, field: string): T {
 	if (value === undefined) throw notSupplied(field);

@@ -5,20 +5,11 @@
  * (src/api/git/writes.ts: createRef/updateRef), which record the push (and create) events.
  */
 import type { App } from '../../app';
-import { conflict, HttpError, invalidField, notFound } from '../../http/errors';
+import { conflict, type DomainError, invalidField, notFound, unprocessable } from '../../model/errors';
 import type { Ident, TreeMode } from '../git/objects';
 import { parseCommit } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
-import {
-	checkRefName,
-	createCommit,
-	createRef,
-	createTree,
-	storeObject,
-	updateRef,
-	type PersonInput,
-	type RefWriteOptions,
-} from '../git/writes';
+import { checkRefName, createCommit, createRef, createTree, storeObject, updateRef, type PersonInput, type RefWrite } from '../git/writes';
 import type { RepositoryRow } from '../repos/store';
 import { visibleEmail } from '../users/render';
 import { blockingFile, lookupPath, treeEntries } from './paths';
@@ -35,7 +26,7 @@ export interface ResolvedRef {
 
 /**
  * The commit a contents read looks at: `ref` (a branch, tag or commit id), else the default branch.
- * @throws HttpError 404 "This repository is empty." without commits; 404 "No commit found for the ref <ref>"
+ * @throws DomainError 404 "This repository is empty." without commits; 404 "No commit found for the ref <ref>"
  */
 export function resolveRef(app: App, repo: RepositoryRow, ref: string | undefined): ResolvedRef {
 	if (!app.stores.git.hasCommits(repo.id)) throw notFound(EMPTY_REPOSITORY);
@@ -119,7 +110,7 @@ export function findReadme(app: App, repoId: number, rootTree: string, dir: stri
 /**
  * The caller as a committer: the account's name (else login) and email (its public one, else
  * GitHub's noreply address <id>+<login>@users.noreply.<host>).
- * @throws HttpError 422 when no user acts and no committer is given
+ * @throws DomainError 422 when no user acts and no committer is given
  */
 export function callerPerson(app: App, actorId: number | null): PersonInput {
 	const account = actorId === null ? undefined : app.stores.accounts.byId(actorId);
@@ -158,8 +149,8 @@ export interface FileCommit {
 }
 
 /** GitHub's 422 for a required field left out of a contents write ('sha' for an existing file). */
-export function notSupplied(field: string): HttpError {
-	return new HttpError(422, `Invalid request.\n\n"${field}" wasn't supplied.`);
+export function notSupplied(field: string): DomainError {
+	return unprocessable(`Invalid request.\n\n"${field}" wasn't supplied.`);
 }
 
 /**
@@ -169,7 +160,7 @@ export function notSupplied(field: string): HttpError {
  * createRef), which records the push. `path` must be checked already (checkWritePath).
  * @param now ISO timestamp
  * @param options who writes, for branch protection (an administrator bypasses what enforce_admins allows)
- * @throws HttpError 404 for a missing branch (or file to delete), 409 "<path> does not match <sha>"
+ * @throws DomainError 404 for a missing branch (or file to delete), 409 "<path> does not match <sha>"
  *   when `sha` is not the file's blob, 422 when `sha` is missing for an existing file or the path
  *   runs through a file or names a folder
  */
@@ -179,7 +170,7 @@ export function commitFile(
 	change: FileChange,
 	now: string,
 	actorId: number | null,
-	options: RefWriteOptions = {},
+	options: Omit<RefWrite, 'now' | 'actorId'> = {},
 ): FileCommit {
 	const { git } = app.stores;
 	const branch = change.branch ?? repo.default_branch;
@@ -221,8 +212,8 @@ export function commitFile(
 		},
 		now,
 	);
-	if (ref) updateRef(app, repo, refName, commit, false, now, actorId, options);
-	else createRef(app, repo, refName, commit, now, actorId, options);
+	if (ref) updateRef(app, repo, refName, commit, { ...options, now, actorId });
+	else createRef(app, repo, refName, commit, { ...options, now, actorId });
 	return { branch, commit, blob, mode, created: !entry };
 }
 
@@ -260,6 +251,6 @@ export function initialCommit(
 		{ message: 'Initial commit', tree, parents: [], author: person, committer: person, signature: null },
 		now,
 	);
-	createRef(app, repo, `refs/heads/${repo.default_branch}`, commit, now, actorId);
+	createRef(app, repo, `refs/heads/${repo.default_branch}`, commit, { now, actorId });
 	return commit;
 }

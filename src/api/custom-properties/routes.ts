@@ -5,7 +5,7 @@
  * (/enterprises/{enterprise}/org-properties/schema).
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';

@@ -5,7 +5,7 @@
  * batch update that replaces whole definitions, all or nothing.
  */
 import type { App } from '../../app';
-import { validationFailed, type ValidationItem } from '../../http/errors';
+import { validationFailed, type ValidationItem } from '../../model/errors';
 import { recordDefinition, recordDefinitionDeleted } from './events';
 import type { DefinitionRow, DefinitionValues, Owner } from './store';
 
@@ -152,7 +152,7 @@ function isHttpUrl(text: string): boolean {
  * record custom_property created or updated, one event each, in the request's order.
  * @param now ISO timestamp
  * @param actorId who changes them (the events' sender)
- * @throws HttpError 422 listing every problem of every definition; nothing is written then.
+ * @throws DomainError 422 listing every problem of every definition; nothing is written then.
  */
 export function saveDefinitions(
 	app: App,

@@ -13,7 +13,7 @@
  * organization_dependabot_dismissal_requests permission. Classic and OAuth tokens: security_events.
  */
 import * as v from 'valibot';
-import { forbidden } from '../../http/errors';
+import { forbidden } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -150,7 +150,7 @@ const ALERT_REPOSITORY = { repo: 'push', writable: false, securityManagers: true
 /**
  * Dependabot alerts are read and changed only where the repository's `dependabot_alerts` switch is
  * on (a code security configuration or POST /orgs/{org}/dependabot_alerts/disable_all turns it off).
- * @throws HttpError 403, GitHub's "Dependabot alerts are disabled for this repository."
+ * @throws DomainError 403, GitHub's "Dependabot alerts are disabled for this repository."
  */
 function requireAlerts(ctx: Context, access: RepoAccess): void {
 	if (!switchOn(ctx.app, access.repo.id, 'dependabot_alerts')) throw forbidden('Dependabot alerts are disabled for this repository.');

@@ -22,7 +22,7 @@
  * equals `approved`. `pending` is never used (requests open at once).
  */
 import type { App } from '../../app';
-import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
 import { ecosystemName, matchPackages, packageKey } from './advisories';
@@ -164,7 +164,7 @@ function stateOf(alert: AlertRow) {
 
 /**
  * The alert with this number, as a path parameter.
- * @throws HttpError 404 when the number is malformed or names no alert of the repository
+ * @throws DomainError 404 when the number is malformed or names no alert of the repository
  */
 export function loadAlert(app: App, repo: RepositoryRow, number: string): AlertRow {
 	const alert = /^\d{1,9}$/.test(number) ? app.stores.dependabot.alertByNumber(repo.id, Number(number)) : undefined;
@@ -187,7 +187,7 @@ export interface AlertUpdate {
  * @param repo the alert's repository
  * @param actorId who dismisses (a user or an app's bot)
  * @param now ISO timestamp
- * @throws HttpError 422 without dismissed_reason when dismissing, or for a fixed alert
+ * @throws DomainError 422 without dismissed_reason when dismissing, or for a fixed alert
  */
 export function updateAlert(
 	app: App,
@@ -241,7 +241,7 @@ export function updateAlert(
 
 /**
  * Requires delegated alert dismissal on the repository (every dismissal-request operation).
- * @throws HttpError 403 when it is off
+ * @throws DomainError 403 when it is off
  */
 export function requireDelegatedDismissal(repo: RepositoryRow): void {
 	if (repo.delegated_alert_dismissal !== 1) {
@@ -253,7 +253,7 @@ export function requireDelegatedDismissal(repo: RepositoryRow): void {
  * Requests the dismissal of an open alert: status open, expires_at 7 days later
  * (DISMISSAL_REQUEST_TTL_MS). An overdue open request of the alert is expired first.
  * @param now epoch milliseconds
- * @throws HttpError 422 when the alert is not open or already has an open request
+ * @throws DomainError 422 when the alert is not open or already has an open request
  */
 export function createDismissalRequest(
 	app: App,
@@ -290,7 +290,7 @@ export function createDismissalRequest(
 /**
  * The alert's latest dismissal request (its status as of `now`).
  * @param now ISO timestamp
- * @throws HttpError 404 when the alert has none
+ * @throws DomainError 404 when the alert has none
  */
 export function latestRequest(app: App, alert: AlertRow, now: string): RequestView {
 	const request = app.stores.dependabot.latestRequestOfAlert(alert.id, now);
@@ -305,7 +305,7 @@ export function latestRequest(app: App, alert: AlertRow, now: string): RequestVi
  * dismissed alert is left as it is). The caller has checked that the reviewer is one.
  * @param now ISO timestamp
  * @returns the response (review) id
- * @throws HttpError 404 without a request, 403 for the requester, 422 when the request is not open
+ * @throws DomainError 404 without a request, 403 for the requester, 422 when the request is not open
  */
 export function reviewDismissalRequest(
 	app: App,
@@ -346,7 +346,7 @@ export function reviewDismissalRequest(
 /**
  * Cancels the alert's open dismissal request (status cancelled), by its requester or a reviewer.
  * @param now ISO timestamp
- * @throws HttpError 404 without a request, 403 for anyone else, 422 when the request is not open
+ * @throws DomainError 404 without a request, 403 for anyone else, 422 when the request is not open
  */
 export function cancelDismissalRequest(app: App, alert: AlertRow, callerId: number | null, reviewer: boolean, now: string): void {
 	app.transaction(() => {

@@ -6,7 +6,7 @@
 import type { App } from '../../app';
 import { switchOn } from '../code-security/switches';
 import * as v from 'valibot';
-import { badRequest, forbidden, notFound } from '../../http/errors';
+import { badRequest, forbidden, notFound } from '../../model/errors';
 import { created, ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -55,7 +55,7 @@ const snapshotBody = v.strictObject({
 /**
  * Dependency review reads public repositories, and private ones with advanced security, where the
  * dependency graph is on (src/api/code-security/switches.ts); never forks.
- * @throws HttpError 403 with GitHub's explanation
+ * @throws DomainError 403 with GitHub's explanation
  */
 function requireReviewable(app: App, repo: RepositoryRow): void {
 	if (repo.fork_parent_id !== null) throw forbidden('Dependency review is not supported on forks.');

@@ -10,7 +10,7 @@
  * automatic submissions or static analysis of its own, the ranks that would follow.
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import type { RepositoryRow } from '../repos/store';
 import { parsePackageUrl } from './purl';
 import { refreshAlerts, type GraphDependency } from '../dependabot/service';
@@ -56,7 +56,7 @@ export type Dependency = Omit<PackageRow, 'snapshot_id'>;
  * dependabot_alert events it causes name the submitter as their sender).
  * @param now ISO timestamp
  * @param actorId who submits it (a user or an app's bot account)
- * @throws HttpError 422 naming the first resolved dependency whose package_url is not a package-url
+ * @throws DomainError 422 naming the first resolved dependency whose package_url is not a package-url
  */
 export function submitSnapshot(app: App, repo: RepositoryRow, input: SnapshotInput, now: string, actorId: number | null): SnapshotRow {
 	const manifests: NewSnapshot['manifests'] = [];

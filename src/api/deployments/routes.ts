@@ -10,9 +10,9 @@
  * administrators.
  */
 import * as v from 'valibot';
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
-import { idParam, route, type Context } from '../../http/route';
+import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
 import type { TeamRow } from '../teams/store';
@@ -31,7 +31,7 @@ import {
 	type EnvironmentInput,
 	type StatusInput,
 } from './service';
-import type { DeploymentRow, EnvironmentRow, StatusRow } from './store';
+import type { BranchPolicyRow, DeploymentRow, EnvironmentRow, StatusRow } from './store';
 
 const DEPLOYMENTS = '/repos/{owner}/{repo}/deployments';
 const DEPLOYMENT = `${DEPLOYMENTS}/{deployment_id}`;
@@ -41,17 +41,26 @@ const POLICIES = `${ENVIRONMENT}/deployment-branch-policies`;
 const POLICY = `${POLICIES}/{branch_policy_id}`;
 
 /** Reads of deployments and statuses: Deployments (read); anonymous callers see public repositories. */
-const READ_DEPLOYMENTS = { permissions: [{ deployments: 'read' as const }], access: 'public' as const };
-/** Writes of deployments and statuses: Deployments (write); classic/OAuth scope repo_deployment or repo. */
+const READ_DEPLOYMENTS = {
+	permissions: [{ deployments: 'read' as const }],
+	access: 'public' as const,
+	resource: { repo: 'read' as const },
+};
+/** Writes of deployments and statuses: Deployments (write), push access; classic/OAuth scope repo_deployment or repo. */
 const WRITE_DEPLOYMENTS = {
 	permissions: [{ deployments: 'write' as const }],
 	scopes: ['repo_deployment', 'repo'],
 	access: 'authenticated' as const,
+	resource: { repo: 'push' as const },
 };
 /** Reads of environments and branch policies: Actions (read); anonymous callers see public repositories. */
-const READ_ENVIRONMENTS = { permissions: [{ actions: 'read' as const }], access: 'public' as const };
+const READ_ENVIRONMENTS = { permissions: [{ actions: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const } };
 /** Writes of environments and branch policies: Administration (write) and admin access to the repository. */
-const WRITE_ENVIRONMENTS = { permissions: [{ administration: 'write' as const }], access: 'authenticated' as const };
+const WRITE_ENVIRONMENTS = {
+	permissions: [{ administration: 'write' as const }],
+	access: 'authenticated' as const,
+	resource: { repo: 'admin' as const },
+};
 
 const optionalUrl = v.optional(v.string());
 
@@ -96,6 +105,7 @@ const policyName = v.pipe(v.string(), v.minLength(1, 'name cannot be empty'));
 /** The repository's addresses, for the records' URLs. */
 const ref = (ctx: Context, access: RepoAccess) => repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name);
 
+/** The deployment {deployment_id}. @throws DomainError 404 */
 function loadDeployment(ctx: Context, access: RepoAccess): DeploymentRow {
 	const id = idParam(ctx.params.deployment_id);
 	const row = id === null ? undefined : ctx.app.stores.deployments.deployment(access.repo.id, id);
@@ -108,6 +118,15 @@ function loadEnvironment(ctx: Context, access: RepoAccess): EnvironmentRow {
 	const row = ctx.app.stores.deployments.environment(access.repo.id, ctx.params.environment_name);
 	if (!row) throw notFound();
 	return row;
+}
+
+/** The branch policy {branch_policy_id} of the environment {environment_name}. @throws DomainError 404 */
+function loadPolicy(ctx: Context, access: RepoAccess): { env: EnvironmentRow; row: BranchPolicyRow } {
+	const env = loadEnvironment(ctx, access);
+	const id = idParam(ctx.params.branch_policy_id);
+	const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
+	if (!row) throw notFound();
+	return { env, row };
 }
 
 /** The app a request acts through (installation and user-to-server tokens), or null. */
@@ -152,35 +171,163 @@ function renderEnvironments(ctx: Context, access: RepoAccess, rows: EnvironmentR
 	return rows.map((row) => environment(ctx.app.urls, ref(ctx, access), row, rules, reviewers, lookup));
 }
 
-export const deploymentRoutes = [
-	// ---- Deployments
-	route({
-		...READ_DEPLOYMENTS,
+/** The route declaration fields of reads or writes of one kind of record: permissions, access, the repository guard. */
+type Policy = Pick<RouteDeclaration, 'permissions' | 'access' | 'scopes'> & { resource: { repo: 'read' | 'push' | 'admin' } };
+
+/**
+ * One kind of record of a repository (deployments, their statuses, environments, their branch
+ * policies), as its list, get and delete routes see it: they differ only in how a record is
+ * found, paged, shown and removed.
+ */
+interface RecordKind<Row> {
+	/** The collection's path; `item` one record's. */
+	collection: string;
+	item: string;
+	read: Policy;
+	write: Policy;
+	/** Documentation anchors of the operations. */
+	docs: { list: string; get: string; delete?: string };
+	/** The list's answer: the array itself (default), or `{total_count, [listKey]: […]}`. */
+	listKey?: string;
+	/** The list's query. */
+	query?: v.GenericSchema<unknown, Record<string, unknown>>;
+	/** One page of records. @throws DomainError 404 for a parent record that does not exist */
+	page(ctx: Context, access: RepoAccess): { rows: Row[]; total: number };
+	/** The record the path names. @throws DomainError 404 */
+	load(ctx: Context, access: RepoAccess): Row;
+	/** Records as GitHub shows them. */
+	render(ctx: Context, access: RepoAccess, rows: Row[]): unknown[];
+	/** Deletes a record (or refuses: DomainError); the delete route exists when given. */
+	remove?(ctx: Context, row: Row): void;
+}
+
+/** The list, get and (where the kind has one) delete routes of a kind of record. */
+function recordRoutes<Row>(kind: RecordKind<Row>): { list: RouteDeclaration; get: RouteDeclaration; remove: RouteDeclaration[] } {
+	const list = route({
+		...kind.read,
 		method: 'GET',
-		path: DEPLOYMENTS,
-		resource: { repo: 'read' },
-		docs: 'deployments/deployments#list-deployments',
-		query: listDeploymentsQuery,
+		path: kind.collection,
+		docs: kind.docs.list,
+		query: kind.query,
 		pagination: true,
 		handler(ctx) {
-			const access = ctx.repo;
-			const { rows, total } = ctx.app.stores.deployments.deployments({
-				repoId: access.repo.id,
-				sha: ctx.query.sha ?? null,
-				ref: ctx.query.ref ?? null,
-				task: ctx.query.task ?? null,
-				environment: ctx.query.environment ?? null,
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
-			return paged(renderDeployments(ctx, access, rows), total);
+			const { rows, total } = kind.page(ctx, ctx.repo);
+			const items = kind.render(ctx, ctx.repo, rows);
+			return kind.listKey ? { status: 200, body: { total_count: total, [kind.listKey]: items }, total } : paged(items, total);
 		},
-	}),
+	});
+	const get = route({
+		...kind.read,
+		method: 'GET',
+		path: kind.item,
+		docs: kind.docs.get,
+		handler: (ctx) => ok(kind.render(ctx, ctx.repo, [kind.load(ctx, ctx.repo)])[0]),
+	});
+	const { remove, docs } = kind;
+	const removal =
+		remove && docs.delete
+			? [
+					route({
+						...kind.write,
+						method: 'DELETE',
+						path: kind.item,
+						docs: docs.delete,
+						handler(ctx) {
+							remove(ctx, kind.load(ctx, ctx.repo));
+							return noContent();
+						},
+					}),
+				]
+			: [];
+	return { list, get, remove: removal };
+}
+
+const deployments = recordRoutes<DeploymentRow>({
+	collection: DEPLOYMENTS,
+	item: DEPLOYMENT,
+	read: READ_DEPLOYMENTS,
+	write: WRITE_DEPLOYMENTS,
+	docs: {
+		list: 'deployments/deployments#list-deployments',
+		get: 'deployments/deployments#get-a-deployment',
+		delete: 'deployments/deployments#delete-a-deployment',
+	},
+	query: listDeploymentsQuery,
+	page(ctx, access) {
+		const query = ctx.query as v.InferOutput<typeof listDeploymentsQuery>;
+		return ctx.app.stores.deployments.deployments({
+			repoId: access.repo.id,
+			sha: query.sha ?? null,
+			ref: query.ref ?? null,
+			task: query.task ?? null,
+			environment: query.environment ?? null,
+			limit: ctx.page.perPage,
+			offset: ctx.page.offset,
+		});
+	},
+	load: loadDeployment,
+	render: renderDeployments,
+	remove: (ctx, row) => deleteDeployment(ctx.app, row),
+});
+
+const statuses = recordRoutes<StatusRow>({
+	collection: `${DEPLOYMENT}/statuses`,
+	item: `${DEPLOYMENT}/statuses/{status_id}`,
+	read: READ_DEPLOYMENTS,
+	write: WRITE_DEPLOYMENTS,
+	docs: { list: 'deployments/statuses#list-deployment-statuses', get: 'deployments/statuses#get-a-deployment-status' },
+	page: (ctx, access) => ctx.app.stores.deployments.statuses(loadDeployment(ctx, access).id, ctx.page.perPage, ctx.page.offset),
+	load(ctx, access) {
+		const row = loadDeployment(ctx, access);
+		const id = idParam(ctx.params.status_id);
+		const status = id === null ? undefined : ctx.app.stores.deployments.status(row.id, id);
+		if (!status) throw notFound();
+		return status;
+	},
+	render: renderStatuses,
+});
+
+const environments = recordRoutes<EnvironmentRow>({
+	collection: ENVIRONMENTS,
+	item: ENVIRONMENT,
+	read: READ_ENVIRONMENTS,
+	write: WRITE_ENVIRONMENTS,
+	docs: {
+		list: 'deployments/environments#list-environments',
+		get: 'deployments/environments#get-an-environment',
+		delete: 'deployments/environments#delete-an-environment',
+	},
+	listKey: 'environments',
+	page: (ctx, access) => ctx.app.stores.deployments.environments(access.repo.id, ctx.page.perPage, ctx.page.offset),
+	load: loadEnvironment,
+	render: renderEnvironments,
+	remove: (ctx, row) => ctx.app.stores.deployments.removeEnvironment(row.id),
+});
+
+const branchPolicies = recordRoutes<BranchPolicyRow>({
+	collection: POLICIES,
+	item: POLICY,
+	read: READ_ENVIRONMENTS,
+	write: WRITE_ENVIRONMENTS,
+	docs: {
+		list: 'deployments/branch-policies#list-deployment-branch-policies',
+		get: 'deployments/branch-policies#get-a-deployment-branch-policy',
+		delete: 'deployments/branch-policies#delete-a-deployment-branch-policy',
+	},
+	listKey: 'branch_policies',
+	page: (ctx, access) => ctx.app.stores.deployments.policies(loadEnvironment(ctx, access).id, ctx.page.perPage, ctx.page.offset),
+	load: (ctx, access) => loadPolicy(ctx, access).row,
+	render: (_ctx, _access, rows) => rows.map(branchPolicy),
+	remove: (ctx, row) => ctx.app.stores.deployments.removePolicy(row.id),
+});
+
+export const deploymentRoutes = [
+	// ---- Deployments
+	deployments.list,
 	route({
 		...WRITE_DEPLOYMENTS,
 		method: 'POST',
 		path: DEPLOYMENTS,
-		resource: { repo: 'push' },
 		docs: 'deployments/deployments#create-a-deployment',
 		errorResource: 'Deployment',
 		body: deploymentBody,
@@ -197,50 +344,15 @@ export const deploymentRoutes = [
 			return created(body, body.url);
 		},
 	}),
-	route({
-		...READ_DEPLOYMENTS,
-		method: 'GET',
-		path: DEPLOYMENT,
-		resource: { repo: 'read' },
-		docs: 'deployments/deployments#get-a-deployment',
-		handler(ctx) {
-			const access = ctx.repo;
-			return ok(renderDeployments(ctx, access, [loadDeployment(ctx, access)])[0]);
-		},
-	}),
-	route({
-		...WRITE_DEPLOYMENTS,
-		method: 'DELETE',
-		path: DEPLOYMENT,
-		resource: { repo: 'push' },
-		docs: 'deployments/deployments#delete-a-deployment',
-		handler(ctx) {
-			const access = ctx.repo;
-			deleteDeployment(ctx.app, loadDeployment(ctx, access));
-			return noContent();
-		},
-	}),
+	deployments.get,
+	...deployments.remove,
 
 	// ---- Deployment statuses
-	route({
-		...READ_DEPLOYMENTS,
-		method: 'GET',
-		path: `${DEPLOYMENT}/statuses`,
-		resource: { repo: 'read' },
-		docs: 'deployments/statuses#list-deployment-statuses',
-		pagination: true,
-		handler(ctx) {
-			const access = ctx.repo;
-			const row = loadDeployment(ctx, access);
-			const { rows, total } = ctx.app.stores.deployments.statuses(row.id, ctx.page.perPage, ctx.page.offset);
-			return paged(renderStatuses(ctx, access, rows), total);
-		},
-	}),
+	statuses.list,
 	route({
 		...WRITE_DEPLOYMENTS,
 		method: 'POST',
 		path: `${DEPLOYMENT}/statuses`,
-		resource: { repo: 'push' },
 		docs: 'deployments/statuses#create-a-deployment-status',
 		errorResource: 'DeploymentStatus',
 		body: statusBody,
@@ -252,52 +364,15 @@ export const deploymentRoutes = [
 			return created(body, body.url);
 		},
 	}),
-	route({
-		...READ_DEPLOYMENTS,
-		method: 'GET',
-		path: `${DEPLOYMENT}/statuses/{status_id}`,
-		resource: { repo: 'read' },
-		docs: 'deployments/statuses#get-a-deployment-status',
-		handler(ctx) {
-			const access = ctx.repo;
-			const row = loadDeployment(ctx, access);
-			const id = idParam(ctx.params.status_id);
-			const status = id === null ? undefined : ctx.app.stores.deployments.status(row.id, id);
-			if (!status) throw notFound();
-			return ok(renderStatuses(ctx, access, [status])[0]);
-		},
-	}),
+	statuses.get,
 
 	// ---- Environments
-	route({
-		...READ_ENVIRONMENTS,
-		method: 'GET',
-		path: ENVIRONMENTS,
-		resource: { repo: 'read' },
-		docs: 'deployments/environments#list-environments',
-		pagination: true,
-		handler(ctx) {
-			const access = ctx.repo;
-			const { rows, total } = ctx.app.stores.deployments.environments(access.repo.id, ctx.page.perPage, ctx.page.offset);
-			return { status: 200, body: { total_count: total, environments: renderEnvironments(ctx, access, rows) }, total };
-		},
-	}),
-	route({
-		...READ_ENVIRONMENTS,
-		method: 'GET',
-		path: ENVIRONMENT,
-		resource: { repo: 'read' },
-		docs: 'deployments/environments#get-an-environment',
-		handler(ctx) {
-			const access = ctx.repo;
-			return ok(renderEnvironments(ctx, access, [loadEnvironment(ctx, access)])[0]);
-		},
-	}),
+	environments.list,
+	environments.get,
 	route({
 		...WRITE_ENVIRONMENTS,
 		method: 'PUT',
 		path: ENVIRONMENT,
-		resource: { repo: 'admin' },
 		docs: 'deployments/environments#create-or-update-an-environment',
 		errorResource: 'Environment',
 		body: environmentBody,
@@ -314,40 +389,14 @@ export const deploymentRoutes = [
 			return ok(renderEnvironments(ctx, access, [row])[0]);
 		},
 	}),
-	route({
-		...WRITE_ENVIRONMENTS,
-		method: 'DELETE',
-		path: ENVIRONMENT,
-		resource: { repo: 'admin' },
-		docs: 'deployments/environments#delete-an-environment',
-		handler(ctx) {
-			const access = ctx.repo;
-			const row = loadEnvironment(ctx, access);
-			ctx.app.stores.deployments.removeEnvironment(row.id);
-			return noContent();
-		},
-	}),
+	...environments.remove,
 
 	// ---- Deployment branch policies
-	route({
-		...READ_ENVIRONMENTS,
-		method: 'GET',
-		path: POLICIES,
-		resource: { repo: 'read' },
-		docs: 'deployments/branch-policies#list-deployment-branch-policies',
-		pagination: true,
-		handler(ctx) {
-			const access = ctx.repo;
-			const env = loadEnvironment(ctx, access);
-			const { rows, total } = ctx.app.stores.deployments.policies(env.id, ctx.page.perPage, ctx.page.offset);
-			return { status: 200, body: { total_count: total, branch_policies: rows.map(branchPolicy) }, total };
-		},
-	}),
+	branchPolicies.list,
 	route({
 		...WRITE_ENVIRONMENTS,
 		method: 'POST',
 		path: POLICIES,
-		resource: { repo: 'admin' },
 		docs: 'deployments/branch-policies#create-a-deployment-branch-policy',
 		errorResource: 'DeploymentBranchPolicy',
 		body: v.object({ name: policyName, type: v.optional(v.picklist(['branch', 'tag'])) }),
@@ -366,36 +415,17 @@ export const deploymentRoutes = [
 			return ok(branchPolicy(row));
 		},
 	}),
-	route({
-		...READ_ENVIRONMENTS,
-		method: 'GET',
-		path: POLICY,
-		resource: { repo: 'read' },
-		docs: 'deployments/branch-policies#get-a-deployment-branch-policy',
-		handler(ctx) {
-			const access = ctx.repo;
-			const env = loadEnvironment(ctx, access);
-			const id = idParam(ctx.params.branch_policy_id);
-			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
-			if (!row) throw notFound();
-			return ok(branchPolicy(row));
-		},
-	}),
+	branchPolicies.get,
 	route({
 		...WRITE_ENVIRONMENTS,
 		method: 'PUT',
 		path: POLICY,
-		resource: { repo: 'admin' },
 		docs: 'deployments/branch-policies#update-a-deployment-branch-policy',
 		errorResource: 'DeploymentBranchPolicy',
 		body: v.object({ name: policyName }),
 		handler(ctx) {
-			const access = ctx.repo;
-			const env = loadEnvironment(ctx, access);
+			const { env, row } = loadPolicy(ctx, ctx.repo);
 			const store = ctx.app.stores.deployments;
-			const id = idParam(ctx.params.branch_policy_id);
-			const row = id === null ? undefined : store.policy(env.id, id);
-			if (!row) throw notFound();
 			checkPattern(ctx.body.name);
 			const same = store.policyByName(env.id, row.type, ctx.body.name);
 			if (same && same.id !== row.id) {
@@ -409,20 +439,5 @@ export const deploymentRoutes = [
 			return ok(branchPolicy(store.renamePolicy(row, ctx.body.name, isoSeconds(ctx.now))));
 		},
 	}),
-	route({
-		...WRITE_ENVIRONMENTS,
-		method: 'DELETE',
-		path: POLICY,
-		resource: { repo: 'admin' },
-		docs: 'deployments/branch-policies#delete-a-deployment-branch-policy',
-		handler(ctx) {
-			const access = ctx.repo;
-			const env = loadEnvironment(ctx, access);
-			const id = idParam(ctx.params.branch_policy_id);
-			const row = id === null ? undefined : ctx.app.stores.deployments.policy(env.id, id);
-			if (!row) throw notFound();
-			ctx.app.stores.deployments.removePolicy(row.id);
-			return noContent();
-		},
-	}),
+	...branchPolicies.remove,
 ];

@@ -14,7 +14,7 @@
  */
 import picomatch from 'picomatch';
 import type { App } from '../../app';
-import { invalidField, unprocessable, validationFailed, type ValidationItem } from '../../http/errors';
+import { invalidField, unprocessable, validationFailed, type ValidationItem } from '../../model/errors';
 import { userRepoPermission } from '../../auth/access/repos';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
@@ -36,7 +36,7 @@ export const DEFAULT_ENVIRONMENT = 'production';
 
 /**
  * Checks an environment name (a path parameter, or a deployment's or status's environment).
- * @throws HttpError 422 naming `field` when empty, longer than 255 characters or holding control characters.
+ * @throws DomainError 422 naming `field` when empty, longer than 255 characters or holding control characters.
  */
 export function checkEnvironmentName(name: string, resource: string, field: string): void {
 	if (name.trim() === '') throw invalidField(resource, field, 'an environment name cannot be empty');
@@ -75,7 +75,7 @@ export interface DeploymentInput {
  * resolve refs yet: sha is the ref as given. auto_merge and required_contexts are stored, not acted on.
  * @param actor who creates it: { id: account id (user or app bot), appId: the app acting, if any }
  * @param now ISO timestamp
- * @throws HttpError 422 for an invalid environment name.
+ * @throws DomainError 422 for an invalid environment name.
  */
 export function createDeployment(
 	app: App,
@@ -131,7 +131,7 @@ export interface StatusInput {
  * @param creatorId the acting account (user or app bot)
  * @param now ISO timestamp
  * @returns the new status
- * @throws HttpError 422 for an invalid environment name.
+ * @throws DomainError 422 for an invalid environment name.
  */
 export function createStatus(
 	app: App,
@@ -194,7 +194,7 @@ export function createStatus(
 /**
  * Deletes a deployment, GitHub's rule: the repository's only deployment goes whatever its state;
  * otherwise only an inactive one (its latest status exists and is not success).
- * @throws HttpError 422 for an active deployment.
+ * @throws DomainError 422 for an active deployment.
  */
 export function deleteDeployment(app: App, deployment: DeploymentRow): void {
 	const store = app.stores.deployments;
@@ -225,7 +225,7 @@ export interface EnvironmentInput {
  * deletes the environment's branch policies. Protection rules are shown for a wait timer above 0,
  * for reviewers, and for any branch policy. One transaction.
  * @param now ISO timestamp
- * @throws HttpError 422 for an invalid name, wait timer, reviewer or branch policy.
+ * @throws DomainError 422 for an invalid name, wait timer, reviewer or branch policy.
  */
 export function saveEnvironment(
 	app: App,
@@ -314,7 +314,7 @@ export function matchesBranchPolicy(pattern: string, name: string): boolean {
 
 /**
  * Checks a branch policy name pattern.
- * @throws HttpError 422 when empty, too long or not a valid pattern.
+ * @throws DomainError 422 when empty, too long or not a valid pattern.
  */
 export function checkPattern(name: string): void {
 	if (name.trim() === '') throw invalidField('DeploymentBranchPolicy', 'name', 'name cannot be empty');

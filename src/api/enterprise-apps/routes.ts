@@ -6,7 +6,7 @@
  * otherwise, as for one that does not exist).
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -32,7 +32,7 @@ const ENTERPRISE_ORG = {
 	resource: { enterprise: 'admin' as const, org: 'read' as const },
 };
 
-/** The guarded organization, which must be one of the guarded enterprise's. @throws HttpError 404 */
+/** The guarded organization, which must be one of the guarded enterprise's. @throws DomainError 404 */
 function enterpriseOrg(ctx: Context) {
 	const org = ctx.org.org;
 	if (org.enterprise_id !== ctx.enterprise.enterprise.id) throw notFound();

@@ -9,7 +9,7 @@
  * integration_installation.*) and forgets cached principals, so tokens see the new selection at once.
  */
 import type { App } from '../../app';
-import { invalidField, notFound, unprocessable } from '../../http/errors';
+import { invalidField, notFound, unprocessable } from '../../model/errors';
 import { recordInstallation, recordInstallationRepositories } from '../apps/events';
 import { uninstallApp } from '../apps/service';
 import type { InstallationRow } from '../apps/store';
@@ -21,7 +21,7 @@ export const MAX_REPOSITORIES_PER_CALL = 50;
 
 /**
  * The organization's repositories named (simple names, any case), each once.
- * @throws HttpError 422 naming the first that is not a repository of the organization
+ * @throws DomainError 422 naming the first that is not a repository of the organization
  */
 export function repositoriesNamed(app: App, org: AccountRow, names: string[]): RepositoryRow[] {
 	const out = new Map<number, RepositoryRow>();
@@ -84,7 +84,7 @@ function recordSelectionChange(
  * with the app's permissions, or the existing one unsuspended; the selection given applied.
  * @param now ISO timestamp
  * @returns the installation and whether it is new
- * @throws HttpError 422 for an unknown client_id, repositories with 'all' or 'none', none with
+ * @throws DomainError 422 for an unknown client_id, repositories with 'all' or 'none', none with
  *   'selected', more than 50, or names that are not repositories of the organization
  */
 export function installOnOrganization(
@@ -117,7 +117,7 @@ export function installOnOrganization(
 
 /**
  * Checks a selection and the repositories named with it.
- * @throws HttpError 422 (see installOnOrganization)
+ * @throws DomainError 422 (see installOnOrganization)
  */
 function checkSelection(app: App, org: AccountRow, selection: 'all' | 'selected' | 'none', names: string[] | undefined): RepositoryRow[] {
 	if (selection === 'selected') {
@@ -165,7 +165,7 @@ function applySelection(
 
 /**
  * The installation {installation_id} on the organization.
- * @throws HttpError 404 when it is not an installation on that organization
+ * @throws DomainError 404 when it is not an installation on that organization
  */
 export function organizationInstallation(app: App, org: AccountRow, id: number | null): InstallationRow {
 	const installation = id === null ? undefined : app.stores.apps.installation(id);
@@ -182,7 +182,7 @@ export function uninstallFromOrganization(app: App, installation: InstallationRo
  * Toggles between all and selected repositories (PATCH …/repositories): 'selected' needs at least
  * one repository and reaches exactly those; 'all' takes none.
  * @param now ISO timestamp
- * @throws HttpError 422 (see installOnOrganization)
+ * @throws DomainError 422 (see installOnOrganization)
  */
 export function changeSelection(
 	app: App,
@@ -205,7 +205,7 @@ export function changeSelection(
  * Grants (add) or removes repositories of a 'selected' installation (PATCH …/repositories/add and
  * …/remove), at most 50 at a time; names already granted (add) or not granted (remove) change nothing.
  * @param now ISO timestamp
- * @throws HttpError 422 for an installation on all repositories, no or more than 50 names, names
+ * @throws DomainError 422 for an installation on all repositories, no or more than 50 names, names
  *   that are not repositories of the organization, or removing the last repository
  */
 export function changeRepositories(

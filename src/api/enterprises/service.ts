@@ -2,7 +2,7 @@
  * Creating enterprises (`gitstead admin create-enterprise`).
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { createDefaultGroup } from '../runner-groups/service';
 import { assertLogin } from '../users/service';
@@ -10,7 +10,7 @@ import type { EnterpriseRow } from './store';
 
 /**
  * Creates an enterprise owned by `ownerId`.
- * @throws HttpError 422 for an invalid or taken slug.
+ * @throws DomainError 422 for an invalid or taken slug.
  */
 export function createEnterprise(
 	app: App,

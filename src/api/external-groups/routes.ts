@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { noContent, ok } from '../../http/reply';
 import { idParam, route } from '../../http/route';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { externalGroupFull, externalGroupSummary } from './render';
 import { linkTeam, unlinkTeam } from './service';

@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import type { App } from '../../app';
-import { invalidField, unprocessable } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import { record } from '../../events/log';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { addTeamMember, removeTeamMember } from '../teams/service';
@@ -83,7 +83,7 @@ export function syncTeam(app: App, org: AccountRow, team: TeamRow, group: Extern
  * organization) or else by name, created when neither matches; its members become exactly the ones
  * listed (by login; name and email kept as given); the teams linked to it are re-synced.
  * @param now ISO timestamp
- * @throws HttpError 422 for a group_id that is not one of the organization's groups, a name taken by
+ * @throws DomainError 422 for a group_id that is not one of the organization's groups, a name taken by
  *   another group, or a group or login listed twice.
  */
 export function importExternalGroups(app: App, org: AccountRow, groups: ImportedGroup[], now: string) {
@@ -145,7 +145,7 @@ export function importExternalGroups(app: App, org: AccountRow, groups: Imported
 /**
  * Links a team to a group (replacing a previous link) and syncs its members.
  * @param now ISO timestamp
- * @throws HttpError 422 when the group is not one of the organization's
+ * @throws DomainError 422 when the group is not one of the organization's
  */
 export function linkTeam(app: App, org: AccountRow, team: TeamRow, groupId: number, actorId: number | null, now: string): ExternalGroupRow {
 	const group = app.stores.externalGroups.byId(groupId);

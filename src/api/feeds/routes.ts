@@ -9,7 +9,7 @@
  * GET /feeds lists the same feeds as Atom documents at the web origin (src/api/feeds/web.ts).
  */
 import { reachesAccount } from '../../auth/principal';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import type { FeedFilter } from '../../events/store';
 import { ok } from '../../http/reply';
@@ -48,7 +48,7 @@ function feedRoute(
 	});
 }
 
-/** The user of {username}. @throws HttpError 404 */
+/** The user of {username}. @throws DomainError 404 */
 function pathUser(ctx: Context) {
 	const user = ctx.app.stores.accounts.user(ctx.params.username);
 	if (!user) throw notFound();

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound, validationFailed } from '../../http/errors';
+import { forbidden, invalidField, notFound, validationFailed } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';

@@ -29,20 +29,22 @@ function refKind(name: string): { short: string; kind: 'branch' | 'tag' | null }
  * a new ref), oldest first, walked breadth-first up to MAX_WALK commits.
  */
 function pushedCommits(app: App, repoId: number, before: string | null, head: string): { shas: string[]; complete: boolean } {
+	// What `before` reaches, computed once (one walk of the commit graph), not per commit.
+	const old = before ? new Set(app.stores.git.ancestors(repoId, before)) : new Set<string>();
 	const seen = new Set<string>();
 	const queue = [head];
 	const shas: string[] = [];
-	while (queue.length && shas.length < MAX_WALK) {
-		const sha = queue.shift()!;
-		if (seen.has(sha)) continue;
+	let at = 0;
+	for (; at < queue.length && shas.length < MAX_WALK; at++) {
+		const sha = queue[at];
+		if (seen.has(sha) || old.has(sha)) continue;
 		seen.add(sha);
-		if (before && (sha === before || isAncestor(app, repoId, sha, before))) continue;
 		const meta = app.stores.git.meta(repoId, sha);
 		if (!meta || meta.type !== 'commit') continue;
 		shas.push(sha);
 		queue.push(...app.stores.git.parents(repoId, sha));
 	}
-	return { shas: shas.reverse(), complete: queue.length === 0 };
+	return { shas: shas.reverse(), complete: at >= queue.length };
 }
 
 function commitSummaries(app: App, repo: RepositoryRow, owner: { login: string }, shas: string[]) {

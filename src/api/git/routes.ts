@@ -6,7 +6,7 @@
  * References take a path with slashes ({ref} is 'heads/main'), so those routes end in a wildcard.
  */
 import * as v from 'valibot';
-import { notFound, unprocessable } from '../../http/errors';
+import { notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -40,6 +40,7 @@ import {
 	tagContent,
 	updateRef,
 	type CommitInput,
+	type RefWrite,
 	type PersonInput,
 	type TagInput,
 	type TreeInput,
@@ -86,8 +87,9 @@ function rest(ctx: Context): string {
 }
 
 /** Branch protection's view of the writer: repository administrators bypass what enforce_admins leaves to them. */
-function adminWrite(ctx: Context): { admin: boolean } {
-	return { admin: ctx.repo.permission === 'admin' };
+/** How the caller writes references: as an administrator of the repository or not, now. */
+function refWrite(ctx: Context): RefWrite {
+	return { now: isoSeconds(ctx.now), actorId: ctx.principal.actorId, admin: ctx.repo.permission === 'admin' };
 }
 
 function view(ctx: Context): render.RepoView {
@@ -433,15 +435,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		body: v.object({ ref: v.string(), sha: v.string() }),
 		handler(ctx) {
 			const repo = view(ctx);
-			const target = createRef(
-				ctx.app,
-				repo.repo,
-				ctx.body.ref,
-				ctx.body.sha,
-				isoSeconds(ctx.now),
-				ctx.principal.actorId,
-				adminWrite(ctx),
-			);
+			const target = createRef(ctx.app, repo.repo, ctx.body.ref, ctx.body.sha, refWrite(ctx));
 			const body = render.ref(ctx.app.urls, repo, ctx.body.ref, target.sha, target.type);
 			return created(body, body.url);
 		},
@@ -456,16 +450,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const name = `refs/${rest(ctx)}`;
-			const target = updateRef(
-				ctx.app,
-				repo.repo,
-				name,
-				ctx.body.sha,
-				ctx.body.force,
-				isoSeconds(ctx.now),
-				ctx.principal.actorId,
-				adminWrite(ctx),
-			);
+			const target = updateRef(ctx.app, repo.repo, name, ctx.body.sha, { ...refWrite(ctx), force: ctx.body.force });
 			return ok(render.ref(ctx.app.urls, repo, name, target.sha, target.type));
 		},
 	}),
@@ -477,7 +462,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		errorResource: 'Reference',
 		handler(ctx) {
 			const repo = view(ctx);
-			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`, ctx.principal.actorId, adminWrite(ctx));
+			deleteRef(ctx.app, repo.repo, `refs/${rest(ctx)}`, refWrite(ctx));
 			return noContent();
 		},
 	}),

@@ -8,7 +8,7 @@
  * (src/api/rulesets/enforce.ts checkRulesets) are evaluated right after branch protection.
  */
 import type { App } from '../../app';
-import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../http/errors';
+import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../model/errors';
 import {
 	badEntryName,
 	encodeCommit,
@@ -26,6 +26,7 @@ import {
 	type TreeMode,
 } from './objects';
 import { isAncestor, peel } from './service';
+import { isoSeconds } from '../../time';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../repos/store';
 import { checkRefUpdate } from '../branches/enforce';
@@ -33,15 +34,30 @@ import { checkRulesets } from '../rulesets/enforce';
 import { followRef } from '../pulls/follow';
 
 /**
- * How a reference write is made, for branch protection (src/api/branches/enforce.ts): the actor
- * administers the repository (bypasses what enforce_admins leaves to administrators), or the write
- * is a pull request's merge.
+ * Who writes a reference and how, for branch protection (src/api/branches/enforce.ts), rulesets
+ * and the events.
  */
-export interface RefWriteOptions {
+export interface RefWrite {
+	/** ISO timestamp (default: the app's clock). */
+	now?: string;
+	/** Who acts (the events' actor and sender; null: the command line). */
+	actorId: number | null;
+	/** The actor administers the repository (bypasses what enforce_admins leaves to administrators). */
 	admin?: boolean;
+	/** The write is a pull request's merge. */
 	viaPullRequest?: boolean;
 	/** A pull request's merge: the head commit whose checks count for required status checks (not the new merge commit). */
 	checksSha?: string;
+}
+
+/** A reference moved by someone else between reading it and writing it (compare-and-swap failed). */
+export class RefRaceError extends Error {
+	constructor(
+		readonly ref: string,
+		readonly current: string | null,
+	) {
+		super(`cannot lock ref '${ref}': reference moved`);
+	}
 }
 
 /** GitHub's answer for git operations on a repository without commits. */
@@ -269,7 +285,7 @@ export function createCommit(app: App, repoId: number, input: CommitInput, now: 
 
 /**
  * The bytes of the commit createCommit would store (its checks included), and its parents.
- * @throws HttpError 422 as createCommit
+ * @throws DomainError 422 as createCommit
  */
 export function commitContent(app: App, repoId: number, input: CommitInput): { content: Buffer; parents: string[] } {
 	const { git } = app.stores;
@@ -307,7 +323,7 @@ export function createTag(app: App, repoId: number, input: TagInput, now: string
 
 /**
  * The bytes of the tag object createTag would store (its checks included).
- * @throws HttpError as createTag
+ * @throws DomainError as createTag
  */
 export function tagContent(app: App, repoId: number, input: TagInput): Buffer {
 	requireCommits(app, repoId);
@@ -343,15 +359,54 @@ function refTarget(app: App, repoId: number, name: string, shaText: string): { s
 	return { sha, type: meta.type };
 }
 
-/** A branch moved: the repository shows the push (pushed_at). */
-function pushed(app: App, repoId: number, name: string, now: string): void {
-	if (name.startsWith('refs/heads/')) app.stores.git.touchPushed(repoId, now);
+/**
+ * The one reference-update path: every writer (the git refs API, contents, merges, releases'
+ * tags, pushes over git) moves references here. Checks branch protection and rulesets for the
+ * writer, writes the reference only if it still holds `before` (compare-and-swap), sets
+ * pushed_at for branches, records the create/delete/push events and lets the pull requests
+ * follow their branches.
+ * @param before the reference's value now (null: it is created)
+ * @param after its new value (null: it is deleted)
+ * @throws the protection and ruleset refusals (HTTP 422, src/api/branches/enforce.ts,
+ *   src/api/rulesets/enforce.ts); RefRaceError when the reference is no longer at `before`
+ */
+export function moveRef(app: App, repo: RepositoryRow, name: string, before: string | null, after: string | null, write: RefWrite): void {
+	const now = write.now ?? isoSeconds(app.clock());
+	const writer = {
+		actorId: write.actorId,
+		admin: write.admin === true,
+		viaPullRequest: write.viaPullRequest,
+		checksSha: write.checksSha,
+	};
+	if (before !== after) {
+		checkRefUpdate(app, repo.id, name, before, after, writer);
+		checkRulesets(app, repo, name, before, after, writer);
+	}
+	const { git } = app.stores;
+	// What a full clone sends is no longer known (a push that can tell writes it again).
+	if (before !== after) git.dropReachable(repo.id);
+	if (before === null) {
+		const existing = git.ref(repo.id, name);
+		if (existing) throw new RefRaceError(name, existing.sha);
+		git.insertRef(repo.id, name, after!, now);
+	} else if (after === null) {
+		const current = git.ref(repo.id, name);
+		if (!current || current.sha !== before) throw new RefRaceError(name, current?.sha ?? null);
+		git.deleteRef(repo.id, name);
+	} else if (!git.swapRef(repo.id, name, before, after, now)) {
+		throw new RefRaceError(name, git.ref(repo.id, name)?.sha ?? null);
+	}
+	if (after !== null && name.startsWith('refs/heads/')) git.touchPushed(repo.id, now);
+	if (before === after) return;
+	if (before === null) recordCreateRef(app, repo, name, after!, write.actorId);
+	else if (after === null) recordDeleteRef(app, repo, name, before, write.actorId);
+	else recordPush(app, repo, name, before, after, write.actorId);
+	// Pull requests whose head or base is this branch follow it (src/api/pulls/follow.ts).
+	if (after !== null) followRef(app, repo, name, after, write.actorId);
 }
 
 /**
  * Creates a reference (POST /git/refs), recording the create and push events.
- * @param now ISO timestamp
- * @param actorId who acts (the events' actor and sender)
  * @throws HttpError 409 for a repository without commits; 422 for an invalid name, an existing
  *   reference ("Reference already exists"), or a missing object ("Object does not exist")
  */
@@ -360,38 +415,19 @@ export function createRef(
 	repo: RepositoryRow,
 	name: string,
 	shaText: string,
-	now: string,
-	actorId: number | null,
-	options: RefWriteOptions = {},
+	write: RefWrite,
 ): { sha: string; type: ObjectType } {
 	requireCommits(app, repo.id);
 	checkRefName(name);
 	if (app.stores.git.ref(repo.id, name)) throw unprocessable('Reference already exists');
 	const target = refTarget(app, repo.id, name, shaText);
-	checkRefUpdate(app, repo.id, name, null, target.sha, {
-		actorId,
-		admin: options.admin === true,
-		viaPullRequest: options.viaPullRequest,
-		checksSha: options.checksSha,
-	});
-	checkRulesets(app, repo, name, null, target.sha, {
-		actorId,
-		admin: options.admin === true,
-		viaPullRequest: options.viaPullRequest,
-		checksSha: options.checksSha,
-	});
-	app.stores.git.insertRef(repo.id, name, target.sha, now);
-	pushed(app, repo.id, name, now);
-	recordCreateRef(app, repo, name, target.sha, actorId);
-	followRef(app, repo, name, target.sha, actorId);
+	moveRef(app, repo, name, null, target.sha, write);
 	return target;
 }
 
 /**
  * Moves a reference (PATCH /git/refs/{ref}); without `force` only forward, to a commit that has
  * the current one in its history (annotated tags are followed to their commits); records the push.
- * @param now ISO timestamp
- * @param actorId who acts (the event's actor and sender)
  * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist",
  *   "Object does not exist", "Update is not a fast forward", and the branch protection refusals
  *   of src/api/branches/enforce.ts checkRefUpdate ("Cannot force-push to this branch", ...)
@@ -401,57 +437,31 @@ export function updateRef(
 	repo: RepositoryRow,
 	name: string,
 	shaText: string,
-	force: boolean,
-	now: string,
-	actorId: number | null,
-	options: RefWriteOptions = {},
+	write: RefWrite & { force?: boolean },
 ): { sha: string; type: ObjectType } {
 	requireCommits(app, repo.id);
 	const current = app.stores.git.ref(repo.id, name);
 	if (!current) throw unprocessable('Reference does not exist');
 	const target = refTarget(app, repo.id, name, shaText);
-	if (!force && current.sha !== target.sha) {
+	if (!write.force && current.sha !== target.sha) {
 		const from = peel(app, repo.id, current.sha, 'commit');
 		const to = peel(app, repo.id, target.sha, 'commit');
 		if (!from || !to || !isAncestor(app, repo.id, from, to)) throw unprocessable('Update is not a fast forward');
 	}
-	if (current.sha !== target.sha) {
-		checkRefUpdate(app, repo.id, name, current.sha, target.sha, {
-			actorId,
-			admin: options.admin === true,
-			viaPullRequest: options.viaPullRequest,
-			checksSha: options.checksSha,
-		});
-		checkRulesets(app, repo, name, current.sha, target.sha, {
-			actorId,
-			admin: options.admin === true,
-			viaPullRequest: options.viaPullRequest,
-			checksSha: options.checksSha,
-		});
-	}
-	app.stores.git.updateRef(repo.id, name, target.sha, now);
-	pushed(app, repo.id, name, now);
-	if (current.sha !== target.sha) {
-		recordPush(app, repo, name, current.sha, target.sha, actorId);
-		// Pull requests whose head or base is this branch follow it (src/api/pulls/follow.ts).
-		followRef(app, repo, name, target.sha, actorId);
-	}
+	moveRef(app, repo, name, current.sha, target.sha, write);
 	return target;
 }
 
 /**
  * Deletes a reference (DELETE /git/refs/{ref}); the default branch stays. Records the delete and
- * push events (`actorId` acts).
+ * push events.
  * @throws HttpError 409 for a repository without commits; 422 "Reference does not exist", "Cannot delete the default branch",
  *   "Cannot delete this protected branch" (src/api/branches/enforce.ts)
  */
-export function deleteRef(app: App, repo: RepositoryRow, name: string, actorId: number | null, options: RefWriteOptions = {}): void {
+export function deleteRef(app: App, repo: RepositoryRow, name: string, write: RefWrite): void {
 	requireCommits(app, repo.id);
 	const current = app.stores.git.ref(repo.id, name);
 	if (!current) throw unprocessable('Reference does not exist');
 	if (name === `refs/heads/${repo.default_branch}`) throw unprocessable('Cannot delete the default branch');
-	checkRefUpdate(app, repo.id, name, current.sha, null, { actorId, admin: options.admin === true });
-	checkRulesets(app, repo, name, current.sha, null, { actorId, admin: options.admin === true });
-	app.stores.git.deleteRef(repo.id, name);
-	recordDeleteRef(app, repo, name, current.sha, actorId);
+	moveRef(app, repo, name, current.sha, null, { ...write, viaPullRequest: undefined, checksSha: undefined });
 }

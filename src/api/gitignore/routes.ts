@@ -2,7 +2,7 @@
  * GitHub's gitignore API (gitignore/gitignore): the template names and each template's source.
  * Public, about no resource; the raw media type answers the source itself.
  */
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { GITIGNORE_TEMPLATES } from './templates';

@@ -8,7 +8,7 @@
  * /admin/hooks/{hook_id}/deliveries, and through `gitstead admin list-deliveries`.
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -47,7 +47,7 @@ const updateBody = v.object({ config: v.optional(config), events, active: v.opti
 /**
  * Hook values from a request: what it omits takes its default (create and update alike).
  * @param allowedHosts config webhooks.allowed_hosts
- * @throws HttpError 422 for a URL that is not http(s), or whose host is refused by the address rule
+ * @throws DomainError 422 for a URL that is not http(s), or whose host is refused by the address rule
  *   (src/webhooks/targets.ts: loopback, link-local, unspecified) and not in allowedHosts
  */
 function hookValues(

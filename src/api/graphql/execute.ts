@@ -8,7 +8,7 @@
 import {
 	buildSchema,
 	execute,
-	GraphQLError,
+	type GraphQLError,
 	isAbstractType,
 	isInterfaceType,
 	isObjectType,
@@ -21,10 +21,10 @@ import {
 	type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../../http/route';
-import { HttpError } from '../../http/errors';
 import { checkLimits } from './limits';
 import { MUTATIONS } from './mutations';
-import { RESOLVERS, TypedError, type GraphContext } from './resolve';
+import { isFault, typeOf } from './errors';
+import { RESOLVERS, type GraphContext } from './resolve';
 import { SCHEMA_SDL } from './schema';
 
 let built: GraphQLSchema | null = null;
@@ -62,15 +62,14 @@ export interface GraphRequest {
 function shape(error: GraphQLError, requestId: string): Record<string, unknown> {
 	const original = error.originalError;
 	const out: Record<string, unknown> = {};
-	if (original instanceof TypedError) out.type = original.type;
-	else if (original instanceof HttpError)
-		out.type = original.status === 404 ? 'NOT_FOUND' : original.status === 403 ? 'FORBIDDEN' : 'UNPROCESSABLE';
+	const type = typeOf(original);
+	if (type !== undefined) out.type = type;
 	if (error.path) out.path = error.path;
 	else if (error.extensions?.path) out.path = error.extensions.path;
 	if (error.extensions?.code) out.extensions = { ...error.extensions, path: undefined };
 	if (error.locations) out.locations = error.locations;
 	out.message =
-		original && !(original instanceof TypedError) && !(original instanceof HttpError) && !(original instanceof GraphQLError)
+		original && isFault(original)
 			? `Something went wrong while executing your query. Please include \`${requestId}\` when reporting this issue.`
 			: error.message;
 	return out;
@@ -181,7 +180,7 @@ export function runGraphQL(ctx: Context, body: unknown): GraphAnswer {
 	if ('then' in result) throw new Error('GraphQL resolvers must be synchronous');
 	for (const error of result.errors ?? []) {
 		const original = error.originalError;
-		if (original && !(original instanceof TypedError) && !(original instanceof HttpError) && !(original instanceof GraphQLError)) {
+		if (original && isFault(original)) {
 			app.log.error('graphql resolver failed', { request_id: ctx.requestId, path: error.path, error: original });
 		}
 	}

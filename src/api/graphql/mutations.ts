@@ -4,7 +4,8 @@
  * as they are. Inputs name objects by global node id; they are resolved to the REST paths here
  * (an id the caller may not see is NOT_FOUND through the twin's own 404).
  */
-import { call, get, TypedError, type GraphContext } from './resolve';
+import { TypedError } from './errors';
+import { call, get, type GraphContext } from './resolve';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are REST representations of many shapes
 type Source = Record<string, any>;

@@ -8,18 +8,8 @@
  */
 import { GraphQLError } from 'graphql';
 import { dispatch } from '../../http/dispatch';
-import { HttpError } from '../../http/errors';
 import type { Context, Method } from '../../http/route';
-
-/** An error with GitHub's GraphQL `type` (NOT_FOUND, FORBIDDEN, UNPROCESSABLE, …). */
-export class TypedError extends Error {
-	constructor(
-		readonly type: string,
-		message: string,
-	) {
-		super(message);
-	}
-}
+import { isHidden, translate, TypedError } from './errors';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
 export interface GraphContext {
@@ -35,25 +25,6 @@ type Args = Record<string, any>;
 type Resolver = (source: Source, args: Args, g: GraphContext) => unknown;
 
 const seg = (s: string | number) => encodeURIComponent(String(s));
-
-/** A GitHub GraphQL error from the REST twin's refusal; `notFound` words the 404. */
-function translate(error: unknown, notFound?: string): unknown {
-	if (!(error instanceof HttpError)) return error;
-	if (error.status === 404) return new TypedError('NOT_FOUND', notFound ?? 'Could not resolve to a node.');
-	if (error.status === 403 || error.status === 401) return new TypedError('FORBIDDEN', error.message);
-	if (error.status === 422 || error.status === 400 || error.status === 409) {
-		const details = error.errors
-			?.map((item) =>
-				typeof item === 'string'
-					? item
-					: ((item as { message?: string }).message ??
-						`${(item as { field?: string }).field} ${(item as { code?: string }).code}`),
-			)
-			.join(', ');
-		return new TypedError('UNPROCESSABLE', details ? `${error.message}: ${details}` : error.message);
-	}
-	return error;
-}
 
 /**
  * Runs the REST twin and returns its body (following one rename redirect, as GitHub's GraphQL
@@ -95,7 +66,7 @@ function exists(g: GraphContext, path: string): boolean {
 	try {
 		return dispatch(g.ctx, { method: 'GET', path }).status < 300;
 	} catch (error) {
-		if (error instanceof HttpError && (error.status === 404 || error.status === 401 || error.status === 403)) return false;
+		if (isHidden(error)) return false;
 		throw error;
 	}
 }

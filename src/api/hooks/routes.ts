@@ -16,7 +16,7 @@
  * at most 20 hooks per event.
  */
 import * as v from 'valibot';
-import { badRequest, invalidField, notFound } from '../../http/errors';
+import { badRequest, invalidField, notFound } from '../../model/errors';
 import { pageRequest } from '../../http/pipeline';
 import { accepted, created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
@@ -142,7 +142,7 @@ function loadDelivery(ctx: Context, hook: HookRow): DeliveryRow {
  * A hook's stored config after a request's `config`: given fields replace, omitted ones take their
  * default (content_type form, insecure_ssl "0", no secret: GitHub removes a secret not sent again)
  * unless `keep` (PATCH …/config), where omitted fields stay as they were. The URL stays when omitted.
- * @throws HttpError 422 when there is no URL at all, or the URL is refused (checkHookUrl)
+ * @throws DomainError 422 when there is no URL at all, or the URL is refused (checkHookUrl)
  */
 function configValues(input: ConfigInput | undefined, before: HookRow | undefined, keep: boolean, allowedHosts: readonly string[]) {
 	const url = input?.url ?? before?.url;
@@ -191,7 +191,7 @@ function testPush(ctx: Context, place: Place, hook: HookRow): void {
 /**
  * One page of a hook's delivery log, newest first, with GitHub's cursor pagination: a `Link`
  * header with rel="next" carrying `cursor` when more deliveries follow.
- * @throws HttpError 400 for a cursor that is not one this server gave
+ * @throws DomainError 400 for a cursor that is not one this server gave
  */
 export function deliveriesPage(ctx: Context<v.InferOutput<typeof deliveriesQuery>>, listPath: string, hook: HookRow): Reply {
 	const { perPage } = pageRequest(ctx.query, DELIVERIES_PER_PAGE.perPage, DELIVERIES_PER_PAGE.maxPerPage);

@@ -5,7 +5,7 @@
  * repository or organization, at most 20 hooks per event.
  */
 import * as v from 'valibot';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import type { HookScope, HookValues, WebhookStore } from '../../webhooks/store';
 import { ALLOWED_HOSTS_KEY, urlRefusal } from '../../webhooks/targets';
 
@@ -23,7 +23,7 @@ export const secret = v.nullable(v.string());
  * Checks a hook URL.
  * @param allowedHosts config webhooks.allowed_hosts
  * @returns the URL as given
- * @throws HttpError 422 for a URL that is not http(s) (field config.url), or whose host the address
+ * @throws DomainError 422 for a URL that is not http(s) (field config.url), or whose host the address
  *   rule refuses (loopback, link-local, unspecified) and allowedHosts does not list (field url, code custom)
  */
 export function checkHookUrl(text: string, allowedHosts: readonly string[]): string {
@@ -60,7 +60,7 @@ export const uniqueEvents = (events: readonly string[]): string[] => [...new Set
  * new): no other hook of the scope with the same URL, at most MAX_HOOKS_PER_EVENT hooks per event
  * ("*" counts for every event).
  * @param place "repository" or "organization", for the message
- * @throws HttpError 422 (resource Hook, code custom)
+ * @throws DomainError 422 (resource Hook, code custom)
  */
 export function checkHookLimits(store: WebhookStore, scope: HookScope, id: number | null, values: HookValues, place: string): void {
 	const others = store.inScope(scope).filter((hook) => hook.id !== id);

@@ -10,7 +10,7 @@
  * reference-update path; the release routes and service call the others. Imports stores only.
  */
 import type { App } from '../../app';
-import { invalidField, unprocessable } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import type { RepositoryRow } from '../repos/store';
 
 /** The repository's releases are published immutable (its organization's policy). */
@@ -34,7 +34,7 @@ export function isImmutable(app: App, releaseId: number): boolean {
 /**
  * A reference write (before → after; null: created / deleted) touching the tag of an immutable
  * release.
- * @throws HttpError 422 when it moves or deletes the tag of a live immutable release, or creates a
+ * @throws DomainError 422 when it moves or deletes the tag of a live immutable release, or creates a
  *   tag an immutable release used
  */
 export function checkImmutableTag(app: App, repoId: number, name: string, before: string | null, after: string | null): void {
@@ -51,7 +51,7 @@ export function checkImmutableTag(app: App, repoId: number, name: string, before
 }
 
 /**
- * A release's tag name: not one an immutable release used. @throws HttpError 422 (tag_name, custom)
+ * A release's tag name: not one an immutable release used. @throws DomainError 422 (tag_name, custom)
  */
 export function checkTagReuse(app: App, repoId: number, tag: string, self: number | null): void {
 	const used = app.stores.immutableReleases.byTag(repoId, tag);
@@ -61,7 +61,7 @@ export function checkTagReuse(app: App, repoId: number, tag: string, self: numbe
 
 /**
  * A change to an immutable release: its tag or back to a draft.
- * @throws HttpError 422
+ * @throws DomainError 422
  */
 export function checkReleaseUpdate(app: App, release: { id: number; tag_name: string }, next: { tag_name: string; draft: boolean }): void {
 	if (!isImmutable(app, release.id)) return;
@@ -72,7 +72,7 @@ export function checkReleaseUpdate(app: App, release: { id: number; tag_name: st
 
 /**
  * An asset upload, change or deletion on the release.
- * @throws HttpError 422 "Cannot upload assets to an immutable release" (GitHub's), "Cannot modify
+ * @throws DomainError 422 "Cannot upload assets to an immutable release" (GitHub's), "Cannot modify
  *   assets of an immutable release", "Cannot delete assets of an immutable release"
  */
 export function checkAssetChange(app: App, releaseId: number, change: 'upload' | 'modify' | 'delete'): void {

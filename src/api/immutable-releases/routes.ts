@@ -6,14 +6,14 @@
  * are refused (403), outsiders see nothing (404).
  */
 import * as v from 'valibot';
-import { conflict, invalidField, notFound } from '../../http/errors';
+import { conflict, invalidField, notFound } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { repository } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 
 const S = '/orgs/{org}/settings/immutable-releases';
-const OWNERS: ResourceGuard = { org: 'owner', concealFromOutsiders: true };
+const OWNERS = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 const ids = v.array(v.pipe(v.number(), v.integer()));
 const policyBody = v.object({
 	enforced_repositories: v.picklist(['all', 'none', 'selected'], 'must be all, none or selected'),
@@ -21,7 +21,7 @@ const policyBody = v.object({
 });
 const selectionBody = v.object({ selected_repository_ids: ids });
 
-/** The organization's repositories `list` names. @throws HttpError 422 naming one that is not */
+/** The organization's repositories `list` names. @throws DomainError 422 naming one that is not */
 function organizationRepositories(ctx: Context, list: number[]): RepositoryRow[] {
 	return list.map((id) => {
 		const repo = ctx.app.stores.repos.byId(id);
@@ -36,7 +36,7 @@ function organizationRepositories(ctx: Context, list: number[]): RepositoryRow[]
 	});
 }
 
-/** Choosing repositories needs enforced_repositories `selected`. @throws HttpError 409 */
+/** Choosing repositories needs enforced_repositories `selected`. @throws DomainError 409 */
 function requireSelectedPolicy(ctx: Context): void {
 	if (ctx.app.stores.immutableReleases.policy(ctx.org.org.id) !== 'selected') {
 		throw conflict(
@@ -162,7 +162,7 @@ export const immutableReleaseRoutes: RouteDeclaration[] = [
 	}),
 ];
 
-/** The organization's repository {repository_id}. @throws HttpError 404 */
+/** The organization's repository {repository_id}. @throws DomainError 404 */
 function organizationRepository(ctx: Context): RepositoryRow {
 	const id = idParam(ctx.params.repository_id);
 	const repo = id === null ? undefined : ctx.app.stores.repos.byId(id);

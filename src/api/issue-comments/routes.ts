@@ -5,7 +5,7 @@
  * are issue comments too. Bodies follow the raw (default), text, html and full media types.
  */
 import * as v from 'valibot';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
@@ -47,7 +47,7 @@ function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues
 	});
 }
 
-/** A comment of the repository by its id. @throws HttpError 404 */
+/** A comment of the repository by its id. @throws DomainError 404 */
 function loadComment(ctx: Context, scope: IssueScope): IssueCommentRow {
 	const id = idParam(ctx.params.comment_id);
 	const row = id ? ctx.app.stores.issues.comment(scope.repo.id, id) : undefined;

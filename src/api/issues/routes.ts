@@ -5,7 +5,7 @@
  * assignees and milestones given by callers without push access are dropped, as GitHub does.
  */
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound } from '../../http/errors';
+import { forbidden, invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';

@@ -3,7 +3,7 @@
  * batch rendering, and the assignee and label inputs (GitHub's issues API).
  */
 import type { App } from '../../app';
-import { HttpError, invalidField, notFound, validationFailed } from '../../http/errors';
+import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
 import type { Context } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, basePermission, REPO_PERMISSIONS } from '../../auth/repo-permissions';
@@ -34,19 +34,19 @@ function scope(ctx: Context, access: RepoAccess): IssueScope {
 }
 
 /** 410 as GitHub answers when a repository has issues turned off. */
-export const issuesDisabled = () => new HttpError(410, 'Issues are disabled for this repo');
+export const issuesDisabled = () => gone('Issues are disabled for this repo');
 
 /**
  * The issue context of the repository the route's guard loaded (ctx.repo).
  * @param options.allowDisabled answer even when issues are turned off (routes that reach pull requests)
- * @throws HttpError 410 when issues are turned off
+ * @throws DomainError 410 when issues are turned off
  */
 export function issueRepository(ctx: Context, options: { allowDisabled?: boolean } = {}): IssueScope {
 	if (!options.allowDisabled && ctx.repo.repo.has_issues === 0) throw issuesDisabled();
 	return scope(ctx, ctx.repo);
 }
 
-/** Parses a path's issue_number. @throws HttpError 404 when it is not a number or no such issue exists */
+/** Parses a path's issue_number. @throws DomainError 404 when it is not a number or no such issue exists */
 export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
 	const number = /^\d{1,10}$/.test(ctx.params.issue_number) ? Number(ctx.params.issue_number) : 0;
 	const row = number ? ctx.app.stores.issues.byNumber(access.repo.id, number) : undefined;
@@ -103,7 +103,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
 /**
  * Resolves assignee logins to accounts that can be assigned: the repository's owner, its
  * collaborators and members of its organization who can see it (GitHub's assignable users).
- * @throws HttpError 422 naming the first login that cannot be assigned, or more than ten
+ * @throws DomainError 422 naming the first login that cannot be assigned, or more than ten
  */
 export function resolveAssignees(ctx: Context, scope: IssueScope, logins: string[]): AccountRow[] {
 	const unique = [...new Map(logins.map((login) => [login.toLowerCase(), login])).values()];
@@ -155,7 +155,7 @@ export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<stri
 /**
  * The milestone an issue request names: its number (a number or a numeric string), or null for
  * none; undefined when the request does not name one.
- * @throws HttpError 422 invalid when the repository has no milestone with that number
+ * @throws DomainError 422 invalid when the repository has no milestone with that number
  */
 export function resolveMilestone(
 	ctx: Context,

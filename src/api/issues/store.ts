@@ -189,6 +189,9 @@ export function createIssueStore(db: DB) {
 	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
 	const setMilestone = db.prepare('UPDATE issues SET milestone_id = ? WHERE id = ?');
+	const openCounts = db.prepare(
+		"SELECT coalesce(sum(pull_request = 0), 0) AS issues, coalesce(sum(pull_request = 1), 0) AS pulls FROM issues WHERE repo_id = ? AND state = 'open'",
+	);
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ISSUE_ORDER) as IssueSort[]) {
 		for (const direction of ['asc', 'desc'] as Direction[]) {
@@ -246,6 +249,8 @@ export function createIssueStore(db: DB) {
 	const repoCommentTotal = db.prepare(`SELECT count(*) FROM issue_comments WHERE ${COMMENT_WHERE}`).pluck();
 
 	return {
+		/** Open issues and open pull requests of a repository (the web interface's tab counters). */
+		openCounts: (repoId: number) => openCounts.get(repoId) as { issues: number; pulls: number },
 		byNumber: (repoId: number, number: number) => byNumber.get(repoId, number) as IssueRow | undefined,
 		byId: (id: number) => byId.get(id) as IssueRow | undefined,
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as IssueRow[],

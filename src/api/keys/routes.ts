@@ -11,7 +11,7 @@
  * (or a custom role with manage_deploy_keys).
  */
 import * as v from 'valibot';
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';

@@ -10,7 +10,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import { invalidField, unprocessable } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import { repositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';

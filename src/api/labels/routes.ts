@@ -4,7 +4,7 @@
  * dropped). Managing labels needs triage access to the repository.
  */
 import * as v from 'valibot';
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';

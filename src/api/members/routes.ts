@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { boundAccountId } from '../../auth/principal';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { noContent, ok, paged, redirect } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';

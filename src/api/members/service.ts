@@ -3,14 +3,14 @@
  * that the last owner can be neither removed nor demoted.
  */
 import type { App } from '../../app';
-import { forbidden, invalidField } from '../../http/errors';
+import { forbidden, invalidField } from '../../model/errors';
 import type { AccountRow } from '../users/store';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
 import { events } from '../../events/catalog';
 import type { OrgMembershipRow } from './store';
 
-/** @throws HttpError 403 when `userId` is the organization's only active owner. */
+/** @throws DomainError 403 when `userId` is the organization's only active owner. */
 export function assertNotLastOwner(app: App, org: AccountRow, userId: number, action: string): void {
 	const membership = app.stores.memberships.get(org.id, userId);
 	if (membership?.role === 'admin' && membership.state === 'active' && app.stores.memberships.ownerCount(org.id) <= 1) {
@@ -22,7 +22,7 @@ export function assertNotLastOwner(app: App, org: AccountRow, userId: number, ac
  * Adds a user to an organization at once (`gitstead admin add-member`), or changes the role of a
  * member. Pending invitations are accepted.
  * @param now ISO timestamp
- * @throws HttpError 422 for a non-user account; 403 when demoting the last owner.
+ * @throws DomainError 422 for a non-user account; 403 when demoting the last owner.
  */
 export function addMember(
 	app: App,
@@ -96,7 +96,7 @@ export function acceptInvitation(app: App, org: AccountRow, userId: number): voi
  * Removes a member or cancels an invitation: membership, team memberships and direct access to
  * the organization's repositories go.
  * @returns false when the user had no membership
- * @throws HttpError 403 for the last owner.
+ * @throws DomainError 403 for the last owner.
  */
 export function removeMember(app: App, org: AccountRow, userId: number, actorId: number | null): boolean {
 	return app.transaction(() => {

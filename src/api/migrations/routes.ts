@@ -4,7 +4,7 @@
  * repository, list repositories. Organization owners only; fine-grained and app tokens are refused.
  */
 import * as v from 'valibot';
-import { HttpError, notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { epochSeconds, isoSeconds } from '../../time';
@@ -161,7 +161,7 @@ export const migrationRoutes = [
 			const row = ctx.app.stores.migrations.byGuid(ctx.params.guid);
 			const expires = Number(ctx.query.expires ?? 'x');
 			if (!row || !validArchiveSignature(ctx.app, row.guid, expires, ctx.query.signature ?? '', epochSeconds(ctx.now))) {
-				throw new HttpError(404, 'Not Found');
+				throw notFound();
 			}
 			const path = archivePath(ctx.app, row);
 			if (!path) throw notFound();

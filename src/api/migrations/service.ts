@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import * as tar from 'tar';
 import type { App } from '../../app';
 import { version } from '../../build-info';
-import { forbidden, invalidField, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, unprocessable } from '../../model/errors';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { epochSeconds, isoSeconds } from '../../time';
 import { orgFull } from '../orgs/render';
@@ -51,7 +51,7 @@ export function archiveFolder(app: App): string | null {
 	return app.config.blobDir === null ? null : join(app.config.blobDir, 'migrations');
 }
 
-/** @throws HttpError 403 when a migration holds the repository locked. */
+/** @throws DomainError 403 when a migration holds the repository locked. */
 export function assertUnlocked(app: App, repo: RepositoryRow): void {
 	if (app.stores.migrations.isLocked(repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
 }
@@ -59,7 +59,7 @@ export function assertUnlocked(app: App, repo: RepositoryRow): void {
 /**
  * Records a pending migration and queues its export, in one transaction.
  * @param now ISO timestamp
- * @throws HttpError 422 without blob storage, for repositories the organization does not own, or
+ * @throws DomainError 422 without blob storage, for repositories the organization does not own, or
  * for repositories given with org_metadata_only.
  */
 export function startMigration(app: App, org: AccountRow, input: StartInput, now: string): MigrationRow {

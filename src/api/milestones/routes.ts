@@ -7,7 +7,7 @@
  * issue `milestone`.
  */
 import * as v from 'valibot';
-import { notFound, validationFailed } from '../../http/errors';
+import { notFound, validationFailed } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
@@ -45,7 +45,7 @@ const listQuery = v.object({
 	direction: v.optional(v.picklist(['asc', 'desc'], 'direction must be asc or desc'), 'asc'),
 });
 
-/** The milestone of the path's {milestone_number}. @throws HttpError 404 */
+/** The milestone of the path's {milestone_number}. @throws DomainError 404 */
 function loadMilestone(ctx: Context, access: RepoAccess): MilestoneRow {
 	const number = idParam(ctx.params.milestone_number);
 	const row = number ? ctx.app.stores.milestones.byNumber(access.repo.id, number) : undefined;

@@ -12,7 +12,7 @@
  * they accept).
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { accepted, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
@@ -107,7 +107,7 @@ function listThreads(
 
 /**
  * The caller's thread {thread_id} in a repository they read, or of one of their open repository
- * invitations. @throws HttpError 404
+ * invitations. @throws DomainError 404
  */
 function loadThread(ctx: Context): { view: ThreadView; repo: OwnedRepository } {
 	const userId = ctx.principal.user!.id;

@@ -10,7 +10,7 @@
  * outsiders 404.
  */
 import * as v from 'valibot';
-import { HttpError } from '../../http/errors';
+import { conflict, unprocessable } from '../../model/errors';
 import { created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -34,7 +34,7 @@ const PERMISSIONS = `${O}/permissions`;
 const POLICY = {
 	permissions: 'matrix' as const,
 	access: 'authenticated' as const,
-	resource: { org: 'owner' as const, concealFromOutsiders: true as const },
+	resource: { org: 'owner' as const, conceal: 'outsiders' as const },
 	errorResource: 'Organization',
 };
 
@@ -217,7 +217,7 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const current = ctx.app.stores.orgActions.get(ctx.org.org.id);
 			if (current.allowed_actions !== 'selected') {
-				throw new HttpError(409, "The organization's allowed_actions policy must be set to selected to choose actions.");
+				throw conflict("The organization's allowed_actions policy must be set to selected to choose actions.");
 			}
 			const { github_owned_allowed, verified_allowed, patterns_allowed } = ctx.body;
 			return change(
@@ -407,9 +407,9 @@ export const orgActionsRoutes: RouteDeclaration[] = [
 				(key) => !(OIDC_CLAIM_KEYS as readonly string[]).includes(key) && !/^repo_property_[A-Za-z0-9_.-]+$/.test(key),
 			);
 			if (unknown.length) {
-				throw new HttpError(422, `Invalid claim keys: ${unknown.join(', ')}. Valid keys: ${OIDC_CLAIM_KEYS.join(', ')}.`);
+				throw unprocessable(`Invalid claim keys: ${unknown.join(', ')}. Valid keys: ${OIDC_CLAIM_KEYS.join(', ')}.`);
 			}
-			if (keys.length === 0) throw new HttpError(422, 'include_claim_keys must name at least one claim.');
+			if (keys.length === 0) throw unprocessable('include_claim_keys must name at least one claim.');
 			updateActionsSettings(
 				ctx.app,
 				ctx.org.org,

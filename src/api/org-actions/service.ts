@@ -8,7 +8,7 @@
  */
 import type { App } from '../../app';
 import { events } from '../../events/catalog';
-import { conflict, HttpError, invalidField } from '../../http/errors';
+import { conflict, invalidField, notFound, unprocessable } from '../../model/errors';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
 import type { OrgActionsValues, RepositoryList } from './store';
@@ -72,7 +72,7 @@ export function updateActionsSettings(
 
 /**
  * The repositories of `org` with these ids, in the order given, without repeats.
- * @throws HttpError 422 naming ids that are not repositories of the organization
+ * @throws DomainError 422 naming ids that are not repositories of the organization
  */
 export function organizationRepositories(app: App, org: AccountRow, ids: number[], field: string): RepositoryRow[] {
 	const unique = [...new Set(ids)];
@@ -84,11 +84,11 @@ export function organizationRepositories(app: App, org: AccountRow, ids: number[
 
 /**
  * The repository {repository_id} of the organization.
- * @throws HttpError 404 for an id that is no repository of the organization
+ * @throws DomainError 404 for an id that is no repository of the organization
  */
 export function organizationRepository(app: App, org: AccountRow, id: number | null): RepositoryRow {
 	const repo = id === null ? undefined : app.stores.repos.byId(id);
-	if (!repo || repo.owner_id !== org.id) throw new HttpError(404, 'Not Found');
+	if (!repo || repo.owner_id !== org.id) throw notFound();
 	return repo;
 }
 
@@ -96,7 +96,7 @@ export function organizationRepository(app: App, org: AccountRow, id: number | n
  * Refuses a change to the selection of `list` unless the organization's policy is `selected`
  * (GitHub: "the organization permission policy for enabled_repositories must be configured to
  * selected").
- * @throws HttpError 409
+ * @throws DomainError 409
  */
 export function requireSelected(values: OrgActionsValues, list: RepositoryList): void {
 	const policy = list === 'actions' ? values.enabled_repositories : values.self_hosted_enabled_repositories;
@@ -118,8 +118,8 @@ export function actionsEnabled(app: App, repo: RepositoryRow, owner: AccountRow)
 /**
  * Refuses to start workflows (dispatch, re-run) in a repository the organization's policy leaves
  * without Actions.
- * @throws HttpError 422 "Actions are disabled for this repository."
+ * @throws DomainError 422 "Actions are disabled for this repository."
  */
 export function requireActionsEnabled(app: App, repo: RepositoryRow, owner: AccountRow): void {
-	if (!actionsEnabled(app, repo, owner)) throw new HttpError(422, 'Actions are disabled for this repository.');
+	if (!actionsEnabled(app, repo, owner)) throw unprocessable('Actions are disabled for this repository.');
 }

@@ -17,7 +17,7 @@
  */
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
-import { conflict, forbidden, invalidField } from '../../http/errors';
+import { conflict, forbidden, invalidField } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { simpleRepository } from '../dependabot/render';
@@ -26,7 +26,7 @@ import type { TeamRow } from '../teams/store';
 import { advancedSecurityCommitters } from './committers';
 import { PROVIDER_PATTERNS } from './patterns';
 
-const OWNERS: ResourceGuard = { org: 'owner', concealFromOutsiders: true };
+const OWNERS = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 
 /** GitHub's team-simple of a team of `orgLogin`. */
 function teamSimple(ctx: Context, orgLogin: string, team: TeamRow) {

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { boundAccountId, reachesAccount } from '../../auth/principal';
 import { events } from '../../events/catalog';
-import { notFound, validationFailed, type ValidationItem } from '../../http/errors';
+import { notFound, validationFailed, type ValidationItem } from '../../model/errors';
 import { accepted, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -50,7 +50,7 @@ const TWITTER = /^[A-Za-z0-9_]{1,15}$/;
 /**
  * GitHub's validation of the profile fields of an update: email addresses, a Twitter username, an
  * http(s) custom link for push protection.
- * @throws HttpError 422 listing every invalid field
+ * @throws DomainError 422 listing every invalid field
  */
 function checkProfile(body: v.InferOutput<typeof updateBody>): void {
 	const problems: ValidationItem[] = [];
@@ -122,7 +122,7 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#update-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: { org: 'owner', concealFromOutsiders: true },
+		resource: { org: 'owner', conceal: 'outsiders' },
 		errorResource: 'Organization',
 		body: updateBody,
 		handler(ctx) {
@@ -177,7 +177,7 @@ export const orgRoutes = [
 		docs: 'orgs/orgs#delete-an-organization',
 		permissions: 'matrix',
 		access: 'authenticated',
-		resource: { org: 'owner', concealFromOutsiders: true },
+		resource: { org: 'owner', conceal: 'outsiders' },
 		errorResource: 'Organization',
 		handler(ctx) {
 			deleteOrganization(ctx.app, ctx.org.org, ctx.org.actorId);

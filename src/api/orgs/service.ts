@@ -11,7 +11,7 @@ import type { AccountRow } from '../users/store';
 
 /**
  * Creates an organization with `ownerId` as its first owner, and its Default runner group.
- * @throws HttpError 422 for an invalid or taken login.
+ * @throws DomainError 422 for an invalid or taken login.
  */
 export function createOrganization(
 	app: App,

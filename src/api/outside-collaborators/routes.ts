@@ -2,7 +2,7 @@
  * Outside collaborators (spec document 1, Outside collaborators; reference §2.3).
  */
 import * as v from 'valibot';
-import { HttpError, notFound } from '../../http/errors';
+import { notFound, unprocessable } from '../../model/errors';
 import { accepted, noContent, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -72,7 +72,7 @@ export const outsideCollaboratorRoutes = [
 			const user = ctx.app.stores.accounts.user(ctx.params.username);
 			if (!user) throw notFound();
 			if (ctx.app.stores.memberships.get(access.org.id, user.id)?.state === 'active') {
-				throw new HttpError(422, 'You cannot specify an organization member to remove as an outside collaborator.');
+				throw unprocessable('You cannot specify an organization member to remove as an outside collaborator.');
 			}
 			for (const repo of ctx.app.stores.repos.forOwner(access.org.id)) {
 				if (ctx.app.stores.repos.collaboratorPermission(repo.id, user.id))

@@ -3,7 +3,7 @@
  * a collaborator from every repository of the organization.
  */
 import type { App } from '../../app';
-import { forbidden } from '../../http/errors';
+import { forbidden } from '../../model/errors';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { assertNotLastOwner } from '../members/service';
 import { strongest, type RepoPermission } from '../../auth/repo-permissions';
@@ -18,7 +18,7 @@ export const CONVERT_TASK = 'convert-member-to-outside-collaborator';
 /**
  * The conditions of a conversion: the user is an active member, not the last owner, and the
  * enterprise (if any) allows outside collaborators.
- * @throws HttpError 403 naming the condition that fails.
+ * @throws DomainError 403 naming the condition that fails.
  */
 export function assertConvertible(app: App, org: AccountRow, user: AccountRow): void {
 	const membership = app.stores.memberships.get(org.id, user.id);
@@ -35,7 +35,7 @@ export function assertConvertible(app: App, org: AccountRow, user: AccountRow): 
  * and its teams and keeps exactly the repository access their current team memberships granted, as
  * direct collaborator grants.
  * @param now ISO timestamp
- * @throws HttpError 403 when a condition of assertConvertible fails.
+ * @throws DomainError 403 when a condition of assertConvertible fails.
  */
 export function convertToOutsideCollaborator(app: App, org: AccountRow, user: AccountRow, now: string, actorId: number | null): void {
 	app.transaction(() => {

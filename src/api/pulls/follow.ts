@@ -52,7 +52,7 @@ export function followRef(app: App, repo: RepositoryRow, name: string, sha: stri
 }
 
 /** The issue context of a pull request's base repository, for events outside a request. */
-function baseScope(app: App, known: RepositoryRow, repoId: number): IssueScope | null {
+export function baseScope(app: App, known: RepositoryRow, repoId: number): IssueScope | null {
 	const base = repoId === known.id ? known : app.stores.repos.byId(repoId);
 	const owner = base && app.stores.accounts.byId(base.owner_id);
 	if (!base || !owner) return null;

@@ -17,7 +17,7 @@
  *   202 "Updating pull request branch."; 422 on an expected_head_sha mismatch or conflicts.
  */
 import * as v from 'valibot';
-import { conflict, forbidden, HttpError, unprocessable } from '../../http/errors';
+import { conflict, DomainError, forbidden, notMergeable, unprocessable } from '../../model/errors';
 import { accepted, ok } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -37,14 +37,10 @@ import { isBehind, reviewsRequirement } from './mergeable-state';
 import { fetchHead, loadPull, objectsRepo, pullComparison, pullScope } from './service';
 import type { PullRow } from './store';
 
-/** GitHub's 405 for a pull request that cannot be merged (closed, merged, conflicting). */
-export const NOT_MERGEABLE = 'Pull Request is not mergeable';
 /** GitHub's 405 for a rebase merge whose commits do not replay onto the base. */
 export const NOT_REBASEABLE = "This branch can't be rebased";
 /** GitHub's 409 when `sha` is not the head any more. */
 export const HEAD_MODIFIED = 'Head branch was modified. Review and try the merge again.';
-
-const notAllowed = (message: string) => new HttpError(405, message);
 
 const mergeBody = v.object({
 	commit_title: v.optional(v.pipe(v.string('commit_title must be a string'), v.maxLength(1024, 'commit_title is too long'))),
@@ -147,13 +143,13 @@ function checkProtection(ctx: Context, scope: IssueScope, pull: PullRow, admin: 
 	const settings = protection.settings;
 	if (admin && !settings.enforce_admins) return;
 	const reviews = reviewsRequirement(ctx.app, pull.pr, settings);
-	if (reviews) throw notAllowed(reviews);
+	if (reviews) throw notMergeable(reviews);
 	const checks = settings.required_status_checks;
 	if (checks?.contexts.length) {
 		const result = commitChecksPassed(ctx.app, scope.repo.id, pull.pr.head_sha, checks.contexts);
-		if (!result.passed) throw notAllowed(checksMessage(result.states));
+		if (!result.passed) throw notMergeable(checksMessage(result.states));
 	}
-	if (checks?.strict && isBehind(ctx.app, pull.pr)) throw notAllowed('Head branch is out of date. Review and try the merge again.');
+	if (checks?.strict && isBehind(ctx.app, pull.pr)) throw notMergeable('Head branch is out of date. Review and try the merge again.');
 }
 
 /** Builds the commit of the merge method; a conflict or a merge too large to make is 405. */
@@ -180,14 +176,14 @@ function buildCommit(
 			result = method === 'merge' ? mergeCommit(app, repoId, input, now) : squashCommit(app, repoId, input, now);
 		}
 	} catch (error) {
-		if (error instanceof MergeTooLargeError) throw notAllowed(NOT_MERGEABLE);
+		if (error instanceof MergeTooLargeError) throw notMergeable();
 		throw error;
 	}
 	if ('conflicts' in result) {
 		// A rebase can conflict where a merge would not (a commit that does not apply on its own, a merge commit in the history).
-		if (method === 'rebase' && computeMergeability(app, pull.pr)?.mergeable) throw notAllowed(NOT_REBASEABLE);
+		if (method === 'rebase' && computeMergeability(app, pull.pr)?.mergeable) throw notMergeable(NOT_REBASEABLE);
 		app.stores.pulls.setMergeability(pull.id, false, 'dirty', pull.pr.head_sha, pull.pr.base_sha);
-		throw notAllowed(NOT_MERGEABLE);
+		throw notMergeable();
 	}
 	return result.sha;
 }
@@ -197,7 +193,7 @@ function asMergeRefusal<T>(fn: () => T): T {
 	try {
 		return fn();
 	} catch (error) {
-		if (error instanceof HttpError && error.status === 422) throw notAllowed(error.message);
+		if (error instanceof DomainError && error.status === 422) throw notMergeable(error.message);
 		throw error;
 	}
 }
@@ -214,9 +210,9 @@ function deleteMergedHead(ctx: Context, scope: IssueScope, pull: PullRow, admin:
 	if (app.stores.git.ref(scope.repo.id, `refs/heads/${branch}`)?.sha !== pull.pr.head_sha) return;
 	if (app.stores.pulls.openByBase(scope.repo.id, branch).length) return;
 	try {
-		app.transaction(() => deleteRef(app, scope.repo, `refs/heads/${branch}`, ctx.principal.actorId, { admin }));
+		app.transaction(() => deleteRef(app, scope.repo, `refs/heads/${branch}`, { actorId: ctx.principal.actorId, admin }));
 	} catch (error) {
-		if (!(error instanceof HttpError)) throw error;
+		if (!(error instanceof DomainError)) throw error;
 	}
 }
 
@@ -238,24 +234,24 @@ export const pullMergeRoutes = [
 			const { app } = ctx;
 			const actor = ctx.principal.actorId;
 			if (actor === null) throw forbidden('A user must act to merge a pull request.');
-			if (pull.pr.merged_at !== null || pull.state !== 'open') throw notAllowed(NOT_MERGEABLE);
-			if (pull.pr.draft === 1) throw notAllowed('Pull Request is still a draft');
+			if (pull.pr.merged_at !== null || pull.state !== 'open') throw notMergeable();
+			if (pull.pr.draft === 1) throw notMergeable('Pull Request is still a draft');
 			if (input.sha !== undefined && input.sha.toLowerCase() !== pull.pr.head_sha) throw conflict(HEAD_MODIFIED);
 			const method = input.merge_method as MergeMethod;
-			if (!METHOD_SETTING[method].allowed(scope.repo)) throw notAllowed(METHOD_SETTING[method].message);
+			if (!METHOD_SETTING[method].allowed(scope.repo)) throw notMergeable(METHOD_SETTING[method].message);
 			// The base branch must still be where the pull request saw it, and hold both commits.
 			const baseRef = `refs/heads/${pull.pr.base_ref}`;
 			const current = app.stores.git.ref(scope.repo.id, baseRef);
-			if (!current) throw notAllowed(NOT_MERGEABLE);
-			if (current.sha !== pull.pr.base_sha) throw notAllowed('Base branch was modified. Review and try the merge again.');
-			if (objectsRepo(app, pull.pr) !== scope.repo.id) throw notAllowed(NOT_MERGEABLE);
+			if (!current) throw notMergeable();
+			if (current.sha !== pull.pr.base_sha) throw notMergeable('Base branch was modified. Review and try the merge again.');
+			if (objectsRepo(app, pull.pr) !== scope.repo.id) throw notMergeable();
 			const admin = atLeast(scope.permission, 'admin');
 			checkProtection(ctx, scope, pull, admin);
 
 			const now = isoSeconds(ctx.now);
 			const sha = buildCommit(ctx, scope, pull, method, input.commit_title, input.commit_message, now);
 			asMergeRefusal(() =>
-				updateRef(app, scope.repo, baseRef, sha, false, now, actor, { admin, viaPullRequest: true, checksSha: pull.pr.head_sha }),
+				updateRef(app, scope.repo, baseRef, sha, { now, actorId: actor, admin, viaPullRequest: true, checksSha: pull.pr.head_sha }),
 			);
 
 			// The base followed its branch (pulls/follow.ts); a merged pull request keeps the base it was merged into.
@@ -328,7 +324,7 @@ export const pullMergeRoutes = [
 				throw error;
 			}
 			if ('conflicts' in result) throw unprocessable('merge conflict between base and head');
-			updateRef(app, headRepo, headRef, result.sha, false, now, actor, { admin: atLeast(headPermission, 'admin') });
+			updateRef(app, headRepo, headRef, result.sha, { now, actorId: actor, admin: atLeast(headPermission, 'admin') });
 			return accepted({ message: 'Updating pull request branch.', url: `${scope.paths.api}/pulls/${pull.number}` });
 		},
 	}),

@@ -11,7 +11,7 @@
  * thread's place and answers its first comment. Its author or push access edits or deletes it.
  */
 import * as v from 'valibot';
-import { forbidden, notFound, validationFailed } from '../../http/errors';
+import { forbidden, notFound, validationFailed } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';

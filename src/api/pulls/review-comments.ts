@@ -17,7 +17,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import { forbidden, validationFailed } from '../../http/errors';
+import { forbidden, validationFailed } from '../../model/errors';
 import { atLeast } from '../../auth/repo-permissions';
 import { nodeId } from '../../http/urls';
 import type { Context } from '../../http/route';
@@ -45,7 +45,7 @@ export interface Anchor {
 
 /**
  * A locked conversation takes reviews and review comments only from people with write access, as
- * issue comments. @throws HttpError 403
+ * issue comments. @throws DomainError 403
  */
 export function assertUnlocked(scope: IssueScope, pull: PullRow): void {
 	if (pull.locked === 1 && !atLeast(scope.permission, 'push')) throw forbidden('Unable to create comment because issue is locked.');
@@ -107,7 +107,7 @@ function find(entries: PatchLine[], line: number, side: 'LEFT' | 'RIGHT'): numbe
 
 /**
  * Places a comment in the pull request's diff at `commitId` (GitHub's rules above).
- * @throws HttpError 422 when the path or line is not in the diff, or neither position nor line is given
+ * @throws DomainError 422 when the path or line is not in the diff, or neither position nor line is given
  */
 export function locateComment(app: App, pull: PullRow, commitId: string, input: PlaceInput): Anchor {
 	if (input.position === undefined && input.line === undefined) {

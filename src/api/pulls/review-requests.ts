@@ -13,7 +13,7 @@
  * of a requested team) is notified with the reason review_requested.
  */
 import type { App } from '../../app';
-import { unprocessable } from '../../http/errors';
+import { unprocessable } from '../../model/errors';
 import type { Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { userRepoPermission } from '../../auth/access/repos';
@@ -37,7 +37,7 @@ const notCollaborator = (scope: IssueScope) =>
 
 /**
  * The users and teams named, resolved and checked (GitHub's rules above).
- * @throws HttpError 422 for an unknown login or slug, someone who cannot review, or the author
+ * @throws DomainError 422 for an unknown login or slug, someone who cannot review, or the author
  */
 export function resolveReviewers(
 	ctx: Context,

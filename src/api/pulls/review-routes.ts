@@ -23,7 +23,7 @@
  * form (201 and 200). The rules of who may be asked: src/api/pulls/review-requests.ts.
  */
 import * as v from 'valibot';
-import { forbidden, notFound, unprocessable, validationFailed } from '../../http/errors';
+import { forbidden, notFound, unprocessable, validationFailed } from '../../model/errors';
 import { created, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -97,7 +97,7 @@ const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> 
 /**
  * GitHub's rules of submitting: not approving or requesting changes on one's own pull request,
  * and a body for REQUEST_CHANGES and COMMENT.
- * @throws HttpError 422
+ * @throws DomainError 422
  */
 function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMITTED, body: string, comments = 0): void {
 	const actor = ctx.principal.actorId;

@@ -11,7 +11,7 @@
  * author or anyone with triage access may change it, and changing its base needs push access.
  */
 import * as v from 'valibot';
-import { forbidden, notFound, validationFailed } from '../../http/errors';
+import { forbidden, notFound, validationFailed } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';

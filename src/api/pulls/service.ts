@@ -9,7 +9,7 @@
  * and checks make of it is decided at each read (src/api/pulls/mergeable-state.ts).
  */
 import type { App } from '../../app';
-import { notFound, validationFailed } from '../../http/errors';
+import { notFound, validationFailed } from '../../model/errors';
 import { idParam, type Context } from '../../http/route';
 import { diffTrees, filePatch, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
@@ -31,7 +31,7 @@ export function pullScope(ctx: Context): IssueScope {
 	return issueRepository(ctx, { allowDisabled: true });
 }
 
-/** The pull request of the path's {pull_number}. @throws HttpError 404 (also for a plain issue's number) */
+/** The pull request of the path's {pull_number}. @throws DomainError 404 (also for a plain issue's number) */
 export function loadPull(ctx: Context, scope: IssueScope): PullRow {
 	const number = idParam(ctx.params.pull_number);
 	const row = number ? ctx.app.stores.pulls.byNumber(scope.repo.id, number) : undefined;
@@ -63,8 +63,9 @@ export function pullSides(app: App, scope: IssueScope, pr: PullRequestRow): { he
  * @param now ISO timestamp
  */
 export function fetchHead(app: App, baseRepoId: number, headRepoId: number, headSha: string, now: string): void {
-	if (baseRepoId === headRepoId) return;
 	const { git } = app.stores;
+	// A fork network shares its objects: nothing to copy within one.
+	if (baseRepoId === headRepoId || git.network(baseRepoId) === git.network(headRepoId)) return;
 	const queue = [headSha];
 	const seen = new Set<string>();
 	while (queue.length) {
@@ -204,7 +205,7 @@ export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], fu
  * head and base branches must still exist (GitHub refuses it once the head branch is deleted);
  * the head follows its branch again (fetched from a fork).
  * @param now ISO timestamp
- * @throws HttpError 422 (custom, field state) when the pull request is merged or a branch is gone
+ * @throws DomainError 422 (custom, field state) when the pull request is merged or a branch is gone
  */
 export function reopenPull(app: App, pr: PullRequestRow, baseRef: string, now: string): void {
 	const refuse = (message: string) => validationFailed([{ resource: 'PullRequest', field: 'state', code: 'custom', message }]);

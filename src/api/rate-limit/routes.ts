@@ -4,7 +4,7 @@
  * Enterprise Server answers.
  */
 import { RATE_RESOURCES } from '../../config';
-import { HttpError } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { epochSeconds } from '../../time';
@@ -20,7 +20,7 @@ export const rateLimitRoutes = [
 		rateLimit: null,
 		handler(ctx) {
 			const limiter = ctx.app.rateLimiter;
-			if (!limiter.enabled) throw new HttpError(404, 'Rate limiting is not enabled.');
+			if (!limiter.enabled) throw notFound('Rate limiting is not enabled.');
 			const now = epochSeconds(ctx.now);
 			const resources: Record<string, { limit: number; used: number; remaining: number; reset: number }> = {};
 			for (const resource of RATE_RESOURCES) {

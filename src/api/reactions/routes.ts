@@ -6,7 +6,7 @@
  * GitHub reports reactions to no webhook, feed or notification, so nothing is recorded.
  */
 import * as v from 'valibot';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';

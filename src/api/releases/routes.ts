@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as v from 'valibot';
 import { atLeast } from '../../auth/repo-permissions';
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { maxCharacters } from '../../http/validation';
@@ -81,7 +81,7 @@ function people(ctx: Context): People {
 	};
 }
 
-/** The release {release_id} (a draft only for callers with push access). @throws HttpError 404 */
+/** The release {release_id} (a draft only for callers with push access). @throws DomainError 404 */
 function loadRelease(ctx: Context): ReleaseRow {
 	const id = idParam(ctx.params.release_id);
 	const row = id === null ? undefined : ctx.app.stores.releases.byId(ctx.repo.repo.id, id);
@@ -89,7 +89,7 @@ function loadRelease(ctx: Context): ReleaseRow {
 	return row;
 }
 
-/** The asset {asset_id} and its release (a draft's only for callers with push access). @throws HttpError 404 */
+/** The asset {asset_id} and its release (a draft's only for callers with push access). @throws DomainError 404 */
 function loadAsset(ctx: Context): { row: AssetRow; release: ReleaseRow } {
 	const id = idParam(ctx.params.asset_id);
 	const row = id === null ? undefined : ctx.app.stores.releases.asset(ctx.repo.repo.id, id);
@@ -103,13 +103,13 @@ function shown(ctx: Context, row: ReleaseRow, assets?: AssetRow[]) {
 	return release(ctx.app.urls, paths(ctx), row, list, people(ctx), ctx.media, isImmutable(ctx.app, row.id));
 }
 
-/** @throws HttpError 422 already_exists when the release has another asset named `name` */
+/** @throws DomainError 422 already_exists when the release has another asset named `name` */
 function uniqueAsset(ctx: Context, releaseId: number, name: string, self: number | null): void {
 	const other = ctx.app.stores.releases.assetByName(releaseId, name);
 	if (other && other.id !== self) throw invalidField('ReleaseAsset', 'name', `name already exists`, 'already_exists');
 }
 
-/** The normalized asset name. @throws HttpError 422 when nothing of it is left */
+/** The normalized asset name. @throws DomainError 422 when nothing of it is left */
 function normalName(raw: string): string {
 	const name = assetName(raw);
 	if (!name) throw invalidField('ReleaseAsset', 'name', 'name is invalid', 'invalid');
@@ -125,7 +125,7 @@ function uploadTarget(ctx: Context<{ name: string; label?: string | null }>): { 
 	return { release: target, name };
 }
 
-/** An asset's bytes as a download (counted). @throws HttpError 404 when the file is gone */
+/** An asset's bytes as a download (counted). @throws DomainError 404 when the file is gone */
 function download(ctx: Context, row: AssetRow): Reply {
 	const dir = assetDir(ctx.app);
 	const path = dir === null ? null : join(dir, row.blob);

@@ -8,7 +8,7 @@ import { checkReleaseUpdate, checkTagReuse, markPublished } from '../immutable-r
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../../app';
-import { invalidField, unprocessable } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import { isValidRefName } from '../git/objects';
 import { resolveCommit } from '../git/service';
 import { createRef } from '../git/writes';
@@ -27,7 +27,7 @@ export function assetDir(app: App): string | null {
 	return app.config.blobDir === null ? null : join(app.config.blobDir, 'release-assets');
 }
 
-/** The folder uploads are streamed to. @throws HttpError 422 when blob storage is off */
+/** The folder uploads are streamed to. @throws DomainError 422 when blob storage is off */
 export function requireAssetDir(app: App): string {
 	const dir = assetDir(app);
 	if (dir === null)
@@ -96,7 +96,7 @@ export interface ReleaseInput {
 	make_latest?: MakeLatest;
 }
 
-/** @throws HttpError 422 for a tag name git refuses, or one another release has */
+/** @throws DomainError 422 for a tag name git refuses, or one another release has */
 function checkTag(app: App, repo: RepositoryRow, tag: string, self: number | null): void {
 	if (!isValidRefName(`refs/tags/${tag}`)) throw invalidField('Release', 'tag_name', `tag_name is not a valid tag`, 'invalid');
 	const other = app.stores.releases.byTag(repo.id, tag);
@@ -107,7 +107,7 @@ function checkTag(app: App, repo: RepositoryRow, tag: string, self: number | nul
 /**
  * The commit a new tag will name, when the tag does not exist yet.
  * @returns null when the tag exists
- * @throws HttpError 422 (field target_commitish) when it names no commit
+ * @throws DomainError 422 (field target_commitish) when it names no commit
  */
 function tagTarget(app: App, repo: RepositoryRow, tag: string, commitish: string): string | null {
 	if (app.stores.git.ref(repo.id, `refs/tags/${tag}`)) return null;
@@ -132,7 +132,7 @@ function applyLatest(app: App, repo: RepositoryRow, row: ReleaseRow, given: Make
  * default branch) when the tag does not exist. Records release created, and published with
  * released or prereleased; the tag's create and push.
  * @param now ISO timestamp
- * @throws HttpError 422 tag_name invalid or already_exists, target_commitish invalid
+ * @throws DomainError 422 tag_name invalid or already_exists, target_commitish invalid
  */
 export function createRelease(
 	app: App,
@@ -145,7 +145,7 @@ export function createRelease(
 	const commitish = input.target_commitish ?? repo.default_branch;
 	const target = tagTarget(app, repo, input.tag_name, commitish);
 	const draft = input.draft === true;
-	if (!draft && target) createRef(app, repo, `refs/tags/${input.tag_name}`, target, now, actorId);
+	if (!draft && target) createRef(app, repo, `refs/tags/${input.tag_name}`, target, { now, actorId });
 	const row = app.stores.releases.insert({
 		repo_id: repo.id,
 		tag_name: input.tag_name,
@@ -174,7 +174,7 @@ export function createRelease(
  * previous name, body and tag_name in `changes`) when a detail changed, then published with
  * released/prereleased, unpublished, released or prereleased for the transitions.
  * @param now ISO timestamp
- * @throws HttpError 422 as for createRelease
+ * @throws DomainError 422 as for createRelease
  */
 export function updateRelease(
 	app: App,
@@ -193,7 +193,7 @@ export function updateRelease(
 	checkReleaseUpdate(app, current, { tag_name: tag, draft });
 	if (!draft) {
 		const target = tagTarget(app, repo, tag, commitish);
-		if (target) createRef(app, repo, `refs/tags/${tag}`, target, now, actorId);
+		if (target) createRef(app, repo, `refs/tags/${tag}`, target, { now, actorId });
 	}
 	const row = app.stores.releases.update(current, {
 		id: current.id,

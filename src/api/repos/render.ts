@@ -101,7 +101,7 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 		// GitHub's watchers and watchers_count are the stargazers (watching meant starring before 2012).
 		stargazers_count: repo.stargazers_count,
 		watchers_count: repo.stargazers_count,
-		size: 0,
+		size: repo.size,
 		default_branch: repo.default_branch,
 		open_issues_count: repo.open_issues_count,
 		is_template: repo.is_template === 1,

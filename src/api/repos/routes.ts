@@ -6,7 +6,7 @@
  * to read).
  */
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -139,7 +139,7 @@ const defaultDirection = (sort: RepositorySort) => (sort === 'full_name' ? 'asc'
  * Checks that the caller may create repositories of this visibility in the organization and returns
  * the user to grant admin as a direct collaborator: a member who creates a repository administers
  * it, as on GitHub (owners and apps need no grant).
- * @throws HttpError 403 when the organization lets only owners create repositories, or not members
+ * @throws DomainError 403 when the organization lets only owners create repositories, or not members
  *   this visibility (members_can_create_public/private/internal_repositories).
  */
 function repositoryCreator(access: OrgAccess, visibility: RepositoryRow['visibility']): number | null {
@@ -160,7 +160,7 @@ function repositoryCreator(access: OrgAccess, visibility: RepositoryRow['visibil
 /**
  * The organization policy members_can_delete_repositories, which also governs transfers: owners
  * (and the organization's app) always may; other repository administrators only when it allows.
- * @throws HttpError 403 "Must have admin rights to Repository." as GitHub answers
+ * @throws DomainError 403 "Must have admin rights to Repository." as GitHub answers
  */
 function requireDeletePolicy(ctx: Context): void {
 	const { owner } = ctx.repo;
@@ -188,7 +188,7 @@ function mayCreateIn(ctx: Context, target: AccountRow, visibility: RepositoryRow
 /**
  * Classic and OAuth tokens need the `repo` scope for a repository that is not public: `public_repo`
  * covers public repositories only (README, Authentication and permissions).
- * @throws HttpError 403 with GitHub's missing-scope message.
+ * @throws DomainError 403 with GitHub's missing-scope message.
  */
 function requireScopeFor(ctx: Context, visibility: 'public' | 'private' | 'internal'): void {
 	const { principal } = ctx;
@@ -393,7 +393,7 @@ export const repositoryRoutes = [
 			const { repo, owner } = ctx.repo;
 			// An archived repository is read-only: the one change it takes is being unarchived.
 			const unarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
-			if (!unarchive) requireWritableRepository(ctx);
+			if (!unarchive) requireWritableRepository(ctx, ctx.repo);
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);

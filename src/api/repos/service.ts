@@ -11,7 +11,7 @@ import {
 } from '../code-security/service';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import type { AccountRow } from '../users/store';
 import { LICENSES } from './licenses';
 import type { RepoPermission } from '../../auth/repo-permissions';
@@ -62,7 +62,7 @@ const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallba
  * @param options.actorId who acts (webhook sender), null for an app or the command line
  * @param options.now ISO timestamp
  * With `auto_init`, the default branch gets an initial commit (src/api/contents/init.ts).
- * @throws HttpError 422 for an invalid or taken name, an unknown license or gitignore template, or a team_id outside the organization.
+ * @throws DomainError 422 for an invalid or taken name, an unknown license or gitignore template, or a team_id outside the organization.
  */
 export function createRepository(
 	app: App,
@@ -200,7 +200,7 @@ export function deleteRepository(app: App, repo: RepositoryRow, actorId: number 
  * read access go (the private-fork rule), and `repository` transferred is recorded with
  * `changes.owner.from` (a `user` or an `organization`).
  * @param options.now ISO timestamp
- * @throws HttpError 422 for an invalid name or one the new owner already uses
+ * @throws DomainError 422 for an invalid name or one the new owner already uses
  */
 export function transferRepository(
 	app: App,
@@ -239,7 +239,7 @@ export const MAX_TOPICS = 20;
  * duplicates once, in the order given; a change records `repository` edited with
  * `changes.topics.from`, as GitHub does.
  * @returns the topics now
- * @throws HttpError 422 "Validation Failed" (resource Repository, field topics) for a name GitHub
+ * @throws DomainError 422 "Validation Failed" (resource Repository, field topics) for a name GitHub
  *   refuses or more than 20 topics
  */
 export function replaceTopics(app: App, repo: RepositoryRow, names: readonly string[], actorId: number | null): string[] {
@@ -295,7 +295,7 @@ const MERGE_DEFAULTS = ['MERGE_MESSAGE PR_TITLE', 'PR_TITLE BLANK', 'PR_TITLE PR
  * needs its title in the same request (`squash_merge_commit_title` is "Required when using
  * `squash_merge_commit_message`"), and only the pairs its settings page offers are taken
  * (use_squash_pr_title_as_default, the deprecated switch, sets the squash title).
- * @throws HttpError 422 (field named) for a message without its title or a pair GitHub does not offer
+ * @throws DomainError 422 (field named) for a message without its title or a pair GitHub does not offer
  */
 function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void {
 	if (input.squash_merge_commit_message !== undefined && input.squash_merge_commit_title === undefined) {
@@ -352,7 +352,7 @@ function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void 
  * Updates a repository in one transaction and sends the repository webhooks GitHub sends
  * (renamed, privatized/publicized, archived/unarchived, edited with `changes`).
  * @param options.now ISO timestamp
- * @throws HttpError 422 for an invalid or taken name, or internal visibility outside an organization
+ * @throws DomainError 422 for an invalid or taken name, or internal visibility outside an organization
  */
 export function updateRepository(
 	app: App,

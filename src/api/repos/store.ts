@@ -44,6 +44,8 @@ export interface RepositoryRow {
 	created_at: string;
 	updated_at: string;
 	pushed_at: string | null;
+	/** Kilobytes of git data (GitHub's `size`), set by pushes and gc. */
+	size: number;
 	allow_forking: number;
 	web_commit_signoff_required: number;
 	allow_update_branch: number;
@@ -83,6 +85,7 @@ export type NewRepository = Omit<
 	| 'merge_commit_title'
 	| 'merge_commit_message'
 	| 'security_settings'
+	| 'size'
 > & {
 	fork_parent_id?: number | null;
 };
@@ -149,6 +152,8 @@ export function createRepositoryStore(db: DB) {
 		VALUES (@owner_id, @name, @description, @homepage, @visibility, @fork_parent_id, @default_branch, @license_key,
 			@has_issues, @has_projects, @has_wiki, @has_downloads, @has_discussions, @is_template, @allow_squash_merge, @allow_merge_commit,
 			@allow_rebase_merge, @allow_auto_merge, @delete_branch_on_merge, @now, @now, @now)`);
+	const setDefaultBranch = db.prepare('UPDATE repositories SET default_branch = ?, updated_at = ? WHERE id = ?');
+	const setSize = db.prepare('UPDATE repositories SET size = ? WHERE id = ?');
 	const update = db.prepare(`
 		UPDATE repositories SET name = @name, description = @description, homepage = @homepage, visibility = @visibility,
 			default_branch = @default_branch, has_issues = @has_issues, has_projects = @has_projects, has_wiki = @has_wiki,
@@ -269,6 +274,10 @@ export function createRepositoryStore(db: DB) {
 		/** @param now ISO timestamp */
 		insert: (repo: NewRepository, now: string) => Number(insert.run({ fork_parent_id: null, ...repo, now }).lastInsertRowid),
 		/** Writes every editable field of the row (PATCH /repos/{owner}/{repo}); returns the stored row. */
+		/** Names the default branch (a push to an empty repository). @param now ISO timestamp */
+		setDefaultBranch: (id: number, branch: string, now: string) => void setDefaultBranch.run(branch, now, id),
+		/** Sets the repository's size (GitHub's `size`: kilobytes its git data takes). */
+		setSize: (id: number, kilobytes: number) => void setSize.run(kilobytes, id),
 		update(row: RepositoryRow): RepositoryRow {
 			update.run(row);
 			return byId.get(row.id) as RepositoryRow;

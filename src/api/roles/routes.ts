@@ -12,7 +12,7 @@
  * permissions of the rows it lists, the others take organization administration.
  */
 import * as v from 'valibot';
-import { invalidField, notFound, unprocessable } from '../../http/errors';
+import { invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -69,7 +69,7 @@ const PREDEFINED_REPOSITORY_ROLES = new Set(['read', 'triage', 'write', 'maintai
 
 /**
  * Checks a custom role's name and permissions (GitHub's 422s).
- * @throws HttpError 422
+ * @throws DomainError 422
  */
 function checkCustomRole(ctx: Context, name: string, permissions: string[], except: number | null): void {
 	if (!name.trim()) throw invalidField('Role', 'name', 'name cannot be blank', 'missing_field');

@@ -5,7 +5,7 @@
  * roles, whose grant then holds its base role and names the role (role_id).
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { REPO_PERMISSIONS, type RepoPermission } from '../../auth/repo-permissions';
 import type { AccountRow } from '../users/store';
 import { BASE_ROLE_PERMISSION } from './catalog';
@@ -19,7 +19,7 @@ export interface RepositoryRole {
 
 /**
  * The role `name` means on a repository of `owner`.
- * @throws HttpError 422 (field `permission`) for a name that is neither a repository role nor a
+ * @throws DomainError 422 (field `permission`) for a name that is neither a repository role nor a
  *   custom repository role of the owning organization
  */
 export function repositoryRole(app: App, owner: AccountRow, name: string, resource: string): RepositoryRole {

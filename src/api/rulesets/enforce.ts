@@ -21,7 +21,7 @@
  * it is refused, right after the refusal's rollback (GitHub keeps failed rule suites).
  */
 import type { App } from '../../app';
-import { unprocessable, type HttpError } from '../../http/errors';
+import { DomainError, ERRORS } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { checksMessage, commitChecksPassed, type RefWriter } from '../branches/enforce';
 import { reachable, walkCommits, type WalkedCommit } from '../git/graph';
@@ -34,7 +34,7 @@ import type { Rule } from './schema';
 import type { RuleSuiteRow, RulesetRow } from './store';
 
 /** GitHub's first line of a refusal by rulesets. */
-export const RULE_VIOLATIONS = 'Repository rule violations found';
+export const RULE_VIOLATIONS = ERRORS.RuleViolation.message;
 
 /** The zero object id GitHub shows for the missing side of a creation or deletion. */
 const ZERO_SHA = '0000000000000000000000000000000000000000';
@@ -55,8 +55,8 @@ interface Change {
 }
 
 /** GitHub's refusal of a write by active rules (`violations`: one sentence each). */
-export function ruleViolation(violations: string[]): HttpError {
-	return unprocessable(`${RULE_VIOLATIONS}\n\n${[...new Set(violations)].map((v) => `${v}\n\n`).join('')}`);
+export function ruleViolation(violations: string[]): DomainError {
+	return new DomainError('RuleViolation', `${RULE_VIOLATIONS}\n\n${[...new Set(violations)].map((v) => `${v}\n\n`).join('')}`);
 }
 
 const VERBS = { starts_with: 'start with', ends_with: 'end with', contains: 'contain', regex: 'match a given regex pattern' } as const;
@@ -183,7 +183,7 @@ function keepSuite(app: App, row: Omit<RuleSuiteRow, 'id'>, refused: boolean): v
  * Evaluates the organization's rulesets that apply to the write of `ref` in `repo`, keeps the rule
  * suite, and refuses what an active ruleset forbids. `before` null: the reference is created;
  * `after` null: it is deleted. Repositories of users have no organization rulesets.
- * @throws HttpError 422 "Repository rule violations found\n\nCannot delete this branch\n\n" (one
+ * @throws DomainError 422 "Repository rule violations found\n\nCannot delete this branch\n\n" (one
  *   line per violated rule)
  */
 export function checkRulesets(

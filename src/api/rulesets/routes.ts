@@ -10,7 +10,7 @@
  * members get 403, callers outside the organization 404.
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -24,7 +24,7 @@ import type { RulesetRow } from './store';
 
 const O = '/orgs/{org}';
 const DOCS = 'orgs/rules';
-const ADMIN: ResourceGuard = { org: 'owner', conceal: 'outsiders' };
+const ADMIN = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;
 const PERIOD_HOURS = { hour: 1, day: 24, week: 168, month: 720 } as const;
 
 const targetsQuery = v.object({ targets: v.optional(v.string()) });
@@ -58,7 +58,7 @@ function since(ctx: Context, period: keyof typeof PERIOD_HOURS): string {
 	return isoSeconds(ctx.now - PERIOD_HOURS[period] * 3600_000);
 }
 
-/** The ruleset {ruleset_id} of the guarded organization. @throws HttpError 404 */
+/** The ruleset {ruleset_id} of the guarded organization. @throws DomainError 404 */
 function loadRuleset(ctx: Context): RulesetRow {
 	const id = idParam(ctx.params.ruleset_id);
 	const row = id === null ? undefined : ctx.app.stores.rulesets.get(ctx.org.org.id, id);

@@ -8,7 +8,7 @@
  * records the `repository_ruleset` event; every function runs in the caller's transaction.
  */
 import type { App } from '../../app';
-import { invalidField, validationFailed, type ValidationItem } from '../../http/errors';
+import { invalidField, validationFailed, type ValidationItem } from '../../model/errors';
 import type { AccountRow } from '../users/store';
 import { recordRuleset } from './events';
 import { REPOSITORY_ROLE_IDS } from './match';
@@ -28,7 +28,7 @@ export interface RulesetInput {
 	rules: Rule[];
 }
 
-/** @throws HttpError 422 for what the schema cannot say (see the module's docstring) */
+/** @throws DomainError 422 for what the schema cannot say (see the module's docstring) */
 function check(app: App, org: AccountRow, input: RulesetInput, id: number | null): void {
 	const taken = app.stores.rulesets.idByName(org.id, input.name);
 	if (taken !== undefined && taken !== id) throw invalidField(RESOURCE, 'name', 'Name must be unique', 'already_exists');
@@ -115,7 +115,7 @@ function addVersion(app: App, org: AccountRow, row: RulesetRow, actorId: number 
 /**
  * Creates a ruleset, its first version and the `repository_ruleset` created event.
  * @param now ISO timestamp
- * @throws HttpError 422 (name taken, rules that do not fit the target, unknown bypass actors)
+ * @throws DomainError 422 (name taken, rules that do not fit the target, unknown bypass actors)
  */
 export function createRuleset(app: App, org: AccountRow, input: RulesetInput, now: string, actorId: number | null): RulesetRow {
 	check(app, org, input, null);
@@ -128,7 +128,7 @@ export function createRuleset(app: App, org: AccountRow, input: RulesetInput, no
 /**
  * Replaces the fields given, stores a version and records `repository_ruleset` edited.
  * @param now ISO timestamp
- * @throws HttpError 422 as createRuleset
+ * @throws DomainError 422 as createRuleset
  */
 export function updateRuleset(
 	app: App,

@@ -6,7 +6,7 @@
  * group return to the default group; registering runners.
  */
 import type { App } from '../../app';
-import { invalidField, notFound, unprocessable, validationFailed, type ValidationItem } from '../../http/errors';
+import { invalidField, notFound, unprocessable, validationFailed, type ValidationItem } from '../../model/errors';
 import type { RunnerGroupRow, RunnerGroupValues, RunnerOwner, RunnerRow } from './store';
 
 /** A workflow reference: owner/repo/path/to/workflow.yml@ref (a ref, tag or SHA is required). */
@@ -26,7 +26,7 @@ export interface GroupInput {
 /**
  * The values of a new group (`existing` undefined) or of an update. PATCH's omitted booleans keep
  * their values; its omitted visibility keeps the current one.
- * @throws HttpError 422 listing the problems.
+ * @throws DomainError 422 listing the problems.
  */
 export function groupValues(app: App, owner: RunnerOwner, input: GroupInput, existing?: RunnerGroupRow): RunnerGroupValues {
 	const problems: ValidationItem[] = [];
@@ -98,7 +98,7 @@ export function createDefaultGroup(app: App, owner: RunnerOwner, now: string): R
 
 /**
  * Ids of organizations of the enterprise.
- * @throws HttpError 422 naming ids that are not organizations of the enterprise.
+ * @throws DomainError 422 naming ids that are not organizations of the enterprise.
  */
 export function enterpriseOrganizationIds(app: App, enterpriseId: number, ids: number[], field: string): number[] {
 	const orgs = new Set(app.stores.enterprises.organizations(enterpriseId).map((org) => org.id));
@@ -109,7 +109,7 @@ export function enterpriseOrganizationIds(app: App, enterpriseId: number, ids: n
 
 /**
  * Runners of the owner (an enterprise or an organization).
- * @throws HttpError 422 naming ids that are not its runners.
+ * @throws DomainError 422 naming ids that are not its runners.
  */
 export function ownerRunners(app: App, owner: RunnerOwner, ids: number[], field: string): RunnerRow[] {
 	const found = ids.map((id) => app.stores.runnerGroups.runner(owner, id));
@@ -122,7 +122,7 @@ export function ownerRunners(app: App, owner: RunnerOwner, ids: number[], field:
 /**
  * DELETE …/runner-groups/{runner_group_id}: the group goes and its runners return to the owner's
  * default group.
- * @throws HttpError 422 for the default group itself
+ * @throws DomainError 422 for the default group itself
  */
 export function deleteGroup(app: App, owner: RunnerOwner, group: RunnerGroupRow): void {
 	if (group.is_default) throw unprocessable('The default runner group cannot be deleted.');
@@ -132,7 +132,7 @@ export function deleteGroup(app: App, owner: RunnerOwner, group: RunnerGroupRow)
 /**
  * PUT …/runner-groups/{runner_group_id}/runners: the group's runners become exactly `runnerIds`
  * (runners of the same owner); the ones left out return to the owner's default group.
- * @throws HttpError 422 naming `runners` for an id that is not one of the owner's runners
+ * @throws DomainError 422 naming `runners` for an id that is not one of the owner's runners
  */
 export function setGroupRunners(app: App, owner: RunnerOwner, group: RunnerGroupRow, runnerIds: number[]): void {
 	const runners = ownerRunners(app, owner, runnerIds, 'runners');
@@ -143,7 +143,7 @@ export function setGroupRunners(app: App, owner: RunnerOwner, group: RunnerGroup
 /**
  * DELETE …/runner-groups/{runner_group_id}/runners/{runner_id}: the runner returns to the owner's
  * default group.
- * @throws HttpError 404 when the runner is not in the group, 422 for the default group itself
+ * @throws DomainError 404 when the runner is not in the group, 422 for the default group itself
  */
 export function removeGroupRunner(app: App, owner: RunnerOwner, group: RunnerGroupRow, found: RunnerRow): void {
 	if (found.group_id !== group.id) throw notFound();
@@ -156,7 +156,7 @@ export function removeGroupRunner(app: App, owner: RunnerOwner, group: RunnerGro
  * organization ({ org }) (`gitstead admin register-runner`). Its read-only labels are self-hosted,
  * its OS and X64; `labels` adds custom ones.
  * @param now ISO timestamp
- * @throws HttpError 422 for a taken name, an unknown OS or group.
+ * @throws DomainError 422 for a taken name, an unknown OS or group.
  */
 export function registerRunner(
 	app: App,

@@ -5,7 +5,7 @@
  * `-label:bug`). Ranges: `>n`, `>=n`, `<n`, `<=n`, `a..b`, `a..*`, `*..b`, dates
  * (`2026-01-01`) or date-times (`2026-01-01T10:00:00Z`, `…+02:00`).
  */
-import { invalidField, validationFailed } from '../../http/errors';
+import { invalidField, validationFailed } from '../../model/errors';
 import { parseCreated } from '../actions/service';
 import { isoSeconds } from '../../time';
 
@@ -31,7 +31,7 @@ export const MAX_QUERY = 256;
 /**
  * Splits a query into terms and qualifiers. Keys not in `known` stay free text (`foo:bar` is
  * searched as words, as GitHub does with unknown qualifiers).
- * @throws HttpError 422 with GitHub's `missing` item when q is missing or blank, or `invalid` when
+ * @throws DomainError 422 with GitHub's `missing` item when q is missing or blank, or `invalid` when
  *   it is longer than 256 characters
  */
 export function parseQuery(q: string | undefined, known: ReadonlySet<string>): ParsedQuery {
@@ -81,7 +81,7 @@ export interface TimeRange {
 
 /**
  * A date qualifier's range (`created:>=2026-01-01`, `updated:2026-01-01..2026-02-01`).
- * @throws HttpError 422 naming q when the value is not a date or range
+ * @throws DomainError 422 naming q when the value is not a date or range
  */
 export function dateRange(qualifier: Qualifier): TimeRange {
 	try {
@@ -104,7 +104,7 @@ export interface CountRange {
 
 /**
  * A number qualifier's range (`stars:>10`, `comments:5..20`, `repos:<=3`).
- * @throws HttpError 422 naming q when the value is not a number or range
+ * @throws DomainError 422 naming q when the value is not a number or range
  */
 export function countRange(qualifier: Qualifier): CountRange {
 	const bad = () => invalidField('Search', 'q', `"${qualifier.key}:${qualifier.value}" is not a number or range, e.g. >10 or 10..50`);
@@ -185,7 +185,7 @@ export class Conditions {
 	}
 }
 
-/** A boolean qualifier's value (`fork:true`, `archived:false`). @throws HttpError 422 otherwise */
+/** A boolean qualifier's value (`fork:true`, `archived:false`). @throws DomainError 422 otherwise */
 export function booleanValue(qualifier: Qualifier): boolean {
 	const value = qualifier.value.toLowerCase();
 	if (value === 'true') return true;

@@ -8,7 +8,7 @@
  * Issues are also found by their comments (issue_comments_fts), unless `in:` leaves them out.
  */
 import * as v from 'valibot';
-import { HttpError, invalidField } from '../../http/errors';
+import { invalidField, unprocessable } from '../../model/errors';
 import { route, type Context } from '../../http/route';
 import type { Reply } from '../../http/reply';
 import { repositoryPermissions } from '../../auth/access/repos';
@@ -17,25 +17,12 @@ import { repository, repositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
 import { Associations } from '../issues/association';
 import { renderIssues, type IssueScope } from '../issues/service';
-import type { IssueRow } from '../issues/store';
 import { simpleUser } from '../users/render';
 import type { AccountRow } from '../users/store';
-import {
-	booleanValue,
-	Conditions,
-	containsPattern,
-	countRange,
-	dateRange,
-	matchExpression,
-	parseQuery,
-	textMatches,
-	type Qualifier,
-} from './query';
+import { booleanValue, Conditions, containsPattern, countRange, dateRange, matchExpression, parseQuery, textMatches } from './query';
 import { readablePrivateRepositories } from './visibility';
-
-/** A pull request that was merged / is a draft (its pull_requests row). */
-const PR_MERGED = '(EXISTS (SELECT 1 FROM pull_requests pm WHERE pm.issue_id = i.id AND pm.merged_at IS NOT NULL))';
-const PR_DRAFT = '(EXISTS (SELECT 1 FROM pull_requests pd WHERE pd.issue_id = i.id AND pd.draft = 1))';
+import { findIssues, ISSUE_SORTS, type IssueSearch } from './issues';
+import { inColumns, maybeNot, scopeQualifiers } from './scope';
 
 /** GitHub answers only the first 1000 results of a search. */
 export const MAX_RESULTS = 1000;
@@ -50,18 +37,10 @@ const SEARCH = {
 	pagination: true,
 };
 
-/** 422 for user:, org: and repo: values that name nothing the caller can see (GitHub's message). */
-const cannotSearch = () =>
-	invalidField(
-		'Search',
-		'q',
-		'The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.',
-	);
-
-/** The page as a search reaches it. @throws HttpError 422 past the first 1000 results */
+/** The page as a search reaches it. @throws DomainError 422 past the first 1000 results */
 function searchPage(ctx: Context): { limit: number; offset: number } {
 	const { offset, perPage } = ctx.page;
-	if (offset >= MAX_RESULTS) throw new HttpError(422, `Only the first ${MAX_RESULTS} search results are available`);
+	if (offset >= MAX_RESULTS) throw unprocessable(`Only the first ${MAX_RESULTS} search results are available`);
 	return { limit: Math.min(perPage, MAX_RESULTS - offset), offset };
 }
 
@@ -75,66 +54,6 @@ function results(total: number, items: unknown[], more: Record<string, unknown> 
 
 /** The text-match media type (`application/vnd.github.text-match+json`) adds `text_matches` to items. */
 const wantsTextMatches = (ctx: Context) => ctx.media === 'text-match';
-
-/** Negates a condition for `-key:value`. */
-const maybeNot = (sql: string, negated: boolean) => (negated ? `NOT (${sql})` : sql);
-
-/** Groups the values of repeated qualifiers (`user:a user:b`): any of them matches. */
-function grouped(qualifiers: Qualifier[], key: string): { values: string[]; negated: string[] } {
-	const values: string[] = [];
-	const negated: string[] = [];
-	for (const q of qualifiers) if (q.key === key) (q.negated ? negated : values).push(q.value);
-	return { values, negated };
-}
-
-/**
- * Adds the owner (user:, org:) and repository (repo:) qualifiers on `ownerColumn`/`repoColumn`.
- * @throws HttpError 422 when a value names no account, or no repository the caller can read
- */
-function scopeQualifiers(
-	ctx: Context,
-	qualifiers: Qualifier[],
-	where: Conditions,
-	visible: ReadonlySet<number>,
-	repoColumn: string,
-	ownerColumn: string,
-): void {
-	const { accounts, repos } = ctx.app.stores;
-	for (const key of ['user', 'org'] as const) {
-		const { values, negated } = grouped(qualifiers, key);
-		const ids = (logins: string[]) =>
-			logins.map((login) => {
-				const account = key === 'org' ? accounts.organization(login) : accounts.byLogin(login);
-				if (!account || account.type === 'Bot') throw cannotSearch();
-				return account.id;
-			});
-		if (values.length) where.add(`${ownerColumn} IN (SELECT value FROM json_each(?))`, JSON.stringify(ids(values)));
-		if (negated.length) where.add(`${ownerColumn} NOT IN (SELECT value FROM json_each(?))`, JSON.stringify(ids(negated)));
-	}
-	const { values, negated } = grouped(qualifiers, 'repo');
-	const ids = (names: string[]) =>
-		names.map((fullName) => {
-			const [login, name, extra] = fullName.split('/');
-			const owner = login ? accounts.byLogin(login) : undefined;
-			const repo = owner && name && extra === undefined ? repos.byOwnerAndName(owner.id, name) : undefined;
-			if (!repo || (repo.visibility !== 'public' && !visible.has(repo.id))) throw cannotSearch();
-			return repo.id;
-		});
-	if (values.length) where.add(`${repoColumn} IN (SELECT value FROM json_each(?))`, JSON.stringify(ids(values)));
-	if (negated.length) where.add(`${repoColumn} NOT IN (SELECT value FROM json_each(?))`, JSON.stringify(ids(negated)));
-}
-
-/** The FTS columns `in:` names among `allowed` (all of them when absent or none is known). */
-function inColumns(qualifiers: Qualifier[], allowed: readonly string[]): string[] {
-	const named = qualifiers.filter((q) => q.key === 'in').flatMap((q) => q.value.toLowerCase().split(','));
-	const columns = allowed.filter((column) => named.includes(column));
-	return columns.length ? columns : [...allowed];
-}
-
-/** An account id by login for a qualifier (-1, matching nothing, when there is none). */
-function accountId(ctx: Context, login: string): number {
-	return ctx.app.stores.accounts.byLogin(login)?.id ?? -1;
-}
 
 // ----- repositories
 
@@ -273,271 +192,9 @@ function searchRepositories(ctx: Context<{ q?: string; sort?: keyof typeof REPOS
 
 // ----- issues and pull requests
 
-const ISSUE_QUALIFIERS = new Set([
-	'user',
-	'org',
-	'repo',
-	'is',
-	'type',
-	'state',
-	'reason',
-	'in',
-	'author',
-	'assignee',
-	'mentions',
-	'commenter',
-	'involves',
-	'label',
-	'no',
-	'milestone',
-	'created',
-	'updated',
-	'closed',
-	'comments',
-	'archived',
-	'draft',
-	'linked',
-	'project',
-	'review-requested',
-	'user-review-requested',
-	'reviewed-by',
-]);
-const ISSUE_SORTS = [
-	'comments',
-	'reactions',
-	'reactions-+1',
-	'reactions--1',
-	'reactions-smile',
-	'reactions-thinking_face',
-	'reactions-heart',
-	'reactions-tada',
-	'interactions',
-	'created',
-	'updated',
-] as const;
-
-function issueSort(sort: (typeof ISSUE_SORTS)[number]): string | null {
-	if (sort === 'comments' || sort === 'interactions') return 'i.comments';
-	if (sort === 'created') return 'i.created_at';
-	if (sort === 'updated') return 'i.updated_at';
-	return null; // reactions: Gitstead stores none, every count is 0
-}
-
-function searchIssues(ctx: Context<{ q?: string; sort?: (typeof ISSUE_SORTS)[number]; order?: 'asc' | 'desc' }>): Reply {
-	const { terms, qualifiers } = parseQuery(ctx.query.q, ISSUE_QUALIFIERS);
-	const page = searchPage(ctx as Context);
-	const visibleIds = readablePrivateRepositories(ctx as Context, { issues: true });
-	const visible = new Set(visibleIds);
-	const where = new Conditions();
-	// in:title,body,comments (all three by default): the words match in the issue's title and body,
-	// or within one of its comments.
-	const columns = inColumns(qualifiers, ['title', 'body', 'comments']);
-	const issueColumns = columns.filter((column) => column !== 'comments');
-	const comments = columns.includes('comments');
-	const issueMatch = issueColumns.length ? matchExpression(terms, issueColumns) : null;
-	const commentMatch = comments ? matchExpression(terms, ['body']) : null;
-	// Ranked by FTS5 (bm25) when only the issue's own text is searched.
-	const match = commentMatch ? null : issueMatch;
-	if (match) where.add('issues_fts MATCH ?', match);
-	else if (commentMatch) {
-		const inComments =
-			'i.id IN (SELECT c.issue_id FROM issue_comments_fts JOIN issue_comments c ON c.id = issue_comments_fts.rowid WHERE issue_comments_fts MATCH ?)';
-		if (issueMatch)
-			where.add(`i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?) OR ${inComments}`, issueMatch, commentMatch);
-		else where.add(inComments, commentMatch);
-	}
-	where.add("r.visibility = 'public' OR r.id IN (SELECT value FROM json_each(?))", JSON.stringify(visibleIds));
-	// Issues of a repository with issues turned off are not found; its pull requests are.
-	where.add('i.pull_request = 1 OR r.has_issues = 1');
-	scopeQualifiers(ctx as Context, qualifiers, where, visible, 'i.repo_id', 'r.owner_id');
-	const labels = (q: Qualifier) =>
-		q.value
-			.split(',')
-			.map((name) => name.trim())
-			.filter(Boolean);
-	const bad = (q: Qualifier) =>
-		invalidField('Search', 'q', `"${q.negated ? '-' : ''}${q.key}:${q.value}" is not a valid qualifier value`);
-	for (const q of qualifiers) {
-		const value = q.value.toLowerCase();
-		switch (q.key) {
-			case 'is':
-			case 'type':
-			case 'state':
-				if (value === 'issue' && q.key !== 'state') where.add(`i.pull_request = ${q.negated ? 1 : 0}`);
-				else if ((value === 'pr' || value === 'pull-request') && q.key !== 'state')
-					where.add(`i.pull_request = ${q.negated ? 0 : 1}`);
-				else if ((value === 'open' || value === 'closed') && q.key !== 'type') where.add(maybeNot('i.state = ?', q.negated), value);
-				else if ((value === 'public' || value === 'private') && q.key === 'is')
-					where.add(maybeNot(value === 'public' ? "r.visibility = 'public'" : "r.visibility <> 'public'", q.negated));
-				else if ((value === 'locked' || value === 'unlocked') && q.key === 'is')
-					where.add(maybeNot(`i.locked = ${value === 'locked' ? 1 : 0}`, q.negated));
-				// Merged and draft read the pull request's row (src/api/pulls): unmerged is closed without a merge.
-				else if (value === 'merged' && q.key === 'is') where.add(maybeNot(PR_MERGED, q.negated));
-				else if (value === 'draft' && q.key === 'is') where.add(maybeNot(PR_DRAFT, q.negated));
-				else if (value === 'unmerged' && q.key === 'is')
-					where.add(maybeNot(`i.pull_request = 1 AND i.state = 'closed' AND NOT ${PR_MERGED}`, q.negated));
-				else throw bad(q);
-				break;
-			case 'reason':
-				if (
-					value !== 'completed' &&
-					value !== 'not planned' &&
-					value !== 'not_planned' &&
-					value !== 'duplicate' &&
-					value !== 'reopened'
-				)
-					throw bad(q);
-				where.add(maybeNot('i.state_reason = ?', q.negated), value.replace(' ', '_'));
-				break;
-			case 'author':
-				where.add(maybeNot('i.user_id = ?', q.negated), accountId(ctx as Context, q.value));
-				break;
-			case 'assignee':
-				where.add(
-					maybeNot('EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)', q.negated),
-					accountId(ctx as Context, q.value),
-				);
-				break;
-			case 'mentions':
-				where.add(
-					maybeNot(
-						'gitstead_mentions(i.body, ?) OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, ?))',
-						q.negated,
-					),
-					q.value,
-					q.value,
-				);
-				break;
-			case 'review-requested': {
-				// Requested directly or through a team the user is an active member of.
-				const id = accountId(ctx as Context, q.value);
-				where.add(
-					maybeNot(
-						'EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND (rr.user_id = ?' +
-							" OR rr.team_id IN (SELECT tm.team_id FROM team_memberships tm WHERE tm.user_id = ? AND tm.state = 'active')))",
-						q.negated,
-					),
-					id,
-					id,
-				);
-				break;
-			}
-			case 'user-review-requested':
-				where.add(
-					maybeNot(
-						'EXISTS (SELECT 1 FROM pull_request_review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ?)',
-						q.negated,
-					),
-					accountId(ctx as Context, q.value),
-				);
-				break;
-			case 'reviewed-by':
-				where.add(
-					maybeNot(
-						"EXISTS (SELECT 1 FROM pull_request_reviews rv WHERE rv.issue_id = i.id AND rv.user_id = ? AND rv.state <> 'PENDING')",
-						q.negated,
-					),
-					accountId(ctx as Context, q.value),
-				);
-				break;
-			case 'commenter':
-				where.add(
-					maybeNot('EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND c.user_id = ?)', q.negated),
-					accountId(ctx as Context, q.value),
-				);
-				break;
-			case 'involves': {
-				const id = accountId(ctx as Context, q.value);
-				where.add(
-					maybeNot(
-						'i.user_id = ? OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)' +
-							' OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND (c.user_id = ? OR gitstead_mentions(c.body, ?)))' +
-							' OR gitstead_mentions(i.body, ?)',
-						q.negated,
-					),
-					id,
-					id,
-					id,
-					q.value,
-					q.value,
-				);
-				break;
-			}
-			case 'label':
-				// label:a,b matches either; label:a label:b both.
-				where.add(
-					maybeNot(
-						'EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id AND l.name IN (SELECT value FROM json_each(?)))',
-						q.negated,
-					),
-					JSON.stringify(labels(q)),
-				);
-				break;
-			case 'no':
-				if (value === 'label')
-					where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)', q.negated));
-				else if (value === 'assignee')
-					where.add(maybeNot('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)', q.negated));
-				else if (value === 'milestone') where.add(maybeNot('i.milestone_id IS NULL', q.negated));
-				// Gitstead has no projects: no issue has one.
-				else if (value === 'project') where.add(q.negated ? '0' : '1');
-				else throw bad(q);
-				break;
-			case 'milestone':
-				// milestone:TITLE (quoted when it has spaces): the issues in the repository's milestone of that title.
-				where.add(
-					maybeNot('EXISTS (SELECT 1 FROM milestones m WHERE m.id = i.milestone_id AND m.title = ? COLLATE NOCASE)', q.negated),
-					q.value,
-				);
-				break;
-			case 'project':
-			case 'linked':
-				where.add(q.negated ? '1' : '0');
-				break;
-			case 'draft':
-				where.add(maybeNot(booleanValue(q) ? PR_DRAFT : `i.pull_request = 1 AND NOT ${PR_DRAFT}`, q.negated));
-				break;
-			case 'archived':
-				where.add(maybeNot('r.archived = ?', q.negated), booleanValue(q) ? 1 : 0);
-				break;
-			case 'created':
-				where.time('i.created_at', dateRange(q), q.negated);
-				break;
-			case 'updated':
-				where.time('i.updated_at', dateRange(q), q.negated);
-				break;
-			case 'closed':
-				where.time('i.closed_at', dateRange(q), q.negated);
-				break;
-			case 'comments':
-				where.count('i.comments', countRange(q), q.negated);
-				break;
-		}
-	}
-	const from = match
-		? 'issues_fts JOIN issues i ON i.id = issues_fts.rowid JOIN repositories r ON r.id = i.repo_id'
-		: 'issues i JOIN repositories r ON r.id = i.repo_id';
-	const direction = ctx.query.order === 'asc' ? 'ASC' : 'DESC';
-	const column = ctx.query.sort ? issueSort(ctx.query.sort) : null;
-	// Best match: bm25 over title and body; with comments searched too, issues whose own text
-	// matches come first.
-	const rankOwnText = !column && !match && issueMatch !== null && commentMatch !== null;
-	const orderBy = column
-		? `${column} ${direction}, i.id ${direction}`
-		: match
-			? 'bm25(issues_fts), i.id DESC'
-			: rankOwnText
-				? 'i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ?) DESC, i.id DESC'
-				: 'i.id DESC';
-	const orderParams = rankOwnText ? [issueMatch] : [];
-	const { search, repos, accounts } = ctx.app.stores;
-	const total = search.count(`SELECT count(*) FROM ${from} WHERE ${where.where()}`, where.params);
-	const rows = search.all<IssueRow>(`SELECT i.* FROM ${from} WHERE ${where.where()} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-		...where.params,
-		...orderParams,
-		page.limit,
-		page.offset,
-	]);
+function searchIssues(ctx: Context<IssueSearch>): Reply {
+	const { total, rows, terms, issueColumns } = findIssues(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { repos, accounts } = ctx.app.stores;
 	// Rendered per repository (labels, assignees, authors and associations in one query each).
 	const repoRows = repos.byIds([...new Set(rows.map((row) => row.repo_id))]);
 	const owners = accounts.mapByIds(repoRows.map((repo) => repo.owner_id));

@@ -6,7 +6,7 @@
  * search's SQL as a set, so filtering, counting and paging all happen in one query and
  * total_count counts exactly what the caller may see.
  */
-import type { Context } from '../../http/route';
+import type { Viewer } from '../../auth/access/types';
 import { repositoryPermissions } from '../../auth/access/repos';
 import { permissionsSatisfy } from '../../auth/permissions';
 import type { RepositoryRow } from '../repos/store';
@@ -17,7 +17,7 @@ import type { CandidateRepository } from './store';
  * views). With `issues`, tokens with fine-grained permissions must also hold Issues or Pull
  * requests (read) to find the issues of private repositories.
  */
-export function readablePrivateRepositories(ctx: Context, options: { issues?: boolean } = {}): number[] {
+export function readablePrivateRepositories(ctx: Viewer, options: { issues?: boolean } = {}): number[] {
 	const { principal } = ctx;
 	const { stores } = ctx.app;
 	if (ctx.publicView) return [];

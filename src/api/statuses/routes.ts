@@ -6,7 +6,7 @@
  * Commit statuses (write) — classic scope repo:status or repo — and push access.
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { created, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
@@ -31,7 +31,7 @@ const statusBody = v.object({
 
 const apiOf = (ctx: Context) => repositoryPaths(ctx.app.urls, ctx.repo.owner.login, ctx.repo.repo.name).api;
 
-/** The commit {ref} names. @throws HttpError 404 "No commit found for SHA: <ref>" */
+/** The commit {ref} names. @throws DomainError 404 "No commit found for SHA: <ref>" */
 function commitOf(ctx: Context): string {
 	const sha = commitOfRef(ctx.app, ctx.repo.repo, ctx.params.ref);
 	if (!sha) throw notFound(`No commit found for SHA: ${ctx.params.ref}`);

@@ -4,7 +4,7 @@
  * asks: what each context last said about a commit.
  */
 import type { App } from '../../app';
-import { unprocessable } from '../../http/errors';
+import { unprocessable } from '../../model/errors';
 import { resolveCommit, type GitRepository } from '../git/service';
 import { recordStatus } from './events';
 import type { CommitStatusRow, StatusState } from './store';
@@ -54,7 +54,7 @@ export interface StatusInput {
  * Creates a status for a commit and records the `status` event.
  * @param sha the commit as given in the path (a full or abbreviated id)
  * @param now ISO timestamp
- * @throws HttpError 422 "No commit found for SHA: <sha>" when it names no commit of the repository;
+ * @throws DomainError 422 "No commit found for SHA: <sha>" when it names no commit of the repository;
  *   422 when the commit has MAX_STATUSES_PER_CONTEXT statuses in that context already
  */
 export function createStatus(

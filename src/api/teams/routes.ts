@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { matrixRow } from '../../auth/permission-matrix';
 import { levelMeets } from '../../auth/permissions';
 import { TOKEN_KINDS, type TokenKind } from '../../auth/tokens';
-import { forbidden, invalidField, notFound } from '../../http/errors';
+import { forbidden, invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';

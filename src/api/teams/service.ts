@@ -3,7 +3,7 @@
  * serialized list form kept in the representation cache.
  */
 import type { App } from '../../app';
-import { forbidden, invalidField, unprocessable } from '../../http/errors';
+import { forbidden, invalidField, unprocessable } from '../../model/errors';
 import type { OrgAccess } from '../../auth/access/types';
 import type { RepoPermission } from '../../auth/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';
@@ -32,7 +32,7 @@ export const teamScope = (orgId: number) => `teams:${orgId}`;
 
 /**
  * A new or changed name's slug, unique in the organization.
- * @throws HttpError 422 for a name without letters or digits, or one already used.
+ * @throws DomainError 422 for a name without letters or digits, or one already used.
  */
 function uniqueSlug(app: App, orgId: number, name: string, exceptId: number | null): string {
 	const slug = teamSlug(name);
@@ -71,7 +71,7 @@ export interface TeamEditor {
  * creator of a new team becomes its maintainer).
  * @param current the team's parent now (update) or null (create): keeping it needs no permission
  * @returns the parent, null to detach, undefined when neither field was given
- * @throws HttpError 422 naming the field; 403 when the caller may not make that team a parent.
+ * @throws DomainError 422 naming the field; 403 when the caller may not make that team a parent.
  */
 function resolveParent(
 	app: App,
@@ -133,7 +133,7 @@ export interface CreateTeamInput {
  * them; null for an app) and its repository grants in one transaction. Every repository of
  * repo_names needs admin rights of the caller, as PUT …/teams/{team_slug}/repos/{owner}/{repo} does.
  * @param now ISO timestamp
- * @throws HttpError 422 for any invalid field (a repository or parent the caller cannot see is
+ * @throws DomainError 422 for any invalid field (a repository or parent the caller cannot see is
  *   answered as one that does not exist); 403 for a repository the caller does not administer or a
  *   parent the caller may not use. Nothing is written then.
  */
@@ -214,7 +214,7 @@ export interface UpdateTeamInput {
  * PATCH a team (the routes have checked that the caller may edit it): omitted fields stay
  * unchanged; a new name gets a new slug.
  * @param now ISO timestamp
- * @throws HttpError 422 for an invalid combination (secret with a parent or children, cycles, ...);
+ * @throws DomainError 422 for an invalid combination (secret with a parent or children, cycles, ...);
  *   403 for a parent the caller may not use (resolveParent).
  */
 export function updateTeam(app: App, editor: TeamEditor, team: TeamRow, input: UpdateTeamInput, now: string): TeamRow {
@@ -356,7 +356,7 @@ export function teamFull(app: App, org: AccountRow, team: TeamRow) {
 	});
 }
 
-/** @throws HttpError 422 when the repository is not the organization's and not a direct fork of one. */
+/** @throws DomainError 422 when the repository is not the organization's and not a direct fork of one. */
 export function assertOrganizationRepository(app: App, orgId: number, repo: { owner_id: number; fork_parent_id: number | null }): void {
 	if (repo.owner_id === orgId) return;
 	const parent = repo.fork_parent_id !== null ? app.stores.repos.byId(repo.fork_parent_id) : undefined;
@@ -406,7 +406,7 @@ export function removeTeamMember(app: App, org: AccountRow, team: TeamRow, user:
 /**
  * GitHub's refusal of a direct membership change to a team whose members follow an external group
  * (the team routes' PUT and DELETE of memberships answer 403; the legacy members routes 404).
- * @throws HttpError 403 when the team is linked to an external group
+ * @throws DomainError 403 when the team is linked to an external group
  */
 export function assertNotSynced(app: App, team: TeamRow): void {
 	if (app.stores.externalGroups.linkOf(team.id) !== null) {

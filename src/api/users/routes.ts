@@ -2,7 +2,7 @@
  * Users: GET /user, GET /users/{username} (GitHub's users API; not in the spec's matrix, so no
  * fine-grained permission is needed, as on GitHub).
  */
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { privateUser, publicUser } from './render';

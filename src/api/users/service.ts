@@ -2,7 +2,7 @@
  * Creating users: shared by `gitstead admin create-user` and the first-start bootstrap.
  */
 import type { App } from '../../app';
-import { invalidField } from '../../http/errors';
+import { invalidField } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { events } from '../../events/catalog';
 import type { AccountRow } from './store';
@@ -11,7 +11,7 @@ import type { AccountRow } from './store';
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
 /**
- * @throws HttpError 422 (resource `resource`, field `field`) when the name breaks GitHub's login rule.
+ * @throws DomainError 422 (resource `resource`, field `field`) when the name breaks GitHub's login rule.
  */
 export function assertLogin(login: string, resource = 'User', field = 'login'): void {
 	if (!LOGIN.test(login)) {
@@ -23,7 +23,7 @@ export function assertLogin(login: string, resource = 'User', field = 'login'): 
 	}
 }
 
-/** @throws HttpError 422 already_exists when an account (user or organization) has the login. */
+/** @throws DomainError 422 already_exists when an account (user or organization) has the login. */
 export function assertLoginFree(app: App, login: string, resource = 'User', field = 'login'): void {
 	const existing = app.stores.accounts.byLogin(login);
 	if (existing) {
@@ -33,7 +33,7 @@ export function assertLoginFree(app: App, login: string, resource = 'User', fiel
 
 /**
  * Creates a user account.
- * @throws HttpError 422 for an invalid or taken login.
+ * @throws DomainError 422 for an invalid or taken login.
  */
 export function createUser(
 	app: App,

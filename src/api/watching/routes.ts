@@ -9,7 +9,7 @@
  * stars): nothing is recorded. repositories.subscribers_count is kept by triggers.
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../model/errors';
 import { noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';

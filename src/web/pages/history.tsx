@@ -1,0 +1,311 @@
+/**
+ * A repository's history: commits (`/commits/{ref}`, with `?path=`), one commit with its diff
+ * (`/commit/{sha}`), a comparison (`/compare/{base}...{head}`), branches, tags and releases.
+ */
+import { commitChanges, comparisonCommits, listCommits, requireMergeBase, resolveComparison } from '../../api/commits/service';
+import { diffTrees } from '../../api/git/diff';
+import type { WalkedCommit } from '../../api/git/graph';
+import { parseCommit } from '../../api/git/objects';
+import { resolveCommit } from '../../api/git/service';
+import { callerRepoPermission } from '../../auth/access/repos';
+import type { RepoAccess } from '../../auth/access/types';
+import { repoFor } from '../access';
+import { Diff } from '../components/diff';
+import { Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
+import { encodePath, RepoLayout, repoPath } from '../components/repo';
+import { NotFound, type WebContext } from '../context';
+import { Octicon } from '../octicons';
+import type { PageRoute } from '../page';
+
+const PER_PAGE = 30;
+
+const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function CommitRows({ ctx, access, commits }: { ctx: WebContext; access: RepoAccess; commits: WalkedCommit[] }) {
+	const base = repoPath(access);
+	return (
+		<div class="Box">
+			{commits.map(({ sha, data }) => {
+				const [summary] = data.message.split('\n');
+				return (
+					<div class="Box-row d-flex flex-items-center" key={sha}>
+						<div class="flex-auto min-width-0">
+							<a class="text-bold text-truncate d-block" href={`${base}/commit/${sha}`}>
+								{summary}
+							</a>
+							<span class="f6 color-fg-muted">
+								{data.author.name} committed <RelativeTime iso={isoOf(data.committer.seconds)} now={ctx.now} />
+							</span>
+						</div>
+						<a class="btn btn-sm gs-mono ml-2" href={`${base}/commit/${sha}`} aria-label={`Commit ${sha}`}>
+							{sha.slice(0, 7)}
+						</a>
+						<a class="btn btn-sm ml-2" href={`${base}/tree/${sha}`} aria-label="Browse the repository at this point">
+							<Octicon name="code" />
+						</a>
+					</div>
+				);
+			})}
+		</div>
+	);
+}
+
+function commits(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const ref = ctx.params['*'] || access.repo.default_branch;
+	if (!ctx.app.stores.git.hasCommits(access.repo.id)) throw new NotFound();
+	const head = resolveCommit(ctx.app, access.repo, ref);
+	if (!head) throw new NotFound();
+	const page = pageNumber(ctx);
+	const path = ctx.query.get('path')?.slice(0, 4096) || undefined;
+	const { commits: rows, total } = listCommits(ctx.app, access, head, { path }, (page - 1) * PER_PAGE, PER_PAGE);
+	return (
+		<RepoLayout ctx={ctx} access={access} tab="commits" title={`Commits · ${access.owner.login}/${access.repo.name}`}>
+			<h2 class="f3 text-normal mb-3">
+				Commits on <span class="branch-name">{ref}</span>
+				{path && <span class="gs-mono f5"> ({path})</span>}
+			</h2>
+			{rows.length ? <CommitRows ctx={ctx} access={access} commits={rows} /> : <Blankslate icon="git-commit" title="No commits" />}
+			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+		</RepoLayout>
+	);
+}
+
+function commit(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const { app } = ctx;
+	const sha = ctx.params.sha.length <= 255 ? resolveCommit(app, access.repo, ctx.params.sha) : null;
+	const row = sha ? app.stores.git.object(access.repo.id, sha) : undefined;
+	if (!sha || !row || row.type !== 'commit') throw new NotFound();
+	const data = parseCommit(row.content);
+	const changes = commitChanges(app, access.repo.id, data);
+	const base = repoPath(access);
+	const [summary, ...rest] = data.message.split('\n');
+	return (
+		<RepoLayout
+			ctx={ctx}
+			access={access}
+			tab="commits"
+			title={`${summary} · ${access.owner.login}/${access.repo.name}@${sha.slice(0, 7)}`}
+		>
+			<div class="Box mb-3">
+				<div class="Box-header">
+					<h2 class="f4">{summary}</h2>
+					{rest.join('\n').trim() && <pre class="mt-2 f6 gs-mono">{rest.join('\n').trim()}</pre>}
+				</div>
+				<div class="Box-body d-flex flex-items-center f6">
+					<span class="flex-auto">
+						<strong>{data.author.name}</strong> authored <RelativeTime iso={isoOf(data.author.seconds)} now={ctx.now} />
+						{data.committer.name !== data.author.name && (
+							<span>
+								{' '}
+								· <strong>{data.committer.name}</strong> committed
+							</span>
+						)}
+					</span>
+					<span class="color-fg-muted mr-2">{data.parents.length === 1 ? '1 parent' : `${data.parents.length} parents`}</span>
+					{data.parents.map((parent) => (
+						<a key={parent} class="gs-mono mr-2" href={`${base}/commit/${parent}`}>
+							{parent.slice(0, 7)}
+						</a>
+					))}
+					<span class="color-fg-muted mr-1">commit</span>
+					<span class="gs-mono">{sha}</span>
+				</div>
+			</div>
+			<Diff app={app} repoId={access.repo.id} changes={changes} complete={true} />
+		</RepoLayout>
+	);
+}
+
+function compare(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const { app } = ctx;
+	const basehead = ctx.params['*'];
+	if (!basehead || !basehead.includes('..')) {
+		return (
+			<RepoLayout ctx={ctx} access={access} tab="code" title={`Compare · ${access.owner.login}/${access.repo.name}`}>
+				<h2 class="f3 text-normal mb-3">Compare changes</h2>
+				<p>
+					Name two branches, tags or commits in the address: <code>{repoPath(access)}/compare/main...feature</code>.
+				</p>
+			</RepoLayout>
+		);
+	}
+	const canRead = (repoId: number) => {
+		const repo = app.stores.repos.byId(repoId);
+		const owner = repo && app.stores.accounts.byId(repo.owner_id);
+		return !!(repo && owner && callerRepoPermission(ctx.viewer, repo, owner));
+	};
+	const { repoId, base, head } = resolveComparison(app, access, basehead, canRead);
+	const mergeBase = requireMergeBase(app, repoId, base, head);
+	const { commits: rows, total } = comparisonCommits(app, repoId, base.sha, head.sha);
+	const treeOf = (sha: string) => parseCommit(app.stores.git.object(repoId, sha)!.content).tree;
+	const { changes, complete } = diffTrees(app, repoId, treeOf(mergeBase), treeOf(head.sha), 3000);
+	const sameRepo = repoId === access.repo.id;
+	return (
+		<RepoLayout
+			ctx={ctx}
+			access={access}
+			tab="code"
+			title={`Comparing ${base.text}...${head.text} · ${access.owner.login}/${access.repo.name}`}
+		>
+			<h2 class="f3 text-normal mb-3">
+				Comparing <span class="branch-name">{base.text}</span> ... <span class="branch-name">{head.text}</span>
+			</h2>
+			<p class="f6 color-fg-muted mb-3">
+				{total} commit{total === 1 ? '' : 's'} · {changes.length} file{changes.length === 1 ? '' : 's'} changed
+			</p>
+			{rows.length > 0 && sameRepo && (
+				<div class="mb-4">
+					<CommitRows ctx={ctx} access={access} commits={[...rows].reverse()} />
+				</div>
+			)}
+			<Diff app={app} repoId={repoId} changes={changes} complete={complete} />
+		</RepoLayout>
+	);
+}
+
+function branches(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const page = pageNumber(ctx);
+	const { rows, total } = ctx.app.stores.branches.list(access.repo.id, null, PER_PAGE, (page - 1) * PER_PAGE);
+	const base = repoPath(access);
+	return (
+		<RepoLayout ctx={ctx} access={access} tab="branches" title={`Branches · ${access.owner.login}/${access.repo.name}`}>
+			<h2 class="f3 text-normal mb-3">Branches</h2>
+			<div class="Box">
+				{rows.map((branch) => (
+					<div class="Box-row d-flex flex-items-center" key={branch.name}>
+						<Octicon name="git-branch" class="mr-2 color-fg-muted" />
+						<a class="branch-name flex-auto" href={`${base}/tree/${encodePath(branch.name)}`}>
+							{branch.name}
+						</a>
+						{branch.name === access.repo.default_branch && <span class="Label mr-2">Default</span>}
+						{branch.protected && (
+							<span class="Label Label--attention mr-2">
+								<Octicon name="shield-lock" /> Protected
+							</span>
+						)}
+						<a class="gs-mono f6 mr-2" href={`${base}/commit/${branch.sha}`}>
+							{branch.sha.slice(0, 7)}
+						</a>
+						{branch.name !== access.repo.default_branch && (
+							<a
+								class="btn btn-sm"
+								href={`${base}/compare/${encodePath(access.repo.default_branch)}...${encodePath(branch.name)}`}
+							>
+								Compare
+							</a>
+						)}
+					</div>
+				))}
+				{rows.length === 0 && <div class="Box-row color-fg-muted">No branches.</div>}
+			</div>
+			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+		</RepoLayout>
+	);
+}
+
+function tags(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const page = pageNumber(ctx);
+	const { rows, total } = ctx.app.stores.git.matchingRefs(access.repo.id, 'refs/tags/', PER_PAGE, (page - 1) * PER_PAGE);
+	const base = repoPath(access);
+	return (
+		<RepoLayout ctx={ctx} access={access} tab="releases" title={`Tags · ${access.owner.login}/${access.repo.name}`}>
+			<h2 class="f3 text-normal mb-3">Tags</h2>
+			<div class="Box">
+				{rows.map((ref) => {
+					const name = ref.name.slice('refs/tags/'.length);
+					return (
+						<div class="Box-row d-flex flex-items-center" key={name}>
+							<Octicon name="tag" class="mr-2 color-fg-muted" />
+							<a class="flex-auto text-bold" href={`${base}/tree/${encodePath(name)}`}>
+								{name}
+							</a>
+							<a class="gs-mono f6" href={`${base}/commit/${ref.sha}`}>
+								{ref.sha.slice(0, 7)}
+							</a>
+						</div>
+					);
+				})}
+				{rows.length === 0 && <div class="Box-row color-fg-muted">No tags.</div>}
+			</div>
+			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+		</RepoLayout>
+	);
+}
+
+function releases(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const page = pageNumber(ctx);
+	// Drafts are seen by those who may push (GitHub's rule for the releases list).
+	const drafts = access.permission === 'push' || access.permission === 'maintain' || access.permission === 'admin';
+	const { rows, total } = ctx.app.stores.releases.list(access.repo.id, drafts, 10, (page - 1) * 10);
+	const assets = ctx.app.stores.releases.assetsOf(rows.map((r) => r.id));
+	const base = repoPath(access);
+	return (
+		<RepoLayout ctx={ctx} access={access} tab="releases" title={`Releases · ${access.owner.login}/${access.repo.name}`}>
+			<div class="d-flex flex-items-center mb-3">
+				<h2 class="f3 text-normal flex-auto">Releases</h2>
+				<a class="btn btn-sm" href={`${base}/tags`}>
+					<Octicon name="tag" /> Tags
+				</a>
+			</div>
+			{rows.length === 0 && <Blankslate icon="package" title="There aren’t any releases here" />}
+			{rows.map((release) => (
+				<div class="Box mb-4" key={release.id}>
+					<div class="Box-header d-flex flex-items-center">
+						<h3 class="f3 flex-auto">{release.name || release.tag_name}</h3>
+						{release.draft === 1 && <span class="Label Label--attention mr-2">Draft</span>}
+						{release.prerelease === 1 && <span class="Label Label--attention mr-2">Pre-release</span>}
+						{release.is_latest === 1 && <span class="Label Label--success mr-2">Latest</span>}
+						<span class="branch-name">
+							<Octicon name="tag" /> {release.tag_name}
+						</span>
+					</div>
+					<div class="Box-body">
+						<p class="f6 color-fg-muted">
+							<RelativeTime iso={release.published_at ?? release.created_at} now={ctx.now} />
+						</p>
+						<Markdown html={release.body_html} />
+						<h4 class="f5 mt-3 mb-2">Assets</h4>
+						<ul class="list-style-none">
+							{(assets.get(release.id) ?? []).map((asset) => (
+								<li key={asset.id} class="py-1">
+									<Octicon name="package" class="mr-2" />
+									<a
+										href={`${base}/releases/download/${encodeURIComponent(release.tag_name)}/${encodeURIComponent(asset.name)}`}
+									>
+										{asset.name}
+									</a>
+									<span class="f6 color-fg-muted ml-2">{asset.size} bytes</span>
+								</li>
+							))}
+							{!release.draft && (
+								<li class="py-1">
+									<Octicon name="download" class="mr-2" />
+									Source code (tag {release.tag_name}):{' '}
+									<a href={`${base}/tree/${encodePath(release.tag_name)}`}>browse</a>
+								</li>
+							)}
+						</ul>
+					</div>
+				</div>
+			))}
+			<Pagination ctx={ctx} page={page} hasNext={page * 10 < total} />
+		</RepoLayout>
+	);
+}
+
+export const historyPages: PageRoute[] = [
+	{ method: 'GET', path: '/{owner}/{repo}/commits', handler: commits },
+	{ method: 'GET', path: '/{owner}/{repo}/commits/*', handler: commits },
+	{ method: 'GET', path: '/{owner}/{repo}/commit/{sha}', handler: commit },
+	{ method: 'GET', path: '/{owner}/{repo}/compare', handler: compare },
+	{ method: 'GET', path: '/{owner}/{repo}/compare/*', handler: compare },
+	{ method: 'GET', path: '/{owner}/{repo}/branches', handler: branches },
+	{ method: 'GET', path: '/{owner}/{repo}/tags', handler: tags },
+	{ method: 'GET', path: '/{owner}/{repo}/releases', handler: releases },
+];

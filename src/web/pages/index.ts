@@ -1,0 +1,10 @@
+/** Every page of the web interface, at GitHub's paths (src/web/index.ts serves them). */
+import type { PageRoute } from '../page';
+import { accountPages } from './accounts';
+import { codePages } from './code';
+import { settingsPages } from './settings';
+import { historyPages } from './history';
+import { issuePages } from './issues';
+import { sessionPages } from './session';
+
+export const PAGES: PageRoute[] = [...sessionPages, ...settingsPages, ...accountPages, ...codePages, ...historyPages, ...issuePages];

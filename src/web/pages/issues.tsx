@@ -1,0 +1,600 @@
+/**
+ * Issues and pull requests: the lists (`/{owner}/{repo}/issues`, `/pulls`: a search box taking
+ * GitHub's qualifiers, with open/closed and label, author, assignee, milestone filters as query
+ * words; the search of src/api/search/issues.ts, so access and counts are the API's), one issue
+ * (`/issues/{n}`) and one pull request (`/pull/{n}`, `/pull/{n}/files`, `/pull/{n}/commits`).
+ */
+import type { ComponentChildren } from 'preact';
+import { ACTIONS_APP_ID } from '../../api/checks/render';
+import type { IssueCommentRow, IssueRow } from '../../api/issues/store';
+import { presentMergeability } from '../../api/pulls/mergeable-state';
+import type { ReviewCommentRow } from '../../api/pulls/review-store';
+import { pullComparison } from '../../api/pulls/service';
+import type { PullRow } from '../../api/pulls/store';
+import { findIssues } from '../../api/search/issues';
+import type { RepoAccess } from '../../auth/access/types';
+import { repoFor } from '../access';
+import { Diff } from '../components/diff';
+import { Avatar, Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
+import { encodePath, RepoLayout, repoPath } from '../components/repo';
+import { NotFound, type WebContext } from '../context';
+import { Octicon } from '../octicons';
+import type { PageRoute } from '../page';
+
+const PER_PAGE = 25;
+
+/** The label colors as Primer classes cannot take them inline (CSP): a neutral label with the color named. */
+function Label({ name, description }: { name: string; description: string | null }) {
+	return (
+		<span class="gs-label mr-1" title={description ?? undefined}>
+			{name}
+		</span>
+	);
+}
+
+function StateIcon({ row, merged, draft }: { row: IssueRow; merged: boolean; draft: boolean }) {
+	if (row.pull_request) {
+		if (merged) return <Octicon name="git-merge" class="color-fg-done" label="Merged pull request" />;
+		if (row.state === 'closed') return <Octicon name="git-pull-request-closed" class="color-fg-closed" label="Closed pull request" />;
+		if (draft) return <Octicon name="git-pull-request-draft" class="color-fg-muted" label="Draft pull request" />;
+		return <Octicon name="git-pull-request" class="color-fg-open" label="Open pull request" />;
+	}
+	if (row.state === 'closed') return <Octicon name="issue-closed" class="color-fg-done" label="Closed issue" />;
+	return <Octicon name="issue-opened" class="color-fg-open" label="Open issue" />;
+}
+
+function list(kind: 'issues' | 'pulls') {
+	return (ctx: WebContext) => {
+		const access = repoFor(ctx);
+		const { app } = ctx;
+		const base = repoPath(access);
+		const kindWord = kind === 'issues' ? 'is:issue' : 'is:pr';
+		const typed = (ctx.query.get('q') ?? `${kindWord} is:open`).slice(0, 256);
+		// The repository and the kind are always part of the search; the rest is the box's text.
+		const words = typed.split(/\s+/).filter((w) => w && !/^repo:/i.test(w) && !/^(is|type):(issue|pr|pull-request)$/i.test(w));
+		const q = `repo:${access.owner.login}/${access.repo.name} ${kindWord} ${words.join(' ')}`;
+		const page = pageNumber(ctx);
+		const state = (s: string) =>
+			`${base}/${kind}?q=${encodeURIComponent(
+				`${kindWord} ${words
+					.filter((w) => !/^(is|state):(open|closed)$/i.test(w))
+					.concat(`is:${s}`)
+					.join(' ')}`,
+			)}`;
+		let result: ReturnType<typeof findIssues>;
+		let error: string | null = null;
+		try {
+			result = findIssues(ctx.viewer, { q, sort: 'created', order: 'desc' }, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
+		} catch (caught) {
+			error = (caught as Error & { errors?: Array<{ message?: string }> }).errors?.[0]?.message ?? 'The search could not be run.';
+			result = { total: 0, rows: [], terms: [], issueColumns: [] };
+		}
+		const { rows, total } = result;
+		const labels = app.stores.labels.forIssues(rows.map((r) => r.id));
+		const pulls = app.stores.pulls.forIssues(rows.filter((r) => r.pull_request).map((r) => r.id));
+		const authors = app.stores.accounts.mapByIds(rows.map((r) => r.user_id));
+		const counts = app.stores.issues.openCounts(access.repo.id);
+		return (
+			<RepoLayout
+				ctx={ctx}
+				access={access}
+				tab={kind}
+				title={`${kind === 'issues' ? 'Issues' : 'Pull requests'} · ${access.owner.login}/${access.repo.name}`}
+			>
+				<form method="get" action={`${base}/${kind}`} class="d-flex mb-3">
+					<label class="gs-sr-only" for="issue-search">
+						Search {kind === 'issues' ? 'issues' : 'pull requests'}
+					</label>
+					<input
+						id="issue-search"
+						class="form-control flex-auto mr-2"
+						type="search"
+						name="q"
+						value={`${kindWord} ${words.join(' ')}`}
+					/>
+					<button class="btn" type="submit">
+						<Octicon name="search" /> Search
+					</button>
+				</form>
+				{error && (
+					<div class="flash flash-error mb-3" role="alert">
+						{error}
+					</div>
+				)}
+				<div class="Box">
+					<div class="Box-header d-flex flex-items-center">
+						<a class="mr-3" href={state('open')}>
+							<Octicon name={kind === 'issues' ? 'issue-opened' : 'git-pull-request'} />{' '}
+							{kind === 'issues' ? counts.issues : counts.pulls} Open
+						</a>
+						<a href={state('closed')}>
+							<Octicon name="check" /> Closed
+						</a>
+						<span class="flex-auto" />
+						<span class="f6 color-fg-muted">
+							{total} found · qualifiers: label:, author:, assignee:, milestone:, no:milestone
+						</span>
+					</div>
+					{rows.map((row) => {
+						const pr = pulls.get(row.id);
+						const author = authors.get(row.user_id);
+						const path = `${base}/${row.pull_request ? 'pull' : 'issues'}/${row.number}`;
+						return (
+							<div class="Box-row d-flex" key={row.id}>
+								<span class="mr-2">
+									<StateIcon row={row} merged={!!pr?.merged_at} draft={pr?.draft === 1} />
+								</span>
+								<div class="flex-auto min-width-0">
+									<a class="text-bold mr-2" href={path}>
+										{row.title}
+									</a>
+									{(labels.get(row.id) ?? []).map((label) => (
+										<Label key={label.id} name={label.name} description={label.description} />
+									))}
+									<div class="f6 color-fg-muted">
+										#{row.number} opened <RelativeTime iso={row.created_at} now={ctx.now} /> by{' '}
+										{author?.login ?? 'ghost'}
+									</div>
+								</div>
+								{row.comments > 0 && (
+									<a class="f6 color-fg-muted" href={path} aria-label={`${row.comments} comments`}>
+										<Octicon name="comment" /> {row.comments}
+									</a>
+								)}
+							</div>
+						);
+					})}
+					{rows.length === 0 && (
+						<Blankslate
+							icon={kind === 'issues' ? 'issue-opened' : 'git-pull-request'}
+							title="No results matched your search."
+						/>
+					)}
+				</div>
+				<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < Math.min(total, 1000)} />
+			</RepoLayout>
+		);
+	};
+}
+
+const REACTIONS: Record<string, string> = {
+	'+1': '👍',
+	'-1': '👎',
+	laugh: '😄',
+	hooray: '🎉',
+	confused: '😕',
+	heart: '❤️',
+	rocket: '🚀',
+	eyes: '👀',
+};
+
+function Reactions({ counts }: { counts: string }) {
+	const parsed = JSON.parse(counts || '{}') as Record<string, number>;
+	const shown = Object.entries(parsed).filter(([, n]) => n > 0);
+	if (!shown.length) return null;
+	return (
+		<div class="mt-2">
+			{shown.map(([content, n]) => (
+				<span key={content} class="Label mr-1" title={content}>
+					<span aria-hidden="true">{REACTIONS[content] ?? content}</span> <span class="gs-sr-only">{content}</span>
+					{n}
+				</span>
+			))}
+		</div>
+	);
+}
+
+function Comment({
+	ctx,
+	login,
+	id,
+	created,
+	html,
+	reactions,
+	label,
+}: {
+	ctx: WebContext;
+	login: string;
+	id: number;
+	created: string;
+	html: string | null;
+	reactions?: string;
+	label?: string;
+}) {
+	return (
+		<div class="d-flex mb-3">
+			<a href={`/${login}`} class="mr-3">
+				<Avatar id={id} login={login} size={32} />
+			</a>
+			<div class="Box flex-auto min-width-0">
+				<div class="Box-header py-2 f6">
+					<strong>{login}</strong> {label ?? 'commented'} <RelativeTime iso={created} now={ctx.now} />
+				</div>
+				<div class="Box-body">
+					<Markdown html={html} />
+					{reactions && <Reactions counts={reactions} />}
+				</div>
+			</div>
+		</div>
+	);
+}
+
+/** The sidebar: assignees, labels, milestone (and reviewers for pull requests). */
+function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; reviewers?: string[] }) {
+	const { app } = ctx;
+	const labels = app.stores.labels.forIssues([row.id]).get(row.id) ?? [];
+	const assigneeIds = app.stores.issues.assignees([row.id]).get(row.id) ?? [];
+	const people = app.stores.accounts.mapByIds(assigneeIds);
+	const milestone = row.milestone_id === null ? undefined : app.stores.milestones.mapByIds([row.milestone_id]).get(row.milestone_id);
+	const section = (title: string, body: ComponentChildren) => (
+		<div class="border-bottom pb-3 mb-3">
+			<h2 class="f6 text-bold mb-2">{title}</h2>
+			{body}
+		</div>
+	);
+	return (
+		<div>
+			{reviewers &&
+				section(
+					'Reviewers',
+					reviewers.length ? reviewers.map((r) => <div key={r}>{r}</div>) : <span class="f6 color-fg-muted">No reviews</span>,
+				)}
+			{section(
+				'Assignees',
+				assigneeIds.length ? (
+					assigneeIds.map((id) => (
+						<div key={id} class="mb-1">
+							<Avatar id={id} login={people.get(id)?.login ?? 'ghost'} />{' '}
+							<a href={`/${people.get(id)?.login}`}>{people.get(id)?.login}</a>
+						</div>
+					))
+				) : (
+					<span class="f6 color-fg-muted">No one assigned</span>
+				),
+			)}
+			{section(
+				'Labels',
+				labels.length ? (
+					labels.map((l) => <Label key={l.id} name={l.name} description={l.description} />)
+				) : (
+					<span class="f6 color-fg-muted">None yet</span>
+				),
+			)}
+			{section('Milestone', milestone ? <span>{milestone.title}</span> : <span class="f6 color-fg-muted">No milestone</span>)}
+		</div>
+	);
+}
+
+function Header({
+	ctx,
+	access,
+	row,
+	merged,
+	draft,
+}: {
+	ctx: WebContext;
+	access: RepoAccess;
+	row: IssueRow;
+	merged: boolean;
+	draft: boolean;
+}) {
+	const author = ctx.app.stores.accounts.byId(row.user_id);
+	const stateLabel = merged ? 'Merged' : row.state === 'closed' ? 'Closed' : draft ? 'Draft' : 'Open';
+	const stateClass = merged ? 'State--merged' : row.state === 'closed' ? 'State--closed' : draft ? 'State--draft' : 'State--open';
+	return (
+		<div class="border-bottom pb-3 mb-3">
+			<h1 class="f1 text-normal">
+				{row.title} <span class="color-fg-muted">#{row.number}</span>
+			</h1>
+			<div class="d-flex flex-items-center mt-2">
+				<span class={`State ${stateClass} mr-2`}>
+					<StateIcon row={row} merged={merged} draft={draft} /> {stateLabel}
+				</span>
+				<span class="color-fg-muted">
+					<strong>{author?.login ?? 'ghost'}</strong> opened this <RelativeTime iso={row.created_at} now={ctx.now} /> ·{' '}
+					{row.comments} comment
+					{row.comments === 1 ? '' : 's'}
+				</span>
+			</div>
+			<span class="gs-sr-only">{repoPath(access)}</span>
+		</div>
+	);
+}
+
+function loadRow(ctx: WebContext, access: RepoAccess, pull: boolean): IssueRow {
+	const n = Number(ctx.params.number);
+	if (!Number.isInteger(n) || n < 1 || n > 2 ** 31) throw new NotFound();
+	const row = ctx.app.stores.issues.byNumber(access.repo.id, n);
+	if (!row) throw new NotFound();
+	if (!pull && !row.pull_request && access.repo.has_issues !== 1) throw new NotFound();
+	return row;
+}
+
+function Conversation({ ctx, row }: { ctx: WebContext; row: IssueRow }) {
+	const { app } = ctx;
+	const comments: IssueCommentRow[] = app.stores.issues.issueComments(row.id, null, 500, 0).rows;
+	const people = app.stores.accounts.mapByIds([
+		row.user_id,
+		...comments.map((c) => c.user_id),
+		...(row.closed_by_id ? [row.closed_by_id] : []),
+	]);
+	const login = (id: number) => people.get(id)?.login ?? 'ghost';
+	return (
+		<div>
+			<Comment
+				ctx={ctx}
+				login={login(row.user_id)}
+				id={row.user_id}
+				created={row.created_at}
+				html={row.body_html}
+				reactions={row.reaction_counts}
+			/>
+			{comments.map((c) => (
+				<Comment
+					key={c.id}
+					ctx={ctx}
+					login={login(c.user_id)}
+					id={c.user_id}
+					created={c.created_at}
+					html={c.body_html}
+					reactions={c.reaction_counts}
+				/>
+			))}
+			{row.state === 'closed' && row.closed_at && (
+				<div class="gs-timeline-event">
+					<Octicon name="issue-closed" /> {row.closed_by_id ? login(row.closed_by_id) : 'Someone'} closed this{' '}
+					{row.state_reason === 'not_planned' ? 'as not planned ' : ''}
+					<RelativeTime iso={row.closed_at} now={ctx.now} />
+				</div>
+			)}
+		</div>
+	);
+}
+
+function issuePage(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const row = loadRow(ctx, access, false);
+	if (row.pull_request) throw new NotFoundOrPull(`${repoPath(access)}/pull/${row.number}`);
+	return (
+		<RepoLayout
+			ctx={ctx}
+			access={access}
+			tab="issues"
+			title={`${row.title} · Issue #${row.number} · ${access.owner.login}/${access.repo.name}`}
+		>
+			<Header ctx={ctx} access={access} row={row} merged={false} draft={false} />
+			<div class="d-flex flex-wrap gutter-md">
+				<div class="col-12 col-md-9">
+					<Conversation ctx={ctx} row={row} />
+				</div>
+				<div class="col-12 col-md-3">
+					<Sidebar ctx={ctx} row={row} />
+				</div>
+			</div>
+		</RepoLayout>
+	);
+}
+
+/** An issue number that is a pull request: GitHub redirects /issues/N to /pull/N. */
+class NotFoundOrPull extends Error {}
+
+type PullTab = 'conversation' | 'commits' | 'files';
+
+function PullTabs({ base, number, tab, commits, files }: { base: string; number: number; tab: PullTab; commits: number; files: number }) {
+	const item = (href: string, label: string, current: boolean, count?: number) => (
+		<a class="tabnav-tab" href={href} aria-current={current ? 'page' : undefined}>
+			{label} {count !== undefined && <span class="Counter">{count}</span>}
+		</a>
+	);
+	return (
+		<nav class="tabnav mb-3" aria-label="Pull request">
+			<div class="tabnav-tabs">
+				{item(`${base}/pull/${number}`, 'Conversation', tab === 'conversation')}
+				{item(`${base}/pull/${number}/commits`, 'Commits', tab === 'commits', commits)}
+				{item(`${base}/pull/${number}/files`, 'Files changed', tab === 'files', files)}
+			</div>
+		</nav>
+	);
+}
+
+function Checks({ ctx, pull }: { ctx: WebContext; pull: PullRow }) {
+	const { app } = ctx;
+	const statuses = app.stores.statuses.latestByContext(pull.pr.repo_id, pull.pr.head_sha);
+	const filter = { name: null, status: null, all: false, appId: null, actionsAppId: ACTIONS_APP_ID };
+	const runs = app.stores.checks.forCommit(pull.pr.repo_id, pull.pr.head_sha, filter, 50, 0).rows;
+	const merge = presentMergeability(app, pull);
+	return (
+		<div class="Box mb-3">
+			<div class="Box-header">
+				<h2 class="Box-title">Checks and merging</h2>
+			</div>
+			{runs.map((run) => (
+				<div class="Box-row f6" key={`r${run.id}`}>
+					<Octicon
+						name={
+							run.status !== 'completed' ? 'dot-fill' : run.conclusion === 'success' ? 'check-circle-fill' : 'x-circle-fill'
+						}
+						class={
+							run.status !== 'completed'
+								? 'color-fg-attention'
+								: run.conclusion === 'success'
+									? 'color-fg-success'
+									: 'color-fg-danger'
+						}
+					/>{' '}
+					{run.name} <span class="color-fg-muted">— {run.status === 'completed' ? run.conclusion : run.status}</span>
+				</div>
+			))}
+			{statuses.map((status) => (
+				<div class="Box-row f6" key={`s${status.id}`}>
+					<Octicon
+						name={status.state === 'success' ? 'check-circle-fill' : status.state === 'pending' ? 'dot-fill' : 'x-circle-fill'}
+						class={
+							status.state === 'success'
+								? 'color-fg-success'
+								: status.state === 'pending'
+									? 'color-fg-attention'
+									: 'color-fg-danger'
+						}
+					/>{' '}
+					{status.context} <span class="color-fg-muted">— {status.description ?? status.state}</span>
+				</div>
+			))}
+			{runs.length === 0 && statuses.length === 0 && (
+				<div class="Box-row f6 color-fg-muted">No checks or statuses reported for the head commit.</div>
+			)}
+			<div class="Box-footer f6">
+				{pull.pr.merged_at ? (
+					<span>
+						<Octicon name="git-merge" class="color-fg-done" /> Merged <RelativeTime iso={pull.pr.merged_at} now={ctx.now} />
+					</span>
+				) : pull.state === 'closed' ? (
+					<span>Closed without merging.</span>
+				) : (
+					<span>
+						Mergeability: <strong>{merge.state}</strong>
+						{merge.mergeable === false ? ' — this branch has conflicts that must be resolved' : ''}
+					</span>
+				)}
+			</div>
+		</div>
+	);
+}
+
+function pullPage(tab: PullTab) {
+	return (ctx: WebContext) => {
+		const access = repoFor(ctx);
+		const row = loadRow(ctx, access, true);
+		const pull = ctx.app.stores.pulls.byNumber(access.repo.id, row.number);
+		if (!pull) throw new NotFound();
+		const { app } = ctx;
+		const base = repoPath(access);
+		const comparison = pullComparison(app, pull.pr);
+		const { rows: reviews } = app.stores.reviews.reviews(row.id, ctx.user?.id ?? null, 100, 0);
+		const reviewComments: ReviewCommentRow[] = app.stores.reviews.comments({
+			issueId: row.id,
+			viewerId: ctx.user?.id ?? null,
+			sort: 'created',
+			direction: 'asc',
+			since: null,
+			limit: 500,
+			offset: 0,
+		}).rows;
+		const people = app.stores.accounts.mapByIds([...reviews.map((r) => r.user_id), ...reviewComments.map((c) => c.user_id)]);
+		const login = (id: number) => people.get(id)?.login ?? 'ghost';
+		const submitted = reviews.filter((r) => r.state !== 'PENDING');
+		const reviewers = [...new Set(submitted.map((r) => `${login(r.user_id)} (${r.state.toLowerCase().replace('_', ' ')})`))];
+		const commentsAt = (path: string) => {
+			const here = reviewComments.filter((c) => c.path === path);
+			if (!here.length) return undefined;
+			return (side: 'LEFT' | 'RIGHT', line: number) => {
+				const at = here.filter((c) => c.side === side && c.line === line);
+				return at.length
+					? at.map((c) => (
+							<Comment
+								key={c.id}
+								ctx={ctx}
+								login={login(c.user_id)}
+								id={c.user_id}
+								created={c.created_at}
+								html={c.body_html}
+								label="commented on this line"
+							/>
+						))
+					: null;
+			};
+		};
+		return (
+			<RepoLayout
+				ctx={ctx}
+				access={access}
+				tab="pulls"
+				title={`${row.title} · Pull Request #${row.number} · ${access.owner.login}/${access.repo.name}`}
+			>
+				<Header ctx={ctx} access={access} row={row} merged={!!pull.pr.merged_at} draft={pull.pr.draft === 1} />
+				<p class="mb-3 f6">
+					wants to merge {comparison?.commits.length ?? 0} commit{comparison?.commits.length === 1 ? '' : 's'} into{' '}
+					<a class="branch-name" href={`${base}/tree/${encodePath(pull.pr.base_ref)}`}>
+						{pull.pr.base_ref}
+					</a>{' '}
+					from <span class="branch-name">{pull.pr.head_ref}</span>
+				</p>
+				<PullTabs
+					base={base}
+					number={row.number}
+					tab={tab}
+					commits={comparison?.commits.length ?? 0}
+					files={comparison?.changes.length ?? 0}
+				/>
+				{tab === 'conversation' && (
+					<div class="d-flex flex-wrap gutter-md">
+						<div class="col-12 col-md-9">
+							<Conversation ctx={ctx} row={row} />
+							{submitted.map((review) => (
+								<Comment
+									key={`rv${review.id}`}
+									ctx={ctx}
+									login={login(review.user_id)}
+									id={review.user_id}
+									created={review.submitted_at ?? ''}
+									html={review.body_html}
+									label={
+										review.state === 'APPROVED'
+											? 'approved these changes'
+											: review.state === 'CHANGES_REQUESTED'
+												? 'requested changes'
+												: 'reviewed'
+									}
+								/>
+							))}
+							<Checks ctx={ctx} pull={pull} />
+						</div>
+						<div class="col-12 col-md-3">
+							<Sidebar ctx={ctx} row={row} reviewers={reviewers} />
+						</div>
+					</div>
+				)}
+				{tab === 'commits' && (
+					<div class="Box">
+						{(comparison?.commits ?? []).map(({ sha, data }) => (
+							<div class="Box-row d-flex" key={sha}>
+								<a class="flex-auto text-bold" href={`${base}/commit/${sha}`}>
+									{data.message.split('\n')[0]}
+								</a>
+								<span class="gs-mono f6">{sha.slice(0, 7)}</span>
+							</div>
+						))}
+					</div>
+				)}
+				{tab === 'files' &&
+					(comparison ? (
+						<Diff app={app} repoId={comparison.repoId} changes={comparison.changes} complete={true} commentsAt={commentsAt} />
+					) : (
+						<Blankslate icon="file-diff" title="The diff is not available">
+							The head or base commit is no longer in the repository.
+						</Blankslate>
+					))}
+			</RepoLayout>
+		);
+	};
+}
+
+export const issuePages: PageRoute[] = [
+	{ method: 'GET', path: '/{owner}/{repo}/issues', handler: list('issues') },
+	{ method: 'GET', path: '/{owner}/{repo}/pulls', handler: list('pulls') },
+	{
+		method: 'GET',
+		path: '/{owner}/{repo}/issues/{number}',
+		handler(ctx) {
+			try {
+				return issuePage(ctx);
+			} catch (error) {
+				if (error instanceof NotFoundOrPull) return { status: 302, headers: { Location: error.message }, body: '' };
+				throw error;
+			}
+		},
+	},
+	{ method: 'GET', path: '/{owner}/{repo}/pull/{number}', handler: pullPage('conversation') },
+	{ method: 'GET', path: '/{owner}/{repo}/pull/{number}/commits', handler: pullPage('commits') },
+	{ method: 'GET', path: '/{owner}/{repo}/pull/{number}/files', handler: pullPage('files') },
+];

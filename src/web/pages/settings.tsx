@@ -1,0 +1,384 @@
+/**
+ * The signed-in user's settings: profile (read), personal access tokens (list, create classic and
+ * fine-grained — the secret shown once —, revoke), browser sessions (list, revoke); notifications;
+ * and the site administrator's list of users and organizations (`/stafftools`).
+ */
+import type { ComponentChildren } from 'preact';
+import { sessionStore } from '../../auth/sessions';
+import { ALL_TOP_LEVEL_SCOPES, normalizeScopes } from '../../auth/scopes';
+import { parsePermissions } from '../../auth/permissions';
+import { readableRepositories, invitationThreads } from '../../api/notifications/service';
+import { isoSeconds } from '../../time';
+import { requireUser } from '../access';
+import { Blankslate, Csrf, Layout, RelativeTime } from '../components/layout';
+import { NotFound, Redirect, type WebContext } from '../context';
+import { field } from '../forms';
+import { Octicon } from '../octicons';
+import type { PageRoute } from '../page';
+
+const iso = (seconds: number | null) => (seconds === null ? null : isoSeconds(seconds * 1000));
+
+function SettingsNav({ current }: { current: string }) {
+	const item = (href: string, label: string) => (
+		<a class="menu-item" href={href} aria-current={current === href ? 'page' : undefined}>
+			{label}
+		</a>
+	);
+	return (
+		<nav class="menu" aria-label="Settings">
+			{item('/settings/profile', 'Public profile')}
+			{item('/settings/tokens', 'Personal access tokens')}
+			{item('/settings/sessions', 'Sessions')}
+		</nav>
+	);
+}
+
+function SettingsLayout({
+	ctx,
+	current,
+	title,
+	children,
+}: {
+	ctx: WebContext;
+	current: string;
+	title: string;
+	children: ComponentChildren;
+}) {
+	return (
+		<Layout ctx={ctx} title={`${title} · Gitstead`}>
+			<div class="d-flex flex-wrap gutter-md">
+				<div class="col-12 col-md-3">
+					<SettingsNav current={current} />
+				</div>
+				<div class="col-12 col-md-9">
+					<h1 class="f2 text-normal border-bottom pb-2 mb-3">{title}</h1>
+					{children}
+				</div>
+			</div>
+		</Layout>
+	);
+}
+
+function profile(ctx: WebContext) {
+	const user = requireUser(ctx);
+	const rows: Array<[string, string | null]> = [
+		['Name', user.name],
+		['Public email', user.email_public ? user.email : null],
+		['Bio', user.bio],
+		['Company', user.company],
+		['Location', user.location],
+		['Blog', user.blog],
+	];
+	return (
+		<SettingsLayout ctx={ctx} current="/settings/profile" title="Public profile">
+			<dl>
+				{rows.map(([label, value]) => (
+					<div key={label} class="mb-2">
+						<dt class="text-bold">{label}</dt>
+						<dd class="color-fg-muted">{value || 'Not set'}</dd>
+					</div>
+				))}
+			</dl>
+			<p class="f6 color-fg-muted">Change these with PATCH /user (a token with the user scope).</p>
+		</SettingsLayout>
+	);
+}
+
+function tokens(ctx: WebContext, created?: { token: string; note: string }, error?: string) {
+	const user = requireUser(ctx);
+	const now = Math.floor(ctx.now / 1000);
+	const rows = ctx.app.tokens.list(user.id).filter((t) => (t.kind === 'classic' || t.kind === 'fine-grained') && t.revoked_at === null);
+	return (
+		<SettingsLayout ctx={ctx} current="/settings/tokens" title="Personal access tokens">
+			{created && (
+				<output class="flash flash-success mb-3 d-block">
+					<p>Make sure to copy your personal access token now. You won’t be able to see it again!</p>
+					<div class="d-flex flex-items-center">
+						<code class="gs-token flex-auto" id="new-token">
+							{created.token}
+						</code>
+						<button type="button" class="btn btn-sm ml-2" data-copy={created.token} aria-label="Copy the token">
+							<Octicon name="copy" />
+						</button>
+					</div>
+				</output>
+			)}
+			{error && (
+				<div class="flash flash-error mb-3" role="alert">
+					{error}
+				</div>
+			)}
+			<div class="Box mb-4">
+				{rows.map((token) => (
+					<div class="Box-row d-flex flex-items-center" key={token.id}>
+						<div class="flex-auto">
+							<strong>{token.note || '(no note)'}</strong>{' '}
+							<span class="Label">{token.kind === 'classic' ? 'classic' : 'fine-grained'}</span>
+							<div class="f6 color-fg-muted">
+								…{token.token_last_eight} ·{' '}
+								{token.kind === 'classic'
+									? token.scopes || 'no scopes'
+									: Object.keys(JSON.parse(token.permissions)).join(', ') || 'public read'}{' '}
+								·{' '}
+								{token.expires_at === null
+									? 'never expires'
+									: token.expires_at <= now
+										? 'expired'
+										: `expires ${iso(token.expires_at)?.slice(0, 10)}`}
+								{token.last_used_at !== null && (
+									<span>
+										{' '}
+										· last used <RelativeTime iso={iso(token.last_used_at)} now={ctx.now} />
+									</span>
+								)}
+							</div>
+						</div>
+						<form method="post" action={`/settings/tokens/${token.id}/delete`}>
+							<Csrf ctx={ctx} />
+							<button type="submit" class="btn btn-sm btn-danger">
+								Delete
+							</button>
+						</form>
+					</div>
+				))}
+				{rows.length === 0 && <div class="Box-row color-fg-muted">You have no personal access tokens.</div>}
+			</div>
+			<h2 class="f3 text-normal mb-2">Generate a new token</h2>
+			<form method="post" action="/settings/tokens" class="Box p-3">
+				<Csrf ctx={ctx} />
+				<div class="form-group">
+					<div class="form-group-header">
+						<label for="token-note">Note</label>
+					</div>
+					<div class="form-group-body">
+						<input id="token-note" class="form-control" type="text" name="note" maxLength={100} required />
+					</div>
+				</div>
+				<div class="form-group">
+					<div class="form-group-header">
+						<label for="token-kind">Kind</label>
+					</div>
+					<div class="form-group-body">
+						<select id="token-kind" class="form-select" name="kind">
+							<option value="classic">Classic (scopes)</option>
+							<option value="fine-grained">Fine-grained (permissions on your own account)</option>
+						</select>
+					</div>
+				</div>
+				<div class="form-group">
+					<div class="form-group-header">
+						<label for="token-expiration">Expiration (days, empty for never)</label>
+					</div>
+					<div class="form-group-body">
+						<input id="token-expiration" class="form-control" type="number" name="expires_in" min={1} max={3650} value="30" />
+					</div>
+				</div>
+				<fieldset class="form-group">
+					<legend class="text-bold mb-2">Scopes (classic tokens)</legend>
+					{ALL_TOP_LEVEL_SCOPES.map((scope) => (
+						<label key={scope} class="d-inline-block mr-3 mb-1 f6">
+							<input type="checkbox" name="scopes" value={scope} /> {scope}
+						</label>
+					))}
+				</fieldset>
+				<div class="form-group">
+					<div class="form-group-header">
+						<label for="token-permissions">
+							Permissions (fine-grained tokens: key:level,…, e.g. contents:read,issues:write)
+						</label>
+					</div>
+					<div class="form-group-body">
+						<input id="token-permissions" class="form-control" type="text" name="permissions" maxLength={2000} />
+					</div>
+				</div>
+				<button type="submit" class="btn btn-primary">
+					Generate token
+				</button>
+			</form>
+		</SettingsLayout>
+	);
+}
+
+function createToken(ctx: WebContext) {
+	const user = requireUser(ctx);
+	const note = field(ctx, 'note', 100);
+	const kind = field(ctx, 'kind') === 'fine-grained' ? 'fine-grained' : 'classic';
+	const days = field(ctx, 'expires_in');
+	if (!note) return { vnode: tokens(ctx, undefined, 'A note is required.'), status: 422 };
+	if (days !== '' && !(/^\d+$/.test(days) && Number(days) >= 1 && Number(days) <= 3650))
+		return { vnode: tokens(ctx, undefined, 'Expiration must be a number of days from 1 to 3650.'), status: 422 };
+	let scopes: string[] = [];
+	let permissions = {};
+	try {
+		if (kind === 'classic') scopes = normalizeScopes(ctx.form?.getAll('scopes').slice(0, 50) ?? []);
+		else if (field(ctx, 'permissions', 2000)) permissions = parsePermissions(field(ctx, 'permissions', 2000));
+	} catch (error) {
+		return { vnode: tokens(ctx, undefined, (error as Error).message), status: 422 };
+	}
+	const now = Math.floor(ctx.now / 1000);
+	const { token } = ctx.app.transaction(() =>
+		ctx.app.tokens.create({
+			kind,
+			userId: user.id,
+			createdById: user.id,
+			scopes,
+			permissions,
+			resourceOwnerId: kind === 'fine-grained' ? user.id : null,
+			note,
+			now,
+			expiresAt: days === '' ? null : now + Number(days) * 86400,
+		}),
+	);
+	return tokens(ctx, { token, note });
+}
+
+function deleteToken(ctx: WebContext): never {
+	const user = requireUser(ctx);
+	const id = Number(ctx.params.id);
+	const row = Number.isInteger(id) ? ctx.app.tokens.get(id) : undefined;
+	if (!row || row.user_id !== user.id) throw new NotFound();
+	ctx.app.transaction(() => ctx.app.tokens.revoke(id, Math.floor(ctx.now / 1000)));
+	ctx.app.authenticator.clear();
+	throw new Redirect('/settings/tokens', 303);
+}
+
+function sessions(ctx: WebContext) {
+	const user = requireUser(ctx);
+	const rows = sessionStore(ctx.app).list(user.id, Math.floor(ctx.now / 1000));
+	return (
+		<SettingsLayout ctx={ctx} current="/settings/sessions" title="Sessions">
+			<p class="mb-3 color-fg-muted">Browsers signed in to your account. Revoke any you do not recognize.</p>
+			<div class="Box">
+				{rows.map((session) => (
+					<div class="Box-row d-flex flex-items-center" key={session.id}>
+						<div class="flex-auto">
+							<strong>{session.ip ?? 'unknown address'}</strong>
+							{session.id === ctx.session?.id && <span class="Label Label--success ml-2">This browser</span>}
+							<div class="f6 color-fg-muted">
+								{session.user_agent ?? 'unknown browser'} · signed in{' '}
+								<RelativeTime iso={iso(session.created_at)} now={ctx.now} /> · last seen{' '}
+								<RelativeTime iso={iso(session.last_seen_at)} now={ctx.now} />
+							</div>
+						</div>
+						<form method="post" action={`/settings/sessions/${session.id}/revoke`}>
+							<Csrf ctx={ctx} />
+							<button type="submit" class="btn btn-sm btn-danger">
+								Revoke
+							</button>
+						</form>
+					</div>
+				))}
+			</div>
+		</SettingsLayout>
+	);
+}
+
+function revokeSession(ctx: WebContext): never {
+	const user = requireUser(ctx);
+	const id = Number(ctx.params.id);
+	if (!Number.isInteger(id) || !ctx.app.transaction(() => sessionStore(ctx.app).revoke(user.id, id))) throw new NotFound();
+	throw new Redirect(id === ctx.session?.id ? '/login' : '/settings/sessions', 303);
+}
+
+function notifications(ctx: WebContext) {
+	const user = requireUser(ctx);
+	const { app } = ctx;
+	const repositories = readableRepositories(app, ctx.principal);
+	const invitations = invitationThreads(app, user.id, isoSeconds(ctx.now));
+	const all = ctx.query.get('query') === 'is:read' || ctx.query.get('all') === '1';
+	const { rows } = app.stores.notifications.list(
+		{
+			userId: user.id,
+			repoIds: [...repositories.keys()],
+			invitationIds: invitations.ids,
+			all,
+			participating: false,
+			since: null,
+			before: null,
+		},
+		50,
+		0,
+	);
+	return (
+		<Layout ctx={ctx} title="Notifications · Gitstead">
+			<div class="d-flex flex-items-center mb-3">
+				<h1 class="f2 text-normal flex-auto">Notifications</h1>
+				<a class="btn btn-sm" href={all ? '/notifications' : '/notifications?all=1'}>
+					{all ? 'Unread only' : 'Show read too'}
+				</a>
+			</div>
+			{rows.length === 0 ? (
+				<Blankslate icon="bell" title="All caught up!">
+					No new notifications.
+				</Blankslate>
+			) : (
+				<div class="Box">
+					{rows.map((thread) => {
+						const repo = repositories.get(thread.repository_id) ?? invitations.repositories.get(thread.repository_id);
+						const base = repo ? `/${repo.owner.login}/${repo.repo.name}` : '';
+						const href =
+							thread.subject_type === 'Issue' || thread.subject_type === 'PullRequest'
+								? `${base}/${thread.subject_type === 'Issue' ? 'issues' : 'pull'}/${thread.subject_path?.split('/').pop() ?? ''}`
+								: base;
+						return (
+							<div class="Box-row d-flex flex-items-center" key={thread.id}>
+								<Octicon
+									name={thread.subject_type === 'PullRequest' ? 'git-pull-request' : 'issue-opened'}
+									class="mr-2 color-fg-muted"
+								/>
+								<div class="flex-auto">
+									<span class="f6 color-fg-muted">{repo ? `${repo.owner.login}/${repo.repo.name}` : ''}</span>
+									<div>
+										<a class={thread.unread ? 'text-bold' : ''} href={href}>
+											{thread.subject_title}
+										</a>
+									</div>
+								</div>
+								<span class="Label mr-2">{thread.reason}</span>
+								<span class="f6 color-fg-muted">
+									<RelativeTime iso={thread.updated_at} now={ctx.now} />
+								</span>
+							</div>
+						);
+					})}
+				</div>
+			)}
+		</Layout>
+	);
+}
+
+function stafftools(ctx: WebContext) {
+	const user = requireUser(ctx);
+	if (user.site_admin !== 1) throw new NotFound();
+	const accounts = ctx.app.stores.accounts.users();
+	const store = sessionStore(ctx.app);
+	return (
+		<Layout ctx={ctx} title="Site admin · Gitstead">
+			<h1 class="f2 text-normal mb-3">Site admin</h1>
+			<h2 class="f3 text-normal mb-2">Users</h2>
+			<div class="Box mb-4">
+				{accounts.map((account) => (
+					<div class="Box-row d-flex flex-items-center" key={account.id}>
+						<a class="flex-auto" href={`/${account.login}`}>
+							{account.login}
+						</a>
+						{account.site_admin === 1 && <span class="Label mr-2">Site admin</span>}
+						{store.suspendedAt(account.id) && <span class="Label Label--danger mr-2">Suspended</span>}
+						{!store.passwordHash(account.id) && <span class="Label Label--secondary">No password</span>}
+					</div>
+				))}
+			</div>
+		</Layout>
+	);
+}
+
+export const settingsPages: PageRoute[] = [
+	{ method: 'GET', path: '/settings/profile', handler: profile },
+	{ method: 'GET', path: '/settings/tokens', handler: (ctx) => tokens(ctx) },
+	{ method: 'POST', path: '/settings/tokens', handler: createToken },
+	{ method: 'POST', path: '/settings/tokens/{id}/delete', handler: deleteToken },
+	{ method: 'GET', path: '/settings/sessions', handler: sessions },
+	{ method: 'POST', path: '/settings/sessions/{id}/revoke', handler: revokeSession },
+	{ method: 'GET', path: '/notifications', handler: notifications },
+	{ method: 'GET', path: '/stafftools', handler: stafftools },
+];

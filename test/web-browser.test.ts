@@ -1,0 +1,164 @@
+/**
+ * The web interface in a real browser: Debian's Chromium (`apt-get install -y chromium`) driven by
+ * playwright-core. Flows: sign in; browse a repository, a file with highlighting, a commit; create a
+ * token in settings and use it against REST; sign out; a form posted from another origin is
+ * refused. axe-core finds no serious or critical violation on the pages; screenshots of the main
+ * pages go to docs/screenshots/. Skipped, saying so, when /usr/bin/chromium is absent.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { setUserPassword } from '../src/auth/sessions';
+import { startServer, type TestServer } from './helpers/server';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const SHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const PASSWORD = 'correct horse battery';
+
+const test = suite('web in a browser');
+let s: TestServer;
+let browser: Browser;
+let page: Page;
+let evil: Server;
+
+if (!existsSync(CHROMIUM)) {
+	console.log(`web-browser: skipped, ${CHROMIUM} is missing (apt-get install -y chromium)`);
+} else {
+	test.before(async () => {
+		s = await startServer();
+		s.user('alice', { siteAdmin: true });
+		s.org('acme', 'alice');
+		await setUserPassword(s.app, s.app.stores.accounts.user('alice')!.id, PASSWORD);
+		const token = s.fullToken('alice');
+		await s.request('POST', '/orgs/acme/repos', { token, body: { name: 'widget', auto_init: true, description: 'The widget' } });
+		await s.request('PUT', '/repos/acme/widget/contents/src/app.ts', {
+			token,
+			body: {
+				message: 'Add the app',
+				content: Buffer.from('export function answer(): number {\n\treturn 42;\n}\n').toString('base64'),
+			},
+		});
+		await s.request('POST', '/repos/acme/widget/issues', {
+			token,
+			body: { title: 'Widget wobbles', body: 'It **wobbles** on Tuesdays.' },
+		});
+		browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+		page = await context.newPage();
+		mkdirSync(SHOTS, { recursive: true });
+		// Another origin with a form aimed at this site.
+		evil = createServer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/html' });
+			res.end(
+				`<form id="f" method="post" action="${s.origin}/settings/tokens"><input name="note" value="stolen"><input name="kind" value="classic"></form>`,
+			);
+		});
+		await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+	});
+	test.after(async () => {
+		await browser?.close();
+		evil?.close();
+		await s?.close();
+	});
+
+	const axe = async (name: string) => {
+		const results = await new AxeBuilder({ page }).analyze();
+		const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+		assert.equal(
+			bad.map((v) => `${v.id} ${JSON.stringify(v.nodes[0]?.target)}`),
+			[],
+			`axe on ${name}`,
+		);
+	};
+	const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+
+	test('sign in', async () => {
+		await page.goto(`${s.origin}/login`);
+		await axe('login');
+		await shot('login');
+		await page.getByLabel('Username or email address').fill('alice');
+		await page.getByLabel('Password').fill(PASSWORD);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.waitForURL(`${s.origin}/`);
+		assert.ok(await page.getByRole('heading', { name: 'Your repositories' }).isVisible());
+		await axe('dashboard');
+		await shot('dashboard');
+	});
+
+	test('browse a repository, a file with highlighting, a commit, issues', async () => {
+		await page.goto(`${s.origin}/acme/widget`);
+		assert.ok(await page.getByText('The widget').first().isVisible());
+		await axe('repository');
+		await shot('repository');
+		await page.getByRole('link', { name: 'src' }).click();
+		await page.getByRole('link', { name: 'app.ts' }).click();
+		assert.ok((await page.locator('.hljs-keyword').count()) > 0, 'highlighted');
+		await page.goto(`${page.url()}#L2`);
+		await axe('file');
+		await shot('file');
+		await page.goto(`${s.origin}/acme/widget/commits/main`);
+		await page.locator('a.text-bold', { hasText: 'Add the app' }).click();
+		assert.ok((await page.locator('.gs-diff').count()) > 0);
+		await axe('commit');
+		await shot('commit');
+		await page.goto(`${s.origin}/acme/widget/issues`);
+		await axe('issues');
+		await shot('issues');
+		await page.getByRole('link', { name: 'Widget wobbles' }).click();
+		assert.ok(await page.getByText('wobbles', { exact: true }).isVisible());
+		await axe('issue');
+		await shot('issue');
+	});
+
+	test('create a token in settings and use it against REST', async () => {
+		await page.goto(`${s.origin}/settings/tokens`);
+		await page.getByLabel('Note').fill('browser test');
+		await page.getByLabel('repo', { exact: true }).check();
+		await page.getByRole('button', { name: 'Generate token' }).click();
+		const token = ((await page.locator('#new-token').textContent()) ?? '').trim();
+		assert.match(token, /^ghp_/);
+		await axe('tokens');
+		await shot('tokens');
+		const res = await fetch(`${s.api}/user`, { headers: { Authorization: `Bearer ${token}` } });
+		assert.is(res.status, 200);
+		assert.is(((await res.json()) as { login: string }).login, 'alice');
+	});
+
+	test('a form posted from another origin is refused', async () => {
+		const before = s.app.tokens.list().length;
+		const address = evil.address() as { port: number };
+		await page.goto(`http://127.0.0.1:${address.port}/`);
+		const [response] = await Promise.all([
+			page.waitForNavigation(),
+			page.evaluate(() => (document.getElementById('f') as HTMLFormElement).submit()),
+		]);
+		assert.is(response?.status(), 403);
+		assert.is(s.app.tokens.list().length, before);
+	});
+
+	test('sign out from the user menu', async () => {
+		await page.goto(`${s.origin}/`);
+		await page.getByLabel('View profile and more').click();
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL(`${s.origin}/`);
+		assert.ok(await page.getByRole('link', { name: 'Sign in' }).first().isVisible());
+		await axe('explore');
+		await shot('explore');
+	});
+}
+
+test.run();

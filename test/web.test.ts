@@ -1,0 +1,300 @@
+/**
+ * The web interface over HTTP: pages answer HTML at GitHub's paths, sign-in with a session cookie,
+ * CSRF on every form, the security headers, and the access rules (private repositories and secret
+ * teams answer the same 404 page as missing ones; signed out; suspended users). The API keeps
+ * answering JSON and never accepts the session cookie.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sessionStore, setUserPassword } from '../src/auth/sessions';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('web');
+let s: TestServer;
+const HTML = { Accept: 'text/html,application/xhtml+xml' };
+const PASSWORD = 'correct horse battery';
+
+async function page(path: string, cookie?: string, headers: Record<string, string> = {}) {
+	const res = await fetch(`${s.origin}${path}`, {
+		headers: { ...HTML, ...(cookie ? { Cookie: cookie } : {}), ...headers },
+		redirect: 'manual',
+	});
+	return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** The hidden authenticity_token of a page's form. */
+const tokenIn = (html: string) => /name="authenticity_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+async function post(path: string, fields: Record<string, string>, cookie: string, headers: Record<string, string> = {}) {
+	const res = await fetch(`${s.origin}${path}`, {
+		method: 'POST',
+		headers: { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, ...headers },
+		body: new URLSearchParams(fields).toString(),
+		redirect: 'manual',
+	});
+	return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** Signs in through the form; returns the session cookie. */
+async function signIn(login: string, password = PASSWORD): Promise<{ status: number; cookie: string; text: string }> {
+	const form = await page('/login');
+	const csrfCookie = (form.headers.get('set-cookie') ?? '').split(';')[0];
+	const res = await post('/login', { authenticity_token: tokenIn(form.text), login, password }, csrfCookie);
+	const session = (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('gitstead_session=')) ?? '';
+	return { status: res.status, cookie: session.split(';')[0], text: res.text };
+}
+
+test.before(async () => {
+	s = await startServer();
+	s.user('alice');
+	s.user('bob');
+	s.user('mallory');
+	s.org('acme', 'alice');
+	s.member('acme', 'bob');
+	for (const login of ['alice', 'bob', 'mallory']) await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, PASSWORD);
+	const alice = s.fullToken('alice');
+	await s.request('POST', '/orgs/acme/repos', {
+		token: alice,
+		body: { name: 'widget', auto_init: true, description: 'A <b>widget</b>' },
+	});
+	await s.request('POST', '/orgs/acme/repos', { token: alice, body: { name: 'secret-sauce', private: true, auto_init: true } });
+	await s.request('PUT', '/repos/acme/widget/contents/index.html', {
+		token: alice,
+		body: { message: 'Add a page', content: Buffer.from('<script>alert(1)</script>\n').toString('base64') },
+	});
+	await s.request('PUT', '/repos/acme/widget/contents/src/app.ts', {
+		token: alice,
+		body: { message: 'Add code', content: Buffer.from('export const answer: number = 42;\n').toString('base64') },
+	});
+	await s.request('POST', '/repos/acme/widget/issues', { token: alice, body: { title: 'First <issue>', body: 'Hello **world**' } });
+	await s.request('POST', '/orgs/acme/teams', { token: alice, body: { name: 'Hidden', privacy: 'secret' } });
+	await s.request('POST', '/orgs/acme/teams', { token: alice, body: { name: 'Open', privacy: 'closed' } });
+});
+test.after(() => s.close());
+
+test('signed out: the explore page, a public repository and its files answer HTML with the security headers', async () => {
+	const home = await page('/');
+	assert.is(home.status, 200);
+	assert.match(home.headers.get('content-type') ?? '', 'text/html');
+	const csp = home.headers.get('content-security-policy') ?? '';
+	assert.match(csp, "frame-ancestors 'none'");
+	assert.match(csp, "script-src 'self'");
+	assert.not.match(csp, 'unsafe-inline');
+	assert.is(home.headers.get('x-content-type-options'), 'nosniff');
+	assert.match(home.text, 'Sign in');
+	assert.match(home.text, 'acme/widget');
+	assert.not.match(home.text, 'secret-sauce');
+	const repo = await page('/acme/widget');
+	assert.is(repo.status, 200);
+	assert.match(repo.text, 'A &lt;b>widget&lt;/b>', 'user content is escaped');
+	assert.match(repo.text, `${s.origin}/acme/widget.git`);
+	const blob = await page('/acme/widget/blob/main/src/app.ts');
+	assert.is(blob.status, 200);
+	assert.match(blob.text, 'hljs-keyword');
+	assert.match(blob.text, 'id="L1"');
+	for (const path of [
+		'/acme/widget/tree/main/src',
+		'/acme/widget/commits/main',
+		'/acme/widget/branches',
+		'/acme/widget/tags',
+		'/acme/widget/releases',
+		'/acme/widget/issues',
+		'/acme/widget/pulls',
+		'/acme/widget/issues/1',
+		'/acme',
+		'/alice',
+		'/explore',
+		'/orgs/acme/people',
+	]) {
+		const res = await page(path);
+		assert.is(res.status, 200, path);
+	}
+	const issue = await page('/acme/widget/issues/1');
+	assert.match(issue.text, 'First &lt;issue>');
+	assert.match(issue.text, '<strong>world</strong>');
+	const commits = await page('/acme/widget/commits/main');
+	const sha = /\/acme\/widget\/commit\/([0-9a-f]{40})/.exec(commits.text)![1];
+	const commit = await page(`/acme/widget/commit/${sha}`);
+	assert.is(commit.status, 200);
+	assert.match(commit.text, 'gs-diff');
+});
+
+test('raw files are text/plain in a sandbox: a stored HTML file never runs in the site origin', async () => {
+	const raw = await page('/acme/widget/raw/main/index.html');
+	assert.is(raw.status, 200);
+	assert.match(raw.headers.get('content-type') ?? '', 'text/plain');
+	assert.match(raw.headers.get('content-security-policy') ?? '', 'sandbox');
+	assert.is(raw.text, '<script>alert(1)</script>\n');
+	// curl (no text/html) gets the raw file too.
+	const curl = await fetch(`${s.origin}/acme/widget/raw/main/src/app.ts`);
+	assert.is(curl.status, 200);
+});
+
+test('private repositories and secret teams answer the 404 page of missing ones', async () => {
+	const missing = await page('/acme/nothing-here');
+	const hidden = await page('/acme/secret-sauce');
+	assert.is(missing.status, 404);
+	assert.is(hidden.status, 404);
+	// The same page but for the path it names (the sign-in link comes back to it).
+	assert.is(hidden.text.replaceAll('secret-sauce', 'X'), missing.text.replaceAll('nothing-here', 'X'));
+	assert.is((await page('/acme/secret-sauce/blob/main/README.md')).status, 404);
+	assert.is((await page('/acme/secret-sauce/raw/main/README.md')).status, 404);
+	const { cookie: bob } = await signIn('bob');
+	// bob is a member: the closed team shows, the secret one (not his) is a 404 like a missing team.
+	assert.is((await page('/orgs/acme/teams/open', bob)).status, 200);
+	const secret = await page('/orgs/acme/teams/hidden', bob);
+	const none = await page('/orgs/acme/teams/nope', bob);
+	assert.is(secret.status, 404);
+	assert.is(none.status, 404);
+	const { cookie: alice } = await signIn('alice');
+	assert.is((await page('/orgs/acme/teams/hidden', alice)).status, 200);
+	assert.is((await page('/acme/secret-sauce', alice)).status, 200);
+	// Signed out, teams are never shown.
+	assert.is((await page('/orgs/acme/teams/open')).status, 404);
+});
+
+test('sign-in: a session cookie (HttpOnly, SameSite=Lax), wrong passwords refused, sign-out ends the session', async () => {
+	const wrong = await signIn('alice', 'not the password');
+	assert.is(wrong.status, 422);
+	assert.match(wrong.text, 'Incorrect username or password.');
+	assert.is(wrong.cookie, '');
+	const form = await page('/login');
+	assert.match(form.text, 'Username or email address');
+	assert.match(form.text, '>Password<');
+	assert.match(form.text, 'Sign in');
+	const ok = await signIn('alice');
+	assert.is(ok.status, 303);
+	assert.ok(ok.cookie.startsWith('gitstead_session='));
+	const settings = await page('/settings/tokens', ok.cookie);
+	assert.is(settings.status, 200);
+	assert.match(settings.text, 'Signed in as <strong>alice</strong>');
+	// Logging out needs the form's token.
+	assert.is((await post('/logout', {}, ok.cookie)).status, 403);
+	const out = await post('/logout', { authenticity_token: tokenIn(settings.text) }, ok.cookie);
+	assert.is(out.status, 303);
+	assert.is((await page('/settings/tokens', ok.cookie)).status, 302, 'the session is gone');
+});
+
+test('the API never accepts the session cookie', async () => {
+	const { cookie } = await signIn('alice');
+	const res = await fetch(`${s.api}/user`, { headers: { Cookie: cookie } });
+	assert.is(res.status, 401);
+	const json = await fetch(`${s.origin}/user`, { headers: { Cookie: cookie, ...HTML } });
+	assert.is(json.status, 401);
+	assert.match(json.headers.get('content-type') ?? '', 'json');
+});
+
+test('CSRF: forms without the token, or from another origin, are refused', async () => {
+	const { cookie } = await signIn('alice');
+	const settings = await page('/settings/tokens', cookie);
+	const token = tokenIn(settings.text);
+	assert.is((await post('/settings/tokens', { note: 'x', kind: 'classic' }, cookie)).status, 403);
+	const foreign = await post('/settings/tokens', { note: 'x', kind: 'classic', authenticity_token: token }, cookie, {
+		Origin: 'https://evil.example',
+	});
+	assert.is(foreign.status, 403);
+	assert.is(s.app.tokens.list(s.app.stores.accounts.user('alice')!.id).filter((t) => t.note === 'x').length, 0);
+});
+
+test('tokens: created in settings (shown once), usable with REST, deleted', async () => {
+	const { cookie } = await signIn('bob');
+	const settings = await page('/settings/tokens', cookie);
+	const form = new URLSearchParams({ authenticity_token: tokenIn(settings.text), note: 'laptop', kind: 'classic', expires_in: '30' });
+	form.append('scopes', 'repo');
+	form.append('scopes', 'read:org');
+	const res = await fetch(`${s.origin}/settings/tokens`, {
+		method: 'POST',
+		headers: { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: s.origin },
+		body: form.toString(),
+	});
+	const html = await res.text();
+	assert.is(res.status, 200);
+	const secret = /id="new-token">(ghp_[A-Za-z0-9]+)</.exec(html)?.[1];
+	assert.ok(secret, 'the token is shown');
+	const user = await s.get('/user', secret);
+	assert.is(user.status, 200);
+	assert.is(user.body.login, 'bob');
+	assert.match(user.headers.get('x-oauth-scopes') ?? '', 'repo');
+	const again = await page('/settings/tokens', cookie);
+	assert.not.match(again.text, secret!);
+	const id = /\/settings\/tokens\/(\d+)\/delete/.exec(again.text)![1];
+	assert.is((await post(`/settings/tokens/${id}/delete`, { authenticity_token: tokenIn(again.text) }, cookie)).status, 303);
+	assert.is((await s.get('/user', secret)).status, 401);
+	// A fine-grained token.
+	const fine = await post(
+		'/settings/tokens',
+		{ authenticity_token: tokenIn(again.text), note: 'ci', kind: 'fine-grained', permissions: 'contents:read' },
+		cookie,
+	);
+	assert.match(fine.text, /github_pat_/);
+});
+
+test('sessions: listed in settings and revoked', async () => {
+	const first = await signIn('mallory');
+	const second = await signIn('mallory');
+	const list = await page('/settings/sessions', first.cookie);
+	const ids = [...list.text.matchAll(/\/settings\/sessions\/(\d+)\/revoke/g)].map((m) => m[1]);
+	assert.ok(ids.length >= 2);
+	const other = ids.find((id) => !list.text.includes(`sessions/${id}/revoke"`) || true)!;
+	for (const id of ids) {
+		if ((await page('/settings/sessions', second.cookie)).status !== 200) break;
+		if (id === other) await post(`/settings/sessions/${id}/revoke`, { authenticity_token: tokenIn(list.text) }, first.cookie);
+	}
+	const statuses = [(await page('/settings/sessions', first.cookie)).status, (await page('/settings/sessions', second.cookie)).status];
+	assert.ok(statuses.includes(302), 'one session was revoked');
+});
+
+test('suspended users cannot sign in, their sessions end and their tokens are refused', async () => {
+	const { cookie } = await signIn('mallory');
+	const token = s.token('mallory', { scopes: ['repo'] });
+	const user = s.app.stores.accounts.user('mallory')!;
+	s.app.transaction(() => sessionStore(s.app).suspend(user.id, new Date().toISOString(), 'test'));
+	s.app.authenticator.clear();
+	assert.is((await page('/settings/tokens', cookie)).status, 302);
+	const again = await signIn('mallory');
+	assert.is(again.status, 403);
+	assert.match(again.text, 'suspended');
+	const api = await s.get('/user', token);
+	assert.is(api.status, 403);
+	assert.is(api.body.message, 'Sorry. Your account was suspended.');
+	s.app.transaction(() => sessionStore(s.app).unsuspend(user.id));
+	s.app.authenticator.clear();
+});
+
+test('sign-in attempts are throttled per account', async () => {
+	s.user('target');
+	await setUserPassword(s.app, s.app.stores.accounts.user('target')!.id, PASSWORD);
+	let last = 0;
+	for (let i = 0; i < 11; i++) last = (await signIn('target', 'wrong password!')).status;
+	assert.is(last, 429);
+	assert.is((await signIn('target')).status, 429, 'even the right password waits');
+});
+
+test('browsers get the HTML 404 page; other clients and /api/v3 keep GitHub’s JSON', async () => {
+	const browser = await page('/no/such/page/here');
+	assert.is(browser.status, 404);
+	assert.match(browser.headers.get('content-type') ?? '', 'text/html');
+	const api = await fetch(`${s.origin}/no/such/page/here`);
+	assert.is(api.status, 404);
+	assert.match(api.headers.get('content-type') ?? '', 'json');
+	const below = await fetch(`${s.api}/acme/widget`, { headers: HTML });
+	assert.match(below.headers.get('content-type') ?? '', 'json');
+	const meta = await page('/meta');
+	assert.match(meta.headers.get('content-type') ?? '', 'json');
+	const repoJson = await fetch(`${s.origin}/repos/acme/widget`, { headers: HTML });
+	assert.is(repoJson.status, 200);
+	assert.match(repoJson.headers.get('content-type') ?? '', 'json');
+});
+
+test('assets: content-hashed, immutable, compressed', async () => {
+	const home = await page('/');
+	const css = /href="(\/_assets\/gitstead-[0-9a-f]+\.css)"/.exec(home.text)![1];
+	const res = await fetch(`${s.origin}${css}`, { headers: { 'Accept-Encoding': 'gzip' } });
+	assert.is(res.status, 200);
+	assert.match(res.headers.get('cache-control') ?? '', 'immutable');
+	assert.match(res.headers.get('content-type') ?? '', 'text/css');
+	assert.match(await res.text(), '.Box');
+	assert.is((await page('/_assets/gitstead-0000.css')).status, 404);
+});
+
+test.run();
