@@ -3,6 +3,7 @@
  */
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
+import { secretRoutesTable } from './actions-secrets/routes';
 import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
@@ -57,12 +58,14 @@ import { teamsRoutes } from './teams/routes';
 import { externalGroupRoutes } from './external-groups/routes';
 import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
+import { keyRoutes } from './keys/routes';
 import { watchingRoutes } from './watching/routes';
 
 export const ROUTES: RouteDeclaration[] = [
 	...metaRoutes,
 	...rateLimitRoutes,
 	...userRoutes,
+	...keyRoutes,
 	...orgRoutes,
 	...auditLogRoutes,
 	...roleRoutes,
@@ -94,6 +97,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...statusRoutes,
 	...releaseRoutes,
 	...actionsRoutes,
+	...secretRoutesTable,
 	...checkRoutes,
 	...gistRoutes,
 	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter

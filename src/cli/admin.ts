@@ -18,7 +18,7 @@ import { refreshAllAlerts } from '../api/dependency-graph/service';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
-import { createApp, exceeding, installApp } from '../api/apps/service';
+import { createApp, exceeding, installApp, saveAppHook } from '../api/apps/service';
 import type { InstallationRow } from '../api/apps/store';
 import { renderBody } from '../api/markdown/render';
 import { registerRunner } from '../api/runner-groups/service';
@@ -101,6 +101,35 @@ export const COMMON_OPTIONS = {
 } as const;
 
 type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/**
+ * The app webhook create-app's options describe, or null without --webhook-url: the URL, the
+ * secret (--webhook-secret, or --webhook-secret-file FILE, "-" for standard input; a final newline
+ * dropped), the content type (json unless --webhook-content-type form), insecure_ssl, active.
+ * @throws CliError for a content type other than json or form, or two secrets
+ */
+function webhookOptions(values: Record<string, string | boolean | undefined>) {
+	const url = string(values['webhook-url']);
+	const secretFile = string(values['webhook-secret-file']);
+	let secret = string(values['webhook-secret']) ?? null;
+	if (secret !== null && secretFile !== undefined) throw new CliError('give --webhook-secret or --webhook-secret-file, not both');
+	if (secretFile !== undefined) secret = readFileSync(secretFile === '-' ? 0 : secretFile, 'utf8').replace(/\r?\n$/, '');
+	if (!url) {
+		if (secret !== null || values['webhook-inactive'] || values['webhook-insecure-ssl'] || values['webhook-content-type'] !== undefined)
+			throw new CliError('the --webhook-* options need --webhook-url');
+		return null;
+	}
+	const contentType = string(values['webhook-content-type']) ?? 'json';
+	if (contentType !== 'json' && contentType !== 'form')
+		throw new CliError(`--webhook-content-type must be json or form, got "${contentType}"`);
+	return {
+		url,
+		secret,
+		content_type: contentType as 'json' | 'form',
+		insecure_ssl: values['webhook-insecure-ssl'] === true ? ('1' as const) : ('0' as const),
+		active: values['webhook-inactive'] !== true,
+	};
+}
 
 /** Parses a command's arguments: COMMON_OPTIONS and `options`, then `positionals`. @throws CliError */
 export function parse<O extends Options>(args: string[], options: O, positionals: string[]) {
@@ -493,6 +522,12 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			events: { type: 'string' },
 			description: { type: 'string' },
 			'private-key-file': { type: 'string' },
+			'webhook-url': { type: 'string' },
+			'webhook-secret': { type: 'string' },
+			'webhook-secret-file': { type: 'string' },
+			'webhook-content-type': { type: 'string' },
+			'webhook-insecure-ssl': { type: 'boolean' },
+			'webhook-inactive': { type: 'boolean' },
 		},
 		positionals: ['NAME'],
 		run(app, values, [name], out) {
@@ -510,11 +545,16 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				.split(',')
 				.map((x) => x.trim())
 				.filter(Boolean);
-			const { app: created, privateKey } = createApp(
-				app,
-				{ name, owner, permissions, events, description: string(values.description) },
-				isoSeconds(app.clock()),
-			);
+			const hook = webhookOptions(values);
+			const { app: created, privateKey } = app.transaction(() => {
+				const made = createApp(
+					app,
+					{ name, owner, permissions, events, description: string(values.description) },
+					isoSeconds(app.clock()),
+				);
+				if (hook) saveAppHook(app, made.app, hook, isoSeconds(app.clock()));
+				return made;
+			});
 			const keyFile = string(values['private-key-file']);
 			if (keyFile) writeFileSync(keyFile, privateKey, { mode: 0o600 });
 			out.result(
@@ -524,6 +564,17 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 					client_id: created.client_id,
 					bot: `${created.slug}[bot]`,
 					permissions: JSON.parse(created.permissions),
+					events: JSON.parse(created.events),
+					...(hook
+						? {
+								webhook: {
+									url: hook.url,
+									content_type: hook.content_type,
+									secret: hook.secret ? '********' : null,
+									active: hook.active,
+								},
+							}
+						: {}),
 					...(keyFile ? { private_key_file: keyFile } : { private_key: privateKey }),
 				},
 				`created app ${created.slug} (id ${created.id}, client ID ${created.client_id})` +

@@ -177,8 +177,17 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			['--events a,b', 'webhook events it subscribes to'],
 			['--description TEXT', 'the app’s description'],
 			['--private-key-file FILE', 'write the private key here (mode 600) instead of printing it'],
+			['--webhook-url URL', 'where the app receives the events of its installations (GitHub App webhook)'],
+			['--webhook-secret TEXT', 'the secret that signs its deliveries (X-Hub-Signature-256)'],
+			['--webhook-secret-file FILE', 'read that secret from a file instead, "-" for standard input'],
+			['--webhook-content-type json|form', 'how deliveries are encoded (default json)'],
+			['--webhook-insecure-ssl', 'do not verify the receiver’s TLS certificate'],
+			['--webhook-inactive', 'keep the webhook but send nothing'],
 		],
-		examples: ['admin create-app "CI Bot" --owner acme --permissions checks:write,metadata:read --private-key-file ci-bot.pem'],
+		examples: [
+			'admin create-app "CI Bot" --owner acme --permissions checks:write,metadata:read --private-key-file ci-bot.pem',
+			'admin create-app "Triage" --owner acme --permissions issues:write --events issues,issue_comment --webhook-url https://bot.example.com/api/github/webhooks --webhook-secret-file secret.txt',
+		],
 	},
 	'admin install-app': {
 		usage: 'admin install-app APP ACCOUNT [options]',

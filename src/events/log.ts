@@ -48,6 +48,12 @@ export interface DomainEvent {
 	 * give the audit log their payload instead.
 	 */
 	audit?: Record<string, unknown>;
+	/**
+	 * An event about a GitHub App's installation itself (installation, installation_repositories):
+	 * delivered to that app's hook only, whatever it subscribes to, with this payload (without
+	 * `action`); no other hook receives it.
+	 */
+	toApp?: { appId: number; installationId: number; webhook: () => Record<string, unknown> };
 }
 
 /**
@@ -98,7 +104,13 @@ export function record(app: App, event: DomainEvent): number {
 			app.acting,
 			app.clock(),
 		);
-	// Global hooks, the organization's hooks and the repository's hooks, in this transaction.
-	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id });
+	// Global hooks, the organization's hooks, the repository's hooks and the hooks of the apps
+	// installed on the account, in this transaction.
+	if (event.webhook)
+		app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id, accountId: owner?.id ?? org?.id });
+	if (event.toApp) {
+		const { appId, installationId, webhook } = event.toApp;
+		app.webhooks.emitToApp(appId, installationId, event.event, event.action, () => ({ action: event.action, ...webhook() }));
+	}
 	return id;
 }
