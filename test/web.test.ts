@@ -4,6 +4,7 @@
  * teams answer the same 404 page as missing ones; signed out; suspended users). The API keeps
  * answering JSON and never accepts the session cookie.
  */
+import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sessionStore, setUserPassword } from '../src/auth/sessions';
@@ -67,6 +68,7 @@ test.before(async () => {
 		body: { message: 'Add code', content: Buffer.from('export const answer: number = 42;\n').toString('base64') },
 	});
 	await s.request('POST', '/repos/acme/widget/issues', { token: alice, body: { title: 'First <issue>', body: 'Hello **world**' } });
+	await s.request('POST', '/repos/acme/widget/issues/1/labels', { token: alice, body: { labels: ['bug', 'good first issue'] } });
 	await s.request('POST', '/orgs/acme/teams', { token: alice, body: { name: 'Hidden', privacy: 'secret' } });
 	await s.request('POST', '/orgs/acme/teams', { token: alice, body: { name: 'Open', privacy: 'closed' } });
 });
@@ -284,6 +286,24 @@ test('browsers get the HTML 404 page; other clients and /api/v3 keep GitHub’s 
 	const repoJson = await fetch(`${s.origin}/repos/acme/widget`, { headers: HTML });
 	assert.is(repoJson.status, 200);
 	assert.match(repoJson.headers.get('content-type') ?? '', 'json');
+});
+
+test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {
+	const issue = await page('/acme/widget/issues/1');
+	// Text in black or white, whichever contrasts more: on bug's d73a4a black (4.6:1 against 4.57:1), on 7057ff white.
+	assert.match(issue.text, /class="gs-label mr-1 gs-lc-d73a4a"/);
+	const style = /<style>([^<]*)<\/style>/.exec(issue.text)?.[1] ?? '';
+	assert.match(style, '.gs-lc-d73a4a{background-color:#d73a4a;color:#000000');
+	assert.match(style, '.gs-lc-7057ff{background-color:#7057ff;color:#ffffff');
+	const hash = createHash('sha256').update(style).digest('base64');
+	const csp = issue.headers.get('content-security-policy') ?? '';
+	assert.match(csp, `style-src 'self' 'sha256-${hash}'`);
+	assert.not.match(csp, 'unsafe-inline');
+	assert.not.match(issue.text, ' style="');
+	const list = await page('/acme/widget/issues');
+	assert.match(list.text, 'gs-lc-7057ff');
+	// Pages without labels keep the plain policy.
+	assert.match((await page('/explore')).headers.get('content-security-policy') ?? '', "style-src 'self';");
 });
 
 test('assets: content-hashed, immutable, compressed', async () => {

@@ -40,12 +40,25 @@ import {
 import { checkCsrf, readForm } from './forms';
 import { PAGES } from './pages';
 import type { Answer, PageAnswer, PageRoute } from './page';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { styleBlock } from './components/label';
 
-/** The policy of every page: no inline script, no framing, forms to this origin only. */
-export const CONTENT_SECURITY_POLICY =
-	"default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; " +
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * The policy of every page: no inline script, no framing, forms to this origin only. Styles come
+ * from the stylesheet, plus at most one `<style>` element of the page's own (label colours),
+ * allowed by its hash: inline `style` attributes stay refused.
+ * @param styleHash base64 SHA-256 of the page's style element, if it has one
+ */
+export function contentSecurityPolicy(styleHash?: string): string {
+	const styles = styleHash ? `'self' 'sha256-${styleHash}'` : "'self'";
+	return (
+		`default-src 'none'; style-src ${styles}; img-src 'self' data:; script-src 'self'; connect-src 'self'; ` +
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	);
+}
+
+/** The policy of a page without a style element of its own. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** Headers of every web answer. */
 export function pageHeaders(requestId: string): Record<string, string> {
@@ -234,6 +247,7 @@ function context(
 		now,
 		secure,
 		cookies: [],
+		styles: new Map(),
 	};
 	if (session) ctx.csrf = session.csrf_secret;
 	else {
@@ -269,6 +283,15 @@ function send(ctx: WebContext, answer: Answer): void {
 			Object.assign(headers, answer.headers ?? {});
 		} else vnode = answer;
 		body = `<!DOCTYPE html>${renderToString(vnode)}`;
+		// Components registered the colours they use while rendering: one hashed <style> in the head.
+		const css = styleBlock(ctx.styles);
+		if (css) {
+			const at = body.indexOf('</head>');
+			if (at > 0) {
+				body = `${body.slice(0, at)}<style>${css}</style>${body.slice(at)}`;
+				headers['Content-Security-Policy'] = contentSecurityPolicy(createHash('sha256').update(css).digest('base64'));
+			}
+		}
 		headers['Content-Type'] = 'text/html; charset=utf-8';
 		headers['Cache-Control'] = ctx.session ? 'private, no-cache' : 'no-cache';
 		headers.Vary = 'Cookie, Accept';

@@ -15,6 +15,7 @@ import { findIssues } from '../../api/search/issues';
 import type { RepoAccess } from '../../auth/access/types';
 import { repoFor } from '../access';
 import { Diff } from '../components/diff';
+import { Label } from '../components/label';
 import { Avatar, Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { encodePath, RepoLayout, repoPath } from '../components/repo';
 import { NotFound, type WebContext } from '../context';
@@ -22,15 +23,6 @@ import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
 
 const PER_PAGE = 25;
-
-/** The label colors as Primer classes cannot take them inline (CSP): a neutral label with the color named. */
-function Label({ name, description }: { name: string; description: string | null }) {
-	return (
-		<span class="gs-label mr-1" title={description ?? undefined}>
-			{name}
-		</span>
-	);
-}
 
 function StateIcon({ row, merged, draft }: { row: IssueRow; merged: boolean; draft: boolean }) {
 	if (row.pull_request) {
@@ -129,7 +121,13 @@ function list(kind: 'issues' | 'pulls') {
 										{row.title}
 									</a>
 									{(labels.get(row.id) ?? []).map((label) => (
-										<Label key={label.id} name={label.name} description={label.description} />
+										<Label
+											key={label.id}
+											ctx={ctx}
+											name={label.name}
+											color={label.color}
+											description={label.description}
+										/>
 									))}
 									<div class="f6 color-fg-muted">
 										#{row.number} opened <RelativeTime iso={row.created_at} now={ctx.now} /> by{' '}
@@ -255,7 +253,7 @@ function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; revi
 			{section(
 				'Labels',
 				labels.length ? (
-					labels.map((l) => <Label key={l.id} name={l.name} description={l.description} />)
+					labels.map((l) => <Label key={l.id} ctx={ctx} name={l.name} color={l.color} description={l.description} />)
 				) : (
 					<span class="f6 color-fg-muted">None yet</span>
 				),
