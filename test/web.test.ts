@@ -288,6 +288,44 @@ test('browsers get the HTML 404 page; other clients and /api/v3 keep GitHub’s 
 	assert.match(repoJson.headers.get('content-type') ?? '', 'json');
 });
 
+test('notifications: one thread marked read or done, all marked read, with CSRF forms', async () => {
+	const alice = s.fullToken('alice');
+	for (const title of ['Ping one', 'Ping two', 'Ping three'])
+		await s.request('POST', '/repos/acme/widget/issues', { token: alice, body: { title, body: 'cc @bob' } });
+	const { cookie } = await signIn('bob');
+	const list = await page('/notifications', cookie);
+	assert.is(list.status, 200);
+	for (const title of ['Ping one', 'Ping two', 'Ping three']) assert.match(list.text, title);
+	assert.is([...list.text.matchAll(/\/notifications\/threads\/(\d+)\/read/g)].length, 3);
+	const api = s.token('bob', { scopes: ['notifications', 'repo'] });
+	const threads = (await s.get('/notifications', api)).body as Array<{ id: string; subject: { title: string } }>;
+	const ids = ['Ping one', 'Ping two', 'Ping three'].map((title) => threads.find((t) => t.subject.title === title)!.id);
+	const token = tokenIn(list.text);
+	// Without the form's token: refused, nothing changes.
+	assert.is((await post(`/notifications/threads/${ids[0]}/read`, {}, cookie)).status, 403);
+	const read = await post(`/notifications/threads/${ids[0]}/read`, { authenticity_token: token }, cookie);
+	assert.is(read.status, 303);
+	assert.is(read.headers.get('location'), '/notifications');
+	const thread = await s.get(`/notifications/threads/${ids[0]}`, api);
+	assert.is(thread.body.unread, false);
+	// Someone else's thread is a 404.
+	const { cookie: mallory } = await signIn('mallory');
+	const malloryToken = tokenIn((await page('/notifications', mallory)).text);
+	assert.is((await post(`/notifications/threads/${ids[1]}/read`, { authenticity_token: malloryToken }, mallory)).status, 404);
+	assert.is((await post(`/notifications/threads/${ids[1]}/done`, { authenticity_token: token }, cookie)).status, 303);
+	const unread = await page('/notifications', cookie);
+	assert.not.match(unread.text, 'Ping one');
+	assert.not.match(unread.text, 'Ping two');
+	assert.match(unread.text, 'Ping three');
+	const all = await post('/notifications/mark_read', { authenticity_token: token }, cookie);
+	assert.is(all.status, 303);
+	assert.match((await page('/notifications', cookie)).text, 'All caught up!');
+	const everything = await page('/notifications?all=1', cookie);
+	assert.match(everything.text, 'Ping one');
+	assert.match(everything.text, 'Ping three');
+	assert.not.match(everything.text, 'Ping two', 'a done thread leaves the list');
+});
+
 test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {
 	const issue = await page('/acme/widget/issues/1');
 	// Text in black or white, whichever contrasts more: on bug's d73a4a black (4.6:1 against 4.57:1), on 7057ff white.
