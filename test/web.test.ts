@@ -326,6 +326,31 @@ test('notifications: one thread marked read or done, all marked read, with CSRF 
 	assert.not.match(everything.text, 'Ping two', 'a done thread leaves the list');
 });
 
+test('search: repositories, issues, pull requests and users, with what the viewer may read', async () => {
+	const anonymous = await page('/search?q=sauce');
+	assert.is(anonymous.status, 200);
+	assert.not.match(anonymous.text, 'acme/secret-sauce');
+	const { cookie } = await signIn('alice');
+	const signedIn = await page('/search?q=sauce', cookie);
+	assert.match(signedIn.text, 'href="/acme/secret-sauce"');
+	const issues = await page('/search?q=First&type=issues');
+	assert.match(issues.text, 'href="/acme/widget/issues/1"');
+	assert.match(issues.text, 'gs-lc-d73a4a', 'labels in colour');
+	assert.match(issues.text, /Issues<span class="Counter ml-2">1</);
+	const users = await page('/search?q=ali&type=users');
+	assert.match(users.text, 'href="/alice"');
+	const pulls = await page('/search?q=First&type=pullrequests');
+	assert.match(pulls.text, 'No pull requests matched your search');
+	// A qualifier value GitHub refuses: the page says why.
+	const bad = await page('/search?q=is:bogus');
+	assert.is(bad.status, 200);
+	assert.match(bad.text, 'flash-error');
+	assert.match(bad.text, 'is not a repository state');
+	assert.match((await page('/search')).text, 'Search Gitstead');
+	// The header's search box submits here.
+	assert.match(anonymous.text, 'action="/search"');
+});
+
 test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {
 	const issue = await page('/acme/widget/issues/1');
 	// Text in black or white, whichever contrasts more: on bug's d73a4a black (4.6:1 against 4.57:1), on 7057ff white.

@@ -5,6 +5,15 @@ import { codePages } from './code';
 import { settingsPages } from './settings';
 import { historyPages } from './history';
 import { issuePages } from './issues';
+import { searchPages } from './search';
 import { sessionPages } from './session';
 
-export const PAGES: PageRoute[] = [...sessionPages, ...settingsPages, ...accountPages, ...codePages, ...historyPages, ...issuePages];
+export const PAGES: PageRoute[] = [
+	...sessionPages,
+	...settingsPages,
+	...accountPages,
+	...codePages,
+	...historyPages,
+	...issuePages,
+	...searchPages,
+];

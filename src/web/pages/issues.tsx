@@ -24,7 +24,7 @@ import type { PageRoute } from '../page';
 
 const PER_PAGE = 25;
 
-function StateIcon({ row, merged, draft }: { row: IssueRow; merged: boolean; draft: boolean }) {
+export function StateIcon({ row, merged, draft }: { row: IssueRow; merged: boolean; draft: boolean }) {
 	if (row.pull_request) {
 		if (merged) return <Octicon name="git-merge" class="color-fg-done" label="Merged pull request" />;
 		if (row.state === 'closed') return <Octicon name="git-pull-request-closed" class="color-fg-closed" label="Closed pull request" />;
