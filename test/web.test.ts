@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { setSiteAdmin } from '../src/api/users/admin';
 import { sessionStore, setUserPassword } from '../src/auth/sessions';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -50,9 +51,10 @@ test.before(async () => {
 	s.user('alice');
 	s.user('bob');
 	s.user('mallory');
+	s.user('root', { siteAdmin: true });
 	s.org('acme', 'alice');
 	s.member('acme', 'bob');
-	for (const login of ['alice', 'bob', 'mallory']) await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, PASSWORD);
+	for (const login of ['alice', 'bob', 'mallory', 'root']) await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, PASSWORD);
 	const alice = s.fullToken('alice');
 	await s.request('POST', '/orgs/acme/repos', {
 		token: alice,
@@ -349,6 +351,64 @@ test('search: repositories, issues, pull requests and users, with what the viewe
 	assert.match((await page('/search')).text, 'Search Gitstead');
 	// The header's search box submits here.
 	assert.match(anonymous.text, 'action="/search"');
+});
+
+test('site admin: users and organizations, suspend and unsuspend, the site-admin role, global webhooks; 404 for everyone else', async () => {
+	await s.request('POST', '/admin/hooks', {
+		token: s.fullToken('root'),
+		body: { name: 'web', config: { url: 'https://hooks.example.com/site' }, events: ['user', 'repository'], active: false },
+	});
+	const { cookie: alice } = await signIn('alice');
+	for (const path of ['/stafftools', '/stafftools/users', '/stafftools/users/bob', '/stafftools/organizations', '/stafftools/hooks'])
+		assert.is((await page(path, alice)).status, 404, path);
+	assert.is((await page('/stafftools')).status, 302, 'signed out: sign in first');
+	const { cookie: root } = await signIn('root');
+	const users = await page('/stafftools/users', root);
+	assert.is(users.status, 200);
+	for (const login of ['alice', 'bob', 'mallory']) assert.match(users.text, `href="/stafftools/users/${login}"`);
+	assert.match((await page('/stafftools/organizations', root)).text, 'href="/acme"');
+	const hooks = await page('/stafftools/hooks', root);
+	assert.match(hooks.text, 'https://hooks.example.com/site');
+	const hookId = /\/stafftools\/hooks\/(\d+)/.exec(hooks.text)![1];
+	assert.match((await page(`/stafftools/hooks/${hookId}`, root)).text, 'Recent deliveries');
+	assert.is((await page('/stafftools/hooks/999999', root)).status, 404);
+	// Suspend mallory: her session ends and her token is refused; unsuspend.
+	const { cookie: mallory } = await signIn('mallory');
+	const malloryToken = s.token('mallory', { scopes: ['repo'] });
+	const userPage = await page('/stafftools/users/mallory', root);
+	assert.match(userPage.text, 'Make site administrator');
+	const token = tokenIn(userPage.text);
+	assert.is((await post('/stafftools/users/mallory/suspend', { reason: 'left' }, root)).status, 403, 'CSRF');
+	assert.is(
+		(
+			await post(
+				'/stafftools/users/mallory/suspend',
+				{ authenticity_token: tokenIn((await page('/', alice)).text), reason: 'x' },
+				alice,
+			)
+		).status,
+		404,
+	);
+	const suspended = await post('/stafftools/users/mallory/suspend', { authenticity_token: token, reason: 'left the company' }, root);
+	assert.is(suspended.status, 303);
+	const after = await page('/stafftools/users/mallory', root);
+	assert.match(after.text, 'Suspended');
+	assert.match(after.text, 'left the company');
+	assert.is((await page('/settings/tokens', mallory)).status, 302, 'her session ended');
+	assert.is((await s.get('/user', malloryToken)).status, 403);
+	assert.is((await post('/stafftools/users/mallory/unsuspend', { authenticity_token: token }, root)).status, 303);
+	assert.is((await s.get('/user', malloryToken)).status, 200);
+	// The site-admin role: bob promoted, then not suspendable; demoted again.
+	assert.is((await post('/stafftools/users/bob/promote', { authenticity_token: token }, root)).status, 303);
+	assert.is(s.app.stores.accounts.user('bob')!.site_admin, 1);
+	const refused = await post('/stafftools/users/bob/suspend', { authenticity_token: token }, root);
+	assert.is(refused.status, 422);
+	assert.match(refused.text, 'is a site administrator; remove the role before suspending');
+	assert.is((await post('/stafftools/users/bob/demote', { authenticity_token: token }, root)).status, 303);
+	assert.is(s.app.stores.accounts.user('bob')!.site_admin, 0);
+	// Nobody changes their own standing; the last site administrator stays one.
+	assert.is((await post('/stafftools/users/root/demote', { authenticity_token: token }, root)).status, 422);
+	assert.throws(() => setSiteAdmin(s.app, s.app.stores.accounts.user('root')!, false, null), /last site administrator/);
 });
 
 test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {

@@ -7,6 +7,7 @@ import { historyPages } from './history';
 import { issuePages } from './issues';
 import { searchPages } from './search';
 import { sessionPages } from './session';
+import { stafftoolsPages } from './stafftools';
 
 export const PAGES: PageRoute[] = [
 	...sessionPages,
@@ -16,4 +17,5 @@ export const PAGES: PageRoute[] = [
 	...historyPages,
 	...issuePages,
 	...searchPages,
+	...stafftoolsPages,
 ];

@@ -1,7 +1,7 @@
 /**
  * The signed-in user's settings: profile (read), personal access tokens (list, create classic and
- * fine-grained — the secret shown once —, revoke), browser sessions (list, revoke); notifications;
- * and the site administrator's list of users and organizations (`/stafftools`).
+ * fine-grained — the secret shown once —, revoke), browser sessions (list, revoke); notifications
+ * (mark one thread read or done, or all read).
  */
 import type { ComponentChildren } from 'preact';
 import { sessionStore } from '../../auth/sessions';
@@ -405,31 +405,6 @@ function markAll(ctx: WebContext): never {
 	throw new Redirect(result === 'queued' ? `${back}${back.includes('?') ? '&' : '?'}marked=queued` : back, 303);
 }
 
-function stafftools(ctx: WebContext) {
-	const user = requireUser(ctx);
-	if (user.site_admin !== 1) throw new NotFound();
-	const accounts = ctx.app.stores.accounts.users();
-	const store = sessionStore(ctx.app);
-	return (
-		<Layout ctx={ctx} title="Site admin · Gitstead">
-			<h1 class="f2 text-normal mb-3">Site admin</h1>
-			<h2 class="f3 text-normal mb-2">Users</h2>
-			<div class="Box mb-4">
-				{accounts.map((account) => (
-					<div class="Box-row d-flex flex-items-center" key={account.id}>
-						<a class="flex-auto" href={`/${account.login}`}>
-							{account.login}
-						</a>
-						{account.site_admin === 1 && <span class="Label mr-2">Site admin</span>}
-						{store.suspendedAt(account.id) && <span class="Label Label--danger mr-2">Suspended</span>}
-						{!store.passwordHash(account.id) && <span class="Label Label--secondary">No password</span>}
-					</div>
-				))}
-			</div>
-		</Layout>
-	);
-}
-
 export const settingsPages: PageRoute[] = [
 	{ method: 'GET', path: '/settings/profile', handler: profile },
 	{ method: 'GET', path: '/settings/tokens', handler: (ctx) => tokens(ctx) },
@@ -441,5 +416,4 @@ export const settingsPages: PageRoute[] = [
 	{ method: 'POST', path: '/notifications/mark_read', handler: markAll },
 	{ method: 'POST', path: '/notifications/threads/{id}/read', handler: markThread(false) },
 	{ method: 'POST', path: '/notifications/threads/{id}/done', handler: markThread(true) },
-	{ method: 'GET', path: '/stafftools', handler: stafftools },
 ];
