@@ -411,6 +411,63 @@ test('site admin: users and organizations, suspend and unsuspend, the site-admin
 	assert.throws(() => setSiteAdmin(s.app, s.app.stores.accounts.user('root')!, false, null), /last site administrator/);
 });
 
+test('gists at the html_url the API hands out: files rendered and highlighted, comments, lists, raw files', async () => {
+	const alice = s.fullToken('alice');
+	const created = await s.request('POST', '/gists', {
+		token: alice,
+		body: {
+			description: 'Notes <b>bold</b>',
+			public: true,
+			files: { 'notes.md': { content: '# Title\n\nSome **strong** words' }, 'code.ts': { content: 'export const x: number = 1;\n' } },
+		},
+	});
+	assert.is(created.status, 201);
+	const id = created.body.id as string;
+	await s.request('POST', `/gists/${id}/comments`, { token: s.fullToken('bob'), body: { body: 'Nice _work_' } });
+	const secret = await s.request('POST', '/gists', {
+		token: alice,
+		body: { public: false, files: { 'secret.txt': { content: 'hidden <script>alert(1)</script>' } } },
+	});
+	const html = new URL(created.body.html_url as string);
+	const shown = await page(html.pathname);
+	assert.is(shown.status, 200);
+	assert.match(shown.text, 'Notes &lt;b>bold&lt;/b>');
+	assert.match(shown.text, '<strong>strong</strong>');
+	assert.match(shown.text, 'hljs-keyword');
+	assert.match(shown.text, '<em>work</em>');
+	assert.match(shown.text, '1 comment');
+	assert.is((await page(`/gist/alice/${id}`)).status, 200);
+	const moved = await page(`/gist/bob/${id}`);
+	assert.is(moved.status, 301);
+	assert.is(moved.headers.get('location'), `/gist/alice/${id}`);
+	// Lists: a user's public gists (their own secret ones too), and everyone's public ones.
+	const list = await page('/gist/alice');
+	assert.match(list.text, `href="/gist/alice/${id}"`);
+	assert.not.match(list.text, secret.body.id);
+	const { cookie } = await signIn('alice');
+	assert.match((await page('/gist/alice', cookie)).text, secret.body.id);
+	assert.match((await page('/gist')).text, `href="/gist/alice/${id}"`);
+	// A secret gist is unlisted, not private: its id is enough.
+	const unlisted = await page(`/gist/${secret.body.id}`);
+	assert.is(unlisted.status, 200);
+	assert.match(unlisted.text, 'hidden &lt;script');
+	assert.not.match(unlisted.text, '<script>alert');
+	const raw = await page(`/gist/alice/${secret.body.id}/raw/secret.txt`);
+	assert.is(raw.status, 200);
+	assert.match(raw.headers.get('content-type') ?? '', 'text/plain');
+	assert.match(raw.headers.get('content-security-policy') ?? '', 'sandbox');
+	assert.is(raw.text, 'hidden <script>alert(1)</script>');
+	assert.is((await fetch(`${s.origin}/gist/alice/${id}/raw/code.ts`)).status, 200, 'curl gets raw files too');
+	assert.is((await page('/gist/0123456789abcdef')).status, 404);
+	assert.is((await page(`/gist/alice/${id}/raw/nope.txt`)).status, 404);
+	// A blocked gist: 403 with the reason.
+	const row = s.app.stores.gists.byGistId(secret.body.id)!;
+	s.app.transaction(() => s.app.stores.gists.block(row.id, new Date().toISOString(), 'spam'));
+	const blocked = await page(`/gist/${secret.body.id}`);
+	assert.is(blocked.status, 403);
+	assert.match(blocked.text, 'blocked by a site administrator: spam');
+});
+
 test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {
 	const issue = await page('/acme/widget/issues/1');
 	// Text in black or white, whichever contrasts more: on bug's d73a4a black (4.6:1 against 4.57:1), on 7057ff white.

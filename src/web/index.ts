@@ -71,8 +71,11 @@ export function pageHeaders(requestId: string): Record<string, string> {
 	};
 }
 
-/** Raw file paths (/{owner}/{repo}/raw/{ref}/{path}): served to every client, as GitHub serves them. */
-const RAW_PATH = /^\/[^/]+\/[^/]+\/raw\//;
+/**
+ * Raw file paths (/{owner}/{repo}/raw/{ref}/{path}, /gist/{user}/{gist_id}/raw/{filename}): served
+ * to every client, as GitHub serves them.
+ */
+const RAW_PATH = /^\/(?:gist\/[^/]+\/[^/]+|[^/]+\/[^/]+)\/raw\//;
 
 /** Whether a request is a browser's navigation: its Accept names text/html. */
 export function wantsHtml(req: IncomingMessage): boolean {

@@ -2,6 +2,7 @@
 import type { PageRoute } from '../page';
 import { accountPages } from './accounts';
 import { codePages } from './code';
+import { gistPages } from './gists';
 import { settingsPages } from './settings';
 import { historyPages } from './history';
 import { issuePages } from './issues';
@@ -18,4 +19,5 @@ export const PAGES: PageRoute[] = [
 	...issuePages,
 	...searchPages,
 	...stafftoolsPages,
+	...gistPages,
 ];
