@@ -468,6 +468,37 @@ test('gists at the html_url the API hands out: files rendered and highlighted, c
 	assert.match(blocked.text, 'blocked by a site administrator: spam');
 });
 
+test('release assets of a private repository download from the page with the session’s access', async () => {
+	const alice = s.fullToken('alice');
+	const release = await s.request('POST', '/repos/acme/secret-sauce/releases', {
+		token: alice,
+		body: { tag_name: 'v1.0.0', name: 'One' },
+	});
+	assert.is(release.status, 201);
+	const url = (release.body.upload_url as string).replace('{?name,label}', '?name=recipe.bin');
+	const uploaded = await fetch(url, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${alice}`, 'Content-Type': 'application/octet-stream' },
+		body: 'the secret recipe',
+	});
+	assert.is(uploaded.status, 201);
+	const { cookie } = await signIn('alice');
+	const releases = await page('/acme/secret-sauce/releases', cookie);
+	const href = /href="(\/acme\/secret-sauce\/releases\/download\/[^"]+)"/.exec(releases.text)?.[1];
+	assert.is(href, '/acme/secret-sauce/releases/download/v1.0.0/recipe.bin');
+	const download = await page(href!, cookie);
+	assert.is(download.status, 200);
+	assert.is(download.text, 'the secret recipe');
+	assert.match(download.headers.get('content-disposition') ?? '', 'attachment; filename="recipe.bin"');
+	assert.is(download.headers.get('content-type'), 'application/octet-stream');
+	// Without the session (or as someone who cannot read the repository): the 404 of a missing file.
+	assert.is((await page(href!)).status, 404);
+	const { cookie: mallory } = await signIn('mallory');
+	assert.is((await page(href!, mallory)).status, 404);
+	assert.is((await fetch(`${s.origin}${href}`)).status, 404, 'the API path takes tokens, not the cookie');
+	assert.is((await fetch(`${s.origin}${href}`, { headers: { Authorization: `Bearer ${alice}` } })).status, 200);
+});
+
 test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {
 	const issue = await page('/acme/widget/issues/1');
 	// Text in black or white, whichever contrasts more: on bug's d73a4a black (4.6:1 against 4.57:1), on 7057ff white.

@@ -39,7 +39,8 @@ import {
 } from './context';
 import { checkCsrf, readForm } from './forms';
 import { PAGES } from './pages';
-import type { Answer, PageAnswer, PageRoute } from './page';
+import type { Answer, FileAnswer, PageAnswer, PageRoute } from './page';
+import { createReadStream, statSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { styleBlock } from './components/label';
 
@@ -266,6 +267,34 @@ function errorAnswer(ctx: WebContext, status: number, message?: string): PageAns
 	return { status, headers: {}, vnode: ErrorPage({ ctx, status, message }) };
 }
 
+/** Streams a download: 200 with its length, or a 404 page when the file went away meanwhile. */
+function sendFile(ctx: WebContext, headers: Record<string, string | string[]>, answer: FileAnswer): void {
+	const { res, req } = ctx;
+	let size: number;
+	try {
+		size = statSync(answer.file).size;
+	} catch {
+		send(ctx, errorAnswer(ctx, 404));
+		return;
+	}
+	res.writeHead(200, {
+		...headers,
+		...answer.headers,
+		'Content-Type': 'application/octet-stream',
+		'Content-Length': String(size),
+		// Asset names hold letters, digits and -_.+@ only (src/api/releases/service.ts: assetName).
+		'Content-Disposition': `attachment; filename="${answer.name.replace(/["\\\r\n]/g, '_')}"`,
+		'Cache-Control': 'private, no-cache',
+	});
+	if (req.method === 'HEAD') {
+		res.end();
+		return;
+	}
+	createReadStream(answer.file)
+		.on('error', () => res.destroy())
+		.pipe(res);
+}
+
 /** Writes an answer: a page (HTML document) or raw bytes, with the page headers and cookies. */
 function send(ctx: WebContext, answer: Answer): void {
 	const { res, req } = ctx;
@@ -274,6 +303,10 @@ function send(ctx: WebContext, answer: Answer): void {
 	if (ctx.cookies.length) headers['Set-Cookie'] = ctx.cookies;
 	let status = 200;
 	let body: string | Buffer;
+	if ('file' in answer) {
+		sendFile(ctx, headers, answer);
+		return;
+	}
 	if ('body' in answer) {
 		status = answer.status;
 		Object.assign(headers, answer.headers);
