@@ -27,6 +27,7 @@ import { simpleUser } from '../users/render';
 import { issueComment } from './render';
 import { renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
+import { timelineOf } from './timeline';
 import type { IssueCommentRow, IssueRow } from './store';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
@@ -106,6 +107,7 @@ function recordIssue(
 	issue: unknown,
 	extra: Record<string, unknown> = {},
 	notification?: NotificationActivity,
+	closingCommit?: string | null,
 ): void {
 	if (row.pull_request) {
 		recordPullRequest(ctx, scope, row, action, extra, notification);
@@ -119,6 +121,7 @@ function recordIssue(
 		feed: FEED_ACTIONS.has(action) ? { type: 'IssuesEvent', payload: { action, issue, ...extra } } : undefined,
 		webhook: () => ({ issue, ...extra, ...where(ctx, scope) }),
 		notification,
+		timeline: timelineOf(row, action, extra, undefined, closingCommit),
 	});
 }
 
@@ -126,6 +129,7 @@ function recordIssue(
  * Records what changed between `before` (null: the issue was just opened) and the issue now.
  * @param rendered the issue as the answer renders it, reused when it has the raw body
  * @param moreChanges further `changes` of an edit (a pull request's base: {base: {ref: {from}, sha: {from}}})
+ * @param closingCommit the commit whose closing keyword closed the issue (its timeline's closed event names it)
  */
 export function recordIssueChanges(
 	ctx: Context,
@@ -134,6 +138,7 @@ export function recordIssueChanges(
 	row: IssueRow,
 	rendered?: unknown,
 	moreChanges: Record<string, unknown> = {},
+	closingCommit?: string | null,
 ): void {
 	const after = issueSnapshot(ctx, row);
 	// A pull request's events carry the pull request, rendered by its own recorder.
@@ -194,6 +199,7 @@ export function recordIssueChanges(
 				actorReason: 'state_change',
 				involved: [],
 			},
+			closingCommit,
 		);
 	}
 	if (was.locked !== row.locked) recordIssue(ctx, scope, row, row.locked ? 'locked' : 'unlocked', issue);
