@@ -499,6 +499,64 @@ test('release assets of a private repository download from the page with the ses
 	assert.is((await fetch(`${s.origin}${href}`, { headers: { Authorization: `Bearer ${alice}` } })).status, 200);
 });
 
+test('timelines: an issue’s and a pull request’s events between their comments', async () => {
+	const alice = s.fullToken('alice');
+	// One second between the steps: the timeline is in time order (the test clock stands still otherwise).
+	const step = async (method: string, path: string, body: unknown) => {
+		s.clock.advance(1000);
+		return s.request(method, path, { token: alice, body });
+	};
+	const created = await step('POST', '/repos/acme/widget/issues', { title: 'Timeline me' });
+	const n = created.body.number;
+	await step('POST', `/repos/acme/widget/issues/${n}/labels`, { labels: ['bug'] });
+	await step('POST', `/repos/acme/widget/issues/${n}/comments`, { body: 'A **comment**' });
+	await step('POST', `/repos/acme/widget/issues/${n}/assignees`, { assignees: ['alice'] });
+	await step('PATCH', `/repos/acme/widget/issues/${n}`, { title: 'Timeline me twice' });
+	await step('PATCH', `/repos/acme/widget/issues/${n}`, { state: 'closed', state_reason: 'not_planned' });
+	const issue = await page(`/acme/widget/issues/${n}`);
+	const text = issue.text.replace(/<[^>]+>/g, '');
+	const order = [
+		'opened this',
+		'added bug label',
+		'A comment',
+		'self-assigned this',
+		'changed the title Timeline me Timeline me twice',
+		'closed this as not planned',
+	];
+	let at = 0;
+	for (const words of order) {
+		const found = text.indexOf(words, at);
+		assert.ok(found >= 0, `~> "${words}" after position ${at}`);
+		at = found;
+	}
+	// A pull request: a review requested, the commits, the merge.
+	const main = (await s.get('/repos/acme/widget/git/ref/heads/main', alice)).body.object.sha;
+	await step('POST', '/repos/acme/widget/git/refs', { ref: 'refs/heads/timeline', sha: main });
+	await step('PUT', '/repos/acme/widget/contents/timeline.txt', {
+		message: 'Add the timeline file',
+		content: Buffer.from('t\n').toString('base64'),
+		branch: 'timeline',
+	});
+	const pull = await step('POST', '/repos/acme/widget/pulls', { title: 'Timeline PR', head: 'timeline', base: 'main' });
+	await step('POST', `/repos/acme/widget/pulls/${pull.body.number}/requested_reviewers`, { reviewers: ['bob'] });
+	const open = await page(`/acme/widget/pull/${pull.body.number}`);
+	assert.match(open.text, 'bob (requested)');
+	const merged = await step('PUT', `/repos/acme/widget/pulls/${pull.body.number}/merge`, {});
+	assert.is(merged.status, 200);
+	const done = (await page(`/acme/widget/pull/${pull.body.number}`)).text.replace(/<[^>]+>/g, '');
+	let from = 0;
+	for (const words of [
+		'Add the timeline file',
+		'requested a review from bob',
+		`merged commit ${merged.body.sha.slice(0, 7)}`,
+		'closed this',
+	]) {
+		const found = done.indexOf(words, from);
+		assert.ok(found >= 0, `~> "${words}" in the pull request's timeline after ${from}`);
+		from = found;
+	}
+});
+
 test('labels in their colours: one style element allowed by its hash, no inline style attribute', async () => {
 	const issue = await page('/acme/widget/issues/1');
 	// Text in black or white, whichever contrasts more: on bug's d73a4a black (4.6:1 against 4.57:1), on 7057ff white.

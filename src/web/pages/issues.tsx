@@ -6,17 +6,20 @@
  */
 import type { ComponentChildren } from 'preact';
 import { ACTIONS_APP_ID } from '../../api/checks/render';
-import type { IssueCommentRow, IssueRow } from '../../api/issues/store';
+import type { IssueRow } from '../../api/issues/store';
 import { presentMergeability } from '../../api/pulls/mergeable-state';
 import type { ReviewCommentRow } from '../../api/pulls/review-store';
 import { pullComparison } from '../../api/pulls/service';
 import type { PullRow } from '../../api/pulls/store';
 import { findIssues } from '../../api/search/issues';
+import { issueTimeline } from '../../api/issues/timeline';
+import { requestedReviewers } from '../../api/pulls/requested';
 import type { RepoAccess } from '../../auth/access/types';
 import { repoFor } from '../access';
 import { Diff } from '../components/diff';
 import { Label } from '../components/label';
-import { Avatar, Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
+import { Comment, Timeline } from '../components/timeline';
+import { Avatar, Blankslate, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { encodePath, RepoLayout, repoPath } from '../components/repo';
 import { NotFound, type WebContext } from '../context';
 import { Octicon } from '../octicons';
@@ -155,68 +158,6 @@ function list(kind: 'issues' | 'pulls') {
 	};
 }
 
-const REACTIONS: Record<string, string> = {
-	'+1': '👍',
-	'-1': '👎',
-	laugh: '😄',
-	hooray: '🎉',
-	confused: '😕',
-	heart: '❤️',
-	rocket: '🚀',
-	eyes: '👀',
-};
-
-function Reactions({ counts }: { counts: string }) {
-	const parsed = JSON.parse(counts || '{}') as Record<string, number>;
-	const shown = Object.entries(parsed).filter(([, n]) => n > 0);
-	if (!shown.length) return null;
-	return (
-		<div class="mt-2">
-			{shown.map(([content, n]) => (
-				<span key={content} class="Label mr-1" title={content}>
-					<span aria-hidden="true">{REACTIONS[content] ?? content}</span> <span class="gs-sr-only">{content}</span>
-					{n}
-				</span>
-			))}
-		</div>
-	);
-}
-
-function Comment({
-	ctx,
-	login,
-	id,
-	created,
-	html,
-	reactions,
-	label,
-}: {
-	ctx: WebContext;
-	login: string;
-	id: number;
-	created: string;
-	html: string | null;
-	reactions?: string;
-	label?: string;
-}) {
-	return (
-		<div class="d-flex mb-3">
-			<a href={`/${login}`} class="mr-3">
-				<Avatar id={id} login={login} size={32} />
-			</a>
-			<div class="Box flex-auto min-width-0">
-				<div class="Box-header py-2 f6">
-					<strong>{login}</strong> {label ?? 'commented'} <RelativeTime iso={created} now={ctx.now} />
-				</div>
-				<div class="Box-body">
-					<Markdown html={html} />
-					{reactions && <Reactions counts={reactions} />}
-				</div>
-			</div>
-		</div>
-	);
-}
-
 /** The sidebar: assignees, labels, milestone (and reviewers for pull requests). */
 function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; reviewers?: string[] }) {
 	const { app } = ctx;
@@ -308,46 +249,8 @@ function loadRow(ctx: WebContext, access: RepoAccess, pull: boolean): IssueRow {
 	return row;
 }
 
-function Conversation({ ctx, row }: { ctx: WebContext; row: IssueRow }) {
-	const { app } = ctx;
-	const comments: IssueCommentRow[] = app.stores.issues.issueComments(row.id, null, 500, 0).rows;
-	const people = app.stores.accounts.mapByIds([
-		row.user_id,
-		...comments.map((c) => c.user_id),
-		...(row.closed_by_id ? [row.closed_by_id] : []),
-	]);
-	const login = (id: number) => people.get(id)?.login ?? 'ghost';
-	return (
-		<div>
-			<Comment
-				ctx={ctx}
-				login={login(row.user_id)}
-				id={row.user_id}
-				created={row.created_at}
-				html={row.body_html}
-				reactions={row.reaction_counts}
-			/>
-			{comments.map((c) => (
-				<Comment
-					key={c.id}
-					ctx={ctx}
-					login={login(c.user_id)}
-					id={c.user_id}
-					created={c.created_at}
-					html={c.body_html}
-					reactions={c.reaction_counts}
-				/>
-			))}
-			{row.state === 'closed' && row.closed_at && (
-				<div class="gs-timeline-event">
-					<Octicon name="issue-closed" /> {row.closed_by_id ? login(row.closed_by_id) : 'Someone'} closed this{' '}
-					{row.state_reason === 'not_planned' ? 'as not planned ' : ''}
-					<RelativeTime iso={row.closed_at} now={ctx.now} />
-				</div>
-			)}
-		</div>
-	);
-}
+/** Timeline items a conversation page shows at most (the REST timeline pages through all of them). */
+const MAX_TIMELINE = 1000;
 
 function issuePage(ctx: WebContext) {
 	const access = repoFor(ctx);
@@ -363,7 +266,12 @@ function issuePage(ctx: WebContext) {
 			<Header ctx={ctx} access={access} row={row} merged={false} draft={false} />
 			<div class="d-flex flex-wrap gutter-md">
 				<div class="col-12 col-md-9">
-					<Conversation ctx={ctx} row={row} />
+					<Timeline
+						ctx={ctx}
+						base={repoPath(access)}
+						issue={row}
+						{...issueTimeline(ctx.app, row, { viewerId: ctx.user?.id ?? null, limit: MAX_TIMELINE, offset: 0 })}
+					/>
 				</div>
 				<div class="col-12 col-md-3">
 					<Sidebar ctx={ctx} row={row} />
@@ -468,7 +376,6 @@ function pullPage(tab: PullTab) {
 		const { app } = ctx;
 		const base = repoPath(access);
 		const comparison = pullComparison(app, pull.pr);
-		const { rows: reviews } = app.stores.reviews.reviews(row.id, ctx.user?.id ?? null, 100, 0);
 		const reviewComments: ReviewCommentRow[] = app.stores.reviews.comments({
 			issueId: row.id,
 			viewerId: ctx.user?.id ?? null,
@@ -478,10 +385,24 @@ function pullPage(tab: PullTab) {
 			limit: 500,
 			offset: 0,
 		}).rows;
-		const people = app.stores.accounts.mapByIds([...reviews.map((r) => r.user_id), ...reviewComments.map((c) => c.user_id)]);
+		const people = app.stores.accounts.mapByIds(reviewComments.map((c) => c.user_id));
 		const login = (id: number) => people.get(id)?.login ?? 'ghost';
-		const submitted = reviews.filter((r) => r.state !== 'PENDING');
-		const reviewers = [...new Set(submitted.map((r) => `${login(r.user_id)} (${r.state.toLowerCase().replace('_', ' ')})`))];
+		// Reviewers: those asked (users and teams) and those who reviewed, with their latest decision.
+		const requested = requestedReviewers(app, access.owner, [row.id]).get(row.id)!;
+		const decided = app.stores.reviews.reviews(row.id, null, 100, 0).rows.filter((r) => r.state !== 'PENDING');
+		const latest = new Map(decided.map((r) => [r.user_id, r.state]));
+		const reviewerNames = app.stores.accounts.mapByIds(latest.keys());
+		const reviewers = [
+			...(requested.users as Array<{ login: string }>).map((u) => `${u.login} (requested)`),
+			...(requested.teams as Array<{ name: string }>).map((t) => `${t.name} (requested)`),
+			...[...latest].map(([id, state]) => `${reviewerNames.get(id)?.login ?? 'ghost'} (${state.toLowerCase().replace('_', ' ')})`),
+		];
+		const byReview = new Map<number, ReviewCommentRow[]>();
+		for (const c of reviewComments) {
+			const list = byReview.get(c.review_id);
+			if (list) list.push(c);
+			else byReview.set(c.review_id, [c]);
+		}
 		const commentsAt = (path: string) => {
 			const here = reviewComments.filter((c) => c.path === path);
 			if (!here.length) return undefined;
@@ -527,24 +448,18 @@ function pullPage(tab: PullTab) {
 				{tab === 'conversation' && (
 					<div class="d-flex flex-wrap gutter-md">
 						<div class="col-12 col-md-9">
-							<Conversation ctx={ctx} row={row} />
-							{submitted.map((review) => (
-								<Comment
-									key={`rv${review.id}`}
-									ctx={ctx}
-									login={login(review.user_id)}
-									id={review.user_id}
-									created={review.submitted_at ?? ''}
-									html={review.body_html}
-									label={
-										review.state === 'APPROVED'
-											? 'approved these changes'
-											: review.state === 'CHANGES_REQUESTED'
-												? 'requested changes'
-												: 'reviewed'
-									}
-								/>
-							))}
+							<Timeline
+								ctx={ctx}
+								base={base}
+								issue={row}
+								reviewComments={byReview}
+								{...issueTimeline(app, row, {
+									viewerId: ctx.user?.id ?? null,
+									commits: comparison?.commits ?? [],
+									limit: MAX_TIMELINE,
+									offset: 0,
+								})}
+							/>
 							<Checks ctx={ctx} pull={pull} />
 						</div>
 						<div class="col-12 col-md-3">
