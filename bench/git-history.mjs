@@ -20,7 +20,10 @@ function generator(seed) {
 	};
 }
 
-const WORDS = 'const let function return await async import export from class extends new this value result error data items user repo branch commit tree blob index offset length buffer string number object array map set'.split(' ');
+const WORDS =
+	'const let function return await async import export from class extends new this value result error data items user repo branch commit tree blob index offset length buffer string number object array map set'.split(
+		' ',
+	);
 
 function line(random, depth) {
 	const words = Array.from({ length: 3 + Math.floor(random() * 8) }, () => WORDS[Math.floor(random() * WORDS.length)]);
@@ -107,7 +110,12 @@ export function generatedHistory({ commits = 8000, files = 600, seed = 42 } = {}
 				mainTip = commitMark;
 				if (c % 50 === 49) sideTip = null;
 			}
-			if (c % 1000 === 999) chunks.push(Buffer.from(`tag v${(c + 1) / 1000}.0\nfrom :${mainTip}\ntagger Bench <bench@example.com> ${when} +0000\ndata 8\nRelease\n\n`));
+			if (c % 1000 === 999)
+				chunks.push(
+					Buffer.from(
+						`tag v${(c + 1) / 1000}.0\nfrom :${mainTip}\ntagger Bench <bench@example.com> ${when} +0000\ndata 8\nRelease\n\n`,
+					),
+				);
 		}
 		const input = Buffer.concat(chunks);
 		const result = spawnSync('git', ['fast-import', '--quiet'], { cwd: dir, input, maxBuffer: 1 << 30 });
