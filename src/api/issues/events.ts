@@ -27,7 +27,7 @@ import { simpleUser } from '../users/render';
 import { issueComment } from './render';
 import { renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
-import { timelineOf } from './timeline';
+import { timelineOf, type TimelineEntry } from './timeline';
 import type { IssueCommentRow, IssueRow } from './store';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
@@ -108,9 +108,10 @@ function recordIssue(
 	extra: Record<string, unknown> = {},
 	notification?: NotificationActivity,
 	closingCommit?: string | null,
+	timeline?: TimelineEntry[],
 ): void {
 	if (row.pull_request) {
-		recordPullRequest(ctx, scope, row, action, extra, notification);
+		recordPullRequest(ctx, scope, row, action, extra, notification, timeline);
 		return;
 	}
 	record(ctx.app, {
@@ -121,7 +122,7 @@ function recordIssue(
 		feed: FEED_ACTIONS.has(action) ? { type: 'IssuesEvent', payload: { action, issue, ...extra } } : undefined,
 		webhook: () => ({ issue, ...extra, ...where(ctx, scope) }),
 		notification,
-		timeline: timelineOf(row, action, extra, undefined, closingCommit),
+		timeline: timeline ?? timelineOf(row, action, extra, undefined, closingCommit),
 	});
 }
 
@@ -148,6 +149,15 @@ export function recordIssueChanges(
 			? rendered
 			: renderIssues(ctx, scope, [row], true, null)[0];
 	if (!before) {
+		// What it was opened with shows in its timeline as GitHub shows it: labeled, assigned, milestoned.
+		const initial: TimelineEntry[] = [
+			...after.labels.map((l) => ({ issueId: row.id, event: 'labeled', details: { label: { name: l.name, color: l.color } } })),
+			...after.assigneeIds.map((id) => ({ issueId: row.id, event: 'assigned', details: { assignee_id: id } })),
+		];
+		if (row.milestone_id !== null) {
+			const milestone = ctx.app.stores.milestones.mapByIds([row.milestone_id]).get(row.milestone_id);
+			if (milestone) initial.push({ issueId: row.id, event: 'milestoned', details: { milestone: { title: milestone.title } } });
+		}
 		recordIssue(
 			ctx,
 			scope,
@@ -161,6 +171,8 @@ export function recordIssueChanges(
 				actorReason: 'author',
 				involved: [...mentioned(ctx, scope, row.body), ...named(after.assigneeIds, 'assign')],
 			},
+			null,
+			initial,
 		);
 		return;
 	}

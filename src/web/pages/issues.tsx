@@ -27,15 +27,25 @@ import type { PageRoute } from '../page';
 
 const PER_PAGE = 25;
 
-export function StateIcon({ row, merged, draft }: { row: IssueRow; merged: boolean; draft: boolean }) {
+/** The state icon of an issue or pull request, in its colour (`plain`: the surrounding text's, inside a State badge). */
+export function StateIcon({ row, merged, draft, plain }: { row: IssueRow; merged: boolean; draft: boolean; plain?: boolean }) {
+	const tone = (color: string) => (plain ? undefined : color);
 	if (row.pull_request) {
-		if (merged) return <Octicon name="git-merge" class="color-fg-done" label="Merged pull request" />;
-		if (row.state === 'closed') return <Octicon name="git-pull-request-closed" class="color-fg-closed" label="Closed pull request" />;
-		if (draft) return <Octicon name="git-pull-request-draft" class="color-fg-muted" label="Draft pull request" />;
-		return <Octicon name="git-pull-request" class="color-fg-open" label="Open pull request" />;
+		if (merged) return <Octicon name="git-merge" class={tone('color-fg-done')} label="Merged pull request" />;
+		if (row.state === 'closed')
+			return <Octicon name="git-pull-request-closed" class={tone('color-fg-closed')} label="Closed pull request" />;
+		if (draft) return <Octicon name="git-pull-request-draft" class={tone('color-fg-muted')} label="Draft pull request" />;
+		return <Octicon name="git-pull-request" class={tone('color-fg-open')} label="Open pull request" />;
 	}
-	if (row.state === 'closed') return <Octicon name="issue-closed" class="color-fg-done" label="Closed issue" />;
-	return <Octicon name="issue-opened" class="color-fg-open" label="Open issue" />;
+	if (row.state === 'closed')
+		return (
+			<Octicon
+				name={row.state_reason === 'not_planned' ? 'skip' : 'issue-closed'}
+				class={tone(row.state_reason === 'not_planned' ? 'color-fg-muted' : 'color-fg-done')}
+				label="Closed issue"
+			/>
+		);
+	return <Octicon name="issue-opened" class={tone('color-fg-open')} label="Open issue" />;
 }
 
 function list(kind: 'issues' | 'pulls') {
@@ -227,7 +237,7 @@ function Header({
 			</h1>
 			<div class="d-flex flex-items-center mt-2">
 				<span class={`State ${stateClass} mr-2`}>
-					<StateIcon row={row} merged={merged} draft={draft} /> {stateLabel}
+					<StateIcon row={row} merged={merged} draft={draft} plain /> {stateLabel}
 				</span>
 				<span class="color-fg-muted">
 					<strong>{author?.login ?? 'ghost'}</strong> opened this <RelativeTime iso={row.created_at} now={ctx.now} /> ·{' '}
