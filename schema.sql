@@ -1962,3 +1962,23 @@ CREATE TABLE gpg_signature_checks (
   PRIMARY KEY (sha, gpg_key_id)
 ) WITHOUT ROWID;
 CREATE INDEX gpg_signature_checks_key ON gpg_signature_checks(gpg_key_id);
+
+-- Issue events (schema 32; GitHub's issue events and the events of an issue's timeline): derived
+-- from the domain-event log (src/events/log.ts) in the transaction of each change, and from
+-- commits that reference an issue when they are pushed (one `referenced` event per commit and
+-- issue). `details` is JSON: label {name, color}, assignee_id, milestone {title}, rename {from, to},
+-- requested_reviewer_id / requested_team {id, name, slug}, lock_reason, state_reason,
+-- dismissed_review, before/after (force pushes), from/to (base changes), branch.
+CREATE TABLE issue_events (
+  id         INTEGER PRIMARY KEY,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  actor_id   INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  event      TEXT NOT NULL,
+  commit_id  TEXT,
+  details    TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL
+);
+CREATE INDEX issue_events_issue ON issue_events(issue_id, id);
+CREATE INDEX issue_events_repo ON issue_events(repo_id, id);
+CREATE UNIQUE INDEX issue_events_referenced ON issue_events(issue_id, commit_id) WHERE event = 'referenced';

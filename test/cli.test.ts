@@ -207,6 +207,22 @@ test('list-tokens and revoke-token; a revoked token is refused by the running se
 	assert.is(json('list-tokens', 'bob').tokens.find((t: any) => t.id === token.id).state, 'revoked');
 });
 
+test('suspend and site-admin: the site admin area’s rules; the running server refuses a suspended user’s token at once', async () => {
+	const token = json('create-token', 'alice', '--scopes', 'repo').token;
+	const user = () => fetch(`${served!.address}/api/v3/user`, { headers: { Authorization: `Bearer ${token}` } });
+	assert.equal(json('suspend', 'alice', '--reason', 'audit'), { login: 'alice', suspended: true });
+	assert.is((await user()).status, 403);
+	assert.equal(json('suspend', 'alice', '--unsuspend'), { login: 'alice', suspended: false });
+	assert.is((await user()).status, 200);
+	const refused = admin('suspend', 'bob');
+	assert.is(refused.code, 1);
+	assert.match(refused.stderr, 'bob is a site administrator; remove the role before suspending');
+	assert.equal(json('site-admin', 'alice'), { login: 'alice', site_admin: true });
+	assert.is(((await (await user()).json()) as { site_admin: boolean }).site_admin, true);
+	assert.is(admin('site-admin', 'alice').stdout, 'alice was already a site administrator\n');
+	assert.equal(json('site-admin', 'alice', '--remove'), { login: 'alice', site_admin: false });
+});
+
 test('import-runs and advance-job: demo workflow data through the command line', async () => {
 	const token = json('create-token', 'alice', '--scopes', 'repo');
 	const created = await fetch(`${served!.address}/api/v3/orgs/acme/repos`, {

@@ -386,6 +386,15 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': {},
 	'GET /repos/{owner}/{repo}/issues': {},
 	'GET /repos/{owner}/{repo}/issues/{issue_number}': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/events': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/timeline': {},
+	'GET /repos/{owner}/{repo}/issues/events': {},
+	'GET /repos/{owner}/{repo}/issues/events/{event_id}': {
+		call: async () => {
+			const events = await must('GET', '/repos/acme/app/issues/events');
+			return { path: `/repos/acme/app/issues/events/${events[0].id}` };
+		},
+	},
 	'GET /repos/{owner}/{repo}/pulls': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits': {},
@@ -1845,6 +1854,10 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
  * API version; the state the writes left): each must validate like the walk's.
  */
 const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
+	// A pull request's timeline and events: its commits, reviews, review requests and merge.
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/timeline', path: '/repos/acme/app/issues/2/timeline?per_page=100' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', path: '/repos/acme/app/issues/2/events' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/events', path: '/repos/acme/app/issues/events?per_page=100', as: 'anonymous' },
 	{ route: 'GET /orgs/{org}', path: '/orgs/acme', as: 'anonymous' },
 	{ route: 'GET /orgs/{org}', path: '/orgs/acme', as: 'mike' },
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/acme/app', as: 'anonymous' },

@@ -15,6 +15,7 @@ import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
 import { immutableReleaseRoutes } from './immutable-releases/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
+import { issueEventRoutes } from './issues/event-routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
@@ -104,6 +105,7 @@ export const ROUTES: RouteDeclaration[] = [
 	// (/issues/{issue_number}) at the same place (src/http/router.ts).
 	...issueCommentRoutes,
 	...issueRoutes,
+	...issueEventRoutes,
 	...pullRoutes,
 	...pullMergeRoutes,
 	...reviewRequestRoutes,

@@ -20,6 +20,7 @@ import { createGistStore } from './gists/store';
 import { createGitStore } from './git/store';
 import { createKeyStore } from './keys/store';
 import { createImmutableReleaseStore } from './immutable-releases/store';
+import { createIssueEventStore } from './issues/event-store';
 import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
 import { createMembershipStore } from './members/store';
@@ -76,6 +77,7 @@ export function createStores(db: DB) {
 		dependabot: createDependabotStore(db),
 		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
+		issueEvents: createIssueEventStore(db),
 		pulls: createPullStore(db),
 		reviews: createReviewStore(db),
 		labels: createLabelStore(db),

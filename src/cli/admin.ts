@@ -23,17 +23,18 @@ import type { InstallationRow } from '../api/apps/store';
 import { renderBody } from '../api/markdown/render';
 import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
+import { setSiteAdmin, suspendUser, unsuspendUser } from '../api/users/admin';
 import type { AccountRow } from '../api/users/store';
 import type { RepositoryRow } from '../api/repos/store';
 import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
 import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
-import { passwordProblem, sessionStore, setUserPassword } from '../auth/sessions';
+import { passwordProblem, setUserPassword } from '../auth/sessions';
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
 import { runSeedDemo } from './demo/command';
 import { importExternalGroupsCommand } from './external-groups';
-import { CliError, firstSentence, type Output } from './output';
+import { CliError, describeError, firstSentence, type Output } from './output';
 
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
 
@@ -45,6 +46,7 @@ Commands:
   create-user LOGIN [--site-admin] [--email E [--public-email]] [--name N] [--password-stdin]
   set-password LOGIN           the user's password for the web interface (asked on a terminal, else read from stdin)
   suspend LOGIN [--reason TEXT] [--unsuspend]   no sign-in, sessions ended, tokens refused
+  site-admin LOGIN [--remove]  make a user a site administrator (or no longer one)
   create-enterprise SLUG --owner LOGIN [--name N]
   create-org LOGIN --owner LOGIN [--enterprise SLUG]
   add-member ORG LOGIN [--role member|admin]
@@ -297,20 +299,40 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		positionals: ['LOGIN'],
 		run(app, values, [login], out) {
 			const user = requireUser(app, login);
-			const store = sessionStore(app);
 			if (values.unsuspend) {
-				const lifted = app.transaction(() => store.unsuspend(user.id));
-				app.authenticator.clear();
+				const lifted = unsuspendUser(app, user, null);
 				out.result(
 					{ login: user.login, suspended: false },
 					lifted ? `${user.login} is no longer suspended` : `${user.login} was not suspended`,
 				);
 				return;
 			}
-			if (user.site_admin === 1) throw new CliError(`${user.login} is a site administrator; remove the role before suspending`);
-			app.transaction(() => store.suspend(user.id, isoSeconds(app.clock()), string(values.reason) ?? null));
-			app.authenticator.clear();
+			try {
+				suspendUser(app, user, string(values.reason) ?? null, null);
+			} catch (error) {
+				throw new CliError(describeError(error));
+			}
 			out.result({ login: user.login, suspended: true }, `suspended ${user.login}: sessions ended, tokens refused`);
+		},
+	},
+	'site-admin': {
+		options: { remove: { type: 'boolean' } },
+		positionals: ['LOGIN'],
+		run(app, values, [login], out) {
+			const user = requireUser(app, login);
+			const siteAdmin = values.remove !== true;
+			let changed: boolean;
+			try {
+				changed = setSiteAdmin(app, user, siteAdmin, null);
+			} catch (error) {
+				throw new CliError(describeError(error));
+			}
+			out.result(
+				{ login: user.login, site_admin: siteAdmin },
+				changed
+					? `${user.login} is ${siteAdmin ? 'now' : 'no longer'} a site administrator`
+					: `${user.login} ${siteAdmin ? 'was already' : 'was not'} a site administrator`,
+			);
 		},
 	},
 	'create-enterprise': {

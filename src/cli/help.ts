@@ -126,6 +126,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 		],
 		examples: ['admin suspend mallory --reason "left the company"', 'admin suspend mallory --unsuspend'],
 	},
+	'admin site-admin': {
+		usage: 'admin site-admin LOGIN [--remove]',
+		summary:
+			'Make a user a site administrator (the site admin area at /stafftools, global webhooks, every repository) or, with ' +
+			'--remove, no longer one. A suspended user is not promoted; the last site administrator is not removed.',
+		options: [['--remove', 'take the role away']],
+		examples: ['admin site-admin alice', 'admin site-admin alice --remove'],
+	},
 	'admin create-enterprise': {
 		usage: 'admin create-enterprise SLUG --owner LOGIN [options]',
 		summary: 'Create an enterprise owned by a user.',

@@ -1316,6 +1316,34 @@ export const migrations: Migration[] = [
 				ALTER TABLE webhook_deliveries ADD COLUMN installation_id INTEGER;`);
 		},
 	},
+	{
+		version: 32,
+		description: "issue events (the timeline's labeled, assigned, closed, merged, referenced, …); past closes and merges backfilled",
+		up(db) {
+			db.exec(`
+				CREATE TABLE issue_events (
+				  id         INTEGER PRIMARY KEY,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+				  actor_id   INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  event      TEXT NOT NULL,
+				  commit_id  TEXT,
+				  details    TEXT NOT NULL DEFAULT '{}',
+				  created_at TEXT NOT NULL
+				);
+				CREATE INDEX issue_events_issue ON issue_events(issue_id, id);
+				CREATE INDEX issue_events_repo ON issue_events(repo_id, id);
+				CREATE UNIQUE INDEX issue_events_referenced ON issue_events(issue_id, commit_id) WHERE event = 'referenced';
+				-- What can be told of the past: who closed each closed issue and when, and each merge.
+				INSERT INTO issue_events (repo_id, issue_id, actor_id, event, commit_id, details, created_at)
+				SELECT i.repo_id, i.id, p.merged_by_id, 'merged', p.merge_commit_sha, '{}', p.merged_at
+				FROM issues i JOIN pull_requests p ON p.issue_id = i.id WHERE p.merged_at IS NOT NULL;
+				INSERT INTO issue_events (repo_id, issue_id, actor_id, event, commit_id, details, created_at)
+				SELECT i.repo_id, i.id, i.closed_by_id, 'closed', NULL,
+				       CASE WHEN i.state_reason IS NULL THEN '{}' ELSE json_object('state_reason', i.state_reason) END, i.closed_at
+				FROM issues i WHERE i.state = 'closed' AND i.closed_at IS NOT NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
