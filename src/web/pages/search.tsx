@@ -6,7 +6,7 @@
  * count of every kind.
  */
 import { repositoryPermissions } from '../../auth/access/repos';
-import { HttpError } from '../../http/errors';
+import { DomainError } from '../../model/errors';
 import { findIssues } from '../../api/search/issues';
 import { MAX_QUERY } from '../../api/search/query';
 import { findRepositories } from '../../api/search/repositories';
@@ -34,7 +34,7 @@ const KINDS: Array<{ kind: Kind; label: string; icon: 'repo' | 'issue-opened' | 
 
 /** The message of a search GitHub refuses (422: a bad qualifier value, a user: naming nothing readable), else null. */
 function messageOf(caught: unknown): string | null {
-	if (!(caught instanceof HttpError) || caught.status !== 422) return null;
+	if (!(caught instanceof DomainError) || caught.status !== 422) return null;
 	return caught.errors?.[0]?.message ?? caught.message;
 }
 

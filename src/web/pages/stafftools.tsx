@@ -11,7 +11,7 @@
 import { setSiteAdmin, suspendUser, unsuspendUser } from '../../api/users/admin';
 import type { AccountRow } from '../../api/users/store';
 import { sessionStore } from '../../auth/sessions';
-import { HttpError } from '../../http/errors';
+import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
 import { Avatar, Blankslate, Csrf, Layout, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { NotFound, Redirect, type WebContext } from '../context';
@@ -269,7 +269,7 @@ function change(kind: 'suspend' | 'unsuspend' | 'promote' | 'demote') {
 			else if (kind === 'unsuspend') unsuspendUser(ctx.app, user, admin.id);
 			else setSiteAdmin(ctx.app, user, kind === 'promote', admin.id);
 		} catch (error) {
-			if (error instanceof HttpError && error.status === 422) return userPage(ctx, error.message);
+			if (error instanceof DomainError && error.status === 422) return userPage(ctx, error.message);
 			throw error;
 		}
 		throw new Redirect(`/stafftools/users/${user.login}`, 303);
