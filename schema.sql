@@ -396,10 +396,13 @@ CREATE TABLE global_webhooks (
   -- The hook's last answer (GitHub's last_response), updated with every attempt (schema 7).
   last_response_code    INTEGER,
   last_response_status  TEXT NOT NULL DEFAULT 'unused',
-  last_response_message TEXT
+  last_response_message TEXT,
+  -- A GitHub App's webhook (schema 31): one per app; it receives the events of the app's installations.
+  app_id       INTEGER REFERENCES apps(id) ON DELETE CASCADE
 );
 CREATE INDEX global_webhooks_repo ON global_webhooks(repo_id) WHERE repo_id IS NOT NULL;
 CREATE INDEX global_webhooks_org ON global_webhooks(org_id) WHERE org_id IS NOT NULL;
+CREATE UNIQUE INDEX global_webhooks_app ON global_webhooks(app_id) WHERE app_id IS NOT NULL;
 
 -- One delivery of one event to one hook, written in the transaction of the change that caused it
 -- and sent by the webhook-deliveries job (retried with backoff while state is 'queued').
@@ -419,7 +422,8 @@ CREATE TABLE webhook_deliveries (
   duration        REAL,                             -- seconds, of the last attempt
   delivered_at    TEXT,                             -- time of the last attempt
   created_at      TEXT NOT NULL,
-  repository_id   INTEGER                           -- the event's repository, if any (schema 7; no key: it outlives it)
+  repository_id   INTEGER,                          -- the event's repository, if any (schema 7; no key: it outlives it)
+  installation_id INTEGER                           -- an app hook's delivery: the installation it is for (schema 31; no key)
 );
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(hook_id, id);
 -- Queued deliveries per hook in due order: the delivery pass takes the oldest due one of each hook
@@ -1866,3 +1870,115 @@ CREATE TABLE user_suspensions (
   suspended_at TEXT NOT NULL,
   reason       TEXT
 );
+
+-- Actions secrets and variables (schema 30) of a repository, an environment or an organization:
+-- one X25519 key pair per scope (GitHub's public key, key_id); a secret is kept only as the sealed
+-- box (libsodium crypto_box_seal) the client sent, a variable in clear. Organization ones have a
+-- visibility; 'selected' reaches the repositories listed in actions_secret_repositories.
+CREATE TABLE actions_secret_keys (
+  id             INTEGER PRIMARY KEY,
+  repo_id        INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+  environment_id INTEGER REFERENCES environments(id) ON DELETE CASCADE,
+  org_id         INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  key_id         TEXT NOT NULL UNIQUE,
+  public_key     TEXT NOT NULL,                     -- base64, 32 bytes
+  private_key    TEXT NOT NULL,                     -- base64, 32 bytes: opens the sealed boxes; never answered
+  created_at     TEXT NOT NULL,
+  CHECK ((repo_id IS NOT NULL) + (environment_id IS NOT NULL) + (org_id IS NOT NULL) = 1)
+);
+CREATE UNIQUE INDEX actions_secret_keys_scope ON actions_secret_keys(ifnull(repo_id, 0), ifnull(environment_id, 0), ifnull(org_id, 0));
+CREATE TABLE actions_secrets (
+  id             INTEGER PRIMARY KEY,
+  kind           TEXT NOT NULL CHECK (kind IN ('secret', 'variable')),
+  repo_id        INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+  environment_id INTEGER REFERENCES environments(id) ON DELETE CASCADE,
+  org_id         INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  name           TEXT NOT NULL,                     -- upper case, as GitHub keeps it
+  value          TEXT NOT NULL,                     -- a variable's value; a secret's sealed box (base64) as sent
+  key_id         TEXT,                              -- a secret's: the key it was sealed to
+  visibility     TEXT CHECK (visibility IN ('all', 'private', 'selected')),  -- organization ones
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL,
+  CHECK ((repo_id IS NOT NULL) + (environment_id IS NOT NULL) + (org_id IS NOT NULL) = 1)
+);
+CREATE UNIQUE INDEX actions_secrets_name ON actions_secrets(kind, ifnull(repo_id, 0), ifnull(environment_id, 0), ifnull(org_id, 0), name);
+CREATE TABLE actions_secret_repositories (
+  secret_id INTEGER NOT NULL REFERENCES actions_secrets(id) ON DELETE CASCADE,
+  repo_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  PRIMARY KEY (secret_id, repo_id)
+) WITHOUT ROWID;
+CREATE INDEX actions_secret_repositories_repo ON actions_secret_repositories(repo_id);
+
+-- Keys (schema 30). public_keys: a user's SSH authentication and SSH signing keys, a repository's
+-- deploy keys ("<type> <base64>", comment dropped; fingerprint SHA256:<base64> of the key blob). An
+-- authentication or deploy key is used once on the whole site; a signing key once too.
+CREATE TABLE public_keys (
+  id          INTEGER PRIMARY KEY,
+  kind        TEXT NOT NULL CHECK (kind IN ('authentication', 'signing', 'deploy')),
+  user_id     INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  repo_id     INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+  title       TEXT NOT NULL,
+  key         TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  read_only   INTEGER NOT NULL DEFAULT 0,           -- deploy keys
+  added_by_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  last_used   TEXT,
+  created_at  TEXT NOT NULL,
+  CHECK ((user_id IS NULL) <> (repo_id IS NULL))
+);
+CREATE UNIQUE INDEX public_keys_fingerprint ON public_keys(kind = 'signing', fingerprint);
+CREATE INDEX public_keys_user ON public_keys(user_id, kind) WHERE user_id IS NOT NULL;
+CREATE INDEX public_keys_repo ON public_keys(repo_id) WHERE repo_id IS NOT NULL;
+-- GPG keys: a primary key (as uploaded, armored) and its subkeys (primary_key_id), with what the
+-- armored key says of each (key id, capabilities, expiry, the user ids' emails).
+CREATE TABLE gpg_keys (
+  id                  INTEGER PRIMARY KEY,
+  user_id             INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  primary_key_id      INTEGER REFERENCES gpg_keys(id) ON DELETE CASCADE,
+  name                TEXT,
+  key_id              TEXT NOT NULL,                -- 16 hex digits, upper case
+  fingerprint         TEXT NOT NULL,                -- hex, upper case
+  public_key          TEXT NOT NULL,                -- base64 of the key packet
+  raw_key             TEXT,                         -- the armored key as given (primary keys)
+  emails              TEXT NOT NULL DEFAULT '[]',   -- JSON array of the user ids' emails
+  can_sign            INTEGER NOT NULL,
+  can_encrypt_comms   INTEGER NOT NULL,
+  can_encrypt_storage INTEGER NOT NULL,
+  can_certify         INTEGER NOT NULL,
+  revoked             INTEGER NOT NULL DEFAULT 0,
+  expires_at          TEXT,
+  created_at          TEXT NOT NULL
+);
+CREATE UNIQUE INDEX gpg_keys_primary ON gpg_keys(key_id) WHERE primary_key_id IS NULL;
+CREATE INDEX gpg_keys_key_id ON gpg_keys(key_id);
+CREATE INDEX gpg_keys_user ON gpg_keys(user_id) WHERE primary_key_id IS NULL;
+-- The outcome of checking an OpenPGP signature of a commit or tag object with a registered key
+-- (the library's check is asynchronous: done before the object is stored, or after a read found none).
+CREATE TABLE gpg_signature_checks (
+  sha        TEXT NOT NULL,
+  gpg_key_id INTEGER NOT NULL REFERENCES gpg_keys(id) ON DELETE CASCADE,
+  valid      INTEGER NOT NULL,
+  checked_at TEXT NOT NULL,
+  PRIMARY KEY (sha, gpg_key_id)
+) WITHOUT ROWID;
+CREATE INDEX gpg_signature_checks_key ON gpg_signature_checks(gpg_key_id);
+
+-- Issue events (schema 32; GitHub's issue events and the events of an issue's timeline): derived
+-- from the domain-event log (src/events/log.ts) in the transaction of each change, and from
+-- commits that reference an issue when they are pushed (one `referenced` event per commit and
+-- issue). `details` is JSON: label {name, color}, assignee_id, milestone {title}, rename {from, to},
+-- requested_reviewer_id / requested_team {id, name, slug}, lock_reason, state_reason,
+-- dismissed_review, before/after (force pushes), from/to (base changes), branch.
+CREATE TABLE issue_events (
+  id         INTEGER PRIMARY KEY,
+  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  actor_id   INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  event      TEXT NOT NULL,
+  commit_id  TEXT,
+  details    TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL
+);
+CREATE INDEX issue_events_issue ON issue_events(issue_id, id);
+CREATE INDEX issue_events_repo ON issue_events(repo_id, id);
+CREATE UNIQUE INDEX issue_events_referenced ON issue_events(issue_id, commit_id) WHERE event = 'referenced';

@@ -17,6 +17,7 @@ import { tmpdir, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchGit } from './git.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -426,6 +427,10 @@ async function main() {
 	if (failed) {
 		console.error('some Gitstead responses were not 2xx');
 		process.exitCode = 1;
+	}
+	if (process.env.BENCH_GIT !== '0') {
+		console.log('\nGit over HTTP against git itself (bench/git.mjs; BENCH_GIT=0 leaves it out):');
+		await benchGit();
 	}
 }
 

@@ -42,6 +42,19 @@ await build({
 const webAssets = createRequire(import.meta.url)(assetsExtractor).webAssetsJson(root);
 rmSync(assetsExtractor);
 
+// highlight.js (its common languages, ~370 KB of code) is embedded as text and compiled on the first
+// highlighted file (src/web/highlight.ts), so starting the server never parses it.
+const highlighter = await build({
+	entryPoints: [resolve(root, 'node_modules/highlight.js/lib/common.js')],
+	bundle: true,
+	write: false,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	legalComments: 'none',
+	logLevel: 'warning',
+});
+
 await build({
 	entryPoints: [resolve(root, 'src/main.ts')],
 	outfile: resolve(root, sea ? 'build/gitstead-sea.cjs' : 'build/gitstead.cjs'),
@@ -53,13 +66,14 @@ await build({
 	legalComments: 'none',
 	logLevel: 'warning',
 	// From a checkout, better-sqlite3 finds its compiled addon in node_modules itself.
-	external: sea ? [] : ['better-sqlite3'],
+	external: [...(sea ? [] : ['better-sqlite3']), 'highlight.js', 'highlight.js/*'],
 	define: {
 		GITSTEAD_VERSION: JSON.stringify(pkg.version),
 		GITSTEAD_SCHEMA_SQL: JSON.stringify(readFileSync(resolve(root, 'schema.sql'), 'utf8')),
 		GITSTEAD_CONFIG_TEMPLATE: JSON.stringify(readFileSync(resolve(root, 'config/gitstead.toml'), 'utf8')),
 		GITSTEAD_GITHUB_OPERATIONS: JSON.stringify(githubOperations),
 		GITSTEAD_WEB_ASSETS: JSON.stringify(webAssets),
+		GITSTEAD_HIGHLIGHT_JS: JSON.stringify(highlighter.outputFiles[0].text),
 		GITSTEAD_SEA: JSON.stringify(sea),
 	},
 });

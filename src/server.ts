@@ -16,6 +16,7 @@ import type { App } from './app';
 import { ROUTES } from './api/routes';
 import { serveAtom } from './api/feeds/web';
 import { serveCodeload } from './api/contents/codeload';
+import { serveUserKeys } from './api/keys/web';
 import { isGitPath, serveGitHttp } from './api/git/transport';
 import { DOCS_BASE, MESSAGES } from './http/errors';
 import { baseHeaders, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
@@ -227,6 +228,17 @@ export function createRequestListener(
 			if (record) record.route = WEB_ROUTES.unmatched;
 			next();
 		}
+	});
+	// A user's public keys at the web origin only: /{login}.keys, /{login}.gpg (src/api/keys/web.ts).
+	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
+		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req)) return next();
+		app.externalChanges.checkAtMostEvery(1);
+		const answer = serveUserKeys(app, req.path);
+		if (!answer) return next();
+		const record = recordOf(req);
+		if (record) record.route = WEB_ROUTES.keys;
+		res.writeHead(answer.status, { ...baseHeaders(requestIdOf(req)), ...answer.headers });
+		res.end(req.method === 'HEAD' ? undefined : answer.body);
 	});
 	// The Atom feeds GET /feeds lists, at the web origin only (not below /api/v3): /timeline,
 	// /{login}, /{login}.private, … (src/api/feeds/web.ts). API routes win where both could answer.

@@ -1,11 +1,13 @@
 /**
  * The source tree's shape (docs/ARCHITECTURE.md, Layers): no import cycles, type imports included,
  * and imports flow one way — cli → server → api areas → http/auth → model → db. The composition root
- * (src/compose.ts) is imported only by the command line.
+ * (src/compose.ts) is imported only by the command line. The web interface (src/web) imports no
+ * REST route file and no database module, and holds no SQL.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import madge from 'madge';
+import { readFileSync } from 'node:fs';
 
 const test = suite('architecture');
 const SRC = `${__dirname}/../src`;
@@ -20,7 +22,15 @@ test('imports flow one way: db below model below http/auth below api areas below
 	// Value imports only: a lower layer may name a higher layer's types (the App shape), never run its code.
 	const graph = await madge(SRC, { fileExtensions: ['ts', 'tsx'], detectiveOptions: { ts: { skipTypeImports: true } } });
 	const layer = (file: string): number => {
-		if (file.startsWith('db/') || file === 'time.ts' || file === 'log.ts' || file === 'build-info.ts' || file === 'config.ts') return 0;
+		if (
+			file.startsWith('db/') ||
+			file === 'time.ts' ||
+			file === 'memory.ts' ||
+			file === 'log.ts' ||
+			file === 'build-info.ts' ||
+			file === 'config.ts'
+		)
+			return 0;
 		if (file.startsWith('model/')) return 0.5;
 		if (file.startsWith('http/') || file.startsWith('auth/')) return 1;
 		if (
@@ -47,6 +57,17 @@ test('imports flow one way: db below model below http/auth below api areas below
 			: [],
 	);
 	assert.equal(routeImports, [], `~> web pages importing route files: ${routeImports.join(', ')}`);
+	// …and runs no SQL of its own: no import of the database layer, no statement in its source.
+	const dbImports = Object.entries(graph.obj()).flatMap(([file, imports]) =>
+		file.startsWith('web/') ? imports.filter((imported) => imported.startsWith('db/')).map((imported) => `${file} → ${imported}`) : [],
+	);
+	assert.equal(dbImports, [], `~> web pages importing the database layer: ${dbImports.join(', ')}`);
+	const withSql = Object.keys(graph.obj()).filter(
+		(file) =>
+			file.startsWith('web/') &&
+			/\.prepare\(|\.exec\(\s*[`'"]|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/.test(readFileSync(`${SRC}/${file}`, 'utf8')),
+	);
+	assert.equal(withSql, [], `~> web pages with SQL of their own: ${withSql.join(', ')}`);
 	const roots = Object.entries(graph.obj())
 		.filter(([, imports]) => imports.includes('compose.ts'))
 		.map(([file]) => file);

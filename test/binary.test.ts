@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { run, serve } from './helpers/cli';
@@ -47,6 +48,39 @@ test('serve answers the API on its own', async () => {
 		const res = await fetch(`${served.address}/api/v3/users/alice`);
 		assert.is(res.status, 200);
 		assert.is(((await res.json()) as { login: string }).login, 'alice');
+	} finally {
+		assert.is(await served.stop(), 0);
+	}
+});
+
+test('the libraries bundled in: a secret sealed with libsodium opens, an OpenPGP key is read', async () => {
+	const token = JSON.parse(
+		run(binary, ['admin', 'create-token', 'alice', '--scopes', 'repo,admin:gpg_key', '--json'], { cwd: dir, env }).stdout,
+	).token;
+	const served = await serve(binary, [], { cwd: dir, env });
+	const call = (method: string, path: string, body?: unknown) =>
+		fetch(`${served.address}/api/v3${path}`, {
+			method,
+			headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+	try {
+		assert.is((await call('POST', '/user/repos', { name: 'vault' })).status, 201);
+		const key = (await (await call('GET', '/repos/alice/vault/actions/secrets/public-key')).json()) as { key: string; key_id: string };
+		await sodium.ready;
+		const sealed = Buffer.from(sodium.crypto_box_seal(Buffer.from('s3cret'), Buffer.from(key.key, 'base64'))).toString('base64');
+		const put = await call('PUT', '/repos/alice/vault/actions/secrets/TOKEN', { encrypted_value: sealed, key_id: key.key_id });
+		assert.is(put.status, 201, await put.text());
+		const bad = await call('PUT', '/repos/alice/vault/actions/secrets/TOKEN', { encrypted_value: 'AAAA', key_id: key.key_id });
+		assert.is(bad.status, 422);
+		const openpgp = require('openpgp') as typeof import('openpgp', { with: { 'resolution-mode': 'import' }});
+		const { publicKey } = await openpgp.generateKey({
+			type: 'ecc',
+			curve: 'curve25519Legacy',
+			userIDs: [{ email: 'alice@example.com' }],
+		});
+		const gpg = await call('POST', '/user/gpg_keys', { armored_public_key: publicKey });
+		assert.is(gpg.status, 201, await gpg.text());
 	} finally {
 		assert.is(await served.stop(), 0);
 	}

@@ -146,12 +146,33 @@ test('create-app and install-app; a private key shown once', () => {
 	const line = admin('create-app', 'Other App', '--owner', 'alice', '--private-key-file', keyFile);
 	assert.match(line.stdout, /^created app other-app \(id \d+, client ID Iv1\.[0-9a-f]{16}\); its private key is in /);
 	assert.ok(existsSync(keyFile));
+	// A webhook: its secret from a file; a loopback URL refused unless webhooks.allowed_hosts lists it.
+	const secretFile = join(dir, 'hook-secret.txt');
+	writeFileSync(secretFile, 'shh\n');
+	const hooked = json(
+		'create-app',
+		'Hooked App',
+		'--owner',
+		'alice',
+		'--webhook-url',
+		'https://bot.example.com/hooks',
+		'--webhook-secret-file',
+		secretFile,
+	);
+	assert.equal(hooked.webhook, { url: 'https://bot.example.com/hooks', content_type: 'json', secret: '********', active: true });
+	const refused = admin('create-app', 'Loopback App', '--owner', 'alice', '--webhook-url', 'http://127.0.0.1:9/hooks');
+	assert.is(refused.code, 1);
+	assert.match(refused.stderr, 'webhooks.allowed_hosts');
+	assert.is(admin('create-app', 'Loose App', '--owner', 'alice', '--webhook-secret', 'x').code, 1, '~> --webhook-* need --webhook-url');
 });
 
 test('create-token – every kind', async () => {
 	const fine = json('create-token', 'alice', '--kind', 'fine-grained', '--org', 'acme', '--permissions', 'members:read');
 	assert.match(fine.token, /^github_pat_/);
 	assert.equal(fine.permissions, { members: 'read' });
+	// GitHub's Workflows permission (changing files under .github/workflows) is a permission like any other.
+	const workflows = json('create-token', 'alice', '--kind', 'fine-grained', '--permissions', 'contents:write,workflows:write');
+	assert.equal(workflows.permissions, { contents: 'write', workflows: 'write' });
 	const oauth = json('create-token', 'alice', '--kind', 'oauth', '--scopes', 'admin:org');
 	assert.match(oauth.token, /^gho_/);
 	const uat = json('create-token', 'alice', '--kind', 'user-to-server', '--org', 'acme', '--permissions', 'members:read');
@@ -184,6 +205,22 @@ test('list-tokens and revoke-token; a revoked token is refused by the running se
 	const res = await fetch(`${served!.address}/api/v3/user`, { headers: { Authorization: `Bearer ${token.token}` } });
 	assert.is(res.status, 401);
 	assert.is(json('list-tokens', 'bob').tokens.find((t: any) => t.id === token.id).state, 'revoked');
+});
+
+test('suspend and site-admin: the site admin area’s rules; the running server refuses a suspended user’s token at once', async () => {
+	const token = json('create-token', 'alice', '--scopes', 'repo').token;
+	const user = () => fetch(`${served!.address}/api/v3/user`, { headers: { Authorization: `Bearer ${token}` } });
+	assert.equal(json('suspend', 'alice', '--reason', 'audit'), { login: 'alice', suspended: true });
+	assert.is((await user()).status, 403);
+	assert.equal(json('suspend', 'alice', '--unsuspend'), { login: 'alice', suspended: false });
+	assert.is((await user()).status, 200);
+	const refused = admin('suspend', 'bob');
+	assert.is(refused.code, 1);
+	assert.match(refused.stderr, 'bob is a site administrator; remove the role before suspending');
+	assert.equal(json('site-admin', 'alice'), { login: 'alice', site_admin: true });
+	assert.is(((await (await user()).json()) as { site_admin: boolean }).site_admin, true);
+	assert.is(admin('site-admin', 'alice').stdout, 'alice was already a site administrator\n');
+	assert.equal(json('site-admin', 'alice', '--remove'), { login: 'alice', site_admin: false });
 });
 
 test('import-runs and advance-job: demo workflow data through the command line', async () => {

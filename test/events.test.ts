@@ -8,7 +8,8 @@
  * listed (none for the `none` entries), and every event of the organization reaches the webhook
  * deliveries of an organization hook subscribed to `*`.
  */
-import { createSign } from 'node:crypto';
+import { createSign, generateKeyPairSync } from 'node:crypto';
+import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
@@ -69,6 +70,36 @@ function appJwt(): string {
 	const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 	const body = `${encode({ alg: 'RS256', typ: 'JWT' })}.${encode({ iat: epochSeconds(s.clock.now) - 60, exp: epochSeconds(s.clock.now) + 540, iss: w.appId })}`;
 	return `${body}.${createSign('RSA-SHA256').update(body).sign(w.appKey).toString('base64url')}`;
+}
+
+/** Why adding or deleting a user's own key reports nothing. */
+const USER_KEYS =
+	"a user's own SSH, signing and GPG keys are reported by GitHub in the user's security log only: no webhook, feed entry or notification";
+
+/** An OpenSSH public key line of a new Ed25519 key. */
+function sshKey(): string {
+	const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+	const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+	return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} someone`;
+}
+
+/** The armored public key of a new OpenPGP key. */
+async function gpgPublicKey(): Promise<string> {
+	const openpgp = require('openpgp') as typeof import('openpgp', { with: { 'resolution-mode': 'import' }});
+	return (
+		await openpgp.generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ email: 'olivia@example.com' }], format: 'armored' })
+	).publicKey;
+}
+
+/** A PUT of a secret sealed (libsodium's crypto_box_seal) to the public key of `base` (…/actions, an environment). */
+async function sealed(base: string, name: string, extra: Record<string, unknown> = {}): Promise<Call> {
+	await sodium.ready;
+	const key = await must('GET', `${base}/secrets/public-key`);
+	const box = sodium.crypto_box_seal(Buffer.from('value'), Buffer.from(key.key, 'base64'));
+	return {
+		path: `${base}/secrets/${name}`,
+		body: { encrypted_value: Buffer.from(box).toString('base64'), key_id: key.key_id, ...extra },
+	};
 }
 
 /** A request that must succeed (setup inside an entry's call). @returns its body */
@@ -984,8 +1015,28 @@ const TABLE: Record<string, Entry> = {
 			return { path: '/installation/token', token: created.token };
 		},
 	},
+	'PATCH /app/hook/config': {
+		none: "a GitHub App's webhook settings are the app's own configuration: GitHub reports their change nowhere",
+		call: () => ({ path: '/app/hook/config', body: { url: 'https://bot.example.com/hooks', secret: 'shh' }, token: appJwt() }),
+	},
+	// Sent to the app's own hook only (never to repository, organization or global hooks or the feeds).
+	'PUT /app/installations/{installation_id}/suspended': {
+		records: ['installation.suspend'],
+		call: (w) => ({ path: `/app/installations/${w.installationId}/suspended`, token: appJwt() }),
+	},
+	'DELETE /app/installations/{installation_id}/suspended': {
+		records: ['installation.unsuspend'],
+		call: (w) => ({ path: `/app/installations/${w.installationId}/suspended`, token: appJwt() }),
+	},
+	'POST /app/hook/deliveries/{delivery_id}/attempts': {
+		none: 'a redelivery sends an earlier delivery again to the app’s hook; nothing new happened',
+		call: async () => {
+			const [latest] = await must('GET', '/app/hook/deliveries', { token: appJwt() });
+			return { path: `/app/hook/deliveries/${latest.id}/attempts`, token: appJwt() };
+		},
+	},
 	'DELETE /app/installations/{installation_id}': {
-		none: 'GitHub sends installation deleted to the GitHub App’s own webhook only, never to repository, organization or global hooks or the feeds; Gitstead’s apps have no webhook (an app keeps only its public key)',
+		records: ['installation.deleted'],
 		call: (w) => ({ path: `/app/installations/${w.installationId}`, token: appJwt() }),
 	},
 
@@ -1187,6 +1238,133 @@ const TABLE: Record<string, Entry> = {
 	'DELETE /repos/{owner}/{repo}/environments/{environment_name}': {
 		none: ENVIRONMENT,
 		call: () => ({ path: '/repos/acme/app/environments/staging' }),
+	},
+
+	// ------------------------------------------------------------------ keys
+	'POST /user/keys': { none: USER_KEYS, call: () => ({ path: '/user/keys', body: { title: 'Laptop', key: sshKey() } }) },
+	'DELETE /user/keys/{key_id}': {
+		none: USER_KEYS,
+		call: async () => ({ path: `/user/keys/${(await must('POST', '/user/keys', { body: { key: sshKey() } })).id}` }),
+	},
+	'POST /user/ssh_signing_keys': { none: USER_KEYS, call: () => ({ path: '/user/ssh_signing_keys', body: { key: sshKey() } }) },
+	'DELETE /user/ssh_signing_keys/{ssh_signing_key_id}': {
+		none: USER_KEYS,
+		call: async () => ({
+			path: `/user/ssh_signing_keys/${(await must('POST', '/user/ssh_signing_keys', { body: { key: sshKey() } })).id}`,
+		}),
+	},
+	'POST /user/gpg_keys': {
+		none: USER_KEYS,
+		call: async () => ({ path: '/user/gpg_keys', body: { armored_public_key: await gpgPublicKey() } }),
+	},
+	'DELETE /user/gpg_keys/{gpg_key_id}': {
+		none: USER_KEYS,
+		call: async () => ({
+			path: `/user/gpg_keys/${(await must('POST', '/user/gpg_keys', { body: { armored_public_key: await gpgPublicKey() } })).id}`,
+		}),
+	},
+	'POST /repos/{owner}/{repo}/keys': {
+		records: ['deploy_key.created'],
+		call: () => ({ path: '/repos/acme/app/keys', body: { title: 'CI', key: sshKey() } }),
+	},
+	'DELETE /repos/{owner}/{repo}/keys/{key_id}': {
+		records: ['deploy_key.deleted'],
+		call: async () => ({ path: `/repos/acme/app/keys/${(await must('GET', '/repos/acme/app/keys'))[0].id}` }),
+	},
+
+	// ------------------------------------------------------------------ actions secrets and variables (audit-style events; no webhook)
+	'PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}': {
+		records: ['repo.create_actions_secret'],
+		call: () => sealed('/repos/acme/app/actions', 'TOKEN'),
+	},
+	'DELETE /repos/{owner}/{repo}/actions/secrets/{secret_name}': {
+		records: ['repo.remove_actions_secret'],
+		call: () => ({ path: '/repos/acme/app/actions/secrets/TOKEN' }),
+	},
+	'POST /repos/{owner}/{repo}/actions/variables': {
+		records: ['repo.create_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/actions/variables', body: { name: 'REGION', value: 'eu' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/actions/variables/{name}': {
+		records: ['repo.update_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/actions/variables/REGION', body: { value: 'us' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/actions/variables/{name}': {
+		records: ['repo.remove_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/actions/variables/REGION' }),
+	},
+	'PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		records: ['environment.create_actions_secret'],
+		call: async () => {
+			await must('PUT', '/repos/acme/app/environments/vault', { body: {} });
+			return sealed('/repos/acme/app/environments/vault', 'TOKEN');
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		records: ['environment.remove_actions_secret'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/secrets/TOKEN' }),
+	},
+	'POST /repos/{owner}/{repo}/environments/{environment_name}/variables': {
+		records: ['environment.create_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/variables', body: { name: 'REGION', value: 'eu' } }),
+	},
+	'PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		records: ['environment.update_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/variables/REGION', body: { value: 'us' } }),
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		records: ['environment.remove_actions_variable'],
+		call: () => ({ path: '/repos/acme/app/environments/vault/variables/REGION' }),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}': {
+		records: ['org.create_actions_secret'],
+		call: () => sealed('/orgs/acme/actions', 'TOKEN', { visibility: 'selected', selected_repository_ids: [] }),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories': {
+		records: ['org.update_actions_secret'],
+		call: async () => ({
+			path: '/orgs/acme/actions/secrets/TOKEN/repositories',
+			body: { selected_repository_ids: [(await must('GET', '/repos/acme/docs')).id] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		records: ['org.update_actions_secret'],
+		call: async () => ({ path: `/orgs/acme/actions/secrets/TOKEN/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		records: ['org.update_actions_secret'],
+		call: async () => ({ path: `/orgs/acme/actions/secrets/TOKEN/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}': {
+		records: ['org.remove_actions_secret'],
+		call: () => ({ path: '/orgs/acme/actions/secrets/TOKEN' }),
+	},
+	'POST /orgs/{org}/actions/variables': {
+		records: ['org.create_actions_variable'],
+		call: () => ({ path: '/orgs/acme/actions/variables', body: { name: 'REGION', value: 'eu', visibility: 'selected' } }),
+	},
+	'PATCH /orgs/{org}/actions/variables/{name}': {
+		records: ['org.update_actions_variable'],
+		call: () => ({ path: '/orgs/acme/actions/variables/REGION', body: { value: 'us' } }),
+	},
+	'PUT /orgs/{org}/actions/variables/{name}/repositories': {
+		records: ['org.update_actions_variable'],
+		call: async () => ({
+			path: '/orgs/acme/actions/variables/REGION/repositories',
+			body: { selected_repository_ids: [(await must('GET', '/repos/acme/docs')).id] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		records: ['org.update_actions_variable'],
+		call: async () => ({ path: `/orgs/acme/actions/variables/REGION/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		records: ['org.update_actions_variable'],
+		call: async () => ({ path: `/orgs/acme/actions/variables/REGION/repositories/${(await must('GET', '/repos/acme/app')).id}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}': {
+		records: ['org.remove_actions_variable'],
+		call: () => ({ path: '/orgs/acme/actions/variables/REGION' }),
 	},
 
 	// ------------------------------------------------------------------ actions

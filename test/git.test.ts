@@ -501,7 +501,8 @@ test('commits – signature: a gpgsig header as git writes it; verification answ
 	const pgp =
 		'-----BEGIN PGP SIGNATURE-----\n\niQIzBAABAQAdFiEESn/54jMNIrGSE6Tp6cQjvhfv7nAFAlnT71cACgkQ6cQjvhfv\n=5Io4\n-----END PGP SIGNATURE-----';
 	const pgpRes = await create('/commits', { message: 'pgp', tree: rootTree, author: person, committer: person, signature: pgp });
-	assert.is(pgpRes.body.verification.reason, 'unknown_key');
+	// A truncated signature packet (its length says 563 bytes): unreadable, as GitHub says.
+	assert.is(pgpRes.body.verification.reason, 'malformed_signature');
 	assert.is(pgpRes.body.verification.signature, `${pgp}\n`);
 	const x509 = '-----BEGIN SIGNED MESSAGE-----\nMIAGCSqGSIb3DQEHAqCAMIACAQEx\n-----END SIGNED MESSAGE-----\n';
 	const x509Res = await create('/commits', { message: 'x509', tree: rootTree, author: person, committer: person, signature: x509 });
@@ -815,7 +816,7 @@ test('tags – create a tag object as git tag -a writes it; refs/tags/<tag> comp
 	assert.is(nested.body.object.url, `${s.api}/repos/acme/app/git/tags/${res.body.sha}`);
 });
 
-test('tags – verification: a signature closing the message (PGP, SSH → unknown_key; other armor → unknown_signature_type)', async () => {
+test('tags – verification: a signature closing the message (SSH by an unregistered key → unknown_key, a truncated PGP packet → malformed_signature, other armor → unknown_signature_type)', async () => {
 	// A tag git signs with an SSH key, replayed through the API: same object, same id.
 	gitLine(
 		[
@@ -868,7 +869,8 @@ test('tags – verification: a signature closing the message (PGP, SSH → unkno
 		type: 'commit',
 		tagger,
 	});
-	assert.is(pgp.body.verification.reason, 'unknown_key');
+	// A truncated signature packet: unreadable, as GitHub says.
+	assert.is(pgp.body.verification.reason, 'malformed_signature');
 	assert.is(pgp.body.verification.signature, '-----BEGIN PGP SIGNATURE-----\n\nwsBcBAABCAAQBQJ\n=abcd\n-----END PGP SIGNATURE-----\n');
 	assert.is(pgp.body.verification.payload, `object ${commits.a2}\ntype commit\ntag pgp\ntagger T <t@x> 1577836800 +0000\n\nrel\n`);
 	const smime = await create('/tags', {

@@ -31,11 +31,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSign } from 'node:crypto';
+import { createSign, generateKeyPairSync } from 'node:crypto';
+import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
-import { createApp, installApp } from '../src/api/apps/service';
+import { createApp, installApp, saveAppHook } from '../src/api/apps/service';
 import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
@@ -107,6 +108,36 @@ async function commit(content: string, parents: string[]): Promise<string> {
 	return (await must('POST', '/repos/acme/app/git/commits', { body: { message: `Commit ${content}`, tree: tree.sha, parents } })).sha;
 }
 
+/** An OpenSSH public key line of a new Ed25519 key. */
+function sshKey(): string {
+	const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+	const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+	return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} someone`;
+}
+
+/** The armored public key of a new OpenPGP key of olivia. */
+async function gpgPublicKey(): Promise<string> {
+	const openpgp = require('openpgp') as typeof import('openpgp', { with: { 'resolution-mode': 'import' }});
+	return (
+		await openpgp.generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ email: 'olivia@example.com' }], format: 'armored' })
+	).publicKey;
+}
+
+/** The id of a repository of acme. */
+async function repoId(name: string): Promise<number> {
+	return (await must('GET', `/repos/acme/${name}`)).id;
+}
+
+/** A PUT of a secret sealed (libsodium's crypto_box_seal) to the public key of `base` (…/actions, an environment). */
+async function sealed(base: string, name: string, extra: Record<string, unknown> = {}): Promise<Call> {
+	const key = await must('GET', `${base}/secrets/public-key`);
+	const box = sodium.crypto_box_seal(Buffer.from('value'), Buffer.from(key.key, 'base64'));
+	return {
+		path: `${base}/secrets/${name}`,
+		body: { encrypted_value: Buffer.from(box).toString('base64'), key_id: key.key_id, ...extra },
+	};
+}
+
 /** A dependency snapshot of acme/app at `sha` with npm packages (name → version). */
 function snapshot(sha: string, ref: string, packages: Record<string, string>) {
 	const resolved = Object.fromEntries(
@@ -139,6 +170,41 @@ const TABLE: Record<string, Entry> = {
 	'GET /rate_limit': {},
 	'GET /user': {},
 	'GET /users/{username}': {},
+
+	// ------------------------------------------------------------------ keys (made by the scenario)
+	'GET /user/keys': {},
+	'GET /user/keys/{key_id}': { call: (w) => ({ path: `/user/keys/${w.ids.sshKey}` }) },
+	'GET /users/{username}/keys': {},
+	'GET /user/ssh_signing_keys': {},
+	'GET /user/ssh_signing_keys/{ssh_signing_key_id}': { call: (w) => ({ path: `/user/ssh_signing_keys/${w.ids.signingKey}` }) },
+	'GET /users/{username}/ssh_signing_keys': {},
+	'GET /user/gpg_keys': {},
+	'GET /user/gpg_keys/{gpg_key_id}': { call: (w) => ({ path: `/user/gpg_keys/${w.ids.gpgKey}` }) },
+	'GET /users/{username}/gpg_keys': {},
+	'GET /repos/{owner}/{repo}/keys': {},
+	'GET /repos/{owner}/{repo}/keys/{key_id}': { call: (w) => ({ path: `/repos/acme/app/keys/${w.ids.deployKey}` }) },
+	'POST /user/keys': { call: () => ({ body: { title: 'Desktop', key: sshKey() } }) },
+	'DELETE /user/keys/{key_id}': {
+		call: async () => ({ path: `/user/keys/${(await must('POST', '/user/keys', { body: { key: sshKey() } })).id}` }),
+	},
+	'POST /user/ssh_signing_keys': { call: () => ({ body: { title: 'Signing', key: sshKey() } }) },
+	'DELETE /user/ssh_signing_keys/{ssh_signing_key_id}': {
+		call: async () => ({
+			path: `/user/ssh_signing_keys/${(await must('POST', '/user/ssh_signing_keys', { body: { key: sshKey() } })).id}`,
+		}),
+	},
+	'POST /user/gpg_keys': { call: async () => ({ body: { name: 'Work', armored_public_key: await gpgPublicKey() } }) },
+	'DELETE /user/gpg_keys/{gpg_key_id}': {
+		call: async () => ({
+			path: `/user/gpg_keys/${(await must('POST', '/user/gpg_keys', { body: { armored_public_key: await gpgPublicKey() } })).id}`,
+		}),
+	},
+	'POST /repos/{owner}/{repo}/keys': { call: () => ({ body: { title: 'Deploy', key: sshKey(), read_only: true } }) },
+	'DELETE /repos/{owner}/{repo}/keys/{key_id}': {
+		call: async () => ({
+			path: `/repos/acme/app/keys/${(await must('POST', '/repos/acme/app/keys', { body: { key: sshKey() } })).id}`,
+		}),
+	},
 	'GET /orgs/{org}': {},
 	'GET /orgs/{org}/audit-log': { path: '/orgs/acme/audit-log?include=all' },
 	'GET /orgs/{org}/installations': { path: '/orgs/tools/installations' },
@@ -245,6 +311,11 @@ const TABLE: Record<string, Entry> = {
 	'GET /app': { as: 'app' },
 	'GET /app/installations': { as: 'app' },
 	'GET /app/installations/{installation_id}': { as: 'app' },
+	'GET /app/hook/config': { as: 'app' },
+	'GET /app/hook/deliveries': { as: 'app' },
+	'GET /app/hook/deliveries/{delivery_id}': {
+		call: async () => ({ path: `/app/hook/deliveries/${(await must('GET', '/app/hook/deliveries', { as: 'app' }))[0].id}`, as: 'app' }),
+	},
 	'GET /orgs/{org}/installation': { as: 'app' },
 	'GET /users/{username}/installation': { path: '/users/olivia/installation', as: 'app' },
 	'GET /repos/{owner}/{repo}/installation': { as: 'app' },
@@ -257,6 +328,29 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/git/tags/{tag_sha}': {},
 	'GET /repos/{owner}/{repo}/git/matching-refs/*?': { path: '/repos/acme/app/git/matching-refs/heads' },
 	'GET /repos/{owner}/{repo}/git/ref/*': { path: '/repos/acme/app/git/ref/heads/main' },
+
+	// ------------------------------------------------------------------ actions secrets and variables (set by the scenario)
+	'GET /repos/{owner}/{repo}/actions/secrets': {},
+	'GET /repos/{owner}/{repo}/actions/secrets/public-key': {},
+	'GET /repos/{owner}/{repo}/actions/secrets/{secret_name}': {},
+	'GET /repos/{owner}/{repo}/actions/organization-secrets': {},
+	'GET /repos/{owner}/{repo}/actions/variables': {},
+	'GET /repos/{owner}/{repo}/actions/variables/{name}': { path: '/repos/acme/app/actions/variables/REGION' },
+	'GET /repos/{owner}/{repo}/actions/organization-variables': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/secrets': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/public-key': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/variables': {},
+	'GET /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		path: '/repos/acme/app/environments/production/variables/REGION',
+	},
+	'GET /orgs/{org}/actions/secrets': {},
+	'GET /orgs/{org}/actions/secrets/public-key': {},
+	'GET /orgs/{org}/actions/secrets/{secret_name}': {},
+	'GET /orgs/{org}/actions/secrets/{secret_name}/repositories': {},
+	'GET /orgs/{org}/actions/variables': {},
+	'GET /orgs/{org}/actions/variables/{name}': { path: '/orgs/acme/actions/variables/REGION' },
+	'GET /orgs/{org}/actions/variables/{name}/repositories': { path: '/orgs/acme/actions/variables/REGION/repositories' },
 
 	// ------------------------------------------------------------------ deployments and environments
 	'GET /repos/{owner}/{repo}/deployments': {},
@@ -292,6 +386,15 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': {},
 	'GET /repos/{owner}/{repo}/issues': {},
 	'GET /repos/{owner}/{repo}/issues/{issue_number}': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/events': {},
+	'GET /repos/{owner}/{repo}/issues/{issue_number}/timeline': {},
+	'GET /repos/{owner}/{repo}/issues/events': {},
+	'GET /repos/{owner}/{repo}/issues/events/{event_id}': {
+		call: async () => {
+			const events = await must('GET', '/repos/acme/app/issues/events');
+			return { path: `/repos/acme/app/issues/events/${events[0].id}` };
+		},
+	},
 	'GET /repos/{owner}/{repo}/pulls': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}': {},
 	'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits': {},
@@ -915,6 +1018,19 @@ const TABLE: Record<string, Entry> = {
 			return { path: '/installation/token', headers: { Authorization: `Bearer ${created.body.token}` }, as: 'anonymous' };
 		},
 	},
+	'PATCH /app/hook/config': { body: { content_type: 'json', insecure_ssl: '0', secret: 'shh' }, as: 'app' },
+	'POST /app/hook/deliveries/{delivery_id}/attempts': {
+		call: async () => ({
+			path: `/app/hook/deliveries/${(await must('GET', '/app/hook/deliveries', { as: 'app' }))[0].id}/attempts`,
+			as: 'app',
+		}),
+	},
+	'PUT /app/installations/{installation_id}/suspended': {
+		call: (w) => ({ path: `/app/installations/${w.ids.toolsInstallation}/suspended`, as: 'app' }),
+	},
+	'DELETE /app/installations/{installation_id}/suspended': {
+		call: (w) => ({ path: `/app/installations/${w.ids.toolsInstallation}/suspended`, as: 'app' }),
+	},
 	'DELETE /app/installations/{installation_id}': { as: 'app' },
 
 	// ------------------------------------------------------------------ git database
@@ -944,6 +1060,61 @@ const TABLE: Record<string, Entry> = {
 		call: (w) => ({ path: '/repos/acme/app/git/refs/heads/other', body: { sha: w.commits.two } }),
 	},
 	'DELETE /repos/{owner}/{repo}/git/refs/*': { path: '/repos/acme/app/git/refs/heads/other' },
+
+	// ------------------------------------------------------------------ actions secrets and variables
+	'PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}': { call: () => sealed('/repos/acme/app/actions', 'NEW_SECRET') },
+	'DELETE /repos/{owner}/{repo}/actions/secrets/{secret_name}': { path: '/repos/acme/app/actions/secrets/NEW_SECRET' },
+	'POST /repos/{owner}/{repo}/actions/variables': { body: { name: 'NEW_VARIABLE', value: 'one' } },
+	'PATCH /repos/{owner}/{repo}/actions/variables/{name}': {
+		path: '/repos/acme/app/actions/variables/NEW_VARIABLE',
+		body: { value: 'two' },
+	},
+	'DELETE /repos/{owner}/{repo}/actions/variables/{name}': { path: '/repos/acme/app/actions/variables/NEW_VARIABLE' },
+	'PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		call: () => sealed('/repos/acme/app/environments/production', 'NEW_SECRET'),
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}': {
+		path: '/repos/acme/app/environments/production/secrets/NEW_SECRET',
+	},
+	'POST /repos/{owner}/{repo}/environments/{environment_name}/variables': { body: { name: 'NEW_VARIABLE', value: 'one' } },
+	'PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		path: '/repos/acme/app/environments/production/variables/NEW_VARIABLE',
+		body: { value: 'two' },
+	},
+	'DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}': {
+		path: '/repos/acme/app/environments/production/variables/NEW_VARIABLE',
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}': { call: () => sealed('/orgs/acme/actions', 'NEW_SECRET', { visibility: 'selected' }) },
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories': {
+		call: async () => ({
+			path: '/orgs/acme/actions/secrets/NEW_SECRET/repositories',
+			body: { selected_repository_ids: [await repoId('docs')] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/secrets/NEW_SECRET/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/secrets/NEW_SECRET/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/secrets/{secret_name}': { path: '/orgs/acme/actions/secrets/NEW_SECRET' },
+	'POST /orgs/{org}/actions/variables': {
+		body: { name: 'NEW_VARIABLE', value: 'one', visibility: 'selected', selected_repository_ids: [] },
+	},
+	'PATCH /orgs/{org}/actions/variables/{name}': { path: '/orgs/acme/actions/variables/NEW_VARIABLE', body: { value: 'two' } },
+	'PUT /orgs/{org}/actions/variables/{name}/repositories': {
+		call: async () => ({
+			path: '/orgs/acme/actions/variables/NEW_VARIABLE/repositories',
+			body: { selected_repository_ids: [await repoId('docs')] },
+		}),
+	},
+	'PUT /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/variables/NEW_VARIABLE/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}/repositories/{repository_id}': {
+		call: async () => ({ path: `/orgs/acme/actions/variables/NEW_VARIABLE/repositories/${await repoId('app')}` }),
+	},
+	'DELETE /orgs/{org}/actions/variables/{name}': { path: '/orgs/acme/actions/variables/NEW_VARIABLE' },
 
 	// ------------------------------------------------------------------ deployments and environments
 	'POST /repos/{owner}/{repo}/deployments': { body: { ref: 'main', environment: 'qa', required_contexts: [] } },
@@ -1683,6 +1854,10 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
  * API version; the state the writes left): each must validate like the walk's.
  */
 const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
+	// A pull request's timeline and events: its commits, reviews, review requests and merge.
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/timeline', path: '/repos/acme/app/issues/2/timeline?per_page=100' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', path: '/repos/acme/app/issues/2/events' },
+	{ route: 'GET /repos/{owner}/{repo}/issues/events', path: '/repos/acme/app/issues/events?per_page=100', as: 'anonymous' },
 	{ route: 'GET /orgs/{org}', path: '/orgs/acme', as: 'anonymous' },
 	{ route: 'GET /orgs/{org}', path: '/orgs/acme', as: 'mike' },
 	{ route: 'GET /repos/{owner}/{repo}', path: '/repos/acme/app', as: 'anonymous' },
@@ -1994,6 +2169,23 @@ async function scenario() {
 	const policy = await must('POST', '/repos/acme/app/environments/production/deployment-branch-policies', {
 		body: { name: 'main', type: 'branch' },
 	});
+	// Keys: olivia's SSH key, signing key and GPG key; a deploy key of acme/app.
+	w.ids.sshKey = (await must('POST', '/user/keys', { body: { title: 'Laptop', key: sshKey() } })).id;
+	w.ids.signingKey = (await must('POST', '/user/ssh_signing_keys', { body: { title: 'Signing', key: sshKey() } })).id;
+	w.ids.gpgKey = (await must('POST', '/user/gpg_keys', { body: { name: 'Laptop', armored_public_key: await gpgPublicKey() } })).id;
+	w.ids.deployKey = (await must('POST', '/repos/acme/app/keys', { body: { title: 'CI', key: sshKey() } })).id;
+	// Actions secrets and variables: of acme/app, of its production environment, of acme (selected: app).
+	await sodium.ready;
+	for (const base of ['/repos/acme/app/actions', '/repos/acme/app/environments/production']) {
+		const put = await sealed(base, 'DEPLOY_TOKEN');
+		await must('PUT', put.path!, { body: put.body });
+		await must('POST', `${base}/variables`, { body: { name: 'REGION', value: 'eu' } });
+	}
+	const orgSecret = await sealed('/orgs/acme/actions', 'DEPLOY_TOKEN', { visibility: 'selected', selected_repository_ids: [app.id] });
+	await must('PUT', orgSecret.path!, { body: orgSecret.body });
+	await must('POST', '/orgs/acme/actions/variables', {
+		body: { name: 'REGION', value: 'eu', visibility: 'selected', selected_repository_ids: [app.id] },
+	});
 
 	// Actions: a workflow with completed runs.
 	const imported = importRuns(s.app, app, {
@@ -2157,11 +2349,13 @@ async function scenario() {
 	const created = createApp(s.app, { name: 'Walker', owner: acme, permissions: { contents: 'read', metadata: 'read' } }, now);
 	w.appId = created.app.id;
 	w.appKey = created.privateKey;
+	// Walker's webhook, made before its installations: their installation events are its first deliveries.
+	saveAppHook(s.app, created.app, { url: 'https://bot.example.com/hooks' }, now);
 	const installation = installApp(s.app, created.app, acme, null, now);
 	installApp(s.app, created.app, s.app.stores.accounts.user('olivia')!, null, now);
 	// An organization with Walker alone (acme also has the test helper's app, which holds every
 	// permission at admin: levels GitHub's description does not allow for most keys).
-	installApp(s.app, created.app, s.org('tools', 'olivia'), null, now);
+	w.ids.toolsInstallation = installApp(s.app, created.app, s.org('tools', 'olivia'), null, now).id;
 	w.installationToken = s.token('olivia', { kind: 'installation', org: 'acme' });
 
 	w.params = {
@@ -2189,6 +2383,7 @@ async function scenario() {
 		deployment_id: String(deployment.id),
 		status_id: String(status.id),
 		environment_name: 'production',
+		secret_name: 'DEPLOY_TOKEN',
 		branch_policy_id: String(policy.id),
 		workflow_id: String(workflows.workflows[0].id),
 		run_id: String(imported.run_ids[0]),

@@ -54,7 +54,20 @@ if (!existsSync(CHROMIUM)) {
 		});
 		await s.request('POST', '/repos/acme/widget/issues', {
 			token,
-			body: { title: 'Widget wobbles', body: 'It **wobbles** on Tuesdays.' },
+			body: { title: 'Widget wobbles', body: 'It **wobbles** on Tuesdays.', labels: ['bug', 'good first issue', 'documentation'] },
+		});
+		await s.request('POST', '/repos/acme/widget/issues/1/comments', { token, body: { body: 'Seen it too.' } });
+		await s.request('PATCH', '/repos/acme/widget/issues/1', { token, body: { title: 'Widget wobbles on Tuesdays' } });
+		await s.request('POST', '/gists', {
+			token,
+			body: {
+				description: 'Widget notes',
+				public: true,
+				files: {
+					'notes.md': { content: '# Notes\n\nThe **widget** wobbles.' },
+					'fix.ts': { content: 'export const fixed = true;\n' },
+				},
+			},
 		});
 		browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -118,10 +131,36 @@ if (!existsSync(CHROMIUM)) {
 		await page.goto(`${s.origin}/acme/widget/issues`);
 		await axe('issues');
 		await shot('issues');
-		await page.getByRole('link', { name: 'Widget wobbles' }).click();
+		await page.getByRole('link', { name: 'Widget wobbles on Tuesdays' }).click();
 		assert.ok(await page.getByText('wobbles', { exact: true }).isVisible());
+		assert.ok(await page.getByText('changed the title').isVisible(), 'the timeline shows the rename');
 		await axe('issue');
 		await shot('issue');
+	});
+
+	test('search, a gist, notifications and the site admin area', async () => {
+		await page.goto(`${s.origin}/`);
+		await page.getByLabel('Search').fill('wobbles');
+		await page.getByLabel('Search').press('Enter');
+		await page
+			.getByRole('navigation', { name: 'Search results by kind' })
+			.getByRole('link', { name: /Issues/ })
+			.click();
+		assert.ok(await page.getByRole('link', { name: 'Widget wobbles on Tuesdays' }).isVisible());
+		await axe('search');
+		await shot('search');
+		await page.goto(`${s.origin}/gist/alice`);
+		await page.getByRole('link', { name: 'fix.ts' }).first().click();
+		assert.ok((await page.locator('.hljs-keyword').count()) > 0, 'highlighted');
+		assert.ok(await page.getByRole('heading', { name: 'Notes' }).isVisible(), 'Markdown rendered');
+		await axe('gist');
+		await shot('gist');
+		await page.goto(`${s.origin}/notifications`);
+		await axe('notifications');
+		await page.goto(`${s.origin}/stafftools/users/alice`);
+		assert.ok(await page.getByText('Site administrator').isVisible());
+		await axe('stafftools');
+		await shot('stafftools');
 	});
 
 	test('create a token in settings and use it against REST', async () => {

@@ -3,6 +3,7 @@
  */
 import type { RouteDeclaration } from '../http/route';
 import { actionsRoutes } from './actions/routes';
+import { secretRoutesTable } from './actions-secrets/routes';
 import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
@@ -14,6 +15,7 @@ import { deploymentRoutes } from './deployments/routes';
 import { gistRoutes } from './gists/routes';
 import { immutableReleaseRoutes } from './immutable-releases/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
+import { issueEventRoutes } from './issues/event-routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
@@ -57,12 +59,14 @@ import { teamsRoutes } from './teams/routes';
 import { externalGroupRoutes } from './external-groups/routes';
 import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
+import { keyRoutes } from './keys/routes';
 import { watchingRoutes } from './watching/routes';
 
 export const ROUTES: RouteDeclaration[] = [
 	...metaRoutes,
 	...rateLimitRoutes,
 	...userRoutes,
+	...keyRoutes,
 	...orgRoutes,
 	...auditLogRoutes,
 	...roleRoutes,
@@ -94,12 +98,14 @@ export const ROUTES: RouteDeclaration[] = [
 	...statusRoutes,
 	...releaseRoutes,
 	...actionsRoutes,
+	...secretRoutesTable,
 	...checkRoutes,
 	...gistRoutes,
 	// Order does not decide matching: a static segment (/issues/comments) wins over a parameter
 	// (/issues/{issue_number}) at the same place (src/http/router.ts).
 	...issueCommentRoutes,
 	...issueRoutes,
+	...issueEventRoutes,
 	...pullRoutes,
 	...pullMergeRoutes,
 	...reviewRequestRoutes,

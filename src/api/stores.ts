@@ -4,6 +4,7 @@
  */
 import type { DB } from '../db/open';
 import { createActionsStore } from './actions/store';
+import { createSecretStore } from './actions-secrets/store';
 import { createAppStore } from './apps/store';
 import { createCheckStore } from './checks/store';
 import { createBranchStore } from './branches/store';
@@ -17,7 +18,9 @@ import { createDeploymentStore } from './deployments/store';
 import { createEnterpriseStore } from './enterprises/store';
 import { createGistStore } from './gists/store';
 import { createGitStore } from './git/store';
+import { createKeyStore } from './keys/store';
 import { createImmutableReleaseStore } from './immutable-releases/store';
+import { createIssueEventStore } from './issues/event-store';
 import { createIssueStore } from './issues/store';
 import { createLabelStore } from './labels/store';
 import { createMembershipStore } from './members/store';
@@ -64,14 +67,17 @@ export function createStores(db: DB) {
 		webhooks: createWebhookStore(db),
 		apps: createAppStore(db),
 		git: createGitStore(db),
+		keys: createKeyStore(db),
 		branches: createBranchStore(db),
 		deployments: createDeploymentStore(db),
 		actions: createActionsStore(db),
+		secrets: createSecretStore(db),
 		checks: createCheckStore(db),
 		gists: createGistStore(db),
 		dependabot: createDependabotStore(db),
 		dependencyGraph: createDependencyGraphStore(db),
 		issues: createIssueStore(db),
+		issueEvents: createIssueEventStore(db),
 		pulls: createPullStore(db),
 		reviews: createReviewStore(db),
 		labels: createLabelStore(db),

@@ -47,7 +47,8 @@ export const PERMISSION_KEYS = {
 		scopes: { read: ['repo:status', 'repo'], write: ['repo:status', 'repo'], admin: ['repo:status', 'repo'] },
 	},
 	checks: { category: 'Checks', target: 'repository', scopes: repoScopes },
-	// GitHub's "Workflows": changing files under .github/workflows (git pushes, the contents API).
+	// GitHub's "Workflows": changing files under .github/workflows (git pushes, the contents API);
+	// only write exists on GitHub; classic tokens need the workflow scope.
 	workflows: { category: 'Workflows', target: 'repository', scopes: { read: ['workflow'], write: ['workflow'], admin: ['workflow'] } },
 	issues: { category: 'Issues', target: 'repository', scopes: repoScopes },
 	pull_requests: { category: 'Pull requests', target: 'repository', scopes: repoScopes },
@@ -63,6 +64,10 @@ export const PERMISSION_KEYS = {
 		target: 'repository',
 		scopes: { read: ['read:repo_hook', 'repo'], write: ['write:repo_hook', 'repo'], admin: ['admin:repo_hook', 'repo'] },
 	},
+	// Actions secrets, variables and environments of a repository; classic tokens need repo.
+	secrets: { category: 'Secrets', target: 'repository', scopes: repoScopes },
+	actions_variables: { category: 'Variables', target: 'repository', scopes: repoScopes },
+	environments: { category: 'Environments', target: 'repository', scopes: repoScopes },
 	// Organization permissions
 	organization_administration: { category: 'Administration', target: 'organization', scopes: { ...orgScopes, write: ['admin:org'] } },
 	members: { category: 'Members', target: 'organization', scopes: orgScopes },
@@ -81,6 +86,17 @@ export const PERMISSION_KEYS = {
 		category: 'Webhooks',
 		target: 'organization',
 		scopes: { read: ['admin:org_hook'], write: ['admin:org_hook'], admin: ['admin:org_hook'] },
+	},
+	// Actions secrets and variables of an organization; classic tokens need admin:org.
+	organization_secrets: {
+		category: 'Secrets',
+		target: 'organization',
+		scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] },
+	},
+	organization_actions_variables: {
+		category: 'Variables',
+		target: 'organization',
+		scopes: { read: ['admin:org'], write: ['admin:org'], admin: ['admin:org'] },
 	},
 	organization_dependabot_dismissal_requests: {
 		category: 'Organization dismissal requests for depbot',
@@ -102,6 +118,35 @@ export const PERMISSION_KEYS = {
 		category: 'Watching',
 		target: 'user',
 		scopes: { read: [], write: ['notifications', 'repo'], admin: ['notifications', 'repo'] },
+	},
+	// The user's keys: SSH authentication keys (classic read/write/admin:public_key), GPG keys
+	// (read/write/admin:gpg_key) and SSH signing keys (read/write/admin:ssh_signing_key).
+	git_ssh_keys: {
+		category: 'Git SSH keys',
+		target: 'user',
+		scopes: {
+			read: ['read:public_key', 'write:public_key', 'admin:public_key'],
+			write: ['write:public_key', 'admin:public_key'],
+			admin: ['admin:public_key'],
+		},
+	},
+	gpg_keys: {
+		category: 'GPG keys',
+		target: 'user',
+		scopes: {
+			read: ['read:gpg_key', 'write:gpg_key', 'admin:gpg_key'],
+			write: ['write:gpg_key', 'admin:gpg_key'],
+			admin: ['admin:gpg_key'],
+		},
+	},
+	ssh_signing_keys: {
+		category: 'SSH signing keys',
+		target: 'user',
+		scopes: {
+			read: ['read:ssh_signing_key', 'write:ssh_signing_key', 'admin:ssh_signing_key'],
+			write: ['write:ssh_signing_key', 'admin:ssh_signing_key'],
+			admin: ['admin:ssh_signing_key'],
+		},
 	},
 	// Enterprise permissions
 	enterprise_custom_properties_for_organizations: {

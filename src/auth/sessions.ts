@@ -112,6 +112,10 @@ export function createSessionStore(db: DB) {
 	const suspended = db.prepare('SELECT suspended_at FROM user_suspensions WHERE user_id = ?').pluck();
 	const suspend = db.prepare('INSERT OR IGNORE INTO user_suspensions (user_id, suspended_at, reason) VALUES (?, ?, ?)');
 	const unsuspend = db.prepare('DELETE FROM user_suspensions WHERE user_id = ?');
+	const suspension = db.prepare('SELECT suspended_at, reason FROM user_suspensions WHERE user_id = ?');
+	const suspendedAmong = db.prepare('SELECT user_id FROM user_suspensions WHERE user_id IN (SELECT value FROM json_each(?))').pluck();
+	const passwordsAmong = db.prepare('SELECT user_id FROM user_passwords WHERE user_id IN (SELECT value FROM json_each(?))').pluck();
+	const sessionCount = db.prepare('SELECT count(*) FROM web_sessions WHERE user_id = ? AND expires_at > ?').pluck();
 	return {
 		/** The stored password hash of a user, or undefined when none was set. */
 		passwordHash: (userId: number) => password.get(userId) as string | undefined,
@@ -163,6 +167,14 @@ export function createSessionStore(db: DB) {
 			removeAll.run(userId);
 		},
 		unsuspend: (userId: number) => unsuspend.run(userId).changes > 0,
+		/** The user's suspension (ISO time and reason), or undefined. */
+		suspension: (userId: number) => suspension.get(userId) as { suspended_at: string; reason: string | null } | undefined,
+		/** Which of these users are suspended, in one query. */
+		suspendedAmong: (userIds: number[]) => new Set(suspendedAmong.all(JSON.stringify(userIds)) as number[]),
+		/** Which of these users have a password (can sign in to the web interface), in one query. */
+		withPasswordAmong: (userIds: number[]) => new Set(passwordsAmong.all(JSON.stringify(userIds)) as number[]),
+		/** How many live sessions the user has. @param now epoch seconds */
+		sessionCount: (userId: number, now: number) => sessionCount.get(userId, now) as number,
 	};
 }
 

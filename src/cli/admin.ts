@@ -13,24 +13,26 @@ import { importRuns } from '../api/actions/import';
 import { advanceJob } from '../api/actions/service';
 import type { JobConclusion, RunStatus } from '../api/actions/store';
 import { importAdvisories } from '../api/dependabot/service';
+import { gc } from '../api/git/gc';
 import { refreshAllAlerts } from '../api/dependency-graph/service';
 import { createEnterprise } from '../api/enterprises/service';
 import { addMember } from '../api/members/service';
 import { createOrganization } from '../api/orgs/service';
-import { createApp, exceeding, installApp } from '../api/apps/service';
+import { createApp, exceeding, installApp, saveAppHook } from '../api/apps/service';
 import type { InstallationRow, AccountRow, RepositoryRow } from '../model/rows';
 import { renderBody } from '../model/markdown/render';
 import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
+import { setSiteAdmin, suspendUser, unsuspendUser } from '../api/users/admin';
 import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
 import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
-import { passwordProblem, sessionStore, setUserPassword } from '../auth/sessions';
+import { passwordProblem, setUserPassword } from '../auth/sessions';
 import { migrate } from '../db/migrate';
 import { epochSeconds, isoSeconds } from '../time';
 import { runSeedDemo } from './demo/command';
 import { importExternalGroupsCommand } from './external-groups';
-import { CliError, firstSentence, type Output } from './output';
+import { CliError, describeError, firstSentence, type Output } from './output';
 
 export const ADMIN_HELP = `Usage: gitstead admin <command> [options]
 
@@ -42,6 +44,7 @@ Commands:
   create-user LOGIN [--site-admin] [--email E [--public-email]] [--name N] [--password-stdin]
   set-password LOGIN           the user's password for the web interface (asked on a terminal, else read from stdin)
   suspend LOGIN [--reason TEXT] [--unsuspend]   no sign-in, sessions ended, tokens refused
+  site-admin LOGIN [--remove]  make a user a site administrator (or no longer one)
   create-enterprise SLUG --owner LOGIN [--name N]
   create-org LOGIN --owner LOGIN [--enterprise SLUG]
   add-member ORG LOGIN [--role member|admin]
@@ -98,6 +101,35 @@ export const COMMON_OPTIONS = {
 } as const;
 
 type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/**
+ * The app webhook create-app's options describe, or null without --webhook-url: the URL, the
+ * secret (--webhook-secret, or --webhook-secret-file FILE, "-" for standard input; a final newline
+ * dropped), the content type (json unless --webhook-content-type form), insecure_ssl, active.
+ * @throws CliError for a content type other than json or form, or two secrets
+ */
+function webhookOptions(values: Record<string, string | boolean | undefined>) {
+	const url = string(values['webhook-url']);
+	const secretFile = string(values['webhook-secret-file']);
+	let secret = string(values['webhook-secret']) ?? null;
+	if (secret !== null && secretFile !== undefined) throw new CliError('give --webhook-secret or --webhook-secret-file, not both');
+	if (secretFile !== undefined) secret = readFileSync(secretFile === '-' ? 0 : secretFile, 'utf8').replace(/\r?\n$/, '');
+	if (!url) {
+		if (secret !== null || values['webhook-inactive'] || values['webhook-insecure-ssl'] || values['webhook-content-type'] !== undefined)
+			throw new CliError('the --webhook-* options need --webhook-url');
+		return null;
+	}
+	const contentType = string(values['webhook-content-type']) ?? 'json';
+	if (contentType !== 'json' && contentType !== 'form')
+		throw new CliError(`--webhook-content-type must be json or form, got "${contentType}"`);
+	return {
+		url,
+		secret,
+		content_type: contentType as 'json' | 'form',
+		insecure_ssl: values['webhook-insecure-ssl'] === true ? ('1' as const) : ('0' as const),
+		active: values['webhook-inactive'] !== true,
+	};
+}
 
 /** Parses a command's arguments: COMMON_OPTIONS and `options`, then `positionals`. @throws CliError */
 export function parse<O extends Options>(args: string[], options: O, positionals: string[]) {
@@ -265,20 +297,40 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		positionals: ['LOGIN'],
 		run(app, values, [login], out) {
 			const user = requireUser(app, login);
-			const store = sessionStore(app);
 			if (values.unsuspend) {
-				const lifted = app.transaction(() => store.unsuspend(user.id));
-				app.authenticator.clear();
+				const lifted = unsuspendUser(app, user, null);
 				out.result(
 					{ login: user.login, suspended: false },
 					lifted ? `${user.login} is no longer suspended` : `${user.login} was not suspended`,
 				);
 				return;
 			}
-			if (user.site_admin === 1) throw new CliError(`${user.login} is a site administrator; remove the role before suspending`);
-			app.transaction(() => store.suspend(user.id, isoSeconds(app.clock()), string(values.reason) ?? null));
-			app.authenticator.clear();
+			try {
+				suspendUser(app, user, string(values.reason) ?? null, null);
+			} catch (error) {
+				throw new CliError(describeError(error));
+			}
 			out.result({ login: user.login, suspended: true }, `suspended ${user.login}: sessions ended, tokens refused`);
+		},
+	},
+	'site-admin': {
+		options: { remove: { type: 'boolean' } },
+		positionals: ['LOGIN'],
+		run(app, values, [login], out) {
+			const user = requireUser(app, login);
+			const siteAdmin = values.remove !== true;
+			let changed: boolean;
+			try {
+				changed = setSiteAdmin(app, user, siteAdmin, null);
+			} catch (error) {
+				throw new CliError(describeError(error));
+			}
+			out.result(
+				{ login: user.login, site_admin: siteAdmin },
+				changed
+					? `${user.login} is ${siteAdmin ? 'now' : 'no longer'} a site administrator`
+					: `${user.login} ${siteAdmin ? 'was already' : 'was not'} a site administrator`,
+			);
 		},
 	},
 	'create-enterprise': {
@@ -490,6 +542,12 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 			events: { type: 'string' },
 			description: { type: 'string' },
 			'private-key-file': { type: 'string' },
+			'webhook-url': { type: 'string' },
+			'webhook-secret': { type: 'string' },
+			'webhook-secret-file': { type: 'string' },
+			'webhook-content-type': { type: 'string' },
+			'webhook-insecure-ssl': { type: 'boolean' },
+			'webhook-inactive': { type: 'boolean' },
 		},
 		positionals: ['NAME'],
 		run(app, values, [name], out) {
@@ -507,11 +565,16 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				.split(',')
 				.map((x) => x.trim())
 				.filter(Boolean);
-			const { app: created, privateKey } = createApp(
-				app,
-				{ name, owner, permissions, events, description: string(values.description) },
-				isoSeconds(app.clock()),
-			);
+			const hook = webhookOptions(values);
+			const { app: created, privateKey } = app.transaction(() => {
+				const made = createApp(
+					app,
+					{ name, owner, permissions, events, description: string(values.description) },
+					isoSeconds(app.clock()),
+				);
+				if (hook) saveAppHook(app, made.app, hook, isoSeconds(app.clock()));
+				return made;
+			});
 			const keyFile = string(values['private-key-file']);
 			if (keyFile) writeFileSync(keyFile, privateKey, { mode: 0o600 });
 			out.result(
@@ -521,6 +584,17 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 					client_id: created.client_id,
 					bot: `${created.slug}[bot]`,
 					permissions: JSON.parse(created.permissions),
+					events: JSON.parse(created.events),
+					...(hook
+						? {
+								webhook: {
+									url: hook.url,
+									content_type: hook.content_type,
+									secret: hook.secret ? '********' : null,
+									active: hook.active,
+								},
+							}
+						: {}),
 					...(keyFile ? { private_key_file: keyFile } : { private_key: privateKey }),
 				},
 				`created app ${created.slug} (id ${created.id}, client ID ${created.client_id})` +
@@ -706,6 +780,26 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 		// A demo usually starts from nothing: like init, it creates a missing folder and database.
 		createsDatabase: true,
 		run: (app, values, _positionals, out) => runSeedDemo(app, values.force === true, out),
+	},
+	gc: {
+		options: { 'dry-run': { type: 'boolean' }, 'grace-days': { type: 'string' } },
+		positionals: [],
+		async run(app, values, _positionals, out) {
+			let graceDays: number | undefined;
+			if (values['grace-days'] !== undefined) {
+				graceDays = Number(values['grace-days']);
+				if (!Number.isFinite(graceDays) || graceDays < 0) throw new CliError('--grace-days takes a number of days (0 or more)');
+			}
+			const dryRun = values['dry-run'] === true;
+			const report = await gc(app, { now: epochSeconds(app.clock()), graceDays, dryRun });
+			const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+			out.result(
+				{ ...report, dry_run: dryRun },
+				`${dryRun ? 'would delete' : 'deleted'} ${report.deleted} unreachable objects, kept ${report.kept}, ` +
+					`${dryRun ? 'would deltify' : 'deltified'} ${report.deltified} in ${report.networks} fork networks; ` +
+					`object data ${mb(report.bytesBefore)} → ${mb(report.bytesAfter)}${report.incoming ? `; removed ${report.incoming} stale incoming packs` : ''}`,
+			);
+		},
 	},
 	migrate: {
 		options: {},

@@ -23,7 +23,7 @@ import { CliError } from './output';
 
 /** One problem found. */
 export interface Finding {
-	check: 'integrity' | 'foreign_keys' | 'schema' | 'blobs' | 'tokens' | 'webhooks';
+	check: 'integrity' | 'foreign_keys' | 'schema' | 'blobs' | 'tokens' | 'webhooks' | 'git';
 	/** error: the data is damaged or inconsistent (exit 1); warning: worth a look, not damage. */
 	severity: 'error' | 'warning';
 	message: string;
@@ -292,6 +292,35 @@ function checkWebhooks(db: DB, findings: Finding[]): void {
 		});
 }
 
+/**
+ * Git data: every reference names an object of its repository's fork network, every delta's base
+ * exists, every repository belongs to a network.
+ */
+function checkGit(db: DB, findings: Finding[]): void {
+	const errors: string[] = [];
+	const dangling = db
+		.prepare(
+			`SELECT r.repo_id, r.name, r.sha FROM git_refs r JOIN git_network_members m ON m.repo_id = r.repo_id
+			WHERE NOT EXISTS (SELECT 1 FROM git_objects o WHERE o.network_id = m.network_id AND o.oid = unhex(r.sha)) ORDER BY r.repo_id, r.name`,
+		)
+		.all() as { repo_id: number; name: string; sha: string }[];
+	for (const ref of dangling) errors.push(`repository ${ref.repo_id}: ${ref.name} names ${ref.sha}, which is not stored`);
+	const orphans = db
+		.prepare(
+			'SELECT o.id, o.base_id FROM git_objects o WHERE o.base_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM git_objects b WHERE b.id = o.base_id AND b.network_id = o.network_id) ORDER BY o.id',
+		)
+		.all() as { id: number; base_id: number }[];
+	for (const row of orphans) errors.push(`git object row ${row.id}: its delta base (row ${row.base_id}) is not stored`);
+	const homeless = db
+		.prepare(
+			'SELECT r.id FROM repositories r WHERE NOT EXISTS (SELECT 1 FROM git_network_members m WHERE m.repo_id = r.id) ORDER BY r.id',
+		)
+		.pluck()
+		.all() as number[];
+	for (const id of homeless) errors.push(`repository ${id} belongs to no fork network`);
+	limited(findings, 'git', 'error', errors);
+}
+
 /** Runs one check, turning an unexpected failure (e.g. a damaged table) into an error finding. */
 function guarded(findings: Finding[], check: Finding['check'], run: () => void): void {
 	try {
@@ -329,6 +358,7 @@ export function checkDataFolder(config: Resolved, now = Math.floor(Date.now() / 
 		if (version === SCHEMA_VERSION) {
 			guarded(findings, 'tokens', () => checkTokens(db, findings, now));
 			guarded(findings, 'webhooks', () => checkWebhooks(db, findings));
+			guarded(findings, 'git', () => checkGit(db, findings));
 		}
 	} finally {
 		db.close();

@@ -126,6 +126,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 		],
 		examples: ['admin suspend mallory --reason "left the company"', 'admin suspend mallory --unsuspend'],
 	},
+	'admin site-admin': {
+		usage: 'admin site-admin LOGIN [--remove]',
+		summary:
+			'Make a user a site administrator (the site admin area at /stafftools, global webhooks, every repository) or, with ' +
+			'--remove, no longer one. A suspended user is not promoted; the last site administrator is not removed.',
+		options: [['--remove', 'take the role away']],
+		examples: ['admin site-admin alice', 'admin site-admin alice --remove'],
+	},
 	'admin create-enterprise': {
 		usage: 'admin create-enterprise SLUG --owner LOGIN [options]',
 		summary: 'Create an enterprise owned by a user.',
@@ -177,8 +185,17 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			['--events a,b', 'webhook events it subscribes to'],
 			['--description TEXT', 'the app’s description'],
 			['--private-key-file FILE', 'write the private key here (mode 600) instead of printing it'],
+			['--webhook-url URL', 'where the app receives the events of its installations (GitHub App webhook)'],
+			['--webhook-secret TEXT', 'the secret that signs its deliveries (X-Hub-Signature-256)'],
+			['--webhook-secret-file FILE', 'read that secret from a file instead, "-" for standard input'],
+			['--webhook-content-type json|form', 'how deliveries are encoded (default json)'],
+			['--webhook-insecure-ssl', 'do not verify the receiver’s TLS certificate'],
+			['--webhook-inactive', 'keep the webhook but send nothing'],
 		],
-		examples: ['admin create-app "CI Bot" --owner acme --permissions checks:write,metadata:read --private-key-file ci-bot.pem'],
+		examples: [
+			'admin create-app "CI Bot" --owner acme --permissions checks:write,metadata:read --private-key-file ci-bot.pem',
+			'admin create-app "Triage" --owner acme --permissions issues:write --events issues,issue_comment --webhook-url https://bot.example.com/api/github/webhooks --webhook-secret-file secret.txt',
+		],
 	},
 	'admin install-app': {
 		usage: 'admin install-app APP ACCOUNT [options]',
@@ -268,8 +285,18 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	'admin check': {
 		usage: 'admin check [options]',
 		summary:
-			'Read-only health check beside a running server: integrity, foreign keys, schema version, blob files against their rows, tokens and webhooks; exit status 1 when a problem is found.',
+			'Read-only health check beside a running server: integrity, foreign keys, schema version, blob files against their rows, tokens, webhooks, and git data (references name stored objects, delta bases exist); exit status 1 when a problem is found.',
 		examples: ['admin check --data-dir /var/lib/gitstead --json'],
+	},
+	'admin gc': {
+		usage: 'admin gc [options]',
+		summary:
+			'Git maintenance, safe beside a running server: deletes objects no reference of their fork network reaches once they are older than storage.gc_grace_days (14), deltifies objects stored whole (what the REST API writes), sets repository sizes. The server runs it weekly too.',
+		options: [
+			['--dry-run', 'report what would be deleted and deltified, change nothing'],
+			['--grace-days N', 'keep unreachable objects younger than N days (default storage.gc_grace_days)'],
+		],
+		examples: ['admin gc --data-dir /var/lib/gitstead', 'admin gc --dry-run --json'],
 	},
 	'admin seed-demo': {
 		usage: 'admin seed-demo [options]',

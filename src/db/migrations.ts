@@ -1208,6 +1208,142 @@ export const migrations: Migration[] = [
 				);`);
 		},
 	},
+	{
+		version: 30,
+		description: 'Actions secrets and variables with their keys; SSH, signing, deploy and GPG keys; OpenPGP signature checks',
+		up(db) {
+			db.exec(`
+				-- Actions secrets and variables (schema 30) of a repository, an environment or an organization:
+				-- one X25519 key pair per scope (GitHub's public key, key_id); a secret is kept only as the sealed
+				-- box (libsodium crypto_box_seal) the client sent, a variable in clear. Organization ones have a
+				-- visibility; 'selected' reaches the repositories listed in actions_secret_repositories.
+				CREATE TABLE actions_secret_keys (
+				  id             INTEGER PRIMARY KEY,
+				  repo_id        INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+				  environment_id INTEGER REFERENCES environments(id) ON DELETE CASCADE,
+				  org_id         INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  key_id         TEXT NOT NULL UNIQUE,
+				  public_key     TEXT NOT NULL,                     -- base64, 32 bytes
+				  private_key    TEXT NOT NULL,                     -- base64, 32 bytes: opens the sealed boxes; never answered
+				  created_at     TEXT NOT NULL,
+				  CHECK ((repo_id IS NOT NULL) + (environment_id IS NOT NULL) + (org_id IS NOT NULL) = 1)
+				);
+				CREATE UNIQUE INDEX actions_secret_keys_scope ON actions_secret_keys(ifnull(repo_id, 0), ifnull(environment_id, 0), ifnull(org_id, 0));
+				CREATE TABLE actions_secrets (
+				  id             INTEGER PRIMARY KEY,
+				  kind           TEXT NOT NULL CHECK (kind IN ('secret', 'variable')),
+				  repo_id        INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+				  environment_id INTEGER REFERENCES environments(id) ON DELETE CASCADE,
+				  org_id         INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  name           TEXT NOT NULL,                     -- upper case, as GitHub keeps it
+				  value          TEXT NOT NULL,                     -- a variable's value; a secret's sealed box (base64) as sent
+				  key_id         TEXT,                              -- a secret's: the key it was sealed to
+				  visibility     TEXT CHECK (visibility IN ('all', 'private', 'selected')),  -- organization ones
+				  created_at     TEXT NOT NULL,
+				  updated_at     TEXT NOT NULL,
+				  CHECK ((repo_id IS NOT NULL) + (environment_id IS NOT NULL) + (org_id IS NOT NULL) = 1)
+				);
+				CREATE UNIQUE INDEX actions_secrets_name ON actions_secrets(kind, ifnull(repo_id, 0), ifnull(environment_id, 0), ifnull(org_id, 0), name);
+				CREATE TABLE actions_secret_repositories (
+				  secret_id INTEGER NOT NULL REFERENCES actions_secrets(id) ON DELETE CASCADE,
+				  repo_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  PRIMARY KEY (secret_id, repo_id)
+				) WITHOUT ROWID;
+				CREATE INDEX actions_secret_repositories_repo ON actions_secret_repositories(repo_id);
+
+				-- Keys (schema 30). public_keys: a user's SSH authentication and SSH signing keys, a repository's
+				-- deploy keys ("<type> <base64>", comment dropped; fingerprint SHA256:<base64> of the key blob). An
+				-- authentication or deploy key is used once on the whole site; a signing key once too.
+				CREATE TABLE public_keys (
+				  id          INTEGER PRIMARY KEY,
+				  kind        TEXT NOT NULL CHECK (kind IN ('authentication', 'signing', 'deploy')),
+				  user_id     INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+				  repo_id     INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
+				  title       TEXT NOT NULL,
+				  key         TEXT NOT NULL,
+				  fingerprint TEXT NOT NULL,
+				  read_only   INTEGER NOT NULL DEFAULT 0,           -- deploy keys
+				  added_by_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  last_used   TEXT,
+				  created_at  TEXT NOT NULL,
+				  CHECK ((user_id IS NULL) <> (repo_id IS NULL))
+				);
+				CREATE UNIQUE INDEX public_keys_fingerprint ON public_keys(kind = 'signing', fingerprint);
+				CREATE INDEX public_keys_user ON public_keys(user_id, kind) WHERE user_id IS NOT NULL;
+				CREATE INDEX public_keys_repo ON public_keys(repo_id) WHERE repo_id IS NOT NULL;
+				-- GPG keys: a primary key (as uploaded, armored) and its subkeys (primary_key_id), with what the
+				-- armored key says of each (key id, capabilities, expiry, the user ids' emails).
+				CREATE TABLE gpg_keys (
+				  id                  INTEGER PRIMARY KEY,
+				  user_id             INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  primary_key_id      INTEGER REFERENCES gpg_keys(id) ON DELETE CASCADE,
+				  name                TEXT,
+				  key_id              TEXT NOT NULL,                -- 16 hex digits, upper case
+				  fingerprint         TEXT NOT NULL,                -- hex, upper case
+				  public_key          TEXT NOT NULL,                -- base64 of the key packet
+				  raw_key             TEXT,                         -- the armored key as given (primary keys)
+				  emails              TEXT NOT NULL DEFAULT '[]',   -- JSON array of the user ids' emails
+				  can_sign            INTEGER NOT NULL,
+				  can_encrypt_comms   INTEGER NOT NULL,
+				  can_encrypt_storage INTEGER NOT NULL,
+				  can_certify         INTEGER NOT NULL,
+				  revoked             INTEGER NOT NULL DEFAULT 0,
+				  expires_at          TEXT,
+				  created_at          TEXT NOT NULL
+				);
+				CREATE UNIQUE INDEX gpg_keys_primary ON gpg_keys(key_id) WHERE primary_key_id IS NULL;
+				CREATE INDEX gpg_keys_key_id ON gpg_keys(key_id);
+				CREATE INDEX gpg_keys_user ON gpg_keys(user_id) WHERE primary_key_id IS NULL;
+				-- The outcome of checking an OpenPGP signature of a commit or tag object with a registered key
+				-- (the library's check is asynchronous: done before the object is stored, or after a read found none).
+				CREATE TABLE gpg_signature_checks (
+				  sha        TEXT NOT NULL,
+				  gpg_key_id INTEGER NOT NULL REFERENCES gpg_keys(id) ON DELETE CASCADE,
+				  valid      INTEGER NOT NULL,
+				  checked_at TEXT NOT NULL,
+				  PRIMARY KEY (sha, gpg_key_id)
+				) WITHOUT ROWID;
+				CREATE INDEX gpg_signature_checks_key ON gpg_signature_checks(gpg_key_id);`);
+		},
+	},
+	{
+		version: 31,
+		description: "GitHub Apps' webhooks: an app's hook in global_webhooks (app_id), the installation of each of its deliveries",
+		up(db) {
+			db.exec(`
+				ALTER TABLE global_webhooks ADD COLUMN app_id INTEGER REFERENCES apps(id) ON DELETE CASCADE;
+				CREATE UNIQUE INDEX global_webhooks_app ON global_webhooks(app_id) WHERE app_id IS NOT NULL;
+				ALTER TABLE webhook_deliveries ADD COLUMN installation_id INTEGER;`);
+		},
+	},
+	{
+		version: 32,
+		description: "issue events (the timeline's labeled, assigned, closed, merged, referenced, …); past closes and merges backfilled",
+		up(db) {
+			db.exec(`
+				CREATE TABLE issue_events (
+				  id         INTEGER PRIMARY KEY,
+				  repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+				  actor_id   INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  event      TEXT NOT NULL,
+				  commit_id  TEXT,
+				  details    TEXT NOT NULL DEFAULT '{}',
+				  created_at TEXT NOT NULL
+				);
+				CREATE INDEX issue_events_issue ON issue_events(issue_id, id);
+				CREATE INDEX issue_events_repo ON issue_events(repo_id, id);
+				CREATE UNIQUE INDEX issue_events_referenced ON issue_events(issue_id, commit_id) WHERE event = 'referenced';
+				-- What can be told of the past: who closed each closed issue and when, and each merge.
+				INSERT INTO issue_events (repo_id, issue_id, actor_id, event, commit_id, details, created_at)
+				SELECT i.repo_id, i.id, p.merged_by_id, 'merged', p.merge_commit_sha, '{}', p.merged_at
+				FROM issues i JOIN pull_requests p ON p.issue_id = i.id WHERE p.merged_at IS NOT NULL;
+				INSERT INTO issue_events (repo_id, issue_id, actor_id, event, commit_id, details, created_at)
+				SELECT i.repo_id, i.id, i.closed_by_id, 'closed', NULL,
+				       CASE WHEN i.state_reason IS NULL THEN '{}' ELSE json_object('state_reason', i.state_reason) END, i.closed_at
+				FROM issues i WHERE i.state = 'closed' AND i.closed_at IS NOT NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -76,6 +76,11 @@ const AUDIT_ACTIONS: Record<string, Record<string, AuditName> | AuditName> = {
 	security_and_analysis: 'repo.security_and_analysis_update',
 	code_security_configuration: (action) => (action ? `code_security_configuration.${action}` : null),
 	organization_settings: (action) => (action ? `org.${action}` : null),
+	// Audit-only events (no webhook), named by the audit action itself: org.update_actions_settings,
+	// repo.create_actions_secret, environment.remove_actions_variable, …
+	org: (action) => (action ? `org.${action}` : null),
+	repo: (action) => (action ? `repo.${action}` : null),
+	environment: (action) => (action ? `environment.${action}` : null),
 	push: 'git.push',
 	custom_repository_role: { created: 'role.create', updated: 'role.update', deleted: 'role.destroy' },
 	organization_role: { assigned: 'org.assign_role', unassigned: 'org.unassign_role' },

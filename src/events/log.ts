@@ -3,8 +3,8 @@
  * event, a notification or a webhook) calls, inside the transaction of the change. It writes the
  * event row (the activity feeds read those rows) and hands the event to the subscribers that
  * derive from it in the same transaction: webhook deliveries for every hook whose events match,
- * notification threads for the users it concerns, and the organization's audit-log entry
- * (src/events/audit.ts).
+ * notification threads for the users it concerns, the issue events of an issue's timeline, and
+ * the organization's audit-log entry (src/events/audit.ts).
  * A crash after the commit loses nothing: the derived rows were written with the change.
  *
  * Callers never write feed rows, deliveries or notifications themselves.
@@ -12,6 +12,7 @@
 import type { App } from '../app';
 import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
+import type { TimelineEntry } from '../api/issues/timeline';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveNotifications } from './notifications';
@@ -47,6 +48,18 @@ export interface DomainEvent {
 	 * give the audit log their payload instead.
 	 */
 	audit?: Record<string, unknown>;
+	/**
+	 * An event about a GitHub App's installation itself (installation, installation_repositories):
+	 * delivered to that app's hook only, whatever it subscribes to, with this payload (without
+	 * `action`); no other hook receives it.
+	 */
+	toApp?: { appId: number; installationId: number; webhook: () => Record<string, unknown> };
+	/**
+	 * The issue events GitHub keeps for it (an issue's or pull request's timeline: labeled, closed,
+	 * merged, review_requested, …; src/api/issues/timeline.ts), in the event's repository, by its
+	 * actor, at its time.
+	 */
+	timeline?: TimelineEntry[];
 }
 
 /**
@@ -65,6 +78,11 @@ export function record(app: App, event: DomainEvent): number {
 	// The feeds: a repository made private takes its past events out of the public feeds.
 	if (repo && event.event === 'repository' && event.action === 'privatized') app.stores.events.hideRepository(repo.id);
 	if (event.notification && repo) deriveNotifications(app, repo, event.actorId, event.notification);
+	if (event.timeline?.length && repo) {
+		const createdAt = isoSeconds(app.clock());
+		for (const entry of event.timeline)
+			app.stores.issueEvents.insert({ ...entry, repoId: entry.repoId ?? repo.id, actorId: event.actorId, createdAt });
+	}
 	const id = app.stores.events.insert({
 		event: event.event,
 		action: event.action,
@@ -97,7 +115,13 @@ export function record(app: App, event: DomainEvent): number {
 			app.acting,
 			app.clock(),
 		);
-	// Global hooks, the organization's hooks and the repository's hooks, in this transaction.
-	if (event.webhook) app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id });
+	// Global hooks, the organization's hooks, the repository's hooks and the hooks of the apps
+	// installed on the account, in this transaction.
+	if (event.webhook)
+		app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id, accountId: owner?.id ?? org?.id });
+	if (event.toApp) {
+		const { appId, installationId, webhook } = event.toApp;
+		app.webhooks.emitToApp(appId, installationId, event.event, event.action, () => ({ action: event.action, ...webhook() }));
+	}
 	return id;
 }

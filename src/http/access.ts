@@ -27,6 +27,8 @@ export const WEB_ROUTES = {
 	/** Git's smart HTTP protocol (clone and fetch): src/api/git/transport.ts. */
 	git: 'web:git',
 	feed: 'web:feed',
+	/** A user's public keys, /{login}.keys and /{login}.gpg: src/api/keys/web.ts. */
+	keys: 'web:keys',
 	openapi: '/openapi.json',
 } as const;
 

@@ -115,9 +115,10 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 				}
 			});
 		if (route.upload) return receiveUpload(x, now, answer);
+		if (route.prepare) return receivePrepared(x, now, answer, fail);
 		let reply: Reply;
 		try {
-			reply = scoped(() => run(x, now));
+			reply = scoped(() => run(x, now, undefined));
 		} catch (error) {
 			// A refused write changed nothing (its savepoint rolled back): nothing to wait for.
 			fail(error);
@@ -144,7 +145,7 @@ function receiveUpload(x: Exchange, now: number, answer: (reply: Reply) => void)
 		state.version = negotiateVersion(req.headers);
 		state.media = negotiateMedia(req.headers.accept);
 		scoped(() => {
-			const ctx = admit(x, { now, body: undefined, upload: null });
+			const ctx = admit(x, { now, body: undefined, upload: null, prepared: undefined });
 			upload.before?.(ctx);
 		});
 		dir = upload.dir(app);
@@ -162,7 +163,9 @@ function receiveUpload(x: Exchange, now: number, answer: (reply: Reply) => void)
 			let reply: Reply;
 			try {
 				reply = scoped(() =>
-					app.transaction.grouped(() => invoke(admit(x, { now: app.clock(), body: undefined, upload: file }), state)),
+					app.transaction.grouped(() =>
+						invoke(admit(x, { now: app.clock(), body: undefined, upload: file, prepared: undefined }), state),
+					),
 				);
 			} catch (error) {
 				discardUpload(file);
@@ -184,13 +187,53 @@ function receiveUpload(x: Exchange, now: number, answer: (reply: Reply) => void)
 	);
 }
 
-function run(x: Exchange, now: number): Reply {
-	const { app, route, req, state } = x;
+/**
+ * A route with a `prepare` step (asynchronous work its handler needs: parsing an OpenPGP key,
+ * verifying a signature): everything before the handler runs first (authentication, policy, rate
+ * limit, guard, validation) without a transaction, then `prepare` with that context outside any
+ * transaction, then the whole request again with its result as ctx.prepared (the state may have
+ * changed meanwhile), in the write transaction for a write. A refusal of either pass, or of the
+ * step itself (thrown or rejected), answers the request.
+ */
+function receivePrepared(x: Exchange, now: number, answer: (reply: Reply) => void, fail: (error: unknown) => void): void {
+	const { app, route, req, scoped } = x;
+	let checked: GuardedContext;
+	try {
+		checked = scoped(() => {
+			negotiate(x);
+			return admit(x, { now, body: req.body, upload: null, prepared: undefined });
+		});
+	} catch (error) {
+		fail(error);
+		return;
+	}
+	// A synchronous throw of the step answers like a rejection.
+	new Promise((resolve) => resolve(route.prepare!(checked))).then((prepared) => {
+		let reply: Reply;
+		try {
+			// The request's own time again: what the step prepared was computed with it.
+			reply = scoped(() => run(x, now, prepared));
+		} catch (error) {
+			fail(error);
+			return;
+		}
+		if (!writes(route, req)) return answer(reply);
+		app.transaction.durable().then(() => answer(reply), fail);
+	}, fail);
+}
+
+/** The API version and media type the request asks for (noted on the state); 400 for a body that is not JSON. */
+function negotiate({ req, state }: Exchange): void {
 	state.version = negotiateVersion(req.headers);
 	state.media = negotiateMedia(req.headers.accept);
-	const body = req.body;
-	if (body === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
-	const request = { now, body, upload: null };
+	if (req.body === MALFORMED_BODY) throw new HttpError(400, MESSAGES.problemsParsingJson);
+}
+
+/** @param prepared what the route's `prepare` step produced (undefined without one) */
+function run(x: Exchange, now: number, prepared: unknown): Reply {
+	const { app, route, req, state } = x;
+	negotiate(x);
+	const request = { now, body: req.body, upload: null, prepared };
 	// A write request runs in one transaction from authentication to the handler's last read: one
 	// commit, all-or-nothing, and its reads share one lock instead of taking one each. Reads run
 	// without: measured, BEGIN/COMMIT costs a GET more than the per-statement locks (192 vs 164 µs).
@@ -220,8 +263,24 @@ export function runRoute(
 	body: unknown,
 ): Reply {
 	const { app, req, now, requestId, ip, apiVersion, media, principal } = parent;
+	// Its asynchronous step cannot run inside another request's synchronous dispatch.
+	if (route.prepare) throw new Error(`${route.method} ${route.path} has a prepare step and cannot be dispatched`);
 	const publicView = authorize(route, principal);
-	const fields = { app, req, now, requestId, ip, apiVersion, media, principal, publicView, params, query, upload: null };
+	const fields = {
+		app,
+		req,
+		now,
+		requestId,
+		ip,
+		apiVersion,
+		media,
+		principal,
+		publicView,
+		params,
+		query,
+		upload: null,
+		prepared: undefined,
+	};
 	return route.handler(enter(route, fields, body));
 }
 
@@ -233,6 +292,8 @@ interface Admission {
 	body: unknown;
 	/** The streamed body of an upload route once it is read; null before and elsewhere. */
 	upload: UploadedFile | null;
+	/** What the route's `prepare` step produced, for the pass after it; undefined before and elsewhere. */
+	prepared: unknown;
 }
 
 /**
@@ -240,7 +301,7 @@ interface Admission {
  * and schemas (enter). Notes the principal and rate window on `state` for the answer.
  * @throws HttpError 401, 403 (rate limit) …; DomainError 403, 404, 422 of the guard and schemas
  */
-function admit(x: Exchange, { now, body, upload }: Admission): GuardedContext {
+function admit(x: Exchange, { now, body, upload, prepared }: Admission): GuardedContext {
 	const { app, route, req, state } = x;
 	const ip = clientIp(app, req);
 	const seconds = epochSeconds(now);
@@ -278,6 +339,7 @@ function admit(x: Exchange, { now, body, upload }: Admission): GuardedContext {
 		params: req.params,
 		query: req.query,
 		upload,
+		prepared,
 	};
 	return enter(route, fields, body);
 }

@@ -139,6 +139,8 @@ export interface RequestContext<Query = Record<string, unknown>, Body = Record<s
 	page: PageRequest;
 	/** The streamed body of an `upload` route (null elsewhere). */
 	upload: UploadedFile | null;
+	/** What the route's `prepare` step produced (undefined for routes without one). */
+	prepared: unknown;
 }
 
 /** The resources a guard may load (src/auth/guards.ts), by the ResourceGuard key that loads them. */
@@ -282,6 +284,16 @@ export interface RouteDeclaration<
 		// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
 		before?(ctx: Context<any, any, NoInfer<G>>): void;
 	};
+	/**
+	 * Asynchronous work the handler needs and cannot do itself, handlers being synchronous (parsing
+	 * an OpenPGP key, verifying a signature with a library whose API is asynchronous). The pipeline
+	 * runs it once authentication, the policy, the rate limit, the guard and validation have passed,
+	 * outside any transaction, then runs the request again (checks, then the handler, in the write
+	 * transaction for a write) with its result as ctx.prepared. An error it throws (DomainError, HttpError) answers the
+	 * request. Such a route cannot be reached through the internal dispatch (GraphQL).
+	 */
+	// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
+	prepare?(ctx: Context<any, any, NoInfer<G>>): Promise<unknown>;
 	handler(
 		ctx: Context<
 			QS extends v.GenericSchema ? v.InferOutput<QS> : Record<string, unknown>,

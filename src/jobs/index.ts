@@ -7,6 +7,7 @@ import cron = require('node-cron');
 import type { App } from '../app';
 import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
+import { gc } from '../api/git/gc';
 import { sweepAssetFiles } from '../api/releases/service';
 import { epochSeconds, isoSeconds } from '../time';
 
@@ -75,6 +76,12 @@ export const JOBS: Job[] = [
 		id: 'dismissal-request-expiry',
 		schedule: '0 * * * * *',
 		run: (app) => void expireDismissalRequests(app, app.clock()),
+	},
+	{
+		// Git maintenance: unreachable objects past the grace period, deltas for objects stored whole.
+		id: 'git-gc',
+		schedule: '0 41 4 * * 0',
+		run: (app) => gc(app, { now: epochSeconds(app.clock()) }),
 	},
 	{
 		id: 'database-maintenance',

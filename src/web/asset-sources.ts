@@ -10,7 +10,10 @@ import { resolve } from 'node:path';
 import { ICON_NAMES } from './icon-names';
 
 export interface AssetSources {
+	/** The stylesheet ('' when the bundle embeds it compressed: cssEncoded). */
 	css: string;
+	/** The stylesheet compressed at build time (base64 of Brotli and of gzip), in the bundle. */
+	cssEncoded?: { br: string; gzip: string };
 	js: string;
 	/** Icon name → { width, height, path } of its 16px (else smallest) size. */
 	icons: Record<string, { width: number; height: number; path: string }>;

@@ -1,12 +1,13 @@
 /**
  * The web interface's static files, served at content-hashed paths (`/_assets/<name>-<hash>.<ext>`)
- * with `Cache-Control: immutable`, gzip- or Brotli-compressed once on first request when the
- * browser accepts it. The bundle embeds them (scripts/bundle.mjs defines GITSTEAD_WEB_ASSETS);
- * running from source they are assembled from the packages on first use (src/web/asset-sources.ts).
+ * with `Cache-Control: immutable`, gzip- or Brotli-compressed when the browser accepts it. The
+ * bundle embeds them (scripts/bundle.mjs defines GITSTEAD_WEB_ASSETS), the stylesheet already
+ * compressed at build time; running from source they are assembled from the packages on first use
+ * (src/web/asset-sources.ts) and compressed once on first request.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import { checkout } from '../build-info';
 import { assetSources, type AssetSources } from './asset-sources';
 
@@ -34,18 +35,26 @@ export function webAssets(): AssetSources {
 }
 
 function build(): void {
-	const { css, js } = webAssets();
+	const { css, cssEncoded, js } = webAssets();
 	served = new Map();
-	const add = (name: string, ext: string, type: string, text: string) => {
-		const body = Buffer.from(text);
+	const add = (name: string, ext: string, type: string, body: Buffer, encoded?: Pick<Asset, 'brotli' | 'gzip'>) => {
 		const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
 		const path = `${ASSETS_PREFIX}${name}-${hash}.${ext}`;
-		served!.set(path, { type, body, etag: `"${hash}"` });
+		served!.set(path, { type, body, etag: `"${hash}"`, ...encoded });
 		return path;
 	};
+	// The bundle's stylesheet comes compressed (scripts/web-assets.ts): its text is the Brotli form unpacked.
+	const brotli = cssEncoded ? Buffer.from(cssEncoded.br, 'base64') : undefined;
+	const cssBody = brotli ? brotliDecompressSync(brotli) : Buffer.from(css);
 	paths = {
-		css: add('gitstead', 'css', 'text/css; charset=utf-8', css),
-		js: add('gitstead', 'js', 'text/javascript; charset=utf-8', js),
+		css: add(
+			'gitstead',
+			'css',
+			'text/css; charset=utf-8',
+			cssBody,
+			cssEncoded && { brotli, gzip: Buffer.from(cssEncoded.gzip, 'base64') },
+		),
+		js: add('gitstead', 'js', 'text/javascript; charset=utf-8', Buffer.from(js)),
 	};
 }
 

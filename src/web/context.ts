@@ -45,6 +45,11 @@ export interface WebContext {
 	secure: boolean;
 	/** Set-Cookie values to send with the answer. */
 	cookies: string[];
+	/**
+	 * CSS rules the page needs beyond the stylesheet (label colours: class → rule), written as one
+	 * `<style>` element allowed by its hash (src/web/components/label.tsx).
+	 */
+	styles: Map<string, string>;
 }
 
 /** The 404 page: what does not exist and what the viewer may not see answer alike. */

@@ -1,18 +1,32 @@
 /**
  * Syntax highlighting of file views with highlight.js (its common languages), loaded on the first
- * file shown so the server starts without it. Files over HIGHLIGHT_LIMIT bytes or lines are shown
- * plain. The output is highlight.js's escaped HTML, split into lines with each line's open spans
- * closed and reopened, so every line stands alone in the table.
+ * file shown so the server starts without it: the bundle embeds highlight.js as text
+ * (scripts/bundle.mjs defines GITSTEAD_HIGHLIGHT_JS) and compiles it then; running from source it
+ * is required from node_modules. Files over HIGHLIGHT_LIMIT bytes or lines are shown plain. The
+ * output is highlight.js's escaped HTML, split into lines with each line's open spans closed and
+ * reopened, so every line stands alone in the table.
  */
+import { runInThisContext } from 'node:vm';
 import type { HLJSApi } from 'highlight.js';
+
+declare const GITSTEAD_HIGHLIGHT_JS: string | undefined;
 
 /** Largest file highlighted (bytes and lines); larger ones are shown without colors. */
 export const HIGHLIGHT_LIMIT = { bytes: 256 * 1024, lines: 10_000 };
 
 let hljs: HLJSApi | undefined;
 
+/** highlight.js, compiled on first use: from the bundle's embedded text, else node_modules. */
 function engine(): HLJSApi {
-	hljs ??= require('highlight.js/lib/common') as HLJSApi;
+	if (hljs) return hljs;
+	if (typeof GITSTEAD_HIGHLIGHT_JS === 'string') {
+		const module = { exports: {} as { default?: HLJSApi } & HLJSApi };
+		const load = runInThisContext(`(function (module, exports, require) {${GITSTEAD_HIGHLIGHT_JS}\n})`, {
+			filename: 'highlight.js (embedded)',
+		}) as (module: unknown, exports: unknown, require: NodeJS.Require) => void;
+		load(module, module.exports, require);
+		hljs = module.exports.default ?? module.exports;
+	} else hljs = require('highlight.js/lib/common') as HLJSApi;
 	return hljs;
 }
 

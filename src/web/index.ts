@@ -39,13 +39,27 @@ import {
 } from './context';
 import { checkCsrf, readForm } from './forms';
 import { PAGES } from './pages';
-import type { Answer, PageAnswer, PageRoute } from './page';
-import { randomBytes } from 'node:crypto';
+import type { Answer, FileAnswer, PageAnswer, PageRoute } from './page';
+import { createReadStream, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { styleBlock } from './components/label';
 
-/** The policy of every page: no inline script, no framing, forms to this origin only. */
-export const CONTENT_SECURITY_POLICY =
-	"default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; " +
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * The policy of every page: no inline script, no framing, forms to this origin only. Styles come
+ * from the stylesheet, plus at most one `<style>` element of the page's own (label colours),
+ * allowed by its hash: inline `style` attributes stay refused.
+ * @param styleHash base64 SHA-256 of the page's style element, if it has one
+ */
+export function contentSecurityPolicy(styleHash?: string): string {
+	const styles = styleHash ? `'self' 'sha256-${styleHash}'` : "'self'";
+	return (
+		`default-src 'none'; style-src ${styles}; img-src 'self' data:; script-src 'self'; connect-src 'self'; ` +
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	);
+}
+
+/** The policy of a page without a style element of its own. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** Headers of every web answer. */
 export function pageHeaders(requestId: string): Record<string, string> {
@@ -58,8 +72,11 @@ export function pageHeaders(requestId: string): Record<string, string> {
 	};
 }
 
-/** Raw file paths (/{owner}/{repo}/raw/{ref}/{path}): served to every client, as GitHub serves them. */
-const RAW_PATH = /^\/[^/]+\/[^/]+\/raw\//;
+/**
+ * Raw file paths (/{owner}/{repo}/raw/{ref}/{path}, /gist/{user}/{gist_id}/raw/{filename}): served
+ * to every client, as GitHub serves them.
+ */
+const RAW_PATH = /^\/(?:gist\/[^/]+\/[^/]+|[^/]+\/[^/]+)\/raw\//;
 
 /** Whether a request is a browser's navigation: its Accept names text/html. */
 export function wantsHtml(req: IncomingMessage): boolean {
@@ -235,6 +252,7 @@ function context(
 		now,
 		secure,
 		cookies: [],
+		styles: new Map(),
 	};
 	if (session) ctx.csrf = session.csrf_secret;
 	else {
@@ -250,6 +268,34 @@ function errorAnswer(ctx: WebContext, status: number, message?: string): PageAns
 	return { status, headers: {}, vnode: ErrorPage({ ctx, status, message }) };
 }
 
+/** Streams a download: 200 with its length, or a 404 page when the file went away meanwhile. */
+function sendFile(ctx: WebContext, headers: Record<string, string | string[]>, answer: FileAnswer): void {
+	const { res, req } = ctx;
+	let size: number;
+	try {
+		size = statSync(answer.file).size;
+	} catch {
+		send(ctx, errorAnswer(ctx, 404));
+		return;
+	}
+	res.writeHead(200, {
+		...headers,
+		...answer.headers,
+		'Content-Type': 'application/octet-stream',
+		'Content-Length': String(size),
+		// Asset names hold letters, digits and -_.+@ only (src/api/releases/service.ts: assetName).
+		'Content-Disposition': `attachment; filename="${answer.name.replace(/["\\\r\n]/g, '_')}"`,
+		'Cache-Control': 'private, no-cache',
+	});
+	if (req.method === 'HEAD') {
+		res.end();
+		return;
+	}
+	createReadStream(answer.file)
+		.on('error', () => res.destroy())
+		.pipe(res);
+}
+
 /** Writes an answer: a page (HTML document) or raw bytes, with the page headers and cookies. */
 function send(ctx: WebContext, answer: Answer): void {
 	const { res, req } = ctx;
@@ -258,6 +304,10 @@ function send(ctx: WebContext, answer: Answer): void {
 	if (ctx.cookies.length) headers['Set-Cookie'] = ctx.cookies;
 	let status = 200;
 	let body: string | Buffer;
+	if ('file' in answer) {
+		sendFile(ctx, headers, answer);
+		return;
+	}
 	if ('body' in answer) {
 		status = answer.status;
 		Object.assign(headers, answer.headers);
@@ -270,6 +320,15 @@ function send(ctx: WebContext, answer: Answer): void {
 			Object.assign(headers, answer.headers ?? {});
 		} else vnode = answer;
 		body = `<!DOCTYPE html>${renderToString(vnode)}`;
+		// Components registered the colours they use while rendering: one hashed <style> in the head.
+		const css = styleBlock(ctx.styles);
+		if (css) {
+			const at = body.indexOf('</head>');
+			if (at > 0) {
+				body = `${body.slice(0, at)}<style>${css}</style>${body.slice(at)}`;
+				headers['Content-Security-Policy'] = contentSecurityPolicy(createHash('sha256').update(css).digest('base64'));
+			}
+		}
 		headers['Content-Type'] = 'text/html; charset=utf-8';
 		headers['Cache-Control'] = ctx.session ? 'private, no-cache' : 'no-cache';
 		headers.Vary = 'Cookie, Accept';

@@ -16,8 +16,17 @@ export interface RawAnswer {
 	body: string | Buffer;
 }
 
-/** A page (200), a page with a status, or raw bytes. */
-export type Answer = VNode | PageAnswer | RawAnswer;
+/** A file streamed as a download (release assets). */
+export interface FileAnswer {
+	/** Absolute path of the file. */
+	file: string;
+	/** The name the browser saves it as (Content-Disposition). */
+	name: string;
+	headers?: Record<string, string>;
+}
+
+/** A page (200), a page with a status, raw bytes, or a file to download. */
+export type Answer = VNode | PageAnswer | RawAnswer | FileAnswer;
 
 export interface PageRoute {
 	method: 'GET' | 'POST';

@@ -29,6 +29,7 @@ import { request as httpsRequest } from 'node:https';
 import { version } from '../build-info';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import { nodeId as nodeIdOf } from '../http/urls';
 import { epochSeconds, isoSeconds, type Clock } from '../time';
 import { scopeOf, type DeliveryRow, type HookRow, type LastResponse, type WebhookStore } from './store';
 import { ALLOWED_HOSTS_KEY, deliveryTarget, TargetRefused } from './targets';
@@ -136,10 +137,66 @@ export const REPOSITORY_HOOK_EVENTS = [
 /** Subscription of an organization or repository hook created without `events` (GitHub's). */
 export const DEFAULT_REPOSITORY_HOOK_EVENTS = ['push'];
 
-/** Where an event happened: its repository and organization, whose hooks receive it too. */
+/**
+ * Where an event happened: its repository and organization, whose hooks receive it too, and the
+ * account it belongs to (the repository's owner, or the organization), whose apps' installations
+ * receive it.
+ */
 export interface EventPlace {
 	repoId?: number | null;
 	orgId?: number | null;
+	accountId?: number | null;
+}
+
+/**
+ * The permissions a GitHub App's installation needs to receive an event (any one of them, at read
+ * or more), after GitHub's "Webhook events and payloads" (availability for GitHub Apps). Events not
+ * listed need only metadata, which every installation has.
+ */
+export const APP_EVENT_PERMISSIONS: Record<string, readonly string[]> = {
+	branch_protection_configuration: ['administration'],
+	branch_protection_rule: ['administration'],
+	check_run: ['checks'],
+	check_suite: ['checks'],
+	commit_comment: ['contents'],
+	create: ['contents'],
+	custom_property: ['organization_custom_properties'],
+	custom_property_values: ['organization_custom_properties'],
+	delete: ['contents'],
+	dependabot_alert: ['vulnerability_alerts'],
+	deploy_key: ['administration'],
+	deployment: ['deployments'],
+	deployment_status: ['deployments'],
+	fork: ['contents'],
+	gollum: ['contents'],
+	issue_comment: ['issues', 'pull_requests'],
+	issues: ['issues'],
+	member: ['members', 'administration'],
+	membership: ['members'],
+	milestone: ['issues', 'pull_requests'],
+	organization: ['members'],
+	pull_request: ['pull_requests'],
+	pull_request_review: ['pull_requests'],
+	pull_request_review_comment: ['pull_requests'],
+	pull_request_review_thread: ['pull_requests'],
+	push: ['contents'],
+	release: ['contents'],
+	repository_ruleset: ['administration'],
+	security_and_analysis: ['administration'],
+	status: ['statuses'],
+	team: ['members'],
+	team_add: ['members'],
+	workflow_dispatch: ['actions'],
+	workflow_job: ['actions'],
+	workflow_run: ['actions'],
+};
+
+/** Whether an installation with these permissions (JSON) may receive `event`. */
+function permitsEvent(event: string, permissionsJson: string): boolean {
+	const needed = APP_EVENT_PERMISSIONS[event];
+	if (!needed) return true;
+	const granted = JSON.parse(permissionsJson) as Record<string, string>;
+	return needed.some((key) => granted[key] !== undefined);
 }
 
 /** A hook as kept in memory: its row and its events, parsed once. */
@@ -195,6 +252,8 @@ export class Webhooks {
 	private globals: Subscriber[] | null = null;
 	/** The repositories and organizations with active hooks: only their events query the hooks table. */
 	private scoped: { repoIds: ReadonlySet<number>; orgIds: ReadonlySet<number> } | null = null;
+	/** How many apps have an active hook: with none, no event looks for installations. */
+	private appHooks: number | null = null;
 	private pass: Pass | null = null;
 	/** Attempts in flight, by delivery id; at most one per hook. */
 	private readonly inFlight = new Map<number, InFlight>();
@@ -217,6 +276,7 @@ export class Webhooks {
 	invalidate(): void {
 		this.globals = null;
 		this.scoped = null;
+		this.appHooks = null;
 		if (this.inFlight.size > 0) setImmediate(() => this.cancelGone());
 	}
 
@@ -241,16 +301,58 @@ export class Webhooks {
 	}
 
 	/**
-	 * Queues `event` for every active hook subscribed to it: the global hooks, and those of the
-	 * organization and repository it happened in. Call inside the transaction of the change.
+	 * The hooks of the apps installed where the event happened that receive it: the app subscribes
+	 * to the event, its installation reaches the repository and holds a permission the event needs
+	 * (APP_EVENT_PERMISSIONS). One query when some app has an active hook, none otherwise.
+	 */
+	private appSubscribers(event: string, place: EventPlace) {
+		this.appHooks ??= this.deps.store.activeAppHooks();
+		const accountId = place.accountId ?? place.orgId ?? null;
+		if (this.appHooks === 0 || accountId === null) return [];
+		return this.deps.store
+			.appSubscribers(accountId, place.repoId ?? null)
+			.filter((entry) => (JSON.parse(entry.events) as string[]).includes(event) && permitsEvent(event, entry.permissions));
+	}
+
+	/**
+	 * Queues `event` for every active hook subscribed to it: the global hooks, those of the
+	 * organization and repository it happened in, and the hooks of the apps installed there that
+	 * receive it — one delivery per installation, its payload naming it (`installation` {id,
+	 * node_id}), as GitHub sends to GitHub Apps. Call inside the transaction of the change.
 	 * @param build makes the payload (without `action`); called only when some hook listens
-	 * @param place the event's repository and organization (an organization repository's owner)
+	 * @param place the event's repository, organization and account
 	 */
 	emit(event: string, action: string | null, build: () => Record<string, unknown>, place: EventPlace = {}): void {
 		const hooks = this.subscribers(event, place);
+		const apps = this.appSubscribers(event, place);
+		if (hooks.length === 0 && apps.length === 0) return;
+		const body = action === null ? build() : { action, ...build() };
+		const repositoryId = place.repoId ?? null;
+		if (hooks.length) this.queue(hooks, event, action, JSON.stringify(body), randomUUID(), false, repositoryId);
+		for (const entry of apps) {
+			const installation = { id: entry.installationId, node_id: nodeIdOf('Installation', entry.installationId) };
+			this.queue(
+				[entry.hook],
+				event,
+				action,
+				JSON.stringify({ ...body, installation }),
+				randomUUID(),
+				false,
+				repositoryId,
+				entry.installationId,
+			);
+		}
+	}
+
+	/**
+	 * Queues an event about an installation itself (installation, installation_repositories) to its
+	 * app's active hook only, whatever the app subscribes to, as GitHub sends them.
+	 * @param payload the complete payload (with `action`)
+	 */
+	emitToApp(appId: number, installationId: number, event: string, action: string | null, payload: () => Record<string, unknown>): void {
+		const hooks = this.deps.store.inScope({ kind: 'app', appId }).filter((hook) => hook.active === 1);
 		if (hooks.length === 0) return;
-		const payload = JSON.stringify(action === null ? build() : { action, ...build() });
-		this.queue(hooks, event, action, payload, randomUUID(), false, place.repoId ?? null);
+		this.queue(hooks, event, action, JSON.stringify(payload()), randomUUID(), false, null, installationId);
 	}
 
 	/**
@@ -278,7 +380,16 @@ export class Webhooks {
 	/** Queues the payload of an earlier delivery again, with its GUID (redelivery; to an inactive hook it fails as a ping does). */
 	redeliver(delivery: DeliveryRow): number {
 		const hook = this.deps.store.get(delivery.hook_id)!;
-		return this.queue([hook], delivery.event, delivery.action, delivery.payload, delivery.guid, true, delivery.repository_id)[0];
+		return this.queue(
+			[hook],
+			delivery.event,
+			delivery.action,
+			delivery.payload,
+			delivery.guid,
+			true,
+			delivery.repository_id,
+			delivery.installation_id,
+		)[0];
 	}
 
 	private queue(
@@ -289,6 +400,7 @@ export class Webhooks {
 		guid: string,
 		redelivery: boolean,
 		repositoryId: number | null,
+		installationId: number | null = null,
 	): number[] {
 		const now = this.deps.clock();
 		const ids = hooks.map((hook) =>
@@ -302,6 +414,7 @@ export class Webhooks {
 				nextAttemptAt: epochSeconds(now),
 				now: isoSeconds(now),
 				repositoryId,
+				installationId,
 			}),
 		);
 		if (this.autoRun) setImmediate(() => void this.deliverDue().catch(() => undefined));
@@ -498,10 +611,12 @@ function lastResponse(result: PostResult): LastResponse {
 
 /**
  * X-GitHub-Hook-Installation-Target-Type and -ID: the repository or organization a hook is
- * installed on; a global hook is the business's (Gitstead names the hook itself).
+ * installed on, the app (`integration`, its id) of an app's hook; a global hook is the business's
+ * (Gitstead names the hook itself).
  */
 function installationTarget(hook: HookRow): { type: string; id: number } {
 	const scope = scopeOf(hook);
+	if (scope.kind === 'app') return { type: 'integration', id: scope.appId };
 	if (scope.kind === 'repository') return { type: 'repository', id: scope.repoId };
 	if (scope.kind === 'organization') return { type: 'organization', id: scope.orgId };
 	return { type: 'business', id: hook.id };

@@ -24,16 +24,23 @@ export interface HookRow {
 	/** unused (never attempted), active (2xx), or the failure's kind. */
 	last_response_status: string;
 	last_response_message: string | null;
+	/** The GitHub App of an app's hook, else null. */
+	app_id: number | null;
 }
 
 /** What a request sets on a hook. */
 export type HookValues = Pick<HookRow, 'active' | 'events' | 'url' | 'content_type' | 'insecure_ssl' | 'secret'>;
 
-/** Where a hook is installed: the whole site (global), one organization, or one repository. */
-export type HookScope = { kind: 'global' } | { kind: 'organization'; orgId: number } | { kind: 'repository'; repoId: number };
+/** Where a hook is installed: the whole site (global), one organization, one repository, or a GitHub App. */
+export type HookScope =
+	| { kind: 'global' }
+	| { kind: 'organization'; orgId: number }
+	| { kind: 'repository'; repoId: number }
+	| { kind: 'app'; appId: number };
 
 /** The scope of a stored hook. */
 export function scopeOf(hook: HookRow): HookScope {
+	if (hook.app_id !== null) return { kind: 'app', appId: hook.app_id };
 	if (hook.repo_id !== null) return { kind: 'repository', repoId: hook.repo_id };
 	if (hook.org_id !== null) return { kind: 'organization', orgId: hook.org_id };
 	return { kind: 'global' };
@@ -64,6 +71,18 @@ export interface DeliveryRow {
 	created_at: string;
 	/** The event's repository, if any. */
 	repository_id: number | null;
+	/** An app hook's delivery: the installation it is for. */
+	installation_id: number | null;
+}
+
+/** An app's active hook where an installation of it receives an event, with what decides whether it listens. */
+export interface AppSubscriber {
+	hook: HookRow;
+	installationId: number;
+	/** JSON {permission: level} of the installation. */
+	permissions: string;
+	/** JSON array of the events the app subscribes to. */
+	events: string;
 }
 
 export interface AttemptRow {
@@ -81,9 +100,9 @@ export interface AttemptRow {
 export type WebhookStore = ReturnType<typeof createWebhookStore>;
 
 export function createWebhookStore(db: DB) {
-	const GLOBAL = 'repo_id IS NULL AND org_id IS NULL';
-	// One statement for every scope: @repoId or @orgId set (the other NULL), or both NULL (global).
-	const IN_SCOPE = `repo_id IS @repoId AND org_id IS @orgId`;
+	const GLOBAL = 'repo_id IS NULL AND org_id IS NULL AND app_id IS NULL';
+	// One statement for every scope: @repoId, @orgId or @appId set (the others NULL), or all NULL (global).
+	const IN_SCOPE = `repo_id IS @repoId AND org_id IS @orgId AND app_id IS @appId`;
 	const globals = db.prepare(`SELECT * FROM global_webhooks WHERE ${GLOBAL} ORDER BY id`);
 	const page = db.prepare(`SELECT * FROM global_webhooks WHERE ${IN_SCOPE} ORDER BY id LIMIT @limit OFFSET @offset`);
 	const count = db.prepare(`SELECT count(*) FROM global_webhooks WHERE ${IN_SCOPE}`).pluck();
@@ -97,8 +116,19 @@ export function createWebhookStore(db: DB) {
 		'SELECT DISTINCT repo_id, org_id FROM global_webhooks WHERE active = 1 AND (repo_id IS NOT NULL OR org_id IS NOT NULL)',
 	);
 	const insert = db.prepare(`
-		INSERT INTO global_webhooks (active, events, url, content_type, insecure_ssl, secret, repo_id, org_id, created_at, updated_at)
-		VALUES (@active, @events, @url, @content_type, @insecure_ssl, @secret, @repoId, @orgId, @now, @now)`);
+		INSERT INTO global_webhooks (active, events, url, content_type, insecure_ssl, secret, repo_id, org_id, app_id, created_at, updated_at)
+		VALUES (@active, @events, @url, @content_type, @insecure_ssl, @secret, @repoId, @orgId, @appId, @now, @now)`);
+	const activeAppHooks = db.prepare('SELECT count(*) FROM global_webhooks WHERE app_id IS NOT NULL AND active = 1').pluck();
+	// The active app hooks whose app is installed, unsuspended, on the account where an event happened
+	// and reaches its repository (all repositories, or the repository among those selected).
+	const appSubscribers = db.prepare(`
+		SELECT h.*, i.id AS installation_id_, i.permissions AS installation_permissions_, a.events AS app_events_
+		FROM global_webhooks h JOIN apps a ON a.id = h.app_id
+		JOIN installations i ON i.app_id = h.app_id AND i.account_id = @accountId AND i.suspended_at IS NULL
+		WHERE h.app_id IS NOT NULL AND h.active = 1
+		  AND (@repoId IS NULL OR i.repository_selection = 'all'
+		       OR EXISTS (SELECT 1 FROM installation_repositories r WHERE r.installation_id = i.id AND r.repository_id = @repoId))
+		ORDER BY h.id`);
 	const update = db.prepare(`
 		UPDATE global_webhooks SET active = @active, events = @events, url = @url, content_type = @content_type,
 			insecure_ssl = @insecure_ssl, secret = @secret, updated_at = @now WHERE id = @id`);
@@ -106,11 +136,12 @@ export function createWebhookStore(db: DB) {
 	const scopeParams = (scope: HookScope) => ({
 		repoId: scope.kind === 'repository' ? scope.repoId : null,
 		orgId: scope.kind === 'organization' ? scope.orgId : null,
+		appId: scope.kind === 'app' ? scope.appId : null,
 	});
 
 	const insertDelivery = db.prepare(`
-		INSERT INTO webhook_deliveries (hook_id, guid, event, action, payload, redelivery, next_attempt_at, created_at, repository_id)
-		VALUES (@hookId, @guid, @event, @action, @payload, @redelivery, @nextAttemptAt, @now, @repositoryId)`);
+		INSERT INTO webhook_deliveries (hook_id, guid, event, action, payload, redelivery, next_attempt_at, created_at, repository_id, installation_id)
+		VALUES (@hookId, @guid, @event, @action, @payload, @redelivery, @nextAttemptAt, @now, @repositoryId, @installationId)`);
 	// The oldest due delivery of each hook not busy (index webhook_deliveries_queued: one seek per hook,
 	// however long another hook's backlog), oldest first. json_each: the in-memory lists of busy hooks
 	// and of deliveries to leave out, as JSON arrays.
@@ -175,6 +206,23 @@ export function createWebhookStore(db: DB) {
 		activeOfRepo: (repoId: number) => activeOfRepo.all(repoId) as HookRow[],
 		/** The active hooks of an organization. */
 		activeOfOrg: (orgId: number) => activeOfOrg.all(orgId) as HookRow[],
+		/** How many apps have an active hook (none: no event looks for app subscribers). */
+		activeAppHooks: () => activeAppHooks.get() as number,
+		/**
+		 * The active hooks of apps installed (not suspended) on `accountId` whose installation reaches
+		 * `repoId` (null: an event of the account, outside any repository).
+		 */
+		appSubscribers(accountId: number, repoId: number | null): AppSubscriber[] {
+			const rows = appSubscribers.all({ accountId, repoId }) as Array<
+				HookRow & { installation_id_: number; installation_permissions_: string; app_events_: string }
+			>;
+			return rows.map(({ installation_id_, installation_permissions_, app_events_, ...hook }) => ({
+				hook,
+				installationId: installation_id_,
+				permissions: installation_permissions_,
+				events: app_events_,
+			}));
+		},
 		/** The repositories and organizations with at least one active hook. */
 		scopesWithHooks() {
 			const rows = scopesWithHooks.all() as Array<{ repo_id: number | null; org_id: number | null }>;
@@ -192,7 +240,10 @@ export function createWebhookStore(db: DB) {
 			return get.get(id) as HookRow;
 		},
 		remove: (id: number) => remove.run(id).changes > 0,
-		/** @param nextAttemptAt epoch seconds; @param now ISO timestamp; @param repositoryId the event's repository */
+		/**
+		 * @param nextAttemptAt epoch seconds; @param now ISO timestamp; @param repositoryId the event's repository;
+		 * @param installationId an app hook's delivery: its installation
+		 */
 		insertDelivery: (input: {
 			hookId: number;
 			guid: string;
@@ -203,7 +254,12 @@ export function createWebhookStore(db: DB) {
 			nextAttemptAt: number;
 			now: string;
 			repositoryId: number | null;
-		}) => Number(insertDelivery.run({ ...input, redelivery: input.redelivery ? 1 : 0 }).lastInsertRowid),
+			installationId?: number | null;
+		}) =>
+			Number(
+				insertDelivery.run({ ...input, installationId: input.installationId ?? null, redelivery: input.redelivery ? 1 : 0 })
+					.lastInsertRowid,
+			),
 		/**
 		 * Deliveries due at `now` (epoch seconds), at most one per hook — each hook's oldest due one —
 		 * oldest due first, leaving out the hooks in `busyHooks` (ids) and the deliveries in `skip`

@@ -6,12 +6,17 @@
 import * as v from 'valibot';
 import { isLevel, isPermissionKey, type GrantedPermissions } from '../../auth/permissions';
 import { forbidden, notFound } from '../../model/errors';
-import { created, noContent, ok, paged } from '../../http/reply';
+import { accepted, created, noContent, ok, paged } from '../../http/reply';
+import { isoSeconds } from '../../time';
+import type { DeliveryRow, HookRow } from '../../webhooks/store';
+import { deliveriesPage, deliveriesQuery } from '../hooks/routes';
+import { delivery, hookConfig } from '../hooks/render';
+import { contentType, insecureSsl, secret } from '../hooks/service';
 import { idParam, route, type Context } from '../../http/route';
 import { repository } from '../../model/render';
 import type { AccountRow, AppRow } from '../../model/rows';
 import { installation, integration } from './render';
-import { createInstallationToken, expiresAtIso } from './service';
+import { createInstallationToken, expiresAtIso, saveAppHook, suspendInstallation, uninstallApp } from './service';
 
 /**
  * Routes an app calls with its JWT. They guard no repository, organization or user: what they
@@ -29,6 +34,20 @@ function ownInstallation(ctx: Context) {
 	const row = id === null ? undefined : ctx.app.stores.apps.installation(id);
 	if (!row || row.app_id !== app.id) throw notFound();
 	return { app, row, account: ctx.app.stores.accounts.byId(row.account_id)! };
+}
+
+/** The calling app's hook, if it has one. */
+function appHook(ctx: Context): HookRow | undefined {
+	return ctx.app.stores.webhooks.inScope({ kind: 'app', appId: ctx.principal.appId! })[0];
+}
+
+/** A delivery {delivery_id} of the calling app's hook, or 404. */
+function appDelivery(ctx: Context): { hook: HookRow; row: DeliveryRow } {
+	const hook = appHook(ctx);
+	const id = idParam(ctx.params.delivery_id);
+	const row = hook && id !== null ? ctx.app.stores.webhooks.delivery(hook.id, id) : undefined;
+	if (!hook || !row) throw notFound();
+	return { hook, row };
 }
 
 /** The current app's installation on an account, or 404. */
@@ -92,10 +111,82 @@ export const appRoutes = [
 		docs: 'apps/apps#delete-an-installation-for-the-authenticated-app',
 		handler(ctx) {
 			const { row } = ownInstallation(ctx);
-			// Its tokens go with it (ON DELETE CASCADE); forget them in memory too.
-			ctx.app.stores.apps.uninstall(row.id);
-			ctx.app.authenticator.clear();
+			uninstallApp(ctx.app, row, currentApp(ctx).bot_id);
 			return noContent();
+		},
+	}),
+	...(['PUT', 'DELETE'] as const).map((method) =>
+		route({
+			...AS_APP,
+			method,
+			path: '/app/installations/{installation_id}/suspended',
+			docs: `apps/apps#${method === 'PUT' ? 'suspend' : 'unsuspend'}-an-app-installation`,
+			handler(ctx) {
+				const { row } = ownInstallation(ctx);
+				suspendInstallation(ctx.app, row, method === 'PUT', currentApp(ctx).bot_id, isoSeconds(ctx.now));
+				return noContent();
+			},
+		}),
+	),
+
+	// ---- The app's webhook (GitHub's apps/webhooks): its config and delivery log, with the app's JWT.
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/app/hook/config',
+		docs: 'apps/webhooks#get-a-webhook-configuration-for-an-app',
+		handler(ctx) {
+			const hook = appHook(ctx);
+			return ok(hook ? hookConfig(hook) : { content_type: 'json', insecure_ssl: '0', url: '' });
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'PATCH',
+		path: '/app/hook/config',
+		docs: 'apps/webhooks#update-a-webhook-configuration-for-an-app',
+		errorResource: 'Hook',
+		body: v.object({
+			url: v.optional(v.string('url must be a string')),
+			content_type: v.optional(contentType),
+			secret: v.optional(secret),
+			insecure_ssl: v.optional(insecureSsl),
+		}),
+		handler(ctx) {
+			const hook = saveAppHook(ctx.app, currentApp(ctx), ctx.body, isoSeconds(ctx.now));
+			return ok(hookConfig(hook));
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/app/hook/deliveries',
+		docs: 'apps/webhooks#list-deliveries-for-an-app-webhook',
+		query: deliveriesQuery,
+		handler(ctx) {
+			const hook = appHook(ctx);
+			if (!hook) return ok([]);
+			return deliveriesPage(ctx, '/app/hook/deliveries', hook);
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'GET',
+		path: '/app/hook/deliveries/{delivery_id}',
+		docs: 'apps/webhooks#get-a-delivery-for-an-app-webhook',
+		handler(ctx) {
+			const { hook, row } = appDelivery(ctx);
+			return ok(delivery(hook, row, ctx.app.stores.webhooks.attempts(row.id)));
+		},
+	}),
+	route({
+		...AS_APP,
+		method: 'POST',
+		path: '/app/hook/deliveries/{delivery_id}/attempts',
+		docs: 'apps/webhooks#redeliver-a-delivery-for-an-app-webhook',
+		handler(ctx) {
+			ctx.app.webhooks.redeliver(appDelivery(ctx).row);
+			return accepted();
 		},
 	}),
 	route({

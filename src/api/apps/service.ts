@@ -10,6 +10,9 @@ import { INSTALLATION_TOKEN_SECONDS } from '../../auth/tokens';
 import { invalidField, unprocessable } from '../../model/errors';
 import { epochSeconds, isoSeconds } from '../../time';
 import type { RepositoryRow, AccountRow, AppRow, InstallationRow } from '../../model/rows';
+import type { HookRow } from '../../webhooks/store';
+import { checkHookUrl, sslFlag } from '../hooks/service';
+import { recordInstallation } from './events';
 
 /** GitHub's slug of an app name: lower case, runs of other characters become '-'. */
 export function appSlug(name: string): string {
@@ -92,7 +95,15 @@ export function installApp(
 	const granted = permissions ? { metadata: 'read' as const, ...permissions } : asked;
 	const extra = exceeding(granted, asked);
 	if (extra.length) throw invalidField('Installation', 'permissions', `${target.slug} does not ask for ${extra.join(', ')}`);
-	return app.transaction(() => app.stores.apps.install(target.id, account.id, JSON.stringify(granted), now));
+	return app.transaction(() => {
+		const before = app.stores.apps.installationOn(target.id, account.id);
+		const row = app.stores.apps.install(target.id, account.id, JSON.stringify(granted), now);
+		// A new installation is `created`; new permissions granted to one are `new_permissions_accepted`.
+		if (!before) recordInstallation(app, row, 'created', null);
+		else if (before.permissions !== row.permissions) recordInstallation(app, row, 'new_permissions_accepted', null);
+		app.authenticator.clear();
+		return row;
+	});
 }
 
 /**
@@ -142,6 +153,66 @@ export function createInstallationToken(
 		}),
 	);
 	return { token, expiresAt: now + INSTALLATION_TOKEN_SECONDS, permissions: wanted ?? granted, repositories };
+}
+
+/**
+ * Uninstalls an app (DELETE /app/installations/{installation_id}, or an enterprise owner's
+ * uninstall): records `installation` deleted first (its payload describes the installation), then
+ * deletes it; its tokens go with it (ON DELETE CASCADE) and are forgotten in memory.
+ */
+export function uninstallApp(app: App, installation: InstallationRow, actorId: number | null): void {
+	app.transaction(() => {
+		recordInstallation(app, installation, 'deleted', actorId);
+		app.stores.apps.uninstall(installation.id);
+		app.authenticator.clear();
+	});
+}
+
+/**
+ * Suspends or unsuspends an installation (PUT and DELETE /app/installations/{installation_id}/suspended):
+ * a suspended installation gets no token and no event but `installation` suspend/unsuspend.
+ * Changing nothing records nothing.
+ * @param now ISO timestamp
+ */
+export function suspendInstallation(app: App, installation: InstallationRow, suspend: boolean, actorId: number | null, now: string): void {
+	if (Boolean(installation.suspended_at) === suspend) return;
+	app.transaction(() => {
+		app.stores.apps.setSuspended(installation.id, suspend ? now : null, now);
+		recordInstallation(app, app.stores.apps.installation(installation.id)!, suspend ? 'suspend' : 'unsuspend', actorId);
+		app.authenticator.clear();
+	});
+}
+
+/**
+ * Creates or changes a GitHub App's webhook (PATCH /app/hook/config, `gitstead admin create-app
+ * --webhook-url`): given fields replace, omitted ones stay (a new hook: JSON, insecure_ssl "0", no
+ * secret, active); a secret given empty or null removes it. The app's events and its
+ * installations' permissions decide what it receives, not the hook.
+ * @param now ISO timestamp
+ * @throws DomainError 422 for a new hook without url, or a url the address rule refuses
+ */
+export function saveAppHook(
+	app: App,
+	target: AppRow,
+	input: { url?: string; content_type?: 'json' | 'form'; secret?: string | null; insecure_ssl?: '0' | '1' | 0 | 1; active?: boolean },
+	now: string,
+): HookRow {
+	const { webhooks } = app.stores;
+	const scope = { kind: 'app' as const, appId: target.id };
+	const before = webhooks.inScope(scope)[0];
+	const url = input.url ?? before?.url;
+	if (url === undefined || url === '') throw invalidField('Hook', 'url', 'url is required', 'missing_field');
+	const values = {
+		active: input.active === undefined ? (before?.active ?? 1) : input.active ? 1 : 0,
+		events: '[]',
+		url: input.url === undefined ? url : checkHookUrl(url, app.config.webhooks.allowed_hosts),
+		content_type: input.content_type ?? before?.content_type ?? 'json',
+		insecure_ssl: sslFlag(input.insecure_ssl, before?.insecure_ssl ?? '0'),
+		secret: input.secret !== undefined ? input.secret || null : (before?.secret ?? null),
+	};
+	const hook = app.transaction(() => (before ? webhooks.update(before.id, values, now) : webhooks.insert(scope, values, now)));
+	app.webhooks.invalidate();
+	return hook;
 }
 
 /** The timestamp format of expires_at. */

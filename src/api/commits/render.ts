@@ -12,12 +12,16 @@ import type { CommitData, Ident } from '../git/objects';
 import { commitVerification, gitNodeId, objectUrl, repoApi, type RepoView } from '../git/render';
 import { simpleUser } from '../../model/render';
 import type { AccountRow } from '../../model/rows';
+import { signatureVerifier, type Verifier } from '../keys/verification';
 
 /** Finds the GitHub user behind commit emails, once per email within one answer. */
 export class AuthorLookup {
 	private readonly cache = new Map<string, AccountRow | null>();
 	private readonly noreply: RegExp;
+	/** Verifies the commits' signatures with the signers' registered keys. */
+	readonly verify: Verifier;
 	constructor(private readonly app: App) {
+		this.verify = signatureVerifier(app);
 		const host = app.urls.host.replace(/:\d+$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 		// GitHub's noreply addresses: <id>+<login>@users.noreply.<host>.
 		this.noreply = new RegExp(`^(\\d+)\\+[^@]+@users\\.noreply\\.${host}$`, 'i');
@@ -70,7 +74,7 @@ export function fullCommit(app: App, view: RepoView, sha: string, data: CommitDa
 			url: objectUrl(urls, view, 'commit', sha),
 			// Gitstead keeps no commit comments yet.
 			comment_count: 0,
-			verification: commitVerification(data),
+			verification: commitVerification(sha, data, authors.verify),
 		},
 		url: links.url,
 		html_url: links.html_url,

@@ -13,6 +13,7 @@ import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { parseCommit, type TreeEntry } from '../git/objects';
 import * as gitRender from '../git/render';
+import { signatureVerifier } from '../keys/verification';
 import { ident, type PersonInput } from '../git/writes';
 import { renderBody } from '../../model/markdown/render';
 import { archiveUrl, rawUrl } from './codeload';
@@ -232,7 +233,7 @@ function fileCommitBody(ctx: Context, path: string, result: ReturnType<typeof co
 			rawUrl(app, repo.owner.login, repo.repo, result.branch, path, ctx.now),
 		);
 	}
-	return { content, commit: gitRender.commit(app.urls, repo, result.commit, commitData) };
+	return { content, commit: gitRender.commit(app.urls, repo, result.commit, commitData, signatureVerifier(app)) };
 }
 
 /** The contents routes (GET/PUT/DELETE contents, readme, tarball, zipball), registered in src/api/routes.ts. */

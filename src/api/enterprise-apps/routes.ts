@@ -129,7 +129,6 @@ export const enterpriseAppRoutes = [
 			const org = enterpriseOrg(ctx);
 			uninstallFromOrganization(
 				ctx.app,
-				org,
 				organizationInstallation(ctx.app, org, idParam(ctx.params.installation_id)),
 				ctx.principal.actorId,
 			);

@@ -10,8 +10,9 @@
  */
 import type { App } from '../../app';
 import { invalidField, notFound, unprocessable } from '../../model/errors';
-import { record } from '../../events/log';
 import type { InstallationRow, RepositoryRow, AccountRow } from '../../model/rows';
+import { recordInstallation, recordInstallationRepositories } from '../apps/events';
+import { uninstallApp } from '../apps/service';
 
 /** GitHub's limit of repositories named in one call. */
 export const MAX_REPOSITORIES_PER_CALL = 50;
@@ -43,15 +44,10 @@ function recordSelectionChange(
 	before: Set<number> | null,
 	actorId: number | null,
 ): void {
-	const after = reached(app, app.stores.apps.installation(installation.id)!);
+	const current = app.stores.apps.installation(installation.id)!;
+	const after = reached(app, current);
 	const event = (action: 'added' | 'removed', ids: number[], selection: 'all' | 'selected') =>
-		record(app, {
-			event: 'installation_repositories',
-			action,
-			actorId,
-			org,
-			audit: { installation_id: installation.id, repository_selection: selection, repositories: ids },
-		});
+		recordInstallationRepositories(app, current, action, ids, selection, actorId);
 	if (after === null) {
 		if (before !== null)
 			event(
@@ -106,12 +102,10 @@ export function installOnOrganization(
 		if (existing?.suspended_at) app.stores.apps.setSuspended(existing.id, null, now);
 		applySelection(app, installation, input.repository_selection, repos, now);
 		if (!existing) {
-			record(app, {
-				event: 'installation',
-				action: 'created',
-				actorId,
-				org,
-				audit: { installation_id: installation.id, app: target.slug, repository_selection: input.repository_selection },
+			recordInstallation(app, app.stores.apps.installation(installation.id)!, 'created', actorId, {
+				installation_id: installation.id,
+				app: target.slug,
+				repository_selection: input.repository_selection,
 			});
 			app.authenticator.clear();
 		} else recordSelectionChange(app, org, installation, before, actorId);
@@ -178,19 +172,8 @@ export function organizationInstallation(app: App, org: AccountRow, id: number |
 }
 
 /** Uninstalls (DELETE …/installations/{installation_id}); its tokens go with it. */
-export function uninstallFromOrganization(app: App, org: AccountRow, installation: InstallationRow, actorId: number | null): void {
-	app.transaction(() => {
-		const target = app.stores.apps.byId(installation.app_id)!;
-		app.stores.apps.uninstall(installation.id);
-		record(app, {
-			event: 'installation',
-			action: 'deleted',
-			actorId,
-			org,
-			audit: { installation_id: installation.id, app: target.slug },
-		});
-		app.authenticator.clear();
-	});
+export function uninstallFromOrganization(app: App, installation: InstallationRow, actorId: number | null): void {
+	uninstallApp(app, installation, actorId);
 }
 
 /**

@@ -16,6 +16,8 @@ const PAYLOAD_COMMITS = 20;
 /** Commits walked at most to count a push (its `size` stops there). */
 const MAX_WALK = 1000;
 const ZERO = '0'.repeat(40);
+/** Pull requests whose timelines a deleted branch is told in at most. */
+const MAX_HEAD_EVENTS = 20;
 
 /** The short ref name and its kind: refs/heads/main → main, branch. */
 function refKind(name: string): { short: string; kind: 'branch' | 'tag' | null } {
@@ -192,11 +194,19 @@ export function recordCreateRef(app: App, repo: RepositoryRow, ref: string, sha:
 export function recordDeleteRef(app: App, repo: RepositoryRow, ref: string, sha: string, actorId: number | null): void {
 	const { short, kind } = refKind(ref);
 	if (kind) {
+		// The pull requests whose head this branch was, at that commit: "deleted the … branch" in their timelines.
+		const heads = kind === 'branch' ? app.stores.pulls.byHeadAt(repo.id, short, sha, MAX_HEAD_EVENTS) : [];
 		record(app, {
 			event: 'delete',
 			action: null,
 			actorId,
 			repo,
+			timeline: heads.map((pull) => ({
+				issueId: pull.id,
+				repoId: pull.repo_id,
+				event: 'head_ref_deleted',
+				details: { branch: short },
+			})),
 			feed: { type: 'DeleteEvent', payload: { ref: short, ref_type: kind, pusher_type: 'user' } },
 			webhook: () => ({
 				ref: short,

@@ -129,8 +129,6 @@ const isDotGit = (name: string) => isDotName(name, '.git', /^git~1$/);
 /** True when a tree entry name is `.gitmodules` in any spelling a file system reads as such. */
 export const isDotGitmodules = (name: string) => isDotName(name, '.gitmodules', /^gitmod~\d+$|^gi7eba~\d+$/);
 
-const MODES = new Set(['100644', '100755', '120000', '40000', '160000']);
-
 /** True when a name may spell .git or .gitmodules somewhere (a dot, a g, or a non-ASCII byte HFS+ may ignore). */
 function mayBeDotName(name: Buffer): boolean {
 	const first = name[0];
@@ -139,27 +137,67 @@ function mayBeDotName(name: Buffer): boolean {
 	return false;
 }
 
+/** Whether the mode bytes content[from, to) are one git writes (100644, 100755, 120000, 40000, 160000). */
+function standardMode(content: Buffer, from: number, to: number): boolean {
+	const length = to - from;
+	if (length === 5) return content.toString('latin1', from, to) === '40000';
+	if (length !== 6) return false;
+	const mode = content.toString('latin1', from, to);
+	return mode === '100644' || mode === '100755' || mode === '120000' || mode === '160000';
+}
+
+/** git's verify_ordered over two names in `content` (a directory's name as if it ended in '/'). */
+function entryOrder(
+	content: Buffer,
+	a: number,
+	aEnd: number,
+	aTree: boolean,
+	b: number,
+	bEnd: number,
+	bTree: boolean,
+): 'ok' | 'dup' | 'unordered' {
+	const length = Math.min(aEnd - a, bEnd - b);
+	for (let i = 0; i < length; i++) {
+		const d = content[a + i] - content[b + i];
+		if (d < 0) return 'ok';
+		if (d > 0) return 'unordered';
+	}
+	let c1 = aEnd - a > length ? content[a + length] : 0;
+	let c2 = bEnd - b > length ? content[b + length] : 0;
+	if (c1 === 0 && c2 === 0) return 'dup';
+	if (c1 === 0 && aTree) c1 = 0x2f;
+	if (c2 === 0 && bTree) c2 = 0x2f;
+	return c1 < c2 ? 'ok' : 'unordered';
+}
+
 /**
- * git's fsck_tree with --strict.
+ * git's fsck_tree with --strict, in one pass over the bytes.
  * @param onGitmodules called with the id of each `.gitmodules` blob entry (checked once all objects are in)
+ * @param children when given, receives the offset of each entry's id that is not a gitlink (for walks)
  */
-export function checkTree(content: Buffer, onGitmodules?: (oid: Buffer) => void): FsckProblem | null {
+export function checkTree(content: Buffer, onGitmodules?: (oid: Buffer) => void, children?: number[]): FsckProblem | null {
 	let first: FsckProblem | null = null;
 	const report = (id: string, message: string) => {
 		first ??= problem(id, message);
 	};
-	let previousMode = '';
-	let previousName: Buffer | null = null;
+	let previous = -1;
+	let previousEnd = -1;
+	let previousTree = false;
 	let at = 0;
 	while (at < content.length) {
-		const space = content.indexOf(0x20, at);
-		if (space < 0 || space - at > 7) return problem('badTree', 'cannot be parsed as a tree');
+		let space = at;
+		while (space < content.length && space - at <= 7 && content[space] !== 0x20) {
+			const c = content[space];
+			if (c < 0x30 || c > 0x37) return problem('badTree', 'cannot be parsed as a tree');
+			space++;
+		}
+		if (space >= content.length || content[space] !== 0x20 || space === at) return problem('badTree', 'cannot be parsed as a tree');
 		const nul = content.indexOf(0, space + 1);
 		if (nul < 0 || nul + 21 > content.length) return problem('badTree', 'cannot be parsed as a tree');
-		const mode = content.toString('latin1', at, space);
-		for (let i = at; i < space; i++)
-			if (content[i] < 0x30 || content[i] > 0x37) return problem('badTree', 'cannot be parsed as a tree');
-		const name = content.subarray(space + 1, nul);
+		const name = space + 1;
+		const nameLength = nul - name;
+		const isTree = space - at === 5 && content[at] === 0x34;
+		const gitlink = space - at === 6 && content[at] === 0x31 && content[at + 1] === 0x36;
 		let nullId = true;
 		for (let i = nul + 1; i < nul + 21; i++) {
 			if (content[i] !== 0) {
@@ -168,44 +206,40 @@ export function checkTree(content: Buffer, onGitmodules?: (oid: Buffer) => void)
 			}
 		}
 		if (nullId) report('nullSha1', 'contains entries pointing to null sha1');
-		if (name.length === 0) report('emptyName', 'contains empty pathname');
-		else if (name.includes(0x2f)) report('fullPathname', 'contains full pathnames');
-		if (name.length === 1 && name[0] === 0x2e) report('hasDot', "contains '.'");
-		if (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e) report('hasDotdot', "contains '..'");
-		if (mode.startsWith('0')) report('zeroPaddedFilemode', 'contains zero-padded file modes');
-		else if (!MODES.has(mode)) report('badFilemode', 'contains bad file modes');
-		if (name.length && mayBeDotName(name)) {
-			const text = name.toString('utf8');
-			if (isDotGit(text)) report('hasDotgit', "contains '.git'");
-			if (isDotGitmodules(text)) {
-				if (mode === '120000') report('gitmodulesSymlink', '.gitmodules is a symbolic link');
-				else if (mode !== '40000' && mode !== '160000') onGitmodules?.(Buffer.from(content.subarray(nul + 1, nul + 21)));
+		if (nameLength === 0) report('emptyName', 'contains empty pathname');
+		else {
+			for (let i = name; i < nul; i++) {
+				if (content[i] === 0x2f) {
+					report('fullPathname', 'contains full pathnames');
+					break;
+				}
 			}
 		}
-		if (previousName) {
-			const order = compareEntries(previousMode, previousName, mode, name);
+		if (nameLength === 1 && content[name] === 0x2e) report('hasDot', "contains '.'");
+		if (nameLength === 2 && content[name] === 0x2e && content[name + 1] === 0x2e) report('hasDotdot', "contains '..'");
+		if (content[at] === 0x30) report('zeroPaddedFilemode', 'contains zero-padded file modes');
+		else if (!standardMode(content, at, space)) report('badFilemode', 'contains bad file modes');
+		if (nameLength && mayBeDotName(content.subarray(name, nul))) {
+			const text = content.toString('utf8', name, nul);
+			if (isDotGit(text)) report('hasDotgit', "contains '.git'");
+			if (isDotGitmodules(text)) {
+				const mode = content.toString('latin1', at, space);
+				if (mode === '120000') report('gitmodulesSymlink', '.gitmodules is a symbolic link');
+				else if (!isTree && !gitlink) onGitmodules?.(Buffer.from(content.subarray(nul + 1, nul + 21)));
+			}
+		}
+		if (previous >= 0) {
+			const order = entryOrder(content, previous, previousEnd, previousTree, name, nul, isTree);
 			if (order === 'dup') report('duplicateEntries', 'contains duplicate file entries');
 			else if (order === 'unordered') report('treeNotSorted', 'not properly sorted');
 		}
-		previousMode = mode;
-		previousName = name;
+		if (children && !gitlink) children.push(nul + 1);
+		previous = name;
+		previousEnd = nul;
+		previousTree = isTree;
 		at = nul + 21;
 	}
 	return first;
-}
-
-/** git's verify_ordered: names as bytes, a directory's as if it ended in '/'. */
-function compareEntries(mode1: string, name1: Buffer, mode2: string, name2: Buffer): 'ok' | 'dup' | 'unordered' {
-	const length = Math.min(name1.length, name2.length);
-	const common = Buffer.compare(name1.subarray(0, length), name2.subarray(0, length));
-	if (common < 0) return 'ok';
-	if (common > 0) return 'unordered';
-	let c1 = name1.length > length ? name1[length] : 0;
-	let c2 = name2.length > length ? name2[length] : 0;
-	if (c1 === 0 && c2 === 0) return 'dup';
-	if (c1 === 0 && mode1 === '40000') c1 = 0x2f;
-	if (c2 === 0 && mode2 === '40000') c2 = 0x2f;
-	return c1 < c2 ? 'ok' : 'unordered';
 }
 
 /**

@@ -21,14 +21,17 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import type { App } from '../../app';
+import { GarbagePacer } from '../../memory';
 import { checkCommit, checkGitmodules, checkTag, checkTree, type FsckProblem } from './fsck';
 import {
 	applyDelta,
 	decodeEntryHeader,
 	decodeOffset,
 	deltaSizes,
+	inflateEntry,
+	inflateKnown,
 	PACK_BLOB,
 	PACK_COMMIT,
 	PACK_OFS_DELTA,
@@ -63,6 +66,10 @@ export interface IndexResult {
 	stored: number;
 	/** Entries stored as deltas. */
 	deltas: number;
+	/** Bytes of data the stored rows take. */
+	storedBytes: number;
+	/** Milliseconds spent resolving (inflating, deltas, hashing, fsck), checking connectivity, storing. */
+	timings: Record<string, number>;
 	/** The commits of the pack: id (hex) → parents and tree (hex). */
 	commits: Map<string, { tree: string; parents: string[] }>;
 	/**
@@ -75,16 +82,19 @@ export interface IndexResult {
 
 /** Bytes read from the pack file per refill (the window grows past this for larger objects). */
 const WINDOW = 4 * 1024 * 1024;
-/** Resolved contents kept while resolving deltas, in bytes. */
-const CACHE_BYTES = 48 * 1024 * 1024;
+/** Resolved contents kept while resolving deltas, in bytes (a base evicted is read again from the file). */
+const CACHE_BYTES = 8 * 1024 * 1024;
+/** Objects larger than this are not kept (reading one again costs little beside its size). */
+const CACHE_OBJECT_BYTES = 512 * 1024;
 /** Work done between yields to the event loop, in ms. */
 const SLICE_MS = 10;
 /** Rows and bytes stored per transaction. */
 const BATCH_ROWS = 4000;
-const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 const TYPE_PREFIX = ['', 'commit ', 'tree ', 'blob ', 'tag '];
 
+/** The object id of `content` as `type`. */
 function objectId(type: number, content: Buffer): Buffer {
 	return createHash('sha1').update(`${TYPE_PREFIX[type]}${content.length}\0`).update(content).digest();
 }
@@ -151,7 +161,7 @@ class ContentCache {
 		return value;
 	}
 	set(i: number, value: Buffer): void {
-		if (value.length > CACHE_BYTES / 8 || this.map.has(i)) return;
+		if (value.length > CACHE_OBJECT_BYTES || this.map.has(i)) return;
 		this.map.set(i, value);
 		this.bytes += value.length;
 		if (this.bytes <= CACHE_BYTES) return;
@@ -190,26 +200,16 @@ class FileReader {
 }
 
 /**
- * Inflates one zlib stream, exactly `size` bytes.
+ * Inflates one entry's zlib stream, exactly `size` bytes.
  * @returns the content and the stream's length, or null when `input` ends inside the stream
  * @throws UnpackError for a corrupt stream or one that inflates to another size
  */
-function inflateEntry(input: Buffer, size: number): { content: Buffer; consumed: number } | null {
+function inflatePacked(input: Buffer, size: number): { content: Buffer; consumed: number } | null {
 	try {
-		const { buffer, engine } = inflateSync(input, { info: true, maxOutputLength: Math.max(1, size) }) as unknown as {
-			buffer: Buffer;
-			engine: { bytesWritten: number };
-		};
-		if (buffer.length !== size)
-			throw new UnpackError(`inflated object size ${buffer.length} differs from the ${size} its header declares`);
-		return { content: buffer, consumed: engine.bytesWritten };
+		return inflateEntry(input, size);
 	} catch (error) {
-		if (error instanceof UnpackError) throw error;
-		const code = (error as { code?: string }).code;
-		if (code === 'Z_BUF_ERROR') return null;
-		if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError)
-			throw new UnpackError(`object inflates past the ${size} bytes its header declares`);
-		throw new UnpackError(`inflate returned ${code ?? 'an error'}`);
+		if (error instanceof PackError) throw new UnpackError(error.message);
+		throw error;
 	}
 }
 
@@ -237,6 +237,10 @@ export async function indexPack(app: App, network: number, file: string, options
 	const fd = openSync(file, 'r');
 	try {
 		return await indexFile(app, network, fd, fstatSync(fd).size, options);
+	} catch (error) {
+		// A delta or stream found broken on a second reading is the pack's fault too.
+		if (error instanceof PackError) throw new UnpackError(error.message);
+		throw error;
 	} finally {
 		closeSync(fd);
 	}
@@ -246,6 +250,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	const store = app.stores.git;
 	const slicer = new Slicer();
 	const reader = new FileReader(fd);
+	const pacer = new GarbagePacer();
 	if (fileSize < 32) throw new UnpackError('pack too short');
 	const head = reader.read(0, 12);
 	if (head.toString('latin1', 0, 4) !== 'PACK') throw new UnpackError('protocol error (pack signature mismatch detected)');
@@ -286,17 +291,12 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 				commits.set(oid.toString('hex'), links);
 			}
 		} else if (type === PACK_TREE) {
-			problem = checkTree(content, onGitmodules);
+			const offsets: number[] = [];
+			problem = checkTree(content, onGitmodules, offsets);
 			if (!problem) {
-				const children: Buffer[] = [];
-				let at = 0;
-				while (at < content.length) {
-					const nul = content.indexOf(0, at);
-					// Gitlinks (160000) name commits of other repositories.
-					if (!(content[at] === 0x31 && content[at + 1] === 0x36)) children.push(content.subarray(nul + 1, nul + 21));
-					at = nul + 21;
-				}
-				treeChildren.set(i, Buffer.concat(children));
+				const children = Buffer.allocUnsafeSlow(offsets.length * 20);
+				for (let k = 0; k < offsets.length; k++) content.copy(children, k * 20, offsets[k], offsets[k] + 20);
+				treeChildren.set(i, children);
 			}
 		} else if (type === PACK_TAG) {
 			problem = checkTag(content);
@@ -308,7 +308,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	};
 
 	/** The inflated data (object or delta) of an entry, read again from the file. */
-	const dataOf = (i: number): Buffer => inflateSync(reader.read(entries.dataStart[i], entries.dataLength[i]));
+	const dataOf = (i: number): Buffer => inflateKnown(reader.read(entries.dataStart[i], entries.dataLength[i]), entries.declared[i]);
 
 	/** An entry's content: from the cache, or recomputed along its chain. */
 	const contentOf = (i: number): Buffer => {
@@ -380,6 +380,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	};
 
 	// ---- pass 1: every entry in order; objects and deltas resolved as they come
+	const started = performance.now();
 	let window = Buffer.allocUnsafe(Math.min(WINDOW, fileSize));
 	let windowStart = 0;
 	let windowEnd = 0;
@@ -435,15 +436,16 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 			at += 20;
 		}
 		entries.dataStart[i] = at;
-		let inflated = inflateEntry(window.subarray(at - windowStart, windowEnd - windowStart), size);
+		let inflated = inflatePacked(window.subarray(at - windowStart, windowEnd - windowStart), size);
 		while (!inflated) {
 			if (windowEnd >= fileSize) throw new UnpackError('premature end of pack file');
 			const need = windowEnd - at + WINDOW;
 			if (need > 2 * options.maxObjectBytes + WINDOW) throw new UnpackError('object data stream too long');
 			refill(position, need + (at - position));
-			inflated = inflateEntry(window.subarray(at - windowStart, windowEnd - windowStart), size);
+			inflated = inflatePacked(window.subarray(at - windowStart, windowEnd - windowStart), size);
 		}
 		entries.dataLength[i] = inflated.consumed;
+		pacer.count(inflated.content.length);
 		position = at + inflated.consumed;
 		if (position > end) throw new UnpackError('premature end of pack file');
 		if (kind <= PACK_TAG) {
@@ -516,6 +518,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	}
 
 	// ---- pass 2: .gitmodules blobs, then connectivity: everything a new object names exists
+	const resolvedAt = performance.now();
 	for (const key of gitmodules) {
 		const inPack = oidIndex.get(key);
 		const id = Buffer.from(key, 'latin1').toString('hex');
@@ -572,6 +575,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	await slicer.maybeYield();
 
 	// ---- pass 3: store what the network lacks, bases first
+	const checkedAt = performance.now();
 	const baseOf = (i: number): number => {
 		if (entries.base[i] >= 0) return entries.base[i];
 		const name = entries.refBase.get(i);
@@ -596,6 +600,8 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 		objects: count,
 		stored: 0,
 		deltas: 0,
+		storedBytes: 0,
+		timings: {},
 		commits,
 		reachable(known) {
 			for (const row of outside) if (!known.has(row)) return null;
@@ -623,6 +629,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 		}
 		let row: { id: number; inserted: boolean };
 		let depth = 0;
+		let written = entries.dataLength[i];
 		if (entries.kind[i] <= PACK_TAG) {
 			const data = reader.read(entries.dataStart[i], entries.dataLength[i]);
 			row = store.insertStored(network, {
@@ -649,6 +656,8 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 			if (row.inserted) result.deltas++;
 		} else {
 			const content = contentOf(i);
+			const data = deflateSync(content);
+			written = data.length;
 			row = store.insertStored(network, {
 				oid,
 				type: entries.type[i],
@@ -656,7 +665,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 				base: null,
 				depth: 0,
 				dataSize: content.length,
-				data: deflateSync(content),
+				data,
 			});
 		}
 		if (!row.inserted) {
@@ -664,6 +673,7 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 			depth = store.locate(network, oid)?.depth ?? 0;
 		} else {
 			result.stored++;
+			result.storedBytes += written;
 			if (entries.type[i] === PACK_COMMIT) {
 				const links = commits.get(oid.toString('hex'))!;
 				store.insertParents(
@@ -699,9 +709,15 @@ async function indexFile(app: App, network: number, fd: number, fileSize: number
 	for (const i of order) {
 		batch.push(i);
 		batchBytes += entries.dataLength[i];
+		pacer.count(entries.dataLength[i]);
 		if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush();
 	}
 	await flush();
+	result.timings = {
+		resolve_ms: Math.round(resolvedAt - started),
+		connect_ms: Math.round(checkedAt - resolvedAt),
+		store_ms: Math.round(performance.now() - checkedAt),
+	};
 	let whole = 0;
 	for (let i = 0; i < count; i++) if (entries.kind[i] <= PACK_TAG) whole++;
 	options.progress?.(`Resolving deltas: 100% (${count - whole}/${count - whole}), done.\n`);

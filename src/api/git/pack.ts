@@ -3,7 +3,120 @@
  * OFS_DELTA base offset, and deltas (applying them, and making them as git's diff-delta does).
  * Pure functions over Buffers, no database.
  */
+import { constants, inflateSync } from 'node:zlib';
 import type { ObjectType } from './objects';
+
+/** The zlib binding's handle, as node:zlib drives it (its writeSync fills `state` with avail_out, avail_in). */
+interface ZlibHandle {
+	init(
+		windowBits: number,
+		level: number,
+		memLevel: number,
+		strategy: number,
+		state: Uint32Array,
+		callback: () => void,
+		dictionary?: Buffer,
+	): void;
+	writeSync(flush: number, input: Buffer, inOffset: number, inLength: number, output: Buffer, outOffset: number, outLength: number): void;
+	reset(): void;
+	onerror: (message: string, errno: number) => void;
+}
+
+/**
+ * Inflates zlib streams with one reused zlib handle. node:zlib's inflateSync makes (and closes) a
+ * handle per call, which costs several times the inflating of a small object; packs hold tens of
+ * thousands of small objects. The handle is node:zlib's own binding, as node:zlib uses it; where
+ * it is not available, inflateSync does the work.
+ */
+class Inflater {
+	private handle: ZlibHandle | null | undefined;
+	private readonly state = new Uint32Array(2);
+	private error: string | null = null;
+
+	private open(): ZlibHandle | null {
+		if (this.handle !== undefined) return this.handle;
+		try {
+			const binding = (process as unknown as { binding(name: string): { Zlib: new (mode: number) => ZlibHandle } }).binding('zlib');
+			const handle = new binding.Zlib(constants.INFLATE);
+			handle.onerror = (message) => {
+				this.error = message;
+			};
+			// Exactly seven arguments, as node:zlib passes them (the binding asserts the count).
+			handle.init(15, -1, 8, 0, this.state, () => undefined, undefined);
+			this.handle = handle;
+		} catch {
+			this.handle = null;
+		}
+		return this.handle;
+	}
+
+	/**
+	 * Inflates the zlib stream at the start of `input`, which must inflate to exactly `size` bytes.
+	 * @returns the content and the stream's length in `input`, or null when `input` ends inside the stream
+	 * @throws PackError for a corrupt stream, or one that inflates to more or fewer bytes than `size`
+	 */
+	inflate(input: Buffer, size: number): { content: Buffer; consumed: number } | null {
+		const handle = this.open();
+		if (!handle) return fallbackInflate(input, size);
+		const output = Buffer.allocUnsafeSlow(size + 1);
+		this.error = null;
+		handle.writeSync(constants.Z_FINISH, input, 0, input.length, output, 0, output.length);
+		const [availOut, availIn] = this.state;
+		handle.reset();
+		if (this.error !== null) {
+			if (this.error === 'unexpected end of file') return null;
+			throw new PackError(`inflate failed: ${this.error}`);
+		}
+		const produced = output.length - availOut;
+		if (produced > size) throw new PackError(`object inflates past the ${size} bytes its header declares`);
+		if (produced !== size) throw new PackError(`inflated object size ${produced} differs from the ${size} its header declares`);
+		return { content: output.subarray(0, size), consumed: input.length - availIn };
+	}
+}
+
+function fallbackInflate(input: Buffer, size: number): { content: Buffer; consumed: number } | null {
+	try {
+		const { buffer, engine } = inflateSync(input, {
+			info: true,
+			maxOutputLength: Math.max(1, size),
+			chunkSize: Math.max(64, size + 1),
+		}) as unknown as {
+			buffer: Buffer;
+			engine: { bytesWritten: number };
+		};
+		if (buffer.length !== size)
+			throw new PackError(`inflated object size ${buffer.length} differs from the ${size} its header declares`);
+		return { content: buffer, consumed: engine.bytesWritten };
+	} catch (error) {
+		if (error instanceof PackError) throw error;
+		const code = (error as { code?: string }).code;
+		if (code === 'Z_BUF_ERROR') return null;
+		if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError)
+			throw new PackError(`object inflates past the ${size} bytes its header declares`);
+		throw new PackError(`inflate returned ${code ?? 'an error'}`);
+	}
+}
+
+const inflater = new Inflater();
+
+/**
+ * Inflates the zlib stream at the start of `input` to exactly `size` bytes (a pack entry's payload).
+ * @returns the content and the stream's length, or null when `input` ends inside the stream
+ * @throws PackError for a corrupt stream or one of another size (a zlib bomb stops at size + 1 bytes)
+ */
+export function inflateEntry(input: Buffer, size: number): { content: Buffer; consumed: number } | null {
+	return inflater.inflate(input, size);
+}
+
+/**
+ * Inflates a stored zlib stream whose inflated size is known.
+ * @throws PackError when it is truncated, corrupt or of another size
+ */
+export function inflateKnown(data: Buffer, size: number): Buffer {
+	const result = inflater.inflate(data, size);
+	if (!result) throw new PackError('truncated zlib stream');
+	return result.content;
+}
 
 /** Pack entry type numbers. */
 export const PACK_COMMIT = 1;

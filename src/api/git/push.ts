@@ -25,9 +25,12 @@ import { baseScope } from '../pulls/follow';
 import type { RepositoryRow } from '../repos/store';
 import { isValidRefName, parseCommit, parseTree } from './objects';
 import { isAncestor } from './service';
+import { recordCommitReferences } from '../issues/timeline';
 import { moveRef, RefRaceError } from './writes';
 
 const ZERO_ID = '0'.repeat(40);
+/** Commits a push's issue references are read from at most (the newest first). */
+const MAX_WALKED = 1000;
 
 /** One command of a push: the reference, the value the pusher saw and the value it asks for (null: none). */
 export interface PushCommand {
@@ -253,8 +256,11 @@ export function applyPush(app: App, repo: RepositoryRow, commands: PushCommand[]
 }
 
 /**
- * Closes the open issues that commits newly on the default branch name with a closing keyword
- * (GitHub closes them when the commit reaches the default branch), each in its own transaction.
+ * What the commits a push brought say about issues: every commit newly on a pushed branch that
+ * names `#N` records a `referenced` event on that issue or pull request (once per commit), and the
+ * open issues that commits newly on the default branch name with a closing keyword are closed
+ * (GitHub closes them when the commit reaches the default branch; the closed event names the
+ * commit), each in its own transaction. At most MAX_WALKED commits are read per push.
  */
 function closeReferencedIssues(
 	app: App,
@@ -263,32 +269,41 @@ function closeReferencedIssues(
 	statuses: PushStatus[],
 	actorId: number | null,
 ): void {
-	const branch = `refs/heads/${repo.default_branch}`;
-	const index = commands.findIndex((command, i) => command.ref === branch && command.after !== null && statuses[i].error === null);
-	if (index < 0) return;
-	const { before, after } = commands[index];
 	const owner = app.stores.accounts.byId(repo.owner_id);
-	if (!owner || !after) return;
-	const old = before ? new Set(app.stores.git.ancestors(repo.id, before)) : new Set<string>();
-	const numbers: number[] = [];
-	const stack = [after];
+	if (!owner) return;
+	const branch = `refs/heads/${repo.default_branch}`;
+	const closing = new Map<number, string>();
+	const referencing: Array<{ sha: string; message: string }> = [];
 	const seen = new Set<string>();
-	while (stack.length && seen.size < 1000) {
-		const sha = stack.pop()!;
-		if (seen.has(sha) || old.has(sha)) continue;
-		seen.add(sha);
-		const object = app.stores.git.object(repo.id, sha);
-		if (!object || object.type !== 'commit') continue;
-		const commit = parseCommit(object.content);
-		for (const number of closingReferences(commit.message, owner.login, repo.name)) if (!numbers.includes(number)) numbers.push(number);
-		stack.push(...commit.parents);
+	for (let i = 0; i < commands.length; i++) {
+		const { ref, before, after } = commands[i];
+		if (!ref.startsWith('refs/heads/') || after === null || statuses[i].error !== null) continue;
+		// New commits: not in the branch before (a new branch: not in the default branch).
+		const base = before ?? (ref === branch ? null : (app.stores.git.ref(repo.id, branch)?.sha ?? null));
+		const old = base ? new Set(app.stores.git.ancestors(repo.id, base)) : new Set<string>();
+		const stack = [after];
+		while (stack.length && seen.size < MAX_WALKED) {
+			const sha = stack.pop()!;
+			if (seen.has(sha) || old.has(sha)) continue;
+			seen.add(sha);
+			const object = app.stores.git.object(repo.id, sha);
+			if (!object || object.type !== 'commit') continue;
+			const commit = parseCommit(object.content);
+			referencing.push({ sha, message: commit.message });
+			if (ref === branch) {
+				for (const number of closingReferences(commit.message, owner.login, repo.name))
+					if (!closing.has(number)) closing.set(number, sha);
+			}
+			stack.push(...commit.parents);
+		}
 	}
-	if (!numbers.length) return;
+	const now = isoSeconds(app.clock());
+	if (referencing.length) app.transaction(() => recordCommitReferences(app, repo, owner.login, referencing, actorId, now));
+	if (!closing.size) return;
 	const ctx = eventContext(app, actorId);
 	const scope = baseScope(app, repo, repo.id);
 	if (!scope) return;
-	const now = isoSeconds(app.clock());
-	for (const number of numbers) {
+	for (const [number, sha] of closing) {
 		app.transaction(() => {
 			const issue = app.stores.issues.byNumber(repo.id, number);
 			if (!issue || issue.pull_request || issue.state !== 'open') return;
@@ -297,7 +312,7 @@ function closeReferencedIssues(
 				{ ...issue, state: 'closed', state_reason: 'completed', closed_at: now, closed_by_id: actorId },
 				now,
 			);
-			recordIssueChanges(ctx, scope, snapshot, closed);
+			recordIssueChanges(ctx, scope, snapshot, closed, undefined, {}, sha);
 		});
 	}
 }

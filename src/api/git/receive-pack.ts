@@ -17,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { App } from '../../app';
+import { GarbagePacer } from '../../memory';
 import { version } from '../../build-info';
 import { epochSeconds } from '../../time';
 import type { RepositoryRow } from '../repos/store';
@@ -127,6 +128,7 @@ function receive(app: App, req: IncomingMessage): Promise<Received> {
 		const encoding = req.headers['content-encoding'];
 		const source = encoding === 'gzip' || encoding === 'x-gzip' ? req.pipe(createGunzip()) : req;
 		const parser = new CommandParser();
+		const pacer = new GarbagePacer();
 		const limit = app.config.storage.max_push_bytes;
 		let file: string | null = null;
 		let out: WriteStream | null = null;
@@ -152,6 +154,7 @@ function receive(app: App, req: IncomingMessage): Promise<Received> {
 				return;
 			}
 			packBytes += data.length;
+			pacer.count(data.length);
 			if (packBytes > limit) {
 				error = `pack exceeds maximum allowed size (${limit} bytes; storage.max_push_bytes)`;
 				out?.destroy();
@@ -329,6 +332,10 @@ async function answer(
 		if (command.after !== null && !FULL_SHA.test(command.after)) return refuseAll('protocol error: bad object id', 'unpacker error');
 	}
 	timing.index_ms = Math.round(performance.now() - indexStarted);
+	const memory = process.memoryUsage();
+	timing.rss_mb = Math.round(memory.rss / 1048576);
+	timing.heap_mb = Math.round(memory.heapUsed / 1048576);
+	timing.external_mb = Math.round(memory.external / 1048576);
 	const applyStarted = performance.now();
 	const statuses = applyPush(app, repo, request.commands, {
 		actorId: pusher.actorId,
@@ -339,10 +346,11 @@ async function answer(
 	});
 	await app.transaction.durable();
 	if (statuses.some((status) => status.error === null)) {
-		const bytes = app.stores.git.networkBytes(network);
+		// What the push stored adds to the size (gc sets it exactly).
+		const kilobytes = repo.size + Math.ceil((indexed?.storedBytes ?? 0) / 1024);
 		const reachable = reachableAfter(app, repo, request.commands, statuses, reachableBefore, indexed);
 		app.transaction(() => {
-			app.stores.repos.setSize(repo.id, Math.ceil(bytes / 1024));
+			app.stores.repos.setSize(repo.id, kilobytes);
 			if (reachable) app.stores.git.setReachable(repo.id, reachable.tips, reachable.rows);
 		});
 		await app.transaction.durable();
@@ -356,6 +364,7 @@ async function answer(
 		objects: indexed?.objects ?? 0,
 		stored: indexed?.stored ?? 0,
 		...timing,
+		...indexed?.timings,
 	});
 	finish('ok', statuses);
 }

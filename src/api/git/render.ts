@@ -7,16 +7,8 @@ import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
 import { repositoryPaths } from '../repos/render';
 import type { RepositoryRow } from '../repos/store';
-import {
-	armorKind,
-	commitPayload,
-	findTrailingSignature,
-	type CommitData,
-	type Ident,
-	type ObjectType,
-	type TagData,
-	type TreeMode,
-} from './objects';
+import { UNSIGNED, type Verification, type Verifier } from '../keys/verification';
+import { commitPayload, findTrailingSignature, type CommitData, type Ident, type ObjectType, type TagData, type TreeMode } from './objects';
 
 /** The repository an object belongs to, for URLs and node ids. */
 export interface RepoView {
@@ -104,36 +96,33 @@ function person(ident: Ident) {
 	return { name: ident.name, email: ident.email, date: isoSeconds(ident.seconds * 1000) };
 }
 
-/** GitHub's reason for a signature it cannot check against any registered key. */
-function reasonFor(kind: string): string {
-	return kind === 'PGP SIGNATURE' || kind === 'PGP MESSAGE' || kind === 'SSH SIGNATURE' ? 'unknown_key' : 'unknown_signature_type';
-}
-
-const UNSIGNED = { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null };
-
 /**
- * Verification of a commit: the gpgsig header's signature over the commit without it. Gitstead
- * keeps no signing keys, so a PGP or SSH signature is 'unknown_key' and any other armored
- * signature 'unknown_signature_type'; never verified.
+ * Verification of a commit: the gpgsig header's signature over the commit without it, checked by
+ * `verify` against the signer's registered keys (src/api/keys/verification.ts).
  */
-export function commitVerification(commit: CommitData) {
+export function commitVerification(sha: string, commit: CommitData, verify: Verifier): Verification {
 	if (!commit.signature) return UNSIGNED;
-	const kind = armorKind(commit.signature) ?? '';
-	return { verified: false, reason: reasonFor(kind), signature: commit.signature, payload: commitPayload(commit), verified_at: null };
+	return verify({
+		sha,
+		signature: commit.signature,
+		payload: commitPayload(commit),
+		email: commit.committer.email,
+		seconds: commit.committer.seconds,
+	});
 }
 
 /**
  * Verification of a tag: a signature is an armored block closing the message (as git appends
- * it); the payload is the tag object's text before it. Reasons as for commits.
+ * it); the payload is the tag object's text before it; the tagger's email is the signer's.
  */
-export function tagVerification(objectText: string) {
+export function tagVerification(sha: string, data: TagData, objectText: string, verify: Verifier): Verification {
 	const found = findTrailingSignature(objectText);
 	if (!found) return UNSIGNED;
-	return { verified: false, reason: reasonFor(found.kind), signature: found.signature, payload: found.payload, verified_at: null };
+	return verify({ sha, signature: found.signature, payload: found.payload, email: data.tagger.email, seconds: data.tagger.seconds });
 }
 
 /** GitCommit. */
-export function commit(urls: Urls, view: RepoView, sha: string, data: CommitData) {
+export function commit(urls: Urls, view: RepoView, sha: string, data: CommitData, verify: Verifier) {
 	const html = (id: string) => urls.html(`/${view.owner.login}/${view.repo.name}/commit/${id}`);
 	return {
 		sha,
@@ -145,12 +134,12 @@ export function commit(urls: Urls, view: RepoView, sha: string, data: CommitData
 		tree: { sha: data.tree, url: objectUrl(urls, view, 'tree', data.tree) },
 		message: data.message,
 		parents: data.parents.map((parent) => ({ sha: parent, url: objectUrl(urls, view, 'commit', parent), html_url: html(parent) })),
-		verification: commitVerification(data),
+		verification: commitVerification(sha, data, verify),
 	};
 }
 
 /** GitTag. @param objectText the tag object's whole text (for the verification payload) */
-export function tag(urls: Urls, view: RepoView, sha: string, data: TagData, objectText: string) {
+export function tag(urls: Urls, view: RepoView, sha: string, data: TagData, objectText: string, verify: Verifier) {
 	return {
 		node_id: gitNodeId('Tag', view.repo.id, sha),
 		tag: data.tag,
@@ -159,7 +148,7 @@ export function tag(urls: Urls, view: RepoView, sha: string, data: TagData, obje
 		message: data.message,
 		tagger: person(data.tagger),
 		object: { sha: data.object, type: data.type, url: objectUrl(urls, view, data.type, data.object) },
-		verification: tagVerification(objectText),
+		verification: tagVerification(sha, data, objectText, verify),
 	};
 }
 

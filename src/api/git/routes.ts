@@ -10,12 +10,24 @@ import { notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { parseCommit, parseTag, parseTree, TREE_MODES, type Ident, type TreeEntry } from './objects';
+import {
+	commitPayload,
+	findTrailingSignature,
+	hashObject,
+	parseCommit,
+	parseTag,
+	parseTree,
+	TREE_MODES,
+	type Ident,
+	type TreeEntry,
+} from './objects';
 import * as render from './render';
+import { checkSignatures, signatureVerifier } from '../keys/verification';
 import { visibleEmail } from '../users/render';
 import { peel, resolveObject } from './service';
 import {
 	blobContent,
+	commitContent,
 	createCommit,
 	createRef,
 	createTag,
@@ -25,9 +37,12 @@ import {
 	ident,
 	requireCommits,
 	storeObject,
+	tagContent,
 	updateRef,
+	type CommitInput,
 	type RefWrite,
 	type PersonInput,
+	type TagInput,
 	type TreeInput,
 } from './writes';
 
@@ -43,6 +58,25 @@ const WRITE = {
 };
 
 const person = v.object({ name: v.string(), email: v.string(), date: v.optional(v.string()) });
+
+const commitBody = v.object({
+	message: v.string(),
+	tree: v.string(),
+	parents: v.optional(v.array(v.string()), []),
+	author: v.optional(person),
+	committer: v.optional(person),
+	signature: v.optional(v.string()),
+});
+type CommitBody = v.InferOutput<typeof commitBody>;
+
+const tagBody = v.object({
+	tag: v.string(),
+	message: v.string(),
+	object: v.string(),
+	type: v.picklist(['commit', 'tree', 'blob', 'tag']),
+	tagger: v.optional(person),
+});
+type TagBody = v.InferOutput<typeof tagBody>;
 
 /** Largest number of entries a tree listing returns before it is truncated (GitHub's limit). */
 export const MAX_TREE_ENTRIES = 100_000;
@@ -60,6 +94,26 @@ function refWrite(ctx: Context): RefWrite {
 
 function view(ctx: Context): render.RepoView {
 	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
+}
+
+/** The commit a POST …/git/commits asks for: the author defaults to the caller, now; the committer to the author. */
+function commitInput(ctx: Context<Record<string, unknown>, CommitBody>): CommitInput {
+	const author: Ident = ident('Commit', 'author', ctx.body.author ?? caller(ctx), ctx.now);
+	const committer: Ident = ctx.body.committer ? ident('Commit', 'committer', ctx.body.committer, ctx.now) : author;
+	return {
+		message: ctx.body.message,
+		tree: ctx.body.tree,
+		parents: ctx.body.parents,
+		author,
+		committer,
+		signature: ctx.body.signature ?? null,
+	};
+}
+
+/** The tag object a POST …/git/tags asks for: the tagger defaults to the caller, now. */
+function tagInput(ctx: Context<Record<string, unknown>, TagBody>): TagInput {
+	const tagger = ident('Tag', 'tagger', ctx.body.tagger ?? caller(ctx), ctx.now);
+	return { tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger };
 }
 
 /**
@@ -210,34 +264,32 @@ export const gitRoutes: RouteDeclaration[] = [
 		path: `${BASE}/commits`,
 		docs: 'git/commits#create-a-commit',
 		errorResource: 'Commit',
-		body: v.object({
-			message: v.string(),
-			tree: v.string(),
-			parents: v.optional(v.array(v.string()), []),
-			author: v.optional(person),
-			committer: v.optional(person),
-			signature: v.optional(v.string()),
-		}),
+		body: commitBody,
+		// A signature is checked against the signer's registered keys before the commit is stored
+		// (OpenPGP.js is asynchronous), so the answer's verification is final.
+		prepare(ctx) {
+			const { content } = commitContent(ctx.app, ctx.repo.repo.id, commitInput(ctx));
+			const data = parseCommit(content);
+			if (!data.signature) return Promise.resolve();
+			return checkSignatures(ctx.app, {
+				sha: hashObject('commit', content),
+				signature: data.signature,
+				payload: commitPayload(data),
+				email: data.committer.email,
+				seconds: data.committer.seconds,
+			});
+		},
 		handler(ctx) {
 			const repo = view(ctx);
-			// The author defaults to the caller, now; the committer to the author.
-			const author: Ident = ident('Commit', 'author', ctx.body.author ?? caller(ctx), ctx.now);
-			const committer: Ident = ctx.body.committer ? ident('Commit', 'committer', ctx.body.committer, ctx.now) : author;
 			const now = isoSeconds(ctx.now);
-			const sha = createCommit(
-				ctx.app,
-				repo.repo.id,
-				{
-					message: ctx.body.message,
-					tree: ctx.body.tree,
-					parents: ctx.body.parents,
-					author,
-					committer,
-					signature: ctx.body.signature ?? null,
-				},
-				now,
+			const sha = createCommit(ctx.app, repo.repo.id, commitInput(ctx), now);
+			const body = render.commit(
+				ctx.app.urls,
+				repo,
+				sha,
+				parseCommit(ctx.app.stores.git.object(repo.repo.id, sha)!.content),
+				signatureVerifier(ctx.app),
 			);
-			const body = render.commit(ctx.app.urls, repo, sha, parseCommit(ctx.app.stores.git.object(repo.repo.id, sha)!.content));
 			return created(body, body.url);
 		},
 	}),
@@ -252,7 +304,7 @@ export const gitRoutes: RouteDeclaration[] = [
 			const sha = fullSha(ctx.params.commit_sha);
 			const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
 			if (!sha || !row || row.type !== 'commit') throw notFound();
-			return ok(render.commit(ctx.app.urls, repo, sha, parseCommit(row.content)));
+			return ok(render.commit(ctx.app.urls, repo, sha, parseCommit(row.content), signatureVerifier(ctx.app)));
 		},
 	}),
 
@@ -263,25 +315,34 @@ export const gitRoutes: RouteDeclaration[] = [
 		path: `${BASE}/tags`,
 		docs: 'git/tags#create-a-tag-object',
 		errorResource: 'Tag',
-		body: v.object({
-			tag: v.string(),
-			message: v.string(),
-			object: v.string(),
-			type: v.picklist(['commit', 'tree', 'blob', 'tag']),
-			tagger: v.optional(person),
-		}),
+		body: tagBody,
+		// A signed tag's signature is checked before the tag is stored (see the commits route).
+		prepare(ctx) {
+			const data = tagInput(ctx);
+			const content = tagContent(ctx.app, ctx.repo.repo.id, data);
+			const found = findTrailingSignature(content.toString('utf8'));
+			if (!found) return Promise.resolve();
+			return checkSignatures(ctx.app, {
+				sha: hashObject('tag', content),
+				signature: found.signature,
+				payload: found.payload,
+				email: data.tagger.email,
+				seconds: data.tagger.seconds,
+			});
+		},
 		handler(ctx) {
 			const repo = view(ctx);
-			const tagger = ident('Tag', 'tagger', ctx.body.tagger ?? caller(ctx), ctx.now);
 			const now = isoSeconds(ctx.now);
-			const sha = createTag(
-				ctx.app,
-				repo.repo.id,
-				{ tag: ctx.body.tag, message: ctx.body.message, object: ctx.body.object, type: ctx.body.type, tagger },
-				now,
-			);
+			const sha = createTag(ctx.app, repo.repo.id, tagInput(ctx), now);
 			const row = ctx.app.stores.git.object(repo.repo.id, sha)!;
-			const body = render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8'));
+			const body = render.tag(
+				ctx.app.urls,
+				repo,
+				sha,
+				parseTag(row.content),
+				row.content.toString('utf8'),
+				signatureVerifier(ctx.app),
+			);
 			return created(body, body.url);
 		},
 	}),
@@ -297,7 +358,7 @@ export const gitRoutes: RouteDeclaration[] = [
 			const sha = fullSha(ctx.params.tag_sha);
 			const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
 			if (!sha || !row || row.type !== 'tag') throw notFound();
-			return ok(render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8')));
+			return ok(render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8'), signatureVerifier(ctx.app)));
 		},
 	}),
 

@@ -17,7 +17,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { DB } from '../../db/open';
 import type { ObjectType } from './objects';
-import { applyDelta, OBJECT_TYPE, PACK_TYPE, PackError } from './pack';
+import { applyDelta, inflateKnown, OBJECT_TYPE, PACK_TYPE, PackError } from './pack';
 
 /** An object's type and size without its content. */
 export interface ObjectMeta {
@@ -257,6 +257,36 @@ export function createGitStore(db: DB) {
 	const copyRefs = db.prepare(`
 		INSERT INTO git_refs (repo_id, name, sha, created_at, updated_at)
 		SELECT @to, name, sha, created_at, updated_at FROM git_refs WHERE repo_id = @from`);
+	// gc (src/api/git/gc.ts)
+	const networks = db.prepare('SELECT id FROM git_networks ORDER BY id').pluck();
+	const networkMembers = db.prepare('SELECT repo_id FROM git_network_members WHERE network_id = ? ORDER BY repo_id').pluck();
+	const networkRows = db.prepare(
+		'SELECT id, oid, type, size, base_id AS base, depth, length(data) AS bytes FROM git_objects WHERE network_id = ? ORDER BY id',
+	);
+	// What a network keeps whatever else: its references, and its pull requests' heads, bases and merge commits.
+	const networkRoots = db
+		.prepare(`
+		SELECT r.sha FROM git_refs r JOIN git_network_members m ON m.repo_id = r.repo_id WHERE m.network_id = @network
+		UNION SELECT p.head_sha FROM pull_requests p JOIN git_network_members m ON m.repo_id = p.repo_id WHERE m.network_id = @network
+		UNION SELECT p.base_sha FROM pull_requests p JOIN git_network_members m ON m.repo_id = p.repo_id WHERE m.network_id = @network
+		UNION SELECT p.merge_commit_sha FROM pull_requests p JOIN git_network_members m ON m.repo_id = p.repo_id
+			WHERE m.network_id = @network AND p.merge_commit_sha IS NOT NULL`)
+		.pluck();
+	const youngThreshold = db.prepare('SELECT min(first_id) FROM git_object_epochs WHERE created_at > ?').pluck();
+	const freshRows = db.prepare('SELECT object_id FROM git_fresh WHERE created_at >= ?').pluck();
+	const deleteParents = db.prepare(`
+		DELETE FROM git_commit_parents WHERE network_id = @network AND commit_oid IN
+			(SELECT oid FROM git_objects WHERE network_id = @network AND type = 1 AND id IN (SELECT value FROM json_each(@ids)))`);
+	const deleteRows = db.prepare('DELETE FROM git_objects WHERE network_id = @network AND id IN (SELECT value FROM json_each(@ids))');
+	const deleteFresh = db.prepare('DELETE FROM git_fresh WHERE object_id IN (SELECT value FROM json_each(?))');
+	const dropNetworkReachable = db.prepare(
+		'DELETE FROM git_reachable WHERE repo_id IN (SELECT repo_id FROM git_network_members WHERE network_id = ?)',
+	);
+	const rewriteAsDelta = db.prepare(
+		'UPDATE git_objects SET base_id = ?, depth = ?, data_size = ?, data = ? WHERE id = ? AND base_id IS NULL',
+	);
+	const pruneFresh = db.prepare('DELETE FROM git_fresh WHERE created_at < ?');
+	const pruneEpochs = db.prepare('DELETE FROM git_object_epochs WHERE created_at <= ?');
 	const reachableOf = db.prepare('SELECT tips, rows FROM git_reachable WHERE repo_id = ?');
 	const putReachable = db.prepare(
 		'INSERT INTO git_reachable (repo_id, tips, rows) VALUES (?, ?, ?) ON CONFLICT (repo_id) DO UPDATE SET tips = excluded.tips, rows = excluded.rows',
@@ -287,7 +317,7 @@ export function createGitStore(db: DB) {
 		let content: Buffer;
 		for (;;) {
 			if (current.base === null) {
-				content = inflateSync(current.data);
+				content = inflateKnown(current.data, current.size);
 				if (content.length !== current.size) throw new PackError(`object ${hex(current.oid)} has a wrong size`);
 				cache.set(hex(current.oid), content);
 				break;
@@ -304,7 +334,7 @@ export function createGitStore(db: DB) {
 			}
 		}
 		for (let i = chain.length - 1; i >= 0; i--) {
-			content = applyDelta(content, inflateSync(chain[i].data), chain[i].size);
+			content = applyDelta(content, inflateKnown(chain[i].data, chain[i].dataSize), chain[i].size);
 			if (content.length !== chain[i].size) throw new PackError(`object ${hex(chain[i].oid)} has a wrong size`);
 			cache.set(hex(chain[i].oid), content);
 		}
@@ -528,6 +558,51 @@ export function createGitStore(db: DB) {
 		},
 		/** Forgets what a full clone sends (a reference moved). */
 		dropReachable: (repoId: number) => void dropReachable.run(repoId),
+		// -----------------------------------------------------------------------------------------
+		// gc (src/api/git/gc.ts)
+
+		/** Every fork network's id. */
+		networks: () => networks.all() as number[],
+		/** The repositories of a network. */
+		networkMembers: (networkId: number) => networkMembers.all(networkId) as number[],
+		/** Every object of a network without its data (`bytes`: its data's length), by id. */
+		networkRows: (networkId: number) =>
+			networkRows.all(networkId) as Array<{
+				id: number;
+				oid: Buffer;
+				type: number;
+				size: number;
+				base: number | null;
+				depth: number;
+				bytes: number;
+			}>,
+		/** The object ids (hex) a network keeps whatever else: references, pull requests' heads, bases and merge commits. */
+		networkRoots: (networkId: number) => networkRoots.all({ network: networkId }) as string[],
+		/**
+		 * The first row id that may have been stored at or after `since` (epoch seconds): every
+		 * younger object has an id from it on (epochs span at most EPOCH_SECONDS).
+		 * @returns Infinity when every object is older
+		 */
+		youngThreshold: (since: number) => (youngThreshold.get(since - EPOCH_SECONDS) as number | null) ?? Number.POSITIVE_INFINITY,
+		/** Rows pushes relied on since `since` (epoch seconds). */
+		freshRows: (since: number) => freshRows.all(since) as number[],
+		/** Deletes objects of a network (and their place in the commit graph). */
+		deleteRows(networkId: number, ids: number[]): void {
+			const list = JSON.stringify(ids);
+			deleteParents.run({ network: networkId, ids: list });
+			deleteRows.run({ network: networkId, ids: list });
+			deleteFresh.run(list);
+		},
+		/** Forgets what full clones of a network's repositories send. */
+		dropNetworkReachable: (networkId: number) => void dropNetworkReachable.run(networkId),
+		/** Stores a whole object as a delta (only while it is still whole). */
+		rewriteAsDelta: (id: number, base: number, depth: number, dataSize: number, data: Buffer) =>
+			rewriteAsDelta.run(base, depth, dataSize, data, id).changes === 1,
+		/** Forgets fresh marks and epochs older than `since` (epoch seconds): what they protected is old now. */
+		pruneMarks(since: number): void {
+			pruneFresh.run(since);
+			pruneEpochs.run(since - EPOCH_SECONDS);
+		},
 		/** Forgets resolved objects (after gc rewrote rows). */
 		clearCache: () => cache.clear(),
 	};

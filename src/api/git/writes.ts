@@ -279,6 +279,15 @@ export interface CommitInput {
  * @returns the commit's sha
  */
 export function createCommit(app: App, repoId: number, input: CommitInput, now: string): string {
+	const { content, parents } = commitContent(app, repoId, input);
+	return storeObject(app, repoId, 'commit', content, now, parents);
+}
+
+/**
+ * The bytes of the commit createCommit would store (its checks included), and its parents.
+ * @throws DomainError 422 as createCommit
+ */
+export function commitContent(app: App, repoId: number, input: CommitInput): { content: Buffer; parents: string[] } {
 	const { git } = app.stores;
 	const tree = fullSha(input.tree);
 	if (!tree || git.meta(repoId, tree)?.type !== 'tree') throw unprocessable('Tree SHA does not exist');
@@ -291,7 +300,7 @@ export function createCommit(app: App, repoId: number, input: CommitInput, now: 
 	if (signature !== null && signature.trim() === '') signature = null;
 	if (signature !== null && !signature.endsWith('\n')) signature += '\n';
 	const content = encodeCommit({ tree, parents, author: input.author, committer: input.committer, message: input.message, signature });
-	return storeObject(app, repoId, 'commit', content, now, parents);
+	return { content, parents };
 }
 
 export interface TagInput {
@@ -309,14 +318,21 @@ export interface TagInput {
  * @returns the tag object's sha
  */
 export function createTag(app: App, repoId: number, input: TagInput, now: string): string {
+	return storeObject(app, repoId, 'tag', tagContent(app, repoId, input), now);
+}
+
+/**
+ * The bytes of the tag object createTag would store (its checks included).
+ * @throws DomainError as createTag
+ */
+export function tagContent(app: App, repoId: number, input: TagInput): Buffer {
 	requireCommits(app, repoId);
 	if (input.tag.trim() === '' || /[\n\0]/.test(input.tag)) throw invalidField('Tag', 'tag', 'tag must be a non-blank name on one line');
 	const object = fullSha(input.object);
 	const meta = object ? app.stores.git.meta(repoId, object) : undefined;
 	if (!object || !meta) throw unprocessable('Object does not exist');
 	if (meta.type !== input.type) throw invalidField('Tag', 'type', `object ${object} is a ${meta.type}, not a ${input.type}`);
-	const content = encodeTag({ object, type: input.type, tag: input.tag, tagger: input.tagger, message: input.message });
-	return storeObject(app, repoId, 'tag', content, now);
+	return encodeTag({ object, type: input.type, tag: input.tag, tagger: input.tagger, message: input.message });
 }
 
 // ---------------------------------------------------------------------------------------------

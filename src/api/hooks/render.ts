@@ -81,7 +81,7 @@ export function deliveryItem(row: DeliveryRow) {
 		status_code: row.status_code ?? 0,
 		event: row.event,
 		action: row.action,
-		installation_id: null,
+		installation_id: row.installation_id ?? null,
 		repository_id: row.repository_id ?? null,
 		throttled_at: null,
 		// Gitstead: the delivery's own state and its attempts so far.

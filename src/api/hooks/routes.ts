@@ -73,7 +73,7 @@ const organizationUpdateBody = v.object({
 	active: v.optional(v.boolean()),
 	name: v.optional(v.literal('web', 'name must be "web"')),
 });
-const deliveriesQuery = v.object({
+export const deliveriesQuery = v.object({
 	per_page: v.optional(v.string()),
 	cursor: v.optional(v.string()),
 	status: v.optional(v.picklist(['success', 'failure'])),
@@ -193,7 +193,7 @@ function testPush(ctx: Context, place: Place, hook: HookRow): void {
  * header with rel="next" carrying `cursor` when more deliveries follow.
  * @throws DomainError 400 for a cursor that is not one this server gave
  */
-function deliveriesPage(ctx: Context<v.InferOutput<typeof deliveriesQuery>>, place: Place, hook: HookRow): Reply {
+export function deliveriesPage(ctx: Context<v.InferOutput<typeof deliveriesQuery>>, listPath: string, hook: HookRow): Reply {
 	const { perPage } = pageRequest(ctx.query, DELIVERIES_PER_PAGE.perPage, DELIVERIES_PER_PAGE.maxPerPage);
 	let before = Number.MAX_SAFE_INTEGER;
 	if (ctx.query.cursor !== undefined && ctx.query.cursor !== '') {
@@ -208,7 +208,7 @@ function deliveriesPage(ctx: Context<v.InferOutput<typeof deliveriesQuery>>, pla
 	if (rows.length > perPage) {
 		const params = new URLSearchParams({ per_page: String(perPage), cursor: `v1_${page[page.length - 1].id}` });
 		if (status) params.set('status', status);
-		reply.headers = { Link: `<${ctx.app.urls.api(`${place.collection}/${hook.id}/deliveries`)}?${params.toString()}>; rel="next"` };
+		reply.headers = { Link: `<${ctx.app.urls.api(listPath)}?${params.toString()}>; rel="next"` };
 	}
 	return reply;
 }
@@ -371,7 +371,8 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 			query: deliveriesQuery,
 			handler(ctx) {
 				const place = placeOf(ctx, kind);
-				return deliveriesPage(ctx, place, loadHook(ctx, place));
+				const hook = loadHook(ctx, place);
+				return deliveriesPage(ctx, `${place.collection}/${hook.id}/deliveries`, hook);
 			},
 		}),
 		route({

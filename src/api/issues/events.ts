@@ -27,6 +27,7 @@ import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
 import { renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
+import { timelineOf, type TimelineEntry } from './timeline';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
 const FEED_ACTIONS = new Set(['opened', 'edited', 'closed', 'reopened', 'assigned', 'unassigned', 'labeled', 'unlabeled']);
@@ -105,9 +106,11 @@ function recordIssue(
 	issue: unknown,
 	extra: Record<string, unknown> = {},
 	notification?: NotificationActivity,
+	closingCommit?: string | null,
+	timeline?: TimelineEntry[],
 ): void {
 	if (row.pull_request) {
-		recordPullRequest(ctx, scope, row, action, extra, notification);
+		recordPullRequest(ctx, scope, row, action, extra, notification, timeline);
 		return;
 	}
 	record(ctx.app, {
@@ -118,6 +121,7 @@ function recordIssue(
 		feed: FEED_ACTIONS.has(action) ? { type: 'IssuesEvent', payload: { action, issue, ...extra } } : undefined,
 		webhook: () => ({ issue, ...extra, ...where(ctx, scope) }),
 		notification,
+		timeline: timeline ?? timelineOf(row, action, extra, undefined, closingCommit),
 	});
 }
 
@@ -125,6 +129,7 @@ function recordIssue(
  * Records what changed between `before` (null: the issue was just opened) and the issue now.
  * @param rendered the issue as the answer renders it, reused when it has the raw body
  * @param moreChanges further `changes` of an edit (a pull request's base: {base: {ref: {from}, sha: {from}}})
+ * @param closingCommit the commit whose closing keyword closed the issue (its timeline's closed event names it)
  */
 export function recordIssueChanges(
 	ctx: Context,
@@ -133,6 +138,7 @@ export function recordIssueChanges(
 	row: IssueRow,
 	rendered?: unknown,
 	moreChanges: Record<string, unknown> = {},
+	closingCommit?: string | null,
 ): void {
 	const after = issueSnapshot(ctx, row);
 	// A pull request's events carry the pull request, rendered by its own recorder.
@@ -142,6 +148,15 @@ export function recordIssueChanges(
 			? rendered
 			: renderIssues(ctx, scope, [row], true, null)[0];
 	if (!before) {
+		// What it was opened with shows in its timeline as GitHub shows it: labeled, assigned, milestoned.
+		const initial: TimelineEntry[] = [
+			...after.labels.map((l) => ({ issueId: row.id, event: 'labeled', details: { label: { name: l.name, color: l.color } } })),
+			...after.assigneeIds.map((id) => ({ issueId: row.id, event: 'assigned', details: { assignee_id: id } })),
+		];
+		if (row.milestone_id !== null) {
+			const milestone = ctx.app.stores.milestones.mapByIds([row.milestone_id]).get(row.milestone_id);
+			if (milestone) initial.push({ issueId: row.id, event: 'milestoned', details: { milestone: { title: milestone.title } } });
+		}
 		recordIssue(
 			ctx,
 			scope,
@@ -155,6 +170,8 @@ export function recordIssueChanges(
 				actorReason: 'author',
 				involved: [...mentioned(ctx, scope, row.body), ...named(after.assigneeIds, 'assign')],
 			},
+			null,
+			initial,
 		);
 		return;
 	}
@@ -193,6 +210,7 @@ export function recordIssueChanges(
 				actorReason: 'state_change',
 				involved: [],
 			},
+			closingCommit,
 		);
 	}
 	if (was.locked !== row.locked) recordIssue(ctx, scope, row, row.locked ? 'locked' : 'unlocked', issue);

@@ -20,9 +20,8 @@ import { isoSeconds } from '../../time';
 import type { OwnedRepository } from '../../auth/access/repos';
 import { strongest } from '../../model/notifications';
 import { notificationThread, threadSubscription } from './render';
-import { invitationThreads, markThreads, MARKING_IN_BACKGROUND, readableRepositories } from './service';
+import { invitationThreads, markThreads, MARKING_IN_BACKGROUND, readableRepositories, userThread } from './service';
 import type { ThreadFilter, ThreadView } from './store';
-import { userReads } from '../../events/recipients';
 
 /** Seconds between polls GitHub asks clients to keep (X-Poll-Interval). */
 export const POLL_INTERVAL_SECONDS = 60;
@@ -110,18 +109,10 @@ function listThreads(
  * invitations. @throws DomainError 404
  */
 function loadThread(ctx: Context): { view: ThreadView; repo: OwnedRepository } {
-	const userId = ctx.principal.user!.id;
 	const id = idParam(ctx.params.thread_id);
-	const view = id === null ? undefined : ctx.app.stores.notifications.view(id, userId);
-	if (!view) throw notFound();
-	const repo = ctx.app.stores.repos.byId(view.repository_id);
-	const owner = repo && ctx.app.stores.accounts.byId(repo.owner_id);
-	if (!repo || !owner) throw notFound();
-	const invited = () =>
-		view.subject_type === 'RepositoryInvitation' &&
-		invitationThreads(ctx.app, userId, isoSeconds(ctx.now)).ids.includes(view.subject_object_id);
-	if (!userReads(ctx.app, repo, owner, userId) && !invited()) throw notFound();
-	return { view, repo: { repo, owner } };
+	const found = id === null ? undefined : userThread(ctx.app, ctx.principal.user!.id, id, isoSeconds(ctx.now));
+	if (!found) throw notFound();
+	return found;
 }
 
 /** The thread's subscription as it stands (404 when the user neither follows nor ignores it). */

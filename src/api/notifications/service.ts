@@ -9,7 +9,8 @@ import type { App } from '../../app';
 import { repositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
 import type { Principal } from '../../auth/principal';
 import { PermanentTaskError } from '../../jobs/tasks';
-import type { MarkFilter } from './store';
+import { userReads } from '../../events/recipients';
+import type { MarkFilter, ThreadView } from './store';
 
 /** Background task kind: marks a user's threads read (or unread) in batches; payload MarkFilter. */
 export const MARK_READ_TASK = 'notifications-mark-read';
@@ -52,6 +53,29 @@ export function invitationThreads(app: App, userId: number, now: string): { ids:
 		if (owner) repositories.set(repo.id, { repo, owner });
 	}
 	return { ids: invitations.map((row) => row.id), repositories };
+}
+
+/**
+ * The user's thread `threadId` in a repository the user reads, or of one of the user's open
+ * repository invitations (GET/PATCH/DELETE /notifications/threads/{thread_id} and the web page's
+ * buttons); undefined when it is not the user's or the user no longer reads its repository.
+ * @param now ISO timestamp (invitations expiring at or before it are closed)
+ */
+export function userThread(
+	app: App,
+	userId: number,
+	threadId: number,
+	now: string,
+): { view: ThreadView; repo: OwnedRepository } | undefined {
+	const view = app.stores.notifications.view(threadId, userId);
+	if (!view) return undefined;
+	const repo = app.stores.repos.byId(view.repository_id);
+	const owner = repo && app.stores.accounts.byId(repo.owner_id);
+	if (!repo || !owner) return undefined;
+	const invited = () =>
+		view.subject_type === 'RepositoryInvitation' && invitationThreads(app, userId, now).ids.includes(view.subject_object_id);
+	if (!userReads(app, repo, owner, userId) && !invited()) return undefined;
+	return { view, repo: { repo, owner } };
 }
 
 /**

@@ -41,6 +41,8 @@ export function closeReferencedIssues(ctx: Context, scope: IssueScope, pull: Pul
 	// The title, the description, and the messages of the commits it brings (GitHub closes from commit messages too).
 	const messages = (pullComparison(ctx.app, pull.pr)?.commits ?? []).map((c) => c.data.message);
 	const text = [pull.title, pull.body ?? '', ...messages].join('\n');
+	// The closed events name the merge commit (the pull request row was read before the merge).
+	const mergeCommit = ctx.app.stores.pulls.byIssue(pull.id)?.pr.merge_commit_sha ?? null;
 	for (const number of closingReferences(text, scope.owner.login, scope.repo.name)) {
 		const issue = issues.byNumber(scope.repo.id, number);
 		if (!issue || issue.pull_request || issue.state !== 'open') continue;
@@ -49,7 +51,7 @@ export function closeReferencedIssues(ctx: Context, scope: IssueScope, pull: Pul
 			{ ...issue, state: 'closed', state_reason: 'completed', closed_at: now, closed_by_id: ctx.principal.actorId },
 			now,
 		);
-		recordIssueChanges(ctx, scope, before, after);
+		recordIssueChanges(ctx, scope, before, after, undefined, {}, mergeCommit);
 		closed.push(number);
 	}
 	return closed;

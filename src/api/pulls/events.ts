@@ -20,6 +20,7 @@ import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';
 import type { IssueRow, PullRow } from '../../model/rows';
 import { renderPulls } from './service';
+import { timelineOf, type TimelineEntry } from '../issues/timeline';
 
 /** Actions GitHub shows in the feeds as PullRequestEvent. */
 const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);
@@ -40,6 +41,8 @@ function where(app: App, scope: IssueScope, actorId: number | null) {
 /**
  * One pull_request event about the pull request of `row` (read again, as it is now).
  * @param extra payload fields after pull_request (changes, label, assignee, milestone, before/after)
+ * @param timeline its issue events, when they are not the ones its action and extra tell
+ *   (src/api/issues/timeline.ts timelineOf): a synchronize's force push
  */
 export function recordPullRequest(
 	ctx: Context,
@@ -48,15 +51,14 @@ export function recordPullRequest(
 	action: string,
 	extra: Record<string, unknown> = {},
 	notification?: NotificationActivity,
+	timeline?: TimelineEntry[],
 ): void {
 	const { app } = ctx;
 	const actorId = ctx.principal.actorId;
 	let rendered: unknown;
+	const current = app.stores.pulls.byIssue(row.id) as PullRow;
 	const pull = () => {
-		if (rendered === undefined) {
-			const current = app.stores.pulls.byIssue(row.id) as PullRow;
-			rendered = renderPulls(ctx, scope, [current], true, null)[0];
-		}
+		rendered ??= renderPulls(ctx, scope, [current], true, null)[0];
 		return rendered;
 	};
 	record(app, {
@@ -69,5 +71,6 @@ export function recordPullRequest(
 			: undefined,
 		webhook: () => ({ number: row.number, pull_request: pull(), ...extra, ...where(app, scope, actorId) }),
 		notification,
+		timeline: timeline ?? timelineOf(current, action, extra, current.pr),
 	});
 }

@@ -21,6 +21,7 @@ import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { eventContext, recordPullRequest } from './events';
 import { isoSeconds } from '../../time';
 import { fetchHead, refreshMergeability } from './service';
+import { isAncestor } from '../git/service';
 
 /**
  * Updates the open pull requests whose head or base is the branch `name` of `repo`, now at `sha`.
@@ -47,7 +48,12 @@ export function followRef(app: App, repo: RepositoryRow, name: string, sha: stri
 		app.stores.issues.touch(row.id, now);
 		refreshMergeability(app, { ...row.pr, head_sha: sha });
 		const scope = baseScope(app, repo, row.repo_id);
-		if (scope) recordPullRequest(ctx, scope, row, 'synchronize', { before, after: sha });
+		// A head that no longer holds the old one was force-pushed (its timeline says so; GitHub's head_ref_force_pushed).
+		const forced = !isAncestor(app, repo.id, before, sha);
+		const timeline = forced
+			? [{ issueId: row.id, event: 'head_ref_force_pushed', commitId: sha, details: { before, after: sha, branch } }]
+			: [];
+		if (scope) recordPullRequest(ctx, scope, row, 'synchronize', { before, after: sha }, undefined, timeline);
 	}
 }
 

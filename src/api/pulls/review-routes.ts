@@ -352,7 +352,10 @@ export const reviewRequestRoutes = [
 				{ state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at },
 				isoSeconds(ctx.now),
 			);
-			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed');
+			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed', undefined, {
+				state: review.state,
+				message: ctx.body.message,
+			});
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),

@@ -68,6 +68,7 @@ export function recordReview(
 	review: ReviewRow,
 	action: 'submitted' | 'edited' | 'dismissed',
 	previousBody?: string,
+	dismissal?: { state: string; message: string },
 ): void {
 	const { app } = ctx;
 	const actorId = ctx.principal.actorId;
@@ -106,5 +107,24 @@ export function recordReview(
 				: action === 'edited'
 					? { subject: issueSubject(pull), broadcast: false, involved: mentionedIn(ctx, scope, review.body, previousBody) }
 					: undefined,
+		// The timeline's review_dismissed (GitHub's dismissed_review: the state it had, the message).
+		timeline:
+			action === 'dismissed'
+				? [
+						{
+							issueId: pull.id,
+							event: 'review_dismissed',
+							details: {
+								dismissed_review: {
+									state: (dismissal?.state ?? 'dismissed').toLowerCase(),
+									review_id: review.id,
+									dismissal_message: dismissal?.message ?? null,
+									dismissal_commit_id: null,
+								},
+								reviewer_id: review.user_id,
+							},
+						},
+					]
+				: undefined,
 	});
 }

@@ -110,6 +110,18 @@ export interface PullComparison {
 	changes: TreeChange[];
 }
 
+/**
+ * A pull request's commits (of head, not of base: git log base..head), oldest first, without the
+ * diff; null when no repository holds both sides.
+ */
+export function pullCommits(app: App, pr: PullRequestRow): WalkedCommit[] | null {
+	const repoId = objectsRepo(app, pr);
+	if (repoId === null) return null;
+	const reader = new CommitReader(app, repoId);
+	const { commits } = walkCommits(app, repoId, pr.head_sha, { exclude: reachable(app, repoId, pr.base_sha), reader });
+	return commits.reverse();
+}
+
 /** The comparison of a pull request's base and head, or null when no repository holds both or they share no history. */
 export function pullComparison(app: App, pr: PullRequestRow, fileLimit = MAX_PULL_FILES): PullComparison | null {
 	const repoId = objectsRepo(app, pr);

@@ -84,6 +84,9 @@ export function createPullStore(db: DB) {
 		WHERE p.repo_id = ? AND p.head_repo_id = ? AND p.head_ref = ? AND p.base_ref = ? AND i.state = 'open' LIMIT 1`);
 	const openByHead = db.prepare(`${select} WHERE p.head_repo_id = ? AND p.head_ref = ? AND i.state = 'open' AND p.merged_at IS NULL`);
 	const openByBase = db.prepare(`${select} WHERE p.repo_id = ? AND p.base_ref = ? AND i.state = 'open' AND p.merged_at IS NULL`);
+	const byHeadAt = db.prepare(
+		`${select} WHERE p.head_repo_id = ? AND p.head_ref = ? AND p.head_sha = ? ORDER BY p.issue_id DESC LIMIT ?`,
+	);
 	const setHead = db.prepare('UPDATE pull_requests SET head_sha = ? WHERE issue_id = ?');
 	const setBase = db.prepare('UPDATE pull_requests SET base_ref = ?, base_sha = ? WHERE issue_id = ?');
 	const setModify = db.prepare('UPDATE pull_requests SET maintainer_can_modify = ? WHERE issue_id = ?');
@@ -139,6 +142,9 @@ export function createPullStore(db: DB) {
 		/** Open, unmerged pull requests whose head is the branch of the repository (any base repository). */
 		openByHead: (headRepoId: number, headRef: string) =>
 			(openByHead.all(headRepoId, headRef) as Record<string, unknown>[]).map((r) => split(r)!),
+		/** The pull requests (any state) whose head is the branch of the repository at `sha`, newest first. */
+		byHeadAt: (headRepoId: number, headRef: string, sha: string, limit: number) =>
+			(byHeadAt.all(headRepoId, headRef, sha, limit) as Record<string, unknown>[]).map((r) => split(r)!),
 		/** Open, unmerged pull requests into the branch of the repository. */
 		openByBase: (repoId: number, baseRef: string) =>
 			(openByBase.all(repoId, baseRef) as Record<string, unknown>[]).map((r) => split(r)!),

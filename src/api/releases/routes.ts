@@ -10,8 +10,7 @@
  * (write) — classic scope repo — and push access.
  */
 import { checkAssetChange, isImmutable } from '../immutable-releases/enforce';
-import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import * as v from 'valibot';
 import { atLeast } from '../../model/repo-permissions';
 import { invalidField, notFound } from '../../model/errors';
@@ -23,10 +22,10 @@ import { repositoryPaths } from '../../model/render';
 import type { AccountRow } from '../../model/rows';
 import { asset, release, type People } from './render';
 import {
-	assetDir,
 	assetName,
 	createRelease,
 	deleteRelease,
+	downloadAsset,
 	MAX_RELEASE_BODY,
 	removeAssetFilesAfterCommit,
 	requireAssetDir,
@@ -127,10 +126,8 @@ function uploadTarget(ctx: Context<{ name: string; label?: string | null }>): { 
 
 /** An asset's bytes as a download (counted). @throws DomainError 404 when the file is gone */
 function download(ctx: Context, row: AssetRow): Reply {
-	const dir = assetDir(ctx.app);
-	const path = dir === null ? null : join(dir, row.blob);
-	if (!path || !existsSync(path)) throw notFound();
-	ctx.app.transaction(() => ctx.app.stores.releases.downloaded(row.id));
+	const path = downloadAsset(ctx.app, row);
+	if (!path) throw notFound();
 	return { status: 200, file: { path, contentType: 'application/octet-stream', name: row.name } };
 }
 

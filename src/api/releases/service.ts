@@ -46,6 +46,19 @@ export function assetName(raw: string): string {
 	return raw.replace(/[^A-Za-z0-9\-_.+@]/g, '.').replace(/^\.+|\.+$/g, '');
 }
 
+/**
+ * The file holding an asset's bytes, its download counted (GitHub's download_count), for the
+ * asset's API URL, its browser_download_url and the web interface's link.
+ * @returns null when blob storage is off or the file is gone
+ */
+export function downloadAsset(app: App, row: AssetRow): string | null {
+	const dir = assetDir(app);
+	const path = dir === null ? null : join(dir, row.blob);
+	if (!path || !existsSync(path)) return null;
+	app.transaction(() => app.stores.releases.downloaded(row.id));
+	return path;
+}
+
 /** Deletes asset files once the transaction that deleted their rows has committed (kept if it rolls back). */
 export function removeAssetFilesAfterCommit(app: App, assets: readonly AssetRow[]): void {
 	const dir = assetDir(app);

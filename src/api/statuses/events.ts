@@ -11,6 +11,7 @@ import { inRepository } from '../../events/payloads';
 import { commit as gitCommit, repoApi } from '../git/render';
 import { parseCommit } from '../git/objects';
 import type { RepositoryRow } from '../../model/rows';
+import { signatureVerifier } from '../keys/verification';
 import { status } from './render';
 import type { CommitStatusRow } from './store';
 
@@ -27,7 +28,7 @@ export function recordStatus(app: App, repo: RepositoryRow, row: CommitStatusRow
 			const api = repoApi(app.urls, view);
 			const creator = row.creator_id === null ? undefined : app.stores.accounts.byId(row.creator_id);
 			const object = app.stores.git.object(repo.id, row.sha);
-			const data = object ? gitCommit(app.urls, view, row.sha, parseCommit(object.content)) : null;
+			const data = object ? gitCommit(app.urls, view, row.sha, parseCommit(object.content), signatureVerifier(app)) : null;
 			// The branches whose head is the commit (GitHub lists at most 10).
 			const branches = app.stores.git
 				.matchingRefs(repo.id, 'refs/heads/', 1000, 0)

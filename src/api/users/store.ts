@@ -95,6 +95,9 @@ export function createAccountStore(db: DB) {
 		       (SELECT count(*) FROM gists WHERE owner_id = @id AND public = 1) AS public_gists,
 		       (SELECT count(*) FROM gists WHERE owner_id = @id AND public = 0) AS private_gists`);
 	const users = db.prepare("SELECT * FROM accounts WHERE type = 'User' ORDER BY id");
+	const pageOfType = db.prepare('SELECT * FROM accounts WHERE type = ? ORDER BY id LIMIT ? OFFSET ?');
+	const countOfType = db.prepare('SELECT count(*) FROM accounts WHERE type = ?').pluck();
+	const setSiteAdmin = db.prepare("UPDATE accounts SET site_admin = ?, updated_at = ? WHERE id = ? AND type = 'User'");
 	const seats = db.prepare("SELECT count(*) FROM org_memberships WHERE org_id = ? AND state = 'active'").pluck();
 	const updateOrg = db.prepare(`
 		UPDATE accounts SET name = @name, email = @email, company = @company, blog = @blog, location = @location,
@@ -222,5 +225,14 @@ export function createAccountStore(db: DB) {
 		siteAdminCount: () => siteAdmins.get() as number,
 		counts: (id: number) => counts.get({ id }) as AccountCounts,
 		users: () => users.all() as AccountRow[],
+		/** One page of the users or of the organizations, in id order, and how many there are. */
+		page(type: 'User' | 'Organization', limit: number, offset: number): { rows: AccountRow[]; total: number } {
+			return { rows: pageOfType.all(type, limit, offset) as AccountRow[], total: countOfType.get(type) as number };
+		},
+		/** Makes a user a site administrator or not. @param now ISO timestamp @returns false for no such user */
+		setSiteAdmin(id: number, siteAdmin: boolean, now: string): boolean {
+			forget();
+			return setSiteAdmin.run(siteAdmin ? 1 : 0, now, id).changes > 0;
+		},
 	};
 }

@@ -10,39 +10,10 @@ import { receivedFeed } from '../../api/feeds/service';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { accountNamed, orgStanding, requireUser, teamFor } from '../access';
 import { Avatar, Blankslate, Layout, RelativeTime } from '../components/layout';
+import { RepoList } from '../components/repo-list';
 import { NotFound, type WebContext } from '../context';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
-
-const MAX_LISTED = 100;
-
-function RepoList({ ctx, entries }: { ctx: WebContext; entries: OwnedRepository[] }) {
-	if (!entries.length) return <Blankslate icon="repo" title="No repositories to show" />;
-	return (
-		<ul class="list-style-none">
-			{entries.slice(0, MAX_LISTED).map(({ repo, owner }) => (
-				<li class="border-bottom py-3" key={repo.id}>
-					<h3 class="f4">
-						<a href={`/${owner.login}/${repo.name}`}>
-							{owner.login}/{repo.name}
-						</a>{' '}
-						<span class="Label Label--secondary">
-							{repo.visibility === 'public' ? 'Public' : repo.visibility === 'internal' ? 'Internal' : 'Private'}
-						</span>
-					</h3>
-					{repo.description && <p class="color-fg-muted mb-1">{repo.description}</p>}
-					<span class="f6 color-fg-muted">
-						{repo.language && <span class="mr-3">{repo.language}</span>}
-						<span class="mr-3">
-							<Octicon name="star" /> {repo.stargazers_count}
-						</span>
-						Updated <RelativeTime iso={repo.pushed_at ?? repo.updated_at} now={ctx.now} />
-					</span>
-				</li>
-			))}
-		</ul>
-	);
-}
 
 /** The repositories among `rows` the viewer may read, most recently pushed first. */
 function readable(ctx: WebContext, rows: RepositoryRow[]): OwnedRepository[] {

@@ -8,6 +8,8 @@ import type { WalkedCommit } from '../../api/git/graph';
 import { parseCommit } from '../../api/git/objects';
 import { resolveCommit } from '../../api/git/service';
 import { callerRepoPermission } from '../../auth/access/repos';
+import { atLeast } from '../../model/repo-permissions';
+import { downloadAsset } from '../../api/releases/service';
 import type { RepoAccess } from '../../auth/access/types';
 import { repoFor } from '../access';
 import { Diff } from '../components/diff';
@@ -15,7 +17,7 @@ import { Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../c
 import { encodePath, RepoLayout, repoPath } from '../components/repo';
 import { NotFound, type WebContext } from '../context';
 import { Octicon } from '../octicons';
-import type { PageRoute } from '../page';
+import type { FileAnswer, PageRoute } from '../page';
 
 const PER_PAGE = 30;
 
@@ -241,7 +243,7 @@ function releases(ctx: WebContext) {
 	const access = repoFor(ctx);
 	const page = pageNumber(ctx);
 	// Drafts are seen by those who may push (GitHub's rule for the releases list).
-	const drafts = access.permission === 'push' || access.permission === 'maintain' || access.permission === 'admin';
+	const drafts = atLeast(access.permission, 'push');
 	const { rows, total } = ctx.app.stores.releases.list(access.repo.id, drafts, 10, (page - 1) * 10);
 	const assets = ctx.app.stores.releases.assetsOf(rows.map((r) => r.id));
 	const base = repoPath(access);
@@ -299,6 +301,22 @@ function releases(ctx: WebContext) {
 	);
 }
 
+/**
+ * `/{owner}/{repo}/releases/download/{tag}/{name}` (an asset's browser_download_url) for a signed-in
+ * browser: the session's access decides, so private repositories' assets download from the
+ * releases page too (the API route at the same path takes tokens only). Drafts' assets need push.
+ */
+function downloadPage(ctx: WebContext): FileAnswer {
+	const access = repoFor(ctx);
+	const { releases } = ctx.app.stores;
+	const release = releases.byTag(access.repo.id, ctx.params.tag);
+	if (!release || (release.draft === 1 && !atLeast(access.permission, 'push'))) throw new NotFound();
+	const asset = releases.assetByName(release.id, ctx.params.name);
+	const file = asset && downloadAsset(ctx.app, asset);
+	if (!asset || !file) throw new NotFound();
+	return { file, name: asset.name };
+}
+
 export const historyPages: PageRoute[] = [
 	{ method: 'GET', path: '/{owner}/{repo}/commits', handler: commits },
 	{ method: 'GET', path: '/{owner}/{repo}/commits/*', handler: commits },
@@ -308,4 +326,5 @@ export const historyPages: PageRoute[] = [
 	{ method: 'GET', path: '/{owner}/{repo}/branches', handler: branches },
 	{ method: 'GET', path: '/{owner}/{repo}/tags', handler: tags },
 	{ method: 'GET', path: '/{owner}/{repo}/releases', handler: releases },
+	{ method: 'GET', path: '/{owner}/{repo}/releases/download/{tag}/{name}', handler: downloadPage },
 ];

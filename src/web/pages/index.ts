@@ -2,9 +2,22 @@
 import type { PageRoute } from '../page';
 import { accountPages } from './accounts';
 import { codePages } from './code';
+import { gistPages } from './gists';
 import { settingsPages } from './settings';
 import { historyPages } from './history';
 import { issuePages } from './issues';
+import { searchPages } from './search';
 import { sessionPages } from './session';
+import { stafftoolsPages } from './stafftools';
 
-export const PAGES: PageRoute[] = [...sessionPages, ...settingsPages, ...accountPages, ...codePages, ...historyPages, ...issuePages];
+export const PAGES: PageRoute[] = [
+	...sessionPages,
+	...settingsPages,
+	...accountPages,
+	...codePages,
+	...historyPages,
+	...issuePages,
+	...searchPages,
+	...stafftoolsPages,
+	...gistPages,
+];

@@ -6,15 +6,19 @@
  */
 import type { ComponentChildren } from 'preact';
 import { ACTIONS_APP_ID } from '../../api/checks/render';
-import type { IssueCommentRow, IssueRow, PullRow } from '../../model/rows';
+import type { IssueRow, PullRow } from '../../model/rows';
 import { presentMergeability } from '../../api/pulls/mergeable-state';
 import type { ReviewCommentRow } from '../../api/pulls/review-store';
 import { pullComparison } from '../../api/pulls/service';
 import { findIssues } from '../../api/search/issues';
+import { issueTimeline } from '../../api/issues/timeline';
+import { requestedReviewers } from '../../api/pulls/requested';
 import type { RepoAccess } from '../../auth/access/types';
 import { repoFor } from '../access';
 import { Diff } from '../components/diff';
-import { Avatar, Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
+import { Label } from '../components/label';
+import { Comment, Timeline } from '../components/timeline';
+import { Avatar, Blankslate, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { encodePath, RepoLayout, repoPath } from '../components/repo';
 import { NotFound, type WebContext } from '../context';
 import { Octicon } from '../octicons';
@@ -22,24 +26,25 @@ import type { PageRoute } from '../page';
 
 const PER_PAGE = 25;
 
-/** The label colors as Primer classes cannot take them inline (CSP): a neutral label with the color named. */
-function Label({ name, description }: { name: string; description: string | null }) {
-	return (
-		<span class="gs-label mr-1" title={description ?? undefined}>
-			{name}
-		</span>
-	);
-}
-
-function StateIcon({ row, merged, draft }: { row: IssueRow; merged: boolean; draft: boolean }) {
+/** The state icon of an issue or pull request, in its colour (`plain`: the surrounding text's, inside a State badge). */
+export function StateIcon({ row, merged, draft, plain }: { row: IssueRow; merged: boolean; draft: boolean; plain?: boolean }) {
+	const tone = (color: string) => (plain ? undefined : color);
 	if (row.pull_request) {
-		if (merged) return <Octicon name="git-merge" class="color-fg-done" label="Merged pull request" />;
-		if (row.state === 'closed') return <Octicon name="git-pull-request-closed" class="color-fg-closed" label="Closed pull request" />;
-		if (draft) return <Octicon name="git-pull-request-draft" class="color-fg-muted" label="Draft pull request" />;
-		return <Octicon name="git-pull-request" class="color-fg-open" label="Open pull request" />;
+		if (merged) return <Octicon name="git-merge" class={tone('color-fg-done')} label="Merged pull request" />;
+		if (row.state === 'closed')
+			return <Octicon name="git-pull-request-closed" class={tone('color-fg-closed')} label="Closed pull request" />;
+		if (draft) return <Octicon name="git-pull-request-draft" class={tone('color-fg-muted')} label="Draft pull request" />;
+		return <Octicon name="git-pull-request" class={tone('color-fg-open')} label="Open pull request" />;
 	}
-	if (row.state === 'closed') return <Octicon name="issue-closed" class="color-fg-done" label="Closed issue" />;
-	return <Octicon name="issue-opened" class="color-fg-open" label="Open issue" />;
+	if (row.state === 'closed')
+		return (
+			<Octicon
+				name={row.state_reason === 'not_planned' ? 'skip' : 'issue-closed'}
+				class={tone(row.state_reason === 'not_planned' ? 'color-fg-muted' : 'color-fg-done')}
+				label="Closed issue"
+			/>
+		);
+	return <Octicon name="issue-opened" class={tone('color-fg-open')} label="Open issue" />;
 }
 
 function list(kind: 'issues' | 'pulls') {
@@ -128,7 +133,13 @@ function list(kind: 'issues' | 'pulls') {
 										{row.title}
 									</a>
 									{(labels.get(row.id) ?? []).map((label) => (
-										<Label key={label.id} name={label.name} description={label.description} />
+										<Label
+											key={label.id}
+											ctx={ctx}
+											name={label.name}
+											color={label.color}
+											description={label.description}
+										/>
 									))}
 									<div class="f6 color-fg-muted">
 										#{row.number} opened <RelativeTime iso={row.created_at} now={ctx.now} /> by{' '}
@@ -154,68 +165,6 @@ function list(kind: 'issues' | 'pulls') {
 			</RepoLayout>
 		);
 	};
-}
-
-const REACTIONS: Record<string, string> = {
-	'+1': '👍',
-	'-1': '👎',
-	laugh: '😄',
-	hooray: '🎉',
-	confused: '😕',
-	heart: '❤️',
-	rocket: '🚀',
-	eyes: '👀',
-};
-
-function Reactions({ counts }: { counts: string }) {
-	const parsed = JSON.parse(counts || '{}') as Record<string, number>;
-	const shown = Object.entries(parsed).filter(([, n]) => n > 0);
-	if (!shown.length) return null;
-	return (
-		<div class="mt-2">
-			{shown.map(([content, n]) => (
-				<span key={content} class="Label mr-1" title={content}>
-					<span aria-hidden="true">{REACTIONS[content] ?? content}</span> <span class="gs-sr-only">{content}</span>
-					{n}
-				</span>
-			))}
-		</div>
-	);
-}
-
-function Comment({
-	ctx,
-	login,
-	id,
-	created,
-	html,
-	reactions,
-	label,
-}: {
-	ctx: WebContext;
-	login: string;
-	id: number;
-	created: string;
-	html: string | null;
-	reactions?: string;
-	label?: string;
-}) {
-	return (
-		<div class="d-flex mb-3">
-			<a href={`/${login}`} class="mr-3">
-				<Avatar id={id} login={login} size={32} />
-			</a>
-			<div class="Box flex-auto min-width-0">
-				<div class="Box-header py-2 f6">
-					<strong>{login}</strong> {label ?? 'commented'} <RelativeTime iso={created} now={ctx.now} />
-				</div>
-				<div class="Box-body">
-					<Markdown html={html} />
-					{reactions && <Reactions counts={reactions} />}
-				</div>
-			</div>
-		</div>
-	);
 }
 
 /** The sidebar: assignees, labels, milestone (and reviewers for pull requests). */
@@ -254,7 +203,7 @@ function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; revi
 			{section(
 				'Labels',
 				labels.length ? (
-					labels.map((l) => <Label key={l.id} name={l.name} description={l.description} />)
+					labels.map((l) => <Label key={l.id} ctx={ctx} name={l.name} color={l.color} description={l.description} />)
 				) : (
 					<span class="f6 color-fg-muted">None yet</span>
 				),
@@ -287,7 +236,7 @@ function Header({
 			</h1>
 			<div class="d-flex flex-items-center mt-2">
 				<span class={`State ${stateClass} mr-2`}>
-					<StateIcon row={row} merged={merged} draft={draft} /> {stateLabel}
+					<StateIcon row={row} merged={merged} draft={draft} plain /> {stateLabel}
 				</span>
 				<span class="color-fg-muted">
 					<strong>{author?.login ?? 'ghost'}</strong> opened this <RelativeTime iso={row.created_at} now={ctx.now} /> ·{' '}
@@ -309,46 +258,8 @@ function loadRow(ctx: WebContext, access: RepoAccess, pull: boolean): IssueRow {
 	return row;
 }
 
-function Conversation({ ctx, row }: { ctx: WebContext; row: IssueRow }) {
-	const { app } = ctx;
-	const comments: IssueCommentRow[] = app.stores.issues.issueComments(row.id, null, 500, 0).rows;
-	const people = app.stores.accounts.mapByIds([
-		row.user_id,
-		...comments.map((c) => c.user_id),
-		...(row.closed_by_id ? [row.closed_by_id] : []),
-	]);
-	const login = (id: number) => people.get(id)?.login ?? 'ghost';
-	return (
-		<div>
-			<Comment
-				ctx={ctx}
-				login={login(row.user_id)}
-				id={row.user_id}
-				created={row.created_at}
-				html={row.body_html}
-				reactions={row.reaction_counts}
-			/>
-			{comments.map((c) => (
-				<Comment
-					key={c.id}
-					ctx={ctx}
-					login={login(c.user_id)}
-					id={c.user_id}
-					created={c.created_at}
-					html={c.body_html}
-					reactions={c.reaction_counts}
-				/>
-			))}
-			{row.state === 'closed' && row.closed_at && (
-				<div class="gs-timeline-event">
-					<Octicon name="issue-closed" /> {row.closed_by_id ? login(row.closed_by_id) : 'Someone'} closed this{' '}
-					{row.state_reason === 'not_planned' ? 'as not planned ' : ''}
-					<RelativeTime iso={row.closed_at} now={ctx.now} />
-				</div>
-			)}
-		</div>
-	);
-}
+/** Timeline items a conversation page shows at most (the REST timeline pages through all of them). */
+const MAX_TIMELINE = 1000;
 
 function issuePage(ctx: WebContext) {
 	const access = repoFor(ctx);
@@ -364,7 +275,12 @@ function issuePage(ctx: WebContext) {
 			<Header ctx={ctx} access={access} row={row} merged={false} draft={false} />
 			<div class="d-flex flex-wrap gutter-md">
 				<div class="col-12 col-md-9">
-					<Conversation ctx={ctx} row={row} />
+					<Timeline
+						ctx={ctx}
+						base={repoPath(access)}
+						issue={row}
+						{...issueTimeline(ctx.app, row, { viewerId: ctx.user?.id ?? null, limit: MAX_TIMELINE, offset: 0 })}
+					/>
 				</div>
 				<div class="col-12 col-md-3">
 					<Sidebar ctx={ctx} row={row} />
@@ -469,7 +385,6 @@ function pullPage(tab: PullTab) {
 		const { app } = ctx;
 		const base = repoPath(access);
 		const comparison = pullComparison(app, pull.pr);
-		const { rows: reviews } = app.stores.reviews.reviews(row.id, ctx.user?.id ?? null, 100, 0);
 		const reviewComments: ReviewCommentRow[] = app.stores.reviews.comments({
 			issueId: row.id,
 			viewerId: ctx.user?.id ?? null,
@@ -479,10 +394,24 @@ function pullPage(tab: PullTab) {
 			limit: 500,
 			offset: 0,
 		}).rows;
-		const people = app.stores.accounts.mapByIds([...reviews.map((r) => r.user_id), ...reviewComments.map((c) => c.user_id)]);
+		const people = app.stores.accounts.mapByIds(reviewComments.map((c) => c.user_id));
 		const login = (id: number) => people.get(id)?.login ?? 'ghost';
-		const submitted = reviews.filter((r) => r.state !== 'PENDING');
-		const reviewers = [...new Set(submitted.map((r) => `${login(r.user_id)} (${r.state.toLowerCase().replace('_', ' ')})`))];
+		// Reviewers: those asked (users and teams) and those who reviewed, with their latest decision.
+		const requested = requestedReviewers(app, access.owner, [row.id]).get(row.id)!;
+		const decided = app.stores.reviews.reviews(row.id, null, 100, 0).rows.filter((r) => r.state !== 'PENDING');
+		const latest = new Map(decided.map((r) => [r.user_id, r.state]));
+		const reviewerNames = app.stores.accounts.mapByIds(latest.keys());
+		const reviewers = [
+			...(requested.users as Array<{ login: string }>).map((u) => `${u.login} (requested)`),
+			...(requested.teams as Array<{ name: string }>).map((t) => `${t.name} (requested)`),
+			...[...latest].map(([id, state]) => `${reviewerNames.get(id)?.login ?? 'ghost'} (${state.toLowerCase().replace('_', ' ')})`),
+		];
+		const byReview = new Map<number, ReviewCommentRow[]>();
+		for (const c of reviewComments) {
+			const list = byReview.get(c.review_id);
+			if (list) list.push(c);
+			else byReview.set(c.review_id, [c]);
+		}
 		const commentsAt = (path: string) => {
 			const here = reviewComments.filter((c) => c.path === path);
 			if (!here.length) return undefined;
@@ -528,24 +457,18 @@ function pullPage(tab: PullTab) {
 				{tab === 'conversation' && (
 					<div class="d-flex flex-wrap gutter-md">
 						<div class="col-12 col-md-9">
-							<Conversation ctx={ctx} row={row} />
-							{submitted.map((review) => (
-								<Comment
-									key={`rv${review.id}`}
-									ctx={ctx}
-									login={login(review.user_id)}
-									id={review.user_id}
-									created={review.submitted_at ?? ''}
-									html={review.body_html}
-									label={
-										review.state === 'APPROVED'
-											? 'approved these changes'
-											: review.state === 'CHANGES_REQUESTED'
-												? 'requested changes'
-												: 'reviewed'
-									}
-								/>
-							))}
+							<Timeline
+								ctx={ctx}
+								base={base}
+								issue={row}
+								reviewComments={byReview}
+								{...issueTimeline(app, row, {
+									viewerId: ctx.user?.id ?? null,
+									commits: comparison?.commits ?? [],
+									limit: MAX_TIMELINE,
+									offset: 0,
+								})}
+							/>
 							<Checks ctx={ctx} pull={pull} />
 						</div>
 						<div class="col-12 col-md-3">

@@ -1,13 +1,13 @@
 /**
  * The signed-in user's settings: profile (read), personal access tokens (list, create classic and
- * fine-grained — the secret shown once —, revoke), browser sessions (list, revoke); notifications;
- * and the site administrator's list of users and organizations (`/stafftools`).
+ * fine-grained — the secret shown once —, revoke), browser sessions (list, revoke); notifications
+ * (mark one thread read or done, or all read).
  */
 import type { ComponentChildren } from 'preact';
 import { sessionStore } from '../../auth/sessions';
 import { ALL_TOP_LEVEL_SCOPES, normalizeScopes } from '../../auth/scopes';
 import { parsePermissions } from '../../auth/permissions';
-import { readableRepositories, invitationThreads } from '../../api/notifications/service';
+import { invitationThreads, MARKING_IN_BACKGROUND, markThreads, readableRepositories, userThread } from '../../api/notifications/service';
 import { isoSeconds } from '../../time';
 import { requireUser } from '../access';
 import { Blankslate, Csrf, Layout, RelativeTime } from '../components/layout';
@@ -299,14 +299,26 @@ function notifications(ctx: WebContext) {
 		50,
 		0,
 	);
+	const marked = ctx.query.get('marked');
+	const back = all ? '/notifications?all=1' : '/notifications';
 	return (
 		<Layout ctx={ctx} title="Notifications · Gitstead">
 			<div class="d-flex flex-items-center mb-3">
 				<h1 class="f2 text-normal flex-auto">Notifications</h1>
-				<a class="btn btn-sm" href={all ? '/notifications' : '/notifications?all=1'}>
+				<a class="btn btn-sm mr-2" href={all ? '/notifications' : '/notifications?all=1'}>
 					{all ? 'Unread only' : 'Show read too'}
 				</a>
+				{rows.some((thread) => thread.unread) && (
+					<form method="post" action="/notifications/mark_read">
+						<Csrf ctx={ctx} />
+						<input type="hidden" name="return_to" value={back} />
+						<button type="submit" class="btn btn-sm">
+							<Octicon name="check" /> Mark all as read
+						</button>
+					</form>
+				)}
 			</div>
+			{marked === 'queued' && <output class="flash mb-3 d-block">{MARKING_IN_BACKGROUND}</output>}
 			{rows.length === 0 ? (
 				<Blankslate icon="bell" title="All caught up!">
 					No new notifications.
@@ -332,12 +344,29 @@ function notifications(ctx: WebContext) {
 										<a class={thread.unread ? 'text-bold' : ''} href={href}>
 											{thread.subject_title}
 										</a>
+										{thread.unread ? <span class="gs-sr-only"> (unread)</span> : null}
 									</div>
 								</div>
 								<span class="Label mr-2">{thread.reason}</span>
-								<span class="f6 color-fg-muted">
+								<span class="f6 color-fg-muted mr-2">
 									<RelativeTime iso={thread.updated_at} now={ctx.now} />
 								</span>
+								{thread.unread ? (
+									<form method="post" action={`/notifications/threads/${thread.id}/read`} class="mr-1">
+										<Csrf ctx={ctx} />
+										<input type="hidden" name="return_to" value={back} />
+										<button type="submit" class="btn btn-sm" aria-label={`Mark “${thread.subject_title}” as read`}>
+											<Octicon name="check" /> Read
+										</button>
+									</form>
+								) : null}
+								<form method="post" action={`/notifications/threads/${thread.id}/done`}>
+									<Csrf ctx={ctx} />
+									<input type="hidden" name="return_to" value={back} />
+									<button type="submit" class="btn btn-sm" aria-label={`Mark “${thread.subject_title}” as done`}>
+										Done
+									</button>
+								</form>
 							</div>
 						);
 					})}
@@ -347,29 +376,33 @@ function notifications(ctx: WebContext) {
 	);
 }
 
-function stafftools(ctx: WebContext) {
+/** Where a notifications form goes back to: the list it was sent from (unread or all). */
+const notificationsBack = (ctx: WebContext) =>
+	ctx.form?.get('return_to') === '/notifications?all=1' ? '/notifications?all=1' : '/notifications';
+
+/** POST /notifications/threads/{id}/read and /done: one of the user's threads marked read, or done (and read). */
+function markThread(done: boolean) {
+	return (ctx: WebContext): never => {
+		const user = requireUser(ctx);
+		const id = Number(ctx.params.id);
+		const now = isoSeconds(ctx.now);
+		const found = Number.isSafeInteger(id) && id > 0 ? userThread(ctx.app, user.id, id, now) : undefined;
+		if (!found) throw new NotFound();
+		ctx.app.transaction(() =>
+			done ? ctx.app.stores.notifications.markDone(found.view.id, now) : ctx.app.stores.notifications.markRead(found.view.id, now),
+		);
+		throw new Redirect(notificationsBack(ctx), 303);
+	};
+}
+
+/** POST /notifications/mark_read: every thread read (as PUT /notifications; many go on in the background). */
+function markAll(ctx: WebContext): never {
 	const user = requireUser(ctx);
-	if (user.site_admin !== 1) throw new NotFound();
-	const accounts = ctx.app.stores.accounts.users();
-	const store = sessionStore(ctx.app);
-	return (
-		<Layout ctx={ctx} title="Site admin · Gitstead">
-			<h1 class="f2 text-normal mb-3">Site admin</h1>
-			<h2 class="f3 text-normal mb-2">Users</h2>
-			<div class="Box mb-4">
-				{accounts.map((account) => (
-					<div class="Box-row d-flex flex-items-center" key={account.id}>
-						<a class="flex-auto" href={`/${account.login}`}>
-							{account.login}
-						</a>
-						{account.site_admin === 1 && <span class="Label mr-2">Site admin</span>}
-						{store.suspendedAt(account.id) && <span class="Label Label--danger mr-2">Suspended</span>}
-						{!store.passwordHash(account.id) && <span class="Label Label--secondary">No password</span>}
-					</div>
-				))}
-			</div>
-		</Layout>
+	const result = ctx.app.transaction(() =>
+		markThreads(ctx.app, { userId: user.id, repoId: null, lastReadAt: isoSeconds(ctx.now), read: true }),
 	);
+	const back = notificationsBack(ctx);
+	throw new Redirect(result === 'queued' ? `${back}${back.includes('?') ? '&' : '?'}marked=queued` : back, 303);
 }
 
 export const settingsPages: PageRoute[] = [
@@ -380,5 +413,7 @@ export const settingsPages: PageRoute[] = [
 	{ method: 'GET', path: '/settings/sessions', handler: sessions },
 	{ method: 'POST', path: '/settings/sessions/{id}/revoke', handler: revokeSession },
 	{ method: 'GET', path: '/notifications', handler: notifications },
-	{ method: 'GET', path: '/stafftools', handler: stafftools },
+	{ method: 'POST', path: '/notifications/mark_read', handler: markAll },
+	{ method: 'POST', path: '/notifications/threads/{id}/read', handler: markThread(false) },
+	{ method: 'POST', path: '/notifications/threads/{id}/done', handler: markThread(true) },
 ];
