@@ -14,7 +14,7 @@
  * an assignment names the assignee; an edit names only the users its new text mentions for the
  * first time. The actor is the issue's author, a commenter or the one who changed its state.
  */
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { record } from '../../events/log';
 import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../../model/notifications';
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
@@ -40,7 +40,7 @@ export interface IssueSnapshot {
 }
 
 /** The issue as events see it (before or after a change). */
-export function issueSnapshot(ctx: Context, row: IssueRow): IssueSnapshot {
+export function issueSnapshot(ctx: Caller, row: IssueRow): IssueSnapshot {
 	const { stores } = ctx.app;
 	return {
 		row,
@@ -49,7 +49,7 @@ export function issueSnapshot(ctx: Context, row: IssueRow): IssueSnapshot {
 	};
 }
 
-function where(ctx: Context, scope: IssueScope) {
+function where(ctx: Caller, scope: IssueScope) {
 	return {
 		repository: repository(ctx.app.urls, scope.repo, scope.owner, null),
 		...(scope.owner.type === 'Organization' ? inOrganization(ctx.app, scope.owner) : {}),
@@ -79,11 +79,11 @@ export function issueSubject(row: IssueRow, latestCommentPath?: string | null): 
  * `@org/team` of the repository's organization (team_mention). Not the actor: mentioning oneself
  * notifies no one. Exported as mentionedIn for the review events (src/api/pulls/reviews.ts).
  */
-export function mentionedIn(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
+export function mentionedIn(ctx: Caller, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
 	return mentioned(ctx, scope, text, previous);
 }
 
-function mentioned(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
+function mentioned(ctx: Caller, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
 	const actorId = ctx.principal.actorId;
 	const org = scope.owner.type === 'Organization' ? scope.owner : null;
 	return [
@@ -99,7 +99,7 @@ const named = (userIds: number[], reason: NotificationReason): Involvement[] => 
  * change is GitHub's pull_request event instead (src/api/pulls/events.ts), whatever route made it.
  */
 function recordIssue(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	row: IssueRow,
 	action: string,
@@ -132,7 +132,7 @@ function recordIssue(
  * @param closingCommit the commit whose closing keyword closed the issue (its timeline's closed event names it)
  */
 export function recordIssueChanges(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	before: IssueSnapshot | null,
 	row: IssueRow,
@@ -258,7 +258,7 @@ export function recordIssueChanges(
  * and IssueCommentEvent in the feeds for a new comment.
  */
 export function recordIssueComment(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	issueRow: IssueRow,
 	comment: IssueCommentRow,

@@ -5,6 +5,7 @@
 import type { App } from '../../app';
 import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
 import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
 import type { LabelRow, AccountRow, MilestoneRow, IssueRow } from '../../model/rows';
@@ -23,11 +24,12 @@ export interface IssueScope extends RepoAccess {
 	associations: Associations;
 }
 
-function scope(ctx: Context, access: RepoAccess): IssueScope {
+/** The issue context of a repository the caller reached with `access` (outside a route: services, tests). */
+export function issueScope(app: App, access: RepoAccess): IssueScope {
 	return {
 		...access,
-		paths: repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name),
-		associations: new Associations(ctx.app, access.repo, access.owner),
+		paths: repositoryPaths(app.urls, access.owner.login, access.repo.name),
+		associations: new Associations(app, access.repo, access.owner),
 	};
 }
 
@@ -41,7 +43,7 @@ export const issuesDisabled = () => gone('Issues are disabled for this repo');
  */
 export function issueRepository(ctx: Context, options: { allowDisabled?: boolean } = {}): IssueScope {
 	if (!options.allowDisabled && ctx.repo.repo.has_issues === 0) throw issuesDisabled();
-	return scope(ctx, ctx.repo);
+	return issueScope(ctx.app, ctx.repo);
 }
 
 /** Parses a path's issue_number. @throws DomainError 404 when it is not a number or no such issue exists */
@@ -59,7 +61,7 @@ export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
  * @param media the body fields' media type (default: the request's; null for the raw body, as
  *   event payloads carry it)
  */
-export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media) {
+export function renderIssues(ctx: Caller, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media) {
 	const { stores } = ctx.app;
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
@@ -103,7 +105,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
  * collaborators and members of its organization who can see it (GitHub's assignable users).
  * @throws DomainError 422 naming the first login that cannot be assigned, or more than ten
  */
-export function resolveAssignees(ctx: Context, scope: IssueScope, logins: string[]): AccountRow[] {
+export function resolveAssignees(ctx: Pick<Caller, 'app'>, scope: IssueScope, logins: string[]): AccountRow[] {
 	const unique = [...new Map(logins.map((login) => [login.toLowerCase(), login])).values()];
 	if (unique.length > MAX_ASSIGNEES) throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
 	const invalid = [];
@@ -146,7 +148,7 @@ export function labelNames(labels: Array<string | { name?: string }>): string[] 
 }
 
 /** The labels named, created when missing (GitHub creates labels named on an issue). */
-export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
+export function ensureLabels(ctx: Pick<Caller, 'app'>, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
 	return ctx.app.stores.labels.ensure(scope.repo.id, labelNames(labels));
 }
 
@@ -156,7 +158,7 @@ export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<stri
  * @throws DomainError 422 invalid when the repository has no milestone with that number
  */
 export function resolveMilestone(
-	ctx: Context,
+	ctx: Pick<Caller, 'app'>,
 	scope: IssueScope,
 	value: string | number | null | undefined,
 ): MilestoneRow | null | undefined {

@@ -14,7 +14,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import type { NotificationActivity } from '../../model/notifications';
 import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';
@@ -26,8 +26,8 @@ import { timelineOf, type TimelineEntry } from '../issues/timeline';
 const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);
 
 /** A context for rendering outside a request (the reference writes): the app, raw bodies. */
-export function eventContext(app: App, actorId: number | null): Context {
-	return { app, media: null, principal: { actorId } } as unknown as Context;
+export function eventContext(app: App, actorId: number | null): Caller {
+	return { app, media: null, now: app.clock(), principal: { actorId } as Caller['principal'] };
 }
 
 function where(app: App, scope: IssueScope, actorId: number | null) {
@@ -45,7 +45,7 @@ function where(app: App, scope: IssueScope, actorId: number | null) {
  *   (src/api/issues/timeline.ts timelineOf): a synchronize's force push
  */
 export function recordPullRequest(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	row: IssueRow,
 	action: string,

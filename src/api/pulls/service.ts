@@ -11,6 +11,7 @@
 import type { App } from '../../app';
 import { notFound, validationFailed } from '../../model/errors';
 import { idParam, type Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { diffTrees, filePatch, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseCommit, parseTag, parseTree } from '../git/objects';
@@ -190,7 +191,7 @@ function counts(app: App, row: PullRow): PullCounts {
  * webhooks). Labels, assignees, milestones and authors are loaded once for all rows.
  * @param media the body fields' media type (default the request's; null for the raw body of events)
  */
-export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
+export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
 	const issues = renderIssues(ctx, scope, rows, false, media) as Array<Record<string, unknown> & { url: string; number: number }>;
 	const requested = requestedReviewers(
 		ctx.app,
