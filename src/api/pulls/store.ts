@@ -93,7 +93,7 @@ export function createPullStore(db: DB) {
 	const setMergeability = db.prepare(`
 		UPDATE pull_requests SET mergeable = @mergeable, mergeable_state = @state, mergeable_head_sha = @head, mergeable_base_sha = @base
 		WHERE issue_id = @issueId`);
-	// Merging (src/api/pulls/merge-routes.ts).
+	// Merging (src/api/pulls/merge-service.ts).
 	const setMerged = db.prepare('UPDATE pull_requests SET merged_at = ?, merged_by_id = ?, merge_commit_sha = ? WHERE issue_id = ?');
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ORDER) as PullSort[]) {
@@ -154,7 +154,7 @@ export function createPullStore(db: DB) {
 		/** Records the mergeability computed for the head and base shas given. */
 		setMergeability: (issueId: number, mergeable: boolean | null, state: string, head: string, base: string) =>
 			void setMergeability.run({ issueId, mergeable: mergeable === null ? null : mergeable ? 1 : 0, state, head, base }),
-		/** Marks the pull request merged (src/api/pulls/merge-routes.ts). @param now ISO timestamp */
+		/** Marks the pull request merged (src/api/pulls/merge-service.ts). @param now ISO timestamp */
 		setMerged: (issueId: number, now: string, mergedById: number | null, sha: string) =>
 			void setMerged.run(now, mergedById, sha, issueId),
 		/** One page of a repository's pull requests and the count of all that match. */
