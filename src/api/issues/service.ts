@@ -4,7 +4,6 @@
  */
 import type { App } from '../../app';
 import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
-import type { Context } from '../../http/route';
 import type { Caller } from '../../model/caller';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
@@ -17,6 +16,16 @@ import type { AssignableScope } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
 export const MAX_ASSIGNEES = 10;
+
+/**
+ * What the path-parsing helpers read of a front end's request: the app, the repository its guard
+ * loaded (`repo`) and the path parameters. A REST or web context satisfies it.
+ */
+export interface RequestParts {
+	app: App;
+	repo: RepoAccess;
+	params: Record<string, string>;
+}
 
 /** A repository's issue context: access, paths for URLs, and author associations. */
 export interface IssueScope extends RepoAccess {
@@ -41,13 +50,13 @@ export const issuesDisabled = () => gone('Issues are disabled for this repo');
  * @param options.allowDisabled answer even when issues are turned off (routes that reach pull requests)
  * @throws DomainError 410 when issues are turned off
  */
-export function issueRepository(ctx: Context, options: { allowDisabled?: boolean } = {}): IssueScope {
+export function issueRepository(ctx: Pick<RequestParts, 'app' | 'repo'>, options: { allowDisabled?: boolean } = {}): IssueScope {
 	if (!options.allowDisabled && ctx.repo.repo.has_issues === 0) throw issuesDisabled();
 	return issueScope(ctx.app, ctx.repo);
 }
 
 /** Parses a path's issue_number. @throws DomainError 404 when it is not a number or no such issue exists */
-export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
+export function loadIssue(ctx: Pick<RequestParts, 'app' | 'params'>, access: RepoAccess): IssueRow {
 	const number = /^\d{1,10}$/.test(ctx.params.issue_number) ? Number(ctx.params.issue_number) : 0;
 	const row = number ? ctx.app.stores.issues.byNumber(access.repo.id, number) : undefined;
 	if (!row) throw notFound();
