@@ -28,7 +28,7 @@ const id = (row: { method: string; path: string }) => `${row.method} ${row.path}
 const implemented = (row: TextRow) => routes.some((r) => r.method === row.method && r.path === row.path);
 
 /**
- * Rows of the matrix no route serves yet (issue 13 builds them). The test fails when a row here is
+ * Rows of the matrix no route serves yet (to be built). The test fails when a row here is
  * built (take it out) or when a row not here is missing (a route was lost).
  */
 const PENDING = new Set<string>([]);

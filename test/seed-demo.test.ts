@@ -1,5 +1,5 @@
 /**
- * `gitstead admin seed-demo` (issue #12): the built command seeds a fresh folder, then a server on
+ * `gitstead admin seed-demo`: the built command seeds a fresh folder, then a server on
  * that folder answers a stock @octokit/rest, signed in with the printed persona tokens, with the
  * seeded enterprise — organizations, teams, repositories with history, issues, pull requests,
  * releases, deployments, workflow runs, dependabot alerts, feeds and notifications. A second run

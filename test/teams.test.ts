@@ -1,5 +1,5 @@
 /**
- * Teams (spec document 1, Teams; reference §2.1) over real HTTP.
+ * Teams (https://docs.github.com/en/rest/teams/teams) over real HTTP.
  */
 import { request as httpRequest } from 'node:http';
 import { suite } from 'uvu';

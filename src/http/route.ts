@@ -1,5 +1,5 @@
 /**
- * Route declarations: one object per route, naming its method, path, who may call it (the spec's
+ * Route declarations: one object per route, naming its method, path, who may call it (the
  * permission matrix, accepted token kinds, site-admin rule), its rate-limit resource, its query
  * and body schemas, and its handler. The pipeline (src/http/pipeline.ts) enforces all of it, so
  * handlers hold only the resource logic.
@@ -208,7 +208,7 @@ export interface RouteDeclaration<
 	/** documentation_url of errors: a path below docs.github.com/.../rest, e.g. 'teams/teams#list-teams' */
 	docs: string;
 	/**
-	 * Fine-grained/app permissions: 'matrix' takes the row of the spec's permission matrix for
+	 * Fine-grained/app permissions: 'matrix' takes the row of the permission matrix for
 	 * this method and path; otherwise alternatives of permission sets ([] = none needed).
 	 */
 	permissions: 'matrix' | PermissionPolicy;

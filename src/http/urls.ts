@@ -1,6 +1,6 @@
 /**
  * Absolute URLs for responses, all built from the one configured external URL
- * (reference §1.1: Octokit follows only absolute URLs that already include /api/v3).
+ * (Octokit follows only absolute URLs that already include /api/v3).
  */
 
 export class Urls {

@@ -1,6 +1,6 @@
 /**
  * What notification threads are made of, as the domain events describe them: GitHub's reasons
- * (spec document 2, NotificationThread; GitHub's "About notification reasons"), the precedence
+ * (GitHub's "About notification reasons"), the precedence
  * that keeps one reason per thread, subject types, and the part of a domain event the
  * notifications subscriber (src/events/notifications.ts) reads. No imports: the event log, the
  * events that fill these shapes and the notification routes all name them.

@@ -1,5 +1,5 @@
 /**
- * Organization shapes: organization-simple, the spec's OrganizationSummary (embedded in a team's
+ * Organization shapes: organization-simple, OrganizationSummary (embedded in a team's
  * full form) and GitHub's organization-full for GET /orgs/{org}.
  */
 import { nodeId, type Urls } from '../../http/urls';
@@ -37,7 +37,7 @@ function profile(org: AccountRow): { name?: string; company?: string; blog?: str
 	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== '')) as ReturnType<typeof profile>;
 }
 
-/** OrganizationSummary (spec document 1, Resources): organization-simple plus profile and counts (GitHub's team-organization). */
+/** OrganizationSummary: organization-simple plus profile and counts (GitHub's team-organization). */
 export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 	return {
 		...orgSimple(urls, org),

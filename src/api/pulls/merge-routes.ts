@@ -1,5 +1,5 @@
 /**
- * Merging pull requests (issue #11; GitHub's "Merge a pull request" and "Update a pull request
+ * Merging pull requests (GitHub's "Merge a pull request" and "Update a pull request
  * branch"):
  *
  * - PUT …/pulls/{n}/merge (push access to the base repository; Contents write): builds the commit of

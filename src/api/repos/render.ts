@@ -1,5 +1,5 @@
 /**
- * The spec's Repository (team repository form): GitHub's repository record with every link
+ * The repository record of the team repository form: GitHub's repository record with every link
  * template, counts, flags, `permissions` and `role_name`.
  */
 import { securityAndAnalysisOf } from '../code-security/switches';

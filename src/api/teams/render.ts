@@ -1,5 +1,5 @@
 /**
- * Team shapes (spec document 1, Resources → Team): the list form (id … repositories_url, parent)
+ * Team shapes: the list form (id … repositories_url, parent)
  * and the full form (plus members_count, repos_count, created_at, updated_at, organization,
  * ldap_dn), and GitHub's team membership record.
  */

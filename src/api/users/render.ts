@@ -1,5 +1,5 @@
 /**
- * User shapes: SimpleUser (spec document 1, Resources → SimpleUser) and GitHub's public and
+ * User shapes: SimpleUser and GitHub's public and
  * private user records for GET /users/{username} and GET /user.
  */
 import { nodeId, type Urls } from '../../http/urls';
