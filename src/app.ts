@@ -16,7 +16,7 @@ import type { RepresentationCache } from './http/cache';
 import type { Health } from './http/health';
 import type { Metrics } from './http/metrics';
 import type { RateLimiter } from './http/rate-limit';
-import type { Urls } from './http/urls';
+import type { Urls } from './model/urls';
 import type { TrustedProxies } from './http/proxy';
 import type { TaskQueue } from './jobs/tasks';
 import type { Logger } from './log';

@@ -24,7 +24,7 @@ import { RouteTable } from './http/router';
 import { registerRoutes } from './http/dispatch';
 import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { documentText, openApiDocument } from './http/openapi/document';
-import { Urls } from './http/urls';
+import { Urls } from './model/urls';
 import { redactUrl } from './log';
 import { createWeb } from './web';
 

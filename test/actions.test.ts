@@ -7,9 +7,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { advanceJob, parseCreated } from '../src/api/actions/service';
-import type { RepositoryRow } from '../src/api/repos/store';
+import type { RepositoryRow } from '../src/model/rows';
 import { DomainError } from '../src/model/errors';
-import { nodeId } from '../src/http/urls';
+import { nodeId } from '../src/model/urls';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('actions');

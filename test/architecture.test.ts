@@ -2,7 +2,9 @@
  * The source tree's shape (docs/ARCHITECTURE.md, Layers): no import cycles, type imports included,
  * and imports flow one way — cli → server → api areas → http/auth → model → db. The composition root
  * (src/compose.ts) is imported only by the command line. The web interface (src/web) imports no
- * REST route file and no database module, and holds no SQL.
+ * REST route file and no database module, and holds no SQL. Inside the feature folders: stores
+ * import no service, route or render file; domain services import nothing of src/http; events and
+ * webhooks import no route file; db, model, auth and http import no feature folder at all.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -75,6 +77,46 @@ test('imports flow one way: db below model below http/auth below api areas below
 		roots.every((file) => file.startsWith('cli/') || file === 'main.ts'),
 		`~> compose.ts imported by ${roots.join(', ')}`,
 	);
+});
+
+/** Every import of src, type imports included (a type import still couples the layers). */
+async function allImports(): Promise<Array<[string, string]>> {
+	const graph = await madge(SRC, { fileExtensions: ['ts', 'tsx'] });
+	return Object.entries(graph.obj()).flatMap(([file, imports]) => imports.map((imported): [string, string] => [file, imported]));
+}
+
+/** A store of a feature folder (src/api/<area>/store.ts or <name>-store.ts): SQL only. */
+const isStore = (file: string) => /^api\/[^/]+\/(store|[\w-]+-store)\.ts$/.test(file);
+/** A domain service of a feature folder: the use cases (service.ts, workflows.ts, <name>-service.ts). */
+const isService = (file: string) => /^api\/[^/]+\/(service|workflows|[\w-]+-service)\.ts$/.test(file);
+/** A feature folder's route declarations. */
+const isRoutes = (file: string) => /^api\/.*(\/routes|-routes)\.ts$/.test(file);
+/** A feature folder's service, route or render file (what a store must not reach). */
+const isAboveStore = (file: string) => file.startsWith('api/') && /(\/|-)(service|workflows|routes|render)\.ts$/.test(file);
+
+test('stores import no service, route or render file of a feature folder', async () => {
+	// The model layer (row types, shared shapes, Markdown) is below the stores and open to them.
+	const bad = (await allImports()).filter(([file, imported]) => isStore(file) && isAboveStore(imported));
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
+test('domain services import nothing of src/http: they run outside a request', async () => {
+	// feeds/service.ts answers a cached page (a Reply) for the routes; it is a read helper, not a use case.
+	const allowed = new Set(['api/feeds/service.ts']);
+	const bad = (await allImports()).filter(([file, imported]) => isService(file) && !allowed.has(file) && imported.startsWith('http/'));
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
+test('events and webhooks import no route file of a feature folder', async () => {
+	const bad = (await allImports()).filter(
+		([file, imported]) => (file.startsWith('events/') || file.startsWith('webhooks/')) && isRoutes(imported),
+	);
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
+test('lower layers (db, model, auth, http) import no feature folder, type imports included', async () => {
+	const bad = (await allImports()).filter(([file, imported]) => /^(db|model|auth|http)\//.test(file) && imported.startsWith('api/'));
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
 
 test.run();

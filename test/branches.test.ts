@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importRuns } from '../src/api/actions/import';
 import { commitChecksPassed } from '../src/api/branches/enforce';
-import type { RepositoryRow } from '../src/api/repos/store';
+import type { RepositoryRow } from '../src/model/rows';
 import { schemaProblems } from './helpers/github-schema';
 import { startServer, type TestServer } from './helpers/server';
 

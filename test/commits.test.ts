@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RepositoryRow } from '../src/api/repos/store';
+import type { RepositoryRow } from '../src/model/rows';
 import { schemaProblems } from './helpers/github-schema';
 import { storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';

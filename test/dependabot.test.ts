@@ -8,7 +8,7 @@ import { importAdvisories, inRange, vulnerabilitiesFor } from '../src/api/depend
 import { dependabotRoutes } from '../src/api/dependabot/routes';
 import { DISMISSAL_REQUEST_TTL_MS, expireDismissalRequests, refreshAlerts, type GraphDependency } from '../src/api/dependabot/service';
 import { refreshAllAlerts } from '../src/api/dependency-graph/service';
-import type { RepositoryRow } from '../src/api/repos/store';
+import type { RepositoryRow } from '../src/model/rows';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
 

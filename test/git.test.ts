@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitParents, mergeBase, mergeBases, resolveCommit } from '../src/api/git/service';
-import type { RepositoryRow } from '../src/api/repos/store';
+import type { RepositoryRow } from '../src/model/rows';
 import { buildRoutes } from '../src/server';
 import { storedObjectCount, storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';

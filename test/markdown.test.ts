@@ -1,5 +1,5 @@
 /**
- * Markdown bodies (src/api/markdown/render.ts): a body without raw HTML is written by the direct
+ * Markdown bodies (src/model/markdown/render.ts): a body without raw HTML is written by the direct
  * renderer, which must give exactly what sanitizing markdown-it's output gives (the path of bodies
  * with raw HTML). A property test over Markdown built from GitHub's constructs and over arbitrary
  * text checks that they agree; the sanitizer's rules for links, images and attributes are exercised
@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderBody, sanitizedRendering } from '../src/api/markdown/render';
+import { renderBody, sanitizedRendering } from '../src/model/markdown/render';
 
 const test = suite('markdown');
 

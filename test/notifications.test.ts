@@ -17,7 +17,7 @@ import { isoSeconds } from '../src/time';
 import { importRuns } from '../src/api/actions/import';
 import { advanceJob } from '../src/api/actions/service';
 import { mentionedLogins } from '../src/api/notifications/mentions';
-import { REASONS, strongest } from '../src/api/notifications/reasons';
+import { REASONS, strongest } from '../src/model/notifications';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('notifications');

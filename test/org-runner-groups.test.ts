@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderBody } from '../src/api/markdown/render';
+import { renderBody } from '../src/model/markdown/render';
 import { registerRunner } from '../src/api/runner-groups/service';
 import { migrate } from '../src/db/migrate';
 import { openDatabase } from '../src/db/open';

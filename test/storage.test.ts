@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderBody } from '../src/api/markdown/render';
+import { renderBody } from '../src/model/markdown/render';
 import { migrate } from '../src/db/migrate';
 import { SCHEMA_VERSION, type Migration, type UpgradeTools } from '../src/db/migrations';
 import { openDatabase, type DB } from '../src/db/open';

@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import { backupBeforeUpgrade, migrate } from '../src/db/migrate';
 import { SCHEMA_VERSION } from '../src/db/migrations';
 import { openDatabase } from '../src/db/open';
-import { renderBody } from '../src/api/markdown/render';
+import { renderBody } from '../src/model/markdown/render';
 import { hashObject } from '../src/api/git/objects';
 import { createGitStore } from '../src/api/git/store';
 import type { UpgradeFixture } from './fixtures/make-upgrade-fixture';

@@ -15,16 +15,14 @@
 import { DomainError, forbidden, notFound } from '../model/errors';
 import { HttpError } from '../http/errors';
 import { idParam, type GuardedContext, type RequestContext, type ResourceGuard } from '../http/route';
-import type { GistRow } from '../api/gists/store';
-import type { RepositoryRow } from '../api/repos/store';
-import type { TeamRow } from '../api/teams/store';
+import type { GistRow, RepositoryRow, TeamRow } from '../model/rows';
 import { enterpriseAccess, tokenReachesEnterprise } from './access/enterprises';
 import { orgAccess } from './access/orgs';
 import { callerRepoPermission, tokenReachesRepository } from './access/repos';
 import { teamAccess } from './access/teams';
 import type { EnterpriseAccess, OrgAccess, RepoAccess, TeamAccess } from './access/types';
 import { notAccessible, reachesAccount } from './principal';
-import { atLeast, type RepoPermission } from './repo-permissions';
+import { atLeast, type RepoPermission } from '../model/repo-permissions';
 
 /**
  * Loads and checks every resource the route's guard names, setting them on the context.

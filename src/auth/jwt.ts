@@ -5,8 +5,14 @@
  * after `iat`. Verified with node:crypto against the public key kept for the app.
  */
 import { createPublicKey, verify } from 'node:crypto';
-import type { AppRow, AppStore } from '../api/apps/store';
+import type { AppRow } from '../model/rows';
 import { unauthorized } from '../http/errors';
+
+/** What verifying an app's JWT reads: its app by id or by client id (the apps store has both). */
+export interface AppKeys {
+	byId(id: number): AppRow | undefined;
+	byClientId(clientId: string): AppRow | undefined;
+}
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -30,7 +36,7 @@ function part(text: string): Record<string, unknown> {
  * @param now epoch seconds
  * @throws HttpError 401 with GitHub's messages for undecodable, unknown, badly signed or expired tokens.
  */
-export function verifyAppJwt(token: string, apps: AppStore, now: number): { app: AppRow; expiresAt: number } {
+export function verifyAppJwt(token: string, apps: AppKeys, now: number): { app: AppRow; expiresAt: number } {
 	const [headerText, payloadText, signatureText] = token.split('.');
 	const header = part(headerText);
 	const payload = part(payloadText);

@@ -6,8 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type DomainError, forbidden } from '../model/errors';
 import { MESSAGES, unauthorized } from '../http/errors';
 import { levelMeets, type GrantedPermissions, type Level } from './permissions';
-import type { AppStore } from '../api/apps/store';
-import { looksLikeJwt, verifyAppJwt } from './jwt';
+import { type AppKeys, looksLikeJwt, verifyAppJwt } from './jwt';
 import { expandScopes } from './scopes';
 import type { TokenStore } from './token-store';
 import { hashToken, tokenKindOf, type TokenKind } from './tokens';
@@ -190,7 +189,7 @@ function repositoriesOf(row: { repository_ids: string | null; installation_repos
 }
 
 /** The principal of an app JWT: the app itself, acting through its bot account. */
-function principalOfJwt(token: string, apps: AppStore, now: number): { principal: Principal; expiresAt: number } {
+function principalOfJwt(token: string, apps: AppKeys, now: number): { principal: Principal; expiresAt: number } {
 	const { app, expiresAt } = verifyAppJwt(token, apps, now);
 	return {
 		principal: {
@@ -242,7 +241,7 @@ export class Authenticator {
 
 	constructor(
 		private readonly tokens: TokenStore,
-		private readonly apps: AppStore,
+		private readonly apps: AppKeys,
 	) {}
 
 	/**

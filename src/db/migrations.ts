@@ -13,7 +13,7 @@ import type { DB } from './open';
  * them (src/compose.ts), so this layer imports nothing from above.
  */
 export interface UpgradeTools {
-	/** A Markdown body's stored renderings (src/api/markdown/render.ts renderBody). */
+	/** A Markdown body's stored renderings (src/model/markdown/render.ts renderBody). */
 	renderBody(source: string): { html: string; text: string };
 }
 

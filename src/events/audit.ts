@@ -8,8 +8,7 @@
  */
 import type { App } from '../app';
 import type { Acting } from '../auth/principal';
-import type { RepositoryRow } from '../api/repos/store';
-import type { AccountRow } from '../api/users/store';
+import type { RepositoryRow, AccountRow } from '../model/rows';
 
 /** An event's audit action: a fixed name, or one built from the event's action. */
 type AuditName = string | ((action: string | null) => string | null);

@@ -5,14 +5,12 @@
  * one function of the log (src/events/log.ts); webhook payloads are built only when a hook listens.
  */
 import type { App } from '../app';
-import { repository } from '../api/repos/render';
-import { roleName, type RepoPermission } from '../auth/repo-permissions';
-import type { RepositoryRow } from '../api/repos/store';
-import type { TeamRow } from '../api/teams/store';
-import type { AccountRow } from '../api/users/store';
+import { repository } from '../model/render';
+import { roleName, type RepoPermission } from '../model/repo-permissions';
+import type { RepositoryRow, TeamRow, AccountRow } from '../model/rows';
 import { record } from './log';
 import { inOrganization, orgMembershipObject, sender, webhookTeam, webhookUser } from './payloads';
-import { simpleUser } from '../api/users/render';
+import { simpleUser } from '../model/render';
 
 /** Legacy permission names of member events: maintain → write, triage → read. */
 const LEGACY: Record<RepoPermission, string> = { pull: 'read', triage: 'read', push: 'write', maintain: 'write', admin: 'admin' };

@@ -10,9 +10,8 @@
  * Callers never write feed rows, deliveries or notifications themselves.
  */
 import type { App } from '../app';
-import type { RepositoryRow } from '../api/repos/store';
-import type { AccountRow } from '../api/users/store';
-import type { NotificationActivity } from '../api/notifications/reasons';
+import type { RepositoryRow, AccountRow } from '../model/rows';
+import type { NotificationActivity } from '../model/notifications';
 import type { TimelineEntry } from '../api/issues/timeline';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';

@@ -6,18 +6,18 @@
  *
  * For one event: the subject is created or refreshed (title, latest comment); the actor's part in
  * it (author, commenter, assignee, state change) is kept on the actor's thread, without a
- * notification; every recipient (src/api/notifications/recipients.ts) gets the thread marked
+ * notification; every recipient (src/events/recipients.ts) gets the thread marked
  * unread and updated, with the reason rule applied: the new reason is the strongest of what the
  * user already is to the thread and what this change makes them (REASONS in
- * src/api/notifications/reasons.ts), so it changes only when a later notification has a different,
+ * src/model/notifications.ts), so it changes only when a later notification has a different,
  * stronger reason, and never falls back.
  */
 import type { App } from '../app';
-import type { RepositoryRow } from '../api/repos/store';
-import type { NotificationActivity, NotificationReason } from '../api/notifications/reasons';
-import { strongest } from '../api/notifications/reasons';
-import { recipients } from '../api/notifications/recipients';
-import type { ThreadRow } from '../api/notifications/store';
+import type { RepositoryRow } from '../model/rows';
+import type { NotificationActivity, NotificationReason } from '../model/notifications';
+import { strongest } from '../model/notifications';
+import { recipients } from './recipients';
+import type { ThreadRow } from '../model/rows';
 import { isoSeconds } from '../time';
 
 /** Reasons that make the user follow the thread (watching the repository does not). */

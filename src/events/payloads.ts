@@ -3,14 +3,12 @@
  * events carry — users, organizations, repositories, teams, memberships, enterprises.
  */
 import type { App } from '../app';
-import { nodeId } from '../http/urls';
-import { orgSimple } from '../api/orgs/render';
-import { repository } from '../api/repos/render';
-import type { RepositoryRow } from '../api/repos/store';
-import type { TeamRow } from '../api/teams/store';
-import { teamListForm } from '../api/teams/render';
-import { simpleUser } from '../api/users/render';
-import type { AccountRow } from '../api/users/store';
+import { nodeId } from '../model/urls';
+import { orgSimple } from '../model/render';
+import { repository } from '../model/render';
+import type { RepositoryRow, TeamRow, AccountRow } from '../model/rows';
+import { teamListForm } from '../model/render';
+import { simpleUser } from '../model/render';
 
 /** The `sender` of an event: the acting account, or nothing when no one acted through the API. */
 export function sender(app: App, actorId: number | null): Record<string, unknown> {

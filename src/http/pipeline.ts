@@ -17,7 +17,7 @@ import { forbidden, notFound, validationFailed } from '../model/errors';
 import { HttpError, httpErrorOf, MESSAGES, unauthorized } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
-import { Urls } from './urls';
+import { Urls } from '../model/urls';
 import type { Reply } from './reply';
 import type { GuardedContext, PageRequest, Pagination, RequestContext, Route, UploadedFile } from './route';
 import { discardUpload, receiveFile } from './upload';

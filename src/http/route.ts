@@ -12,7 +12,7 @@ import type { Principal, PrincipalKind } from '../auth/principal';
 import { TOKEN_KINDS, type TokenKind } from '../auth/tokens';
 import type { App } from '../app';
 import type { EnterpriseAccess, OrgAccess, RepoAccess, TeamAccess } from '../auth/access/types';
-import type { GistRow } from '../api/gists/store';
+import type { GistRow } from '../model/rows';
 import type { RateResource } from '../config';
 import type { ApiVersion, MediaParam } from './negotiation';
 import type { Reply } from './reply';

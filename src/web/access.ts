@@ -7,8 +7,8 @@ import { orgAccess } from '../auth/access/orgs';
 import { callerRepoPermission } from '../auth/access/repos';
 import { teamAccess } from '../auth/access/teams';
 import type { OrgAccess, RepoAccess, TeamAccess } from '../auth/access/types';
-import { atLeast, type RepoPermission } from '../auth/repo-permissions';
-import type { AccountRow } from '../api/users/store';
+import { atLeast, type RepoPermission } from '../model/repo-permissions';
+import type { AccountRow } from '../model/rows';
 import { NotFound, Redirect, type WebContext } from './context';
 
 /** The signed-in user, or a redirect to the sign-in page that comes back here. */

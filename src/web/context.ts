@@ -9,7 +9,7 @@ import type { App } from '../app';
 import type { Viewer } from '../auth/access/types';
 import { anonymous, type Principal } from '../auth/principal';
 import { type ActiveSession, sessionPrincipal, sessionStore } from '../auth/sessions';
-import type { AccountRow } from '../api/users/store';
+import type { AccountRow } from '../model/rows';
 
 /** The session cookie (HttpOnly, SameSite=Lax; Secure over https). */
 export const SESSION_COOKIE = 'gitstead_session';

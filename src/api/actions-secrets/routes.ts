@@ -17,8 +17,8 @@ import { created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type GuardedContext, type RouteDeclaration } from '../../http/route';
 import type { PermissionPolicy } from '../../auth/permissions';
 import { isoSeconds } from '../../time';
-import { repository } from '../repos/render';
-import type { AccountRow } from '../users/store';
+import { repository } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import { organizationRepository } from '../org-actions/service';
 import {
 	changeSelection,

@@ -29,10 +29,10 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { job as renderJob, repoUrls, RunRenderer, workflow as renderWorkflow } from './render';
 import type { JobRow, RunRow, RunStatus } from './store';
-import type { NotificationActivity } from '../notifications/reasons';
+import type { NotificationActivity } from '../../model/notifications';
 
 /** The workflow_job action of a job status (null: GitHub reports none). */
 const JOB_ACTIONS: Partial<Record<RunStatus, 'queued' | 'in_progress' | 'completed' | 'waiting'>> = {

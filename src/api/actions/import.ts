@@ -65,8 +65,7 @@ import type { App } from '../../app';
 import { invalidField, validationFailed, type ValidationItem } from '../../model/errors';
 import { toValidationError } from '../../http/validation';
 import { isoSeconds } from '../../time';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { recordJob, recordRun } from './events';
 import {
 	JOB_CONCLUSIONS,

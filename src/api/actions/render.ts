@@ -2,11 +2,11 @@
  * Response shapes: GitHub's Workflow, WorkflowRun (with
  * every field of GitHub's workflow-run schema) and Job records.
  */
-import { nodeId, type Urls } from '../../http/urls';
-import { repository, repositoryPaths, type RepositoryPaths } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountStore, AccountRow } from '../users/store';
-import { simpleUser, type SimpleUser } from '../users/render';
+import { nodeId, type Urls } from '../../model/urls';
+import { repository, repositoryPaths, type RepositoryPaths } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
+import type { AccountStore } from '../users/store';
+import { simpleUser, type SimpleUser } from '../../model/render';
 import type { JobRow, RunRow, WorkflowRow } from './store';
 
 /** A repository's addresses (repositoryPaths of the repos area). */

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { App } from '../../app';
 import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { isoSeconds } from '../../time';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { parseCommit } from '../git/objects';
 import { peel } from '../git/service';
 import { recordDispatch, recordJob, recordRun, recordRunStatus } from './events';

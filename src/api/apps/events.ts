@@ -10,10 +10,10 @@ import type { App } from '../../app';
 import { record } from '../../events/log';
 import { sender } from '../../events/payloads';
 import { nodeId } from '../../http/urls';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow } from '../../model/rows';
+import type { AccountRow } from '../../model/rows';
 import { installation as renderInstallation } from './render';
-import type { InstallationRow } from './store';
+import type { InstallationRow } from '../../model/rows';
 
 /** A repository as installation payloads list it. */
 function repositoryItem(repo: RepositoryRow, owner: AccountRow) {

@@ -1,10 +1,9 @@
 /**
  * GitHub's integration (app) and installation records (https://docs.github.com/en/rest/apps/apps).
  */
-import { nodeId, type Urls } from '../../http/urls';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
-import type { AppRow, InstallationRow } from './store';
+import { nodeId, type Urls } from '../../model/urls';
+import { simpleUser } from '../../model/render';
+import type { AccountRow, AppRow, InstallationRow } from '../../model/rows';
 
 export function integration(urls: Urls, app: AppRow, owner: AccountRow, installationsCount: number) {
 	return {

@@ -13,11 +13,10 @@ import { deliveriesPage, deliveriesQuery } from '../hooks/routes';
 import { delivery, hookConfig } from '../hooks/render';
 import { contentType, insecureSsl, secret } from '../hooks/service';
 import { idParam, route, type Context } from '../../http/route';
-import { repository } from '../repos/render';
-import type { AccountRow } from '../users/store';
+import { repository } from '../../model/render';
+import type { AccountRow, AppRow } from '../../model/rows';
 import { installation, integration } from './render';
 import { createInstallationToken, expiresAtIso, saveAppHook, suspendInstallation, uninstallApp } from './service';
-import type { AppRow } from './store';
 
 /**
  * Routes an app calls with its JWT. They guard no repository, organization or user: what they

@@ -9,12 +9,10 @@ import { levelMeets, type GrantedPermissions, type Level, type PermissionKey } f
 import { INSTALLATION_TOKEN_SECONDS } from '../../auth/tokens';
 import { invalidField, unprocessable } from '../../model/errors';
 import { epochSeconds, isoSeconds } from '../../time';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow, AppRow, InstallationRow } from '../../model/rows';
 import type { HookRow } from '../../webhooks/store';
 import { checkHookUrl, sslFlag } from '../hooks/service';
 import { recordInstallation } from './events';
-import type { AppRow, InstallationRow } from './store';
 
 /** GitHub's slug of an app name: lower case, runs of other characters become '-'. */
 export function appSlug(name: string): string {

@@ -2,34 +2,7 @@
  * Prepared statements for GitHub Apps and their installations.
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
-
-export interface AppRow {
-	id: number;
-	slug: string;
-	name: string;
-	description: string | null;
-	owner_id: number;
-	bot_id: number;
-	client_id: string;
-	public_key: string;
-	permissions: string;
-	events: string;
-	external_url: string | null;
-	created_at: string;
-	updated_at: string;
-}
-
-export interface InstallationRow {
-	id: number;
-	app_id: number;
-	account_id: number;
-	permissions: string;
-	repository_selection: 'all' | 'selected';
-	suspended_at: string | null;
-	created_at: string;
-	updated_at: string;
-}
+import type { AppRow, InstallationRow, RepositoryRow } from '../../model/rows';
 
 export type AppStore = ReturnType<typeof createAppStore>;
 

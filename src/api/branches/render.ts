@@ -8,8 +8,8 @@ import type { App } from '../../app';
 import { integration } from '../apps/render';
 import { commitRef } from '../commits/render';
 import { repoApi, type RepoView } from '../git/render';
-import { teamListForm } from '../teams/render';
-import { simpleUser } from '../users/render';
+import { teamListForm } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import type { ActorIds, ProtectionRow, ProtectionSettings, ReviewSettings, StatusChecksSettings } from './store';
 
 /** API URL of a branch (…/branches/<name>, the name's characters escaped, its slashes kept). */

@@ -12,7 +12,7 @@ import { HttpError } from '../../http/errors';
 import { noContent, ok, paged, created } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { levelMeets } from '../../auth/permissions';
 import { notAccessible } from '../../auth/principal';
 import { parseCommit } from '../git/objects';

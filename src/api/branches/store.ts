@@ -5,7 +5,7 @@
  * (workflow jobs, by name) of a commit.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 /** Who a restriction or allowance names: account ids (users, teams) and app ids. */
 export interface ActorIds {

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../app';
 import { badRequest, validationFailed, type ValidationItem } from '../../model/errors';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { AI_CREDITS, impliedType, PER_USER_SCOPES, PER_USER_SKUS, PRODUCTS, SKUS, type BudgetType } from './catalog';
 import type { BudgetOwner, BudgetRow, BudgetValues } from './store';
 

@@ -7,8 +7,8 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import { repositoryPaths } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
+import { repositoryPaths } from '../../model/render';
+import type { RepositoryRow } from '../../model/rows';
 import { withHeadCommit } from './commit';
 import { appObject, checkRun, checkSuite } from './render';
 import type { CheckRunRow } from './store';

@@ -3,9 +3,9 @@
  * and check run Gitstead shows (they are its workflow runs and jobs).
  */
 import type { App } from '../../app';
-import { nodeId, type Urls } from '../../http/urls';
+import { nodeId, type Urls } from '../../model/urls';
 import { integration } from '../apps/render';
-import type { RepositoryPaths } from '../repos/render';
+import type { RepositoryPaths } from '../../model/render';
 import type { CheckRunRow, SuiteRow } from './store';
 
 /** GitHub Actions' app id on GitHub (the `app_id` filter of the check lists matches it). */

@@ -13,7 +13,7 @@ import { created, ok } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { FULL_SHA } from '../git/objects';
 import { resolveCommit } from '../git/service';
-import { repository, repositoryPaths } from '../repos/render';
+import { repository, repositoryPaths } from '../../model/render';
 import { isoSeconds } from '../../time';
 import { withHeadCommit } from './commit';
 import { recordCheckRun } from './events';

@@ -2,8 +2,8 @@
  * GitHub's code-security-configuration object (and the entries of the defaults and repositories
  * lists) of a stored configuration.
  */
-import type { Urls } from '../../http/urls';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import type { AccountRow } from '../../model/rows';
 import { settingsOf } from './service';
 import type { ConfigurationRow } from './store';
 

@@ -19,12 +19,13 @@ import type { App } from '../../app';
 import { invalidField } from '../../model/errors';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { ConfigurationRow, DefaultForNewRepos } from './store';
-import { repositorySwitches, securityAndAnalysis, SWITCHES, type SwitchName } from './switches';
+import { repositorySwitches, securityAndAnalysis } from './switches';
+import { SWITCHES, type SwitchName } from '../../model/security-switches';
 
-export { repositorySwitches, securityAndAnalysis, switchOn, SWITCHES, type SwitchName } from './switches';
+export { repositorySwitches, securityAndAnalysis, switchOn } from './switches';
+export { SWITCHES, type SwitchName } from '../../model/security-switches';
 
 export type Tristate = 'enabled' | 'disabled' | 'not_set';
 export const TRISTATE = ['enabled', 'disabled', 'not_set'] as const;

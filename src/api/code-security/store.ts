@@ -6,7 +6,7 @@
  * (repositories.security_settings).
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 export interface ConfigurationRow {
 	id: number;

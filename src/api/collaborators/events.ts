@@ -8,8 +8,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { InvitationRow } from './store';
 
 /** Event name of a new repository invitation in the log (no webhook carries it). */
@@ -17,7 +16,7 @@ export const INVITATION_EVENT = 'repository_invitation';
 
 /**
  * repository_invitation created: notifies the invitee (reason invitation), who may not read the
- * repository yet (the recipient rule lets an invitation through: src/api/notifications/recipients.ts).
+ * repository yet (the recipient rule lets an invitation through: src/events/recipients.ts).
  */
 export function recordInvitation(app: App, repo: RepositoryRow, owner: AccountRow, row: InvitationRow, actorId: number | null): void {
 	const inviter = row.inviter_id === null ? undefined : app.stores.accounts.byId(row.inviter_id);

@@ -3,13 +3,12 @@
  * {admin, maintain, push, triage, pull} and `role_name`), `repository-collaborator-permission`
  * ({permission, role_name, user}) and `repository-invitation`.
  */
-import type { Urls } from '../../http/urls';
-import { nodeId } from '../../http/urls';
-import { permissionFlags, roleName, type RepoPermission } from '../../auth/repo-permissions';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { nodeId } from '../../model/urls';
+import { permissionFlags, roleName, type RepoPermission } from '../../model/repo-permissions';
+import { repository } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
 import type { InvitationRow } from './store';
 
 /** A collaborator: the simple user, its `permissions` flags and `role_name` (read, triage, write, maintain, admin). */

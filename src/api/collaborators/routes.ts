@@ -9,9 +9,9 @@ import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { userRepoPermission } from '../../auth/access/repos';
-import { REPO_PERMISSIONS, type RepoPermission } from '../../auth/repo-permissions';
+import { REPO_PERMISSIONS, type RepoPermission } from '../../model/repo-permissions';
 import { isoSeconds } from '../../time';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { unassignEverywhere } from '../issues/unassign';
 import { collaborator, collaboratorPermission, invitation } from './render';
 import {

@@ -16,11 +16,10 @@
 import type { App } from '../../app';
 import { isoSeconds } from '../../time';
 import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
-import { basePermission, roleName, strongest, type RepoPermission } from '../../auth/repo-permissions';
+import { basePermission, roleName, strongest, type RepoPermission } from '../../model/repo-permissions';
 import { events } from '../../events/catalog';
 import { deleteForksWithoutAccess } from '../repos/service';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { recordStar } from '../starring/events';
 import { recordInvitation } from './events';
 import { permissionRank, rankPermission, type GrantScope, type InvitationRow } from './store';

@@ -6,8 +6,8 @@
  * organization's owners and base permission, the owner of a personal repository) in one query.
  */
 import type { DB } from '../../db/open';
-import type { RepoPermission } from '../../auth/repo-permissions';
-import type { AccountRow } from '../users/store';
+import type { RepoPermission } from '../../model/repo-permissions';
+import type { AccountRow } from '../../model/rows';
 import { ORGANIZATION_ROLE_RANK_SQL } from '../roles/catalog';
 
 /** A row of repository_invitations. Timestamps are ISO (seconds). */

@@ -5,14 +5,14 @@
  * ('YYYY-MM-DDTHH:MM:SSZ').
  */
 import type { App } from '../../app';
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import { isoSeconds } from '../../time';
 import type { FilePatch, TreeChange } from '../git/diff';
 import type { CommitData, Ident } from '../git/objects';
 import { commitVerification, gitNodeId, objectUrl, repoApi, type RepoView } from '../git/render';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import { signatureVerifier, type Verifier } from '../keys/verification';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
 
 /** Finds the GitHub user behind commit emails, once per email within one answer. */
 export class AuthorLookup {

@@ -22,7 +22,7 @@ import { randomSecret } from '../../db/settings';
 import { epochSeconds } from '../../time';
 import { parseCommit } from '../git/objects';
 import { resolveCommit } from '../git/service';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { tarStream, TooManyEntries, zipStream } from './archive';
 import { lookupPath } from './paths';
 import { encodePath } from './render';

@@ -6,8 +6,7 @@
 import type { App } from '../../app';
 import { invalidField } from '../../model/errors';
 import { GITIGNORE_TEMPLATES } from '../gitignore/templates';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { ident } from '../git/writes';
 import { LICENSE_TEXTS } from './license-texts';
 import { callerPerson, initialCommit, type InitialFile } from './service';

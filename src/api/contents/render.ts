@@ -3,7 +3,7 @@
  * content-submodule, content-tree, file-commit): what GET/PUT/DELETE …/contents/{path} and
  * …/readme answer. URLs carry the ref the caller asked for (`?ref=`), as GitHub's do.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import { base64Lines, objectUrl, repoApi, type RepoView } from '../git/render';
 
 /** What an item of a folder listing is, as the contents API names it. */

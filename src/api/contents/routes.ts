@@ -15,7 +15,7 @@ import { parseCommit, type TreeEntry } from '../git/objects';
 import * as gitRender from '../git/render';
 import { signatureVerifier } from '../keys/verification';
 import { ident, type PersonInput } from '../git/writes';
-import { renderBody } from '../markdown/render';
+import { renderBody } from '../../model/markdown/render';
 import { archiveUrl, rawUrl } from './codeload';
 import { checkWritePath, lookupPath, normalizePath, resolveLink, treeEntries } from './paths';
 import * as render from './render';

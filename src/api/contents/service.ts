@@ -10,7 +10,7 @@ import type { Ident, TreeMode } from '../git/objects';
 import { parseCommit } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
 import { checkRefName, createCommit, createRef, createTree, storeObject, updateRef, type PersonInput, type RefWrite } from '../git/writes';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { visibleEmail } from '../users/render';
 import { blockingFile, lookupPath, treeEntries } from './paths';
 

@@ -13,7 +13,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { definition } from './render';
 import type { DefinitionRow } from './store';
 

@@ -2,7 +2,7 @@
  * CustomPropertyDefinition: organization definitions carry
  * require_explicit_values; both carry url and source_type.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { DefinitionRow } from './store';
 
 /** @param base API path of the schema collection, e.g. /orgs/acme/properties/schema */

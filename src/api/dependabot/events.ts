@@ -28,7 +28,7 @@ import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import { DEFAULT_API_VERSION } from '../../http/negotiation';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { AlertRenderer } from './render';
 import type { AlertRow } from './store';
 

@@ -4,11 +4,10 @@
  */
 import type { App } from '../../app';
 import type { ApiVersion } from '../../http/negotiation';
-import type { Urls } from '../../http/urls';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { repository } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
 import type { AdvisoryRow, AlertRow, RequestView, ResponseView } from './store';
 
 /** The request_type value Gitstead answers (GitHub: dependabot_alert_dismissal). */

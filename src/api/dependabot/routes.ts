@@ -17,7 +17,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { switchOn } from '../code-security/switches';
 import { ECOSYSTEMS } from './advisories';
 import { AlertRenderer, dismissalRequest } from './render';

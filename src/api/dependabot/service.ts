@@ -24,7 +24,7 @@
 import type { App } from '../../app';
 import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { isoSeconds } from '../../time';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { ecosystemName, matchPackages, packageKey } from './advisories';
 import { recordAlert } from './events';
 import type { AlertRow, DismissedReason, NewAlert, RequestView, ResponseView } from './store';

@@ -11,7 +11,7 @@ import { created, ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { mergeBase, resolveCommit } from '../git/service';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { vulnerabilitiesFor } from '../dependabot/service';
 import { dependenciesAt, submitSnapshot, type Dependency } from './service';
 

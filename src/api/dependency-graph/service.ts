@@ -11,7 +11,7 @@
  */
 import type { App } from '../../app';
 import { invalidField } from '../../model/errors';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { parsePackageUrl } from './purl';
 import { refreshAlerts, type GraphDependency } from '../dependabot/service';
 import type { NewSnapshot, PackageRow, SnapshotRow } from './store';

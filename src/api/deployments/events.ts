@@ -20,8 +20,8 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import { repositoryPaths } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
+import { repositoryPaths } from '../../model/render';
+import type { RepositoryRow } from '../../model/rows';
 import { deployment as renderDeployment, deploymentStatus as renderStatus, performedVia } from './render';
 import type { DeploymentRow, StatusRow } from './store';
 

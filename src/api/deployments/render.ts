@@ -3,13 +3,12 @@
  * GitHub's `environment` (protection rules, deployment_branch_policy) and DeploymentBranchPolicy.
  */
 import type { App } from '../../app';
-import { nodeId, type Urls } from '../../http/urls';
+import { nodeId, type Urls } from '../../model/urls';
 import { integration } from '../apps/render';
-import { teamListForm } from '../teams/render';
-import type { TeamRow } from '../teams/store';
-import type { RepositoryPaths } from '../repos/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { teamListForm } from '../../model/render';
+import type { TeamRow, AccountRow } from '../../model/rows';
+import type { RepositoryPaths } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import type { BranchPolicyRow, DeploymentRow, EnvironmentRow, ReviewerRow, RuleRow, StatusRow } from './store';
 
 /**

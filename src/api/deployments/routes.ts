@@ -15,9 +15,8 @@ import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
-import type { TeamRow } from '../teams/store';
-import type { AccountRow } from '../users/store';
-import { repositoryPaths } from '../repos/render';
+import type { TeamRow, AccountRow } from '../../model/rows';
+import { repositoryPaths } from '../../model/render';
 import { branchPolicy, branchPolicyUrl, deployment, deploymentStatus, environment, performedVia } from './render';
 import {
 	checkPattern,

@@ -16,8 +16,7 @@ import picomatch from 'picomatch';
 import type { App } from '../../app';
 import { invalidField, unprocessable, validationFailed, type ValidationItem } from '../../model/errors';
 import { userRepoPermission } from '../../auth/access/repos';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { recordDeploymentCreated, recordDeploymentStatus } from './events';
 import type { DeploymentRow, DeploymentState, EnvironmentRow, EnvironmentSettings, StatusRow } from './store';
 

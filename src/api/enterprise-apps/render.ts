@@ -2,11 +2,8 @@
  * Shapes of GitHub's organization-installation routes: an installable organization, an accessible
  * repository, and an enterprise organization installation.
  */
-import type { Urls } from '../../http/urls';
-import type { AppRow, InstallationRow } from '../apps/store';
-import type { EnterpriseRow } from '../enterprises/store';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import type { AppRow, InstallationRow, EnterpriseRow, RepositoryRow, AccountRow } from '../../model/rows';
 
 /** GitHub's "Installable Organization": {id, login, accessible_repositories_url}. */
 export function installableOrganization(urls: Urls, enterprise: EnterpriseRow, org: AccountRow) {

@@ -10,11 +10,9 @@
  */
 import type { App } from '../../app';
 import { invalidField, notFound, unprocessable } from '../../model/errors';
+import type { InstallationRow, RepositoryRow, AccountRow } from '../../model/rows';
 import { recordInstallation, recordInstallationRepositories } from '../apps/events';
 import { uninstallApp } from '../apps/service';
-import type { InstallationRow } from '../apps/store';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
 
 /** GitHub's limit of repositories named in one call. */
 export const MAX_REPOSITORIES_PER_CALL = 50;

@@ -6,7 +6,7 @@ import { invalidField } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { createDefaultGroup } from '../runner-groups/service';
 import { assertLogin } from '../users/service';
-import type { EnterpriseRow } from './store';
+import type { EnterpriseRow } from '../../model/rows';
 
 /**
  * Creates an enterprise owned by `ownerId`.

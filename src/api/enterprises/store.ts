@@ -2,18 +2,7 @@
  * Prepared statements for enterprises and their owners and billing managers.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
-
-export interface EnterpriseRow {
-	id: number;
-	slug: string;
-	name: string;
-	description: string | null;
-	website_url: string | null;
-	allow_outside_collaborators: number;
-	created_at: string;
-	updated_at: string;
-}
+import type { EnterpriseRow, AccountRow } from '../../model/rows';
 
 export type EnterpriseStore = ReturnType<typeof createEnterpriseStore>;
 

@@ -12,8 +12,7 @@ import { invalidField, unprocessable } from '../../model/errors';
 import { record } from '../../events/log';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { addTeamMember, removeTeamMember } from '../teams/service';
-import type { TeamRow } from '../teams/store';
-import type { AccountRow } from '../users/store';
+import type { TeamRow, AccountRow } from '../../model/rows';
 import type { ExternalGroupRow } from './store';
 
 /** One group of an import file: `{group_id?, group_name, members: [{member_login, member_name?, member_email?}]}`. */

@@ -8,10 +8,10 @@
  * Written with a small escaped template: every text and attribute goes through `xml()`, which
  * also drops the characters XML 1.0 cannot carry (control characters, lone surrogates).
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { EventRow } from '../../events/store';
 import type { AdvisoryRow } from '../dependabot/store';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 /** Characters XML 1.0 forbids (Char production): removed from every text. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;

@@ -4,9 +4,9 @@
  * url}, payload, public, created_at, and org on organization repositories. The payload was stored
  * as JSON when the event happened and is spliced in as it is, so a page of events costs no parsing.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { EventRow } from '../../events/store';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 /** GitHub's stand-in for an account that no longer exists, or for changes made by no one. */
 const GHOST = { id: 10137, login: 'ghost' };

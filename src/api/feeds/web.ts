@@ -29,7 +29,7 @@ import { expandScopes } from '../../auth/scopes';
 import type { FeedFilter } from '../../events/store';
 import type { Context } from '../../http/route';
 import { epochSeconds, isoSeconds } from '../../time';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { advisoriesAtom, eventsAtom, type AtomHead } from './atom';
 import { feed, feedVersion, readableEvents, receivedFeed, type FeedViewer } from './service';
 

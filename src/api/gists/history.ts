@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import type { App } from '../../app';
-import type { GistFileRow, GistRow } from './store';
+import type { GistFileRow } from './store';
+import type { GistRow } from '../../model/rows';
 
 /** Edit length beyond which a file's changes are counted by lines instead (bounds the diff's cost). */
 const MAX_EDIT_LENGTH = 2000;

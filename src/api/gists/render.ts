@@ -2,11 +2,13 @@
  * Gist shapes (GitHub's gist-simple / base-gist) and the gist comment.
  */
 import { extname } from 'node:path';
-import { nodeId, type Urls } from '../../http/urls';
-import { bodyFields } from '../markdown/render';
-import { publicUser, simpleUser } from '../users/render';
-import type { AccountCounts, AccountRow } from '../users/store';
-import type { GistCommentRow, GistFileRow, GistRevisionRow, GistRow } from './store';
+import { nodeId, type Urls } from '../../model/urls';
+import { bodyFields } from '../../model/markdown/render';
+import { publicUser } from '../users/render';
+import { simpleUser } from '../../model/render';
+import type { AccountCounts } from '../users/store';
+import type { AccountRow, GistRow } from '../../model/rows';
+import type { GistCommentRow, GistFileRow, GistRevisionRow } from './store';
 
 /** Language and MIME type by file extension (what GitHub reports for common files). */
 const KINDS: Record<string, [string | null, string]> = {

@@ -13,10 +13,10 @@ import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { commentBodyField } from '../markdown/body';
-import type { AccountRow } from '../users/store';
+import type { AccountRow, GistRow } from '../../model/rows';
 import { recordRevision, revisionFiles } from './history';
 import { gist, gistComment, gistForkEntry, gistRevision } from './render';
-import type { GistFileRow, GistRow } from './store';
+import type { GistFileRow } from './store';
 
 /** Writes need the Gists user permission (classic: the gist scope); apps act for no user. */
 const WRITE = {

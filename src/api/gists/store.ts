@@ -3,22 +3,8 @@
  * here, when they are written, and stored next to the source (body_html, body_text).
  */
 import type { DB } from '../../db/open';
-import { renderBody } from '../markdown/render';
-
-export interface GistRow {
-	id: number;
-	gist_id: string;
-	owner_id: number;
-	description: string | null;
-	public: number;
-	created_at: string;
-	updated_at: string;
-	/** ISO timestamp when a site administrator blocked the gist, else null. */
-	blocked_at: string | null;
-	block_reason: string | null;
-	/** The gist this one was forked from (internal id), or null. */
-	fork_of_id: number | null;
-}
+import type { GistRow } from '../../model/rows';
+import { renderBody } from '../../model/markdown/render';
 
 /** One revision of a gist's files (GET /gists/{gist_id}/commits). */
 export interface GistRevisionRow {

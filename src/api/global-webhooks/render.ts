@@ -2,7 +2,7 @@
  * GlobalWebhook (GitHub's global-hook / global-hook-2). The delivery
  * log's shapes, shared with organization and repository hooks, are in ../hooks/render.ts.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { HookRow } from '../../webhooks/store';
 import { MASKED_SECRET } from '../hooks/render';
 

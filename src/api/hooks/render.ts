@@ -3,7 +3,7 @@
  * webhook-config) and of the delivery log shared with global hooks (hook-delivery-item,
  * hook-delivery). A hook's secret is never shown: it is "********" when set.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { AttemptRow, DeliveryRow, HookRow } from '../../webhooks/store';
 
 /** What a secret looks like in every answer. */

@@ -26,8 +26,8 @@ import { isoSeconds } from '../../time';
 import { DEFAULT_REPOSITORY_HOOK_EVENTS, REPOSITORY_HOOK_EVENTS } from '../../webhooks';
 import type { DeliveryRow, HookRow, HookScope, HookValues } from '../../webhooks/store';
 import { pushPayload } from '../git/events';
-import { orgSimple } from '../orgs/render';
-import { repository } from '../repos/render';
+import { orgSimple } from '../../model/render';
+import { repository } from '../../model/render';
 import { delivery, deliveryItem, hookConfig, organizationHook, repositoryHook } from './render';
 import { checkHookLimits, checkHookUrl, contentType, insecureSsl, secret, sslFlag, uniqueEvents } from './service';
 

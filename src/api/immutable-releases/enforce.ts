@@ -11,7 +11,7 @@
  */
 import type { App } from '../../app';
 import { invalidField, unprocessable } from '../../model/errors';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 /** The repository's releases are published immutable (its organization's policy). */
 export function repositoryEnforced(app: App, repo: RepositoryRow): boolean {

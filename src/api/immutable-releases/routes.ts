@@ -9,8 +9,8 @@ import * as v from 'valibot';
 import { conflict, invalidField, notFound } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
+import { repository } from '../../model/render';
+import type { RepositoryRow } from '../../model/rows';
 
 const S = '/orgs/{org}/settings/immutable-releases';
 const OWNERS = { org: 'owner', conceal: 'outsiders' } as const satisfies ResourceGuard;

@@ -3,7 +3,7 @@
  * and the releases published immutable (a row outlives its release: the tag name stays used).
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 export type EnforcedRepositories = 'all' | 'none' | 'selected';
 

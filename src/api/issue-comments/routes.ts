@@ -5,18 +5,16 @@
  * are issue comments too. Bodies follow the raw (default), text, html and full media types.
  */
 import * as v from 'valibot';
-import { forbidden, notFound } from '../../model/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
-import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
 import { issueComment } from '../issues/render';
 import { commentBodyField } from '../markdown/body';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
-import { recordIssueComment } from '../issues/events';
-import type { IssueCommentRow, IssueRow } from '../issues/store';
+import { createIssueComment, deleteIssueComment, updateIssueComment } from './service';
+import type { IssueCommentRow, IssueRow } from '../../model/rows';
 
 const commentBody = v.object({ body: commentBodyField });
 const since = v.optional(timestampParam('since'));
@@ -53,13 +51,6 @@ function loadComment(ctx: Context, scope: IssueScope): IssueCommentRow {
 	const row = id ? ctx.app.stores.issues.comment(scope.repo.id, id) : undefined;
 	if (!row) throw notFound();
 	return row;
-}
-
-/** Authors change their own comments; others need push access (GitHub's write role). */
-function requireEditable(ctx: Context, scope: IssueScope, row: IssueCommentRow): void {
-	if (row.user_id !== ctx.principal.actorId && !atLeast(scope.permission, 'push')) {
-		throw forbidden('Must be the author of the comment or have write access to the repository to change it.');
-	}
 }
 
 export const issueCommentRoutes = [
@@ -104,11 +95,7 @@ export const issueCommentRoutes = [
 		body: commentBody,
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
-			const row = loadComment(ctx, scope);
-			requireEditable(ctx, scope, row);
-			const updated = ctx.app.stores.issues.updateComment(row, ctx.body.body, isoSeconds(ctx.now));
-			if (updated.body !== row.body)
-				recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(row.issue_id)!, updated, 'edited', row.body);
+			const updated = updateIssueComment(ctx, scope, loadComment(ctx, scope), ctx.body.body);
 			return ok(render(ctx, scope, [updated])[0]);
 		},
 	}),
@@ -119,10 +106,7 @@ export const issueCommentRoutes = [
 		docs: 'issues/comments#delete-an-issue-comment',
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
-			const row = loadComment(ctx, scope);
-			requireEditable(ctx, scope, row);
-			ctx.app.stores.issues.removeComment(row, isoSeconds(ctx.now));
-			recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(row.issue_id)!, row, 'deleted');
+			deleteIssueComment(ctx, scope, loadComment(ctx, scope));
 			return noContent();
 		},
 	}),
@@ -156,11 +140,7 @@ export const issueCommentRoutes = [
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			const issue = loadIssue(ctx, scope);
-			// A locked conversation takes comments only from people with write access.
-			if (issue.locked === 1 && !atLeast(scope.permission, 'push'))
-				throw forbidden('Unable to create comment because issue is locked.');
-			const row = ctx.app.stores.issues.insertComment(issue, ctx.principal.actorId!, ctx.body.body, isoSeconds(ctx.now));
-			recordIssueComment(ctx, scope, ctx.app.stores.issues.byId(issue.id)!, row, 'created');
+			const row = createIssueComment(ctx, scope, issue, ctx.body.body);
 			const body = render(ctx, scope, [row], [issue])[0];
 			return created(body, body.url);
 		},

@@ -6,8 +6,7 @@
  * not link commit authors to accounts, so it never answers CONTRIBUTOR.
  */
 import type { App } from '../../app';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 
 export type AuthorAssociation = 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'NONE';
 

@@ -7,11 +7,11 @@
  * review_requester, dismissed_review, lock_reason, state_reason).
  */
 import { nodeId, type Urls } from '../../http/urls';
-import type { RepositoryPaths } from '../repos/render';
-import { teamListForm } from '../teams/render';
-import type { TeamRow } from '../teams/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import type { RepositoryPaths } from '../../model/render';
+import { teamListForm } from '../../model/render';
+import type { TeamRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import type { IssueEventRow } from './event-store';
 
 /** What rendering events needs besides the rows: accounts and teams by id (loaded once per answer). */

@@ -12,15 +12,15 @@ import { commit as gitCommit } from '../git/render';
 import { signatureVerifier } from '../keys/verification';
 import { pullCommits } from '../pulls/service';
 import { renderReview } from '../pulls/reviews';
-import type { PullRow } from '../pulls/store';
+import type { PullRow } from '../../model/rows';
 import { ISSUES_READ } from './routes';
 import { issueComment } from './render';
 import { issueEvent, namedIn, type EventPeople } from './event-render';
 import type { IssueEventRow } from './event-store';
 import { issueRepository, loadIssue, renderIssues, type IssueScope } from './service';
-import type { IssueRow } from './store';
+import type { IssueRow } from '../../model/rows';
 import { issueTimeline } from './timeline';
-import { simpleUser } from '../users/render';
+import { simpleUser } from '../../model/render';
 
 /** Accounts and teams the events name, one query each. */
 function peopleOf(ctx: Context, scope: IssueScope, rows: readonly IssueEventRow[]): EventPeople {

@@ -7,28 +7,27 @@
  * assigned, unassigned, milestoned, demilestoned (the latter two with the `milestone` object, in no
  * feed, as on GitHub).
  *
- * The events that notify carry their `notification` part (src/api/notifications/reasons.ts): the
+ * The events that notify carry their `notification` part (src/model/notifications.ts): the
  * issue or pull request as the subject, and who the change names. Opening an issue and commenting
  * reach the repository's watchers and the thread's participants and name the users mentioned
  * (and, on opening, the assignees); closing and reopening reach them with reason state_change;
  * an assignment names the assignee; an edit names only the users its new text mentions for the
  * first time. The actor is the issue's author, a commenter or the one who changed its state.
  */
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { record } from '../../events/log';
-import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../notifications/reasons';
+import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../../model/notifications';
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
 import { inOrganization, sender } from '../../events/payloads';
-import { label as renderLabel } from '../labels/render';
-import { milestone as renderMilestone } from '../milestones/render';
-import type { LabelRow } from '../labels/store';
-import { repository } from '../repos/render';
-import { simpleUser } from '../users/render';
+import { label as renderLabel } from '../../model/render';
+import { milestone as renderMilestone } from '../../model/render';
+import type { LabelRow, IssueCommentRow, IssueRow } from '../../model/rows';
+import { repository } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
 import { renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
 import { timelineOf, type TimelineEntry } from './timeline';
-import type { IssueCommentRow, IssueRow } from './store';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
 const FEED_ACTIONS = new Set(['opened', 'edited', 'closed', 'reopened', 'assigned', 'unassigned', 'labeled', 'unlabeled']);
@@ -41,7 +40,7 @@ export interface IssueSnapshot {
 }
 
 /** The issue as events see it (before or after a change). */
-export function issueSnapshot(ctx: Context, row: IssueRow): IssueSnapshot {
+export function issueSnapshot(ctx: Caller, row: IssueRow): IssueSnapshot {
 	const { stores } = ctx.app;
 	return {
 		row,
@@ -50,7 +49,7 @@ export function issueSnapshot(ctx: Context, row: IssueRow): IssueSnapshot {
 	};
 }
 
-function where(ctx: Context, scope: IssueScope) {
+function where(ctx: Caller, scope: IssueScope) {
 	return {
 		repository: repository(ctx.app.urls, scope.repo, scope.owner, null),
 		...(scope.owner.type === 'Organization' ? inOrganization(ctx.app, scope.owner) : {}),
@@ -80,11 +79,11 @@ export function issueSubject(row: IssueRow, latestCommentPath?: string | null): 
  * `@org/team` of the repository's organization (team_mention). Not the actor: mentioning oneself
  * notifies no one. Exported as mentionedIn for the review events (src/api/pulls/reviews.ts).
  */
-export function mentionedIn(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
+export function mentionedIn(ctx: Caller, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
 	return mentioned(ctx, scope, text, previous);
 }
 
-function mentioned(ctx: Context, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
+function mentioned(ctx: Caller, scope: IssueScope, text: string | null, previous?: string | null): Involvement[] {
 	const actorId = ctx.principal.actorId;
 	const org = scope.owner.type === 'Organization' ? scope.owner : null;
 	return [
@@ -100,7 +99,7 @@ const named = (userIds: number[], reason: NotificationReason): Involvement[] => 
  * change is GitHub's pull_request event instead (src/api/pulls/events.ts), whatever route made it.
  */
 function recordIssue(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	row: IssueRow,
 	action: string,
@@ -133,7 +132,7 @@ function recordIssue(
  * @param closingCommit the commit whose closing keyword closed the issue (its timeline's closed event names it)
  */
 export function recordIssueChanges(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	before: IssueSnapshot | null,
 	row: IssueRow,
@@ -259,7 +258,7 @@ export function recordIssueChanges(
  * and IssueCommentEvent in the feeds for a new comment.
  */
 export function recordIssueComment(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	issueRow: IssueRow,
 	comment: IssueCommentRow,

@@ -3,16 +3,14 @@
  * Body fields follow the requested media type (raw default, text, html, full), read from the
  * renderings stored with the rows.
  */
-import { nodeId, type Urls } from '../../http/urls';
-import type { RepositoryPaths } from '../repos/render';
-import { label } from '../labels/render';
-import type { LabelRow } from '../labels/store';
-import { bodyFields } from '../markdown/render';
-import { reactionRollup } from '../reactions/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { nodeId, type Urls } from '../../model/urls';
+import type { RepositoryPaths } from '../../model/render';
+import { label } from '../../model/render';
+import type { LabelRow, AccountRow, IssueCommentRow, IssueRow } from '../../model/rows';
+import { bodyFields } from '../../model/markdown/render';
+import { reactionRollup } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import type { AuthorAssociation } from './association';
-import type { IssueCommentRow, IssueRow } from './store';
 
 export interface IssueParts {
 	author: AccountRow;

@@ -5,30 +5,16 @@
  * assignees and milestones given by callers without push access are dropped, as GitHub does.
  */
 import * as v from 'valibot';
-import { forbidden, invalidField, notFound } from '../../model/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
-import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
-import { label } from '../labels/render';
-import { simpleUser } from '../users/render';
+import { label } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import { issueBodyField } from '../markdown/body';
-import type { IssueRow } from './store';
-import { issueSnapshot, recordIssueChanges } from './events';
-import { reopenPull } from '../pulls/service';
-import {
-	assignableScope,
-	canTriage,
-	ensureLabels,
-	issueRepository,
-	loadIssue,
-	MAX_ASSIGNEES,
-	renderIssues,
-	resolveAssignees,
-	resolveMilestone,
-	type IssueScope,
-} from './service';
+import type { IssueRow, LabelRow } from '../../model/rows';
+import { assignableScope, issueRepository, loadIssue, renderIssues, resolveAssignees, resolveMilestone, type IssueScope } from './service';
+import { addAssignees, createIssue, removeAssignees, removeIssueLabel, setIssueLabels, setIssueLock, updateIssue } from './workflows';
 
 /** Reading issues: Issues or Pull requests (read), either suffices; public repositories without a token. */
 export const ISSUES_READ = {
@@ -124,26 +110,12 @@ function one(ctx: Context, scope: IssueScope, row: IssueRow) {
 	return renderIssues(ctx, scope, [row], true)[0];
 }
 
-function issueLabels(ctx: Context, scope: IssueScope, row: IssueRow) {
-	return (ctx.app.stores.labels.forIssues([row.id]).get(row.id) ?? []).map((l) => label(scope.paths.api, l));
-}
-
-/**
- * A triage change to an issue (labels, assignees; the route's guard requires triage access): the
- * issue (issues may be off for pull requests), then `change` and updated_at in one transaction.
- */
-function triageIssue(ctx: Context, change: (scope: IssueScope, row: IssueRow) => void): { scope: IssueScope; row: IssueRow } {
-	const scope = issueRepository(ctx, { allowDisabled: true });
-	const row = loadIssue(ctx, scope);
-	const before = issueSnapshot(ctx, row);
-	change(scope, row);
-	ctx.app.stores.issues.touch(row.id, isoSeconds(ctx.now));
-	recordIssueChanges(ctx, scope, before, ctx.app.stores.issues.byId(row.id)!);
-	return { scope, row };
+function issueLabels(scope: IssueScope, rows: LabelRow[]) {
+	return rows.map((l) => label(scope.paths.api, l));
 }
 
 /** POST (add) and PUT (set) an issue's labels: the same rules, attach or replace. */
-function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'replace') {
+function labelsRoute(method: 'POST' | 'PUT', docs: string, mode: 'attach' | 'replace') {
 	return route({
 		...ISSUES_TRIAGE,
 		method,
@@ -153,13 +125,8 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, change: 'attach' | 'r
 		body: labelsBody,
 		arrayBody: 'labels',
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, (scope, row) =>
-				ctx.app.stores.labels[change](
-					row.id,
-					ensureLabels(ctx, scope, ctx.body.labels).map((l) => l.id),
-				),
-			);
-			return ok(issueLabels(ctx, scope, row));
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			return ok(issueLabels(scope, setIssueLabels(ctx, scope, loadIssue(ctx, scope), ctx.body.labels, mode)));
 		},
 	});
 }
@@ -233,40 +200,8 @@ export const issueRoutes = [
 		body: createBody,
 		handler(ctx) {
 			const scope = issueRepository(ctx);
-			const push = atLeast(scope.permission, 'push');
-			const input = ctx.body;
-			const milestone = push ? resolveMilestone(ctx, scope, input.milestone) : undefined;
-			const now = isoSeconds(ctx.now);
-			const { issues, labels } = ctx.app.stores;
-			let row = issues.insert(
-				{
-					repo_id: scope.repo.id,
-					title: input.title,
-					body: input.body ?? null,
-					user_id: ctx.principal.actorId!,
-					pull_request: false,
-				},
-				now,
-			);
-			if (milestone) {
-				issues.setMilestone(row.id, milestone.id);
-				row = issues.byId(row.id)!;
-			}
-			if (push) {
-				const logins = assigneeLogins(input);
-				if (logins?.length)
-					issues.replaceAssignees(
-						row.id,
-						resolveAssignees(ctx, scope, logins).map((a) => a.id),
-					);
-				if (input.labels?.length)
-					labels.attach(
-						row.id,
-						ensureLabels(ctx, scope, input.labels).map((l) => l.id),
-					);
-			}
+			const row = createIssue(ctx, scope, { ...ctx.body, assignees: assigneeLogins(ctx.body) });
 			const rendered = one(ctx, scope, row);
-			recordIssueChanges(ctx, scope, null, row, rendered);
 			return created(rendered, rendered.url);
 		},
 	}),
@@ -289,55 +224,8 @@ export const issueRoutes = [
 		body: updateBody,
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
-			const current = loadIssue(ctx, scope);
-			const before = issueSnapshot(ctx, current);
-			const actor = ctx.principal.actorId!;
-			const triage = canTriage(scope);
-			if (!triage && current.user_id !== actor) {
-				throw forbidden('Must be the author of the issue or have triage access to the repository to update it.');
-			}
-			const input = ctx.body;
-			const milestone = triage ? resolveMilestone(ctx, scope, input.milestone) : undefined;
-			const next: IssueRow = { ...current };
-			if (input.title !== undefined) next.title = input.title;
-			if (input.body !== undefined) next.body = input.body;
-			const now = isoSeconds(ctx.now);
-			if (input.state !== undefined && input.state !== current.state) {
-				const reason = input.state_reason ?? null;
-				if (input.state === 'closed') {
-					if (reason === 'reopened')
-						throw invalidField('Issue', 'state_reason', 'a closed issue cannot have the reason reopened');
-					Object.assign(next, { state: 'closed', state_reason: reason ?? 'completed', closed_at: now, closed_by_id: actor });
-				} else {
-					if (reason && reason !== 'reopened')
-						throw invalidField('Issue', 'state_reason', `an open issue cannot have the reason ${reason}`);
-					// A pull request reopens only with its branches (the same rule as PATCH …/pulls/{n}).
-					if (current.pull_request) {
-						const pull = ctx.app.stores.pulls.byIssue(current.id);
-						if (pull) reopenPull(ctx.app, pull.pr, pull.pr.base_ref, now);
-					}
-					Object.assign(next, { state: 'open', state_reason: 'reopened', closed_at: null, closed_by_id: null });
-				}
-			}
-			const { issues, labels } = ctx.app.stores;
-			if (milestone !== undefined) issues.setMilestone(current.id, milestone?.id ?? null);
-			const updated = issues.update(next, now);
-			if (triage) {
-				const logins = assigneeLogins(input);
-				if (logins !== undefined)
-					issues.replaceAssignees(
-						current.id,
-						resolveAssignees(ctx, scope, logins).map((a) => a.id),
-					);
-				if (input.labels !== undefined)
-					labels.replace(
-						current.id,
-						ensureLabels(ctx, scope, input.labels).map((l) => l.id),
-					);
-			}
-			const rendered = one(ctx, scope, updated);
-			recordIssueChanges(ctx, scope, before, updated, rendered);
-			return ok(rendered);
+			const patch = { ...ctx.body, assignees: assigneeLogins(ctx.body) };
+			return ok(one(ctx, scope, updateIssue(ctx, scope, loadIssue(ctx, scope), patch)));
 		},
 	}),
 	route({
@@ -349,10 +237,7 @@ export const issueRoutes = [
 		body: lockBody,
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			const before = issueSnapshot(ctx, row);
-			ctx.app.stores.issues.setLock(row.id, true, ctx.body.lock_reason ?? null, isoSeconds(ctx.now));
-			recordIssueChanges(ctx, scope, before, ctx.app.stores.issues.byId(row.id)!);
+			setIssueLock(ctx, scope, loadIssue(ctx, scope), true, ctx.body.lock_reason ?? null);
 			return noContent();
 		},
 	}),
@@ -363,10 +248,7 @@ export const issueRoutes = [
 		docs: 'issues/issues#unlock-an-issue',
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
-			const row = loadIssue(ctx, scope);
-			const before = issueSnapshot(ctx, row);
-			ctx.app.stores.issues.setLock(row.id, false, null, isoSeconds(ctx.now));
-			recordIssueChanges(ctx, scope, before, ctx.app.stores.issues.byId(row.id)!);
+			setIssueLock(ctx, scope, loadIssue(ctx, scope), false);
 			return noContent();
 		},
 	}),
@@ -378,7 +260,8 @@ export const issueRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
-			const all = issueLabels(ctx, scope, loadIssue(ctx, scope));
+			const row = loadIssue(ctx, scope);
+			const all = issueLabels(scope, ctx.app.stores.labels.forIssues([row.id]).get(row.id) ?? []);
 			return paged(all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage), all.length);
 		},
 	}),
@@ -390,7 +273,8 @@ export const issueRoutes = [
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
 		docs: 'issues/labels#remove-all-labels-from-an-issue',
 		handler(ctx) {
-			triageIssue(ctx, (_scope, row) => ctx.app.stores.labels.replace(row.id, []));
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			setIssueLabels(ctx, scope, loadIssue(ctx, scope), [], 'replace');
 			return noContent();
 		},
 	}),
@@ -400,11 +284,8 @@ export const issueRoutes = [
 		path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
 		docs: 'issues/labels#remove-a-label-from-an-issue',
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, (scope, row) => {
-				const existing = ctx.app.stores.labels.byName(scope.repo.id, ctx.params.name);
-				if (!existing || !ctx.app.stores.labels.detach(row.id, existing.id)) throw notFound('Label does not exist');
-			});
-			return ok(issueLabels(ctx, scope, row));
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			return ok(issueLabels(scope, removeIssueLabel(ctx, scope, loadIssue(ctx, scope), ctx.params.name)));
 		},
 	}),
 	route({
@@ -415,19 +296,8 @@ export const issueRoutes = [
 		errorResource: 'Issue',
 		body: assigneesBody,
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, (scope, row) => {
-				const { issues } = ctx.app.stores;
-				const current = issues.assignees([row.id]).get(row.id) ?? [];
-				const added = resolveAssignees(ctx, scope, ctx.body.assignees).filter((a) => !current.includes(a.id));
-				if (current.length + added.length > MAX_ASSIGNEES) {
-					throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
-				}
-				issues.addAssignees(
-					row.id,
-					added.map((a) => a.id),
-				);
-			});
-			return created(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			return created(one(ctx, scope, addAssignees(ctx, scope, loadIssue(ctx, scope), ctx.body.assignees)));
 		},
 	}),
 	route({
@@ -438,14 +308,8 @@ export const issueRoutes = [
 		errorResource: 'Issue',
 		body: assigneesBody,
 		handler(ctx) {
-			const { scope, row } = triageIssue(ctx, (_scope, row) => {
-				const { accounts, issues } = ctx.app.stores;
-				for (const login of ctx.body.assignees) {
-					const account = accounts.user(login);
-					if (account) issues.removeAssignee(row.id, account.id);
-				}
-			});
-			return ok(one(ctx, scope, ctx.app.stores.issues.byId(row.id)!));
+			const scope = issueRepository(ctx, { allowDisabled: true });
+			return ok(one(ctx, scope, removeAssignees(ctx, scope, loadIssue(ctx, scope), ctx.body.assignees)));
 		},
 	}),
 	route({

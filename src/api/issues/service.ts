@@ -4,20 +4,28 @@
  */
 import type { App } from '../../app';
 import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import type { RepoAccess } from '../../auth/access/types';
-import { atLeast, basePermission, REPO_PERMISSIONS } from '../../auth/repo-permissions';
-import type { LabelRow } from '../labels/store';
-import type { AccountRow } from '../users/store';
+import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
+import type { LabelRow, AccountRow, MilestoneRow, IssueRow } from '../../model/rows';
 import { Associations } from './association';
-import { repositoryPaths, type RepositoryPaths } from '../repos/render';
-import { milestone } from '../milestones/render';
-import type { MilestoneRow } from '../milestones/store';
+import { repositoryPaths, type RepositoryPaths } from '../../model/render';
+import { milestone } from '../../model/render';
 import { issue } from './render';
-import type { AssignableScope, IssueRow } from './store';
+import type { AssignableScope } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
 export const MAX_ASSIGNEES = 10;
+
+/**
+ * What the path-parsing helpers read of a front end's request: the app, the repository its guard
+ * loaded (`repo`) and the path parameters. A REST or web context satisfies it.
+ */
+export interface RequestParts {
+	app: App;
+	repo: RepoAccess;
+	params: Record<string, string>;
+}
 
 /** A repository's issue context: access, paths for URLs, and author associations. */
 export interface IssueScope extends RepoAccess {
@@ -25,11 +33,12 @@ export interface IssueScope extends RepoAccess {
 	associations: Associations;
 }
 
-function scope(ctx: Context, access: RepoAccess): IssueScope {
+/** The issue context of a repository the caller reached with `access` (outside a route: services, tests). */
+export function issueScope(app: App, access: RepoAccess): IssueScope {
 	return {
 		...access,
-		paths: repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name),
-		associations: new Associations(ctx.app, access.repo, access.owner),
+		paths: repositoryPaths(app.urls, access.owner.login, access.repo.name),
+		associations: new Associations(app, access.repo, access.owner),
 	};
 }
 
@@ -41,13 +50,13 @@ export const issuesDisabled = () => gone('Issues are disabled for this repo');
  * @param options.allowDisabled answer even when issues are turned off (routes that reach pull requests)
  * @throws DomainError 410 when issues are turned off
  */
-export function issueRepository(ctx: Context, options: { allowDisabled?: boolean } = {}): IssueScope {
+export function issueRepository(ctx: Pick<RequestParts, 'app' | 'repo'>, options: { allowDisabled?: boolean } = {}): IssueScope {
 	if (!options.allowDisabled && ctx.repo.repo.has_issues === 0) throw issuesDisabled();
-	return scope(ctx, ctx.repo);
+	return issueScope(ctx.app, ctx.repo);
 }
 
 /** Parses a path's issue_number. @throws DomainError 404 when it is not a number or no such issue exists */
-export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
+export function loadIssue(ctx: Pick<RequestParts, 'app' | 'params'>, access: RepoAccess): IssueRow {
 	const number = /^\d{1,10}$/.test(ctx.params.issue_number) ? Number(ctx.params.issue_number) : 0;
 	const row = number ? ctx.app.stores.issues.byNumber(access.repo.id, number) : undefined;
 	if (!row) throw notFound();
@@ -61,7 +70,7 @@ export function loadIssue(ctx: Context, access: RepoAccess): IssueRow {
  * @param media the body fields' media type (default: the request's; null for the raw body, as
  *   event payloads carry it)
  */
-export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media) {
+export function renderIssues(ctx: Caller, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media) {
 	const { stores } = ctx.app;
 	const ids = rows.map((row) => row.id);
 	const labels = stores.labels.forIssues(ids);
@@ -105,7 +114,7 @@ export function renderIssues(ctx: Context, scope: IssueScope, rows: IssueRow[], 
  * collaborators and members of its organization who can see it (GitHub's assignable users).
  * @throws DomainError 422 naming the first login that cannot be assigned, or more than ten
  */
-export function resolveAssignees(ctx: Context, scope: IssueScope, logins: string[]): AccountRow[] {
+export function resolveAssignees(ctx: Pick<Caller, 'app'>, scope: IssueScope, logins: string[]): AccountRow[] {
 	const unique = [...new Map(logins.map((login) => [login.toLowerCase(), login])).values()];
 	if (unique.length > MAX_ASSIGNEES) throw invalidField('Issue', 'assignees', `an issue can have at most ${MAX_ASSIGNEES} assignees`);
 	const invalid = [];
@@ -148,7 +157,7 @@ export function labelNames(labels: Array<string | { name?: string }>): string[] 
 }
 
 /** The labels named, created when missing (GitHub creates labels named on an issue). */
-export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
+export function ensureLabels(ctx: Pick<Caller, 'app'>, scope: IssueScope, labels: Array<string | { name?: string }>): LabelRow[] {
 	return ctx.app.stores.labels.ensure(scope.repo.id, labelNames(labels));
 }
 
@@ -158,7 +167,7 @@ export function ensureLabels(ctx: Context, scope: IssueScope, labels: Array<stri
  * @throws DomainError 422 invalid when the repository has no milestone with that number
  */
 export function resolveMilestone(
-	ctx: Context,
+	ctx: Pick<Caller, 'app'>,
 	scope: IssueScope,
 	value: string | number | null | undefined,
 ): MilestoneRow | null | undefined {

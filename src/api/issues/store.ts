@@ -4,52 +4,9 @@
  * they are written, and stored next to the source (body_html, body_text); reads never render.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
-import { renderBody, renderNullableBody } from '../markdown/render';
+import type { AccountRow, IssueCommentRow, IssueRow } from '../../model/rows';
+import { renderBody, renderNullableBody } from '../../model/markdown/render';
 import { ORGANIZATION_ROLE_RANK_SQL } from '../roles/catalog';
-
-export interface IssueRow {
-	id: number;
-	repo_id: number;
-	number: number;
-	title: string;
-	body: string | null;
-	user_id: number;
-	state: 'open' | 'closed';
-	state_reason: 'completed' | 'not_planned' | 'duplicate' | 'reopened' | null;
-	locked: number;
-	active_lock_reason: string | null;
-	pull_request: number;
-	comments: number;
-	closed_by_id: number | null;
-	created_at: string;
-	updated_at: string;
-	closed_at: string | null;
-	/** body rendered as sanitized HTML when it was written; null without a body */
-	body_html: string | null;
-	/** body rendered as plain text when it was written; null without a body */
-	body_text: string | null;
-	/** milestones.id of its milestone, or null */
-	milestone_id: number | null;
-	/** JSON {content: count} of its reactions (triggers keep it) */
-	reaction_counts: string;
-}
-
-export interface IssueCommentRow {
-	id: number;
-	repo_id: number;
-	issue_id: number;
-	user_id: number;
-	body: string;
-	created_at: string;
-	updated_at: string;
-	/** body rendered as sanitized HTML when it was written */
-	body_html: string;
-	/** body rendered as plain text when it was written */
-	body_text: string;
-	/** JSON {content: count} of its reactions (triggers keep it) */
-	reaction_counts: string;
-}
 
 export type IssueSort = 'created' | 'updated' | 'comments';
 export type Direction = 'asc' | 'desc';

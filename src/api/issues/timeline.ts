@@ -16,9 +16,9 @@
 import type { App } from '../../app';
 import type { WalkedCommit } from '../git/graph';
 import type { ReviewRow } from '../pulls/review-store';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import type { IssueEventRow, NewIssueEvent } from './event-store';
-import type { IssueCommentRow, IssueRow } from './store';
+import type { IssueCommentRow, IssueRow } from '../../model/rows';
 
 /**
  * One issue event to write with a domain event: its actor and time are the event's, its repository

@@ -10,10 +10,11 @@ import { route, type Context } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import { repository, repositoryPaths } from '../repos/render';
+import { repository, repositoryPaths } from '../../model/render';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
-import { label } from './render';
-import { IMPLICIT_LABEL_COLOR, type LabelRow } from './store';
+import { label } from '../../model/render';
+import { IMPLICIT_LABEL_COLOR } from './store';
+import type { LabelRow } from '../../model/rows';
 
 const name = v.pipe(
 	v.string(),

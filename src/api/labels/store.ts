@@ -2,15 +2,7 @@
  * Prepared statements for repository labels and the labels of issues.
  */
 import type { DB } from '../../db/open';
-
-export interface LabelRow {
-	id: number;
-	repo_id: number;
-	name: string;
-	color: string;
-	description: string | null;
-	is_default: number;
-}
+import type { LabelRow } from '../../model/rows';
 
 /** GitHub's default labels, created with every repository: [name, color, description]. */
 export const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [

@@ -9,10 +9,9 @@ import type { Reply } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { maxCharacters } from '../../http/validation';
 import { callerRepoPermission } from '../../auth/access/repos';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { MAX_BODY } from './body';
-import { renderMarkdown } from './render';
+import { renderMarkdown } from '../../model/markdown/render';
 
 /** Longest text rendered, in characters (code points): four bodies of GitHub's maximum size. */
 export const MAX_DOCUMENT = 4 * MAX_BODY;

@@ -1,10 +1,10 @@
 /**
  * GitHub's org-membership record (https://docs.github.com/en/rest/orgs/members).
  */
-import type { Urls } from '../../http/urls';
-import { orgSimple } from '../orgs/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { orgSimple } from '../../model/render';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import type { OrgMembershipRow } from './store';
 
 export function orgMembership(urls: Urls, org: AccountRow, user: AccountRow, membership: OrgMembershipRow) {

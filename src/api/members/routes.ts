@@ -8,8 +8,8 @@ import { forbidden, notFound } from '../../model/errors';
 import { noContent, ok, paged, redirect } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import { orgMembership } from './render';
 import { acceptInvitation, removeMember, setMembership } from './service';
 

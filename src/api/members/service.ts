@@ -4,7 +4,7 @@
  */
 import type { App } from '../../app';
 import { forbidden, invalidField } from '../../model/errors';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
 import { events } from '../../events/catalog';

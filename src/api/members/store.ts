@@ -7,7 +7,7 @@
  * rolls back (src/compose.ts). Returned rows are frozen: never mutate them.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 export interface OrgMembershipRow {
 	org_id: number;

@@ -2,11 +2,10 @@
  * Migration (https://docs.github.com/en/rest/migrations/orgs). Timestamps carry a numeric
  * offset (2026-11-22T12:00:00+00:00), as GitHub's migration records do.
  */
-import { nodeId, type Urls } from '../../http/urls';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { nodeId, type Urls } from '../../model/urls';
+import { repository } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
 import type { MigrationRow } from './store';
 
 const withOffset = (iso: string) => iso.replace(/Z$/, '+00:00');

@@ -8,7 +8,7 @@ import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged, redirect } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { epochSeconds, isoSeconds } from '../../time';
-import { repository } from '../repos/render';
+import { repository } from '../../model/render';
 import { migration } from './render';
 import { archivePath, deleteArchive, signedArchiveUrl, startMigration, validArchiveSignature, type StartInput } from './service';
 

@@ -18,11 +18,10 @@ import { forbidden, invalidField, unprocessable } from '../../model/errors';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { epochSeconds, isoSeconds } from '../../time';
 import { orgFull } from '../orgs/render';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import { teamUrl } from '../teams/render';
+import { repository } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
+import { teamUrl } from '../../model/render';
 import { publicUser } from '../users/render';
-import type { AccountRow } from '../users/store';
 import type { MigrationRow } from './store';
 
 /** Background task kind that writes a migration's archive. */

@@ -2,7 +2,7 @@
  * Prepared statements for organization migrations and their repositories.
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 export interface MigrationRow {
 	id: number;

@@ -7,9 +7,9 @@ import type { Context } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import { repositoryPaths } from '../repos/render';
-import { milestone } from './render';
-import type { MilestoneRow } from './store';
+import { repositoryPaths } from '../../model/render';
+import { milestone } from '../../model/render';
+import type { MilestoneRow } from '../../model/rows';
 
 export type MilestoneAction = 'created' | 'edited' | 'deleted' | 'closed' | 'opened';
 

@@ -13,12 +13,12 @@ import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
-import { label } from '../labels/render';
+import { label } from '../../model/render';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
-import { repositoryPaths } from '../repos/render';
-import { milestone } from './render';
+import { repositoryPaths } from '../../model/render';
+import { milestone } from '../../model/render';
 import { milestoneObject, recordMilestone } from './events';
-import type { MilestoneRow } from './store';
+import type { MilestoneRow } from '../../model/rows';
 
 /** Changing milestones: Issues or Pull requests (write), and triage access to the repository. */
 const MILESTONES_WRITE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };

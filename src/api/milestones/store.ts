@@ -3,24 +3,7 @@
  * closed_issues are kept by triggers on issues (schema.sql), so a milestone row carries its counts.
  */
 import type { DB } from '../../db/open';
-import type { LabelRow } from '../labels/store';
-
-export interface MilestoneRow {
-	id: number;
-	repo_id: number;
-	number: number;
-	title: string;
-	description: string | null;
-	state: 'open' | 'closed';
-	/** ISO timestamp or null */
-	due_on: string | null;
-	creator_id: number | null;
-	open_issues: number;
-	closed_issues: number;
-	created_at: string;
-	updated_at: string;
-	closed_at: string | null;
-}
+import type { LabelRow, MilestoneRow } from '../../model/rows';
 
 export type MilestoneSort = 'due_on' | 'completeness';
 

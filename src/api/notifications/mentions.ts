@@ -7,7 +7,7 @@
  * digit or hyphen. Logins compare case-insensitively.
  */
 import type { App } from '../../app';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 /** At most this many distinct logins are looked up per body (a bound on a hostile body's cost). */
 export const MAX_MENTIONS = 50;

@@ -3,11 +3,11 @@
  * thread-subscription object. URLs are built at read time from the repository's current name and
  * the configured external URL (subjects keep paths below the repository).
  */
-import type { Urls } from '../../http/urls';
-import { repository } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
-import type { ThreadRow, ThreadView } from './store';
+import type { Urls } from '../../model/urls';
+import { repository } from '../../model/render';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
+import type { ThreadView } from './store';
+import type { ThreadRow } from '../../model/rows';
 
 /** {base}/notifications/threads/<id> */
 export const threadUrl = (urls: Urls, id: number) => urls.api(`/notifications/threads/${id}`);

@@ -18,7 +18,7 @@ import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { OwnedRepository } from '../../auth/access/repos';
-import { strongest } from './reasons';
+import { strongest } from '../../model/notifications';
 import { notificationThread, threadSubscription } from './render';
 import { invitationThreads, markThreads, MARKING_IN_BACKGROUND, readableRepositories, userThread } from './service';
 import type { ThreadFilter, ThreadView } from './store';

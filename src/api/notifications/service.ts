@@ -9,7 +9,7 @@ import type { App } from '../../app';
 import { repositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
 import type { Principal } from '../../auth/principal';
 import { PermanentTaskError } from '../../jobs/tasks';
-import { userReads } from './recipients';
+import { userReads } from '../../events/recipients';
 import type { MarkFilter, ThreadView } from './store';
 
 /** Background task kind: marks a user's threads read (or unread) in batches; payload MarkFilter. */

@@ -7,8 +7,8 @@
  * first notification on (updated_at set).
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
-import type { NotificationReason, NotificationSubject } from './reasons';
+import type { RepositoryRow, ThreadRow } from '../../model/rows';
+import type { NotificationSubject } from '../../model/notifications';
 
 export interface SubjectRow {
 	id: number;
@@ -20,31 +20,6 @@ export interface SubjectRow {
 	/** API path below the repository; null: none. */
 	path: string | null;
 	latest_comment_path: string | null;
-}
-
-export interface ThreadRow {
-	id: number;
-	user_id: number;
-	/** notification_subjects.id */
-	subject_id: number;
-	repository_id: number;
-	/** The thread's reason as of its latest notification; null before the first. */
-	reason: NotificationReason | null;
-	/** What the user is to the subject so far: the reason their next notification carries at least. */
-	standing: NotificationReason | null;
-	/** 1: the user follows the thread (took part in it, was mentioned or assigned, or subscribed by hand). */
-	subscribed: number;
-	/** 1: no notifications for the thread until the user comments or is mentioned. */
-	ignored: number;
-	/** ISO timestamp: when the subscription began (null without one). */
-	subscribed_at: string | null;
-	unread: number;
-	/** 1: marked done (out of the lists until its next notification). */
-	done: number;
-	/** ISO timestamp of the latest notification; null before the first. */
-	updated_at: string | null;
-	/** ISO timestamp. */
-	last_read_at: string | null;
 }
 
 /** A thread with its subject, as the lists and the thread routes render it. */

@@ -14,8 +14,8 @@ import { conflict, unprocessable } from '../../model/errors';
 import { created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { repository } from '../repos/render';
-import type { AccountRow } from '../users/store';
+import { repository } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import {
 	DEFAULT_CLAIM_KEYS,
 	MAXIMUM_RETENTION_DAYS,

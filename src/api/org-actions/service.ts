@@ -9,8 +9,7 @@
 import type { App } from '../../app';
 import { events } from '../../events/catalog';
 import { conflict, invalidField, notFound, unprocessable } from '../../model/errors';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { OrgActionsValues, RepositoryList } from './store';
 
 /** Longest artifact and log retention an organization may set, days (GitHub's default maximum; no enterprise policy lowers it here). */

@@ -4,7 +4,7 @@
  * for Actions or for self-hosted runners (org_actions_repositories).
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 /** A row of org_actions_settings (0/1 flags, JSON arrays as text). */
 export interface OrgActionsRow {

@@ -9,8 +9,7 @@ import type { App } from '../../app';
 import { AuthorLookup } from '../commits/render';
 import { repositorySwitches } from '../code-security/switches';
 import { walkCommits } from '../git/graph';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 
 /** GitHub's window for an active committer, in milliseconds. */
 export const ACTIVE_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;

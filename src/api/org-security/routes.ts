@@ -21,8 +21,8 @@ import { conflict, forbidden, invalidField } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { simpleRepository } from '../dependabot/render';
-import { teamListForm } from '../teams/render';
-import type { TeamRow } from '../teams/store';
+import { teamListForm } from '../../model/render';
+import type { TeamRow } from '../../model/rows';
 import { advancedSecurityCommitters } from './committers';
 import { PROVIDER_PATTERNS } from './patterns';
 

@@ -3,8 +3,7 @@
  * configurations: security manager teams and Dependabot's repository access.
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
-import type { TeamRow } from '../teams/store';
+import type { RepositoryRow, TeamRow } from '../../model/rows';
 
 export type OrgSecurityStore = ReturnType<typeof createOrgSecurityStore>;
 

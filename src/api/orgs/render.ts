@@ -1,32 +1,15 @@
 /**
- * Organization shapes: organization-simple, OrganizationSummary (embedded in a team's
- * full form) and GitHub's organization-full for GET /orgs/{org}.
+ * Organization shapes: the organization summary (embedded in a team's full form) and GitHub's
+ * organization-full for GET /orgs/{org}; organization-simple is src/model/render.ts orgSimple.
  */
-import { nodeId, type Urls } from '../../http/urls';
-import { MEMBER_POLICIES, ORG_FLAGS, type AccountCounts, type AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { MEMBER_POLICIES, ORG_FLAGS, type AccountCounts } from '../users/store';
+import type { AccountRow } from '../../model/rows';
+import { orgSimple } from '../../model/render';
 
 /** GitHub's plan values for no limit: disk space in kilobytes, private repositories. */
 const UNLIMITED_SPACE = 976_562_499;
 const UNLIMITED_REPOSITORIES = 999_999;
-
-/** GitHub's organization-simple (membership records, runner-group organization lists). */
-export function orgSimple(urls: Urls, org: AccountRow) {
-	const base = `${urls.apiBase}/orgs/${org.login}`;
-	return {
-		login: org.login,
-		id: org.id,
-		node_id: nodeId('Organization', org.id),
-		url: base,
-		repos_url: `${base}/repos`,
-		events_url: `${base}/events`,
-		hooks_url: `${base}/hooks`,
-		issues_url: `${base}/issues`,
-		members_url: `${base}/members{/member}`,
-		public_members_url: `${base}/public_members{/member}`,
-		avatar_url: `${urls.origin}/avatars/u/${org.id}`,
-		description: org.description,
-	};
-}
 
 /**
  * The profile fields an organization has set. GitHub's description types name, company, blog,
@@ -37,7 +20,7 @@ function profile(org: AccountRow): { name?: string; company?: string; blog?: str
 	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== '')) as ReturnType<typeof profile>;
 }
 
-/** OrganizationSummary: organization-simple plus profile and counts (GitHub's team-organization). */
+/** OrganizationSummary (spec document 1, Resources): organization-simple plus profile and counts (GitHub's team-organization). */
 export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 	return {
 		...orgSimple(urls, org),

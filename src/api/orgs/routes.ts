@@ -10,9 +10,11 @@ import { accepted, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { deleteForksWithoutAccess } from '../repos/service';
-import { orgFull, orgSimple } from './render';
+import { orgFull } from './render';
+import { orgSimple } from '../../model/render';
 import { deleteOrganization } from './service';
-import { MEMBER_POLICIES, ORG_FLAGS, type AccountRow, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
+import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 const nullableText = v.optional(v.nullable(v.string()));
 const updateBody = v.object({

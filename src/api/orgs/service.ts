@@ -7,7 +7,7 @@ import { createDefaultGroup } from '../runner-groups/service';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { isoSeconds } from '../../time';
 import { assertLogin, assertLoginFree } from '../users/service';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 /**
  * Creates an organization with `ownerId` as its first owner, and its Default runner group.

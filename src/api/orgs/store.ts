@@ -2,7 +2,7 @@
  * Prepared statements for organization listings (settings are written by the account store).
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 export type OrgStore = ReturnType<typeof createOrgStore>;
 

@@ -6,7 +6,7 @@ import { notFound, unprocessable } from '../../model/errors';
 import { accepted, noContent, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { simpleUser } from '../users/render';
+import { simpleUser } from '../../model/render';
 import { events } from '../../events/catalog';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { assertConvertible, convertToOutsideCollaborator, CONVERT_TASK } from './service';

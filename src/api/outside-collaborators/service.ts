@@ -6,10 +6,10 @@ import type { App } from '../../app';
 import { forbidden } from '../../model/errors';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { assertNotLastOwner } from '../members/service';
-import { strongest, type RepoPermission } from '../../auth/repo-permissions';
+import { strongest, type RepoPermission } from '../../model/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { events } from '../../events/catalog';
 
 /** Background task kind of an asynchronous conversion (PUT … {"async": true}). */

@@ -7,11 +7,11 @@
  * each is closed by the merger with state_reason `completed` and records `issues` `closed` (and the
  * IssuesEvent), in the transaction of the merge.
  */
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
 import { pullComparison } from './service';
-import type { PullRow } from './store';
+import type { PullRow } from '../../model/rows';
 
 const KEYWORD = /(?:^|[^\w/.-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+(?:([\w.-]+)\/([\w.-]+))?#(\d+)\b/gi;
 
@@ -34,7 +34,7 @@ export function closingReferences(text: string, owner: string, repo: string): nu
  * @param now ISO timestamp
  * @returns the numbers of the issues closed
  */
-export function closeReferencedIssues(ctx: Context, scope: IssueScope, pull: PullRow, now: string): number[] {
+export function closeReferencedIssues(ctx: Caller, scope: IssueScope, pull: PullRow, now: string): number[] {
 	if (pull.pr.base_ref !== scope.repo.default_branch) return [];
 	const { issues } = ctx.app.stores;
 	const closed: number[] = [];

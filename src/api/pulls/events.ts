@@ -14,21 +14,20 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { Context } from '../../http/route';
-import type { NotificationActivity } from '../notifications/reasons';
-import { repository } from '../repos/render';
+import type { Caller } from '../../model/caller';
+import type { NotificationActivity } from '../../model/notifications';
+import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';
-import type { IssueRow } from '../issues/store';
+import type { IssueRow, PullRow } from '../../model/rows';
 import { renderPulls } from './service';
-import type { PullRow } from './store';
 import { timelineOf, type TimelineEntry } from '../issues/timeline';
 
 /** Actions GitHub shows in the feeds as PullRequestEvent. */
 const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);
 
 /** A context for rendering outside a request (the reference writes): the app, raw bodies. */
-export function eventContext(app: App, actorId: number | null): Context {
-	return { app, media: null, principal: { actorId } } as unknown as Context;
+export function eventContext(app: App, actorId: number | null): Caller {
+	return { app, media: null, now: app.clock(), principal: { actorId } as Caller['principal'] };
 }
 
 function where(app: App, scope: IssueScope, actorId: number | null) {
@@ -46,7 +45,7 @@ function where(app: App, scope: IssueScope, actorId: number | null) {
  *   (src/api/issues/timeline.ts timelineOf): a synchronize's force push
  */
 export function recordPullRequest(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	row: IssueRow,
 	action: string,

@@ -13,9 +13,9 @@
  * retargets the pull requests into it and closes those from it, as GitHub does.
  */
 import type { App } from '../../app';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { Associations } from '../issues/association';
-import { repositoryPaths } from '../repos/render';
+import { repositoryPaths } from '../../model/render';
 import type { IssueScope } from '../issues/service';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { eventContext, recordPullRequest } from './events';

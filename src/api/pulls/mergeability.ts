@@ -17,7 +17,7 @@ import { mergeBaseTree, mergeTrees, MergeTooLargeError, rebaseList } from '../gi
 import { parseCommit } from '../git/objects';
 import { mergeabilityKnown } from './mergeable-state';
 import { objectsRepo } from './service';
-import type { PullRequestRow } from './store';
+import type { PullRequestRow } from '../../model/rows';
 
 /** The git-level outcome: 'dirty', or 'clean' with whether a rebase applies; null when it cannot be known (objects missing, too large). */
 export function computeMergeability(app: App, pr: PullRequestRow): { mergeable: boolean; rebaseable: boolean } | null {

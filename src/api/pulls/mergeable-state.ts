@@ -25,8 +25,8 @@ import { ACTIONS_APP_ID } from '../checks/render';
 import type { ProtectionSettings } from '../branches/store';
 import { isAncestor } from '../git/service';
 import { userRepoPermission } from '../../auth/access/repos';
-import { atLeast } from '../../auth/repo-permissions';
-import type { PullRequestRow, PullRow } from './store';
+import { atLeast } from '../../model/repo-permissions';
+import type { PullRequestRow, PullRow } from '../../model/rows';
 
 /** The background task computing a pull request's git-level mergeability; payload { issueId }. */
 export const MERGEABILITY_TASK = 'pull-request-mergeability';

@@ -4,12 +4,10 @@
  * type, labels, assignees, milestone) from the issue rendering, plus head and base
  * ({label, ref, sha, user, repo}), _links, the merge fields and, in the full form, the counts.
  */
-import { nodeId, type Urls } from '../../http/urls';
-import { repository, type RepositoryPaths } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
-import type { PullRequestRow } from './store';
+import { nodeId, type Urls } from '../../model/urls';
+import { repository, type RepositoryPaths } from '../../model/render';
+import type { RepositoryRow, AccountRow, PullRequestRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
 
 /** One side of a pull request: the branch, its commit and the repository holding it (null: deleted). */
 export interface PullSide {

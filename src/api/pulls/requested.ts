@@ -4,9 +4,9 @@
  * at once (src/api/pulls/review-requests.ts makes and withdraws them).
  */
 import type { App } from '../../app';
-import { teamListForm } from '../teams/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { teamListForm } from '../../model/render';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import type { RequestedReviewers } from './render';
 
 /**

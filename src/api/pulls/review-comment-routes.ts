@@ -15,7 +15,7 @@ import { forbidden, notFound, validationFailed } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import type { IssueScope } from '../issues/service';
 import { commentBodyField } from '../markdown/body';
 import {
@@ -28,7 +28,7 @@ import {
 } from './review-comments';
 import type { ReviewCommentFilter, ReviewCommentRow } from './review-store';
 import { loadPull, pullScope } from './service';
-import type { PullRow } from './store';
+import type { PullRow } from '../../model/rows';
 import { PULLS_READ, PULLS_WRITE } from './access';
 
 const positive = (field: string) =>

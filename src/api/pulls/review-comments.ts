@@ -18,19 +18,18 @@ import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import { forbidden, validationFailed } from '../../model/errors';
-import { atLeast } from '../../auth/repo-permissions';
-import { nodeId } from '../../http/urls';
+import { atLeast } from '../../model/repo-permissions';
+import { nodeId } from '../../model/urls';
 import type { Context } from '../../http/route';
 import { filePatch } from '../git/diff';
-import { bodyFields } from '../markdown/render';
+import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';
 import type { IssueScope } from '../issues/service';
-import { repository } from '../repos/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { repository } from '../../model/render';
+import { simpleUser } from '../../model/render';
+import type { AccountRow, PullRow } from '../../model/rows';
 import type { ReviewCommentRow } from './review-store';
 import { pullComparison, renderPulls } from './service';
-import type { PullRow } from './store';
 
 /** Where a review comment sits in the diff. */
 export interface Anchor {

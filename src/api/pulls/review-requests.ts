@@ -19,12 +19,10 @@ import { isoSeconds } from '../../time';
 import { userRepoPermission } from '../../auth/access/repos';
 import { issueSubject } from '../issues/events';
 import type { IssueScope } from '../issues/service';
-import { teamListForm } from '../teams/render';
-import type { TeamRow } from '../teams/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { teamListForm } from '../../model/render';
+import type { TeamRow, AccountRow, PullRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
 import { recordPullRequest } from './events';
-import type { PullRow } from './store';
 
 /** At most this many members of a requested team are notified (as for team mentions). */
 const MAX_TEAM_NOTIFIED = 1000;

@@ -27,7 +27,7 @@ import { forbidden, notFound, unprocessable, validationFailed } from '../../mode
 import { created, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { canTriage, type IssueScope } from '../issues/service';
 import { commentBodyField, MAX_BODY } from '../markdown/body';
 import { assertUnlocked, locateComment, recordReviewComment } from './review-comments';
@@ -36,7 +36,7 @@ import { removeReviewRequests, requestReviews, resolveReviewers } from './review
 import type { ReviewRow, ReviewState } from './review-store';
 import { recordReview, renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
-import type { PullRow } from './store';
+import type { PullRow } from '../../model/rows';
 import { PULLS_READ, PULLS_WRITE } from './access';
 
 /** GitHub takes at most 100 reviewers in one request (and 100 teams). */

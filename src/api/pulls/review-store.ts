@@ -5,7 +5,7 @@
  * (`pull_request_review_comments`); bodies are rendered when written.
  */
 import type { DB } from '../../db/open';
-import { renderBody } from '../markdown/render';
+import { renderBody } from '../../model/markdown/render';
 
 /** GitHub's review states. */
 export type ReviewState = 'PENDING' | 'COMMENTED' | 'APPROVED' | 'CHANGES_REQUESTED' | 'DISMISSED';

@@ -12,18 +12,17 @@
  */
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import { nodeId } from '../../http/urls';
+import { nodeId } from '../../model/urls';
 import type { Context } from '../../http/route';
-import { bodyFields } from '../markdown/render';
+import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';
 import type { IssueScope } from '../issues/service';
-import { repository } from '../repos/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { repository } from '../../model/render';
+import { simpleUser } from '../../model/render';
+import type { AccountRow, PullRow } from '../../model/rows';
 import { enqueueMergeability } from './mergeable-state';
 import type { ReviewRow } from './review-store';
 import { renderPulls } from './service';
-import type { PullRow } from './store';
 
 /** A review as GitHub renders it (pull-request-review). @param media body media type (null: raw) */
 export function renderReview(

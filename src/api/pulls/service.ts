@@ -10,16 +10,16 @@
  */
 import type { App } from '../../app';
 import { notFound, validationFailed } from '../../model/errors';
-import { idParam, type Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { diffTrees, filePatch, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseCommit, parseTag, parseTree } from '../git/objects';
 import { isAncestor, mergeBase } from '../git/service';
-import { issueRepository, renderIssues, type IssueScope } from '../issues/service';
+import { issueRepository, renderIssues, type IssueScope, type RequestParts } from '../issues/service';
 import { enqueueMergeability, presentMergeability } from './mergeable-state';
 import { pullRequest, type PullCounts, type PullSide } from './render';
 import { requestedReviewers } from './requested';
-import type { PullRequestRow, PullRow } from './store';
+import type { PullRequestRow, PullRow } from '../../model/rows';
 
 /** GitHub lists at most 250 commits of a pull request. */
 export const MAX_PULL_COMMITS = 250;
@@ -27,13 +27,14 @@ export const MAX_PULL_COMMITS = 250;
 export const MAX_PULL_FILES = 3000;
 
 /** The issue context of the route's repository; pull requests answer even with issues turned off. */
-export function pullScope(ctx: Context): IssueScope {
+export function pullScope(ctx: Pick<RequestParts, 'app' | 'repo'>): IssueScope {
 	return issueRepository(ctx, { allowDisabled: true });
 }
 
 /** The pull request of the path's {pull_number}. @throws DomainError 404 (also for a plain issue's number) */
-export function loadPull(ctx: Context, scope: IssueScope): PullRow {
-	const number = idParam(ctx.params.pull_number);
+export function loadPull(ctx: Pick<RequestParts, 'app' | 'params'>, scope: IssueScope): PullRow {
+	const text = ctx.params.pull_number;
+	const number = text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : null;
 	const row = number ? ctx.app.stores.pulls.byNumber(scope.repo.id, number) : undefined;
 	if (!row) throw notFound();
 	return row;
@@ -190,7 +191,7 @@ function counts(app: App, row: PullRow): PullCounts {
  * webhooks). Labels, assignees, milestones and authors are loaded once for all rows.
  * @param media the body fields' media type (default the request's; null for the raw body of events)
  */
-export function renderPulls(ctx: Context, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
+export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
 	const issues = renderIssues(ctx, scope, rows, false, media) as Array<Record<string, unknown> & { url: string; number: number }>;
 	const requested = requestedReviewers(
 		ctx.app,

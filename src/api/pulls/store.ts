@@ -4,34 +4,7 @@
  * milestone, comments) stays in the issue tables; lists join the two.
  */
 import type { DB } from '../../db/open';
-import type { IssueRow } from '../issues/store';
-
-/** The pull-request part of an issue. Branch names without refs/heads/. */
-export interface PullRequestRow {
-	issue_id: number;
-	/** The base repository (the issue's). */
-	repo_id: number;
-	/** The repository holding the head branch (this one or a fork in its network); null once deleted. */
-	head_repo_id: number | null;
-	head_ref: string;
-	head_sha: string;
-	base_ref: string;
-	base_sha: string;
-	draft: number;
-	maintainer_can_modify: number;
-	merged_at: string | null;
-	merged_by_id: number | null;
-	merge_commit_sha: string | null;
-	/** null: not computed (or a real merge is needed to know); 1 mergeable; 0 conflicting. */
-	mergeable: number | null;
-	mergeable_state: string;
-	/** The head and base shas mergeable was computed for (stale when they differ from head_sha/base_sha). */
-	mergeable_head_sha: string | null;
-	mergeable_base_sha: string | null;
-}
-
-/** An issue row with its pull-request part. */
-export type PullRow = IssueRow & { pr: PullRequestRow };
+import type { IssueRow, PullRequestRow, PullRow } from '../../model/rows';
 
 export type PullSort = 'created' | 'updated' | 'popularity' | 'long-running';
 
@@ -120,7 +93,7 @@ export function createPullStore(db: DB) {
 	const setMergeability = db.prepare(`
 		UPDATE pull_requests SET mergeable = @mergeable, mergeable_state = @state, mergeable_head_sha = @head, mergeable_base_sha = @base
 		WHERE issue_id = @issueId`);
-	// Merging (src/api/pulls/merge-routes.ts).
+	// Merging (src/api/pulls/merge-service.ts).
 	const setMerged = db.prepare('UPDATE pull_requests SET merged_at = ?, merged_by_id = ?, merge_commit_sha = ? WHERE issue_id = ?');
 	const lists = new Map<string, ReturnType<DB['prepare']>>();
 	for (const sort of Object.keys(ORDER) as PullSort[]) {
@@ -181,7 +154,7 @@ export function createPullStore(db: DB) {
 		/** Records the mergeability computed for the head and base shas given. */
 		setMergeability: (issueId: number, mergeable: boolean | null, state: string, head: string, base: string) =>
 			void setMergeability.run({ issueId, mergeable: mergeable === null ? null : mergeable ? 1 : 0, state, head, base }),
-		/** Marks the pull request merged (src/api/pulls/merge-routes.ts). @param now ISO timestamp */
+		/** Marks the pull request merged (src/api/pulls/merge-service.ts). @param now ISO timestamp */
 		setMerged: (issueId: number, now: string, mergedById: number | null, sha: string) =>
 			void setMerged.run(now, mergedById, sha, issueId),
 		/** One page of a repository's pull requests and the count of all that match. */

@@ -10,10 +10,10 @@ import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { issueRepository, loadIssue } from '../issues/service';
-import type { IssueRow } from '../issues/store';
+import type { IssueRow } from '../../model/rows';
 import { reaction } from './render';
 import { REACTION_CONTENTS, type ReactionRow, type ReactionSubject } from './store';
 

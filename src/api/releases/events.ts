@@ -11,8 +11,8 @@ import { isImmutable } from '../immutable-releases/enforce';
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import { repositoryPaths } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
+import { repositoryPaths } from '../../model/render';
+import type { RepositoryRow } from '../../model/rows';
 import { release } from './render';
 import type { AssetRow, ReleaseRow } from './store';
 

@@ -2,11 +2,11 @@
  * GitHub's Release and ReleaseAsset objects. A draft's html_url names it `untagged-<id>` (its tag
  * may not exist yet), as GitHub's does; the body fields follow the media type (bodyFields).
  */
-import { nodeId, type Urls } from '../../http/urls';
-import { bodyFields } from '../markdown/render';
-import type { RepositoryPaths } from '../repos/render';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { nodeId, type Urls } from '../../model/urls';
+import { bodyFields } from '../../model/markdown/render';
+import type { RepositoryPaths } from '../../model/render';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import type { AssetRow, ReleaseRow } from './store';
 
 /** Loads accounts by id, each once per answer. */

@@ -12,14 +12,14 @@
 import { checkAssetChange, isImmutable } from '../immutable-releases/enforce';
 import { basename } from 'node:path';
 import * as v from 'valibot';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { maxCharacters } from '../../http/validation';
 import { isoSeconds } from '../../time';
-import { repositoryPaths } from '../repos/render';
-import type { AccountRow } from '../users/store';
+import { repositoryPaths } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import { asset, release, type People } from './render';
 import {
 	assetName,

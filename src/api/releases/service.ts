@@ -12,7 +12,7 @@ import { invalidField, unprocessable } from '../../model/errors';
 import { isValidRefName } from '../git/objects';
 import { resolveCommit } from '../git/service';
 import { createRef } from '../git/writes';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { recordPublished, recordRelease } from './events';
 import type { AssetRow, MakeLatest, ReleaseRow } from './store';
 

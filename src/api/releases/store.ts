@@ -1,10 +1,10 @@
 /**
  * Prepared statements for releases and release assets (schema.sql, "releases"). Release bodies
- * are rendered when written (body_html, body_text: src/api/markdown/render.ts). An asset's bytes
+ * are rendered when written (body_html, body_text: src/model/markdown/render.ts). An asset's bytes
  * live in the blob folder (`<blob_dir>/release-assets/<blob>`); its row names the file.
  */
 import type { DB } from '../../db/open';
-import { renderNullableBody } from '../markdown/render';
+import { renderNullableBody } from '../../model/markdown/render';
 
 export type MakeLatest = 'true' | 'false' | 'legacy';
 

@@ -13,7 +13,7 @@
 import type { App } from '../../app';
 import { MODE_TYPE, parseTree } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
-import type { RepositoryRow } from './store';
+import type { RepositoryRow } from '../../model/rows';
 
 interface Language {
 	name: string;

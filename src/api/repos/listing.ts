@@ -7,9 +7,9 @@
  */
 import type { Context } from '../../http/route';
 import { repositoryPermissions, tokenReachesRepository, userRepositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
-import type { RepoPermission } from '../../auth/repo-permissions';
-import type { AccountRow } from '../users/store';
-import type { RepositoryRow, RepositorySort } from './store';
+import type { RepoPermission } from '../../model/repo-permissions';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
+import type { RepositorySort } from './store';
 
 /** A repository of a list with its owner and the caller's permission (null: a public view). */
 export interface ListedRepositoryEntry extends OwnedRepository {

@@ -10,9 +10,9 @@
 import type { Context } from '../../http/route';
 import { repositoryPermissions, repositoryReaders, userRepositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
 import type { RepoAccess } from '../../auth/access/types';
-import type { RepoPermission } from '../../auth/repo-permissions';
-import type { AccountRow } from '../users/store';
-import type { ListedRepository, RepositoryRow } from './store';
+import type { RepoPermission } from '../../model/repo-permissions';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
+import type { ListedRepository } from './store';
 
 /** A repository of a user's list as shown: with its owner, the caller's permission and when it was listed. */
 export interface ListedEntry {

@@ -18,12 +18,12 @@ import { requireReach } from '../../auth/principal';
 import type { RepositoryFilter, RepositorySort } from './store';
 import { timestampParam } from '../../http/validation';
 import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
-import type { RepoPermission } from '../../auth/repo-permissions';
-import { fullRepository, repository } from './render';
+import type { RepoPermission } from '../../model/repo-permissions';
+import { fullRepository } from './render';
+import { repository } from '../../model/render';
 import { createRepository, deleteRepository, replaceTopics, transferRepository, updateRepository } from './service';
 import { repositoryLanguages } from './languages';
-import type { RepositoryRow } from './store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 
 const flag = v.optional(v.boolean());
 const securityStatus = v.optional(v.object({ status: v.picklist(['enabled', 'disabled'], 'status must be enabled or disabled') }));

@@ -12,13 +12,11 @@ import {
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { invalidField } from '../../model/errors';
-import type { AccountRow } from '../users/store';
-import { LICENSES } from './licenses';
-import type { RepoPermission } from '../../auth/repo-permissions';
+import type { AccountRow, RepositoryRow, TeamRow } from '../../model/rows';
+import { LICENSES } from '../../model/licenses';
+import type { RepoPermission } from '../../model/repo-permissions';
 import { events } from '../../events/catalog';
-import type { RepositoryRow } from './store';
-import type { TeamRow } from '../teams/store';
-import { orgSimple } from '../orgs/render';
+import { orgSimple } from '../../model/render';
 import { webhookUser } from '../../events/payloads';
 import { autoInitialize, checkGitignoreTemplate } from '../contents/init';
 

@@ -4,61 +4,11 @@
  * rows on many repositories at once.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
-import type { RepoPermission } from '../../auth/repo-permissions';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
 
-export interface RepositoryRow {
-	id: number;
-	owner_id: number;
-	name: string;
-	description: string | null;
-	homepage: string | null;
-	visibility: 'public' | 'private' | 'internal';
-	fork_parent_id: number | null;
-	default_branch: string;
-	language: string | null;
-	license_key: string | null;
-	topics: string;
-	has_issues: number;
-	/** Open issues and pull requests (kept by triggers on issues). */
-	open_issues_count: number;
-	/** Users who starred it (kept by triggers on stars; GitHub's stargazers_count, watchers_count and watchers). */
-	stargazers_count: number;
-	/** Users watching it (kept by triggers on repository_subscriptions; GitHub's subscribers_count). */
-	subscribers_count: number;
-	has_projects: number;
-	has_wiki: number;
-	has_downloads: number;
-	has_discussions: number;
-	is_template: number;
-	archived: number;
-	/** security_and_analysis.advanced_security: 1 enabled. */
-	advanced_security: number;
-	/** Dependabot alerts are dismissed through reviewed dismissal requests: 1 enabled. */
-	delegated_alert_dismissal: number;
-	allow_squash_merge: number;
-	allow_merge_commit: number;
-	allow_rebase_merge: number;
-	allow_auto_merge: number;
-	delete_branch_on_merge: number;
-	created_at: string;
-	updated_at: string;
-	pushed_at: string | null;
-	/** Kilobytes of git data (GitHub's `size`), set by pushes and gc. */
-	size: number;
-	allow_forking: number;
-	web_commit_signoff_required: number;
-	allow_update_branch: number;
-	use_squash_pr_title_as_default: number;
-	squash_merge_commit_title: 'PR_TITLE' | 'COMMIT_OR_PR_TITLE';
-	squash_merge_commit_message: 'PR_BODY' | 'COMMIT_MESSAGES' | 'BLANK';
-	merge_commit_title: 'PR_TITLE' | 'MERGE_MESSAGE';
-	merge_commit_message: 'PR_BODY' | 'PR_TITLE' | 'BLANK';
-	/** Direct forks (kept by triggers on repositories; GitHub's forks_count and forks). */
-	forks_count: number;
-	/** JSON: the security switches of src/api/code-security/switches.ts (name → 1 / 0; absent: the default). */
-	security_settings: string;
-}
+/** Kept for src/api/git until it imports src/model/rows. */
+export type { RepositoryRow };
+import type { RepoPermission } from '../../model/repo-permissions';
 
 export type NewRepository = Omit<
 	RepositoryRow,

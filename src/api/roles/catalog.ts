@@ -3,7 +3,7 @@
  * fine-grained permissions custom repository roles add to their base role ("About custom repository
  * roles"; GET /orgs/{org}/repository-fine-grained-permissions).
  */
-import type { RepoPermission } from '../../auth/repo-permissions';
+import type { RepoPermission } from '../../model/repo-permissions';
 
 /** A predefined organization role: `base_role` on every repository of the organization. */
 export interface OrganizationRoleDefinition {

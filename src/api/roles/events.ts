@@ -6,8 +6,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import type { TeamRow } from '../teams/store';
-import type { AccountRow } from '../users/store';
+import type { TeamRow, AccountRow } from '../../model/rows';
 
 /**
  * Records a role change of `org`.

@@ -2,11 +2,10 @@
  * GitHub's role records: organization-role (predefined roles), organization-custom-repository-role,
  * team-role-assignment, user-role-assignment and the repository fine-grained permission list.
  */
-import type { Urls } from '../../http/urls';
-import { teamListForm } from '../teams/render';
-import type { TeamRow } from '../teams/store';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { teamListForm } from '../../model/render';
+import type { TeamRow, AccountRow } from '../../model/rows';
+import { simpleUser } from '../../model/render';
 import type { OrganizationRoleDefinition } from './catalog';
 import type { CustomRepositoryRoleRow } from './store';
 

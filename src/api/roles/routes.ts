@@ -16,8 +16,7 @@ import { invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import type { TeamRow } from '../teams/store';
-import type { AccountRow } from '../users/store';
+import type { TeamRow, AccountRow } from '../../model/rows';
 import {
 	BASE_ROLE_PERMISSION,
 	ORGANIZATION_ROLES,

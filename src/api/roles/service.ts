@@ -6,8 +6,8 @@
  */
 import type { App } from '../../app';
 import { invalidField } from '../../model/errors';
-import { REPO_PERMISSIONS, type RepoPermission } from '../../auth/repo-permissions';
-import type { AccountRow } from '../users/store';
+import { REPO_PERMISSIONS, type RepoPermission } from '../../model/repo-permissions';
+import type { AccountRow } from '../../model/rows';
 import { BASE_ROLE_PERMISSION } from './catalog';
 
 /** A repository role as a grant holds it. */

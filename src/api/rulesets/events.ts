@@ -10,7 +10,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { ruleset } from './render';
 import type { RulesetRow } from './store';
 

@@ -18,9 +18,8 @@
 import picomatch from 'picomatch';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
-import { atLeast, type RepoPermission } from '../../auth/repo-permissions';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import { atLeast, type RepoPermission } from '../../model/repo-permissions';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { BypassActor, Conditions } from './schema';
 import type { RulesetRow } from './store';
 

@@ -5,8 +5,8 @@
  * ruleset-version-with-state), rule suites (rule-suites, rule-suite) and push-rule bypass requests
  * (push-rule-bypass-request).
  */
-import { nodeId, type Urls } from '../../http/urls';
-import type { AccountRow } from '../users/store';
+import { nodeId, type Urls } from '../../model/urls';
+import type { AccountRow } from '../../model/rows';
 import type { BypassRequestRow, RuleSuiteRow, RulesetRow, RulesetVersionRow } from './store';
 
 /** One evaluation of a rule suite as stored (the ruleset's enforcement at the time). */

@@ -14,7 +14,7 @@ import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { branchRulesets } from './enforce';
 import { bypassMode, repositoryMatches, conditionsOf } from './match';
 import { bypassRequest, ruleSuite, ruleSuiteSummary, ruleset, rulesetSummary, rulesetVersion, rulesetVersionWithState } from './render';

@@ -9,7 +9,7 @@
  */
 import type { App } from '../../app';
 import { invalidField, validationFailed, type ValidationItem } from '../../model/errors';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { recordRuleset } from './events';
 import { REPOSITORY_ROLE_IDS } from './match';
 import { ruleset } from './render';

@@ -2,7 +2,7 @@
  * RunnerGroup of an enterprise and of an organization, and GitHub's
  * runner and runner-label records.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { RunnerGroupRow, RunnerLabelRow, RunnerRow } from './store';
 
 export function runnerGroup(urls: Urls, enterpriseSlug: string, group: RunnerGroupRow) {

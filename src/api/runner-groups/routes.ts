@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { notFound } from '../../model/errors';
 import { idParam } from '../../http/route';
-import { orgSimple } from '../orgs/render';
+import { orgSimple } from '../../model/render';
 import { type GroupPolicy, type GroupScope, groupRoutes, ids } from './group-routes';
 import { runnerGroup } from './render';
 import { enterpriseOrganizationIds } from './service';

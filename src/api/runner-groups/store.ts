@@ -4,8 +4,7 @@
  * group's repositories, and runners' labels.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
-import type { RepositoryRow } from '../repos/store';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
 
 /** Who owns runner groups and runners: an enterprise, or an organization. */
 export type RunnerOwner = { enterprise: number } | { org: number };

@@ -5,7 +5,7 @@
  */
 import type { Viewer } from '../../auth/access/types';
 import { invalidField } from '../../model/errors';
-import type { IssueRow } from '../issues/store';
+import type { IssueRow } from '../../model/rows';
 import { booleanValue, Conditions, countRange, dateRange, matchExpression, parseQuery, type Qualifier } from './query';
 import { accountId, inColumns, maybeNot, scopeQualifiers } from './scope';
 import { readablePrivateRepositories } from './visibility';

@@ -6,7 +6,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 /** A candidate of the caller's readable private repositories: the columns the access rules read. */
 export type CandidateRepository = Pick<RepositoryRow, 'id' | 'owner_id' | 'visibility'>;

@@ -9,7 +9,7 @@
 import type { Viewer } from '../../auth/access/types';
 import { repositoryPermissions } from '../../auth/access/repos';
 import { permissionsSatisfy } from '../../auth/permissions';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import type { CandidateRepository } from './store';
 
 /**

@@ -9,7 +9,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 /**
  * A star added (`created`, with starred_at, then watch `started` with its WatchEvent) or removed

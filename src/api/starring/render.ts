@@ -3,10 +3,10 @@
  * (`application/vnd.github.star+json`) a starred repository is {starred_at, repo} and a stargazer
  * {starred_at, user}; otherwise the repository record and the simple user themselves.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { MediaParam } from '../../http/negotiation';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 
 /** The media type parameter that adds starred_at: application/vnd.github.star+json. */
 export const STAR_MEDIA = 'star';

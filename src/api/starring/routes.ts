@@ -14,7 +14,7 @@ import { noContent, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
-import { repository } from '../repos/render';
+import { repository } from '../../model/render';
 import { recordStar } from './events';
 import { stargazer, starredRepository } from './render';
 

@@ -4,7 +4,7 @@
  * carry the count without a query.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import type { ListedRepository } from '../repos/store';
 
 export interface StarRow {

@@ -10,8 +10,8 @@ import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
 import { commit as gitCommit, repoApi } from '../git/render';
 import { parseCommit } from '../git/objects';
+import type { RepositoryRow } from '../../model/rows';
 import { signatureVerifier } from '../keys/verification';
-import type { RepositoryRow } from '../repos/store';
 import { status } from './render';
 import type { CommitStatusRow } from './store';
 

@@ -1,10 +1,10 @@
 /**
  * GitHub's Status and CombinedCommitStatus objects.
  */
-import type { Urls } from '../../http/urls';
-import { nodeId } from '../../http/urls';
-import { simpleUser } from '../users/render';
-import type { AccountRow } from '../users/store';
+import type { Urls } from '../../model/urls';
+import { nodeId } from '../../model/urls';
+import { simpleUser } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import type { CommitStatusRow } from './store';
 
 /** Avatar of a status: its creator's (GitHub shows the creator's avatar, or the app's). */

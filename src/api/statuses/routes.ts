@@ -10,8 +10,8 @@ import { notFound } from '../../model/errors';
 import { created, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { repository, repositoryPaths } from '../repos/render';
-import type { AccountRow } from '../users/store';
+import { repository, repositoryPaths } from '../../model/render';
+import type { AccountRow } from '../../model/rows';
 import { status } from './render';
 import { combinedState, commitOfRef, createStatus, latestStatusesByContext, MAX_DESCRIPTION, STATUS_STATES } from './service';
 

@@ -8,7 +8,7 @@ import { unprocessable } from '../../model/errors';
 import { resolveCommit, type GitRepository } from '../git/service';
 import { recordStatus } from './events';
 import type { CommitStatusRow, StatusState } from './store';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 /** GitHub's states of a commit status. */
 export const STATUS_STATES = ['error', 'failure', 'pending', 'success'] as const satisfies readonly StatusState[];

@@ -8,24 +8,22 @@ import * as v from 'valibot';
 import { matrixRow } from '../../auth/permission-matrix';
 import { levelMeets } from '../../auth/permissions';
 import { TOKEN_KINDS, type TokenKind } from '../../auth/tokens';
-import { forbidden, invalidField, notFound } from '../../model/errors';
+import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { callerRepoPermission, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
-import { permissionFlags, strongest, type RepoPermission } from '../../auth/repo-permissions';
+import { permissionFlags, strongest, type RepoPermission } from '../../model/repo-permissions';
 import { events } from '../../events/catalog';
-import { repository } from '../repos/render';
-import { simpleUser } from '../users/render';
+import { repository } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamMembership } from './render';
 import { repositoryRole } from '../roles/service';
 import {
-	addTeamMember,
 	assertNotSynced,
 	assertOrganizationRepository,
-	removeTeamMember,
 	createTeam,
 	deleteTeam,
 	teamFull,
@@ -34,6 +32,9 @@ import {
 	visibleTeams,
 	visibleTeamsVersion,
 	type TeamEditor,
+	setTeamMembership,
+	removeTeamMembership,
+	addOrganizationMemberToTeam,
 } from './service';
 
 // ---------------------------------------------------------------------------------------------
@@ -162,37 +163,8 @@ function putMembership(ctx: Context<Record<string, unknown>, v.InferOutput<typeo
 	const team = ctx.team;
 	const user = loadUser(ctx);
 	assertNotSynced(ctx.app, team.team);
-	if (user.type !== 'User')
-		throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
-	const { stores } = ctx.app;
-	const now = isoSeconds(ctx.now);
 	const role = ctx.body.role ?? 'member';
-	const state = ((): 'active' | 'pending' => {
-		const orgMembership = stores.memberships.get(team.org.id, user.id);
-		if (orgMembership?.state === 'active') {
-			addTeamMember(ctx.app, team.org, team.team, user, role, team.actorId, now);
-			return 'active' as const;
-		}
-		if (!team.admin) {
-			throw forbidden(`Only owners of ${team.org.login} can add people who are not members of the organization.`);
-		}
-		// An owner adding a non-member invites them to the organization; the team membership
-		// stays pending until the invitation is accepted.
-		if (!orgMembership) {
-			stores.memberships.insert({
-				orgId: team.org.id,
-				userId: user.id,
-				role: 'member',
-				state: 'pending',
-				inviterId: team.userId,
-				now,
-			});
-		}
-		stores.teams.setMembership({ teamId: team.team.id, userId: user.id, role, state: 'pending', now });
-		// A new invitation to the organization (GitHub's organization member_invited).
-		if (!orgMembership) events.orgMemberInvited(ctx.app, team.org, user, 'member', now, team.actorId);
-		return stores.teams.membership(team.team.id, user.id)!.state;
-	})();
+	const state = setTeamMembership(ctx.app, team, user, role, isoSeconds(ctx.now));
 	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, state));
 }
 
@@ -203,11 +175,7 @@ function deleteMembership(ctx: Context): Reply {
 	if (ctx.route.path.endsWith('/members/{username}')) {
 		if (ctx.app.stores.externalGroups.linkOf(team.team.id) !== null) throw notFound();
 	} else assertNotSynced(ctx.app, team.team);
-	// Maintainers remove anyone; members leave on their own.
-	if (team.userId !== user.id && !team.manage) {
-		throw forbidden(`You must be an organization owner or a maintainer of ${team.team.slug} to remove members.`);
-	}
-	if (removeTeamMember(ctx.app, team.org, team.team, user, team.actorId)) deleteForksWithoutAccess(ctx.app, team.org, team.actorId);
+	removeTeamMembership(ctx.app, team, user);
 	return noContent();
 }
 
@@ -225,11 +193,7 @@ function putMember(ctx: Context): Reply {
 	const user = loadUser(ctx);
 	// GitHub: "Not Found if team synchronization is set up" on the legacy route.
 	if (ctx.app.stores.externalGroups.linkOf(team.team.id) !== null) throw notFound();
-	const { stores } = ctx.app;
-	if (stores.memberships.get(team.org.id, user.id)?.state !== 'active') {
-		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${team.org.login}`, 'unprocessable');
-	}
-	addTeamMember(ctx.app, team.org, team.team, user, null, team.actorId, isoSeconds(ctx.now));
+	addOrganizationMemberToTeam(ctx.app, team, user, isoSeconds(ctx.now));
 	return noContent();
 }
 

@@ -4,15 +4,14 @@
  */
 import type { App } from '../../app';
 import { forbidden, invalidField, unprocessable } from '../../model/errors';
-import type { OrgAccess } from '../../auth/access/types';
-import type { RepoPermission } from '../../auth/repo-permissions';
+import type { OrgAccess, TeamAccess } from '../../auth/access/types';
+import type { RepoPermission } from '../../model/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { RepositoryRow, AccountRow, TeamRow } from '../../model/rows';
 import { teamVisible } from '../../auth/access/teams';
-import { teamFullForm, teamListForm } from './render';
+import { teamFullForm } from './render';
+import { teamListForm } from '../../model/render';
 import { events } from '../../events/catalog';
-import type { TeamRow } from './store';
 
 /**
  * GitHub's slug of a team name: accents dropped, lower-cased, every run of characters other than
@@ -412,4 +411,69 @@ export function assertNotSynced(app: App, team: TeamRow): void {
 	if (app.stores.externalGroups.linkOf(team.id) !== null) {
 		throw forbidden('This team’s membership is synced with an external group; change the group’s members instead.');
 	}
+}
+
+/**
+ * PUT …/teams/{team}/memberships/{username} (a maintainer or owner acts through `access`): an active
+ * member of the organization becomes an active team member with `role`; an organization owner
+ * adding a non-member invites them to the organization (member_invited) and the team membership
+ * stays pending until they accept.
+ * @param now ISO timestamp
+ * @returns the team membership's state
+ * @throws DomainError 422 for an organization account, 403 when a non-owner adds a non-member
+ */
+export function setTeamMembership(
+	app: App,
+	access: TeamAccess,
+	user: AccountRow,
+	role: 'member' | 'maintainer',
+	now: string,
+): 'active' | 'pending' {
+	if (user.type !== 'User')
+		throw invalidField('TeamMember', 'username', `${user.login} is an organization; only users can be team members`);
+	const { stores } = app;
+	const { org, team } = access;
+	return app.transaction(() => {
+		const orgMembership = stores.memberships.get(org.id, user.id);
+		if (orgMembership?.state === 'active') {
+			addTeamMember(app, org, team, user, role, access.actorId, now);
+			return 'active' as const;
+		}
+		if (!access.admin) throw forbidden(`Only owners of ${org.login} can add people who are not members of the organization.`);
+		// An owner adding a non-member invites them to the organization; the team membership
+		// stays pending until the invitation is accepted.
+		if (!orgMembership) {
+			stores.memberships.insert({ orgId: org.id, userId: user.id, role: 'member', state: 'pending', inviterId: access.userId, now });
+		}
+		stores.teams.setMembership({ teamId: team.id, userId: user.id, role, state: 'pending', now });
+		// A new invitation to the organization (GitHub's organization member_invited).
+		if (!orgMembership) events.orgMemberInvited(app, org, user, 'member', now, access.actorId);
+		return stores.teams.membership(team.id, user.id)!.state;
+	});
+}
+
+/**
+ * Removes a user from a team: maintainers and owners remove anyone, members leave on their own.
+ * Removing an active member deletes the private forks the removal took access to.
+ * @throws DomainError 403 for a member removing someone else
+ */
+export function removeTeamMembership(app: App, access: TeamAccess, user: AccountRow): void {
+	if (access.userId !== user.id && !access.manage) {
+		throw forbidden(`You must be an organization owner or a maintainer of ${access.team.slug} to remove members.`);
+	}
+	app.transaction(() => {
+		if (removeTeamMember(app, access.org, access.team, user, access.actorId)) deleteForksWithoutAccess(app, access.org, access.actorId);
+	});
+}
+
+/**
+ * The legacy PUT …/members/{username}: adds an active member of the organization (keeping a role held).
+ * @param now ISO timestamp
+ * @throws DomainError 422 unprocessable when the user is not an active member of the organization
+ */
+export function addOrganizationMemberToTeam(app: App, access: TeamAccess, user: AccountRow, now: string): void {
+	if (app.stores.memberships.get(access.org.id, user.id)?.state !== 'active') {
+		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${access.org.login}`, 'unprocessable');
+	}
+	app.transaction(() => addTeamMember(app, access.org, access.team, user, null, access.actorId, now));
 }

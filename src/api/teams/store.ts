@@ -2,24 +2,8 @@
  * Prepared statements for teams, team memberships and team repository grants.
  */
 import type { DB } from '../../db/open';
-import type { AccountRow } from '../users/store';
-import type { RepoPermission } from '../../auth/repo-permissions';
-import type { RepositoryRow } from '../repos/store';
-
-export interface TeamRow {
-	id: number;
-	org_id: number;
-	name: string;
-	slug: string;
-	description: string | null;
-	privacy: 'secret' | 'closed';
-	notification_setting: 'notifications_enabled' | 'notifications_disabled';
-	permission: string;
-	parent_id: number | null;
-	ldap_dn: string | null;
-	created_at: string;
-	updated_at: string;
-}
+import type { AccountRow, TeamRow, RepositoryRow } from '../../model/rows';
+import type { RepoPermission } from '../../model/repo-permissions';
 
 export interface TeamMembershipRow {
 	team_id: number;

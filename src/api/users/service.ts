@@ -5,7 +5,7 @@ import type { App } from '../../app';
 import { invalidField } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { events } from '../../events/catalog';
-import type { AccountRow } from './store';
+import type { AccountRow } from '../../model/rows';
 
 /** GitHub's rule: alphanumerics and single hyphens, not at either end, at most 39 characters. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;

@@ -6,59 +6,10 @@
  * calls forget() when another process commits. Returned rows are frozen: never mutate them.
  */
 import type { DB } from '../../db/open';
+import type { AccountRow } from '../../model/rows';
 
-export interface AccountRow {
-	id: number;
-	login: string;
-	type: 'User' | 'Organization' | 'Bot';
-	name: string | null;
-	email: string | null;
-	company: string | null;
-	blog: string | null;
-	location: string | null;
-	bio: string | null;
-	description: string | null;
-	site_admin: number;
-	enterprise_id: number | null;
-	billing_email: string | null;
-	default_repository_permission: 'none' | 'read' | 'write' | 'admin';
-	members_can_create_repositories: number;
-	members_can_create_teams: number;
-	has_organization_projects: number;
-	has_repository_projects: number;
-	created_at: string;
-	updated_at: string;
-	/** Organizations: members may fork its private and internal repositories (1) or not (0, the default). */
-	members_can_fork_private_repositories: number;
-	/** Users: `email` is public (1) or private to the user and site administrators (0, the default). */
-	email_public: number;
-	// Organizations (schema 11): the rest of GitHub's members_can_* policies, 1 allowed.
-	members_can_create_public_repositories: number;
-	members_can_create_private_repositories: number;
-	members_can_create_internal_repositories: number;
-	members_can_create_pages: number;
-	members_can_create_public_pages: number;
-	members_can_create_private_pages: number;
-	/** Repository admins who are not owners may delete or transfer repositories (owners always may). */
-	members_can_delete_repositories: number;
-	members_can_change_repo_visibility: number;
-	members_can_invite_outside_collaborators: number;
-	members_can_delete_issues: number;
-	members_can_view_dependency_insights: number;
-	// Organizations (schema 21): the rest of GitHub's "Update an organization" settings.
-	twitter_username: string | null;
-	/** Every repository of the organization requires sign-off on web commits. */
-	web_commit_signoff_required: number;
-	advanced_security_enabled_for_new_repositories: number;
-	dependabot_alerts_enabled_for_new_repositories: number;
-	dependabot_security_updates_enabled_for_new_repositories: number;
-	dependency_graph_enabled_for_new_repositories: number;
-	secret_scanning_enabled_for_new_repositories: number;
-	secret_scanning_push_protection_enabled_for_new_repositories: number;
-	secret_scanning_push_protection_custom_link_enabled: number;
-	secret_scanning_push_protection_custom_link: string | null;
-	deploy_keys_enabled_for_repositories: number;
-}
+/** Kept for src/api/git until it imports src/model/rows. */
+export type { AccountRow };
 
 /** GitHub's members_can_* organization policies (organization-full, PATCH /orgs/{org}), each a 0/1 column of accounts. */
 export const MEMBER_POLICIES = [

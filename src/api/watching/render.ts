@@ -2,7 +2,7 @@
  * Response shape of a repository subscription (GitHub's activity/watching, repository-subscription):
  * {subscribed, ignored, reason, created_at, url, repository_url}.
  */
-import type { RepositoryPaths } from '../repos/render';
+import type { RepositoryPaths } from '../../model/render';
 import type { SubscriptionRow } from './store';
 
 /**

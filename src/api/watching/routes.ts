@@ -14,8 +14,8 @@ import { noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
-import { repository, repositoryPaths } from '../repos/render';
-import { simpleUser } from '../users/render';
+import { repository, repositoryPaths } from '../../model/render';
+import { simpleUser } from '../../model/render';
 import { repositorySubscription } from './render';
 
 const subscriptionBody = v.object({

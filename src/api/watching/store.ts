@@ -6,7 +6,7 @@
  */
 import type { DB } from '../../db/open';
 import type { ListedRepository } from '../repos/store';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 
 export interface SubscriptionRow {
 	user_id: number;

@@ -5,7 +5,7 @@
  * organizations.
  */
 import { boundAccountId } from '../principal';
-import type { EnterpriseRow } from '../../api/enterprises/store';
+import type { EnterpriseRow } from '../../model/rows';
 import type { EnterpriseAccess, Viewer } from './types';
 
 /** The caller's role in the enterprise (owner, billing manager, member through an organization). */

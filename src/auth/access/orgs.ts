@@ -5,7 +5,7 @@
  * things only.
  */
 import { reachesAccount } from '../principal';
-import type { AccountRow } from '../../api/users/store';
+import type { AccountRow } from '../../model/rows';
 import type { OrgAccess, Viewer } from './types';
 
 /**

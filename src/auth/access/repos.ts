@@ -5,10 +5,9 @@
  * managing-repository-roles/repository-roles-for-an-organization
  */
 import { reachesAccount, type Principal } from '../principal';
-import { basePermission, REPO_PERMISSIONS, strongest, type RepoPermission } from '../repo-permissions';
+import { basePermission, REPO_PERMISSIONS, strongest, type RepoPermission } from '../../model/repo-permissions';
 import type { App } from '../../app';
-import type { RepositoryRow } from '../../api/repos/store';
-import type { AccountRow } from '../../api/users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import type { OrgAccess, Viewer } from './types';
 
 /**

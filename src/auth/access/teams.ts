@@ -4,7 +4,7 @@
  * the caller cannot see answers 404, and looks exactly like one that does not exist.
  */
 import type { App } from '../../app';
-import type { TeamRow } from '../../api/teams/store';
+import type { TeamRow } from '../../model/rows';
 import { orgAccess } from './orgs';
 import type { OrgAccess, TeamAccess, Viewer } from './types';
 

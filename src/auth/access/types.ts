@@ -5,12 +5,9 @@
  * (src/auth/guards.ts) and hands them to the handler as ctx.repo, ctx.org, ctx.team, ctx.enterprise.
  */
 import type { App } from '../../app';
-import type { EnterpriseRow } from '../../api/enterprises/store';
-import type { RepositoryRow } from '../../api/repos/store';
-import type { TeamRow } from '../../api/teams/store';
-import type { AccountRow } from '../../api/users/store';
+import type { EnterpriseRow, RepositoryRow, TeamRow, AccountRow } from '../../model/rows';
 import type { Principal } from '../principal';
-import type { RepoPermission } from '../repo-permissions';
+import type { RepoPermission } from '../../model/repo-permissions';
 
 /** Who asks: a request context satisfies it. */
 export interface Viewer {

@@ -23,7 +23,7 @@ import { addMember } from '../../api/members/service';
 import { createOrganization } from '../../api/orgs/service';
 import { registerRunner } from '../../api/runner-groups/service';
 import { createUser } from '../../api/users/service';
-import type { AccountRow } from '../../api/users/store';
+import type { AccountRow } from '../../model/rows';
 import { ALL_TOP_LEVEL_SCOPES } from '../../auth/scopes';
 import { listen } from '../../server';
 import { epochSeconds, isoSeconds } from '../../time';

@@ -231,7 +231,7 @@ export function Pagination({ ctx, page, hasNext }: { ctx: WebContext; page: numb
 	);
 }
 
-/** Sanitized HTML produced by the Markdown renderer (src/api/markdown/render.ts), never raw user input. */
+/** Sanitized HTML produced by the Markdown renderer (src/model/markdown/render.ts), never raw user input. */
 export function Markdown({ html }: { html: string | null }) {
 	if (!html) return <p class="color-fg-muted">No description provided.</p>;
 	return <div class="markdown-body gs-markdown" dangerouslySetInnerHTML={{ __html: html }} />;

@@ -8,10 +8,10 @@
 import type { ComponentChildren } from 'preact';
 import { namedIn } from '../../api/issues/event-render';
 import type { IssueEventRow } from '../../api/issues/event-store';
-import type { IssueRow } from '../../api/issues/store';
+import type { IssueRow } from '../../model/rows';
 import type { TimelineItem } from '../../api/issues/timeline';
 import type { ReviewCommentRow } from '../../api/pulls/review-store';
-import type { AccountRow } from '../../api/users/store';
+import type { AccountRow } from '../../model/rows';
 import type { WebContext } from '../context';
 import type { IconName } from '../icon-names';
 import { Octicon } from '../octicons';

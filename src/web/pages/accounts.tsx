@@ -7,8 +7,7 @@
 import { repositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
 import { teamVisible } from '../../auth/access/teams';
 import { receivedFeed } from '../../api/feeds/service';
-import type { RepositoryRow } from '../../api/repos/store';
-import type { AccountRow } from '../../api/users/store';
+import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { accountNamed, orgStanding, requireUser, teamFor } from '../access';
 import { Avatar, Blankslate, Layout, RelativeTime } from '../components/layout';
 import { RepoList } from '../components/repo-list';

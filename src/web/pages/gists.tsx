@@ -9,9 +9,10 @@
  * A secret gist is unlisted, not private: anyone with its id reads it, as on GitHub and through
  * the API. A gist a site administrator blocked answers 403 with the reason.
  */
-import type { GistCommentRow, GistFileRow, GistRow } from '../../api/gists/store';
-import { renderMarkdown } from '../../api/markdown/render';
-import type { AccountRow } from '../../api/users/store';
+import type { GistCommentRow, GistFileRow } from '../../api/gists/store';
+import type { GistRow } from '../../model/rows';
+import { renderMarkdown } from '../../model/markdown/render';
+import type { AccountRow } from '../../model/rows';
 import { Avatar, Blankslate, Layout, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { Forbidden, NotFound, Redirect, type WebContext } from '../context';
 import { highlightLines } from '../highlight';

@@ -8,7 +8,7 @@ import type { WalkedCommit } from '../../api/git/graph';
 import { parseCommit } from '../../api/git/objects';
 import { resolveCommit } from '../../api/git/service';
 import { callerRepoPermission } from '../../auth/access/repos';
-import { atLeast } from '../../auth/repo-permissions';
+import { atLeast } from '../../model/repo-permissions';
 import { downloadAsset } from '../../api/releases/service';
 import type { RepoAccess } from '../../auth/access/types';
 import { repoFor } from '../access';

@@ -6,11 +6,10 @@
  */
 import type { ComponentChildren } from 'preact';
 import { ACTIONS_APP_ID } from '../../api/checks/render';
-import type { IssueRow } from '../../api/issues/store';
+import type { IssueRow, PullRow } from '../../model/rows';
 import { presentMergeability } from '../../api/pulls/mergeable-state';
 import type { ReviewCommentRow } from '../../api/pulls/review-store';
 import { pullComparison } from '../../api/pulls/service';
-import type { PullRow } from '../../api/pulls/store';
 import { findIssues } from '../../api/search/issues';
 import { issueTimeline } from '../../api/issues/timeline';
 import { requestedReviewers } from '../../api/pulls/requested';

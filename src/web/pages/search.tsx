@@ -11,7 +11,7 @@ import { findIssues } from '../../api/search/issues';
 import { MAX_QUERY } from '../../api/search/query';
 import { findRepositories } from '../../api/search/repositories';
 import { findUsers } from '../../api/search/users';
-import type { IssueRow } from '../../api/issues/store';
+import type { IssueRow } from '../../model/rows';
 import { Label } from '../components/label';
 import { Avatar, Blankslate, Layout, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { RepoList } from '../components/repo-list';

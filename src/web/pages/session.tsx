@@ -3,7 +3,7 @@
  * "Sign in"), GET/POST /logout. Attempts are throttled per account and per client address.
  */
 import { hashPassword, sessionStore, verifyPassword } from '../../auth/sessions';
-import type { AccountRow } from '../../api/users/store';
+import type { AccountRow } from '../../model/rows';
 import { Csrf, Layout } from '../components/layout';
 import { cookie, LOGIN_CSRF_COOKIE, Redirect, SESSION_COOKIE, type WebContext } from '../context';
 import { field } from '../forms';

@@ -311,7 +311,7 @@ export interface StoredBody {
 }
 
 /**
- * The body fields for the requested media type, from the stored
+ * The body fields for the requested media type (GitHub's raw, text, html and full media types), from the stored
  * columns — nothing is rendered here: raw (default) → body; text → body_text; html → body_html;
  * full → all three. A missing body is a null `body`; body_text and body_html, strings in GitHub's
  * description (never null), are then left out.

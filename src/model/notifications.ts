@@ -110,7 +110,7 @@ export interface Involvement {
 
 /**
  * What a domain event tells the notifications subscriber: the subject it changed and who it
- * concerns. The subscriber applies the recipient rule (src/api/notifications/recipients.ts):
+ * concerns. The subscriber applies the recipient rule (src/events/recipients.ts):
  * never the actor, never a user who cannot read the repository, nobody who ignores the thread
  * (unless mentioned).
  */

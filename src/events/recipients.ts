@@ -8,12 +8,10 @@
  * nobody who ignores the repository, and nobody who ignores the thread unless this change
  * mentions them.
  */
-import type { App } from '../../app';
-import { userRepoPermission } from '../../auth/access/repos';
-import type { RepositoryRow } from '../repos/store';
-import type { AccountRow } from '../users/store';
-import type { NotificationActivity, NotificationReason } from './reasons';
-import type { ThreadRow } from './store';
+import type { App } from '../app';
+import { userRepoPermission } from '../auth/access/repos';
+import type { AccountRow, RepositoryRow, ThreadRow } from '../model/rows';
+import type { NotificationActivity, NotificationReason } from '../model/notifications';
 
 /**
  * The users watching a repository (GET/PUT /repos/{owner}/{repo}/subscription with `subscribed`),

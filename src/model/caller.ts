@@ -1,0 +1,19 @@
+/**
+ * Who performs a use case, and when: what a domain service needs of a request. A REST or GraphQL
+ * context, a web page's context and a test's plain object all satisfy it, so services run without
+ * an HTTP server.
+ */
+import type { App } from '../app';
+import type { Principal } from '../auth/principal';
+
+export interface Caller {
+	app: App;
+	/** The acting principal; `actorId` is the account the change is recorded for (null: none). */
+	principal: Principal;
+	/** Epoch milliseconds of the change. */
+	now: number;
+	/** The media type of rendered body fields (null: the raw body, as event payloads carry it). */
+	media: string | null;
+	/** True when the caller is answered as an anonymous one (a token lacking the route's permission). */
+	publicView?: boolean;
+}
