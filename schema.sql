@@ -1981,3 +1981,13 @@ CREATE TABLE issue_events (
 CREATE INDEX issue_events_issue ON issue_events(issue_id, id);
 CREATE INDEX issue_events_repo ON issue_events(repo_id, id);
 CREATE UNIQUE INDEX issue_events_referenced ON issue_events(issue_id, commit_id) WHERE event = 'referenced';
+
+-- Each repository's latest push (schema 33): the ref, its commit before (NULL: created) and after
+-- (NULL: deleted); POST /repos/{owner}/{repo}/hooks/{id}/tests sends that push again.
+CREATE TABLE repository_pushes (
+  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  ref        TEXT NOT NULL,
+  before_sha TEXT,
+  after_sha  TEXT,
+  pushed_at  TEXT NOT NULL
+);

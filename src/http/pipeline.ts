@@ -399,11 +399,12 @@ function validateInput(ctx: GuardedContext, body: unknown): void {
  */
 function invoke(ctx: GuardedContext, state: State): Reply {
 	const { app, route, req } = ctx;
-	if (route.version && (req.method === 'GET' || req.method === 'HEAD')) {
+	const version = route.version && (req.method === 'GET' || req.method === 'HEAD') ? route.version(ctx) : null;
+	if (version !== null) {
 		// The answer's version decides the ETag before anything is rendered: an unchanged resource
 		// costs two index lookups, however large its answer.
 		const { page, perPage } = ctx.page;
-		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${route.version(ctx)}`)}"`;
+		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${version}`)}"`;
 		const ifNoneMatch = req.headers['if-none-match'];
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
 	}

@@ -315,9 +315,13 @@ export const teamsRoutes: RouteDeclaration[] = [
 		errorResource: 'Team',
 		query: listQuery,
 		pagination: true,
-		// Unchanged lists are answered 304 before anything is read or rendered.
+		// Owners see every team, so any team write changes their list: answered 304 before anything
+		// is read or rendered. Anyone else: the ETag is the digest of the list they see, so a secret
+		// team they cannot see (created, renamed, deleted) never changes it.
 		version: (ctx) =>
-			`${ctx.query.team_type === 'enterprise' ? 'enterprise' : 'organization'}:${visibleTeamsVersion(ctx.app, ctx.org.org.id, { seeAll: ctx.org.admin, userId: ctx.org.userId })}`,
+			ctx.org.admin
+				? `${ctx.query.team_type === 'enterprise' ? 'enterprise' : 'organization'}:${visibleTeamsVersion(ctx.app, ctx.org.org.id, { seeAll: true, userId: ctx.org.userId })}`
+				: null,
 		handler(ctx) {
 			const access = ctx.org;
 			// Every team Gitstead holds is an organization team; enterprise teams do not exist here.
@@ -329,7 +333,6 @@ export const teamsRoutes: RouteDeclaration[] = [
 				{ limit: ctx.page.perPage, offset: ctx.page.offset },
 			);
 			const json = teamListJson(ctx.app, access.org, ids);
-			// The ETag is the digest of what this caller sees: a secret team never changes it for a non-member.
 			return { status: 200, json, total };
 		},
 	}),
