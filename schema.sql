@@ -235,7 +235,7 @@ CREATE TABLE team_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX team_repositories_repo ON team_repositories(repo_id);
 
--- Custom property definitions (spec document 1, Custom properties): repository properties defined by
+-- Custom property definitions: repository properties defined by
 -- an organization (org_id), or organization properties defined by an enterprise (enterprise_id).
 CREATE TABLE custom_property_definitions (
   id                      INTEGER PRIMARY KEY,
@@ -256,7 +256,7 @@ CREATE TABLE custom_property_definitions (
   UNIQUE (enterprise_id, property_name)
 );
 
--- Billing budgets (spec document 1, Billing budgets) of an organization or an enterprise.
+-- Billing budgets of an organization or an enterprise.
 CREATE TABLE budgets (
   id                    TEXT PRIMARY KEY,           -- UUID
   org_id                INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
@@ -277,7 +277,7 @@ CREATE TABLE budgets (
 CREATE INDEX budgets_org ON budgets(org_id) WHERE org_id IS NOT NULL;
 CREATE INDEX budgets_enterprise ON budgets(enterprise_id) WHERE enterprise_id IS NOT NULL;
 
--- Self-hosted runner groups (spec document 1) of an enterprise or (schema 26) of an organization:
+-- Self-hosted runner groups of an enterprise or (schema 26) of an organization:
 -- exactly one of enterprise_id and org_id. Every enterprise and every organization has one default
 -- group, made with it, that cannot be deleted.
 CREATE TABLE runner_groups (
@@ -344,7 +344,7 @@ CREATE TABLE runner_labels (
   UNIQUE (runner_id, name)
 );
 
--- Organization migrations (spec document 1, Organization migrations; reference §2.4): an export
+-- Organization migrations (https://docs.github.com/en/rest/migrations/orgs): an export
 -- is queued as `pending`, run by a background task (exporting → exported or failed), and leaves a
 -- .tar.gz in the blob folder (archive_path) until it is deleted.
 CREATE TABLE migrations (
@@ -377,8 +377,8 @@ CREATE TABLE migration_repositories (
 ) WITHOUT ROWID;
 CREATE INDEX migration_repositories_locked ON migration_repositories(repo_id) WHERE locked = 1;
 
--- Webhooks, every kind served by the one delivery engine (src/webhooks): global hooks (spec document
--- 1, Global webhooks; reference §2.8: repo_id and org_id NULL), organization hooks (org_id) and
+-- Webhooks, every kind served by the one delivery engine (src/webhooks): global hooks (repo_id
+-- and org_id NULL), organization hooks (org_id) and
 -- repository hooks (repo_id). The table keeps the name it had when it held global hooks only.
 -- Deleting the repository or organization deletes its hooks, and with them their deliveries.
 CREATE TABLE global_webhooks (
@@ -475,7 +475,7 @@ CREATE TABLE installations (
   UNIQUE (app_id, account_id)
 );
 
--- Gists (GitHub's gists API) and their comments (spec document 2, Gist comments).
+-- Gists (GitHub's gists API) and their comments.
 CREATE TABLE gists (
   id          INTEGER PRIMARY KEY,
   gist_id     TEXT NOT NULL UNIQUE,                   -- the public id: 32 hex characters
@@ -644,7 +644,7 @@ CREATE TABLE issue_assignees (
 ) WITHOUT ROWID;
 CREATE INDEX issue_assignees_user ON issue_assignees(user_id);
 
--- Pull requests (issue #11): a pull request IS an issue (issues.pull_request = 1: its number,
+-- Pull requests: a pull request IS an issue (issues.pull_request = 1: its number,
 -- title, body, state, labels, assignees, milestone and comments); this row adds what only a pull
 -- request has. repo_id is the base repository (the issue's); head_repo_id the repository holding
 -- the head branch (the same one, or a fork in its network; NULL once that repository is deleted).
@@ -735,7 +735,7 @@ CREATE INDEX pull_request_review_comments_repo ON pull_request_review_comments(r
 CREATE INDEX pull_request_review_comments_issue ON pull_request_review_comments(issue_id, id);
 CREATE INDEX pull_request_review_comments_review ON pull_request_review_comments(review_id, id);
 
--- Comments on issues and pull requests (spec document 2, Issue comments); body_html and
+-- Comments on issues and pull requests; body_html and
 -- body_text: the body rendered when it was written.
 CREATE TABLE issue_comments (
   id         INTEGER PRIMARY KEY,
@@ -915,7 +915,7 @@ CREATE TABLE deployments (
 CREATE INDEX deployments_repo ON deployments(repo_id, id);
 CREATE INDEX deployments_repo_environment ON deployments(repo_id, environment, id);
 
--- Statuses of a deployment (spec document 2, DeploymentStatus); the newest is the deployment's state.
+-- Statuses of a deployment; the newest is the deployment's state.
 CREATE TABLE deployment_statuses (
   id              INTEGER PRIMARY KEY,
   deployment_id   INTEGER NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
@@ -965,7 +965,7 @@ CREATE TABLE environment_reviewers (
 CREATE INDEX environment_reviewers_environment ON environment_reviewers(environment_id, id);
 
 -- Name patterns (shell-style globs; wildcards do not match '/') that branches or tags must match
--- to deploy to an environment whose branch_policy is 'custom' (spec document 2).
+-- to deploy to an environment whose branch_policy is 'custom'.
 CREATE TABLE deployment_branch_policies (
   id             INTEGER PRIMARY KEY,
   environment_id INTEGER NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
@@ -978,7 +978,7 @@ CREATE TABLE deployment_branch_policies (
 -- ===== end deployments and environments =====
 
 -- ===== workflows, runs and jobs (src/api/actions) =====
--- Workflows of a repository (spec document 2, Workflow runs). Gitstead runs no workflows and reads
+-- Workflows of a repository. Gitstead runs no workflows and reads
 -- no workflow files: a workflow is registered by importRuns (demo data) or by the first dispatch of
 -- its file name, with its jobs and their `needs`; a dispatched run gets one job per entry.
 CREATE TABLE workflows (
@@ -996,7 +996,7 @@ CREATE TABLE workflows (
   UNIQUE (repo_id, path)
 );
 
--- Workflow runs (spec document 2, WorkflowRun). status/conclusion move only along the transitions of
+-- Workflow runs. status/conclusion move only along the transitions of
 -- src/api/actions/service.ts; a completed run has a conclusion, any other none. run_attempt grows by
 -- one per re-run. The indexes serve GET .../actions/runs: each search filter has one that also
 -- yields the list order (created_at, then id, descending) and the `created` range, and carries the
@@ -1067,7 +1067,7 @@ CREATE TABLE workflow_jobs (
 -- ===== end workflows, runs and jobs =====
 
 -- ===== dependency graph (src/api/dependency-graph) =====
--- Dependency snapshots submitted for a commit (spec document 2, Dependency submission). Every
+-- Dependency snapshots submitted for a commit. Every
 -- snapshot is kept, so dependency review can read the dependencies of older commits; the latest
 -- one per (job_correlator, detector_name) is the repository's current state.
 CREATE TABLE dependency_snapshots (
@@ -1193,8 +1193,7 @@ CREATE TABLE dependabot_alerts (
 );
 CREATE INDEX dependabot_alerts_advisory ON dependabot_alerts(advisory_id);
 
--- Requests to dismiss a dependabot alert under delegated alert dismissal (spec document 2,
--- DismissalRequest). status: open → approved | denied | cancelled | expired (after expires_at,
+-- Requests to dismiss a dependabot alert under delegated alert dismissal. status: open → approved | denied | cancelled | expired (after expires_at,
 -- by the dismissal-request-expiry job; reads already show an overdue open request as expired).
 CREATE TABLE dependabot_dismissal_requests (
   id                INTEGER PRIMARY KEY,
@@ -1378,7 +1377,7 @@ CREATE TRIGGER subscriptions_count_update AFTER UPDATE OF subscribed ON reposito
   UPDATE repositories SET subscribers_count = subscribers_count + (CASE NEW.subscribed WHEN 1 THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
 END;
 
--- Notifications (src/api/notifications, spec document 2 NotificationThread): subjects (what a
+-- Notifications (src/api/notifications): subjects (what a
 -- thread is about, one row per object) and threads (one per user and subject). Derived from the
 -- domain-event log by its notifications subscriber (src/events/notifications.ts) in the
 -- transaction of the change; a thread is listed from its first notification on (schema 8).
@@ -1701,7 +1700,7 @@ CREATE TABLE push_bypass_requests (
 CREATE INDEX push_bypass_requests_org ON push_bypass_requests(org_id, created_at);
 -- ===== end repository rulesets =====
 -- ===== organization security settings =====
--- Schema 21: organization security settings (issue 13). Code security configurations of an
+-- Schema 21: organization security settings. Code security configurations of an
 -- organization (org_id NULL: the GitHub-provided configuration, target_type global) with their
 -- settings as GitHub's field names (JSON), which configuration is the default for new repositories
 -- of an organization, and which configuration each repository is attached to (the switches it
@@ -1982,3 +1981,13 @@ CREATE TABLE issue_events (
 CREATE INDEX issue_events_issue ON issue_events(issue_id, id);
 CREATE INDEX issue_events_repo ON issue_events(repo_id, id);
 CREATE UNIQUE INDEX issue_events_referenced ON issue_events(issue_id, commit_id) WHERE event = 'referenced';
+
+-- Each repository's latest push (schema 33): the ref, its commit before (NULL: created) and after
+-- (NULL: deleted); POST /repos/{owner}/{repo}/hooks/{id}/tests sends that push again.
+CREATE TABLE repository_pushes (
+  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  ref        TEXT NOT NULL,
+  before_sha TEXT,
+  after_sha  TEXT,
+  pushed_at  TEXT NOT NULL
+);

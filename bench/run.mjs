@@ -1,6 +1,6 @@
 // npm run bench: loads Gitstead and a bare polka server (same response sizes) in the same run and
 // prints req/s, p99 latency, CPU per request and the server's RSS, with the ratio to the baseline
-// and the targets of issues #8 and #9 (GET /orgs/{org}/teams ≥ 0.6×, POST issue with its event fanned
+// and the targets (GET /orgs/{org}/teams ≥ 0.6×, POST issue with its event fanned
 // out to 3 hooks and 20 watchers ≥ 0.2×, a repository feed page ≥ 0.5×, a feed 304 ≥ 0.7×);
 // then custom property definition reads and writes, webhook delivery throughput, filtered lists of
 // 100,000 workflow runs, and dependency snapshot submissions of a 1,000-dependency manifest.
@@ -151,7 +151,7 @@ async function main() {
 	const createBytes = Buffer.byteLength(created.text);
 	if (list.body.length !== 30) throw new Error(`expected 30 teams, got ${list.body.length}`);
 
-	// The feed of issue #9: a repository with 40 events (issues opened), read 30 per page.
+	// The feed: a repository with 40 events (issues opened), read 30 per page.
 	await json(`${api}/orgs/bench/repos`, token, 'POST', { name: 'busy' });
 	for (let i = 0; i < 40; i++)
 		await json(`${api}/repos/bench/busy/issues`, token, 'POST', { title: `Event ${i}`, body: 'Some **activity** to show' });
@@ -199,7 +199,7 @@ async function main() {
 			idReplacement: true,
 		}),
 	);
-	// The write path of issues #8 and #9: POST an issue with a short Markdown body (rendered and stored
+	// The write path: POST an issue with a short Markdown body (rendered and stored
 	// with it), which records its event and fans it out in the same transaction: deliveries for 3
 	// repository hooks (sent by the server's webhook-deliveries job to a loopback receiver in this
 	// process while the load runs) and notification threads for 20 watchers.

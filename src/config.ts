@@ -12,7 +12,7 @@ import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse: parseToml } = require('smol-toml') as { parse(text: string): Record<string, unknown> };
 
-/** The rate-limit resources of GET /rate_limit (spec document 2, Rate-limit status). */
+/** The rate-limit resources of GET /rate_limit. */
 export const RATE_RESOURCES = [
 	'core',
 	'search',

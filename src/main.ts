@@ -33,7 +33,7 @@ GITSTEAD_EXTERNAL_URL, GITSTEAD_TRUSTED_PROXIES, GITSTEAD_LOG_FORMAT, GITSTEAD_L
 stand in for the flags of the same name. One server serves a data folder at
 a time (a second serve on it exits naming the first); admin commands run beside it.
 GITSTEAD_METRICS_TOKEN sets [metrics] token (GET /metrics then requires Authorization: Bearer <token>).
-GET /healthz and GET /metrics are served at the root, without authentication (README: Health and metrics).
+GET /healthz and GET /metrics are served at the root, without authentication (docs/OPERATIONS.md: Health and metrics).
 SIGTERM or SIGINT stops serve gracefully: requests in flight are answered (up to --shutdown-timeout seconds,
 default 10), then it exits 0; a second signal while it stops exits at once with status 1.
 `;

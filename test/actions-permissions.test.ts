@@ -1,5 +1,5 @@
 /**
- * Organization Actions settings (issue 13): GET/PUT /orgs/{org}/actions/permissions and its pages,
+ * Organization Actions settings: GET/PUT /orgs/{org}/actions/permissions and its pages,
  * the OIDC subject claim template, the cache usage; who may call them (owners and the app with
  * organization_administration, read for GET and write for PUT; members 403; outsiders 404);
  * GitHub's 409 and 422 answers; and enforcement (a repository the policy leaves without Actions

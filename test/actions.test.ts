@@ -1,5 +1,5 @@
 /**
- * Workflows, workflow runs and jobs (spec document 2, Workflow runs; GitHub's actions/* operations):
+ * Workflows, workflow runs and jobs (GitHub's actions/* operations):
  * every route with success, validation and denial cases, each filter of the run list (and its
  * 1,000-result cap), the transitions of re-runs and cancellation, and importRuns.
  */

@@ -1,5 +1,5 @@
 /**
- * GitHub Apps and installations (spec document 1, Authentication §6–§8; reference §1.2, §2.12):
+ * GitHub Apps and installations (https://docs.github.com/en/rest/apps/apps):
  * app JWTs, installation lookups, token exchange, installation tokens acting with the
  * installation's permissions — by hand and through a stock client (@octokit/auth-app).
  */

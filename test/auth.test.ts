@@ -1,5 +1,6 @@
 /**
- * Authentication and authorization (spec document 1, Authentication; reference §1.2, §1.3):
+ * Authentication and authorization (https://docs.github.com/en/rest/authentication/authenticating-to-the-rest-api
+ * and GitHub's repository roles):
  * header forms, the five token kinds, expiry, revocation, scopes and permissions, public views,
  * hidden private resources.
  */

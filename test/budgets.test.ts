@@ -1,5 +1,5 @@
 /**
- * Billing budgets (spec document 1, Billing budgets; reference §2.6), organization and enterprise.
+ * Billing budgets (https://docs.github.com/en/rest/billing/budgets), organization and enterprise.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

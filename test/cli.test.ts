@@ -491,7 +491,7 @@ test('routes: one line per route with its permissions; --json the same rows in f
 		resource: { repo: 'triage' },
 	});
 	const markdown = run(gitstead, ['routes', '--markdown'], { cwd: dir });
-	assert.is(markdown.stdout.trimEnd().split('\n').length, routes.length + 2, '~> --markdown: the README table');
+	assert.is(markdown.stdout.trimEnd().split('\n').length, routes.length + 2, '~> --markdown: the table of docs/ROUTES.md');
 });
 
 test('serve – a port in use is one clear line', async () => {

@@ -1,6 +1,6 @@
 /**
- * Custom property definitions (spec document 1: Organization custom properties, Enterprise
- * organization custom properties; reference §2.5).
+ * Custom property definitions of organizations (https://docs.github.com/en/rest/orgs/custom-properties)
+ * and of an enterprise's organizations.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

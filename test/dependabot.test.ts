@@ -1,6 +1,6 @@
 /**
  * Dependabot alerts, the local advisory database and dismissal requests for dependency alerts
- * (spec document 2, Dismissal requests for dependency alerts; GitHub's dependabot/* operations).
+ * (GitHub's dependabot/* operations).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

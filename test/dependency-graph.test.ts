@@ -1,5 +1,5 @@
 /**
- * Dependency submission and dependency review (spec document 2).
+ * Dependency submission and dependency review.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

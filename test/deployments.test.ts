@@ -1,6 +1,6 @@
 /**
- * Deployments, deployment statuses, environments and deployment branch policies (spec document 2,
- * Deployment statuses, Deployment branch policies and the state table; reference §2.14).
+ * Deployments, deployment statuses, environments and deployment branch policies
+ * (https://docs.github.com/en/rest/deployments/deployments).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,5 +1,5 @@
 /**
- * The route walk of the domain-event log (issue 9): a table with one entry per write route of the
+ * The route walk of the domain-event log: a table with one entry per write route of the
  * route table (every method but GET and HEAD), saying either which events the route records
  * (webhook event and action, as `event.action`, or just `event` for events without an action) or
  * why GitHub reports nothing for it. Test A holds the table to the route table: a new write route

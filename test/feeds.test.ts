@@ -1,5 +1,5 @@
 /**
- * Activity feeds (spec document 2, Activity feeds; GitHub's "Activity → Events") from real activity
+ * Activity feeds (GitHub's "Activity → Events") from real activity
  * through the API: the public timeline, repository, network, organization and user feeds, event
  * shapes (IssuesEvent, IssueCommentEvent, CreateEvent, DeleteEvent, PushEvent with its commits,
  * ForkEvent, MemberEvent, PublicEvent), visibility of private repositories, polling (ETag from the

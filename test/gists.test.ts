@@ -1,5 +1,5 @@
 /**
- * Gists and gist comments (spec document 2, Gist comments; GitHub's gists API).
+ * Gists and gist comments (GitHub's gists API).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

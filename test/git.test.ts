@@ -1,5 +1,5 @@
 /**
- * Git objects and references (spec document 2, Git tag objects; OpenAPI git/*): blobs, trees,
+ * Git objects and references (OpenAPI git/*): blobs, trees,
  * commits, annotated tags and refs over HTTP, with every object id proven against the git binary
  * (`git hash-object`, `git mktree`, `git commit-tree`, `git tag`, `git fsck --strict`), and the
  * revision service (src/api/git/service.ts) compared with `git rev-parse` and `git merge-base`.
@@ -738,7 +738,7 @@ test('refs – update: fast-forward only unless force; delete; the default branc
 });
 
 // ---------------------------------------------------------------------------------------------
-// Annotated tags (spec document 2, Git tag objects)
+// Annotated tags
 
 test("forks start with the parent's objects and references", async () => {
 	const main = (await s.get(`${R}/ref/heads/main`, owner)).body.object.sha;

@@ -1,5 +1,5 @@
 /**
- * Global webhooks (spec document 1, Global webhooks and Events; reference §2.8): management, and
+ * Global webhooks (https://docs.github.com/en/webhooks/webhook-events-and-payloads): management, and
  * real deliveries to a receiver on loopback — signatures, payloads, retries with backoff across a
  * restart, the delivery log; isolation of slow receivers (a tarpit holds only its own hook's slot,
  * within a total deadline), deleting hooks with deliveries in flight, and the address rule for
@@ -308,7 +308,7 @@ test('update – omitted fields reset to their defaults; the answer names no sec
 	assert.equal(res.body.events, ['user', 'organization']);
 	assert.equal(res.body.config, { url: receiver.url, content_type: 'form', insecure_ssl: '0' });
 	assert.not.ok('secret' in (await s.get(`/admin/hooks/${hookId}`, admin)).body.config, '~> the secret was removed');
-	// The seed's state table: a PATCH of `active` alone turns the hook off or on (regression: it answered 422 "config is required").
+	// A PATCH of `active` alone turns the hook off or on (regression: it answered 422 "config is required").
 	const off = await s.request('PATCH', `/admin/hooks/${hookId}`, { token: admin, body: { active: false } });
 	assert.is(off.status, 200, `~> active alone is a valid update: ${off.text}`);
 	assert.is(off.body.active, false);

@@ -1,5 +1,5 @@
 /**
- * HTTP conventions (spec document 1: Conventions, Errors, Limits, Versioning; reference §1):
+ * HTTP conventions:
  * base paths, error bodies, bad bodies, unknown routes, versions, media types, ETag/304,
  * pagination links, standard headers, CORS.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue comments (spec document 2, Issue comments; creation, deletion and the per-issue list as
+ * Issue comments (creation, deletion and the per-issue list as
  * GitHub has them).
  */
 import { suite } from 'uvu';

@@ -1,5 +1,5 @@
 /**
- * Issues and labels (GitHub's issues API; spec document 2: pull requests are issues).
+ * Issues and labels (GitHub's issues API).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,5 +1,5 @@
 /**
- * The spec's permission matrix, read from the spec's own text (test/helpers/matrix-text.ts), against
+ * The permission matrix, read from its text (test/fixtures/permission-matrix.md, parsed by test/helpers/matrix-text.ts), against
  * the encoded matrix (src/auth/permission-matrix.ts) and the server: every row the text names is
  * encoded with the text's permission, token kinds and `*`; every row is a route (or listed below as
  * not built yet, a list that may only shrink); and over HTTP, for every route, in an organization of
@@ -20,7 +20,7 @@ import { buildRoutes } from '../src/server';
 import { matrixSection, parseMatrix, type TextRow } from './helpers/matrix-text';
 import { startServer, type TestServer } from './helpers/server';
 
-const test = suite('permission matrix (the spec text)');
+const test = suite('permission matrix (its text)');
 const section = matrixSection();
 const rows: TextRow[] = section ? parseMatrix(section) : [];
 const routes = buildRoutes();
@@ -28,7 +28,7 @@ const id = (row: { method: string; path: string }) => `${row.method} ${row.path}
 const implemented = (row: TextRow) => routes.some((r) => r.method === row.method && r.path === row.path);
 
 /**
- * Rows of the matrix no route serves yet (issue 13 builds them). The test fails when a row here is
+ * Rows of the matrix no route serves yet (to be built). The test fails when a row here is
  * built (take it out) or when a row not here is missing (a route was lost).
  */
 const PENDING = new Set<string>([]);
@@ -296,9 +296,9 @@ test.before(async () => {
 });
 test.after(() => s.close());
 
-test('the spec text is beside the project', () => {
-	if (!section) console.log('  (skipped: ../shared/spec/000_18014e9f1c9e9550.txt is not beside this checkout)');
-	else assert.ok(rows.length >= 140, `~> the matrix names ${rows.length} rows`);
+test('the matrix text is read', () => {
+	assert.ok(section, '~> test/fixtures/permission-matrix.md has the matrix section');
+	assert.ok(rows.length >= 140, `~> the matrix names ${rows.length} rows`);
 });
 
 test('every row of the text is encoded with its permission, token kinds and mark, and nothing else is', () => {
@@ -307,7 +307,7 @@ test('every row of the text is encoded with its permission, token kinds and mark
 	for (const row of rows) {
 		const mine = encoded.get(id(row));
 		assert.ok(mine, `~> ${id(row)} is in src/auth/permission-matrix.ts`);
-		assert.is(mine!.multiple, row.multiple, `~> ${id(row)}: the spec's * mark`);
+		assert.is(mine!.multiple, row.multiple, `~> ${id(row)}: the text's * mark`);
 		assert.is(mine!.rejects.includes('installation'), row.rejectsInstallation, `~> ${id(row)}: installation tokens`);
 		if (!row.multiple) assert.equal(mine!.policy, [{ [row.key]: row.level }], `~> ${id(row)}: ${row.key} ${row.level}`);
 		else
@@ -317,7 +317,7 @@ test('every row of the text is encoded with its permission, token kinds and mark
 			);
 	}
 	const named = new Set(rows.map(id));
-	for (const row of MATRIX) assert.ok(named.has(id(row)), `~> ${id(row)} is named by the spec's text`);
+	for (const row of MATRIX) assert.ok(named.has(id(row)), `~> ${id(row)} is named by the matrix text`);
 });
 
 test('every row is a route, but those not built yet', () => {

@@ -1,5 +1,6 @@
 /**
- * Organization members and memberships (reference §2.2), organizations and users over real HTTP.
+ * Organization members and memberships (https://docs.github.com/en/rest/orgs/members), organizations
+ * and users over real HTTP.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

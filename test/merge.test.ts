@@ -1,5 +1,5 @@
 /**
- * The merge engine (src/api/git/merge.ts, issue #11) against git itself: histories are built over
+ * The merge engine (src/api/git/merge.ts) against git itself: histories are built over
  * HTTP (POST git/trees, git/blobs, git/commits) and, identically, with the git binary in a temporary
  * repository (commit ids must agree); then Gitstead's merged trees are compared with
  * `git merge-tree --write-tree` (chosen cases and 40 random histories), conflicts with the paths git

@@ -1,5 +1,5 @@
 /**
- * Organization migrations (spec document 1; reference §2.4): states, a real .tar.gz archive, signed
+ * Organization migrations (https://docs.github.com/en/rest/migrations/orgs): states, a real .tar.gz archive, signed
  * download URLs, deletion, locks, refusals, and an export that survives a restart.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

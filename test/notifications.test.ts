@@ -1,5 +1,5 @@
 /**
- * Notifications (spec document 2, NotificationThread and Notifications; GitHub's
+ * Notifications (GitHub's
  * activity/notifications): threads derived from the domain events of issues and comments — who is
  * notified for each reason, never the actor, never a user who cannot read the repository — the
  * reason precedence (one test per transition), the lists and their polling (Last-Modified,

@@ -1,5 +1,5 @@
 /**
- * A stock GitHub client (@octokit/rest) drives the repository-object routes of spec document 2
+ * A stock GitHub client (@octokit/rest) drives the repository-object routes
  * through the methods Octokit names: gists and gist comments, issues and issue comments,
  * deployments, statuses, environments and branch policies, workflow runs and jobs, git tags and
  * refs, dependency submission and review, and dependabot dismissal requests.

@@ -1,5 +1,5 @@
 /**
- * A typical automation script, played by a stock @octokit/rest (issue #10's proof): a repository
+ * A typical automation script, played by a stock @octokit/rest: a repository
  * created with auto_init, contents read and written, branches and compare, a collaborator invited
  * who accepts, issues with labels (also as a bare array), milestones and reactions, a release with
  * an asset uploaded and downloaded, search, and pagination over 150 items.

@@ -1,5 +1,5 @@
 /**
- * Gitstead's own OpenAPI 3.1 description (src/http/openapi/document.ts; issue 12): generated from
+ * Gitstead's own OpenAPI 3.1 description (src/http/openapi/document.ts): generated from
  * the route table, one operation per route with its declaration's permissions as extensions, valibot
  * query and body schemas converted, GitHub's response schemas for routes with a twin; structurally
  * valid (every $ref resolves, every path parameter declared, operationIds unique, every schema a

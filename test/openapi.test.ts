@@ -1,5 +1,5 @@
 /**
- * Every answer valid against GitHub's OpenAPI description (issue 10): each route of the route table
+ * Every answer valid against GitHub's OpenAPI description: each route of the route table
  * is mapped to GitHub's operation by method and path template (GitHub Enterprise Server 3.19 first,
  * then GitHub Enterprise Cloud and api.github.com for operations GHES does not document; see
  * test/helpers/openapi.ts), and a table with one entry per mapped route calls it in one seeded
@@ -18,8 +18,7 @@
  * must list something. C checks error answers (basic-error, validation-error,
  * validation-error-simple), D the same routes in other situations (callers, media types, API
  * version, after the writes). Every violation must be one docs/COMPATIBILITY.md allows (its fenced
- * JSON list: operationId + status + JSON pointer + keyword, each with the seed document's sentence
- * that wins), and E requires every allowed deviation to still occur (the list is exact).
+ * JSON list: operationId + status + JSON pointer + keyword, each with the rule that wins), and E requires every allowed deviation to still occur (the list is exact).
  *
  * Covering a new route is one entry: `{}` calls its path with the scenario's parameters as the
  * organization owner; `path`, `body` (`raw` with a Content-Type in `headers` for non-JSON bodies, e.g. an asset upload),
@@ -1967,7 +1966,7 @@ const VARIANTS: Array<{ route: string; media?: string } & Entry> = [
 	{ route: 'GET /repos/{owner}/{repo}/milestones', path: '/repos/acme/app/milestones?state=all', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/reactions', as: 'anonymous' },
 	{ route: 'GET /repos/{owner}/{repo}/issues/{issue_number}', headers: { Accept: 'application/vnd.github.full+json' } },
-	// The production deployment after the walk gave it a status without target_url: the seed's default, empty.
+	// The production deployment after the walk gave it a status without target_url: the default, empty.
 	{ route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses' },
 	{
 		route: 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses/{status_id}',
@@ -2067,7 +2066,7 @@ function allowedDeviations(): Deviation[] {
 			item.operationId && item.status && typeof item.pointer === 'string' && item.keyword,
 			`~> a deviation names operationId, status, pointer and keyword: ${JSON.stringify(item)}`,
 		);
-		assert.ok(item.seed && item.seed.length > 20, `~> ${item.operationId} ${item.pointer}: the seed document's sentence that wins`);
+		assert.ok(item.seed && item.seed.length > 20, `~> ${item.operationId} ${item.pointer}: the rule that wins`);
 	}
 	return list;
 }
@@ -2509,7 +2508,7 @@ test('B – every operation, called for real, answers a documented status with a
 	assert.ok(failed.length === 0, `~> calls that did not succeed:\n    ${failed.join('\n    ')}`);
 	assert.ok(
 		unexplained.length === 0,
-		`~> violations of GitHub's description (fix the renderer, or list the seed's sentence in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`,
+		`~> violations of GitHub's description (fix the renderer, or list the rule that wins in docs/COMPATIBILITY.md):\n    ${unexplained.join('\n    ')}`,
 	);
 });
 

@@ -1,5 +1,5 @@
 /**
- * Organization self-hosted runner groups and runners (issue 13): the Default group every
+ * Organization self-hosted runner groups and runners: the Default group every
  * organization has; create, update, delete; repository access (visibility selected); runners
  * moving between groups; groups the enterprise shares with the organization (inherited); the
  * organization's runners (list, get, delete); who may call (owners and the app with

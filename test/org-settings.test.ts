@@ -1,5 +1,5 @@
 /**
- * Organization administration (issue 13): PATCH /orgs/{org} with every setting of GitHub's "Update
+ * Organization administration: PATCH /orgs/{org} with every setting of GitHub's "Update
  * an organization", who may call it (owners, the app, organization_administration write; members
  * 403, outsiders 404), validation, the member privileges the rest of the server obeys, and
  * DELETE /orgs/{org} (202, then 404 with its teams and repositories gone).

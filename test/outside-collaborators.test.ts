@@ -1,5 +1,5 @@
 /**
- * Outside collaborators (spec document 1, Outside collaborators and States and transitions).
+ * Outside collaborators.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

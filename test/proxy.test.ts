@@ -1,5 +1,5 @@
 /**
- * Behind a reverse proxy (issue #10): `[server] trusted_proxies` decides whose X-Forwarded-* and
+ * Behind a reverse proxy: `[server] trusted_proxies` decides whose X-Forwarded-* and
  * Forwarded headers set each answer's external URL and the client address (src/http/proxy.ts).
  */
 import { test } from 'uvu';

@@ -1,5 +1,5 @@
 /**
- * Pull request reviews (issue #11; GitHub's "Review requests", "Reviews" and "Review comments"
+ * Pull request reviews (GitHub's "Review requests", "Reviews" and "Review comments"
  * REST APIs) over real HTTP: requesting reviewers (users and teams, GitHub's 422s, the author
  * refused), requested_reviewers and requested_teams on the pull-request forms, the pull_request
  * review_requested / review_request_removed webhooks (validated against GitHub's webhook schemas)

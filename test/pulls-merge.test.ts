@@ -1,5 +1,5 @@
 /**
- * Merging pull requests (issue #11) over real HTTP: PUT …/merge with each method (the resulting
+ * Merging pull requests over real HTTP: PUT …/merge with each method (the resulting
  * commits' parents, trees and messages read back with the git data API), 409 on a stale `sha`,
  * 405 for a merged, conflicting or disallowed merge, mergeable/mergeable_state/rebaseable computed
  * by the background task (run with app.tasks.runDue()), branch protection (a required check until

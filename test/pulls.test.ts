@@ -1,5 +1,5 @@
 /**
- * Pull requests (issue #11; GitHub's "Pulls" REST API) over real HTTP: creating one from a branch
+ * Pull requests (GitHub's "Pulls" REST API) over real HTTP: creating one from a branch
  * written with the contents API, GitHub's 422 answers, the list and its filters, the full form,
  * updates (title, body, base, state; reopening needs the head branch), commits, files, the diff and
  * patch media types, GET …/merge, the head following pushes (synchronize) and the base following

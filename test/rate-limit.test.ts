@@ -1,5 +1,5 @@
 /**
- * Rate limits (spec document 2, Rate-limit status; reference §1.6): headers, exhaustion,
+ * Rate limits (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api): headers, exhaustion,
  * GET /rate_limit, windows, persistence across restarts, the off switch.
  */
 import { suite } from 'uvu';

@@ -158,6 +158,31 @@ test("POST /releases publishes a release: 201, GitHub's shape, the tag created a
 	assert.is(entry.payload.release.tag_name, 'v1.0.0', '~> with the release');
 });
 
+test('target_commitish "" (hub release create) or null means the default branch, as on GitHub; on update it changes nothing', async () => {
+	const res = await s.request('POST', `${APP}/releases`, {
+		token: pusher,
+		body: { tag_name: 'v-hub', target_commitish: '', name: 'hub', body: '', draft: false, prerelease: false },
+	});
+	assert.is(res.status, 201, `~> created: ${res.text}`);
+	assert.is(res.body.target_commitish, 'main', '~> the default branch');
+	const ref = await s.get(`${APP}/git/ref/tags/v-hub`, owner);
+	assert.is(ref.body.object.sha, main, '~> the tag at the default branch');
+	const draft = await s.request('POST', `${APP}/releases`, {
+		token: pusher,
+		body: { tag_name: 'v-null', target_commitish: null, draft: true },
+	});
+	assert.is(draft.status, 201, `~> null: ${draft.text}`);
+	assert.is(draft.body.target_commitish, 'main');
+	const edit = await s.request('PATCH', `${APP}/releases/${draft.body.id}`, {
+		token: pusher,
+		body: { target_commitish: '', name: 'renamed' },
+	});
+	assert.is(edit.status, 200, `~> updated: ${edit.text}`);
+	assert.is(edit.body.target_commitish, 'main', '~> unchanged');
+	for (const id of [res.body.id, draft.body.id]) await s.request('DELETE', `${APP}/releases/${id}`, { token: pusher });
+	await s.request('DELETE', `${APP}/git/refs/tags/v-hub`, { token: pusher });
+});
+
 test('422: tag_name missing or invalid, a duplicate tag (already_exists), bad target_commitish, bad make_latest; nothing written', async () => {
 	let res = await s.request('POST', `${APP}/releases`, { token: pusher, body: {} });
 	assert.is(res.status, 422, '~> tag_name required');

@@ -1,5 +1,5 @@
 /**
- * Repositories, issue #10: the full forms (repository and organization), the repository lists
+ * Repositories: the full forms (repository and organization), the repository lists
  * (GET /user/repos, /users/{username}/repos, /repositories, /repositories/{repository_id}),
  * deletion, topics, languages and transfer, over real HTTP and through Octokit.
  */

@@ -290,7 +290,7 @@ test('events – an issue opened is delivered to the hooks subscribed to issues 
 	await s.request('DELETE', `/repos/acme/other/hooks/${elsewhere.id}`, { token: owner });
 });
 
-test("tests – POST …/tests sends the push of the default branch's latest commit to that hook only (204); without push, nothing", async () => {
+test("tests – POST …/tests sends the repository's latest push to that hook only (204); without push, nothing", async () => {
 	const tree = (
 		await s.request('POST', '/repos/acme/app/git/trees', {
 			token: owner,
@@ -303,9 +303,10 @@ test("tests – POST …/tests sends the push of the default branch's latest com
 		await s.request('POST', '/repos/acme/app/git/commits', { token: owner, body: { message: 'Second', tree, parents: [commit] } })
 	).body.sha;
 	assert.is(
-		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: second } })).status,
+		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/main', sha: commit } })).status,
 		201,
 	);
+	assert.is((await s.request('PATCH', '/repos/acme/app/git/refs/heads/main', { token: owner, body: { sha: second } })).status, 200);
 	const pushHook = (await createHook('/test-push', { events: ['push'], config: { secret: SECRET } })).body;
 	const other = (await createHook('/test-other', { events: ['issues'] })).body;
 	const sibling = (await createHook('/test-sibling', { events: ['push'] })).body;
@@ -348,6 +349,34 @@ test("tests – POST …/tests sends the push of the default branch's latest com
 	);
 	for (const hook of [pushHook, other, sibling]) await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
 	await s.request('DELETE', `/repos/acme/other/hooks/${empty.id}`, { token: owner });
+});
+
+test('tests – the latest push went to another branch than the default one: that push is sent', async () => {
+	const main = (await s.get('/repos/acme/app/git/ref/heads/main', owner)).body.object.sha;
+	const tree = (await s.get(`/repos/acme/app/git/commits/${main}`, owner)).body.tree.sha;
+	const feature = (
+		await s.request('POST', '/repos/acme/app/git/commits', { token: owner, body: { message: 'Feature work', tree, parents: [main] } })
+	).body.sha;
+	assert.is(
+		(await s.request('POST', '/repos/acme/app/git/refs', { token: owner, body: { ref: 'refs/heads/feature', sha: main } })).status,
+		201,
+	);
+	assert.is((await s.request('PATCH', '/repos/acme/app/git/refs/heads/feature', { token: owner, body: { sha: feature } })).status, 200);
+	const hook = (await createHook('/test-latest', { events: ['push'] })).body;
+	await deliver();
+	assert.is((await s.request('POST', `/repos/acme/app/hooks/${hook.id}/tests`, { token: owner })).status, 204);
+	const [push, ...rest] = await deliver();
+	assert.equal(rest, []);
+	assert.ok(push, '~> a push is delivered');
+	assert.is(push.payload.ref, 'refs/heads/feature', '~> the ref of the latest push, not the default branch');
+	assert.is(push.payload.before, main);
+	assert.is(push.payload.after, feature);
+	assert.equal(
+		push.payload.commits.map((c: any) => c.message),
+		['Feature work'],
+	);
+	await s.request('DELETE', `/repos/acme/app/hooks/${hook.id}`, { token: owner });
+	await s.request('DELETE', '/repos/acme/app/git/refs/heads/feature', { token: owner });
 });
 
 test('deliveries – cursor pagination, one delivery with its request and response, redelivery (202) with the same GUID', async () => {

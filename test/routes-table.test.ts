@@ -1,27 +1,27 @@
 /**
- * README.md's route table is generated from the route table (src/cli/routes.ts; issue 12): this
- * fails, naming the first differing line, while README differs from what `npm run routes:readme`
- * writes. After adding or changing routes, run `npm run routes:readme`.
+ * docs/ROUTES.md's route table is generated from the route table (src/cli/routes.ts): this fails,
+ * naming the first differing line, while docs/ROUTES.md differs from what `npm run routes:doc`
+ * writes. After adding or changing routes, run `npm run routes:doc`.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { routeRows, routesMarkdown, routesReadmeSection, withRoutesTable } from '../src/cli/routes';
+import { routeRows, routesMarkdown, routesDocSection, withRoutesTable } from '../src/cli/routes';
 import { buildRoutes } from '../src/server';
 
 const test = suite('routes table');
 const routes = buildRoutes();
 
-test('README.md carries the route table as generated (npm run routes:readme)', () => {
-	const readme = readFileSync(resolve(__dirname, '../README.md'), 'utf8');
-	const expected = withRoutesTable(readme, routesReadmeSection(routeRows(routes)));
-	if (expected === readme) return;
-	const have = readme.split('\n');
+test('docs/ROUTES.md carries the route table as generated (npm run routes:doc)', () => {
+	const doc = readFileSync(resolve(__dirname, '../docs/ROUTES.md'), 'utf8');
+	const expected = withRoutesTable(doc, routesDocSection(routeRows(routes)));
+	if (expected === doc) return;
+	const have = doc.split('\n');
 	const want = expected.split('\n');
 	const line = have.findIndex((text, i) => text !== want[i]);
 	assert.unreachable(
-		`~> README.md's route table differs from the route table at line ${line + 1}:\n  README:   ${have[line]}\n  expected: ${want[line]}\nrun npm run routes:readme`,
+		`~> docs/ROUTES.md's route table differs from the route table at line ${line + 1}:\n  docs/ROUTES.md: ${have[line]}\n  expected:       ${want[line]}\nrun npm run routes:doc`,
 	);
 });
 

@@ -1,5 +1,5 @@
 /**
- * Organization rulesets enforced on reference writes (issue 13): through the git refs API, an
+ * Organization rulesets enforced on reference writes: through the git refs API, an
  * active ruleset refuses what its rules forbid with GitHub's 422 "Repository rule violations
  * found\n\n…\n\n", an evaluate ruleset lets the write through and records the failure in the rule
  * suite, bypass actors pass with the result bypass; ref_name (~DEFAULT_BRANCH, ~ALL, fnmatch

@@ -1,5 +1,5 @@
 /**
- * Organization rulesets (issue 13; GitHub's "REST API endpoints for rules"): create, list, get,
+ * Organization rulesets (GitHub's "REST API endpoints for rules"): create, list, get,
  * update, delete, versions; validation of rules, conditions and bypass actors; who may manage them
  * (owners and the organization's app with organization_administration write; members 403;
  * outsiders 404); the repository-level reads; push-rule bypass requests.

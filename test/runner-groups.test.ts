@@ -1,5 +1,5 @@
 /**
- * Enterprise self-hosted runner groups (spec document 1; reference §2.7).
+ * Enterprise self-hosted runner groups (https://docs.github.com/en/enterprise-server@3.19/rest/actions/self-hosted-runner-groups).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,5 +1,5 @@
 /**
- * `gitstead admin seed-demo` (issue #12): the built command seeds a fresh folder, then a server on
+ * `gitstead admin seed-demo`: the built command seeds a fresh folder, then a server on
  * that folder answers a stock @octokit/rest, signed in with the printed persona tokens, with the
  * seeded enterprise — organizations, teams, repositories with history, issues, pull requests,
  * releases, deployments, workflow runs, dependabot alerts, feeds and notifications. A second run
@@ -69,10 +69,31 @@ test('seed-demo --json prints four personas with tokens and believable counts, i
 	assert.is(c.organizations, 3, '~> 3 organizations');
 	assert.ok(c.repositories >= 10, '~> about ten repositories');
 	assert.ok(c.commits >= 30, '~> dozens of commits');
-	assert.ok(c.issues >= 10 && c.pull_requests === 2 && c.merged_pull_requests === 1, '~> issues and two pull requests, one merged');
+	assert.ok(c.issues >= 10 && c.pull_requests === 7 && c.merged_pull_requests === 1, '~> issues and seven pull requests, one merged');
 	assert.ok(c.workflow_runs >= 10 && c.dependabot_alerts >= 5 && c.deployments >= 4, '~> runs, alerts and deployments');
 	assert.ok(seedMs < 60_000, `~> seeding takes seconds (took ${seedMs} ms)`);
 	assert.ok(seeded.elapsed_ms <= seedMs, '~> the reported time is the seeding itself');
+});
+
+test('at least five repositories have issues with comments and reactions, and a pull request', async () => {
+	const repos = await as['rosa-admin'].paginate(as['rosa-admin'].rest.repos.listForOrg, { org: eng, per_page: 100 });
+	const data = await as['rosa-admin'].paginate(as['rosa-admin'].rest.repos.listForOrg, { org: 'northwind-data', per_page: 100 });
+	const lively: string[] = [];
+	for (const repo of [...repos, ...data]) {
+		const where = { owner: repo.owner.login, repo: repo.name };
+		const items = await as['rosa-admin'].rest.issues.listForRepo({ ...where, state: 'all', per_page: 100 });
+		const issues = items.data.filter((i) => !i.pull_request);
+		const pulls = items.data.filter((i) => i.pull_request);
+		const commented = issues.filter((i) => i.comments > 0);
+		const reacted = issues.some((i) => (i.reactions?.total_count ?? 0) > 0);
+		let commentReactions = false;
+		for (const issue of commented) {
+			const comments = await as['rosa-admin'].rest.issues.listComments({ ...where, issue_number: issue.number });
+			if (comments.data.some((comment) => (comment.reactions?.total_count ?? 0) > 0)) commentReactions = true;
+		}
+		if (commented.length && reacted && commentReactions && pulls.length) lively.push(repo.full_name);
+	}
+	assert.ok(lively.length >= 5, `~> five or more lively repositories: ${lively.join(', ')}`);
 });
 
 test('a second run on the seeded folder changes nothing and says so', () => {

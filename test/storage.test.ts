@@ -1,5 +1,5 @@
 /**
- * Storage (issue: one SQLite file, schema.sql, PRAGMA user_version upgrades, WAL, foreign keys).
+ * Storage (one SQLite file, schema.sql, PRAGMA user_version upgrades, WAL, foreign keys).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

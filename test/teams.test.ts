@@ -1,5 +1,5 @@
 /**
- * Teams (spec document 1, Teams; reference §2.1) over real HTTP.
+ * Teams (https://docs.github.com/en/rest/teams/teams) over real HTTP.
  */
 import { request as httpRequest } from 'node:http';
 import { suite } from 'uvu';
@@ -656,7 +656,7 @@ test('team repositories – the list shows what GET /repos shows the caller, wit
 	}
 });
 
-test('list – ETag from the list’s version: a matching If-None-Match is 304 before rendering; a new team, or joining a secret team, changes it', async () => {
+test('list – ETag from what the caller sees: a matching If-None-Match is 304; a secret team a non-member cannot see leaves it unchanged; joining it changes it', async () => {
 	const first = await s.get('/orgs/acme/teams', other);
 	const etag = first.headers.get('etag')!;
 	assert.ok(etag.startsWith('W/"'));
@@ -671,9 +671,14 @@ test('list – ETag from the list’s version: a matching If-None-Match is 304 b
 	const hidden = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Hush', privacy: 'secret' } });
 	assert.is(hidden.status, 201);
 	const stillSame = await s.get('/orgs/acme/teams', other, { 'If-None-Match': etag });
-	assert.is(stillSame.status, 200, '~> a team write makes a new version (the list is read again)');
-	assert.ok(!stillSame.body.some((t: any) => t.slug === 'hush'), '~> a secret team stays out of a non-member’s list');
-	const second = stillSame.headers.get('etag')!;
+	assert.is(stillSame.status, 304, '~> a secret team the caller cannot see leaves the ETag alone (no existence oracle)');
+	assert.is(stillSame.headers.get('etag'), etag);
+	const after = await s.get('/orgs/acme/teams', other);
+	assert.is(after.headers.get('etag'), etag, '~> same body, same ETag');
+	assert.ok(!after.body.some((t: any) => t.slug === 'hush'), '~> a secret team stays out of a non-member’s list');
+	const ownerEtag = (await s.get('/orgs/acme/teams', owner)).headers.get('etag')!;
+	assert.is((await s.get('/orgs/acme/teams', owner, { 'If-None-Match': ownerEtag })).status, 304, '~> owners: 304 from the version');
+	const second = etag;
 	await s.request('PUT', '/orgs/acme/teams/hush/memberships/nina', { token: owner });
 	const joined = await s.get('/orgs/acme/teams', other, { 'If-None-Match': second });
 	assert.is(joined.status, 200, '~> joining a secret team changes what nina sees: a new version');

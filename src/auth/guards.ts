@@ -4,7 +4,8 @@
  * authentication, the route policy and the rate limit; handlers receive ctx.repo, ctx.org,
  * ctx.team, ctx.enterprise and ctx.gist already checked.
  *
- * Rules, in GitHub's terms (reference §1.3):
+ * Rules, in GitHub's terms (its repository roles: https://docs.github.com/en/organizations/
+ * managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization):
  * - what the caller may not see answers 404, exactly like what does not exist;
  * - what the caller may see but not change answers 403 with a sentence naming the missing role;
  * - a token bound to one account (fine-grained, user-to-server, installation) acts only on that

@@ -1,5 +1,6 @@
 /**
- * GitHub App JSON Web Tokens (reference §1.2): RS256, signed with the app's private key, `iss` the
+ * GitHub App JSON Web Tokens (https://docs.github.com/en/apps/creating-github-apps/authenticating-with-a-github-app/
+ * generating-a-json-web-token-jwt-for-a-github-app): RS256, signed with the app's private key, `iss` the
  * app id or client id, `iat` at most 60 s in the future, `exp` after now and at most 10 minutes
  * after `iat`. Verified with node:crypto against the public key kept for the app.
  */

@@ -1,11 +1,12 @@
 /**
- * The spec's permission matrix (document 1, Authentication → Permission matrix), encoded once, as
- * data. Routes take their policy from it with `matrixPolicy('METHOD /path')`; test/matrix.test.ts
+ * The permission matrix (the permission each route needs for fine-grained and app tokens, as GitHub's
+ * "Permissions required for fine-grained personal access tokens" lists it), encoded once, as data.
+ * Routes take their policy from it with `matrixPolicy('METHOD /path')`; test/matrix.test.ts
  * walks every row whose path Gitstead implements and checks the route against it over HTTP.
  *
- * Notation, mirroring the spec: `O` = /orgs/{org}; `GET|PUT` = one row per method;
- * `[a|b]` = one row per alternative path segment; a trailing ` *` marks the spec's "multiple
- * permissions are needed" rows, whose full sets are given in MULTIPLE below where the spec names
+ * Notation: `O` = /orgs/{org}; `GET|PUT` = one row per method;
+ * `[a|b]` = one row per alternative path segment; a trailing ` *` marks the "multiple
+ * permissions are needed" rows, whose full sets are given in MULTIPLE below where they are
  * them. `depbot` paths are written with GitHub's `dependabot`.
  */
 import type { TokenKind } from './tokens';
@@ -15,7 +16,7 @@ export interface MatrixRow {
 	method: string;
 	/** GitHub path syntax, e.g. /orgs/{org}/teams */
 	path: string;
-	/** Alternatives; the spec's category (level) is the first set. */
+	/** Alternatives; the row's own category (level) is the first set. */
 	policy: PermissionPolicy;
 	/** Token kinds the row rejects (e.g. "UAT only, no IAT" rejects installation tokens). */
 	rejects: TokenKind[];
@@ -28,7 +29,7 @@ const ACTIONS_PERMISSION_PAGES =
 	'[artifact-and-log-retention|fork-pr-contributor-approval|fork-pr-workflows-private-repos|repositories|selected-actions|self-hosted-runners|self-hosted-runners/repositories|workflow]';
 const INSTALLATIONS = '/enterprises/{enterprise}/apps/organizations/{org}/installations';
 
-/** Rows by category and level, as the spec lists them. */
+/** Rows by category and level, as the matrix lists them. */
 const SOURCE: Array<{ key: PermissionKey; level: Level; rows: string[] }> = [
 	{
 		key: 'organization_administration',
@@ -176,7 +177,7 @@ const SOURCE: Array<{ key: PermissionKey; level: Level; rows: string[] }> = [
 ];
 
 /**
- * Full permission sets of '*' rows where the spec names them: the legacy team-repository
+ * Full permission sets of '*' rows where they are known: the legacy team-repository
  * section lists "Administration repository (write), Members organization (read), Metadata
  * repository (read)" for PUT/DELETE; GET checks visibility of team and repository only.
  */
@@ -214,10 +215,10 @@ const BY_ID = new Map(MATRIX.map((row) => [`${row.method} ${row.path}`, row]));
 /**
  * The matrix row of a route, e.g. `matrixRow('POST /orgs/{org}/teams')`; a `/depbot/` path takes
  * the row of its `/dependabot/` spelling.
- * @throws Error at startup when the spec's matrix has no such row (a typo in a route declaration).
+ * @throws Error at startup when the permission matrix has no such row (a typo in a route declaration).
  */
 export function matrixRow(id: string): MatrixRow {
-	// The spec's `depbot` spelling names the row of GitHub's `dependabot` path.
+	// The `depbot` spelling names the row of GitHub's `dependabot` path.
 	const row = BY_ID.get(id) ?? BY_ID.get(id.replace(/\/depbot(?=\/|$)/, '/dependabot'));
 	if (!row) throw new Error(`the permission matrix has no row "${id}"`);
 	return row;

@@ -1,7 +1,7 @@
 /**
  * Fine-grained permissions (fine-grained PATs and app tokens): GitHub's permission keys, levels
- * read < write < admin, and the spec's category names for each key (spec document 1,
- * Authentication §4). README's permission-key table is generated from PERMISSION_KEYS.
+ * read < write < admin, and the category name GitHub's permission pages give each key ("Members",
+ * "Commit statuses", …). docs/api/auth.md's permission-key table lists them.
  */
 
 export type Level = 'read' | 'write' | 'admin';
@@ -9,7 +9,7 @@ export const LEVELS: readonly Level[] = ['read', 'write', 'admin'];
 const RANK: Record<Level, number> = { read: 1, write: 2, admin: 3 };
 
 export interface PermissionKeyInfo {
-	/** The spec's category name and target, e.g. "Members" organization. */
+	/** The category name and target, e.g. "Members" organization. */
 	category: string;
 	target: 'repository' | 'organization' | 'user' | 'enterprise';
 	/** Classic/OAuth scopes accepted in place of each level; the first is the usual one. */
@@ -28,7 +28,7 @@ const enterpriseScopes = {
 	admin: ['admin:enterprise'],
 };
 
-/** GitHub's permission keys Gitstead knows, with the spec's category names. */
+/** GitHub's permission keys Gitstead knows, with their category names. */
 export const PERMISSION_KEYS = {
 	// Repository permissions
 	administration: { category: 'Administration', target: 'repository', scopes: repoScopes },

@@ -1,6 +1,6 @@
 /**
  * Authentication: the Authorization header → the principal a request acts as
- * (spec document 1, Authentication; reference §1.2).
+ * (https://docs.github.com/en/rest/authentication/authenticating-to-the-rest-api).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { type DomainError, forbidden } from '../model/errors';
@@ -95,7 +95,7 @@ export function boundAccountId(principal: Principal): number | null {
  * Whether the principal may act on an account (an organization or a user) at all: classic and
  * OAuth tokens reach every account their user does; fine-grained, user-to-server and installation
  * tokens only the account they are bound to (boundAccountId). Anonymous callers and app JWTs act
- * on no account. Roles are checked separately (README, Authentication and permissions).
+ * on no account. Roles are checked separately (docs/api/auth.md).
  */
 export function reachesAccount(principal: Principal, accountId: number): boolean {
 	if (principal.kind === 'anonymous' || principal.kind === 'app') return false;

@@ -20,7 +20,7 @@ export const TOKEN_PREFIX: Record<TokenKind, string> = {
 	installation: 'ghs_',
 };
 
-/** Human name of each kind, as the spec writes them. */
+/** Human name of each kind, as GitHub's documentation writes them. */
 export const TOKEN_KIND_NAMES: Record<TokenKind, string> = {
 	classic: 'personal access token (classic)',
 	'fine-grained': 'fine-grained personal access token',
@@ -29,7 +29,7 @@ export const TOKEN_KIND_NAMES: Record<TokenKind, string> = {
 	installation: 'app installation access token',
 };
 
-/** Installation access tokens expire after 60 minutes (spec document 1, Authentication §6). */
+/** Installation access tokens expire after 60 minutes. */
 export const INSTALLATION_TOKEN_SECONDS = 60 * 60;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -56,7 +56,7 @@ Commands:
   revoke-token ID
   list-deliveries [HOOK_ID] [--limit N]   the webhook delivery log (every kind of hook), newest first
   block-gist GIST_ID [--reason TEXT] [--unblock]   reads of a blocked gist answer 403 "Forbidden Gist"
-  import-runs OWNER/REPO FILE  workflows, runs and jobs from a JSON file (demo data; format in README)
+  import-runs OWNER/REPO FILE  workflows, runs and jobs from a JSON file (demo data; format in docs/CLI.md)
   import-advisories FILE       security advisories (GitHub's global advisory JSON, an array or one
                                object) for dependabot alerts and dependency review; alerts are refreshed
   import-external-groups ORG FILE   external groups from a JSON file (an array of {group_id?,

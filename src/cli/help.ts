@@ -70,7 +70,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			'accepted token kinds, rate-limit category and access rule. Opens no database.',
 		options: [
 			['--json', 'one JSON object: {"routes": [...]} with the policy, scopes and guard too'],
-			['--markdown', 'the Markdown table README.md carries (npm run routes:readme rewrites it)'],
+			['--markdown', 'the Markdown table docs/ROUTES.md carries (npm run routes:doc rewrites it)'],
 			HELP_OPTION,
 		],
 		examples: ['routes', 'routes --json', 'routes | grep /labels'],
@@ -230,7 +230,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	},
 	'admin import-runs': {
 		usage: 'admin import-runs OWNER/REPO FILE [options]',
-		summary: 'Load workflows, runs and jobs from a JSON file (demo data; the format is in README.md).',
+		summary: 'Load workflows, runs and jobs from a JSON file (demo data; the format is in docs/CLI.md).',
 		examples: ['admin import-runs acme/app runs.json'],
 	},
 	'admin import-advisories': {

@@ -1,7 +1,7 @@
 /**
  * `gitstead routes` and `gitstead openapi`: the route table as a readable table, JSON, or the
- * Markdown table README.md carries between its routes markers (npm run routes:readme rewrites it;
- * test/routes-table.test.ts fails when README drifts), and the OpenAPI description
+ * Markdown table docs/ROUTES.md carries between its routes markers (npm run routes:doc rewrites it;
+ * test/routes-table.test.ts fails when docs/ROUTES.md drifts), and the OpenAPI description
  * (src/http/openapi/document.ts). Neither opens a database.
  */
 import { parseArgs } from 'node:util';
@@ -65,7 +65,7 @@ export function routesText(rows: RouteRow[]): string {
 	return `${lines.map((line) => line.map((cell, column) => (column === line.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ')).join('\n')}\n`;
 }
 
-/** The Markdown table README.md carries: area (the docs page's section), method, path (linked to GitHub's docs), permissions, tokens, rate, access. */
+/** The Markdown table docs/ROUTES.md carries: area (the docs page's section), method, path (linked to GitHub's docs), permissions, tokens, rate, access. */
 export function routesMarkdown(rows: RouteRow[]): string {
 	const cell = (text: string) => text.replace(/\|/g, '\\|');
 	const lines = ['| area | method | path | permissions | tokens | rate | access |', '|---|---|---|---|---|---|---|'];
@@ -78,24 +78,24 @@ export function routesMarkdown(rows: RouteRow[]): string {
 	return `${lines.join('\n')}\n`;
 }
 
-/** What README.md carries between its markers: a count and the Markdown table, folded. */
-export function routesReadmeSection(rows: RouteRow[]): string {
+/** What docs/ROUTES.md carries between its markers: a count and the Markdown table, folded. */
+export function routesDocSection(rows: RouteRow[]): string {
 	return `<details><summary>All ${rows.length} routes: method, path (linked to GitHub's documentation), fine-grained permissions (X-Accepted-GitHub-Permissions format), token kinds, rate-limit category, access</summary>\n\n${routesMarkdown(rows)}\n</details>\n`;
 }
 
-/** The markers around the generated table in README.md. */
-export const ROUTES_BEGIN = '<!-- routes:begin (generated from the route table: npm run routes:readme; do not edit by hand) -->';
+/** The markers around the generated table in docs/ROUTES.md. */
+export const ROUTES_BEGIN = '<!-- routes:begin (generated from the route table: npm run routes:doc; do not edit by hand) -->';
 export const ROUTES_END = '<!-- routes:end -->';
 
 /**
- * README text with the table between the markers replaced by `table`.
- * @throws Error when README has no markers (or they are out of order)
+ * The document's text with the table between the markers replaced by `table`.
+ * @throws Error when the document has no markers (or they are out of order)
  */
-export function withRoutesTable(readme: string, table: string): string {
-	const begin = readme.indexOf(ROUTES_BEGIN);
-	const end = readme.indexOf(ROUTES_END);
-	if (begin < 0 || end < begin) throw new Error(`README.md lacks the markers ${ROUTES_BEGIN} … ${ROUTES_END}`);
-	return `${readme.slice(0, begin + ROUTES_BEGIN.length)}\n${table}${readme.slice(end)}`;
+export function withRoutesTable(doc: string, table: string): string {
+	const begin = doc.indexOf(ROUTES_BEGIN);
+	const end = doc.indexOf(ROUTES_END);
+	if (begin < 0 || end < begin) throw new Error(`docs/ROUTES.md lacks the markers ${ROUTES_BEGIN} … ${ROUTES_END}`);
+	return `${doc.slice(0, begin + ROUTES_BEGIN.length)}\n${table}${doc.slice(end)}`;
 }
 
 /** Parses a command's own flags, answering --help. @returns null when help was printed */

@@ -78,7 +78,7 @@ export async function serve(
 	const started = process.hrtime.bigint();
 	// Keep V8's young generation at its initial size instead of letting it double up to 16 MB
 	// semi-spaces: measured under the write benchmark, resident memory stays near 100 MB instead
-	// of 125 MB for about 8% more CPU per write (npm run bench; README, Performance).
+	// of 125 MB for about 8% more CPU per write (npm run bench; docs/PERFORMANCE.md).
 	setFlagsFromString('--semi-space-growth-factor=1');
 	const log = createLogger(config.log.level, undefined, config.log.format);
 	try {

@@ -1344,6 +1344,20 @@ export const migrations: Migration[] = [
 				FROM issues i WHERE i.state = 'closed' AND i.closed_at IS NOT NULL;`);
 		},
 	},
+	{
+		version: 33,
+		description: "each repository's latest push (the ref and commits POST …/hooks/{id}/tests sends again)",
+		up(db) {
+			db.exec(`
+				CREATE TABLE repository_pushes (
+				  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  ref        TEXT NOT NULL,
+				  before_sha TEXT,
+				  after_sha  TEXT,
+				  pushed_at  TEXT NOT NULL
+				);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -1,6 +1,6 @@
 /**
  * The catalogue of domain events: one function per event and action that GitHub reports (webhook
- * payloads: reference §2.8 and GitHub's webhook docs; activity-feed entries: GitHub's event types).
+ * payloads: https://docs.github.com/en/webhooks/webhook-events-and-payloads; activity-feed entries: GitHub's event types).
  * Each is called inside the transaction of the change it reports and records the event through the
  * one function of the log (src/events/log.ts); webhook payloads are built only when a hook listens.
  */

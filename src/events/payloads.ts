@@ -1,5 +1,5 @@
 /**
- * Webhook payload shapes (reference §2.8; @octokit/openapi-webhooks, GHES 3.19): the objects
+ * Webhook payload shapes (@octokit/openapi-webhooks, GHES 3.19; https://docs.github.com/en/webhooks/webhook-events-and-payloads): the objects
  * events carry — users, organizations, repositories, teams, memberships, enterprises.
  */
 import type { App } from '../app';

@@ -1,5 +1,5 @@
 /**
- * Content negotiation (spec document 1, Versioning; reference §1.1, §1.9): the API version header
+ * Content negotiation (https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api): the API version header
  * and the Accept media type.
  */
 import type { IncomingHttpHeaders } from 'node:http';

@@ -37,7 +37,7 @@ export interface PolkaRequest extends IncomingMessage {
 /** Marks a request body that is not valid JSON (set by the body parser in server.ts). */
 export const MALFORMED_BODY: unique symbol = Symbol('malformed JSON body');
 
-/** Headers GitHub lets browsers read (reference §1.8). */
+/** Headers GitHub lets browsers read (https://docs.github.com/en/rest/using-the-rest-api/using-cors-and-jsonp-to-make-cross-origin-requests). */
 export const EXPOSED_HEADERS =
 	'ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, ' +
 	'X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, ' +
@@ -399,11 +399,12 @@ function validateInput(ctx: GuardedContext, body: unknown): void {
  */
 function invoke(ctx: GuardedContext, state: State): Reply {
 	const { app, route, req } = ctx;
-	if (route.version && (req.method === 'GET' || req.method === 'HEAD')) {
+	const version = route.version && (req.method === 'GET' || req.method === 'HEAD') ? route.version(ctx) : null;
+	if (version !== null) {
 		// The answer's version decides the ETag before anything is rendered: an unchanged resource
 		// costs two index lookups, however large its answer.
 		const { page, perPage } = ctx.page;
-		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${route.version(ctx)}`)}"`;
+		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${version}`)}"`;
 		const ifNoneMatch = req.headers['if-none-match'];
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
 	}
@@ -589,7 +590,7 @@ function send(x: Exchange, reply: Reply): void {
 	if (conditional && status !== 304) throw state.exhausted;
 	const window = state.window;
 	if (window) {
-		if (status !== 304) app.rateLimiter.consume(window, reply.rateCost); // a 304 is free (reference §1.7)
+		if (status !== 304) app.rateLimiter.consume(window, reply.rateCost); // a 304 is free, as on GitHub
 		rateHeaders(headers, window);
 	}
 	write(res, status, headers, payload);
@@ -704,7 +705,8 @@ function duplicateField(error: unknown): string {
 }
 
 /**
- * Link header (reference §1.5): absolute URLs with the request's own query, per_page carried,
+ * Link header (https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api):
+ * absolute URLs with the request's own query, per_page carried,
  * rels prev, next, last, first; absent when everything fits on one page. Only the query
  * parameters the route accepts are repeated (its query schema, page, per_page), so the header
  * stays bounded whatever a client appends.

@@ -1,5 +1,5 @@
 /**
- * Primary rate limits (spec document 2, Rate-limit status; reference §1.6): per principal and
+ * Primary rate limits (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api): per principal and
  * resource, a budget of requests per window (an hour by default) that starts with the first
  * request and resets at `reset` (epoch seconds).
  *

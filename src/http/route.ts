@@ -1,5 +1,5 @@
 /**
- * Route declarations: one object per route, naming its method, path, who may call it (the spec's
+ * Route declarations: one object per route, naming its method, path, who may call it (the
  * permission matrix, accepted token kinds, site-admin rule), its rate-limit resource, its query
  * and body schemas, and its handler. The pipeline (src/http/pipeline.ts) enforces all of it, so
  * handlers hold only the resource logic.
@@ -208,7 +208,7 @@ export interface RouteDeclaration<
 	/** documentation_url of errors: a path below docs.github.com/.../rest, e.g. 'teams/teams#list-teams' */
 	docs: string;
 	/**
-	 * Fine-grained/app permissions: 'matrix' takes the row of the spec's permission matrix for
+	 * Fine-grained/app permissions: 'matrix' takes the row of the permission matrix for
 	 * this method and path; otherwise alternatives of permission sets ([] = none needed).
 	 */
 	permissions: 'matrix' | PermissionPolicy;
@@ -252,10 +252,12 @@ export interface RouteDeclaration<
 	 * The version of what a GET answers, computed cheaply before the handler (e.g. a feed's newest
 	 * event id and size): the ETag comes from it (with the API version, media type and page), so a
 	 * matching If-None-Match is answered 304 before anything is rendered. It must change whenever
-	 * the answer to this caller would.
+	 * the answer to this caller would, and must not change when that answer does not (an ETag that
+	 * moves on an unseen write is an existence oracle). `null`: no cheap version for this caller;
+	 * the ETag is then the digest of the rendered answer.
 	 */
 	// biome-ignore lint/suspicious/noExplicitAny: called with the route's own context, whatever its schemas
-	version?(ctx: Context<any, any, NoInfer<G>>): string;
+	version?(ctx: Context<any, any, NoInfer<G>>): string | null;
 	/**
 	 * A write-method route whose request may only read (POST /graphql with a query and no
 	 * mutation): given the parsed body, true when the request must run as a write (in the write

@@ -1,6 +1,6 @@
 /**
  * valibot issues → GitHub's 422 "Validation Failed" with errors[] items
- * `{resource, field, code, message}` (reference §1.4).
+ * `{resource, field, code, message}` (https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api).
  */
 import * as v from 'valibot';
 import { isoSeconds } from '../time';

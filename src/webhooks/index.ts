@@ -1,6 +1,6 @@
 /**
- * Webhook events and their durable delivery, one engine for global hooks (spec document 1, Global
- * webhooks and Events; reference §2.8), organization hooks and repository hooks (GitHub's REST
+ * Webhook events and their durable delivery, one engine for global hooks (GitHub Enterprise Server's
+ * global webhooks), organization hooks and repository hooks (GitHub's REST
  * "Organization webhooks" and "Repository webhooks").
  *
  * emit() runs inside the transaction of the change that causes the event: for every active hook
@@ -51,7 +51,7 @@ export interface WebhookDeps {
 	observeAttempt?(seconds: number, ok: boolean, final: boolean): void;
 }
 
-/** Event types a global webhook may subscribe to (spec document 1). */
+/** Event types a global webhook may subscribe to. */
 export const HOOK_EVENTS = ['organization', 'user', 'repository', 'team', 'member', 'membership', 'fork', 'ping'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Subscription of a global hook created without `events`. */
@@ -357,8 +357,8 @@ export class Webhooks {
 
 	/**
 	 * Queues a ping to one hook (POST …/hooks/{hook_id}/pings, and on creating an organization or
-	 * repository hook). An inactive hook sends nothing (spec document 1, States: "inactive (no
-	 * notifications sent)"): its ping is logged as failed, "hook inactive", without a request (see
+	 * repository hook). An inactive hook sends nothing (GitHub's
+	 * `active: false`: no deliveries): its ping is logged as failed, "hook inactive", without a request (see
 	 * attempt()).
 	 * @param body the hook object of the payload
 	 * @param context what the payload carries besides (repository, organization, sender)

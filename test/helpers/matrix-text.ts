@@ -1,7 +1,7 @@
 /**
- * A parser over the spec's permission matrix as the spec writes it (document 1, "### Permission
+ * A parser over the permission matrix as written in test/fixtures/permission-matrix.md ("### Permission
  * matrix"): the test's own reading of the text, independent of src/auth/permission-matrix.ts, so
- * test/matrix-text.test.ts can hold the encoded matrix, and the routes, to the words of the spec.
+ * test/matrix-text.test.ts can hold the encoded matrix, and the routes, to the words of the table.
  *
  * Grammar of the section, as written:
  *   **Organization '<Category>' - <level>[ (rows seen)]:** item; item; ….
@@ -16,20 +16,20 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** One row of the matrix as the spec's text names it. */
+/** One row of the matrix as the text names it. */
 export interface TextRow {
 	method: string;
 	path: string;
 	/** The fine-grained permission the category names, e.g. organization_administration. */
 	key: string;
 	level: 'read' | 'write';
-	/** The spec's `*`: more than one permission, or a substitute. */
+	/** The text's `*`: more than one permission, or a substitute. */
 	multiple: boolean;
 	/** "UAT only" / "no IAT": installation tokens are refused. */
 	rejectsInstallation: boolean;
 }
 
-const SPEC = resolve(__dirname, '../../../shared/spec/000_18014e9f1c9e9550.txt');
+const MATRIX_TEXT = resolve(__dirname, '../fixtures/permission-matrix.md');
 
 /** GitHub's fine-grained permission key of each category the section names. */
 const CATEGORY_KEYS: Record<string, string> = {
@@ -39,8 +39,8 @@ const CATEGORY_KEYS: Record<string, string> = {
 	"Enterprise 'Enterprise organization installations'": 'enterprise_organization_installations',
 };
 
-/** The section's text, or null when the spec is not beside the project (a bare clone). */
-export function matrixSection(file = SPEC): string | null {
+/** The section's text, or null when the file is missing. */
+export function matrixSection(file = MATRIX_TEXT): string | null {
 	let text: string;
 	try {
 		text = readFileSync(file, 'utf8');
@@ -48,8 +48,9 @@ export function matrixSection(file = SPEC): string | null {
 		return null;
 	}
 	const start = text.indexOf('### Permission matrix');
-	const end = text.indexOf('\n## ', start);
-	if (start < 0 || end < 0) throw new Error('the spec has no "### Permission matrix" section');
+	const next = text.indexOf('\n## ', start);
+	const end = next < 0 ? text.length : next;
+	if (start < 0) throw new Error(`${file} has no "### Permission matrix" section`);
 	return text.slice(start, end);
 }
 

@@ -1,5 +1,5 @@
 /**
- * Response shapes: GitHub's Workflow, WorkflowRun (spec document 2, Resources → WorkflowRun, with
+ * Response shapes: GitHub's Workflow, WorkflowRun (with
  * every field of GitHub's workflow-run schema) and Job records.
  */
 import { nodeId, type Urls } from '../../model/urls';

@@ -1,5 +1,5 @@
 /**
- * Workflows, workflow runs and jobs (spec document 2, Workflow runs; GitHub's actions/* operations):
+ * Workflows, workflow runs and jobs (GitHub's actions/* operations):
  * list and get workflows (by id or file name), disable and enable one, dispatch a workflow, list
  * runs (of a repository or of one workflow) with every search filter, get a run, list and get
  * jobs, re-run a job (and the jobs that need it) or a whole run, cancel a run; a run's artifacts

@@ -1,5 +1,5 @@
 /**
- * Workflow-run rules (spec document 2, Workflow runs; States and transitions): the statuses and
+ * Workflow-run rules: the statuses and
  * conclusions, the transitions a run or job may take, the `created` search syntax, how a
  * workflow_id names a workflow, dispatching a run, re-running jobs (with the jobs that need them)
  * or a whole run, cancelling, and the list with its filters and its 1,000-result cap.
@@ -58,7 +58,7 @@ export const WORKFLOW_STATES = ['active', 'deleted', 'disabled_fork', 'disabled_
 
 /** Where workflow files live; a bare file name (ci.yml) means this folder. */
 export const WORKFLOW_DIR = '.github/workflows/';
-/** Filtered run lists return at most this many results (spec document 2, Limits). */
+/** Filtered run lists return at most this many results. */
 export const SEARCH_CAP = 1000;
 /** A run can be re-run at most 50 times (GitHub's limit): run_attempt stops at 51. */
 export const MAX_ATTEMPT = 51;

@@ -1,5 +1,5 @@
 /**
- * GitHub's integration (app) and installation records (reference §2.12).
+ * GitHub's integration (app) and installation records (https://docs.github.com/en/rest/apps/apps).
  */
 import { nodeId, type Urls } from '../../model/urls';
 import { simpleUser } from '../../model/render';

@@ -1,5 +1,5 @@
 /**
- * GitHub Apps (spec document 1, Authentication §8; reference §1.2, §2.12): the app's own routes
+ * GitHub Apps (https://docs.github.com/en/rest/apps/apps): the app's own routes
  * (authenticated with its JWT), the installation lookups, token exchange, and the routes an
  * installation token uses about itself.
  */

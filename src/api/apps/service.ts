@@ -1,5 +1,5 @@
 /**
- * GitHub Apps (spec document 1, Authentication §6–§8; reference §1.2, §2.12): registering an app
+ * GitHub Apps (https://docs.github.com/en/rest/apps/apps): registering an app
  * (an RSA key pair whose private half is shown once, a bot account), installing it on an account
  * with permissions, and issuing installation tokens (60 minutes) bounded by those permissions.
  */

@@ -3,7 +3,7 @@
  * audit-log entries, derived from the domain-event log (src/events/audit.ts), newest first, filtered
  * by `phrase` (src/api/audit-log/phrase.ts), `include` (web, git, all) and the cursors `after` and
  * `before` (an entry's `_document_id`). Organization owners only; classic tokens need
- * read:audit_log, fine-grained ones organization administration (read), as the spec's matrix says.
+ * read:audit_log, fine-grained ones organization administration (read), as the permission matrix says.
  */
 import * as v from 'valibot';
 import { invalidField } from '../../model/errors';

@@ -26,7 +26,7 @@ export const PER_USER_SKUS = [AI_CREDITS, 'premium_requests'];
 export const BUDGET_TYPES = ['BundlePricing', 'ProductPricing', 'SkuPricing'] as const;
 export type BudgetType = (typeof BUDGET_TYPES)[number];
 
-/** Scopes by level (reference §2.6; the organization list filter also takes enterprise and cost_center). */
+/** Scopes by level (the organization list filter also takes enterprise and cost_center; https://docs.github.com/en/rest/billing/budgets). */
 export const ENTERPRISE_SCOPES = [
 	'enterprise',
 	'organization',
@@ -45,7 +45,7 @@ export const ORGANIZATION_FILTER_SCOPES = [
 	'multi_user_customer',
 	'user',
 ] as const;
-/** Scopes an organization budget update takes: the seed's "budget_scope enum includes enterprise and cost_center". */
+/** Scopes an organization budget update takes: the budget_scope enum includes enterprise and cost_center too. */
 export const ORGANIZATION_UPDATE_SCOPES = ORGANIZATION_FILTER_SCOPES;
 
 /** The budget type a SKU implies (used when an organization create omits budget_type). */

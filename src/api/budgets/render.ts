@@ -1,5 +1,5 @@
 /**
- * Budget shapes (spec document 1, Resources → Budget): the single-record form with
+ * Budget shapes: the single-record form with
  * budget_product_sku, the list form with budget_product_skus.
  */
 import type { BudgetRow } from './store';
@@ -24,7 +24,7 @@ export function budget(row: BudgetRow) {
 }
 
 /**
- * List form: the seed's budget_product_skus, and GitHub's budget_product_sku (its description's
+ * List form: budget_product_skus, and GitHub's budget_product_sku (its description's
  * `budget` requires it in list items too). consumed_amount is reported for per-user budgets;
  * Gitstead meters no usage, so it is 0.
  */

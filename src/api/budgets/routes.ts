@@ -1,5 +1,5 @@
 /**
- * Billing budgets (spec document 1, Billing budgets; reference §2.6): list, create, get, update,
+ * Billing budgets (https://docs.github.com/en/rest/billing/budgets): list, create, get, update,
  * delete, for an organization (/organizations/{org}/settings/billing/budgets) and an enterprise
  * (/enterprises/{enterprise}/settings/billing/budgets). Lists answer {budgets, has_next_page,
  * total_count} with 10 per page by default; create and update answer {message, budget}.
@@ -25,7 +25,7 @@ const fields = {
 };
 const organizationCreate = v.object({ ...fields, budget_scope: v.optional(v.picklist(ORGANIZATION_SCOPES)) });
 const organizationUpdate = v.object({ ...fields, budget_scope: v.optional(v.picklist(ORGANIZATION_UPDATE_SCOPES)) });
-/** Enterprise create: the spec's required fields, budget_alerting with both of its fields. */
+/** Enterprise create: the required fields, budget_alerting with both of its fields. */
 const enterpriseCreate = v.object({
 	...fields,
 	budget_amount: v.pipe(v.number(), v.integer('budget_amount is a whole number'), v.minValue(0)),
@@ -138,7 +138,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 					limit: ctx.page.perPage,
 					offset: ctx.page.offset,
 				});
-				// The array first among the keys Octokit's paginator keeps (reference §1.5).
+				// The array first among the keys Octokit's paginator keeps (https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api).
 				const body: Record<string, unknown> = {
 					budgets: rows.map(budgetListItem),
 					has_next_page: ctx.page.offset + rows.length < total,

@@ -1,10 +1,10 @@
 /**
- * Billing budget rules (spec document 1, Billing budgets; reference §2.6):
+ * Billing budget rules (https://docs.github.com/en/rest/billing/budgets):
  * - budget_type and budget_product_sku agree: BundlePricing ↔ ai_credits, ProductPricing a product,
  *   SkuPricing one SKU;
  * - user, multi_user_customer and multi_user_cost_center scopes only for ai_credits or
  *   premium_requests, and with prevent_further_usage true (which must stay true on update);
- * - a user scope names its user (400 otherwise, as the spec states) and takes no alerting;
+ * - a user scope names its user (400 otherwise) and takes no alerting;
  * - the entity a scope names exists (the organization, a repository, …);
  * - alert recipients are users.
  */
@@ -87,7 +87,7 @@ export function resolveBudget(app: App, context: BudgetContext, input: BudgetInp
 	let userLogin: string | null = null;
 	if (scope === 'user') {
 		const login = input.user ?? existing?.user_login ?? undefined;
-		// The spec's rule: a user-scope budget without its user is a 400 about budget_entity_name.
+		// A user-scope budget without its user is a 400 about budget_entity_name.
 		if (!login) throw badRequest('budget_entity_name is a missing required field: a user scope budget needs `user`.');
 		const user = app.stores.accounts.user(login);
 		if (!user) problems.push(item('user', `unknown user "${login}"`));

@@ -1,7 +1,7 @@
 /**
  * Code security configurations of an organization (GitHub's code-security/configurations
  * operations) and the deprecated POST /orgs/{org}/{security_product}/{enablement}, with the
- * permissions of the spec's matrix (organization_administration read for reads, write for
+ * permissions of the permission matrix (organization_administration read for reads, write for
  * changes). Organization owners and the organization's app manage them; members are refused (403)
  * and everyone else sees no organization settings (404).
  *

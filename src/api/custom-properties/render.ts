@@ -1,5 +1,5 @@
 /**
- * CustomPropertyDefinition (spec document 1, Resources): organization definitions carry
+ * CustomPropertyDefinition: organization definitions carry
  * require_explicit_values; both carry url and source_type.
  */
 import type { Urls } from '../../model/urls';

@@ -1,6 +1,6 @@
 /**
- * Custom property definitions (spec document 1, Organization custom properties and Enterprise
- * organization custom properties; reference §2.5): list, batch create-or-replace, get, create or
+ * Custom property definitions (https://docs.github.com/en/rest/orgs/custom-properties and the
+ * enterprise's organization custom properties): list, batch create-or-replace, get, create or
  * replace one, delete — for an organization (/orgs/{org}/properties/schema) and for an enterprise
  * (/enterprises/{enterprise}/org-properties/schema).
  */

@@ -1,6 +1,6 @@
 /**
- * Custom property definition rules (spec document 1, Resources → CustomPropertyDefinition; Custom
- * properties): value types, allowed values (ordered, at most 200, required for the select types),
+ * Custom property definition rules (https://docs.github.com/en/rest/orgs/custom-properties): value
+ * types, allowed values (ordered, at most 200, required for the select types),
  * default values valid for the type and among the allowed values, who may edit values, and the
  * batch update that replaces whole definitions, all or nothing.
  */

@@ -302,7 +302,7 @@ export interface PackageAdvisory {
 }
 
 /**
- * The advisories affecting each package version (spec document 2, DependencyChange.vulnerabilities),
+ * The advisories affecting each package version,
  * by input index. Withdrawn advisories and those of unknown severity are ignored; a package without
  * a version matches nothing. Ecosystems may be package-url types (`pypi`) or GitHub's names (`pip`).
  */

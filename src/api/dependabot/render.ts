@@ -1,7 +1,6 @@
 /**
  * Response shapes: GitHub's dependabot-alert (and dependabot-alert-with-repository for the
- * organization list) and the spec's DismissalRequest (document 2, DismissalRequest; request_type
- * `depbot_alert_dismissal` as the spec writes it).
+ * organization list) and the dismissal request (request_type `depbot_alert_dismissal`).
  */
 import type { App } from '../../app';
 import type { ApiVersion } from '../../http/negotiation';
@@ -11,7 +10,7 @@ import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { simpleUser } from '../../model/render';
 import type { AdvisoryRow, AlertRow, RequestView, ResponseView } from './store';
 
-/** The spec's request_type value (GitHub: dependabot_alert_dismissal). */
+/** The request_type value Gitstead answers (GitHub: dependabot_alert_dismissal). */
 export const REQUEST_TYPE = 'depbot_alert_dismissal';
 
 /** Fields of GitHub's simple-repository, in order (a subset of the repository record). */
@@ -210,7 +209,7 @@ export class AlertRenderer {
 	}
 }
 
-/** The spec's DismissalRequest. `responses` are the request's reviews, oldest first. */
+/** A dismissal request. `responses` are the request's reviews, oldest first. */
 export function dismissalRequest(urls: Urls, request: RequestView, responses: ResponseView[] = []) {
 	const paths = repoPaths(urls, { login: request.owner_login }, request.repo_name);
 	const alertNumber = String(request.alert_number);

@@ -1,7 +1,6 @@
 /**
- * Dependabot alerts and dismissal requests (spec document 2, Dismissal requests for dependency
- * alerts; GitHub's dependabot/* alert and alert-dismissal-request operations). Every route answers
- * at GitHub's `/dependabot/` path and at the spec's `/depbot/` spelling.
+ * Dependabot alerts and dismissal requests (GitHub's dependabot/* alert and alert-dismissal-request
+ * operations). Every route answers at GitHub's `/dependabot/` path and at the `/depbot/` spelling.
  *
  * Alerts: read by callers with write (push) access to the repository — organization lists by
  * owners — with Dependabot alerts (vulnerability_alerts) read; dismissed and reopened with
@@ -60,7 +59,7 @@ const ORG_REQUESTS_READ: Policy = {
 	access: 'authenticated',
 };
 
-/** The declaration at its GitHub path and at the spec's `/depbot/` spelling. */
+/** The declaration at its GitHub path and at the `/depbot/` spelling. */
 function bothSpellings(declaration: RouteDeclaration): RouteDeclaration[] {
 	return [declaration, { ...declaration, path: declaration.path.replace(/\/dependabot(?=\/|$)/, '/depbot') }];
 }

@@ -1,6 +1,6 @@
 /**
- * Rules of dependabot alerts and their dismissal requests (spec document 2, Dismissal requests for
- * dependency alerts; GitHub's dependabot/* operations).
+ * Rules of dependabot alerts and their dismissal requests (GitHub's
+ * dependabot/* operations).
  *
  * Alerts: refreshAlerts opens one alert per (manifest, package, advisory) whose dependency version
  * is vulnerable, marks open alerts whose dependency is gone or no longer vulnerable `fixed`, and

@@ -1,5 +1,5 @@
 /**
- * Dependency submission and dependency review (spec document 2):
+ * Dependency submission and dependency review:
  * - POST /repos/{owner}/{repo}/dependency-graph/snapshots (rate-limit category dependency_snapshots)
  * - GET /repos/{owner}/{repo}/dependency-graph/compare/{basehead}
  */
@@ -67,7 +67,7 @@ function requireReviewable(app: App, repo: RepositoryRow): void {
 	}
 }
 
-/** One DependencyChange row (spec document 2). */
+/** One DependencyChange row. */
 function change(changeType: 'added' | 'removed', dependency: Dependency, vulnerabilities: ReturnType<typeof vulnerabilitiesFor>[number]) {
 	const meta = JSON.parse(dependency.metadata) as Record<string, unknown>;
 	return {
@@ -116,7 +116,7 @@ export const dependencyGraphRoutes = [
 		permissions: [{ contents: 'read' }],
 		errorResource: 'DependencyReview',
 		query: v.object({ name: v.optional(v.string()) }),
-		// Not paginated: the seed's "200: array of DependencyChange" is every change in one answer, as on GitHub.
+		// Not paginated: the 200 answer is an array of every DependencyChange in one answer, as on GitHub.
 		handler(ctx) {
 			const { repo } = ctx.repo;
 			requireReviewable(ctx.app, repo);

@@ -1,12 +1,12 @@
 /**
- * The dependency graph (spec document 2, Dependency submission and Dependency review): storing
+ * The dependency graph: storing
  * snapshots, deciding which dependencies count, and diffing the dependencies of two commits.
  *
- * Which dependencies count, per manifest file (the spec's precedence): among the latest snapshot of
+ * Which dependencies count, per manifest file (by precedence): among the latest snapshot of
  * each (job.correlator, detector.name), the snapshots that list the manifest; when they come from
  * several detectors, the detector of the snapshot whose correlator sorts first alphabetically is
  * used; the resolved dependencies of that detector's snapshots are merged. Every snapshot Gitstead
- * receives is a user submission (the spec's first rank): Gitstead runs no dependency-graph jobs,
+ * receives is a user submission (the first rank): Gitstead runs no dependency-graph jobs,
  * automatic submissions or static analysis of its own, the ranks that would follow.
  */
 import type { App } from '../../app';
@@ -148,7 +148,7 @@ function toGraphDependency(dependency: Dependency): GraphDependency {
 
 /**
  * The dependencies that count among some snapshots, at most one per (correlator, detector), by
- * the spec's precedence (module comment). Sorted by manifest path, then package-url.
+ * the precedence of the module comment. Sorted by manifest path, then package-url.
  */
 export function countingDependencies(app: App, snapshots: SnapshotRow[]): Dependency[] {
 	if (snapshots.length === 0) return [];

@@ -1,5 +1,5 @@
 /**
- * Response shapes: GitHub's `deployment`; DeploymentStatus exactly as spec document 2 lists it;
+ * Response shapes: GitHub's `deployment`; GitHub's `deployment-status`;
  * GitHub's `environment` (protection rules, deployment_branch_policy) and DeploymentBranchPolicy.
  */
 import type { App } from '../../app';
@@ -61,9 +61,9 @@ export function deployment(urls: Urls, repo: RepositoryPaths, row: DeploymentRow
 }
 
 /**
- * A DeploymentStatus: the spec's fields, in its order. environment_url and log_url are URIs in
+ * A DeploymentStatus: its fields, in a fixed order. environment_url and log_url are URIs in
  * GitHub's description (format uri, not required): left out when none was given. target_url, which
- * the description requires, keeps the seed's default, empty (docs/COMPATIBILITY.md).
+ * the description requires, keeps its default, empty (docs/COMPATIBILITY.md).
  */
 export function deploymentStatus(urls: Urls, repo: RepositoryPaths, row: StatusRow, creator: AccountRow | undefined) {
 	const deploymentUrl = `${repo.api}/deployments/${row.deployment_id}`;

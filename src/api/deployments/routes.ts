@@ -1,6 +1,6 @@
 /**
  * Deployments, deployment statuses, deployment environments and deployment branch policies
- * (spec document 2, Deployment statuses and Deployment branch policies; reference §2.14; GitHub's
+ * (https://docs.github.com/en/rest/deployments/deployments; GitHub's
  * deployments, statuses, environments and branch-policies operations).
  *
  * Permissions: deployments and statuses are read with Deployments (read), public for public

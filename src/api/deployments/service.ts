@@ -1,6 +1,6 @@
 /**
- * Deployment rules (spec document 2, Deployment statuses, Deployment branch policies and the state
- * table; reference §2.14; GitHub's deployments and environments operations):
+ * Deployment rules (https://docs.github.com/en/rest/deployments/deployments; GitHub's deployments
+ * and environments operations):
  * - a deployment targets an environment (default `production`, created when missing);
  *   production_environment defaults to true only for `production`, transient_environment to false;
  * - a status's environment defaults to the previous status's, else the deployment's; log_url also
@@ -21,7 +21,7 @@ import { recordDeploymentCreated, recordDeploymentStatus } from './events';
 import type { DeploymentRow, DeploymentState, EnvironmentRow, EnvironmentSettings, StatusRow } from './store';
 
 export const STATES = ['error', 'failure', 'inactive', 'in_progress', 'queued', 'pending', 'success'] as const;
-/** Longest deployment status description, in characters (spec document 2, Limits). */
+/** Longest deployment status description, in characters. */
 export const MAX_STATUS_DESCRIPTION = 140;
 /** Longest environment name, in characters (GitHub's limit). */
 export const MAX_ENVIRONMENT_NAME = 255;

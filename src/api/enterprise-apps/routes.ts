@@ -1,7 +1,7 @@
 /**
  * GitHub's "Organization installations" (enterprise-admin/organization-installations): an
- * enterprise owner (or a token with the enterprise_organization_installations permission, the
- * spec's matrix) lists the enterprise's organizations and their repositories, and installs,
+ * enterprise owner (or a token with the enterprise_organization_installations permission, per the
+ * permission matrix) lists the enterprise's organizations and their repositories, and installs,
  * uninstalls and narrows GitHub Apps on them. The organization must belong to the enterprise (404
  * otherwise, as for one that does not exist).
  */

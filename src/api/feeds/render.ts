@@ -1,5 +1,5 @@
 /**
- * The activity feeds' Event object (spec document 2, Event; GitHub's activity event shape): id
+ * The activity feeds' Event object (GitHub's activity event shape): id
  * (string), type, actor {id, login, display_login, gravatar_id, url, avatar_url}, repo {id, name,
  * url}, payload, public, created_at, and org on organization repositories. The payload was stored
  * as JSON when the event happened and is spliced in as it is, so a page of events costs no parsing.

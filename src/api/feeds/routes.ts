@@ -1,5 +1,5 @@
 /**
- * Activity feeds (spec document 2, Activity feeds; GitHub's "Activity → Events"): the public
+ * Activity feeds (GitHub's "Activity → Events"): the public
  * timeline, a repository's network, an organization's public events, a repository's events, and
  * a user's events (public; all of them to the user; the user's organization dashboard). Every feed
  * comes from the domain-event log (received events: those of the repositories the user watches), polls cheaply (its ETag is its version, checked before anything

@@ -1,5 +1,5 @@
 /**
- * What each activity feed shows (spec document 2, Activity feeds; GitHub's "Activity → Events"):
+ * What each activity feed shows (GitHub's "Activity → Events"):
  * the filter of the event log behind it, the caller's visibility applied, its version (for ETags)
  * and its pages. A timeline holds at most `events.timeline_limit` events (300) and none older than
  * `events.retention_days` (30).

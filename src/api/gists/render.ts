@@ -1,5 +1,5 @@
 /**
- * Gist shapes (GitHub's gist-simple / base-gist) and the spec's Comment for gists.
+ * Gist shapes (GitHub's gist-simple / base-gist) and the gist comment.
  */
 import { extname } from 'node:path';
 import { nodeId, type Urls } from '../../model/urls';
@@ -113,7 +113,7 @@ export function gistForkEntry(urls: Urls, fork: GistRow, owner: AccountRow, coun
 	};
 }
 
-/** A gist comment (spec document 2, Comment), body fields by media type from the stored renderings. */
+/** A gist comment, body fields by media type from the stored renderings. */
 export function gistComment(urls: Urls, gistRow: GistRow, row: GistCommentRow, author: AccountRow, media: string | null) {
 	return {
 		url: `${urls.apiBase}/gists/${gistRow.gist_id}/comments/${row.id}`,

@@ -1,5 +1,5 @@
 /**
- * Gists (GitHub's gists API) and gist comments (spec document 2, Gist comments): create, get, list
+ * Gists (GitHub's gists API) and gist comments: create, get, list
  * (the user's, a user's, public, starred), update, delete; stars, forks, and the revision history
  * (commits, a gist at a revision; a single gist carries `history` and `forks`); comments list,
  * create, get, update, delete with the raw (default), text, html and full media types. A secret

@@ -5,6 +5,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
+import { isoSeconds } from '../../time';
 import { inRepository } from '../../events/payloads';
 import type { RepositoryRow } from '../repos/store';
 import type { AccountRow } from '../users/store';
@@ -129,6 +130,8 @@ export function recordPush(
 	actorId: number | null,
 ): void {
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
+	// What POST …/hooks/{id}/tests sends again: the repository's latest push, whatever its ref.
+	app.stores.git.setLatestPush(repo.id, { ref, before, after, pushedAt: isoSeconds(app.clock()) });
 	const { shas } = after ? pushedCommits(app, repo.id, before, after) : { shas: [] };
 	const commits = commitSummaries(app, repo, owner, shas);
 	const moved = before !== null && after !== null;

@@ -19,7 +19,7 @@
  * The work yields to the event loop every few milliseconds, so reads go on while a large push
  * is indexed.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash as cryptoHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { App } from '../../app';
@@ -94,9 +94,21 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 
 const TYPE_PREFIX = ['', 'commit ', 'tree ', 'blob ', 'tag '];
 
-/** The object id of `content` as `type`. */
+/** Objects up to this size are hashed in one call over a reused buffer (header and content copied in). */
+const ONE_SHOT_BYTES = 64 * 1024;
+const oneShot = Buffer.allocUnsafeSlow(ONE_SHOT_BYTES + 32);
+
+/**
+ * The object id of `content` as `type` (20 bytes): SHA-1 of "<type> <size>\0<content>". A pack of
+ * small objects hashes tens of thousands of them, where a Hash object per object costs more than
+ * the hashing: those go through one-shot `crypto.hash` over a reused buffer.
+ */
 function objectId(type: number, content: Buffer): Buffer {
-	return createHash('sha1').update(`${TYPE_PREFIX[type]}${content.length}\0`).update(content).digest();
+	const header = `${TYPE_PREFIX[type]}${content.length}\0`;
+	if (content.length > ONE_SHOT_BYTES) return createHash('sha1').update(header).update(content).digest();
+	const at = oneShot.write(header, 0, 'latin1');
+	content.copy(oneShot, at);
+	return cryptoHash('sha1', oneShot.subarray(0, at + content.length), 'buffer');
 }
 
 /** Yields to the event loop when the current slice of work has run long enough. */

@@ -1,5 +1,5 @@
 /**
- * The merge engine of pull requests (issue #11): three-way merges of trees as git's `ort` strategy
+ * The merge engine of pull requests: three-way merges of trees as git's `ort` strategy
  * makes them for the common cases, and the commits of GitHub's three merge methods (merge commit,
  * squash, rebase) built on top. Nothing here moves a reference: the caller moves the base branch
  * with writes.ts `updateRef`, so branch protection applies to merges as to every other write.

@@ -1,5 +1,5 @@
 /**
- * GitHub's git database API for repositories (spec document 2, Git tag objects; OpenAPI
+ * GitHub's git database API for repositories (OpenAPI
  * operations git/*): blobs, trees, commits, annotated tag objects and references, stored in
  * SQLite under their real git object ids. Reading needs Contents (read) — public repositories
  * anonymously too; writing needs Contents (write) and push access to a writable repository.
@@ -308,7 +308,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		},
 	}),
 
-	// ----- tag objects (spec document 2, Git tag objects)
+	// ----- tag objects
 	route({
 		...WRITE,
 		method: 'POST',

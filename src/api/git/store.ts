@@ -170,6 +170,14 @@ function decodeRows(encoded: Buffer): number[] {
 	return rows;
 }
 
+/** A repository's latest push: full ref name, commits before/after (null: created/deleted), ISO time. */
+export interface LatestPush {
+	ref: string;
+	before: string | null;
+	after: string | null;
+	pushedAt: string;
+}
+
 export type GitStore = ReturnType<typeof createGitStore>;
 
 export function createGitStore(db: DB) {
@@ -237,6 +245,13 @@ export function createGitStore(db: DB) {
 		JOIN git_network_members m ON m.repo_id = r.repo_id
 		JOIN git_objects o ON o.network_id = m.network_id AND o.oid = unhex(r.sha)`;
 	const ref = db.prepare(`SELECT ${refColumns} WHERE r.repo_id = ? AND r.name = ?`);
+	const setLatestPush = db.prepare(`
+		INSERT INTO repository_pushes (repo_id, ref, before_sha, after_sha, pushed_at) VALUES (@repoId, @ref, @before, @after, @pushedAt)
+		ON CONFLICT (repo_id) DO UPDATE SET ref = excluded.ref, before_sha = excluded.before_sha, after_sha = excluded.after_sha,
+		  pushed_at = excluded.pushed_at`);
+	const latestPush = db.prepare(
+		'SELECT ref, before_sha AS before, after_sha AS after, pushed_at AS pushedAt FROM repository_pushes WHERE repo_id = ?',
+	);
 	const matching = db.prepare(`
 		SELECT ${refColumns}
 		WHERE r.repo_id = @repoId AND substr(r.name, 1, length(@prefix)) = @prefix ORDER BY r.name LIMIT @limit OFFSET @offset`);
@@ -428,6 +443,13 @@ export function createGitStore(db: DB) {
 			reaches.get({ network: network(repoId), from: Buffer.from(from, 'hex'), to: Buffer.from(to, 'hex') }) === 1,
 
 		ref: (repoId: number, name: string) => ref.get(repoId, name) as RefRow | undefined,
+		/**
+		 * Remembers a repository's latest push (over git or through the API): the full ref name, its
+		 * commit before (null: created) and after (null: deleted). @param pushedAt ISO timestamp
+		 */
+		setLatestPush: (repoId: number, push: LatestPush) => void setLatestPush.run({ repoId, ...push }),
+		/** The repository's latest push, or undefined when none was recorded. */
+		latestPush: (repoId: number) => latestPush.get(repoId) as LatestPush | undefined,
 		/** References whose full name starts with `prefix`, by name. */
 		matchingRefs(repoId: number, prefix: string, limit: number, offset: number) {
 			const filter = { repoId, prefix, limit, offset };

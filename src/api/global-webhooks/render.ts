@@ -1,5 +1,5 @@
 /**
- * GlobalWebhook (spec document 1, Resources; GitHub's global-hook / global-hook-2). The delivery
+ * GlobalWebhook (GitHub's global-hook / global-hook-2). The delivery
  * log's shapes, shared with organization and repository hooks, are in ../hooks/render.ts.
  */
 import type { Urls } from '../../model/urls';

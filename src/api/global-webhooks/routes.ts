@@ -1,5 +1,5 @@
 /**
- * Global webhooks (spec document 1, Global webhooks; reference §2.8): list, create, get, update
+ * Global webhooks (https://docs.github.com/en/webhooks/webhook-events-and-payloads): list, create, get, update
  * (omitted fields reset to their defaults), delete, ping — site administrators with classic tokens
  * only; everyone else gets 404. config.secret is masked in every answer.
  *
@@ -126,7 +126,7 @@ export const globalWebhookRoutes = [
 		handler(ctx) {
 			const hook = loadHook(ctx);
 			// "Parameters omitted are reset to their default or removed when no default exists" — and
-			// the seed's state table turns a hook off or on with a PATCH of `active` alone. A hook's URL
+			// a hook is turned off or on with a PATCH of `active` alone. A hook's URL
 			// has no default and cannot be removed: without config, the hook keeps its configuration
 			// (URL, content type, TLS check, secret); events and active follow the reset rule.
 			const values = ctx.body.config

@@ -173,17 +173,26 @@ function ping(ctx: Context, place: Place, hook: HookRow): void {
 }
 
 /**
- * POST …/tests: the push event of the default branch's latest commit, to this hook only, when it
- * subscribes to push; otherwise (or in a repository without commits) nothing is sent — 204 alike.
+ * POST …/tests: the push event of the repository's latest push (whatever branch or tag it went to,
+ * as GitHub: "the latest push to the current repository"), to this hook only, when it subscribes to
+ * push. A repository with no recorded push (or whose latest push's commits are gone) sends the
+ * default branch's latest commit; a repository without commits sends nothing — 204 alike.
  */
 function testPush(ctx: Context, place: Place, hook: HookRow): void {
 	const subscribed = JSON.parse(hook.events) as string[];
 	if (!subscribed.includes('push') && !subscribed.includes('*')) return;
 	const { app } = ctx;
 	const { repo } = ctx.repo;
+	const isCommit = (sha: string | null) => sha !== null && app.stores.git.meta(repo.id, sha)?.type === 'commit';
+	const latest = app.stores.git.latestPush(repo.id);
+	if (latest && (latest.after === null || isCommit(latest.after)) && (latest.before === null || isCommit(latest.before))) {
+		const payload = pushPayload(app, repo, latest.ref, latest.before, latest.after, ctx.principal.actorId);
+		app.webhooks.deliverTo(hook, 'push', null, payload, place.repositoryId);
+		return;
+	}
 	const ref = `refs/heads/${repo.default_branch}`;
 	const head = app.stores.git.ref(repo.id, ref);
-	if (!head || app.stores.git.meta(repo.id, head.sha)?.type !== 'commit') return;
+	if (!head || !isCommit(head.sha)) return;
 	const before = app.stores.git.parents(repo.id, head.sha)[0] ?? null;
 	app.webhooks.deliverTo(hook, 'push', null, pushPayload(app, repo, ref, before, head.sha, ctx.principal.actorId), place.repositoryId);
 }

@@ -1,6 +1,6 @@
 /**
  * An organization's immutable releases policy (GitHub's orgs immutable-releases operations), with
- * the permissions of the spec's matrix (organization_administration read / write): which
+ * the permissions of the permission matrix (organization_administration read / write): which
  * repositories publish immutable releases — all, none, or the selected ones. What it enforces is
  * in src/api/immutable-releases/enforce.ts. Owners and the organization's app manage it; members
  * are refused (403), outsiders see nothing (404).

@@ -1,5 +1,5 @@
 /**
- * Issue comments (spec document 2, Issue comments; creation, deletion and the per-issue list as
+ * Issue comments (creation, deletion and the per-issue list as
  * GitHub has them): list for a repository (default ascending id; sort created|updated with
  * direction; since), list for one issue, create, get, update, delete. Comments on pull requests
  * are issue comments too. Bodies follow the raw (default), text, html and full media types.

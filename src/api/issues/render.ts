@@ -1,5 +1,5 @@
 /**
- * GitHub's issue object and the spec's Comment for issue comments (spec document 2, Comment).
+ * GitHub's issue object and its issue comment.
  * Body fields follow the requested media type (raw default, text, html, full), read from the
  * renderings stored with the rows.
  */
@@ -76,7 +76,7 @@ export function issue(urls: Urls, paths: RepositoryPaths, row: IssueRow, parts: 
 	};
 }
 
-/** An issue comment (spec document 2, Comment: issue comments carry html_url, issue_url and pin). */
+/** An issue comment: it carries html_url, issue_url and pin. */
 export function issueComment(
 	urls: Urls,
 	paths: RepositoryPaths,

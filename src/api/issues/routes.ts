@@ -1,5 +1,5 @@
 /**
- * Issues (GitHub's issues API; spec document 2: every pull request is an issue, numbered with the
+ * Issues (GitHub's issues API; every pull request is an issue, numbered with the
  * repository's issues): create, get, list with filters, update, lock and unlock, an issue's labels
  * and assignees. Anyone who can see a repository with issues turned on may open an issue; labels,
  * assignees and milestones given by callers without push access are dropped, as GitHub does.

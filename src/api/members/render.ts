@@ -1,5 +1,5 @@
 /**
- * GitHub's org-membership record (reference §2.2).
+ * GitHub's org-membership record (https://docs.github.com/en/rest/orgs/members).
  */
 import type { Urls } from '../../model/urls';
 import { orgSimple } from '../../model/render';

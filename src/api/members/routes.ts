@@ -1,5 +1,5 @@
 /**
- * Organization members and memberships (reference §2.2): members, memberships, public members,
+ * Organization members and memberships (https://docs.github.com/en/rest/orgs/members): members, memberships, public members,
  * and the authenticated user's own memberships.
  */
 import * as v from 'valibot';
@@ -78,7 +78,7 @@ export const memberRoutes = [
 		handler(ctx) {
 			const { org, ...access } = ctx.org;
 			if (!access.member) {
-				// Non-members are sent to the public membership check (reference §2.2).
+				// Non-members are sent to the public membership check (https://docs.github.com/en/rest/orgs/members).
 				return redirect(ctx.app.urls.api(`/orgs/${org.login}/public_members/${encodeURIComponent(ctx.params.username)}`));
 			}
 			const user = loadUser(ctx);

@@ -1,5 +1,5 @@
 /**
- * Organization membership rules (reference §2.2): owners vs members, invitations, and the rule
+ * Organization membership rules (https://docs.github.com/en/rest/orgs/members): owners vs members, invitations, and the rule
  * that the last owner can be neither removed nor demoted.
  */
 import type { App } from '../../app';

@@ -1,5 +1,5 @@
 /**
- * Migration (spec document 1, Resources → Migration; reference §2.4). Timestamps carry a numeric
+ * Migration (https://docs.github.com/en/rest/migrations/orgs). Timestamps carry a numeric
  * offset (2026-11-22T12:00:00+00:00), as GitHub's migration records do.
  */
 import { nodeId, type Urls } from '../../model/urls';

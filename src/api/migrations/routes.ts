@@ -1,5 +1,5 @@
 /**
- * Organization migrations (spec document 1, Organization migrations; reference §2.4): list, start,
+ * Organization migrations (https://docs.github.com/en/rest/migrations/orgs): list, start,
  * get status, download archive (302 to a signed URL Gitstead serves), delete archive, unlock a
  * repository, list repositories. Organization owners only; fine-grained and app tokens are refused.
  */

@@ -1,5 +1,5 @@
 /**
- * Organization migrations (spec document 1; reference §2.4): starting an export, the background
+ * Organization migrations (https://docs.github.com/en/rest/migrations/orgs): starting an export, the background
  * task that writes the archive (a real .tar.gz of JSON documents in the blob folder), signed
  * archive URLs, archive deletion and expiry, repository locks.
  *
@@ -26,7 +26,7 @@ import type { MigrationRow } from './store';
 
 /** Background task kind that writes a migration's archive. */
 export const EXPORT_TASK = 'export-migration';
-/** Archives are deleted automatically after seven days (reference §2.4). */
+/** Archives are deleted automatically after seven days (https://docs.github.com/en/rest/migrations/orgs). */
 export const ARCHIVE_DAYS = 7;
 /** Signed archive URLs are good for five minutes. */
 export const ARCHIVE_URL_SECONDS = 300;

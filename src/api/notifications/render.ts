@@ -1,5 +1,5 @@
 /**
- * Notification shapes: the spec's NotificationThread (GitHub's `thread`) and GitHub's
+ * Notification shapes: GitHub's notification `thread` and GitHub's
  * thread-subscription object. URLs are built at read time from the repository's current name and
  * the configured external URL (subjects keep paths below the repository).
  */

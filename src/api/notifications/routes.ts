@@ -1,5 +1,5 @@
 /**
- * Notifications (spec document 2, Notifications; GitHub's activity/notifications): the
+ * Notifications (GitHub's activity/notifications): the
  * authenticated user's threads, all of them or one repository's, marking them read, one thread
  * (read, marked read, marked done) and its subscription. Only a personal access token (classic)
  * with scope `notifications` or `repo` is accepted; other kinds are refused with 403.

@@ -5,7 +5,7 @@
  * fork-pr-contributor-approval, fork-pr-workflows-private-repos, self-hosted-runners and its
  * repositories), the OIDC subject claim template, and the cache usage.
  *
- * Policy from the spec's permission matrix: Organization administration (read for GET, write for
+ * Policy from the permission matrix: Organization administration (read for GET, write for
  * PUT/DELETE); classic tokens admin:org. Owners and the organization's app only: members get 403,
  * outsiders 404.
  */

@@ -1,13 +1,13 @@
 /**
  * An organization's security settings outside code security configurations, with the permissions
- * of the spec's matrix (organization_administration read / write):
+ * of the permission matrix (organization_administration read / write):
  *
  * - security managers (GitHub's orgs/security-managers operations): teams whose members read the
  *   security alerts (Dependabot alerts, dismissal requests) of every repository of the
  *   organization — the repository guard lets them through (ResourceGuard.securityManagers);
  * - Dependabot's repository access (dependabot/repository-access): the private and internal
  *   repositories Dependabot may reach when updating dependencies, and the default level. Answered
- *   at GitHub's `/dependabot/` path and at the spec's `/depbot/` spelling;
+ *   at GitHub's `/dependabot/` path and at the `/depbot/` spelling;
  * - secret scanning pattern configurations (secret-scanning/push-protection): the push protection
  *   setting of each provider pattern (src/api/org-security/patterns.ts), guarded by a version
  *   (409 when a change names another one);
@@ -43,7 +43,7 @@ const repositoryIds = v.optional(v.array(v.pipe(v.number(), v.integer())));
 const accessBody = v.object({ repository_ids_to_add: repositoryIds, repository_ids_to_remove: repositoryIds });
 const levelBody = v.object({ default_level: v.picklist(['public', 'internal'], 'must be public or internal') });
 
-/** The declaration at its GitHub path and at the spec's `/depbot/` spelling. */
+/** The declaration at its GitHub path and at the `/depbot/` spelling. */
 function bothSpellings(declaration: RouteDeclaration): RouteDeclaration[] {
 	return [declaration, { ...declaration, path: declaration.path.replace(/\/dependabot(?=\/|$)/, '/depbot') }];
 }

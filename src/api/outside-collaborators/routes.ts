@@ -1,5 +1,5 @@
 /**
- * Outside collaborators (spec document 1, Outside collaborators; reference §2.3).
+ * Outside collaborators (https://docs.github.com/en/rest/orgs/outside-collaborators).
  */
 import * as v from 'valibot';
 import { notFound, unprocessable } from '../../model/errors';

@@ -1,5 +1,5 @@
 /**
- * Outside collaborators (spec document 1, States and transitions): converting a member, removing
+ * Outside collaborators: converting a member, removing
  * a collaborator from every repository of the organization.
  */
 import type { App } from '../../app';

@@ -1,5 +1,5 @@
 /**
- * mergeable, mergeable_state and rebaseable of a pull request as GitHub shows them (issue #11).
+ * mergeable, mergeable_state and rebaseable of a pull request as GitHub shows them.
  *
  * Two parts:
  * - the git-level outcome (does head merge into base without conflicts, do its commits replay onto

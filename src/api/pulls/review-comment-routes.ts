@@ -1,5 +1,5 @@
 /**
- * Review comments (GitHub's "Review comments" REST API, issue #11): GET …/pulls/comments (the
+ * Review comments (GitHub's "Review comments" REST API): GET …/pulls/comments (the
  * repository's), GET/POST …/pulls/{pull_number}/comments, GET/PATCH/DELETE
  * …/pulls/comments/{comment_id}, POST …/pulls/{pull_number}/comments/{comment_id}/replies.
  *

@@ -1,6 +1,6 @@
 /**
  * Review requests and reviews of a pull request (GitHub's "Review requests" and "Reviews" REST
- * APIs, issue #11): GET/POST/DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers;
+ * APIs): GET/POST/DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers;
  * (review comments, GET …/reviews/{review_id}/comments among them: review-comment-routes.ts);
  * GET/POST …/reviews, GET/PUT/DELETE …/reviews/{review_id}, POST …/reviews/{review_id}/events,
  * PUT …/reviews/{review_id}/dismissals.

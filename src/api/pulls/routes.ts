@@ -1,5 +1,5 @@
 /**
- * Pull requests (GitHub's "Pulls" REST API, issue #11): list, create (from a branch of this
+ * Pull requests (GitHub's "Pulls" REST API): list, create (from a branch of this
  * repository or of a fork in its network, or by converting an issue), get (also as
  * application/vnd.github.diff and .patch), update (title, body, state, base,
  * maintainer_can_modify), the commits and files of a pull request, and whether it was merged.

@@ -1,5 +1,5 @@
 /**
- * GET /rate_limit (spec document 2, Rate-limit status): every resource's window for the caller,
+ * GET /rate_limit: every resource's window for the caller,
  * plus the deprecated `rate` (= core). Not counted; 404 when rate limiting is off, as GitHub
  * Enterprise Server answers.
  */
@@ -24,7 +24,7 @@ export const rateLimitRoutes = [
 			const now = epochSeconds(ctx.now);
 			const resources: Record<string, { limit: number; used: number; remaining: number; reset: number }> = {};
 			for (const resource of RATE_RESOURCES) {
-				// source_import is gone from the next API version (spec document 2).
+				// source_import is gone from the next API version.
 				if (resource === 'source_import' && ctx.apiVersion !== '2022-11-28') continue;
 				const window = limiter.peek(ctx.principal.rateKey, resource, now);
 				resources[resource] = {

@@ -46,7 +46,14 @@ const tagName = v.pipe(
 	v.maxLength(255, 'tag_name is too long (maximum is 255 characters)'),
 );
 const releaseFields = {
-	target_commitish: v.optional(v.pipe(v.string(), v.minLength(1, "target_commitish can't be blank"))),
+	// Empty (hub sends `""` when no target is given) means none, as on GitHub: the default branch on
+	// create, unchanged on update.
+	target_commitish: v.optional(
+		v.pipe(
+			v.nullable(v.string()),
+			v.transform((value) => (value === null || value === '' ? undefined : value)),
+		),
+	),
 	name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024, 'name is too long (maximum is 1024 characters)')))),
 	body: v.optional(v.nullable(v.pipe(v.string(), maxCharacters('body', MAX_RELEASE_BODY)))),
 	draft: v.optional(v.boolean()),

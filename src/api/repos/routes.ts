@@ -1,7 +1,7 @@
 /**
  * Repositories: create (organization, user, fork), list them (an organization's, the authenticated
  * user's, a user's, every public one), get one (by name or id), update, delete and transfer it,
- * its topics and languages (GitHub's repos API; not in the spec's matrix, so the permissions are
+ * its topics and languages (GitHub's repos API; not in the permission matrix, so the permissions are
  * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
  * to read).
  */
@@ -187,7 +187,7 @@ function mayCreateIn(ctx: Context, target: AccountRow, visibility: RepositoryRow
 
 /**
  * Classic and OAuth tokens need the `repo` scope for a repository that is not public: `public_repo`
- * covers public repositories only (README, Authentication and permissions).
+ * covers public repositories only (docs/api/auth.md).
  * @throws DomainError 403 with GitHub's missing-scope message.
  */
 function requireScopeFor(ctx: Context, visibility: 'public' | 'private' | 'internal'): void {

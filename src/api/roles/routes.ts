@@ -31,7 +31,7 @@ import type { CustomRepositoryRoleRow } from './store';
 const OWNER = { access: 'authenticated' as const, resource: { org: 'owner' as const } };
 const ADMINISTRATION_READ = { ...OWNER, permissions: [{ organization_administration: 'read' as const }] };
 const ADMINISTRATION_WRITE = { ...OWNER, permissions: [{ organization_administration: 'write' as const }] };
-/** Rows of the spec's matrix: their permissions and token kinds come from it. */
+/** Rows of the permission matrix: their permissions and token kinds come from it. */
 const MATRIX = { ...OWNER, permissions: 'matrix' as const };
 
 /** The predefined role {role_id}, or 404. */

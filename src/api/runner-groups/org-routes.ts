@@ -5,7 +5,7 @@
  * organization ({ org }); the groups its enterprise shares with it are listed and readable here
  * with `inherited: true`, and changed only by the enterprise.
  *
- * Policy: the spec's permission matrix for its rows (Self-hosted runners organization permission,
+ * Policy: the permission matrix for its rows (Self-hosted runners organization permission,
  * write); the other routes Self-hosted runners read (GET) or write. Classic tokens admin:org.
  * Owners and the organization's app only: members 403, outsiders 404.
  */

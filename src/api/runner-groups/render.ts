@@ -1,5 +1,5 @@
 /**
- * RunnerGroup (spec document 1, Resources) of an enterprise and of an organization, and GitHub's
+ * RunnerGroup of an enterprise and of an organization, and GitHub's
  * runner and runner-label records.
  */
 import type { Urls } from '../../model/urls';

@@ -1,5 +1,5 @@
 /**
- * Enterprise self-hosted runner groups (spec document 1; reference §2.7): list, create, get,
+ * Enterprise self-hosted runner groups (https://docs.github.com/en/enterprise-server@3.19/rest/actions/self-hosted-runner-groups): list, create, get,
  * update, delete, and the organization and runner membership routes GitHub has for enterprise
  * groups. Enterprise owners with classic or OAuth tokens holding manage_runners:enterprise only.
  */
@@ -30,7 +30,7 @@ const updateBody = v.object({
 	network_configuration_id: v.optional(v.nullable(v.string())),
 });
 
-/** Every route: enterprise owners, classic/OAuth tokens with manage_runners:enterprise (the spec). */
+/** Every route: enterprise owners, classic/OAuth tokens with manage_runners:enterprise (GitHub's enterprise runner-group documentation). */
 const POLICY: GroupPolicy = {
 	access: 'authenticated',
 	permissions: [],

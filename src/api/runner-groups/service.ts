@@ -1,5 +1,5 @@
 /**
- * Runner group rules (spec document 1, Enterprise self-hosted runner groups; reference §2.7), for
+ * Runner group rules (https://docs.github.com/en/enterprise-server@3.19/rest/actions/self-hosted-runner-groups), for
  * an enterprise's groups and an organization's alike (the owner, RunnerOwner): names unique per
  * owner; visibility all or selected (an organization's also private); selected_workflows kept only
  * while restricted_to_workflows is true; the default group cannot be deleted; runners leaving a

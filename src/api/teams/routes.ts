@@ -1,5 +1,5 @@
 /**
- * Teams (spec document 1, Teams; reference §2.1): list, create, get, update, delete, child teams,
+ * Teams (https://docs.github.com/en/rest/teams/teams): list, create, get, update, delete, child teams,
  * members and memberships, and team repositories. Every team operation is served at
  * /orgs/{org}/teams/{team_slug}…, at /organizations/{org_id}/team/{team_id}… (the `url` field of
  * a team) and, where GitHub keeps it, at the legacy /teams/{team_id}….
@@ -72,7 +72,7 @@ const membersQuery = v.object({ role: v.optional(v.picklist(['all', 'member', 'm
 const membershipBody = v.object({ role: v.optional(v.picklist(['member', 'maintainer'])) });
 /** `permission`: a repository role, or a custom repository role's name (src/api/roles/service.ts). */
 const repoPermissionBody = v.object({ permission: v.optional(v.pipe(v.string(), v.maxLength(100))) });
-/** The legacy route accepts only pull, push and admin (spec document 1, Teams). */
+/** The legacy route accepts only pull, push and admin. */
 const legacyRepoPermissionBody = v.object({ permission: v.optional(v.picklist(['pull', 'push', 'admin'])) });
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ function getMembership(ctx: Context): Reply {
 	const membership =
 		ctx.app.stores.teams.membership(team.team.id, user.id) ?? ctx.app.stores.teams.inheritedMembership(team.team.id, user.id);
 	if (!membership) throw notFound();
-	// Organization owners are reported as maintainers (reference §2.1).
+	// Organization owners are reported as maintainers (https://docs.github.com/en/rest/teams/teams).
 	const owner = ctx.app.stores.memberships.get(team.org.id, user.id);
 	const role = owner?.role === 'admin' && owner.state === 'active' ? 'maintainer' : membership.role;
 	return ok(teamMembership(ctx.app.urls, team.team, user.login, role, membership.state));
@@ -224,7 +224,7 @@ function checkRepo(ctx: Context): Reply {
 	const { repo, owner } = ctx.repo;
 	const permission = teamPermission(ctx, team.team.id, repo.id);
 	if (!permission) throw notFound();
-	// The repository media type asks for the repository with the team's permissions (reference §2.1).
+	// The repository media type asks for the repository with the team's permissions (https://docs.github.com/en/rest/teams/teams).
 	if (ctx.media === 'repository') return ok(repository(ctx.app.urls, repo, owner, permission));
 	return noContent();
 }
@@ -289,7 +289,7 @@ const paths: Record<Variant, string> = {
 
 function teamRoutes(op: TeamOperation): RouteDeclaration[] {
 	const { suffix, variants, legacyBody, ...rest } = op;
-	// The /organizations/{org_id}/team/{team_id} address is not in the spec's matrix: it takes
+	// The /organizations/{org_id}/team/{team_id} address is not in the permission matrix: it takes
 	// the policy of the slug address (or the legacy one where no slug address exists).
 	const source = variants.includes('slug') ? 'slug' : 'legacy';
 	const sourceRow = matrixRow(`${op.method} ${paths[source]}${suffix}`);
@@ -315,9 +315,13 @@ export const teamsRoutes: RouteDeclaration[] = [
 		errorResource: 'Team',
 		query: listQuery,
 		pagination: true,
-		// Unchanged lists are answered 304 before anything is read or rendered.
+		// Owners see every team, so any team write changes their list: answered 304 before anything
+		// is read or rendered. Anyone else: the ETag is the digest of the list they see, so a secret
+		// team they cannot see (created, renamed, deleted) never changes it.
 		version: (ctx) =>
-			`${ctx.query.team_type === 'enterprise' ? 'enterprise' : 'organization'}:${visibleTeamsVersion(ctx.app, ctx.org.org.id, { seeAll: ctx.org.admin, userId: ctx.org.userId })}`,
+			ctx.org.admin
+				? `${ctx.query.team_type === 'enterprise' ? 'enterprise' : 'organization'}:${visibleTeamsVersion(ctx.app, ctx.org.org.id, { seeAll: true, userId: ctx.org.userId })}`
+				: null,
 		handler(ctx) {
 			const access = ctx.org;
 			// Every team Gitstead holds is an organization team; enterprise teams do not exist here.
@@ -329,7 +333,6 @@ export const teamsRoutes: RouteDeclaration[] = [
 				{ limit: ctx.page.perPage, offset: ctx.page.offset },
 			);
 			const json = teamListJson(ctx.app, access.org, ids);
-			// The ETag is the digest of what this caller sees: a secret team never changes it for a non-member.
 			return { status: 200, json, total };
 		},
 	}),

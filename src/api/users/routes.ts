@@ -1,5 +1,5 @@
 /**
- * Users: GET /user, GET /users/{username} (GitHub's users API; not in the spec's matrix, so no
+ * Users: GET /user, GET /users/{username} (GitHub's users API; not in the permission matrix, so no
  * fine-grained permission is needed, as on GitHub).
  */
 import { notFound } from '../../model/errors';

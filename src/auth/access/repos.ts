@@ -1,7 +1,8 @@
 /**
  * Who may see and change a repository (GitHub's repository roles: owner, organization owners and
- * base permission, teams, collaborators; reference §1.3). A repository the caller cannot see
- * answers 404, never 403.
+ * base permission, teams, collaborators). A repository the caller cannot see answers 404, never 403.
+ * Roles: https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/
+ * managing-repository-roles/repository-roles-for-an-organization
  */
 import { reachesAccount, type Principal } from '../principal';
 import { basePermission, REPO_PERMISSIONS, strongest, type RepoPermission } from '../../model/repo-permissions';

@@ -1032,8 +1032,13 @@ axios 1.x changes the default export in CommonJS; we only use ESM so it should b
 				assignees: ['jmartin'],
 				body: 'Finding **NW-2026-07** (medium): `POST /v1/refunds` accepts unlimited requests per API key. Recommend 10/min per merchant with a 429 and `Retry-After`.',
 				comments: [
-					{ author: 'jmartin', body: 'Agreed. We will add it with the existing token-bucket middleware; ETA next sprint.' },
+					{
+						author: 'jmartin',
+						body: 'Agreed. We will add it with the existing token-bucket middleware; ETA next sprint.',
+						reactions: { '+1': ['vkumar', 'rcosta'] },
+					},
 				],
+				reactions: { eyes: ['rcosta'] },
 			},
 			{
 				author: 'tnguyen',
@@ -1060,6 +1065,34 @@ client.capture(authorization_id, amount_cents=1999, final=False)
 				reactions: { '+1': ['jmartin'], eyes: ['mchen'] },
 				comments: [
 					{ author: 'jmartin', body: 'Refunds already check `captured - refunded`, so the second box is mostly tests. 👍' },
+				],
+			},
+		],
+		pulls: [
+			{
+				author: 'jmartin',
+				title: 'Rate-limit refunds per merchant (10/min)',
+				branch: 'feature/refund-rate-limit',
+				body: 'Applies the token-bucket middleware to `POST /v1/refunds`: 10 requests a minute per merchant, then 429 with `Retry-After`.\n\nFixes #1.',
+				commits: [
+					{
+						author: 'jmartin',
+						daysAgo: 2,
+						message: 'Token bucket on the refund endpoint',
+						files: {
+							'app/limits.py':
+								'REFUNDS_PER_MINUTE = 10\n\n\ndef retry_after(tokens: float) -> int:\n    # Seconds until one token is back.\n    return max(1, int((1 - tokens) * 60 / REFUNDS_PER_MINUTE))\n',
+						},
+					},
+				],
+				labels: ['psp'],
+				reviewers: ['rcosta'],
+				comments: [
+					{
+						author: 'rcosta',
+						body: 'Could the limit come from settings? Large merchants will ask.',
+						reactions: { '+1': ['jmartin'] },
+					},
 				],
 			},
 		],
@@ -1178,6 +1211,36 @@ client.capture(authorization_id, amount_cents=1999, final=False)
 				title: 'Make tokens themable (light/dark)',
 				labels: ['enhancement'],
 				body: 'Split tokens into a base palette and semantic aliases so a theme only remaps aliases.',
+				reactions: { '+1': ['asingh', 'sgarcia'], heart: ['jmartin'] },
+				comments: [
+					{
+						author: 'asingh',
+						body: 'Dark mode needs its own contrast checks; happy to pair on the alias list.',
+						reactions: { heart: ['ilarsen'] },
+					},
+					{ author: 'ilarsen', body: 'First step in the pull request: semantic aliases over the current palette.' },
+				],
+			},
+		],
+		pulls: [
+			{
+				author: 'ilarsen',
+				title: 'Semantic color aliases over the base palette',
+				branch: 'feature/semantic-aliases',
+				body: 'Adds `tokens/aliases.json`: components read `text`, `link`, `surface` instead of raw colours, so a theme only remaps aliases.\n\nPart of #1.',
+				commits: [
+					{
+						author: 'ilarsen',
+						daysAgo: 3,
+						message: 'Semantic aliases for text, link and surface',
+						files: {
+							'tokens/aliases.json': '{\n  "text": "{link-muted}",\n  "link": "{primary}",\n  "surface": "#ffffff"\n}\n',
+						},
+					},
+				],
+				labels: ['enhancement'],
+				reviewers: ['asingh'],
+				reviews: [{ author: 'asingh', event: 'COMMENT', body: 'Looks right; `surface` will need a dark value too.' }],
 			},
 		],
 		stars: ['ilarsen', 'asingh', 'sgarcia'],
@@ -1216,6 +1279,35 @@ client.capture(authorization_id, amount_cents=1999, final=False)
 				title: 'Sync the offline cart on reconnect',
 				body: '- [ ] listen to NetInfo\n- [ ] merge server and local carts\n- [ ] conflict rule: newest quantity wins',
 				assignees: ['sgarcia'],
+				reactions: { '+1': ['ilarsen'] },
+				comments: [
+					{
+						author: 'ilarsen',
+						body: 'Could the cart show a small "offline" badge while it waits to sync?',
+						reactions: { '+1': ['sgarcia'] },
+					},
+				],
+			},
+		],
+		pulls: [
+			{
+				author: 'sgarcia',
+				title: 'Sync the offline cart when the connection returns',
+				branch: 'feature/cart-sync',
+				body: 'Listens to NetInfo and merges the local cart into the server cart on reconnect (newest quantity wins).\n\nPart of #1.',
+				commits: [
+					{
+						author: 'sgarcia',
+						daysAgo: 2,
+						message: 'Merge the local cart on reconnect',
+						files: {
+							'src/sync.ts':
+								"import NetInfo from '@react-native-community/netinfo';\n\nexport const onReconnect = (sync: () => void) =>\n\tNetInfo.addEventListener((state) => {\n\t\tif (state.isConnected) sync();\n\t});\n",
+						},
+					},
+				],
+				reviewers: ['ilarsen'],
+				comments: [{ author: 'ilarsen', body: 'Works on a flaky train connection 🚆', reactions: { hooray: ['sgarcia'] } }],
 			},
 		],
 		stars: ['sgarcia'],
@@ -1257,6 +1349,36 @@ client.capture(authorization_id, amount_cents=1999, final=False)
 				labels: ['bug'],
 				assignees: ['nkowalski'],
 				body: 'The instance is healthy but the runner service exits with `Runner connect error: 401`. Token rotation?',
+				reactions: { eyes: ['nkowalski'] },
+				comments: [
+					{
+						author: 'nkowalski',
+						body: 'Yes: the registration token expired after the AMI rebuild. Fetching it at boot now.',
+						reactions: { '+1': ['kmensah'], rocket: ['kmensah'] },
+					},
+				],
+			},
+		],
+		pulls: [
+			{
+				author: 'nkowalski',
+				title: 'Runners: fetch the registration token at boot',
+				branch: 'fix/runner-token',
+				body: 'The token baked into the AMI expires after an hour; the launch template now fetches a fresh one.\n\nFixes #1.',
+				commits: [
+					{
+						author: 'nkowalski',
+						daysAgo: 1,
+						message: 'Fetch the runner registration token in user data',
+						files: {
+							'modules/runners/user-data.sh':
+								'#!/bin/sh\nset -eu\nTOKEN=$(aws ssm get-parameter --name /runners/registration-token --with-decryption --query Parameter.Value --output text)\n./config.sh --unattended --token "$TOKEN"\n',
+						},
+					},
+				],
+				labels: ['bug'],
+				reviewers: ['kmensah'],
+				reviews: [{ author: 'kmensah', event: 'APPROVE', body: 'Tested on nw-build-03: online after a reboot.' }],
 			},
 		],
 		stars: ['nkowalski', 'kmensah'],
@@ -1302,7 +1424,42 @@ client.capture(authorization_id, amount_cents=1999, final=False)
 				labels: ['bug'],
 				assignees: ['hsato'],
 				body: 'Refunds posted after midnight UTC land in the next day. The daily revenue dashboard is off by ~0.4%.',
-				comments: [{ author: 'hsato', body: 'We can reprocess a 3-day window each run; the MERGE is idempotent.' }],
+				reactions: { '+1': ['cokafor'] },
+				comments: [
+					{
+						author: 'hsato',
+						body: 'We can reprocess a 3-day window each run; the MERGE is idempotent.',
+						reactions: { hooray: ['dobrien'] },
+					},
+				],
+			},
+		],
+		pulls: [
+			{
+				author: 'hsato',
+				title: 'Orders DAG: reprocess a three-day window',
+				branch: 'fix/late-refunds',
+				body: 'Each run reloads the last three days so refunds posted after midnight UTC are counted on their day.\n\nFixes #1.',
+				commits: [
+					{
+						author: 'hsato',
+						daysAgo: 1,
+						message: 'Reprocess three days of orders each run',
+						files: {
+							'dags/orders.py':
+								'from airflow import DAG\n\nLOOKBACK_DAYS = 3\n\nwith DAG("orders", schedule="@hourly", catchup=False) as dag:\n    pass\n',
+						},
+					},
+				],
+				labels: ['bug'],
+				reviewers: ['dobrien'],
+				comments: [
+					{
+						author: 'dobrien',
+						body: 'Revenue dashboard matches finance again on the staging run.',
+						reactions: { '+1': ['hsato'] },
+					},
+				],
 			},
 		],
 		stars: ['hsato', 'cokafor'],

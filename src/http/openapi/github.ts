@@ -89,8 +89,8 @@ export function at(document: unknown, pointer: string): Record<string, unknown> 
 }
 
 /**
- * Document aliases (../shared/spec/README.md): the documents' `depbot` paths are GitHub's
- * `dependabot` ones.
+ * Path aliases: `depbot` paths (an abbreviation some clients and the permission matrix use) are
+ * GitHub's `dependabot` ones.
  */
 const ALIASES: Array<[RegExp, string]> = [[/\/depbot(\/|$)/g, '/dependabot$1']];
 
