@@ -13,7 +13,7 @@ import { label } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { issueBodyField } from '../markdown/body';
 import type { IssueRow, LabelRow } from '../../model/rows';
-import { assignableScope, issueRepository, loadIssue, renderIssues, resolveAssignees, resolveMilestone, type IssueScope } from './service';
+import { assignableScope, issueRepository, listIssues, loadIssue, renderIssues, resolveAssignees, type IssueScope } from './service';
 import { addAssignees, createIssue, removeAssignees, removeIssueLabel, setIssueLabels, setIssueLock, updateIssue } from './workflows';
 
 /** Reading issues: Issues or Pull requests (read), either suffices; public repositories without a token. */
@@ -142,51 +142,7 @@ export const issueRoutes = [
 		pagination: true,
 		handler(ctx) {
 			const scope = issueRepository(ctx);
-			const { query } = ctx;
-			const { stores } = ctx.app;
-			const accountId = (login: string | undefined) => (login === undefined ? null : (stores.accounts.user(login)?.id ?? -1));
-			let assignee: 'any' | 'none' | 'user' | null = null;
-			if (query.assignee === '*') assignee = 'any';
-			else if (query.assignee === 'none') assignee = 'none';
-			else if (query.assignee !== undefined) assignee = 'user';
-			// milestone: a number, '*' (any milestone) or 'none'; anything else, an unknown number
-			// included, is GitHub's 422 invalid.
-			let milestone: 'none' | 'any' | 'id' | null = null;
-			let milestoneId: number | null = null;
-			if (query.milestone === 'none' || query.milestone === '*') milestone = query.milestone === '*' ? 'any' : 'none';
-			else if (query.milestone !== undefined) {
-				milestone = 'id';
-				milestoneId = resolveMilestone(ctx, scope, query.milestone)!.id;
-			}
-			const labels = query.labels
-				? [
-						...new Map(
-							query.labels
-								.split(',')
-								.map((n) => n.trim())
-								.filter(Boolean)
-								.map((n) => [n.toLowerCase(), n]),
-						).values(),
-					]
-				: [];
-			const { rows, total } = stores.issues.list({
-				repoId: scope.repo.id,
-				state: query.state,
-				creatorId: accountId(query.creator),
-				assignee,
-				assigneeId: assignee === 'user' ? accountId(query.assignee) : null,
-				mentioned: query.mentioned ?? null,
-				labels,
-				since: query.since ?? null,
-				milestone,
-				milestoneId,
-				// No issue has a type: a type other than 'none' matches nothing.
-				none: query.type !== undefined && query.type !== 'none',
-				sort: query.sort,
-				direction: query.direction,
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
+			const { rows, total } = listIssues(ctx, scope, ctx.query, ctx.page);
 			return paged(renderIssues(ctx, scope, rows), total);
 		},
 	}),

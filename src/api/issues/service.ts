@@ -182,3 +182,71 @@ export function resolveMilestone(
 export function canTriage(scope: RepoAccess): boolean {
 	return atLeast(scope.permission, 'triage');
 }
+
+/** A repository issue list's filters as GET …/issues takes them (strings as in the query). */
+export interface IssueListQuery {
+	milestone?: string;
+	state: 'open' | 'closed' | 'all';
+	assignee?: string;
+	creator?: string;
+	mentioned?: string;
+	/** Comma-separated label names; an issue must carry all of them. */
+	labels?: string;
+	type?: string;
+	sort: 'created' | 'updated' | 'comments';
+	direction: 'asc' | 'desc';
+	/** ISO timestamp: updated at or after. */
+	since?: string;
+}
+
+/**
+ * One page of a repository's issues and pull requests under GitHub's list filters: assignee and
+ * milestone take a login or number, `*` (any) or `none`; an unknown user matches nothing.
+ * @throws DomainError 422 invalid for a milestone the repository does not have
+ */
+export function listIssues(ctx: Pick<Caller, 'app'>, scope: IssueScope, query: IssueListQuery, page: { perPage: number; offset: number }) {
+	const { stores } = ctx.app;
+	const accountId = (login: string | undefined) => (login === undefined ? null : (stores.accounts.user(login)?.id ?? -1));
+	let assignee: 'any' | 'none' | 'user' | null = null;
+	if (query.assignee === '*') assignee = 'any';
+	else if (query.assignee === 'none') assignee = 'none';
+	else if (query.assignee !== undefined) assignee = 'user';
+	// milestone: a number, '*' (any milestone) or 'none'; anything else, an unknown number
+	// included, is GitHub's 422 invalid.
+	let milestone: 'none' | 'any' | 'id' | null = null;
+	let milestoneId: number | null = null;
+	if (query.milestone === 'none' || query.milestone === '*') milestone = query.milestone === '*' ? 'any' : 'none';
+	else if (query.milestone !== undefined) {
+		milestone = 'id';
+		milestoneId = resolveMilestone(ctx, scope, query.milestone)!.id;
+	}
+	const labels = query.labels
+		? [
+				...new Map(
+					query.labels
+						.split(',')
+						.map((n) => n.trim())
+						.filter(Boolean)
+						.map((n) => [n.toLowerCase(), n]),
+				).values(),
+			]
+		: [];
+	return stores.issues.list({
+		repoId: scope.repo.id,
+		state: query.state,
+		creatorId: accountId(query.creator),
+		assignee,
+		assigneeId: assignee === 'user' ? accountId(query.assignee) : null,
+		mentioned: query.mentioned ?? null,
+		labels,
+		since: query.since ?? null,
+		milestone,
+		milestoneId,
+		// No issue has a type: a type other than 'none' matches nothing.
+		none: query.type !== undefined && query.type !== 'none',
+		sort: query.sort,
+		direction: query.direction,
+		limit: page.perPage,
+		offset: page.offset,
+	});
+}

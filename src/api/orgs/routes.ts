@@ -4,17 +4,14 @@
  */
 import * as v from 'valibot';
 import { boundAccountId, reachesAccount } from '../../auth/principal';
-import { events } from '../../events/catalog';
-import { notFound, validationFailed, type ValidationItem } from '../../model/errors';
+import { notFound } from '../../model/errors';
 import { accepted, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { deleteForksWithoutAccess } from '../repos/service';
 import { orgFull } from './render';
 import { orgSimple } from '../../model/render';
-import { deleteOrganization } from './service';
-import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
-import type { AccountRow } from '../../model/rows';
+import { deleteOrganization, updateOrganization } from './service';
+import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag } from '../users/store';
 
 const nullableText = v.optional(v.nullable(v.string()));
 const updateBody = v.object({
@@ -45,53 +42,6 @@ const updateBody = v.object({
 	>),
 	secret_scanning_push_protection_custom_link: nullableText,
 });
-
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-const TWITTER = /^[A-Za-z0-9_]{1,15}$/;
-
-/**
- * GitHub's validation of the profile fields of an update: email addresses, a Twitter username, an
- * http(s) custom link for push protection.
- * @throws DomainError 422 listing every invalid field
- */
-function checkProfile(body: v.InferOutput<typeof updateBody>): void {
-	const problems: ValidationItem[] = [];
-	const invalid = (field: string, message: string) => problems.push({ resource: 'Organization', field, code: 'invalid', message });
-	for (const field of ['email', 'billing_email'] as const) {
-		const value = body[field];
-		if (value && !EMAIL.test(value)) invalid(field, `${field} is not a valid email address`);
-	}
-	if (body.twitter_username && !TWITTER.test(body.twitter_username))
-		invalid('twitter_username', 'twitter_username is not a valid Twitter username');
-	const link = body.secret_scanning_push_protection_custom_link;
-	if (link && !/^https?:\/\/[^\s]+$/.test(link))
-		invalid('secret_scanning_push_protection_custom_link', 'secret_scanning_push_protection_custom_link must be an http(s) URL');
-	for (const field of ['name', 'company', 'location', 'description', 'blog'] as const) {
-		const value = body[field];
-		if (value && value.length > (field === 'description' ? 160 : 255)) invalid(field, `${field} is too long`);
-	}
-	if (problems.length) throw validationFailed(problems);
-}
-
-/**
- * The members_can_* policies after an update: each given one, the others as they are. The older
- * members_allowed_repository_creation_type (all | private | none) sets the creation policies
- * unless they are given themselves.
- */
-function policies(
-	body: Partial<Record<MemberPolicy, boolean>> & { members_allowed_repository_creation_type?: 'all' | 'private' | 'none' },
-	org: AccountRow,
-) {
-	const settings = Object.fromEntries(MEMBER_POLICIES.map((key) => [key, org[key]])) as Record<MemberPolicy, number>;
-	const type = body.members_allowed_repository_creation_type;
-	if (type !== undefined) {
-		settings.members_can_create_repositories = type === 'none' ? 0 : 1;
-		settings.members_can_create_public_repositories = type === 'all' ? 1 : 0;
-		settings.members_can_create_private_repositories = type === 'none' ? 0 : 1;
-	}
-	for (const key of MEMBER_POLICIES) if (body[key] !== undefined) settings[key] = body[key] ? 1 : 0;
-	return settings;
-}
 
 const sinceQuery = v.object({
 	since: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'since must be an organization id'))),
@@ -129,47 +79,15 @@ export const orgRoutes = [
 		body: updateBody,
 		handler(ctx) {
 			const access = ctx.org;
-			const org = access.org;
-			const body = ctx.body;
-			checkProfile(body);
-			const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
-			type TextField =
-				| 'name'
-				| 'email'
-				| 'company'
-				| 'blog'
-				| 'location'
-				| 'description'
-				| 'billing_email'
-				| 'twitter_username'
-				| 'secret_scanning_push_protection_custom_link';
-			const text = (key: TextField): string | null => (body[key] !== undefined ? (body[key] ?? null) : org[key]);
-			const settings: OrgSettings = {
-				name: text('name'),
-				email: text('email'),
-				company: text('company'),
-				blog: text('blog'),
-				location: text('location'),
-				description: text('description'),
-				billing_email: text('billing_email'),
-				twitter_username: text('twitter_username'),
-				secret_scanning_push_protection_custom_link: text('secret_scanning_push_protection_custom_link'),
-				default_repository_permission: body.default_repository_permission ?? org.default_repository_permission,
-				...policies(body, org),
-				...(Object.fromEntries(ORG_FLAGS.map((key) => [key, flag(body[key], org[key])])) as Record<OrgFlag, number>),
-				has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
-				has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
-			};
-			ctx.app.stores.accounts.updateOrgSettings(org.id, settings, isoSeconds(ctx.now));
-			// GitHub reports settings to its audit log only (the organization webhook has no action for them).
-			events.orgAudit(ctx.app, org, 'update', access.actorId);
-			// A lower base permission may take members' read access to private repositories.
-			if (settings.default_repository_permission !== org.default_repository_permission) {
-				deleteForksWithoutAccess(ctx.app, ctx.app.stores.accounts.byId(org.id)!, access.actorId);
-			}
-			const updated = ctx.app.stores.accounts.byId(org.id)!;
+			const updated = updateOrganization(ctx.app, access.org, ctx.body, access.actorId, isoSeconds(ctx.now));
 			return ok(
-				orgFull(ctx.app.urls, updated, ctx.app.stores.accounts.counts(org.id), access, ctx.app.stores.accounts.seats(org.id)),
+				orgFull(
+					ctx.app.urls,
+					updated,
+					ctx.app.stores.accounts.counts(updated.id),
+					access,
+					ctx.app.stores.accounts.seats(updated.id),
+				),
 			);
 		},
 	}),

@@ -8,6 +8,9 @@ import { PermanentTaskError } from '../../jobs/tasks';
 import { isoSeconds } from '../../time';
 import { assertLogin, assertLoginFree } from '../users/service';
 import type { AccountRow } from '../../model/rows';
+import { validationFailed, type ValidationItem } from '../../model/errors';
+import { deleteForksWithoutAccess } from '../repos/service';
+import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
 
 /**
  * Creates an organization with `ownerId` as its first owner, and its Default runner group.
@@ -92,4 +95,109 @@ export async function runOrganizationDeletionTask(app: App, payload: unknown): P
 		if (finished) return;
 		await new Promise((resolve) => setImmediate(resolve));
 	}
+}
+
+type TextField =
+	| 'name'
+	| 'email'
+	| 'company'
+	| 'blog'
+	| 'location'
+	| 'description'
+	| 'billing_email'
+	| 'twitter_username'
+	| 'secret_scanning_push_protection_custom_link';
+
+/** PATCH /orgs/{org}'s input: absent fields stay as they are; null clears a text field. */
+export type OrganizationUpdate = Partial<Record<TextField, string | null>> &
+	Partial<Record<MemberPolicy | OrgFlag | 'has_organization_projects' | 'has_repository_projects', boolean>> & {
+		default_repository_permission?: 'read' | 'write' | 'admin' | 'none';
+		members_allowed_repository_creation_type?: 'all' | 'private' | 'none';
+	};
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const TWITTER = /^[A-Za-z0-9_]{1,15}$/;
+
+/**
+ * GitHub's validation of the profile fields of an update: email addresses, a Twitter username, an
+ * http(s) custom link for push protection.
+ * @throws DomainError 422 listing every invalid field
+ */
+function checkProfile(body: OrganizationUpdate): void {
+	const problems: ValidationItem[] = [];
+	const invalid = (field: string, message: string) => problems.push({ resource: 'Organization', field, code: 'invalid', message });
+	for (const field of ['email', 'billing_email'] as const) {
+		const value = body[field];
+		if (value && !EMAIL.test(value)) invalid(field, `${field} is not a valid email address`);
+	}
+	if (body.twitter_username && !TWITTER.test(body.twitter_username))
+		invalid('twitter_username', 'twitter_username is not a valid Twitter username');
+	const link = body.secret_scanning_push_protection_custom_link;
+	if (link && !/^https?:\/\/[^\s]+$/.test(link))
+		invalid('secret_scanning_push_protection_custom_link', 'secret_scanning_push_protection_custom_link must be an http(s) URL');
+	for (const field of ['name', 'company', 'location', 'description', 'blog'] as const) {
+		const value = body[field];
+		if (value && value.length > (field === 'description' ? 160 : 255)) invalid(field, `${field} is too long`);
+	}
+	if (problems.length) throw validationFailed(problems);
+}
+
+/**
+ * The members_can_* policies after an update: each given one, the others as they are. The older
+ * members_allowed_repository_creation_type (all | private | none) sets the creation policies
+ * unless they are given themselves.
+ */
+function policies(
+	body: Partial<Record<MemberPolicy, boolean>> & { members_allowed_repository_creation_type?: 'all' | 'private' | 'none' },
+	org: AccountRow,
+) {
+	const settings = Object.fromEntries(MEMBER_POLICIES.map((key) => [key, org[key]])) as Record<MemberPolicy, number>;
+	const type = body.members_allowed_repository_creation_type;
+	if (type !== undefined) {
+		settings.members_can_create_repositories = type === 'none' ? 0 : 1;
+		settings.members_can_create_public_repositories = type === 'all' ? 1 : 0;
+		settings.members_can_create_private_repositories = type === 'none' ? 0 : 1;
+	}
+	for (const key of MEMBER_POLICIES) if (body[key] !== undefined) settings[key] = body[key] ? 1 : 0;
+	return settings;
+}
+
+/**
+ * Updates an organization's profile and settings (an owner; the route's guard checks it), records
+ * the audit-log entry (GitHub's organization webhook has no action for settings) and, when the base
+ * permission changes, deletes the forks members lost read access to.
+ * @param now ISO timestamp
+ * @returns the organization as stored
+ * @throws DomainError 422 listing every invalid profile field
+ */
+export function updateOrganization(app: App, org: AccountRow, body: OrganizationUpdate, actorId: number | null, now: string): AccountRow {
+	checkProfile(body);
+	const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
+	const text = (key: TextField): string | null => (body[key] !== undefined ? (body[key] ?? null) : org[key]);
+	const settings: OrgSettings = {
+		name: text('name'),
+		email: text('email'),
+		company: text('company'),
+		blog: text('blog'),
+		location: text('location'),
+		description: text('description'),
+		billing_email: text('billing_email'),
+		twitter_username: text('twitter_username'),
+		secret_scanning_push_protection_custom_link: text('secret_scanning_push_protection_custom_link'),
+		default_repository_permission: body.default_repository_permission ?? org.default_repository_permission,
+		...policies(body, org),
+		...(Object.fromEntries(ORG_FLAGS.map((key) => [key, flag(body[key], org[key])])) as Record<OrgFlag, number>),
+		has_organization_projects: flag(body.has_organization_projects, org.has_organization_projects),
+		has_repository_projects: flag(body.has_repository_projects, org.has_repository_projects),
+	};
+	return app.transaction(() => {
+		app.stores.accounts.updateOrgSettings(org.id, settings, now);
+		// GitHub reports settings to its audit log only (the organization webhook has no action for them).
+		events.orgAudit(app, org, 'update', actorId);
+		// A lower base permission may take members' read access to private repositories.
+		if (settings.default_repository_permission !== org.default_repository_permission) {
+			deleteForksWithoutAccess(app, app.stores.accounts.byId(org.id)!, actorId);
+		}
+		return app.stores.accounts.byId(org.id)!;
+	});
 }

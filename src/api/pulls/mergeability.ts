@@ -16,7 +16,7 @@ import { isoSeconds } from '../../time';
 import { mergeBaseTree, mergeTrees, MergeTooLargeError, rebaseList } from '../git/merge';
 import { parseCommit } from '../git/objects';
 import { mergeabilityKnown } from './mergeable-state';
-import { objectsRepo } from './service';
+import { comparisonCounts, objectsRepo } from './service';
 import type { PullRequestRow } from '../../model/rows';
 
 /** The git-level outcome: 'dirty', or 'clean' with whether a rebase applies; null when it cannot be known (objects missing, too large). */
@@ -58,6 +58,10 @@ function replays(app: App, repoId: number, pr: PullRequestRow, baseTree: string,
 
 /** Computes and stores the mergeability of one pull request for its current head and base. */
 export function updateMergeability(app: App, issueId: number): void {
+	// The counts the pull request's full form shows, computed here outside any writing transaction:
+	// the events of its next change find them ready (service.ts comparisonCounts).
+	const pull = app.stores.pulls.byIssue(issueId);
+	if (pull && pull.state === 'open') comparisonCounts(app, pull.pr);
 	app.transaction(() => {
 		const row = app.stores.pulls.byIssue(issueId);
 		if (!row || row.state !== 'open' || row.pr.merged_at !== null || mergeabilityKnown(row.pr)) return;

@@ -160,9 +160,32 @@ export function refreshMergeability(app: App, pr: PullRequestRow): void {
 	enqueueMergeability(app, pr.issue_id);
 }
 
-/** The counts of the full form: commits, lines and files of the comparison, mergeability. */
-function counts(app: App, row: PullRow): PullCounts {
-	const comparison = pullComparison(app, row.pr);
+/** What a comparison of base and head counts: commits, lines added and deleted, files changed. */
+export interface ComparisonCounts {
+	commits: number;
+	additions: number;
+	deletions: number;
+	changed_files: number;
+}
+
+/** Comparison counts kept per app, by repository and shas (git objects never change): at most this many. */
+const COUNTS_KEPT = 512;
+const countsKept = new WeakMap<App, Map<string, ComparisonCounts>>();
+
+/**
+ * The comparison counts of a pull request's base and head (a merge base, a commit walk and a diff
+ * of every changed file), remembered by objects repository and shas: the same pair is compared once.
+ * The mergeability job computes them after each change of head or base (warmComparisonCounts), so
+ * events recorded inside a writing transaction (the pull request's full form in payloads) find
+ * them ready instead of diffing there.
+ */
+export function comparisonCounts(app: App, pr: PullRequestRow): ComparisonCounts {
+	const repoId = objectsRepo(app, pr);
+	const key = repoId === null ? null : `${repoId}:${pr.base_sha}:${pr.head_sha}`;
+	let kept = countsKept.get(app);
+	const known = key === null ? undefined : kept?.get(key);
+	if (known) return known;
+	const comparison = pullComparison(app, pr);
 	let additions = 0;
 	let deletions = 0;
 	if (comparison) {
@@ -172,12 +195,25 @@ function counts(app: App, row: PullRow): PullCounts {
 			deletions += patch.deletions;
 		}
 	}
-	const { mergeable, state, rebaseable } = presentMergeability(app, row);
-	return {
+	const counted = {
 		commits: comparison?.commits.length ?? 0,
 		additions,
 		deletions,
 		changed_files: comparison?.changes.length ?? 0,
+	};
+	if (key !== null) {
+		if (!kept) countsKept.set(app, (kept = new Map()));
+		if (kept.size >= COUNTS_KEPT) kept.delete(kept.keys().next().value!);
+		kept.set(key, counted);
+	}
+	return counted;
+}
+
+/** The counts of the full form: commits, lines and files of the comparison, mergeability. */
+function counts(app: App, row: PullRow): PullCounts {
+	const { mergeable, state, rebaseable } = presentMergeability(app, row);
+	return {
+		...comparisonCounts(app, row.pr),
 		mergeable,
 		mergeable_state: state,
 		rebaseable,

@@ -21,7 +21,7 @@ import { accountRepositories, authenticatedUserRepositories, type Affiliation, t
 import type { RepoPermission } from '../../model/repo-permissions';
 import { fullRepository } from './render';
 import { repository } from '../../model/render';
-import { createRepository, deleteRepository, replaceTopics, transferRepository, updateRepository } from './service';
+import { createRepository, deleteRepository, forkRepository, replaceTopics, transferRepository, updateRepository } from './service';
 import { repositoryLanguages } from './languages';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
 
@@ -271,18 +271,6 @@ export const repositoryRoutes = [
 		handler(ctx) {
 			// The fork keeps the source's privacy (the guard hides non-public sources from tokens without `repo`).
 			const source = ctx.repo;
-			if (
-				source.owner.type === 'Organization' &&
-				source.repo.visibility !== 'public' &&
-				source.owner.members_can_fork_private_repositories !== 1
-			) {
-				// The organization setting members_can_fork_private_repositories (off by default).
-				throw forbidden('This organization does not allow private repository forking.');
-			}
-			// The repository's own allow_forking ("true to allow private forks"): it governs forks of private and internal repositories.
-			if (source.repo.visibility !== 'public' && source.repo.allow_forking !== 1) {
-				throw forbidden('This repository does not allow forking.');
-			}
 			let target;
 			let collaboratorId: number | null = null;
 			if (ctx.body.organization !== undefined) {
@@ -298,23 +286,15 @@ export const repositoryRoutes = [
 				requireReach(ctx.principal, ctx.principal.user.id);
 				target = ctx.app.stores.accounts.byId(ctx.principal.user.id)!;
 			}
-			// GitHub answers a second fork request with the fork the target already has.
-			const existing = ctx.app.stores.repos.forkOf(target.id, source.repo.id);
-			if (existing)
-				return { status: 202, body: fullRepository(ctx.app, existing, target, callerRepoPermission(ctx, existing, target)) };
-			const repo = createRepository(
-				ctx.app,
-				target,
-				{
-					name: ctx.body.name ?? source.repo.name,
-					description: source.repo.description,
-					homepage: source.repo.homepage,
-					visibility: source.repo.visibility === 'internal' ? 'private' : source.repo.visibility,
-				},
-				{ collaboratorId, now: isoSeconds(ctx.now), forkOf: source.repo, actorId: ctx.principal.actorId },
-			);
+			const fork = forkRepository(ctx.app, source, target, {
+				name: ctx.body.name,
+				collaboratorId,
+				now: isoSeconds(ctx.now),
+				actorId: ctx.principal.actorId,
+			});
 			// GitHub answers 202: the fork's git data is copied in the background.
-			return { status: 202, body: fullRepository(ctx.app, repo, target, 'admin') };
+			const permission = fork.existing ? callerRepoPermission(ctx, fork.repo, target) : 'admin';
+			return { status: 202, body: fullRepository(ctx.app, fork.repo, target, permission) };
 		},
 	}),
 	route({

@@ -11,7 +11,7 @@ import {
 } from '../code-security/service';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
-import { invalidField } from '../../model/errors';
+import { forbidden, invalidField } from '../../model/errors';
 import type { AccountRow, RepositoryRow, TeamRow } from '../../model/rows';
 import { LICENSES } from '../../model/licenses';
 import type { RepoPermission } from '../../model/repo-permissions';
@@ -429,4 +429,45 @@ export function updateRepository(
 			securityAndAnalysisChanged(app, current, securityBefore, actorId);
 		return current;
 	});
+}
+
+/**
+ * Forks `source` into `target` (POST …/forks; the caller may create repositories there, which the
+ * route checks). A private or internal source forks only when the repository allows forking
+ * (allow_forking) and, in an organization, when members_can_fork_private_repositories is on; the
+ * fork keeps the source's privacy (internal becomes private). GitHub answers a second request with
+ * the fork the target already has.
+ * @param options.now ISO timestamp
+ * @returns the fork, and whether it existed already
+ * @throws DomainError 403 when the source's settings forbid forking, 422 for a taken name
+ */
+export function forkRepository(
+	app: App,
+	source: { repo: RepositoryRow; owner: AccountRow },
+	target: AccountRow,
+	options: { name?: string; collaboratorId: number | null; now: string; actorId: number | null },
+): { repo: RepositoryRow; existing: boolean } {
+	if (
+		source.owner.type === 'Organization' &&
+		source.repo.visibility !== 'public' &&
+		source.owner.members_can_fork_private_repositories !== 1
+	) {
+		throw forbidden('This organization does not allow private repository forking.');
+	}
+	// The repository's own allow_forking ("true to allow private forks"): it governs forks of private and internal repositories.
+	if (source.repo.visibility !== 'public' && source.repo.allow_forking !== 1) throw forbidden('This repository does not allow forking.');
+	const existing = app.stores.repos.forkOf(target.id, source.repo.id);
+	if (existing) return { repo: existing, existing: true };
+	const repo = createRepository(
+		app,
+		target,
+		{
+			name: options.name ?? source.repo.name,
+			description: source.repo.description,
+			homepage: source.repo.homepage,
+			visibility: source.repo.visibility === 'internal' ? 'private' : source.repo.visibility,
+		},
+		{ collaboratorId: options.collaboratorId, now: options.now, forkOf: source.repo, actorId: options.actorId },
+	);
+	return { repo, existing: false };
 }
