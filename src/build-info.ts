@@ -20,6 +20,15 @@ export const version: string =
 		? GITSTEAD_VERSION
 		: (JSON.parse(readFileSync(resolve(checkout, 'package.json'), 'utf8')) as { version: string }).version;
 
+/**
+ * The GitHub Enterprise Server release whose REST and GraphQL API Gitstead serves (its answers link
+ * to docs.github.com/enterprise-server@3.19). Sent as `X-GitHub-Enterprise-Version` on every API
+ * answer and as `installed_version` in GET /meta, as GitHub Enterprise Server does: clients read it
+ * to detect an enterprise server and which features its API has (Renovate, Octokit's enterprise
+ * plugins). Gitstead's own version is `version`.
+ */
+export const enterpriseVersion = '3.19.0';
+
 /** The text of schema.sql. */
 export function schemaSql(): string {
 	return typeof GITSTEAD_SCHEMA_SQL === 'string' ? GITSTEAD_SCHEMA_SQL : readFileSync(resolve(checkout, 'schema.sql'), 'utf8');

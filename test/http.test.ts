@@ -236,8 +236,13 @@ test('discovery – GET /, /meta, /versions', async () => {
 	const root = await s.get('/');
 	assert.is(root.status, 200);
 	assert.is(root.body.organization_url, `${s.api}/orgs/{org}`);
+	// As GitHub Enterprise Server: the release on every API answer (Renovate reads it from HEAD /) and in /meta.
+	assert.match(root.headers.get('x-github-enterprise-version') ?? '', /^3\.19\.\d+$/);
+	const head = await fetch(`${s.api}/`, { method: 'HEAD' });
+	assert.is(head.headers.get('x-github-enterprise-version'), root.headers.get('x-github-enterprise-version'));
+	assert.ok((await s.get('/nope')).headers.get('x-github-enterprise-version'), '~> errors carry it too');
 	const meta = await s.get('/meta');
-	assert.type(meta.body.installed_version, 'string');
+	assert.is(meta.body.installed_version, root.headers.get('x-github-enterprise-version'));
 	const versions = await s.get('/versions');
 	assert.equal(versions.body, ['2026-03-10', '2022-11-28']);
 });

@@ -6,6 +6,7 @@
 import { hash, randomUUID } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { enterpriseVersion } from '../build-info';
 import type { App } from '../app';
 import type { Principal } from '../auth/principal';
 import { loadResources } from '../auth/guards';
@@ -53,6 +54,7 @@ export function baseHeaders(requestId: string): Record<string, string> {
 		'Access-Control-Allow-Origin': '*',
 		'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 		'X-Content-Type-Options': 'nosniff',
+		'X-GitHub-Enterprise-Version': enterpriseVersion,
 	};
 }
 

@@ -26,7 +26,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { version } from '../build-info';
+import { enterpriseVersion, version } from '../build-info';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { nodeId as nodeIdOf } from '../http/urls';
@@ -636,7 +636,7 @@ export function signedRequest(host: string, hook: HookRow, delivery: DeliveryRow
 		'X-Service-Hook-ID': String(hook.id),
 		'X-GitHub-Hook-Installation-Target-Type': target.type,
 		'X-GitHub-Hook-Installation-Target-ID': String(target.id),
-		'X-GitHub-Enterprise-Version': version,
+		'X-GitHub-Enterprise-Version': enterpriseVersion,
 		'X-GitHub-Enterprise-Host': host,
 	};
 	if (hook.secret) {

@@ -3,7 +3,7 @@
  * some naming routes Gitstead does not serve, as GitHub's root names them), GET /meta (GitHub Enterprise Server's
  * installed_version, which clients read to detect an enterprise server) and GET /versions.
  */
-import { version } from '../../build-info';
+import { enterpriseVersion } from '../../build-info';
 import { API_VERSIONS } from '../../http/negotiation';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
@@ -63,7 +63,7 @@ export const metaRoutes = [
 		permissions: [],
 		access: 'public',
 		resource: 'none',
-		handler: () => ok({ verifiable_password_authentication: false, installed_version: version }),
+		handler: () => ok({ verifiable_password_authentication: false, installed_version: enterpriseVersion }),
 	}),
 	route({
 		method: 'GET',
