@@ -943,6 +943,7 @@ CREATE TABLE environments (
   branch_policy       TEXT CHECK (branch_policy IN ('protected', 'custom')),
   created_at          TEXT NOT NULL,
   updated_at          TEXT NOT NULL,
+  can_admins_bypass   INTEGER NOT NULL DEFAULT 1,
   UNIQUE (repo_id, name)
 );
 

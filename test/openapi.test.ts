@@ -765,6 +765,12 @@ const TABLE: Record<string, Entry> = {
 	'PUT /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', body: { subscribed: true }, as: 'nora' },
 	'DELETE /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', as: 'nora' },
 	'PUT /repos/{owner}/{repo}/topics': { body: { names: ['anvils', 'rockets'] } },
+	'GET /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
+	'DELETE /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
+	'PUT /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
+	'PUT /repos/{owner}/{repo}/automated-security-fixes': { path: '/repos/acme/site/automated-security-fixes' },
+	'GET /repos/{owner}/{repo}/automated-security-fixes': { path: '/repos/acme/site/automated-security-fixes' },
+	'DELETE /repos/{owner}/{repo}/automated-security-fixes': { path: '/repos/acme/site/automated-security-fixes' },
 	// Destructive ones on throwaway repositories of their own.
 	'POST /repos/{owner}/{repo}/transfer': {
 		call: async () => {

@@ -8,6 +8,7 @@ import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
 import { codeSecurityRoutes } from './code-security/routes';
+import { repositorySecurityRoutes } from './code-security/repository-routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
@@ -116,6 +117,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
 	...codeSecurityRoutes,
+	...repositorySecurityRoutes,
 	...orgSecurityRoutes,
 	...immutableReleaseRoutes,
 	...feedRoutes,

@@ -1344,6 +1344,13 @@ export const migrations: Migration[] = [
 				FROM issues i WHERE i.state = 'closed' AND i.closed_at IS NOT NULL;`);
 		},
 	},
+	{
+		version: 33,
+		description: 'environments.can_admins_bypass (GitHub: administrators may bypass protection rules unless turned off)',
+		up(db) {
+			db.exec('ALTER TABLE environments ADD COLUMN can_admins_bypass INTEGER NOT NULL DEFAULT 1;');
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

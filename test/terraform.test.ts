@@ -1,0 +1,153 @@
+/**
+ * The Terraform GitHub provider (integrations/github 6.x) replayed over HTTP: each test sends the
+ * requests a resource's Create/Update makes, in the provider's order and with its bodies (empty
+ * template names, `null` organization settings, …), then reads the resource back as its Read does
+ * with the ETag of the first read, and checks that a second read (what `terraform plan` compares)
+ * equals what was written: nothing would be planned.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type TestServer } from './helpers/server';
+
+const test = suite('terraform');
+let s: TestServer;
+let owner: string;
+let member: string;
+
+test.before(async () => {
+	s = await startServer();
+	for (const login of ['olivia', 'mike']) s.user(login);
+	s.org('acme', 'olivia');
+	s.member('acme', 'mike');
+	owner = s.fullToken('olivia');
+	member = s.fullToken('mike');
+});
+test.after(() => s.close());
+
+/** GET twice, the second time with the first answer's ETag (the provider's conditional reads): 304, same body. */
+async function readBack(path: string, token = owner) {
+	const first = await s.get(path, token);
+	const etag = first.headers.get('etag');
+	if (etag) {
+		const again = await s.get(path, token, { 'If-None-Match': etag });
+		assert.is(again.status, 304, `~> ${path}: unchanged, 304 to its ETag`);
+	}
+	const second = await s.get(path, token);
+	assert.equal(second.body, first.body, `~> ${path}: a second read equals the first`);
+	return first;
+}
+
+test('github_repository: empty templates ignored, vulnerability alerts and security fixes set, read back unchanged', async () => {
+	const body = {
+		name: 'infra',
+		description: 'Managed by Terraform',
+		homepage: '',
+		private: false,
+		visibility: 'public',
+		has_issues: true,
+		has_discussions: false,
+		has_projects: false,
+		has_downloads: true,
+		has_wiki: false,
+		is_template: false,
+		allow_merge_commit: true,
+		allow_squash_merge: true,
+		allow_rebase_merge: true,
+		allow_auto_merge: false,
+		delete_branch_on_merge: false,
+		auto_init: true,
+		license_template: '',
+		gitignore_template: '',
+	};
+	const created = await s.request('POST', '/orgs/acme/repos', { token: owner, body });
+	assert.is(created.status, 201, JSON.stringify(created.body));
+	assert.is(created.body.license, null, '~> "" is no license template');
+	const tree = await s.get('/repos/acme/infra/contents/', owner);
+	assert.equal(
+		tree.body.map((f: any) => f.name),
+		['README.md'],
+		'~> no LICENSE, no .gitignore',
+	);
+	const mine = await s.request('POST', '/user/repos', {
+		token: member,
+		body: { name: 'dots', license_template: '', gitignore_template: '' },
+	});
+	assert.is(mine.status, 201, '~> /user/repos too');
+	assert.is((await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'x', license_template: 'nope' } })).status, 422);
+
+	// vulnerability_alerts = false is the provider's default: DELETE after every create.
+	assert.is((await s.request('DELETE', '/repos/acme/infra/vulnerability-alerts', { token: owner })).status, 204);
+	assert.is((await s.get('/repos/acme/infra/vulnerability-alerts', owner)).status, 404, '~> disabled: 404');
+	assert.is((await s.request('PUT', '/repos/acme/infra/vulnerability-alerts', { token: owner })).status, 204);
+	assert.is((await s.get('/repos/acme/infra/vulnerability-alerts', owner)).status, 204, '~> enabled: 204');
+	assert.equal((await s.get('/repos/acme/infra/automated-security-fixes', owner)).body, { enabled: false, paused: false });
+	assert.is((await s.request('PUT', '/repos/acme/infra/automated-security-fixes', { token: owner })).status, 204);
+	assert.equal((await s.get('/repos/acme/infra/automated-security-fixes', owner)).body, { enabled: true, paused: false });
+	assert.is((await s.request('DELETE', '/repos/acme/infra/automated-security-fixes', { token: owner })).status, 204);
+	assert.equal((await s.get('/repos/acme/infra/automated-security-fixes', owner)).body.enabled, false);
+	assert.is((await s.get('/repos/acme/infra/vulnerability-alerts', owner)).status, 204, '~> alerts stay on');
+	assert.is((await s.get('/repos/acme/infra/vulnerability-alerts', member)).status, 403, '~> administrators only');
+	assert.is((await s.request('PUT', '/repos/acme/infra/vulnerability-alerts', { token: member })).status, 403);
+
+	const repo = await readBack('/repos/acme/infra');
+	assert.is(repo.body.description, 'Managed by Terraform');
+	assert.is(repo.body.has_wiki, false);
+	await readBack('/repos/acme/infra/topics');
+});
+
+test('github_organization_settings: PATCH with the body null changes nothing and answers the organization', async () => {
+	const before = await s.get('/orgs/acme', owner);
+	const nulled = await s.request('PATCH', '/orgs/acme', { token: owner, raw: 'null', headers: { 'Content-Type': 'application/json' } });
+	assert.is(nulled.status, 200, JSON.stringify(nulled.body));
+	assert.is(nulled.body.login, 'acme');
+	assert.equal((await s.get('/orgs/acme', owner)).body, before.body, '~> nothing changed');
+	const patched = await s.request('PATCH', '/orgs/acme', { token: owner, body: { description: 'Infra', blog: 'https://acme.test' } });
+	assert.is(patched.status, 200);
+	const read = await readBack('/orgs/acme');
+	assert.is(read.body.description, 'Infra');
+	assert.is(
+		(await s.request('PATCH', '/repos/acme/infra', { token: owner, raw: 'null', headers: { 'Content-Type': 'application/json' } }))
+			.status,
+		400,
+		'~> other routes still refuse a body that is not an object',
+	);
+});
+
+test('github_repository_environment: can_admins_bypass defaults to true, is accepted and read back', async () => {
+	const plain = await s.request('PUT', '/repos/acme/infra/environments/staging', { token: owner, body: {} });
+	assert.is(plain.status, 200, JSON.stringify(plain.body));
+	assert.is(plain.body.can_admins_bypass, true, "~> GitHub's default");
+	const set = await s.request('PUT', '/repos/acme/infra/environments/production', {
+		token: owner,
+		body: { wait_timer: 5, can_admins_bypass: false, prevent_self_review: false, reviewers: null, deployment_branch_policy: null },
+	});
+	assert.is(set.body.can_admins_bypass, false);
+	const read = await readBack('/repos/acme/infra/environments/production');
+	assert.is(read.body.can_admins_bypass, false);
+	const again = await s.request('PUT', '/repos/acme/infra/environments/production', { token: owner, body: { wait_timer: 5 } });
+	assert.is(again.body.can_admins_bypass, false, '~> omitted keeps the value');
+	const list = await readBack('/repos/acme/infra/environments');
+	assert.equal(
+		list.body.environments.map((e: any) => [e.name, e.can_admins_bypass]),
+		[
+			['production', false],
+			['staging', true],
+		],
+	);
+});
+
+test('github_issue_label: the colour keeps the case sent; names compare without case', async () => {
+	const made = await s.request('POST', '/repos/acme/infra/labels', {
+		token: owner,
+		body: { name: 'Ops', color: 'A1B2C3', description: 'ops' },
+	});
+	assert.is(made.status, 201);
+	assert.is(made.body.color, 'A1B2C3');
+	const read = await readBack('/repos/acme/infra/labels/ops');
+	assert.is(read.body.color, 'A1B2C3', '~> read back as sent');
+	const edited = await s.request('PATCH', '/repos/acme/infra/labels/Ops', { token: owner, body: { color: '#ffEE00' } });
+	assert.is(edited.body.color, 'ffEE00');
+	assert.is((await s.request('POST', '/repos/acme/infra/labels', { token: owner, body: { name: 'x', color: 'GGGGGG' } })).status, 422);
+});
+
+test.run();
