@@ -150,4 +150,83 @@ test('github_issue_label: the colour keeps the case sent; names compare without 
 	assert.is((await s.request('POST', '/repos/acme/infra/labels', { token: owner, body: { name: 'x', color: 'GGGGGG' } })).status, 422);
 });
 
+test('github_repository_ruleset: created, read, updated and deleted at repository level; REST ref writes honour it', async () => {
+	const main = (await s.get('/repos/acme/infra/git/ref/heads/main', owner)).body.object.sha;
+	assert.is(
+		(await s.request('POST', '/repos/acme/infra/git/refs', { token: owner, body: { ref: 'refs/heads/keep', sha: main } })).status,
+		201,
+	);
+	const body = {
+		name: 'protect-keep',
+		target: 'branch',
+		enforcement: 'active',
+		bypass_actors: [],
+		conditions: { ref_name: { include: ['refs/heads/keep'], exclude: [] } },
+		rules: [{ type: 'deletion' }, { type: 'non_fast_forward' }],
+	};
+	const made = await s.request('POST', '/repos/acme/infra/rulesets', { token: owner, body });
+	assert.is(made.status, 201, JSON.stringify(made.body));
+	assert.is(made.body.source_type, 'Repository');
+	assert.is(made.body.source, 'acme/infra');
+	assert.match(made.body._links.self.href, `/repos/acme/infra/rulesets/${made.body.id}`);
+	const id = made.body.id;
+	const read = await readBack(`/repos/acme/infra/rulesets/${id}`);
+	assert.equal(read.body.rules, body.rules);
+	assert.equal(read.body.conditions, body.conditions);
+	assert.equal(
+		(await s.get('/repos/acme/infra/rulesets', owner)).body.map((r: any) => [r.name, r.source_type]),
+		[['protect-keep', 'Repository']],
+	);
+	assert.equal(
+		(await s.get('/repos/acme/infra/rules/branches/keep', owner)).body.map((r: any) => [
+			r.type,
+			r.ruleset_source_type,
+			r.ruleset_source,
+		]),
+		[
+			['deletion', 'Repository', 'acme/infra'],
+			['non_fast_forward', 'Repository', 'acme/infra'],
+		],
+	);
+	assert.equal((await s.get('/repos/acme/infra/rules/branches/main', owner)).body, [], '~> other branches: none');
+	assert.is(
+		(await s.request('POST', '/repos/acme/infra/rulesets', { token: owner, body })).status,
+		422,
+		'~> the name is taken in this repository',
+	);
+	assert.is((await s.request('POST', '/repos/acme/site-less/rulesets', { token: owner, body })).status, 404, '~> no such repository');
+	assert.is((await s.request('POST', '/repos/acme/infra/rulesets', { token: member, body: { ...body, name: 'm' } })).status, 403);
+	const orgBody = { ...body, conditions: { ...body.conditions, repository_name: { include: ['other-*'], exclude: [] } } };
+	assert.is(
+		(await s.request('POST', '/orgs/acme/rulesets', { token: owner, body: orgBody })).status,
+		201,
+		'~> the organization may use the name',
+	);
+	assert.is((await s.get('/orgs/acme/rulesets', owner)).body.length, 1, "~> the organization's list has only its own");
+
+	const refused = await s.request('DELETE', '/repos/acme/infra/git/refs/heads/keep', { token: owner });
+	assert.is(refused.status, 422, '~> the deletion rule refuses the REST ref delete');
+	assert.match(refused.body.message, 'Repository rule violations found');
+
+	const updated = await s.request('PUT', `/repos/acme/infra/rulesets/${id}`, { token: owner, body: { enforcement: 'disabled' } });
+	assert.is(updated.status, 200);
+	assert.is(updated.body.enforcement, 'disabled');
+	assert.is((await readBack(`/repos/acme/infra/rulesets/${id}`)).body.enforcement, 'disabled');
+	assert.equal((await s.get('/repos/acme/infra/rules/branches/keep', owner)).body, [], '~> disabled: no rules for the branch');
+	assert.is((await s.request('DELETE', `/repos/acme/infra/rulesets/${id}`, { token: owner })).status, 204);
+	assert.is((await s.get(`/repos/acme/infra/rulesets/${id}`, owner)).status, 404);
+	assert.is(
+		(await s.request('DELETE', '/repos/acme/infra/git/refs/heads/keep', { token: owner })).status,
+		204,
+		'~> deleted: writes pass',
+	);
+
+	const personal = await s.request('POST', '/repos/mike/dots/rulesets', {
+		token: member,
+		body: { ...body, name: 'mine', conditions: { ref_name: { include: ['~DEFAULT_BRANCH'], exclude: [] } } },
+	});
+	assert.is(personal.status, 201, "~> a user's repository takes rulesets too");
+	assert.is(personal.body.source, 'mike/dots');
+});
+
 test.run();
