@@ -229,4 +229,143 @@ test('github_repository_ruleset: created, read, updated and deleted at repositor
 	assert.is(personal.body.source, 'mike/dots');
 });
 
+const gql = async (query: string, variables: Record<string, unknown> = {}, token = owner) => {
+	const res = await s.request('POST', '/api/graphql', { token, body: { query, variables } });
+	assert.is(res.status, 200);
+	return res.body as { data: any; errors?: Array<{ type?: string; message: string }> };
+};
+
+test('github_team and the teams data source: Organization.team(slug:), Team.members/parentTeam/childTeams/repositories', async () => {
+	const parent = (await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Platform', privacy: 'closed' } })).body;
+	const child = await s.request('POST', '/orgs/acme/teams', {
+		token: owner,
+		body: { name: 'SRE', privacy: 'closed', parent_team_id: parent.id, maintainers: ['mike'] },
+	});
+	assert.is(child.status, 201, JSON.stringify(child.body));
+	await s.request('PUT', '/orgs/acme/teams/sre/repos/acme/infra', { token: owner, body: { permission: 'push' } });
+	const query = `query($owner: String!, $slug: String!, $first: Int!) {
+		organization(login: $owner) {
+			team(slug: $slug) {
+				id databaseId name slug description privacy
+				parentTeam { slug }
+				childTeams(first: $first) { nodes { slug } }
+				members(first: $first) { edges { role node { login } } totalCount }
+				repositories(first: $first) { edges { permission node { name } } }
+			}
+		}
+	}`;
+	const sre = await gql(query, { owner: 'acme', slug: 'sre', first: 100 });
+	assert.is(sre.errors, undefined, JSON.stringify(sre.errors));
+	const team = sre.data.organization.team;
+	assert.is(team.slug, 'sre');
+	assert.is(team.databaseId, child.body.id);
+	assert.equal(team.parentTeam, { slug: 'platform' });
+	assert.equal(
+		team.members.edges.map((e: any) => [e.node.login, e.role]).sort(),
+		[
+			['mike', 'MAINTAINER'],
+			['olivia', 'MAINTAINER'],
+		],
+		'~> the creator and the maintainer named',
+	);
+	assert.equal(team.repositories.edges, [{ permission: 'WRITE', node: { name: 'infra' } }]);
+	const platform = await gql(query, { owner: 'acme', slug: 'platform', first: 100 });
+	assert.is(platform.data.organization.team.parentTeam, null);
+	assert.equal(platform.data.organization.team.childTeams.nodes, [{ slug: 'sre' }]);
+	const none = await gql(query, { owner: 'acme', slug: 'nope', first: 10 });
+	assert.is(none.data.organization.team, null, '~> no such team: null');
+	assert.equal((await gql(query, { owner: 'acme', slug: 'sre', first: 100 })).data, sre.data, '~> a second read is the same');
+});
+
+test('github_branch_protection: create/update/deleteBranchProtectionRule over the REST protection', async () => {
+	const repoId = (await s.get('/repos/acme/infra', owner)).body.node_id;
+	const fields = `id pattern requiresApprovingReviews requiredApprovingReviewCount dismissesStaleReviews requiresStatusChecks
+		requiresStrictStatusChecks requiredStatusCheckContexts isAdminEnforced allowsDeletions allowsForcePushes requiresLinearHistory
+		requiresConversationResolution requiresCommitSignatures lockBranch restrictsPushes repository { name }`;
+	const created = await gql(
+		`mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) { branchProtectionRule { ${fields} } } }`,
+		{
+			input: {
+				repositoryId: repoId,
+				pattern: 'main',
+				requiresApprovingReviews: true,
+				requiredApprovingReviewCount: 2,
+				dismissesStaleReviews: true,
+				requiresStatusChecks: true,
+				requiresStrictStatusChecks: true,
+				requiredStatusCheckContexts: ['ci/build'],
+				isAdminEnforced: true,
+				requiresLinearHistory: true,
+				requiresCommitSignatures: true,
+			},
+		},
+	);
+	assert.is(created.errors, undefined, JSON.stringify(created.errors));
+	const rule = created.data.createBranchProtectionRule.branchProtectionRule;
+	assert.is(rule.pattern, 'main');
+	assert.is(rule.requiredApprovingReviewCount, 2);
+	assert.is(rule.requiresCommitSignatures, true);
+	assert.is(rule.repository.name, 'infra');
+	const rest = await s.get('/repos/acme/infra/branches/main/protection', owner);
+	assert.is(rest.body.required_pull_request_reviews.required_approving_review_count, 2, '~> the REST twin shows it');
+	assert.equal(rest.body.required_status_checks.contexts, ['ci/build']);
+	assert.is(rest.body.enforce_admins.enabled, true);
+	assert.is(rest.body.required_signatures.enabled, true);
+
+	const readQuery = `query { repository(owner: "acme", name: "infra") { branchProtectionRules(first: 100) { nodes { ${fields} } } } }`;
+	const read = await gql(readQuery);
+	assert.equal(read.data.repository.branchProtectionRules.nodes, [rule], '~> read back as written');
+	assert.equal((await gql(readQuery)).data, read.data, '~> a second read is the same');
+	const again = await gql(
+		`mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) { branchProtectionRule { id } } }`,
+		{ input: { repositoryId: repoId, pattern: 'main' } },
+	);
+	assert.match(again.errors?.[0]?.message ?? '', 'already protected');
+
+	const updated = await gql(
+		`mutation($input: UpdateBranchProtectionRuleInput!) { updateBranchProtectionRule(input: $input) { branchProtectionRule { ${fields} } } }`,
+		{
+			input: {
+				branchProtectionRuleId: rule.id,
+				requiredApprovingReviewCount: 1,
+				requiresCommitSignatures: false,
+				allowsDeletions: true,
+			},
+		},
+	);
+	assert.is(updated.errors, undefined, JSON.stringify(updated.errors));
+	const after = updated.data.updateBranchProtectionRule.branchProtectionRule;
+	assert.equal(
+		after,
+		{ ...rule, requiredApprovingReviewCount: 1, requiresCommitSignatures: false, allowsDeletions: true },
+		'~> the rest kept',
+	);
+	assert.is((await s.get('/repos/acme/infra/branches/main/protection/required_signatures', owner)).body.enabled, false);
+	// REST writes show through GraphQL: the same store.
+	await s.request('PATCH', '/repos/acme/infra/branches/main/protection/required_pull_request_reviews', {
+		token: owner,
+		body: { required_approving_review_count: 3 },
+	});
+	assert.is((await gql(readQuery)).data.repository.branchProtectionRules.nodes[0].requiredApprovingReviewCount, 3);
+
+	const wildcard = await gql(
+		`mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) { branchProtectionRule { id } } }`,
+		{ input: { repositoryId: repoId, pattern: 'release/*' } },
+	);
+	assert.match(wildcard.errors?.[0]?.message ?? '', 'wildcards');
+	const deleted = await gql(
+		`mutation($input: DeleteBranchProtectionRuleInput!) { deleteBranchProtectionRule(input: $input) { clientMutationId } }`,
+		{ input: { branchProtectionRuleId: rule.id, clientMutationId: 'tf' } },
+	);
+	assert.equal(deleted.data.deleteBranchProtectionRule, { clientMutationId: 'tf' });
+	assert.is((await s.get('/repos/acme/infra/branches/main/protection', owner)).status, 404);
+	assert.equal((await gql(readQuery)).data.repository.branchProtectionRules.nodes, []);
+	const member_ = await gql(
+		`mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) { branchProtectionRule { id } } }`,
+		{ input: { repositoryId: repoId, pattern: 'main' } },
+		member,
+	);
+	assert.ok(member_.errors?.length, '~> a member without admin cannot protect');
+});
+
 test.run();
