@@ -62,7 +62,12 @@ export const SERVED = {
 		'createBranchProtectionRule',
 		'updateBranchProtectionRule',
 		'deleteBranchProtectionRule',
+		'lockLockable',
+		'unlockLockable',
 	],
+	Lockable: ['activeLockReason', 'locked'],
+	LockLockablePayload: ['actor', 'clientMutationId', 'lockedRecord'],
+	UnlockLockablePayload: ['actor', 'clientMutationId', 'unlockedRecord'],
 	Node: ['id'],
 	Actor: ['avatarUrl', 'login', 'url'],
 	RepositoryOwner: ['avatarUrl', 'id', 'login', 'repositories', 'url'],
@@ -229,6 +234,7 @@ export const SERVED = {
 	UpdateBranchProtectionRulePayload: ['branchProtectionRule', 'clientMutationId'],
 	DeleteBranchProtectionRulePayload: ['clientMutationId'],
 	Issue: [
+		'activeLockReason',
 		'assignees',
 		'author',
 		'body',
@@ -253,6 +259,7 @@ export const SERVED = {
 		'url',
 	],
 	PullRequest: [
+		'activeLockReason',
 		'additions',
 		'assignees',
 		'author',

@@ -980,6 +980,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 /** The fields Issue and PullRequest share (REST issue or pull request representation). */
 function issueFields(): Record<string, Resolver> {
 	return {
+		// REST's active_lock_reason ("too heated") as GitHub's LockReason (TOO_HEATED).
+		activeLockReason: (s) => (s.active_lock_reason ? String(s.active_lock_reason).toUpperCase().replace(/[ -]/g, '_') : null),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		url: (s) => s.html_url,

@@ -1,0 +1,54 @@
+/**
+ * gh commands over issues and notifications that need GraphQL mutations and REST answers beyond
+ * the basics (gh 2.23 against Gitstead behind a TLS front, as test/gh.test.ts): gh issue lock and
+ * unlock (lockLockable / unlockLockable), gh status (GET /notifications?per_page=100, capped at 50).
+ * Skipped, with a message, when `which gh` finds no gh.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type TestServer } from './helpers/server';
+import { findGh, runGh, tlsFront, type TlsFront } from './helpers/tls';
+
+const test = suite('gh-issues-more');
+const gh = findGh();
+let s: TestServer;
+let front: TlsFront;
+let olivia: string;
+
+if (!gh) {
+	console.log('test/gh-issues-more.test.ts: skipped — the gh CLI is not installed (`which gh` found nothing)');
+} else {
+	test.before(async () => {
+		s = await startServer();
+		s.user('olivia');
+		s.user('eve');
+		olivia = s.fullToken('olivia');
+		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'web', auto_init: true } });
+		await s.request('POST', '/repos/olivia/web/issues', { token: olivia, body: { title: 'Flame war', body: 'Heated' } });
+		await s.request('POST', '/repos/olivia/web/issues', { token: s.fullToken('eve'), body: { title: 'Ping @olivia', body: 'cc @olivia' } });
+		front = await tlsFront(Number(new URL(s.origin).port));
+	});
+	test.after(async () => {
+		await front?.close();
+		await s?.close();
+	});
+
+	test('gh issue lock --reason too_heated, then unlock: the REST issue follows', async () => {
+		const locked = await runGh(front, olivia, ['issue', 'lock', '1', '--reason', 'too_heated', '-R', 'olivia/web']);
+		assert.is(locked.code, 0, locked.stderr);
+		const issue = (await s.get('/repos/olivia/web/issues/1', olivia)).body;
+		assert.is(issue.locked, true);
+		assert.is(issue.active_lock_reason, 'too heated');
+		const unlocked = await runGh(front, olivia, ['issue', 'unlock', '1', '-R', 'olivia/web']);
+		assert.is(unlocked.code, 0, unlocked.stderr);
+		assert.is((await s.get('/repos/olivia/web/issues/1', olivia)).body.locked, false);
+	});
+
+	test('gh status: answers (notifications asked with per_page=100 are capped at 50)', async () => {
+		const r = await runGh(front, olivia, ['status']);
+		assert.is(r.code, 0, r.stderr);
+		assert.match(r.stdout, 'Ping @olivia', '~> the mention is listed');
+	});
+}
+
+test.run();
