@@ -25,7 +25,10 @@ if (!gh) {
 		olivia = s.fullToken('olivia');
 		await s.request('POST', '/user/repos', { token: olivia, body: { name: 'web', auto_init: true } });
 		await s.request('POST', '/repos/olivia/web/issues', { token: olivia, body: { title: 'Flame war', body: 'Heated' } });
-		await s.request('POST', '/repos/olivia/web/issues', { token: s.fullToken('eve'), body: { title: 'Ping @olivia', body: 'cc @olivia' } });
+		await s.request('POST', '/repos/olivia/web/issues', {
+			token: s.fullToken('eve'),
+			body: { title: 'Ping @olivia', body: 'cc @olivia' },
+		});
 		front = await tlsFront(Number(new URL(s.origin).port));
 	});
 	test.after(async () => {
