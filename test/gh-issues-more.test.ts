@@ -1,7 +1,7 @@
 /**
  * gh commands over issues and notifications that need GraphQL mutations and REST answers beyond
  * the basics (gh 2.23 against Gitstead behind a TLS front, as test/gh.test.ts): gh issue lock and
- * unlock (lockLockable / unlockLockable), gh status (GET /notifications?per_page=100, capped at 50).
+ * unlock (lockLockable / unlockLockable), gh repo view --json with the community fields, gh status (GET /notifications?per_page=100, capped at 50).
  * Skipped, with a message, when `which gh` finds no gh.
  */
 import { suite } from 'uvu';
@@ -29,6 +29,16 @@ if (!gh) {
 			token: s.fullToken('eve'),
 			body: { title: 'Ping @olivia', body: 'cc @olivia' },
 		});
+		for (const [path, text] of Object.entries({
+			'CODE_OF_CONDUCT.md': '# Contributor Covenant Code of Conduct\n',
+			'.github/SECURITY.md': '# Security\n',
+			'.github/ISSUE_TEMPLATE/bug.md': '---\nname: Bug report\nabout: Something is broken\n---\nWhat happened?\n',
+			'.github/ISSUE_TEMPLATE/config.yml': 'blank_issues_enabled: false\n',
+		}))
+			await s.request('PUT', `/repos/olivia/web/contents/${path}`, {
+				token: olivia,
+				body: { message: path, content: Buffer.from(text).toString('base64') },
+			});
 		front = await tlsFront(Number(new URL(s.origin).port));
 	});
 	test.after(async () => {
@@ -45,6 +55,19 @@ if (!gh) {
 		const unlocked = await runGh(front, olivia, ['issue', 'unlock', '1', '-R', 'olivia/web']);
 		assert.is(unlocked.code, 0, unlocked.stderr);
 		assert.is((await s.get('/repos/olivia/web/issues/1', olivia)).body.locked, false);
+	});
+
+	test('gh repo view --json: the community fields from the default branch', async () => {
+		const fields =
+			'codeOfConduct,contactLinks,issueTemplates,pullRequestTemplates,securityPolicyUrl,isSecurityPolicyEnabled,isBlankIssuesEnabled';
+		const r = await runGh(front, olivia, ['repo', 'view', 'olivia/web', '--json', fields]);
+		assert.is(r.code, 0, r.stderr);
+		const json = JSON.parse(r.stdout);
+		assert.is(json.codeOfConduct.key, 'contributor_covenant');
+		assert.is(json.issueTemplates[0].name, 'Bug report');
+		assert.is(json.isSecurityPolicyEnabled, true);
+		assert.is(json.isBlankIssuesEnabled, false);
+		assert.equal(json.pullRequestTemplates, []);
 	});
 
 	test('gh status: answers (notifications asked with per_page=100 are capped at 50)', async () => {

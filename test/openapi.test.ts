@@ -765,6 +765,7 @@ const TABLE: Record<string, Entry> = {
 	'PUT /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', body: { subscribed: true }, as: 'nora' },
 	'DELETE /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', as: 'nora' },
 	'PUT /repos/{owner}/{repo}/topics': { body: { names: ['anvils', 'rockets'] } },
+	'GET /repos/{owner}/{repo}/community/profile': { path: '/repos/acme/site/community/profile' },
 	'GET /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
 	'DELETE /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
 	'PUT /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },

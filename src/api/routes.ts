@@ -9,6 +9,7 @@ import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
 import { codeSecurityRoutes } from './code-security/routes';
 import { repositorySecurityRoutes } from './code-security/repository-routes';
+import { communityRoutes } from './community/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
@@ -118,6 +119,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...dependencyGraphRoutes,
 	...codeSecurityRoutes,
 	...repositorySecurityRoutes,
+	...communityRoutes,
 	...orgSecurityRoutes,
 	...immutableReleaseRoutes,
 	...feedRoutes,

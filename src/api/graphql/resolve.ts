@@ -10,6 +10,7 @@ import { GraphQLError } from 'graphql';
 import { dispatch } from '../../http/dispatch';
 import type { Context, Method } from '../../http/route';
 import { isHidden, translate, TypedError } from './errors';
+import { codeOfConductKind, communityFiles, NO_COMMUNITY_FILES, type CommunityFiles } from '../community/service';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
 export interface GraphContext {
@@ -499,6 +500,25 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		nameWithOwner: (s) => s.full_name,
+		// Community files of the default branch (src/api/community/service.ts), read once per repository.
+		codeOfConduct: (s, _a, g) => {
+			const file = community(g, s).codeOfConduct;
+			if (!file) return null;
+			const kind = codeOfConductKind(file);
+			return {
+				id: Buffer.from(`014:CodeOfConduct${kind.key}`).toString('base64'),
+				key: kind.key,
+				name: kind.name,
+				body: file.text,
+				url: `${s.html_url}/blob/${s.default_branch}/${file.path}`,
+			};
+		},
+		contactLinks: (s, _a, g) => community(g, s).contactLinks,
+		isBlankIssuesEnabled: (s, _a, g) => community(g, s).blankIssuesEnabled,
+		isSecurityPolicyEnabled: (s, _a, g) => community(g, s).security !== null,
+		securityPolicyUrl: (s, _a, g) => (community(g, s).security ? `${s.html_url}/security/policy` : null),
+		issueTemplates: (s, _a, g) => community(g, s).issueTemplates,
+		pullRequestTemplates: (s, _a, g) => community(g, s).pullRequestTemplates.map(({ filename, body }) => ({ filename, body })),
 		branchProtectionRules: (s, a, g) => {
 			// One rule per protected branch (REST protects branch names), in the branches' order.
 			const rules: Source[] = [];
@@ -1119,6 +1139,15 @@ function protectionRuleOf(repoFullName: string, branch: string, body: Source): S
 function teamPath(team: Source, slug: unknown = team.slug): string {
 	const org = /\/orgs\/([^/]+)\/teams\//.exec(String(team.html_url ?? ''))?.[1] ?? team.organization?.login;
 	return `/orgs/${org}/teams/${seg(String(slug))}`;
+}
+
+/** The community files of a REST repository's default branch, read once per query. */
+function community(g: GraphContext, s: Source): CommunityFiles {
+	if (!s.__community) {
+		const row = g.ctx.app.stores.repos.byId(Number(s.id));
+		s.__community = row ? communityFiles(g.ctx.app, row) : NO_COMMUNITY_FILES;
+	}
+	return s.__community;
 }
 
 /** REST role_name of a team's repository → GitHub's RepositoryPermission. */
