@@ -1,7 +1,8 @@
 /**
  * gh commands over issues and notifications that need GraphQL mutations and REST answers beyond
  * the basics (gh 2.23 against Gitstead behind a TLS front, as test/gh.test.ts): gh issue lock and
- * unlock (lockLockable / unlockLockable), gh repo view --json with the community fields, gh status (GET /notifications?per_page=100, capped at 50).
+ * unlock (lockLockable / unlockLockable), gh pr ready and --undo (markPullRequestReadyForReview /
+ * convertPullRequestToDraft), gh repo view --json with the community fields, gh status (GET /notifications?per_page=100, capped at 50).
  * Skipped, with a message, when `which gh` finds no gh.
  */
 import { suite } from 'uvu';
@@ -14,6 +15,7 @@ const gh = findGh();
 let s: TestServer;
 let front: TlsFront;
 let olivia: string;
+let pullNumber: number;
 
 if (!gh) {
 	console.log('test/gh-issues-more.test.ts: skipped — the gh CLI is not installed (`which gh` found nothing)');
@@ -39,6 +41,18 @@ if (!gh) {
 				token: olivia,
 				body: { message: path, content: Buffer.from(text).toString('base64') },
 			});
+		const main = (await s.get('/repos/olivia/web/git/ref/heads/main', olivia)).body.object.sha;
+		await s.request('POST', '/repos/olivia/web/git/refs', { token: olivia, body: { ref: 'refs/heads/wip', sha: main } });
+		await s.request('PUT', '/repos/olivia/web/contents/wip.txt', {
+			token: olivia,
+			body: { message: 'wip', content: Buffer.from('wip').toString('base64'), branch: 'wip' },
+		});
+		const pr = await s.request('POST', '/repos/olivia/web/pulls', {
+			token: olivia,
+			body: { title: 'Work in progress', head: 'wip', base: 'main', draft: true },
+		});
+		assert.is(pr.status, 201, JSON.stringify(pr.body));
+		pullNumber = pr.body.number;
 		front = await tlsFront(Number(new URL(s.origin).port));
 	});
 	test.after(async () => {
@@ -68,6 +82,25 @@ if (!gh) {
 		assert.is(json.isSecurityPolicyEnabled, true);
 		assert.is(json.isBlankIssuesEnabled, false);
 		assert.equal(json.pullRequestTemplates, []);
+	});
+
+	test('gh pr ready, then --undo: the draft flag, the events in the timeline', async () => {
+		const ready = await runGh(front, olivia, ['pr', 'ready', String(pullNumber), '-R', 'olivia/web']);
+		assert.is(ready.code, 0, ready.stderr);
+		assert.is((await s.get(`/repos/olivia/web/pulls/${pullNumber}`, olivia)).body.draft, false);
+		const undo = await runGh(front, olivia, ['pr', 'ready', String(pullNumber), '--undo', '-R', 'olivia/web']);
+		assert.is(undo.code, 0, undo.stderr);
+		assert.is((await s.get(`/repos/olivia/web/pulls/${pullNumber}`, olivia)).body.draft, true);
+		const timeline = await s.get(`/repos/olivia/web/issues/${pullNumber}/timeline`, olivia);
+		assert.equal(
+			timeline.body.map((e: any) => e.event).filter((e: string) => e === 'ready_for_review' || e === 'convert_to_draft'),
+			['ready_for_review', 'convert_to_draft'],
+		);
+		const events = await s.get(`/repos/olivia/web/issues/${pullNumber}/events`, olivia);
+		assert.ok(
+			events.body.some((e: any) => e.event === 'convert_to_draft'),
+			'~> the issue events list it',
+		);
 	});
 
 	test('gh status: answers (notifications asked with per_page=100 are capped at 50)', async () => {

@@ -25,6 +25,7 @@ import { checkLimits } from './limits';
 import { MUTATIONS } from './mutations';
 import { PROTECTION_MUTATIONS } from './protection';
 import { LOCKABLE_MUTATIONS } from './lockable';
+import { DRAFT_MUTATIONS } from './drafts';
 import { isFault, typeOf } from './errors';
 import { RESOLVERS, type GraphContext } from './resolve';
 import { SCHEMA_SDL } from './schema';
@@ -40,7 +41,9 @@ export function servedSchema(): GraphQLSchema {
 		if (isAbstractType(type)) type.resolveType = (source: { __typename?: string }) => source.__typename;
 		if (!isObjectType(type) && !isInterfaceType(type)) continue;
 		const resolvers =
-			type.name === 'Mutation' ? { ...MUTATIONS, ...PROTECTION_MUTATIONS, ...LOCKABLE_MUTATIONS } : RESOLVERS[type.name];
+			type.name === 'Mutation'
+				? { ...MUTATIONS, ...PROTECTION_MUTATIONS, ...LOCKABLE_MUTATIONS, ...DRAFT_MUTATIONS }
+				: RESOLVERS[type.name];
 		for (const field of Object.values(type.getFields())) {
 			const resolver = resolvers?.[field.name];
 			field.resolve = resolver
