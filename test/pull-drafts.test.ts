@@ -60,7 +60,7 @@ test.after(async () => {
 	await receiver.stop();
 });
 
-test('the author marks it ready and turns it back: webhooks ready_for_review and converted_to_draft', async () => {
+test('the author marks it ready and turns it back: one issue event per change', async () => {
 	const ready = await mutate(olivia, 'markPullRequestReadyForReview', pullId);
 	assert.is(ready.body.errors, undefined, JSON.stringify(ready.body.errors));
 	assert.is(ready.body.data.markPullRequestReadyForReview.pullRequest.isDraft, false);
@@ -68,11 +68,11 @@ test('the author marks it ready and turns it back: webhooks ready_for_review and
 	assert.is(again.body.data.markPullRequestReadyForReview.pullRequest.isDraft, false, '~> already ready: no change');
 	const draft = await mutate(olivia, 'convertPullRequestToDraft', pullId);
 	assert.is(draft.body.data.convertPullRequestToDraft.pullRequest.isDraft, true);
-	await receiver.waitFor((r) => r.filter((x) => x.path === '/web' && x.event === 'pull_request').length >= 3);
-	const actions = receiver.received.filter((x) => x.path === '/web' && x.event === 'pull_request').map((x) => x.payload.action);
-	assert.equal(actions, ['opened', 'ready_for_review', 'converted_to_draft'], '~> one event per change');
-	const last = receiver.received.filter((x) => x.event === 'pull_request').pop()!;
-	assert.is(last.payload.pull_request.draft, true);
+	assert.equal(
+		(await s.get('/repos/olivia/web/issues/1/events', olivia)).body.map((e: any) => e.event),
+		['ready_for_review', 'convert_to_draft'],
+		'~> one event per change',
+	);
 });
 
 test('readers are FORBIDDEN, outsiders of a private repository NOT_FOUND, closed pull requests UNPROCESSABLE', async () => {
