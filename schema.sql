@@ -943,6 +943,7 @@ CREATE TABLE environments (
   branch_policy       TEXT CHECK (branch_policy IN ('protected', 'custom')),
   created_at          TEXT NOT NULL,
   updated_at          TEXT NOT NULL,
+  can_admins_bypass   INTEGER NOT NULL DEFAULT 1,
   UNIQUE (repo_id, name)
 );
 
@@ -1650,8 +1651,11 @@ CREATE TABLE rulesets (
   rules         TEXT NOT NULL,  -- JSON array of {type, parameters?}
   created_at    TEXT NOT NULL,
   updated_at    TEXT NOT NULL,
-  UNIQUE (org_id, name)
+  repo_id       INTEGER REFERENCES repositories(id) ON DELETE CASCADE  -- a repository ruleset's; NULL: the organization's
 );
+-- Names are unique among an organization's rulesets and among each repository's own.
+CREATE UNIQUE INDEX rulesets_org_name ON rulesets(org_id, name) WHERE repo_id IS NULL;
+CREATE UNIQUE INDEX rulesets_repo_name ON rulesets(repo_id, name) WHERE repo_id IS NOT NULL;
 CREATE TABLE ruleset_versions (
   id         INTEGER PRIMARY KEY,  -- version_id
   ruleset_id INTEGER NOT NULL REFERENCES rulesets(id) ON DELETE CASCADE,

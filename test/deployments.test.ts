@@ -675,6 +675,7 @@ test('create or update an environment – URL-encoded name, protection rules, br
 		'html_url',
 		'created_at',
 		'updated_at',
+		'can_admins_bypass',
 		'protection_rules',
 		'deployment_branch_policy',
 	]);

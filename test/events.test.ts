@@ -707,6 +707,31 @@ const TABLE: Record<string, Entry> = {
 		records: ['repository_ruleset.deleted'],
 		call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.ruleset}` }),
 	},
+	// A repository's own rulesets report to its hooks as an organization's do.
+	'POST /repos/{owner}/{repo}/rulesets': {
+		records: ['repository_ruleset.created'],
+		call: () => ({
+			path: '/repos/acme/app/rulesets',
+			body: {
+				name: 'Own',
+				enforcement: 'evaluate',
+				conditions: { ref_name: { include: ['~DEFAULT_BRANCH'] } },
+				rules: [{ type: 'deletion' }],
+			},
+		}),
+	},
+	'PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}': {
+		records: ['repository_ruleset.edited'],
+		call: async (w) => {
+			const own = (await must('GET', '/repos/acme/app/rulesets')).find((r: any) => r.name === 'Own');
+			w.ids.repoRuleset = own.id;
+			return { path: `/repos/acme/app/rulesets/${own.id}`, body: { enforcement: 'disabled' } };
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}': {
+		records: ['repository_ruleset.deleted'],
+		call: (w) => ({ path: `/repos/acme/app/rulesets/${w.ids.repoRuleset}` }),
+	},
 	// Organization installations (enterprise owner erin): GitHub sends installation and
 	// installation_repositories to the app's own webhook only; the organization's audit log has them.
 	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': {
@@ -1833,6 +1858,24 @@ const TABLE: Record<string, Entry> = {
 				body: { scope: 'selected', selected_repository_ids: [w.ids.appRepo] },
 			};
 		},
+	},
+	// The switches Terraform's provider sets: each change of a security feature is reported (the
+	// configuration above turned acme/app's Dependabot alerts off; these turn them on and off again).
+	'PUT /repos/{owner}/{repo}/vulnerability-alerts': {
+		records: ['security_and_analysis'],
+		call: () => ({ path: '/repos/acme/app/vulnerability-alerts' }),
+	},
+	'PUT /repos/{owner}/{repo}/automated-security-fixes': {
+		records: ['security_and_analysis'],
+		call: () => ({ path: '/repos/acme/app/automated-security-fixes' }),
+	},
+	'DELETE /repos/{owner}/{repo}/automated-security-fixes': {
+		records: ['security_and_analysis'],
+		call: () => ({ path: '/repos/acme/app/automated-security-fixes' }),
+	},
+	'DELETE /repos/{owner}/{repo}/vulnerability-alerts': {
+		records: ['security_and_analysis'],
+		call: () => ({ path: '/repos/acme/app/vulnerability-alerts' }),
 	},
 	'PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults': {
 		none: CODE_SECURITY,

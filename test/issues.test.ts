@@ -339,7 +339,7 @@ test('repository labels: defaults, create, get, update, delete', async () => {
 		node_id: made.body.node_id,
 		url: `${s.api}/repos/uma/notes/labels/p1`,
 		name: 'p1',
-		color: 'ff0000',
+		color: 'FF0000',
 		default: false,
 		description: 'urgent',
 	});

@@ -764,6 +764,13 @@ const TABLE: Record<string, Entry> = {
 	'PUT /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', body: { subscribed: true }, as: 'nora' },
 	'DELETE /repos/{owner}/{repo}/subscription': { path: '/repos/acme/site/subscription', as: 'nora' },
 	'PUT /repos/{owner}/{repo}/topics': { body: { names: ['anvils', 'rockets'] } },
+	'GET /repos/{owner}/{repo}/community/profile': { path: '/repos/acme/site/community/profile' },
+	'GET /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
+	'DELETE /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
+	'PUT /repos/{owner}/{repo}/vulnerability-alerts': { path: '/repos/acme/site/vulnerability-alerts' },
+	'PUT /repos/{owner}/{repo}/automated-security-fixes': { path: '/repos/acme/site/automated-security-fixes' },
+	'GET /repos/{owner}/{repo}/automated-security-fixes': { path: '/repos/acme/site/automated-security-fixes' },
+	'DELETE /repos/{owner}/{repo}/automated-security-fixes': { path: '/repos/acme/site/automated-security-fixes' },
 	// Destructive ones on throwaway repositories of their own.
 	'POST /repos/{owner}/{repo}/transfer': {
 		call: async () => {
@@ -831,6 +838,28 @@ const TABLE: Record<string, Entry> = {
 			};
 		},
 	},
+	'POST /repos/{owner}/{repo}/rulesets': {
+		path: '/repos/acme/site/rulesets',
+		body: {
+			name: 'Site main',
+			target: 'branch',
+			enforcement: 'evaluate',
+			bypass_actors: [{ actor_id: 5, actor_type: 'RepositoryRole', bypass_mode: 'always' }],
+			conditions: { ref_name: { include: ['~DEFAULT_BRANCH'], exclude: [] } },
+			rules: [{ type: 'deletion' }],
+		},
+	},
+	'PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}': {
+		call: async (w) => {
+			const list = await must('GET', '/repos/acme/site/rulesets?includes_parents=false');
+			w.ids.siteRuleset = list.find((r: { name: string }) => r.name === 'Site main').id;
+			return {
+				path: `/repos/acme/site/rulesets/${w.ids.siteRuleset}`,
+				body: { rules: [{ type: 'deletion' }, { type: 'non_fast_forward' }] },
+			};
+		},
+	},
+	'DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}': { call: (w) => ({ path: `/repos/acme/site/rulesets/${w.ids.siteRuleset}` }) },
 	'DELETE /orgs/{org}/rulesets/{ruleset_id}': { call: (w) => ({ path: `/orgs/acme/rulesets/${w.ids.releasesRuleset}` }) },
 	// ------------------------------------------------------------------ organization installations (enterprise owner erin, organization fleet)
 	'POST /enterprises/{enterprise}/apps/organizations/{org}/installations': {

@@ -8,6 +8,8 @@ import { graphqlRoutes } from './graphql/routes';
 import { appRoutes } from './apps/routes';
 import { checkRoutes } from './checks/routes';
 import { codeSecurityRoutes } from './code-security/routes';
+import { repositorySecurityRoutes } from './code-security/repository-routes';
+import { communityRoutes } from './community/routes';
 import { dependabotRoutes } from './dependabot/routes';
 import { dependencyGraphRoutes } from './dependency-graph/routes';
 import { feedRoutes } from './feeds/routes';
@@ -116,6 +118,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...dependabotRoutes,
 	...dependencyGraphRoutes,
 	...codeSecurityRoutes,
+	...repositorySecurityRoutes,
+	...communityRoutes,
 	...orgSecurityRoutes,
 	...immutableReleaseRoutes,
 	...feedRoutes,

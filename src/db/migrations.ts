@@ -1358,6 +1358,56 @@ export const migrations: Migration[] = [
 				);`);
 		},
 	},
+	{
+		version: 34,
+		description: 'environments.can_admins_bypass (GitHub: administrators may bypass protection rules unless turned off)',
+		up(db) {
+			db.exec('ALTER TABLE environments ADD COLUMN can_admins_bypass INTEGER NOT NULL DEFAULT 1;');
+		},
+	},
+	{
+		version: 35,
+		description:
+			'repository rulesets: rulesets.repo_id; names unique per organization and per repository (the table rebuilt, versions kept)',
+		up(db) {
+			// SQLite cannot drop a table constraint: rebuild rulesets (and ruleset_versions, which
+			// references it, so that its rows are not cascaded away) without UNIQUE (org_id, name).
+			db.exec(`
+				CREATE TEMP TABLE ruleset_versions_kept AS SELECT * FROM ruleset_versions;
+				CREATE TEMP TABLE rulesets_kept AS SELECT * FROM rulesets;
+				DROP TABLE ruleset_versions;
+				DROP TABLE rulesets;
+				CREATE TABLE rulesets (
+				  id            INTEGER PRIMARY KEY,
+				  org_id        INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  name          TEXT NOT NULL,
+				  target        TEXT NOT NULL CHECK (target IN ('branch', 'tag', 'push')),
+				  enforcement   TEXT NOT NULL CHECK (enforcement IN ('disabled', 'active', 'evaluate')),
+				  bypass_actors TEXT NOT NULL,
+				  conditions    TEXT,
+				  rules         TEXT NOT NULL,
+				  created_at    TEXT NOT NULL,
+				  updated_at    TEXT NOT NULL,
+				  repo_id       INTEGER REFERENCES repositories(id) ON DELETE CASCADE
+				);
+				CREATE UNIQUE INDEX rulesets_org_name ON rulesets(org_id, name) WHERE repo_id IS NULL;
+				CREATE UNIQUE INDEX rulesets_repo_name ON rulesets(repo_id, name) WHERE repo_id IS NOT NULL;
+				INSERT INTO rulesets (id, org_id, name, target, enforcement, bypass_actors, conditions, rules, created_at, updated_at)
+				SELECT id, org_id, name, target, enforcement, bypass_actors, conditions, rules, created_at, updated_at FROM temp.rulesets_kept;
+				CREATE TABLE ruleset_versions (
+				  id         INTEGER PRIMARY KEY,
+				  ruleset_id INTEGER NOT NULL REFERENCES rulesets(id) ON DELETE CASCADE,
+				  actor_id   INTEGER,
+				  actor_type TEXT NOT NULL,
+				  state      TEXT NOT NULL,
+				  updated_at TEXT NOT NULL
+				);
+				CREATE INDEX ruleset_versions_ruleset ON ruleset_versions(ruleset_id, id);
+				INSERT INTO ruleset_versions SELECT * FROM temp.ruleset_versions_kept;
+				DROP TABLE temp.ruleset_versions_kept;
+				DROP TABLE temp.rulesets_kept;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -385,7 +385,7 @@ function buildContext(route: Route, fields: RequestFields): GuardedContext {
 function validateInput(ctx: GuardedContext, body: unknown): void {
 	const { route } = ctx;
 	if (route.body) {
-		let input = body === undefined ? {} : body;
+		let input = body === undefined || (body === null && route.nullBody) ? {} : body;
 		// A route may take its one list field bare (route.arrayBody): ["bug"] means {"labels":["bug"]}.
 		if (route.arrayBody && (Array.isArray(input) || typeof input === 'string'))
 			input = { [route.arrayBody]: Array.isArray(input) ? input : [input] };

@@ -240,6 +240,8 @@ export interface RouteDeclaration<
 	 * into `{ [arrayBody]: … }` before validation; without it, a body that is not an object is 400.
 	 */
 	arrayBody?: string;
+	/** A JSON `null` body reads as `{}` (nothing to change), as GitHub's PATCH /orgs/{org} takes it. */
+	nullBody?: boolean;
 	/**
 	 * The request body is text, not JSON (POST /markdown/raw: `text/plain`, `text/x-markdown`):
 	 * src/server.ts reads it as is, whatever its Content-Type, and hands it to validation as

@@ -139,6 +139,7 @@ export function environment(
 		html_url: `${repo.html}/deployments/activity_log?environments_filter=${encodeURIComponent(row.name)}`,
 		created_at: row.created_at,
 		updated_at: row.updated_at,
+		can_admins_bypass: row.can_admins_bypass === 1,
 		protection_rules: protection,
 		deployment_branch_policy:
 			row.branch_policy === null

@@ -95,6 +95,7 @@ const statusBody = v.object({
 const environmentBody = v.object({
 	wait_timer: v.optional(v.pipe(v.number(), v.integer('wait_timer is a whole number of minutes'))),
 	prevent_self_review: v.optional(v.boolean()),
+	can_admins_bypass: v.optional(v.boolean()),
 	reviewers: v.optional(v.nullable(v.array(v.object({ type: v.picklist(['User', 'Team']), id: v.pipe(v.number(), v.integer()) })))),
 	deployment_branch_policy: v.optional(v.nullable(v.object({ protected_branches: v.boolean(), custom_branch_policies: v.boolean() }))),
 });

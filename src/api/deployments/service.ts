@@ -45,7 +45,7 @@ export function checkEnvironmentName(name: string, resource: string, field: stri
 	if (/[\u0000-\u001f\u007f]/.test(name)) throw invalidField(resource, field, 'an environment name cannot contain control characters');
 }
 
-const NO_PROTECTION: EnvironmentSettings = { wait_timer: 0, prevent_self_review: 0, branch_policy: null };
+const NO_PROTECTION: EnvironmentSettings = { wait_timer: 0, prevent_self_review: 0, branch_policy: null, can_admins_bypass: 1 };
 
 /**
  * The repository's environment of that name (case-insensitive), created without protection rules
@@ -214,6 +214,8 @@ export function deleteDeployment(app: App, deployment: DeploymentRow): void {
 export interface EnvironmentInput {
 	wait_timer?: number;
 	prevent_self_review?: boolean;
+	/** Administrators may bypass the protection rules (default true, as on GitHub). */
+	can_admins_bypass?: boolean;
 	reviewers?: Array<{ type: 'User' | 'Team'; id: number }> | null;
 	deployment_branch_policy?: { protected_branches: boolean; custom_branch_policies: boolean } | null;
 }
@@ -276,6 +278,7 @@ export function saveEnvironment(
 			wait_timer: input.wait_timer ?? existing?.wait_timer ?? 0,
 			prevent_self_review:
 				input.prevent_self_review === undefined ? (existing?.prevent_self_review ?? 0) : input.prevent_self_review ? 1 : 0,
+			can_admins_bypass: input.can_admins_bypass === undefined ? (existing?.can_admins_bypass ?? 1) : input.can_admins_bypass ? 1 : 0,
 			branch_policy:
 				policy === undefined
 					? (existing?.branch_policy ?? null)

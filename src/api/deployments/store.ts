@@ -55,9 +55,11 @@ export interface EnvironmentRow {
 	branch_policy: 'protected' | 'custom' | null;
 	created_at: string;
 	updated_at: string;
+	/** 1: repository administrators may bypass the protection rules (GitHub's default) */
+	can_admins_bypass: number;
 }
 
-export type EnvironmentSettings = Pick<EnvironmentRow, 'wait_timer' | 'prevent_self_review' | 'branch_policy'>;
+export type EnvironmentSettings = Pick<EnvironmentRow, 'wait_timer' | 'prevent_self_review' | 'branch_policy' | 'can_admins_bypass'>;
 
 export type RuleType = 'wait_timer' | 'required_reviewers' | 'branch_policy';
 
@@ -139,11 +141,11 @@ export function createDeploymentStore(db: DB) {
 	const listEnvironments = db.prepare('SELECT * FROM environments WHERE repo_id = ? ORDER BY name, id LIMIT ? OFFSET ?');
 	const countEnvironments = db.prepare('SELECT count(*) FROM environments WHERE repo_id = ?').pluck();
 	const insertEnvironment = db.prepare(`
-		INSERT INTO environments (repo_id, name, wait_timer, prevent_self_review, branch_policy, created_at, updated_at)
-		VALUES (@repoId, @name, @wait_timer, @prevent_self_review, @branch_policy, @now, @now)`);
+		INSERT INTO environments (repo_id, name, wait_timer, prevent_self_review, branch_policy, can_admins_bypass, created_at, updated_at)
+		VALUES (@repoId, @name, @wait_timer, @prevent_self_review, @branch_policy, @can_admins_bypass, @now, @now)`);
 	const updateEnvironment = db.prepare(`
 		UPDATE environments SET wait_timer = @wait_timer, prevent_self_review = @prevent_self_review, branch_policy = @branch_policy,
-			updated_at = @now WHERE id = @id`);
+			can_admins_bypass = @can_admins_bypass, updated_at = @now WHERE id = @id`);
 	const removeEnvironment = db.prepare('DELETE FROM environments WHERE id = ?');
 	const rules = db.prepare(
 		'SELECT * FROM environment_protection_rules WHERE environment_id IN (SELECT value FROM json_each(?)) ORDER BY id',

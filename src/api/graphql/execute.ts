@@ -23,6 +23,9 @@ import {
 import type { Context } from '../../http/route';
 import { checkLimits } from './limits';
 import { MUTATIONS } from './mutations';
+import { PROTECTION_MUTATIONS } from './protection';
+import { LOCKABLE_MUTATIONS } from './lockable';
+import { DRAFT_MUTATIONS } from './drafts';
 import { isFault, typeOf } from './errors';
 import { RESOLVERS, type GraphContext } from './resolve';
 import { SCHEMA_SDL } from './schema';
@@ -37,7 +40,10 @@ export function servedSchema(): GraphQLSchema {
 		if (type.name.startsWith('__')) continue;
 		if (isAbstractType(type)) type.resolveType = (source: { __typename?: string }) => source.__typename;
 		if (!isObjectType(type) && !isInterfaceType(type)) continue;
-		const resolvers = type.name === 'Mutation' ? MUTATIONS : RESOLVERS[type.name];
+		const resolvers =
+			type.name === 'Mutation'
+				? { ...MUTATIONS, ...PROTECTION_MUTATIONS, ...LOCKABLE_MUTATIONS, ...DRAFT_MUTATIONS }
+				: RESOLVERS[type.name];
 		for (const field of Object.values(type.getFields())) {
 			const resolver = resolvers?.[field.name];
 			field.resolve = resolver

@@ -10,6 +10,7 @@ import { GraphQLError } from 'graphql';
 import { dispatch } from '../../http/dispatch';
 import type { Context, Method } from '../../http/route';
 import { isHidden, translate, TypedError } from './errors';
+import { codeOfConductKind, communityFiles, NO_COMMUNITY_FILES, type CommunityFiles } from '../community/service';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
 export interface GraphContext {
@@ -428,6 +429,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		createdAt: (s, _a, g) => full(g, s).created_at,
 		updatedAt: (s, _a, g) => full(g, s).updated_at,
 		teams: (s, a, g) => restConnection(g, a, `/orgs/${seg(s.login)}/teams`, {}, tagged('Team')),
+		team: (s, a, g) => {
+			try {
+				return tagged('Team')(get(g, `/orgs/${seg(s.login)}/teams/${seg(a.slug)}`));
+			} catch (error) {
+				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
+				throw error;
+			}
+		},
 		repositories: (s, a, g) => {
 			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
 			const query: Record<string, string> = { sort, direction };
@@ -465,11 +474,68 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		databaseId: (s) => s.id,
 		url: (s) => s.html_url,
 		privacy: (s) => (s.privacy === 'secret' ? 'SECRET' : 'VISIBLE'),
+		parentTeam: (s, _a, g) => (s.parent ? tagged('Team')(get(g, teamPath(s, s.parent.slug))) : null),
+		childTeams: (s, a, g) => restConnection(g, a, `${teamPath(s)}/teams`, {}, tagged('Team')),
+		members: (s, a, g) => {
+			// GitHub's membership: IMMEDIATE (default) or ALL (with child teams' members, which REST lists too).
+			const role = a.role ? String(a.role).toLowerCase() : 'all';
+			const conn = restConnection(g, a, `${teamPath(s)}/members`, { role }, account);
+			let maintainers: Set<string> | null = null;
+			const roleOf = (login: string) => {
+				maintainers ??= new Set(
+					(get(g, `${teamPath(s)}/members`, { role: 'maintainer', per_page: '100' }) as Source[]).map((m) => m.login),
+				);
+				return maintainers.has(login) ? 'MAINTAINER' : 'MEMBER';
+			};
+			conn.edges = conn.edges.map((edge: Source) => ({ ...edge, role: () => roleOf(edge.node.login) }));
+			return conn;
+		},
+		repositories: (s, a, g) => {
+			const conn = restConnection(g, a, `${teamPath(s)}/repos`, {}, repository);
+			conn.edges = conn.edges.map((edge: Source) => ({ ...edge, permission: TEAM_PERMISSION[edge.node.role_name] ?? 'READ' }));
+			return conn;
+		},
 	},
 	Repository: {
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		nameWithOwner: (s) => s.full_name,
+		// Community files of the default branch (src/api/community/service.ts), read once per repository.
+		codeOfConduct: (s, _a, g) => {
+			const file = community(g, s).codeOfConduct;
+			if (!file) return null;
+			const kind = codeOfConductKind(file);
+			return {
+				id: Buffer.from(`014:CodeOfConduct${kind.key}`).toString('base64'),
+				key: kind.key,
+				name: kind.name,
+				body: file.text,
+				url: `${s.html_url}/blob/${s.default_branch}/${file.path}`,
+			};
+		},
+		contactLinks: (s, _a, g) => community(g, s).contactLinks,
+		isBlankIssuesEnabled: (s, _a, g) => community(g, s).blankIssuesEnabled,
+		isSecurityPolicyEnabled: (s, _a, g) => community(g, s).security !== null,
+		securityPolicyUrl: (s, _a, g) => (community(g, s).security ? `${s.html_url}/security/policy` : null),
+		issueTemplates: (s, _a, g) => community(g, s).issueTemplates,
+		pullRequestTemplates: (s, _a, g) => community(g, s).pullRequestTemplates.map(({ filename, body }) => ({ filename, body })),
+		branchProtectionRules: (s, a, g) => {
+			// One rule per protected branch (REST protects branch names), in the branches' order.
+			const rules: Source[] = [];
+			for (let page = 1; ; page++) {
+				const body = get(g, `/repos/${s.full_name}/branches`, {
+					protected: 'true',
+					per_page: '100',
+					page: String(page),
+				}) as Source[];
+				for (const branch of body) {
+					const rule = readProtectionRule(g, String(s.full_name), String(branch.name));
+					if (rule) rules.push(rule);
+				}
+				if (body.length < 100) break;
+			}
+			return arrayConnection(a, rules);
+		},
 		url: (s) => s.html_url,
 		isPrivate: (s) => s.private,
 		visibility: (s) => upper(s.visibility),
@@ -812,7 +878,9 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	Ref: {
 		branchProtectionRule: (s, _a, g) => protectionRule(g, s),
 	},
-	BranchProtectionRule: {},
+	BranchProtectionRule: {
+		repository: (s, _a, g) => repository(get(g, `/repos/${s.__repo}`)),
+	},
 	StatusContext: {
 		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.context),
 		id: (s) => s.node_id,
@@ -932,6 +1000,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 /** The fields Issue and PullRequest share (REST issue or pull request representation). */
 function issueFields(): Record<string, Resolver> {
 	return {
+		// REST's active_lock_reason ("too heated") as GitHub's LockReason (TOO_HEATED).
+		activeLockReason: (s) => (s.active_lock_reason ? String(s.active_lock_reason).toUpperCase().replace(/[ -]/g, '_') : null),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		url: (s) => s.html_url,
@@ -1010,27 +1080,86 @@ function branchRef(repo: Source, name: string): Source {
 function protectionRule(g: GraphContext, ref: Source): Source | null {
 	if (!ref.__repo) return null;
 	if (ref.__protection !== undefined) return ref.__protection;
+	ref.__protection = readProtectionRule(g, String(ref.__repo), String(ref.name));
+	return ref.__protection;
+}
+
+/**
+ * The BranchProtectionRule of `branch` in `repoFullName` (owner/name) read through its REST twin, or
+ * null when the branch is not protected or the caller may not read its protection.
+ */
+export function readProtectionRule(g: GraphContext, repoFullName: string, branch: string): Source | null {
 	let body: Source;
 	try {
-		body = get(g, `/repos/${ref.__repo}/branches/${seg(ref.name)}/protection`);
+		body = get(g, `/repos/${repoFullName}/branches/${seg(branch)}/protection`);
 	} catch (error) {
-		if (error instanceof TypedError && (error.type === 'NOT_FOUND' || error.type === 'FORBIDDEN')) return (ref.__protection = null);
+		if (error instanceof TypedError && (error.type === 'NOT_FOUND' || error.type === 'FORBIDDEN')) return null;
 		throw error;
 	}
+	return protectionRuleOf(repoFullName, branch, body);
+}
+
+/** The node id of the branch protection rule of `branch` in owner/name (pattern = the branch name). */
+export const protectionRuleId = (repoFullName: string, branch: string) =>
+	Buffer.from(`020:BranchProtectionRule${repoFullName}:${branch}`).toString('base64');
+
+/** GitHub's BranchProtectionRule of a REST branch protection (GET …/branches/{branch}/protection). */
+function protectionRuleOf(repoFullName: string, branch: string, body: Source): Source {
 	const checks = body.required_status_checks as Source | undefined;
 	const reviews = body.required_pull_request_reviews as Source | undefined;
-	ref.__protection = {
-		id: Buffer.from(`020:BranchProtectionRule${ref.__repo}:${ref.name}`).toString('base64'),
-		pattern: ref.name,
+	const enabled = (key: string) => (body[key] as Source | undefined)?.enabled === true;
+	return {
+		__typename: 'BranchProtectionRule',
+		__repo: repoFullName,
+		id: protectionRuleId(repoFullName, branch),
+		databaseId: null,
+		pattern: branch,
 		requiresStatusChecks: checks !== undefined,
 		requiresStrictStatusChecks: checks?.strict === true,
 		requiredStatusCheckContexts: (checks?.contexts ?? []) as string[],
 		requiresApprovingReviews: reviews !== undefined,
 		requiredApprovingReviewCount: reviews ? (reviews.required_approving_review_count as number) : null,
 		requiresCodeOwnerReviews: reviews?.require_code_owner_reviews === true,
+		dismissesStaleReviews: reviews?.dismiss_stale_reviews === true,
+		requireLastPushApproval: reviews?.require_last_push_approval === true,
+		restrictsReviewDismissals: reviews?.dismissal_restrictions !== undefined,
+		restrictsPushes: body.restrictions !== undefined && body.restrictions !== null,
+		isAdminEnforced: enabled('enforce_admins'),
+		requiresLinearHistory: enabled('required_linear_history'),
+		allowsForcePushes: enabled('allow_force_pushes'),
+		allowsDeletions: enabled('allow_deletions'),
+		blocksCreations: enabled('block_creations'),
+		requiresConversationResolution: enabled('required_conversation_resolution'),
+		requiresCommitSignatures: enabled('required_signatures'),
+		lockBranch: enabled('lock_branch'),
 	};
-	return ref.__protection;
 }
+
+/** /orgs/{org}/teams/{slug} of a REST team (another team of the same organization with `slug`). */
+function teamPath(team: Source, slug: unknown = team.slug): string {
+	const org = /\/orgs\/([^/]+)\/teams\//.exec(String(team.html_url ?? ''))?.[1] ?? team.organization?.login;
+	return `/orgs/${org}/teams/${seg(String(slug))}`;
+}
+
+/** The community files of a REST repository's default branch, read once per query. */
+function community(g: GraphContext, s: Source): CommunityFiles {
+	if (!s.__community) {
+		const row = g.ctx.app.stores.repos.byId(Number(s.id));
+		s.__community = row ? communityFiles(g.ctx.app, row) : NO_COMMUNITY_FILES;
+	}
+	return s.__community;
+}
+
+/** REST role_name of a team's repository → GitHub's RepositoryPermission. */
+const TEAM_PERMISSION: Record<string, string> = {
+	admin: 'ADMIN',
+	maintain: 'MAINTAIN',
+	push: 'WRITE',
+	write: 'WRITE',
+	triage: 'TRIAGE',
+	pull: 'READ',
+	read: 'READ',
+};
 
 /** Required status checks by pull-request node id, worked out once per query. */
 const requiredCache = new WeakMap<GraphContext, Map<string, Set<string>>>();

@@ -88,6 +88,11 @@ export function timelineOf(
 			return [entry('locked', { lock_reason: row.active_lock_reason })];
 		case 'unlocked':
 			return [entry('unlocked')];
+		// A pull request marked ready (ready_for_review) or turned back into a draft (GitHub's issue event convert_to_draft).
+		case 'ready_for_review':
+			return [entry('ready_for_review')];
+		case 'converted_to_draft':
+			return [entry('convert_to_draft')];
 		case 'review_requested':
 		case 'review_request_removed': {
 			const reviewer = object(extra.requested_reviewer);

@@ -1,7 +1,7 @@
 /**
  * Repository labels (GitHub's labels API): list, create, get, update, delete. Names are unique per
- * repository, case-insensitively; colors are six hex digits (a leading '#' is accepted and
- * dropped). Managing labels needs triage access to the repository.
+ * repository, case-insensitively; colors are six hex digits kept in the case sent, as GitHub does (a
+ * leading '#' is accepted and dropped). Managing labels needs triage access to the repository.
  */
 import * as v from 'valibot';
 import { invalidField, notFound } from '../../model/errors';
@@ -24,8 +24,8 @@ const name = v.pipe(
 );
 const color = v.pipe(
 	v.string(),
-	v.transform((s) => s.replace(/^#/, '').toLowerCase()),
-	v.regex(/^[0-9a-f]{6}$/, 'color must be six hexadecimal digits, like f29513'),
+	v.transform((s) => s.replace(/^#/, '')),
+	v.regex(/^[0-9a-fA-F]{6}$/, 'color must be six hexadecimal digits, like f29513'),
 );
 const description = v.nullable(v.pipe(v.string(), v.maxLength(100, 'description is longer than 100 characters')));
 const createBody = v.object({ name, color: v.optional(color), description: v.optional(description) });

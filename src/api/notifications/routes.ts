@@ -45,20 +45,14 @@ const flag = v.optional(
 	),
 	'false',
 );
-/** per_page of GET /notifications: GitHub answers 422 above 50 (other values follow the usual rules). */
-const perPageAtMost50 = v.optional(
-	v.pipe(
-		v.string(),
-		v.check((value) => !/^\d+$/.test(value) || Number(value) <= 50, 'per_page must be at most 50'),
-	),
-);
 const listFilters = {
 	all: flag,
 	participating: flag,
 	since: v.optional(timestampParam('since')),
 	before: v.optional(timestampParam('before')),
 };
-const listQuery = v.object({ ...listFilters, per_page: perPageAtMost50 });
+/** GET /notifications: per_page above 50 is capped at 50 as GitHub does (gh status asks for 100). */
+const listQuery = v.object(listFilters);
 const repositoryListQuery = v.object(listFilters);
 const markBody = v.object({
 	last_read_at: v.optional(timestampParam('last_read_at')),

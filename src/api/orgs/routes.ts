@@ -77,6 +77,8 @@ export const orgRoutes = [
 		resource: { org: 'owner', conceal: 'outsiders' },
 		errorResource: 'Organization',
 		body: updateBody,
+		// Terraform's github_organization_settings first sends `null`: nothing changes, the organization answers.
+		nullBody: true,
 		handler(ctx) {
 			const access = ctx.org;
 			const updated = updateOrganization(ctx.app, access.org, ctx.body, access.actorId, isoSeconds(ctx.now));

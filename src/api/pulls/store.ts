@@ -90,6 +90,7 @@ export function createPullStore(db: DB) {
 	const setHead = db.prepare('UPDATE pull_requests SET head_sha = ? WHERE issue_id = ?');
 	const setBase = db.prepare('UPDATE pull_requests SET base_ref = ?, base_sha = ? WHERE issue_id = ?');
 	const setModify = db.prepare('UPDATE pull_requests SET maintainer_can_modify = ? WHERE issue_id = ?');
+	const setDraft = db.prepare('UPDATE pull_requests SET draft = ? WHERE issue_id = ?');
 	const setMergeability = db.prepare(`
 		UPDATE pull_requests SET mergeable = @mergeable, mergeable_state = @state, mergeable_head_sha = @head, mergeable_base_sha = @base
 		WHERE issue_id = @issueId`);
@@ -117,6 +118,8 @@ export function createPullStore(db: DB) {
 			if (!ids.length) return new Map();
 			return new Map((byIssues.all(JSON.stringify(ids)) as PullRequestRow[]).map((row) => [row.issue_id, row]));
 		},
+		/** Marks the pull request a draft (1) or ready for review (0). */
+		setDraft: (issueId: number, draft: 0 | 1) => void setDraft.run(draft, issueId),
 		/** Adds the pull-request part to an issue (and marks the issue a pull request). */
 		insert(
 			row: Pick<

@@ -72,6 +72,13 @@ const updateBody = v.object({
 		}),
 	),
 });
+/** A template name where "" means not given, as GitHub reads it (Terraform's provider always sends both). */
+const emptyIsAbsent = v.optional(
+	v.pipe(
+		v.string(),
+		v.transform((s) => (s === '' ? undefined : s)),
+	),
+);
 /** Body of repository creation (organization and user). */
 export const createBody = v.object({
 	name: v.pipe(v.string(), v.minLength(1)),
@@ -87,8 +94,8 @@ export const createBody = v.object({
 	is_template: flag,
 	team_id: v.optional(v.pipe(v.number(), v.integer())),
 	auto_init: flag,
-	gitignore_template: v.optional(v.string()),
-	license_template: v.optional(v.string()),
+	gitignore_template: emptyIsAbsent,
+	license_template: emptyIsAbsent,
 	allow_squash_merge: flag,
 	allow_merge_commit: flag,
 	allow_rebase_merge: flag,

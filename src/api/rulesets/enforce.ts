@@ -179,9 +179,9 @@ function keepSuite(app: App, row: Omit<RuleSuiteRow, 'id'>, refused: boolean): v
 }
 
 /**
- * Evaluates the organization's rulesets that apply to the write of `ref` in `repo`, keeps the rule
- * suite, and refuses what an active ruleset forbids. `before` null: the reference is created;
- * `after` null: it is deleted. Repositories of users have no organization rulesets.
+ * Evaluates the rulesets that apply to the write of `ref` in `repo` (its organization's and its own
+ * repository rulesets), keeps the rule suite, and refuses what an active ruleset forbids. `before`
+ * null: the reference is created; `after` null: it is deleted.
  * @throws DomainError 422 "Repository rule violations found\n\nCannot delete this branch\n\n" (one
  *   line per violated rule)
  */
@@ -194,8 +194,10 @@ export function checkRulesets(
 	writer: RefWriter,
 ): void {
 	const org = app.stores.accounts.byId(repo.owner_id);
-	if (!org || org.type !== 'Organization') return;
-	const rulesets = app.stores.rulesets.list(org.id).filter((r) => r.enforcement !== 'disabled' && rulesetApplies(app, org, r, repo, ref));
+	if (!org) return;
+	const rulesets = applicableRulesets(app, org, repo).filter(
+		(r) => r.enforcement !== 'disabled' && rulesetApplies(app, org, r, repo, ref),
+	);
 	if (!rulesets.length) return;
 	const change: Change = {
 		app,
@@ -278,9 +280,19 @@ function suiteRow(
 	};
 }
 
-/** The active organization rulesets that apply to a branch of `repo` (GET /repos/…/rules/branches/{branch}: evaluate and disabled ones are not shown). */
+/**
+ * The rulesets that may apply in `repo`: its owner organization's (none for a user's repository),
+ * then the repository's own.
+ * @param owner the repository's owner account
+ */
+export function applicableRulesets(app: App, owner: AccountRow, repo: RepositoryRow): RulesetRow[] {
+	const inherited = owner.type === 'Organization' ? app.stores.rulesets.list(owner.id) : [];
+	return [...inherited, ...app.stores.rulesets.listInRepo(repo.id)];
+}
+
+/** The active rulesets (the organization's and the repository's own) that apply to a branch of `repo` (GET /repos/…/rules/branches/{branch}: evaluate and disabled ones are not shown). */
 export function branchRulesets(app: App, org: AccountRow, repo: RepositoryRow, branch: string): RulesetRow[] {
-	return app.stores.rulesets
-		.list(org.id)
-		.filter((r) => r.enforcement === 'active' && r.target === 'branch' && rulesetApplies(app, org, r, repo, `refs/heads/${branch}`));
+	return applicableRulesets(app, org, repo).filter(
+		(r) => r.enforcement === 'active' && r.target === 'branch' && rulesetApplies(app, org, r, repo, `refs/heads/${branch}`),
+	);
 }

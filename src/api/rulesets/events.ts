@@ -1,5 +1,5 @@
 /**
- * Domain events of organization rulesets: GitHub's `repository_ruleset` webhook (created, edited,
+ * Domain events of rulesets (the organization's and repositories' own): GitHub's `repository_ruleset` webhook (created, edited,
  * deleted), recorded through the event log inside the transaction of the change by
  * src/api/rulesets/service.ts. Activity feeds show none of them.
  *
@@ -9,7 +9,7 @@
  */
 import type { App } from '../../app';
 import { record } from '../../events/log';
-import { inOrganization, sender } from '../../events/payloads';
+import { inOrganization, inRepository, sender } from '../../events/payloads';
 import type { AccountRow } from '../../model/rows';
 import { ruleset } from './render';
 import type { RulesetRow } from './store';
@@ -27,11 +27,13 @@ export function recordRuleset(
 	actorId: number | null,
 	before?: RulesetRow,
 ): void {
+	// A repository ruleset's event is the repository's (its hooks, with `repository` in the payload).
+	const repo = row.repo_id === null ? undefined : app.stores.repos.byId(row.repo_id);
 	record(app, {
 		event: 'repository_ruleset',
 		action,
 		actorId,
-		org,
+		...(repo ? { repo, ...(org.type === 'Organization' ? { org } : {}) } : { org }),
 		webhook: () => {
 			const changes: Record<string, unknown> = {};
 			if (before) {
@@ -45,8 +47,7 @@ export function recordRuleset(
 			return {
 				repository_ruleset: ruleset(app.urls, org, row),
 				...(before ? { changes } : {}),
-				...inOrganization(app, org),
-				...sender(app, actorId),
+				...(repo ? inRepository(app, repo, actorId) : { ...inOrganization(app, org), ...sender(app, actorId) }),
 			};
 		},
 	});

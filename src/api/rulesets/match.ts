@@ -120,6 +120,8 @@ export function conditionsOf(ruleset: RulesetRow): Conditions | null {
 /** The ruleset applies to `ref` (full name) of `repo` (an organization repository). */
 export function rulesetApplies(app: App, org: AccountRow, ruleset: RulesetRow, repo: RepositoryRow, ref: string): boolean {
 	const conditions = conditionsOf(ruleset);
+	// A repository ruleset applies to its own repository only: its ref_name condition decides.
+	if (ruleset.repo_id !== null) return ruleset.repo_id === repo.id && refMatches(ruleset, conditions, ref, repo);
 	return refMatches(ruleset, conditions, ref, repo) && repositoryMatches(app, org, conditions, repo);
 }
 

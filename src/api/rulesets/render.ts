@@ -1,6 +1,6 @@
 /**
- * JSON of organization rulesets (GitHub's repository-ruleset: id, name, target, source_type
- * "Organization", source, enforcement, bypass_actors, conditions, rules, node_id, _links,
+ * JSON of rulesets (GitHub's repository-ruleset: id, name, target, source_type "Organization" or
+ * "Repository", source, enforcement, bypass_actors, conditions, rules, node_id, _links,
  * created_at, updated_at, current_user_can_bypass), ruleset versions (ruleset-version and
  * ruleset-version-with-state), rule suites (rule-suites, rule-suite) and push-rule bypass requests
  * (push-rule-bypass-request).
@@ -18,12 +18,24 @@ export interface StoredEvaluation {
 	details: string | null;
 }
 
-/** GitHub's _links of an organization ruleset: the API address and the settings page. */
-function links(urls: Urls, org: AccountRow, id: number) {
+/** GitHub's _links of a ruleset: the API address and the settings page (the organization's or the repository's). */
+function links(urls: Urls, org: AccountRow, row: RulesetRow) {
+	if (row.repo_id !== null)
+		return {
+			self: { href: urls.api(`/repos/${org.login}/${row.repo_name}/rulesets/${row.id}`) },
+			html: { href: urls.html(`/${org.login}/${row.repo_name}/rules/${row.id}`) },
+		};
 	return {
-		self: { href: urls.api(`/orgs/${org.login}/rulesets/${id}`) },
-		html: { href: urls.html(`/organizations/${org.login}/settings/rules/${id}`) },
+		self: { href: urls.api(`/orgs/${org.login}/rulesets/${row.id}`) },
+		html: { href: urls.html(`/organizations/${org.login}/settings/rules/${row.id}`) },
 	};
+}
+
+/** source_type and source: "Organization" and its login, or "Repository" and owner/name. */
+export function rulesetSource(org: AccountRow, row: Pick<RulesetRow, 'repo_id' | 'repo_name'>) {
+	return row.repo_id !== null
+		? { source_type: 'Repository' as const, source: `${org.login}/${row.repo_name}` }
+		: { source_type: 'Organization' as const, source: org.login };
 }
 
 /** The list form (GET /orgs/{org}/rulesets, GET /repos/…/rulesets): no bypass actors, conditions or rules. */
@@ -32,11 +44,10 @@ export function rulesetSummary(urls: Urls, org: AccountRow, row: RulesetRow) {
 		id: row.id,
 		name: row.name,
 		target: row.target,
-		source_type: 'Organization' as const,
-		source: org.login,
+		...rulesetSource(org, row),
 		enforcement: row.enforcement,
 		node_id: nodeId('RepositoryRuleset', row.id),
-		_links: links(urls, org, row.id),
+		_links: links(urls, org, row),
 		created_at: row.created_at,
 		updated_at: row.updated_at,
 	};
@@ -51,15 +62,14 @@ export function ruleset(urls: Urls, org: AccountRow, row: RulesetRow, canBypass?
 		id: row.id,
 		name: row.name,
 		target: row.target,
-		source_type: 'Organization' as const,
-		source: org.login,
+		...rulesetSource(org, row),
 		enforcement: row.enforcement,
 		bypass_actors: JSON.parse(row.bypass_actors) as unknown[],
 		...(canBypass === undefined ? {} : { current_user_can_bypass: canBypass }),
 		conditions: row.conditions === null ? null : (JSON.parse(row.conditions) as unknown),
 		rules: JSON.parse(row.rules) as unknown[],
 		node_id: nodeId('RepositoryRuleset', row.id),
-		_links: links(urls, org, row.id),
+		_links: links(urls, org, row),
 		created_at: row.created_at,
 		updated_at: row.updated_at,
 	};

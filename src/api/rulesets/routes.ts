@@ -2,9 +2,10 @@
  * Organization rulesets (GitHub's "REST API endpoints for rules": organization rulesets, rule
  * suites; "push rule bypass requests"), with the permission matrix's Organization administration
  * rows: list and create, get, update and delete, versions; rule suites (src/api/rulesets/enforce.ts
- * keeps them); push-rule bypass requests. And the repository-level reads clients use to see the
- * organization's rulesets from a repository: GET /repos/{owner}/{repo}/rulesets (and one of them),
- * GET /repos/{owner}/{repo}/rules/branches/{branch}.
+ * keeps them); push-rule bypass requests. And repository rulesets: a repository's own rulesets,
+ * created, updated and deleted by its administrators at /repos/{owner}/{repo}/rulesets and listed
+ * there with the organization's that apply (includes_parents), and
+ * GET /repos/{owner}/{repo}/rules/branches/{branch}: the active rules of both kinds for a branch.
  *
  * Organization owners and the organization's app (with organization_administration) manage them;
  * members get 403, callers outside the organization 404.
@@ -17,8 +18,17 @@ import { isoSeconds } from '../../time';
 import type { AccountRow } from '../../model/rows';
 import { branchRulesets } from './enforce';
 import { bypassMode, repositoryMatches, conditionsOf } from './match';
-import { bypassRequest, ruleSuite, ruleSuiteSummary, ruleset, rulesetSummary, rulesetVersion, rulesetVersionWithState } from './render';
-import { createBody, updateBody, type Rule } from './schema';
+import {
+	bypassRequest,
+	ruleSuite,
+	ruleSuiteSummary,
+	ruleset,
+	rulesetSource,
+	rulesetSummary,
+	rulesetVersion,
+	rulesetVersionWithState,
+} from './render';
+import { createBody, repositoryCreateBody, repositoryUpdateBody, updateBody, type Rule } from './schema';
 import { createRuleset, deleteRuleset, updateRuleset } from './service';
 import type { RulesetRow } from './store';
 
@@ -273,6 +283,27 @@ const orgRoutes: RouteDeclaration[] = [
 
 const REPO = '/repos/{owner}/{repo}';
 const REPO_READ = { permissions: [{ metadata: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const } };
+/** Repository rulesets are managed by the repository's administrators (administration write). */
+const REPO_ADMIN = {
+	permissions: [{ administration: 'write' as const }],
+	access: 'authenticated' as const,
+	resource: { repo: 'admin' as const },
+	errorResource: 'Ruleset',
+};
+
+/** The guarded repository's rulesets: its organization's whose repository condition admits it (with `parents`), then its own. */
+function rulesetsOfRepository(ctx: Context, parents: boolean): RulesetRow[] {
+	const inherited = parents ? (repositoryRulesets(ctx)?.rows ?? []) : [];
+	return [...inherited, ...ctx.app.stores.rulesets.listInRepo(ctx.repo.repo.id)];
+}
+
+/** The guarded repository's own ruleset {ruleset_id}. @throws DomainError 404 */
+function loadRepositoryRuleset(ctx: Context): RulesetRow {
+	const id = idParam(ctx.params.ruleset_id);
+	const row = id === null ? undefined : ctx.app.stores.rulesets.getInRepo(ctx.repo.repo.id, id);
+	if (!row) throw notFound();
+	return row;
+}
 
 const repositoryRoutes: RouteDeclaration[] = [
 	route({
@@ -283,15 +314,28 @@ const repositoryRoutes: RouteDeclaration[] = [
 		query: repoListQuery,
 		pagination: true,
 		handler(ctx) {
-			// Gitstead has no repository-level rulesets: without the parents' there is nothing.
-			const found = ctx.query.includes_parents === 'true' ? repositoryRulesets(ctx) : null;
-			if (!found) return paged([], 0);
 			const targets = targetFilter(ctx.query.targets);
-			const rows = found.rows.filter((row) => !targets || targets.has(row.target));
+			const rows = rulesetsOfRepository(ctx, ctx.query.includes_parents === 'true').filter(
+				(row) => !targets || targets.has(row.target),
+			);
 			return paged(
-				page(ctx, rows).map((row) => rulesetSummary(ctx.app.urls, found.org, row)),
+				page(ctx, rows).map((row) => rulesetSummary(ctx.app.urls, ctx.repo.owner, row)),
 				rows.length,
 			);
+		},
+	}),
+	route({
+		method: 'POST',
+		path: `${REPO}/rulesets`,
+		docs: 'repos/rules#create-a-repository-ruleset',
+		...REPO_ADMIN,
+		body: repositoryCreateBody,
+		handler(ctx) {
+			const { owner, repo } = ctx.repo;
+			const { source_type: _ignored, ...input } = ctx.body;
+			const row = createRuleset(ctx.app, owner, input, isoSeconds(ctx.now), ctx.principal.actorId, repo);
+			const body = ruleset(ctx.app.urls, owner, row, bypassMode(ctx.app, owner, row, ctx.principal.actorId, repo));
+			return created(body, body._links.self.href);
 		},
 	}),
 	route({
@@ -301,11 +345,33 @@ const repositoryRoutes: RouteDeclaration[] = [
 		...REPO_READ,
 		query: repoOneQuery,
 		handler(ctx) {
-			const found = ctx.query.includes_parents === 'true' ? repositoryRulesets(ctx) : null;
 			const id = idParam(ctx.params.ruleset_id);
-			const row = found?.rows.find((r) => r.id === id);
-			if (!found || !row) throw notFound();
-			return ok(ruleset(ctx.app.urls, found.org, row, bypassMode(ctx.app, found.org, row, ctx.principal.actorId, ctx.repo.repo)));
+			const row = rulesetsOfRepository(ctx, ctx.query.includes_parents === 'true').find((r) => r.id === id);
+			if (!row) throw notFound();
+			const { owner, repo } = ctx.repo;
+			return ok(ruleset(ctx.app.urls, owner, row, bypassMode(ctx.app, owner, row, ctx.principal.actorId, repo)));
+		},
+	}),
+	route({
+		method: 'PUT',
+		path: `${REPO}/rulesets/{ruleset_id}`,
+		docs: 'repos/rules#update-a-repository-ruleset',
+		...REPO_ADMIN,
+		body: repositoryUpdateBody,
+		handler(ctx) {
+			const { owner, repo } = ctx.repo;
+			const row = updateRuleset(ctx.app, owner, loadRepositoryRuleset(ctx), ctx.body, isoSeconds(ctx.now), ctx.principal.actorId);
+			return ok(ruleset(ctx.app.urls, owner, row, bypassMode(ctx.app, owner, row, ctx.principal.actorId, repo)));
+		},
+	}),
+	route({
+		method: 'DELETE',
+		path: `${REPO}/rulesets/{ruleset_id}`,
+		docs: 'repos/rules#delete-a-repository-ruleset',
+		...REPO_ADMIN,
+		handler(ctx) {
+			deleteRuleset(ctx.app, ctx.repo.owner, loadRepositoryRuleset(ctx), ctx.principal.actorId);
+			return noContent();
 		},
 	}),
 	route({
@@ -315,16 +381,16 @@ const repositoryRoutes: RouteDeclaration[] = [
 		...REPO_READ,
 		pagination: true,
 		handler(ctx) {
-			const org = repoOrganization(ctx);
-			if (!org) return paged([], 0);
-			const rules = branchRulesets(ctx.app, org, ctx.repo.repo, ctx.params.branch).flatMap((row) =>
-				(JSON.parse(row.rules) as Rule[]).map((rule) => ({
+			const owner = ctx.repo.owner;
+			const rules = branchRulesets(ctx.app, owner, ctx.repo.repo, ctx.params.branch).flatMap((row) => {
+				const { source_type, source } = rulesetSource(owner, row);
+				return (JSON.parse(row.rules) as Rule[]).map((rule) => ({
 					...rule,
-					ruleset_source_type: 'Organization',
-					ruleset_source: org.login,
+					ruleset_source_type: source_type,
+					ruleset_source: source,
 					ruleset_id: row.id,
-				})),
-			);
+				}));
+			});
 			return paged(page(ctx, rules), rules.length);
 		},
 	}),

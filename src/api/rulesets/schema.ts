@@ -230,3 +230,12 @@ export const updateBody = v.object({
 	conditions: v.optional(fields.conditions),
 	rules: v.optional(fields.rules),
 });
+
+/** A repository ruleset's conditions (GitHub's repository-ruleset-conditions): only ref_name. */
+const repositoryConditions = v.nullable(v.object({ ref_name: v.optional(includeExclude) }));
+
+/** POST /repos/{owner}/{repo}/rulesets: as the organization's, with only ref_name conditions. */
+export const repositoryCreateBody = v.object({ ...createBody.entries, conditions: v.optional(repositoryConditions, null) });
+
+/** PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}: every field optional; the ones given replace. */
+export const repositoryUpdateBody = v.object({ ...updateBody.entries, conditions: v.optional(repositoryConditions) });

@@ -1,5 +1,6 @@
 /**
- * Organization rulesets: create, update and delete with GitHub's rules beyond the body's schema
+ * Rulesets of an organization or of one repository (repository rulesets, whose name is unique
+ * within the repository): create, update and delete with GitHub's rules beyond the body's schema
  * (src/api/rulesets/schema.ts): a unique name within the organization, rule types that fit the
  * target (push rulesets take the file rules, branch rulesets no tag_name_pattern, tag rulesets no
  * branch_name_pattern), each rule type once, bypass actors that exist (the organization's teams,
@@ -9,7 +10,7 @@
  */
 import type { App } from '../../app';
 import { invalidField, validationFailed, type ValidationItem } from '../../model/errors';
-import type { AccountRow } from '../../model/rows';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
 import { recordRuleset } from './events';
 import { REPOSITORY_ROLE_IDS } from './match';
 import { ruleset } from './render';
@@ -29,8 +30,8 @@ export interface RulesetInput {
 }
 
 /** @throws DomainError 422 for what the schema cannot say (see the module's docstring) */
-function check(app: App, org: AccountRow, input: RulesetInput, id: number | null): void {
-	const taken = app.stores.rulesets.idByName(org.id, input.name);
+function check(app: App, org: AccountRow, input: RulesetInput, id: number | null, repoId: number | null): void {
+	const taken = repoId === null ? app.stores.rulesets.idByName(org.id, input.name) : app.stores.rulesets.idByRepoName(repoId, input.name);
 	if (taken !== undefined && taken !== id) throw invalidField(RESOURCE, 'name', 'Name must be unique', 'already_exists');
 	const items: ValidationItem[] = [];
 	const seen = new Set<string>();
@@ -114,12 +115,21 @@ function addVersion(app: App, org: AccountRow, row: RulesetRow, actorId: number 
 
 /**
  * Creates a ruleset, its first version and the `repository_ruleset` created event.
+ * @param org the organization (an organization ruleset) or the repository's owner (a repository ruleset)
+ * @param repo the repository of a repository ruleset; undefined for an organization ruleset
  * @param now ISO timestamp
  * @throws DomainError 422 (name taken, rules that do not fit the target, unknown bypass actors)
  */
-export function createRuleset(app: App, org: AccountRow, input: RulesetInput, now: string, actorId: number | null): RulesetRow {
-	check(app, org, input, null);
-	const row = app.stores.rulesets.insert(org.id, values(input), now);
+export function createRuleset(
+	app: App,
+	org: AccountRow,
+	input: RulesetInput,
+	now: string,
+	actorId: number | null,
+	repo?: RepositoryRow,
+): RulesetRow {
+	check(app, org, input, null, repo?.id ?? null);
+	const row = app.stores.rulesets.insert(org.id, values(input), now, repo?.id ?? null);
 	addVersion(app, org, row, actorId);
 	recordRuleset(app, org, 'created', row, actorId);
 	return row;
@@ -151,7 +161,7 @@ export function updateRuleset(
 					: (JSON.parse(row.conditions) as Conditions),
 		rules: changes.rules ?? (JSON.parse(row.rules) as Rule[]),
 	};
-	check(app, org, input, row.id);
+	check(app, org, input, row.id, row.repo_id);
 	const updated = app.stores.rulesets.update(row, values(input), now);
 	addVersion(app, org, updated, actorId);
 	recordRuleset(app, org, 'edited', updated, actorId, row);
@@ -160,6 +170,7 @@ export function updateRuleset(
 
 /** Deletes the ruleset (its versions go with it; rule suites stay) and records `repository_ruleset` deleted. */
 export function deleteRuleset(app: App, org: AccountRow, row: RulesetRow, actorId: number | null): void {
+	// (org_id is the repository's owner for a repository ruleset: the same statement removes both kinds.)
 	app.stores.rulesets.remove(org.id, row.id);
 	recordRuleset(app, org, 'deleted', row, actorId);
 }

@@ -7,7 +7,12 @@ import type { DB } from '../../db/open';
 
 export interface RulesetRow {
 	id: number;
+	/** The owner: the organization (organization rulesets) or the repository's owner (repository rulesets). */
 	org_id: number;
+	/** A repository ruleset's repository; null for an organization ruleset. */
+	repo_id: number | null;
+	/** Read with the row: the repository's name (repository rulesets), else null. */
+	repo_name: string | null;
 	name: string;
 	target: 'branch' | 'tag' | 'push';
 	enforcement: 'disabled' | 'active' | 'evaluate';
@@ -21,7 +26,7 @@ export interface RulesetRow {
 	updated_at: string;
 }
 
-export type RulesetValues = Omit<RulesetRow, 'id' | 'org_id' | 'created_at' | 'updated_at'>;
+export type RulesetValues = Omit<RulesetRow, 'id' | 'org_id' | 'repo_id' | 'repo_name' | 'created_at' | 'updated_at'>;
 
 export interface RulesetVersionRow {
 	id: number;
@@ -86,12 +91,17 @@ export interface BypassRequestFilter {
 
 /** Prepares the statements. */
 export function createRulesetStore(db: DB) {
-	const byOrg = db.prepare('SELECT * FROM rulesets WHERE org_id = ? ORDER BY id');
-	const get = db.prepare('SELECT * FROM rulesets WHERE org_id = ? AND id = ?');
-	const byName = db.prepare('SELECT id FROM rulesets WHERE org_id = ? AND name = ?').pluck();
+	const ROW = 'SELECT rulesets.*, (SELECT name FROM repositories WHERE id = rulesets.repo_id) AS repo_name FROM rulesets';
+	const byOrg = db.prepare(`${ROW} WHERE org_id = ? AND repo_id IS NULL ORDER BY id`);
+	const get = db.prepare(`${ROW} WHERE org_id = ? AND repo_id IS NULL AND id = ?`);
+	const byName = db.prepare('SELECT id FROM rulesets WHERE org_id = ? AND repo_id IS NULL AND name = ?').pluck();
+	const byRepo = db.prepare(`${ROW} WHERE repo_id = ? ORDER BY id`);
+	const getInRepo = db.prepare(`${ROW} WHERE repo_id = ? AND id = ?`);
+	const byId = db.prepare(`${ROW} WHERE id = ?`);
+	const byRepoName = db.prepare('SELECT id FROM rulesets WHERE repo_id = ? AND name = ?').pluck();
 	const insert =
-		db.prepare(`INSERT INTO rulesets (org_id, name, target, enforcement, bypass_actors, conditions, rules, created_at, updated_at)
-		VALUES (@org_id, @name, @target, @enforcement, @bypass_actors, @conditions, @rules, @now, @now)`);
+		db.prepare(`INSERT INTO rulesets (org_id, repo_id, name, target, enforcement, bypass_actors, conditions, rules, created_at,
+		updated_at) VALUES (@org_id, @repo_id, @name, @target, @enforcement, @bypass_actors, @conditions, @rules, @now, @now)`);
 	const update = db.prepare(`UPDATE rulesets SET name = @name, target = @target, enforcement = @enforcement,
 		bypass_actors = @bypass_actors, conditions = @conditions, rules = @rules, updated_at = @now WHERE id = @id`);
 	const remove = db.prepare('DELETE FROM rulesets WHERE org_id = ? AND id = ?');
@@ -151,22 +161,30 @@ export function createRulesetStore(db: DB) {
 	});
 
 	return {
-		/** The organization's rulesets, oldest first. */
+		/** The organization's rulesets (not its repositories' own), oldest first. */
 		list: (orgId: number) => byOrg.all(orgId) as RulesetRow[],
 		get: (orgId: number, id: number) => get.get(orgId, id) as RulesetRow | undefined,
 		/** The id of the organization's ruleset of that name, if any. */
 		idByName: (orgId: number, name: string) => byName.get(orgId, name) as number | undefined,
+		/** A repository's own rulesets (repository rulesets), oldest first. */
+		listInRepo: (repoId: number) => byRepo.all(repoId) as RulesetRow[],
+		getInRepo: (repoId: number, id: number) => getInRepo.get(repoId, id) as RulesetRow | undefined,
+		/** The id of the repository's own ruleset of that name, if any. */
+		idByRepoName: (repoId: number, name: string) => byRepoName.get(repoId, name) as number | undefined,
 		/** True while the ruleset exists (rule suites show evaluations of deleted ones as such). */
 		exists: (id: number) => exists.get(id) !== undefined,
-		/** @param now ISO timestamp @returns the new row */
-		insert(orgId: number, values: RulesetValues, now: string): RulesetRow {
-			const id = Number(insert.run({ ...values, org_id: orgId, now }).lastInsertRowid);
-			return get.get(orgId, id) as RulesetRow;
+		/**
+		 * @param repoId the repository of a repository ruleset; null for an organization ruleset
+		 * @param now ISO timestamp @returns the new row
+		 */
+		insert(orgId: number, values: RulesetValues, now: string, repoId: number | null = null): RulesetRow {
+			const id = Number(insert.run({ ...values, org_id: orgId, repo_id: repoId, now }).lastInsertRowid);
+			return byId.get(id) as RulesetRow;
 		},
 		/** @param now ISO timestamp @returns the row as updated */
 		update(row: RulesetRow, values: RulesetValues, now: string): RulesetRow {
 			update.run({ ...values, id: row.id, now });
-			return get.get(row.org_id, row.id) as RulesetRow;
+			return byId.get(row.id) as RulesetRow;
 		},
 		remove: (orgId: number, id: number) => remove.run(orgId, id).changes > 0,
 
