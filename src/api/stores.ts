@@ -36,6 +36,7 @@ import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
 import { ChangeCounters } from '../db/change-counters';
+import { lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
@@ -51,8 +52,10 @@ import { createRoleStore } from './roles/store';
 import { createExternalGroupStore } from './external-groups/store';
 
 /** Prepares every area's statements on `db`. */
-export function createStores(db: DB) {
-	const changes = new ChangeCounters(db);
+export function createStores(database: DB) {
+	const changes = new ChangeCounters(database);
+	// Statements are prepared when first used, not all of them before the first answer.
+	const db = lazyPreparing(database);
 	return {
 		/** What this connection changed (repository rows, issue content …): caches and validators follow it. */
 		changes,
