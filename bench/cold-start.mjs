@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'build/gitstead.cjs');
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
+// BENCH_EXECUTABLE=dist/gitstead (after ./build.sh): time the single executable instead of node + bundle.
+const EXECUTABLE = process.env.BENCH_EXECUTABLE ? resolve(process.env.BENCH_EXECUTABLE) : null;
 
 const freePort = () =>
 	new Promise((done) => {
@@ -47,7 +49,10 @@ async function until(port, path, headers) {
 async function once(data) {
 	const port = await freePort();
 	const started = performance.now();
-	const child = spawn(process.execPath, [bundle, 'serve', '--port', String(port), '--data-dir', data], { stdio: 'ignore' });
+	const serveArgs = ['serve', '--port', String(port), '--data-dir', data];
+	const child = EXECUTABLE
+		? spawn(EXECUTABLE, serveArgs, { stdio: 'ignore' })
+		: spawn(process.execPath, [bundle, ...serveArgs], { stdio: 'ignore' });
 	try {
 		await until(port, '/healthz');
 		const first = performance.now() - started;
@@ -90,7 +95,7 @@ async function main() {
 					.toFixed(0)
 					.padStart(4)} ms`,
 			);
-		console.log(`serve on the demo data, ${STARTS} starts (exec → answer):`);
+		console.log(`${EXECUTABLE ?? `node ${bundle}`} serve on the demo data, ${STARTS} starts (exec → answer):`);
 		row('first answer (GET /healthz)', 'first');
 		row('first web page (GET /, text/html)', 'pageMs');
 		row('its stylesheet (GET /_assets/…css, br)', 'cssMs');

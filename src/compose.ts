@@ -116,6 +116,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	const clearCaches = () => {
 		stores.accounts.forget();
 		stores.memberships.forget();
+		// Repository rows and the counters behind ETag validators (src/db/change-counters.ts).
+		stores.changes.clear();
 		// The newest epoch of stored git objects may have been rolled back or written elsewhere.
 		stores.git.forgetEpoch();
 		cache.clear();

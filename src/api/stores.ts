@@ -35,6 +35,8 @@ import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
+import { ChangeCounters } from '../db/change-counters';
+import { lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
@@ -50,14 +52,19 @@ import { createRoleStore } from './roles/store';
 import { createExternalGroupStore } from './external-groups/store';
 
 /** Prepares every area's statements on `db`. */
-export function createStores(db: DB) {
+export function createStores(database: DB) {
+	const changes = new ChangeCounters(database);
+	// Statements are prepared when first used, not all of them before the first answer.
+	const db = lazyPreparing(database);
 	return {
+		/** What this connection changed (repository rows, issue content …): caches and validators follow it. */
+		changes,
 		accounts: createAccountStore(db),
 		orgs: createOrgStore(db),
 		enterprises: createEnterpriseStore(db),
 		memberships: createMembershipStore(db),
 		teams: createTeamStore(db),
-		repos: createRepositoryStore(db),
+		repos: createRepositoryStore(db, changes),
 		collaborators: createCollaboratorStore(db),
 		customProperties: createCustomPropertyStore(db),
 		budgets: createBudgetStore(db),

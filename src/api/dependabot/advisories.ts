@@ -4,7 +4,11 @@
  * version-range syntax (">= 1.0.0, < 1.2.3") evaluated with semver, and vulnerabilitiesFor, which
  * dependency review and refreshAlerts use to find the advisories affecting a package version.
  */
-import semver from 'semver';
+import type Semver from 'semver';
+
+/** semver, loaded on first use rather than at start. */
+let semverLibrary: typeof Semver | null = null;
+const semver = () => (semverLibrary ??= require('semver') as typeof Semver);
 import * as v from 'valibot';
 import type { App } from '../../app';
 import { isoSeconds } from '../../time';
@@ -74,9 +78,9 @@ interface Condition {
  */
 export function toSemver(version: string): string | null {
 	const text = version.trim();
-	const valid = semver.valid(text, { loose: true });
+	const valid = semver().valid(text, { loose: true });
 	if (valid) return valid;
-	return semver.coerce(text, { includePrerelease: true })?.version ?? null;
+	return semver().coerce(text, { includePrerelease: true })?.version ?? null;
 }
 
 /**
@@ -106,7 +110,7 @@ export function inRange(version: string, range: string): boolean {
 	const value = toSemver(version);
 	if (!conditions || !value) return false;
 	return conditions.every(({ operator, version: bound }) => {
-		const order = semver.compare(value, bound);
+		const order = semver().compare(value, bound);
 		switch (operator) {
 			case '<':
 				return order < 0;

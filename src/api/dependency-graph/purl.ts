@@ -3,7 +3,10 @@
  * dependency graph names packages: the advisory database's ecosystem names and package names
  * (`@scope/name` for npm, `group:artifact` for Maven, the module path for Go).
  */
-import { PackageURL } from 'packageurl-js';
+import type { PackageURL } from 'packageurl-js';
+
+/** packageurl-js, loaded on first use rather than at start. */
+let library: typeof import('packageurl-js') | null = null;
 import { ecosystemName } from '../dependabot/advisories';
 
 export interface ParsedPackage {
@@ -19,7 +22,7 @@ export interface ParsedPackage {
 export function parsePackageUrl(purl: string): ParsedPackage | null {
 	let parsed: PackageURL;
 	try {
-		parsed = PackageURL.fromString(purl);
+		parsed = (library ??= require('packageurl-js') as typeof import('packageurl-js')).PackageURL.fromString(purl);
 	} catch {
 		return null;
 	}

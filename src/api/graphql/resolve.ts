@@ -1269,11 +1269,16 @@ const CHANGE_TYPES: Record<string, string> = {
 	unchanged: 'MODIFIED',
 };
 
-const LINGUIST = require('linguist-languages') as Record<string, { color?: string }>;
+/** linguist's languages (their colours), loaded on first use rather than at start. */
+let linguist: Record<string, { color?: string }> | null = null;
 
 /** A Language source: its name and linguist's color (null when linguist has none). */
 function language(name: string): Source {
-	return { id: Buffer.from(`08:Language${name}`).toString('base64'), name, color: LINGUIST[name]?.color ?? null };
+	return {
+		id: Buffer.from(`08:Language${name}`).toString('base64'),
+		name,
+		color: (linguist ??= require('linguist-languages') as Record<string, { color?: string }>)[name]?.color ?? null,
+	};
 }
 
 /** Whether an account source is the caller. */

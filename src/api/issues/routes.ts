@@ -166,6 +166,9 @@ export const issueRoutes = [
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/issues/{issue_number}',
 		docs: 'issues/issues#get-an-issue',
+		// A matching If-None-Match is answered 304 before the issue is read or rendered, while nothing
+		// the answer shows changed (src/db/change-counters.ts lists what counts).
+		version: (ctx) => `${ctx.app.stores.changes.repositoryVersion(ctx.repo.repo.id, ctx.repo.owner.id)}:${ctx.params.issue_number}`,
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
 			return ok(one(ctx, scope, loadIssue(ctx, scope)));

@@ -23,7 +23,6 @@ interface Language {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const LANGUAGES = require('linguist-languages') as Record<string, Language>;
 
 /** Tree entries walked per computation at most. */
 export const MAX_ENTRIES = 50_000;
@@ -57,10 +56,14 @@ const PREFERRED: Record<string, string> = {
 };
 const TYPE_RANK: Record<string, number> = { programming: 0, markup: 1, data: 2, prose: 3 };
 
-/** Lower-cased extension (and file name) → the language linguist would pick. */
-const byExtension = new Map<string, Language>();
-const byFilename = new Map<string, Language>();
-{
+/** Lower-cased extension (and file name) → the language linguist would pick; built on first use (not at start). */
+let byExtension: Map<string, Language> | null = null;
+let byFilename = new Map<string, Language>();
+
+function buildIndex(): Map<string, Language> {
+	const LANGUAGES = require('linguist-languages') as Record<string, Language>;
+	const extensions = new Map<string, Language>();
+	byFilename = new Map<string, Language>();
 	const candidates = new Map<string, Language[]>();
 	for (const language of Object.values(LANGUAGES)) {
 		for (const ext of language.extensions ?? []) {
@@ -77,12 +80,14 @@ const byFilename = new Map<string, Language>();
 			[...languages].sort(
 				(a, b) => primary(a) - primary(b) || (TYPE_RANK[a.type] ?? 9) - (TYPE_RANK[b.type] ?? 9) || a.name.localeCompare(b.name),
 			)[0];
-		byExtension.set(ext, best);
+		extensions.set(ext, best);
 	}
+	return extensions;
 }
 
 /** The language a file name belongs to, if linguist knows one. */
 export function languageOf(fileName: string): Language | undefined {
+	byExtension ??= buildIndex();
 	const named = byFilename.get(fileName);
 	if (named) return named;
 	// Longest extension first: "file.d.ts" tries ".d.ts", then ".ts".

@@ -3,6 +3,7 @@
  * behind repository lists: one page of an owner's repositories in SQL, and a user's collaborator
  * rows on many repositories at once.
  */
+import type { ChangeCounters } from '../../db/change-counters';
 import type { DB } from '../../db/open';
 import type { AccountRow, RepositoryRow } from '../../model/rows';
 
@@ -88,12 +89,56 @@ const REPOSITORY_FILTER = `owner_id = @ownerId
 
 export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
 
-export function createRepositoryStore(db: DB) {
-	const byOwnerAndName = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
+/** Repository rows kept in memory at most (then the memo starts over). */
+const REPOSITORY_MEMO_LIMIT = 20_000;
+
+/**
+ * Repository rows by id and by owner and name, remembered in memory (the guard of every repository
+ * route reads one). `changes` reports every write to a repositories row on this connection (its
+ * TEMP triggers: stores' statements, counter triggers, cascades) and clear() for everything else
+ * (another process's commit, a rollback): the row is then forgotten. Returned rows are frozen.
+ */
+export function createRepositoryStore(db: DB, changes?: ChangeCounters) {
+	const byOwnerAndNameStatement = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
+	const byIdStatement = db.prepare('SELECT * FROM repositories WHERE id = ?');
+	const rows = new Map<number, RepositoryRow>();
+	const ids = new Map<string, number>();
+	// The key of the name as the column compares it (COLLATE NOCASE folds ASCII letters only).
+	const nameKey = (ownerId: number, name: string) => `${ownerId}/${name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())}`;
+	const remember = (row: RepositoryRow | undefined): RepositoryRow | undefined => {
+		if (!row || !changes) return row;
+		if (rows.size >= REPOSITORY_MEMO_LIMIT) forget(-1);
+		Object.freeze(row);
+		rows.set(row.id, row);
+		ids.set(nameKey(row.owner_id, row.name), row.id);
+		return row;
+	};
+	/** @param id the repository whose row changed; -1: all of them */
+	const forget = (id: number) => {
+		if (id === -1) {
+			rows.clear();
+			ids.clear();
+			return;
+		}
+		const row = rows.get(id);
+		if (!row) return;
+		rows.delete(id);
+		ids.delete(nameKey(row.owner_id, row.name));
+	};
+	changes?.onRepositoryRow(forget);
+	const byOwnerAndName = {
+		get(ownerId: number, name: string): RepositoryRow | undefined {
+			const id = ids.get(nameKey(ownerId, name));
+			const row = id === undefined ? undefined : rows.get(id);
+			return row ?? remember(byOwnerAndNameStatement.get(ownerId, name) as RepositoryRow | undefined);
+		},
+	};
+	const byId = {
+		get: (id: number): RepositoryRow | undefined => rows.get(id) ?? remember(byIdStatement.get(id) as RepositoryRow | undefined),
+	};
 	const redirect = db.prepare(
 		'SELECT r.* FROM repository_redirects x JOIN repositories r ON r.id = x.repo_id WHERE x.owner_id = ? AND x.name = ?',
 	);
-	const byId = db.prepare('SELECT * FROM repositories WHERE id = ?');
 	const byIds = db.prepare('SELECT * FROM repositories WHERE id IN (SELECT value FROM json_each(?))');
 	const insert = db.prepare(`
 		INSERT INTO repositories (owner_id, name, description, homepage, visibility, fork_parent_id, default_branch, license_key,

@@ -9,7 +9,7 @@
  * it contains, and its HTML is bounded (MAX_HTML).
  */
 import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import { boundMarkdown } from './bounded';
 
 // Task lists ("- [ ] todo", "- [x] done"): GitHub renders a disabled checkbox in the list item.
@@ -119,7 +119,9 @@ const ENTITIES: Record<string, string> = {
 };
 
 /** Sanitized HTML of rendered Markdown. */
-const sanitized = (rendered: string) => sanitizeHtml(rendered, ALLOWED).trim();
+/** sanitize-html (with its HTML parser), loaded when a body with raw HTML is first rendered rather than at start. */
+let sanitizer: typeof sanitizeHtml | null = null;
+const sanitized = (rendered: string) => (sanitizer ??= require('sanitize-html') as typeof sanitizeHtml)(rendered, ALLOWED).trim();
 
 /**
  * sanitize-html's rule for href and src (its naughtyHref with our options): a scheme outside
