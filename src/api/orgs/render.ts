@@ -20,7 +20,7 @@ function profile(org: AccountRow): { name?: string; company?: string; blog?: str
 	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== '')) as ReturnType<typeof profile>;
 }
 
-/** OrganizationSummary (spec document 1, Resources): organization-simple plus profile and counts (GitHub's team-organization). */
+/** OrganizationSummary: organization-simple plus profile and counts (GitHub's team-organization, https://docs.github.com/enterprise-server@3.19/rest/orgs/orgs#get-an-organization). */
 export function orgSummary(urls: Urls, org: AccountRow, counts: AccountCounts) {
 	return {
 		...orgSimple(urls, org),
