@@ -7,6 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createUser } from '../src/api/users/service';
 import { setUserPassword } from '../src/auth/sessions';
 import { Receiver } from './helpers/receiver';
 import { startServer, type TestServer } from './helpers/server';
@@ -64,7 +65,8 @@ test.before(async () => {
 			c.webhooks.allowed_hosts = ['127.0.0.1'];
 		},
 	});
-	for (const login of ['alice', 'bob', 'mallory']) s.user(login);
+	createUser(s.app, { login: 'alice', email: 'alice@example.com' });
+	for (const login of ['bob', 'mallory']) s.user(login);
 	s.org('acme', 'alice');
 	s.member('acme', 'bob');
 	for (const login of ['alice', 'bob', 'mallory']) await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, PASSWORD);
@@ -389,6 +391,63 @@ test('webhooks: create (pinged), list, edit keeping the secret, deliveries with 
 	await submit(alice, location, `/acme/widget/settings/hooks/${id}/delete`, {});
 	assert.is((await api('GET', `/repos/acme/widget/hooks/${id}`)).status, 404);
 	assert.is((await page(`/acme/widget/settings/hooks/${id}`, alice)).status, 404);
+});
+
+test('profile: /settings/profile saves through the users service, as PATCH /user does', async () => {
+	const form = await page('/settings/profile', alice);
+	assert.is(form.status, 200);
+	assert.match(form.text, 'Update profile');
+	assert.is((await page('/settings/profile')).status, 302, 'signed out: to the sign-in page');
+	const saved = await submit(alice, '/settings/profile', '/settings/profile', {
+		name: 'Alice <A.>',
+		email: 'alice@example.com',
+		bio: 'Builds widgets',
+		blog: 'https://alice.example',
+		twitter_username: '@alice_w',
+		company: 'Acme',
+		location: 'Lyon',
+	});
+	assert.is(saved.status, 303);
+	assert.is(saved.headers.get('location'), '/settings/profile?saved=1');
+	const me = (await api('GET', '/user')).body as Record<string, unknown>;
+	assert.is(me.name, 'Alice <A.>');
+	assert.is(me.bio, 'Builds widgets');
+	assert.is(me.blog, 'https://alice.example');
+	assert.is(me.twitter_username, 'alice_w');
+	assert.is(me.company, 'Acme');
+	assert.is(me.location, 'Lyon');
+	assert.is(((await s.request('GET', '/users/alice')).body as { email: string }).email, 'alice@example.com', 'the public email');
+	await submit(alice, '/settings/profile', '/settings/profile', { name: 'Alice <A.>', email: '' });
+	assert.is(((await s.request('GET', '/users/alice')).body as { email: string | null }).email, null, 'hidden again');
+	const shown = await page('/settings/profile?saved=1', alice);
+	assert.match(shown.text, 'value="Alice &lt;A.>"');
+	assert.match(shown.text, 'Profile updated successfully.');
+	// The bio's limit, as PATCH /user.
+	const long = await submit(alice, '/settings/profile', '/settings/profile', { name: 'Alice', bio: 'x'.repeat(161) });
+	assert.is(long.status, 422);
+	assert.match(long.text, 'bio is too long (maximum is 160 characters)');
+	assert.is(((await api('GET', '/user')).body as { name: string }).name, 'Alice <A.>', 'nothing written');
+	// Emptying a field clears it.
+	await submit(alice, '/settings/profile', '/settings/profile', { name: 'Alice', company: '', location: '', bio: '', blog: '' });
+	const cleared = (await api('GET', '/user')).body as Record<string, unknown>;
+	assert.is(cleared.company, null);
+	assert.is(cleared.blog, '');
+	const noToken = await post('/settings/profile', { name: 'Mallory' }, alice);
+	assert.is(noToken.status, 403);
+});
+
+test('PATCH /user: the profile and the public email; the user scope or the Profile permission', async () => {
+	const bobToken = s.fullToken('bob');
+	const res = await s.request('PATCH', '/user', { token: bobToken, body: { name: 'Bob', company: 'Acme', hireable: true } });
+	assert.is(res.status, 200);
+	assert.is((res.body as { name: string }).name, 'Bob');
+	assert.is(((await s.request('GET', '/users/bob')).body as { company: string }).company, 'Acme');
+	const wrongEmail = await s.request('PATCH', '/user', { token: bobToken, body: { email: 'someone@else.example' } });
+	assert.is(wrongEmail.status, 422);
+	assert.is((wrongEmail.body as { errors: Array<{ field: string }> }).errors[0].field, 'email');
+	const noScope = s.token('bob', { scopes: ['repo'] });
+	assert.is((await s.request('PATCH', '/user', { token: noScope, body: { name: 'X' } })).status, 403);
+	assert.is((await s.request('PATCH', '/user', { body: { name: 'X' } })).status, 401);
 });
 
 test.run();
