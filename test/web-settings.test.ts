@@ -5,10 +5,12 @@
  * settings, visibility and archiving; collaborators, invitations and teams; branch protection
  * rules; webhooks with their deliveries and redelivery. CSRF on every form.
  */
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../src/api/users/service';
 import { setUserPassword } from '../src/auth/sessions';
+import { repoSettingsPages } from '../src/web/pages/repo-settings';
 import { Receiver } from './helpers/receiver';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -448,6 +450,87 @@ test('PATCH /user: the profile and the public email; the user scope or the Profi
 	const noScope = s.token('bob', { scopes: ['repo'] });
 	assert.is((await s.request('PATCH', '/user', { token: noScope, body: { name: 'X' } })).status, 403);
 	assert.is((await s.request('PATCH', '/user', { body: { name: 'X' } })).status, 401);
+});
+
+test('fuzz: malformed form fields and path parameters of every settings form never answer 5xx', async () => {
+	const token = tokenIn((await page('/acme/widget/settings', alice)).text);
+	const text = fc.oneof(
+		fc.string({ maxLength: 20 }),
+		fc.constantFrom(
+			'',
+			' ',
+			'0',
+			'1',
+			'-1',
+			'999999999999999999999',
+			'push',
+			'admin',
+			'main',
+			'*',
+			'null',
+			'../..',
+			'%00',
+			'\u0000',
+			'é'.repeat(300),
+		),
+		fc.string({ minLength: 2000, maxLength: 3000 }),
+	);
+	const fields = fc.dictionary(
+		fc.constantFrom(
+			'section',
+			'name',
+			'description',
+			'homepage',
+			'default_branch',
+			'visibility',
+			'archived',
+			'login',
+			'permission',
+			'team',
+			'branch',
+			'required_approving_review_count',
+			'contexts',
+			'url',
+			'content_type',
+			'secret',
+			'events_mode',
+			'events',
+			'active',
+			'email',
+			'bio',
+			'blog',
+			'twitter_username',
+		),
+		fc.oneof(text, fc.array(text, { maxLength: 4 })),
+		{ maxKeys: 8 },
+	);
+	const param = fc.oneof(
+		fc.constantFrom('1', '0', 'bob', 'open', '99999999999999999999', 'x'.repeat(300), '%2e%2e', '-1'),
+		fc.string({ maxLength: 12 }),
+	);
+	const routes = [
+		...repoSettingsPages.filter((r) => r.method === 'POST' && !r.path.endsWith('/archive') && !r.path.endsWith('/visibility')),
+		{ method: 'POST', path: '/settings/profile' },
+	];
+	const started = Date.now();
+	for (const route of routes) {
+		await fc.assert(
+			fc.asyncProperty(fields, param, async (form, value) => {
+				const path = route.path
+					.replace('{owner}', 'acme')
+					.replace('{repo}', 'widget')
+					.replace(/\{[a-z_]+\}/g, encodeURIComponent(value));
+				const res = await post(path, { authenticity_token: token, ...form }, alice);
+				assert.ok(res.status < 500, `${route.method} ${path} ${JSON.stringify(form).slice(0, 200)}: ${res.status}`);
+				assert.ok([200, 303, 403, 404, 413, 422].includes(res.status), `${path}: ${res.status}`);
+			}),
+			{ numRuns: 12, endOnFailure: true },
+		);
+	}
+	assert.ok(Date.now() - started < 120_000);
+	// The repository is still there and readable, whatever the renames tried.
+	const repos = (await api('GET', '/orgs/acme/repos')).body as Array<{ name: string }>;
+	assert.ok(repos.length >= 2);
 });
 
 test.run();
