@@ -1,7 +1,8 @@
 // npm run bench:web: the web interface's server time per page on the demo data. Seeds a fresh data
 // folder (`gitstead admin seed-demo`), gives the site administrator rosa-admin a password, starts
 // `build/gitstead.cjs serve` on it, signs in through /login, then walks every page reachable by
-// links from the dashboard, explore, gists, notifications, settings, site admin and a few searches
+// links from the dashboard, explore, gists, notifications, settings, a repository's settings (with a
+// webhook made through its form), site admin and a few searches
 // (signed in, and anonymously from / and /explore), and requests each page ROUNDS times, one
 // request at a time. Server time is the access log's `ms` (from the request's headers to the
 // response's end) of each answer, matched by X-GitHub-Request-Id. Prints p50, p99 and max per page
@@ -20,6 +21,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'build/gitstead.cjs');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const MAX_PAGES = Number(process.env.BENCH_MAX_PAGES ?? 3000);
+/** A demo repository whose settings the walk starts from (rosa-admin owns its organization). */
+const SETTINGS_REPO = '/northwind-eng/storefront';
 const TARGET_MS = 50;
 const PASSWORD = 'bench password 1';
 
@@ -170,6 +173,22 @@ async function main() {
 	try {
 		const origin = await server.address();
 		const cookie = await signIn(origin, 'rosa-admin');
+		// A repository webhook made through its settings form, so the hook's page and a delivery (its ping) are walked too.
+		const hookForm = await fetchPage(origin, `${SETTINGS_REPO}/settings/hooks/new`, { cookie });
+		const csrf = /name="authenticity_token" value="([^"]+)"/.exec(hookForm.text)?.[1];
+		const made = await fetchPage(origin, `${SETTINGS_REPO}/settings/hooks`, {
+			method: 'POST',
+			cookie,
+			form: {
+				authenticity_token: csrf,
+				url: 'https://hooks.northwind.example/storefront',
+				content_type: 'json',
+				events_mode: 'all',
+				active: '1',
+			},
+		});
+		if (made.status !== 303) throw new Error(`creating the webhook failed: ${made.status}`);
+		await new Promise((done) => setTimeout(done, 500));
 		const signedInPages = await crawl(origin, cookie, [
 			'/',
 			'/explore',
@@ -180,6 +199,10 @@ async function main() {
 			'/settings/tokens',
 			'/settings/sessions',
 			'/stafftools',
+			`${SETTINGS_REPO}/settings`,
+			`${SETTINGS_REPO}/settings/access`,
+			`${SETTINGS_REPO}/settings/branches`,
+			`${SETTINGS_REPO}/settings/hooks`,
 			'/search?q=checkout',
 			'/search?q=bug&type=issues',
 			'/search?q=is:open&type=pullrequests',

@@ -410,6 +410,10 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/docs/invitations/${w.ids.revoked}` };
 		},
 	},
+	'PATCH /user': {
+		none: 'a profile change is reported on GitHub by no webhook, feed entry or notification',
+		call: () => ({ path: '/user', body: { bio: 'Reviews everything' }, token: token('ivy') }),
+	},
 	'DELETE /user/repository_invitations/{invitation_id}': {
 		none: 'declining an invitation is reported on GitHub by no webhook, feed entry or notification (no one was added)',
 		call: async () => {

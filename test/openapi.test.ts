@@ -1413,6 +1413,7 @@ const TABLE: Record<string, Entry> = {
 			return { path: `/repos/acme/app/invitations/${invitation.id}` };
 		},
 	},
+	'PATCH /user': { as: 'nora', body: { bio: 'Writes the docs', location: 'Paris', blog: 'https://nora.example' } },
 	'DELETE /user/repository_invitations/{invitation_id}': {
 		call: async () => {
 			const invitation = await must('PUT', '/repos/acme/app/collaborators/quinn', { body: { permission: 'pull' } });

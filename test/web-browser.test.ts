@@ -1,7 +1,8 @@
 /**
  * The web interface in a real browser: Debian's Chromium (`apt-get install -y chromium`) driven by
- * playwright-core. Flows: sign in; browse a repository, a file with highlighting, a commit; create a
- * token in settings and use it against REST; sign out; a form posted from another origin is
+ * playwright-core. Flows: sign in; browse a repository, a file with highlighting, a commit; a
+ * repository's settings (general, a webhook, a branch protection rule, collaborators) and the
+ * profile; create a token in settings and use it against REST; sign out; a form posted from another origin is
  * refused. axe-core finds no serious or critical violation on the pages; screenshots of the main
  * pages go to docs/screenshots/ with SCREENSHOTS=1. Skipped, saying so, when /usr/bin/chromium is absent.
  */
@@ -181,6 +182,46 @@ if (!existsSync(CHROMIUM)) {
 		const res = await fetch(`${s.api}/user`, { headers: { Authorization: `Bearer ${token}` } });
 		assert.is(res.status, 200);
 		assert.is(((await res.json()) as { login: string }).login, 'alice');
+	});
+
+	test('repository settings: general, a webhook, a branch protection rule, collaborators; the profile', async () => {
+		await page.goto(`${s.origin}/acme/widget`);
+		await page.getByRole('navigation', { name: 'Repository' }).getByRole('link', { name: 'Settings' }).click();
+		await page.waitForURL(`${s.origin}/acme/widget/settings`);
+		await page.getByLabel('Description').fill('The widget, configured');
+		await page.getByRole('button', { name: 'Save', exact: true }).click();
+		assert.ok(await page.getByText('Settings saved.').isVisible());
+		assert.is(
+			s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'widget')!.description,
+			'The widget, configured',
+		);
+		await axe('repository settings');
+		await shot('repository-settings');
+		await page.getByRole('link', { name: 'Webhooks' }).click();
+		await page.getByRole('link', { name: 'Add webhook' }).click();
+		await page.getByLabel('Payload URL').fill('https://hooks.example.com/widget');
+		await page.getByLabel('Send me everything.').check();
+		await axe('new webhook');
+		await page.getByRole('button', { name: 'Add webhook' }).click();
+		assert.ok(await page.getByText('Webhook saved.').isVisible());
+		assert.ok(await page.getByRole('heading', { name: 'Recent Deliveries' }).isVisible());
+		await axe('webhook');
+		await page.getByRole('navigation', { name: 'Repository settings' }).getByRole('link', { name: 'Branches' }).click();
+		await page.getByRole('link', { name: 'Add rule' }).click();
+		await page.getByLabel('Branch name').fill('main');
+		await page.getByLabel('Require a pull request before merging').check();
+		await page.getByLabel('Required approvals').selectOption('2');
+		await axe('branch protection rule');
+		await page.getByRole('button', { name: 'Create' }).click();
+		assert.ok(await page.getByText('2 approving reviews').isVisible());
+		await axe('branch protection rules');
+		await page.getByRole('link', { name: 'Collaborators and teams' }).click();
+		await axe('collaborators and teams');
+		await page.goto(`${s.origin}/settings/profile`);
+		await page.getByLabel('Bio').fill('Makes widgets');
+		await page.getByRole('button', { name: 'Update profile' }).click();
+		assert.ok(await page.getByText('Profile updated successfully.').isVisible());
+		await axe('profile');
 	});
 
 	test('a form posted from another origin is refused', async () => {

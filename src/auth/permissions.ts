@@ -119,6 +119,8 @@ export const PERMISSION_KEYS = {
 		target: 'user',
 		scopes: { read: [], write: ['notifications', 'repo'], admin: ['notifications', 'repo'] },
 	},
+	// The user's profile (PATCH /user): GitHub's "Profile" user permission, write only; classic tokens need the user scope.
+	profile: { category: 'Profile', target: 'user', scopes: { read: ['user'], write: ['user'], admin: ['user'] } },
 	// The user's keys: SSH authentication keys (classic read/write/admin:public_key), GPG keys
 	// (read/write/admin:gpg_key) and SSH signing keys (read/write/admin:ssh_signing_key).
 	git_ssh_keys: {

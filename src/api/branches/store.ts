@@ -111,6 +111,7 @@ export function createBranchStore(db: DB) {
 		LEFT JOIN branch_protections p ON p.repo_id = r.repo_id AND p.branch = substr(r.name, 12)
 		WHERE ${HEADS} AND r.sha = @sha ORDER BY r.name`);
 	const protection = db.prepare('SELECT * FROM branch_protections WHERE repo_id = ? AND branch = ?');
+	const protectionById = db.prepare('SELECT * FROM branch_protections WHERE repo_id = ? AND id = ?');
 	const upsert = db.prepare(`
 		INSERT INTO branch_protections (repo_id, branch, settings, created_at, updated_at) VALUES (@repoId, @branch, @settings, @now, @now)
 		ON CONFLICT (repo_id, branch) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`);
@@ -150,6 +151,8 @@ export function createBranchStore(db: DB) {
 				protected: row.protected === 1,
 			})) as BranchRow[],
 		protection: (repoId: number, branch: string) => parse(protection.get(repoId, branch) as StoredProtection | undefined),
+		/** A protection of the repository by its id (the web's rule pages). */
+		protectionById: (repoId: number, id: number) => parse(protectionById.get(repoId, id) as StoredProtection | undefined),
 		/** Creates or replaces a branch's protection. @param now ISO timestamp @returns the saved row */
 		saveProtection(repoId: number, branch: string, settings: ProtectionSettings, now: string): ProtectionRow {
 			upsert.run({ repoId, branch, settings: JSON.stringify(settings), now });

@@ -16,20 +16,19 @@
  * at most 20 hooks per event.
  */
 import * as v from 'valibot';
-import { badRequest, invalidField, notFound } from '../../model/errors';
+import { badRequest, notFound } from '../../model/errors';
 import { pageRequest } from '../../http/pipeline';
 import { accepted, created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import type { PermissionSet } from '../../auth/permissions';
-import { inOrganization, sender } from '../../events/payloads';
+import { sender } from '../../events/payloads';
 import { isoSeconds } from '../../time';
 import { DEFAULT_REPOSITORY_HOOK_EVENTS, REPOSITORY_HOOK_EVENTS } from '../../webhooks';
 import type { DeliveryRow, HookRow, HookScope, HookValues } from '../../webhooks/store';
 import { pushPayload } from '../git/events';
 import { orgSimple } from '../../model/render';
-import { repository } from '../../model/render';
 import { delivery, deliveryItem, hookConfig, organizationHook, repositoryHook } from './render';
-import { checkHookLimits, checkHookUrl, contentType, insecureSsl, secret, sslFlag, uniqueEvents } from './service';
+import { contentType, deleteHook, hookConfigValues, insecureSsl, pingRepositoryHook, saveHook, secret, uniqueEvents } from './service';
 
 type Kind = 'repository' | 'organization';
 
@@ -46,7 +45,6 @@ const configInput = v.object({
 	secret: v.optional(secret),
 	insecure_ssl: v.optional(insecureSsl),
 });
-type ConfigInput = v.InferOutput<typeof configInput>;
 
 const repositoryCreateBody = v.object({
 	name: v.optional(v.literal('web', 'name must be "web"')),
@@ -87,8 +85,8 @@ interface Place {
 	/** API path of the hook collection, e.g. /repos/octo/app/hooks. */
 	collection: string;
 	render(hook: HookRow): Record<string, unknown>;
-	/** What a ping to one of its hooks carries besides the hook: repository or organization, and sender. */
-	pingContext(): Record<string, unknown>;
+	/** Sends one of its hooks a ping (the hook, the repository or organization, and the sender). */
+	ping(hook: HookRow): void;
 	/** The repository id deliveries of a ping name (repository hooks). */
 	repositoryId: number | null;
 }
@@ -103,11 +101,7 @@ function placeOf(ctx: Context, kind: Kind): Place {
 			kind,
 			collection: `${path}/hooks`,
 			render: (hook) => repositoryHook(app.urls, path, hook),
-			pingContext: () => ({
-				repository: repository(app.urls, repo, owner, null),
-				...(owner.type === 'Organization' ? inOrganization(app, owner) : {}),
-				...sender(app, ctx.principal.actorId),
-			}),
+			ping: (hook) => pingRepositoryHook(app, repo, owner, hook, ctx.principal.actorId),
 			repositoryId: repo.id,
 		};
 	}
@@ -117,7 +111,11 @@ function placeOf(ctx: Context, kind: Kind): Place {
 		kind,
 		collection: `/orgs/${org.login}/hooks`,
 		render: (hook) => organizationHook(app.urls, org.login, hook),
-		pingContext: () => ({ organization: orgSimple(app.urls, org), ...sender(app, ctx.principal.actorId) }),
+		ping: (hook) =>
+			app.webhooks.ping(hook, organizationHook(app.urls, org.login, hook), {
+				organization: orgSimple(app.urls, org),
+				...sender(app, ctx.principal.actorId),
+			}),
 		repositoryId: null,
 	};
 }
@@ -138,38 +136,14 @@ function loadDelivery(ctx: Context, hook: HookRow): DeliveryRow {
 	return row;
 }
 
-/**
- * A hook's stored config after a request's `config`: given fields replace, omitted ones take their
- * default (content_type form, insecure_ssl "0", no secret: GitHub removes a secret not sent again)
- * unless `keep` (PATCH …/config), where omitted fields stay as they were. The URL stays when omitted.
- * @throws DomainError 422 when there is no URL at all, or the URL is refused (checkHookUrl)
- */
-function configValues(input: ConfigInput | undefined, before: HookRow | undefined, keep: boolean, allowedHosts: readonly string[]) {
-	const url = input?.url ?? before?.url;
-	if (url === undefined) throw invalidField('Hook', 'config.url', 'config.url is required', 'missing_field');
-	const kept = keep && before;
-	return {
-		url: input?.url === undefined ? url : checkHookUrl(url, allowedHosts),
-		content_type: input?.content_type ?? (kept ? before.content_type : 'form'),
-		insecure_ssl: sslFlag(input?.insecure_ssl, kept ? before.insecure_ssl : '0'),
-		// A secret given empty or null removes it.
-		secret: input?.secret !== undefined ? input.secret || null : kept ? before.secret : null,
-	};
-}
-
 /** Stores new or changed values (after GitHub's limits) and makes the delivery engine see them. */
 function save(ctx: Context, place: Place, hook: HookRow | undefined, values: HookValues): HookRow {
-	const { webhooks } = ctx.app.stores;
-	checkHookLimits(webhooks, place.scope, hook?.id ?? null, values, place.kind);
-	const now = isoSeconds(ctx.now);
-	const saved = hook ? webhooks.update(hook.id, values, now) : webhooks.insert(place.scope, values, now);
-	ctx.app.webhooks.invalidate();
-	return saved;
+	return saveHook(ctx.app, place.scope, place.kind, hook, values, isoSeconds(ctx.now));
 }
 
 /** Sends a ping to the hook, as GitHub does on POST …/pings and on creating an active hook. */
-function ping(ctx: Context, place: Place, hook: HookRow): void {
-	ctx.app.webhooks.ping(hook, place.render(hook), place.pingContext());
+function ping(_ctx: Context, place: Place, hook: HookRow): void {
+	place.ping(hook);
 }
 
 /**
@@ -279,7 +253,7 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 				const hook = save(ctx, place, undefined, {
 					active: body.active === false ? 0 : 1,
 					events: JSON.stringify(uniqueEvents(body.events ?? DEFAULT_REPOSITORY_HOOK_EVENTS)),
-					...configValues(body.config, undefined, false, ctx.app.config.webhooks.allowed_hosts),
+					...hookConfigValues(body.config, undefined, false, ctx.app.config.webhooks.allowed_hosts),
 				});
 				if (hook.active === 1) ping(ctx, place, hook);
 				return created(place.render(hook), ctx.app.urls.api(`${place.collection}/${hook.id}`));
@@ -314,7 +288,7 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 					active: body.active === undefined ? hook.active : body.active ? 1 : 0,
 					events: JSON.stringify(uniqueEvents(list)),
 					// Omitted config stays; a config given replaces it (a secret not sent again is removed).
-					...(body.config ? configValues(body.config, hook, false, ctx.app.config.webhooks.allowed_hosts) : pickConfig(hook)),
+					...(body.config ? hookConfigValues(body.config, hook, false, ctx.app.config.webhooks.allowed_hosts) : pickConfig(hook)),
 				});
 				return ok(place.render(saved));
 			},
@@ -327,9 +301,7 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 			docs: `${page}#delete-${repo ? 'a-repository' : 'an-organization'}-webhook`,
 			handler(ctx) {
 				const place = placeOf(ctx, kind);
-				// Its deliveries go with it (foreign keys); an attempt in flight is cancelled.
-				ctx.app.stores.webhooks.remove(loadHook(ctx, place).id);
-				ctx.app.webhooks.invalidate();
+				deleteHook(ctx.app, loadHook(ctx, place));
 				return noContent();
 			},
 		}),
@@ -355,7 +327,7 @@ function hookRoutes(kind: Kind): RouteDeclaration[] {
 				const saved = save(ctx, place, hook, {
 					active: hook.active,
 					events: hook.events,
-					...configValues(ctx.body, hook, true, ctx.app.config.webhooks.allowed_hosts),
+					...hookConfigValues(ctx.body, hook, true, ctx.app.config.webhooks.allowed_hosts),
 				});
 				return ok(hookConfig(saved));
 			},

@@ -13,7 +13,6 @@ import { isoSeconds } from '../../time';
 import { orgAccess } from '../../auth/access/orgs';
 import { callerRepoPermission, organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
-import { requireWritableRepository } from '../../auth/guards';
 import { requireReach } from '../../auth/principal';
 import type { RepositoryFilter, RepositorySort } from './store';
 import { timestampParam } from '../../http/validation';
@@ -21,7 +20,15 @@ import { accountRepositories, authenticatedUserRepositories, type Affiliation, t
 import type { RepoPermission } from '../../model/repo-permissions';
 import { fullRepository } from './render';
 import { repository } from '../../model/render';
-import { createRepository, deleteRepository, forkRepository, replaceTopics, transferRepository, updateRepository } from './service';
+import {
+	checkRepositoryUpdate,
+	createRepository,
+	deleteRepository,
+	forkRepository,
+	replaceTopics,
+	transferRepository,
+	updateRepository,
+} from './service';
 import { repositoryLanguages } from './languages';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
 
@@ -378,21 +385,13 @@ export const repositoryRoutes = [
 		body: updateBody,
 		handler(ctx) {
 			const { repo, owner } = ctx.repo;
-			// An archived repository is read-only: the one change it takes is being unarchived.
-			const unarchive = Object.keys(ctx.body).length === 1 && ctx.body.archived === false;
-			if (!unarchive) requireWritableRepository(ctx, ctx.repo);
 			// public_repo suffices for public repositories only (as when creating one).
 			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
 			else requireScopeFor(ctx, repo.visibility);
-			const visibility =
-				ctx.body.visibility ?? (ctx.body.private === undefined ? repo.visibility : ctx.body.private ? 'private' : 'public');
-			if (visibility !== repo.visibility && owner.type === 'Organization' && owner.members_can_change_repo_visibility !== 1) {
-				// The organization policy members_can_change_repo_visibility: otherwise owners only.
-				const membership = ctx.principal.user && ctx.app.stores.memberships.get(owner.id, ctx.principal.user.id);
-				if (ctx.principal.kind !== 'installation' && (membership?.state !== 'active' || membership.role !== 'admin')) {
-					throw forbidden(`Only owners of ${owner.login} may change the visibility of its repositories.`);
-				}
-			}
+			checkRepositoryUpdate(ctx.app, repo, owner, ctx.body, {
+				userId: ctx.principal.user?.id ?? null,
+				installation: ctx.principal.kind === 'installation',
+			});
 			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: ctx.principal.actorId, now: isoSeconds(ctx.now) });
 			return ok(fullRepository(ctx.app, updated, owner, 'admin'));
 		},

@@ -347,6 +347,34 @@ function mergeMessages(input: UpdateRepositoryInput, next: RepositoryRow): void 
 }
 
 /**
+ * Who may make a change, beyond the admin role the caller checked: an archived repository takes
+ * one change only, being unarchived ("Repository was archived so is read-only."), and a
+ * repository locked for a migration none; in an organization whose members_can_change_repo_visibility
+ * is off, only its owners (and apps) change a repository's visibility.
+ * @param actor the user who asks (null for an app installation), and whether an installation asks
+ * @throws DomainError 403
+ */
+export function checkRepositoryUpdate(
+	app: App,
+	repo: RepositoryRow,
+	owner: AccountRow,
+	input: UpdateRepositoryInput,
+	actor: { userId: number | null; installation: boolean },
+): void {
+	const unarchive = Object.keys(input).length === 1 && input.archived === false;
+	if (!unarchive && repo.archived === 1) throw forbidden('Repository was archived so is read-only.');
+	if (!unarchive && app.stores.migrations.isLocked(repo.id))
+		throw forbidden('Repository is locked for migration; unlock it to change it.');
+	const visibility = input.visibility ?? (input.private === undefined ? repo.visibility : input.private ? 'private' : 'public');
+	if (visibility !== repo.visibility && owner.type === 'Organization' && owner.members_can_change_repo_visibility !== 1) {
+		const membership = actor.userId === null ? undefined : app.stores.memberships.get(owner.id, actor.userId);
+		if (!actor.installation && (membership?.state !== 'active' || membership.role !== 'admin')) {
+			throw forbidden(`Only owners of ${owner.login} may change the visibility of its repositories.`);
+		}
+	}
+}
+
+/**
  * Updates a repository in one transaction and sends the repository webhooks GitHub sends
  * (renamed, privatized/publicized, archived/unarchived, edited with `changes`).
  * @param options.now ISO timestamp

@@ -14,11 +14,9 @@ import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { callerRepoPermission, repositoryPermissions } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
-import { permissionFlags, strongest, type RepoPermission } from '../../model/repo-permissions';
-import { events } from '../../events/catalog';
+import { strongest, type RepoPermission } from '../../model/repo-permissions';
 import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
-import { deleteForksWithoutAccess } from '../repos/service';
 import { teamMembership } from './render';
 import { repositoryRole } from '../roles/service';
 import {
@@ -35,6 +33,8 @@ import {
 	setTeamMembership,
 	removeTeamMembership,
 	addOrganizationMemberToTeam,
+	removeTeamRepository,
+	setTeamRepository,
 } from './service';
 
 // ---------------------------------------------------------------------------------------------
@@ -234,21 +234,7 @@ function putRepo(ctx: Context<Record<string, unknown>, { permission?: string }>)
 	const target = ctx.repo;
 	assertOrganizationRepository(ctx.app, team.org.id, target.repo);
 	const { permission, roleId } = repositoryRole(ctx.app, team.org, ctx.body.permission ?? team.team.permission, 'Team');
-	const before = ctx.app.stores.teams.grant(team.team.id, target.repo.id);
-	ctx.app.stores.teams.setGrant(team.team.id, target.repo.id, permission, isoSeconds(ctx.now), roleId);
-	if (!before) events.teamRepository(ctx.app, 'added_to_repository', team.org, team.team, target.repo, team.actorId);
-	else if (before !== permission) {
-		const flags = permissionFlags(before);
-		events.team(
-			ctx.app,
-			'edited',
-			team.org,
-			team.team,
-			team.actorId,
-			{ repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } } },
-			target.repo,
-		);
-	}
+	setTeamRepository(ctx.app, team.org, team.team, target.repo, { permission, roleId }, team.actorId, isoSeconds(ctx.now));
 	return noContent();
 }
 
@@ -260,10 +246,7 @@ function deleteRepo(ctx: Context): Reply {
 			'You must be an organization owner, a team maintainer, or have admin rights to the repository to remove it from the team.',
 		);
 	}
-	if (ctx.app.stores.teams.removeGrant(team.team.id, target.repo.id)) {
-		events.teamRepository(ctx.app, 'removed_from_repository', team.org, team.team, target.repo, team.actorId);
-		deleteForksWithoutAccess(ctx.app, team.org, team.actorId);
-	}
+	removeTeamRepository(ctx.app, team.org, team.team, target.repo, team.actorId);
 	return noContent();
 }
 

@@ -5,7 +5,7 @@
 import type { App } from '../../app';
 import { forbidden, invalidField, unprocessable } from '../../model/errors';
 import type { OrgAccess, TeamAccess } from '../../auth/access/types';
-import type { RepoPermission } from '../../model/repo-permissions';
+import { permissionFlags, type RepoPermission } from '../../model/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';
 import type { RepositoryRow, AccountRow, TeamRow } from '../../model/rows';
 import { teamVisible } from '../../auth/access/teams';
@@ -476,4 +476,50 @@ export function addOrganizationMemberToTeam(app: App, access: TeamAccess, user: 
 		throw invalidField('TeamMember', 'username', `${user.login} is not a member of ${access.org.login}`, 'unprocessable');
 	}
 	app.transaction(() => addTeamMember(app, access.org, access.team, user, null, access.actorId, now));
+}
+
+/**
+ * Gives a team a role on one of its organization's repositories, or changes it (GitHub's
+ * add-or-update-team-repository-permissions): records team added_to_repository, or team edited
+ * with the previous permissions. Runs in the caller's transaction; the caller checked that the
+ * repository is the organization's (assertOrganizationRepository) and who may.
+ * @param roleId a custom repository role whose base role is `permission` (null: none)
+ * @param now ISO timestamp
+ */
+export function setTeamRepository(
+	app: App,
+	org: AccountRow,
+	team: TeamRow,
+	repo: RepositoryRow,
+	role: { permission: RepoPermission; roleId: number | null },
+	actorId: number | null,
+	now: string,
+): void {
+	const before = app.stores.teams.grant(team.id, repo.id);
+	app.stores.teams.setGrant(team.id, repo.id, role.permission, now, role.roleId);
+	if (!before) events.teamRepository(app, 'added_to_repository', org, team, repo, actorId);
+	else if (before !== role.permission) {
+		const flags = permissionFlags(before);
+		events.team(
+			app,
+			'edited',
+			org,
+			team,
+			actorId,
+			{ repository: { permissions: { from: { admin: flags.admin, pull: flags.pull, push: flags.push } } } },
+			repo,
+		);
+	}
+}
+
+/**
+ * Takes a repository from a team (GitHub's remove-a-repository-from-a-team): records team
+ * removed_from_repository and deletes users' forks that lost read access. Runs in the caller's
+ * transaction. @returns false when the team had no grant on it
+ */
+export function removeTeamRepository(app: App, org: AccountRow, team: TeamRow, repo: RepositoryRow, actorId: number | null): boolean {
+	if (!app.stores.teams.removeGrant(team.id, repo.id)) return false;
+	events.teamRepository(app, 'removed_from_repository', org, team, repo, actorId);
+	deleteForksWithoutAccess(app, org, actorId);
+	return true;
 }

@@ -144,6 +144,9 @@ export function createTeamStore(db: DB) {
 		WHERE state = 'active' AND team_id IN (SELECT id FROM granted) AND user_id IN (SELECT value FROM json_each(@userIds))`)
 		.pluck();
 	const directRepoCount = db.prepare('SELECT count(*) FROM team_repositories WHERE team_id = ?').pluck();
+	const repositoryTeams = db.prepare(`
+		SELECT t.*, g.permission AS granted FROM team_repositories g JOIN teams t ON t.id = g.team_id
+		WHERE g.repo_id = ? ORDER BY t.name LIMIT ?`);
 
 	return {
 		byId: (id: number) => byId.get(id) as TeamRow | undefined,
@@ -211,5 +214,8 @@ export function createTeamStore(db: DB) {
 		/** Which of the users some team grant (their teams' or an ancestor's) reaches on the repository. */
 		usersGrantedOn: (repoId: number, userIds: number[]) => usersGrantedOn.all({ repoId, userIds: JSON.stringify(userIds) }) as number[],
 		directRepoCount: (teamId: number) => directRepoCount.get(teamId) as number,
+		/** The teams granted a role on the repository directly (not through a parent), by name, at most `limit`. */
+		repositoryTeams: (repoId: number, limit: number) =>
+			repositoryTeams.all(repoId, limit) as Array<TeamRow & { granted: RepoPermission }>,
 	};
 }

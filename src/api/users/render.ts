@@ -26,7 +26,7 @@ export function publicUser(urls: Urls, account: AccountRow, counts: AccountCount
 		email: visibleEmail(account),
 		hireable: null,
 		bio: account.type === 'Organization' ? account.description : account.bio,
-		twitter_username: null,
+		twitter_username: account.twitter_username,
 		public_repos: counts.public_repos,
 		public_gists: counts.public_gists,
 		followers: 0,

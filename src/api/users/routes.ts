@@ -1,11 +1,28 @@
 /**
  * Users: GET /user, GET /users/{username} (GitHub's users API; not in the permission matrix, so no
- * fine-grained permission is needed, as on GitHub).
+ * fine-grained permission is needed, as on GitHub), and PATCH /user (the Profile user permission,
+ * or a classic token with the user scope).
  */
+import * as v from 'valibot';
 import { notFound } from '../../model/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
+import { isoSeconds } from '../../time';
 import { privateUser, publicUser } from './render';
+import { updateProfile } from './service';
+
+const text = v.optional(v.nullable(v.string()));
+const profileBody = v.object({
+	name: text,
+	email: text,
+	blog: text,
+	twitter_username: text,
+	company: text,
+	location: text,
+	bio: text,
+	/** Accepted as GitHub does; Gitstead keeps no hireable flag (answers null). */
+	hireable: v.optional(v.nullable(v.boolean())),
+});
 
 export const userRoutes = [
 	route({
@@ -18,6 +35,23 @@ export const userRoutes = [
 		handler(ctx) {
 			const account = ctx.app.stores.accounts.byId(ctx.principal.user!.id)!;
 			return ok(privateUser(ctx.app.urls, account, ctx.app.stores.accounts.counts(account.id)));
+		},
+	}),
+	route({
+		method: 'PATCH',
+		path: '/user',
+		docs: 'users/users#update-the-authenticated-user',
+		permissions: [{ profile: 'write' }],
+		scopes: ['user'],
+		access: 'authenticated',
+		resource: { self: true },
+		errorResource: 'User',
+		body: profileBody,
+		handler(ctx) {
+			const account = ctx.app.stores.accounts.byId(ctx.principal.user!.id)!;
+			const { hireable: _hireable, ...input } = ctx.body;
+			const updated = updateProfile(ctx.app, account, input, isoSeconds(ctx.now));
+			return ok(privateUser(ctx.app.urls, updated, ctx.app.stores.accounts.counts(updated.id)));
 		},
 	}),
 	route({

@@ -1,11 +1,13 @@
 /**
- * Creating users: shared by `gitstead admin create-user` and the first-start bootstrap.
+ * Users: creating them (shared by `gitstead admin create-user` and the first-start bootstrap) and
+ * a user's own profile (PATCH /user and the web's /settings/profile).
  */
 import type { App } from '../../app';
 import { invalidField } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { events } from '../../events/catalog';
 import type { AccountRow } from '../../model/rows';
+import type { UserProfile } from './store';
 
 /** GitHub's rule: alphanumerics and single hyphens, not at either end, at most 39 characters. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
@@ -54,5 +56,62 @@ export function createUser(
 		const user = app.stores.accounts.byId(id)!;
 		events.userCreated(app, user);
 		return user;
+	});
+}
+
+/** What PATCH /user takes (GitHub's update-the-authenticated-user); every field optional. */
+export interface UpdateProfileInput {
+	name?: string | null;
+	/** The public email: the user's own address (made public), or empty / null to keep it private. */
+	email?: string | null;
+	blog?: string | null;
+	twitter_username?: string | null;
+	company?: string | null;
+	location?: string | null;
+	bio?: string | null;
+}
+
+/** GitHub's limits on profile fields (characters). */
+export const PROFILE_LIMITS = { name: 255, blog: 255, company: 255, location: 255, bio: 160, twitter_username: 15 } as const;
+
+/**
+ * Updates a user's own profile in one transaction (GitHub sends no webhook for it). Empty texts
+ * clear a field. `email` chooses the public email among the user's verified addresses, which is
+ * the account's one email here: that address makes it public, empty or null hides it.
+ * @param now ISO timestamp
+ * @returns the account after the change
+ * @throws DomainError 422 (resource User) for a field over GitHub's limit, an email that is not the
+ *   user's, or a Twitter username that is not one
+ */
+export function updateProfile(app: App, user: AccountRow, input: UpdateProfileInput, now: string): AccountRow {
+	const text = (field: keyof typeof PROFILE_LIMITS, value: string | null | undefined, current: string | null): string | null => {
+		if (value === undefined) return current;
+		const trimmed = (value ?? '').trim();
+		if (trimmed.length > PROFILE_LIMITS[field]) {
+			throw invalidField('User', field, `${field} is too long (maximum is ${PROFILE_LIMITS[field]} characters)`);
+		}
+		return trimmed === '' ? null : trimmed;
+	};
+	const next: UserProfile = {
+		name: text('name', input.name, user.name),
+		company: text('company', input.company, user.company),
+		blog: text('blog', input.blog, user.blog),
+		location: text('location', input.location, user.location),
+		bio: text('bio', input.bio, user.bio),
+		twitter_username: text('twitter_username', input.twitter_username?.replace(/^@/, ''), user.twitter_username),
+		email_public: user.email_public,
+	};
+	if (next.twitter_username !== null && !/^[A-Za-z0-9_]{1,15}$/.test(next.twitter_username)) {
+		throw invalidField('User', 'twitter_username', 'twitter_username may hold letters, digits and underscores only');
+	}
+	if (input.email !== undefined) {
+		const email = (input.email ?? '').trim();
+		if (email === '') next.email_public = 0;
+		else if (user.email && email.toLowerCase() === user.email.toLowerCase()) next.email_public = 1;
+		else throw invalidField('User', 'email', 'email must be one of your verified email addresses', 'custom');
+	}
+	return app.transaction(() => {
+		app.stores.accounts.setProfile(user.id, next, now);
+		return app.stores.accounts.byId(user.id)!;
 	});
 }

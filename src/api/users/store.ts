@@ -76,6 +76,9 @@ export type OrgSettings = Pick<
 	| 'has_repository_projects'
 >;
 
+/** The columns of a user's profile PATCH /user changes. */
+export type UserProfile = Pick<AccountRow, 'name' | 'company' | 'blog' | 'location' | 'bio' | 'email_public' | 'twitter_username'>;
+
 export type AccountStore = ReturnType<typeof createAccountStore>;
 
 /** Remembered lookups kept at most (unknown logins are remembered too, so the map is bounded). */
@@ -111,6 +114,10 @@ export function createAccountStore(db: DB) {
 
 	const updateProfile = db.prepare(`
 		UPDATE accounts SET company = @company, blog = @blog, location = @location, bio = @bio, updated_at = @updated_at
+		WHERE id = @id AND type = 'User'`);
+	const setProfile = db.prepare(`
+		UPDATE accounts SET name = @name, company = @company, blog = @blog, location = @location, bio = @bio,
+			email_public = @email_public, twitter_username = @twitter_username, updated_at = @updated_at
 		WHERE id = @id AND type = 'User'`);
 	const removeOrg = db.prepare("DELETE FROM accounts WHERE id = ? AND type = 'Organization'");
 
@@ -213,6 +220,11 @@ export function createAccountStore(db: DB) {
 		): void {
 			forget();
 			updateProfile.run({ ...profile, id, updated_at: updatedAt });
+		},
+		/** Everything PATCH /user changes of a user's profile; updatedAt ISO. */
+		setProfile(id: number, profile: UserProfile, updatedAt: string): void {
+			forget();
+			setProfile.run({ ...profile, id, updated_at: updatedAt });
 		},
 		/**
 		 * Deletes an organization; its repositories, teams, memberships, hooks and settings go with it

@@ -1,4 +1,4 @@
-/** A repository page's frame: its name, visibility, counters and tabs (Code, Issues, Pull requests, …). */
+/** A repository page's frame: its name, visibility, counters and tabs (Code, Issues, Pull requests, …; Settings for administrators). */
 import type { ComponentChildren } from 'preact';
 import type { RepoAccess } from '../../auth/access/types';
 import type { WebContext } from '../context';
@@ -6,7 +6,7 @@ import { Octicon } from '../octicons';
 import type { IconName } from '../icon-names';
 import { Layout } from './layout';
 
-export type RepoTab = 'code' | 'issues' | 'pulls' | 'commits' | 'releases' | 'branches';
+export type RepoTab = 'code' | 'issues' | 'pulls' | 'commits' | 'releases' | 'branches' | 'settings';
 
 /** `/{owner}/{repo}` of a repository. */
 export const repoPath = (access: Pick<RepoAccess, 'owner' | 'repo'>) => `/${access.owner.login}/${access.repo.name}`;
@@ -88,6 +88,9 @@ export function RepoLayout({
 					<Tab href={`${base}/commits`} icon="history" label="Commits" selected={tab === 'commits'} />
 					<Tab href={`${base}/branches`} icon="git-branch" label="Branches" selected={tab === 'branches'} />
 					<Tab href={`${base}/releases`} icon="tag" label="Releases" selected={tab === 'releases'} />
+					{access.permission === 'admin' && (
+						<Tab href={`${base}/settings`} icon="gear" label="Settings" selected={tab === 'settings'} />
+					)}
 				</div>
 			</nav>
 			{children}

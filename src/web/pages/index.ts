@@ -6,6 +6,7 @@ import { gistPages } from './gists';
 import { settingsPages } from './settings';
 import { historyPages } from './history';
 import { issuePages } from './issues';
+import { repoSettingsPages } from './repo-settings';
 import { searchPages } from './search';
 import { sessionPages } from './session';
 import { stafftoolsPages } from './stafftools';
@@ -17,6 +18,7 @@ export const PAGES: PageRoute[] = [
 	...codePages,
 	...historyPages,
 	...issuePages,
+	...repoSettingsPages,
 	...searchPages,
 	...stafftoolsPages,
 	...gistPages,

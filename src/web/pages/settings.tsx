@@ -1,5 +1,5 @@
 /**
- * The signed-in user's settings: profile (read), personal access tokens (list, create classic and
+ * The signed-in user's settings: public profile (the form of PATCH /user), personal access tokens (list, create classic and
  * fine-grained — the secret shown once —, revoke), browser sessions (list, revoke); notifications
  * (mark one thread read or done, or all read).
  */
@@ -9,6 +9,8 @@ import { ALL_TOP_LEVEL_SCOPES, normalizeScopes } from '../../auth/scopes';
 import { parsePermissions } from '../../auth/permissions';
 import { invitationThreads, MARKING_IN_BACKGROUND, markThreads, readableRepositories, userThread } from '../../api/notifications/service';
 import { isoSeconds } from '../../time';
+import { PROFILE_LIMITS, updateProfile } from '../../api/users/service';
+import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
 import { Blankslate, Csrf, Layout, RelativeTime } from '../components/layout';
 import { NotFound, Redirect, type WebContext } from '../context';
@@ -59,29 +61,138 @@ function SettingsLayout({
 	);
 }
 
-function profile(ctx: WebContext) {
-	const user = requireUser(ctx);
-	const rows: Array<[string, string | null]> = [
-		['Name', user.name],
-		['Public email', user.email_public ? user.email : null],
-		['Bio', user.bio],
-		['Company', user.company],
-		['Location', user.location],
-		['Blog', user.blog],
-	];
+function ProfileField({
+	id,
+	name,
+	label,
+	value,
+	max,
+	type = 'text',
+}: {
+	id: string;
+	name: string;
+	label: string;
+	value: string;
+	max: number;
+	type?: 'text' | 'url';
+}) {
 	return (
+		<div class="form-group">
+			<div class="form-group-header">
+				<label for={id}>{label}</label>
+			</div>
+			<div class="form-group-body">
+				<input id={id} class="form-control width-full" type={type} name={name} value={value} maxLength={max} />
+			</div>
+		</div>
+	);
+}
+
+/** GET /settings/profile: the public profile form (PATCH /user's service). */
+function profile(ctx: WebContext, error?: string) {
+	const user = requireUser(ctx);
+	// A refused form shows what was sent.
+	const sent = error ? ctx.form : null;
+	const value = (name: string, stored: string | null) => (sent ? (sent.get(name) ?? '') : (stored ?? ''));
+	const publicEmail = sent ? (sent.get('email') ?? '') : user.email_public === 1 ? (user.email ?? '') : '';
+	const vnode = (
 		<SettingsLayout ctx={ctx} current="/settings/profile" title="Public profile">
-			<dl>
-				{rows.map(([label, value]) => (
-					<div key={label} class="mb-2">
-						<dt class="text-bold">{label}</dt>
-						<dd class="color-fg-muted">{value || 'Not set'}</dd>
+			{error && (
+				<div class="flash flash-error mb-3" role="alert">
+					{error}
+				</div>
+			)}
+			{!error && ctx.query.get('saved') === '1' && (
+				<output class="flash flash-success mb-3 d-block">Profile updated successfully.</output>
+			)}
+			<form method="post" action="/settings/profile">
+				<Csrf ctx={ctx} />
+				<ProfileField id="user-name" name="name" label="Name" value={value('name', user.name)} max={PROFILE_LIMITS.name} />
+				<div class="form-group">
+					<div class="form-group-header">
+						<label for="user-email">Public email</label>
 					</div>
-				))}
-			</dl>
-			<p class="f6 color-fg-muted">Change these with PATCH /user (a token with the user scope).</p>
+					<div class="form-group-body">
+						<select id="user-email" class="form-select" name="email">
+							<option value="" selected={publicEmail === ''}>
+								Don’t show my email address
+							</option>
+							{user.email && (
+								<option value={user.email} selected={publicEmail !== ''}>
+									{user.email}
+								</option>
+							)}
+						</select>
+						<p class="note">Your email address is shown on your profile and in the API only when you choose it here.</p>
+					</div>
+				</div>
+				<div class="form-group">
+					<div class="form-group-header">
+						<label for="user-bio">Bio</label>
+					</div>
+					<div class="form-group-body">
+						<textarea id="user-bio" class="form-control width-full" name="bio" rows={3} maxLength={PROFILE_LIMITS.bio}>
+							{value('bio', user.bio)}
+						</textarea>
+						<p class="note">At most {PROFILE_LIMITS.bio} characters.</p>
+					</div>
+				</div>
+				<ProfileField id="user-blog" name="blog" label="URL" value={value('blog', user.blog)} max={PROFILE_LIMITS.blog} />
+				<ProfileField
+					id="user-twitter"
+					name="twitter_username"
+					label="Twitter username"
+					value={value('twitter_username', user.twitter_username)}
+					max={PROFILE_LIMITS.twitter_username + 1}
+				/>
+				<ProfileField
+					id="user-company"
+					name="company"
+					label="Company"
+					value={value('company', user.company)}
+					max={PROFILE_LIMITS.company}
+				/>
+				<ProfileField
+					id="user-location"
+					name="location"
+					label="Location"
+					value={value('location', user.location)}
+					max={PROFILE_LIMITS.location}
+				/>
+				<button type="submit" class="btn btn-primary">
+					Update profile
+				</button>
+			</form>
 		</SettingsLayout>
 	);
+	return error ? { status: 422, vnode } : vnode;
+}
+
+/** POST /settings/profile: the profile through the users service (as PATCH /user). */
+function saveProfile(ctx: WebContext) {
+	const user = requireUser(ctx);
+	const get = (name: string) => (ctx.form?.get(name) ?? '').slice(0, 1000);
+	try {
+		updateProfile(
+			ctx.app,
+			user,
+			{
+				name: get('name'),
+				email: get('email'),
+				bio: get('bio'),
+				blog: get('blog'),
+				twitter_username: get('twitter_username'),
+				company: get('company'),
+				location: get('location'),
+			},
+			isoSeconds(ctx.now),
+		);
+	} catch (error) {
+		if (error instanceof DomainError && error.status === 422)
+			return profile(ctx, error.errors?.find((item) => item.message)?.message ?? error.message);
+		throw error;
+	}
+	throw new Redirect('/settings/profile?saved=1', 303);
 }
 
 function tokens(ctx: WebContext, created?: { token: string; note: string }, error?: string) {
@@ -406,7 +517,8 @@ function markAll(ctx: WebContext): never {
 }
 
 export const settingsPages: PageRoute[] = [
-	{ method: 'GET', path: '/settings/profile', handler: profile },
+	{ method: 'GET', path: '/settings/profile', handler: (ctx) => profile(ctx) },
+	{ method: 'POST', path: '/settings/profile', handler: saveProfile },
 	{ method: 'GET', path: '/settings/tokens', handler: (ctx) => tokens(ctx) },
 	{ method: 'POST', path: '/settings/tokens', handler: createToken },
 	{ method: 'POST', path: '/settings/tokens/{id}/delete', handler: deleteToken },
