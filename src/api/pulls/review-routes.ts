@@ -23,18 +23,15 @@
  * form (201 and 200). The rules of who may be asked: src/api/pulls/review-requests.ts.
  */
 import * as v from 'valibot';
-import { forbidden, notFound, unprocessable, validationFailed } from '../../model/errors';
 import { created, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
-import { isoSeconds } from '../../time';
-import { atLeast } from '../../model/repo-permissions';
-import { canTriage, type IssueScope } from '../issues/service';
+import type { IssueScope } from '../issues/service';
 import { commentBodyField, MAX_BODY } from '../markdown/body';
 import { requestedReviewers } from './requested';
-import { removeReviewRequests, resolveReviewers } from './review-requests';
+import { deletePendingReview, dismissReview, editReview, removePullReviewers, visibleReview } from './review-edits';
 import { createReview, requestPullReviewers, submitReview } from './review-service';
 import type { ReviewRow } from './review-store';
-import { recordReview, renderReview, renderReviews } from './reviews';
+import { renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
 import type { PullRow } from '../../model/rows';
 import { PULLS_READ, PULLS_WRITE } from './access';
@@ -89,10 +86,7 @@ const dismissBody = v.object({
 
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
 function loadReview(ctx: Context, pull: PullRow): ReviewRow {
-	const id = idParam(ctx.params.review_id);
-	const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
-	if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
-	return review;
+	return visibleReview(ctx, pull, idParam(ctx.params.review_id));
 }
 
 /** A review as the answer renders it. */
@@ -139,13 +133,7 @@ export const reviewRequestRoutes = [
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
-			if (!canTriage(scope) && pull.user_id !== ctx.principal.actorId) {
-				throw forbidden(
-					'Must be the author of the pull request or have triage access to the repository to remove review requests.',
-				);
-			}
-			const { users, teams } = resolveReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
-			removeReviewRequests(ctx, scope, pull, users, teams);
+			removePullReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
 			return ok(renderPulls(ctx, scope, [ctx.app.stores.pulls.byIssue(pull.id)!], false)[0]);
 		},
 	}),
@@ -200,22 +188,7 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to update it.');
-			const body = ctx.body.body;
-			if (body.trim() === '' && (review.state === 'CHANGES_REQUESTED' || review.state === 'COMMENTED')) {
-				throw validationFailed([
-					{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" },
-				]);
-			}
-			if (body !== review.body) {
-				ctx.app.stores.reviews.updateReview(
-					review,
-					{ state: review.state, body, submitted_at: review.submitted_at },
-					isoSeconds(ctx.now),
-				);
-				if (review.state !== 'PENDING')
-					recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'edited', review.body);
-			}
+			editReview(ctx, scope, pull, review, ctx.body.body);
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),
@@ -230,10 +203,8 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to delete it.');
-			if (review.state !== 'PENDING') throw unprocessable('Can not delete a non-pending pull request review');
 			const body = one(ctx, scope, pull, review.id);
-			ctx.app.stores.reviews.deleteReview(review.id);
+			deletePendingReview(ctx, review);
 			return ok(body);
 		},
 	}),
@@ -265,19 +236,7 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (!atLeast(scope.permission, 'push')) throw forbidden('Must have push access to the repository to dismiss a review.');
-			if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending pull request review');
-			if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED')
-				throw unprocessable(`Can not dismiss a ${review.state === 'COMMENTED' ? 'commented' : 'dismissed'} pull request review`);
-			ctx.app.stores.reviews.updateReview(
-				review,
-				{ state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at },
-				isoSeconds(ctx.now),
-			);
-			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed', undefined, {
-				state: review.state,
-				message: ctx.body.message,
-			});
+			dismissReview(ctx, scope, pull, review, ctx.body.message);
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),
