@@ -231,7 +231,7 @@ export function recordReviewComment(
 	const actorId = ctx.principal.actorId;
 	const object = renderReviewComment(ctx, scope, pull.number, comment, app.stores.accounts.byId(comment.user_id)!, null);
 	let pullObject: unknown;
-	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], true, null)[0]);
+	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], 'event', null)[0]);
 	const commentPath = `/pulls/comments/${comment.id}`;
 	record(app, {
 		event: 'pull_request_review_comment',

@@ -77,7 +77,7 @@ export function recordReview(
 	// Webhook payloads name the state in lower case (approved, changes_requested, commented, dismissed).
 	const hooked = { ...object, state: review.state.toLowerCase() };
 	let pullObject: unknown;
-	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], true, null)[0]);
+	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], 'event', null)[0]);
 	if (action !== 'edited' && pull.state === 'open') enqueueMergeability(app, pull.id);
 	record(app, {
 		event: 'pull_request_review',
