@@ -176,9 +176,8 @@ const countsKept = new WeakMap<App, Map<string, ComparisonCounts>>();
 /**
  * The comparison counts of a pull request's base and head (a merge base, a commit walk and a diff
  * of every changed file), remembered by objects repository and shas: the same pair is compared once.
- * The mergeability job computes them after each change of head or base (warmComparisonCounts), so
- * events recorded inside a writing transaction (the pull request's full form in payloads) find
- * them ready instead of diffing there.
+ * Events recorded inside a writing transaction (the pull request's full form in payloads) do not
+ * call it for a pair not compared yet: they take placeholders computed after commit (eventCounts).
  */
 export function comparisonCounts(app: App, pr: PullRequestRow): ComparisonCounts {
 	const repoId = objectsRepo(app, pr);
