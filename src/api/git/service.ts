@@ -12,7 +12,7 @@
  * repository is given as its row (`app.stores.repos.byId(id)`, or `ctx.repo.repo`).
  */
 import type { App } from '../../app';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { FULL_SHA, parseCommit, parseTag } from './objects';
 import type { ObjectMeta } from './store';
 
