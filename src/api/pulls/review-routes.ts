@@ -32,7 +32,7 @@ import { canTriage, type IssueScope } from '../issues/service';
 import { commentBodyField, MAX_BODY } from '../markdown/body';
 import { requestedReviewers } from './requested';
 import { removeReviewRequests, resolveReviewers } from './review-requests';
-import { checkSubmission, createReview, recordSubmission, requestPullReviewers, SUBMITTED } from './review-service';
+import { createReview, requestPullReviewers, submitReview } from './review-service';
 import type { ReviewRow } from './review-store';
 import { recordReview, renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
@@ -249,12 +249,7 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (review.state !== 'PENDING') throw unprocessable('Can not submit a non-pending pull request review');
-			const body = ctx.body.body ?? review.body;
-			checkSubmission(ctx, pull, ctx.body.event, body, ctx.app.stores.reviews.commentsOfReview(review.id).length);
-			const now = isoSeconds(ctx.now);
-			ctx.app.stores.reviews.updateReview(review, { state: SUBMITTED[ctx.body.event], body, submitted_at: now }, now);
-			recordSubmission(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!);
+			submitReview(ctx, scope, pull, review, ctx.body.event, ctx.body.body);
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),

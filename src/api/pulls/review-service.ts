@@ -132,3 +132,65 @@ export function requestPullReviewers(
 		requestReviews(caller, scope, pull, users, teams);
 	});
 }
+
+/**
+ * Submits the acting user's pending review with an event (POST …/reviews/{id}/events); `body`
+ * absent keeps the pending review's own.
+ * @throws DomainError 422 for a review that is not pending, or GitHub's submission rules
+ */
+export function submitReview(
+	caller: Caller,
+	scope: IssueScope,
+	pull: PullRow,
+	review: ReviewRow,
+	event: ReviewEvent,
+	body: string | undefined,
+): void {
+	const { app } = caller;
+	if (review.state !== 'PENDING') throw unprocessable('Can not submit a non-pending pull request review');
+	const text = body ?? review.body;
+	app.transaction(() => {
+		checkSubmission(caller, pull, event, text, app.stores.reviews.commentsOfReview(review.id).length);
+		const now = isoSeconds(caller.now);
+		app.stores.reviews.updateReview(review, { state: SUBMITTED[event], body: text, submitted_at: now }, now);
+		recordSubmission(caller, scope, pull, app.stores.reviews.review(pull.id, review.id)!);
+	});
+}
+
+/**
+ * Adds an inline comment to the acting user's pending review (GitHub's GraphQL
+ * addPullRequestReviewThread), placed in the diff at the review's commit. Nothing is recorded
+ * until the review is submitted.
+ * @throws DomainError 403 for another user's review or a locked conversation, 422 for a review
+ *   that is not pending or a place outside the diff
+ */
+export function addReviewComment(
+	caller: Caller,
+	scope: IssueScope,
+	pull: PullRow,
+	review: ReviewRow,
+	place: PlaceInput,
+	body: string,
+): void {
+	const { app } = caller;
+	const actor = caller.principal.actorId;
+	if (actor === null || review.user_id !== actor) throw forbidden('Must be the author of the review to add comments to it.');
+	if (review.state !== 'PENDING') throw unprocessable('Can not add comments to a non-pending pull request review');
+	app.transaction(() => {
+		assertUnlocked(scope, pull);
+		const anchor = locateComment(app, pull, review.commit_id, place);
+		app.stores.reviews.insertComment(
+			{
+				repo_id: scope.repo.id,
+				issue_id: pull.id,
+				review_id: review.id,
+				user_id: actor,
+				in_reply_to_id: null,
+				commit_id: review.commit_id,
+				...anchor,
+				body,
+			},
+			isoSeconds(caller.now),
+		);
+	});
+}
