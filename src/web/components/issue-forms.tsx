@@ -99,7 +99,7 @@ export function CommentForm({ ctx, access, row, merged }: { ctx: WebContext; acc
 					</>
 				)}
 				{editable && row.state === 'open' && (
-					<button type="submit" class="btn mr-2" name="action" value="close" data-with-comment={`Close with comment`}>
+					<button type="submit" class="btn mr-2" name="action" value="close" data-with-comment="Close with comment">
 						<Octicon name={row.pull_request ? 'git-pull-request-closed' : 'issue-closed'} class="color-fg-done" /> Close {noun}
 					</button>
 				)}
