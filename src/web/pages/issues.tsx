@@ -380,7 +380,8 @@ function PullTabs({ base, number, tab, commits, files }: { base: string; number:
 	);
 }
 
-function Checks({ ctx, pull, merge }: { ctx: WebContext; pull: PullRow; merge: ReturnType<typeof presentMergeability> }) {
+/** The head commit's check runs and statuses (the merge box below says what they mean for merging). */
+function Checks({ ctx, pull }: { ctx: WebContext; pull: PullRow }) {
 	const { app } = ctx;
 	const statuses = app.stores.statuses.latestByContext(pull.pr.repo_id, pull.pr.head_sha);
 	const filter = { name: null, status: null, all: false, appId: null, actionsAppId: ACTIONS_APP_ID };
@@ -388,7 +389,7 @@ function Checks({ ctx, pull, merge }: { ctx: WebContext; pull: PullRow; merge: R
 	return (
 		<div class="Box mb-3">
 			<div class="Box-header">
-				<h2 class="Box-title">Checks and merging</h2>
+				<h2 class="Box-title">Checks</h2>
 			</div>
 			{runs.map((run) => (
 				<div class="Box-row f6" key={`r${run.id}`}>
@@ -425,20 +426,6 @@ function Checks({ ctx, pull, merge }: { ctx: WebContext; pull: PullRow; merge: R
 			{runs.length === 0 && statuses.length === 0 && (
 				<div class="Box-row f6 color-fg-muted">No checks or statuses reported for the head commit.</div>
 			)}
-			<div class="Box-footer f6">
-				{pull.pr.merged_at ? (
-					<span>
-						<Octicon name="git-merge" class="color-fg-done" /> Merged <RelativeTime iso={pull.pr.merged_at} now={ctx.now} />
-					</span>
-				) : pull.state === 'closed' ? (
-					<span>Closed without merging.</span>
-				) : (
-					<span>
-						Mergeability: <strong>{merge.state}</strong>
-						{merge.mergeable === false ? ' — this branch has conflicts that must be resolved' : ''}
-					</span>
-				)}
-			</div>
 		</div>
 	);
 }
@@ -556,7 +543,7 @@ export function pullPage(tab: PullTab) {
 									offset: 0,
 								})}
 							/>
-							<Checks ctx={ctx} pull={pull} merge={merge} />
+							<Checks ctx={ctx} pull={pull} />
 							<MergeBox
 								ctx={ctx}
 								access={access}
