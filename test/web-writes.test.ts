@@ -201,13 +201,22 @@ test('access: signed out, another site, no token, read-only triage forms, a priv
 	// Read-only: a comment form, no pickers, no lock, no title editor (not the author).
 	const asCarol = await page(path, carol);
 	assert.match(asCarol.text, 'name="comment_body"');
-	assert.not.match(asCarol.text, 'Apply labels');
+	assert.not.match(asCarol.text, 'Edit labels');
+	assert.not.match((await page(`${path}?edit=labels`, carol)).text, 'Apply labels');
 	assert.not.match(asCarol.text, 'Lock conversation');
 	assert.not.match(asCarol.text, 'Edit title');
 	assert.not.match(asCarol.text, 'Close issue');
 	const asAlice = await page(path, alice);
-	for (const words of ['Apply labels', 'Apply assignees', 'Lock conversation', 'Edit title', 'Close issue'])
+	for (const words of ['Edit labels', 'Edit assignees', 'Lock conversation', 'Edit title', 'Close issue'])
 		assert.match(asAlice.text, words);
+	// The pickers open on demand (?edit=…): the repository's labels, the users who can be assigned.
+	assert.not.match(asAlice.text, 'Apply labels');
+	const labelPicker = await page(`${path}?edit=labels`, alice);
+	assert.match(labelPicker.text, 'Apply labels');
+	assert.match(labelPicker.text, 'name="labels[]" value="docs"');
+	const assigneePicker = await page(`${path}?edit=assignees`, alice);
+	assert.match(assigneePicker.text, 'name="assignees[]" value="bob"');
+	assert.not.match(assigneePicker.text, 'value="mallory"');
 	// Signed out: a sign-in link instead of the forms.
 	const anonymous = await page(path);
 	assert.not.match(anonymous.text, 'name="comment_body"');
@@ -377,7 +386,10 @@ test('pull requests: the compare form, reviewers, an inline review by another us
 
 	// Reviewers: carol (read) may not ask; alice (the author) asks bob.
 	const path = `/acme/widget/pull/${n}`;
-	assert.not.match((await page(path, carol)).text, 'Apply reviewers');
+	assert.not.match((await page(`${path}?edit=reviewers`, carol)).text, 'Apply reviewers');
+	const reviewerPicker = await page(`${path}?edit=reviewers`, alice);
+	assert.match(reviewerPicker.text, 'name="reviewers[]" value="bob"');
+	assert.not.match(reviewerPicker.text, 'name="reviewers[]" value="alice"', 'not the author');
 	const byCarol = await submit(carol, path, `${path}/reviewers`, { 'reviewers[]': ['bob'] });
 	assert.is(byCarol.status, 403);
 	assert.is((await submit(alice, path, `${path}/reviewers`, { 'reviewers[]': ['bob'] })).status, 303);

@@ -145,62 +145,82 @@ export function TitleForm({ ctx, access, row }: { ctx: WebContext; access: Acces
 	);
 }
 
-/** A picker of the sidebar: a details element with checkboxes and an Apply button. */
+/**
+ * A picker of the sidebar: an "Edit …" link that opens it (`?edit=key`, so the page does not load
+ * every label and user until asked, and works without JavaScript), and once open a form of
+ * checkboxes with an Apply button.
+ */
 function Picker({
 	ctx,
+	row,
+	access,
+	which,
 	action,
 	title,
 	name,
 	options,
 }: {
 	ctx: WebContext;
+	row: IssueRow;
+	access: Access;
+	which: 'labels' | 'assignees' | 'reviewers';
 	action: string;
 	title: string;
 	name: string;
-	options: Array<{ value: string; checked: boolean; content: ComponentChildren }>;
+	options: () => Array<{ value: string; checked: boolean; content: ComponentChildren }>;
 }) {
-	return (
-		<details class="details-reset mb-2">
-			<summary class="btn-link f6">
+	const here = `${repoPath(access)}/${row.pull_request ? 'pull' : 'issues'}/${row.number}`;
+	if (ctx.method !== 'GET' || ctx.query.get('edit') !== which)
+		return (
+			<a class="f6 d-inline-block mb-2" href={`${here}?edit=${which}#edit-${which}`}>
 				<Octicon name="gear" /> Edit {title.toLowerCase()}
-			</summary>
-			<form method="post" action={action} class="mt-2">
-				<Csrf ctx={ctx} />
-				<fieldset>
-					<legend class="gs-sr-only">{title}</legend>
-					{options.map((o) => (
-						<div class="form-checkbox my-1" key={o.value}>
-							<label>
-								<input type="checkbox" name={name} value={o.value} checked={o.checked} /> {o.content}
-							</label>
-						</div>
-					))}
-					{options.length === 0 && <p class="f6 color-fg-muted">Nothing to choose from.</p>}
-				</fieldset>
-				<button type="submit" class="btn btn-sm mt-1">
-					Apply {title.toLowerCase()}
-				</button>
-			</form>
-		</details>
+			</a>
+		);
+	const choices = options();
+	return (
+		<form method="post" action={action} class="mb-2" id={`edit-${which}`}>
+			<Csrf ctx={ctx} />
+			<fieldset>
+				<legend class="f6 text-bold">Choose {title.toLowerCase()}</legend>
+				{choices.map((o) => (
+					<div class="form-checkbox my-1" key={o.value}>
+						<label>
+							<input type="checkbox" name={name} value={o.value} checked={o.checked} /> {o.content}
+						</label>
+					</div>
+				))}
+				{choices.length === 0 && <p class="f6 color-fg-muted">Nothing to choose from.</p>}
+			</fieldset>
+			<button type="submit" class="btn btn-sm mt-1 mr-2">
+				Apply {title.toLowerCase()}
+			</button>
+			<a class="f6" href={here}>
+				Cancel
+			</a>
+		</form>
 	);
 }
 
 /** The label picker (triage access): every label of the repository (the first PICKER_LIMIT), the issue's checked. */
 export function LabelPicker({ ctx, access, row, current }: { ctx: WebContext; access: Access; row: IssueRow; current: LabelRow[] }) {
 	if (!ctx.user || !atLeast(access.permission, 'triage') || !writable(access)) return null;
-	const all = ctx.app.stores.labels.list(access.repo.id, PICKER_LIMIT, 0).rows;
 	const on = new Set(current.map((l) => l.id));
 	return (
 		<Picker
 			ctx={ctx}
+			row={row}
+			access={access}
+			which="labels"
 			action={`${repoPath(access)}/issues/${row.number}/labels`}
 			title="Labels"
 			name="labels[]"
-			options={all.map((l) => ({
-				value: l.name,
-				checked: on.has(l.id),
-				content: <Label ctx={ctx} name={l.name} color={l.color} description={l.description} />,
-			}))}
+			options={() =>
+				ctx.app.stores.labels.list(access.repo.id, PICKER_LIMIT, 0).rows.map((l) => ({
+					value: l.name,
+					checked: on.has(l.id),
+					content: <Label ctx={ctx} name={l.name} color={l.color} description={l.description} />,
+				}))
+			}
 		/>
 	);
 }
@@ -208,15 +228,17 @@ export function LabelPicker({ ctx, access, row, current }: { ctx: WebContext; ac
 /** The assignee picker (triage access): the users who can be assigned (the first PICKER_LIMIT). */
 export function AssigneePicker({ ctx, access, row, current }: { ctx: WebContext; access: Access; row: IssueRow; current: number[] }) {
 	if (!ctx.user || !atLeast(access.permission, 'triage') || !writable(access)) return null;
-	const people = assignable(ctx, access);
 	const on = new Set(current);
 	return (
 		<Picker
 			ctx={ctx}
+			row={row}
+			access={access}
+			which="assignees"
 			action={`${repoPath(access)}/issues/${row.number}/assignees`}
 			title="Assignees"
 			name="assignees[]"
-			options={people.map((p) => ({ value: p.login, checked: on.has(p.id), content: p.login }))}
+			options={() => assignable(ctx, access).map((p) => ({ value: p.login, checked: on.has(p.id), content: p.login }))}
 		/>
 	);
 }
@@ -230,14 +252,20 @@ export function assignable(ctx: WebContext, access: Access) {
 export function ReviewerPicker({ ctx, access, row }: { ctx: WebContext; access: Access; row: IssueRow }) {
 	if (!ctx.user || !writable(access) || row.state !== 'open') return null;
 	if (!atLeast(access.permission, 'triage') && row.user_id !== ctx.user.id) return null;
-	const people = assignable(ctx, access).filter((p) => p.id !== row.user_id);
 	return (
 		<Picker
 			ctx={ctx}
+			row={row}
+			access={access}
+			which="reviewers"
 			action={`${repoPath(access)}/pull/${row.number}/reviewers`}
 			title="Reviewers"
 			name="reviewers[]"
-			options={people.map((p) => ({ value: p.login, checked: false, content: p.login }))}
+			options={() =>
+				assignable(ctx, access)
+					.filter((p) => p.id !== row.user_id)
+					.map((p) => ({ value: p.login, checked: false, content: p.login }))
+			}
 		/>
 	);
 }
