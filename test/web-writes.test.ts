@@ -552,6 +552,29 @@ test('close and reopen a pull request, a draft made ready, a protected head bran
 	assert.is(rest.state, 'open');
 	const events = await eventsOf(n);
 	for (const name of ['ready_for_review', 'closed', 'reopened']) assert.ok(events.includes(name), `${name} in ${events}`);
+	// A reader reviews too: a single inline comment (a COMMENT review holding it); Request changes needs a body.
+	const single = await submit(carol, `${path}/files`, `${path}/review_comments`, {
+		path: 'drafty.txt',
+		line: '1',
+		side: 'RIGHT',
+		comment_body: 'Why d?',
+		action: 'single',
+	});
+	assert.is(single.status, 303);
+	const blank = await submit(carol, `${path}/files`, `${path}/reviews`, { event: 'REQUEST_CHANGES', body: '' });
+	assert.is(blank.status, 422);
+	assert.match(blank.text, /body can(&#39;|')t be blank/);
+	assert.is((await submit(carol, `${path}/files`, `${path}/reviews`, { event: 'REQUEST_CHANGES', body: 'Rename it.' })).status, 303);
+	const reviews = (await api('GET', `${R}/pulls/${n}/reviews`)).body as Array<{ state: string; user: { login: string } }>;
+	assert.equal(
+		reviews.map((r) => `${r.user.login} ${r.state}`),
+		['carol COMMENTED', 'carol CHANGES_REQUESTED'],
+	);
+	const lines = (await api('GET', `${R}/pulls/${n}/comments`)).body as Array<{ body: string; line: number }>;
+	assert.equal(
+		lines.map((c) => `${c.line} ${c.body}`),
+		['1 Why d?'],
+	);
 });
 
 test('fuzz: the write forms never answer a 5xx, whatever their fields and path parameters', async () => {
