@@ -27,7 +27,7 @@ let carol = '';
 let mallory = '';
 let aliceToken = '';
 
-// biome-ignore lint/suspicious/noExplicitAny: REST answers read loosely
+/** A REST request as alice (answers read loosely). */
 const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
 	s.request(method, path, { token: aliceToken, body });
 
