@@ -172,7 +172,7 @@ function Picker({
 	const here = `${repoPath(access)}/${row.pull_request ? 'pull' : 'issues'}/${row.number}`;
 	if (ctx.method !== 'GET' || ctx.query.get('edit') !== which)
 		return (
-			<a class="f6 d-inline-block mb-2" href={`${here}?edit=${which}#edit-${which}`}>
+			<a class="f6 d-block mb-2" href={`${here}?edit=${which}#edit-${which}`}>
 				<Octicon name="gear" /> Edit {title.toLowerCase()}
 			</a>
 		);
@@ -283,7 +283,7 @@ export function LockForm({ ctx, access, row }: { ctx: WebContext; access: Access
 					<label class="f6 d-block mb-1" for="lock-reason">
 						Reason for locking
 					</label>
-					<select id="lock-reason" name="lock_reason" class="form-select select-sm mb-2">
+					<select id="lock-reason" name="lock_reason" class="form-select select-sm mb-2 d-block">
 						<option value="">No reason</option>
 						<option value="off-topic">Off-topic</option>
 						<option value="too heated">Too heated</option>
