@@ -577,6 +577,46 @@ test('close and reopen a pull request, a draft made ready, a protected head bran
 	);
 });
 
+test("a fork's branch: the compare page opens a pull request from it; after the merge its owner may delete it, the base's owner may not", async () => {
+	const bobToken = s.fullToken('bob');
+	const fork = await s.request('POST', `${R}/forks`, { token: bobToken, body: {} });
+	assert.is(fork.status, 202);
+	const main = (await s.request('GET', '/repos/bob/widget/git/ref/heads/main', { token: bobToken })).body as { object: { sha: string } };
+	assert.is(
+		(
+			await s.request('POST', '/repos/bob/widget/git/refs', {
+				token: bobToken,
+				body: { ref: 'refs/heads/forked', sha: main.object.sha },
+			})
+		).status,
+		201,
+	);
+	const put = await s.request('PUT', '/repos/bob/widget/contents/forked.txt', {
+		token: bobToken,
+		body: { message: 'Add forked.txt', content: Buffer.from('from the fork\n').toString('base64'), branch: 'forked' },
+	});
+	assert.is(put.status, 201);
+	const compare = await page('/acme/widget/compare/main...bob:forked', bob);
+	assert.is(compare.status, 200);
+	assert.match(compare.text, 'Create pull request');
+	const created = await submit(bob, '/acme/widget/compare/main...bob:forked', '/acme/widget/pull/create', {
+		base: 'main',
+		head: 'bob:forked',
+		title: 'From the fork',
+	});
+	assert.is(created.status, 303);
+	const n = Number((created.headers.get('location') ?? '').split('/').pop());
+	const pr = (await api('GET', `${R}/pulls/${n}`)).body;
+	assert.is(pr.head.repo.full_name, 'bob/widget');
+	const path = `/acme/widget/pull/${n}`;
+	assert.is((await submit(alice, path, `${path}/merge`, { merge_method: 'merge', sha: pr.head.sha })).status, 303);
+	assert.not.match((await page(path, alice)).text, 'Delete branch', "alice cannot push to bob's fork");
+	assert.is((await submit(alice, path, `${path}/branch/delete`, {})).status, 403);
+	assert.match((await page(path, bob)).text, 'Delete branch');
+	assert.is((await submit(bob, path, `${path}/branch/delete`, {})).status, 303);
+	assert.is((await s.request('GET', '/repos/bob/widget/git/ref/heads/forked', { token: bobToken })).status, 404);
+});
+
 test('fuzz: the write forms never answer a 5xx, whatever their fields and path parameters', async () => {
 	const issue = (await api('POST', `${R}/issues`, { title: 'Fuzzed' })).body;
 	await branchWithFile('fuzz', 'fuzz.txt', 'f\n');
