@@ -1995,3 +1995,32 @@ CREATE TABLE repository_pushes (
   after_sha  TEXT,
   pushed_at  TEXT NOT NULL
 );
+
+-- Code search (schema 36; GET /search/code): the files of each repository's default branch, text
+-- files of at most 384 KB (GitHub's limit), at most 20,000 per repository, indexed by the
+-- `code-search-index` background task when the default branch moves (src/api/search/code-index.ts),
+-- never in the request or the push's transaction. code_search_repos says which commit is indexed;
+-- code_search_fts holds each file's text under the trigram tokenizer (substring matching, any
+-- language), its rowid the file's id.
+CREATE TABLE code_search_repos (
+  repo_id     INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  commit_sha  TEXT,
+  files       INTEGER NOT NULL DEFAULT 0,
+  incomplete  INTEGER NOT NULL DEFAULT 0,
+  indexed_at  TEXT NOT NULL
+);
+CREATE TABLE code_search_files (
+  id        INTEGER PRIMARY KEY,
+  repo_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  path      TEXT NOT NULL,
+  name      TEXT NOT NULL,
+  extension TEXT NOT NULL,
+  language  TEXT,
+  sha       TEXT NOT NULL,
+  size      INTEGER NOT NULL,
+  UNIQUE (repo_id, path)
+);
+CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
+CREATE TRIGGER code_search_files_delete AFTER DELETE ON code_search_files BEGIN
+  DELETE FROM code_search_fts WHERE rowid = OLD.id;
+END;

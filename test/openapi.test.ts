@@ -481,6 +481,7 @@ const TABLE: Record<string, Entry> = {
 	'GET /search/repositories': { path: '/search/repositories?q=app' },
 	'GET /search/issues': { path: '/search/issues?q=Placeholder' },
 	'GET /search/users': { path: '/search/users?q=olivia' },
+	'GET /search/code': { path: '/search/code?q=README+in:path+repo:acme/app' },
 	'GET /emojis': {},
 	// Non-JSON answers: the documented status and media type (text/plain, application/octocat-stream, text/html).
 	'GET /zen': {},
@@ -1875,6 +1876,7 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 		status: 422,
 	},
 	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
+	{ route: 'GET /search/code', path: '/search/code?q=language:go', status: 422 },
 	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&page=20&per_page=100', status: 422 },
 ];
 

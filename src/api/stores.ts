@@ -40,6 +40,7 @@ import { lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
+import { createCodeSearchStore } from './search/code-store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
@@ -99,6 +100,7 @@ export function createStores(database: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		codeSearch: createCodeSearchStore(db),
 		rulesets: createRulesetStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),

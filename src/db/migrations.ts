@@ -1408,6 +1408,39 @@ export const migrations: Migration[] = [
 				DROP TABLE temp.rulesets_kept;`);
 		},
 	},
+	{
+		version: 36,
+		description: 'code search: code_search_repos, code_search_files, code_search_fts (trigram); every repository queued for indexing',
+		up(db) {
+			db.exec(`
+				CREATE TABLE code_search_repos (
+				  repo_id     INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  commit_sha  TEXT,
+				  files       INTEGER NOT NULL DEFAULT 0,
+				  incomplete  INTEGER NOT NULL DEFAULT 0,
+				  indexed_at  TEXT NOT NULL
+				);
+				CREATE TABLE code_search_files (
+				  id        INTEGER PRIMARY KEY,
+				  repo_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  path      TEXT NOT NULL,
+				  name      TEXT NOT NULL,
+				  extension TEXT NOT NULL,
+				  language  TEXT,
+				  sha       TEXT NOT NULL,
+				  size      INTEGER NOT NULL,
+				  UNIQUE (repo_id, path)
+				);
+				CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
+				CREATE TRIGGER code_search_files_delete AFTER DELETE ON code_search_files BEGIN
+				  DELETE FROM code_search_fts WHERE rowid = OLD.id;
+				END;`);
+			// Every repository's default branch is indexed by the background task (src/api/search/code-index.ts).
+			db.exec(`
+				INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at)
+				SELECT 'code-search-index', json_object('repoId', id), unixepoch(), unixepoch(), unixepoch() FROM repositories`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -21,6 +21,7 @@ import { textMatches } from './query';
 import { findIssues, ISSUE_SORTS, type IssueSearch } from './issues';
 import { findRepositories, REPOSITORY_SORTS, type RepositorySearch } from './repositories';
 import { findUsers, USER_SORTS, type UserSearch } from './users';
+import { findCode, hitRepositories, type CodeSearch } from './code';
 
 /** GitHub answers only the first 1000 results of a search. */
 export const MAX_RESULTS = 1000;
@@ -152,6 +153,59 @@ function searchUsers(ctx: Context<UserSearch>): Reply {
 	);
 }
 
+// ----- code
+
+/** Characters of a file shown around the first match in a text match's fragment. */
+const CODE_FRAGMENT = 200;
+
+/**
+ * The `text_matches` of a file (GitHub's FileContent matches): the fragment of its text around the
+ * first term found (substring, case-insensitively, as the search matched) and each occurrence of
+ * the terms in that fragment, [start, end) in UTF-16 units.
+ */
+function codeTextMatches(objectUrl: string, text: string, terms: readonly string[]) {
+	const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const pattern = new RegExp([...new Set(terms)].map(escape).join('|'), 'giu');
+	const found = [...text.matchAll(pattern)];
+	if (found.length === 0) return [];
+	const start = Math.max(0, Math.min(found[0].index! - CODE_FRAGMENT / 2, text.length - CODE_FRAGMENT));
+	const fragment = text.slice(start, start + CODE_FRAGMENT);
+	const matches = found
+		.filter((m) => m.index! >= start && m.index! + m[0].length <= start + fragment.length)
+		.slice(0, 20)
+		.map((m) => ({ text: m[0], indices: [m.index! - start, m.index! - start + m[0].length] }));
+	return [{ object_url: objectUrl, object_type: 'FileContent', property: 'content', fragment, matches }];
+}
+
+function searchCode(ctx: Context<CodeSearch>): Reply {
+	const { total, rows, terms, inContent } = findCode(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { accounts, codeSearch } = ctx.app.stores;
+	const repos = hitRepositories(ctx as Context, rows);
+	const owners = accounts.mapByIds([...repos.values()].map((repo) => repo.owner_id));
+	const { urls } = ctx.app;
+	return results(
+		total,
+		rows.map((row) => {
+			const repo = repos.get(row.repo_id)!;
+			const owner = owners.get(repo.owner_id)!;
+			const path = row.path.split('/').map(encodeURIComponent).join('/');
+			const base = `/repos/${owner.login}/${repo.name}`;
+			const item = {
+				name: row.name,
+				path: row.path,
+				sha: row.sha,
+				url: urls.api(`${base}/contents/${path}?ref=${row.commit_sha}`),
+				git_url: urls.api(`${base}/git/blobs/${row.sha}`),
+				html_url: urls.html(`/${owner.login}/${repo.name}/blob/${row.commit_sha}/${path}`),
+				repository: repository(urls, repo, owner, null),
+				score: 1,
+			};
+			if (!wantsTextMatches(ctx as Context) || !inContent) return item;
+			return { ...item, text_matches: codeTextMatches(item.url, codeSearch.text(row.id) ?? '', terms) };
+		}),
+	);
+}
+
 /** GET /search/repositories, /search/issues, /search/users (GitHub's search API). */
 export const searchRoutes = [
 	route({
@@ -185,5 +239,16 @@ export const searchRoutes = [
 			order,
 		}),
 		handler: searchUsers,
+	}),
+	route({
+		...SEARCH,
+		// GitHub: code search requires authentication and counts against its own limit (10 a minute).
+		access: 'authenticated',
+		rateLimit: 'code_search',
+		method: 'GET',
+		path: '/search/code',
+		docs: 'search/search#search-code',
+		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(['indexed'])), order }),
+		handler: searchCode,
 	}),
 ];
