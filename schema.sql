@@ -2024,3 +2024,37 @@ CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
 CREATE TRIGGER code_search_files_delete AFTER DELETE ON code_search_files BEGIN
   DELETE FROM code_search_fts WHERE rowid = OLD.id;
 END;
+
+-- Commit search (schema 37; GET /search/commits): the commits of each repository's default
+-- branch (at most 100,000 per repository), indexed by the same background task as code search.
+-- Dates are ISO UTC; author_id/committer_id are the accounts the emails belonged to when indexed.
+CREATE TABLE commit_search_repos (
+  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  commit_sha TEXT,
+  indexed_at TEXT NOT NULL
+);
+CREATE TABLE commit_search (
+  id              INTEGER PRIMARY KEY,
+  repo_id         INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  sha             TEXT NOT NULL,
+  tree_sha        TEXT NOT NULL,
+  parents         TEXT NOT NULL,
+  message         TEXT NOT NULL,
+  author_name     TEXT NOT NULL,
+  author_email    TEXT NOT NULL,
+  author_date     TEXT NOT NULL,
+  author_id       INTEGER,
+  committer_name  TEXT NOT NULL,
+  committer_email TEXT NOT NULL,
+  committer_date  TEXT NOT NULL,
+  committer_id    INTEGER,
+  UNIQUE (repo_id, sha)
+);
+CREATE INDEX commit_search_committer_date ON commit_search(committer_date);
+CREATE VIRTUAL TABLE commit_search_fts USING fts5(message, content='commit_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER commit_search_fts_insert AFTER INSERT ON commit_search BEGIN
+  INSERT INTO commit_search_fts (rowid, message) VALUES (NEW.id, NEW.message);
+END;
+CREATE TRIGGER commit_search_fts_delete AFTER DELETE ON commit_search BEGIN
+  INSERT INTO commit_search_fts (commit_search_fts, rowid, message) VALUES ('delete', OLD.id, OLD.message);
+END;

@@ -482,6 +482,7 @@ const TABLE: Record<string, Entry> = {
 	'GET /search/issues': { path: '/search/issues?q=Placeholder' },
 	'GET /search/users': { path: '/search/users?q=olivia' },
 	'GET /search/code': { path: '/search/code?q=README+in:path+repo:acme/app' },
+	'GET /search/commits': { path: '/search/commits?q=Commit+repo:acme/app' },
 	'GET /emojis': {},
 	// Non-JSON answers: the documented status and media type (text/plain, application/octocat-stream, text/html).
 	'GET /zen': {},

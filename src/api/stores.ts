@@ -41,6 +41,7 @@ import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
 import { createCodeSearchStore } from './search/code-store';
+import { createCommitSearchStore } from './search/commit-store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
@@ -101,6 +102,7 @@ export function createStores(database: DB) {
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
 		codeSearch: createCodeSearchStore(db),
+		commitSearch: createCommitSearchStore(db),
 		rulesets: createRulesetStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),

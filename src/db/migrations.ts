@@ -1441,6 +1441,47 @@ export const migrations: Migration[] = [
 				SELECT 'code-search-index', json_object('repoId', id), unixepoch(), unixepoch(), unixepoch() FROM repositories`);
 		},
 	},
+	{
+		version: 37,
+		description: 'commit search: commit_search_repos, commit_search, commit_search_fts; every repository queued for indexing',
+		up(db) {
+			db.exec(`
+				CREATE TABLE commit_search_repos (
+				  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  commit_sha TEXT,
+				  indexed_at TEXT NOT NULL
+				);
+				CREATE TABLE commit_search (
+				  id              INTEGER PRIMARY KEY,
+				  repo_id         INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  sha             TEXT NOT NULL,
+				  tree_sha        TEXT NOT NULL,
+				  parents         TEXT NOT NULL,
+				  message         TEXT NOT NULL,
+				  author_name     TEXT NOT NULL,
+				  author_email    TEXT NOT NULL,
+				  author_date     TEXT NOT NULL,
+				  author_id       INTEGER,
+				  committer_name  TEXT NOT NULL,
+				  committer_email TEXT NOT NULL,
+				  committer_date  TEXT NOT NULL,
+				  committer_id    INTEGER,
+				  UNIQUE (repo_id, sha)
+				);
+				CREATE INDEX commit_search_committer_date ON commit_search(committer_date);
+				CREATE VIRTUAL TABLE commit_search_fts USING fts5(message, content='commit_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER commit_search_fts_insert AFTER INSERT ON commit_search BEGIN
+				  INSERT INTO commit_search_fts (rowid, message) VALUES (NEW.id, NEW.message);
+				END;
+				CREATE TRIGGER commit_search_fts_delete AFTER DELETE ON commit_search BEGIN
+				  INSERT INTO commit_search_fts (commit_search_fts, rowid, message) VALUES ('delete', OLD.id, OLD.message);
+				END;`);
+			// The code search task indexes the default branch's commits too (src/api/search/code-index.ts).
+			db.exec(`
+				INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at)
+				SELECT 'code-search-index', json_object('repoId', id), unixepoch(), unixepoch(), unixepoch() FROM repositories`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

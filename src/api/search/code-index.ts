@@ -1,5 +1,6 @@
 /**
- * The code search index (GET /search/code): the files of each repository's default branch, kept by
+ * The code search index (GET /search/code): the files of each repository's default branch (and,
+ * through src/api/search/commit-index.ts, its commits for GET /search/commits), kept by
  * the `code-search-index` background task. A push that moves the default branch, and a change of
  * the default branch, queue the task inside their own transaction (enqueueCodeIndex); the task
  * runs later, outside any request: it walks the branch's tree, compares it with what is indexed
@@ -20,6 +21,7 @@ import { isoSeconds } from '../../time';
 import { MODE_TYPE, parseTree } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
 import { languageOf } from '../repos/languages';
+import { indexCommits } from './commit-index';
 
 /** The background task's kind. */
 export const CODE_INDEX_TASK = 'code-search-index';
@@ -86,7 +88,8 @@ function indexableText(content: Buffer): string | null {
 }
 
 /**
- * Brings a repository's index to its default branch as it is now (the task's handler). Idempotent:
+ * Brings a repository's code index, then its commit index, to its default branch as it is now
+ * (the task's handler). Idempotent:
  * nothing is written when the indexed commit is the branch's. A repository deleted meanwhile is
  * skipped (its rows went with it).
  * @param payload {repoId}
@@ -94,7 +97,11 @@ function indexableText(content: Buffer): string | null {
 export async function runCodeIndexTask(app: App, payload: unknown): Promise<void> {
 	const { repoId } = payload as { repoId: number };
 	for (let round = 0; round < MAX_ROUNDS; round++) {
-		if (!(await indexOnce(app, repoId))) return;
+		if (!(await indexOnce(app, repoId))) break;
+	}
+	// The branch's history for commit search (src/api/search/commit-index.ts).
+	for (let round = 0; round < MAX_ROUNDS; round++) {
+		if (!(await indexCommits(app, repoId))) break;
 	}
 }
 

@@ -22,6 +22,9 @@ import { findIssues, ISSUE_SORTS, type IssueSearch } from './issues';
 import { findRepositories, REPOSITORY_SORTS, type RepositorySearch } from './repositories';
 import { findUsers, USER_SORTS, type UserSearch } from './users';
 import { findCode, hitRepositories, type CodeSearch } from './code';
+import { COMMIT_SORTS, findCommits, type CommitSearch } from './commits';
+import { AuthorLookup, fullCommit } from '../commits/render';
+import { parseCommit } from '../git/objects';
 
 /** GitHub answers only the first 1000 results of a search. */
 export const MAX_RESULTS = 1000;
@@ -206,6 +209,30 @@ function searchCode(ctx: Context<CodeSearch>): Reply {
 	);
 }
 
+// ----- commits
+
+function searchCommits(ctx: Context<CommitSearch>): Reply {
+	const { total, rows, terms } = findCommits(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { repos, accounts, git } = ctx.app.stores;
+	const repoRows = new Map(repos.byIds([...new Set(rows.map((row) => row.repo_id))]).map((repo) => [repo.id, repo]));
+	const owners = accounts.mapByIds([...repoRows.values()].map((repo) => repo.owner_id));
+	const authors = new AuthorLookup(ctx.app);
+	return results(
+		total,
+		rows.flatMap((row) => {
+			const repo = repoRows.get(row.repo_id);
+			const object = repo && git.object(repo.id, row.sha);
+			// A commit gc removed since it was indexed (it left the branch): no longer shown.
+			if (!repo || !object) return [];
+			const owner = owners.get(repo.owner_id)!;
+			const commit = fullCommit(ctx.app, { repo, owner }, row.sha, parseCommit(object.content), authors);
+			const item = { ...commit, repository: repository(ctx.app.urls, repo, owner, null), score: 1 };
+			if (!wantsTextMatches(ctx as Context)) return [item];
+			return [{ ...item, text_matches: textMatches(commit.url, 'Commit', [['message', row.message]], terms) }];
+		}),
+	);
+}
+
 /** GET /search/repositories, /search/issues, /search/users (GitHub's search API). */
 export const searchRoutes = [
 	route({
@@ -250,5 +277,17 @@ export const searchRoutes = [
 		docs: 'search/search#search-code',
 		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(['indexed'])), order }),
 		handler: searchCode,
+	}),
+	route({
+		...SEARCH,
+		method: 'GET',
+		path: '/search/commits',
+		docs: 'search/search#search-commits',
+		query: v.object({
+			q: v.optional(v.string()),
+			sort: v.optional(v.picklist(Object.keys(COMMIT_SORTS) as Array<keyof typeof COMMIT_SORTS>)),
+			order,
+		}),
+		handler: searchCommits,
 	}),
 ];
