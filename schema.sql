@@ -2058,3 +2058,27 @@ END;
 CREATE TRIGGER commit_search_fts_delete AFTER DELETE ON commit_search BEGIN
   INSERT INTO commit_search_fts (commit_search_fts, rowid, message) VALUES ('delete', OLD.id, OLD.message);
 END;
+
+-- Pinned issues (schema 38; GraphQL pinIssue/unpinIssue, Repository.pinnedIssues): at most 3 per
+-- repository (GitHub's limit), in the order pinned.
+CREATE TABLE issue_pins (
+  issue_id     INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  repo_id      INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  pinned_by_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  pinned_at    TEXT NOT NULL
+);
+CREATE INDEX issue_pins_repo ON issue_pins(repo_id, pinned_at);
+
+-- Issue numbers that left their repository (schema 38): transferred to another repository
+-- (transferred 1; issue_id: the issue where it is now, NULL once deleted there) or deleted
+-- (transferred 0). Numbers are never given again; GET of an old number answers 301 to a
+-- transferred issue and 410 for a deleted one, as GitHub does.
+CREATE TABLE issue_tombstones (
+  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number      INTEGER NOT NULL,
+  issue_id    INTEGER REFERENCES issues(id) ON DELETE SET NULL,
+  transferred INTEGER NOT NULL,
+  created_at  TEXT NOT NULL,
+  PRIMARY KEY (repo_id, number)
+) WITHOUT ROWID;
+CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);

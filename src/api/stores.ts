@@ -42,6 +42,7 @@ import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
 import { createCodeSearchStore } from './search/code-store';
 import { createCommitSearchStore } from './search/commit-store';
+import { createIssueAdminStore } from './issues/admin-store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
@@ -103,6 +104,7 @@ export function createStores(database: DB) {
 		search: createSearchStore(db),
 		codeSearch: createCodeSearchStore(db),
 		commitSearch: createCommitSearchStore(db),
+		issueAdmin: createIssueAdminStore(db),
 		rulesets: createRulesetStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),

@@ -1482,6 +1482,29 @@ export const migrations: Migration[] = [
 				SELECT 'code-search-index', json_object('repoId', id), unixepoch(), unixepoch(), unixepoch() FROM repositories`);
 		},
 	},
+	{
+		version: 38,
+		description: 'issue_pins (pinned issues, 3 per repository) and issue_tombstones (transferred and deleted issue numbers)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE issue_pins (
+				  issue_id     INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+				  repo_id      INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  pinned_by_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  pinned_at    TEXT NOT NULL
+				);
+				CREATE INDEX issue_pins_repo ON issue_pins(repo_id, pinned_at);
+				CREATE TABLE issue_tombstones (
+				  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  number      INTEGER NOT NULL,
+				  issue_id    INTEGER REFERENCES issues(id) ON DELETE SET NULL,
+				  transferred INTEGER NOT NULL,
+				  created_at  TEXT NOT NULL,
+				  PRIMARY KEY (repo_id, number)
+				) WITHOUT ROWID;
+				CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
