@@ -2082,3 +2082,14 @@ CREATE TABLE issue_tombstones (
   PRIMARY KEY (repo_id, number)
 ) WITHOUT ROWID;
 CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);
+
+-- Workflow job logs (schema 39): imported with runs (`gitstead admin import-runs`), each job's log
+-- a file of the blob folder (`<blob_dir>/job-logs/<sha-256 of its bytes>`, so equal logs share a
+-- file); steps is JSON [{number, start, end}], the byte range of each step's lines in it.
+CREATE TABLE workflow_job_logs (
+  job_id INTEGER PRIMARY KEY REFERENCES workflow_jobs(id) ON DELETE CASCADE,
+  blob   TEXT NOT NULL,
+  size   INTEGER NOT NULL,
+  steps  TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);

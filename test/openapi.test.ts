@@ -370,6 +370,9 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs': {},
 	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': {},
 	'GET /repos/{owner}/{repo}/actions/jobs/{job_id}': {},
+	// Redirects to a signed download URL (302, no body).
+	'GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs': {},
+	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs': {},
 
 	// ------------------------------------------------------------------ gists
 	'GET /gists': {},
@@ -2232,6 +2235,14 @@ async function scenario() {
 				status: 'completed',
 				conclusion: 'success',
 				created_at: '2026-11-01T10:00:00Z',
+				jobs: [
+					{ name: 'build', log: 'Building' },
+					{
+						name: 'test',
+						needs: ['build'],
+						steps: [{ name: 'Run tests', status: 'completed', conclusion: 'success', log: 'ok' }],
+					},
+				],
 			},
 		],
 	});

@@ -43,6 +43,7 @@ import { createSearchStore } from './search/store';
 import { createCodeSearchStore } from './search/code-store';
 import { createCommitSearchStore } from './search/commit-store';
 import { createIssueAdminStore } from './issues/admin-store';
+import { createJobLogStore } from './actions/log-store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
@@ -105,6 +106,7 @@ export function createStores(database: DB) {
 		codeSearch: createCodeSearchStore(db),
 		commitSearch: createCommitSearchStore(db),
 		issueAdmin: createIssueAdminStore(db),
+		jobLogs: createJobLogStore(db),
 		rulesets: createRulesetStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),

@@ -1505,6 +1505,20 @@ export const migrations: Migration[] = [
 				CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);`);
 		},
 	},
+	{
+		version: 39,
+		description: 'workflow_job_logs: job logs stored as files of the blob folder, with the byte ranges of their steps',
+		up(db) {
+			db.exec(`
+				CREATE TABLE workflow_job_logs (
+				  job_id INTEGER PRIMARY KEY REFERENCES workflow_jobs(id) ON DELETE CASCADE,
+				  blob   TEXT NOT NULL,
+				  size   INTEGER NOT NULL,
+				  steps  TEXT NOT NULL DEFAULT '[]'
+				);
+				CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
