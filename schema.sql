@@ -2001,7 +2001,8 @@ CREATE TABLE repository_pushes (
 -- `code-search-index` background task when the default branch moves (src/api/search/code-index.ts),
 -- never in the request or the push's transaction. code_search_repos says which commit is indexed;
 -- code_search_fts holds each file's text under the trigram tokenizer (substring matching, any
--- language), its rowid the file's id.
+-- language), its rowid the file's id. A binary file (binary 1) is listed without text, so that it
+-- is not read again at every push.
 CREATE TABLE code_search_repos (
   repo_id     INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
   commit_sha  TEXT,
@@ -2018,6 +2019,7 @@ CREATE TABLE code_search_files (
   language  TEXT,
   sha       TEXT NOT NULL,
   size      INTEGER NOT NULL,
+  binary    INTEGER NOT NULL DEFAULT 0,
   UNIQUE (repo_id, path)
 );
 CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
@@ -2082,6 +2084,11 @@ CREATE TABLE issue_tombstones (
   PRIMARY KEY (repo_id, number)
 ) WITHOUT ROWID;
 CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);
+-- A transferred issue (src/api/issues/admin.ts) moves its open count with it.
+CREATE TRIGGER issues_count_move AFTER UPDATE OF repo_id ON issues WHEN OLD.repo_id <> NEW.repo_id AND NEW.state = 'open' BEGIN
+  UPDATE repositories SET open_issues_count = open_issues_count - 1 WHERE id = OLD.repo_id;
+  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id;
+END;
 
 -- Workflow job logs (schema 39): imported with runs (`gitstead admin import-runs`), each job's log
 -- a file of the blob folder (`<blob_dir>/job-logs/<sha-256 of its bytes>`, so equal logs share a

@@ -77,6 +77,8 @@ test('transferIssue: next number in the destination, comments follow, labels and
 	await issue('acme/api', 'Filler'); // api's next number is 2
 	const moving = await issue('acme/web', 'Crash on start', { labels: ['bug', 'web-only', 'Needs-Triage'], milestone: 1 });
 	await s.request('POST', `/repos/acme/web/issues/${moving.number}/comments`, { token: mike, body: { body: 'Same here' } });
+	const openCount = async (repo: string) => (await s.get(`/repos/${repo}`, olivia)).body.open_issues_count as number;
+	const counts = [await openCount('acme/web'), await openCount('acme/api')];
 	const out = await graphql(
 		mike,
 		'mutation($i: ID!, $r: ID!) { transferIssue(input: {issueId: $i, repositoryId: $r, clientMutationId: "t"}) { clientMutationId issue { number title repository { nameWithOwner } } } }',
@@ -100,6 +102,7 @@ test('transferIssue: next number in the destination, comments follow, labels and
 		comments.map((c: any) => c.body),
 		['Same here'],
 	);
+	assert.equal([await openCount('acme/web'), await openCount('acme/api')], [counts[0] - 1, counts[1] + 1], '~> the open count moves');
 	const old = await s.get(`/repos/acme/web/issues/${moving.number}`, olivia);
 	assert.is(old.status, 301);
 	assert.ok(old.headers.get('location')!.endsWith('/repos/acme/api/issues/2'));

@@ -75,6 +75,7 @@ test('terms match substrings of the default branch files, across readable reposi
 test('binary files and files of 384 KB or more are not indexed', async () => {
 	assert.equal(paths(await search('ignite repo:acme/rocket')).includes('acme/rocket:big.txt'), false);
 	assert.is((await search('ignite filename:logo.png')).body.total_count, 0);
+	assert.is((await search('logo in:path repo:acme/rocket')).body.total_count, 0, '~> a binary file is never found');
 });
 
 test('qualifiers: repo, org, user, path, language, extension, filename, in:path', async () => {

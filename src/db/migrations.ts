@@ -1429,6 +1429,7 @@ export const migrations: Migration[] = [
 				  language  TEXT,
 				  sha       TEXT NOT NULL,
 				  size      INTEGER NOT NULL,
+				  binary    INTEGER NOT NULL DEFAULT 0,
 				  UNIQUE (repo_id, path)
 				);
 				CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
@@ -1502,7 +1503,11 @@ export const migrations: Migration[] = [
 				  created_at  TEXT NOT NULL,
 				  PRIMARY KEY (repo_id, number)
 				) WITHOUT ROWID;
-				CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);`);
+				CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);
+				CREATE TRIGGER issues_count_move AFTER UPDATE OF repo_id ON issues WHEN OLD.repo_id <> NEW.repo_id AND NEW.state = 'open' BEGIN
+				  UPDATE repositories SET open_issues_count = open_issues_count - 1 WHERE id = OLD.repo_id;
+				  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id;
+				END;`);
 		},
 	},
 	{

@@ -53,13 +53,20 @@ export function enqueueCodeIndex(app: App, repoId: number): void {
 	app.tasks.enqueue(CODE_INDEX_TASK, { repoId });
 }
 
-/** The files of a tree, depth first, up to MAX_FILES (`complete` false when some were left out). */
-function treeFiles(app: App, repoId: number, rootSha: string): { files: TreeFile[]; complete: boolean } {
+/** Trees read between two yields to the event loop while walking. */
+const TREES_PER_TURN = 200;
+
+/**
+ * The files of a tree, depth first, up to MAX_FILES (`complete` false when some were left out);
+ * yields to the event loop every TREES_PER_TURN trees.
+ */
+async function treeFiles(app: App, repoId: number, rootSha: string): Promise<{ files: TreeFile[]; complete: boolean }> {
 	const { git } = app.stores;
 	const files: TreeFile[] = [];
 	const pending: Array<{ sha: string; prefix: string }> = [{ sha: rootSha, prefix: '' }];
 	let walked = 0;
-	while (pending.length) {
+	for (let trees = 1; pending.length; trees++) {
+		if (trees % TREES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
 		const { sha, prefix } = pending.pop()!;
 		const tree = git.object(repoId, sha);
 		if (!tree || tree.type !== 'tree') continue;
@@ -80,9 +87,8 @@ export function extensionOf(name: string): string {
 	return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
 }
 
-/** A file's text when it is indexed: not larger than MAX_FILE_BYTES, no NUL in its first 8000 bytes. */
+/** A file's text, or null for a binary file (a NUL in its first 8000 bytes). */
 function indexableText(content: Buffer): string | null {
-	if (content.length > MAX_FILE_BYTES) return null;
 	if (content.subarray(0, BINARY_PROBE).includes(0)) return null;
 	return content.toString('utf8');
 }
@@ -114,7 +120,7 @@ async function indexOnce(app: App, repoId: number): Promise<boolean> {
 	const state = codeSearch.state(repoId);
 	if (state && state.commit_sha === commit) return false;
 	const tree = commit ? peel(app, repoId, commit, 'tree') : null;
-	const { files, complete } = tree ? treeFiles(app, repoId, tree) : { files: [], complete: true };
+	const { files, complete } = tree ? await treeFiles(app, repoId, tree) : { files: [], complete: true };
 	const indexed = codeSearch.indexedFiles(repoId);
 	const wanted = new Map(files.map((file) => [file.path, file]));
 	const stale = [...indexed].filter(([path, sha]) => wanted.get(path)?.sha !== sha).map(([path]) => path);
@@ -130,8 +136,8 @@ async function indexOnce(app: App, repoId: number): Promise<boolean> {
 		// Contents are read (and inflated) outside the transaction; only the rows are written in it.
 		const batch = candidates.slice(at, at + INDEX_BATCH).flatMap((file) => {
 			const object = git.object(repoId, file.sha);
-			const text = object && object.type === 'blob' ? indexableText(object.content) : null;
-			if (text === null) return [];
+			if (!object || object.type !== 'blob' || object.content.length > MAX_FILE_BYTES) return [];
+			const text = indexableText(object.content);
 			return [
 				{
 					path: file.path,

@@ -31,10 +31,12 @@ export interface CodeFileRow {
 	sha: string;
 	/** Bytes. */
 	size: number;
+	/** 1: a binary file, listed without text (never found). */
+	binary: number;
 }
 
-/** A file to index, with its text. */
-export type NewCodeFile = Omit<CodeFileRow, 'id' | 'repo_id'> & { text: string };
+/** A file to index, with its text (null: a binary file, listed so that it is not read again). */
+export type NewCodeFile = Omit<CodeFileRow, 'id' | 'repo_id' | 'binary'> & { text: string | null };
 
 /** Creates the code search store. */
 export function createCodeSearchStore(db: DB) {
@@ -42,12 +44,12 @@ export function createCodeSearchStore(db: DB) {
 	const indexed = db.prepare('SELECT path, sha FROM code_search_files WHERE repo_id = ?');
 	const remove = db.prepare('DELETE FROM code_search_files WHERE repo_id = ? AND path = ?');
 	const insertFile = db.prepare(
-		'INSERT INTO code_search_files (repo_id, path, name, extension, language, sha, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+		'INSERT INTO code_search_files (repo_id, path, name, extension, language, sha, size, binary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 	);
 	const insertText = db.prepare('INSERT INTO code_search_fts (rowid, content) VALUES (?, ?)');
 	const setState = db.prepare(`
 		INSERT INTO code_search_repos (repo_id, commit_sha, files, incomplete, indexed_at)
-		VALUES (@repo, @commit, (SELECT count(*) FROM code_search_files WHERE repo_id = @repo), @incomplete, @now)
+		VALUES (@repo, @commit, (SELECT count(*) FROM code_search_files WHERE repo_id = @repo AND binary = 0), @incomplete, @now)
 		ON CONFLICT (repo_id) DO UPDATE SET commit_sha = excluded.commit_sha, files = excluded.files,
 		  incomplete = excluded.incomplete, indexed_at = excluded.indexed_at`);
 	const text = db.prepare('SELECT content FROM code_search_fts WHERE rowid = ?').pluck();
@@ -61,14 +63,16 @@ export function createCodeSearchStore(db: DB) {
 		removeFiles(repoId: number, paths: readonly string[]): void {
 			for (const path of paths) remove.run(repoId, path);
 		},
-		/** Indexes files (a path indexed already is replaced). */
+		/** Indexes files (a path indexed already is replaced); a binary one without text. */
 		addFiles(repoId: number, files: readonly NewCodeFile[]): void {
 			for (const file of files) {
 				remove.run(repoId, file.path);
+				const binary = file.text === null ? 1 : 0;
 				const id = Number(
-					insertFile.run(repoId, file.path, file.name, file.extension, file.language, file.sha, file.size).lastInsertRowid,
+					insertFile.run(repoId, file.path, file.name, file.extension, file.language, file.sha, file.size, binary)
+						.lastInsertRowid,
 				);
-				insertText.run(id, file.text);
+				if (file.text !== null) insertText.run(id, file.text);
 			}
 		},
 		/** Records the commit now indexed. @param now ISO timestamp */

@@ -69,6 +69,8 @@ export function findCode(
 	const where = new Conditions();
 	where.add("r.visibility = 'public' OR r.id IN (SELECT value FROM json_each(?))", JSON.stringify(visibleIds));
 	scopeQualifiers(viewer, qualifiers, where, new Set(visibleIds), 'r.id', 'r.owner_id');
+	// Binary files are listed in the index (so they are not read again) but never found.
+	where.add('f.binary = 0');
 	// The content terms: one MATCH of the long ones (the index), the short ones filter the text.
 	const useMatch = inContent && !inPath && long.length > 0;
 	if (useMatch) where.add('code_search_fts MATCH ?', long.map(phrase).join(' AND '));

@@ -2,7 +2,8 @@
  * The commit search index (GET /search/commits): the history of each repository's default branch,
  * brought up to date by the code search task (src/api/search/code-index.ts) after the files. The
  * branch's reachable commits (at most MAX_COMMITS, nearest first) are compared with those indexed:
- * commits no longer reachable (a forced push) are taken out, new ones parsed and written,
+ * commits no longer reachable (a forced push) are taken out, new ones parsed and written (a branch
+ * that only moved forward walks just the commits it brought),
  * COMMIT_BATCH per transaction, yielding to the event loop between batches. The author and
  * committer accounts are those their emails belong to at indexing time (as GitHub links them).
  */
@@ -10,7 +11,7 @@ import type { App } from '../../app';
 import { isoSeconds } from '../../time';
 import { AuthorLookup } from '../commits/render';
 import { parseCommit } from '../git/objects';
-import { resolveCommit } from '../git/service';
+import { isAncestor, resolveCommit } from '../git/service';
 import type { NewCommitSearchRow } from './commit-store';
 
 /** Commits indexed per repository at most (the nearest to the branch's head). */
@@ -19,6 +20,21 @@ export const MAX_COMMITS = 100_000;
 const COMMIT_BATCH = 500;
 
 const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Commits reachable from `head` and not from the indexed ones, breadth first, at most `limit`. */
+function newCommits(app: App, repoId: number, head: string, indexed: ReadonlySet<string>, limit: number): string[] {
+	const seen = new Set<string>();
+	const queue = [head];
+	const out: string[] = [];
+	for (let at = 0; at < queue.length && out.length < limit; at++) {
+		const sha = queue[at];
+		if (seen.has(sha) || indexed.has(sha)) continue;
+		seen.add(sha);
+		out.push(sha);
+		queue.push(...app.stores.git.parents(repoId, sha));
+	}
+	return out;
+}
 
 /**
  * Brings a repository's commit index to its default branch as it is now. Idempotent: nothing is
@@ -30,12 +46,23 @@ export async function indexCommits(app: App, repoId: number): Promise<boolean> {
 	const repo = repos.byId(repoId);
 	if (!repo) return false;
 	const head = resolveCommit(app, repo, `refs/heads/${repo.default_branch}`);
-	if (commitSearch.state(repoId) === head) return false;
-	const reachable = head ? git.ancestors(repoId, head).slice(0, MAX_COMMITS) : [];
-	const wanted = new Set(reachable);
+	const before = commitSearch.state(repoId);
+	if (before === head) return false;
 	const indexed = commitSearch.indexed(repoId);
-	const gone = [...indexed].filter((sha) => !wanted.has(sha));
-	const fresh = reachable.filter((sha) => !indexed.has(sha));
+	let gone: string[];
+	let fresh: string[];
+	if (head && before && indexed.size && isAncestor(app, repoId, before, head)) {
+		// The branch moved forward (the usual push): only the commits it brought, walked from the
+		// head down to what is indexed; nothing left the branch.
+		gone = [];
+		fresh = newCommits(app, repoId, head, indexed, MAX_COMMITS - indexed.size);
+	} else {
+		// A new branch, a forced push or a first indexing: the whole history, compared.
+		const reachable = head ? git.ancestors(repoId, head).slice(0, MAX_COMMITS) : [];
+		const wanted = new Set(reachable);
+		gone = [...indexed].filter((sha) => !wanted.has(sha));
+		fresh = reachable.filter((sha) => !indexed.has(sha));
+	}
 	for (let at = 0; at < gone.length; at += COMMIT_BATCH * 10) {
 		const batch = gone.slice(at, at + COMMIT_BATCH * 10);
 		app.transaction(() => commitSearch.remove(repoId, batch));
