@@ -114,6 +114,11 @@ test('transferIssue: next number in the destination, comments follow, labels and
 	assert.is(delivery.payload.repository.full_name, 'acme/web');
 	assert.is(delivery.payload.changes.new_issue.number, 2);
 	assert.is(delivery.payload.changes.new_repository.full_name, 'acme/api');
+	const opened = receiver.received.find((x) => x.payload.action === 'opened' && x.payload.changes?.old_issue);
+	assert.ok(opened, '~> the destination gets opened with where the issue came from');
+	assert.is(opened!.payload.repository.full_name, 'acme/api');
+	assert.is(opened!.payload.changes.old_repository.full_name, 'acme/web');
+	assert.is(opened!.payload.issue.number, 2);
 	// The number left behind is never given again.
 	const next = await issue('acme/web', 'After the transfer');
 	assert.is(next.number, moving.number + 1);

@@ -28,7 +28,8 @@ const payloadIssue = (caller: Caller, scope: IssueScope, row: IssueRow) =>
  * transfer): comments, reactions and its timeline follow; labels and the milestone are kept where
  * the destination has ones of the same name (title), else dropped; assignees stay; a pin is
  * dropped. The old number answers 301 to the issue's new address from then on. The `transferred`
- * webhook goes to the source repository with `changes.new_issue` and `changes.new_repository`.
+ * webhook goes to the source repository with `changes.new_issue` and `changes.new_repository`; the
+ * destination's hooks get `opened` with `changes.old_issue` and `changes.old_repository`.
  * @throws DomainError 403 without write access to both repositories; 422 for a pull request, the
  *   same repository, another owner, a private source and a public destination, or a destination
  *   with issues turned off
@@ -71,6 +72,19 @@ export function transferIssue(caller: Caller, from: IssueScope, issue: IssueRow,
 					details: { from_repository: `${from.owner.login}/${from.repo.name}` },
 				},
 			],
+		});
+		// The destination hears of it as an issue opened there, with where it came from (GitHub's
+		// `issues` `opened` with `changes.old_issue` and `changes.old_repository`).
+		record(app, {
+			event: 'issues',
+			action: 'opened',
+			actorId,
+			repo: to.repo,
+			webhook: () => ({
+				changes: { old_issue: old, old_repository: repository(app.urls, from.repo, from.owner, null) },
+				issue: current,
+				...inRepository(app, to.repo, actorId),
+			}),
 		});
 		return moved;
 	});
