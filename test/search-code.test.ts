@@ -7,6 +7,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { CANDIDATES } from '../src/api/search/code';
+import { createCommit, createTree, updateRef } from '../src/api/git/writes';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('search-code');
@@ -140,6 +142,38 @@ test('text matches with application/vnd.github.text-match+json', async () => {
 	assert.is(match.object_url, res.body.items[0].url);
 	const [start, end] = match.matches[0].indices;
 	assert.is(match.fragment.slice(start, end).toLowerCase(), 'serialize');
+});
+
+test('bounded work: past 1000 index hits the answer is unranked and says incomplete_results', async () => {
+	await s.request('POST', '/user/repos', { token: nora, body: { name: 'haystack', auto_init: true } });
+	const repo = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('nora')!.id, 'haystack')!;
+	const now = '2026-03-01T10:00:00Z';
+	const ident = { name: 'Nora', email: 'nora@example.com', seconds: 1_772_359_200, tz: '+0000' };
+	const head = (await s.get('/repos/nora/haystack/git/ref/heads/main', nora)).body.object.sha;
+	s.app.transaction(() => {
+		const files = Array.from({ length: CANDIDATES + 1 }, (_, i) => ({
+			path: `hay/${i}.txt`,
+			mode: '100644' as const,
+			type: 'blob' as const,
+			content: `needle ${i}`,
+		}));
+		const tree = createTree(s.app, repo.id, undefined, files, now);
+		const commit = createCommit(
+			s.app,
+			repo.id,
+			{ message: 'hay', tree, parents: [head], author: ident, committer: ident, signature: null },
+			now,
+		);
+		updateRef(s.app, repo, 'refs/heads/main', commit, { actorId: null });
+	});
+	await s.app.tasks.runDue();
+	const capped = await search('needle repo:nora/haystack', nora);
+	assert.is(capped.status, 200);
+	assert.is(capped.body.incomplete_results, true);
+	assert.is(capped.body.total_count, CANDIDATES);
+	const narrow = await search('"needle 999" repo:nora/haystack', nora);
+	assert.is(narrow.body.incomplete_results, false);
+	assert.equal(paths(narrow), ['nora/haystack:hay/999.txt']);
 });
 
 test('validation, authentication and the code_search rate limit', async () => {

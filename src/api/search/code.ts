@@ -33,6 +33,12 @@ export interface CodeHit extends CodeFileRow {
 
 /** Shortest term the trigram index can look up. */
 const TRIGRAM = 3;
+/** Index hits one search considers at most (ranked when there are no more). */
+export const CANDIDATES = 1_000;
+/** Files whose text is read for short terms at most, when longer terms found them. */
+export const SHORT_SCAN_FILES = 1_000;
+/** Bytes of text read for short terms alone at most (the repo: repositories' files, in index order). */
+export const SHORT_SCAN_BYTES = 4 * 1024 * 1024;
 
 /** An FTS5 phrase for a term (quotes doubled, so operators in the input mean nothing). */
 const phrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
@@ -40,8 +46,9 @@ const phrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
 /**
  * One page of the indexed files matching a code search in the repositories the viewer may read,
  * and how many match in all.
- * @returns the rows in order (each with its repository id and indexed commit), the total, and the
- *   terms searched (text matches)
+ * @returns the rows in order (each with its repository id and indexed commit), the total, the
+ *   terms searched (text matches), and whether the search stopped at one of its bounds
+ *   (CANDIDATES, SHORT_SCAN_FILES, SHORT_SCAN_BYTES: then `incomplete`, unranked)
  * @throws HttpError 422 for a query without a term, a term too short to look up without `repo:`,
  *   a qualifier value GitHub refuses, or a user:/org:/repo: naming nothing readable
  */
@@ -49,7 +56,7 @@ export function findCode(
 	viewer: Viewer,
 	query: CodeSearch,
 	page: { limit: number; offset: number },
-): { total: number; rows: CodeHit[]; terms: string[]; inContent: boolean } {
+): { total: number; rows: CodeHit[]; terms: string[]; inContent: boolean; incomplete: boolean } {
 	const { terms: raw, qualifiers } = parseQuery(query.q, CODE_QUALIFIERS);
 	const terms = raw.filter((term) => term.trim() !== '');
 	if (terms.length === 0)
@@ -72,20 +79,56 @@ export function findCode(
 	// Binary files are listed in the index (so they are not read again) but never found.
 	where.add('f.binary = 0');
 	// The content terms: one MATCH of the long ones (the index), the short ones filter the text.
-	const useMatch = inContent && !inPath && long.length > 0;
-	if (useMatch) where.add('code_search_fts MATCH ?', long.map(phrase).join(' AND '));
+	const { search } = viewer.app.stores;
+	let incomplete = false;
+	let useMatch = inContent && !inPath && long.length > 0;
+	if (useMatch) {
+		const expression = long.map(phrase).join(' AND ');
+		// Bounded work per request: past CANDIDATES hits (SHORT_SCAN_FILES when short terms must
+		// be looked for in their text), only the first ones (by index order) are considered, unranked,
+		// and the answer says incomplete_results, as GitHub's does when its search stops early.
+		const bound = short.length ? SHORT_SCAN_FILES : CANDIDATES;
+		const hits = search.count('SELECT count(*) FROM (SELECT rowid FROM code_search_fts WHERE code_search_fts MATCH ? LIMIT ?)', [
+			expression,
+			bound + 1,
+		]);
+		if (hits > bound) {
+			incomplete = true;
+			useMatch = false;
+			where.add('f.id IN (SELECT rowid FROM code_search_fts WHERE code_search_fts MATCH ? LIMIT ?)', expression, bound);
+		} else {
+			where.add('code_search_fts MATCH ?', expression);
+		}
+	} else if (inContent && !inPath) {
+		// Short terms alone: the text of the repo: repositories is read, up to SHORT_SCAN_BYTES.
+		const repoIds = grouped(qualifiers, 'repo').values.map((fullName) => {
+			const [login, name] = fullName.split('/');
+			const owner = viewer.app.stores.accounts.byLogin(login);
+			return (owner && viewer.app.stores.repos.byOwnerAndName(owner.id, name))?.id ?? -1;
+		});
+		const window = `SELECT id, sum(size) OVER (ORDER BY id) AS upto FROM code_search_files
+			WHERE binary = 0 AND repo_id IN (SELECT value FROM json_each(?))`;
+		const over = search.count(`SELECT count(*) FROM (${window}) WHERE upto > ?`, [JSON.stringify(repoIds), SHORT_SCAN_BYTES]);
+		if (over > 0) incomplete = true;
+		where.add(`f.id IN (SELECT id FROM (${window}) WHERE upto <= ?)`, JSON.stringify(repoIds), SHORT_SCAN_BYTES);
+	}
 	const text = '(SELECT content FROM code_search_fts t WHERE t.rowid = f.id)';
 	for (const term of inContent && !inPath ? short : inPath ? terms : []) {
 		if (inPath && inContent) {
 			const content =
 				term.length >= TRIGRAM
 					? 'f.id IN (SELECT rowid FROM code_search_fts WHERE code_search_fts MATCH ?)'
-					: `instr(lower(${text}), lower(?)) > 0`;
-			where.add(`${content} OR f.path LIKE ? ESCAPE '\\'`, term.length >= TRIGRAM ? phrase(term) : term, containsPattern(term));
+					: `${text} LIKE ? ESCAPE '\\'`;
+			where.add(
+				`${content} OR f.path LIKE ? ESCAPE '\\'`,
+				term.length >= TRIGRAM ? phrase(term) : containsPattern(term),
+				containsPattern(term),
+			);
 		} else if (inPath) {
 			where.add("f.path LIKE ? ESCAPE '\\'", containsPattern(term));
 		} else {
-			where.add(`instr(lower(${text}), lower(?)) > 0`, term);
+			// LIKE: case-insensitive (ASCII), no copy of the text.
+			where.add(`${text} LIKE ? ESCAPE '\\'`, containsPattern(term));
 		}
 	}
 	for (const q of qualifiers) {
@@ -126,14 +169,13 @@ export function findCode(
 	const from = `${useMatch ? 'code_search_fts JOIN code_search_files f ON f.id = code_search_fts.rowid' : 'code_search_files f'}
 		JOIN repositories r ON r.id = f.repo_id JOIN code_search_repos s ON s.repo_id = f.repo_id`;
 	const orderBy = useMatch ? 'bm25(code_search_fts), f.repo_id, f.path' : 'f.repo_id, f.path';
-	const { search } = viewer.app.stores;
 	const total = search.count(`SELECT count(*) FROM ${from} WHERE ${where.where()}`, where.params);
 	const rows = search.all<CodeHit>(`SELECT f.*, s.commit_sha FROM ${from} WHERE ${where.where()} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
 		...where.params,
 		page.limit,
 		page.offset,
 	]);
-	return { total, rows, terms, inContent };
+	return { total, rows, terms, inContent, incomplete };
 }
 
 /** The repositories of the hits, by id. */

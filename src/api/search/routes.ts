@@ -50,8 +50,12 @@ function searchPage(ctx: Context): { limit: number; offset: number } {
  * The answer: total_count, incomplete_results, items (and `more`: search_type for issues); the Link
  * header stops at result 1000.
  */
-function results(total: number, items: unknown[], more: Record<string, unknown> = {}): Reply {
-	return { status: 200, body: { total_count: total, incomplete_results: false, items, ...more }, total: Math.min(total, MAX_RESULTS) };
+function results(total: number, items: unknown[], more: Record<string, unknown> = {}, incomplete = false): Reply {
+	return {
+		status: 200,
+		body: { total_count: total, incomplete_results: incomplete, items, ...more },
+		total: Math.min(total, MAX_RESULTS),
+	};
 }
 
 /** The text-match media type (`application/vnd.github.text-match+json`) adds `text_matches` to items. */
@@ -181,16 +185,20 @@ function codeTextMatches(objectUrl: string, text: string, terms: readonly string
 }
 
 function searchCode(ctx: Context<CodeSearch>): Reply {
-	const { total, rows, terms, inContent } = findCode(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { total, rows, terms, inContent, incomplete } = findCode(ctx as Context, ctx.query, searchPage(ctx as Context));
 	const { accounts, codeSearch } = ctx.app.stores;
 	const repos = hitRepositories(ctx as Context, rows);
 	const owners = accounts.mapByIds([...repos.values()].map((repo) => repo.owner_id));
 	const { urls } = ctx.app;
+	// Hits cluster in few repositories: each is rendered once.
+	const rendered = new Map<number, ReturnType<typeof repository>>();
 	return results(
 		total,
 		rows.map((row) => {
 			const repo = repos.get(row.repo_id)!;
 			const owner = owners.get(repo.owner_id)!;
+			let simple = rendered.get(repo.id);
+			if (!simple) rendered.set(repo.id, (simple = repository(urls, repo, owner, null)));
 			const path = row.path.split('/').map(encodeURIComponent).join('/');
 			const base = `/repos/${owner.login}/${repo.name}`;
 			const item = {
@@ -200,12 +208,14 @@ function searchCode(ctx: Context<CodeSearch>): Reply {
 				url: urls.api(`${base}/contents/${path}?ref=${row.commit_sha}`),
 				git_url: urls.api(`${base}/git/blobs/${row.sha}`),
 				html_url: urls.html(`/${owner.login}/${repo.name}/blob/${row.commit_sha}/${path}`),
-				repository: repository(urls, repo, owner, null),
+				repository: simple,
 				score: 1,
 			};
 			if (!wantsTextMatches(ctx as Context) || !inContent) return item;
 			return { ...item, text_matches: codeTextMatches(item.url, codeSearch.text(row.id) ?? '', terms) };
 		}),
+		{},
+		incomplete,
 	);
 }
 
