@@ -176,6 +176,20 @@ test('bounded work: past 1000 index hits the answer is unranked and says incompl
 	assert.equal(paths(narrow), ['nora/haystack:hay/999.txt']);
 });
 
+test('forks: searched only with fork:true or fork:only', async () => {
+	const fork = await s.request('POST', '/repos/nora/notes/forks', { token: olivia, body: {} });
+	assert.is(fork.status, 202, fork.text);
+	await put('olivia/notes', 'fork.txt', 'ignite from the fork');
+	await s.app.tasks.runDue();
+	assert.not.ok(
+		paths(await search('ignite')).some((p) => p.startsWith('olivia/notes:')),
+		'~> forks are left out',
+	);
+	assert.equal(paths(await search('ignite fork:only')), ['olivia/notes:fork.txt', 'olivia/notes:todo.txt']);
+	assert.ok(paths(await search('ignite fork:true')).includes('nora/notes:todo.txt'));
+	assert.is((await search('ignite fork:maybe')).status, 422);
+});
+
 test('validation, authentication and the code_search rate limit', async () => {
 	assert.is((await search('language:go')).status, 422, '~> a term is required');
 	assert.is((await search('ab')).status, 422, '~> a short term alone needs repo:');

@@ -12,9 +12,9 @@
  * (https://docs.github.com/search-github/searching-on-github/searching-code): only the default
  * branch, only files smaller than 384 KB, binary files skipped (a NUL byte in the first 8000 bytes,
  * git's own test), at most MAX_FILES files per repository (the rest is left out and the repository
- * marked incomplete); symbolic links and submodules are not files. Forks are not indexed (GitHub
- * searches a fork only when it has more stars than its parent): their references are copied, not
- * pushed, so no task is queued for them until something is pushed to their default branch.
+ * marked incomplete); symbolic links and submodules are not files. A fork's references are
+ * copied, not pushed, so it is indexed once something is pushed to its default branch; searches
+ * leave forks out unless asked (`fork:true`), as GitHub's code search does.
  */
 import type { App } from '../../app';
 import { isoSeconds } from '../../time';

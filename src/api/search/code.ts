@@ -1,6 +1,6 @@
 /**
  * Code search (GitHub's search syntax for code: terms, `repo:`, `org:`, `user:`, `path:`,
- * `language:`, `extension:`, `filename:`, `size:`, `in:file,path`): the SQL of one search over
+ * `language:`, `extension:`, `filename:`, `size:`, `in:file,path`, `fork:true|only`): the SQL of one search over
  * the code search index (src/api/search/code-index.ts: the default branches' text files), counted
  * and paged, over the repositories the viewer may read. GET /search/code runs it.
  *
@@ -131,6 +131,8 @@ export function findCode(
 			where.add(`${text} LIKE ? ESCAPE '\\'`, containsPattern(term));
 		}
 	}
+	// Forks are left out unless fork:true or fork:only (GitHub's code search qualifier).
+	let forks = 'false';
 	for (const q of qualifiers) {
 		switch (q.key) {
 			case 'path': {
@@ -161,11 +163,17 @@ export function findCode(
 			case 'size':
 				where.count('f.size', countRange(q), q.negated);
 				break;
-			case 'fork':
-				// Forks are not indexed (GitHub searches them only when they have more stars than their parent).
+			case 'fork': {
+				const value = q.value.toLowerCase();
+				if (value !== 'true' && value !== 'false' && value !== 'only')
+					throw invalidField('Search', 'q', `"fork:${q.value}" must be true, false or only`);
+				forks = value;
 				break;
+			}
 		}
 	}
+	if (forks === 'false') where.add('r.fork_parent_id IS NULL');
+	else if (forks === 'only') where.add('r.fork_parent_id IS NOT NULL');
 	const from = `${useMatch ? 'code_search_fts JOIN code_search_files f ON f.id = code_search_fts.rowid' : 'code_search_files f'}
 		JOIN repositories r ON r.id = f.repo_id JOIN code_search_repos s ON s.repo_id = f.repo_id`;
 	const orderBy = useMatch ? 'bm25(code_search_fts), f.repo_id, f.path' : 'f.repo_id, f.path';
