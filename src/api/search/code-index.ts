@@ -35,7 +35,7 @@ const MAX_ENTRIES = 100_000;
 const INDEX_BATCH = 200;
 /** Bytes git inspects for a NUL to call a file binary. */
 const BINARY_PROBE = 8000;
-/** Times the task indexes again when the branch moved while it was indexing. */
+/** Times the task indexes again when the branch moved while it was indexing (then a new task goes on). */
 const MAX_ROUNDS = 3;
 
 /** One file of the default branch's tree. */
@@ -50,8 +50,20 @@ interface TreeFile {
  * (a push to the default branch, a new default branch); cheap (one row), the work runs later.
  */
 export function enqueueCodeIndex(app: App, repoId: number): void {
-	app.tasks.enqueue(CODE_INDEX_TASK, { repoId });
+	let statement = queuedStatements.get(app.db);
+	if (!statement) {
+		statement = app.db.prepare("SELECT 1 FROM background_tasks WHERE state = 'queued' AND kind = ? AND payload = ? LIMIT 1");
+		queuedStatements.set(app.db, statement);
+	}
+	const payload = { repoId };
+	// One waiting task per repository is enough: it indexes the branch as it is when it runs (a task
+	// running now checks the branch again before it ends: runCodeIndexTask).
+	if (statement.get(CODE_INDEX_TASK, JSON.stringify(payload))) return;
+	app.tasks.enqueue(CODE_INDEX_TASK, payload);
 }
+
+/** Per connection: is an indexing task for this repository already waiting? */
+const queuedStatements = new WeakMap<App['db'], { get(kind: string, payload: string): unknown }>();
 
 /** Trees read between two yields to the event loop while walking. */
 const TREES_PER_TURN = 200;
@@ -103,12 +115,23 @@ function indexableText(content: Buffer): string | null {
 export async function runCodeIndexTask(app: App, payload: unknown): Promise<void> {
 	const { repoId } = payload as { repoId: number };
 	for (let round = 0; round < MAX_ROUNDS; round++) {
-		if (!(await indexOnce(app, repoId))) break;
+		await indexOnce(app, repoId);
+		// The branch's history for commit search (src/api/search/commit-index.ts).
+		await indexCommits(app, repoId);
+		// Checked synchronously, so no push can slip in between this check and the task's end (a
+		// push meanwhile found this task's row queued and queued none of its own).
+		if (isCurrent(app, repoId)) return;
 	}
-	// The branch's history for commit search (src/api/search/commit-index.ts).
-	for (let round = 0; round < MAX_ROUNDS; round++) {
-		if (!(await indexCommits(app, repoId))) break;
-	}
+	// The branch keeps moving: a later task goes on.
+	app.tasks.enqueue(CODE_INDEX_TASK, { repoId });
+}
+
+/** True when both indexes are at the repository's default branch (or the repository is gone). */
+function isCurrent(app: App, repoId: number): boolean {
+	const repo = app.stores.repos.byId(repoId);
+	if (!repo) return true;
+	const head = resolveCommit(app, repo, `refs/heads/${repo.default_branch}`);
+	return app.stores.codeSearch.state(repoId)?.commit_sha === head && app.stores.commitSearch.state(repoId) === head;
 }
 
 /** One pass; true when the branch moved during it (index again). */
