@@ -32,6 +32,7 @@ import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/ser
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
+import { CODE_INDEX_TASK, runCodeIndexTask } from './api/search/code-index';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
@@ -169,6 +170,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
 	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
+	app.tasks.register(CODE_INDEX_TASK, runCodeIndexTask);
 	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	return app;

@@ -40,6 +40,10 @@ import { lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
+import { createCodeSearchStore } from './search/code-store';
+import { createCommitSearchStore } from './search/commit-store';
+import { createIssueAdminStore } from './issues/admin-store';
+import { createJobLogStore } from './actions/log-store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
@@ -99,6 +103,10 @@ export function createStores(database: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		codeSearch: createCodeSearchStore(db),
+		commitSearch: createCommitSearchStore(db),
+		issueAdmin: createIssueAdminStore(db),
+		jobLogs: createJobLogStore(db),
 		rulesets: createRulesetStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),

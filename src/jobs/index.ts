@@ -9,6 +9,7 @@ import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
 import { gc } from '../api/git/gc';
 import { sweepAssetFiles } from '../api/releases/service';
+import { sweepLogFiles } from '../api/actions/logs';
 import { epochSeconds, isoSeconds } from '../time';
 
 export interface Job {
@@ -53,6 +54,12 @@ export const JOBS: Job[] = [
 		id: 'release-asset-sweep',
 		schedule: '0 37 * * * *',
 		run: (app) => void sweepAssetFiles(app, app.clock()),
+	},
+	{
+		// Workflow log files no row names (a failed import, a deleted repository's runs).
+		id: 'job-log-sweep',
+		schedule: '0 39 * * * *',
+		run: (app) => void sweepLogFiles(app, app.clock()),
 	},
 	{
 		// Activity feeds keep events.retention_days (30) of events.
