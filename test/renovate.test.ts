@@ -1,0 +1,256 @@
+/**
+ * Renovate itself (npm renovate 39.x, the last line that runs on Node 20) against a real Gitstead
+ * server, configured as Renovate documents for GitHub Enterprise Server (platform github, endpoint
+ * <server>/api/v3/, a personal access token), with the package registry a local stub serving one
+ * made-up package's metadata, so nothing leaves the machine:
+ * - onboarding on: a repository whose package.json names an outdated version gets the
+ *   "Configure Renovate" pull request from branch renovate/configure;
+ * - onboarding off (requireConfig optional): the dependency-update pull request with its labels,
+ *   and the Dependency Dashboard issue;
+ * - a second run changes nothing (no new pull request, issue, comment or commit).
+ * Renovate (about 330 MB installed) is not a dependency of the project: this file installs it once
+ * into node_modules/.cache/gitstead-renovate/<version> (reused while present) and skips, saying
+ * why, when that install fails (no npm registry).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { hasGit } from './helpers/git';
+import { startServer, TestClock, type TestServer } from './helpers/server';
+
+/** The Renovate release this file runs: the newest 39.x (Node 20). */
+const RENOVATE_VERSION = '39.264.1';
+const CACHE = resolve(__dirname, '..', 'node_modules', '.cache', 'gitstead-renovate', RENOVATE_VERSION);
+const ENTRY = join(CACHE, 'node_modules', 'renovate', 'dist', 'renovate.js');
+
+/** The made-up package the repositories depend on: 1.0.0 is outdated, 1.1.0 the latest. */
+const PACKAGE = 'gitstead-pad';
+
+/** The real time: Renovate compares pull requests' and issues' times with its own clock. */
+class LiveClock extends TestClock {
+	override readonly read = () => Date.now();
+}
+
+/**
+ * Renovate's entry script, installed into the cache folder when missing (`npm install --prefix`,
+ * install scripts off: its native add-ons re2 and better-sqlite3 are optional, Renovate falls back
+ * to RegExp and does not use SQLite here). Null, with the reason, when the install fails.
+ */
+function installRenovate(): { entry: string } | { skip: string } {
+	if (existsSync(ENTRY)) return { entry: ENTRY };
+	mkdirSync(CACHE, { recursive: true });
+	const started = Date.now();
+	const result = spawnSync(
+		'npm',
+		['install', '--prefix', CACHE, `renovate@${RENOVATE_VERSION}`, '--no-audit', '--no-fund', '--no-save', '--ignore-scripts'],
+		{ encoding: 'utf8', timeout: 15 * 60_000, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	if (result.status !== 0 || !existsSync(ENTRY)) {
+		const why = result.error?.message ?? result.stderr.trim().split('\n').slice(-3).join(' / ');
+		return { skip: `npm install renovate@${RENOVATE_VERSION} failed (${why || `exit ${result.status}`})` };
+	}
+	console.log(`renovate: installed ${RENOVATE_VERSION} into ${CACHE} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	return { entry: ENTRY };
+}
+
+/** An npm registry that knows one package (its packument at /<name>), on an ephemeral port. */
+async function registryStub(): Promise<{ server: Server; url: string; hits: string[] }> {
+	const hits: string[] = [];
+	const server = createServer((req, res) => {
+		hits.push(`${req.method} ${req.url}`);
+		const url = new URL(req.url ?? '/', 'http://registry');
+		if (decodeURIComponent(url.pathname) !== `/${PACKAGE}`) {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end('{"error":"Not found"}');
+			return;
+		}
+		const origin = `http://${req.headers.host}`;
+		const version = (v: string) => ({
+			name: PACKAGE,
+			version: v,
+			description: 'Pads strings on the left',
+			license: 'MIT',
+			dist: { tarball: `${origin}/${PACKAGE}/-/${PACKAGE}-${v}.tgz`, shasum: '0'.repeat(40) },
+		});
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(
+			JSON.stringify({
+				name: PACKAGE,
+				'dist-tags': { latest: '1.1.0' },
+				versions: { '1.0.0': version('1.0.0'), '1.1.0': version('1.1.0') },
+				time: {
+					created: '2025-01-01T00:00:00.000Z',
+					modified: '2025-06-01T00:00:00.000Z',
+					'1.0.0': '2025-01-01T00:00:00.000Z',
+					'1.1.0': '2025-06-01T00:00:00.000Z',
+				},
+			}),
+		);
+	});
+	await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+	return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, hits };
+}
+
+const test = suite('renovate');
+let renovate: { entry: string } | { skip: string };
+let s: TestServer;
+let registry: Awaited<ReturnType<typeof registryStub>>;
+let dir: string;
+let alice: string;
+let bot: string;
+
+test.before(async () => {
+	renovate = hasGit ? installRenovate() : { skip: 'git is not installed' };
+	if ('skip' in renovate) {
+		console.log(`renovate: skipped: ${renovate.skip}`);
+		return;
+	}
+	dir = mkdtempSync(join(tmpdir(), 'gitstead-renovate-'));
+	s = await startServer({ clock: new LiveClock(), dataDir: join(dir, 'data') });
+	registry = await registryStub();
+	s.user('alice');
+	s.user('renovate-bot');
+	alice = s.fullToken('alice');
+	bot = s.fullToken('renovate-bot');
+	s.org('acme', 'alice');
+	// Renovate's account is one of the organization's owners (write access to every repository).
+	s.member('acme', 'renovate-bot', 'admin');
+	for (const name of ['onboard', 'app']) {
+		const made = await s.request('POST', '/orgs/acme/repos', { token: alice, body: { name, auto_init: true } });
+		assert.is(made.status, 201, made.text);
+		const manifest = { name, version: '0.0.0', private: true, dependencies: { [PACKAGE]: '1.0.0' } };
+		const put = await s.request('PUT', `/repos/acme/${name}/contents/package.json`, {
+			token: alice,
+			body: { message: 'Add package.json', content: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`).toString('base64') },
+		});
+		assert.is(put.status, 201, put.text);
+	}
+});
+test.after(async () => {
+	registry?.server.close();
+	await s?.close();
+	if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs Renovate once on a repository with `extra` configuration; resolves with its log. */
+async function runRenovate(repository: string, extra: Record<string, unknown>): Promise<{ status: number | null; log: string }> {
+	if ('skip' in renovate) throw new Error(renovate.skip);
+	const base = join(dir, 'renovate');
+	mkdirSync(join(base, 'home'), { recursive: true });
+	const configFile = join(base, 'config.json');
+	writeFileSync(
+		configFile,
+		JSON.stringify({
+			platform: 'github',
+			endpoint: `${s.api}/`,
+			token: bot,
+			repositories: [repository],
+			gitAuthor: 'Renovate Bot <renovate-bot@example.com>',
+			baseDir: join(base, 'work'),
+			cacheDir: join(base, 'cache'),
+			npmrc: `registry=${registry.url}\n`,
+			enabledManagers: ['npm'],
+			dependencyDashboard: true,
+			labels: ['dependencies'],
+			fetchChangeLogs: 'off',
+			prHourlyLimit: 0,
+			prConcurrentLimit: 0,
+			...extra,
+		}),
+	);
+	const child = spawn(process.execPath, [renovate.entry], {
+		env: {
+			PATH: process.env.PATH ?? '/usr/bin:/bin',
+			HOME: join(base, 'home'),
+			GIT_CONFIG_NOSYSTEM: '1',
+			RENOVATE_CONFIG_FILE: configFile,
+			LOG_LEVEL: process.env.RENOVATE_LOG_LEVEL ?? 'debug',
+			LOG_FORMAT: 'json',
+		},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let log = '';
+	child.stdout.on('data', (chunk) => (log += chunk));
+	child.stderr.on('data', (chunk) => (log += chunk));
+	const status = await new Promise<number | null>((done) => child.on('close', done));
+	writeFileSync(join(base, `${repository.replace('/', '_')}-${Date.now()}.log`), log);
+	if (process.env.RENOVATE_LOG_DIR)
+		writeFileSync(join(process.env.RENOVATE_LOG_DIR, `${repository.replace('/', '_')}-${Date.now()}.log`), log);
+	return { status, log };
+}
+
+test('onboarding: Renovate opens its "Configure Renovate" pull request', async () => {
+	if ('skip' in renovate) return;
+	const run = await runRenovate('acme/onboard', { onboarding: true, requireConfig: 'required' });
+	assert.is(run.status, 0, run.log.slice(-4000));
+	const pulls = (await s.get('/repos/acme/onboard/pulls?state=all', alice)).body;
+	assert.is(pulls.length, 1, JSON.stringify(pulls));
+	assert.is(pulls[0].title, 'Configure Renovate');
+	assert.is(pulls[0].head.ref, 'renovate/configure');
+	assert.is(pulls[0].user.login, 'renovate-bot');
+});
+
+/** What a second run must leave alone: pull requests, issues, comments and branch tips. */
+async function snapshot(repo: string) {
+	const pulls = (await s.get(`/repos/${repo}/pulls?state=all&per_page=100`, alice)).body;
+	const issues = (await s.get(`/repos/${repo}/issues?state=all&per_page=100`, alice)).body;
+	const comments = (await s.get(`/repos/${repo}/issues/comments?per_page=100`, alice)).body;
+	const branches = (await s.get(`/repos/${repo}/branches?per_page=100`, alice)).body;
+	return {
+		pulls: pulls.map((p: Record<string, any>) => [p.number, p.state, p.title, p.head.sha, p.updated_at]),
+		issues: issues.map((i: Record<string, any>) => [i.number, i.state, i.title, i.body, i.updated_at]),
+		comments: comments.map((c: Record<string, any>) => [c.id, c.body, c.updated_at]),
+		branches: branches.map((b: Record<string, any>) => [b.name, b.commit.sha]),
+	};
+}
+
+let afterFirst: Awaited<ReturnType<typeof snapshot>>;
+
+test('onboarding off: a dependency-update pull request with its labels, and the Dependency Dashboard issue', async () => {
+	if ('skip' in renovate) return;
+	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
+	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.ok(
+		registry.hits.some((hit) => hit === `GET /${PACKAGE}`),
+		'Renovate read the package from the registry stub',
+	);
+
+	const pulls = (await s.get('/repos/acme/app/pulls?state=all', alice)).body;
+	assert.is(pulls.length, 1, JSON.stringify(pulls.map((p: { title: string }) => p.title)));
+	const [pull] = pulls;
+	assert.is(pull.state, 'open');
+	assert.is(pull.head.ref, `renovate/${PACKAGE}-1.x`);
+	assert.is(pull.base.ref, 'main');
+	assert.match(pull.title, new RegExp(`${PACKAGE}.*1\\.1\\.0`));
+	assert.equal(
+		pull.labels.map((l: { name: string }) => l.name),
+		['dependencies'],
+	);
+	// The branch's package.json names the new version; the default branch's still the old one.
+	const file = (await s.get(`/repos/acme/app/contents/package.json?ref=${encodeURIComponent(pull.head.ref)}`, alice)).body;
+	assert.is(JSON.parse(Buffer.from(file.content, 'base64').toString()).dependencies[PACKAGE], '1.1.0');
+	const commit = (await s.get(`/repos/acme/app/commits/${pull.head.sha}`, alice)).body;
+	assert.is(commit.commit.author.email, 'renovate-bot@example.com');
+
+	const issues = (await s.get('/repos/acme/app/issues?state=all', alice)).body.filter((i: { pull_request?: unknown }) => !i.pull_request);
+	assert.is(issues.length, 1, JSON.stringify(issues.map((i: { title: string }) => i.title)));
+	assert.is(issues[0].title, 'Dependency Dashboard');
+	assert.is(issues[0].state, 'open');
+	assert.is(issues[0].user.login, 'renovate-bot');
+	assert.ok(issues[0].body.includes(PACKAGE), issues[0].body);
+	afterFirst = await snapshot('acme/app');
+});
+
+test('a second run changes nothing: no new pull request, issue, comment or commit', async () => {
+	if ('skip' in renovate) return;
+	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
+	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.equal(await snapshot('acme/app'), afterFirst);
+});
+
+test.run();
