@@ -33,6 +33,8 @@ import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { runMergeabilityTask } from './api/pulls/mergeability';
+import { runAutoMergeTask } from './api/pulls/auto-merge';
+import { AUTO_MERGE_TASK } from './events/auto-merge';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
 const samplers = new WeakMap<App, PollInterval>();
@@ -169,6 +171,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
 	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
+	app.tasks.register(AUTO_MERGE_TASK, runAutoMergeTask);
 	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	return app;

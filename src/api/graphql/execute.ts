@@ -28,7 +28,7 @@ import { LOCKABLE_MUTATIONS } from './lockable';
 import { DRAFT_MUTATIONS } from './drafts';
 import { isFault, typeOf } from './errors';
 import { RESOLVERS, type GraphContext } from './resolve';
-import { RENOVATE_RESOLVERS } from './renovate';
+import { AUTO_MERGE_MUTATIONS, RENOVATE_RESOLVERS } from './renovate';
 import { SCHEMA_SDL } from './schema';
 
 let built: GraphQLSchema | null = null;
@@ -43,7 +43,7 @@ export function servedSchema(): GraphQLSchema {
 		if (!isObjectType(type) && !isInterfaceType(type)) continue;
 		const resolvers =
 			type.name === 'Mutation'
-				? { ...MUTATIONS, ...PROTECTION_MUTATIONS, ...LOCKABLE_MUTATIONS, ...DRAFT_MUTATIONS }
+				? { ...MUTATIONS, ...PROTECTION_MUTATIONS, ...LOCKABLE_MUTATIONS, ...DRAFT_MUTATIONS, ...AUTO_MERGE_MUTATIONS }
 				: { ...RESOLVERS[type.name], ...RENOVATE_RESOLVERS[type.name] };
 		for (const field of Object.values(type.getFields())) {
 			const resolver = resolvers?.[field.name];
