@@ -120,8 +120,11 @@ test.before(async () => {
 	s.org('acme', 'alice');
 	// Renovate's account is one of the organization's owners (write access to every repository).
 	s.member('acme', 'renovate-bot', 'admin');
-	for (const name of ['onboard', 'app']) {
-		const made = await s.request('POST', '/orgs/acme/repos', { token: alice, body: { name, auto_init: true } });
+	for (const name of ['onboard', 'app', 'auto']) {
+		const made = await s.request('POST', '/orgs/acme/repos', {
+			token: alice,
+			body: { name, auto_init: true, allow_auto_merge: name === 'auto' },
+		});
 		assert.is(made.status, 201, made.text);
 		const manifest = { name, version: '0.0.0', private: true, dependencies: { [PACKAGE]: '1.0.0' } };
 		const put = await s.request('PUT', `/repos/acme/${name}/contents/package.json`, {
@@ -251,6 +254,48 @@ test('a second run changes nothing: no new pull request, issue, comment or commi
 	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
 	assert.is(run.status, 0, run.log.slice(-4000));
 	assert.equal(await snapshot('acme/app'), afterFirst);
+});
+
+test('platform automerge: Renovate enables auto-merge on its pull request, which merges once the required check passes', async () => {
+	if ('skip' in renovate) return;
+	const protection = await s.request('PUT', '/repos/acme/auto/branches/main/protection', {
+		token: alice,
+		body: {
+			required_status_checks: { strict: false, contexts: ['ci'] },
+			enforce_admins: false,
+			required_pull_request_reviews: null,
+			restrictions: null,
+		},
+	});
+	assert.is(protection.status, 200, protection.text);
+	const run = await runRenovate('acme/auto', {
+		onboarding: false,
+		requireConfig: 'optional',
+		automerge: true,
+		automergeType: 'pr',
+		platformAutomerge: true,
+	});
+	assert.is(run.status, 0, run.log.slice(-4000));
+	const [pull] = (await s.get('/repos/acme/auto/pulls?state=all', alice)).body;
+	assert.ok(pull, 'Renovate opened its pull request');
+	const shown = (await s.get(`/repos/acme/auto/pulls/${pull.number}`, alice)).body;
+	assert.ok(shown.auto_merge, `auto-merge enabled (${run.log.match(/GitHub-native automerge[^"]*/g)?.join('; ')})`);
+	assert.is(shown.auto_merge.enabled_by.login, 'renovate-bot');
+	// Renovate's choice among the methods the repository allows (squash first).
+	assert.is(shown.auto_merge.merge_method, 'squash');
+	assert.is(shown.state, 'open');
+
+	const status = await s.request('POST', `/repos/acme/auto/statuses/${shown.head.sha}`, {
+		token: alice,
+		body: { state: 'success', context: 'ci' },
+	});
+	assert.is(status.status, 201, status.text);
+	await s.app.tasks.runDue();
+	const merged = (await s.get(`/repos/acme/auto/pulls/${pull.number}`, alice)).body;
+	assert.is(merged.merged, true);
+	assert.is(merged.merged_by.login, 'renovate-bot');
+	const manifest = (await s.get('/repos/acme/auto/contents/package.json', alice)).body;
+	assert.is(JSON.parse(Buffer.from(manifest.content, 'base64').toString()).dependencies[PACKAGE], '1.1.0');
 });
 
 test.run();
