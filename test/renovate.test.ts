@@ -8,25 +8,21 @@
  * - onboarding off (requireConfig optional): the dependency-update pull request with its labels,
  *   and the Dependency Dashboard issue;
  * - a second run changes nothing (no new pull request, issue, comment or commit).
- * Renovate (about 330 MB installed) is not a dependency of the project: this file installs it once
- * into node_modules/.cache/gitstead-renovate/<version> (reused while present) and skips, saying
- * why, when that install fails (no npm registry).
+ * Renovate (about 330 MB installed) is not a dependency of the project: test/helpers/renovate.ts
+ * installs it once into node_modules/.cache/gitstead-renovate/<version> (reused while present);
+ * this file skips, saying why, when that install fails (no npm registry) or git is missing.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hasGit } from './helpers/git';
+import { installRenovate } from './helpers/renovate';
 import { startServer, TestClock, type TestServer } from './helpers/server';
-
-/** The Renovate release this file runs: the newest 39.x (Node 20). */
-const RENOVATE_VERSION = '39.264.1';
-const CACHE = resolve(__dirname, '..', 'node_modules', '.cache', 'gitstead-renovate', RENOVATE_VERSION);
-const ENTRY = join(CACHE, 'node_modules', 'renovate', 'dist', 'renovate.js');
 
 /** The made-up package the repositories depend on: 1.0.0 is outdated, 1.1.0 the latest. */
 const PACKAGE = 'gitstead-pad';
@@ -34,28 +30,6 @@ const PACKAGE = 'gitstead-pad';
 /** The real time: Renovate compares pull requests' and issues' times with its own clock. */
 class LiveClock extends TestClock {
 	override readonly read = () => Date.now();
-}
-
-/**
- * Renovate's entry script, installed into the cache folder when missing (`npm install --prefix`,
- * install scripts off: its native add-ons re2 and better-sqlite3 are optional, Renovate falls back
- * to RegExp and does not use SQLite here). Null, with the reason, when the install fails.
- */
-function installRenovate(): { entry: string } | { skip: string } {
-	if (existsSync(ENTRY)) return { entry: ENTRY };
-	mkdirSync(CACHE, { recursive: true });
-	const started = Date.now();
-	const result = spawnSync(
-		'npm',
-		['install', '--prefix', CACHE, `renovate@${RENOVATE_VERSION}`, '--no-audit', '--no-fund', '--no-save', '--ignore-scripts'],
-		{ encoding: 'utf8', timeout: 15 * 60_000, stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	if (result.status !== 0 || !existsSync(ENTRY)) {
-		const why = result.error?.message ?? result.stderr.trim().split('\n').slice(-3).join(' / ');
-		return { skip: `npm install renovate@${RENOVATE_VERSION} failed (${why || `exit ${result.status}`})` };
-	}
-	console.log(`renovate: installed ${RENOVATE_VERSION} into ${CACHE} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-	return { entry: ENTRY };
 }
 
 /** An npm registry that knows one package (its packument at /<name>), on an ephemeral port. */
