@@ -165,6 +165,7 @@ test('onboarding: Renovate opens its "Configure Renovate" pull request', async (
 	if ('skip' in renovate) return;
 	const run = await runRenovate('acme/onboard', { onboarding: true, requireConfig: 'required' });
 	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: [^"]*status: onboarding/, 'Renovate left the repository waiting for its onboarding');
 	const pulls = (await s.get('/repos/acme/onboard/pulls?state=all', alice)).body;
 	assert.is(pulls.length, 1, JSON.stringify(pulls));
 	assert.is(pulls[0].title, 'Configure Renovate');
@@ -192,6 +193,7 @@ test('onboarding off: a dependency-update pull request with its labels, and the 
 	if ('skip' in renovate) return;
 	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
 	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
 	assert.ok(
 		registry.hits.some((hit) => hit === `GET /${PACKAGE}`),
 		'Renovate read the package from the registry stub',
@@ -227,6 +229,7 @@ test('a second run changes nothing: no new pull request, issue, comment or commi
 	if ('skip' in renovate) return;
 	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
 	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
 	assert.equal(await snapshot('acme/app'), afterFirst);
 });
 
@@ -250,6 +253,7 @@ test('platform automerge: Renovate enables auto-merge on its pull request, which
 		platformAutomerge: true,
 	});
 	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
 	const [pull] = (await s.get('/repos/acme/auto/pulls?state=all', alice)).body;
 	assert.ok(pull, 'Renovate opened its pull request');
 	const shown = (await s.get(`/repos/acme/auto/pulls/${pull.number}`, alice)).body;
