@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,9 +32,13 @@ class LiveClock extends TestClock {
 	override readonly read = () => Date.now();
 }
 
-/** An npm registry that knows one package (its packument at /<name>), on an ephemeral port. */
-async function registryStub(): Promise<{ server: Server; url: string; hits: string[] }> {
+/**
+ * An npm registry that knows one package (its packument at /<name>), on an ephemeral port: versions
+ * 1.0.0 and 1.1.0, and those `publish` adds (each dated a day after the one before).
+ */
+async function registryStub() {
 	const hits: string[] = [];
+	const versions = ['1.0.0', '1.1.0'];
 	const server = createServer((req, res) => {
 		hits.push(`${req.method} ${req.url}`);
 		const url = new URL(req.url ?? '/', 'http://registry');
@@ -44,30 +48,39 @@ async function registryStub(): Promise<{ server: Server; url: string; hits: stri
 			return;
 		}
 		const origin = `http://${req.headers.host}`;
-		const version = (v: string) => ({
-			name: PACKAGE,
-			version: v,
-			description: 'Pads strings on the left',
-			license: 'MIT',
-			dist: { tarball: `${origin}/${PACKAGE}/-/${PACKAGE}-${v}.tgz`, shasum: '0'.repeat(40) },
-		});
+		const released = (i: number) => new Date(Date.UTC(2025, 0, 1 + i)).toISOString();
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(
 			JSON.stringify({
 				name: PACKAGE,
-				'dist-tags': { latest: '1.1.0' },
-				versions: { '1.0.0': version('1.0.0'), '1.1.0': version('1.1.0') },
+				'dist-tags': { latest: versions.at(-1) },
+				versions: Object.fromEntries(
+					versions.map((v) => [
+						v,
+						{
+							name: PACKAGE,
+							version: v,
+							description: 'Pads strings on the left',
+							license: 'MIT',
+							dist: { tarball: `${origin}/${PACKAGE}/-/${PACKAGE}-${v}.tgz`, shasum: '0'.repeat(40) },
+						},
+					]),
+				),
 				time: {
-					created: '2025-01-01T00:00:00.000Z',
-					modified: '2025-06-01T00:00:00.000Z',
-					'1.0.0': '2025-01-01T00:00:00.000Z',
-					'1.1.0': '2025-06-01T00:00:00.000Z',
+					created: released(0),
+					modified: released(versions.length - 1),
+					...Object.fromEntries(versions.map((v, i) => [v, released(i)])),
 				},
 			}),
 		);
 	});
 	await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-	return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, hits };
+	return {
+		server,
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		hits,
+		publish: (version: string) => void versions.push(version),
+	};
 }
 
 const test = suite('renovate');
@@ -114,6 +127,8 @@ test.after(async () => {
 	if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+let runs = 0;
+
 /** Runs Renovate once on a repository with `extra` configuration; resolves with its log. */
 async function runRenovate(repository: string, extra: Record<string, unknown>): Promise<{ status: number | null; log: string }> {
 	if ('skip' in renovate) throw new Error(renovate.skip);
@@ -129,7 +144,8 @@ async function runRenovate(repository: string, extra: Record<string, unknown>): 
 			repositories: [repository],
 			gitAuthor: 'Renovate Bot <renovate-bot@example.com>',
 			baseDir: join(base, 'work'),
-			cacheDir: join(base, 'cache'),
+			// A cache of its own per run: a version published since the last run is seen at once.
+			cacheDir: join(base, `cache-${++runs}`),
 			npmrc: `registry=${registry.url}\n`,
 			enabledManagers: ['npm'],
 			dependencyDashboard: true,
@@ -233,6 +249,32 @@ test('a second run changes nothing: no new pull request, issue, comment or commi
 	assert.equal(await snapshot('acme/app'), afterFirst);
 });
 
+test('a new release: Renovate updates its branch and its pull request in place, and the Dependency Dashboard', async () => {
+	if ('skip' in renovate) return;
+	registry.publish('1.2.0');
+	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
+	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
+	const pulls = (await s.get('/repos/acme/app/pulls?state=all', alice)).body;
+	assert.is(pulls.length, 1, 'the same pull request, no second one');
+	const [pull] = pulls;
+	assert.is(pull.number, afterFirst.pulls[0][0]);
+	assert.is(pull.state, 'open');
+	assert.match(pull.title, /1\.2\.0/);
+	assert.ok(pull.body.includes('1.2.0'), pull.body);
+	assert.is.not(pull.head.sha, afterFirst.pulls[0][3], 'the branch moved');
+	const file = (await s.get(`/repos/acme/app/contents/package.json?ref=${encodeURIComponent(pull.head.ref)}`, alice)).body;
+	assert.is(JSON.parse(Buffer.from(file.content, 'base64').toString()).dependencies[PACKAGE], '1.2.0');
+	// Renovate rewrites its branch from the default branch: one commit ahead of main.
+	const comparison = (await s.get(`/repos/acme/app/compare/main...${pull.head.ref}`, alice)).body;
+	assert.is(comparison.ahead_by, 1);
+	assert.is(comparison.behind_by, 0);
+	const [dashboard] = (await s.get('/repos/acme/app/issues?state=all', alice)).body.filter(
+		(i: { pull_request?: unknown }) => !i.pull_request,
+	);
+	assert.is(dashboard.number, afterFirst.issues.find((i: unknown[]) => i[2] === 'Dependency Dashboard')?.[0]);
+});
+
 test('platform automerge: Renovate enables auto-merge on its pull request, which merges once the required check passes', async () => {
 	if ('skip' in renovate) return;
 	const protection = await s.request('PUT', '/repos/acme/auto/branches/main/protection', {
@@ -272,8 +314,40 @@ test('platform automerge: Renovate enables auto-merge on its pull request, which
 	const merged = (await s.get(`/repos/acme/auto/pulls/${pull.number}`, alice)).body;
 	assert.is(merged.merged, true);
 	assert.is(merged.merged_by.login, 'renovate-bot');
+	// The default branch now names the latest release (1.2.0, published by the test before).
 	const manifest = (await s.get('/repos/acme/auto/contents/package.json', alice)).body;
-	assert.is(JSON.parse(Buffer.from(manifest.content, 'base64').toString()).dependencies[PACKAGE], '1.1.0');
+	assert.is(JSON.parse(Buffer.from(manifest.content, 'base64').toString()).dependencies[PACKAGE], '1.2.0');
+});
+
+test('onboarding merged: the next run reads renovate.json and opens the update pull request and the Dependency Dashboard', async () => {
+	if ('skip' in renovate) return;
+	const [onboarding] = (await s.get('/repos/acme/onboard/pulls', alice)).body;
+	const merge = await s.request('PUT', `/repos/acme/onboard/pulls/${onboarding.number}/merge`, { token: alice, body: {} });
+	assert.is(merge.status, 200, merge.text);
+	const config = (await s.get('/repos/acme/onboard/contents/renovate.json', alice)).body;
+	assert.is(
+		JSON.parse(Buffer.from(config.content, 'base64').toString()).$schema,
+		'https://docs.renovatebot.com/renovate-schema.json',
+		'the onboarding config is on main',
+	);
+
+	const run = await runRenovate('acme/onboard', { onboarding: true, requireConfig: 'required' });
+	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
+	const open = (await s.get('/repos/acme/onboard/pulls', alice)).body;
+	assert.is(open.length, 1, JSON.stringify(open.map((p: { title: string }) => p.title)));
+	assert.is(open[0].head.ref, `renovate/${PACKAGE}-1.x`);
+	assert.equal(
+		open[0].labels.map((l: { name: string }) => l.name),
+		['dependencies'],
+	);
+	const issues = (await s.get('/repos/acme/onboard/issues?state=all', alice)).body.filter(
+		(i: { pull_request?: unknown }) => !i.pull_request,
+	);
+	assert.equal(
+		issues.map((i: { title: string }) => i.title),
+		['Dependency Dashboard'],
+	);
 });
 
 test.run();
