@@ -241,9 +241,24 @@ test('onboarding off: a dependency-update pull request with its labels, and the 
 	afterFirst = await snapshot('acme/app');
 });
 
-test('a second run changes nothing: no new pull request, issue, comment or commit', async () => {
+test('a second run, with a fine-grained token, changes nothing: no new pull request, issue, comment or commit', async () => {
 	if ('skip' in renovate) return;
-	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional' });
+	// The permissions Renovate's documentation lists for a fine-grained token, on the organization.
+	const token = s.token('renovate-bot', {
+		kind: 'fine-grained',
+		org: 'acme',
+		permissions: {
+			contents: 'write',
+			issues: 'write',
+			pull_requests: 'write',
+			statuses: 'write',
+			workflows: 'write',
+			vulnerability_alerts: 'read',
+			metadata: 'read',
+		},
+	});
+	const run = await runRenovate('acme/app', { onboarding: false, requireConfig: 'optional', token });
+	assert.match(run.log, /Detected GitHub Enterprise Server, version: 3\.\d+/);
 	assert.is(run.status, 0, run.log.slice(-4000));
 	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
 	assert.equal(await snapshot('acme/app'), afterFirst);
