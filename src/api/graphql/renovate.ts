@@ -13,7 +13,6 @@
 import { callerRepoPermission } from '../../auth/access/repos';
 import { levelMeets } from '../../auth/permissions';
 import { simpleUser } from '../../model/render';
-import { atLeast } from '../../model/repo-permissions';
 import type { PullRow, RepositoryRow } from '../../model/rows';
 import { switchesOf } from '../../model/security-switches';
 import { issueScope, type IssueScope } from '../issues/service';
@@ -129,8 +128,6 @@ function service<T>(run: () => T): T {
 export const AUTO_MERGE_MUTATIONS: Record<string, Resolver> = {
 	enablePullRequestAutoMerge: (_s, { input }, g) => {
 		const { pull, scope } = writablePull(g, input.pullRequestId);
-		if (!atLeast(scope.permission, 'push'))
-			throw new TypedError('FORBIDDEN', 'You do not have permission to enable auto-merge on this pull request.');
 		const updated = service(() =>
 			enableAutoMerge(g.ctx, scope, pull, {
 				method: String(input.mergeMethod ?? 'MERGE').toLowerCase() as MergeMethod,
