@@ -250,4 +250,17 @@ test('disablePullRequestAutoMerge: the request goes, REST shows auto_merge null,
 	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).state, 'open');
 });
 
+test('closing a pull request drops its auto-merge request: reopened, it stays open when the check passes', async () => {
+	const pull = await pullRequest('closed');
+	const enabled = await graphql(fixture('enable-auto-merge'), { pullRequestId: pull.node_id, mergeMethod: 'REBASE' });
+	assert.is(enabled.errors, undefined, JSON.stringify(enabled.errors));
+	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).auto_merge.merge_method, 'rebase');
+	await must('PATCH', `${APP}/pulls/${pull.number}`, { state: 'closed' });
+	await must('PATCH', `${APP}/pulls/${pull.number}`, { state: 'open' });
+	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).auto_merge, null);
+	await must('POST', `${APP}/statuses/${pull.head.sha}`, { state: 'success', context: 'ci' });
+	await s.app.tasks.runDue();
+	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).state, 'open');
+});
+
 test.run();

@@ -4,10 +4,12 @@
  * submitted or dismissed review, a push, a pull request synchronized or marked ready) queues
  * AUTO_MERGE_TASK for each of its repository's open pull requests with auto-merge enabled. The task
  * (src/api/pulls/auto-merge.ts) decides, outside this transaction, whether the base branch's
- * protection now lets it merge.
+ * protection now lets it merge. A pull request closed (or merged) loses its request, as on GitHub:
+ * reopened, it waits for auto-merge to be enabled again.
  */
 import type { App } from '../app';
 import type { RepositoryRow } from '../model/rows';
+import type { TimelineEntry } from '../api/issues/timeline';
 
 /** The background task that merges a pull request waiting for auto-merge (payload { issueId }). */
 export const AUTO_MERGE_TASK = 'pull-request-auto-merge';
@@ -31,7 +33,14 @@ const queuedStatements = new WeakMap<App['db'], { get(kind: string, payload: str
  * Queues AUTO_MERGE_TASK for the repository's waiting pull requests when the event may unblock
  * them (inside the event's transaction; a task already queued for a pull request is not repeated).
  */
-export function deriveAutoMerge(app: App, event: { event: string; action: string | null; repo?: RepositoryRow }): void {
+export function deriveAutoMerge(
+	app: App,
+	event: { event: string; action: string | null; repo?: RepositoryRow; timeline?: TimelineEntry[] },
+): void {
+	if (event.event === 'pull_request' && event.action === 'closed') {
+		for (const entry of event.timeline ?? []) if (entry.event === 'closed') app.stores.autoMerges.remove(entry.issueId);
+		return;
+	}
 	if (!event.repo || !TRIGGERS[event.event]?.has(event.action)) return;
 	const waiting = app.stores.autoMerges.waitingIn(event.repo.id);
 	if (waiting.length === 0) return;
