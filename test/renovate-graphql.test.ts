@@ -263,4 +263,25 @@ test('closing a pull request drops its auto-merge request: reopened, it stays op
 	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).state, 'open');
 });
 
+test('auto-merge waits for a required approving review, then merges when it is submitted', async () => {
+	await must('PUT', `${APP}/branches/main/protection`, {
+		required_status_checks: null,
+		enforce_admins: false,
+		required_pull_request_reviews: { required_approving_review_count: 1 },
+		restrictions: null,
+	});
+	const pull = await pullRequest('reviewed');
+	const enabled = await graphql(fixture('enable-auto-merge'), { pullRequestId: pull.node_id, mergeMethod: 'MERGE' });
+	assert.is(enabled.errors, undefined, JSON.stringify(enabled.errors));
+	await s.app.tasks.runDue();
+	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).state, 'open', 'no approval yet');
+	await must('POST', `${APP}/pulls/${pull.number}/reviews`, { event: 'APPROVE', body: 'Looks good' });
+	await s.app.tasks.runDue();
+	const merged = await must('GET', `${APP}/pulls/${pull.number}`);
+	assert.is(merged.merged, true);
+	assert.is(merged.merged_by.login, 'renovate-bot');
+	const commit = await must('GET', `${APP}/git/commits/${merged.merge_commit_sha}`);
+	assert.is(commit.parents.length, 2, 'a merge commit');
+});
+
 test.run();
