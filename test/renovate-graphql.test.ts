@@ -146,6 +146,15 @@ test("viewer: an app token's login and id (Renovate's query for its bot)", async
 	assert.equal(data!.viewer, { login: 'renovate-bot', databaseId: me.id });
 });
 
+test("viewer with an installation token: the app's bot, as Renovate running as a GitHub App reads it", async () => {
+	const token = s.token('alice', { kind: 'installation', org: 'acme' });
+	const { data, errors } = await graphql(fixture('viewer'), {}, token);
+	assert.is(errors, undefined, JSON.stringify(errors));
+	const bot = s.app.stores.accounts.byLogin('test-app[bot]');
+	assert.ok(bot, 'the test app has its bot account');
+	assert.equal(data!.viewer, { login: 'test-app[bot]', databaseId: bot!.id });
+});
+
 test('enablePullRequestAutoMerge: refused while the pull request could be merged now, or where the repository does not allow it', async () => {
 	const pull = await pullRequest('clean');
 	const clean = await graphql(fixture('enable-auto-merge'), { pullRequestId: pull.node_id, mergeMethod: 'SQUASH' });

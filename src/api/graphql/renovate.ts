@@ -20,7 +20,7 @@ import { disableAutoMerge, enableAutoMerge } from '../pulls/auto-merge';
 import type { MergeMethod } from '../pulls/merge-service';
 import { renderPulls } from '../pulls/service';
 import { TypedError, translate } from './errors';
-import type { GraphContext } from './resolve';
+import { RESOLVERS, type GraphContext } from './resolve';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are the REST-shaped objects resolve.ts makes
 type Source = Record<string, any>;
@@ -42,6 +42,16 @@ function refRepository(g: GraphContext, ref: Source): RepositoryRow | undefined 
 
 /** Resolvers by type and field, merged over resolve.ts's RESOLVERS by src/api/graphql/execute.ts. */
 export const RENOVATE_RESOLVERS: Record<string, Record<string, Resolver>> = {
+	Query: {
+		// An installation token's viewer is its app's bot (GitHub answers its login, "<slug>[bot]", and
+		// id; Renovate running as a GitHub App reads them); every other caller's is GET /user's user.
+		viewer: (s, a, g) => {
+			const { app, principal } = g.ctx;
+			const bot =
+				principal.kind === 'installation' && principal.actorId !== null ? app.stores.accounts.byId(principal.actorId) : undefined;
+			return bot ? { ...simpleUser(app.urls, bot), __typename: 'User' } : RESOLVERS.Query.viewer(s, a, g);
+		},
+	},
 	Repository: {
 		// The repository's Dependabot alerts switch (GET/PUT/DELETE /repos/{owner}/{repo}/vulnerability-alerts).
 		hasVulnerabilityAlertsEnabled: (s, _a, g) => {
