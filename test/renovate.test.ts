@@ -98,7 +98,8 @@ test.before(async () => {
 		return;
 	}
 	dir = mkdtempSync(join(tmpdir(), 'gitstead-renovate-'));
-	s = await startServer({ clock: new LiveClock(), dataDir: join(dir, 'data') });
+	// Started at the real time too: the installation tokens the helper makes expire an hour after it.
+	s = await startServer({ clock: new LiveClock(Date.now()), dataDir: join(dir, 'data') });
 	registry = await registryStub();
 	s.user('alice');
 	s.user('renovate-bot');
@@ -107,7 +108,7 @@ test.before(async () => {
 	s.org('acme', 'alice');
 	// Renovate's account is one of the organization's owners (write access to every repository).
 	s.member('acme', 'renovate-bot', 'admin');
-	for (const name of ['onboard', 'app', 'auto']) {
+	for (const name of ['onboard', 'app', 'auto', 'installed']) {
 		const made = await s.request('POST', '/orgs/acme/repos', {
 			token: alice,
 			body: { name, auto_init: true, allow_auto_merge: name === 'auto' },
@@ -332,6 +333,36 @@ test('platform automerge: Renovate enables auto-merge on its pull request, which
 	// The default branch now names the latest release (1.2.0, published by the test before).
 	const manifest = (await s.get('/repos/acme/auto/contents/package.json', alice)).body;
 	assert.is(JSON.parse(Buffer.from(manifest.content, 'base64').toString()).dependencies[PACKAGE], '1.2.0');
+});
+
+test("as a GitHub App: an installation token, commits made through the API (platformCommit), the app's bot as author", async () => {
+	if ('skip' in renovate) return;
+	const token = s.token('alice', { kind: 'installation', org: 'acme' });
+	const run = await runRenovate('acme/installed', {
+		onboarding: false,
+		requireConfig: 'optional',
+		token,
+		platformCommit: 'enabled',
+	});
+	assert.is(run.status, 0, run.log.slice(-4000));
+	assert.match(run.log, /Repository result: done/, 'Renovate finished the repository normally');
+	const pulls = (await s.get('/repos/acme/installed/pulls?state=all', alice)).body;
+	assert.is(pulls.length, 1, JSON.stringify(pulls.map((p: { title: string }) => p.title)));
+	assert.is(pulls[0].user.login, 'test-app[bot]');
+	assert.is(pulls[0].user.type, 'Bot');
+	assert.equal(
+		pulls[0].labels.map((l: { name: string }) => l.name),
+		['dependencies'],
+	);
+	const file = (await s.get(`/repos/acme/installed/contents/package.json?ref=${encodeURIComponent(pulls[0].head.ref)}`, alice)).body;
+	assert.is(JSON.parse(Buffer.from(file.content, 'base64').toString()).dependencies[PACKAGE], '1.2.0');
+	const issues = (await s.get('/repos/acme/installed/issues?state=all', alice)).body.filter(
+		(i: { pull_request?: unknown }) => !i.pull_request,
+	);
+	assert.equal(
+		issues.map((i: { title: string; user: { login: string } }) => [i.title, i.user.login]),
+		[['Dependency Dashboard', 'test-app[bot]']],
+	);
 });
 
 test('onboarding merged: the next run reads renovate.json and opens the update pull request and the Dependency Dashboard', async () => {
