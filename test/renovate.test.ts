@@ -1,13 +1,16 @@
 /**
  * Renovate itself (npm renovate 39.x, the last line that runs on Node 20) against a real Gitstead
  * server, configured as Renovate documents for GitHub Enterprise Server (platform github, endpoint
- * <server>/api/v3/, a personal access token), with the package registry a local stub serving one
- * made-up package's metadata, so nothing leaves the machine:
+ * <server>/api/v3/, a token), with the package registry a local stub serving one made-up package's
+ * metadata, so nothing leaves the machine:
  * - onboarding on: a repository whose package.json names an outdated version gets the
- *   "Configure Renovate" pull request from branch renovate/configure;
+ *   "Configure Renovate" pull request from branch renovate/configure; once merged, the next run
+ *   opens the update pull request and the Dependency Dashboard;
  * - onboarding off (requireConfig optional): the dependency-update pull request with its labels,
- *   and the Dependency Dashboard issue;
- * - a second run changes nothing (no new pull request, issue, comment or commit).
+ *   and the Dependency Dashboard issue; a second run (with a fine-grained token) changes nothing;
+ *   a new release updates the branch, the pull request and the dashboard in place;
+ * - platform automerge: auto-merge enabled through GraphQL, the merge once the required check passes;
+ * - as a GitHub App: an installation token, commits made through the API (platformCommit).
  * Renovate (about 330 MB installed) is not a dependency of the project: test/helpers/renovate.ts
  * installs it once into node_modules/.cache/gitstead-renovate/<version> (reused while present);
  * this file skips, saying why, when that install fails (no npm registry) or git is missing.
