@@ -159,7 +159,7 @@ test('enablePullRequestAutoMerge: refused while the pull request could be merged
 	const pull = await pullRequest('clean');
 	const clean = await graphql(fixture('enable-auto-merge'), { pullRequestId: pull.node_id, mergeMethod: 'SQUASH' });
 	assert.is(clean.errors?.[0].type, 'UNPROCESSABLE');
-	assert.is(clean.errors?.[0].message, 'Pull request is in clean status');
+	assert.is(clean.errors?.[0].message, 'Pull request Pull request is in clean status');
 	assert.is((await must('GET', `${APP}/pulls/${pull.number}`)).auto_merge, null);
 
 	await must('PATCH', APP, { allow_auto_merge: false });

@@ -55,7 +55,7 @@ function userScope(app: App, pull: PullRow, userId: number): IssueScope {
  * `scope.permission`, the caller's), in the caller's transaction; enabling it again replaces the method, title and message. GitHub's
  * refusals: the repository does not allow auto-merge, a closed or merged pull request, a method the
  * repository disallows, a head that moved, and a pull request that could be merged right now
- * ("Pull request is in clean status": merge it instead).
+ * (GitHub's "Pull request Pull request is in clean status", the prefix doubled: merge it instead).
  * @throws DomainError 403 without write access; 409 HEAD_MODIFIED; 422 for the other refusals
  * @returns the pull request as it now is
  */
@@ -72,7 +72,7 @@ export function enableAutoMerge(ctx: Caller, scope: IssueScope, pull: PullRow, i
 	const method = METHODS[input.method];
 	if (scope.repo[method.column] !== 1) throw new DomainError('Unprocessable', method.message);
 	const state = presentMergeability(app, pull).state;
-	if (state === 'clean' || state === 'unstable') throw new DomainError('Unprocessable', `Pull request is in ${state} status`);
+	if (state === 'clean' || state === 'unstable') throw new DomainError('Unprocessable', `Pull request Pull request is in ${state} status`);
 	const now = isoSeconds(ctx.now);
 	app.stores.autoMerges.set({
 		issue_id: pull.id,
