@@ -673,6 +673,20 @@ CREATE TABLE pull_requests (
 CREATE INDEX pull_requests_head ON pull_requests(head_repo_id, head_ref);
 CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);
 
+-- Auto-merge of an open pull request (GitHub's enablePullRequestAutoMerge, REST's auto_merge): who
+-- enabled it, the merge method and the commit's title and message to use (NULL: the method's
+-- defaults). The merge happens, as that user, once the base branch's protection lets it (required
+-- reviews and status checks); the row goes with the merge or disablePullRequestAutoMerge.
+CREATE TABLE pull_request_auto_merges (
+  issue_id       INTEGER PRIMARY KEY REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  enabled_by_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  merge_method   TEXT NOT NULL CHECK (merge_method IN ('merge', 'squash', 'rebase')),
+  commit_title   TEXT,
+  commit_message TEXT,
+  author_email   TEXT,
+  enabled_at     TEXT NOT NULL
+);
+
 -- Review requests of a pull request (GitHub's requested_reviewers / requested_teams): a user or a
 -- team, never both; a review submitted by a requested user removes the user's row.
 CREATE TABLE pull_request_review_requests (

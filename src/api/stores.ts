@@ -31,6 +31,7 @@ import { createOrgStore } from './orgs/store';
 import { createOrgSecurityStore } from './org-security/store';
 import { createOrgActionsStore } from './org-actions/store';
 import { createPullStore } from './pulls/store';
+import { createAutoMergeStore } from './pulls/auto-merge-store';
 import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
@@ -90,6 +91,7 @@ export function createStores(database: DB) {
 		issues: createIssueStore(db),
 		issueEvents: createIssueEventStore(db),
 		pulls: createPullStore(db),
+		autoMerges: createAutoMergeStore(db),
 		reviews: createReviewStore(db),
 		labels: createLabelStore(db),
 		milestones: createMilestoneStore(db),

@@ -1524,6 +1524,22 @@ export const migrations: Migration[] = [
 				CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);`);
 		},
 	},
+	{
+		version: 40,
+		description: 'pull_request_auto_merges: auto-merge of pull requests (enablePullRequestAutoMerge, REST auto_merge)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE pull_request_auto_merges (
+				  issue_id       INTEGER PRIMARY KEY REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+				  enabled_by_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  merge_method   TEXT NOT NULL CHECK (merge_method IN ('merge', 'squash', 'rebase')),
+				  commit_title   TEXT,
+				  commit_message TEXT,
+				  author_email   TEXT,
+				  enabled_at     TEXT NOT NULL
+				);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

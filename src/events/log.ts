@@ -15,6 +15,7 @@ import type { NotificationActivity } from '../model/notifications';
 import type { TimelineEntry } from '../api/issues/timeline';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
+import { deriveAutoMerge } from './auto-merge';
 import { deriveNotifications } from './notifications';
 
 /** One thing that happened, as GitHub names it. */
@@ -119,6 +120,8 @@ export function record(app: App, event: DomainEvent): number {
 	// installed on the account, in this transaction.
 	if (event.webhook)
 		app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id, accountId: owner?.id ?? org?.id });
+	// Pull requests waiting for auto-merge that this event may unblock.
+	deriveAutoMerge(app, event);
 	if (event.toApp) {
 		const { appId, installationId, webhook } = event.toApp;
 		app.webhooks.emitToApp(appId, installationId, event.event, event.action, () => ({ action: event.action, ...webhook() }));

@@ -113,6 +113,8 @@ export function createEventStore(db: DB) {
 	// triggers, whoever makes them), and time (the first event at or after the feed's horizon).
 	const removed = db.prepare('SELECT removed FROM events_version WHERE id = 1').pluck();
 	const horizon = db.prepare('SELECT id FROM events WHERE created_at >= ? ORDER BY created_at, id LIMIT 1').pluck();
+	const payloadsWith = db.prepare('SELECT id, payload FROM events WHERE id > ? AND instr(payload, ?) > 0');
+	const setPayload = db.prepare('UPDATE events SET payload = ? WHERE id = ?');
 
 	return {
 		/** @returns the new event's id */
@@ -121,6 +123,10 @@ export function createEventStore(db: DB) {
 		hideRepository: (repoId: number) => void hide.run(repoId),
 		/** Deletes events older than `before` (ISO timestamp). @returns rows deleted */
 		prune: (before: string) => prune.run(before).changes,
+		/** The feed payloads of the events after `afterId` whose text holds `text` (deferred parts: src/events/deferred.ts). */
+		payloadsWith: (afterId: number, text: string) => payloadsWith.all(afterId, text) as Array<{ id: number; payload: string }>,
+		/** Replaces an event's feed payload (JSON text). */
+		setPayload: (id: number, payload: string) => void setPayload.run(payload, id),
 		/** The newest event id of the whole log (0 when empty). */
 		latestId: () => (latest.get() as number | null) ?? 0,
 		/** One page of a feed, newest first, within its cap; and how many events it holds. */

@@ -196,6 +196,62 @@ export function repository(urls: Urls, repo: RepositoryRow, owner: AccountRow, p
 	return { ...withPermissions, security_and_analysis: securityAndAnalysisOf(repo) };
 }
 
+/** Fields of GitHub's simple-repository, in order (a subset of the repository record). */
+const SIMPLE_REPOSITORY_FIELDS = [
+	'id',
+	'node_id',
+	'name',
+	'full_name',
+	'owner',
+	'private',
+	'html_url',
+	'description',
+	'fork',
+	'url',
+	'archive_url',
+	'assignees_url',
+	'blobs_url',
+	'branches_url',
+	'collaborators_url',
+	'comments_url',
+	'commits_url',
+	'compare_url',
+	'contents_url',
+	'contributors_url',
+	'deployments_url',
+	'downloads_url',
+	'events_url',
+	'forks_url',
+	'git_commits_url',
+	'git_refs_url',
+	'git_tags_url',
+	'issue_comment_url',
+	'issue_events_url',
+	'issues_url',
+	'keys_url',
+	'labels_url',
+	'languages_url',
+	'merges_url',
+	'milestones_url',
+	'notifications_url',
+	'pulls_url',
+	'releases_url',
+	'stargazers_url',
+	'statuses_url',
+	'subscribers_url',
+	'subscription_url',
+	'tags_url',
+	'teams_url',
+	'trees_url',
+	'hooks_url',
+] as const;
+
+/** GitHub's simple-repository of a repository. */
+export function simpleRepository(urls: Urls, repo: RepositoryRow, owner: AccountRow) {
+	const full = repository(urls, repo, owner, null) as Record<string, unknown>;
+	return Object.fromEntries(SIMPLE_REPOSITORY_FIELDS.map((field) => [field, full[field]]));
+}
+
 /** GitHub's organization-simple (membership records, runner-group organization lists). */
 export function orgSimple(urls: Urls, org: AccountRow) {
 	const base = `${urls.apiBase}/orgs/${org.login}`;

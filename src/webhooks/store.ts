@@ -185,6 +185,11 @@ export function createWebhookStore(db: DB) {
 	);
 	const attempts = db.prepare('SELECT * FROM webhook_delivery_attempts WHERE delivery_id = ? ORDER BY id');
 	const queuedCount = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE state = 'queued'").pluck();
+	const lastDelivery = db.prepare('SELECT max(id) FROM webhook_deliveries').pluck();
+	const queuedWith = db.prepare(
+		"SELECT id, payload FROM webhook_deliveries WHERE id > ? AND state = 'queued' AND attempts = 0 AND instr(payload, ?) > 0",
+	);
+	const setPayload = db.prepare('UPDATE webhook_deliveries SET payload = ? WHERE id = ?');
 	const recent = db.prepare(`
 		SELECT d.* FROM webhook_deliveries d WHERE (@hookId IS NULL OR d.hook_id = @hookId) ORDER BY d.id DESC LIMIT @limit`);
 
@@ -332,6 +337,12 @@ export function createWebhookStore(db: DB) {
 		attempts: (deliveryId: number) => attempts.all(deliveryId) as AttemptRow[],
 		/** Deliveries waiting for an attempt (queued: new ones and retries not yet due), over all hooks; partial index webhook_deliveries_queued. */
 		queuedCount: () => queuedCount.get() as number,
+		/** The newest delivery id (0 when none). */
+		lastDeliveryId: () => (lastDelivery.get() as number | null) ?? 0,
+		/** Deliveries after `afterId` not attempted yet whose payload holds `text` (deferred parts: src/events/deferred.ts). */
+		queuedWith: (afterId: number, text: string) => queuedWith.all(afterId, text) as Array<{ id: number; payload: string }>,
+		/** Replaces a delivery's payload (JSON text) before its first attempt. */
+		setPayload: (id: number, payload: string) => void setPayload.run(payload, id),
 		/** The newest deliveries, of one hook or of all (gitstead admin list-deliveries). */
 		recent: (hookId: number | null, limit: number) => recent.all({ hookId, limit }) as DeliveryRow[],
 	};

@@ -13,7 +13,7 @@ import { conflict, invalidField, notFound } from '../../model/errors';
 import { accepted, created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { simpleRepository } from '../dependabot/render';
+import { simpleRepository } from '../../model/render';
 import { configuration } from './render';
 import {
 	ADVANCED_SECURITY,

@@ -12,7 +12,6 @@ import { userRepoPermission } from '../../auth/access/repos';
 import { REPO_PERMISSIONS, type RepoPermission } from '../../model/repo-permissions';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../../model/rows';
-import { unassignEverywhere } from '../issues/unassign';
 import { collaborator, collaboratorPermission, invitation } from './render';
 import {
 	acceptInvitation,
@@ -171,8 +170,7 @@ export const collaboratorRoutes = [
 			const { repo, owner, permission } = ctx.repo;
 			const user = userParam(ctx);
 			if (permission !== 'admin' && ctx.principal.user?.id !== user.id) throw forbidden('Must have admin rights to Repository.');
-			// GitHub also unassigns a removed collaborator from the repository's issues.
-			if (removeCollaborator(ctx.app, repo, owner, user, ctx.principal.actorId)) unassignEverywhere(ctx, user.id);
+			removeCollaborator(ctx.app, repo, owner, user, ctx.principal.actorId, ctx.now);
 			return noContent();
 		},
 	}),

@@ -20,6 +20,7 @@ import { basePermission, roleName, strongest, type RepoPermission } from '../../
 import { events } from '../../events/catalog';
 import { deleteForksWithoutAccess } from '../repos/service';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
+import { unassignEverywhere } from '../issues/unassign';
 import { recordStar } from '../starring/events';
 import { recordInvitation } from './events';
 import { permissionRank, rankPermission, type GrantScope, type InvitationRow } from './store';
@@ -143,15 +144,26 @@ function assertOutsideCollaboratorsAllowed(app: App, org: AccountRow): void {
 
 /**
  * Removes `user`'s direct access (GitHub's remove-a-repository-collaborator): cancels the
- * invitations they sent to the repository, records member removed, unstars the repository for
+ * invitations they sent to the repository, records member removed, unassigns them from the
+ * repository's issues (src/api/issues/unassign.ts), unstars the repository for
  * them, and deletes their forks of a private repository they can no longer read. A user without a direct grant changes nothing.
+ * @param now epoch milliseconds of the change (default: the app's clock)
  * @returns whether a direct grant was removed
  */
-export function removeCollaborator(app: App, repo: RepositoryRow, owner: AccountRow, user: AccountRow, actorId: number | null): boolean {
+export function removeCollaborator(
+	app: App,
+	repo: RepositoryRow,
+	owner: AccountRow,
+	user: AccountRow,
+	actorId: number | null,
+	now = app.clock(),
+): boolean {
 	const { stores } = app;
 	stores.collaborators.removeSentBy(repo.id, user.id);
 	if (!stores.collaborators.removeCollaborator(repo.id, user.id)) return false;
 	events.member(app, 'removed', repo, user, {}, actorId);
+	// GitHub unassigns them from the repository's issues and pull requests.
+	unassignEverywhere(app, repo, owner, user.id, actorId, now);
 	// GitHub unstars the repository for them (star deleted, as if they had unstarred it).
 	if (stores.stars.unstar(user.id, repo.id)) recordStar(app, 'deleted', repo, null, user.id);
 	deleteForksWithoutAccess(app, owner, actorId);

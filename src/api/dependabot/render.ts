@@ -5,69 +5,12 @@
 import type { App } from '../../app';
 import type { ApiVersion } from '../../http/negotiation';
 import type { Urls } from '../../model/urls';
-import { repository } from '../../model/render';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
-import { simpleUser } from '../../model/render';
+import { simpleRepository, simpleUser } from '../../model/render';
 import type { AdvisoryRow, AlertRow, RequestView, ResponseView } from './store';
 
 /** The request_type value Gitstead answers (GitHub: dependabot_alert_dismissal). */
 export const REQUEST_TYPE = 'depbot_alert_dismissal';
-
-/** Fields of GitHub's simple-repository, in order (a subset of the repository record). */
-const SIMPLE_REPOSITORY_FIELDS = [
-	'id',
-	'node_id',
-	'name',
-	'full_name',
-	'owner',
-	'private',
-	'html_url',
-	'description',
-	'fork',
-	'url',
-	'archive_url',
-	'assignees_url',
-	'blobs_url',
-	'branches_url',
-	'collaborators_url',
-	'comments_url',
-	'commits_url',
-	'compare_url',
-	'contents_url',
-	'contributors_url',
-	'deployments_url',
-	'downloads_url',
-	'events_url',
-	'forks_url',
-	'git_commits_url',
-	'git_refs_url',
-	'git_tags_url',
-	'issue_comment_url',
-	'issue_events_url',
-	'issues_url',
-	'keys_url',
-	'labels_url',
-	'languages_url',
-	'merges_url',
-	'milestones_url',
-	'notifications_url',
-	'pulls_url',
-	'releases_url',
-	'stargazers_url',
-	'statuses_url',
-	'subscribers_url',
-	'subscription_url',
-	'tags_url',
-	'teams_url',
-	'trees_url',
-	'hooks_url',
-] as const;
-
-/** GitHub's simple-repository of a repository. */
-export function simpleRepository(urls: Urls, repo: RepositoryRow, owner: AccountRow) {
-	const full = repository(urls, repo, owner, null) as Record<string, unknown>;
-	return Object.fromEntries(SIMPLE_REPOSITORY_FIELDS.map((field) => [field, full[field]]));
-}
 
 /** API and web addresses of a repository's dependabot resources. */
 export function repoPaths(urls: Urls, owner: AccountRow | { login: string }, repoName: string) {

@@ -7,7 +7,7 @@ import type { App } from '../../app';
 import { record } from '../../events/log';
 import { isoSeconds } from '../../time';
 import { inRepository } from '../../events/payloads';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import type { AccountRow } from '../users/store';
 import { parseCommit } from './objects';
 import { isAncestor, peel } from './service';

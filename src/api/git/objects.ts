@@ -188,12 +188,6 @@ export function findTrailingSignature(text: string): Signature | null {
 	return { kind: end[1], signature: `${body.slice(start)}\n`, payload: text.slice(0, start) };
 }
 
-/** The armor label of a signature given on its own ('-----BEGIN PGP SIGNATURE-----' → 'PGP SIGNATURE'), or null. */
-export function armorKind(signature: string): string | null {
-	const match = /^\s*-----BEGIN ([A-Z0-9][A-Z0-9 ]*)-----/.exec(signature);
-	return match ? match[1] : null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Commits
 

@@ -22,7 +22,7 @@ import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import { closingReferences } from '../pulls/closing';
 import { eventContext } from '../pulls/events';
 import { baseScope } from '../pulls/follow';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { isValidRefName, parseCommit, parseTree } from './objects';
 import { isAncestor } from './service';
 import { recordCommitReferences } from '../issues/timeline';

@@ -7,7 +7,7 @@
  * whose wants are exactly those tips then sends the rows without walking a single tree.
  */
 import type { App } from '../../app';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 
 /** The tips a full clone wants: the sorted, distinct ids of refs/heads/* and refs/tags/*. */
 export function cloneTips(app: App, repo: RepositoryRow): string[] {

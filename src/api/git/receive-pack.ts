@@ -20,7 +20,7 @@ import type { App } from '../../app';
 import { GarbagePacer } from '../../memory';
 import { version } from '../../build-info';
 import { epochSeconds } from '../../time';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { type IndexResult, indexPack, UnpackError } from './index-pack';
 import { cloneTips, knownReachable } from './reachable';
 import { isAncestor } from './service';

@@ -5,8 +5,8 @@
 import type { Urls } from '../../http/urls';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
-import { repositoryPaths } from '../repos/render';
-import type { RepositoryRow } from '../repos/store';
+import { repositoryPaths } from '../../model/render';
+import type { RepositoryRow } from '../../model/rows';
 import { UNSIGNED, type Verification, type Verifier } from '../keys/verification';
 import { commitPayload, findTrailingSignature, type CommitData, type Ident, type ObjectType, type TagData, type TreeMode } from './objects';
 

@@ -12,7 +12,7 @@
  * repository is given as its row (`app.stores.repos.byId(id)`, or `ctx.repo.repo`).
  */
 import type { App } from '../../app';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { FULL_SHA, parseCommit, parseTag } from './objects';
 import type { ObjectMeta } from './store';
 
@@ -106,6 +106,11 @@ export function isAncestor(app: App, repoId: number, ancestor: string, descendan
 	return app.stores.git.reaches(repoId, descendant, ancestor);
 }
 
+/** Merge bases computed while a transaction was open, per app (a probe for tests: slow work holding the write lock). */
+const mergeBasesInTransaction = new WeakMap<App, number>();
+/** How many merge bases this app computed inside a transaction so far. */
+export const mergeBasesInTransactions = (app: App): number => mergeBasesInTransaction.get(app) ?? 0;
+
 /**
  * Every best common ancestor of two commits (git merge-base --all): common ancestors that are not
  * ancestors of another common ancestor; newest committer date first.
@@ -113,6 +118,7 @@ export function isAncestor(app: App, repoId: number, ancestor: string, descendan
  */
 export function mergeBases(app: App, repoId: number, a: string, b: string): string[] {
 	const { git } = app.stores;
+	if (app.db.inTransaction) mergeBasesInTransaction.set(app, (mergeBasesInTransaction.get(app) ?? 0) + 1);
 	if (commitParents(app, repoId, a) === null || commitParents(app, repoId, b) === null) return [];
 	const ofA = new Set(git.ancestors(repoId, a));
 	if (ofA.has(b)) return [b];

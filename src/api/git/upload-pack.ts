@@ -22,7 +22,7 @@
 import type { ServerResponse } from 'node:http';
 import type { App } from '../../app';
 import { version } from '../../build-info';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { FULL_SHA } from './objects';
 import { PACK_COMMIT, PACK_TAG } from './pack';
 import { type PackSink, writePack } from './pack-writer';

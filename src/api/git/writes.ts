@@ -28,7 +28,7 @@ import {
 import { isAncestor, peel } from './service';
 import { isoSeconds } from '../../time';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
-import type { RepositoryRow } from '../repos/store';
+import type { RepositoryRow } from '../../model/rows';
 import { checkRefUpdate } from '../branches/enforce';
 import { checkRulesets } from '../rulesets/enforce';
 import { followRef } from '../pulls/follow';

@@ -19,7 +19,6 @@
  */
 import type { App } from '../../app';
 import { isoSeconds } from '../../time';
-import { armorKind } from '../git/objects';
 import type { AccountRow } from '../users/store';
 import { checkPgpSignature, signatureIssuers } from './gpg';
 import { parseSshSignature, verifySshSignature } from './ssh';
@@ -47,6 +46,12 @@ export interface SignedObject {
 	email: string;
 	/** The committer's (tagger's) date, epoch seconds. */
 	seconds: number;
+}
+
+/** The armor label of a signature given on its own ('-----BEGIN PGP SIGNATURE-----' → 'PGP SIGNATURE'), or null. */
+function armorKind(signature: string): string | null {
+	const match = /^\s*-----BEGIN ([A-Z0-9][A-Z0-9 ]*)-----/.exec(signature);
+	return match ? match[1] : null;
 }
 
 /** Verifies signed objects for one answer. */

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { conflict, forbidden, invalidField } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
-import { simpleRepository } from '../dependabot/render';
+import { simpleRepository } from '../../model/render';
 import { teamListForm } from '../../model/render';
 import type { TeamRow } from '../../model/rows';
 import { advancedSecurityCommitters } from './committers';

@@ -7,7 +7,7 @@
  */
 import { userRepoPermission } from '../../auth/access/repos';
 import { atLeast } from '../../model/repo-permissions';
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { DomainError, forbidden } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { Associations } from '../issues/association';
@@ -22,7 +22,7 @@ import type { PullRow } from '../../model/rows';
  * @throws DomainError 403 for other callers; 422 for a closed or merged pull request
  * @returns the pull request as it now is
  */
-export function setPullDraft(ctx: Context, pull: PullRow, draft: boolean): PullRow {
+export function setPullDraft(ctx: Caller, pull: PullRow, draft: boolean): PullRow {
 	const { app } = ctx;
 	const repo = app.stores.repos.byId(pull.repo_id);
 	const owner = repo && app.stores.accounts.byId(repo.owner_id);

@@ -58,7 +58,7 @@ export function recordPullRequest(
 	let rendered: unknown;
 	const current = app.stores.pulls.byIssue(row.id) as PullRow;
 	const pull = () => {
-		rendered ??= renderPulls(ctx, scope, [current], true, null)[0];
+		rendered ??= renderPulls(ctx, scope, [current], 'event', null)[0];
 		return rendered;
 	};
 	record(app, {

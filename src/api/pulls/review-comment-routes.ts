@@ -11,21 +11,21 @@
  * thread's place and answers its first comment. Its author or push access edits or deletes it.
  */
 import * as v from 'valibot';
-import { forbidden, notFound, validationFailed } from '../../model/errors';
+import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { atLeast } from '../../model/repo-permissions';
 import type { IssueScope } from '../issues/service';
 import { commentBodyField } from '../markdown/body';
+import { renderReviewComment, renderReviewComments } from './review-comments';
 import {
-	assertUnlocked,
-	locateComment,
-	recordReviewComment,
-	renderReviewComment,
-	renderReviewComments,
-	type Anchor,
-} from './review-comments';
+	createReviewComment,
+	deleteReviewComment,
+	editReviewComment,
+	replyToReviewComment,
+	visibleReview,
+	visibleReviewComment,
+} from './review-edits';
 import type { ReviewCommentFilter, ReviewCommentRow } from './review-store';
 import { loadPull, pullScope } from './service';
 import type { PullRow } from '../../model/rows';
@@ -80,70 +80,16 @@ function listComments(
 
 /** The path's {comment_id} of the repository; a comment of another user's pending review is 404. */
 function loadComment(ctx: Context, scope: IssueScope): ReviewCommentRow {
-	const id = idParam(ctx.params.comment_id);
-	const comment = id ? ctx.app.stores.reviews.comment(scope.repo.id, id) : undefined;
-	if (!comment) throw notFound();
-	const review = ctx.app.stores.reviews.review(comment.issue_id, comment.review_id)!;
-	if (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId) throw notFound();
-	return comment;
+	return visibleReviewComment(ctx, scope, idParam(ctx.params.comment_id));
 }
 
 /** `since` as stored timestamps compare (ISO seconds, UTC). */
 const sinceParam = (since: string | undefined) => (since === undefined ? null : isoSeconds(Date.parse(since)));
 
-/**
- * A comment in a review of its own (COMMENTED, submitted now, as GitHub makes for a single
- * comment), `created` recorded.
- */
-function commentAlone(
-	ctx: Context,
-	scope: IssueScope,
-	pull: PullRow,
-	anchor: Anchor,
-	commitId: string,
-	body: string,
-	inReplyTo: number | null,
-) {
-	assertUnlocked(scope, pull);
-	const { reviews } = ctx.app.stores;
-	const now = isoSeconds(ctx.now);
-	const actor = ctx.principal.actorId!;
-	const reviewId = reviews.insertReview(
-		{ issue_id: pull.id, user_id: actor, state: 'COMMENTED', body: '', commit_id: commitId, submitted_at: now },
-		now,
-	);
-	const id = reviews.insertComment(
-		{
-			repo_id: scope.repo.id,
-			issue_id: pull.id,
-			review_id: reviewId,
-			user_id: actor,
-			in_reply_to_id: inReplyTo,
-			commit_id: commitId,
-			...anchor,
-			body,
-		},
-		now,
-	);
-	const comment = reviews.comment(scope.repo.id, id)!;
-	recordReviewComment(ctx, scope, pull, comment, 'created');
-	const answer = renderReviewComment(ctx, scope, pull.number, comment, ctx.app.stores.accounts.byId(actor)!);
+/** A new review comment's answer: 201 with its Location. */
+function createdComment(ctx: Context, scope: IssueScope, pull: PullRow, comment: ReviewCommentRow) {
+	const answer = renderReviewComment(ctx, scope, pull.number, comment, ctx.app.stores.accounts.byId(comment.user_id)!);
 	return created(answer, answer.url);
-}
-
-/** A reply: the thread's place, answering its first comment. */
-function reply(ctx: Context, scope: IssueScope, pull: PullRow, parent: ReviewCommentRow, body: string) {
-	const root = parent.in_reply_to_id ?? parent.id;
-	const anchor: Anchor = {
-		path: parent.path,
-		position: parent.position,
-		line: parent.line,
-		side: parent.side,
-		start_line: parent.start_line,
-		start_side: parent.start_side,
-		diff_hunk: parent.diff_hunk,
-	};
-	return commentAlone(ctx, scope, pull, anchor, parent.commit_id, body, root);
 }
 
 /** The review-comment routes, registered in src/api/routes.ts. */
@@ -181,9 +127,7 @@ export const reviewCommentRoutes = [
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
-			const id = idParam(ctx.params.review_id);
-			const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
-			if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
+			const review = visibleReview(ctx, pull, idParam(ctx.params.review_id));
 			return listComments(ctx, scope, { reviewId: review.id }, { sort: 'created', direction: 'asc', since: undefined });
 		},
 	}),
@@ -206,25 +150,8 @@ export const reviewCommentRoutes = [
 		body: updateBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
-			const comment = loadComment(ctx, scope);
-			if (comment.user_id !== ctx.principal.actorId && !atLeast(scope.permission, 'push')) {
-				throw forbidden('Must be the author of the comment or have push access to the repository to update it.');
-			}
-			const { reviews } = ctx.app.stores;
-			if (ctx.body.body !== comment.body) {
-				reviews.updateComment(comment.id, ctx.body.body, isoSeconds(ctx.now));
-				const review = reviews.review(comment.issue_id, comment.review_id)!;
-				if (review.state !== 'PENDING')
-					recordReviewComment(
-						ctx,
-						scope,
-						ctx.app.stores.pulls.byIssue(comment.issue_id)!,
-						reviews.comment(scope.repo.id, comment.id)!,
-						'edited',
-						comment.body,
-					);
-			}
-			return ok(renderReviewComments(ctx, scope, [reviews.comment(scope.repo.id, comment.id)!])[0]);
+			const comment = editReviewComment(ctx, scope, loadComment(ctx, scope), ctx.body.body);
+			return ok(renderReviewComments(ctx, scope, [comment])[0]);
 		},
 	}),
 	route({
@@ -234,15 +161,7 @@ export const reviewCommentRoutes = [
 		docs: 'pulls/comments#delete-a-review-comment-for-a-pull-request',
 		handler(ctx) {
 			const scope = pullScope(ctx);
-			const comment = loadComment(ctx, scope);
-			if (comment.user_id !== ctx.principal.actorId && !atLeast(scope.permission, 'push')) {
-				throw forbidden('Must be the author of the comment or have push access to the repository to delete it.');
-			}
-			const { reviews } = ctx.app.stores;
-			const review = reviews.review(comment.issue_id, comment.review_id)!;
-			reviews.deleteComment(comment.id);
-			if (review.state !== 'PENDING')
-				recordReviewComment(ctx, scope, ctx.app.stores.pulls.byIssue(comment.issue_id)!, comment, 'deleted');
+			deleteReviewComment(ctx, scope, loadComment(ctx, scope));
 			return noContent();
 		},
 	}),
@@ -256,24 +175,7 @@ export const reviewCommentRoutes = [
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
-			const input = ctx.body;
-			if (input.in_reply_to !== undefined) {
-				const parent = ctx.app.stores.reviews.comment(scope.repo.id, input.in_reply_to);
-				if (!parent || parent.issue_id !== pull.id)
-					throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'in_reply_to', code: 'invalid' }]);
-				return reply(ctx, scope, pull, parent, input.body);
-			}
-			const missing = (['commit_id', 'path'] as const).filter((field) => input[field] === undefined);
-			if (missing.length)
-				throw validationFailed(
-					missing.map((field) => ({ resource: 'PullRequestReviewComment', field, code: 'missing_field' as const })),
-				);
-			const commitId = input.commit_id!.toLowerCase();
-			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
-				throw validationFailed([{ resource: 'PullRequestReviewComment', field: 'commit_id', code: 'invalid' }]);
-			}
-			const anchor = locateComment(ctx.app, pull, commitId, { ...input, path: input.path! });
-			return commentAlone(ctx, scope, pull, anchor, commitId, input.body, null);
+			return createdComment(ctx, scope, pull, createReviewComment(ctx, scope, pull, ctx.body));
 		},
 	}),
 	route({
@@ -288,7 +190,7 @@ export const reviewCommentRoutes = [
 			const pull = loadPull(ctx, scope);
 			const parent = loadComment(ctx, scope);
 			if (parent.issue_id !== pull.id) throw notFound();
-			return reply(ctx, scope, pull, parent, ctx.body.body);
+			return createdComment(ctx, scope, pull, replyToReviewComment(ctx, scope, pull, parent, ctx.body.body));
 		},
 	}),
 ];

@@ -20,7 +20,7 @@ import { inOrganization, sender } from '../../events/payloads';
 import { forbidden, validationFailed } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import { nodeId } from '../../model/urls';
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { filePatch } from '../git/diff';
 import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';
@@ -154,7 +154,7 @@ export function locateComment(app: App, pull: PullRow, commitId: string, input: 
 
 /** A review comment as GitHub renders it (pull-request-review-comment). @param media body media type (null: raw) */
 export function renderReviewComment(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	pullNumber: number,
 	comment: ReviewCommentRow,
@@ -208,7 +208,7 @@ export function renderReviewComment(
 }
 
 /** Renders many review comments, loading their authors and pull request numbers once. */
-export function renderReviewComments(ctx: Context, scope: IssueScope, comments: ReviewCommentRow[]) {
+export function renderReviewComments(ctx: Caller, scope: IssueScope, comments: ReviewCommentRow[]) {
 	const authors = ctx.app.stores.accounts.mapByIds([...new Set(comments.map((c) => c.user_id))]);
 	const numbers = new Map<number, number>();
 	for (const issueId of new Set(comments.map((c) => c.issue_id))) numbers.set(issueId, ctx.app.stores.pulls.byIssue(issueId)!.number);
@@ -220,7 +220,7 @@ export function renderReviewComments(ctx: Context, scope: IssueScope, comments: 
  * `edited` (with the previous body; new mentions notified) or `deleted`.
  */
 export function recordReviewComment(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	pull: PullRow,
 	comment: ReviewCommentRow,
@@ -231,7 +231,7 @@ export function recordReviewComment(
 	const actorId = ctx.principal.actorId;
 	const object = renderReviewComment(ctx, scope, pull.number, comment, app.stores.accounts.byId(comment.user_id)!, null);
 	let pullObject: unknown;
-	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], true, null)[0]);
+	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], 'event', null)[0]);
 	const commentPath = `/pulls/comments/${comment.id}`;
 	record(app, {
 		event: 'pull_request_review_comment',

@@ -14,7 +14,7 @@
  */
 import type { App } from '../../app';
 import { unprocessable } from '../../model/errors';
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { isoSeconds } from '../../time';
 import { userRepoPermission } from '../../auth/access/repos';
 import { issueSubject } from '../issues/events';
@@ -38,7 +38,7 @@ const notCollaborator = (scope: IssueScope) =>
  * @throws DomainError 422 for an unknown login or slug, someone who cannot review, or the author
  */
 export function resolveReviewers(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	pull: PullRow,
 	logins: string[],
@@ -74,7 +74,7 @@ function teamMembers(app: App, team: TeamRow): number[] {
  * Requests reviews from the users and teams (already requested ones are skipped), recording
  * `review_requested` for each new request.
  */
-export function requestReviews(ctx: Context, scope: IssueScope, pull: PullRow, users: AccountRow[], teams: TeamRow[]): void {
+export function requestReviews(ctx: Caller, scope: IssueScope, pull: PullRow, users: AccountRow[], teams: TeamRow[]): void {
 	const { app } = ctx;
 	const now = isoSeconds(ctx.now);
 	const actorId = ctx.principal.actorId;
@@ -114,7 +114,7 @@ export function requestReviews(ctx: Context, scope: IssueScope, pull: PullRow, u
 }
 
 /** Withdraws the review requests of the users and teams (ones not requested are skipped), recording `review_request_removed`. */
-export function removeReviewRequests(ctx: Context, scope: IssueScope, pull: PullRow, users: AccountRow[], teams: TeamRow[]): void {
+export function removeReviewRequests(ctx: Caller, scope: IssueScope, pull: PullRow, users: AccountRow[], teams: TeamRow[]): void {
 	const { app } = ctx;
 	for (const user of users) {
 		if (app.stores.reviews.removeUser(pull.id, user.id))

@@ -23,18 +23,15 @@
  * form (201 and 200). The rules of who may be asked: src/api/pulls/review-requests.ts.
  */
 import * as v from 'valibot';
-import { forbidden, notFound, unprocessable, validationFailed } from '../../model/errors';
 import { created, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
-import { isoSeconds } from '../../time';
-import { atLeast } from '../../model/repo-permissions';
-import { canTriage, type IssueScope } from '../issues/service';
+import type { IssueScope } from '../issues/service';
 import { commentBodyField, MAX_BODY } from '../markdown/body';
-import { assertUnlocked, locateComment, recordReviewComment } from './review-comments';
 import { requestedReviewers } from './requested';
-import { removeReviewRequests, requestReviews, resolveReviewers } from './review-requests';
-import type { ReviewRow, ReviewState } from './review-store';
-import { recordReview, renderReview, renderReviews } from './reviews';
+import { deletePendingReview, dismissReview, editReview, removePullReviewers, visibleReview } from './review-edits';
+import { createReview, requestPullReviewers, submitReview } from './review-service';
+import type { ReviewRow } from './review-store';
+import { renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
 import type { PullRow } from '../../model/rows';
 import { PULLS_READ, PULLS_WRITE } from './access';
@@ -87,46 +84,15 @@ const dismissBody = v.object({
 	event: v.optional(v.picklist(['DISMISS'], 'event must be DISMISS')),
 });
 
-/** The submitted state of a review event. */
-const SUBMITTED: Record<'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT', ReviewState> = {
-	APPROVE: 'APPROVED',
-	REQUEST_CHANGES: 'CHANGES_REQUESTED',
-	COMMENT: 'COMMENTED',
-};
-
-/**
- * GitHub's rules of submitting: not approving or requesting changes on one's own pull request,
- * and a body for REQUEST_CHANGES and COMMENT.
- * @throws DomainError 422
- */
-function checkSubmission(ctx: Context, pull: PullRow, event: keyof typeof SUBMITTED, body: string, comments = 0): void {
-	const actor = ctx.principal.actorId;
-	if (event === 'APPROVE' && pull.user_id === actor) throw unprocessable('Can not approve your own pull request');
-	if (event === 'REQUEST_CHANGES' && pull.user_id === actor) throw unprocessable('Can not request changes on your own pull request');
-	// A COMMENT review may say everything in its inline comments.
-	if ((event === 'REQUEST_CHANGES' || comments === 0) && event !== 'APPROVE' && body.trim() === '')
-		throw validationFailed([{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" }]);
-}
-
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
 function loadReview(ctx: Context, pull: PullRow): ReviewRow {
-	const id = idParam(ctx.params.review_id);
-	const review = id ? ctx.app.stores.reviews.review(pull.id, id) : undefined;
-	if (!review || (review.state === 'PENDING' && review.user_id !== ctx.principal.actorId)) throw notFound();
-	return review;
+	return visibleReview(ctx, pull, idParam(ctx.params.review_id));
 }
 
 /** A review as the answer renders it. */
 function one(ctx: Context, scope: IssueScope, pull: PullRow, id: number) {
 	const review = ctx.app.stores.reviews.review(pull.id, id)!;
 	return renderReview(ctx, scope, pull, review, ctx.app.stores.accounts.byId(review.user_id)!);
-}
-
-/** Submits a review: its state, the request of its author withdrawn, `submitted` recorded, then `created` for each of its comments. */
-function submit(ctx: Context, scope: IssueScope, pull: PullRow, review: ReviewRow): void {
-	ctx.app.stores.reviews.removeUser(pull.id, review.user_id);
-	recordReview(ctx, scope, pull, review, 'submitted');
-	for (const comment of ctx.app.stores.reviews.commentsOfReview(review.id)) recordReviewComment(ctx, scope, pull, comment, 'created');
 }
 
 /** The review-request and review routes, registered in src/api/routes.ts. */
@@ -152,15 +118,7 @@ export const reviewRequestRoutes = [
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
-			if (!canTriage(scope) && pull.user_id !== ctx.principal.actorId) {
-				throw forbidden('Must be the author of the pull request or have triage access to the repository to request reviews.');
-			}
-			const { reviewers, team_reviewers } = ctx.body;
-			if (reviewers === undefined && team_reviewers === undefined) {
-				throw validationFailed([{ resource: 'PullRequest', field: 'reviewers', code: 'missing_field' }]);
-			}
-			const { users, teams } = resolveReviewers(ctx, scope, pull, reviewers ?? [], team_reviewers ?? []);
-			requestReviews(ctx, scope, pull, users, teams);
+			requestPullReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers);
 			const body = renderPulls(ctx, scope, [ctx.app.stores.pulls.byIssue(pull.id)!], false)[0];
 			return created(body, body.url);
 		},
@@ -175,13 +133,7 @@ export const reviewRequestRoutes = [
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
-			if (!canTriage(scope) && pull.user_id !== ctx.principal.actorId) {
-				throw forbidden(
-					'Must be the author of the pull request or have triage access to the repository to remove review requests.',
-				);
-			}
-			const { users, teams } = resolveReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
-			removeReviewRequests(ctx, scope, pull, users, teams);
+			removePullReviewers(ctx, scope, pull, ctx.body.reviewers, ctx.body.team_reviewers ?? []);
 			return ok(renderPulls(ctx, scope, [ctx.app.stores.pulls.byIssue(pull.id)!], false)[0]);
 		},
 	}),
@@ -209,44 +161,7 @@ export const reviewRequestRoutes = [
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
-			const input = ctx.body;
-			const actor = ctx.principal.actorId!;
-			assertUnlocked(scope, pull);
-			const body = input.body ?? '';
-			if (input.event !== undefined) checkSubmission(ctx, pull, input.event, body, input.comments?.length ?? 0);
-			else if (ctx.app.stores.reviews.pending(pull.id, actor))
-				throw unprocessable('User can only have one pending review per pull request');
-			const commitId = (input.commit_id ?? pull.pr.head_sha).toLowerCase();
-			if (ctx.app.stores.git.meta(pull.repo_id, commitId)?.type !== 'commit') {
-				throw validationFailed([{ resource: 'PullRequestReview', field: 'commit_id', code: 'invalid' }]);
-			}
-			const now = isoSeconds(ctx.now);
-			const state = input.event === undefined ? 'PENDING' : SUBMITTED[input.event];
-			// Every comment is placed first: one outside the diff refuses the whole review.
-			const anchors = (input.comments ?? []).map((comment) => ({
-				anchor: locateComment(ctx.app, pull, commitId, comment),
-				body: comment.body,
-			}));
-			const id = ctx.app.stores.reviews.insertReview(
-				{ issue_id: pull.id, user_id: actor, state, body, commit_id: commitId, submitted_at: state === 'PENDING' ? null : now },
-				now,
-			);
-			for (const { anchor, body: text } of anchors) {
-				ctx.app.stores.reviews.insertComment(
-					{
-						repo_id: scope.repo.id,
-						issue_id: pull.id,
-						review_id: id,
-						user_id: actor,
-						in_reply_to_id: null,
-						commit_id: commitId,
-						...anchor,
-						body: text,
-					},
-					now,
-				);
-			}
-			if (state !== 'PENDING') submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, id)!);
+			const id = createReview(ctx, scope, pull, ctx.body);
 			return ok(one(ctx, scope, pull, id));
 		},
 	}),
@@ -273,22 +188,7 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to update it.');
-			const body = ctx.body.body;
-			if (body.trim() === '' && (review.state === 'CHANGES_REQUESTED' || review.state === 'COMMENTED')) {
-				throw validationFailed([
-					{ resource: 'PullRequestReview', field: 'body', code: 'missing_field', message: "body can't be blank" },
-				]);
-			}
-			if (body !== review.body) {
-				ctx.app.stores.reviews.updateReview(
-					review,
-					{ state: review.state, body, submitted_at: review.submitted_at },
-					isoSeconds(ctx.now),
-				);
-				if (review.state !== 'PENDING')
-					recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'edited', review.body);
-			}
+			editReview(ctx, scope, pull, review, ctx.body.body);
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),
@@ -303,10 +203,8 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (review.user_id !== ctx.principal.actorId) throw forbidden('Must be the author of the review to delete it.');
-			if (review.state !== 'PENDING') throw unprocessable('Can not delete a non-pending pull request review');
 			const body = one(ctx, scope, pull, review.id);
-			ctx.app.stores.reviews.deleteReview(review.id);
+			deletePendingReview(ctx, review);
 			return ok(body);
 		},
 	}),
@@ -322,12 +220,7 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (review.state !== 'PENDING') throw unprocessable('Can not submit a non-pending pull request review');
-			const body = ctx.body.body ?? review.body;
-			checkSubmission(ctx, pull, ctx.body.event, body, ctx.app.stores.reviews.commentsOfReview(review.id).length);
-			const now = isoSeconds(ctx.now);
-			ctx.app.stores.reviews.updateReview(review, { state: SUBMITTED[ctx.body.event], body, submitted_at: now }, now);
-			submit(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!);
+			submitReview(ctx, scope, pull, review, ctx.body.event, ctx.body.body);
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),
@@ -343,19 +236,7 @@ export const reviewRequestRoutes = [
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
 			const review = loadReview(ctx, pull);
-			if (!atLeast(scope.permission, 'push')) throw forbidden('Must have push access to the repository to dismiss a review.');
-			if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending pull request review');
-			if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED')
-				throw unprocessable(`Can not dismiss a ${review.state === 'COMMENTED' ? 'commented' : 'dismissed'} pull request review`);
-			ctx.app.stores.reviews.updateReview(
-				review,
-				{ state: 'DISMISSED', body: review.body, submitted_at: review.submitted_at },
-				isoSeconds(ctx.now),
-			);
-			recordReview(ctx, scope, pull, ctx.app.stores.reviews.review(pull.id, review.id)!, 'dismissed', undefined, {
-				state: review.state,
-				message: ctx.body.message,
-			});
+			dismissReview(ctx, scope, pull, review, ctx.body.message);
 			return ok(one(ctx, scope, pull, review.id));
 		},
 	}),

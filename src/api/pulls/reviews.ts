@@ -13,7 +13,7 @@
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import { nodeId } from '../../model/urls';
-import type { Context } from '../../http/route';
+import type { Caller } from '../../model/caller';
 import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';
 import type { IssueScope } from '../issues/service';
@@ -26,7 +26,7 @@ import { renderPulls } from './service';
 
 /** A review as GitHub renders it (pull-request-review). @param media body media type (null: raw) */
 export function renderReview(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	pull: PullRow,
 	review: ReviewRow,
@@ -51,7 +51,7 @@ export function renderReview(
 }
 
 /** Renders many reviews, loading their authors once. */
-export function renderReviews(ctx: Context, scope: IssueScope, pull: PullRow, reviews: ReviewRow[]) {
+export function renderReviews(ctx: Caller, scope: IssueScope, pull: PullRow, reviews: ReviewRow[]) {
 	const authors = ctx.app.stores.accounts.mapByIds([...new Set(reviews.map((r) => r.user_id))]);
 	return reviews.map((review) => renderReview(ctx, scope, pull, review, authors.get(review.user_id)!));
 }
@@ -62,7 +62,7 @@ export function renderReviews(ctx: Context, scope: IssueScope, pull: PullRow, re
  * mergeability again, so its mergeable_state is recomputed with the reviews of the moment.
  */
 export function recordReview(
-	ctx: Context,
+	ctx: Caller,
 	scope: IssueScope,
 	pull: PullRow,
 	review: ReviewRow,
@@ -77,7 +77,7 @@ export function recordReview(
 	// Webhook payloads name the state in lower case (approved, changes_requested, commented, dismissed).
 	const hooked = { ...object, state: review.state.toLowerCase() };
 	let pullObject: unknown;
-	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], true, null)[0]);
+	const pullRequest = () => (pullObject ??= renderPulls(ctx, scope, [app.stores.pulls.byIssue(pull.id)!], 'event', null)[0]);
 	if (action !== 'edited' && pull.state === 'open') enqueueMergeability(app, pull.id);
 	record(app, {
 		event: 'pull_request_review',

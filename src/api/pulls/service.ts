@@ -17,9 +17,10 @@ import { parseCommit, parseTag, parseTree } from '../git/objects';
 import { isAncestor, mergeBase } from '../git/service';
 import { issueRepository, renderIssues, type IssueScope, type RequestParts } from '../issues/service';
 import { enqueueMergeability, presentMergeability } from './mergeable-state';
-import { pullRequest, type PullCounts, type PullSide } from './render';
+import { autoMerge, pullRequest, type PullCounts, type PullSide } from './render';
 import { requestedReviewers } from './requested';
 import type { PullRequestRow, PullRow } from '../../model/rows';
+import { deferred } from '../../events/deferred';
 
 /** GitHub lists at most 250 commits of a pull request. */
 export const MAX_PULL_COMMITS = 250;
@@ -175,9 +176,8 @@ const countsKept = new WeakMap<App, Map<string, ComparisonCounts>>();
 /**
  * The comparison counts of a pull request's base and head (a merge base, a commit walk and a diff
  * of every changed file), remembered by objects repository and shas: the same pair is compared once.
- * The mergeability job computes them after each change of head or base (warmComparisonCounts), so
- * events recorded inside a writing transaction (the pull request's full form in payloads) find
- * them ready instead of diffing there.
+ * Events recorded inside a writing transaction (the pull request's full form in payloads) do not
+ * call it for a pair not compared yet: they take placeholders computed after commit (eventCounts).
  */
 export function comparisonCounts(app: App, pr: PullRequestRow): ComparisonCounts {
 	const repoId = objectsRepo(app, pr);
@@ -209,11 +209,32 @@ export function comparisonCounts(app: App, pr: PullRequestRow): ComparisonCounts
 	return counted;
 }
 
+/**
+ * The comparison counts for an event payload recorded inside a writing transaction: the kept ones
+ * when this pair was compared before, else placeholders computed once after commit
+ * (src/events/deferred.ts), so no merge base or diff runs while the write lock is held.
+ */
+function eventCounts(app: App, pr: PullRequestRow): ComparisonCounts {
+	const repoId = objectsRepo(app, pr);
+	const key = repoId === null ? null : `${repoId}:${pr.base_sha}:${pr.head_sha}`;
+	const known = key === null ? undefined : countsKept.get(app)?.get(key);
+	if (known || key === null) return known ?? comparisonCounts(app, pr);
+	const frozen = { ...pr };
+	const later = (field: keyof ComparisonCounts) =>
+		deferred(app, `comparison:${key}:${field}`, () => comparisonCounts(app, frozen)[field]) as unknown as number;
+	return {
+		commits: later('commits'),
+		additions: later('additions'),
+		deletions: later('deletions'),
+		changed_files: later('changed_files'),
+	};
+}
+
 /** The counts of the full form: commits, lines and files of the comparison, mergeability. */
-function counts(app: App, row: PullRow): PullCounts {
+function counts(app: App, row: PullRow, inEvent: boolean): PullCounts {
 	const { mergeable, state, rebaseable } = presentMergeability(app, row);
 	return {
-		...comparisonCounts(app, row.pr),
+		...(inEvent ? eventCounts(app, row.pr) : comparisonCounts(app, row.pr)),
 		mergeable,
 		mergeable_state: state,
 		rebaseable,
@@ -223,19 +244,23 @@ function counts(app: App, row: PullRow): PullCounts {
 }
 
 /**
- * Renders pull requests: the simple form (lists), or the full form (`full`: one pull request,
- * webhooks). Labels, assignees, milestones and authors are loaded once for all rows.
+ * Renders pull requests: the simple form (lists), or the full form (`full`: one pull request;
+ * `'event'`: the full form of an event payload recorded in a writing transaction, whose comparison
+ * counts not known yet are computed after commit). Labels, assignees, milestones and authors are
+ * loaded once for all rows.
  * @param media the body fields' media type (default the request's; null for the raw body of events)
  */
-export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], full: boolean, media = ctx.media) {
+export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], full: boolean | 'event', media = ctx.media) {
 	const issues = renderIssues(ctx, scope, rows, false, media) as Array<Record<string, unknown> & { url: string; number: number }>;
 	const requested = requestedReviewers(
 		ctx.app,
 		scope.owner,
 		rows.map((row) => row.id),
 	);
+	const autoMerges = ctx.app.stores.autoMerges.byIssues(rows.filter((row) => row.state === 'open').map((row) => row.id));
 	return rows.map((row, index) => {
 		const { head, base } = pullSides(ctx.app, scope, row.pr);
+		const auto = autoMerges.get(row.id);
 		return pullRequest(
 			ctx.app.urls,
 			scope.paths,
@@ -244,7 +269,11 @@ export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], ful
 			head,
 			base,
 			requested.get(row.id)!,
-			full ? counts(ctx.app, row) : undefined,
+			full ? counts(ctx.app, row, full === 'event') : undefined,
+			// Shown while the pull request is open (the request goes with the merge).
+			auto && row.pr.merged_at === null
+				? autoMerge(ctx.app.urls, auto, auto.enabled_by_id === null ? undefined : ctx.app.stores.accounts.byId(auto.enabled_by_id))
+				: null,
 		);
 	});
 }
