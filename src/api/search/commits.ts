@@ -31,6 +31,10 @@ export const COMMIT_QUALIFIERS = new Set([
 	'tree',
 	'is',
 ]);
+/** Message hits one search considers at most (ranked when there are no more). */
+export const CANDIDATES = 10_000;
+/** Matches counted at most for total_count. */
+export const COUNT_CAP = 100_000;
 export const COMMIT_SORTS = { 'author-date': 'c.author_date', 'committer-date': 'c.committer_date' } as const;
 
 /** The query of a commit search: q, and sort/order as GET /search/commits takes them. */
@@ -51,19 +55,41 @@ function hashPrefix(key: string, value: string): string {
 /**
  * One page of the default-branch commits matching a search in the repositories the viewer may
  * read, and how many match in all.
- * @returns the rows in order, the total, and the terms searched (text matches)
+ * @returns the rows in order, the total, the terms searched (text matches), and whether the search
+ *   stopped at a bound (CANDIDATES hits considered, COUNT_CAP counted)
  * @throws HttpError 422 for a qualifier value GitHub refuses or a user:/org:/repo: naming nothing readable
  */
 export function findCommits(
 	viewer: Viewer,
 	query: CommitSearch,
 	page: { limit: number; offset: number },
-): { total: number; rows: CommitSearchRow[]; terms: string[] } {
+): { total: number; rows: CommitSearchRow[]; terms: string[]; incomplete: boolean } {
 	const { terms, qualifiers } = parseQuery(query.q, COMMIT_QUALIFIERS);
 	const visibleIds = readablePrivateRepositories(viewer, { contents: true });
 	const where = new Conditions();
-	const match = matchExpression(terms, ['message']);
-	if (match) where.add('commit_search_fts MATCH ?', match);
+	const { search } = viewer.app.stores;
+	const expression = matchExpression(terms, ['message']);
+	// Bounded work per request: past CANDIDATES hits, only the most recently indexed ones are
+	// considered, unranked (newest first), and the answer says incomplete_results.
+	let match = expression !== null;
+	let incomplete = false;
+	if (expression !== null) {
+		const hits = search.count('SELECT count(*) FROM (SELECT rowid FROM commit_search_fts WHERE commit_search_fts MATCH ? LIMIT ?)', [
+			expression,
+			CANDIDATES + 1,
+		]);
+		if (hits > CANDIDATES) {
+			incomplete = true;
+			match = false;
+			where.add(
+				'c.id IN (SELECT rowid FROM commit_search_fts WHERE commit_search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)',
+				expression,
+				CANDIDATES,
+			);
+		} else {
+			where.add('commit_search_fts MATCH ?', expression);
+		}
+	}
 	where.add("r.visibility = 'public' OR r.id IN (SELECT value FROM json_each(?))", JSON.stringify(visibleIds));
 	scopeQualifiers(viewer, qualifiers, where, new Set(visibleIds), 'r.id', 'r.owner_id');
 	for (const q of qualifiers) {
@@ -116,12 +142,19 @@ export function findCommits(
 		: match
 			? 'bm25(commit_search_fts), c.committer_date DESC, c.id'
 			: 'c.committer_date DESC, c.id DESC';
-	const { search } = viewer.app.stores;
-	const total = search.count(`SELECT count(*) FROM ${from} WHERE ${where.where()}`, where.params);
+	// Counting stops at COUNT_CAP (then the answer says incomplete_results).
+	let total = search.count(`SELECT count(*) FROM (SELECT 1 FROM ${from} WHERE ${where.where()} LIMIT ?)`, [
+		...where.params,
+		COUNT_CAP + 1,
+	]);
+	if (total > COUNT_CAP) {
+		total = COUNT_CAP;
+		incomplete = true;
+	}
 	const rows = search.all<CommitSearchRow>(`SELECT c.* FROM ${from} WHERE ${where.where()} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
 		...where.params,
 		page.limit,
 		page.offset,
 	]);
-	return { total, rows, terms };
+	return { total, rows, terms, incomplete };
 }

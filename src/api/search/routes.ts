@@ -222,7 +222,7 @@ function searchCode(ctx: Context<CodeSearch>): Reply {
 // ----- commits
 
 function searchCommits(ctx: Context<CommitSearch>): Reply {
-	const { total, rows, terms } = findCommits(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { total, rows, terms, incomplete } = findCommits(ctx as Context, ctx.query, searchPage(ctx as Context));
 	const { repos, accounts, git } = ctx.app.stores;
 	const repoRows = new Map(repos.byIds([...new Set(rows.map((row) => row.repo_id))]).map((repo) => [repo.id, repo]));
 	const owners = accounts.mapByIds([...repoRows.values()].map((repo) => repo.owner_id));
@@ -240,6 +240,8 @@ function searchCommits(ctx: Context<CommitSearch>): Reply {
 			if (!wantsTextMatches(ctx as Context)) return [item];
 			return [{ ...item, text_matches: textMatches(commit.url, 'Commit', [['message', row.message]], terms) }];
 		}),
+		{},
+		incomplete,
 	);
 }
 
