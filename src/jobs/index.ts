@@ -62,6 +62,15 @@ export const JOBS: Job[] = [
 		run: (app) => void sweepLogFiles(app, app.clock()),
 	},
 	{
+		// Finished background tasks: done ones kept a day, failed ones (with their last error) 30 days.
+		id: 'background-tasks-prune',
+		schedule: '0 29 * * * *',
+		run(app) {
+			const now = epochSeconds(app.clock());
+			app.transaction(() => app.tasks.prune(now - 86_400, now - 30 * 86_400));
+		},
+	},
+	{
 		// Activity feeds keep events.retention_days (30) of events.
 		id: 'events-prune',
 		schedule: '0 23 * * * *',
