@@ -327,6 +327,14 @@ test('comment, close with comment, reopen, title, labels, assignees, lock: REST 
 	const unassignable = await submit(alice, path, `${path}/assignees`, { 'assignees[]': ['mallory'] });
 	assert.is(unassignable.status, 422, 'an outsider cannot be assigned: the service refuses');
 	assert.match(unassignable.text, 'flash-error');
+	// Milestone: chosen on demand, then removed.
+	assert.match((await page(`${path}?edit=milestone`, alice)).text, 'Apply milestone');
+	assert.not.match((await page(`${path}?edit=milestone`, carol)).text, 'Apply milestone');
+	assert.is((await submit(alice, path, `${path}/milestone`, { milestone: '1' })).status, 303);
+	assert.is((await api('GET', `${R}/issues/${n}`)).body.milestone.title, 'v1');
+	assert.is((await submit(carol, path, `${path}/milestone`, { milestone: '' })).status, 403);
+	assert.is((await submit(alice, path, `${path}/milestone`, { milestone: '' })).status, 303);
+	assert.is((await api('GET', `${R}/issues/${n}`)).body.milestone, null);
 	// Lock: carol may no longer comment; unlock.
 	assert.is((await submit(alice, path, `${path}/lock`, { lock: '1', lock_reason: 'too heated' })).status, 303);
 	const lockedRest = (await api('GET', `${R}/issues/${n}`)).body;
@@ -341,7 +349,18 @@ test('comment, close with comment, reopen, title, labels, assignees, lock: REST 
 	assert.is((await api('GET', `${R}/issues/${n}`)).body.locked, false);
 
 	const events = await eventsOf(n);
-	for (const name of ['closed', 'reopened', 'renamed', 'labeled', 'unlabeled', 'assigned', 'locked', 'unlocked'])
+	for (const name of [
+		'closed',
+		'reopened',
+		'renamed',
+		'labeled',
+		'unlabeled',
+		'assigned',
+		'milestoned',
+		'demilestoned',
+		'locked',
+		'unlocked',
+	])
 		assert.ok(events.includes(name), `${name} in ${events}`);
 	await delivered((got) => got.slice(before).some((r) => r.event === 'issues' && r.payload.action === 'locked'));
 });

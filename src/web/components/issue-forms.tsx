@@ -270,6 +270,48 @@ export function ReviewerPicker({ ctx, access, row }: { ctx: WebContext; access: 
 	);
 }
 
+/** The milestone picker (triage access): on demand (`?edit=milestone`), the repository's open milestones and "No milestone". */
+export function MilestonePicker({ ctx, access, row }: { ctx: WebContext; access: Access; row: IssueRow }) {
+	if (!ctx.user || !atLeast(access.permission, 'triage') || !writable(access)) return null;
+	const here = `${repoPath(access)}/${row.pull_request ? 'pull' : 'issues'}/${row.number}`;
+	if (ctx.method !== 'GET' || ctx.query.get('edit') !== 'milestone')
+		return (
+			<a class="f6 d-block mb-2" href={`${here}?edit=milestone#edit-milestone`}>
+				<Octicon name="gear" /> Edit milestone
+			</a>
+		);
+	const milestones = ctx.app.stores.milestones.list({
+		repoId: access.repo.id,
+		state: 'open',
+		sort: 'due_on',
+		direction: 'asc',
+		limit: PICKER_LIMIT,
+		offset: 0,
+	}).rows;
+	return (
+		<form method="post" action={`${repoPath(access)}/issues/${row.number}/milestone`} class="mb-2" id="edit-milestone">
+			<Csrf ctx={ctx} />
+			<label class="f6 text-bold d-block mb-1" for="milestone-choice">
+				Choose a milestone
+			</label>
+			<select id="milestone-choice" name="milestone" class="form-select select-sm mb-2 d-block">
+				<option value="">No milestone</option>
+				{milestones.map((m) => (
+					<option key={m.id} value={String(m.number)} selected={m.id === row.milestone_id}>
+						{m.title}
+					</option>
+				))}
+			</select>
+			<button type="submit" class="btn btn-sm mr-2">
+				Apply milestone
+			</button>
+			<a class="f6" href={here}>
+				Cancel
+			</a>
+		</form>
+	);
+}
+
 /** Lock or unlock the conversation (push access). */
 export function LockForm({ ctx, access, row }: { ctx: WebContext; access: Access; row: IssueRow }) {
 	if (!ctx.user || !atLeast(access.permission, 'push') || !writable(access)) return null;

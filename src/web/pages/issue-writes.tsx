@@ -3,7 +3,7 @@
  * REST route calls (so the same rules, events, webhooks and notifications follow):
  * - `/{owner}/{repo}/issues/new` (form) and POST `/{owner}/{repo}/issues`: open an issue (createIssue);
  * - POST `/issues/{n}/comment` (comment, close or reopen, "Close with comment"), `/title`,
- *   `/labels`, `/assignees`, `/lock` — for issues and pull requests alike (issue numbers are shared);
+ *   `/labels`, `/assignees`, `/milestone`, `/lock` — for issues and pull requests alike (issue numbers are shared);
  * - POST `/pull/create` (the compare page's form: createPullRequest), `/pull/{n}/reviewers`,
  *   `/reviews` (submit a review), `/review_comments` (an inline comment on a diff line: alone, or in
  *   a pending review), `/merge` (mergePullRequest), `/branch/delete` (the head ref's deletion,
@@ -395,6 +395,25 @@ function assigneesPost(ctx: WebContext) {
 	});
 }
 
+/** POST …/issues/{n}/milestone: the milestone's number, or '' for none (triage access; PATCH's `milestone`). */
+function milestonePost(ctx: WebContext) {
+	const access = repoForChange(ctx, 'triage');
+	const row = issueOf(ctx, access);
+	const again = againOf(ctx, row);
+	return guarded(again, () => {
+		const value = field(ctx, 'milestone', 20);
+		if (value && !/^\d{1,10}$/.test(value)) throw new Invalid('Choose a milestone.');
+		return attempt(
+			ctx,
+			() => {
+				updateIssue(callerOf(ctx), issueScope(ctx.app, access), row, { milestone: value ? Number(value) : null });
+				return pathOf(access, row);
+			},
+			again,
+		);
+	});
+}
+
 /** POST …/issues/{n}/lock: lock=1 locks (with an optional reason), lock=0 unlocks (push access). */
 function lockPost(ctx: WebContext) {
 	const access = repoForChange(ctx, 'push');
@@ -598,6 +617,7 @@ export const issueWritePages: PageRoute[] = [
 	{ method: 'POST', path: '/{owner}/{repo}/issues/{number}/title', handler: titlePost },
 	{ method: 'POST', path: '/{owner}/{repo}/issues/{number}/labels', handler: labelsPost },
 	{ method: 'POST', path: '/{owner}/{repo}/issues/{number}/assignees', handler: assigneesPost },
+	{ method: 'POST', path: '/{owner}/{repo}/issues/{number}/milestone', handler: milestonePost },
 	{ method: 'POST', path: '/{owner}/{repo}/issues/{number}/lock', handler: lockPost },
 	{ method: 'POST', path: '/{owner}/{repo}/pull/create', handler: createPullPost },
 	{ method: 'POST', path: '/{owner}/{repo}/pull/{number}/reviewers', handler: reviewersPost },

@@ -24,6 +24,7 @@ import {
 	LabelPicker,
 	LockForm,
 	MergeBox,
+	MilestonePicker,
 	ReviewerPicker,
 	ReviewForm,
 	TitleForm,
@@ -246,7 +247,13 @@ function Sidebar({ ctx, access, row, reviewers }: { ctx: WebContext; access: Acc
 					)}
 				</>,
 			)}
-			{section('Milestone', milestone ? <span>{milestone.title}</span> : <span class="f6 color-fg-muted">No milestone</span>)}
+			{section(
+				'Milestone',
+				<>
+					<MilestonePicker ctx={ctx} access={access} row={row} />
+					{milestone ? <span>{milestone.title}</span> : <span class="f6 color-fg-muted">No milestone</span>}
+				</>,
+			)}
 			<LockForm ctx={ctx} access={access} row={row} />
 		</div>
 	);
