@@ -72,7 +72,8 @@ export function enableAutoMerge(ctx: Caller, scope: IssueScope, pull: PullRow, i
 	const method = METHODS[input.method];
 	if (scope.repo[method.column] !== 1) throw new DomainError('Unprocessable', method.message);
 	const state = presentMergeability(app, pull).state;
-	if (state === 'clean' || state === 'unstable') throw new DomainError('Unprocessable', `Pull request Pull request is in ${state} status`);
+	if (state === 'clean' || state === 'unstable')
+		throw new DomainError('Unprocessable', `Pull request Pull request is in ${state} status`);
 	const now = isoSeconds(ctx.now);
 	app.stores.autoMerges.set({
 		issue_id: pull.id,
