@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Receiver } from './helpers/receiver';
 import { startServer, type TestServer } from './helpers/server';
 
 const FIXTURES = join(__dirname, 'fixtures', 'renovate');
@@ -21,9 +22,12 @@ let alice: string;
 let bot: string;
 let reader: string;
 let stranger: string;
+const receiver = new Receiver();
 
 test.before(async () => {
-	s = await startServer();
+	// The webhook receiver listens on loopback, which hooks may reach only when allowed.
+	s = await startServer({ configure: (c) => void (c.webhooks.allowed_hosts = ['127.0.0.1']) });
+	await receiver.start();
 	s.user('alice');
 	s.user('renovate-bot');
 	s.user('reed');
@@ -42,6 +46,7 @@ test.before(async () => {
 	await must('PUT', `/orgs/acme/teams/${team.slug}/repos/acme/app`, { permission: 'pull' });
 });
 test.after(async () => {
+	await receiver.stop();
 	await s?.close();
 });
 
@@ -291,6 +296,28 @@ test('auto-merge waits for a required approving review, then merges when it is s
 	assert.is(merged.merged_by.login, 'renovate-bot');
 	const commit = await must('GET', `${APP}/git/commits/${merged.merge_commit_sha}`);
 	assert.is(commit.parents.length, 2, 'a merge commit');
+});
+
+test('webhooks: pull_request auto_merge_enabled, then auto_merge_disabled with its reason', async () => {
+	await must('POST', `${APP}/hooks`, {
+		config: { url: `${receiver.origin}/hook`, content_type: 'json' },
+		events: ['pull_request'],
+	});
+	const pull = await pullRequest('hooked');
+	await graphql(fixture('enable-auto-merge'), { pullRequestId: pull.node_id, mergeMethod: 'SQUASH' });
+	await graphql('mutation($id: ID!) { disablePullRequestAutoMerge(input: {pullRequestId: $id}) { clientMutationId } }', {
+		id: pull.node_id,
+	});
+	await s.app.webhooks.deliverDue();
+	await receiver.waitFor((all) => all.some((r) => r.payload.action === 'auto_merge_disabled'));
+	const actions = receiver.received.filter((r) => r.payload.number === pull.number).map((r) => r.payload.action);
+	assert.ok(actions.includes('auto_merge_enabled'), actions.join());
+	const enabled = receiver.received.find((r) => r.payload.action === 'auto_merge_enabled')!.payload;
+	assert.is(enabled.pull_request.auto_merge.merge_method, 'squash');
+	assert.is(enabled.sender.login, 'renovate-bot');
+	const disabled = receiver.received.find((r) => r.payload.action === 'auto_merge_disabled')!.payload;
+	assert.is(disabled.pull_request.auto_merge, null);
+	assert.type(disabled.reason, 'string');
 });
 
 test.run();
