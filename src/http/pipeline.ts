@@ -423,6 +423,24 @@ function invoke(ctx: GuardedContext, state: State): Reply {
 		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${version}`)}"`;
 		const ifNoneMatch = req.headers['if-none-match'];
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
+		// Render once: the ETag names the answer exactly (a client holding it gets a 304), so the
+		// answer rendered for it is kept under it and sent again while it holds. The guard has run:
+		// a caller who lost access is refused before this.
+		const key = `${route.method} ${route.path}\n${state.etag}`;
+		const kept = app.cache.answer(key);
+		if (kept !== undefined) return kept;
+		const reply = route.handler(ctx);
+		// Answers already serialized (kept list pages, feed pages) have their own cache.
+		if (reply.status !== 200 || reply.body === undefined || reply.json !== undefined || reply.file || reply.raw) return reply;
+		const answer = {
+			status: 200,
+			json: JSON.stringify(reply.body),
+			headers: reply.headers,
+			total: reply.total,
+			rateCost: reply.rateCost,
+		};
+		app.cache.keepAnswer(key, answer);
+		return answer;
 	}
 	if (req.method === 'GET' || req.method === 'HEAD') return route.handler(ctx);
 	// A write's domain events name the request that made them (the audit log): who, which token,
