@@ -2,8 +2,9 @@
 // seeds the demo data (`gitstead admin seed-demo`), starts Gitstead on it (pinned to CPU 0 when
 // taskset is there), walks the API from its entry points by following every API URL an answer
 // names, fills the GET routes the walk did not reach with path parameters it saw, then loads each
-// route that answered 200 for a short while (BENCH_ROUTE_MS, default 300 ms, 4 connections) and
-// prints the ten most expensive per request in server CPU time (user + system, read from /proc).
+// route that answered 200 for a short while (BENCH_ROUTE_MS, default 200 ms, twice, 4 connections) and
+// prints the ten most expensive per request in server CPU time (its main thread's, from /proc;
+// the cheaper of two runs).
 //
 // export: benchRoutes({ root, print }) → { routes, answered, top }
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,15 +15,18 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ROUTE_MS = Number(process.env.BENCH_ROUTE_MS ?? 300);
+const ROUTE_MS = Number(process.env.BENCH_ROUTE_MS ?? 200);
 /** Distinct URLs walked per route template at most (lists of commits, runs … stay bounded). */
 const PER_TEMPLATE = 3;
 const WALK_LIMIT = 3000;
 
-/** CPU time (user + system) of a process so far, in microseconds. */
+/**
+ * CPU time of a process's main thread so far, in microseconds: /proc/PID/schedstat counts in
+ * nanoseconds (the 10 ms ticks of /proc/PID/stat are too coarse for a short load); the thread that
+ * runs JavaScript and SQLite is where a request's cost is.
+ */
 function cpuMicros(pid) {
-	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-	return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+	return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
 }
 
 /** A route template as a matcher: `/repos/{owner}/{repo}` → regex and parameter names. */
@@ -167,15 +171,22 @@ export async function benchRoutes({ root = resolve(here, '..'), print = true } =
 	for (const [, ok] of answering) await load(ok.url, 100);
 	const measured = [];
 	for (const [template, ok] of answering) {
-		const before = cpuMicros(child.pid);
-		const result = await load(ok.url, ROUTE_MS);
-		const requests = result.requests.total;
+		// Twice, the cheaper kept: other work on the machine inflates a run, it never deflates one.
+		let best = null;
+		for (let run = 0; run < 2; run++) {
+			const before = cpuMicros(child.pid);
+			const result = await load(ok.url, ROUTE_MS);
+			const requests = result.requests.total;
+			const cpu = requests > 0 ? (cpuMicros(child.pid) - before) / requests : Infinity;
+			if (!best || cpu < best.cpu) best = { result, requests, cpu };
+		}
+		const { result, requests } = best;
 		if (requests > 0)
 			measured.push({
 				template,
 				url: ok.url,
 				requests,
-				cpu: (cpuMicros(child.pid) - before) / requests,
+				cpu: best.cpu,
 				bytes: result.throughput.total / requests,
 			});
 	}
