@@ -420,7 +420,7 @@ function invoke(ctx: GuardedContext, state: State): Reply {
 		// The answer's version decides the ETag before anything is rendered: an unchanged resource
 		// costs two index lookups, however large its answer.
 		const { page, perPage } = ctx.page;
-		state.etag = `W/"${hash('sha1', `${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${version}`)}"`;
+		state.etag = versionEtag(`${state.version};${state.media ?? ''};${page};${perPage};${app.cache.partition};${version}`);
 		const ifNoneMatch = req.headers['if-none-match'];
 		if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, state.etag)) return { status: 304 };
 		// Render once: the ETag names the answer exactly (a client holding it gets a 304), so the
@@ -451,6 +451,17 @@ function invoke(ctx: GuardedContext, state: State): Reply {
 	} finally {
 		app.acting = null;
 	}
+}
+
+/** ETags of recent versions (SHA-1 of the version's key), so a repeated poll hashes nothing; emptied past 10,000. */
+const etags = new Map<string, string>();
+function versionEtag(key: string): string {
+	let etag = etags.get(key);
+	if (etag === undefined) {
+		if (etags.size >= 10_000) etags.clear();
+		etags.set(key, (etag = `W/"${hash('sha1', key)}"`));
+	}
+	return etag;
 }
 
 const FIRST_PAGE: PageRequest = { page: 1, perPage: 30, offset: 0 };
@@ -675,6 +686,7 @@ function sendFile({ app, res, state }: Exchange, headers: Record<string, string>
 }
 
 function matchesEtag(header: string, etag: string): boolean {
+	if (header === etag) return true; // what a client sends back most often: the ETag it was given
 	if (header.trim() === '*') return true;
 	const weak = (tag: string) => tag.trim().replace(/^W\//, '');
 	const wanted = weak(etag);
