@@ -198,7 +198,7 @@ export async function benchRoutes({ root = resolve(here, '..'), print = true } =
 	const top = measured.slice(0, 10);
 	if (print) {
 		console.log(
-			`\nGET routes in the demo data: ${measured.length} of ${routes.length} answered 200 and were loaded ${ROUTE_MS} ms each (4 connections); the ten most expensive:\n`,
+			`\nGET routes in the demo data: ${measured.length} of ${routes.length} answered 200 and were loaded twice for ${ROUTE_MS} ms each (4 connections); the ten most expensive in CPU time of the server's main thread:\n`,
 		);
 		console.log('| route | URL | CPU µs/req | answer KB | requests |');
 		console.log('|---|---|---:|---:|---:|');
