@@ -207,6 +207,26 @@ test('a caller who loses access gets 404: neither the remembered answer nor a 30
 	assert.is((await poll(path, carl, again.etag)).status, 404, '~> removed by another connection: 404');
 });
 
+test('a token revoked by gitstead admin while the server runs is refused at once: no kept answer, no 304', async () => {
+	s.user('gina');
+	s.member('acme', 'gina');
+	const gina = s.fullToken('gina');
+	const path = '/repos/acme/web/issues/1';
+	const first = await poll(path, gina);
+	assert.is(first.status, 200);
+	assert.is((await poll(path, gina, first.etag)).status, 304);
+	const listed = run(bundleCommand(), ['admin', 'list-tokens', 'gina', '--json', '--data-dir', s.dataDir]);
+	assert.is(listed.code, 0, listed.stderr);
+	const [token] = JSON.parse(listed.stdout).tokens as Array<{ id: number }>;
+	const revoked = run(bundleCommand(), ['admin', 'revoke-token', String(token.id), '--data-dir', s.dataDir]);
+	assert.is(revoked.code, 0, revoked.stderr);
+	await settle();
+	assert.is((await poll(path, gina, first.etag)).status, 401, '~> a conditional GET: 401, not 304');
+	assert.is((await poll(path, gina)).status, 401, '~> a plain GET: 401, not the kept answer');
+	// Another process's commit moves every validator (the caches cannot tell what it changed).
+	assert.is((await poll(path, olivia, first.etag)).status, 200, '~> another caller: the answer again');
+});
+
 test('a restore: ETags issued before it never match what the restored data answers', async () => {
 	const path = '/repos/acme/web/issues/1';
 	await s.request('PATCH', path, { token: olivia, body: { title: 'Before the backup' } });
