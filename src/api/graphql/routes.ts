@@ -6,8 +6,16 @@
  * as a write (the write transaction, answered after the commit); a query runs as a read.
  */
 import { route, type RouteDeclaration } from '../../http/route';
-import { isMutation, runGraphQL } from './execute';
 import type { PolkaRequest } from '../../http/pipeline';
+
+type Executor = typeof import('./execute');
+let loaded: Executor | undefined;
+/**
+ * The executor (graphql-js, the served schema and every resolver), required at the first GraphQL
+ * request rather than at start: a server that never answers GraphQL never parses it, and the first
+ * answer after start comes sooner.
+ */
+const executor = (): Executor => (loaded ??= require('./execute') as Executor);
 
 const declaration = (path: string): RouteDeclaration =>
 	route({
@@ -18,9 +26,9 @@ const declaration = (path: string): RouteDeclaration =>
 		access: 'authenticated',
 		resource: 'none',
 		rateLimit: 'graphql',
-		writes: isMutation,
+		writes: (body) => executor().isMutation(body),
 		handler(ctx) {
-			const answer = runGraphQL(ctx, (ctx.req as PolkaRequest).body);
+			const answer = executor().runGraphQL(ctx, (ctx.req as PolkaRequest).body);
 			return { status: 200, body: answer.body, rateCost: answer.cost };
 		},
 	});
