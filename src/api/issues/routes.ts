@@ -14,25 +14,9 @@ import { simpleUser } from '../../model/render';
 import { issueBodyField } from '../markdown/body';
 import type { IssueRow, LabelRow } from '../../model/rows';
 import { assignableScope, issueRepository, listIssues, loadIssue, renderIssues, resolveAssignees, type IssueScope } from './service';
+import { ISSUES_READ, ISSUES_WRITE } from './access';
 import { addAssignees, createIssue, removeAssignees, removeIssueLabel, setIssueLabels, setIssueLock, updateIssue } from './workflows';
 
-/** Reading issues: Issues or Pull requests (read), either suffices; public repositories without a token. */
-export const ISSUES_READ = {
-	access: 'public' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ issues: 'read' as const }, { pull_requests: 'read' as const }],
-};
-/**
- * Changing issues: Issues or Pull requests (write). Anyone who can read a repository opens issues
- * and comments in it (classic `public_repo` on public repositories); triage changes need triage.
- */
-export const ISSUES_WRITE = {
-	access: 'authenticated' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ issues: 'write' as const }, { pull_requests: 'write' as const }],
-	// public_repo: issues and comments on public repositories (the guard hides private ones from it).
-	scopes: ['repo', 'public_repo'],
-};
 /** Changing an issue's labels and assignees: triage access. */
 const ISSUES_TRIAGE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };
 /** Locking and unlocking conversations: push access. */
@@ -130,6 +114,8 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, mode: 'attach' | 'rep
 		},
 	});
 }
+
+export { ISSUES_READ, ISSUES_WRITE };
 
 export const issueRoutes = [
 	route({
