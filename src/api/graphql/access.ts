@@ -13,7 +13,7 @@ import { DOCS_BASE } from '../../http/errors';
 import { resolveRoute, route, type Context, type GuardedContext, type Method, type ResourceGuard, type Route } from '../../http/route';
 import type { PermissionPolicy } from '../../auth/permissions';
 import type { RepoAccess } from '../../auth/access/types';
-import { ISSUES_READ } from '../issues/access';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { PULLS_READ } from '../pulls/access';
 import { REPOSITORY_READ } from '../repos/access';
 
@@ -48,6 +48,20 @@ export const POLICIES = {
 	repository: policy({ ...REPOSITORY_READ, method: 'GET', path: '/repos/{owner}/{repo}', docs: 'repos/repos#get-a-repository' }),
 	issues: policy({ ...ISSUES_READ, method: 'GET', path: '/repos/{owner}/{repo}/issues', docs: 'issues/issues#list-repository-issues' }),
 	pulls: policy({ ...PULLS_READ, method: 'GET', path: '/repos/{owner}/{repo}/pulls', docs: 'pulls/pulls#list-pull-requests' }),
+	viewer: policy({
+		method: 'GET',
+		path: '/user',
+		docs: 'users/users#get-the-authenticated-user',
+		permissions: [],
+		access: 'authenticated',
+		resource: { self: true },
+	}),
+	comment: policy({
+		...ISSUES_WRITE,
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
+		docs: 'issues/comments#create-an-issue-comment',
+	}),
 };
 
 /** Per-request memo of admissions: a refusal is remembered as well as a success. */

@@ -4,8 +4,17 @@
  * as they are. Inputs name objects by global node id; they are resolved to the REST paths here
  * (an id the caller may not see is NOT_FOUND through the twin's own 404).
  */
+import * as v from 'valibot';
+import { validate } from '../../http/validation';
+import type { GuardedContext, Route } from '../../http/route';
+import type { RepoAccess } from '../../auth/access/types';
+import type { IssueRow } from '../../model/rows';
+import { commentBodyField } from '../markdown/body';
+import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
+import { createIssueComment, renderIssueComments } from '../issue-comments/service';
+import { admit, POLICIES } from './access';
 import { TypedError } from './errors';
-import { call, get, type GraphContext } from './resolve';
+import { call, get, guarded, issueByNumber, type GraphContext } from './resolve';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are REST representations of many shapes
 type Source = Record<string, any>;
@@ -72,6 +81,36 @@ function milestoneNumber(g: GraphContext, id: unknown): number {
 	return row.number;
 }
 
+/** An issue (or pull request) a node id names, the caller admitted to `route` for it. */
+interface IssueTarget {
+	admitted: GuardedContext & { repo: RepoAccess };
+	scope: IssueScope;
+	issue: IssueRow;
+}
+
+/**
+ * The issue or pull request of node `id` with the caller admitted to `route` (a REST issue route's
+ * access) for it, as a request to the route is.
+ * @throws TypedError NOT_FOUND for an id that names no issue the caller may see; the route's refusal (FORBIDDEN …)
+ */
+function issueTarget(g: GraphContext, route: Route, id: unknown, kinds: string[] = ['Issue', 'PullRequest']): IssueTarget {
+	const node = decode(id);
+	const { stores } = g.ctx.app;
+	const row = kinds.includes(node.type) ? stores.issues.byId(node.id) : undefined;
+	const repo = row && stores.repos.byId(row.repo_id);
+	const owner = repo && stores.accounts.byId(repo.owner_id);
+	if (!row || !repo || !owner) throw notFound(id);
+	return guarded(`Could not resolve to a node with the global id of '${id}'`, () => {
+		const params = { owner: owner.login, repo: repo.name, issue_number: String(row.number) };
+		const admitted = admit(g.ctx, route, params) as GuardedContext & { repo: RepoAccess };
+		const scope = issueRepository(admitted, { allowDisabled: true });
+		return { admitted, scope, issue: loadIssue(admitted, scope) };
+	});
+}
+
+/** addComment's body: REST's comment body rules (not blank, bounded). */
+const COMMENT_INPUT = v.object({ body: commentBodyField });
+
 const asIssue = (json: Source): Source => ({ ...json, __typename: json.pull_request ? 'PullRequest' : 'Issue' });
 
 /** The fields of an issue edit from createIssue/updateIssue inputs (REST names). */
@@ -110,15 +149,18 @@ export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphCon
 		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
 	},
 	addComment: (_s, { input }, g) => {
-		const path = issuePath(g, input.subjectId);
-		const comment = write(g, 'POST', `${path}/comments`, { body: input.body }).body;
+		const { admitted, scope, issue } = issueTarget(g, POLICIES.comment, input.subjectId);
+		const row = guarded(undefined, () =>
+			createIssueComment(admitted, scope, issue, validate(COMMENT_INPUT, { body: input.body }, 'IssueComment').body),
+		);
+		const comment = renderIssueComments(admitted, scope, [row], [issue])[0];
 		return {
 			clientMutationId: input.clientMutationId ?? null,
 			commentEdge: {
 				cursor: Buffer.from(`cursor:v2:${comment.id}`).toString('base64'),
-				node: { ...comment, __typename: 'IssueComment' },
+				node: { ...comment, __typename: 'IssueComment', __owner: scope.owner.login, __name: scope.repo.name },
 			},
-			subject: asIssue(get(g, path)),
+			subject: issueByNumber(g, scope.owner.login, scope.repo.name, issue.number),
 		};
 	},
 	createLabel: (_s, { input }, g) => {

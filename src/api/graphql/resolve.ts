@@ -16,8 +16,10 @@ import type { RepoAccess } from '../../auth/access/types';
 import type { IssueFilter } from '../issues/store';
 import { issueScope, loadIssue, renderIssues } from '../issues/service';
 import { renderPulls } from '../pulls/service';
+import { renderIssueComments } from '../issue-comments/service';
+import { privateUser } from '../users/render';
 import { fullRepository } from '../repos/render';
-import { POLICIES, repositoryAccess } from './access';
+import { admit, POLICIES, repositoryAccess } from './access';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
 export interface GraphContext {
@@ -400,6 +402,26 @@ function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boole
 }
 
 /**
+ * The comments of an issue or pull request source, oldest first (GET …/issues/{issue_number}/comments
+ * with LIMIT/OFFSET in SQL), under the REST comment list's access.
+ */
+function issueComments(g: GraphContext, s: Source, args: Args): Source {
+	const [owner, name] = ownerAndName(s);
+	const admitted = guarded(undefined, () => repositoryAccess(g.ctx, POLICIES.issues, owner, name));
+	const scope = issueScope(g.ctx.app, admitted.repo);
+	const issue = g.ctx.app.stores.issues.byNumber(scope.repo.id, Number(s.number));
+	if (!issue) return arrayConnection(args, []);
+	return rangeConnection(
+		args,
+		(offset, count) => {
+			const { rows, total } = g.ctx.app.stores.issues.issueComments(issue.id, null, count, offset);
+			return { items: rows.length ? renderIssueComments(admitted, scope, rows, [issue]) : [], total };
+		},
+		(comment) => ({ ...comment, __typename: 'IssueComment', __owner: scope.owner.login, __name: scope.repo.name }),
+	);
+}
+
+/**
  * The pull request `number` of the repository `owner`/`name` as GET …/pulls/{pull_number} renders
  * it (head, base, counts), under the REST pull request read's access.
  * @throws TypedError NOT_FOUND worded `notFound` for a repository or pull request the caller cannot see
@@ -467,7 +489,12 @@ const node = (type: string, id: number) => Buffer.from(`0${type.length}:${type}$
 /** Resolvers by type and field; fields not named read the source's property of the same name. */
 export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	Query: {
-		viewer: (_s, _a, g) => account(get(g, '/user')),
+		viewer: (_s, _a, g) =>
+			guarded(undefined, () => {
+				const { app, principal } = admit(g.ctx, POLICIES.viewer, {});
+				const row = app.stores.accounts.byId(principal.user!.id)!;
+				return account(privateUser(app.urls, row, app.stores.accounts.counts(row.id)));
+			}),
 		user: (_s, a, g) => {
 			const notFound = `Could not resolve to a User with the login of '${a.login}'.`;
 			const json = get(g, `/users/${seg(a.login)}`, undefined, notFound);
@@ -1134,14 +1161,15 @@ function issueFields(): Record<string, Resolver> {
 		labels: (s, a) =>
 			arrayConnection(a, (s.labels ?? []) as Source[], (l) => label({ ...l, repository_url: s.repository_url ?? s.base?.repo?.url })),
 		assignees: (s, a) => arrayConnection(a, (s.assignees ?? []) as Source[], account),
-		repository: (s, _a, g) => repository(get(g, repoPath(s))),
+		repository: (s, _a, g) =>
+			guarded(undefined, () => repositorySource(g, repositoryAccess(g.ctx, POLICIES.repository, ...ownerAndName(s)))),
 		stateReason: (s) => upper(s.state_reason ?? null),
 		// Gitstead has no projects (classic): an issue is on no project board.
 		projectCards: (_s, a) => arrayConnection(a, []),
 		// Nor on a project (ProjectV2): no project items.
 		projectItems: (_s, a) => arrayConnection(a, []),
 		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/${s.number}/reactions`),
-		comments: (s, a, g) => restConnection(g, a, `${repoPath(s)}/issues/${s.number}/comments`, {}, tagged('IssueComment')),
+		comments: (s, a, g) => issueComments(g, s, a),
 	};
 }
 
@@ -1456,4 +1484,4 @@ function rateLimit(g: GraphContext, dryRun: boolean): Source {
 	};
 }
 
-export { node as graphNodeId, call, get, GraphQLError };
+export { node as graphNodeId, call, get, GraphQLError, guarded, issueByNumber, pullByNumber };
