@@ -56,6 +56,19 @@ export const POLICIES = {
 		access: 'authenticated',
 		resource: { self: true },
 	}),
+	createIssue: policy({
+		...ISSUES_WRITE,
+		permissions: [{ issues: 'write' }],
+		method: 'POST',
+		path: '/repos/{owner}/{repo}/issues',
+		docs: 'issues/issues#create-an-issue',
+	}),
+	updateIssue: policy({
+		...ISSUES_WRITE,
+		method: 'PATCH',
+		path: '/repos/{owner}/{repo}/issues/{issue_number}',
+		docs: 'issues/issues#update-an-issue',
+	}),
 	comment: policy({
 		...ISSUES_WRITE,
 		method: 'POST',

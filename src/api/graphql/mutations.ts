@@ -12,6 +12,8 @@ import type { IssueRow } from '../../model/rows';
 import { commentBodyField } from '../markdown/body';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
 import { createIssueComment, renderIssueComments } from '../issue-comments/service';
+import { createBody, updateBody } from '../issues/inputs';
+import { createIssue, updateIssue } from '../issues/workflows';
 import { admit, POLICIES } from './access';
 import { TypedError } from './errors';
 import { call, get, guarded, issueByNumber, type GraphContext } from './resolve';
@@ -108,6 +110,20 @@ function issueTarget(g: GraphContext, route: Route, id: unknown, kinds: string[]
 	});
 }
 
+/**
+ * Edits the issue of node `id` as PATCH …/issues/{issue_number} does (its access, its body rules,
+ * updateIssue) and returns the issue after the edit.
+ * @param patch the edit in REST's names (title, body, state, state_reason, labels, assignees, milestone)
+ */
+function editIssue(g: GraphContext, id: unknown, patch: Source): Source {
+	const { scope, issue } = guarded(undefined, () => {
+		const target = issueTarget(g, POLICIES.updateIssue, id, ['Issue']);
+		updateIssue(target.admitted, target.scope, target.issue, validate(updateBody, patch, 'Issue'));
+		return target;
+	});
+	return issueByNumber(g, scope.owner.login, scope.repo.name, issue.number);
+}
+
 /** addComment's body: REST's comment body rules (not blank, bounded). */
 const COMMENT_INPUT = v.object({ body: commentBodyField });
 
@@ -131,23 +147,34 @@ const write = (g: GraphContext, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', pat
 /** Mutation resolvers: (input) → payload. */
 export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphContext) => unknown> = {
 	createIssue: (_s, { input }, g) => {
-		const issue = write(g, 'POST', `${repoPath(g, input.repositoryId)}/issues`, issueEdit(g, input)).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
+		const node = decode(input.repositoryId);
+		const { stores } = g.ctx.app;
+		const repo = node.type === 'Repository' ? stores.repos.byId(node.id) : undefined;
+		const owner = repo && stores.accounts.byId(repo.owner_id);
+		if (!repo || !owner) throw notFound(input.repositoryId);
+		const row = guarded(`Could not resolve to a node with the global id of '${input.repositoryId}'`, () => {
+			const admitted = admit(g.ctx, POLICIES.createIssue, { owner: owner.login, repo: repo.name }) as GuardedContext & {
+				repo: RepoAccess;
+			};
+			const scope = issueRepository(admitted);
+			const body = validate(createBody, issueEdit(g, input), 'Issue');
+			return createIssue(admitted, scope, body);
+		});
+		return { clientMutationId: input.clientMutationId ?? null, issue: issueByNumber(g, owner.login, repo.name, row.number) };
 	},
 	closeIssue: (_s, { input }, g) => {
 		const body: Source = { state: 'closed' };
 		if (input.stateReason) body.state_reason = String(input.stateReason).toLowerCase();
-		const issue = write(g, 'PATCH', issuePath(g, input.issueId, ['Issue']), body).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
+		return { clientMutationId: input.clientMutationId ?? null, issue: editIssue(g, input.issueId, body) };
 	},
-	reopenIssue: (_s, { input }, g) => {
-		const issue = write(g, 'PATCH', issuePath(g, input.issueId, ['Issue']), { state: 'open' }).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
-	},
-	updateIssue: (_s, { input }, g) => {
-		const issue = write(g, 'PATCH', issuePath(g, input.id, ['Issue']), issueEdit(g, input)).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
-	},
+	reopenIssue: (_s, { input }, g) => ({
+		clientMutationId: input.clientMutationId ?? null,
+		issue: editIssue(g, input.issueId, { state: 'open' }),
+	}),
+	updateIssue: (_s, { input }, g) => ({
+		clientMutationId: input.clientMutationId ?? null,
+		issue: editIssue(g, input.id, issueEdit(g, input)),
+	}),
 	addComment: (_s, { input }, g) => {
 		const { admitted, scope, issue } = issueTarget(g, POLICIES.comment, input.subjectId);
 		const row = guarded(undefined, () =>
