@@ -48,6 +48,12 @@ export const POLICIES = {
 	repository: policy({ ...REPOSITORY_READ, method: 'GET', path: '/repos/{owner}/{repo}', docs: 'repos/repos#get-a-repository' }),
 	issues: policy({ ...ISSUES_READ, method: 'GET', path: '/repos/{owner}/{repo}/issues', docs: 'issues/issues#list-repository-issues' }),
 	pulls: policy({ ...PULLS_READ, method: 'GET', path: '/repos/{owner}/{repo}/pulls', docs: 'pulls/pulls#list-pull-requests' }),
+	labels: policy({
+		...ISSUES_READ,
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/labels',
+		docs: 'issues/labels#list-labels-for-a-repository',
+	}),
 	viewer: policy({
 		method: 'GET',
 		path: '/user',

@@ -19,6 +19,7 @@ import { renderPulls } from '../pulls/service';
 import { renderIssueComments } from '../issue-comments/service';
 import { privateUser } from '../users/render';
 import { fullRepository } from '../repos/render';
+import { label as renderLabel, repositoryPaths } from '../../model/render';
 import { admit, POLICIES, repositoryAccess } from './access';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
@@ -733,38 +734,33 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			pullByNumber(g, ...ownerAndName(s), a.number, `Could not resolve to a PullRequest with the number of ${a.number}.`),
 		issues: (s, a, g) => issueConnection(g, s, a, false),
 		pullRequests: (s, a, g) => (a.headRefName || a.baseRefName ? branchPulls(g, s, a) : issueConnection(g, s, a, true)),
+		// GET …/labels/{name} and GET …/labels: labels by name, `query` matching names and descriptions, in SQL.
 		label: (s, a, g) => {
+			let admitted: Admitted;
 			try {
-				return label(get(g, `/repos/${s.full_name}/labels/${seg(a.name)}`));
+				admitted = guarded(undefined, () => repositoryAccess(g.ctx, POLICIES.labels, ...ownerAndName(s)));
 			} catch (error) {
 				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
 				throw error;
 			}
+			const { repo, owner } = admitted.repo;
+			const row = g.ctx.app.stores.labels.byName(repo.id, String(a.name));
+			return row ? label(renderLabel(repositoryPaths(g.ctx.app.urls, owner.login, repo.name).api, row)) : null;
 		},
 		labels: (s, a, g) => {
-			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
-			const list = (call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: '1' } }).total ?? 0) as number;
-			void sort;
-			// Labels by name when asked (gh label list: orderBy NAME); the REST list's order otherwise.
-			const all: Source[] = [];
-			for (let page = 1; all.length < list; page++) {
-				const body = call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: String(page) } })
-					.body as Source[];
-				if (body.length === 0) break;
-				all.push(...body);
-			}
-			let filtered = a.query
-				? all.filter(
-						(l) =>
-							String(l.name).toLowerCase().includes(String(a.query).toLowerCase()) ||
-							String(l.description ?? '')
-								.toLowerCase()
-								.includes(String(a.query).toLowerCase()),
-					)
-				: all;
-			if (a.orderBy?.field === 'NAME') filtered = [...filtered].sort((x, y) => String(x.name).localeCompare(String(y.name)));
-			if (direction === 'desc') filtered = [...filtered].reverse();
-			return arrayConnection(a, filtered, label);
+			const admitted = guarded(undefined, () => repositoryAccess(g.ctx, POLICIES.labels, ...ownerAndName(s)));
+			const { repo, owner } = admitted.repo;
+			const api = repositoryPaths(g.ctx.app.urls, owner.login, repo.name).api;
+			const direction = a.orderBy?.direction === 'DESC' ? 'desc' : 'asc';
+			const query = a.query ? String(a.query) : null;
+			return rangeConnection(
+				a,
+				(offset, count) => {
+					const { rows, total } = g.ctx.app.stores.labels.matching(repo.id, query, direction, count, offset);
+					return { items: rows.map((row) => renderLabel(api, row)), total };
+				},
+				label,
+			);
 		},
 		milestone: (s, a, g) => {
 			try {
