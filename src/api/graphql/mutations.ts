@@ -1,8 +1,9 @@
 /**
- * GraphQL mutations, each run through its REST twin's route (src/http/dispatch.ts) inside the
- * request's write transaction: the twin's permission checks, validation and domain events apply
- * as they are. Inputs name objects by global node id; they are resolved to the REST paths here
- * (an id the caller may not see is NOT_FOUND through the twin's own 404).
+ * GraphQL mutations inside the request's write transaction. createIssue, updateIssue, closeIssue,
+ * reopenIssue and addComment admit the caller with their REST route's access
+ * (src/api/graphql/access.ts), validate with the REST bodies and call the issue services; the
+ * others still run their REST twin's route (src/http/dispatch.ts). Inputs name objects by global
+ * node id (an id the caller may not see is NOT_FOUND).
  */
 import * as v from 'valibot';
 import { validate } from '../../http/validation';

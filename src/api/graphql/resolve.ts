@@ -1,10 +1,12 @@
 /**
- * The resolvers of the served schema. Every read and every mutation goes through the REST twin of
- * the field (src/http/dispatch.ts), so access rules, rendering and domain events have one
- * implementation: `repository(owner, name)` is GET /repos/{owner}/{repo}, `issues` of a repository
- * is GET /search/issues with `repo:… is:issue`, createIssue is POST /repos/{owner}/{repo}/issues.
- * Sources are the REST representations (tagged with __typename); fields map GitHub's GraphQL names
- * onto them. Refusals of the twin become GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …).
+ * The resolvers of the served schema. Access is the REST routes': a field served from the stores
+ * states the route access of its REST resource (src/api/graphql/access.ts) and is admitted by the
+ * HTTP layer's policy and guard (admitAs), then reads the stores and renders with the shared
+ * renderers: `repository(owner, name)`, `viewer`, the issues and pullRequests connections (filters
+ * and paging in SQL), issue and pull request by number, comments, labels. The other fields still
+ * replay their REST twin (src/http/dispatch.ts): their sources are the REST representations
+ * (tagged with __typename) and fields map GitHub's GraphQL names onto them. Refusals become
+ * GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …) in errors.ts.
  */
 import { GraphQLError } from 'graphql';
 import { dispatch } from '../../http/dispatch';
