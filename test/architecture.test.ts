@@ -114,6 +114,13 @@ test('events and webhooks import no route file of a feature folder', async () =>
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
 
+test('GraphQL resolvers import no REST route file: access comes from shared declarations, reads from stores and services', async () => {
+	const bad = (await allImports()).filter(
+		([file, imported]) => file.startsWith('api/graphql/') && file !== 'api/graphql/routes.ts' && isRoutes(imported),
+	);
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
 test('lower layers (db, model, auth, http) import no feature folder, type imports included', async () => {
 	const bad = (await allImports()).filter(([file, imported]) => /^(db|model|auth|http)\//.test(file) && imported.startsWith('api/'));
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);

@@ -286,6 +286,38 @@ export function runRoute(
 	return route.handler(enter(route, fields, body));
 }
 
+/**
+ * Admits a caller already authenticated and counted to the rules of `route` without running its
+ * handler: the route policy (token kinds, classic scopes, fine-grained and app permissions; a token
+ * lacking them on a public route reads as anonymous, publicView) and the route's guard over
+ * `params` (404 for what the caller may not see, 403 below the role). GraphQL fields decide access
+ * this way, with the rules a REST request to the same resource gets.
+ * @param parent the context of the request at hand (principal, clock, request id, address)
+ * @returns the context with the guarded resources loaded (ctx.repo, ctx.org, ctx.team, ctx.gist)
+ * @throws DomainError or HttpError: the refusal a REST request would get (401, 403, 404, 301 for a renamed repository)
+ */
+export function admitAs(parent: RequestContext, route: Route, params: Record<string, string>): GuardedContext {
+	const { app, req, now, requestId, ip, apiVersion, media, principal } = parent;
+	const publicView = authorize(route, principal);
+	const ctx = buildContext(route, {
+		app,
+		req,
+		now,
+		requestId,
+		ip,
+		apiVersion,
+		media,
+		principal,
+		publicView,
+		params,
+		query: {},
+		upload: null,
+		prepared: undefined,
+	});
+	loadResources(ctx);
+	return ctx;
+}
+
 /** What a request brings to a route besides its path and query: when, its body, its streamed file. */
 interface Admission {
 	/** Epoch milliseconds at the start of the request. */

@@ -147,6 +147,40 @@ export function isMutation(body: unknown): boolean {
 	return document !== null && operationOf(document, request.operationName)?.operation === 'mutation';
 }
 
+/** Documents that parsed and validated, by query text: clients send the same few queries again and again. */
+const checkedDocuments = new Map<string, DocumentNode>();
+const CHECKED_DOCUMENTS = 256;
+/** Longer queries are checked every time (the kept documents stay a few megabytes at most). */
+const CHECKED_QUERY_CHARS = 16_384;
+
+/**
+ * The query parsed and validated against the served schema (a valid document of at most 16 KiB of
+ * text is kept, the oldest of more than 256 dropped), or the errors GitHub answers for it.
+ */
+function checkedDocument(schema: GraphQLSchema, query: string): { document: DocumentNode } | { errors: Record<string, unknown>[] } {
+	const known = checkedDocuments.get(query);
+	if (known) return { document: known };
+	let document: DocumentNode;
+	try {
+		document = parse(query, { maxTokens: 50_000 });
+	} catch (error) {
+		const e = error as GraphQLError;
+		return { errors: [{ message: e.message, locations: e.locations ?? [] }] };
+	}
+	// GitHub (graphql-ruby) lets the same field of different object types in one union or interface
+	// selection return different enum types (gh asks `...on Issue{state} ...on PullRequest{state}`);
+	// graphql-js holds them to one shape. Only that finding is dropped: the shapes execute apart.
+	const invalid = validate(schema, document, undefined, { maxErrors: 50 }).filter(
+		(e) => !/they return conflicting types "[A-Za-z]+!?" and "[A-Za-z]+!?"/.test(e.message),
+	);
+	if (invalid.length) return { errors: invalid.map(validationError) };
+	if (query.length <= CHECKED_QUERY_CHARS) {
+		if (checkedDocuments.size >= CHECKED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value as string);
+		checkedDocuments.set(query, document);
+	}
+	return { document };
+}
+
 /** The answer to one request: its JSON body and the points it costs. */
 export interface GraphAnswer {
 	body: Record<string, unknown>;
@@ -158,20 +192,9 @@ export function runGraphQL(ctx: Context, body: unknown): GraphAnswer {
 	const request = readRequest(body);
 	if (typeof request === 'string') return { body: { errors: [{ message: request }] }, cost: 1 };
 	const schema = servedSchema();
-	let document: DocumentNode;
-	try {
-		document = parse(request.query, { maxTokens: 50_000 });
-	} catch (error) {
-		const e = error as GraphQLError;
-		return { body: { errors: [{ message: e.message, locations: e.locations ?? [] }] }, cost: 1 };
-	}
-	// GitHub (graphql-ruby) lets the same field of different object types in one union or interface
-	// selection return different enum types (gh asks `...on Issue{state} ...on PullRequest{state}`);
-	// graphql-js holds them to one shape. Only that finding is dropped: the shapes execute apart.
-	const invalid = validate(schema, document, undefined, { maxErrors: 50 }).filter(
-		(e) => !/they return conflicting types "[A-Za-z]+!?" and "[A-Za-z]+!?"/.test(e.message),
-	);
-	if (invalid.length) return { body: { errors: invalid.map(validationError) }, cost: 1 };
+	const checked = checkedDocument(schema, request.query);
+	if ('errors' in checked) return { body: { errors: checked.errors }, cost: 1 };
+	const { document } = checked;
 	const operation = operationOf(document, request.operationName);
 	if (!operation) {
 		const message = request.operationName ? `No operation named "${request.operationName}"` : 'An operation name is required';

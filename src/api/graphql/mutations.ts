@@ -1,11 +1,23 @@
 /**
- * GraphQL mutations, each run through its REST twin's route (src/http/dispatch.ts) inside the
- * request's write transaction: the twin's permission checks, validation and domain events apply
- * as they are. Inputs name objects by global node id; they are resolved to the REST paths here
- * (an id the caller may not see is NOT_FOUND through the twin's own 404).
+ * GraphQL mutations inside the request's write transaction. createIssue, updateIssue, closeIssue,
+ * reopenIssue and addComment admit the caller with their REST route's access
+ * (src/api/graphql/access.ts), validate with the REST bodies and call the issue services; the
+ * others still run their REST twin's route (src/http/dispatch.ts). Inputs name objects by global
+ * node id (an id the caller may not see is NOT_FOUND).
  */
+import * as v from 'valibot';
+import { validate } from '../../http/validation';
+import type { GuardedContext, Route } from '../../http/route';
+import type { RepoAccess } from '../../auth/access/types';
+import type { IssueRow } from '../../model/rows';
+import { commentBodyField } from '../markdown/body';
+import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
+import { createIssueComment, renderIssueComments } from '../issue-comments/service';
+import { createBody, updateBody } from '../issues/inputs';
+import { createIssue, updateIssue } from '../issues/workflows';
+import { admit, POLICIES } from './access';
 import { TypedError } from './errors';
-import { call, get, type GraphContext } from './resolve';
+import { call, get, guarded, issueByNumber, type GraphContext } from './resolve';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are REST representations of many shapes
 type Source = Record<string, any>;
@@ -72,6 +84,50 @@ function milestoneNumber(g: GraphContext, id: unknown): number {
 	return row.number;
 }
 
+/** An issue (or pull request) a node id names, the caller admitted to `route` for it. */
+interface IssueTarget {
+	admitted: GuardedContext & { repo: RepoAccess };
+	scope: IssueScope;
+	issue: IssueRow;
+}
+
+/**
+ * The issue or pull request of node `id` with the caller admitted to `route` (a REST issue route's
+ * access) for it, as a request to the route is.
+ * @throws TypedError NOT_FOUND for an id that names no issue the caller may see; the route's refusal (FORBIDDEN …)
+ */
+function issueTarget(g: GraphContext, route: Route, id: unknown, kinds: string[] = ['Issue', 'PullRequest']): IssueTarget {
+	const node = decode(id);
+	const { stores } = g.ctx.app;
+	const row = kinds.includes(node.type) ? stores.issues.byId(node.id) : undefined;
+	const repo = row && stores.repos.byId(row.repo_id);
+	const owner = repo && stores.accounts.byId(repo.owner_id);
+	if (!row || !repo || !owner) throw notFound(id);
+	return guarded(`Could not resolve to a node with the global id of '${id}'`, () => {
+		const params = { owner: owner.login, repo: repo.name, issue_number: String(row.number) };
+		const admitted = admit(g.ctx, route, params) as GuardedContext & { repo: RepoAccess };
+		const scope = issueRepository(admitted, { allowDisabled: true });
+		return { admitted, scope, issue: loadIssue(admitted, scope) };
+	});
+}
+
+/**
+ * Edits the issue of node `id` as PATCH …/issues/{issue_number} does (its access, its body rules,
+ * updateIssue) and returns the issue after the edit.
+ * @param patch the edit in REST's names (title, body, state, state_reason, labels, assignees, milestone)
+ */
+function editIssue(g: GraphContext, id: unknown, patch: Source): Source {
+	const { scope, issue } = guarded(undefined, () => {
+		const target = issueTarget(g, POLICIES.updateIssue, id, ['Issue']);
+		updateIssue(target.admitted, target.scope, target.issue, validate(updateBody, patch, 'Issue'));
+		return target;
+	});
+	return issueByNumber(g, scope.owner.login, scope.repo.name, issue.number);
+}
+
+/** addComment's body: REST's comment body rules (not blank, bounded). */
+const COMMENT_INPUT = v.object({ body: commentBodyField });
+
 const asIssue = (json: Source): Source => ({ ...json, __typename: json.pull_request ? 'PullRequest' : 'Issue' });
 
 /** The fields of an issue edit from createIssue/updateIssue inputs (REST names). */
@@ -92,33 +148,47 @@ const write = (g: GraphContext, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', pat
 /** Mutation resolvers: (input) → payload. */
 export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphContext) => unknown> = {
 	createIssue: (_s, { input }, g) => {
-		const issue = write(g, 'POST', `${repoPath(g, input.repositoryId)}/issues`, issueEdit(g, input)).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
+		const node = decode(input.repositoryId);
+		const { stores } = g.ctx.app;
+		const repo = node.type === 'Repository' ? stores.repos.byId(node.id) : undefined;
+		const owner = repo && stores.accounts.byId(repo.owner_id);
+		if (!repo || !owner) throw notFound(input.repositoryId);
+		const row = guarded(`Could not resolve to a node with the global id of '${input.repositoryId}'`, () => {
+			const admitted = admit(g.ctx, POLICIES.createIssue, { owner: owner.login, repo: repo.name }) as GuardedContext & {
+				repo: RepoAccess;
+			};
+			const scope = issueRepository(admitted);
+			const body = validate(createBody, issueEdit(g, input), 'Issue');
+			return createIssue(admitted, scope, body);
+		});
+		return { clientMutationId: input.clientMutationId ?? null, issue: issueByNumber(g, owner.login, repo.name, row.number) };
 	},
 	closeIssue: (_s, { input }, g) => {
 		const body: Source = { state: 'closed' };
 		if (input.stateReason) body.state_reason = String(input.stateReason).toLowerCase();
-		const issue = write(g, 'PATCH', issuePath(g, input.issueId, ['Issue']), body).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
+		return { clientMutationId: input.clientMutationId ?? null, issue: editIssue(g, input.issueId, body) };
 	},
-	reopenIssue: (_s, { input }, g) => {
-		const issue = write(g, 'PATCH', issuePath(g, input.issueId, ['Issue']), { state: 'open' }).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
-	},
-	updateIssue: (_s, { input }, g) => {
-		const issue = write(g, 'PATCH', issuePath(g, input.id, ['Issue']), issueEdit(g, input)).body;
-		return { clientMutationId: input.clientMutationId ?? null, issue: asIssue(issue) };
-	},
+	reopenIssue: (_s, { input }, g) => ({
+		clientMutationId: input.clientMutationId ?? null,
+		issue: editIssue(g, input.issueId, { state: 'open' }),
+	}),
+	updateIssue: (_s, { input }, g) => ({
+		clientMutationId: input.clientMutationId ?? null,
+		issue: editIssue(g, input.id, issueEdit(g, input)),
+	}),
 	addComment: (_s, { input }, g) => {
-		const path = issuePath(g, input.subjectId);
-		const comment = write(g, 'POST', `${path}/comments`, { body: input.body }).body;
+		const { admitted, scope, issue } = issueTarget(g, POLICIES.comment, input.subjectId);
+		const row = guarded(undefined, () =>
+			createIssueComment(admitted, scope, issue, validate(COMMENT_INPUT, { body: input.body }, 'IssueComment').body),
+		);
+		const comment = renderIssueComments(admitted, scope, [row], [issue])[0];
 		return {
 			clientMutationId: input.clientMutationId ?? null,
 			commentEdge: {
 				cursor: Buffer.from(`cursor:v2:${comment.id}`).toString('base64'),
-				node: { ...comment, __typename: 'IssueComment' },
+				node: { ...comment, __typename: 'IssueComment', __owner: scope.owner.login, __name: scope.repo.name },
 			},
-			subject: asIssue(get(g, path)),
+			subject: issueByNumber(g, scope.owner.login, scope.repo.name, issue.number),
 		};
 	},
 	createLabel: (_s, { input }, g) => {

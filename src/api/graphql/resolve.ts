@@ -1,16 +1,28 @@
 /**
- * The resolvers of the served schema. Every read and every mutation goes through the REST twin of
- * the field (src/http/dispatch.ts), so access rules, rendering and domain events have one
- * implementation: `repository(owner, name)` is GET /repos/{owner}/{repo}, `issues` of a repository
- * is GET /search/issues with `repo:… is:issue`, createIssue is POST /repos/{owner}/{repo}/issues.
- * Sources are the REST representations (tagged with __typename); fields map GitHub's GraphQL names
- * onto them. Refusals of the twin become GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …).
+ * The resolvers of the served schema. Access is the REST routes': a field served from the stores
+ * states the route access of its REST resource (src/api/graphql/access.ts) and is admitted by the
+ * HTTP layer's policy and guard (admitAs), then reads the stores and renders with the shared
+ * renderers: `repository(owner, name)`, `viewer`, the issues and pullRequests connections (filters
+ * and paging in SQL), issue and pull request by number, comments, labels. The other fields still
+ * replay their REST twin (src/http/dispatch.ts): their sources are the REST representations
+ * (tagged with __typename) and fields map GitHub's GraphQL names onto them. Refusals become
+ * GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …) in errors.ts.
  */
 import { GraphQLError } from 'graphql';
 import { dispatch } from '../../http/dispatch';
 import type { Context, Method } from '../../http/route';
 import { isHidden, translate, TypedError } from './errors';
 import { codeOfConductKind, communityFiles, NO_COMMUNITY_FILES, type CommunityFiles } from '../community/service';
+import type { GuardedContext } from '../../http/route';
+import type { RepoAccess } from '../../auth/access/types';
+import type { IssueFilter } from '../issues/store';
+import { issueScope, loadIssue, renderIssues } from '../issues/service';
+import { renderPulls } from '../pulls/service';
+import { renderIssueComments } from '../issue-comments/service';
+import { privateUser } from '../users/render';
+import { fullRepository } from '../repos/render';
+import { label as renderLabel, repositoryPaths } from '../../model/render';
+import { admit, POLICIES, repositoryAccess } from './access';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
 export interface GraphContext {
@@ -86,15 +98,49 @@ function cursorIndex(value: unknown): number {
 /** One page of a REST list: items and the total. */
 type Fetch = (page: number, perPage: number) => { items: Source[]; total: number };
 
+/** `count` items from `offset` (0-based) of a list, and the list's total (SQL: LIMIT/OFFSET and a count). */
+export type RangeFetch = (offset: number, count: number) => { items: Source[]; total: number };
+
 /**
  * A Relay connection from a paged REST list: first/last/after/before over offsets, totalCount,
  * pageInfo, nodes and edges (items mapped by `wrap`).
  */
 function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (item) => item): Source {
+	return rangeConnection(
+		args,
+		(offset, count) => {
+			if (count <= 0) return { items: [], total: fetch(1, 1).total };
+			if (offset % count === 0) return fetch(offset / count + 1, count);
+			const first = Math.floor(offset / 100);
+			const out: Source[] = [];
+			let total = 0;
+			for (let p = first; p <= Math.floor((offset + count - 1) / 100); p++) {
+				const page = fetch(p + 1, 100);
+				total = page.total;
+				out.push(
+					...page.items
+						.map((item, i) => ({ item, index: p * 100 + i }))
+						.filter(({ index }) => index >= offset && index < offset + count)
+						.map(({ item }) => item),
+				);
+			}
+			return { items: out, total };
+		},
+		wrap,
+	);
+}
+
+/**
+ * A Relay connection over a list read by ranges (LIMIT/OFFSET in SQL): first/last/after/before
+ * over offsets with the opaque `cursor:v2:{index}` cursors, totalCount, pageInfo, nodes and edges
+ * (items mapped by `wrap`).
+ * @throws TypedError INVALID_CURSOR_ARGUMENTS for a cursor this did not give
+ */
+export function rangeConnection(args: Args, fetch: RangeFetch, wrap: (item: Source) => Source = (item) => item): Source {
 	// Only totalCount asked (no first/last: src/api/graphql/limits.ts allows it): the count alone.
 	if (args.first == null && args.last == null)
 		return {
-			totalCount: fetch(1, 1).total,
+			totalCount: fetch(0, 0).total,
 			nodes: [],
 			edges: [],
 			pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
@@ -104,24 +150,9 @@ function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (
 	let total: number | null = null;
 	const range = (offset: number, count: number): Source[] => {
 		if (count <= 0) return [];
-		if (offset % count === 0) {
-			const page = fetch(offset / count + 1, count);
-			total = page.total;
-			return page.items;
-		}
-		const first = Math.floor(offset / 100);
-		const out: Source[] = [];
-		for (let p = first; p <= Math.floor((offset + count - 1) / 100); p++) {
-			const page = fetch(p + 1, 100);
-			total = page.total;
-			out.push(
-				...page.items
-					.map((item, i) => ({ item, index: p * 100 + i }))
-					.filter(({ index }) => index >= offset && index < offset + count)
-					.map(({ item }) => item),
-			);
-		}
-		return out;
+		const page = fetch(offset, count);
+		total = page.total;
+		return page.items;
 	};
 	let sliceStart: number;
 	let items: Source[];
@@ -132,14 +163,13 @@ function connection(args: Args, fetch: Fetch, wrap: (item: Source) => Source = (
 		items = range(start, count);
 	} else {
 		if (end === null) {
-			const probe = fetch(1, 1);
-			total = probe.total;
-			end = probe.total;
+			total = fetch(0, 0).total;
+			end = total;
 		}
 		sliceStart = Math.max(start, end - (args.last as number));
 		items = range(sliceStart, end - sliceStart);
 	}
-	if (total === null) total = fetch(1, 1).total;
+	if (total === null) total = fetch(0, 0).total;
 	const totalCount = total as number;
 	const nodes = items.map(wrap);
 	const edges = nodes.map((node, i) => ({ cursor: cursor(sliceStart + i), node }));
@@ -259,47 +289,173 @@ function sortOf(orderBy: Args | undefined, fallback: string): { sort: string; di
 	return { sort, direction: String(orderBy?.direction ?? 'ASC').toLowerCase() };
 }
 
-/** Issue and pull-request states as search qualifiers. */
-function stateQualifiers(states: string[] | undefined, pulls: boolean): string {
-	if (!states || states.length === 0) return '';
-	const set = new Set(states);
-	if (!pulls) return set.has('OPEN') && set.has('CLOSED') ? '' : set.has('OPEN') ? ' is:open' : ' is:closed';
-	if (set.has('OPEN') && set.has('CLOSED') && set.has('MERGED')) return '';
-	if (set.size === 1) return set.has('OPEN') ? ' is:open' : set.has('MERGED') ? ' is:merged' : ' is:unmerged';
-	if (!set.has('OPEN')) return ' is:closed';
-	return set.has('MERGED') ? ' -is:unmerged' : ' -is:merged';
+/** Runs `fn`, turning a refusal into GitHub's GraphQL error (`notFound`: the NOT_FOUND message). */
+function guarded<T>(notFound: string | undefined, fn: () => T): T {
+	try {
+		return fn();
+	} catch (error) {
+		throw translate(error, notFound);
+	}
 }
 
-const quote = (text: string) => `"${text.replace(/"/g, '')}"`;
+/** An admitted repository: the guard's context with its RepoAccess. */
+type Admitted = GuardedContext & { repo: RepoAccess };
 
-/** The repository's issues or pull requests through GET /search/issues. */
-function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boolean): Source {
-	let q = `repo:${repo.full_name} ${pulls ? 'is:pr' : 'is:issue'}${stateQualifiers(args.states, pulls)}`;
-	if (args.labels?.length) q += ` label:${args.labels.map(quote).join(',')}`;
-	const by = args.filterBy ?? {};
-	if (by.assignee) q += ` assignee:${by.assignee}`;
-	if (by.createdBy) q += ` author:${by.createdBy}`;
-	if (by.mentioned) q += ` mentions:${by.mentioned}`;
-	// milestoneNumber: a number (the milestone's title through GET …/milestones/{number}), "*" any, "none" none.
-	if (by.milestoneNumber === '*') q += ' -no:milestone';
-	else if (by.milestoneNumber === 'none' || (by.milestoneNumber === null && 'milestoneNumber' in by)) q += ' no:milestone';
-	else if (by.milestoneNumber) {
-		let title: string | null = null;
-		try {
-			title = /^\d{1,9}$/.test(String(by.milestoneNumber))
-				? String(get(g, `/repos/${repo.full_name}/milestones/${by.milestoneNumber}`).title)
-				: null;
-		} catch (error) {
-			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
-		}
-		// No such milestone: nothing is in it.
-		if (title === null) return arrayConnection(args, []);
-		q += ` milestone:${quote(title)}`;
+/** Rendered repositories by request: a repository named in several places is rendered once. */
+const repositoryCache = new WeakMap<GraphContext, Map<string, Source>>();
+
+/**
+ * The Repository source of an admitted repository: GitHub's full repository as GET
+ * /repos/{owner}/{repo} renders it (src/api/repos/render.ts), the caller's permissions omitted
+ * for a public view.
+ */
+function repositorySource(g: GraphContext, admitted: Admitted): Source {
+	let cache = repositoryCache.get(g);
+	if (!cache) repositoryCache.set(g, (cache = new Map()));
+	const { repo, owner, permission } = admitted.repo;
+	const key = `${repo.id}:${admitted.publicView}`;
+	let source = cache.get(key);
+	if (!source) {
+		source = repository(fullRepository(g.ctx.app, repo, owner, admitted.publicView ? null : permission));
+		cache.set(key, source);
 	}
-	if (by.labels?.length) q += ` label:${by.labels.map(quote).join(',')}`;
-	if (by.states?.length) q += stateQualifiers(by.states, pulls);
-	const { sort, direction } = sortOf(args.orderBy, 'CREATED_AT');
-	return searchConnection(g, args, 'issues', q, { sort, order: direction }, issueOrPull);
+	return source;
+}
+
+/** owner login and name of a source this module made (__owner, __name), else from its REST URL. */
+function ownerAndName(s: Source): [string, string] {
+	if (s.__owner !== undefined) return [s.__owner, s.__name];
+	if (s.full_name !== undefined && s.owner?.login !== undefined) return [s.owner.login, s.name];
+	const [, , owner, name] = repoPath(s).split('/');
+	return [decodeURIComponent(owner ?? ''), decodeURIComponent(name ?? '')];
+}
+
+/** GraphQL's issue orderBy fields as the issue store's sorts. */
+const ISSUE_SORT: Record<string, IssueFilter['sort']> = { CREATED_AT: 'created', UPDATED_AT: 'updated', COMMENTS: 'comments' };
+
+/** The states both lists allow (either may be missing: no filter). */
+function bothStates(a: string[] | undefined, b: string[] | undefined): IssueFilter['states'] {
+	const lists = [a, b].filter((x): x is string[] => Array.isArray(x) && x.length > 0);
+	if (lists.length === 0) return null;
+	const all = lists.reduce((x, y) => x.filter((state) => y.includes(state)));
+	return all as IssueFilter['states'];
+}
+
+/**
+ * A repository's issues or pull requests (Repository.issues, Repository.pullRequests) read from
+ * the issue store with the filters in SQL: states, labels (any of them), filterBy's assignee
+ * (`*` any, null none), createdBy, mentioned, milestoneNumber (a number, `*` any, `none`/null
+ * none), since; orderBy CREATED_AT, UPDATED_AT or COMMENTS. Issues of a repository with issues
+ * turned off are none. Access: the REST issue (or pull request) list's.
+ */
+function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boolean): Source {
+	const [ownerLogin, name] = ownerAndName(repo);
+	const admitted = guarded(undefined, () => repositoryAccess(g.ctx, pulls ? POLICIES.pulls : POLICIES.issues, ownerLogin, name));
+	const { app } = g.ctx;
+	const { stores } = app;
+	const scope = issueScope(app, admitted.repo);
+	const by = (args.filterBy ?? {}) as Args;
+	const accountId = (login: unknown) => (login == null ? null : (stores.accounts.byLogin(String(login))?.id ?? -1));
+	let milestone: IssueFilter['milestone'] = null;
+	let milestoneId: number | null = null;
+	if (by.milestoneNumber === '*') milestone = 'any';
+	else if (by.milestoneNumber === 'none' || (by.milestoneNumber === null && 'milestoneNumber' in by)) milestone = 'none';
+	else if (by.milestoneNumber) {
+		const text = String(by.milestoneNumber);
+		const row = /^\d{1,9}$/.test(text) ? stores.milestones.byNumber(scope.repo.id, Number(text)) : undefined;
+		// No such milestone: nothing is in it.
+		if (!row) return arrayConnection(args, []);
+		milestone = 'id';
+		milestoneId = row.id;
+	}
+	let assignee: IssueFilter['assignee'] = null;
+	if (by.assignee === '*') assignee = 'any';
+	else if (by.assignee === null && 'assignee' in by) assignee = 'none';
+	else if (by.assignee != null) assignee = 'user';
+	const labels = [...new Set(((args.labels ?? by.labels ?? []) as string[]).map(String))];
+	const filter: IssueFilter = {
+		repoId: scope.repo.id,
+		state: 'all',
+		creatorId: accountId(by.createdBy),
+		assignee,
+		assigneeId: assignee === 'user' ? accountId(by.assignee) : null,
+		mentioned: by.mentioned == null ? null : String(by.mentioned),
+		labels,
+		anyLabel: true,
+		since: by.since == null ? null : String(by.since),
+		milestone,
+		milestoneId,
+		none: !pulls && scope.repo.has_issues === 0,
+		pullRequests: pulls,
+		states: bothStates(args.states, by.states),
+		sort: ISSUE_SORT[String(args.orderBy?.field ?? 'CREATED_AT')] ?? 'created',
+		direction: args.orderBy?.direction === 'DESC' ? 'desc' : 'asc',
+		limit: 0,
+		offset: 0,
+	};
+	const wrap = (item: Source) => ({ ...issueOrPull(item), __owner: scope.owner.login, __name: scope.repo.name });
+	return rangeConnection(
+		args,
+		(offset, count) => {
+			const { rows, total } = stores.issues.list({ ...filter, limit: count, offset });
+			return { items: rows.length ? renderIssues(admitted, scope, rows) : [], total };
+		},
+		wrap,
+	);
+}
+
+/**
+ * The comments of an issue or pull request source, oldest first (GET …/issues/{issue_number}/comments
+ * with LIMIT/OFFSET in SQL), under the REST comment list's access.
+ */
+function issueComments(g: GraphContext, s: Source, args: Args): Source {
+	const [owner, name] = ownerAndName(s);
+	const admitted = guarded(undefined, () => repositoryAccess(g.ctx, POLICIES.issues, owner, name));
+	const scope = issueScope(g.ctx.app, admitted.repo);
+	const issue = g.ctx.app.stores.issues.byNumber(scope.repo.id, Number(s.number));
+	if (!issue) return arrayConnection(args, []);
+	return rangeConnection(
+		args,
+		(offset, count) => {
+			const { rows, total } = g.ctx.app.stores.issues.issueComments(issue.id, null, count, offset);
+			return { items: rows.length ? renderIssueComments(admitted, scope, rows, [issue]) : [], total };
+		},
+		(comment) => ({ ...comment, __typename: 'IssueComment', __owner: scope.owner.login, __name: scope.repo.name }),
+	);
+}
+
+/**
+ * The pull request `number` of the repository `owner`/`name` as GET …/pulls/{pull_number} renders
+ * it (head, base, counts), under the REST pull request read's access.
+ * @throws TypedError NOT_FOUND worded `notFound` for a repository or pull request the caller cannot see
+ */
+function pullByNumber(g: GraphContext, owner: string, name: string, number: number, notFound?: string): Source {
+	return guarded(notFound, () => {
+		const admitted = repositoryAccess(g.ctx, POLICIES.pulls, owner, name);
+		const scope = issueScope(g.ctx.app, admitted.repo);
+		const row = Number.isSafeInteger(number) ? g.ctx.app.stores.pulls.byNumber(scope.repo.id, number) : undefined;
+		if (!row) throw new TypedError('NOT_FOUND', notFound ?? 'Could not resolve to a node.');
+		return {
+			...renderPulls(admitted, scope, [row], true)[0],
+			__typename: 'PullRequest',
+			__owner: scope.owner.login,
+			__name: scope.repo.name,
+		};
+	});
+}
+
+/**
+ * The issue `number` (a pull request too) of the repository `owner`/`name` as GET
+ * …/issues/{issue_number} renders it, under the REST issue read's access.
+ * @throws TypedError NOT_FOUND worded `notFound`; UNPROCESSABLE for a plain issue where issues are turned off
+ */
+function issueByNumber(g: GraphContext, owner: string, name: string, number: number, notFound?: string): Source {
+	return guarded(notFound, () => {
+		const admitted = repositoryAccess(g.ctx, POLICIES.issues, owner, name);
+		const scope = issueScope(g.ctx.app, admitted.repo);
+		const row = loadIssue({ app: g.ctx.app, params: { issue_number: String(number) } }, scope);
+		return { ...issueOrPull(renderIssues(admitted, scope, [row], true)[0]), __owner: scope.owner.login, __name: scope.repo.name };
+	});
 }
 
 /**
@@ -327,7 +483,7 @@ function branchPulls(g: GraphContext, repo: Source, args: Args): Source {
  */
 function pull(g: GraphContext, source: Source): Source {
 	if (source.head && 'additions' in source) return source;
-	if (!source.__pull) source.__pull = get(g, `${repoPath(source)}/pulls/${source.number}`);
+	if (!source.__pull) source.__pull = pullByNumber(g, ...ownerAndName(source), Number(source.number));
 	return source.__pull;
 }
 
@@ -336,7 +492,12 @@ const node = (type: string, id: number) => Buffer.from(`0${type.length}:${type}$
 /** Resolvers by type and field; fields not named read the source's property of the same name. */
 export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	Query: {
-		viewer: (_s, _a, g) => account(get(g, '/user')),
+		viewer: (_s, _a, g) =>
+			guarded(undefined, () => {
+				const { app, principal } = admit(g.ctx, POLICIES.viewer, {});
+				const row = app.stores.accounts.byId(principal.user!.id)!;
+				return account(privateUser(app.urls, row, app.stores.accounts.counts(row.id)));
+			}),
 		user: (_s, a, g) => {
 			const notFound = `Could not resolve to a User with the login of '${a.login}'.`;
 			const json = get(g, `/users/${seg(a.login)}`, undefined, notFound);
@@ -348,13 +509,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		organization: (_s, a, g) =>
 			account(get(g, `/orgs/${seg(a.login)}`, undefined, `Could not resolve to an Organization with the login of '${a.login}'.`)),
 		repository: (_s, a, g) =>
-			repository(
-				get(
-					g,
-					`/repos/${seg(a.owner)}/${seg(a.name)}`,
-					undefined,
-					`Could not resolve to a Repository with the name '${a.owner}/${a.name}'.`,
-				),
+			guarded(`Could not resolve to a Repository with the name '${a.owner}/${a.name}'.`, () =>
+				repositorySource(g, repositoryAccess(g.ctx, POLICIES.repository, String(a.owner), String(a.name))),
 			),
 		node: (_s, a, g) => byNodeId(g, a.id),
 		nodes: (_s, a, g) => (a.ids as string[]).map((id) => byNodeId(g, id)),
@@ -562,16 +718,14 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		viewerHasStarred: (s, _a, g) => g.ctx.principal.user !== null && exists(g, `/user/starred/${s.full_name}`),
 		issue: (s, a, g) => {
 			const notFound = `Could not resolve to an Issue with the number of ${a.number}.`;
-			const json = get(g, `/repos/${s.full_name}/issues/${a.number}`, undefined, notFound);
+			const json = issueByNumber(g, ...ownerAndName(s), a.number, notFound);
 			if (json.pull_request) throw new TypedError('NOT_FOUND', notFound);
-			return issueOrPull(json);
+			return json;
 		},
 		issueOrPullRequest: (s, a, g) => {
 			const notFound = `Could not resolve to an issue or pull request with the number of ${a.number}.`;
-			const json = get(g, `/repos/${s.full_name}/issues/${a.number}`, undefined, notFound);
-			return json.pull_request
-				? tagged('PullRequest')(get(g, `/repos/${s.full_name}/pulls/${a.number}`, undefined, notFound))
-				: issueOrPull(json);
+			const json = issueByNumber(g, ...ownerAndName(s), a.number, notFound);
+			return json.pull_request ? pullByNumber(g, ...ownerAndName(s), a.number, notFound) : json;
 		},
 		parent: (s) => (s.parent ? repository(s.parent) : null),
 		mergeCommitAllowed: (s) => s.allow_merge_commit ?? true,
@@ -579,48 +733,36 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		rebaseMergeAllowed: (s) => s.allow_rebase_merge ?? true,
 		deleteBranchOnMerge: (s) => s.delete_branch_on_merge ?? false,
 		pullRequest: (s, a, g) =>
-			tagged('PullRequest')(
-				get(
-					g,
-					`/repos/${s.full_name}/pulls/${a.number}`,
-					undefined,
-					`Could not resolve to a PullRequest with the number of ${a.number}.`,
-				),
-			),
+			pullByNumber(g, ...ownerAndName(s), a.number, `Could not resolve to a PullRequest with the number of ${a.number}.`),
 		issues: (s, a, g) => issueConnection(g, s, a, false),
 		pullRequests: (s, a, g) => (a.headRefName || a.baseRefName ? branchPulls(g, s, a) : issueConnection(g, s, a, true)),
+		// GET …/labels/{name} and GET …/labels: labels by name, `query` matching names and descriptions, in SQL.
 		label: (s, a, g) => {
+			let admitted: Admitted;
 			try {
-				return label(get(g, `/repos/${s.full_name}/labels/${seg(a.name)}`));
+				admitted = guarded(undefined, () => repositoryAccess(g.ctx, POLICIES.labels, ...ownerAndName(s)));
 			} catch (error) {
 				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
 				throw error;
 			}
+			const { repo, owner } = admitted.repo;
+			const row = g.ctx.app.stores.labels.byName(repo.id, String(a.name));
+			return row ? label(renderLabel(repositoryPaths(g.ctx.app.urls, owner.login, repo.name).api, row)) : null;
 		},
 		labels: (s, a, g) => {
-			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
-			const list = (call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: '1' } }).total ?? 0) as number;
-			void sort;
-			// Labels by name when asked (gh label list: orderBy NAME); the REST list's order otherwise.
-			const all: Source[] = [];
-			for (let page = 1; all.length < list; page++) {
-				const body = call(g, 'GET', `/repos/${s.full_name}/labels`, { query: { per_page: '100', page: String(page) } })
-					.body as Source[];
-				if (body.length === 0) break;
-				all.push(...body);
-			}
-			let filtered = a.query
-				? all.filter(
-						(l) =>
-							String(l.name).toLowerCase().includes(String(a.query).toLowerCase()) ||
-							String(l.description ?? '')
-								.toLowerCase()
-								.includes(String(a.query).toLowerCase()),
-					)
-				: all;
-			if (a.orderBy?.field === 'NAME') filtered = [...filtered].sort((x, y) => String(x.name).localeCompare(String(y.name)));
-			if (direction === 'desc') filtered = [...filtered].reverse();
-			return arrayConnection(a, filtered, label);
+			const admitted = guarded(undefined, () => repositoryAccess(g.ctx, POLICIES.labels, ...ownerAndName(s)));
+			const { repo, owner } = admitted.repo;
+			const api = repositoryPaths(g.ctx.app.urls, owner.login, repo.name).api;
+			const direction = a.orderBy?.direction === 'DESC' ? 'desc' : 'asc';
+			const query = a.query ? String(a.query) : null;
+			return rangeConnection(
+				a,
+				(offset, count) => {
+					const { rows, total } = g.ctx.app.stores.labels.matching(repo.id, query, direction, count, offset);
+					return { items: rows.map((row) => renderLabel(api, row)), total };
+				},
+				label,
+			);
 		},
 		milestone: (s, a, g) => {
 			try {
@@ -1017,14 +1159,15 @@ function issueFields(): Record<string, Resolver> {
 		labels: (s, a) =>
 			arrayConnection(a, (s.labels ?? []) as Source[], (l) => label({ ...l, repository_url: s.repository_url ?? s.base?.repo?.url })),
 		assignees: (s, a) => arrayConnection(a, (s.assignees ?? []) as Source[], account),
-		repository: (s, _a, g) => repository(get(g, repoPath(s))),
+		repository: (s, _a, g) =>
+			guarded(undefined, () => repositorySource(g, repositoryAccess(g.ctx, POLICIES.repository, ...ownerAndName(s)))),
 		stateReason: (s) => upper(s.state_reason ?? null),
 		// Gitstead has no projects (classic): an issue is on no project board.
 		projectCards: (_s, a) => arrayConnection(a, []),
 		// Nor on a project (ProjectV2): no project items.
 		projectItems: (_s, a) => arrayConnection(a, []),
 		reactionGroups: (s) => reactionGroups(s, `${repoPath(s)}/issues/${s.number}/reactions`),
-		comments: (s, a, g) => restConnection(g, a, `${repoPath(s)}/issues/${s.number}/comments`, {}, tagged('IssueComment')),
+		comments: (s, a, g) => issueComments(g, s, a),
 	};
 }
 
@@ -1339,4 +1482,4 @@ function rateLimit(g: GraphContext, dryRun: boolean): Source {
 	};
 }
 
-export { node as graphNodeId, call, get, GraphQLError };
+export { node as graphNodeId, call, get, GraphQLError, guarded, issueByNumber, pullByNumber };

@@ -9,12 +9,11 @@ import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
-import { issueComment } from '../issues/render';
 import { commentBodyField } from '../markdown/body';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
-import { createIssueComment, deleteIssueComment, updateIssueComment } from './service';
-import type { IssueCommentRow, IssueRow } from '../../model/rows';
+import { createIssueComment, deleteIssueComment, renderIssueComments as render, updateIssueComment } from './service';
+import type { IssueCommentRow } from '../../model/rows';
 
 const commentBody = v.object({ body: commentBodyField });
 const since = v.optional(timestampParam('since'));
@@ -24,26 +23,6 @@ const repositoryListQuery = v.object({
 	since,
 });
 const issueListQuery = v.object({ since });
-
-/** Renders comments with their issues and authors loaded in one query each. */
-function render(ctx: Context, scope: IssueScope, rows: IssueCommentRow[], issues?: IssueRow[]) {
-	const byId = new Map((issues ?? ctx.app.stores.issues.byIds([...new Set(rows.map((c) => c.issue_id))])).map((i) => [i.id, i]));
-	const authors = ctx.app.stores.accounts.mapByIds(rows.map((c) => c.user_id));
-	return rows.map((row) => {
-		const issue = byId.get(row.issue_id)!;
-		const author = authors.get(row.user_id)!;
-		return issueComment(
-			ctx.app.urls,
-			scope.paths,
-			issue.number,
-			issue.pull_request === 1,
-			row,
-			author,
-			scope.associations.of(author),
-			ctx.media,
-		);
-	});
-}
 
 /** A comment of the repository by its id. @throws DomainError 404 */
 function loadComment(ctx: Context, scope: IssueScope): IssueCommentRow {

@@ -11,6 +11,7 @@ import type { IssueCommentRow, IssueRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { recordIssueComment } from '../issues/events';
 import type { IssueScope } from '../issues/service';
+import { issueComment } from '../issues/render';
 
 /** Authors change their own comments; others need push access (GitHub's write role). @throws DomainError 403 */
 function requireEditable(caller: Caller, scope: IssueScope, row: IssueCommentRow): void {
@@ -63,5 +64,30 @@ export function deleteIssueComment(caller: Caller, scope: IssueScope, comment: I
 	app.transaction(() => {
 		app.stores.issues.removeComment(comment, isoSeconds(caller.now));
 		recordIssueComment(caller, scope, app.stores.issues.byId(comment.issue_id)!, comment, 'deleted');
+	});
+}
+
+/**
+ * Renders comments (GitHub's issue-comment) with their issues and authors loaded in one query
+ * each, the bodies in the caller's media type.
+ * @param issues the comments' issues when the caller has them (else read by id)
+ */
+export function renderIssueComments(caller: Caller, scope: IssueScope, rows: IssueCommentRow[], issues?: IssueRow[]) {
+	const { app } = caller;
+	const byId = new Map((issues ?? app.stores.issues.byIds([...new Set(rows.map((c) => c.issue_id))])).map((i) => [i.id, i]));
+	const authors = app.stores.accounts.mapByIds(rows.map((c) => c.user_id));
+	return rows.map((row) => {
+		const issue = byId.get(row.issue_id)!;
+		const author = authors.get(row.user_id)!;
+		return issueComment(
+			app.urls,
+			scope.paths,
+			issue.number,
+			issue.pull_request === 1,
+			row,
+			author,
+			scope.associations.of(author),
+			caller.media,
+		);
 	});
 }

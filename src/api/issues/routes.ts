@@ -14,72 +14,17 @@ import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { label } from '../../model/render';
 import { simpleUser } from '../../model/render';
-import { issueBodyField } from '../markdown/body';
 import type { IssueRow, LabelRow } from '../../model/rows';
 import { assignableScope, issueRepository, listIssues, loadIssue, renderIssues, resolveAssignees, type IssueScope } from './service';
+import { ISSUES_READ, ISSUES_WRITE } from './access';
+import { createBody, labelInput, updateBody } from './inputs';
 import { addAssignees, createIssue, removeAssignees, removeIssueLabel, setIssueLabels, setIssueLock, updateIssue } from './workflows';
 
-/** Reading issues: Issues or Pull requests (read), either suffices; public repositories without a token. */
-export const ISSUES_READ = {
-	access: 'public' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ issues: 'read' as const }, { pull_requests: 'read' as const }],
-};
-/**
- * Changing issues: Issues or Pull requests (write). Anyone who can read a repository opens issues
- * and comments in it (classic `public_repo` on public repositories); triage changes need triage.
- */
-export const ISSUES_WRITE = {
-	access: 'authenticated' as const,
-	resource: { repo: 'read' as const },
-	permissions: [{ issues: 'write' as const }, { pull_requests: 'write' as const }],
-	// public_repo: issues and comments on public repositories (the guard hides private ones from it).
-	scopes: ['repo', 'public_repo'],
-};
 /** Changing an issue's labels and assignees: triage access. */
 const ISSUES_TRIAGE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };
 /** Locking and unlocking conversations: push access. */
 const ISSUES_LOCK = { ...ISSUES_WRITE, resource: { repo: 'push' as const } };
 
-const MAX_TITLE = 256;
-
-const title = v.pipe(
-	v.union([v.string(), v.number()], 'title must be a string'),
-	v.transform((value) => String(value).trim()),
-	v.minLength(1, "title can't be blank"),
-	v.maxLength(MAX_TITLE, `title is longer than ${MAX_TITLE} characters`),
-);
-const labelInput = v.array(v.union([v.string(), v.object({ name: v.optional(v.string()) })]));
-const milestone = v.nullable(v.union([v.string(), v.number()]));
-
-const createBody = v.object({
-	title,
-	body: v.optional(issueBodyField),
-	assignee: v.optional(v.nullable(v.string())),
-	assignees: v.optional(v.array(v.string())),
-	labels: v.optional(labelInput),
-	milestone: v.optional(milestone),
-	type: v.optional(v.nullable(v.string())),
-});
-const updateBody = v.object({
-	title: v.optional(title),
-	body: v.optional(issueBodyField),
-	assignee: v.optional(v.nullable(v.string())),
-	assignees: v.optional(v.array(v.string())),
-	state: v.optional(v.picklist(['open', 'closed'], 'state must be open or closed')),
-	state_reason: v.optional(
-		v.nullable(
-			v.picklist(
-				['completed', 'not_planned', 'duplicate', 'reopened'],
-				'state_reason must be completed, not_planned, duplicate or reopened',
-			),
-		),
-	),
-	duplicate_issue_id: v.optional(v.nullable(v.number())),
-	labels: v.optional(labelInput),
-	milestone: v.optional(milestone),
-	type: v.optional(v.nullable(v.string())),
-});
 const listQuery = v.object({
 	milestone: v.optional(v.string()),
 	state: v.optional(v.picklist(['open', 'closed', 'all'], 'state must be open, closed or all'), 'open'),
@@ -133,6 +78,8 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, mode: 'attach' | 'rep
 		},
 	});
 }
+
+export { ISSUES_READ, ISSUES_WRITE };
 
 /**
  * GitHub's answers for a number whose issue left the repository: 301 Moved Permanently to where a

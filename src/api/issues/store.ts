@@ -31,6 +31,15 @@ export interface IssueFilter {
 	milestoneId: number | null;
 	/** true when a filter can match nothing (an issue type: Gitstead has none) */
 	none: boolean;
+	/** Issues only (false), pull requests only (true); undefined or null: both. */
+	pullRequests?: boolean | null;
+	/**
+	 * GitHub's GraphQL states (OPEN, CLOSED, MERGED: a closed pull request that was merged), any of
+	 * which matches; undefined or null: no filter. Applies with `state`.
+	 */
+	states?: ReadonlyArray<'OPEN' | 'CLOSED' | 'MERGED'> | null;
+	/** `labels` match when the issue carries any of them (GraphQL's `labels` argument) rather than all. */
+	anyLabel?: boolean;
 	sort: IssueSort;
 	direction: Direction;
 	limit: number;
@@ -73,7 +82,11 @@ const ISSUE_WHERE = `
 		OR (@assignee = 'any' AND EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id))
 		OR (@assignee = 'user' AND EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = @assigneeId)))
 	AND (@labelCount = 0 OR (SELECT count(*) FROM issue_labels il JOIN labels l ON l.id = il.label_id
-		WHERE il.issue_id = i.id AND l.name IN (SELECT value FROM json_each(@labels))) = @labelCount)
+		WHERE il.issue_id = i.id AND l.name IN (SELECT value FROM json_each(@labels))) >= (CASE WHEN @anyLabel = 1 THEN 1 ELSE @labelCount END))
+	AND (@pullRequests IS NULL OR i.pull_request = @pullRequests)
+	AND (@states IS NULL OR (CASE WHEN i.state = 'open' THEN 'OPEN'
+		WHEN EXISTS (SELECT 1 FROM pull_requests pm WHERE pm.issue_id = i.id AND pm.merged_at IS NOT NULL) THEN 'MERGED'
+		ELSE 'CLOSED' END) IN (SELECT value FROM json_each(@states)))
 	AND (@mentioned IS NULL OR gitstead_mentions(i.body, @mentioned)
 		OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, @mentioned)))
 	AND (@since IS NULL OR i.updated_at >= @since)`;
@@ -253,6 +266,9 @@ export function createIssueStore(db: DB) {
 				labels: JSON.stringify(filter.labels),
 				labelCount: filter.labels.length,
 				none: filter.none ? 1 : 0,
+				pullRequests: filter.pullRequests == null ? null : filter.pullRequests ? 1 : 0,
+				states: filter.states == null ? null : JSON.stringify(filter.states),
+				anyLabel: filter.anyLabel ? 1 : 0,
 			};
 			const { sort, direction, limit, offset, ...where } = params;
 			return {

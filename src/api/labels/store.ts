@@ -27,6 +27,13 @@ export function createLabelStore(db: DB) {
 	const byId = db.prepare('SELECT * FROM labels WHERE id = ?');
 	const list = db.prepare('SELECT * FROM labels WHERE repo_id = ? ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?');
 	const count = db.prepare('SELECT count(*) FROM labels WHERE repo_id = ?').pluck();
+	const MATCHING = `repo_id = @repoId AND (@query IS NULL OR instr(lower(name), @query) > 0
+		OR instr(lower(coalesce(description, '')), @query) > 0)`;
+	const matching = {
+		asc: db.prepare(`SELECT * FROM labels WHERE ${MATCHING} ORDER BY name COLLATE NOCASE, id LIMIT @limit OFFSET @offset`),
+		desc: db.prepare(`SELECT * FROM labels WHERE ${MATCHING} ORDER BY name COLLATE NOCASE DESC, id DESC LIMIT @limit OFFSET @offset`),
+	};
+	const matchingCount = db.prepare(`SELECT count(*) FROM labels WHERE ${MATCHING}`).pluck();
 	const insert = db.prepare(
 		'INSERT INTO labels (repo_id, name, color, description, is_default) VALUES (@repo_id, @name, @color, @description, @is_default)',
 	);
@@ -45,6 +52,17 @@ export function createLabelStore(db: DB) {
 		byId: (id: number) => byId.get(id) as LabelRow | undefined,
 		list(repoId: number, limit: number, offset: number) {
 			return { rows: list.all(repoId, limit, offset) as LabelRow[], total: count.get(repoId) as number };
+		},
+		/**
+		 * A repository's labels by name (case-insensitively), `direction` first, whose name or
+		 * description contains `query` (case-insensitively; null: all), and how many match.
+		 */
+		matching(repoId: number, query: string | null, direction: 'asc' | 'desc', limit: number, offset: number) {
+			const where = { repoId, query: query === null ? null : query.toLowerCase() };
+			return {
+				rows: matching[direction].all({ ...where, limit, offset }) as LabelRow[],
+				total: matchingCount.get(where) as number,
+			};
 		},
 		insert(label: Omit<LabelRow, 'id'>): LabelRow {
 			return byId.get(insert.run(label).lastInsertRowid) as LabelRow;

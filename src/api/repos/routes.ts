@@ -5,6 +5,7 @@
  * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
  * to read).
  */
+import { REPOSITORY_READ } from './access';
 import * as v from 'valibot';
 import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
@@ -367,9 +368,7 @@ export const repositoryRoutes = [
 		method: 'GET',
 		path: '/repos/{owner}/{repo}',
 		docs: 'repos/repos#get-a-repository',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: { repo: 'read' },
+		...REPOSITORY_READ,
 		handler: getRepository,
 	}),
 	route({
