@@ -12,10 +12,22 @@
 import type { App } from '../app';
 import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
-import type { TimelineEntry } from '../api/issues/timeline';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveNotifications } from './notifications';
+
+/**
+ * One issue event to write with a domain event (the issue's timeline: labeled, merged,
+ * review_requested, …): its actor and time are the event's, its repository too unless it names
+ * its own (a pull request into another repository than the pushed branch's).
+ */
+export interface TimelineEntry {
+	issueId: number;
+	event: string;
+	commitId?: string | null;
+	details?: Record<string, unknown>;
+	repoId?: number;
+}
 
 /** One thing that happened, as GitHub names it. */
 export interface DomainEvent {
