@@ -33,6 +33,8 @@ import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { runMergeabilityTask } from './api/pulls/mergeability';
+import { comparisonPart } from './api/pulls/service';
+import { completeLeftovers } from './events/deferred';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
 const samplers = new WeakMap<App, PollInterval>();
@@ -171,6 +173,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
 	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));
+	// Payload parts a stopped process had left for after its commit (src/events/deferred.ts).
+	completeLeftovers(app, { comparison: comparisonPart });
 	return app;
 }
 

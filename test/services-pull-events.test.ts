@@ -19,8 +19,8 @@ import { createRef } from '../src/api/git/writes';
 import { mergeBasesInTransactions } from '../src/api/git/service';
 import { issueScope } from '../src/api/issues/service';
 import { createPullRequest } from '../src/api/pulls/workflows';
-import { comparisonCounts } from '../src/api/pulls/service';
-import { pendingDeferred } from '../src/events/deferred';
+import { comparisonCounts, comparisonPart } from '../src/api/pulls/service';
+import { completeLeftovers, pendingDeferred } from '../src/events/deferred';
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: pull request events');
@@ -121,6 +121,24 @@ test('a rolled-back change leaves nothing to fill and nothing pending', async ()
 	await afterCommit();
 	assert.is(pendingDeferred(app), 0);
 	assert.is(deliveries('synchronize').length, before);
+});
+
+test('placeholders a stopped process left are filled when the app opens again (completeLeftovers)', () => {
+	const row = app.db.prepare("SELECT id, payload FROM webhook_deliveries WHERE action = 'synchronize' ORDER BY id DESC").get() as {
+		id: number;
+		payload: string;
+	};
+	const current = app.stores.pulls.byIssue(pull.id)!.pr;
+	const key = `${repo.id}:${current.base_sha}:${current.head_sha}`;
+	const payload = JSON.parse(row.payload);
+	payload.pull_request.commits = `\u0000deferred:comparison:${key}:commits`;
+	payload.pull_request.additions = `\u0000deferred:unknown-kind:${key}`;
+	app.stores.webhooks.setPayload(row.id, JSON.stringify(payload));
+	assert.is(completeLeftovers(app, { comparison: comparisonPart }), 1);
+	const filled = JSON.parse(app.db.prepare('SELECT payload FROM webhook_deliveries WHERE id = ?').pluck().get(row.id) as string);
+	assert.is(filled.pull_request.commits, 2);
+	assert.is(filled.pull_request.additions, null, '~> a kind without a resolver: null');
+	assert.is(completeLeftovers(app, { comparison: comparisonPart }), 0, '~> nothing left');
 });
 
 test.run();
