@@ -10,6 +10,7 @@ import { Authenticator } from './auth/principal';
 import { createTokenStore } from './auth/token-store';
 import { ConfigError, type Resolved } from './config';
 import { ExternalChanges } from './db/external-changes';
+import { completeLeftovers } from './events/deferred';
 import { backupBeforeUpgrade, migrate } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
@@ -26,6 +27,7 @@ import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
 import { Webhooks } from './webhooks';
 import { createStores } from './api/stores';
+import { comparisonPart } from './api/pulls/service';
 import { renderBody } from './model/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
@@ -33,8 +35,6 @@ import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { runMergeabilityTask } from './api/pulls/mergeability';
-import { comparisonPart } from './api/pulls/service';
-import { completeLeftovers } from './events/deferred';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
 const samplers = new WeakMap<App, PollInterval>();

@@ -117,10 +117,11 @@ export function completeLeftovers(app: App, resolvers: Record<string, DeferredRe
 			return known;
 		};
 		const fill = (text: string) => text.replace(PLACEHOLDER, (_whole, key: string) => value(key));
-		const filled = [...deliveries, ...feed].map((row) => fill(row.payload));
+		const filledDeliveries = deliveries.map((row) => ({ id: row.id, payload: fill(row.payload) }));
+		const filledFeed = feed.map((row) => ({ id: row.id, payload: fill(row.payload) }));
 		app.transaction(() => {
-			deliveries.forEach((row, i) => webhooks.setPayload(row.id, filled[i]));
-			feed.forEach((row, i) => events.setPayload(row.id, filled[deliveries.length + i]));
+			for (const row of filledDeliveries) webhooks.setPayload(row.id, row.payload);
+			for (const row of filledFeed) events.setPayload(row.id, row.payload);
 		});
 		return deliveries.length + feed.length;
 	} catch (error) {
