@@ -673,6 +673,20 @@ CREATE TABLE pull_requests (
 CREATE INDEX pull_requests_head ON pull_requests(head_repo_id, head_ref);
 CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);
 
+-- Auto-merge of an open pull request (GitHub's enablePullRequestAutoMerge, REST's auto_merge): who
+-- enabled it, the merge method and the commit's title and message to use (NULL: the method's
+-- defaults). The merge happens, as that user, once the base branch's protection lets it (required
+-- reviews and status checks); the row goes with the merge or disablePullRequestAutoMerge.
+CREATE TABLE pull_request_auto_merges (
+  issue_id       INTEGER PRIMARY KEY REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+  enabled_by_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  merge_method   TEXT NOT NULL CHECK (merge_method IN ('merge', 'squash', 'rebase')),
+  commit_title   TEXT,
+  commit_message TEXT,
+  author_email   TEXT,
+  enabled_at     TEXT NOT NULL
+);
+
 -- Review requests of a pull request (GitHub's requested_reviewers / requested_teams): a user or a
 -- team, never both; a review submitted by a requested user removes the user's row.
 CREATE TABLE pull_request_review_requests (
@@ -1995,3 +2009,108 @@ CREATE TABLE repository_pushes (
   after_sha  TEXT,
   pushed_at  TEXT NOT NULL
 );
+
+-- Code search (schema 36; GET /search/code): the files of each repository's default branch, text
+-- files of at most 384 KB (GitHub's limit), at most 20,000 per repository, indexed by the
+-- `code-search-index` background task when the default branch moves (src/api/search/code-index.ts),
+-- never in the request or the push's transaction. code_search_repos says which commit is indexed;
+-- code_search_fts holds each file's text under the trigram tokenizer (substring matching, any
+-- language), its rowid the file's id. A binary file (binary 1) is listed without text, so that it
+-- is not read again at every push.
+CREATE TABLE code_search_repos (
+  repo_id     INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  commit_sha  TEXT,
+  files       INTEGER NOT NULL DEFAULT 0,
+  incomplete  INTEGER NOT NULL DEFAULT 0,
+  indexed_at  TEXT NOT NULL
+);
+CREATE TABLE code_search_files (
+  id        INTEGER PRIMARY KEY,
+  repo_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  path      TEXT NOT NULL,
+  name      TEXT NOT NULL,
+  extension TEXT NOT NULL,
+  language  TEXT,
+  sha       TEXT NOT NULL,
+  size      INTEGER NOT NULL,
+  binary    INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (repo_id, path)
+);
+CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
+CREATE TRIGGER code_search_files_delete AFTER DELETE ON code_search_files BEGIN
+  DELETE FROM code_search_fts WHERE rowid = OLD.id;
+END;
+
+-- Commit search (schema 37; GET /search/commits): the commits of each repository's default
+-- branch (at most 100,000 per repository), indexed by the same background task as code search.
+-- Dates are ISO UTC; author_id/committer_id are the accounts the emails belonged to when indexed.
+CREATE TABLE commit_search_repos (
+  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  commit_sha TEXT,
+  indexed_at TEXT NOT NULL
+);
+CREATE TABLE commit_search (
+  id              INTEGER PRIMARY KEY,
+  repo_id         INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  sha             TEXT NOT NULL,
+  tree_sha        TEXT NOT NULL,
+  parents         TEXT NOT NULL,
+  message         TEXT NOT NULL,
+  author_name     TEXT NOT NULL,
+  author_email    TEXT NOT NULL,
+  author_date     TEXT NOT NULL,
+  author_id       INTEGER,
+  committer_name  TEXT NOT NULL,
+  committer_email TEXT NOT NULL,
+  committer_date  TEXT NOT NULL,
+  committer_id    INTEGER,
+  UNIQUE (repo_id, sha)
+);
+CREATE INDEX commit_search_committer_date ON commit_search(committer_date);
+CREATE VIRTUAL TABLE commit_search_fts USING fts5(message, content='commit_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER commit_search_fts_insert AFTER INSERT ON commit_search BEGIN
+  INSERT INTO commit_search_fts (rowid, message) VALUES (NEW.id, NEW.message);
+END;
+CREATE TRIGGER commit_search_fts_delete AFTER DELETE ON commit_search BEGIN
+  INSERT INTO commit_search_fts (commit_search_fts, rowid, message) VALUES ('delete', OLD.id, OLD.message);
+END;
+
+-- Pinned issues (schema 38; GraphQL pinIssue/unpinIssue, Repository.pinnedIssues): at most 3 per
+-- repository (GitHub's limit), in the order pinned.
+CREATE TABLE issue_pins (
+  issue_id     INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  repo_id      INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  pinned_by_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+  pinned_at    TEXT NOT NULL
+);
+CREATE INDEX issue_pins_repo ON issue_pins(repo_id, pinned_at);
+
+-- Issue numbers that left their repository (schema 38): transferred to another repository
+-- (transferred 1; issue_id: the issue where it is now, NULL once deleted there) or deleted
+-- (transferred 0). Numbers are never given again; GET of an old number answers 301 to a
+-- transferred issue and 410 for a deleted one, as GitHub does.
+CREATE TABLE issue_tombstones (
+  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number      INTEGER NOT NULL,
+  issue_id    INTEGER REFERENCES issues(id) ON DELETE SET NULL,
+  transferred INTEGER NOT NULL,
+  created_at  TEXT NOT NULL,
+  PRIMARY KEY (repo_id, number)
+) WITHOUT ROWID;
+CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);
+-- A transferred issue (src/api/issues/admin.ts) moves its open count with it.
+CREATE TRIGGER issues_count_move AFTER UPDATE OF repo_id ON issues WHEN OLD.repo_id <> NEW.repo_id AND NEW.state = 'open' BEGIN
+  UPDATE repositories SET open_issues_count = open_issues_count - 1 WHERE id = OLD.repo_id;
+  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id;
+END;
+
+-- Workflow job logs (schema 39): imported with runs (`gitstead admin import-runs`), each job's log
+-- a file of the blob folder (`<blob_dir>/job-logs/<sha-256 of its bytes>`, so equal logs share a
+-- file); steps is JSON [{number, start, end}], the byte range of each step's lines in it.
+CREATE TABLE workflow_job_logs (
+  job_id INTEGER PRIMARY KEY REFERENCES workflow_jobs(id) ON DELETE CASCADE,
+  blob   TEXT NOT NULL,
+  size   INTEGER NOT NULL,
+  steps  TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);

@@ -9,6 +9,8 @@
 // runs in this process, pinned to CPU 1. Gitstead runs from build/gitstead.cjs on a fresh data
 // folder with rate limiting on and limits high enough not to interfere (counting still happens).
 //
+// Then the cost of every GET route of the demo data (bench/routes.mjs; BENCH_ROUTES=0 leaves it out).
+//
 // Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32).
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -18,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchGit } from './git.mjs';
+import { benchRoutes } from './routes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -273,6 +276,7 @@ async function main() {
 		bare.child.kill('SIGTERM');
 		await new Promise((r) => setTimeout(r, 300));
 		rmSync(dir, { recursive: true, force: true });
+		if (process.env.BENCH_ROUTES !== '0') await benchRoutes({ root });
 		return;
 	}
 	results.writeBare = await withRss(barePid, () =>
@@ -506,6 +510,8 @@ async function main() {
 		console.error('some Gitstead responses were not 2xx');
 		process.exitCode = 1;
 	}
+	// The second table: every GET route of the demo data, the ten most expensive (bench/routes.mjs).
+	if (process.env.BENCH_ROUTES !== '0') await benchRoutes({ root });
 	if (process.env.BENCH_GIT !== '0') {
 		console.log('\nGit over HTTP against git itself (bench/git.mjs; BENCH_GIT=0 leaves it out):');
 		await benchGit();

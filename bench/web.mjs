@@ -2,7 +2,8 @@
 // folder (`gitstead admin seed-demo`), gives the site administrator rosa-admin a password, starts
 // `build/gitstead.cjs serve` on it, signs in through /login, then walks every page reachable by
 // links from the dashboard, explore, gists, notifications, settings, a repository's settings (with a
-// webhook made through its form), site admin and a few searches
+// webhook made through its form), site admin and a few searches (the issue and pull request forms
+// among them: new issue, compare with its pull request form, a few diff lines' inline comment forms)
 // (signed in, and anonymously from / and /explore), and requests each page ROUNDS times, one
 // request at a time. Server time is the access log's `ms` (from the request's headers to the
 // response's end) of each answer, matched by X-GitHub-Request-Id. Prints p50, p99 and max per page
@@ -113,6 +114,10 @@ async function signIn(origin, login) {
 	return session.split(';')[0];
 }
 
+/** A few diff lines' inline comment forms (`/pull/N/files?path=…&line=…`): every line links one, so they are sampled, not crawled. */
+const lineForms = new Set();
+const LINE_FORMS = 5;
+
 /** Links a page offers to other pages of this site (no assets, avatars, raw bytes, downloads or sign-out). */
 function links(html) {
 	const out = [];
@@ -120,6 +125,11 @@ function links(html) {
 		const href = match[1].replaceAll('&amp;', '&');
 		if (/^\/(_assets|avatars|api|logout|login|openapi\.json|session)(\/|$|\?)/.test(href)) continue;
 		if (/\/(raw|releases\/download)\//.test(href)) continue;
+		if (/\/pull\/\d+\/files\?/.test(href)) {
+			if (lineForms.size < LINE_FORMS && ![...lineForms].some((seen) => seen.split('?')[0] === href.split('?')[0]))
+				lineForms.add(href);
+			continue;
+		}
 		out.push(href);
 	}
 	return out;
@@ -208,6 +218,12 @@ async function main() {
 			'/search?q=is:open&type=pullrequests',
 			'/search?q=n&type=users',
 		]);
+		// The write flows' forms: new issue and compare are linked from the lists; a few inline comment forms of diff lines.
+		for (const path of lineForms) {
+			const res = await fetchPage(origin, path, { cookie });
+			walked.push(res.headers['x-github-request-id']);
+			if (res.status === 200) signedInPages.push(path);
+		}
 		const anonymousPages = await crawl(origin, undefined, ['/', '/explore', '/gist']);
 		console.log(`walking ${signedInPages.length} pages signed in and ${anonymousPages.length} anonymously, ${ROUNDS} rounds each`);
 		const samples = [];

@@ -46,6 +46,7 @@ export const SLOW = {
 	'merge.test.ts': 'hundreds of random merges compared with the git binary',
 	'openapi-document.test.ts': 'compiles every schema of the generated OpenAPI description with ajv',
 	'openapi.test.ts': "every route's answers validated against GitHub's OpenAPI schemas",
+	'renovate.test.ts': 'Renovate itself (installed once into node_modules/.cache, about 330 MB) run seven times as a child process',
 	'robustness.test.ts': 'hostile input on every route for three callers',
 	'seed-demo.test.ts': 'seeds the whole demo twice with the bundled command',
 	'git-large.test.ts': 'a 100 MB push and SIGKILLs during pushes against the bundled command',

@@ -34,7 +34,10 @@ import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/ser
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
+import { CODE_INDEX_TASK, runCodeIndexTask } from './api/search/code-index';
 import { runMergeabilityTask } from './api/pulls/mergeability';
+import { runAutoMergeTask } from './api/pulls/auto-merge';
+import { AUTO_MERGE_TASK } from './events/auto-merge';
 
 /** Each open application's poll-interval sampler, stopped when it closes. */
 const samplers = new WeakMap<App, PollInterval>();
@@ -171,6 +174,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(EXPORT_TASK, runExportTask);
 	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
 	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
+	app.tasks.register(CODE_INDEX_TASK, runCodeIndexTask);
+	app.tasks.register(AUTO_MERGE_TASK, runAutoMergeTask);
 	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));
 	// Payload parts a stopped process had left for after its commit (src/events/deferred.ts).

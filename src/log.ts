@@ -22,7 +22,7 @@
  * { type, message, stack } (json): never its other properties, which may carry request data.
  */
 import { writeSync } from 'node:fs';
-import pino from 'pino';
+import type Pino from 'pino';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -214,6 +214,8 @@ export function createLogger(level: LogLevel = 'info', write?: (line: string) =>
 	const out = write ? { write, writeNow: write, flush() {} } : standardError();
 	const threshold = ORDER[level];
 	if (format === 'json') {
+		// Loaded only for the json format: most servers never parse it.
+		const pino = require('pino') as typeof Pino;
 		const json = pino(
 			{
 				level,
@@ -222,7 +224,7 @@ export function createLogger(level: LogLevel = 'info', write?: (line: string) =>
 				timestamp: () => `,"time":"${isoNow()}"`,
 				formatters: { level: (label) => ({ level: label }) },
 			},
-			out as pino.DestinationStream,
+			out as Pino.DestinationStream,
 		);
 		const emit = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
 			if (ORDER[at] < threshold) return;

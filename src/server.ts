@@ -16,6 +16,7 @@ import type { App } from './app';
 import { ROUTES } from './api/routes';
 import { serveAtom } from './api/feeds/web';
 import { serveCodeload } from './api/contents/codeload';
+import { serveLogs } from './api/actions/logs';
 import { serveUserKeys } from './api/keys/web';
 import { isGitPath, serveGitHttp } from './api/git/transport';
 import { DOCS_BASE, MESSAGES } from './http/errors';
@@ -225,6 +226,19 @@ export function createRequestListener(
 		const record = recordOf(req);
 		if (record) record.route = req.path.startsWith('/_raw/') ? WEB_ROUTES.raw : WEB_ROUTES.codeload;
 		if (!serveCodeload(app, req, res, req.path, token, baseHeaders(requestIdOf(req)))) {
+			if (record) record.route = WEB_ROUTES.unmatched;
+			next();
+		}
+	});
+	// Workflow log downloads at the web origin, reached through the URLs the API redirects to
+	// (src/api/actions/logs.ts).
+	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
+		if ((req.method !== 'GET' && req.method !== 'HEAD') || viaApiPrefix.has(req) || !req.path.startsWith('/_logs/')) return next();
+		app.externalChanges.checkAtMostEvery(1);
+		const token = typeof req.query.token === 'string' ? req.query.token : null;
+		const record = recordOf(req);
+		if (record) record.route = WEB_ROUTES.codeload;
+		if (!serveLogs(app, req, res, req.path, token, baseHeaders(requestIdOf(req)))) {
 			if (record) record.route = WEB_ROUTES.unmatched;
 			next();
 		}

@@ -23,7 +23,8 @@ let bob: string; // nobody to acme, until the first test makes him a member
 const work = mkdtempSync(join(tmpdir(), 'gitstead-cache-'));
 
 test.before(async () => {
-	s = await startServer();
+	// Loopback is a trusted proxy: a forwarded origin is another origin's answer.
+	s = await startServer({ configure: (c) => (c.server.trusted_proxies = ['127.0.0.1']) });
 	for (const login of ['olivia', 'carl', 'bob']) s.user(login);
 	s.org('acme', 'olivia');
 	olivia = s.fullToken('olivia');
@@ -111,6 +112,42 @@ test('GET issue: 304 while nothing changed; every API write it shows changes the
 	await s.request('PATCH', '/repos/acme/site', { token: olivia, body: { name: 'web' } });
 });
 
+test('render once: the kept answer is per origin, media type and API version, and follows every write', async () => {
+	const path = '/repos/acme/web/issues/1';
+	await s.request('PATCH', path, { token: olivia, body: { body: 'Some **bold** text' } });
+	const first = await s.get(path, olivia);
+	const again = await s.get(path, bob);
+	assert.equal(again.body, first.body, '~> the same answer again, for another reader');
+	assert.is(again.headers.get('etag'), first.headers.get('etag'));
+	const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'git.example.com' };
+	const proxied = await s.get(path, olivia, forwarded);
+	assert.is(proxied.body.url, 'https://git.example.com/api/v3/repos/acme/web/issues/1', '~> another origin: its own URLs');
+	assert.is.not(proxied.headers.get('etag'), first.headers.get('etag'));
+	assert.is((await s.get(path, olivia)).body.url, `${s.api}/repos/acme/web/issues/1`, '~> the configured origin keeps its own');
+	const html = await s.get(path, olivia, { Accept: 'application/vnd.github.html+json' });
+	assert.match(html.body.body_html, /<strong>bold<\/strong>/, '~> the html media type: body_html');
+	assert.is(html.body.body, undefined, '~> and no body');
+	assert.is((await s.get(path, olivia)).body.body_html, undefined, '~> the default media type again: no body_html');
+	assert.is((await s.get(path, olivia)).body.body, 'Some **bold** text');
+
+	// Plain GETs (no If-None-Match) after each kind of write: never the kept answer.
+	await s.request('PATCH', path, { token: olivia, body: { body: 'Through the API' } });
+	assert.is((await s.get(path, olivia)).body.body, 'Through the API', '~> an API write');
+	assert.is((await s.get(path, olivia, forwarded)).body.body, 'Through the API', '~> an API write, the other origin');
+	external("UPDATE issues SET body = 'From elsewhere' WHERE number = 1 AND repo_id = (SELECT id FROM repositories WHERE name = 'web')");
+	await settle();
+	assert.is((await s.get(path, olivia)).body.body, 'From elsewhere', "~> another connection's commit");
+	assert.is((await s.get(path, olivia, forwarded)).body.body, 'From elsewhere', "~> another connection's commit, the other origin");
+	// The author renamed by another process: the kept answer named the old login.
+	assert.is((await s.get(path, olivia)).body.user.login, 'bob');
+	external("UPDATE accounts SET login = 'bobby' WHERE login = 'bob'");
+	await settle();
+	assert.is((await s.get(path, olivia)).body.user.login, 'bobby', '~> an account renamed elsewhere');
+	external("UPDATE accounts SET login = 'bob' WHERE login = 'bobby'");
+	await settle();
+	assert.is((await s.get(path, olivia)).body.user.login, 'bob');
+});
+
 test('a commit by another connection while the server runs: remembered rows and ETags follow', async () => {
 	const path = '/repos/acme/web/issues/1';
 	const { etag } = await poll(path, olivia);
@@ -168,6 +205,26 @@ test('a caller who loses access gets 404: neither the remembered answer nor a 30
 	external('DELETE FROM repository_collaborators WHERE repo_id = ?', vault.id);
 	await settle();
 	assert.is((await poll(path, carl, again.etag)).status, 404, '~> removed by another connection: 404');
+});
+
+test('a token revoked by gitstead admin while the server runs is refused at once: no kept answer, no 304', async () => {
+	s.user('gina');
+	s.member('acme', 'gina');
+	const gina = s.fullToken('gina');
+	const path = '/repos/acme/web/issues/1';
+	const first = await poll(path, gina);
+	assert.is(first.status, 200);
+	assert.is((await poll(path, gina, first.etag)).status, 304);
+	const listed = run(bundleCommand(), ['admin', 'list-tokens', 'gina', '--json', '--data-dir', s.dataDir]);
+	assert.is(listed.code, 0, listed.stderr);
+	const [token] = JSON.parse(listed.stdout).tokens as Array<{ id: number }>;
+	const revoked = run(bundleCommand(), ['admin', 'revoke-token', String(token.id), '--data-dir', s.dataDir]);
+	assert.is(revoked.code, 0, revoked.stderr);
+	await settle();
+	assert.is((await poll(path, gina, first.etag)).status, 401, '~> a conditional GET: 401, not 304');
+	assert.is((await poll(path, gina)).status, 401, '~> a plain GET: 401, not the kept answer');
+	// Another process's commit moves every validator (the caches cannot tell what it changed).
+	assert.is((await poll(path, olivia, first.etag)).status, 200, '~> another caller: the answer again');
 });
 
 test('a restore: ETags issued before it never match what the restored data answers', async () => {

@@ -370,6 +370,9 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs': {},
 	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': {},
 	'GET /repos/{owner}/{repo}/actions/jobs/{job_id}': {},
+	// Redirects to a signed download URL (302, no body).
+	'GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs': {},
+	'GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs': {},
 
 	// ------------------------------------------------------------------ gists
 	'GET /gists': {},
@@ -481,6 +484,8 @@ const TABLE: Record<string, Entry> = {
 	'GET /search/repositories': { path: '/search/repositories?q=app' },
 	'GET /search/issues': { path: '/search/issues?q=Placeholder' },
 	'GET /search/users': { path: '/search/users?q=olivia' },
+	'GET /search/code': { path: '/search/code?q=README+in:path+repo:acme/app' },
+	'GET /search/commits': { path: '/search/commits?q=Commit+repo:acme/app' },
 	'GET /emojis': {},
 	// Non-JSON answers: the documented status and media type (text/plain, application/octocat-stream, text/html).
 	'GET /zen': {},
@@ -1875,6 +1880,7 @@ const ERRORS: Array<{ route: string; status: number } & Call> = [
 		status: 422,
 	},
 	{ route: 'GET /search/issues', path: '/search/issues', status: 422 },
+	{ route: 'GET /search/code', path: '/search/code?q=language:go', status: 422 },
 	{ route: 'GET /search/repositories', path: '/search/repositories?q=app&page=20&per_page=100', status: 422 },
 ];
 
@@ -2229,6 +2235,14 @@ async function scenario() {
 				status: 'completed',
 				conclusion: 'success',
 				created_at: '2026-11-01T10:00:00Z',
+				jobs: [
+					{ name: 'build', log: 'Building' },
+					{
+						name: 'test',
+						needs: ['build'],
+						steps: [{ name: 'Run tests', status: 'completed', conclusion: 'success', log: 'ok' }],
+					},
+				],
 			},
 		],
 	});

@@ -251,6 +251,12 @@ test('deployments with statuses, workflow runs in every status, dependabot alert
 	const runs = await as.mchen.rest.actions.listWorkflowRunsForRepo({ ...shop, per_page: 100 });
 	const states = new Set(runs.data.workflow_runs.map((r) => r.conclusion ?? r.status));
 	for (const state of ['success', 'failure', 'cancelled', 'in_progress', 'queued']) assert.ok(states.has(state), `~> a run is ${state}`);
+	// The jobs that ran have logs (gh run view --log): the failed run's zip holds the failing step.
+	const failed = runs.data.workflow_runs.find((r) => r.conclusion === 'failure')!;
+	const jobs = await as.mchen.rest.actions.listJobsForWorkflowRun({ ...shop, run_id: failed.id });
+	const failing = jobs.data.jobs.find((j) => j.conclusion === 'failure')!;
+	const log = await as.mchen.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { ...shop, job_id: failing.id });
+	assert.match(String(log.data), 'Process completed with exit code 1.');
 	const alerts = await as.mchen.rest.dependabot.listAlertsForRepo({ ...shop, state: 'open,dismissed' } as Parameters<
 		Octokit['rest']['dependabot']['listAlertsForRepo']
 	>[0]);

@@ -1,6 +1,8 @@
 /**
  * The web interface in a real browser: Debian's Chromium (`apt-get install -y chromium`) driven by
- * playwright-core. Flows: sign in; browse a repository, a file with highlighting, a commit; a
+ * playwright-core. Flows: sign in; browse a repository, a file with highlighting, a commit; open an
+ * issue, comment, label, close; open a pull request from the compare page, request a review,
+ * review it with an inline comment as another user, merge, delete the branch; a
  * repository's settings (general, a webhook, a branch protection rule, collaborators) and the
  * profile; create a token in settings and use it against REST; sign out; a form posted from another origin is
  * refused. axe-core finds no serious or critical violation on the pages; screenshots of the main
@@ -44,8 +46,10 @@ if (!existsSync(CHROMIUM)) {
 	test.before(async () => {
 		s = await startServer();
 		s.user('alice', { siteAdmin: true });
+		s.user('bob');
 		s.org('acme', 'alice');
 		await setUserPassword(s.app, s.app.stores.accounts.user('alice')!.id, PASSWORD);
+		await setUserPassword(s.app, s.app.stores.accounts.user('bob')!.id, PASSWORD);
 		const token = s.fullToken('alice');
 		await s.request('POST', '/orgs/acme/repos', { token, body: { name: 'widget', auto_init: true, description: 'The widget' } });
 		await s.request('PUT', '/repos/acme/widget/contents/src/app.ts', {
@@ -60,6 +64,15 @@ if (!existsSync(CHROMIUM)) {
 			body: { title: 'Widget wobbles', body: 'It **wobbles** on Tuesdays.', labels: ['bug', 'good first issue', 'documentation'] },
 		});
 		await s.request('POST', '/repos/acme/widget/issues/1/comments', { token, body: { body: 'Seen it too.' } });
+		// bob (a member) writes to acme/widget; a feature branch to open a pull request from.
+		s.member('acme', 'bob');
+		await s.request('PUT', '/repos/acme/widget/collaborators/bob', { token, body: { permission: 'push' } });
+		const main = (await s.request('GET', '/repos/acme/widget/git/ref/heads/main', { token })).body as { object: { sha: string } };
+		await s.request('POST', '/repos/acme/widget/git/refs', { token, body: { ref: 'refs/heads/feature', sha: main.object.sha } });
+		await s.request('PUT', '/repos/acme/widget/contents/feature.txt', {
+			token,
+			body: { message: 'Add the feature', content: Buffer.from('one\ntwo\n').toString('base64'), branch: 'feature' },
+		});
 		await s.request('PATCH', '/repos/acme/widget/issues/1', { token, body: { title: 'Widget wobbles on Tuesdays' } });
 		await s.request('POST', '/gists', {
 			token,
@@ -143,6 +156,102 @@ if (!existsSync(CHROMIUM)) {
 		assert.ok(await page.getByText('changed the title').isVisible(), 'the timeline shows the rename');
 		await axe('issue');
 		await shot('issue');
+	});
+
+	test('open an issue, comment, label, close', async () => {
+		await page.goto(`${s.origin}/acme/widget/issues`);
+		await page.getByRole('link', { name: 'New issue' }).click();
+		await page.waitForURL(`${s.origin}/acme/widget/issues/new`);
+		await axe('new issue');
+		await page.getByLabel('Title').fill('Widget squeaks');
+		await page.getByLabel('Description').fill('Only when **cold**.');
+		await page.getByRole('button', { name: 'Submit new issue' }).click();
+		await page.waitForURL(/\/acme\/widget\/issues\/2$/);
+		assert.ok(await page.getByText('cold', { exact: true }).isVisible());
+		await page.getByLabel('Add a comment').fill('Oiling it helps.');
+		assert.ok(await page.getByRole('button', { name: 'Close with comment' }).isVisible(), 'the script renames the close button');
+		await page.getByRole('button', { name: 'Comment', exact: true }).click();
+		await page.waitForURL(/issuecomment-\d+$/);
+		assert.ok(await page.getByText('Oiling it helps.').isVisible());
+		await page.getByText('Edit labels').click();
+		await page.locator('form[action$="/labels"] input[value="bug"]').check();
+		await page.getByRole('button', { name: 'Apply labels' }).click();
+		assert.ok(
+			await page
+				.locator('.gs-timeline-event')
+				.filter({ hasText: /added\s+bug\s+label/ })
+				.first()
+				.isVisible(),
+			'the timeline shows the label',
+		);
+		await axe('issue with forms');
+		await page.getByRole('button', { name: 'Close issue' }).click();
+		assert.ok(await page.locator('.State--closed').first().isVisible());
+		assert.ok(await page.getByRole('button', { name: 'Reopen issue' }).isVisible());
+		const issue = s.app.stores.issues.byNumber(
+			s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'widget')!.id,
+			2,
+		)!;
+		assert.is(issue.state, 'closed');
+		assert.is(issue.comments, 1);
+		await shot('issue-closed');
+	});
+
+	test('open a pull request from the compare page, request a review, review inline as another user, merge, delete the branch', async () => {
+		await page.goto(`${s.origin}/acme/widget/compare/main...feature`);
+		await axe('compare');
+		await page.getByLabel('Title').fill('Add the feature file');
+		await page.getByLabel('Description').fill('Two lines.');
+		await page.getByRole('button', { name: 'Create pull request' }).click();
+		await page.waitForURL(/\/acme\/widget\/pull\/\d+$/);
+		const pullUrl = page.url();
+		await page.getByText('Edit reviewers').click();
+		await page.locator('form[action$="/reviewers"] input[value="bob"]').check();
+		await page.getByRole('button', { name: 'Apply reviewers' }).click();
+		assert.ok(await page.getByText('bob (requested)').isVisible());
+		await axe('pull request');
+		await shot('pull-request');
+
+		// bob reviews in his own session: an inline comment on a line, then Approve.
+		const bobContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+		const bobPage = await bobContext.newPage();
+		await bobPage.goto(`${s.origin}/login`);
+		await bobPage.getByLabel('Username or email address').fill('bob');
+		await bobPage.getByLabel('Password').fill(PASSWORD);
+		await bobPage.getByRole('button', { name: 'Sign in' }).click();
+		await bobPage.waitForURL(`${s.origin}/`);
+		await bobPage.goto(`${pullUrl}/files`);
+		await bobPage.getByRole('link', { name: 'Comment on new line 2 of feature.txt' }).click();
+		await bobPage.getByRole('textbox', { name: 'Comment on new line 2 of feature.txt' }).fill('Is two enough?');
+		const bobAxe = await new AxeBuilder({ page: bobPage }).analyze();
+		assert.equal(
+			bobAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+			[],
+			'axe on files changed',
+		);
+		await bobPage.getByRole('button', { name: 'Start a review' }).click();
+		assert.ok(await bobPage.getByText('Pending review: 1 comment').isVisible());
+		await bobPage.getByLabel('Review summary').fill('Looks good.');
+		await bobPage.getByLabel('Approve').check();
+		await bobPage.getByRole('button', { name: 'Submit review' }).click();
+		await bobPage.goto(pullUrl);
+		assert.ok(await bobPage.getByText('bob (approved)').isVisible());
+		assert.ok(await bobPage.getByText('Is two enough?').first().isVisible());
+		await bobContext.close();
+
+		await page.goto(pullUrl);
+		assert.ok(await page.getByText('Is two enough?').first().isVisible());
+		await page.getByLabel('Merge method').selectOption('squash');
+		await page.getByRole('button', { name: 'Merge pull request' }).click();
+		assert.ok(await page.getByText('Pull request successfully merged and closed').isVisible());
+		assert.ok(await page.locator('.State--merged').first().isVisible());
+		await axe('merged pull request');
+		await shot('pull-request-merged');
+		await page.getByRole('button', { name: 'Delete branch' }).click();
+		assert.ok(await page.getByText('deleted the').first().isVisible(), 'the timeline shows the branch deleted');
+		assert.is(await page.getByRole('button', { name: 'Delete branch' }).count(), 0);
+		const repoId = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'widget')!.id;
+		assert.is(s.app.stores.git.ref(repoId, 'refs/heads/feature'), undefined);
 	});
 
 	test('search, a gist, notifications and the site admin area', async () => {

@@ -31,6 +31,7 @@ import { createOrgStore } from './orgs/store';
 import { createOrgSecurityStore } from './org-security/store';
 import { createOrgActionsStore } from './org-actions/store';
 import { createPullStore } from './pulls/store';
+import { createAutoMergeStore } from './pulls/auto-merge-store';
 import { createReviewStore } from './pulls/review-store';
 import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
@@ -40,6 +41,10 @@ import { lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
+import { createCodeSearchStore } from './search/code-store';
+import { createCommitSearchStore } from './search/commit-store';
+import { createIssueAdminStore } from './issues/admin-store';
+import { createJobLogStore } from './actions/log-store';
 import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
@@ -86,6 +91,7 @@ export function createStores(database: DB) {
 		issues: createIssueStore(db),
 		issueEvents: createIssueEventStore(db),
 		pulls: createPullStore(db),
+		autoMerges: createAutoMergeStore(db),
 		reviews: createReviewStore(db),
 		labels: createLabelStore(db),
 		milestones: createMilestoneStore(db),
@@ -99,6 +105,10 @@ export function createStores(database: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		codeSearch: createCodeSearchStore(db),
+		commitSearch: createCommitSearchStore(db),
+		issueAdmin: createIssueAdminStore(db),
+		jobLogs: createJobLogStore(db),
 		rulesets: createRulesetStore(db),
 		codeSecurity: createCodeSecurityStore(db),
 		orgSecurity: createOrgSecurityStore(db),

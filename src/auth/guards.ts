@@ -242,7 +242,7 @@ function movedOrNotFound(ctx: RequestContext, moved: RepositoryRow | undefined):
  * and decides from its body (PATCH /repos/{owner}/{repo}: unarchiving) calls it itself.
  * @throws DomainError 403
  */
-export function requireWritableRepository(ctx: RequestContext, access: RepoAccess): void {
+export function requireWritableRepository(ctx: Pick<RequestContext, 'app'>, access: RepoAccess): void {
 	if (access.repo.archived === 1) throw forbidden('Repository was archived so is read-only.');
 	if (ctx.app.stores.migrations.isLocked(access.repo.id)) throw forbidden('Repository is locked for migration; unlock it to change it.');
 }

@@ -6,6 +6,7 @@
  * written, WAL checkpointed, database closed, lock released).
  */
 import { mkdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import type { App } from '../app';
 import { closeApp, openApp } from '../compose';
@@ -105,7 +106,16 @@ export async function serve(
 	}
 	lock.setListen(server.address);
 	for (const line of bootstrapAdmin(app)) print(line);
-	const stopJobs = startJobs(app);
+	// The jobs start after the first answer (or a second without one): node-cron computes every
+	// schedule's next run as it is scheduled, tens of milliseconds the first answer need not wait.
+	let stopJobs: (() => Promise<void>) | null = null;
+	let stopping: Promise<void> | null = null;
+	const beginJobs = () => {
+		clearTimeout(jobsTimer);
+		if (stopJobs === null && stopping === null) stopJobs = startJobs(app);
+	};
+	const jobsTimer = setTimeout(beginJobs, 1000);
+	server.server.once('request', (_req: IncomingMessage, res: ServerResponse) => res.once('close', () => setImmediate(beginJobs)));
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	log.info(`Gitstead ${version} serving ${app.urls.apiBase}`, {
 		listen: server.address,
@@ -119,14 +129,14 @@ export async function serve(
 		started_ms: Math.round(ms),
 	});
 
-	let stopping: Promise<void> | null = null;
 	const stop = (reason = 'stop') =>
 		(stopping ??= (async () => {
 			const began = performance.now();
 			const elapsed = () => Math.round(performance.now() - began);
 			const timeoutMs = config.server.shutdown_timeout_seconds * 1000;
 			const attempts = app.webhooks.attemptsInFlight;
-			const background = stopJobs();
+			clearTimeout(jobsTimer);
+			const background = stopJobs === null ? Promise.all([app.tasks.stop(), app.webhooks.stop()]) : stopJobs();
 			const { draining, cut } = await server.shutdown(timeoutMs, (requests) =>
 				log.info(`stopping (${reason}): draining ${requests} requests`, {
 					requests,

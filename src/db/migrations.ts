@@ -1408,6 +1408,138 @@ export const migrations: Migration[] = [
 				DROP TABLE temp.rulesets_kept;`);
 		},
 	},
+	{
+		version: 36,
+		description: 'code search: code_search_repos, code_search_files, code_search_fts (trigram); every repository queued for indexing',
+		up(db) {
+			db.exec(`
+				CREATE TABLE code_search_repos (
+				  repo_id     INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  commit_sha  TEXT,
+				  files       INTEGER NOT NULL DEFAULT 0,
+				  incomplete  INTEGER NOT NULL DEFAULT 0,
+				  indexed_at  TEXT NOT NULL
+				);
+				CREATE TABLE code_search_files (
+				  id        INTEGER PRIMARY KEY,
+				  repo_id   INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  path      TEXT NOT NULL,
+				  name      TEXT NOT NULL,
+				  extension TEXT NOT NULL,
+				  language  TEXT,
+				  sha       TEXT NOT NULL,
+				  size      INTEGER NOT NULL,
+				  binary    INTEGER NOT NULL DEFAULT 0,
+				  UNIQUE (repo_id, path)
+				);
+				CREATE VIRTUAL TABLE code_search_fts USING fts5(content, tokenize='trigram');
+				CREATE TRIGGER code_search_files_delete AFTER DELETE ON code_search_files BEGIN
+				  DELETE FROM code_search_fts WHERE rowid = OLD.id;
+				END;`);
+			// Every repository's default branch is indexed by the background task (src/api/search/code-index.ts).
+			db.exec(`
+				INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at)
+				SELECT 'code-search-index', json_object('repoId', id), unixepoch(), unixepoch(), unixepoch() FROM repositories`);
+		},
+	},
+	{
+		version: 37,
+		description: 'commit search: commit_search_repos, commit_search, commit_search_fts; every repository queued for indexing',
+		up(db) {
+			db.exec(`
+				CREATE TABLE commit_search_repos (
+				  repo_id    INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+				  commit_sha TEXT,
+				  indexed_at TEXT NOT NULL
+				);
+				CREATE TABLE commit_search (
+				  id              INTEGER PRIMARY KEY,
+				  repo_id         INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  sha             TEXT NOT NULL,
+				  tree_sha        TEXT NOT NULL,
+				  parents         TEXT NOT NULL,
+				  message         TEXT NOT NULL,
+				  author_name     TEXT NOT NULL,
+				  author_email    TEXT NOT NULL,
+				  author_date     TEXT NOT NULL,
+				  author_id       INTEGER,
+				  committer_name  TEXT NOT NULL,
+				  committer_email TEXT NOT NULL,
+				  committer_date  TEXT NOT NULL,
+				  committer_id    INTEGER,
+				  UNIQUE (repo_id, sha)
+				);
+				CREATE INDEX commit_search_committer_date ON commit_search(committer_date);
+				CREATE VIRTUAL TABLE commit_search_fts USING fts5(message, content='commit_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+				CREATE TRIGGER commit_search_fts_insert AFTER INSERT ON commit_search BEGIN
+				  INSERT INTO commit_search_fts (rowid, message) VALUES (NEW.id, NEW.message);
+				END;
+				CREATE TRIGGER commit_search_fts_delete AFTER DELETE ON commit_search BEGIN
+				  INSERT INTO commit_search_fts (commit_search_fts, rowid, message) VALUES ('delete', OLD.id, OLD.message);
+				END;`);
+			// The code search task indexes the default branch's commits too (src/api/search/code-index.ts).
+			db.exec(`
+				INSERT INTO background_tasks (kind, payload, run_at, created_at, updated_at)
+				SELECT 'code-search-index', json_object('repoId', id), unixepoch(), unixepoch(), unixepoch() FROM repositories`);
+		},
+	},
+	{
+		version: 38,
+		description: 'issue_pins (pinned issues, 3 per repository) and issue_tombstones (transferred and deleted issue numbers)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE issue_pins (
+				  issue_id     INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+				  repo_id      INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  pinned_by_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  pinned_at    TEXT NOT NULL
+				);
+				CREATE INDEX issue_pins_repo ON issue_pins(repo_id, pinned_at);
+				CREATE TABLE issue_tombstones (
+				  repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+				  number      INTEGER NOT NULL,
+				  issue_id    INTEGER REFERENCES issues(id) ON DELETE SET NULL,
+				  transferred INTEGER NOT NULL,
+				  created_at  TEXT NOT NULL,
+				  PRIMARY KEY (repo_id, number)
+				) WITHOUT ROWID;
+				CREATE INDEX issue_tombstones_issue ON issue_tombstones(issue_id);
+				CREATE TRIGGER issues_count_move AFTER UPDATE OF repo_id ON issues WHEN OLD.repo_id <> NEW.repo_id AND NEW.state = 'open' BEGIN
+				  UPDATE repositories SET open_issues_count = open_issues_count - 1 WHERE id = OLD.repo_id;
+				  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id;
+				END;`);
+		},
+	},
+	{
+		version: 39,
+		description: 'workflow_job_logs: job logs stored as files of the blob folder, with the byte ranges of their steps',
+		up(db) {
+			db.exec(`
+				CREATE TABLE workflow_job_logs (
+				  job_id INTEGER PRIMARY KEY REFERENCES workflow_jobs(id) ON DELETE CASCADE,
+				  blob   TEXT NOT NULL,
+				  size   INTEGER NOT NULL,
+				  steps  TEXT NOT NULL DEFAULT '[]'
+				);
+				CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);`);
+		},
+	},
+	{
+		version: 40,
+		description: 'pull_request_auto_merges: auto-merge of pull requests (enablePullRequestAutoMerge, REST auto_merge)',
+		up(db) {
+			db.exec(`
+				CREATE TABLE pull_request_auto_merges (
+				  issue_id       INTEGER PRIMARY KEY REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
+				  enabled_by_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+				  merge_method   TEXT NOT NULL CHECK (merge_method IN ('merge', 'squash', 'rebase')),
+				  commit_title   TEXT,
+				  commit_message TEXT,
+				  author_email   TEXT,
+				  enabled_at     TEXT NOT NULL
+				);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

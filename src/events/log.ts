@@ -14,6 +14,7 @@ import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
+import { deriveAutoMerge } from './auto-merge';
 import { deriveNotifications } from './notifications';
 
 /**
@@ -131,6 +132,8 @@ export function record(app: App, event: DomainEvent): number {
 	// installed on the account, in this transaction.
 	if (event.webhook)
 		app.webhooks.emit(event.event, event.action, event.webhook, { repoId: repo?.id, orgId: org?.id, accountId: owner?.id ?? org?.id });
+	// Pull requests waiting for auto-merge that this event may unblock.
+	deriveAutoMerge(app, event);
 	if (event.toApp) {
 		const { appId, installationId, webhook } = event.toApp;
 		app.webhooks.emitToApp(appId, installationId, event.event, event.action, () => ({ action: event.action, ...webhook() }));

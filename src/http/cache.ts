@@ -7,11 +7,19 @@
  * code that changes it. Writes by another process clear everything (see ExternalChanges).
  */
 import { randomBytes } from 'node:crypto';
+import type { Reply } from './reply';
+
+/** Bytes (UTF-16 code units of the JSON) of rendered answers kept at most, and of one answer. */
+const ANSWERS_BUDGET = 8 << 20;
+const ANSWER_MAX = 256 << 10;
 
 export class RepresentationCache {
 	private readonly scopes = new Map<string, Map<string, unknown>>();
 	private readonly generations = new Map<string, number>();
 	private epoch = 0;
+	/** Rendered answers by validator key, least recently used first (answer/keepAnswer). */
+	private readonly answers = new Map<string, Reply>();
+	private answerBytes = 0;
 	/**
 	 * Random per process: generations restart at 0 with every process, so without it an ETag issued
 	 * before a restart could match different content after it (a stale 304).
@@ -49,6 +57,44 @@ export class RepresentationCache {
 
 	clear(): void {
 		this.scopes.clear();
+		this.answers.clear();
+		this.answerBytes = 0;
 		this.epoch++;
+	}
+
+	/**
+	 * The answer kept for `key` by keepAnswer, if any (it becomes the most recently used). Keys
+	 * are validators (a route's ETag from its version): an answer is kept under the validator that
+	 * names it exactly, so a write makes it unreachable instead of stale.
+	 */
+	answer(key: string): Reply | undefined {
+		const kept = this.answers.get(key);
+		if (kept !== undefined) {
+			this.answers.delete(key);
+			this.answers.set(key, kept);
+		}
+		return kept;
+	}
+
+	/**
+	 * Keeps a rendered answer (its `json` a string) under `key`; the least recently used go first
+	 * past 8 MiB in all, and an answer above 256 KiB is not kept. Kept answers are shared: never
+	 * mutated.
+	 */
+	keepAnswer(key: string, reply: Reply & { json: string }): void {
+		const size = reply.json.length + key.length;
+		if (size > ANSWER_MAX) return;
+		const previous = this.answers.get(key);
+		if (previous !== undefined) {
+			this.answers.delete(key);
+			this.answerBytes -= (previous.json as string).length + key.length;
+		}
+		this.answers.set(key, reply);
+		this.answerBytes += size;
+		for (const [oldest, old] of this.answers) {
+			if (this.answerBytes <= ANSWERS_BUDGET) break;
+			this.answers.delete(oldest);
+			this.answerBytes -= (old.json as string).length + oldest.length;
+		}
 	}
 }

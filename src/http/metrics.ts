@@ -20,7 +20,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { statfsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import type { Config } from '../config';
 
 /** Upper bounds (seconds) of the request duration histogram: 1 ms to 10 s. */
@@ -83,53 +84,56 @@ type Buckets = [labels: Record<string, string>, counts: Float64Array];
 /**
  * A histogram whose counts its owner keeps (Buckets, see RouteSeries) and hands over at each scrape;
  * prom-client formats it like any histogram (cumulative `_bucket` series with `le`, `_sum`, `_count`).
+ * A class made once prom-client is loaded (its base class is prom-client's).
  */
-class ScrapedHistogram<T extends string> extends Histogram<T> {
-	readonly #spec: { name: string; help: string; bounds: number[] };
-	readonly #read: () => Iterable<Buckets>;
+function scrapedHistogram(prom: typeof PromClient) {
+	return class ScrapedHistogram<T extends string> extends prom.Histogram<T> {
+		readonly #spec: { name: string; help: string; bounds: number[] };
+		readonly #read: () => Iterable<Buckets>;
 
-	constructor(
-		spec: { name: string; help: string; labelNames: T[]; buckets: number[]; registry: Registry },
-		read: () => Iterable<Buckets>,
-	) {
-		super({ name: spec.name, help: spec.help, labelNames: spec.labelNames, buckets: spec.buckets, registers: [spec.registry] });
-		this.#spec = { name: spec.name, help: spec.help, bounds: spec.buckets };
-		this.#read = read;
-	}
-
-	/** The exposition form the registry reads: `le` apart from the series' own labels (sharedLabels). */
-	async getForPromString() {
-		const { name, help, bounds } = this.#spec;
-		const values: {
-			labels: Record<string, string | number>;
-			sharedLabels: Record<string, string>;
-			value: number;
-			metricName: string;
-		}[] = [];
-		for (const [labels, counts] of this.#read()) {
-			let cumulative = 0;
-			for (let i = 0; i < bounds.length; i++) {
-				cumulative += counts[i];
-				values.push({ labels: { le: bounds[i] }, sharedLabels: labels, value: cumulative, metricName: `${name}_bucket` });
-			}
-			cumulative += counts[bounds.length];
-			values.push({ labels: { le: '+Inf' }, sharedLabels: labels, value: cumulative, metricName: `${name}_bucket` });
-			values.push({ labels: {}, sharedLabels: labels, value: counts[bounds.length + 1], metricName: `${name}_sum` });
-			values.push({ labels: {}, sharedLabels: labels, value: cumulative, metricName: `${name}_count` });
+		constructor(
+			spec: { name: string; help: string; labelNames: T[]; buckets: number[]; registry: Registry },
+			read: () => Iterable<Buckets>,
+		) {
+			super({ name: spec.name, help: spec.help, labelNames: spec.labelNames, buckets: spec.buckets, registers: [spec.registry] });
+			this.#spec = { name: spec.name, help: spec.help, bounds: spec.buckets };
+			this.#read = read;
 		}
-		return { name, help, type: 'histogram', values, aggregator: 'sum' };
-	}
 
-	/** prom-client's JSON form (Registry.getMetricsAsJSON): labels and `le` together. */
-	override async get() {
-		const data = await this.getForPromString();
-		const values = data.values.map(({ labels, sharedLabels, value, metricName }) => ({
-			labels: { ...sharedLabels, ...labels },
-			value,
-			metricName,
-		}));
-		return { ...data, values } as unknown as Awaited<ReturnType<Histogram<T>['get']>>;
-	}
+		/** The exposition form the registry reads: `le` apart from the series' own labels (sharedLabels). */
+		async getForPromString() {
+			const { name, help, bounds } = this.#spec;
+			const values: {
+				labels: Record<string, string | number>;
+				sharedLabels: Record<string, string>;
+				value: number;
+				metricName: string;
+			}[] = [];
+			for (const [labels, counts] of this.#read()) {
+				let cumulative = 0;
+				for (let i = 0; i < bounds.length; i++) {
+					cumulative += counts[i];
+					values.push({ labels: { le: bounds[i] }, sharedLabels: labels, value: cumulative, metricName: `${name}_bucket` });
+				}
+				cumulative += counts[bounds.length];
+				values.push({ labels: { le: '+Inf' }, sharedLabels: labels, value: cumulative, metricName: `${name}_bucket` });
+				values.push({ labels: {}, sharedLabels: labels, value: counts[bounds.length + 1], metricName: `${name}_sum` });
+				values.push({ labels: {}, sharedLabels: labels, value: cumulative, metricName: `${name}_count` });
+			}
+			return { name, help, type: 'histogram', values, aggregator: 'sum' };
+		}
+
+		/** prom-client's JSON form (Registry.getMetricsAsJSON): labels and `le` together. */
+		override async get() {
+			const data = await this.getForPromString();
+			const values = data.values.map(({ labels, sharedLabels, value, metricName }) => ({
+				labels: { ...sharedLabels, ...labels },
+				value,
+				metricName,
+			}));
+			return { ...data, values } as unknown as Awaited<ReturnType<Histogram<T>['get']>>;
+		}
+	};
 }
 
 /**
@@ -142,23 +146,36 @@ class ScrapedHistogram<T extends string> extends Histogram<T> {
  * process_* and nodejs_* metrics.
  */
 export class Metrics {
-	/** This application's registry (never prom-client's global one). */
-	readonly registry = new Registry();
 	/** `[metrics] enabled`: false → GET /metrics is not served and nothing is observed. */
 	readonly enabled: boolean;
 	/** SHA-256 of `[metrics] token`, or null when no token is required. */
 	private readonly tokenDigest: Buffer | null;
 	private readonly routes = new Map<string, RouteSeries>();
-	private readonly rateLimitRejections: Counter<'resource'>;
-	private readonly deliveryFailures: Counter<'final'>;
-	private readonly deliveryDurations: Histogram<'outcome'>;
+	private readonly sources: MetricSources;
+	/** prom-client's part, made on first use (a scrape, a rejection, a webhook attempt): not at start. */
+	private prom: PromMetrics | null = null;
 	private defaultMetrics = false;
 
 	constructor(settings: Config['metrics'], sources: MetricSources) {
 		this.enabled = settings.enabled;
 		this.tokenDigest = settings.token === '' ? null : sha256(settings.token);
-		const registers = [this.registry];
+		this.sources = sources;
+	}
+
+	/** This application's registry (never prom-client's global one), with every metric registered. */
+	get registry(): Registry {
+		return this.metrics().registry;
+	}
+
+	private metrics(): PromMetrics {
+		if (this.prom) return this.prom;
+		const prom = require('prom-client') as typeof PromClient;
+		const { Counter, Gauge, Histogram, Registry } = prom;
+		const ScrapedHistogram = scrapedHistogram(prom);
+		const registry = new Registry();
+		const registers = [registry];
 		const routes = this.routes;
+		const sources = this.sources;
 
 		new Counter({
 			name: 'gitstead_http_requests_total',
@@ -179,7 +196,7 @@ export class Metrics {
 				help: 'Seconds from the request to its answer having been sent, by method and route template.',
 				labelNames: ['method', 'route'],
 				buckets: REQUEST_BUCKETS,
-				registry: this.registry,
+				registry,
 			},
 			function* () {
 				for (const series of routes.values()) {
@@ -190,7 +207,7 @@ export class Metrics {
 				}
 			},
 		);
-		this.rateLimitRejections = new Counter({
+		const rateLimitRejections = new Counter({
 			name: 'gitstead_rate_limit_rejections_total',
 			help: 'Requests refused because their rate limit was spent (403), by rate-limit resource.',
 			labelNames: ['resource'],
@@ -204,13 +221,13 @@ export class Metrics {
 				this.set(sources.pendingDeliveries());
 			},
 		});
-		this.deliveryFailures = new Counter({
+		const deliveryFailures = new Counter({
 			name: 'gitstead_webhook_delivery_failures_total',
 			help: 'Failed webhook delivery attempts (no 2xx answer); final="true" when no retry follows (the delivery failed for good).',
 			labelNames: ['final'],
 			registers,
 		});
-		this.deliveryDurations = new Histogram({
+		const deliveryDurations = new Histogram({
 			name: 'gitstead_webhook_delivery_duration_seconds',
 			help: 'Seconds a webhook delivery attempt took (connecting, sending, reading the answer), by outcome (success: 2xx).',
 			labelNames: ['outcome'],
@@ -258,6 +275,8 @@ export class Metrics {
 				this.set(stats.bavail * stats.bsize);
 			},
 		});
+		this.prom = { prom, registry, rateLimitRejections, deliveryFailures, deliveryDurations };
+		return this.prom;
 	}
 
 	/**
@@ -280,7 +299,7 @@ export class Metrics {
 
 	/** Counts a request refused because its rate limit is spent (src/http/pipeline.ts). */
 	rateLimitRejected(resource: string): void {
-		if (this.enabled) this.rateLimitRejections.inc({ resource });
+		if (this.enabled) this.metrics().rateLimitRejections.inc({ resource });
 	}
 
 	/**
@@ -291,8 +310,9 @@ export class Metrics {
 	 */
 	deliveryAttempt(seconds: number, ok: boolean, final: boolean): void {
 		if (!this.enabled) return;
-		this.deliveryDurations.observe({ outcome: ok ? 'success' : 'failure' }, seconds);
-		if (!ok) this.deliveryFailures.inc({ final: final ? 'true' : 'false' });
+		const { deliveryDurations, deliveryFailures } = this.metrics();
+		deliveryDurations.observe({ outcome: ok ? 'success' : 'failure' }, seconds);
+		if (!ok) deliveryFailures.inc({ final: final ? 'true' : 'false' });
 	}
 
 	/** Whether an Authorization header satisfies `[metrics] token` (constant-time comparison of digests). */
@@ -304,11 +324,12 @@ export class Metrics {
 
 	/** Every metric in Prometheus' text format (prom-client's defaults registered on the first call). */
 	async render(): Promise<string> {
+		const { prom, registry } = this.metrics();
 		if (!this.defaultMetrics) {
 			this.defaultMetrics = true;
-			collectDefaultMetrics({ register: this.registry });
+			prom.collectDefaultMetrics({ register: registry });
 		}
-		return this.registry.metrics();
+		return registry.metrics();
 	}
 
 	/**
@@ -327,6 +348,15 @@ export class Metrics {
 			(error: unknown) => answerText(req, res, 500, headers, `metrics unavailable: ${(error as Error).message}\n`),
 		);
 	}
+}
+
+/** The prom-client metrics of one application (Metrics.metrics()). */
+interface PromMetrics {
+	prom: typeof PromClient;
+	registry: Registry;
+	rateLimitRejections: Counter<'resource'>;
+	deliveryFailures: Counter<'final'>;
+	deliveryDurations: Histogram<'outcome'>;
 }
 
 /** A text answer (HEAD: the same headers, no body). */

@@ -7,6 +7,11 @@
  * A static segment wins over a parameter at the same place, and the walk falls back to the
  * parameter when the static branch finds nothing deeper, so /repos/{owner}/{repo}/issues/comments
  * answers before /repos/{owner}/{repo}/issues/{issue_number} whatever the declaration order.
+ *
+ * GitHub's git reference parameters ({ref}, {branch}, {basehead}) may hold slashes, unencoded:
+ * GET /repos/o/r/commits/renovate/lodash-4.x/status is the status of branch renovate/lodash-4.x.
+ * Such a parameter spans several segments only when no one-segment reading of the path matches
+ * (shortest span first), so every path that matched before still matches the same route.
  */
 
 interface Node<T> {
@@ -19,6 +24,11 @@ interface Node<T> {
 }
 
 const node = <T>(): Node<T> => ({ statics: new Map(), params: [], rest: null, value: null });
+
+/** Parameters that may span segments: git reference names (branch names hold slashes). */
+const SPANNING = new Set(['ref', 'branch', 'basehead']);
+/** The most segments one spanning parameter takes (a bound on the walk of a hostile path). */
+const MAX_SPAN = 32;
 
 /** A match: the route's value and its path parameters, percent-decoded where they decode. */
 export interface Match<T> {
@@ -106,6 +116,21 @@ function walk<T>(at: Node<T>, segments: string[], i: number, names: string[], va
 			names.push('*');
 			values.push(rest);
 			return at.rest.value;
+		}
+	}
+	// Nothing matched with one segment per parameter: a reference name with slashes.
+	if (segment !== '') {
+		for (const param of at.params) {
+			if (!SPANNING.has(param.name)) continue;
+			for (let end = i + 2; end <= Math.min(segments.length, i + MAX_SPAN); end++) {
+				if (segments[end - 1] === '') break;
+				names.push(param.name);
+				values.push(segments.slice(i, end).join('/'));
+				const found = walk(param.node, segments, end, names, values);
+				if (found !== null) return found;
+				names.pop();
+				values.pop();
+			}
 		}
 	}
 	return null;

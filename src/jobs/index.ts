@@ -9,6 +9,7 @@ import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
 import { gc } from '../api/git/gc';
 import { sweepAssetFiles } from '../api/releases/service';
+import { sweepLogFiles } from '../api/actions/logs';
 import { epochSeconds, isoSeconds } from '../time';
 
 export interface Job {
@@ -53,6 +54,21 @@ export const JOBS: Job[] = [
 		id: 'release-asset-sweep',
 		schedule: '0 37 * * * *',
 		run: (app) => void sweepAssetFiles(app, app.clock()),
+	},
+	{
+		// Workflow log files no row names (a failed import, a deleted repository's runs).
+		id: 'job-log-sweep',
+		schedule: '0 39 * * * *',
+		run: (app) => void sweepLogFiles(app, app.clock()),
+	},
+	{
+		// Finished background tasks: done ones kept a day, failed ones (with their last error) 30 days.
+		id: 'background-tasks-prune',
+		schedule: '0 29 * * * *',
+		run(app) {
+			const now = epochSeconds(app.clock());
+			app.transaction(() => app.tasks.prune(now - 86_400, now - 30 * 86_400));
+		},
 	},
 	{
 		// Activity feeds keep events.retention_days (30) of events.

@@ -43,6 +43,7 @@ export class TaskQueue<C> {
 	private readonly fail;
 	private readonly queued;
 	private readonly queuedDue;
+	private readonly pruneFinished;
 	/** Attempts before a task is marked failed. */
 	maxAttempts = 5;
 	/** Run a prompt pass after each enqueue (off for `gitstead admin`, which runs no jobs). */
@@ -66,6 +67,18 @@ export class TaskQueue<C> {
 		// Both read the partial index background_tasks_due (queued rows only).
 		this.queued = db.prepare("SELECT count(*) FROM background_tasks WHERE state = 'queued'").pluck();
 		this.queuedDue = db.prepare("SELECT count(*) FROM background_tasks WHERE state = 'queued' AND run_at <= ?").pluck();
+		this.pruneFinished = db.prepare('DELETE FROM background_tasks WHERE state = ? AND updated_at < ?');
+	}
+
+	/**
+	 * Deletes finished tasks: those done before `doneBefore` and those failed before `failedBefore`
+	 * (both epoch seconds; failed rows are kept longer, their last_error explains what went wrong).
+	 * Queued tasks are never deleted. Every push to a default branch and every mergeability check
+	 * adds a row, so without this the table grows without bound.
+	 * @returns rows deleted
+	 */
+	prune(doneBefore: number, failedBefore: number): number {
+		return this.pruneFinished.run('done', doneBefore).changes + this.pruneFinished.run('failed', failedBefore).changes;
 	}
 
 	/**

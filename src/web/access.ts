@@ -4,12 +4,13 @@
  * viewer may not see throws NotFound, exactly like one that does not exist.
  */
 import { orgAccess } from '../auth/access/orgs';
+import { requireWritableRepository } from '../auth/guards';
 import { callerRepoPermission } from '../auth/access/repos';
 import { teamAccess } from '../auth/access/teams';
 import type { OrgAccess, RepoAccess, TeamAccess } from '../auth/access/types';
 import { atLeast, type RepoPermission } from '../model/repo-permissions';
 import type { AccountRow } from '../model/rows';
-import { NotFound, Redirect, type WebContext } from './context';
+import { Forbidden, NotFound, Redirect, type WebContext } from './context';
 
 /** The signed-in user, or a redirect to the sign-in page that comes back here. */
 export function requireUser(ctx: WebContext): AccountRow {
@@ -68,3 +69,20 @@ export function teamFor(ctx: WebContext): TeamAccess {
 	if (!access) throw new NotFound();
 	return access;
 }
+
+/**
+ * The repository of a form that changes something: the viewer must see it (else NotFound, the
+ * same 404 page), be signed in (else the sign-in page), hold `level` (else Forbidden) and the
+ * repository must take changes (archived or migration-locked: the API's 403 refusal).
+ * @throws NotFound, Redirect, Forbidden, DomainError 403
+ */
+export function repoForChange(ctx: WebContext, level: RepoPermission = 'pull'): RepoAccess & { permission: RepoPermission } {
+	const access = repoFor(ctx);
+	requireUser(ctx);
+	if (!atLeast(access.permission, level)) throw new Forbidden(`You need ${LEVEL_NAMES[level]} access to this repository to do that.`);
+	requireWritableRepository(ctx, access);
+	return access;
+}
+
+/** GitHub's names of the repository roles in sentences. */
+const LEVEL_NAMES: Record<RepoPermission, string> = { pull: 'read', triage: 'triage', push: 'write', maintain: 'maintain', admin: 'admin' };

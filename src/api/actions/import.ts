@@ -41,7 +41,9 @@
  *         "created_at": "…", "started_at": "…", "completed_at": "…",
  *         "labels": ["ubuntu-latest"],
  *         "steps": [{"name": "Checkout", "status": "completed", "conclusion": "success", "number": 1,
- *                    "started_at": "…", "completed_at": "…"}],
+ *                    "started_at": "…", "completed_at": "…",
+ *                    "log": "Syncing repository\n…"}],  // the step's lines of the job's log
+ *         "log": "…",                       // the job's log (before its steps' lines); logs need blob storage
  *         "runner_id": 1, "runner_name": "…", "runner_group_id": 1, "runner_group_name": "…"
  *       }]
  *     }]
@@ -67,6 +69,7 @@ import { toValidationError } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { recordJob, recordRun } from './events';
+import { buildLog, type BuiltLog, writeLogFile } from './logs';
 import {
 	JOB_CONCLUSIONS,
 	jobProblems,
@@ -106,6 +109,8 @@ const stepSchema = v.object({
 	number: v.optional(count(1)),
 	started_at: v.optional(v.nullable(timestamp)),
 	completed_at: v.optional(v.nullable(timestamp)),
+	/** The step's lines (its part of the job's log). */
+	log: v.optional(v.string()),
 });
 
 const jobSchema = v.object({
@@ -121,6 +126,8 @@ const jobSchema = v.object({
 	runner_name: v.optional(v.nullable(v.string())),
 	runner_group_id: v.optional(v.nullable(count(1))),
 	runner_group_name: v.optional(v.nullable(v.string())),
+	/** The job's log (before its steps' lines, when they are given too). */
+	log: v.optional(v.string()),
 });
 
 const runSchema = v.object({
@@ -280,6 +287,8 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 	let nextId = actions.nextRunId();
 	const runs: NewRun[] = [];
 	const jobs: NewJob[] = [];
+	// Each job's log (by its index in `jobs`), when the description gives one.
+	const builtLogs: Array<BuiltLog | null> = [];
 	/** Workflow path of each run (by run id): workflow ids exist only once written. */
 	const pathOf = new Map<number, string>();
 	(parsed.output.runs ?? []).forEach((run, i) => {
@@ -342,6 +351,19 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 			states.set(job.name, { status: jobStatus, conclusion: jobConclusion as JobConclusion | null });
 			const completedAt = jobStatus === 'completed' ? (job.completed_at ?? run.updated_at ?? startedAt) : null;
 			if (completedAt && completedAt > latest) latest = completedAt;
+			try {
+				builtLogs[jobs.length] = buildLog({
+					startedAt: job.started_at ?? startedAt,
+					text: job.log,
+					steps: (job.steps ?? []).map((step, k) => ({
+						number: step.number ?? k + 1,
+						startedAt: step.started_at ?? null,
+						text: step.log,
+					})),
+				});
+			} catch (error) {
+				problem(`${jobAt}.log`, (error as Error).message);
+			}
 			jobs.push({
 				run_id: id,
 				run_attempt: attempt,
@@ -426,6 +448,8 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 		pathOf.set(id, path);
 	});
 	if (problems.length) throw validationFailed(problems);
+	// Log files are written before the transaction (a failure leaves files the sweep removes).
+	const logFiles = builtLogs.map((log) => log && { name: writeLogFile(app, log.bytes), size: log.bytes.length, steps: log.steps });
 
 	return app.transaction(() => {
 		let registered = 0;
@@ -438,7 +462,11 @@ export function importRuns(app: App, repo: RepositoryRow | string, input: unknow
 			run.workflow_id = planned.get(pathOf.get(run.id)!)!.row!.id;
 			actions.insertRun(run);
 		}
-		for (const job of jobs) actions.insertJob(job);
+		jobs.forEach((job, i) => {
+			const jobId = actions.insertJob(job);
+			const log = logFiles[i];
+			if (log) app.stores.jobLogs.set(jobId, log.name, log.size, log.steps);
+		});
 		for (const entry of planned.values()) if (entry.added) actions.recordRuns(entry.row!.id, entry.lastNumber, entry.added);
 		for (const run of runs) {
 			if (run.status === 'completed') continue;

@@ -12,7 +12,7 @@
  */
 import * as v from 'valibot';
 import { notFound } from '../../model/errors';
-import { noContent, ok, type Reply } from '../../http/reply';
+import { noContent, ok, redirect, type Reply } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
@@ -30,6 +30,7 @@ import {
 } from './service';
 import type { RunRow, WorkflowRow } from './store';
 import { requireActionsEnabled } from '../org-actions/service';
+import { jobLogUrl, runLogsUrl } from './logs';
 
 const REPO = '/repos/{owner}/{repo}/actions';
 
@@ -257,6 +258,37 @@ export const actionsRoutes: RouteDeclaration[] = [
 			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
 			if (!found) throw notFound();
 			return ok(job(repoUrls(ctx.app.urls, access.owner, access.repo), found));
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/jobs/{job_id}/logs`,
+		resource: { repo: 'read' },
+		docs: 'actions/workflow-jobs#download-job-logs-for-a-workflow-run',
+		handler(ctx) {
+			const access = ctx.repo;
+			const id = idParam(ctx.params.job_id);
+			const found = id === null ? undefined : ctx.app.stores.actions.job(access.repo.id, id);
+			const url = found && jobLogUrl(ctx.app, access.owner.login, access.repo, found, ctx.now);
+			if (!url) throw notFound();
+			// GitHub answers with a short-lived download URL: the log as text/plain.
+			return redirect(url);
+		},
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${REPO}/runs/{run_id}/logs`,
+		resource: { repo: 'read' },
+		docs: 'actions/workflow-runs#download-workflow-run-logs',
+		handler(ctx) {
+			const access = ctx.repo;
+			const run = loadRun(ctx, access);
+			const url = runLogsUrl(ctx.app, access.owner.login, access.repo, run.id, run.run_attempt, ctx.now);
+			if (!url) throw notFound();
+			// GitHub answers with a short-lived download URL: a zip of the jobs' and steps' logs.
+			return redirect(url);
 		},
 	}),
 	route({

@@ -279,8 +279,9 @@ export function createActionsStore(db: DB) {
 		/** Number of runs matching `filter`, counting no further than `cap`. */
 		countRuns: (filter: RunFilter, cap: number) => counts.get(driverOf(filter))!.get({ ...bind(filter), cap }) as number,
 
-		insertJob(values: NewJob): void {
-			insertJob.run(values);
+		/** @returns the job's id */
+		insertJob(values: NewJob): number {
+			return Number(insertJob.run(values).lastInsertRowid);
 		},
 		job: (repoId: number, id: number) => job.get(id, repoId) as JobRow | undefined,
 		/** Jobs of a run, by id: of one attempt, or of every attempt when `attempt` is null. */

@@ -32,7 +32,8 @@ const SECRET = 'codeload_signing_secret';
 /** Lifetime of a signed URL, in seconds (GitHub's codeload tokens last minutes). */
 export const TOKEN_SECONDS = 300;
 
-type Kind = 'tar' | 'zip' | 'raw';
+/** What a signed URL opens: an archive, a raw file, or a workflow log (src/api/actions/logs.ts). */
+export type Kind = 'tar' | 'zip' | 'raw' | 'log';
 
 /** The signing secret per application (it never changes once made): one settings read per process, not per URL. */
 const secrets = new WeakMap<App, string>();
@@ -44,14 +45,14 @@ function mac(app: App, kind: Kind, repoId: number, subject: string, expires: num
 }
 
 /** `?token=…` for a repository that is not public, '' for a public one. @param nowMs epoch milliseconds */
-function tokenQuery(app: App, repo: RepositoryRow, kind: Kind, subject: string, nowMs: number): string {
+export function tokenQuery(app: App, repo: RepositoryRow, kind: Kind, subject: string, nowMs: number): string {
 	if (repo.visibility === 'public') return '';
 	const expires = epochSeconds(nowMs) + TOKEN_SECONDS;
 	return `?token=${expires}.${mac(app, kind, repo.id, subject, expires)}`;
 }
 
 /** True when the repository is public, or `token` signs this archive or file and has not expired. */
-function allowed(app: App, repo: RepositoryRow, kind: Kind, subject: string, token: string | null, nowMs: number): boolean {
+export function allowed(app: App, repo: RepositoryRow, kind: Kind, subject: string, token: string | null, nowMs: number): boolean {
 	if (repo.visibility === 'public') return true;
 	const match = token === null ? null : /^(\d{1,12})\.([0-9a-f]{64})$/.exec(token);
 	if (!match) return false;

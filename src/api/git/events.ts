@@ -11,6 +11,7 @@ import type { RepositoryRow } from '../../model/rows';
 import type { AccountRow } from '../users/store';
 import { parseCommit } from './objects';
 import { isAncestor, peel } from './service';
+import { enqueueCodeIndex } from '../search/code-index';
 
 /** GitHub lists at most 20 commits in a push's payload; `size` counts them all. */
 const PAYLOAD_COMMITS = 20;
@@ -132,6 +133,8 @@ export function recordPush(
 	const owner = app.stores.accounts.byId(repo.owner_id)!;
 	// What POST …/hooks/{id}/tests sends again: the repository's latest push, whatever its ref.
 	app.stores.git.setLatestPush(repo.id, { ref, before, after, pushedAt: isoSeconds(app.clock()) });
+	// The code search index follows the default branch (indexed later, by a background task).
+	if (ref === `refs/heads/${repo.default_branch}`) enqueueCodeIndex(app, repo.id);
 	const { shas } = after ? pushedCommits(app, repo.id, before, after) : { shas: [] };
 	const commits = commitSummaries(app, repo, owner, shas);
 	const moved = before !== null && after !== null;

@@ -26,8 +26,11 @@ import { MUTATIONS } from './mutations';
 import { PROTECTION_MUTATIONS } from './protection';
 import { LOCKABLE_MUTATIONS } from './lockable';
 import { DRAFT_MUTATIONS } from './drafts';
+import { ISSUE_ADMIN_FIELDS, ISSUE_ADMIN_MUTATIONS } from './issue-admin';
+import { TEAM_MEMBER_FIELDS } from './team-members';
 import { isFault, typeOf } from './errors';
 import { RESOLVERS, type GraphContext } from './resolve';
+import { AUTO_MERGE_MUTATIONS, RENOVATE_RESOLVERS } from './renovate';
 import { SCHEMA_SDL } from './schema';
 
 let built: GraphQLSchema | null = null;
@@ -42,8 +45,20 @@ export function servedSchema(): GraphQLSchema {
 		if (!isObjectType(type) && !isInterfaceType(type)) continue;
 		const resolvers =
 			type.name === 'Mutation'
-				? { ...MUTATIONS, ...PROTECTION_MUTATIONS, ...LOCKABLE_MUTATIONS, ...DRAFT_MUTATIONS }
-				: RESOLVERS[type.name];
+				? {
+						...MUTATIONS,
+						...PROTECTION_MUTATIONS,
+						...LOCKABLE_MUTATIONS,
+						...DRAFT_MUTATIONS,
+						...ISSUE_ADMIN_MUTATIONS,
+						...AUTO_MERGE_MUTATIONS,
+					}
+				: {
+						...RESOLVERS[type.name],
+						...ISSUE_ADMIN_FIELDS[type.name],
+						...TEAM_MEMBER_FIELDS[type.name],
+						...RENOVATE_RESOLVERS[type.name],
+					};
 		for (const field of Object.values(type.getFields())) {
 			const resolver = resolvers?.[field.name];
 			field.resolve = resolver

@@ -5,7 +5,10 @@
  * assignees and milestones given by callers without push access are dropped, as GitHub does.
  */
 import * as v from 'valibot';
-import { notFound } from '../../model/errors';
+import { gone, notFound } from '../../model/errors';
+import { HttpError } from '../../http/errors';
+import { callerRepoPermission } from '../../auth/access/repos';
+import { formerIssue } from './admin';
 import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
@@ -131,6 +134,32 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, mode: 'attach' | 'rep
 	});
 }
 
+/**
+ * GitHub's answers for a number whose issue left the repository: 301 Moved Permanently to where a
+ * transferred issue is now (for callers who can read it there; others 404), 410 Gone for a deleted
+ * one. Nothing for a number an issue holds (or never held).
+ * @throws HttpError 301; DomainError 404, 410
+ */
+function movedIssue(ctx: Context, scope: IssueScope): void {
+	const number = /^\d{1,10}$/.test(ctx.params.issue_number) ? Number(ctx.params.issue_number) : 0;
+	if (!number || ctx.app.stores.issues.byNumber(scope.repo.id, number)) return;
+	const former = formerIssue(ctx, scope.repo.id, number);
+	if (former === undefined) return;
+	if (former === 'deleted') throw gone('This issue was deleted');
+	const { repos, accounts } = ctx.app.stores;
+	const repo = repos.byId(former.moved.repo_id);
+	const owner = repo && accounts.byId(repo.owner_id);
+	if (!repo || !owner || !callerRepoPermission(ctx, repo, owner)) throw notFound();
+	const url = ctx.app.urls.api(
+		`/repos/${encodeURIComponent(owner.login)}/${encodeURIComponent(repo.name)}/issues/${former.moved.number}`,
+	);
+	throw new HttpError(301, 'Moved Permanently', {
+		headers: { Location: url },
+		extra: { url },
+		documentation: 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects',
+	});
+}
+
 export const issueRoutes = [
 	route({
 		...ISSUES_READ,
@@ -171,6 +200,7 @@ export const issueRoutes = [
 		version: (ctx) => `${ctx.app.stores.changes.repositoryVersion(ctx.repo.repo.id, ctx.repo.owner.id)}:${ctx.params.issue_number}`,
 		handler(ctx) {
 			const scope = issueRepository(ctx, { allowDisabled: true });
+			movedIssue(ctx, scope);
 			return ok(one(ctx, scope, loadIssue(ctx, scope)));
 		},
 	}),

@@ -135,7 +135,12 @@ export function createIssueStore(db: DB) {
 	const byNumber = db.prepare('SELECT * FROM issues WHERE repo_id = ? AND number = ?');
 	const byId = db.prepare('SELECT * FROM issues WHERE id = ?');
 	const byIds = db.prepare('SELECT * FROM issues WHERE id IN (SELECT value FROM json_each(?))');
-	const nextNumber = db.prepare('SELECT coalesce(max(number), 0) + 1 FROM issues WHERE repo_id = ?').pluck();
+	// A number an issue left behind (transferred, deleted) is never given again.
+	const nextNumber = db
+		.prepare(
+			'SELECT max(coalesce((SELECT max(number) FROM issues WHERE repo_id = @repo), 0), coalesce((SELECT max(number) FROM issue_tombstones WHERE repo_id = @repo), 0)) + 1',
+		)
+		.pluck();
 	const insert = db.prepare(`
 		INSERT INTO issues (repo_id, number, title, body, body_html, body_text, user_id, pull_request, created_at, updated_at)
 		VALUES (@repo_id, @number, @title, @body, @body_html, @body_text, @user_id, @pull_request, @now, @now)`);
@@ -219,7 +224,7 @@ export function createIssueStore(db: DB) {
 			issue: { repo_id: number; title: string; body: string | null; user_id: number; pull_request: boolean },
 			now: string,
 		): IssueRow {
-			const number = nextNumber.get(issue.repo_id) as number;
+			const number = nextNumber.get({ repo: issue.repo_id }) as number;
 			const rendered = renderNullableBody(issue.body);
 			const id = insert.run({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }).lastInsertRowid;
 			return byId.get(id) as IssueRow;

@@ -8,6 +8,7 @@ import { nodeId, type Urls } from '../../model/urls';
 import { repository, type RepositoryPaths } from '../../model/render';
 import type { RepositoryRow, AccountRow, PullRequestRow } from '../../model/rows';
 import { simpleUser } from '../../model/render';
+import type { AutoMergeRow } from './auto-merge-store';
 
 /** One side of a pull request: the branch, its commit and the repository holding it (null: deleted). */
 export interface PullSide {
@@ -55,10 +56,21 @@ function side(urls: Urls, s: PullSide) {
 	};
 }
 
+/** GitHub's auto_merge object of a pull request with auto-merge enabled (src/api/pulls/auto-merge.ts). */
+export function autoMerge(urls: Urls, row: AutoMergeRow, enabledBy: AccountRow | undefined) {
+	return {
+		enabled_by: enabledBy ? simpleUser(urls, enabledBy) : null,
+		merge_method: row.merge_method,
+		commit_title: row.commit_title ?? '',
+		commit_message: row.commit_message ?? '',
+	};
+}
+
 /**
  * A pull request: the simple form (counts undefined) or the full form.
  * @param issue the issue object of the same row (renderIssues), whose body fields follow the media type
  * @param requested its review requests (src/api/pulls/review-requests.ts)
+ * @param autoMergeObject its auto_merge (autoMerge above), null when auto-merge is not enabled
  */
 export function pullRequest(
 	urls: Urls,
@@ -69,6 +81,7 @@ export function pullRequest(
 	base: PullSide,
 	requested: RequestedReviewers,
 	counts?: PullCounts,
+	autoMergeObject: ReturnType<typeof autoMerge> | null = null,
 ) {
 	const api = `${paths.api}/pulls/${issue.number}`;
 	const html = `${paths.html}/pull/${issue.number}`;
@@ -119,7 +132,7 @@ export function pullRequest(
 			statuses: { href: statuses },
 		},
 		author_association: issue.author_association,
-		auto_merge: null,
+		auto_merge: autoMergeObject,
 		draft: pr.draft === 1,
 	};
 	if (!counts) return simple;

@@ -17,7 +17,7 @@ import { parseCommit, parseTag, parseTree } from '../git/objects';
 import { isAncestor, mergeBase } from '../git/service';
 import { issueRepository, renderIssues, type IssueScope, type RequestParts } from '../issues/service';
 import { enqueueMergeability, presentMergeability } from './mergeable-state';
-import { pullRequest, type PullCounts, type PullSide } from './render';
+import { autoMerge, pullRequest, type PullCounts, type PullSide } from './render';
 import { requestedReviewers } from './requested';
 import type { PullRequestRow, PullRow } from '../../model/rows';
 import { deferred } from '../../events/deferred';
@@ -269,8 +269,10 @@ export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], ful
 		scope.owner,
 		rows.map((row) => row.id),
 	);
+	const autoMerges = ctx.app.stores.autoMerges.byIssues(rows.filter((row) => row.state === 'open').map((row) => row.id));
 	return rows.map((row, index) => {
 		const { head, base } = pullSides(ctx.app, scope, row.pr);
+		const auto = autoMerges.get(row.id);
 		return pullRequest(
 			ctx.app.urls,
 			scope.paths,
@@ -280,6 +282,10 @@ export function renderPulls(ctx: Caller, scope: IssueScope, rows: PullRow[], ful
 			base,
 			requested.get(row.id)!,
 			full ? counts(ctx.app, row, full === 'event') : undefined,
+			// Shown while the pull request is open (the request goes with the merge).
+			auto && row.pr.merged_at === null
+				? autoMerge(ctx.app.urls, auto, auto.enabled_by_id === null ? undefined : ctx.app.stores.accounts.byId(auto.enabled_by_id))
+				: null,
 		);
 	});
 }

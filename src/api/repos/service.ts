@@ -19,6 +19,7 @@ import { events } from '../../events/catalog';
 import { orgSimple } from '../../model/render';
 import { webhookUser } from '../../events/payloads';
 import { autoInitialize, checkGitignoreTemplate } from '../contents/init';
+import { enqueueCodeIndex } from '../search/code-index';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
 export function repositoryName(requested: string): string {
@@ -450,6 +451,8 @@ export function updateRepository(
 			if (updated[field] !== repo[field]) edited[field] = { from: repo[field] };
 		}
 		if (Object.keys(edited).length) events.repository(app, 'edited', updated, actorId, edited);
+		// Code search reads the default branch: a new one is indexed (later, by a background task).
+		if (edited.default_branch) enqueueCodeIndex(app, updated.id);
 		writeSwitches(app, updated.id, securityChange);
 		const current = app.stores.repos.byId(updated.id) ?? updated;
 		// GitHub's security_and_analysis webhook: the security features changed.

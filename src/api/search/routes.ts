@@ -21,6 +21,10 @@ import { textMatches } from './query';
 import { findIssues, ISSUE_SORTS, type IssueSearch } from './issues';
 import { findRepositories, REPOSITORY_SORTS, type RepositorySearch } from './repositories';
 import { findUsers, USER_SORTS, type UserSearch } from './users';
+import { findCode, hitRepositories, type CodeSearch } from './code';
+import { COMMIT_SORTS, findCommits, type CommitSearch } from './commits';
+import { AuthorLookup, fullCommit } from '../commits/render';
+import { parseCommit } from '../git/objects';
 
 /** GitHub answers only the first 1000 results of a search. */
 export const MAX_RESULTS = 1000;
@@ -46,8 +50,12 @@ function searchPage(ctx: Context): { limit: number; offset: number } {
  * The answer: total_count, incomplete_results, items (and `more`: search_type for issues); the Link
  * header stops at result 1000.
  */
-function results(total: number, items: unknown[], more: Record<string, unknown> = {}): Reply {
-	return { status: 200, body: { total_count: total, incomplete_results: false, items, ...more }, total: Math.min(total, MAX_RESULTS) };
+function results(total: number, items: unknown[], more: Record<string, unknown> = {}, incomplete = false): Reply {
+	return {
+		status: 200,
+		body: { total_count: total, incomplete_results: incomplete, items, ...more },
+		total: Math.min(total, MAX_RESULTS),
+	};
 }
 
 /** The text-match media type (`application/vnd.github.text-match+json`) adds `text_matches` to items. */
@@ -152,6 +160,91 @@ function searchUsers(ctx: Context<UserSearch>): Reply {
 	);
 }
 
+// ----- code
+
+/** Characters of a file shown around the first match in a text match's fragment. */
+const CODE_FRAGMENT = 200;
+
+/**
+ * The `text_matches` of a file (GitHub's FileContent matches): the fragment of its text around the
+ * first term found (substring, case-insensitively, as the search matched) and each occurrence of
+ * the terms in that fragment, [start, end) in UTF-16 units.
+ */
+function codeTextMatches(objectUrl: string, text: string, terms: readonly string[]) {
+	const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const pattern = new RegExp([...new Set(terms)].map(escape).join('|'), 'giu');
+	const found = [...text.matchAll(pattern)];
+	if (found.length === 0) return [];
+	const start = Math.max(0, Math.min(found[0].index! - CODE_FRAGMENT / 2, text.length - CODE_FRAGMENT));
+	const fragment = text.slice(start, start + CODE_FRAGMENT);
+	const matches = found
+		.filter((m) => m.index! >= start && m.index! + m[0].length <= start + fragment.length)
+		.slice(0, 20)
+		.map((m) => ({ text: m[0], indices: [m.index! - start, m.index! - start + m[0].length] }));
+	return [{ object_url: objectUrl, object_type: 'FileContent', property: 'content', fragment, matches }];
+}
+
+function searchCode(ctx: Context<CodeSearch>): Reply {
+	const { total, rows, terms, inContent, incomplete } = findCode(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { accounts, codeSearch } = ctx.app.stores;
+	const repos = hitRepositories(ctx as Context, rows);
+	const owners = accounts.mapByIds([...repos.values()].map((repo) => repo.owner_id));
+	const { urls } = ctx.app;
+	// Hits cluster in few repositories: each is rendered once.
+	const rendered = new Map<number, ReturnType<typeof repository>>();
+	return results(
+		total,
+		rows.map((row) => {
+			const repo = repos.get(row.repo_id)!;
+			const owner = owners.get(repo.owner_id)!;
+			let simple = rendered.get(repo.id);
+			if (!simple) rendered.set(repo.id, (simple = repository(urls, repo, owner, null)));
+			const path = row.path.split('/').map(encodeURIComponent).join('/');
+			const base = `/repos/${owner.login}/${repo.name}`;
+			const item = {
+				name: row.name,
+				path: row.path,
+				sha: row.sha,
+				url: urls.api(`${base}/contents/${path}?ref=${row.commit_sha}`),
+				git_url: urls.api(`${base}/git/blobs/${row.sha}`),
+				html_url: urls.html(`/${owner.login}/${repo.name}/blob/${row.commit_sha}/${path}`),
+				repository: simple,
+				score: 1,
+			};
+			if (!wantsTextMatches(ctx as Context) || !inContent) return item;
+			return { ...item, text_matches: codeTextMatches(item.url, codeSearch.text(row.id) ?? '', terms) };
+		}),
+		{},
+		incomplete,
+	);
+}
+
+// ----- commits
+
+function searchCommits(ctx: Context<CommitSearch>): Reply {
+	const { total, rows, terms, incomplete } = findCommits(ctx as Context, ctx.query, searchPage(ctx as Context));
+	const { repos, accounts, git } = ctx.app.stores;
+	const repoRows = new Map(repos.byIds([...new Set(rows.map((row) => row.repo_id))]).map((repo) => [repo.id, repo]));
+	const owners = accounts.mapByIds([...repoRows.values()].map((repo) => repo.owner_id));
+	const authors = new AuthorLookup(ctx.app);
+	return results(
+		total,
+		rows.flatMap((row) => {
+			const repo = repoRows.get(row.repo_id);
+			const object = repo && git.object(repo.id, row.sha);
+			// A commit gc removed since it was indexed (it left the branch): no longer shown.
+			if (!repo || !object) return [];
+			const owner = owners.get(repo.owner_id)!;
+			const commit = fullCommit(ctx.app, { repo, owner }, row.sha, parseCommit(object.content), authors);
+			const item = { ...commit, repository: repository(ctx.app.urls, repo, owner, null), score: 1 };
+			if (!wantsTextMatches(ctx as Context)) return [item];
+			return [{ ...item, text_matches: textMatches(commit.url, 'Commit', [['message', row.message]], terms) }];
+		}),
+		{},
+		incomplete,
+	);
+}
+
 /** GET /search/repositories, /search/issues, /search/users (GitHub's search API). */
 export const searchRoutes = [
 	route({
@@ -185,5 +278,28 @@ export const searchRoutes = [
 			order,
 		}),
 		handler: searchUsers,
+	}),
+	route({
+		...SEARCH,
+		// GitHub: code search requires authentication and counts against its own limit (10 a minute).
+		access: 'authenticated',
+		rateLimit: 'code_search',
+		method: 'GET',
+		path: '/search/code',
+		docs: 'search/search#search-code',
+		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(['indexed'])), order }),
+		handler: searchCode,
+	}),
+	route({
+		...SEARCH,
+		method: 'GET',
+		path: '/search/commits',
+		docs: 'search/search#search-commits',
+		query: v.object({
+			q: v.optional(v.string()),
+			sort: v.optional(v.picklist(Object.keys(COMMIT_SORTS) as Array<keyof typeof COMMIT_SORTS>)),
+			order,
+		}),
+		handler: searchCommits,
 	}),
 ];

@@ -15,15 +15,17 @@ import type { CandidateRepository } from './store';
 /**
  * Ids of the non-public repositories the caller can read (none for anonymous callers and public
  * views). With `issues`, tokens with fine-grained permissions must also hold Issues or Pull
- * requests (read) to find the issues of private repositories.
+ * requests (read) to find the issues of private repositories; with `contents`, Contents (read) to
+ * find their code.
  */
-export function readablePrivateRepositories(ctx: Viewer, options: { issues?: boolean } = {}): number[] {
+export function readablePrivateRepositories(ctx: Viewer, options: { issues?: boolean; contents?: boolean } = {}): number[] {
 	const { principal } = ctx;
 	const { stores } = ctx.app;
 	if (ctx.publicView) return [];
 	const fineGrained = principal.kind !== 'classic' && principal.kind !== 'oauth' && principal.kind !== 'anonymous';
 	if (options.issues && fineGrained && !permissionsSatisfy(principal.permissions, [{ issues: 'read' }, { pull_requests: 'read' }]))
 		return [];
+	if (options.contents && fineGrained && !permissionsSatisfy(principal.permissions, [{ contents: 'read' }])) return [];
 	let candidates: CandidateRepository[];
 	if (principal.kind === 'installation') {
 		if (principal.resourceOwnerId === null) return [];

@@ -589,6 +589,7 @@ class Seeder {
 	/** Workflows, runs and jobs through importRuns (admin service: runs come from runners, not from the REST API). */
 	private runs(repo: demo.DemoRepo): void {
 		if (!repo.workflows && !repo.runs) return;
+		const logs = this.app.config.blobDir !== null;
 		const row = this.app.stores.repos.byOwnerAndName(this.app.stores.accounts.byLogin(repo.owner)!.id, repo.name)!;
 		const heads = this.heads.get(`${repo.owner}/${repo.name}`)!;
 		const result = importRuns(this.app, row, {
@@ -597,6 +598,16 @@ class Seeder {
 				const workflow = repo.workflows?.find((w) => w.name === run.workflow);
 				const created = isoSeconds(this.now - run.minutesAgo * MINUTE);
 				const user = this.user(run.actor);
+				// A completed run's jobs are the workflow's, in the run's conclusion, unless listed.
+				const jobs =
+					run.jobs ??
+					(run.status === 'completed' && workflow
+						? workflow.jobs.map((j) => ({
+								name: j.name,
+								status: 'completed' as const,
+								conclusion: run.conclusion === undefined ? ('success' as const) : run.conclusion,
+							}))
+						: undefined);
 				return {
 					path: workflow?.path ?? run.workflow,
 					name: run.workflow,
@@ -614,15 +625,21 @@ class Seeder {
 						author: { name: user.name ?? run.actor, email: user.email ?? '' },
 						committer: { name: user.name ?? run.actor, email: user.email ?? '' },
 					},
-					...(run.jobs
+					...(jobs
 						? {
-								jobs: run.jobs.map((job) => ({
-									name: job.name,
-									needs: workflow?.jobs.find((j) => j.name === job.name)?.needs,
-									status: job.status,
-									...(job.status === 'completed' ? { conclusion: job.conclusion ?? 'success' } : {}),
-									labels: job.name === 'build' || job.name === 'deploy' ? ['self-hosted', 'linux'] : ['ubuntu-latest'],
-								})),
+								jobs: jobs.map((job) => {
+									const conclusion = job.status === 'completed' ? (job.conclusion ?? 'success') : null;
+									return {
+										name: job.name,
+										needs: workflow?.jobs.find((j) => j.name === job.name)?.needs,
+										status: job.status,
+										...(conclusion ? { conclusion } : {}),
+										labels:
+											job.name === 'build' || job.name === 'deploy' ? ['self-hosted', 'linux'] : ['ubuntu-latest'],
+										// Logs (gh run view --log) for the jobs that ran, when blob storage is on.
+										...(conclusion && logs ? { steps: demoSteps(job.name, conclusion, created) } : {}),
+									};
+								}),
 							}
 						: {}),
 				};
@@ -794,4 +811,35 @@ class Seeder {
 			for (const [login, token] of this.tokens) if (!personas.has(login)) this.app.tokens.revoke(token.id, now);
 		});
 	}
+}
+
+/**
+ * The steps of a demo job that ran, with their logs (what a runner would have uploaded): set up,
+ * checkout, and the job's own step, which carries the job's conclusion. Skipped and cancelled
+ * jobs ran nothing.
+ */
+function demoSteps(job: string, conclusion: string, startedAt: string) {
+	if (conclusion === 'skipped' || conclusion === 'cancelled') return [];
+	const failed = conclusion !== 'success';
+	const step = (number: number, name: string, result: string, log: string) => ({
+		name,
+		number,
+		status: 'completed' as const,
+		conclusion: result,
+		started_at: startedAt,
+		completed_at: startedAt,
+		log,
+	});
+	return [
+		step(1, 'Set up job', 'success', 'Current runner version: 2.321.0\nOperating System: Ubuntu 24.04\nPrepare workflow directory'),
+		step(2, 'Run actions/checkout@v4', 'success', 'Syncing repository\nChecking out the ref\nHEAD is now at the pushed commit'),
+		step(
+			3,
+			`Run ${job}`,
+			conclusion,
+			failed
+				? `Running ${job}…\n##[error]${job} failed: see the messages above\n##[error]Process completed with exit code 1.`
+				: `Running ${job}…\n${job}: all checks passed`,
+		),
+	];
 }

@@ -211,14 +211,16 @@ function createRenderers(breaks: boolean): { markdown: MarkdownIt; direct: Markd
 	return { markdown, direct };
 }
 
-/** Comment bodies: newlines are line breaks. */
-const comments = createRenderers(true);
+type Renderers = ReturnType<typeof createRenderers>;
+/** Comment bodies: newlines are line breaks. Built on first use (not while the server starts). */
+let commentRenderers: Renderers | undefined;
+const comments = (): Renderers => (commentRenderers ??= createRenderers(true));
 /** Documents (POST /markdown in `markdown` mode): newlines within a paragraph are spaces. */
-const documents = createRenderers(false);
-const { markdown } = comments;
+let documentRenderers: Renderers | undefined;
+const documents = (): Renderers => (documentRenderers ??= createRenderers(false));
 
 /** For test/markdown.test.ts: the sanitized rendering of any source, as bodies with raw HTML get it. */
-export const sanitizedRendering = (source: string): string => sanitized(markdown.render(source));
+export const sanitizedRendering = (source: string): string => sanitized(comments().markdown.render(source));
 
 /**
  * Plain text of sanitized HTML: the tags dropped, entities decoded. The input comes out of
@@ -270,7 +272,7 @@ export interface RenderedBody {
  * (larger renderings fall back to the escaped source in one paragraph).
  */
 export function renderBody(source: string): RenderedBody {
-	return renderWith(comments, source);
+	return renderWith(comments(), source);
 }
 
 /**
@@ -279,7 +281,7 @@ export function renderBody(source: string): RenderedBody {
  * @returns sanitized HTML
  */
 export function renderMarkdown(source: string, mode: 'markdown' | 'gfm'): string {
-	return renderWith(mode === 'gfm' ? comments : documents, source).html;
+	return renderWith(mode === 'gfm' ? comments() : documents(), source).html;
 }
 
 function renderWith({ markdown, direct }: { markdown: MarkdownIt; direct: MarkdownIt }, source: string): RenderedBody {

@@ -48,13 +48,27 @@ export function FileDiff({
 	change,
 	anchor,
 	commentsAt,
+	lineHref,
 }: {
 	app: App;
 	repoId: number;
 	change: TreeChange;
 	anchor: string;
 	commentsAt?: (side: 'LEFT' | 'RIGHT', line: number) => ComponentChildren;
+	/** Where a line number links to (the inline comment form of that line), if anywhere. */
+	lineHref?: (side: 'LEFT' | 'RIGHT', line: number) => string;
 }) {
+	// Comments sit on the new side's line, or the old side's for deleted lines (as commentsAt reads them).
+	const number = (side: 'LEFT' | 'RIGHT', n: number | null, linked: boolean) =>
+		n === null ? (
+			''
+		) : lineHref && linked ? (
+			<a href={lineHref(side, n)} aria-label={`Comment on ${side === 'LEFT' ? 'old' : 'new'} line ${n} of ${change.path}`}>
+				{n}
+			</a>
+		) : (
+			n
+		);
 	const patch = filePatch(app, repoId, change);
 	const lines = patch.patch ? diffLines(patch.patch) : [];
 	return (
@@ -81,8 +95,8 @@ export function FileDiff({
 							{lines.slice(0, MAX_LINES).flatMap((line, i) => {
 								const row = (
 									<tr key={i}>
-										<td class={`gs-num ${CLASS[line.kind]}`}>{line.old ?? ''}</td>
-										<td class={`gs-num ${CLASS[line.kind]}`}>{line.new ?? ''}</td>
+										<td class={`gs-num ${CLASS[line.kind]}`}>{number('LEFT', line.old, line.kind === 'del')}</td>
+										<td class={`gs-num ${CLASS[line.kind]}`}>{number('RIGHT', line.new, true)}</td>
 										<td class={`gs-line ${CLASS[line.kind]}`}>{line.text}</td>
 									</tr>
 								);
@@ -123,12 +137,15 @@ export function Diff({
 	changes,
 	complete,
 	commentsAt,
+	lineHref,
 }: {
 	app: App;
 	repoId: number;
 	changes: TreeChange[];
 	complete: boolean;
 	commentsAt?: (path: string) => ((side: 'LEFT' | 'RIGHT', line: number) => ComponentChildren) | undefined;
+	/** Line links per file (FileDiff's lineHref). */
+	lineHref?: (path: string) => ((side: 'LEFT' | 'RIGHT', line: number) => string) | undefined;
 }) {
 	return (
 		<div>
@@ -144,6 +161,7 @@ export function Diff({
 					change={change}
 					anchor={`diff-${i}`}
 					commentsAt={commentsAt?.(change.path)}
+					lineHref={lineHref?.(change.path)}
 				/>
 			))}
 			{changes.length > MAX_FILES_SHOWN && (

@@ -11,11 +11,14 @@ import { callerRepoPermission } from '../../auth/access/repos';
 import { atLeast } from '../../model/repo-permissions';
 import { downloadAsset } from '../../api/releases/service';
 import type { RepoAccess } from '../../auth/access/types';
+import { issueScope } from '../../api/issues/service';
+import { headRepository } from '../../api/pulls/workflows';
 import { repoFor } from '../access';
+import { CreatePullForm, Flash } from '../components/issue-forms';
 import { Diff } from '../components/diff';
 import { Blankslate, Markdown, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { encodePath, RepoLayout, repoPath } from '../components/repo';
-import { NotFound, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext } from '../context';
 import { Octicon } from '../octicons';
 import type { FileAnswer, PageRoute } from '../page';
 
@@ -120,16 +123,53 @@ function commit(ctx: WebContext) {
 	);
 }
 
-function compare(ctx: WebContext) {
+/**
+ * GET /{owner}/{repo}/compare/{base}...{head}: the commits and the diff, and for a signed-in viewer
+ * comparing two branches the "Open a pull request" form (or the open one's link). `error` is a
+ * refused form's message.
+ */
+export function compare(ctx: WebContext, error?: string) {
 	const access = repoFor(ctx);
 	const { app } = ctx;
 	const basehead = ctx.params['*'];
 	if (!basehead || !basehead.includes('..')) {
+		const pickedBase = ctx.query.get('base');
+		const pickedHead = ctx.query.get('head');
+		if (pickedBase && pickedHead && pickedBase.length <= 255 && pickedHead.length <= 255)
+			throw new Redirect(`${repoPath(access)}/compare/${encodePath(pickedBase)}...${encodePath(pickedHead)}`, 302);
+		const names = app.stores.branches.list(access.repo.id, null, 100, 0).rows.map((b) => b.name);
+		const select = (id: string, name: string, label: string, value: string) => (
+			<span class="mr-2">
+				<label for={id} class="mr-1">
+					{label}
+				</label>
+				<select id={id} name={name} class="form-select">
+					{names.map((n) => (
+						<option key={n} value={n} selected={n === value}>
+							{n}
+						</option>
+					))}
+				</select>
+			</span>
+		);
 		return (
 			<RepoLayout ctx={ctx} access={access} tab="code" title={`Compare · ${access.owner.login}/${access.repo.name}`}>
 				<h2 class="f3 text-normal mb-3">Compare changes</h2>
-				<p>
-					Name two branches, tags or commits in the address: <code>{repoPath(access)}/compare/main...feature</code>.
+				<p class="mb-3">Choose two branches to see what changed or to open a pull request.</p>
+				<form method="get" action={`${repoPath(access)}/compare`} class="d-flex flex-items-center mb-3">
+					{select('compare-base', 'base', 'base:', access.repo.default_branch)}
+					{select(
+						'compare-head',
+						'head',
+						'compare:',
+						names.find((n) => n !== access.repo.default_branch) ?? access.repo.default_branch,
+					)}
+					<button type="submit" class="btn">
+						Compare
+					</button>
+				</form>
+				<p class="f6 color-fg-muted">
+					Or name two branches, tags or commits in the address: <code>{repoPath(access)}/compare/main...feature</code>.
 				</p>
 			</RepoLayout>
 		);
@@ -145,6 +185,20 @@ function compare(ctx: WebContext) {
 	const treeOf = (sha: string) => parseCommit(app.stores.git.object(repoId, sha)!.content).tree;
 	const { changes, complete } = diffTrees(app, repoId, treeOf(mergeBase), treeOf(head.sha), 3000);
 	const sameRepo = repoId === access.repo.id;
+	// The form: two branches (not commits or tags), with commits to merge; an open pull request for them instead links to it.
+	const baseBranch = app.stores.git.ref(access.repo.id, `refs/heads/${base.text}`) ? base.text : null;
+	const named =
+		head.text.split(':').length > 2
+			? null
+			: headRepository({ app, principal: ctx.principal, now: ctx.now, media: null }, issueScope(app, access), head.text, undefined);
+	const headBranch = named?.branch ?? head.text;
+	const isBranch = !!named && !!app.stores.git.ref(named.repo.id, `refs/heads/${named.branch}`);
+	const open =
+		baseBranch && named && isBranch
+			? app.stores.pulls.openWithHead(access.repo.id, named.repo.id, named.branch, baseBranch)
+			: undefined;
+	const offerForm = !!ctx.user && baseBranch !== null && isBranch && total > 0 && access.repo.archived !== 1;
+	const defaultTitle = total === 1 ? rows[0].data.message.split('\n')[0] : humanize(headBranch);
 	return (
 		<RepoLayout
 			ctx={ctx}
@@ -158,6 +212,21 @@ function compare(ctx: WebContext) {
 			<p class="f6 color-fg-muted mb-3">
 				{total} commit{total === 1 ? '' : 's'} · {changes.length} file{changes.length === 1 ? '' : 's'} changed
 			</p>
+			<Flash error={error} />
+			{open ? (
+				<div class="flash mb-3">
+					<a href={`${repoPath(access)}/pull/${open.number}`}>
+						#{open.number} {open.title}
+					</a>{' '}
+					is already open for these branches.
+				</div>
+			) : offerForm ? (
+				<CreatePullForm ctx={ctx} access={access} base={baseBranch} head={head.text} defaultTitle={defaultTitle} />
+			) : !ctx.user && baseBranch && isBranch && total > 0 ? (
+				<p class="mb-3">
+					<a href={`/login?return_to=${encodeURIComponent(ctx.path)}`}>Sign in</a> to open a pull request.
+				</p>
+			) : null}
 			{rows.length > 0 && sameRepo && (
 				<div class="mb-4">
 					<CommitRows ctx={ctx} access={access} commits={[...rows].reverse()} />
@@ -166,6 +235,12 @@ function compare(ctx: WebContext) {
 			<Diff app={app} repoId={repoId} changes={changes} complete={complete} />
 		</RepoLayout>
 	);
+}
+
+/** A branch name as a title: "fix-login_page" → "Fix login page" (GitHub's default title of a multi-commit pull request). */
+function humanize(branch: string): string {
+	const words = branch.replace(/[-_/]+/g, ' ').trim();
+	return words ? words[0].toUpperCase() + words.slice(1) : branch;
 }
 
 function branches(ctx: WebContext) {

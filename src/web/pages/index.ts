@@ -6,6 +6,7 @@ import { gistPages } from './gists';
 import { settingsPages } from './settings';
 import { historyPages } from './history';
 import { issuePages } from './issues';
+import { issueWritePages } from './issue-writes';
 import { repoSettingsPages } from './repo-settings';
 import { searchPages } from './search';
 import { sessionPages } from './session';
@@ -18,6 +19,7 @@ export const PAGES: PageRoute[] = [
 	...codePages,
 	...historyPages,
 	...issuePages,
+	...issueWritePages,
 	...repoSettingsPages,
 	...searchPages,
 	...stafftoolsPages,

@@ -6,14 +6,30 @@
  */
 import type { ComponentChildren } from 'preact';
 import { ACTIONS_APP_ID } from '../../api/checks/render';
-import type { IssueRow, PullRow } from '../../model/rows';
+import type { IssueRow, PullRow, RepositoryRow } from '../../model/rows';
 import { presentMergeability } from '../../api/pulls/mergeable-state';
 import type { ReviewCommentRow } from '../../api/pulls/review-store';
 import { pullComparison } from '../../api/pulls/service';
 import { findIssues } from '../../api/search/issues';
 import { issueTimeline } from '../../api/issues/timeline';
 import { requestedReviewers } from '../../api/pulls/requested';
+import { callerRepoPermission } from '../../auth/access/repos';
 import type { RepoAccess } from '../../auth/access/types';
+import { atLeast, type RepoPermission } from '../../model/repo-permissions';
+import {
+	AssigneePicker,
+	CommentForm,
+	Flash,
+	InlineCommentForm,
+	LabelPicker,
+	LockForm,
+	MergeBox,
+	MilestonePicker,
+	ReviewerPicker,
+	ReviewForm,
+	TitleForm,
+	writable,
+} from '../components/issue-forms';
 import { repoFor } from '../access';
 import { Diff } from '../components/diff';
 import { Label } from '../components/label';
@@ -99,6 +115,16 @@ function list(kind: 'issues' | 'pulls') {
 					<button class="btn" type="submit">
 						<Octicon name="search" /> Search
 					</button>
+					{kind === 'issues' && access.repo.archived !== 1 && (
+						<a class="btn btn-primary ml-2" href={`${base}/issues/new`}>
+							New issue
+						</a>
+					)}
+					{kind === 'pulls' && access.repo.archived !== 1 && (
+						<a class="btn btn-primary ml-2" href={`${base}/compare`}>
+							New pull request
+						</a>
+					)}
 				</form>
 				{error && (
 					<div class="flash flash-error mb-3" role="alert">
@@ -167,8 +193,8 @@ function list(kind: 'issues' | 'pulls') {
 	};
 }
 
-/** The sidebar: assignees, labels, milestone (and reviewers for pull requests). */
-function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; reviewers?: string[] }) {
+/** The sidebar: assignees, labels, milestone (and reviewers for pull requests), with their pickers for those who may change them. */
+function Sidebar({ ctx, access, row, reviewers }: { ctx: WebContext; access: Access; row: IssueRow; reviewers?: string[] }) {
 	const { app } = ctx;
 	const labels = app.stores.labels.forIssues([row.id]).get(row.id) ?? [];
 	const assigneeIds = app.stores.issues.assignees([row.id]).get(row.id) ?? [];
@@ -185,47 +211,55 @@ function Sidebar({ ctx, row, reviewers }: { ctx: WebContext; row: IssueRow; revi
 			{reviewers &&
 				section(
 					'Reviewers',
-					reviewers.length ? reviewers.map((r) => <div key={r}>{r}</div>) : <span class="f6 color-fg-muted">No reviews</span>,
+					<>
+						<ReviewerPicker ctx={ctx} access={access} row={row} />
+						{reviewers.length ? (
+							reviewers.map((r) => <div key={r}>{r}</div>)
+						) : (
+							<span class="f6 color-fg-muted">No reviews</span>
+						)}
+					</>,
 				)}
 			{section(
 				'Assignees',
-				assigneeIds.length ? (
-					assigneeIds.map((id) => (
-						<div key={id} class="mb-1">
-							<Avatar id={id} login={people.get(id)?.login ?? 'ghost'} />{' '}
-							<a href={`/${people.get(id)?.login}`}>{people.get(id)?.login}</a>
-						</div>
-					))
-				) : (
-					<span class="f6 color-fg-muted">No one assigned</span>
-				),
+				<>
+					<AssigneePicker ctx={ctx} access={access} row={row} current={assigneeIds} />
+					{assigneeIds.length ? (
+						assigneeIds.map((id) => (
+							<div key={id} class="mb-1">
+								<Avatar id={id} login={people.get(id)?.login ?? 'ghost'} />{' '}
+								<a href={`/${people.get(id)?.login}`}>{people.get(id)?.login}</a>
+							</div>
+						))
+					) : (
+						<span class="f6 color-fg-muted">No one assigned</span>
+					)}
+				</>,
 			)}
 			{section(
 				'Labels',
-				labels.length ? (
-					labels.map((l) => <Label key={l.id} ctx={ctx} name={l.name} color={l.color} description={l.description} />)
-				) : (
-					<span class="f6 color-fg-muted">None yet</span>
-				),
+				<>
+					<LabelPicker ctx={ctx} access={access} row={row} current={labels} />
+					{labels.length ? (
+						labels.map((l) => <Label key={l.id} ctx={ctx} name={l.name} color={l.color} description={l.description} />)
+					) : (
+						<span class="f6 color-fg-muted">None yet</span>
+					)}
+				</>,
 			)}
-			{section('Milestone', milestone ? <span>{milestone.title}</span> : <span class="f6 color-fg-muted">No milestone</span>)}
+			{section(
+				'Milestone',
+				<>
+					<MilestonePicker ctx={ctx} access={access} row={row} />
+					{milestone ? <span>{milestone.title}</span> : <span class="f6 color-fg-muted">No milestone</span>}
+				</>,
+			)}
+			<LockForm ctx={ctx} access={access} row={row} />
 		</div>
 	);
 }
 
-function Header({
-	ctx,
-	access,
-	row,
-	merged,
-	draft,
-}: {
-	ctx: WebContext;
-	access: RepoAccess;
-	row: IssueRow;
-	merged: boolean;
-	draft: boolean;
-}) {
+function Header({ ctx, access, row, merged, draft }: { ctx: WebContext; access: Access; row: IssueRow; merged: boolean; draft: boolean }) {
 	const author = ctx.app.stores.accounts.byId(row.user_id);
 	const stateLabel = merged ? 'Merged' : row.state === 'closed' ? 'Closed' : draft ? 'Draft' : 'Open';
 	const stateClass = merged ? 'State--merged' : row.state === 'closed' ? 'State--closed' : draft ? 'State--draft' : 'State--open';
@@ -243,10 +277,44 @@ function Header({
 					{row.comments} comment
 					{row.comments === 1 ? '' : 's'}
 				</span>
+				{row.locked === 1 && (
+					<span class="ml-2 f6 color-fg-muted">
+						<Octicon name="lock" /> Locked
+					</span>
+				)}
 			</div>
+			<TitleForm ctx={ctx} access={access} row={row} />
 			<span class="gs-sr-only">{repoPath(access)}</span>
 		</div>
 	);
+}
+
+type Access = RepoAccess & { permission: RepoPermission };
+
+/** The line of a diff the files tab's query selects for an inline comment (`path`, `line`, `side`), or null. */
+function selectedLine(ctx: WebContext): { path: string; line: number; side: 'LEFT' | 'RIGHT' } | null {
+	const path = ctx.query.get('path') ?? '';
+	const line = Number(ctx.query.get('line'));
+	const side = ctx.query.get('side') === 'LEFT' ? 'LEFT' : 'RIGHT';
+	if (!path || path.length > 4096 || !Number.isInteger(line) || line < 1 || line > 10_000_000) return null;
+	return { path, line, side };
+}
+
+/**
+ * The head branch of a merged or closed pull request the viewer may delete: it still exists in the
+ * head repository at the pull request's head commit (as GitHub offers it), is not that repository's
+ * default branch, and the viewer can push there. Protection is the deletion's own check.
+ */
+export function deletableHead(ctx: WebContext, access: Access, pull: PullRow): { repo: RepositoryRow; branch: string } | null {
+	if (!ctx.user || (pull.state !== 'closed' && !pull.pr.merged_at) || pull.pr.head_repo_id === null) return null;
+	const { app } = ctx;
+	const repo = pull.pr.head_repo_id === access.repo.id ? access.repo : app.stores.repos.byId(pull.pr.head_repo_id);
+	const owner = repo && (repo.id === access.repo.id ? access.owner : app.stores.accounts.byId(repo.owner_id));
+	if (!repo || !owner || repo.archived === 1 || repo.default_branch === pull.pr.head_ref) return null;
+	const permission = repo.id === access.repo.id ? access.permission : callerRepoPermission(ctx.viewer, repo, owner);
+	if (!permission || !atLeast(permission, 'push')) return null;
+	if (app.stores.git.ref(repo.id, `refs/heads/${pull.pr.head_ref}`)?.sha !== pull.pr.head_sha) return null;
+	return { repo, branch: pull.pr.head_ref };
 }
 
 function loadRow(ctx: WebContext, access: RepoAccess, pull: boolean): IssueRow {
@@ -261,7 +329,11 @@ function loadRow(ctx: WebContext, access: RepoAccess, pull: boolean): IssueRow {
 /** Timeline items a conversation page shows at most (the REST timeline pages through all of them). */
 const MAX_TIMELINE = 1000;
 
-function issuePage(ctx: WebContext) {
+/**
+ * The page of an issue (`/issues/{n}`); `error` is a refused form's message, shown above the
+ * conversation (the form keeps what was typed).
+ */
+export function issuePage(ctx: WebContext, error?: string) {
 	const access = repoFor(ctx);
 	const row = loadRow(ctx, access, false);
 	if (row.pull_request) throw new NotFoundOrPull(`${repoPath(access)}/pull/${row.number}`);
@@ -273,6 +345,7 @@ function issuePage(ctx: WebContext) {
 			title={`${row.title} · Issue #${row.number} · ${access.owner.login}/${access.repo.name}`}
 		>
 			<Header ctx={ctx} access={access} row={row} merged={false} draft={false} />
+			<Flash error={error} />
 			<div class="d-flex flex-wrap gutter-md">
 				<div class="col-12 col-md-9">
 					<Timeline
@@ -281,9 +354,10 @@ function issuePage(ctx: WebContext) {
 						issue={row}
 						{...issueTimeline(ctx.app, row, { viewerId: ctx.user?.id ?? null, limit: MAX_TIMELINE, offset: 0 })}
 					/>
+					<CommentForm ctx={ctx} access={access} row={row} merged={false} />
 				</div>
 				<div class="col-12 col-md-3">
-					<Sidebar ctx={ctx} row={row} />
+					<Sidebar ctx={ctx} access={access} row={row} />
 				</div>
 			</div>
 		</RepoLayout>
@@ -293,7 +367,8 @@ function issuePage(ctx: WebContext) {
 /** An issue number that is a pull request: GitHub redirects /issues/N to /pull/N. */
 class NotFoundOrPull extends Error {}
 
-type PullTab = 'conversation' | 'commits' | 'files';
+/** The tabs of a pull request's page. */
+export type PullTab = 'conversation' | 'commits' | 'files';
 
 function PullTabs({ base, number, tab, commits, files }: { base: string; number: number; tab: PullTab; commits: number; files: number }) {
 	const item = (href: string, label: string, current: boolean, count?: number) => (
@@ -312,16 +387,16 @@ function PullTabs({ base, number, tab, commits, files }: { base: string; number:
 	);
 }
 
+/** The head commit's check runs and statuses (the merge box below says what they mean for merging). */
 function Checks({ ctx, pull }: { ctx: WebContext; pull: PullRow }) {
 	const { app } = ctx;
 	const statuses = app.stores.statuses.latestByContext(pull.pr.repo_id, pull.pr.head_sha);
 	const filter = { name: null, status: null, all: false, appId: null, actionsAppId: ACTIONS_APP_ID };
 	const runs = app.stores.checks.forCommit(pull.pr.repo_id, pull.pr.head_sha, filter, 50, 0).rows;
-	const merge = presentMergeability(app, pull);
 	return (
 		<div class="Box mb-3">
 			<div class="Box-header">
-				<h2 class="Box-title">Checks and merging</h2>
+				<h2 class="Box-title">Checks</h2>
 			</div>
 			{runs.map((run) => (
 				<div class="Box-row f6" key={`r${run.id}`}>
@@ -358,26 +433,16 @@ function Checks({ ctx, pull }: { ctx: WebContext; pull: PullRow }) {
 			{runs.length === 0 && statuses.length === 0 && (
 				<div class="Box-row f6 color-fg-muted">No checks or statuses reported for the head commit.</div>
 			)}
-			<div class="Box-footer f6">
-				{pull.pr.merged_at ? (
-					<span>
-						<Octicon name="git-merge" class="color-fg-done" /> Merged <RelativeTime iso={pull.pr.merged_at} now={ctx.now} />
-					</span>
-				) : pull.state === 'closed' ? (
-					<span>Closed without merging.</span>
-				) : (
-					<span>
-						Mergeability: <strong>{merge.state}</strong>
-						{merge.mergeable === false ? ' — this branch has conflicts that must be resolved' : ''}
-					</span>
-				)}
-			</div>
 		</div>
 	);
 }
 
-function pullPage(tab: PullTab) {
-	return (ctx: WebContext) => {
+/**
+ * The page of a pull request at a tab (`/pull/{n}`, `/commits`, `/files`); `error` is a refused
+ * form's message. On the files tab, `?path=&line=&side=` opens the inline comment form of that line.
+ */
+export function pullPage(tab: PullTab) {
+	return (ctx: WebContext, error?: string) => {
 		const access = repoFor(ctx);
 		const row = loadRow(ctx, access, true);
 		const pull = ctx.app.stores.pulls.byNumber(access.repo.id, row.number);
@@ -412,26 +477,41 @@ function pullPage(tab: PullTab) {
 			if (list) list.push(c);
 			else byReview.set(c.review_id, [c]);
 		}
+		const pending = ctx.user ? app.stores.reviews.pending(row.id, ctx.user.id) : undefined;
+		// The line whose inline comment form is open (files tab, signed in, an open pull request).
+		const reviewing = tab === 'files' && !!ctx.user && row.state === 'open' && writable(access);
+		const selected = reviewing ? selectedLine(ctx) : null;
+		const commentView = (c: ReviewCommentRow) => (
+			<Comment
+				key={c.id}
+				ctx={ctx}
+				login={login(c.user_id)}
+				id={c.user_id}
+				created={c.created_at}
+				html={c.body_html}
+				label="commented on this line"
+			/>
+		);
 		const commentsAt = (path: string) => {
 			const here = reviewComments.filter((c) => c.path === path);
-			if (!here.length) return undefined;
+			const formHere = selected?.path === path;
+			if (!here.length && !formHere) return undefined;
 			return (side: 'LEFT' | 'RIGHT', line: number) => {
 				const at = here.filter((c) => c.side === side && c.line === line);
-				return at.length
-					? at.map((c) => (
-							<Comment
-								key={c.id}
-								ctx={ctx}
-								login={login(c.user_id)}
-								id={c.user_id}
-								created={c.created_at}
-								html={c.body_html}
-								label="commented on this line"
-							/>
-						))
-					: null;
+				const form =
+					formHere && selected.side === side && selected.line === line ? (
+						<InlineCommentForm ctx={ctx} access={access} row={row} path={path} line={line} side={side} pending={!!pending} />
+					) : null;
+				const shown = at.map(commentView);
+				if (form) shown.push(form);
+				return shown.length ? shown : null;
 			};
 		};
+		const lineHref = reviewing
+			? (path: string) => (side: 'LEFT' | 'RIGHT', line: number) =>
+					`${base}/pull/${row.number}/files?${new URLSearchParams({ path, line: String(line), side })}#inline-comment`
+			: undefined;
+		const merge = presentMergeability(app, pull);
 		return (
 			<RepoLayout
 				ctx={ctx}
@@ -454,6 +534,7 @@ function pullPage(tab: PullTab) {
 					commits={comparison?.commits.length ?? 0}
 					files={comparison?.changes.length ?? 0}
 				/>
+				<Flash error={error} />
 				{tab === 'conversation' && (
 					<div class="d-flex flex-wrap gutter-md">
 						<div class="col-12 col-md-9">
@@ -470,9 +551,21 @@ function pullPage(tab: PullTab) {
 								})}
 							/>
 							<Checks ctx={ctx} pull={pull} />
+							<MergeBox
+								ctx={ctx}
+								access={access}
+								row={row}
+								headSha={pull.pr.head_sha}
+								merged={!!pull.pr.merged_at}
+								draft={pull.pr.draft === 1}
+								state={merge.state}
+								defaultTitle={`Merge pull request #${row.number} from ${pull.pr.head_ref}`}
+								deletableBranch={deletableHead(ctx, access, pull)?.branch ?? null}
+							/>
+							<CommentForm ctx={ctx} access={access} row={row} merged={!!pull.pr.merged_at} />
 						</div>
 						<div class="col-12 col-md-3">
-							<Sidebar ctx={ctx} row={row} reviewers={reviewers} />
+							<Sidebar ctx={ctx} access={access} row={row} reviewers={reviewers} />
 						</div>
 					</div>
 				)}
@@ -488,9 +581,24 @@ function pullPage(tab: PullTab) {
 						))}
 					</div>
 				)}
+				{tab === 'files' && (
+					<ReviewForm
+						ctx={ctx}
+						access={access}
+						row={row}
+						pendingComments={pending ? app.stores.reviews.commentsOfReview(pending.id).length : null}
+					/>
+				)}
 				{tab === 'files' &&
 					(comparison ? (
-						<Diff app={app} repoId={comparison.repoId} changes={comparison.changes} complete={true} commentsAt={commentsAt} />
+						<Diff
+							app={app}
+							repoId={comparison.repoId}
+							changes={comparison.changes}
+							complete={true}
+							commentsAt={commentsAt}
+							lineHref={lineHref}
+						/>
 					) : (
 						<Blankslate icon="file-diff" title="The diff is not available">
 							The head or base commit is no longer in the repository.

@@ -33,6 +33,16 @@
 		}
 		anchor = line;
 	});
+	// "Close issue" reads "Close with comment" while the comment box holds text (the form sends both either way).
+	document.addEventListener('input', (event) => {
+		const box = event.target;
+		if (!box.matches?.('textarea[name="comment_body"]')) return;
+		const button = box.form?.querySelector('button[data-with-comment]');
+		const label = button?.lastChild;
+		if (!label || label.nodeType !== Node.TEXT_NODE) return;
+		if (!button.dataset.plain) button.dataset.plain = label.textContent;
+		label.textContent = box.value.trim() ? ` ${button.dataset.withComment}` : button.dataset.plain;
+	});
 	window.addEventListener('hashchange', selectLines);
 	if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', selectLines);
 	else selectLines();
