@@ -10,25 +10,15 @@
  * Callers never write feed rows, deliveries or notifications themselves.
  */
 import type { App } from '../app';
+import type { TimelineEntry } from '../model/timeline';
+
+export type { TimelineEntry };
 import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveAutoMerge } from './auto-merge';
 import { deriveNotifications } from './notifications';
-
-/**
- * One issue event to write with a domain event (the issue's timeline: labeled, merged,
- * review_requested, …): its actor and time are the event's, its repository too unless it names
- * its own (a pull request into another repository than the pushed branch's).
- */
-export interface TimelineEntry {
-	issueId: number;
-	event: string;
-	commitId?: string | null;
-	details?: Record<string, unknown>;
-	repoId?: number;
-}
 
 /** One thing that happened, as GitHub names it. */
 export interface DomainEvent {
