@@ -10,6 +10,7 @@ import { Authenticator } from './auth/principal';
 import { createTokenStore } from './auth/token-store';
 import { ConfigError, type Resolved } from './config';
 import { ExternalChanges } from './db/external-changes';
+import { completeLeftovers } from './events/deferred';
 import { backupBeforeUpgrade, migrate } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
@@ -26,6 +27,7 @@ import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
 import { Webhooks } from './webhooks';
 import { createStores } from './api/stores';
+import { comparisonPart } from './api/pulls/service';
 import { renderBody } from './model/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
@@ -176,6 +178,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(AUTO_MERGE_TASK, runAutoMergeTask);
 	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));
+	// Payload parts a stopped process had left for after its commit (src/events/deferred.ts).
+	completeLeftovers(app, { comparison: comparisonPart });
 	return app;
 }
 

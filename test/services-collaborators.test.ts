@@ -5,13 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { App } from '../src/app';
-import { closeApp, openApp } from '../src/compose';
-import { defaultConfig, resolveConfig } from '../src/config';
-import { silentLogger } from '../src/log';
+import { callerAs, NOW, serviceApp } from './helpers/services';
 import type { Caller } from '../src/model/caller';
 import type { AccountRow, RepositoryRow } from '../src/model/rows';
 import { createUser } from '../src/api/users/service';
@@ -22,29 +17,22 @@ import { createIssue } from '../src/api/issues/workflows';
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: collaborators');
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-let dataDir: string;
 let app: App;
+let close: () => void;
 let owner: AccountRow;
 let ivy: AccountRow;
 let repo: RepositoryRow;
 
-const caller = (): Caller => ({ app, now: NOW, media: null, principal: { actorId: owner.id } as Caller['principal'] });
+const caller = (): Caller => callerAs(app, owner);
 
 test.before(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gitstead-collaborators-'));
-	const config = defaultConfig();
-	config.storage.data_dir = dataDir;
-	app = openApp(resolveConfig(config), { clock: () => NOW, log: silentLogger });
+	({ app, close } = serviceApp('collaborators'));
 	owner = createUser(app, { login: 'octo' });
 	ivy = createUser(app, { login: 'ivy' });
 	repo = createRepository(app, owner, { name: 'demo' }, { collaboratorId: null, now: isoSeconds(NOW), actorId: owner.id });
 });
 
-test.after(() => {
-	closeApp(app);
-	rmSync(dataDir, { recursive: true, force: true });
-});
+test.after(() => close());
 
 test('removeCollaborator unassigns them from every issue of the repository, recording unassigned', () => {
 	const added = addCollaborator(app, repo, owner, ivy, 'push', owner.id, NOW);

@@ -6,15 +6,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { App } from '../src/app';
-import { closeApp, openApp } from '../src/compose';
-import { defaultConfig, resolveConfig } from '../src/config';
-import { silentLogger } from '../src/log';
+import { NOW, refusal, serviceApp } from './helpers/services';
 import type { Caller } from '../src/model/caller';
-import { DomainError } from '../src/model/errors';
 import type { AccountRow, RepositoryRow } from '../src/model/rows';
 import type { RepoPermission } from '../src/model/repo-permissions';
 import { createUser } from '../src/api/users/service';
@@ -33,9 +27,8 @@ import { createIssueComment, deleteIssueComment, updateIssueComment } from '../s
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: issues');
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-let dataDir: string;
 let app: App;
+let close: () => void;
 let owner: AccountRow;
 let author: AccountRow;
 let stranger: AccountRow;
@@ -50,16 +43,6 @@ const caller = (account: AccountRow): Caller => ({
 const scopeFor = (permission: RepoPermission | null) => issueScope(app, { repo, owner, permission });
 
 /** The domain error `fn` throws (fails when it throws none or another kind). */
-function refusal(fn: () => unknown): DomainError {
-	try {
-		fn();
-	} catch (error) {
-		if (error instanceof DomainError) return error;
-		throw error;
-	}
-	throw new Error('expected a DomainError');
-}
-
 /** The events recorded for the repository, oldest first: "event.action". */
 function events(): string[] {
 	return (
@@ -71,20 +54,14 @@ function events(): string[] {
 }
 
 test.before(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gitstead-services-'));
-	const config = defaultConfig();
-	config.storage.data_dir = dataDir;
-	app = openApp(resolveConfig(config), { clock: () => NOW, log: silentLogger });
+	({ app, close } = serviceApp('services'));
 	owner = createUser(app, { login: 'octo' });
 	author = createUser(app, { login: 'writer' });
 	stranger = createUser(app, { login: 'stranger' });
 	repo = createRepository(app, owner, { name: 'demo' }, { collaboratorId: null, now: isoSeconds(NOW), actorId: owner.id });
 });
 
-test.after(() => {
-	closeApp(app);
-	rmSync(dataDir, { recursive: true, force: true });
-});
+test.after(() => close());
 
 test('createIssue opens an issue and records issues.opened; labels and assignees only with push access', () => {
 	const before = events().length;

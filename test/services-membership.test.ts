@@ -7,15 +7,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { App } from '../src/app';
+import { NOW, refusal, serviceApp } from './helpers/services';
 import type { OrgAccess, TeamAccess } from '../src/auth/access/types';
-import { closeApp, openApp } from '../src/compose';
-import { defaultConfig, resolveConfig } from '../src/config';
-import { silentLogger } from '../src/log';
-import { DomainError } from '../src/model/errors';
 import type { AccountRow, TeamRow } from '../src/model/rows';
 import { createUser } from '../src/api/users/service';
 import { createOrganization } from '../src/api/orgs/service';
@@ -24,25 +18,14 @@ import { addOrganizationMemberToTeam, createTeam, removeTeamMembership, setTeamM
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: membership');
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const now = isoSeconds(NOW);
-let dataDir: string;
 let app: App;
+let close: () => void;
 let owner: AccountRow;
 let member: AccountRow;
 let outsider: AccountRow;
 let org: AccountRow;
 let team: TeamRow;
-
-function refusal(fn: () => unknown): DomainError {
-	try {
-		fn();
-	} catch (error) {
-		if (error instanceof DomainError) return error;
-		throw error;
-	}
-	throw new Error('expected a DomainError');
-}
 
 function orgAccess(user: AccountRow, role: 'owner' | 'member' | null): OrgAccess {
 	return { org, role, app: false, admin: role === 'owner', member: role !== null, userId: user.id, actorId: user.id };
@@ -64,10 +47,7 @@ function events(): string[] {
 }
 
 test.before(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gitstead-services-'));
-	const config = defaultConfig();
-	config.storage.data_dir = dataDir;
-	app = openApp(resolveConfig(config), { clock: () => NOW, log: silentLogger });
+	({ app, close } = serviceApp('services'));
 	owner = createUser(app, { login: 'octo' });
 	member = createUser(app, { login: 'member' });
 	outsider = createUser(app, { login: 'outsider' });
@@ -76,10 +56,7 @@ test.before(() => {
 	team = createTeam(app, { access: orgAccess(owner, 'owner'), anyParent: true, repoPermission: () => 'admin' }, { name: 'Core' }, now);
 });
 
-test.after(() => {
-	closeApp(app);
-	rmSync(dataDir, { recursive: true, force: true });
-});
+test.after(() => close());
 
 test('the last owner of an organization cannot be removed or demoted', () => {
 	assert.is(refusal(() => removeMember(app, org, owner.id, owner.id)).status, 403);

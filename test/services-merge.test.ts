@@ -7,15 +7,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { App } from '../src/app';
-import { closeApp, openApp } from '../src/compose';
-import { defaultConfig, resolveConfig } from '../src/config';
-import { silentLogger } from '../src/log';
+import { NOW, refusal, serviceApp } from './helpers/services';
 import type { Caller } from '../src/model/caller';
-import { DomainError } from '../src/model/errors';
 import type { AccountRow, RepositoryRow } from '../src/model/rows';
 import { createUser } from '../src/api/users/service';
 import { createRepository } from '../src/api/repos/service';
@@ -27,25 +21,14 @@ import { mergePullRequest } from '../src/api/pulls/merge-service';
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: merge');
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-let dataDir: string;
 let app: App;
+let close: () => void;
 let owner: AccountRow;
 let repo: RepositoryRow;
 
 const caller = (): Caller => ({ app, now: NOW, media: null, principal: { actorId: owner.id } as Caller['principal'] });
 const scope = () => issueScope(app, { repo: app.stores.repos.byId(repo.id)!, owner, permission: 'admin' });
 const ident = { name: 'Octo', email: 'octo@example.com', seconds: NOW / 1000, tz: '+0000' };
-
-function refusal(fn: () => unknown): DomainError {
-	try {
-		fn();
-	} catch (error) {
-		if (error instanceof DomainError) return error;
-		throw error;
-	}
-	throw new Error('expected a DomainError');
-}
 
 /** A branch off the default branch with one new file. */
 function branchWithFile(branch: string, path: string): string {
@@ -66,10 +49,7 @@ function events(): string[] {
 }
 
 test.before(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gitstead-services-'));
-	const config = defaultConfig();
-	config.storage.data_dir = dataDir;
-	app = openApp(resolveConfig(config), { clock: () => NOW, log: silentLogger });
+	({ app, close } = serviceApp('services'));
 	owner = createUser(app, { login: 'octo' });
 	repo = createRepository(
 		app,
@@ -79,10 +59,7 @@ test.before(() => {
 	);
 });
 
-test.after(() => {
-	closeApp(app);
-	rmSync(dataDir, { recursive: true, force: true });
-});
+test.after(() => close());
 
 test('createPullRequest refuses unknown branches and branches without new commits', () => {
 	assert.is(refusal(() => createPullRequest(caller(), scope(), { title: 'x', head: 'nope', base: repo.default_branch })).status, 422);

@@ -8,13 +8,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { App } from '../src/app';
-import { closeApp, openApp } from '../src/compose';
-import { defaultConfig, resolveConfig } from '../src/config';
-import { silentLogger } from '../src/log';
+import { callerAs, NOW, serviceApp } from './helpers/services';
 import type { Caller } from '../src/model/caller';
 import type { AccountRow, PullRow, RepositoryRow } from '../src/model/rows';
 import { createUser } from '../src/api/users/service';
@@ -24,18 +19,17 @@ import { createRef } from '../src/api/git/writes';
 import { mergeBasesInTransactions } from '../src/api/git/service';
 import { issueScope } from '../src/api/issues/service';
 import { createPullRequest } from '../src/api/pulls/workflows';
-import { comparisonCounts } from '../src/api/pulls/service';
-import { pendingDeferred } from '../src/events/deferred';
+import { comparisonCounts, comparisonPart } from '../src/api/pulls/service';
+import { completeLeftovers, pendingDeferred } from '../src/events/deferred';
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: pull request events');
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-let dataDir: string;
 let app: App;
+let close: () => void;
 let owner: AccountRow;
 let repo: RepositoryRow;
 
-const caller = (): Caller => ({ app, now: NOW, media: null, principal: { actorId: owner.id } as Caller['principal'] });
+const caller = (): Caller => callerAs(app, owner);
 const scope = () => issueScope(app, { repo: app.stores.repos.byId(repo.id)!, owner, permission: 'admin' });
 const ident = { name: 'Octo', email: 'octo@example.com', seconds: NOW / 1000, tz: '+0000' };
 
@@ -60,10 +54,7 @@ const afterCommit = () => app.transaction.durable().then(() => new Promise((reso
 const counted = (pull: any) => [pull.commits, pull.additions, pull.deletions, pull.changed_files];
 
 test.before(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gitstead-pull-events-'));
-	const config = defaultConfig();
-	config.storage.data_dir = dataDir;
-	app = openApp(resolveConfig(config), { clock: () => NOW, log: silentLogger });
+	({ app, close } = serviceApp('pull-events'));
 	owner = createUser(app, { login: 'octo' });
 	repo = createRepository(
 		app,
@@ -84,10 +75,7 @@ test.before(() => {
 	commit('feature', 'one.txt', 'one\n');
 });
 
-test.after(() => {
-	closeApp(app);
-	rmSync(dataDir, { recursive: true, force: true });
-});
+test.after(() => close());
 
 let pull: PullRow;
 
@@ -133,6 +121,24 @@ test('a rolled-back change leaves nothing to fill and nothing pending', async ()
 	await afterCommit();
 	assert.is(pendingDeferred(app), 0);
 	assert.is(deliveries('synchronize').length, before);
+});
+
+test('placeholders a stopped process left are filled when the app opens again (completeLeftovers)', () => {
+	const row = app.db.prepare("SELECT id, payload FROM webhook_deliveries WHERE action = 'synchronize' ORDER BY id DESC").get() as {
+		id: number;
+		payload: string;
+	};
+	const current = app.stores.pulls.byIssue(pull.id)!.pr;
+	const key = `${repo.id}:${current.base_sha}:${current.head_sha}`;
+	const payload = JSON.parse(row.payload);
+	payload.pull_request.commits = `\u0000deferred:comparison:${key}:commits`;
+	payload.pull_request.additions = `\u0000deferred:unknown-kind:${key}`;
+	app.stores.webhooks.setPayload(row.id, JSON.stringify(payload));
+	assert.is(completeLeftovers(app, { comparison: comparisonPart }), 1);
+	const filled = JSON.parse(app.db.prepare('SELECT payload FROM webhook_deliveries WHERE id = ?').pluck().get(row.id) as string);
+	assert.is(filled.pull_request.commits, 2);
+	assert.is(filled.pull_request.additions, null, '~> a kind without a resolver: null');
+	assert.is(completeLeftovers(app, { comparison: comparisonPart }), 0, '~> nothing left');
 });
 
 test.run();

@@ -7,15 +7,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { App } from '../src/app';
-import { closeApp, openApp } from '../src/compose';
-import { defaultConfig, resolveConfig } from '../src/config';
-import { silentLogger } from '../src/log';
+import { callerAs, NOW, refusal, serviceApp } from './helpers/services';
 import type { Caller } from '../src/model/caller';
-import { DomainError } from '../src/model/errors';
 import type { RepoPermission } from '../src/model/repo-permissions';
 import type { AccountRow, PullRow, RepositoryRow } from '../src/model/rows';
 import { createUser } from '../src/api/users/service';
@@ -38,28 +32,17 @@ import {
 import { isoSeconds } from '../src/time';
 
 const test = suite('services: reviews');
-const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-let dataDir: string;
 let app: App;
+let close: () => void;
 let owner: AccountRow;
 let reviewer: AccountRow;
 let other: AccountRow;
 let repo: RepositoryRow;
 let pull: PullRow;
 
-const as = (account: AccountRow): Caller => ({ app, now: NOW, media: null, principal: { actorId: account.id } as Caller['principal'] });
+const as = (account: AccountRow): Caller => callerAs(app, account);
 const scope = (permission: RepoPermission) => issueScope(app, { repo: app.stores.repos.byId(repo.id)!, owner, permission });
 const ident = { name: 'Octo', email: 'octo@example.com', seconds: NOW / 1000, tz: '+0000' };
-
-function refusal(fn: () => unknown): DomainError {
-	try {
-		fn();
-	} catch (error) {
-		if (error instanceof DomainError) return error;
-		throw error;
-	}
-	throw new Error('expected a DomainError');
-}
 
 function events(event: string): string[] {
 	return (
@@ -70,10 +53,7 @@ function events(event: string): string[] {
 }
 
 test.before(() => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gitstead-reviews-'));
-	const config = defaultConfig();
-	config.storage.data_dir = dataDir;
-	app = openApp(resolveConfig(config), { clock: () => NOW, log: silentLogger });
+	({ app, close } = serviceApp('reviews'));
 	owner = createUser(app, { login: 'octo' });
 	reviewer = createUser(app, { login: 'hubot' });
 	other = createUser(app, { login: 'monalisa' });
@@ -97,10 +77,7 @@ test.before(() => {
 	pull = createPullRequest(as(owner), scope('admin'), { title: 'Feature', head: 'feature', base: repo.default_branch });
 });
 
-test.after(() => {
-	closeApp(app);
-	rmSync(dataDir, { recursive: true, force: true });
-});
+test.after(() => close());
 
 test('the author cannot approve or request changes on their own pull request', () => {
 	const approve = refusal(() => createReview(as(owner), scope('admin'), pull, { event: 'APPROVE' }));

@@ -9,7 +9,7 @@
  */
 import type { App } from '../app';
 import type { RepositoryRow } from '../model/rows';
-import type { TimelineEntry } from '../api/issues/timeline';
+import type { TimelineEntry } from '../model/timeline';
 
 /** The background task that merges a pull request waiting for auto-merge (payload { issueId }). */
 export const AUTO_MERGE_TASK = 'pull-request-auto-merge';

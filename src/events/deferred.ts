@@ -8,7 +8,10 @@
  * the deliveries queued), each placeholder's value is computed once, outside any transaction, and
  * the deliveries not yet attempted and the feed entries recorded since are rewritten with it in one
  * short transaction. A delivery therefore carries the same fields with the same values as if they
- * had been computed in place. A transaction that rolls back leaves nothing to rewrite.
+ * had been computed in place. A transaction that rolls back leaves nothing to rewrite. A key is
+ * `<kind>:<arguments>`, enough to compute its value again: placeholders left by a process that
+ * stopped between a commit and its after-commit step are filled when the app next opens
+ * (completeLeftovers, with the resolvers src/compose.ts names).
  */
 import type { App } from '../app';
 
@@ -77,5 +80,52 @@ function complete(app: App, pending: Pending): void {
 		});
 	} catch (error) {
 		app.log.error('deferred payload parts not written', { error });
+	}
+}
+
+/** Computes a placeholder's value again from its key's arguments (the part after `<kind>:`). */
+export type DeferredResolver = (app: App, args: string) => unknown;
+
+/** How many of the newest feed entries completeLeftovers searches (older ones are left as they are). */
+const LEFTOVER_EVENTS = 10_000;
+
+/**
+ * Fills the placeholders a stopped process left in deliveries not yet attempted and in the newest
+ * feed entries, each by the resolver of its key's kind (a kind without one: null). Never throws.
+ * @returns how many rows were rewritten
+ */
+export function completeLeftovers(app: App, resolvers: Record<string, DeferredResolver>): number {
+	try {
+		const { webhooks, events } = app.stores;
+		const deliveries = webhooks.queuedWith(0, MARK_TEXT);
+		const feed = events.payloadsWith(Math.max(0, events.latestId() - LEFTOVER_EVENTS), MARK_TEXT);
+		if (deliveries.length === 0 && feed.length === 0) return 0;
+		const values = new Map<string, string>();
+		const value = (key: string): string => {
+			let known = values.get(key);
+			if (known === undefined) {
+				const colon = key.indexOf(':');
+				const resolver = colon === -1 ? undefined : resolvers[key.slice(0, colon)];
+				try {
+					known = JSON.stringify((resolver ? resolver(app, key.slice(colon + 1)) : null) ?? null);
+				} catch (error) {
+					app.log.error('deferred payload part failed', { key, error });
+					known = 'null';
+				}
+				values.set(key, known);
+			}
+			return known;
+		};
+		const fill = (text: string) => text.replace(PLACEHOLDER, (_whole, key: string) => value(key));
+		const filledDeliveries = deliveries.map((row) => ({ id: row.id, payload: fill(row.payload) }));
+		const filledFeed = feed.map((row) => ({ id: row.id, payload: fill(row.payload) }));
+		app.transaction(() => {
+			for (const row of filledDeliveries) webhooks.setPayload(row.id, row.payload);
+			for (const row of filledFeed) events.setPayload(row.id, row.payload);
+		});
+		return deliveries.length + feed.length;
+	} catch (error) {
+		app.log.error('deferred payload parts left over not written', { error });
+		return 0;
 	}
 }

@@ -10,9 +10,11 @@
  * Callers never write feed rows, deliveries or notifications themselves.
  */
 import type { App } from '../app';
+import type { TimelineEntry } from '../model/timeline';
+
+export type { TimelineEntry };
 import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
-import type { TimelineEntry } from '../api/issues/timeline';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveAutoMerge } from './auto-merge';

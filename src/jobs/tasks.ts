@@ -6,6 +6,7 @@
  * marked failed with its error. A crash between enqueue and run loses nothing: the row waits.
  */
 import type { DB } from '../db/open';
+import { PermanentTaskError } from '../model/errors';
 import type { Logger } from '../log';
 import { epochSeconds, type Clock } from '../time';
 
@@ -155,5 +156,5 @@ export class TaskQueue<C> {
 	}
 }
 
-/** Thrown by a handler when retrying cannot help (the task's preconditions no longer hold). */
-export class PermanentTaskError extends Error {}
+/** Thrown by a handler when retrying cannot help (the task's preconditions no longer hold): src/model/errors.ts. */
+export { PermanentTaskError };

@@ -110,3 +110,10 @@ export function unprocessable(message: string): DomainError {
 export function protectedBranch(message: string): DomainError {
 	return new DomainError('ProtectedBranch', message);
 }
+
+/**
+ * Thrown by a background task's handler (src/jobs/tasks.ts) when retrying cannot help: the task's
+ * preconditions no longer hold (its subject is gone, its payload is malformed). Not an answer to a
+ * request: the task queue drops the task instead of retrying it.
+ */
+export class PermanentTaskError extends Error {}

@@ -6,7 +6,7 @@
  */
 import type { App } from '../../app';
 import { integration } from '../apps/render';
-import { commitRef } from '../commits/render';
+import { shortBranch } from '../commits/render';
 import { repoApi, type RepoView } from '../git/render';
 import { teamListForm } from '../../model/render';
 import { simpleUser } from '../../model/render';
@@ -20,10 +20,8 @@ export function branchUrl(app: App, view: RepoView, branch: string): string {
 /** …/branches/<name>/protection */
 export const protectionUrl = (app: App, view: RepoView, branch: string) => `${branchUrl(app, view, branch)}/protection`;
 
-/** ShortBranch: an item of the branches list. */
-export function shortBranch(app: App, view: RepoView, name: string, sha: string, protectedBranch: boolean) {
-	return { name, commit: commitRef(app.urls, view, sha), protected: protectedBranch };
-}
+/** ShortBranch: an item of the branches list (commits/render.ts: the commits routes list branches too). */
+export { shortBranch };
 
 /**
  * The `protection` summary of a branch (branch-protection): enabled and its required status checks

@@ -57,6 +57,11 @@ export function commitRef(urls: Urls, view: RepoView, sha: string) {
 	return { sha, url: commitUrls(urls, view, sha).url };
 }
 
+/** ShortBranch: an item of a branches list (GET …/branches, …/commits/{sha}/branches-where-head). */
+export function shortBranch(app: App, view: RepoView, name: string, sha: string, protectedBranch: boolean) {
+	return { name, commit: commitRef(app.urls, view, sha), protected: protectedBranch };
+}
+
 /** Commit: the repository commit object (without stats and files). */
 export function fullCommit(app: App, view: RepoView, sha: string, data: CommitData, authors: AuthorLookup) {
 	const { urls } = app;

@@ -15,8 +15,7 @@ import { repoApi, type RepoView } from '../git/render';
 import { peel } from '../git/service';
 import { fullSha, requireCommits } from '../git/writes';
 import { unprocessable } from '../../model/errors';
-import { shortBranch } from '../branches/render';
-import { AuthorLookup, fullCommit, tagItem } from './render';
+import { AuthorLookup, fullCommit, shortBranch, tagItem } from './render';
 import { formatPatch, textAnswer } from './text';
 import {
 	commitChanges,

@@ -14,17 +14,15 @@
  * answers and the web interface's conversation shows.
  */
 import type { App } from '../../app';
+import type { TimelineEntry } from '../../events/log';
 import type { WalkedCommit } from '../git/graph';
 import type { ReviewRow } from '../pulls/review-store';
 import type { RepositoryRow } from '../../model/rows';
-import type { IssueEventRow, NewIssueEvent } from './event-store';
+import type { IssueEventRow } from './event-store';
 import type { IssueCommentRow, IssueRow } from '../../model/rows';
 
-/**
- * One issue event to write with a domain event: its actor and time are the event's, its repository
- * too unless it names its own (a pull request into another repository than the pushed branch's).
- */
-export type TimelineEntry = Pick<NewIssueEvent, 'issueId' | 'event' | 'commitId' | 'details'> & { repoId?: number };
+/** One issue event to write with a domain event (the event log's own type). */
+export type { TimelineEntry };
 
 /** A pull request's part the timeline reads (merged, the merge commit, the base branch). */
 export interface PullFacts {

@@ -58,38 +58,53 @@ function renderGpgKeys(ctx: Context, user: AccountRow, rows: GpgKeyRow[]) {
 	);
 }
 
-/** The three kinds of user key routes, with their permission key and classic scope family. */
-function userKeyRoutes(): RouteDeclaration[] {
-	const ssh = (level: 'read' | 'write') => [{ git_ssh_keys: level }];
-	const signing = (level: 'read' | 'write') => [{ ssh_signing_keys: level }];
+/** What differs between the two kinds of a user's SSH keys (authentication and signing). */
+interface SshKeyKind {
+	kind: 'authentication' | 'signing';
+	/** The path segment after /user and /users/{username}. */
+	segment: string;
+	/** The key's id parameter. */
+	param: string;
+	/** The fine-grained user permission (read lists and gets, write adds and deletes). */
+	permission: 'git_ssh_keys' | 'ssh_signing_keys';
+	/** The classic scope that deleting takes. */
+	deleteScope: string;
+	/** GitHub's documentation anchors: list, create, get, delete (the authenticated user's), list (a user's). */
+	docs: [string, string, string, string, string];
+	/** The user's own key as the answers render it. */
+	own: (ctx: Context, row: PublicKeyRow) => unknown;
+	/** A key in anyone's public list. */
+	listed: (row: PublicKeyRow) => unknown;
+	/** The Location of a new key. */
+	location: (ctx: Context, row: PublicKeyRow) => string;
+}
+
+/** The five routes of one kind of SSH key: the authenticated user's list, create, get, delete, and anyone's public list. */
+function sshKeyRoutes(k: SshKeyKind): RouteDeclaration[] {
+	const permissions = (level: 'read' | 'write') => [{ [k.permission]: level }];
+	const base = `/user/${k.segment}`;
 	return [
-		// ---- SSH authentication keys
 		route({
 			method: 'GET',
-			path: '/user/keys',
-			docs: 'users/keys#list-public-ssh-keys-for-the-authenticated-user',
-			permissions: ssh('read'),
+			path: base,
+			docs: k.docs[0],
+			permissions: permissions('read'),
 			access: 'authenticated',
 			resource: { self: true, bound: true },
 			pagination: true,
 			handler(ctx) {
-				const { rows, total } = ctx.app.stores.keys.ofUser(
-					ctx.principal.user!.id,
-					'authentication',
-					ctx.page.perPage,
-					ctx.page.offset,
-				);
+				const { rows, total } = ctx.app.stores.keys.ofUser(ctx.principal.user!.id, k.kind, ctx.page.perPage, ctx.page.offset);
 				return paged(
-					rows.map((row) => userKey(ctx.app.urls, row)),
+					rows.map((row) => k.own(ctx, row)),
 					total,
 				);
 			},
 		}),
 		route({
 			method: 'POST',
-			path: '/user/keys',
-			docs: 'users/keys#create-a-public-ssh-key-for-the-authenticated-user',
-			permissions: ssh('write'),
+			path: base,
+			docs: k.docs[1],
+			permissions: permissions('write'),
 			access: 'authenticated',
 			resource: { self: true, bound: true },
 			errorResource: 'PublicKey',
@@ -97,119 +112,88 @@ function userKeyRoutes(): RouteDeclaration[] {
 			handler(ctx) {
 				const row = addPublicKey(
 					ctx.app,
-					{ kind: 'authentication', owner: { user: self(ctx) }, title: ctx.body.title, key: ctx.body.key },
+					{ kind: k.kind, owner: { user: self(ctx) }, title: ctx.body.title, key: ctx.body.key },
 					ctx.principal.actorId,
 					isoSeconds(ctx.now),
 				);
-				const body = userKey(ctx.app.urls, row);
-				return created(body, body.url);
+				return created(k.own(ctx, row), k.location(ctx, row));
 			},
 		}),
 		route({
 			method: 'GET',
-			path: '/user/keys/{key_id}',
-			docs: 'users/keys#get-a-public-ssh-key-for-the-authenticated-user',
-			permissions: ssh('read'),
+			path: `${base}/{${k.param}}`,
+			docs: k.docs[2],
+			permissions: permissions('read'),
 			access: 'authenticated',
 			resource: { self: true, bound: true },
-			handler: (ctx) => ok(userKey(ctx.app.urls, ownKey(ctx, 'authentication', 'key_id'))),
+			handler: (ctx) => ok(k.own(ctx, ownKey(ctx, k.kind, k.param))),
 		}),
 		route({
 			method: 'DELETE',
-			path: '/user/keys/{key_id}',
-			docs: 'users/keys#delete-a-public-ssh-key-for-the-authenticated-user',
-			permissions: ssh('write'),
-			scopes: ['admin:public_key'],
+			path: `${base}/{${k.param}}`,
+			docs: k.docs[3],
+			permissions: permissions('write'),
+			scopes: [k.deleteScope],
 			access: 'authenticated',
 			resource: { self: true, bound: true },
 			handler(ctx) {
-				removePublicKey(ctx.app, ownKey(ctx, 'authentication', 'key_id'), ctx.principal.actorId);
+				removePublicKey(ctx.app, ownKey(ctx, k.kind, k.param), ctx.principal.actorId);
 				return noContent();
 			},
 		}),
 		route({
 			method: 'GET',
-			path: '/users/{username}/keys',
-			docs: 'users/keys#list-public-keys-for-a-user',
+			path: `/users/{username}/${k.segment}`,
+			docs: k.docs[4],
 			permissions: [],
 			access: 'public',
 			resource: 'none',
 			pagination: true,
 			handler(ctx) {
-				const { rows, total } = ctx.app.stores.keys.ofUser(namedUser(ctx).id, 'authentication', ctx.page.perPage, ctx.page.offset);
-				return paged(rows.map(simpleKey), total);
+				const { rows, total } = ctx.app.stores.keys.ofUser(namedUser(ctx).id, k.kind, ctx.page.perPage, ctx.page.offset);
+				return paged(rows.map(k.listed), total);
 			},
 		}),
+	];
+}
 
-		// ---- SSH signing keys
-		route({
-			method: 'GET',
-			path: '/user/ssh_signing_keys',
-			docs: 'users/ssh-signing-keys#list-ssh-signing-keys-for-the-authenticated-user',
-			permissions: signing('read'),
-			access: 'authenticated',
-			resource: { self: true, bound: true },
-			pagination: true,
-			handler(ctx) {
-				const { rows, total } = ctx.app.stores.keys.ofUser(ctx.principal.user!.id, 'signing', ctx.page.perPage, ctx.page.offset);
-				return paged(rows.map(signingKey), total);
-			},
+/** The three kinds of user key routes, with their permission key and classic scope family. */
+function userKeyRoutes(): RouteDeclaration[] {
+	return [
+		...sshKeyRoutes({
+			kind: 'authentication',
+			segment: 'keys',
+			param: 'key_id',
+			permission: 'git_ssh_keys',
+			deleteScope: 'admin:public_key',
+			docs: [
+				'users/keys#list-public-ssh-keys-for-the-authenticated-user',
+				'users/keys#create-a-public-ssh-key-for-the-authenticated-user',
+				'users/keys#get-a-public-ssh-key-for-the-authenticated-user',
+				'users/keys#delete-a-public-ssh-key-for-the-authenticated-user',
+				'users/keys#list-public-keys-for-a-user',
+			],
+			own: (ctx, row) => userKey(ctx.app.urls, row),
+			listed: simpleKey,
+			location: (ctx, row) => userKey(ctx.app.urls, row).url,
 		}),
-		route({
-			method: 'POST',
-			path: '/user/ssh_signing_keys',
-			docs: 'users/ssh-signing-keys#create-a-ssh-signing-key-for-the-authenticated-user',
-			permissions: signing('write'),
-			access: 'authenticated',
-			resource: { self: true, bound: true },
-			errorResource: 'PublicKey',
-			body: keyBody,
-			handler(ctx) {
-				const row = addPublicKey(
-					ctx.app,
-					{ kind: 'signing', owner: { user: self(ctx) }, title: ctx.body.title, key: ctx.body.key },
-					ctx.principal.actorId,
-					isoSeconds(ctx.now),
-				);
-				return created(signingKey(row), `${ctx.app.urls.apiBase}/user/ssh_signing_keys/${row.id}`);
-			},
+		...sshKeyRoutes({
+			kind: 'signing',
+			segment: 'ssh_signing_keys',
+			param: 'ssh_signing_key_id',
+			permission: 'ssh_signing_keys',
+			deleteScope: 'admin:ssh_signing_key',
+			docs: [
+				'users/ssh-signing-keys#list-ssh-signing-keys-for-the-authenticated-user',
+				'users/ssh-signing-keys#create-a-ssh-signing-key-for-the-authenticated-user',
+				'users/ssh-signing-keys#get-an-ssh-signing-key-for-the-authenticated-user',
+				'users/ssh-signing-keys#delete-an-ssh-signing-key-for-the-authenticated-user',
+				'users/ssh-signing-keys#list-ssh-signing-keys-for-a-user',
+			],
+			own: (_ctx, row) => signingKey(row),
+			listed: signingKey,
+			location: (ctx, row) => `${ctx.app.urls.apiBase}/user/ssh_signing_keys/${row.id}`,
 		}),
-		route({
-			method: 'GET',
-			path: '/user/ssh_signing_keys/{ssh_signing_key_id}',
-			docs: 'users/ssh-signing-keys#get-an-ssh-signing-key-for-the-authenticated-user',
-			permissions: signing('read'),
-			access: 'authenticated',
-			resource: { self: true, bound: true },
-			handler: (ctx) => ok(signingKey(ownKey(ctx, 'signing', 'ssh_signing_key_id'))),
-		}),
-		route({
-			method: 'DELETE',
-			path: '/user/ssh_signing_keys/{ssh_signing_key_id}',
-			docs: 'users/ssh-signing-keys#delete-an-ssh-signing-key-for-the-authenticated-user',
-			permissions: signing('write'),
-			scopes: ['admin:ssh_signing_key'],
-			access: 'authenticated',
-			resource: { self: true, bound: true },
-			handler(ctx) {
-				removePublicKey(ctx.app, ownKey(ctx, 'signing', 'ssh_signing_key_id'), ctx.principal.actorId);
-				return noContent();
-			},
-		}),
-		route({
-			method: 'GET',
-			path: '/users/{username}/ssh_signing_keys',
-			docs: 'users/ssh-signing-keys#list-ssh-signing-keys-for-a-user',
-			permissions: [],
-			access: 'public',
-			resource: 'none',
-			pagination: true,
-			handler(ctx) {
-				const { rows, total } = ctx.app.stores.keys.ofUser(namedUser(ctx).id, 'signing', ctx.page.perPage, ctx.page.offset);
-				return paged(rows.map(signingKey), total);
-			},
-		}),
-
 		// ---- GPG keys
 		route({
 			method: 'GET',

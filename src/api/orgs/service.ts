@@ -4,11 +4,10 @@
 import type { App } from '../../app';
 import { events } from '../../events/catalog';
 import { createDefaultGroup } from '../runner-groups/service';
-import { PermanentTaskError } from '../../jobs/tasks';
 import { isoSeconds } from '../../time';
 import { assertLogin, assertLoginFree } from '../users/service';
 import type { AccountRow } from '../../model/rows';
-import { validationFailed, type ValidationItem } from '../../model/errors';
+import { PermanentTaskError, validationFailed, type ValidationItem } from '../../model/errors';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
 

@@ -3,8 +3,7 @@
  * a collaborator from every repository of the organization.
  */
 import type { App } from '../../app';
-import { forbidden } from '../../model/errors';
-import { PermanentTaskError } from '../../jobs/tasks';
+import { forbidden, PermanentTaskError } from '../../model/errors';
 import { assertNotLastOwner } from '../members/service';
 import { strongest, type RepoPermission } from '../../model/repo-permissions';
 import { deleteForksWithoutAccess } from '../repos/service';

@@ -11,7 +11,7 @@
  * addressed: the merge itself will make the same ones); no commit is written.
  */
 import type { App } from '../../app';
-import { PermanentTaskError } from '../../jobs/tasks';
+import { PermanentTaskError } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { mergeBaseTree, mergeTrees, MergeTooLargeError, rebaseList } from '../git/merge';
 import { parseCommit } from '../git/objects';

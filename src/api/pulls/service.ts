@@ -230,6 +230,18 @@ function eventCounts(app: App, pr: PullRequestRow): ComparisonCounts {
 	};
 }
 
+/**
+ * A comparison count again from a placeholder's arguments (`<repoId>:<base sha>:<head sha>:<field>`,
+ * as eventCounts makes them under the kind `comparison`), for src/events/deferred.ts completeLeftovers.
+ * @returns the count, or null for arguments it cannot read
+ */
+export function comparisonPart(app: App, args: string): number | null {
+	const [repoId, base, head, field] = args.split(':');
+	if (!/^\d+$/.test(repoId) || !base || !head || !['commits', 'additions', 'deletions', 'changed_files'].includes(field)) return null;
+	const pr = { repo_id: Number(repoId), head_repo_id: null, base_sha: base, head_sha: head } as unknown as PullRequestRow;
+	return comparisonCounts(app, pr)[field as keyof ComparisonCounts];
+}
+
 /** The counts of the full form: commits, lines and files of the comparison, mergeability. */
 function counts(app: App, row: PullRow, inEvent: boolean): PullCounts {
 	const { mergeable, state, rebaseable } = presentMergeability(app, row);
