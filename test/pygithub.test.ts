@@ -3,7 +3,10 @@
  * drives everyday flows with `github.Github(base_url=…/api/v3)` and a personal access token (get_user,
  * create_repo, labels, issues with comments, edit and close, get_issues with filters over several
  * pages of two, contents create/update, a branch and a pull request merged by squash, releases,
- * organization teams and members, search_issues, rate limit) and prints what it saw as JSON; the
+ * organization teams and members, milestones and assignees as filters, issue events, reactions,
+ * commit statuses, compare, repository edit and topics, search_repositories, an organization
+ * repository, git refs, delete_file, stars, gists, branch protection, search_issues, rate limit)
+ * and prints what it saw as JSON; the
  * test checks that and cross-checks through REST.
  * Skipped, with a message, when no python3 on PATH imports `github`.
  */
@@ -81,6 +84,19 @@ if (!python) {
 		assert.equal(out.team_members, ['eve', 'olivia']);
 		assert.equal(out.org_members, ['eve', 'olivia']);
 		assert.equal(out.teams, ['core']);
+		assert.equal(out.milestone_filter, [7]);
+		assert.equal(out.issue_events, ['assigned', 'labeled', 'milestoned']);
+		assert.equal(out.reactions, ['+1']);
+		assert.is(out.combined_status, 'success');
+		assert.is(out.compare, 'identical');
+		assert.equal(out.edited, { description: 'Edited by PyGithub', topics: ['python', 'demo'] });
+		assert.equal(out.search_repos, ['olivia/pyrepo']);
+		assert.is(out.org_repo, 'acme/orgrepo');
+		assert.is(out.ref_type, 'commit');
+		assert.ok(out.deleted);
+		assert.equal(out.starred, ['olivia/pyrepo']);
+		assert.is(out.gist, 'hi');
+		assert.equal(out.protection, ['ci/build']);
 		assert.equal(out.search, [1]);
 		assert.is(out.rate.limit, 5000);
 		assert.ok(out.rate.remaining_le_limit);
@@ -91,12 +107,15 @@ if (!python) {
 		assert.is(issue.body.comments, 1);
 		const pull = await s.get('/repos/olivia/pyrepo/pulls/6', olivia);
 		assert.is(pull.body.merged, true);
-		const main = await s.get('/repos/olivia/pyrepo/commits/main', olivia);
+		const main = await s.get(`/repos/olivia/pyrepo/commits/${pull.body.merge_commit_sha}`, olivia);
 		assert.is(main.body.commit.message.split('\n')[0], 'Feature (squashed)');
 		const file = await s.get('/repos/olivia/pyrepo/contents/feature.txt', olivia);
 		assert.is(Buffer.from(file.body.content, 'base64').toString(), 'feature\n');
 		const membership = await s.get('/orgs/acme/teams/core/memberships/eve', olivia);
 		assert.is(membership.body.state, 'active');
+		const protection = await s.get('/repos/olivia/pyrepo/branches/main/protection/required_status_checks', olivia);
+		assert.equal(protection.body.contexts, ['ci/build']);
+		assert.is((await s.get('/repos/olivia/pyrepo/contents/docs/guide.md', olivia)).status, 404);
 		const release = await s.get('/repos/olivia/pyrepo/releases/tags/v1.0', olivia);
 		assert.is(release.body.body, 'The notes');
 	});
