@@ -20,8 +20,12 @@ export interface TlsFront {
 	close(): Promise<void>;
 }
 
-/** Starts an https proxy on an ephemeral port in front of http://127.0.0.1:`targetPort`. */
-export async function tlsFront(targetPort: number): Promise<TlsFront> {
+/**
+ * Starts an https proxy on an ephemeral port in front of http://127.0.0.1:`targetPort`. With
+ * `forwarded`, it adds X-Forwarded-Proto/Host/For as a reverse proxy does, so a server trusting
+ * 127.0.0.1 (`[server] trusted_proxies`) writes https://localhost:PORT into the URLs it returns.
+ */
+export async function tlsFront(targetPort: number, options: { forwarded?: boolean } = {}): Promise<TlsFront> {
 	const dir = mkdtempSync(join(tmpdir(), 'gitstead-tls-'));
 	const key = join(dir, 'key.pem');
 	const certFile = join(dir, 'cert.pem');
@@ -47,13 +51,16 @@ export async function tlsFront(targetPort: number): Promise<TlsFront> {
 		{ stdio: 'ignore' },
 	);
 	const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(certFile) }, (req, res) => {
-		const upstream = httpRequest(
-			{ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers },
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
+		const headers = { ...req.headers };
+		if (options.forwarded) {
+			headers['x-forwarded-proto'] = 'https';
+			headers['x-forwarded-host'] = req.headers.host ?? '';
+			headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
+		}
+		const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
 		upstream.on('error', () => {
 			res.writeHead(502);
 			res.end();
