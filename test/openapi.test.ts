@@ -243,6 +243,7 @@ const TABLE: Record<string, Entry> = {
 	'GET /repositories': {},
 	'GET /repos/{owner}/{repo}/topics': {},
 	'GET /repos/{owner}/{repo}/languages': {},
+	'GET /repos/{owner}/{repo}/contributors': { path: '/repos/acme/app/contributors?anon=1' },
 
 	// ------------------------------------------------------------------ contents (main holds README)
 	'GET /repos/{owner}/{repo}/contents/*?': { path: '/repos/acme/app/contents/README' },

@@ -1,7 +1,7 @@
 /**
  * Repositories: create (organization, user, fork), list them (an organization's, the authenticated
  * user's, a user's, every public one), get one (by name or id), update, delete and transfer it,
- * its topics and languages (GitHub's repos API; not in the permission matrix, so the permissions are
+ * its topics, languages and contributors (GitHub's repos API; not in the permission matrix, so the permissions are
  * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
  * to read).
  */
@@ -20,7 +20,7 @@ import { timestampParam } from '../../http/validation';
 import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
 import type { RepoPermission } from '../../model/repo-permissions';
 import { fullRepository } from './render';
-import { repository } from '../../model/render';
+import { repository, simpleUser } from '../../model/render';
 import {
 	checkRepositoryUpdate,
 	createRepository,
@@ -494,6 +494,32 @@ export const repositoryRoutes = [
 		resource: { repo: 'read' },
 		handler(ctx) {
 			return ok(repositoryLanguages(ctx.app, ctx.repo.repo));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/repos/{owner}/{repo}/contributors',
+		docs: 'repos/repos#list-repository-contributors',
+		permissions: [{ metadata: 'read' }],
+		access: 'public',
+		resource: { repo: 'read' },
+		query: v.object({ anon: v.optional(v.string()) }),
+		pagination: true,
+		handler(ctx) {
+			const { repo } = ctx.repo;
+			const { git, commitSearch, accounts } = ctx.app.stores;
+			// An empty repository has no contributors: GitHub answers 204.
+			if (!git.ref(repo.id, `refs/heads/${repo.default_branch}`)) return noContent();
+			const anonymous = ctx.query.anon === '1' || ctx.query.anon === 'true';
+			const { rows, total } = commitSearch.contributors(repo.id, anonymous, ctx.page.perPage, ctx.page.offset);
+			const urls = ctx.app.urls;
+			const items = rows.map((row) => {
+				const account = row.author_id === null ? undefined : accounts.byId(row.author_id);
+				return account
+					? { ...simpleUser(urls, account), contributions: row.contributions }
+					: { email: row.email, name: row.name, type: 'Anonymous', contributions: row.contributions };
+			});
+			return paged(items, total);
 		},
 	}),
 	route({

@@ -24,6 +24,15 @@ export interface CommitSearchRow {
 	committer_id: number | null;
 }
 
+/** One author of a repository's indexed history. */
+export interface ContributorRow {
+	/** The account the author email belongs to, if any. */
+	author_id: number | null;
+	email: string;
+	name: string;
+	contributions: number;
+}
+
 /** A commit to index. */
 export type NewCommitSearchRow = Omit<CommitSearchRow, 'id' | 'repo_id'>;
 
@@ -40,7 +49,32 @@ export function createCommitSearchStore(db: DB) {
 	const setState = db.prepare(`
 		INSERT INTO commit_search_repos (repo_id, commit_sha, indexed_at) VALUES (?, ?, ?)
 		ON CONFLICT (repo_id) DO UPDATE SET commit_sha = excluded.commit_sha, indexed_at = excluded.indexed_at`);
+	// Authors of the indexed history, most commits first: accounts by id, the rest by email (lower case).
+	const contributorsOf = (anonymous: boolean) =>
+		db.prepare(`
+			SELECT author_id, min(lower(author_email)) AS email, min(author_name) AS name, count(*) AS contributions
+			FROM commit_search WHERE repo_id = ? ${anonymous ? '' : 'AND author_id IS NOT NULL'}
+			GROUP BY coalesce(author_id, 0), CASE WHEN author_id IS NULL THEN lower(author_email) END
+			ORDER BY contributions DESC, min(id)
+			LIMIT ? OFFSET ?`);
+	const contributors = { true: contributorsOf(true), false: contributorsOf(false) };
+	const contributorCount = {
+		true: db.prepare('SELECT count(DISTINCT coalesce(author_id, lower(author_email))) FROM commit_search WHERE repo_id = ?').pluck(),
+		false: db.prepare('SELECT count(DISTINCT author_id) FROM commit_search WHERE repo_id = ? AND author_id IS NOT NULL').pluck(),
+	};
 	return {
+		/**
+		 * A page of the indexed history's authors, most commits first (ties: who committed first in
+		 * index order): accounts by id; with `anonymous`, authors matching no account too, by email.
+		 * @returns the page and the number of authors
+		 */
+		contributors(repoId: number, anonymous: boolean, limit: number, offset: number): { rows: ContributorRow[]; total: number } {
+			const key = anonymous ? 'true' : 'false';
+			return {
+				rows: contributors[key].all(repoId, limit, offset) as ContributorRow[],
+				total: contributorCount[key].get(repoId) as number,
+			};
+		},
 		/** The head whose history is indexed: a commit id, null (no branch), or undefined (never indexed). */
 		state(repoId: number): string | null | undefined {
 			const row = state.get(repoId) as { commit_sha: string | null } | undefined;
