@@ -244,6 +244,18 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/topics': {},
 	'GET /repos/{owner}/{repo}/languages': {},
 	'GET /repos/{owner}/{repo}/contributors': { path: '/repos/acme/app/contributors?anon=1' },
+	'GET /repos/{owner}/{repo}/license': {
+		// A commit holding a LICENSE file, read by its sha (main stays as the other entries expect).
+		call: async () => {
+			const tree = await must('POST', '/repos/acme/app/git/trees', {
+				body: {
+					tree: [{ path: 'LICENSE', mode: '100644', type: 'blob', content: 'Permission is hereby granted, free of charge' }],
+				},
+			});
+			const made = await must('POST', '/repos/acme/app/git/commits', { body: { message: 'License', tree: tree.sha, parents: [] } });
+			return { path: `/repos/acme/app/license?ref=${made.sha}` };
+		},
+	},
 
 	// ------------------------------------------------------------------ contents (main holds README)
 	'GET /repos/{owner}/{repo}/contents/*?': { path: '/repos/acme/app/contents/README' },

@@ -57,7 +57,12 @@ export function simpleUser(urls: Urls, account: Pick<AccountRow, 'id' | 'login' 
 	};
 }
 
-function license(urls: Urls, key: string | null) {
+/**
+ * GitHub's license-simple for a LICENSES key; 'other' is a license GitHub does not recognise
+ * (spdx_id NOASSERTION, no url); null for no key or an unknown one.
+ */
+export function license(urls: Urls, key: string | null) {
+	if (key === 'other') return { key: 'other', name: 'Other', spdx_id: 'NOASSERTION', url: null, node_id: nodeId('License', 0) };
 	if (!key) return null;
 	const known = LICENSES[key];
 	if (!known) return null;

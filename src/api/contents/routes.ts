@@ -20,6 +20,8 @@ import { archiveUrl, rawUrl } from './codeload';
 import { checkWritePath, lookupPath, normalizePath, resolveLink, treeEntries } from './paths';
 import * as render from './render';
 import { callerPerson, commitFile, findReadme, notSupplied, resolveRef, submoduleUrl, type ResolvedRef } from './service';
+import { detectLicense, LICENSE_FILE } from '../../model/licenses';
+import { license } from '../../model/render';
 
 const BASE = '/repos/{owner}/{repo}';
 
@@ -183,6 +185,32 @@ function readmeReply(ctx: Context<{ ref?: string }>, dir: string): Reply {
 	return fileReply(ctx as Context, at, { ...item, type: 'file' }, 'readme');
 }
 
+/**
+ * GET …/license: the license file at the root of the ref (LICENSE first, then other names GitHub
+ * looks at), as the contents API answers a file, with `license` naming what it is (the key GitHub
+ * would detect, or 'other'). 404 when there is none.
+ */
+function licenseReply(ctx: Context<{ ref?: string }>): Reply {
+	const repo = view(ctx);
+	const at = resolveRef(ctx.app, repo.repo, ctx.query.ref);
+	const candidates = treeEntries(ctx.app, repo.repo.id, at.tree)
+		.filter((e) => e.mode !== '040000' && e.mode !== '160000' && LICENSE_FILE.test(e.name))
+		.sort((a, b) => licenseRank(a.name) - licenseRank(b.name) || (a.name < b.name ? -1 : 1));
+	const entry = candidates[0];
+	if (!entry) throw notFound();
+	const size = ctx.app.stores.git.meta(repo.repo.id, entry.sha)?.size ?? 0;
+	const reply = fileReply(ctx as Context, at, itemOf(entry, entry.name, size));
+	if (reply.body === undefined || reply.raw) return reply;
+	const text = ctx.app.stores.git.object(repo.repo.id, entry.sha)?.content.toString('utf8') ?? '';
+	return ok({ ...(reply.body as object), license: license(ctx.app.urls, detectLicense(text)) });
+}
+
+/** LICENSE, then LICENSE.md/.txt, then the other spellings and COPYING. */
+function licenseRank(name: string): number {
+	const lower = name.toLowerCase();
+	return lower === 'license' ? 0 : /^license\.(md|txt|markdown)$/.test(lower) ? 1 : /^licen[cs]e/.test(lower) ? 2 : 3;
+}
+
 /** GET …/tarball/{ref} and …/zipball/{ref}: 302 to the archive of the ref's commit. */
 function archiveReply(ctx: Context, format: 'tar' | 'zip'): Reply {
 	const repo = view(ctx);
@@ -308,6 +336,13 @@ export const contentRoutes = [
 		path: `${BASE}/readme/*`,
 		docs: 'repos/contents#get-a-repository-readme-for-a-directory',
 		handler: (ctx) => readmeReply(ctx as Context<{ ref?: string }>, pathParam(ctx as Context)),
+	}),
+	route({
+		...READ,
+		method: 'GET',
+		path: `${BASE}/license`,
+		docs: 'licenses/licenses#get-the-license-for-a-repository',
+		handler: (ctx) => licenseReply(ctx as Context<{ ref?: string }>),
 	}),
 	route({
 		permissions: READ.permissions,
