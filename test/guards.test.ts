@@ -91,6 +91,11 @@ test.before(async () => {
 	await s.request('PATCH', '/orgs/acme', { token: owner, body: { default_repository_permission: 'none' } });
 	// auto_init: a first commit with a README (GET …/readme answers it).
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'app', auto_init: true } });
+	// A LICENSE file (GET …/license answers it).
+	await s.request('PUT', '/repos/acme/app/contents/LICENSE', {
+		token: owner,
+		body: { message: 'License', content: Buffer.from('Permission is hereby granted, free of charge').toString('base64') },
+	});
 	await s.request('POST', '/orgs/acme/repos', { token: owner, body: { name: 'vault', private: true } });
 	await s.request('POST', '/orgs/other/repos', { token: s.fullToken('oscar'), body: { name: 'site' } });
 	const crew = await s.request('POST', '/orgs/acme/teams', { token: owner, body: { name: 'Crew', privacy: 'closed' } });
