@@ -12,51 +12,18 @@ import { createUser } from '../src/api/users/service';
 import { setUserPassword } from '../src/auth/sessions';
 import { repoSettingsPages } from '../src/web/pages/repo-settings';
 import { Receiver } from './helpers/receiver';
+import { tokenIn, webClient } from './helpers/web';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('web settings');
 let s: TestServer;
 const receiver = new Receiver();
-const HTML = { Accept: 'text/html,application/xhtml+xml' };
 const PASSWORD = 'correct horse battery';
 let alice = '';
 let bob = '';
 let aliceToken = '';
 
-async function page(path: string, cookie?: string) {
-	const res = await fetch(`${s.origin}${path}`, { headers: { ...HTML, ...(cookie ? { Cookie: cookie } : {}) }, redirect: 'manual' });
-	return { status: res.status, headers: res.headers, text: await res.text() };
-}
-
-/** The hidden authenticity_token of a page's form. */
-const tokenIn = (html: string) => /name="authenticity_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
-
-async function post(path: string, fields: Record<string, string | string[]>, cookie: string, headers: Record<string, string> = {}) {
-	const body = new URLSearchParams();
-	for (const [name, value] of Object.entries(fields)) for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
-	const res = await fetch(`${s.origin}${path}`, {
-		method: 'POST',
-		headers: { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, ...headers },
-		body: body.toString(),
-		redirect: 'manual',
-	});
-	return { status: res.status, headers: res.headers, text: await res.text() };
-}
-
-async function signIn(login: string): Promise<string> {
-	const form = await page('/login');
-	const csrfCookie = (form.headers.get('set-cookie') ?? '').split(';')[0];
-	const res = await post('/login', { authenticity_token: tokenIn(form.text), login, password: PASSWORD }, csrfCookie);
-	const session = (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('gitstead_session=')) ?? '';
-	return session.split(';')[0];
-}
-
-/** Sends a form of the signed-in user with the session's CSRF token (read from `from`). */
-async function submit(cookie: string, from: string, action: string, fields: Record<string, string | string[]>) {
-	const source = await page(from, cookie);
-	assert.is(source.status, 200, from);
-	return post(action, { authenticity_token: tokenIn(source.text), ...fields }, cookie);
-}
+const { page, post, signIn, submit } = webClient(() => s.origin, PASSWORD);
 
 const api = async (method: string, path: string, body?: unknown) => s.request(method, path, { token: aliceToken, body });
 
