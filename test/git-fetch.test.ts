@@ -97,8 +97,12 @@ if (!hasGit) {
 			assert.is(await ok(['fsck', '--no-dangling'], dir), '');
 			await ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--deepen=2'], dir);
 			assert.is(await count(dir), 3, `~> v${version}: --deepen=2 adds two`);
-			await ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--shallow-since=2026-01-05'], dir);
-			assert.is(await count(dir), 6, `~> v${version}: --shallow-since keeps the commits from 2026-01-05 on`);
+			await ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--shallow-since=2026-01-05T00:00:00Z'], dir);
+			assert.is(
+				await count(dir),
+				6,
+				`~> v${version}: --shallow-since keeps the commits from 2026-01-05 on (a date without a time is that day at the current time of day, so the test names midnight)`,
+			);
 			await ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--shallow-exclude=old'], dir);
 			assert.is(await count(dir), 6, `~> v${version}: --shallow-exclude=old leaves out old's history`);
 			await ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--unshallow'], dir);
