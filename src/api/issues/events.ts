@@ -25,7 +25,7 @@ import type { LabelRow, IssueCommentRow, IssueRow } from '../../model/rows';
 import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
-import { renderIssues, type IssueScope } from './service';
+import { rememberRendered, renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
 import { timelineOf, type TimelineEntry } from './timeline';
 
@@ -147,6 +147,7 @@ export function recordIssueChanges(
 		: rendered !== undefined && ctx.media === null
 			? rendered
 			: renderIssues(ctx, scope, [row], true, null)[0];
+	if (issue !== null) rememberRendered(row, issue);
 	if (!before) {
 		// What it was opened with shows in its timeline as GitHub shows it: labeled, assigned, milestoned.
 		const initial: TimelineEntry[] = [
