@@ -89,6 +89,9 @@ await build({
 function asciiOnly(file) {
 	const text = readFileSync(file, 'utf8');
 	if (!/[^\x00-\x7f]/.test(text)) return;
-	writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`));
+	writeFileSync(
+		file,
+		text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`),
+	);
 }
 asciiOnly(outfile);
