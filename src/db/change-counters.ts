@@ -65,6 +65,7 @@ export class ChangeCounters {
 		const statements: string[] = [];
 		// A repositories update: any column but the counters drops the cached row (OLD.id and NEW.id:
 		// an id never changes, but a row listener must not miss one); each counter alone updates it.
+		// The columns are read here, when the stores open, after the migrations have run.
 		const columns = (db.prepare("SELECT name FROM pragma_table_info('repositories')").pluck().all() as string[]).filter(
 			(name) => !(COUNTER_COLUMNS as readonly string[]).includes(name),
 		);
