@@ -148,6 +148,41 @@ test('render once: the kept answer is per origin, media type and API version, an
 	assert.is((await s.get(path, olivia)).body.user.login, 'bob');
 });
 
+test('counter writes update the remembered repository row in place: open issues, stars, watchers; a rollback forgets it', async () => {
+	const repo = async () => (await s.get('/repos/acme/web', olivia)).body;
+	const before = await repo();
+	const { etag } = await poll('/repos/acme/web/issues/1', olivia);
+	assert.is((await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'Counted' } })).status, 201);
+	const opened = await repo();
+	assert.is(opened.open_issues_count, before.open_issues_count + 1);
+	// The counter moved the repository's version: an issue's ETag changes with it.
+	assert.is.not((await poll('/repos/acme/web/issues/1', olivia, etag)).status, 304);
+	assert.is((await s.request('PUT', '/user/starred/acme/web', { token: carl })).status, 204);
+	assert.is((await repo()).stargazers_count, before.stargazers_count + 1);
+	assert.is((await s.request('PUT', '/repos/acme/web/subscription', { token: bob, body: { subscribed: true } })).status, 200);
+	assert.is((await repo()).subscribers_count, before.subscribers_count + 1);
+	const number = (await s.request('POST', '/repos/acme/web/issues', { token: olivia, body: { title: 'To close' } })).body.number;
+	assert.is((await repo()).open_issues_count, before.open_issues_count + 2);
+	assert.is((await s.request('PATCH', `/repos/acme/web/issues/${number}`, { token: olivia, body: { state: 'closed' } })).status, 200);
+	assert.is((await repo()).open_issues_count, before.open_issues_count + 1);
+	// A counter written in a transaction that rolls back: the remembered row is not left with it.
+	const id = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'web')!.id;
+	assert.throws(() =>
+		s.app.transaction(() => {
+			s.app.db.prepare('UPDATE repositories SET open_issues_count = open_issues_count + 100 WHERE id = ?').run(id);
+			assert.is(s.app.stores.repos.byId(id)!.open_issues_count, before.open_issues_count + 101);
+			throw new Error('rolled back');
+		}),
+	);
+	assert.is((await repo()).open_issues_count, before.open_issues_count + 1);
+	// Any other column written drops it: the next read is the row as stored.
+	assert.is((await s.request('PATCH', '/repos/acme/web', { token: olivia, body: { description: 'Counted and described' } })).status, 200);
+	const described = await repo();
+	assert.is(described.description, 'Counted and described');
+	assert.is(described.open_issues_count, before.open_issues_count + 1);
+	assert.is((await s.request('PATCH', '/repos/acme/web', { token: olivia, body: { description: null } })).status, 200);
+});
+
 test('a commit by another connection while the server runs: remembered rows and ETags follow', async () => {
 	const path = '/repos/acme/web/issues/1';
 	const { etag } = await poll(path, olivia);

@@ -7,7 +7,10 @@
  * remember them.
  *
  * - a `repositories` row inserted, updated or deleted: its cached row is dropped (rowListeners) and
- *   its content counter moves;
+ *   its content counter moves; an update of nothing but its counters (COUNTER_COLUMNS, which the
+ *   triggers on issues, stars, subscriptions and forks keep) moves the content counter and hands the
+ *   new values to counterListeners, which update the cached row instead of dropping it (opening an
+ *   issue then costs no re-read of the repository row);
  * - what an issue or pull request answer renders (issues, their labels and assignees, labels,
  *   milestones, pull_requests, direct collaborators: author_association): the repository's content
  *   counter moves;
@@ -24,7 +27,7 @@ import type { DB } from './open';
 
 /** TEMP triggers: table, events, and the SQL that reports the change (kind, id). */
 const TRIGGERS: Array<[table: string, events: string[], report: (row: 'NEW' | 'OLD') => string[]]> = [
-	['repositories', ['INSERT', 'UPDATE', 'DELETE'], (r) => [`'row', ${r}.id`]],
+	['repositories', ['INSERT', 'DELETE'], (r) => [`'row', ${r}.id`]],
 	['issues', ['INSERT', 'UPDATE', 'DELETE'], (r) => [`'repo', ${r}.repo_id`]],
 	['issue_labels', ['INSERT', 'DELETE'], (r) => [`'repo', (SELECT repo_id FROM issues WHERE id = ${r}.issue_id)`]],
 	['issue_assignees', ['INSERT', 'UPDATE', 'DELETE'], (r) => [`'repo', (SELECT repo_id FROM issues WHERE id = ${r}.issue_id)`]],
@@ -36,6 +39,10 @@ const TRIGGERS: Array<[table: string, events: string[], report: (row: 'NEW' | 'O
 	['accounts', ['DELETE'], () => [`'accounts', 0`]],
 ];
 
+/** The repositories columns kept by counter triggers: written alone, they update a cached row in place. */
+export const COUNTER_COLUMNS = ['open_issues_count', 'stargazers_count', 'subscribers_count', 'forks_count'] as const;
+export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
+
 export class ChangeCounters {
 	/** Random per process: counters restart with every process, so an old validator never matches. */
 	private readonly instance = randomBytes(4).toString('hex');
@@ -44,13 +51,34 @@ export class ChangeCounters {
 	private readonly repos = new Map<number, number>();
 	private readonly owners = new Map<number, number>();
 	private readonly rowListeners: Array<(repoId: number) => void> = [];
+	private readonly counterListeners: Array<(repoId: number, column: CounterColumn, value: number) => void> = [];
 
 	constructor(db: DB) {
 		db.function('gitstead_changed', { deterministic: false, directOnly: true }, (kind: unknown, id: unknown) => {
 			this.changed(String(kind), Number(id));
 			return null;
 		});
+		db.function('gitstead_counter', { deterministic: false, directOnly: true }, (id: unknown, column: unknown, value: unknown) => {
+			this.counted(Number(id), column as CounterColumn, Number(value));
+			return null;
+		});
 		const statements: string[] = [];
+		// A repositories update: any column but the counters drops the cached row (OLD.id and NEW.id:
+		// an id never changes, but a row listener must not miss one); each counter alone updates it.
+		// The columns are read here, when the stores open, after the migrations have run.
+		const columns = (db.prepare("SELECT name FROM pragma_table_info('repositories')").pluck().all() as string[]).filter(
+			(name) => !(COUNTER_COLUMNS as readonly string[]).includes(name),
+		);
+		statements.push(
+			`CREATE TEMP TRIGGER IF NOT EXISTS gitstead_changed_repositories_row AFTER UPDATE OF ${columns.join(', ')} ON main.repositories ` +
+				"BEGIN SELECT gitstead_changed('row', OLD.id); SELECT gitstead_changed('row', NEW.id); END;",
+		);
+		for (const column of COUNTER_COLUMNS) {
+			statements.push(
+				`CREATE TEMP TRIGGER IF NOT EXISTS gitstead_changed_repositories_${column} AFTER UPDATE OF ${column} ON main.repositories ` +
+					`BEGIN SELECT gitstead_counter(NEW.id, '${column}', NEW.${column}); END;`,
+			);
+		}
 		for (const [table, events, report] of TRIGGERS) {
 			for (const event of events) {
 				const rows: Array<'NEW' | 'OLD'> = event === 'INSERT' ? ['NEW'] : event === 'DELETE' ? ['OLD'] : ['OLD', 'NEW'];
@@ -71,6 +99,19 @@ export class ChangeCounters {
 	/** Registers a callback for a repository row written on this connection (to drop a cached copy). */
 	onRepositoryRow(listener: (repoId: number) => void): void {
 		this.rowListeners.push(listener);
+	}
+
+	/**
+	 * Registers a callback for a counter column of a repository row written alone on this connection
+	 * (to update a cached copy); `value` is the column's new value.
+	 */
+	onRepositoryCounter(listener: (repoId: number, column: CounterColumn, value: number) => void): void {
+		this.counterListeners.push(listener);
+	}
+
+	private counted(id: number, column: CounterColumn, value: number): void {
+		this.repos.set(id, (this.repos.get(id) ?? 0) + 1);
+		for (const listener of this.counterListeners) listener(id, column, value);
 	}
 
 	private changed(kind: string, id: number): void {

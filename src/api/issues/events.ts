@@ -25,7 +25,7 @@ import type { LabelRow, IssueCommentRow, IssueRow } from '../../model/rows';
 import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
-import { renderIssues, type IssueScope } from './service';
+import { rememberRendered, renderIssues, type IssueScope } from './service';
 import { recordPullRequest } from '../pulls/events';
 import { timelineOf, type TimelineEntry } from './timeline';
 
@@ -130,6 +130,8 @@ function recordIssue(
  * @param rendered the issue as the answer renders it, reused when it has the raw body
  * @param moreChanges further `changes` of an edit (a pull request's base: {base: {ref: {from}, sha: {from}}})
  * @param closingCommit the commit whose closing keyword closed the issue (its timeline's closed event names it)
+ * @param known the issue's labels and assignees after the change, when the caller knows them (an
+ *   issue just opened without either); otherwise they are read
  */
 export function recordIssueChanges(
 	ctx: Caller,
@@ -139,14 +141,20 @@ export function recordIssueChanges(
 	rendered?: unknown,
 	moreChanges: Record<string, unknown> = {},
 	closingCommit?: string | null,
+	known?: IssueSnapshot,
 ): void {
-	const after = issueSnapshot(ctx, row);
-	// A pull request's events carry the pull request, rendered by its own recorder.
+	const after = known ?? issueSnapshot(ctx, row);
+	// A pull request's events carry the pull request, rendered by its own recorder; the issue is
+	// rendered with the labels and assignees just read.
 	const issue = row.pull_request
 		? null
 		: rendered !== undefined && ctx.media === null
 			? rendered
-			: renderIssues(ctx, scope, [row], true, null)[0];
+			: renderIssues(ctx, scope, [row], true, null, {
+					labels: new Map([[row.id, after.labels]]),
+					assignees: new Map([[row.id, after.assigneeIds]]),
+				})[0];
+	if (issue !== null) rememberRendered(row, issue);
 	if (!before) {
 		// What it was opened with shows in its timeline as GitHub shows it: labeled, assigned, milestoned.
 		const initial: TimelineEntry[] = [

@@ -15,7 +15,16 @@ import { timestampParam } from '../../http/validation';
 import { label } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import type { IssueRow, LabelRow } from '../../model/rows';
-import { assignableScope, issueRepository, listIssues, loadIssue, renderIssues, resolveAssignees, type IssueScope } from './service';
+import {
+	assignableScope,
+	issueRepository,
+	listIssues,
+	loadIssue,
+	renderIssue,
+	renderIssues,
+	resolveAssignees,
+	type IssueScope,
+} from './service';
 import { ISSUES_READ, ISSUES_WRITE } from './access';
 import { createBody, labelInput, updateBody } from './inputs';
 import { addAssignees, createIssue, removeAssignees, removeIssueLabel, setIssueLabels, setIssueLock, updateIssue } from './workflows';
@@ -55,7 +64,7 @@ function assigneeLogins(input: { assignee?: string | null; assignees?: string[] 
 
 /** One issue as a single-issue answer (with closed_by); `row` must be current. */
 function one(ctx: Context, scope: IssueScope, row: IssueRow) {
-	return renderIssues(ctx, scope, [row], true)[0];
+	return renderIssue(ctx, scope, row) as ReturnType<typeof renderIssues>[number];
 }
 
 function issueLabels(scope: IssueScope, rows: LabelRow[]) {

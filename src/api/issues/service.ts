@@ -65,16 +65,48 @@ export function loadIssue(ctx: Pick<RequestParts, 'app' | 'params'>, access: Rep
 	return row;
 }
 
+/** Labels and assignee ids of the rows to render, when the caller has them (issue id → its rows). */
+export interface KnownParts {
+	labels: Map<number, LabelRow[]>;
+	assignees: Map<number, number[]>;
+}
+
+/**
+ * The single-issue render (raw body) the event of a change was recorded with, by the row object the
+ * change returned: the answer to the same request renders exactly that (the change is done, the
+ * row is the one it stored), so it is rendered once per write (rememberRendered, renderIssue).
+ */
+const renderedOnce = new WeakMap<IssueRow, unknown>();
+
+/** Remembers `rendered` as the single-issue render of `row` with the raw body (recordIssueChanges). */
+export function rememberRendered(row: IssueRow, rendered: unknown): void {
+	renderedOnce.set(row, rendered);
+}
+
+/**
+ * One issue as a single-issue answer (with closed_by) in the request's media type; `row` must be
+ * current. The render its change's event was recorded with is reused when the media type is the
+ * raw one (the default).
+ */
+export function renderIssue(ctx: Caller, scope: IssueScope, row: IssueRow): unknown {
+	if (ctx.media === null) {
+		const rendered = renderedOnce.get(row);
+		if (rendered !== undefined) return rendered;
+	}
+	return renderIssues(ctx, scope, [row], true)[0];
+}
+
 /**
  * Renders issues with their labels, assignees and authors loaded in one query each.
  * @param media the body fields' media type (default: the request's; null for the raw body, as
  *   event payloads carry it)
+ * @param known the rows' labels and assignees as the caller already read them (not read again)
  */
-export function renderIssues(ctx: Caller, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media) {
+export function renderIssues(ctx: Caller, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media, known?: KnownParts) {
 	const { stores } = ctx.app;
 	const ids = rows.map((row) => row.id);
-	const labels = stores.labels.forIssues(ids);
-	const assignees = stores.issues.assignees(ids);
+	const labels = known?.labels ?? stores.labels.forIssues(ids);
+	const assignees = known?.assignees ?? stores.issues.assignees(ids);
 	const pulls = stores.pulls.forIssues(rows.flatMap((row) => (row.pull_request ? [row.id] : [])));
 	const milestones = stores.milestones.mapByIds(rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id])));
 	const accounts = ctx.app.stores.accounts.mapByIds([

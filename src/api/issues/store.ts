@@ -156,7 +156,7 @@ export function createIssueStore(db: DB) {
 		.pluck();
 	const insert = db.prepare(`
 		INSERT INTO issues (repo_id, number, title, body, body_html, body_text, user_id, pull_request, created_at, updated_at)
-		VALUES (@repo_id, @number, @title, @body, @body_html, @body_text, @user_id, @pull_request, @now, @now)`);
+		VALUES (@repo_id, @number, @title, @body, @body_html, @body_text, @user_id, @pull_request, @now, @now) RETURNING *`);
 	const update = db.prepare(`
 		UPDATE issues SET title = @title, body = @body, body_html = @body_html, body_text = @body_text, state = @state,
 			state_reason = @state_reason, closed_by_id = @closed_by_id, closed_at = @closed_at, updated_at = @now WHERE id = @id`);
@@ -239,8 +239,8 @@ export function createIssueStore(db: DB) {
 		): IssueRow {
 			const number = nextNumber.get({ repo: issue.repo_id }) as number;
 			const rendered = renderNullableBody(issue.body);
-			const id = insert.run({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }).lastInsertRowid;
-			return byId.get(id) as IssueRow;
+			// RETURNING: the row as stored (no trigger on issues writes the row itself), without reading it again.
+			return insert.get({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }) as IssueRow;
 		},
 		/**
 		 * Writes the editable fields (title, body, state and its reason, closer) and updated_at; the

@@ -70,19 +70,21 @@ export function createIssue(caller: Caller, scope: IssueScope, input: NewIssue):
 			issues.setMilestone(row.id, milestone.id);
 			row = issues.byId(row.id)!;
 		}
-		if (push) {
-			if (input.assignees?.length)
-				issues.replaceAssignees(
-					row.id,
-					resolveAssignees(caller, scope, input.assignees).map((a) => a.id),
-				);
-			if (input.labels?.length)
-				labels.attach(
-					row.id,
-					ensureLabels(caller, scope, input.labels).map((l) => l.id),
-				);
-		}
-		recordIssueChanges(caller, scope, null, row);
+		const withAssignees = push && Boolean(input.assignees?.length);
+		const withLabels = push && Boolean(input.labels?.length);
+		if (withAssignees)
+			issues.replaceAssignees(
+				row.id,
+				resolveAssignees(caller, scope, input.assignees!).map((a) => a.id),
+			);
+		if (withLabels)
+			labels.attach(
+				row.id,
+				ensureLabels(caller, scope, input.labels!).map((l) => l.id),
+			);
+		// Opened without labels or assignees: it has none, nothing to read back.
+		const bare = withAssignees || withLabels ? undefined : { row, labels: [], assigneeIds: [] };
+		recordIssueChanges(caller, scope, null, row, undefined, {}, null, bare);
 		return row;
 	});
 }

@@ -96,7 +96,8 @@ const REPOSITORY_MEMO_LIMIT = 20_000;
  * Repository rows by id and by owner and name, remembered in memory (the guard of every repository
  * route reads one). `changes` reports every write to a repositories row on this connection (its
  * TEMP triggers: stores' statements, counter triggers, cascades) and clear() for everything else
- * (another process's commit, a rollback): the row is then forgotten. Returned rows are frozen.
+ * (another process's commit, a rollback): the row is then forgotten, but for a write of its counter
+ * columns alone, which replaces it by a copy with the new value. Returned rows are frozen.
  */
 export function createRepositoryStore(db: DB, changes?: ChangeCounters) {
 	const byOwnerAndNameStatement = db.prepare('SELECT * FROM repositories WHERE owner_id = ? AND name = ?');
@@ -126,6 +127,12 @@ export function createRepositoryStore(db: DB, changes?: ChangeCounters) {
 		ids.delete(nameKey(row.owner_id, row.name));
 	};
 	changes?.onRepositoryRow(forget);
+	// A counter trigger's write (an issue opened or closed, a star, a watcher, a fork) changes one
+	// column: the cached row is replaced by a copy with the new value instead of read again.
+	changes?.onRepositoryCounter((id, column, value) => {
+		const row = rows.get(id);
+		if (row && row[column] !== value) rows.set(id, Object.freeze({ ...row, [column]: value }));
+	});
 	const byOwnerAndName = {
 		get(ownerId: number, name: string): RepositoryRow | undefined {
 			const id = ids.get(nameKey(ownerId, name));
