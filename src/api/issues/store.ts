@@ -189,11 +189,14 @@ export function createIssueStore(db: DB) {
 	const assignedIn = db.prepare(`
 		SELECT i.* FROM issue_assignees a JOIN issues i ON i.id = a.issue_id WHERE a.user_id = ? AND i.repo_id = ? ORDER BY i.id`);
 
+	// @query: a lower-case part of the login or name (GraphQL's assignableUsers(query:)), null for all.
+	const ASSIGNABLE_WHERE = `a.type = 'User'
+		AND (@query IS NULL OR instr(lower(a.login), @query) > 0 OR instr(lower(coalesce(a.name, '')), @query) > 0)`;
 	const assignablePage = db.prepare(`${ASSIGNABLE}
-		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'
+		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE ${ASSIGNABLE_WHERE}
 		ORDER BY a.login COLLATE NOCASE, a.id LIMIT @limit OFFSET @offset`);
 	const assignableCount = db
-		.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'`)
+		.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE ${ASSIGNABLE_WHERE}`)
 		.pluck();
 
 	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
@@ -294,15 +297,16 @@ export function createIssueStore(db: DB) {
 			for (const userId of userIds) addAssignee.run({ issueId, userId });
 		},
 		removeAssignee: (issueId: number, userId: number) => void removeAssignee.run(issueId, userId),
-		/** One page of the repository's assignable users (login order) and their number. */
-		assignable(scope: AssignableScope, limit: number, offset: number) {
+		/** One page of the repository's assignable users (login order) and their number; `query`: part of a login or name (any case). */
+		assignable(scope: AssignableScope, limit: number, offset: number, query: string | null = null) {
+			const params = { ...scope, userId: null, query: query === null ? null : query.toLowerCase() };
 			return {
-				rows: assignablePage.all({ ...scope, userId: null, limit, offset }) as AccountRow[],
-				total: assignableCount.get({ ...scope, userId: null }) as number,
+				rows: limit > 0 ? (assignablePage.all({ ...params, limit, offset }) as AccountRow[]) : [],
+				total: assignableCount.get(params) as number,
 			};
 		},
 		/** Whether the user is one of the repository's assignable users (the same statement). */
-		isAssignable: (scope: AssignableScope, userId: number) => (assignableCount.get({ ...scope, userId }) as number) > 0,
+		isAssignable: (scope: AssignableScope, userId: number) => (assignableCount.get({ ...scope, userId, query: null }) as number) > 0,
 		/** The issues (pull requests included) of a repository the user is assigned to, by id. */
 		assignedIn: (repoId: number, userId: number) => assignedIn.all(userId, repoId) as IssueRow[],
 

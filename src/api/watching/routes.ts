@@ -17,6 +17,7 @@ import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
 import { repository, repositoryPaths } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { repositorySubscription } from './render';
+import { SUBSCRIPTION } from './access';
 
 const subscriptionBody = v.object({
 	subscribed: v.optional(v.boolean('subscribed must be a boolean')),
@@ -31,16 +32,6 @@ function watchedList(ctx: Context, userId: number) {
 		total,
 	);
 }
-
-/** What the routes on the authenticated user's subscription share: classic and OAuth tokens; the repository is only read. */
-const SUBSCRIPTION = {
-	path: '/repos/{owner}/{repo}/subscription',
-	permissions: [],
-	tokens: ['classic', 'oauth'] as const,
-	scopes: ['notifications', 'repo'],
-	access: 'authenticated' as const,
-	resource: { self: true as const, repo: 'read' as const, readOnly: true as const },
-};
 
 /** The activity/watching routes (registered in src/api/routes.ts). */
 export const watchingRoutes = [
