@@ -40,6 +40,10 @@ export interface IssueFilter {
 	states?: ReadonlyArray<'OPEN' | 'CLOSED' | 'MERGED'> | null;
 	/** `labels` match when the issue carries any of them (GraphQL's `labels` argument) rather than all. */
 	anyLabel?: boolean;
+	/** Pull requests whose head branch (of any repository) has this name; undefined or null: no filter. */
+	headRef?: string | null;
+	/** Pull requests into this base branch; undefined or null: no filter. */
+	baseRef?: string | null;
 	sort: IssueSort;
 	direction: Direction;
 	limit: number;
@@ -89,7 +93,9 @@ const ISSUE_WHERE = `
 		ELSE 'CLOSED' END) IN (SELECT value FROM json_each(@states)))
 	AND (@mentioned IS NULL OR gitstead_mentions(i.body, @mentioned)
 		OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, @mentioned)))
-	AND (@since IS NULL OR i.updated_at >= @since)`;
+	AND (@since IS NULL OR i.updated_at >= @since)
+	AND (@headRef IS NULL AND @baseRef IS NULL OR EXISTS (SELECT 1 FROM pull_requests pb WHERE pb.issue_id = i.id
+		AND (@headRef IS NULL OR pb.head_ref = @headRef) AND (@baseRef IS NULL OR pb.base_ref = @baseRef)))`;
 
 const ISSUE_ORDER: Record<IssueSort, string> = { created: 'i.number', updated: 'i.updated_at', comments: 'i.comments' };
 
@@ -272,6 +278,8 @@ export function createIssueStore(db: DB) {
 				pullRequests: filter.pullRequests == null ? null : filter.pullRequests ? 1 : 0,
 				states: filter.states == null ? null : JSON.stringify(filter.states),
 				anyLabel: filter.anyLabel ? 1 : 0,
+				headRef: filter.headRef ?? null,
+				baseRef: filter.baseRef ?? null,
 			};
 			const { sort, direction, limit, offset, ...where } = params;
 			return {
