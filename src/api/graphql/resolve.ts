@@ -887,7 +887,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	},
 	PullRequestReview: {
 		authorAssociation: (s) => s.author_association,
-		commit: (s) => (s.commit_id ? { __typename: 'Commit', sha: s.commit_id } : null),
+		// The commit reviewed, read from the review's repository (its API URL names it).
+		commit: (s) => (s.commit_id ? { __typename: 'Commit', sha: s.commit_id, __repo: repoPath(s) } : null),
 		// GitHub's REST API keeps no reactions to reviews here: every group is empty.
 		reactionGroups: () => reactionGroups({}, ''),
 		id: (s) => s.node_id,

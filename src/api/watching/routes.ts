@@ -18,6 +18,7 @@ import { repository, repositoryPaths } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { repositorySubscription } from './render';
 import { SUBSCRIPTION } from './access';
+import { REPOSITORY_READ } from '../repos/access';
 
 const subscriptionBody = v.object({
 	subscribed: v.optional(v.boolean('subscribed must be a boolean')),
@@ -36,12 +37,10 @@ function watchedList(ctx: Context, userId: number) {
 /** The activity/watching routes (registered in src/api/routes.ts). */
 export const watchingRoutes = [
 	route({
+		...REPOSITORY_READ,
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/subscribers',
 		docs: 'activity/watching#list-watchers',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: { repo: 'read' },
 		pagination: true,
 		handler(ctx) {
 			const { subscriptions } = ctx.app.stores;
