@@ -58,6 +58,8 @@ test.before(async () => {
 	for (const tag of ['v1', 'v2'])
 		await s.request('POST', '/repos/acme/app/releases', { token: olivia, body: { tag_name: tag, name: `Release ${tag}` } });
 	await s.request('PUT', '/repos/acme/app/topics', { token: olivia, body: { names: ['gitstead', 'demo'] } });
+	for (const token of [rita, olivia])
+		await s.request('POST', '/repos/acme/app/issues/1/reactions', { token, body: { content: 'heart' } });
 	await s.request('PUT', '/user/starred/acme/app', { token: rita });
 	await s.request('PUT', '/repos/acme/app/subscription', { token: rita, body: { ignored: true } });
 });
@@ -225,6 +227,7 @@ test('pull request and commit fields answer what their REST twins answer', async
 				latestReviews(first: 5) { nodes { state } }
 				reviewRequests(first: 5) { nodes { requestedReviewer { ... on User { login } } } }
 				reviewDecision
+				reactionGroups { content users(first: 1) { totalCount nodes { login } } }
 			} }
 			merged: pullRequests(first: 5, headRefName: "feature", states: [MERGED]) { totalCount }
 		} }`,
@@ -270,6 +273,9 @@ test('pull request and commit fields answer what their REST twins answer', async
 		requested.body.users.map((u: { login: string }) => u.login),
 	);
 	assert.is(pr.reviewDecision, null);
+	const heart = pr.reactionGroups.find((group: { content: string }) => group.content === 'HEART');
+	const reactions = await s.get('/repos/acme/app/issues/1/reactions?content=heart&per_page=1', olivia);
+	assert.equal(heart.users, { totalCount: 2, nodes: [{ login: reactions.body[0].user.login }] });
 });
 
 test.run();

@@ -29,6 +29,8 @@ import { requestedReviewers } from '../pulls/requested';
 import { renderReviews } from '../pulls/reviews';
 import { repositoryPaths, simpleUser } from '../../model/render';
 import type { PullRow } from '../../model/rows';
+import { reaction } from '../reactions/render';
+import type { ReactionContent, ReactionSubject } from '../reactions/store';
 import { POLICIES, repositoryAccess } from './access';
 import { REPO_POLICIES } from './repository-policies';
 import {
@@ -367,6 +369,39 @@ const CHANGE_TYPES: Record<string, string> = {
 	unchanged: 'MODIFIED',
 };
 
+/**
+ * The users who reacted with one content to an issue or comment (a ReactionGroup: its `path` is the
+ * REST reactions list, …/issues/{issue_number}/reactions or …/issues/comments/{comment_id}/reactions),
+ * oldest first, as GET …/reactions?content= lists them, paged in SQL.
+ */
+function reactingUsers(g: GraphContext, group: Source, args: Args): Source {
+	if (group.count === 0 || (args.first == null && args.last == null))
+		return { ...arrayConnection({ first: 0 }, []), totalCount: group.count };
+	const m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(?:(\d{1,15})|comments\/(\d{1,15}))\/reactions$/.exec(String(group.path));
+	if (!m) return arrayConnection(args, []);
+	const repo = admitted(g, POLICIES.issues, [decodeURIComponent(m[1]), decodeURIComponent(m[2])]);
+	const { stores, urls } = g.ctx.app;
+	let subject: ReactionSubject | null = null;
+	if (m[3]) {
+		const issue = stores.issues.byNumber(repo.repo.repo.id, Number(m[3]));
+		if (issue) subject = { issueId: issue.id, commentId: null };
+	} else {
+		const comment = stores.issues.comment(repo.repo.repo.id, Number(m[4]));
+		if (comment) subject = { issueId: comment.issue_id, commentId: comment.id };
+	}
+	if (!subject) return arrayConnection(args, []);
+	const found = subject;
+	return rangeConnection(
+		args,
+		(offset, count) => {
+			const { rows, total } = stores.reactions.list(found, group.rest as ReactionContent, count, offset);
+			const users = stores.accounts.mapByIds(rows.map((row) => row.user_id));
+			return { items: rows.map((row) => reaction(urls, row, users.get(row.user_id))), total };
+		},
+		(r) => ({ ...account(r.user), __reactedAt: r.created_at }),
+	);
+}
+
 /** The fields served here, by type (merged over resolve.ts's RESOLVERS by execute.ts). */
 export const REPOSITORY_FIELDS: Record<string, Record<string, Resolver>> = {
 	Repository: {
@@ -621,6 +656,9 @@ export const REPOSITORY_FIELDS: Record<string, Record<string, Resolver>> = {
 	},
 	CheckRun: {
 		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.name),
+	},
+	ReactionGroup: {
+		users: (s, a, g) => reactingUsers(g, s, a),
 	},
 	Release: {
 		isLatest: (s, _a, g) => {

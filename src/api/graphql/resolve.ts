@@ -874,14 +874,6 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		publishedAt: (s) => s.published_at,
 		url: (s) => s.html_url,
 	},
-	ReactionGroup: {
-		users: (s, a, g) =>
-			s.count === 0 || (a.first == null && a.last == null)
-				? { ...arrayConnection({ first: 0 }, []), totalCount: s.count }
-				: s.count === 0
-					? arrayConnection(a, [])
-					: restConnection(g, a, s.path, { content: s.rest }, (r) => ({ ...account(r.user), __reactedAt: r.created_at })),
-	},
 	ReactingUserEdge: {
 		reactedAt: (s) => s.node.__reactedAt,
 	},
