@@ -45,6 +45,7 @@ import {
 	tagged,
 	type Admitted,
 	type GraphContext,
+	type Resolver,
 } from './resolve';
 import type { Route } from '../../http/route';
 
@@ -52,7 +53,6 @@ import type { Route } from '../../http/route';
 type Source = Record<string, any>;
 // biome-ignore lint/suspicious/noExplicitAny: arguments are validated by graphql-js against the schema
 type Args = Record<string, any>;
-type Resolver = (source: Source, args: Args, g: GraphContext) => unknown;
 
 /**
  * The repository of source `s` (a repository, pull request, release, or `owner/name`) admitted
