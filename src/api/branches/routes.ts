@@ -23,32 +23,24 @@ import {
 	BRANCH_NOT_PROTECTED,
 	removeProtection,
 	renameBranch,
+	replaceProtection,
+	resolveActors,
 	requireBranch,
 	requireProtection,
-	resolveActors,
+	reviewSettings,
 	saveProtection,
-	type ActorNames,
+	statusChecks,
 } from './service';
-import type { ActorIds, ProtectionSettings, ReviewSettings, StatusChecksSettings } from './store';
+import { BRANCHES_READ, PROTECTION_READ, PROTECTION_WRITE } from './access';
+import type { ActorIds, ProtectionSettings, StatusChecksSettings } from './store';
 
 const BASE = '/repos/{owner}/{repo}/branches';
 const ONE = `${BASE}/{branch}`;
 const PROTECTION = `${ONE}/protection`;
 
-const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const, resource: { repo: 'read' as const } };
-const ADMIN_READ = {
-	permissions: [{ administration: 'read' as const }],
-	access: 'authenticated' as const,
-	resource: { repo: 'admin' as const },
-	errorResource: 'Branch',
-};
-const ADMIN_WRITE = {
-	permissions: [{ administration: 'write' as const }],
-	access: 'authenticated' as const,
-	resource: { repo: 'admin' as const },
-	scopes: ['repo', 'public_repo'],
-	errorResource: 'Branch',
-};
+const READ = BRANCHES_READ;
+const ADMIN_READ = { ...PROTECTION_READ, errorResource: 'Branch' };
+const ADMIN_WRITE = { ...PROTECTION_WRITE, errorResource: 'Branch' };
 
 const names = v.array(v.string());
 const actorNames = v.object({ users: v.optional(names), teams: v.optional(names), apps: v.optional(names) });
@@ -88,46 +80,6 @@ const protectionBody = v.object({
 
 function view(ctx: Context): RepoView {
 	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
-}
-
-/** Contexts and checks as stored: `checks` wins when given (each context once), else `contexts` (any app). */
-function statusChecks(body: v.InferOutput<typeof statusChecksBody>, current: StatusChecksSettings | null): StatusChecksSettings {
-	const strict = body.strict ?? current?.strict ?? false;
-	if (body.checks !== undefined) {
-		const checks = body.checks.map((c) => ({ context: c.context, app_id: c.app_id ?? null }));
-		return { strict, contexts: [...new Set(checks.map((c) => c.context))], checks };
-	}
-	if (body.contexts !== undefined) return contextsOnly(strict, body.contexts);
-	return { strict, contexts: current?.contexts ?? [], checks: current?.checks ?? [] };
-}
-
-function contextsOnly(strict: boolean, contexts: string[]): StatusChecksSettings {
-	const unique = [...new Set(contexts)];
-	return { strict, contexts: unique, checks: unique.map((context) => ({ context, app_id: null })) };
-}
-
-function reviewSettings(ctx: Context, body: v.InferOutput<typeof reviewsBody>, current: ReviewSettings | null): ReviewSettings {
-	const actors = (given: ActorNames | undefined, field: string, was: ActorIds | null) => {
-		if (given === undefined) return was;
-		const ids = resolveActors(ctx.app, view(ctx), given, field);
-		return ids.users.length + ids.teams.length + ids.apps.length ? ids : null;
-	};
-	return {
-		dismiss_stale_reviews: body.dismiss_stale_reviews ?? current?.dismiss_stale_reviews ?? false,
-		require_code_owner_reviews: body.require_code_owner_reviews ?? current?.require_code_owner_reviews ?? false,
-		required_approving_review_count: body.required_approving_review_count ?? current?.required_approving_review_count ?? 1,
-		require_last_push_approval: body.require_last_push_approval ?? current?.require_last_push_approval ?? false,
-		dismissal_restrictions: actors(
-			body.dismissal_restrictions,
-			'required_pull_request_reviews.dismissal_restrictions',
-			current?.dismissal_restrictions ?? null,
-		),
-		bypass_pull_request_allowances: actors(
-			body.bypass_pull_request_allowances,
-			'required_pull_request_reviews.bypass_pull_request_allowances',
-			current?.bypass_pull_request_allowances ?? null,
-		),
-	};
 }
 
 /** Saves a change to one part of an existing protection. */
@@ -347,26 +299,10 @@ export const branchRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const branch = requireBranch(ctx.app, repo.repo.id, ctx.params.branch).name;
-			const body = ctx.body;
-			const current = ctx.app.stores.branches.protection(repo.repo.id, branch)?.settings ?? null;
-			const settings: ProtectionSettings = {
-				required_status_checks: body.required_status_checks ? statusChecks(body.required_status_checks, null) : null,
-				enforce_admins: body.enforce_admins === true,
-				required_pull_request_reviews: body.required_pull_request_reviews
-					? reviewSettings(ctx, body.required_pull_request_reviews, null)
-					: null,
-				restrictions: body.restrictions ? resolveActors(ctx.app, repo, body.restrictions, 'restrictions') : null,
-				// Signatures have their own endpoints; a replacement keeps what they set.
-				required_signatures: current?.required_signatures ?? false,
-				required_linear_history: body.required_linear_history === true,
-				allow_force_pushes: body.allow_force_pushes === true,
-				allow_deletions: body.allow_deletions === true,
-				block_creations: body.block_creations === true,
-				required_conversation_resolution: body.required_conversation_resolution === true,
-				lock_branch: body.lock_branch === true,
-				allow_fork_syncing: body.allow_fork_syncing === true,
-			};
-			const row = saveProtection(ctx.app, repo, branch, settings, isoSeconds(ctx.now), ctx.principal.actorId);
+			const row = replaceProtection(ctx.app, repo, branch, ctx.body, {
+				now: isoSeconds(ctx.now),
+				actorId: ctx.principal.actorId,
+			});
 			return ok(render.protection(ctx.app, repo, branch, row.settings));
 		},
 	}),
@@ -435,7 +371,7 @@ export const branchRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const settings = editProtection(ctx, (s) => ({
 				...s,
-				required_pull_request_reviews: reviewSettings(ctx, ctx.body, s.required_pull_request_reviews),
+				required_pull_request_reviews: reviewSettings(ctx.app, view(ctx), ctx.body, s.required_pull_request_reviews),
 			}));
 			return ok(render.reviews(ctx.app, view(ctx), ctx.params.branch, settings.required_pull_request_reviews!));
 		},

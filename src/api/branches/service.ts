@@ -12,7 +12,7 @@ import { recordCreateRef, recordDeleteRef } from '../git/events';
 import { isValidRefName } from '../git/objects';
 import type { RepoView } from '../git/render';
 import { protectionRule } from './render';
-import type { ActorIds, ProtectionRow, ProtectionSettings } from './store';
+import type { ActorIds, ProtectionRow, ProtectionSettings, ReviewSettings, StatusChecksSettings } from './store';
 import { followRename } from '../pulls/follow';
 
 /** GitHub's answers for a missing branch and an unprotected one. */
@@ -127,6 +127,117 @@ export function removeProtection(app: App, view: RepoView, branch: string, actor
 		webhook: () => ({ rule, ...inRepository(app, view.repo, actorId) }),
 	});
 	return true;
+}
+
+/** Required status checks as a request gives them: `checks` (with the app expected), or `contexts` (any app). */
+export interface StatusChecksInput {
+	strict?: boolean;
+	contexts?: string[];
+	checks?: Array<{ context: string; app_id?: number | null }>;
+}
+
+/** Required pull request reviews as a request gives them (people by login, team slug, app slug). */
+export interface ReviewsInput {
+	dismissal_restrictions?: ActorNames;
+	dismiss_stale_reviews?: boolean;
+	require_code_owner_reviews?: boolean;
+	/** 0–6 approvals. */
+	required_approving_review_count?: number;
+	require_last_push_approval?: boolean;
+	bypass_pull_request_allowances?: ActorNames;
+}
+
+/** A whole protection as PUT …/branches/{branch}/protection takes it (null: that part off). */
+export interface ProtectionInput {
+	required_status_checks: (StatusChecksInput & { strict: boolean }) | null;
+	enforce_admins: boolean | null;
+	required_pull_request_reviews: ReviewsInput | null;
+	restrictions: { users: string[]; teams: string[]; apps?: string[] } | null;
+	required_linear_history?: boolean | null;
+	allow_force_pushes?: boolean | null;
+	allow_deletions?: boolean | null;
+	block_creations?: boolean | null;
+	required_conversation_resolution?: boolean | null;
+	lock_branch?: boolean | null;
+	allow_fork_syncing?: boolean | null;
+}
+
+/** Contexts and checks as stored: `checks` wins when given (each context once), else `contexts` (any app), else `current`'s. */
+export function statusChecks(input: StatusChecksInput, current: StatusChecksSettings | null): StatusChecksSettings {
+	const strict = input.strict ?? current?.strict ?? false;
+	if (input.checks !== undefined) {
+		const checks = input.checks.map((c) => ({ context: c.context, app_id: c.app_id ?? null }));
+		return { strict, contexts: [...new Set(checks.map((c) => c.context))], checks };
+	}
+	if (input.contexts !== undefined) {
+		const unique = [...new Set(input.contexts)];
+		return { strict, contexts: unique, checks: unique.map((context) => ({ context, app_id: null })) };
+	}
+	return { strict, contexts: current?.contexts ?? [], checks: current?.checks ?? [] };
+}
+
+/**
+ * Review settings as stored: the input's fields over `current`'s (one approval by default).
+ * @throws DomainError 422 for actors that name nothing (resolveActors)
+ */
+export function reviewSettings(app: App, view: RepoView, input: ReviewsInput, current: ReviewSettings | null): ReviewSettings {
+	const actors = (given: ActorNames | undefined, field: string, was: ActorIds | null) => {
+		if (given === undefined) return was;
+		const ids = resolveActors(app, view, given, field);
+		return ids.users.length + ids.teams.length + ids.apps.length ? ids : null;
+	};
+	return {
+		dismiss_stale_reviews: input.dismiss_stale_reviews ?? current?.dismiss_stale_reviews ?? false,
+		require_code_owner_reviews: input.require_code_owner_reviews ?? current?.require_code_owner_reviews ?? false,
+		required_approving_review_count: input.required_approving_review_count ?? current?.required_approving_review_count ?? 1,
+		require_last_push_approval: input.require_last_push_approval ?? current?.require_last_push_approval ?? false,
+		dismissal_restrictions: actors(
+			input.dismissal_restrictions,
+			'required_pull_request_reviews.dismissal_restrictions',
+			current?.dismissal_restrictions ?? null,
+		),
+		bypass_pull_request_allowances: actors(
+			input.bypass_pull_request_allowances,
+			'required_pull_request_reviews.bypass_pull_request_allowances',
+			current?.bypass_pull_request_allowances ?? null,
+		),
+	};
+}
+
+/**
+ * Replaces the protection of an existing branch (PUT …/branches/{branch}/protection, GraphQL's
+ * branch protection rule mutations): the whole rule from `input`, required signatures kept as
+ * they were unless `requiredSignatures` says (REST sets them through their own endpoints).
+ * Records branch_protection_rule created or edited (saveProtection).
+ * @param options.now ISO timestamp
+ * @throws DomainError 404 "Branch not found"; 422 for actors that name nothing or restrictions on a user's repository
+ */
+export function replaceProtection(
+	app: App,
+	view: RepoView,
+	branch: string,
+	input: ProtectionInput,
+	options: { now: string; actorId: number | null; requiredSignatures?: boolean },
+): ProtectionRow {
+	const name = requireBranch(app, view.repo.id, branch).name;
+	const current = app.stores.branches.protection(view.repo.id, name)?.settings ?? null;
+	const settings: ProtectionSettings = {
+		required_status_checks: input.required_status_checks ? statusChecks(input.required_status_checks, null) : null,
+		enforce_admins: input.enforce_admins === true,
+		required_pull_request_reviews: input.required_pull_request_reviews
+			? reviewSettings(app, view, input.required_pull_request_reviews, null)
+			: null,
+		restrictions: input.restrictions ? resolveActors(app, view, input.restrictions, 'restrictions') : null,
+		required_signatures: options.requiredSignatures ?? current?.required_signatures ?? false,
+		required_linear_history: input.required_linear_history === true,
+		allow_force_pushes: input.allow_force_pushes === true,
+		allow_deletions: input.allow_deletions === true,
+		block_creations: input.block_creations === true,
+		required_conversation_resolution: input.required_conversation_resolution === true,
+		lock_branch: input.lock_branch === true,
+		allow_fork_syncing: input.allow_fork_syncing === true,
+	};
+	return saveProtection(app, view, name, settings, options.now, options.actorId);
 }
 
 /**

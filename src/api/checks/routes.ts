@@ -19,8 +19,9 @@ import { withHeadCommit } from './commit';
 import { recordCheckRun } from './events';
 import { ACTIONS_APP_ID, appObject, checkRun, checkSuite, type AppObject } from './render';
 import type { CheckConclusion, CheckRunFilter, CheckRunRow, CheckStatus, NewCheckRun } from './store';
+import { CHECKS_READ } from './access';
 
-const READ = { permissions: [{ checks: 'read' as const }], access: 'public' as const };
+const READ = CHECKS_READ;
 /** Only GitHub Apps write check runs (GitHub: "OAuth apps and personal access tokens (classic) cannot use this endpoint"). */
 const WRITE = { permissions: [{ checks: 'write' as const }], access: 'authenticated' as const, tokens: ['installation' as const] };
 

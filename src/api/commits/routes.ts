@@ -27,13 +27,9 @@ import {
 	requireMergeBase,
 	resolveComparison,
 } from './service';
+import { COMMITS_READ } from './access';
 
-const READ = {
-	permissions: [{ contents: 'read' as const }],
-	access: 'public' as const,
-	resource: { repo: 'read' as const },
-	errorResource: 'Commit',
-};
+const READ = COMMITS_READ;
 
 function view(ctx: Context): RepoView {
 	return { repo: ctx.repo.repo, owner: ctx.repo.owner };

@@ -11,7 +11,7 @@
 import { GraphQLError } from 'graphql';
 import { dispatch } from '../../http/dispatch';
 import type { Context, Method } from '../../http/route';
-import { isHidden, translate, TypedError } from './errors';
+import { translate, TypedError } from './errors';
 import { codeOfConductKind, communityFiles, NO_COMMUNITY_FILES, type CommunityFiles } from '../community/service';
 import type { GuardedContext } from '../../http/route';
 import type { RepoAccess } from '../../auth/access/types';
@@ -73,16 +73,6 @@ function call(
 }
 const get = (g: GraphContext, path: string, query?: Record<string, string>, notFound?: string) =>
 	call(g, 'GET', path, { query, notFound }).body;
-
-/** Whether the REST twin answers 2xx (a 404 is false): GET /user/starred/{owner}/{repo}. */
-function exists(g: GraphContext, path: string): boolean {
-	try {
-		return dispatch(g.ctx, { method: 'GET', path }).status < 300;
-	} catch (error) {
-		if (isHidden(error)) return false;
-		throw error;
-	}
-}
 
 // ----- connections: offset cursors over the twin's pages
 
@@ -388,6 +378,9 @@ function issueConnection(g: GraphContext, repo: Source, args: Args, pulls: boole
 		none: !pulls && scope.repo.has_issues === 0,
 		pullRequests: pulls,
 		states: bothStates(args.states, by.states),
+		// gh pr view BRANCH, gh pr create: pull requests of a head branch (from any repository) or into a base branch.
+		headRef: pulls && args.headRefName ? String(args.headRefName) : null,
+		baseRef: pulls && args.baseRefName ? String(args.baseRefName) : null,
 		sort: ISSUE_SORT[String(args.orderBy?.field ?? 'CREATED_AT')] ?? 'created',
 		direction: args.orderBy?.direction === 'DESC' ? 'desc' : 'asc',
 		limit: 0,
@@ -456,25 +449,6 @@ function issueByNumber(g: GraphContext, owner: string, name: string, number: num
 		const row = loadIssue({ app: g.ctx.app, params: { issue_number: String(number) } }, scope);
 		return { ...issueOrPull(renderIssues(admitted, scope, [row], true)[0]), __owner: scope.owner.login, __name: scope.repo.name };
 	});
-}
-
-/**
- * Pull requests of a head or base branch (gh pr create, gh pr view BRANCH) through
- * GET /repos/{owner}/{repo}/pulls?head=…&base=…: the newest 100 of them, filtered by state
- * (merged or not) and labels here.
- */
-function branchPulls(g: GraphContext, repo: Source, args: Args): Source {
-	const query: Record<string, string> = { state: 'all', per_page: '100', ...sortOf(args.orderBy, 'CREATED_AT') };
-	if (query.sort !== 'created' && query.sort !== 'updated') query.sort = 'created';
-	if (args.headRefName) query.head = `${repo.owner.login}:${args.headRefName}`;
-	if (args.baseRefName) query.base = args.baseRefName;
-	const states = new Set((args.states as string[] | undefined) ?? ['OPEN', 'CLOSED', 'MERGED']);
-	const labels = (args.labels as string[] | undefined) ?? [];
-	const list = (call(g, 'GET', `/repos/${repo.full_name}/pulls`, { query }).body as Source[]).filter((p) => {
-		const state = p.state === 'open' ? 'OPEN' : p.merged_at ? 'MERGED' : 'CLOSED';
-		return states.has(state) && labels.every((name) => (p.labels as Source[]).some((l) => l.name === name));
-	});
-	return arrayConnection(args, list, tagged('PullRequest'));
 }
 
 /**
@@ -675,23 +649,6 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		securityPolicyUrl: (s, _a, g) => (community(g, s).security ? `${s.html_url}/security/policy` : null),
 		issueTemplates: (s, _a, g) => community(g, s).issueTemplates,
 		pullRequestTemplates: (s, _a, g) => community(g, s).pullRequestTemplates.map(({ filename, body }) => ({ filename, body })),
-		branchProtectionRules: (s, a, g) => {
-			// One rule per protected branch (REST protects branch names), in the branches' order.
-			const rules: Source[] = [];
-			for (let page = 1; ; page++) {
-				const body = get(g, `/repos/${s.full_name}/branches`, {
-					protected: 'true',
-					per_page: '100',
-					page: String(page),
-				}) as Source[];
-				for (const branch of body) {
-					const rule = readProtectionRule(g, String(s.full_name), String(branch.name));
-					if (rule) rules.push(rule);
-				}
-				if (body.length < 100) break;
-			}
-			return arrayConnection(a, rules);
-		},
 		url: (s) => s.html_url,
 		isPrivate: (s) => s.private,
 		visibility: (s) => upper(s.visibility),
@@ -708,14 +665,12 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		stargazerCount: (s) => s.stargazers_count,
 		forkCount: (s) => s.forks_count,
 		owner: (s) => account(s.owner),
-		defaultBranchRef: (s) => (s.default_branch ? branchRef(s, s.default_branch) : null),
 		viewerPermission: (s) => {
 			const p = s.permissions as Record<string, boolean> | undefined;
 			if (!p) return s.private ? null : 'READ';
 			for (const [key, value] of PERMISSIONS) if (p[key]) return value;
 			return null;
 		},
-		viewerHasStarred: (s, _a, g) => g.ctx.principal.user !== null && exists(g, `/user/starred/${s.full_name}`),
 		issue: (s, a, g) => {
 			const notFound = `Could not resolve to an Issue with the number of ${a.number}.`;
 			const json = issueByNumber(g, ...ownerAndName(s), a.number, notFound);
@@ -735,7 +690,7 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		pullRequest: (s, a, g) =>
 			pullByNumber(g, ...ownerAndName(s), a.number, `Could not resolve to a PullRequest with the number of ${a.number}.`),
 		issues: (s, a, g) => issueConnection(g, s, a, false),
-		pullRequests: (s, a, g) => (a.headRefName || a.baseRefName ? branchPulls(g, s, a) : issueConnection(g, s, a, true)),
+		pullRequests: (s, a, g) => issueConnection(g, s, a, true),
 		// GET …/labels/{name} and GET …/labels: labels by name, `query` matching names and descriptions, in SQL.
 		label: (s, a, g) => {
 			let admitted: Admitted;
@@ -764,26 +719,6 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 				label,
 			);
 		},
-		milestone: (s, a, g) => {
-			try {
-				return tagged('Milestone')(get(g, `/repos/${s.full_name}/milestones/${a.number}`));
-			} catch (error) {
-				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
-				throw error;
-			}
-		},
-		milestones: (s, a, g) => {
-			const { sort, direction } = sortOf(a.orderBy, 'NUMBER');
-			const states = a.states as string[] | undefined;
-			const state = !states || states.length !== 1 ? 'all' : states[0].toLowerCase();
-			return restConnection(
-				g,
-				a,
-				`/repos/${s.full_name}/milestones`,
-				{ state, sort: sort === 'created' ? 'due_on' : sort, direction },
-				tagged('Milestone'),
-			);
-		},
 		diskUsage: (s) => s.size ?? null,
 		hasProjectsEnabled: (s) => s.has_projects === true,
 		hasDiscussionsEnabled: (s) => s.has_discussions === true,
@@ -809,98 +744,8 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		viewerCanAdminister: (s) => s.permissions?.admin === true,
 		// GitHub's default for a viewer who has merged nothing here: the first method the repository allows.
 		viewerDefaultMergeMethod: (s) => (s.allow_merge_commit !== false ? 'MERGE' : s.allow_squash_merge !== false ? 'SQUASH' : 'REBASE'),
-		// GET /repos/{owner}/{repo}/subscription: watching, ignoring, or (404) neither.
-		viewerSubscription: (s, _a, g) => {
-			if (g.ctx.principal.user === null) return null;
-			try {
-				const sub = get(g, `/repos/${s.full_name}/subscription`);
-				return sub.ignored ? 'IGNORED' : sub.subscribed ? 'SUBSCRIBED' : 'UNSUBSCRIBED';
-			} catch (error) {
-				if (error instanceof TypedError && error.type === 'NOT_FOUND') return 'UNSUBSCRIBED';
-				throw error;
-			}
-		},
-		watchers: (s, a, g) => restConnection(g, a, `/repos/${s.full_name}/subscribers`, {}, account),
-		// GET /repos/{owner}/{repo}/assignees; `query` matches logins and names over the whole list.
-		assignableUsers: (s, a, g) => {
-			if (!a.query) return restConnection(g, a, `/repos/${s.full_name}/assignees`, {}, account);
-			const all: Source[] = [];
-			for (let page = 1; ; page++) {
-				const body = get(g, `/repos/${s.full_name}/assignees`, { per_page: '100', page: String(page) }) as Source[];
-				all.push(...body);
-				if (body.length < 100) break;
-			}
-			const q = String(a.query).toLowerCase();
-			return arrayConnection(
-				a,
-				all.filter((u) => String(u.login).toLowerCase().includes(q)),
-				account,
-			);
-		},
-		// An empty repository: its commit list answers 409 "Git Repository is empty.".
-		isEmpty: (s, _a, g) => {
-			try {
-				get(g, `/repos/${s.full_name}/commits`, { per_page: '1' });
-				return false;
-			} catch (error) {
-				if (error instanceof TypedError && error.type === 'UNPROCESSABLE') return true;
-				throw error;
-			}
-		},
 		// Gitstead has no projects (classic): none.
 		projects: (_s, a) => arrayConnection(a, []),
-		latestRelease: (s, _a, g) => {
-			const id = latestRelease(g, `/repos/${s.full_name}`);
-			return id === null ? null : tagged('Release')(get(g, `/repos/${s.full_name}/releases/${id}`));
-		},
-		// GET /repos/{owner}/{repo}/languages: bytes by language, largest first.
-		languages: (s, a, g) => {
-			const bytes = get(g, `/repos/${s.full_name}/languages`) as Record<string, number>;
-			let list = Object.entries(bytes).map(([name, size]) => ({ size, node: language(name) }));
-			if (a.orderBy?.direction === 'ASC') list = list.reverse();
-			const conn = arrayConnection(a, list);
-			conn.edges = conn.edges.map((edge: Source) => ({ cursor: edge.cursor, size: edge.node.size, node: edge.node.node }));
-			conn.nodes = conn.nodes.map((item: Source) => item.node);
-			return { ...conn, totalSize: list.reduce((sum, item) => sum + item.size, 0) };
-		},
-		primaryLanguage: (s) => (s.language ? language(s.language) : null),
-		// GET /repos/{owner}/{repo}/topics: the names, in the repository's order.
-		repositoryTopics: (s, a, g) => {
-			const names = (get(g, `/repos/${s.full_name}/topics`).names ?? []) as string[];
-			return arrayConnection(
-				a,
-				names.map((name) => ({
-					id: Buffer.from(`015:RepositoryTopic${s.id}:${name}`).toString('base64'),
-					url: g.ctx.app.urls.html(`/topics/${seg(name)}`),
-					topic: { id: Buffer.from(`05:Topic${name}`).toString('base64'), name },
-				})),
-			);
-		},
-		release: (s, a, g) => {
-			try {
-				return tagged('Release')(get(g, `/repos/${s.full_name}/releases/tags/${seg(a.tagName)}`));
-			} catch (error) {
-				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
-				throw error;
-			}
-		},
-		releases: (s, a, g) => {
-			// The REST list is newest first (CREATED_AT DESC, gh release list's order); another order sorts the whole list here.
-			const field = a.orderBy?.field ?? 'CREATED_AT';
-			const direction = a.orderBy?.direction ?? 'DESC';
-			if (field === 'CREATED_AT' && direction === 'DESC')
-				return restConnection(g, a, `/repos/${s.full_name}/releases`, {}, tagged('Release'));
-			const all: Source[] = [];
-			for (let page = 1; ; page++) {
-				const body = get(g, `/repos/${s.full_name}/releases`, { per_page: '100', page: String(page) }) as Source[];
-				all.push(...body);
-				if (body.length < 100) break;
-			}
-			const key = (r: Source) => String(field === 'NAME' ? (r.name ?? r.tag_name) : r.created_at);
-			all.sort((x, y) => key(x).localeCompare(key(y)) || x.id - y.id);
-			if (direction === 'DESC') all.reverse();
-			return arrayConnection(a, all, tagged('Release'));
-		},
 	},
 	Issue: issueFields(),
 	PullRequest: {
@@ -923,29 +768,6 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const mergeable = pull(g, s).mergeable;
 			return mergeable === true ? 'MERGEABLE' : mergeable === false ? 'CONFLICTING' : 'UNKNOWN';
 		},
-		commits: (s, a, g) =>
-			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/commits`, {}, (c) => ({
-				__typename: 'PullRequestCommit',
-				id: Buffer.from(`017:PullRequestCommit${s.id}:${c.sha}`).toString('base64'),
-				url: `${s.html_url}/commits/${c.sha}`,
-				commit: { ...c, __typename: 'Commit' },
-			})),
-		reviewRequests: (s, a, g) => {
-			const requested = get(g, `${repoPath(s)}/pulls/${s.number}/requested_reviewers`) as { users: Source[]; teams: Source[] };
-			const list = [
-				...requested.users.map((u) => ({
-					id: Buffer.from(`013:ReviewRequest${s.id}:User${u.id}`).toString('base64'),
-					requestedReviewer: account(u),
-				})),
-				...requested.teams.map((t) => ({
-					id: Buffer.from(`013:ReviewRequest${s.id}:Team${t.id}`).toString('base64'),
-					requestedReviewer: tagged('Team')(t),
-				})),
-			];
-			return arrayConnection(a, list);
-		},
-		reviews: (s, a, g) => restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/reviews`, {}, tagged('PullRequestReview')),
-		baseRef: (s, _a, g) => branchRef(pull(g, s).base.repo, pull(g, s).base.ref),
 		changedFiles: (s, _a, g) => pull(g, s).changed_files ?? 0,
 		mergedBy: (s, _a, g) => (pull(g, s).merged_by ? account(pull(g, s).merged_by) : null),
 		// The merge commit once merged; while open, REST's merge_commit_sha is the test merge commit.
@@ -957,17 +779,6 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			pull(g, s).state === 'open' && pull(g, s).merge_commit_sha
 				? { __typename: 'Commit', sha: pull(g, s).merge_commit_sha, __repo: repoPath(s) }
 				: null,
-		files: (s, a, g) =>
-			restConnection(g, a, `${repoPath(s)}/pulls/${s.number}/files`, {}, (f) => ({
-				path: f.filename,
-				additions: f.additions,
-				deletions: f.deletions,
-				changeType: CHANGE_TYPES[f.status as string] ?? 'MODIFIED',
-				// Gitstead keeps no per-viewer viewed marks: every file is as GitHub shows one never marked.
-				viewerViewedState: 'UNVIEWED',
-			})),
-		latestReviews: (s, a, g) => arrayConnection(a, latestReviews(g, s), tagged('PullRequestReview')),
-		reviewDecision: (s, _a, g) => reviewDecision(g, s),
 		isCrossRepository: (s, _a, g) => {
 			const { head, base } = pull(g, s);
 			return !head.repo || head.repo.id !== base.repo.id;
@@ -976,62 +787,17 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 	Commit: {
 		id: (s) => s.node_id ?? Buffer.from(`06:Commit${s.sha}`).toString('base64'),
 		oid: (s) => s.sha,
-		message: (s, _a, g) => commit(g, s).commit.message,
-		messageHeadline: (s, _a, g) => String(commit(g, s).commit.message).split('\n')[0],
-		// The body: what follows the headline and the blank line after it.
-		messageBody: (s, _a, g) => String(commit(g, s).commit.message).split('\n').slice(1).join('\n').replace(/^\n+/, ''),
-		// The author (Gitstead records no Co-authored-by trailers as authors): the git author, with the account REST matched to it.
-		authors: (s, a, g) => {
-			const c = commit(g, s);
-			return arrayConnection(a, [
-				{
-					__typename: 'GitActor',
-					name: c.commit.author?.name ?? null,
-					email: c.commit.author?.email ?? null,
-					date: c.commit.author?.date ?? null,
-					user: c.author?.login ? account(c.author) : null,
-				},
-			]);
-		},
-		authoredDate: (s, _a, g) => commit(g, s).commit.author?.date,
-		committedDate: (s, _a, g) => commit(g, s).commit.committer?.date,
-		url: (s, _a, g) => commit(g, s).html_url,
-		statusCheckRollup: (s, _a, g) => {
-			const base = repoPath(commit(g, s));
-			const combined = get(g, `${base}/commits/${s.sha}/status`);
-			const runs = (get(g, `${base}/commits/${s.sha}/check-runs`, { per_page: '100' }).check_runs ?? []) as Source[];
-			const statuses = (combined.statuses ?? []) as Source[];
-			if (statuses.length === 0 && runs.length === 0) return null;
-			const contexts = [...statuses.map(tagged('StatusContext')), ...runs.map(tagged('CheckRun'))];
-			const failed =
-				statuses.some((x) => x.state === 'failure' || x.state === 'error') ||
-				runs.some((r) => ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'].includes(r.conclusion));
-			const pending = statuses.some((x) => x.state === 'pending') || runs.some((r) => r.status !== 'completed');
-			return {
-				id: Buffer.from(`017:StatusCheckRollup${s.sha}`).toString('base64'),
-				state: failed ? 'FAILURE' : pending ? 'PENDING' : 'SUCCESS',
-				contexts,
-			};
-		},
 	},
 	StatusCheckRollup: {
 		contexts: (s, a) => arrayConnection(a, s.contexts),
 	},
-	Ref: {
-		branchProtectionRule: (s, _a, g) => protectionRule(g, s),
-	},
-	BranchProtectionRule: {
-		repository: (s, _a, g) => repository(get(g, `/repos/${s.__repo}`)),
-	},
 	StatusContext: {
-		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.context),
 		id: (s) => s.node_id,
 		state: (s) => upper(s.state),
 		targetUrl: (s) => s.target_url || null,
 		createdAt: (s) => s.created_at,
 	},
 	CheckRun: {
-		isRequired: (s, a, g) => requiredChecks(g, a.pullRequestId).has(s.name),
 		id: (s) => s.node_id,
 		status: (s) => upper(s.status),
 		conclusion: (s) => upper(s.conclusion ?? null),
@@ -1097,7 +863,6 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		text: (s) => s.content ?? null,
 	},
 	Release: {
-		isLatest: (s, _a, g) => latestRelease(g, repoPath(s)) === s.id,
 		description: (s) => s.body ?? null,
 		author: (s) => (s.author ? account(s.author) : null),
 		id: (s) => s.node_id,
@@ -1109,20 +874,13 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		publishedAt: (s) => s.published_at,
 		url: (s) => s.html_url,
 	},
-	ReactionGroup: {
-		users: (s, a, g) =>
-			s.count === 0 || (a.first == null && a.last == null)
-				? { ...arrayConnection({ first: 0 }, []), totalCount: s.count }
-				: s.count === 0
-					? arrayConnection(a, [])
-					: restConnection(g, a, s.path, { content: s.rest }, (r) => ({ ...account(r.user), __reactedAt: r.created_at })),
-	},
 	ReactingUserEdge: {
 		reactedAt: (s) => s.node.__reactedAt,
 	},
 	PullRequestReview: {
 		authorAssociation: (s) => s.author_association,
-		commit: (s) => (s.commit_id ? { __typename: 'Commit', sha: s.commit_id } : null),
+		// The commit reviewed, read from the review's repository (its API URL names it).
+		commit: (s) => (s.commit_id ? { __typename: 'Commit', sha: s.commit_id, __repo: repoPath(s) } : null),
 		// GitHub's REST API keeps no reactions to reviews here: every group is empty.
 		reactionGroups: () => reactionGroups({}, ''),
 		id: (s) => s.node_id,
@@ -1189,95 +947,6 @@ function reactionGroups(s: Source, path: string): Source[] {
 	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
 }
 
-/**
- * The REST commit behind a Commit source: a pull request's commit list carries it whole; a merge
- * commit names its sha and repository (GET /repos/{owner}/{repo}/commits/{sha}, fetched once); a
- * review names only its sha.
- */
-function commit(g: GraphContext, s: Source): Source {
-	if (s.commit) return s;
-	if (s.__repo) {
-		if (!s.__full)
-			s.__full = get(g, `${s.__repo}/commits/${s.sha}`, undefined, `Could not resolve to a Commit with the oid of '${s.sha}'.`);
-		return s.__full;
-	}
-	throw new TypedError('NOT_FOUND', `Could not resolve to a Commit with the oid of '${s.sha}'.`);
-}
-
-/** A Ref source for branch `name` of the REST repository `repo` (its full_name kept for the protection lookups). */
-function branchRef(repo: Source, name: string): Source {
-	return {
-		id: Buffer.from(`03:Ref${repo.id}:refs/heads/${name}`).toString('base64'),
-		name,
-		prefix: 'refs/heads/',
-		__repo: repo.full_name,
-	};
-}
-
-/**
- * The protection of a branch through GET /repos/{owner}/{repo}/branches/{branch}/protection (its
- * REST twin, admins only): a BranchProtectionRule whose pattern is the branch name, or null when
- * the branch is not protected or the caller may not read its protection (GitHub's answer to
- * non-admins is null too).
- */
-function protectionRule(g: GraphContext, ref: Source): Source | null {
-	if (!ref.__repo) return null;
-	if (ref.__protection !== undefined) return ref.__protection;
-	ref.__protection = readProtectionRule(g, String(ref.__repo), String(ref.name));
-	return ref.__protection;
-}
-
-/**
- * The BranchProtectionRule of `branch` in `repoFullName` (owner/name) read through its REST twin, or
- * null when the branch is not protected or the caller may not read its protection.
- */
-export function readProtectionRule(g: GraphContext, repoFullName: string, branch: string): Source | null {
-	let body: Source;
-	try {
-		body = get(g, `/repos/${repoFullName}/branches/${seg(branch)}/protection`);
-	} catch (error) {
-		if (error instanceof TypedError && (error.type === 'NOT_FOUND' || error.type === 'FORBIDDEN')) return null;
-		throw error;
-	}
-	return protectionRuleOf(repoFullName, branch, body);
-}
-
-/** The node id of the branch protection rule of `branch` in owner/name (pattern = the branch name). */
-export const protectionRuleId = (repoFullName: string, branch: string) =>
-	Buffer.from(`020:BranchProtectionRule${repoFullName}:${branch}`).toString('base64');
-
-/** GitHub's BranchProtectionRule of a REST branch protection (GET …/branches/{branch}/protection). */
-function protectionRuleOf(repoFullName: string, branch: string, body: Source): Source {
-	const checks = body.required_status_checks as Source | undefined;
-	const reviews = body.required_pull_request_reviews as Source | undefined;
-	const enabled = (key: string) => (body[key] as Source | undefined)?.enabled === true;
-	return {
-		__typename: 'BranchProtectionRule',
-		__repo: repoFullName,
-		id: protectionRuleId(repoFullName, branch),
-		databaseId: null,
-		pattern: branch,
-		requiresStatusChecks: checks !== undefined,
-		requiresStrictStatusChecks: checks?.strict === true,
-		requiredStatusCheckContexts: (checks?.contexts ?? []) as string[],
-		requiresApprovingReviews: reviews !== undefined,
-		requiredApprovingReviewCount: reviews ? (reviews.required_approving_review_count as number) : null,
-		requiresCodeOwnerReviews: reviews?.require_code_owner_reviews === true,
-		dismissesStaleReviews: reviews?.dismiss_stale_reviews === true,
-		requireLastPushApproval: reviews?.require_last_push_approval === true,
-		restrictsReviewDismissals: reviews?.dismissal_restrictions !== undefined,
-		restrictsPushes: body.restrictions !== undefined && body.restrictions !== null,
-		isAdminEnforced: enabled('enforce_admins'),
-		requiresLinearHistory: enabled('required_linear_history'),
-		allowsForcePushes: enabled('allow_force_pushes'),
-		allowsDeletions: enabled('allow_deletions'),
-		blocksCreations: enabled('block_creations'),
-		requiresConversationResolution: enabled('required_conversation_resolution'),
-		requiresCommitSignatures: enabled('required_signatures'),
-		lockBranch: enabled('lock_branch'),
-	};
-}
-
 /** /orgs/{org}/teams/{slug} of a REST team (another team of the same organization with `slug`). */
 function teamPath(team: Source, slug: unknown = team.slug): string {
 	const org = /\/orgs\/([^/]+)\/teams\//.exec(String(team.html_url ?? ''))?.[1] ?? team.organization?.login;
@@ -1304,124 +973,11 @@ const TEAM_PERMISSION: Record<string, string> = {
 	read: 'READ',
 };
 
-/** Required status checks by pull-request node id, worked out once per query. */
-const requiredCache = new WeakMap<GraphContext, Map<string, Set<string>>>();
-
-/**
- * The status-check contexts the base branch of the pull request `id` requires (isRequired of a
- * StatusContext or CheckRun), from the `protection` summary of GET /repos/{owner}/{repo}/branches/{branch}
- * (readable by everyone who reads the repository).
- * @throws TypedError NOT_FOUND for an id that names no pull request the caller sees
- */
-function requiredChecks(g: GraphContext, id: string): Set<string> {
-	let cache = requiredCache.get(g);
-	if (!cache) requiredCache.set(g, (cache = new Map()));
-	const known = cache.get(id);
-	if (known) return known;
-	const pr = byNodeId(g, id);
-	if (pr.__typename !== 'PullRequest')
-		throw new TypedError('NOT_FOUND', `Could not resolve to a PullRequest with the global id of '${id}'`);
-	const base = pull(g, pr).base;
-	const branch = get(g, `/repos/${base.repo.full_name}/branches/${seg(base.ref)}`);
-	const checks = (branch.protection?.required_status_checks ?? {}) as Source;
-	const set = new Set<string>([
-		...((checks.contexts ?? []) as string[]),
-		...((checks.checks ?? []) as Source[]).map((c) => String(c.context)),
-	]);
-	cache.set(id, set);
-	return set;
-}
-
-/** Every submitted review of a pull request (GET …/pulls/{number}/reviews, all pages), oldest first. */
-function allReviews(g: GraphContext, s: Source): Source[] {
-	if (s.__reviews) return s.__reviews;
-	const out: Source[] = [];
-	for (let page = 1; ; page++) {
-		const body = get(g, `${repoPath(s)}/pulls/${s.number}/reviews`, { per_page: '100', page: String(page) }) as Source[];
-		out.push(...body);
-		if (body.length < 100) break;
-	}
-	s.__reviews = out.filter((r) => r.state !== 'PENDING');
-	return s.__reviews;
-}
-
-/** latestReviews: the newest submitted review of each author, in the order they were submitted. */
-function latestReviews(g: GraphContext, s: Source): Source[] {
-	const byAuthor = new Map<unknown, Source>();
-	for (const review of allReviews(g, s)) byAuthor.set(review.user?.id ?? review.id, review);
-	return [...byAuthor.values()].sort((x, y) => String(x.submitted_at).localeCompare(String(y.submitted_at)));
-}
-
-/**
- * reviewDecision: CHANGES_REQUESTED when an author's latest approving-or-blocking review asks for
- * changes; APPROVED when approvals reach what the base branch's protection requires (at least one);
- * REVIEW_REQUIRED when the protection requires approvals not given yet; null when nothing requires
- * a review and none approved. The required count comes from the protection twin (admins only):
- * for other callers a protected branch counts as requiring none.
- */
-function reviewDecision(g: GraphContext, s: Source): string | null {
-	const decisive = new Map<unknown, string>();
-	for (const review of allReviews(g, s)) {
-		const key = review.user?.id ?? review.id;
-		if (review.state === 'APPROVED' || review.state === 'CHANGES_REQUESTED') decisive.set(key, review.state);
-		else if (review.state === 'DISMISSED') decisive.delete(key);
-	}
-	const states = [...decisive.values()];
-	if (states.includes('CHANGES_REQUESTED')) return 'CHANGES_REQUESTED';
-	const approvals = states.filter((x) => x === 'APPROVED').length;
-	const base = pull(g, s).base;
-	const rule = protectionRule(g, branchRef(base.repo, base.ref));
-	if (rule?.requiresApprovingReviews)
-		return approvals >= Math.max(1, rule.requiredApprovingReviewCount as number) ? 'APPROVED' : 'REVIEW_REQUIRED';
-	return approvals > 0 ? 'APPROVED' : null;
-}
-
-/** The id of each repository's latest release (GET /repos/{owner}/{repo}/releases/latest), once per query. */
-const latestCache = new WeakMap<GraphContext, Map<string, number | null>>();
-
-/** The id of the latest release of the repository at `path` (/repos/{owner}/{repo}), null when it has none. */
-function latestRelease(g: GraphContext, path: string): number | null {
-	let cache = latestCache.get(g);
-	if (!cache) latestCache.set(g, (cache = new Map()));
-	if (!cache.has(path)) {
-		try {
-			cache.set(path, get(g, `${path}/releases/latest`).id as number);
-		} catch (error) {
-			if (!(error instanceof TypedError && error.type === 'NOT_FOUND')) throw error;
-			cache.set(path, null);
-		}
-	}
-	return cache.get(path) ?? null;
-}
-
 /** The whole gist (GET /gists/{gist_id}: contents, history, fork_of) behind a list item, fetched once. */
 function fullGist(g: GraphContext, s: Source): Source {
 	if ('history' in s) return s;
 	if (!s.__full) s.__full = get(g, `/gists/${seg(s.id)}`);
 	return s.__full;
-}
-
-/** REST's file statuses as GitHub's PatchStatus. */
-const CHANGE_TYPES: Record<string, string> = {
-	added: 'ADDED',
-	removed: 'DELETED',
-	modified: 'MODIFIED',
-	renamed: 'RENAMED',
-	copied: 'COPIED',
-	changed: 'CHANGED',
-	unchanged: 'MODIFIED',
-};
-
-/** linguist's languages (their colours), loaded on first use rather than at start. */
-let linguist: Record<string, { color?: string }> | null = null;
-
-/** A Language source: its name and linguist's color (null when linguist has none). */
-function language(name: string): Source {
-	return {
-		id: Buffer.from(`08:Language${name}`).toString('base64'),
-		name,
-		color: (linguist ??= require('linguist-languages') as Record<string, { color?: string }>)[name]?.color ?? null,
-	};
 }
 
 /** Whether an account source is the caller. */
@@ -1483,3 +1039,5 @@ function rateLimit(g: GraphContext, dryRun: boolean): Source {
 }
 
 export { node as graphNodeId, call, get, GraphQLError, guarded, issueByNumber, pullByNumber };
+// The helpers the fields served in repository-fields.ts share with these.
+export { account, arrayConnection, ownerAndName, pull, repositorySource, tagged, type Admitted, type Resolver };

@@ -40,6 +40,10 @@ export interface IssueFilter {
 	states?: ReadonlyArray<'OPEN' | 'CLOSED' | 'MERGED'> | null;
 	/** `labels` match when the issue carries any of them (GraphQL's `labels` argument) rather than all. */
 	anyLabel?: boolean;
+	/** Pull requests whose head branch (of any repository) has this name; undefined or null: no filter. */
+	headRef?: string | null;
+	/** Pull requests into this base branch; undefined or null: no filter. */
+	baseRef?: string | null;
 	sort: IssueSort;
 	direction: Direction;
 	limit: number;
@@ -89,7 +93,9 @@ const ISSUE_WHERE = `
 		ELSE 'CLOSED' END) IN (SELECT value FROM json_each(@states)))
 	AND (@mentioned IS NULL OR gitstead_mentions(i.body, @mentioned)
 		OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = i.id AND gitstead_mentions(c.body, @mentioned)))
-	AND (@since IS NULL OR i.updated_at >= @since)`;
+	AND (@since IS NULL OR i.updated_at >= @since)
+	AND (@headRef IS NULL AND @baseRef IS NULL OR EXISTS (SELECT 1 FROM pull_requests pb WHERE pb.issue_id = i.id
+		AND (@headRef IS NULL OR pb.head_ref = @headRef) AND (@baseRef IS NULL OR pb.base_ref = @baseRef)))`;
 
 const ISSUE_ORDER: Record<IssueSort, string> = { created: 'i.number', updated: 'i.updated_at', comments: 'i.comments' };
 
@@ -189,11 +195,14 @@ export function createIssueStore(db: DB) {
 	const assignedIn = db.prepare(`
 		SELECT i.* FROM issue_assignees a JOIN issues i ON i.id = a.issue_id WHERE a.user_id = ? AND i.repo_id = ? ORDER BY i.id`);
 
+	// @query: a lower-case part of the login or name (GraphQL's assignableUsers(query:)), null for all.
+	const ASSIGNABLE_WHERE = `a.type = 'User'
+		AND (@query IS NULL OR instr(lower(a.login), @query) > 0 OR instr(lower(coalesce(a.name, '')), @query) > 0)`;
 	const assignablePage = db.prepare(`${ASSIGNABLE}
-		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'
+		SELECT a.* FROM accounts a JOIN best b ON b.user_id = a.id WHERE ${ASSIGNABLE_WHERE}
 		ORDER BY a.login COLLATE NOCASE, a.id LIMIT @limit OFFSET @offset`);
 	const assignableCount = db
-		.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE a.type = 'User'`)
+		.prepare(`${ASSIGNABLE} SELECT count(*) FROM accounts a JOIN best b ON b.user_id = a.id WHERE ${ASSIGNABLE_WHERE}`)
 		.pluck();
 
 	const comment = db.prepare('SELECT * FROM issue_comments WHERE repo_id = ? AND id = ?');
@@ -269,6 +278,8 @@ export function createIssueStore(db: DB) {
 				pullRequests: filter.pullRequests == null ? null : filter.pullRequests ? 1 : 0,
 				states: filter.states == null ? null : JSON.stringify(filter.states),
 				anyLabel: filter.anyLabel ? 1 : 0,
+				headRef: filter.headRef ?? null,
+				baseRef: filter.baseRef ?? null,
 			};
 			const { sort, direction, limit, offset, ...where } = params;
 			return {
@@ -294,15 +305,16 @@ export function createIssueStore(db: DB) {
 			for (const userId of userIds) addAssignee.run({ issueId, userId });
 		},
 		removeAssignee: (issueId: number, userId: number) => void removeAssignee.run(issueId, userId),
-		/** One page of the repository's assignable users (login order) and their number. */
-		assignable(scope: AssignableScope, limit: number, offset: number) {
+		/** One page of the repository's assignable users (login order) and their number; `query`: part of a login or name (any case). */
+		assignable(scope: AssignableScope, limit: number, offset: number, query: string | null = null) {
+			const params = { ...scope, userId: null, query: query === null ? null : query.toLowerCase() };
 			return {
-				rows: assignablePage.all({ ...scope, userId: null, limit, offset }) as AccountRow[],
-				total: assignableCount.get({ ...scope, userId: null }) as number,
+				rows: limit > 0 ? (assignablePage.all({ ...params, limit, offset }) as AccountRow[]) : [],
+				total: assignableCount.get(params) as number,
 			};
 		},
 		/** Whether the user is one of the repository's assignable users (the same statement). */
-		isAssignable: (scope: AssignableScope, userId: number) => (assignableCount.get({ ...scope, userId }) as number) > 0,
+		isAssignable: (scope: AssignableScope, userId: number) => (assignableCount.get({ ...scope, userId, query: null }) as number) > 0,
 		/** The issues (pull requests included) of a repository the user is assigned to, by id. */
 		assignedIn: (repoId: number, userId: number) => assignedIn.all(userId, repoId) as IssueRow[],
 

@@ -16,8 +16,8 @@ import type { RepoAccess } from '../../auth/access/types';
 import { label } from '../../model/render';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
 import { repositoryPaths } from '../../model/render';
-import { milestone } from '../../model/render';
 import { milestoneObject, recordMilestone } from './events';
+import { milestonePage } from './service';
 import type { MilestoneRow } from '../../model/rows';
 
 /** Changing milestones: Issues or Pull requests (write), and triage access to the repository. */
@@ -70,21 +70,14 @@ export const milestoneRoutes = [
 		query: listQuery,
 		pagination: true,
 		handler(ctx) {
-			const access = ctx.repo;
-			const { rows, total } = ctx.app.stores.milestones.list({
-				repoId: access.repo.id,
+			const { items, total } = milestonePage(ctx.app, ctx.repo, {
 				state: ctx.query.state,
 				sort: ctx.query.sort,
 				direction: ctx.query.direction,
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
-			const creators = ctx.app.stores.accounts.mapByIds(rows.flatMap((row) => (row.creator_id === null ? [] : [row.creator_id])));
-			const paths = repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name);
-			return paged(
-				rows.map((row) => milestone(ctx.app.urls, paths, row, row.creator_id === null ? null : creators.get(row.creator_id))),
-				total,
-			);
+			return paged(items, total);
 		},
 	}),
 	route({

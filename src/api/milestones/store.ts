@@ -5,7 +5,8 @@
 import type { DB } from '../../db/open';
 import type { LabelRow, MilestoneRow } from '../../model/rows';
 
-export type MilestoneSort = 'due_on' | 'completeness';
+/** REST's sorts (due_on, completeness) and GraphQL's other orders (number, created, updated). */
+export type MilestoneSort = 'due_on' | 'completeness' | 'number' | 'created' | 'updated';
 
 /** Filter and order of GET /repos/{owner}/{repo}/milestones. */
 export interface MilestoneFilter {
@@ -23,6 +24,9 @@ const ORDER: Record<MilestoneSort, (direction: string) => string> = {
 	due_on: (d) => `m.due_on IS NULL, m.due_on ${d}, m.number ${d}`,
 	completeness: (d) =>
 		`CASE WHEN m.open_issues + m.closed_issues = 0 THEN 0.0 ELSE 1.0 * m.closed_issues / (m.open_issues + m.closed_issues) END ${d}, m.number ${d}`,
+	number: (d) => `m.number ${d}`,
+	created: (d) => `m.created_at ${d}, m.number ${d}`,
+	updated: (d) => `m.updated_at ${d}, m.number ${d}`,
 };
 const WHERE = "m.repo_id = @repoId AND (@state = 'all' OR m.state = @state)";
 

@@ -117,6 +117,11 @@ export function createReviewStore(db: DB) {
 	const latestByUser = db.prepare(`SELECT r.* FROM pull_request_reviews r
 		WHERE r.issue_id = ? AND r.state IN ('APPROVED', 'CHANGES_REQUESTED', 'DISMISSED')
 		AND r.id = (SELECT max(id) FROM pull_request_reviews o WHERE o.issue_id = r.issue_id AND o.user_id = r.user_id AND o.state IN ('APPROVED', 'CHANGES_REQUESTED', 'DISMISSED'))`);
+	// The latest submitted review of each author, of any state but pending, in the order submitted (GraphQL's latestReviews).
+	const latestByAuthor = db.prepare(`SELECT r.* FROM pull_request_reviews r
+		WHERE r.issue_id = ? AND r.state != 'PENDING'
+		AND r.id = (SELECT max(id) FROM pull_request_reviews o WHERE o.issue_id = r.issue_id AND o.user_id = r.user_id AND o.state != 'PENDING')
+		ORDER BY r.submitted_at, r.id`);
 	const commentById = db.prepare('SELECT * FROM pull_request_review_comments WHERE id = ? AND repo_id = ?');
 	const insertComment =
 		db.prepare(`INSERT INTO pull_request_review_comments (repo_id, issue_id, review_id, user_id, in_reply_to_id, path, position, line, side,
@@ -182,6 +187,8 @@ export function createReviewStore(db: DB) {
 		deleteReview: (id: number) => void deleteReview.run(id),
 		/** Each reviewer's latest review that approved, requested changes or was dismissed. */
 		latestDecisive: (issueId: number) => latestByUser.all(issueId) as ReviewRow[],
+		/** The latest submitted (not pending) review of each author of the pull request, in the order they were submitted. */
+		latestByAuthor: (issueId: number) => latestByAuthor.all(issueId) as ReviewRow[],
 		/** The review comment `id` of the repository (callers hide the comments of others' pending reviews). */
 		comment: (repoId: number, id: number) => commentById.get(id, repoId) as ReviewCommentRow | undefined,
 		/** Adds a review comment (the body rendered). @param now ISO timestamp @returns its id */

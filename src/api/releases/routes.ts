@@ -9,31 +9,34 @@
  * Permissions: reads take Contents (read), public for public repositories; writes take Contents
  * (write) — classic scope repo — and push access.
  */
-import { checkAssetChange, isImmutable } from '../immutable-releases/enforce';
+import { checkAssetChange } from '../immutable-releases/enforce';
 import { basename } from 'node:path';
 import * as v from 'valibot';
-import { atLeast } from '../../model/repo-permissions';
 import { invalidField, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { maxCharacters } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import { repositoryPaths } from '../../model/render';
-import type { AccountRow } from '../../model/rows';
-import { asset, release, type People } from './render';
+import { asset } from './render';
 import {
 	assetName,
 	createRelease,
 	deleteRelease,
 	downloadAsset,
 	MAX_RELEASE_BODY,
+	people,
+	releasePage,
+	renderReleases,
+	seesDrafts,
 	removeAssetFilesAfterCommit,
 	requireAssetDir,
 	updateRelease,
 } from './service';
 import type { AssetRow, ReleaseRow } from './store';
+import { RELEASES_READ } from './access';
 
-const READ = { permissions: [{ contents: 'read' as const }], access: 'public' as const };
+const READ = RELEASES_READ;
 const WRITE = { permissions: [{ contents: 'write' as const }], access: 'authenticated' as const };
 
 const RELEASES = '/repos/{owner}/{repo}/releases';
@@ -74,24 +77,13 @@ const assetBody = v.object({
 });
 
 const paths = (ctx: Context) => repositoryPaths(ctx.app.urls, ctx.repo.owner.login, ctx.repo.repo.name);
-/** Drafts are seen by callers with push access only. */
-const seesDrafts = (ctx: Context) => atLeast(ctx.repo.permission, 'push');
-
-/** Accounts by id, each loaded once per answer. */
-function people(ctx: Context): People {
-	const seen = new Map<number, AccountRow | undefined>();
-	return (id) => {
-		if (id === null) return undefined;
-		if (!seen.has(id)) seen.set(id, ctx.app.stores.accounts.byId(id));
-		return seen.get(id);
-	};
-}
+const drafts = (ctx: Context) => seesDrafts(ctx.repo);
 
 /** The release {release_id} (a draft only for callers with push access). @throws DomainError 404 */
 function loadRelease(ctx: Context): ReleaseRow {
 	const id = idParam(ctx.params.release_id);
 	const row = id === null ? undefined : ctx.app.stores.releases.byId(ctx.repo.repo.id, id);
-	if (!row || (row.draft === 1 && !seesDrafts(ctx))) throw notFound();
+	if (!row || (row.draft === 1 && !drafts(ctx))) throw notFound();
 	return row;
 }
 
@@ -100,13 +92,12 @@ function loadAsset(ctx: Context): { row: AssetRow; release: ReleaseRow } {
 	const id = idParam(ctx.params.asset_id);
 	const row = id === null ? undefined : ctx.app.stores.releases.asset(ctx.repo.repo.id, id);
 	const owner = row && ctx.app.stores.releases.byId(ctx.repo.repo.id, row.release_id);
-	if (!row || !owner || (owner.draft === 1 && !seesDrafts(ctx))) throw notFound();
+	if (!row || !owner || (owner.draft === 1 && !drafts(ctx))) throw notFound();
 	return { row, release: owner };
 }
 
 function shown(ctx: Context, row: ReleaseRow, assets?: AssetRow[]) {
-	const list = assets ?? ctx.app.stores.releases.assetsOf([row.id]).get(row.id) ?? [];
-	return release(ctx.app.urls, paths(ctx), row, list, people(ctx), ctx.media, isImmutable(ctx.app, row.id));
+	return renderReleases(ctx.app, ctx.repo, [row], ctx.media, assets && new Map([[row.id, assets]]))[0];
 }
 
 /** @throws DomainError 422 already_exists when the release has another asset named `name` */
@@ -147,14 +138,8 @@ export const releaseRoutes = [
 		docs: 'releases/releases#list-releases',
 		pagination: true,
 		handler(ctx) {
-			const { rows, total } = ctx.app.stores.releases.list(ctx.repo.repo.id, seesDrafts(ctx), ctx.page.perPage, ctx.page.offset);
-			const assets = ctx.app.stores.releases.assetsOf(rows.map((row) => row.id));
-			const base = paths(ctx);
-			const who = people(ctx);
-			return paged(
-				rows.map((row) => release(ctx.app.urls, base, row, assets.get(row.id) ?? [], who, ctx.media, isImmutable(ctx.app, row.id))),
-				total,
-			);
+			const { items, total } = releasePage(ctx.app, ctx.repo, { limit: ctx.page.perPage, offset: ctx.page.offset }, ctx.media);
+			return paged(items, total);
 		},
 	}),
 	route({
@@ -241,7 +226,7 @@ export const releaseRoutes = [
 			const owner = loadRelease(ctx);
 			const { rows, total } = ctx.app.stores.releases.assets(owner.id, ctx.page.perPage, ctx.page.offset);
 			const base = paths(ctx);
-			const who = people(ctx);
+			const who = people(ctx.app);
 			return paged(
 				rows.map((row) => asset(ctx.app.urls, base, owner.tag_name, row, who)),
 				total,
@@ -277,7 +262,7 @@ export const releaseRoutes = [
 				blob: basename(file.path),
 				created_at: isoSeconds(ctx.now),
 			});
-			const body = asset(ctx.app.urls, paths(ctx), target.release.tag_name, row, people(ctx));
+			const body = asset(ctx.app.urls, paths(ctx), target.release.tag_name, row, people(ctx.app));
 			return created(body, body.url);
 		},
 	}),
@@ -291,7 +276,7 @@ export const releaseRoutes = [
 			const { row, release: owner } = loadAsset(ctx);
 			// GitHub answers the bytes to Accept: application/octet-stream, the JSON otherwise.
 			if ((ctx.req.headers.accept ?? '').includes('application/octet-stream')) return download(ctx, row);
-			return ok(asset(ctx.app.urls, paths(ctx), owner.tag_name, row, people(ctx)));
+			return ok(asset(ctx.app.urls, paths(ctx), owner.tag_name, row, people(ctx.app)));
 		},
 	}),
 	route({
@@ -313,7 +298,7 @@ export const releaseRoutes = [
 				label: ctx.body.label === undefined ? row.label : ctx.body.label,
 				updated_at: isoSeconds(ctx.now),
 			});
-			return ok(asset(ctx.app.urls, paths(ctx), owner.tag_name, updated, people(ctx)));
+			return ok(asset(ctx.app.urls, paths(ctx), owner.tag_name, updated, people(ctx.app)));
 		},
 	}),
 	route({
@@ -339,7 +324,7 @@ export const releaseRoutes = [
 		docs: 'releases/assets#get-a-release-asset',
 		handler(ctx) {
 			const owner = ctx.app.stores.releases.byTag(ctx.repo.repo.id, ctx.params.tag);
-			if (!owner || (owner.draft === 1 && !seesDrafts(ctx))) throw notFound();
+			if (!owner || (owner.draft === 1 && !drafts(ctx))) throw notFound();
 			const row = ctx.app.stores.releases.assetByName(owner.id, ctx.params.name);
 			if (!row) throw notFound();
 			return download(ctx, row);

@@ -4,7 +4,7 @@
  * choosing the latest release, deleting (with the assets' files), and the asset files' place in
  * the blob folder.
  */
-import { checkReleaseUpdate, checkTagReuse, markPublished } from '../immutable-releases/enforce';
+import { checkReleaseUpdate, checkTagReuse, isImmutable, markPublished } from '../immutable-releases/enforce';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../../app';
@@ -12,9 +12,52 @@ import { invalidField, unprocessable } from '../../model/errors';
 import { isValidRefName } from '../git/objects';
 import { resolveCommit } from '../git/service';
 import { createRef } from '../git/writes';
-import type { RepositoryRow } from '../../model/rows';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
+import type { RepoAccess } from '../../auth/access/types';
+import { atLeast } from '../../model/repo-permissions';
+import { repositoryPaths } from '../../model/render';
+import { release, type People } from './render';
 import { recordPublished, recordRelease } from './events';
-import type { AssetRow, MakeLatest, ReleaseRow } from './store';
+import type { AssetRow, MakeLatest, ReleaseOrder, ReleaseRow } from './store';
+
+/** Drafts are seen by callers with push access only. */
+export const seesDrafts = (access: RepoAccess) => atLeast(access.permission, 'push');
+
+/** Accounts by id, each loaded once per answer. */
+export function people(app: App): People {
+	const seen = new Map<number, AccountRow | undefined>();
+	return (id) => {
+		if (id === null) return undefined;
+		if (!seen.has(id)) seen.set(id, app.stores.accounts.byId(id));
+		return seen.get(id);
+	};
+}
+
+/**
+ * Releases of the repository `access` names as GitHub's REST API renders them, with their assets
+ * (`assets` when the caller has them already).
+ * @param media the requested media type's property (raw, text, html, full), for the body fields
+ */
+export function renderReleases(app: App, access: RepoAccess, rows: ReleaseRow[], media: string | null, assets?: Map<number, AssetRow[]>) {
+	const all = assets ?? app.stores.releases.assetsOf(rows.map((row) => row.id));
+	const base = repositoryPaths(app.urls, access.owner.login, access.repo.name);
+	const who = people(app);
+	return rows.map((row) => release(app.urls, base, row, all.get(row.id) ?? [], who, media, isImmutable(app, row.id)));
+}
+
+/**
+ * One page of the repository's releases the caller may see (drafts with push access), newest
+ * first or in `order` (GET /repos/{owner}/{repo}/releases, GraphQL's Repository.releases), rendered.
+ */
+export function releasePage(
+	app: App,
+	access: RepoAccess,
+	page: { limit: number; offset: number; order?: { by: ReleaseOrder; direction: 'asc' | 'desc' } },
+	media: string | null,
+) {
+	const { rows, total } = app.stores.releases.list(access.repo.id, seesDrafts(access), page.limit, page.offset, page.order);
+	return { items: renderReleases(app, access, rows, media), total };
+}
 
 /** GitHub's limit on a release body, in characters. */
 export const MAX_RELEASE_BODY = 125_000;

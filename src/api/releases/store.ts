@@ -68,6 +68,9 @@ export type ReleaseChange = Pick<
 	'id' | 'tag_name' | 'target_commitish' | 'name' | 'body' | 'draft' | 'prerelease' | 'make_latest' | 'published_at' | 'updated_at'
 >;
 
+/** The orders of a release list: creation (id) or name. */
+export type ReleaseOrder = 'created' | 'name';
+
 export type ReleaseStore = ReturnType<typeof createReleaseStore>;
 
 /** Prepares the statements of releases and release assets on `db`. */
@@ -85,9 +88,13 @@ export function createReleaseStore(db: DB) {
 	const byId = db.prepare('SELECT * FROM releases WHERE id = ? AND repo_id = ?');
 	const byTag = db.prepare('SELECT * FROM releases WHERE repo_id = ? AND tag_name = ?');
 	// Drafts only for callers who may see them (@drafts = 1).
-	const list = db.prepare(
-		'SELECT * FROM releases WHERE repo_id = @repo AND (@drafts = 1 OR draft = 0) ORDER BY id DESC LIMIT @limit OFFSET @offset',
-	);
+	const LIST = 'SELECT * FROM releases WHERE repo_id = @repo AND (@drafts = 1 OR draft = 0) ORDER BY';
+	const lists: Record<`${ReleaseOrder} ${'asc' | 'desc'}`, ReturnType<DB['prepare']>> = {
+		'created desc': db.prepare(`${LIST} id DESC LIMIT @limit OFFSET @offset`),
+		'created asc': db.prepare(`${LIST} id ASC LIMIT @limit OFFSET @offset`),
+		'name desc': db.prepare(`${LIST} coalesce(name, tag_name) DESC, id DESC LIMIT @limit OFFSET @offset`),
+		'name asc': db.prepare(`${LIST} coalesce(name, tag_name) ASC, id ASC LIMIT @limit OFFSET @offset`),
+	};
 	const count = db.prepare('SELECT count(*) FROM releases WHERE repo_id = @repo AND (@drafts = 1 OR draft = 0)').pluck();
 	const pinned = db.prepare('SELECT * FROM releases WHERE repo_id = ? AND is_latest = 1 AND draft = 0 AND prerelease = 0');
 	const newest = db.prepare(`
@@ -127,10 +134,20 @@ export function createReleaseStore(db: DB) {
 		},
 		byId: (repoId: number, id: number) => byId.get(id, repoId) as ReleaseRow | undefined,
 		byTag: (repoId: number, tag: string) => byTag.get(repoId, tag) as ReleaseRow | undefined,
-		/** Releases, newest first; drafts only when `drafts`. */
-		list(repoId: number, drafts: boolean, limit: number, offset: number): { rows: ReleaseRow[]; total: number } {
+		/**
+		 * Releases, newest first (or in `order`: by creation or by name, the tag's when it has none);
+		 * drafts only when `drafts`.
+		 */
+		list(
+			repoId: number,
+			drafts: boolean,
+			limit: number,
+			offset: number,
+			order: { by: ReleaseOrder; direction: 'asc' | 'desc' } = { by: 'created', direction: 'desc' },
+		): { rows: ReleaseRow[]; total: number } {
 			const args = { repo: repoId, drafts: drafts ? 1 : 0, limit, offset };
-			return { rows: list.all(args) as ReleaseRow[], total: count.get(args) as number };
+			const rows = limit > 0 ? (lists[`${order.by} ${order.direction}`].all(args) as ReleaseRow[]) : [];
+			return { rows, total: count.get(args) as number };
 		},
 		/** The repository's latest release: the one chosen with make_latest, else the newest published full release. */
 		latest: (repoId: number) => (pinned.get(repoId) ?? newest.get(repoId)) as ReleaseRow | undefined,

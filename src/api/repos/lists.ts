@@ -86,7 +86,7 @@ export interface PeopleSource {
  * @returns the page's accounts with when each was listed, and how many there are in all
  */
 export function repositoryPeoplePage(
-	ctx: Context,
+	ctx: Pick<Context, 'app' | 'page'>,
 	access: RepoAccess,
 	source: PeopleSource,
 ): { rows: Array<AccountRow & { at: string }>; total: number } {

@@ -457,12 +457,10 @@ export const repositoryRoutes = [
 		},
 	}),
 	route({
+		...REPOSITORY_READ,
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/topics',
 		docs: 'repos/repos#get-all-repository-topics',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: { repo: 'read' },
 		handler(ctx) {
 			return ok({ names: JSON.parse(ctx.repo.repo.topics) as string[] });
 		},
@@ -486,12 +484,10 @@ export const repositoryRoutes = [
 		},
 	}),
 	route({
+		...REPOSITORY_READ,
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/languages',
 		docs: 'repos/repos#list-repository-languages',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: { repo: 'read' },
 		handler(ctx) {
 			return ok(repositoryLanguages(ctx.app, ctx.repo.repo));
 		},

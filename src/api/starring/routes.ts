@@ -17,6 +17,7 @@ import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
 import { repository } from '../../model/render';
 import { recordStar } from './events';
 import { stargazer, starredRepository } from './render';
+import { STAR, STAR_READ } from './access';
 
 const starredQuery = v.object({
 	sort: v.optional(v.picklist(['created', 'updated'], 'sort must be created or updated')),
@@ -38,13 +39,6 @@ function starredList(ctx: Context<v.InferOutput<typeof starredQuery>>, userId: n
 		total,
 	);
 }
-
-/** What the routes on the authenticated user's star of {owner}/{repo} share: the user acts, the repository is only read. */
-const STAR = {
-	path: '/user/starred/{owner}/{repo}',
-	access: 'authenticated' as const,
-	resource: { self: true as const, repo: 'read' as const, readOnly: true as const },
-};
 
 /** The activity/starring routes (registered in src/api/routes.ts). */
 export const starringRoutes = [
@@ -97,10 +91,9 @@ export const starringRoutes = [
 		},
 	}),
 	route({
-		...STAR,
+		...STAR_READ,
 		method: 'GET',
 		docs: 'activity/starring#check-if-a-repository-is-starred-by-the-authenticated-user',
-		permissions: [{ starring: 'read', metadata: 'read' }],
 		handler(ctx) {
 			// GitHub's answer for "not starred" is a plain 404.
 			if (!ctx.app.stores.stars.get(ctx.principal.user!.id, ctx.repo.repo.id)) throw notFound();

@@ -14,8 +14,9 @@ import { repository, repositoryPaths } from '../../model/render';
 import type { AccountRow } from '../../model/rows';
 import { status } from './render';
 import { combinedState, commitOfRef, createStatus, latestStatusesByContext, MAX_DESCRIPTION, STATUS_STATES } from './service';
+import { STATUSES_READ } from './access';
 
-const READ = { permissions: [{ statuses: 'read' as const }], access: 'public' as const };
+const READ = STATUSES_READ;
 const WRITE = { permissions: [{ statuses: 'write' as const }], access: 'authenticated' as const };
 
 const statusBody = v.object({

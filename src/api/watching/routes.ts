@@ -17,6 +17,8 @@ import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
 import { repository, repositoryPaths } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { repositorySubscription } from './render';
+import { SUBSCRIPTION } from './access';
+import { REPOSITORY_READ } from '../repos/access';
 
 const subscriptionBody = v.object({
 	subscribed: v.optional(v.boolean('subscribed must be a boolean')),
@@ -32,25 +34,13 @@ function watchedList(ctx: Context, userId: number) {
 	);
 }
 
-/** What the routes on the authenticated user's subscription share: classic and OAuth tokens; the repository is only read. */
-const SUBSCRIPTION = {
-	path: '/repos/{owner}/{repo}/subscription',
-	permissions: [],
-	tokens: ['classic', 'oauth'] as const,
-	scopes: ['notifications', 'repo'],
-	access: 'authenticated' as const,
-	resource: { self: true as const, repo: 'read' as const, readOnly: true as const },
-};
-
 /** The activity/watching routes (registered in src/api/routes.ts). */
 export const watchingRoutes = [
 	route({
+		...REPOSITORY_READ,
 		method: 'GET',
 		path: '/repos/{owner}/{repo}/subscribers',
 		docs: 'activity/watching#list-watchers',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: { repo: 'read' },
 		pagination: true,
 		handler(ctx) {
 			const { subscriptions } = ctx.app.stores;

@@ -1,0 +1,10 @@
+/**
+ * The route access of reading this feature's resources, stated once for REST and GraphQL.
+ */
+
+/** Reading releases and their assets (GitHub's releases REST API): Contents (read); public repositories without a token. */
+export const RELEASES_READ = {
+	permissions: [{ contents: 'read' as const }],
+	access: 'public' as const,
+	resource: { repo: 'read' as const },
+};
