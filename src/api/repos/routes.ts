@@ -5,7 +5,7 @@
  * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
  * to read).
  */
-import { REPOSITORY_READ } from './access';
+import { REPOSITORY_ADMIN, REPOSITORY_READ } from './access';
 import * as v from 'valibot';
 import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
@@ -372,14 +372,11 @@ export const repositoryRoutes = [
 		handler: getRepository,
 	}),
 	route({
+		// Archived: checked by the service, since unarchiving is the one change an archived repository takes.
+		...REPOSITORY_ADMIN,
 		method: 'PATCH',
 		path: '/repos/{owner}/{repo}',
 		docs: 'repos/repos#update-a-repository',
-		permissions: [{ administration: 'write' }],
-		scopes: ['repo', 'public_repo'],
-		access: 'authenticated',
-		// Archived: checked below, since unarchiving is the one change an archived repository takes.
-		resource: { repo: 'admin', writable: false },
 		errorResource: 'Repository',
 		body: updateBody,
 		handler(ctx) {

@@ -12,10 +12,10 @@ import * as v from 'valibot';
 import { notFound } from '../../model/errors';
 import { noContent, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
-import { isoSeconds } from '../../time';
 import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
 import { repository } from '../../model/render';
-import { recordStar } from './events';
+import { STAR, STAR_WRITE } from './access';
+import { starRepository, unstarRepository } from './service';
 import { stargazer, starredRepository } from './render';
 
 const starredQuery = v.object({
@@ -39,12 +39,8 @@ function starredList(ctx: Context<v.InferOutput<typeof starredQuery>>, userId: n
 	);
 }
 
-/** What the routes on the authenticated user's star of {owner}/{repo} share: the user acts, the repository is only read. */
-const STAR = {
-	path: '/user/starred/{owner}/{repo}',
-	access: 'authenticated' as const,
-	resource: { self: true as const, repo: 'read' as const, readOnly: true as const },
-};
+/** The path of the routes on the authenticated user's star of {owner}/{repo}. */
+const STARRED = '/user/starred/{owner}/{repo}';
 
 /** The activity/starring routes (registered in src/api/routes.ts). */
 export const starringRoutes = [
@@ -98,6 +94,7 @@ export const starringRoutes = [
 	}),
 	route({
 		...STAR,
+		path: STARRED,
 		method: 'GET',
 		docs: 'activity/starring#check-if-a-repository-is-starred-by-the-authenticated-user',
 		permissions: [{ starring: 'read', metadata: 'read' }],
@@ -108,27 +105,22 @@ export const starringRoutes = [
 		},
 	}),
 	route({
-		...STAR,
+		...STAR_WRITE,
+		path: STARRED,
 		method: 'PUT',
 		docs: 'activity/starring#star-a-repository-for-the-authenticated-user',
-		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
-			const { repo } = ctx.repo;
-			const star = ctx.app.stores.stars.star(ctx.principal.user!.id, repo.id, isoSeconds(ctx.now));
-			// Starring again changes nothing and reports nothing.
-			if (star) recordStar(ctx.app, 'created', repo, star.created_at, ctx.principal.actorId);
+			starRepository(ctx, ctx.principal.user!.id, ctx.repo.repo);
 			return noContent();
 		},
 	}),
 	route({
-		...STAR,
+		...STAR_WRITE,
+		path: STARRED,
 		method: 'DELETE',
 		docs: 'activity/starring#unstar-a-repository-for-the-authenticated-user',
-		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
-			const { repo } = ctx.repo;
-			if (ctx.app.stores.stars.unstar(ctx.principal.user!.id, repo.id))
-				recordStar(ctx.app, 'deleted', repo, null, ctx.principal.actorId);
+			unstarRepository(ctx, ctx.principal.user!.id, ctx.repo.repo);
 			return noContent();
 		},
 	}),
