@@ -450,4 +450,82 @@ test('pinIssue, unpinIssue and deleteIssue: pins read back, a deleted issue answ
 	assert.is((await s.request('GET', `/repos/olivia/app/issues/${issue.number}`, { token: olivia })).status, 410);
 });
 
+test('archiveRepository, unarchiveRepository and createRepository: the REST repository writes and their access', async () => {
+	const id = await node('/repos/olivia/docs');
+	const ARCHIVE = 'mutation($id: ID!) { archiveRepository(input: {repositoryId: $id}) { repository { isArchived } } }';
+	// Archiving takes admin: mike (push) is FORBIDDEN as PATCH /repos/{owner}/{repo} is 403 for him.
+	const app = await node('/repos/olivia/app');
+	assert.is(await refusal(mike, ARCHIVE, { id: app }), 'FORBIDDEN');
+	assert.is((await s.request('PATCH', '/repos/olivia/app', { token: mike, body: { archived: true } })).status, 403);
+	assert.is(await refusal(eve, ARCHIVE, { id: await node('/repos/olivia/vault') }), 'NOT_FOUND');
+	const archived = await data(olivia, ARCHIVE, { id });
+	assert.is(archived.archiveRepository.repository.isArchived, true);
+	assert.is((await must('GET', '/repos/olivia/docs')).archived, true);
+	// An archived repository takes no other change, in GraphQL as in REST.
+	const label = await gql(
+		olivia,
+		'mutation($id: ID!) { createLabel(input: {repositoryId: $id, name: "late", color: "ffffff"}) { label { name } } }',
+		{
+			id,
+		},
+	);
+	assert.is(label.errors[0].type, 'FORBIDDEN');
+	assert.is((await s.request('POST', '/repos/olivia/docs/labels', { token: olivia, body: { name: 'late' } })).status, 403);
+	const unarchived = await data(
+		olivia,
+		'mutation($id: ID!) { unarchiveRepository(input: {repositoryId: $id}) { repository { isArchived } } }',
+		{ id },
+	);
+	assert.is(unarchived.unarchiveRepository.repository.isArchived, false);
+	assert.is((await must('GET', '/repos/olivia/docs')).archived, false);
+
+	const created = await data(
+		mike,
+		'mutation { createRepository(input: {name: "notes", visibility: PRIVATE, description: "Mine"}) { repository { nameWithOwner isPrivate description } } }',
+	);
+	assert.equal(created.createRepository.repository, { nameWithOwner: 'mike/notes', isPrivate: true, description: 'Mine' });
+	const rest = await must('GET', '/repos/mike/notes', undefined, mike);
+	assert.equal([rest.private, rest.description], [true, 'Mine']);
+	assert.is(
+		await refusal(
+			mike,
+			'mutation($owner: ID!) { createRepository(input: {name: "theirs", visibility: PUBLIC, ownerId: $owner}) { repository { name } } }',
+			{
+				owner: await node('/users/olivia'),
+			},
+		),
+		'FORBIDDEN',
+	);
+	// A classic token with public_repo only may create public repositories, not private ones (REST's rule).
+	const publicOnly = s.token('mike', { scopes: ['public_repo'] });
+	assert.is(
+		await refusal(publicOnly, 'mutation { createRepository(input: {name: "hush", visibility: PRIVATE}) { repository { name } } }'),
+		'FORBIDDEN',
+	);
+	assert.is((await s.request('POST', '/user/repos', { token: publicOnly, body: { name: 'hush', private: true } })).status, 403);
+
+	// An organization's repository: its members may (owners always); outsiders are refused as REST refuses them.
+	s.org('acme', 'olivia');
+	const acme = await node('/orgs/acme');
+	const org = await data(
+		olivia,
+		'mutation($owner: ID!) { createRepository(input: {name: "site", visibility: INTERNAL, ownerId: $owner}) { repository { nameWithOwner visibility } } }',
+		{
+			owner: acme,
+		},
+	);
+	assert.equal(org.createRepository.repository, { nameWithOwner: 'acme/site', visibility: 'INTERNAL' });
+	assert.is((await must('GET', '/repos/acme/site')).visibility, 'internal');
+	const outsider = await gql(
+		eve,
+		'mutation($owner: ID!) { createRepository(input: {name: "mine", visibility: PUBLIC, ownerId: $owner}) { repository { name } } }',
+		{
+			owner: acme,
+		},
+	);
+	assert.is((await s.request('POST', '/orgs/acme/repos', { token: eve, body: { name: 'mine' } })).status, 403);
+	assert.is(outsider.errors[0].type, 'FORBIDDEN');
+	assert.is((await s.request('GET', '/repos/acme/mine', { token: olivia })).status, 404);
+});
+
 test.run();

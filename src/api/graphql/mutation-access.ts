@@ -10,7 +10,7 @@
 import { ISSUES_ADMIN, ISSUES_LOCK, ISSUES_TRIAGE } from '../issues/access';
 import { LABELS_WRITE } from '../labels/access';
 import { PULLS_MERGE, PULLS_WRITE } from '../pulls/access';
-import { REPOSITORY_ADMIN } from '../repos/access';
+import { REPOSITORY_ADMIN, REPOSITORY_CREATE_ORG, REPOSITORY_CREATE_USER } from '../repos/access';
 import { STAR_WRITE } from '../starring/access';
 import { policy } from './access';
 
@@ -75,5 +75,17 @@ export const MUTATION_POLICIES = {
 		method: 'PATCH',
 		path: '/repos/{owner}/{repo}',
 		docs: 'repos/repos#update-a-repository',
+	}),
+	createUserRepository: policy({
+		...REPOSITORY_CREATE_USER,
+		method: 'POST',
+		path: '/user/repos',
+		docs: 'repos/repos#create-a-repository-for-the-authenticated-user',
+	}),
+	createOrgRepository: policy({
+		...REPOSITORY_CREATE_ORG,
+		method: 'POST',
+		path: '/orgs/{org}/repos',
+		docs: 'repos/repos#create-an-organization-repository',
 	}),
 };

@@ -1,39 +1,42 @@
 /**
- * GraphQL's repository mutations: archiveRepository, unarchiveRepository, createRepository.
+ * GraphQL's repository mutations: archiveRepository and unarchiveRepository (PATCH
+ * /repos/{owner}/{repo} with `archived`: admin access, Administration write) and createRepository
+ * (POST /user/repos, or POST /orgs/{org}/repos for an organization's ownerId: its access and
+ * creation policies), each through the repository service the REST route calls (src/api/repos/writes.ts).
+ * https://docs.github.com/graphql/reference/mutations#createrepository
  */
-import { call, type GraphContext } from './resolve';
+import { validate } from '../../http/validation';
+import type { GuardedContext } from '../../http/route';
+import type { OrgAccess } from '../../auth/access/types';
+import { fullRepository } from '../repos/render';
+import { createBody, updateBody } from '../repos/inputs';
+import { createOrganizationRepository, createUserRepository, editRepository } from '../repos/writes';
+import { admit } from './access';
 import { TypedError } from './errors';
-import { decode, notFound } from './targets';
+import { MUTATION_POLICIES } from './mutation-access';
+import { guarded, type GraphContext } from './resolve';
+import { decode, nodeMessage, notFound, repositoryPayload, repositoryTarget } from './targets';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are REST representations of many shapes
 type Source = Record<string, any>;
 // biome-ignore lint/suspicious/noExplicitAny: arguments are validated by graphql-js against the schema
 type Args = Record<string, any>;
 
-const seg = (s: string | number) => encodeURIComponent(String(s));
-const write = (g: GraphContext, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
-	call(g, method, path, { body });
-
-/** /repos/{owner}/{repo} of a repository node id. */
-function repoPath(g: GraphContext, id: unknown): string {
-	const node = decode(id);
-	const { stores } = g.ctx.app;
-	const repo = node.type === 'Repository' ? stores.repos.byId(node.id) : undefined;
-	const owner = repo && stores.accounts.byId(repo.owner_id);
-	if (!repo || !owner) throw notFound(id);
-	return `/repos/${seg(owner.login)}/${seg(repo.name)}`;
+/** Archives or unarchives the repository of node `id`, as PATCH /repos/{owner}/{repo} with `archived` does. */
+function setArchived(g: GraphContext, input: Args, archived: boolean) {
+	const admitted = repositoryTarget(g, MUTATION_POLICIES.updateRepository, input.repositoryId);
+	guarded(undefined, () => editRepository(admitted, admitted.repo, validate(updateBody, { archived }, 'Repository')));
+	return { clientMutationId: input.clientMutationId ?? null, repository: repositoryPayload(g, admitted) };
 }
 
 export const REPOSITORY_MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphContext) => unknown> = {
-	archiveRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
-		const repo = write(g, 'PATCH', repoPath(g, input.repositoryId), { archived: true }).body;
-		return { clientMutationId: input.clientMutationId ?? null, repository: { ...repo, __typename: 'Repository' } };
-	},
-	unarchiveRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
-		const repo = write(g, 'PATCH', repoPath(g, input.repositoryId), { archived: false }).body;
-		return { clientMutationId: input.clientMutationId ?? null, repository: { ...repo, __typename: 'Repository' } };
-	},
-	createRepository: (_s: unknown, { input }: Args, g: GraphContext) => {
+	archiveRepository: (_s, { input }, g) => setArchived(g, input, true),
+	unarchiveRepository: (_s, { input }, g) => setArchived(g, input, false),
+	/**
+	 * createRepository: for the viewer (POST /user/repos), or for the organization `ownerId` names
+	 * (POST /orgs/{org}/repos, with `teamId` granted access); another user's account is FORBIDDEN.
+	 */
+	createRepository: (_s, { input }, g) => {
 		const visibility = String(input.visibility).toLowerCase();
 		const body: Source = {
 			name: input.name,
@@ -44,26 +47,39 @@ export const REPOSITORY_MUTATIONS: Record<string, (source: unknown, args: Args, 
 		};
 		if (input.description != null) body.description = input.description;
 		if (input.homepageUrl != null) body.homepage = input.homepageUrl;
-		let path = '/user/repos';
+		const { app, principal } = g.ctx;
+		const owner = input.ownerId == null ? undefined : app.stores.accounts.byId(decode(input.ownerId).id);
 		if (input.ownerId != null) {
 			const node = decode(input.ownerId);
-			const owner = g.ctx.app.stores.accounts.byId(node.id);
-			if (!owner || (node.type !== 'User' && node.type !== 'Organization')) throw notFound(input.ownerId);
-			if (owner.type === 'Organization') {
-				path = `/orgs/${seg(owner.login)}/repos`;
-				body.visibility = visibility;
-				if (input.teamId != null) {
-					const team = decode(input.teamId);
-					body.team_id = team.id;
-				}
-			} else if (owner.id !== g.ctx.principal.user?.id) {
-				throw new TypedError(
-					'FORBIDDEN',
-					`${g.ctx.principal.user?.login ?? 'The caller'} cannot create a repository for ${owner.login}.`,
-				);
-			}
+			if (!owner || (node.type !== 'User' && node.type !== 'Organization') || owner.type !== node.type) throw notFound(input.ownerId);
 		}
-		const repo = write(g, 'POST', path, body).body;
-		return { clientMutationId: input.clientMutationId ?? null, repository: { ...repo, __typename: 'Repository' } };
+		if (owner?.type === 'Organization') {
+			body.visibility = visibility;
+			if (input.teamId != null) {
+				const team = decode(input.teamId);
+				if (team.type !== 'Team') throw notFound(input.teamId);
+				body.team_id = team.id;
+			}
+			const repo = guarded(nodeMessage(input.ownerId), () => {
+				const admitted = admit(g.ctx, MUTATION_POLICIES.createOrgRepository, { org: owner.login }) as GuardedContext & {
+					org: OrgAccess;
+				};
+				return createOrganizationRepository(admitted, admitted.org, validate(createBody, body, 'Repository'));
+			});
+			return {
+				clientMutationId: input.clientMutationId ?? null,
+				repository: { ...fullRepository(app, repo, owner, 'admin'), __typename: 'Repository' },
+			};
+		}
+		if (owner && owner.id !== principal.user?.id)
+			throw new TypedError('FORBIDDEN', `${principal.user?.login ?? 'The caller'} cannot create a repository for ${owner.login}.`);
+		const created = guarded(undefined, () => {
+			const admitted = admit(g.ctx, MUTATION_POLICIES.createUserRepository, {});
+			return createUserRepository(admitted, validate(createBody, body, 'Repository'));
+		});
+		return {
+			clientMutationId: input.clientMutationId ?? null,
+			repository: { ...fullRepository(app, created.repo, created.owner, 'admin'), __typename: 'Repository' },
+		};
 	},
 };
