@@ -316,6 +316,26 @@ test('pull requests: create, update, review requests, reviews, draft, close/reop
 			[approved.addPullRequestReview.pullRequestReview.id, 'APPROVED', 'olivia'],
 		],
 	);
+	// Dismissing takes push access: rita (read) is FORBIDDEN as REST's 403; olivia dismisses her approval.
+	const DISMISS =
+		'mutation($id: ID!) { dismissPullRequestReview(input: {pullRequestReviewId: $id, message: "Stale"}) { pullRequestReview { state } } }';
+	const approval = approved.addPullRequestReview.pullRequestReview.id;
+	assert.is(await refusal(rita, DISMISS, { id: approval }), 'FORBIDDEN');
+	const approvalId = reviews[1].id;
+	assert.is(
+		(
+			await s.request('PUT', `/repos/olivia/app/pulls/${pr.number}/reviews/${approvalId}/dismissals`, {
+				token: rita,
+				body: { message: 'x' },
+			})
+		).status,
+		403,
+	);
+	const dismissed = await data(olivia, DISMISS, { id: approval });
+	assert.is(dismissed.dismissPullRequestReview.pullRequestReview.state, 'DISMISSED');
+	assert.is((await must('GET', `/repos/olivia/app/pulls/${pr.number}/reviews/${approvalId}`)).state, 'DISMISSED');
+	const secretReview = await must('POST', '/repos/olivia/vault/pulls/2/reviews', { event: 'COMMENT', body: 'Private note' });
+	assert.is(await refusal(eve, DISMISS, { id: secretReview.node_id }), 'NOT_FOUND');
 	// The author cannot approve their own pull request: REST's 422 rule.
 	const own = await gql(
 		mike,

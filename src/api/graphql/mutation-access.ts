@@ -88,4 +88,10 @@ export const MUTATION_POLICIES = {
 		path: '/orgs/{org}/repos',
 		docs: 'repos/repos#create-an-organization-repository',
 	}),
+	dismissReview: policy({
+		...PULLS_WRITE,
+		method: 'PUT',
+		path: `${PULL}/reviews/{review_id}/dismissals`,
+		docs: 'pulls/reviews#dismiss-a-review-for-a-pull-request',
+	}),
 };

@@ -11,9 +11,17 @@ import type { PullRow } from '../../model/rows';
 import type { IssueScope } from '../issues/service';
 import { updateBody } from '../issues/inputs';
 import { updateIssue } from '../issues/workflows';
-import { createPullBody, createReviewBody, mergeBody, requestReviewersBody, submitReviewBody, updatePullBody } from '../pulls/inputs';
+import {
+	createPullBody,
+	createReviewBody,
+	dismissReviewBody,
+	mergeBody,
+	requestReviewersBody,
+	submitReviewBody,
+	updatePullBody,
+} from '../pulls/inputs';
 import { mergePullRequest } from '../pulls/merge-service';
-import { removePullReviewers, visibleReview } from '../pulls/review-edits';
+import { dismissReview, removePullReviewers, visibleReview } from '../pulls/review-edits';
 import { createReview, requestPullReviewers, submitReview } from '../pulls/review-service';
 import { renderReview } from '../pulls/reviews';
 import { pullScope } from '../pulls/service';
@@ -22,7 +30,18 @@ import { POLICIES } from './access';
 import { TypedError } from './errors';
 import { MUTATION_POLICIES } from './mutation-access';
 import { guarded, pullByNumber, type GraphContext } from './resolve';
-import { type Admitted, decode, issueInput, issueTarget, logins, notFound, pullTarget, repositoryTarget, teamSlugs } from './targets';
+import {
+	type Admitted,
+	decode,
+	issueInput,
+	issueTarget,
+	logins,
+	nodeMessage,
+	notFound,
+	pullTarget,
+	repositoryTarget,
+	teamSlugs,
+} from './targets';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are REST representations of many shapes
 type Source = Record<string, any>;
@@ -187,6 +206,21 @@ export const PULL_MUTATIONS: Record<string, (source: unknown, args: Args, g: Gra
 			submitReview(admitted, scope, pull, visibleReview(admitted, pull, id), body.event, body.body);
 		});
 		return { clientMutationId: echo(input), pullRequestReview: reviewPayload(g, admitted, scope, pull, id) };
+	},
+	/** dismissPullRequestReview: PUT …/reviews/{review_id}/dismissals (push access; APPROVED or CHANGES_REQUESTED reviews). */
+	dismissPullRequestReview: (_s, { input }, g) => {
+		const node = decode(input.pullRequestReviewId);
+		const review = node.type === 'PullRequestReview' ? g.ctx.app.stores.reviews.byId(node.id) : undefined;
+		if (!review) throw notFound(input.pullRequestReviewId);
+		const pullId = Buffer.from(`011:PullRequest${review.issue_id}`).toString('base64');
+		const { admitted, scope, pull } = guarded(nodeMessage(input.pullRequestReviewId), () =>
+			pullTarget(g, MUTATION_POLICIES.dismissReview, pullId, { review_id: String(review.id) }),
+		);
+		guarded(nodeMessage(input.pullRequestReviewId), () => {
+			const { message } = validate(dismissReviewBody, { message: input.message }, 'PullRequestReview');
+			dismissReview(admitted, scope, pull, visibleReview(admitted, pull, review.id), message);
+		});
+		return { clientMutationId: echo(input), pullRequestReview: reviewPayload(g, admitted, scope, pull, review.id) };
 	},
 	/**
 	 * requestReviews: POST …/requested_reviewers for the users and teams named; without `union`

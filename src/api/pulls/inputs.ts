@@ -93,3 +93,8 @@ export const createReviewBody = v.object({
 });
 /** Submitting a pending review (POST …/reviews/{review_id}/events). */
 export const submitReviewBody = v.object({ body: v.optional(reviewBodyText), event: reviewEvent });
+/** Dismissing a review (PUT …/reviews/{review_id}/dismissals). */
+export const dismissReviewBody = v.object({
+	message: v.pipe(v.string('message must be a string'), v.minLength(1, "message can't be blank"), v.maxLength(MAX_BODY)),
+	event: v.optional(v.picklist(['DISMISS'], 'event must be DISMISS')),
+});

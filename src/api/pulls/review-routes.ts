@@ -26,7 +26,6 @@ import * as v from 'valibot';
 import { created, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import type { IssueScope } from '../issues/service';
-import { MAX_BODY } from '../markdown/body';
 import { requestedReviewers } from './requested';
 import { deletePendingReview, dismissReview, editReview, removePullReviewers, visibleReview } from './review-edits';
 import { createReview, requestPullReviewers, submitReview } from './review-service';
@@ -35,13 +34,9 @@ import { renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
 import type { PullRow } from '../../model/rows';
 import { PULLS_READ, PULLS_WRITE } from './access';
-import { createReviewBody, removeReviewersBody, requestReviewersBody, reviewBodyText, submitReviewBody } from './inputs';
+import { createReviewBody, dismissReviewBody, removeReviewersBody, requestReviewersBody, reviewBodyText, submitReviewBody } from './inputs';
 
 const updateReviewBody = v.object({ body: reviewBodyText });
-const dismissBody = v.object({
-	message: v.pipe(v.string('message must be a string'), v.minLength(1, "message can't be blank"), v.maxLength(MAX_BODY)),
-	event: v.optional(v.picklist(['DISMISS'], 'event must be DISMISS')),
-});
 
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
 function loadReview(ctx: Context, pull: PullRow): ReviewRow {
@@ -190,7 +185,7 @@ export const reviewRequestRoutes = [
 		docs: 'pulls/reviews#dismiss-a-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
 		errorShape: 'simple',
-		body: dismissBody,
+		body: dismissReviewBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
