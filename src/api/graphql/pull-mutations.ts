@@ -197,7 +197,7 @@ export const PULL_MUTATIONS: Record<string, (source: unknown, args: Args, g: Gra
 			reviewId = pending.id;
 		}
 		const id = reviewId;
-		guarded(undefined, () => {
+		guarded(nodeMessage(input.pullRequestReviewId ?? pullId), () => {
 			const body = validate(
 				submitReviewBody,
 				{ event: input.event, ...(input.body != null ? { body: input.body } : {}) },
