@@ -14,7 +14,7 @@ import { issueRepository } from '../issues/service';
 import { createIssueComment, renderIssueComments } from '../issue-comments/service';
 import { createBody, updateBody } from '../issues/inputs';
 import { createIssue, removeIssueLabel, setIssueLabels, updateIssue } from '../issues/workflows';
-import { createLabel, createLabelBody, labelsBase } from '../labels/service';
+import { createLabel, createLabelBody, labelsBase } from '../issues/labels';
 import { starRepository, unstarRepository } from '../starring/service';
 import { POLICIES } from './access';
 import { MUTATION_POLICIES } from './mutation-access';
@@ -92,7 +92,10 @@ export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphCon
 		const admitted = repositoryTarget(g, MUTATION_POLICIES.createLabel, input.repositoryId);
 		const body: Source = { name: input.name, color: input.color };
 		if (input.description != null) body.description = input.description;
-		const row = guarded(undefined, () => createLabel(admitted, admitted.repo, validate(createLabelBody, body, 'Label')));
+		const row = guarded(undefined, () => {
+			const valid = validate(createLabelBody, body, 'Label');
+			return createLabel(admitted, admitted.repo, { ...valid, color: valid.color ?? body.color });
+		});
 		return { clientMutationId: echo(input), label: { ...renderLabel(labelsBase(admitted, admitted.repo), row), __typename: 'Label' } };
 	},
 	/** addLabelsToLabelable: POST …/issues/{issue_number}/labels (triage access); labels of the issue's repository. */

@@ -14,7 +14,7 @@ import { repository } from '../../model/render';
 import { atLeast } from '../../model/repo-permissions';
 import type { IssueRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
-import { createLabel } from '../labels/service';
+import { createLabel } from './labels';
 import { type IssueScope, renderIssues } from './service';
 
 /** Issues a repository pins at most (GitHub's limit). */

@@ -9,7 +9,8 @@ import type { RepoAccess } from '../../auth/access/types';
 import { label } from '../../model/render';
 import { ISSUES_READ } from '../issues/access';
 import { LABELS_WRITE } from './access';
-import { createLabel, createLabelBody, deleteLabel, labelsBase, loadLabel, updateLabel, updateLabelBody } from './service';
+import { createLabel, createLabelBody, deleteLabel, labelsBase, loadLabel, updateLabel, updateLabelBody } from '../issues/labels';
+import { IMPLICIT_LABEL_COLOR } from './store';
 
 const url = (ctx: Context, access: RepoAccess) => labelsBase(ctx, access);
 
@@ -40,7 +41,7 @@ export const labelRoutes = [
 		body: createLabelBody,
 		handler(ctx) {
 			const access = ctx.repo;
-			const row = createLabel(ctx, access, ctx.body);
+			const row = createLabel(ctx, access, { ...ctx.body, color: ctx.body.color ?? IMPLICIT_LABEL_COLOR });
 			const body = label(url(ctx, access), row);
 			return created(body, body.url);
 		},

@@ -1,8 +1,9 @@
 /**
- * Repository labels' use cases (GitHub's labels API and GraphQL's createLabel): create, edit and
- * delete a label, each checking GitHub's rules (names unique per repository, case-insensitively)
- * and recording the `label` event (webhook `created`, `edited` with the previous values,
- * `deleted`). The caller's triage access is the route's (or field's) guard.
+ * Repository labels' use cases (GitHub's labels API, part of its Issues API, and GraphQL's
+ * createLabel; an issue transfer's createLabelsIfMissing): create, edit and delete a label, each
+ * checking GitHub's rules (names unique per repository, case-insensitively) and recording the
+ * `label` event (webhook `created`, `edited` with the previous values, `deleted`). The caller's
+ * triage access is the route's (or field's) guard. The label store: src/api/labels/store.ts.
  * https://docs.github.com/rest/issues/labels
  */
 import * as v from 'valibot';
@@ -13,7 +14,6 @@ import type { Caller } from '../../model/caller';
 import { invalidField, notFound } from '../../model/errors';
 import { label, repository, repositoryPaths } from '../../model/render';
 import type { LabelRow } from '../../model/rows';
-import { IMPLICIT_LABEL_COLOR } from './store';
 
 const name = v.pipe(
 	v.string(),
@@ -33,7 +33,8 @@ export const createLabelBody = v.object({ name, color: v.optional(color), descri
 /** A label edit (PATCH …/labels/{name}): absent fields stay. */
 export const updateLabelBody = v.object({ new_name: v.optional(name), color: v.optional(color), description: v.optional(description) });
 
-export type NewLabel = v.InferOutput<typeof createLabelBody>;
+/** A new label: its color is required here (POST …/labels defaults it to GitHub's grey). */
+export type NewLabel = Omit<v.InferOutput<typeof createLabelBody>, 'color'> & { color: string };
 export type LabelPatch = v.InferOutput<typeof updateLabelBody>;
 
 /** The API URL of the repository a label belongs to (labels' `url` is under it). */
@@ -79,8 +80,7 @@ export function loadLabel(caller: Pick<Caller, 'app'>, access: RepoAccess, name:
 }
 
 /**
- * Creates a label in the repository (GitHub's grey `ededed` when no color is given) and records
- * its `label` `created` event.
+ * Creates a label in the repository and records its `label` `created` event.
  * @throws DomainError 422 when the name is taken
  */
 export function createLabel(caller: Caller, access: RepoAccess, input: NewLabel): LabelRow {
@@ -89,7 +89,7 @@ export function createLabel(caller: Caller, access: RepoAccess, input: NewLabel)
 		const row = caller.app.stores.labels.insert({
 			repo_id: access.repo.id,
 			name: input.name,
-			color: input.color ?? IMPLICIT_LABEL_COLOR,
+			color: input.color,
 			description: input.description ?? null,
 			is_default: 0,
 		});
