@@ -389,6 +389,16 @@ test('transferIssue with createLabelsIfMissing creates the missing labels (name,
 	const issue = await must('POST', '/repos/olivia/app/issues', { title: 'Move me', labels: ['needs-triage', 'bug', 'made-up'] });
 	assert.is((await s.request('GET', '/repos/olivia/docs/labels/needs-triage', { token: olivia })).status, 404);
 	const docs = await node('/repos/olivia/docs');
+	const hook = await must('POST', '/repos/olivia/docs/hooks', {
+		name: 'web',
+		config: { url: 'https://hooks.example.com/docs', content_type: 'json' },
+		events: ['label', 'issues'],
+	});
+	const deliveries = (event: string): Json[] =>
+		s.app.stores.webhooks
+			.deliveries({ hookId: hook.id, status: null, limit: 1000, offset: 0 })
+			.rows.filter((row) => row.event === event)
+			.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
 	// Without the option, labels the destination lacks are dropped (GitHub's default).
 	const plain = await must('POST', '/repos/olivia/app/issues', { title: 'Move me plainly', labels: ['needs-triage', 'bug'] });
 	const moved = await data(
@@ -420,6 +430,19 @@ test('transferIssue with createLabelsIfMissing creates the missing labels (name,
 		target.labels.nodes.find((l: Json) => l.name === 'needs-triage'),
 		{ name: 'needs-triage', color: 'C0FFEE', description: 'Look at it' },
 	);
+	// The labels created and the issue opened in the destination are reported as REST's writes report them.
+	assert.equal(
+		deliveries('label')
+			.map((d) => [d.action, d.label.name, d.label.color, d.sender.login])
+			.sort(),
+		[
+			['created', 'made-up', 'ededed', 'olivia'],
+			['created', 'needs-triage', 'C0FFEE', 'olivia'],
+		],
+	);
+	const opened = deliveries('issues').filter((d) => d.action === 'opened' && d.issue.number === target.number);
+	assert.is(opened.length, 1);
+	assert.is(opened[0].changes.old_repository.full_name, 'olivia/app');
 	// The old number answers 301 to where the issue is now.
 	const old = await s.request('GET', `/repos/olivia/app/issues/${issue.number}`, { token: olivia });
 	assert.is(old.status, 301);
