@@ -278,6 +278,28 @@ test('pull requests: create, update, review requests, reviews, draft, close/reop
 		['rita'],
 	);
 
+	// Asking the author is REST's 422, and nothing is withdrawn either: one transaction.
+	const refused = await gql(
+		olivia,
+		'mutation($id: ID!, $users: [ID!]) { requestReviews(input: {pullRequestId: $id, userIds: $users}) { clientMutationId } }',
+		{ id: pr.id, users: [await node('/users/mike')] },
+	);
+	assert.is(refused.errors[0].type, 'UNPROCESSABLE');
+	assert.is(
+		(
+			await s.request('POST', `/repos/olivia/app/pulls/${pr.number}/requested_reviewers`, {
+				token: olivia,
+				body: { reviewers: ['mike'] },
+			})
+		).status,
+		422,
+	);
+	requested = await must('GET', `/repos/olivia/app/pulls/${pr.number}/requested_reviewers`);
+	assert.equal(
+		requested.users.map((u: Json) => u.login),
+		['rita'],
+	);
+
 	const ready = await data(
 		mike,
 		'mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }',

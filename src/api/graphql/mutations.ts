@@ -114,9 +114,12 @@ export const MUTATIONS: Record<string, (source: unknown, args: Args, g: GraphCon
 		const names = labelNames(g, input.labelIds, scope.repo.id);
 		const { labels } = g.ctx.app.stores;
 		const present = new Set((labels.forIssues([issue.id]).get(issue.id) ?? []).map((row) => row.name));
-		guarded(undefined, () => {
-			for (const name of new Set(names)) if (present.has(name)) removeIssueLabel(admitted, scope, issue, name);
-		});
+		guarded(undefined, () =>
+			g.ctx.app.transaction(() => {
+				for (const name of new Set(names))
+					if (present.has(name)) removeIssueLabel(admitted, scope, g.ctx.app.stores.issues.byId(issue.id)!, name);
+			}),
+		);
 		return { clientMutationId: echo(input), labelable: issueByNumber(g, scope.owner.login, scope.repo.name, issue.number) };
 	},
 	/** addStar: PUT /user/starred/{owner}/{repo}'s access and service; the repository as it now is. */

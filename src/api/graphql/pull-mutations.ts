@@ -133,12 +133,18 @@ export const PULL_MUTATIONS: Record<string, (source: unknown, args: Args, g: Gra
 			{ labelIds: input.labelIds, assigneeIds: input.assigneeIds, milestoneId: input.milestoneId },
 			scope.repo.id,
 		);
-		if (Object.keys(pullBody).length)
-			guarded(undefined, () => updatePullRequest(admitted, scope, pull, validate(updatePullBody, pullBody, 'PullRequest')));
-		if (Object.keys(issueBody).length) {
-			const target = issueTarget(g, POLICIES.updateIssue, input.pullRequestId, ['PullRequest']);
-			guarded(undefined, () => updateIssue(target.admitted, target.scope, target.issue, validate(updateBody, issueBody, 'Issue')));
-		}
+		const changePull = Object.keys(pullBody).length > 0;
+		// Both admissions before any write; both writes or none.
+		const target = Object.keys(issueBody).length ? issueTarget(g, POLICIES.updateIssue, input.pullRequestId, ['PullRequest']) : null;
+		guarded(undefined, () =>
+			g.ctx.app.transaction(() => {
+				if (changePull) updatePullRequest(admitted, scope, pull, validate(updatePullBody, pullBody, 'PullRequest'));
+				if (target) {
+					const issue = g.ctx.app.stores.issues.byId(target.issue.id)!;
+					updateIssue(target.admitted, target.scope, issue, validate(updateBody, issueBody, 'Issue'));
+				}
+			}),
+		);
 		return { clientMutationId: echo(input), pullRequest: pullPayload(g, scope, pull.number) };
 	},
 	closePullRequest: (_s, { input }, g) => setPullState(g, input, 'closed'),
@@ -237,19 +243,24 @@ export const PULL_MUTATIONS: Record<string, (source: unknown, args: Args, g: Gra
 		);
 		const reviewers = body.reviewers ?? [];
 		const teams = body.team_reviewers ?? [];
+		let dropUsers: string[] = [];
+		let dropTeams: string[] = [];
 		if (!input.union) {
 			const { stores } = g.ctx.app;
 			const current = stores.reviews.requestsOf([pull.id]);
 			const users = stores.accounts.mapByIds(current.flatMap((r) => (r.user_id === null ? [] : [r.user_id])));
 			const requestedTeams = stores.teams.byIds(current.flatMap((r) => (r.team_id === null ? [] : [r.team_id])));
-			const dropUsers = [...users.values()].map((u) => u.login).filter((login) => !reviewers.includes(login));
-			const dropTeams = requestedTeams.map((t) => t.slug).filter((slug) => !teams.includes(slug));
-			if (dropUsers.length || dropTeams.length) {
-				const remover = pullTarget(g, MUTATION_POLICIES.removeReviewers, input.pullRequestId);
-				guarded(undefined, () => removePullReviewers(remover.admitted, remover.scope, remover.pull, dropUsers, dropTeams));
-			}
+			dropUsers = [...users.values()].map((u) => u.login).filter((login) => !reviewers.includes(login));
+			dropTeams = requestedTeams.map((t) => t.slug).filter((slug) => !teams.includes(slug));
 		}
-		if (reviewers.length || teams.length) guarded(undefined, () => requestPullReviewers(admitted, scope, pull, reviewers, teams));
+		const remover = dropUsers.length || dropTeams.length ? pullTarget(g, MUTATION_POLICIES.removeReviewers, input.pullRequestId) : null;
+		// Withdrawn and requested together, or neither.
+		guarded(undefined, () =>
+			g.ctx.app.transaction(() => {
+				if (remover) removePullReviewers(remover.admitted, remover.scope, remover.pull, dropUsers, dropTeams);
+				if (reviewers.length || teams.length) requestPullReviewers(admitted, scope, pull, reviewers, teams);
+			}),
+		);
 		return { clientMutationId: echo(input), pullRequest: pullPayload(g, scope, pull.number) };
 	},
 };
