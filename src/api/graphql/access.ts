@@ -83,17 +83,22 @@ export const POLICIES = {
 	}),
 };
 
-/** Per-request memo of admissions: a refusal is remembered as well as a success. */
-const admissions = new WeakMap<Context, Map<string, { ctx: GuardedContext } | { error: unknown }>>();
+/**
+ * Per-request memo of admissions, by policy (two policies may share a method and path yet differ
+ * in access) and parameters: a refusal is remembered as well as a success.
+ */
+const admissions = new WeakMap<Context, Map<Route, Map<string, { ctx: GuardedContext } | { error: unknown }>>>();
 
 /**
  * The caller admitted to `route` for the resource `params` name, once per request.
  * @throws the refusal a REST request would get (DomainError 404, 403; HttpError 401, 403)
  */
 export function admit(parent: Context, route: Route, params: Record<string, string>): GuardedContext {
-	let memo = admissions.get(parent);
-	if (!memo) admissions.set(parent, (memo = new Map()));
-	const key = `${route.method} ${route.path} ${JSON.stringify(params)}`;
+	let routes = admissions.get(parent);
+	if (!routes) admissions.set(parent, (routes = new Map()));
+	let memo = routes.get(route);
+	if (!memo) routes.set(route, (memo = new Map()));
+	const key = JSON.stringify(params);
 	let entry = memo.get(key);
 	if (!entry) {
 		try {

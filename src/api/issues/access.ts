@@ -21,3 +21,16 @@ export const ISSUES_WRITE = {
 	// public_repo: issues and comments on public repositories (the guard hides private ones from it).
 	scopes: ['repo', 'public_repo'],
 };
+
+/** Changing an issue's labels and assignees: triage access. */
+export const ISSUES_TRIAGE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };
+
+/** Locking and unlocking conversations: push access. */
+export const ISSUES_LOCK = { ...ISSUES_WRITE, resource: { repo: 'push' as const } };
+
+/**
+ * Administering issues (transfer, pin, unpin, delete; GitHub offers them through GraphQL only):
+ * Issues (write) — Pull requests (write) does not reach them; classic `repo`, or `public_repo` on
+ * public repositories. Who may do each (write or admin access) is the service's rule.
+ */
+export const ISSUES_ADMIN = { ...ISSUES_WRITE, permissions: [{ issues: 'write' as const }] };

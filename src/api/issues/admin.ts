@@ -14,6 +14,7 @@ import { repository } from '../../model/render';
 import { atLeast } from '../../model/repo-permissions';
 import type { IssueRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
+import { createLabel } from './labels';
 import { type IssueScope, renderIssues } from './service';
 
 /** Issues a repository pins at most (GitHub's limit). */
@@ -23,10 +24,20 @@ export const MAX_PINNED = 3;
 const payloadIssue = (caller: Caller, scope: IssueScope, row: IssueRow) =>
 	renderIssues({ ...caller, media: null }, scope, [row], true, null)[0];
 
+/** Options of a transfer. */
+export interface TransferOptions {
+	/**
+	 * Create the issue's labels the destination lacks (same name, color and description; GitHub's
+	 * createLabelsIfMissing), each recording its `label` `created` event, so none is dropped.
+	 */
+	createLabelsIfMissing?: boolean;
+}
+
 /**
  * Moves an issue to `to`, a repository of the same owner, where it takes the next number (GitHub's
  * transfer): comments, reactions and its timeline follow; labels and the milestone are kept where
- * the destination has ones of the same name (title), else dropped; assignees stay; a pin is
+ * the destination has ones of the same name (title, names compared without case), else dropped —
+ * or, with `createLabelsIfMissing`, its missing labels are created there first; assignees stay; a pin is
  * dropped. The old number answers 301 to the issue's new address from then on. The `transferred`
  * webhook goes to the source repository with `changes.new_issue` and `changes.new_repository`; the
  * destination's hooks get `opened` with `changes.old_issue` and `changes.old_repository`.
@@ -35,7 +46,7 @@ const payloadIssue = (caller: Caller, scope: IssueScope, row: IssueRow) =>
  *   with issues turned off
  * @returns the issue as it now is
  */
-export function transferIssue(caller: Caller, from: IssueScope, issue: IssueRow, to: IssueScope): IssueRow {
+export function transferIssue(caller: Caller, from: IssueScope, issue: IssueRow, to: IssueScope, options: TransferOptions = {}): IssueRow {
 	if (!atLeast(from.permission, 'push') || !atLeast(to.permission, 'push'))
 		throw forbidden('You must have write access to both repositories to transfer an issue.');
 	if (issue.pull_request) throw unprocessable('Pull requests cannot be transferred.');
@@ -50,6 +61,12 @@ export function transferIssue(caller: Caller, from: IssueScope, issue: IssueRow,
 	const now = isoSeconds(caller.now);
 	return app.transaction(() => {
 		const old = payloadIssue(caller, from, issue);
+		if (options.createLabelsIfMissing) {
+			for (const row of app.stores.labels.forIssues([issue.id]).get(issue.id) ?? []) {
+				if (!app.stores.labels.byName(to.repo.id, row.name))
+					createLabel(caller, to, { name: row.name, color: row.color, description: row.description });
+			}
+		}
 		app.stores.issueAdmin.transfer(issue, to.repo.id, now);
 		const moved = app.stores.issues.byId(issue.id)!;
 		const current = payloadIssue(caller, to, moved);

@@ -25,14 +25,9 @@ import {
 	resolveAssignees,
 	type IssueScope,
 } from './service';
-import { ISSUES_READ, ISSUES_WRITE } from './access';
+import { ISSUES_LOCK, ISSUES_READ, ISSUES_TRIAGE, ISSUES_WRITE } from './access';
 import { createBody, labelInput, updateBody } from './inputs';
 import { addAssignees, createIssue, removeAssignees, removeIssueLabel, setIssueLabels, setIssueLock, updateIssue } from './workflows';
-
-/** Changing an issue's labels and assignees: triage access. */
-const ISSUES_TRIAGE = { ...ISSUES_WRITE, resource: { repo: 'triage' as const } };
-/** Locking and unlocking conversations: push access. */
-const ISSUES_LOCK = { ...ISSUES_WRITE, resource: { repo: 'push' as const } };
 
 const listQuery = v.object({
 	milestone: v.optional(v.string()),

@@ -19,3 +19,11 @@ export const PULLS_WRITE = {
 	permissions: [{ pull_requests: 'write' as const }],
 	scopes: ['repo', 'public_repo'],
 };
+
+/** Merging a pull request: push access to the base repository and Contents (write). */
+export const PULLS_MERGE = {
+	access: 'authenticated' as const,
+	resource: { repo: 'push' as const },
+	permissions: [{ contents: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+};

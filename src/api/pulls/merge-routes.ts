@@ -8,26 +8,19 @@ import { accepted, ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { mergePullRequest, updatePullRequestBranch } from './merge-service';
 import { loadPull, pullScope } from './service';
+import { PULLS_MERGE } from './access';
+import { mergeBody } from './inputs';
 
-const mergeBody = v.object({
-	commit_title: v.optional(v.pipe(v.string('commit_title must be a string'), v.maxLength(1024, 'commit_title is too long'))),
-	commit_message: v.optional(v.pipe(v.string('commit_message must be a string'), v.maxLength(65536, 'commit_message is too long'))),
-	sha: v.optional(v.string('sha must be a string')),
-	merge_method: v.optional(v.picklist(['merge', 'squash', 'rebase'], 'merge_method must be merge, squash or rebase'), 'merge'),
-});
 const updateBranchBody = v.object({
 	expected_head_sha: v.optional(v.string('expected_head_sha must be a string')),
 });
 
 export const pullMergeRoutes = [
 	route({
+		...PULLS_MERGE,
 		method: 'PUT',
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/merge',
 		docs: 'pulls/pulls#merge-a-pull-request',
-		access: 'authenticated',
-		resource: { repo: 'push' },
-		permissions: [{ contents: 'write' }],
-		scopes: ['repo', 'public_repo'],
 		errorResource: 'PullRequest',
 		body: mergeBody,
 		handler(ctx) {

@@ -26,7 +26,6 @@ import * as v from 'valibot';
 import { created, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import type { IssueScope } from '../issues/service';
-import { commentBodyField, MAX_BODY } from '../markdown/body';
 import { requestedReviewers } from './requested';
 import { deletePendingReview, dismissReview, editReview, removePullReviewers, visibleReview } from './review-edits';
 import { createReview, requestPullReviewers, submitReview } from './review-service';
@@ -35,54 +34,9 @@ import { renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
 import type { PullRow } from '../../model/rows';
 import { PULLS_READ, PULLS_WRITE } from './access';
+import { createReviewBody, dismissReviewBody, removeReviewersBody, requestReviewersBody, reviewBodyText, submitReviewBody } from './inputs';
 
-/** GitHub takes at most 100 reviewers in one request (and 100 teams). */
-const names = (field: string) =>
-	v.pipe(
-		v.array(
-			v.pipe(v.string(`${field} must be an array of strings`), v.minLength(1, `${field} must not hold blanks`), v.maxLength(256)),
-			`${field} must be an array`,
-		),
-		v.maxLength(100, `${field} holds more than 100 names`),
-	);
-const requestBody = v.object({
-	reviewers: v.optional(names('reviewers')),
-	team_reviewers: v.optional(names('team_reviewers')),
-});
-const removeBody = v.object({
-	reviewers: names('reviewers'),
-	team_reviewers: v.optional(names('team_reviewers')),
-});
-
-const reviewBodyText = v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY, `body is longer than ${MAX_BODY} characters`));
-const reviewEvent = v.picklist(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'], 'event must be APPROVE, REQUEST_CHANGES or COMMENT');
-const positive = (field: string) =>
-	v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be an integer`), v.minValue(1, `${field} must be positive`));
-const side = (field: string) => v.picklist(['LEFT', 'RIGHT'], `${field} must be LEFT or RIGHT`);
-/** A draft review comment of POST …/reviews (GitHub's comments[]). */
-const draftComment = v.object({
-	path: v.pipe(v.string('path must be a string'), v.minLength(1, "path can't be blank")),
-	position: v.optional(positive('position')),
-	line: v.optional(positive('line')),
-	side: v.optional(side('side')),
-	start_line: v.optional(positive('start_line')),
-	start_side: v.optional(side('start_side')),
-	body: commentBodyField,
-});
-const createReviewBody = v.object({
-	commit_id: v.optional(v.pipe(v.string('commit_id must be a string'), v.regex(/^[0-9a-f]{40}$/i, 'commit_id must be a commit sha'))),
-	body: v.optional(reviewBodyText),
-	event: v.optional(reviewEvent),
-	comments: v.optional(
-		v.pipe(v.array(draftComment, 'comments must be an array'), v.maxLength(100, 'comments holds more than 100 comments')),
-	),
-});
 const updateReviewBody = v.object({ body: reviewBodyText });
-const submitReviewBody = v.object({ body: v.optional(reviewBodyText), event: reviewEvent });
-const dismissBody = v.object({
-	message: v.pipe(v.string('message must be a string'), v.minLength(1, "message can't be blank"), v.maxLength(MAX_BODY)),
-	event: v.optional(v.picklist(['DISMISS'], 'event must be DISMISS')),
-});
 
 /** The path's {review_id} of the pull request; another user's pending review is 404 as GitHub's. */
 function loadReview(ctx: Context, pull: PullRow): ReviewRow {
@@ -114,7 +68,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
 		docs: 'pulls/review-requests#request-reviewers-for-a-pull-request',
 		errorResource: 'PullRequest',
-		body: requestBody,
+		body: requestReviewersBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
@@ -129,7 +83,7 @@ export const reviewRequestRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
 		docs: 'pulls/review-requests#remove-requested-reviewers-from-a-pull-request',
 		errorResource: 'PullRequest',
-		body: removeBody,
+		body: removeReviewersBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);
@@ -231,7 +185,7 @@ export const reviewRequestRoutes = [
 		docs: 'pulls/reviews#dismiss-a-review-for-a-pull-request',
 		errorResource: 'PullRequestReview',
 		errorShape: 'simple',
-		body: dismissBody,
+		body: dismissReviewBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const pull = loadPull(ctx, scope);

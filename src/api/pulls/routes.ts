@@ -15,7 +15,6 @@ import { notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { issueBodyField } from '../markdown/body';
 import { filePatch, unifiedDiff } from '../git/diff';
 import type { PullRow } from '../../model/rows';
 import { AuthorLookup, diffEntry, fullCommit } from '../commits/render';
@@ -25,36 +24,8 @@ import { loadPull, MAX_PULL_COMMITS, MAX_PULL_FILES, pullComparison, pullScope, 
 import { createPullRequest, headRepository, updatePullRequest } from './workflows';
 import type { PullSort } from './store';
 import { PULLS_READ, PULLS_WRITE } from './access';
+import { createPullBody, updatePullBody } from './inputs';
 
-const MAX_TITLE = 256;
-const title = v.pipe(
-	v.union([v.string(), v.number()], 'title must be a string'),
-	v.transform((value) => String(value).trim()),
-	v.minLength(1, "title can't be blank"),
-	v.maxLength(MAX_TITLE, `title is longer than ${MAX_TITLE} characters`),
-);
-const branchName = (field: string) =>
-	v.pipe(v.string(`${field} must be a string`), v.minLength(1, `${field} can't be blank`), v.maxLength(1024, `${field} is too long`));
-
-const createBody = v.object({
-	title: v.optional(title),
-	head: branchName('head'),
-	head_repo: v.optional(v.string('head_repo must be a string')),
-	base: branchName('base'),
-	body: v.optional(issueBodyField),
-	maintainer_can_modify: v.optional(v.boolean('maintainer_can_modify must be a boolean')),
-	draft: v.optional(v.boolean('draft must be a boolean')),
-	issue: v.optional(
-		v.pipe(v.number('issue must be a number'), v.integer('issue must be an integer'), v.minValue(1, 'issue must be positive')),
-	),
-});
-const updateBody = v.object({
-	title: v.optional(title),
-	body: v.optional(issueBodyField),
-	state: v.optional(v.picklist(['open', 'closed'], 'state must be open or closed')),
-	base: v.optional(branchName('base')),
-	maintainer_can_modify: v.optional(v.boolean('maintainer_can_modify must be a boolean')),
-});
 const listQuery = v.object({
 	state: v.optional(v.picklist(['open', 'closed', 'all'], 'state must be open, closed or all'), 'open'),
 	head: v.optional(v.string()),
@@ -138,7 +109,7 @@ export const pullRoutes = [
 		path: '/repos/{owner}/{repo}/pulls',
 		docs: 'pulls/pulls#create-a-pull-request',
 		errorResource: 'PullRequest',
-		body: createBody,
+		body: createPullBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const current = createPullRequest(ctx, scope, ctx.body);
@@ -163,7 +134,7 @@ export const pullRoutes = [
 		path: '/repos/{owner}/{repo}/pulls/{pull_number}',
 		docs: 'pulls/pulls#update-a-pull-request',
 		errorResource: 'PullRequest',
-		body: updateBody,
+		body: updatePullBody,
 		handler(ctx) {
 			const scope = pullScope(ctx);
 			const updated = updatePullRequest(ctx, scope, loadPull(ctx, scope), ctx.body);

@@ -7,3 +7,29 @@ export const REPOSITORY_READ = {
 	resource: { repo: 'read' as const },
 	permissions: [{ metadata: 'read' as const }],
 };
+
+/**
+ * The route access of changing a repository's settings (PATCH /repos/{owner}/{repo}; GraphQL's
+ * archiveRepository and unarchiveRepository): admin access and Administration (write). An archived
+ * repository takes this one change (unarchiving), so the guard lets it through (`writable: false`)
+ * and the service refuses the rest.
+ */
+export const REPOSITORY_ADMIN = {
+	access: 'authenticated' as const,
+	resource: { repo: 'admin' as const, writable: false as const },
+	permissions: [{ administration: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+};
+
+/** Creating a repository: Administration (write); classic `public_repo` suffices for public ones (the service checks `repo` for others). */
+const REPOSITORY_CREATE = {
+	access: 'authenticated' as const,
+	permissions: [{ administration: 'write' as const }],
+	scopes: ['repo', 'public_repo'],
+};
+
+/** POST /user/repos: the user's own account, which a token bound to an organization does not reach. */
+export const REPOSITORY_CREATE_USER = { ...REPOSITORY_CREATE, resource: { self: true as const, bound: true as const } };
+
+/** POST /orgs/{org}/repos: members of the organization (its creation policies: the service). */
+export const REPOSITORY_CREATE_ORG = { ...REPOSITORY_CREATE, resource: { org: 'member' as const } };

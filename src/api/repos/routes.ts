@@ -5,7 +5,9 @@
  * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
  * to read).
  */
-import { REPOSITORY_READ } from './access';
+import { REPOSITORY_ADMIN, REPOSITORY_CREATE_ORG, REPOSITORY_CREATE_USER, REPOSITORY_READ } from './access';
+import { createBody, updateBody } from './inputs';
+import { createOrganizationRepository, createUserRepository, editRepository, repositoryCreator, requireScopeFor } from './writes';
 import * as v from 'valibot';
 import { forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
 import { created, noContent, ok, paged } from '../../http/reply';
@@ -13,7 +15,6 @@ import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { orgAccess } from '../../auth/access/orgs';
 import { callerRepoPermission, organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
-import type { OrgAccess } from '../../auth/access/types';
 import { requireReach } from '../../auth/principal';
 import type { RepositoryFilter, RepositorySort } from './store';
 import { timestampParam } from '../../http/validation';
@@ -21,95 +22,9 @@ import { accountRepositories, authenticatedUserRepositories, type Affiliation, t
 import type { RepoPermission } from '../../model/repo-permissions';
 import { fullRepository } from './render';
 import { repository, simpleUser } from '../../model/render';
-import {
-	checkRepositoryUpdate,
-	createRepository,
-	deleteRepository,
-	forkRepository,
-	replaceTopics,
-	transferRepository,
-	updateRepository,
-} from './service';
+import { deleteRepository, forkRepository, replaceTopics, transferRepository } from './service';
 import { repositoryLanguages } from './languages';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
-
-const flag = v.optional(v.boolean());
-const securityStatus = v.optional(v.object({ status: v.picklist(['enabled', 'disabled'], 'status must be enabled or disabled') }));
-/** Body of PATCH /repos/{owner}/{repo}. */
-const updateBody = v.object({
-	name: v.optional(v.pipe(v.string(), v.minLength(1, "name can't be blank"))),
-	description: v.optional(v.nullable(v.string())),
-	homepage: v.optional(v.nullable(v.string())),
-	private: flag,
-	visibility: v.optional(v.picklist(['public', 'private', 'internal'], 'visibility must be public, private or internal')),
-	default_branch: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255))),
-	has_issues: flag,
-	has_projects: flag,
-	has_wiki: flag,
-	has_downloads: flag,
-	has_discussions: flag,
-	is_template: flag,
-	archived: flag,
-	allow_squash_merge: flag,
-	allow_merge_commit: flag,
-	allow_rebase_merge: flag,
-	allow_auto_merge: flag,
-	delete_branch_on_merge: flag,
-	allow_forking: flag,
-	web_commit_signoff_required: flag,
-	allow_update_branch: flag,
-	use_squash_pr_title_as_default: flag,
-	squash_merge_commit_title: v.optional(
-		v.picklist(['PR_TITLE', 'COMMIT_OR_PR_TITLE'], 'squash_merge_commit_title must be PR_TITLE or COMMIT_OR_PR_TITLE'),
-	),
-	squash_merge_commit_message: v.optional(
-		v.picklist(['PR_BODY', 'COMMIT_MESSAGES', 'BLANK'], 'squash_merge_commit_message must be PR_BODY, COMMIT_MESSAGES or BLANK'),
-	),
-	merge_commit_title: v.optional(v.picklist(['PR_TITLE', 'MERGE_MESSAGE'], 'merge_commit_title must be PR_TITLE or MERGE_MESSAGE')),
-	merge_commit_message: v.optional(
-		v.picklist(['PR_BODY', 'PR_TITLE', 'BLANK'], 'merge_commit_message must be PR_BODY, PR_TITLE or BLANK'),
-	),
-	security_and_analysis: v.optional(
-		v.object({
-			advanced_security: securityStatus,
-			dependabot_delegated_alert_dismissal: securityStatus,
-			secret_scanning: securityStatus,
-			secret_scanning_push_protection: securityStatus,
-			secret_scanning_non_provider_patterns: securityStatus,
-			secret_scanning_validity_checks: securityStatus,
-		}),
-	),
-});
-/** A template name where "" means not given, as GitHub reads it (Terraform's provider always sends both). */
-const emptyIsAbsent = v.optional(
-	v.pipe(
-		v.string(),
-		v.transform((s) => (s === '' ? undefined : s)),
-	),
-);
-/** Body of repository creation (organization and user). */
-export const createBody = v.object({
-	name: v.pipe(v.string(), v.minLength(1)),
-	description: v.optional(v.nullable(v.string())),
-	homepage: v.optional(v.nullable(v.string())),
-	private: flag,
-	visibility: v.optional(v.picklist(['public', 'private', 'internal'])),
-	has_issues: flag,
-	has_projects: flag,
-	has_wiki: flag,
-	has_downloads: flag,
-	has_discussions: flag,
-	is_template: flag,
-	team_id: v.optional(v.pipe(v.number(), v.integer())),
-	auto_init: flag,
-	gitignore_template: emptyIsAbsent,
-	license_template: emptyIsAbsent,
-	allow_squash_merge: flag,
-	allow_merge_commit: flag,
-	allow_rebase_merge: flag,
-	allow_auto_merge: flag,
-	delete_branch_on_merge: flag,
-});
 
 const listQuery = v.object({
 	type: v.optional(v.picklist(['all', 'public', 'private', 'forks', 'sources', 'member'])),
@@ -151,28 +66,6 @@ const accountReposQuery = v.object({
 const defaultDirection = (sort: RepositorySort) => (sort === 'full_name' ? 'asc' : 'desc');
 
 /**
- * Checks that the caller may create repositories of this visibility in the organization and returns
- * the user to grant admin as a direct collaborator: a member who creates a repository administers
- * it, as on GitHub (owners and apps need no grant).
- * @throws DomainError 403 when the organization lets only owners create repositories, or not members
- *   this visibility (members_can_create_public/private/internal_repositories).
- */
-function repositoryCreator(access: OrgAccess, visibility: RepositoryRow['visibility']): number | null {
-	const { org } = access;
-	if (!access.admin && org.members_can_create_repositories === 0) {
-		throw forbidden(`Members of ${org.login} may not create repositories; ask an owner.`);
-	}
-	const allowed =
-		visibility === 'public'
-			? org.members_can_create_public_repositories
-			: visibility === 'internal'
-				? org.members_can_create_internal_repositories
-				: org.members_can_create_private_repositories;
-	if (!access.admin && allowed === 0) throw forbidden(`Members of ${org.login} may not create ${visibility} repositories; ask an owner.`);
-	return access.userId !== null && !access.admin ? access.userId : null;
-}
-
-/**
  * The organization policy members_can_delete_repositories, which also governs transfers: owners
  * (and the organization's app) always may; other repository administrators only when it allows.
  * @throws DomainError 403 "Must have admin rights to Repository." as GitHub answers
@@ -200,30 +93,9 @@ function mayCreateIn(ctx: Context, target: AccountRow, visibility: RepositoryRow
 	return target.members_can_create_private_repositories === 1;
 }
 
-/**
- * Classic and OAuth tokens need the `repo` scope for a repository that is not public: `public_repo`
- * covers public repositories only (docs/api/auth.md).
- * @throws DomainError 403 with GitHub's missing-scope message.
- */
-function requireScopeFor(ctx: Context, visibility: 'public' | 'private' | 'internal'): void {
-	const { principal } = ctx;
-	if ((principal.kind === 'classic' || principal.kind === 'oauth') && visibility !== 'public' && !principal.scopes.has('repo')) {
-		throw forbidden(
-			'Your token has not been granted the required scopes to execute this operation. It needs one of these scopes: repo.',
-		);
-	}
-}
-
-/** The visibility a creation body asks for (GitHub's default: public). */
-const requestedVisibility = (body: { private?: boolean; visibility?: 'public' | 'private' | 'internal' }) =>
-	body.visibility ?? (body.private ? 'private' : 'public');
-
 /** What both creation routes share: Administration (write); public_repo suffices for public ones. */
 const CREATE = {
 	method: 'POST' as const,
-	permissions: [{ administration: 'write' as const }],
-	scopes: ['repo', 'public_repo'],
-	access: 'authenticated' as const,
 	errorResource: 'Repository',
 	body: createBody,
 };
@@ -239,16 +111,10 @@ export const repositoryRoutes = [
 		...CREATE,
 		path: '/orgs/{org}/repos',
 		docs: 'repos/repos#create-an-organization-repository',
-		resource: { org: 'member' },
+		...REPOSITORY_CREATE_ORG,
 		handler(ctx) {
-			const access = ctx.org;
-			requireScopeFor(ctx, requestedVisibility(ctx.body));
-			const org = access.org;
-			const repo = createRepository(ctx.app, org, ctx.body, {
-				collaboratorId: repositoryCreator(access, requestedVisibility(ctx.body)),
-				now: isoSeconds(ctx.now),
-				actorId: access.actorId,
-			});
+			const org = ctx.org.org;
+			const repo = createOrganizationRepository(ctx, ctx.org, ctx.body);
 			return created(fullRepository(ctx.app, repo, org, 'admin'), ctx.app.urls.api(`/repos/${org.login}/${repo.name}`));
 		},
 	}),
@@ -256,15 +122,9 @@ export const repositoryRoutes = [
 		...CREATE,
 		path: '/user/repos',
 		docs: 'repos/repos#create-a-repository-for-the-authenticated-user',
-		// A token bound to an organization does not reach the user's own account.
-		resource: { self: true, bound: true },
+		...REPOSITORY_CREATE_USER,
 		handler(ctx) {
-			const self = ctx.principal.user!;
-			requireScopeFor(ctx, requestedVisibility(ctx.body));
-			const owner = ctx.app.stores.accounts.byId(self.id)!;
-			if (ctx.body.team_id !== undefined)
-				throw invalidField('Repository', 'team_id', 'team_id applies to organization repositories only');
-			const repo = createRepository(ctx.app, owner, ctx.body, { collaboratorId: null, now: isoSeconds(ctx.now), actorId: self.id });
+			const { repo, owner } = createUserRepository(ctx, ctx.body);
 			return created(fullRepository(ctx.app, repo, owner, 'admin'), ctx.app.urls.api(`/repos/${owner.login}/${repo.name}`));
 		},
 	}),
@@ -372,27 +232,16 @@ export const repositoryRoutes = [
 		handler: getRepository,
 	}),
 	route({
+		// Archived: checked by the service, since unarchiving is the one change an archived repository takes.
+		...REPOSITORY_ADMIN,
 		method: 'PATCH',
 		path: '/repos/{owner}/{repo}',
 		docs: 'repos/repos#update-a-repository',
-		permissions: [{ administration: 'write' }],
-		scopes: ['repo', 'public_repo'],
-		access: 'authenticated',
-		// Archived: checked below, since unarchiving is the one change an archived repository takes.
-		resource: { repo: 'admin', writable: false },
 		errorResource: 'Repository',
 		body: updateBody,
 		handler(ctx) {
-			const { repo, owner } = ctx.repo;
-			// public_repo suffices for public repositories only (as when creating one).
-			if (ctx.body.private !== undefined || ctx.body.visibility !== undefined) requireScopeFor(ctx, requestedVisibility(ctx.body));
-			else requireScopeFor(ctx, repo.visibility);
-			checkRepositoryUpdate(ctx.app, repo, owner, ctx.body, {
-				userId: ctx.principal.user?.id ?? null,
-				installation: ctx.principal.kind === 'installation',
-			});
-			const updated = updateRepository(ctx.app, repo, owner, ctx.body, { actorId: ctx.principal.actorId, now: isoSeconds(ctx.now) });
-			return ok(fullRepository(ctx.app, updated, owner, 'admin'));
+			const updated = editRepository(ctx, ctx.repo, ctx.body);
+			return ok(fullRepository(ctx.app, updated, ctx.repo.owner, 'admin'));
 		},
 	}),
 	route({

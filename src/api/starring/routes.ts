@@ -12,12 +12,11 @@ import * as v from 'valibot';
 import { notFound } from '../../model/errors';
 import { noContent, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
-import { isoSeconds } from '../../time';
 import { repositoryPeoplePage, userRepositoryPage } from '../repos/lists';
 import { repository } from '../../model/render';
-import { recordStar } from './events';
+import { STAR_READ, STAR_WRITE } from './access';
+import { starRepository, unstarRepository } from './service';
 import { stargazer, starredRepository } from './render';
-import { STAR, STAR_READ } from './access';
 
 const starredQuery = v.object({
 	sort: v.optional(v.picklist(['created', 'updated'], 'sort must be created or updated')),
@@ -101,27 +100,20 @@ export const starringRoutes = [
 		},
 	}),
 	route({
-		...STAR,
+		...STAR_WRITE,
 		method: 'PUT',
 		docs: 'activity/starring#star-a-repository-for-the-authenticated-user',
-		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
-			const { repo } = ctx.repo;
-			const star = ctx.app.stores.stars.star(ctx.principal.user!.id, repo.id, isoSeconds(ctx.now));
-			// Starring again changes nothing and reports nothing.
-			if (star) recordStar(ctx.app, 'created', repo, star.created_at, ctx.principal.actorId);
+			starRepository(ctx, ctx.principal.user!.id, ctx.repo.repo);
 			return noContent();
 		},
 	}),
 	route({
-		...STAR,
+		...STAR_WRITE,
 		method: 'DELETE',
 		docs: 'activity/starring#unstar-a-repository-for-the-authenticated-user',
-		permissions: [{ starring: 'write', metadata: 'read' }],
 		handler(ctx) {
-			const { repo } = ctx.repo;
-			if (ctx.app.stores.stars.unstar(ctx.principal.user!.id, repo.id))
-				recordStar(ctx.app, 'deleted', repo, null, ctx.principal.actorId);
+			unstarRepository(ctx, ctx.principal.user!.id, ctx.repo.repo);
 			return noContent();
 		},
 	}),
