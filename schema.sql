@@ -2114,3 +2114,16 @@ CREATE TABLE workflow_job_logs (
   steps  TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);
+
+-- A user's email addresses beyond the account's own (schema 41; GET/POST/DELETE /user/emails).
+-- The account's `email` is its primary address (verified; `email_public` is its visibility); these
+-- are the others, unverified when added through the API until a site administrator verifies them
+-- (`gitstead admin verify-email`). An address belongs to one account at most, without case.
+CREATE TABLE user_emails (
+  id         INTEGER PRIMARY KEY,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  email      TEXT NOT NULL COLLATE NOCASE UNIQUE,
+  verified   INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX user_emails_user ON user_emails(user_id, id);

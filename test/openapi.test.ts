@@ -39,6 +39,7 @@ import { createApp, installApp, saveAppHook } from '../src/api/apps/service';
 import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
+import { createUser } from '../src/api/users/service';
 import { buildRoutes } from '../src/server';
 import { epochSeconds, isoSeconds } from '../src/time';
 import { OpenApi, type Operation, type Violation } from './helpers/openapi';
@@ -169,6 +170,18 @@ const TABLE: Record<string, Entry> = {
 	'GET /rate_limit': {},
 	'GET /user': {},
 	'GET /users/{username}': {},
+
+	// ------------------------------------------------------------------ email addresses (emma's primary one is public)
+	'GET /user/emails': { as: 'emma' },
+	'GET /user/public_emails': { as: 'emma' },
+	'POST /user/emails': { as: 'emma', body: { emails: ['emma@work.example'] } },
+	'DELETE /user/emails': {
+		call: async () => {
+			await must('POST', '/user/emails', { as: 'emma', body: ['emma@old.example'] });
+			return { as: 'emma', body: { emails: ['emma@old.example'] } };
+		},
+	},
+	'PATCH /user/email/visibility': { as: 'emma', body: { visibility: 'public' } },
 
 	// ------------------------------------------------------------------ keys (made by the scenario)
 	'GET /user/keys': {},
@@ -2154,6 +2167,8 @@ async function scenario() {
 	s = await startServer();
 	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'otto']) s.user(login);
 	s.user('root', { siteAdmin: true });
+	// emma has a public primary email address (the email routes).
+	createUser(s.app, { login: 'emma', email: 'emma@example.com', emailPublic: true });
 	s.enterprise('bigco', 'erin');
 	const acme = s.org('acme', 'olivia', { enterprise: 'bigco' });
 	for (const login of ['mike', 'wendy']) s.member('acme', login);

@@ -61,6 +61,7 @@ import { teamsRoutes } from './teams/routes';
 import { externalGroupRoutes } from './external-groups/routes';
 import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
+import { emailRoutes } from './users/email-routes';
 import { keyRoutes } from './keys/routes';
 import { watchingRoutes } from './watching/routes';
 
@@ -68,6 +69,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...metaRoutes,
 	...rateLimitRoutes,
 	...userRoutes,
+	...emailRoutes,
 	...keyRoutes,
 	...orgRoutes,
 	...auditLogRoutes,

@@ -1540,6 +1540,21 @@ export const migrations: Migration[] = [
 				);`);
 		},
 	},
+	{
+		version: 41,
+		description: "user_emails: a user's email addresses beyond the account's own (GET/POST/DELETE /user/emails)",
+		up(db) {
+			db.exec(`
+				CREATE TABLE user_emails (
+				  id         INTEGER PRIMARY KEY,
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  email      TEXT NOT NULL COLLATE NOCASE UNIQUE,
+				  verified   INTEGER NOT NULL DEFAULT 0,
+				  created_at TEXT NOT NULL
+				);
+				CREATE INDEX user_emails_user ON user_emails(user_id, id);`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
