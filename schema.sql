@@ -2064,9 +2064,17 @@ CREATE TABLE commit_search (
   committer_email TEXT NOT NULL,
   committer_date  TEXT NOT NULL,
   committer_id    INTEGER,
+  -- Schema 42, for the repository statistics (src/api/stats/service.ts, whose task fills them):
+  -- lines added and deleted against the first parent (a root commit: against nothing; a merge
+  -- counts none), as `git log --shortstat`, NULL until counted (repositories of 10,000 commits or
+  -- more are not counted, as GitHub does not); the author's time zone in minutes east of UTC.
+  additions       INTEGER,
+  deletions       INTEGER,
+  author_offset   INTEGER,
   UNIQUE (repo_id, sha)
 );
 CREATE INDEX commit_search_committer_date ON commit_search(committer_date);
+CREATE INDEX commit_search_stats_pending ON commit_search(repo_id) WHERE author_offset IS NULL;
 CREATE VIRTUAL TABLE commit_search_fts USING fts5(message, content='commit_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER commit_search_fts_insert AFTER INSERT ON commit_search BEGIN
   INSERT INTO commit_search_fts (rowid, message) VALUES (NEW.id, NEW.message);

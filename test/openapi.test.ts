@@ -100,6 +100,16 @@ async function must(method: string, path: string, options: { body?: unknown; as?
 	return res.body;
 }
 
+/** Brings acme/app's statistics up to date (they answer 202 until the background task computed them). */
+async function statsReady(): Promise<Call> {
+	for (let i = 0; i < 20; i++) {
+		const res = await s.request('GET', '/repos/acme/app/stats/punch_card', { token: credential() });
+		if (res.status !== 202) return {};
+		await s.app.tasks.runDue();
+	}
+	throw new Error('acme/app statistics still computing');
+}
+
 /** A commit of one file on `parents` in acme/app, through the git database API. @returns its sha */
 async function commit(content: string, parents: string[]): Promise<string> {
 	const tree = await must('POST', '/repos/acme/app/git/trees', {
@@ -257,6 +267,12 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/topics': {},
 	'GET /repos/{owner}/{repo}/languages': {},
 	'GET /repos/{owner}/{repo}/contributors': { path: '/repos/acme/app/contributors?anon=1' },
+	// Statistics: asked once (202, the task queued), then computed by the background task.
+	'GET /repos/{owner}/{repo}/stats/contributors': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/commit_activity': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/code_frequency': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/participation': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/punch_card': { call: () => statsReady() },
 	'GET /repos/{owner}/{repo}/license': {
 		// A commit holding a LICENSE file, read by its sha (main stays as the other entries expect).
 		call: async () => {

@@ -62,6 +62,7 @@ import { externalGroupRoutes } from './external-groups/routes';
 import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
 import { emailRoutes } from './users/email-routes';
+import { statsRoutes } from './stats/routes';
 import { keyRoutes } from './keys/routes';
 import { watchingRoutes } from './watching/routes';
 
@@ -70,6 +71,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...rateLimitRoutes,
 	...userRoutes,
 	...emailRoutes,
+	...statsRoutes,
 	...keyRoutes,
 	...orgRoutes,
 	...auditLogRoutes,

@@ -50,6 +50,7 @@ import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
 import { createUserEmailStore } from './users/email-store';
+import { createStatsStore } from './stats/store';
 import { createSubscriptionStore } from './watching/store';
 import { createWebhookStore } from '../webhooks/store';
 import { createAuditStore } from '../events/audit-store';
@@ -109,6 +110,7 @@ export function createStores(database: DB) {
 		search: createSearchStore(db),
 		codeSearch: createCodeSearchStore(db),
 		commitSearch: createCommitSearchStore(db),
+		stats: createStatsStore(db),
 		issueAdmin: createIssueAdminStore(db),
 		jobLogs: createJobLogStore(db),
 		rulesets: createRulesetStore(db),

@@ -1555,6 +1555,17 @@ export const migrations: Migration[] = [
 				CREATE INDEX user_emails_user ON user_emails(user_id, id);`);
 		},
 	},
+	{
+		version: 42,
+		description: "commit_search.additions/deletions/author_offset: each indexed commit's line counts and time zone, for the repository statistics (GET …/stats/*)",
+		up(db) {
+			db.exec(`
+				ALTER TABLE commit_search ADD COLUMN additions INTEGER;
+				ALTER TABLE commit_search ADD COLUMN deletions INTEGER;
+				ALTER TABLE commit_search ADD COLUMN author_offset INTEGER;
+				CREATE INDEX commit_search_stats_pending ON commit_search(repo_id) WHERE author_offset IS NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */
