@@ -1557,7 +1557,8 @@ export const migrations: Migration[] = [
 	},
 	{
 		version: 42,
-		description: "commit_search.additions/deletions/author_offset: each indexed commit's line counts and time zone, for the repository statistics (GET …/stats/*)",
+		description:
+			"commit_search.additions/deletions/author_offset: each indexed commit's line counts and time zone, for the repository statistics (GET …/stats/*)",
 		up(db) {
 			db.exec(`
 				ALTER TABLE commit_search ADD COLUMN additions INTEGER;
