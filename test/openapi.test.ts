@@ -293,6 +293,8 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/tarball/*?': { path: '/repos/acme/app/tarball/main' },
 	'GET /repos/{owner}/{repo}/zipball/*?': { path: '/repos/acme/app/zipball/main' },
 	'GET /gitignore/templates': {},
+	'GET /licenses': {},
+	'GET /licenses/{license}': { path: '/licenses/mit' },
 	'GET /gitignore/templates/{name}': { path: '/gitignore/templates/Node' },
 
 	// ------------------------------------------------------------------ custom properties, budgets, runner groups, migrations

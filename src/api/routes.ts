@@ -29,6 +29,7 @@ import { legacyRoleRoutes, roleRoutes } from './roles/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
 import { gitignoreRoutes } from './gitignore/routes';
+import { licenseRoutes } from './licenses/routes';
 import { budgetRoutes } from './budgets/routes';
 import { collaboratorRoutes } from './collaborators/routes';
 import { branchRoutes } from './branches/routes';
@@ -98,6 +99,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...gitRoutes,
 	...contentRoutes,
 	...gitignoreRoutes,
+	...licenseRoutes,
 	...branchRoutes,
 	...commitRoutes,
 	...deploymentRoutes,
