@@ -2064,9 +2064,17 @@ CREATE TABLE commit_search (
   committer_email TEXT NOT NULL,
   committer_date  TEXT NOT NULL,
   committer_id    INTEGER,
+  -- Schema 42, for the repository statistics (src/api/stats/service.ts, whose task fills them):
+  -- lines added and deleted against the first parent (a root commit: against nothing; a merge
+  -- counts none), as `git log --shortstat`, NULL until counted (repositories of 10,000 commits or
+  -- more are not counted, as GitHub does not); the author's time zone in minutes east of UTC.
+  additions       INTEGER,
+  deletions       INTEGER,
+  author_offset   INTEGER,
   UNIQUE (repo_id, sha)
 );
 CREATE INDEX commit_search_committer_date ON commit_search(committer_date);
+CREATE INDEX commit_search_stats_pending ON commit_search(repo_id) WHERE author_offset IS NULL;
 CREATE VIRTUAL TABLE commit_search_fts USING fts5(message, content='commit_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER commit_search_fts_insert AFTER INSERT ON commit_search BEGIN
   INSERT INTO commit_search_fts (rowid, message) VALUES (NEW.id, NEW.message);
@@ -2114,3 +2122,16 @@ CREATE TABLE workflow_job_logs (
   steps  TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX workflow_job_logs_blob ON workflow_job_logs(blob);
+
+-- A user's email addresses beyond the account's own (schema 41; GET/POST/DELETE /user/emails).
+-- The account's `email` is its primary address (verified; `email_public` is its visibility); these
+-- are the others, unverified when added through the API until a site administrator verifies them
+-- (`gitstead admin verify-email`). An address belongs to one account at most, without case.
+CREATE TABLE user_emails (
+  id         INTEGER PRIMARY KEY,
+  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  email      TEXT NOT NULL COLLATE NOCASE UNIQUE,
+  verified   INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX user_emails_user ON user_emails(user_id, id);

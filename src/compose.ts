@@ -35,6 +35,7 @@ import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { CODE_INDEX_TASK, runCodeIndexTask } from './api/search/code-index';
+import { STATS_TASK, runStatsTask } from './api/stats/service';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -175,6 +176,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.tasks.register(MARK_READ_TASK, runMarkReadTask);
 	app.tasks.register(MERGEABILITY_TASK, runMergeabilityTask);
 	app.tasks.register(CODE_INDEX_TASK, runCodeIndexTask);
+	app.tasks.register(STATS_TASK, runStatsTask);
 	app.tasks.register(AUTO_MERGE_TASK, runAutoMergeTask);
 	app.tasks.register(ORG_DELETION_TASK, runOrganizationDeletionTask);
 	app.rateLimiter.load(epochSeconds(clock()));

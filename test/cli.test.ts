@@ -223,6 +223,26 @@ test('suspend and site-admin: the site admin area’s rules; the running server 
 	assert.equal(json('site-admin', 'alice', '--remove'), { login: 'alice', site_admin: false });
 });
 
+test('verify-email: an address alice added is verified for the running server; unknown ones refused', async () => {
+	const token = json('create-token', 'alice', '--scopes', 'user').token;
+	const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+	const added = await fetch(`${served!.address}/api/v3/user/emails`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ emails: ['alice@work.example'] }),
+	});
+	assert.is(added.status, 201);
+	assert.equal(json('verify-email', 'alice', 'Alice@Work.example'), { login: 'alice', email: 'Alice@Work.example', verified: true });
+	const listed = (await (await fetch(`${served!.address}/api/v3/user/emails`, { headers })).json()) as Array<{
+		email: string;
+		verified: boolean;
+	}>;
+	assert.is(listed.find((e) => e.email === 'alice@work.example')?.verified, true);
+	const unknown = admin('verify-email', 'alice', 'nobody@example.test');
+	assert.is(unknown.code, 1);
+	assert.match(unknown.stderr, 'alice has no added email address nobody@example.test');
+});
+
 test('import-runs and advance-job: demo workflow data through the command line', async () => {
 	const token = json('create-token', 'alice', '--scopes', 'repo');
 	const created = await fetch(`${served!.address}/api/v3/orgs/acme/repos`, {

@@ -17,6 +17,7 @@ import { createApp, installApp } from '../src/api/apps/service';
 import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
+import { createUser } from '../src/api/users/service';
 import { buildRoutes } from '../src/server';
 import { REPOSITORY_HOOK_EVENTS } from '../src/webhooks';
 import { epochSeconds, isoSeconds } from '../src/time';
@@ -73,6 +74,8 @@ function appJwt(): string {
 }
 
 /** Why adding or deleting a user's own key reports nothing. */
+const USER_EMAILS =
+	"a user's email addresses are reported by GitHub in the user's security log only: no webhook, feed entry or notification";
 const USER_KEYS =
 	"a user's own SSH, signing and GPG keys are reported by GitHub in the user's security log only: no webhook, feed entry or notification";
 
@@ -413,6 +416,18 @@ const TABLE: Record<string, Entry> = {
 	'PATCH /user': {
 		none: 'a profile change is reported on GitHub by no webhook, feed entry or notification',
 		call: () => ({ path: '/user', body: { bio: 'Reviews everything' }, token: token('ivy') }),
+	},
+	'POST /user/emails': {
+		none: USER_EMAILS,
+		call: () => ({ path: '/user/emails', body: { emails: ['emma@work.example'] }, token: token('emma') }),
+	},
+	'DELETE /user/emails': {
+		none: USER_EMAILS,
+		call: () => ({ path: '/user/emails', body: { emails: ['emma@work.example'] }, token: token('emma') }),
+	},
+	'PATCH /user/email/visibility': {
+		none: USER_EMAILS,
+		call: () => ({ path: '/user/email/visibility', body: { visibility: 'public' }, token: token('emma') }),
 	},
 	'DELETE /user/repository_invitations/{invitation_id}': {
 		none: 'declining an invitation is reported on GitHub by no webhook, feed entry or notification (no one was added)',
@@ -2018,6 +2033,8 @@ test.after(() => s.close());
 async function scenario() {
 	s = await startServer();
 	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'rose', 'ivy', 'hank']) s.user(login);
+	// emma has a primary email address (the email routes).
+	createUser(s.app, { login: 'emma', email: 'emma@example.com' });
 	s.user('root', { siteAdmin: true });
 	s.enterprise('bigco', 'erin');
 	w.acmeId = s.org('acme', 'olivia', { enterprise: 'bigco' }).id;

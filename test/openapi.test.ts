@@ -39,6 +39,7 @@ import { createApp, installApp, saveAppHook } from '../src/api/apps/service';
 import { importExternalGroups } from '../src/api/external-groups/service';
 import { importAdvisories } from '../src/api/dependabot/service';
 import { registerRunner } from '../src/api/runner-groups/service';
+import { createUser } from '../src/api/users/service';
 import { buildRoutes } from '../src/server';
 import { epochSeconds, isoSeconds } from '../src/time';
 import { OpenApi, type Operation, type Violation } from './helpers/openapi';
@@ -97,6 +98,16 @@ async function must(method: string, path: string, options: { body?: unknown; as?
 	const res = await s.request(method, path, { token: credential(options.as), body: options.body });
 	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path} answered ${res.status}: ${res.text}`);
 	return res.body;
+}
+
+/** Brings acme/app's statistics up to date (they answer 202 until the background task computed them). */
+async function statsReady(): Promise<Call> {
+	for (let i = 0; i < 20; i++) {
+		const res = await s.request('GET', '/repos/acme/app/stats/punch_card', { token: credential() });
+		if (res.status !== 202) return {};
+		await s.app.tasks.runDue();
+	}
+	throw new Error('acme/app statistics still computing');
 }
 
 /** A commit of one file on `parents` in acme/app, through the git database API. @returns its sha */
@@ -169,6 +180,18 @@ const TABLE: Record<string, Entry> = {
 	'GET /rate_limit': {},
 	'GET /user': {},
 	'GET /users/{username}': {},
+
+	// ------------------------------------------------------------------ email addresses (emma's primary one is public)
+	'GET /user/emails': { as: 'emma' },
+	'GET /user/public_emails': { as: 'emma' },
+	'POST /user/emails': { as: 'emma', body: { emails: ['emma@work.example'] } },
+	'DELETE /user/emails': {
+		call: async () => {
+			await must('POST', '/user/emails', { as: 'emma', body: ['emma@old.example'] });
+			return { as: 'emma', body: { emails: ['emma@old.example'] } };
+		},
+	},
+	'PATCH /user/email/visibility': { as: 'emma', body: { visibility: 'public' } },
 
 	// ------------------------------------------------------------------ keys (made by the scenario)
 	'GET /user/keys': {},
@@ -244,6 +267,12 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/topics': {},
 	'GET /repos/{owner}/{repo}/languages': {},
 	'GET /repos/{owner}/{repo}/contributors': { path: '/repos/acme/app/contributors?anon=1' },
+	// Statistics: asked once (202, the task queued), then computed by the background task.
+	'GET /repos/{owner}/{repo}/stats/contributors': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/commit_activity': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/code_frequency': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/participation': { call: () => statsReady() },
+	'GET /repos/{owner}/{repo}/stats/punch_card': { call: () => statsReady() },
 	'GET /repos/{owner}/{repo}/license': {
 		// A commit holding a LICENSE file, read by its sha (main stays as the other entries expect).
 		call: async () => {
@@ -264,6 +293,8 @@ const TABLE: Record<string, Entry> = {
 	'GET /repos/{owner}/{repo}/tarball/*?': { path: '/repos/acme/app/tarball/main' },
 	'GET /repos/{owner}/{repo}/zipball/*?': { path: '/repos/acme/app/zipball/main' },
 	'GET /gitignore/templates': {},
+	'GET /licenses': {},
+	'GET /licenses/{license}': { path: '/licenses/mit' },
 	'GET /gitignore/templates/{name}': { path: '/gitignore/templates/Node' },
 
 	// ------------------------------------------------------------------ custom properties, budgets, runner groups, migrations
@@ -2154,6 +2185,8 @@ async function scenario() {
 	s = await startServer();
 	for (const login of ['olivia', 'mike', 'wendy', 'nora', 'erin', 'paul', 'quinn', 'carl', 'otto']) s.user(login);
 	s.user('root', { siteAdmin: true });
+	// emma has a public primary email address (the email routes).
+	createUser(s.app, { login: 'emma', email: 'emma@example.com', emailPublic: true });
 	s.enterprise('bigco', 'erin');
 	const acme = s.org('acme', 'olivia', { enterprise: 'bigco' });
 	for (const login of ['mike', 'wendy']) s.member('acme', login);

@@ -29,6 +29,7 @@ import { legacyRoleRoutes, roleRoutes } from './roles/routes';
 import { gitRoutes } from './git/routes';
 import { contentRoutes } from './contents/routes';
 import { gitignoreRoutes } from './gitignore/routes';
+import { licenseRoutes } from './licenses/routes';
 import { budgetRoutes } from './budgets/routes';
 import { collaboratorRoutes } from './collaborators/routes';
 import { branchRoutes } from './branches/routes';
@@ -61,6 +62,8 @@ import { teamsRoutes } from './teams/routes';
 import { externalGroupRoutes } from './external-groups/routes';
 import { enterpriseAppRoutes } from './enterprise-apps/routes';
 import { userRoutes } from './users/routes';
+import { emailRoutes } from './users/email-routes';
+import { statsRoutes } from './stats/routes';
 import { keyRoutes } from './keys/routes';
 import { watchingRoutes } from './watching/routes';
 
@@ -68,6 +71,8 @@ export const ROUTES: RouteDeclaration[] = [
 	...metaRoutes,
 	...rateLimitRoutes,
 	...userRoutes,
+	...emailRoutes,
+	...statsRoutes,
 	...keyRoutes,
 	...orgRoutes,
 	...auditLogRoutes,
@@ -94,6 +99,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...gitRoutes,
 	...contentRoutes,
 	...gitignoreRoutes,
+	...licenseRoutes,
 	...branchRoutes,
 	...commitRoutes,
 	...deploymentRoutes,

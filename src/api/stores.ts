@@ -49,6 +49,8 @@ import { createStarStore } from './starring/store';
 import { createStatusStore } from './statuses/store';
 import { createTeamStore } from './teams/store';
 import { createAccountStore } from './users/store';
+import { createUserEmailStore } from './users/email-store';
+import { createStatsStore } from './stats/store';
 import { createSubscriptionStore } from './watching/store';
 import { createWebhookStore } from '../webhooks/store';
 import { createAuditStore } from '../events/audit-store';
@@ -65,6 +67,7 @@ export function createStores(database: DB) {
 		/** What this connection changed (repository rows, issue content …): caches and validators follow it. */
 		changes,
 		accounts: createAccountStore(db),
+		emails: createUserEmailStore(db),
 		orgs: createOrgStore(db),
 		enterprises: createEnterpriseStore(db),
 		memberships: createMembershipStore(db),
@@ -107,6 +110,7 @@ export function createStores(database: DB) {
 		search: createSearchStore(db),
 		codeSearch: createCodeSearchStore(db),
 		commitSearch: createCommitSearchStore(db),
+		stats: createStatsStore(db),
 		issueAdmin: createIssueAdminStore(db),
 		jobLogs: createJobLogStore(db),
 		rulesets: createRulesetStore(db),

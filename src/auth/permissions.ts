@@ -121,6 +121,13 @@ export const PERMISSION_KEYS = {
 	},
 	// The user's profile (PATCH /user): GitHub's "Profile" user permission, write only; classic tokens need the user scope.
 	profile: { category: 'Profile', target: 'user', scopes: { read: ['user'], write: ['user'], admin: ['user'] } },
+	// The user's email addresses (/user/emails, /user/public_emails, /user/email/visibility): GitHub's
+	// "Email addresses" user permission; classic tokens read them with user:email (or user) and change them with user.
+	emails: {
+		category: 'Email addresses',
+		target: 'user',
+		scopes: { read: ['user:email', 'user'], write: ['user'], admin: ['user'] },
+	},
 	// The user's keys: SSH authentication keys (classic read/write/admin:public_key), GPG keys
 	// (read/write/admin:gpg_key) and SSH signing keys (read/write/admin:ssh_signing_key).
 	git_ssh_keys: {

@@ -24,6 +24,7 @@ import { renderBody } from '../model/markdown/render';
 import { registerRunner } from '../api/runner-groups/service';
 import { createUser } from '../api/users/service';
 import { setSiteAdmin, suspendUser, unsuspendUser } from '../api/users/admin';
+import { verifyEmail } from '../api/users/emails';
 import { parsePermissions, type GrantedPermissions } from '../auth/permissions';
 import { normalizeScopes } from '../auth/scopes';
 import { INSTALLATION_TOKEN_SECONDS, TOKEN_KINDS, type TokenKind } from '../auth/tokens';
@@ -311,6 +312,19 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
 				throw new CliError(describeError(error));
 			}
 			out.result({ login: user.login, suspended: true }, `suspended ${user.login}: sessions ended, tokens refused`);
+		},
+	},
+	'verify-email': {
+		options: {},
+		positionals: ['LOGIN', 'EMAIL'],
+		run(app, _values, [login, email], out) {
+			const user = requireUser(app, login);
+			try {
+				verifyEmail(app, user, email);
+			} catch (error) {
+				throw new CliError(describeError(error));
+			}
+			out.result({ login: user.login, email: email.trim(), verified: true }, `verified ${email.trim()} for ${user.login}`);
 		},
 	},
 	'site-admin': {

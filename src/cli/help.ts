@@ -115,6 +115,13 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 			"standard input (first line). Stored as a scrypt hash; the user's browser sessions end.",
 		examples: ['admin set-password alice', 'printf %s "$PASS" | gitstead admin set-password alice'],
 	},
+	'admin verify-email': {
+		usage: 'admin verify-email LOGIN EMAIL',
+		summary:
+			'Mark an email address a user added (POST /user/emails) verified: Gitstead sends no verification mail. A verified ' +
+			"address links the user's commits and signatures made with it, as the primary address does.",
+		examples: ['admin verify-email alice alice@work.example'],
+	},
 	'admin suspend': {
 		usage: 'admin suspend LOGIN [--reason TEXT] [--unsuspend]',
 		summary:

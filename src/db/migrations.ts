@@ -1540,6 +1540,33 @@ export const migrations: Migration[] = [
 				);`);
 		},
 	},
+	{
+		version: 41,
+		description: "user_emails: a user's email addresses beyond the account's own (GET/POST/DELETE /user/emails)",
+		up(db) {
+			db.exec(`
+				CREATE TABLE user_emails (
+				  id         INTEGER PRIMARY KEY,
+				  user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+				  email      TEXT NOT NULL COLLATE NOCASE UNIQUE,
+				  verified   INTEGER NOT NULL DEFAULT 0,
+				  created_at TEXT NOT NULL
+				);
+				CREATE INDEX user_emails_user ON user_emails(user_id, id);`);
+		},
+	},
+	{
+		version: 42,
+		description:
+			"commit_search.additions/deletions/author_offset: each indexed commit's line counts and time zone, for the repository statistics (GET …/stats/*)",
+		up(db) {
+			db.exec(`
+				ALTER TABLE commit_search ADD COLUMN additions INTEGER;
+				ALTER TABLE commit_search ADD COLUMN deletions INTEGER;
+				ALTER TABLE commit_search ADD COLUMN author_offset INTEGER;
+				CREATE INDEX commit_search_stats_pending ON commit_search(repo_id) WHERE author_offset IS NULL;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

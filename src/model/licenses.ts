@@ -1,4 +1,7 @@
-/** License templates accepted by repository creation (`license_template`), with GitHub's names. */
+/**
+ * GitHub's licenses (choosealicense.com's, as GitHub serves them), by key: the license templates
+ * repository creation accepts (`license_template`), with GitHub's names; ids are stable (node ids).
+ */
 export const LICENSES: Record<string, { id: number; name: string; spdx_id: string }> = {
 	'agpl-3.0': { id: 1, name: 'GNU Affero General Public License v3.0', spdx_id: 'AGPL-3.0' },
 	'apache-2.0': { id: 2, name: 'Apache License 2.0', spdx_id: 'Apache-2.0' },
@@ -11,7 +14,56 @@ export const LICENSES: Record<string, { id: number; name: string; spdx_id: strin
 	mit: { id: 9, name: 'MIT License', spdx_id: 'MIT' },
 	'mpl-2.0': { id: 10, name: 'Mozilla Public License 2.0', spdx_id: 'MPL-2.0' },
 	unlicense: { id: 11, name: 'The Unlicense', spdx_id: 'Unlicense' },
+	// The other licenses of choosealicense.com, GitHub's license data (GET /licenses/{license} serves them too).
+	'0bsd': { id: 12, name: 'BSD Zero Clause License', spdx_id: '0BSD' },
+	'afl-3.0': { id: 13, name: 'Academic Free License v3.0', spdx_id: 'AFL-3.0' },
+	'artistic-2.0': { id: 14, name: 'Artistic License 2.0', spdx_id: 'Artistic-2.0' },
+	'bsd-3-clause-clear': { id: 15, name: 'BSD 3-Clause Clear License', spdx_id: 'BSD-3-Clause-Clear' },
+	'bsd-4-clause': { id: 16, name: 'BSD 4-Clause "Original" or "Old" License', spdx_id: 'BSD-4-Clause' },
+	'bsl-1.0': { id: 17, name: 'Boost Software License 1.0', spdx_id: 'BSL-1.0' },
+	'cc-by-4.0': { id: 18, name: 'Creative Commons Attribution 4.0 International', spdx_id: 'CC-BY-4.0' },
+	'cc-by-sa-4.0': { id: 19, name: 'Creative Commons Attribution Share Alike 4.0 International', spdx_id: 'CC-BY-SA-4.0' },
+	'cc0-1.0': { id: 20, name: 'Creative Commons Zero v1.0 Universal', spdx_id: 'CC0-1.0' },
+	'cecill-2.1': { id: 21, name: 'CeCILL Free Software License Agreement v2.1', spdx_id: 'CECILL-2.1' },
+	'ecl-2.0': { id: 22, name: 'Educational Community License v2.0', spdx_id: 'ECL-2.0' },
+	'epl-1.0': { id: 23, name: 'Eclipse Public License 1.0', spdx_id: 'EPL-1.0' },
+	'epl-2.0': { id: 24, name: 'Eclipse Public License 2.0', spdx_id: 'EPL-2.0' },
+	'eupl-1.1': { id: 25, name: 'European Union Public License 1.1', spdx_id: 'EUPL-1.1' },
+	'eupl-1.2': { id: 26, name: 'European Union Public License 1.2', spdx_id: 'EUPL-1.2' },
+	isc: { id: 27, name: 'ISC License', spdx_id: 'ISC' },
+	'lppl-1.3c': { id: 28, name: 'LaTeX Project Public License v1.3c', spdx_id: 'LPPL-1.3c' },
+	'ms-pl': { id: 29, name: 'Microsoft Public License', spdx_id: 'MS-PL' },
+	'ms-rl': { id: 30, name: 'Microsoft Reciprocal License', spdx_id: 'MS-RL' },
+	ncsa: { id: 31, name: 'University of Illinois/NCSA Open Source License', spdx_id: 'NCSA' },
+	'odbl-1.0': { id: 32, name: 'ODC Open Database License v1.0', spdx_id: 'ODbL-1.0' },
+	'ofl-1.1': { id: 33, name: 'SIL Open Font License 1.1', spdx_id: 'OFL-1.1' },
+	'osl-3.0': { id: 34, name: 'Open Software License 3.0', spdx_id: 'OSL-3.0' },
+	postgresql: { id: 35, name: 'PostgreSQL License', spdx_id: 'PostgreSQL' },
+	'upl-1.0': { id: 36, name: 'Universal Permissive License v1.0', spdx_id: 'UPL-1.0' },
+	vim: { id: 37, name: 'Vim License', spdx_id: 'Vim' },
+	wtfpl: { id: 38, name: 'Do What The F*ck You Want To Public License', spdx_id: 'WTFPL' },
+	zlib: { id: 39, name: 'zlib License', spdx_id: 'Zlib' },
 };
+
+/**
+ * The licenses GET /licenses lists (GitHub's "commonly used" ones: those choosealicense.com does
+ * not hide).
+ */
+export const COMMON_LICENSES: readonly string[] = [
+	'agpl-3.0',
+	'apache-2.0',
+	'bsd-2-clause',
+	'bsd-3-clause',
+	'bsl-1.0',
+	'cc0-1.0',
+	'epl-2.0',
+	'gpl-2.0',
+	'gpl-3.0',
+	'lgpl-2.1',
+	'mit',
+	'mpl-2.0',
+	'unlicense',
+];
 
 /**
  * Recognises a license file's text as one of LICENSES' keys by the wording each license is known

@@ -132,7 +132,11 @@ export function createBranchStore(db: DB) {
 	const dropRename = db.prepare('DELETE FROM branch_renames WHERE repo_id = @repoId AND old_name = @to');
 	const followRename = db.prepare('UPDATE branch_renames SET new_name = @to WHERE repo_id = @repoId AND new_name = @from');
 	const insertRename = db.prepare('INSERT OR REPLACE INTO branch_renames (repo_id, old_name, new_name) VALUES (@repoId, @from, @to)');
-	const userByEmail = db.prepare("SELECT * FROM accounts WHERE type = 'User' AND email = ? COLLATE NOCASE ORDER BY id LIMIT 1");
+	// A user's primary address or one of its verified added ones (user_emails).
+	const userByEmail = db.prepare(`
+		SELECT * FROM accounts WHERE type = 'User'
+		  AND (email = @email COLLATE NOCASE OR id IN (SELECT user_id FROM user_emails WHERE email = @email AND verified = 1))
+		ORDER BY id LIMIT 1`);
 
 	return {
 		/** The repository's branches by name, optionally only the protected (true) or unprotected (false) ones. */
@@ -176,7 +180,7 @@ export function createBranchStore(db: DB) {
 			followRename.run(names);
 			insertRename.run(names);
 		},
-		/** The user whose email is `email` (case-insensitive), for a commit's author and committer. */
-		userByEmail: (email: string) => userByEmail.get(email) as AccountRow | undefined,
+		/** The user whose primary or verified added email is `email` (case-insensitive), for a commit's author and committer. */
+		userByEmail: (email: string) => userByEmail.get({ email }) as AccountRow | undefined,
 	};
 }

@@ -8,7 +8,7 @@ import { invalidField } from '../../model/errors';
 import { GITIGNORE_TEMPLATES } from '../gitignore/templates';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { ident } from '../git/writes';
-import { LICENSE_TEXTS } from './license-texts';
+import { licenseText } from '../licenses/templates';
 import { callerPerson, initialCommit, type InitialFile } from './service';
 
 /**
@@ -42,12 +42,8 @@ export function autoInitialize(
 ): string {
 	const files: InitialFile[] = [{ path: 'README.md', content: `# ${repo.name}\n${repo.description ? `\n${repo.description}\n` : ''}` }];
 	if (options.gitignore !== undefined) files.push({ path: '.gitignore', content: GITIGNORE_TEMPLATES[options.gitignore] });
-	const license = options.license ? LICENSE_TEXTS[options.license] : undefined;
-	if (license !== undefined) {
-		const holder = owner.name || owner.login;
-		const year = String(new Date(nowMs).getUTCFullYear());
-		files.push({ path: 'LICENSE', content: license.replace(/\[year\]/g, year).replace(/\[fullname\]/g, holder) });
-	}
+	const license = options.license ? licenseText(options.license, new Date(nowMs).getUTCFullYear(), owner.name || owner.login) : undefined;
+	if (license !== undefined) files.push({ path: 'LICENSE', content: license });
 	const person = ident('Commit', 'author', callerPerson(app, actorId ?? owner.id), nowMs);
 	return initialCommit(app, repo, files, person, now, actorId);
 }

@@ -32,6 +32,7 @@ import { REPOSITORY_FIELDS } from './repository-fields';
 import { isFault, typeOf } from './errors';
 import { RESOLVERS, type GraphContext } from './resolve';
 import { AUTO_MERGE_MUTATIONS, RENOVATE_RESOLVERS } from './renovate';
+import { REF_RESOLVERS } from './refs';
 import { SCHEMA_SDL } from './schema';
 
 let built: GraphQLSchema | null = null;
@@ -60,6 +61,7 @@ export function servedSchema(): GraphQLSchema {
 						...ISSUE_ADMIN_FIELDS[type.name],
 						...TEAM_MEMBER_FIELDS[type.name],
 						...RENOVATE_RESOLVERS[type.name],
+						...REF_RESOLVERS[type.name],
 					};
 		for (const field of Object.values(type.getFields())) {
 			const resolver = resolvers?.[field.name];

@@ -2,7 +2,8 @@
  * The GraphQL fields and mutations Renovate uses beyond the common ones, read from the stores and
  * written through the domain services (not through the REST routes):
  * - its repoInfoQuery: Repository.hasVulnerabilityAlertsEnabled, autoMergeAllowed,
- *   defaultBranchRef.target.oid (Ref.target, a GitObject: the branch's tip Commit);
+ *   defaultBranchRef.target.oid (Ref.target, with Repository.refs for the github-tags datasource,
+ *   is src/api/graphql/refs.ts's);
  * - platform automerge: enablePullRequestAutoMerge, disablePullRequestAutoMerge and
  *   PullRequest.autoMergeRequest over src/api/pulls/auto-merge.ts.
  * The Repository, Ref and PullRequest sources are the ones src/api/graphql/resolve.ts made after
@@ -33,13 +34,6 @@ function repositoryRow(g: GraphContext, s: Source): RepositoryRow | undefined {
 	return typeof s.id === 'number' ? g.ctx.app.stores.repos.byId(s.id) : undefined;
 }
 
-/** The row of the repository a Ref source belongs to (its `__repo`: owner/name). */
-function refRepository(g: GraphContext, ref: Source): RepositoryRow | undefined {
-	const [login, name] = String(ref.__repo ?? '').split('/');
-	const owner = login ? g.ctx.app.stores.accounts.byLogin(login) : undefined;
-	return owner && name ? g.ctx.app.stores.repos.byOwnerAndName(owner.id, name) : undefined;
-}
-
 /** Resolvers by type and field, merged over resolve.ts's RESOLVERS by src/api/graphql/execute.ts. */
 export const RENOVATE_RESOLVERS: Record<string, Record<string, Resolver>> = {
 	Query: {
@@ -60,15 +54,6 @@ export const RENOVATE_RESOLVERS: Record<string, Record<string, Resolver>> = {
 		},
 		// The repository's allow_auto_merge setting (PATCH /repos/{owner}/{repo}).
 		autoMergeAllowed: (s, _a, g) => repositoryRow(g, s)?.allow_auto_merge === 1,
-	},
-	Ref: {
-		// The object the ref points at: a branch's tip commit (an annotated tag is not served: null).
-		target: (ref, _a, g) => {
-			const repo = refRepository(g, ref);
-			const row = repo && g.ctx.app.stores.git.ref(repo.id, `${ref.prefix}${ref.name}`);
-			if (!row || row.type !== 'commit') return null;
-			return { __typename: 'Commit', sha: row.sha, __repo: `/repos/${ref.__repo}` };
-		},
 	},
 	Commit: {
 		abbreviatedOid: (s) => String(s.sha).slice(0, 7),

@@ -122,10 +122,11 @@ export function removeGpgKey(app: App, row: GpgKeyRow): void {
 	app.transaction(() => app.stores.keys.removeGpg(row.id));
 }
 
-/** The emails of a user GitHub counts as verified (lower case): the account's email and its noreply address. */
+/** The emails of a user GitHub counts as verified (lower case): the account's email, its verified added ones and its noreply address. */
 export function verifiedEmails(app: App, user: AccountRow): Set<string> {
 	const host = app.urls.host.replace(/:\d+$/, '');
 	const emails = new Set([`${user.id}+${user.login}@users.noreply.${host}`.toLowerCase()]);
 	if (user.email) emails.add(user.email.toLowerCase());
+	for (const row of app.stores.emails.ofUser(user.id)) if (row.verified === 1) emails.add(row.email.toLowerCase());
 	return emails;
 }

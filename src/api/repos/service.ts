@@ -73,7 +73,9 @@ export function createRepository(
 	if (!name || name === '.' || name === '..' || name.length > 100 || /\.git$/i.test(name)) {
 		throw invalidField('Repository', 'name', `"${input.name}" is not a valid repository name`);
 	}
-	if (input.license_template !== undefined && !Object.hasOwn(LICENSES, input.license_template)) {
+	// License keys are GitHub's, compared without case ("MIT" is mit).
+	const licenseKey = input.license_template?.toLowerCase();
+	if (licenseKey !== undefined && !Object.hasOwn(LICENSES, licenseKey)) {
 		throw invalidField(
 			'Repository',
 			'license_template',
@@ -103,7 +105,7 @@ export function createRepository(
 				visibility,
 				fork_parent_id: options.forkOf?.id ?? null,
 				default_branch: options.forkOf?.default_branch ?? 'main',
-				license_key: input.license_template ?? options.forkOf?.license_key ?? null,
+				license_key: licenseKey ?? options.forkOf?.license_key ?? null,
 				has_issues: bit(input.has_issues, !options.forkOf),
 				has_projects: bit(input.has_projects, true),
 				has_wiki: bit(input.has_wiki, true),
@@ -142,7 +144,7 @@ export function createRepository(
 				app,
 				repo,
 				owner,
-				{ gitignore: input.gitignore_template, license: input.license_template },
+				{ gitignore: input.gitignore_template, license: licenseKey },
 				nowMs,
 				options.now,
 				options.actorId,
