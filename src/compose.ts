@@ -34,7 +34,8 @@ import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/ser
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
-import { CODE_INDEX_TASK, runCodeIndexTask } from './api/search/code-index';
+import { runCodeIndexTask } from './api/search/code-index';
+import { CODE_INDEX_TASK } from './events/code-index';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';

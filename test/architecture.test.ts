@@ -158,8 +158,6 @@ const TWO_WAY_ALLOWED: Record<string, string> = {
 	'api/git <-> api/rulesets': "git/writes.ts evaluates rulesets (rulesets/enforce.ts), which walk git's commit graph",
 	'api/issues <-> api/pulls':
 		'a pull request is an issue: issue events hand pull requests to pulls/events.ts, and pulls reuse the issue scope and recorders',
-	'api/repos <-> api/search':
-		'creating a repository queues its code index; the index reads the repository languages and the repository store',
 	'auth <-> http': 'the route declaration names the guards and permissions of auth; the guards throw http errors and read the route',
 };
 

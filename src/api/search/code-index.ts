@@ -24,8 +24,6 @@ import { languageOf } from '../repos/languages';
 import { indexCommits } from './commit-index';
 import { CODE_INDEX_TASK } from '../../events/code-index';
 
-export { CODE_INDEX_TASK, enqueueCodeIndex } from '../../events/code-index';
-
 /** Largest file indexed, in bytes (GitHub: files smaller than 384 KB are searchable). */
 export const MAX_FILE_BYTES = 384 * 1024;
 /** Files indexed per repository at most. */
