@@ -23,8 +23,17 @@ import type { Logger } from './log';
 import type { Clock } from './time';
 import type { Webhooks } from './webhooks';
 import type { Stores } from './api/stores';
+import type { RefWriter } from './model/ref-rules';
+import type { RepositoryRow } from './model/rows';
 
 export type { Stores };
+
+/**
+ * A rule every reference write passes before the reference moves (src/api/git/writes.ts moveRef):
+ * branch protection, rulesets. `before` null: the reference is created; `after` null: it is deleted.
+ * @throws DomainError (422, GitHub's message) to refuse the write
+ */
+export type RefRule = (app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, writer: RefWriter) => void;
 
 export interface App {
 	config: Resolved;
@@ -53,6 +62,8 @@ export interface App {
 	tasks: TaskQueue<App>;
 	/** Webhook events and their deliveries: global, organization and repository hooks. */
 	webhooks: Webhooks;
+	/** The rules reference writes pass, in order (wired by src/compose.ts: branch protection, then rulesets). */
+	refRules: readonly RefRule[];
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
 	authenticator: Authenticator;

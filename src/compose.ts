@@ -36,6 +36,7 @@ import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/servi
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { runCodeIndexTask } from './api/search/code-index';
 import { CODE_INDEX_TASK } from './events/code-index';
+import { checkRulesets } from './api/rulesets/enforce';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -151,6 +152,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		rateLimiter: new RateLimiter(db, config.rate_limit),
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
+		refRules: [checkRulesets],
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),

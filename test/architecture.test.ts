@@ -155,7 +155,6 @@ const TWO_WAY_ALLOWED: Record<string, string> = {
 		"a push closes the issues its commits name (issues/events.ts); the issue timeline reads git's commit graph and renders commits",
 	'api/git <-> api/pulls':
 		"the reference writes make pull requests follow their branches (pulls/follow.ts); pulls compare, diff and merge with git's engine",
-	'api/git <-> api/rulesets': "git/writes.ts evaluates rulesets (rulesets/enforce.ts), which walk git's commit graph",
 	'api/issues <-> api/pulls':
 		'a pull request is an issue: issue events hand pull requests to pulls/events.ts, and pulls reuse the issue scope and recorders',
 	'auth <-> http': 'the route declaration names the guards and permissions of auth; the guards throw http errors and read the route',

@@ -9,6 +9,7 @@ import type { App } from '../../app';
 import { protectedBranch } from '../../model/errors';
 import { reachable, walkCommits } from '../git/graph';
 import { isAncestor, peel } from '../git/service';
+import type { RefWriter } from '../../model/ref-rules';
 import type { ProtectionSettings } from './store';
 import { checkImmutableTag } from '../immutable-releases/enforce';
 
@@ -63,18 +64,6 @@ export function commitChecksPassed(
 		return { context, state };
 	});
 	return { passed: states.every((s) => s.state === 'success'), states };
-}
-
-/** Who moves the reference, for the rules administrators may bypass and for push restrictions. */
-export interface RefWriter {
-	/** The acting account (a user, an app's bot), or null (the command line: no restriction applies). */
-	actorId: number | null;
-	/** The actor administers the repository: bypasses reviews, checks, signatures, linear history and push restrictions unless enforce_admins. */
-	admin: boolean;
-	/** The change is a pull request's merge (required reviews are then the pull request's to check). */
-	viaPullRequest?: boolean;
-	/** A pull request's merge: the commit whose checks count (its head), instead of the new head of the branch. */
-	checksSha?: string;
 }
 
 /** GitHub's message for required checks that have not passed on the new head. */

@@ -4,8 +4,8 @@
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
  * anything is kept. createRef and updateRef are the one reference-update path: branch protection
  * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
- * base is the branch follow it there (src/api/pulls/follow.ts). Organization rulesets
- * (src/api/rulesets/enforce.ts checkRulesets) are evaluated right after branch protection.
+ * base is the branch follow it there (src/api/pulls/follow.ts). Then the rules the application
+ * was wired with (App.refRules: organization rulesets, src/api/rulesets/enforce.ts checkRulesets).
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../model/errors';
@@ -30,7 +30,6 @@ import { isoSeconds } from '../../time';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../../model/rows';
 import { checkRefUpdate } from '../branches/enforce';
-import { checkRulesets } from '../rulesets/enforce';
 import { followRef } from '../pulls/follow';
 
 /**
@@ -380,7 +379,7 @@ export function moveRef(app: App, repo: RepositoryRow, name: string, before: str
 	};
 	if (before !== after) {
 		checkRefUpdate(app, repo.id, name, before, after, writer);
-		checkRulesets(app, repo, name, before, after, writer);
+		for (const rule of app.refRules) rule(app, repo, name, before, after, writer);
 	}
 	const { git } = app.stores;
 	// What a full clone sends is no longer known (a push that can tell writes it again).
