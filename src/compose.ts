@@ -37,6 +37,7 @@ import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
 import { runCodeIndexTask } from './api/search/code-index';
 import { CODE_INDEX_TASK } from './events/code-index';
 import { checkRulesets } from './api/rulesets/enforce';
+import { checkRefUpdate } from './api/branches/enforce';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -152,7 +153,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		rateLimiter: new RateLimiter(db, config.rate_limit),
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
-		refRules: [checkRulesets],
+		refRules: [checkRefUpdate, checkRulesets],
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),

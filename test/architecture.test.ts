@@ -147,8 +147,6 @@ function folderOf(file: string): string | null {
  * a pair listed here that is gone (so the list only shrinks).
  */
 const TWO_WAY_ALLOWED: Record<string, string> = {
-	'api/branches <-> api/git':
-		"git/writes.ts (the one reference-write path) checks branch protection (branches/enforce.ts), which reads git's commit graph",
 	'api/branches <-> api/pulls':
 		'a branch rename retargets pull requests (pulls/follow.ts); merging and mergeable_state read branch protection',
 	'api/git <-> api/issues':

@@ -1,5 +1,6 @@
 /**
- * Branch protection enforced on reference writes. src/api/git/writes.ts calls checkRefUpdate from
+ * Branch protection enforced on reference writes. checkRefUpdate is the first of the rules the
+ * application is wired with (App.refRules, src/compose.ts), which src/api/git/writes.ts runs from
  * its shared create/update/delete functions, so every path that moves a branch (the git refs API,
  * a branch rename, repository contents, later pull request merges) gets the same rules and
  * GitHub's 422 messages. `commitChecksPassed` is the one place required status checks are decided:
@@ -10,6 +11,7 @@ import { protectedBranch } from '../../model/errors';
 import { reachable, walkCommits } from '../git/graph';
 import { isAncestor, peel } from '../git/service';
 import type { RefWriter } from '../../model/ref-rules';
+import type { RepositoryRow } from '../../model/rows';
 import type { ProtectionSettings } from './store';
 import { checkImmutableTag } from '../immutable-releases/enforce';
 
@@ -97,12 +99,13 @@ function mayPush(app: App, settings: ProtectionSettings, actorId: number): boole
  */
 export function checkRefUpdate(
 	app: App,
-	repoId: number,
+	repo: RepositoryRow,
 	name: string,
 	before: string | null,
 	after: string | null,
 	writer: RefWriter,
 ): void {
+	const repoId = repo.id;
 	// The tags of immutable releases (src/api/immutable-releases/enforce.ts).
 	checkImmutableTag(app, repoId, name, before, after);
 	if (!name.startsWith('refs/heads/')) return;

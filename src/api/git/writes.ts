@@ -2,10 +2,10 @@
  * Writing to a repository's git database (GitHub's git database API: blobs, trees, commits, tag
  * objects, references) with GitHub's rules and messages. Every function runs inside the caller's
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
- * anything is kept. createRef and updateRef are the one reference-update path: branch protection
- * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
- * base is the branch follow it there (src/api/pulls/follow.ts). Then the rules the application
- * was wired with (App.refRules: organization rulesets, src/api/rulesets/enforce.ts checkRulesets).
+ * anything is kept. createRef and updateRef are the one reference-update path: the rules the
+ * application was wired with (App.refRules: branch protection, src/api/branches/enforce.ts, then
+ * organization rulesets, src/api/rulesets/enforce.ts) check every writer there, and the pull
+ * requests whose head or base is the branch follow it there (src/api/pulls/follow.ts).
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../model/errors';
@@ -29,7 +29,6 @@ import { isAncestor, peel } from './service';
 import { isoSeconds } from '../../time';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../../model/rows';
-import { checkRefUpdate } from '../branches/enforce';
 import { followRef } from '../pulls/follow';
 
 /**
@@ -378,7 +377,6 @@ export function moveRef(app: App, repo: RepositoryRow, name: string, before: str
 		checksSha: write.checksSha,
 	};
 	if (before !== after) {
-		checkRefUpdate(app, repo.id, name, before, after, writer);
 		for (const rule of app.refRules) rule(app, repo, name, before, after, writer);
 	}
 	const { git } = app.stores;
