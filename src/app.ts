@@ -23,7 +23,7 @@ import type { Logger } from './log';
 import type { Clock } from './time';
 import type { Webhooks } from './webhooks';
 import type { Stores } from './api/stores';
-import type { RefWriter } from './model/ref-rules';
+import type { RefUpdate, RefWriter } from './model/ref-rules';
 import type { RepositoryRow } from './model/rows';
 
 export type { Stores };
@@ -34,6 +34,12 @@ export type { Stores };
  * @throws DomainError (422, GitHub's message) to refuse the write
  */
 export type RefRule = (app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, writer: RefWriter) => void;
+
+/**
+ * What a feature derives from a git push, run after its reference updates were applied (each in its
+ * own transaction; src/api/git/push.ts applyPush) with the updates that went through.
+ */
+export type PushFollower = (app: App, repo: RepositoryRow, updates: RefUpdate[], actorId: number | null) => void;
 
 export interface App {
 	config: Resolved;
@@ -64,6 +70,8 @@ export interface App {
 	webhooks: Webhooks;
 	/** The rules reference writes pass, in order (wired by src/compose.ts: branch protection, then rulesets). */
 	refRules: readonly RefRule[];
+	/** What follows a git push (wired by src/compose.ts: the issues its commits name). */
+	pushFollowers: readonly PushFollower[];
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
 	authenticator: Authenticator;

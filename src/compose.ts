@@ -38,6 +38,7 @@ import { runCodeIndexTask } from './api/search/code-index';
 import { CODE_INDEX_TASK } from './events/code-index';
 import { checkRulesets } from './api/rulesets/enforce';
 import { checkRefUpdate } from './api/branches/enforce';
+import { closeReferencedIssues } from './api/issues/push-references';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -154,6 +155,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
 		refRules: [checkRefUpdate, checkRulesets],
+		pushFollowers: [closeReferencedIssues],
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),

@@ -149,8 +149,6 @@ function folderOf(file: string): string | null {
 const TWO_WAY_ALLOWED: Record<string, string> = {
 	'api/branches <-> api/pulls':
 		'a branch rename retargets pull requests (pulls/follow.ts); merging and mergeable_state read branch protection',
-	'api/git <-> api/issues':
-		"a push closes the issues its commits name (issues/events.ts); the issue timeline reads git's commit graph and renders commits",
 	'api/git <-> api/pulls':
 		"the reference writes make pull requests follow their branches (pulls/follow.ts); pulls compare, diff and merge with git's engine",
 	'api/issues <-> api/pulls':

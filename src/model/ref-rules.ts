@@ -2,8 +2,16 @@
  * Who writes a reference, as the rules of reference writes see it. The one reference-write path
  * (src/api/git/writes.ts moveRef) runs the rules the application was wired with (App.refRules,
  * src/compose.ts: branch protection, then rulesets), so git depends on none of the features whose
- * rules refuse writes.
+ * rules refuse writes. Likewise a push's reference updates reach the features that follow them
+ * (App.pushFollowers).
  */
+
+/** A reference update: the reference, its value before and after (null: none). */
+export interface RefUpdate {
+	ref: string;
+	before: string | null;
+	after: string | null;
+}
 
 /** Who moves the reference, for the rules administrators may bypass and for push restrictions. */
 export interface RefWriter {
