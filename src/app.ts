@@ -41,6 +41,12 @@ export type RefRule = (app: App, repo: RepositoryRow, ref: string, before: strin
  */
 export type PushFollower = (app: App, repo: RepositoryRow, updates: RefUpdate[], actorId: number | null) => void;
 
+/**
+ * What a feature does when a reference moved to `after` (created or updated, not deleted), inside
+ * the write's transaction after its events (src/api/git/writes.ts moveRef).
+ */
+export type RefFollower = (app: App, repo: RepositoryRow, ref: string, after: string, actorId: number | null) => void;
+
 export interface App {
 	config: Resolved;
 	db: DB;
@@ -70,6 +76,8 @@ export interface App {
 	webhooks: Webhooks;
 	/** The rules reference writes pass, in order (wired by src/compose.ts: branch protection, then rulesets). */
 	refRules: readonly RefRule[];
+	/** What follows a reference write (wired by src/compose.ts: the pull requests of the branch). */
+	refFollowers: readonly RefFollower[];
 	/** What follows a git push (wired by src/compose.ts: the issues its commits name). */
 	pushFollowers: readonly PushFollower[];
 	migration: MigrationResult;

@@ -39,6 +39,7 @@ import { CODE_INDEX_TASK } from './events/code-index';
 import { checkRulesets } from './api/rulesets/enforce';
 import { checkRefUpdate } from './api/branches/enforce';
 import { closeReferencedIssues } from './api/issues/push-references';
+import { followRef } from './api/pulls/follow';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -155,6 +156,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
 		refRules: [checkRefUpdate, checkRulesets],
+		refFollowers: [followRef],
 		pushFollowers: [closeReferencedIssues],
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),

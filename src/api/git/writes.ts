@@ -4,8 +4,9 @@
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
  * anything is kept. createRef and updateRef are the one reference-update path: the rules the
  * application was wired with (App.refRules: branch protection, src/api/branches/enforce.ts, then
- * organization rulesets, src/api/rulesets/enforce.ts) check every writer there, and the pull
- * requests whose head or base is the branch follow it there (src/api/pulls/follow.ts).
+ * organization rulesets, src/api/rulesets/enforce.ts) check every writer there, and what follows
+ * references (App.refFollowers: the pull requests whose head or base is the branch,
+ * src/api/pulls/follow.ts) follows them there.
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../model/errors';
@@ -29,7 +30,6 @@ import { isAncestor, peel } from './service';
 import { isoSeconds } from '../../time';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../../model/rows';
-import { followRef } from '../pulls/follow';
 
 /**
  * Who writes a reference and how, for branch protection (src/api/branches/enforce.ts), rulesets
@@ -398,8 +398,8 @@ export function moveRef(app: App, repo: RepositoryRow, name: string, before: str
 	if (before === null) recordCreateRef(app, repo, name, after!, write.actorId);
 	else if (after === null) recordDeleteRef(app, repo, name, before, write.actorId);
 	else recordPush(app, repo, name, before, after, write.actorId);
-	// Pull requests whose head or base is this branch follow it (src/api/pulls/follow.ts).
-	if (after !== null) followRef(app, repo, name, after, write.actorId);
+	// What follows the reference (App.refFollowers: pull requests whose head or base is this branch).
+	if (after !== null) for (const follow of app.refFollowers) follow(app, repo, name, after, write.actorId);
 }
 
 /**
