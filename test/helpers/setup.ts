@@ -1,0 +1,44 @@
+/**
+ * Setup steps the REST tests share: a request that must succeed, a file written and a branch
+ * created through the API, and the payloads a hook was sent. Each test file binds them to its
+ * server, repository and default token in one line.
+ */
+import * as assert from 'uvu/assert';
+import type { TestServer } from './server';
+
+/**
+ * A request the setup needs to succeed.
+ * @returns its JSON body @throws an assertion naming the request, its status and its answer otherwise
+ */
+export async function mustSucceed(s: TestServer, method: string, path: string, body: unknown, token: string | undefined): Promise<any> {
+	const res = await s.request(method, path, { token, body });
+	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
+	return res.body;
+}
+
+/**
+ * Writes `text` to `path` on `branch` of `repo` (/repos/{owner}/{repo}) with the contents API,
+ * creating or updating the file. @returns the new commit's sha
+ */
+export async function writeFile(s: TestServer, repo: string, branch: string, path: string, text: string, token: string): Promise<string> {
+	const existing = await s.request('GET', `${repo}/contents/${path}?ref=${branch}`, { token });
+	const body: Record<string, unknown> = { message: `Write ${path}`, content: Buffer.from(text).toString('base64'), branch };
+	if (existing.status === 200) body.sha = existing.body.sha;
+	return (await mustSucceed(s, 'PUT', `${repo}/contents/${path}`, body, token)).commit.sha;
+}
+
+/** Creates the branch `name` of `repo` at the head of `from`. @returns that commit's sha */
+export async function createBranch(s: TestServer, repo: string, name: string, from: string, token: string): Promise<string> {
+	const sha = (await mustSucceed(s, 'GET', `${repo}/git/ref/heads/${from}`, undefined, token)).object.sha;
+	await mustSucceed(s, 'POST', `${repo}/git/refs`, { ref: `refs/heads/${name}`, sha }, token);
+	return sha;
+}
+
+/** The payloads of `event` the hook `hookId` was sent, oldest first, each with its action. */
+export function hookDeliveries(s: TestServer, hookId: number, event: string): any[] {
+	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
+	return rows
+		.filter((row) => row.event === event)
+		.reverse()
+		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
+}
