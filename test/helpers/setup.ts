@@ -42,3 +42,32 @@ export function hookDeliveries(s: TestServer, hookId: number, event: string): an
 		.reverse()
 		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
 }
+
+/** The event log's id now: events recorded later have larger ids. */
+export const eventMark = (s: TestServer): number => s.app.stores.events.latestId();
+
+/**
+ * Events recorded after `mark`, oldest first, as `event.action by login` (`event by login` for an
+ * event without an action when `bareEvents`).
+ */
+export function eventsSince(s: TestServer, mark: number, options: { bareEvents?: boolean } = {}): string[] {
+	const rows = s.app.db
+		.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id')
+		.all(mark) as Array<{ event: string; action: string | null; login: string | null }>;
+	return rows.map((row) => `${options.bareEvents && row.action === null ? row.event : `${row.event}.${row.action}`} by ${row.login}`);
+}
+
+/**
+ * Captures the webhook payloads events build, whether or not a hook listens (s.app.webhooks.emit
+ * wrapped until stop()).
+ */
+export function captureWebhooks(s: TestServer) {
+	const webhooks = s.app.webhooks;
+	const emit = webhooks.emit;
+	const seen: Array<{ event: string; action: string | null; payload: any }> = [];
+	webhooks.emit = (event, action, build) => {
+		seen.push({ event, action, payload: build() });
+		emit.call(webhooks, event, action, build);
+	};
+	return { seen, stop: () => void (webhooks.emit = emit) };
+}
