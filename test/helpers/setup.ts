@@ -71,3 +71,20 @@ export function captureWebhooks(s: TestServer) {
 	};
 	return { seen, stop: () => void (webhooks.emit = emit) };
 }
+
+/**
+ * The repositories the starring and watching tests share: olivia owns the organization acme
+ * (default repository permission none) with the public acme/app and the private acme/vault; mike is
+ * a member of acme; nora, nobody to acme, owns the public nora/notes. @returns their full tokens
+ */
+export async function acmeAndNotes(s: TestServer): Promise<{ olivia: string; mike: string; nora: string }> {
+	for (const login of ['olivia', 'mike', 'nora']) s.user(login);
+	s.org('acme', 'olivia');
+	s.member('acme', 'mike');
+	const tokens = { olivia: s.fullToken('olivia'), mike: s.fullToken('mike'), nora: s.fullToken('nora') };
+	await mustSucceed(s, 'PATCH', '/orgs/acme', { default_repository_permission: 'none' }, tokens.olivia);
+	await mustSucceed(s, 'POST', '/orgs/acme/repos', { name: 'app' }, tokens.olivia);
+	await mustSucceed(s, 'POST', '/orgs/acme/repos', { name: 'vault', private: true }, tokens.olivia);
+	await mustSucceed(s, 'POST', '/user/repos', { name: 'notes' }, tokens.nora);
+	return tokens;
+}
