@@ -23,8 +23,29 @@ import type { Logger } from './log';
 import type { Clock } from './time';
 import type { Webhooks } from './webhooks';
 import type { Stores } from './api/stores';
+import type { RefUpdate, RefWriter } from './model/ref-rules';
+import type { RepositoryRow } from './model/rows';
 
 export type { Stores };
+
+/**
+ * A rule every reference write passes before the reference moves (src/api/git/writes.ts moveRef):
+ * branch protection, rulesets. `before` null: the reference is created; `after` null: it is deleted.
+ * @throws DomainError (422, GitHub's message) to refuse the write
+ */
+export type RefRule = (app: App, repo: RepositoryRow, ref: string, before: string | null, after: string | null, writer: RefWriter) => void;
+
+/**
+ * What a feature derives from a git push, run after its reference updates were applied (each in its
+ * own transaction; src/api/git/push.ts applyPush) with the updates that went through.
+ */
+export type PushFollower = (app: App, repo: RepositoryRow, updates: RefUpdate[], actorId: number | null) => void;
+
+/**
+ * What a feature does when a reference moved to `after` (created or updated, not deleted), inside
+ * the write's transaction after its events (src/api/git/writes.ts moveRef).
+ */
+export type RefFollower = (app: App, repo: RepositoryRow, ref: string, after: string, actorId: number | null) => void;
 
 export interface App {
 	config: Resolved;
@@ -53,6 +74,12 @@ export interface App {
 	tasks: TaskQueue<App>;
 	/** Webhook events and their deliveries: global, organization and repository hooks. */
 	webhooks: Webhooks;
+	/** The rules reference writes pass, in order (wired by src/compose.ts: branch protection, then rulesets). */
+	refRules: readonly RefRule[];
+	/** What follows a reference write (wired by src/compose.ts: the pull requests of the branch). */
+	refFollowers: readonly RefFollower[];
+	/** What follows a git push (wired by src/compose.ts: the issues its commits name). */
+	pushFollowers: readonly PushFollower[];
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
 	authenticator: Authenticator;

@@ -34,8 +34,13 @@ import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/ser
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
 import { ORG_DELETION_TASK, runOrganizationDeletionTask } from './api/orgs/service';
 import { MERGEABILITY_TASK } from './api/pulls/mergeable-state';
-import { CODE_INDEX_TASK, runCodeIndexTask } from './api/search/code-index';
+import { runCodeIndexTask } from './api/search/code-index';
+import { CODE_INDEX_TASK } from './events/code-index';
 import { STATS_TASK, runStatsTask } from './api/stats/service';
+import { checkRulesets } from './api/rulesets/enforce';
+import { checkRefUpdate } from './api/branches/enforce';
+import { closeReferencedIssues } from './api/issues/push-references';
+import { followRef } from './api/pulls/follow';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -151,6 +156,9 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		rateLimiter: new RateLimiter(db, config.rate_limit),
 		tasks: new TaskQueue<App>({ db, clock, log, context: () => app }),
 		webhooks,
+		refRules: [checkRefUpdate, checkRulesets],
+		refFollowers: [followRef],
+		pushFollowers: [closeReferencedIssues],
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),

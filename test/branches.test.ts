@@ -12,6 +12,7 @@ import { commitChecksPassed } from '../src/api/branches/enforce';
 import type { RepositoryRow } from '../src/model/rows';
 import { schemaProblems } from './helpers/github-schema';
 import { startServer, type TestServer } from './helpers/server';
+import { mustSucceed } from './helpers/setup';
 
 const test = suite('branches');
 let s: TestServer;
@@ -22,11 +23,7 @@ let app: RepositoryRow;
 const R = '/repos/acme/app';
 const c: Record<string, string> = {};
 
-async function must(method: string, path: string, body?: unknown, token = owner): Promise<any> {
-	const res = await s.request(method, path, { token, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path} answered ${res.status}: ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown, token = owner) => mustSucceed(s, method, path, body, token);
 
 /** A commit of one file in acme/app through the git database API, dated `seconds` after 2026-01-01. */
 async function commit(content: string, parents: string[], seconds: number, file = 'README'): Promise<string> {

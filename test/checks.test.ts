@@ -9,6 +9,7 @@ import { importRuns } from '../src/api/actions/import';
 import { ACTIONS_APP_ID } from '../src/api/checks/render';
 import { CHECK_ID_BASE } from '../src/api/checks/store';
 import { startServer, type TestServer } from './helpers/server';
+import { mustSucceed } from './helpers/setup';
 
 const test = suite('checks');
 let s: TestServer;
@@ -19,11 +20,7 @@ const OTHER = 'b'.repeat(40);
 let suiteId: number;
 let otherSuiteId: number;
 
-async function must(method: string, path: string, body?: unknown): Promise<any> {
-	const res = await s.request(method, path, { token: owner, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown) => mustSucceed(s, method, path, body, owner);
 
 test.before(async () => {
 	s = await startServer();

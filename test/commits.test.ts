@@ -14,6 +14,7 @@ import type { RepositoryRow } from '../src/model/rows';
 import { schemaProblems } from './helpers/github-schema';
 import { storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
+import { mustSucceed } from './helpers/setup';
 
 const test = suite('commits');
 let s: TestServer;
@@ -41,11 +42,7 @@ function exportObjects(): void {
 	}
 }
 
-async function must(method: string, path: string, body?: unknown, token = owner): Promise<any> {
-	const res = await s.request(method, path, { token, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path} answered ${res.status}: ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown, token = owner) => mustSucceed(s, method, path, body, token);
 
 /** A commit of tree edits on `parents`, by `email`, dated `seconds` after 2026-01-01. */
 async function commit(

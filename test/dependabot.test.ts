@@ -11,6 +11,7 @@ import { refreshAllAlerts } from '../src/api/dependency-graph/service';
 import type { RepositoryRow } from '../src/model/rows';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
+import { captureWebhooks as captureWebhooksOf, eventMark as eventMarkOf, eventsSince as eventsSinceOf } from './helpers/setup';
 
 const test = suite('dependabot');
 let s: TestServer;
@@ -167,35 +168,9 @@ const setDelegated = (name: string, on: boolean) =>
 	s.app.stores.repos.setSecurity(repoRow(name).id, { advanced_security: 0, delegated_alert_dismissal: on ? 1 : 0 });
 const numbers = (res: { body: any[] }) => res.body.map((alert: any) => alert.number);
 
-/** The event log's id now: events recorded later have larger ids. */
-const eventMark = () => s.app.stores.events.latestId();
-
-/** Events recorded after `mark`, oldest first, as `event.action by login`. */
-function eventsSince(mark: number): string[] {
-	const rows = s.app.db
-		.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id')
-		.all(mark) as Array<{
-		event: string;
-		action: string | null;
-		login: string | null;
-	}>;
-	return rows.map((row) => `${row.event}.${row.action} by ${row.login}`);
-}
-
-/**
- * Captures the webhook payloads events build, whether or not a hook listens (s.app.webhooks.emit
- * wrapped until stop()).
- */
-function captureWebhooks() {
-	const webhooks = s.app.webhooks;
-	const emit = webhooks.emit;
-	const seen: Array<{ event: string; action: string | null; payload: any }> = [];
-	webhooks.emit = (event, action, build) => {
-		seen.push({ event, action, payload: build() });
-		emit.call(webhooks, event, action, build);
-	};
-	return { seen, stop: () => void (webhooks.emit = emit) };
-}
+const eventMark = () => eventMarkOf(s);
+const eventsSince = (mark: number) => eventsSinceOf(s, mark);
+const captureWebhooks = () => captureWebhooksOf(s);
 
 /** A dependency snapshot of acme/events' default branch with lodash at `version` (package.json). */
 const lodashSnapshot = (version: string) => ({

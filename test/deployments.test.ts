@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { matchesBranchPolicy, refAllowed } from '../src/api/deployments/service';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
+import { captureWebhooks as captureWebhooksOf, eventMark as eventMarkOf, eventsSince as eventsSinceOf } from './helpers/setup';
 
 const test = suite('deployments');
 let s: TestServer;
@@ -79,35 +80,9 @@ async function latestState(repo: string, id: number): Promise<string | undefined
 	return res.body[0]?.state;
 }
 
-/** The event log's id now: events recorded later have larger ids. */
-const eventMark = () => s.app.stores.events.latestId();
-
-/** Events recorded after `mark`, oldest first, as `event.action by login`. */
-function eventsSince(mark: number): string[] {
-	const rows = s.app.db
-		.prepare('SELECT e.event, e.action, a.login FROM events e LEFT JOIN accounts a ON a.id = e.actor_id WHERE e.id > ? ORDER BY e.id')
-		.all(mark) as Array<{
-		event: string;
-		action: string | null;
-		login: string | null;
-	}>;
-	return rows.map((row) => `${row.event}.${row.action} by ${row.login}`);
-}
-
-/**
- * Captures the webhook payloads events build, whether or not a hook listens (s.app.webhooks.emit
- * wrapped until stop()).
- */
-function captureWebhooks() {
-	const webhooks = s.app.webhooks;
-	const emit = webhooks.emit;
-	const seen: Array<{ event: string; action: string | null; payload: any }> = [];
-	webhooks.emit = (event, action, build) => {
-		seen.push({ event, action, payload: build() });
-		emit.call(webhooks, event, action, build);
-	};
-	return { seen, stop: () => void (webhooks.emit = emit) };
-}
+const eventMark = () => eventMarkOf(s);
+const eventsSince = (mark: number) => eventsSinceOf(s, mark);
+const captureWebhooks = () => captureWebhooksOf(s);
 
 test.before(async () => {
 	s = await startServer();

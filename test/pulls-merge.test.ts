@@ -16,6 +16,7 @@ import { isoSeconds } from '../src/time';
 import { closingReferences } from '../src/api/pulls/closing';
 import { storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
+import { hookDeliveries, mustSucceed, writeFile } from './helpers/setup';
 
 const test = suite('pulls-merge');
 const APP = '/repos/acme/app';
@@ -24,19 +25,10 @@ let olivia: string; // owner of acme
 let mike: string; // push collaborator on acme/app
 let hookId: number;
 
-async function must(method: string, path: string, body?: unknown, token = olivia) {
-	const res = await s.request(method, path, { token, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown, token = olivia) => mustSucceed(s, method, path, body, token);
 
 /** Writes a file on a branch with the contents API; returns the new commit's sha. */
-async function write(branch: string, path: string, text: string, token = olivia): Promise<string> {
-	const existing = await s.request('GET', `${APP}/contents/${path}?ref=${branch}`, { token });
-	const body: Record<string, unknown> = { message: `Write ${path}`, content: Buffer.from(text).toString('base64'), branch };
-	if (existing.status === 200) body.sha = existing.body.sha;
-	return (await must('PUT', `${APP}/contents/${path}`, body, token)).commit.sha;
-}
+const write = (branch: string, path: string, text: string, token = olivia) => writeFile(s, APP, branch, path, text, token);
 
 async function head(branch: string): Promise<string> {
 	return (await must('GET', `${APP}/git/ref/heads/${branch}`)).object.sha;
@@ -60,13 +52,7 @@ async function open(headBranch: string, title: string, body?: string, token = mi
 const merge = (number: number, body: Record<string, unknown> = {}, token = olivia) =>
 	s.request('PUT', `${APP}/pulls/${number}/merge`, { token, body });
 
-function deliveries(event: string): any[] {
-	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
-	return rows
-		.filter((row) => row.event === event)
-		.reverse()
-		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
-}
+const deliveries = (event: string) => hookDeliveries(s, hookId, event);
 
 test.before(async () => {
 	s = await startServer();

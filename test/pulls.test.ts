@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { isoSeconds } from '../src/time';
 import { OpenApi } from './helpers/openapi';
 import { startServer, type TestServer } from './helpers/server';
+import { createBranch, hookDeliveries, mustSucceed, writeFile } from './helpers/setup';
 
 const test = suite('pulls');
 const APP = '/repos/acme/app';
@@ -21,33 +22,14 @@ let mike: string; // push collaborator on acme/app
 let nora: string; // nobody to acme
 let hookId: number;
 
-async function must(method: string, path: string, body?: unknown, token = olivia) {
-	const res = await s.request(method, path, { token, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown, token = olivia) => mustSucceed(s, method, path, body, token);
 
 /** Writes a file on a branch with the contents API; returns the new commit's sha. */
-async function write(branch: string, path: string, text: string, token = olivia, repo = APP): Promise<string> {
-	const existing = await s.request('GET', `${repo}/contents/${path}?ref=${branch}`, { token });
-	const body: Record<string, unknown> = { message: `Write ${path}`, content: Buffer.from(text).toString('base64'), branch };
-	if (existing.status === 200) body.sha = existing.body.sha;
-	return (await must('PUT', `${repo}/contents/${path}`, body, token)).commit.sha;
-}
+const write = (branch: string, path: string, text: string, token = olivia, repo = APP) => writeFile(s, repo, branch, path, text, token);
 
-async function branch(name: string, from = 'main', repo = APP, token = olivia): Promise<string> {
-	const sha = (await must('GET', `${repo}/git/ref/heads/${from}`, undefined, token)).object.sha;
-	await must('POST', `${repo}/git/refs`, { ref: `refs/heads/${name}`, sha }, token);
-	return sha;
-}
+const branch = (name: string, from = 'main', repo = APP, token = olivia) => createBranch(s, repo, name, from, token);
 
-function deliveries(event: string): any[] {
-	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
-	return rows
-		.filter((row) => row.event === event)
-		.reverse()
-		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
-}
+const deliveries = (event: string) => hookDeliveries(s, hookId, event);
 
 test.before(async () => {
 	s = await startServer();

@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { sweepAssetFiles } from '../src/api/releases/service';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
+import { hookDeliveries, mustSucceed } from './helpers/setup';
 
 type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
@@ -26,11 +27,7 @@ let octokit: Octokit;
 const APP = '/repos/acme/app';
 const ASSET_LIMIT = 64 * 1024;
 
-async function must(method: string, path: string, body?: unknown, token = owner): Promise<any> {
-	const res = await s.request(method, path, { token, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown, token = owner) => mustSucceed(s, method, path, body, token);
 
 /** POSTs bytes to a URL (an upload_url with its template filled in). */
 async function upload(url: string, bytes: Buffer | string, token: string | null = pusher, contentType = 'application/zip') {
@@ -54,13 +51,7 @@ const assetFiles = () => {
 	return existsSync(dir) ? readdirSync(dir) : [];
 };
 
-function deliveries(event: string): any[] {
-	const { rows } = s.app.stores.webhooks.deliveries({ hookId, status: null, limit: 1000, offset: 0 });
-	return rows
-		.filter((row) => row.event === event)
-		.reverse()
-		.map((row) => ({ action: row.action, ...JSON.parse(row.payload) }));
-}
+const deliveries = (event: string) => hookDeliveries(s, hookId, event);
 
 test.before(async () => {
 	s = await startServer({ configure: (config) => void (config.storage.max_asset_bytes = ASSET_LIMIT) });

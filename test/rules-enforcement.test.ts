@@ -9,6 +9,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
+import { mustSucceed } from './helpers/setup';
 
 const test = suite('rules-enforcement');
 let s: TestServer;
@@ -20,11 +21,7 @@ const ZERO = '0000000000000000000000000000000000000000';
 const violation = (...lines: string[]) => `Repository rule violations found\n\n${lines.map((l) => `${l}\n\n`).join('')}`;
 let guardId: number;
 
-async function must(method: string, path: string, body?: unknown, token = owner): Promise<any> {
-	const res = await s.request(method, path, { token, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path} answered ${res.status}: ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown, token = owner) => mustSucceed(s, method, path, body, token);
 
 async function commit(repo: string, content: string, parents: string[], message = `Commit ${content}`): Promise<string> {
 	const tree = await must('POST', `/repos/acme/${repo}/git/trees`, { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] });

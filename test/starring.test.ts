@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EventRow } from '../src/events/store';
 import { startServer, type TestServer } from './helpers/server';
+import { acmeAndNotes } from './helpers/setup';
 
 const test = suite('starring');
 let s: TestServer;
@@ -19,16 +20,7 @@ const STAR = 'application/vnd.github.star+json';
 
 test.before(async () => {
 	s = await startServer();
-	for (const login of ['olivia', 'mike', 'nora']) s.user(login);
-	s.org('acme', 'olivia');
-	s.member('acme', 'mike');
-	olivia = s.fullToken('olivia');
-	mike = s.fullToken('mike');
-	nora = s.fullToken('nora');
-	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'none' } });
-	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'app' } });
-	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'vault', private: true } });
-	await s.request('POST', '/user/repos', { token: nora, body: { name: 'notes' } });
+	({ olivia, mike, nora } = await acmeAndNotes(s));
 	await s.request('POST', '/orgs/acme/teams', { token: olivia, body: { name: 'Crew', privacy: 'closed' } });
 	await s.request('PUT', '/orgs/acme/teams/crew/repos/acme/vault', { token: olivia, body: { permission: 'pull' } });
 	await s.request('PUT', '/orgs/acme/teams/crew/memberships/mike', { token: olivia });

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { latestStatusesByContext } from '../src/api/statuses/service';
 import { isoSeconds } from '../src/time';
 import { startServer, type TestServer } from './helpers/server';
+import { mustSucceed } from './helpers/setup';
 
 const test = suite('statuses');
 let s: TestServer;
@@ -16,11 +17,7 @@ let reader: string;
 let hookId: number;
 const commits: Record<string, string> = {};
 
-async function must(method: string, path: string, body?: unknown): Promise<any> {
-	const res = await s.request(method, path, { token: owner, body });
-	assert.ok(res.status >= 200 && res.status < 300, `~> setup ${method} ${path}: ${res.status} ${res.text}`);
-	return res.body;
-}
+const must = (method: string, path: string, body?: unknown) => mustSucceed(s, method, path, body, owner);
 
 async function commit(repo: string, content: string, parents: string[]): Promise<string> {
 	const tree = await must('POST', `/repos/acme/${repo}/git/trees`, { tree: [{ path: 'README', mode: '100644', type: 'blob', content }] });

@@ -7,6 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
+import { acmeAndNotes } from './helpers/setup';
 
 const test = suite('watching');
 let s: TestServer;
@@ -17,16 +18,7 @@ const SUBSCRIPTION_KEYS = ['subscribed', 'ignored', 'reason', 'created_at', 'url
 
 test.before(async () => {
 	s = await startServer();
-	for (const login of ['olivia', 'mike', 'nora']) s.user(login);
-	s.org('acme', 'olivia');
-	s.member('acme', 'mike');
-	olivia = s.fullToken('olivia');
-	mike = s.fullToken('mike');
-	nora = s.fullToken('nora');
-	await s.request('PATCH', '/orgs/acme', { token: olivia, body: { default_repository_permission: 'none' } });
-	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'app' } });
-	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'vault', private: true } });
-	await s.request('POST', '/user/repos', { token: nora, body: { name: 'notes' } });
+	({ olivia, mike, nora } = await acmeAndNotes(s));
 	const vault = s.app.stores.repos.byOwnerAndName(s.app.stores.accounts.byLogin('acme')!.id, 'vault')!;
 	s.app.stores.repos.setCollaborator(vault.id, s.app.stores.accounts.user('mike')!.id, 'pull', '2026-11-22T12:00:00Z');
 });

@@ -8,12 +8,10 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUser } from '../src/api/users/service';
-import { setUserPassword } from '../src/auth/sessions';
 import { repoSettingsPages } from '../src/web/pages/repo-settings';
 import { Receiver } from './helpers/receiver';
-import { tokenIn, webClient } from './helpers/web';
-import { startServer, type TestServer } from './helpers/server';
+import { startWebServer, tokenIn, webClient } from './helpers/web';
+import type { TestServer } from './helpers/server';
 
 const test = suite('web settings');
 let s: TestServer;
@@ -29,19 +27,7 @@ const api = async (method: string, path: string, body?: unknown) => s.request(me
 
 test.before(async () => {
 	await receiver.start();
-	s = await startServer({
-		configure(c) {
-			c.webhooks.allowed_hosts = ['127.0.0.1'];
-		},
-	});
-	createUser(s.app, { login: 'alice', email: 'alice@example.com' });
-	for (const login of ['bob', 'mallory']) s.user(login);
-	s.org('acme', 'alice');
-	s.member('acme', 'bob');
-	for (const login of ['alice', 'bob', 'mallory']) await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, PASSWORD);
-	aliceToken = s.fullToken('alice');
-	await api('POST', '/orgs/acme/repos', { name: 'widget', auto_init: true });
-	await api('POST', '/orgs/acme/repos', { name: 'vault', private: true, auto_init: true });
+	({ s, aliceToken } = await startWebServer({ members: ['bob'], outsiders: ['mallory'], password: PASSWORD }));
 	await api('POST', '/orgs/acme/teams', { name: 'Open', privacy: 'closed' });
 	const main = await api('GET', '/repos/acme/widget/git/ref/heads/main');
 	await api('POST', '/repos/acme/widget/git/refs', {

@@ -9,12 +9,10 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUser } from '../src/api/users/service';
-import { setUserPassword } from '../src/auth/sessions';
 import { issueWritePages } from '../src/web/pages/issue-writes';
 import { type Received, Receiver } from './helpers/receiver';
-import { tokenIn, webClient } from './helpers/web';
-import { startServer, type TestServer } from './helpers/server';
+import { startWebServer, tokenIn, webClient } from './helpers/web';
+import type { TestServer } from './helpers/server';
 
 const test = suite('web writes');
 let s: TestServer;
@@ -60,21 +58,12 @@ async function branchWithFile(name: string, file: string, content: string) {
 
 test.before(async () => {
 	await receiver.start();
-	s = await startServer({
-		configure(c) {
-			c.webhooks.allowed_hosts = ['127.0.0.1'];
-		},
-	});
-	createUser(s.app, { login: 'alice', email: 'alice@example.com' });
-	for (const login of ['bob', 'carol', 'mallory']) s.user(login);
-	s.org('acme', 'alice');
-	s.member('acme', 'bob');
-	s.member('acme', 'carol');
-	for (const login of ['alice', 'bob', 'carol', 'mallory']) await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, PASSWORD);
-	aliceToken = s.fullToken('alice');
-	assert.is((await api('PATCH', '/orgs/acme', { default_repository_permission: 'read' })).status, 200);
-	await api('POST', '/orgs/acme/repos', { name: 'widget', auto_init: true });
-	await api('POST', '/orgs/acme/repos', { name: 'vault', private: true, auto_init: true });
+	({ s, aliceToken } = await startWebServer({
+		members: ['bob', 'carol'],
+		outsiders: ['mallory'],
+		password: PASSWORD,
+		orgBody: { default_repository_permission: 'read' },
+	}));
 	// bob writes; carol reads (the organization's base permission); mallory is an outsider.
 	assert.is((await api('PUT', `${R}/collaborators/bob`, { permission: 'push' })).status, 204);
 	await api('POST', `${R}/labels`, { name: 'bug', color: 'd73a4a' });

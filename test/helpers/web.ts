@@ -4,6 +4,9 @@
  * Redirects are not followed (tests check them).
  */
 import * as assert from 'uvu/assert';
+import { createUser } from '../../src/api/users/service';
+import { setUserPassword } from '../../src/auth/sessions';
+import { startServer, type TestServer } from './server';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml' };
 
@@ -63,4 +66,33 @@ export function webClient(origin: () => string, password: string) {
 	}
 
 	return { page, post, signIn, submit };
+}
+
+/**
+ * The server of the web settings and write-flow tests: webhooks may reach the loopback receiver;
+ * alice (with an email) owns the organization acme with the repositories widget and the private
+ * vault (both initialised); `members` are members of acme, `outsiders` users without a role; all
+ * sign in with `password`. @returns the server and alice's full token
+ */
+export async function startWebServer(options: { members: string[]; outsiders: string[]; password: string; orgBody?: unknown }) {
+	const s: TestServer = await startServer({
+		configure(c) {
+			c.webhooks.allowed_hosts = ['127.0.0.1'];
+		},
+	});
+	createUser(s.app, { login: 'alice', email: 'alice@example.com' });
+	for (const login of [...options.members, ...options.outsiders]) s.user(login);
+	s.org('acme', 'alice');
+	for (const login of options.members) s.member('acme', login);
+	for (const login of ['alice', ...options.members, ...options.outsiders])
+		await setUserPassword(s.app, s.app.stores.accounts.user(login)!.id, options.password);
+	const aliceToken = s.fullToken('alice');
+	const api = (method: string, path: string, body?: unknown) => s.request(method, path, { token: aliceToken, body });
+	if (options.orgBody) assert.is((await api('PATCH', '/orgs/acme', options.orgBody)).status, 200);
+	for (const body of [
+		{ name: 'widget', auto_init: true },
+		{ name: 'vault', private: true, auto_init: true },
+	])
+		assert.is((await api('POST', '/orgs/acme/repos', body)).status, 201);
+	return { s, aliceToken };
 }

@@ -1,5 +1,6 @@
 /**
- * Branch protection enforced on reference writes. src/api/git/writes.ts calls checkRefUpdate from
+ * Branch protection enforced on reference writes. checkRefUpdate is the first of the rules the
+ * application is wired with (App.refRules, src/compose.ts), which src/api/git/writes.ts runs from
  * its shared create/update/delete functions, so every path that moves a branch (the git refs API,
  * a branch rename, repository contents, later pull request merges) gets the same rules and
  * GitHub's 422 messages. `commitChecksPassed` is the one place required status checks are decided:
@@ -9,6 +10,8 @@ import type { App } from '../../app';
 import { protectedBranch } from '../../model/errors';
 import { reachable, walkCommits } from '../git/graph';
 import { isAncestor, peel } from '../git/service';
+import type { RefWriter } from '../../model/ref-rules';
+import type { RepositoryRow } from '../../model/rows';
 import type { ProtectionSettings } from './store';
 import { checkImmutableTag } from '../immutable-releases/enforce';
 
@@ -65,18 +68,6 @@ export function commitChecksPassed(
 	return { passed: states.every((s) => s.state === 'success'), states };
 }
 
-/** Who moves the reference, for the rules administrators may bypass and for push restrictions. */
-export interface RefWriter {
-	/** The acting account (a user, an app's bot), or null (the command line: no restriction applies). */
-	actorId: number | null;
-	/** The actor administers the repository: bypasses reviews, checks, signatures, linear history and push restrictions unless enforce_admins. */
-	admin: boolean;
-	/** The change is a pull request's merge (required reviews are then the pull request's to check). */
-	viaPullRequest?: boolean;
-	/** A pull request's merge: the commit whose checks count (its head), instead of the new head of the branch. */
-	checksSha?: string;
-}
-
 /** GitHub's message for required checks that have not passed on the new head. */
 export function checksMessage(states: Array<{ context: string; state: CheckState }>): string {
 	const failing = states.filter((s) => s.state !== 'success');
@@ -108,12 +99,13 @@ function mayPush(app: App, settings: ProtectionSettings, actorId: number): boole
  */
 export function checkRefUpdate(
 	app: App,
-	repoId: number,
+	repo: RepositoryRow,
 	name: string,
 	before: string | null,
 	after: string | null,
 	writer: RefWriter,
 ): void {
+	const repoId = repo.id;
 	// The tags of immutable releases (src/api/immutable-releases/enforce.ts).
 	checkImmutableTag(app, repoId, name, before, after);
 	if (!name.startsWith('refs/heads/')) return;

@@ -5,34 +5,57 @@
  * Contents (read) — public repositories anonymously too.
  */
 import * as v from 'valibot';
+import type { App } from '../../app';
 import { ok, paged } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { callerRepoPermission } from '../../auth/access/repos';
-import { diffTrees, MAX_DIFF_FILES, unifiedDiff, type TreeChange } from '../git/diff';
-import { aheadBehind, CommitReader } from '../git/graph';
+import { MAX_DIFF_FILES, unifiedDiff } from '../git/diff';
+import { CommitReader } from '../git/graph';
 import { repoApi, type RepoView } from '../git/render';
 import { peel } from '../git/service';
 import { fullSha, requireCommits } from '../git/writes';
 import { unprocessable } from '../../model/errors';
 import { AuthorLookup, fullCommit, shortBranch, tagItem } from './render';
 import { formatPatch, textAnswer } from './text';
-import {
-	commitChanges,
-	comparisonCommits,
-	diffFiles,
-	listCommits,
-	MAX_COMPARE_COMMITS,
-	requireCommit,
-	requireMergeBase,
-	resolveComparison,
-} from './service';
+import { compareCommits, type Comparison, commitChanges, diffFiles, listCommits, MAX_COMPARE_COMMITS, requireCommit } from './service';
 import { COMMITS_READ } from './access';
 
 const READ = COMMITS_READ;
 
 function view(ctx: Context): RepoView {
 	return { repo: ctx.repo.repo, owner: ctx.repo.owner };
+}
+
+/** Whether the caller may read a repository (of a comparison's network) by id. */
+function readable(ctx: Context, repoId: number): boolean {
+	const row = ctx.app.stores.repos.byId(repoId);
+	const owner = row && ctx.app.stores.accounts.byId(row.owner_id);
+	return !!row && !!owner && callerRepoPermission(ctx, row, owner) !== null;
+}
+
+/** Comparison: GitHub's answer of GET …/compare/{basehead} for a comparison and its page of files. */
+function comparisonBody(app: App, repo: RepoView, basehead: string, compared: Comparison, files: unknown[]) {
+	const { base, head, mergeBaseSha, reader, counts } = compared;
+	const authors = new AuthorLookup(app);
+	const html = app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${basehead}`);
+	return {
+		url: `${repoApi(app.urls, repo)}/compare/${basehead}`,
+		html_url: html,
+		permalink_url: app.urls.html(
+			`/${repo.owner.login}/${repo.repo.name}/compare/${base.ownerLogin}:${base.sha}...${head.ownerLogin}:${head.sha}`,
+		),
+		diff_url: `${html}.diff`,
+		patch_url: `${html}.patch`,
+		base_commit: fullCommit(app, repo, base.sha, reader.read(base.sha)!, authors),
+		merge_base_commit: fullCommit(app, repo, mergeBaseSha, reader.read(mergeBaseSha)!, authors),
+		status: counts.status,
+		ahead_by: counts.ahead,
+		behind_by: counts.behind,
+		total_commits: compared.total,
+		commits: compared.commits.map((c) => fullCommit(app, repo, c.sha, c.data, authors)),
+		files,
+	};
 }
 
 const epoch = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
@@ -126,51 +149,20 @@ export const commitRoutes: RouteDeclaration[] = [
 		pagination: { perPage: MAX_COMPARE_COMMITS, maxPerPage: MAX_COMPARE_COMMITS },
 		handler(ctx) {
 			const repo = view(ctx);
-			requireCommits(ctx.app, repo.repo.id);
-			const basehead = ctx.params.basehead;
-			const { repoId, base, head } = resolveComparison(ctx.app, repo, basehead, (id) => {
-				const row = ctx.app.stores.repos.byId(id);
-				const owner = row && ctx.app.stores.accounts.byId(row.owner_id);
-				return !!row && !!owner && callerRepoPermission(ctx, row, owner) !== null;
+			const compared = compareCommits(ctx.app, repo, ctx.params.basehead, (id) => readable(ctx, id), {
+				offset: ctx.page.offset,
+				limit: ctx.page.perPage,
 			});
-			const mergeBaseSha = requireMergeBase(ctx.app, repoId, base, head);
-			const reader = new CommitReader(ctx.app, repoId);
-			const { commits, total } = comparisonCommits(ctx.app, repoId, base.sha, head.sha, ctx.page.offset, ctx.page.perPage);
-			const changes: TreeChange[] = diffTrees(
-				ctx.app,
-				repoId,
-				reader.read(mergeBaseSha)!.tree,
-				reader.read(head.sha)!.tree,
-				MAX_DIFF_FILES,
-			).changes;
+			const { repoId, commits, changes } = compared;
 			const text = textAnswer(
 				ctx,
 				() => unifiedDiff(ctx.app, repoId, changes),
 				() => commits.map((c, i) => formatPatch(ctx.app, repoId, c.sha, c.data, i + 1, commits.length)).join(''),
 			);
 			if (text) return text;
-			const counts = aheadBehind(ctx.app, repoId, base.sha, head.sha);
-			const authors = new AuthorLookup(ctx.app);
-			const html = ctx.app.urls.html(`/${repo.owner.login}/${repo.repo.name}/compare/${basehead}`);
-			const { files } = ctx.page.page === 1 ? diffFiles(ctx.app, repo, head.sha, changes) : { files: [] };
-			const body = {
-				url: `${repoApi(ctx.app.urls, repo)}/compare/${basehead}`,
-				html_url: html,
-				permalink_url: ctx.app.urls.html(
-					`/${repo.owner.login}/${repo.repo.name}/compare/${base.ownerLogin}:${base.sha}...${head.ownerLogin}:${head.sha}`,
-				),
-				diff_url: `${html}.diff`,
-				patch_url: `${html}.patch`,
-				base_commit: fullCommit(ctx.app, repo, base.sha, reader.read(base.sha)!, authors),
-				merge_base_commit: fullCommit(ctx.app, repo, mergeBaseSha, reader.read(mergeBaseSha)!, authors),
-				status: counts.status,
-				ahead_by: counts.ahead,
-				behind_by: counts.behind,
-				total_commits: total,
-				commits: commits.map((c) => fullCommit(ctx.app, repo, c.sha, c.data, authors)),
-				files,
-			};
-			return { status: 200, body, total };
+			// The files on the first page only.
+			const { files } = ctx.page.page === 1 ? diffFiles(ctx.app, repo, compared.head.sha, changes) : { files: [] };
+			return { status: 200, body: comparisonBody(ctx.app, repo, ctx.params.basehead, compared, files), total: compared.total };
 		},
 	}),
 	route({

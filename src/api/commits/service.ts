@@ -6,7 +6,7 @@
 import type { App } from '../../app';
 import { notFound, unprocessable } from '../../model/errors';
 import { diffTrees, filePatch, MAX_DIFF_FILES, type TreeChange } from '../git/diff';
-import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
+import { aheadBehind, CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseTree, type CommitData } from '../git/objects';
 import type { RepoView } from '../git/render';
 import { mergeBase, resolveCommit } from '../git/service';
@@ -222,4 +222,45 @@ export function requireMergeBase(app: App, repoId: number, base: CompareSide, he
 	const found = mergeBase(app, repoId, base.sha, head.sha);
 	if (!found) throw notFound(`No common ancestor between ${base.text} and ${head.text}.`);
 	return found;
+}
+
+/** A comparison of two commits (GET …/compare/{basehead}): what compareCommits finds. */
+export interface Comparison {
+	/** The repository both commits are read in (this one, or a fork of its network). */
+	repoId: number;
+	base: CompareSide;
+	head: CompareSide;
+	mergeBaseSha: string;
+	reader: CommitReader;
+	/** The page of head's commits that base lacks, oldest first, and how many there are in all. */
+	commits: WalkedCommit[];
+	total: number;
+	/** The files changed from the merge base to head (at most MAX_DIFF_FILES). */
+	changes: TreeChange[];
+	/** identical, ahead, behind or diverged, with the commits on each side. */
+	counts: ReturnType<typeof aheadBehind>;
+}
+
+/**
+ * Compares two commits as GitHub's compare API does: resolves `basehead` (resolveComparison), finds
+ * their merge base, the page (`offset`, `limit` commits) of head's commits that base lacks, and
+ * the files changed from the merge base to head.
+ * @param canRead whether the caller may read a repository of the network (a side naming a fork)
+ * @throws DomainError 404 for a malformed basehead, an unknown side, sides without a common ancestor
+ *   (resolveComparison, requireMergeBase); 409 for an empty repository
+ */
+export function compareCommits(
+	app: App,
+	view: RepoView,
+	basehead: string,
+	canRead: (repoId: number) => boolean,
+	page: { offset: number; limit: number },
+): Comparison {
+	requireCommits(app, view.repo.id);
+	const { repoId, base, head } = resolveComparison(app, view, basehead, canRead);
+	const mergeBaseSha = requireMergeBase(app, repoId, base, head);
+	const reader = new CommitReader(app, repoId);
+	const { commits, total } = comparisonCommits(app, repoId, base.sha, head.sha, page.offset, page.limit);
+	const changes = diffTrees(app, repoId, reader.read(mergeBaseSha)!.tree, reader.read(head.sha)!.tree, MAX_DIFF_FILES).changes;
+	return { repoId, base, head, mergeBaseSha, reader, commits, total, changes, counts: aheadBehind(app, repoId, base.sha, head.sha) };
 }

@@ -8,7 +8,41 @@ import { ok } from '../../http/reply';
 import { route, type RouteDeclaration } from '../../http/route';
 import { encodePath } from '../contents/render';
 import { repository } from '../../model/render';
-import { codeOfConductKind, communityFiles, type CommunityFile } from './service';
+import type { AccountRow, RepositoryRow } from '../../model/rows';
+import type { Urls } from '../../model/urls';
+import { communityProfile, type CommunityFile, type CommunityProfile } from './service';
+
+/** GitHub's community-profile answer for a repository's profile. */
+function profileBody(urls: Urls, repo: RepositoryRow, owner: AccountRow, profile: CommunityProfile) {
+	const rendered = repository(urls, repo, owner, null);
+	const link = (file: CommunityFile | null) =>
+		file && {
+			url: `${rendered.url}/contents/${encodePath(file.path)}`,
+			html_url: `${rendered.html_url}/blob/${encodePath(repo.default_branch)}/${encodePath(file.path)}`,
+		};
+	const conduct = profile.codeOfConduct;
+	return {
+		health_percentage: profile.healthPercentage,
+		description: repo.description,
+		documentation: repo.homepage || null,
+		files: {
+			code_of_conduct: conduct && {
+				key: conduct.key,
+				name: conduct.name,
+				url: urls.api(`/codes_of_conduct/${conduct.key}`),
+				html_url: link(conduct)?.html_url ?? null,
+			},
+			code_of_conduct_file: link(conduct),
+			license: rendered.license,
+			contributing: link(profile.files.contributing),
+			readme: link(profile.files.readme),
+			issue_template: link(profile.issueTemplate),
+			pull_request_template: link(profile.pullRequestTemplate),
+		},
+		updated_at: repo.updated_at,
+		content_reports_enabled: false,
+	};
+}
 
 export const communityRoutes: RouteDeclaration[] = [
 	route({
@@ -19,53 +53,7 @@ export const communityRoutes: RouteDeclaration[] = [
 		access: 'public',
 		resource: { repo: 'read' },
 		handler(ctx) {
-			const { repo, owner } = ctx.repo;
-			const files = communityFiles(ctx.app, repo);
-			const rendered = repository(ctx.app.urls, repo, owner, null);
-			const link = (file: CommunityFile | null) =>
-				file && {
-					url: `${rendered.url}/contents/${encodePath(file.path)}`,
-					html_url: `${rendered.html_url}/blob/${encodePath(repo.default_branch)}/${encodePath(file.path)}`,
-				};
-			const conduct = files.codeOfConduct;
-			const kind = conduct && codeOfConductKind(conduct);
-			const issueTemplate =
-				files.issueTemplate ??
-				(files.issueTemplates[0]
-					? { path: `.github/ISSUE_TEMPLATE/${files.issueTemplates[0].filename}`, text: files.issueTemplates[0].body }
-					: null);
-			const prTemplate = files.pullRequestTemplates[0];
-			const checks = [
-				Boolean(repo.description),
-				files.readme !== null,
-				conduct !== null,
-				files.contributing !== null,
-				rendered.license !== null,
-				issueTemplate !== null,
-				prTemplate !== undefined,
-			];
-			return ok({
-				health_percentage: Math.round((100 * checks.filter(Boolean).length) / checks.length),
-				description: repo.description,
-				documentation: repo.homepage || null,
-				files: {
-					code_of_conduct: conduct &&
-						kind && {
-							key: kind.key,
-							name: kind.name,
-							url: ctx.app.urls.api(`/codes_of_conduct/${kind.key}`),
-							html_url: link(conduct)?.html_url ?? null,
-						},
-					code_of_conduct_file: link(conduct),
-					license: rendered.license,
-					contributing: link(files.contributing),
-					readme: link(files.readme),
-					issue_template: link(issueTemplate),
-					pull_request_template: prTemplate ? link({ path: prTemplate.path, text: prTemplate.body }) : null,
-				},
-				updated_at: repo.updated_at,
-				content_reports_enabled: false,
-			});
+			return ok(profileBody(ctx.app.urls, ctx.repo.repo, ctx.repo.owner, communityProfile(ctx.app, ctx.repo.repo)));
 		},
 	}),
 ];

@@ -8,6 +8,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { App } from '../../app';
+import { license } from '../../model/render';
 import { parseCommit } from '../git/objects';
 import { lookupPath, treeEntries } from '../contents/paths';
 import type { RepositoryRow } from '../repos/store';
@@ -141,6 +142,50 @@ export function codeOfConductKind(file: CommunityFile): { key: string; name: str
 	return /contributor covenant/i.test(file.text)
 		? { key: 'contributor_covenant', name: 'Contributor Covenant' }
 		: { key: 'other', name: 'Other' };
+}
+
+/** What GET …/community/profile reports of a repository: its community files and its health. */
+export interface CommunityProfile {
+	files: CommunityFiles;
+	/** The code of conduct found, with the kind GitHub recognises in it. */
+	codeOfConduct: (CommunityFile & { key: string; name: string }) | null;
+	/** The single-file issue template, else the first template of the templates folder. */
+	issueTemplate: CommunityFile | null;
+	/** The first pull request template. */
+	pullRequestTemplate: CommunityFile | null;
+	/**
+	 * 0 to 100: the share of GitHub's recommended community items present (description, README,
+	 * code of conduct, contributing guide, license, issue template, pull request template), rounded.
+	 */
+	healthPercentage: number;
+}
+
+/** The community profile of the repository's default branch (GitHub's community profile metrics). */
+export function communityProfile(app: App, repo: RepositoryRow): CommunityProfile {
+	const files = communityFiles(app, repo);
+	const conduct = files.codeOfConduct;
+	const [firstTemplate] = files.issueTemplates;
+	const issueTemplate =
+		files.issueTemplate ??
+		(firstTemplate ? { path: `.github/ISSUE_TEMPLATE/${firstTemplate.filename}`, text: firstTemplate.body } : null);
+	const [prTemplate] = files.pullRequestTemplates;
+	const pullRequestTemplate = prTemplate ? { path: prTemplate.path, text: prTemplate.body } : null;
+	const present = [
+		Boolean(repo.description),
+		files.readme !== null,
+		conduct !== null,
+		files.contributing !== null,
+		license(app.urls, repo.license_key) !== null,
+		issueTemplate !== null,
+		pullRequestTemplate !== null,
+	];
+	return {
+		files,
+		codeOfConduct: conduct && { ...conduct, ...codeOfConductKind(conduct) },
+		issueTemplate,
+		pullRequestTemplate,
+		healthPercentage: Math.round((100 * present.filter(Boolean).length) / present.length),
+	};
 }
 
 /** A YAML document as an object ({} when it is not one or does not parse). */

@@ -3,17 +3,11 @@
  * - POST /repos/{owner}/{repo}/dependency-graph/snapshots (rate-limit category dependency_snapshots)
  * - GET /repos/{owner}/{repo}/dependency-graph/compare/{basehead}
  */
-import type { App } from '../../app';
-import { switchOn } from '../code-security/switches';
 import * as v from 'valibot';
-import { badRequest, forbidden, notFound } from '../../model/errors';
 import { created, ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { mergeBase, resolveCommit } from '../git/service';
-import type { RepositoryRow } from '../../model/rows';
-import { vulnerabilitiesFor } from '../dependabot/service';
-import { dependenciesAt, submitSnapshot, type Dependency } from './service';
+import { reviewDependencies, submitSnapshot, type DependencyChange } from './service';
 
 const MAX_METADATA_KEYS = 8;
 const metadata = v.pipe(
@@ -52,23 +46,8 @@ const snapshotBody = v.strictObject({
 	scanned: v.pipe(v.string(), v.isoTimestamp('scanned must be an ISO 8601 timestamp')),
 });
 
-/**
- * Dependency review reads public repositories, and private ones with advanced security, where the
- * dependency graph is on (src/api/code-security/switches.ts); never forks.
- * @throws DomainError 403 with GitHub's explanation
- */
-function requireReviewable(app: App, repo: RepositoryRow): void {
-	if (repo.fork_parent_id !== null) throw forbidden('Dependency review is not supported on forks.');
-	if ((repo.visibility !== 'public' && repo.advanced_security !== 1) || !switchOn(app, repo.id, 'dependency_graph')) {
-		throw forbidden(
-			'Dependency review is not supported on this repository. Please ensure that Dependency graph is enabled along with ' +
-				'Advanced Security on private repositories (security_and_analysis.advanced_security).',
-		);
-	}
-}
-
 /** One DependencyChange row. */
-function change(changeType: 'added' | 'removed', dependency: Dependency, vulnerabilities: ReturnType<typeof vulnerabilitiesFor>[number]) {
+function change({ type: changeType, dependency, vulnerabilities }: DependencyChange) {
 	const meta = JSON.parse(dependency.metadata) as Record<string, unknown>;
 	return {
 		change_type: changeType,
@@ -118,50 +97,7 @@ export const dependencyGraphRoutes = [
 		query: v.object({ name: v.optional(v.string()) }),
 		// Not paginated: the 200 answer is an array of every DependencyChange in one answer, as on GitHub.
 		handler(ctx) {
-			const { repo } = ctx.repo;
-			requireReviewable(ctx.app, repo);
-			const parts = ctx.params.basehead.split('...');
-			if (parts.length !== 2 || !parts[0] || !parts[1])
-				throw badRequest('Invalid basehead: expected {base}...{head}, like main...feature');
-			const [base, head] = parts.map((rev) => {
-				const sha = resolveCommit(ctx.app, repo, rev);
-				if (!sha) throw notFound(`No commit found for "${rev}"`);
-				return sha;
-			});
-			const common = mergeBase(ctx.app, repo.id, base, head);
-			if (!common) throw notFound(`No common ancestor between ${parts[0]} and ${parts[1]}.`);
-			const manifest = ctx.query.name?.replace(/^\/+/, '');
-			const only = (list: Dependency[]) => (manifest === undefined ? list : list.filter((d) => d.manifest_path === manifest));
-			const before = only(dependenciesAt(ctx.app, repo, common));
-			const after = only(dependenciesAt(ctx.app, repo, head));
-			const key = (d: Dependency) => `${d.manifest_path}\n${d.package_url}`;
-			const beforeKeys = new Set(before.map(key));
-			const afterKeys = new Set(after.map(key));
-			const changes: Array<['added' | 'removed', Dependency]> = [
-				...before.filter((d) => !afterKeys.has(key(d))).map((d) => ['removed', d] as ['removed', Dependency]),
-				...after.filter((d) => !beforeKeys.has(key(d))).map((d) => ['added', d] as ['added', Dependency]),
-			];
-			// Per manifest, like a diff: removals before additions, then by package name.
-			changes.sort(([typeA, a], [typeB, b]) =>
-				a.manifest_path !== b.manifest_path
-					? a.manifest_path < b.manifest_path
-						? -1
-						: 1
-					: typeA !== typeB
-						? typeA === 'removed'
-							? -1
-							: 1
-						: a.name < b.name
-							? -1
-							: a.name > b.name
-								? 1
-								: 0,
-			);
-			const vulnerabilities = vulnerabilitiesFor(
-				ctx.app,
-				changes.map(([, d]) => d),
-			);
-			return ok(changes.map(([type, d], i) => change(type, d, vulnerabilities[i])));
+			return ok(reviewDependencies(ctx.app, ctx.repo.repo, ctx.params.basehead, ctx.query.name).map(change));
 		},
 	}),
 ];

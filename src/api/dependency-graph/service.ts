@@ -10,10 +10,12 @@
  * automatic submissions or static analysis of its own, the ranks that would follow.
  */
 import type { App } from '../../app';
-import { invalidField } from '../../model/errors';
+import { badRequest, forbidden, invalidField, notFound } from '../../model/errors';
 import type { RepositoryRow } from '../../model/rows';
 import { parsePackageUrl } from './purl';
-import { refreshAlerts, type GraphDependency } from '../dependabot/service';
+import { refreshAlerts, vulnerabilitiesFor, type GraphDependency } from '../dependabot/service';
+import { switchOn } from '../code-security/switches';
+import { mergeBase, resolveCommit } from '../git/service';
 import type { NewSnapshot, PackageRow, SnapshotRow } from './store';
 
 type Scalar = string | number | boolean | null;
@@ -199,4 +201,70 @@ export function dependenciesAt(app: App, repo: RepositoryRow, sha: string): Depe
 		if (!current || current.sha !== sha || snapshot.sha === sha) picked.set(key, snapshot);
 	}
 	return countingDependencies(app, [...picked.values()]);
+}
+
+/**
+ * Dependency review reads public repositories, and private ones with advanced security, where the
+ * dependency graph is on (src/api/code-security/switches.ts); never forks.
+ * @throws DomainError 403 with GitHub's explanation
+ */
+function requireReviewable(app: App, repo: RepositoryRow): void {
+	if (repo.fork_parent_id !== null) throw forbidden('Dependency review is not supported on forks.');
+	if ((repo.visibility !== 'public' && repo.advanced_security !== 1) || !switchOn(app, repo.id, 'dependency_graph')) {
+		throw forbidden(
+			'Dependency review is not supported on this repository. Please ensure that Dependency graph is enabled along with ' +
+				'Advanced Security on private repositories (security_and_analysis.advanced_security).',
+		);
+	}
+}
+
+/** One line of a dependency review: a dependency added or removed, with its known vulnerabilities. */
+export interface DependencyChange {
+	type: 'added' | 'removed';
+	dependency: Dependency;
+	vulnerabilities: ReturnType<typeof vulnerabilitiesFor>[number];
+}
+
+/**
+ * Dependency review (GET …/dependency-graph/compare/{basehead}): the dependencies the head adds and
+ * removes against the merge base of `basehead` ("{base}...{head}", each a branch, tag or SHA), per
+ * manifest like a diff (removals before additions, then by package name), optionally of one
+ * manifest (`manifest`, a path; leading slashes ignored).
+ * @throws DomainError 403 where dependency review is not supported (requireReviewable), 400 for a
+ *   basehead without "...", 404 for an unknown commit or no common ancestor
+ */
+export function reviewDependencies(app: App, repo: RepositoryRow, basehead: string, manifest?: string): DependencyChange[] {
+	requireReviewable(app, repo);
+	const parts = basehead.split('...');
+	if (parts.length !== 2 || !parts[0] || !parts[1]) throw badRequest('Invalid basehead: expected {base}...{head}, like main...feature');
+	const [base, head] = parts.map((rev) => {
+		const sha = resolveCommit(app, repo, rev);
+		if (!sha) throw notFound(`No commit found for "${rev}"`);
+		return sha;
+	});
+	const common = mergeBase(app, repo.id, base, head);
+	if (!common) throw notFound(`No common ancestor between ${parts[0]} and ${parts[1]}.`);
+	const path = manifest?.replace(/^\/+/, '');
+	const only = (list: Dependency[]) => (path === undefined ? list : list.filter((d) => d.manifest_path === path));
+	const before = only(dependenciesAt(app, repo, common));
+	const after = only(dependenciesAt(app, repo, head));
+	const key = (d: Dependency) => `${d.manifest_path}\n${d.package_url}`;
+	const beforeKeys = new Set(before.map(key));
+	const afterKeys = new Set(after.map(key));
+	const changes: Array<Omit<DependencyChange, 'vulnerabilities'>> = [
+		...before.filter((d) => !afterKeys.has(key(d))).map((dependency) => ({ type: 'removed' as const, dependency })),
+		...after.filter((d) => !beforeKeys.has(key(d))).map((dependency) => ({ type: 'added' as const, dependency })),
+	];
+	const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+	changes.sort(
+		(a, b) =>
+			order(a.dependency.manifest_path, b.dependency.manifest_path) ||
+			(a.type === b.type ? 0 : a.type === 'removed' ? -1 : 1) ||
+			order(a.dependency.name, b.dependency.name),
+	);
+	const vulnerabilities = vulnerabilitiesFor(
+		app,
+		changes.map((c) => c.dependency),
+	);
+	return changes.map((c, i) => ({ ...c, vulnerabilities: vulnerabilities[i] }));
 }

@@ -11,7 +11,7 @@ import type { RepositoryRow } from '../../model/rows';
 import type { AccountRow } from '../users/store';
 import { parseCommit } from './objects';
 import { isAncestor, peel } from './service';
-import { enqueueCodeIndex } from '../search/code-index';
+import { enqueueCodeIndex } from '../../events/code-index';
 
 /** GitHub lists at most 20 commits in a push's payload; `size` counts them all. */
 const PAYLOAD_COMMITS = 20;

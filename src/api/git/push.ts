@@ -12,32 +12,23 @@
  *   GitHub Apps) may not bring commits that change `.github/workflows/`;
  * - refusals read as GitHub's: `GH006: Protected branch update failed` and `GH013: Repository
  *   rule violations found` lines for the pusher's terminal;
- * - a push to an empty repository sets its default branch; commits that reach the default branch
- *   close the issues their messages name with a closing keyword.
+ * - a push to an empty repository sets its default branch; then the features that follow pushes
+ *   (App.pushFollowers) see the updates that went through: commits that reach the default branch
+ *   close the issues their messages name with a closing keyword (src/api/issues/push-references.ts).
  */
 import type { App } from '../../app';
 import { DomainError } from '../../model/errors';
 import { isoSeconds } from '../../time';
-import { issueSnapshot, recordIssueChanges } from '../issues/events';
-import { closingReferences } from '../pulls/closing';
-import { eventContext } from '../pulls/events';
-import { baseScope } from '../pulls/follow';
+import type { RefUpdate } from '../../model/ref-rules';
 import type { RepositoryRow } from '../../model/rows';
 import { isValidRefName, parseCommit, parseTree } from './objects';
 import { isAncestor } from './service';
-import { recordCommitReferences } from '../issues/timeline';
 import { moveRef, RefRaceError } from './writes';
 
 const ZERO_ID = '0'.repeat(40);
-/** Commits a push's issue references are read from at most (the newest first). */
-const MAX_WALKED = 1000;
 
 /** One command of a push: the reference, the value the pusher saw and the value it asks for (null: none). */
-export interface PushCommand {
-	ref: string;
-	before: string | null;
-	after: string | null;
-}
+export type PushCommand = RefUpdate;
 
 /** The outcome of one command: `error` null is `ok <ref>`, else `ng <ref> <error>`; `messages` go to the pusher's terminal. */
 export interface PushStatus {
@@ -251,68 +242,8 @@ export function applyPush(app: App, repo: RepositoryRow, commands: PushCommand[]
 			}
 		});
 	}
-	closeReferencedIssues(app, target, commands, statuses, options.actorId);
+	// What other features derive from the commits pushed (App.pushFollowers: the issues they name).
+	const applied = commands.filter((_, i) => statuses[i].error === null);
+	for (const follow of app.pushFollowers) follow(app, target, applied, options.actorId);
 	return statuses;
-}
-
-/**
- * What the commits a push brought say about issues: every commit newly on a pushed branch that
- * names `#N` records a `referenced` event on that issue or pull request (once per commit), and the
- * open issues that commits newly on the default branch name with a closing keyword are closed
- * (GitHub closes them when the commit reaches the default branch; the closed event names the
- * commit), each in its own transaction. At most MAX_WALKED commits are read per push.
- */
-function closeReferencedIssues(
-	app: App,
-	repo: RepositoryRow,
-	commands: PushCommand[],
-	statuses: PushStatus[],
-	actorId: number | null,
-): void {
-	const owner = app.stores.accounts.byId(repo.owner_id);
-	if (!owner) return;
-	const branch = `refs/heads/${repo.default_branch}`;
-	const closing = new Map<number, string>();
-	const referencing: Array<{ sha: string; message: string }> = [];
-	const seen = new Set<string>();
-	for (let i = 0; i < commands.length; i++) {
-		const { ref, before, after } = commands[i];
-		if (!ref.startsWith('refs/heads/') || after === null || statuses[i].error !== null) continue;
-		// New commits: not in the branch before (a new branch: not in the default branch).
-		const base = before ?? (ref === branch ? null : (app.stores.git.ref(repo.id, branch)?.sha ?? null));
-		const old = base ? new Set(app.stores.git.ancestors(repo.id, base)) : new Set<string>();
-		const stack = [after];
-		while (stack.length && seen.size < MAX_WALKED) {
-			const sha = stack.pop()!;
-			if (seen.has(sha) || old.has(sha)) continue;
-			seen.add(sha);
-			const object = app.stores.git.object(repo.id, sha);
-			if (!object || object.type !== 'commit') continue;
-			const commit = parseCommit(object.content);
-			referencing.push({ sha, message: commit.message });
-			if (ref === branch) {
-				for (const number of closingReferences(commit.message, owner.login, repo.name))
-					if (!closing.has(number)) closing.set(number, sha);
-			}
-			stack.push(...commit.parents);
-		}
-	}
-	const now = isoSeconds(app.clock());
-	if (referencing.length) app.transaction(() => recordCommitReferences(app, repo, owner.login, referencing, actorId, now));
-	if (!closing.size) return;
-	const ctx = eventContext(app, actorId);
-	const scope = baseScope(app, repo, repo.id);
-	if (!scope) return;
-	for (const [number, sha] of closing) {
-		app.transaction(() => {
-			const issue = app.stores.issues.byNumber(repo.id, number);
-			if (!issue || issue.pull_request || issue.state !== 'open') return;
-			const snapshot = issueSnapshot(ctx, issue);
-			const closed = app.stores.issues.update(
-				{ ...issue, state: 'closed', state_reason: 'completed', closed_at: now, closed_by_id: actorId },
-				now,
-			);
-			recordIssueChanges(ctx, scope, snapshot, closed, undefined, {}, sha);
-		});
-	}
 }

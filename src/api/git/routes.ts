@@ -176,6 +176,34 @@ function matching(ctx: Context, repo: render.RepoView, prefix: string) {
 	return { items: rows.map((row) => render.ref(ctx.app.urls, repo, row.name, row.sha, row.type)), total };
 }
 
+/**
+ * The stored object a full SHA names, when it is of `type`.
+ * @throws DomainError 404 for anything else (not 40 hexadecimal digits, unknown, another type)
+ */
+function storedObject(ctx: Context, repo: render.RepoView, text: string, type: 'commit' | 'tag'): { sha: string; content: Buffer } {
+	const sha = fullSha(text);
+	const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
+	if (!sha || !row || row.type !== type) throw notFound();
+	return { sha, content: row.content };
+}
+
+/** GitHub's git commit object for a stored commit. */
+function commitObject(ctx: Context, repo: render.RepoView, object: { sha: string; content: Buffer }) {
+	return render.commit(ctx.app.urls, repo, object.sha, parseCommit(object.content), signatureVerifier(ctx.app));
+}
+
+/** GitHub's git tag object for a stored annotated tag. */
+function tagObject(ctx: Context, repo: render.RepoView, object: { sha: string; content: Buffer }) {
+	return render.tag(
+		ctx.app.urls,
+		repo,
+		object.sha,
+		parseTag(object.content),
+		object.content.toString('utf8'),
+		signatureVerifier(ctx.app),
+	);
+}
+
 export const gitRoutes: RouteDeclaration[] = [
 	// ----- blobs
 	route({
@@ -282,13 +310,10 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const now = isoSeconds(ctx.now);
-			const sha = createCommit(ctx.app, repo.repo.id, commitInput(ctx), now);
-			const body = render.commit(
-				ctx.app.urls,
+			const body = commitObject(
+				ctx,
 				repo,
-				sha,
-				parseCommit(ctx.app.stores.git.object(repo.repo.id, sha)!.content),
-				signatureVerifier(ctx.app),
+				storedObject(ctx, repo, createCommit(ctx.app, repo.repo.id, commitInput(ctx), now), 'commit'),
 			);
 			return created(body, body.url);
 		},
@@ -301,10 +326,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		errorResource: 'Commit',
 		handler(ctx) {
 			const repo = view(ctx);
-			const sha = fullSha(ctx.params.commit_sha);
-			const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
-			if (!sha || !row || row.type !== 'commit') throw notFound();
-			return ok(render.commit(ctx.app.urls, repo, sha, parseCommit(row.content), signatureVerifier(ctx.app)));
+			return ok(commitObject(ctx, repo, storedObject(ctx, repo, ctx.params.commit_sha, 'commit')));
 		},
 	}),
 
@@ -333,16 +355,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			const now = isoSeconds(ctx.now);
-			const sha = createTag(ctx.app, repo.repo.id, tagInput(ctx), now);
-			const row = ctx.app.stores.git.object(repo.repo.id, sha)!;
-			const body = render.tag(
-				ctx.app.urls,
-				repo,
-				sha,
-				parseTag(row.content),
-				row.content.toString('utf8'),
-				signatureVerifier(ctx.app),
-			);
+			const body = tagObject(ctx, repo, storedObject(ctx, repo, createTag(ctx.app, repo.repo.id, tagInput(ctx), now), 'tag'));
 			return created(body, body.url);
 		},
 	}),
@@ -355,10 +368,7 @@ export const gitRoutes: RouteDeclaration[] = [
 		handler(ctx) {
 			const repo = view(ctx);
 			requireCommits(ctx.app, repo.repo.id);
-			const sha = fullSha(ctx.params.tag_sha);
-			const row = sha ? ctx.app.stores.git.object(repo.repo.id, sha) : undefined;
-			if (!sha || !row || row.type !== 'tag') throw notFound();
-			return ok(render.tag(ctx.app.urls, repo, sha, parseTag(row.content), row.content.toString('utf8'), signatureVerifier(ctx.app)));
+			return ok(tagObject(ctx, repo, storedObject(ctx, repo, ctx.params.tag_sha, 'tag')));
 		},
 	}),
 

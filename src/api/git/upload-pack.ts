@@ -205,6 +205,22 @@ interface Wants {
 	done: boolean;
 }
 
+/** A request that wants nothing yet (what the wants, haves and deepen lines then fill). */
+function noWants(): Wants {
+	return {
+		wants: [],
+		haves: [],
+		shallow: [],
+		depth: 0,
+		deepenRelative: false,
+		deepenSince: null,
+		deepenNot: [],
+		filter: null,
+		capabilities: new Set(),
+		done: false,
+	};
+}
+
 /** Refusals git shows as "remote error: …" / "fatal: …". */
 class ProtocolError extends Error {}
 
@@ -409,18 +425,7 @@ export async function uploadPackV0(
 	const reply = new Reply(res, headers);
 	const store = app.stores.git;
 	const network = store.network(repo.id);
-	const request: Wants = {
-		wants: [],
-		haves: [],
-		shallow: [],
-		depth: 0,
-		deepenRelative: false,
-		deepenSince: null,
-		deepenNot: [],
-		filter: null,
-		capabilities: new Set(),
-		done: false,
-	};
+	const request = noWants();
 	let at = 0;
 	let ended = false;
 	try {
@@ -603,18 +608,7 @@ function objectInfo(app: App, repo: RepositoryRow, args: string[]): Buffer {
 async function fetchV2(app: App, repo: RepositoryRow, args: string[], reply: Reply): Promise<void> {
 	const store = app.stores.git;
 	const network = store.network(repo.id);
-	const request: Wants = {
-		wants: [],
-		haves: [],
-		shallow: [],
-		depth: 0,
-		deepenRelative: false,
-		deepenSince: null,
-		deepenNot: [],
-		filter: null,
-		capabilities: new Set(),
-		done: false,
-	};
+	const request = noWants();
 	const wantedRefs: Array<{ name: string; sha: string }> = [];
 	let sidebandAll = false;
 	let waitForDone = false;

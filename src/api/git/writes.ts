@@ -2,10 +2,11 @@
  * Writing to a repository's git database (GitHub's git database API: blobs, trees, commits, tag
  * objects, references) with GitHub's rules and messages. Every function runs inside the caller's
  * transaction (the pipeline wraps each write request in one) and throws HttpError 409/422 before
- * anything is kept. createRef and updateRef are the one reference-update path: branch protection
- * (src/api/branches/enforce.ts) checks every writer there, and the pull requests whose head or
- * base is the branch follow it there (src/api/pulls/follow.ts). Organization rulesets
- * (src/api/rulesets/enforce.ts checkRulesets) are evaluated right after branch protection.
+ * anything is kept. createRef and updateRef are the one reference-update path: the rules the
+ * application was wired with (App.refRules: branch protection, src/api/branches/enforce.ts, then
+ * organization rulesets, src/api/rulesets/enforce.ts) check every writer there, and what follows
+ * references (App.refFollowers: the pull requests whose head or base is the branch,
+ * src/api/pulls/follow.ts) follows them there.
  */
 import type { App } from '../../app';
 import { conflict, invalidField, unprocessable, type ValidationItem, validationFailed } from '../../model/errors';
@@ -29,9 +30,6 @@ import { isAncestor, peel } from './service';
 import { isoSeconds } from '../../time';
 import { recordCreateRef, recordDeleteRef, recordPush } from './events';
 import type { RepositoryRow } from '../../model/rows';
-import { checkRefUpdate } from '../branches/enforce';
-import { checkRulesets } from '../rulesets/enforce';
-import { followRef } from '../pulls/follow';
 
 /**
  * Who writes a reference and how, for branch protection (src/api/branches/enforce.ts), rulesets
@@ -379,8 +377,7 @@ export function moveRef(app: App, repo: RepositoryRow, name: string, before: str
 		checksSha: write.checksSha,
 	};
 	if (before !== after) {
-		checkRefUpdate(app, repo.id, name, before, after, writer);
-		checkRulesets(app, repo, name, before, after, writer);
+		for (const rule of app.refRules) rule(app, repo, name, before, after, writer);
 	}
 	const { git } = app.stores;
 	// What a full clone sends is no longer known (a push that can tell writes it again).
@@ -401,8 +398,8 @@ export function moveRef(app: App, repo: RepositoryRow, name: string, before: str
 	if (before === null) recordCreateRef(app, repo, name, after!, write.actorId);
 	else if (after === null) recordDeleteRef(app, repo, name, before, write.actorId);
 	else recordPush(app, repo, name, before, after, write.actorId);
-	// Pull requests whose head or base is this branch follow it (src/api/pulls/follow.ts).
-	if (after !== null) followRef(app, repo, name, after, write.actorId);
+	// What follows the reference (App.refFollowers: pull requests whose head or base is this branch).
+	if (after !== null) for (const follow of app.refFollowers) follow(app, repo, name, after, write.actorId);
 }
 
 /**

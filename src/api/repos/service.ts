@@ -19,7 +19,7 @@ import { events } from '../../events/catalog';
 import { orgSimple } from '../../model/render';
 import { webhookUser } from '../../events/payloads';
 import { autoInitialize, checkGitignoreTemplate } from '../contents/init';
-import { enqueueCodeIndex } from '../search/code-index';
+import { enqueueCodeIndex } from '../../events/code-index';
 
 /** GitHub's rule: characters other than letters, digits, '.', '-' and '_' become '-'. */
 export function repositoryName(requested: string): string {

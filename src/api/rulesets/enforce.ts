@@ -1,6 +1,7 @@
 /**
- * Organization rulesets enforced on reference writes. src/api/git/writes.ts calls checkRulesets
- * beside branch protection (src/api/branches/enforce.ts checkRefUpdate) from its shared
+ * Organization rulesets enforced on reference writes. checkRulesets is one of the rules the
+ * application is wired with (App.refRules, src/compose.ts), after branch protection
+ * (src/api/branches/enforce.ts checkRefUpdate): src/api/git/writes.ts runs them from its shared
  * create/update/delete functions, so every writer of a reference (the git refs API, contents, pull
  * request merges, releases' tags) meets the same rules.
  *
@@ -23,7 +24,8 @@
 import type { App } from '../../app';
 import { DomainError, ERRORS } from '../../model/errors';
 import { isoSeconds } from '../../time';
-import { checksMessage, commitChecksPassed, type RefWriter } from '../branches/enforce';
+import { checksMessage, commitChecksPassed } from '../branches/enforce';
+import type { RefWriter } from '../../model/ref-rules';
 import { reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { isAncestor, peel } from '../git/service';
 import type { RepositoryRow, AccountRow } from '../../model/rows';

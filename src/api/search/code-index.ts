@@ -2,11 +2,11 @@
  * The code search index (GET /search/code): the files of each repository's default branch (and,
  * through src/api/search/commit-index.ts, its commits for GET /search/commits), kept by
  * the `code-search-index` background task. A push that moves the default branch, and a change of
- * the default branch, queue the task inside their own transaction (enqueueCodeIndex); the task
- * runs later, outside any request: it walks the branch's tree, compares it with what is indexed
- * (by path and blob id) and writes only the difference, INDEX_BATCH files per transaction, yielding
- * to the event loop between batches so requests keep being served while a large repository is
- * indexed.
+ * the default branch, queue the task inside their own transaction (enqueueCodeIndex, in
+ * src/events/code-index.ts so that writers need not depend on search); the task runs later,
+ * outside any request: it walks the branch's tree, compares it with what is indexed (by path and
+ * blob id) and writes only the difference, INDEX_BATCH files per transaction, yielding to the event
+ * loop between batches so requests keep being served while a large repository is indexed.
  *
  * What is indexed follows GitHub's code search rules
  * (https://docs.github.com/search-github/searching-on-github/searching-code): only the default
@@ -22,9 +22,8 @@ import { MODE_TYPE, parseTree } from '../git/objects';
 import { peel, resolveCommit } from '../git/service';
 import { languageOf } from '../repos/languages';
 import { indexCommits } from './commit-index';
+import { CODE_INDEX_TASK } from '../../events/code-index';
 
-/** The background task's kind. */
-export const CODE_INDEX_TASK = 'code-search-index';
 /** Largest file indexed, in bytes (GitHub: files smaller than 384 KB are searchable). */
 export const MAX_FILE_BYTES = 384 * 1024;
 /** Files indexed per repository at most. */
@@ -44,26 +43,6 @@ interface TreeFile {
 	name: string;
 	sha: string;
 }
-
-/**
- * Queues the indexing of a repository's default branch. Call inside the transaction of the change
- * (a push to the default branch, a new default branch); cheap (one row), the work runs later.
- */
-export function enqueueCodeIndex(app: App, repoId: number): void {
-	let statement = queuedStatements.get(app.db);
-	if (!statement) {
-		statement = app.db.prepare("SELECT 1 FROM background_tasks WHERE state = 'queued' AND kind = ? AND payload = ? LIMIT 1");
-		queuedStatements.set(app.db, statement);
-	}
-	const payload = { repoId };
-	// One waiting task per repository is enough: it indexes the branch as it is when it runs (a task
-	// running now checks the branch again before it ends: runCodeIndexTask).
-	if (statement.get(CODE_INDEX_TASK, JSON.stringify(payload))) return;
-	app.tasks.enqueue(CODE_INDEX_TASK, payload);
-}
-
-/** Per connection: is an indexing task for this repository already waiting? */
-const queuedStatements = new WeakMap<App['db'], { get(kind: string, payload: string): unknown }>();
 
 /** Trees read between two yields to the event loop while walking. */
 const TREES_PER_TURN = 200;

@@ -33,6 +33,31 @@ export function Csrf({ ctx }: { ctx: WebContext }) {
 	return <input type="hidden" name="authenticity_token" value={ctx.csrf} />;
 }
 
+/**
+ * A form of one red button that posts to `action` with the CSRF token: the delete, remove or revoke
+ * of a list's row. `label` names what it acts on for assistive technology.
+ */
+export function DangerButton({
+	ctx,
+	action,
+	label,
+	children,
+}: {
+	ctx: WebContext;
+	action: string;
+	label?: string;
+	children: ComponentChildren;
+}) {
+	return (
+		<form method="post" action={action}>
+			<Csrf ctx={ctx} />
+			<button type="submit" class="btn btn-sm btn-danger" aria-label={label}>
+				{children}
+			</button>
+		</form>
+	);
+}
+
 function UserMenu({ ctx }: { ctx: WebContext }) {
 	const user = ctx.user;
 	if (!user) {

@@ -11,6 +11,7 @@ import { lookupPath, treeEntries } from '../../api/contents/paths';
 import { renderMarkdown } from '../../model/markdown/render';
 import { repositoryLanguages } from '../../api/repos/languages';
 import { LICENSES } from '../../model/licenses';
+import type { ComponentChildren } from 'preact';
 import type { RepoAccess } from '../../auth/access/types';
 import { repoFor } from '../access';
 import { Blankslate, Markdown, RelativeTime } from '../components/layout';
@@ -280,13 +281,11 @@ function overview(ctx: WebContext) {
 	);
 }
 
-function tree(ctx: WebContext) {
-	const access = repoFor(ctx);
-	const at = refAndPath(ctx, access, ctx.params['*']);
-	const found = lookupPath(ctx.app, access.repo.id, at.tree, at.path);
-	if (!found) throw new NotFound();
-	const sha = found.root ? found.sha : found.entry.mode === '040000' ? found.entry.sha : null;
-	if (!sha) throw new NotFound();
+/**
+ * A page of a folder or file at a reference: the repository layout with the reference and the
+ * path's breadcrumbs above `children`.
+ */
+function PathPage({ ctx, access, at, children }: { ctx: WebContext; access: RepoAccess; at: At; children: ComponentChildren }) {
 	return (
 		<RepoLayout
 			ctx={ctx}
@@ -300,12 +299,35 @@ function tree(ctx: WebContext) {
 				</span>
 				<Breadcrumbs access={access} gitRef={at.ref} path={at.path} />
 			</div>
+			{children}
+		</RepoLayout>
+	);
+}
+
+/** The file (a blob, not a folder or submodule) at a reference's path, with its tree entry. @throws NotFound */
+function fileAt(ctx: WebContext, access: RepoAccess, at: At) {
+	const found = lookupPath(ctx.app, access.repo.id, at.tree, at.path);
+	if (!found || found.root || found.entry.mode === '040000' || found.entry.mode === '160000') throw new NotFound();
+	const row = ctx.app.stores.git.object(access.repo.id, found.entry.sha);
+	if (!row || row.type !== 'blob') throw new NotFound();
+	return { found, row };
+}
+
+function tree(ctx: WebContext) {
+	const access = repoFor(ctx);
+	const at = refAndPath(ctx, access, ctx.params['*']);
+	const found = lookupPath(ctx.app, access.repo.id, at.tree, at.path);
+	if (!found) throw new NotFound();
+	const sha = found.root ? found.sha : found.entry.mode === '040000' ? found.entry.sha : null;
+	if (!sha) throw new NotFound();
+	return (
+		<PathPage ctx={ctx} access={access} at={at}>
 			<div class="Box">
 				<LatestCommit ctx={ctx} access={access} at={at} />
 				<FileList access={access} at={at} entries={treeEntries(ctx.app, access.repo.id, sha)} />
 			</div>
 			<Readme ctx={ctx} access={access} at={{ ...at, path: at.path }} />
-		</RepoLayout>
+		</PathPage>
 	);
 }
 
@@ -315,10 +337,7 @@ const isBinary = (content: Buffer) => content.subarray(0, 8000).includes(0);
 function blob(ctx: WebContext) {
 	const access = repoFor(ctx);
 	const at = refAndPath(ctx, access, ctx.params['*']);
-	const found = lookupPath(ctx.app, access.repo.id, at.tree, at.path);
-	if (!found || found.root || found.entry.mode === '040000' || found.entry.mode === '160000') throw new NotFound();
-	const row = ctx.app.stores.git.object(access.repo.id, found.entry.sha);
-	if (!row || row.type !== 'blob') throw new NotFound();
+	const { found, row } = fileAt(ctx, access, at);
 	const base = repoPath(access);
 	const rawHref = `${base}/raw/${encodePath(at.ref)}/${encodePath(at.path)}`;
 	const name = at.path.slice(at.path.lastIndexOf('/') + 1);
@@ -326,18 +345,7 @@ function blob(ctx: WebContext) {
 	const tooLarge = row.content.length > MAX_SHOWN;
 	const shown = binary || tooLarge ? null : highlightLines(name, row.content.toString('utf8'));
 	return (
-		<RepoLayout
-			ctx={ctx}
-			access={access}
-			tab="code"
-			title={`${access.repo.name}/${at.path} at ${at.ref} · ${access.owner.login}/${access.repo.name}`}
-		>
-			<div class="d-flex flex-items-center mb-3">
-				<span class="branch-name mr-3">
-					<Octicon name="git-branch" /> {at.ref}
-				</span>
-				<Breadcrumbs access={access} gitRef={at.ref} path={at.path} />
-			</div>
+		<PathPage ctx={ctx} access={access} at={at}>
 			<div class="Box">
 				<div class="Box-header d-flex flex-items-center">
 					<span class="flex-auto f6 color-fg-muted">
@@ -374,17 +382,14 @@ function blob(ctx: WebContext) {
 					</div>
 				)}
 			</div>
-		</RepoLayout>
+		</PathPage>
 	);
 }
 
 function raw(ctx: WebContext): RawAnswer {
 	const access = repoFor(ctx);
 	const at = refAndPath(ctx, access, ctx.params['*']);
-	const found = lookupPath(ctx.app, access.repo.id, at.tree, at.path);
-	if (!found || found.root || found.entry.mode === '040000' || found.entry.mode === '160000') throw new NotFound();
-	const row = ctx.app.stores.git.object(access.repo.id, found.entry.sha);
-	if (!row || row.type !== 'blob') throw new NotFound();
+	const { found, row } = fileAt(ctx, access, at);
 	return {
 		status: 200,
 		headers: {

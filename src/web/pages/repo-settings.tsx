@@ -29,7 +29,7 @@ import { isoSeconds } from '../../time';
 import { REPOSITORY_HOOK_EVENTS } from '../../webhooks';
 import type { DeliveryRow, HookRow, HookScope } from '../../webhooks/store';
 import { repoFor } from '../access';
-import { Avatar, Blankslate, Csrf, Pagination, pageNumber, RelativeTime } from '../components/layout';
+import { Avatar, Blankslate, Csrf, DangerButton, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { RepoLayout, repoPath } from '../components/repo';
 import { NotFound, Redirect, type WebContext } from '../context';
 import { field } from '../forms';
@@ -492,12 +492,9 @@ function accessPage(ctx: WebContext, error?: string) {
 									Change
 								</button>
 							</form>
-							<form method="post" action={`${base}/collaborators/${user.login}/remove`}>
-								<Csrf ctx={ctx} />
-								<button type="submit" class="btn btn-sm btn-danger" aria-label={`Remove ${user.login}`}>
-									Remove
-								</button>
-							</form>
+							<DangerButton ctx={ctx} action={`${base}/collaborators/${user.login}/remove`} label={`Remove ${user.login}`}>
+								Remove
+							</DangerButton>
 						</div>
 					);
 				})}
@@ -591,12 +588,9 @@ function accessPage(ctx: WebContext, error?: string) {
 										Change
 									</button>
 								</form>
-								<form method="post" action={`${base}/teams/${team.slug}/remove`}>
-									<Csrf ctx={ctx} />
-									<button type="submit" class="btn btn-sm btn-danger" aria-label={`Remove the team ${team.name}`}>
-										Remove
-									</button>
-								</form>
+								<DangerButton ctx={ctx} action={`${base}/teams/${team.slug}/remove`} label={`Remove the team ${team.name}`}>
+									Remove
+								</DangerButton>
 							</div>
 						))}
 						{teams.length === 0 && <div class="Box-row color-fg-muted">No team has access to this repository.</div>}
@@ -798,12 +792,13 @@ function branchRules(ctx: WebContext) {
 								>
 									Edit
 								</a>
-								<form method="post" action={`${base}/branch_protection_rules/${rule.id}/delete`}>
-									<Csrf ctx={ctx} />
-									<button type="submit" class="btn btn-sm btn-danger" aria-label={`Delete the rule of ${rule.branch}`}>
-										Delete
-									</button>
-								</form>
+								<DangerButton
+									ctx={ctx}
+									action={`${base}/branch_protection_rules/${rule.id}/delete`}
+									label={`Delete the rule of ${rule.branch}`}
+								>
+									Delete
+								</DangerButton>
 							</div>
 						);
 					})}
@@ -1110,12 +1105,9 @@ function hooksPage(ctx: WebContext) {
 							<a class="btn btn-sm mr-2" href={`${base}/${hook.id}`} aria-label={`Edit the webhook to ${hook.url}`}>
 								Edit
 							</a>
-							<form method="post" action={`${base}/${hook.id}/delete`}>
-								<Csrf ctx={ctx} />
-								<button type="submit" class="btn btn-sm btn-danger" aria-label={`Delete the webhook to ${hook.url}`}>
-									Delete
-								</button>
-							</form>
+							<DangerButton ctx={ctx} action={`${base}/${hook.id}/delete`} label={`Delete the webhook to ${hook.url}`}>
+								Delete
+							</DangerButton>
 						</div>
 					))}
 				</div>

@@ -12,7 +12,7 @@ import { isoSeconds } from '../../time';
 import { PROFILE_LIMITS, updateProfile } from '../../api/users/service';
 import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
-import { Blankslate, Csrf, Layout, RelativeTime } from '../components/layout';
+import { Blankslate, Csrf, DangerButton, Layout, RelativeTime } from '../components/layout';
 import { NotFound, Redirect, type WebContext } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
@@ -244,12 +244,9 @@ function tokens(ctx: WebContext, created?: { token: string; note: string }, erro
 								)}
 							</div>
 						</div>
-						<form method="post" action={`/settings/tokens/${token.id}/delete`}>
-							<Csrf ctx={ctx} />
-							<button type="submit" class="btn btn-sm btn-danger">
-								Delete
-							</button>
-						</form>
+						<DangerButton ctx={ctx} action={`/settings/tokens/${token.id}/delete`}>
+							Delete
+						</DangerButton>
 					</div>
 				))}
 				{rows.length === 0 && <div class="Box-row color-fg-muted">You have no personal access tokens.</div>}
@@ -371,12 +368,9 @@ function sessions(ctx: WebContext) {
 								<RelativeTime iso={iso(session.last_seen_at)} now={ctx.now} />
 							</div>
 						</div>
-						<form method="post" action={`/settings/sessions/${session.id}/revoke`}>
-							<Csrf ctx={ctx} />
-							<button type="submit" class="btn btn-sm btn-danger">
-								Revoke
-							</button>
-						</form>
+						<DangerButton ctx={ctx} action={`/settings/sessions/${session.id}/revoke`}>
+							Revoke
+						</DangerButton>
 					</div>
 				))}
 			</div>
