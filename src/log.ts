@@ -100,9 +100,20 @@ function errorObject(error: Error): { type: string; message: string; stack?: str
 	return { type: error.name, message: scrub(error.message), stack: error.stack === undefined ? undefined : scrub(error.stack) };
 }
 
+/** Field names seen, and whether each is a secret's (the names come from code: a bounded set, kept up to 1,000). */
+const secretFieldNames = new Map<string, boolean>();
+function isSecretField(key: string): boolean {
+	let secret = secretFieldNames.get(key);
+	if (secret === undefined) {
+		secret = SECRET_FIELDS.has(key.toLowerCase());
+		if (secretFieldNames.size < 1000) secretFieldNames.set(key, secret);
+	}
+	return secret;
+}
+
 /** One field value made safe: a string, number or boolean, or (json) a plain object. */
 function safeValue(key: string, value: unknown, json: boolean): unknown {
-	if (SECRET_FIELDS.has(key.toLowerCase())) return REDACTED;
+	if (isSecretField(key)) return REDACTED;
 	switch (typeof value) {
 		case 'number':
 		case 'boolean':
@@ -137,7 +148,9 @@ export function logfmtLine(time: string, level: LogLevel, message: string, field
 		for (const key in fields) {
 			const value = fields[key];
 			if (value === undefined) continue;
-			out += ` ${key}=${logfmtValue(safeValue(key, value, false))}`;
+			// Numbers (most of an access-log line) need neither scrubbing nor quoting.
+			if (typeof value === 'number' && !isSecretField(key)) out += ` ${key}=${value}`;
+			else out += ` ${key}=${logfmtValue(safeValue(key, value, false))}`;
 		}
 	}
 	return `${out}\n`;
