@@ -1,7 +1,8 @@
 // The baseline of npm run bench: bare polka answering GET and POST with fixed JSON bodies of the
-// sizes Gitstead's answers have (BARE_GET_BYTES, BARE_POST_BYTES, …), nothing else. The issue
-// routes also send Gitstead's own response header set (BARE_ISSUE_HEADERS, BARE_CREATED_HEADERS:
-// JSON objects copied from its answers), so the comparison includes the cost of writing them.
+// sizes Gitstead's answers have (BARE_GET_BYTES, BARE_POST_BYTES, …), nothing else. The teams list
+// and the issue routes also send Gitstead's own response header set (BARE_GET_HEADERS,
+// BARE_ISSUE_HEADERS, BARE_CREATED_HEADERS: JSON objects copied from its answers), so the
+// comparison includes the cost of writing them.
 import polka from 'polka';
 
 const body = (bytes) => JSON.stringify({ filler: 'x'.repeat(Math.max(0, Number(bytes) - 14)) });
@@ -10,6 +11,7 @@ const feedBody = body(process.env.BARE_FEED_BYTES ?? 60000);
 const postBody = body(process.env.BARE_POST_BYTES ?? 3000);
 const issueBody = body(process.env.BARE_ISSUE_BYTES ?? 2000);
 const createdBody = body(process.env.BARE_CREATED_BYTES ?? 2000);
+const getHeaders = JSON.parse(process.env.BARE_GET_HEADERS ?? '{}');
 const issueHeaders = JSON.parse(process.env.BARE_ISSUE_HEADERS ?? '{}');
 const createdHeaders = JSON.parse(process.env.BARE_CREATED_HEADERS ?? '{}');
 const send = (res, status, text, headers = {}) => {
@@ -22,7 +24,7 @@ const send = (res, status, text, headers = {}) => {
 };
 
 const app = polka()
-	.get('/orgs/:org/teams', (_req, res) => send(res, 200, getBody))
+	.get('/orgs/:org/teams', (_req, res) => send(res, 200, getBody, getHeaders))
 	.get('/repos/:owner/:repo/events', (req, res) => {
 		// A conditional poll that matches: 304 with the ETag, as a feed answers it.
 		if (req.headers['if-none-match'] === 'W/"feed"') {

@@ -214,10 +214,15 @@ async function main() {
 			),
 		);
 	const oneHeaders = headerSet(oneRes);
+	// The teams list's baseline sends the list's own header set too (GitHub's, about 1.4 KB).
+	const listRes = await fetch(`${api}/orgs/bench/teams`, { headers: { Authorization: `Bearer ${token}` } });
+	await listRes.text();
+	const listHeaders = headerSet(listRes);
 	const plainHeaders = headerSet(plainRes);
 
 	const bare = startChild([join(root, 'bench/bare-polka.mjs')], {
 		BARE_GET_BYTES: String(listBytes),
+		BARE_GET_HEADERS: JSON.stringify(listHeaders),
 		BARE_POST_BYTES: String(createBytes),
 		BARE_FEED_BYTES: String(feedBytes),
 		BARE_ISSUE_BYTES: String(Buffer.byteLength(oneText)),
