@@ -17,7 +17,9 @@ import { gitNodeId, type RepoView } from '../git/render';
 import { simpleUser } from '../../model/render';
 import type { RefRow } from '../git/store';
 import { TypedError } from './errors';
-import { get, rangeConnection, type GraphContext } from './resolve';
+import { guarded, rangeConnection, type GraphContext } from './resolve';
+import { repositoryAccess } from './access';
+import { REPO_POLICIES } from './repository-policies';
 
 // biome-ignore lint/suspicious/noExplicitAny: sources are the REST-shaped objects resolve.ts makes
 type Source = Record<string, any>;
@@ -119,10 +121,9 @@ const byName = (a: RefRow, b: RefRow) => (a.name < b.name ? -1 : a.name > b.name
  */
 function refs(s: Source, a: Args, g: GraphContext): Source | null {
 	const fullName = String(s.full_name);
-	// Access: the REST list of tags (contents read), as a REST client would need.
-	get(g, `/repos/${fullName}/tags`, { per_page: '1' });
-	const view = repoView(g, fullName);
-	if (!view) return null;
+	// Access: the REST list of tags' (contents read), as a REST client would need.
+	const [login, name] = fullName.split('/');
+	const { repo: view } = guarded(undefined, () => repositoryAccess(g.ctx, REPO_POLICIES.tags, login ?? '', name ?? ''));
 	const prefix = String(a.refPrefix);
 	if (!prefix.endsWith('/')) throw new TypedError('UNPROCESSABLE', 'refPrefix must end with a slash');
 	const { app } = g.ctx;

@@ -47,6 +47,7 @@ export const REPO_POLICIES = {
 	topics: policy({ ...REPOSITORY_READ, method: 'GET', path: `${REPO}/topics`, docs: 'repos/repos#get-all-repository-topics' }),
 	releases: policy({ ...RELEASES_READ, method: 'GET', path: `${REPO}/releases`, docs: 'releases/releases#list-releases' }),
 	commits: policy({ ...COMMITS_READ, method: 'GET', path: `${REPO}/commits`, docs: 'commits/commits#list-commits' }),
+	tags: policy({ ...COMMITS_READ, method: 'GET', path: `${REPO}/tags`, docs: 'repos/repos#list-repository-tags' }),
 	status: policy({
 		...STATUSES_READ,
 		method: 'GET',
