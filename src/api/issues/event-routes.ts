@@ -108,42 +108,56 @@ export const issueEventRoutes = [
 				limit: ctx.page.perPage,
 				offset: ctx.page.offset,
 			});
-			const events = items.flatMap((item) => (item.kind === 'event' ? [item.event] : []));
-			const people = peopleOf(ctx, scope, events);
-			const authors = app.stores.accounts.mapByIds(
-				items.flatMap((item) =>
-					item.kind === 'comment' ? [item.comment.user_id] : item.kind === 'review' ? [item.review.user_id] : [],
-				),
-			);
-			const view = { repo: scope.repo, owner: scope.owner };
-			const verify = signatureVerifier(app);
-			const body = items.map((item) => {
-				switch (item.kind) {
-					case 'event':
-						return issueEvent(app.urls, scope.paths, item.event, people);
-					case 'commit':
-						return { event: 'committed', ...gitCommit(app.urls, view, item.commit.sha, item.commit.data, verify) };
-					case 'comment': {
-						const author = authors.get(item.comment.user_id)!;
-						const comment = issueComment(
-							app.urls,
-							scope.paths,
-							issue.number,
-							issue.pull_request === 1,
-							item.comment,
-							author,
-							scope.associations.of(author),
-							ctx.media,
-						);
-						return { event: 'commented', actor: simpleUser(app.urls, author), ...comment };
-					}
-					default: {
-						const review = renderReview(ctx, scope, pull!, item.review, authors.get(item.review.user_id)!);
-						return { event: 'reviewed', ...review, state: item.review.state.toLowerCase() };
-					}
-				}
-			});
-			return paged(body, total);
+			return paged(renderTimeline(ctx, scope, issue, pull, items), total);
 		},
 	}),
 ];
+
+/**
+ * The REST rendering of a page of an issue's timeline items (GitHub's timeline events: issue
+ * events, `committed`, `commented` and `reviewed`), with the people, authors and signature
+ * verification each kind names read once for the page.
+ */
+function renderTimeline(
+	ctx: Context,
+	scope: IssueScope,
+	issue: IssueRow,
+	pull: PullRow | undefined,
+	items: ReturnType<typeof issueTimeline>['items'],
+): unknown[] {
+	const { app } = ctx;
+	const events = items.flatMap((item) => (item.kind === 'event' ? [item.event] : []));
+	const people = peopleOf(ctx, scope, events);
+	const authors = app.stores.accounts.mapByIds(
+		items.flatMap((item) => (item.kind === 'comment' ? [item.comment.user_id] : item.kind === 'review' ? [item.review.user_id] : [])),
+	);
+	const view = { repo: scope.repo, owner: scope.owner };
+	const verify = signatureVerifier(app);
+	const body = items.map((item) => {
+		switch (item.kind) {
+			case 'event':
+				return issueEvent(app.urls, scope.paths, item.event, people);
+			case 'commit':
+				return { event: 'committed', ...gitCommit(app.urls, view, item.commit.sha, item.commit.data, verify) };
+			case 'comment': {
+				const author = authors.get(item.comment.user_id)!;
+				const comment = issueComment(
+					app.urls,
+					scope.paths,
+					issue.number,
+					issue.pull_request === 1,
+					item.comment,
+					author,
+					scope.associations.of(author),
+					ctx.media,
+				);
+				return { event: 'commented', actor: simpleUser(app.urls, author), ...comment };
+			}
+			default: {
+				const review = renderReview(ctx, scope, pull!, item.review, authors.get(item.review.user_id)!);
+				return { event: 'reviewed', ...review, state: item.review.state.toLowerCase() };
+			}
+		}
+	});
+	return body;
+}
