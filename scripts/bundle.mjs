@@ -94,4 +94,5 @@ function asciiOnly(file) {
 		text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`),
 	);
 }
+// The single executable's main script reads it as latin1 text (scripts/sea-main.cjs).
 asciiOnly(outfile);
