@@ -4,6 +4,7 @@
 // src/db/native.ts loads.
 // Usage: node scripts/sea.mjs BUNDLE ADDON OUTPUT   (absolute paths)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -75,6 +76,10 @@ async function trainCodeCache(cache) {
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
+
+// src/db/native.ts names the addon's extracted copy by the hash the bundle carries: it must be this addon's.
+const addonHash = createHash('sha256').update(readFileSync(addon)).digest('hex').slice(0, 16);
+if (!readFileSync(bundle, 'latin1').includes(`"${addonHash}"`)) throw new Error(`${bundle} was not bundled (--sea) for ${addon}`);
 
 const cache = join(work, 'gitstead.cache');
 rmSync(cache, { force: true });
