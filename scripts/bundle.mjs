@@ -2,6 +2,7 @@
 // With --sea it bundles for the single executable instead (build/gitstead-sea.cjs): every dependency
 // inlined, better-sqlite3's native addon loaded from an embedded SEA asset (see src/db/native.ts).
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,12 @@ const highlighter = await build({
 	logLevel: 'warning',
 });
 
+/** The first 16 hex digits of the SHA-256 of better_sqlite3.node, the file build.sh embeds. */
+function nativeHash() {
+	const addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+	return createHash('sha256').update(readFileSync(addon)).digest('hex').slice(0, 16);
+}
+
 const outfile = resolve(root, sea ? 'build/gitstead-sea.cjs' : 'build/gitstead.cjs');
 await build({
 	entryPoints: [resolve(root, 'src/main.ts')],
@@ -78,6 +85,8 @@ await build({
 		GITSTEAD_WEB_ASSETS: JSON.stringify(webAssets),
 		GITSTEAD_HIGHLIGHT_JS: JSON.stringify(highlighter.outputFiles[0].text),
 		GITSTEAD_SEA: JSON.stringify(sea),
+		// The embedded SQLite addon's hash, which names its extracted copy (src/db/native.ts).
+		...(sea ? { GITSTEAD_NATIVE_HASH: JSON.stringify(nativeHash()) } : {}),
 	},
 });
 
@@ -94,4 +103,5 @@ function asciiOnly(file) {
 		text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`),
 	);
 }
+// The single executable's main script reads it as latin1 text (scripts/sea-main.cjs).
 asciiOnly(outfile);

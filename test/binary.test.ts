@@ -32,6 +32,9 @@ test('version and admin run from an empty folder', () => {
 	const version = run(binary, ['version'], { cwd: dir, env });
 	assert.is(version.code, 0, version.stderr);
 	assert.match(version.stdout, /^gitstead \d+\.\d+\.\d+\n$/);
+	// V8 takes the bundle's code cache (made at build time) instead of compiling the bundle again.
+	const checked = run(binary, ['version'], { cwd: dir, env: { ...env, GITSTEAD_CODE_CACHE_CHECK: '1' } });
+	assert.is(checked.stderr, 'gitstead: code cache used\n');
 	const init = run(binary, ['admin', 'init'], { cwd: dir, env });
 	assert.is(init.code, 0, init.stderr);
 	const created = run(binary, ['admin', 'create-user', 'alice', '--json'], { cwd: dir, env });

@@ -2,8 +2,9 @@
  * In-process jobs, scheduled with node-cron by `serve` only (admin commands run none). Each has a
  * stable id; a failing run is logged as a warning and never stops the server.
  */
-// require(): the bundler must take node-cron's CommonJS build (its ESM build locates a daemon file by import.meta.url).
-import cron = require('node-cron');
+// require(): the bundler must take node-cron's CommonJS build (its ESM build locates a daemon file by
+// import.meta.url); required when the jobs start, after the server's first answer.
+type Cron = typeof import('node-cron');
 import type { App } from '../app';
 import { expireDismissalRequests } from '../api/dependabot/service';
 import { expireArchives } from '../api/migrations/service';
@@ -118,6 +119,7 @@ export const JOBS: Job[] = [
  */
 export function startJobs(app: App, jobs: Job[] = JOBS): () => Promise<void> {
 	const running = new Set<Promise<void>>();
+	const cron = require('node-cron') as Cron;
 	const tasks = jobs.map((job) =>
 		cron.schedule(
 			job.schedule,

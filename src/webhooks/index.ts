@@ -25,7 +25,6 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { enterpriseVersion, version } from '../build-info';
 import type { Config } from '../config';
 import type { Logger } from '../log';
@@ -697,7 +696,8 @@ function post(hook: HookRow, body: string, headers: Record<string, string>, opti
 		};
 		const onCancel = () => finish(failure('cancelled: hook deleted'), true);
 
-		const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+		// node:https (and TLS) is loaded at the first https delivery, not while the server starts.
+		const send = url.protocol === 'https:' ? (require('node:https') as typeof import('node:https')).request : httpRequest;
 		let req: ClientRequest;
 		try {
 			req = send(url, {

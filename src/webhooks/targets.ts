@@ -23,30 +23,48 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 export const ALLOWED_HOSTS_KEY = 'webhooks.allowed_hosts';
 
 /** Forbidden ranges, each with what an address inside it is; checked in order (most specific first). */
-const FORBIDDEN: Array<{ what: string; list: BlockList }> = [];
-function forbid(what: string, ranges: Array<[string, number]>): void {
-	const list = new BlockList();
-	for (const [network, prefix] of ranges) list.addSubnet(network, prefix, isIP(network) === 4 ? 'ipv4' : 'ipv6');
-	FORBIDDEN.push({ what, list });
+const FORBIDDEN_RANGES: Array<[what: string, ranges: Array<[network: string, prefix: number]>]> = [
+	[
+		'a cloud metadata address',
+		[
+			['169.254.169.254', 32],
+			['fd00:ec2::254', 128],
+		],
+	],
+	[
+		'a loopback address',
+		[
+			['127.0.0.0', 8],
+			['::1', 128],
+		],
+	],
+	[
+		'a link-local address',
+		[
+			['169.254.0.0', 16],
+			['fe80::', 10],
+		],
+	],
+	[
+		'an unspecified address',
+		[
+			['0.0.0.0', 8],
+			['::', 128],
+		],
+	],
+	// Deprecated IPv4-compatible IPv6 (::127.0.0.1); never a legitimate receiver.
+	['an IPv4-compatible IPv6 address', [['::', 96]]],
+];
+let forbidden: Array<{ what: string; list: BlockList }> | undefined;
+
+/** FORBIDDEN_RANGES as BlockLists, built at the first check (not while the server starts). */
+function forbiddenLists(): Array<{ what: string; list: BlockList }> {
+	return (forbidden ??= FORBIDDEN_RANGES.map(([what, ranges]) => {
+		const list = new BlockList();
+		for (const [network, prefix] of ranges) list.addSubnet(network, prefix, isIP(network) === 4 ? 'ipv4' : 'ipv6');
+		return { what, list };
+	}));
 }
-forbid('a cloud metadata address', [
-	['169.254.169.254', 32],
-	['fd00:ec2::254', 128],
-]);
-forbid('a loopback address', [
-	['127.0.0.0', 8],
-	['::1', 128],
-]);
-forbid('a link-local address', [
-	['169.254.0.0', 16],
-	['fe80::', 10],
-]);
-forbid('an unspecified address', [
-	['0.0.0.0', 8],
-	['::', 128],
-]);
-// Deprecated IPv4-compatible IPv6 (::127.0.0.1); never a legitimate receiver.
-forbid('an IPv4-compatible IPv6 address', [['::', 96]]);
 
 /** A delivery refused by the address rule; its message is the delivery log's status. */
 export class TargetRefused extends Error {
@@ -62,7 +80,7 @@ export function addressRefusal(address: string): string | null {
 	const family = isIP(address);
 	if (family === 0) return null;
 	const type = family === 4 ? 'ipv4' : 'ipv6';
-	const hit = FORBIDDEN.find(({ list }) => list.check(address, type));
+	const hit = forbiddenLists().find(({ list }) => list.check(address, type));
 	return hit ? `${address} is ${hit.what}` : null;
 }
 

@@ -6,7 +6,6 @@
  * https://docs.github.com/communities/setting-up-your-project-for-healthy-contributions
  * Reads only: a few tree lookups and the blobs of the files found.
  */
-import { parse as parseYaml } from 'yaml';
 import type { App } from '../../app';
 import { license } from '../../model/render';
 import { parseCommit } from '../git/objects';
@@ -191,7 +190,8 @@ export function communityProfile(app: App, repo: RepositoryRow): CommunityProfil
 /** A YAML document as an object ({} when it is not one or does not parse). */
 function yamlObject(source: string): Record<string, unknown> {
 	try {
-		const value = parseYaml(source, { maxAliasCount: 100 }) as unknown;
+		// yaml is loaded at the first template read, not while the server starts.
+		const value = (require('yaml') as typeof import('yaml')).parse(source, { maxAliasCount: 100 }) as unknown;
 		return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 	} catch {
 		return {};

@@ -12,7 +12,7 @@
  * - environments carry a wait timer, required reviewers and a deployment branch policy; branch
  *   policies are shell-style globs in which wildcards do not match '/'.
  */
-import picomatch from 'picomatch';
+import type picomatch from 'picomatch';
 import type { App } from '../../app';
 import { invalidField, unprocessable, validationFailed, type ValidationItem } from '../../model/errors';
 import { userRepoPermission } from '../../auth/access/repos';
@@ -308,10 +308,12 @@ const GLOB_OPTIONS: picomatch.PicomatchOptions = {
 	nonegate: true,
 	dot: true,
 };
+/** picomatch, loaded at the first use (not while the server starts). */
+const glob = () => require('picomatch') as typeof picomatch;
 
 /** True when a branch or tag name matches a deployment branch policy pattern ('*' does not match '/'). */
 export function matchesBranchPolicy(pattern: string, name: string): boolean {
-	return picomatch(pattern, GLOB_OPTIONS)(name);
+	return glob()(pattern, GLOB_OPTIONS)(name);
 }
 
 /**
@@ -323,7 +325,7 @@ export function checkPattern(name: string): void {
 	if (name.length > MAX_PATTERN_LENGTH)
 		throw invalidField('DeploymentBranchPolicy', 'name', `name has at most ${MAX_PATTERN_LENGTH} characters`);
 	try {
-		picomatch.makeRe(name, GLOB_OPTIONS);
+		glob().makeRe(name, GLOB_OPTIONS);
 	} catch {
 		throw invalidField('DeploymentBranchPolicy', 'name', `"${name}" is not a valid name pattern`);
 	}

@@ -15,7 +15,7 @@
  * (actor_id 2 maintain, 4 write, 5 admin, and 1 read, 3 triage: the actor's role on the repository
  * at least that one), Integration (the app's bot); DeployKey never matches (Gitstead has no deploy keys).
  */
-import picomatch from 'picomatch';
+import type picomatch from 'picomatch';
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { atLeast, type RepoPermission } from '../../model/repo-permissions';
@@ -37,7 +37,8 @@ const matchers = new Map<string, (text: string) => boolean>();
 function fnmatch(pattern: string, text: string): boolean {
 	let matcher = matchers.get(pattern);
 	if (!matcher) {
-		matcher = picomatch(pattern, { dot: true, nobrace: true, noextglob: true });
+		// picomatch is loaded at the first match, not while the server starts.
+		matcher = (require('picomatch') as typeof picomatch)(pattern, { dot: true, nobrace: true, noextglob: true });
 		if (matchers.size > 1000) matchers.clear();
 		matchers.set(pattern, matcher);
 	}

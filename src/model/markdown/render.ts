@@ -8,7 +8,7 @@
  * a body of GitHub's maximum size (65,536 characters) takes time linear in its length, whatever
  * it contains, and its HTML is bounded (MAX_HTML).
  */
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 import type sanitizeHtml from 'sanitize-html';
 import { boundMarkdown } from './bounded';
 
@@ -201,8 +201,10 @@ function safeRenderer(md: MarkdownIt): void {
  *   (documents: `markdown` mode of POST /markdown)
  */
 function createRenderers(breaks: boolean): { markdown: MarkdownIt; direct: MarkdownIt } {
-	const markdown = new MarkdownIt({ html: true, linkify: true, breaks, typographer: false });
-	const direct = new MarkdownIt({ html: false, linkify: true, breaks, typographer: false, xhtmlOut: true });
+	// Loaded here, at the first rendering: building markdown-it's entity tables is not start-up work.
+	const MarkdownItClass = require('markdown-it') as typeof MarkdownIt;
+	const markdown = new MarkdownItClass({ html: true, linkify: true, breaks, typographer: false });
+	const direct = new MarkdownItClass({ html: false, linkify: true, breaks, typographer: false, xhtmlOut: true });
 	boundMarkdown(markdown);
 	boundMarkdown(direct);
 	markdown.core.ruler.after('inline', 'task-lists', taskLists);

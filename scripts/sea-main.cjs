@@ -1,0 +1,68 @@
+// The single executable's main script: compiles the bundle (the SEA asset gitstead.cjs) with a V8
+// code cache (the asset gitstead.cache) made by running the same bundle at build time through a
+// start, its first answers and a stop, so the functions a start runs are deserialized instead of
+// parsed and compiled. (Node's own `useCodeCache` caches only what compiling the main script
+// produces before it runs: the bundle's top level, not the functions it calls.) V8 checks the cache
+// against the source's length, its own version and its flags, and compiles from source when the
+// cache does not fit; GITSTEAD_CODE_CACHE_CHECK=1 prints to stderr whether it was used.
+//
+// At build time (scripts/sea.mjs) plain node runs this file in training mode instead:
+//   node scripts/sea-main.cjs --train BUNDLE ADDON CACHE|- gitstead arguments...
+// runs BUNDLE as the executable would (node:sea answered from ADDON), and as the process exits
+// writes the code cache of everything that ran to CACHE (- writes none).
+'use strict';
+const { Script } = require('node:vm');
+
+// The bundle runs as a CommonJS module body; the cache belongs to exactly this text.
+const HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const TAIL = '\n})';
+
+/** Compiles the bundle's source (with cachedData when given) and runs it; returns the Script. */
+function run(source, cachedData, requireFn) {
+	const script = new Script(HEAD + source + TAIL, { filename: 'gitstead.cjs', cachedData });
+	if (process.env.GITSTEAD_CODE_CACHE_CHECK === '1')
+		process.stderr.write(
+			`gitstead: code cache ${cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used'}\n`,
+		);
+	const body = script.runInThisContext();
+	const bundleModule = { exports: {} };
+	body.call(bundleModule.exports, bundleModule.exports, requireFn, bundleModule, __filename, __dirname);
+	return script;
+}
+
+const sea = require('node:sea');
+if (sea.isSea()) {
+	// A Buffer view over the asset's copy; the bundle is ASCII (scripts/bundle.mjs --sea), so latin1
+	// decoding is a plain copy into a one-byte string.
+	const source = Buffer.from(sea.getAsset('gitstead.cjs')).toString('latin1');
+	let cachedData;
+	try {
+		cachedData = Buffer.from(sea.getAsset('gitstead.cache'));
+	} catch {
+		cachedData = undefined; // built without a cache: compile from source
+	}
+	run(source, cachedData, require);
+} else {
+	const [flag, bundle, addon, output, ...args] = process.argv.slice(2);
+	if (flag !== '--train' || !bundle || !addon || !output)
+		throw new Error('usage: node scripts/sea-main.cjs --train BUNDLE ADDON CACHE|- gitstead arguments...');
+	const { readFileSync, writeFileSync } = require('node:fs');
+	const v8 = require('node:v8');
+	// What the bundle asks of node:sea (src/db/native.ts), answered from the files.
+	const fakeSea = {
+		isSea: () => true,
+		getAsset(key) {
+			if (key !== 'better_sqlite3.node') throw new Error(`no asset ${key}`);
+			const bytes = readFileSync(addon);
+			return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+		},
+	};
+	// V8 stamps a code cache with a hash of its flags; `serve` changes one (the young generation's
+	// growth) after the bundle is compiled. Ignore flag changes here so the cache carries the flags
+	// the executable has when it compiles the bundle.
+	const fakeV8 = { ...v8, setFlagsFromString() {} };
+	const trainingRequire = (id) => (id === 'node:sea' ? fakeSea : id === 'node:v8' || id === 'v8' ? fakeV8 : require(id));
+	process.argv = [process.argv[0], process.argv[1], ...args];
+	const script = run(readFileSync(bundle, 'latin1'), undefined, trainingRequire);
+	if (output !== '-') process.on('exit', () => writeFileSync(output, script.createCachedData()));
+}
