@@ -5,12 +5,11 @@
  * (repositoryPermissions, userRepositoryPermissions: a constant number of queries), then sorts and
  * pages in memory: a user's repositories are a bounded set.
  */
-import type { Context } from '../../http/route';
+import type { OrgAccess, Viewer } from '../../auth/access/types';
 import { repositoryPermissions, tokenReachesRepository, userRepositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
 import type { RepoPermission } from '../../model/repo-permissions';
 import type { AccountRow, RepositoryRow } from '../../model/rows';
 import type { RepositoryFilter, RepositorySort } from './store';
-import type { OrgAccess } from '../../auth/access/types';
 import { organizationRepositoryScope } from '../../auth/access/repos';
 import { repository } from '../../model/render';
 
@@ -53,7 +52,7 @@ export function sortRepositories<T extends OwnedRepository>(entries: T[], sort: 
 }
 
 /** Repositories with their owners (rows whose owner is gone are left out). */
-function withOwners(ctx: Context, rows: readonly RepositoryRow[]): OwnedRepository[] {
+function withOwners(ctx: Viewer, rows: readonly RepositoryRow[]): OwnedRepository[] {
 	const owners = ctx.app.stores.accounts.mapByIds(new Set(rows.map((repo) => repo.owner_id)));
 	return rows.flatMap((repo) => {
 		const owner = owners.get(repo.owner_id);
@@ -68,7 +67,7 @@ function withOwners(ctx: Context, rows: readonly RepositoryRow[]): OwnedReposito
  * @returns every matching repository in order (the caller pages)
  */
 export function authenticatedUserRepositories(
-	ctx: Context,
+	ctx: Viewer,
 	filter: UserRepositoryFilter,
 	sort: RepositorySort,
 	direction: 'asc' | 'desc',
@@ -102,7 +101,7 @@ export function authenticatedUserRepositories(
  * @returns every matching repository in order (the caller pages)
  */
 export function accountRepositories(
-	ctx: Context,
+	ctx: Viewer,
 	account: AccountRow,
 	type: 'all' | 'owner' | 'member',
 	sort: RepositorySort,
@@ -139,7 +138,7 @@ export function accountRepositories(
  * limited to some repositories) the visible ones are picked from the filtered list.
  */
 export function organizationRepositories(
-	ctx: Context,
+	ctx: Viewer,
 	access: OrgAccess,
 	filter: RepositoryFilter,
 	sort: RepositorySort,
@@ -171,4 +170,9 @@ export function organizationRepositories(
 	);
 	const visible = all.filter((repo) => permissions.get(repo.id));
 	return { items: render(visible.slice(range.offset, range.offset + range.limit), permissions), total: visible.length };
+}
+
+/** Simple repositories of list entries, each with the caller's permission unless a public view. */
+export function renderListed(ctx: Viewer, entries: readonly ListedRepositoryEntry[]) {
+	return entries.map(({ repo, owner, permission }) => repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission));
 }

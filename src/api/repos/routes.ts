@@ -21,6 +21,7 @@ import {
 	accountRepositories,
 	authenticatedUserRepositories,
 	organizationRepositories,
+	renderListed,
 	type Affiliation,
 	type ListedRepositoryEntry,
 } from './listing';
@@ -589,9 +590,5 @@ export const repositoryRoutes = [
 
 /** One page (ctx.page) of a whole list, each repository with the caller's permission unless a public view. */
 function listPage(ctx: Context, all: ListedRepositoryEntry[]) {
-	const page = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-	return paged(
-		page.map(({ repo, owner, permission }) => repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission)),
-		all.length,
-	);
+	return paged(renderListed(ctx, all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage)), all.length);
 }
