@@ -3,7 +3,8 @@
  * states the route access of its REST resource (src/api/graphql/access.ts) and is admitted by the
  * HTTP layer's policy and guard (admitAs), then reads the stores and renders with the shared
  * renderers: `repository(owner, name)`, `viewer`, the issues and pullRequests connections (filters
- * and paging in SQL), issue and pull request by number, comments, labels. The other fields still
+ * and paging in SQL), issue and pull request by number, comments, labels; accounts, teams, gists,
+ * node(id:) and search through src/api/graphql/accounts.ts. The other fields still
  * replay their REST twin (src/http/dispatch.ts): their sources are the REST representations
  * (tagged with __typename) and fields map GitHub's GraphQL names onto them. Refusals become
  * GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …) in errors.ts.
