@@ -22,7 +22,6 @@ import { isGitPath, serveGitHttp } from './api/git/transport';
 import { DOCS_BASE, MESSAGES } from './http/errors';
 import { baseHeaders, MALFORMED_BODY, requestScope, routeHandler, write, type PolkaRequest } from './http/pipeline';
 import { RouteTable } from './http/router';
-import { registerRoutes } from './http/dispatch';
 import { resolveRoute, type Route, type RouteDeclaration } from './http/route';
 import { documentText, openApiDocument } from './http/openapi/document';
 import { Urls } from './model/urls';
@@ -124,8 +123,6 @@ export function createRequestListener(
 	// The API routes: one walk of the route table's trie per request (src/http/router.ts); what it
 	// does not know goes on to onNoMatch. HEAD is answered as GET.
 	const table = new RouteTable<ReturnType<typeof routeHandler>>();
-	// The same routes for the internal dispatch (src/http/dispatch.ts: GraphQL through the REST twins).
-	registerRoutes(app, routes);
 	/** The handlers of routes whose body is text (route.textBody), not JSON. */
 	const textRoutes = new Set<ReturnType<typeof routeHandler>>();
 	/** Each handler's route template, for the record of a write whose body is still to come. */

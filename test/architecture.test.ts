@@ -129,6 +129,16 @@ test('GraphQL resolvers import no REST route file: access comes from shared decl
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
 
+test('no front end replays another: GraphQL and the git transport admit with policies and never run a route handler', () => {
+	const frontEnds = ['api/graphql', 'api/git'].flatMap((dir) =>
+		readdirSync(`${SRC}/${dir}`)
+			.filter((name) => name.endsWith('.ts'))
+			.map((name) => `${dir}/${name}`),
+	);
+	const bad = frontEnds.filter((file) => /\.handler\(|\brunRoute\b|http\/dispatch/.test(readFileSync(`${SRC}/${file}`, 'utf8')));
+	assert.equal(bad, [], `~> ${bad.join(', ')}`);
+});
+
 test('lower layers (db, model, auth, http) import no feature folder, type imports included', async () => {
 	const bad = (await allImports()).filter(([file, imported]) => /^(db|model|auth|http)\//.test(file) && imported.startsWith('api/'));
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);

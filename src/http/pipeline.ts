@@ -250,43 +250,6 @@ function writes(route: Route, req: PolkaRequest): boolean {
 }
 
 /**
- * Runs one route for a principal already authenticated and counted (the internal dispatch of
- * src/http/dispatch.ts: a GraphQL field served by its REST twin): route policy, guard, validation
- * and handler, exactly as for a request to the route, without authentication, rate limit, ETag
- * or response. A write route must be run inside the caller's write transaction.
- * @param parent the context of the request that dispatches (principal, clock, request id, address)
- * @throws DomainError or HttpError: the route's refusal (401, 403, 404, 422 …), as the REST request would get it
- */
-export function runRoute(
-	parent: RequestContext,
-	route: Route,
-	params: Record<string, string>,
-	query: Record<string, string | string[]>,
-	body: unknown,
-): Reply {
-	const { app, req, now, requestId, ip, apiVersion, media, principal } = parent;
-	// Its asynchronous step cannot run inside another request's synchronous dispatch.
-	if (route.prepare) throw new Error(`${route.method} ${route.path} has a prepare step and cannot be dispatched`);
-	const publicView = authorize(route, principal);
-	const fields = {
-		app,
-		req,
-		now,
-		requestId,
-		ip,
-		apiVersion,
-		media,
-		principal,
-		publicView,
-		params,
-		query,
-		upload: null,
-		prepared: undefined,
-	};
-	return route.handler(enter(route, fields, body));
-}
-
-/**
  * Admits a caller already authenticated and counted to the rules of `route` without running its
  * handler: the route policy (token kinds, classic scopes, fine-grained and app permissions; a token
  * lacking them on a public route reads as anonymous, publicView) and the route's guard over

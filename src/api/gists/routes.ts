@@ -15,7 +15,9 @@ import { isoSeconds } from '../../time';
 import { commentBodyField } from '../markdown/body';
 import type { AccountRow, GistRow } from '../../model/rows';
 import { recordRevision, revisionFiles } from './history';
-import { gist, gistComment, gistForkEntry, gistRevision } from './render';
+import { gistComment, gistRevision } from './render';
+import { GISTS_READ as READ } from './access';
+import { gistDetail, listGists, renderGists } from './service';
 import type { GistFileRow } from './store';
 
 /** Writes need the Gists user permission (classic: the gist scope); apps act for no user. */
@@ -25,7 +27,6 @@ const WRITE = {
 	scopes: ['gist'],
 	tokens: ['classic', 'oauth', 'fine-grained', 'user-to-server'] as Array<'classic' | 'oauth' | 'fine-grained' | 'user-to-server'>,
 };
-const READ = { access: 'public' as const, permissions: [] };
 /** The caller's own stars: a user must be acting (apps act for no user). */
 const OWN = { access: 'authenticated' as const, permissions: [], tokens: WRITE.tokens };
 
@@ -59,57 +60,20 @@ const listQuery = v.object({ since: v.optional(timestampParam('since')) });
 const commentBody = v.object({ body: commentBodyField });
 
 function render(ctx: Context, rows: GistRow[], withContent: boolean) {
-	const { stores, urls } = ctx.app;
-	const ids = rows.map((row) => row.id);
-	const files = new Map<number, GistFileRow[]>();
-	for (const file of stores.gists.files(ids)) {
-		const list = files.get(file.gist_id);
-		if (list) list.push(file);
-		else files.set(file.gist_id, [file]);
-	}
-	const counts = stores.gists.commentCounts(ids);
-	const owners = stores.accounts.mapByIds(rows.map((row) => row.owner_id));
-	return rows.map((row) => gist(urls, row, owners.get(row.owner_id)!, files.get(row.id) ?? [], counts.get(row.id) ?? 0, withContent));
+	return renderGists(ctx.app, rows, withContent);
 }
 
-/** Revisions and forks a single gist shows at most (its `history` and `forks` fields). */
-const DETAIL_LIMIT = 100;
-
-/**
- * A single gist (GET, and the answers of create, update and fork): with its files' content, its
- * `history` (newest first), `forks` and, for a fork, `fork_of`. `files` replaces its current files
- * (a gist at a revision).
- */
 function detail(ctx: Context, row: GistRow, files?: GistFileRow[]) {
-	const { stores, urls } = ctx.app;
-	const base = render(ctx, [row], true)[0];
-	const shown = files ? gist(urls, row, stores.accounts.byId(row.owner_id)!, files, base.comments, true) : base;
-	const history = stores.gists.revisions(row.id, DETAIL_LIMIT, 0).rows;
-	const forks = stores.gists.forks(row.id, DETAIL_LIMIT, 0).rows;
-	const accounts = stores.accounts.mapByIds([
-		...history.flatMap((r) => (r.user_id === null ? [] : [r.user_id])),
-		...forks.map((f) => f.owner_id),
-	]);
-	const source = row.fork_of_id === null ? undefined : stores.gists.byId(row.fork_of_id);
-	return {
-		...shown,
-		...(source && source.blocked_at === null ? { fork_of: render(ctx, [source], false)[0] } : {}),
-		forks: forks.map((fork) => gistForkEntry(urls, fork, accounts.get(fork.owner_id)!, stores.accounts.counts(fork.owner_id))),
-		history: history.map((revision) =>
-			gistRevision(urls, row, revision, revision.user_id === null ? undefined : accounts.get(revision.user_id)),
-		),
-	};
+	return gistDetail(ctx.app, row, files);
 }
 
 function list(ctx: Context<v.InferOutput<typeof listQuery>>, ownerId: number | null, publicOnly: boolean) {
-	const { rows, total } = ctx.app.stores.gists.list({
-		ownerId,
-		publicOnly,
-		since: ctx.query.since ?? null,
-		limit: ctx.page.perPage,
-		offset: ctx.page.offset,
-	});
-	return paged(render(ctx, rows, false), total);
+	const { items, total } = listGists(
+		ctx.app,
+		{ ownerId, visibility: publicOnly ? 'public' : 'all', since: ctx.query.since ?? null },
+		{ limit: ctx.page.perPage, offset: ctx.page.offset },
+	);
+	return paged(items, total);
 }
 
 function loadComment(ctx: Context) {

@@ -58,16 +58,19 @@ export function createGistStore(db: DB) {
 		ON CONFLICT (gist_id, filename) DO UPDATE SET content = excluded.content`);
 	const removeFile = db.prepare('DELETE FROM gist_files WHERE gist_id = ? AND filename = ?');
 	const fileCount = db.prepare('SELECT count(*) FROM gist_files WHERE gist_id = ?').pluck();
-	// ownerId: one owner's gists, or NULL for everyone's; publicOnly: 0 | 1.
-	const list = db.prepare(`
-		SELECT * FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
-			AND (@since IS NULL OR updated_at >= @since) AND blocked_at IS NULL
-		ORDER BY updated_at DESC, id DESC LIMIT @limit OFFSET @offset`);
-	const count = db
-		.prepare(`
-		SELECT count(*) FROM gists WHERE (@ownerId IS NULL OR owner_id = @ownerId) AND (@publicOnly = 0 OR public = 1)
-			AND (@since IS NULL OR updated_at >= @since) AND blocked_at IS NULL`)
-		.pluck();
+	// ownerId: one owner's gists, or NULL for everyone's; visibility: public, secret or all.
+	const LIST_WHERE = `(@ownerId IS NULL OR owner_id = @ownerId)
+		AND (@visibility = 'all' OR public = (@visibility = 'public'))
+		AND (@since IS NULL OR updated_at >= @since) AND blocked_at IS NULL`;
+	const listBy = (column: string, direction: 'ASC' | 'DESC') =>
+		db.prepare(`SELECT * FROM gists WHERE ${LIST_WHERE} ORDER BY ${column} ${direction}, id ${direction} LIMIT @limit OFFSET @offset`);
+	const lists = {
+		'updated desc': listBy('updated_at', 'DESC'),
+		'updated asc': listBy('updated_at', 'ASC'),
+		'created desc': listBy('created_at', 'DESC'),
+		'created asc': listBy('created_at', 'ASC'),
+	};
+	const count = db.prepare(`SELECT count(*) FROM gists WHERE ${LIST_WHERE}`).pluck();
 	const commentCounts = db.prepare(
 		'SELECT gist_id, count(*) AS n FROM gist_comments WHERE gist_id IN (SELECT value FROM json_each(?)) GROUP BY gist_id',
 	);
@@ -123,9 +126,30 @@ export function createGistStore(db: DB) {
 		putFile: (id: number, filename: string, content: string) => void putFile.run(id, filename, content),
 		removeFile: (id: number, filename: string) => removeFile.run(id, filename).changes > 0,
 		fileCount: (id: number) => fileCount.get(id) as number,
-		list(filter: { ownerId: number | null; publicOnly: boolean; since: string | null; limit: number; offset: number }) {
-			const params = { ...filter, publicOnly: filter.publicOnly ? 1 : 0 };
-			return { rows: list.all(params) as GistRow[], total: count.get(params) as number };
+		/**
+		 * Gists (unblocked) of one owner or everyone's (`ownerId` null): public ones only
+		 * (`publicOnly`), secret ones only (`secretOnly`) or both, updated at or after `since`;
+		 * ordered by `sort` (default: updated, newest first).
+		 */
+		list(filter: {
+			ownerId: number | null;
+			publicOnly: boolean;
+			secretOnly?: boolean;
+			since: string | null;
+			sort?: 'created' | 'updated';
+			direction?: 'asc' | 'desc';
+			limit: number;
+			offset: number;
+		}) {
+			const params = {
+				ownerId: filter.ownerId,
+				visibility: filter.publicOnly ? 'public' : filter.secretOnly ? 'secret' : 'all',
+				since: filter.since,
+				limit: filter.limit,
+				offset: filter.offset,
+			};
+			const order = `${filter.sort ?? 'updated'} ${filter.direction ?? 'desc'}` as const;
+			return { rows: lists[order].all(params) as GistRow[], total: count.get(params) as number };
 		},
 		/** gist id → number of comments, for several gists. */
 		commentCounts(ids: number[]): Map<number, number> {

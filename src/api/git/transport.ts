@@ -11,7 +11,7 @@
  *
  * Credentials: a token as the password of HTTP Basic auth (any user name; `x-access-token` as gh
  * and Actions send it), or as the user name with an empty password. Access goes through the same
- * route policy and guard as the REST API (src/http/pipeline.ts runRoute): fetching is reading the
+ * route policy and guard as the REST API (src/http/pipeline.ts admitAs): fetching is reading the
  * repository's contents (GET /repos/{owner}/{repo}/contents: public repositories anonymously), pushing
  * is writing them (push access to a repository that is not archived; a classic token with `repo`
  * or `public_repo`, a fine-grained or app token with contents: write). Refusals are what git shows:
@@ -26,9 +26,9 @@ import type { Principal } from '../../auth/principal';
 import { recordOf } from '../../http/access';
 import { HttpError, httpErrorOf } from '../../http/errors';
 import { DEFAULT_API_VERSION } from '../../http/negotiation';
-import { runRoute } from '../../http/pipeline';
-import { ok } from '../../http/reply';
-import { type Context, resolveRoute, type Route } from '../../http/route';
+import { admitAs } from '../../http/pipeline';
+import { policy } from '../../http/policy';
+import type { Context, Route } from '../../http/route';
 import { epochSeconds } from '../../time';
 import { parsePktLines } from './pktline';
 import { advertiseReceivePack, type Pusher, receivePack } from './receive-pack';
@@ -41,33 +41,25 @@ const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|gi
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 /** The route policy and guard of fetching: reading a repository's contents. */
-const FETCH: Route = resolveRoute(
-	{
-		method: 'GET',
-		path: '/{owner}/{repo}/git-upload-pack',
-		docs: 'repos/contents#get-repository-content',
-		permissions: [{ contents: 'read' }],
-		access: 'public',
-		resource: { repo: 'read' },
-		handler: (ctx) => ok(ctx.repo),
-	},
-	'https://docs.github.com/enterprise-server@3.19/rest',
-);
+const FETCH: Route = policy({
+	method: 'GET',
+	path: '/{owner}/{repo}/git-upload-pack',
+	docs: 'repos/contents#get-repository-content',
+	permissions: [{ contents: 'read' }],
+	access: 'public',
+	resource: { repo: 'read' },
+});
 
 /** The route policy and guard of pushing: writing a repository's contents. */
-const PUSH: Route = resolveRoute(
-	{
-		method: 'POST',
-		path: '/{owner}/{repo}/git-receive-pack',
-		docs: 'repos/contents#create-or-update-file-contents',
-		permissions: [{ contents: 'write' }],
-		scopes: ['repo', 'public_repo'],
-		access: 'authenticated',
-		resource: { repo: 'push' },
-		handler: (ctx) => ok(ctx.repo),
-	},
-	'https://docs.github.com/enterprise-server@3.19/rest',
-);
+const PUSH: Route = policy({
+	method: 'POST',
+	path: '/{owner}/{repo}/git-receive-pack',
+	docs: 'repos/contents#create-or-update-file-contents',
+	permissions: [{ contents: 'write' }],
+	scopes: ['repo', 'public_repo'],
+	access: 'authenticated',
+	resource: { repo: 'push' },
+});
 
 /** True when `path` (without its query) is one of git's HTTP paths. */
 export function isGitPath(path: string): boolean {
@@ -152,8 +144,8 @@ function authorize(
 		principal,
 	} as unknown as Context;
 	try {
-		const reply = runRoute(parent, route, { owner: params.owner, repo: params.repo }, {}, undefined);
-		return { access: reply.body as RepoAccess, principal };
+		const admitted = admitAs(parent, route, { owner: params.owner, repo: params.repo });
+		return { access: admitted.repo as RepoAccess, principal };
 	} catch (caught) {
 		// The guard's refusal: the domain's (404, 403) or HTTP's (401, a rename's 301/307).
 		const error = httpErrorOf(caught);

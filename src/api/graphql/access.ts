@@ -9,39 +9,14 @@
  * the guard once per policy.
  */
 import { admitAs } from '../../http/pipeline';
-import { DOCS_BASE } from '../../http/errors';
-import { resolveRoute, route, type Context, type GuardedContext, type Method, type ResourceGuard, type Route } from '../../http/route';
-import type { PermissionPolicy } from '../../auth/permissions';
+
+export { policy };
+import type { Context, GuardedContext, Route } from '../../http/route';
+import { policy } from '../../http/policy';
 import type { RepoAccess } from '../../auth/access/types';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { PULLS_READ } from '../pulls/access';
 import { REPOSITORY_READ } from '../repos/access';
-
-/** What a policy states: the route access of the REST resource a field serves. */
-interface PolicyDeclaration {
-	method: Method;
-	/** The REST path whose parameters the guard reads ({owner}, {repo}, {org}, …). */
-	path: string;
-	/** GitHub's documentation anchor of the REST twin (403 messages name its action). */
-	docs: string;
-	access: 'public' | 'authenticated' | 'site_admin';
-	resource: ResourceGuard | 'none';
-	permissions: PermissionPolicy | 'matrix';
-	scopes?: string[];
-}
-
-/** A resolved route that only states access: it has no handler (admitAs never runs one). */
-export function policy(declaration: PolicyDeclaration): Route {
-	return resolveRoute(
-		route({
-			...declaration,
-			handler() {
-				throw new Error(`${declaration.method} ${declaration.path}: a GraphQL access policy has no handler`);
-			},
-		}),
-		DOCS_BASE,
-	);
-}
 
 /** The policies of the fields served from stores (by the REST resource they read). */
 export const POLICIES = {

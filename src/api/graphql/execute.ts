@@ -27,7 +27,6 @@ import { PROTECTION_MUTATIONS } from './protection';
 import { LOCKABLE_MUTATIONS } from './lockable';
 import { DRAFT_MUTATIONS } from './drafts';
 import { ISSUE_ADMIN_FIELDS, ISSUE_ADMIN_MUTATIONS } from './issue-admin';
-import { TEAM_MEMBER_FIELDS } from './team-members';
 import { REPOSITORY_FIELDS } from './repository-fields';
 import { isFault, typeOf } from './errors';
 import { RESOLVERS, type GraphContext } from './resolve';
@@ -59,7 +58,6 @@ export function servedSchema(): GraphQLSchema {
 						...RESOLVERS[type.name],
 						...REPOSITORY_FIELDS[type.name],
 						...ISSUE_ADMIN_FIELDS[type.name],
-						...TEAM_MEMBER_FIELDS[type.name],
 						...RENOVATE_RESOLVERS[type.name],
 						...REF_RESOLVERS[type.name],
 					};

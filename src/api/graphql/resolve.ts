@@ -3,14 +3,14 @@
  * states the route access of its REST resource (src/api/graphql/access.ts) and is admitted by the
  * HTTP layer's policy and guard (admitAs), then reads the stores and renders with the shared
  * renderers: `repository(owner, name)`, `viewer`, the issues and pullRequests connections (filters
- * and paging in SQL), issue and pull request by number, comments, labels. The other fields still
- * replay their REST twin (src/http/dispatch.ts): their sources are the REST representations
- * (tagged with __typename) and fields map GitHub's GraphQL names onto them. Refusals become
- * GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …) in errors.ts.
+ * and paging in SQL), issue and pull request by number, comments, labels; accounts, teams, gists,
+ * node(id:) and search through src/api/graphql/accounts.ts; the other repository, pull request,
+ * commit and release fields through repository-fields.ts. Sources are the REST representations the
+ * shared renderers make (tagged with __typename), and fields map GitHub's GraphQL names onto them.
+ * Refusals become GitHub's GraphQL errors (NOT_FOUND, FORBIDDEN, …) in errors.ts.
  */
 import { GraphQLError } from 'graphql';
-import { dispatch } from '../../http/dispatch';
-import type { Context, Method } from '../../http/route';
+import type { Context } from '../../http/route';
 import { translate, TypedError } from './errors';
 import { codeOfConductKind, communityFiles, NO_COMMUNITY_FILES, type CommunityFiles } from '../community/service';
 import type { GuardedContext } from '../../http/route';
@@ -23,6 +23,27 @@ import { privateUser } from '../users/render';
 import { fullRepository } from '../repos/render';
 import { label as renderLabel, repositoryPaths } from '../../model/render';
 import { admit, POLICIES, repositoryAccess } from './access';
+import {
+	ACCOUNT_POLICIES,
+	accountNode,
+	childTeams,
+	fullAccount,
+	gistOf,
+	memberRole,
+	organizationMembers,
+	organizationOf,
+	organizationRepositoryList,
+	organizationTeams,
+	searchResults,
+	teamAddress,
+	teamMembers,
+	teamOf,
+	teamRepositories,
+	userGists,
+	userOrganizations,
+	userProfile,
+	userRepositories,
+} from './accounts';
 
 /** What every resolver sees: the request's context and the cost worked out before execution. */
 export interface GraphContext {
@@ -38,41 +59,6 @@ type Args = Record<string, any>;
 type Resolver = (source: Source, args: Args, g: GraphContext) => unknown;
 
 const seg = (s: string | number) => encodeURIComponent(String(s));
-
-/**
- * Runs the REST twin and returns its body (following one rename redirect, as GitHub's GraphQL
- * resolves renamed repositories).
- * @throws TypedError from the twin's refusal
- */
-function call(
-	g: GraphContext,
-	method: Method,
-	path: string,
-	options: { query?: Record<string, string>; body?: unknown; notFound?: string } = {},
-	// biome-ignore lint/suspicious/noExplicitAny: a REST representation, read field by field by the resolvers
-): any {
-	try {
-		let reply = dispatch(g.ctx, { method, path, query: options.query, body: options.body });
-		if ((reply.status === 301 || reply.status === 307) && reply.headers?.Location) {
-			const base = g.ctx.app.urls.apiBase;
-			const location = reply.headers.Location;
-			const [target, search] = (location.startsWith(base) ? location.slice(base.length) : new URL(location).pathname).split('?');
-			reply = dispatch(g.ctx, {
-				method,
-				path: target,
-				query: Object.fromEntries(new URLSearchParams(search ?? '')),
-				body: options.body,
-			});
-		}
-		if (reply.status === 204) return true;
-		if (reply.json !== undefined) return { body: JSON.parse(String(reply.json)), total: reply.total };
-		return { body: reply.body, total: reply.total };
-	} catch (error) {
-		throw translate(error, options.notFound);
-	}
-}
-const get = (g: GraphContext, path: string, query?: Record<string, string>, notFound?: string) =>
-	call(g, 'GET', path, { query, notFound }).body;
 
 // ----- connections: offset cursors over the twin's pages
 
@@ -181,60 +167,6 @@ function arrayConnection(args: Args, list: Source[], wrap: (item: Source) => Sou
 	return connection(args, (page, perPage) => ({ items: list.slice((page - 1) * perPage, page * perPage), total: list.length }), wrap);
 }
 
-/** A connection over a paged REST list route (its body is the array, Reply.total the count). */
-function restConnection(g: GraphContext, args: Args, path: string, query: Record<string, string>, wrap: (item: Source) => Source): Source {
-	return connection(
-		args,
-		(page, perPage) => {
-			const { body, total } = call(g, 'GET', path, { query: { ...query, page: String(page), per_page: String(perPage) } });
-			return { items: body as Source[], total: total ?? (body as Source[]).length };
-		},
-		wrap,
-	);
-}
-
-/**
- * A repositories connection over a REST repository list. The filters REST lists do not take
- * (isFork, isArchived, hasIssuesEnabled, isLocked: Gitstead locks none) apply to the whole list here.
- */
-function repositoryList(g: GraphContext, args: Args, path: string, query: Record<string, string>): Source {
-	const filters = [args.isFork, args.isArchived, args.hasIssuesEnabled, args.isLocked].some((x) => x != null);
-	if (!filters) return restConnection(g, args, path, query, repository);
-	const all: Source[] = [];
-	for (let page = 1; ; page++) {
-		const body = call(g, 'GET', path, { query: { ...query, per_page: '100', page: String(page) } }).body as Source[];
-		all.push(...body);
-		if (body.length < 100) break;
-	}
-	const list = all.filter(
-		(r) =>
-			(args.isFork == null || r.fork === args.isFork) &&
-			(args.isArchived == null || r.archived === args.isArchived) &&
-			(args.hasIssuesEnabled == null || r.has_issues === args.hasIssuesEnabled) &&
-			(args.isLocked == null || args.isLocked === false),
-	);
-	return arrayConnection(args, list, repository);
-}
-
-/** A connection over GET /search/{kind} (its body is {total_count, items}). */
-function searchConnection(
-	g: GraphContext,
-	args: Args,
-	kind: 'issues' | 'repositories',
-	q: string,
-	sort: Record<string, string>,
-	wrap: (item: Source) => Source,
-): Source {
-	return connection(
-		args,
-		(page, perPage) => {
-			const { body } = call(g, 'GET', `/search/${kind}`, { query: { q, ...sort, page: String(page), per_page: String(perPage) } });
-			return { items: body.items as Source[], total: body.total_count as number };
-		},
-		wrap,
-	);
-}
-
 // ----- sources: REST representations tagged with their GraphQL type
 
 const account = (json: Source): Source => ({ ...json, __typename: json.type === 'Organization' ? 'Organization' : 'User' });
@@ -260,24 +192,6 @@ const PERMISSIONS = [
 	['triage', 'TRIAGE'],
 	['pull', 'READ'],
 ] as const;
-
-/** The order GitHub's orderBy names as the REST sort ("CREATED_AT" → created). */
-function sortOf(orderBy: Args | undefined, fallback: string): { sort: string; direction: string } {
-	const field = String(orderBy?.field ?? fallback);
-	const sort =
-		field === 'UPDATED_AT'
-			? 'updated'
-			: field === 'COMMENTS'
-				? 'comments'
-				: field === 'PUSHED_AT'
-					? 'pushed'
-					: field === 'NAME'
-						? 'full_name'
-						: field === 'STARGAZERS'
-							? 'stars'
-							: 'created';
-	return { sort, direction: String(orderBy?.direction ?? 'ASC').toLowerCase() };
-}
 
 /** Runs `fn`, turning a refusal into GitHub's GraphQL error (`notFound`: the NOT_FOUND message). */
 function guarded<T>(notFound: string | undefined, fn: () => T): T {
@@ -474,14 +388,22 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			}),
 		user: (_s, a, g) => {
 			const notFound = `Could not resolve to a User with the login of '${a.login}'.`;
-			const json = get(g, `/users/${seg(a.login)}`, undefined, notFound);
+			const json = guarded(notFound, () => userProfile(g.ctx, String(a.login)));
 			if (json.type === 'Organization') throw new TypedError('NOT_FOUND', notFound);
 			return account(json);
 		},
 		repositoryOwner: (_s, a, g) =>
-			account(get(g, `/users/${seg(a.login)}`, undefined, `Could not resolve to a RepositoryOwner with the login of '${a.login}'.`)),
+			account(
+				guarded(`Could not resolve to a RepositoryOwner with the login of '${a.login}'.`, () =>
+					userProfile(g.ctx, String(a.login)),
+				),
+			),
 		organization: (_s, a, g) =>
-			account(get(g, `/orgs/${seg(a.login)}`, undefined, `Could not resolve to an Organization with the login of '${a.login}'.`)),
+			account(
+				guarded(`Could not resolve to an Organization with the login of '${a.login}'.`, () =>
+					organizationOf(g.ctx, String(a.login)),
+				),
+			),
 		repository: (_s, a, g) =>
 			guarded(`Could not resolve to a Repository with the name '${a.owner}/${a.name}'.`, () =>
 				repositorySource(g, repositoryAccess(g.ctx, POLICIES.repository, String(a.owner), String(a.name))),
@@ -495,8 +417,15 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 			const a =
 				args.last != null && args.first == null && args.before == null ? { ...args, first: args.last, last: undefined } : args;
 			if (a.type === 'REPOSITORY')
-				return { ...searchConnection(g, a, 'repositories', a.query, {}, repository), __kind: 'repositories' };
-			if (a.type === 'ISSUE') return { ...searchConnection(g, a, 'issues', a.query, {}, issueOrPull), __kind: 'issues' };
+				return {
+					...guarded(undefined, () => rangeConnection(a, searchResults(g.ctx, 'repositories', String(a.query)), repository)),
+					__kind: 'repositories',
+				};
+			if (a.type === 'ISSUE')
+				return {
+					...guarded(undefined, () => rangeConnection(a, searchResults(g.ctx, 'issues', String(a.query)), issueOrPull)),
+					__kind: 'issues',
+				};
 			throw new TypedError('UNPROCESSABLE', `Gitstead searches ISSUE and REPOSITORY, not ${a.type}.`);
 		},
 	},
@@ -518,36 +447,12 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		bio: (s, _a, g) => full(g, s).bio ?? null,
 		company: (s, _a, g) => full(g, s).company ?? null,
 		location: (s, _a, g) => full(g, s).location ?? null,
-		organizations: (s, a, g) => restConnection(g, a, isViewer(g, s) ? '/user/orgs' : `/users/${seg(s.login)}/orgs`, {}, account),
-		gists: (s, a, g) => {
-			// The viewer's gists are GET /gists (secret ones too), another user's GET /users/{username}/gists
-			// (public ones); privacy and orderBy apply to the whole list here.
-			const path = isViewer(g, s) ? '/gists' : `/users/${seg(s.login)}/gists`;
-			const all: Source[] = [];
-			for (let page = 1; ; page++) {
-				const body = get(g, path, { per_page: '100', page: String(page) }) as Source[];
-				all.push(...body);
-				if (body.length < 100) break;
-			}
-			const privacy = a.privacy ?? 'PUBLIC';
-			const list = all.filter((gist) => privacy === 'ALL' || (privacy === 'PUBLIC') === (gist.public === true));
-			const field = a.orderBy?.field === 'UPDATED_AT' ? 'updated_at' : a.orderBy?.field === 'PUSHED_AT' ? 'updated_at' : 'created_at';
-			list.sort((x, y) => String(x[field]).localeCompare(String(y[field])));
-			if ((a.orderBy?.direction ?? 'ASC') === 'DESC') list.reverse();
-			return arrayConnection(a, list, tagged('Gist'));
-		},
-		repositories: (s, a, g) => {
-			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
-			const query: Record<string, string> = { sort, direction };
-			if (isViewer(g, s)) {
-				if (a.ownerAffiliations?.length)
-					query.affiliation = (a.ownerAffiliations as string[]).map((x) => x.toLowerCase()).join(',');
-				else query.affiliation = 'owner';
-				if (a.privacy) query.visibility = String(a.privacy).toLowerCase();
-				return repositoryList(g, a, '/user/repos', query);
-			}
-			return repositoryList(g, a, `/users/${seg(s.login)}/repos`, query);
-		},
+		// The viewer's as GET /user/orgs lists them (concealed memberships too), another user's public ones.
+		organizations: (s, a, g) => guarded(undefined, () => rangeConnection(a, userOrganizations(g.ctx, s), account)),
+		// The viewer's gists (secret ones too) or another user's public ones; privacy and orderBy in SQL.
+		gists: (s, a, g) => guarded(undefined, () => rangeConnection(a, userGists(g.ctx, s, a), tagged('Gist'))),
+		// GET /user/repos for the viewer (ownerAffiliations, privacy), GET /users/{username}/repos for others.
+		repositories: (s, a, g) => guarded(undefined, () => rangeConnection(a, userRepositories(g.ctx, s, a), repository)),
 	},
 	Organization: {
 		id: (s) => s.node_id,
@@ -558,70 +463,57 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
 		description: (s, _a, g) => full(g, s).description ?? null,
 		createdAt: (s, _a, g) => full(g, s).created_at,
 		updatedAt: (s, _a, g) => full(g, s).updated_at,
-		teams: (s, a, g) => restConnection(g, a, `/orgs/${seg(s.login)}/teams`, {}, tagged('Team')),
+		// GET /orgs/{org}/teams as the caller sees it: secret teams only to their members and owners.
+		teams: (s, a, g) => guarded(undefined, () => rangeConnection(a, organizationTeams(g.ctx, String(s.login)), tagged('Team'))),
+		// A team the caller may not see (a secret team of which it is no member) is null, as on GitHub.
 		team: (s, a, g) => {
 			try {
-				return tagged('Team')(get(g, `/orgs/${seg(s.login)}/teams/${seg(a.slug)}`));
+				return tagged('Team')(guarded(undefined, () => teamOf(g.ctx, String(s.login), String(a.slug))));
 			} catch (error) {
 				if (error instanceof TypedError && error.type === 'NOT_FOUND') return null;
 				throw error;
 			}
 		},
-		repositories: (s, a, g) => {
-			const { sort, direction } = sortOf(a.orderBy, 'CREATED_AT');
-			const query: Record<string, string> = { sort, direction };
-			if (a.privacy) query.type = String(a.privacy).toLowerCase();
-			return repositoryList(g, a, `/orgs/${seg(s.login)}/repos`, query);
-		},
+		repositories: (s, a, g) =>
+			guarded(undefined, () => rangeConnection(a, organizationRepositoryList(g.ctx, String(s.login), a), repository)),
+		// GET /orgs/{org}/members (every member to members, public ones to others); the role of each edge from its membership.
 		membersWithRole: (s, a, g) => {
-			const conn = restConnection(g, a, `/orgs/${seg(s.login)}/members`, {}, account);
-			let admins: Set<string> | null = null;
-			const role = (login: string) => {
-				if (admins === null) {
-					try {
-						admins = new Set(
-							(
-								call(g, 'GET', `/orgs/${seg(s.login)}/members`, { query: { role: 'admin', per_page: '100' } })
-									.body as Source[]
-							).map((m) => m.login),
-						);
-					} catch {
-						admins = new Set();
-					}
-				}
-				return admins.has(login) ? 'ADMIN' : 'MEMBER';
-			};
-			conn.edges = conn.edges.map((edge: Source) => ({ ...edge, role: () => role(edge.node.login) }));
+			const conn = guarded(undefined, () => rangeConnection(a, organizationMembers(g.ctx, String(s.login)), account));
+			conn.edges = conn.edges.map((edge: Source) => ({
+				...edge,
+				role: () => memberRole(g.ctx, String(s.login), Number(edge.node.id)),
+			}));
 			return conn;
 		},
 	},
 	Team: {
-		organization: (s, _a, g) => {
-			const login = /\/orgs\/([^/]+)\/teams\//.exec(String(s.html_url ?? ''))?.[1] ?? s.organization?.login;
-			return account(get(g, `/orgs/${login}`));
-		},
+		organization: (s, _a, g) => account(guarded(undefined, () => organizationOf(g.ctx, teamAddress(g.ctx, s).org))),
 		id: (s) => s.node_id,
 		databaseId: (s) => s.id,
 		url: (s) => s.html_url,
 		privacy: (s) => (s.privacy === 'secret' ? 'SECRET' : 'VISIBLE'),
-		parentTeam: (s, _a, g) => (s.parent ? tagged('Team')(get(g, teamPath(s, s.parent.slug))) : null),
-		childTeams: (s, a, g) => restConnection(g, a, `${teamPath(s)}/teams`, {}, tagged('Team')),
+		parentTeam: (s, _a, g) =>
+			s.parent ? tagged('Team')(guarded(undefined, () => teamOf(g.ctx, teamAddress(g.ctx, s).org, String(s.parent.slug)))) : null,
+		childTeams: (s, a, g) => guarded(undefined, () => rangeConnection(a, childTeams(g.ctx, s), tagged('Team'))),
+		/**
+		 * GET …/teams/{team_slug}/members with GitHub's `membership`
+		 * (https://docs.github.com/graphql/reference/enums#teammembershiptype): ALL (the default: with
+		 * the child teams' members, as REST lists them), IMMEDIATE (members of the team itself) or
+		 * CHILD_TEAM (members only through a child team), and `role`; in SQL. A member through a child
+		 * team is a MEMBER of this one.
+		 */
 		members: (s, a, g) => {
-			// GitHub's membership: IMMEDIATE (default) or ALL (with child teams' members, which REST lists too).
-			const role = a.role ? String(a.role).toLowerCase() : 'all';
-			const conn = restConnection(g, a, `${teamPath(s)}/members`, { role }, account);
-			let maintainers: Set<string> | null = null;
-			const roleOf = (login: string) => {
-				maintainers ??= new Set(
-					(get(g, `${teamPath(s)}/members`, { role: 'maintainer', per_page: '100' }) as Source[]).map((m) => m.login),
-				);
-				return maintainers.has(login) ? 'MAINTAINER' : 'MEMBER';
-			};
-			conn.edges = conn.edges.map((edge: Source) => ({ ...edge, role: () => roleOf(edge.node.login) }));
+			const membership = a.membership === 'IMMEDIATE' ? 'immediate' : a.membership === 'CHILD_TEAM' ? 'child' : 'all';
+			const role = a.role ? (String(a.role).toLowerCase() as 'member' | 'maintainer') : 'all';
+			const conn = guarded(undefined, () => rangeConnection(a, teamMembers(g.ctx, s, role, membership), account));
+			conn.edges = conn.edges.map((edge: Source) => ({
+				...edge,
+				role: edge.node.role === 'maintainer' && (membership !== 'child' || !edge.node.inherited) ? 'MAINTAINER' : 'MEMBER',
+			}));
 			return conn;
 		},
 		repositories: (s, a, g) => {
-			const conn = restConnection(g, a, `${teamPath(s)}/repos`, {}, repository);
+			const conn = guarded(undefined, () => rangeConnection(a, teamRepositories(g.ctx, s), repository));
 			conn.edges = conn.edges.map((edge: Source) => ({ ...edge, permission: TEAM_PERMISSION[edge.node.role_name] ?? 'READ' }));
 			return conn;
 		},
@@ -947,12 +839,6 @@ function reactionGroups(s: Source, path: string): Source[] {
 	return REACTIONS.map(([content, rest]) => ({ content, rest, count: counts[rest] ?? 0, path }));
 }
 
-/** /orgs/{org}/teams/{slug} of a REST team (another team of the same organization with `slug`). */
-function teamPath(team: Source, slug: unknown = team.slug): string {
-	const org = /\/orgs\/([^/]+)\/teams\//.exec(String(team.html_url ?? ''))?.[1] ?? team.organization?.login;
-	return `/orgs/${org}/teams/${seg(String(slug))}`;
-}
-
 /** The community files of a REST repository's default branch, read once per query. */
 function community(g: GraphContext, s: Source): CommunityFiles {
 	if (!s.__community) {
@@ -976,50 +862,43 @@ const TEAM_PERMISSION: Record<string, string> = {
 /** The whole gist (GET /gists/{gist_id}: contents, history, fork_of) behind a list item, fetched once. */
 function fullGist(g: GraphContext, s: Source): Source {
 	if ('history' in s) return s;
-	if (!s.__full) s.__full = get(g, `/gists/${seg(s.id)}`);
+	if (!s.__full) s.__full = guarded(undefined, () => gistOf(g.ctx, String(s.id)));
 	return s.__full;
 }
-
-/** Whether an account source is the caller. */
-const isViewer = (g: GraphContext, s: Source) => g.ctx.principal.user?.id === s.id;
 
 /** The full public profile of an account source (list items carry the simple form). */
 function full(g: GraphContext, s: Source): Source {
-	if ('created_at' in s) return s;
-	if (!s.__full) s.__full = get(g, s.type === 'Organization' ? `/orgs/${seg(s.login)}` : `/users/${seg(s.login)}`);
-	return s.__full;
+	return guarded(undefined, () => fullAccount(g.ctx, s));
 }
 
-/** The object a global node id names (Repository, User, Organization, Issue, PullRequest). */
+/**
+ * The object a global node id names, under the access of its REST read: Repository (GET
+ * /repositories/{repository_id}), User, Organization, Team, Gist (src/api/graphql/accounts.ts),
+ * Issue and PullRequest (by number in their repository).
+ * @throws TypedError NOT_FOUND for an id that names nothing the caller may see
+ */
 function byNodeId(g: GraphContext, id: string): Source {
 	const notFound = `Could not resolve to a node with the global id of '${id}'`;
 	const m = /^0\d+:([A-Za-z]+)(\d{1,15})$/.exec(Buffer.from(String(id), 'base64').toString());
 	if (!m) throw new TypedError('NOT_FOUND', notFound);
 	const [, type, number] = m;
 	const stores = g.ctx.app.stores;
-	if (type === 'Repository') return repository(get(g, `/repositories/${number}`, undefined, notFound));
-	if (type === 'User' || type === 'Organization') {
-		const row = stores.accounts.byId(Number(number));
-		if (!row) throw new TypedError('NOT_FOUND', notFound);
-		return type === 'User'
-			? account(get(g, `/users/${seg(row.login)}`, undefined, notFound))
-			: account(get(g, `/orgs/${seg(row.login)}`, undefined, notFound));
-	}
+	if (type === 'Repository')
+		return guarded(notFound, () =>
+			repositorySource(g, admit(g.ctx, ACCOUNT_POLICIES.repositoryById, { repository_id: number }) as Admitted),
+		);
 	if (type === 'Issue' || type === 'PullRequest') {
 		const issue = stores.issues.byId(Number(number));
 		const repo = issue && stores.repos.byId(issue.repo_id);
 		const owner = repo && stores.accounts.byId(repo.owner_id);
 		if (!issue || !repo || !owner) throw new TypedError('NOT_FOUND', notFound);
-		return issueOrPull(
-			get(
-				g,
-				`/repos/${seg(owner.login)}/${seg(repo.name)}/${issue.pull_request ? 'pulls' : 'issues'}/${issue.number}`,
-				undefined,
-				notFound,
-			),
-		);
+		return issue.pull_request
+			? pullByNumber(g, owner.login, repo.name, issue.number, notFound)
+			: issueByNumber(g, owner.login, repo.name, issue.number, notFound);
 	}
-	throw new TypedError('NOT_FOUND', notFound);
+	const node = guarded(notFound, () => accountNode(g.ctx, type, Number(number)));
+	if (!node) throw new TypedError('NOT_FOUND', notFound);
+	return type === 'Team' ? tagged('Team')(node) : type === 'Gist' ? tagged('Gist')(node) : account(node);
 }
 
 /** The `graphql` rate-limit window after this query (GitHub's rateLimit object). */
@@ -1038,6 +917,6 @@ function rateLimit(g: GraphContext, dryRun: boolean): Source {
 	};
 }
 
-export { node as graphNodeId, call, get, GraphQLError, guarded, issueByNumber, pullByNumber };
+export { node as graphNodeId, GraphQLError, guarded, issueByNumber, pullByNumber };
 // The helpers the fields served in repository-fields.ts share with these.
 export { account, arrayConnection, ownerAndName, pull, repositorySource, tagged, type Admitted, type Resolver };

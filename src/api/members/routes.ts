@@ -8,10 +8,10 @@ import { forbidden, notFound } from '../../model/errors';
 import { noContent, ok, paged, redirect } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { simpleUser } from '../../model/render';
 import type { AccountRow } from '../../model/rows';
 import { orgMembership } from './render';
-import { acceptInvitation, removeMember, setMembership } from './service';
+import { acceptInvitation, listOrganizationMembers, removeMember, setMembership } from './service';
+import { MEMBERS_READ } from './access';
 
 const membersQuery = v.object({
 	// Gitstead has no two-factor authentication: every member counts as 2fa_disabled, none as 2fa_insecure.
@@ -30,20 +30,14 @@ function activeMember(ctx: Context, orgId: number, userId: number): boolean {
 }
 
 function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>, publicOnly: boolean) {
-	const { org, ...access } = ctx.org;
 	if (ctx.query.filter === '2fa_insecure') return paged([], 0);
-	const { rows, total } = ctx.app.stores.memberships.members({
-		orgId: org.id,
-		role: ctx.query.role ?? 'all',
-		// Organization members see concealed members too; everyone else sees public members only.
-		publicOnly: publicOnly || !access.member,
-		limit: ctx.page.perPage,
-		offset: ctx.page.offset,
-	});
-	return paged(
-		rows.map((row) => simpleUser(ctx.app.urls, row)),
-		total,
+	const { items, total } = listOrganizationMembers(
+		ctx.app,
+		ctx.org,
+		{ role: ctx.query.role ?? 'all', publicOnly },
+		{ limit: ctx.page.perPage, offset: ctx.page.offset },
 	);
+	return paged(items, total);
 }
 
 /** DELETE an organization membership: owners remove anyone, members themselves. */
@@ -61,8 +55,7 @@ export const memberRoutes = [
 		path: '/orgs/{org}/members',
 		docs: 'orgs/members#list-organization-members',
 		permissions: 'matrix',
-		access: 'public',
-		resource: { org: 'read' },
+		...MEMBERS_READ,
 		errorResource: 'Member',
 		query: membersQuery,
 		pagination: true,

@@ -5,10 +5,33 @@
 import type { App } from '../../app';
 import { forbidden, invalidField } from '../../model/errors';
 import type { AccountRow } from '../../model/rows';
+import type { OrgAccess } from '../../auth/access/types';
+import { simpleUser } from '../../model/render';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { teamScope } from '../teams/service';
 import { events } from '../../events/catalog';
 import type { OrgMembershipRow } from './store';
+
+/**
+ * GET /orgs/{org}/members (and public_members): one page of the organization's active members
+ * (simple users, by id) with `role` admin, member or all. Members of the organization see concealed
+ * members too; everyone else (and `publicOnly`) the public members only.
+ */
+export function listOrganizationMembers(
+	app: App,
+	access: OrgAccess,
+	filter: { role: 'all' | 'admin' | 'member'; publicOnly: boolean },
+	range: { limit: number; offset: number },
+) {
+	const { rows, total } = app.stores.memberships.members({
+		orgId: access.org.id,
+		role: filter.role,
+		publicOnly: filter.publicOnly || !access.member,
+		limit: range.limit,
+		offset: range.offset,
+	});
+	return { items: rows.map((row) => simpleUser(app.urls, row)), total };
+}
 
 /** @throws DomainError 403 when `userId` is the organization's only active owner. */
 export function assertNotLastOwner(app: App, org: AccountRow, userId: number, action: string): void {

@@ -3,14 +3,13 @@
  * GET /users/{username}/orgs (GitHub's orgs API).
  */
 import * as v from 'valibot';
-import { boundAccountId, reachesAccount } from '../../auth/principal';
-import { notFound } from '../../model/errors';
 import { accepted, ok, paged } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { orgFull } from './render';
+import { ORG_READ, OWN_ORGS_READ, USER_ORGS_READ } from './access';
 import { orgSimple } from '../../model/render';
-import { deleteOrganization, updateOrganization } from './service';
+import { deleteOrganization, listOwnOrganizations, listUserOrganizations, organizationProfile, updateOrganization } from './service';
+import { orgFull } from './render';
 import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag } from '../users/store';
 
 const nullableText = v.optional(v.nullable(v.string()));
@@ -52,21 +51,8 @@ export const orgRoutes = [
 		method: 'GET',
 		path: '/orgs/{org}',
 		docs: 'orgs/orgs#get-an-organization',
-		permissions: [],
-		access: 'public',
-		resource: { org: 'read' },
-		handler(ctx) {
-			const access = ctx.org;
-			return ok(
-				orgFull(
-					ctx.app.urls,
-					access.org,
-					ctx.app.stores.accounts.counts(access.org.id),
-					access,
-					ctx.app.stores.accounts.seats(access.org.id),
-				),
-			);
-		},
+		...ORG_READ,
+		handler: (ctx) => ok(organizationProfile(ctx.app, ctx.org)),
 	}),
 	route({
 		method: 'PATCH',
@@ -131,50 +117,22 @@ export const orgRoutes = [
 		method: 'GET',
 		path: '/user/orgs',
 		docs: 'orgs/orgs#list-organizations-for-the-authenticated-user',
-		permissions: [],
-		scopes: ['user', 'read:org', 'write:org', 'admin:org'],
-		access: 'authenticated',
-		resource: { self: true },
+		...OWN_ORGS_READ,
 		pagination: true,
 		handler(ctx) {
-			const user = ctx.principal.user!;
-			// A token bound to one account (fine-grained, user-to-server) lists only the organization it reaches.
-			const { rows, total } = ctx.app.stores.orgs.ofUser({
-				userId: user.id,
-				orgId: boundAccountId(ctx.principal),
-				publicOnly: false,
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
-			return paged(
-				rows.map((org) => orgSimple(ctx.app.urls, org)),
-				total,
-			);
+			const { items, total } = listOwnOrganizations(ctx, { limit: ctx.page.perPage, offset: ctx.page.offset });
+			return paged(items, total);
 		},
 	}),
 	route({
 		method: 'GET',
 		path: '/users/{username}/orgs',
 		docs: 'orgs/orgs#list-organizations-for-a-user',
-		permissions: [],
-		access: 'public',
-		resource: 'none',
+		...USER_ORGS_READ,
 		pagination: true,
 		handler(ctx) {
-			const user = ctx.app.stores.accounts.user(ctx.params.username);
-			if (!user) throw notFound();
-			// Concealed memberships only to the user, with a token that reaches the user's own account.
-			const self = !ctx.publicView && ctx.principal.user?.id === user.id && reachesAccount(ctx.principal, user.id);
-			const { rows, total } = ctx.app.stores.orgs.ofUser({
-				userId: user.id,
-				publicOnly: !self,
-				limit: ctx.page.perPage,
-				offset: ctx.page.offset,
-			});
-			return paged(
-				rows.map((org) => orgSimple(ctx.app.urls, org)),
-				total,
-			);
+			const { items, total } = listUserOrganizations(ctx, ctx.params.username, { limit: ctx.page.perPage, offset: ctx.page.offset });
+			return paged(items, total);
 		},
 	}),
 ];

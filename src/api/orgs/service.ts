@@ -7,9 +7,63 @@ import { createDefaultGroup } from '../runner-groups/service';
 import { isoSeconds } from '../../time';
 import { assertLogin, assertLoginFree } from '../users/service';
 import type { AccountRow } from '../../model/rows';
-import { PermanentTaskError, validationFailed, type ValidationItem } from '../../model/errors';
+import { notFound, PermanentTaskError, validationFailed, type ValidationItem } from '../../model/errors';
+import type { OrgAccess, Viewer } from '../../auth/access/types';
+import { boundAccountId, reachesAccount } from '../../auth/principal';
+import { orgSimple } from '../../model/render';
+import { orgFull } from './render';
 import { deleteForksWithoutAccess } from '../repos/service';
 import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
+
+/** A range of a list: at most `limit` items from `offset` (0-based). */
+export interface ListRange {
+	limit: number;
+	offset: number;
+}
+
+/**
+ * GET /orgs/{org}: GitHub's organization-full as the admitted caller sees it (members see the
+ * private counts and policies, owners the billing email, flags and plan).
+ */
+export function organizationProfile(app: App, access: OrgAccess) {
+	const { org } = access;
+	return orgFull(app.urls, org, app.stores.accounts.counts(org.id), access, app.stores.accounts.seats(org.id));
+}
+
+/**
+ * GET /user/orgs: the authenticated user's organizations (organization-simple, by id), concealed
+ * memberships included; a token bound to one account (fine-grained, user-to-server) lists only the
+ * organization it reaches.
+ */
+export function listOwnOrganizations(viewer: Viewer, range: ListRange) {
+	const user = viewer.principal.user!;
+	const { rows, total } = viewer.app.stores.orgs.ofUser({
+		userId: user.id,
+		orgId: boundAccountId(viewer.principal),
+		publicOnly: false,
+		limit: range.limit,
+		offset: range.offset,
+	});
+	return { items: rows.map((org) => orgSimple(viewer.app.urls, org)), total };
+}
+
+/**
+ * GET /users/{username}/orgs: a user's organizations (organization-simple, by id): public
+ * memberships, and concealed ones only to the user with a token that reaches the user's own account.
+ * @throws DomainError 404 when no user has the login
+ */
+export function listUserOrganizations(viewer: Viewer, login: string, range: ListRange) {
+	const user = viewer.app.stores.accounts.user(login);
+	if (!user) throw notFound();
+	const self = !viewer.publicView && viewer.principal.user?.id === user.id && reachesAccount(viewer.principal, user.id);
+	const { rows, total } = viewer.app.stores.orgs.ofUser({
+		userId: user.id,
+		publicOnly: !self,
+		limit: range.limit,
+		offset: range.offset,
+	});
+	return { items: rows.map((org) => orgSimple(viewer.app.urls, org)), total };
+}
 
 /**
  * Creates an organization with `ownerId` as its first owner, and its Default runner group.

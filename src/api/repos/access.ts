@@ -33,3 +33,27 @@ export const REPOSITORY_CREATE_USER = { ...REPOSITORY_CREATE, resource: { self: 
 
 /** POST /orgs/{org}/repos: members of the organization (its creation policies: the service). */
 export const REPOSITORY_CREATE_ORG = { ...REPOSITORY_CREATE, resource: { org: 'member' as const } };
+
+/** Listing an organization's repositories (GET /orgs/{org}/repos): anyone; what each caller sees is filtered. */
+export const ORG_REPOSITORIES_READ = {
+	access: 'public' as const,
+	resource: { org: 'read' as const },
+	permissions: [{ metadata: 'read' as const }],
+};
+
+/** Listing a user's repositories (GET /users/{username}/repos): anyone; what each caller sees is filtered. */
+export const ACCOUNT_REPOSITORIES_READ = {
+	access: 'public' as const,
+	resource: 'none' as const,
+	permissions: [{ metadata: 'read' as const }],
+};
+
+/**
+ * Listing the authenticated user's repositories (GET /user/repos): Metadata (read), which every
+ * fine-grained token holds, so no permission to ask for.
+ */
+export const OWN_REPOSITORIES_READ = {
+	access: 'authenticated' as const,
+	resource: { self: true as const },
+	permissions: [],
+};

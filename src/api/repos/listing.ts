@@ -5,11 +5,13 @@
  * (repositoryPermissions, userRepositoryPermissions: a constant number of queries), then sorts and
  * pages in memory: a user's repositories are a bounded set.
  */
-import type { Context } from '../../http/route';
+import type { OrgAccess, Viewer } from '../../auth/access/types';
 import { repositoryPermissions, tokenReachesRepository, userRepositoryPermissions, type OwnedRepository } from '../../auth/access/repos';
 import type { RepoPermission } from '../../model/repo-permissions';
 import type { AccountRow, RepositoryRow } from '../../model/rows';
-import type { RepositorySort } from './store';
+import type { RepositoryFilter, RepositorySort } from './store';
+import { organizationRepositoryScope } from '../../auth/access/repos';
+import { repository } from '../../model/render';
 
 /** A repository of a list with its owner and the caller's permission (null: a public view). */
 export interface ListedRepositoryEntry extends OwnedRepository {
@@ -50,7 +52,7 @@ export function sortRepositories<T extends OwnedRepository>(entries: T[], sort: 
 }
 
 /** Repositories with their owners (rows whose owner is gone are left out). */
-function withOwners(ctx: Context, rows: readonly RepositoryRow[]): OwnedRepository[] {
+function withOwners(ctx: Viewer, rows: readonly RepositoryRow[]): OwnedRepository[] {
 	const owners = ctx.app.stores.accounts.mapByIds(new Set(rows.map((repo) => repo.owner_id)));
 	return rows.flatMap((repo) => {
 		const owner = owners.get(repo.owner_id);
@@ -65,7 +67,7 @@ function withOwners(ctx: Context, rows: readonly RepositoryRow[]): OwnedReposito
  * @returns every matching repository in order (the caller pages)
  */
 export function authenticatedUserRepositories(
-	ctx: Context,
+	ctx: Viewer,
 	filter: UserRepositoryFilter,
 	sort: RepositorySort,
 	direction: 'asc' | 'desc',
@@ -99,7 +101,7 @@ export function authenticatedUserRepositories(
  * @returns every matching repository in order (the caller pages)
  */
 export function accountRepositories(
-	ctx: Context,
+	ctx: Viewer,
 	account: AccountRow,
 	type: 'all' | 'owner' | 'member',
 	sort: RepositorySort,
@@ -127,4 +129,50 @@ export function accountRepositories(
 		return [{ ...entry, permission }];
 	});
 	return sortRepositories(visible, sort, direction);
+}
+
+/**
+ * GET /orgs/{org}/repos: one page of an organization's repositories the caller sees (simple
+ * repositories, with the caller's permissions unless a public view), filtered and sorted in SQL.
+ * When the caller sees all of them or only the public ones, SQL pages too; otherwise (a token
+ * limited to some repositories) the visible ones are picked from the filtered list.
+ */
+export function organizationRepositories(
+	ctx: Viewer,
+	access: OrgAccess,
+	filter: RepositoryFilter,
+	sort: RepositorySort,
+	direction: 'asc' | 'desc',
+	range: { limit: number; offset: number },
+): { items: ReturnType<typeof repository>[]; total: number } {
+	const { org } = access;
+	const { repos } = ctx.app.stores;
+	const render = (rows: RepositoryRow[], permissions: Map<number, RepoPermission | null>) =>
+		rows.map((repo) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permissions.get(repo.id)!));
+	// Permissions come from a constant number of queries (repositoryPermissions).
+	const scope = organizationRepositoryScope(ctx, access);
+	if (scope !== 'some') {
+		if (scope === 'public') {
+			if (filter.visibility === 'private') return { items: [], total: 0 };
+			filter = { ...filter, visibility: 'public' };
+		}
+		const rows = range.limit > 0 ? repos.page(filter, sort, direction, range.limit, range.offset) : [];
+		const permissions = repositoryPermissions(
+			ctx,
+			rows.map((repo) => ({ repo, owner: org })),
+		);
+		return { items: render(rows, permissions), total: repos.count(filter) };
+	}
+	const all = repos.page(filter, sort, direction, -1, 0);
+	const permissions = repositoryPermissions(
+		ctx,
+		all.map((repo) => ({ repo, owner: org })),
+	);
+	const visible = all.filter((repo) => permissions.get(repo.id));
+	return { items: render(visible.slice(range.offset, range.offset + range.limit), permissions), total: visible.length };
+}
+
+/** Simple repositories of list entries, each with the caller's permission unless a public view. */
+export function renderListed(ctx: Viewer, entries: readonly ListedRepositoryEntry[]) {
+	return entries.map(({ repo, owner, permission }) => repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission));
 }

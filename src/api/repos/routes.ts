@@ -5,7 +5,15 @@
  * GitHub's: Administration repository write to create, update, delete and transfer, Metadata read
  * to read).
  */
-import { REPOSITORY_ADMIN, REPOSITORY_CREATE_ORG, REPOSITORY_CREATE_USER, REPOSITORY_READ } from './access';
+import {
+	ACCOUNT_REPOSITORIES_READ,
+	ORG_REPOSITORIES_READ,
+	OWN_REPOSITORIES_READ,
+	REPOSITORY_ADMIN,
+	REPOSITORY_CREATE_ORG,
+	REPOSITORY_CREATE_USER,
+	REPOSITORY_READ,
+} from './access';
 import { createBody, updateBody } from './inputs';
 import { createOrganizationRepository, createUserRepository, editRepository, repositoryCreator, requireScopeFor } from './writes';
 import * as v from 'valibot';
@@ -14,12 +22,18 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { orgAccess } from '../../auth/access/orgs';
-import { callerRepoPermission, organizationRepositoryScope, repositoryPermissions } from '../../auth/access/repos';
+import { callerRepoPermission } from '../../auth/access/repos';
 import { requireReach } from '../../auth/principal';
 import type { RepositoryFilter, RepositorySort } from './store';
 import { timestampParam } from '../../http/validation';
-import { accountRepositories, authenticatedUserRepositories, type Affiliation, type ListedRepositoryEntry } from './listing';
-import type { RepoPermission } from '../../model/repo-permissions';
+import {
+	accountRepositories,
+	authenticatedUserRepositories,
+	organizationRepositories,
+	renderListed,
+	type Affiliation,
+	type ListedRepositoryEntry,
+} from './listing';
 import { fullRepository } from './render';
 import { repository, simpleUser } from '../../model/render';
 import { deleteRepository, forkRepository, replaceTopics, transferRepository } from './service';
@@ -176,9 +190,7 @@ export const repositoryRoutes = [
 		method: 'GET',
 		path: '/orgs/{org}/repos',
 		docs: 'repos/repos#list-organization-repositories',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: { org: 'read' },
+		...ORG_REPOSITORIES_READ,
 		errorResource: 'Repository',
 		query: listQuery,
 		pagination: true,
@@ -192,36 +204,11 @@ export const repositoryRoutes = [
 				visibility: type === 'public' ? 'public' : type === 'private' ? 'private' : 'any',
 				fork: type === 'forks' ? 'fork' : type === 'sources' ? 'source' : 'any',
 			};
-			const render = (rows: RepositoryRow[], permissions: Map<number, RepoPermission | null>, total: number) =>
-				paged(
-					rows.map((repo) => repository(ctx.app.urls, repo, org, ctx.publicView ? null : permissions.get(repo.id)!)),
-					total,
-				);
-			// Permissions come from a constant number of queries (repositoryPermissions); when the
-			// caller sees all of the organization's repositories or only its public ones, SQL pages too.
-			const scope = organizationRepositoryScope(ctx, ctx.org);
-			if (scope !== 'some') {
-				if (scope === 'public') {
-					if (filter.visibility === 'private') return paged([], 0);
-					filter.visibility = 'public';
-				}
-				const rows = ctx.app.stores.repos.page(filter, sort, direction, ctx.page.perPage, ctx.page.offset);
-				return render(
-					rows,
-					repositoryPermissions(
-						ctx,
-						rows.map((repo) => ({ repo, owner: org })),
-					),
-					ctx.app.stores.repos.count(filter),
-				);
-			}
-			const all = ctx.app.stores.repos.page(filter, sort, direction, -1, 0);
-			const permissions = repositoryPermissions(
-				ctx,
-				all.map((repo) => ({ repo, owner: org })),
-			);
-			const visible = all.filter((repo) => permissions.get(repo.id));
-			return render(visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage), permissions, visible.length);
+			const { items, total } = organizationRepositories(ctx, ctx.org, filter, sort, direction, {
+				limit: ctx.page.perPage,
+				offset: ctx.page.offset,
+			});
+			return paged(items, total);
 		},
 	}),
 	route({
@@ -371,10 +358,7 @@ export const repositoryRoutes = [
 		method: 'GET',
 		path: '/user/repos',
 		docs: 'repos/repos#list-repositories-for-the-authenticated-user',
-		// Metadata (read), which every fine-grained token holds: no permission to ask for.
-		permissions: [],
-		access: 'authenticated',
-		resource: { self: true },
+		...OWN_REPOSITORIES_READ,
 		errorResource: 'Repository',
 		query: userReposQuery,
 		pagination: true,
@@ -408,9 +392,7 @@ export const repositoryRoutes = [
 		method: 'GET',
 		path: '/users/{username}/repos',
 		docs: 'repos/repos#list-repositories-for-a-user',
-		permissions: [{ metadata: 'read' }],
-		access: 'public',
-		resource: 'none',
+		...ACCOUNT_REPOSITORIES_READ,
 		errorResource: 'Repository',
 		query: accountReposQuery,
 		pagination: true,
@@ -461,9 +443,5 @@ export const repositoryRoutes = [
 
 /** One page (ctx.page) of a whole list, each repository with the caller's permission unless a public view. */
 function listPage(ctx: Context, all: ListedRepositoryEntry[]) {
-	const page = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-	return paged(
-		page.map(({ repo, owner, permission }) => repository(ctx.app.urls, repo, owner, ctx.publicView ? null : permission)),
-		all.length,
-	);
+	return paged(renderListed(ctx, all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage)), all.length);
 }

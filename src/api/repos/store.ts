@@ -74,7 +74,20 @@ export interface RepositoryFilter {
 	ownerId: number;
 	visibility: 'any' | 'public' | 'private';
 	fork: 'any' | 'fork' | 'source';
+	/** Archived ones only (true), unarchived ones only (false); undefined or null: either. */
+	archived?: boolean | null;
+	/** With issues turned on (true) or off (false); undefined or null: either. */
+	hasIssues?: boolean | null;
 }
+
+/** A filter's SQL parameters (booleans as 1/0, unset ones NULL). */
+const filterParams = (filter: RepositoryFilter) => ({
+	ownerId: filter.ownerId,
+	visibility: filter.visibility,
+	fork: filter.fork,
+	archived: filter.archived == null ? null : filter.archived ? 1 : 0,
+	hasIssues: filter.hasIssues == null ? null : filter.hasIssues ? 1 : 0,
+});
 
 /** SQL sort key per sort; names are [A-Za-z0-9._-] only, so lower() folds them as JavaScript does. */
 const SORT_KEYS: Record<RepositorySort, string> = {
@@ -85,7 +98,8 @@ const SORT_KEYS: Record<RepositorySort, string> = {
 };
 const REPOSITORY_FILTER = `owner_id = @ownerId
 	AND (@visibility = 'any' OR (@visibility = 'public') = (visibility = 'public'))
-	AND (@fork = 'any' OR (@fork = 'fork') = (fork_parent_id IS NOT NULL))`;
+	AND (@fork = 'any' OR (@fork = 'fork') = (fork_parent_id IS NOT NULL))
+	AND (@archived IS NULL OR archived = @archived) AND (@hasIssues IS NULL OR has_issues = @hasIssues)`;
 
 export type RepositoryStore = ReturnType<typeof createRepositoryStore>;
 
@@ -346,9 +360,9 @@ export function createRepositoryStore(db: DB, changes?: ChangeCounters) {
 		 * page, or all of them when `limit` is -1.
 		 */
 		page(filter: RepositoryFilter, sort: RepositorySort, direction: 'asc' | 'desc', limit: number, offset: number) {
-			return repositoryPages.get(`${sort} ${direction}`)!.all({ ...filter, limit, offset }) as RepositoryRow[];
+			return repositoryPages.get(`${sort} ${direction}`)!.all({ ...filterParams(filter), limit, offset }) as RepositoryRow[];
 		},
-		count: (filter: RepositoryFilter) => repositoryCount.get(filter) as number,
+		count: (filter: RepositoryFilter) => repositoryCount.get(filterParams(filter)) as number,
 		/** The user's direct collaborator permissions on any of the repositories. */
 		collaboratorGrants: (userId: number, repoIds: number[]) =>
 			collaboratorGrants.all(userId, JSON.stringify(repoIds)) as Array<{ repo_id: number; permission: RepoPermission }>,

@@ -11,15 +11,13 @@ import * as v from 'valibot';
 import { unprocessable } from '../../model/errors';
 import { route, type Context } from '../../http/route';
 import type { Reply } from '../../http/reply';
-import { repositoryPermissions } from '../../auth/access/repos';
-import type { RepoPermission } from '../../model/repo-permissions';
-import { repository, repositoryPaths } from '../../model/render';
-import { Associations } from '../issues/association';
-import { renderIssues, type IssueScope } from '../issues/service';
+import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { textMatches } from './query';
-import { findIssues, ISSUE_SORTS, type IssueSearch } from './issues';
-import { findRepositories, REPOSITORY_SORTS, type RepositorySearch } from './repositories';
+import { ISSUE_SORTS, type IssueSearch } from './issues';
+import { REPOSITORY_SORTS, type RepositorySearch } from './repositories';
+import { searchIssueItems, searchRepositoryItems } from './service';
+import { SEARCH_READ } from './access';
 import { findUsers, USER_SORTS, type UserSearch } from './users';
 import { findCode, hitRepositories, type CodeSearch } from './code';
 import { COMMIT_SORTS, findCommits, type CommitSearch } from './commits';
@@ -31,9 +29,7 @@ export const MAX_RESULTS = 1000;
 
 const order = v.optional(v.picklist(['asc', 'desc'], 'order must be asc or desc'));
 const SEARCH = {
-	access: 'public' as const,
-	resource: 'none' as const,
-	permissions: [],
+	...SEARCH_READ,
 	rateLimit: 'search' as const,
 	errorResource: 'Search',
 	pagination: true,
@@ -64,75 +60,16 @@ const wantsTextMatches = (ctx: Context) => ctx.media === 'text-match';
 // ----- repositories
 
 function searchRepositories(ctx: Context<RepositorySearch>): Reply {
-	const { total, rows, terms, columns } = findRepositories(ctx as Context, ctx.query, searchPage(ctx as Context));
-	const { accounts } = ctx.app.stores;
-	const owners = accounts.mapByIds(rows.map((row) => row.owner_id));
-	const showPermissions = ctx.principal.kind !== 'anonymous' && !ctx.publicView;
-	const permissions = showPermissions
-		? repositoryPermissions(
-				ctx as Context,
-				rows.map((repo) => ({ repo, owner: owners.get(repo.owner_id)! })),
-			)
-		: new Map<number, RepoPermission | null>();
-	return results(
-		total,
-		rows.map((row) => {
-			const item = repository(ctx.app.urls, row, owners.get(row.owner_id)!, permissions.get(row.id) ?? null);
-			const matches = wantsTextMatches(ctx as Context)
-				? {
-						text_matches: textMatches(
-							item.url,
-							'Repository',
-							columns.map((c) => [c, c === 'name' ? row.name : row.description]),
-							terms,
-						),
-					}
-				: {};
-			return { ...item, score: 1, ...matches };
-		}),
-	);
+	const { total, items } = searchRepositoryItems(ctx as Context, ctx.query, searchPage(ctx as Context), wantsTextMatches(ctx as Context));
+	return results(total, items);
 }
 
 // ----- issues and pull requests
 
 function searchIssues(ctx: Context<IssueSearch>): Reply {
-	const { total, rows, terms, issueColumns } = findIssues(ctx as Context, ctx.query, searchPage(ctx as Context));
-	const { repos, accounts } = ctx.app.stores;
-	// Rendered per repository (labels, assignees, authors and associations in one query each).
-	const repoRows = repos.byIds([...new Set(rows.map((row) => row.repo_id))]);
-	const owners = accounts.mapByIds(repoRows.map((repo) => repo.owner_id));
-	const rendered = new Map<number, unknown>();
-	for (const repo of repoRows) {
-		const owner = owners.get(repo.owner_id)!;
-		const scope: IssueScope = {
-			repo,
-			owner,
-			permission: null,
-			paths: repositoryPaths(ctx.app.urls, owner.login, repo.name),
-			associations: new Associations(ctx.app, repo, owner),
-		};
-		const own = rows.filter((row) => row.repo_id === repo.id);
-		renderIssues(ctx as Context, scope, own).forEach((item, i) => {
-			const row = own[i];
-			const matches = wantsTextMatches(ctx as Context)
-				? {
-						text_matches: textMatches(
-							item.url,
-							'Issue',
-							issueColumns.map((c) => [c, c === 'title' ? row.title : row.body]),
-							terms,
-						),
-					}
-				: {};
-			rendered.set(row.id, { ...item, score: 1, ...matches });
-		});
-	}
+	const { total, items } = searchIssueItems(ctx as Context, ctx.query, searchPage(ctx as Context), wantsTextMatches(ctx as Context));
 	// GitHub's issue search names the kind it ran (lexical, semantic or hybrid): Gitstead's is lexical.
-	return results(
-		total,
-		rows.map((row) => rendered.get(row.id)),
-		{ search_type: 'lexical' },
-	);
+	return results(total, items, { search_type: 'lexical' });
 }
 
 // ----- users

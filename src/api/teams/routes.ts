@@ -12,11 +12,10 @@ import { forbidden, notFound } from '../../model/errors';
 import { created, noContent, ok, paged, type Reply } from '../../http/reply';
 import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { callerRepoPermission, repositoryPermissions } from '../../auth/access/repos';
+import { callerRepoPermission } from '../../auth/access/repos';
 import type { OrgAccess } from '../../auth/access/types';
 import { strongest, type RepoPermission } from '../../model/repo-permissions';
 import { repository } from '../../model/render';
-import { simpleUser } from '../../model/render';
 import { teamMembership } from './render';
 import { repositoryRole } from '../roles/service';
 import {
@@ -35,7 +34,11 @@ import {
 	addOrganizationMemberToTeam,
 	removeTeamRepository,
 	setTeamRepository,
+	listChildTeams,
+	listTeamMembers,
+	listTeamRepositories,
 } from './service';
+import { TEAM_READ, TEAMS_LIST } from './access';
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
@@ -121,30 +124,19 @@ function removeTeam(ctx: Context): Reply {
 	return noContent();
 }
 
-function listChildTeams(ctx: Context): Reply {
-	const team = ctx.team;
-	const { ids, total } = ctx.app.stores.teams.visibleChildren({
-		parentId: team.team.id,
-		seeAll: team.admin,
-		userId: team.userId,
-		limit: ctx.page.perPage,
-		offset: ctx.page.offset,
-	});
-	return { status: 200, json: teamListJson(ctx.app, team.org, ids), total };
+function childTeams(ctx: Context): Reply {
+	const { ids, total } = listChildTeams(ctx.app, ctx.team, { limit: ctx.page.perPage, offset: ctx.page.offset });
+	return { status: 200, json: teamListJson(ctx.app, ctx.team.org, ids), total };
 }
 
 function listMembers(ctx: Context<v.InferOutput<typeof membersQuery>>): Reply {
-	const team = ctx.team;
-	const { rows, total } = ctx.app.stores.teams.members({
-		teamId: team.team.id,
-		role: ctx.query.role ?? 'all',
-		limit: ctx.page.perPage,
-		offset: ctx.page.offset,
-	});
-	return paged(
-		rows.map((row) => ({ ...simpleUser(ctx.app.urls, row), role: row.member_role, inherited: row.inherited === 1 })),
-		total,
+	const { items, total } = listTeamMembers(
+		ctx.app,
+		ctx.team,
+		{ role: ctx.query.role ?? 'all', membership: 'all' },
+		{ limit: ctx.page.perPage, offset: ctx.page.offset },
 	);
+	return paged(items, total);
 }
 
 function getMembership(ctx: Context): Reply {
@@ -198,25 +190,8 @@ function putMember(ctx: Context): Reply {
 }
 
 function listRepos(ctx: Context): Reply {
-	const team = ctx.team;
-	const { stores } = ctx.app;
-	const byRepo = new Map<number, { repo: ReturnType<typeof stores.teams.lineageRepositories>[number]; permission: RepoPermission }>();
-	for (const row of stores.teams.lineageRepositories(team.team.id)) {
-		const seen = byRepo.get(row.id);
-		byRepo.set(row.id, { repo: row, permission: strongest(seen?.permission, row.granted)! });
-	}
-	const owners = stores.accounts.mapByIds([...byRepo.values()].map((x) => x.repo.owner_id));
-	// The caller's own permissions decide which repositories are listed: a constant number of queries.
-	const mine = repositoryPermissions(
-		ctx,
-		[...byRepo.values()].map(({ repo }) => ({ repo, owner: owners.get(repo.owner_id)! })),
-	);
-	const visible = [...byRepo.values()].filter(({ repo }) => mine.get(repo.id) !== null);
-	const page = visible.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
-	return paged(
-		page.map(({ repo, permission }) => repository(ctx.app.urls, repo, owners.get(repo.owner_id)!, permission)),
-		visible.length,
-	);
+	const { items, total } = listTeamRepositories(ctx, ctx.team, { limit: ctx.page.perPage, offset: ctx.page.offset });
+	return paged(items, total);
 }
 
 function checkRepo(ctx: Context): Reply {
@@ -293,8 +268,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		path: '/orgs/{org}/teams',
 		docs: 'teams/teams#list-teams',
 		permissions: 'matrix',
-		access: 'authenticated',
-		resource: { org: 'member' },
+		...TEAMS_LIST,
 		errorResource: 'Team',
 		query: listQuery,
 		pagination: true,
@@ -342,8 +316,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '',
 		variants: ALL,
 		docs: 'teams/teams#get-a-team-by-name',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_READ,
 		handler: getTeam,
 	}),
 	...teamRoutes({
@@ -371,18 +344,16 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '/teams',
 		variants: ALL,
 		docs: 'teams/teams#list-child-teams',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_READ,
 		pagination: true,
-		handler: listChildTeams,
+		handler: childTeams,
 	}),
 	...teamRoutes({
 		method: 'GET',
 		suffix: '/members',
 		variants: ALL,
 		docs: 'teams/members#list-team-members',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_READ,
 		errorResource: 'TeamMember',
 		query: membersQuery,
 		pagination: true,
@@ -449,8 +420,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '/repos',
 		variants: ALL,
 		docs: 'teams/teams#list-team-repositories',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_READ,
 		pagination: true,
 		handler: listRepos,
 	}),

@@ -4,8 +4,10 @@
  */
 import type { App } from '../../app';
 import { forbidden, invalidField, unprocessable } from '../../model/errors';
-import type { OrgAccess, TeamAccess } from '../../auth/access/types';
-import { permissionFlags, type RepoPermission } from '../../model/repo-permissions';
+import type { OrgAccess, TeamAccess, Viewer } from '../../auth/access/types';
+import { permissionFlags, strongest, type RepoPermission } from '../../model/repo-permissions';
+import { repositoryPermissions } from '../../auth/access/repos';
+import { repository, simpleUser } from '../../model/render';
 import { deleteForksWithoutAccess } from '../repos/service';
 import type { RepositoryRow, AccountRow, TeamRow } from '../../model/rows';
 import { teamVisible } from '../../auth/access/teams';
@@ -344,6 +346,79 @@ export function teamListJson(app: App, org: AccountRow, ids: number[]): Buffer {
 		app.cache.set(scope, pageKey, body);
 	}
 	return body;
+}
+
+/** A range of a list: at most `limit` items from `offset` (0-based). */
+interface ListRange {
+	limit: number;
+	offset: number;
+}
+
+/**
+ * GET /orgs/{org}/teams/{team_slug}/teams: one page of the team's child teams the admitted caller
+ * sees (owners all, others the closed ones and the secret ones they belong to), by name.
+ * @returns the child teams' ids and how many the caller sees in all
+ */
+export function listChildTeams(app: App, access: TeamAccess, range: ListRange): { ids: number[]; total: number } {
+	return app.stores.teams.visibleChildren({
+		parentId: access.team.id,
+		seeAll: access.admin,
+		userId: access.userId,
+		limit: range.limit,
+		offset: range.offset,
+	});
+}
+
+/**
+ * GET /orgs/{org}/teams/{team_slug}/members: one page of the team's active members, its child
+ * teams' included (simple users with `role` and `inherited`), by account id. `role` keeps members
+ * or maintainers; `membership` those of the team itself (`immediate`) or only through a child team
+ * (`child`), as GitHub's GraphQL TeamMembershipType does.
+ */
+export function listTeamMembers(
+	app: App,
+	access: TeamAccess,
+	filter: { role: 'all' | 'member' | 'maintainer'; membership: 'all' | 'immediate' | 'child' },
+	range: ListRange,
+) {
+	const { rows, total } = app.stores.teams.members({
+		teamId: access.team.id,
+		role: filter.role,
+		membership: filter.membership,
+		limit: range.limit,
+		offset: range.offset,
+	});
+	return {
+		items: rows.map((row) => ({ ...simpleUser(app.urls, row), role: row.member_role, inherited: row.inherited === 1 })),
+		total,
+	};
+}
+
+/**
+ * GET /orgs/{org}/teams/{team_slug}/repos: one page of the repositories the team (or an ancestor)
+ * is granted that the caller may see, each with the team's strongest permission (`role_name`,
+ * `permissions`), in grant order; a constant number of queries.
+ */
+export function listTeamRepositories(viewer: Viewer, access: TeamAccess, range: ListRange) {
+	const { stores, urls } = viewer.app;
+	const byRepo = new Map<number, { repo: RepositoryRow; permission: RepoPermission }>();
+	for (const row of stores.teams.lineageRepositories(access.team.id)) {
+		const seen = byRepo.get(row.id);
+		byRepo.set(row.id, { repo: row, permission: strongest(seen?.permission, row.granted)! });
+	}
+	const owners = stores.accounts.mapByIds([...byRepo.values()].map((x) => x.repo.owner_id));
+	// The caller's own permissions decide which repositories are listed.
+	const mine = repositoryPermissions(
+		viewer,
+		[...byRepo.values()].map(({ repo }) => ({ repo, owner: owners.get(repo.owner_id)! })),
+	);
+	const visible = [...byRepo.values()].filter(({ repo }) => mine.get(repo.id) !== null);
+	return {
+		items: visible
+			.slice(range.offset, range.offset + range.limit)
+			.map(({ repo, permission }) => repository(urls, repo, owners.get(repo.owner_id)!, permission)),
+		total: visible.length,
+	};
 }
 
 /** The full form of a team, with fresh counts. */

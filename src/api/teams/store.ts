@@ -80,16 +80,17 @@ export function createTeamStore(db: DB) {
 			FROM team_memberships m JOIN family f ON f.id = m.team_id WHERE m.state = 'active'
 		)
 		SELECT a.*, r.role AS member_role, r.inherited FROM ranked r JOIN accounts a ON a.id = r.user_id
-		WHERE r.n = 1 AND (@role = 'all' OR r.role = @role)
+		WHERE r.n = 1 AND (@role = 'all' OR r.role = @role) AND (@membership = 'all' OR r.inherited = (@membership = 'child'))
 		ORDER BY a.id LIMIT @limit OFFSET @offset`);
 	const countMembers = db
 		.prepare(`
 		WITH RECURSIVE family(id, depth) AS (SELECT @teamId, 0 UNION SELECT t.id, f.depth + 1 FROM teams t JOIN family f ON t.parent_id = f.id),
 		ranked AS (
-			SELECT m.user_id, m.role, row_number() OVER (PARTITION BY m.user_id ORDER BY f.depth, m.role = 'maintainer' DESC) AS n
+			SELECT m.user_id, m.role, f.depth > 0 AS inherited,
+				row_number() OVER (PARTITION BY m.user_id ORDER BY f.depth, m.role = 'maintainer' DESC) AS n
 			FROM team_memberships m JOIN family f ON f.id = m.team_id WHERE m.state = 'active'
 		)
-		SELECT count(*) FROM ranked WHERE n = 1 AND (@role = 'all' OR role = @role)`)
+		SELECT count(*) FROM ranked WHERE n = 1 AND (@role = 'all' OR role = @role) AND (@membership = 'all' OR inherited = (@membership = 'child'))`)
 		.pluck();
 	const inheritedMembership = db.prepare(`
 		WITH RECURSIVE family(id) AS (SELECT id FROM teams WHERE parent_id = @teamId UNION SELECT t.id FROM teams t JOIN family f ON t.parent_id = f.id)
@@ -188,8 +189,20 @@ export function createTeamStore(db: DB) {
 		}) => void setMembership.run(input),
 		removeMembership: (teamId: number, userId: number) => removeMembership.run(teamId, userId).changes > 0,
 		memberCount: (teamId: number) => memberCount.get(teamId) as number,
-		members(filter: { teamId: number; role: 'all' | 'member' | 'maintainer'; limit: number; offset: number }) {
-			return { rows: members.all(filter) as TeamMemberRow[], total: countMembers.get(filter) as number };
+		/**
+		 * Active members of the team and of its descendants, by account id; a direct membership wins
+		 * over an inherited one. `membership`: all, `immediate` (members of the team itself) or
+		 * `child` (members only through a descendant); default all.
+		 */
+		members(filter: {
+			teamId: number;
+			role: 'all' | 'member' | 'maintainer';
+			membership?: 'all' | 'immediate' | 'child';
+			limit: number;
+			offset: number;
+		}) {
+			const params = { ...filter, membership: filter.membership ?? 'all' };
+			return { rows: members.all(params) as TeamMemberRow[], total: countMembers.get(params) as number };
 		},
 		/** Activates the user's pending team memberships in the organization (invitation accepted). */
 		activatePending: (orgId: number, userId: number) => void activatePending.run(userId, orgId),

@@ -4,12 +4,12 @@
  * or a classic token with the user scope).
  */
 import * as v from 'valibot';
-import { notFound } from '../../model/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { privateUser, publicUser } from './render';
-import { updateProfile } from './service';
+import { USER_READ } from './access';
+import { privateUser } from './render';
+import { publicProfile, updateProfile } from './service';
 
 const text = v.optional(v.nullable(v.string()));
 const profileBody = v.object({
@@ -58,13 +58,7 @@ export const userRoutes = [
 		method: 'GET',
 		path: '/users/{username}',
 		docs: 'users/users#get-a-user',
-		permissions: [],
-		access: 'public',
-		resource: 'none',
-		handler(ctx) {
-			const account = ctx.app.stores.accounts.byLogin(ctx.params.username);
-			if (!account) throw notFound();
-			return ok(publicUser(ctx.app.urls, account, ctx.app.stores.accounts.counts(account.id)));
-		},
+		...USER_READ,
+		handler: (ctx) => ok(publicProfile(ctx.app, ctx.params.username)),
 	}),
 ];

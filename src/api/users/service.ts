@@ -3,7 +3,8 @@
  * a user's own profile (PATCH /user and the web's /settings/profile).
  */
 import type { App } from '../../app';
-import { invalidField } from '../../model/errors';
+import { invalidField, notFound } from '../../model/errors';
+import { publicUser } from './render';
 import { isoSeconds } from '../../time';
 import { events } from '../../events/catalog';
 import type { AccountRow } from '../../model/rows';
@@ -114,4 +115,15 @@ export function updateProfile(app: App, user: AccountRow, input: UpdateProfileIn
 		app.stores.accounts.setProfile(user.id, next, now);
 		return app.stores.accounts.byId(user.id)!;
 	});
+}
+
+/**
+ * GET /users/{username}: the public profile of the account with `login` (a user or an
+ * organization; GitHub's public-user shape).
+ * @throws DomainError 404 when no account has the login
+ */
+export function publicProfile(app: App, login: string) {
+	const account = app.stores.accounts.byLogin(login);
+	if (!account) throw notFound();
+	return publicUser(app.urls, account, app.stores.accounts.counts(account.id));
 }
