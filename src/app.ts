@@ -47,6 +47,12 @@ export type PushFollower = (app: App, repo: RepositoryRow, updates: RefUpdate[],
  */
 export type RefFollower = (app: App, repo: RepositoryRow, ref: string, after: string, actorId: number | null) => void;
 
+/**
+ * What a feature does when a branch is renamed from `from` to `to`, inside the rename's transaction
+ * (src/api/branches/service.ts renameBranch). `now` is an ISO timestamp.
+ */
+export type BranchRenameFollower = (app: App, repo: RepositoryRow, from: string, to: string, now: string, actorId: number | null) => void;
+
 export interface App {
 	config: Resolved;
 	db: DB;
@@ -80,6 +86,8 @@ export interface App {
 	refFollowers: readonly RefFollower[];
 	/** What follows a git push (wired by src/compose.ts: the issues its commits name). */
 	pushFollowers: readonly PushFollower[];
+	/** What follows a branch rename (wired by src/compose.ts: the pull requests into and from it). */
+	branchRenameFollowers: readonly BranchRenameFollower[];
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
 	authenticator: Authenticator;

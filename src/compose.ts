@@ -40,7 +40,7 @@ import { STATS_TASK, runStatsTask } from './api/stats/service';
 import { checkRulesets } from './api/rulesets/enforce';
 import { checkRefUpdate } from './api/branches/enforce';
 import { closeReferencedIssues } from './api/issues/push-references';
-import { followRef } from './api/pulls/follow';
+import { followRef, followRename } from './api/pulls/follow';
 import { runMergeabilityTask } from './api/pulls/mergeability';
 import { runAutoMergeTask } from './api/pulls/auto-merge';
 import { AUTO_MERGE_TASK } from './events/auto-merge';
@@ -159,6 +159,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		refRules: [checkRefUpdate, checkRulesets],
 		refFollowers: [followRef],
 		pushFollowers: [closeReferencedIssues],
+		branchRenameFollowers: [followRename],
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),

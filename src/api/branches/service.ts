@@ -13,7 +13,6 @@ import { isValidRefName } from '../git/objects';
 import type { RepoView } from '../git/render';
 import { protectionRule } from './render';
 import type { ActorIds, ProtectionRow, ProtectionSettings, ReviewSettings, StatusChecksSettings } from './store';
-import { followRename } from '../pulls/follow';
 
 /** GitHub's answers for a missing branch and an unprotected one. */
 export const BRANCH_NOT_FOUND = 'Branch not found';
@@ -245,7 +244,8 @@ export function replaceProtection(
  * protection; the repository's default branch follows when it was the default; the old name
  * redirects to the new one (GET …/branches/<old>: 301) until a branch takes it. Records `create`
  * of the new name and `delete` of the old one (with their pushes), as the two reference changes;
- * open pull requests into the branch are retargeted, those from it closed (src/api/pulls/follow.ts).
+ * open pull requests into the branch are retargeted, those from it closed (app.branchRenameFollowers:
+ * src/api/pulls/follow.ts followRename).
  * @param now ISO timestamp
  * @throws DomainError 404 "Branch not found"; 422 for an invalid or taken name
  * @returns the repository row after the rename
@@ -269,6 +269,6 @@ export function renameBranch(app: App, view: RepoView, from: string, to: string,
 	if (repo.default_branch === from) repo = stores.repos.update({ ...repo, default_branch: name, updated_at: now });
 	recordCreateRef(app, repo, `refs/heads/${name}`, branch.sha, actorId);
 	recordDeleteRef(app, repo, `refs/heads/${from}`, branch.sha, actorId);
-	followRename(app, repo, from, name, now, actorId);
+	for (const follow of app.branchRenameFollowers) follow(app, repo, from, name, now, actorId);
 	return repo;
 }
