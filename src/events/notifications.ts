@@ -23,7 +23,7 @@ import type { App } from '../app';
 import type { AccountRow, RepositoryRow } from '../model/rows';
 import type { NotificationActivity, NotificationReason } from '../model/notifications';
 import { strongest } from '../model/notifications';
-import { recipients } from './recipients';
+import { recipients, repositoryWatchers } from './recipients';
 import type { ThreadRow } from '../model/rows';
 
 /** Reasons that make the user follow the thread (watching the repository does not). */
@@ -92,6 +92,7 @@ export function deriveNotificationsPending(app: App): number {
 			}
 			// One read of each repository and owner per pass.
 			const repositories = new Map<number, { repo: RepositoryRow; owner: AccountRow } | null>();
+			const pass = newPass(app);
 			for (const row of rows) {
 				if (row.notification === null || row.repo_id === null) continue;
 				let found = repositories.get(row.repo_id);
@@ -100,8 +101,10 @@ export function deriveNotificationsPending(app: App): number {
 					const owner = repo && accounts.byId(repo.owner_id);
 					repositories.set(row.repo_id, (found = repo && owner ? { repo, owner } : null));
 				}
-				if (found) deriveNotifications(app, found.repo, found.owner, row.actor_id, JSON.parse(row.notification), row.created_at);
+				if (found)
+					deriveNotifications(app, pass, found.repo, found.owner, row.actor_id, JSON.parse(row.notification), row.created_at);
 			}
+			app.stores.notifications.saveThreads([...pass.dirty.values()]);
 			const last = rows[rows.length - 1].id;
 			events.setNotificationWatermark(last);
 			state.derived = last;
@@ -131,12 +134,56 @@ export function catchUpNotifications(app: App): void {
 }
 
 /**
+ * What one pass reads once and writes once: each repository's watchers and each subject's threads
+ * are read on first use and kept in memory for the pass (the pass's own changes applied), and the
+ * threads it changes are written together at its end (multi-row upserts).
+ */
+interface Pass {
+	watchers(repoId: number): readonly number[];
+	/** Every thread of the subject, by user id, as the pass has left it so far. */
+	threads(subjectId: number): Map<number, ThreadRow>;
+	save(row: Omit<ThreadRow, 'id'> & { id?: number }): void;
+	/** The threads to write, by `user_id:subject_id`. */
+	dirty: Map<string, Omit<ThreadRow, 'id'>>;
+}
+
+function newPass(app: App): Pass {
+	const watchers = new Map<number, readonly number[]>();
+	const threads = new Map<number, Map<number, ThreadRow>>();
+	const dirty = new Map<string, Omit<ThreadRow, 'id'>>();
+	const threadsOf = (subjectId: number) => {
+		let known = threads.get(subjectId);
+		if (!known) {
+			known = new Map();
+			for (const row of app.stores.notifications.threadsOfSubject(subjectId)) known.set(row.user_id, row);
+			threads.set(subjectId, known);
+		}
+		return known;
+	};
+	return {
+		watchers(repoId) {
+			let ids = watchers.get(repoId);
+			if (!ids) watchers.set(repoId, (ids = repositoryWatchers(app, repoId)));
+			return ids;
+		},
+		threads: threadsOf,
+		save(row) {
+			const { id, ...values } = row;
+			threadsOf(row.subject_id).set(row.user_id, { ...values, id: id ?? 0 });
+			dirty.set(`${row.user_id}:${row.subject_id}`, values);
+		},
+		dirty,
+	};
+}
+
+/**
  * Derives the notification threads of one event in `repo` (owned by `owner`) by `actorId` (null:
  * the command line), recorded at `at` (ISO timestamp: the threads' updated_at). The pass calls it,
  * inside its transaction, in event order.
  */
 function deriveNotifications(
 	app: App,
+	pass: Pass,
 	repo: RepositoryRow,
 	owner: AccountRow,
 	actorId: number | null,
@@ -154,8 +201,8 @@ function deriveNotifications(
 			(reason): reason is NotificationReason => reason !== undefined,
 		);
 		if (part.length) {
-			const thread = notifications.thread(actorId, subjectId);
-			notifications.saveThread({
+			const thread = pass.threads(subjectId).get(actorId);
+			pass.save({
 				...(thread ?? fresh(actorId, subjectId, repo.id)),
 				standing: strongest(thread?.standing, ...part),
 				subscribed: 1,
@@ -165,12 +212,14 @@ function deriveNotifications(
 		}
 	}
 
-	for (const { userId, thread, reasons } of recipients(app, repo, owner, subjectId, activity, actorId)) {
+	const threads = pass.threads(subjectId);
+	const watchers = activity.broadcast ? pass.watchers(repo.id) : [];
+	for (const { userId, thread, reasons } of recipients(app, repo, owner, threads, watchers, activity, actorId)) {
 		const reason = strongest(thread?.standing, ...reasons);
 		if (!reason) continue;
 		const follow = reasons.some(follows);
 		const base = thread ?? fresh(userId, subjectId, repo.id);
-		notifications.saveThread({
+		pass.save({
 			...base,
 			reason,
 			standing: reason,
