@@ -1309,7 +1309,8 @@ CREATE TABLE events (
   public     INTEGER NOT NULL,                      -- 1: a public repository's event
   feed_type  TEXT,                                  -- GitHub's Event type (IssuesEvent, ...); NULL: not in feeds
   payload    TEXT,                                  -- the feed payload (JSON) as it was
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  notification TEXT                                 -- what notification threads derive from it (JSON), after commit
 );
 -- The feeds' indexes (schema 9: created_at, public and repo_id ride along, so counting a feed and
 -- finding its newest event read the index alone).
@@ -1333,6 +1334,20 @@ CREATE TRIGGER events_removed AFTER DELETE ON events WHEN OLD.feed_type IS NOT N
 END;
 CREATE TRIGGER events_hidden AFTER UPDATE OF public ON events WHEN OLD.feed_type IS NOT NULL AND OLD.public <> NEW.public BEGIN
   UPDATE events_version SET removed = removed + 1 WHERE id = 1;
+END;
+-- Notification threads are derived from the log after the commit of each change
+-- (src/events/notifications.ts): event_id is the newest event already derived from. Deleting the
+-- newest events (a repository's, with it) lowers it to the newest left, so an id SQLite hands out
+-- again is derived from when it comes back.
+CREATE TABLE notification_watermark (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  event_id INTEGER NOT NULL
+);
+INSERT INTO notification_watermark (id, event_id) VALUES (1, 0);
+CREATE TRIGGER events_watermark AFTER DELETE ON events
+WHEN OLD.id <= (SELECT event_id FROM notification_watermark WHERE id = 1) BEGIN
+  UPDATE notification_watermark SET event_id = (SELECT coalesce(max(id), 0) FROM events)
+  WHERE id = 1 AND event_id > (SELECT coalesce(max(id), 0) FROM events);
 END;
 
 -- The names a repository had (schema 10): requests naming an old name are redirected to the

@@ -235,35 +235,41 @@ async function main() {
 
 	const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 	const results = {};
-	results.readBare = await withRss(barePid, () => load({ url: `${bareAddress}/orgs/bench/teams`, headers }));
-	await load({ url: `${api}/orgs/bench/teams`, headers, duration: 1 }); // warm-up, unmeasured
-	results.read = await withRss(serverPid, () => load({ url: `${api}/orgs/bench/teams`, headers }));
-	results.feedBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/events`, headers }));
-	results.feed = await withRss(serverPid, () => load({ url: `${api}/repos/bench/busy/events`, headers }));
-	results.pollBare = await withRss(barePid, () =>
-		load({ url: `${bareAddress}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': 'W/"feed"' } }),
-	);
-	results.poll = await withRss(serverPid, () =>
-		load({ url: `${api}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': feedEtag } }),
-	);
-	// One second of each Gitstead load first, unmeasured, so the JIT has compiled the path.
-	const warm = (options) => load({ ...options, duration: 1 });
-	await warm({ url: issueUrl, headers });
-	await warm({ url: issueUrl, headers: { ...headers, 'If-None-Match': oneEtag } });
-	results.issueGetBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/issues/41`, headers }));
-	results.issueGet = await withRss(serverPid, () => load({ url: issueUrl, headers }));
-	results.issuePollBare = await withRss(barePid, () =>
-		load({ url: `${bareAddress}/repos/bench/busy/issues/41`, headers: { ...headers, 'If-None-Match': 'W/"issue"' } }),
-	);
-	results.issuePoll = await withRss(serverPid, () => load({ url: issueUrl, headers: { ...headers, 'If-None-Match': oneEtag } }));
+	// BENCH_ONLY=post: the POST issue row alone (a quicker before/after of a write-path change).
+	const postOnly = process.env.BENCH_ONLY === 'post';
+	if (!postOnly) {
+		results.readBare = await withRss(barePid, () => load({ url: `${bareAddress}/orgs/bench/teams`, headers }));
+		await load({ url: `${api}/orgs/bench/teams`, headers, duration: 1 }); // warm-up, unmeasured
+		results.read = await withRss(serverPid, () => load({ url: `${api}/orgs/bench/teams`, headers }));
+		results.feedBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/events`, headers }));
+		results.feed = await withRss(serverPid, () => load({ url: `${api}/repos/bench/busy/events`, headers }));
+		results.pollBare = await withRss(barePid, () =>
+			load({ url: `${bareAddress}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': 'W/"feed"' } }),
+		);
+		results.poll = await withRss(serverPid, () =>
+			load({ url: `${api}/repos/bench/busy/events`, headers: { ...headers, 'If-None-Match': feedEtag } }),
+		);
+		// One second of each Gitstead load first, unmeasured, so the JIT has compiled the path.
+		const warm = (options) => load({ ...options, duration: 1 });
+		await warm({ url: issueUrl, headers });
+		await warm({ url: issueUrl, headers: { ...headers, 'If-None-Match': oneEtag } });
+		results.issueGetBare = await withRss(barePid, () => load({ url: `${bareAddress}/repos/bench/busy/issues/41`, headers }));
+		results.issueGet = await withRss(serverPid, () => load({ url: issueUrl, headers }));
+		results.issuePollBare = await withRss(barePid, () =>
+			load({ url: `${bareAddress}/repos/bench/busy/issues/41`, headers: { ...headers, 'If-None-Match': 'W/"issue"' } }),
+		);
+		results.issuePoll = await withRss(serverPid, () => load({ url: issueUrl, headers: { ...headers, 'If-None-Match': oneEtag } }));
+	}
 	const plainBody = '{"title":"Bench issue [<id>]","body":"Steps: run **the bench** with `npm run bench` ([<id>])"}';
+	if (postOnly)
+		await load({ url: `${api}/repos/bench/plain/issues`, method: 'POST', headers, body: plainBody, idReplacement: true, duration: 2 });
 	results.plainBare = await withRss(barePid, () =>
 		load({ url: `${bareAddress}/repos/bench/plain/issues`, method: 'POST', headers, body: plainBody, idReplacement: true }),
 	);
 	results.plain = await withRss(serverPid, () =>
 		load({ url: `${api}/repos/bench/plain/issues`, method: 'POST', headers, body: plainBody, idReplacement: true }),
 	);
-	if (process.env.BENCH_ONLY === 'core') {
+	if (process.env.BENCH_ONLY === 'core' || postOnly) {
 		const rowsCore = [
 			['GET /orgs/{org}/teams (30 teams, token)', results.read, results.readBare, listBytes, 0.85],
 			['GET /repos/{owner}/{repo}/issues/{issue_number}', results.issueGet, results.issueGetBare, Buffer.byteLength(oneText), 0.5],
@@ -275,13 +281,13 @@ async function main() {
 				Buffer.byteLength(plainText),
 				0.25,
 			],
-		];
+		].filter((row) => row[1] !== undefined);
 		printRows(rowsCore);
 		gitstead.child.kill('SIGTERM');
 		bare.child.kill('SIGTERM');
 		await new Promise((r) => setTimeout(r, 300));
 		rmSync(dir, { recursive: true, force: true });
-		if (process.env.BENCH_ROUTES !== '0') await benchRoutes({ root });
+		if (!postOnly && process.env.BENCH_ROUTES !== '0') await benchRoutes({ root });
 		return;
 	}
 	results.writeBare = await withRss(barePid, () =>

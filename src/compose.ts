@@ -11,6 +11,7 @@ import { createTokenStore } from './auth/token-store';
 import { ConfigError, type Resolved } from './config';
 import { ExternalChanges } from './db/external-changes';
 import { completeLeftovers } from './events/deferred';
+import { catchUpNotifications } from './events/notifications';
 import { backupBeforeUpgrade, migrate } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
@@ -191,6 +192,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	app.rateLimiter.load(epochSeconds(clock()));
 	// Payload parts a stopped process had left for after its commit (src/events/deferred.ts).
 	completeLeftovers(app, { comparison: comparisonPart });
+	// Notification threads of events a stopped process recorded but had not derived yet.
+	catchUpNotifications(app);
 	return app;
 }
 

@@ -805,4 +805,37 @@ test('ci_activity: a finished workflow run notifies the user who triggered it, w
 	assert.is(await reasonOf('olivia', 'CI workflow run failed for main branch'), undefined, '~> only the user who triggered it');
 });
 
+// ----- derived after commit, from the event log
+
+test('threads are derived from the event log after commit: an event recorded by a process stopped before its pass is derived on the next read', async () => {
+	const number = await open('olivia/app', 'olivia', 'Left by a stopped process');
+	const { stores } = s.app;
+	const repo = stores.repos.byOwnerAndName(stores.accounts.user('olivia')!.id, 'app')!;
+	const issue = s.app.db.prepare('SELECT id FROM issues WHERE repo_id = ? AND number = ?').get(repo.id, number) as { id: number };
+	const watermark = stores.events.notificationWatermark();
+	assert.is(watermark, stores.events.latestId(), '~> the write was answered once its threads were derived');
+	// A second connection, as another process that committed its change and stopped before deriving.
+	const other = openDatabase(join(s.dataDir, 'gitstead.db'));
+	try {
+		const activity = {
+			subject: { type: 'Issue', id: issue.id, title: 'Left by a stopped process', path: `/issues/${number}` },
+			broadcast: false,
+			involved: [{ userId: stores.accounts.user('hank')!.id, reason: 'mention' }],
+		};
+		other
+			.prepare(
+				`INSERT INTO events (event, action, actor_id, repo_id, repo_name, org_id, public, feed_type, payload, created_at, notification)
+				VALUES ('issues', 'edited', ?, ?, 'olivia/app', NULL, 1, NULL, NULL, ?, ?)`,
+			)
+			.run(stores.accounts.user('olivia')!.id, repo.id, isoSeconds(s.clock.read()), JSON.stringify(activity));
+	} finally {
+		other.close();
+	}
+	assert.is(stores.events.notificationWatermark(), watermark, '~> nothing derived it yet');
+	assert.is(await reasonOf('hank', 'Left by a stopped process'), 'mention', '~> the read caught up from the watermark');
+	assert.is(stores.events.notificationWatermark(), stores.events.latestId());
+	const before = (await threadAbout('hank', 'Left by a stopped process')).updated_at;
+	assert.is((await threadAbout('hank', 'Left by a stopped process')).updated_at, before, '~> derived once');
+});
+
 test.run();

@@ -282,4 +282,58 @@ test('group commit (src/db/transaction.ts): one commit per turn, each write in i
 	db.close();
 });
 
+test("group commit, flat (REST): a request is one savepoint, its services' transactions inside it run without their own; a nested failure the request catches leaves none of its writes", async () => {
+	const db = openDatabase(join(dir, 'flat.db'));
+	db.exec('CREATE TABLE item (id INTEGER PRIMARY KEY)');
+	const transaction = createTransaction(db, () => undefined, { batch: true });
+	const insert = (id: number) => db.prepare('INSERT INTO item (id) VALUES (?)').run(id);
+	const runs = { count: 0 };
+	transaction.grouped(
+		() => {
+			runs.count++;
+			transaction(() => insert(1));
+		},
+		{ flat: true },
+	);
+	assert.is(runs.count, 1, '~> ran once: nothing failed');
+	// A nested transaction that writes then throws, the request catching it and going on: rolled
+	// back and run again with nested savepoints, so the failed half is not kept.
+	let attempts = 0;
+	transaction.grouped(
+		() => {
+			attempts++;
+			insert(10);
+			try {
+				transaction(() => {
+					insert(11);
+					throw new Error('refused');
+				});
+			} catch {
+				// handled: the request answers something else
+			}
+			insert(12);
+		},
+		{ flat: true },
+	);
+	assert.is(attempts, 2, '~> run again with savepoints');
+	await transaction.durable();
+	assert.equal(db.prepare('SELECT id FROM item ORDER BY id').pluck().all(), [1, 10, 12], '~> the caught failure left nothing');
+	// A failure that ends the request rolls all of it back.
+	assert.throws(() =>
+		transaction.grouped(
+			() => {
+				insert(20);
+				transaction(() => {
+					insert(21);
+					throw new Error('refused');
+				});
+			},
+			{ flat: true },
+		),
+	);
+	await transaction.durable();
+	assert.equal(db.prepare('SELECT id FROM item ORDER BY id').pluck().all(), [1, 10, 12]);
+	db.close();
+});
+
 test.run();

@@ -1567,6 +1567,26 @@ export const migrations: Migration[] = [
 				CREATE INDEX commit_search_stats_pending ON commit_search(repo_id) WHERE author_offset IS NULL;`);
 		},
 	},
+	{
+		version: 43,
+		description:
+			'events.notification and notification_watermark: notification threads derived from the event log after commit, from a persisted watermark',
+		up(db) {
+			// Every event already recorded had its threads written in its own transaction.
+			db.exec(`
+				ALTER TABLE events ADD COLUMN notification TEXT;
+				CREATE TABLE notification_watermark (
+				  id       INTEGER PRIMARY KEY CHECK (id = 1),
+				  event_id INTEGER NOT NULL
+				);
+				INSERT INTO notification_watermark (id, event_id) VALUES (1, (SELECT coalesce(max(id), 0) FROM events));
+				CREATE TRIGGER events_watermark AFTER DELETE ON events
+				WHEN OLD.id <= (SELECT event_id FROM notification_watermark WHERE id = 1) BEGIN
+				  UPDATE notification_watermark SET event_id = (SELECT coalesce(max(id), 0) FROM events)
+				  WHERE id = 1 AND event_id > (SELECT coalesce(max(id), 0) FROM events);
+				END;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

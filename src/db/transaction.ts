@@ -36,8 +36,12 @@ export interface Transaction {
 	 * Runs `fn` in the group of this turn (opening it when none is), in its own savepoint; without
 	 * group commit, as a transaction of its own. For callers that wait for `durable()` before they
 	 * tell anyone (the HTTP pipeline).
+	 * `flat`: the transactions `fn` opens inside run without savepoints of their own (one savepoint
+	 * per request instead of two), for callers whose errors end the whole request (REST); should one
+	 * of them throw and `fn` still return, `fn` is rolled back and run again with those savepoints,
+	 * so a caught failure never leaves half its writes.
 	 */
-	grouped<T>(fn: () => T): T;
+	grouped<T>(fn: () => T, options?: { flat?: boolean }): T;
 	/**
 	 * Resolves when every change made through this function so far is committed: at once when
 	 * nothing waits for a commit, at the end of the turn in group-commit mode.
@@ -113,6 +117,12 @@ export function createTransaction(
 	let depth = 0;
 	/** total_changes() when the open group began: a commit that wrote rows clears a storage failure. */
 	let changesAtBegin = 0;
+	/** A flat caller's `fn` runs: nested transactions run without savepoints. */
+	let flat = false;
+	/** A nested transaction of the flat caller threw (its writes so far were not rolled back on their own). */
+	let nestedFailed = false;
+	/** Thrown to roll a flat caller's savepoint back before running it again with nested savepoints. */
+	const again = new Error('run again with savepoints');
 
 	/** Ends the open group: commits it (or learns SQLite already rolled it back) and answers the waiters. */
 	const commit = () => {
@@ -158,10 +168,36 @@ export function createTransaction(
 	};
 
 	const transaction = (<T>(fn: () => T): T => {
+		if (flat && depth > 0) {
+			try {
+				return fn();
+			} catch (error) {
+				nestedFailed = true;
+				throw error;
+			}
+		}
 		if (depth > 0 || !open) return alone(fn); // a savepoint of the caller's own, or a transaction of its own
 		return inGroup(fn);
 	}) as Transaction;
-	transaction.grouped = <T>(fn: () => T): T => {
+	/** `fn` in its own savepoint of the open group, its nested transactions without savepoints (see grouped). */
+	const inGroupFlat = <T>(fn: () => T): T => {
+		flat = true;
+		nestedFailed = false;
+		try {
+			return inGroup(() => {
+				const result = fn();
+				if (nestedFailed) throw again;
+				return result;
+			});
+		} catch (error) {
+			if (error !== again) throw error;
+		} finally {
+			flat = false;
+		}
+		return inGroup(fn);
+	};
+
+	transaction.grouped = <T>(fn: () => T, options?: { flat?: boolean }): T => {
 		if (depth > 0) return db.transaction(fn)(); // a savepoint inside the caller's own
 		if (!open) {
 			if (db.inTransaction) return db.transaction(fn)(); // inside a transaction someone else opened
@@ -175,7 +211,7 @@ export function createTransaction(
 			open = true;
 			setImmediate(commit);
 		}
-		return inGroup(fn);
+		return options?.flat ? inGroupFlat(fn) : inGroup(fn);
 	};
 	transaction.durable = () => (open ? new Promise<void>((resolve, reject) => waiters.push({ resolve, reject })) : resolved);
 	transaction.flush = commit;

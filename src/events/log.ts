@@ -3,9 +3,11 @@
  * event, a notification or a webhook) calls, inside the transaction of the change. It writes the
  * event row (the activity feeds read those rows) and hands the event to the subscribers that
  * derive from it in the same transaction: webhook deliveries for every hook whose events match,
- * notification threads for the users it concerns, the issue events of an issue's timeline, and
- * the organization's audit-log entry (src/events/audit.ts).
- * A crash after the commit loses nothing: the derived rows were written with the change.
+ * the issue events of an issue's timeline, and the organization's audit-log entry
+ * (src/events/audit.ts). Notification threads are derived from the row after the commit, from a
+ * persisted watermark (src/events/notifications.ts).
+ * A crash after the commit loses nothing: the derived rows were written with the change, and the
+ * notification pass resumes from its watermark.
  *
  * Callers never write feed rows, deliveries or notifications themselves.
  */
@@ -18,7 +20,7 @@ import type { NotificationActivity } from '../model/notifications';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveAutoMerge } from './auto-merge';
-import { deriveNotifications } from './notifications';
+import { scheduleNotifications } from './notifications';
 
 /** One thing that happened, as GitHub names it. */
 export interface DomainEvent {
@@ -80,7 +82,8 @@ export function record(app: App, event: DomainEvent): number {
 	}
 	// The feeds: a repository made private takes its past events out of the public feeds.
 	if (repo && event.event === 'repository' && event.action === 'privatized') app.stores.events.hideRepository(repo.id);
-	if (event.notification && repo) deriveNotifications(app, repo, event.actorId, event.notification);
+	// Notification threads: derived from the stored part after the commit (src/events/notifications.ts).
+	const notification = event.notification && repo ? JSON.stringify(event.notification) : null;
 	if (event.timeline?.length && repo) {
 		const createdAt = isoSeconds(app.clock());
 		for (const entry of event.timeline)
@@ -99,7 +102,9 @@ export function record(app: App, event: DomainEvent): number {
 		feed_type: event.feed?.type ?? null,
 		payload: event.feed ? JSON.stringify(event.feed.payload) : null,
 		created_at: isoSeconds(app.clock()),
+		notification,
 	});
+	if (notification !== null) scheduleNotifications(app);
 	// The organization's audit log: administrative events, with the request that made them.
 	if (org)
 		deriveAudit(

@@ -1,8 +1,15 @@
 /**
- * The notifications subscriber of the domain-event log: record() (src/events/log.ts) hands it every
- * event that carries a `notification` part, inside the transaction of the change, and it derives
- * the notification threads from it. Routes never write notifications; a crash after the commit
- * loses none.
+ * The notifications subscriber of the domain-event log. record() (src/events/log.ts) stores an
+ * event's `notification` part with the event row, inside the transaction of the change, and
+ * nothing more; the threads are derived after the commit, off the writing transaction: a pass
+ * (deriveNotificationsPending, once per commit: per turn of the event loop in group-commit mode,
+ * for all the turn's writes) reads the events above a
+ * persisted watermark (notification_watermark) in id order, writes their threads and moves the
+ * watermark in one transaction. A process stopped between a commit and its pass loses nothing:
+ * the next pass (at start, or before any read of notifications) resumes from the watermark, and
+ * a second process's events are derived the same way. Reads of notifications first catch up
+ * (catchUpNotifications), so a thread shows right after the write that made it. Routes never write
+ * notifications.
  *
  * For one event: the subject is created or refreshed (title, latest comment); the actor's part in
  * it (author, commenter, assignee, state change) is kept on the actor's thread, without a
@@ -13,27 +20,178 @@
  * stronger reason, and never falls back.
  */
 import type { App } from '../app';
-import type { RepositoryRow } from '../model/rows';
+import type { AccountRow, RepositoryRow } from '../model/rows';
 import type { NotificationActivity, NotificationReason } from '../model/notifications';
 import { strongest } from '../model/notifications';
-import { recipients } from './recipients';
+import { recipients, repositoryWatchers } from './recipients';
 import type { ThreadRow } from '../model/rows';
-import { isoSeconds } from '../time';
 
 /** Reasons that make the user follow the thread (watching the repository does not). */
 const follows = (reason: NotificationReason) => reason !== 'subscribed';
 /** Reasons that end ignoring a thread: the user commented or was mentioned (GitHub's rule). */
 const unmutes = (reasons: readonly NotificationReason[]) => reasons.includes('comment') || reasons.includes('mention');
 
+/** How many events one pass reads at most (a longer backlog is taken over several turns). */
+const PASS_EVENTS = 500;
+
+interface PassState {
+	/** A pass is scheduled (setImmediate) and has not run yet. */
+	scheduled: boolean;
+	/** The newest event id this process knows derived from (the watermark it last read or wrote). */
+	derived: number;
+	/** A pass is running (a read inside it must not start another). */
+	running: boolean;
+}
+
+const passes = new WeakMap<App, PassState>();
+
+function stateOf(app: App): PassState {
+	let state = passes.get(app);
+	if (!state) passes.set(app, (state = { scheduled: false, derived: -1, running: false }));
+	return state;
+}
+
 /**
- * Derives the notification threads of one event in `repo` by `actorId` (null: the command line).
- * Call inside the transaction of the change (record() does).
+ * Schedules the pass for when the current transaction has committed (record() calls it for an
+ * event with a notification part): once per commit however many events the commit holds. In the
+ * server's group-commit mode the pass runs as the turn's group has committed, before the answers
+ * waiting for that commit are sent (their durable() callbacks come later), so a thread exists
+ * when its write is answered and the recipient rule sees the access rights of that moment; a
+ * longer backlog continues on the next turns (setImmediate).
  */
-export function deriveNotifications(app: App, repo: RepositoryRow, actorId: number | null, activity: NotificationActivity): void {
+export function scheduleNotifications(app: App): void {
+	const state = stateOf(app);
+	if (state.scheduled) return;
+	state.scheduled = true;
+	const run = () => {
+		state.scheduled = false;
+		if (!app.db.open) return;
+		if (deriveNotificationsPending(app) === PASS_EVENTS) setImmediate(() => scheduleNotifications(app));
+	};
+	app.transaction.durable().then(run, run);
+}
+
+/**
+ * One pass: derives the notification threads of at most PASS_EVENTS events above the watermark, in
+ * id order, and moves the watermark past them, in one transaction. Never throws (a failure is
+ * logged; the watermark stays, so the next pass tries those events again).
+ * @returns how many events it read (PASS_EVENTS: more may wait)
+ */
+export function deriveNotificationsPending(app: App): number {
+	const state = stateOf(app);
+	if (state.running) return 0;
+	state.running = true;
+	try {
+		return app.transaction(() => {
+			const { events, repos, accounts } = app.stores;
+			const after = events.notificationWatermark();
+			const rows = events.notificationsAfter(after, PASS_EVENTS);
+			if (rows.length === 0) {
+				state.derived = after;
+				return 0;
+			}
+			// One read of each repository and owner per pass.
+			const repositories = new Map<number, { repo: RepositoryRow; owner: AccountRow } | null>();
+			const pass = newPass(app);
+			for (const row of rows) {
+				if (row.notification === null || row.repo_id === null) continue;
+				let found = repositories.get(row.repo_id);
+				if (found === undefined) {
+					const repo = repos.byId(row.repo_id);
+					const owner = repo && accounts.byId(repo.owner_id);
+					repositories.set(row.repo_id, (found = repo && owner ? { repo, owner } : null));
+				}
+				if (found)
+					deriveNotifications(app, pass, found.repo, found.owner, row.actor_id, JSON.parse(row.notification), row.created_at);
+			}
+			app.stores.notifications.saveThreads([...pass.dirty.values()]);
+			const last = rows[rows.length - 1].id;
+			events.setNotificationWatermark(last);
+			state.derived = last;
+			return rows.length;
+		});
+	} catch (error) {
+		app.log.error('notification threads not derived', { error });
+		return 0;
+	} finally {
+		state.running = false;
+	}
+}
+
+/**
+ * Derives what is still pending before notifications are read or marked (the REST lists and
+ * threads, the web page, the mark-read task), so a thread shows right after the write that made
+ * it, whichever process wrote. Costs one index lookup when nothing is pending.
+ */
+export function catchUpNotifications(app: App): void {
+	const state = stateOf(app);
+	if (state.running) return;
+	const latest = app.stores.events.latestId();
+	if (latest === state.derived) return;
+	while (deriveNotificationsPending(app) === PASS_EVENTS);
+	// Nothing derived but the log's newest id moved below what was known (newest events deleted).
+	if (state.derived !== latest) state.derived = app.stores.events.notificationWatermark();
+}
+
+/**
+ * What one pass reads once and writes once: each repository's watchers and each subject's threads
+ * are read on first use and kept in memory for the pass (the pass's own changes applied), and the
+ * threads it changes are written together at its end (multi-row upserts).
+ */
+interface Pass {
+	watchers(repoId: number): readonly number[];
+	/** Every thread of the subject, by user id, as the pass has left it so far. */
+	threads(subjectId: number): Map<number, ThreadRow>;
+	save(row: Omit<ThreadRow, 'id'> & { id?: number }): void;
+	/** The threads to write, by `user_id:subject_id`. */
+	dirty: Map<string, Omit<ThreadRow, 'id'>>;
+}
+
+function newPass(app: App): Pass {
+	const watchers = new Map<number, readonly number[]>();
+	const threads = new Map<number, Map<number, ThreadRow>>();
+	const dirty = new Map<string, Omit<ThreadRow, 'id'>>();
+	const threadsOf = (subjectId: number) => {
+		let known = threads.get(subjectId);
+		if (!known) {
+			known = new Map();
+			for (const row of app.stores.notifications.threadsOfSubject(subjectId)) known.set(row.user_id, row);
+			threads.set(subjectId, known);
+		}
+		return known;
+	};
+	return {
+		watchers(repoId) {
+			let ids = watchers.get(repoId);
+			if (!ids) watchers.set(repoId, (ids = repositoryWatchers(app, repoId)));
+			return ids;
+		},
+		threads: threadsOf,
+		save(row) {
+			const { id, ...values } = row;
+			threadsOf(row.subject_id).set(row.user_id, { ...values, id: id ?? 0 });
+			dirty.set(`${row.user_id}:${row.subject_id}`, values);
+		},
+		dirty,
+	};
+}
+
+/**
+ * Derives the notification threads of one event in `repo` (owned by `owner`) by `actorId` (null:
+ * the command line), recorded at `at` (ISO timestamp: the threads' updated_at). The pass calls it,
+ * inside its transaction, in event order.
+ */
+function deriveNotifications(
+	app: App,
+	pass: Pass,
+	repo: RepositoryRow,
+	owner: AccountRow,
+	actorId: number | null,
+	activity: NotificationActivity,
+	at: string,
+): void {
 	const { notifications, accounts } = app.stores;
-	const owner = accounts.byId(repo.owner_id);
-	if (!owner) return;
-	const now = isoSeconds(app.clock());
+	const now = at;
 	const subjectId = notifications.upsertSubject(repo.id, activity.subject);
 	if (activity.subject.withdrawnCommentPath) notifications.withdrawComment(subjectId, activity.subject.withdrawnCommentPath);
 
@@ -43,8 +201,8 @@ export function deriveNotifications(app: App, repo: RepositoryRow, actorId: numb
 			(reason): reason is NotificationReason => reason !== undefined,
 		);
 		if (part.length) {
-			const thread = notifications.thread(actorId, subjectId);
-			notifications.saveThread({
+			const thread = pass.threads(subjectId).get(actorId);
+			pass.save({
 				...(thread ?? fresh(actorId, subjectId, repo.id)),
 				standing: strongest(thread?.standing, ...part),
 				subscribed: 1,
@@ -54,12 +212,14 @@ export function deriveNotifications(app: App, repo: RepositoryRow, actorId: numb
 		}
 	}
 
-	for (const { userId, thread, reasons } of recipients(app, repo, owner, subjectId, activity, actorId)) {
+	const threads = pass.threads(subjectId);
+	const watchers = activity.broadcast ? pass.watchers(repo.id) : [];
+	for (const { userId, thread, reasons } of recipients(app, repo, owner, threads, watchers, activity, actorId)) {
 		const reason = strongest(thread?.standing, ...reasons);
 		if (!reason) continue;
 		const follow = reasons.some(follows);
 		const base = thread ?? fresh(userId, subjectId, repo.id);
-		notifications.saveThread({
+		pass.save({
 			...base,
 			reason,
 			standing: reason,

@@ -37,18 +37,20 @@ export interface Recipient {
 
 /**
  * The users a change notifies.
- * @param subjectId the subject's notification_subjects id (its participants are read from it)
+ * @param threads every thread of the subject so far, by user id (its participants follow it: subscribed = 1)
+ * @param watchers the repository's watchers (repositoryWatchers), read when `activity.broadcast`
  * @param actorId who made the change: never notified (unless `activity.notifyActor`)
  */
 export function recipients(
 	app: App,
 	repo: RepositoryRow,
 	owner: AccountRow,
-	subjectId: number,
+	threads: ReadonlyMap<number, ThreadRow>,
+	watchers: readonly number[],
 	activity: NotificationActivity,
 	actorId: number | null,
 ): Recipient[] {
-	const { notifications, accounts } = app.stores;
+	const { accounts } = app.stores;
 	const wanted = new Map<number, Set<NotificationReason>>();
 	const want = (userId: number, reason: NotificationReason | null) => {
 		let reasons = wanted.get(userId);
@@ -56,17 +58,12 @@ export function recipients(
 		if (reason) reasons.add(reason);
 	};
 	for (const { userId, reason } of activity.involved) want(userId, reason);
-	const threads = new Map<number, ThreadRow>();
 	if (activity.broadcast) {
-		for (const userId of repositoryWatchers(app, repo.id)) want(userId, 'subscribed');
-		for (const thread of notifications.participants(subjectId)) {
-			threads.set(thread.user_id, thread);
-			want(thread.user_id, activity.participantReason ?? null);
-		}
+		for (const userId of watchers) want(userId, 'subscribed');
+		for (const thread of threads.values()) if (thread.subscribed) want(thread.user_id, activity.participantReason ?? null);
 	}
 	if (actorId !== null && !activity.notifyActor) wanted.delete(actorId);
-	const missing = [...wanted.keys()].filter((userId) => !threads.has(userId));
-	if (missing.length) for (const thread of notifications.threadsOf(subjectId, missing)) threads.set(thread.user_id, thread);
+	if (wanted.size === 0) return [];
 	const users = accounts.mapByIds(wanted.keys());
 
 	const out: Recipient[] = [];

@@ -24,6 +24,11 @@ export interface EventRow {
 	payload: string | null;
 	/** ISO timestamp. */
 	created_at: string;
+	/**
+	 * What notification threads derive from it (a NotificationActivity as JSON), derived after the
+	 * commit (src/events/notifications.ts); null: none.
+	 */
+	notification: string | null;
 }
 
 /** Which events a feed shows: all by constraint, newest first. */
@@ -45,8 +50,13 @@ export type EventStore = ReturnType<typeof createEventStore>;
 
 export function createEventStore(db: DB) {
 	const insert = db.prepare(`
-		INSERT INTO events (event, action, actor_id, repo_id, repo_name, org_id, public, feed_type, payload, created_at)
-		VALUES (@event, @action, @actor_id, @repo_id, @repo_name, @org_id, @public, @feed_type, @payload, @created_at)`);
+		INSERT INTO events (event, action, actor_id, repo_id, repo_name, org_id, public, feed_type, payload, created_at, notification)
+		VALUES (@event, @action, @actor_id, @repo_id, @repo_name, @org_id, @public, @feed_type, @payload, @created_at, @notification)`);
+	const notificationsAfter = db.prepare(
+		'SELECT id, actor_id, repo_id, notification, created_at FROM events WHERE id > ? ORDER BY id LIMIT ?',
+	);
+	const watermark = db.prepare('SELECT event_id FROM notification_watermark WHERE id = 1').pluck();
+	const setWatermark = db.prepare('UPDATE notification_watermark SET event_id = ? WHERE id = 1');
 	const prune = db.prepare('DELETE FROM events WHERE created_at < ?');
 	const hide = db.prepare('UPDATE events SET public = 0 WHERE repo_id = ? AND public = 1');
 	const latest = db.prepare('SELECT max(id) FROM events').pluck();
@@ -118,7 +128,8 @@ export function createEventStore(db: DB) {
 
 	return {
 		/** @returns the new event's id */
-		insert: (row: Omit<EventRow, 'id'>) => Number(insert.run(row).lastInsertRowid),
+		insert: (row: Omit<EventRow, 'id' | 'notification'> & { notification?: string | null }) =>
+			Number(insert.run(row.notification === undefined ? { ...row, notification: null } : row).lastInsertRowid),
 		/** A repository was made private: its past events leave the public feeds. */
 		hideRepository: (repoId: number) => void hide.run(repoId),
 		/** Deletes events older than `before` (ISO timestamp). @returns rows deleted */
@@ -127,6 +138,16 @@ export function createEventStore(db: DB) {
 		payloadsWith: (afterId: number, text: string) => payloadsWith.all(afterId, text) as Array<{ id: number; payload: string }>,
 		/** Replaces an event's feed payload (JSON text). */
 		setPayload: (id: number, payload: string) => void setPayload.run(payload, id),
+		/**
+		 * The events after `afterId`, oldest first, at most `limit`, with what notification threads
+		 * derive from them (null for most).
+		 */
+		notificationsAfter: (afterId: number, limit: number) =>
+			notificationsAfter.all(afterId, limit) as Array<Pick<EventRow, 'id' | 'actor_id' | 'repo_id' | 'notification' | 'created_at'>>,
+		/** The newest event id whose notification threads are written (the watermark). */
+		notificationWatermark: () => watermark.get() as number,
+		/** Moves the notification watermark to event `id`. */
+		setNotificationWatermark: (id: number) => void setWatermark.run(id),
 		/** The newest event id of the whole log (0 when empty). */
 		latestId: () => (latest.get() as number | null) ?? 0,
 		/** One page of a feed, newest first, within its cap; and how many events it holds. */

@@ -267,6 +267,13 @@ export interface RouteDeclaration<
 	 * write method writes.
 	 */
 	writes?(body: unknown): boolean;
+	/**
+	 * The handler catches failures of the services it calls and goes on (GraphQL: a failing
+	 * mutation field answers its error while the others commit), so each service transaction keeps
+	 * its own savepoint. Default: a request runs in one savepoint, the services' transactions inside
+	 * it without their own (a failure ends the request and rolls it all back).
+	 */
+	nestedSavepoints?: boolean;
 	/** Send X-Poll-Interval (polled resources: feeds, notifications). */
 	polled?: boolean;
 	/**

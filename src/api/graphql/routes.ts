@@ -27,6 +27,7 @@ const declaration = (path: string): RouteDeclaration =>
 		resource: 'none',
 		rateLimit: 'graphql',
 		writes: (body) => executor().isMutation(body),
+		nestedSavepoints: true,
 		handler(ctx) {
 			const answer = executor().runGraphQL(ctx, (ctx.req as PolkaRequest).body);
 			return { status: 200, body: answer.body, rateCost: answer.cost };

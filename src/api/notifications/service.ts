@@ -10,6 +10,7 @@ import { repositoryPermissions, type OwnedRepository } from '../../auth/access/r
 import type { Principal } from '../../auth/principal';
 import { PermanentTaskError } from '../../jobs/tasks';
 import { userReads } from '../../events/recipients';
+import { catchUpNotifications } from '../../events/notifications';
 import type { MarkFilter, ThreadView } from './store';
 
 /** Background task kind: marks a user's threads read (or unread) in batches; payload MarkFilter. */
@@ -29,6 +30,7 @@ const USER_STANDING_SCOPES: ReadonlySet<string> = new Set(['repo']);
  * reads (as GitHub's does). Three queries whatever the number of repositories.
  */
 export function readableRepositories(app: App, principal: Principal): Map<number, OwnedRepository> {
+	catchUpNotifications(app);
 	const repos = app.stores.notifications.repositoriesOf(principal.user!.id);
 	if (repos.length === 0) return new Map();
 	const owners = app.stores.accounts.mapByIds(repos.map((repo) => repo.owner_id));
@@ -67,6 +69,7 @@ export function userThread(
 	threadId: number,
 	now: string,
 ): { view: ThreadView; repo: OwnedRepository } | undefined {
+	catchUpNotifications(app);
 	const view = app.stores.notifications.view(threadId, userId);
 	if (!view) return undefined;
 	const repo = app.stores.repos.byId(view.repository_id);
@@ -86,6 +89,7 @@ export function userThread(
 export function markThreads(app: App, filter: MarkFilter): 'done' | 'queued' {
 	const batch = app.config.notifications.mark_read_batch;
 	const { notifications } = app.stores;
+	catchUpNotifications(app);
 	if (notifications.countMarkable(filter) > batch) {
 		app.tasks.enqueue(MARK_READ_TASK, filter);
 		return 'queued';
@@ -99,6 +103,7 @@ export function runMarkReadTask(app: App, payload: unknown): void {
 	const filter = payload as MarkFilter;
 	if (typeof filter?.userId !== 'number' || typeof filter.lastReadAt !== 'string') throw new PermanentTaskError('malformed payload');
 	const batch = Math.max(1, app.config.notifications.mark_read_batch);
+	catchUpNotifications(app);
 	for (;;) {
 		const changed = app.transaction(() => app.stores.notifications.markBatch(filter, batch));
 		if (changed < batch) return;

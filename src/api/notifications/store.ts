@@ -1,11 +1,12 @@
 /**
  * Prepared statements of notifications: subjects (what a thread is about, one row per object) and
  * threads (one per user and subject). The notifications subscriber of the event log writes them
- * in the transaction of the change (src/events/notifications.ts); the routes read them and mark
+ * after the commit of each change (src/events/notifications.ts); the routes read them and mark
  * them read, done or (un)subscribed. A thread row exists as soon as the user takes part in its
  * subject (their participation is kept for later notifications) and shows in the lists from its
  * first notification on (updated_at set).
  */
+import type { Statement } from 'better-sqlite3';
 import type { DB } from '../../db/open';
 import type { RepositoryRow, ThreadRow } from '../../model/rows';
 import type { NotificationSubject } from '../../model/notifications';
@@ -74,18 +75,39 @@ export function createNotificationStore(db: DB) {
 	const withdrawComment = db.prepare(
 		'UPDATE notification_subjects SET latest_comment_path = path WHERE id = ? AND latest_comment_path = ?',
 	);
-	const thread = db.prepare('SELECT * FROM notification_threads WHERE user_id = ? AND subject_id = ?');
-	const participants = db.prepare('SELECT * FROM notification_threads WHERE subject_id = ? AND subscribed = 1');
-	const threadsOf = db.prepare('SELECT * FROM notification_threads WHERE subject_id = ? AND user_id IN (SELECT value FROM json_each(?))');
-	const upsertThread = db.prepare(`
-		INSERT INTO notification_threads
-			(user_id, subject_id, repository_id, reason, standing, subscribed, ignored, subscribed_at, unread, done, updated_at, last_read_at)
-		VALUES (@user_id, @subject_id, @repository_id, @reason, @standing, @subscribed, @ignored, @subscribed_at, @unread, @done, @updated_at, @last_read_at)
-		ON CONFLICT (user_id, subject_id) DO UPDATE SET
-			repository_id = excluded.repository_id, reason = excluded.reason, standing = excluded.standing,
-			subscribed = excluded.subscribed, ignored = excluded.ignored, subscribed_at = excluded.subscribed_at,
-			unread = excluded.unread, done = excluded.done, updated_at = excluded.updated_at, last_read_at = excluded.last_read_at`);
-
+	const threadsOfSubject = db.prepare('SELECT * FROM notification_threads WHERE subject_id = ?');
+	const THREAD_COLUMNS = [
+		'user_id',
+		'subject_id',
+		'repository_id',
+		'reason',
+		'standing',
+		'subscribed',
+		'ignored',
+		'subscribed_at',
+		'unread',
+		'done',
+		'updated_at',
+		'last_read_at',
+	] as const;
+	/** Multi-row upserts of threads, by row count (at most SAVE_ROWS rows a statement). */
+	const SAVE_ROWS = 64;
+	const upserts = new Map<number, Statement>();
+	const upsertRows = (count: number) => {
+		let statement = upserts.get(count);
+		if (!statement) {
+			const row = `(${THREAD_COLUMNS.map(() => '?').join(', ')})`;
+			statement = db.prepare(`
+				INSERT INTO notification_threads (${THREAD_COLUMNS.join(', ')})
+				VALUES ${Array.from({ length: count }, () => row).join(', ')}
+				ON CONFLICT (user_id, subject_id) DO UPDATE SET
+					repository_id = excluded.repository_id, reason = excluded.reason, standing = excluded.standing,
+					subscribed = excluded.subscribed, ignored = excluded.ignored, subscribed_at = excluded.subscribed_at,
+					unread = excluded.unread, done = excluded.done, updated_at = excluded.updated_at, last_read_at = excluded.last_read_at`);
+			upserts.set(count, statement);
+		}
+		return statement;
+	};
 	const VIEW = `
 		SELECT t.*, s.type AS subject_type, s.subject_id AS subject_object_id, s.title AS subject_title, s.path AS subject_path,
 			s.latest_comment_path AS subject_latest_comment_path
@@ -164,15 +186,16 @@ export function createNotificationStore(db: DB) {
 		},
 		/** Points latest_comment_url back at the subject when it named the comment at `path`. */
 		withdrawComment: (subjectId: number, path: string) => void withdrawComment.run(subjectId, path),
-		thread: (userId: number, subjectId: number) => thread.get(userId, subjectId) as ThreadRow | undefined,
-		/** The threads of a subject whose users follow it (subscribed = 1). */
-		participants: (subjectId: number) => participants.all(subjectId) as ThreadRow[],
-		/** The threads of a subject for these users (those that exist). */
-		threadsOf: (subjectId: number, userIds: number[]) => threadsOf.all(subjectId, JSON.stringify(userIds)) as ThreadRow[],
-		/** Writes a whole thread row (insert or update by user and subject). */
-		saveThread: (row: Omit<ThreadRow, 'id'> & { id?: number }) => {
-			const { id: _id, ...values } = row;
-			upsertThread.run(values);
+		/** Every thread of a subject (followed or not). */
+		threadsOfSubject: (subjectId: number) => threadsOfSubject.all(subjectId) as ThreadRow[],
+		/** Writes whole thread rows (insert or update by user and subject), SAVE_ROWS to a statement. */
+		saveThreads(rows: ReadonlyArray<Omit<ThreadRow, 'id'>>): void {
+			for (let start = 0; start < rows.length; start += SAVE_ROWS) {
+				const chunk = rows.slice(start, start + SAVE_ROWS);
+				const values: unknown[] = [];
+				for (const row of chunk) for (const column of THREAD_COLUMNS) values.push(row[column]);
+				upsertRows(chunk.length).run(values);
+			}
 		},
 		/** One of the user's notified threads with its subject (any repository: the caller checks access). */
 		view: (id: number, userId: number) => byId.get(id, userId) as ThreadView | undefined,
