@@ -41,8 +41,9 @@ test('every route declares the resource it guards, or none', () => {
 				appOnly(route) ||
 				route.tokenKinds.size === 1 ||
 				names.every((name) => ['username', 'guid'].includes(name)) ||
-				// GitHub's public catalogues (gitignore templates): {name} names an entry of a fixed list.
-				route.path.startsWith('/gitignore/');
+				// GitHub's public catalogues (gitignore templates, licenses): the parameter names an entry of a fixed list.
+				route.path.startsWith('/gitignore/') ||
+				route.path.startsWith('/licenses/');
 			assert.ok(reason, `~> ${id} guards nothing and says why`);
 		}
 	}
