@@ -6,8 +6,10 @@
 // pattern: the fast set (every file not listed in SLOW below).
 //   --slow          the slow set (SLOW below)          --all       both sets
 //   --checks        also `npm run build` (first: files that run the bundle wait for it), and
-//                   `npm run lint` and `npm run typecheck` beside the test files
+//                   `npm run lint` beside the test files
 //   --build         only the build of --checks
+//   --typecheck     also `npm run typecheck` beside the test files (test:slow passes it: a type
+//                   check from a fresh checkout takes about a minute of one core)
 //   --isolate       each file in a fresh `node -r tsx/cjs test/<file>` (default: a few worker
 //                   processes, each running files one after another)
 //   -j, --jobs N    processes at once (default: cores + 1, or TEST_JOBS)
@@ -58,7 +60,7 @@ export const SLOW = {
 
 // --- options -------------------------------------------------------------------------------------
 
-const options = { set: 'fast', checks: false, build: false, isolate: false, jobs: 0, timeout: 600, list: false, patterns: [] };
+const options = { set: 'fast', checks: false, build: false, typecheck: false, isolate: false, jobs: 0, timeout: 600, list: false, patterns: [] };
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
 	const arg = args[i];
@@ -66,6 +68,7 @@ for (let i = 0; i < args.length; i++) {
 	else if (arg === '--all') options.set = 'all';
 	else if (arg === '--checks') options.checks = options.build = true;
 	else if (arg === '--build') options.build = true;
+	else if (arg === '--typecheck') options.typecheck = true;
 	else if (arg === '--isolate') options.isolate = true;
 	else if (arg === '--list') options.list = true;
 	else if (arg === '-j' || arg === '--jobs') options.jobs = Number(args[++i]);
@@ -135,10 +138,9 @@ const usesBuild = (name) => /helpers\/cli'|build\/gitstead|build\.sh/.test(readF
 
 const tasks = [];
 if (options.build) tasks.push({ kind: 'check', name: 'build', command: ['npm', 'run', '-s', 'build'], estimate: 1e6 });
-if (options.checks) {
+if (options.typecheck)
 	tasks.push({ kind: 'check', name: 'typecheck', command: ['npm', 'run', '-s', 'typecheck'], estimate: times['(typecheck)'] ?? 1e5 });
-	tasks.push({ kind: 'check', name: 'lint', command: ['npm', 'run', '-s', 'lint'], estimate: times['(lint)'] ?? 1e4 });
-}
+if (options.checks) tasks.push({ kind: 'check', name: 'lint', command: ['npm', 'run', '-s', 'lint'], estimate: times['(lint)'] ?? 1e4 });
 for (const name of files) {
 	tasks.push({
 		kind: 'file',
@@ -343,7 +345,7 @@ process.on('SIGTERM', stop);
 const jobs = Math.min(options.jobs, tasks.length);
 console.log(
 	dim(
-		`run-tests: ${files.length} test files${options.checks ? ' + build, lint, typecheck' : options.build ? ' + build' : ''}, ` +
+		`run-tests: ${files.length} test files${options.checks ? ' + build, lint' : options.build ? ' + build' : ''}${options.typecheck ? ', typecheck' : ''}, ` +
 			`${jobs} at a time${options.isolate ? ', each in its own process' : ''}`,
 	),
 );
