@@ -60,7 +60,17 @@ export const SLOW = {
 
 // --- options -------------------------------------------------------------------------------------
 
-const options = { set: 'fast', checks: false, build: false, typecheck: false, isolate: false, jobs: 0, timeout: 600, list: false, patterns: [] };
+const options = {
+	set: 'fast',
+	checks: false,
+	build: false,
+	typecheck: false,
+	isolate: false,
+	jobs: 0,
+	timeout: 600,
+	list: false,
+	patterns: [],
+};
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
 	const arg = args[i];
