@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { gitIn, hasGit, writeTree } from './helpers/git';
+import { gitIn, hasGit, needsGit, writeTree } from './helpers/git';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('git-fetch');
@@ -67,11 +67,7 @@ test.after(async () => {
 	rmSync(work, { recursive: true, force: true });
 });
 
-if (!hasGit) {
-	test('git is not installed: skipped', () => {
-		console.log('git-fetch: git is not installed; skipping (apt-get install -y git)');
-	});
-} else {
+if (needsGit(test, 'git-fetch')) {
 	test('protocol v2: ls-refs with prefixes, symrefs and peeled tags (git ls-remote)', async () => {
 		const v2 = await ok(['-c', 'protocol.version=2', 'ls-remote', '--symref', url()]);
 		assert.match(v2, `ref: refs/heads/main\tHEAD`, '~> HEAD names its branch');

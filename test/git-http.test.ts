@@ -4,7 +4,7 @@
  * private repositories with tokens as Basic passwords, incremental fetches — and checks the
  * result with git fsck. Skipped when git is not installed.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +12,10 @@ import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parsePktLines, pktLine } from '../src/api/git/pktline';
+import { hasGit, needsGit } from './helpers/git';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('git-http');
-const hasGit = spawnSync('git', ['--version']).status === 0;
 let s: TestServer;
 let work: string;
 let ownerToken: string;
@@ -77,11 +77,7 @@ test.after(async () => {
 	rmSync(work, { recursive: true, force: true });
 });
 
-if (!hasGit) {
-	test('git is not installed: skipped', () => {
-		console.log('git-http: `git` not found on PATH; the clone and fetch tests are skipped');
-	});
-} else {
+if (needsGit(test, 'git-http')) {
 	test('clone a public repository: history, files, branches, annotated tags, fsck clean', async () => {
 		const created = await s.request('POST', '/user/repos', { token: ownerToken, body: { name: 'pub', auto_init: true } });
 		assert.is(created.status, 201, '~> the repository is created');

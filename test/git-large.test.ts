@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleCommand, run, serve, type Served } from './helpers/cli';
-import { gitIn, hasGit } from './helpers/git';
+import { gitIn, hasGit, needsGit } from './helpers/git';
 
 const test = suite('git-large');
 const gitstead = bundleCommand();
@@ -52,11 +52,7 @@ test.after(() => {
 	if (work) rmSync(work, { recursive: true, force: true });
 });
 
-if (!hasGit) {
-	test('git is not installed: skipped', () => {
-		console.log('git-large: git is not installed; skipping (apt-get install -y git)');
-	});
-} else {
+if (needsGit(test, 'git-large')) {
 	test('a 100 MB pack: indexed with memory well under its size, reads answered meanwhile', async () => {
 		const dataDir = join(work, 'big-data');
 		const token = prepare(dataDir);

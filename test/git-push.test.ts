@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { gitIn, hasGit, writeTree } from './helpers/git';
+import { gitIn, hasGit, needsGit, writeTree } from './helpers/git';
 import { Receiver } from './helpers/receiver';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -90,11 +90,7 @@ test.after(async () => {
 	rmSync(work, { recursive: true, force: true });
 });
 
-if (!hasGit) {
-	test('git is not installed: skipped', () => {
-		console.log('git-push: git is not installed; skipping (apt-get install -y git)');
-	});
-} else {
+if (needsGit(test, 'git-push')) {
 	test('a history with merges, renames, tags and binary files is pushed and cloned back identical, with protocol v0 and v2', async () => {
 		await createRepo('history');
 		const dir = await local('history-src', { 'README.md': '# History\n', 'src/a.js': 'export const a = 1;\n' });

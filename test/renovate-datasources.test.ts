@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { gitIn, hasGit, writeTree } from './helpers/git';
+import { gitIn, hasGit, needsGit, writeTree } from './helpers/git';
 import { RENOVATE_VERSION } from './helpers/renovate';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -100,11 +100,7 @@ test.after(async () => {
 	rmSync(work, { recursive: true, force: true });
 });
 
-if (!hasGit) {
-	test('git is not installed: skipped', () => {
-		console.log('renovate-datasources: git is not installed; skipping (apt-get install -y git)');
-	});
-} else {
+if (needsGit(test, 'renovate-datasources')) {
 	test('github-tags: refs/tags/ newest commit first, lightweight tags as Commit, annotated as Tag with tagger and target', async () => {
 		const { data, errors } = await graphql(fixture('tags'), { owner: 'octo', name: 'lib', count: 100, cursor: null });
 		assert.is(errors, undefined, JSON.stringify(errors));

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../src/api/users/service';
-import { gitIn, hasGit, writeTree } from './helpers/git';
+import { gitIn, hasGit, needsGit, writeTree } from './helpers/git';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('repo-stats');
@@ -99,11 +99,7 @@ test.after(async () => {
 	rmSync(work, { recursive: true, force: true });
 });
 
-if (!hasGit) {
-	test('git is not installed: skipped', () => {
-		console.log('repo-stats: git is not installed; skipping (apt-get install -y git)');
-	});
-} else {
+if (needsGit(test, 'repo-stats')) {
 	test('an empty repository: 204 (participation: zeros)', async () => {
 		for (const kind of ['contributors', 'commit_activity', 'code_frequency', 'punch_card']) {
 			const res = await s.get(`${STATS}/${kind}`, alice);

@@ -2,12 +2,23 @@
  * The machine's git, run against a test server: isolated from the user's configuration, never
  * prompting, asynchronous (the server answers in the test's own process).
  */
+import type { Test } from 'uvu';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** True when git is on the PATH. */
 export const hasGit = spawnSync('git', ['--version']).status === 0;
+
+/**
+ * For a test file that drives git: without git installed, registers one test that says so (and how
+ * to install it) in place of the file's tests. Returns whether git is installed.
+ */
+export function needsGit(test: Test, file: string): boolean {
+	if (!hasGit)
+		test('git is not installed: skipped', () => console.log(`${file}: git is not installed; skipping (apt-get install -y git)`));
+	return hasGit;
+}
 
 export interface GitResult {
 	status: number;
