@@ -38,8 +38,11 @@ const get = (port, path, headers = {}) =>
 		req.end();
 	});
 
-async function until(port, path, headers) {
+/** Polls until the server answers; throws when it exits first (a data folder newer than it, a taken port…). */
+async function until(port, path, headers, child) {
 	for (;;) {
+		if (child.exitCode !== null || child.signalCode !== null)
+			throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before answering ${path}`);
 		const res = await get(port, path, headers);
 		if (res) return res;
 		await new Promise((done) => setTimeout(done, 1));
@@ -51,23 +54,29 @@ async function once(data) {
 	const started = performance.now();
 	const serveArgs = ['serve', '--port', String(port), '--data-dir', data];
 	const child = EXECUTABLE
-		? spawn(EXECUTABLE, serveArgs, { stdio: 'ignore' })
-		: spawn(process.execPath, [bundle, ...serveArgs], { stdio: 'ignore' });
+		? spawn(EXECUTABLE, serveArgs, { stdio: ['ignore', 'ignore', 'pipe'] })
+		: spawn(process.execPath, [bundle, ...serveArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+	let stderr = '';
+	child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
 	try {
-		await until(port, '/healthz');
+		await until(port, '/healthz', {}, child).catch((error) => {
+			throw new Error(`${error.message}\n${stderr}`);
+		});
 		const first = performance.now() - started;
 		const firstCpu = cpuMs(child.pid);
-		const page = await until(port, '/', { Accept: 'text/html' });
+		const page = await until(port, '/', { Accept: 'text/html' }, child);
 		const pageMs = performance.now() - started;
 		const css = /href="(\/_assets\/[^"]+\.css)"/.exec(page.body)?.[1];
 		// As a browser asks for it: compressed.
-		if (css) await until(port, css, { 'Accept-Encoding': 'br, gzip' });
+		if (css) await until(port, css, { 'Accept-Encoding': 'br, gzip' }, child);
 		const cssMs = performance.now() - started;
 		const pageCpu = cpuMs(child.pid);
 		return { first, pageMs, cssMs, firstCpu, pageCpu };
 	} finally {
-		child.kill('SIGTERM');
-		await new Promise((done) => child.on('exit', done));
+		if (child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGTERM');
+			await new Promise((done) => child.on('exit', done));
+		}
 	}
 }
 
