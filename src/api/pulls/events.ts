@@ -25,11 +25,6 @@ import { timelineOf, type TimelineEntry } from '../issues/timeline';
 /** Actions GitHub shows in the feeds as PullRequestEvent. */
 const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);
 
-/** A context for rendering outside a request (the reference writes): the app, raw bodies. */
-export function eventContext(app: App, actorId: number | null): Caller {
-	return { app, media: null, now: app.clock(), principal: { actorId } as Caller['principal'] };
-}
-
 function where(app: App, scope: IssueScope, actorId: number | null) {
 	return {
 		repository: repository(app.urls, scope.repo, scope.owner, null),
