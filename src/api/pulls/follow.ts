@@ -57,7 +57,7 @@ export function followRef(app: App, repo: RepositoryRow, name: string, sha: stri
 }
 
 /** The issue context of a pull request's base repository, for events outside a request. */
-export function baseScope(app: App, known: RepositoryRow, repoId: number): IssueScope | null {
+function baseScope(app: App, known: RepositoryRow, repoId: number): IssueScope | null {
 	const base = repoId === known.id ? known : app.stores.repos.byId(repoId);
 	return base ? eventScope(app, base) : null;
 }
