@@ -28,7 +28,8 @@ import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
 import { Webhooks } from './webhooks';
 import { createStores } from './api/stores';
-import { comparisonPart } from './api/pulls/service';
+import { comparisonPart, reopenPull } from './api/pulls/service';
+import { recordPullRequest } from './api/pulls/events';
 import { renderBody } from './model/markdown/render';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
@@ -161,6 +162,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		refFollowers: [followRef],
 		pushFollowers: [closeReferencedIssues],
 		branchRenameFollowers: [followRename],
+		pullRequestHooks: { recordChange: recordPullRequest, prepareReopen: reopenPull },
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),

@@ -17,3 +17,11 @@ export interface Caller {
 	/** True when the caller is answered as an anonymous one (a token lacking the route's permission). */
 	publicView?: boolean;
 }
+
+/**
+ * A caller for a change made outside a request (reference writes, pushes, background tasks): the
+ * app's clock, raw bodies (as event payloads carry them), `actorId` as the actor (null: none).
+ */
+export function eventContext(app: App, actorId: number | null): Caller {
+	return { app, media: null, now: app.clock(), principal: { actorId } as Caller['principal'] };
+}

@@ -251,6 +251,27 @@ export interface PullRequestRow {
 /** An issue row with its pull-request part. */
 export type PullRow = IssueRow & { pr: PullRequestRow };
 
+/** GitHub's review states. */
+export type ReviewState = 'PENDING' | 'COMMENTED' | 'APPROVED' | 'CHANGES_REQUESTED' | 'DISMISSED';
+
+/** One review of a pull request (pull_request_reviews). */
+export interface ReviewRow {
+	id: number;
+	issue_id: number;
+	user_id: number;
+	state: ReviewState;
+	/** '' when none was given. */
+	body: string;
+	body_html: string | null;
+	body_text: string | null;
+	/** The commit reviewed. */
+	commit_id: string;
+	/** ISO timestamp; null while pending. */
+	submitted_at: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
 export interface LabelRow {
 	id: number;
 	repo_id: number;

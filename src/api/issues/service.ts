@@ -7,7 +7,7 @@ import { gone, invalidField, notFound, validationFailed } from '../../model/erro
 import type { Caller } from '../../model/caller';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
-import type { LabelRow, AccountRow, MilestoneRow, IssueRow } from '../../model/rows';
+import type { LabelRow, AccountRow, MilestoneRow, IssueRow, RepositoryRow } from '../../model/rows';
 import { Associations } from './association';
 import { repositoryPaths, type RepositoryPaths } from '../../model/render';
 import { milestone } from '../../model/render';
@@ -40,6 +40,16 @@ export function issueScope(app: App, access: RepoAccess): IssueScope {
 		paths: repositoryPaths(app.urls, access.owner.login, access.repo.name),
 		associations: new Associations(app, access.repo, access.owner),
 	};
+}
+
+/**
+ * The issue context of a repository for a change made outside a request (pushes, reference writes,
+ * background tasks): no caller, so no permission.
+ * @returns null when the repository's owner no longer exists
+ */
+export function eventScope(app: App, repo: RepositoryRow): IssueScope | null {
+	const owner = app.stores.accounts.byId(repo.owner_id);
+	return owner ? issueScope(app, { repo, owner, permission: null }) : null;
 }
 
 /** 410 as GitHub answers when a repository has issues turned off. */

@@ -14,7 +14,8 @@ import { isoSeconds } from '../../time';
 import { canTriage, type IssueScope } from '../issues/service';
 import { type Anchor, assertUnlocked, locateComment, type PlaceInput, recordReviewComment } from './review-comments';
 import { removeReviewRequests, resolveReviewers } from './review-requests';
-import type { ReviewCommentRow, ReviewRow } from './review-store';
+import type { ReviewCommentRow } from './review-store';
+import type { ReviewRow } from '../../model/rows';
 import { recordReview } from './reviews';
 
 /**

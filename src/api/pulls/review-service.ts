@@ -12,7 +12,7 @@ import { isoSeconds } from '../../time';
 import { canTriage, type IssueScope } from '../issues/service';
 import { assertUnlocked, locateComment, type PlaceInput, recordReviewComment } from './review-comments';
 import { requestReviews, resolveReviewers } from './review-requests';
-import type { ReviewRow, ReviewState } from './review-store';
+import type { ReviewRow, ReviewState } from '../../model/rows';
 import { recordReview } from './reviews';
 
 /** GitHub's review events (what submitting a review does). */

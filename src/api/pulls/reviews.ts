@@ -21,7 +21,7 @@ import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import type { AccountRow, PullRow } from '../../model/rows';
 import { enqueueMergeability } from './mergeable-state';
-import type { ReviewRow } from './review-store';
+import type { ReviewRow } from '../../model/rows';
 import { renderPulls } from './service';
 
 /** A review as GitHub renders it (pull-request-review). @param media body media type (null: raw) */
