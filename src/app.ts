@@ -63,7 +63,7 @@ export interface PullRequestHooks {
 	/**
 	 * Records a change of a pull request's issue part as GitHub's `pull_request` event (never
 	 * `issues`), inside the change's transaction (src/api/pulls/events.ts recordPullRequest).
-	 * `caller` is a Caller (src/model/caller.ts) and `scope` the repository's IssueScope
+	 * `caller` is a Caller (src/auth/caller.ts) and `scope` the repository's IssueScope
 	 * (src/api/issues/service.ts): unknown here, since this module imports neither (both import it).
 	 * @param extra payload fields after pull_request (changes, label, assignee, milestone)
 	 * @param timeline its issue events, when not the ones its action and extra tell

@@ -14,7 +14,7 @@
  * an assignment names the assignee; an edit names only the users its new text mentions for the
  * first time. The actor is the issue's author, a commenter or the one who changed its state.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { record } from '../../events/log';
 import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../../model/notifications';
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';

@@ -8,7 +8,7 @@ import type { RefUpdate } from '../../model/ref-rules';
 import type { RepositoryRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { parseCommit } from '../git/objects';
-import { eventContext } from '../../model/caller';
+import { eventContext } from '../../auth/caller';
 import { closingReferences } from './closing-keywords';
 import { issueSnapshot, recordIssueChanges } from './events';
 import { eventScope } from './service';

@@ -4,7 +4,7 @@
  */
 import type { App } from '../../app';
 import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
 import type { LabelRow, AccountRow, MilestoneRow, IssueRow, RepositoryRow } from '../../model/rows';

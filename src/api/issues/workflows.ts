@@ -7,7 +7,7 @@
  * Refusals are DomainErrors (src/model/errors.ts). Labels, assignees and milestones given by
  * callers without push (on open) or triage (on update) access are dropped, as GitHub does.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, invalidField, notFound } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { IssueRow, LabelRow } from '../../model/rows';

@@ -12,7 +12,7 @@
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { PermanentTaskError } from '../../jobs/tasks';
-import { eventContext, type Caller } from '../../model/caller';
+import { eventContext, type Caller } from '../../auth/caller';
 import { DomainError, forbidden } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { PullRow } from '../../model/rows';

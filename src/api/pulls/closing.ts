@@ -7,7 +7,7 @@
  * state_reason `completed` and records `issues` `closed` (and the IssuesEvent), in the transaction
  * of the merge.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { closingReferences } from '../issues/closing-keywords';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';

@@ -15,7 +15,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { NotificationActivity } from '../../model/notifications';
 import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';

@@ -16,7 +16,7 @@ import type { App } from '../../app';
 import type { RepositoryRow } from '../../model/rows';
 import { eventScope, type IssueScope } from '../issues/service';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
-import { eventContext } from '../../model/caller';
+import { eventContext } from '../../auth/caller';
 import { recordPullRequest } from './events';
 import { isoSeconds } from '../../time';
 import { fetchHead, refreshMergeability } from './service';

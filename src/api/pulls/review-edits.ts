@@ -6,7 +6,7 @@
  * savepoint inside a request's write transaction) and records its events itself (reviews.ts,
  * review-comments.ts, review-requests.ts). Refusals are DomainErrors (src/model/errors.ts).
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, notFound, unprocessable, validationFailed } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { PullRow } from '../../model/rows';

@@ -5,7 +5,7 @@
  * transaction (a savepoint inside a request's write transaction) and records its events itself
  * (reviews.ts, review-comments.ts, review-requests.ts). Refusals are DomainErrors.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, unprocessable, validationFailed } from '../../model/errors';
 import type { PullRow } from '../../model/rows';
 import { isoSeconds } from '../../time';

@@ -13,7 +13,7 @@
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import { nodeId } from '../../model/urls';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';
 import type { IssueScope } from '../issues/service';

@@ -7,7 +7,7 @@
  */
 import { route } from '../../http/route';
 import { paged } from '../../http/reply';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { simpleUser } from '../../model/render';
 import type { IssueRow, PullRow } from '../../model/rows';
 import { commit as gitCommit } from '../git/render';

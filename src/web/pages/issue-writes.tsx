@@ -23,7 +23,7 @@ import { mergePullRequest } from '../../api/pulls/merge-service';
 import { addReviewComment, createReview, requestPullReviewers, submitReview, type ReviewEvent } from '../../api/pulls/review-service';
 import { createPullRequest, updatePullRequest } from '../../api/pulls/workflows';
 import type { RepoAccess } from '../../auth/access/types';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { DomainError } from '../../model/errors';
 import { atLeast, type RepoPermission } from '../../model/repo-permissions';
 import type { IssueRow, PullRow } from '../../model/rows';

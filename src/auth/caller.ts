@@ -4,7 +4,7 @@
  * an HTTP server.
  */
 import type { App } from '../app';
-import type { Principal } from '../auth/principal';
+import type { Principal } from './principal';
 
 export interface Caller {
 	app: App;
