@@ -3,12 +3,12 @@
  * imports included, and imports flow one way — cli → server → api areas → http → auth → model → db.
  * The composition root (src/compose.ts) is imported only by the command line. The web interface
  * (src/web) imports no REST route file and no database module, and holds no SQL. Inside the feature
- * folders: stores import no service, route or render file; domain services import nothing of
- * src/http; events and webhooks import no route file; db, model, auth and http import no feature
- * folder at all. No cycle between folders either (each api/<area> and each top-level folder of src,
- * type imports included): the folder graph's strongly connected components are computed (Tarjan)
- * and any of more than one folder fails, with the file imports that make each of its edges, beyond
- * an allow-list that says why and only shrinks. A route handler parses, calls one service and
+ * folders: stores import no service, route or render file; renderers import no service; domain
+ * services import nothing of src/http; events and webhooks import no route file; db, model, auth and
+ * http import no feature folder at all. No cycle between folders either (each api/<area> and each
+ * top-level folder of src, type imports included): the folder graph's strongly connected components
+ * are computed (Tarjan) and any of more than one folder fails, with the file imports that make each
+ * of its edges, beyond an allow-list that says why and only shrinks. A route handler parses, calls one service and
  * renders: no handler body is longer than 40 lines.
  */
 import { suite } from 'uvu';
@@ -109,6 +109,14 @@ const isAboveStore = (file: string) => file.startsWith('api/') && /(\/|-)(servic
 test('stores import no service, route or render file of a feature folder', async () => {
 	// The model layer (row types, shared shapes, Markdown) is below the stores and open to them.
 	const bad = (await allImports()).filter(([file, imported]) => isStore(file) && isAboveStore(imported));
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
+/** A feature folder's renderer (render.ts, <name>-render.ts): rows in, GitHub's shapes out. */
+const isRender = (file: string) => /^api\/[^/]+\/(render|[\w-]+-render)\.ts$/.test(file);
+
+test('renderers import no domain service: rendering reads rows, it never runs a use case', async () => {
+	const bad = (await allImports()).filter(([file, imported]) => isRender(file) && isService(imported));
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
 
