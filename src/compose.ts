@@ -31,6 +31,7 @@ import { createStores } from './api/stores';
 import { comparisonPart, reopenPull } from './api/pulls/service';
 import { recordPullRequest } from './api/pulls/events';
 import { renderBody } from './model/markdown/render';
+import { catchUpIssueIndex, scheduleIssueIndexing } from './api/search/issue-index';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
@@ -196,6 +197,9 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	completeLeftovers(app, { comparison: comparisonPart });
 	// Notification threads of events a stopped process recorded but had not derived yet.
 	catchUpNotifications(app);
+	// The search index follows issue writes after their commit, and catches up with a stopped process's.
+	stores.issues.onTextWritten(() => scheduleIssueIndexing(app));
+	catchUpIssueIndex(app);
 	return app;
 }
 

@@ -166,7 +166,7 @@ export function createIssueStore(db: DB) {
 	const update = db.prepare(`
 		UPDATE issues SET title = @title, body = @body, body_html = @body_html, body_text = @body_text, state = @state,
 			state_reason = @state_reason, closed_by_id = @closed_by_id, closed_at = @closed_at, updated_at = @now WHERE id = @id`);
-	const storedBody = db.prepare('SELECT body, body_html, body_text FROM issues WHERE id = ?');
+	const storedBody = db.prepare('SELECT title, body, body_html, body_text FROM issues WHERE id = ?');
 	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
 	const setMilestone = db.prepare('UPDATE issues SET milestone_id = ? WHERE id = ?');
@@ -231,8 +231,17 @@ export function createIssueStore(db: DB) {
 		}
 	}
 	const repoCommentTotal = db.prepare(`SELECT count(*) FROM issue_comments WHERE ${COMMENT_WHERE}`).pluck();
+	const textListeners: Array<() => void> = [];
+	const textWritten = () => {
+		for (const listener of textListeners) listener();
+	};
 
 	return {
+		/**
+		 * Registers a callback for an issue inserted or its title or body written through this store
+		 * (the search index follows after commit: src/api/search/issue-index.ts).
+		 */
+		onTextWritten: (listener: () => void) => void textListeners.push(listener),
 		/** Open issues and open pull requests of a repository (the web interface's tab counters). */
 		openCounts: (repoId: number) => openCounts.get(repoId) as { issues: number; pulls: number },
 		byNumber: (repoId: number, number: number) => byNumber.get(repoId, number) as IssueRow | undefined,
@@ -249,7 +258,9 @@ export function createIssueStore(db: DB) {
 			const number = nextNumber.get({ repo: issue.repo_id }) as number;
 			const rendered = renderNullableBody(issue.body);
 			// RETURNING: the row as stored (no trigger on issues writes the row itself), without reading it again.
-			return insert.get({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }) as IssueRow;
+			const row = insert.get({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }) as IssueRow;
+			textWritten();
+			return row;
 		},
 		/**
 		 * Writes the editable fields (title, body, state and its reason, closer) and updated_at; the
@@ -257,10 +268,11 @@ export function createIssueStore(db: DB) {
 		 * @param now ISO timestamp
 		 */
 		update(row: IssueRow, now: string): IssueRow {
-			const stored = storedBody.get(row.id) as Pick<IssueRow, 'body' | 'body_html' | 'body_text'>;
+			const stored = storedBody.get(row.id) as Pick<IssueRow, 'title' | 'body' | 'body_html' | 'body_text'>;
 			const rendered =
 				row.body === stored.body ? { body_html: stored.body_html, body_text: stored.body_text } : renderNullableBody(row.body);
 			update.run({ ...row, ...rendered, now });
+			if (row.body !== stored.body || row.title !== stored.title) textWritten();
 			return byId.get(row.id) as IssueRow;
 		},
 		/** @param now ISO timestamp */
