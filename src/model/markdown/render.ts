@@ -3,8 +3,9 @@
  * GFM's tables, strikethrough, autolinks, hard line breaks as in comments, and task lists; raw HTML
  * is allowed in the source and then sanitized with sanitize-html to GitHub's kind of allowlist.
  *
- * Bodies are rendered once, when they are written (renderBody), and the stores keep the result
- * next to the source; reads only pick the stored fields for the media type (bodyFields). Rendering
+ * Bodies are rendered once (renderBody) and the stores keep the result next to the source: when
+ * written, or, for issues, on the first read that shows the rendering (src/api/issues/service.ts
+ * withRenderedBodies); bodyFields only picks the stored fields for the media type. Rendering
  * a body of GitHub's maximum size (65,536 characters) takes time linear in its length, whatever
  * it contains, and its HTML is bounded (MAX_HTML).
  */
