@@ -14,6 +14,7 @@ import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { DEFAULT_EVENTS, HOOK_EVENTS } from '../../webhooks';
 import type { HookRow, HookScope, HookValues } from '../../webhooks/store';
+import { loadDelivery } from '../hooks/deliveries';
 import { delivery, deliveryItem } from '../hooks/render';
 import { checkHookUrl, contentType, insecureSsl, secret, sslFlag, uniqueEvents } from '../hooks/service';
 import { globalHook } from './render';
@@ -187,9 +188,7 @@ export const globalWebhookRoutes = [
 		docs: 'orgs/webhooks#get-a-webhook-delivery-for-an-organization-webhook',
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			const id = idParam(ctx.params.delivery_id);
-			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
-			if (!row) throw notFound();
+			const row = loadDelivery(ctx, hook);
 			return ok(delivery(hook, row, ctx.app.stores.webhooks.attempts(row.id)));
 		},
 	}),
@@ -200,9 +199,7 @@ export const globalWebhookRoutes = [
 		docs: 'orgs/webhooks#redeliver-a-delivery-for-an-organization-webhook',
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			const id = idParam(ctx.params.delivery_id);
-			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
-			if (!row) throw notFound();
+			const row = loadDelivery(ctx, hook);
 			ctx.app.webhooks.redeliver(row);
 			return accepted({});
 		},
