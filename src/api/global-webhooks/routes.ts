@@ -198,9 +198,7 @@ export const globalWebhookRoutes = [
 		path: '/admin/hooks/{hook_id}/deliveries/{delivery_id}/attempts',
 		docs: 'orgs/webhooks#redeliver-a-delivery-for-an-organization-webhook',
 		handler(ctx) {
-			const hook = loadHook(ctx);
-			const row = loadDelivery(ctx, hook);
-			ctx.app.webhooks.redeliver(row);
+			ctx.app.webhooks.redeliver(loadDelivery(ctx, loadHook(ctx)));
 			return accepted({});
 		},
 	}),
