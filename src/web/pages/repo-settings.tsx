@@ -827,6 +827,11 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 	const sent = error && ctx.form ? ctx.form : null;
 	const on = (name: string, stored: boolean) => (sent ? sent.get(name) === '1' : stored);
 	const text = (name: string, stored: string) => (sent ? (sent.get(name) ?? '') : stored);
+	/** One checkbox per boolean setting of `stored`: named as its field, with its label and note. */
+	const flags = <T,>(stored: T | null | undefined, list: ReadonlyArray<readonly [keyof T & string, string, string?]>) =>
+		list.map(([name, label, note]) => (
+			<Check key={name} name={name} label={label} checked={on(name, stored?.[name] === true)} note={note} />
+		));
 	const branches = ctx.app.stores.branches.list(access.repo.id, false, BRANCH_CHOICES, 0).rows;
 	return (
 		<SettingsFrame ctx={ctx} access={access} section="branches" title="Branch protection rule">
@@ -892,21 +897,11 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 							</select>
 						</div>
 					</div>
-					<Check
-						name="dismiss_stale_reviews"
-						label="Dismiss stale pull request approvals when new commits are pushed"
-						checked={on('dismiss_stale_reviews', reviews?.dismiss_stale_reviews ?? false)}
-					/>
-					<Check
-						name="require_code_owner_reviews"
-						label="Require review from Code Owners"
-						checked={on('require_code_owner_reviews', reviews?.require_code_owner_reviews ?? false)}
-					/>
-					<Check
-						name="require_last_push_approval"
-						label="Require approval of the most recent reviewable push"
-						checked={on('require_last_push_approval', reviews?.require_last_push_approval ?? false)}
-					/>
+					{flags(reviews, [
+						['dismiss_stale_reviews', 'Dismiss stale pull request approvals when new commits are pushed'],
+						['require_code_owner_reviews', 'Require review from Code Owners'],
+						['require_last_push_approval', 'Require approval of the most recent reviewable push'],
+					])}
 				</div>
 				<Check
 					name="require_status_checks"
@@ -930,36 +925,17 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 						</div>
 					</div>
 				</div>
-				<Check
-					name="required_conversation_resolution"
-					label="Require conversation resolution before merging"
-					checked={on('required_conversation_resolution', s?.required_conversation_resolution ?? false)}
-				/>
-				<Check
-					name="required_linear_history"
-					label="Require linear history"
-					checked={on('required_linear_history', s?.required_linear_history ?? false)}
-					note="Merge commits may not be pushed to this branch."
-				/>
-				<Check
-					name="lock_branch"
-					label="Lock branch"
-					checked={on('lock_branch', s?.lock_branch ?? false)}
-					note="The branch is read-only."
-				/>
-				<Check
-					name="enforce_admins"
-					label="Do not allow bypassing the above settings"
-					checked={on('enforce_admins', s?.enforce_admins ?? false)}
-					note="The rules apply to administrators too."
-				/>
+				{flags(s, [
+					['required_conversation_resolution', 'Require conversation resolution before merging'],
+					['required_linear_history', 'Require linear history', 'Merge commits may not be pushed to this branch.'],
+					['lock_branch', 'Lock branch', 'The branch is read-only.'],
+					['enforce_admins', 'Do not allow bypassing the above settings', 'The rules apply to administrators too.'],
+				])}
 				<h3 class="f4 mt-3 mb-2">Rules applied to everyone including administrators</h3>
-				<Check
-					name="allow_force_pushes"
-					label="Allow force pushes"
-					checked={on('allow_force_pushes', s?.allow_force_pushes ?? false)}
-				/>
-				<Check name="allow_deletions" label="Allow deletions" checked={on('allow_deletions', s?.allow_deletions ?? false)} />
+				{flags(s, [
+					['allow_force_pushes', 'Allow force pushes'],
+					['allow_deletions', 'Allow deletions'],
+				])}
 				<button type="submit" class="btn btn-primary mt-3">
 					{rule ? 'Save changes' : 'Create'}
 				</button>
