@@ -15,6 +15,7 @@ import { Octicon } from '../octicons';
 import { Label } from './label';
 import { Csrf } from './layout';
 import { repoPath } from './repo';
+import { FormGroup } from './form';
 
 type Access = RepoAccess & { permission: RepoPermission };
 
@@ -46,17 +47,12 @@ export const writable = (access: Access) => access.repo.archived !== 1;
 /** A Markdown text area with its label. */
 function BodyField({ id, name, label, value, rows = 6 }: { id: string; name: string; label: string; value: string; rows?: number }) {
 	return (
-		<div class="form-group mt-0">
-			<div class="form-group-header">
-				<label for={id}>{label}</label>
-			</div>
-			<div class="form-group-body">
-				<textarea id={id} name={name} class="form-control width-full" rows={rows} maxLength={65536} placeholder="Leave a comment">
-					{value}
-				</textarea>
-				<p class="note">Markdown is supported.</p>
-			</div>
-		</div>
+		<FormGroup id={id} label={label} extra="mt-0">
+			<textarea id={id} name={name} class="form-control width-full" rows={rows} maxLength={65536} placeholder="Leave a comment">
+				{value}
+			</textarea>
+			<p class="note">Markdown is supported.</p>
+		</FormGroup>
 	);
 }
 
@@ -446,50 +442,29 @@ export function MergeBox({
 					<form method="post" action={`${base}/pull/${row.number}/merge`}>
 						<Csrf ctx={ctx} />
 						<input type="hidden" name="sha" value={headSha} />
-						<div class="form-group mt-0">
-							<div class="form-group-header">
-								<label for="merge-method">Merge method</label>
-							</div>
-							<div class="form-group-body">
-								<select id="merge-method" name="merge_method" class="form-select">
-									{methods.map((m) => (
-										<option key={m.value} value={m.value} selected={sent(ctx, 'merge_method') === m.value}>
-											{m.label}
-										</option>
-									))}
-								</select>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="merge-title">Commit title</label>
-							</div>
-							<div class="form-group-body">
-								<input
-									id="merge-title"
-									class="form-control width-full"
-									name="commit_title"
-									maxLength={1024}
-									value={sent(ctx, 'commit_title') || defaultTitle}
-								/>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="merge-message">Commit message</label>
-							</div>
-							<div class="form-group-body">
-								<textarea
-									id="merge-message"
-									class="form-control width-full"
-									name="commit_message"
-									rows={3}
-									maxLength={65536}
-								>
-									{sent(ctx, 'commit_message')}
-								</textarea>
-							</div>
-						</div>
+						<FormGroup id="merge-method" label="Merge method" extra="mt-0">
+							<select id="merge-method" name="merge_method" class="form-select">
+								{methods.map((m) => (
+									<option key={m.value} value={m.value} selected={sent(ctx, 'merge_method') === m.value}>
+										{m.label}
+									</option>
+								))}
+							</select>
+						</FormGroup>
+						<FormGroup id="merge-title" label="Commit title">
+							<input
+								id="merge-title"
+								class="form-control width-full"
+								name="commit_title"
+								maxLength={1024}
+								value={sent(ctx, 'commit_title') || defaultTitle}
+							/>
+						</FormGroup>
+						<FormGroup id="merge-message" label="Commit message">
+							<textarea id="merge-message" class="form-control width-full" name="commit_message" rows={3} maxLength={65536}>
+								{sent(ctx, 'commit_message')}
+							</textarea>
+						</FormGroup>
 						<button type="submit" class={`btn ${state === 'clean' || state === 'has_hooks' ? 'btn-primary' : ''}`}>
 							<Octicon name="git-merge" /> Merge pull request
 						</button>
@@ -618,21 +593,16 @@ export function CreatePullForm({
 			<Csrf ctx={ctx} />
 			<input type="hidden" name="base" value={base} />
 			<input type="hidden" name="head" value={head} />
-			<div class="form-group mt-0">
-				<div class="form-group-header">
-					<label for="pull-title">Title</label>
-				</div>
-				<div class="form-group-body">
-					<input
-						id="pull-title"
-						class="form-control width-full"
-						name="title"
-						maxLength={256}
-						required
-						value={sent(ctx, 'title') || defaultTitle}
-					/>
-				</div>
-			</div>
+			<FormGroup id="pull-title" label="Title" extra="mt-0">
+				<input
+					id="pull-title"
+					class="form-control width-full"
+					name="title"
+					maxLength={256}
+					required
+					value={sent(ctx, 'title') || defaultTitle}
+				/>
+			</FormGroup>
 			<BodyField id="pull-body" name="body" label="Description" value={sent(ctx, 'body')} />
 			<div class="form-checkbox">
 				<label>

@@ -38,6 +38,7 @@ import { field } from '../forms';
 import type { PageAnswer, PageRoute } from '../page';
 import { compare } from './history';
 import { deletableHead, issuePage, pullPage } from './issues';
+import { FormGroup } from '../components/form';
 
 type Access = RepoAccess & { permission: RepoPermission };
 
@@ -181,32 +182,22 @@ function newIssue(ctx: WebContext, error?: string) {
 				<form method="post" action={`${base}/issues`} class="d-flex flex-wrap gutter-md" id="new-issue">
 					<Csrf ctx={ctx} />
 					<div class="col-12 col-md-9">
-						<div class="form-group mt-0">
-							<div class="form-group-header">
-								<label for="issue-title">Title</label>
-							</div>
-							<div class="form-group-body">
-								<input
-									id="issue-title"
-									class="form-control width-full"
-									name="title"
-									maxLength={MAX_TITLE}
-									required
-									value={sent(ctx, 'title')}
-								/>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="issue-body">Description</label>
-							</div>
-							<div class="form-group-body">
-								<textarea id="issue-body" class="form-control width-full" name="body" rows={10} maxLength={MAX_BODY}>
-									{sent(ctx, 'body')}
-								</textarea>
-								<p class="note">Markdown is supported.</p>
-							</div>
-						</div>
+						<FormGroup id="issue-title" label="Title" extra="mt-0">
+							<input
+								id="issue-title"
+								class="form-control width-full"
+								name="title"
+								maxLength={MAX_TITLE}
+								required
+								value={sent(ctx, 'title')}
+							/>
+						</FormGroup>
+						<FormGroup id="issue-body" label="Description">
+							<textarea id="issue-body" class="form-control width-full" name="body" rows={10} maxLength={MAX_BODY}>
+								{sent(ctx, 'body')}
+							</textarea>
+							<p class="note">Markdown is supported.</p>
+						</FormGroup>
 						<button type="submit" class="btn btn-primary">
 							Submit new issue
 						</button>

@@ -35,6 +35,7 @@ import { NotFound, Redirect, type WebContext } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageAnswer, PageRoute } from '../page';
+import { FormGroup } from '../components/form';
 
 const PER_PAGE = 50;
 /** Deliveries listed on a hook's page (GitHub shows the recent ones). */
@@ -180,25 +181,20 @@ function TextField({
 	note?: string;
 }) {
 	return (
-		<div class="form-group">
-			<div class="form-group-header">
-				<label for={id}>{label}</label>
-			</div>
-			<div class="form-group-body">
-				<input
-					id={id}
-					class="form-control width-full"
-					type={type}
-					name={name}
-					value={value}
-					maxLength={max}
-					required={required}
-					disabled={disabled}
-					autocomplete={type === 'password' ? 'new-password' : undefined}
-				/>
-				{note && <p class="note">{note}</p>}
-			</div>
-		</div>
+		<FormGroup id={id} label={label}>
+			<input
+				id={id}
+				class="form-control width-full"
+				type={type}
+				name={name}
+				value={value}
+				maxLength={max}
+				required={required}
+				disabled={disabled}
+				autocomplete={type === 'password' ? 'new-password' : undefined}
+			/>
+			{note && <p class="note">{note}</p>}
+		</FormGroup>
 	);
 }
 
@@ -261,21 +257,16 @@ function general(ctx: WebContext, error?: string) {
 					disabled={archived}
 				/>
 				<TextField id="repo-homepage" name="homepage" label="Website" value={repo.homepage ?? ''} max={255} disabled={archived} />
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="repo-default-branch">Default branch</label>
-					</div>
-					<div class="form-group-body">
-						<select id="repo-default-branch" class="form-select" name="default_branch" disabled={archived}>
-							{branches.map((name) => (
-								<option key={name} value={name} selected={name === repo.default_branch}>
-									{name}
-								</option>
-							))}
-						</select>
-						<p class="note">The base branch of new pull requests and of code pushes without a branch.</p>
-					</div>
-				</div>
+				<FormGroup id="repo-default-branch" label="Default branch">
+					<select id="repo-default-branch" class="form-select" name="default_branch" disabled={archived}>
+						{branches.map((name) => (
+							<option key={name} value={name} selected={name === repo.default_branch}>
+								{name}
+							</option>
+						))}
+					</select>
+					<p class="note">The base branch of new pull requests and of code pushes without a branch.</p>
+				</FormGroup>
 				<button type="submit" class="btn" disabled={archived}>
 					Save
 				</button>
@@ -533,29 +524,12 @@ function accessPage(ctx: WebContext, error?: string) {
 				<Csrf ctx={ctx} />
 				<h3 class="f4 mb-2">Add people</h3>
 				<div class="d-flex flex-items-end">
-					<div class="form-group my-0 mr-2 flex-auto">
-						<div class="form-group-header">
-							<label for="collaborator-login">Username</label>
-						</div>
-						<div class="form-group-body">
-							<input
-								id="collaborator-login"
-								class="form-control width-full"
-								type="text"
-								name="login"
-								maxLength={39}
-								required
-							/>
-						</div>
-					</div>
-					<div class="form-group my-0 mr-2">
-						<div class="form-group-header">
-							<label for="collaborator-role">Role</label>
-						</div>
-						<div class="form-group-body">
-							<RoleSelect id="collaborator-role" owner={owner} value="push" label="Role" />
-						</div>
-					</div>
+					<FormGroup id="collaborator-login" label="Username" extra="my-0 mr-2 flex-auto">
+						<input id="collaborator-login" class="form-control width-full" type="text" name="login" maxLength={39} required />
+					</FormGroup>
+					<FormGroup id="collaborator-role" label="Role" extra="my-0 mr-2">
+						<RoleSelect id="collaborator-role" owner={owner} value="push" label="Role" />
+					</FormGroup>
 					<button type="submit" class="btn btn-primary">
 						Add
 					</button>
@@ -599,29 +573,12 @@ function accessPage(ctx: WebContext, error?: string) {
 						<Csrf ctx={ctx} />
 						<h3 class="f4 mb-2">Add a team</h3>
 						<div class="d-flex flex-items-end">
-							<div class="form-group my-0 mr-2 flex-auto">
-								<div class="form-group-header">
-									<label for="team-slug">Team (its slug)</label>
-								</div>
-								<div class="form-group-body">
-									<input
-										id="team-slug"
-										class="form-control width-full"
-										type="text"
-										name="team"
-										maxLength={255}
-										required
-									/>
-								</div>
-							</div>
-							<div class="form-group my-0 mr-2">
-								<div class="form-group-header">
-									<label for="team-role">Role</label>
-								</div>
-								<div class="form-group-body">
-									<RoleSelect id="team-role" owner={owner} value="pull" label="Role" />
-								</div>
-							</div>
+							<FormGroup id="team-slug" label="Team (its slug)" extra="my-0 mr-2 flex-auto">
+								<input id="team-slug" class="form-control width-full" type="text" name="team" maxLength={255} required />
+							</FormGroup>
+							<FormGroup id="team-role" label="Role" extra="my-0 mr-2">
+								<RoleSelect id="team-role" owner={owner} value="pull" label="Role" />
+							</FormGroup>
 							<button type="submit" class="btn btn-primary">
 								Add team
 							</button>
@@ -844,29 +801,24 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 						Branch: <strong class="branch-name">{rule.branch}</strong>
 					</p>
 				) : (
-					<div class="form-group">
-						<div class="form-group-header">
-							<label for="rule-branch">Branch name</label>
-						</div>
-						<div class="form-group-body">
-							<input
-								id="rule-branch"
-								class="form-control width-full"
-								type="text"
-								name="branch"
-								value={text('branch', '')}
-								maxLength={255}
-								required
-								list="rule-branches"
-							/>
-							<datalist id="rule-branches">
-								{branches.map((b) => (
-									<option key={b.name} value={b.name} />
-								))}
-							</datalist>
-							<p class="note">An existing branch of this repository.</p>
-						</div>
-					</div>
+					<FormGroup id="rule-branch" label="Branch name">
+						<input
+							id="rule-branch"
+							class="form-control width-full"
+							type="text"
+							name="branch"
+							value={text('branch', '')}
+							maxLength={255}
+							required
+							list="rule-branches"
+						/>
+						<datalist id="rule-branches">
+							{branches.map((b) => (
+								<option key={b.name} value={b.name} />
+							))}
+						</datalist>
+						<p class="note">An existing branch of this repository.</p>
+					</FormGroup>
 				)}
 				<h3 class="f4 mt-3 mb-2">Protect matching branches</h3>
 				<Check
@@ -876,27 +828,22 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 					note="Commits must be made to another branch and reach this one through an approved pull request."
 				/>
 				<div class="ml-4">
-					<div class="form-group">
-						<div class="form-group-header">
-							<label for="rule-approvals">Required approvals</label>
-						</div>
-						<div class="form-group-body">
-							<select id="rule-approvals" class="form-select" name="required_approving_review_count">
-								{[0, 1, 2, 3, 4, 5, 6].map((n) => (
-									<option
-										key={n}
-										value={String(n)}
-										selected={
-											String(n) ===
-											text('required_approving_review_count', String(reviews?.required_approving_review_count ?? 1))
-										}
-									>
-										{n}
-									</option>
-								))}
-							</select>
-						</div>
-					</div>
+					<FormGroup id="rule-approvals" label="Required approvals">
+						<select id="rule-approvals" class="form-select" name="required_approving_review_count">
+							{[0, 1, 2, 3, 4, 5, 6].map((n) => (
+								<option
+									key={n}
+									value={String(n)}
+									selected={
+										String(n) ===
+										text('required_approving_review_count', String(reviews?.required_approving_review_count ?? 1))
+									}
+								>
+									{n}
+								</option>
+							))}
+						</select>
+					</FormGroup>
 					{flags(reviews, [
 						['dismiss_stale_reviews', 'Dismiss stale pull request approvals when new commits are pushed'],
 						['require_code_owner_reviews', 'Require review from Code Owners'],
@@ -914,16 +861,11 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 						label="Require branches to be up to date before merging"
 						checked={on('strict', checks?.strict ?? false)}
 					/>
-					<div class="form-group">
-						<div class="form-group-header">
-							<label for="rule-contexts">Status checks that are required (one per line)</label>
-						</div>
-						<div class="form-group-body">
-							<textarea id="rule-contexts" class="form-control width-full" name="contexts" rows={3} maxLength={10000}>
-								{text('contexts', checks?.contexts.join('\n') ?? '')}
-							</textarea>
-						</div>
-					</div>
+					<FormGroup id="rule-contexts" label="Status checks that are required (one per line)">
+						<textarea id="rule-contexts" class="form-control width-full" name="contexts" rows={3} maxLength={10000}>
+							{text('contexts', checks?.contexts.join('\n') ?? '')}
+						</textarea>
+					</FormGroup>
 				</div>
 				{flags(s, [
 					['required_conversation_resolution', 'Require conversation resolution before merging'],
@@ -1155,24 +1097,19 @@ function hookForm(ctx: WebContext, hook: HookRow | null, error?: string) {
 					max={2000}
 					required
 				/>
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="hook-content-type">Content type</label>
-					</div>
-					<div class="form-group-body">
-						<select id="hook-content-type" class="form-select" name="content_type">
-							{(['json', 'form'] as const).map((type) => (
-								<option
-									key={type}
-									value={type}
-									selected={(sent ? sent.get('content_type') : (hook?.content_type ?? 'json')) === type}
-								>
-									{type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'}
-								</option>
-							))}
-						</select>
-					</div>
-				</div>
+				<FormGroup id="hook-content-type" label="Content type">
+					<select id="hook-content-type" class="form-select" name="content_type">
+						{(['json', 'form'] as const).map((type) => (
+							<option
+								key={type}
+								value={type}
+								selected={(sent ? sent.get('content_type') : (hook?.content_type ?? 'json')) === type}
+							>
+								{type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'}
+							</option>
+						))}
+					</select>
+				</FormGroup>
 				<TextField
 					id="hook-secret"
 					name="secret"

@@ -18,6 +18,7 @@ import { NotFound, Redirect, type WebContext } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
+import { FormGroup } from '../components/form';
 
 const PER_PAGE = 50;
 
@@ -242,14 +243,9 @@ function userPage(ctx: WebContext, error?: string) {
 									'suspend',
 									'Suspend',
 									true,
-									<div class="form-group">
-										<div class="form-group-header">
-											<label for="suspend-reason">Reason (kept with the suspension)</label>
-										</div>
-										<div class="form-group-body">
-											<input id="suspend-reason" class="form-control" type="text" name="reason" maxLength={1000} />
-										</div>
-									</div>,
+									<FormGroup id="suspend-reason" label="Reason (kept with the suspension)">
+										<input id="suspend-reason" class="form-control" type="text" name="reason" maxLength={1000} />
+									</FormGroup>,
 								)}
 					</div>
 				)}
