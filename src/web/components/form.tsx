@@ -1,4 +1,4 @@
-/** Primer's form group: a labelled control (https://primer.style/css/components/forms). */
+/** Form parts: Primer's form group, a labelled control (https://primer.style/css/components/forms), and the flash that answers a form. */
 import type { ComponentChildren } from 'preact';
 
 /**
@@ -25,4 +25,16 @@ export function FormGroup({
 			<div class="form-group-body">{children}</div>
 		</div>
 	);
+}
+
+/** An error (role=alert) or a notice box. */
+export function Flash({ error, notice }: { error?: string | null; notice?: string | null }) {
+	if (error)
+		return (
+			<div class="flash flash-error mb-3" role="alert">
+				{error}
+			</div>
+		);
+	if (notice) return <output class="flash flash-success mb-3 d-block">{notice}</output>;
+	return null;
 }

@@ -25,18 +25,6 @@ export const PICKER_LIMIT = 100;
 /** What a sent form held (a refused form shows it again), or ''. */
 export const sent = (ctx: WebContext, name: string) => ctx.form?.get(name) ?? '';
 
-/** An error (role=alert) or a notice box. */
-export function Flash({ error, notice }: { error?: string | null; notice?: string | null }) {
-	if (error)
-		return (
-			<div class="flash flash-error mb-3" role="alert">
-				{error}
-			</div>
-		);
-	if (notice) return <output class="flash flash-success mb-3 d-block">{notice}</output>;
-	return null;
-}
-
 /** Whether the signed-in viewer may change the issue's title, body and state: its author, or triage access. */
 export const canEditIssue = (ctx: WebContext, access: Access, row: IssueRow) =>
 	!!ctx.user && (row.user_id === ctx.user.id || atLeast(access.permission, 'triage'));

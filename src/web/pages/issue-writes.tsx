@@ -29,7 +29,7 @@ import { atLeast, type RepoPermission } from '../../model/repo-permissions';
 import type { IssueRow, PullRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { repoFor, repoForChange, requireUser } from '../access';
-import { allowedMethods, assignable, Flash, PICKER_LIMIT, sent } from '../components/issue-forms';
+import { allowedMethods, assignable, PICKER_LIMIT, sent } from '../components/issue-forms';
 import { Label } from '../components/label';
 import { Csrf } from '../components/layout';
 import { RepoLayout, repoPath } from '../components/repo';
@@ -38,7 +38,7 @@ import { field } from '../forms';
 import type { PageAnswer, PageRoute } from '../page';
 import { compare } from './history';
 import { deletableHead, issuePage, pullPage } from './issues';
-import { FormGroup } from '../components/form';
+import { Flash, FormGroup } from '../components/form';
 
 type Access = RepoAccess & { permission: RepoPermission };
 

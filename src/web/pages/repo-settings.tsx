@@ -35,7 +35,7 @@ import { NotFound, Redirect, type WebContext } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageAnswer, PageRoute } from '../page';
-import { FormGroup } from '../components/form';
+import { Flash, FormGroup } from '../components/form';
 
 const PER_PAGE = 50;
 /** Deliveries listed on a hook's page (GitHub shows the recent ones). */
@@ -79,17 +79,6 @@ function attempt(ctx: WebContext, change: () => void, again: (error: string) => 
 		if (message === null) throw error;
 		return { status: (error as DomainError).status === 403 ? 403 : 422, vnode: again(message) as PageAnswer['vnode'] };
 	}
-}
-
-function Flash({ error, notice }: { error?: string; notice?: string | null }) {
-	if (error)
-		return (
-			<div class="flash flash-error mb-3" role="alert">
-				{error}
-			</div>
-		);
-	if (notice) return <output class="flash flash-success mb-3 d-block">{notice}</output>;
-	return null;
 }
 
 function SettingsFrame({
