@@ -31,7 +31,7 @@ import type { DeliveryRow, HookRow, HookScope } from '../../webhooks/store';
 import { repoFor } from '../access';
 import { Avatar, Blankslate, Csrf, DangerButton, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { RepoLayout, repoPath } from '../components/repo';
-import { NotFound, Redirect, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageAnswer, PageRoute } from '../page';
@@ -635,8 +635,8 @@ function removePerson(ctx: WebContext): never {
 /** POST …/settings/access/invitations/{id}/remove: cancels a pending invitation. */
 function cancelInvitation(ctx: WebContext): never {
 	const access = adminRepo(ctx);
-	const id = Number(ctx.params.id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.collaborators.invitation(id) : undefined;
+	const id = pathId(ctx);
+	const row = id === null ? undefined : ctx.app.stores.collaborators.invitation(id);
 	if (!row || row.repo_id !== access.repo.id) throw new NotFound();
 	ctx.app.transaction(() => ctx.app.stores.collaborators.removeInvitation(row.id));
 	throw new Redirect(`${repoPath(access)}/settings/access?saved=1`, 303);
@@ -757,8 +757,8 @@ function branchRules(ctx: WebContext) {
 
 /** The rule of the path's {id}, else the 404 page. */
 function ruleOf(ctx: WebContext, access: Access): ProtectionRow {
-	const id = Number(ctx.params.id);
-	const rule = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.branches.protectionById(access.repo.id, id) : undefined;
+	const id = pathId(ctx);
+	const rule = id === null ? undefined : ctx.app.stores.branches.protectionById(access.repo.id, id);
 	if (!rule) throw new NotFound();
 	return rule;
 }
@@ -1026,10 +1026,18 @@ function hooksPage(ctx: WebContext) {
 
 /** The hook of the path's {id} in this repository, else the 404 page. */
 function hookOf(ctx: WebContext, access: Access): HookRow {
-	const id = Number(ctx.params.id);
-	const hook = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.getInScope(hookScope(access), id) : undefined;
+	const id = pathId(ctx);
+	const hook = id === null ? undefined : ctx.app.stores.webhooks.getInScope(hookScope(access), id);
 	if (!hook) throw new NotFound();
 	return hook;
+}
+
+/** The delivery of the path's {delivery_id} of the hook, else the 404 page. */
+function deliveryOf(ctx: WebContext, hook: HookRow): DeliveryRow {
+	const id = pathId(ctx, 'delivery_id');
+	const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
+	if (!row) throw new NotFound();
+	return row;
 }
 
 function DeliveryIcon({ row }: { row: DeliveryRow }) {
@@ -1265,9 +1273,7 @@ function Headers({ json }: { json: string | null }) {
 function deliveryPage(ctx: WebContext) {
 	const access = adminRepo(ctx);
 	const hook = hookOf(ctx, access);
-	const id = Number(ctx.params.delivery_id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.delivery(hook.id, id) : undefined;
-	if (!row) throw new NotFound();
+	const row = deliveryOf(ctx, hook);
 	const attempts = ctx.app.stores.webhooks.attempts(row.id);
 	const last = attempts.at(-1);
 	const payload = pretty(row.payload);
@@ -1338,9 +1344,7 @@ function deliveryPage(ctx: WebContext) {
 function redeliver(ctx: WebContext): never {
 	const access = adminRepo(ctx);
 	const hook = hookOf(ctx, access);
-	const id = Number(ctx.params.delivery_id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.delivery(hook.id, id) : undefined;
-	if (!row) throw new NotFound();
+	const row = deliveryOf(ctx, hook);
 	const newId = ctx.app.transaction(() => ctx.app.webhooks.redeliver(row));
 	throw new Redirect(`${repoPath(access)}/settings/hooks/${hook.id}/deliveries/${newId}`, 303);
 }

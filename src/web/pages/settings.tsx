@@ -13,7 +13,7 @@ import { PROFILE_LIMITS, updateProfile } from '../../api/users/service';
 import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
 import { Blankslate, Csrf, DangerButton, Layout, RelativeTime } from '../components/layout';
-import { NotFound, Redirect, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
@@ -453,9 +453,9 @@ const notificationsBack = (ctx: WebContext) =>
 function markThread(done: boolean) {
 	return (ctx: WebContext): never => {
 		const user = requireUser(ctx);
-		const id = Number(ctx.params.id);
+		const id = pathId(ctx);
 		const now = isoSeconds(ctx.now);
-		const found = Number.isSafeInteger(id) && id > 0 ? userThread(ctx.app, user.id, id, now) : undefined;
+		const found = id === null ? undefined : userThread(ctx.app, user.id, id, now);
 		if (!found) throw new NotFound();
 		ctx.app.transaction(() =>
 			done ? ctx.app.stores.notifications.markDone(found.view.id, now) : ctx.app.stores.notifications.markRead(found.view.id, now),

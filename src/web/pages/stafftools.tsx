@@ -14,7 +14,7 @@ import { sessionStore } from '../../auth/sessions';
 import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
 import { Avatar, Blankslate, Csrf, Layout, Pagination, pageNumber, RelativeTime } from '../components/layout';
-import { NotFound, Redirect, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
@@ -325,8 +325,8 @@ function hooks(ctx: WebContext) {
 
 function hook(ctx: WebContext) {
 	requireSiteAdmin(ctx);
-	const id = Number(ctx.params.id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.getInScope({ kind: 'global' }, id) : undefined;
+	const id = pathId(ctx);
+	const row = id === null ? undefined : ctx.app.stores.webhooks.getInScope({ kind: 'global' }, id);
 	if (!row) throw new NotFound();
 	const { rows } = ctx.app.stores.webhooks.deliveries({ hookId: row.id, status: null, limit: 30, offset: 0 });
 	return (
