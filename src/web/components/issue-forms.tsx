@@ -232,6 +232,12 @@ export function assignable(ctx: WebContext, access: Access) {
 	return ctx.app.stores.issues.assignable(assignableScope(access), PICKER_LIMIT, 0).rows;
 }
 
+/** The repository's open milestones a picker offers, the next due first (at most PICKER_LIMIT). */
+export function openMilestones(ctx: WebContext, access: Access) {
+	const query = { repoId: access.repo.id, state: 'open', sort: 'due_on', direction: 'asc', limit: PICKER_LIMIT, offset: 0 } as const;
+	return ctx.app.stores.milestones.list(query).rows;
+}
+
 /** The reviewer picker of a pull request (its author or triage access): the repository's assignable users but the author. */
 export function ReviewerPicker({ ctx, access, row }: { ctx: WebContext; access: Access; row: IssueRow }) {
 	if (!ctx.user || !writable(access) || row.state !== 'open') return null;
@@ -264,14 +270,7 @@ export function MilestonePicker({ ctx, access, row }: { ctx: WebContext; access:
 				<Octicon name="gear" /> Edit milestone
 			</a>
 		);
-	const milestones = ctx.app.stores.milestones.list({
-		repoId: access.repo.id,
-		state: 'open',
-		sort: 'due_on',
-		direction: 'asc',
-		limit: PICKER_LIMIT,
-		offset: 0,
-	}).rows;
+	const milestones = openMilestones(ctx, access);
 	return (
 		<form method="post" action={`${repoPath(access)}/issues/${row.number}/milestone`} class="mb-2" id="edit-milestone">
 			<Csrf ctx={ctx} />

@@ -29,7 +29,7 @@ import { atLeast, type RepoPermission } from '../../model/repo-permissions';
 import type { IssueRow, PullRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { repoFor, repoForChange, requireUser } from '../access';
-import { allowedMethods, assignable, PICKER_LIMIT, sent } from '../components/issue-forms';
+import { allowedMethods, assignable, openMilestones, PICKER_LIMIT, sent } from '../components/issue-forms';
 import { Label } from '../components/label';
 import { Csrf } from '../components/layout';
 import { RepoLayout, repoPath } from '../components/repo';
@@ -159,16 +159,7 @@ function newIssue(ctx: WebContext, error?: string) {
 	const push = atLeast(access.permission, 'push');
 	const labels = push ? app.stores.labels.list(access.repo.id, PICKER_LIMIT, 0).rows : [];
 	const people = push ? assignable(ctx, access) : [];
-	const milestones = push
-		? app.stores.milestones.list({
-				repoId: access.repo.id,
-				state: 'open',
-				sort: 'due_on',
-				direction: 'asc',
-				limit: PICKER_LIMIT,
-				offset: 0,
-			}).rows
-		: [];
+	const milestones = push ? openMilestones(ctx, access) : [];
 	const chosen = (name: string) => new Set(ctx.form?.getAll(name) ?? []);
 	const chosenLabels = chosen('labels[]');
 	const chosenPeople = chosen('assignees[]');
