@@ -4,7 +4,7 @@
  */
 import { hashPassword, sessionStore, verifyPassword } from '../../auth/sessions';
 import type { AccountRow } from '../../model/rows';
-import { Csrf, Layout } from '../components/layout';
+import { Csrf, Layout, SignOut } from '../components/layout';
 import { cookie, LOGIN_CSRF_COOKIE, Redirect, SESSION_COOKIE, type WebContext } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
@@ -118,12 +118,7 @@ function LogoutPage({ ctx }: { ctx: WebContext }) {
 		<Layout ctx={ctx} title="Sign out · Gitstead">
 			<div class="mx-auto col-12 col-md-6 text-center">
 				<h1 class="f2 text-normal mb-3">Sign out from Gitstead</h1>
-				<form method="post" action="/logout">
-					<Csrf ctx={ctx} />
-					<button type="submit" class="btn btn-primary">
-						Sign out
-					</button>
-				</form>
+				<SignOut ctx={ctx} button="btn btn-primary" />
 			</div>
 		</Layout>
 	);

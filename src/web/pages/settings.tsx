@@ -17,7 +17,7 @@ import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
-import { FormGroup } from '../components/form';
+import { Flash, FormGroup } from '../components/form';
 
 const iso = (seconds: number | null) => (seconds === null ? null : isoSeconds(seconds * 1000));
 
@@ -90,20 +90,20 @@ function profile(ctx: WebContext, error?: string) {
 	// A refused form shows what was sent.
 	const sent = error ? ctx.form : null;
 	const value = (name: string, stored: string | null) => (sent ? (sent.get(name) ?? '') : (stored ?? ''));
+	/** A one-line text field of the profile, at most its column's limit. */
+	const text = (
+		id: string,
+		name: 'name' | 'blog' | 'twitter_username' | 'company' | 'location',
+		label: string,
+		max: number = PROFILE_LIMITS[name],
+	) => <ProfileField id={id} name={name} label={label} value={value(name, user[name])} max={max} />;
 	const publicEmail = sent ? (sent.get('email') ?? '') : user.email_public === 1 ? (user.email ?? '') : '';
 	const vnode = (
 		<SettingsLayout ctx={ctx} current="/settings/profile" title="Public profile">
-			{error && (
-				<div class="flash flash-error mb-3" role="alert">
-					{error}
-				</div>
-			)}
-			{!error && ctx.query.get('saved') === '1' && (
-				<output class="flash flash-success mb-3 d-block">Profile updated successfully.</output>
-			)}
+			<Flash error={error} notice={ctx.query.get('saved') === '1' ? 'Profile updated successfully.' : null} />
 			<form method="post" action="/settings/profile">
 				<Csrf ctx={ctx} />
-				<ProfileField id="user-name" name="name" label="Name" value={value('name', user.name)} max={PROFILE_LIMITS.name} />
+				{text('user-name', 'name', 'Name')}
 				<FormGroup id="user-email" label="Public email">
 					<select id="user-email" class="form-select" name="email">
 						<option value="" selected={publicEmail === ''}>
@@ -123,28 +123,11 @@ function profile(ctx: WebContext, error?: string) {
 					</textarea>
 					<p class="note">At most {PROFILE_LIMITS.bio} characters.</p>
 				</FormGroup>
-				<ProfileField id="user-blog" name="blog" label="URL" value={value('blog', user.blog)} max={PROFILE_LIMITS.blog} />
-				<ProfileField
-					id="user-twitter"
-					name="twitter_username"
-					label="Twitter username"
-					value={value('twitter_username', user.twitter_username)}
-					max={PROFILE_LIMITS.twitter_username + 1}
-				/>
-				<ProfileField
-					id="user-company"
-					name="company"
-					label="Company"
-					value={value('company', user.company)}
-					max={PROFILE_LIMITS.company}
-				/>
-				<ProfileField
-					id="user-location"
-					name="location"
-					label="Location"
-					value={value('location', user.location)}
-					max={PROFILE_LIMITS.location}
-				/>
+				{text('user-blog', 'blog', 'URL')}
+				{/* One more than the limit: a leading @ is accepted and dropped. */}
+				{text('user-twitter', 'twitter_username', 'Twitter username', PROFILE_LIMITS.twitter_username + 1)}
+				{text('user-company', 'company', 'Company')}
+				{text('user-location', 'location', 'Location')}
 				<button type="submit" class="btn btn-primary">
 					Update profile
 				</button>
