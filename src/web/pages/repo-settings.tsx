@@ -698,6 +698,60 @@ function ruleSummary(settings: ProtectionSettings): string[] {
 	return out;
 }
 
+/**
+ * A settings page's list: its heading with the add button, the flash, an introduction, the rows in
+ * a box (or a blank slate when there are none) and the pages.
+ * @param empty the blank slate, or false when there are rows
+ */
+function SettingsList({
+	ctx,
+	title,
+	add,
+	notice,
+	intro,
+	empty,
+	hasNext,
+	children,
+}: {
+	ctx: WebContext;
+	title: string;
+	add: { href: string; label: string };
+	notice: string | null;
+	intro: string;
+	empty: false | { icon: Parameters<typeof Blankslate>[0]['icon']; title: string };
+	hasNext: boolean;
+	children: ComponentChildren;
+}) {
+	return (
+		<>
+			<div class="d-flex flex-items-center border-bottom pb-2 mb-3">
+				<h2 class="f2 text-normal flex-auto">{title}</h2>
+				<a class="btn" href={add.href}>
+					{add.label}
+				</a>
+			</div>
+			<Flash notice={notice} />
+			<p class="mb-3 color-fg-muted">{intro}</p>
+			{empty ? <Blankslate icon={empty.icon} title={empty.title} /> : <div class="Box">{children}</div>}
+			<Pagination ctx={ctx} page={pageNumber(ctx)} hasNext={hasNext} />
+		</>
+	);
+}
+
+/** A list row's Edit link (to `href`) and Delete button (posting to `href`/delete); `what` names the row for assistive technology. */
+function EditDelete({ ctx, href, what }: { ctx: WebContext; href: string; what: string }) {
+	return (
+		<>
+			<a class="btn btn-sm mr-2" href={href} aria-label={`Edit ${what}`}>
+				Edit
+			</a>
+			<DangerButton ctx={ctx} action={`${href}/delete`} label={`Delete ${what}`}>
+				Delete
+			</DangerButton>
+		</>
+	);
+}
+
 function branchRules(ctx: WebContext) {
 	const access = adminRepo(ctx);
 	const base = `${repoPath(access)}/settings`;
@@ -707,50 +761,30 @@ function branchRules(ctx: WebContext) {
 		ctx.query.get('saved') === '1' ? 'Branch protection rule saved.' : ctx.query.get('deleted') === '1' ? 'Rule deleted.' : null;
 	return (
 		<SettingsFrame ctx={ctx} access={access} section="branches" title="Branches">
-			<div class="d-flex flex-items-center border-bottom pb-2 mb-3">
-				<h2 class="f2 text-normal flex-auto">Branch protection rules</h2>
-				<a class="btn" href={`${base}/branch_protection_rules/new`}>
-					Add rule
-				</a>
-			</div>
-			<Flash notice={notice} />
-			<p class="mb-3 color-fg-muted">
-				Protect a branch from force pushes and deletion, and require reviews or status checks before merging.
-			</p>
-			{rows.length === 0 ? (
-				<Blankslate icon="shield-lock" title="No branch protection rules defined yet" />
-			) : (
-				<div class="Box">
-					{rows.map((branch) => {
-						const rule = ctx.app.stores.branches.protection(access.repo.id, branch.name);
-						if (!rule) return null;
-						return (
-							<div class="Box-row d-flex flex-items-center" key={rule.id}>
-								<Octicon name="shield-lock" class="mr-2 color-fg-muted" />
-								<div class="flex-auto min-width-0">
-									<strong class="branch-name">{rule.branch}</strong>
-									<div class="f6 color-fg-muted">{ruleSummary(rule.settings).join(' · ') || 'no requirements'}</div>
-								</div>
-								<a
-									class="btn btn-sm mr-2"
-									href={`${base}/branch_protection_rules/${rule.id}`}
-									aria-label={`Edit the rule of ${rule.branch}`}
-								>
-									Edit
-								</a>
-								<DangerButton
-									ctx={ctx}
-									action={`${base}/branch_protection_rules/${rule.id}/delete`}
-									label={`Delete the rule of ${rule.branch}`}
-								>
-									Delete
-								</DangerButton>
+			<SettingsList
+				ctx={ctx}
+				title="Branch protection rules"
+				add={{ href: `${base}/branch_protection_rules/new`, label: 'Add rule' }}
+				notice={notice}
+				intro="Protect a branch from force pushes and deletion, and require reviews or status checks before merging."
+				empty={rows.length === 0 && { icon: 'shield-lock', title: 'No branch protection rules defined yet' }}
+				hasNext={page * PER_PAGE < total}
+			>
+				{rows.map((branch) => {
+					const rule = ctx.app.stores.branches.protection(access.repo.id, branch.name);
+					if (!rule) return null;
+					return (
+						<div class="Box-row d-flex flex-items-center" key={rule.id}>
+							<Octicon name="shield-lock" class="mr-2 color-fg-muted" />
+							<div class="flex-auto min-width-0">
+								<strong class="branch-name">{rule.branch}</strong>
+								<div class="f6 color-fg-muted">{ruleSummary(rule.settings).join(' · ') || 'no requirements'}</div>
 							</div>
-						);
-					})}
-				</div>
-			)}
-			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+							<EditDelete ctx={ctx} href={`${base}/branch_protection_rules/${rule.id}`} what={`the rule of ${rule.branch}`} />
+						</div>
+					);
+				})}
+			</SettingsList>
 		</SettingsFrame>
 	);
 }
@@ -986,40 +1020,30 @@ function hooksPage(ctx: WebContext) {
 	const notice = ctx.query.get('deleted') === '1' ? 'Webhook deleted.' : null;
 	return (
 		<SettingsFrame ctx={ctx} access={access} section="hooks" title="Webhooks">
-			<div class="d-flex flex-items-center border-bottom pb-2 mb-3">
-				<h2 class="f2 text-normal flex-auto">Webhooks</h2>
-				<a class="btn" href={`${base}/new`}>
-					Add webhook
-				</a>
-			</div>
-			<Flash notice={notice} />
-			<p class="mb-3 color-fg-muted">Webhooks send a POST request to the URLs you choose when events happen in this repository.</p>
-			{rows.length === 0 ? (
-				<Blankslate icon="link" title="No webhooks yet" />
-			) : (
-				<div class="Box">
-					{rows.map((hook) => (
-						<div class="Box-row d-flex flex-items-center" key={hook.id}>
-							<HookState hook={hook} />
-							<div class="flex-auto min-width-0">
-								<a class="text-bold gs-mono" href={`${base}/${hook.id}`}>
-									{hook.url}
-								</a>
-								<div class="f6 color-fg-muted">
-									({(JSON.parse(hook.events) as string[]).join(', ')}){hook.active !== 1 && ' · inactive'}
-								</div>
-							</div>
-							<a class="btn btn-sm mr-2" href={`${base}/${hook.id}`} aria-label={`Edit the webhook to ${hook.url}`}>
-								Edit
+			<SettingsList
+				ctx={ctx}
+				title="Webhooks"
+				add={{ href: `${base}/new`, label: 'Add webhook' }}
+				notice={notice}
+				intro="Webhooks send a POST request to the URLs you choose when events happen in this repository."
+				empty={rows.length === 0 && { icon: 'link', title: 'No webhooks yet' }}
+				hasNext={page * PER_PAGE < total}
+			>
+				{rows.map((hook) => (
+					<div class="Box-row d-flex flex-items-center" key={hook.id}>
+						<HookState hook={hook} />
+						<div class="flex-auto min-width-0">
+							<a class="text-bold gs-mono" href={`${base}/${hook.id}`}>
+								{hook.url}
 							</a>
-							<DangerButton ctx={ctx} action={`${base}/${hook.id}/delete`} label={`Delete the webhook to ${hook.url}`}>
-								Delete
-							</DangerButton>
+							<div class="f6 color-fg-muted">
+								({(JSON.parse(hook.events) as string[]).join(', ')}){hook.active !== 1 && ' · inactive'}
+							</div>
 						</div>
-					))}
-				</div>
-			)}
-			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+						<EditDelete ctx={ctx} href={`${base}/${hook.id}`} what={`the webhook to ${hook.url}`} />
+					</div>
+				))}
+			</SettingsList>
 		</SettingsFrame>
 	);
 }
