@@ -208,10 +208,9 @@ export interface IssueRow {
 	reaction_counts: string;
 }
 
-export interface IssueCommentRow {
+/** The columns every comment row has: its author, its Markdown body (rendered once, when written) and its times. */
+export interface CommentColumns {
 	id: number;
-	repo_id: number;
-	issue_id: number;
 	user_id: number;
 	body: string;
 	created_at: string;
@@ -220,6 +219,11 @@ export interface IssueCommentRow {
 	body_html: string;
 	/** body rendered as plain text when it was written */
 	body_text: string;
+}
+
+export interface IssueCommentRow extends CommentColumns {
+	repo_id: number;
+	issue_id: number;
 	/** JSON {content: count} of its reactions (triggers keep it) */
 	reaction_counts: string;
 }

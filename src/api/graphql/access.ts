@@ -17,6 +17,7 @@ import type { RepoAccess } from '../../auth/access/types';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { PULLS_READ } from '../pulls/access';
 import { REPOSITORY_READ } from '../repos/access';
+import { AUTHENTICATED_USER } from '../users/access';
 
 /** The policies of the fields served from stores (by the REST resource they read). */
 export const POLICIES = {
@@ -29,14 +30,7 @@ export const POLICIES = {
 		path: '/repos/{owner}/{repo}/labels',
 		docs: 'issues/labels#list-labels-for-a-repository',
 	}),
-	viewer: policy({
-		method: 'GET',
-		path: '/user',
-		docs: 'users/users#get-the-authenticated-user',
-		permissions: [],
-		access: 'authenticated',
-		resource: { self: true },
-	}),
+	viewer: policy(AUTHENTICATED_USER),
 	createIssue: policy({
 		...ISSUES_WRITE,
 		permissions: [{ issues: 'write' }],

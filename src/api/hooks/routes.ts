@@ -24,9 +24,10 @@ import type { PermissionSet } from '../../auth/permissions';
 import { sender } from '../../events/payloads';
 import { isoSeconds } from '../../time';
 import { DEFAULT_REPOSITORY_HOOK_EVENTS, REPOSITORY_HOOK_EVENTS } from '../../webhooks';
-import type { DeliveryRow, HookRow, HookScope, HookValues } from '../../webhooks/store';
+import type { HookRow, HookScope, HookValues } from '../../webhooks/store';
 import { pushPayload } from '../git/events';
 import { orgSimple } from '../../model/render';
+import { loadDelivery } from './deliveries';
 import { delivery, deliveryItem, hookConfig, organizationHook, repositoryHook } from './render';
 import { contentType, deleteHook, hookConfigValues, insecureSsl, pingRepositoryHook, saveHook, secret, uniqueEvents } from './service';
 
@@ -126,14 +127,6 @@ function loadHook(ctx: Context, place: Place): HookRow {
 	const hook = id === null ? undefined : ctx.app.stores.webhooks.getInScope(place.scope, id);
 	if (!hook) throw notFound();
 	return hook;
-}
-
-/** The delivery {delivery_id} of the hook, else 404. */
-function loadDelivery(ctx: Context, hook: HookRow): DeliveryRow {
-	const id = idParam(ctx.params.delivery_id);
-	const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
-	if (!row) throw notFound();
-	return row;
 }
 
 /** Stores new or changed values (after GitHub's limits) and makes the delivery engine see them. */

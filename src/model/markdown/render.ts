@@ -156,15 +156,11 @@ function safeRenderer(md: MarkdownIt): void {
 		return `<pre><code${attribute}>${text(token.content)}</code></pre>\n`;
 	};
 	rules.paragraph_open = (tokens, i) => (tokens[i].hidden ? '' : '<p dir="auto">');
+	/** A renderer rule's signature (tokens, index, options, env, renderer). */
+	type Rule = NonNullable<typeof rules.text>;
 	const drop =
-		(name: string) =>
-		(
-			tokens: Parameters<NonNullable<typeof rules.text>>[0],
-			i: number,
-			options: MarkdownIt.Options,
-			_env: unknown,
-			self: MarkdownIt['renderer'],
-		) => {
+		(name: string): Rule =>
+		(tokens, i, options, _env, self) => {
 			const token = tokens[i];
 			if (token.attrs) token.attrs = token.attrs.filter(([key]) => key !== name);
 			return self.renderToken(tokens, i, options);
@@ -173,14 +169,8 @@ function safeRenderer(md: MarkdownIt): void {
 	rules.td_open = drop('style');
 	rules.ordered_list_open = drop('start');
 	const url =
-		(attribute: string) =>
-		(
-			tokens: Parameters<NonNullable<typeof rules.text>>[0],
-			i: number,
-			options: MarkdownIt.Options,
-			env: unknown,
-			self: MarkdownIt['renderer'],
-		) => {
+		(attribute: string): Rule =>
+		(tokens, i, options, env, self) => {
 			const token = tokens[i];
 			const value = token.attrGet(attribute);
 			if (value !== null && !allowedUrl(value)) token.attrs = token.attrs!.filter(([key]) => key !== attribute);
