@@ -4,12 +4,13 @@
  * The composition root (src/compose.ts) is imported only by the command line. The web interface
  * (src/web) imports no REST route file and no database module, and holds no SQL. Inside the feature
  * folders: stores import no service, route or render file; renderers import no service; domain
- * services import nothing of src/http; events and webhooks import no route file; db, model, auth and
+ * services import nothing of src/http; events, webhooks and other feature folders import no route
+ * file of a feature (only the route table, src/api/routes.ts, gathers them); db, model, auth and
  * http import no feature folder at all. No cycle between folders either (each api/<area> and each
  * top-level folder of src, type imports included): the folder graph's strongly connected components
  * are computed (Tarjan) and any of more than one folder fails, with the file imports that make each
- * of its edges, beyond an allow-list that says why and only shrinks. A route handler parses, calls one service and
- * renders: no handler body is longer than 40 lines.
+ * of its edges, beyond an allow-list that says why and only shrinks. A route handler parses, calls
+ * one service and renders: no handler body is longer than 40 lines.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -130,6 +131,14 @@ test('domain services import nothing of src/http: they run outside a request', a
 test('events and webhooks import no route file of a feature folder', async () => {
 	const bad = (await allImports()).filter(
 		([file, imported]) => (file.startsWith('events/') || file.startsWith('webhooks/')) && isRoutes(imported),
+	);
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
+test("no feature folder imports another feature's route file (only the route table, api/routes.ts, gathers them)", async () => {
+	const areaOf = (file: string) => /^api\/([^/]+)\//.exec(file)?.[1];
+	const bad = (await allImports()).filter(
+		([file, imported]) => file !== 'api/routes.ts' && isRoutes(imported) && areaOf(file) !== areaOf(imported),
 	);
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });

@@ -9,7 +9,7 @@ import { forbidden, notFound } from '../../model/errors';
 import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { isoSeconds } from '../../time';
 import type { DeliveryRow, HookRow } from '../../webhooks/store';
-import { deliveriesPage, deliveriesQuery } from '../hooks/routes';
+import { deliveriesPage, deliveriesQuery } from '../hooks/deliveries';
 import { loadDelivery } from '../hooks/deliveries';
 import { delivery, hookConfig } from '../hooks/render';
 import { contentType, insecureSsl, secret } from '../hooks/service';

@@ -7,7 +7,7 @@
 import { notFound } from '../../model/errors';
 import { idParam, route } from '../../http/route';
 import { ok, paged } from '../../http/reply';
-import { ISSUES_READ } from './routes';
+import { ISSUES_READ } from './access';
 import { issueEvent, peopleOf } from './event-render';
 import { issueRepository, loadIssue, renderIssues, type IssueScope } from './service';
 import type { IssueRow } from '../../model/rows';

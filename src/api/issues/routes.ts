@@ -83,7 +83,6 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, mode: 'attach' | 'rep
 	});
 }
 
-export { ISSUES_READ, ISSUES_WRITE };
 
 /**
  * GitHub's answers for a number whose issue left the repository: 301 Moved Permanently to where a
