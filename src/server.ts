@@ -38,7 +38,10 @@ function isPath(url: string, path: string): boolean {
 	return url.length === path.length ? url === path : url.startsWith(path) && url.charCodeAt(path.length) === 63; // '?'
 }
 
-/** Resolves every declaration's policy (throws at startup on a bad declaration). */
+/**
+ * The routes of `declarations` (resolveRoute: each route's policy is derived at its first read).
+ * @throws Error at startup when a method and path are declared twice
+ */
 export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] {
 	const seen = new Set<string>();
 	return declarations.map((declaration) => {
