@@ -38,7 +38,10 @@ function isPath(url: string, path: string): boolean {
 	return url.length === path.length ? url === path : url.startsWith(path) && url.charCodeAt(path.length) === 63; // '?'
 }
 
-/** Resolves every declaration's policy (throws at startup on a bad declaration). */
+/**
+ * The routes of `declarations` (resolveRoute: each route's policy is derived at its first read).
+ * @throws Error at startup when a method and path are declared twice
+ */
 export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] {
 	const seen = new Set<string>();
 	return declarations.map((declaration) => {
@@ -96,8 +99,10 @@ export function createRequestListener(
 	traffic: Traffic = new Traffic(),
 ): (req: IncomingMessage, res: ServerResponse) => void {
 	const limit = app.config.server.body_limit;
-	// The web interface at GitHub's paths (src/web): pages for browsers, beside the API.
-	const web = createWeb(app);
+	// The web interface at GitHub's paths (src/web): pages for browsers, beside the API, made at the
+	// first request that is not the API's (a start answers its first API or health request without it).
+	let webHooks: ReturnType<typeof createWeb> | undefined;
+	const web = () => (webHooks ??= createWeb(app));
 	const router = polka({
 		onError(error: unknown, req: IncomingMessage, res: ServerResponse) {
 			const status = (error as { status?: number }).status;
@@ -116,7 +121,7 @@ export function createRequestListener(
 		},
 		onNoMatch(req: IncomingMessage, res: ServerResponse) {
 			// A browser gets the web interface's 404 page (never below /api/v3); other clients GitHub's JSON.
-			if (!viaApiPrefix.has(req) && web.notFound(req, res)) return;
+			if (!viaApiPrefix.has(req) && web().notFound(req, res)) return;
 			write(res, 404, baseHeaders(requestIdOf(req)), errorBody(404, MESSAGES.notFound));
 		},
 	});
@@ -268,7 +273,7 @@ export function createRequestListener(
 	});
 	// The web pages for clients that are not browsers (curl of a raw file), after everything above.
 	router.use((req: PolkaRequest, res: ServerResponse, next: () => void) => {
-		if (viaApiPrefix.has(req) || !web.late(req, res, req.path)) next();
+		if (viaApiPrefix.has(req) || !web().late(req, res, req.path)) next();
 	});
 
 	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
@@ -347,7 +352,7 @@ export function createRequestListener(
 			}
 		}
 		// The web interface: browsers' pages, its forms (read by src/web, never by the JSON parser) and assets.
-		if (!viaApiPrefix.has(req) && web.early(req, res, (req.url ?? '/').split('?', 1)[0])) return;
+		if (!viaApiPrefix.has(req) && web().early(req, res, (req.url ?? '/').split('?', 1)[0])) return;
 		if (isUpload(req.method, req.url ?? '/')) {
 			uploads.add(req);
 			return router.handler(req as never, res, undefined as never);

@@ -8,10 +8,37 @@ import { resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routeRows, routesMarkdown, routesDocSection, withRoutesTable } from '../src/cli/routes';
+import { resolveRoute, resolveRouteNow } from '../src/http/route';
 import { buildRoutes } from '../src/server';
 
 const test = suite('routes table');
 const routes = buildRoutes();
+
+test('every route resolves: its policy derived at its first read, once, and kept on the route', () => {
+	for (const route of buildRoutes()) {
+		assert.not.ok(Object.hasOwn(route, 'policy'), `~> ${route.method} ${route.path}: derived before its first read`);
+		assert.is(resolveRouteNow(route), route);
+		assert.ok(Object.hasOwn(route, 'policy'), `~> ${route.method} ${route.path}: derived`);
+		assert.ok(Array.isArray(route.policy) && route.tokenKinds.size > 0, `~> ${route.method} ${route.path}: policy and token kinds`);
+		const { acceptedScopes } = route;
+		assert.is(route.acceptedScopes, acceptedScopes, '~> derived once');
+	}
+	// A declaration naming a matrix row that does not exist throws at its first read (and in the check above).
+	const typo = resolveRoute(
+		{
+			method: 'GET',
+			path: '/no/such/row',
+			docs: 'x#y',
+			permissions: 'matrix',
+			access: 'public',
+			resource: 'none',
+			handler: () => ({ status: 204 }) as never,
+		},
+		'https://docs.github.com/rest',
+	);
+	assert.is(typo.path, '/no/such/row');
+	assert.throws(() => typo.policy, /permission matrix has no row "GET \/no\/such\/row"/);
+});
 
 test('docs/ROUTES.md carries the route table as generated (npm run routes:doc)', () => {
 	const doc = readFileSync(resolve(__dirname, '../docs/ROUTES.md'), 'utf8');

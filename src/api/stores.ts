@@ -37,7 +37,7 @@ import { createReactionStore } from './reactions/store';
 import { createReleaseStore } from './releases/store';
 import { createRepositoryStore } from './repos/store';
 import { ChangeCounters } from '../db/change-counters';
-import { lazyPreparing } from '../db/lazy';
+import { lazyObject, lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
@@ -59,68 +59,71 @@ import { createEventStore } from '../events/store';
 import { createRoleStore } from './roles/store';
 import { createExternalGroupStore } from './external-groups/store';
 
-/** Prepares every area's statements on `db`. */
+/**
+ * Every area's store on `database`. Each store is made at its first read (a start answers its first
+ * request without making the ~55 of them), and its statements are prepared at their first run.
+ */
 export function createStores(database: DB) {
 	const changes = new ChangeCounters(database);
 	// Statements are prepared when first used, not all of them before the first answer.
 	const db = lazyPreparing(database);
-	return {
+	return lazyObject({
 		/** What this connection changed (repository rows, issue content …): caches and validators follow it. */
-		changes,
-		accounts: createAccountStore(db),
-		emails: createUserEmailStore(db),
-		orgs: createOrgStore(db),
-		enterprises: createEnterpriseStore(db),
-		memberships: createMembershipStore(db),
-		teams: createTeamStore(db),
-		repos: createRepositoryStore(db, changes),
-		collaborators: createCollaboratorStore(db),
-		customProperties: createCustomPropertyStore(db),
-		budgets: createBudgetStore(db),
-		runnerGroups: createRunnerGroupStore(db),
-		orgActions: createOrgActionsStore(db),
-		migrations: createMigrationStore(db),
-		webhooks: createWebhookStore(db),
-		apps: createAppStore(db),
-		git: createGitStore(db),
-		keys: createKeyStore(db),
-		branches: createBranchStore(db),
-		deployments: createDeploymentStore(db),
-		actions: createActionsStore(db),
-		secrets: createSecretStore(db),
-		checks: createCheckStore(db),
-		gists: createGistStore(db),
-		dependabot: createDependabotStore(db),
-		dependencyGraph: createDependencyGraphStore(db),
-		issues: createIssueStore(db),
-		issueEvents: createIssueEventStore(db),
-		pulls: createPullStore(db),
-		autoMerges: createAutoMergeStore(db),
-		reviews: createReviewStore(db),
-		labels: createLabelStore(db),
-		milestones: createMilestoneStore(db),
-		reactions: createReactionStore(db),
-		events: createEventStore(db),
-		roles: createRoleStore(db),
-		auditLog: createAuditStore(db),
-		stars: createStarStore(db),
-		statuses: createStatusStore(db),
-		releases: createReleaseStore(db),
-		subscriptions: createSubscriptionStore(db),
-		notifications: createNotificationStore(db),
-		search: createSearchStore(db),
-		issueIndex: createIssueIndexStore(db),
-		codeSearch: createCodeSearchStore(db),
-		commitSearch: createCommitSearchStore(db),
-		stats: createStatsStore(db),
-		issueAdmin: createIssueAdminStore(db),
-		jobLogs: createJobLogStore(db),
-		rulesets: createRulesetStore(db),
-		codeSecurity: createCodeSecurityStore(db),
-		orgSecurity: createOrgSecurityStore(db),
-		immutableReleases: createImmutableReleaseStore(db),
-		externalGroups: createExternalGroupStore(db),
-	};
+		changes: () => changes,
+		accounts: () => createAccountStore(db),
+		emails: () => createUserEmailStore(db),
+		orgs: () => createOrgStore(db),
+		enterprises: () => createEnterpriseStore(db),
+		memberships: () => createMembershipStore(db),
+		teams: () => createTeamStore(db),
+		repos: () => createRepositoryStore(db, changes),
+		collaborators: () => createCollaboratorStore(db),
+		customProperties: () => createCustomPropertyStore(db),
+		budgets: () => createBudgetStore(db),
+		runnerGroups: () => createRunnerGroupStore(db),
+		orgActions: () => createOrgActionsStore(db),
+		migrations: () => createMigrationStore(db),
+		webhooks: () => createWebhookStore(db),
+		apps: () => createAppStore(db),
+		git: () => createGitStore(db),
+		keys: () => createKeyStore(db),
+		branches: () => createBranchStore(db),
+		deployments: () => createDeploymentStore(db),
+		actions: () => createActionsStore(db),
+		secrets: () => createSecretStore(db),
+		checks: () => createCheckStore(db),
+		gists: () => createGistStore(db),
+		dependabot: () => createDependabotStore(db),
+		dependencyGraph: () => createDependencyGraphStore(db),
+		issues: () => createIssueStore(db),
+		issueEvents: () => createIssueEventStore(db),
+		pulls: () => createPullStore(db),
+		autoMerges: () => createAutoMergeStore(db),
+		reviews: () => createReviewStore(db),
+		labels: () => createLabelStore(db),
+		milestones: () => createMilestoneStore(db),
+		reactions: () => createReactionStore(db),
+		events: () => createEventStore(db),
+		roles: () => createRoleStore(db),
+		auditLog: () => createAuditStore(db),
+		stars: () => createStarStore(db),
+		statuses: () => createStatusStore(db),
+		releases: () => createReleaseStore(db),
+		subscriptions: () => createSubscriptionStore(db),
+		notifications: () => createNotificationStore(db),
+		search: () => createSearchStore(db),
+		issueIndex: () => createIssueIndexStore(db),
+		codeSearch: () => createCodeSearchStore(db),
+		commitSearch: () => createCommitSearchStore(db),
+		stats: () => createStatsStore(db),
+		issueAdmin: () => createIssueAdminStore(db),
+		jobLogs: () => createJobLogStore(db),
+		rulesets: () => createRulesetStore(db),
+		codeSecurity: () => createCodeSecurityStore(db),
+		orgSecurity: () => createOrgSecurityStore(db),
+		immutableReleases: () => createImmutableReleaseStore(db),
+		externalGroups: () => createExternalGroupStore(db),
+	});
 }
 
 export type Stores = ReturnType<typeof createStores>;

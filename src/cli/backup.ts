@@ -36,7 +36,7 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import { version } from '../build-info';
 import type { Resolved } from '../config';
 import { acquireDataDirLock, DataDirLockedError, LOCK_DESCRIPTION_FILE, LOCK_FILE, type DataDirLock } from '../db/lock';
@@ -44,6 +44,10 @@ import { SCHEMA_VERSION } from '../db/migrations';
 import { openDatabase, type DB } from '../db/open';
 import { blobReferences, isSafeBlobPath, MANAGED_BLOB_FOLDERS } from './blob-refs';
 import { CliError, type Output } from './output';
+
+/** tar, loaded at its first use: its module body is not run by a start. */
+let tarLibrary: typeof Tar | undefined;
+const tar = () => (tarLibrary ??= require('tar') as typeof Tar);
 
 /** The `format` of every Gitstead backup manifest. */
 export const BACKUP_FORMAT = 'gitstead-backup';
@@ -325,7 +329,7 @@ export async function backupDataFolder(
 		const total = database.size + totalBlobBytes;
 		let written = 0;
 		rmSync(partial, { force: true });
-		await tar.c(
+		await tar().c(
 			{
 				gzip: true,
 				file: partial,
@@ -506,13 +510,13 @@ export async function restoreDataFolder(config: Resolved, file: string, options:
 	try {
 		mkdirSync(staging);
 		try {
-			await tar.x({
+			await tar().x({
 				file: archive,
 				cwd: staging,
 				strict: true,
 				// Plain files and folders only: no links, devices or absolute paths.
 				filter: (_path, entry) => {
-					const type = (entry as tar.ReadEntry).type;
+					const type = (entry as Tar.ReadEntry).type;
 					return type === 'File' || type === 'OldFile' || type === 'Directory';
 				},
 			});

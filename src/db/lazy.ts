@@ -80,3 +80,23 @@ export function lazyPreparing(db: DB): DB {
 		},
 	});
 }
+
+/**
+ * An object whose properties `factories` make at their first read, once each; from then on they are
+ * plain (writable) properties. For registries of which a process uses a few (the stores).
+ */
+export function lazyObject<T extends object>(factories: { [K in keyof T]: () => T[K] }): T {
+	const out = {} as T;
+	for (const key of Object.keys(factories) as Array<keyof T>) {
+		Object.defineProperty(out, key, {
+			configurable: true,
+			enumerable: true,
+			get() {
+				const value = factories[key]();
+				Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+				return value;
+			},
+		});
+	}
+	return out;
+}

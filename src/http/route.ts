@@ -314,7 +314,11 @@ export interface RouteDeclaration<
 	): Reply;
 }
 
-/** A declaration with its policy resolved once, at startup. */
+/**
+ * A declaration with its policy resolved. Method, path, guard, rate resource and pagination are
+ * set when the route is built; the rest (policy, token kinds, scopes, headers, query keys,
+ * action, documentation URL) is derived at its first read and kept on the route (resolveRoute).
+ */
 export interface Route extends RouteDeclaration {
 	policy: PermissionPolicy;
 	tokenKinds: ReadonlySet<Principal['kind']>;
@@ -353,11 +357,35 @@ export function idParam(text: string | undefined): number | null {
 
 const DEFAULT_PAGINATION: Pagination = { perPage: 30, maxPerPage: 100 };
 
+/** The fields of a Route that resolveRoute derives at their first read. */
+type Derived = Pick<
+	Route,
+	| 'policy'
+	| 'tokenKinds'
+	| 'acceptedScopes'
+	| 'acceptedPermissionsHeader'
+	| 'acceptedScopesHeader'
+	| 'queryKeys'
+	| 'action'
+	| 'documentationUrl'
+>;
+
+const DERIVED_KEYS: ReadonlyArray<keyof Derived> = [
+	'policy',
+	'tokenKinds',
+	'acceptedScopes',
+	'acceptedPermissionsHeader',
+	'acceptedScopesHeader',
+	'queryKeys',
+	'action',
+	'documentationUrl',
+];
+
 /**
- * Resolves a declaration's policy from the permission matrix and defaults.
+ * Derives a declaration's policy from the permission matrix and defaults.
  * @throws Error when a 'matrix' route has no matrix row.
  */
-export function resolveRoute(declaration: RouteDeclaration, docsBase: string): Route {
+function derive(declaration: RouteDeclaration, docsBase: string): Derived {
 	let policy: PermissionPolicy;
 	let rejects: TokenKind[] = [];
 	if (declaration.permissions === 'matrix') {
@@ -369,20 +397,68 @@ export function resolveRoute(declaration: RouteDeclaration, docsBase: string): R
 	}
 	const kinds = (declaration.tokens ?? TOKEN_KINDS).filter((kind) => !rejects.includes(kind as TokenKind));
 	const acceptedScopes = declaration.scopes ?? scopesForPolicy(policy);
-	const guard = declaration.resource === 'none' ? null : declaration.resource;
-	const pagination = declaration.pagination === true ? DEFAULT_PAGINATION : declaration.pagination ? declaration.pagination : false;
 	return {
-		...declaration,
 		policy,
 		tokenKinds: new Set(kinds),
 		acceptedScopes,
 		acceptedPermissionsHeader: formatAcceptedPermissions(policy),
 		acceptedScopesHeader: acceptedScopes.join(', '),
-		pagination,
-		rateResource: declaration.rateLimit === undefined ? 'core' : declaration.rateLimit,
-		guard,
 		queryKeys: new Set(['page', 'per_page', ...Object.keys((declaration.query as { entries?: object } | undefined)?.entries ?? {})]),
 		action: (declaration.docs.split('#')[1] ?? declaration.docs).replace(/-/g, ' '),
 		documentationUrl: `${docsBase}/${declaration.docs}`,
 	};
+}
+
+/**
+ * A route whose derived fields (Derived) are getters on the prototype until the first read of any
+ * of them, which derives them all and sets them on the route as plain properties (later reads are
+ * field loads). Starting the server builds ~650 routes and a request reads one.
+ */
+class LazyRoute {
+	readonly #docsBase: string;
+	constructor(declaration: RouteDeclaration, docsBase: string) {
+		Object.assign(this, declaration);
+		this.#docsBase = docsBase;
+		const self = this as unknown as Route;
+		self.pagination = declaration.pagination === true ? DEFAULT_PAGINATION : declaration.pagination ? declaration.pagination : false;
+		self.rateResource = declaration.rateLimit === undefined ? 'core' : declaration.rateLimit;
+		self.guard = declaration.resource === 'none' ? null : declaration.resource;
+	}
+
+	/** Derives the fields, defines them on this route (shadowing the getters) and returns them. */
+	derive(): Derived {
+		const derived = derive(this as unknown as RouteDeclaration, this.#docsBase);
+		for (const key of DERIVED_KEYS)
+			Object.defineProperty(this, key, { value: derived[key], enumerable: true, writable: true, configurable: true });
+		return derived;
+	}
+}
+for (const key of DERIVED_KEYS) {
+	Object.defineProperty(LazyRoute.prototype, key, {
+		get(this: LazyRoute) {
+			return this.derive()[key];
+		},
+		configurable: true,
+	});
+}
+
+/**
+ * Resolves a declaration into a Route: pagination, rate resource and guard at once, the policy
+ * (permission matrix row, token kinds, scopes, the X-Accepted-* headers), query keys, action and
+ * documentation URL at the route's first read of any of them.
+ * @throws Error (at that first read) when a 'matrix' route has no matrix row; resolveRouteNow
+ *   derives at once.
+ */
+export function resolveRoute(declaration: RouteDeclaration, docsBase: string): Route {
+	return new LazyRoute(declaration, docsBase) as unknown as Route;
+}
+
+/**
+ * Derives a route's fields now if they are not yet (resolveRoute defers them to their first read):
+ * for checks of the whole table (a declaration without its matrix row throws here).
+ * @throws Error when a 'matrix' route has no matrix row.
+ */
+export function resolveRouteNow(route: Route): Route {
+	if (route instanceof LazyRoute && !Object.hasOwn(route, 'policy')) route.derive();
+	return route;
 }

@@ -46,8 +46,8 @@ export class RouteTable<T> {
 	add(method: string, path: string, value: T): void {
 		let at: Node<T> | undefined = this.roots.get(method);
 		if (!at) this.roots.set(method, (at = node<T>()));
-		const segments = path.split('/').slice(1);
-		for (let i = 0; i < segments.length; i++) {
+		const segments = path.split('/');
+		for (let i = 1; i < segments.length; i++) {
 			const segment = segments[i];
 			if (segment === '*' || segment === '*?') {
 				if (i !== segments.length - 1) throw new Error(`a wildcard must end the path: ${method} ${path}`);
@@ -55,10 +55,12 @@ export class RouteTable<T> {
 				at.rest = { optional: segment === '*?', value };
 				return;
 			}
-			const param = /^\{([a-z_]+)\}$/.exec(segment);
+			// {name}: a parameter (the regular expression only where the braces say so).
+			const param = segment.charCodeAt(0) === 123 ? /^\{([a-z_]+)\}$/.exec(segment) : null;
 			if (param) {
-				let child: { name: string; node: Node<T> } | undefined = at.params.find((p) => p.name === param[1]);
-				if (!child) at.params.push((child = { name: param[1], node: node<T>() }));
+				const name = param[1];
+				let child: { name: string; node: Node<T> } | undefined = at.params.find((p) => p.name === name);
+				if (!child) at.params.push((child = { name, node: node<T>() }));
 				at = child.node;
 			} else {
 				let next: Node<T> | undefined = at.statics.get(segment);

@@ -11,10 +11,14 @@
  *   entry list itself (paths and ids) is walked first, since a zip's central directory needs it.
  */
 import { Readable } from 'node:stream';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import { ZipFile } from 'yazl';
 import type { App } from '../../app';
 import { parseTree, type TreeMode } from '../git/objects';
+
+/** tar, loaded at its first use: its module body is not run by a start. */
+let tarLibrary: typeof Tar | undefined;
+const tar = () => (tarLibrary ??= require('tar') as typeof Tar);
 
 /** One path of the archive, in git's order (a folder before its contents). */
 interface ArchiveEntry {
@@ -61,13 +65,13 @@ function header(fields: {
 	type: 'File' | 'Directory' | 'SymbolicLink';
 	linkpath?: string;
 }): Buffer[] {
-	const h = new tar.Header({ ...fields, uid: 0, gid: 0, uname: 'root', gname: 'root' });
+	const h = new (tar().Header)({ ...fields, uid: 0, gid: 0, uname: 'root', gname: 'root' });
 	h.encode();
 	const blocks: Buffer[] = [];
 	// A name over the 100 bytes of ustar's name field gets a pax record, as git archive writes it:
 	// ustar's prefix/name split would drop a folder's trailing slash.
 	const long = Buffer.byteLength(fields.path) > 100 || Buffer.byteLength(fields.linkpath ?? '') > 100;
-	if (h.needPax || long) blocks.push(new tar.Pax({ path: fields.path, linkpath: fields.linkpath, mtime: fields.mtime }).encode());
+	if (h.needPax || long) blocks.push(new (tar().Pax)({ path: fields.path, linkpath: fields.linkpath, mtime: fields.mtime }).encode());
 	blocks.push(h.block!);
 	return blocks;
 }
@@ -88,7 +92,7 @@ export function tarStream(app: App, repoId: number, commit: string, tree: string
 			try {
 				if (!started) {
 					started = true;
-					this.push(new tar.Pax({ comment: commit }, true).encode());
+					this.push(new (tar().Pax)({ comment: commit }, true).encode());
 					for (const block of header({ path: `${top}/`, mode: 0o775, size: 0, mtime, type: 'Directory' })) this.push(block);
 				}
 				for (;;) {

@@ -11,7 +11,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import type { App } from '../../app';
 import { version } from '../../build-info';
 import { forbidden, invalidField, PermanentTaskError, unprocessable } from '../../model/errors';
@@ -22,6 +22,10 @@ import type { RepositoryRow, AccountRow } from '../../model/rows';
 import { teamUrl } from '../../model/render';
 import { publicUser } from '../users/render';
 import type { MigrationRow } from './store';
+
+/** tar, loaded at its first use: its module body is not run by a start. */
+let tarLibrary: typeof Tar | undefined;
+const tar = () => (tarLibrary ??= require('tar') as typeof Tar);
 
 /** Background task kind that writes a migration's archive. */
 export const EXPORT_TASK = 'export-migration';
@@ -197,7 +201,7 @@ export async function runExportTask(app: App, payload: unknown): Promise<void> {
 		for (const [name, content] of Object.entries(documents)) writeFileSync(join(work, name), `${JSON.stringify(content, null, 2)}\n`);
 		const name = `${migration.guid}.tar.gz`;
 		const partial = join(folder, `${name}.partial`);
-		await tar.c({ gzip: true, file: partial, cwd: work, portable: true }, Object.keys(documents));
+		await tar().c({ gzip: true, file: partial, cwd: work, portable: true }, Object.keys(documents));
 		renameSync(partial, join(folder, name));
 		app.transaction(() => app.stores.migrations.setArchive(migration.id, name, isoSeconds(app.clock())));
 	} catch (error) {
