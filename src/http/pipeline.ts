@@ -529,6 +529,9 @@ export function clientIp(app: App, req: IncomingMessage): string {
 
 const originUrls = new Map<string, Urls>();
 
+/** The scope of a request without a forwarded origin: `fn` as it is (one function for all of them). */
+const unscoped = <T>(fn: () => T): T => fn();
+
 /**
  * Runs the synchronous parts of one request with app.urls (and the representation cache's
  * partition) set to the origin a trusted proxy forwarded, when it differs from the configured one;
@@ -537,7 +540,7 @@ const originUrls = new Map<string, Urls>();
  */
 export function requestScope(app: App, req: IncomingMessage): <T>(fn: () => T) => T {
 	const { origin } = app.proxies.resolve(req);
-	if (origin === null || origin === app.urls.origin) return (fn) => fn();
+	if (origin === null || origin === app.urls.origin) return unscoped;
 	let urls = originUrls.get(origin);
 	if (!urls) {
 		// A hostile client behind the proxy can vary Host: keep a bounded set of origins.
@@ -619,13 +622,21 @@ function commonHead(route: Route, state: State): Head {
 	const head = new Head(`X-GitHub-Request-Id: ${state.requestId}\r\n${fixedLines(route, state.version, state.media)}`, PIPELINE_HEADERS);
 	const principal = state.principal;
 	if (principal && (principal.kind === 'classic' || principal.kind === 'oauth')) {
-		const scopes = principal.scopeList.join(', ');
-		// Scopes come from the token's row: one that could not be a header value goes through Node's check.
-		if (isHeaderValue(scopes)) head.set('X-OAuth-Scopes', scopes);
-		else head.assign({ 'X-OAuth-Scopes': scopes });
+		let line = scopeLines.get(principal.scopeList);
+		if (line === undefined) {
+			const scopes = principal.scopeList.join(', ');
+			// Scopes come from the token's row: a list that could not be a header value goes through Node's check ('').
+			line = isHeaderValue(scopes) ? `X-OAuth-Scopes: ${scopes}\r\n` : '';
+			scopeLines.set(principal.scopeList, line);
+		}
+		if (line !== '') head.add(line);
+		else head.assign({ 'X-OAuth-Scopes': principal.scopeList.join(', ') });
 	}
 	return head;
 }
+
+/** The X-OAuth-Scopes line of a token's scope list (token principals, and their lists, are cached across requests). */
+const scopeLines = new WeakMap<readonly string[], string>();
 
 /** The X-RateLimit-* lines of a window (numbers, and a resource name from the route table). */
 function rateLines(head: Head, window: RateWindow): void {
