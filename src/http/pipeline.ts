@@ -427,11 +427,12 @@ function invoke(ctx: GuardedContext, state: State): Reply {
 		const kept = app.cache.answer(key);
 		if (kept !== undefined) return kept;
 		const reply = route.handler(ctx);
-		// Answers already serialized (kept list pages, feed pages) have their own cache.
-		if (reply.status !== 200 || reply.body === undefined || reply.json !== undefined || reply.file || reply.raw) return reply;
+		// Answers already serialized (kept list pages, feed pages: a Buffer shared with their own
+		// cache) are kept too: the next request skips the handler's queries as well.
+		if (reply.status !== 200 || (reply.body === undefined && reply.json === undefined) || reply.file || reply.raw) return reply;
 		const answer = {
 			status: 200,
-			json: JSON.stringify(reply.body),
+			json: reply.json ?? JSON.stringify(reply.body),
 			headers: reply.headers,
 			total: reply.total,
 			rateCost: reply.rateCost,
