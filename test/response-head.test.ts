@@ -3,11 +3,14 @@
  * headers (names, values, no duplicates) for a 200, a 304, a 201, 4xx refusals, a paginated list
  * with Link, an anonymous read, a vendor media type with another API version, a polled list and a
  * HEAD request. The head is written as a precomputed block (src/http/pipeline.ts): these lists are
- * the answers as they were before it, header for header.
+ * the answers as they were before it, header for header. Then the block itself: a reply's header
+ * named like one of the pipeline's replaces it (no header twice), and fixed lines are checked as Node checks them.
  */
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Head, headerLines } from '../src/http/head';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('response-head');
@@ -27,14 +30,14 @@ test.before(async () => {
 });
 test.after(() => s.close());
 
-interface Head {
+interface Answer {
 	status: number;
 	/** [lower-cased name, value] in the order sent. */
 	lines: [string, string][];
 }
 
 /** One request with node:http, so repeated header lines are seen as they are sent (fetch joins them). */
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Head> {
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
 	return new Promise((resolve, reject) => {
 		const req = httpRequest(`${s.api}${path}`, { method, headers }, (res) => {
 			const lines: [string, string][] = [];
@@ -48,7 +51,7 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
 }
 
 /** The header lines sorted by name, with the values that differ per request (request id, Date, ETag) reduced to their shape. */
-function normalized(head: Head): string[] {
+function normalized(head: Answer): string[] {
 	const names = head.lines.map(([name]) => name);
 	assert.equal(names.length, new Set(names).size, `a header sent twice: ${names.join(', ')}`);
 	return head.lines
@@ -111,13 +114,13 @@ const body = (bytes: number) => [`content-length: ${bytes}`, 'content-type: appl
 const PRIVATE = 'cache-control: private, max-age=60, s-maxage=60';
 
 /** Asserts the answer's status and its exact header set. */
-function expectHead(head: Head, status: number, lines: string[]): void {
+function expectHead(head: Answer, status: number, lines: string[]): void {
 	assert.is(head.status, status);
 	assert.equal(normalized(head), [...EVERY, ...lines].sort());
 }
 
 /** The ETag of an answer. */
-const etagOf = (head: Head) => head.lines.find(([name]) => name === 'etag')![1];
+const etagOf = (head: Answer) => head.lines.find(([name]) => name === 'etag')![1];
 
 // Requests are sent one at a time: each counts against olivia's rate limit in turn.
 test('a 200, its 304, a HEAD, a 201 and refusals carry the same head as ever', async () => {
@@ -177,6 +180,61 @@ test('anonymous, another media type and version, a fine-grained token, a polled 
 		PRIVATE,
 		...body(2),
 	]);
+});
+
+test("a reply header named like one of the pipeline's replaces it, before and after; invalid fixed lines are refused", async () => {
+	const names = new Set(['Vary', 'ETag', 'X-One']);
+	const heads: Head[] = [];
+	const server = createServer((_req, res) => {
+		const head = heads.shift()!;
+		head.headers['Content-Length'] = '0';
+		head.writeTo(res, 200);
+		res.end();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	const get = () =>
+		new Promise<[string, string][]>((resolve, reject) => {
+			httpRequest({ port, host: '127.0.0.1', path: '/' }, (res) => {
+				const lines: [string, string][] = [];
+				for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+				res.resume();
+				res.on('end', () => resolve(lines));
+			})
+				.on('error', reject)
+				.end();
+		});
+	try {
+		const plain = new Head(headerLines({ 'X-One': '1', Vary: 'Accept' }), names);
+		plain.set('ETag', 'W/"a"');
+		plain.assign({ Location: 'http://example.com/' });
+		heads.push(plain);
+		const sent = (await get()).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
+		assert.equal(sent, [
+			['x-one', '1'],
+			['vary', 'Accept'],
+			['etag', 'W/"a"'],
+			['location', 'http://example.com/'],
+			['content-length', '0'],
+		]);
+		const merged = new Head(headerLines({ 'X-One': '1', Vary: 'Accept' }), names);
+		merged.assign({ Vary: 'Cookie' });
+		merged.set('ETag', 'W/"b"');
+		merged.add('X-Two: 2\r\n');
+		heads.push(merged);
+		const after = (await get()).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
+		assert.equal(after.sort(), [
+			['content-length', '0'],
+			['etag', 'W/"b"'],
+			['vary', 'Cookie'],
+			['x-one', '1'],
+			['x-two', '2'],
+		]);
+	} finally {
+		server.close();
+	}
+	assert.throws(() => headerLines({ 'Bad Name': 'x' }), /valid HTTP token/);
+	assert.throws(() => headerLines({ 'X-Ok': 'line\r\nbreak' }), /Invalid character/);
 });
 
 test.run();
