@@ -1482,16 +1482,29 @@ CREATE TRIGGER repositories_fts_update AFTER UPDATE OF name, description ON repo
   INSERT INTO repositories_fts (repositories_fts, rowid, name, description) VALUES ('delete', OLD.id, OLD.name, OLD.description);
   INSERT INTO repositories_fts (rowid, name, description) VALUES (NEW.id, NEW.name, NEW.description);
 END;
-CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='issues', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-CREATE TRIGGER issues_fts_insert AFTER INSERT ON issues BEGIN
-  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+-- Issues are indexed after their commit, not by a trigger on insert (src/api/search/issue-index.ts):
+-- issues_fts is contentless (deleting by rowid needs no old text), issues_fts_watermark names the
+-- highest issue id indexed, and issues_fts_pending the indexed issues whose title or body changed
+-- (or which were deleted) since; an issue above the watermark is indexed as it is when the indexer runs.
+-- Deleting the highest issues lowers the watermark, so an id SQLite gives again is indexed too.
+CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE issues_fts_watermark (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  issue_id INTEGER NOT NULL
+);
+INSERT INTO issues_fts_watermark (id, issue_id) VALUES (1, 0);
+CREATE TABLE issues_fts_pending (
+  issue_id INTEGER PRIMARY KEY
+);
+CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues
+WHEN (OLD.title IS NOT NEW.title OR OLD.body IS NOT NEW.body) AND NEW.id <= (SELECT issue_id FROM issues_fts_watermark WHERE id = 1) BEGIN
+  INSERT OR IGNORE INTO issues_fts_pending (issue_id) VALUES (NEW.id);
 END;
-CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues BEGIN
-  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
-END;
-CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues BEGIN
-  INSERT INTO issues_fts (issues_fts, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
-  INSERT INTO issues_fts (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues
+WHEN OLD.id <= (SELECT issue_id FROM issues_fts_watermark WHERE id = 1) BEGIN
+  INSERT OR IGNORE INTO issues_fts_pending (issue_id) VALUES (OLD.id);
+  UPDATE issues_fts_watermark SET issue_id = (SELECT coalesce(max(id), 0) FROM issues)
+  WHERE id = 1 AND issue_id > (SELECT coalesce(max(id), 0) FROM issues);
 END;
 CREATE VIRTUAL TABLE issue_comments_fts USING fts5(body, content='issue_comments', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER issue_comments_fts_insert AFTER INSERT ON issue_comments BEGIN

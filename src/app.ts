@@ -24,7 +24,9 @@ import type { Clock } from './time';
 import type { Webhooks } from './webhooks';
 import type { Stores } from './api/stores';
 import type { RefUpdate, RefWriter } from './model/ref-rules';
-import type { RepositoryRow } from './model/rows';
+import type { IssueRow, PullRequestRow, RepositoryRow } from './model/rows';
+import type { NotificationActivity } from './model/notifications';
+import type { TimelineEntry } from './model/timeline';
 
 export type { Stores };
 
@@ -52,6 +54,37 @@ export type RefFollower = (app: App, repo: RepositoryRow, ref: string, after: st
  * (src/api/branches/service.ts renameBranch). `now` is an ISO timestamp.
  */
 export type BranchRenameFollower = (app: App, repo: RepositoryRow, from: string, to: string, now: string, actorId: number | null) => void;
+
+/**
+ * What the issue use cases hand to pull requests (wired by src/compose.ts from src/api/pulls): a pull
+ * request is an issue, so an issue service changes one, and these add its pull-request part.
+ */
+export interface PullRequestHooks {
+	/**
+	 * Records a change of a pull request's issue part as GitHub's `pull_request` event (never
+	 * `issues`), inside the change's transaction (src/api/pulls/events.ts recordPullRequest).
+	 * `caller` is a Caller (src/auth/caller.ts) and `scope` the repository's IssueScope
+	 * (src/api/issues/service.ts): unknown here, since this module imports neither (both import it).
+	 * @param extra payload fields after pull_request (changes, label, assignee, milestone)
+	 * @param timeline its issue events, when not the ones its action and extra tell
+	 */
+	recordChange(
+		caller: unknown,
+		scope: unknown,
+		row: IssueRow,
+		action: string,
+		extra?: Record<string, unknown>,
+		notification?: NotificationActivity,
+		timeline?: TimelineEntry[],
+	): void;
+	/**
+	 * Before a pull request's issue reopens (src/api/pulls/service.ts reopenPull): refuses a merged
+	 * pull request or one whose head or base branch (`baseRef`) is gone, and takes the head branch's
+	 * current commit. `now` is an ISO timestamp.
+	 * @throws DomainError 422 (GitHub's message) when it cannot reopen
+	 */
+	prepareReopen(app: App, pr: PullRequestRow, baseRef: string, now: string): void;
+}
 
 export interface App {
 	config: Resolved;
@@ -88,6 +121,8 @@ export interface App {
 	pushFollowers: readonly PushFollower[];
 	/** What follows a branch rename (wired by src/compose.ts: the pull requests into and from it). */
 	branchRenameFollowers: readonly BranchRenameFollower[];
+	/** The pull-request part of the issue use cases (wired by src/compose.ts from src/api/pulls). */
+	pullRequestHooks: PullRequestHooks;
 	migration: MigrationResult;
 	/** Token → principal, with its cache (last_used_at written at most once a minute per token). */
 	authenticator: Authenticator;

@@ -28,8 +28,10 @@ import { createLogger, type Logger } from './log';
 import { systemClock, epochSeconds, type Clock } from './time';
 import { Webhooks } from './webhooks';
 import { createStores } from './api/stores';
-import { comparisonPart } from './api/pulls/service';
+import { comparisonPart, reopenPull } from './api/pulls/service';
+import { recordPullRequest } from './api/pulls/events';
 import { renderBody } from './model/markdown/render';
+import { catchUpIssueIndex, scheduleIssueIndexing } from './api/search/issue-index';
 import { EXPORT_TASK, runExportTask } from './api/migrations/service';
 import { CONVERT_TASK, runConversionTask } from './api/outside-collaborators/service';
 import { MARK_READ_TASK, runMarkReadTask } from './api/notifications/service';
@@ -161,6 +163,7 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		refFollowers: [followRef],
 		pushFollowers: [closeReferencedIssues],
 		branchRenameFollowers: [followRename],
+		pullRequestHooks: { recordChange: recordPullRequest, prepareReopen: reopenPull },
 		migration,
 		transaction: createTransaction(db, clearCaches, { batch: options.groupCommit === true, clock }),
 		pollInterval: () => poll.seconds(),
@@ -194,6 +197,9 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 	completeLeftovers(app, { comparison: comparisonPart });
 	// Notification threads of events a stopped process recorded but had not derived yet.
 	catchUpNotifications(app);
+	// The search index follows issue writes after their commit, and catches up with a stopped process's.
+	stores.issues.onTextWritten(() => scheduleIssueIndexing(app));
+	catchUpIssueIndex(app);
 	return app;
 }
 

@@ -1,13 +1,16 @@
 /**
- * The source tree's shape (docs/ARCHITECTURE.md, Layers): no import cycles, type imports included,
- * and imports flow one way — cli → server → api areas → http/auth → model → db. The composition root
- * (src/compose.ts) is imported only by the command line. The web interface (src/web) imports no
- * REST route file and no database module, and holds no SQL. Inside the feature folders: stores
- * import no service, route or render file; domain services import nothing of src/http; events and
- * webhooks import no route file; db, model, auth and http import no feature folder at all; no two
- * feature folders (nor events, webhooks, jobs, auth, http) depend on each other both ways, beyond an
- * allow-list that says why and only shrinks. A route handler parses, calls one service and renders:
- * no handler body is longer than 40 lines.
+ * The source tree's shape (docs/ARCHITECTURE.md, Layers): no import cycles between files, type
+ * imports included, and imports flow one way — cli → server → api areas → http → auth → model → db.
+ * The composition root (src/compose.ts) is imported only by the command line. The web interface
+ * (src/web) imports no REST route file and no database module, and holds no SQL. Inside the feature
+ * folders: stores import no service, route or render file; renderers import no service; domain
+ * services import nothing of src/http; events, webhooks and other feature folders import no route
+ * file of a feature (only the route table, src/api/routes.ts, gathers them); db, model, auth and
+ * http import no feature folder at all. No cycle between folders either (each api/<area> and each
+ * top-level folder of src, type imports included): the folder graph's strongly connected components
+ * are computed (Tarjan) and any of more than one folder fails, with the file imports that make each
+ * of its edges, beyond an allow-list that says why and only shrinks. A route handler parses, calls
+ * one service and renders: no handler body is longer than 40 lines.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -24,7 +27,7 @@ test('src has no import cycles (type imports included)', async () => {
 	assert.equal(cycles, [], `~> cycles: ${cycles.map((c) => c.join(' > ')).join('; ')}`);
 });
 
-test('imports flow one way: db below model below http/auth below api areas below server and cli', async () => {
+test('imports flow one way: db below model below auth below http below api areas below server and cli', async () => {
 	// Value imports only: a lower layer may name a higher layer's types (the App shape), never run its code.
 	const graph = await madge(SRC, { fileExtensions: ['ts', 'tsx'], detectiveOptions: { ts: { skipTypeImports: true } } });
 	const layer = (file: string): number => {
@@ -38,7 +41,9 @@ test('imports flow one way: db below model below http/auth below api areas below
 		)
 			return 0;
 		if (file.startsWith('model/')) return 0.5;
-		if (file.startsWith('http/') || file.startsWith('auth/')) return 1;
+		// Authentication and the access rules are below the HTTP layer, which applies them to a request.
+		if (file.startsWith('auth/')) return 0.75;
+		if (file.startsWith('http/')) return 1;
 		if (
 			file.startsWith('api/') ||
 			file.startsWith('events/') ||
@@ -108,6 +113,14 @@ test('stores import no service, route or render file of a feature folder', async
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
 
+/** A feature folder's renderer (render.ts, <name>-render.ts): rows in, GitHub's shapes out. */
+const isRender = (file: string) => /^api\/[^/]+\/(render|[\w-]+-render)\.ts$/.test(file);
+
+test('renderers import no domain service: rendering reads rows, it never runs a use case', async () => {
+	const bad = (await allImports()).filter(([file, imported]) => isRender(file) && isService(imported));
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
 test('domain services import nothing of src/http: they run outside a request', async () => {
 	// feeds/service.ts answers a cached page (a Reply) for the routes; it is a read helper, not a use case.
 	const allowed = new Set(['api/feeds/service.ts']);
@@ -118,6 +131,14 @@ test('domain services import nothing of src/http: they run outside a request', a
 test('events and webhooks import no route file of a feature folder', async () => {
 	const bad = (await allImports()).filter(
 		([file, imported]) => (file.startsWith('events/') || file.startsWith('webhooks/')) && isRoutes(imported),
+	);
+	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
+});
+
+test("no feature folder imports another feature's route file (only the route table, api/routes.ts, gathers them)", async () => {
+	const areaOf = (file: string) => /^api\/([^/]+)\//.exec(file)?.[1];
+	const bad = (await allImports()).filter(
+		([file, imported]) => file !== 'api/routes.ts' && isRoutes(imported) && areaOf(file) !== areaOf(imported),
 	);
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
@@ -144,40 +165,118 @@ test('lower layers (db, model, auth, http) import no feature folder, type import
 	assert.equal(bad, [], `~> ${bad.map(([f, i]) => `${f} → ${i}`).join(', ')}`);
 });
 
-/** The folder a file belongs to for the no-cycles rule: its feature folder (api/<area>), or events, webhooks, jobs, auth, http. */
+/**
+ * The folder a file belongs to for the no-folder-cycles rule: its feature folder (api/<area>), or
+ * its top-level folder of src (auth, cli, db, events, http, jobs, model, web, webhooks); null for
+ * the files at the root of src (the composition root and the App shape, which the layer rule governs).
+ */
 function folderOf(file: string): string | null {
 	const feature = /^api\/([^/]+)\//.exec(file);
 	if (feature) return `api/${feature[1]}`;
-	const lower = /^(events|webhooks|jobs|auth|http)\//.exec(file);
-	return lower ? lower[1] : null;
+	const top = /^([^/]+)\//.exec(file);
+	return top && top[1] !== 'api' ? top[1] : null;
+}
+
+/** The folder graph: folder → imported folder → the file imports (`a.ts -> b.ts`) that make the edge. */
+type FolderGraph = Map<string, Map<string, string[]>>;
+
+/** The folder graph of file imports: an edge for each import from one folder into another. */
+function folderGraph(imports: Array<[string, string]>): FolderGraph {
+	const graph: FolderGraph = new Map();
+	for (const [file, imported] of imports) {
+		const from = folderOf(file);
+		const to = folderOf(imported);
+		if (!from || !to || from === to) continue;
+		let targets = graph.get(from);
+		if (!targets) graph.set(from, (targets = new Map()));
+		let files = targets.get(to);
+		if (!files) targets.set(to, (files = []));
+		files.push(`${file} -> ${imported}`);
+	}
+	return graph;
 }
 
 /**
- * Two-way dependencies still there, each with its reason; the rule fails on any other pair, and on
- * a pair listed here that is gone (so the list only shrinks).
+ * The strongly connected components of more than one folder (Tarjan's algorithm): the folders that
+ * reach each other through imports, each sorted by name, in name order.
  */
-const TWO_WAY_ALLOWED: Record<string, string> = {
-	'api/issues <-> api/pulls':
-		'a pull request is an issue: issue events hand pull requests to pulls/events.ts, and pulls reuse the issue scope and recorders',
-	'auth <-> http': 'the route declaration names the guards and permissions of auth; the guards throw http errors and read the route',
-};
+function folderCycles(graph: FolderGraph): string[][] {
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	const components: string[][] = [];
+	const visit = (folder: string): void => {
+		index.set(folder, index.size);
+		low.set(folder, index.get(folder) as number);
+		stack.push(folder);
+		onStack.add(folder);
+		for (const next of graph.get(folder)?.keys() ?? []) {
+			if (!index.has(next)) {
+				visit(next);
+				low.set(folder, Math.min(low.get(folder) as number, low.get(next) as number));
+			} else if (onStack.has(next)) low.set(folder, Math.min(low.get(folder) as number, index.get(next) as number));
+		}
+		if (low.get(folder) !== index.get(folder)) return;
+		const component: string[] = [];
+		let member: string;
+		do {
+			member = stack.pop() as string;
+			onStack.delete(member);
+			component.push(member);
+		} while (member !== folder);
+		if (component.length > 1) components.push(component.sort());
+	};
+	const folders = new Set([...graph.keys(), ...[...graph.values()].flatMap((targets) => [...targets.keys()])]);
+	for (const folder of [...folders].sort()) if (!index.has(folder)) visit(folder);
+	return components.sort((a, b) => a[0].localeCompare(b[0]));
+}
 
-test('no two-way dependency between feature folders (or events, webhooks, jobs, auth, http) beyond the listed ones', async () => {
-	const edges = new Set<string>();
-	for (const [file, imported] of await allImports()) {
-		const from = folderOf(file);
-		const to = folderOf(imported);
-		if (from && to && from !== to) edges.add(`${from} -> ${to}`);
-	}
-	const pairs: string[] = [];
-	for (const edge of edges) {
-		const [a, b] = edge.split(' -> ');
-		if (a < b && edges.has(`${b} -> ${a}`)) pairs.push(`${a} <-> ${b}`);
-	}
-	const unexpected = pairs.filter((pair) => !(pair in TWO_WAY_ALLOWED));
-	assert.equal(unexpected, [], `~> new two-way dependencies: ${unexpected.join('; ')}`);
-	const gone = Object.keys(TWO_WAY_ALLOWED).filter((pair) => !pairs.includes(pair));
-	assert.equal(gone, [], `~> no longer two-way, take them off TWO_WAY_ALLOWED: ${gone.join('; ')}`);
+/** A cycle for the failure message: each edge inside it with a few of the file imports that make it. */
+function describeCycle(graph: FolderGraph, component: string[]): string {
+	const edges = component.flatMap((from) =>
+		[...(graph.get(from) ?? [])]
+			.filter(([to]) => component.includes(to))
+			.map(([to, files]) => {
+				const more = files.length > 3 ? `; … ${files.length - 3} more` : '';
+				return `\n    ${from} -> ${to}: ${files.slice(0, 3).join('; ')}${more}`;
+			}),
+	);
+	return `\n  {${component.join(', ')}}${edges.join('')}`;
+}
+
+/**
+ * Folder cycles still there (their folders in name order, joined with ', '), each with its reason;
+ * the rule fails on any other cycle (a listed one that grows is another), and on a listed one that
+ * is gone, so the list only shrinks.
+ */
+const CYCLES_ALLOWED: Record<string, string> = {};
+
+test('the folder-cycle check finds a cycle of any length, not only two-way pairs', () => {
+	const graph = folderGraph([
+		['api/a/x.ts', 'api/b/y.ts'],
+		['api/b/y.ts', 'api/c/z.ts'],
+		['api/c/z.ts', 'api/a/w.ts'],
+		['api/c/z.ts', 'events/log.ts'],
+		['http/route.ts', 'auth/principal.ts'],
+	]);
+	assert.equal(folderCycles(graph), [['api/a', 'api/b', 'api/c']]);
+	assert.match(describeCycle(graph, ['api/a', 'api/b', 'api/c']), 'api/c -> api/a: api/c/z.ts -> api/a/w.ts');
+});
+
+test('no cycle between folders (each api/<area>, and auth, http, events, webhooks, jobs, model, db, web, cli) beyond the listed ones', async () => {
+	const graph = folderGraph(await allImports());
+	const cycles = folderCycles(graph);
+	const unexpected = cycles.filter((component) => !(component.join(', ') in CYCLES_ALLOWED));
+	const details = unexpected.map((component) => describeCycle(graph, component)).join('');
+	assert.equal(
+		unexpected.map((component) => component.join(', ')),
+		[],
+		`~> folders that import each other (type imports included): make the dependency go one way${details}\n`,
+	);
+	const found = new Set(cycles.map((component) => component.join(', ')));
+	const gone = Object.keys(CYCLES_ALLOWED).filter((key) => !found.has(key));
+	assert.equal(gone, [], `~> no longer a cycle, take them off CYCLES_ALLOWED: ${gone.join('; ')}`);
 });
 
 /** The longest a route handler's body may be, in lines between its braces (or of its expression). */

@@ -1,5 +1,5 @@
 /**
- * Access declared in the route table (src/auth/guards.ts): every route names the resource it guards
+ * Access declared in the route table (src/http/guards.ts): every route names the resource it guards
  * (or 'none'), the declarations agree with the path and with the spec's permission matrix, and a
  * walk of every route × every kind of token gets exactly what the declaration says. Also the
  * existence oracles: what a caller may not see answers exactly like what does not exist.

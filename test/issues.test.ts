@@ -384,6 +384,39 @@ test('pull requests are issues: shared numbers, pull_request field, /pull/ URLs'
 	assert.is(next.body.number, 3);
 });
 
+test('bodies rendered on the first read that shows them, kept in the row; not a change of the issue', async () => {
+	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'lazy' } });
+	const created = await s.request('POST', '/repos/acme/lazy/issues', { token: olivia, body: { title: 'Lazy', body: 'Some *words*' } });
+	assert.is(created.status, 201);
+	const stored = () =>
+		s.app.db.prepare('SELECT body_html, body_text, updated_at FROM issues WHERE id = ?').get(created.body.id) as Record<
+			string,
+			unknown
+		>;
+	assert.equal(stored().body_html, null, '~> a raw write renders nothing');
+	const path = `/repos/acme/lazy/issues/${created.body.number}`;
+	const before = await s.get(path, olivia);
+	assert.ok(before.headers.get('etag'));
+	const html = await s.get(path, olivia, { Accept: 'application/vnd.github.html+json' });
+	assert.is(html.body.body_html, '<p dir="auto">Some <em>words</em></p>', '~> rendered for the html media type');
+	assert.equal(
+		stored(),
+		{ body_html: '<p dir="auto">Some <em>words</em></p>', body_text: 'Some words', updated_at: created.body.updated_at },
+		'~> kept in the row; updated_at stays',
+	);
+	const after = await s.get(path, olivia, { 'If-None-Match': before.headers.get('etag')! });
+	assert.is(after.status, 304, '~> keeping the rendering is not a change (the ETag holds)');
+	const text = await s.get(path, olivia, { Accept: 'application/vnd.github.text+json' });
+	assert.is(text.body.body_text, 'Some words');
+	const list = await s.get('/repos/acme/lazy/issues', olivia, { Accept: 'application/vnd.github.full+json' });
+	assert.is(list.body[0].body_html, '<p dir="auto">Some <em>words</em></p>', '~> lists render too');
+	await s.request('PATCH', path, { token: olivia, body: { body: 'Other **words**' } });
+	assert.is(stored().body_html, null, '~> an edit of the body drops the kept rendering');
+	const page = await fetch(`${s.origin}/acme/lazy/issues/${created.body.number}`, { headers: { Accept: 'text/html' } });
+	assert.match(await page.text(), '<strong>words</strong>', '~> the web page renders it');
+	assert.is(stored().body_text, 'Other words', '~> and keeps it');
+});
+
 test("bodies: stored rendering follows edits; more than 65,536 characters is GitHub's 422, nothing written", async () => {
 	await s.request('POST', '/orgs/acme/repos', { token: olivia, body: { name: 'drafts' } });
 	const created = await s.request('POST', '/repos/acme/drafts/issues', {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isoSeconds } from '../src/time';
-import { closingReferences } from '../src/api/pulls/closing';
+import { closingReferences } from '../src/api/issues/closing-keywords';
 import { storedObjects } from './helpers/git-objects';
 import { startServer, type TestServer } from './helpers/server';
 import { hookDeliveries, mustSucceed, writeFile } from './helpers/setup';

@@ -1,6 +1,6 @@
 /**
  * Search (GitHub's search API): repositories, issues and pull requests, users — free text through
- * the FTS5 indexes (kept by triggers on writes), qualifiers, sorting, visibility of private
+ * the FTS5 indexes (issues indexed after commit: test/search-index.test.ts), qualifiers, sorting, visibility of private
  * repositories and their issues (total_count included), the 1000-result cap, Link pagination,
  * validation, and the per-minute `search` rate limit.
  */

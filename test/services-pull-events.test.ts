@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { App } from '../src/app';
 import { callerAs, NOW, serviceApp } from './helpers/services';
-import type { Caller } from '../src/model/caller';
+import type { Caller } from '../src/auth/caller';
 import type { AccountRow, PullRow, RepositoryRow } from '../src/model/rows';
 import { createUser } from '../src/api/users/service';
 import { createRepository } from '../src/api/repos/service';

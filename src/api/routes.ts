@@ -18,6 +18,7 @@ import { gistRoutes } from './gists/routes';
 import { immutableReleaseRoutes } from './immutable-releases/routes';
 import { issueCommentRoutes } from './issue-comments/routes';
 import { issueEventRoutes } from './issues/event-routes';
+import { timelineRoutes } from './timeline/routes';
 import { issueRoutes } from './issues/routes';
 import { pullRoutes } from './pulls/routes';
 import { pullMergeRoutes } from './pulls/merge-routes';
@@ -114,6 +115,7 @@ export const ROUTES: RouteDeclaration[] = [
 	...issueCommentRoutes,
 	...issueRoutes,
 	...issueEventRoutes,
+	...timelineRoutes,
 	...pullRoutes,
 	...pullMergeRoutes,
 	...reviewRequestRoutes,

@@ -41,6 +41,7 @@ import { lazyPreparing } from '../db/lazy';
 import { createRunnerGroupStore } from './runner-groups/store';
 import { createRulesetStore } from './rulesets/store';
 import { createSearchStore } from './search/store';
+import { createIssueIndexStore } from './search/issue-index-store';
 import { createCodeSearchStore } from './search/code-store';
 import { createCommitSearchStore } from './search/commit-store';
 import { createIssueAdminStore } from './issues/admin-store';
@@ -108,6 +109,7 @@ export function createStores(database: DB) {
 		subscriptions: createSubscriptionStore(db),
 		notifications: createNotificationStore(db),
 		search: createSearchStore(db),
+		issueIndex: createIssueIndexStore(db),
 		codeSearch: createCodeSearchStore(db),
 		commitSearch: createCommitSearchStore(db),
 		stats: createStatsStore(db),

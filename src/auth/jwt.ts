@@ -6,7 +6,7 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import type { AppRow } from '../model/rows';
-import { unauthorized } from '../http/errors';
+import { unauthenticated } from '../model/errors';
 
 /** What verifying an app's JWT reads: its app by id or by client id (the apps store has both). */
 export interface AppKeys {
@@ -28,19 +28,19 @@ function part(text: string): Record<string, unknown> {
 	} catch {
 		// fall through
 	}
-	throw unauthorized('A JSON web token could not be decoded');
+	throw unauthenticated('A JSON web token could not be decoded');
 }
 
 /**
  * The app a JWT authenticates, with the token's expiry.
  * @param now epoch seconds
- * @throws HttpError 401 with GitHub's messages for undecodable, unknown, badly signed or expired tokens.
+ * @throws DomainError Unauthenticated (401) with GitHub's messages for undecodable, unknown, badly signed or expired tokens.
  */
 export function verifyAppJwt(token: string, apps: AppKeys, now: number): { app: AppRow; expiresAt: number } {
 	const [headerText, payloadText, signatureText] = token.split('.');
 	const header = part(headerText);
 	const payload = part(payloadText);
-	if (header.alg !== 'RS256') throw unauthorized('A JSON web token could not be decoded');
+	if (header.alg !== 'RS256') throw unauthenticated('A JSON web token could not be decoded');
 	const iss = payload.iss;
 	const app =
 		typeof iss === 'number' || (typeof iss === 'string' && /^\d+$/.test(iss))
@@ -48,28 +48,28 @@ export function verifyAppJwt(token: string, apps: AppKeys, now: number): { app: 
 			: typeof iss === 'string'
 				? apps.byClientId(iss)
 				: undefined;
-	if (!app) throw unauthorized("Integration not found: 'iss' names no app");
+	if (!app) throw unauthenticated("Integration not found: 'iss' names no app");
 	const signed = verify(
 		'RSA-SHA256',
 		Buffer.from(`${headerText}.${payloadText}`),
 		createPublicKey(app.public_key),
 		Buffer.from(signatureText, 'base64url'),
 	);
-	if (!signed) throw unauthorized('A JSON web token could not be decoded');
+	if (!signed) throw unauthenticated('A JSON web token could not be decoded');
 	const { iat, exp } = payload;
 	if (typeof iat !== 'number' || !Number.isInteger(iat)) {
-		throw unauthorized("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
+		throw unauthenticated("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
 	}
 	if (typeof exp !== 'number' || !Number.isInteger(exp)) {
-		throw unauthorized(
+		throw unauthenticated(
 			"'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
 		);
 	}
 	if (iat > now + 60)
-		throw unauthorized("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
-	if (exp - iat > 600) throw unauthorized("'Expiration time' claim ('exp') is too far in the future");
+		throw unauthenticated("'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
+	if (exp - iat > 600) throw unauthenticated("'Expiration time' claim ('exp') is too far in the future");
 	if (exp <= now)
-		throw unauthorized(
+		throw unauthenticated(
 			"'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
 		);
 	return { app, expiresAt: exp };

@@ -3,8 +3,7 @@
  * (https://docs.github.com/en/rest/authentication/authenticating-to-the-rest-api).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { type DomainError, forbidden } from '../model/errors';
-import { MESSAGES, unauthorized } from '../http/errors';
+import { type DomainError, forbidden, REFUSALS, unauthenticated } from '../model/errors';
 import { levelMeets, type GrantedPermissions, type Level } from './permissions';
 import { type AppKeys, looksLikeJwt, verifyAppJwt } from './jwt';
 import { expandScopes } from './scopes';
@@ -106,7 +105,7 @@ export function reachesAccount(principal: Principal, accountId: number): boolean
 /** GitHub's 403 for a token used beyond what it may reach: "Resource not accessible by personal access token" / "… by integration". */
 export function notAccessible(principal: Principal): DomainError {
 	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server' || principal.kind === 'app';
-	return forbidden(byApp ? MESSAGES.byIntegration : MESSAGES.byPersonalAccessToken);
+	return forbidden(byApp ? REFUSALS.byIntegration : REFUSALS.byPersonalAccessToken);
 }
 
 /**
@@ -143,17 +142,17 @@ export function tokenFromHeader(headers: IncomingHttpHeaders): string | null {
 /**
  * The principal of a token.
  * @param now epoch seconds
- * @throws HttpError 401 "Bad credentials" for a malformed, unknown, revoked or expired token.
+ * @throws DomainError Unauthenticated (401) "Bad credentials" for a malformed, unknown, revoked or expired token.
  */
 function principalOfToken(token: string, tokens: TokenStore, now: number): { principal: Principal; expiresAt: number | null } {
 	const kind = tokenKindOf(token);
-	if (!kind) throw unauthorized(MESSAGES.badCredentials);
+	if (!kind) throw unauthenticated(REFUSALS.badCredentials);
 	const row = tokens.findByHash(hashToken(token));
 	if (!row || row.kind !== kind || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) {
-		throw unauthorized(MESSAGES.badCredentials);
+		throw unauthenticated(REFUSALS.badCredentials);
 	}
 	// A suspended user's tokens stop working (GitHub Enterprise Server's answer).
-	if (row.suspended === 1) throw forbidden(MESSAGES.suspended);
+	if (row.suspended === 1) throw forbidden(REFUSALS.suspended);
 	const scopeList = row.scopes ? row.scopes.split(',') : [];
 	const user = row.user_id !== null && row.login !== null ? { id: row.user_id, login: row.login, siteAdmin: row.site_admin === 1 } : null;
 	const own = JSON.parse(row.permissions) as GrantedPermissions;
@@ -246,7 +245,7 @@ export class Authenticator {
 
 	/**
 	 * @param now epoch seconds
-	 * @throws HttpError 401 "Bad credentials"
+	 * @throws DomainError Unauthenticated (401) "Bad credentials"
 	 */
 	authenticate(headers: IncomingHttpHeaders, ip: string, now: number): Principal {
 		const token = tokenFromHeader(headers);

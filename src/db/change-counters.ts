@@ -13,7 +13,7 @@
  *   issue then costs no re-read of the repository row);
  * - what an issue or pull request answer renders (issues, their labels and assignees, labels,
  *   milestones, pull_requests, direct collaborators: author_association): the repository's content
- *   counter moves;
+ *   counter moves (not an issue body's rendering kept on its first read: KEPT_RENDERINGS);
  * - an organization's memberships (author_association): the owner's counter moves;
  * - an account's rendered fields (login, avatar, type, site administrator) or its deletion: the
  *   accounts counter moves.
@@ -38,6 +38,12 @@ const TRIGGERS: Array<[table: string, events: string[], report: (row: 'NEW' | 'O
 	['org_memberships', ['INSERT', 'UPDATE', 'DELETE'], (r) => [`'owner', ${r}.org_id`]],
 	['accounts', ['DELETE'], () => [`'accounts', 0`]],
 ];
+
+/**
+ * Columns that keep a rendering of the row's own source (an issue body's HTML and text, written on
+ * its first read): writing them alone changes nothing an answer shows, so counts as no change.
+ */
+const KEPT_RENDERINGS: Record<string, readonly string[]> = { issues: ['body_html', 'body_text'] };
 
 /** The repositories columns kept by counter triggers: written alone, they update a cached row in place. */
 export const COUNTER_COLUMNS = ['open_issues_count', 'stargazers_count', 'subscribers_count', 'forks_count'] as const;
@@ -83,8 +89,13 @@ export class ChangeCounters {
 			for (const event of events) {
 				const rows: Array<'NEW' | 'OLD'> = event === 'INSERT' ? ['NEW'] : event === 'DELETE' ? ['OLD'] : ['OLD', 'NEW'];
 				const calls = rows.flatMap((row) => report(row).map((args) => `SELECT gitstead_changed(${args});`));
+				const kept = KEPT_RENDERINGS[table];
+				const of =
+					event === 'UPDATE' && kept
+						? ` OF ${(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((name) => !kept.includes(name)).join(', ')}`
+						: '';
 				statements.push(
-					`CREATE TEMP TRIGGER IF NOT EXISTS gitstead_changed_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN ${calls.join(' ')} END;`,
+					`CREATE TEMP TRIGGER IF NOT EXISTS gitstead_changed_${table}_${event.toLowerCase()} AFTER ${event}${of} ON main.${table} BEGIN ${calls.join(' ')} END;`,
 				);
 			}
 		}

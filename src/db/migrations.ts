@@ -1587,6 +1587,38 @@ export const migrations: Migration[] = [
 				END;`);
 		},
 	},
+	{
+		version: 44,
+		description:
+			'issues_fts kept by an indexer after commit (contentless, a watermark and a pending list) instead of triggers on every issue write',
+		up(db) {
+			db.exec(`
+				DROP TRIGGER issues_fts_insert;
+				DROP TRIGGER issues_fts_update;
+				DROP TRIGGER issues_fts_delete;
+				DROP TABLE issues_fts;
+				CREATE VIRTUAL TABLE issues_fts USING fts5(title, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+				CREATE TABLE issues_fts_watermark (
+				  id       INTEGER PRIMARY KEY CHECK (id = 1),
+				  issue_id INTEGER NOT NULL
+				);
+				CREATE TABLE issues_fts_pending (
+				  issue_id INTEGER PRIMARY KEY
+				);
+				INSERT INTO issues_fts (rowid, title, body) SELECT id, title, body FROM issues;
+				INSERT INTO issues_fts_watermark (id, issue_id) VALUES (1, (SELECT coalesce(max(id), 0) FROM issues));
+				CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body ON issues
+				WHEN (OLD.title IS NOT NEW.title OR OLD.body IS NOT NEW.body) AND NEW.id <= (SELECT issue_id FROM issues_fts_watermark WHERE id = 1) BEGIN
+				  INSERT OR IGNORE INTO issues_fts_pending (issue_id) VALUES (NEW.id);
+				END;
+				CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues
+				WHEN OLD.id <= (SELECT issue_id FROM issues_fts_watermark WHERE id = 1) BEGIN
+				  INSERT OR IGNORE INTO issues_fts_pending (issue_id) VALUES (OLD.id);
+				  UPDATE issues_fts_watermark SET issue_id = (SELECT coalesce(max(id), 0) FROM issues)
+				  WHERE id = 1 AND issue_id > (SELECT coalesce(max(id), 0) FROM issues);
+				END;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

@@ -152,12 +152,35 @@ export function createTransaction(
 		for (const waiter of waiting) waiter.reject(error);
 	};
 
+	const savepoint = db.prepare('SAVEPOINT gitstead_group');
+	const release = db.prepare('RELEASE gitstead_group');
+	const rollbackTo = db.prepare('ROLLBACK TO gitstead_group');
+	/**
+	 * `fn` in a savepoint (the group's transaction is open): better-sqlite3's db.transaction(fn)()
+	 * does the same, but builds four wrapper functions for every call.
+	 */
+	const inSavepoint = <T>(fn: () => T): T => {
+		savepoint.run();
+		try {
+			const result = fn();
+			release.run();
+			return result;
+		} catch (error) {
+			// SQLite may have rolled the whole transaction back itself (a full disk, an I/O error).
+			if (db.inTransaction) {
+				rollbackTo.run();
+				release.run();
+			}
+			throw error;
+		}
+	};
+
 	/** `fn` in its own savepoint of the open group. */
 	const inGroup = <T>(fn: () => T): T => {
 		const changesBefore = totalChanges.get() as number;
 		depth++;
 		try {
-			return db.transaction(fn)();
+			return inSavepoint(fn);
 		} catch (error) {
 			outcomes.failed(error);
 			if ((totalChanges.get() as number) !== changesBefore) onRolledBackWrites();

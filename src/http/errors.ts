@@ -1,28 +1,23 @@
 /**
- * HttpError: the answers only HTTP gives (401 challenges, content negotiation, body parsing, rate
- * limits, redirects, 5xx), and the one shape every error answer has: GitHub's body
+ * HttpError: the answers only HTTP gives (content negotiation, body parsing, rate limits,
+ * redirects, 5xx), and the one shape every error answer has: GitHub's body
  * `{message, documentation_url, status}` with status as a string ("404"); 422 adds
  * `errors: [{resource, field, code, message?}]`
  * (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api).
  * The domain's refusals are src/model/errors.ts's DomainError; the pipeline answers them through
  * HttpError.from.
  */
-import { DomainError, ERRORS, type ValidationItem } from '../model/errors';
+import { DomainError, ERRORS, REFUSALS, type ValidationItem } from '../model/errors';
 
 /** Messages used in more than one place, so tests and handlers agree on them. */
 export const MESSAGES = {
+	...REFUSALS,
 	notFound: ERRORS.NotFound.message,
-	requiresAuthentication: 'Requires authentication',
-	badCredentials: 'Bad credentials',
 	validationFailed: ERRORS.ValidationFailed.message,
 	problemsParsingJson: 'Problems parsing JSON',
 	bodyNotObject: 'Body should be a JSON object',
 	bodyTooLarge: 'Request body is too large',
 	serverError: 'Server Error',
-	byPersonalAccessToken: 'Resource not accessible by personal access token',
-	byIntegration: 'Resource not accessible by integration',
-	/** A suspended user's token (GitHub Enterprise Server). */
-	suspended: 'Sorry. Your account was suspended.',
 } as const;
 
 /** Default documentation_url when a route names none. */
@@ -84,9 +79,6 @@ function sentence(item: ValidationItem): string {
 	const text = item.message ?? item.code;
 	return text.startsWith(item.field) ? text : `${item.field}: ${text}`;
 }
-
-/** 401: no credentials where the route needs them ("Requires authentication"), or bad ones. */
-export const unauthorized = (message: string = MESSAGES.requiresAuthentication) => new HttpError(401, message);
 
 /** The error as an HTTP answer: an HttpError as it is, a domain refusal with its status; null for anything else (a fault). */
 export function httpErrorOf(error: unknown): HttpError | null {

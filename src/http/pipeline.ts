@@ -9,13 +9,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { enterpriseVersion } from '../build-info';
 import type { App } from '../app';
 import type { Principal } from '../auth/principal';
-import { loadResources } from '../auth/guards';
+import { loadResources } from './guards';
 import { permissionsSatisfy } from '../auth/permissions';
 import { isBusy, isDuplicateKey } from '../db/errors';
 import { epochSeconds } from '../time';
 import { recordOf, type RequestRecord } from './access';
-import { forbidden, notFound, validationFailed } from '../model/errors';
-import { HttpError, httpErrorOf, MESSAGES, unauthorized } from './errors';
+import { forbidden, notFound, unauthenticated, validationFailed } from '../model/errors';
+import { HttpError, httpErrorOf, MESSAGES } from './errors';
 import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion, type ApiVersion, type MediaParam } from './negotiation';
 import type { RateWindow } from './rate-limit';
 import { Urls } from '../model/urls';
@@ -298,7 +298,7 @@ interface Admission {
 /**
  * Everything before the handler: authentication, route policy, rate limit, then the route's guard
  * and schemas (enter). Notes the principal and rate window on `state` for the answer.
- * @throws HttpError 401, 403 (rate limit) …; DomainError 403, 404, 422 of the guard and schemas
+ * @throws DomainError 401 (Unauthenticated), HttpError 403 (rate limit) …; DomainError 403, 404, 422 of the guard and schemas
  */
 function admit(x: Exchange, { now, body, upload, prepared }: Admission): GuardedContext {
 	const { app, route, req, state } = x;
@@ -483,12 +483,12 @@ function positiveInt(value: unknown): number | undefined {
 /**
  * Route policy: access rule, token kind, then scopes (classic/OAuth) or permissions
  * (fine-grained, app). Returns true when the request must be answered as a public view.
- * @throws HttpError 401, 403, or 404 (site-administrator routes hide themselves).
+ * @throws DomainError 401 (Unauthenticated), 403, or 404 (site-administrator routes hide themselves).
  */
 function authorize(route: Route, principal: Principal): boolean {
 	if (principal.kind === 'anonymous') {
 		if (route.access === 'public') return true;
-		throw unauthorized();
+		throw unauthenticated();
 	}
 	if (route.access === 'site_admin' && !principal.user?.siteAdmin) throw notFound();
 	const byApp = principal.kind === 'installation' || principal.kind === 'user-to-server' || principal.kind === 'app';

@@ -29,7 +29,7 @@ export type Access = 'public' | 'authenticated' | 'site_admin';
 
 /**
  * The resource a route guards and the caller's standing it requires. The pipeline resolves it once
- * per request (src/auth/guards.ts), answering 404 for what the caller may not see and 403 for what
+ * per request (src/http/guards.ts), answering 404 for what the caller may not see and 403 for what
  * it may see but not change, and hands the loaded resource to the handler (ctx.repo, ctx.org,
  * ctx.team, ctx.enterprise, ctx.gist). Handlers never load or check these themselves.
  *
@@ -143,7 +143,7 @@ export interface RequestContext<Query = Record<string, unknown>, Body = Record<s
 	prepared: unknown;
 }
 
-/** The resources a guard may load (src/auth/guards.ts), by the ResourceGuard key that loads them. */
+/** The resources a guard may load (src/http/guards.ts), by the ResourceGuard key that loads them. */
 export interface Resources {
 	/** `resource.repo`: the repository with the caller's permission. */
 	repo: RepoAccess;

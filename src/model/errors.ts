@@ -6,8 +6,9 @@
  * Exactly two places turn them into answers: the REST pipeline (src/http/pipeline.ts, GitHub's
  * error body `{message, errors?, documentation_url, status}`, with the route's documentation page)
  * and GraphQL's error translation (src/api/graphql/errors.ts: NOT_FOUND, FORBIDDEN, UNPROCESSABLE).
- * What only HTTP knows (401 challenges, content negotiation, body parsing, rate limits, redirects)
- * is src/http/errors.ts's HttpError.
+ * The git transport answers the 401 of Unauthenticated with its own challenge, so git asks for
+ * credentials. What only HTTP knows (content negotiation, body parsing, rate limits, redirects) is
+ * src/http/errors.ts's HttpError.
  *
  * GitHub's error bodies: https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api
  */
@@ -16,6 +17,8 @@
 export const ERRORS = {
 	/** 400: the request is malformed in a way no schema catches (a cursor, a basehead). */
 	BadRequest: { status: 400, message: 'Bad Request' },
+	/** 401: no credentials where they are needed, or credentials that authenticate no one ("Bad credentials"). */
+	Unauthenticated: { status: 401, message: 'Requires authentication' },
 	/** 403: the caller sees the resource but may not do this (a role, a policy, a locked issue). */
 	Forbidden: { status: 403, message: 'Forbidden' },
 	/** 404: the resource does not exist, or the caller may not know that it does. */
@@ -50,6 +53,16 @@ export interface ValidationItem {
 	value?: unknown;
 }
 
+/** GitHub's sentences for refusals that several places give (authentication, token reach), so they and the tests agree. */
+export const REFUSALS = {
+	requiresAuthentication: ERRORS.Unauthenticated.message,
+	badCredentials: 'Bad credentials',
+	byPersonalAccessToken: 'Resource not accessible by personal access token',
+	byIntegration: 'Resource not accessible by integration',
+	/** A suspended user's token (GitHub Enterprise Server). */
+	suspended: 'Sorry. Your account was suspended.',
+} as const;
+
 /** A refusal of the domain: a code of ERRORS, its status, a message, and for some errors[] or extra fields. */
 export class DomainError extends Error {
 	readonly code: ErrorCode;
@@ -80,6 +93,8 @@ export class DomainError extends Error {
 
 /** 400 with GitHub's sentence for the malformed part. */
 export const badRequest = (message: string) => new DomainError('BadRequest', message);
+/** 401 "Requires authentication" (no credentials), or GitHub's sentence for bad ones ("Bad credentials", a JWT's claim). */
+export const unauthenticated = (message: string = ERRORS.Unauthenticated.message) => new DomainError('Unauthenticated', message);
 /** 403 with the sentence naming what the caller lacks. */
 export const forbidden = (message: string) => new DomainError('Forbidden', message);
 /** 404 "Not Found", or GitHub's own sentence ("Branch not found"). */

@@ -208,10 +208,9 @@ export interface IssueRow {
 	reaction_counts: string;
 }
 
-export interface IssueCommentRow {
+/** The columns every comment row has: its author, its Markdown body (rendered once, when written) and its times. */
+export interface CommentColumns {
 	id: number;
-	repo_id: number;
-	issue_id: number;
 	user_id: number;
 	body: string;
 	created_at: string;
@@ -220,6 +219,11 @@ export interface IssueCommentRow {
 	body_html: string;
 	/** body rendered as plain text when it was written */
 	body_text: string;
+}
+
+export interface IssueCommentRow extends CommentColumns {
+	repo_id: number;
+	issue_id: number;
 	/** JSON {content: count} of its reactions (triggers keep it) */
 	reaction_counts: string;
 }
@@ -250,6 +254,27 @@ export interface PullRequestRow {
 
 /** An issue row with its pull-request part. */
 export type PullRow = IssueRow & { pr: PullRequestRow };
+
+/** GitHub's review states. */
+export type ReviewState = 'PENDING' | 'COMMENTED' | 'APPROVED' | 'CHANGES_REQUESTED' | 'DISMISSED';
+
+/** One review of a pull request (pull_request_reviews). */
+export interface ReviewRow {
+	id: number;
+	issue_id: number;
+	user_id: number;
+	state: ReviewState;
+	/** '' when none was given. */
+	body: string;
+	body_html: string | null;
+	body_text: string | null;
+	/** The commit reviewed. */
+	commit_id: string;
+	/** ISO timestamp; null while pending. */
+	submitted_at: string | null;
+	created_at: string;
+	updated_at: string;
+}
 
 export interface LabelRow {
 	id: number;

@@ -4,7 +4,7 @@
  * viewer may not see throws NotFound, exactly like one that does not exist.
  */
 import { orgAccess } from '../auth/access/orgs';
-import { requireWritableRepository } from '../auth/guards';
+import { requireWritableRepository } from '../http/guards';
 import { callerRepoPermission } from '../auth/access/repos';
 import { teamAccess } from '../auth/access/teams';
 import type { OrgAccess, RepoAccess, TeamAccess } from '../auth/access/types';

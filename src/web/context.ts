@@ -55,6 +55,12 @@ export interface WebContext {
 /** The 404 page: what does not exist and what the viewer may not see answer alike. */
 export class NotFound extends Error {}
 
+/** The positive whole number in the path parameter `name` (an id), or null for anything else (the page answers 404). */
+export function pathId(ctx: WebContext, name = 'id'): number | null {
+	const id = Number(ctx.params[name]);
+	return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
 /** A redirect (303 after a form, 302 otherwise). */
 export class Redirect extends Error {
 	constructor(

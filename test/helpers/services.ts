@@ -9,7 +9,7 @@ import type { App } from '../../src/app';
 import { closeApp, openApp } from '../../src/compose';
 import { defaultConfig, resolveConfig } from '../../src/config';
 import { silentLogger } from '../../src/log';
-import type { Caller } from '../../src/model/caller';
+import type { Caller } from '../../src/auth/caller';
 import { DomainError } from '../../src/model/errors';
 
 /** The fixed clock of the service tests (epoch milliseconds). */

@@ -4,6 +4,7 @@
  * A scope is one repository, one environment or one organization.
  */
 import type { DB } from '../../db/open';
+import { repositorySelection } from '../../model/repository-selection';
 import type { RepositoryRow } from '../repos/store';
 
 /** Where a secret or variable lives. */
@@ -76,14 +77,7 @@ export function createSecretStore(db: DB) {
 	const update = db.prepare(`
 		UPDATE actions_secrets SET name = @name, value = @value, key_id = @key_id, visibility = @visibility, updated_at = @now WHERE id = @id`);
 	const remove = db.prepare('DELETE FROM actions_secrets WHERE id = ?');
-	const selectedIds = db.prepare('SELECT repo_id FROM actions_secret_repositories WHERE secret_id = ? ORDER BY repo_id').pluck();
-	const selectedPage = db.prepare(`
-		SELECT r.* FROM actions_secret_repositories s JOIN repositories r ON r.id = s.repo_id
-		WHERE s.secret_id = ? ORDER BY r.id LIMIT ? OFFSET ?`);
-	const selectedCount = db.prepare('SELECT count(*) FROM actions_secret_repositories WHERE secret_id = ?').pluck();
-	const addSelected = db.prepare('INSERT OR IGNORE INTO actions_secret_repositories (secret_id, repo_id) VALUES (?, ?)');
-	const removeSelected = db.prepare('DELETE FROM actions_secret_repositories WHERE secret_id = ? AND repo_id = ?');
-	const clearSelected = db.prepare('DELETE FROM actions_secret_repositories WHERE secret_id = ?');
+	const selection = repositorySelection(db, 'actions_secret_repositories', 'secret_id', 'repo_id', 'r.id');
 	// An organization's secrets or variables a repository of it may use: visibility all; private for
 	// private and internal repositories; selected when it is listed.
 	const REACHES = `kind = @kind AND org_id = @org AND (visibility = 'all'
@@ -143,20 +137,18 @@ export function createSecretStore(db: DB) {
 		},
 		remove: (id: number) => remove.run(id).changes > 0,
 		/** Ids of the repositories a 'selected' organization secret or variable is given to. */
-		selectedIds: (id: number) => selectedIds.all(id) as number[],
+		selectedIds: selection.ids,
 		/** One page of them (by id) and how many there are. */
-		selectedPage(id: number, limit: number, offset: number) {
-			return { rows: selectedPage.all(id, limit, offset) as RepositoryRow[], total: selectedCount.get(id) as number };
-		},
+		selectedPage: selection.page,
 		/** Gives exactly these repositories. */
 		replaceSelected(id: number, repoIds: number[]): void {
-			clearSelected.run(id);
-			for (const repoId of repoIds) addSelected.run(id, repoId);
+			selection.clear(id);
+			for (const repoId of repoIds) selection.add(id, repoId);
 		},
 		/** @returns whether it was not given before */
-		addSelected: (id: number, repoId: number) => addSelected.run(id, repoId).changes > 0,
+		addSelected: selection.add,
 		/** @returns whether it was given */
-		removeSelected: (id: number, repoId: number) => removeSelected.run(id, repoId).changes > 0,
+		removeSelected: selection.remove,
 		/** One page of the organization's secrets or variables `repo` may use, by name, and how many. */
 		reaching(kind: SecretKind, orgId: number, repo: RepositoryRow, limit: number, offset: number) {
 			const params = { kind, org: orgId, repoId: repo.id, private: repo.visibility === 'public' ? 0 : 1 };

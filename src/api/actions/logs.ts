@@ -13,12 +13,13 @@
  * imported lines without one get their step's (else their job's) start time.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { App } from '../../app';
+import { sweepUnnamedFiles } from '../../model/blob-files';
 import { unprocessable } from '../../model/errors';
 import type { RepositoryRow } from '../../model/rows';
 import { allowed, tokenQuery } from '../contents/codeload';
@@ -27,8 +28,6 @@ import type { JobRow } from './store';
 
 /** Largest job log imported, in bytes. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
-/** Files younger than this are never swept: an import may still be waiting for its commit. */
-const SWEEP_GRACE_MS = 60 * 60 * 1000;
 const STAMPED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z /;
 
 /** The folder of log files, or null when blob storage is off (storage.blob_dir = ""). */
@@ -115,22 +114,7 @@ export function writeLogFile(app: App, bytes: Buffer): string {
  * repository), if older than an hour. @param nowMs epoch milliseconds @returns files deleted
  */
 export function sweepLogFiles(app: App, nowMs: number): number {
-	const dir = logDir(app);
-	if (dir === null || !existsSync(dir)) return 0;
-	const named = new Set(app.stores.jobLogs.blobs());
-	let removed = 0;
-	for (const file of readdirSync(dir)) {
-		if (named.has(file)) continue;
-		const path = join(dir, file);
-		try {
-			if (nowMs - statSync(path).mtimeMs < SWEEP_GRACE_MS) continue;
-			rmSync(path, { force: true });
-			removed++;
-		} catch {
-			// Gone meanwhile.
-		}
-	}
-	return removed;
+	return sweepUnnamedFiles(logDir(app), () => app.stores.jobLogs.blobs(), nowMs);
 }
 
 /** The file of a stored log, when it is there. */

@@ -2,6 +2,7 @@
  * Response shapes: GitHub's Workflow, WorkflowRun (with
  * every field of GitHub's workflow-run schema) and Job records.
  */
+import { simpleCommit } from '../../model/simple-commit';
 import { nodeId, type Urls } from '../../model/urls';
 import { repository, repositoryPaths, type RepositoryPaths } from '../../model/render';
 import type { RepositoryRow, AccountRow } from '../../model/rows';
@@ -29,14 +30,6 @@ export function workflow(base: RepoUrls, defaultBranch: string, row: WorkflowRow
 		badge_url: `${base.html}/workflows/${encodeURIComponent(row.name)}/badge.svg`,
 		...(row.state === 'deleted' ? { deleted_at: row.updated_at } : {}),
 	};
-}
-
-interface StoredCommit {
-	tree_id: string;
-	message: string;
-	timestamp: string;
-	author: { name: string; email: string } | null;
-	committer: { name: string; email: string } | null;
 }
 
 interface StoredPullRequest {
@@ -86,7 +79,6 @@ export class RunRenderer {
 	private fields(row: RunRow, excludePullRequests: boolean) {
 		const runUrl = `${this.base.api}/actions/runs/${row.id}`;
 		const repoRef = { id: this.repo.id, url: this.base.api, name: this.repo.name };
-		const commit = row.head_commit === null ? null : (JSON.parse(row.head_commit) as StoredCommit);
 		const pulls = excludePullRequests ? [] : (JSON.parse(row.pull_requests) as StoredPullRequest[]);
 		return {
 			id: row.id,
@@ -127,14 +119,7 @@ export class RunRenderer {
 			rerun_url: `${runUrl}/rerun`,
 			previous_attempt_url: row.run_attempt > 1 ? `${runUrl}/attempts/${row.run_attempt - 1}` : null,
 			workflow_url: `${this.base.api}/actions/workflows/${row.workflow_id}`,
-			head_commit: commit && {
-				id: row.head_sha,
-				tree_id: commit.tree_id,
-				message: commit.message,
-				timestamp: commit.timestamp,
-				author: commit.author,
-				committer: commit.committer,
-			},
+			head_commit: simpleCommit(row.head_sha, row.head_commit),
 			head_repository_id: this.repo.id,
 		};
 	}

@@ -8,6 +8,7 @@
  * and cancel, and advanceJob for tools that play a runner's part). Each change records GitHub's
  * workflow_run and workflow_job events in its transaction (./events.ts).
  */
+import { storedCommitJson } from '../../model/simple-commit';
 import { createHash } from 'node:crypto';
 import type { App } from '../../app';
 import { conflict, forbidden, invalidField, notFound, unprocessable } from '../../model/errors';
@@ -302,14 +303,7 @@ function commitOf(app: App, repo: RepositoryRow, ref: string): { sha: string; he
 	const sha = named ? peel(app, repo.id, named.sha, 'commit') : null;
 	if (!named || !sha) throw unprocessable(`No ref found for: ${ref}`);
 	const data = parseCommit(app.stores.git.object(repo.id, sha)!.content);
-	const head_commit = {
-		tree_id: data.tree,
-		message: data.message,
-		timestamp: isoSeconds(data.committer.seconds * 1000),
-		author: { name: data.author.name, email: data.author.email },
-		committer: { name: data.committer.name, email: data.committer.email },
-	};
-	return { sha, head_commit: JSON.stringify(head_commit), ref: named.name };
+	return { sha, head_commit: storedCommitJson(data), ref: named.name };
 }
 
 /**

@@ -7,7 +7,7 @@
  * described as it was.
  */
 import type { App } from '../../app';
-import { record } from '../../events/log';
+import { type DomainEvent, record } from '../../events/log';
 import { sender } from '../../events/payloads';
 import { nodeId } from '../../http/urls';
 import type { RepositoryRow } from '../../model/rows';
@@ -41,6 +41,28 @@ function installationObject(app: App, row: InstallationRow) {
 }
 
 /**
+ * Records an installation's event: delivered to the installation's app only (its hook), and to the
+ * audit log of the account when it is an organization.
+ * @param payload the webhook payload without `action`
+ * @param audit the audit-log entry's fields
+ */
+function recordForApp(
+	app: App,
+	row: InstallationRow,
+	account: AccountRow,
+	event: Pick<DomainEvent, 'event' | 'action' | 'actorId'>,
+	payload: Record<string, unknown>,
+	audit: Record<string, unknown>,
+): void {
+	record(app, {
+		...event,
+		org: account.type === 'Organization' ? account : undefined,
+		audit,
+		toApp: { appId: row.app_id, installationId: row.id, webhook: () => payload },
+	});
+}
+
+/**
  * Records `installation` with `action` for the installation as it is now (call before deleting it).
  * @param audit the audit-log fields (an organization's installations)
  */
@@ -60,14 +82,8 @@ export function recordInstallation(
 		requester: null,
 		...sender(app, actorId),
 	};
-	record(app, {
-		event: 'installation',
-		action,
-		actorId,
-		org: account.type === 'Organization' ? account : undefined,
-		audit: audit ?? { installation_id: row.id, app: app.stores.apps.byId(row.app_id)!.slug },
-		toApp: { appId: row.app_id, installationId: row.id, webhook: () => payload },
-	});
+	const entry = audit ?? { installation_id: row.id, app: app.stores.apps.byId(row.app_id)!.slug };
+	recordForApp(app, row, account, { event: 'installation', action, actorId }, payload, entry);
 }
 
 /**
@@ -95,12 +111,9 @@ export function recordInstallationRepositories(
 		requester: null,
 		...sender(app, actorId),
 	};
-	record(app, {
-		event: 'installation_repositories',
-		action,
-		actorId,
-		org: account.type === 'Organization' ? account : undefined,
-		audit: { installation_id: row.id, repository_selection: selection, repositories: repositoryIds },
-		toApp: { appId: row.app_id, installationId: row.id, webhook: () => payload },
+	recordForApp(app, row, account, { event: 'installation_repositories', action, actorId }, payload, {
+		installation_id: row.id,
+		repository_selection: selection,
+		repositories: repositoryIds,
 	});
 }

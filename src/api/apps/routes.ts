@@ -9,7 +9,8 @@ import { forbidden, notFound } from '../../model/errors';
 import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { isoSeconds } from '../../time';
 import type { DeliveryRow, HookRow } from '../../webhooks/store';
-import { deliveriesPage, deliveriesQuery } from '../hooks/routes';
+import { deliveriesPage, deliveriesQuery } from '../hooks/deliveries';
+import { loadDelivery } from '../hooks/deliveries';
 import { delivery, hookConfig } from '../hooks/render';
 import { contentType, insecureSsl, secret } from '../hooks/service';
 import { idParam, route, type Context } from '../../http/route';
@@ -44,10 +45,8 @@ function appHook(ctx: Context): HookRow | undefined {
 /** A delivery {delivery_id} of the calling app's hook, or 404. */
 function appDelivery(ctx: Context): { hook: HookRow; row: DeliveryRow } {
 	const hook = appHook(ctx);
-	const id = idParam(ctx.params.delivery_id);
-	const row = hook && id !== null ? ctx.app.stores.webhooks.delivery(hook.id, id) : undefined;
-	if (!hook || !row) throw notFound();
-	return { hook, row };
+	if (!hook) throw notFound();
+	return { hook, row: loadDelivery(ctx, hook) };
 }
 
 /** The current app's installation on an account, or 404. */

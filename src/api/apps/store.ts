@@ -2,7 +2,8 @@
  * Prepared statements for GitHub Apps and their installations.
  */
 import type { DB } from '../../db/open';
-import type { AppRow, InstallationRow, RepositoryRow } from '../../model/rows';
+import { repositorySelection } from '../../model/repository-selection';
+import type { AppRow, InstallationRow } from '../../model/rows';
 
 export type AppStore = ReturnType<typeof createAppStore>;
 
@@ -28,16 +29,7 @@ export function createAppStore(db: DB) {
 	const setSuspended = db.prepare('UPDATE installations SET suspended_at = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE installations SET updated_at = ? WHERE id = ?');
 	const setSelection = db.prepare('UPDATE installations SET repository_selection = ?, updated_at = ? WHERE id = ?');
-	const selectedIds = db
-		.prepare('SELECT repository_id FROM installation_repositories WHERE installation_id = ? ORDER BY repository_id')
-		.pluck();
-	const selectedPage = db.prepare(`
-		SELECT r.* FROM installation_repositories s JOIN repositories r ON r.id = s.repository_id
-		WHERE s.installation_id = ? ORDER BY r.id LIMIT ? OFFSET ?`);
-	const selectedCount = db.prepare('SELECT count(*) FROM installation_repositories WHERE installation_id = ?').pluck();
-	const addRepository = db.prepare('INSERT OR IGNORE INTO installation_repositories (installation_id, repository_id) VALUES (?, ?)');
-	const removeRepository = db.prepare('DELETE FROM installation_repositories WHERE installation_id = ? AND repository_id = ?');
-	const clearRepositories = db.prepare('DELETE FROM installation_repositories WHERE installation_id = ?');
+	const repositories = repositorySelection(db, 'installation_repositories', 'installation_id', 'repository_id', 'r.id');
 
 	return {
 		byId: (id: number) => byId.get(id) as AppRow | undefined,
@@ -74,23 +66,21 @@ export function createAppStore(db: DB) {
 		 */
 		setSelection(id: number, selection: 'all' | 'selected', now: string): void {
 			setSelection.run(selection, now, id);
-			if (selection === 'all') clearRepositories.run(id);
+			if (selection === 'all') repositories.clear(id);
 		},
 		/** Suspends (an ISO timestamp) or unsuspends (null) an installation. @param now ISO timestamp */
 		setSuspended: (id: number, at: string | null, now: string) => void setSuspended.run(at, now, id),
 		/** @param now ISO timestamp */
 		touch: (id: number, now: string) => void touch.run(now, id),
 		/** Ids of the repositories a 'selected' installation reaches. */
-		selectedRepositoryIds: (id: number) => selectedIds.all(id) as number[],
+		selectedRepositoryIds: repositories.ids,
 		/** One page of them (oldest first) and how many there are. */
-		selectedRepositories(id: number, limit: number, offset: number) {
-			return { rows: selectedPage.all(id, limit, offset) as RepositoryRow[], total: selectedCount.get(id) as number };
-		},
+		selectedRepositories: repositories.page,
 		/** @returns how many were not listed before */
 		addRepositories: (id: number, repositoryIds: number[]) =>
-			repositoryIds.reduce((n, repoId) => n + addRepository.run(id, repoId).changes, 0),
+			repositoryIds.reduce((n, repoId) => n + Number(repositories.add(id, repoId)), 0),
 		/** @returns how many were listed */
 		removeRepositories: (id: number, repositoryIds: number[]) =>
-			repositoryIds.reduce((n, repoId) => n + removeRepository.run(id, repoId).changes, 0),
+			repositoryIds.reduce((n, repoId) => n + Number(repositories.remove(id, repoId)), 0),
 	};
 }

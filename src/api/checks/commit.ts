@@ -4,8 +4,8 @@
  * (simple-commit: id, tree_id, message, timestamp, author, committer), so it is read from the git
  * object of its head_sha.
  */
+import { storedCommitJson } from '../../model/simple-commit';
 import type { App } from '../../app';
-import { isoSeconds } from '../../time';
 import { parseCommit } from '../git/objects';
 import type { SuiteRow } from './store';
 
@@ -15,12 +15,5 @@ export function withHeadCommit(app: App, repoId: number, row: SuiteRow): SuiteRo
 	const object = app.stores.git.object(repoId, row.head_sha);
 	if (!object || object.type !== 'commit') return row;
 	const data = parseCommit(object.content);
-	const head_commit = {
-		tree_id: data.tree,
-		message: data.message,
-		timestamp: isoSeconds(data.committer.seconds * 1000),
-		author: { name: data.author.name, email: data.author.email },
-		committer: { name: data.committer.name, email: data.committer.email },
-	};
-	return { ...row, head_commit: JSON.stringify(head_commit) };
+	return { ...row, head_commit: storedCommitJson(data) };
 }

@@ -2,6 +2,7 @@
  * GitHub's CheckRun and CheckSuite objects, and the GitHub Actions app that owns every check suite
  * and check run Gitstead shows (they are its workflow runs and jobs).
  */
+import { simpleCommit } from '../../model/simple-commit';
 import type { App } from '../../app';
 import { nodeId, type Urls } from '../../model/urls';
 import { integration } from '../apps/render';
@@ -189,14 +190,6 @@ export function suiteState(row: SuiteRow): { status: string; conclusion: string 
 	return { status: 'completed', conclusion: CONCLUSION_ORDER.find((c) => present.has(c)) ?? null };
 }
 
-interface StoredCommit {
-	tree_id: string;
-	message: string;
-	timestamp: string;
-	author: { name: string; email: string } | null;
-	committer: { name: string; email: string } | null;
-}
-
 /**
  * A CheckSuite (a workflow run, or an app's suite).
  * @param repository the repository record (minimal repository), built once per answer
@@ -210,7 +203,6 @@ export function checkSuite(
 	row: SuiteRow,
 ) {
 	const state = suiteState(row);
-	const commit = row.head_commit === null ? null : (JSON.parse(row.head_commit) as StoredCommit);
 	const url = `${base.api}/check-suites/${row.check_suite_id}`;
 	return {
 		id: row.check_suite_id,
@@ -231,13 +223,6 @@ export function checkSuite(
 		runs_rerequestable: row.run_id === null,
 		latest_check_runs_count: row.latest_check_runs_count,
 		check_runs_url: `${url}/check-runs`,
-		head_commit: commit && {
-			id: row.head_sha,
-			tree_id: commit.tree_id,
-			message: commit.message,
-			timestamp: commit.timestamp,
-			author: commit.author,
-			committer: commit.committer,
-		},
+		head_commit: simpleCommit(row.head_sha, row.head_commit),
 	};
 }

@@ -4,7 +4,7 @@
  */
 import type { Urls } from '../../model/urls';
 import type { AccountRow } from '../../model/rows';
-import { settingsOf } from './service';
+import { settingsOf } from './settings';
 import type { ConfigurationRow } from './store';
 
 /**

@@ -83,15 +83,15 @@ const enterprise: Level = {
 
 function levelRoutes(level: Level): RouteDeclaration[] {
 	const one = `${level.collection}/{custom_property_name}`;
+	// The declaration every route of the level shares, for reading and for changing definitions.
+	const shared = { docs: level.docs, tokens: level.tokens, access: 'authenticated' as const };
+	const read = { ...shared, permissions: level.permission.read, resource: level.guard.read };
+	const write = { ...shared, permissions: level.permission.write, resource: level.guard.write };
 	return [
 		route({
 			method: 'GET',
 			path: level.collection,
-			docs: level.docs,
-			permissions: level.permission.read,
-			tokens: level.tokens,
-			access: 'authenticated',
-			resource: level.guard.read,
+			...read,
 			handler(ctx) {
 				const { owner, base } = level.owner(ctx);
 				return ok(ctx.app.stores.customProperties.list(owner).map((row) => definition(ctx.app.urls, base, row)));
@@ -100,11 +100,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			method: 'PATCH',
 			path: level.collection,
-			docs: level.docs,
-			permissions: level.permission.write,
-			tokens: level.tokens,
-			access: 'authenticated',
-			resource: level.guard.write,
+			...write,
 			errorResource: 'CustomProperty',
 			body: batchBody,
 			handler(ctx) {
@@ -123,11 +119,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			method: 'GET',
 			path: one,
-			docs: level.docs,
-			permissions: level.permission.read,
-			tokens: level.tokens,
-			access: 'authenticated',
-			resource: level.guard.read,
+			...read,
 			handler(ctx) {
 				const { owner, base } = level.owner(ctx);
 				const row = ctx.app.stores.customProperties.get(owner, ctx.params.custom_property_name);
@@ -138,11 +130,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			method: 'PUT',
 			path: one,
-			docs: level.docs,
-			permissions: level.permission.write,
-			tokens: level.tokens,
-			access: 'authenticated',
-			resource: level.guard.write,
+			...write,
 			errorResource: 'CustomProperty',
 			body: oneBody,
 			handler(ctx) {
@@ -155,11 +143,7 @@ function levelRoutes(level: Level): RouteDeclaration[] {
 		route({
 			method: 'DELETE',
 			path: one,
-			docs: level.docs,
-			permissions: level.permission.write,
-			tokens: level.tokens,
-			access: 'authenticated',
-			resource: level.guard.write,
+			...write,
 			handler(ctx) {
 				const { owner } = level.owner(ctx);
 				if (!removeDefinition(ctx.app, owner, ctx.params.custom_property_name, ctx.principal.actorId)) throw notFound();

@@ -102,11 +102,14 @@ const environmentBody = v.object({
 
 const policyName = v.pipe(v.string(), v.minLength(1, 'name cannot be empty'));
 
+/** A route's context whatever its body's shape (a save route's body is its own schema's output). */
+type BodyContext = Context<Record<string, unknown>, unknown>;
+
 /** The repository's addresses, for the records' URLs. */
 const ref = (ctx: Context, access: RepoAccess) => repositoryPaths(ctx.app.urls, access.owner.login, access.repo.name);
 
 /** The deployment {deployment_id}. @throws DomainError 404 */
-function loadDeployment(ctx: Context, access: RepoAccess): DeploymentRow {
+function loadDeployment(ctx: BodyContext, access: RepoAccess): DeploymentRow {
 	const id = idParam(ctx.params.deployment_id);
 	const row = id === null ? undefined : ctx.app.stores.deployments.deployment(access.repo.id, id);
 	if (!row) throw notFound();
@@ -130,7 +133,7 @@ function loadPolicy(ctx: Context, access: RepoAccess): { env: EnvironmentRow; ro
 }
 
 /** The app a request acts through (installation and user-to-server tokens), or null. */
-function actingAppId(ctx: Context): number | null {
+function actingAppId(ctx: BodyContext): number | null {
 	if (ctx.principal.installationId === null) return null;
 	return ctx.app.stores.apps.installation(ctx.principal.installationId)?.app_id ?? null;
 }
@@ -199,10 +202,31 @@ interface RecordKind<Row> {
 	render(ctx: Context, access: RepoAccess, rows: Row[]): unknown[];
 	/** Deletes a record (or refuses: DomainError); the delete route exists when given. */
 	remove?(ctx: Context, row: Row): void;
+	/** The route that creates (or creates or replaces) a record from its body, when the kind has one. */
+	save?: SaveRoute<Row>;
 }
 
-/** The list, get and (where the kind has one) delete routes of a kind of record. */
-function recordRoutes<Row>(kind: RecordKind<Row>): { list: RouteDeclaration; get: RouteDeclaration; remove: RouteDeclaration[] } {
+/** A route saving one record from the request body. */
+interface SaveRoute<Row> {
+	method: 'POST' | 'PUT';
+	/** The path: the collection's (create) or the record's (create or replace). */
+	path: string;
+	docs: string;
+	errorResource: string;
+	body: v.GenericSchema;
+	/** 201 with the record's URL as Location (a new record), else 200. */
+	created: boolean;
+	/** Validates and writes the record (the body is `body`'s output). @throws DomainError for input GitHub refuses */
+	save(ctx: BodyContext, access: RepoAccess): Row;
+}
+
+/** The list, get and (where the kind has them) save and delete routes of a kind of record. */
+function recordRoutes<Row>(kind: RecordKind<Row>): {
+	list: RouteDeclaration;
+	get: RouteDeclaration;
+	save: RouteDeclaration[];
+	remove: RouteDeclaration[];
+} {
 	const list = route({
 		...kind.read,
 		method: 'GET',
@@ -239,7 +263,25 @@ function recordRoutes<Row>(kind: RecordKind<Row>): { list: RouteDeclaration; get
 					}),
 				]
 			: [];
-	return { list, get, remove: removal };
+	const saving = kind.save;
+	const save = saving
+		? [
+				route({
+					...kind.write,
+					method: saving.method,
+					path: saving.path,
+					docs: saving.docs,
+					errorResource: saving.errorResource,
+					body: saving.body,
+					handler(ctx) {
+						const row = saving.save(ctx, ctx.repo);
+						const [body] = kind.render(ctx as Context, ctx.repo, [row]) as Array<{ url: string }>;
+						return saving.created ? created(body, body.url) : ok(body);
+					},
+				}),
+			]
+		: [];
+	return { list, get, save, remove: removal };
 }
 
 const deployments = recordRoutes<DeploymentRow>({
@@ -268,6 +310,22 @@ const deployments = recordRoutes<DeploymentRow>({
 	load: loadDeployment,
 	render: renderDeployments,
 	remove: (ctx, row) => deleteDeployment(ctx.app, row),
+	save: {
+		method: 'POST',
+		path: DEPLOYMENTS,
+		docs: 'deployments/deployments#create-a-deployment',
+		errorResource: 'Deployment',
+		body: deploymentBody,
+		created: true,
+		save: (ctx, access) =>
+			createDeployment(
+				ctx.app,
+				access.repo,
+				ctx.body as DeploymentInput,
+				{ id: ctx.principal.actorId, appId: actingAppId(ctx) },
+				isoSeconds(ctx.now),
+			),
+	},
 });
 
 const statuses = recordRoutes<StatusRow>({
@@ -285,6 +343,23 @@ const statuses = recordRoutes<StatusRow>({
 		return status;
 	},
 	render: renderStatuses,
+	save: {
+		method: 'POST',
+		path: `${DEPLOYMENT}/statuses`,
+		docs: 'deployments/statuses#create-a-deployment-status',
+		errorResource: 'DeploymentStatus',
+		body: statusBody,
+		created: true,
+		save: (ctx, access) =>
+			createStatus(
+				ctx.app,
+				access.repo,
+				loadDeployment(ctx, access),
+				ctx.body as StatusInput,
+				ctx.principal.actorId,
+				isoSeconds(ctx.now),
+			),
+	},
 });
 
 const environments = recordRoutes<EnvironmentRow>({
@@ -302,6 +377,23 @@ const environments = recordRoutes<EnvironmentRow>({
 	load: loadEnvironment,
 	render: renderEnvironments,
 	remove: (ctx, row) => ctx.app.stores.deployments.removeEnvironment(row.id),
+	save: {
+		method: 'PUT',
+		path: ENVIRONMENT,
+		docs: 'deployments/environments#create-or-update-an-environment',
+		errorResource: 'Environment',
+		body: environmentBody,
+		created: false,
+		save: (ctx, access) =>
+			saveEnvironment(
+				ctx.app,
+				access.repo,
+				access.owner,
+				ctx.params.environment_name,
+				ctx.body as EnvironmentInput,
+				isoSeconds(ctx.now),
+			),
+	},
 });
 
 const branchPolicies = recordRoutes<BranchPolicyRow>({
@@ -324,71 +416,19 @@ const branchPolicies = recordRoutes<BranchPolicyRow>({
 export const deploymentRoutes = [
 	// ---- Deployments
 	deployments.list,
-	route({
-		...WRITE_DEPLOYMENTS,
-		method: 'POST',
-		path: DEPLOYMENTS,
-		docs: 'deployments/deployments#create-a-deployment',
-		errorResource: 'Deployment',
-		body: deploymentBody,
-		handler(ctx) {
-			const access = ctx.repo;
-			const row = createDeployment(
-				ctx.app,
-				access.repo,
-				ctx.body as DeploymentInput,
-				{ id: ctx.principal.actorId, appId: actingAppId(ctx) },
-				isoSeconds(ctx.now),
-			);
-			const [body] = renderDeployments(ctx, access, [row]);
-			return created(body, body.url);
-		},
-	}),
+	...deployments.save,
 	deployments.get,
 	...deployments.remove,
 
 	// ---- Deployment statuses
 	statuses.list,
-	route({
-		...WRITE_DEPLOYMENTS,
-		method: 'POST',
-		path: `${DEPLOYMENT}/statuses`,
-		docs: 'deployments/statuses#create-a-deployment-status',
-		errorResource: 'DeploymentStatus',
-		body: statusBody,
-		handler(ctx) {
-			const access = ctx.repo;
-			const row = loadDeployment(ctx, access);
-			const status = createStatus(ctx.app, access.repo, row, ctx.body as StatusInput, ctx.principal.actorId, isoSeconds(ctx.now));
-			const [body] = renderStatuses(ctx, access, [status]);
-			return created(body, body.url);
-		},
-	}),
+	...statuses.save,
 	statuses.get,
 
 	// ---- Environments
 	environments.list,
 	environments.get,
-	route({
-		...WRITE_ENVIRONMENTS,
-		method: 'PUT',
-		path: ENVIRONMENT,
-		docs: 'deployments/environments#create-or-update-an-environment',
-		errorResource: 'Environment',
-		body: environmentBody,
-		handler(ctx) {
-			const access = ctx.repo;
-			const row = saveEnvironment(
-				ctx.app,
-				access.repo,
-				access.owner,
-				ctx.params.environment_name,
-				ctx.body as EnvironmentInput,
-				isoSeconds(ctx.now),
-			);
-			return ok(renderEnvironments(ctx, access, [row])[0]);
-		},
-	}),
+	...environments.save,
 	...environments.remove,
 
 	// ---- Deployment branch policies

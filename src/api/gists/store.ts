@@ -3,7 +3,7 @@
  * here, when they are written, and stored next to the source (body_html, body_text).
  */
 import type { DB } from '../../db/open';
-import type { GistRow } from '../../model/rows';
+import type { CommentColumns, GistRow } from '../../model/rows';
 import { renderBody } from '../../model/markdown/render';
 
 /** One revision of a gist's files (GET /gists/{gist_id}/commits). */
@@ -29,17 +29,8 @@ export interface GistFileRow {
 	content: string;
 }
 
-export interface GistCommentRow {
-	id: number;
+export interface GistCommentRow extends CommentColumns {
 	gist_id: number;
-	user_id: number;
-	body: string;
-	created_at: string;
-	updated_at: string;
-	/** body rendered as sanitized HTML when it was written */
-	body_html: string;
-	/** body rendered as plain text when it was written */
-	body_text: string;
 }
 
 export type GistStore = ReturnType<typeof createGistStore>;

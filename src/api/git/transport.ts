@@ -24,11 +24,12 @@ import type { App } from '../../app';
 import type { RepoAccess } from '../../auth/access/types';
 import type { Principal } from '../../auth/principal';
 import { recordOf } from '../../http/access';
-import { HttpError, httpErrorOf } from '../../http/errors';
+import { httpErrorOf } from '../../http/errors';
 import { DEFAULT_API_VERSION } from '../../http/negotiation';
 import { admitAs } from '../../http/pipeline';
 import { policy } from '../../http/policy';
 import type { Context, Route } from '../../http/route';
+import { DomainError } from '../../model/errors';
 import { epochSeconds } from '../../time';
 import { parsePktLines } from './pktline';
 import { advertiseReceivePack, type Pusher, receivePack } from './receive-pack';
@@ -127,7 +128,8 @@ function authorize(
 		app.externalChanges.checkAtMostEvery(1);
 		principal = app.authenticator.authenticate(req.headers, ip, epochSeconds(now));
 	} catch (error) {
-		if (!(error instanceof HttpError)) throw error;
+		// Bad credentials (a token that authenticates no one): the challenge, so git asks again.
+		if (!(error instanceof DomainError && error.code === 'Unauthenticated')) throw error;
 		plain(res, 401, 'Invalid username or token. Password authentication is not supported for Git operations.\n', challenge);
 		return null;
 	}
@@ -147,7 +149,7 @@ function authorize(
 		const admitted = admitAs(parent, route, { owner: params.owner, repo: params.repo });
 		return { access: admitted.repo as RepoAccess, principal };
 	} catch (caught) {
-		// The guard's refusal: the domain's (404, 403) or HTTP's (401, a rename's 301/307).
+		// The policy's or guard's refusal: the domain's (401, 404, 403) or HTTP's (a rename's 301/307).
 		const error = httpErrorOf(caught);
 		if (!error) throw caught;
 		const anonymous = principal.kind === 'anonymous';

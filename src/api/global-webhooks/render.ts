@@ -4,17 +4,13 @@
  */
 import type { Urls } from '../../model/urls';
 import type { HookRow } from '../../webhooks/store';
-import { MASKED_SECRET } from '../hooks/render';
+import { hookHead, MASKED_SECRET } from '../hooks/render';
 
 /** @param withSecret false for the update answer, which names no secret at all */
 export function globalHook(urls: Urls, hook: HookRow, withSecret: boolean) {
 	const url = `${urls.apiBase}/admin/hooks/${hook.id}`;
 	return {
-		type: 'Global',
-		id: hook.id,
-		name: 'web',
-		active: hook.active === 1,
-		events: JSON.parse(hook.events) as string[],
+		...hookHead('Global', hook),
 		config: {
 			url: hook.url,
 			content_type: hook.content_type,

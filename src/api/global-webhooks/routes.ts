@@ -14,6 +14,7 @@ import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { DEFAULT_EVENTS, HOOK_EVENTS } from '../../webhooks';
 import type { HookRow, HookScope, HookValues } from '../../webhooks/store';
+import { loadDelivery } from '../hooks/deliveries';
 import { delivery, deliveryItem } from '../hooks/render';
 import { checkHookUrl, contentType, insecureSsl, secret, sslFlag, uniqueEvents } from '../hooks/service';
 import { globalHook } from './render';
@@ -187,9 +188,7 @@ export const globalWebhookRoutes = [
 		docs: 'orgs/webhooks#get-a-webhook-delivery-for-an-organization-webhook',
 		handler(ctx) {
 			const hook = loadHook(ctx);
-			const id = idParam(ctx.params.delivery_id);
-			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
-			if (!row) throw notFound();
+			const row = loadDelivery(ctx, hook);
 			return ok(delivery(hook, row, ctx.app.stores.webhooks.attempts(row.id)));
 		},
 	}),
@@ -199,11 +198,7 @@ export const globalWebhookRoutes = [
 		path: '/admin/hooks/{hook_id}/deliveries/{delivery_id}/attempts',
 		docs: 'orgs/webhooks#redeliver-a-delivery-for-an-organization-webhook',
 		handler(ctx) {
-			const hook = loadHook(ctx);
-			const id = idParam(ctx.params.delivery_id);
-			const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
-			if (!row) throw notFound();
-			ctx.app.webhooks.redeliver(row);
+			ctx.app.webhooks.redeliver(loadDelivery(ctx, loadHook(ctx)));
 			return accepted({});
 		},
 	}),

@@ -3,7 +3,7 @@
  * the REST resource it serves (the same declarations the REST routes spread: REPOSITORY_READ,
  * ISSUES_READ, PULLS_READ …), and the HTTP layer admits the caller to it with the rules a REST
  * request gets (src/http/pipeline.ts admitAs: token kinds, scopes, fine-grained and app
- * permissions, then the resource guard of src/auth/guards.ts). Nothing here decides a rule itself.
+ * permissions, then the resource guard of src/http/guards.ts). Nothing here decides a rule itself.
  *
  * Answers are memoized per GraphQL request: a query naming one repository in twenty places runs
  * the guard once per policy.
@@ -17,6 +17,7 @@ import type { RepoAccess } from '../../auth/access/types';
 import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { PULLS_READ } from '../pulls/access';
 import { REPOSITORY_READ } from '../repos/access';
+import { AUTHENTICATED_USER } from '../users/access';
 
 /** The policies of the fields served from stores (by the REST resource they read). */
 export const POLICIES = {
@@ -29,14 +30,7 @@ export const POLICIES = {
 		path: '/repos/{owner}/{repo}/labels',
 		docs: 'issues/labels#list-labels-for-a-repository',
 	}),
-	viewer: policy({
-		method: 'GET',
-		path: '/user',
-		docs: 'users/users#get-the-authenticated-user',
-		permissions: [],
-		access: 'authenticated',
-		resource: { self: true },
-	}),
+	viewer: policy(AUTHENTICATED_USER),
 	createIssue: policy({
 		...ISSUES_WRITE,
 		permissions: [{ issues: 'write' }],
@@ -66,7 +60,7 @@ const admissions = new WeakMap<Context, Map<Route, Map<string, { ctx: GuardedCon
 
 /**
  * The caller admitted to `route` for the resource `params` name, once per request.
- * @throws the refusal a REST request would get (DomainError 404, 403; HttpError 401, 403)
+ * @throws the refusal a REST request would get (DomainError 401, 403, 404; HttpError 301/307 for a moved repository)
  */
 export function admit(parent: Context, route: Route, params: Record<string, string>): GuardedContext {
 	let routes = admissions.get(parent);

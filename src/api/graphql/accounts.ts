@@ -7,8 +7,9 @@
  * exactly what the REST list shows the caller: concealed organization memberships and members,
  * secret teams and private repositories only to those who may see them.
  *
- * Refusals are the guards' DomainErrors (404, 403) and HttpErrors (401, 403): the resolvers turn
- * them into GitHub's GraphQL errors (resolve.ts `guarded`, errors.ts).
+ * Refusals are the policy's and guards' DomainErrors (401, 403, 404) and HttpErrors (a moved
+ * repository's 301/307): the resolvers turn them into GitHub's GraphQL errors (resolve.ts
+ * `guarded`, errors.ts).
  */
 import type { TeamAccess, OrgAccess } from '../../auth/access/types';
 import type { Context, GuardedContext } from '../../http/route';

@@ -21,6 +21,7 @@ export class TypedError extends Error {
 /** The GraphQL type of each domain refusal. */
 const TYPES: Record<ErrorCode, 'NOT_FOUND' | 'FORBIDDEN' | 'UNPROCESSABLE'> = {
 	BadRequest: 'UNPROCESSABLE',
+	Unauthenticated: 'FORBIDDEN',
 	Forbidden: 'FORBIDDEN',
 	NotFound: 'NOT_FOUND',
 	NotMergeable: 'UNPROCESSABLE',
@@ -34,12 +35,12 @@ const TYPES: Record<ErrorCode, 'NOT_FOUND' | 'FORBIDDEN' | 'UNPROCESSABLE'> = {
 
 /**
  * The type of a refusal that the HTTP pipeline gave (an HttpError of the REST twin's route policy
- * or body parsing): 401 and 403 FORBIDDEN, 404 NOT_FOUND, 400, 409 and 422 UNPROCESSABLE; null for
+ * or body parsing, its rate limit): 403 FORBIDDEN, 404 NOT_FOUND, 400, 409 and 422 UNPROCESSABLE; null for
  * the rest, which keep their message.
  */
 function httpType(error: HttpError): 'NOT_FOUND' | 'FORBIDDEN' | 'UNPROCESSABLE' | null {
 	if (error.status === 404) return 'NOT_FOUND';
-	if (error.status === 403 || error.status === 401) return 'FORBIDDEN';
+	if (error.status === 403) return 'FORBIDDEN';
 	if (error.status === 422 || error.status === 400 || error.status === 409) return 'UNPROCESSABLE';
 	return null;
 }
@@ -61,8 +62,8 @@ export function translate(error: unknown, notFound?: string): unknown {
 
 /** Whether `error` says the caller may not see the resource (404, 401, 403): a "does it exist" check answers false. */
 export function isHidden(error: unknown): boolean {
-	if (error instanceof DomainError) return error.code === 'NotFound' || error.code === 'Forbidden';
-	return error instanceof HttpError && (error.status === 404 || error.status === 401 || error.status === 403);
+	if (error instanceof DomainError) return error.code === 'NotFound' || error.code === 'Forbidden' || error.code === 'Unauthenticated';
+	return error instanceof HttpError && (error.status === 404 || error.status === 403);
 }
 
 /** The `type` of an error in the answer: a TypedError's own, a refusal's; undefined for faults. */

@@ -19,6 +19,11 @@ export function hookConfig(hook: HookRow) {
 	};
 }
 
+/** The fields a repository and a global hook start with, in GitHub's order. */
+export function hookHead<T extends string>(type: T, hook: HookRow) {
+	return { type, id: hook.id, name: 'web', active: hook.active === 1, events: JSON.parse(hook.events) as string[] };
+}
+
 /**
  * A repository hook (GitHub's `hook`): type "Repository", its URLs under
  * /repos/{owner}/{repo}/hooks/{id}, and last_response (`unused` before any delivery).
@@ -27,11 +32,7 @@ export function hookConfig(hook: HookRow) {
 export function repositoryHook(urls: Urls, repoPath: string, hook: HookRow) {
 	const url = urls.api(`${repoPath}/hooks/${hook.id}`);
 	return {
-		type: 'Repository',
-		id: hook.id,
-		name: 'web',
-		active: hook.active === 1,
-		events: JSON.parse(hook.events) as string[],
+		...hookHead('Repository', hook),
 		config: hookConfig(hook),
 		updated_at: hook.updated_at,
 		created_at: hook.created_at,

@@ -16,26 +16,21 @@
  * at most 20 hooks per event.
  */
 import * as v from 'valibot';
-import { badRequest, notFound } from '../../model/errors';
-import { pageRequest } from '../../http/pipeline';
-import { accepted, created, noContent, ok, paged, type Reply } from '../../http/reply';
+import { notFound } from '../../model/errors';
+import { accepted, created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context, type RouteDeclaration } from '../../http/route';
 import type { PermissionSet } from '../../auth/permissions';
 import { sender } from '../../events/payloads';
 import { isoSeconds } from '../../time';
 import { DEFAULT_REPOSITORY_HOOK_EVENTS, REPOSITORY_HOOK_EVENTS } from '../../webhooks';
-import type { DeliveryRow, HookRow, HookScope, HookValues } from '../../webhooks/store';
+import type { HookRow, HookScope, HookValues } from '../../webhooks/store';
 import { pushPayload } from '../git/events';
 import { orgSimple } from '../../model/render';
-import { delivery, deliveryItem, hookConfig, organizationHook, repositoryHook } from './render';
+import { deliveriesPage, deliveriesQuery, loadDelivery } from './deliveries';
+import { delivery, hookConfig, organizationHook, repositoryHook } from './render';
 import { contentType, deleteHook, hookConfigValues, insecureSsl, pingRepositoryHook, saveHook, secret, uniqueEvents } from './service';
 
 type Kind = 'repository' | 'organization';
-
-/** Deliveries per page of the delivery log (GitHub's default and maximum). */
-const DELIVERIES_PER_PAGE = { perPage: 30, maxPerPage: 100 };
-/** A delivery-log cursor: the id of the last delivery of the page before, as GitHub's opaque `v1_…`. */
-const CURSOR = /^v1_(\d{1,15})$/;
 
 const eventName = v.picklist(REPOSITORY_HOOK_EVENTS, 'must be a GitHub webhook event name, or "*"');
 const events = v.optional(v.array(eventName));
@@ -70,11 +65,6 @@ const organizationUpdateBody = v.object({
 	events,
 	active: v.optional(v.boolean()),
 	name: v.optional(v.literal('web', 'name must be "web"')),
-});
-export const deliveriesQuery = v.object({
-	per_page: v.optional(v.string()),
-	cursor: v.optional(v.string()),
-	status: v.optional(v.picklist(['success', 'failure'])),
 });
 
 /** Where a request's hooks live: the guarded repository or organization. */
@@ -128,14 +118,6 @@ function loadHook(ctx: Context, place: Place): HookRow {
 	return hook;
 }
 
-/** The delivery {delivery_id} of the hook, else 404. */
-function loadDelivery(ctx: Context, hook: HookRow): DeliveryRow {
-	const id = idParam(ctx.params.delivery_id);
-	const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
-	if (!row) throw notFound();
-	return row;
-}
-
 /** Stores new or changed values (after GitHub's limits) and makes the delivery engine see them. */
 function save(ctx: Context, place: Place, hook: HookRow | undefined, values: HookValues): HookRow {
 	return saveHook(ctx.app, place.scope, place.kind, hook, values, isoSeconds(ctx.now));
@@ -169,31 +151,6 @@ function testPush(ctx: Context, place: Place, hook: HookRow): void {
 	if (!head || !isCommit(head.sha)) return;
 	const before = app.stores.git.parents(repo.id, head.sha)[0] ?? null;
 	app.webhooks.deliverTo(hook, 'push', null, pushPayload(app, repo, ref, before, head.sha, ctx.principal.actorId), place.repositoryId);
-}
-
-/**
- * One page of a hook's delivery log, newest first, with GitHub's cursor pagination: a `Link`
- * header with rel="next" carrying `cursor` when more deliveries follow.
- * @throws DomainError 400 for a cursor that is not one this server gave
- */
-export function deliveriesPage(ctx: Context<v.InferOutput<typeof deliveriesQuery>>, listPath: string, hook: HookRow): Reply {
-	const { perPage } = pageRequest(ctx.query, DELIVERIES_PER_PAGE.perPage, DELIVERIES_PER_PAGE.maxPerPage);
-	let before = Number.MAX_SAFE_INTEGER;
-	if (ctx.query.cursor !== undefined && ctx.query.cursor !== '') {
-		const match = CURSOR.exec(ctx.query.cursor);
-		if (!match) throw badRequest('Invalid cursor');
-		before = Number(match[1]);
-	}
-	const status = ctx.query.status ?? null;
-	const rows = ctx.app.stores.webhooks.deliveriesBefore({ hookId: hook.id, status, before, limit: perPage + 1 });
-	const page = rows.slice(0, perPage);
-	const reply = ok(page.map(deliveryItem));
-	if (rows.length > perPage) {
-		const params = new URLSearchParams({ per_page: String(perPage), cursor: `v1_${page[page.length - 1].id}` });
-		if (status) params.set('status', status);
-		reply.headers = { Link: `<${ctx.app.urls.api(listPath)}?${params.toString()}>; rel="next"` };
-	}
-	return reply;
 }
 
 /** The route declarations of one kind of hook. */

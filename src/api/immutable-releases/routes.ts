@@ -6,10 +6,12 @@
  * are refused (403), outsiders see nothing (404).
  */
 import * as v from 'valibot';
-import { conflict, invalidField, notFound } from '../../model/errors';
+import { conflict, invalidField } from '../../model/errors';
 import { noContent, ok } from '../../http/reply';
 import { idParam, route, type Context, type ResourceGuard, type RouteDeclaration } from '../../http/route';
 import { repository } from '../../model/render';
+import { organizationRepository } from '../org-actions/service';
+import type { App } from '../../app';
 import type { RepositoryRow } from '../../model/rows';
 
 const S = '/orgs/{org}/settings/immutable-releases';
@@ -43,6 +45,32 @@ function requireSelectedPolicy(ctx: Context): void {
 			'Repositories are chosen only when enforced_repositories is selected: set it first (PUT /orgs/{org}/settings/immutable-releases).',
 		);
 	}
+}
+
+/**
+ * PUT or DELETE …/repositories/{repository_id}: enable or disable one selected repository (404 for a
+ * repository outside the organization, 409 unless the policy is `selected`), then 204.
+ * @param apply the store change, given the organization's and the repository's ids
+ */
+function selectedRepositoryRoute(
+	method: 'PUT' | 'DELETE',
+	verb: 'enable' | 'disable',
+	apply: (app: App, orgId: number, repoId: number) => void,
+): RouteDeclaration {
+	return route({
+		method,
+		path: `${S}/repositories/{repository_id}`,
+		docs: `orgs/orgs#${verb}-a-selected-repository-for-immutable-releases-in-an-organization`,
+		permissions: 'matrix',
+		access: 'authenticated',
+		resource: OWNERS,
+		handler(ctx) {
+			const repo = organizationRepository(ctx.app, ctx.org.org, idParam(ctx.params.repository_id));
+			requireSelectedPolicy(ctx);
+			apply(ctx.app, ctx.org.org.id, repo.id);
+			return noContent();
+		},
+	});
 }
 
 export const immutableReleaseRoutes: RouteDeclaration[] = [
@@ -132,40 +160,6 @@ export const immutableReleaseRoutes: RouteDeclaration[] = [
 			return noContent();
 		},
 	}),
-	route({
-		method: 'PUT',
-		path: `${S}/repositories/{repository_id}`,
-		docs: 'orgs/orgs#enable-a-selected-repository-for-immutable-releases-in-an-organization',
-		permissions: 'matrix',
-		access: 'authenticated',
-		resource: OWNERS,
-		handler(ctx) {
-			const repo = organizationRepository(ctx);
-			requireSelectedPolicy(ctx);
-			ctx.app.stores.immutableReleases.select(ctx.org.org.id, repo.id);
-			return noContent();
-		},
-	}),
-	route({
-		method: 'DELETE',
-		path: `${S}/repositories/{repository_id}`,
-		docs: 'orgs/orgs#disable-a-selected-repository-for-immutable-releases-in-an-organization',
-		permissions: 'matrix',
-		access: 'authenticated',
-		resource: OWNERS,
-		handler(ctx) {
-			const repo = organizationRepository(ctx);
-			requireSelectedPolicy(ctx);
-			ctx.app.stores.immutableReleases.unselect(ctx.org.org.id, repo.id);
-			return noContent();
-		},
-	}),
+	selectedRepositoryRoute('PUT', 'enable', (app, org, repo) => app.stores.immutableReleases.select(org, repo)),
+	selectedRepositoryRoute('DELETE', 'disable', (app, org, repo) => app.stores.immutableReleases.unselect(org, repo)),
 ];
-
-/** The organization's repository {repository_id}. @throws DomainError 404 */
-function organizationRepository(ctx: Context): RepositoryRow {
-	const id = idParam(ctx.params.repository_id);
-	const repo = id === null ? undefined : ctx.app.stores.repos.byId(id);
-	if (!repo || repo.owner_id !== ctx.org.org.id) throw notFound();
-	return repo;
-}

@@ -3,7 +3,7 @@
  * and the releases published immutable (a row outlives its release: the tag name stays used).
  */
 import type { DB } from '../../db/open';
-import type { RepositoryRow } from '../../model/rows';
+import { repositorySelection } from '../../model/repository-selection';
 
 export type EnforcedRepositories = 'all' | 'none' | 'selected';
 
@@ -14,14 +14,7 @@ export function createImmutableReleaseStore(db: DB) {
 	const setPolicy = db.prepare(`
 		INSERT INTO immutable_release_settings (org_id, enforced_repositories) VALUES (?, ?)
 		ON CONFLICT (org_id) DO UPDATE SET enforced_repositories = excluded.enforced_repositories`);
-	const selected = db.prepare(`
-		SELECT r.* FROM immutable_release_repositories s JOIN repositories r ON r.id = s.repo_id
-		WHERE s.org_id = ? ORDER BY r.name COLLATE NOCASE, r.id LIMIT ? OFFSET ?`);
-	const selectedCount = db.prepare('SELECT count(*) FROM immutable_release_repositories WHERE org_id = ?').pluck();
-	const isSelected = db.prepare('SELECT 1 FROM immutable_release_repositories WHERE org_id = ? AND repo_id = ?').pluck();
-	const select = db.prepare('INSERT OR IGNORE INTO immutable_release_repositories (org_id, repo_id) VALUES (?, ?)');
-	const unselect = db.prepare('DELETE FROM immutable_release_repositories WHERE org_id = ? AND repo_id = ?');
-	const clear = db.prepare('DELETE FROM immutable_release_repositories WHERE org_id = ?');
+	const selection = repositorySelection(db, 'immutable_release_repositories', 'org_id', 'repo_id', 'r.name COLLATE NOCASE, r.id');
 	const mark = db.prepare('INSERT OR IGNORE INTO immutable_releases (release_id, repo_id, tag_name) VALUES (?, ?, ?)');
 	const isImmutable = db.prepare('SELECT 1 FROM immutable_releases WHERE release_id = ?').pluck();
 	const byTag = db.prepare(`
@@ -32,12 +25,12 @@ export function createImmutableReleaseStore(db: DB) {
 		policy: (orgId: number) => ((policy.get(orgId) as EnforcedRepositories | undefined) ?? 'none') as EnforcedRepositories,
 		setPolicy: (orgId: number, value: EnforcedRepositories) => void setPolicy.run(orgId, value),
 		/** The selected repositories, by name. */
-		selected: (orgId: number, limit: number, offset: number) => selected.all(orgId, limit, offset) as RepositoryRow[],
-		selectedCount: (orgId: number) => selectedCount.get(orgId) as number,
-		isSelected: (orgId: number, repoId: number) => isSelected.get(orgId, repoId) === 1,
-		select: (orgId: number, repoId: number) => void select.run(orgId, repoId),
-		unselect: (orgId: number, repoId: number) => void unselect.run(orgId, repoId),
-		clearSelection: (orgId: number) => void clear.run(orgId),
+		selected: (orgId: number, limit: number, offset: number) => selection.page(orgId, limit, offset).rows,
+		selectedCount: selection.count,
+		isSelected: selection.has,
+		select: (orgId: number, repoId: number) => void selection.add(orgId, repoId),
+		unselect: (orgId: number, repoId: number) => void selection.remove(orgId, repoId),
+		clearSelection: selection.clear,
 		markImmutable: (releaseId: number, repoId: number, tag: string) => void mark.run(releaseId, repoId, tag),
 		isImmutable: (releaseId: number) => isImmutable.get(releaseId) === 1,
 		/**

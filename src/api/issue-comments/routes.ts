@@ -10,7 +10,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { timestampParam } from '../../http/validation';
 import { commentBodyField } from '../markdown/body';
-import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { issueRepository, loadIssue, type IssueScope } from '../issues/service';
 import { createIssueComment, deleteIssueComment, renderIssueComments as render, updateIssueComment } from './service';
 import type { IssueCommentRow } from '../../model/rows';

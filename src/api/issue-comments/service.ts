@@ -4,7 +4,7 @@
  * records its issue_comment event itself (src/api/issues/events.ts recordIssueComment). Refusals
  * are DomainErrors (src/model/errors.ts).
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { IssueCommentRow, IssueRow } from '../../model/rows';

@@ -8,7 +8,7 @@
  */
 import { record } from '../../events/log';
 import { inRepository } from '../../events/payloads';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, unprocessable } from '../../model/errors';
 import { repository } from '../../model/render';
 import { atLeast } from '../../model/repo-permissions';

@@ -6,6 +6,7 @@
  * fields (label, assignee and assigner, milestone, rename, requested_reviewer / requested_team and
  * review_requester, dismissed_review, lock_reason, state_reason).
  */
+import type { App } from '../../app';
 import { nodeId, type Urls } from '../../http/urls';
 import type { RepositoryPaths } from '../../model/render';
 import { teamListForm } from '../../model/render';
@@ -36,6 +37,19 @@ export function namedIn(rows: readonly IssueEventRow[]): { accountIds: number[];
 		if (typeof team?.id === 'number') teamIds.add(team.id);
 	}
 	return { accountIds: [...accountIds], teamIds: [...teamIds] };
+}
+
+/**
+ * The accounts and teams a list of events names (and the parents of those teams), one query each.
+ * @param orgLogin the login of the repository's owner (the organization of its teams)
+ */
+export function peopleOf(app: App, orgLogin: string, rows: readonly IssueEventRow[]): EventPeople {
+	const { accountIds, teamIds } = namedIn(rows);
+	const { stores } = app;
+	const teams = new Map(stores.teams.byIds(teamIds).map((team) => [team.id, team]));
+	const parents = [...teams.values()].flatMap((team) => (team.parent_id !== null && !teams.has(team.parent_id) ? [team.parent_id] : []));
+	for (const team of stores.teams.byIds(parents)) teams.set(team.id, team);
+	return { accounts: stores.accounts.mapByIds(accountIds), teams, orgLogin };
 }
 
 /** One issue event. `issue` (the repository-wide list) is the rendered issue it belongs to. */

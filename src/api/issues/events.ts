@@ -14,7 +14,7 @@
  * an assignment names the assignee; an edit names only the users its new text mentions for the
  * first time. The actor is the issue's author, a commenter or the one who changed its state.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { record } from '../../events/log';
 import type { Involvement, NotificationActivity, NotificationReason, NotificationSubject } from '../../model/notifications';
 import { newlyMentioned, newlyMentionedTeamMembers } from '../notifications/mentions';
@@ -26,7 +26,6 @@ import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
 import { rememberRendered, renderIssues, type IssueScope } from './service';
-import { recordPullRequest } from '../pulls/events';
 import { timelineOf, type TimelineEntry } from './timeline';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
@@ -96,7 +95,8 @@ const named = (userIds: number[], reason: NotificationReason): Involvement[] => 
 
 /**
  * One issues event; `issue` is the issue object as GitHub renders it (raw body). A pull request's
- * change is GitHub's pull_request event instead (src/api/pulls/events.ts), whatever route made it.
+ * change is GitHub's pull_request event instead (App.pullRequestHooks.recordChange:
+ * src/api/pulls/events.ts), whatever route made it.
  */
 function recordIssue(
 	ctx: Caller,
@@ -110,7 +110,7 @@ function recordIssue(
 	timeline?: TimelineEntry[],
 ): void {
 	if (row.pull_request) {
-		recordPullRequest(ctx, scope, row, action, extra, notification, timeline);
+		ctx.app.pullRequestHooks.recordChange(ctx, scope, row, action, extra, notification, timeline);
 		return;
 	}
 	record(ctx.app, {

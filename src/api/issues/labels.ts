@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import type { RepoAccess } from '../../auth/access/types';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { invalidField, notFound } from '../../model/errors';
 import { label, repository, repositoryPaths } from '../../model/render';
 import type { LabelRow } from '../../model/rows';

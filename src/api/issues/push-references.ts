@@ -8,10 +8,10 @@ import type { RefUpdate } from '../../model/ref-rules';
 import type { RepositoryRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { parseCommit } from '../git/objects';
-import { closingReferences } from '../pulls/closing';
-import { eventContext } from '../pulls/events';
-import { baseScope } from '../pulls/follow';
+import { eventContext } from '../../auth/caller';
+import { closingReferences } from './closing-keywords';
 import { issueSnapshot, recordIssueChanges } from './events';
+import { eventScope } from './service';
 import { recordCommitReferences } from './timeline';
 
 /** Commits a push's issue references are read from at most (the newest first). */
@@ -57,7 +57,7 @@ export function closeReferencedIssues(app: App, repo: RepositoryRow, updates: Re
 	if (referencing.length) app.transaction(() => recordCommitReferences(app, repo, owner.login, referencing, actorId, now));
 	if (!closing.size) return;
 	const ctx = eventContext(app, actorId);
-	const scope = baseScope(app, repo, repo.id);
+	const scope = eventScope(app, repo);
 	if (!scope) return;
 	for (const [number, sha] of closing) {
 		app.transaction(() => {

@@ -83,8 +83,6 @@ function labelsRoute(method: 'POST' | 'PUT', docs: string, mode: 'attach' | 'rep
 	});
 }
 
-export { ISSUES_READ, ISSUES_WRITE };
-
 /**
  * GitHub's answers for a number whose issue left the repository: 301 Moved Permanently to where a
  * transferred issue is now (for callers who can read it there; others 404), 410 Gone for a deleted

@@ -4,14 +4,15 @@
  */
 import type { App } from '../../app';
 import { gone, invalidField, notFound, validationFailed } from '../../model/errors';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, basePermission, REPO_PERMISSIONS } from '../../model/repo-permissions';
-import type { LabelRow, AccountRow, MilestoneRow, IssueRow } from '../../model/rows';
+import type { LabelRow, AccountRow, MilestoneRow, IssueRow, RepositoryRow } from '../../model/rows';
 import { Associations } from './association';
 import { repositoryPaths, type RepositoryPaths } from '../../model/render';
 import { milestone } from '../../model/render';
 import { issue } from './render';
+import { renderBody } from '../../model/markdown/render';
 import type { AssignableScope } from './store';
 
 /** GitHub allows at most ten assignees on an issue. */
@@ -40,6 +41,16 @@ export function issueScope(app: App, access: RepoAccess): IssueScope {
 		paths: repositoryPaths(app.urls, access.owner.login, access.repo.name),
 		associations: new Associations(app, access.repo, access.owner),
 	};
+}
+
+/**
+ * The issue context of a repository for a change made outside a request (pushes, reference writes,
+ * background tasks): no caller, so no permission.
+ * @returns null when the repository's owner no longer exists
+ */
+export function eventScope(app: App, repo: RepositoryRow): IssueScope | null {
+	const owner = app.stores.accounts.byId(repo.owner_id);
+	return owner ? issueScope(app, { repo, owner, permission: null }) : null;
 }
 
 /** 410 as GitHub answers when a repository has issues turned off. */
@@ -96,6 +107,38 @@ export function renderIssue(ctx: Caller, scope: IssueScope, row: IssueRow): unkn
 	return renderIssues(ctx, scope, [row], true)[0];
 }
 
+/** An issue whose body was never rendered (or was edited since): body_html is null. */
+const unrendered = (row: IssueRow) => row.body !== null && row.body_html === null;
+
+/**
+ * The rows with their bodies' renderings (body_html, body_text) for the media types that show them
+ * (text, html, full; a web page). An issue's Markdown body is rendered on the first read that asks
+ * for it, not when it is written (most writers and readers take the raw body, GitHub's default
+ * media type), and kept in its row for the next reads; an edit of the body drops it. Rows already
+ * rendered come back as they are; the others as copies. Keeping a rendering that cannot be
+ * written (a read-only or full database) is logged and skipped: the answer has it all the same.
+ */
+export function withRenderedBodies(app: App, rows: IssueRow[]): IssueRow[] {
+	if (!rows.some(unrendered)) return rows;
+	const fresh: IssueRow[] = [];
+	const result = rows.map((row) => {
+		if (!unrendered(row)) return row;
+		const { html, text } = renderBody(row.body!);
+		const rendered = { ...row, body_html: html, body_text: text };
+		fresh.push(rendered);
+		return rendered;
+	});
+	try {
+		app.transaction(() => {
+			for (const row of fresh)
+				app.stores.issues.keepRendering(row.id, row.body!, { body_html: row.body_html!, body_text: row.body_text! });
+		});
+	} catch (error) {
+		app.log.warn('issue body renderings not kept', { error });
+	}
+	return result;
+}
+
 /**
  * Renders issues with their labels, assignees and authors loaded in one query each.
  * @param media the body fields' media type (default: the request's; null for the raw body, as
@@ -104,6 +147,7 @@ export function renderIssue(ctx: Caller, scope: IssueScope, row: IssueRow): unkn
  */
 export function renderIssues(ctx: Caller, scope: IssueScope, rows: IssueRow[], single = false, media = ctx.media, known?: KnownParts) {
 	const { stores } = ctx.app;
+	if (media === 'text' || media === 'html' || media === 'full') rows = withRenderedBodies(ctx.app, rows);
 	const ids = rows.map((row) => row.id);
 	const labels = known?.labels ?? stores.labels.forIssues(ids);
 	const assignees = known?.assignees ?? stores.issues.assignees(ids);

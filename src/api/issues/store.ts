@@ -1,11 +1,13 @@
 /**
  * Prepared statements for issues (pull requests included), their assignees, and issue comments.
- * repositories.open_issues_count is kept by triggers (schema.sql). Bodies are rendered here, when
- * they are written, and stored next to the source (body_html, body_text); reads never render.
+ * repositories.open_issues_count is kept by triggers (schema.sql). A comment's body is rendered
+ * here, when it is written, and stored next to the source (body_html, body_text). An issue's body is
+ * rendered on the first read that shows it (src/api/issues/service.ts withRenderedBodies) and then
+ * kept in the row: body_html is null until then (and after an edit of the body).
  */
 import type { DB } from '../../db/open';
 import type { AccountRow, IssueCommentRow, IssueRow } from '../../model/rows';
-import { renderBody, renderNullableBody } from '../../model/markdown/render';
+import { renderBody } from '../../model/markdown/render';
 import { ORGANIZATION_ROLE_RANK_SQL } from '../roles/catalog';
 
 export type IssueSort = 'created' | 'updated' | 'comments';
@@ -161,12 +163,16 @@ export function createIssueStore(db: DB) {
 		)
 		.pluck();
 	const insert = db.prepare(`
-		INSERT INTO issues (repo_id, number, title, body, body_html, body_text, user_id, pull_request, created_at, updated_at)
-		VALUES (@repo_id, @number, @title, @body, @body_html, @body_text, @user_id, @pull_request, @now, @now) RETURNING *`);
+		INSERT INTO issues (repo_id, number, title, body, user_id, pull_request, created_at, updated_at)
+		VALUES (@repo_id, @number, @title, @body, @user_id, @pull_request, @now, @now) RETURNING *`);
 	const update = db.prepare(`
 		UPDATE issues SET title = @title, body = @body, body_html = @body_html, body_text = @body_text, state = @state,
 			state_reason = @state_reason, closed_by_id = @closed_by_id, closed_at = @closed_at, updated_at = @now WHERE id = @id`);
-	const storedBody = db.prepare('SELECT body, body_html, body_text FROM issues WHERE id = ?');
+	const storedBody = db.prepare('SELECT title, body, body_html, body_text FROM issues WHERE id = ?');
+	// Only while the body is still the one rendered and nothing was kept yet.
+	const keepRendering = db.prepare(
+		'UPDATE issues SET body_html = @body_html, body_text = @body_text WHERE id = @id AND body = @body AND body_html IS NULL',
+	);
 	const lock = db.prepare('UPDATE issues SET locked = ?, active_lock_reason = ?, updated_at = ? WHERE id = ?');
 	const touch = db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?');
 	const setMilestone = db.prepare('UPDATE issues SET milestone_id = ? WHERE id = ?');
@@ -231,38 +237,58 @@ export function createIssueStore(db: DB) {
 		}
 	}
 	const repoCommentTotal = db.prepare(`SELECT count(*) FROM issue_comments WHERE ${COMMENT_WHERE}`).pluck();
+	const textListeners: Array<() => void> = [];
+	const textWritten = () => {
+		for (const listener of textListeners) listener();
+	};
 
 	return {
+		/**
+		 * Registers a callback for an issue inserted or its title or body written through this store
+		 * (the search index follows after commit: src/api/search/issue-index.ts).
+		 */
+		onTextWritten: (listener: () => void) => void textListeners.push(listener),
 		/** Open issues and open pull requests of a repository (the web interface's tab counters). */
 		openCounts: (repoId: number) => openCounts.get(repoId) as { issues: number; pulls: number },
 		byNumber: (repoId: number, number: number) => byNumber.get(repoId, number) as IssueRow | undefined,
 		byId: (id: number) => byId.get(id) as IssueRow | undefined,
 		byIds: (ids: number[]) => byIds.all(JSON.stringify(ids)) as IssueRow[],
 		/**
-		 * Inserts an issue with the repository's next number (issues and pull requests share them),
-		 * its body rendered. @param now ISO timestamp
+		 * Inserts an issue with the repository's next number (issues and pull requests share them); its
+		 * body is rendered when first read (body_html null). @param now ISO timestamp
 		 */
 		insert(
 			issue: { repo_id: number; title: string; body: string | null; user_id: number; pull_request: boolean },
 			now: string,
 		): IssueRow {
 			const number = nextNumber.get({ repo: issue.repo_id }) as number;
-			const rendered = renderNullableBody(issue.body);
 			// RETURNING: the row as stored (no trigger on issues writes the row itself), without reading it again.
-			return insert.get({ ...issue, ...rendered, pull_request: issue.pull_request ? 1 : 0, number, now }) as IssueRow;
+			const row = insert.get({ ...issue, pull_request: issue.pull_request ? 1 : 0, number, now }) as IssueRow;
+			textWritten();
+			return row;
 		},
 		/**
-		 * Writes the editable fields (title, body, state and its reason, closer) and updated_at; the
-		 * body is rendered again only when it changed (row.body_html and row.body_text are ignored).
-		 * @param now ISO timestamp
+		 * Writes the editable fields (title, body, state and its reason, closer) and updated_at; a
+		 * changed body loses its kept rendering (rendered again when next read; row.body_html and
+		 * row.body_text are ignored). @param now ISO timestamp
 		 */
 		update(row: IssueRow, now: string): IssueRow {
-			const stored = storedBody.get(row.id) as Pick<IssueRow, 'body' | 'body_html' | 'body_text'>;
+			const stored = storedBody.get(row.id) as Pick<IssueRow, 'title' | 'body' | 'body_html' | 'body_text'>;
 			const rendered =
-				row.body === stored.body ? { body_html: stored.body_html, body_text: stored.body_text } : renderNullableBody(row.body);
+				row.body === stored.body
+					? { body_html: stored.body_html, body_text: stored.body_text }
+					: { body_html: null, body_text: null };
 			update.run({ ...row, ...rendered, now });
+			if (row.body !== stored.body || row.title !== stored.title) textWritten();
 			return byId.get(row.id) as IssueRow;
 		},
+		/**
+		 * Keeps an issue body's rendering in its row (`body` is the source it was rendered from: a body
+		 * changed meanwhile keeps nothing). Not a change of the issue: updated_at stays, and the
+		 * change counters behind ETags do not move (src/db/change-counters.ts).
+		 */
+		keepRendering: (id: number, body: string, rendered: { body_html: string; body_text: string }) =>
+			void keepRendering.run({ id, body, ...rendered }),
 		/** @param now ISO timestamp */
 		setLock: (id: number, locked: boolean, reason: string | null, now: string) => void lock.run(locked ? 1 : 0, reason, now, id),
 		/** @param now ISO timestamp */

@@ -16,7 +16,7 @@
 import type { App } from '../../app';
 import type { TimelineEntry } from '../../events/log';
 import type { WalkedCommit } from '../git/graph';
-import type { ReviewRow } from '../pulls/review-store';
+import type { ReviewRow } from '../../model/rows';
 import type { RepositoryRow } from '../../model/rows';
 import type { IssueEventRow } from './event-store';
 import type { IssueCommentRow, IssueRow } from '../../model/rows';

@@ -4,7 +4,7 @@
  * `unassigned` through the issue events, as DELETE …/issues/{issue_number}/assignees would.
  */
 import type { App } from '../../app';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { AccountRow, RepositoryRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { issueSnapshot, recordIssueChanges } from './events';

@@ -7,12 +7,11 @@
  * Refusals are DomainErrors (src/model/errors.ts). Labels, assignees and milestones given by
  * callers without push (on open) or triage (on update) access are dropped, as GitHub does.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, invalidField, notFound } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { IssueRow, LabelRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
-import { reopenPull } from '../pulls/service';
 import { issueSnapshot, recordIssueChanges } from './events';
 import { canTriage, ensureLabels, type IssueScope, MAX_ASSIGNEES, resolveAssignees, resolveMilestone } from './service';
 
@@ -93,7 +92,7 @@ export function createIssue(caller: Caller, scope: IssueScope, input: NewIssue):
  * Updates an issue or a pull request's issue: its author may change title, body and state; with
  * triage access anyone may, and labels, assignees and the milestone too. The state machine: closing
  * takes a reason (completed by default; never `reopened`), reopening has the reason `reopened`; a
- * pull request reopens only while its branches exist (pulls/service.ts reopenPull).
+ * pull request reopens only while its branches exist (App.pullRequestHooks.prepareReopen).
  * @returns the issue as stored after the change
  * @throws DomainError 403 for neither author nor triager, 422 for a reason the state does not
  *   allow, an unknown milestone, an unassignable login, or a pull request that cannot reopen
@@ -122,7 +121,7 @@ export function updateIssue(caller: Caller, scope: IssueScope, issue: IssueRow, 
 				// A pull request reopens only with its branches (the same rule as PATCH …/pulls/{n}).
 				if (issue.pull_request) {
 					const pull = caller.app.stores.pulls.byIssue(issue.id);
-					if (pull) reopenPull(caller.app, pull.pr, pull.pr.base_ref, now);
+					if (pull) caller.app.pullRequestHooks.prepareReopen(caller.app, pull.pr, pull.pr.base_ref, now);
 				}
 				Object.assign(next, { state: 'open', state_reason: 'reopened', closed_at: null, closed_by_id: null });
 			}

@@ -2,7 +2,7 @@
  * GitHub's key shapes (OpenAPI schemas key, key-simple, ssh-signing-key, gpg-key, deploy-key).
  */
 import type { Urls } from '../../http/urls';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import type { GpgKeyRow, PublicKeyRow } from './store';
 
 /** Key: one of the authenticated user's SSH authentication keys. */

@@ -19,7 +19,7 @@
  */
 import type { App } from '../../app';
 import { isoSeconds } from '../../time';
-import type { AccountRow } from '../users/store';
+import type { AccountRow } from '../../model/rows';
 import { checkPgpSignature, signatureIssuers } from './gpg';
 import { parseSshSignature, verifySshSignature } from './ssh';
 import type { GpgKeyRow } from './store';

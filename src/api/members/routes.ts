@@ -49,6 +49,17 @@ function removeMembership(ctx: Context) {
 	return noContent();
 }
 
+/**
+ * DELETE …/members/{username} and …/memberships/{username}: the same removal. The guard admits
+ * members (reading the organization); the handler lets owners remove anyone, members themselves.
+ */
+const REMOVE_MEMBERSHIP = {
+	permissions: 'matrix',
+	access: 'authenticated',
+	resource: { org: 'read' },
+	handler: removeMembership,
+} as const;
+
 export const memberRoutes = [
 	route({
 		method: 'GET',
@@ -83,11 +94,7 @@ export const memberRoutes = [
 		method: 'DELETE',
 		path: '/orgs/{org}/members/{username}',
 		docs: 'orgs/members#remove-an-organization-member',
-		permissions: 'matrix',
-		access: 'authenticated',
-		// Owners remove anyone; members remove themselves.
-		resource: { org: 'read' },
-		handler: removeMembership,
+		...REMOVE_MEMBERSHIP,
 	}),
 	route({
 		method: 'GET',
@@ -127,11 +134,7 @@ export const memberRoutes = [
 		method: 'DELETE',
 		path: '/orgs/{org}/memberships/{username}',
 		docs: 'orgs/members#remove-organization-membership-for-a-user',
-		permissions: 'matrix',
-		access: 'authenticated',
-		// Owners remove anyone; members remove themselves.
-		resource: { org: 'read' },
-		handler: removeMembership,
+		...REMOVE_MEMBERSHIP,
 	}),
 	route({
 		method: 'GET',

@@ -14,7 +14,7 @@ import { timestampParam } from '../../http/validation';
 import { isoSeconds } from '../../time';
 import type { RepoAccess } from '../../auth/access/types';
 import { label } from '../../model/render';
-import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { repositoryPaths } from '../../model/render';
 import { milestoneObject, recordMilestone } from './events';
 import { milestonePage } from './service';

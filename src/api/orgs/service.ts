@@ -13,7 +13,7 @@ import { boundAccountId, reachesAccount } from '../../auth/principal';
 import { orgSimple } from '../../model/render';
 import { orgFull } from './render';
 import { deleteForksWithoutAccess } from '../repos/service';
-import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings } from '../users/store';
+import { MEMBER_POLICIES, ORG_FLAGS, type MemberPolicy, type OrgFlag, type OrgSettings, type OrgTextField } from '../users/store';
 
 /** A range of a list: at most `limit` items from `offset` (0-based). */
 export interface ListRange {
@@ -150,19 +150,8 @@ export async function runOrganizationDeletionTask(app: App, payload: unknown): P
 	}
 }
 
-type TextField =
-	| 'name'
-	| 'email'
-	| 'company'
-	| 'blog'
-	| 'location'
-	| 'description'
-	| 'billing_email'
-	| 'twitter_username'
-	| 'secret_scanning_push_protection_custom_link';
-
 /** PATCH /orgs/{org}'s input: absent fields stay as they are; null clears a text field. */
-export type OrganizationUpdate = Partial<Record<TextField, string | null>> &
+export type OrganizationUpdate = Partial<Record<OrgTextField, string | null>> &
 	Partial<Record<MemberPolicy | OrgFlag | 'has_organization_projects' | 'has_repository_projects', boolean>> & {
 		default_repository_permission?: 'read' | 'write' | 'admin' | 'none';
 		members_allowed_repository_creation_type?: 'all' | 'private' | 'none';
@@ -226,7 +215,7 @@ function policies(
 export function updateOrganization(app: App, org: AccountRow, body: OrganizationUpdate, actorId: number | null, now: string): AccountRow {
 	checkProfile(body);
 	const flag = (value: boolean | undefined, current: number) => (value === undefined ? current : value ? 1 : 0);
-	const text = (key: TextField): string | null => (body[key] !== undefined ? (body[key] ?? null) : org[key]);
+	const text = (key: OrgTextField): string | null => (body[key] !== undefined ? (body[key] ?? null) : org[key]);
 	const settings: OrgSettings = {
 		name: text('name'),
 		email: text('email'),

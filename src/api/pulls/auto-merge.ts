@@ -12,14 +12,14 @@
 import type { App } from '../../app';
 import { userRepoPermission } from '../../auth/access/repos';
 import { PermanentTaskError } from '../../jobs/tasks';
-import type { Caller } from '../../model/caller';
+import { eventContext, type Caller } from '../../auth/caller';
 import { DomainError, forbidden } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { PullRow } from '../../model/rows';
 import { AUTO_MERGE_TASK } from '../../events/auto-merge';
 import { isoSeconds } from '../../time';
 import { issueScope, type IssueScope } from '../issues/service';
-import { eventContext, recordPullRequest } from './events';
+import { recordPullRequest } from './events';
 import { updateMergeability } from './mergeability';
 import { mergeabilityKnown, presentMergeability } from './mergeable-state';
 import { HEAD_MODIFIED, mergePullRequest, type MergeMethod } from './merge-service';

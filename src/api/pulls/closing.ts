@@ -1,32 +1,18 @@
 /**
- * Closing keywords (GitHub's "Linking a pull request to an issue using a keyword"): a pull request
- * whose title, body or commit messages say `close`, `closes`, `closed`, `fix`, `fixes`, `fixed`, `resolve`,
- * `resolves` or `resolved` (any case, an optional colon) followed by `#N` or `owner/repo#N` closes
- * those issues when it is merged into the repository's default branch. Only issues of the base
- * repository are closed (`owner/repo` must name it), only open issues that are not pull requests;
- * each is closed by the merger with state_reason `completed` and records `issues` `closed` (and the
- * IssuesEvent), in the transaction of the merge.
+ * Closing keywords (GitHub's "Linking a pull request to an issue using a keyword"; the parser is
+ * src/api/issues/closing-keywords.ts): a pull request whose title, body or commit messages say
+ * `closes #N` (or `fix`, `resolve`, … `owner/repo#N`) closes those issues when it is merged into
+ * the repository's default branch. Only issues of the base repository are closed (`owner/repo`
+ * must name it), only open issues that are not pull requests; each is closed by the merger with
+ * state_reason `completed` and records `issues` `closed` (and the IssuesEvent), in the transaction
+ * of the merge.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
+import { closingReferences } from '../issues/closing-keywords';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
 import type { IssueScope } from '../issues/service';
 import { pullComparison } from './service';
 import type { PullRow } from '../../model/rows';
-
-const KEYWORD = /(?:^|[^\w/.-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+(?:([\w.-]+)\/([\w.-]+))?#(\d+)\b/gi;
-
-/** Issue numbers of the base repository that the text closes, in order of first mention. */
-export function closingReferences(text: string, owner: string, repo: string): number[] {
-	const numbers: number[] = [];
-	for (const match of text.matchAll(KEYWORD)) {
-		const [, refOwner, refRepo, number] = match;
-		if (refOwner !== undefined && (refOwner.toLowerCase() !== owner.toLowerCase() || refRepo.toLowerCase() !== repo.toLowerCase()))
-			continue;
-		const n = Number(number);
-		if (Number.isSafeInteger(n) && n > 0 && !numbers.includes(n)) numbers.push(n);
-	}
-	return numbers;
-}
 
 /**
  * Closes the issues a merged pull request's title and body name with a closing keyword, when it was

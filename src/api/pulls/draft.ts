@@ -7,7 +7,7 @@
  */
 import { userRepoPermission } from '../../auth/access/repos';
 import { atLeast } from '../../model/repo-permissions';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { DomainError, forbidden } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { Associations } from '../issues/association';

@@ -2,11 +2,12 @@
  * Domain events of pull requests (GitHub's pull_request webhook; PullRequestEvent in the activity
  * feeds), recorded through the event log inside the transaction of the change. Every change to a
  * pull request's issue part goes through recordIssueChanges (src/api/issues/events.ts), which
- * hands the events of a pull request here: GitHub reports opened, edited, closed, reopened,
- * labeled, unlabeled, assigned, unassigned, milestoned, demilestoned, locked and unlocked of a pull
- * request as `pull_request` (never `issues`), whichever route made the change (the pulls routes or
- * the issue routes). The feeds show PullRequestEvent for opened, closed and reopened. Head moves
- * record `synchronize` (with `before` and `after`; src/api/pulls/follow.ts), and notify no one.
+ * hands the events of a pull request here (App.pullRequestHooks.recordChange, wired by
+ * compose.ts): GitHub reports opened, edited, closed, reopened, labeled, unlabeled, assigned,
+ * unassigned, milestoned, demilestoned, locked and unlocked of a pull request as `pull_request`
+ * (never `issues`), whichever route made the change (the pulls routes or the issue routes). The
+ * feeds show PullRequestEvent for opened, closed and reopened. Head moves record `synchronize`
+ * (with `before` and `after`; src/api/pulls/follow.ts), and notify no one.
  *
  * Payload: { action, number, pull_request (the full form, raw body), …extra, repository,
  * organization, sender }.
@@ -14,7 +15,7 @@
 import type { App } from '../../app';
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { NotificationActivity } from '../../model/notifications';
 import { repository } from '../../model/render';
 import type { IssueScope } from '../issues/service';
@@ -24,11 +25,6 @@ import { timelineOf, type TimelineEntry } from '../issues/timeline';
 
 /** Actions GitHub shows in the feeds as PullRequestEvent. */
 const FEED_ACTIONS = new Set(['opened', 'closed', 'reopened']);
-
-/** A context for rendering outside a request (the reference writes): the app, raw bodies. */
-export function eventContext(app: App, actorId: number | null): Caller {
-	return { app, media: null, now: app.clock(), principal: { actorId } as Caller['principal'] };
-}
 
 function where(app: App, scope: IssueScope, actorId: number | null) {
 	return {

@@ -14,11 +14,10 @@
  */
 import type { App } from '../../app';
 import type { RepositoryRow } from '../../model/rows';
-import { Associations } from '../issues/association';
-import { repositoryPaths } from '../../model/render';
-import type { IssueScope } from '../issues/service';
+import { eventScope, type IssueScope } from '../issues/service';
 import { issueSnapshot, recordIssueChanges } from '../issues/events';
-import { eventContext, recordPullRequest } from './events';
+import { eventContext } from '../../auth/caller';
+import { recordPullRequest } from './events';
 import { isoSeconds } from '../../time';
 import { fetchHead, refreshMergeability } from './service';
 import { isAncestor } from '../git/service';
@@ -58,17 +57,9 @@ export function followRef(app: App, repo: RepositoryRow, name: string, sha: stri
 }
 
 /** The issue context of a pull request's base repository, for events outside a request. */
-export function baseScope(app: App, known: RepositoryRow, repoId: number): IssueScope | null {
+function baseScope(app: App, known: RepositoryRow, repoId: number): IssueScope | null {
 	const base = repoId === known.id ? known : app.stores.repos.byId(repoId);
-	const owner = base && app.stores.accounts.byId(base.owner_id);
-	if (!base || !owner) return null;
-	return {
-		repo: base,
-		owner,
-		permission: null,
-		paths: repositoryPaths(app.urls, owner.login, base.name),
-		associations: new Associations(app, base, owner),
-	} as unknown as IssueScope;
+	return base ? eventScope(app, base) : null;
 }
 
 /**

@@ -18,7 +18,7 @@
  * Both throw DomainErrors (src/model/errors.ts) and record their events through the reference
  * writes and the issue recorders; they run inside the caller's write transaction (a savepoint).
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, forbidden, notMergeable, unprocessable } from '../../model/errors';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../model/repo-permissions';

@@ -20,7 +20,7 @@ import { inOrganization, sender } from '../../events/payloads';
 import { forbidden, validationFailed } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import { nodeId } from '../../model/urls';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { filePatch } from '../git/diff';
 import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';

@@ -6,7 +6,7 @@
  * savepoint inside a request's write transaction) and records its events itself (reviews.ts,
  * review-comments.ts, review-requests.ts). Refusals are DomainErrors (src/model/errors.ts).
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, notFound, unprocessable, validationFailed } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { PullRow } from '../../model/rows';
@@ -14,7 +14,8 @@ import { isoSeconds } from '../../time';
 import { canTriage, type IssueScope } from '../issues/service';
 import { type Anchor, assertUnlocked, locateComment, type PlaceInput, recordReviewComment } from './review-comments';
 import { removeReviewRequests, resolveReviewers } from './review-requests';
-import type { ReviewCommentRow, ReviewRow } from './review-store';
+import type { ReviewCommentRow } from './review-store';
+import type { ReviewRow } from '../../model/rows';
 import { recordReview } from './reviews';
 
 /**

@@ -14,7 +14,7 @@
  */
 import type { App } from '../../app';
 import { unprocessable } from '../../model/errors';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { isoSeconds } from '../../time';
 import { userRepoPermission } from '../../auth/access/repos';
 import { issueSubject } from '../issues/events';

@@ -29,7 +29,7 @@ import type { IssueScope } from '../issues/service';
 import { requestedReviewers } from './requested';
 import { deletePendingReview, dismissReview, editReview, removePullReviewers, visibleReview } from './review-edits';
 import { createReview, requestPullReviewers, submitReview } from './review-service';
-import type { ReviewRow } from './review-store';
+import type { ReviewRow } from '../../model/rows';
 import { renderReview, renderReviews } from './reviews';
 import { loadPull, pullScope, renderPulls } from './service';
 import type { PullRow } from '../../model/rows';

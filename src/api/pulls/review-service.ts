@@ -5,14 +5,14 @@
  * transaction (a savepoint inside a request's write transaction) and records its events itself
  * (reviews.ts, review-comments.ts, review-requests.ts). Refusals are DomainErrors.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, unprocessable, validationFailed } from '../../model/errors';
 import type { PullRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { canTriage, type IssueScope } from '../issues/service';
 import { assertUnlocked, locateComment, type PlaceInput, recordReviewComment } from './review-comments';
 import { requestReviews, resolveReviewers } from './review-requests';
-import type { ReviewRow, ReviewState } from './review-store';
+import type { ReviewRow, ReviewState } from '../../model/rows';
 import { recordReview } from './reviews';
 
 /** GitHub's review events (what submitting a review does). */

@@ -6,27 +6,7 @@
  */
 import type { DB } from '../../db/open';
 import { renderBody } from '../../model/markdown/render';
-
-/** GitHub's review states. */
-export type ReviewState = 'PENDING' | 'COMMENTED' | 'APPROVED' | 'CHANGES_REQUESTED' | 'DISMISSED';
-
-/** One review of a pull request. */
-export interface ReviewRow {
-	id: number;
-	issue_id: number;
-	user_id: number;
-	state: ReviewState;
-	/** '' when none was given. */
-	body: string;
-	body_html: string | null;
-	body_text: string | null;
-	/** The commit reviewed. */
-	commit_id: string;
-	/** ISO timestamp; null while pending. */
-	submitted_at: string | null;
-	created_at: string;
-	updated_at: string;
-}
+import type { ReviewRow } from '../../model/rows';
 
 /** One review request: a user or a team (exactly one of the two ids is set). */
 export interface ReviewRequestRow {

@@ -13,7 +13,7 @@
 import { record } from '../../events/log';
 import { inOrganization, sender } from '../../events/payloads';
 import { nodeId } from '../../model/urls';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { bodyFields } from '../../model/markdown/render';
 import { issueSubject, mentionedIn } from '../issues/events';
 import type { IssueScope } from '../issues/service';
@@ -21,7 +21,7 @@ import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import type { AccountRow, PullRow } from '../../model/rows';
 import { enqueueMergeability } from './mergeable-state';
-import type { ReviewRow } from './review-store';
+import type { ReviewRow } from '../../model/rows';
 import { renderPulls } from './service';
 
 /** A review as GitHub renders it (pull-request-review). @param media body media type (null: raw) */

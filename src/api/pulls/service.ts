@@ -10,7 +10,7 @@
  */
 import type { App } from '../../app';
 import { notFound, validationFailed } from '../../model/errors';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { diffTrees, filePatch, type TreeChange } from '../git/diff';
 import { CommitReader, reachable, walkCommits, type WalkedCommit } from '../git/graph';
 import { parseCommit, parseTag, parseTree } from '../git/objects';

@@ -7,7 +7,7 @@
  * an open pull request.
  */
 import { callerRepoPermission } from '../../auth/access/repos';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, validationFailed } from '../../model/errors';
 import { atLeast } from '../../model/repo-permissions';
 import type { AccountRow, IssueRow, PullRow, RepositoryRow } from '../../model/rows';

@@ -11,7 +11,7 @@ import { created, noContent, ok, paged } from '../../http/reply';
 import { idParam, route, type Context } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { atLeast } from '../../model/repo-permissions';
-import { ISSUES_READ, ISSUES_WRITE } from '../issues/routes';
+import { ISSUES_READ, ISSUES_WRITE } from '../issues/access';
 import { issueRepository, loadIssue } from '../issues/service';
 import type { IssueRow } from '../../model/rows';
 import { reaction } from './render';

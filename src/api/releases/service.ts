@@ -5,9 +5,10 @@
  * the blob folder.
  */
 import { checkReleaseUpdate, checkTagReuse, isImmutable, markPublished } from '../immutable-releases/enforce';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../../app';
+import { sweepUnnamedFiles } from '../../model/blob-files';
 import { invalidField, unprocessable } from '../../model/errors';
 import { isValidRefName } from '../git/objects';
 import { resolveCommit } from '../git/service';
@@ -114,9 +115,6 @@ export function removeAssetFilesAfterCommit(app: App, assets: readonly AssetRow[
 	);
 }
 
-/** Files younger than this are never swept: an upload may still be waiting for its row's commit. */
-const SWEEP_GRACE_MS = 60 * 60 * 1000;
-
 /**
  * Deletes asset files no row names (left by a crash between an upload's write and its commit, or
  * by rows deleted with their repository), if older than an hour.
@@ -124,22 +122,7 @@ const SWEEP_GRACE_MS = 60 * 60 * 1000;
  * @returns how many files were deleted
  */
 export function sweepAssetFiles(app: App, nowMs: number): number {
-	const dir = assetDir(app);
-	if (dir === null || !existsSync(dir)) return 0;
-	const named = new Set(app.stores.releases.blobs());
-	let removed = 0;
-	for (const file of readdirSync(dir)) {
-		if (named.has(file)) continue;
-		const path = join(dir, file);
-		try {
-			if (nowMs - statSync(path).mtimeMs < SWEEP_GRACE_MS) continue;
-			rmSync(path, { force: true });
-			removed++;
-		} catch {
-			// Gone meanwhile.
-		}
-	}
-	return removed;
+	return sweepUnnamedFiles(assetDir(app), () => app.stores.releases.blobs(), nowMs);
 }
 
 export interface ReleaseInput {

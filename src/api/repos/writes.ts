@@ -6,7 +6,7 @@
  * then the repository service (service.ts). The route's (or field's) guard has admitted the caller.
  */
 import type { OrgAccess, RepoAccess } from '../../auth/access/types';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { forbidden, invalidField } from '../../model/errors';
 import type { AccountRow, RepositoryRow } from '../../model/rows';
 import { isoSeconds } from '../../time';

@@ -40,12 +40,17 @@ export function rulesetSource(org: AccountRow, row: Pick<RulesetRow, 'repo_id' |
 
 /** The list form (GET /orgs/{org}/rulesets, GET /repos/…/rulesets): no bypass actors, conditions or rules. */
 export function rulesetSummary(urls: Urls, org: AccountRow, row: RulesetRow) {
+	return { ...rulesetHead(org, row), ...rulesetTail(urls, org, row) };
+}
+
+/** The fields a ruleset starts with, in GitHub's order, in both forms. */
+function rulesetHead(org: AccountRow, row: RulesetRow) {
+	return { id: row.id, name: row.name, target: row.target, ...rulesetSource(org, row), enforcement: row.enforcement };
+}
+
+/** The fields a ruleset ends with, in GitHub's order, in both forms. */
+function rulesetTail(urls: Urls, org: AccountRow, row: RulesetRow) {
 	return {
-		id: row.id,
-		name: row.name,
-		target: row.target,
-		...rulesetSource(org, row),
-		enforcement: row.enforcement,
 		node_id: nodeId('RepositoryRuleset', row.id),
 		_links: links(urls, org, row),
 		created_at: row.created_at,
@@ -59,19 +64,12 @@ export function rulesetSummary(urls: Urls, org: AccountRow, row: RulesetRow) {
  */
 export function ruleset(urls: Urls, org: AccountRow, row: RulesetRow, canBypass?: 'always' | 'pull_requests_only' | 'never') {
 	return {
-		id: row.id,
-		name: row.name,
-		target: row.target,
-		...rulesetSource(org, row),
-		enforcement: row.enforcement,
+		...rulesetHead(org, row),
 		bypass_actors: JSON.parse(row.bypass_actors) as unknown[],
 		...(canBypass === undefined ? {} : { current_user_can_bypass: canBypass }),
 		conditions: row.conditions === null ? null : (JSON.parse(row.conditions) as unknown),
 		rules: JSON.parse(row.rules) as unknown[],
-		node_id: nodeId('RepositoryRuleset', row.id),
-		_links: links(urls, org, row),
-		created_at: row.created_at,
-		updated_at: row.updated_at,
+		...rulesetTail(urls, org, row),
 	};
 }
 

@@ -79,6 +79,13 @@ export interface GroupScope {
 /** Runner and member ids in bodies. */
 export const ids = v.array(v.pipe(v.number(), v.integer()));
 
+/** The body fields of a create and an update that both owners' groups take alike. */
+export const groupSettings = {
+	allows_public_repositories: v.optional(v.boolean()),
+	restricted_to_workflows: v.optional(v.boolean()),
+	selected_workflows: v.optional(v.array(v.string())),
+};
+
 /** The routes of `scope`'s runner groups, in the route table's order. */
 export function groupRoutes(scope: GroupScope): RouteDeclaration[] {
 	const { base, policy, members } = scope;

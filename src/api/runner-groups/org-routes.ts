@@ -17,7 +17,7 @@ import { events } from '../../events/catalog';
 import { repository } from '../../model/render';
 import { organizationRepositories, organizationRepository } from '../org-actions/service';
 import type { AccountRow } from '../../model/rows';
-import { type GroupScope, groupRoutes, ids, runnersReply } from './group-routes';
+import { type GroupScope, groupRoutes, groupSettings, ids, runnersReply } from './group-routes';
 import { orgRunnerGroup, runner } from './render';
 import type { RunnerGroupRow, RunnerRow } from './store';
 const visibility = v.picklist(['selected', 'all', 'private'], 'visibility must be selected, all or private');
@@ -27,17 +27,13 @@ const createBody = v.object({
 	visibility: v.optional(visibility),
 	selected_repository_ids: v.optional(ids),
 	runners: v.optional(ids),
-	allows_public_repositories: v.optional(v.boolean()),
-	restricted_to_workflows: v.optional(v.boolean()),
-	selected_workflows: v.optional(v.array(v.string())),
+	...groupSettings,
 	network_configuration_id: v.optional(v.string()),
 });
 const updateBody = v.object({
 	name: v.pipe(v.string(), v.minLength(1, 'name is required')),
 	visibility: v.optional(visibility),
-	allows_public_repositories: v.optional(v.boolean()),
-	restricted_to_workflows: v.optional(v.boolean()),
-	selected_workflows: v.optional(v.array(v.string())),
+	...groupSettings,
 	network_configuration_id: v.optional(v.nullable(v.string())),
 });
 

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { notFound } from '../../model/errors';
 import { idParam } from '../../http/route';
 import { orgSimple } from '../../model/render';
-import { type GroupPolicy, type GroupScope, groupRoutes, ids } from './group-routes';
+import { type GroupPolicy, type GroupScope, groupRoutes, groupSettings, ids } from './group-routes';
 import { runnerGroup } from './render';
 import { enterpriseOrganizationIds } from './service';
 
@@ -16,17 +16,13 @@ const createBody = v.object({
 	visibility: v.optional(v.picklist(['selected', 'all'])),
 	selected_organization_ids: v.optional(ids),
 	runners: v.optional(ids),
-	allows_public_repositories: v.optional(v.boolean()),
-	restricted_to_workflows: v.optional(v.boolean()),
-	selected_workflows: v.optional(v.array(v.string())),
+	...groupSettings,
 	network_configuration_id: v.optional(v.string()),
 });
 const updateBody = v.object({
 	name: v.optional(v.pipe(v.string(), v.minLength(1))),
 	visibility: v.optional(v.picklist(['selected', 'all'])),
-	allows_public_repositories: v.optional(v.boolean()),
-	restricted_to_workflows: v.optional(v.boolean()),
-	selected_workflows: v.optional(v.array(v.string())),
+	...groupSettings,
 	network_configuration_id: v.optional(v.nullable(v.string())),
 });
 

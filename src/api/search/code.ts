@@ -13,7 +13,7 @@ import type { Viewer } from '../../auth/access/types';
 import { invalidField } from '../../model/errors';
 import type { RepositoryRow } from '../../model/rows';
 import type { CodeFileRow } from './code-store';
-import { Conditions, containsPattern, countRange, parseQuery } from './query';
+import { Conditions, containsPattern, countRange, type ForkFilter, forkValue, parseQuery } from './query';
 import { grouped, maybeNot, scopeQualifiers } from './scope';
 import { readablePrivateRepositories } from './visibility';
 
@@ -132,7 +132,7 @@ export function findCode(
 		}
 	}
 	// Forks are left out unless fork:true or fork:only (GitHub's code search qualifier).
-	let forks = 'false';
+	let forks: ForkFilter = 'false';
 	for (const q of qualifiers) {
 		switch (q.key) {
 			case 'path': {
@@ -163,17 +163,12 @@ export function findCode(
 			case 'size':
 				where.count('f.size', countRange(q), q.negated);
 				break;
-			case 'fork': {
-				const value = q.value.toLowerCase();
-				if (value !== 'true' && value !== 'false' && value !== 'only')
-					throw invalidField('Search', 'q', `"fork:${q.value}" must be true, false or only`);
-				forks = value;
+			case 'fork':
+				forks = forkValue(q);
 				break;
-			}
 		}
 	}
-	if (forks === 'false') where.add('r.fork_parent_id IS NULL');
-	else if (forks === 'only') where.add('r.fork_parent_id IS NOT NULL');
+	where.forks('r.fork_parent_id', forks);
 	const from = `${useMatch ? 'code_search_fts JOIN code_search_files f ON f.id = code_search_fts.rowid' : 'code_search_files f'}
 		JOIN repositories r ON r.id = f.repo_id JOIN code_search_repos s ON s.repo_id = f.repo_id`;
 	const orderBy = useMatch ? 'bm25(code_search_fts), f.repo_id, f.path' : 'f.repo_id, f.path';

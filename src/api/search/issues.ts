@@ -9,6 +9,7 @@ import type { IssueRow } from '../../model/rows';
 import { booleanValue, Conditions, countRange, dateRange, matchExpression, parseQuery, type Qualifier } from './query';
 import { accountId, inColumns, maybeNot, scopeQualifiers } from './scope';
 import { readablePrivateRepositories } from './visibility';
+import { catchUpIssueIndex } from './issue-index';
 
 /** A pull request that was merged / is a draft (its pull_requests row). */
 const PR_MERGED = '(EXISTS (SELECT 1 FROM pull_requests pm WHERE pm.issue_id = i.id AND pm.merged_at IS NOT NULL))';
@@ -83,6 +84,8 @@ export function findIssues(
 	page: { limit: number; offset: number },
 ): { total: number; rows: IssueRow[]; terms: string[]; issueColumns: string[] } {
 	const { terms, qualifiers } = parseQuery(query.q, ISSUE_QUALIFIERS);
+	// Issues written since the indexer's last pass are found too.
+	if (terms.length) catchUpIssueIndex(viewer.app);
 	const visibleIds = readablePrivateRepositories(viewer, { issues: true });
 	const visible = new Set(visibleIds);
 	const where = new Conditions();

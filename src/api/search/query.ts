@@ -163,6 +163,15 @@ export class Conditions {
 		);
 	}
 
+	/**
+	 * Adds the condition of a fork filter on `column` (the repository's fork parent): forks left
+	 * out ('false'), kept ('true': no condition) or alone ('only').
+	 */
+	forks(column: string, filter: ForkFilter): void {
+		if (filter === 'false') this.add(`${column} IS NULL`);
+		else if (filter === 'only') this.add(`${column} IS NOT NULL`);
+	}
+
 	/** Adds an integer range on the SQL expression `expression`. */
 	count(expression: string, range: CountRange, negated = false): void {
 		const parts: string[] = [];
@@ -183,6 +192,17 @@ export class Conditions {
 	where(): string {
 		return this.clauses.length ? this.clauses.map((c) => `(${c})`).join(' AND ') : '1';
 	}
+}
+
+/** GitHub's fork qualifier: forks left out ('false', the default), kept ('true') or alone ('only'). */
+export type ForkFilter = 'false' | 'true' | 'only';
+
+/** A `fork:` qualifier's value. @throws DomainError 422 for anything but true, false or only */
+export function forkValue(qualifier: Qualifier): ForkFilter {
+	const value = qualifier.value.toLowerCase();
+	if (value !== 'true' && value !== 'false' && value !== 'only')
+		throw invalidField('Search', 'q', `"fork:${qualifier.value}" must be true, false or only`);
+	return value;
 }
 
 /** A boolean qualifier's value (`fork:true`, `archived:false`). @throws DomainError 422 otherwise */

@@ -7,7 +7,7 @@
 import type { Viewer } from '../../auth/access/types';
 import { invalidField } from '../../model/errors';
 import type { RepositoryRow } from '../repos/store';
-import { booleanValue, Conditions, countRange, dateRange, matchExpression, parseQuery } from './query';
+import { booleanValue, Conditions, countRange, dateRange, matchExpression, type ForkFilter, forkValue, parseQuery } from './query';
 import { inColumns, maybeNot, scopeQualifiers } from './scope';
 import { readablePrivateRepositories } from './visibility';
 
@@ -64,7 +64,7 @@ export function findRepositories(
 	if (match) where.add('repositories_fts MATCH ?', match);
 	where.add("r.visibility = 'public' OR r.id IN (SELECT value FROM json_each(?))", JSON.stringify(visibleIds));
 	scopeQualifiers(viewer, qualifiers, where, visible, 'r.id', 'r.owner_id');
-	let forks: 'false' | 'true' | 'only' = 'false';
+	let forks: ForkFilter = 'false';
 	for (const q of qualifiers) {
 		switch (q.key) {
 			case 'is': {
@@ -83,13 +83,9 @@ export function findRepositories(
 					);
 				break;
 			}
-			case 'fork': {
-				const value = q.value.toLowerCase();
-				if (value !== 'true' && value !== 'false' && value !== 'only')
-					throw invalidField('Search', 'q', `"fork:${q.value}" must be true, false or only`);
-				forks = value;
+			case 'fork':
+				forks = forkValue(q);
 				break;
-			}
 			case 'archived':
 				where.add(maybeNot('r.archived = ?', q.negated), booleanValue(q) ? 1 : 0);
 				break;
@@ -120,8 +116,7 @@ export function findRepositories(
 				break;
 		}
 	}
-	if (forks === 'false') where.add('r.fork_parent_id IS NULL');
-	else if (forks === 'only') where.add('r.fork_parent_id IS NOT NULL');
+	where.forks('r.fork_parent_id', forks);
 
 	const from = match ? 'repositories_fts JOIN repositories r ON r.id = repositories_fts.rowid' : 'repositories r';
 	const direction = query.order === 'asc' ? 'ASC' : 'DESC';

@@ -182,6 +182,14 @@ function searchCommits(ctx: Context<CommitSearch>): Reply {
 	);
 }
 
+/** The keys of a sort table (its sort values). */
+const keysOf = <T extends object>(table: T) => Object.keys(table) as Array<keyof T & string>;
+
+/** A search's query string: q, sort (one of `sorts`) and order. */
+function searchQuery<S extends string>(sorts: readonly S[]) {
+	return v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(sorts)), order });
+}
+
 /** GET /search/repositories, /search/issues, /search/users (GitHub's search API). */
 export const searchRoutes = [
 	route({
@@ -189,11 +197,7 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/repositories',
 		docs: 'search/search#search-repositories',
-		query: v.object({
-			q: v.optional(v.string()),
-			sort: v.optional(v.picklist(Object.keys(REPOSITORY_SORTS) as Array<keyof typeof REPOSITORY_SORTS>)),
-			order,
-		}),
+		query: searchQuery(keysOf(REPOSITORY_SORTS)),
 		handler: searchRepositories,
 	}),
 	route({
@@ -201,7 +205,7 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/issues',
 		docs: 'search/search#search-issues-and-pull-requests',
-		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(ISSUE_SORTS)), order }),
+		query: searchQuery(ISSUE_SORTS),
 		handler: searchIssues,
 	}),
 	route({
@@ -209,11 +213,7 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/users',
 		docs: 'search/search#search-users',
-		query: v.object({
-			q: v.optional(v.string()),
-			sort: v.optional(v.picklist(Object.keys(USER_SORTS) as Array<keyof typeof USER_SORTS>)),
-			order,
-		}),
+		query: searchQuery(keysOf(USER_SORTS)),
 		handler: searchUsers,
 	}),
 	route({
@@ -224,7 +224,7 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/code',
 		docs: 'search/search#search-code',
-		query: v.object({ q: v.optional(v.string()), sort: v.optional(v.picklist(['indexed'])), order }),
+		query: searchQuery(['indexed']),
 		handler: searchCode,
 	}),
 	route({
@@ -232,11 +232,7 @@ export const searchRoutes = [
 		method: 'GET',
 		path: '/search/commits',
 		docs: 'search/search#search-commits',
-		query: v.object({
-			q: v.optional(v.string()),
-			sort: v.optional(v.picklist(Object.keys(COMMIT_SORTS) as Array<keyof typeof COMMIT_SORTS>)),
-			order,
-		}),
+		query: searchQuery(keysOf(COMMIT_SORTS)),
 		handler: searchCommits,
 	}),
 ];

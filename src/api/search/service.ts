@@ -3,7 +3,7 @@
  * `score`, and `text_matches` when asked), shared by GET /search/repositories, GET /search/issues
  * and GraphQL's `search`. What the caller may not read is filtered in the search's own query.
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { Viewer } from '../../auth/access/types';
 import { repositoryPermissions } from '../../auth/access/repos';
 import type { RepoPermission } from '../../model/repo-permissions';

@@ -4,7 +4,7 @@
  * Starring again, or unstarring a repository not starred, changes nothing and records nothing.
  * https://docs.github.com/rest/activity/starring
  */
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import type { RepositoryRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { recordStar } from './events';

@@ -239,6 +239,12 @@ interface TeamOperation extends Omit<RouteDeclaration, 'path' | 'permissions'> {
 }
 
 const ALL: Variant[] = ['slug', 'id', 'legacy'];
+/** The legacy member routes (…/members/{username}): no slug form, as GitHub has none. */
+const MEMBER_VARIANTS: Variant[] = ['legacy', 'id'];
+/** The guard of routes the team's members call (their handlers may ask more, e.g. removing only oneself). */
+const TEAM_MEMBER = { access: 'authenticated' as const, resource: { team: 'member' as const } };
+/** The guard of routes that change the team: its maintainers. */
+const TEAM_MAINTAINER = { access: 'authenticated' as const, resource: { team: 'maintainer' as const } };
 const paths: Record<Variant, string> = {
 	slug: '/orgs/{org}/teams/{team_slug}',
 	id: '/organizations/{org_id}/team/{team_id}',
@@ -324,8 +330,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '',
 		variants: ALL,
 		docs: 'teams/teams#update-a-team',
-		access: 'authenticated',
-		resource: { team: 'maintainer' },
+		...TEAM_MAINTAINER,
 		errorResource: 'Team',
 		body: updateBody,
 		handler: patchTeam as RouteDeclaration['handler'],
@@ -335,8 +340,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '',
 		variants: ALL,
 		docs: 'teams/teams#delete-a-team',
-		access: 'authenticated',
-		resource: { team: 'maintainer' },
+		...TEAM_MAINTAINER,
 		handler: removeTeam,
 	}),
 	...teamRoutes({
@@ -364,8 +368,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '/memberships/{username}',
 		variants: ALL,
 		docs: 'teams/members#get-team-membership-for-a-user',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_MEMBER,
 		handler: getMembership,
 	}),
 	...teamRoutes({
@@ -373,8 +376,7 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '/memberships/{username}',
 		variants: ALL,
 		docs: 'teams/members#add-or-update-team-membership-for-a-user',
-		access: 'authenticated',
-		resource: { team: 'maintainer' },
+		...TEAM_MAINTAINER,
 		errorResource: 'TeamMember',
 		body: membershipBody,
 		handler: putMembership as RouteDeclaration['handler'],
@@ -384,35 +386,31 @@ export const teamsRoutes: RouteDeclaration[] = [
 		suffix: '/memberships/{username}',
 		variants: ALL,
 		docs: 'teams/members#remove-team-membership-for-a-user',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_MEMBER,
 		handler: deleteMembership,
 	}),
 	...teamRoutes({
 		method: 'GET',
 		suffix: '/members/{username}',
-		variants: ['legacy', 'id'],
+		variants: MEMBER_VARIANTS,
 		docs: 'teams/members#get-team-member-legacy',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_MEMBER,
 		handler: checkMember,
 	}),
 	...teamRoutes({
 		method: 'PUT',
 		suffix: '/members/{username}',
-		variants: ['legacy', 'id'],
+		variants: MEMBER_VARIANTS,
 		docs: 'teams/members#add-team-member-legacy',
-		access: 'authenticated',
-		resource: { team: 'maintainer' },
+		...TEAM_MAINTAINER,
 		handler: putMember,
 	}),
 	...teamRoutes({
 		method: 'DELETE',
 		suffix: '/members/{username}',
-		variants: ['legacy', 'id'],
+		variants: MEMBER_VARIANTS,
 		docs: 'teams/members#remove-team-member-legacy',
-		access: 'authenticated',
-		resource: { team: 'member' },
+		...TEAM_MEMBER,
 		handler: deleteMembership,
 	}),
 	...teamRoutes({

@@ -7,3 +7,16 @@ export const USER_READ = {
 	resource: 'none' as const,
 	permissions: [],
 };
+
+/**
+ * GET /user (the authenticated user): any signed-in user or token, no permission; stated once for
+ * REST and GraphQL's `viewer`.
+ */
+export const AUTHENTICATED_USER = {
+	method: 'GET' as const,
+	path: '/user',
+	docs: 'users/users#get-the-authenticated-user',
+	permissions: [],
+	access: 'authenticated' as const,
+	resource: { self: true as const },
+};

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { isoSeconds } from '../../time';
-import { USER_READ } from './access';
+import { AUTHENTICATED_USER, USER_READ } from './access';
 import { privateUser } from './render';
 import { publicProfile, updateProfile } from './service';
 
@@ -26,12 +26,7 @@ const profileBody = v.object({
 
 export const userRoutes = [
 	route({
-		method: 'GET',
-		path: '/user',
-		docs: 'users/users#get-the-authenticated-user',
-		permissions: [],
-		access: 'authenticated',
-		resource: { self: true },
+		...AUTHENTICATED_USER,
 		handler(ctx) {
 			const account = ctx.app.stores.accounts.byId(ctx.principal.user!.id)!;
 			return ok(privateUser(ctx.app.urls, account, ctx.app.stores.accounts.counts(account.id)));

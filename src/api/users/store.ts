@@ -57,9 +57,8 @@ export interface AccountCounts {
 	private_gists: number;
 }
 
-/** Columns PATCH /orgs/{org} may change. */
-export type OrgSettings = Pick<
-	AccountRow,
+/** The text columns of an organization's profile PATCH /orgs/{org} changes (null clears one). */
+export type OrgTextField =
 	| 'name'
 	| 'email'
 	| 'company'
@@ -68,12 +67,12 @@ export type OrgSettings = Pick<
 	| 'description'
 	| 'billing_email'
 	| 'twitter_username'
-	| 'secret_scanning_push_protection_custom_link'
-	| 'default_repository_permission'
-	| MemberPolicy
-	| OrgFlag
-	| 'has_organization_projects'
-	| 'has_repository_projects'
+	| 'secret_scanning_push_protection_custom_link';
+
+/** Columns PATCH /orgs/{org} may change. */
+export type OrgSettings = Pick<
+	AccountRow,
+	OrgTextField | 'default_repository_permission' | MemberPolicy | OrgFlag | 'has_organization_projects' | 'has_repository_projects'
 >;
 
 /** The columns of a user's profile PATCH /user changes. */

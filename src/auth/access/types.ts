@@ -2,7 +2,7 @@
  * What the access rules see and what they answer: the viewer (the application, the principal and
  * whether the request is answered as a public view) and the caller's standing in a repository, an
  * organization, a team or an enterprise. The pipeline loads the resources a route declares
- * (src/auth/guards.ts) and hands them to the handler as ctx.repo, ctx.org, ctx.team, ctx.enterprise.
+ * (src/http/guards.ts) and hands them to the handler as ctx.repo, ctx.org, ctx.team, ctx.enterprise.
  */
 import type { App } from '../../app';
 import type { EnterpriseRow, RepositoryRow, TeamRow, AccountRow } from '../../model/rows';

@@ -3,8 +3,9 @@
  * GFM's tables, strikethrough, autolinks, hard line breaks as in comments, and task lists; raw HTML
  * is allowed in the source and then sanitized with sanitize-html to GitHub's kind of allowlist.
  *
- * Bodies are rendered once, when they are written (renderBody), and the stores keep the result
- * next to the source; reads only pick the stored fields for the media type (bodyFields). Rendering
+ * Bodies are rendered once (renderBody) and the stores keep the result next to the source: when
+ * written, or, for issues, on the first read that shows the rendering (src/api/issues/service.ts
+ * withRenderedBodies); bodyFields only picks the stored fields for the media type. Rendering
  * a body of GitHub's maximum size (65,536 characters) takes time linear in its length, whatever
  * it contains, and its HTML is bounded (MAX_HTML).
  */
@@ -155,15 +156,11 @@ function safeRenderer(md: MarkdownIt): void {
 		return `<pre><code${attribute}>${text(token.content)}</code></pre>\n`;
 	};
 	rules.paragraph_open = (tokens, i) => (tokens[i].hidden ? '' : '<p dir="auto">');
+	/** A renderer rule's signature (tokens, index, options, env, renderer). */
+	type Rule = NonNullable<typeof rules.text>;
 	const drop =
-		(name: string) =>
-		(
-			tokens: Parameters<NonNullable<typeof rules.text>>[0],
-			i: number,
-			options: MarkdownIt.Options,
-			_env: unknown,
-			self: MarkdownIt['renderer'],
-		) => {
+		(name: string): Rule =>
+		(tokens, i, options, _env, self) => {
 			const token = tokens[i];
 			if (token.attrs) token.attrs = token.attrs.filter(([key]) => key !== name);
 			return self.renderToken(tokens, i, options);
@@ -172,14 +169,8 @@ function safeRenderer(md: MarkdownIt): void {
 	rules.td_open = drop('style');
 	rules.ordered_list_open = drop('start');
 	const url =
-		(attribute: string) =>
-		(
-			tokens: Parameters<NonNullable<typeof rules.text>>[0],
-			i: number,
-			options: MarkdownIt.Options,
-			env: unknown,
-			self: MarkdownIt['renderer'],
-		) => {
+		(attribute: string): Rule =>
+		(tokens, i, options, env, self) => {
 			const token = tokens[i];
 			const value = token.attrGet(attribute);
 			if (value !== null && !allowedUrl(value)) token.attrs = token.attrs!.filter(([key]) => key !== attribute);

@@ -15,6 +15,7 @@ import { Octicon } from '../octicons';
 import { Label } from './label';
 import { Csrf } from './layout';
 import { repoPath } from './repo';
+import { FormGroup } from './form';
 
 type Access = RepoAccess & { permission: RepoPermission };
 
@@ -23,18 +24,6 @@ export const PICKER_LIMIT = 100;
 
 /** What a sent form held (a refused form shows it again), or ''. */
 export const sent = (ctx: WebContext, name: string) => ctx.form?.get(name) ?? '';
-
-/** An error (role=alert) or a notice box. */
-export function Flash({ error, notice }: { error?: string | null; notice?: string | null }) {
-	if (error)
-		return (
-			<div class="flash flash-error mb-3" role="alert">
-				{error}
-			</div>
-		);
-	if (notice) return <output class="flash flash-success mb-3 d-block">{notice}</output>;
-	return null;
-}
 
 /** Whether the signed-in viewer may change the issue's title, body and state: its author, or triage access. */
 export const canEditIssue = (ctx: WebContext, access: Access, row: IssueRow) =>
@@ -46,17 +35,12 @@ export const writable = (access: Access) => access.repo.archived !== 1;
 /** A Markdown text area with its label. */
 function BodyField({ id, name, label, value, rows = 6 }: { id: string; name: string; label: string; value: string; rows?: number }) {
 	return (
-		<div class="form-group mt-0">
-			<div class="form-group-header">
-				<label for={id}>{label}</label>
-			</div>
-			<div class="form-group-body">
-				<textarea id={id} name={name} class="form-control width-full" rows={rows} maxLength={65536} placeholder="Leave a comment">
-					{value}
-				</textarea>
-				<p class="note">Markdown is supported.</p>
-			</div>
-		</div>
+		<FormGroup id={id} label={label} extra="mt-0">
+			<textarea id={id} name={name} class="form-control width-full" rows={rows} maxLength={65536} placeholder="Leave a comment">
+				{value}
+			</textarea>
+			<p class="note">Markdown is supported.</p>
+		</FormGroup>
 	);
 }
 
@@ -248,6 +232,12 @@ export function assignable(ctx: WebContext, access: Access) {
 	return ctx.app.stores.issues.assignable(assignableScope(access), PICKER_LIMIT, 0).rows;
 }
 
+/** The repository's open milestones a picker offers, the next due first (at most PICKER_LIMIT). */
+export function openMilestones(ctx: WebContext, access: Access) {
+	const query = { repoId: access.repo.id, state: 'open', sort: 'due_on', direction: 'asc', limit: PICKER_LIMIT, offset: 0 } as const;
+	return ctx.app.stores.milestones.list(query).rows;
+}
+
 /** The reviewer picker of a pull request (its author or triage access): the repository's assignable users but the author. */
 export function ReviewerPicker({ ctx, access, row }: { ctx: WebContext; access: Access; row: IssueRow }) {
 	if (!ctx.user || !writable(access) || row.state !== 'open') return null;
@@ -280,14 +270,7 @@ export function MilestonePicker({ ctx, access, row }: { ctx: WebContext; access:
 				<Octicon name="gear" /> Edit milestone
 			</a>
 		);
-	const milestones = ctx.app.stores.milestones.list({
-		repoId: access.repo.id,
-		state: 'open',
-		sort: 'due_on',
-		direction: 'asc',
-		limit: PICKER_LIMIT,
-		offset: 0,
-	}).rows;
+	const milestones = openMilestones(ctx, access);
 	return (
 		<form method="post" action={`${repoPath(access)}/issues/${row.number}/milestone`} class="mb-2" id="edit-milestone">
 			<Csrf ctx={ctx} />
@@ -446,50 +429,29 @@ export function MergeBox({
 					<form method="post" action={`${base}/pull/${row.number}/merge`}>
 						<Csrf ctx={ctx} />
 						<input type="hidden" name="sha" value={headSha} />
-						<div class="form-group mt-0">
-							<div class="form-group-header">
-								<label for="merge-method">Merge method</label>
-							</div>
-							<div class="form-group-body">
-								<select id="merge-method" name="merge_method" class="form-select">
-									{methods.map((m) => (
-										<option key={m.value} value={m.value} selected={sent(ctx, 'merge_method') === m.value}>
-											{m.label}
-										</option>
-									))}
-								</select>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="merge-title">Commit title</label>
-							</div>
-							<div class="form-group-body">
-								<input
-									id="merge-title"
-									class="form-control width-full"
-									name="commit_title"
-									maxLength={1024}
-									value={sent(ctx, 'commit_title') || defaultTitle}
-								/>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="merge-message">Commit message</label>
-							</div>
-							<div class="form-group-body">
-								<textarea
-									id="merge-message"
-									class="form-control width-full"
-									name="commit_message"
-									rows={3}
-									maxLength={65536}
-								>
-									{sent(ctx, 'commit_message')}
-								</textarea>
-							</div>
-						</div>
+						<FormGroup id="merge-method" label="Merge method" extra="mt-0">
+							<select id="merge-method" name="merge_method" class="form-select">
+								{methods.map((m) => (
+									<option key={m.value} value={m.value} selected={sent(ctx, 'merge_method') === m.value}>
+										{m.label}
+									</option>
+								))}
+							</select>
+						</FormGroup>
+						<FormGroup id="merge-title" label="Commit title">
+							<input
+								id="merge-title"
+								class="form-control width-full"
+								name="commit_title"
+								maxLength={1024}
+								value={sent(ctx, 'commit_title') || defaultTitle}
+							/>
+						</FormGroup>
+						<FormGroup id="merge-message" label="Commit message">
+							<textarea id="merge-message" class="form-control width-full" name="commit_message" rows={3} maxLength={65536}>
+								{sent(ctx, 'commit_message')}
+							</textarea>
+						</FormGroup>
 						<button type="submit" class={`btn ${state === 'clean' || state === 'has_hooks' ? 'btn-primary' : ''}`}>
 							<Octicon name="git-merge" /> Merge pull request
 						</button>
@@ -618,21 +580,16 @@ export function CreatePullForm({
 			<Csrf ctx={ctx} />
 			<input type="hidden" name="base" value={base} />
 			<input type="hidden" name="head" value={head} />
-			<div class="form-group mt-0">
-				<div class="form-group-header">
-					<label for="pull-title">Title</label>
-				</div>
-				<div class="form-group-body">
-					<input
-						id="pull-title"
-						class="form-control width-full"
-						name="title"
-						maxLength={256}
-						required
-						value={sent(ctx, 'title') || defaultTitle}
-					/>
-				</div>
-			</div>
+			<FormGroup id="pull-title" label="Title" extra="mt-0">
+				<input
+					id="pull-title"
+					class="form-control width-full"
+					name="title"
+					maxLength={256}
+					required
+					value={sent(ctx, 'title') || defaultTitle}
+				/>
+			</FormGroup>
 			<BodyField id="pull-body" name="body" label="Description" value={sent(ctx, 'body')} />
 			<div class="form-checkbox">
 				<label>

@@ -33,6 +33,18 @@ export function Csrf({ ctx }: { ctx: WebContext }) {
 	return <input type="hidden" name="authenticity_token" value={ctx.csrf} />;
 }
 
+/** The sign-out form: one button (of class `button`) that posts to /logout with the CSRF token. */
+export function SignOut({ ctx, button }: { ctx: WebContext; button: string }) {
+	return (
+		<form method="post" action="/logout">
+			<Csrf ctx={ctx} />
+			<button type="submit" class={button}>
+				Sign out
+			</button>
+		</form>
+	);
+}
+
 /**
  * A form of one red button that posts to `action` with the CSRF token: the delete, remove or revoke
  * of a list's row. `label` names what it acts on for assistive technology.
@@ -103,12 +115,7 @@ function UserMenu({ ctx }: { ctx: WebContext }) {
 					</a>
 				)}
 				<div class="dropdown-divider" />
-				<form method="post" action="/logout">
-					<Csrf ctx={ctx} />
-					<button type="submit" class="dropdown-item btn-link">
-						Sign out
-					</button>
-				</form>
+				<SignOut ctx={ctx} button="dropdown-item btn-link" />
 			</div>
 		</details>
 	);

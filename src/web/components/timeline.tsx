@@ -9,6 +9,7 @@ import type { ComponentChildren } from 'preact';
 import { namedIn } from '../../api/issues/event-render';
 import type { IssueEventRow } from '../../api/issues/event-store';
 import type { IssueRow } from '../../model/rows';
+import { withRenderedBodies } from '../../api/issues/service';
 import type { TimelineItem } from '../../api/issues/timeline';
 import type { ReviewCommentRow } from '../../api/pulls/review-store';
 import type { AccountRow } from '../../model/rows';
@@ -314,7 +315,7 @@ export function Timeline({
 				login={login(issue.user_id)}
 				id={issue.user_id}
 				created={issue.created_at}
-				html={issue.body_html}
+				html={withRenderedBodies(ctx.app, [issue])[0].body_html}
 				reactions={issue.reaction_counts}
 				label="opened this"
 			/>

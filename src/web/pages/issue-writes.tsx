@@ -23,13 +23,13 @@ import { mergePullRequest } from '../../api/pulls/merge-service';
 import { addReviewComment, createReview, requestPullReviewers, submitReview, type ReviewEvent } from '../../api/pulls/review-service';
 import { createPullRequest, updatePullRequest } from '../../api/pulls/workflows';
 import type { RepoAccess } from '../../auth/access/types';
-import type { Caller } from '../../model/caller';
+import type { Caller } from '../../auth/caller';
 import { DomainError } from '../../model/errors';
 import { atLeast, type RepoPermission } from '../../model/repo-permissions';
 import type { IssueRow, PullRow } from '../../model/rows';
 import { isoSeconds } from '../../time';
 import { repoFor, repoForChange, requireUser } from '../access';
-import { allowedMethods, assignable, Flash, PICKER_LIMIT, sent } from '../components/issue-forms';
+import { allowedMethods, assignable, openMilestones, PICKER_LIMIT, sent } from '../components/issue-forms';
 import { Label } from '../components/label';
 import { Csrf } from '../components/layout';
 import { RepoLayout, repoPath } from '../components/repo';
@@ -38,6 +38,7 @@ import { field } from '../forms';
 import type { PageAnswer, PageRoute } from '../page';
 import { compare } from './history';
 import { deletableHead, issuePage, pullPage } from './issues';
+import { Flash, FormGroup } from '../components/form';
 
 type Access = RepoAccess & { permission: RepoPermission };
 
@@ -158,16 +159,7 @@ function newIssue(ctx: WebContext, error?: string) {
 	const push = atLeast(access.permission, 'push');
 	const labels = push ? app.stores.labels.list(access.repo.id, PICKER_LIMIT, 0).rows : [];
 	const people = push ? assignable(ctx, access) : [];
-	const milestones = push
-		? app.stores.milestones.list({
-				repoId: access.repo.id,
-				state: 'open',
-				sort: 'due_on',
-				direction: 'asc',
-				limit: PICKER_LIMIT,
-				offset: 0,
-			}).rows
-		: [];
+	const milestones = push ? openMilestones(ctx, access) : [];
 	const chosen = (name: string) => new Set(ctx.form?.getAll(name) ?? []);
 	const chosenLabels = chosen('labels[]');
 	const chosenPeople = chosen('assignees[]');
@@ -181,32 +173,22 @@ function newIssue(ctx: WebContext, error?: string) {
 				<form method="post" action={`${base}/issues`} class="d-flex flex-wrap gutter-md" id="new-issue">
 					<Csrf ctx={ctx} />
 					<div class="col-12 col-md-9">
-						<div class="form-group mt-0">
-							<div class="form-group-header">
-								<label for="issue-title">Title</label>
-							</div>
-							<div class="form-group-body">
-								<input
-									id="issue-title"
-									class="form-control width-full"
-									name="title"
-									maxLength={MAX_TITLE}
-									required
-									value={sent(ctx, 'title')}
-								/>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="issue-body">Description</label>
-							</div>
-							<div class="form-group-body">
-								<textarea id="issue-body" class="form-control width-full" name="body" rows={10} maxLength={MAX_BODY}>
-									{sent(ctx, 'body')}
-								</textarea>
-								<p class="note">Markdown is supported.</p>
-							</div>
-						</div>
+						<FormGroup id="issue-title" label="Title" extra="mt-0">
+							<input
+								id="issue-title"
+								class="form-control width-full"
+								name="title"
+								maxLength={MAX_TITLE}
+								required
+								value={sent(ctx, 'title')}
+							/>
+						</FormGroup>
+						<FormGroup id="issue-body" label="Description">
+							<textarea id="issue-body" class="form-control width-full" name="body" rows={10} maxLength={MAX_BODY}>
+								{sent(ctx, 'body')}
+							</textarea>
+							<p class="note">Markdown is supported.</p>
+						</FormGroup>
 						<button type="submit" class="btn btn-primary">
 							Submit new issue
 						</button>

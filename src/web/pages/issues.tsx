@@ -16,10 +16,10 @@ import { requestedReviewers } from '../../api/pulls/requested';
 import { callerRepoPermission } from '../../auth/access/repos';
 import type { RepoAccess } from '../../auth/access/types';
 import { atLeast, type RepoPermission } from '../../model/repo-permissions';
+import { Flash } from '../components/form';
 import {
 	AssigneePicker,
 	CommentForm,
-	Flash,
 	InlineCommentForm,
 	LabelPicker,
 	LockForm,

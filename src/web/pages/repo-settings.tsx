@@ -31,10 +31,11 @@ import type { DeliveryRow, HookRow, HookScope } from '../../webhooks/store';
 import { repoFor } from '../access';
 import { Avatar, Blankslate, Csrf, DangerButton, Pagination, pageNumber, RelativeTime } from '../components/layout';
 import { RepoLayout, repoPath } from '../components/repo';
-import { NotFound, Redirect, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageAnswer, PageRoute } from '../page';
+import { Flash, FormGroup } from '../components/form';
 
 const PER_PAGE = 50;
 /** Deliveries listed on a hook's page (GitHub shows the recent ones). */
@@ -78,17 +79,6 @@ function attempt(ctx: WebContext, change: () => void, again: (error: string) => 
 		if (message === null) throw error;
 		return { status: (error as DomainError).status === 403 ? 403 : 422, vnode: again(message) as PageAnswer['vnode'] };
 	}
-}
-
-function Flash({ error, notice }: { error?: string; notice?: string | null }) {
-	if (error)
-		return (
-			<div class="flash flash-error mb-3" role="alert">
-				{error}
-			</div>
-		);
-	if (notice) return <output class="flash flash-success mb-3 d-block">{notice}</output>;
-	return null;
 }
 
 function SettingsFrame({
@@ -180,25 +170,20 @@ function TextField({
 	note?: string;
 }) {
 	return (
-		<div class="form-group">
-			<div class="form-group-header">
-				<label for={id}>{label}</label>
-			</div>
-			<div class="form-group-body">
-				<input
-					id={id}
-					class="form-control width-full"
-					type={type}
-					name={name}
-					value={value}
-					maxLength={max}
-					required={required}
-					disabled={disabled}
-					autocomplete={type === 'password' ? 'new-password' : undefined}
-				/>
-				{note && <p class="note">{note}</p>}
-			</div>
-		</div>
+		<FormGroup id={id} label={label}>
+			<input
+				id={id}
+				class="form-control width-full"
+				type={type}
+				name={name}
+				value={value}
+				maxLength={max}
+				required={required}
+				disabled={disabled}
+				autocomplete={type === 'password' ? 'new-password' : undefined}
+			/>
+			{note && <p class="note">{note}</p>}
+		</FormGroup>
 	);
 }
 
@@ -261,21 +246,16 @@ function general(ctx: WebContext, error?: string) {
 					disabled={archived}
 				/>
 				<TextField id="repo-homepage" name="homepage" label="Website" value={repo.homepage ?? ''} max={255} disabled={archived} />
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="repo-default-branch">Default branch</label>
-					</div>
-					<div class="form-group-body">
-						<select id="repo-default-branch" class="form-select" name="default_branch" disabled={archived}>
-							{branches.map((name) => (
-								<option key={name} value={name} selected={name === repo.default_branch}>
-									{name}
-								</option>
-							))}
-						</select>
-						<p class="note">The base branch of new pull requests and of code pushes without a branch.</p>
-					</div>
-				</div>
+				<FormGroup id="repo-default-branch" label="Default branch">
+					<select id="repo-default-branch" class="form-select" name="default_branch" disabled={archived}>
+						{branches.map((name) => (
+							<option key={name} value={name} selected={name === repo.default_branch}>
+								{name}
+							</option>
+						))}
+					</select>
+					<p class="note">The base branch of new pull requests and of code pushes without a branch.</p>
+				</FormGroup>
 				<button type="submit" class="btn" disabled={archived}>
 					Save
 				</button>
@@ -533,29 +513,12 @@ function accessPage(ctx: WebContext, error?: string) {
 				<Csrf ctx={ctx} />
 				<h3 class="f4 mb-2">Add people</h3>
 				<div class="d-flex flex-items-end">
-					<div class="form-group my-0 mr-2 flex-auto">
-						<div class="form-group-header">
-							<label for="collaborator-login">Username</label>
-						</div>
-						<div class="form-group-body">
-							<input
-								id="collaborator-login"
-								class="form-control width-full"
-								type="text"
-								name="login"
-								maxLength={39}
-								required
-							/>
-						</div>
-					</div>
-					<div class="form-group my-0 mr-2">
-						<div class="form-group-header">
-							<label for="collaborator-role">Role</label>
-						</div>
-						<div class="form-group-body">
-							<RoleSelect id="collaborator-role" owner={owner} value="push" label="Role" />
-						</div>
-					</div>
+					<FormGroup id="collaborator-login" label="Username" extra="my-0 mr-2 flex-auto">
+						<input id="collaborator-login" class="form-control width-full" type="text" name="login" maxLength={39} required />
+					</FormGroup>
+					<FormGroup id="collaborator-role" label="Role" extra="my-0 mr-2">
+						<RoleSelect id="collaborator-role" owner={owner} value="push" label="Role" />
+					</FormGroup>
 					<button type="submit" class="btn btn-primary">
 						Add
 					</button>
@@ -599,29 +562,12 @@ function accessPage(ctx: WebContext, error?: string) {
 						<Csrf ctx={ctx} />
 						<h3 class="f4 mb-2">Add a team</h3>
 						<div class="d-flex flex-items-end">
-							<div class="form-group my-0 mr-2 flex-auto">
-								<div class="form-group-header">
-									<label for="team-slug">Team (its slug)</label>
-								</div>
-								<div class="form-group-body">
-									<input
-										id="team-slug"
-										class="form-control width-full"
-										type="text"
-										name="team"
-										maxLength={255}
-										required
-									/>
-								</div>
-							</div>
-							<div class="form-group my-0 mr-2">
-								<div class="form-group-header">
-									<label for="team-role">Role</label>
-								</div>
-								<div class="form-group-body">
-									<RoleSelect id="team-role" owner={owner} value="pull" label="Role" />
-								</div>
-							</div>
+							<FormGroup id="team-slug" label="Team (its slug)" extra="my-0 mr-2 flex-auto">
+								<input id="team-slug" class="form-control width-full" type="text" name="team" maxLength={255} required />
+							</FormGroup>
+							<FormGroup id="team-role" label="Role" extra="my-0 mr-2">
+								<RoleSelect id="team-role" owner={owner} value="pull" label="Role" />
+							</FormGroup>
 							<button type="submit" class="btn btn-primary">
 								Add team
 							</button>
@@ -689,8 +635,8 @@ function removePerson(ctx: WebContext): never {
 /** POST …/settings/access/invitations/{id}/remove: cancels a pending invitation. */
 function cancelInvitation(ctx: WebContext): never {
 	const access = adminRepo(ctx);
-	const id = Number(ctx.params.id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.collaborators.invitation(id) : undefined;
+	const id = pathId(ctx);
+	const row = id === null ? undefined : ctx.app.stores.collaborators.invitation(id);
 	if (!row || row.repo_id !== access.repo.id) throw new NotFound();
 	ctx.app.transaction(() => ctx.app.stores.collaborators.removeInvitation(row.id));
 	throw new Redirect(`${repoPath(access)}/settings/access?saved=1`, 303);
@@ -752,6 +698,60 @@ function ruleSummary(settings: ProtectionSettings): string[] {
 	return out;
 }
 
+/**
+ * A settings page's list: its heading with the add button, the flash, an introduction, the rows in
+ * a box (or a blank slate when there are none) and the pages.
+ * @param empty the blank slate, or false when there are rows
+ */
+function SettingsList({
+	ctx,
+	title,
+	add,
+	notice,
+	intro,
+	empty,
+	hasNext,
+	children,
+}: {
+	ctx: WebContext;
+	title: string;
+	add: { href: string; label: string };
+	notice: string | null;
+	intro: string;
+	empty: false | { icon: Parameters<typeof Blankslate>[0]['icon']; title: string };
+	hasNext: boolean;
+	children: ComponentChildren;
+}) {
+	return (
+		<>
+			<div class="d-flex flex-items-center border-bottom pb-2 mb-3">
+				<h2 class="f2 text-normal flex-auto">{title}</h2>
+				<a class="btn" href={add.href}>
+					{add.label}
+				</a>
+			</div>
+			<Flash notice={notice} />
+			<p class="mb-3 color-fg-muted">{intro}</p>
+			{empty ? <Blankslate icon={empty.icon} title={empty.title} /> : <div class="Box">{children}</div>}
+			<Pagination ctx={ctx} page={pageNumber(ctx)} hasNext={hasNext} />
+		</>
+	);
+}
+
+/** A list row's Edit link (to `href`) and Delete button (posting to `href`/delete); `what` names the row for assistive technology. */
+function EditDelete({ ctx, href, what }: { ctx: WebContext; href: string; what: string }) {
+	return (
+		<>
+			<a class="btn btn-sm mr-2" href={href} aria-label={`Edit ${what}`}>
+				Edit
+			</a>
+			<DangerButton ctx={ctx} action={`${href}/delete`} label={`Delete ${what}`}>
+				Delete
+			</DangerButton>
+		</>
+	);
+}
+
 function branchRules(ctx: WebContext) {
 	const access = adminRepo(ctx);
 	const base = `${repoPath(access)}/settings`;
@@ -761,58 +761,38 @@ function branchRules(ctx: WebContext) {
 		ctx.query.get('saved') === '1' ? 'Branch protection rule saved.' : ctx.query.get('deleted') === '1' ? 'Rule deleted.' : null;
 	return (
 		<SettingsFrame ctx={ctx} access={access} section="branches" title="Branches">
-			<div class="d-flex flex-items-center border-bottom pb-2 mb-3">
-				<h2 class="f2 text-normal flex-auto">Branch protection rules</h2>
-				<a class="btn" href={`${base}/branch_protection_rules/new`}>
-					Add rule
-				</a>
-			</div>
-			<Flash notice={notice} />
-			<p class="mb-3 color-fg-muted">
-				Protect a branch from force pushes and deletion, and require reviews or status checks before merging.
-			</p>
-			{rows.length === 0 ? (
-				<Blankslate icon="shield-lock" title="No branch protection rules defined yet" />
-			) : (
-				<div class="Box">
-					{rows.map((branch) => {
-						const rule = ctx.app.stores.branches.protection(access.repo.id, branch.name);
-						if (!rule) return null;
-						return (
-							<div class="Box-row d-flex flex-items-center" key={rule.id}>
-								<Octicon name="shield-lock" class="mr-2 color-fg-muted" />
-								<div class="flex-auto min-width-0">
-									<strong class="branch-name">{rule.branch}</strong>
-									<div class="f6 color-fg-muted">{ruleSummary(rule.settings).join(' · ') || 'no requirements'}</div>
-								</div>
-								<a
-									class="btn btn-sm mr-2"
-									href={`${base}/branch_protection_rules/${rule.id}`}
-									aria-label={`Edit the rule of ${rule.branch}`}
-								>
-									Edit
-								</a>
-								<DangerButton
-									ctx={ctx}
-									action={`${base}/branch_protection_rules/${rule.id}/delete`}
-									label={`Delete the rule of ${rule.branch}`}
-								>
-									Delete
-								</DangerButton>
+			<SettingsList
+				ctx={ctx}
+				title="Branch protection rules"
+				add={{ href: `${base}/branch_protection_rules/new`, label: 'Add rule' }}
+				notice={notice}
+				intro="Protect a branch from force pushes and deletion, and require reviews or status checks before merging."
+				empty={rows.length === 0 && { icon: 'shield-lock', title: 'No branch protection rules defined yet' }}
+				hasNext={page * PER_PAGE < total}
+			>
+				{rows.map((branch) => {
+					const rule = ctx.app.stores.branches.protection(access.repo.id, branch.name);
+					if (!rule) return null;
+					return (
+						<div class="Box-row d-flex flex-items-center" key={rule.id}>
+							<Octicon name="shield-lock" class="mr-2 color-fg-muted" />
+							<div class="flex-auto min-width-0">
+								<strong class="branch-name">{rule.branch}</strong>
+								<div class="f6 color-fg-muted">{ruleSummary(rule.settings).join(' · ') || 'no requirements'}</div>
 							</div>
-						);
-					})}
-				</div>
-			)}
-			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+							<EditDelete ctx={ctx} href={`${base}/branch_protection_rules/${rule.id}`} what={`the rule of ${rule.branch}`} />
+						</div>
+					);
+				})}
+			</SettingsList>
 		</SettingsFrame>
 	);
 }
 
 /** The rule of the path's {id}, else the 404 page. */
 function ruleOf(ctx: WebContext, access: Access): ProtectionRow {
-	const id = Number(ctx.params.id);
-	const rule = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.branches.protectionById(access.repo.id, id) : undefined;
+	const id = pathId(ctx);
+	const rule = id === null ? undefined : ctx.app.stores.branches.protectionById(access.repo.id, id);
 	if (!rule) throw new NotFound();
 	return rule;
 }
@@ -827,6 +807,11 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 	const sent = error && ctx.form ? ctx.form : null;
 	const on = (name: string, stored: boolean) => (sent ? sent.get(name) === '1' : stored);
 	const text = (name: string, stored: string) => (sent ? (sent.get(name) ?? '') : stored);
+	/** One checkbox per boolean setting of `stored`: named as its field, with its label and note. */
+	const flags = <T,>(stored: T | null | undefined, list: ReadonlyArray<readonly [keyof T & string, string, string?]>) =>
+		list.map(([name, label, note]) => (
+			<Check key={name} name={name} label={label} checked={on(name, stored?.[name] === true)} note={note} />
+		));
 	const branches = ctx.app.stores.branches.list(access.repo.id, false, BRANCH_CHOICES, 0).rows;
 	return (
 		<SettingsFrame ctx={ctx} access={access} section="branches" title="Branch protection rule">
@@ -839,29 +824,24 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 						Branch: <strong class="branch-name">{rule.branch}</strong>
 					</p>
 				) : (
-					<div class="form-group">
-						<div class="form-group-header">
-							<label for="rule-branch">Branch name</label>
-						</div>
-						<div class="form-group-body">
-							<input
-								id="rule-branch"
-								class="form-control width-full"
-								type="text"
-								name="branch"
-								value={text('branch', '')}
-								maxLength={255}
-								required
-								list="rule-branches"
-							/>
-							<datalist id="rule-branches">
-								{branches.map((b) => (
-									<option key={b.name} value={b.name} />
-								))}
-							</datalist>
-							<p class="note">An existing branch of this repository.</p>
-						</div>
-					</div>
+					<FormGroup id="rule-branch" label="Branch name">
+						<input
+							id="rule-branch"
+							class="form-control width-full"
+							type="text"
+							name="branch"
+							value={text('branch', '')}
+							maxLength={255}
+							required
+							list="rule-branches"
+						/>
+						<datalist id="rule-branches">
+							{branches.map((b) => (
+								<option key={b.name} value={b.name} />
+							))}
+						</datalist>
+						<p class="note">An existing branch of this repository.</p>
+					</FormGroup>
 				)}
 				<h3 class="f4 mt-3 mb-2">Protect matching branches</h3>
 				<Check
@@ -871,42 +851,27 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 					note="Commits must be made to another branch and reach this one through an approved pull request."
 				/>
 				<div class="ml-4">
-					<div class="form-group">
-						<div class="form-group-header">
-							<label for="rule-approvals">Required approvals</label>
-						</div>
-						<div class="form-group-body">
-							<select id="rule-approvals" class="form-select" name="required_approving_review_count">
-								{[0, 1, 2, 3, 4, 5, 6].map((n) => (
-									<option
-										key={n}
-										value={String(n)}
-										selected={
-											String(n) ===
-											text('required_approving_review_count', String(reviews?.required_approving_review_count ?? 1))
-										}
-									>
-										{n}
-									</option>
-								))}
-							</select>
-						</div>
-					</div>
-					<Check
-						name="dismiss_stale_reviews"
-						label="Dismiss stale pull request approvals when new commits are pushed"
-						checked={on('dismiss_stale_reviews', reviews?.dismiss_stale_reviews ?? false)}
-					/>
-					<Check
-						name="require_code_owner_reviews"
-						label="Require review from Code Owners"
-						checked={on('require_code_owner_reviews', reviews?.require_code_owner_reviews ?? false)}
-					/>
-					<Check
-						name="require_last_push_approval"
-						label="Require approval of the most recent reviewable push"
-						checked={on('require_last_push_approval', reviews?.require_last_push_approval ?? false)}
-					/>
+					<FormGroup id="rule-approvals" label="Required approvals">
+						<select id="rule-approvals" class="form-select" name="required_approving_review_count">
+							{[0, 1, 2, 3, 4, 5, 6].map((n) => (
+								<option
+									key={n}
+									value={String(n)}
+									selected={
+										String(n) ===
+										text('required_approving_review_count', String(reviews?.required_approving_review_count ?? 1))
+									}
+								>
+									{n}
+								</option>
+							))}
+						</select>
+					</FormGroup>
+					{flags(reviews, [
+						['dismiss_stale_reviews', 'Dismiss stale pull request approvals when new commits are pushed'],
+						['require_code_owner_reviews', 'Require review from Code Owners'],
+						['require_last_push_approval', 'Require approval of the most recent reviewable push'],
+					])}
 				</div>
 				<Check
 					name="require_status_checks"
@@ -919,47 +884,23 @@ function ruleForm(ctx: WebContext, rule: ProtectionRow | null, error?: string) {
 						label="Require branches to be up to date before merging"
 						checked={on('strict', checks?.strict ?? false)}
 					/>
-					<div class="form-group">
-						<div class="form-group-header">
-							<label for="rule-contexts">Status checks that are required (one per line)</label>
-						</div>
-						<div class="form-group-body">
-							<textarea id="rule-contexts" class="form-control width-full" name="contexts" rows={3} maxLength={10000}>
-								{text('contexts', checks?.contexts.join('\n') ?? '')}
-							</textarea>
-						</div>
-					</div>
+					<FormGroup id="rule-contexts" label="Status checks that are required (one per line)">
+						<textarea id="rule-contexts" class="form-control width-full" name="contexts" rows={3} maxLength={10000}>
+							{text('contexts', checks?.contexts.join('\n') ?? '')}
+						</textarea>
+					</FormGroup>
 				</div>
-				<Check
-					name="required_conversation_resolution"
-					label="Require conversation resolution before merging"
-					checked={on('required_conversation_resolution', s?.required_conversation_resolution ?? false)}
-				/>
-				<Check
-					name="required_linear_history"
-					label="Require linear history"
-					checked={on('required_linear_history', s?.required_linear_history ?? false)}
-					note="Merge commits may not be pushed to this branch."
-				/>
-				<Check
-					name="lock_branch"
-					label="Lock branch"
-					checked={on('lock_branch', s?.lock_branch ?? false)}
-					note="The branch is read-only."
-				/>
-				<Check
-					name="enforce_admins"
-					label="Do not allow bypassing the above settings"
-					checked={on('enforce_admins', s?.enforce_admins ?? false)}
-					note="The rules apply to administrators too."
-				/>
+				{flags(s, [
+					['required_conversation_resolution', 'Require conversation resolution before merging'],
+					['required_linear_history', 'Require linear history', 'Merge commits may not be pushed to this branch.'],
+					['lock_branch', 'Lock branch', 'The branch is read-only.'],
+					['enforce_admins', 'Do not allow bypassing the above settings', 'The rules apply to administrators too.'],
+				])}
 				<h3 class="f4 mt-3 mb-2">Rules applied to everyone including administrators</h3>
-				<Check
-					name="allow_force_pushes"
-					label="Allow force pushes"
-					checked={on('allow_force_pushes', s?.allow_force_pushes ?? false)}
-				/>
-				<Check name="allow_deletions" label="Allow deletions" checked={on('allow_deletions', s?.allow_deletions ?? false)} />
+				{flags(s, [
+					['allow_force_pushes', 'Allow force pushes'],
+					['allow_deletions', 'Allow deletions'],
+				])}
 				<button type="submit" class="btn btn-primary mt-3">
 					{rule ? 'Save changes' : 'Create'}
 				</button>
@@ -1079,50 +1020,48 @@ function hooksPage(ctx: WebContext) {
 	const notice = ctx.query.get('deleted') === '1' ? 'Webhook deleted.' : null;
 	return (
 		<SettingsFrame ctx={ctx} access={access} section="hooks" title="Webhooks">
-			<div class="d-flex flex-items-center border-bottom pb-2 mb-3">
-				<h2 class="f2 text-normal flex-auto">Webhooks</h2>
-				<a class="btn" href={`${base}/new`}>
-					Add webhook
-				</a>
-			</div>
-			<Flash notice={notice} />
-			<p class="mb-3 color-fg-muted">Webhooks send a POST request to the URLs you choose when events happen in this repository.</p>
-			{rows.length === 0 ? (
-				<Blankslate icon="link" title="No webhooks yet" />
-			) : (
-				<div class="Box">
-					{rows.map((hook) => (
-						<div class="Box-row d-flex flex-items-center" key={hook.id}>
-							<HookState hook={hook} />
-							<div class="flex-auto min-width-0">
-								<a class="text-bold gs-mono" href={`${base}/${hook.id}`}>
-									{hook.url}
-								</a>
-								<div class="f6 color-fg-muted">
-									({(JSON.parse(hook.events) as string[]).join(', ')}){hook.active !== 1 && ' · inactive'}
-								</div>
-							</div>
-							<a class="btn btn-sm mr-2" href={`${base}/${hook.id}`} aria-label={`Edit the webhook to ${hook.url}`}>
-								Edit
+			<SettingsList
+				ctx={ctx}
+				title="Webhooks"
+				add={{ href: `${base}/new`, label: 'Add webhook' }}
+				notice={notice}
+				intro="Webhooks send a POST request to the URLs you choose when events happen in this repository."
+				empty={rows.length === 0 && { icon: 'link', title: 'No webhooks yet' }}
+				hasNext={page * PER_PAGE < total}
+			>
+				{rows.map((hook) => (
+					<div class="Box-row d-flex flex-items-center" key={hook.id}>
+						<HookState hook={hook} />
+						<div class="flex-auto min-width-0">
+							<a class="text-bold gs-mono" href={`${base}/${hook.id}`}>
+								{hook.url}
 							</a>
-							<DangerButton ctx={ctx} action={`${base}/${hook.id}/delete`} label={`Delete the webhook to ${hook.url}`}>
-								Delete
-							</DangerButton>
+							<div class="f6 color-fg-muted">
+								({(JSON.parse(hook.events) as string[]).join(', ')}){hook.active !== 1 && ' · inactive'}
+							</div>
 						</div>
-					))}
-				</div>
-			)}
-			<Pagination ctx={ctx} page={page} hasNext={page * PER_PAGE < total} />
+						<EditDelete ctx={ctx} href={`${base}/${hook.id}`} what={`the webhook to ${hook.url}`} />
+					</div>
+				))}
+			</SettingsList>
 		</SettingsFrame>
 	);
 }
 
 /** The hook of the path's {id} in this repository, else the 404 page. */
 function hookOf(ctx: WebContext, access: Access): HookRow {
-	const id = Number(ctx.params.id);
-	const hook = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.getInScope(hookScope(access), id) : undefined;
+	const id = pathId(ctx);
+	const hook = id === null ? undefined : ctx.app.stores.webhooks.getInScope(hookScope(access), id);
 	if (!hook) throw new NotFound();
 	return hook;
+}
+
+/** The delivery of the path's {delivery_id} of the hook, else the 404 page. */
+function deliveryOf(ctx: WebContext, hook: HookRow): DeliveryRow {
+	const id = pathId(ctx, 'delivery_id');
+	const row = id === null ? undefined : ctx.app.stores.webhooks.delivery(hook.id, id);
+	if (!row) throw new NotFound();
+	return row;
 }
 
 function DeliveryIcon({ row }: { row: DeliveryRow }) {
@@ -1179,24 +1118,19 @@ function hookForm(ctx: WebContext, hook: HookRow | null, error?: string) {
 					max={2000}
 					required
 				/>
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="hook-content-type">Content type</label>
-					</div>
-					<div class="form-group-body">
-						<select id="hook-content-type" class="form-select" name="content_type">
-							{(['json', 'form'] as const).map((type) => (
-								<option
-									key={type}
-									value={type}
-									selected={(sent ? sent.get('content_type') : (hook?.content_type ?? 'json')) === type}
-								>
-									{type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'}
-								</option>
-							))}
-						</select>
-					</div>
-				</div>
+				<FormGroup id="hook-content-type" label="Content type">
+					<select id="hook-content-type" class="form-select" name="content_type">
+						{(['json', 'form'] as const).map((type) => (
+							<option
+								key={type}
+								value={type}
+								selected={(sent ? sent.get('content_type') : (hook?.content_type ?? 'json')) === type}
+							>
+								{type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'}
+							</option>
+						))}
+					</select>
+				</FormGroup>
 				<TextField
 					id="hook-secret"
 					name="secret"
@@ -1363,9 +1297,7 @@ function Headers({ json }: { json: string | null }) {
 function deliveryPage(ctx: WebContext) {
 	const access = adminRepo(ctx);
 	const hook = hookOf(ctx, access);
-	const id = Number(ctx.params.delivery_id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.delivery(hook.id, id) : undefined;
-	if (!row) throw new NotFound();
+	const row = deliveryOf(ctx, hook);
 	const attempts = ctx.app.stores.webhooks.attempts(row.id);
 	const last = attempts.at(-1);
 	const payload = pretty(row.payload);
@@ -1436,9 +1368,7 @@ function deliveryPage(ctx: WebContext) {
 function redeliver(ctx: WebContext): never {
 	const access = adminRepo(ctx);
 	const hook = hookOf(ctx, access);
-	const id = Number(ctx.params.delivery_id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.delivery(hook.id, id) : undefined;
-	if (!row) throw new NotFound();
+	const row = deliveryOf(ctx, hook);
 	const newId = ctx.app.transaction(() => ctx.app.webhooks.redeliver(row));
 	throw new Redirect(`${repoPath(access)}/settings/hooks/${hook.id}/deliveries/${newId}`, 303);
 }

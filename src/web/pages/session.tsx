@@ -4,12 +4,13 @@
  */
 import { hashPassword, sessionStore, verifyPassword } from '../../auth/sessions';
 import type { AccountRow } from '../../model/rows';
-import { Csrf, Layout } from '../components/layout';
+import { Csrf, Layout, SignOut } from '../components/layout';
 import { cookie, LOGIN_CSRF_COOKIE, Redirect, SESSION_COOKIE, type WebContext } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
 import { signInFailed, signInSucceeded, signInWait } from '../throttle';
+import { FormGroup } from '../components/form';
 
 /** A local path to go back to after signing in ('/' for anything else: no open redirect). */
 export function returnTo(value: string | null | undefined): string {
@@ -35,38 +36,28 @@ function LoginPage({ ctx, error, login }: { ctx: WebContext; error?: string; log
 					<form method="post" action="/login">
 						<Csrf ctx={ctx} />
 						<input type="hidden" name="return_to" value={back} />
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="login_field">Username or email address</label>
-							</div>
-							<div class="form-group-body">
-								<input
-									id="login_field"
-									class="form-control input-block"
-									type="text"
-									name="login"
-									value={login ?? ''}
-									autocomplete="username"
-									autocapitalize="off"
-									required
-								/>
-							</div>
-						</div>
-						<div class="form-group">
-							<div class="form-group-header">
-								<label for="password">Password</label>
-							</div>
-							<div class="form-group-body">
-								<input
-									id="password"
-									class="form-control input-block"
-									type="password"
-									name="password"
-									autocomplete="current-password"
-									required
-								/>
-							</div>
-						</div>
+						<FormGroup id="login_field" label="Username or email address">
+							<input
+								id="login_field"
+								class="form-control input-block"
+								type="text"
+								name="login"
+								value={login ?? ''}
+								autocomplete="username"
+								autocapitalize="off"
+								required
+							/>
+						</FormGroup>
+						<FormGroup id="password" label="Password">
+							<input
+								id="password"
+								class="form-control input-block"
+								type="password"
+								name="password"
+								autocomplete="current-password"
+								required
+							/>
+						</FormGroup>
 						<button type="submit" class="btn btn-primary btn-block">
 							Sign in
 						</button>
@@ -127,12 +118,7 @@ function LogoutPage({ ctx }: { ctx: WebContext }) {
 		<Layout ctx={ctx} title="Sign out · Gitstead">
 			<div class="mx-auto col-12 col-md-6 text-center">
 				<h1 class="f2 text-normal mb-3">Sign out from Gitstead</h1>
-				<form method="post" action="/logout">
-					<Csrf ctx={ctx} />
-					<button type="submit" class="btn btn-primary">
-						Sign out
-					</button>
-				</form>
+				<SignOut ctx={ctx} button="btn btn-primary" />
 			</div>
 		</Layout>
 	);

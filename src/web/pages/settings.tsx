@@ -13,10 +13,11 @@ import { PROFILE_LIMITS, updateProfile } from '../../api/users/service';
 import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
 import { Blankslate, Csrf, DangerButton, Layout, RelativeTime } from '../components/layout';
-import { NotFound, Redirect, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
+import { Flash, FormGroup } from '../components/form';
 
 const iso = (seconds: number | null) => (seconds === null ? null : isoSeconds(seconds * 1000));
 
@@ -77,14 +78,9 @@ function ProfileField({
 	type?: 'text' | 'url';
 }) {
 	return (
-		<div class="form-group">
-			<div class="form-group-header">
-				<label for={id}>{label}</label>
-			</div>
-			<div class="form-group-body">
-				<input id={id} class="form-control width-full" type={type} name={name} value={value} maxLength={max} />
-			</div>
-		</div>
+		<FormGroup id={id} label={label}>
+			<input id={id} class="form-control width-full" type={type} name={name} value={value} maxLength={max} />
+		</FormGroup>
 	);
 }
 
@@ -94,71 +90,44 @@ function profile(ctx: WebContext, error?: string) {
 	// A refused form shows what was sent.
 	const sent = error ? ctx.form : null;
 	const value = (name: string, stored: string | null) => (sent ? (sent.get(name) ?? '') : (stored ?? ''));
+	/** A one-line text field of the profile, at most its column's limit. */
+	const text = (
+		id: string,
+		name: 'name' | 'blog' | 'twitter_username' | 'company' | 'location',
+		label: string,
+		max: number = PROFILE_LIMITS[name],
+	) => <ProfileField id={id} name={name} label={label} value={value(name, user[name])} max={max} />;
 	const publicEmail = sent ? (sent.get('email') ?? '') : user.email_public === 1 ? (user.email ?? '') : '';
 	const vnode = (
 		<SettingsLayout ctx={ctx} current="/settings/profile" title="Public profile">
-			{error && (
-				<div class="flash flash-error mb-3" role="alert">
-					{error}
-				</div>
-			)}
-			{!error && ctx.query.get('saved') === '1' && (
-				<output class="flash flash-success mb-3 d-block">Profile updated successfully.</output>
-			)}
+			<Flash error={error} notice={ctx.query.get('saved') === '1' ? 'Profile updated successfully.' : null} />
 			<form method="post" action="/settings/profile">
 				<Csrf ctx={ctx} />
-				<ProfileField id="user-name" name="name" label="Name" value={value('name', user.name)} max={PROFILE_LIMITS.name} />
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="user-email">Public email</label>
-					</div>
-					<div class="form-group-body">
-						<select id="user-email" class="form-select" name="email">
-							<option value="" selected={publicEmail === ''}>
-								Don’t show my email address
+				{text('user-name', 'name', 'Name')}
+				<FormGroup id="user-email" label="Public email">
+					<select id="user-email" class="form-select" name="email">
+						<option value="" selected={publicEmail === ''}>
+							Don’t show my email address
+						</option>
+						{user.email && (
+							<option value={user.email} selected={publicEmail !== ''}>
+								{user.email}
 							</option>
-							{user.email && (
-								<option value={user.email} selected={publicEmail !== ''}>
-									{user.email}
-								</option>
-							)}
-						</select>
-						<p class="note">Your email address is shown on your profile and in the API only when you choose it here.</p>
-					</div>
-				</div>
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="user-bio">Bio</label>
-					</div>
-					<div class="form-group-body">
-						<textarea id="user-bio" class="form-control width-full" name="bio" rows={3} maxLength={PROFILE_LIMITS.bio}>
-							{value('bio', user.bio)}
-						</textarea>
-						<p class="note">At most {PROFILE_LIMITS.bio} characters.</p>
-					</div>
-				</div>
-				<ProfileField id="user-blog" name="blog" label="URL" value={value('blog', user.blog)} max={PROFILE_LIMITS.blog} />
-				<ProfileField
-					id="user-twitter"
-					name="twitter_username"
-					label="Twitter username"
-					value={value('twitter_username', user.twitter_username)}
-					max={PROFILE_LIMITS.twitter_username + 1}
-				/>
-				<ProfileField
-					id="user-company"
-					name="company"
-					label="Company"
-					value={value('company', user.company)}
-					max={PROFILE_LIMITS.company}
-				/>
-				<ProfileField
-					id="user-location"
-					name="location"
-					label="Location"
-					value={value('location', user.location)}
-					max={PROFILE_LIMITS.location}
-				/>
+						)}
+					</select>
+					<p class="note">Your email address is shown on your profile and in the API only when you choose it here.</p>
+				</FormGroup>
+				<FormGroup id="user-bio" label="Bio">
+					<textarea id="user-bio" class="form-control width-full" name="bio" rows={3} maxLength={PROFILE_LIMITS.bio}>
+						{value('bio', user.bio)}
+					</textarea>
+					<p class="note">At most {PROFILE_LIMITS.bio} characters.</p>
+				</FormGroup>
+				{text('user-blog', 'blog', 'URL')}
+				{/* One more than the limit: a leading @ is accepted and dropped. */}
+				{text('user-twitter', 'twitter_username', 'Twitter username', PROFILE_LIMITS.twitter_username + 1)}
+				{text('user-company', 'company', 'Company')}
+				{text('user-location', 'location', 'Location')}
 				<button type="submit" class="btn btn-primary">
 					Update profile
 				</button>
@@ -254,33 +223,18 @@ function tokens(ctx: WebContext, created?: { token: string; note: string }, erro
 			<h2 class="f3 text-normal mb-2">Generate a new token</h2>
 			<form method="post" action="/settings/tokens" class="Box p-3">
 				<Csrf ctx={ctx} />
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="token-note">Note</label>
-					</div>
-					<div class="form-group-body">
-						<input id="token-note" class="form-control" type="text" name="note" maxLength={100} required />
-					</div>
-				</div>
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="token-kind">Kind</label>
-					</div>
-					<div class="form-group-body">
-						<select id="token-kind" class="form-select" name="kind">
-							<option value="classic">Classic (scopes)</option>
-							<option value="fine-grained">Fine-grained (permissions on your own account)</option>
-						</select>
-					</div>
-				</div>
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="token-expiration">Expiration (days, empty for never)</label>
-					</div>
-					<div class="form-group-body">
-						<input id="token-expiration" class="form-control" type="number" name="expires_in" min={1} max={3650} value="30" />
-					</div>
-				</div>
+				<FormGroup id="token-note" label="Note">
+					<input id="token-note" class="form-control" type="text" name="note" maxLength={100} required />
+				</FormGroup>
+				<FormGroup id="token-kind" label="Kind">
+					<select id="token-kind" class="form-select" name="kind">
+						<option value="classic">Classic (scopes)</option>
+						<option value="fine-grained">Fine-grained (permissions on your own account)</option>
+					</select>
+				</FormGroup>
+				<FormGroup id="token-expiration" label="Expiration (days, empty for never)">
+					<input id="token-expiration" class="form-control" type="number" name="expires_in" min={1} max={3650} value="30" />
+				</FormGroup>
 				<fieldset class="form-group">
 					<legend class="text-bold mb-2">Scopes (classic tokens)</legend>
 					{ALL_TOP_LEVEL_SCOPES.map((scope) => (
@@ -289,16 +243,9 @@ function tokens(ctx: WebContext, created?: { token: string; note: string }, erro
 						</label>
 					))}
 				</fieldset>
-				<div class="form-group">
-					<div class="form-group-header">
-						<label for="token-permissions">
-							Permissions (fine-grained tokens: key:level,…, e.g. contents:read,issues:write)
-						</label>
-					</div>
-					<div class="form-group-body">
-						<input id="token-permissions" class="form-control" type="text" name="permissions" maxLength={2000} />
-					</div>
-				</div>
+				<FormGroup id="token-permissions" label="Permissions (fine-grained tokens: key:level,…, e.g. contents:read,issues:write)">
+					<input id="token-permissions" class="form-control" type="text" name="permissions" maxLength={2000} />
+				</FormGroup>
 				<button type="submit" class="btn btn-primary">
 					Generate token
 				</button>
@@ -489,9 +436,9 @@ const notificationsBack = (ctx: WebContext) =>
 function markThread(done: boolean) {
 	return (ctx: WebContext): never => {
 		const user = requireUser(ctx);
-		const id = Number(ctx.params.id);
+		const id = pathId(ctx);
 		const now = isoSeconds(ctx.now);
-		const found = Number.isSafeInteger(id) && id > 0 ? userThread(ctx.app, user.id, id, now) : undefined;
+		const found = id === null ? undefined : userThread(ctx.app, user.id, id, now);
 		if (!found) throw new NotFound();
 		ctx.app.transaction(() =>
 			done ? ctx.app.stores.notifications.markDone(found.view.id, now) : ctx.app.stores.notifications.markRead(found.view.id, now),

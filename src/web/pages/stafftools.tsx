@@ -14,10 +14,11 @@ import { sessionStore } from '../../auth/sessions';
 import { DomainError } from '../../model/errors';
 import { requireUser } from '../access';
 import { Avatar, Blankslate, Csrf, Layout, Pagination, pageNumber, RelativeTime } from '../components/layout';
-import { NotFound, Redirect, type WebContext } from '../context';
+import { NotFound, Redirect, type WebContext, pathId } from '../context';
 import { field } from '../forms';
 import { Octicon } from '../octicons';
 import type { PageRoute } from '../page';
+import { FormGroup } from '../components/form';
 
 const PER_PAGE = 50;
 
@@ -242,14 +243,9 @@ function userPage(ctx: WebContext, error?: string) {
 									'suspend',
 									'Suspend',
 									true,
-									<div class="form-group">
-										<div class="form-group-header">
-											<label for="suspend-reason">Reason (kept with the suspension)</label>
-										</div>
-										<div class="form-group-body">
-											<input id="suspend-reason" class="form-control" type="text" name="reason" maxLength={1000} />
-										</div>
-									</div>,
+									<FormGroup id="suspend-reason" label="Reason (kept with the suspension)">
+										<input id="suspend-reason" class="form-control" type="text" name="reason" maxLength={1000} />
+									</FormGroup>,
 								)}
 					</div>
 				)}
@@ -329,8 +325,8 @@ function hooks(ctx: WebContext) {
 
 function hook(ctx: WebContext) {
 	requireSiteAdmin(ctx);
-	const id = Number(ctx.params.id);
-	const row = Number.isSafeInteger(id) && id > 0 ? ctx.app.stores.webhooks.getInScope({ kind: 'global' }, id) : undefined;
+	const id = pathId(ctx);
+	const row = id === null ? undefined : ctx.app.stores.webhooks.getInScope({ kind: 'global' }, id);
 	if (!row) throw new NotFound();
 	const { rows } = ctx.app.stores.webhooks.deliveries({ hookId: row.id, status: null, limit: 30, offset: 0 });
 	return (

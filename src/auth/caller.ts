@@ -4,7 +4,7 @@
  * an HTTP server.
  */
 import type { App } from '../app';
-import type { Principal } from '../auth/principal';
+import type { Principal } from './principal';
 
 export interface Caller {
 	app: App;
@@ -16,4 +16,12 @@ export interface Caller {
 	media: string | null;
 	/** True when the caller is answered as an anonymous one (a token lacking the route's permission). */
 	publicView?: boolean;
+}
+
+/**
+ * A caller for a change made outside a request (reference writes, pushes, background tasks): the
+ * app's clock, raw bodies (as event payloads carry them), `actorId` as the actor (null: none).
+ */
+export function eventContext(app: App, actorId: number | null): Caller {
+	return { app, media: null, now: app.clock(), principal: { actorId } as Caller['principal'] };
 }

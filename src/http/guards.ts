@@ -13,15 +13,15 @@
  *   accessible by personal access token" / "… by integration".
  */
 import { DomainError, forbidden, notFound } from '../model/errors';
-import { HttpError } from '../http/errors';
-import { idParam, type GuardedContext, type RequestContext, type ResourceGuard } from '../http/route';
+import { HttpError } from './errors';
+import { idParam, type GuardedContext, type RequestContext, type ResourceGuard } from './route';
 import type { GistRow, RepositoryRow, TeamRow } from '../model/rows';
-import { enterpriseAccess, tokenReachesEnterprise } from './access/enterprises';
-import { orgAccess } from './access/orgs';
-import { callerRepoPermission, tokenReachesRepository } from './access/repos';
-import { teamAccess } from './access/teams';
-import type { EnterpriseAccess, OrgAccess, RepoAccess, TeamAccess } from './access/types';
-import { notAccessible, reachesAccount } from './principal';
+import { enterpriseAccess, tokenReachesEnterprise } from '../auth/access/enterprises';
+import { orgAccess } from '../auth/access/orgs';
+import { callerRepoPermission, tokenReachesRepository } from '../auth/access/repos';
+import { teamAccess } from '../auth/access/teams';
+import type { EnterpriseAccess, OrgAccess, RepoAccess, TeamAccess } from '../auth/access/types';
+import { notAccessible, reachesAccount } from '../auth/principal';
 import { atLeast, type RepoPermission } from '../model/repo-permissions';
 
 /**
