@@ -35,6 +35,12 @@ export interface Logger {
 	info(message: string, fields?: Record<string, unknown>): void;
 	warn(message: string, fields?: Record<string, unknown>): void;
 	error(message: string, fields?: Record<string, unknown>): void;
+	/**
+	 * logfmt loggers only: an info entry whose fields are already written as logfmt, each made by
+	 * logfmtField (the access log keeps the parts that repeat, such as the caller's, made once).
+	 * Writes what `info(message, fields)` would.
+	 */
+	infoLogfmt?(message: string, fields: string): void;
 }
 
 /** Field names whose values are never written, at any depth (compared lower-cased). */
@@ -144,16 +150,19 @@ function logfmtValue(value: unknown): string {
 /** The line of one logfmt entry, newline included. */
 export function logfmtLine(time: string, level: LogLevel, message: string, fields: Record<string, unknown> | undefined): string {
 	let out = `time=${time} level=${level} msg=${logfmtValue(scrub(message))}`;
-	if (fields) {
-		for (const key in fields) {
-			const value = fields[key];
-			if (value === undefined) continue;
-			// Numbers (most of an access-log line) need neither scrubbing nor quoting.
-			if (typeof value === 'number' && !isSecretField(key)) out += ` ${key}=${value}`;
-			else out += ` ${key}=${logfmtValue(safeValue(key, value, false))}`;
-		}
-	}
+	if (fields) for (const key in fields) out += logfmtField(key, fields[key]);
 	return `${out}\n`;
+}
+
+/**
+ * One field of a logfmt entry as it is written: ` key=value` (secret fields redacted, token
+ * strings scrubbed, quoted where needed), or '' for undefined.
+ */
+export function logfmtField(key: string, value: unknown): string {
+	if (value === undefined) return '';
+	// Numbers (most of an access-log line) need neither scrubbing nor quoting.
+	if (typeof value === 'number' && !isSecretField(key)) return ` ${key}=${value}`;
+	return ` ${key}=${logfmtValue(safeValue(key, value, false))}`;
 }
 
 let lastMs = 0;
@@ -196,8 +205,19 @@ class StandardError {
 			this.timer = null;
 		}
 		if (this.pending === '') return;
-		let bytes = Buffer.from(this.pending);
+		const text = this.pending;
 		this.pending = '';
+		// Most writes take the whole text: it goes as a string (no Buffer made for it); what a
+		// partial write or a full pipe leaves is written from bytes below.
+		let bytes: Buffer;
+		try {
+			const written = writeSync(2, text);
+			if (written === Buffer.byteLength(text)) return;
+			bytes = Buffer.from(text).subarray(written);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+			bytes = Buffer.from(text);
+		}
 		for (let tries = 0; bytes.length > 0 && tries < 1000; tries++) {
 			try {
 				bytes = bytes.subarray(writeSync(2, bytes));
@@ -260,7 +280,11 @@ export function createLogger(level: LogLevel = 'info', write?: (line: string) =>
 		if (ORDER[at] >= ORDER.warn) out.writeNow(line);
 		else out.write(line);
 	};
-	return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+	const infoLogfmt = (message: string, fields: string) => {
+		if (ORDER.info < threshold) return;
+		out.write(`time=${isoNow()} level=info msg=${logfmtValue(scrub(message))}${fields}\n`);
+	};
+	return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'), infoLogfmt };
 }
 
 /** A logger that drops everything (tests). */

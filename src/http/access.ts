@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Principal } from '../auth/principal';
-import type { Logger } from '../log';
+import { logfmtField, type Logger } from '../log';
 
 const RECORD = Symbol('gitstead.request');
 
@@ -125,6 +125,10 @@ export function requestIdOf(req: IncomingMessage): string {
  * rate-limit resource counted) and aborted=true when the connection closed early.
  */
 export function logAccess(log: Logger, record: RequestRecord): void {
+	if (log.infoLogfmt) {
+		log.infoLogfmt('request', accessFields(record));
+		return;
+	}
 	const principal = record.principal;
 	log.info('request', {
 		request_id: record.requestId,
@@ -143,4 +147,52 @@ export function logAccess(log: Logger, record: RequestRecord): void {
 		rate: record.rate ?? undefined,
 		aborted: record.completed ? undefined : true,
 	});
+}
+
+/**
+ * The logfmt fields of a caller (auth … app_id), made once per principal (token principals are
+ * cached across requests), with the login they were made with (a rename makes them again).
+ */
+const callerFields = new WeakMap<Principal, { login: string | undefined; fields: string }>();
+/** An anonymous caller's fields (anonymous principals are made per request). */
+const ANONYMOUS = logfmtField('auth', 'anonymous');
+/** The route field of each route template (a bounded set: the route table and WEB_ROUTES). */
+const routeFields = new Map<string, string>();
+
+/** The fields of an access-log line in logfmt, in logAccess's order; what repeats from request to request is formatted once. */
+function accessFields(record: RequestRecord): string {
+	const { principal, route } = record;
+	let caller = '';
+	if (principal?.kind === 'anonymous') caller = ANONYMOUS;
+	else if (principal) {
+		const login = principal.user?.login;
+		const known = callerFields.get(principal);
+		if (known !== undefined && known.login === login) caller = known.fields;
+		else {
+			caller =
+				logfmtField('auth', principal.kind) +
+				logfmtField('user_id', principal.user?.id) +
+				logfmtField('login', login) +
+				logfmtField('token_id', principal.tokenId ?? undefined) +
+				logfmtField('installation_id', principal.installationId ?? undefined) +
+				logfmtField('app_id', principal.appId ?? undefined);
+			callerFields.set(principal, { login, fields: caller });
+		}
+	}
+	let routeField = routeFields.get(route);
+	if (routeField === undefined) {
+		routeField = logfmtField('route', route);
+		if (routeFields.size >= 10_000) routeFields.clear();
+		routeFields.set(route, routeField);
+	}
+	return (
+		logfmtField('request_id', record.requestId) +
+		logfmtField('ip', record.ip) +
+		logfmtField('method', record.method) +
+		routeField +
+		` status=${record.status} ms=${Math.round(record.ms * 10) / 10} bytes=${record.bytes}` +
+		caller +
+		(record.rate === null ? '' : logfmtField('rate', record.rate)) +
+		(record.completed ? '' : ' aborted=true')
+	);
 }

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Reply } from './reply';
 
-/** Bytes (UTF-16 code units of the JSON) of rendered answers kept at most, and of one answer. */
+/** Size (UTF-16 code units of the JSON, or a Buffer's bytes) of rendered answers kept at most, and of one answer. */
 const ANSWERS_BUDGET = 8 << 20;
 const ANSWER_MAX = 256 << 10;
 
@@ -77,24 +77,24 @@ export class RepresentationCache {
 	}
 
 	/**
-	 * Keeps a rendered answer (its `json` a string) under `key`; the least recently used go first
-	 * past 8 MiB in all, and an answer above 256 KiB is not kept. Kept answers are shared: never
-	 * mutated.
+	 * Keeps a rendered answer (its `json` a string, or a Buffer) under `key`; the least recently
+	 * used go first past 8 MiB in all, and an answer above 256 KiB is not kept. Kept answers are
+	 * shared: never mutated.
 	 */
-	keepAnswer(key: string, reply: Reply & { json: string }): void {
+	keepAnswer(key: string, reply: Reply & { json: string | Buffer }): void {
 		const size = reply.json.length + key.length;
 		if (size > ANSWER_MAX) return;
 		const previous = this.answers.get(key);
 		if (previous !== undefined) {
 			this.answers.delete(key);
-			this.answerBytes -= (previous.json as string).length + key.length;
+			this.answerBytes -= (previous.json as string | Buffer).length + key.length;
 		}
 		this.answers.set(key, reply);
 		this.answerBytes += size;
 		for (const [oldest, old] of this.answers) {
 			if (this.answerBytes <= ANSWERS_BUDGET) break;
 			this.answers.delete(oldest);
-			this.answerBytes -= (old.json as string).length + oldest.length;
+			this.answerBytes -= (old.json as string | Buffer).length + oldest.length;
 		}
 	}
 }

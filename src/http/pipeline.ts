@@ -20,6 +20,7 @@ import { DEFAULT_API_VERSION, mediaTypeHeader, negotiateMedia, negotiateVersion,
 import type { RateWindow } from './rate-limit';
 import { Urls } from '../model/urls';
 import type { Reply } from './reply';
+import { Head, headerLines, isHeaderValue } from './head';
 import type { GuardedContext, PageRequest, Pagination, RequestContext, Route, UploadedFile } from './route';
 import { discardUpload, receiveFile } from './upload';
 import { validate } from './validation';
@@ -426,11 +427,12 @@ function invoke(ctx: GuardedContext, state: State): Reply {
 		const kept = app.cache.answer(key);
 		if (kept !== undefined) return kept;
 		const reply = route.handler(ctx);
-		// Answers already serialized (kept list pages, feed pages) have their own cache.
-		if (reply.status !== 200 || reply.body === undefined || reply.json !== undefined || reply.file || reply.raw) return reply;
+		// Answers already serialized (kept list pages, feed pages: a Buffer shared with their own
+		// cache) are kept too: the next request skips the handler's queries as well.
+		if (reply.status !== 200 || (reply.body === undefined && reply.json === undefined) || reply.file || reply.raw) return reply;
 		const answer = {
 			status: 200,
-			json: JSON.stringify(reply.body),
+			json: reply.json ?? JSON.stringify(reply.body),
 			headers: reply.headers,
 			total: reply.total,
 			rateCost: reply.rateCost,
@@ -528,6 +530,9 @@ export function clientIp(app: App, req: IncomingMessage): string {
 
 const originUrls = new Map<string, Urls>();
 
+/** The scope of a request without a forwarded origin: `fn` as it is (one function for all of them). */
+const unscoped = <T>(fn: () => T): T => fn();
+
 /**
  * Runs the synchronous parts of one request with app.urls (and the representation cache's
  * partition) set to the origin a trusted proxy forwarded, when it differs from the configured one;
@@ -536,7 +541,7 @@ const originUrls = new Map<string, Urls>();
  */
 export function requestScope(app: App, req: IncomingMessage): <T>(fn: () => T) => T {
 	const { origin } = app.proxies.resolve(req);
-	if (origin === null || origin === app.urls.origin) return (fn) => fn();
+	if (origin === null || origin === app.urls.origin) return unscoped;
 	let urls = originUrls.get(origin);
 	if (!urls) {
 		// A hostile client behind the proxy can vary Host: keep a bounded set of origins.
@@ -557,46 +562,110 @@ export function requestScope(app: App, req: IncomingMessage): <T>(fn: () => T) =
 	};
 }
 
-function commonHeaders(route: Route, state: State): Record<string, string> {
-	const headers = baseHeaders(state.requestId);
-	headers['X-GitHub-Media-Type'] = mediaTypeHeader(state.media);
-	headers['X-GitHub-Api-Version-Selected'] = state.version;
-	headers['X-Service-Api-Version-Selected'] = state.version;
-	headers['X-Accepted-Service-Permissions'] = route.acceptedPermissionsHeader;
-	headers['X-Accepted-GitHub-Permissions'] = route.acceptedPermissionsHeader;
-	headers['X-Accepted-OAuth-Scopes'] = route.acceptedScopesHeader;
-	const principal = state.principal;
-	if (principal && (principal.kind === 'classic' || principal.kind === 'oauth')) {
-		headers['X-OAuth-Scopes'] = principal.scopeList.join(', ');
+/** Names of the headers the pipeline writes itself as lines (src/http/head.ts): a reply's header of one of these names replaces it. */
+const PIPELINE_HEADERS: ReadonlySet<string> = new Set([
+	'X-GitHub-Request-Id',
+	'Access-Control-Allow-Origin',
+	'Access-Control-Expose-Headers',
+	'X-Content-Type-Options',
+	'X-GitHub-Enterprise-Version',
+	'X-GitHub-Media-Type',
+	'X-GitHub-Api-Version-Selected',
+	'X-Service-Api-Version-Selected',
+	'X-Accepted-Service-Permissions',
+	'X-Accepted-GitHub-Permissions',
+	'X-Accepted-OAuth-Scopes',
+	'X-OAuth-Scopes',
+	'Vary',
+	'X-Poll-Interval',
+	'ETag',
+	'Cache-Control',
+	'X-RateLimit-Limit',
+	'X-RateLimit-Remaining',
+	'X-RateLimit-Used',
+	'X-RateLimit-Reset',
+	'X-RateLimit-Resource',
+]);
+
+/**
+ * The lines of a route's answers that depend only on the route, the API version and the media type
+ * (CORS, security headers, media type, versions, accepted permissions and scopes, Vary), built and
+ * checked once per route and (version, media type), then reused. Media types are the client's
+ * choice: a route keeps at most 16 such blocks.
+ */
+const fixedHeads = new WeakMap<Route, Map<string, string>>();
+function fixedLines(route: Route, version: ApiVersion, media: MediaParam): string {
+	let blocks = fixedHeads.get(route);
+	if (blocks === undefined) fixedHeads.set(route, (blocks = new Map()));
+	const key = media === null ? version : `${version};${media}`;
+	let lines = blocks.get(key);
+	if (lines === undefined) {
+		const { 'X-GitHub-Request-Id': _id, ...base } = baseHeaders('');
+		lines = headerLines({
+			...base,
+			'X-GitHub-Media-Type': mediaTypeHeader(media),
+			'X-GitHub-Api-Version-Selected': version,
+			'X-Service-Api-Version-Selected': version,
+			'X-Accepted-Service-Permissions': route.acceptedPermissionsHeader,
+			'X-Accepted-GitHub-Permissions': route.acceptedPermissionsHeader,
+			'X-Accepted-OAuth-Scopes': route.acceptedScopesHeader,
+			Vary: VARY,
+		});
+		if (blocks.size >= 16) blocks.clear();
+		blocks.set(key, lines);
 	}
-	headers.Vary = VARY;
-	return headers;
+	return lines;
 }
 
-function rateHeaders(headers: Record<string, string>, window: RateWindow): void {
-	headers['X-RateLimit-Limit'] = String(window.limit);
-	headers['X-RateLimit-Remaining'] = String(Math.max(0, window.limit - window.used));
-	headers['X-RateLimit-Used'] = String(window.used);
-	headers['X-RateLimit-Reset'] = String(window.reset);
-	headers['X-RateLimit-Resource'] = window.resource;
+/** The head every answer of `route` starts from: the request id, the fixed block, the token's OAuth scopes. */
+function commonHead(route: Route, state: State): Head {
+	// The request id is a UUID or a forwarded id of safe characters (src/http/access.ts).
+	const head = new Head(`X-GitHub-Request-Id: ${state.requestId}\r\n${fixedLines(route, state.version, state.media)}`, PIPELINE_HEADERS);
+	const principal = state.principal;
+	if (principal && (principal.kind === 'classic' || principal.kind === 'oauth')) {
+		let line = scopeLines.get(principal.scopeList);
+		if (line === undefined) {
+			const scopes = principal.scopeList.join(', ');
+			// Scopes come from the token's row: a list that could not be a header value goes through Node's check ('').
+			line = isHeaderValue(scopes) ? `X-OAuth-Scopes: ${scopes}\r\n` : '';
+			scopeLines.set(principal.scopeList, line);
+		}
+		if (line !== '') head.add(line);
+		else head.assign({ 'X-OAuth-Scopes': principal.scopeList.join(', ') });
+	}
+	return head;
 }
+
+/** The X-OAuth-Scopes line of a token's scope list (token principals, and their lists, are cached across requests). */
+const scopeLines = new WeakMap<readonly string[], string>();
+
+/** The X-RateLimit-* lines of a window (numbers, and a resource name from the route table). */
+function rateLines(head: Head, window: RateWindow): void {
+	head.add(
+		`X-RateLimit-Limit: ${window.limit}\r\nX-RateLimit-Remaining: ${Math.max(0, window.limit - window.used)}\r\n` +
+			`X-RateLimit-Used: ${window.used}\r\nX-RateLimit-Reset: ${window.reset}\r\nX-RateLimit-Resource: ${window.resource}\r\n`,
+	);
+}
+
+const PRIVATE_CACHE = 'private, max-age=60, s-maxage=60';
+const PUBLIC_CACHE = 'public, max-age=60, s-maxage=60';
 
 function send(x: Exchange, reply: Reply): void {
 	const { app, route, req, res, state } = x;
 	const conditional = state.exhausted !== null;
 	if (conditional && ((reply.status !== 200 && reply.status !== 304) || reply.file || reply.raw)) throw state.exhausted;
-	const headers = commonHeaders(route, state);
-	if (route.polled) headers['X-Poll-Interval'] = String(app.pollInterval());
-	if (reply.headers) Object.assign(headers, reply.headers);
-	if (reply.file) return sendFile(x, headers, reply.file);
+	const head = commonHead(route, state);
+	if (route.polled) head.set('X-Poll-Interval', String(app.pollInterval()));
+	if (reply.headers) head.assign(reply.headers);
+	if (reply.file) return sendFile(x, head, reply.file);
 	if (reply.raw) {
 		if (state.window) {
 			app.rateLimiter.consume(state.window);
-			rateHeaders(headers, state.window);
+			rateLines(head, state.window);
 		}
-		headers['Content-Type'] = reply.raw.contentType;
-		headers['Content-Length'] = String(Buffer.byteLength(reply.raw.body));
-		res.writeHead(reply.status, headers);
+		head.headers['Content-Type'] = reply.raw.contentType;
+		head.headers['Content-Length'] = String(Buffer.byteLength(reply.raw.body));
+		head.writeTo(res, reply.status);
 		res.end(reply.raw.body);
 		return;
 	}
@@ -605,12 +674,13 @@ function send(x: Exchange, reply: Reply): void {
 	if (status !== 204 && (reply.json !== undefined || reply.body !== undefined)) {
 		payload = reply.json ?? JSON.stringify(reply.body);
 	}
+	const { headers } = head;
 	if (reply.total !== undefined && route.pagination) {
 		const link = linkHeader(x, reply.total, route.pagination);
 		if (link) headers.Link = link;
 	}
 	if (status === 304 && state.etag) {
-		headers.ETag = state.etag;
+		head.set('ETag', state.etag);
 	} else if (status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
 		// Everything that varies in the answer: version, media type, the Link header (it carries the
 		// total) and the body; a cached Buffer's digest is computed once (digestOf). A route with a
@@ -619,9 +689,8 @@ function send(x: Exchange, reply: Reply): void {
 		const varies = state.version !== DEFAULT_API_VERSION || state.media !== null || headers.Link !== undefined;
 		const etag =
 			state.etag ?? `W/"${varies ? hash('sha1', `${state.version};${state.media ?? ''};${headers.Link ?? ''};${body}`) : body}"`;
-		headers.ETag = etag;
-		headers['Cache-Control'] =
-			state.principal?.kind === 'anonymous' ? 'public, max-age=60, s-maxage=60' : 'private, max-age=60, s-maxage=60';
+		head.set('ETag', etag);
+		head.set('Cache-Control', state.principal?.kind === 'anonymous' ? PUBLIC_CACHE : PRIVATE_CACHE);
 		if (notModified(req, etag, headers['Last-Modified'])) {
 			status = 304;
 			payload = undefined;
@@ -632,9 +701,9 @@ function send(x: Exchange, reply: Reply): void {
 	const window = state.window;
 	if (window) {
 		if (status !== 304) app.rateLimiter.consume(window, reply.rateCost); // a 304 is free, as on GitHub
-		rateHeaders(headers, window);
+		rateLines(head, window);
 	}
-	write(res, status, headers, payload);
+	writeAnswer(res, status, head, payload);
 }
 
 /** SHA-1 of cached response bodies (whole list pages kept as Buffers), computed once per Buffer. */
@@ -667,15 +736,15 @@ function notModified(req: PolkaRequest, etag: string, lastModified: string | und
 }
 
 /** Streams a file (e.g. a migration archive); counted like any request. */
-function sendFile({ app, res, state }: Exchange, headers: Record<string, string>, file: NonNullable<Reply['file']>): void {
+function sendFile({ app, res, state }: Exchange, head: Head, file: NonNullable<Reply['file']>): void {
 	if (state.window) {
 		app.rateLimiter.consume(state.window);
-		rateHeaders(headers, state.window);
+		rateLines(head, state.window);
 	}
-	headers['Content-Type'] = file.contentType;
-	headers['Content-Length'] = String(statSync(file.path).size);
-	headers['Content-Disposition'] = `attachment; filename="${file.name}"`;
-	res.writeHead(200, headers);
+	head.headers['Content-Type'] = file.contentType;
+	head.headers['Content-Length'] = String(statSync(file.path).size);
+	head.headers['Content-Disposition'] = `attachment; filename="${file.name}"`;
+	head.writeTo(res, 200);
 	createReadStream(file.path)
 		.on('error', () => res.destroy())
 		.pipe(res);
@@ -691,15 +760,23 @@ function matchesEtag(header: string, etag: string): boolean {
 
 /** Writes a JSON answer; 204/304 carry no body. */
 export function write(res: ServerResponse, status: number, headers: Record<string, string>, payload?: string | Buffer): void {
+	const head = new Head('', PIPELINE_HEADERS);
+	head.headers = headers;
+	writeAnswer(res, status, head, payload);
+}
+
+/** Writes a JSON answer with its head (src/http/head.ts); 204/304 carry no body. Nothing when an answer was already sent. */
+function writeAnswer(res: ServerResponse, status: number, head: Head, payload?: string | Buffer): void {
 	if (res.headersSent) return;
+	const { headers } = head;
 	if (payload !== undefined && status !== 204 && status !== 304) {
 		headers['Content-Type'] = 'application/json; charset=utf-8';
 		headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
-		res.writeHead(status, headers);
+		head.writeTo(res, status);
 		res.end(payload);
 	} else {
 		if (status !== 304) headers['Content-Length'] = '0';
-		res.writeHead(status, headers);
+		head.writeTo(res, status);
 		res.end();
 	}
 }
@@ -710,18 +787,18 @@ export function write(res: ServerResponse, status: number, headers: Record<strin
  */
 function sendError(x: Exchange, error: unknown): void {
 	const { app, route, res, state } = x;
-	const headers = commonHeaders(route, state);
+	const head = commonHead(route, state);
 	// A conditional request past its rate limit is answered 304 or with the rate-limit error.
 	const httpError = httpErrorOf(state.exhausted ?? error) ?? faultAnswer(x, error);
-	if (httpError.headers) Object.assign(headers, httpError.headers);
+	if (httpError.headers) head.assign(httpError.headers);
 	const window = state.window;
 	if (window) {
 		const exceeded = window.used >= window.limit && httpError.status === 403;
 		if (exceeded) app.metrics.rateLimitRejected(window.resource);
 		else app.rateLimiter.consume(window);
-		rateHeaders(headers, window);
+		rateLines(head, window);
 	}
-	write(res, httpError.status, headers, JSON.stringify(httpError.body(route.documentationUrl, route.errorShape)));
+	writeAnswer(res, httpError.status, head, JSON.stringify(httpError.body(route.documentationUrl, route.errorShape)));
 }
 
 /** The answer to an error that is no refusal. */
