@@ -11,7 +11,8 @@
 //
 // Then the cost of every GET route of the demo data (bench/routes.mjs; BENCH_ROUTES=0 leaves it out).
 //
-// Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32).
+// Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32); BENCH_PROFILE=DIR writes
+// Gitstead's CPU profile of the whole run there (node --cpu-prof; NODE_OPTIONS may not carry it).
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,7 +155,8 @@ async function main() {
 			'[webhooks]\nallowed_hosts = ["127.0.0.1"]\n',
 	);
 	const started = Date.now();
-	const gitstead = startChild([join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
+	const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+	const gitstead = startChild([...profile, join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
 	const [, address] = await gitstead.waitFor(/listen=(http:\/\/\S+)/);
 	const startupMs = Date.now() - started;
 	const [, token] = await gitstead.waitFor(/(ghp_[A-Za-z0-9]{36})/, 'out');
