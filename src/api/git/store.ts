@@ -56,16 +56,8 @@ export interface StoredObject {
 	data: Buffer;
 }
 
-/** What a new stored object needs. */
-export interface NewStoredObject {
-	oid: Buffer;
-	type: number;
-	size: number;
-	base: number | null;
-	depth: number;
-	dataSize: number;
-	data: Buffer;
-}
+/** What a new stored object needs: a stored object before it has a row id. */
+export type NewStoredObject = Omit<StoredObject, 'id'>;
 
 /** Seconds an epoch of stored objects spans at most (git_object_epochs). */
 const EPOCH_SECONDS = 3600;

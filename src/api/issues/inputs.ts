@@ -8,7 +8,8 @@ import { issueBodyField } from '../markdown/body';
 
 const MAX_TITLE = 256;
 
-const title = v.pipe(
+/** An issue's or pull request's title: a string or number, trimmed, 1 to 256 characters (422 otherwise). */
+export const issueTitle = v.pipe(
 	v.union([v.string(), v.number()], 'title must be a string'),
 	v.transform((value) => String(value).trim()),
 	v.minLength(1, "title can't be blank"),
@@ -18,7 +19,7 @@ export const labelInput = v.array(v.union([v.string(), v.object({ name: v.option
 const milestone = v.nullable(v.union([v.string(), v.number()]));
 
 export const createBody = v.object({
-	title,
+	title: issueTitle,
 	body: v.optional(issueBodyField),
 	assignee: v.optional(v.nullable(v.string())),
 	assignees: v.optional(v.array(v.string())),
@@ -27,7 +28,7 @@ export const createBody = v.object({
 	type: v.optional(v.nullable(v.string())),
 });
 export const updateBody = v.object({
-	title: v.optional(title),
+	title: v.optional(issueTitle),
 	body: v.optional(issueBodyField),
 	assignee: v.optional(v.nullable(v.string())),
 	assignees: v.optional(v.array(v.string())),

@@ -5,14 +5,8 @@
  */
 import * as v from 'valibot';
 import { issueBodyField, commentBodyField, MAX_BODY } from '../markdown/body';
+import { issueTitle as title } from '../issues/inputs';
 
-const MAX_TITLE = 256;
-const title = v.pipe(
-	v.union([v.string(), v.number()], 'title must be a string'),
-	v.transform((value) => String(value).trim()),
-	v.minLength(1, "title can't be blank"),
-	v.maxLength(MAX_TITLE, `title is longer than ${MAX_TITLE} characters`),
-);
 const branchName = (field: string) =>
 	v.pipe(v.string(`${field} must be a string`), v.minLength(1, `${field} can't be blank`), v.maxLength(1024, `${field} is too long`));
 
