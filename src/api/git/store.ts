@@ -581,15 +581,7 @@ export function createGitStore(db: DB) {
 		networkMembers: (networkId: number) => networkMembers.all(networkId) as number[],
 		/** Every object of a network without its data (`bytes`: its data's length), by id. */
 		networkRows: (networkId: number) =>
-			networkRows.all(networkId) as Array<{
-				id: number;
-				oid: Buffer;
-				type: number;
-				size: number;
-				base: number | null;
-				depth: number;
-				bytes: number;
-			}>,
+			networkRows.all(networkId) as Array<Pick<StoredObject, 'id' | 'oid' | 'type' | 'size' | 'base' | 'depth'> & { bytes: number }>,
 		/** The object ids (hex) a network keeps whatever else: references, pull requests' heads, bases and merge commits. */
 		networkRoots: (networkId: number) => networkRoots.all({ network: networkId }) as string[],
 		/**
