@@ -244,6 +244,28 @@ function people(ctx: Context, body: { committer?: PersonInput; author?: PersonIn
 	return { author, committer };
 }
 
+/**
+ * Commits one file's change (content null: delete) on the body's branch (default: the repository's
+ * default branch) as the caller, with the body's committer and author (see people).
+ * @throws DomainError 422 for a bad path or person, 404 for a missing branch (or file to delete), 409 "<path> does not match <sha>"
+ */
+function commitChange(
+	ctx: Context,
+	body: { branch?: string; committer?: PersonInput; author?: PersonInput },
+	change: { path: string; message: string; content: Buffer | null; sha: string | undefined },
+): ReturnType<typeof commitFile> {
+	checkWritePath(change.path);
+	const { author, committer } = people(ctx, body);
+	return commitFile(
+		ctx.app,
+		ctx.repo.repo,
+		{ ...change, branch: body.branch, author, committer },
+		isoSeconds(ctx.now),
+		ctx.principal.actorId,
+		{ admin: ctx.repo.permission === 'admin' },
+	);
+}
+
 /** The file-commit answer: the file (null once deleted) and the commit. */
 function fileCommitBody(ctx: Context, path: string, result: ReturnType<typeof commitFile>) {
 	const repo = view(ctx);
@@ -286,16 +308,7 @@ export const contentRoutes = [
 			const message = required(ctx.body.message, 'message');
 			const content = decodeContent(required(ctx.body.content, 'content'));
 			const path = pathParam(ctx as Context);
-			checkWritePath(path);
-			const { author, committer } = people(ctx as Context, ctx.body);
-			const result = commitFile(
-				ctx.app,
-				ctx.repo.repo,
-				{ path, message, content, sha: ctx.body.sha, branch: ctx.body.branch, author, committer },
-				isoSeconds(ctx.now),
-				ctx.principal.actorId,
-				{ admin: ctx.repo.permission === 'admin' },
-			);
+			const result = commitChange(ctx as Context, ctx.body, { path, message, content, sha: ctx.body.sha });
 			const body = fileCommitBody(ctx as Context, path, result);
 			return result.created ? created(body) : ok(body);
 		},
@@ -310,16 +323,7 @@ export const contentRoutes = [
 			const message = required(ctx.body.message, 'message');
 			const sha = required(ctx.body.sha, 'sha');
 			const path = pathParam(ctx as Context);
-			checkWritePath(path);
-			const { author, committer } = people(ctx as Context, ctx.body);
-			const result = commitFile(
-				ctx.app,
-				ctx.repo.repo,
-				{ path, message, content: null, sha, branch: ctx.body.branch, author, committer },
-				isoSeconds(ctx.now),
-				ctx.principal.actorId,
-				{ admin: ctx.repo.permission === 'admin' },
-			);
+			const result = commitChange(ctx as Context, ctx.body, { path, message, content: null, sha });
 			return ok(fileCommitBody(ctx as Context, path, result));
 		},
 	}),
