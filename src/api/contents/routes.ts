@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { DomainError, notFound, unprocessable } from '../../model/errors';
 import { created, ok, redirect, type Reply } from '../../http/reply';
-import { route, type Context } from '../../http/route';
+import { route, type Context, type RouteDeclaration } from '../../http/route';
 import { isoSeconds } from '../../time';
 import { parseCommit, type TreeEntry } from '../git/objects';
 import * as gitRender from '../git/render';
@@ -348,22 +348,22 @@ export const contentRoutes = [
 		docs: 'licenses/licenses#get-the-license-for-a-repository',
 		handler: (ctx) => licenseReply(ctx as Context<{ ref?: string }>),
 	}),
-	route({
-		permissions: READ.permissions,
-		access: READ.access,
-		resource: READ.resource,
-		method: 'GET',
-		path: `${BASE}/tarball/*?`,
-		docs: 'repos/contents#download-a-repository-archive-tar',
-		handler: (ctx) => archiveReply(ctx as Context, 'tar'),
-	}),
-	route({
-		permissions: READ.permissions,
-		access: READ.access,
-		resource: READ.resource,
-		method: 'GET',
-		path: `${BASE}/zipball/*?`,
-		docs: 'repos/contents#download-a-repository-archive-zip',
-		handler: (ctx) => archiveReply(ctx as Context, 'zip'),
-	}),
+	archiveRoute('tar'),
+	archiveRoute('zip'),
 ];
+
+/**
+ * GET …/tarball/{ref} or …/zipball/{ref}: a redirect to the archive's codeload URL (the ref in
+ * the path, default branch when absent), read access like the contents routes.
+ */
+function archiveRoute(format: 'tar' | 'zip'): RouteDeclaration {
+	return route({
+		permissions: READ.permissions,
+		access: READ.access,
+		resource: READ.resource,
+		method: 'GET',
+		path: `${BASE}/${format}ball/*?`,
+		docs: `repos/contents#download-a-repository-archive-${format}`,
+		handler: (ctx) => archiveReply(ctx as Context, format),
+	});
+}
