@@ -28,7 +28,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } 
 import { enterpriseVersion, version } from '../build-info';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { nodeId as nodeIdOf } from '../http/urls';
+import { nodeId as nodeIdOf } from '../model/urls';
 import { epochSeconds, isoSeconds, type Clock } from '../time';
 import { scopeOf, type DeliveryRow, type HookRow, type LastResponse, type WebhookStore } from './store';
 import { ALLOWED_HOSTS_KEY, deliveryTarget, TargetRefused } from './targets';

@@ -11,7 +11,7 @@
  * who see the repository 403), organization ones by its owners (outsiders 404, members 403).
  */
 import * as v from 'valibot';
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import { notFound } from '../../model/errors';
 import { created, noContent, ok, type Reply } from '../../http/reply';
 import { idParam, route, type GuardedContext, type RouteDeclaration } from '../../http/route';

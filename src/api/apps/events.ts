@@ -9,7 +9,7 @@
 import type { App } from '../../app';
 import { type DomainEvent, record } from '../../events/log';
 import { sender } from '../../events/payloads';
-import { nodeId } from '../../http/urls';
+import { nodeId } from '../../model/urls';
 import type { RepositoryRow } from '../../model/rows';
 import type { AccountRow } from '../../model/rows';
 import { installation as renderInstallation } from './render';

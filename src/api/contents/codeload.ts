@@ -15,6 +15,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeSegment, plainText } from '../../http/plain';
 import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { App } from '../../app';
@@ -80,19 +81,6 @@ export function rawUrl(app: App, owner: string, repo: RepositoryRow, ref: string
 	);
 }
 
-function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
-	res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
-	res.end(text);
-}
-
-function decode(segment: string): string | null {
-	try {
-		return decodeURIComponent(segment);
-	} catch {
-		return null;
-	}
-}
-
 /**
  * Answers a GET or HEAD of the codeload and raw paths.
  * @param path the request path without its query
@@ -111,9 +99,9 @@ export function serveCodeload(
 	const raw = archive ? null : /^\/_raw\/([^/]+)\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
 	if (!archive && !raw) return false;
 	const match = (archive ?? raw)!;
-	const notFound = () => plain(res, 404, '404: Not Found', headers);
-	const ownerLogin = decode(match[1]);
-	const name = decode(match[2]);
+	const notFound = () => plainText(res, 404, '404: Not Found', headers);
+	const ownerLogin = decodeSegment(match[1]);
+	const name = decodeSegment(match[2]);
 	const owner = ownerLogin === null ? undefined : app.stores.accounts.byLogin(ownerLogin);
 	const repo = owner && name !== null ? app.stores.repos.byOwnerAndName(owner.id, name) : undefined;
 	if (!owner || !repo) {
@@ -140,7 +128,7 @@ export function serveCodeload(
 					: tarStream(app, repo.id, sha, commit.tree, top, mtime).pipe(createGzip());
 		} catch (error) {
 			if (!(error instanceof TooManyEntries)) throw error;
-			plain(res, 413, 'The repository is too large to archive as a zip; download its tarball instead.', headers);
+			plainText(res, 413, 'The repository is too large to archive as a zip; download its tarball instead.', headers);
 			return true;
 		}
 		res.writeHead(200, {
@@ -158,8 +146,8 @@ export function serveCodeload(
 		pipeline(body, res, () => undefined);
 		return true;
 	}
-	const ref = decode(raw![3]);
-	const filePath = raw![4].split('/').map(decode);
+	const ref = decodeSegment(raw![3]);
+	const filePath = raw![4].split('/').map(decodeSegment);
 	if (ref === null || filePath.some((part) => part === null)) {
 		notFound();
 		return true;

@@ -2,7 +2,7 @@
  * GitHub's git database shapes (OpenAPI schemas short-blob, blob, git-tree, git-commit, git-ref,
  * git-tag, verification). Dates are answered in UTC ('YYYY-MM-DDTHH:MM:SSZ'), as GitHub does.
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import { isoSeconds } from '../../time';
 import type { AccountRow } from '../users/store';
 import { repositoryPaths } from '../../model/render';

@@ -19,6 +19,7 @@
  * repository the caller may not see, 403 with a readable line (git prints it as `remote:`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeSegment, plainText } from '../../http/plain';
 import { createGunzip } from 'node:zlib';
 import type { App } from '../../app';
 import type { RepoAccess } from '../../auth/access/types';
@@ -67,22 +68,9 @@ export function isGitPath(path: string): boolean {
 	return GIT_PATH.test(path);
 }
 
+/** git's plain-text refusals, never cached (git prints them to the person running it). */
 function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
-	res.writeHead(status, {
-		...headers,
-		'Content-Type': 'text/plain; charset=utf-8',
-		'Content-Length': String(Buffer.byteLength(text)),
-		'Cache-Control': 'no-cache',
-	});
-	res.end(text);
-}
-
-function decode(segment: string): string | null {
-	try {
-		return decodeURIComponent(segment);
-	} catch {
-		return null;
-	}
+	plainText(res, status, text, { ...headers, 'Cache-Control': 'no-cache' });
 }
 
 /** True when the request asks for protocol v2 (`Git-Protocol: version=2`, parameters separated by ':'). */
@@ -198,8 +186,8 @@ export function serveGitHttp(
 ): boolean {
 	const match = GIT_PATH.exec(path);
 	if (!match) return false;
-	const owner = decode(match[1]);
-	const name = decode(match[2]);
+	const owner = decodeSegment(match[1]);
+	const name = decodeSegment(match[2]);
 	const service = match[3] === 'info/refs' ? query.service : match[3];
 	const get = req.method === 'GET' || req.method === 'HEAD';
 	if (owner === null || name === null || (match[3] === 'info/refs') !== get || (!get && req.method !== 'POST')) {

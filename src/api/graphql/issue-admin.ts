@@ -8,7 +8,7 @@
  * (write access; admin to delete). The fields Issue.isPinned and Repository.pinnedIssues read the pins.
  * https://docs.github.com/graphql/reference/mutations#transferissue
  */
-import { nodeId } from '../../http/urls';
+import { nodeId } from '../../model/urls';
 import { deleteIssue, setIssuePinned, transferIssue } from '../issues/admin';
 import { issueScope } from '../issues/service';
 import { publicUser } from '../users/render';

@@ -7,7 +7,7 @@
  * review_requester, dismissed_review, lock_reason, state_reason).
  */
 import type { App } from '../../app';
-import { nodeId, type Urls } from '../../http/urls';
+import { nodeId, type Urls } from '../../model/urls';
 import type { RepositoryPaths } from '../../model/render';
 import { teamListForm } from '../../model/render';
 import type { TeamRow } from '../../model/rows';

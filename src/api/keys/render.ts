@@ -1,7 +1,7 @@
 /**
  * GitHub's key shapes (OpenAPI schemas key, key-simple, ssh-signing-key, gpg-key, deploy-key).
  */
-import type { Urls } from '../../http/urls';
+import type { Urls } from '../../model/urls';
 import type { AccountRow } from '../../model/rows';
 import type { GpgKeyRow, PublicKeyRow } from './store';
 
