@@ -9,6 +9,8 @@
 --     exactly as the API returns them; they sort lexically.
 --   * Internal timers (expires_at, reset_at, run_at, ...) are INTEGER epoch seconds.
 --   * Booleans are INTEGER 0/1.
+--   * A CHECK on a list of more than two values is written `c = a OR c = b OR …`, not `c IN (…)`,
+--     which SQLite checks through an index it builds for every row written (src/db/migrations.ts).
 --   * Logins, organization names, enterprise slugs and repository names compare case-insensitively.
 
 -- Instance-wide facts: the instance id, when the database was created, ...
@@ -33,7 +35,7 @@ CREATE TABLE enterprises (
 CREATE TABLE accounts (
   id          INTEGER PRIMARY KEY,
   login       TEXT NOT NULL UNIQUE COLLATE NOCASE,
-  type        TEXT NOT NULL CHECK (type IN ('User', 'Organization', 'Bot')),
+  type        TEXT NOT NULL CHECK (type = 'User' OR type = 'Organization' OR type = 'Bot'),
   name        TEXT,
   email       TEXT,
   company     TEXT,
@@ -46,7 +48,7 @@ CREATE TABLE accounts (
   enterprise_id INTEGER REFERENCES enterprises(id) ON DELETE SET NULL,
   billing_email TEXT,
   default_repository_permission TEXT NOT NULL DEFAULT 'read'
-    CHECK (default_repository_permission IN ('none', 'read', 'write', 'admin')),
+    CHECK (default_repository_permission = 'none' OR default_repository_permission = 'read' OR default_repository_permission = 'write' OR default_repository_permission = 'admin'),
   members_can_create_repositories INTEGER NOT NULL DEFAULT 1,
   members_can_create_teams        INTEGER NOT NULL DEFAULT 1,
   has_organization_projects       INTEGER NOT NULL DEFAULT 1,
@@ -143,7 +145,7 @@ CREATE TABLE repositories (
   name           TEXT NOT NULL COLLATE NOCASE,
   description    TEXT,
   homepage       TEXT,
-  visibility     TEXT NOT NULL CHECK (visibility IN ('public', 'private', 'internal')),
+  visibility     TEXT NOT NULL CHECK (visibility = 'public' OR visibility = 'private' OR visibility = 'internal'),
   fork_parent_id INTEGER REFERENCES repositories(id) ON DELETE SET NULL,
   default_branch TEXT NOT NULL DEFAULT 'main',
   language       TEXT,
@@ -180,11 +182,11 @@ CREATE TABLE repositories (
   squash_merge_commit_title   TEXT NOT NULL DEFAULT 'COMMIT_OR_PR_TITLE'
     CHECK (squash_merge_commit_title IN ('PR_TITLE', 'COMMIT_OR_PR_TITLE')),
   squash_merge_commit_message TEXT NOT NULL DEFAULT 'COMMIT_MESSAGES'
-    CHECK (squash_merge_commit_message IN ('PR_BODY', 'COMMIT_MESSAGES', 'BLANK')),
+    CHECK (squash_merge_commit_message = 'PR_BODY' OR squash_merge_commit_message = 'COMMIT_MESSAGES' OR squash_merge_commit_message = 'BLANK'),
   merge_commit_title          TEXT NOT NULL DEFAULT 'MERGE_MESSAGE'
     CHECK (merge_commit_title IN ('PR_TITLE', 'MERGE_MESSAGE')),
   merge_commit_message        TEXT NOT NULL DEFAULT 'PR_TITLE'
-    CHECK (merge_commit_message IN ('PR_BODY', 'PR_TITLE', 'BLANK')),
+    CHECK (merge_commit_message = 'PR_BODY' OR merge_commit_message = 'PR_TITLE' OR merge_commit_message = 'BLANK'),
   forks_count                 INTEGER NOT NULL DEFAULT 0,
   -- Schema 21: the security switches a code security configuration drives (JSON: setting name → 1
   -- enabled / 0 disabled; absent: Gitstead's default, src/api/code-security/switches.ts).
@@ -200,7 +202,7 @@ CREATE INDEX repositories_fork_parent ON repositories(fork_parent_id) WHERE fork
 CREATE TABLE repository_collaborators (
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  permission TEXT NOT NULL CHECK (permission = 'pull' OR permission = 'triage' OR permission = 'push' OR permission = 'maintain' OR permission = 'admin'),
   role_id    INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL, -- a custom role granting `permission` and more (schema 22)
   created_at TEXT NOT NULL,
   PRIMARY KEY (repo_id, user_id)
@@ -216,7 +218,7 @@ CREATE TABLE repository_invitations (
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   invitee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   inviter_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
-  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  permission TEXT NOT NULL CHECK (permission = 'pull' OR permission = 'triage' OR permission = 'push' OR permission = 'maintain' OR permission = 'admin'),
   role_id    INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL, -- a custom role granting `permission` and more (schema 22)
   created_at TEXT NOT NULL,
   expires_at TEXT NOT NULL,
@@ -228,7 +230,7 @@ CREATE INDEX repository_invitations_inviter ON repository_invitations(inviter_id
 CREATE TABLE team_repositories (
   team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
   repo_id    INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
-  permission TEXT NOT NULL CHECK (permission IN ('pull', 'triage', 'push', 'maintain', 'admin')),
+  permission TEXT NOT NULL CHECK (permission = 'pull' OR permission = 'triage' OR permission = 'push' OR permission = 'maintain' OR permission = 'admin'),
   role_id    INTEGER REFERENCES custom_repository_roles(id) ON DELETE SET NULL, -- a custom role granting `permission` and more (schema 22)
   created_at TEXT NOT NULL,
   PRIMARY KEY (team_id, repo_id)
@@ -242,7 +244,7 @@ CREATE TABLE custom_property_definitions (
   org_id                  INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
   enterprise_id           INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
   property_name           TEXT NOT NULL COLLATE NOCASE,
-  value_type              TEXT NOT NULL CHECK (value_type IN ('string', 'single_select', 'multi_select', 'true_false', 'url')),
+  value_type              TEXT NOT NULL CHECK (value_type = 'string' OR value_type = 'single_select' OR value_type = 'multi_select' OR value_type = 'true_false' OR value_type = 'url'),
   required                INTEGER NOT NULL DEFAULT 0,
   default_value           TEXT,                       -- JSON: a string, an array of strings, or NULL
   description             TEXT,
@@ -261,7 +263,7 @@ CREATE TABLE budgets (
   id                    TEXT PRIMARY KEY,           -- UUID
   org_id                INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
   enterprise_id         INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
-  budget_type           TEXT NOT NULL CHECK (budget_type IN ('BundlePricing', 'ProductPricing', 'SkuPricing')),
+  budget_type           TEXT NOT NULL CHECK (budget_type = 'BundlePricing' OR budget_type = 'ProductPricing' OR budget_type = 'SkuPricing'),
   budget_product_sku    TEXT NOT NULL,
   budget_scope          TEXT NOT NULL,
   budget_entity_name    TEXT NOT NULL DEFAULT '',
@@ -284,7 +286,7 @@ CREATE TABLE runner_groups (
   id                              INTEGER PRIMARY KEY,
   enterprise_id                   INTEGER REFERENCES enterprises(id) ON DELETE CASCADE,
   name                            TEXT NOT NULL COLLATE NOCASE,
-  visibility                      TEXT NOT NULL CHECK (visibility IN ('all', 'selected', 'private')),
+  visibility                      TEXT NOT NULL CHECK (visibility = 'all' OR visibility = 'selected' OR visibility = 'private'),
   is_default                      INTEGER NOT NULL DEFAULT 0,
   allows_public_repositories      INTEGER NOT NULL DEFAULT 0,
   restricted_to_workflows         INTEGER NOT NULL DEFAULT 0,
@@ -351,7 +353,7 @@ CREATE TABLE migrations (
   id                     INTEGER PRIMARY KEY,
   org_id                 INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   guid                   TEXT NOT NULL UNIQUE,
-  state                  TEXT NOT NULL CHECK (state IN ('pending', 'exporting', 'exported', 'failed')),
+  state                  TEXT NOT NULL CHECK (state = 'pending' OR state = 'exporting' OR state = 'exported' OR state = 'failed'),
   lock_repositories      INTEGER NOT NULL DEFAULT 0,
   exclude_metadata       INTEGER NOT NULL DEFAULT 0,
   exclude_git_data       INTEGER NOT NULL DEFAULT 0,
@@ -413,7 +415,7 @@ CREATE TABLE webhook_deliveries (
   event           TEXT NOT NULL,
   action          TEXT,
   payload         TEXT NOT NULL,                    -- the JSON payload exactly as delivered
-  state           TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'delivered', 'failed')),
+  state           TEXT NOT NULL DEFAULT 'queued' CHECK (state = 'queued' OR state = 'delivered' OR state = 'failed'),
   redelivery      INTEGER NOT NULL DEFAULT 0,
   attempts        INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER,                          -- epoch seconds while queued
@@ -581,9 +583,9 @@ CREATE TABLE issues (
   body               TEXT,
   user_id            INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   state              TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
-  state_reason       TEXT CHECK (state_reason IN ('completed', 'not_planned', 'duplicate', 'reopened')),
+  state_reason       TEXT CHECK (state_reason = 'completed' OR state_reason = 'not_planned' OR state_reason = 'duplicate' OR state_reason = 'reopened'),
   locked             INTEGER NOT NULL DEFAULT 0,
-  active_lock_reason TEXT CHECK (active_lock_reason IN ('off-topic', 'too heated', 'resolved', 'spam')),
+  active_lock_reason TEXT CHECK (active_lock_reason = 'off-topic' OR active_lock_reason = 'too heated' OR active_lock_reason = 'resolved' OR active_lock_reason = 'spam'),
   pull_request       INTEGER NOT NULL DEFAULT 0,       -- 1: this issue is a pull request
   comments           INTEGER NOT NULL DEFAULT 0,       -- number of issue_comments, kept with them
   closed_by_id       INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
@@ -680,7 +682,7 @@ CREATE INDEX pull_requests_base ON pull_requests(repo_id, base_ref);
 CREATE TABLE pull_request_auto_merges (
   issue_id       INTEGER PRIMARY KEY REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
   enabled_by_id  INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
-  merge_method   TEXT NOT NULL CHECK (merge_method IN ('merge', 'squash', 'rebase')),
+  merge_method   TEXT NOT NULL CHECK (merge_method = 'merge' OR merge_method = 'squash' OR merge_method = 'rebase'),
   commit_title   TEXT,
   commit_message TEXT,
   author_email   TEXT,
@@ -707,7 +709,7 @@ CREATE TABLE pull_request_reviews (
   id           INTEGER PRIMARY KEY,
   issue_id     INTEGER NOT NULL REFERENCES pull_requests(issue_id) ON DELETE CASCADE,
   user_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-  state        TEXT NOT NULL CHECK (state IN ('PENDING', 'COMMENTED', 'APPROVED', 'CHANGES_REQUESTED', 'DISMISSED')),
+  state        TEXT NOT NULL CHECK (state = 'PENDING' OR state = 'COMMENTED' OR state = 'APPROVED' OR state = 'CHANGES_REQUESTED' OR state = 'DISMISSED'),
   body         TEXT NOT NULL DEFAULT '',
   body_html    TEXT,
   body_text    TEXT,
@@ -775,7 +777,7 @@ CREATE TABLE reactions (
   issue_id   INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
   comment_id INTEGER REFERENCES issue_comments(id) ON DELETE CASCADE,
   user_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-  content    TEXT NOT NULL CHECK (content IN ('+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes')),
+  content    TEXT NOT NULL CHECK (content = '+1' OR content = '-1' OR content = 'laugh' OR content = 'confused' OR content = 'heart' OR content = 'hooray' OR content = 'rocket' OR content = 'eyes'),
   created_at TEXT NOT NULL
 );
 CREATE UNIQUE INDEX reactions_issue ON reactions(issue_id, user_id, content) WHERE comment_id IS NULL;
@@ -933,7 +935,7 @@ CREATE INDEX deployments_repo_environment ON deployments(repo_id, environment, i
 CREATE TABLE deployment_statuses (
   id              INTEGER PRIMARY KEY,
   deployment_id   INTEGER NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
-  state           TEXT NOT NULL CHECK (state IN ('error', 'failure', 'inactive', 'in_progress', 'queued', 'pending', 'success')),
+  state           TEXT NOT NULL CHECK (state = 'error' OR state = 'failure' OR state = 'inactive' OR state = 'in_progress' OR state = 'queued' OR state = 'pending' OR state = 'success'),
   description     TEXT NOT NULL DEFAULT '',         -- at most 140 characters
   environment     TEXT NOT NULL,
   target_url      TEXT NOT NULL DEFAULT '',
@@ -965,7 +967,7 @@ CREATE TABLE environments (
 CREATE TABLE environment_protection_rules (
   id             INTEGER PRIMARY KEY,
   environment_id INTEGER NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
-  type           TEXT NOT NULL CHECK (type IN ('wait_timer', 'required_reviewers', 'branch_policy')),
+  type           TEXT NOT NULL CHECK (type = 'wait_timer' OR type = 'required_reviewers' OR type = 'branch_policy'),
   UNIQUE (environment_id, type)
 );
 
@@ -1002,7 +1004,7 @@ CREATE TABLE workflows (
   name            TEXT NOT NULL,
   path            TEXT NOT NULL,                       -- .github/workflows/ci.yml
   state           TEXT NOT NULL DEFAULT 'active'
-    CHECK (state IN ('active', 'deleted', 'disabled_fork', 'disabled_inactivity', 'disabled_manually')),
+    CHECK (state = 'active' OR state = 'deleted' OR state = 'disabled_fork' OR state = 'disabled_inactivity' OR state = 'disabled_manually'),
   jobs            TEXT NOT NULL DEFAULT '[]',          -- JSON [{name, needs: [job names]}], in order
   last_run_number INTEGER NOT NULL DEFAULT 0,          -- run_number of the newest run
   runs_count      INTEGER NOT NULL DEFAULT 0,          -- its runs: unfiltered total_count without a scan
@@ -1030,8 +1032,8 @@ CREATE TABLE workflow_runs (
   head_sha            TEXT NOT NULL,                   -- lower-case hex
   head_commit         TEXT,                            -- JSON {tree_id, message, timestamp, author, committer}; NULL: unknown
   pull_requests       TEXT NOT NULL DEFAULT '[]',      -- JSON [{id, number, head {ref, sha}, base {ref, sha}}]
-  status              TEXT NOT NULL CHECK (status IN ('requested', 'queued', 'in_progress', 'waiting', 'pending', 'completed')),
-  conclusion          TEXT CHECK (conclusion IN ('success', 'failure', 'neutral', 'cancelled', 'skipped', 'timed_out', 'action_required', 'stale')),
+  status              TEXT NOT NULL CHECK (status = 'requested' OR status = 'queued' OR status = 'in_progress' OR status = 'waiting' OR status = 'pending' OR status = 'completed'),
+  conclusion          TEXT CHECK (conclusion = 'success' OR conclusion = 'failure' OR conclusion = 'neutral' OR conclusion = 'cancelled' OR conclusion = 'skipped' OR conclusion = 'timed_out' OR conclusion = 'action_required' OR conclusion = 'stale'),
   actor_id            INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
   triggering_actor_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
   run_started_at      TEXT NOT NULL,
@@ -1065,8 +1067,8 @@ CREATE TABLE workflow_jobs (
   run_attempt       INTEGER NOT NULL,
   name              TEXT NOT NULL,
   needs             TEXT NOT NULL DEFAULT '[]',        -- JSON names of the jobs of the same attempt it waits for
-  status            TEXT NOT NULL CHECK (status IN ('requested', 'queued', 'in_progress', 'waiting', 'pending', 'completed')),
-  conclusion        TEXT CHECK (conclusion IN ('success', 'failure', 'neutral', 'cancelled', 'skipped', 'timed_out', 'action_required')),
+  status            TEXT NOT NULL CHECK (status = 'requested' OR status = 'queued' OR status = 'in_progress' OR status = 'waiting' OR status = 'pending' OR status = 'completed'),
+  conclusion        TEXT CHECK (conclusion = 'success' OR conclusion = 'failure' OR conclusion = 'neutral' OR conclusion = 'cancelled' OR conclusion = 'skipped' OR conclusion = 'timed_out' OR conclusion = 'action_required'),
   labels            TEXT NOT NULL DEFAULT '[]',        -- JSON array of runner labels
   steps             TEXT NOT NULL DEFAULT '[]',        -- JSON [{name, status, conclusion, number, started_at, completed_at}]
   runner_id         INTEGER,
@@ -1137,11 +1139,11 @@ CREATE TABLE security_advisories (
   id                   INTEGER PRIMARY KEY,
   ghsa_id              TEXT NOT NULL UNIQUE COLLATE NOCASE,
   cve_id               TEXT,
-  type                 TEXT NOT NULL DEFAULT 'reviewed' CHECK (type IN ('reviewed', 'unreviewed', 'malware')),
+  type                 TEXT NOT NULL DEFAULT 'reviewed' CHECK (type = 'reviewed' OR type = 'unreviewed' OR type = 'malware'),
   summary              TEXT NOT NULL,
   description          TEXT,
   -- 'unknown' advisories are kept but never match a dependency (alerts need a severity).
-  severity             TEXT NOT NULL CHECK (severity IN ('low', 'medium', 'high', 'critical', 'unknown')),
+  severity             TEXT NOT NULL CHECK (severity = 'low' OR severity = 'medium' OR severity = 'high' OR severity = 'critical' OR severity = 'unknown'),
   cvss                 TEXT,                           -- JSON {vector_string, score} or NULL
   cvss_severities      TEXT,                           -- JSON {cvss_v3, cvss_v4} or NULL
   epss                 TEXT,                           -- JSON as imported, or NULL
@@ -1191,13 +1193,13 @@ CREATE TABLE dependabot_alerts (
   package_key              TEXT NOT NULL,              -- as compared (see advisory_vulnerabilities)
   version                  TEXT,                       -- the vulnerable version last seen
   scope                    TEXT CHECK (scope IN ('runtime', 'development')),
-  relationship             TEXT CHECK (relationship IN ('direct', 'transitive', 'unknown')),
+  relationship             TEXT CHECK (relationship = 'direct' OR relationship = 'transitive' OR relationship = 'unknown'),
   vulnerable_version_range TEXT NOT NULL,
   first_patched_version    TEXT,
-  state                    TEXT NOT NULL CHECK (state IN ('open', 'dismissed', 'fixed', 'auto_dismissed')),
+  state                    TEXT NOT NULL CHECK (state = 'open' OR state = 'dismissed' OR state = 'fixed' OR state = 'auto_dismissed'),
   dismissed_at             TEXT,
   dismissed_by_id          INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
-  dismissed_reason         TEXT CHECK (dismissed_reason IN ('fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk')),
+  dismissed_reason         TEXT CHECK (dismissed_reason = 'fix_started' OR dismissed_reason = 'inaccurate' OR dismissed_reason = 'no_bandwidth' OR dismissed_reason = 'not_used' OR dismissed_reason = 'tolerable_risk'),
   dismissed_comment        TEXT,
   fixed_at                 TEXT,
   auto_dismissed_at        TEXT,
@@ -1216,10 +1218,10 @@ CREATE TABLE dependabot_dismissal_requests (
   number            INTEGER NOT NULL,                  -- per repository
   alert_id          INTEGER NOT NULL REFERENCES dependabot_alerts(id) ON DELETE CASCADE,
   requester_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-  reason            TEXT NOT NULL CHECK (reason IN ('fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk')),
+  reason            TEXT NOT NULL CHECK (reason = 'fix_started' OR reason = 'inaccurate' OR reason = 'no_bandwidth' OR reason = 'not_used' OR reason = 'tolerable_risk'),
   requester_comment TEXT,
   status            TEXT NOT NULL
-    CHECK (status IN ('pending', 'open', 'approved', 'denied', 'expired', 'completed', 'cancelled')),
+    CHECK (status = 'pending' OR status = 'open' OR status = 'approved' OR status = 'denied' OR status = 'expired' OR status = 'completed' OR status = 'cancelled'),
   expires_at        TEXT NOT NULL,
   created_at        TEXT NOT NULL,
   updated_at        TEXT NOT NULL,
@@ -1236,7 +1238,7 @@ CREATE TABLE dependabot_dismissal_responses (
   id          INTEGER PRIMARY KEY,
   request_id  INTEGER NOT NULL REFERENCES dependabot_dismissal_requests(id) ON DELETE CASCADE,
   reviewer_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-  status      TEXT NOT NULL CHECK (status IN ('approved', 'denied', 'dismissed')),
+  status      TEXT NOT NULL CHECK (status = 'approved' OR status = 'denied' OR status = 'dismissed'),
   message     TEXT,
   created_at  TEXT NOT NULL
 );
@@ -1248,7 +1250,7 @@ CREATE INDEX dependabot_dismissal_responses_reviewer ON dependabot_dismissal_res
 CREATE TABLE tokens (
   id                INTEGER PRIMARY KEY,
   kind              TEXT NOT NULL
-    CHECK (kind IN ('classic', 'fine-grained', 'oauth', 'user-to-server', 'installation')),
+    CHECK (kind = 'classic' OR kind = 'fine-grained' OR kind = 'oauth' OR kind = 'user-to-server' OR kind = 'installation'),
   token_hash        BLOB NOT NULL UNIQUE,             -- SHA-256 of the whole token string
   token_last_eight  TEXT NOT NULL,                    -- shown by `admin list-tokens`
   user_id           INTEGER REFERENCES accounts(id) ON DELETE CASCADE,  -- acting user; NULL for installation tokens
@@ -1285,7 +1287,7 @@ CREATE TABLE background_tasks (
   id         INTEGER PRIMARY KEY,
   kind       TEXT NOT NULL,
   payload    TEXT NOT NULL,                           -- JSON
-  state      TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'done', 'failed')),
+  state      TEXT NOT NULL DEFAULT 'queued' CHECK (state = 'queued' OR state = 'done' OR state = 'failed'),
   attempts   INTEGER NOT NULL DEFAULT 0,
   run_at     INTEGER NOT NULL,
   last_error TEXT,
@@ -1525,7 +1527,7 @@ CREATE TABLE commit_statuses (
   id          INTEGER PRIMARY KEY,
   repo_id     INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
   sha         TEXT NOT NULL,                          -- the commit, full lower-case hex
-  state       TEXT NOT NULL CHECK (state IN ('error', 'failure', 'pending', 'success')),
+  state       TEXT NOT NULL CHECK (state = 'error' OR state = 'failure' OR state = 'pending' OR state = 'success'),
   context     TEXT NOT NULL,
   description TEXT,
   target_url  TEXT,
@@ -1555,7 +1557,7 @@ CREATE TABLE releases (
   body_text        TEXT,
   draft            INTEGER NOT NULL DEFAULT 0,
   prerelease       INTEGER NOT NULL DEFAULT 0,
-  make_latest      TEXT NOT NULL DEFAULT 'true' CHECK (make_latest IN ('true', 'false', 'legacy')),
+  make_latest      TEXT NOT NULL DEFAULT 'true' CHECK (make_latest = 'true' OR make_latest = 'false' OR make_latest = 'legacy'),
   is_latest        INTEGER NOT NULL DEFAULT 0,
   author_id        INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
   created_at       TEXT NOT NULL,
@@ -1606,8 +1608,8 @@ CREATE TABLE check_runs (
   head_sha       TEXT NOT NULL,
   external_id    TEXT,
   details_url    TEXT,
-  status         TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending')),
-  conclusion     TEXT CHECK (conclusion IN ('action_required', 'cancelled', 'failure', 'neutral', 'success', 'skipped', 'stale', 'timed_out')),
+  status         TEXT NOT NULL CHECK (status = 'queued' OR status = 'in_progress' OR status = 'completed' OR status = 'waiting' OR status = 'requested' OR status = 'pending'),
+  conclusion     TEXT CHECK (conclusion = 'action_required' OR conclusion = 'cancelled' OR conclusion = 'failure' OR conclusion = 'neutral' OR conclusion = 'success' OR conclusion = 'skipped' OR conclusion = 'stale' OR conclusion = 'timed_out'),
   started_at     TEXT,
   completed_at   TEXT,
   output_title   TEXT,
@@ -1660,7 +1662,7 @@ CREATE TABLE custom_repository_roles (
   org_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   name        TEXT NOT NULL COLLATE NOCASE,
   description TEXT,
-  base_role   TEXT NOT NULL CHECK (base_role IN ('read', 'triage', 'write', 'maintain')),
+  base_role   TEXT NOT NULL CHECK (base_role = 'read' OR base_role = 'triage' OR base_role = 'write' OR base_role = 'maintain'),
   permissions TEXT NOT NULL DEFAULT '[]',             -- JSON array of repository fine-grained permissions
   created_at  TEXT NOT NULL,
   updated_at  TEXT NOT NULL,
@@ -1686,8 +1688,8 @@ CREATE TABLE rulesets (
   id            INTEGER PRIMARY KEY,
   org_id        INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   name          TEXT NOT NULL,
-  target        TEXT NOT NULL CHECK (target IN ('branch', 'tag', 'push')),
-  enforcement   TEXT NOT NULL CHECK (enforcement IN ('disabled', 'active', 'evaluate')),
+  target        TEXT NOT NULL CHECK (target = 'branch' OR target = 'tag' OR target = 'push'),
+  enforcement   TEXT NOT NULL CHECK (enforcement = 'disabled' OR enforcement = 'active' OR enforcement = 'evaluate'),
   bypass_actors TEXT NOT NULL,  -- JSON array of {actor_id, actor_type, bypass_mode}
   conditions    TEXT,           -- JSON object, or NULL
   rules         TEXT NOT NULL,  -- JSON array of {type, parameters?}
@@ -1720,8 +1722,8 @@ CREATE TABLE rule_suites (
   after_sha         TEXT NOT NULL,
   ref               TEXT NOT NULL,
   pushed_at         TEXT NOT NULL,
-  result            TEXT NOT NULL CHECK (result IN ('pass', 'fail', 'bypass')),
-  evaluation_result TEXT CHECK (evaluation_result IN ('pass', 'fail', 'bypass')),
+  result            TEXT NOT NULL CHECK (result = 'pass' OR result = 'fail' OR result = 'bypass'),
+  evaluation_result TEXT CHECK (evaluation_result = 'pass' OR evaluation_result = 'fail' OR evaluation_result = 'bypass'),
   rule_evaluations  TEXT NOT NULL  -- JSON array
 );
 CREATE INDEX rule_suites_org ON rule_suites(org_id, pushed_at);
@@ -1736,7 +1738,7 @@ CREATE TABLE push_bypass_requests (
   request_type        TEXT NOT NULL,
   data                TEXT,          -- JSON array of {ruleset_id, ruleset_name, total_violations, rule_type}
   resource_identifier TEXT NOT NULL,
-  status              TEXT NOT NULL CHECK (status IN ('pending', 'denied', 'approved', 'cancelled', 'completed', 'expired', 'deleted', 'open')),
+  status              TEXT NOT NULL CHECK (status = 'pending' OR status = 'denied' OR status = 'approved' OR status = 'cancelled' OR status = 'completed' OR status = 'expired' OR status = 'deleted' OR status = 'open'),
   requester_comment   TEXT,
   responses           TEXT NOT NULL DEFAULT '[]',  -- JSON array of {id, reviewer: {actor_id, actor_name}, status, created_at}
   expires_at          TEXT NOT NULL,
@@ -1768,7 +1770,7 @@ INSERT INTO code_security_configurations (id, org_id, name, description, setting
 CREATE TABLE code_security_defaults (
   org_id                INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   configuration_id      INTEGER NOT NULL REFERENCES code_security_configurations(id) ON DELETE CASCADE,
-  default_for_new_repos TEXT NOT NULL CHECK (default_for_new_repos IN ('all', 'private_and_internal', 'public')),
+  default_for_new_repos TEXT NOT NULL CHECK (default_for_new_repos = 'all' OR default_for_new_repos = 'private_and_internal' OR default_for_new_repos = 'public'),
   PRIMARY KEY (org_id, configuration_id)
 );
 CREATE TABLE code_security_attachments (
@@ -1800,7 +1802,7 @@ CREATE TABLE dependabot_access_levels (
 -- tag name is never used again (GitHub: "tag_name was used by an immutable release").
 CREATE TABLE immutable_release_settings (
   org_id                INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-  enforced_repositories TEXT NOT NULL CHECK (enforced_repositories IN ('all', 'none', 'selected'))
+  enforced_repositories TEXT NOT NULL CHECK (enforced_repositories = 'all' OR enforced_repositories = 'none' OR enforced_repositories = 'selected')
 );
 CREATE TABLE immutable_release_repositories (
   org_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -1828,8 +1830,8 @@ CREATE TABLE secret_scanning_pattern_configs (
 -- hold arrays of strings.
 CREATE TABLE org_actions_settings (
   org_id                                 INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-  enabled_repositories                   TEXT NOT NULL DEFAULT 'all' CHECK (enabled_repositories IN ('all', 'none', 'selected')),
-  allowed_actions                        TEXT NOT NULL DEFAULT 'all' CHECK (allowed_actions IN ('all', 'local_only', 'selected')),
+  enabled_repositories                   TEXT NOT NULL DEFAULT 'all' CHECK (enabled_repositories = 'all' OR enabled_repositories = 'none' OR enabled_repositories = 'selected'),
+  allowed_actions                        TEXT NOT NULL DEFAULT 'all' CHECK (allowed_actions = 'all' OR allowed_actions = 'local_only' OR allowed_actions = 'selected'),
   sha_pinning_required                   INTEGER NOT NULL DEFAULT 0,
   github_owned_allowed                   INTEGER NOT NULL DEFAULT 1,
   verified_allowed                       INTEGER NOT NULL DEFAULT 0,
@@ -1842,7 +1844,7 @@ CREATE TABLE org_actions_settings (
   send_write_tokens_to_workflows         INTEGER NOT NULL DEFAULT 0,
   send_secrets_and_variables             INTEGER NOT NULL DEFAULT 0,
   require_approval_for_fork_pr_workflows INTEGER NOT NULL DEFAULT 0,
-  self_hosted_enabled_repositories       TEXT NOT NULL DEFAULT 'all' CHECK (self_hosted_enabled_repositories IN ('all', 'none', 'selected')),
+  self_hosted_enabled_repositories       TEXT NOT NULL DEFAULT 'all' CHECK (self_hosted_enabled_repositories = 'all' OR self_hosted_enabled_repositories = 'none' OR self_hosted_enabled_repositories = 'selected'),
   oidc_include_claim_keys                TEXT,  -- JSON array; NULL: GitHub's default subject (no customization)
   oidc_use_immutable_subject             INTEGER NOT NULL DEFAULT 0,
   updated_at                             TEXT NOT NULL
@@ -1941,7 +1943,7 @@ CREATE TABLE actions_secrets (
   name           TEXT NOT NULL,                     -- upper case, as GitHub keeps it
   value          TEXT NOT NULL,                     -- a variable's value; a secret's sealed box (base64) as sent
   key_id         TEXT,                              -- a secret's: the key it was sealed to
-  visibility     TEXT CHECK (visibility IN ('all', 'private', 'selected')),  -- organization ones
+  visibility     TEXT CHECK (visibility = 'all' OR visibility = 'private' OR visibility = 'selected'),  -- organization ones
   created_at     TEXT NOT NULL,
   updated_at     TEXT NOT NULL,
   CHECK ((repo_id IS NOT NULL) + (environment_id IS NOT NULL) + (org_id IS NOT NULL) = 1)
@@ -1959,7 +1961,7 @@ CREATE INDEX actions_secret_repositories_repo ON actions_secret_repositories(rep
 -- authentication or deploy key is used once on the whole site; a signing key once too.
 CREATE TABLE public_keys (
   id          INTEGER PRIMARY KEY,
-  kind        TEXT NOT NULL CHECK (kind IN ('authentication', 'signing', 'deploy')),
+  kind        TEXT NOT NULL CHECK (kind = 'authentication' OR kind = 'signing' OR kind = 'deploy'),
   user_id     INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
   repo_id     INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
   title       TEXT NOT NULL,

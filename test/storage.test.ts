@@ -134,6 +134,22 @@ test('a version-1 database (the first released schema, test/fixtures/schema-v1.s
 
 	assert.equal(migrate(db, tools), { from: 1, to: SCHEMA_VERSION, created: false });
 	assert.equal(shape(db), shape(fresh), '~> the upgraded schema equals a fresh schema.sql: columns, indexes, triggers');
+	// Schema 45: no CHECK lists more than two values with IN (SQLite would build an index per row).
+	for (const [name, database] of [
+		['upgraded', db],
+		['fresh', fresh],
+	] as const) {
+		const inLists = (database.prepare("SELECT sql FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).flatMap(
+			(sql) => sql.match(/CHECK \(\w+ IN \([^()]*,[^()]*,[^()]*\)\)/g) ?? [],
+		);
+		assert.equal(inLists, [], `~> ${name}: CHECKs on more than two values are comparisons`);
+	}
+	assert.throws(
+		() => db.prepare("UPDATE issues SET state_reason = 'bogus' WHERE id = 1").run(),
+		/CHECK constraint failed/,
+		'~> the rewritten CHECK still refuses a value outside its list',
+	);
+	db.prepare("UPDATE issues SET state_reason = 'not_planned' WHERE id = 1").run();
 	const kept = db.prepare('SELECT * FROM accounts WHERE id = 1').get() as Record<string, unknown>;
 	assert.is(kept.email, 'u@example.test', '~> rows survive');
 	assert.is(kept.email_public, 0, '~> new columns take their defaults (schema 2)');

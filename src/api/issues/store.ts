@@ -164,7 +164,7 @@ export function createIssueStore(db: DB) {
 		.pluck();
 	const insert = db.prepare(`
 		INSERT INTO issues (repo_id, number, title, body, user_id, pull_request, created_at, updated_at)
-		VALUES (@repo_id, @number, @title, @body, @user_id, @pull_request, @now, @now) RETURNING *`);
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`);
 	const update = db.prepare(`
 		UPDATE issues SET title = @title, body = @body, body_html = @body_html, body_text = @body_text, state = @state,
 			state_reason = @state_reason, closed_by_id = @closed_by_id, closed_at = @closed_at, updated_at = @now WHERE id = @id`);
@@ -263,7 +263,16 @@ export function createIssueStore(db: DB) {
 		): IssueRow {
 			const number = nextNumber.get({ repo: issue.repo_id }) as number;
 			// RETURNING: the row as stored (no trigger on issues writes the row itself), without reading it again.
-			const row = insert.get({ ...issue, pull_request: issue.pull_request ? 1 : 0, number, now }) as IssueRow;
+			const row = insert.get(
+				issue.repo_id,
+				number,
+				issue.title,
+				issue.body,
+				issue.user_id,
+				issue.pull_request ? 1 : 0,
+				now,
+				now,
+			) as IssueRow;
 			textWritten();
 			return row;
 		},
