@@ -82,6 +82,20 @@ test('createIssue opens an issue and records issues.opened; labels and assignees
 	assert.equal(app.stores.issues.assignees([plain.id]).get(plain.id) ?? [], []);
 });
 
+test('the row an issue insert returns is the stored row: same columns, order and values (no RETURNING)', () => {
+	for (const body of ['With a body', null]) {
+		for (const pullRequest of [false, true]) {
+			const row = app.stores.issues.insert(
+				{ repo_id: repo.id, title: 'Row', body, user_id: author.id, pull_request: pullRequest },
+				isoSeconds(NOW),
+			);
+			const stored = app.db.prepare('SELECT * FROM issues WHERE id = ?').get(row.id) as Record<string, unknown>;
+			assert.equal(Object.keys(row), Object.keys(stored), "~> the columns in the table's order");
+			assert.equal(row, stored);
+		}
+	}
+});
+
 test('updateIssue: the author or a triager may change it; others are refused with 403', () => {
 	const issue = createIssue(caller(author), scopeFor('pull'), { title: 'Mine' });
 	const edited = updateIssue(caller(author), scopeFor('pull'), issue, { title: 'Mine, edited' });

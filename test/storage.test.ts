@@ -298,6 +298,47 @@ test('group commit (src/db/transaction.ts): one commit per turn, each write in i
 	db.close();
 });
 
+test('group commit: beforeCommit runs at the end of the group, inside it; its writes commit with the group; none without a group', async () => {
+	const db = openDatabase(join(dir, 'hooks.db'));
+	db.exec('CREATE TABLE writes (id INTEGER PRIMARY KEY, n INTEGER); CREATE TABLE derived (total INTEGER)');
+	const transaction = createTransaction(db, () => undefined, { batch: true });
+	const other = openDatabase(join(dir, 'hooks.db'));
+	assert.is(
+		transaction.beforeCommit(() => undefined),
+		false,
+		'~> no group open: nothing registered',
+	);
+	const seen: number[] = [];
+	transaction.grouped(() => db.prepare('INSERT INTO writes (n) VALUES (1)').run());
+	assert.ok(
+		transaction.beforeCommit(() => {
+			// It sees the whole group, and writes inside it.
+			const total = db.prepare('SELECT sum(n) FROM writes').pluck().get() as number;
+			seen.push(total);
+			transaction(() => db.prepare('INSERT INTO derived (total) VALUES (?)').run(total));
+		}),
+	);
+	assert.ok(
+		transaction.beforeCommit(() => {
+			transaction(() => db.prepare('INSERT INTO derived (total) VALUES (-1)').run());
+			throw new Error('a hook that fails');
+		}),
+	);
+	transaction.grouped(() => db.prepare('INSERT INTO writes (n) VALUES (2)').run());
+	assert.equal(seen, [], '~> not before the end of the turn');
+	await transaction.durable();
+	assert.equal(seen, [3], '~> once, with every write of the group');
+	assert.ok(!db.inTransaction);
+	assert.equal(
+		other.prepare('SELECT total FROM derived').pluck().all(),
+		[3],
+		'~> committed with the group; the failing hook left nothing',
+	);
+	assert.equal(other.prepare('SELECT n FROM writes ORDER BY id').pluck().all(), [1, 2], '~> and the group still committed');
+	other.close();
+	db.close();
+});
+
 test("group commit, flat (REST): a request is one savepoint, its services' transactions inside it run without their own; a nested failure the request catches leaves none of its writes", async () => {
 	const db = openDatabase(join(dir, 'flat.db'));
 	db.exec('CREATE TABLE item (id INTEGER PRIMARY KEY)');

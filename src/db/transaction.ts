@@ -51,6 +51,15 @@ export interface Transaction {
 	/** Commits the open group now (closing the database, before a WAL checkpoint). */
 	flush(): void;
 	/**
+	 * Runs `fn` once at the end of the open group, inside it, just before its commit (its writes
+	 * commit with the group; it runs in a savepoint of its own): a pass that
+	 * derives rows from the group's writes then costs no transaction and no commit of its own.
+	 * `fn` handles its own errors; one it throws anyway is dropped, and the group still commits.
+	 * Should SQLite have rolled the group back already, `fn` runs after that, outside it.
+	 * @returns false, registering nothing, when no group is open (no group commit, or none this turn)
+	 */
+	beforeCommit(fn: () => void): boolean;
+	/**
 	 * The last storage failure (read-only, full, I/O error, …: errors.ts isStorageFailure) of a write
 	 * through this function since the last commit that wrote rows; null when there was none (GET
 	 * /healthz reports it: src/http/health.ts).
@@ -103,6 +112,7 @@ export function createTransaction(
 		transaction.durable = () => resolved;
 		transaction.flush = () => undefined;
 		transaction.storageFailure = storageFailure;
+		transaction.beforeCommit = () => false;
 		return transaction;
 	}
 
@@ -124,9 +134,27 @@ export function createTransaction(
 	/** Thrown to roll a flat caller's savepoint back before running it again with nested savepoints. */
 	const again = new Error('run again with savepoints');
 
+	/** What runs at the end of the open group, before its commit (beforeCommit). */
+	let hooks: Array<() => void> = [];
+	const runHooks = () => {
+		while (hooks.length > 0) {
+			const now = hooks;
+			hooks = [];
+			for (const hook of now) {
+				try {
+					if (db.inTransaction) inGroup(hook);
+					else hook();
+				} catch {
+					// beforeCommit: a hook handles its own errors; its savepoint is rolled back already.
+				}
+			}
+		}
+	};
+
 	/** Ends the open group: commits it (or learns SQLite already rolled it back) and answers the waiters. */
 	const commit = () => {
 		if (!open) return;
+		if (db.inTransaction) runHooks();
 		open = false;
 		const waiting = waiters;
 		waiters = [];
@@ -149,6 +177,7 @@ export function createTransaction(
 			return;
 		}
 		onRolledBackWrites();
+		runHooks(); // the group was gone before they could run in it
 		for (const waiter of waiting) waiter.reject(error);
 	};
 
@@ -239,6 +268,11 @@ export function createTransaction(
 	transaction.durable = () => (open ? new Promise<void>((resolve, reject) => waiters.push({ resolve, reject })) : resolved);
 	transaction.flush = commit;
 	transaction.storageFailure = storageFailure;
+	transaction.beforeCommit = (fn) => {
+		if (!open) return false;
+		hooks.push(fn);
+		return true;
+	};
 	return transaction;
 }
 

@@ -1,11 +1,12 @@
 /**
  * The notifications subscriber of the domain-event log. record() (src/events/log.ts) stores an
  * event's `notification` part with the event row, inside the transaction of the change, and
- * nothing more; the threads are derived after the commit, off the writing transaction: a pass
- * (deriveNotificationsPending, once per commit: per turn of the event loop in group-commit mode,
- * for all the turn's writes) reads the events above a
- * persisted watermark (notification_watermark) in id order, writes their threads and moves the
- * watermark in one transaction. A process stopped between a commit and its pass loses nothing:
+ * nothing more; the threads are derived by a pass over the events of a whole commit, not by each
+ * change: a pass (deriveNotificationsPending, once per commit: in the server's group-commit mode at
+ * the end of the turn's group, inside it, just before its commit, for all the turn's writes;
+ * otherwise after the commit, in a transaction of its own) reads the events above a persisted
+ * watermark (notification_watermark) in id order, writes their threads and moves the watermark,
+ * all or nothing. A process stopped between a commit and its pass loses nothing:
  * the next pass (at start, or before any read of notifications) resumes from the watermark, and
  * a second process's events are derived the same way. Reads of notifications first catch up
  * (catchUpNotifications), so a thread shows right after the write that made it. Routes never write
@@ -52,12 +53,13 @@ function stateOf(app: App): PassState {
 }
 
 /**
- * Schedules the pass for when the current transaction has committed (record() calls it for an
- * event with a notification part): once per commit however many events the commit holds. In the
- * server's group-commit mode the pass runs as the turn's group has committed, before the answers
- * waiting for that commit are sent (their durable() callbacks come later), so a thread exists
- * when its write is answered and the recipient rule sees the access rights of that moment; a
- * longer backlog continues on the next turns (setImmediate).
+ * Schedules the pass (record() calls it for an event with a notification part): once per commit
+ * however many events the commit holds. In the server's group-commit mode it runs at the end of
+ * the turn's group, inside it (Transaction.beforeCommit), so the threads commit with their events
+ * in the group's one commit, before the answers waiting for that commit are sent: a thread exists
+ * when its write is answered, and the recipient rule sees the access rights of that moment.
+ * Otherwise it runs when the current transaction has committed. A longer backlog continues on the
+ * next turns (setImmediate).
  */
 export function scheduleNotifications(app: App): void {
 	const state = stateOf(app);
@@ -68,7 +70,8 @@ export function scheduleNotifications(app: App): void {
 		if (!app.db.open) return;
 		if (deriveNotificationsPending(app) === PASS_EVENTS) setImmediate(() => scheduleNotifications(app));
 	};
-	app.transaction.durable().then(run, run);
+	// In a group, at its end: the threads commit with the events they derive from, in its commit.
+	if (!app.transaction.beforeCommit(run)) app.transaction.durable().then(run, run);
 }
 
 /**
