@@ -602,9 +602,14 @@ CREATE INDEX issues_repo_state ON issues(repo_id, state, number);
 CREATE INDEX issues_milestone ON issues(milestone_id, state);
 CREATE INDEX issues_user ON issues(user_id);
 
--- repositories.open_issues_count follows the issues' states.
-CREATE TRIGGER issues_count_insert AFTER INSERT ON issues WHEN NEW.state = 'open' BEGIN
-  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id;
+-- repositories.open_issues_count and milestones.open_issues, closed_issues follow the issues'
+-- states and milestones. A new issue's counts are one trigger (schema 46): SQLite runs a
+-- sub-program for every trigger of a row, whether its WHEN holds or not; an update of nothing a
+-- condition names finds no row (a NULL milestone_id matches none).
+CREATE TRIGGER issues_counts_insert AFTER INSERT ON issues BEGIN
+  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id AND NEW.state = 'open';
+  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
+  WHERE id = NEW.milestone_id;
 END;
 CREATE TRIGGER issues_count_delete AFTER DELETE ON issues WHEN OLD.state = 'open' BEGIN
   UPDATE repositories SET open_issues_count = open_issues_count - 1 WHERE id = OLD.repo_id;
@@ -613,11 +618,6 @@ CREATE TRIGGER issues_count_state AFTER UPDATE OF state ON issues WHEN OLD.state
   UPDATE repositories SET open_issues_count = open_issues_count + (CASE NEW.state WHEN 'open' THEN 1 ELSE -1 END) WHERE id = NEW.repo_id;
 END;
 
--- milestones.open_issues and closed_issues follow their issues' states and milestones.
-CREATE TRIGGER issues_milestone_insert AFTER INSERT ON issues WHEN NEW.milestone_id IS NOT NULL BEGIN
-  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
-  WHERE id = NEW.milestone_id;
-END;
 CREATE TRIGGER issues_milestone_delete AFTER DELETE ON issues WHEN OLD.milestone_id IS NOT NULL BEGIN
   UPDATE milestones SET open_issues = open_issues - (OLD.state = 'open'), closed_issues = closed_issues - (OLD.state = 'closed')
   WHERE id = OLD.milestone_id;

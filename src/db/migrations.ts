@@ -1666,6 +1666,21 @@ export const migrations: Migration[] = [
 			}
 		},
 	},
+	{
+		version: 46,
+		description:
+			"issues' insert triggers (the repository's open-issue count, the milestone's counts) made one: every trigger SQLite runs for a row costs a sub-program, whether its WHEN holds or not",
+		up(db) {
+			db.exec(`
+				DROP TRIGGER issues_count_insert;
+				DROP TRIGGER issues_milestone_insert;
+				CREATE TRIGGER issues_counts_insert AFTER INSERT ON issues BEGIN
+				  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id AND NEW.state = 'open';
+				  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
+				  WHERE id = NEW.milestone_id;
+				END;`);
+		},
+	},
 ];
 
 /** The schema version schema.sql describes. */

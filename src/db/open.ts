@@ -41,6 +41,13 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 		// NORMAL in WAL mode: a killed process loses no committed transaction; only a power cut
 		// can lose the last commits. config `storage.synchronous = "full"` trades speed for that.
 		db.pragma('synchronous = NORMAL');
+		// A checkpoint copies every page the WAL holds back into the database file, once however
+		// many commits wrote it. The hot pages of writes (the rightmost leaves of the issues' and
+		// events' indexes, a repository's row) are in nearly every commit, so checkpointing every
+		// 8,000 pages (32 MB) instead of SQLite's 1,000 copies each of them an eighth as often: about
+		// a third of a commit's cost under a stream of writes. Opening a database a killed process
+		// left reads its WAL once (tens of milliseconds at that size).
+		db.pragma('wal_autocheckpoint = 8000');
 	}
 	db.pragma('foreign_keys = ON');
 	db.pragma('temp_store = MEMORY');

@@ -17,6 +17,7 @@ import type { TimelineEntry } from '../model/timeline';
 export type { TimelineEntry };
 import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
+import { payloadJson } from '../model/json';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveAutoMerge } from './auto-merge';
@@ -100,7 +101,7 @@ export function record(app: App, event: DomainEvent): number {
 		org_id: org?.id ?? null,
 		public: repo ? (repo.visibility === 'public' ? 1 : 0) : 0,
 		feed_type: event.feed?.type ?? null,
-		payload: event.feed ? JSON.stringify(event.feed.payload) : null,
+		payload: event.feed ? payloadJson(event.feed.payload) : null,
 		created_at: isoSeconds(app.clock()),
 		notification,
 	});

@@ -24,6 +24,7 @@ import { Head, headerLines, isHeaderValue } from './head';
 import type { GuardedContext, PageRequest, Pagination, RequestContext, Route, UploadedFile } from './route';
 import { discardUpload, receiveFile } from './upload';
 import { validate } from './validation';
+import { toJson } from '../model/json';
 
 /** A request after polka: path parameters, parsed query, parsed body. */
 export interface PolkaRequest extends IncomingMessage {
@@ -672,7 +673,7 @@ function send(x: Exchange, reply: Reply): void {
 	let status = reply.status;
 	let payload: string | Buffer | undefined;
 	if (status !== 204 && (reply.json !== undefined || reply.body !== undefined)) {
-		payload = reply.json ?? JSON.stringify(reply.body);
+		payload = reply.json ?? toJson(reply.body);
 	}
 	const { headers } = head;
 	if (reply.total !== undefined && route.pagination) {

@@ -26,6 +26,7 @@ import { repository } from '../../model/render';
 import { simpleUser } from '../../model/render';
 import { issueComment } from './render';
 import { rememberRendered, renderIssues, type IssueScope } from './service';
+import { serializeOnce } from '../../model/json';
 import { timelineOf, type TimelineEntry } from './timeline';
 
 /** Actions GitHub shows in the feeds as IssuesEvent. */
@@ -154,7 +155,11 @@ export function recordIssueChanges(
 					labels: new Map([[row.id, after.labels]]),
 					assignees: new Map([[row.id, after.assigneeIds]]),
 				})[0];
-	if (issue !== null) rememberRendered(row, issue);
+	if (issue !== null) {
+		rememberRendered(row, issue);
+		// Serialized once: for the event's feed payload, then, the same text, for the answer.
+		if (ctx.media === null) serializeOnce(issue as object);
+	}
 	if (!before) {
 		// What it was opened with shows in its timeline as GitHub shows it: labeled, assigned, milestoned.
 		const initial: TimelineEntry[] = [
