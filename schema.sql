@@ -599,7 +599,8 @@ CREATE TABLE issues (
   UNIQUE (repo_id, number)
 );
 CREATE INDEX issues_repo_state ON issues(repo_id, state, number);
-CREATE INDEX issues_milestone ON issues(milestone_id, state);
+-- Only issues with a milestone (schema 46): most have none, and `milestone_id = ?` implies it.
+CREATE INDEX issues_milestone ON issues(milestone_id, state) WHERE milestone_id IS NOT NULL;
 CREATE INDEX issues_user ON issues(user_id);
 
 -- repositories.open_issues_count and milestones.open_issues, closed_issues follow the issues'

@@ -155,7 +155,7 @@ async function main() {
 			'[webhooks]\nallowed_hosts = ["127.0.0.1"]\n',
 	);
 	const started = Date.now();
-	const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+	const profile = [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
 	const gitstead = startChild([...profile, join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
 	const [, address] = await gitstead.waitFor(/listen=(http:\/\/\S+)/);
 	const startupMs = Date.now() - started;

@@ -1678,7 +1678,9 @@ export const migrations: Migration[] = [
 				  UPDATE repositories SET open_issues_count = open_issues_count + 1 WHERE id = NEW.repo_id AND NEW.state = 'open';
 				  UPDATE milestones SET open_issues = open_issues + (NEW.state = 'open'), closed_issues = closed_issues + (NEW.state = 'closed')
 				  WHERE id = NEW.milestone_id;
-				END;`);
+				END;
+				DROP INDEX issues_milestone;
+				CREATE INDEX issues_milestone ON issues(milestone_id, state) WHERE milestone_id IS NOT NULL;`);
 		},
 	},
 ];

@@ -130,7 +130,8 @@ export function createRepositoryStore(db: DB, changes?: ChangeCounters) {
 	const rows = new Map<number, RepositoryRow>();
 	const ids = new Map<string, number>();
 	// The key of the name as the column compares it (COLLATE NOCASE folds ASCII letters only).
-	const nameKey = (ownerId: number, name: string) => `${ownerId}/${name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())}`;
+	const nameKey = (ownerId: number, name: string) =>
+		`${ownerId}/${/[A-Z]/.test(name) ? name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : name}`;
 	const remember = (row: RepositoryRow | undefined): RepositoryRow | undefined => {
 		if (!row || !changes) return row;
 		if (rows.size >= REPOSITORY_MEMO_LIMIT) forget(-1);
