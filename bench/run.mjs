@@ -13,6 +13,7 @@
 //
 // Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32); BENCH_PROFILE=DIR writes
 // Gitstead's CPU profile of the whole run there (node --cpu-prof; NODE_OPTIONS may not carry it).
+// BENCH_NODE_FLAGS="--flag …" passes node flags to the benchmarked server.
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -155,7 +156,10 @@ async function main() {
 			'[webhooks]\nallowed_hosts = ["127.0.0.1"]\n',
 	);
 	const started = Date.now();
-	const profile = [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
+	const profile = [
+		...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []),
+		...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
+	];
 	const gitstead = startChild([...profile, join(root, 'build/gitstead.cjs'), 'serve', '--port', '0', '--config', config]);
 	const [, address] = await gitstead.waitFor(/listen=(http:\/\/\S+)/);
 	const startupMs = Date.now() - started;
