@@ -138,7 +138,11 @@ export function createRequestListener(
 		templates.set(handler, route.path);
 		if (route.textBody) textRoutes.add(handler);
 	}
+	/** A write's route, found before its body is read and kept for the dispatch (one lookup a request). */
+	const found = new WeakMap<object, ReturnType<typeof table.find>>();
 	const find = (req: PolkaRequest) => {
+		const known = found.get(req);
+		if (known !== undefined) return known;
 		const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
 		return table.find(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
 	};
@@ -163,6 +167,7 @@ export function createRequestListener(
 		if (uploads.has(req)) return next();
 		if (req.method !== 'GET' && req.method !== 'HEAD' && textRoutes.size > 0) {
 			const match = find(req as unknown as PolkaRequest);
+			found.set(req, match);
 			if (match) {
 				// Known before the body is read: a request cut while sending it is logged with its route.
 				const record = recordOf(req);
