@@ -28,6 +28,24 @@ await build({
 const githubOperations = createRequire(import.meta.url)(extractor).githubOperationsJson(root);
 rmSync(extractor);
 
+// The server builds its route table from src/api/route-manifest.ts and loads each area's module at
+// its first request: a manifest that differs from the declared routes would leave routes unreachable.
+const manifestChecker = resolve(root, 'build/route-manifest.cjs');
+await build({
+	entryPoints: [resolve(root, 'scripts/route-manifest.ts')],
+	outfile: manifestChecker,
+	bundle: true,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	packages: 'external',
+	logLevel: 'warning',
+});
+const { manifestSource } = createRequire(import.meta.url)(manifestChecker);
+const manifestStale = manifestSource() !== readFileSync(resolve(root, 'src/api/route-manifest.ts'), 'utf8');
+rmSync(manifestChecker);
+if (manifestStale) throw new Error('src/api/route-manifest.ts differs from the declared routes: run npm run routes:manifest');
+
 // The web interface's CSS, script and icons (src/web/asset-sources.ts), assembled from their packages now.
 const assetsExtractor = resolve(root, 'build/web-assets.cjs');
 await build({

@@ -3,10 +3,10 @@
  * extracted from @octokit/openapi in the checkout at `root`, as the JSON the bundle embeds
  * (src/build-info.ts embeddedGithubOperations; src/http/openapi/github.ts GithubCatalogue).
  */
-import { ROUTES } from '../src/api/routes';
+import { routeDeclarations } from '../src/api/routes';
 import { descriptionsFolder, extractGithubOperations } from '../src/http/openapi/github';
 
 /** The catalogue's JSON text for the checkout at `root`. */
 export function githubOperationsJson(root: string): string {
-	return JSON.stringify(extractGithubOperations(ROUTES, descriptionsFolder(root)));
+	return JSON.stringify(extractGithubOperations(routeDeclarations(), descriptionsFolder(root)));
 }

@@ -13,7 +13,8 @@ import { beginRequest, logAccess, requestIdOf, recordOf, RequestRecord, WEB_ROUT
 import { parse } from '@polka/parse';
 import polka from 'polka';
 import type { App } from './app';
-import { ROUTES } from './api/routes';
+import { ROUTE_AREAS, routeDeclarations } from './api/routes';
+import { ROUTE_MANIFEST } from './api/route-manifest';
 import { serveAtom } from './api/feeds/web';
 import { serveCodeload } from './api/contents/codeload';
 import { serveLogs } from './api/actions/logs';
@@ -39,10 +40,11 @@ function isPath(url: string, path: string): boolean {
 }
 
 /**
- * The routes of `declarations` (resolveRoute: each route's policy is derived at its first read).
- * @throws Error at startup when a method and path are declared twice
+ * The routes of `declarations`, by default every area's (src/api/routes.ts: loads every area's
+ * module); resolveRoute: each route's policy is derived at its first read.
+ * @throws Error when a method and path are declared twice
  */
-export function buildRoutes(declarations: RouteDeclaration[] = ROUTES): Route[] {
+export function buildRoutes(declarations: RouteDeclaration[] = routeDeclarations()): Route[] {
 	const seen = new Set<string>();
 	return declarations.map((declaration) => {
 		const id = `${declaration.method} ${declaration.path}`;
@@ -93,11 +95,7 @@ export class Traffic {
  * (src/http/access.ts: its request id, sent as X-GitHub-Request-Id on whatever answers it);
  * `finished` below runs once per request when its response closes.
  */
-export function createRequestListener(
-	app: App,
-	routes: Route[] = buildRoutes(),
-	traffic: Traffic = new Traffic(),
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(app: App, traffic: Traffic = new Traffic()): (req: IncomingMessage, res: ServerResponse) => void {
 	const limit = app.config.server.body_limit;
 	// The web interface at GitHub's paths (src/web): pages for browsers, beside the API, made at the
 	// first request that is not the API's (a start answers its first API or health request without it).
@@ -126,18 +124,9 @@ export function createRequestListener(
 		},
 	});
 	// The API routes: one walk of the route table's trie per request (src/http/router.ts); what it
-	// does not know goes on to onNoMatch. HEAD is answered as GET.
-	const table = new RouteTable<ReturnType<typeof routeHandler>>();
-	/** The handlers of routes whose body is text (route.textBody), not JSON. */
-	const textRoutes = new Set<ReturnType<typeof routeHandler>>();
-	/** Each handler's route template, for the record of a write whose body is still to come. */
-	const templates = new Map<ReturnType<typeof routeHandler>, string>();
-	for (const route of routes) {
-		const handler = routeHandler(app, route);
-		table.add(route.method, route.path, handler);
-		templates.set(handler, route.path);
-		if (route.textBody) textRoutes.add(handler);
-	}
+	// does not know goes on to onNoMatch. HEAD is answered as GET. The table comes from the route
+	// manifest; an area's module is loaded at the first request matching one of its routes.
+	const { table, hasTextRoutes } = routeTable(app);
 	/** A write's route, found before its body is read and kept for the dispatch (one lookup a request). */
 	const found = new WeakMap<object, ReturnType<typeof table.find>>();
 	const find = (req: PolkaRequest) => {
@@ -165,14 +154,14 @@ export function createRequestListener(
 	const text = parse({ type: '', limit, parser: (bits: string | Buffer) => ({ text: String(bits) }) });
 	const body: typeof json = (req, res, next) => {
 		if (uploads.has(req)) return next();
-		if (req.method !== 'GET' && req.method !== 'HEAD' && textRoutes.size > 0) {
+		if (req.method !== 'GET' && req.method !== 'HEAD' && hasTextRoutes) {
 			const match = find(req as unknown as PolkaRequest);
 			found.set(req, match);
 			if (match) {
 				// Known before the body is read: a request cut while sending it is logged with its route.
 				const record = recordOf(req);
-				if (record) record.route = templates.get(match.value)!;
-				if (textRoutes.has(match.value)) return text(req, res, next);
+				if (record) record.route = match.value.path;
+				if (match.value.textBody) return text(req, res, next);
 			}
 		}
 		return json(req, res, next);
@@ -192,7 +181,7 @@ export function createRequestListener(
 	let openapi: { body: Buffer; etag: string } | undefined;
 	const serveOpenApi = (req: IncomingMessage, res: ServerResponse) => {
 		if (!openapi) {
-			const body = Buffer.from(openApiText(routes));
+			const body = Buffer.from(openApiText());
 			openapi = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
 		}
 		const record = recordOf(req);
@@ -217,7 +206,7 @@ export function createRequestListener(
 		const match = find(req);
 		if (!match) return next();
 		req.params = match.params;
-		match.value(req, res);
+		match.value.run(req, res);
 	});
 	// Archives and raw files at the web origin (Gitstead's codeload: src/api/contents/codeload.ts),
 	// reached through the URLs the API hands out.
@@ -284,10 +273,10 @@ export function createRequestListener(
 	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
 	const uploadTable = new RouteTable<true>();
 	let hasUploads = false;
-	for (const route of routes) {
-		if (!route.upload) continue;
+	for (const [method, path, , reads] of ROUTE_MANIFEST) {
+		if (reads !== 'upload') continue;
 		hasUploads = true;
-		uploadTable.add(route.method, route.path, true);
+		uploadTable.add(method, path, true);
 	}
 	const isUpload = (method: string | undefined, url: string) => {
 		if (method !== 'POST' || !hasUploads) return false;
@@ -371,6 +360,56 @@ export function createRequestListener(
 		}
 		router.handler(req as never, res, undefined as never);
 	};
+}
+
+/** A route of the request listener's table: what the listener reads before the handler, and the handler. */
+interface TableRoute {
+	/** The path template (GitHub's syntax), the access log's route. */
+	readonly path: string;
+	/** The body is text, not JSON (RouteDeclaration.textBody). */
+	readonly textBody: boolean;
+	/** Answers a request matched to the route (the first call loads the route's area and makes its handler). */
+	run(req: PolkaRequest, res: ServerResponse): void;
+}
+
+/**
+ * The request listener's route table, built from the route manifest (src/api/route-manifest.ts)
+ * without loading any area: a route's area module (src/api/routes.ts) is required at the first
+ * request matching one of the area's routes, and the route's handler (src/http/pipeline.ts) made then.
+ * @throws Error when the manifest names a method and path twice; a route the manifest names and its
+ *   area does not declare (the manifest out of date) throws at its first request (answered 500).
+ */
+function routeTable(app: App): { table: RouteTable<TableRoute>; hasTextRoutes: boolean } {
+	const areas = new Map(ROUTE_AREAS.map((area) => [area.name, area]));
+	/** Each loaded area's declarations by "METHOD path". */
+	const loaded = new Map<string, Map<string, RouteDeclaration>>();
+	const declaration = (area: string, method: string, path: string): RouteDeclaration => {
+		let declarations = loaded.get(area);
+		if (!declarations) {
+			const routes = areas.get(area)?.load();
+			if (!routes) throw new Error(`the route manifest names an unknown area ${area} (npm run routes:manifest)`);
+			declarations = new Map(routes.map((route) => [`${route.method} ${route.path}`, route]));
+			loaded.set(area, declarations);
+		}
+		const found = declarations.get(`${method} ${path}`);
+		if (!found) throw new Error(`the route manifest's ${method} ${path} is not declared by area ${area} (npm run routes:manifest)`);
+		return found;
+	};
+	const table = new RouteTable<TableRoute>();
+	let hasTextRoutes = false;
+	for (const [method, path, area, reads] of ROUTE_MANIFEST) {
+		const route: { path: string; textBody: boolean; run: TableRoute['run'] } = {
+			path,
+			textBody: reads === 'textBody',
+			run(req, res) {
+				route.run = routeHandler(app, resolveRoute(declaration(area, method, path), DOCS_BASE));
+				route.run(req, res);
+			},
+		};
+		if (route.textBody) hasTextRoutes = true;
+		table.add(method, path, route);
+	}
+	return { table, hasTextRoutes };
 }
 
 /** Requests to upload routes: their bodies are streamed by the pipeline, not parsed as JSON. */
@@ -512,10 +551,7 @@ export function listen(app: App, host: string, port: number): Promise<RunningSer
 	// Node counts the URL and the header names and values against one limit: their sum here, so
 	// each of the request listener's own limits (414, 431) is reached first.
 	const traffic = new Traffic();
-	const server = createServer(
-		{ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders },
-		createRequestListener(app, undefined, traffic),
-	);
+	const server = createServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxUrl + maxHeaders }, createRequestListener(app, traffic));
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(maxUrl, error, socket, traffic.finished));
 	return new Promise((resolve, reject) => {
 		server.once('error', (error: NodeJS.ErrnoException) => {
