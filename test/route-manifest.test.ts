@@ -5,6 +5,7 @@
  * fails naming the first differing line (run `npm run routes:manifest`). And the server loads an
  * area's module at the first request matching one of its routes, not at start.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { suite } from 'uvu';
@@ -12,45 +13,28 @@ import * as assert from 'uvu/assert';
 import { ROUTE_MANIFEST } from '../src/api/route-manifest';
 import { ROUTE_AREAS, routeDeclarations } from '../src/api/routes';
 import { MANIFEST_FILE, manifestSource } from '../scripts/route-manifest';
-import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('route manifest');
 
-/** The source file of each area's routes module, as Node's require cache names it. */
-const areaFiles = new Map(
-	ROUTE_AREAS.map((area) => {
-		const module = /require\(['"]\.\/([^'"]+)['"]\)/.exec(String(area.load))?.[1];
-		if (!module) throw new Error(`area ${area.name}: its loader requires no module`);
-		return [area.name, resolve(__dirname, '../src/api', `${module}.ts`)];
-	}),
-);
-const loadedAreas = () => [...areaFiles].filter(([, file]) => require.cache[file] !== undefined).map(([name]) => name);
-
-let server: TestServer;
-
-// First, before anything here loads an area.
-test('starting the server loads no route area; a request loads the area of the route it matches, and only it', async () => {
-	assert.equal(loadedAreas(), [], '~> no area loaded by importing the server');
-	server = await startServer();
-	assert.equal(loadedAreas(), [], '~> no area loaded at start');
-	assert.is((await fetch(`${server.origin}/healthz`)).status, 200);
-	assert.equal(loadedAreas(), [], '~> none by a health check');
-	server.user('mona');
-	const token = server.fullToken('mona');
-	server.org('octo', 'mona');
-	const teams = await server.get('/orgs/octo/teams', token);
-	assert.is(teams.status, 200);
-	assert.equal(teams.body, []);
-	assert.equal(loadedAreas(), ['teams'], '~> the teams area only');
+test('starting the server loads no route area; a request loads the area of the route it matches, and only it', () => {
+	// In a fresh process: the test runner's workers keep the modules earlier test files loaded.
+	const out = execFileSync(process.execPath, ['-r', 'tsx/cjs', resolve(__dirname, 'helpers/area-loading.ts')], {
+		cwd: resolve(__dirname, '..'),
+		encoding: 'utf8',
+	});
+	const steps = JSON.parse(out);
+	assert.equal(steps.imported, [], '~> no area loaded by importing the server');
+	assert.equal(steps.started, [], '~> no area loaded at start');
+	assert.is(steps.healthz, 200);
+	assert.equal(steps.afterHealthz, [], '~> none by a health check');
+	assert.equal(steps.teams, [200, []]);
+	assert.equal(steps.afterTeams, ['teams'], '~> the teams area only');
 	// A route whose body the listener reads as text (textBody), in an area not loaded yet.
-	const raw = await server.request('POST', '/markdown/raw', { token, raw: '**bold**', headers: { 'Content-Type': 'text/plain' } });
-	assert.is(raw.status, 200);
-	assert.is(raw.text.trim(), '<p dir="auto"><strong>bold</strong></p>', '~> the body read as text, not JSON');
-	assert.equal(loadedAreas().sort(), ['markdown', 'teams']);
+	assert.equal(steps.markdown, [200, '<p dir="auto"><strong>bold</strong></p>'], '~> the body read as text, not JSON');
+	assert.equal(steps.afterMarkdown, ['teams', 'markdown']);
 	// A path no route matches loads nothing.
-	assert.is((await server.get('/no/such/route', token)).status, 404);
-	assert.equal(loadedAreas().sort(), ['markdown', 'teams']);
-	await server.close();
+	assert.is(steps.unknown, 404);
+	assert.equal(steps.afterUnknown, ['teams', 'markdown']);
 });
 
 test('src/api/route-manifest.ts lists the declared routes as generated (npm run routes:manifest)', () => {
