@@ -17,7 +17,7 @@ import { createReadStream, existsSync, mkdirSync, renameSync, writeFileSync } fr
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import type * as Yazl from 'yazl';
 import type { App } from '../../app';
 import { sweepUnnamedFiles } from '../../model/blob-files';
 import { unprocessable } from '../../model/errors';
@@ -25,6 +25,10 @@ import type { RepositoryRow } from '../../model/rows';
 import { allowed, tokenQuery } from '../contents/codeload';
 import type { JobLogRow, StepRange } from './log-store';
 import type { JobRow } from './store';
+
+/** yazl, loaded at its first zip: its module body is not run by a start. */
+let yazlLibrary: typeof Yazl | undefined;
+const yazl = () => (yazlLibrary ??= require('yazl') as typeof Yazl);
 
 /** Largest job log imported, in bytes. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
@@ -209,7 +213,7 @@ export function serveLogs(
 	}
 	const jobs = app.stores.actions.jobs(runId, attempt).rows;
 	const logs = app.stores.jobLogs.byJobs(jobs.map((job) => job.id));
-	const zip = new ZipFile();
+	const zip = new (yazl().ZipFile)();
 	let files = 0;
 	jobs.forEach((job, index) => {
 		const row = logs.get(job.id);

@@ -12,9 +12,13 @@
  */
 import { Readable } from 'node:stream';
 import type * as Tar from 'tar';
-import { ZipFile } from 'yazl';
+import type * as Yazl from 'yazl';
 import type { App } from '../../app';
 import { parseTree, type TreeMode } from '../git/objects';
+
+/** yazl, loaded at its first zip: its module body is not run by a start. */
+let yazlLibrary: typeof Yazl | undefined;
+const yazl = () => (yazlLibrary ??= require('yazl') as typeof Yazl);
 
 /** tar, loaded at its first use: its module body is not run by a start. */
 let tarLibrary: typeof Tar | undefined;
@@ -148,7 +152,7 @@ export class TooManyEntries extends Error {}
  * @throws TooManyEntries when the tree has more than MAX_ZIP_ENTRIES entries; Error when a tree is missing
  */
 export function zipStream(app: App, repoId: number, tree: string, top: string, mtime: Date): Readable {
-	const zip = new ZipFile();
+	const zip = new (yazl().ZipFile)();
 	zip.addEmptyDirectory(`${top}/`, { mtime });
 	let count = 0;
 	for (const { path, mode, sha } of walk(app, repoId, tree, `${top}/`)) {
