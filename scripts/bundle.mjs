@@ -12,54 +12,36 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sea = process.argv.includes('--sea');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 
+/** A build-time script of scripts/ (TypeScript), bundled to build/NAME.cjs and loaded: its exports. */
+async function loadScript(name) {
+	const outfile = resolve(root, `build/${name}.cjs`);
+	await build({
+		entryPoints: [resolve(root, `scripts/${name}.ts`)],
+		outfile,
+		bundle: true,
+		platform: 'node',
+		target: 'node20',
+		format: 'cjs',
+		packages: 'external',
+		logLevel: 'warning',
+	});
+	const exports = createRequire(import.meta.url)(outfile);
+	rmSync(outfile);
+	return exports;
+}
+
 // The route table's GitHub operations (response schemas for `gitstead openapi` and GET /openapi.json),
 // extracted from @octokit/openapi (a devDependency) now, so the bundle embeds only what it needs.
-const extractor = resolve(root, 'build/github-operations.cjs');
-await build({
-	entryPoints: [resolve(root, 'scripts/github-operations.ts')],
-	outfile: extractor,
-	bundle: true,
-	platform: 'node',
-	target: 'node20',
-	format: 'cjs',
-	packages: 'external',
-	logLevel: 'warning',
-});
-const githubOperations = createRequire(import.meta.url)(extractor).githubOperationsJson(root);
-rmSync(extractor);
+const githubOperations = (await loadScript('github-operations')).githubOperationsJson(root);
 
 // The server builds its route table from src/api/route-manifest.ts and loads each area's module at
 // its first request: a manifest that differs from the declared routes would leave routes unreachable.
-const manifestChecker = resolve(root, 'build/route-manifest.cjs');
-await build({
-	entryPoints: [resolve(root, 'scripts/route-manifest.ts')],
-	outfile: manifestChecker,
-	bundle: true,
-	platform: 'node',
-	target: 'node20',
-	format: 'cjs',
-	packages: 'external',
-	logLevel: 'warning',
-});
-const { manifestSource } = createRequire(import.meta.url)(manifestChecker);
+const { manifestSource } = await loadScript('route-manifest');
 const manifestStale = manifestSource() !== readFileSync(resolve(root, 'src/api/route-manifest.ts'), 'utf8');
-rmSync(manifestChecker);
 if (manifestStale) throw new Error('src/api/route-manifest.ts differs from the declared routes: run npm run routes:manifest');
 
 // The web interface's CSS, script and icons (src/web/asset-sources.ts), assembled from their packages now.
-const assetsExtractor = resolve(root, 'build/web-assets.cjs');
-await build({
-	entryPoints: [resolve(root, 'scripts/web-assets.ts')],
-	outfile: assetsExtractor,
-	bundle: true,
-	platform: 'node',
-	target: 'node20',
-	format: 'cjs',
-	packages: 'external',
-	logLevel: 'warning',
-});
-const webAssets = createRequire(import.meta.url)(assetsExtractor).webAssetsJson(root);
-rmSync(assetsExtractor);
+const webAssets = (await loadScript('web-assets')).webAssetsJson(root);
 
 // highlight.js (its common languages, ~370 KB of code) is embedded as text and compiled on the first
 // highlighted file (src/web/highlight.ts), so starting the server never parses it.
