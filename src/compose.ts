@@ -11,7 +11,7 @@ import { createTokenStore } from './auth/token-store';
 import { ConfigError, type Resolved } from './config';
 import { ExternalChanges } from './db/external-changes';
 import { completeLeftovers } from './events/deferred';
-import { catchUpNotifications } from './events/notifications';
+import { catchUpNotifications, forgetRecordedNotifications } from './events/notifications';
 import { backupBeforeUpgrade, migrate } from './db/migrate';
 import { openDatabase, type DB } from './db/open';
 import { createSettings } from './db/settings';
@@ -137,6 +137,8 @@ export function openApp(config: Resolved, options: OpenOptions = {}): App {
 		cache.clear();
 		// The hooks (and the repositories and organizations with hooks) the delivery engine remembers.
 		webhooks.invalidate();
+		// The events the notification pass would take from memory: some may have been rolled back.
+		forgetRecordedNotifications(app);
 	};
 	externalChanges.onChange(() => {
 		authenticator.clear();

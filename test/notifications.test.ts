@@ -18,6 +18,7 @@ import { importRuns } from '../src/api/actions/import';
 import { advanceJob } from '../src/api/actions/service';
 import { mentionedLogins } from '../src/api/notifications/mentions';
 import { REASONS, strongest } from '../src/model/notifications';
+import { record } from '../src/events/log';
 import { startServer, type TestServer } from './helpers/server';
 
 const test = suite('notifications');
@@ -836,6 +837,60 @@ test('threads are derived from the event log after commit: an event recorded by 
 	assert.is(stores.events.notificationWatermark(), stores.events.latestId());
 	const before = (await threadAbout('hank', 'Left by a stopped process')).updated_at;
 	assert.is((await threadAbout('hank', 'Left by a stopped process')).updated_at, before, '~> derived once');
+});
+
+test("the pass derives the turn's own events from memory only while they are the log's: another process's event and a rolled-back write are read from the log", async () => {
+	const { stores } = s.app;
+	const olivia = stores.accounts.user('olivia')!.id;
+	const repo = stores.repos.byOwnerAndName(olivia, 'app')!;
+	const number = await open('olivia/app', 'olivia', 'Memory and log');
+	const issue = s.app.db.prepare('SELECT id FROM issues WHERE repo_id = ? AND number = ?').get(repo.id, number) as { id: number };
+	const mention = (login: string) => ({
+		subject: { type: 'Issue' as const, id: issue.id, title: 'Memory and log', path: `/issues/${number}` },
+		broadcast: false,
+		involved: [{ userId: stores.accounts.user(login)!.id, reason: 'mention' as const }],
+	});
+	const threadOf = (login: string) =>
+		s.app.db
+			.prepare(
+				`SELECT t.reason FROM notification_threads t JOIN notification_subjects j ON j.id = t.subject_id
+				WHERE t.user_id = ? AND j.type = 'Issue' AND j.subject_id = ?`,
+			)
+			.get(stores.accounts.user(login)!.id, issue.id) as { reason: string | null } | undefined;
+	const edited = (login: string) =>
+		record(s.app, { event: 'issues', action: 'edited', actorId: olivia, repo, notification: mention(login) });
+	tick();
+	// A write that records its event and then fails: its event row is gone, and its id is free again.
+	assert.throws(() =>
+		s.app.transaction(() => {
+			edited('gina');
+			throw new Error('the write fails after recording its event');
+		}),
+	);
+	// Another process takes that id with an event of its own, before this process's next write.
+	const other = openDatabase(join(s.dataDir, 'gitstead.db'));
+	try {
+		other
+			.prepare(
+				`INSERT INTO events (event, action, actor_id, repo_id, repo_name, org_id, public, feed_type, payload, created_at, notification)
+				VALUES ('issues', 'edited', ?, ?, 'olivia/app', NULL, 1, NULL, NULL, ?, ?)`,
+			)
+			.run(olivia, repo.id, isoSeconds(s.clock.read()), JSON.stringify(mention('hank')));
+	} finally {
+		other.close();
+	}
+	s.app.transaction(() => edited('mia'));
+	await new Promise((done) => setImmediate(done));
+	assert.is(stores.events.notificationWatermark(), stores.events.latestId(), '~> the pass ran after the commit');
+	assert.is(threadOf('hank')?.reason, 'mention', "~> the other process's event was read from the log");
+	assert.is(threadOf('mia')?.reason, 'mention', "~> this process's event");
+	assert.is(threadOf('gina'), undefined, '~> nothing of the rolled-back write');
+	// The common case, over HTTP: a write's event handed to the pass in memory, derived before the answer.
+	tick();
+	const res = await s.request('PATCH', `/repos/olivia/app/issues/${number}`, { token: tokens.olivia, body: { body: 'cc @dave' } });
+	assert.is(res.status, 200);
+	assert.is(stores.events.notificationWatermark(), stores.events.latestId());
+	assert.is(threadOf('dave')?.reason, 'mention');
 });
 
 test.run();

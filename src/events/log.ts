@@ -83,29 +83,33 @@ export function record(app: App, event: DomainEvent): number {
 	}
 	// The feeds: a repository made private takes its past events out of the public feeds.
 	if (repo && event.event === 'repository' && event.action === 'privatized') app.stores.events.hideRepository(repo.id);
-	// Notification threads: derived from the stored part after the commit (src/events/notifications.ts).
+	// Notification threads: derived by the pass at the end of the turn's group or after the commit
+	// (src/events/notifications.ts), from the event handed to it or, failing that, the stored part.
 	const notification = event.notification && repo ? JSON.stringify(event.notification) : null;
 	if (event.timeline?.length && repo) {
 		const createdAt = isoSeconds(app.clock());
 		for (const entry of event.timeline)
 			app.stores.issueEvents.insert({ ...entry, repoId: entry.repoId ?? repo.id, actorId: event.actorId, createdAt });
 	}
+	const createdAt = isoSeconds(app.clock());
+	const repoId = repo && !(event.event === 'repository' && event.action === 'deleted') ? repo.id : null;
 	const id = app.stores.events.insert({
 		event: event.event,
 		action: event.action,
 		actor_id: event.actorId,
 		// A deleted repository's own rows go with it (ON DELETE CASCADE); the event of its deletion
 		// stays in the log, by name only.
-		repo_id: repo && !(event.event === 'repository' && event.action === 'deleted') ? repo.id : null,
+		repo_id: repoId,
 		repo_name: repo && owner ? `${owner.login}/${repo.name}` : null,
 		org_id: org?.id ?? null,
 		public: repo ? (repo.visibility === 'public' ? 1 : 0) : 0,
 		feed_type: event.feed?.type ?? null,
 		payload: event.feed ? payloadJson(event.feed.payload) : null,
-		created_at: isoSeconds(app.clock()),
+		created_at: createdAt,
 		notification,
 	});
-	if (notification !== null) scheduleNotifications(app);
+	if (notification !== null)
+		scheduleNotifications(app, { id, actor_id: event.actorId, repo_id: repoId, created_at: createdAt, activity: event.notification! });
 	// The organization's audit log: administrative events, with the request that made them.
 	if (org)
 		deriveAudit(

@@ -35,6 +35,16 @@ const unmutes = (reasons: readonly NotificationReason[]) => reasons.includes('co
 /** How many events one pass reads at most (a longer backlog is taken over several turns). */
 const PASS_EVENTS = 500;
 
+/** An event of the log with a notification part, as the pass derives from it. */
+export interface NotificationEvent {
+	id: number;
+	actor_id: number | null;
+	repo_id: number | null;
+	/** When it was recorded (ISO timestamp): the threads' updated_at. */
+	created_at: string;
+	activity: NotificationActivity;
+}
+
 interface PassState {
 	/** A pass is scheduled (setImmediate) and has not run yet. */
 	scheduled: boolean;
@@ -42,36 +52,57 @@ interface PassState {
 	derived: number;
 	/** A pass is running (a read inside it must not start another). */
 	running: boolean;
+	/**
+	 * The events with a notification part this process recorded since its last pass, in id order.
+	 * The pass derives from them instead of reading the rows back when they are exactly the log's
+	 * events above the watermark (no other process's, none rolled back); otherwise it reads the log.
+	 */
+	recorded: NotificationEvent[];
 }
 
 const passes = new WeakMap<App, PassState>();
 
 function stateOf(app: App): PassState {
 	let state = passes.get(app);
-	if (!state) passes.set(app, (state = { scheduled: false, derived: -1, running: false }));
+	if (!state) passes.set(app, (state = { scheduled: false, derived: -1, running: false, recorded: [] }));
 	return state;
 }
 
 /**
- * Schedules the pass (record() calls it for an event with a notification part): once per commit
- * however many events the commit holds. In the server's group-commit mode it runs at the end of
+ * Schedules the pass (record() calls it with an event it stored with a notification part, inside
+ * the event's transaction): once per commit however many events the commit holds. In the server's group-commit mode it runs at the end of
  * the turn's group, inside it (Transaction.beforeCommit), so the threads commit with their events
  * in the group's one commit, before the answers waiting for that commit are sent: a thread exists
  * when its write is answered, and the recipient rule sees the access rights of that moment.
  * Otherwise it runs when the current transaction has committed. A longer backlog continues on the
  * next turns (setImmediate).
  */
-export function scheduleNotifications(app: App): void {
+export function scheduleNotifications(app: App, event: NotificationEvent): void {
 	const state = stateOf(app);
+	// Bounded: past one pass's worth the pass reads the log instead (the list no longer matches it).
+	if (state.recorded.length < PASS_EVENTS) state.recorded.push(event);
+	schedulePass(app, state);
+}
+
+function schedulePass(app: App, state: PassState): void {
 	if (state.scheduled) return;
 	state.scheduled = true;
 	const run = () => {
 		state.scheduled = false;
 		if (!app.db.open) return;
-		if (deriveNotificationsPending(app) === PASS_EVENTS) setImmediate(() => scheduleNotifications(app));
+		if (deriveNotificationsPending(app) === PASS_EVENTS) setImmediate(() => schedulePass(app, state));
 	};
 	// In a group, at its end: the threads commit with the events they derive from, in its commit.
 	if (!app.transaction.beforeCommit(run)) app.transaction.durable().then(run, run);
+}
+
+/**
+ * Forgets the events recorded since the last pass (a rolled-back write may have stored some of
+ * them): the next pass reads the log. The transaction layer's rollback hook calls it.
+ */
+export function forgetRecordedNotifications(app: App): void {
+	const state = passes.get(app);
+	if (state) state.recorded = [];
 }
 
 /**
@@ -85,40 +116,77 @@ export function deriveNotificationsPending(app: App): number {
 	if (state.running) return 0;
 	state.running = true;
 	try {
-		return app.transaction(() => {
-			const { events, repos, accounts } = app.stores;
-			const after = events.notificationWatermark();
-			const rows = events.notificationsAfter(after, PASS_EVENTS);
-			if (rows.length === 0) {
-				state.derived = after;
-				return 0;
-			}
-			// One read of each repository and owner per pass.
-			const repositories = new Map<number, { repo: RepositoryRow; owner: AccountRow } | null>();
-			const pass = newPass(app);
-			for (const row of rows) {
-				if (row.notification === null || row.repo_id === null) continue;
-				let found = repositories.get(row.repo_id);
-				if (found === undefined) {
-					const repo = repos.byId(row.repo_id);
-					const owner = repo && accounts.byId(repo.owner_id);
-					repositories.set(row.repo_id, (found = repo && owner ? { repo, owner } : null));
-				}
-				if (found)
-					deriveNotifications(app, pass, found.repo, found.owner, row.actor_id, JSON.parse(row.notification), row.created_at);
-			}
-			app.stores.notifications.saveThreads([...pass.dirty.values()]);
-			const last = rows[rows.length - 1].id;
-			events.setNotificationWatermark(last);
-			state.derived = last;
-			return rows.length;
-		});
+		return app.transaction(() => derivePass(app, state));
 	} catch (error) {
 		app.log.error('notification threads not derived', { error });
 		return 0;
 	} finally {
 		state.running = false;
+		state.recorded = [];
 	}
+}
+
+/** The pass's work, inside its transaction; throws what a store throws. @returns events read */
+function derivePass(app: App, state: PassState): number {
+	const { events, repos, accounts } = app.stores;
+	const after = events.notificationWatermark();
+	const { last, read, derived } = pendingEvents(app, state.recorded, after);
+	if (read === 0) {
+		state.derived = after;
+		return 0;
+	}
+	// One read of each repository and owner per pass.
+	const repositories = new Map<number, { repo: RepositoryRow; owner: AccountRow } | null>();
+	const pass = newPass(app);
+	for (const event of derived) {
+		if (event.repo_id === null) continue;
+		let found = repositories.get(event.repo_id);
+		if (found === undefined) {
+			const repo = repos.byId(event.repo_id);
+			const owner = repo && accounts.byId(repo.owner_id);
+			repositories.set(event.repo_id, (found = repo && owner ? { repo, owner } : null));
+		}
+		if (found) deriveNotifications(app, pass, found.repo, found.owner, event.actor_id, event.activity, event.created_at);
+	}
+	app.stores.notifications.saveThreads([...pass.dirty.values()]);
+	events.setNotificationWatermark(last);
+	state.derived = last;
+	return read;
+}
+
+/**
+ * The events above the watermark `after` a pass derives from (at most PASS_EVENTS of the log's
+ * events, those with a notification part): the ones this process recorded since its last pass when
+ * they are exactly those (checked against the log's ids: no other process's event among them, none
+ * rolled back), else read back from the log.
+ * @returns the newest event id read (the next watermark), how many were read, and the events
+ */
+function pendingEvents(
+	app: App,
+	recorded: readonly NotificationEvent[],
+	after: number,
+): { last: number; read: number; derived: readonly NotificationEvent[] } {
+	const { events } = app.stores;
+	const ids = events.notificationIdsAfter(after, PASS_EVENTS);
+	if (ids.length === 0) return { last: after, read: 0, derived: [] };
+	let first = 0;
+	while (first < recorded.length && recorded[first].id <= after) first++;
+	let next = first;
+	for (const [id, notified] of ids) {
+		if (notified === 0) continue;
+		if (next === recorded.length || recorded[next].id !== id) {
+			next = -1;
+			break;
+		}
+		next++;
+	}
+	const last = ids[ids.length - 1][0];
+	if (next === recorded.length) return { last, read: ids.length, derived: first === 0 ? recorded : recorded.slice(first) };
+	const rows = events.notificationsAfter(after, PASS_EVENTS);
+	const derived: NotificationEvent[] = [];
+	for (const row of rows)
+		if (row.notification !== null) derived.push({ ...row, activity: JSON.parse(row.notification) as NotificationActivity });
+	return { last: rows.length ? rows[rows.length - 1].id : after, read: rows.length, derived };
 }
 
 /**

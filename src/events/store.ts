@@ -55,6 +55,7 @@ export function createEventStore(db: DB) {
 	const notificationsAfter = db.prepare(
 		'SELECT id, actor_id, repo_id, notification, created_at FROM events WHERE id > ? ORDER BY id LIMIT ?',
 	);
+	const idsAfter = db.prepare('SELECT id, notification IS NOT NULL FROM events WHERE id > ? ORDER BY id LIMIT ?').raw();
 	const watermark = db.prepare('SELECT event_id FROM notification_watermark WHERE id = 1').pluck();
 	const setWatermark = db.prepare('UPDATE notification_watermark SET event_id = ? WHERE id = 1');
 	const prune = db.prepare('DELETE FROM events WHERE created_at < ?');
@@ -159,6 +160,12 @@ export function createEventStore(db: DB) {
 		 */
 		notificationsAfter: (afterId: number, limit: number) =>
 			notificationsAfter.all(afterId, limit) as Array<Pick<EventRow, 'id' | 'actor_id' | 'repo_id' | 'notification' | 'created_at'>>,
+		/**
+		 * The same events as notificationsAfter, as `[id, 1 | 0]` pairs (1: it has a notification
+		 * part), without reading their parts: what the notification pass checks its in-memory copy of
+		 * the turn's events against.
+		 */
+		notificationIdsAfter: (afterId: number, limit: number) => idsAfter.all(afterId, limit) as Array<[number, 0 | 1]>,
 		/** The newest event id whose notification threads are written (the watermark). */
 		notificationWatermark: () => watermark.get() as number,
 		/** Moves the notification watermark to event `id`. */

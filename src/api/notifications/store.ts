@@ -65,13 +65,15 @@ export interface MarkFilter {
 export type NotificationStore = ReturnType<typeof createNotificationStore>;
 
 export function createNotificationStore(db: DB) {
-	const upsertSubject = db.prepare(`
+	// Looked up, then inserted or updated: an upsert with RETURNING runs through a temporary table.
+	const subjectId = db.prepare('SELECT id FROM notification_subjects WHERE type = ? AND subject_id = ?').pluck();
+	const insertSubject = db.prepare(`
 		INSERT INTO notification_subjects (repository_id, type, subject_id, title, path, latest_comment_path)
-		VALUES (@repositoryId, @type, @subjectId, @title, @path, @latestCommentPath)
-		ON CONFLICT (type, subject_id) DO UPDATE SET
-			repository_id = excluded.repository_id, title = excluded.title, path = excluded.path,
-			latest_comment_path = CASE WHEN @keepLatest = 1 THEN latest_comment_path ELSE excluded.latest_comment_path END
-		RETURNING id`);
+		VALUES (?, ?, ?, ?, ?, ?)`);
+	const updateSubject = db.prepare(`
+		UPDATE notification_subjects SET repository_id = ?, title = ?, path = ?,
+			latest_comment_path = CASE WHEN ? = 1 THEN latest_comment_path ELSE ? END
+		WHERE id = ?`);
 	const withdrawComment = db.prepare(
 		'UPDATE notification_subjects SET latest_comment_path = path WHERE id = ? AND latest_comment_path = ?',
 	);
@@ -172,17 +174,14 @@ export function createNotificationStore(db: DB) {
 		 */
 		upsertSubject(repositoryId: number, subject: NotificationSubject): number {
 			const keep = subject.latestCommentPath === undefined;
-			return (
-				upsertSubject.get({
-					repositoryId,
-					type: subject.type,
-					subjectId: subject.id,
-					title: subject.title,
-					path: subject.path,
-					latestCommentPath: keep ? subject.path : subject.latestCommentPath,
-					keepLatest: keep ? 1 : 0,
-				}) as { id: number }
-			).id;
+			const latest = keep ? subject.path : subject.latestCommentPath;
+			const id = subjectId.get(subject.type, subject.id) as number | undefined;
+			if (id === undefined)
+				return Number(
+					insertSubject.run(repositoryId, subject.type, subject.id, subject.title, subject.path, latest).lastInsertRowid,
+				);
+			updateSubject.run(repositoryId, subject.title, subject.path, keep ? 1 : 0, latest, id);
+			return id;
 		},
 		/** Points latest_comment_url back at the subject when it named the comment at `path`. */
 		withdrawComment: (subjectId: number, path: string) => void withdrawComment.run(subjectId, path),
