@@ -127,13 +127,22 @@ export function createRequestListener(app: App, traffic: Traffic = new Traffic()
 	// does not know goes on to onNoMatch. HEAD is answered as GET. The table comes from the route
 	// manifest; an area's module is loaded at the first request matching one of its routes.
 	const { table, hasTextRoutes } = routeTable(app);
-	/** A write's route, found before its body is read and kept for the dispatch (one lookup a request). */
+	/**
+	 * A write's route, found by the listener (is it an upload?) before its body is read and kept for
+	 * the body parser and the dispatch (one lookup a request).
+	 */
 	const found = new WeakMap<object, ReturnType<typeof table.find>>();
+	const lookup = (method: string, path: string) =>
+		table.find(method === 'HEAD' ? 'GET' : method, path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 	const find = (req: PolkaRequest) => {
 		const known = found.get(req);
-		if (known !== undefined) return known;
-		const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-		return table.find(req.method === 'HEAD' ? 'GET' : (req.method ?? ''), path);
+		return known !== undefined ? known : lookup(req.method ?? '', req.path);
+	};
+	/** The route of a write that has not reached polka yet (req.path is not set): found and kept. */
+	const findWrite = (req: IncomingMessage) => {
+		let match = found.get(req);
+		if (match === undefined) found.set(req, (match = lookup(req.method ?? '', polkaPath(req.url ?? '/'))));
+		return match;
 	};
 	// JSON bodies whatever their Content-Type (curl -d sends form encoding; GitHub parses JSON anyway),
 	// except the files of upload routes, which the pipeline streams to disk (src/http/upload.ts).
@@ -155,8 +164,7 @@ export function createRequestListener(app: App, traffic: Traffic = new Traffic()
 	const body: typeof json = (req, res, next) => {
 		if (uploads.has(req)) return next();
 		if (req.method !== 'GET' && req.method !== 'HEAD' && hasTextRoutes) {
-			const match = find(req as unknown as PolkaRequest);
-			found.set(req, match);
+			const match = findWrite(req);
 			if (match) {
 				// Known before the body is read: a request cut while sending it is logged with its route.
 				const record = recordOf(req);
@@ -270,20 +278,6 @@ export function createRequestListener(app: App, traffic: Traffic = new Traffic()
 		if (viaApiPrefix.has(req) || !web().late(req, res, req.path)) next();
 	});
 
-	// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
-	const uploadTable = new RouteTable<true>();
-	let hasUploads = false;
-	for (const [method, path, , reads] of ROUTE_MANIFEST) {
-		if (reads !== 'upload') continue;
-		hasUploads = true;
-		uploadTable.add(method, path, true);
-	}
-	const isUpload = (method: string | undefined, url: string) => {
-		if (method !== 'POST' || !hasUploads) return false;
-		let path = url.split('?', 1)[0];
-		if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-		return uploadTable.find(method, path) !== null;
-	};
 
 	const accessLog = app.config.log.access;
 	const { metrics } = app;
@@ -347,7 +341,8 @@ export function createRequestListener(app: App, traffic: Traffic = new Traffic()
 		}
 		// The web interface: browsers' pages, its forms (read by src/web, never by the JSON parser) and assets.
 		if (!viaApiPrefix.has(req) && web().early(req, res, (req.url ?? '/').split('?', 1)[0])) return;
-		if (isUpload(req.method, req.url ?? '/')) {
+		// Upload routes (route.upload): their bodies are files, with their own size limit, never parsed.
+		if (req.method === 'POST' && findWrite(req)?.value.upload) {
 			uploads.add(req);
 			return router.handler(req as never, res, undefined as never);
 		}
@@ -368,6 +363,8 @@ interface TableRoute {
 	readonly path: string;
 	/** The body is text, not JSON (RouteDeclaration.textBody). */
 	readonly textBody: boolean;
+	/** The body is a file the pipeline streams to disk (RouteDeclaration.upload). */
+	readonly upload: boolean;
 	/** Answers a request matched to the route (the first call loads the route's area and makes its handler). */
 	run(req: PolkaRequest, res: ServerResponse): void;
 }
@@ -398,9 +395,10 @@ function routeTable(app: App): { table: RouteTable<TableRoute>; hasTextRoutes: b
 	const table = new RouteTable<TableRoute>();
 	let hasTextRoutes = false;
 	for (const [method, path, area, reads] of ROUTE_MANIFEST) {
-		const route: { path: string; textBody: boolean; run: TableRoute['run'] } = {
+		const route: { path: string; textBody: boolean; upload: boolean; run: TableRoute['run'] } = {
 			path,
 			textBody: reads === 'textBody',
+			upload: reads === 'upload',
 			run(req, res) {
 				route.run = routeHandler(app, resolveRoute(declaration(area, method, path), DOCS_BASE));
 				route.run(req, res);
@@ -410,6 +408,19 @@ function routeTable(app: App): { table: RouteTable<TableRoute>; hasTextRoutes: b
 		table.add(method, path, route);
 	}
 	return { table, hasTextRoutes };
+}
+
+/**
+ * The path polka's handler reads from a request target (@polka/url): up to its fragment or query,
+ * either of which starts after the first character.
+ */
+function polkaPath(url: string): string {
+	let end = url.length;
+	const hash = url.indexOf('#', 1);
+	if (hash !== -1) end = hash;
+	const query = url.indexOf('?', 1);
+	if (query !== -1 && query < end) end = query;
+	return end === url.length ? url : url.slice(0, end);
 }
 
 /** Requests to upload routes: their bodies are streamed by the pipeline, not parsed as JSON. */
