@@ -278,7 +278,6 @@ export function createRequestListener(app: App, traffic: Traffic = new Traffic()
 		if (viaApiPrefix.has(req) || !web().late(req, res, req.path)) next();
 	});
 
-
 	const accessLog = app.config.log.access;
 	const { metrics } = app;
 	const { active } = traffic;
