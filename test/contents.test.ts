@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type TestServer } from './helpers/server';
+import { expandOrigin } from '../src/model/json';
 
 type Octokit = import('@octokit/rest', { with: { 'resolution-mode': 'import' }}).Octokit;
 
@@ -461,7 +462,7 @@ test('the contents writes record the push through the git events', async () => {
 	const after = s.app.db.prepare("SELECT count(*) FROM events WHERE event = 'push'").pluck().get() as number;
 	assert.is(after, before + 1, '~> one push event');
 	assert.is(rows[0].feed_type, 'PushEvent', '~> shown as a PushEvent');
-	assert.is(JSON.parse(rows[0].payload).head, res.body.commit.sha, '~> of the new commit');
+	assert.is(JSON.parse(expandOrigin(rows[0].payload)).head, res.body.commit.sha, '~> of the new commit');
 });
 
 test('GET …/readme finds README case-insensitively, in a folder too; raw and html media', async () => {

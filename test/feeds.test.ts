@@ -98,6 +98,11 @@ test('GET /repos/{owner}/{repo}/events – the repository activity, newest first
 	assert.is(issue.org?.login, 'acme', '~> org on organization repositories');
 	assert.is(issue.payload.action, 'opened');
 	assert.is(issue.payload.issue.title, 'Public bug');
+	// Stored with the origin written once; the feed gives the payload back whole.
+	const stored = s.app.db.prepare('SELECT payload FROM events WHERE id = ?').pluck().get(Number(issue.id)) as string;
+	assert.ok(stored.startsWith(`\u0001${s.origin}\u0001`) && stored.split(s.origin).length === 2, '~> the origin stored once');
+	assert.is(issue.payload.issue.url, `${s.api}/repos/acme/app/issues/${issue.payload.issue.number}`);
+	assert.is(issue.payload.issue.user.html_url, `${s.origin}/olivia`);
 	assert.is(comment.payload.comment.body, 'Looking');
 	assert.equal(repository.payload.ref_type, 'repository');
 	assert.equal([branch.payload.ref, branch.payload.ref_type], ['main', 'branch']);

@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { payloadJson, serializeOnce, toJson } from '../src/model/json';
+import { compactOrigin, expandOrigin, payloadJson, serializeOnce, toJson } from '../src/model/json';
 
 const test = suite('json');
 
@@ -30,6 +30,31 @@ test('toJson: the kept text for a kept object, JSON.stringify for anything else'
 	assert.is(serializeOnce(kept), JSON.stringify(kept));
 	assert.is(toJson(kept), JSON.stringify(kept));
 	for (const value of [null, 0, 'x', [1, 2], { id: 3 }, true]) assert.is(toJson(value), JSON.stringify(value));
+});
+
+test('compactOrigin: the origin written once, given back byte for byte; texts without it, and texts stored before, as they are', () => {
+	const origin = 'http://127.0.0.1:8080';
+	const texts = [
+		JSON.stringify({
+			url: `${origin}/api/v3/repos/o/r/issues/1`,
+			html_url: `${origin}/o/r/issues/1`,
+			body: `see ${origin}/x \u0001\u0002 "q"`,
+		}),
+		JSON.stringify({ action: 'opened', title: 'no URL here' }),
+		JSON.stringify(`${origin}${origin}`),
+		JSON.stringify({ a: 'http://127.0.0.1:80800', b: 'http://127.0.0.1:808' }),
+		'{}',
+	];
+	for (const text of texts) {
+		const stored = compactOrigin(text, origin);
+		assert.is(expandOrigin(stored), text, text);
+		if (text.includes(origin)) assert.ok(stored.length < text.length + origin.length + 2, '~> the origin written once');
+		else assert.is(stored, text, '~> stored as it is');
+	}
+	const issue = JSON.stringify({ url: `${origin}/api/v3/x`, user: { url: `${origin}/api/v3/users/u`, html_url: `${origin}/u` } });
+	assert.is(compactOrigin(issue, origin).split(origin).length - 1, 1, '~> one occurrence left');
+	assert.is(expandOrigin(issue), issue, '~> a text stored before is read as it is');
+	assert.is(compactOrigin(issue, ''), issue);
 });
 
 test.run();

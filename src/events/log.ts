@@ -17,7 +17,7 @@ import type { TimelineEntry } from '../model/timeline';
 export type { TimelineEntry };
 import type { RepositoryRow, AccountRow } from '../model/rows';
 import type { NotificationActivity } from '../model/notifications';
-import { payloadJson } from '../model/json';
+import { compactOrigin, payloadJson } from '../model/json';
 import { isoSeconds } from '../time';
 import { deriveAudit } from './audit';
 import { deriveAutoMerge } from './auto-merge';
@@ -104,7 +104,8 @@ export function record(app: App, event: DomainEvent): number {
 		org_id: org?.id ?? null,
 		public: repo ? (repo.visibility === 'public' ? 1 : 0) : 0,
 		feed_type: event.feed?.type ?? null,
-		payload: event.feed ? payloadJson(event.feed.payload) : null,
+		// Stored with its URLs' origin written once (src/model/json.ts): half the row of an issue's event.
+		payload: event.feed ? compactOrigin(payloadJson(event.feed.payload), app.urls.origin) : null,
 		created_at: createdAt,
 		notification,
 	});

@@ -5,6 +5,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { DB } from '../db/open';
+import { expandOrigin } from '../model/json';
 
 export interface EventRow {
 	id: number;
@@ -20,7 +21,10 @@ export interface EventRow {
 	public: number;
 	/** GitHub's activity Event type (IssuesEvent, PushEvent, ...); null for events feeds do not show. */
 	feed_type: string | null;
-	/** The feed payload as it was (JSON), for feed events. */
+	/**
+	 * The feed payload as it was (JSON), for feed events. Stored with its origin written once
+	 * (compactOrigin in src/model/json.ts); this store's reads give it back whole.
+	 */
 	payload: string | null;
 	/** ISO timestamp. */
 	created_at: string;
@@ -151,7 +155,11 @@ export function createEventStore(db: DB) {
 		/** Deletes events older than `before` (ISO timestamp). @returns rows deleted */
 		prune: (before: string) => prune.run(before).changes,
 		/** The feed payloads of the events after `afterId` whose text holds `text` (deferred parts: src/events/deferred.ts). */
-		payloadsWith: (afterId: number, text: string) => payloadsWith.all(afterId, text) as Array<{ id: number; payload: string }>,
+		payloadsWith: (afterId: number, text: string) =>
+			(payloadsWith.all(afterId, text) as Array<{ id: number; payload: string }>).map((row) => ({
+				id: row.id,
+				payload: expandOrigin(row.payload),
+			})),
 		/** Replaces an event's feed payload (JSON text). */
 		setPayload: (id: number, payload: string) => void setPayload.run(payload, id),
 		/**
@@ -178,6 +186,7 @@ export function createEventStore(db: DB) {
 			const p = params(filter);
 			const within = Math.max(0, Math.min(limit, filter.cap - offset));
 			const rows = within === 0 ? [] : (statements.page.all({ ...p, limit: within, offset }) as EventRow[]);
+			for (const row of rows) if (row.payload !== null) row.payload = expandOrigin(row.payload);
 			return { rows, total: statements.count.get(p) as number };
 		},
 		/** Repositories of an actor's private feed events since `since` (candidates for what a reader may see). */

@@ -39,3 +39,29 @@ export function payloadJson(value: Record<string, unknown>): string {
 	}
 	return out === '' ? '{}' : `${out}}`;
 }
+
+/** Starts a stored text whose origin is written once: U+0001, the origin, U+0001, the text. */
+const ORIGIN_HEAD = '\u0001';
+/** Stands for the origin inside such a text. */
+const ORIGIN_MARK = '\u0002';
+
+/**
+ * JSON text as stored with the origin its URLs begin with (`origin`, e.g. http://127.0.0.1:8080;
+ * the API base is below it) written once instead of at each URL: an issue's feed payload names it
+ * about twenty times, which made each event row longer than half a database page (one row a page
+ * instead of two). JSON.stringify never writes the characters U+0001 and U+0002 raw (it escapes
+ * every control character), so they mark the stored form unambiguously; expandOrigin gives back the
+ * same text, byte for byte, whoever reads it. A text without the origin is stored as it is.
+ * @param text JSON text (JSON.stringify's output, or text made of it)
+ */
+export function compactOrigin(text: string, origin: string): string {
+	if (origin === '' || origin.includes(ORIGIN_HEAD) || !text.includes(origin)) return text;
+	return `${ORIGIN_HEAD}${origin}${ORIGIN_HEAD}${text.replaceAll(origin, ORIGIN_MARK)}`;
+}
+
+/** The JSON text compactOrigin stored (texts stored before it, or without the origin, are returned as they are). */
+export function expandOrigin(stored: string): string {
+	if (stored.charCodeAt(0) !== 1) return stored;
+	const end = stored.indexOf(ORIGIN_HEAD, 1);
+	return stored.slice(end + 1).replaceAll(ORIGIN_MARK, stored.slice(1, end));
+}
