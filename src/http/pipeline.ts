@@ -130,8 +130,20 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
 		}
 		if (!writes(route, req)) return answer(reply);
 		// A write is answered once it is committed (group commit: at the end of this turn).
-		app.transaction.durable().then(() => answer(reply), fail);
+		const waiting = serialized(reply, scoped);
+		app.transaction.durable().then(() => answer(waiting), fail);
 	};
+}
+
+/**
+ * The reply a write keeps while it waits for its group's commit: its JSON body serialized now, the
+ * same text send() would make, so the objects it was rendered from are garbage before the next
+ * young-generation collection instead of being copied by it (a group holds up to one waiting write
+ * per connection; measured under the write benchmark, scavenges were a sixth of a POST's time).
+ */
+function serialized(reply: Reply, scoped: Exchange['scoped']): Reply {
+	if (reply.body === undefined || reply.json !== undefined || reply.status === 204) return reply;
+	return { ...reply, json: scoped(() => toJson(reply.body)), body: undefined };
 }
 
 /**
@@ -222,7 +234,8 @@ function receivePrepared(x: Exchange, now: number, answer: (reply: Reply) => voi
 			return;
 		}
 		if (!writes(route, req)) return answer(reply);
-		app.transaction.durable().then(() => answer(reply), fail);
+		const waiting = serialized(reply, scoped);
+		app.transaction.durable().then(() => answer(waiting), fail);
 	}, fail);
 }
 
