@@ -32,12 +32,13 @@ function run(source, cachedData, requireFn) {
 
 const sea = require('node:sea');
 if (sea.isSea()) {
-	// A Buffer view over the asset's copy; the bundle is ASCII (scripts/bundle.mjs --sea), so latin1
-	// decoding is a plain copy into a one-byte string.
-	const source = Buffer.from(sea.getAsset('gitstead.cjs')).toString('latin1');
+	// Buffer views over the assets in the executable's own mapped section (getRawAsset: no copy;
+	// both are only read). The bundle is ASCII (scripts/bundle.mjs --sea), so latin1 decoding is one
+	// plain copy into a one-byte string; getAsset would copy its 10 MB once more first.
+	const source = Buffer.from(sea.getRawAsset('gitstead.cjs')).toString('latin1');
 	let cachedData;
 	try {
-		cachedData = Buffer.from(sea.getAsset('gitstead.cache'));
+		cachedData = Buffer.from(sea.getRawAsset('gitstead.cache'));
 	} catch {
 		cachedData = undefined; // built without a cache: compile from source
 	}
