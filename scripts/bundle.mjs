@@ -3,7 +3,7 @@
 // inlined, better-sqlite3's native addon loaded from an embedded SEA asset (see src/db/native.ts).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
@@ -62,6 +62,26 @@ function nativeHash() {
 	return createHash('sha256').update(readFileSync(addon)).digest('hex').slice(0, 16);
 }
 
+/**
+ * Packages the single executable carries as separate assets (build/sea-chunks/, loaded by
+ * scripts/sea-main.cjs at their first require): large, and required only at their first use (a
+ * secret sealed, a GPG key read, a GraphQL query, markdown sanitized, a workflow or citation file
+ * parsed, an archive, a repository's languages, a license). Out of the bundle, a start neither
+ * copies their source nor deserializes their part of the bundle's code cache (half of its
+ * functions' records): V8 compiles a chunk at its first require instead.
+ */
+const SEA_CHUNKS = [
+	'libsodium-wrappers',
+	'openpgp',
+	'graphql',
+	'sanitize-html',
+	'markdown-it',
+	'yaml',
+	'tar',
+	'linguist-languages',
+	'@rexxars/choosealicense-list/licenses.json',
+];
+
 const outfile = resolve(root, sea ? 'build/gitstead-sea.cjs' : 'build/gitstead.cjs');
 await build({
 	entryPoints: [resolve(root, 'src/main.ts')],
@@ -76,7 +96,7 @@ await build({
 	// ASCII only (see asciiOnly below).
 	charset: 'ascii',
 	// From a checkout, better-sqlite3 finds its compiled addon in node_modules itself.
-	external: [...(sea ? [] : ['better-sqlite3']), 'highlight.js', 'highlight.js/*'],
+	external: [...(sea ? SEA_CHUNKS : ['better-sqlite3']), 'highlight.js', 'highlight.js/*'],
 	define: {
 		GITSTEAD_VERSION: JSON.stringify(pkg.version),
 		GITSTEAD_SCHEMA_SQL: JSON.stringify(readFileSync(resolve(root, 'schema.sql'), 'utf8')),
@@ -105,3 +125,38 @@ function asciiOnly(file) {
 }
 // The single executable's main script reads it as latin1 text (scripts/sea-main.cjs).
 asciiOnly(outfile);
+
+// The chunks: each package bundled alone (the other chunks left to their own assets), ASCII like
+// the bundle, listed by package id in build/sea-chunks/chunks.json (scripts/sea.mjs embeds them).
+if (sea) {
+	const dir = resolve(root, 'build/sea-chunks');
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	const files = {};
+	for (const id of SEA_CHUNKS) {
+		const file = `${id.replace(/[^a-z0-9.-]+/gi, '_')}.cjs`;
+		const entry = createRequire(import.meta.url).resolve(id);
+		if (id.endsWith('.json')) {
+			// A JSON file is its value, parsed (esbuild's JSON module would export its keys one by one).
+			writeFileSync(resolve(dir, file), `module.exports = JSON.parse(${JSON.stringify(readFileSync(entry, 'utf8'))});\n`);
+			asciiOnly(resolve(dir, file));
+			files[id] = file;
+			continue;
+		}
+		await build({
+			entryPoints: [entry],
+			outfile: resolve(dir, file),
+			bundle: true,
+			platform: 'node',
+			target: 'node20',
+			format: 'cjs',
+			legalComments: 'none',
+			logLevel: 'warning',
+			charset: 'ascii',
+			external: SEA_CHUNKS.filter((other) => other !== id),
+		});
+		asciiOnly(resolve(dir, file));
+		files[id] = file;
+	}
+	writeFileSync(resolve(dir, 'chunks.json'), `${JSON.stringify(files, null, '\t')}\n`);
+}

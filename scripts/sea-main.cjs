@@ -30,23 +30,51 @@ function run(source, cachedData, requireFn) {
 	return script;
 }
 
+/**
+ * The bundle's require: the packages carried as chunks (scripts/bundle.mjs SEA_CHUNKS: `read(id)`
+ * gives a chunk's source, or undefined for any other id) are compiled and run at their first
+ * require, once; everything else is `base`'s.
+ */
+function chunkedRequire(base, read) {
+	const modules = new Map();
+	const chunkRequire = (id) => {
+		let module = modules.get(id);
+		if (module === undefined) {
+			const source = read(id);
+			if (source === undefined) return base(id);
+			module = { exports: {} };
+			modules.set(id, module); // before it runs, as Node does (a cycle sees the exports so far)
+			const filename = `gitstead-chunk:${id}`;
+			new Script(HEAD + source + TAIL, { filename })
+				.runInThisContext()
+				.call(module.exports, module.exports, chunkRequire, module, filename, __dirname);
+		}
+		return module.exports;
+	};
+	return chunkRequire;
+}
+
 const sea = require('node:sea');
 if (sea.isSea()) {
-	// A Buffer view over the asset's copy; the bundle is ASCII (scripts/bundle.mjs --sea), so latin1
-	// decoding is a plain copy into a one-byte string.
-	const source = Buffer.from(sea.getAsset('gitstead.cjs')).toString('latin1');
+	// Buffer views over the assets in the executable's own mapped section (getRawAsset: no copy;
+	// both are only read). The bundle is ASCII (scripts/bundle.mjs --sea), so latin1 decoding is one
+	// plain copy into a one-byte string; getAsset would copy its 10 MB once more first.
+	const source = Buffer.from(sea.getRawAsset('gitstead.cjs')).toString('latin1');
 	let cachedData;
 	try {
-		cachedData = Buffer.from(sea.getAsset('gitstead.cache'));
+		cachedData = Buffer.from(sea.getRawAsset('gitstead.cache'));
 	} catch {
 		cachedData = undefined; // built without a cache: compile from source
 	}
-	run(source, cachedData, require);
+	const chunks = new Set(JSON.parse(Buffer.from(sea.getRawAsset('chunks.json')).toString('latin1')));
+	const read = (id) => (chunks.has(id) ? Buffer.from(sea.getRawAsset(`chunk:${id}`)).toString('latin1') : undefined);
+	run(source, cachedData, chunkedRequire(require, read));
 } else {
 	const [flag, bundle, addon, output, ...args] = process.argv.slice(2);
 	if (flag !== '--train' || !bundle || !addon || !output)
 		throw new Error('usage: node scripts/sea-main.cjs --train BUNDLE ADDON CACHE|- gitstead arguments...');
 	const { readFileSync, writeFileSync } = require('node:fs');
+	const { dirname, join } = require('node:path');
 	const v8 = require('node:v8');
 	// What the bundle asks of node:sea (src/db/native.ts), answered from the files.
 	const fakeSea = {
@@ -61,7 +89,14 @@ if (sea.isSea()) {
 	// growth) after the bundle is compiled. Ignore flag changes here so the cache carries the flags
 	// the executable has when it compiles the bundle.
 	const fakeV8 = { ...v8, setFlagsFromString() {} };
-	const trainingRequire = (id) => (id === 'node:sea' ? fakeSea : id === 'node:v8' || id === 'v8' ? fakeV8 : require(id));
+	// The chunks scripts/bundle.mjs wrote beside the bundle.
+	const chunkDir = join(dirname(bundle), 'sea-chunks');
+	const chunkFiles = JSON.parse(readFileSync(join(chunkDir, 'chunks.json'), 'utf8'));
+	const read = (id) => (Object.hasOwn(chunkFiles, id) ? readFileSync(join(chunkDir, chunkFiles[id]), 'latin1') : undefined);
+	const trainingRequire = chunkedRequire(
+		(id) => (id === 'node:sea' ? fakeSea : id === 'node:v8' || id === 'v8' ? fakeV8 : require(id)),
+		read,
+	);
 	process.argv = [process.argv[0], process.argv[1], ...args];
 	const script = run(readFileSync(bundle, 'latin1'), undefined, trainingRequire);
 	if (output !== '-') process.on('exit', () => writeFileSync(output, script.createCachedData()));

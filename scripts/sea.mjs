@@ -6,7 +6,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,15 @@ async function trainCodeCache(cache) {
 const addonHash = createHash('sha256').update(readFileSync(addon)).digest('hex').slice(0, 16);
 if (!readFileSync(bundle, 'latin1').includes(`"${addonHash}"`)) throw new Error(`${bundle} was not bundled (--sea) for ${addon}`);
 
+// The packages bundled apart (scripts/bundle.mjs SEA_CHUNKS), beside the bundle: `chunks.json` lists
+// their ids, `chunk:<id>` holds each one's source (scripts/sea-main.cjs loads them).
+const chunkDir = join(dirname(bundle), 'sea-chunks');
+const chunkFiles = JSON.parse(readFileSync(join(chunkDir, 'chunks.json'), 'utf8'));
+const chunkList = join(work, 'chunks.json');
+writeFileSync(chunkList, JSON.stringify(Object.keys(chunkFiles)));
+const chunkAssets = { 'chunks.json': chunkList };
+for (const [id, file] of Object.entries(chunkFiles)) chunkAssets[`chunk:${id}`] = join(chunkDir, file);
+
 const cache = join(work, 'gitstead.cache');
 rmSync(cache, { force: true });
 await trainCodeCache(cache);
@@ -93,7 +102,7 @@ await sea(main, {
 	targets: [{ nodeRange: `node${process.versions.node.split('.')[0]}`, platform, arch, output }],
 	useLocalNode: true,
 	seaConfig: {
-		assets: { 'better_sqlite3.node': addon, 'gitstead.cjs': bundle, 'gitstead.cache': cache },
+		assets: { 'better_sqlite3.node': addon, 'gitstead.cjs': bundle, 'gitstead.cache': cache, ...chunkAssets },
 		useCodeCache: true,
 	},
 });

@@ -20,6 +20,9 @@ import { createLogger } from '../log';
 import { listen, type RunningServer } from '../server';
 import { epochSeconds } from '../time';
 
+/** How long after the first answer the jobs start (milliseconds). */
+const JOBS_AFTER_FIRST_ANSWER_MS = 250;
+
 /**
  * On a database without any site administrator, creates `admin` with a classic token holding every
  * scope and returns the lines to print (once: the token is never shown again).
@@ -112,16 +115,24 @@ export async function serve(
 	}
 	lock.setListen(server.address);
 	for (const line of bootstrapAdmin(app)) print(line);
-	// The jobs start after the first answer (or a second without one): node-cron computes every
-	// schedule's next run as it is scheduled, tens of milliseconds the first answer need not wait.
+	// The jobs start a quarter of a second after the first answer (or a second after listening
+	// without one): scheduling them costs 20-30 ms of CPU (node-cron computes each schedule's next
+	// run through Intl.DateTimeFormat, whose first use loads ICU's date data), which neither the
+	// first answer nor the requests a client sends right after it (a health check, then the API)
+	// need wait for. Until then a queued webhook delivery or background task waits for them.
 	let stopJobs: (() => Promise<void>) | null = null;
 	let stopping: Promise<void> | null = null;
 	const beginJobs = () => {
 		clearTimeout(jobsTimer);
 		if (stopJobs === null && stopping === null) stopJobs = startJobs(app);
 	};
-	const jobsTimer = setTimeout(beginJobs, 1000);
-	server.server.once('request', (_req: IncomingMessage, res: ServerResponse) => res.once('close', () => setImmediate(beginJobs)));
+	let jobsTimer = setTimeout(beginJobs, 1000);
+	server.server.once('request', (_req: IncomingMessage, res: ServerResponse) =>
+		res.once('close', () => {
+			clearTimeout(jobsTimer);
+			jobsTimer = setTimeout(beginJobs, JOBS_AFTER_FIRST_ANSWER_MS);
+		}),
+	);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	log.info(`Gitstead ${version} serving ${app.urls.apiBase}`, {
 		listen: server.address,
