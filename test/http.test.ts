@@ -34,6 +34,19 @@ test('base path – served at /api/v3 and at /', async () => {
 	assert.is(a.headers.get('content-type'), 'application/json; charset=utf-8');
 });
 
+test('query – without parameters the schema gives its defaults every time; a required parameter is refused every time', async () => {
+	for (let i = 0; i < 2; i++) {
+		const teams = await s.get('/orgs/acme/teams', token);
+		assert.is(teams.status, 200);
+		const refused = await s.get('/search/issues', token);
+		assert.is(refused.status, 422, `~> request ${i + 1}: q is required`);
+		const listed = await s.get('/orgs/acme/teams?team_type=enterprise', token);
+		assert.equal([listed.status, listed.body], [200, []], '~> a parameter is read when one is sent');
+		const bad = await s.get('/orgs/acme/teams?team_type=nope', token);
+		assert.is(bad.status, 422);
+	}
+});
+
 test('errors – unknown route is 404 with GitHub error body', async () => {
 	const res = await s.get('/no/such/thing', token);
 	assert.is(res.status, 404);
