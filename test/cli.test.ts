@@ -3,7 +3,7 @@
  * every admin command with --json and readable output, errors as one line and a non-zero exit,
  * environment variables, config files, and admin commands while the server runs.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -12,7 +12,7 @@ import { ADMIN_COMMANDS } from '../src/cli/admin';
 import { COMMAND_HELP, describedFlags } from '../src/cli/help';
 import { SCHEMA_VERSION } from '../src/db/migrations';
 import { buildRoutes } from '../src/server';
-import { bundleCommand, run, serve, waitFor, type Served } from './helpers/cli';
+import { BUNDLE, bundleCommand, run, serve, waitFor, type Served } from './helpers/cli';
 
 const test = suite('cli');
 const gitstead = bundleCommand();
@@ -32,6 +32,13 @@ test.before(() => {
 test.after(async () => {
 	await served?.stop();
 	rmSync(dir, { recursive: true, force: true });
+});
+
+test("the bundle's module wrappers all name their method init (one map transition, not one per module)", () => {
+	const text = readFileSync(BUNDLE, 'latin1');
+	const wrappers = text.match(/= __(esm|commonJS)\(\{\n\s*init\(/g) ?? [];
+	assert.ok(wrappers.length > 0, `~> ${wrappers.length} wrappers named init`);
+	assert.not.ok(/= __(esm|commonJS)\(\{\n\s*"/.test(text), '~> none named by its path');
 });
 
 test('version and help never open the database', () => {
