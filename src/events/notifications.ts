@@ -239,9 +239,25 @@ function newPass(app: App): Pass {
 		},
 		threads: threadsOf,
 		save(row) {
-			const { id, ...values } = row;
-			threadsOf(row.subject_id).set(row.user_id, { ...values, id: id ?? 0 });
-			dirty.set(`${row.user_id}:${row.subject_id}`, values);
+			// Named field by field (an object spread or rest makes a new map each time in V8 here);
+			// the saved row carries its id, which saveThreads does not write.
+			const thread: ThreadRow = {
+				id: row.id ?? 0,
+				user_id: row.user_id,
+				subject_id: row.subject_id,
+				repository_id: row.repository_id,
+				reason: row.reason,
+				standing: row.standing,
+				subscribed: row.subscribed,
+				ignored: row.ignored,
+				subscribed_at: row.subscribed_at,
+				unread: row.unread,
+				done: row.done,
+				updated_at: row.updated_at,
+				last_read_at: row.last_read_at,
+			};
+			threadsOf(row.subject_id).set(row.user_id, thread);
+			dirty.set(`${row.user_id}:${row.subject_id}`, thread);
 		},
 		dirty,
 	};

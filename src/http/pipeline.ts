@@ -143,7 +143,8 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
  */
 function serialized(reply: Reply, scoped: Exchange['scoped']): Reply {
 	if (reply.body === undefined || reply.json !== undefined || reply.status === 204) return reply;
-	return { ...reply, json: scoped(() => toJson(reply.body)), body: undefined };
+	const { status, headers, total, rateCost } = reply;
+	return { status, json: scoped(() => toJson(reply.body)), headers, total, rateCost };
 }
 
 /**

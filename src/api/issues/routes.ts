@@ -134,7 +134,8 @@ export const issueRoutes = [
 		body: createBody,
 		handler(ctx) {
 			const scope = issueRepository(ctx);
-			const row = createIssue(ctx, scope, { ...ctx.body, assignees: assigneeLogins(ctx.body) });
+			const { title, body, labels, milestone } = ctx.body;
+			const row = createIssue(ctx, scope, { title, body, assignees: assigneeLogins(ctx.body), labels, milestone });
 			const rendered = one(ctx, scope, row);
 			return created(rendered, rendered.url);
 		},

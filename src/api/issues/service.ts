@@ -36,8 +36,12 @@ export interface IssueScope extends RepoAccess {
 
 /** The issue context of a repository the caller reached with `access` (outside a route: services, tests). */
 export function issueScope(app: App, access: RepoAccess): IssueScope {
+	// Named field by field: an object spread makes a new map for each scope in V8 here, and every
+	// property read of it then misses its inline cache (measured with node --log-ic).
 	return {
-		...access,
+		repo: access.repo,
+		owner: access.owner,
+		permission: access.permission,
 		paths: repositoryPaths(app.urls, access.owner.login, access.repo.name),
 		associations: new Associations(app, access.repo, access.owner),
 	};
