@@ -86,12 +86,11 @@ export function record(app: App, event: DomainEvent): number {
 	// Notification threads: derived by the pass at the end of the turn's group or after the commit
 	// (src/events/notifications.ts), from the event handed to it or, failing that, the stored part.
 	const notification = event.notification && repo ? JSON.stringify(event.notification) : null;
+	const createdAt = isoSeconds(app.clock());
 	if (event.timeline?.length && repo) {
-		const createdAt = isoSeconds(app.clock());
 		for (const entry of event.timeline)
 			app.stores.issueEvents.insert({ ...entry, repoId: entry.repoId ?? repo.id, actorId: event.actorId, createdAt });
 	}
-	const createdAt = isoSeconds(app.clock());
 	const repoId = repo && !(event.event === 'repository' && event.action === 'deleted') ? repo.id : null;
 	const id = app.stores.events.insert({
 		event: event.event,
@@ -104,7 +103,8 @@ export function record(app: App, event: DomainEvent): number {
 		org_id: org?.id ?? null,
 		public: repo ? (repo.visibility === 'public' ? 1 : 0) : 0,
 		feed_type: event.feed?.type ?? null,
-		// Stored with its URLs' origin written once (src/model/json.ts): half the row of an issue's event.
+		// Stored with its URLs' origin written once (src/model/json.ts): an issue's event row then fits
+		// two to a database page instead of one.
 		payload: event.feed ? compactOrigin(payloadJson(event.feed.payload), app.urls.origin) : null,
 		created_at: createdAt,
 		notification,

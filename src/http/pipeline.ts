@@ -142,7 +142,7 @@ export function routeHandler(app: App, route: Route): (req: PolkaRequest, res: S
  * per connection; measured under the write benchmark, scavenges were a sixth of a POST's time).
  */
 function serialized(reply: Reply, scoped: Exchange['scoped']): Reply {
-	if (reply.body === undefined || reply.json !== undefined || reply.status === 204) return reply;
+	if (reply.body === undefined || reply.json !== undefined || reply.status === 204 || reply.file || reply.raw) return reply;
 	const { status, headers, total, rateCost } = reply;
 	return { status, json: scoped(() => toJson(reply.body)), headers, total, rateCost };
 }
@@ -427,8 +427,7 @@ const noParameters = new WeakMap<object, Record<string, unknown>>();
 /**
  * The route's query parameters as its schema gives them. Most reads send none: their result is the
  * schema's result for `{}`, validated at the route's first such request and copied afterwards
- * (valibot's run through a schema costs 10 µs and more on a busy server, where its property loads
- * are megamorphic; the copy, well under one). A query schema's defaults are constants, so that
+ * (a valibot run through a schema costs microseconds a request; the copy, well under one). A query schema's defaults are constants, so that
  * result never changes; a schema that refuses `{}` (a required parameter) refuses it every time.
  * @throws DomainError 422 as validate does
  */
