@@ -32,10 +32,25 @@ export interface SimpleUser {
 	site_admin: boolean;
 }
 
-/** SimpleUser of any account (users, organizations as owners, bots). */
-export function simpleUser(urls: Urls, account: Pick<AccountRow, 'id' | 'login' | 'type' | 'site_admin'>): SimpleUser {
+/**
+ * SimpleUser of any account (users, organizations as owners, bots). The object is shared and frozen:
+ * one per account and origin while its login, type and site_admin stay the same, so its URLs are
+ * built (and flattened by the first JSON.stringify) once, not on every answer that embeds the
+ * account. Callers copy it (`{ ...simpleUser(…), extra }`) to add fields.
+ */
+export function simpleUser(urls: Urls, account: Pick<AccountRow, 'id' | 'login' | 'type' | 'site_admin'>): Readonly<SimpleUser> {
+	let users = simpleUsers.get(urls);
+	if (users === undefined) simpleUsers.set(urls, (users = new Map()));
+	const known = users.get(account.id);
+	if (
+		known !== undefined &&
+		known.login === account.login &&
+		known.type === account.type &&
+		known.site_admin === (account.site_admin === 1)
+	)
+		return known;
 	const base = `${urls.apiBase}/users/${account.login}`;
-	return {
+	const user: SimpleUser = {
 		login: account.login,
 		id: account.id,
 		node_id: nodeId(account.type, account.id),
@@ -55,7 +70,16 @@ export function simpleUser(urls: Urls, account: Pick<AccountRow, 'id' | 'login' 
 		type: account.type,
 		site_admin: account.site_admin === 1,
 	};
+	// Bounded: a site with more accounts than this in play rebuilds the ones it evicted.
+	if (users.size >= SIMPLE_USERS_PER_ORIGIN) users.clear();
+	users.set(account.id, Object.freeze(user));
+	return user;
 }
+
+/** The simple users made for each origin's URLs, by account id (simpleUser). */
+const simpleUsers = new WeakMap<Urls, Map<number, Readonly<SimpleUser>>>();
+/** How many accounts' simple-user objects one origin keeps (about 1.5 KB each). */
+const SIMPLE_USERS_PER_ORIGIN = 2048;
 
 /**
  * GitHub's license-simple for a LICENSES key; 'other' is a license GitHub does not recognise
