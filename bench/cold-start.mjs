@@ -4,6 +4,8 @@
 // BENCH_STARTS runs (default 10) spawns the server on a free port and polls every millisecond.
 // Prints the median and the best run, and the server's CPU time (user + system, 10 ms ticks) until
 // then, which other load on the machine disturbs less. The target is ≤ 150 ms to the first answer.
+// Each start is paired with one of the floor: this machine's node serving one answer from a one-line
+// node:http server, exec to first answer, the part of a start no Gitstead change can remove.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -80,6 +82,23 @@ async function once(data) {
 	}
 }
 
+/** The floor: exec of this node with a one-line node:http server, to its first answer (ms wall, CPU). */
+async function floorOnce() {
+	const port = await freePort();
+	const started = performance.now();
+	const source = `require('node:http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`;
+	const child = spawn(process.execPath, ['-e', source], { stdio: 'ignore' });
+	try {
+		await until(port, '/healthz', {}, child);
+		return { first: performance.now() - started, firstCpu: cpuMs(child.pid) };
+	} finally {
+		if (child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGTERM');
+			await new Promise((done) => child.on('exit', done));
+		}
+	}
+}
+
 /** CPU time (user + system) a process has used, in ms (less sensitive than wall time to other load on the machine). */
 function cpuMs(pid) {
 	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -95,12 +114,16 @@ async function main() {
 		execFileSync(process.execPath, [bundle, 'admin', 'seed-demo', '--json', '--data-dir', data], { stdio: 'ignore' });
 		await once(data); // the first start after seeding warms the OS file cache
 		const runs = [];
-		for (let i = 0; i < STARTS; i++) runs.push(await once(data));
-		const row = (label, key) =>
+		const floor = [];
+		for (let i = 0; i < STARTS; i++) {
+			runs.push(await once(data));
+			floor.push(await floorOnce());
+		}
+		const row = (label, key, of = runs) =>
 			console.log(
-				`${label.padEnd(40)} median ${median(runs.map((r) => r[key]))
+				`${label.padEnd(40)} median ${median(of.map((r) => r[key]))
 					.toFixed(0)
-					.padStart(4)} ms   best ${Math.min(...runs.map((r) => r[key]))
+					.padStart(4)} ms   best ${Math.min(...of.map((r) => r[key]))
 					.toFixed(0)
 					.padStart(4)} ms`,
 			);
@@ -110,6 +133,9 @@ async function main() {
 		row('its stylesheet (GET /_assets/…css, br)', 'cssMs');
 		row('server CPU time to the first answer', 'firstCpu');
 		row('server CPU time to the first web page', 'pageCpu');
+		console.log(`the floor, ${process.execPath} -e with a one-line node:http server, paired with each start:`);
+		row('first answer', 'first', floor);
+		row('CPU time to the first answer', 'firstCpu', floor);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
