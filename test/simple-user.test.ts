@@ -6,12 +6,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { simpleUser } from '../src/model/render';
+import type { AccountRow } from '../src/model/rows';
 import { Urls } from '../src/model/urls';
 
 const test = suite('simple-user');
 
 const urls = new Urls('http://127.0.0.1:8080', 'http://127.0.0.1:8080/api/v3');
-const octo = { id: 7, login: 'octo', type: 'User', site_admin: 0 };
+const octo: Pick<AccountRow, 'id' | 'login' | 'type' | 'site_admin'> = { id: 7, login: 'octo', type: 'User', site_admin: 0 };
 
 test('GitHub simple-user fields, built from the origin', () => {
 	assert.equal(simpleUser(urls, octo), {
