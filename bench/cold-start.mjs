@@ -75,10 +75,7 @@ async function once(data) {
 		const pageCpu = cpuMs(child.pid);
 		return { first, pageMs, cssMs, firstCpu, pageCpu };
 	} finally {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGTERM');
-			await new Promise((done) => child.on('exit', done));
-		}
+		await stop(child);
 	}
 }
 
@@ -92,11 +89,15 @@ async function floorOnce() {
 		await until(port, '/healthz', {}, child);
 		return { first: performance.now() - started, firstCpu: cpuMs(child.pid) };
 	} finally {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGTERM');
-			await new Promise((done) => child.on('exit', done));
-		}
+		await stop(child);
 	}
+}
+
+/** Stops a server this benchmark started, unless it has exited. */
+async function stop(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	child.kill('SIGTERM');
+	await new Promise((done) => child.on('exit', done));
 }
 
 /** CPU time (user + system) a process has used, in ms (less sensitive than wall time to other load on the machine). */
