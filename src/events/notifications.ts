@@ -70,10 +70,11 @@ function stateOf(app: App): PassState {
 
 /**
  * Schedules the pass (record() calls it with an event it stored with a notification part, inside
- * the event's transaction): once per commit however many events the commit holds. In the server's group-commit mode it runs at the end of
- * the turn's group, inside it (Transaction.beforeCommit), so the threads commit with their events
- * in the group's one commit, before the answers waiting for that commit are sent: a thread exists
- * when its write is answered, and the recipient rule sees the access rights of that moment.
+ * the event's transaction): once per commit however many events the commit holds. In the server's
+ * group-commit mode it runs at the end of the turn's group, inside it (Transaction.beforeCommit),
+ * so the threads commit with their events in the group's one commit, before the answers waiting
+ * for that commit are sent: a thread exists when its write is answered, and the recipient rule
+ * sees the access rights of that moment.
  * Otherwise it runs when the current transaction has committed. A longer backlog continues on the
  * next turns (setImmediate).
  */

@@ -427,8 +427,9 @@ const noParameters = new WeakMap<object, Record<string, unknown>>();
 /**
  * The route's query parameters as its schema gives them. Most reads send none: their result is the
  * schema's result for `{}`, validated at the route's first such request and copied afterwards
- * (a valibot run through a schema costs microseconds a request; the copy, well under one). A query schema's defaults are constants, so that
- * result never changes; a schema that refuses `{}` (a required parameter) refuses it every time.
+ * (a valibot run through a schema costs microseconds a request; the copy, well under one). A
+ * query schema's defaults are constants, so that result never changes; a schema that refuses `{}`
+ * (a required parameter) refuses it every time.
  * @throws DomainError 422 as validate does
  */
 function validQuery(route: GuardedContext['route'], query: Record<string, unknown>): Record<string, unknown> {
